@@ -1,0 +1,73 @@
+// Where a schedule runs. The CPU backend emulates the three queues with threads; the CUDA
+// backend maps them onto streams and events. Both report through the same observer.
+#pragma once
+
+#include "gigacheck/events.hpp"
+#include "gigacheck/matrix.hpp"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gigacheck {
+
+// Measured or datasheet ceilings for the roofline (GFLOP/s and GB/s; 0 = unknown).
+struct Ceilings {
+    double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;
+    double deviceBandwidthGBs = 0, h2dGBs = 0, d2hGBs = 0;
+    std::string source;  // "measured <date>", "datasheet", ""
+};
+
+struct DeviceInfo {
+    BackendKind backend = BackendKind::Cpu;
+    std::string name;             // "NVIDIA H100 80GB HBM3", "CPU: AMD EPYC ... (2 threads)"
+    std::uint64_t memoryBytes = 0;  // device memory (CPU: physical RAM)
+    std::string computeCapability;  // "9.0"; empty on the CPU
+    std::string whyChosen;          // "--backend auto: no CUDA device found (...)"
+    Ceilings ceilings;
+};
+
+struct ExecutionRequest {
+    const Schedule* schedule = nullptr;
+    HostMatrix* a = nullptr;  // m x n
+    HostMatrix* b = nullptr;  // n x q
+    HostMatrix* c = nullptr;  // m x q, written block by block
+    FaultPlan* faults = nullptr;  // injections get before/after filled in
+    GemmVariant gemm = GemmVariant::Cublas;
+    int tile = 32;
+    double thresholdLambda = 4.0;
+    RunObserver* observer = nullptr;
+    const std::atomic<bool>* cancel = nullptr;  // checked between operations
+};
+
+struct ExecutionResult {
+    bool cancelled = false;
+    std::size_t peakBufferBytes = 0;  // high-water mark of the buffer pool (never above the cap)
+    double wallSeconds = 0;           // first op start to last op end
+    std::vector<Span> spans;
+    std::vector<InjectEvent> injections;
+    std::vector<VerifyEvent> verifications;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual DeviceInfo device() const = 0;
+    // Memory for host matrices (pinned on CUDA so copies overlap with compute).
+    virtual HostAllocator hostAllocator() const { return HostAllocator::heap(); }
+    // Runs the schedule. Throws BackendError on a failure; frees everything it allocated either
+    // way so the next run works.
+    virtual ExecutionResult execute(const ExecutionRequest& request) = 0;
+};
+
+std::unique_ptr<Backend> makeCpuBackend();
+// nullptr with a reason in *why when CUDA was not compiled in or no device exists.
+std::unique_ptr<Backend> makeCudaBackend(std::string* why);
+bool cudaCompiledIn();
+
+// auto: CUDA when a device exists, else the CPU; info.whyChosen says which and why.
+// Throws InputError when cuda is requested and unavailable.
+std::unique_ptr<Backend> makeBackend(BackendKind kind);
+
+}  // namespace gigacheck

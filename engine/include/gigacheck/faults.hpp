@@ -1,0 +1,77 @@
+// Fault specification (what the user asks for) and the concrete injections it expands to.
+// Seed 000 section 4.3, extended: explicit positions, bit flips, checksum targets, block choice.
+#pragma once
+
+#include "gigacheck/plan.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace gigacheck {
+
+enum class FaultModel { Delta, BitFlip };
+// Result: inside the m x q product block. ChecksumRow: the extra row of C (c_A B).
+// ChecksumCol: the extra column of C (A r_B).
+enum class FaultTarget { Result, ChecksumRow, ChecksumCol };
+enum class Collinearity { Scattered, Row, Col };
+// Which block products receive the random faults: one chosen from the seed, or every one.
+enum class FaultScope { OneProduct, EveryProduct };
+
+std::string_view toString(FaultModel);
+std::string_view toString(FaultTarget);
+std::string_view toString(Collinearity);
+std::string_view toString(FaultScope);
+FaultTarget faultTargetFromString(std::string_view);
+Collinearity collinearityFromString(std::string_view);  // "row", "col", "none"
+FaultScope faultScopeFromString(std::string_view);      // "one", "every"
+
+// An explicit fault in global C coordinates (the GUI heatmap feeds these). Injected in the last
+// k step of the block that holds it unless step is given.
+struct FaultAt {
+    std::int64_t row = 0, col = 0;
+    std::optional<double> delta;  // default: a random delta as for count faults
+    std::optional<int> step;      // k step of the block product; default: the last
+    bool operator==(const FaultAt&) const = default;
+};
+
+struct FaultSpec {
+    int count = 0;  // random faults per chosen block product
+    Collinearity collinear = Collinearity::Scattered;
+    std::vector<FaultAt> at;
+    FaultModel model = FaultModel::Delta;
+    int bit = -1;  // bit to flip; -1: the most significant exponent bit (30 for FP32, 62 for FP64)
+    FaultTarget target = FaultTarget::Result;
+    FaultScope scope = FaultScope::OneProduct;
+    std::uint64_t seed = 1;
+    bool any() const { return count > 0 || !at.empty(); }
+};
+
+// One concrete corruption of one element of an augmented C block.
+struct Injection {
+    BlockIndex block;
+    std::int64_t localRow = 0, localCol = 0;  // in the augmented block; == rows / cols: checksum
+    std::int64_t globalRow = -1, globalCol = -1;  // in C; -1 on a checksum row/column
+    FaultTarget target = FaultTarget::Result;
+    FaultModel model = FaultModel::Delta;
+    double delta = 0;  // Delta model
+    int bit = 0;       // BitFlip model
+    // Filled by the backend when applied:
+    double before = 0, after = 0;
+    bool applied = false;
+};
+
+struct FaultPlan {
+    std::vector<Injection> injections;  // sorted by block product (i, j, k) order of the schedule
+    // Indices into injections for one block product (empty when none).
+    std::vector<std::size_t> forBlock(const BlockIndex& b) const;
+};
+
+// Expands the spec for this plan. typicalMagnitude is the expected |C_ij| (random deltas are
+// +-U(10, 100) times it, large enough to stand out of round-off). Throws InputError for
+// positions outside C, a bit outside the precision, or more collinear faults than the block has room for.
+FaultPlan planFaults(const FaultSpec& spec, const Plan& plan, double typicalMagnitude);
+
+// Applies one injection to a value (delta or bit flip in the stored precision).
+double applyFault(const Injection& inj, double value, Precision p);
+
+}  // namespace gigacheck

@@ -1,0 +1,29 @@
+// One run end to end: generate inputs, plan, schedule, execute, check against a reference, record.
+#pragma once
+
+#include "gigacheck/backend.hpp"
+#include "gigacheck/record.hpp"
+
+#include <atomic>
+
+namespace gigacheck {
+
+// Optional hooks into a run (all may be null).
+struct RunHooks {
+    RunObserver* observer = nullptr;
+    const std::atomic<bool>* cancel = nullptr;
+    // The GUI keeps the result matrix to draw it; receives C once the run ends.
+    HostMatrix* resultOut = nullptr;
+    // Reuse a backend across runs (the GUI does); when null the run makes its own from config.
+    Backend* backend = nullptr;
+};
+
+// Throws InputError on bad configuration (zero shape, cap too small, bad faults) before anything
+// runs. Failures during the run (BackendError) end it with record.status = "failed" and
+// record.error set; cancellation gives status "cancelled" and a partial record.
+RunRecord runGemm(const RunConfig& config, const RunHooks& hooks = {});
+
+// Expected |C_ij| for random inputs of this distribution (scales random fault deltas).
+double typicalMagnitude(const Shape& s, Distribution d);
+
+}  // namespace gigacheck

@@ -1,0 +1,56 @@
+// Basic vocabulary shared by every layer: precisions, shapes, enums and the error types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gigacheck {
+
+enum class Precision { F32, F64 };
+enum class Distribution { Uniform, Normal, Wide };
+enum class StrategyKind { None, S1, S2, S3, S4 };
+enum class BackendKind { Auto, Cpu, Cuda };
+// Product implementation on the CUDA backend; the CPU backend always uses OpenBLAS.
+enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32 };
+
+// A (m x n) * B (n x q) = C (m x q), all row-major.
+struct Shape {
+    std::int64_t m = 0, n = 0, q = 0;
+    bool operator==(const Shape&) const = default;
+};
+
+std::size_t elementSize(Precision p);
+
+// Stable names used by the CLI, the JSON record and the GUI. fromString throws InputError.
+std::string_view toString(Precision);
+std::string_view toString(Distribution);
+std::string_view toString(StrategyKind);
+std::string_view toString(BackendKind);
+std::string_view toString(GemmVariant);
+Precision precisionFromString(std::string_view);
+Distribution distributionFromString(std::string_view);
+StrategyKind strategyFromString(std::string_view);
+BackendKind backendFromString(std::string_view);
+GemmVariant gemmFromString(std::string_view);
+
+// One-line description of a strategy (seed 000 section 5), for reports and the GUI.
+std::string_view describe(StrategyKind);
+
+// "10MB", "256MiB", "4GiB", "123" (bytes). Decimal KB/MB/GB = 1000^k, KiB/MiB/GiB = 1024^k.
+std::uint64_t parseSize(std::string_view);
+std::string formatBytes(double bytes);  // "320.43 MB"
+
+// Bad input from the user (shape, sizes, file content, a cap too small): the caller reports it.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// A failure of the machinery (device lost, out of memory, CUDA error) while a run goes on.
+struct BackendError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace gigacheck
