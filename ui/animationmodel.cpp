@@ -1,0 +1,169 @@
+#include "animationmodel.hpp"
+
+#include <algorithm>
+
+namespace gigacheck::ui {
+
+QString stageName(AnimationStage s)
+{
+    switch (s) {
+    case AnimationStage::Inject: return QStringLiteral("inject");
+    case AnimationStage::Detect: return QStringLiteral("detect");
+    case AnimationStage::Locate: return QStringLiteral("locate");
+    case AnimationStage::Correct: return QStringLiteral("correct");
+    case AnimationStage::Uncorrectable: return QStringLiteral("uncorrectable");
+    }
+    return {};
+}
+
+namespace {
+
+const QString kInjectFormula = QStringLiteral(
+    "A fault changes one element of the augmented result C<sub>cr</sub> = A<sub>c</sub> B<sub>r</sub>:"
+    "<br>&nbsp;&nbsp;C*<sub>ij</sub> = C<sub>ij</sub> + e");
+const QString kDetectFormula = QStringLiteral(
+    "Control checksums of the returned block (seed §2.1.4):<br>"
+    "&nbsp;&nbsp;c<sub>control</sub> = [ Σ<sub>i</sub> C*<sub>i,1</sub>, …, Σ<sub>i</sub> C*<sub>i,q+1</sub> ] "
+    "against row m+1: [ c<sub>A</sub>B | c<sub>A</sub>r<sub>B</sub> ]<br>"
+    "&nbsp;&nbsp;r<sub>control</sub> = [ Σ<sub>j</sub> C*<sub>1,j</sub>, …, Σ<sub>j</sub> C*<sub>m+1,j</sub> ]<sup>T</sup> "
+    "against column q+1: [ A r<sub>B</sub> ; c<sub>A</sub>r<sub>B</sub> ]<br>"
+    "A check mismatches when |control − stored| exceeds its round-off threshold t.");
+const QString kLocateFormula = QStringLiteral(
+    "Each mismatch gives one coordinate. One mismatch in one checksum and k in the other: the k "
+    "errors are collinear and sit at the intersections (seed figure 1). A mismatch in the shared "
+    "last item means the checksum itself was hit (figure 3). More than one mismatch in both: the "
+    "placement is ambiguous (figure 2).");
+const QString kCorrectFormula = QStringLiteral(
+    "Correction with the checksum of the other axis (seed §2.1.5):<br>"
+    "&nbsp;&nbsp;column-collinear: C<sub>i,j</sub> = C*<sub>i,q+1</sub> − r<sub>control,i</sub> + C*<sub>e</sub><br>"
+    "&nbsp;&nbsp;row-collinear: C<sub>i,j</sub> = C*<sub>m+1,j</sub> − c<sub>control,j</sub> + C*<sub>e</sub><br>"
+    "Corrupted checksums are recomputed afterwards.");
+const QString kUncorrectableFormula = QStringLiteral(
+    "At least two non-collinear errors: every intersection of a mismatching row and column is a "
+    "candidate, and the checksums cannot tell which ones hold the errors (seed figure 2). The "
+    "block is reported uncorrectable and left unchanged.");
+
+QString blockName(const BlockIndex& b)
+{
+    return QStringLiteral("block (%1, %2, k=%3)").arg(b.i).arg(b.j).arg(b.k);
+}
+
+}  // namespace
+
+std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& injections,
+                                          const std::vector<VerifyEvent>& verifications)
+{
+    // Each injection belongs to the first verification of its C block at or after its k step.
+    std::vector<std::vector<const InjectEvent*>> injectedInto(verifications.size());
+    for (const InjectEvent& inj : injections) {
+        std::size_t best = verifications.size();
+        for (std::size_t v = 0; v < verifications.size(); ++v) {
+            const BlockIndex& b = verifications[v].block;
+            if (b.i != inj.injection.block.i || b.j != inj.injection.block.j || b.k < inj.injection.block.k)
+                continue;
+            if (best == verifications.size() || verifications[v].time < verifications[best].time)
+                best = v;
+        }
+        if (best < verifications.size())
+            injectedInto[best].push_back(&inj);
+    }
+
+    std::vector<std::size_t> order(verifications.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return verifications[a].time < verifications[b].time; });
+
+    std::vector<AnimationStep> steps;
+    for (std::size_t v : order) {
+        const VerifyEvent& ev = verifications[v];
+        const VerifyResult& res = ev.result;
+        if (res.verdict == Verdict::Clean && injectedInto[v].empty())
+            continue;
+        AnimationStep base;
+        base.verifyIndex = int(v);
+        base.block = ev.block;
+        base.rowOffset = ev.rowOffset;
+        base.colOffset = ev.colOffset;
+        base.rows = ev.rows;
+        base.cols = ev.cols;
+        auto cellAt = [&](std::int64_t localRow, std::int64_t localCol, double before, double after) {
+            AnimationCell c;
+            c.row = ev.rowOffset + localRow;
+            c.col = ev.colOffset + localCol;
+            c.before = before;
+            c.after = after;
+            c.checksum = localRow >= ev.rows || localCol >= ev.cols;
+            return c;
+        };
+
+        if (!injectedInto[v].empty()) {
+            AnimationStep s = base;
+            s.stage = AnimationStage::Inject;
+            for (const InjectEvent* inj : injectedInto[v])
+                s.cells.push_back(cellAt(inj->injection.localRow, inj->injection.localCol, inj->injection.before,
+                                         inj->injection.after));
+            s.title = QStringLiteral("Inject: %1 fault(s) into %2").arg(s.cells.size()).arg(blockName(ev.block));
+            s.explanation = kInjectFormula;
+            steps.push_back(std::move(s));
+        }
+
+        AnimationStep detect = base;
+        detect.stage = AnimationStage::Detect;
+        for (std::int64_t r : res.mismatchRows)
+            detect.mismatchRows.push_back(ev.rowOffset + r);
+        for (std::int64_t c : res.mismatchCols)
+            detect.mismatchCols.push_back(ev.colOffset + c);
+        detect.rowResidual = res.rowResidual;
+        detect.colResidual = res.colResidual;
+        if (res.verdict == Verdict::Clean) {
+            detect.title = QStringLiteral("Detect: no check of %1 mismatches").arg(blockName(ev.block));
+            detect.explanation = kDetectFormula +
+                                 QStringLiteral("<br><b>The injected change stayed below the threshold "
+                                                "(a round-off-sized flip): nothing to correct.</b>");
+            steps.push_back(std::move(detect));
+            continue;
+        }
+        detect.title = QStringLiteral("Detect: %1 row and %2 column checks mismatch in %3")
+                           .arg(res.mismatchRows.size())
+                           .arg(res.mismatchCols.size())
+                           .arg(blockName(ev.block));
+        detect.explanation = kDetectFormula;
+        steps.push_back(detect);
+
+        AnimationStep locate = detect;
+        locate.stage = AnimationStage::Locate;
+        locate.ambiguous = res.mismatchRows.size() > 1 && res.mismatchCols.size() > 1;
+        for (std::int64_t r : res.mismatchRows)
+            for (std::int64_t c : res.mismatchCols)
+                locate.cells.push_back(cellAt(r, c, 0, 0));
+        const bool rowCollinear = res.mismatchRows.size() == 1 && res.mismatchCols.size() > 1;
+        const bool colCollinear = res.mismatchCols.size() == 1 && res.mismatchRows.size() > 1;
+        locate.title = locate.ambiguous
+                           ? QStringLiteral("Locate: %1 candidate cells, ambiguous").arg(locate.cells.size())
+                           : rowCollinear ? QStringLiteral("Locate: %1 row-collinear errors").arg(locate.cells.size())
+                           : colCollinear ? QStringLiteral("Locate: %1 column-collinear errors").arg(locate.cells.size())
+                                          : QStringLiteral("Locate: single error at the intersection");
+        locate.explanation = kLocateFormula;
+        steps.push_back(locate);
+
+        AnimationStep last = locate;
+        last.cells.clear();
+        if (res.verdict == Verdict::Corrected) {
+            last.stage = AnimationStage::Correct;
+            for (const Correction& c : res.corrections)
+                last.cells.push_back(cellAt(c.row, c.col, c.before, c.after));
+            last.title = QStringLiteral("Correct: %1 value(s) restored").arg(last.cells.size());
+            last.explanation = kCorrectFormula;
+        } else {
+            last.stage = AnimationStage::Uncorrectable;
+            last.cells = locate.cells;
+            last.title = QStringLiteral("Uncorrectable: %1 candidates, block left unchanged").arg(last.cells.size());
+            last.explanation = kUncorrectableFormula;
+        }
+        steps.push_back(std::move(last));
+    }
+    return steps;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,40 @@
+// The error animation as a list of steps built from injection and verification events (live or
+// from a record): inject -> detect (mismatching row/column checksums) -> locate (intersections,
+// or ambiguous candidates) -> correct (old -> new) or uncorrectable. Seed 000 section 2.1, figs 1-3.
+#pragma once
+
+#include <gigacheck/events.hpp>
+
+#include <QString>
+
+#include <vector>
+
+namespace gigacheck::ui {
+
+enum class AnimationStage { Inject, Detect, Locate, Correct, Uncorrectable };
+QString stageName(AnimationStage s);
+
+struct AnimationCell {
+    std::int64_t row = 0, col = 0;  // global; a checksum row/col sits just past the block
+    double before = 0, after = 0;
+    bool checksum = false;  // on the block's checksum row or column
+};
+
+struct AnimationStep {
+    AnimationStage stage = AnimationStage::Detect;
+    int verifyIndex = 0;  // which verification event (block product) the step explains
+    BlockIndex block;
+    std::int64_t rowOffset = 0, colOffset = 0, rows = 0, cols = 0;
+    std::vector<std::int64_t> mismatchRows, mismatchCols;  // global (checksum: rowOffset + rows)
+    std::vector<double> rowResidual, colResidual;
+    std::vector<AnimationCell> cells;  // Inject: injected; Locate: located or candidates; Correct: corrected
+    bool ambiguous = false;            // more than one mismatch in both checksums (seed figure 2)
+    QString title;
+    QString explanation;  // rich text with the seed's formula for this step
+};
+
+// Steps for every block product whose verification found something or that received a fault.
+std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& injections,
+                                          const std::vector<VerifyEvent>& verifications);
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,52 @@
+// Step, play, pause and speed controls of the error animation, with the step's title and the
+// seed's formula beside it. It owns the steps and tells the heatmap which one to show.
+#pragma once
+
+#include "animationmodel.hpp"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTimer;
+
+namespace gigacheck::ui {
+
+class AnimationPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AnimationPanel(QWidget* parent = nullptr);
+
+    // Rebuilds the steps; keeps the position when the new list extends the old one (live runs).
+    void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications);
+    const std::vector<AnimationStep>& steps() const { return steps_; }
+    int current() const { return current_; }
+    bool playing() const;
+    // Milliseconds per step at the current speed.
+    int interval() const;
+
+public slots:
+    void stepForward();
+    void stepBack();
+    void play();
+    void pause();
+    void goTo(int index);
+
+signals:
+    void stepChanged(const gigacheck::ui::AnimationStep* step);
+
+private:
+    void show();
+
+    std::vector<AnimationStep> steps_;
+    int current_ = -1;
+    QLabel* position_ = nullptr;
+    QLabel* title_ = nullptr;
+    QLabel* formula_ = nullptr;
+    QPushButton* playButton_ = nullptr;
+    QSlider* speed_ = nullptr;
+    QTimer* timer_ = nullptr;
+};
+
+}  // namespace gigacheck::ui

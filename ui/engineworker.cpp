@@ -1,0 +1,111 @@
+#include "engineworker.hpp"
+
+#include <gigacheck/run.hpp>
+
+#include <QTimer>
+
+namespace gigacheck::ui {
+
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent)
+{
+    registerMetaTypes();
+}
+
+EngineWorker::~EngineWorker()
+{
+    cancel_.store(true);
+    if (compute_.joinable())
+        compute_.join();
+}
+
+Backend* EngineWorker::backendFor(BackendKind kind)
+{
+    auto& slot = backends_[kind];
+    if (!slot)
+        slot = makeBackend(kind);  // throws InputError when CUDA is asked for and missing
+    return slot.get();
+}
+
+void EngineWorker::start(quint64 job, const RunConfig& config)
+{
+    if (busy_) {
+        queued_ = std::make_pair(job, config);
+        cancel_.store(true);
+        return;
+    }
+    launch(job, config);
+}
+
+void EngineWorker::launch(quint64 job, const RunConfig& config)
+{
+    if (!flushTimer_) {
+        // Created here, not in the constructor, so that it belongs to the worker's thread.
+        flushTimer_ = new QTimer(this);
+        flushTimer_->setInterval(kFlushIntervalMs);
+        connect(flushTimer_, &QTimer::timeout, this, &EngineWorker::flush);
+    }
+    busy_ = true;
+    job_ = job;
+    cancel_.store(false);
+    observer_.clear();
+    record_.reset();
+    result_ = HostMatrix();
+    error_.clear();
+    emit started(job);
+    flushTimer_->start();
+
+    compute_ = std::thread([this, job, config] {
+        try {
+            RunHooks hooks;
+            hooks.observer = &observer_;
+            hooks.cancel = &cancel_;
+            hooks.resultOut = &result_;
+            hooks.backend = backendFor(config.backend);
+            record_ = runGemm(config, hooks);
+        } catch (const std::exception& e) {
+            // InputError, BackendError or anything else: reported, never fatal to the GUI.
+            error_ = QString::fromStdString(e.what());
+        } catch (...) {
+            error_ = QStringLiteral("unknown failure in the engine");
+        }
+        QMetaObject::invokeMethod(this, [this, job] { computeDone(job); }, Qt::QueuedConnection);
+    });
+}
+
+void EngineWorker::flush()
+{
+    BatchingObserver::Batch batch = observer_.take();
+    if (!batch.injections.isEmpty())
+        emit injectEvents(job_, batch.injections);
+    if (!batch.spans.isEmpty())
+        emit spansAvailable(job_, batch.spans);
+    if (!batch.verifications.isEmpty())
+        emit verifyEvents(job_, batch.verifications);
+    if (batch.progress >= 0)
+        emit progress(job_, batch.progress);
+}
+
+void EngineWorker::computeDone(quint64 job)
+{
+    if (compute_.joinable())
+        compute_.join();
+    flushTimer_->stop();
+    flush();
+    busy_ = false;
+    if (record_ && record_->status == "failed") {
+        emit failed(job, QString::fromStdString(record_->error.empty() ? "run failed" : record_->error));
+    } else if (record_) {
+        emit finished(job, *record_, result_);
+    } else {
+        emit failed(job, error_);
+    }
+    record_.reset();
+    result_ = HostMatrix();
+    if (queued_) {
+        auto next = std::move(*queued_);
+        queued_.reset();
+        launch(next.first, next.second);
+    }
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,71 @@
+// The engine's side of the GUI (ARCHITECTURE.md "Threading"). Lives on its own QThread; each run
+// executes on a compute thread so that this object's event loop stays free to flush the
+// observer every ~30 ms as batched queued signals. Every signal carries the job id it belongs to
+// so that the controller can drop results of runs it no longer wants.
+#pragma once
+
+#include "batchingobserver.hpp"
+#include "metatypes.hpp"
+
+#include <gigacheck/backend.hpp>
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+class QTimer;
+
+namespace gigacheck::ui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kFlushIntervalMs = 30;
+
+    explicit EngineWorker(QObject* parent = nullptr);
+    ~EngineWorker() override;
+
+    // Thread-safe: asks the running job to stop between operations.
+    void requestCancel() { cancel_.store(true); }
+
+public slots:
+    // Starts a run; a run still going is cancelled first and this one starts after it.
+    void start(quint64 job, const gigacheck::RunConfig& config);
+
+signals:
+    void started(quint64 job);
+    void spansAvailable(quint64 job, const QVector<gigacheck::Span>& spans);
+    void verifyEvents(quint64 job, const QVector<gigacheck::VerifyEvent>& events);
+    void injectEvents(quint64 job, const QVector<gigacheck::InjectEvent>& events);
+    void progress(quint64 job, double fraction);
+    // A cancelled run also finishes, with record.status == "cancelled" and a partial record.
+    void finished(quint64 job, const gigacheck::RunRecord& record, const gigacheck::HostMatrix& c);
+    void failed(quint64 job, const QString& message);
+
+private:
+    void launch(quint64 job, const gigacheck::RunConfig& config);
+    void flush();
+    void computeDone(quint64 job);
+    Backend* backendFor(BackendKind kind);
+
+    QTimer* flushTimer_ = nullptr;
+    BatchingObserver observer_;
+    std::atomic<bool> cancel_{false};
+    std::thread compute_;
+    bool busy_ = false;
+    quint64 job_ = 0;
+    std::optional<std::pair<quint64, RunConfig>> queued_;
+    // Written by the compute thread, read after join.
+    std::optional<RunRecord> record_;
+    HostMatrix result_;
+    QString error_;
+    // Backends are reused across runs (a CUDA context is expensive); made on first use.
+    std::map<BackendKind, std::unique_ptr<Backend>> backends_;
+};
+
+}  // namespace gigacheck::ui

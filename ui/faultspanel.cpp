@@ -1,0 +1,121 @@
+#include "faultspanel.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace gigacheck::ui {
+
+namespace {
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+}  // namespace
+
+FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
+{
+    count_ = new QSpinBox(this);
+    count_->setRange(0, 64);
+    count_->setToolTip(QStringLiteral("Random faults per chosen block product"));
+    collinear_ = new QComboBox(this);
+    collinear_->addItem(QStringLiteral("scattered"), int(Collinearity::Scattered));
+    collinear_->addItem(QStringLiteral("one row"), int(Collinearity::Row));
+    collinear_->addItem(QStringLiteral("one column"), int(Collinearity::Col));
+    model_ = new QComboBox(this);
+    model_->addItem(QStringLiteral("delta (add ±U(10,100)·|C|)"), int(FaultModel::Delta));
+    model_->addItem(QStringLiteral("bit flip"), int(FaultModel::BitFlip));
+    bit_ = new QSpinBox(this);
+    bit_->setRange(-1, 63);
+    bit_->setValue(-1);
+    bit_->setSpecialValueText(QStringLiteral("top exponent bit"));
+    target_ = new QComboBox(this);
+    for (FaultTarget t : {FaultTarget::Result, FaultTarget::ChecksumRow, FaultTarget::ChecksumCol})
+        target_->addItem(qs(toString(t)), int(t));
+    scope_ = new QComboBox(this);
+    scope_->addItem(QStringLiteral("one block product"), int(FaultScope::OneProduct));
+    scope_->addItem(QStringLiteral("every block product"), int(FaultScope::EveryProduct));
+    seed_ = new QSpinBox(this);
+    seed_->setRange(0, 1 << 30);
+    seed_->setValue(1);
+    list_ = new QListWidget(this);
+    list_->setObjectName(QStringLiteral("explicitFaults"));
+    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    list_->setMaximumHeight(110);
+    auto* remove = new QPushButton(QStringLiteral("Remove selected"), this);
+    auto* clear = new QPushButton(QStringLiteral("Clear"), this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(remove);
+    buttons->addWidget(clear);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(QStringLiteral("Random faults"), count_);
+    form->addRow(QStringLiteral("Arrangement"), collinear_);
+    form->addRow(QStringLiteral("Model"), model_);
+    form->addRow(QStringLiteral("Bit"), bit_);
+    form->addRow(QStringLiteral("Target"), target_);
+    form->addRow(QStringLiteral("Blocks"), scope_);
+    form->addRow(QStringLiteral("Fault seed"), seed_);
+    form->addRow(new QLabel(QStringLiteral("Placed on the heatmap (row, col):"), this));
+    form->addRow(list_);
+    form->addRow(buttons);
+
+    for (QSpinBox* box : {count_, bit_, seed_})
+        connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);
+    for (QComboBox* box : {collinear_, model_, target_, scope_})
+        connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &FaultsPanel::changed);
+    connect(model_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { bit_->setEnabled(FaultModel(model_->currentData().toInt()) == FaultModel::BitFlip); });
+    bit_->setEnabled(false);
+    connect(clear, &QPushButton::clicked, this, [this] {
+        setExplicitFaults({});
+        emit explicitFaultsEdited(faults_);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        std::vector<FaultAt> kept;
+        for (int i = 0; i < list_->count(); ++i)
+            if (!list_->item(i)->isSelected())
+                kept.push_back(faults_[std::size_t(i)]);
+        setExplicitFaults(kept);
+        emit explicitFaultsEdited(faults_);
+    });
+}
+
+void FaultsPanel::apply(FaultSpec& spec) const
+{
+    spec.count = count_->value();
+    spec.collinear = Collinearity(collinear_->currentData().toInt());
+    spec.model = FaultModel(model_->currentData().toInt());
+    spec.bit = bit_->value();
+    spec.target = FaultTarget(target_->currentData().toInt());
+    spec.scope = FaultScope(scope_->currentData().toInt());
+    spec.seed = std::uint64_t(seed_->value());
+    spec.at = faults_;
+}
+
+void FaultsPanel::load(const FaultSpec& spec)
+{
+    count_->setValue(spec.count);
+    collinear_->setCurrentIndex(collinear_->findData(int(spec.collinear)));
+    model_->setCurrentIndex(model_->findData(int(spec.model)));
+    bit_->setValue(spec.bit);
+    target_->setCurrentIndex(target_->findData(int(spec.target)));
+    scope_->setCurrentIndex(scope_->findData(int(spec.scope)));
+    seed_->setValue(int(spec.seed));
+    setExplicitFaults(spec.at);
+}
+
+void FaultsPanel::setExplicitFaults(const std::vector<FaultAt>& faults)
+{
+    faults_ = faults;
+    list_->clear();
+    for (const FaultAt& f : faults_)
+        list_->addItem(QStringLiteral("(%1, %2)").arg(f.row).arg(f.col));
+    emit changed();
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,100 @@
+// The heatmap of C: values, injected |error| or checksum residuals as layers, the plan's block
+// grid on top, fault placement with the mouse (click adds, drag moves, right-click removes) and
+// the animation's highlights. Huge matrices are drawn through a bounded HeatmapGrid that is
+// rebuilt for the visible window after zooming or panning.
+#pragma once
+
+#include "animationmodel.hpp"
+#include "heatmapgrid.hpp"
+
+#include <gigacheck/faults.hpp>
+#include <gigacheck/plan.hpp>
+
+#include <QWidget>
+
+#include <optional>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QComboBox;
+class QLabel;
+class QMouseEvent;
+class QTimer;
+
+namespace gigacheck::ui {
+
+class HeatmapOverlay;
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Layer { Values, InjectedError, Residuals };
+    static constexpr int kMaxCells = 1024;
+
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    // A new shape resets the view; the matrix and events are dropped.
+    void setShape(std::int64_t rows, std::int64_t cols);
+    std::int64_t rows() const { return rows_; }
+    std::int64_t cols() const { return cols_; }
+    void setPlan(const std::optional<Plan>& plan);
+    void setMatrix(const HostMatrix& c);
+    bool hasMatrix() const { return !matrix_.empty(); }
+    void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications);
+    void setLayer(Layer layer);
+    Layer layer() const { return layer_; }
+
+    void setFaults(const std::vector<FaultAt>& faults);
+    const std::vector<FaultAt>& faults() const { return faults_; }
+    // Highlights an animation step (nullptr clears) and brings its block into view.
+    void setStep(const AnimationStep* step);
+
+    QCustomPlot* plot() const { return plot_; }
+    const HeatmapGrid& grid() const { return grid_; }
+    // Widget pixel (of the plot) at the centre of an element; for tests and tooltips.
+    QPoint pixelOfCell(std::int64_t row, std::int64_t col) const;
+    // Element under a plot pixel; false outside the matrix.
+    bool cellAt(const QPointF& pixel, std::int64_t* row, std::int64_t* col) const;
+    void resetZoom();
+    // The grid cells of the current window: first row, first column, value.
+    bool exportCsv(const QString& path, QString* error) const;
+
+signals:
+    void faultsChanged(const std::vector<gigacheck::FaultAt>& faults);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void rebuildGrid();
+    void updateStatus();
+    void replotOverlay();
+    void onPress(QMouseEvent* e);
+    void onMove(QMouseEvent* e);
+    void onRelease(QMouseEvent* e);
+
+    QCustomPlot* plot_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    HeatmapOverlay* overlay_ = nullptr;
+    QComboBox* layerBox_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTimer* refine_ = nullptr;
+
+    std::int64_t rows_ = 0, cols_ = 0;
+    Layer layer_ = Layer::Values;
+    HostMatrix matrix_;
+    std::vector<InjectEvent> injections_;
+    std::vector<VerifyEvent> verifications_;
+    std::vector<FaultAt> faults_;
+    HeatmapGrid grid_;
+
+    int dragIndex_ = -1;
+    QPointF pressPos_;
+    bool pressed_ = false;
+};
+
+}  // namespace gigacheck::ui
+
+Q_DECLARE_METATYPE(std::vector<gigacheck::FaultAt>)

@@ -1,0 +1,105 @@
+// The lab's main window: the four docked panels (setup, faults, strategy, run) around the
+// views (C heatmap with the error animation, timeline, roofline, report); files and settings.
+#pragma once
+
+#include "metatypes.hpp"
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QMenu;
+class QPlainTextEdit;
+class QTabWidget;
+
+namespace gigacheck::ui {
+
+class AnimationPanel;
+class EngineController;
+class FaultsPanel;
+class HeatmapView;
+class RooflineView;
+class RunPanel;
+class SetupPanel;
+class StrategyPanel;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class View { Heatmap, Timeline, Roofline, Report };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // The configuration the panels describe; false with a reason when a field is invalid.
+    bool currentConfig(RunConfig* config, QString* error) const;
+    void setConfig(const RunConfig& config);
+
+    bool openRecord(const QString& path, QString* error);
+    bool saveRecord(const QString& path, QString* error) const;
+    void showRecord(const RunRecord& record);
+    const std::optional<RunRecord>& lastRecord() const { return record_; }
+
+    void showView(View view);
+    View currentView() const;
+    // Exports the plot of a view (PNG/PDF/SVG by suffix) or its data (CSV).
+    bool exportView(View view, const QString& path, QString* error) const;
+
+    SetupPanel* setupPanel() const { return setup_; }
+    FaultsPanel* faultsPanel() const { return faults_; }
+    StrategyPanel* strategyPanel() const { return strategy_; }
+    RunPanel* runPanel() const { return run_; }
+    HeatmapView* heatmap() const { return heatmap_; }
+    AnimationPanel* animation() const { return animation_; }
+    TimelineView* timeline() const { return timeline_; }
+    RooflineView* roofline() const { return roofline_; }
+    EngineController* engine() const { return engine_; }
+
+public slots:
+    void startRun();
+    void cancelRun();
+
+signals:
+    void runFinished(const gigacheck::RunRecord& record);
+    void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildMenus();
+    void updatePlan();
+    void onFinished(const RunRecord& record, const HostMatrix& c);
+    void onFailed(const QString& message);
+    void reportError(const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void saveSettings() const;
+    void restoreSettings();
+    void openRecordDialog();
+    void saveRecordDialog();
+    void exportDialog(bool data);
+
+    EngineController* engine_ = nullptr;
+    SetupPanel* setup_ = nullptr;
+    FaultsPanel* faults_ = nullptr;
+    StrategyPanel* strategy_ = nullptr;
+    RunPanel* run_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    AnimationPanel* animation_ = nullptr;
+    TimelineView* timeline_ = nullptr;
+    RooflineView* roofline_ = nullptr;
+    QPlainTextEdit* report_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+
+    std::optional<RunRecord> record_;
+    std::vector<RunRecord> history_;  // roofline points of this session, newest last
+    std::vector<InjectEvent> liveInjections_;
+    std::vector<VerifyEvent> liveVerifications_;
+    std::size_t liveSpans_ = 0;
+};
+
+}  // namespace gigacheck::ui

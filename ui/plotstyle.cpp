@@ -1,0 +1,59 @@
+#include "plotstyle.hpp"
+
+#include <qcustomplot.h>
+
+namespace gigacheck::ui {
+
+QColor kindColor(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::CopyH2D: return QColor(0xd6, 0x45, 0x45);   // loads: red, as in the seed's figures
+    case OpKind::Checksum: return QColor(0xe8, 0xa3, 0x3d);
+    case OpKind::Product: return QColor(0x3b, 0x76, 0xd1);   // compute: blue
+    case OpKind::Inject: return QColor(0xb0, 0x3c, 0xd6);
+    case OpKind::Verify: return QColor(0x2b, 0xa8, 0x9c);
+    case OpKind::CopyD2H: return QColor(0x4c, 0xa8, 0x3f);   // stores: green
+    }
+    return Qt::gray;
+}
+
+QString kindLabel(OpKind kind)
+{
+    return QString::fromUtf8(toString(kind).data(), qsizetype(toString(kind).size()));
+}
+
+QColor accentColor(int index)
+{
+    static const QColor colors[] = {QColor(0x3b, 0x76, 0xd1), QColor(0xe0, 0x6c, 0x2c), QColor(0x2b, 0xa8, 0x9c),
+                                    QColor(0xb0, 0x3c, 0xd6), QColor(0xc9, 0x3a, 0x5e), QColor(0x8a, 0x9a, 0x2a)};
+    return colors[index % 6];
+}
+
+void applyPalette(QCustomPlot* plot)
+{
+    const QPalette pal = plot->palette();
+    const QColor fg = pal.color(QPalette::WindowText);
+    const QColor bg = pal.color(QPalette::Base);
+    QColor grid = fg;
+    grid.setAlpha(40);
+    plot->setBackground(bg);
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        rect->setBackground(bg);
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setBasePen(QPen(fg, 1));
+            axis->setTickPen(QPen(fg, 1));
+            axis->setSubTickPen(QPen(fg, 1));
+            axis->setTickLabelColor(fg);
+            axis->setLabelColor(fg);
+            axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+            axis->grid()->setSubGridPen(QPen(grid, 1, Qt::DotLine));
+        }
+    }
+    if (plot->legend) {
+        plot->legend->setBrush(bg);
+        plot->legend->setTextColor(fg);
+        plot->legend->setBorderPen(QPen(grid));
+    }
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,21 @@
+// Shared look of the plots: colours that follow the widget palette (dark mode works) and the
+// fixed colours of operation kinds.
+#pragma once
+
+#include <gigacheck/schedule.hpp>
+
+#include <QColor>
+#include <QString>
+
+class QCustomPlot;
+
+namespace gigacheck::ui {
+
+QColor kindColor(OpKind kind);
+QString kindLabel(OpKind kind);
+// Axes, grid and background from the plot's palette; call again on QEvent::PaletteChange.
+void applyPalette(QCustomPlot* plot);
+// Accent colours that read on both light and dark backgrounds.
+QColor accentColor(int index);
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,65 @@
+#include "rooflinemodel.hpp"
+
+#include <map>
+
+namespace gigacheck::ui {
+
+std::vector<Roof> roofsFrom(const Ceilings& c)
+{
+    std::vector<Roof> roofs;
+    auto add = [&](const char* label, double v, bool memory) {
+        if (v > 0)
+            roofs.push_back({QString::fromLatin1(label), v, memory});
+    };
+    add("FP32 peak", c.gflopsF32, false);
+    add("TF32 peak", c.gflopsTf32, false);
+    add("FP64 peak", c.gflopsF64, false);
+    add("device memory", c.deviceBandwidthGBs, true);
+    add("host link H2D", c.h2dGBs, true);
+    if (c.d2hGBs > 0 && std::abs(c.d2hGBs - c.h2dGBs) > 0.05 * c.h2dGBs)
+        add("host link D2H", c.d2hGBs, true);
+    return roofs;
+}
+
+QString runLabel(const RunRecord& r)
+{
+    return QStringLiteral("%1 %2×%3×%4")
+        .arg(QString::fromUtf8(toString(r.config.strategy).data(), qsizetype(toString(r.config.strategy).size())))
+        .arg(r.config.shape.m)
+        .arg(r.config.shape.n)
+        .arg(r.config.shape.q);
+}
+
+RooflineRun summarizeRun(const RunRecord& record, const QString& label, double linkGBs)
+{
+    RooflineRun run;
+    run.label = label;
+    const Metrics& m = record.metrics;
+    if (m.intensityHostLink > 0 && m.gflops > 0)
+        run.points.push_back({label + QStringLiteral(" measured"), m.intensityHostLink, m.gflops,
+                              RooflinePoint::Kind::Measured});
+    if (m.intensityHostLink > 0 && linkGBs > 0)
+        run.points.push_back({label + QStringLiteral(" naive (I × link)"), m.intensityHostLink,
+                              m.intensityHostLink * linkGBs, RooflinePoint::Kind::Naive});
+    // Per operation kind: its own flops over its own bytes, at its own busy-time rate.
+    struct Sum {
+        double flops = 0, bytes = 0, seconds = 0;
+    };
+    std::map<OpKind, Sum> sums;
+    for (const Span& s : record.spans) {
+        Sum& sum = sums[s.kind];
+        sum.flops += s.flops;
+        sum.bytes += s.bytes;
+        sum.seconds += s.end - s.start;
+    }
+    for (const auto& [kind, sum] : sums) {
+        if (sum.flops <= 0 || sum.bytes <= 0 || sum.seconds <= 0)
+            continue;  // copies have no flops: no point on a log-log plot
+        run.points.push_back({label + QStringLiteral(" ") +
+                                  QString::fromUtf8(toString(kind).data(), qsizetype(toString(kind).size())),
+                              sum.flops / sum.bytes, sum.flops / sum.seconds / 1e9, RooflinePoint::Kind::Operation});
+    }
+    return run;
+}
+
+}  // namespace gigacheck::ui

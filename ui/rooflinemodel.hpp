@@ -1,0 +1,38 @@
+// Roofline data (seed 000 figure 20): roofs from measured or datasheet ceilings, and for every
+// run its measured point, the seed's naive point (intensity x link bandwidth) and one point per
+// operation kind. Plain data, tested without a screen.
+#pragma once
+
+#include <gigacheck/record.hpp>
+
+#include <QString>
+
+#include <vector>
+
+namespace gigacheck::ui {
+
+struct Roof {
+    QString label;
+    double value = 0;  // GFLOP/s (compute) or GB/s (memory)
+    bool memory = false;  // memory roofs rise with intensity: y = value * x
+};
+
+struct RooflinePoint {
+    QString label;
+    double intensity = 0;  // FLOP/byte
+    double gflops = 0;
+    enum class Kind { Measured, Naive, Operation } kind = Kind::Measured;
+};
+
+struct RooflineRun {
+    QString label;  // "s2 4096x4096x4096"
+    std::vector<RooflinePoint> points;
+};
+
+std::vector<Roof> roofsFrom(const Ceilings& c);
+// Points of one run. linkGBs: the bandwidth of the naive model (the host link's H2D roof).
+RooflineRun summarizeRun(const RunRecord& record, const QString& label, double linkGBs);
+// A short label for a record: strategy and shape.
+QString runLabel(const RunRecord& record);
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,145 @@
+#include "setuppanel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace gigacheck::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QSpinBox* dimensionBox(QWidget* parent, int value)
+{
+    auto* box = new QSpinBox(parent);
+    box->setRange(1, 200000);
+    box->setValue(value);
+    box->setAccelerated(true);
+    return box;
+}
+
+}  // namespace
+
+SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
+{
+    m_ = dimensionBox(this, 1024);
+    n_ = dimensionBox(this, 1024);
+    q_ = dimensionBox(this, 1024);
+    m_->setObjectName(QStringLiteral("shapeM"));
+    n_->setObjectName(QStringLiteral("shapeN"));
+    q_->setObjectName(QStringLiteral("shapeQ"));
+    auto* shape = new QHBoxLayout;
+    shape->addWidget(m_);
+    shape->addWidget(new QLabel(QStringLiteral("×"), this));
+    shape->addWidget(n_);
+    shape->addWidget(new QLabel(QStringLiteral("×"), this));
+    shape->addWidget(q_);
+
+    precision_ = new QComboBox(this);
+    for (Precision p : {Precision::F32, Precision::F64})
+        precision_->addItem(qs(toString(p)), int(p));
+    distribution_ = new QComboBox(this);
+    for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+        distribution_->addItem(qs(toString(d)), int(d));
+    seed_ = new QSpinBox(this);
+    seed_->setRange(0, 1 << 30);
+    seed_->setValue(1);
+    backend_ = new QComboBox(this);
+    backend_->setObjectName(QStringLiteral("backend"));
+    for (BackendKind b : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda})
+        backend_->addItem(qs(toString(b)), int(b));
+    gemm_ = new QComboBox(this);
+    for (GemmVariant g : {GemmVariant::Cublas, GemmVariant::CublasTf32, GemmVariant::Optimized, GemmVariant::Tiled,
+                          GemmVariant::Naive})
+        gemm_->addItem(qs(toString(g)), int(g));
+    gemm_->setToolTip(QStringLiteral("Product kernel on the CUDA backend (the CPU backend always uses OpenBLAS)"));
+    cap_ = new QLineEdit(QStringLiteral("64MiB"), this);
+    cap_->setObjectName(QStringLiteral("memoryCap"));
+    cap_->setToolTip(QStringLiteral("Device memory the plan may use: 10MB, 64MiB, 4GiB, or 0 for the whole device"));
+    abft_ = new QCheckBox(QStringLiteral("ABFT checksums (detect and correct)"), this);
+    abft_->setChecked(true);
+    device_ = new QLabel(QStringLiteral("device: chosen when a run starts"), this);
+    device_->setWordWrap(true);
+    hostMemory_ = new QLabel(this);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(QStringLiteral("A m×n · B n×q"), shape);
+    form->addRow(QStringLiteral("Precision"), precision_);
+    form->addRow(QStringLiteral("Distribution"), distribution_);
+    form->addRow(QStringLiteral("Seed"), seed_);
+    form->addRow(QStringLiteral("Backend"), backend_);
+    form->addRow(QStringLiteral("GEMM (CUDA)"), gemm_);
+    form->addRow(QStringLiteral("Memory cap"), cap_);
+    form->addRow(abft_);
+    form->addRow(hostMemory_);
+    form->addRow(device_);
+
+    for (QSpinBox* box : {m_, n_, q_, seed_})
+        connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPanel::changed);
+    for (QComboBox* box : {precision_, distribution_, backend_, gemm_})
+        connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::changed);
+    connect(cap_, &QLineEdit::textChanged, this, &SetupPanel::changed);
+    connect(abft_, &QCheckBox::toggled, this, &SetupPanel::changed);
+    connect(this, &SetupPanel::changed, this, [this] {
+        const double bytes = (double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
+                              double(m_->value()) * q_->value()) *
+                             double(elementSize(Precision(precision_->currentData().toInt())));
+        hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(QString::fromStdString(formatBytes(bytes))));
+    });
+    emit changed();
+}
+
+bool SetupPanel::apply(RunConfig& config, QString* error) const
+{
+    config.shape = Shape{m_->value(), n_->value(), q_->value()};
+    config.precision = Precision(precision_->currentData().toInt());
+    config.distribution = Distribution(distribution_->currentData().toInt());
+    config.seed = std::uint64_t(seed_->value());
+    config.backend = BackendKind(backend_->currentData().toInt());
+    config.gemm = GemmVariant(gemm_->currentData().toInt());
+    config.abft = abft_->isChecked();
+    try {
+        config.memCapBytes = parseSize(cap_->text().trimmed().toStdString());
+        cap_->setStyleSheet(QString());
+    } catch (const std::exception& e) {
+        cap_->setStyleSheet(QStringLiteral("color: #d32f2f"));
+        if (error)
+            *error = QStringLiteral("memory cap: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void SetupPanel::load(const RunConfig& config)
+{
+    const QSignalBlocker blocks[] = {QSignalBlocker(m_), QSignalBlocker(n_), QSignalBlocker(q_)};
+    m_->setValue(int(config.shape.m));
+    n_->setValue(int(config.shape.n));
+    q_->setValue(int(config.shape.q));
+    precision_->setCurrentIndex(precision_->findData(int(config.precision)));
+    distribution_->setCurrentIndex(distribution_->findData(int(config.distribution)));
+    seed_->setValue(int(config.seed));
+    backend_->setCurrentIndex(backend_->findData(int(config.backend)));
+    gemm_->setCurrentIndex(gemm_->findData(int(config.gemm)));
+    cap_->setText(config.memCapBytes == 0 ? QStringLiteral("0")
+                                          : config.memCapBytes % (1024 * 1024) == 0
+                                              ? QStringLiteral("%1MiB").arg(config.memCapBytes / (1024 * 1024))
+                                              : QString::number(config.memCapBytes));
+    abft_->setChecked(config.abft);
+    emit changed();
+}
+
+void SetupPanel::setDeviceText(const QString& text)
+{
+    device_->setText(text);
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,43 @@
+// Matrix setup: shape m x n x q, precision, distribution, seed, backend, memory cap, ABFT.
+#pragma once
+
+#include <gigacheck/record.hpp>
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace gigacheck::ui {
+
+class SetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SetupPanel(QWidget* parent = nullptr);
+    // Writes the panel's fields into config; false with a reason when a field is invalid.
+    bool apply(RunConfig& config, QString* error) const;
+    void load(const RunConfig& config);
+    void setDeviceText(const QString& text);
+
+signals:
+    void changed();
+
+private:
+    QSpinBox* m_ = nullptr;
+    QSpinBox* n_ = nullptr;
+    QSpinBox* q_ = nullptr;
+    QComboBox* precision_ = nullptr;
+    QComboBox* distribution_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QComboBox* backend_ = nullptr;
+    QComboBox* gemm_ = nullptr;
+    QLineEdit* cap_ = nullptr;
+    QCheckBox* abft_ = nullptr;
+    QLabel* device_ = nullptr;
+    QLabel* hostMemory_ = nullptr;
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,96 @@
+#include "strategypanel.hpp"
+
+#include "memorybar.hpp"
+
+#include <QButtonGroup>
+#include <QHeaderView>
+#include <QLabel>
+#include <QRadioButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace gigacheck::ui {
+
+StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    group_ = new QButtonGroup(this);
+    for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
+        const auto name = toString(s);
+        const auto text = describe(s);
+        auto* button = new QRadioButton(QString::fromUtf8(name.data(), qsizetype(name.size())), this);
+        button->setObjectName(QStringLiteral("strategy_") + QString::fromUtf8(name.data(), qsizetype(name.size())));
+        button->setToolTip(QString::fromUtf8(text.data(), qsizetype(text.size())));
+        auto* explanation = new QLabel(QString::fromUtf8(text.data(), qsizetype(text.size())), this);
+        explanation->setWordWrap(true);
+        explanation->setContentsMargins(22, 0, 0, 4);
+        QFont small = explanation->font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        explanation->setFont(small);
+        group_->addButton(button, int(s));
+        layout->addWidget(button);
+        layout->addWidget(explanation);
+    }
+    group_->button(int(StrategyKind::S1))->setChecked(true);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("planSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);
+    bar_ = new MemoryBar(this);
+    buffers_ = new QTableWidget(0, 3, this);
+    buffers_->setHorizontalHeaderLabels({QStringLiteral("buffer"), QStringLiteral("elements"), QStringLiteral("bytes")});
+    buffers_->horizontalHeader()->setStretchLastSection(true);
+    buffers_->verticalHeader()->setVisible(false);
+    buffers_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    buffers_->setMaximumHeight(150);
+    layout->addWidget(summary_);
+    layout->addWidget(bar_);
+    layout->addWidget(buffers_);
+    layout->addStretch(1);
+    connect(group_, &QButtonGroup::idToggled, this, [this](int, bool on) {
+        if (on)
+            emit changed();
+    });
+}
+
+StrategyKind StrategyPanel::strategy() const
+{
+    return StrategyKind(group_->checkedId());
+}
+
+void StrategyPanel::setStrategy(StrategyKind s)
+{
+    if (auto* b = group_->button(int(s)))
+        b->setChecked(true);
+}
+
+void StrategyPanel::showPlan(const Plan& plan)
+{
+    summary_->setText(QStringLiteral("<b>Plan</b>: C in %1 × %2 blocks of ≤ %3 × %4, n in %5 steps of ≤ %6 → "
+                                     "%7 block products.<br>%8")
+                          .arg(plan.splitM)
+                          .arg(plan.splitQ)
+                          .arg(plan.blockM)
+                          .arg(plan.blockQ)
+                          .arg(plan.splitN)
+                          .arg(plan.blockN)
+                          .arg(plan.productCount())
+                          .arg(QString::fromStdString(plan.explanation).toHtmlEscaped()));
+    bar_->setPlan(&plan);
+    buffers_->setRowCount(int(plan.buffers.size()));
+    for (int i = 0; i < int(plan.buffers.size()); ++i) {
+        const BufferSpec& b = plan.buffers[std::size_t(i)];
+        buffers_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(b.name)));
+        buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
+        buffers_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(formatBytes(double(b.bytes)))));
+    }
+}
+
+void StrategyPanel::showPlanError(const QString& message)
+{
+    summary_->setText(QStringLiteral("<span style='color:#d32f2f'><b>No plan:</b> %1</span>").arg(message.toHtmlEscaped()));
+    bar_->setPlan(nullptr);
+    buffers_->setRowCount(0);
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,37 @@
+// Strategy: none / s1-s4 with a short explanation each, and the plan the chosen cap implies
+// (splits, block sizes, buffers against the cap), updated on every change.
+#pragma once
+
+#include <gigacheck/plan.hpp>
+
+#include <QWidget>
+
+class QButtonGroup;
+class QLabel;
+class QTableWidget;
+
+namespace gigacheck::ui {
+
+class MemoryBar;
+
+class StrategyPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StrategyPanel(QWidget* parent = nullptr);
+    StrategyKind strategy() const;
+    void setStrategy(StrategyKind s);
+    void showPlan(const Plan& plan);
+    // Nothing fits (or the setup is invalid): the InputError text, in red.
+    void showPlanError(const QString& message);
+
+signals:
+    void changed();
+
+private:
+    QButtonGroup* group_ = nullptr;
+    QLabel* summary_ = nullptr;
+    MemoryBar* bar_ = nullptr;
+    QTableWidget* buffers_ = nullptr;
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,55 @@
+// The spans of one or two runs, arranged in lanes (run, queue, stream) and sorted by start time
+// so that painting and hit-testing only touch what is visible (Qt Creator's TimelineModel shape).
+#pragma once
+
+#include <gigacheck/events.hpp>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gigacheck::ui {
+
+struct TimelineLane {
+    int run = 0;
+    Queue queue = Queue::Compute;
+    int stream = 0;
+    std::vector<Span> spans;  // sorted by start
+    double maxDuration = 0;   // lets a range query start early enough to catch long spans
+};
+
+class TimelineModel {
+public:
+    // Runs are shown top to bottom in the order they were added; the label names their lanes.
+    int addRun(const std::string& label);
+    void clear();
+    // Drops every run but the last one added (the "compare with..." baseline).
+    void keepOnlyLastRun();
+    void addSpans(int run, const Span* spans, std::size_t count);
+    void addSpans(int run, const std::vector<Span>& spans) { addSpans(run, spans.data(), spans.size()); }
+
+    int runCount() const { return int(runLabels_.size()); }
+    const std::string& runLabel(int run) const { return runLabels_[std::size_t(run)]; }
+    int laneCount() const { return int(lanes_.size()); }
+    const TimelineLane& lane(int i) const { return lanes_[std::size_t(i)]; }
+    std::string laneLabel(int i) const;
+    std::size_t spanCount() const { return spanCount_; }
+    std::size_t spanCount(int run) const;
+    double endTime() const { return endTime_; }
+
+    // Index range [first, last) of the spans of lane that may overlap [t0, t1].
+    std::pair<std::size_t, std::size_t> visibleRange(int lane, double t0, double t1) const;
+    // The span of lane under time t, within tolerance seconds; nullptr when none.
+    const Span* spanAt(int lane, double t, double tolerance) const;
+
+private:
+    int laneFor(int run, Queue queue, int stream);
+
+    std::vector<std::string> runLabels_;
+    std::vector<TimelineLane> lanes_;
+    std::size_t spanCount_ = 0;
+    double endTime_ = 0;
+};
+
+}  // namespace gigacheck::ui
