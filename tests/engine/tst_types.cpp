@@ -265,6 +265,10 @@ void TestTypes::fillRandomDependsOnIndexOnly()
     HostMatrix again(Precision::F32, 2048, 1024);
     fillRandom(again, Distribution::Normal, 9, 3);
     QVERIFY(std::memcmp(large.data(), again.data(), large.bytes()) == 0);
+    // An odd count splits into thread chunks that start at odd indices (normals come in pairs).
+    HostMatrix odd(Precision::F32, 1, (1 << 21) + 1);
+    fillRandom(odd, Distribution::Normal, 9, 3);
+    QVERIFY(std::memcmp(large.data(), odd.data(), large.bytes()) == 0);
 }
 
 void TestTypes::fillRandomDistributions_data() { fillRandomIsReproducible_data(); }
