@@ -9,6 +9,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cli {
@@ -31,6 +33,16 @@ private:
     void (*previous_)(int) = SIG_DFL;
 };
 
+// Finds an unwritable --json path before a long run rather than after it.
+void checkWritable(const std::string& path)
+{
+    const bool existed = std::filesystem::exists(path);
+    if (!std::ofstream(path, std::ios::app))
+        throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
+    if (!existed)
+        std::filesystem::remove(path);
+}
+
 }  // namespace
 
 int runCommand(const QStringList& args)
@@ -46,6 +58,8 @@ int runCommand(const QStringList& args)
                           args))
         return kExitVerified;
     const RunOptions options = runOptionsFrom(parser);
+    if (!options.jsonPath.empty())
+        checkWritable(options.jsonPath);
 
     RunRecord record;
     {
