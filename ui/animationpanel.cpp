@@ -14,7 +14,7 @@ namespace gigacheck::ui {
 
 AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
 {
-    auto* first = new QPushButton(QStringLiteral("⏮"), this);
+    auto* first = new QPushButton(QStringLiteral("|◀ first"), this);
     auto* back = new QPushButton(QStringLiteral("◀ step"), this);
     playButton_ = new QPushButton(QStringLiteral("▶ play"), this);
     playButton_->setObjectName(QStringLiteral("animationPlay"));

@@ -36,9 +36,9 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
 
-    plot_->addLayer(QStringLiteral("overlay"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
-    plot_->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
-    overlay_ = new HeatmapOverlay(plot_, plot_->xAxis, plot_->yAxis, QStringLiteral("overlay"));
+    plot_->addLayer(QStringLiteral("markers"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    plot_->layer(QStringLiteral("markers"))->setMode(QCPLayer::lmBuffered);
+    overlay_ = new HeatmapOverlay(plot_, plot_->xAxis, plot_->yAxis, QStringLiteral("markers"));
     applyPalette(plot_);
 
     layerBox_ = new QComboBox(this);
@@ -53,7 +53,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     bar->addWidget(new QLabel(QStringLiteral("Layer:"), this));
     bar->addWidget(layerBox_);
     bar->addWidget(reset);
-    bar->addWidget(status_, 1);
+    bar->addStretch(1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -243,8 +243,8 @@ void HeatmapView::updateStatus()
 void HeatmapView::replotOverlay()
 {
     // Only the buffered overlay layer is redrawn; the colour map stays cached.
-    if (plot_->layer(QStringLiteral("overlay")))
-        plot_->layer(QStringLiteral("overlay"))->replot();
+    if (plot_->layer(QStringLiteral("markers")))
+        plot_->layer(QStringLiteral("markers"))->replot();
 }
 
 QPoint HeatmapView::pixelOfCell(std::int64_t row, std::int64_t col) const

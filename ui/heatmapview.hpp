@@ -97,4 +97,3 @@ private:
 
 }  // namespace gigacheck::ui
 
-Q_DECLARE_METATYPE(std::vector<gigacheck::FaultAt>)

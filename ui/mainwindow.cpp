@@ -78,11 +78,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     mono.setStyleHint(QFont::Monospace);
     report_->setFont(mono);
 
-    auto* heatmapPage = new QSplitter(Qt::Horizontal, this);
+    auto* heatmapPage = new QSplitter(Qt::Vertical, this);
     heatmapPage->addWidget(heatmap_);
     heatmapPage->addWidget(animation_);
-    heatmapPage->setStretchFactor(0, 3);
-    heatmapPage->setStretchFactor(1, 2);
+    heatmapPage->setStretchFactor(0, 4);
+    heatmapPage->setStretchFactor(1, 1);
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->addTab(heatmapPage, QStringLiteral("C heatmap && error animation"));
@@ -160,7 +160,7 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
-    resizeDocks({setupDock, strategyDock}, {300, 340}, Qt::Horizontal);
+    resizeDocks({setupDock, strategyDock}, {370, 360}, Qt::Horizontal);
 }
 
 void MainWindow::buildMenus()
@@ -248,7 +248,7 @@ void MainWindow::startRun()
     const bool compare = run_->compareWithPrevious() && timeline_->model().runCount() > 0;
     RunRecord label;
     label.config = c;
-    timeline_->beginRun(runLabel(label), compare);
+    timeline_->beginRun(qs(toString(c.strategy)), compare);
     animation_->setEvents({}, {});
     run_->setRunning(true);
     run_->log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
@@ -270,6 +270,8 @@ void MainWindow::cancelRun()
 void MainWindow::onFinished(const RunRecord& record, const HostMatrix& c)
 {
     run_->setRunning(false);
+    if (record.status == "ok")
+        run_->setProgress(1.0, 0.0);
     record_ = record;
     timeline_->setRunSpans(record.spans);
     if (c.rows() != heatmap_->rows() || c.cols() != heatmap_->cols())
@@ -340,7 +342,7 @@ void MainWindow::showRecord(const RunRecord& record)
 {
     setConfig(record.config);
     record_ = record;
-    timeline_->beginRun(runLabel(record), false);
+    timeline_->beginRun(qs(toString(record.config.strategy)), false);
     timeline_->setRunSpans(record.spans);
     heatmap_->setPlan(record.plan);
     heatmap_->setEvents(record.injections, record.verifications);

@@ -1,5 +1,6 @@
 #include "rooflinemodel.hpp"
 
+#include <cmath>
 #include <map>
 
 namespace gigacheck::ui {
@@ -14,6 +15,11 @@ std::vector<Roof> roofsFrom(const Ceilings& c)
     add("FP32 peak", c.gflopsF32, false);
     add("TF32 peak", c.gflopsTf32, false);
     add("FP64 peak", c.gflopsF64, false);
+    // One line where the host link is memory itself (the CPU backend), else two.
+    if (c.h2dGBs > 0 && std::abs(c.h2dGBs - c.deviceBandwidthGBs) <= 0.01 * c.h2dGBs) {
+        add("memory = host link", c.h2dGBs, true);
+        return roofs;
+    }
     add("device memory", c.deviceBandwidthGBs, true);
     add("host link H2D", c.h2dGBs, true);
     if (c.d2hGBs > 0 && std::abs(c.d2hGBs - c.h2dGBs) > 0.05 * c.h2dGBs)

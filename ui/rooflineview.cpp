@@ -106,8 +106,9 @@ void RooflineView::rebuild()
             g->setData({kMinIntensity, kMaxIntensity}, {r.value, r.value});
         }
         auto* label = new QCPItemText(plot_);
-        label->position->setCoords(r.memory ? std::min(peak / r.value, kMaxIntensity) / 6 : kMaxIntensity / 3,
-                                   r.memory ? r.value * std::min(peak / r.value, kMaxIntensity) / 6 : r.value);
+        // Memory roofs are labelled at different heights so parallel lines do not share a spot.
+        const double at = std::min(peak / r.value, kMaxIntensity) / std::pow(8.0, 1 + roofIndex % 3);
+        label->position->setCoords(r.memory ? at : kMaxIntensity / 3, r.memory ? r.value * at : r.value);
         label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
         label->setText(r.label);
         label->setColor(color);
@@ -129,8 +130,19 @@ void RooflineView::rebuild()
                                                                        : QCPScatterStyle::ssTriangle;
             g->setScatterStyle(QCPScatterStyle(shape, color, p.kind == RooflinePoint::Kind::Measured ? color : Qt::transparent,
                                                p.kind == RooflinePoint::Kind::Operation ? 7 : 10));
-            g->setName(QStringLiteral("%1 (%2 FLOP/B, %3 GFLOP/s)").arg(p.label).arg(p.intensity, 0, 'g', 3).arg(p.gflops, 0, 'g', 3));
+            g->setName(QStringLiteral("%1: %2 GFLOP/s").arg(p.label).arg(p.gflops, 0, 'g', 3));
             g->addData(p.intensity, p.gflops);
+            if (p.kind == RooflinePoint::Kind::Operation) {
+                // Kinds are labelled on the plot, not in the legend, which stays short.
+                g->removeFromLegend();
+                auto* text = new QCPItemText(plot_);
+                text->position->setCoords(p.intensity, p.gflops);
+                text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+                text->setPadding(QMargins(8, 0, 0, 0));
+                text->setText(p.label.section(QLatin1Char(' '), -1));
+                text->setColor(color);
+                text->setFont(QFont(font().family(), 7));
+            }
             minY = std::min(minY, p.gflops);
             maxY = std::max(maxY, p.gflops);
         }

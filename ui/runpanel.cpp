@@ -56,11 +56,16 @@ void RunPanel::setRunning(bool running)
     } else {
         eta_->setText(QStringLiteral("idle"));
     }
+    progress_->setFormat(QStringLiteral("%p%"));
 }
 
 void RunPanel::setProgress(double fraction, double etaSeconds)
 {
     progress_->setValue(int(fraction * 1000));
+    if (fraction >= 1.0) {
+        eta_->setText(QStringLiteral("done"));
+        return;
+    }
     eta_->setText(etaSeconds < 0 ? QStringLiteral("running…")
                                  : QStringLiteral("about %1 s left").arg(etaSeconds, 0, 'f', etaSeconds < 10 ? 1 : 0));
 }
@@ -73,6 +78,11 @@ void RunPanel::log(const QString& line)
 bool RunPanel::compareWithPrevious() const
 {
     return compare_->isChecked();
+}
+
+void RunPanel::setCompareWithPrevious(bool on)
+{
+    compare_->setChecked(on);
 }
 
 QString RunPanel::logText() const

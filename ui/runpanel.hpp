@@ -19,6 +19,7 @@ public:
     void setProgress(double fraction, double etaSeconds);
     void log(const QString& line);
     bool compareWithPrevious() const;
+    void setCompareWithPrevious(bool on);
     QPushButton* startButton() const { return start_; }
     QPushButton* cancelButton() const { return cancel_; }
     QString logText() const;

@@ -1,1 +1,93 @@
-int main() { return 0; }
+// gigacheck-lab: the lab's GUI. `gigacheck-lab record.json` opens a record;
+// `gigacheck-lab --screenshots DIR [--record FILE] [--backend auto|cpu|cuda] [--shape MxNxQ]
+//  [--strategy s2] [--compare s1] [--cap 16MiB]` grabs the main views offscreen and exits.
+#include <mainwindow.hpp>
+#include <screenshots.hpp>
+
+#include <gigacheck/version.hpp>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include <iostream>
+
+using namespace gigacheck;
+
+int main(int argc, char** argv)
+{
+    // Screenshots need no display: fall back to the offscreen platform when none is set.
+    for (int i = 1; i < argc; ++i)
+        if (QByteArray(argv[i]) == "--screenshots" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+            qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("gigacheck"));
+    QApplication::setApplicationName(QStringLiteral("gigacheck-lab"));
+    QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Gigacheck Lab: ABFT GEMM under a memory cap, live."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("record"), QStringLiteral("A run record (JSON) to open."), QStringLiteral("[record.json]"));
+    const QCommandLineOption shots(QStringLiteral("screenshots"), QStringLiteral("Grab the main views into DIR and exit."), QStringLiteral("DIR"));
+    const QCommandLineOption record(QStringLiteral("record"), QStringLiteral("With --screenshots: open FILE instead of running."), QStringLiteral("FILE"));
+    const QCommandLineOption backend(QStringLiteral("backend"), QStringLiteral("auto, cpu or cuda (default auto)."), QStringLiteral("KIND"), QStringLiteral("auto"));
+    const QCommandLineOption shape(QStringLiteral("shape"), QStringLiteral("Demo shape MxNxQ (default 2048x2048x2048)."), QStringLiteral("MxNxQ"));
+    const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Demo strategy (default s2)."), QStringLiteral("S"));
+    const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Run this strategy first and keep its lanes (default s1; 'none' for no comparison)."), QStringLiteral("S"), QStringLiteral("s1"));
+    const QCommandLineOption cap(QStringLiteral("cap"), QStringLiteral("Demo memory cap (default 16MiB)."), QStringLiteral("SIZE"));
+    parser.addOptions({shots, record, backend, shape, strategy, compare, cap});
+    parser.process(app);
+
+    ui::MainWindow window;
+    try {
+        if (parser.isSet(shots)) {
+            ui::ScreenshotOptions options;
+            options.directory = parser.value(shots);
+            options.recordPath = parser.value(record);
+            options.config = ui::demoConfig();
+            options.config.backend = backendFromString(parser.value(backend).toStdString());
+            if (parser.isSet(shape)) {
+                const auto parts = parser.value(shape).split(QRegularExpression(QStringLiteral("[xX×]")));
+                if (parts.size() != 3)
+                    throw InputError("--shape wants MxNxQ, e.g. 4096x4096x4096");
+                options.config.shape = Shape{parts[0].toLongLong(), parts[1].toLongLong(), parts[2].toLongLong()};
+                // Keep the demo faults inside the new shape.
+                for (auto& f : options.config.faults.at) {
+                    f.row = f.row * options.config.shape.m / 2048;
+                    f.col = f.col * options.config.shape.q / 2048;
+                }
+            }
+            if (parser.isSet(strategy))
+                options.config.strategy = strategyFromString(parser.value(strategy).toStdString());
+            if (parser.isSet(cap))
+                options.config.memCapBytes = parseSize(parser.value(cap).toStdString());
+            if (parser.value(compare) != QLatin1String("none"))
+                options.compareWith = strategyFromString(parser.value(compare).toStdString());
+            QString error;
+            const QStringList written = ui::takeScreenshots(window, options, &error);
+            if (written.isEmpty()) {
+                std::cerr << "gigacheck-lab: screenshots failed: " << error.toStdString() << '\n';
+                return 1;
+            }
+            for (const QString& path : written)
+                std::cout << path.toStdString() << '\n';
+            return 0;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "gigacheck-lab: " << e.what() << '\n';
+        return 2;
+    }
+
+    window.show();
+    if (!parser.positionalArguments().isEmpty()) {
+        QString error;
+        const QString path = parser.positionalArguments().first();
+        if (!window.openRecord(path, &error))
+            std::cerr << "gigacheck-lab: cannot open " << path.toStdString() << ": " << error.toStdString() << '\n';
+    }
+    return app.exec();
+}

@@ -1,0 +1,136 @@
+#include "screenshots.hpp"
+
+#include "animationpanel.hpp"
+#include "mainwindow.hpp"
+#include "plotexport.hpp"
+#include "runpanel.hpp"
+#include "rooflineview.hpp"
+#include "timelineview.hpp"
+#include "heatmapview.hpp"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QTimer>
+
+namespace gigacheck::ui {
+
+RunConfig demoConfig()
+{
+    RunConfig c;
+    c.shape = Shape{2048, 2048, 2048};
+    c.precision = Precision::F32;
+    c.strategy = StrategyKind::S2;
+    c.memCapBytes = 16ull << 20;
+    c.backend = BackendKind::Auto;
+    // Two faults in one row of the first block, one in a block further down.
+    c.faults.at = {FaultAt{100, 200, {}, {}}, FaultAt{100, 700, {}, {}}, FaultAt{1500, 1800, {}, {}}};
+    return c;
+}
+
+namespace {
+
+bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds, QString* error)
+{
+    window.setConfig(config);
+    QEventLoop loop;
+    bool ok = false;
+    auto c1 = QObject::connect(&window, &MainWindow::runFinished, &loop, [&] {
+        ok = true;
+        loop.quit();
+    });
+    auto c2 = QObject::connect(&window, &MainWindow::runFailed, &loop, [&](const QString& message) {
+        *error = message;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutSeconds * 1000, &loop, [&] {
+        *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
+        loop.quit();
+    });
+    window.startRun();
+    loop.exec();
+    QObject::disconnect(c1);
+    QObject::disconnect(c2);
+    return ok;
+}
+
+void settle()
+{
+    // Let queued replots and layouts happen before grabbing.
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+}
+
+}  // namespace
+
+QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options, QString* error)
+{
+    QDir dir(options.directory);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        *error = QStringLiteral("cannot create %1").arg(options.directory);
+        return {};
+    }
+    window.resize(options.width, options.height);
+    window.show();
+    settle();
+
+    if (!options.recordPath.isEmpty()) {
+        if (!window.openRecord(options.recordPath, error))
+            return {};
+    } else {
+        if (options.compareWith) {
+            RunConfig first = options.config;
+            first.strategy = *options.compareWith;
+            if (!runAndWait(window, first, options.timeoutSeconds, error))
+                return {};
+        }
+        // The second run keeps the first one's lanes on the same time axis.
+        window.runPanel()->setCompareWithPrevious(options.compareWith.has_value());
+        if (!runAndWait(window, options.config, options.timeoutSeconds, error))
+            return {};
+    }
+
+    QStringList written;
+    auto grab = [&](const QString& name) {
+        settle();
+        const QString path = dir.filePath(name);
+        if (window.grab().save(path))
+            written << path;
+    };
+
+    window.showView(MainWindow::View::Timeline);
+    window.timeline()->resetZoom();
+    grab(QStringLiteral("timeline.png"));
+
+    window.showView(MainWindow::View::Heatmap);
+    window.heatmap()->setStep(nullptr);
+    window.heatmap()->resetZoom();
+    grab(QStringLiteral("heatmap.png"));
+
+    // The animation at its first correction (or the last step when nothing was corrected).
+    AnimationPanel* anim = window.animation();
+    int target = int(anim->steps().size()) - 1;
+    for (int i = 0; i < int(anim->steps().size()); ++i)
+        if (anim->steps()[std::size_t(i)].stage == AnimationStage::Correct ||
+            anim->steps()[std::size_t(i)].stage == AnimationStage::Uncorrectable) {
+            target = i;
+            break;
+        }
+    if (target >= 0) {
+        for (int i = std::max(target - 2, 0); i <= target; ++i) {
+            anim->goTo(i);
+            grab(QStringLiteral("animation-%1.png").arg(stageName(anim->steps()[std::size_t(i)].stage)));
+        }
+    }
+
+    window.showView(MainWindow::View::Roofline);
+    grab(QStringLiteral("roofline.png"));
+    window.showView(MainWindow::View::Report);
+    grab(QStringLiteral("report.png"));
+    window.showView(MainWindow::View::Heatmap);
+    return written;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,32 @@
+// `gigacheck-lab --screenshots DIR`: runs a demo (or opens a record), walks through the main
+// views and grabs each one offscreen with QWidget::grab(); the README's images come from here.
+#pragma once
+
+#include <gigacheck/record.hpp>
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace gigacheck::ui {
+
+class MainWindow;
+
+struct ScreenshotOptions {
+    QString directory;
+    QString recordPath;                      // open this record instead of running
+    RunConfig config;                        // the demo run
+    std::optional<StrategyKind> compareWith; // run this strategy first and keep its lanes
+    int width = 1600, height = 1000;
+    int timeoutSeconds = 540;
+};
+
+// The demo of the "done when": 2048^2 FP32 (smaller than 4096^2 so the CPU is quick),
+// three faults (two in one row of one block, one in another block), s2 under a 16 MiB cap.
+RunConfig demoConfig();
+
+// Returns the files written; on failure an empty list with the reason in *error.
+QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options, QString* error);
+
+}  // namespace gigacheck::ui
