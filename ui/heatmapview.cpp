@@ -6,10 +6,13 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -159,7 +162,7 @@ void HeatmapView::resetZoom()
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapView::rebuildGrid()
+MatrixWindow HeatmapView::visibleWindow() const
 {
     // The visible window plus a quarter on each side, so small pans need no rebuild to look right.
     const QCPRange xr = plot_->xAxis->range(), yr = plot_->yAxis->range();
@@ -169,35 +172,69 @@ void HeatmapView::rebuildGrid()
     w.row0 = std::int64_t(std::floor(std::max(0.0, yr.lower - padY)));
     w.cols = std::int64_t(std::ceil(std::min(double(cols_), xr.upper + padX))) - w.col0;
     w.rows = std::int64_t(std::ceil(std::min(double(rows_), yr.upper + padY))) - w.row0;
-    w = clampWindow(w, rows_, cols_);
+    return clampWindow(w, rows_, cols_);
+}
 
+void HeatmapView::rebuildGrid()
+{
+    const MatrixWindow w = visibleWindow();
+    const quint64 generation = ++gridGeneration_;
     switch (layer_) {
     case Layer::Values:
-        grid_ = matrix_.empty() ? HeatmapGrid(w, kMaxCells) : HeatmapGrid::fromMatrix(matrix_, w, kMaxCells);
-        break;
-    case Layer::InjectedError:
-        grid_ = HeatmapGrid(w, kMaxCells);
+        if (matrix_.empty()) {
+            applyGrid(HeatmapGrid(w, kMaxCells));
+        } else if (w.rows * w.cols <= kAsyncElements) {
+            applyGrid(HeatmapGrid::fromMatrix(matrix_, w, kMaxCells));
+        } else {
+            // Reading 16384^2 elements takes long enough to stall the GUI: reduce on the pool and
+            // come back through the (always alive) application object, checking we still exist.
+            gridPending_ = true;
+            QPointer<HeatmapView> self(this);
+            QThreadPool::globalInstance()->start([self, matrix = matrix_, w, generation] {
+                HeatmapGrid grid = HeatmapGrid::fromMatrix(matrix, w, kMaxCells);
+                QMetaObject::invokeMethod(qApp, [self, generation, grid = std::move(grid)]() mutable {
+                    if (!self || generation != self->gridGeneration_)
+                        return;
+                    self->gridPending_ = false;
+                    self->applyGrid(std::move(grid));
+                    self->plot_->replot(QCustomPlot::rpQueuedReplot);
+                }, Qt::QueuedConnection);
+            });
+        }
+        return;
+    case Layer::InjectedError: {
+        HeatmapGrid grid(w, kMaxCells);
         for (const InjectEvent& e : injections_)
             if (e.injection.globalRow >= 0 && e.injection.globalCol >= 0)
-                grid_.accumulate(e.injection.globalRow, e.injection.globalCol,
-                                 std::abs(e.injection.after - e.injection.before));
-        break;
-    case Layer::Residuals:
-        grid_ = HeatmapGrid(w, kMaxCells);
+                grid.accumulate(e.injection.globalRow, e.injection.globalCol,
+                                std::abs(e.injection.after - e.injection.before));
+        applyGrid(std::move(grid));
+        return;
+    }
+    case Layer::Residuals: {
+        HeatmapGrid grid(w, kMaxCells);
         for (const VerifyEvent& v : verifications_) {
             const auto& r = v.result;
             for (std::size_t i = 0; i < r.mismatchRows.size() && i < r.rowResidual.size(); ++i)
                 if (r.mismatchRows[i] < v.rows)
-                    grid_.accumulateRow(v.rowOffset + r.mismatchRows[i], v.colOffset, v.colOffset + v.cols,
-                                        r.rowResidual[i]);
+                    grid.accumulateRow(v.rowOffset + r.mismatchRows[i], v.colOffset, v.colOffset + v.cols,
+                                       r.rowResidual[i]);
             for (std::size_t j = 0; j < r.mismatchCols.size() && j < r.colResidual.size(); ++j)
                 if (r.mismatchCols[j] < v.cols)
-                    grid_.accumulateCol(v.colOffset + r.mismatchCols[j], v.rowOffset, v.rowOffset + v.rows,
-                                        r.colResidual[j]);
+                    grid.accumulateCol(v.colOffset + r.mismatchCols[j], v.rowOffset, v.rowOffset + v.rows,
+                                       r.colResidual[j]);
         }
-        break;
+        applyGrid(std::move(grid));
+        return;
     }
+    }
+}
 
+void HeatmapView::applyGrid(HeatmapGrid grid)
+{
+    grid_ = std::move(grid);
+    gridPending_ = false;
+    const MatrixWindow& w = grid_.window();
     QCPColorMapData* data = map_->data();
     data->setSize(grid_.cellsX(), grid_.cellsY());
     // Cell centres: cell k spans [colOfCell(k), colOfCell(k+1)) of C.

@@ -52,6 +52,10 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     const HeatmapGrid& grid() const { return grid_; }
+    // True while a large grid is still being reduced off the GUI thread.
+    bool gridPending() const { return gridPending_; }
+    // Matrices with more elements in view than this are reduced on the thread pool.
+    static constexpr std::int64_t kAsyncElements = 1 << 20;
     // Widget pixel (of the plot) at the centre of an element; for tests and tooltips.
     QPoint pixelOfCell(std::int64_t row, std::int64_t col) const;
     // Element under a plot pixel; false outside the matrix.
@@ -68,6 +72,9 @@ protected:
 
 private:
     void rebuildGrid();
+    // Shows a grid on the colour map (and the colour scale for the layer).
+    void applyGrid(HeatmapGrid grid);
+    MatrixWindow visibleWindow() const;
     void updateStatus();
     void replotOverlay();
     void onPress(QMouseEvent* e);
@@ -89,6 +96,9 @@ private:
     std::vector<VerifyEvent> verifications_;
     std::vector<FaultAt> faults_;
     HeatmapGrid grid_;
+    // Large reductions run on the thread pool; results of superseded requests are dropped.
+    quint64 gridGeneration_ = 0;
+    bool gridPending_ = false;
 
     int dragIndex_ = -1;
     QPointF pressPos_;

@@ -106,6 +106,11 @@ void TimelineView::addSpans(const QVector<Span>& spans)
 
 void TimelineView::setRunSpans(const std::vector<Span>& spans)
 {
+    // Live spans already are the record's spans: nothing to rebuild.
+    if (currentRun_ >= 0 && currentRun_ == model_.runCount() - 1 && model_.spanCount(currentRun_) == spans.size()) {
+        resetZoom();
+        return;
+    }
     // Rebuild the current run from the record (exactly its spans, whatever arrived live).
     std::string label = currentRun_ >= 0 ? model_.runLabel(currentRun_) : std::string("run");
     const bool hadPrevious = model_.runCount() > 1;

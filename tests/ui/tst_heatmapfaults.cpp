@@ -1,0 +1,140 @@
+// Fault placement on the C heatmap: a click adds a fault at that (row, col), drag moves it,
+// right-click removes it, and the run's record contains the fault, detected and corrected.
+#include "ui/uitestmain.hpp"
+
+#include <faultspanel.hpp>
+#include <heatmapview.hpp>
+#include <mainwindow.hpp>
+
+#include <qcustomplot.h>
+
+#include <QListWidget>
+
+using namespace gigacheck;
+using namespace gigacheck::ui;
+
+namespace {
+
+RunConfig config()
+{
+    RunConfig c;
+    c.shape = Shape{96, 128, 80};  // small enough that every element is a few pixels wide
+    c.memCapBytes = 48 * 1024;    // several blocks
+    c.strategy = StrategyKind::S1;
+    c.backend = BackendKind::Cpu;
+    return c;
+}
+
+}  // namespace
+
+class TestHeatmapFaults : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> window_;
+    HeatmapView* heatmap() { return window_->heatmap(); }
+    QCustomPlot* plot() { return window_->heatmap()->plot(); }
+
+private slots:
+    void init()
+    {
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 1000);
+        window_->setConfig(config());
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        window_->showView(MainWindow::View::Heatmap);
+        plot()->replot();
+    }
+    void cleanup() { window_.reset(); }
+
+    void pixelsMapToCells()
+    {
+        for (auto [row, col] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {37, 51}, {95, 79}}) {
+            std::int64_t r = -1, c = -1;
+            QVERIFY(heatmap()->cellAt(heatmap()->pixelOfCell(row, col), &r, &c));
+            QCOMPARE(r, row);
+            QCOMPARE(c, col);
+        }
+        std::int64_t r = -1, c = -1;
+        QVERIFY(!heatmap()->cellAt(QPointF(2, 2), &r, &c));  // the margin is not a cell
+    }
+
+    void clickAddsAFaultThatTheRunInjectsAndCorrects()
+    {
+        QSignalSpy changed(heatmap(), &HeatmapView::faultsChanged);
+        QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, heatmap()->pixelOfCell(37, 51));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(heatmap()->faults().size(), std::size_t(1));
+        QCOMPARE(heatmap()->faults()[0].row, std::int64_t(37));
+        QCOMPARE(heatmap()->faults()[0].col, std::int64_t(51));
+        // The faults panel lists it, and the configuration carries it.
+        QCOMPARE(window_->findChild<QListWidget*>(QStringLiteral("explicitFaults"))->count(), 1);
+        RunConfig c;
+        QVERIFY(window_->currentConfig(&c, nullptr));
+        QCOMPARE(c.faults.at.size(), std::size_t(1));
+
+        QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+        window_->startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        const RunRecord record = finished.first().first().value<RunRecord>();
+        QCOMPARE(record.config.faults.at.size(), std::size_t(1));
+        QCOMPARE(record.config.faults.at[0].row, std::int64_t(37));
+        QCOMPARE(record.config.faults.at[0].col, std::int64_t(51));
+        const auto hit = std::find_if(record.injections.begin(), record.injections.end(), [](const InjectEvent& e) {
+            return e.injection.globalRow == 37 && e.injection.globalCol == 51;
+        });
+        QVERIFY(hit != record.injections.end());
+        QVERIFY(hit->injection.applied);
+        QCOMPARE(record.faults.injected, 1);
+        QCOMPARE(record.faults.detected, 1);
+        QCOMPARE(record.faults.corrected, 1);
+        QVERIFY(record.verifiedCorrect());
+        // The result drawn on the heatmap is the corrected C.
+        QVERIFY(heatmap()->hasMatrix());
+    }
+
+    void dragMovesAFault()
+    {
+        QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, heatmap()->pixelOfCell(10, 10));
+        QCOMPARE(heatmap()->faults().size(), std::size_t(1));
+        QSignalSpy changed(heatmap(), &HeatmapView::faultsChanged);
+        const QPoint from = heatmap()->pixelOfCell(10, 10), to = heatmap()->pixelOfCell(60, 70);
+        QTest::mousePress(plot(), Qt::LeftButton, Qt::NoModifier, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), plot()->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(plot(), &move);
+        QTest::mouseRelease(plot(), Qt::LeftButton, Qt::NoModifier, to);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(heatmap()->faults().size(), std::size_t(1));
+        QCOMPARE(heatmap()->faults()[0].row, std::int64_t(60));
+        QCOMPARE(heatmap()->faults()[0].col, std::int64_t(70));
+    }
+
+    void rightClickRemovesAFault()
+    {
+        QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, heatmap()->pixelOfCell(20, 30));
+        QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, heatmap()->pixelOfCell(50, 30));
+        QCOMPARE(heatmap()->faults().size(), std::size_t(2));
+        QTest::mouseClick(plot(), Qt::RightButton, Qt::NoModifier, heatmap()->pixelOfCell(20, 30));
+        QCOMPARE(heatmap()->faults().size(), std::size_t(1));
+        QCOMPARE(heatmap()->faults()[0].row, std::int64_t(50));
+        // Right-click on empty space removes nothing.
+        QTest::mouseClick(plot(), Qt::RightButton, Qt::NoModifier, heatmap()->pixelOfCell(90, 5));
+        QCOMPARE(heatmap()->faults().size(), std::size_t(1));
+    }
+
+    void hugeMatricesStayBounded()
+    {
+        // 16384^2: no cell-by-cell drawing; the grid is at most 1024 x 1024 and clicks still map.
+        heatmap()->setShape(16384, 16384);
+        QVERIFY(heatmap()->grid().cellsX() <= HeatmapView::kMaxCells);
+        QVERIFY(heatmap()->grid().cellsY() <= HeatmapView::kMaxCells);
+        std::int64_t r = -1, c = -1;
+        QVERIFY(heatmap()->cellAt(heatmap()->pixelOfCell(8000, 12000), &r, &c));
+        QVERIFY(std::abs(r - 8000) <= 16384 / plot()->axisRect()->height() + 1);
+        QVERIFY(std::abs(c - 12000) <= 16384 / plot()->axisRect()->width() + 1);
+    }
+};
+
+GIGACHECK_UI_TEST_MAIN(TestHeatmapFaults)
+#include "tst_heatmapfaults.moc"
