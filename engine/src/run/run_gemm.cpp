@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <new>
 
 namespace gigacheck {
 
@@ -90,9 +91,17 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
 
     const Shape& s = config.shape;
     const HostAllocator alloc = backend->hostAllocator();
-    HostMatrix a(config.precision, s.m, s.n, alloc);
-    HostMatrix b(config.precision, s.n, s.q, alloc);
-    HostMatrix c(config.precision, s.m, s.q, alloc);
+    HostMatrix a, b, c;
+    try {
+        a = HostMatrix(config.precision, s.m, s.n, alloc);
+        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        c = HostMatrix(config.precision, s.m, s.q, alloc);
+    } catch (const std::exception& e) {
+        // The problem is too large for this host: a limit of the input, reported before anything runs.
+        const double need = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) *
+                            double(elementSize(config.precision));
+        throw InputError("not enough host memory for A, B and C (" + formatBytes(need) + "): " + e.what());
+    }
     fillRandom(a, config.distribution, config.seed, 1);
     fillRandom(b, config.distribution, config.seed, 2);
 
