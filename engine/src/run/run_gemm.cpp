@@ -79,6 +79,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     record.createdAt = nowIso8601();
     record.config = config;
     record.device = backend->device();
+    if (record.device.whyChosen.empty())
+        record.device.whyChosen = "backend supplied by the caller";
 
     // Everything that can refuse the input runs before the (possibly large) matrices exist.
     std::uint64_t cap = config.memCapBytes;
@@ -88,6 +90,10 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
     const Schedule schedule = buildSchedule(record.plan, config.faults.any());
     FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
+
+    // The plan is shown before the (possibly slow) generation of the inputs.
+    if (hooks.observer)
+        hooks.observer->onPlan(schedule);
 
     const Shape& s = config.shape;
     const HostAllocator alloc = backend->hostAllocator();
@@ -104,9 +110,6 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     fillRandom(a, config.distribution, config.seed, 1);
     fillRandom(b, config.distribution, config.seed, 2);
-
-    if (hooks.observer)
-        hooks.observer->onPlan(schedule);
 
     ExecutionRequest request;
     request.schedule = &schedule;
