@@ -30,8 +30,9 @@ std::vector<Cut> distinctCuts(std::int64_t total)
     while (s <= total) {
         const std::int64_t block = (total + s - 1) / s;
         const std::int64_t splits = (total + block - 1) / block;  // no empty trailing block
-        cuts.push_back({int(splits), block});
-        s = splits + 1;
+        if (cuts.empty() || cuts.back().block != block)
+            cuts.push_back({int(splits), block});
+        s = std::max(s, splits) + 1;
         if (splits > std::numeric_limits<int>::max() / 4)
             break;
     }
