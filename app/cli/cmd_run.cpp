@@ -9,6 +9,8 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace cli {
@@ -20,7 +22,12 @@ namespace {
 std::atomic<bool> g_cancel{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void onInterrupt(int) { g_cancel.store(true); }
+// A second Ctrl-C falls back to the default action and ends the process at once.
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
 
 class InterruptGuard {
 public:
@@ -30,6 +37,16 @@ public:
 private:
     void (*previous_)(int) = SIG_DFL;
 };
+
+// Finds an unwritable --json path before a long run rather than after it.
+void checkWritable(const std::string& path)
+{
+    const bool existed = std::filesystem::exists(path);
+    if (!std::ofstream(path, std::ios::app))
+        throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
+    if (!existed)
+        std::filesystem::remove(path);
+}
 
 }  // namespace
 
@@ -46,6 +63,8 @@ int runCommand(const QStringList& args)
                           args))
         return kExitVerified;
     const RunOptions options = runOptionsFrom(parser);
+    if (!options.jsonPath.empty())
+        checkWritable(options.jsonPath);
 
     RunRecord record;
     {

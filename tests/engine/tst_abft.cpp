@@ -84,6 +84,7 @@ struct AugmentedProduct {
 // Observed figures per precision, printed at the end for the README / report.
 struct Observed {
     double maxRatio = 0, minThreshold = INFINITY, maxThreshold = 0;
+    double maxRelativeThreshold = 0;  // largest threshold / mean |C_ij| of its product
     int products = 0;
 };
 std::map<QString, Observed> g_observed;
@@ -118,6 +119,7 @@ private slots:
     void exponentBitFlipIsCorrected();
     void lowMantissaBitFlipIsNoFalseAlarm_data();
     void lowMantissaBitFlipIsNoFalseAlarm();
+    void mismatchOnOneAxisOnly();
     void mismatchedThresholdsAreRejected();
     void verdictNames();
     void cleanupTestCase();
@@ -200,10 +202,11 @@ void TestAbft::runClean(std::int64_t m, std::int64_t n, std::int64_t q, Distribu
     QVERIFY(std::memcmp(before.data(), p.c.data(), before.size() * sizeof(T)) == 0);
     QVERIFY(r.maxCleanResidualRatio <= 1.0);
     QVERIFY(r.minThreshold > 0 && r.minThreshold <= r.maxThreshold);
-    Observed& o = g_observed[precision];
+    Observed& o = g_observed[precision + QLatin1Char('/') + QString::fromLatin1(toString(d).data())];
     o.maxRatio = std::max(o.maxRatio, r.maxCleanResidualRatio);
     o.minThreshold = std::min(o.minThreshold, r.minThreshold);
     o.maxThreshold = std::max(o.maxThreshold, r.maxThreshold);
+    o.maxRelativeThreshold = std::max(o.maxRelativeThreshold, r.maxThreshold / p.typical());
     ++o.products;
 }
 
@@ -537,6 +540,46 @@ void TestAbft::lowMantissaBitFlipIsNoFalseAlarm()
         runBitFlip<float>(bit, false);
 }
 
+void TestAbft::mismatchOnOneAxisOnly()
+{
+    // When only one axis of checks fires, the cell cannot be located. Column thresholds made
+    // huge here so that only row checks can fire.
+    AugmentedProduct<double> p(30, 100, 20, Distribution::Uniform);
+    Thresholds rowsOnly = p.t;
+    std::fill(rowsOnly.col.begin(), rowsOnly.col.end(), 1e30);
+    const std::vector<double> clean = p.c;
+
+    // In the result: detected, not locatable, C untouched.
+    p.at(4, 9) += 50 * p.typical();
+    std::vector<double> corrupted = p.c;
+    VerifyResult r = verifyAndCorrect(p.view(), rowsOnly);
+    QCOMPARE(name(r.verdict), name(Verdict::Uncorrectable));
+    QCOMPARE(r.mismatchRows, std::vector<std::int64_t>{4});
+    QVERIFY(r.mismatchCols.empty());
+    QVERIFY(p.c == corrupted);
+
+    // In the checksum row: the result is intact, so the checksums are simply rebuilt.
+    p.c = clean;
+    p.at(30, 9) += 50 * p.typical();
+    r = verifyAndCorrect(p.view(), rowsOnly);
+    QCOMPARE(name(r.verdict), name(Verdict::Corrected));
+    QCOMPARE(r.mismatchRows, std::vector<std::int64_t>{30});
+    QVERIFY(r.checksumsRecomputed);
+    QCOMPARE(name(verifyAndCorrect(p.view(), p.t).verdict), name(Verdict::Clean));
+
+    // Equal deltas in a checksum-row cell and the corner cancel in the corner's row check: the
+    // column checks alone cannot tell the cells apart, so the set is reported, not guessed at.
+    p.c = clean;
+    p.at(30, 9) += 7.0;
+    p.at(30, 20) += 7.0;
+    corrupted = p.c;
+    r = verifyAndCorrect(p.view(), p.t);
+    QCOMPARE(name(r.verdict), name(Verdict::Uncorrectable));
+    QVERIFY(r.mismatchRows.empty());
+    QCOMPARE(r.mismatchCols, (std::vector<std::int64_t>{9, 20}));
+    QVERIFY(p.c == corrupted);
+}
+
 void TestAbft::mismatchedThresholdsAreRejected()
 {
     AugmentedProduct<float> p(10, 10, 10, Distribution::Uniform);
@@ -560,8 +603,9 @@ void TestAbft::verdictNames()
 void TestAbft::cleanupTestCase()
 {
     for (const auto& [precision, o] : g_observed)
-        qInfo("ABFT %s: %d clean products, largest clean residual / threshold = %.3g, thresholds %.3g .. %.3g",
-              qPrintable(precision), o.products, o.maxRatio, o.minThreshold, o.maxThreshold);
+        qInfo("ABFT %-12s: %d clean products, largest clean residual / threshold = %.3g, thresholds %.3g .. %.3g, "
+              "largest threshold / mean |C| = %.3g",
+              qPrintable(precision), o.products, o.maxRatio, o.minThreshold, o.maxThreshold, o.maxRelativeThreshold);
 }
 
 QTEST_GUILESS_MAIN(TestAbft)

@@ -33,6 +33,9 @@ std::string seconds(double s)
     return fixed(s, 3) + " s";
 }
 
+// The seed's report counts host memory in binary megabytes (320.43 MB for its 336e6 bytes).
+std::string mebibytes(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 2) + " MiB"; }
+
 std::string shapeText(std::int64_t rows, std::int64_t cols)
 {
     return std::to_string(rows) + " x " + std::to_string(cols);
@@ -57,6 +60,25 @@ std::string listIndices(const std::vector<std::int64_t>& v, std::int64_t offset,
     return out;
 }
 
+std::string faultWords(const FaultSpec& f)
+{
+    std::string words;
+    if (f.count > 0) {
+        words += f.collinear == Collinearity::Row   ? "on one row, "
+                 : f.collinear == Collinearity::Col ? "on one column, "
+                                                    : "scattered, ";
+    }
+    if (!f.at.empty())
+        words += std::to_string(f.at.size()) + " at given positions, ";
+    words += f.model == FaultModel::Delta ? std::string("delta")
+                                          : "bit flip " + (f.bit < 0 ? std::string("of the top exponent bit")
+                                                                     : std::to_string(f.bit));
+    words += ", into " + std::string(toString(f.target));
+    if (f.count > 0)
+        words += f.scope == FaultScope::OneProduct ? ", one block product" : ", every block product";
+    return words;
+}
+
 void writeSeedBlock(std::ostream& out, const RunRecord& r)
 {
     const RunConfig& c = r.config;
@@ -69,13 +91,11 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Values type: " << valuesType(c.precision) << "\n";
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
         << (onCuda(r) ? toString(c.gemm) : std::string_view("OpenBLAS")) << ")\n";
-    out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << "\n";
+    out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("
+        << mebibytes(double(r.metrics.hostBytesRequired)) << ")\n";
     out << "  # errors: " << errors;
-    if (errors > 0) {
-        out << " (" << (c.faults.count > 0 ? std::string(toString(c.faults.collinear)) + ", " : std::string())
-            << toString(c.faults.model) << ", target " << toString(c.faults.target) << ", "
-            << toString(c.faults.scope) << ")";
-    }
+    if (errors > 0)
+        out << " (" << faultWords(c.faults) << ")";
     out << "\n";
     out << "  Tile side: " << c.tile << "\n";
     out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
