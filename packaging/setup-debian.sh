@@ -3,9 +3,11 @@
 # Runs apt-get directly as root, through sudo otherwise (when sudo exists).
 set -euo pipefail
 
+# libqt6svg6-dev is a virtual name on Debian 12, provided by qt6-svg-dev: the real name is listed
+# so that dpkg-query sees it installed and a second run installs nothing.
 packages=(
   build-essential cmake ninja-build
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqcustomplot-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   libopenblas-dev nlohmann-json3-dev libgl-dev
   xvfb xauth
 )

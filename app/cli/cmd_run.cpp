@@ -22,7 +22,12 @@ namespace {
 std::atomic<bool> g_cancel{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void onInterrupt(int) { g_cancel.store(true); }
+// A second Ctrl-C falls back to the default action and ends the process at once.
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
 
 class InterruptGuard {
 public:

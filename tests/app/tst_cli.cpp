@@ -156,6 +156,20 @@ private slots:
         QVERIFY(shown.out.contains(QStringLiteral("candidate rows 1, 5; candidate cols 1, 7")));
     }
 
+    void showRefusesNewerRecords()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("future.json"));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 7, "whatever": []})");
+        file.close();
+        const Result r = gigacheckCli({QStringLiteral("show"), json});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("record format 7 is newer than this gigacheck supports (1); update gigacheck")),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
     void quietPrintsOnlyTheVerdict()
     {
         const Result r = gigacheckCli(words("run --shape 40x30x20 --backend cpu --errors 2 --collinear col --quiet"));

@@ -150,7 +150,7 @@ RunRecord fullRecord()
     m.intensityDevice = 1.73962;
     m.gflops = 128.5;
     m.peakBufferBytes = 10'000'000;
-    m.hostBytesRequired = 320'430'000;
+    m.hostBytesRequired = 336'000'000;
 
     FaultReport& f = r.faults;
     f.injected = 4;
@@ -286,7 +286,7 @@ private slots:
 
         QCOMPARE(back.metrics.queueBusySeconds[1], 0.75);
         QCOMPARE(back.metrics.intensityDevice, 1.73962);
-        QCOMPARE(back.metrics.hostBytesRequired, std::size_t(320'430'000));
+        QCOMPARE(back.metrics.hostBytesRequired, std::size_t(336'000'000));
         QCOMPARE(back.faults.belowThreshold, 1);
         QCOMPARE(back.faults.blocksUncorrectable, 1);
         COMPARE_NAMES(back.reference.mode, ReferenceMode::Sample);
@@ -401,7 +401,7 @@ private slots:
         const QString report = QString::fromStdString(formatReport(r));
         for (const char* expected :
              {"GIGACHECK =====", "A: 20000 x 2000  B: 2000 x 2000 -> C: 20000 x 2000", "Values type: float",
-              "mul alg: error corrected", "Host memory required: 320.43 MB", "# errors: 1 (scattered, delta, into result, one block product)", "Tile side: 32",
+              "mul alg: error corrected", "Host memory required: 336.00 MB (320.43 MiB)", "# errors: 1 (scattered, delta, into result, one block product)", "Tile side: 32",
               "Strategy: s2", "Name: CPU: test machine (2 threads)", "Max Global Mem: 10.00 MB",
               "Corrected detected error(s)", "Total execute time (CPU steady clock)",
               "Average program performance: 128.5 GFLOP/s", "Total kernel intensity: 1.73962 FLOP/B",

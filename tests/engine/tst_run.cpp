@@ -49,6 +49,11 @@ class TestRun : public QObject {
 private slots:
     void correctsFaults_data();
     void correctsFaults();
+    void faultVariants_data();
+    void faultVariants();
+    void distributionsHaveNoFalsePositives_data();
+    void distributionsHaveNoFalsePositives();
+    void acceptanceCase();
     void withoutAbftProductIsRight_data();
     void withoutAbftProductIsRight();
     void withoutAbftFaultsReachTheResult();
@@ -143,6 +148,120 @@ void TestRun::correctsFaults()
     QVERIFY(r.faults.maxCleanResidualRatio < 1.0);
     QCOMPARE(int(r.verifications.size()), plan.productCount());
     QVERIFY(r.verifiedCorrect());
+}
+
+enum class Variant { ChecksumRow, ChecksumCol, EveryProduct, BitFlipMantissa, BitFlipExponent, LateStep };
+
+void TestRun::faultVariants_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<int>("variant");
+    const std::pair<Variant, const char*> variants[] = {
+        {Variant::ChecksumRow, "checksum-row"}, {Variant::ChecksumCol, "checksum-col"},
+        {Variant::EveryProduct, "every-product"}, {Variant::BitFlipMantissa, "bitflip-mantissa"},
+        {Variant::BitFlipExponent, "bitflip-exponent"}, {Variant::LateStep, "step0"}};
+    for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (const auto& [v, label] : variants)
+                QTest::addRow("%s/%s/%s", toString(k).data(), toString(p).data(), label) << k << p << int(v);
+}
+
+void TestRun::faultVariants()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(Precision, precision);
+    QFETCH(int, variant);
+    RunConfig c = baseConfig({257, 129, 333}, strategy, precision);
+    c.memCapBytes = bytesForBlocks(strategy, precision, true, 60, 60, 60);
+    c.faults.count = 1;
+    bool mayHide = false;  // a bit flip in a tiny value can be round-off sized
+    switch (Variant(variant)) {
+    case Variant::ChecksumRow: c.faults.target = FaultTarget::ChecksumRow; break;
+    case Variant::ChecksumCol: c.faults.target = FaultTarget::ChecksumCol; break;
+    case Variant::EveryProduct: c.faults.scope = FaultScope::EveryProduct; break;
+    case Variant::BitFlipMantissa:
+        c.faults.model = FaultModel::BitFlip;
+        c.faults.bit = precision == Precision::F32 ? 22 : 51;  // the mantissa's top bit
+        mayHide = true;
+        break;
+    case Variant::BitFlipExponent:
+        // An exponent bit that scales the value by 2^(+-8): large, but never Inf or NaN here.
+        c.faults.model = FaultModel::BitFlip;
+        c.faults.bit = precision == Precision::F32 ? 26 : 55;
+        mayHide = true;
+        break;
+    case Variant::LateStep:
+        c.faults.count = 0;
+        c.faults.at.push_back({100, 200, std::nullopt, 0});  // first k step, later steps accumulate on top
+        break;
+    }
+    const RunRecord r = runGemm(c);
+    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("ok"));
+    QVERIFY(r.plan.productCount() > 4);
+    const int expected = Variant(variant) == Variant::EveryProduct ? r.plan.productCount() : 1;
+    QCOMPARE(r.faults.injected, expected);
+    if (mayHide)
+        QCOMPARE(r.faults.detected + r.faults.belowThreshold, r.faults.injected);
+    else
+        QCOMPARE(r.faults.detected, r.faults.injected);
+    QCOMPARE(r.faults.corrected, r.faults.detected);
+    QCOMPARE(r.faults.uncorrectable, 0);
+    QCOMPARE(r.faults.falsePositives, 0);
+    QVERIFY2(r.reference.passed, qPrintable(QString::number(r.reference.maxRelError)));
+    QVERIFY(r.verifiedCorrect());
+}
+
+void TestRun::distributionsHaveNoFalsePositives_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<int>("distribution");
+    for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+                QTest::addRow("%s/%s/%s", toString(k).data(), toString(p).data(), toString(d).data())
+                    << k << p << int(d);
+}
+
+void TestRun::distributionsHaveNoFalsePositives()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(Precision, precision);
+    QFETCH(int, distribution);
+    RunConfig c = baseConfig({190, 410, 170}, strategy, precision);
+    c.distribution = Distribution(distribution);
+    c.memCapBytes = bytesForBlocks(strategy, precision, true, 64, 64, 64);
+    c.faults.count = 1;
+    const RunRecord r = runGemm(c);
+    QVERIFY(r.plan.splitN > 1);
+    QCOMPARE(r.faults.falsePositives, 0);
+    QCOMPARE(r.faults.corrected, 1);
+    QVERIFY(r.faults.maxCleanResidualRatio < 1.0);
+    QVERIFY(r.verifiedCorrect());
+}
+
+void TestRun::acceptanceCase()
+{
+    // The acceptance run: 20000x2000x2000 under 10 MB with S2 and one error (a few
+    // seconds on two cores; the reference checks a sample of 64 rows).
+    RunConfig c;
+    c.shape = {20000, 2000, 2000};
+    c.strategy = StrategyKind::S2;
+    c.memCapBytes = parseSize("10MB");
+    c.backend = BackendKind::Cpu;
+    c.faults.count = 1;
+    const RunRecord r = runGemm(c);
+    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("ok"));
+    QVERIFY(r.metrics.peakBufferBytes <= 10'000'000);
+    QVERIFY(r.reference.mode == ReferenceMode::Sample);
+    QCOMPARE(r.reference.rowsChecked, std::int64_t(64));
+    QCOMPARE(r.faults.injected, 1);
+    QCOMPARE(r.faults.corrected, 1);
+    QCOMPARE(r.faults.falsePositives, 0);
+    QVERIFY(r.verifiedCorrect());
+    qInfo("acceptance: %d products, execute %.2f s, %.1f GFLOP/s, max clean residual/threshold %.3g",
+          r.plan.productCount(), r.metrics.executeSeconds, r.metrics.gflops, r.faults.maxCleanResidualRatio);
 }
 
 void TestRun::withoutAbftProductIsRight_data()

@@ -129,12 +129,10 @@ private:
             dispatch<double>(op, injected, verified);
         span.end = now();
 
-        double progress = 0;
         {
             std::lock_guard lock(mutex_);
             done_[std::size_t(op.id)] = 1;
             ++doneCount_;
-            progress = double(doneCount_) / double(ops_.size());
             result_.spans.push_back(span);
             for (InjectEvent& e : injected) {
                 e.time = span.end;
@@ -153,7 +151,13 @@ private:
                 obs->onInject(e);
             if (op.kind == OpKind::Verify)
                 obs->onVerify(verified);
-            obs->onProgress(progress);
+            // Three threads finish ops; the fraction reported only ever grows.
+            std::lock_guard lock(progressMutex_);
+            const double progress = double(doneCount_.load()) / double(ops_.size());
+            if (progress > reportedProgress_) {
+                reportedProgress_ = progress;
+                obs->onProgress(progress);
+            }
         }
     }
 
@@ -183,7 +187,9 @@ private:
     std::mutex mutex_;
     std::condition_variable cv_;
     std::vector<char> done_;
-    std::size_t doneCount_ = 0;
+    std::atomic<std::size_t> doneCount_{0};
+    std::mutex progressMutex_;
+    double reportedProgress_ = 0;
     bool stop_ = false, cancelled_ = false;
     std::exception_ptr error_;
     ExecutionResult result_;

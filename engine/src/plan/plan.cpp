@@ -67,10 +67,19 @@ std::int64_t Plan::depthOffset(int k) const { return std::int64_t(k) * blockN; }
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
                            std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ)
 {
-    // Same accounting as bufferLayout, without building the list (makePlan calls this often).
+    // Same accounting as bufferLayout (tests check they agree) in plain arithmetic: makePlan
+    // calls this many times per plan and the GUI replans on every edit.
     const BufferCounts n = bufferCounts(strategy);
-    const BufferSizes s = bufferSizes(precision, abft, blockM, blockN, blockQ);
-    return n.a * s.a.bytes + n.b * s.b.bytes + n.c * (s.c.bytes + (abft ? s.aux.bytes : 0));
+    const std::size_t elem = elementSize(precision);
+    const std::int64_t extra = abft ? 1 : 0;
+    auto pad = [](std::int64_t cols) {
+        return std::size_t((cols + kLeadingDimensionPad - 1) / kLeadingDimensionPad * kLeadingDimensionPad);
+    };
+    const std::size_t a = std::size_t(blockM + extra) * pad(blockN) * elem;
+    const std::size_t b = std::size_t(blockN) * pad(blockQ + extra) * elem;
+    const std::size_t c = std::size_t(blockM + extra) * pad(blockQ + extra) * elem;
+    const std::size_t aux = abft ? 4 * pad(std::max(blockM, blockQ) + 1) * sizeof(double) : 0;
+    return std::size_t(n.a) * a + std::size_t(n.b) * b + std::size_t(n.c) * (c + aux);
 }
 
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
@@ -113,8 +122,11 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         const std::vector<Cut> cutsQ = distinctCuts(shape.q);  // ascending splits, descending blocks
         double bestProducts = std::numeric_limits<double>::infinity();
         double bestMoved = std::numeric_limits<double>::infinity();
+        const std::vector<Cut> cutsN = distinctCuts(shape.n);
         for (const Cut& cm : distinctCuts(shape.m)) {
-            for (const Cut& cn : distinctCuts(shape.n)) {
+            if (double(cm.splits) > bestProducts)
+                break;
+            for (const Cut& cn : cutsN) {
                 if (double(cm.splits) * double(cn.splits) > bestProducts)
                     break;
                 if (!fits(cm.block, cn.block, cutsQ.back().block))

@@ -33,6 +33,9 @@ std::string seconds(double s)
     return fixed(s, 3) + " s";
 }
 
+// The seed's report counts host memory in binary megabytes (320.43 MB for its 336e6 bytes).
+std::string mebibytes(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 2) + " MiB"; }
+
 std::string shapeText(std::int64_t rows, std::int64_t cols)
 {
     return std::to_string(rows) + " x " + std::to_string(cols);
@@ -88,7 +91,8 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Values type: " << valuesType(c.precision) << "\n";
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
         << (onCuda(r) ? toString(c.gemm) : std::string_view("OpenBLAS")) << ")\n";
-    out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << "\n";
+    out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("
+        << mebibytes(double(r.metrics.hostBytesRequired)) << ")\n";
     out << "  # errors: " << errors;
     if (errors > 0)
         out << " (" << faultWords(c.faults) << ")";

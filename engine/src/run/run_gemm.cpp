@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <new>
 
 namespace gigacheck {
 
@@ -78,6 +79,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     record.createdAt = nowIso8601();
     record.config = config;
     record.device = backend->device();
+    if (record.device.whyChosen.empty())
+        record.device.whyChosen = "backend supplied by the caller";
 
     // Everything that can refuse the input runs before the (possibly large) matrices exist.
     std::uint64_t cap = config.memCapBytes;
@@ -88,16 +91,25 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     const Schedule schedule = buildSchedule(record.plan, config.faults.any());
     FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
 
-    const Shape& s = config.shape;
-    const HostAllocator alloc = backend->hostAllocator();
-    HostMatrix a(config.precision, s.m, s.n, alloc);
-    HostMatrix b(config.precision, s.n, s.q, alloc);
-    HostMatrix c(config.precision, s.m, s.q, alloc);
-    fillRandom(a, config.distribution, config.seed, 1);
-    fillRandom(b, config.distribution, config.seed, 2);
-
+    // The plan is shown before the (possibly slow) generation of the inputs.
     if (hooks.observer)
         hooks.observer->onPlan(schedule);
+
+    const Shape& s = config.shape;
+    const HostAllocator alloc = backend->hostAllocator();
+    HostMatrix a, b, c;
+    try {
+        a = HostMatrix(config.precision, s.m, s.n, alloc);
+        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        c = HostMatrix(config.precision, s.m, s.q, alloc);
+    } catch (const std::exception& e) {
+        // The problem is too large for this host: a limit of the input, reported before anything runs.
+        const double need = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) *
+                            double(elementSize(config.precision));
+        throw InputError("not enough host memory for A, B and C (" + formatBytes(need) + "): " + e.what());
+    }
+    fillRandom(a, config.distribution, config.seed, 1);
+    fillRandom(b, config.distribution, config.seed, 2);
 
     ExecutionRequest request;
     request.schedule = &schedule;
