@@ -24,7 +24,8 @@ private slots:
 
         // Many small blocks under a small cap: lots of operations, each doing real work (FP64
         // blocks of about 256^2). The inner dimension is calibrated on this machine so that the run
-        // lasts about 14 s whatever the load: a short run of the same blocks measures the rate.
+        // lasts about 18 s whatever the load (so at least 10 s even when the calibration ran
+        // slow): a short run of the same blocks measures the rate first.
         RunConfig c;
         c.shape = Shape{4096, 1024, 4096};
         c.memCapBytes = 4800ull * 1024;
@@ -36,7 +37,7 @@ private slots:
         calibration.start();
         const RunRecord probeRun = runGemm(c);
         const double secondsPer1024 = std::max(calibration.elapsed() / 1000.0, 0.05);
-        const std::int64_t n = std::clamp<std::int64_t>(std::int64_t(14.0 / secondsPer1024 * 4) * 256, 6144, 32768);
+        const std::int64_t n = std::clamp<std::int64_t>(std::int64_t(18.0 / secondsPer1024 * 4) * 256, 8192, 32768);
         qInfo("calibration: 4096 x 1024 x 4096 FP64 in %.2f s (%zu spans); stall run uses n = %lld",
               secondsPer1024, probeRun.spans.size(), qlonglong(n));
         c.shape.n = n;
@@ -54,13 +55,18 @@ private slots:
         connect(&probe, &QTimer::timeout, this, [&] {
             const qint64 g = gap.restart();
             if (g >= 20)
-                bigGaps << QStringLiteral("%1 ms at %2 ms%3").arg(g).arg(clock.elapsed()).arg(finished.isEmpty() ? QString() : QStringLiteral(" (after finish)"));
+                bigGaps << QStringLiteral("%1 ms at %2 ms%3").arg(g).arg(clock.elapsed()).arg(
+                    !finished.isEmpty() ? QStringLiteral(" (after finish)")
+                    : batches.isEmpty() ? QStringLiteral(" (before the first span)") : QString());
             longestGap = std::max(longestGap, g);
         });
         clock.start();
         gap.start();
         probe.start();
+        QElapsedTimer startCost;
+        startCost.start();
         window.startRun();
+        qInfo("startRun() itself took %lld ms", startCost.elapsed());
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         probe.stop();
         const qint64 runMs = clock.elapsed();

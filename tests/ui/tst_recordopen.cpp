@@ -1,0 +1,131 @@
+// A record made by `gigacheck` (on any machine) opens in the GUI and draws: timeline, heatmap
+// layers and fault markers, animation, roofline and report. Broken files give a message.
+#include "ui/uitestmain.hpp"
+
+#include <animationpanel.hpp>
+#include <heatmapview.hpp>
+#include <mainwindow.hpp>
+#include <rooflineview.hpp>
+#include <timelineview.hpp>
+
+#include <qcustomplot.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace gigacheck;
+using namespace gigacheck::ui;
+
+namespace {
+
+// True when the image is not one flat colour: something was drawn.
+bool hasContent(const QImage& image)
+{
+    if (image.isNull())
+        return false;
+    const QRgb first = image.pixel(0, 0);
+    int different = 0;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            different += image.pixel(x, y) != first;
+    return different > 50;
+}
+
+}  // namespace
+
+class TestRecordOpen : public QObject {
+    Q_OBJECT
+
+    void checkOpens(const QString& path)
+    {
+        const RunRecord expected = loadRecord(path.toStdString());
+        MainWindow window;
+        window.resize(1400, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openRecord(path, &error), qPrintable(error));
+
+        QCOMPARE(window.timeline()->model().spanCount(), expected.spans.size());
+        QCOMPARE(window.heatmap()->rows(), expected.config.shape.m);
+        QCOMPARE(window.heatmap()->cols(), expected.config.shape.q);
+        QCOMPARE(window.heatmap()->faults().size(), expected.config.faults.at.size());
+        QVERIFY(!window.heatmap()->hasMatrix());  // a record carries no matrix ...
+        QVERIFY(window.heatmap()->layer() != HeatmapView::Layer::Values);  // ... so a sparse layer is shown
+        if (expected.faults.corrected > 0) {
+            const auto& steps = window.animation()->steps();
+            QVERIFY(std::any_of(steps.begin(), steps.end(), [](const AnimationStep& s) { return s.stage == AnimationStage::Correct; }));
+        }
+        QVERIFY(!window.roofline()->roofs().empty());
+        QCOMPARE(window.roofline()->runs().size(), std::size_t(1));
+        QVERIFY(!window.roofline()->runs()[0].points.empty());
+
+        for (MainWindow::View view : {MainWindow::View::Timeline, MainWindow::View::Heatmap, MainWindow::View::Roofline}) {
+            window.showView(view);
+            QCustomPlot* plot = view == MainWindow::View::Timeline ? window.timeline()->plot()
+                                : view == MainWindow::View::Heatmap ? window.heatmap()->plot()
+                                                                    : window.roofline()->plot();
+            plot->replot();
+            QVERIFY(hasContent(plot->toPixmap().toImage()));
+        }
+        QVERIFY(window.lastRecord().has_value());
+        QCOMPARE(window.lastRecord()->spans.size(), expected.spans.size());
+    }
+
+private slots:
+    void sampleRecordFromTheCliOpens()
+    {
+        const QString path = QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json");
+        QVERIFY(QFileInfo::exists(path));
+        checkOpens(path);
+    }
+
+    void freshRecordFromTheCliOpens()
+    {
+        const QString cli = QStringLiteral(GIGACHECK_CLI);
+        if (!QFileInfo(cli).isExecutable())
+            QSKIP("the gigacheck CLI is not built in this tree; the checked-in sample covered the format");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        QProcess process;
+        process.start(cli, {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("300x200x260"), QStringLiteral("--backend"),
+                            QStringLiteral("cpu"), QStringLiteral("--strategy"), QStringLiteral("s4"), QStringLiteral("--mem"),
+                            QStringLiteral("256KiB"), QStringLiteral("--inject-at"), QStringLiteral("5,6"), QStringLiteral("--json"), path});
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        checkOpens(path);
+    }
+
+    void brokenFilesGiveAMessage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{ \"format_version\": 1, \"spans\": [");
+        f.close();
+        MainWindow window;
+        QString error;
+        QVERIFY(!window.openRecord(path, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!window.openRecord(dir.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY(!error.isEmpty());
+        qInfo("messages: %s", qPrintable(error));
+    }
+
+    void savedRecordRoundTrips()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY(window.openRecord(QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json"), &error));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("again.json"));
+        QVERIFY2(window.saveRecord(path, &error), qPrintable(error));
+        const RunRecord again = loadRecord(path.toStdString());
+        QCOMPARE(again.spans.size(), window.lastRecord()->spans.size());
+        QCOMPARE(again.injections.size(), window.lastRecord()->injections.size());
+    }
+};
+
+GIGACHECK_UI_TEST_MAIN(TestRecordOpen)
+#include "tst_recordopen.moc"
