@@ -33,12 +33,11 @@ private slots:
         c.precision = Precision::F64;
         c.backend = BackendKind::Cpu;
         c.reference = ReferenceMode::Sample;
-        QElapsedTimer calibration;
-        calibration.start();
         const RunRecord probeRun = runGemm(c);
-        const double secondsPer1024 = std::max(calibration.elapsed() / 1000.0, 0.05);
+        // The operations' time scales with n; input generation and the reference do not.
+        const double secondsPer1024 = std::max(probeRun.metrics.executeSeconds, 0.05);
         const std::int64_t n = std::clamp<std::int64_t>(std::int64_t(18.0 / secondsPer1024 * 4) * 256, 8192, 32768);
-        qInfo("calibration: 4096 x 1024 x 4096 FP64 in %.2f s (%zu spans); stall run uses n = %lld",
+        qInfo("calibration: 4096 x 1024 x 4096 FP64 operations took %.2f s (%zu spans); stall run uses n = %lld",
               secondsPer1024, probeRun.spans.size(), qlonglong(n));
         c.shape.n = n;
         c.faults.at = {FaultAt{10, 20, {}, {}}};
