@@ -62,6 +62,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(plot_, 1);
+    layout->addWidget(status_);
 
     refine_ = new QTimer(this);
     refine_->setSingleShot(true);
@@ -102,11 +103,13 @@ void HeatmapView::setPlan(const std::optional<Plan>& plan)
 
 void HeatmapView::setMatrix(const HostMatrix& c)
 {
+    matrix_ = c;
     if (!c.empty() && (c.rows() != rows_ || c.cols() != cols_)) {
         rows_ = c.rows();
         cols_ = c.cols();
+        resetZoom();  // rebuilds the grid for the new shape
+        return;
     }
-    matrix_ = c;
     rebuildGrid();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

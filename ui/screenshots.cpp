@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
 
@@ -56,11 +57,17 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
     return ok;
 }
 
-void settle()
+void settle(MainWindow& window)
 {
-    // Let queued replots and layouts happen before grabbing.
-    for (int i = 0; i < 5; ++i)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    // Let queued replots and layouts happen, and a large heatmap finish its reduction, before grabbing.
+    QElapsedTimer clock;
+    clock.start();
+    do {
+        QEventLoop loop;
+        QTimer::singleShot(30, &loop, &QEventLoop::quit);
+        loop.exec();
+    } while (window.heatmap()->gridPending() && clock.elapsed() < 10000);
+    QCoreApplication::processEvents();
 }
 
 }  // namespace
@@ -74,7 +81,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     }
     window.resize(options.width, options.height);
     window.show();
-    settle();
+    settle(window);
 
     if (!options.recordPath.isEmpty()) {
         if (!window.openRecord(options.recordPath, error))
@@ -94,7 +101,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
 
     QStringList written;
     auto grab = [&](const QString& name) {
-        settle();
+        settle(window);
         const QString path = dir.filePath(name);
         if (window.grab().save(path))
             written << path;

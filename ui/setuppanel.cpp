@@ -88,13 +88,18 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::changed);
     connect(cap_, &QLineEdit::textChanged, this, &SetupPanel::changed);
     connect(abft_, &QCheckBox::toggled, this, &SetupPanel::changed);
-    connect(this, &SetupPanel::changed, this, [this] {
+    connect(this, &SetupPanel::changed, this, &SetupPanel::updateHostMemory);
+    updateHostMemory();
+}
+
+void SetupPanel::updateHostMemory()
+{
+    {
         const double bytes = (double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
                               double(m_->value()) * q_->value()) *
                              double(elementSize(Precision(precision_->currentData().toInt())));
         hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(QString::fromStdString(formatBytes(bytes))));
-    });
-    emit changed();
+    }
 }
 
 bool SetupPanel::apply(RunConfig& config, QString* error) const
@@ -134,6 +139,7 @@ void SetupPanel::load(const RunConfig& config)
                                               ? QStringLiteral("%1MiB").arg(config.memCapBytes / (1024 * 1024))
                                               : QString::number(config.memCapBytes));
     abft_->setChecked(config.abft);
+    updateHostMemory();
     emit changed();
 }
 

@@ -26,6 +26,8 @@ signals:
     void changed();
 
 private:
+    void updateHostMemory();
+
     QSpinBox* m_ = nullptr;
     QSpinBox* n_ = nullptr;
     QSpinBox* q_ = nullptr;

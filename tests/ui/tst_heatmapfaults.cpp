@@ -123,6 +123,17 @@ private slots:
         QCOMPARE(heatmap()->faults().size(), std::size_t(1));
     }
 
+    void largeMatricesAreReducedOffTheGuiThread()
+    {
+        HostMatrix c(Precision::F32, 2048, 3000);
+        c.set(1234, 2345, 99.0);
+        heatmap()->setMatrix(c);
+        QTRY_VERIFY(!heatmap()->gridPending());
+        const HeatmapGrid& g = heatmap()->grid();
+        QCOMPARE(g.window().rows, std::int64_t(2048));
+        QCOMPARE(g.value(g.cellOfCol(2345), g.cellOfRow(1234)), 99.0);
+    }
+
     void hugeMatricesStayBounded()
     {
         // 16384^2: no cell-by-cell drawing; the grid is at most 1024 x 1024 and clicks still map.
