@@ -81,8 +81,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* heatmapPage = new QSplitter(Qt::Vertical, this);
     heatmapPage->addWidget(heatmap_);
     heatmapPage->addWidget(animation_);
-    heatmapPage->setStretchFactor(0, 4);
+    heatmapPage->setStretchFactor(0, 3);
     heatmapPage->setStretchFactor(1, 1);
+    heatmapPage->setChildrenCollapsible(false);
+    animation_->setMinimumHeight(190);
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->addTab(heatmapPage, QStringLiteral("C heatmap && error animation"));

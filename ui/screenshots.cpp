@@ -103,7 +103,9 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     auto grab = [&](const QString& name) {
         settle(window);
         const QString path = dir.filePath(name);
-        if (window.grab().save(path))
+        // 256 colours keep the README light (the noisy heatmap would be >1 MB in true colour).
+        const QImage image = window.grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither);
+        if (image.save(path))
             written << path;
     };
 
