@@ -18,7 +18,7 @@ for phase in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv >> "$LOG" 2>&1
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 >> "$OUT/build.txt" 2>&1
+      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -5 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi

@@ -1,0 +1,15 @@
+// Built when nvcc was not found at configure time: the CUDA backend does not exist.
+#include "gigacheck/backend.hpp"
+
+namespace gigacheck {
+
+bool cudaCompiledIn() { return false; }
+
+std::unique_ptr<Backend> makeCudaBackend(std::string* why)
+{
+    if (why)
+        *why = "this build has no CUDA backend (nvcc was not found when it was configured)";
+    return nullptr;
+}
+
+}  // namespace gigacheck
