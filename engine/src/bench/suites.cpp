@@ -58,8 +58,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
         bool tf32;
     };
     const Mode modes[] = {{"FP32", Precision::F32, false}, {"TF32", Precision::F32, true}, {"FP64", Precision::F64, false}};
-    Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fixed rel.err",
-             "target"});
+    Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
+             "fixed rel.err", "target"});
     json rows = json::array();
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
@@ -72,10 +72,12 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                 if (std::string(m.name) == "TF32" && n == 16384)
                     target = overhead <= 0.05 ? "<=5%: met" : "<=5%: MISSED";
                 t.add({std::to_string(n), m.name, std::to_string(errors), fixed(r.plainMs, 3), fixed(r.protectedMs, 3),
-                       percent(overhead, 2), r.verdict, errors ? fixed(r.correctedRelError, 9) : "-", target});
+                       percent(overhead, 2), r.verdict, errors ? fixed(r.delta / r.threshold, 1) : "-",
+                       errors ? fixed(r.correctedRelError, 9) : "-", target});
                 rows.push_back({{"n", n}, {"precision", m.name}, {"errors", errors}, {"plain_ms", r.plainMs},
                                 {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
-                                {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError}});
+                                {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
+                                {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
                 out << "." << std::flush;
             }
     out << "\nABFT overhead: protected (checksums, GEMM, checksum products, [1 injected fault], verify + correct)\n"
