@@ -38,6 +38,11 @@ for phase in "$@"; do
       echo "strategy $s: sanitizer exit $?" | tee -a "$LOG"
     done
     ;;
+  devices)
+    stamp gigacheck devices --measure
+    $CLI devices --measure >> "$LOG" 2>&1
+    echo "devices exit $?" | tee -a "$LOG"
+    ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core
     stamp bench $suite

@@ -137,10 +137,11 @@ struct StrategyRun {
     std::string splits;
 };
 
-StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c)
+StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c,
+                        bool abft = true)
 {
     const Shape shape{a.rows(), a.cols(), b.cols()};
-    const Plan plan = makePlan(shape, Precision::F32, s, cap, true);
+    const Plan plan = makePlan(shape, Precision::F32, s, cap, abft);
     const Schedule schedule = buildSchedule(plan);
     ExecutionRequest req;
     req.schedule = &schedule;
@@ -235,6 +236,17 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"link_seconds", linkTime}, {"peak_bytes", r.peak}, {"cap_bytes", cap},
                                 {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest}});
                 out << "." << std::flush;
+            }
+            if (n == sizes.back() && cap == caps.back().second) {
+                // What ABFT costs out of core: the same strategies without checksums.
+                for (StrategyKind s : {StrategyKind::S2, StrategyKind::S3}) {
+                    const StrategyRun r = runStrategy(*backend, s, cap, a, b, c, false);
+                    const double gflops = flops / r.seconds / 1e9;
+                    t.add({std::to_string(n), capName, std::string(toString(s)) + " no ABFT", r.splits, fixed(r.seconds, 3),
+                           fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), "-", "-", "-", "-"});
+                    rows.push_back({{"n", n}, {"cap", capName}, {"strategy", std::string(toString(s)) + " no abft"},
+                                    {"splits", r.splits}, {"seconds", r.seconds}, {"gflops", gflops}});
+                }
             }
             if (n == sizes.back() && cap == caps.back().second)
                 t.add({std::to_string(n), capName, "best strategy", "-", "-", fixed(best, 0), percent(best / inCore),
