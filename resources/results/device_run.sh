@@ -18,7 +18,7 @@ for phase in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv >> "$LOG" 2>&1
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 >> "$OUT/build.txt" 2>&1
+      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -5 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -37,6 +37,11 @@ for phase in "$@"; do
         --strategy $s --mem $mem --errors 1 --gemm optimized --quiet >> "$LOG" 2>&1
       echo "strategy $s: sanitizer exit $?" | tee -a "$LOG"
     done
+    ;;
+  devices)
+    stamp gigacheck devices --measure
+    $CLI devices --measure >> "$LOG" 2>&1
+    echo "devices exit $?" | tee -a "$LOG"
     ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core

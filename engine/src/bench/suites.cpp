@@ -58,8 +58,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
         bool tf32;
     };
     const Mode modes[] = {{"FP32", Precision::F32, false}, {"TF32", Precision::F32, true}, {"FP64", Precision::F64, false}};
-    Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fixed rel.err",
-             "target"});
+    Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
+             "fixed rel.err", "target"});
     json rows = json::array();
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
@@ -72,10 +72,12 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                 if (std::string(m.name) == "TF32" && n == 16384)
                     target = overhead <= 0.05 ? "<=5%: met" : "<=5%: MISSED";
                 t.add({std::to_string(n), m.name, std::to_string(errors), fixed(r.plainMs, 3), fixed(r.protectedMs, 3),
-                       percent(overhead, 2), r.verdict, errors ? fixed(r.correctedRelError, 9) : "-", target});
+                       percent(overhead, 2), r.verdict, errors ? fixed(r.delta / r.threshold, 1) : "-",
+                       errors ? fixed(r.correctedRelError, 9) : "-", target});
                 rows.push_back({{"n", n}, {"precision", m.name}, {"errors", errors}, {"plain_ms", r.plainMs},
                                 {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
-                                {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError}});
+                                {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
+                                {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
                 out << "." << std::flush;
             }
     out << "\nABFT overhead: protected (checksums, GEMM, checksum products, [1 injected fault], verify + correct)\n"
@@ -135,10 +137,11 @@ struct StrategyRun {
     std::string splits;
 };
 
-StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c)
+StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c,
+                        bool abft = true)
 {
     const Shape shape{a.rows(), a.cols(), b.cols()};
-    const Plan plan = makePlan(shape, Precision::F32, s, cap, true);
+    const Plan plan = makePlan(shape, Precision::F32, s, cap, abft);
     const Schedule schedule = buildSchedule(plan);
     ExecutionRequest req;
     req.schedule = &schedule;
@@ -233,6 +236,17 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"link_seconds", linkTime}, {"peak_bytes", r.peak}, {"cap_bytes", cap},
                                 {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest}});
                 out << "." << std::flush;
+            }
+            if (n == sizes.back() && cap == caps.back().second) {
+                // What ABFT costs out of core: the same strategies without checksums.
+                for (StrategyKind s : {StrategyKind::S2, StrategyKind::S3}) {
+                    const StrategyRun r = runStrategy(*backend, s, cap, a, b, c, false);
+                    const double gflops = flops / r.seconds / 1e9;
+                    t.add({std::to_string(n), capName, std::string(toString(s)) + " no ABFT", r.splits, fixed(r.seconds, 3),
+                           fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), "-", "-", "-", "-"});
+                    rows.push_back({{"n", n}, {"cap", capName}, {"strategy", std::string(toString(s)) + " no abft"},
+                                    {"splits", r.splits}, {"seconds", r.seconds}, {"gflops", gflops}});
+                }
             }
             if (n == sizes.back() && cap == caps.back().second)
                 t.add({std::to_string(n), capName, "best strategy", "-", "-", fixed(best, 0), percent(best / inCore),

@@ -131,6 +131,11 @@ private:
         const int n = std::max(1, req_.schedule->streams);
         for (int i = 0; i < 3 * n; ++i)
             streams_.emplace_back();
+        for (int i = 0; i < n; ++i) {
+            sides_.emplace_back();
+            forks_.emplace_back(cudaEventDisableTiming);
+            joins_.emplace_back(cudaEventDisableTiming);
+        }
         // One cuBLAS handle per compute stream: handles keep per-stream workspace state.
         for (int i = 0; i < n; ++i)
             handles_.push_back(std::make_unique<CublasHandle>());
@@ -180,8 +185,13 @@ private:
     }
 
     // ---- issuing ----------------------------------------------------------------------------
+    // Checksum ops run on the schedule stream's side stream: the GEMM of the product does not read
+    // the checksum row / column they write, so it need not wait for them; the product's checksum
+    // passes (also on the side stream) do.
     cudaStream_t streamOf(const Operation& op) const
     {
+        if (op.kind == OpKind::Checksum)
+            return sides_[std::size_t(op.stream)].get();
         return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
     }
 
@@ -202,9 +212,14 @@ private:
                     break;
             }
             const cudaStream_t s = streamOf(op);
-            for (int d : op.deps)
-                if (streamOf(ops_[std::size_t(d)]) != s)
-                    CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(d)].get(), 0));
+            for (int d : op.deps) {
+                const Operation& dep = ops_[std::size_t(d)];
+                // A product waits for its checksums only on the side stream (see streamOf).
+                const cudaStream_t waiter =
+                    op.kind == OpKind::Product && dep.kind == OpKind::Checksum ? sides_[std::size_t(op.stream)].get() : s;
+                if (streamOf(dep) != waiter)
+                    CUDA_CHECK(cudaStreamWaitEvent(waiter, dones_[std::size_t(d)].get(), 0));
+            }
             CUDA_CHECK(cudaEventRecord(starts_[std::size_t(op.id)].get(), s));
             if (op.id == failAt_)  // test hook: a real CUDA error (invalid copy size) mid-run
                 CUDA_CHECK(cudaMemcpyAsync(buffers_.front().get(), buffers_.front().get(), std::size_t(1) << 60,
@@ -266,10 +281,20 @@ private:
             g.c = buf(op.dst);
             g.ldc = ld(op.dst);
             g.accumulate = op.accumulate;
-            gemm(g, handles_[std::size_t(op.stream) % handles_.size()]->get(), s);
-            if (plan_.abft && op.aux >= 0)
+            // The checksum row / column and the bound are memory-bound passes that touch only C's
+            // augmentation and Aux: they run on a side stream while the GEMM computes the main part.
+            const bool abft = plan_.abft && op.aux >= 0;
+            const std::size_t lane = std::size_t(op.stream);
+            if (abft) {
+                CUDA_CHECK(cudaEventRecord(forks_[lane].get(), s));
+                CUDA_CHECK(cudaStreamWaitEvent(sides_[lane].get(), forks_[lane].get(), 0));
                 checksumProducts(p, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, op.rows, op.depth, op.cols, auxOf(op.aux),
-                                 op.accumulate, s);
+                                 op.accumulate, sides_[lane].get());
+                CUDA_CHECK(cudaEventRecord(joins_[lane].get(), sides_[lane].get()));
+            }
+            gemm(g, handles_[lane]->get(), s);
+            if (abft)
+                CUDA_CHECK(cudaStreamWaitEvent(s, joins_[lane].get(), 0));
             break;
         }
         case OpKind::Inject: {
@@ -437,6 +462,8 @@ private:
     std::vector<DeviceBuffer> buffers_;
     std::size_t peakBytes_ = 0;
     std::vector<Stream> streams_;
+    std::vector<Stream> sides_;          // per schedule stream: ABFT passes beside the GEMM
+    std::vector<Event> forks_, joins_;   // reused: ops of one schedule stream run in order
     std::vector<std::unique_ptr<CublasHandle>> handles_;
     std::unique_ptr<Event> runStart_;
     std::vector<Event> starts_, dones_;

@@ -29,6 +29,8 @@ struct AbftTiming {
     std::string verdict;     // of the last protected repetition
     int corrections = 0;
     double correctedRelError = 0;  // |corrected - clean value| / |clean value| at the fault
+    double threshold = 0;          // largest detection threshold of the block
+    double delta = 0;              // the injected fault
 };
 // In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides.
 AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
