@@ -56,7 +56,8 @@ void HeatmapOverlay::drawGrid(QCPPainter* painter) const
     if (!plan_)
         return;
     const QRect r = clipRect();
-    QColor line = mParentPlot->palette().color(QPalette::WindowText);
+    QColor line = mParentPlot->parentWidget() ? mParentPlot->parentWidget()->palette().color(QPalette::WindowText)
+                                              : mParentPlot->palette().color(QPalette::WindowText);
     line.setAlpha(150);
     painter->setPen(QPen(line, 1, Qt::DashLine));
     // Skip lines when blocks are thinner than 4 pixels so the grid never turns into a wash.

@@ -42,7 +42,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     plot_->addLayer(QStringLiteral("markers"), plot_->layer(QStringLiteral("main")), QCustomPlot::limAbove);
     plot_->layer(QStringLiteral("markers"))->setMode(QCPLayer::lmBuffered);
     overlay_ = new HeatmapOverlay(plot_, plot_->xAxis, plot_->yAxis, QStringLiteral("markers"));
-    applyPalette(plot_);
+    applyPalette(plot_, palette());
 
     layerBox_ = new QComboBox(this);
     layerBox_->setObjectName(QStringLiteral("heatmapLayer"));
@@ -385,7 +385,7 @@ bool HeatmapView::exportCsv(const QString& path, QString* error) const
 void HeatmapView::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange) {
-        applyPalette(plot_);
+        applyPalette(plot_, palette());
         plot_->replot();
     }
     QWidget::changeEvent(event);

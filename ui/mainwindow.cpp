@@ -144,6 +144,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     restoreSettings();
     updatePlan();
+    setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend built in)")
+                                           : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
 }
 
 MainWindow::~MainWindow() = default;

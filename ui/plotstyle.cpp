@@ -29,9 +29,8 @@ QColor accentColor(int index)
     return colors[index % 6];
 }
 
-void applyPalette(QCustomPlot* plot)
+void applyPalette(QCustomPlot* plot, const QPalette& pal)
 {
-    const QPalette pal = plot->palette();
     const QColor fg = pal.color(QPalette::WindowText);
     const QColor bg = pal.color(QPalette::Base);
     QColor grid = fg;

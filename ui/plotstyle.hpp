@@ -5,6 +5,7 @@
 #include <gigacheck/schedule.hpp>
 
 #include <QColor>
+#include <QPalette>
 #include <QString>
 
 class QCustomPlot;
@@ -14,7 +15,8 @@ namespace gigacheck::ui {
 QColor kindColor(OpKind kind);
 QString kindLabel(OpKind kind);
 // Axes, grid and background from the plot's palette; call again on QEvent::PaletteChange.
-void applyPalette(QCustomPlot* plot);
+// The palette is the owning widget's: on its PaletteChange the plot's own is not updated yet.
+void applyPalette(QCustomPlot* plot, const QPalette& palette);
 // Accent colours that read on both light and dark backgrounds.
 QColor accentColor(int index);
 

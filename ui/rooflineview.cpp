@@ -3,6 +3,8 @@
 #include "plotexport.hpp"
 #include "plotstyle.hpp"
 
+#include <gigacheck/bench.hpp>
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -70,6 +72,14 @@ Ceilings RooflineView::activeCeilings() const
         const Ceilings& c = d.ceilings;
         if (c.gflopsF32 > 0 || c.deviceBandwidthGBs > 0 || c.h2dGBs > 0)
             return c;
+        // Ceilings measured on this machine by `gigacheck devices --measure`, when they name the device.
+        DeviceInfo stored = d;
+        try {
+            if (loadCeilings(defaultCeilingsPath(), stored) && stored.ceilings.gflopsF32 > 0)
+                return stored.ceilings;
+        } catch (const std::exception&) {
+            // A broken ceilings file is no reason to lose the plot: fall back to the datasheet.
+        }
         const int preset = presetForDevice(presets_, QString::fromStdString(d.name));
         if (preset >= 0)
             return presets_[std::size_t(preset)].ceilings;
@@ -89,7 +99,7 @@ void RooflineView::rebuild()
         if (!r.memory)
             peak = std::max(peak, r.value);
 
-    const QColor fg = plot_->palette().color(QPalette::WindowText);
+    const QColor fg = palette().color(QPalette::WindowText);
     int roofIndex = 0;
     double lowest = peak;
     for (const Roof& r : roofs_) {
@@ -160,7 +170,7 @@ void RooflineView::rebuild()
     }
     plot_->xAxis->setRange(kMinIntensity, kMaxIntensity);
     plot_->yAxis->setRange(std::max(minY / 4, 1e-4), maxY * 4);
-    applyPalette(plot_);
+    applyPalette(plot_, palette());
     note_->setText(QStringLiteral("Roofs: %1. Run points use host-link intensity (flops / bytes over H2D + D2H) "
                                   "and GFLOP/s over the execution time; hollow circles are the seed's naive "
                                   "points (intensity × H2D bandwidth); triangles are operation kinds at their "

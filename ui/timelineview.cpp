@@ -47,7 +47,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     spans_->setName(QStringLiteral("spans"));
     plot_->xAxis->setRange(0, 1);
     plot_->yAxis->setRange(-0.5, 2.5);
-    applyPalette(plot_);
+    applyPalette(plot_, palette());
 
     QStringList legend;
     for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify,
@@ -216,7 +216,7 @@ bool TimelineView::exportCsv(const QString& path, QString* error) const
 void TimelineView::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange) {
-        applyPalette(plot_);
+        applyPalette(plot_, palette());
         plot_->replot();
     }
     QWidget::changeEvent(event);

@@ -116,6 +116,18 @@ private slots:
         QVERIFY(view.tooltipAt(between).isEmpty());
     }
 
+    void plotsFollowThePalette()
+    {
+        // Dark mode: a palette change recolours axes and background (Hotspot's updateColors).
+        TimelineView view;
+        QPalette dark = view.palette();
+        dark.setColor(QPalette::Base, QColor(30, 30, 30));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        view.setPalette(dark);
+        QCOMPARE(view.plot()->xAxis->tickLabelColor(), QColor(230, 230, 230));
+        QCOMPARE(view.plot()->axisRect()->backgroundBrush().color(), QColor(30, 30, 30));
+    }
+
     void compareShowsTwoRunsOnOneAxis()
     {
         TimelineView view;
