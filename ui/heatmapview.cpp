@@ -182,6 +182,9 @@ void HeatmapView::rebuildGrid()
 {
     const MatrixWindow w = visibleWindow();
     const quint64 generation = ++gridGeneration_;
+    // Sparse layers (a few faulty cells, a few mismatching rows) use cells of at least ~4 pixels
+    // so that a single element stays visible on a 16384^2 matrix.
+    const int sparseCells = std::clamp(std::max(plot_->axisRect()->width(), plot_->axisRect()->height()) / 4, 16, kMaxCells);
     switch (layer_) {
     case Layer::Values:
         if (matrix_.empty()) {
@@ -206,7 +209,7 @@ void HeatmapView::rebuildGrid()
         }
         return;
     case Layer::InjectedError: {
-        HeatmapGrid grid(w, kMaxCells);
+        HeatmapGrid grid(w, sparseCells);
         for (const InjectEvent& e : injections_)
             if (e.injection.globalRow >= 0 && e.injection.globalCol >= 0)
                 grid.accumulate(e.injection.globalRow, e.injection.globalCol,
@@ -215,7 +218,7 @@ void HeatmapView::rebuildGrid()
         return;
     }
     case Layer::Residuals: {
-        HeatmapGrid grid(w, kMaxCells);
+        HeatmapGrid grid(w, sparseCells);
         for (const VerifyEvent& v : verifications_) {
             const auto& r = v.result;
             for (std::size_t i = 0; i < r.mismatchRows.size() && i < r.rowResidual.size(); ++i)
