@@ -172,6 +172,13 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open run record…"), QKeySequence::Open, this, &MainWindow::openRecordDialog);
     recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
+    file->addAction(QStringLiteral("&Compare with record…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Compare with run record"), QString(),
+                                                          QStringLiteral("Run records (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !compareWithRecord(path, &error))
+            reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+    });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("&Export plot (PNG, PDF, SVG)…"), QKeySequence(QStringLiteral("Ctrl+E")), this,
@@ -340,6 +347,32 @@ bool MainWindow::openRecord(const QString& path, QString* error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+}
+
+bool MainWindow::compareWithRecord(const QString& path, QString* error)
+{
+    RunRecord baseline;
+    try {
+        baseline = loadRecord(path.toStdString());
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    // Baseline lanes first, then the current run (if any) on the same time axis.
+    timeline_->beginRun(qs(toString(baseline.config.strategy)) + QStringLiteral(" (file)"), false);
+    timeline_->setRunSpans(baseline.spans);
+    if (record_) {
+        timeline_->beginRun(qs(toString(record_->config.strategy)), true);
+        timeline_->setRunSpans(record_->spans);
+    }
+    history_.insert(history_.begin(), baseline);
+    if (history_.size() > kMaxHistory)
+        history_.pop_back();
+    roofline_->setRuns(history_);
+    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), runLabel(baseline)));
+    showView(View::Timeline);
+    return true;
 }
 
 void MainWindow::showRecord(const RunRecord& record)

@@ -38,6 +38,8 @@ public:
 
     bool openRecord(const QString& path, QString* error);
     bool saveRecord(const QString& path, QString* error) const;
+    // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
+    bool compareWithRecord(const QString& path, QString* error);
     void showRecord(const RunRecord& record);
     const std::optional<RunRecord>& lastRecord() const { return record_; }
 

@@ -2,6 +2,7 @@
 // right-click removes it, and the run's record contains the fault, detected and corrected.
 #include "ui/uitestmain.hpp"
 
+#include <animationpanel.hpp>
 #include <faultspanel.hpp>
 #include <heatmapview.hpp>
 #include <mainwindow.hpp>
@@ -132,6 +133,39 @@ private slots:
         const HeatmapGrid& g = heatmap()->grid();
         QCOMPARE(g.window().rows, std::int64_t(2048));
         QCOMPARE(g.value(g.cellOfCol(2345), g.cellOfRow(1234)), 99.0);
+    }
+
+    void issueWalkthrough4096()
+    {
+        // The issue's "done when": 4096^2 FP32, three faults clicked onto the heatmap (two in one
+        // row, one in another block), s2 under a 64 MiB cap; the run corrects all three and the
+        // animation walks through detect -> locate -> correct.
+        RunConfig c;
+        c.shape = Shape{4096, 4096, 4096};
+        c.strategy = StrategyKind::S2;
+        c.memCapBytes = 64ull << 20;
+        c.backend = BackendKind::Cpu;
+        window_->setConfig(c);
+        plot()->replot();
+        const QPoint a = heatmap()->pixelOfCell(300, 500), b = heatmap()->pixelOfCell(300, 1500);
+        const QPoint other = heatmap()->pixelOfCell(3500, 3000);
+        for (QPoint p : {a, QPoint(b.x(), a.y()), other})
+            QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, p);
+        const auto& f = heatmap()->faults();
+        QCOMPARE(f.size(), std::size_t(3));
+        QCOMPARE(f[0].row, f[1].row);  // same pixel row, same matrix row
+        QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+        window_->startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        const RunRecord r = finished.first().first().value<RunRecord>();
+        QCOMPARE(r.faults.injected, 3);
+        QCOMPARE(r.faults.corrected, 3);
+        QVERIFY(r.verifiedCorrect());
+        QVERIFY(r.plan.blockCount() > 1);
+        const auto& steps = window_->animation()->steps();
+        const auto correct = std::count_if(steps.begin(), steps.end(), [](const AnimationStep& s) { return s.stage == AnimationStage::Correct; });
+        QCOMPARE(int(correct), 2);  // one block with the row pair, one with the single fault
+        qInfo("4096^2 s2 under 64 MiB: %d blocks, %zu spans, %.2f s", r.plan.blockCount(), r.spans.size(), r.metrics.totalSeconds);
     }
 
     void hugeMatricesStayBounded()

@@ -96,6 +96,21 @@ private slots:
         checkOpens(path);
     }
 
+    void compareWithARecordShowsBothRuns()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY(window.openRecord(QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json"), &error));
+        const std::size_t current = window.timeline()->model().spanCount();
+        const QString baseline = QStringLiteral(GIGACHECK_TEST_DATA "/../../resources/records/cpu-1024-s4.json");
+        QVERIFY2(window.compareWithRecord(baseline, &error), qPrintable(error));
+        const TimelineModel& model = window.timeline()->model();
+        QCOMPARE(model.runCount(), 2);
+        QCOMPARE(model.spanCount(1), current);
+        QCOMPARE(model.spanCount(0), loadRecord(baseline.toStdString()).spans.size());
+        QCOMPARE(window.roofline()->runs().size(), std::size_t(2));
+    }
+
     void brokenFilesGiveAMessage()
     {
         QTemporaryDir dir;
