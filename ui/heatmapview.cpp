@@ -257,7 +257,12 @@ void HeatmapView::applyGrid(HeatmapGrid grid)
         }
     if (layer_ == Layer::Values) {
         const double m = std::max({std::abs(lo), std::abs(hi), 1e-12});
-        map_->setGradient(QCPColorGradient(QCPColorGradient::gpPolar));
+        // Diverging blue-white-red: zero is white, so an empty (not yet run) map is blank paper.
+        QCPColorGradient diverging;
+        diverging.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
+        diverging.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
+        diverging.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
+        map_->setGradient(diverging);
         map_->setDataRange(QCPRange(-m, m));
         scale_->axis()->setLabel(matrix_.empty() ? QStringLiteral("C (run to fill)") : QStringLiteral("C_ij"));
     } else {

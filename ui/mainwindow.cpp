@@ -122,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                           .arg(e.injection.before, 0, 'g', 6).arg(e.injection.after, 0, 'g', 6));
         }
         animation_->setEvents(liveInjections_, liveVerifications_);
+        heatmap_->setEvents(liveInjections_, liveVerifications_);  // sparse layers update live
     });
     connect(engine_, &EngineController::verifyArrived, this, [this](const QVector<VerifyEvent>& events) {
         bool interesting = false;

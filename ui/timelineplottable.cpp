@@ -72,6 +72,15 @@ void TimelinePlottable::draw(QCPPainter* painter)
         }
         flush();
     }
+    // A line between the runs of a comparison.
+    painter->setPen(QPen(mParentPlot->parentWidget() ? mParentPlot->parentWidget()->palette().color(QPalette::WindowText)
+                                                     : QColor(Qt::black),
+                         1, Qt::DashLine));
+    for (int lane = 1; lane < model_->laneCount(); ++lane)
+        if (model_->lane(lane).run != model_->lane(lane - 1).run) {
+            const double y = vy->coordToPixel(lane - 0.5);
+            painter->drawLine(QLineF(clip.left(), y, clip.right(), y));
+        }
     lastRectCount_ = rects;
 }
 
