@@ -1,0 +1,93 @@
+// The round-off bound of ABFT detection: per-row / per-column scales accumulated over the k
+// steps of a blocked product, turned into thresholds (see abft.hpp and README "Detection threshold").
+#include "gigacheck/abft.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gigacheck {
+
+double unitRoundoff(Precision p, bool tf32)
+{
+    if (tf32)
+        return std::ldexp(1.0, -11);  // TF32 keeps 10 explicit mantissa bits
+    return p == Precision::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+}
+
+void BoundAccumulator::reset(std::int64_t rows, std::int64_t cols)
+{
+    rowScale.assign(std::size_t(rows + 1), 0.0);
+    colScale.assign(std::size_t(cols + 1), 0.0);
+    depth = 0;
+}
+
+// a: (rows + 1) x depth (checksum row included), b: depth x (cols + 1) (checksum column included).
+// The checksum row / column take part in the scales: they are operands of the stored checksums.
+template <class T>
+void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b)
+{
+    if (a.cols != b.rows)
+        throw InputError("accumulateBound: A block depth " + std::to_string(a.cols) +
+                         " does not match B block depth " + std::to_string(b.rows));
+    if (acc.rowScale.size() != std::size_t(a.rows + 1) || acc.colScale.size() != std::size_t(b.cols + 1))
+        throw InputError("accumulateBound: accumulator was reset for another block shape");
+    const std::int64_t depth = a.cols;
+
+    // Squared 2-norms of the rows of B (length cols + 1) and of the columns of A (length rows + 1).
+    std::vector<double> bRowNorm2(std::size_t(depth), 0.0), aColNorm2(std::size_t(depth), 0.0);
+    for (std::int64_t k = 0; k < depth; ++k) {
+        double s = 0;
+        for (std::int64_t j = 0; j <= b.cols; ++j) {
+            const double v = double(b(k, j));
+            s += v * v;
+        }
+        bRowNorm2[std::size_t(k)] = s;
+    }
+    for (std::int64_t i = 0; i <= a.rows; ++i) {
+        double s = 0;
+        for (std::int64_t k = 0; k < depth; ++k) {
+            const double v = double(a(i, k));
+            aColNorm2[std::size_t(k)] += v * v;
+            s += v * v * bRowNorm2[std::size_t(k)];
+        }
+        acc.rowScale[std::size_t(i)] += s;
+    }
+    for (std::int64_t k = 0; k < depth; ++k) {
+        const double an = aColNorm2[std::size_t(k)];
+        for (std::int64_t j = 0; j <= b.cols; ++j) {
+            const double v = double(b(k, j));
+            acc.colScale[std::size_t(j)] += an * v * v;
+        }
+    }
+    acc.depth += depth;
+}
+
+// Detection threshold (README "Detection threshold"):
+//   t_row(i) = lambda * u * (depth + cols + 2) * sqrt(rowScale[i])
+//   t_col(j) = lambda * u * (depth + rows + 2) * sqrt(colScale[j])
+// A row check compares the sum of cols computed entries (each carrying up to depth roundings of
+// the products' partial sums) with the stored checksum (depth roundings of its own product plus
+// the rounding of r_B); the checker's own summation adds cols + 1 more. Every rounding is at most
+// u times a partial sum, and partial sums of the products a_ik b_kj are, with high probability,
+// within a small multiple of the 2-norm of those products, sqrt(scale). lambda is the safety
+// factor. The bound scales with the data and the inner dimension; it is never a constant.
+Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda)
+{
+    const std::int64_t rows = std::int64_t(acc.rowScale.size()) - 1;
+    const std::int64_t cols = std::int64_t(acc.colScale.size()) - 1;
+    Thresholds t;
+    t.row.resize(acc.rowScale.size());
+    t.col.resize(acc.colScale.size());
+    const double rowFactor = lambda * u * double(acc.depth + cols + 2);
+    const double colFactor = lambda * u * double(acc.depth + rows + 2);
+    for (std::size_t i = 0; i < t.row.size(); ++i)
+        t.row[i] = rowFactor * std::sqrt(acc.rowScale[i]);
+    for (std::size_t j = 0; j < t.col.size(); ++j)
+        t.col[j] = colFactor * std::sqrt(acc.colScale[j]);
+    return t;
+}
+
+template void accumulateBound<float>(BoundAccumulator&, BlockView<const float>, BlockView<const float>);
+template void accumulateBound<double>(BoundAccumulator&, BlockView<const double>, BlockView<const double>);
+
+}  // namespace gigacheck

@@ -1,0 +1,209 @@
+// Detection, location and correction of errors in one augmented C block (seed 000 sections
+// 2.1.4, 2.1.5 and figure 8).
+//
+// Control checksums are the sums of the computed rows / columns of C, checksum row and column
+// included, so that the corner element checks the checksums themselves:
+//   row check i (i <= rows):    sum_{j<cols} C(i, j)  vs  stored C(i, cols)
+//   column check j (j <= cols): sum_{i<rows} C(i, j)  vs  stored C(rows, j)
+// A check mismatches when |control - stored| exceeds its threshold (or is not a number).
+#include "gigacheck/abft.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gigacheck {
+
+std::string_view toString(Verdict v)
+{
+    switch (v) {
+    case Verdict::Clean:
+        return "clean";
+    case Verdict::Corrected:
+        return "corrected";
+    case Verdict::Uncorrectable:
+        return "uncorrectable";
+    }
+    return "?";
+}
+
+namespace {
+
+// Neumaier's compensated sum: the control sums then carry almost no round-off of their own,
+// whatever the precision of C (double for FP64 sums as well).
+struct CompensatedSum {
+    double sum = 0, compensation = 0;
+    void add(double v)
+    {
+        const double t = sum + v;
+        if (std::fabs(sum) >= std::fabs(v))
+            compensation += (sum - t) + v;
+        else
+            compensation += (v - t) + sum;
+        sum = t;
+    }
+    double value() const { return sum + compensation; }
+};
+
+template <class T>
+double rowSum(BlockView<T> c, std::int64_t i, std::int64_t skipCol)
+{
+    CompensatedSum s;
+    for (std::int64_t j = 0; j < c.cols; ++j)
+        if (j != skipCol)
+            s.add(double(c(i, j)));
+    return s.value();
+}
+
+template <class T>
+double colSum(BlockView<T> c, std::int64_t j, std::int64_t skipRow)
+{
+    CompensatedSum s;
+    for (std::int64_t i = 0; i < c.rows; ++i)
+        if (i != skipRow)
+            s.add(double(c(i, j)));
+    return s.value();
+}
+
+// Rebuilds the checksum row, the checksum column and the corner from the (corrected) result.
+template <class T>
+void recomputeChecksums(BlockView<T> c)
+{
+    std::vector<CompensatedSum> cols(std::size_t(c.cols));
+    CompensatedSum corner;
+    for (std::int64_t i = 0; i < c.rows; ++i) {
+        CompensatedSum row;
+        for (std::int64_t j = 0; j < c.cols; ++j) {
+            const double v = double(c(i, j));
+            row.add(v);
+            cols[std::size_t(j)].add(v);
+            corner.add(v);
+        }
+        c(i, c.cols) = T(row.value());
+    }
+    for (std::int64_t j = 0; j < c.cols; ++j)
+        c(c.rows, j) = T(cols[std::size_t(j)].value());
+    c(c.rows, c.cols) = T(corner.value());
+}
+
+}  // namespace
+
+template <class T>
+VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
+{
+    if (t.row.size() != std::size_t(c.rows + 1) || t.col.size() != std::size_t(c.cols + 1))
+        throw InputError("verifyAndCorrect: thresholds are for a " + std::to_string(t.row.size()) + " x " +
+                         std::to_string(t.col.size()) + " augmented block, C block is " +
+                         std::to_string(c.rows + 1) + " x " + std::to_string(c.cols + 1));
+
+    // Control sums: row sums directly, column sums in one row-major pass.
+    std::vector<double> rowControl(std::size_t(c.rows + 1));
+    std::vector<CompensatedSum> colAcc(std::size_t(c.cols + 1));
+    for (std::int64_t i = 0; i <= c.rows; ++i) {
+        CompensatedSum row;
+        for (std::int64_t j = 0; j < c.cols; ++j) {
+            const double v = double(c(i, j));
+            row.add(v);
+            if (i < c.rows)
+                colAcc[std::size_t(j)].add(v);
+        }
+        rowControl[std::size_t(i)] = row.value();
+        if (i < c.rows)
+            colAcc[std::size_t(c.cols)].add(double(c(i, c.cols)));
+    }
+
+    VerifyResult r;
+    r.minThreshold = std::numeric_limits<double>::infinity();
+    r.maxThreshold = 0;
+    const auto check = [&](double control, double stored, double threshold, std::int64_t index,
+                           std::vector<std::int64_t>& mismatches, std::vector<double>& residuals) {
+        const double residual = std::fabs(control - stored);
+        r.minThreshold = std::min(r.minThreshold, threshold);
+        r.maxThreshold = std::max(r.maxThreshold, threshold);
+        if (!(residual <= threshold)) {  // written so that NaN / Inf count as mismatches
+            mismatches.push_back(index);
+            residuals.push_back(residual);
+        } else if (threshold > 0) {
+            r.maxCleanResidualRatio = std::max(r.maxCleanResidualRatio, residual / threshold);
+        }
+    };
+    for (std::int64_t i = 0; i <= c.rows; ++i)
+        check(rowControl[std::size_t(i)], double(c(i, c.cols)), t.row[std::size_t(i)], i, r.mismatchRows,
+              r.rowResidual);
+    for (std::int64_t j = 0; j <= c.cols; ++j)
+        check(colAcc[std::size_t(j)].value(), double(c(c.rows, j)), t.col[std::size_t(j)], j, r.mismatchCols,
+              r.colResidual);
+
+    const auto& R = r.mismatchRows;
+    const auto& K = r.mismatchCols;
+    if (R.empty() && K.empty())
+        return r;  // Clean
+    if (R.size() > 1 && K.size() > 1) {
+        r.verdict = Verdict::Uncorrectable;  // non-collinear: candidates are R x K, C untouched
+        return r;
+    }
+
+    // Checksum cells found corrupted; they are rebuilt once the result is corrected.
+    std::vector<std::pair<std::int64_t, std::int64_t>> checksumCells;
+    bool recompute = false;
+
+    if (R.empty() || K.empty()) {
+        // Located on one axis only: harmless when that axis is the checksum row / column (the
+        // result is intact), otherwise the cell cannot be found.
+        const bool onlyChecksum = (K.empty() && R.size() == 1 && R[0] == c.rows) ||
+                                  (R.empty() && K.size() == 1 && K[0] == c.cols);
+        if (!onlyChecksum) {
+            r.verdict = Verdict::Uncorrectable;
+            return r;
+        }
+        recompute = true;
+    } else if (R.size() == 1) {
+        // Row-collinear (or single): errors at (row, j) for j in K; fixed with the column checks,
+        // whose stored checksums (row `rows`) are intact unless row == rows.
+        const std::int64_t row = R[0];
+        for (std::int64_t col : K) {
+            if (row == c.rows || col == c.cols) {
+                checksumCells.emplace_back(row, col);
+                recompute = true;
+                continue;
+            }
+            const double before = double(c(row, col));
+            // C(row, col) = C*(rows, col) - ccontrol_col + C_e, with the control sum taken
+            // without the erroneous cell so that a huge (or infinite) error cancels exactly.
+            c(row, col) = T(double(c(c.rows, col)) - colSum(c, col, row));
+            r.corrections.push_back({row, col, before, double(c(row, col))});
+        }
+    } else {
+        // Column-collinear: errors at (i, col) for i in R; fixed with the row checks.
+        const std::int64_t col = K[0];
+        for (std::int64_t row : R) {
+            if (row == c.rows || col == c.cols) {
+                checksumCells.emplace_back(row, col);
+                recompute = true;
+                continue;
+            }
+            const double before = double(c(row, col));
+            c(row, col) = T(double(c(row, c.cols)) - rowSum(c, row, col));
+            r.corrections.push_back({row, col, before, double(c(row, col))});
+        }
+    }
+
+    if (recompute) {
+        std::vector<double> before;
+        for (const auto& [i, j] : checksumCells)
+            before.push_back(double(c(i, j)));
+        recomputeChecksums(c);
+        for (std::size_t n = 0; n < checksumCells.size(); ++n) {
+            const auto [i, j] = checksumCells[n];
+            r.corrections.push_back({i, j, before[n], double(c(i, j))});
+        }
+        r.checksumsRecomputed = true;
+    }
+    r.verdict = Verdict::Corrected;
+    return r;
+}
+
+template VerifyResult verifyAndCorrect<float>(BlockView<float>, const Thresholds&);
+template VerifyResult verifyAndCorrect<double>(BlockView<double>, const Thresholds&);
+
+}  // namespace gigacheck
