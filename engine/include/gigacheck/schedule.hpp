@@ -49,8 +49,13 @@ struct Schedule {
     int streams = 1;
 };
 
-// Builds the schedule of plan.strategy. Deterministic.
+// Builds the schedule of plan.strategy. Deterministic. Every ordering a backend must respect is
+// an explicit dependency (stream numbers are only concurrency hints for the CUDA backend).
+// withInjection: emit an Inject op after every block Product (a no-op when the FaultPlan has
+// nothing for that product); runGemm passes FaultSpec::any(). The one-argument form emits them.
+// With ABFT a Verify op follows every Product (and its Inject).
 Schedule buildSchedule(const Plan& plan);
+Schedule buildSchedule(const Plan& plan, bool withInjection);
 
 // Checks the invariants every backend relies on; returns an empty string when all hold, else a
 // description of the first violation: deps point backwards; each buffer's readers and writers

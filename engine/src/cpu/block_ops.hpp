@@ -1,0 +1,26 @@
+// What each operation kind does to the buffers on the CPU (one function per kind). The queue
+// threads in cpu_backend.cpp decide when; these decide what.
+#pragma once
+
+#include "gigacheck/backend.hpp"
+
+namespace gigacheck::cpu {
+
+// Buffers of one run: memory from the pool, its spec, and the bound accumulator of Aux slots.
+struct Buffers {
+    std::vector<void*> data;
+    std::vector<BoundAccumulator> bounds;  // used for Aux slots only
+};
+
+template <class T> void copyToDevice(const Operation& op, const Plan& plan, Buffers& bufs,
+                                     const HostMatrix& a, const HostMatrix& b);
+template <class T> void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, HostMatrix& c);
+template <class T> void checksum(const Operation& op, const Plan& plan, Buffers& bufs);
+// C [+]= A * B over the augmented extents (OpenBLAS), and the round-off bound into aux.
+template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs);
+// Applies the fault plan's injections for this block product; returns the events (time unset).
+template <class T> std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs,
+                                                   FaultPlan* faults);
+template <class T> VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda);
+
+}  // namespace gigacheck::cpu

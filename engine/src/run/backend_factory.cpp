@@ -1,0 +1,44 @@
+// makeBackend: which backend a run gets, and why (reported in DeviceInfo::whyChosen).
+#include "gigacheck/backend.hpp"
+
+namespace gigacheck {
+
+namespace {
+
+// Backends built here carry the reason they were chosen.
+class ExplainedBackend final : public Backend {
+public:
+    ExplainedBackend(std::unique_ptr<Backend> inner, std::string why) : inner_(std::move(inner)), why_(std::move(why)) {}
+    DeviceInfo device() const override
+    {
+        DeviceInfo info = inner_->device();
+        info.whyChosen = why_;
+        return info;
+    }
+    HostAllocator hostAllocator() const override { return inner_->hostAllocator(); }
+    ExecutionResult execute(const ExecutionRequest& request) override { return inner_->execute(request); }
+
+private:
+    std::unique_ptr<Backend> inner_;
+    std::string why_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeBackend(BackendKind kind)
+{
+    if (kind == BackendKind::Cpu)
+        return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend cpu: requested");
+    std::string whyNot;
+    std::unique_ptr<Backend> cuda = makeCudaBackend(&whyNot);
+    if (kind == BackendKind::Cuda) {
+        if (!cuda)
+            throw InputError("--backend cuda is not available: " + whyNot);
+        return std::make_unique<ExplainedBackend>(std::move(cuda), "--backend cuda: requested");
+    }
+    if (cuda)
+        return std::make_unique<ExplainedBackend>(std::move(cuda), "--backend auto: a CUDA device was found");
+    return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend auto: no CUDA backend (" + whyNot + ")");
+}
+
+}  // namespace gigacheck

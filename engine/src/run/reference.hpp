@@ -1,0 +1,21 @@
+// The independent reference check of a run's result (OpenBLAS, never blocked, never injected).
+#pragma once
+
+#include "gigacheck/record.hpp"
+
+namespace gigacheck {
+
+// Tolerance of element (i, j), documented in README "Reference check":
+//   tol_ij = 2 * lambda * u * (n + max(m, q) + 2) * max(sqrt(R_i), sqrt(K_j))
+//   R_i = sum_k a_ik^2 * |B_k,:|^2,  K_j = sum_k |A_:,k|^2 * b_kj^2
+// These are the detection threshold's scales (abft.hpp) over the whole problem, which bound the
+// blocked ones: a cell corrected from a checksum is only as accurate as that checksum, so the
+// reference accepts what the ABFT guarantees. The factor 2 covers the reference's own round-off.
+// Full: the whole product; Sample: 64 rows spread evenly over C (first and last included).
+ReferenceCheck checkAgainstReference(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c,
+                                     ReferenceMode mode, double lambda);
+
+// Auto resolves to Full when m * n * q <= 2^34, else Sample.
+ReferenceMode resolveReferenceMode(ReferenceMode mode, const Shape& s);
+
+}  // namespace gigacheck

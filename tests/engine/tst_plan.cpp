@@ -1,0 +1,214 @@
+// makePlan: every strategy's buffers fit the cap and cover the shape, the search takes the
+// fewest block products, and impossible requests are refused with what was needed and allowed.
+#include "gigacheck/plan.hpp"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace gigacheck;
+
+Q_DECLARE_METATYPE(gigacheck::Shape)
+Q_DECLARE_METATYPE(gigacheck::StrategyKind)
+Q_DECLARE_METATYPE(gigacheck::Precision)
+
+namespace {
+
+const StrategyKind kAll[] = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
+                             StrategyKind::S4};
+const StrategyKind kBlocking[] = {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4};
+
+// Extents of a 1-D cut must tile [0, total) exactly with no empty block.
+void checkCut(std::int64_t total, int splits, std::int64_t block, auto extentOf, auto offsetOf)
+{
+    std::int64_t covered = 0;
+    for (int b = 0; b < splits; ++b) {
+        QCOMPARE(offsetOf(b), covered);
+        QVERIFY(extentOf(b) > 0);
+        QVERIFY(extentOf(b) <= block);
+        covered += extentOf(b);
+    }
+    QCOMPARE(covered, total);
+}
+
+}  // namespace
+
+class TestPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void fitsCapAndCoversShape_data();
+    void fitsCapAndCoversShape();
+    void fewestProducts_data();
+    void fewestProducts();
+    void buffersPerStrategy_data();
+    void buffersPerStrategy();
+    void roomyCapGivesOneBlock();
+    void refusesTooSmallCap_data();
+    void refusesTooSmallCap();
+    void refusesZeroShape();
+};
+
+void TestPlan::fitsCapAndCoversShape_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<bool>("abft");
+    QTest::addColumn<qulonglong>("cap");
+    const Shape shapes[] = {{1, 1, 1}, {1, 1000, 1}, {257, 129, 333}, {300, 7, 1000}, {20000, 2000, 2000},
+                            {4096, 4096, 4096}, {5, 100000, 3}};
+    const qulonglong caps[] = {16 << 10, 200 << 10, 10'000'000, 1ull << 30};
+    for (StrategyKind k : kBlocking)
+        for (const Shape& s : shapes)
+            for (qulonglong cap : caps)
+                for (Precision p : {Precision::F32, Precision::F64})
+                    for (bool abft : {true, false})
+                        QTest::addRow("%s/%lldx%lldx%lld/%llu/%s/%s", toString(k).data(), (long long)s.m,
+                                      (long long)s.n, (long long)s.q, cap, toString(p).data(),
+                                      abft ? "abft" : "plain")
+                            << s << k << p << abft << cap;
+}
+
+void TestPlan::fitsCapAndCoversShape()
+{
+    QFETCH(Shape, shape);
+    QFETCH(StrategyKind, strategy);
+    QFETCH(Precision, precision);
+    QFETCH(bool, abft);
+    QFETCH(qulonglong, cap);
+    const Plan p = makePlan(shape, precision, strategy, cap, abft);
+    QVERIFY(p.bytesNeeded <= cap);
+    QCOMPARE(p.capBytes, std::uint64_t(cap));
+    std::size_t sum = 0;
+    for (const BufferSpec& b : p.buffers) {
+        sum += b.bytes;
+        QVERIFY(b.ld >= b.cols);
+        QCOMPARE(b.ld % 32, std::int64_t(0));
+    }
+    QCOMPARE(p.bytesNeeded, sum);
+    QCOMPARE(bytesForBlocks(strategy, precision, abft, p.blockM, p.blockN, p.blockQ), sum);
+    checkCut(shape.m, p.splitM, p.blockM, [&](int i) { return p.rowsOf(i); }, [&](int i) { return p.rowOffset(i); });
+    checkCut(shape.n, p.splitN, p.blockN, [&](int k) { return p.depthOf(k); }, [&](int k) { return p.depthOffset(k); });
+    checkCut(shape.q, p.splitQ, p.blockQ, [&](int j) { return p.colsOf(j); }, [&](int j) { return p.colOffset(j); });
+    QCOMPARE(p.productCount(), p.splitM * p.splitN * p.splitQ);
+    QVERIFY(!p.explanation.empty());
+}
+
+void TestPlan::fewestProducts_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<qulonglong>("cap");
+    for (StrategyKind k : kBlocking)
+        for (qulonglong cap : {6'000ull, 20'000ull, 90'000ull})
+            QTest::addRow("%s/%llu", toString(k).data(), cap) << Shape{37, 23, 41} << k << cap;
+}
+
+void TestPlan::fewestProducts()
+{
+    // Brute force over every split triple: nothing that fits has fewer products than the plan.
+    QFETCH(Shape, shape);
+    QFETCH(StrategyKind, strategy);
+    QFETCH(qulonglong, cap);
+    const Plan p = makePlan(shape, Precision::F32, strategy, cap, true);
+    auto block = [](std::int64_t total, int splits) { return (total + splits - 1) / splits; };
+    int best = INT_MAX;
+    for (int sm = 1; sm <= shape.m; ++sm)
+        for (int sn = 1; sn <= shape.n; ++sn)
+            for (int sq = 1; sq <= shape.q; ++sq)
+                if (bytesForBlocks(strategy, Precision::F32, true, block(shape.m, sm), block(shape.n, sn),
+                                   block(shape.q, sq)) <= cap)
+                    best = std::min(best, sm * sn * sq);
+    QCOMPARE(p.productCount(), best);
+}
+
+void TestPlan::buffersPerStrategy_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<bool>("abft");
+    QTest::addColumn<QStringList>("names");
+    QTest::newRow("none") << StrategyKind::None << true << QStringList{"A", "B", "C", "auxC"};
+    QTest::newRow("s1") << StrategyKind::S1 << true << QStringList{"A", "B", "C", "auxC"};
+    QTest::newRow("s2") << StrategyKind::S2 << true << QStringList{"A", "A'", "B", "B'", "C", "auxC"};
+    QTest::newRow("s3") << StrategyKind::S3 << true << QStringList{"A", "A'", "B", "B'", "C", "C'", "auxC", "auxC'"};
+    QTest::newRow("s4") << StrategyKind::S4 << true << QStringList{"A", "B", "B'", "C", "C'", "auxC", "auxC'"};
+    QTest::newRow("s3 plain") << StrategyKind::S3 << false << QStringList{"A", "A'", "B", "B'", "C", "C'"};
+}
+
+void TestPlan::buffersPerStrategy()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(bool, abft);
+    QFETCH(QStringList, names);
+    const Plan p = makePlan({100, 60, 80}, Precision::F64, strategy, 100 << 20, abft);
+    QStringList got;
+    for (const BufferSpec& b : p.buffers)
+        got << QString::fromStdString(b.name);
+    QCOMPARE(got, names);
+    const std::int64_t extra = abft ? 1 : 0;
+    for (const BufferSpec& b : p.buffers) {
+        switch (b.role) {
+        case BufferRole::A:
+            QCOMPARE(b.rows, p.blockM + extra);
+            QCOMPARE(b.cols, p.blockN);
+            break;
+        case BufferRole::B:
+            QCOMPARE(b.rows, p.blockN);
+            QCOMPARE(b.cols, p.blockQ + extra);
+            break;
+        case BufferRole::C:
+            QCOMPARE(b.rows, p.blockM + extra);
+            QCOMPARE(b.cols, p.blockQ + extra);
+            break;
+        case BufferRole::Aux: QVERIFY(abft); break;
+        }
+        QCOMPARE(b.bytes, std::size_t(b.rows * b.ld) * (b.role == BufferRole::Aux ? sizeof(double) : 8));
+    }
+}
+
+void TestPlan::roomyCapGivesOneBlock()
+{
+    for (StrategyKind k : kAll) {
+        const Plan p = makePlan({257, 129, 333}, Precision::F32, k, 1ull << 30, true);
+        QCOMPARE(p.productCount(), 1);
+        QCOMPARE(p.blockM, std::int64_t(257));
+        QCOMPARE(p.rowsOf(0), std::int64_t(257));
+    }
+}
+
+void TestPlan::refusesTooSmallCap_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<qulonglong>("cap");
+    for (StrategyKind k : kBlocking)
+        QTest::addRow("%s 1KB", toString(k).data()) << k << Shape{10, 10, 10} << 1000ull;
+    QTest::newRow("none too big") << StrategyKind::None << Shape{2000, 2000, 2000} << 10'000'000ull;
+    QTest::newRow("none zero cap") << StrategyKind::None << Shape{1, 1, 1} << 0ull;
+}
+
+void TestPlan::refusesTooSmallCap()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(Shape, shape);
+    QFETCH(qulonglong, cap);
+    try {
+        makePlan(shape, Precision::F32, strategy, cap, true);
+        QFAIL("expected InputError");
+    } catch (const InputError& e) {
+        const QString msg = QString::fromUtf8(e.what());
+        // Says what was needed and what the cap allows.
+        QVERIFY2(msg.contains(QStringLiteral("needs")) && msg.contains(QStringLiteral("allows")), e.what());
+        QVERIFY2(msg.contains(QString::fromStdString(formatBytes(double(cap)))), e.what());
+    }
+}
+
+void TestPlan::refusesZeroShape()
+{
+    for (const Shape& s : {Shape{0, 1, 1}, Shape{1, 0, 1}, Shape{1, 1, 0}, Shape{-3, 4, 4}})
+        for (StrategyKind k : kAll)
+            QVERIFY_THROWS_EXCEPTION(InputError, makePlan(s, Precision::F32, k, 1 << 20, true));
+}
+
+QTEST_GUILESS_MAIN(TestPlan)
+#include "tst_plan.moc"
