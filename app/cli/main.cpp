@@ -1,4 +1,88 @@
-// Placeholder until the CLI lands (issue 2).
+// gigacheck: the headless lab. Dispatches to one subcommand; every failure becomes one line on
+// stderr and exit status 2 (see commands.hpp for the codes).
+#include "commands.hpp"
+
+#include "gigacheck/types.hpp"
 #include "gigacheck/version.hpp"
+
+#include <QCoreApplication>
+
 #include <cstdio>
-int main() { std::printf("gigacheck %s\n", gigacheck::kVersion); return 0; }
+#include <exception>
+#include <string>
+
+namespace {
+
+const char* const kUsage =
+    "Usage: gigacheck COMMAND [options]\n"
+    "\n"
+    "ABFT (checksum-protected) matrix multiplication under a device-memory cap.\n"
+    "\n"
+    "Commands:\n"
+    "  run      multiply, inject faults, detect and correct them, print the report\n"
+    "           gigacheck run --shape MxNxQ [--type f32|f64] [--backend auto|cpu|cuda]\n"
+    "             [--strategy none|s1|s2|s3|s4] [--mem SIZE] [--errors K] [--collinear row|col|none]\n"
+    "             [--inject-at R,C[:DELTA]]... [--fault delta|bitflip:B] [--seed S]\n"
+    "             [--dist uniform|normal|wide] [--tile 8|16|32] [--no-abft] [--json FILE] ...\n"
+    "  devices  list devices and their roofline ceilings (--measure times them)\n"
+    "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper\n"
+    "  show     print the report of a saved run record\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help     this help; gigacheck COMMAND --help for a command's options\n"
+    "  -v, --version  print the version\n"
+    "\n"
+    "Exit status: 0 verified correct, 1 uncorrectable errors remain, 2 bad input or failure.\n";
+
+// stderr gets exactly one line, whatever the message holds.
+int fail(std::string message)
+{
+    for (char& c : message)
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    std::fprintf(stderr, "gigacheck: error: %s\n", message.c_str());
+    return cli::kExitFailure;
+}
+
+int dispatch(const QStringList& arguments)
+{
+    if (arguments.size() < 2)
+        return fail("no command given (try gigacheck --help)");
+    const QString command = arguments.at(1);
+    const QStringList rest = arguments.mid(2);
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
+        std::printf("gigacheck %s\n", gigacheck::kVersion);
+        return 0;
+    }
+    if (command == QLatin1String("run"))
+        return cli::runCommand(rest);
+    if (command == QLatin1String("devices"))
+        return cli::devicesCommand(rest);
+    if (command == QLatin1String("bench"))
+        return cli::benchCommand(rest);
+    if (command == QLatin1String("show"))
+        return cli::showCommand(rest);
+    return fail("unknown command '" + command.toStdString() + "' (commands: run, devices, bench, show)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("gigacheck"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(gigacheck::kVersion));
+    try {
+        return dispatch(QCoreApplication::arguments());
+    } catch (const gigacheck::InputError& e) {
+        return fail(e.what());
+    } catch (const gigacheck::BackendError& e) {
+        return fail(std::string("backend failure: ") + e.what());
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+}

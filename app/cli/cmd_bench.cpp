@@ -1,0 +1,47 @@
+// gigacheck bench SUITE: one benchmark suite, its table of ratios on stdout (engine/src/bench).
+#include "commands.hpp"
+
+#include "command_line.hpp"
+
+#include "gigacheck/bench.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace cli {
+
+int benchCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper"));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
+    if (!parseCommandLine(parser, QStringLiteral("bench"),
+                          QStringLiteral("Runs one benchmark suite and prints its table of ratios."), args))
+        return kExitVerified;
+    const QStringList suites = parser.positionalArguments();
+    if (suites.size() != 1)
+        throw gigacheck::InputError(
+            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core or paper (see gigacheck bench --help)");
+
+    gigacheck::BenchOptions options;
+    options.suite = text(suites.first());
+    options.jsonPath = text(parser.value(QStringLiteral("json")));
+    options.quick = parser.isSet(QStringLiteral("quick"));
+    // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
+    std::ostringstream err;
+    const int code = gigacheck::runBench(options, std::cout, err);
+    std::string message = err.str();
+    if (code == kExitVerified) {
+        std::cerr << message;
+        return code;
+    }
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+        message.pop_back();
+    if (message.rfind("gigacheck: error: ", 0) == 0)
+        message.erase(0, 18);
+    throw gigacheck::InputError(message.empty() ? "bench " + options.suite + " failed" : message);
+}
+
+}  // namespace cli

@@ -1,0 +1,104 @@
+// gigacheck devices [--measure]: the devices a run can use, with their roofline ceilings.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+
+#include "gigacheck/bench.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+void printCeilings(const Ceilings& c)
+{
+    if (c.source.empty()) {
+        std::cout << "    ceilings: unknown (gigacheck devices --measure)\n";
+        return;
+    }
+    std::cout << "    ceilings (" << c.source << "): FP32 " << c.gflopsF32 << " GFLOP/s, TF32 " << c.gflopsTf32
+              << " GFLOP/s, FP64 " << c.gflopsF64 << " GFLOP/s, device copy " << c.deviceBandwidthGBs
+              << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s\n";
+}
+
+QJsonObject toJsonObject(const DeviceInfo& d)
+{
+    const Ceilings& c = d.ceilings;
+    return QJsonObject{
+        {QStringLiteral("backend"), QString::fromUtf8(toString(d.backend).data(), qsizetype(toString(d.backend).size()))},
+        {QStringLiteral("name"), QString::fromStdString(d.name)},
+        {QStringLiteral("memory_bytes"), double(d.memoryBytes)},
+        {QStringLiteral("compute_capability"), QString::fromStdString(d.computeCapability)},
+        {QStringLiteral("ceilings"),
+         QJsonObject{{QStringLiteral("gflops_f32"), c.gflopsF32},
+                     {QStringLiteral("gflops_tf32"), c.gflopsTf32},
+                     {QStringLiteral("gflops_f64"), c.gflopsF64},
+                     {QStringLiteral("device_bandwidth_gbs"), c.deviceBandwidthGBs},
+                     {QStringLiteral("h2d_gbs"), c.h2dGBs},
+                     {QStringLiteral("d2h_gbs"), c.d2hGBs},
+                     {QStringLiteral("source"), QString::fromStdString(c.source)}}},
+    };
+}
+
+void writeJson(const std::vector<DeviceInfo>& devices, const std::string& path)
+{
+    QJsonArray list;
+    for (const DeviceInfo& d : devices)
+        list.append(toJsonObject(d));
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"), list}}).toJson()) < 0)
+        throw InputError("cannot write '" + path + "': " + text(file.errorString()));
+}
+
+}  // namespace
+
+int devicesCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("measure"),
+                      QStringLiteral("Measure the roofs (GEMM per precision, device copy, H2D, D2H) of each device and "
+                                     "store them for the roofline.")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Also write the list as JSON to FILE."),
+                      QStringLiteral("FILE")});
+    if (!parseCommandLine(parser, QStringLiteral("devices"),
+                          QStringLiteral("Lists the CUDA devices and the CPU with memory and roofline ceilings."), args))
+        return kExitVerified;
+    if (!parser.positionalArguments().isEmpty())
+        throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) + "'");
+
+    std::string whyNoCuda;
+    std::vector<DeviceInfo> devices = listDevices(&whyNoCuda);
+    const std::string ceilingsPath = defaultCeilingsPath();
+    if (!whyNoCuda.empty())
+        std::cout << "No CUDA device: " << whyNoCuda << "\n";
+    for (DeviceInfo& d : devices) {
+        if (parser.isSet(QStringLiteral("measure"))) {
+            std::cout << "Measuring " << d.name << " ...\n" << std::flush;
+            d.ceilings = measureCeilings(d);
+            saveCeilings(d, ceilingsPath);
+        } else {
+            loadCeilings(ceilingsPath, d);
+        }
+        std::cout << toString(d.backend) << ": " << d.name << "\n";
+        std::cout << "    memory: " << formatBytes(double(d.memoryBytes));
+        if (!d.computeCapability.empty())
+            std::cout << ", compute capability " << d.computeCapability;
+        std::cout << "\n";
+        printCeilings(d.ceilings);
+    }
+    if (parser.isSet(QStringLiteral("measure")))
+        std::cout << "Ceilings stored in " << ceilingsPath << "\n";
+    if (parser.isSet(QStringLiteral("json")))
+        writeJson(devices, text(parser.value(QStringLiteral("json"))));
+    return kExitVerified;
+}
+
+}  // namespace cli

@@ -1,0 +1,105 @@
+// gigacheck run: one ABFT-checked product under a memory cap, its report and its record.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+#include "run_options.hpp"
+
+#include "gigacheck/run.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+// Ctrl-C asks the run to stop between operations, so a partial record can still be written.
+std::atomic<bool> g_cancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+
+// A second Ctrl-C falls back to the default action and ends the process at once.
+extern "C" void onInterrupt(int)
+{
+    g_cancel.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
+
+class InterruptGuard {
+public:
+    InterruptGuard() { previous_ = std::signal(SIGINT, onInterrupt); }
+    ~InterruptGuard() { std::signal(SIGINT, previous_); }
+
+private:
+    void (*previous_)(int) = SIG_DFL;
+};
+
+// Finds an unwritable --json path before a long run rather than after it.
+void checkWritable(const std::string& path)
+{
+    const bool existed = std::filesystem::exists(path);
+    if (!std::ofstream(path, std::ios::app))
+        throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
+    if (!existed)
+        std::filesystem::remove(path);
+}
+
+}  // namespace
+
+int runCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addRunOptions(parser);
+    if (!parseCommandLine(parser, QStringLiteral("run"),
+                          QStringLiteral("Multiplies A (MxN) by B (NxQ) with ABFT checksums under a device-memory "
+                                         "cap,\ninjects the requested faults, detects and corrects them, checks the "
+                                         "result\nagainst an independent reference and prints the report.\n"
+                                         "Exit status: 0 verified correct, 1 uncorrectable errors remain or the "
+                                         "reference\ndisagrees, 2 bad input or a failure."),
+                          args))
+        return kExitVerified;
+    const RunOptions options = runOptionsFrom(parser);
+    if (!options.jsonPath.empty())
+        checkWritable(options.jsonPath);
+
+    RunRecord record;
+    {
+        InterruptGuard guard;
+        g_cancel.store(false);
+        RunHooks hooks;
+        hooks.cancel = &g_cancel;
+        record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
+    }
+
+    if (!options.jsonPath.empty())
+        saveRecord(record, options.jsonPath);
+    if (!options.quiet)
+        std::cout << formatReport(record);
+
+    if (record.status == "cancelled") {
+        std::cerr << "gigacheck: error: run interrupted"
+                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";
+        return kExitFailure;
+    }
+    if (record.status != "ok") {
+        std::cerr << "gigacheck: error: run failed: " << record.error << "\n";
+        return kExitFailure;
+    }
+    const bool verified = record.verifiedCorrect();
+    if (options.quiet)
+        std::cout << (verified ? "verified correct" : "NOT verified correct") << "\n";
+    if (!verified) {
+        std::cerr << "gigacheck: "
+                  << (record.faults.blocksUncorrectable > 0 ? "uncorrectable errors remain"
+                                                            : "the result does not match the reference")
+                  << "\n";
+        return kExitUncorrectable;
+    }
+    return kExitVerified;
+}
+
+}  // namespace cli

@@ -1,0 +1,36 @@
+#include "command_line.hpp"
+
+#include "gigacheck/types.hpp"
+
+#include <cstdio>
+
+namespace cli {
+
+std::string text(const QString& s) { return s.toStdString(); }
+
+bool parseCommandLine(QCommandLineParser& parser, const QString& command, const QString& description,
+                      const QStringList& args)
+{
+    parser.setApplicationDescription(description);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help and exit."));
+    parser.addOption(help);
+    // QCommandLineParser skips the first word as the program name.
+    QStringList words{QStringLiteral("gigacheck ") + command};
+    words += args;
+    if (!parser.parse(words))
+        throw gigacheck::InputError(text(parser.errorText()) + " (see gigacheck " + text(command) + " --help)");
+    if (parser.isSet(help)) {
+        // Qt's usage line names the binary only; the command belongs in it.
+        QString helpText = parser.helpText();
+        const qsizetype options = helpText.indexOf(QStringLiteral("[options]"));
+        if (options >= 0)
+            helpText.replace(0, options, QStringLiteral("Usage: gigacheck ") + command + QLatin1Char(' '));
+        std::fputs(helpText.toLocal8Bit().constData(), stdout);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace cli

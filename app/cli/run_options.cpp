@@ -1,0 +1,211 @@
+#include "run_options.hpp"
+
+#include "command_line.hpp"
+
+#include <charconv>
+#include <limits>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+QCommandLineOption option(const char* name, const char* description, const char* valueName = nullptr)
+{
+    if (!valueName)
+        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
+                              QString::fromLatin1(valueName));
+}
+
+// A whole decimal integer in [min, max]; anything else (signs, spaces, suffixes) is refused.
+template <class T>
+T integer(const std::string& text, T min, T max, const char* what)
+{
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        throw InputError("'" + text + "' is not " + what);
+    if (value < min || value > max)
+        throw InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    return value;
+}
+
+double real(const std::string& text, const char* what)
+{
+    double value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        throw InputError("'" + text + "' is not " + what);
+    return value;
+}
+
+}  // namespace
+
+Shape parseShape(const std::string& text)
+{
+    std::int64_t dims[3] = {0, 0, 0};
+    std::size_t start = 0;
+    for (int d = 0; d < 3; ++d) {
+        std::size_t stop = text.find_first_of("xX", start);
+        if ((d < 2) != (stop != std::string::npos))
+            throw InputError("expected MxNxQ (A is M x N, B is N x Q), e.g. 2048x1024x1536");
+        if (stop == std::string::npos)
+            stop = text.size();
+        const std::string part = text.substr(start, stop - start);
+        std::int64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
+            throw InputError("expected MxNxQ (A is M x N, B is N x Q), e.g. 2048x1024x1536");
+        if (value < 1)
+            throw InputError("every dimension must be at least 1");
+        dims[d] = value;
+        start = stop + 1;
+    }
+    return {dims[0], dims[1], dims[2]};
+}
+
+FaultAt parseInjectAt(const std::string& text)
+{
+    FaultAt at;
+    const std::size_t colon = text.find(':');
+    const std::string position = text.substr(0, colon);
+    const std::size_t comma = position.find(',');
+    if (comma == std::string::npos)
+        throw InputError("expected R,C or R,C:DELTA (row and column of C, from 0)");
+    const auto max = std::numeric_limits<std::int64_t>::max();
+    at.row = integer<std::int64_t>(position.substr(0, comma), 0, max, "a row index");
+    at.col = integer<std::int64_t>(position.substr(comma + 1), 0, max, "a column index");
+    if (colon != std::string::npos)
+        at.delta = real(text.substr(colon + 1), "a number (the value added to C[R,C])");
+    return at;
+}
+
+void parseFaultModel(const std::string& text, FaultSpec& spec)
+{
+    if (text == "delta") {
+        spec.model = FaultModel::Delta;
+        return;
+    }
+    if (text == "bitflip") {
+        spec.model = FaultModel::BitFlip;
+        spec.bit = -1;
+        return;
+    }
+    if (text.rfind("bitflip:", 0) == 0) {
+        spec.model = FaultModel::BitFlip;
+        spec.bit = integer<int>(text.substr(8), 0, 63, "a bit number");
+        return;
+    }
+    throw InputError("expected delta, bitflip or bitflip:B (B = bit to flip, 0 = least significant)");
+}
+
+void addRunOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        option("shape", "Problem size: A is M x N, B is N x Q (required).", "MxNxQ"),
+        option("type", "Values: f32 (float) or f64 (double). Default f32.", "f32|f64"),
+        option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
+               "auto|cpu|cuda"),
+        option("strategy", "Buffering strategy under the memory cap (seed section 5). Default s1.",
+               "none|s1|s2|s3|s4"),
+        option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
+                      "(CPU: 1 GiB).",
+               "SIZE"),
+        option("errors", "Random faults per chosen block product. Default 0.", "K"),
+        option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
+               "row|col|none"),
+        option("inject-at", "A fault at row R, column C of the result (from 0), adding DELTA (default: a random "
+                            "delta). Repeatable.",
+               "R,C[:DELTA]"),
+        option("fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
+                        "bit). Default delta.",
+               "delta|bitflip:B"),
+        option("target", "Where faults land: the result block or its checksum row / column. Default result.",
+               "result|checksum-row|checksum-col"),
+        option("fault-scope", "Random faults go into one block product or every one. Default one.", "one|every"),
+        option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
+        option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
+               "uniform|normal|wide"),
+        option("gemm", "Product kernel on the CUDA backend (the CPU always uses OpenBLAS). Default cublas.",
+               "naive|tiled|optimized|cublas|cublas-tf32"),
+        option("tile", "Tile side of the tiled kernel. Default 32.", "8|16|32"),
+        option("no-abft", "Plain product: no checksums, no detection or correction."),
+        option("reference", "Independent reference product: auto (full up to 2^34 multiply-adds, else 64 sampled "
+                            "rows), full, sample or none. Default auto.",
+               "auto|full|sample|none"),
+        option("json", "Write the run record (JSON) to FILE, also when the run fails or is interrupted.", "FILE"),
+        option("quiet", "Print only the verdict line, not the report."),
+    });
+}
+
+RunOptions runOptionsFrom(const QCommandLineParser& parser)
+{
+    if (!parser.positionalArguments().isEmpty())
+        throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) +
+                         "' (see gigacheck run --help)");
+    if (!parser.isSet(QStringLiteral("shape")))
+        throw InputError("missing --shape MxNxQ (e.g. --shape 2048x1024x1536)");
+
+    RunOptions o;
+    RunConfig& c = o.config;
+    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto value = [&](const char* name, auto parse) {
+        return optionValue(parser, QString::fromLatin1(name), parse);
+    };
+    const auto max64 = std::numeric_limits<std::uint64_t>::max();
+
+    c.shape = value("shape", parseShape);
+    if (set("type"))
+        c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
+    if (set("backend"))
+        c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
+    if (set("strategy"))
+        c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
+    if (set("mem"))
+        c.memCapBytes = value("mem", [](const std::string& s) { return parseSize(s); });
+    if (set("errors"))
+        c.faults.count = value("errors", [](const std::string& s) { return integer<int>(s, 0, 1 << 20, "a count"); });
+    if (set("collinear"))
+        c.faults.collinear = value("collinear", [](const std::string& s) { return collinearityFromString(s); });
+    for (const QString& at : parser.values(QStringLiteral("inject-at"))) {
+        try {
+            c.faults.at.push_back(parseInjectAt(text(at)));
+        } catch (const InputError& e) {
+            throw InputError("--inject-at " + text(at) + ": " + e.what());
+        }
+    }
+    if (set("fault"))
+        value("fault", [&](const std::string& s) { return parseFaultModel(s, c.faults), 0; });
+    if (set("target"))
+        c.faults.target = value("target", [](const std::string& s) { return faultTargetFromString(s); });
+    if (set("fault-scope"))
+        c.faults.scope = value("fault-scope", [](const std::string& s) { return faultScopeFromString(s); });
+    if (set("seed")) {
+        c.seed = value("seed", [&](const std::string& s) { return integer<std::uint64_t>(s, 0, max64, "a seed"); });
+        c.faults.seed = c.seed;
+    }
+    if (set("dist"))
+        c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });
+    if (set("gemm"))
+        c.gemm = value("gemm", [](const std::string& s) { return gemmFromString(s); });
+    if (set("tile")) {
+        c.tile = value("tile", [](const std::string& s) {
+            const int tile = integer<int>(s, 1, 1024, "a tile side");
+            if (tile != 8 && tile != 16 && tile != 32)
+                throw InputError("the tile side must be 8, 16 or 32");
+            return tile;
+        });
+    }
+    c.abft = !set("no-abft");
+    if (set("reference"))
+        c.reference = value("reference", [](const std::string& s) { return referenceModeFromString(s); });
+    if (set("json"))
+        o.jsonPath = text(parser.value(QStringLiteral("json")));
+    o.quiet = set("quiet");
+    return o;
+}
+
+}  // namespace cli

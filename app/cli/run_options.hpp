@@ -1,0 +1,28 @@
+// `gigacheck run` options: their declaration for QCommandLineParser and their conversion into a
+// RunConfig. Every value is checked here or by the engine's fromString; errors name the option.
+#pragma once
+
+#include "gigacheck/record.hpp"
+
+#include <QCommandLineParser>
+
+#include <string>
+
+namespace cli {
+
+struct RunOptions {
+    gigacheck::RunConfig config;
+    std::string jsonPath;  // empty: no record written
+    bool quiet = false;
+};
+
+void addRunOptions(QCommandLineParser& parser);
+RunOptions runOptionsFrom(const QCommandLineParser& parser);
+
+// Exposed for tests and reuse: "2048x1024x1536" -> Shape; "R,C[:DELTA]" -> FaultAt;
+// "delta" | "bitflip" | "bitflip:B" -> model and bit (-1: the default bit).
+gigacheck::Shape parseShape(const std::string& text);
+gigacheck::FaultAt parseInjectAt(const std::string& text);
+void parseFaultModel(const std::string& text, gigacheck::FaultSpec& spec);
+
+}  // namespace cli

@@ -1,0 +1,84 @@
+// Measured roofs stored as JSON, one entry per device name, so that the roofline of a later run
+// (and of the GUI on another machine) uses them.
+#include "gigacheck/bench.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace gigacheck {
+
+namespace {
+
+nlohmann::json readAll(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return nlohmann::json::object();
+    try {
+        nlohmann::json j = nlohmann::json::parse(in);
+        return j.is_object() ? j : nlohmann::json::object();
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError("ceilings file " + path + " is not valid JSON: " + e.what());
+    }
+}
+
+}  // namespace
+
+std::string defaultCeilingsPath()
+{
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    std::string base;
+    if (xdg && *xdg)
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home) {
+        base = home;
+        base += "/.config";
+    } else {
+        base = ".";
+    }
+    base += "/gigacheck/ceilings.json";
+    return base;
+}
+
+void saveCeilings(const DeviceInfo& device, const std::string& path)
+{
+    nlohmann::json all = readAll(path);
+    all["format_version"] = 1;
+    const Ceilings& c = device.ceilings;
+    all["devices"][device.name] = {{"gflops_f32", c.gflopsF32},         {"gflops_tf32", c.gflopsTf32},
+                                   {"gflops_f64", c.gflopsF64},         {"device_bandwidth_gbs", c.deviceBandwidthGBs},
+                                   {"h2d_gbs", c.h2dGBs},               {"d2h_gbs", c.d2hGBs},
+                                   {"source", c.source},                {"memory_bytes", device.memoryBytes},
+                                   {"compute_capability", device.computeCapability}};
+    std::error_code ec;
+    const std::filesystem::path p(path);
+    if (p.has_parent_path())
+        std::filesystem::create_directories(p.parent_path(), ec);
+    std::ofstream out(path);
+    if (!out)
+        throw InputError("cannot write ceilings file " + path);
+    out << all.dump(1) << '\n';
+}
+
+bool loadCeilings(const std::string& path, DeviceInfo& device)
+{
+    const nlohmann::json all = readAll(path);
+    if (!all.contains("devices") || !all["devices"].contains(device.name))
+        return false;
+    const nlohmann::json& e = all["devices"][device.name];
+    Ceilings c;
+    c.gflopsF32 = e.value("gflops_f32", 0.0);
+    c.gflopsTf32 = e.value("gflops_tf32", 0.0);
+    c.gflopsF64 = e.value("gflops_f64", 0.0);
+    c.deviceBandwidthGBs = e.value("device_bandwidth_gbs", 0.0);
+    c.h2dGBs = e.value("h2d_gbs", 0.0);
+    c.d2hGBs = e.value("d2h_gbs", 0.0);
+    c.source = e.value("source", std::string("stored"));
+    device.ceilings = c;
+    return true;
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,96 @@
+// ABFT on the device, cheaply (seed 000 sections 2.1 and 4; the rules of gigacheck/abft.hpp and
+// abft/verify.cpp, the host reference).
+//
+// The augmented blocks live in the plan's buffers, with padded leading dimensions:
+//   A: (rows + 1) x depth, row `rows` = c_A;  B: depth x (cols + 1), column `cols` = r_B;
+//   C: (rows + 1) x (cols + 1).
+// The main product C[rows x cols] goes to the chosen GEMM variant on the unaugmented shapes (no
+// odd augmented GEMMs). Everything else is a memory-bound pass:
+//   checksumA            one pass over A (column sums -> c_A)
+//   checksumB            one pass over B (row sums -> r_B)
+//   checksumProducts     B pass (row norms of B_r), one fused pass over A_c (C[i, cols] += A_c r_B,
+//                        rowScale, column norms of A_c), one pass over B_r (C[rows, j] += c_A B,
+//                        colScale): the checksum column / row of C and the round-off bound.
+//   verify               ONE pass over C for both row and column sums, then one block that finds
+//                        mismatches, decides (seed figure 8) and corrects; only the small VerifyOut
+//                        reaches the host, written straight into pinned memory.
+// All scratch lives in the plan's Aux buffer of the C block (4 rows of doubles, ld >= max(rows,
+// cols) + 1): row 0 rowScale, row 1 colScale, rows 2 and 3 per-step scratch. Nothing is allocated
+// outside the plan, so the memory cap holds exactly.
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <cuda_runtime.h>
+
+namespace gigacheck::cuda {
+
+using Index = std::int64_t;
+
+#ifdef __CUDACC__
+#define GIGACHECK_HOST_DEVICE __host__ __device__
+#else
+#define GIGACHECK_HOST_DEVICE
+#endif
+
+struct AuxView {
+    double* data = nullptr;
+    Index ld = 0;  // >= max(rows, cols) + 1
+    GIGACHECK_HOST_DEVICE double* rowScale() const { return data; }
+    GIGACHECK_HOST_DEVICE double* colScale() const { return data + ld; }
+    GIGACHECK_HOST_DEVICE double* scratch0() const { return data + 2 * ld; }
+    GIGACHECK_HOST_DEVICE double* scratch1() const { return data + 3 * ld; }
+};
+
+// Up to this many mismatching rows / columns / corrections are listed; more is uncorrectable.
+constexpr int kMaxListed = 64;
+
+enum DeviceVerdict : int { kClean = 0, kCorrected = 1, kUncorrectable = 2 };
+
+// Written by the device into pinned host memory, once per verification.
+struct VerifyOut {
+    int verdict;
+    int rowCount, colCount;  // mismatching rows / columns (may exceed kMaxListed)
+    int correctionCount;
+    int recomputed;          // checksums rebuilt after a fault in the checksum row / column
+    long long rows[kMaxListed], cols[kMaxListed];
+    double rowResidual[kMaxListed], colResidual[kMaxListed];
+    // 0: fixed from the row check, 1: from the column check, 2: checksum cell, recomputed
+    int direction[kMaxListed];
+    long long corrRow[kMaxListed], corrCol[kMaxListed];
+    double before[kMaxListed], after[kMaxListed];
+    double maxCleanRatio, minThreshold, maxThreshold;
+};
+
+void checksumA(Precision p, void* a, Index rows, Index depth, Index lda, cudaStream_t s);
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s);
+
+// accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
+void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
+                      Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s);
+
+struct VerifyCall {
+    Precision precision = Precision::F32;
+    void* c = nullptr;
+    Index rows = 0, cols = 0, ldc = 0;
+    Index depth = 0;  // inner dimension accumulated so far
+    AuxView aux;
+    double u = 0, lambda = 4.0;
+};
+// hostOut must be pinned host memory; it holds the result once the stream passes this call.
+void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
+
+struct DeviceInjection {
+    Index row = 0, col = 0;  // in the augmented block
+    int bitFlip = 0;         // 0: add delta, 1: flip bit
+    int bit = 0;
+    double delta = 0;
+};
+// Applies the injections in order; beforeAfter (pinned host, 2 doubles per injection) gets the values.
+void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
+            cudaStream_t s);
+
+// Bytes moved through device memory by the ABFT passes of one block product (for the metrics).
+double abftPassBytes(Precision p, Index rows, Index depth, Index cols);
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,36 @@
+// The GEMM variants of the lab on row-major device views:
+//   C[m x q] = A[m x n] * B[n x q]  (+ C when accumulate)
+// naive: one thread per element; tiled: seed figure 7 with a T x T shared-memory tile;
+// optimized: 128 x 128 block tile, 8 x 8 register tile per thread, 16-byte loads, double-buffered
+// shared memory; cublas / cublas-tf32: the library (row-major through the transpose identity).
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+namespace gigacheck::cuda {
+
+struct GemmCall {
+    GemmVariant variant = GemmVariant::Cublas;
+    int tile = 32;        // tiled: 8, 16 or 32
+    int optimizedBk = 16;  // optimized: k-depth of a shared-memory stage (8 or 16; FP64 always 8)
+    Precision precision = Precision::F32;
+    std::int64_t m = 0, n = 0, q = 0;
+    const void* a = nullptr;
+    std::int64_t lda = 0;
+    const void* b = nullptr;
+    std::int64_t ldb = 0;
+    void* c = nullptr;
+    std::int64_t ldc = 0;
+    bool accumulate = false;
+};
+
+// Throws InputError for a tile other than 8/16/32, BackendError on CUDA/cuBLAS failure.
+void gemm(const GemmCall& call, cublasHandle_t handle, cudaStream_t stream);
+
+// FLOPs of one call (2 m n q), what every variant is credited with.
+inline double gemmFlops(std::int64_t m, std::int64_t n, std::int64_t q) { return 2.0 * double(m) * double(n) * double(q); }
+
+}  // namespace gigacheck::cuda

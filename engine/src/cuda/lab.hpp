@@ -1,0 +1,47 @@
+// What the bench suites and the GPU tests need from the CUDA side, in plain C++ (no CUDA types),
+// so that src/bench compiles with or without CUDA. Every timing is a median of CUDA-event times.
+#pragma once
+
+#include "gigacheck/backend.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+// CUDA devices in ordinal order; empty with *why set when there are none.
+std::vector<DeviceInfo> cudaDevices(std::string* why);
+// GEMM roofs (cuBLAS FP32 / TF32 / FP64 at N = 8192), device copy bandwidth (bytes read +
+// written), pinned H2D and D2H bandwidth (256 MiB copies).
+Ceilings measureDeviceCeilings(int device);
+
+struct GemmTiming {
+    double medianMs = 0;
+    double gflops = 0;
+    double relError = 0;  // max |C - C_ref| / (|A| |B|)_ij on sampled rows, C_ref in FP64 on the host
+};
+// C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16).
+GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps);
+
+struct AbftTiming {
+    double plainMs = 0;      // cuBLAS GEMM, unaugmented n x n, tight leading dimensions
+    double protectedMs = 0;  // checksums + GEMM + checksum products + (inject) + verify/correct
+    std::string verdict;     // of the last protected repetition
+    int corrections = 0;
+    double correctedRelError = 0;  // |corrected - clean value| / |clean value| at the fault
+};
+// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides.
+AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
+
+// C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block
+// dimension; seconds, median of reps.
+double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps);
+// In-core cuBLAS FP32 GEMM rate (GFLOP/s) for an m x n x q product on device-resident data.
+double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps);
+// Pinned host <-> device bandwidths in GB/s (256 MiB copies, median).
+void linkBandwidth(double& h2dGBs, double& d2hGBs);
+
+// Runs one GEMM variant on host matrices (copies in and out), for the kernel tests.
+void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,141 @@
+// Reading and writing JSON fields of the run record with errors that name the field.
+// Internal to src/record.
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace gigacheck::recordjson {
+
+// Ordered so that a saved record reads top-down like the report.
+using Json = nlohmann::ordered_json;
+
+// JSON has no inf/nan: they are stored as the strings "inf", "-inf", "nan".
+inline Json number(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+// A node of the document together with its dotted path, so errors can say which field is wrong.
+class Node {
+public:
+    Node(const Json& json, std::string path) : json_(json), path_(std::move(path)) {}
+
+    const std::string& path() const { return path_; }
+    const Json& json() const { return json_; }
+    bool has(const char* key) const { return json_.is_object() && json_.contains(key); }
+
+    Node child(const char* key) const
+    {
+        requireObject();
+        auto it = json_.find(key);
+        if (it == json_.end())
+            throw InputError("record: missing field '" + sub(key) + "'");
+        return Node(*it, sub(key));
+    }
+
+    template <class T> T get(const char* key) const { return child(key).as<T>(); }
+    template <class T> T getOr(const char* key, T fallback) const
+    {
+        return has(key) ? child(key).as<T>() : fallback;
+    }
+
+    template <class T> T as() const
+    {
+        if constexpr (std::is_same_v<T, double>) {
+            if (json_.is_string()) {
+                const auto s = json_.get<std::string>();
+                if (s == "inf")
+                    return INFINITY;
+                if (s == "-inf")
+                    return -INFINITY;
+                if (s == "nan")
+                    return NAN;
+            }
+            if (!json_.is_number())
+                wrongType("a number");
+        } else if constexpr (std::is_same_v<T, bool>) {
+            if (!json_.is_boolean())
+                wrongType("true or false");
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            if (!json_.is_string())
+                wrongType("a string");
+        } else if constexpr (std::is_unsigned_v<T>) {
+            if (!json_.is_number_unsigned())
+                wrongType("a non-negative integer");
+        } else {
+            if (!json_.is_number_integer())
+                wrongType("an integer");
+        }
+        return json_.get<T>();
+    }
+
+    std::vector<Node> elements(const char* key) const
+    {
+        const Node list = child(key);
+        if (!list.json_.is_array())
+            list.wrongType("an array");
+        std::vector<Node> out;
+        out.reserve(list.json_.size());
+        for (std::size_t i = 0; i < list.json_.size(); ++i)
+            out.emplace_back(list.json_[i], list.path_ + "[" + std::to_string(i) + "]");
+        return out;
+    }
+
+    template <class T> std::vector<T> list(const char* key) const
+    {
+        std::vector<T> out;
+        for (const Node& n : elements(key))
+            out.push_back(n.as<T>());
+        return out;
+    }
+
+    // Enum by its stable name (toString), listing the accepted names when it is unknown.
+    template <class E, std::size_t N>
+    E enumeration(const char* key, const std::array<E, N>& values) const
+    {
+        return enumeration(key, values, [](E e) { return toString(e); });
+    }
+    template <class E, std::size_t N, class NameOf>
+    E enumeration(const char* key, const std::array<E, N>& values, NameOf nameOf) const
+    {
+        const Node n = child(key);
+        const std::string s = n.as<std::string>();
+        std::string accepted;
+        for (E e : values) {
+            if (nameOf(e) == s)
+                return e;
+            accepted += (accepted.empty() ? "" : ", ") + std::string(nameOf(e));
+        }
+        throw InputError("record: field '" + n.path_ + "' has unknown value '" + s + "' (expected one of " +
+                         accepted + ")");
+    }
+
+private:
+    std::string sub(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+    void requireObject() const
+    {
+        if (!json_.is_object())
+            wrongType("an object");
+    }
+    [[noreturn]] void wrongType(const char* expected) const
+    {
+        throw InputError("record: field '" + (path_.empty() ? std::string("(top level)") : path_) +
+                         "' must be " + expected);
+    }
+
+    const Json& json_;
+    std::string path_;
+};
+
+}  // namespace gigacheck::recordjson

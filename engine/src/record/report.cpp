@@ -1,0 +1,220 @@
+// The text report of a run: seed 000 section 6's GIGACHECK block (figure 18), then what the
+// lab adds: backend choice, plan, time per queue, the fault report and the reference check.
+#include "gigacheck/record.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace gigacheck {
+namespace {
+
+std::string fixed(double v, int digits)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string general(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string seconds(double s)
+{
+    if (s < 1e-3)
+        return fixed(s * 1e6, 1) + " us";
+    if (s < 1)
+        return fixed(s * 1e3, 3) + " ms";
+    return fixed(s, 3) + " s";
+}
+
+// The seed's report counts host memory in binary megabytes (320.43 MB for its 336e6 bytes).
+std::string mebibytes(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 2) + " MiB"; }
+
+std::string shapeText(std::int64_t rows, std::int64_t cols)
+{
+    return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+// The seed names its values after C types.
+std::string_view valuesType(Precision p) { return p == Precision::F32 ? "float" : "double"; }
+
+bool onCuda(const RunRecord& r) { return r.device.backend == BackendKind::Cuda; }
+
+std::string listIndices(const std::vector<std::int64_t>& v, std::int64_t offset, std::int64_t checksumIndex)
+{
+    std::string out;
+    const std::size_t shown = std::min<std::size_t>(v.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (i)
+            out += ", ";
+        out += v[i] == checksumIndex ? std::string("checksum") : std::to_string(v[i] + offset);
+    }
+    if (v.size() > shown)
+        out += ", ... (" + std::to_string(v.size()) + " in all)";
+    return out;
+}
+
+std::string faultWords(const FaultSpec& f)
+{
+    std::string words;
+    if (f.count > 0) {
+        words += f.collinear == Collinearity::Row   ? "on one row, "
+                 : f.collinear == Collinearity::Col ? "on one column, "
+                                                    : "scattered, ";
+    }
+    if (!f.at.empty())
+        words += std::to_string(f.at.size()) + " at given positions, ";
+    words += f.model == FaultModel::Delta ? std::string("delta")
+                                          : "bit flip " + (f.bit < 0 ? std::string("of the top exponent bit")
+                                                                     : std::to_string(f.bit));
+    words += ", into " + std::string(toString(f.target));
+    if (f.count > 0)
+        words += f.scope == FaultScope::OneProduct ? ", one block product" : ", every block product";
+    return words;
+}
+
+void writeSeedBlock(std::ostream& out, const RunRecord& r)
+{
+    const RunConfig& c = r.config;
+    const Shape& s = c.shape;
+    const int errors = c.faults.count + int(c.faults.at.size());
+    out << "GIGACHECK =====\n";
+    out << "Params:\n";
+    out << "  A: " << shapeText(s.m, s.n) << "  B: " << shapeText(s.n, s.q) << " -> C: " << shapeText(s.m, s.q)
+        << "\n";
+    out << "  Values type: " << valuesType(c.precision) << "\n";
+    out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
+        << (onCuda(r) ? toString(c.gemm) : std::string_view("OpenBLAS")) << ")\n";
+    out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("
+        << mebibytes(double(r.metrics.hostBytesRequired)) << ")\n";
+    out << "  # errors: " << errors;
+    if (errors > 0)
+        out << " (" << faultWords(c.faults) << ")";
+    out << "\n";
+    out << "  Tile side: " << c.tile << "\n";
+    out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
+    out << "Device info:\n";
+    out << "  Name: " << r.device.name << "\n";
+    out << "  Max Global Mem: " << formatBytes(double(r.plan.capBytes)) << " (cap; the device has "
+        << formatBytes(double(r.device.memoryBytes)) << ")\n";
+    if (r.faults.blocksCorrected > 0)
+        out << "Corrected detected error(s)\n";
+    if (r.faults.blocksUncorrectable > 0)
+        out << "UNCORRECTABLE error(s) detected\n";
+    out << (onCuda(r) ? "GPU" : "CPU") << " mul: " << seconds(r.metrics.totalSeconds) << "\n";
+    out << (onCuda(r) ? "Total CUDA time (CUDA events): " : "Total execute time (CPU steady clock): ")
+        << seconds(r.metrics.executeSeconds) << "\n";
+    out << "Average program performance: " << general(r.metrics.gflops) << " GFLOP/s\n";
+    out << "Total kernel intensity: " << general(r.metrics.intensityDevice) << " FLOP/B\n";
+}
+
+void writeBackendAndPlan(std::ostream& out, const RunRecord& r)
+{
+    const Plan& p = r.plan;
+    out << "\nBackend: " << toString(r.device.backend);
+    if (!r.device.computeCapability.empty())
+        out << " (compute capability " << r.device.computeCapability << ")";
+    out << "\n";
+    if (!r.device.whyChosen.empty())
+        out << "  why: " << r.device.whyChosen << "\n";
+    out << "Plan: " << p.splitM << " x " << p.splitQ << " blocks of C, " << p.splitN
+        << " split(s) of the common dimension (" << p.productCount() << " block products)\n";
+    out << "  block extents: " << p.blockM << " x " << p.blockN << " times " << p.blockN << " x " << p.blockQ
+        << (p.abft ? " (plus checksum row/column)" : "") << "\n";
+    out << "  buffers:";
+    for (const BufferSpec& b : p.buffers)
+        out << " " << b.name << " " << formatBytes(double(b.bytes)) << ";";
+    out << "\n";
+    out << "  needed " << formatBytes(double(p.bytesNeeded)) << " of cap " << formatBytes(double(p.capBytes))
+        << ", peak in use " << formatBytes(double(r.metrics.peakBufferBytes)) << "\n";
+    if (!p.explanation.empty())
+        out << "  " << p.explanation << "\n";
+}
+
+void writeMetrics(std::ostream& out, const RunRecord& r)
+{
+    const Metrics& m = r.metrics;
+    out << "Metrics:\n";
+    out << "  queues busy: H2D " << seconds(m.queueBusySeconds[0]) << ", compute " << seconds(m.queueBusySeconds[1])
+        << ", D2H " << seconds(m.queueBusySeconds[2]) << "\n";
+    out << "  flops: " << general(m.flops) << " (useful 2mnq: " << general(m.usefulFlops) << ")\n";
+    out << "  bytes: host link " << formatBytes(m.bytesHostLink) << ", device memory "
+        << formatBytes(m.bytesDevice) << "\n";
+    out << "  intensity: " << general(m.intensityDevice) << " FLOP/B (device memory), "
+        << general(m.intensityHostLink) << " FLOP/B (host link)\n";
+}
+
+void writeFaultReport(std::ostream& out, const RunRecord& r)
+{
+    const FaultReport& f = r.faults;
+    out << "Fault report:\n";
+    if (!r.config.abft) {
+        out << "  ABFT off (--no-abft): nothing was checked\n";
+        return;
+    }
+    out << "  injected " << f.injected << ", detected " << f.detected << ", corrected " << f.corrected
+        << ", uncorrectable " << f.uncorrectable << ", below threshold " << f.belowThreshold
+        << ", false positives " << f.falsePositives << "\n";
+    out << "  block products: " << f.blocksClean << " clean, " << f.blocksCorrected << " corrected, "
+        << f.blocksUncorrectable << " uncorrectable\n";
+    out << "  threshold (largest): " << general(f.maxThreshold) << "; largest clean residual / threshold: "
+        << general(f.maxCleanResidualRatio);
+    if (f.maxCleanResidualRatio > 0)
+        out << " (threshold / largest clean residual: " << general(1.0 / f.maxCleanResidualRatio) << ")";
+    out << "\n";
+    for (const VerifyEvent& v : r.verifications) {
+        if (v.result.verdict != Verdict::Uncorrectable)
+            continue;
+        out << "  block (" << v.block.i << ", " << v.block.j << ", " << v.block.k
+            << ") uncorrectable: candidate rows " << listIndices(v.result.mismatchRows, v.rowOffset, v.rows)
+            << "; candidate cols " << listIndices(v.result.mismatchCols, v.colOffset, v.cols) << "\n";
+    }
+}
+
+void writeReference(std::ostream& out, const RunRecord& r)
+{
+    const ReferenceCheck& ref = r.reference;
+    out << "Reference check: ";
+    if (ref.mode == ReferenceMode::None) {
+        out << "not run (--reference none)\n";
+        return;
+    }
+    out << toString(ref.mode) << ", " << ref.rowsChecked << " row(s) against OpenBLAS: " << ref.mismatches
+        << " mismatch(es), max abs error " << general(ref.maxAbsError) << ", max error / tolerance "
+        << general(ref.maxRelError) << " -> " << (ref.passed ? "PASSED" : "FAILED") << "\n";
+}
+
+}  // namespace
+
+std::string formatReport(const RunRecord& r)
+{
+    std::ostringstream out;
+    writeSeedBlock(out, r);
+    writeBackendAndPlan(out, r);
+    writeMetrics(out, r);
+    writeFaultReport(out, r);
+    writeReference(out, r);
+    if (r.status != "ok")
+        out << "Run " << r.status << (r.error.empty() ? "" : ": " + r.error)
+            << " (the record holds what ran before)\n";
+    out << "Verdict: ";
+    if (r.status != "ok")
+        out << "INCOMPLETE (" << r.status << ")\n";
+    else if (r.verifiedCorrect())
+        out << "VERIFIED CORRECT\n";
+    else if (r.faults.blocksUncorrectable > 0)
+        out << "UNCORRECTABLE ERRORS REMAIN\n";
+    else if (!r.reference.passed)
+        out << "REFERENCE MISMATCH\n";
+    else
+        out << "NOT VERIFIED\n";
+    return out.str();
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gigacheck needs to build and test, only those missing.
+# Runs apt-get directly as root, through sudo otherwise (when sudo exists).
+set -euo pipefail
+
+# libqt6svg6-dev is a virtual name on Debian 12, provided by qt6-svg-dev: the real name is listed
+# so that dpkg-query sees it installed and a second run installs nothing.
+packages=(
+  build-essential cmake ninja-build
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
+  libopenblas-dev nlohmann-json3-dev libgl-dev
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: run this script as root (or install sudo) to install them" >&2
+  exit 2
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update
+"${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Build, GPU tests, compute-sanitizer and benchmarks on the device machine, in one call.
+# Usage (from the repository root, Qt carried as in ../shared/device/README.md):
+#   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
+# Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
+set -u
+OUT=${OUT:-/tmp/gigacheck-out}
+mkdir -p "$OUT"
+LOG="$OUT/log.txt"
+CLI=build/app/cli/gigacheck
+export GIGACHECK_COMMIT=${GIGACHECK_COMMIT:-unknown}
+stamp() { echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
+
+for phase in "$@"; do
+  case $phase in
+  build)
+    stamp build
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv >> "$LOG" 2>&1
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
+      -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
+      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend >> "$OUT/build.txt" 2>&1
+    rc=$?
+    tail -5 "$OUT/build.txt" >> "$LOG"
+    if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
+    rm -f "$OUT/build.txt"
+    ;;
+  tests)
+    stamp ctest -L gpu
+    ctest --test-dir build -L gpu --output-on-failure --timeout 400 >> "$LOG" 2>&1
+    tail -8 "$LOG"
+    ;;
+  sanitizer)
+    stamp compute-sanitizer memcheck, one small run per strategy
+    for s in none s1 s2 s3 s4; do
+      mem=200KB; [ $s = none ] && mem=4MB
+      compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x200x250 --backend cuda \
+        --strategy $s --mem $mem --errors 1 --gemm optimized --quiet >> "$LOG" 2>&1
+      echo "strategy $s: sanitizer exit $?" | tee -a "$LOG"
+    done
+    ;;
+  kernels | abft | ooc | paper)
+    suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core
+    stamp bench $suite
+    json=(); [ $phase != paper ] && json=(--json "$OUT/bench_$phase.json")
+    $CLI bench $suite "${json[@]}" > "$OUT/bench_$phase.txt" 2>> "$LOG"
+    echo "bench $suite exit $?" | tee -a "$LOG"
+    tail -40 "$OUT/bench_$phase.txt"
+    ;;
+  esac
+done
+stamp done

@@ -1,0 +1,218 @@
+// The gigacheck CLI as scripts use it: exit codes, one-line errors, reports, records that load.
+#include "gigacheck/record.hpp"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace gigacheck;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result gigacheckCli(const QStringList& args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(QStringLiteral(GIGACHECK_CLI), args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(tmp_.isValid()); }
+
+    void version()
+    {
+        const Result r = gigacheckCli({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("gigacheck 0.")), qPrintable(r.out));
+    }
+
+    void help()
+    {
+        const Result r = gigacheckCli({QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* command : {"run", "devices", "bench", "show"})
+            QVERIFY(r.out.contains(QLatin1String(command)));
+        const Result run = gigacheckCli(words("run --help"));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.startsWith(QStringLiteral("Usage: gigacheck run")));
+        for (const char* option : {"--shape", "--type", "--backend", "--strategy", "--mem", "--errors", "--collinear",
+                                   "--inject-at", "--fault", "--seed", "--dist", "--tile", "--no-abft", "--json",
+                                   "--gemm", "--target", "--fault-scope", "--reference", "--quiet"})
+            QVERIFY2(run.out.contains(QLatin1String(option)), option);
+        QCOMPARE(gigacheckCli(words("show --help")).exitCode, 0);
+        QCOMPARE(gigacheckCli(words("devices --help")).exitCode, 0);
+        QCOMPARE(gigacheckCli(words("bench --help")).exitCode, 0);
+    }
+
+    void badInputExitsTwoWithOneLine_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("mentions");  // what the one line must name
+        QTest::newRow("zero dimension") << "run --shape 0x5x5" << "at least 1";
+        QTest::newRow("not a shape") << "run --shape abc" << "--shape abc";
+        QTest::newRow("cap too small") << "run --shape 64x64x64 --backend cpu --mem 1B" << "cap";
+        QTest::newRow("bad size unit") << "run --shape 64x64x64 --mem 12XB" << "--mem 12XB";
+        QTest::newRow("bad strategy") << "run --shape 64x64x64 --strategy s9" << "s9";
+        QTest::newRow("fault outside C") << "run --shape 64x64x64 --backend cpu --inject-at 64,3" << "outside";
+        QTest::newRow("bad precision") << "run --shape 64x64x64 --type f16" << "f16";
+        QTest::newRow("unknown option") << "run --shape 64x64x64 --frobnicate" << "frobnicate";
+        QTest::newRow("missing shape") << "run --errors 1" << "--shape";
+        QTest::newRow("bad tile") << "run --shape 64x64x64 --tile 12" << "--tile";
+        QTest::newRow("bad fault model") << "run --shape 64x64x64 --fault bitflop" << "--fault";
+        QTest::newRow("bad inject-at") << "run --shape 64x64x64 --inject-at 3" << "--inject-at";
+        QTest::newRow("negative errors") << "run --shape 64x64x64 --errors -1" << "--errors";
+        QTest::newRow("unknown command") << "frobnicate" << "frobnicate";
+        QTest::newRow("no command") << "" << "command";
+        QTest::newRow("unknown bench suite") << "bench nope" << "nope";
+        QTest::newRow("bench without suite") << "bench" << "SUITE";
+        QTest::newRow("show missing file") << "show /nonexistent/run.json" << "/nonexistent/run.json";
+    }
+
+    void badInputExitsTwoWithOneLine()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, mentions);
+        const Result r = gigacheckCli(args.split(QLatin1Char(' '), Qt::SkipEmptyParts));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);  // exactly one line
+        QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+    }
+
+    void smallRunCorrectsTheInjectedFault()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("corrected.json"));
+        const Result r = gigacheckCli(words("run --shape 96x80x70 --backend cpu --strategy s2 --mem 64KB "
+                                            "--inject-at 10,20:5 --json") +
+                                      QStringList{json});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("GIGACHECK =====")));
+        QVERIFY(r.out.contains(QStringLiteral("Corrected detected error(s)")));
+        QVERIFY(r.out.contains(QStringLiteral("VERIFIED CORRECT")));
+
+        const RunRecord record = loadRecord(json.toStdString());
+        QVERIFY(record.plan.productCount() > 1);  // the 64 KB cap forces blocking
+        QCOMPARE(record.injections.size(), std::size_t(1));
+        const Injection& inj = record.injections[0].injection;
+        QCOMPARE(inj.globalRow, std::int64_t(10));
+        QCOMPARE(inj.globalCol, std::int64_t(20));
+        QCOMPARE(inj.delta, 5.0);
+        QVERIFY(inj.applied);
+        QCOMPARE(record.faults.injected, 1);
+        QCOMPARE(record.faults.corrected, 1);
+        QCOMPARE(record.faults.falsePositives, 0);
+        const auto corrected = std::find_if(record.verifications.begin(), record.verifications.end(),
+                                            [](const VerifyEvent& v) { return !v.result.corrections.empty(); });
+        QVERIFY(corrected != record.verifications.end());
+        QCOMPARE(corrected->rowOffset + corrected->result.corrections[0].row, std::int64_t(10));
+        QCOMPARE(corrected->colOffset + corrected->result.corrections[0].col, std::int64_t(20));
+        QVERIFY(record.reference.passed);
+        QVERIFY(record.verifiedCorrect());
+        QVERIFY(!record.spans.empty());
+
+        // show prints the same report from the saved record: the record round-trips.
+        const Result shown = gigacheckCli({QStringLiteral("show"), json});
+        QCOMPARE(shown.exitCode, 0);
+        QCOMPARE(shown.out, r.out);
+    }
+
+    void nonCollinearErrorsExitOne()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("uncorrectable.json"));
+        const Result r = gigacheckCli(words("run --shape 32x24x40 --backend cpu --strategy none "
+                                            "--inject-at 1,1 --inject-at 5,7 --json") +
+                                      QStringList{json});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("UNCORRECTABLE")));
+        const RunRecord record = loadRecord(json.toStdString());
+        QCOMPARE(record.faults.blocksUncorrectable, 1);
+        QCOMPARE(record.faults.uncorrectable, 2);
+        QVERIFY(!record.verifiedCorrect());
+
+        const Result shown = gigacheckCli({QStringLiteral("show"), json});
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY(shown.out.contains(QStringLiteral("candidate rows 1, 5; candidate cols 1, 7")));
+    }
+
+    void devicesListsTheCpu()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("devices.json"));
+        const Result r = gigacheckCli({QStringLiteral("devices"), QStringLiteral("--json"), json});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("cpu: CPU")), qPrintable(r.out));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"backend\": \"cpu\""));
+    }
+
+    void showRefusesNewerRecords()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("future.json"));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 7, "whatever": []})");
+        file.close();
+        const Result r = gigacheckCli({QStringLiteral("show"), json});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("record format 7 is newer than this gigacheck supports (1); update gigacheck")),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void quietPrintsOnlyTheVerdict()
+    {
+        const Result r = gigacheckCli(words("run --shape 40x30x20 --backend cpu --errors 2 --collinear col --quiet"));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QStringLiteral("verified correct\n"));
+    }
+
+    void interruptWritesAPartialRecord()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("interrupted.json"));
+        QProcess p;
+        p.start(QStringLiteral(GIGACHECK_CLI),
+                words("run --shape 4000x4000x4000 --backend cpu --strategy s1 --mem 256KB --reference none --json") +
+                    QStringList{json});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(1500);  // past start-up and input generation, into the blocked products
+        if (p.state() != QProcess::Running)
+            QSKIP("the run finished before it could be interrupted");
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("interrupted")));
+        const RunRecord record = loadRecord(json.toStdString());
+        QCOMPARE(record.status, std::string("cancelled"));
+        QVERIFY(record.spans.size() < std::size_t(record.plan.productCount()) * 3);
+    }
+
+private:
+    QTemporaryDir tmp_;
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,424 @@
+// The run record is the artefact the CLI writes and the GUI reads: every field must survive a
+// save/load, newer formats and damaged files must be refused with a message naming the problem.
+#include "gigacheck/record.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+using namespace gigacheck;
+
+// Enums are compared by their stable names, which is also what a failure prints.
+static QString nameOf(std::string_view name) { return QString::fromUtf8(name.data(), qsizetype(name.size())); }
+#define COMPARE_NAMES(actual, expected) QCOMPARE(nameOf(toString(actual)), nameOf(toString(expected)))
+
+namespace {
+
+RunRecord fullRecord()
+{
+    RunRecord r;
+    r.toolVersion = "0.1.0-test";
+    r.createdAt = "2026-11-21T10:00:00Z";
+    r.status = "ok";
+    r.error = "";
+
+    RunConfig& c = r.config;
+    c.shape = {20000, 2000, 1999};
+    c.precision = Precision::F64;
+    c.distribution = Distribution::Wide;
+    c.seed = 0xfedcba9876543210ULL;  // above 2^63: must not pass through a double
+    c.backend = BackendKind::Cpu;
+    c.strategy = StrategyKind::S2;
+    c.memCapBytes = 10'000'000;
+    c.abft = true;
+    c.gemm = GemmVariant::CublasTf32;
+    c.tile = 16;
+    c.faults.count = 3;
+    c.faults.collinear = Collinearity::Col;
+    c.faults.at = {FaultAt{5, 7, 2.5, std::nullopt}, FaultAt{1, 1, std::nullopt, 3}};
+    c.faults.model = FaultModel::BitFlip;
+    c.faults.bit = 61;
+    c.faults.target = FaultTarget::ChecksumRow;
+    c.faults.scope = FaultScope::EveryProduct;
+    c.faults.seed = 99;
+    c.reference = ReferenceMode::Sample;
+    c.thresholdLambda = 3.5;
+
+    DeviceInfo& d = r.device;
+    d.backend = BackendKind::Cpu;
+    d.name = "CPU: test machine (2 threads)";
+    d.memoryBytes = 17'179'869'184ULL;
+    d.computeCapability = "9.0";
+    d.whyChosen = "--backend cpu";
+    d.ceilings = {1.5, 2.5, 0.75, 100.25, 12.5, 13.5, "measured 2026-11-21"};
+
+    Plan& p = r.plan;
+    p.shape = c.shape;
+    p.precision = Precision::F64;
+    p.strategy = StrategyKind::S2;
+    p.abft = true;
+    p.capBytes = c.memCapBytes;
+    p.splitM = 40;
+    p.splitN = 2;
+    p.splitQ = 4;
+    p.blockM = 500;
+    p.blockN = 1000;
+    p.blockQ = 500;
+    p.buffers = {{"A", BufferRole::A, 501, 1000, 1000, 4'008'000},
+                 {"B'", BufferRole::B, 1000, 501, 504, 4'032'000},
+                 {"C", BufferRole::C, 501, 501, 501, 2'008'008},
+                 {"auxC", BufferRole::Aux, 4, 502, 502, 16'064}};
+    p.bytesNeeded = 10'064'072;
+    p.explanation = "two splits of n, double-buffered A and B";
+
+    Span s;
+    s.opId = 12;
+    s.queue = Queue::D2H;
+    s.stream = 1;
+    s.kind = OpKind::CopyD2H;
+    s.block = {3, 2, 1};
+    s.start = 0.125;
+    s.end = 0.25;
+    s.bytes = 2'000'000;
+    s.flops = 0;
+    r.spans = {s};
+    s.opId = 13;
+    s.queue = Queue::Compute;
+    s.kind = OpKind::Product;
+    s.flops = 1e9;
+    r.spans.push_back(s);
+
+    InjectEvent ie;
+    ie.opId = 7;
+    ie.time = 0.0625;
+    ie.injection.block = {1, 0, 1};
+    ie.injection.localRow = 4;
+    ie.injection.localCol = 500;
+    ie.injection.globalRow = 504;
+    ie.injection.globalCol = -1;
+    ie.injection.target = FaultTarget::ChecksumCol;
+    ie.injection.model = FaultModel::Delta;
+    ie.injection.delta = -42.5;
+    ie.injection.bit = 30;
+    ie.injection.before = 1.0 / 3.0;
+    ie.injection.after = 1.0 / 3.0 - 42.5;
+    ie.injection.applied = true;
+    r.injections = {ie};
+
+    VerifyEvent ve;
+    ve.opId = 8;
+    ve.block = {1, 0, 1};
+    ve.rowOffset = 500;
+    ve.colOffset = 0;
+    ve.rows = 500;
+    ve.cols = 500;
+    ve.time = 0.07;
+    ve.result.verdict = Verdict::Corrected;
+    ve.result.mismatchRows = {4};
+    ve.result.mismatchCols = {7, 500};
+    ve.result.rowResidual = {42.5};
+    ve.result.colResidual = {1e-3, 42.5};
+    ve.result.corrections = {{4, 7, 10.0, 0.1}};
+    ve.result.checksumsRecomputed = true;
+    ve.result.maxCleanResidualRatio = 0.0123456789012345;
+    ve.result.minThreshold = 1e-12;
+    ve.result.maxThreshold = 3e-9;
+    r.verifications = {ve};
+    ve.block = {0, 0, 0};
+    ve.result = VerifyResult{};
+    ve.result.verdict = Verdict::Uncorrectable;
+    ve.result.mismatchRows = {1, 5};
+    ve.result.mismatchCols = {1, 7};
+    r.verifications.push_back(ve);
+
+    Metrics& m = r.metrics;
+    m.totalSeconds = 1.5;
+    m.executeSeconds = 1.25;
+    m.queueBusySeconds[0] = 0.5;
+    m.queueBusySeconds[1] = 0.75;
+    m.queueBusySeconds[2] = 0.125;
+    m.flops = 1.6e11;
+    m.usefulFlops = 1.599e11;
+    m.bytesHostLink = 3.2e8;
+    m.bytesDevice = 9.1e10;
+    m.intensityHostLink = 500;
+    m.intensityDevice = 1.73962;
+    m.gflops = 128.5;
+    m.peakBufferBytes = 10'000'000;
+    m.hostBytesRequired = 336'000'000;
+
+    FaultReport& f = r.faults;
+    f.injected = 4;
+    f.detected = 3;
+    f.corrected = 2;
+    f.uncorrectable = 2;
+    f.belowThreshold = 1;
+    f.falsePositives = 0;
+    f.blocksClean = 317;
+    f.blocksCorrected = 1;
+    f.blocksUncorrectable = 1;
+    f.maxThreshold = 3e-9;
+    f.maxCleanResidualRatio = 0.0123;
+
+    ReferenceCheck& ref = r.reference;
+    ref.mode = ReferenceMode::Sample;
+    ref.rowsChecked = 64;
+    ref.mismatches = 2;
+    ref.maxAbsError = 41.9;
+    ref.maxRelError = 1e7;
+    ref.passed = false;
+    return r;
+}
+
+std::string withField(const std::string& json, const std::function<void(nlohmann::json&)>& edit)
+{
+    nlohmann::json doc = nlohmann::json::parse(json);
+    edit(doc);
+    return doc.dump();
+}
+
+// The message of the InputError thrown by f, or "" when none is thrown.
+template <class F> QString inputErrorOf(F f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestRecord : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripKeepsEveryField()
+    {
+        const RunRecord r = fullRecord();
+        const std::string json = toJson(r);
+        const RunRecord back = recordFromJson(json);
+
+        QCOMPARE(back.formatVersion, RunRecord::kFormatVersion);
+        QCOMPARE(back.toolVersion, r.toolVersion);
+        QCOMPARE(back.createdAt, r.createdAt);
+        QCOMPARE(back.status, r.status);
+
+        const RunConfig& c = back.config;
+        QVERIFY(c.shape == r.config.shape);
+        COMPARE_NAMES(c.precision, Precision::F64);
+        COMPARE_NAMES(c.distribution, Distribution::Wide);
+        QCOMPARE(c.seed, 0xfedcba9876543210ULL);
+        COMPARE_NAMES(c.backend, BackendKind::Cpu);
+        COMPARE_NAMES(c.strategy, StrategyKind::S2);
+        QCOMPARE(c.memCapBytes, 10'000'000ULL);
+        COMPARE_NAMES(c.gemm, GemmVariant::CublasTf32);
+        QCOMPARE(c.tile, 16);
+        QCOMPARE(c.faults.count, 3);
+        COMPARE_NAMES(c.faults.collinear, Collinearity::Col);
+        QVERIFY(c.faults.at == r.config.faults.at);
+        COMPARE_NAMES(c.faults.model, FaultModel::BitFlip);
+        QCOMPARE(c.faults.bit, 61);
+        COMPARE_NAMES(c.faults.target, FaultTarget::ChecksumRow);
+        COMPARE_NAMES(c.faults.scope, FaultScope::EveryProduct);
+        QCOMPARE(c.faults.seed, 99ULL);
+        COMPARE_NAMES(c.reference, ReferenceMode::Sample);
+        QCOMPARE(c.thresholdLambda, 3.5);
+
+        QCOMPARE(back.device.name, r.device.name);
+        QCOMPARE(back.device.memoryBytes, r.device.memoryBytes);
+        QCOMPARE(back.device.computeCapability, std::string("9.0"));
+        QCOMPARE(back.device.whyChosen, r.device.whyChosen);
+        QCOMPARE(back.device.ceilings.gflopsTf32, 2.5);
+        QCOMPARE(back.device.ceilings.d2hGBs, 13.5);
+        QCOMPARE(back.device.ceilings.source, r.device.ceilings.source);
+
+        const Plan& p = back.plan;
+        QCOMPARE(p.splitM, 40);
+        QCOMPARE(p.splitN, 2);
+        QCOMPARE(p.splitQ, 4);
+        QCOMPARE(p.blockQ, std::int64_t(500));
+        QCOMPARE(p.capBytes, 10'000'000ULL);
+        QCOMPARE(p.bytesNeeded, std::size_t(10'064'072));
+        QCOMPARE(p.explanation, r.plan.explanation);
+        QCOMPARE(p.buffers.size(), std::size_t(4));
+        QCOMPARE(p.buffers[1].name, std::string("B'"));
+        QCOMPARE(int(p.buffers[1].role), int(BufferRole::B));
+        QCOMPARE(p.buffers[1].ld, std::int64_t(504));
+        QCOMPARE(int(p.buffers[3].role), int(BufferRole::Aux));
+        QCOMPARE(p.buffers[3].bytes, std::size_t(16'064));
+
+        QCOMPARE(back.spans.size(), std::size_t(2));
+        COMPARE_NAMES(back.spans[0].queue, Queue::D2H);
+        COMPARE_NAMES(back.spans[0].kind, OpKind::CopyD2H);
+        QVERIFY(back.spans[0].block == (BlockIndex{3, 2, 1}));
+        QCOMPARE(back.spans[0].end, 0.25);
+        QCOMPARE(back.spans[1].flops, 1e9);
+
+        QCOMPARE(back.injections.size(), std::size_t(1));
+        const Injection& inj = back.injections[0].injection;
+        QCOMPARE(back.injections[0].opId, 7);
+        QCOMPARE(inj.localCol, std::int64_t(500));
+        QCOMPARE(inj.globalCol, std::int64_t(-1));
+        COMPARE_NAMES(inj.target, FaultTarget::ChecksumCol);
+        QCOMPARE(inj.before, 1.0 / 3.0);  // doubles are written with round-trip precision
+        QCOMPARE(inj.after, 1.0 / 3.0 - 42.5);
+        QVERIFY(inj.applied);
+
+        QCOMPARE(back.verifications.size(), std::size_t(2));
+        const VerifyResult& v = back.verifications[0].result;
+        COMPARE_NAMES(v.verdict, Verdict::Corrected);
+        QCOMPARE(v.mismatchCols, (std::vector<std::int64_t>{7, 500}));
+        QCOMPARE(v.colResidual, (std::vector<double>{1e-3, 42.5}));
+        QCOMPARE(v.corrections.size(), std::size_t(1));
+        QCOMPARE(v.corrections[0].col, std::int64_t(7));
+        QCOMPARE(v.corrections[0].after, 0.1);
+        QVERIFY(v.checksumsRecomputed);
+        QCOMPARE(v.maxCleanResidualRatio, 0.0123456789012345);
+        QCOMPARE(back.verifications[0].rowOffset, std::int64_t(500));
+        COMPARE_NAMES(back.verifications[1].result.verdict, Verdict::Uncorrectable);
+
+        QCOMPARE(back.metrics.queueBusySeconds[1], 0.75);
+        QCOMPARE(back.metrics.intensityDevice, 1.73962);
+        QCOMPARE(back.metrics.hostBytesRequired, std::size_t(336'000'000));
+        QCOMPARE(back.faults.belowThreshold, 1);
+        QCOMPARE(back.faults.blocksUncorrectable, 1);
+        COMPARE_NAMES(back.reference.mode, ReferenceMode::Sample);
+        QCOMPARE(back.reference.mismatches, std::int64_t(2));
+        QVERIFY(!back.reference.passed);
+
+        // Nothing written is lost: the reloaded record serialises to the same text.
+        QCOMPARE(toJson(back), json);
+    }
+
+    void nonFiniteNumbersSurvive()
+    {
+        RunRecord r = fullRecord();
+        r.faults.maxCleanResidualRatio = std::numeric_limits<double>::infinity();
+        r.metrics.gflops = std::nan("");
+        const RunRecord back = recordFromJson(toJson(r));
+        QVERIFY(std::isinf(back.faults.maxCleanResidualRatio));
+        QVERIFY(std::isnan(back.metrics.gflops));
+    }
+
+    void newerFormatIsRefused()
+    {
+        const std::string json =
+            withField(toJson(fullRecord()), [](nlohmann::json& d) { d["format_version"] = 7; });
+        QCOMPARE(inputErrorOf([&] { recordFromJson(json); }),
+                 QStringLiteral("record format 7 is newer than this gigacheck supports (1); update gigacheck"));
+        // A newer record may look different anywhere: the version is judged before the rest.
+        const std::string strange = R"({"format_version": 2, "something": "else"})";
+        QVERIFY(inputErrorOf([&] { recordFromJson(strange); }).contains(QStringLiteral("newer")));
+    }
+
+    void malformedJsonIsRefused()
+    {
+        const QString error = inputErrorOf([] { recordFromJson("{\"format_version\": 1,"); });
+        QVERIFY2(error.contains(QStringLiteral("not valid JSON")), qPrintable(error));
+        QVERIFY(!inputErrorOf([] { recordFromJson(""); }).isEmpty());
+        QVERIFY(!inputErrorOf([] { recordFromJson("[1, 2]"); }).isEmpty());
+    }
+
+    void missingOrWrongFieldIsNamed_data()
+    {
+        QTest::addColumn<QString>("pointer");  // JSON pointer to damage
+        QTest::addColumn<bool>("remove");       // remove it, else replace it by a string
+        QTest::addColumn<QString>("named");
+        QTest::newRow("missing shape.m") << "/config/shape/m" << true << "config.shape.m";
+        QTest::newRow("missing version") << "/format_version" << true << "format_version";
+        QTest::newRow("missing plan buffers") << "/plan/buffers" << true << "plan.buffers";
+        QTest::newRow("missing span kind") << "/spans/1/kind" << true << "spans[1].kind";
+        QTest::newRow("missing verdict") << "/verifications/0/result/verdict" << true
+                                         << "verifications[0].result.verdict";
+        QTest::newRow("wrong type cap") << "/config/mem_cap_bytes" << false << "config.mem_cap_bytes";
+        QTest::newRow("wrong type metrics") << "/metrics/flops" << false << "metrics.flops";
+        QTest::newRow("unknown enum") << "/config/strategy" << false << "config.strategy";
+    }
+
+    void missingOrWrongFieldIsNamed()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(bool, remove);
+        QFETCH(QString, named);
+        const std::string json = withField(toJson(fullRecord()), [&](nlohmann::json& d) {
+            const nlohmann::json::json_pointer ptr(pointer.toStdString());
+            if (remove)
+                d[ptr.parent_pointer()].erase(ptr.back());
+            else
+                d[ptr] = "s9";
+        });
+        const QString error = inputErrorOf([&] { recordFromJson(json); });
+        QVERIFY2(error.contains(QLatin1Char('\'') + named + QLatin1Char('\'')), qPrintable(error));
+    }
+
+    void savesAndLoadsFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("run.json")).toStdString();
+        const RunRecord r = fullRecord();
+        saveRecord(r, path);
+        QCOMPARE(toJson(loadRecord(path)), toJson(r));
+    }
+
+    void fileErrorsNameThePath()
+    {
+        QTemporaryDir dir;
+        const std::string missing = dir.filePath(QStringLiteral("absent.json")).toStdString();
+        QVERIFY(inputErrorOf([&] { loadRecord(missing); }).contains(QString::fromStdString(missing)));
+        const std::string unwritable = dir.filePath(QStringLiteral("no/such/dir/run.json")).toStdString();
+        QVERIFY(inputErrorOf([&] { saveRecord(fullRecord(), unwritable); }).contains(QString::fromStdString(unwritable)));
+
+        const std::string broken = dir.filePath(QStringLiteral("broken.json")).toStdString();
+        std::ofstream(broken) << "{ not json";
+        const QString error = inputErrorOf([&] { loadRecord(broken); });
+        QVERIFY2(error.startsWith(QString::fromStdString(broken)), qPrintable(error));
+    }
+
+    void referenceModeNames()
+    {
+        for (ReferenceMode m : {ReferenceMode::Auto, ReferenceMode::Full, ReferenceMode::Sample, ReferenceMode::None})
+            COMPARE_NAMES(referenceModeFromString(toString(m)), m);
+        COMPARE_NAMES(referenceModeFromString("sample"), ReferenceMode::Sample);
+        QVERIFY(inputErrorOf([] { referenceModeFromString("partial"); }).contains(QStringLiteral("partial")));
+    }
+
+    void reportShowsTheSeedBlockAndTheFaultReport()
+    {
+        RunRecord r = fullRecord();
+        r.config.precision = Precision::F32;
+        r.config.shape = {20000, 2000, 2000};
+        r.config.faults = FaultSpec{};
+        r.config.faults.count = 1;
+        r.config.tile = 32;
+        const QString report = QString::fromStdString(formatReport(r));
+        for (const char* expected :
+             {"GIGACHECK =====", "A: 20000 x 2000  B: 2000 x 2000 -> C: 20000 x 2000", "Values type: float",
+              "mul alg: error corrected", "Host memory required: 336.00 MB (320.43 MiB)", "# errors: 1 (scattered, delta, into result, one block product)", "Tile side: 32",
+              "Strategy: s2", "Name: CPU: test machine (2 threads)", "Max Global Mem: 10.00 MB",
+              "Corrected detected error(s)", "Total execute time (CPU steady clock)",
+              "Average program performance: 128.5 GFLOP/s", "Total kernel intensity: 1.73962 FLOP/B",
+              "why: --backend cpu", "40 x 4 blocks of C, 2 split(s)", "B' 4.03 MB",
+              "injected 4, detected 3, corrected 2, uncorrectable 2, below threshold 1, false positives 0",
+              "candidate rows 501, 505; candidate cols 1, 7", "Reference check: sample, 64 row(s)", "FAILED"}) {
+            QVERIFY2(report.contains(QString::fromUtf8(expected)),
+                     qPrintable(QStringLiteral("missing '%1' in:\n%2").arg(QString::fromUtf8(expected), report)));
+        }
+        QVERIFY(report.contains(QStringLiteral("UNCORRECTABLE ERRORS REMAIN")));
+
+        r.device.backend = BackendKind::Cuda;
+        const QString onGpu = QString::fromStdString(formatReport(r));
+        QVERIFY(onGpu.contains(QStringLiteral("GPU mul alg")));
+        QVERIFY(onGpu.contains(QStringLiteral("Total CUDA time")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecord)
+#include "tst_record.moc"

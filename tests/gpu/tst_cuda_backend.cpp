@@ -1,0 +1,278 @@
+// The CUDA backend end to end through runGemm: every strategy x GEMM variant x precision equals
+// the reference on odd shapes; faults at explicit positions are corrected on the device and land
+// in the record exactly as on the CPU backend (the host twin); the cap holds; spans arrive while
+// the run goes on; a CUDA failure mid-run ends the run cleanly and the next run works.
+#include "gpu_available.hpp"
+
+#include "gigacheck/run.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "../../engine/src/cuda/testing_hooks.hpp"
+#endif
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace gigacheck;
+
+Q_DECLARE_METATYPE(gigacheck::GemmVariant)
+Q_DECLARE_METATYPE(gigacheck::Precision)
+Q_DECLARE_METATYPE(gigacheck::StrategyKind)
+
+namespace {
+
+RunConfig baseConfig(StrategyKind s, Precision p, GemmVariant g)
+{
+    RunConfig c;
+    c.shape = {157, 93, 131};  // odd everywhere: edge blocks, unaligned rows
+    c.precision = p;
+    c.backend = BackendKind::Cuda;
+    c.strategy = s;
+    c.gemm = g;
+    c.tile = 16;
+    c.reference = ReferenceMode::Full;
+    // Small enough to split every dimension (several k steps, several C blocks).
+    c.memCapBytes = p == Precision::F32 ? 60000 : 120000;
+    if (s == StrategyKind::None)
+        c.memCapBytes = 1 << 20;
+    return c;
+}
+
+QString describeFailure(const RunRecord& r)
+{
+    return QStringLiteral("status %1 (%2), reference %3: %4 mismatches, max rel %5")
+        .arg(QString::fromStdString(r.status), QString::fromStdString(r.error))
+        .arg(r.reference.passed ? "passed" : "FAILED")
+        .arg(r.reference.mismatches)
+        .arg(r.reference.maxRelError);
+}
+
+struct Recorder : RunObserver {
+    std::mutex m;
+    std::vector<double> spanArrival;  // seconds since the run started (host clock)
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    std::atomic<int> spans{0};
+    std::atomic<bool>* cancelAfterFirst = nullptr;
+    void onSpan(const Span&) override
+    {
+        std::lock_guard lock(m);
+        spanArrival.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        ++spans;
+        if (cancelAfterFirst)
+            cancelAfterFirst->store(true);
+    }
+};
+
+}  // namespace
+
+class TestCudaBackend : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
+    void matchesReference_data();
+    void matchesReference();
+    void explicitFaultsCorrectedLikeHostTwin_data();
+    void explicitFaultsCorrectedLikeHostTwin();
+    void nonCollinearFaultsAreUncorrectable();
+    void spansArriveWhileRunning();
+    void cancelGivesPartialRecord();
+    void cudaErrorMidRunEndsCleanly();
+    void outOfMemoryEndsCleanly();
+};
+
+void TestCudaBackend::matchesReference_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<GemmVariant>("gemm");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<bool>("abft");
+    for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        for (GemmVariant g : {GemmVariant::Naive, GemmVariant::Tiled, GemmVariant::Optimized, GemmVariant::Cublas,
+                              GemmVariant::CublasTf32})
+            for (Precision p : {Precision::F32, Precision::F64}) {
+                if (g == GemmVariant::CublasTf32 && p == Precision::F64)
+                    continue;
+                QTest::addRow("%s-%s-%s", toString(s).data(), toString(g).data(), toString(p).data()) << s << g << p << true;
+            }
+    QTest::addRow("s3-cublas-f32-no-abft") << StrategyKind::S3 << GemmVariant::Cublas << Precision::F32 << false;
+    QTest::addRow("s4-optimized-f64-no-abft") << StrategyKind::S4 << GemmVariant::Optimized << Precision::F64 << false;
+}
+
+void TestCudaBackend::matchesReference()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(GemmVariant, gemm);
+    QFETCH(Precision, precision);
+    QFETCH(bool, abft);
+    RunConfig cfg = baseConfig(strategy, precision, gemm);
+    cfg.abft = abft;
+    const RunRecord r = runGemm(cfg);
+    QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
+    QVERIFY(r.device.backend == BackendKind::Cuda);
+    QVERIFY(r.metrics.peakBufferBytes <= r.plan.capBytes);
+    if (strategy != StrategyKind::None)
+        QVERIFY2(r.plan.productCount() > 1, "the cap should force blocking");
+    // Every block product verified clean (no false positives), one span per operation.
+    QCOMPARE(int(r.spans.size()), int(buildSchedule(r.plan).ops.size()));
+    for (const VerifyEvent& v : r.verifications)
+        QVERIFY2(v.result.verdict == Verdict::Clean,
+                 qPrintable(QStringLiteral("block (%1,%2,%3) not clean").arg(v.block.i).arg(v.block.j).arg(v.block.k)));
+    if (abft)
+        QCOMPARE(int(r.verifications.size()), r.plan.productCount());
+}
+
+void TestCudaBackend::explicitFaultsCorrectedLikeHostTwin_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<int>("model");  // 0 delta, 1 bit flip
+    QTest::addColumn<int>("target"); // FaultTarget
+    for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        for (Precision p : {Precision::F32, Precision::F64}) {
+            QTest::addRow("%s-%s-delta", toString(s).data(), toString(p).data()) << s << p << 0 << int(FaultTarget::Result);
+            QTest::addRow("%s-%s-bitflip", toString(s).data(), toString(p).data()) << s << p << 1 << int(FaultTarget::Result);
+        }
+    QTest::addRow("s2-f32-checksum-row") << StrategyKind::S2 << Precision::F32 << 0 << int(FaultTarget::ChecksumRow);
+    QTest::addRow("s3-f64-checksum-col") << StrategyKind::S3 << Precision::F64 << 0 << int(FaultTarget::ChecksumCol);
+}
+
+void TestCudaBackend::explicitFaultsCorrectedLikeHostTwin()
+{
+    QFETCH(StrategyKind, strategy);
+    QFETCH(Precision, precision);
+    QFETCH(int, model);
+    QFETCH(int, target);
+    RunConfig cfg = baseConfig(strategy, precision, GemmVariant::Cublas);
+    if (target == int(FaultTarget::Result)) {
+        // Two faults in one C block on one row (row-collinear) and one elsewhere, at explicit positions.
+        cfg.faults.at = {FaultAt{3, 5, 250.0, std::nullopt}, FaultAt{3, 9, -75.0, std::nullopt},
+                         FaultAt{150, 120, 40.0, 0}};
+    } else {
+        cfg.faults.count = 1;
+        cfg.faults.target = FaultTarget(target);
+    }
+    if (model == 1) {
+        cfg.faults.model = FaultModel::BitFlip;
+        for (FaultAt& f : cfg.faults.at)
+            f.delta.reset();
+    }
+    const RunRecord gpu = runGemm(cfg);
+    QVERIFY2(gpu.status == "ok" && gpu.reference.passed, qPrintable(describeFailure(gpu)));
+    QVERIFY(gpu.faults.injected > 0);
+    QCOMPARE(gpu.faults.corrected + gpu.faults.belowThreshold, gpu.faults.injected);
+    QCOMPARE(gpu.faults.uncorrectable, 0);
+    QCOMPARE(gpu.faults.falsePositives, 0);
+    QVERIFY(gpu.verifiedCorrect());
+
+    // The host twin: the same schedule and faults on the CPU backend give the same verdicts and
+    // the same corrected positions (values differ only by the products' rounding).
+    RunConfig cpuCfg = cfg;
+    cpuCfg.backend = BackendKind::Cpu;
+    const RunRecord cpu = runGemm(cpuCfg);
+    QVERIFY2(cpu.status == "ok", qPrintable(describeFailure(cpu)));
+    QCOMPARE(gpu.verifications.size(), cpu.verifications.size());
+    for (std::size_t v = 0; v < gpu.verifications.size(); ++v) {
+        const VerifyResult& g = gpu.verifications[v].result;
+        const VerifyResult& c = cpu.verifications[v].result;
+        QVERIFY(g.verdict == c.verdict);
+        QVERIFY(g.mismatchRows == c.mismatchRows);
+        QVERIFY(g.mismatchCols == c.mismatchCols);
+        QCOMPARE(g.checksumsRecomputed, c.checksumsRecomputed);
+        QCOMPARE(g.corrections.size(), c.corrections.size());
+        for (std::size_t k = 0; k < g.corrections.size(); ++k) {
+            QCOMPARE(g.corrections[k].row, c.corrections[k].row);
+            QCOMPARE(g.corrections[k].col, c.corrections[k].col);
+        }
+    }
+    for (const InjectEvent& e : gpu.injections)
+        QVERIFY(e.injection.applied);
+}
+
+void TestCudaBackend::nonCollinearFaultsAreUncorrectable()
+{
+    RunConfig cfg = baseConfig(StrategyKind::S1, Precision::F32, GemmVariant::Optimized);
+    cfg.faults.at = {FaultAt{2, 2, 500.0, std::nullopt}, FaultAt{7, 11, 500.0, std::nullopt}};
+    const RunRecord r = runGemm(cfg);
+    QCOMPARE(r.status, std::string("ok"));
+    QCOMPARE(r.faults.uncorrectable, 2);
+    QVERIFY(!r.reference.passed);  // C was left as it was: the faults are still there
+    bool seen = false;
+    for (const VerifyEvent& v : r.verifications)
+        if (v.result.verdict == Verdict::Uncorrectable) {
+            seen = true;
+            QCOMPARE(v.result.mismatchRows.size(), std::size_t(2));
+            QCOMPARE(v.result.mismatchCols.size(), std::size_t(2));
+        }
+    QVERIFY(seen);
+}
+
+void TestCudaBackend::spansArriveWhileRunning()
+{
+    RunConfig cfg = baseConfig(StrategyKind::S3, Precision::F64, GemmVariant::Naive);
+    cfg.shape = {1500, 1200, 1400};
+    cfg.memCapBytes = 4 << 20;
+    cfg.reference = ReferenceMode::None;
+    Recorder rec;
+    RunHooks hooks;
+    hooks.observer = &rec;
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunRecord r = runGemm(cfg, hooks);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    QCOMPARE(r.status, std::string("ok"));
+    QCOMPARE(rec.spans.load(), int(r.spans.size()));
+    QVERIFY(rec.spans.load() > 20);
+    // The first span reaches the observer long before the run ends (not all at the end).
+    const double lastExecEnd = r.metrics.executeSeconds;
+    QVERIFY2(rec.spanArrival.front() < rec.spanArrival.back() - 0.5 * lastExecEnd,
+             qPrintable(QStringLiteral("first span at %1 s, last at %2 s, run %3 s")
+                            .arg(rec.spanArrival.front()).arg(rec.spanArrival.back()).arg(total)));
+}
+
+void TestCudaBackend::cancelGivesPartialRecord()
+{
+    RunConfig cfg = baseConfig(StrategyKind::S2, Precision::F32, GemmVariant::Naive);
+    cfg.shape = {1200, 1000, 1100};
+    cfg.memCapBytes = 2 << 20;
+    cfg.reference = ReferenceMode::None;
+    std::atomic<bool> cancel{false};
+    Recorder rec;
+    rec.cancelAfterFirst = &cancel;
+    RunHooks hooks;
+    hooks.observer = &rec;
+    hooks.cancel = &cancel;
+    const RunRecord r = runGemm(cfg, hooks);
+    QCOMPARE(r.status, std::string("cancelled"));
+    QVERIFY(r.spans.size() < buildSchedule(r.plan).ops.size());
+}
+
+void TestCudaBackend::cudaErrorMidRunEndsCleanly()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    RunConfig cfg = baseConfig(StrategyKind::S3, Precision::F32, GemmVariant::Tiled);
+    cuda::testing::failAtOperation(7);
+    const RunRecord failed = runGemm(cfg);
+    QCOMPARE(failed.status, std::string("failed"));
+    QVERIFY2(failed.error.find("CUDA error") != std::string::npos, failed.error.c_str());
+    // The process is usable: the same run again works and is correct.
+    const RunRecord again = runGemm(cfg);
+    QVERIFY2(again.status == "ok" && again.reference.passed, qPrintable(describeFailure(again)));
+#endif
+}
+
+void TestCudaBackend::outOfMemoryEndsCleanly()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    RunConfig cfg = baseConfig(StrategyKind::S4, Precision::F64, GemmVariant::Cublas);
+    cuda::testing::limitDeviceMemory(20000);  // the third buffer no longer "fits"
+    const RunRecord failed = runGemm(cfg);
+    QCOMPARE(failed.status, std::string("failed"));
+    QVERIFY2(failed.error.find("out of device memory") != std::string::npos, failed.error.c_str());
+    const RunRecord again = runGemm(cfg);
+    QVERIFY2(again.status == "ok" && again.reference.passed, qPrintable(describeFailure(again)));
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCudaBackend)
+#include "tst_cuda_backend.moc"

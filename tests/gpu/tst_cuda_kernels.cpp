@@ -1,0 +1,101 @@
+// The GEMM kernels (naive, tiled 8/16/32, optimized BK 8/16, cuBLAS, cuBLAS TF32) against an
+// OpenBLAS twin on odd shapes, FP32 and FP64, with the error bound of each arithmetic.
+#include "gpu_available.hpp"
+
+#include "gigacheck/abft.hpp"
+#include "gigacheck/matrix.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "../../engine/src/cuda/lab.hpp"
+#endif
+
+#include <cblas.h>
+
+#include <cmath>
+
+using namespace gigacheck;
+
+Q_DECLARE_METATYPE(gigacheck::GemmVariant)
+Q_DECLARE_METATYPE(gigacheck::Precision)
+
+class TestCudaKernels : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
+    void variantsMatchOpenBlas_data();
+    void variantsMatchOpenBlas();
+    void tiledRefusesOtherTiles();
+};
+
+void TestCudaKernels::variantsMatchOpenBlas_data()
+{
+    QTest::addColumn<GemmVariant>("variant");
+    QTest::addColumn<int>("tile");
+    QTest::addColumn<int>("bk");
+    QTest::addColumn<Precision>("precision");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    struct V {
+        const char* name;
+        GemmVariant v;
+        int tile, bk;
+    };
+    const V variants[] = {{"naive", GemmVariant::Naive, 32, 16},       {"tiled8", GemmVariant::Tiled, 8, 16},
+                          {"tiled16", GemmVariant::Tiled, 16, 16},     {"tiled32", GemmVariant::Tiled, 32, 16},
+                          {"optimized-bk8", GemmVariant::Optimized, 32, 8}, {"optimized", GemmVariant::Optimized, 32, 16},
+                          {"cublas", GemmVariant::Cublas, 32, 16},     {"cublas-tf32", GemmVariant::CublasTf32, 32, 16}};
+    const int shapes[][3] = {{1, 1, 1}, {37, 53, 29}, {130, 257, 131}, {256, 128, 256}, {5, 700, 3}};
+    for (const V& v : variants)
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (const auto& s : shapes) {
+                if (v.v == GemmVariant::CublasTf32 && p == Precision::F64)
+                    continue;
+                QTest::addRow("%s-%s-%dx%dx%d", v.name, p == Precision::F32 ? "f32" : "f64", s[0], s[1], s[2])
+                    << v.v << v.tile << v.bk << p << s[0] << s[1] << s[2];
+            }
+}
+
+void TestCudaKernels::variantsMatchOpenBlas()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(GemmVariant, variant);
+    QFETCH(int, tile);
+    QFETCH(int, bk);
+    QFETCH(Precision, precision);
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    HostMatrix a(precision, m, n), b(precision, n, q), c(precision, m, q);
+    fillRandom(a, Distribution::Normal, 7, 0);
+    fillRandom(b, Distribution::Normal, 7, 1);
+    c.fill(std::nan(""));  // poisoned: every element must be written
+    cuda::gemmOnDevice(variant, tile, bk, a, b, c);
+
+    // FP64 twin and the bound |C - C_ref| <= gamma * (|A| |B|), gamma = 2 n u (+ slack).
+    const double u = unitRoundoff(precision, variant == GemmVariant::CublasTf32);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < q; ++j) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < n; ++k) {
+                ref += a.at(i, k) * b.at(k, j);
+                mag += std::fabs(a.at(i, k) * b.at(k, j));
+            }
+            const double got = c.at(i, j);
+            if (!(std::fabs(got - ref) <= 2.0 * (n + 2) * u * mag + 1e-300))
+                QFAIL(qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4 (|A||B| = %5)")
+                                     .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17).arg(mag)));
+        }
+#endif
+}
+
+void TestCudaKernels::tiledRefusesOtherTiles()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    HostMatrix a(Precision::F32, 4, 4), b(Precision::F32, 4, 4), c(Precision::F32, 4, 4);
+    QVERIFY_THROWS_EXCEPTION(InputError, cuda::gemmOnDevice(GemmVariant::Tiled, 12, 16, a, b, c));
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCudaKernels)
+#include "tst_cuda_kernels.moc"
