@@ -25,7 +25,8 @@ private slots:
         // Many small blocks under a small cap: lots of operations, each doing real work (FP64
         // blocks of about 256^2). The inner dimension is calibrated on this machine so that the run
         // lasts about 18 s whatever the load (so at least 10 s even when the calibration ran
-        // slow): a short run of the same blocks measures the rate first.
+        // slow): a short run of the same blocks measures the rate first. n <= 24576 keeps A and B
+        // under 1.7 GB.
         RunConfig c;
         c.shape = Shape{4096, 1024, 4096};
         c.memCapBytes = 4800ull * 1024;
@@ -36,7 +37,7 @@ private slots:
         const RunRecord probeRun = runGemm(c);
         // The operations' time scales with n; input generation and the reference do not.
         const double secondsPer1024 = std::max(probeRun.metrics.executeSeconds, 0.05);
-        const std::int64_t n = std::clamp<std::int64_t>(std::int64_t(18.0 / secondsPer1024 * 4) * 256, 8192, 32768);
+        const std::int64_t n = std::clamp<std::int64_t>(std::int64_t(18.0 / secondsPer1024 * 4) * 256, 8192, 24576);
         qInfo("calibration: 4096 x 1024 x 4096 FP64 operations took %.2f s (%zu spans); stall run uses n = %lld",
               secondsPer1024, probeRun.spans.size(), qlonglong(n));
         c.shape.n = n;
