@@ -2,13 +2,10 @@
 
 #include "animationpanel.hpp"
 #include "mainwindow.hpp"
-#include "plotexport.hpp"
 #include "runpanel.hpp"
-#include "rooflineview.hpp"
 #include "timelineview.hpp"
 #include "heatmapview.hpp"
 
-#include <qcustomplot.h>
 
 #include <QApplication>
 #include <QDir>

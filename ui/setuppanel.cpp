@@ -94,12 +94,10 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
 
 void SetupPanel::updateHostMemory()
 {
-    {
-        const double bytes = (double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
-                              double(m_->value()) * q_->value()) *
-                             double(elementSize(Precision(precision_->currentData().toInt())));
-        hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(QString::fromStdString(formatBytes(bytes))));
-    }
+    const double elements = double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
+                            double(m_->value()) * q_->value();
+    const double bytes = elements * double(elementSize(Precision(precision_->currentData().toInt())));
+    hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(QString::fromStdString(formatBytes(bytes))));
 }
 
 bool SetupPanel::apply(RunConfig& config, QString* error) const
