@@ -12,6 +12,7 @@
 #include "strategypanel.hpp"
 #include "timelineview.hpp"
 
+#include <gigacheck/bench.hpp>
 #include <gigacheck/version.hpp>
 
 #include <QAction>
@@ -28,6 +29,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace gigacheck::ui {
 
@@ -147,6 +149,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     updatePlan();
     setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend built in)")
                                            : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
+    // Name the devices once the window is up (probing CUDA can take a moment).
+    QTimer::singleShot(0, this, [this] {
+        if (record_)
+            return;
+        try {
+            std::string why;
+            QStringList names;
+            for (const DeviceInfo& d : listDevices(&why))
+                names << QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name));
+            if (!why.empty())
+                names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
+            setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
+        } catch (const std::exception& e) {
+            setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
+        }
+    });
 }
 
 MainWindow::~MainWindow() = default;

@@ -92,6 +92,16 @@ private slots:
         QVERIFY(record.verifiedCorrect());
         // The result drawn on the heatmap is the corrected C.
         QVERIFY(heatmap()->hasMatrix());
+        // The sparse layers show where the fault was: its injected error, and the residuals of
+        // the mismatching row and column checks.
+        heatmap()->setLayer(HeatmapView::Layer::InjectedError);
+        const HeatmapGrid& e = heatmap()->grid();
+        QVERIFY(e.value(e.cellOfCol(51), e.cellOfRow(37)) > 0);
+        heatmap()->setLayer(HeatmapView::Layer::Residuals);
+        const HeatmapGrid& res = heatmap()->grid();
+        QVERIFY(res.value(res.cellOfCol(51), res.cellOfRow(37)) > 0);
+        QVERIFY(res.value(res.cellOfCol(52 % 80), res.cellOfRow(37)) > 0);  // the whole row lights up in its block
+        heatmap()->setLayer(HeatmapView::Layer::Values);
     }
 
     void dragMovesAFault()
