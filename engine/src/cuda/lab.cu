@@ -298,10 +298,18 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     auto runProtected = [&] {
         // As the backend does: checksums and checksum products on a side stream beside the GEMM
         // (which reads neither the checksum row of A nor the checksum column of B).
+        // With TF32 the operand checksums go first on the main stream (see cuda_backend.cpp).
+        const cudaStream_t checksumStream = tf32 ? s.get() : side.get();
+        if (tf32) {
+            checksumA(p, xa.get(), n, n, lda, checksumStream);
+            checksumB(p, xb.get(), n, n, ldb, checksumStream);
+        }
         CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
         CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-        checksumA(p, xa.get(), n, n, lda, side.get());
-        checksumB(p, xb.get(), n, n, ldb, side.get());
+        if (!tf32) {
+            checksumA(p, xa.get(), n, n, lda, checksumStream);
+            checksumB(p, xb.get(), n, n, ldb, checksumStream);
+        }
         checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get());
         CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
         gemm(prot, h.get(), s.get());
