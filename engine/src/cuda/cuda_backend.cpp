@@ -188,15 +188,8 @@ private:
     // Checksum ops run on the schedule stream's side stream: the GEMM of the product does not read
     // the checksum row / column they write, so it need not wait for them; the product's checksum
     // passes (also on the side stream) do.
-    // Measured on an H200 (resources/results): beside SIMT GEMMs (FP32, FP64) this hides the
-    // checksum passes; beside cuBLAS's TF32 tensor-core GEMM it slows the GEMM more than the passes
-    // cost, so with TF32 they stay on the compute stream before it.
-    bool checksumsBeside() const { return req_.gemm != GemmVariant::CublasTf32; }
-
     cudaStream_t streamOf(const Operation& op) const
     {
-        if (op.kind == OpKind::Checksum && checksumsBeside())
-            return sides_[std::size_t(op.stream)].get();
         return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
     }
 
@@ -217,23 +210,9 @@ private:
                     break;
             }
             const cudaStream_t s = streamOf(op);
-            for (int d : op.deps) {
-                const Operation& dep = ops_[std::size_t(d)];
-                if (op.kind == OpKind::Product && dep.kind == OpKind::Checksum && checksumsBeside()) {
-                    // The product's checksum passes wait for the checksum on the side stream; the
-                    // GEMM waits only for what the checksum itself waited for (the block's loads,
-                    // earlier readers), which the schedule reaches only through the checksum.
-                    const cudaStream_t side = sides_[std::size_t(op.stream)].get();
-                    if (streamOf(dep) != side)
-                        CUDA_CHECK(cudaStreamWaitEvent(side, dones_[std::size_t(d)].get(), 0));
-                    for (int e : dep.deps)
-                        if (streamOf(ops_[std::size_t(e)]) != s)
-                            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(e)].get(), 0));
-                    continue;
-                }
-                if (streamOf(dep) != s)
+            for (int d : op.deps)
+                if (streamOf(ops_[std::size_t(d)]) != s)
                     CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(d)].get(), 0));
-            }
             CUDA_CHECK(cudaEventRecord(starts_[std::size_t(op.id)].get(), s));
             if (op.id == failAt_)  // test hook: a real CUDA error (invalid copy size) mid-run
                 CUDA_CHECK(cudaMemcpyAsync(buffers_.front().get(), buffers_.front().get(), std::size_t(1) << 60,
