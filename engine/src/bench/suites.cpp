@@ -31,6 +31,8 @@ using nlohmann::json;
 
 const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper"};
 
+#ifdef GIGACHECK_HAVE_CUDA
+
 std::string nowUtc()
 {
     const std::time_t now = std::time(nullptr);
@@ -44,8 +46,6 @@ std::string commit()
     const char* c = std::getenv("GIGACHECK_COMMIT");
     return c && *c ? c : "unknown (set GIGACHECK_COMMIT)";
 }
-
-#ifdef GIGACHECK_HAVE_CUDA
 
 // ---- abft-overhead --------------------------------------------------------------------------
 json abftOverhead(const BenchOptions& o, std::ostream& out)
