@@ -6,6 +6,7 @@
 #include "gigacheck/bench.hpp"
 
 #include <iostream>
+#include <sstream>
 
 namespace cli {
 
@@ -28,7 +29,19 @@ int benchCommand(const QStringList& args)
     options.suite = text(suites.first());
     options.jsonPath = text(parser.value(QStringLiteral("json")));
     options.quick = parser.isSet(QStringLiteral("quick"));
-    return gigacheck::runBench(options, std::cout, std::cerr);
+    // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
+    std::ostringstream err;
+    const int code = gigacheck::runBench(options, std::cout, err);
+    std::string message = err.str();
+    if (code == kExitVerified) {
+        std::cerr << message;
+        return code;
+    }
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+        message.pop_back();
+    if (message.rfind("gigacheck: error: ", 0) == 0)
+        message.erase(0, 18);
+    throw gigacheck::InputError(message.empty() ? "bench " + options.suite + " failed" : message);
 }
 
 }  // namespace cli

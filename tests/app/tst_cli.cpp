@@ -87,6 +87,8 @@ private slots:
         QTest::newRow("negative errors") << "run --shape 64x64x64 --errors -1" << "--errors";
         QTest::newRow("unknown command") << "frobnicate" << "frobnicate";
         QTest::newRow("no command") << "" << "command";
+        QTest::newRow("unknown bench suite") << "bench nope" << "nope";
+        QTest::newRow("bench without suite") << "bench" << "SUITE";
         QTest::newRow("show missing file") << "show /nonexistent/run.json" << "/nonexistent/run.json";
     }
 
@@ -154,6 +156,17 @@ private slots:
         const Result shown = gigacheckCli({QStringLiteral("show"), json});
         QCOMPARE(shown.exitCode, 0);
         QVERIFY(shown.out.contains(QStringLiteral("candidate rows 1, 5; candidate cols 1, 7")));
+    }
+
+    void devicesListsTheCpu()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("devices.json"));
+        const Result r = gigacheckCli({QStringLiteral("devices"), QStringLiteral("--json"), json});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("cpu: CPU")), qPrintable(r.out));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"backend\": \"cpu\""));
     }
 
     void showRefusesNewerRecords()
