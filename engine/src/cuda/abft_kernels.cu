@@ -623,11 +623,4 @@ void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int c
         injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s);
 }
 
-double abftPassBytes(Precision p, Index rows, Index depth, Index cols)
-{
-    const double e = p == Precision::F64 ? 8.0 : 4.0;
-    const double aBytes = double(rows + 1) * double(depth) * e, bBytes = double(depth) * double(cols + 1) * e;
-    return aBytes + 2 * bBytes;  // row norms of B, row pass over A, column pass over B
-}
-
 }  // namespace gigacheck::cuda
