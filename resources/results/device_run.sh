@@ -27,6 +27,7 @@ for phase in "$@"; do
   tests)
     stamp ctest -L gpu
     ctest --test-dir build -L gpu --output-on-failure --timeout 400 >> "$LOG" 2>&1
+    for t in tst_cuda_kernels tst_cuda_backend; do build/tests/$t -silent 2>&1 | grep -E "^(Totals|FAIL|SKIP)" | sed "s/^/$t: /" >> "$LOG"; done
     tail -8 "$LOG"
     ;;
   sanitizer)

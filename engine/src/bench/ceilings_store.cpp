@@ -29,18 +29,12 @@ nlohmann::json readAll(const std::string& path)
 
 std::string defaultCeilingsPath()
 {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    std::string base;
-    if (xdg && *xdg)
+    std::filesystem::path base(".");
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
         base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) {
-        base = home;
-        base += "/.config";
-    } else {
-        base = ".";
-    }
-    base += "/gigacheck/ceilings.json";
-    return base;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = std::filesystem::path(home) / ".config";
+    return (base / "gigacheck" / "ceilings.json").string();
 }
 
 void saveCeilings(const DeviceInfo& device, const std::string& path)

@@ -31,6 +31,8 @@ using nlohmann::json;
 
 const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper"};
 
+#ifdef GIGACHECK_HAVE_CUDA
+
 std::string nowUtc()
 {
     const std::time_t now = std::time(nullptr);
@@ -45,8 +47,6 @@ std::string commit()
     return c && *c ? c : "unknown (set GIGACHECK_COMMIT)";
 }
 
-#ifdef GIGACHECK_HAVE_CUDA
-
 // ---- abft-overhead --------------------------------------------------------------------------
 json abftOverhead(const BenchOptions& o, std::ostream& out)
 {
@@ -60,11 +60,16 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     const Mode modes[] = {{"FP32", Precision::F32, false}, {"TF32", Precision::F32, true}, {"FP64", Precision::F64, false}};
     Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
              "fixed rel.err", "target"});
+    Table stages({"N", "precision", "ABFT stage alone", "GB read", "ms", "GB/s"});
     json rows = json::array();
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
             for (int errors : {0, 1}) {
                 const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : 7);
+                if (!m.tf32)
+                    for (const cuda::StageTiming& st : r.stages)
+                        stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
+                                    fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
                 const double overhead = r.protectedMs / r.plainMs - 1.0;
                 std::string target = "-";
                 if (std::string(m.name) == "FP32" && n >= 8192)
@@ -83,6 +88,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     out << "\nABFT overhead: protected (checksums, GEMM, checksum products, [1 injected fault], verify + correct)\n"
            "vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event times\n\n";
     t.print(out);
+    out << "\nThe ABFT stages alone (the checksum products run beside the GEMM in the protected product):\n\n";
+    stages.print(out);
     return rows;
 }
 

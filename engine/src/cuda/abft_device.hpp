@@ -90,7 +90,4 @@ struct DeviceInjection {
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
             cudaStream_t s);
 
-// Bytes moved through device memory by the ABFT passes of one block product (for the metrics).
-double abftPassBytes(Precision p, Index rows, Index depth, Index cols);
-
 }  // namespace gigacheck::cuda

@@ -188,24 +188,26 @@ __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
 
 // ---- verification ------------------------------------------------------------------------------
 // One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
-// colSum[j] = sum_{i<rows} C[i,j] (j <= cols).
+// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of 128 rows x 512 columns keep the
+// partial-sum atomics few: 64 x 256 tiles measured 1.6-1.9 TB/s for FP32 on an H200.
+constexpr int kSumRows = 128, kSumCols = 512, kSumPerLane = kSumCols / kWarp;
 template <class T>
 __global__ void fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum)
 {
-    __shared__ double colPart[8][kTileCols];
+    __shared__ double colPart[8][kSumCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kTileRows, c0 = Index(blockIdx.x) * kTileCols;
-    double colAcc[kColsPerLane];
+    const Index r0 = Index(blockIdx.y) * kSumRows, c0 = Index(blockIdx.x) * kSumCols;
+    double colAcc[kSumPerLane];
 #pragma unroll
-    for (int e = 0; e < kColsPerLane; ++e)
+    for (int e = 0; e < kSumPerLane; ++e)
         colAcc[e] = 0;
-    for (int r = warp; r < kTileRows; r += 8) {
+    for (int r = warp; r < kSumRows; r += 8) {
         const Index i = r0 + r;
         if (i > rows)
             break;
         double rowAcc = 0;
 #pragma unroll
-        for (int e = 0; e < kColsPerLane; ++e) {
+        for (int e = 0; e < kSumPerLane; ++e) {
             const Index j = c0 + e * kWarp + lane;
             if (j <= cols) {
                 const double v = double(c[i * ldc + j]);
@@ -220,10 +222,10 @@ __global__ void fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, d
             atomicAdd(rowSum + i, rowAcc);
     }
 #pragma unroll
-    for (int e = 0; e < kColsPerLane; ++e)
+    for (int e = 0; e < kSumPerLane; ++e)
         colPart[warp][e * kWarp + lane] = colAcc[e];
     __syncthreads();
-    for (int t = threadIdx.x; t < kTileCols; t += blockDim.x) {
+    for (int t = threadIdx.x; t < kSumCols; t += blockDim.x) {
         const Index j = c0 + t;
         if (j > cols)
             continue;
@@ -542,7 +544,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kTileCols), blocksFor(rows + 1, kTileRows)), 256, 0, s>>>(
+    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
         c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale).
@@ -619,13 +621,6 @@ void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int c
         injectImpl(static_cast<double*>(c), ldc, items, count, beforeAfter, s);
     else
         injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s);
-}
-
-double abftPassBytes(Precision p, Index rows, Index depth, Index cols)
-{
-    const double e = p == Precision::F64 ? 8.0 : 4.0;
-    const double aBytes = double(rows + 1) * double(depth) * e, bBytes = double(depth) * double(cols + 1) * e;
-    return aBytes + 2 * bBytes;  // row norms of B, row pass over A, column pass over B
 }
 
 }  // namespace gigacheck::cuda

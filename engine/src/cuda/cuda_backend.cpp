@@ -190,8 +190,6 @@ private:
     // passes (also on the side stream) do.
     cudaStream_t streamOf(const Operation& op) const
     {
-        if (op.kind == OpKind::Checksum)
-            return sides_[std::size_t(op.stream)].get();
         return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
     }
 
@@ -212,14 +210,9 @@ private:
                     break;
             }
             const cudaStream_t s = streamOf(op);
-            for (int d : op.deps) {
-                const Operation& dep = ops_[std::size_t(d)];
-                // A product waits for its checksums only on the side stream (see streamOf).
-                const cudaStream_t waiter =
-                    op.kind == OpKind::Product && dep.kind == OpKind::Checksum ? sides_[std::size_t(op.stream)].get() : s;
-                if (streamOf(dep) != waiter)
-                    CUDA_CHECK(cudaStreamWaitEvent(waiter, dones_[std::size_t(d)].get(), 0));
-            }
+            for (int d : op.deps)
+                if (streamOf(ops_[std::size_t(d)]) != s)
+                    CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(d)].get(), 0));
             CUDA_CHECK(cudaEventRecord(starts_[std::size_t(op.id)].get(), s));
             if (op.id == failAt_)  // test hook: a real CUDA error (invalid copy size) mid-run
                 CUDA_CHECK(cudaMemcpyAsync(buffers_.front().get(), buffers_.front().get(), std::size_t(1) << 60,

@@ -296,12 +296,13 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
 
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
     auto runProtected = [&] {
-        // As the backend does: checksums and checksum products on a side stream beside the GEMM
-        // (which reads neither the checksum row of A nor the checksum column of B).
+        // As the backend does: the operand checksums first (moving them beside the GEMM too was
+        // measured slower out of core and with TF32), then the checksum products on a side stream
+        // beside the GEMM.
+        checksumA(p, xa.get(), n, n, lda, s.get());
+        checksumB(p, xb.get(), n, n, ldb, s.get());
         CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
         CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-        checksumA(p, xa.get(), n, n, lda, side.get());
-        checksumB(p, xb.get(), n, n, ldb, side.get());
         checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get());
         CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
         gemm(prot, h.get(), s.get());
@@ -327,6 +328,25 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     }
     t.plainMs = median(plainMs);
     t.protectedMs = median(protectedMs);
+
+    // Each ABFT stage alone, to see how close its passes come to the copy bandwidth.
+    if (errors == 0) {
+        const double ab = double(n + 1) * double(n) * double(e);
+        VerifyCall v;
+        v.precision = p;
+        v.c = xc.get();
+        v.rows = v.cols = n;
+        v.ldc = ldc;
+        v.depth = n;
+        v.aux = av;
+        v.u = unitRoundoff(p, tf32 && p == Precision::F32);
+        t.stages.push_back({"checksum A (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumA(p, xa.get(), n, n, lda, s.get()); })});
+        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get()); })});
+        t.stages.push_back({"checksum products (3 passes)", 3 * ab, timeMs(s.get(), 5, [&] {
+                                checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get());
+                            })});
+        t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
+    }
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
     t.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";

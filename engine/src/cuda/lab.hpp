@@ -23,6 +23,12 @@ struct GemmTiming {
 // C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16).
 GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps);
 
+struct StageTiming {
+    std::string name;
+    double bytes = 0;  // read through device memory
+    double ms = 0;
+};
+
 struct AbftTiming {
     double plainMs = 0;      // cuBLAS GEMM, unaugmented n x n, tight leading dimensions
     double protectedMs = 0;  // checksums + GEMM + checksum products + (inject) + verify/correct
@@ -31,6 +37,7 @@ struct AbftTiming {
     double correctedRelError = 0;  // |corrected - clean value| / |clean value| at the fault
     double threshold = 0;          // largest detection threshold of the block
     double delta = 0;              // the injected fault
+    std::vector<StageTiming> stages;  // each ABFT stage alone (errors == 0 only)
 };
 // In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides.
 AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
