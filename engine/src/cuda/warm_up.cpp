@@ -79,6 +79,25 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
         both(g);
     }
 
+    // cuBLAS picks its kernel by shape: a block-sized product per math mode too (1024^3 takes
+    // well under a millisecond), so that the kernels most runs use are loaded as well.
+    constexpr Index big = 1024;
+    DeviceBuffer xa(std::size_t(big * big) * es), xb(std::size_t(big * big) * es), xc(std::size_t(big * big) * es);
+    for (const DeviceBuffer* d : {&xa, &xb, &xc})
+        CUDA_CHECK(cudaMemsetAsync(d->get(), 0, d->bytes(), s));
+    GemmCall large = g;
+    large.m = large.n = large.q = big;
+    large.a = xa.get();
+    large.b = xb.get();
+    large.c = xc.get();
+    large.lda = large.ldb = large.ldc = big;
+    for (GemmVariant v : {GemmVariant::Cublas, GemmVariant::CublasTf32}) {
+        if (v == GemmVariant::CublasTf32 && p == Precision::F64)
+            continue;
+        large.variant = v;
+        both(large);
+    }
+
     DeviceInjection inj;  // adds 0 to C(0, 0)
     inject(p, c.get(), ld, &inj, 1, injected.as<double>(), s);
     VerifyCall v;
