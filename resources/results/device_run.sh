@@ -37,6 +37,17 @@ for phase in "$@"; do
     GIGACHECK_NO_WARMUP=1 build/tests/tst_cuda_warmup 2>&1 | grep -E "QINFO|^(Totals|FAIL)" | sed "s/^/cold: /" >> "$LOG"
     tail -12 "$LOG"
     ;;
+  firstrun)
+    stamp the GUI case: 4096^3 FP32 under 64 MiB, s1 then s2, each the first run of a fresh CLI process
+    for w in cold warm; do
+      for s in s1 s2; do
+        env $([ $w = cold ] && echo GIGACHECK_NO_WARMUP=1) $CLI run --shape 4096x4096x4096 --backend cuda \
+          --strategy $s --mem 64MiB --reference none 2>&1 | grep -E "Average program|queues busy" | tr -s ' ' |
+          paste -sd ' ' | sed "s/^/$w $s: /" >> "$LOG"
+      done
+    done
+    tail -4 "$LOG"
+    ;;
   sanitizer)
     stamp compute-sanitizer memcheck, one small run per strategy
     for s in none s1 s2 s3 s4; do
