@@ -18,7 +18,7 @@ for phase in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv >> "$LOG" 2>&1
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend >> "$OUT/build.txt" 2>&1
+      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend tst_cuda_warmup tst_cuda_tf32 >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -5 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -28,7 +28,25 @@ for phase in "$@"; do
     stamp ctest -L gpu
     ctest --test-dir build -L gpu --output-on-failure --timeout 400 >> "$LOG" 2>&1
     for t in tst_cuda_kernels tst_cuda_backend; do build/tests/$t -silent 2>&1 | grep -E "^(Totals|FAIL|SKIP)" | sed "s/^/$t: /" >> "$LOG"; done
-    tail -8 "$LOG"
+    # The measurements these two print (qInfo): warm-up ratios and TF32 threshold headroom.
+    for t in tst_cuda_warmup tst_cuda_tf32; do build/tests/$t 2>&1 | grep -E "QINFO|^(Totals|FAIL|SKIP)" | sed "s/^/$t: /" >> "$LOG"; done
+    tail -40 "$LOG"
+    ;;
+  coldstart)
+    stamp first run without the warm-up, for comparison: GIGACHECK_NO_WARMUP=1
+    GIGACHECK_NO_WARMUP=1 build/tests/tst_cuda_warmup 2>&1 | grep -E "QINFO|^(Totals|FAIL)" | sed "s/^/cold: /" >> "$LOG"
+    tail -12 "$LOG"
+    ;;
+  firstrun)
+    stamp the GUI case: 4096^3 FP32 under 64 MiB, s1 then s2, each the first run of a fresh CLI process
+    for w in cold warm; do
+      for s in s1 s2; do
+        env $([ $w = cold ] && echo GIGACHECK_NO_WARMUP=1) $CLI run --shape 4096x4096x4096 --backend cuda \
+          --strategy $s --mem 64MiB --reference none 2>&1 | grep -E "Average program|queues busy" | tr -s ' ' |
+          paste -sd ' ' | sed "s/^/$w $s: /" >> "$LOG"
+      done
+    done
+    tail -4 "$LOG"
     ;;
   sanitizer)
     stamp compute-sanitizer memcheck, one small run per strategy

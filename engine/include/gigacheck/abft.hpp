@@ -15,6 +15,17 @@ std::string_view toString(Verdict);
 // Unit round-off of the arithmetic that produced C: 2^-24 (FP32), 2^-53 (FP64), 2^-11 (TF32).
 double unitRoundoff(Precision p, bool tf32 = false);
 
+// Where the round-off of C comes from. FP32 / FP64: every operation rounds with uAccumulate and
+// the inputs are exact (uInput = 0). TF32 tensor cores: the inputs A and B are rounded to TF32
+// (10 mantissa bits, uInput = 2^-11; truncation doubles it, which the bound allows for) while the
+// products are accumulated in FP32 (uAccumulate = 2^-24); the checksum side (c_A, r_B and the
+// checksum products) stays FP32 on the unrounded inputs.
+struct RoundoffModel {
+    double uAccumulate = 0;
+    double uInput = 0;
+};
+RoundoffModel roundoffModel(Precision p, bool tf32 = false);
+
 // Views of an augmented block in row-major storage with leading dimension ld.
 // A block: (rows + 1) x depth, row `rows` = column checksum c_A.
 // B block: depth x (cols + 1), column `cols` = row checksum r_B.
@@ -32,9 +43,13 @@ template <class T> void rowChecksum(BlockView<T> b);
 // The round-off bound inputs for one block product, accumulated over k steps:
 //   rowScale[i] += sum_k a_ik^2 * (sum_j b_kj^2)   for i in [0, rows]   (row rows = checksum row)
 //   colScale[j] += sum_k (sum_i a_ik^2) * b_kj^2   for j in [0, cols]
-// depth accumulates the inner dimension seen so far.
+// depth accumulates the inner dimension seen so far. For rounded inputs (TF32) the checksum side
+// needs two more scales, with r_B = b_k,cols and c_A = a_rows,k (the stored operand checksums):
+//   rowChecksumScale[i] += sum_k a_ik^2 * r_B[k]^2            (rounding of a_ik, shared by all j)
+//   colChecksumScale[j] += sum_k c_A[k]^2 * b_kj^2            (rounding of b_kj, shared by all i)
 struct BoundAccumulator {
     std::vector<double> rowScale, colScale;
+    std::vector<double> rowChecksumScale, colChecksumScale;
     std::int64_t depth = 0;
     void reset(std::int64_t rows, std::int64_t cols);
 };
@@ -47,10 +62,24 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
 // Each rounding error in C_ij and in the sums is at most u times a partial sum; partial sums of
 // the products a_ik b_kj are bounded, with high probability, by a small multiple of their 2-norm,
 // which is what sqrt(scale) is. lambda is the safety factor (default 4).
+//
+// With a RoundoffModel whose uInput > 0 (TF32; README "Detection threshold", TF32 part), with
+// Q_row(i) = rowScale[i] + rowChecksumScale[i] and Q_col(j) = colScale[j] + colChecksumScale[j]:
+//   t_row(i) = lambda * (uA * (depth + cols + 2) + 2 sqrt(2) uI) * sqrt(Q_row(i)) + 4 uI * |S_row(i)|
+//   t_col(j) = lambda * (uA * (depth + rows + 2) + 2 sqrt(2) uI) * sqrt(Q_col(j)) + 4 uI * |S_col(j)|
+// where S is the checked sum itself (min of |control| and |stored|, so that a fault cannot raise
+// its own threshold). The sqrt(Q) part is the zero-mean part of the input rounding: the rounding
+// of a_ik enters every C_ij of row i alike (sqrt(sum a_ik^2 r_k^2)), that of b_kj independently
+// (sqrt(rowScale)); 2 uI allows truncation instead of round-to-nearest, sqrt(2) joins both
+// square roots into one. The |S| part is the rounding's mean (truncation shrinks every input
+// by up to 2 uI, i.e. every product by up to 4 uI): it scales with the checked sum. With
+// uInput = 0 this is exactly the FP32 / FP64 formula above.
 struct Thresholds {
     std::vector<double> row, col;
+    double sumFactor = 0;  // 4 uI: the check of sum S has threshold row[i] (col[j]) + sumFactor * |S|
 };
 Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda = 4.0);
+Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda = 4.0);
 
 struct Correction {
     std::int64_t row = 0, col = 0;  // in the augmented block (== rows / cols: checksum)

@@ -14,10 +14,21 @@ double unitRoundoff(Precision p, bool tf32)
     return p == Precision::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
 }
 
+RoundoffModel roundoffModel(Precision p, bool tf32)
+{
+    RoundoffModel m;
+    m.uAccumulate = unitRoundoff(p);
+    if (tf32 && p == Precision::F32)
+        m.uInput = unitRoundoff(p, true);
+    return m;
+}
+
 void BoundAccumulator::reset(std::int64_t rows, std::int64_t cols)
 {
     rowScale.assign(std::size_t(rows + 1), 0.0);
     colScale.assign(std::size_t(cols + 1), 0.0);
+    rowChecksumScale.assign(std::size_t(rows + 1), 0.0);
+    colChecksumScale.assign(std::size_t(cols + 1), 0.0);
     depth = 0;
 }
 
@@ -29,7 +40,8 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
     if (a.cols != b.rows)
         throw InputError("accumulateBound: A block depth " + std::to_string(a.cols) +
                          " does not match B block depth " + std::to_string(b.rows));
-    if (acc.rowScale.size() != std::size_t(a.rows + 1) || acc.colScale.size() != std::size_t(b.cols + 1))
+    if (acc.rowScale.size() != std::size_t(a.rows + 1) || acc.colScale.size() != std::size_t(b.cols + 1) ||
+        acc.rowChecksumScale.size() != acc.rowScale.size() || acc.colChecksumScale.size() != acc.colScale.size())
         throw InputError("accumulateBound: accumulator was reset for another block shape");
     const std::int64_t depth = a.cols;
 
@@ -44,19 +56,22 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
         bRowNorm2[std::size_t(k)] = s;
     }
     for (std::int64_t i = 0; i <= a.rows; ++i) {
-        double s = 0;
+        double s = 0, sc = 0;
         for (std::int64_t k = 0; k < depth; ++k) {
-            const double v = double(a(i, k));
+            const double v = double(a(i, k)), r = double(b(k, b.cols));
             aColNorm2[std::size_t(k)] += v * v;
             s += v * v * bRowNorm2[std::size_t(k)];
+            sc += v * v * r * r;
         }
         acc.rowScale[std::size_t(i)] += s;
+        acc.rowChecksumScale[std::size_t(i)] += sc;
     }
     for (std::int64_t k = 0; k < depth; ++k) {
-        const double an = aColNorm2[std::size_t(k)];
+        const double an = aColNorm2[std::size_t(k)], ca = double(a(a.rows, k));
         for (std::int64_t j = 0; j <= b.cols; ++j) {
             const double v = double(b(k, j));
             acc.colScale[std::size_t(j)] += an * v * v;
+            acc.colChecksumScale[std::size_t(j)] += ca * ca * v * v;
         }
     }
     acc.depth += depth;
@@ -84,6 +99,30 @@ Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda)
         t.row[i] = rowFactor * std::sqrt(acc.rowScale[i]);
     for (std::size_t j = 0; j < t.col.size(); ++j)
         t.col[j] = colFactor * std::sqrt(acc.colScale[j]);
+    return t;
+}
+
+// TF32 (abft.hpp, README "Detection threshold"): input rounding adds a zero-mean part that
+// follows sqrt(scale + checksum scale) and a mean part that follows the checked sum (sumFactor).
+Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda)
+{
+    if (model.uInput <= 0)
+        return thresholds(acc, model.uAccumulate, lambda);
+    const std::int64_t rows = std::int64_t(acc.rowScale.size()) - 1;
+    const std::int64_t cols = std::int64_t(acc.colScale.size()) - 1;
+    const double inputPart = 2.0 * std::sqrt(2.0) * model.uInput;
+    const double rowFactor = lambda * (model.uAccumulate * double(acc.depth + cols + 2) + inputPart);
+    const double colFactor = lambda * (model.uAccumulate * double(acc.depth + rows + 2) + inputPart);
+    const bool withChecksumScales = acc.rowChecksumScale.size() == acc.rowScale.size() &&
+                                    acc.colChecksumScale.size() == acc.colScale.size();
+    Thresholds t;
+    t.row.resize(acc.rowScale.size());
+    t.col.resize(acc.colScale.size());
+    for (std::size_t i = 0; i < t.row.size(); ++i)
+        t.row[i] = rowFactor * std::sqrt(acc.rowScale[i] + (withChecksumScales ? acc.rowChecksumScale[i] : 0.0));
+    for (std::size_t j = 0; j < t.col.size(); ++j)
+        t.col[j] = colFactor * std::sqrt(acc.colScale[j] + (withChecksumScales ? acc.colChecksumScale[j] : 0.0));
+    t.sumFactor = 4.0 * model.uInput;
     return t;
 }
 

@@ -118,6 +118,10 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
     const auto check = [&](double control, double stored, double threshold, std::int64_t index,
                            std::vector<std::int64_t>& mismatches, std::vector<double>& residuals) {
         const double residual = std::fabs(control - stored);
+        // TF32: the part that follows the checked sum; the smaller of both sides so that a fault
+        // (even inf) cannot raise its own threshold (fmin ignores a NaN side).
+        if (t.sumFactor > 0)
+            threshold += t.sumFactor * std::fmin(std::fabs(control), std::fabs(stored));
         r.minThreshold = std::min(r.minThreshold, threshold);
         r.maxThreshold = std::max(r.maxThreshold, threshold);
         if (!(residual <= threshold)) {  // written so that NaN / Inf count as mismatches

@@ -66,8 +66,11 @@ void checksumA(Precision p, void* a, Index rows, Index depth, Index lda, cudaStr
 void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s);
 
 // accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
+// inputRounding (TF32 products): rowScale / colScale also take the checksum scales of abft.hpp
+// (sum_k a_ik^2 r_k^2, sum_k c_k^2 b_kj^2), i.e. they hold Q_row / Q_col of the TF32 threshold.
 void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
-                      Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s);
+                      Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
+                      bool inputRounding = false);
 
 struct VerifyCall {
     Precision precision = Precision::F32;
@@ -75,7 +78,8 @@ struct VerifyCall {
     Index rows = 0, cols = 0, ldc = 0;
     Index depth = 0;  // inner dimension accumulated so far
     AuxView aux;
-    double u = 0, lambda = 4.0;
+    double u = 0, lambda = 4.0;  // u: RoundoffModel::uAccumulate
+    double uInput = 0;           // RoundoffModel::uInput (TF32); needs checksumProducts(..., inputRounding)
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);

@@ -102,7 +102,8 @@ constexpr int kTileRows = 64, kTileCols = 256, kColsPerLane = kTileCols / kWarp;
 
 template <class T>
 __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
-                              Index kn, Index cols, const double* bNorm, double* rowScale, double* aNorm)
+                              Index kn, Index cols, const double* bNorm, double* rowScale, double* aNorm,
+                              double checksumWeight)
 {
     __shared__ double colPart[8][kTileCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -126,7 +127,7 @@ __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
             if (k < kn) {
                 const double v = double(a[i * lda + k0 + k]);
                 dot += v * rB[e];
-                sq += v * v * nB[e];
+                sq += v * v * (checksumWeight > 0 ? nB[e] + rB[e] * rB[e] : nB[e]);
                 colAcc[e] += v * v;
             }
         }
@@ -157,7 +158,7 @@ __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
 //   colScale[j] += sum_k aNorm[k] b_kj^2.
 template <class T>
 __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
-                              Index kn, Index cols, const double* aNorm, double* colScale)
+                              Index kn, Index cols, const double* aNorm, double* colScale, double checksumWeight)
 {
     __shared__ double pd[8][kWarp], pq[8][kWarp];
     const Index j = Index(blockIdx.x) * kWarp + threadIdx.x;
@@ -168,8 +169,9 @@ __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
         const Index kEnd = min(kStart + kChunk, kn);
         for (Index k = kStart + threadIdx.y; k < kEnd; k += 8) {
             const double v = double(b[(k0 + k) * ldb + j]);
-            d += double(cA[k]) * v;
-            q += aNorm[k] * v * v;
+            const double ca = double(cA[k]);
+            d += ca * v;
+            q += (checksumWeight > 0 ? aNorm[k] + ca * ca : aNorm[k]) * v * v;
         }
     }
     pd[threadIdx.y][threadIdx.x] = d;
@@ -240,11 +242,16 @@ __global__ void fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, d
 // -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
 template <class T>
 __global__ void markKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
-                           const double* rowScale, const double* colScale, double rowFactor, double colFactor)
+                           const double* rowScale, const double* colScale, double rowFactor, double colFactor,
+                           double sumFactor)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    auto mark = [](double control, double stored, double thr) {
+    auto mark = [sumFactor](double control, double stored, double thr) {
         const double res = fabs(control - stored);
+        // TF32: the part that follows the checked sum (abft.hpp); the smaller side, so that a
+        // fault cannot raise its own threshold (fmin ignores a NaN side).
+        if (sumFactor > 0)
+            thr += sumFactor * fmin(fabs(control), fabs(stored));
         if (!(res <= thr))
             return res > 0 ? res : (isnan(res) ? res : 1e-300);
         return -1.0 - (thr > 0 ? res / thr : 0.0);
@@ -277,7 +284,8 @@ __device__ __forceinline__ unsigned long long bitsOf(double v) { return (unsigne
 // faulty value is inf), and write the verdict into pinned host memory.
 template <class T>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
-                                                      double rowFactor, double colFactor, VerifyOut* out)
+                                                      double rowFactor, double colFactor, double sumFactor,
+                                                      VerifyOut* out)
 {
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
@@ -298,7 +306,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     const double* rowMark = aux.scratch0();
     const double* colMark = aux.scratch1();
     for (Index i = tid; i <= rows; i += blockDim.x) {
-        const double thr = rowFactor * sqrt(aux.rowScale()[i]);
+        // Reported range only: the sum part uses the stored checksum (the control sums are spent).
+        const double thr = rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
         atomicMin(&minThr, bitsOf(thr));
         atomicMax(&maxThr, bitsOf(thr));
         const double v = rowMark[i];
@@ -313,7 +322,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         }
     }
     for (Index j = tid; j <= cols; j += blockDim.x) {
-        const double thr = colFactor * sqrt(aux.colScale()[j]);
+        const double thr = colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
         atomicMin(&minThr, bitsOf(thr));
         atomicMax(&maxThr, bitsOf(thr));
         const double v = colMark[j];
@@ -513,8 +522,9 @@ void checksumBImpl(T* b, Index depth, Index cols, Index ldb, cudaStream_t s)
 
 template <class T>
 void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, cudaStream_t s)
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, cudaStream_t s)
 {
+    const double checksumWeight = inputRounding ? 1.0 : 0.0;  // TF32: rowScale + rowChecksumScale
     if (!accumulate) {
         resetChecksumsKernel<T><<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
             c, rows, cols, ldc, aux.rowScale(), aux.colScale());
@@ -528,10 +538,10 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
         rowPassKernel<T><<<dim3(blocksFor(kn, kTileCols), blocksFor(rows + 1, kTileRows)), 256, 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1());
+            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1(), checksumWeight);
         CUDA_CHECK_LAUNCH();
         colPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp), blocksFor(kn, kChunk)), dim3(kWarp, 8), 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale());
+            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale(), checksumWeight);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -547,14 +557,18 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
         c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
     CUDA_CHECK_LAUNCH();
-    // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale).
-    const double rowFactor = v.lambda * v.u * double(v.depth + cols + 2);
-    const double colFactor = v.lambda * v.u * double(v.depth + rows + 2);
+    // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
+    // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
+    // and 4 uI |checked sum|.
+    const double inputPart = 2.0 * sqrt(2.0) * v.uInput;
+    const double rowFactor = v.lambda * (v.u * double(v.depth + cols + 2) + inputPart);
+    const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
+    const double sumFactor = 4.0 * v.uInput;
     const Index n = (rows > cols ? rows : cols) + 1;
     markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor);
+                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor);
     CUDA_CHECK_LAUNCH();
-    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, hostOut);
+    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut);
     CUDA_CHECK_LAUNCH();
     recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
     CUDA_CHECK_LAUNCH();
@@ -596,14 +610,14 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 }
 
 void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
-                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s)
+                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding)
 {
     if (p == Precision::F64)
         checksumProductsImpl(static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
-                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, s);
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
     else
         checksumProductsImpl(static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
-                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, s);
+                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
 }
 
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
