@@ -39,7 +39,9 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
     checksumB(p, b.get(), n, n, ld, s);
     for (bool inputRounding : {false, true})
         for (bool accumulate : {false, true})
-            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, inputRounding);
+            for (bool boundOnly : {false, true})
+                checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, inputRounding,
+                                 boundOnly);
 
     GemmCall g;
     g.precision = p;
