@@ -83,11 +83,6 @@ void checksumProducts(Precision p, const void* a, Index lda, const void* b, Inde
 // cheaply"). GIGACHECK_CHECKSUMS=beside|gemm overrides it, for the comparison in the results only
 // (gemm applies to the cuBLAS variants).
 bool checksumsInGemm(GemmVariant v);
-// The column extent of such a product: cols + 1 rounded up to a multiple of 32 inside the leading
-// dimensions of B and C (cuBLAS TF32 on 16385 columns ran 2.8x slower than on 16384: its fast
-// kernels want aligned extents). The padding columns of B hold whatever is there; the matching
-// columns of C are never read.
-Index augmentedGemmCols(Index cols, Index ldb, Index ldc);
 
 struct VerifyCall {
     Precision precision = Precision::F32;

@@ -99,10 +99,9 @@ __global__ void rowNormsKernel(const T* b, Index k0, Index kn, Index cols, Index
 
 // One pass over A_c (rows i <= rows, columns k0 .. k0+kn): row reductions
 //   C[i, cols] += sum_k a_ik r_B[k],  rowScale[i] += sum_k a_ik^2 bNorm[k]
-// and the column reduction aNorm[k] = sum_{i<=rows} a_ik^2. Tile 128 rows x 256 columns, 8 warps
-// (64 rows: twice the aNorm atomics, measured slower with the other passes at N = 16384).
+// and the column reduction aNorm[k] = sum_{i<=rows} a_ik^2. Tile 64 rows x 256 columns, 8 warps.
 // boundOnly: the augmented GEMM computes C's checksum column; only the bound is accumulated.
-constexpr int kTileRows = 128, kTileCols = 256, kColsPerLane = kTileCols / kWarp;
+constexpr int kTileRows = 64, kTileCols = 256, kColsPerLane = kTileCols / kWarp;
 
 template <class T>
 __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
@@ -162,57 +161,36 @@ __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
 // One pass over B_r (rows k0 .. k0+kn, columns j <= cols):
 //   C[rows, j] += sum_k c_A[k] b_kj (j < cols; the corner belongs to the row pass),
 //   colScale[j] += sum_k aNorm[k] b_kj^2.
-// Blocks of 128 columns (4 per lane, each load coalesced over the warp) x 8 row lanes over chunks
-// of kChunk rows: four independent loads per iteration keep enough bytes in flight (one column
-// per lane streamed B at ~2 TB/s on an H200).
-constexpr int kColPassCols = 128, kColPassPerLane = kColPassCols / kWarp;
 template <class T>
 __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
                               Index kn, Index cols, const double* aNorm, double* colScale, double checksumWeight,
                               bool boundOnly)
 {
-    __shared__ double pd[8][kColPassCols], pq[8][kColPassCols];
-    const int lane = threadIdx.x, y = threadIdx.y;
-    const Index c0 = Index(blockIdx.x) * kColPassCols;
+    __shared__ double pd[8][kWarp], pq[8][kWarp];
+    const Index j = Index(blockIdx.x) * kWarp + threadIdx.x;
     const Index kStart = Index(blockIdx.y) * kChunk;
-    const Index kEnd = min(kStart + kChunk, kn);
     const T* cA = a + rows * lda + k0;
-    double d[kColPassPerLane], q[kColPassPerLane];
-#pragma unroll
-    for (int e = 0; e < kColPassPerLane; ++e)
-        d[e] = q[e] = 0;
-    for (Index k = kStart + y; k < kEnd; k += 8) {
-        const T* row = b + (k0 + k) * ldb;
-        const double ca = double(cA[k]);
-        const double w = checksumWeight > 0 ? aNorm[k] + ca * ca : aNorm[k];
-#pragma unroll
-        for (int e = 0; e < kColPassPerLane; ++e) {
-            const Index j = c0 + e * kWarp + lane;
-            if (j <= cols) {
-                const double v = double(row[j]);
-                d[e] += ca * v;
-                q[e] += w * v * v;
-            }
+    double d = 0, q = 0;
+    if (j <= cols) {
+        const Index kEnd = min(kStart + kChunk, kn);
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8) {
+            const double v = double(b[(k0 + k) * ldb + j]);
+            const double ca = double(cA[k]);
+            d += ca * v;
+            q += (checksumWeight > 0 ? aNorm[k] + ca * ca : aNorm[k]) * v * v;
         }
     }
-#pragma unroll
-    for (int e = 0; e < kColPassPerLane; ++e) {
-        pd[y][e * kWarp + lane] = d[e];
-        pq[y][e * kWarp + lane] = q[e];
-    }
+    pd[threadIdx.y][threadIdx.x] = d;
+    pq[threadIdx.y][threadIdx.x] = q;
     __syncthreads();
-    for (int t = y * kWarp + lane; t < kColPassCols; t += 8 * kWarp) {
-        const Index j = c0 + t;
-        if (j > cols)
-            continue;
-        double sd = 0, sq = 0;
-        for (int r = 0; r < 8; ++r) {
-            sd += pd[r][t];
-            sq += pq[r][t];
+    if (threadIdx.y == 0 && j <= cols) {
+        for (int y = 1; y < 8; ++y) {
+            d += pd[y][threadIdx.x];
+            q += pq[y][threadIdx.x];
         }
         if (j < cols && !boundOnly)
-            atomicAdd(c + rows * ldc + j, T(sd));
-        atomicAdd(colScale + j, sq);
+            atomicAdd(c + rows * ldc + j, T(d));
+        atomicAdd(colScale + j, q);
     }
 }
 
@@ -569,7 +547,7 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
             a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1(), checksumWeight,
             boundOnly);
         CUDA_CHECK_LAUNCH();
-        colPassKernel<T><<<dim3(blocksFor(cols + 1, kColPassCols), blocksFor(kn, kChunk)), dim3(kWarp, 8), 0, s>>>(
+        colPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp), blocksFor(kn, kChunk)), dim3(kWarp, 8), 0, s>>>(
             a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale(), checksumWeight, boundOnly);
         CUDA_CHECK_LAUNCH();
     }

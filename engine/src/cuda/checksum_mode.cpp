@@ -22,11 +22,4 @@ bool checksumsInGemm(GemmVariant v)
     return v == GemmVariant::CublasTf32;
 }
 
-Index augmentedGemmCols(Index cols, Index ldb, Index ldc)
-{
-    constexpr Index kAlign = 32;
-    const Index aligned = (cols + 1 + kAlign - 1) / kAlign * kAlign;
-    return aligned <= ldb && aligned <= ldc ? aligned : cols + 1;
-}
-
 }  // namespace gigacheck::cuda

@@ -283,7 +283,7 @@ private:
             const bool inGemm = abft && checksumsInGemm(req_.gemm);
             if (inGemm) {
                 g.m = op.rows + 1;
-                g.q = augmentedGemmCols(op.cols, g.ldb, g.ldc);
+                g.q = op.cols + 1;
             }
             const std::size_t lane = std::size_t(op.stream);
             if (abft) {

@@ -298,7 +298,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     const bool inGemm = checksumsInGemm(variant);
     if (inGemm) {  // as the backend does: the GEMM computes the checksum row / column
         prot.m = n + 1;
-        prot.q = augmentedGemmCols(n, ldb, ldc);
+        prot.q = n + 1;
     }
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
     auto runProtected = [&] {
@@ -470,7 +470,7 @@ ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, co
     g.precision = p;
     g.m = inGemm ? m + 1 : m;
     g.n = n;
-    g.q = inGemm ? augmentedGemmCols(q, ldb, ldc) : q;
+    g.q = inGemm ? q + 1 : q;
     g.a = xa.get();
     g.lda = lda;
     g.b = xb.get();
