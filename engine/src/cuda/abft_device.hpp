@@ -4,12 +4,8 @@
 // The augmented blocks live in the plan's buffers, with padded leading dimensions:
 //   A: (rows + 1) x depth, row `rows` = c_A;  B: depth x (cols + 1), column `cols` = r_B;
 //   C: (rows + 1) x (cols + 1).
-// Where C's checksum row / column come from is chosen per GEMM variant (checksumsInGemm):
-//   beside  the main product C[rows x cols] goes to the chosen GEMM variant on the unaugmented
-//           shapes and checksumProducts computes the checksum row / column and the bound;
-//   in GEMM the GEMM runs on the augmented extents (rows + 1) x depth x (cols + 1) and computes
-//           them itself; checksumProducts(..., boundOnly) accumulates only the bound.
-// Everything else is a memory-bound pass:
+// The main product C[rows x cols] goes to the chosen GEMM variant on the unaugmented shapes (no
+// odd augmented GEMMs). Everything else is a memory-bound pass:
 //   checksumA            one pass over A (column sums -> c_A)
 //   checksumB            one pass over B (row sums -> r_B)
 //   checksumProducts     B pass (row norms of B_r), one fused pass over A_c (C[i, cols] += A_c r_B,
@@ -72,17 +68,9 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 // accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
 // inputRounding (TF32 products): rowScale / colScale also take the checksum scales of abft.hpp
 // (sum_k a_ik^2 r_k^2, sum_k c_k^2 b_kj^2), i.e. they hold Q_row / Q_col of the TF32 threshold.
-// boundOnly: the GEMM computes C's checksum row / column (augmented extents); only the bound
-// (rowScale / colScale) is accumulated here, C is not touched.
 void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
-                      bool inputRounding = false, bool boundOnly = false);
-
-// True when the product runs on the augmented extents so that the GEMM computes C's checksum row
-// and column (cuBLAS TF32: the separate checksum-product passes cost more there, README "ABFT,
-// cheaply"). GIGACHECK_CHECKSUMS=beside|gemm overrides it, for the comparison in the results only
-// (gemm applies to the cuBLAS variants).
-bool checksumsInGemm(GemmVariant v);
+                      bool inputRounding = false);
 
 struct VerifyCall {
     Precision precision = Precision::F32;

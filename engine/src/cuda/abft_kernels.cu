@@ -62,17 +62,15 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb)
 
 // ---- checksum products and round-off bound ----------------------------------------------------
 template <class T>
-__global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale,
-                                     bool boundOnly)
+__global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t <= rows) {
-        if (!boundOnly)  // else the GEMM writes C's checksum cells (at the same time)
-            c[t * ldc + cols] = T(0);
+        c[t * ldc + cols] = T(0);
         rowScale[t] = 0;
     }
     if (t <= cols) {
-        if (t < cols && !boundOnly)
+        if (t < cols)
             c[rows * ldc + t] = T(0);
         colScale[t] = 0;
     }
@@ -100,13 +98,12 @@ __global__ void rowNormsKernel(const T* b, Index k0, Index kn, Index cols, Index
 // One pass over A_c (rows i <= rows, columns k0 .. k0+kn): row reductions
 //   C[i, cols] += sum_k a_ik r_B[k],  rowScale[i] += sum_k a_ik^2 bNorm[k]
 // and the column reduction aNorm[k] = sum_{i<=rows} a_ik^2. Tile 64 rows x 256 columns, 8 warps.
-// boundOnly: the augmented GEMM computes C's checksum column; only the bound is accumulated.
 constexpr int kTileRows = 64, kTileCols = 256, kColsPerLane = kTileCols / kWarp;
 
 template <class T>
 __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
                               Index kn, Index cols, const double* bNorm, double* rowScale, double* aNorm,
-                              double checksumWeight, bool boundOnly)
+                              double checksumWeight)
 {
     __shared__ double colPart[8][kTileCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -134,12 +131,10 @@ __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
                 colAcc[e] += v * v;
             }
         }
+        dot = warpSum(dot);
         sq = warpSum(sq);
-        if (!boundOnly)
-            dot = warpSum(dot);
         if (lane == 0) {
-            if (!boundOnly)
-                atomicAdd(c + i * ldc + cols, T(dot));
+            atomicAdd(c + i * ldc + cols, T(dot));
             atomicAdd(rowScale + i, sq);
         }
     }
@@ -163,8 +158,7 @@ __global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
 //   colScale[j] += sum_k aNorm[k] b_kj^2.
 template <class T>
 __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
-                              Index kn, Index cols, const double* aNorm, double* colScale, double checksumWeight,
-                              bool boundOnly)
+                              Index kn, Index cols, const double* aNorm, double* colScale, double checksumWeight)
 {
     __shared__ double pd[8][kWarp], pq[8][kWarp];
     const Index j = Index(blockIdx.x) * kWarp + threadIdx.x;
@@ -188,7 +182,7 @@ __global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c
             d += pd[y][threadIdx.x];
             q += pq[y][threadIdx.x];
         }
-        if (j < cols && !boundOnly)
+        if (j < cols)
             atomicAdd(c + rows * ldc + j, T(d));
         atomicAdd(colScale + j, q);
     }
@@ -528,12 +522,12 @@ void checksumBImpl(T* b, Index depth, Index cols, Index ldb, cudaStream_t s)
 
 template <class T>
 void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, bool inputRounding, bool boundOnly, cudaStream_t s)
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, cudaStream_t s)
 {
     const double checksumWeight = inputRounding ? 1.0 : 0.0;  // TF32: rowScale + rowChecksumScale
     if (!accumulate) {
         resetChecksumsKernel<T><<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
-            c, rows, cols, ldc, aux.rowScale(), aux.colScale(), boundOnly);
+            c, rows, cols, ldc, aux.rowScale(), aux.colScale());
         CUDA_CHECK_LAUNCH();
     }
     // The per-k norms live in the two scratch rows of Aux, so the inner dimension goes in chunks
@@ -544,11 +538,10 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
         rowPassKernel<T><<<dim3(blocksFor(kn, kTileCols), blocksFor(rows + 1, kTileRows)), 256, 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1(), checksumWeight,
-            boundOnly);
+            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1(), checksumWeight);
         CUDA_CHECK_LAUNCH();
         colPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp), blocksFor(kn, kChunk)), dim3(kWarp, 8), 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale(), checksumWeight, boundOnly);
+            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale(), checksumWeight);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -617,15 +610,14 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 }
 
 void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
-                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding,
-                      bool boundOnly)
+                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding)
 {
     if (p == Precision::F64)
         checksumProductsImpl(static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
-                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, boundOnly, s);
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
     else
         checksumProductsImpl(static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
-                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, boundOnly, s);
+                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
 }
 
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)

@@ -277,20 +277,13 @@ private:
             g.accumulate = op.accumulate;
             // The checksum row / column and the bound are memory-bound passes that touch only C's
             // augmentation and Aux: they run on a side stream while the GEMM computes the main part.
-            // With checksumsInGemm the GEMM takes the augmented extents (the plan's buffers hold
-            // them) and computes the checksum row / column; the side stream then adds only the bound.
             const bool abft = plan_.abft && op.aux >= 0;
-            const bool inGemm = abft && checksumsInGemm(req_.gemm);
-            if (inGemm) {
-                g.m = op.rows + 1;
-                g.q = op.cols + 1;
-            }
             const std::size_t lane = std::size_t(op.stream);
             if (abft) {
                 CUDA_CHECK(cudaEventRecord(forks_[lane].get(), s));
                 CUDA_CHECK(cudaStreamWaitEvent(sides_[lane].get(), forks_[lane].get(), 0));
                 checksumProducts(p, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, op.rows, op.depth, op.cols, auxOf(op.aux),
-                                 op.accumulate, sides_[lane].get(), roundoff().uInput > 0, inGemm);
+                                 op.accumulate, sides_[lane].get(), roundoff().uInput > 0);
                 CUDA_CHECK(cudaEventRecord(joins_[lane].get(), sides_[lane].get()));
             }
             gemm(g, handles_[lane]->get(), s);

@@ -295,11 +295,6 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     Stream side;
     Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
 
-    const bool inGemm = checksumsInGemm(variant);
-    if (inGemm) {  // as the backend does: the GEMM computes the checksum row / column
-        prot.m = n + 1;
-        prot.q = n + 1;
-    }
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
     auto runProtected = [&] {
         // As the backend does: the operand checksums first (moving them beside the GEMM too was
@@ -309,8 +304,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
         checksumB(p, xb.get(), n, n, ldb, s.get());
         CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
         CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get(), model.uInput > 0,
-                         inGemm);
+        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get(), model.uInput > 0);
         CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
         gemm(prot, h.get(), s.get());
         CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
@@ -351,10 +345,9 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
         v.uInput = model.uInput;
         t.stages.push_back({"checksum A (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumA(p, xa.get(), n, n, lda, s.get()); })});
         t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get()); })});
-        t.stages.push_back({inGemm ? "round-off bound (3 passes)" : "checksum products (3 passes)", 3 * ab,
-                            timeMs(s.get(), 5, [&] {
+        t.stages.push_back({"checksum products (3 passes)", 3 * ab, timeMs(s.get(), 5, [&] {
                                 checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get(),
-                                                 model.uInput > 0, inGemm);
+                                                 model.uInput > 0);
                             })});
         t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
     }
@@ -461,16 +454,14 @@ ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, co
     checksumB(p, xb.get(), n, q, ldb, s.get());
     CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
     CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-    const bool inGemm = checksumsInGemm(v);  // as the backend does
-    checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, m, n, q, av, false, side.get(), model.uInput > 0,
-                     inGemm);
+    checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, m, n, q, av, false, side.get(), model.uInput > 0);
     CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
     GemmCall g;
     g.variant = v;
     g.precision = p;
-    g.m = inGemm ? m + 1 : m;
+    g.m = m;
     g.n = n;
-    g.q = inGemm ? q + 1 : q;
+    g.q = q;
     g.a = xa.get();
     g.lda = lda;
     g.b = xb.get();

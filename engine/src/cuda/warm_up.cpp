@@ -39,9 +39,7 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
     checksumB(p, b.get(), n, n, ld, s);
     for (bool inputRounding : {false, true})
         for (bool accumulate : {false, true})
-            for (bool boundOnly : {false, true})
-                checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, inputRounding,
-                                 boundOnly);
+            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, inputRounding);
 
     GemmCall g;
     g.precision = p;
