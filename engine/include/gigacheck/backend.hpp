@@ -50,6 +50,10 @@ struct ExecutionResult {
     std::vector<VerifyEvent> verifications;
 };
 
+// Throws BackendError when the request lacks a schedule or a matrix, or when the host matrices do
+// not match the plan's shape and precision. Every backend checks this before touching memory.
+void checkExecutionRequest(const ExecutionRequest& request, const std::string& backendName);
+
 class Backend {
 public:
     virtual ~Backend() = default;

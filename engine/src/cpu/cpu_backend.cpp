@@ -195,19 +195,6 @@ private:
     ExecutionResult result_;
 };
 
-void checkRequest(const ExecutionRequest& req)
-{
-    if (!req.schedule || !req.a || !req.b || !req.c)
-        throw BackendError("CPU backend: the request lacks a schedule or a matrix");
-    const Plan& p = req.schedule->plan;
-    const Shape s = p.shape;
-    auto is = [&p](const HostMatrix* m, std::int64_t r, std::int64_t c) {
-        return m->rows() == r && m->cols() == c && m->precision() == p.precision;
-    };
-    if (!is(req.a, s.m, s.n) || !is(req.b, s.n, s.q) || !is(req.c, s.m, s.q))
-        throw BackendError("CPU backend: host matrices do not match the plan's shape and precision");
-    // The cap itself is enforced by the buffer pool, as it would be by device memory.
-}
 
 class CpuBackend final : public Backend {
 public:
@@ -215,7 +202,8 @@ public:
     DeviceInfo device() const override { return info_; }
     ExecutionResult execute(const ExecutionRequest& request) override
     {
-        checkRequest(request);
+        // The cap itself is enforced by the buffer pool, as it would be by device memory.
+        checkExecutionRequest(request, "CPU backend");
         CpuRun run(request);
         return run.run();
     }

@@ -479,15 +479,7 @@ private:
 
 void checkRequest(const ExecutionRequest& req)
 {
-    if (!req.schedule || !req.a || !req.b || !req.c)
-        throw BackendError("CUDA backend: the request lacks a schedule or a matrix");
-    const Plan& p = req.schedule->plan;
-    const Shape s = p.shape;
-    auto is = [&p](const HostMatrix* m, std::int64_t r, std::int64_t c) {
-        return m->rows() == r && m->cols() == c && m->precision() == p.precision;
-    };
-    if (!is(req.a, s.m, s.n) || !is(req.b, s.n, s.q) || !is(req.c, s.m, s.q))
-        throw BackendError("CUDA backend: host matrices do not match the plan's shape and precision");
+    checkExecutionRequest(req, "CUDA backend");
     if (req.gemm == GemmVariant::Tiled && req.tile != 8 && req.tile != 16 && req.tile != 32)
         throw InputError("--tile must be 8, 16 or 32 (got " + std::to_string(req.tile) + ")");
 }
