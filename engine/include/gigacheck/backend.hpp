@@ -60,6 +60,10 @@ public:
     virtual DeviceInfo device() const = 0;
     // Memory for host matrices (pinned on CUDA so copies overlap with compute).
     virtual HostAllocator hostAllocator() const { return HostAllocator::heap(); }
+    // One-time setup that must stay out of every timing (module loading, library handles, a first
+    // launch of each kernel). runGemm calls it before its clock starts; execute does it too when
+    // nobody did. Throws BackendError on failure.
+    virtual void prepare() {}
     // Runs the schedule. Throws BackendError on a failure; frees everything it allocated either
     // way so the next run works.
     virtual ExecutionResult execute(const ExecutionRequest& request) = 0;

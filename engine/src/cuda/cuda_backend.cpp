@@ -519,6 +519,14 @@ public:
         };
         return a;
     }
+    void prepare() override
+    {
+        try {
+            warmUpDevice(device_);
+        } catch (const BackendError& e) {
+            throw BackendError(std::string(e.what()) + recoverDevice());
+        }
+    }
     ExecutionResult execute(const ExecutionRequest& request) override
     {
         checkRequest(request);
