@@ -158,6 +158,7 @@ RunRecord fullRecord()
     f.corrected = 2;
     f.uncorrectable = 2;
     f.belowThreshold = 1;
+    f.missed = 2;
     f.falsePositives = 0;
     f.blocksClean = 317;
     f.blocksCorrected = 1;
@@ -288,6 +289,7 @@ private slots:
         QCOMPARE(back.metrics.intensityDevice, 1.73962);
         QCOMPARE(back.metrics.hostBytesRequired, std::size_t(336'000'000));
         QCOMPARE(back.faults.belowThreshold, 1);
+        QCOMPARE(back.faults.missed, 2);
         QCOMPARE(back.faults.blocksUncorrectable, 1);
         COMPARE_NAMES(back.reference.mode, ReferenceMode::Sample);
         QCOMPARE(back.reference.mismatches, std::int64_t(2));
@@ -406,7 +408,7 @@ private slots:
               "Corrected detected error(s)", "Total execute time (CPU steady clock)",
               "Average program performance: 128.5 GFLOP/s", "Total kernel intensity: 1.73962 FLOP/B",
               "why: --backend cpu", "40 x 4 blocks of C, 2 split(s)", "B' 4.03 MB",
-              "injected 4, detected 3, corrected 2, uncorrectable 2, below threshold 1, false positives 0",
+              "injected 4, detected 3, corrected 2, uncorrectable 2, below threshold 1, missed 2, false positives 0",
               "candidate rows 501, 505; candidate cols 1, 7", "Reference check: sample, 64 row(s)", "FAILED"}) {
             QVERIFY2(report.contains(QString::fromUtf8(expected)),
                      qPrintable(QStringLiteral("missing '%1' in:\n%2").arg(QString::fromUtf8(expected), report)));

@@ -205,6 +205,7 @@ void TestRun::faultVariants()
         QCOMPARE(r.faults.detected + r.faults.belowThreshold, r.faults.injected);
     else
         QCOMPARE(r.faults.detected, r.faults.injected);
+    QCOMPARE(r.faults.missed, 0);
     QCOMPARE(r.faults.corrected, r.faults.detected);
     QCOMPARE(r.faults.uncorrectable, 0);
     QCOMPARE(r.faults.falsePositives, 0);

@@ -52,6 +52,7 @@ struct FaultReport {
     int corrected = 0;       // injections whose cell was restored
     int uncorrectable = 0;   // injections in blocks with an uncorrectable verdict
     int belowThreshold = 0;  // injections too small to detect (harmless round-off-sized flips)
+    int missed = 0;          // injections above the threshold that no check caught (silent errors)
     int falsePositives = 0;  // mismatches in blocks with no injection, or corrections of clean cells
     int blocksClean = 0, blocksCorrected = 0, blocksUncorrectable = 0;
     double maxThreshold = 0;

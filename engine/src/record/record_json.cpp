@@ -231,6 +231,7 @@ Json write(const FaultReport& f)
             {"corrected", f.corrected},
             {"uncorrectable", f.uncorrectable},
             {"below_threshold", f.belowThreshold},
+            {"missed", f.missed},
             {"false_positives", f.falsePositives},
             {"blocks_clean", f.blocksClean},
             {"blocks_corrected", f.blocksCorrected},
@@ -455,6 +456,7 @@ FaultReport readFaultReport(const Node& n)
     f.corrected = n.get<int>("corrected");
     f.uncorrectable = n.get<int>("uncorrectable");
     f.belowThreshold = n.get<int>("below_threshold");
+    f.missed = n.getOr<int>("missed", 0);  // absent in records written before it was counted
     f.falsePositives = n.get<int>("false_positives");
     f.blocksClean = n.get<int>("blocks_clean");
     f.blocksCorrected = n.get<int>("blocks_corrected");

@@ -160,7 +160,7 @@ void writeFaultReport(std::ostream& out, const RunRecord& r)
     }
     out << "  injected " << f.injected << ", detected " << f.detected << ", corrected " << f.corrected
         << ", uncorrectable " << f.uncorrectable << ", below threshold " << f.belowThreshold
-        << ", false positives " << f.falsePositives << "\n";
+        << ", missed " << f.missed << ", false positives " << f.falsePositives << "\n";
     out << "  block products: " << f.blocksClean << " clean, " << f.blocksCorrected << " corrected, "
         << f.blocksUncorrectable << " uncorrectable\n";
     out << "  threshold (largest): " << general(f.maxThreshold) << "; largest clean residual / threshold: "

@@ -78,8 +78,11 @@ FaultReport computeFaultReport(const RunRecord& r)
         const bool detected = contains(res.mismatchRows, inj.localRow) || contains(res.mismatchCols, inj.localCol);
         if (!detected) {
             // A change no larger than the threshold is round-off-sized: harmless and not detectable.
+            // Anything larger slipped through: counted, never hidden.
             if (std::abs(inj.after - inj.before) <= res.maxThreshold)
                 ++f.belowThreshold;
+            else
+                ++f.missed;
             continue;
         }
         ++f.detected;
