@@ -4,6 +4,7 @@
 
 #include "record/json_fields.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -549,6 +550,10 @@ void saveRecord(const RunRecord& r, const std::string& path)
 
 RunRecord loadRecord(const std::string& path)
 {
+    // A directory opens as a stream on Linux and then reads as empty: say what it is.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError("cannot read run record '" + path + "': it is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError("cannot read run record '" + path + "': no such file or not readable");
