@@ -50,7 +50,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
 EngineController::~EngineController()
 {
     if (worker_)
-        worker_->requestCancel();
+        worker_->requestCancel(job_);
     thread_.quit();
     thread_.wait();
 }
@@ -61,7 +61,7 @@ quint64 EngineController::start(const RunConfig& config)
     running_ = true;
     clock_.start();
     if (worker_) {
-        worker_->requestCancel();  // only matters when a run is still going
+        worker_->requestCancel(job_ - 1);  // the runs before this one, going or queued
         EngineWorker* worker = worker_;
         const quint64 job = job_;
         QMetaObject::invokeMethod(worker, [worker, job, config] { worker->start(job, config); },
@@ -74,7 +74,7 @@ quint64 EngineController::start(const RunConfig& config)
 void EngineController::cancel()
 {
     if (worker_ && running_)
-        worker_->requestCancel();
+        worker_->requestCancel(job_);
 }
 
 }  // namespace gigacheck::ui

@@ -69,7 +69,10 @@ void EngineWorker::launch(quint64 job, const RunConfig& config)
     }
     busy_ = true;
     job_ = job;
+    // Cleared first, then the job's own cancel read: a request racing with this launch is kept.
     cancel_.store(false);
+    if (cancelThrough_.load() >= job)
+        cancel_.store(true);
     observer_.clear();
     record_.reset();
     result_ = HostMatrix();

@@ -30,8 +30,16 @@ public:
     explicit EngineWorker(QObject* parent = nullptr);
     ~EngineWorker() override;
 
-    // Thread-safe: asks the running job to stop between operations.
-    void requestCancel() { cancel_.store(true); }
+    // Thread-safe: stops every job up to and including throughJob, the running one between
+    // operations and a queued one before it starts (a Cancel right after Start must not be lost
+    // when the worker has not picked the job up yet).
+    void requestCancel(quint64 throughJob)
+    {
+        quint64 seen = cancelThrough_.load();
+        while (seen < throughJob && !cancelThrough_.compare_exchange_weak(seen, throughJob)) {
+        }
+        cancel_.store(true);
+    }
 
 public slots:
     // Starts a run; a run still going is cancelled first and this one starts after it.
@@ -56,6 +64,7 @@ private:
     QTimer* flushTimer_ = nullptr;
     BatchingObserver observer_;
     std::atomic<bool> cancel_{false};
+    std::atomic<quint64> cancelThrough_{0};
     std::thread compute_;
     bool busy_ = false;
     quint64 job_ = 0;

@@ -89,10 +89,19 @@ void HeatmapView::setShape(std::int64_t rows, std::int64_t cols)
     matrix_ = HostMatrix();
     injections_.clear();
     verifications_.clear();
-    std::erase_if(faults_, [this](const FaultAt& f) { return f.row >= rows_ || f.col >= cols_; });
+    const bool dropped = dropFaultsOutside();
     overlay_->setFaults(faults_);
     overlay_->setStep(nullptr);
     resetZoom();
+    if (dropped)
+        emit faultsChanged(faults_);  // the faults list and the next run must not keep them
+}
+
+bool HeatmapView::dropFaultsOutside()
+{
+    return std::erase_if(faults_, [this](const FaultAt& f) {
+               return f.row < 0 || f.col < 0 || f.row >= rows_ || f.col >= cols_;
+           }) > 0;
 }
 
 void HeatmapView::setPlan(const std::optional<Plan>& plan)
@@ -136,8 +145,11 @@ void HeatmapView::setLayer(Layer layer)
 void HeatmapView::setFaults(const std::vector<FaultAt>& faults)
 {
     faults_ = faults;
+    const bool dropped = dropFaultsOutside();  // e.g. a record or settings from a larger shape
     overlay_->setFaults(faults_);
     replotOverlay();
+    if (dropped)
+        emit faultsChanged(faults_);
 }
 
 void HeatmapView::setStep(const AnimationStep* step)

@@ -72,6 +72,8 @@ protected:
 
 private:
     void rebuildGrid();
+    // Removes placed faults that lie outside C; true when any did.
+    bool dropFaultsOutside();
     // Shows a grid on the colour map (and the colour scale for the layer).
     void applyGrid(HeatmapGrid grid);
     MatrixWindow visibleWindow() const;

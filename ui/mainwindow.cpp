@@ -368,6 +368,17 @@ bool MainWindow::openRecord(const QString& path, QString* error)
     }
 }
 
+bool MainWindow::openRecordReporting(const QString& path, QString* error)
+{
+    QString why;
+    if (openRecord(path, &why))
+        return true;
+    reportError(QStringLiteral("Cannot open %1: %2").arg(path, why));
+    if (error)
+        *error = why;
+    return false;
+}
+
 bool MainWindow::compareWithRecord(const QString& path, QString* error)
 {
     RunRecord baseline;
@@ -466,9 +477,7 @@ void MainWindow::openRecordDialog()
                                                       QStringLiteral("Run records (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    QString error;
-    if (!openRecord(path, &error))
-        reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+    openRecordReporting(path);
 }
 
 void MainWindow::saveRecordDialog()
@@ -518,11 +527,8 @@ void MainWindow::rebuildRecentMenu()
     recentMenu_->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& path : recent) {
-        recentMenu_->addAction(QFileInfo(path).fileName() + QStringLiteral("  (") + path + QLatin1Char(')'), this, [this, path] {
-            QString error;
-            if (!openRecord(path, &error))
-                reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
-        });
+        recentMenu_->addAction(QFileInfo(path).fileName() + QStringLiteral("  (") + path + QLatin1Char(')'), this,
+                               [this, path] { openRecordReporting(path); });
     }
     recentMenu_->setEnabled(!recent.isEmpty());
 }

@@ -37,6 +37,10 @@ public:
     void setConfig(const RunConfig& config);
 
     bool openRecord(const QString& path, QString* error);
+    // openRecord that also tells the user why a file cannot be opened (a message box, the status
+    // bar and the log): File → Open, recent files and `gigacheck-lab record.json`. The window keeps
+    // what it showed.
+    bool openRecordReporting(const QString& path, QString* error = nullptr);
     bool saveRecord(const QString& path, QString* error) const;
     // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
     bool compareWithRecord(const QString& path, QString* error);

@@ -86,7 +86,8 @@ int main(int argc, char** argv)
     if (!parser.positionalArguments().isEmpty()) {
         QString error;
         const QString path = parser.positionalArguments().first();
-        if (!window.openRecord(path, &error))
+        // A message in the window too: started from a file manager, nobody reads stderr.
+        if (!window.openRecordReporting(path, &error))
             std::cerr << "gigacheck-lab: cannot open " << path.toStdString() << ": " << error.toStdString() << '\n';
     }
     return app.exec();

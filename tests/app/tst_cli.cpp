@@ -90,6 +90,33 @@ private slots:
         QTest::newRow("unknown bench suite") << "bench nope" << "nope";
         QTest::newRow("bench without suite") << "bench" << "SUITE";
         QTest::newRow("show missing file") << "show /nonexistent/run.json" << "/nonexistent/run.json";
+        // Odd inputs of the robustness sweep.
+        QTest::newRow("more errors than the block holds") << "run --shape 4x4x4 --backend cpu --errors 100"
+                                                          << "room for 16";
+        QTest::newRow("collinear errors longer than a column") << "run --shape 2x3x2 --backend cpu --errors 5 --collinear col"
+                                                               << "room for 2";
+        QTest::newRow("bit 64") << "run --shape 64x64x64 --fault bitflip:64" << "bitflip:64";
+        QTest::newRow("bit beyond an f32") << "run --shape 64x64x64 --backend cpu --fault bitflip:40 --errors 1"
+                                           << "outside an f32";
+        QTest::newRow("negative row") << "run --shape 64x64x64 --inject-at -1,2" << "-1";
+        QTest::newRow("inject-at without comma") << "run --shape 64x64x64 --inject-at 1;2" << "R,C";
+        QTest::newRow("inject-at empty delta") << "run --shape 64x64x64 --inject-at 1,2:" << "number";
+        QTest::newRow("inject-at empty row") << "run --shape 64x64x64 --inject-at ,2" << "row";
+        QTest::newRow("dimension over 2^31") << "run --shape 99999999999x1x1" << "2^31";
+        QTest::newRow("four dimensions") << "run --shape 1x1x1x1" << "MxNxQ";
+        QTest::newRow("size overflow") << "run --shape 64x64x64 --mem 99999999999999999999GB" << "too large";
+        QTest::newRow("json to a directory") << "run --shape 64x64x64 --backend cpu --json " + tmp_.path()
+                                             << "cannot write";
+        QTest::newRow("no host memory") << "run --shape 200000x200000x200000 --backend cpu" << "not enough host memory";
+        QTest::newRow("largest shape") << "run --shape 2147483647x2147483647x2147483647 --backend cpu"
+                                       << "not enough host memory";
+        // 2.2 million block products of 37x32x31: refused at once instead of a schedule of ~2.6 GB.
+        QTest::newRow("too many block products") << "run --shape 20000x2000x2000 --mem 16KB --backend cpu"
+                                                 << "raise the memory cap";
+        QTest::newRow("show a directory") << "show " + tmp_.path() << "directory";
+        QTest::newRow("show an empty file") << "show " + writeFile("empty.json", QByteArray()) << "not valid JSON";
+        QTest::newRow("show a truncated record") << "show " + writeFile("truncated.json", sampleRecord().left(3000))
+                                                 << "not valid JSON";
     }
 
     void badInputExitsTwoWithOneLine()
@@ -101,6 +128,23 @@ private slots:
         QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ")), qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);  // exactly one line
         QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+    }
+
+    void tinyShapeWorksWithEveryStrategy_data()
+    {
+        QTest::addColumn<QString>("strategy");
+        for (const char* k : {"none", "s1", "s2", "s3", "s4"})
+            QTest::newRow(k) << QString::fromLatin1(k);
+    }
+
+    void tinyShapeWorksWithEveryStrategy()
+    {
+        // 1x1 * 1x1 with a fault: detected and corrected in the single cell, exit 0.
+        QFETCH(QString, strategy);
+        const Result r = gigacheckCli(words("run --shape 1x1x1 --backend cpu --errors 1 --strategy") << strategy);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("injected 1, detected 1, corrected 1, uncorrectable 0")), qPrintable(r.out));
+        QVERIFY(r.err.isEmpty());
     }
 
     void smallRunCorrectsTheInjectedFault()
@@ -212,6 +256,21 @@ private slots:
 
 private:
     QTemporaryDir tmp_;
+
+    QString writeFile(const char* name, const QByteArray& content)
+    {
+        const QString path = tmp_.filePath(QString::fromLatin1(name));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(content);
+        return path;
+    }
+
+    static QByteArray sampleRecord()
+    {
+        QFile f(QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

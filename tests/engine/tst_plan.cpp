@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include <limits>
 #include <set>
 
 using namespace gigacheck;
@@ -46,6 +47,8 @@ private slots:
     void refusesTooSmallCap_data();
     void refusesTooSmallCap();
     void refusesZeroShape();
+    void hugeShapesNeverWrapAroundTheCap();
+    void refusesMoreProductsThanAPlanHolds();
 };
 
 void TestPlan::fitsCapAndCoversShape_data()
@@ -208,6 +211,43 @@ void TestPlan::refusesZeroShape()
     for (const Shape& s : {Shape{0, 1, 1}, Shape{1, 0, 1}, Shape{1, 1, 0}, Shape{-3, 4, 4}})
         for (StrategyKind k : kAll)
             QVERIFY_THROWS_EXCEPTION(InputError, makePlan(s, Precision::F32, k, 1 << 20, true));
+}
+
+void TestPlan::hugeShapesNeverWrapAroundTheCap()
+{
+    // 2^31 - 1 a side: the bytes of one block overflow 64 bits and once wrapped around to ~51 GB,
+    // so strategy none "fitted" a 64 GB cap.
+    const std::int64_t big = 2147483647;
+    QCOMPARE(bytesForBlocks(StrategyKind::None, Precision::F64, true, big, big, big),
+             std::numeric_limits<std::size_t>::max());
+    QVERIFY(bytesForBlocks(StrategyKind::S3, Precision::F32, true, big, 1, 1) > std::size_t(big) * 4);
+    try {
+        makePlan({big, big, big}, Precision::F64, StrategyKind::None, 64ull << 30, true);
+        QFAIL("expected InputError");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("raise --mem")), e.what());
+    }
+}
+
+void TestPlan::refusesMoreProductsThanAPlanHolds()
+{
+    // A cap that only fits the thinnest blocks of 100000^3 needs ~10^12 products: more than the
+    // plan's int counts hold, refused (this once overflowed productCount()), and quickly.
+    const std::uint64_t cap = bytesForBlocks(StrategyKind::S1, Precision::F32, false, 1, 1, 1);
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        const Plan p = makePlan({100000, 100000, 100000}, Precision::F32, StrategyKind::S1, cap, false);
+        QFAIL(qPrintable(QStringLiteral("expected InputError, got %1 products").arg(p.productCount())));
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("block products")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("raise the memory cap")), e.what());
+    }
+    // The largest extent allowed, with a cap that fits nothing but slivers: an answer, not a hang.
+    for (std::uint64_t small : {std::uint64_t(4096), std::uint64_t(1) << 20, std::uint64_t(1) << 30})
+        QVERIFY_THROWS_EXCEPTION(InputError, makePlan({2147483647, 2147483647, 2147483647}, Precision::F32,
+                                                      StrategyKind::S2, small, true));
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestPlan)

@@ -8,8 +8,12 @@
 #include <QtTest>
 
 #include <cmath>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <limits>
+
+#include <sys/resource.h>
 
 using namespace gigacheck;
 
@@ -368,6 +372,34 @@ private slots:
         const RunRecord r = fullRecord();
         saveRecord(r, path);
         QCOMPARE(toJson(loadRecord(path)), toJson(r));
+    }
+
+    void failedSaveKeepsThePreviousRecord()
+    {
+        // A save that fails half way (here a file-size limit; on a desktop a full disk) must not
+        // leave a truncated record where a good one was.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("run.json")).toStdString();
+        RunRecord good = fullRecord();
+        saveRecord(good, path);
+        RunRecord bigger = good;
+        bigger.spans.insert(bigger.spans.end(), 2000, good.spans.front());
+
+        rlimit saved{};
+        QVERIFY(getrlimit(RLIMIT_FSIZE, &saved) == 0);
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+        rlimit small = saved;
+        small.rlim_cur = std::filesystem::file_size(path) + 100;
+        QVERIFY(setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const QString error = inputErrorOf([&] { saveRecord(bigger, path); });
+        setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, previousHandler);
+
+        QVERIFY2(error.contains(QStringLiteral("write failed")), qPrintable(error));
+        QCOMPARE(toJson(loadRecord(path)), toJson(good));
+        QVERIFY(!std::filesystem::exists(path + ".partial"));
+        saveRecord(bigger, path);  // and the next save works
+        QCOMPARE(loadRecord(path).spans.size(), bigger.spans.size());
     }
 
     void fileErrorsNameThePath()

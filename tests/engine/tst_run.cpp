@@ -62,6 +62,8 @@ private slots:
     void recordIsFilledIn();
     void resultOutReceivesC();
     void typicalMagnitudeScales();
+    void hostMemoryShortageIsRefusedBeforeThePlanRuns();
+    void cancelledBeforeTheStartEndsAtOnce();
 };
 
 void TestRun::correctsFaults_data()
@@ -405,6 +407,58 @@ void TestRun::typicalMagnitudeScales()
     QCOMPARE(typicalMagnitude({10, 100, 10}, Distribution::Normal), 10.0);
     QVERIFY(std::abs(typicalMagnitude({10, 9, 10}, Distribution::Uniform) - 1.0) < 1e-12);
     QVERIFY(typicalMagnitude({10, 9, 10}, Distribution::Wide) > 1000 * typicalMagnitude({10, 9, 10}, Distribution::Uniform));
+}
+
+namespace {
+struct PlanSeen : RunObserver {
+    int plans = 0;
+    void onPlan(const Schedule&) override { ++plans; }
+};
+}  // namespace
+
+void TestRun::hostMemoryShortageIsRefusedBeforeThePlanRuns()
+{
+    // 200000^3 f64 needs 960 GB for A, B and C: refused before a schedule is built or anything is
+    // allocated, saying what is needed and what the machine has.
+    RunConfig c = baseConfig({200000, 200000, 200000}, StrategyKind::S2, Precision::F64);
+    c.reference = ReferenceMode::Sample;
+    PlanSeen observer;
+    RunHooks hooks;
+    hooks.observer = &observer;
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        runGemm(c, hooks);
+        QFAIL("expected InputError");
+    } catch (const InputError& e) {
+        const QString message = QString::fromUtf8(e.what());
+        QVERIFY2(message.contains(QStringLiteral("not enough host memory")), e.what());
+        QVERIFY2(message.contains(QStringLiteral("available")), e.what());
+        QVERIFY2(message.contains(QString::fromStdString(formatBytes(3 * 200000.0 * 200000.0 * 8))), e.what());
+    }
+    QCOMPARE(observer.plans, 0);
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+}
+
+void TestRun::cancelledBeforeTheStartEndsAtOnce()
+{
+    // The GUI's Cancel right after Start: no inputs are generated, the record says cancelled.
+    RunConfig c = baseConfig({2000, 2000, 2000}, StrategyKind::S1, Precision::F64);
+    c.memCapBytes = 8 << 20;
+    std::atomic<bool> cancel{true};
+    HostMatrix out;
+    RunHooks hooks;
+    hooks.cancel = &cancel;
+    hooks.resultOut = &out;
+    QElapsedTimer clock;
+    clock.start();
+    const RunRecord r = runGemm(c, hooks);
+    QVERIFY2(clock.elapsed() < 500, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("cancelled"));
+    QVERIFY(r.spans.empty());
+    QVERIFY(r.plan.productCount() > 1);
+    QVERIFY(!r.verifiedCorrect());
+    QCOMPARE(r.metrics.usefulFlops, 2.0 * 2000 * 2000 * 2000);
 }
 
 QTEST_GUILESS_MAIN(TestRun)

@@ -52,6 +52,7 @@ private slots:
     void s4UsesTwoComputeStreams();
     void catchesBrokenSchedules();
     void names();
+    void refusesPlansTooLargeToSchedule();
 };
 
 void TestSchedule::validates_data()
@@ -242,6 +243,25 @@ void TestSchedule::names()
     QCOMPARE(QString::fromUtf8(toString(Queue::Compute).data()), QStringLiteral("compute"));
     QCOMPARE(QString::fromUtf8(toString(OpKind::Verify).data()), QStringLiteral("verify"));
     QCOMPARE(QString::fromUtf8(toString(OpKind::CopyD2H).data()), QStringLiteral("copy-d2h"));
+}
+
+void TestSchedule::refusesPlansTooLargeToSchedule()
+{
+    // A plan can hold far more block products than a run can schedule (10^8 here would take
+    // ~10^9 operations and tens of GB before the first copy): refused at once, saying what to do.
+    const std::uint64_t cap = bytesForBlocks(StrategyKind::S1, Precision::F32, true, 8, 8, 8);
+    const Plan plan = makePlan({20000, 2000, 2000}, Precision::F32, StrategyKind::S1, cap, true);
+    QVERIFY(std::int64_t(plan.productCount()) > kMaxScheduleProducts);
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        buildSchedule(plan, true);
+        QFAIL("expected InputError");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("raise the memory cap")), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QString::number(plan.productCount())), e.what());
+    }
+    QVERIFY(clock.elapsed() < 1000);
 }
 
 QTEST_GUILESS_MAIN(TestSchedule)

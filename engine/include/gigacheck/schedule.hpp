@@ -54,6 +54,11 @@ struct Schedule {
 // withInjection: emit an Inject op after every block Product (a no-op when the FaultPlan has
 // nothing for that product); runGemm passes FaultSpec::any(). The one-argument form emits them.
 // With ABFT a Verify op follows every Product (and its Inject).
+// A schedule holds ~7 operations per block product, ~1.2 KB with their deps (and a run keeps a
+// span per operation): past this many products (~1.3 GB of schedule, plus spans) it would take
+// gigabytes and a long wait before the first copy, so buildSchedule refuses such a plan
+// (InputError: raise the memory cap).
+inline constexpr std::int64_t kMaxScheduleProducts = std::int64_t(1) << 20;
 Schedule buildSchedule(const Plan& plan);
 Schedule buildSchedule(const Plan& plan, bool withInjection);
 

@@ -4,6 +4,7 @@
 #include "plan/buffer_layout.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -48,11 +49,39 @@ double bytesMoved(StrategyKind strategy, const Shape& s, std::size_t elem, int s
                    double(s.m) * double(s.q));
 }
 
+std::size_t mulSaturated(std::size_t x, std::size_t y)
+{
+    constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+    return x != 0 && y > kMax / x ? kMax : x * y;
+}
+
+std::size_t addSaturated(std::size_t x, std::size_t y)
+{
+    constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+    return y > kMax - x ? kMax : x + y;
+}
+
+std::string formatCount(double count)
+{
+    std::ostringstream o;
+    o.precision(3);
+    o << count;
+    return o.str();
+}
+
 std::string shapeText(const Shape& s)
 {
     std::ostringstream o;
     o << s.m << "x" << s.n << "x" << s.q;
     return o.str();
+}
+
+// Plan::productCount() is an int: a cap so small that it needs more products is refused.
+InputError tooManyProducts(const Shape& shape, std::uint64_t capBytes, double products)
+{
+    return InputError("the memory cap of " + formatBytes(double(capBytes)) + " cuts " + shapeText(shape) +
+                      " into at least " + formatCount(products) +
+                      " block products, more than a plan can hold; raise the memory cap");
 }
 
 }  // namespace
@@ -69,17 +98,20 @@ std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft
 {
     // Same accounting as bufferLayout (tests check they agree) in plain arithmetic: makePlan
     // calls this many times per plan and the GUI replans on every edit.
+    // Saturating: blocks of huge shapes (2^31 - 1 a side) must read as "more than any cap", never
+    // wrap around to a small number that seems to fit.
     const BufferCounts n = bufferCounts(strategy);
     const std::size_t elem = elementSize(precision);
     const std::int64_t extra = abft ? 1 : 0;
     auto pad = [](std::int64_t cols) {
         return std::size_t((cols + kLeadingDimensionPad - 1) / kLeadingDimensionPad * kLeadingDimensionPad);
     };
-    const std::size_t a = std::size_t(blockM + extra) * pad(blockN) * elem;
-    const std::size_t b = std::size_t(blockN) * pad(blockQ + extra) * elem;
-    const std::size_t c = std::size_t(blockM + extra) * pad(blockQ + extra) * elem;
-    const std::size_t aux = abft ? 4 * pad(std::max(blockM, blockQ) + 1) * sizeof(double) : 0;
-    return std::size_t(n.a) * a + std::size_t(n.b) * b + std::size_t(n.c) * (c + aux);
+    const std::size_t a = mulSaturated(mulSaturated(std::size_t(blockM + extra), pad(blockN)), elem);
+    const std::size_t b = mulSaturated(mulSaturated(std::size_t(blockN), pad(blockQ + extra)), elem);
+    const std::size_t c = mulSaturated(mulSaturated(std::size_t(blockM + extra), pad(blockQ + extra)), elem);
+    const std::size_t aux = abft ? mulSaturated(4 * pad(std::max(blockM, blockQ) + 1), sizeof(double)) : 0;
+    return addSaturated(addSaturated(mulSaturated(std::size_t(n.a), a), mulSaturated(std::size_t(n.b), b)),
+                        mulSaturated(std::size_t(n.c), addSaturated(c, aux)));
 }
 
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
@@ -117,6 +149,14 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
             throw InputError("strategy " + std::string(toString(strategy)) + " needs at least " +
                              formatBytes(double(smallest)) + " even with 1x1x1 blocks but the memory cap allows " +
                              formatBytes(double(capBytes)));
+        // Every element of A, B and C blocks costs at least elem bytes and bm*bn + bn*bq + bm*bq >=
+        // 3 (bm*bn*bq)^(2/3), so no block product covers more than (cap / (3 elem))^1.5 of the
+        // m*n*q volume: a lower bound on the products that refuses hopeless caps before the search
+        // (which for 2^31-sided shapes would take minutes).
+        const double maxVolume = std::pow(double(capBytes) / (3.0 * double(elem)), 1.5);
+        const double fewestProducts = double(shape.m) * double(shape.n) * double(shape.q) / maxVolume;
+        if (fewestProducts > double(std::numeric_limits<int>::max()))
+            throw tooManyProducts(shape, capBytes, fewestProducts);
         // For every cut of m and n, the fewest splits of q that fit (bytes shrink as blocks do);
         // keep the plan with the fewest products, then the fewest bytes moved.
         const std::vector<Cut> cutsQ = distinctCuts(shape.q);  // ascending splits, descending blocks
@@ -126,6 +166,10 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         for (const Cut& cm : distinctCuts(shape.m)) {
             if (double(cm.splits) > bestProducts)
                 break;
+            // Bytes shrink with blocks: when even the thinnest n and q blocks do not fit this cut of
+            // m, no cut of n does (skipping keeps huge shapes with tiny caps from taking minutes).
+            if (!fits(cm.block, cutsN.back().block, cutsQ.back().block))
+                continue;
             for (const Cut& cn : cutsN) {
                 if (double(cm.splits) * double(cn.splits) > bestProducts)
                     break;
@@ -157,6 +201,9 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         if (plan.blockM == 0)
             throw InputError("no blocking of " + shapeText(shape) + " fits the memory cap of " +
                              formatBytes(double(capBytes)));
+        // Plan::productCount() is an int: a cap so small that it needs more products is refused.
+        if (bestProducts > double(std::numeric_limits<int>::max()))
+            throw tooManyProducts(shape, capBytes, bestProducts);
     }
 
     plan.buffers = bufferLayout(strategy, precision, abft, plan.blockM, plan.blockN, plan.blockQ);

@@ -3,6 +3,8 @@
 
 #include "plan/schedule_builder.hpp"
 
+#include <string>
+
 namespace gigacheck {
 
 namespace {
@@ -99,6 +101,13 @@ Schedule buildSchedule(const Plan& plan) { return buildSchedule(plan, true); }
 
 Schedule buildSchedule(const Plan& plan, bool withInjection)
 {
+    const double products = double(plan.splitM) * double(plan.splitN) * double(plan.splitQ);
+    if (products > double(kMaxScheduleProducts))
+        throw InputError("the plan has " + std::to_string(std::int64_t(products)) + " block products (" +
+                         std::to_string(plan.splitM) + " x " + std::to_string(plan.splitQ) + " blocks of C, " +
+                         std::to_string(plan.splitN) + " steps), more than the " +
+                         std::to_string(kMaxScheduleProducts) +
+                         " a run can schedule; raise the memory cap so that blocks are larger");
     switch (plan.strategy) {
     case StrategyKind::None:
     case StrategyKind::S1: return buildSingleBuffered(plan, withInjection);

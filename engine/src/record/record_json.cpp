@@ -4,6 +4,7 @@
 
 #include "record/json_fields.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -539,18 +540,38 @@ RunRecord recordFromJson(const std::string& text)
 
 void saveRecord(const RunRecord& r, const std::string& path)
 {
+    // Written beside the target and renamed over it: a write that fails half way (disk full,
+    // quota) leaves the record that was there intact rather than a truncated one.
     const std::string text = toJson(r);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
-    out << text;
-    out.flush();
-    if (!out)
-        throw InputError("cannot write run record '" + path + "': write failed (disk full?)");
+    const std::string partial = path + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
+        out << text;
+        out.flush();
+        if (!out) {
+            out.close();
+            std::error_code ignored;
+            std::filesystem::remove(partial, ignored);
+            throw InputError("cannot write run record '" + path + "': write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, path, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        throw InputError("cannot write run record '" + path + "': " + ec.message());
+    }
 }
 
 RunRecord loadRecord(const std::string& path)
 {
+    // A directory opens as a stream on Linux and then reads as empty: say what it is.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError("cannot read run record '" + path + "': it is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError("cannot read run record '" + path + "': no such file or not readable");

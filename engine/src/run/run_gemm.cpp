@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <new>
 
 namespace gigacheck {
@@ -43,6 +45,40 @@ void validate(const RunConfig& c)
         throw InputError("the number of errors cannot be negative");
 }
 
+// Bytes of host memory a new allocation can still get without swapping or waking the OOM killer
+// (MemAvailable), 0 when unknown. Linux only; elsewhere the allocation itself has to tell.
+double hostMemoryAvailable()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string line; std::getline(meminfo, line);) {
+        if (line.rfind("MemAvailable:", 0) == 0)
+            return std::strtod(line.c_str() + 13, nullptr) * 1024.0;  // the file says kB
+    }
+    return 0;
+}
+
+// With overcommit, each of A, B and C can be granted on its own and only touching them fails,
+// and then the kernel kills the whole process (the GUI with it): check the sum first. On the CPU
+// backend the "device" buffers are host memory too, and a full reference holds a second C.
+void checkHostMemory(const RunConfig& c, const Plan* plan, bool buffersOnHost)
+{
+    const Shape& s = c.shape;
+    const double elem = double(elementSize(c.precision));
+    const double matrices = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) * elem;
+    const double reference =
+        resolveReferenceMode(c.reference, s) == ReferenceMode::Full ? double(s.m) * double(s.q) * elem : 0.0;
+    const double buffers = buffersOnHost && plan ? double(plan->bytesNeeded) : 0.0;
+    const double need = matrices + reference + buffers;
+    const double available = hostMemoryAvailable();
+    if (available > 0 && need > available)
+        throw InputError("not enough host memory: " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                         std::to_string(s.q) + " " + std::string(toString(c.precision)) + " needs " +
+                         formatBytes(need) + " (A, B and C " + formatBytes(matrices) +
+                         (reference > 0 ? ", reference " + formatBytes(reference) : std::string()) +
+                         (buffers > 0 ? ", CPU buffers " + formatBytes(buffers) : std::string()) + ") but only " +
+                         formatBytes(available) + " is available on this machine; choose a smaller shape");
+}
+
 double elapsed(std::chrono::steady_clock::time_point since)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -67,6 +103,7 @@ double typicalMagnitude(const Shape& s, Distribution d)
 RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
 {
     validate(config);
+    checkHostMemory(config, nullptr, false);  // A, B and C alone; the plan of a huge shape takes a while
     std::unique_ptr<Backend> own;
     Backend* backend = hooks.backend;
     if (!backend) {
@@ -88,12 +125,23 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         cap = record.device.backend == BackendKind::Cpu || record.device.memoryBytes == 0 ? kCpuDefaultCap
                                                                                           : record.device.memoryBytes;
     record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
+    // Before the schedule: for a huge shape building it alone can take a while.
+    checkHostMemory(config, &record.plan, record.device.backend == BackendKind::Cpu);
     const Schedule schedule = buildSchedule(record.plan, config.faults.any());
     FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
 
     // The plan is shown before the (possibly slow) generation of the inputs.
     if (hooks.observer)
         hooks.observer->onPlan(schedule);
+
+    // Cancelled before it began (the GUI's Cancel right after Start): stop before the inputs,
+    // which for a large shape take a while to allocate and fill.
+    if (hooks.cancel && hooks.cancel->load()) {
+        record.status = "cancelled";
+        record.metrics = computeMetrics(record);
+        record.faults = computeFaultReport(record);
+        return record;
+    }
 
     const Shape& s = config.shape;
     const HostAllocator alloc = backend->hostAllocator();
