@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <chrono>
+#include <thread>
+
 #include <algorithm>
 
 using namespace gigacheck;
@@ -64,6 +67,7 @@ private slots:
     void typicalMagnitudeScales();
     void hostMemoryShortageIsRefusedBeforeThePlanRuns();
     void cancelledBeforeTheStartEndsAtOnce();
+    void warmUpHappensBeforeTheClockStarts();
 };
 
 void TestRun::correctsFaults_data()
@@ -459,6 +463,46 @@ void TestRun::cancelledBeforeTheStartEndsAtOnce()
     QVERIFY(r.plan.productCount() > 1);
     QVERIFY(!r.verifiedCorrect());
     QCOMPARE(r.metrics.usefulFlops, 2.0 * 2000 * 2000 * 2000);
+}
+
+namespace {
+
+// Wraps a backend and records whether prepare() ran before execute() and how long it took.
+class SlowPrepareBackend final : public Backend {
+public:
+    explicit SlowPrepareBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+    DeviceInfo device() const override { return inner_->device(); }
+    void prepare() override
+    {
+        ++prepares;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a stand-in for module loading
+    }
+    ExecutionResult execute(const ExecutionRequest& r) override
+    {
+        preparedBeforeExecute = prepares > 0;
+        return inner_->execute(r);
+    }
+    int prepares = 0;
+    bool preparedBeforeExecute = false;
+
+private:
+    std::unique_ptr<Backend> inner_;
+};
+
+}  // namespace
+
+void TestRun::warmUpHappensBeforeTheClockStarts()
+{
+    // The CUDA warm-up must stay out of the run's time (the report's "GPU mul"), as it stays out
+    // of the spans: runGemm calls prepare() once, before its clock starts.
+    SlowPrepareBackend backend(makeBackend(BackendKind::Cpu));
+    RunHooks hooks;
+    hooks.backend = &backend;
+    const RunRecord r = runGemm(baseConfig(Shape{64, 64, 64}, StrategyKind::S1, Precision::F32), hooks);
+    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("ok"));
+    QCOMPARE(backend.prepares, 1);
+    QVERIFY(backend.preparedBeforeExecute);
+    QVERIFY2(r.metrics.totalSeconds < 0.25, qPrintable(QStringLiteral("total %1 s").arg(r.metrics.totalSeconds)));
 }
 
 QTEST_GUILESS_MAIN(TestRun)

@@ -16,6 +16,7 @@ public:
         return info;
     }
     HostAllocator hostAllocator() const override { return inner_->hostAllocator(); }
+    void prepare() override { inner_->prepare(); }
     ExecutionResult execute(const ExecutionRequest& request) override { return inner_->execute(request); }
 
 private:
