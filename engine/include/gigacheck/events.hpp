@@ -19,6 +19,20 @@ struct Span {
     double bytes = 0, flops = 0;
 };
 
+// The span of an operation, everything but its times (which each backend measures its own way).
+inline Span spanOf(const Operation& op)
+{
+    Span s;
+    s.opId = op.id;
+    s.queue = op.queue;
+    s.stream = op.stream;
+    s.kind = op.kind;
+    s.block = op.block;
+    s.bytes = op.bytes;
+    s.flops = op.flops;
+    return s;
+}
+
 // Verdict of one block product's verification, in global C coordinates where they exist.
 struct VerifyEvent {
     int opId = 0;

@@ -112,14 +112,7 @@ private:
 
     void execute(const Operation& op)
     {
-        Span span;
-        span.opId = op.id;
-        span.queue = op.queue;
-        span.stream = op.stream;
-        span.kind = op.kind;
-        span.block = op.block;
-        span.bytes = op.bytes;
-        span.flops = op.flops;
+        Span span = spanOf(op);
         span.start = now();
         std::vector<InjectEvent> injected;
         VerifyEvent verified;

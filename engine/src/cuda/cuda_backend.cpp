@@ -372,14 +372,7 @@ private:
     void report(const Operation& op)
     {
         CUDA_CHECK(cudaEventSynchronize(dones_[std::size_t(op.id)].get()));
-        Span span;
-        span.opId = op.id;
-        span.queue = op.queue;
-        span.stream = op.stream;
-        span.kind = op.kind;
-        span.block = op.block;
-        span.bytes = op.bytes;
-        span.flops = op.flops;
+        Span span = spanOf(op);
         span.start = elapsedMs(runStart_->get(), starts_[std::size_t(op.id)].get()) * 1e-3;
         span.end = elapsedMs(runStart_->get(), dones_[std::size_t(op.id)].get()) * 1e-3;
 
