@@ -2,6 +2,8 @@
 // checksum targets, one or every product), explicit positions, validation, delta and bit flips.
 #include "gigacheck/faults.hpp"
 
+#include "engine/test_helpers.hpp"
+
 #include <QtTest>
 
 #include <bit>
@@ -13,18 +15,8 @@ using namespace gigacheck;
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
-template <class F>
-QString inputErrorOf(F&& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
+using test::inputErrorOf;
+using test::qs;
 
 // A plan built by hand: C is m x q in blocks of blockM x blockQ, n in splitN steps.
 Plan handPlan(std::int64_t m, std::int64_t n, std::int64_t q, std::int64_t blockM, std::int64_t blockQ, int splitN,

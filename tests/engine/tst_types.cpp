@@ -3,6 +3,8 @@
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/types.hpp"
 
+#include "engine/test_helpers.hpp"
+
 #include <QtTest>
 
 #include <cmath>
@@ -11,21 +13,8 @@
 
 using namespace gigacheck;
 
-namespace {
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
-// The message of the InputError that f throws; empty when it throws nothing.
-template <class F>
-QString inputErrorOf(F&& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-}  // namespace
+using test::inputErrorOf;
+using test::qs;
 
 class TestTypes : public QObject {
     Q_OBJECT

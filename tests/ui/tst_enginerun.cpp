@@ -1,6 +1,7 @@
 // The engine thread: a run fills the timeline live, cancel stops it within 1 s and keeps a
 // partial record, failures are reported without harm, and the next run always works.
 #include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
 
 #include <enginecontroller.hpp>
 #include <mainwindow.hpp>
@@ -21,17 +22,7 @@ RunConfig smallRun()
     return c;
 }
 
-RunConfig longRun()
-{
-    RunConfig c;
-    c.shape = Shape{3072, 8192, 3072};
-    c.precision = Precision::F64;
-    c.memCapBytes = 2 * 1024 * 1024;
-    c.strategy = StrategyKind::S1;
-    c.backend = BackendKind::Cpu;
-    c.reference = ReferenceMode::Sample;
-    return c;
-}
+RunConfig longRun() { return test::longCpuRun(); }
 
 }  // namespace
 

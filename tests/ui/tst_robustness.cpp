@@ -2,6 +2,7 @@
 // Cancel right after Start, closing during a run, stale settings. Each gets a clear message,
 // loses nothing, and the window stays usable (the next run works). Also: roof labels legible.
 #include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
 
 #include <enginecontroller.hpp>
 #include <faultspanel.hpp>
@@ -38,17 +39,7 @@ RunConfig smallRun()
     return c;
 }
 
-RunConfig longRun()
-{
-    RunConfig c;
-    c.shape = Shape{3072, 8192, 3072};
-    c.precision = Precision::F64;
-    c.memCapBytes = 2 * 1024 * 1024;
-    c.strategy = StrategyKind::S1;
-    c.backend = BackendKind::Cpu;
-    c.reference = ReferenceMode::Sample;
-    return c;
-}
+RunConfig longRun() { return test::longCpuRun(); }
 
 QByteArray sampleBytes()
 {
