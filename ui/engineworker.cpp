@@ -41,11 +41,11 @@ void lowerComputePriority()
 
 }  // namespace
 
-Backend* EngineWorker::backendFor(BackendKind kind)
+Backend* EngineWorker::backendFor(BackendKind kind, int device)
 {
-    auto& slot = backends_[kind];
+    auto& slot = backends_[{kind, device}];
     if (!slot)
-        slot = makeBackend(kind);  // throws InputError when CUDA is asked for and missing
+        slot = makeBackend(kind, device);  // throws InputError when CUDA (or that device) is missing
     return slot.get();
 }
 
@@ -87,7 +87,7 @@ void EngineWorker::launch(quint64 job, const RunConfig& config)
             hooks.observer = &observer_;
             hooks.cancel = &cancel_;
             hooks.resultOut = &result_;
-            hooks.backend = backendFor(config.backend);
+            hooks.backend = backendFor(config.backend, config.device);
             record_ = runGemm(config, hooks);
         } catch (const std::exception& e) {
             // InputError, BackendError or anything else: reported, never fatal to the GUI.

@@ -59,7 +59,7 @@ private:
     void launch(quint64 job, const gigacheck::RunConfig& config);
     void flush();
     void computeDone(quint64 job);
-    Backend* backendFor(BackendKind kind);
+    Backend* backendFor(BackendKind kind, int device);
 
     QTimer* flushTimer_ = nullptr;
     BatchingObserver observer_;
@@ -74,7 +74,7 @@ private:
     HostMatrix result_;
     QString error_;
     // Backends are reused across runs (a CUDA context is expensive); made on first use.
-    std::map<BackendKind, std::unique_ptr<Backend>> backends_;
+    std::map<std::pair<BackendKind, int>, std::unique_ptr<Backend>> backends_;  // kept across runs
 };
 
 }  // namespace gigacheck::ui

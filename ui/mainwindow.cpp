@@ -151,18 +151,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                                            : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
     // Name the devices once the window is up (probing CUDA can take a moment).
     QTimer::singleShot(0, this, [this] {
-        if (record_)
-            return;
         try {
             std::string why;
             QStringList names;
-            for (const DeviceInfo& d : listDevices(&why))
-                names << QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name));
+            const std::vector<DeviceInfo> devices = listDevices(&why);
+            for (const DeviceInfo& d : devices)
+                names << (d.backend == BackendKind::Cuda ? QStringLiteral("cuda %1: %2").arg(d.index).arg(QString::fromStdString(d.name))
+                                                         : QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name)));
             if (!why.empty())
                 names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
-            setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
+            setup_->setDevices(devices, QString::fromStdString(why));
+            if (!record_)  // an opened record shows its own device there
+                setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
         } catch (const std::exception& e) {
-            setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
+            if (!record_)
+                setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
         }
     });
 }

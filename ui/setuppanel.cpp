@@ -56,6 +56,10 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     backend_->setObjectName(QStringLiteral("backend"));
     for (BackendKind b : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda})
         backend_->addItem(qs(toString(b)), int(b));
+    gpu_ = new QComboBox(this);
+    gpu_->setObjectName(QStringLiteral("gpu"));
+    gpu_->addItem(QStringLiteral("first GPU"), -1);
+    gpu_->setToolTip(QStringLiteral("Which CUDA device runs the product (as `gigacheck devices` numbers them)"));
     gemm_ = new QComboBox(this);
     for (GemmVariant g : {GemmVariant::Cublas, GemmVariant::CublasTf32, GemmVariant::Optimized, GemmVariant::Tiled,
                           GemmVariant::Naive})
@@ -76,6 +80,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Distribution"), distribution_);
     form->addRow(QStringLiteral("Seed"), seed_);
     form->addRow(QStringLiteral("Backend"), backend_);
+    form->addRow(QStringLiteral("GPU"), gpu_);
     form->addRow(QStringLiteral("GEMM (CUDA)"), gemm_);
     form->addRow(QStringLiteral("Memory cap"), cap_);
     form->addRow(abft_);
@@ -84,12 +89,54 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
 
     for (QSpinBox* box : {m_, n_, q_, seed_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPanel::changed);
-    for (QComboBox* box : {precision_, distribution_, backend_, gemm_})
+    for (QComboBox* box : {precision_, distribution_, backend_, gpu_, gemm_})
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::changed);
+    connect(backend_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::updateGpuEnabled);
     connect(cap_, &QLineEdit::textChanged, this, &SetupPanel::changed);
     connect(abft_, &QCheckBox::toggled, this, &SetupPanel::changed);
     connect(this, &SetupPanel::changed, this, &SetupPanel::updateHostMemory);
     updateHostMemory();
+    updateGpuEnabled();
+}
+
+void SetupPanel::updateGpuEnabled()
+{
+    // The CPU backend has no device to pick; a list without GPUs has nothing to pick either.
+    gpu_->setEnabled(BackendKind(backend_->currentData().toInt()) != BackendKind::Cpu && gpu_->count() > 1);
+}
+
+void SetupPanel::setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda)
+{
+    const int selected = gpu_->currentData().toInt();
+    const QSignalBlocker block(gpu_);
+    gpu_->clear();
+    gpu_->addItem(QStringLiteral("first GPU"), -1);
+    for (const DeviceInfo& d : devices)
+        if (d.backend == BackendKind::Cuda)
+            gpu_->addItem(QStringLiteral("%1: %2 (%3)")
+                              .arg(d.index)
+                              .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(double(d.memoryBytes)))),
+                          d.index);
+    if (gpu_->count() == 1) {
+        const QString text = whyNoCuda.isEmpty()                               ? QStringLiteral("no CUDA device")
+                             : whyNoCuda.startsWith(QStringLiteral("no CUDA")) ? whyNoCuda
+                                                                               : QStringLiteral("no CUDA device: %1").arg(whyNoCuda);
+        gpu_->setItemText(0, text);
+        gpu_->setItemData(0, text, Qt::ToolTipRole);
+    }
+    selectGpu(selected);
+    updateGpuEnabled();
+}
+
+// Picks the device; one this machine does not list (a record from a GPU server) stays visible as such.
+void SetupPanel::selectGpu(int device)
+{
+    int index = gpu_->findData(device);
+    if (index < 0) {
+        gpu_->addItem(QStringLiteral("%1 (not on this machine)").arg(device), device);
+        index = gpu_->count() - 1;
+    }
+    gpu_->setCurrentIndex(index);
 }
 
 void SetupPanel::updateHostMemory()
@@ -107,10 +154,13 @@ bool SetupPanel::apply(RunConfig& config, QString* error) const
     config.distribution = Distribution(distribution_->currentData().toInt());
     config.seed = std::uint64_t(seed_->value());
     config.backend = BackendKind(backend_->currentData().toInt());
+    config.device = config.backend == BackendKind::Cpu ? -1 : gpu_->currentData().toInt();
     config.gemm = GemmVariant(gemm_->currentData().toInt());
     config.abft = abft_->isChecked();
     try {
-        config.memCapBytes = parseSize(cap_->text().trimmed().toStdString());
+        // "0" is the whole device (as a record with no cap shows it); parseSize refuses a zero size.
+        const QString cap = cap_->text().trimmed();
+        config.memCapBytes = cap == QStringLiteral("0") ? 0 : parseSize(cap.toStdString());
         cap_->setStyleSheet(QString());
     } catch (const std::exception& e) {
         cap_->setStyleSheet(QStringLiteral("color: #d32f2f"));
@@ -131,6 +181,8 @@ void SetupPanel::load(const RunConfig& config)
     distribution_->setCurrentIndex(distribution_->findData(int(config.distribution)));
     seed_->setValue(int(config.seed));
     backend_->setCurrentIndex(backend_->findData(int(config.backend)));
+    selectGpu(config.device);
+    updateGpuEnabled();
     gemm_->setCurrentIndex(gemm_->findData(int(config.gemm)));
     cap_->setText(config.memCapBytes == 0 ? QStringLiteral("0")
                                           : config.memCapBytes % (1024 * 1024) == 0

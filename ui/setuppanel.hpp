@@ -1,7 +1,9 @@
-// Matrix setup: shape m x n x q, precision, distribution, seed, backend, memory cap, ABFT.
+// Matrix setup: shape m x n x q, precision, distribution, seed, backend and GPU, memory cap, ABFT.
 #pragma once
 
 #include <gigacheck/record.hpp>
+
+#include <vector>
 
 #include <QWidget>
 
@@ -21,12 +23,16 @@ public:
     bool apply(RunConfig& config, QString* error) const;
     void load(const RunConfig& config);
     void setDeviceText(const QString& text);
+    // The GPUs a run can pick (CUDA entries of listDevices); whyNoCuda explains an empty list.
+    void setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda);
 
 signals:
     void changed();
 
 private:
     void updateHostMemory();
+    void updateGpuEnabled();
+    void selectGpu(int device);
 
     QSpinBox* m_ = nullptr;
     QSpinBox* n_ = nullptr;
@@ -35,6 +41,7 @@ private:
     QComboBox* distribution_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QComboBox* backend_ = nullptr;
+    QComboBox* gpu_ = nullptr;  // data: CUDA device ordinal, -1 = the first
     QComboBox* gemm_ = nullptr;
     QLineEdit* cap_ = nullptr;
     QCheckBox* abft_ = nullptr;

@@ -36,6 +36,7 @@ QJsonObject toJsonObject(const DeviceInfo& d)
         {QStringLiteral("name"), QString::fromStdString(d.name)},
         {QStringLiteral("memory_bytes"), double(d.memoryBytes)},
         {QStringLiteral("compute_capability"), QString::fromStdString(d.computeCapability)},
+        {QStringLiteral("index"), d.index},
         {QStringLiteral("ceilings"),
          QJsonObject{{QStringLiteral("gflops_f32"), c.gflopsF32},
                      {QStringLiteral("gflops_tf32"), c.gflopsTf32},
@@ -87,7 +88,10 @@ int devicesCommand(const QStringList& args)
         } else {
             loadCeilings(ceilingsPath, d);
         }
-        std::cout << toString(d.backend) << ": " << d.name << "\n";
+        std::cout << toString(d.backend);
+        if (d.backend == BackendKind::Cuda)
+            std::cout << " " << d.index << " (--device " << d.index << ")";
+        std::cout << ": " << d.name << "\n";
         std::cout << "    memory: " << formatBytes(double(d.memoryBytes));
         if (!d.computeCapability.empty())
             std::cout << ", compute capability " << d.computeCapability;

@@ -109,6 +109,7 @@ void addRunOptions(QCommandLineParser& parser)
         option("type", "Values: f32 (float) or f64 (double). Default f32.", "f32|f64"),
         option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
                "auto|cpu|cuda"),
+        option("device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"),
         option("strategy", "Buffering strategy under the memory cap (seed section 5). Default s1.",
                "none|s1|s2|s3|s4"),
         option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
@@ -162,6 +163,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
+    if (set("device"))
+        c.device = value("device", [](const std::string& s) { return integer<int>(s, 0, 1023, "a CUDA device number"); });
     if (set("strategy"))
         c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
     if (set("mem"))

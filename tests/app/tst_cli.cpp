@@ -81,6 +81,9 @@ private slots:
         QTest::newRow("bad precision") << "run --shape 64x64x64 --type f16" << "f16";
         QTest::newRow("unknown option") << "run --shape 64x64x64 --frobnicate" << "frobnicate";
         QTest::newRow("missing shape") << "run --errors 1" << "--shape";
+        QTest::newRow("device not a number") << "run --shape 64x64x64 --device x" << "--device x";
+        QTest::newRow("device on the cpu") << "run --shape 64x64x64 --backend cpu --device 0" << "--backend cpu";
+        QTest::newRow("device that does not exist") << "run --shape 64x64x64 --backend cpu --device 9999" << "--device";
         QTest::newRow("bad tile") << "run --shape 64x64x64 --tile 12" << "--tile";
         QTest::newRow("bad fault model") << "run --shape 64x64x64 --fault bitflop" << "--fault";
         QTest::newRow("bad inject-at") << "run --shape 64x64x64 --inject-at 3" << "--inject-at";

@@ -95,6 +95,7 @@ private slots:
     void refusesPlanOverCap();
     void executesAScheduleDirectly();
     void deviceInfo();
+    void deviceNumbersAreCheckedWithAReason();
 };
 
 void TestCpuBackend::spansArriveLive()
@@ -283,6 +284,35 @@ void TestCpuBackend::deviceInfo()
         QVERIFY(autoChosen->device().backend == BackendKind::Cpu);
         QVERIFY(QString::fromStdString(autoChosen->device().whyChosen).contains(QStringLiteral("auto")));
     }
+}
+
+// A device number is a CUDA request: refused with a reason on the CPU backend and where that
+// device does not exist (no GPU here, or fewer than 1000 of them).
+void TestCpuBackend::deviceNumbersAreCheckedWithAReason()
+{
+    auto inputError = [](auto&& call) -> QString {
+        try {
+            call();
+        } catch (const InputError& e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    };
+    const QString cpu = inputError([] { makeBackend(BackendKind::Cpu, 0); });
+    QVERIFY2(cpu.contains(QStringLiteral("--device 0")) && cpu.contains(QStringLiteral("--backend cpu")), qPrintable(cpu));
+    for (BackendKind kind : {BackendKind::Auto, BackendKind::Cuda}) {
+        const QString missing = inputError([kind] { makeBackend(kind, 999); });
+        QVERIFY2(missing.startsWith(QStringLiteral("--device 999 is not available: ")), qPrintable(missing));
+    }
+    std::string why;
+    QVERIFY(!makeCudaBackend(&why, 999));
+    QVERIFY(!why.empty());
+    RunConfig config;
+    config.shape = {4, 4, 4};
+    config.backend = BackendKind::Cpu;
+    config.device = -2;
+    const QString negative = inputError([&] { runGemm(config); });
+    QVERIFY2(negative.contains(QStringLiteral("0 or more")), qPrintable(negative));
 }
 
 QTEST_GUILESS_MAIN(TestCpuBackend)

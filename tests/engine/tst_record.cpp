@@ -37,6 +37,7 @@ RunRecord fullRecord()
     c.distribution = Distribution::Wide;
     c.seed = 0xfedcba9876543210ULL;  // above 2^63: must not pass through a double
     c.backend = BackendKind::Cpu;
+    c.device = 3;
     c.strategy = StrategyKind::S2;
     c.memCapBytes = 10'000'000;
     c.abft = true;
@@ -58,6 +59,7 @@ RunRecord fullRecord()
     d.name = "CPU: test machine (2 threads)";
     d.memoryBytes = 17'179'869'184ULL;
     d.computeCapability = "9.0";
+    d.index = 3;
     d.whyChosen = "--backend cpu";
     d.ceilings = {1.5, 2.5, 0.75, 100.25, 12.5, 13.5, "measured 2026-11-21"};
 
@@ -221,6 +223,7 @@ private slots:
         COMPARE_NAMES(c.distribution, Distribution::Wide);
         QCOMPARE(c.seed, 0xfedcba9876543210ULL);
         COMPARE_NAMES(c.backend, BackendKind::Cpu);
+        QCOMPARE(c.device, 3);
         COMPARE_NAMES(c.strategy, StrategyKind::S2);
         QCOMPARE(c.memCapBytes, 10'000'000ULL);
         COMPARE_NAMES(c.gemm, GemmVariant::CublasTf32);
@@ -239,6 +242,7 @@ private slots:
         QCOMPARE(back.device.name, r.device.name);
         QCOMPARE(back.device.memoryBytes, r.device.memoryBytes);
         QCOMPARE(back.device.computeCapability, std::string("9.0"));
+        QCOMPARE(back.device.index, 3);
         QCOMPARE(back.device.whyChosen, r.device.whyChosen);
         QCOMPARE(back.device.ceilings.gflopsTf32, 2.5);
         QCOMPARE(back.device.ceilings.d2hGBs, 13.5);
@@ -322,6 +326,18 @@ private slots:
         // A newer record may look different anywhere: the version is judged before the rest.
         const std::string strange = R"({"format_version": 2, "something": "else"})";
         QVERIFY(inputErrorOf([&] { recordFromJson(strange); }).contains(QStringLiteral("newer")));
+    }
+
+    // Records written before device selection existed still open: the first device.
+    void recordsWithoutDeviceNumbersOpen()
+    {
+        const std::string json = withField(toJson(fullRecord()), [](nlohmann::json& d) {
+            d["config"].erase("device");
+            d["device"].erase("index");
+        });
+        const RunRecord back = recordFromJson(json);
+        QCOMPARE(back.config.device, -1);
+        QCOMPARE(back.device.index, 0);
     }
 
     void malformedJsonIsRefused()

@@ -4,6 +4,7 @@
 // the run goes on; a CUDA failure mid-run ends the run cleanly and the next run works.
 #include "gpu_available.hpp"
 
+#include "gigacheck/bench.hpp"
 #include "gigacheck/run.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
@@ -83,6 +84,7 @@ private slots:
     void cancelGivesPartialRecord();
     void cudaErrorMidRunEndsCleanly();
     void outOfMemoryEndsCleanly();
+    void everyDeviceCanBeChosen();
 };
 
 void TestCudaBackend::matchesReference_data()
@@ -309,6 +311,29 @@ void TestCudaBackend::outOfMemoryEndsCleanly()
     const RunRecord again = runGemm(cfg);
     QVERIFY2(again.status == "ok" && again.reference.passed, qPrintable(describeFailure(again)));
 #endif
+}
+
+// --device N runs on device N (each one this machine has), and the record says which; the number
+// past the last device is refused with a reason.
+void TestCudaBackend::everyDeviceCanBeChosen()
+{
+    std::string why;
+    int count = 0;
+    for (const DeviceInfo& d : listDevices(&why))
+        count += d.backend == BackendKind::Cuda ? 1 : 0;
+    QVERIFY(count >= 1);
+    QVERIFY(!makeCudaBackend(&why, count));
+    QVERIFY2(QString::fromStdString(why).contains(QStringLiteral("no CUDA device %1").arg(count)), why.c_str());
+    for (int device = 0; device < count; ++device) {
+        RunConfig c = baseConfig(StrategyKind::S2, Precision::F32, GemmVariant::Cublas);
+        c.device = device;
+        c.faults.at = {FaultAt{17, 29, 1000.0, std::nullopt}};
+        const RunRecord r = runGemm(c);
+        QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
+        QCOMPARE(r.device.index, device);
+        QCOMPARE(r.faults.corrected, 1);
+        qInfo("device %d (%s): corrected %d fault, reference passed", device, r.device.name.c_str(), r.faults.corrected);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCudaBackend)

@@ -2,8 +2,10 @@
 #include "ui/uitestmain.hpp"
 
 #include <mainwindow.hpp>
+#include <setuppanel.hpp>
 #include <strategypanel.hpp>
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -41,6 +43,52 @@ private slots:
         QCOMPARE(restored.memCapBytes, std::uint64_t(64) << 20);
         QCOMPARE(restored.faults.at.size(), std::size_t(3));
         QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("dockFaults"))->isFloating());
+    }
+
+    // The GPU a run uses is picked in the setup panel (as --device N) and survives a restart; on
+    // the CPU backend there is nothing to pick; a record's device this machine lacks stays visible.
+    void gpuChoiceReachesTheRunConfig()
+    {
+        SetupPanel panel;
+        DeviceInfo h200, h100, cpu;
+        h200.backend = h100.backend = BackendKind::Cuda;
+        h200.name = "NVIDIA H200";
+        h200.index = 0;
+        h100.name = "NVIDIA H100 80GB HBM3";
+        h100.index = 1;
+        cpu.name = "CPU: test";
+        panel.setDevices({h200, h100, cpu}, QString());
+        auto* gpu = panel.findChild<QComboBox*>(QStringLiteral("gpu"));
+        auto* backend = panel.findChild<QComboBox*>(QStringLiteral("backend"));
+        QVERIFY(gpu && backend);
+        QCOMPARE(gpu->count(), 3);  // first GPU, 0, 1
+        QVERIFY(gpu->itemText(2).contains(QStringLiteral("H100")));
+
+        backend->setCurrentIndex(backend->findData(int(BackendKind::Cuda)));
+        QVERIFY(gpu->isEnabled());
+        gpu->setCurrentIndex(gpu->findData(1));
+        RunConfig c;
+        QVERIFY(panel.apply(c, nullptr));
+        QCOMPARE(c.device, 1);
+
+        backend->setCurrentIndex(backend->findData(int(BackendKind::Cpu)));
+        QVERIFY(!gpu->isEnabled());
+        QVERIFY(panel.apply(c, nullptr));
+        QCOMPARE(c.device, -1);
+
+        RunConfig fromServer;
+        fromServer.backend = BackendKind::Cuda;
+        fromServer.device = 5;
+        panel.load(fromServer);
+        QVERIFY(gpu->currentText().contains(QStringLiteral("not on this machine")));
+        QVERIFY(panel.apply(c, nullptr));
+        QCOMPARE(c.device, 5);
+
+        SetupPanel laptop;
+        laptop.setDevices({cpu}, QStringLiteral("no CUDA device found"));
+        auto* none = laptop.findChild<QComboBox*>(QStringLiteral("gpu"));
+        QVERIFY(!none->isEnabled());
+        QVERIFY(none->currentText().contains(QStringLiteral("no CUDA device found")));
     }
 
     void openedRecordsBecomeRecentFiles()

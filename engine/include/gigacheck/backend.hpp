@@ -24,6 +24,7 @@ struct DeviceInfo {
     std::string name;             // "NVIDIA H100 80GB HBM3", "CPU: AMD EPYC ... (2 threads)"
     std::uint64_t memoryBytes = 0;  // device memory (CPU: physical RAM)
     std::string computeCapability;  // "9.0"; empty on the CPU
+    int index = 0;                  // CUDA device ordinal (as nvidia-smi counts); 0 on the CPU
     std::string whyChosen;          // "--backend auto: no CUDA device found (...)"
     Ceilings ceilings;
 };
@@ -70,12 +71,14 @@ public:
 };
 
 std::unique_ptr<Backend> makeCpuBackend();
-// nullptr with a reason in *why when CUDA was not compiled in or no device exists.
-std::unique_ptr<Backend> makeCudaBackend(std::string* why);
+// device: a CUDA device ordinal, or -1 for the first device. nullptr with a reason in *why when
+// CUDA was not compiled in, no device exists, or there is no device with that ordinal.
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device = -1);
 bool cudaCompiledIn();
 
-// auto: CUDA when a device exists, else the CPU; info.whyChosen says which and why.
-// Throws InputError when cuda is requested and unavailable.
-std::unique_ptr<Backend> makeBackend(BackendKind kind);
+// auto: CUDA when a device exists, else the CPU; info.whyChosen says which and why. A device
+// ordinal >= 0 asks for that CUDA device (auto then means cuda). Throws InputError when CUDA is
+// requested and unavailable, when the ordinal does not exist, or for a device with --backend cpu.
+std::unique_ptr<Backend> makeBackend(BackendKind kind, int device = -1);
 
 }  // namespace gigacheck

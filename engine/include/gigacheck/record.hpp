@@ -19,6 +19,7 @@ struct RunConfig {
     Distribution distribution = Distribution::Uniform;
     std::uint64_t seed = 1;
     BackendKind backend = BackendKind::Auto;
+    int device = -1;  // CUDA device ordinal; -1: the first one
     StrategyKind strategy = StrategyKind::S1;
     std::uint64_t memCapBytes = 0;  // 0: the device's memory (CPU: 1 GiB)
     bool abft = true;

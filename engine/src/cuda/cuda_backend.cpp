@@ -12,6 +12,7 @@
 #include "cuda/abft_device.hpp"
 #include "cuda/check.hpp"
 #include "cuda/gemm.hpp"
+#include "cuda/lab.hpp"
 #include "cuda/resources.hpp"
 #include "cuda/testing_hooks.hpp"
 #include "cuda/warm_up.hpp"
@@ -479,8 +480,10 @@ void checkRequest(const ExecutionRequest& req)
 
 // After a sticky error (illegal address, ...) the context is unusable: reset it so that the next
 // run starts on a fresh one. Non-sticky errors were cleared where they were thrown.
-std::string recoverDevice()
+std::string recoverDevice(int device)
 {
+    if (cudaSetDevice(device) != cudaSuccess)
+        (void)cudaGetLastError();
     const cudaError_t pending = cudaDeviceSynchronize();
     if (pending == cudaSuccess || !isStickyError(pending)) {
         (void)cudaGetLastError();
@@ -498,9 +501,10 @@ public:
     HostAllocator hostAllocator() const override
     {
         HostAllocator a;
-        a.allocate = [](std::size_t bytes) -> void* {
+        // Portable: pinned for every device's DMA, not only for the context that allocated it.
+        a.allocate = [device = device_](std::size_t bytes) -> void* {
             void* p = nullptr;
-            if (cudaMallocHost(&p, bytes) != cudaSuccess) {
+            if (cudaSetDevice(device) != cudaSuccess || cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
                 (void)cudaGetLastError();
                 throw BackendError("cannot allocate " + formatBytes(double(bytes)) + " of pinned host memory");
             }
@@ -517,7 +521,7 @@ public:
         try {
             warmUpDevice(device_);
         } catch (const BackendError& e) {
-            throw BackendError(std::string(e.what()) + recoverDevice());
+            throw BackendError(std::string(e.what()) + recoverDevice(device_));
         }
     }
     ExecutionResult execute(const ExecutionRequest& request) override
@@ -531,7 +535,7 @@ public:
             CudaRun run(request, device_);
             return run.run();
         } catch (const BackendError& e) {
-            const std::string extra = recoverDevice();
+            const std::string extra = recoverDevice(device_);
             throw BackendError(std::string(e.what()) + extra);
         }
     }
@@ -545,21 +549,27 @@ private:
 
 bool cudaCompiledIn() { return true; }
 
-std::unique_ptr<Backend> makeCudaBackend(std::string* why)
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device)
 {
     std::string reason;
-    const std::vector<DeviceInfo> devices = listDevices(&reason);
-    for (std::size_t i = 0; i < devices.size(); ++i)
-        if (devices[i].backend == BackendKind::Cuda) {
-            DeviceInfo info = devices[i];
+    const std::vector<DeviceInfo> devices = cuda::cudaDevices(&reason);
+    const int wanted = device < 0 ? 0 : device;
+    for (const DeviceInfo& listed : devices)
+        if (listed.index == wanted) {
+            DeviceInfo info = listed;
             try {  // roofs stored by `gigacheck devices --measure`, when there are any
                 loadCeilings(defaultCeilingsPath(), info);
             } catch (const std::exception&) {
             }
-            return std::make_unique<CudaBackend>(int(i), info);
+            return std::make_unique<CudaBackend>(info.index, info);
         }
-    if (why)
-        *why = reason.empty() ? "no CUDA device found" : reason;
+    if (why) {
+        if (devices.empty())
+            *why = reason.empty() ? "no CUDA device found" : reason;
+        else
+            *why = "there is no CUDA device " + std::to_string(device) + " (" + std::to_string(devices.size()) +
+                   " found, numbered 0.." + std::to_string(devices.size() - 1) + ")";
+    }
     return nullptr;
 }
 

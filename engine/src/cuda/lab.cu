@@ -112,6 +112,7 @@ std::vector<DeviceInfo> cudaDevices(std::string* why)
         info.name = prop.name;
         info.memoryBytes = prop.totalGlobalMem;
         info.computeCapability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+        info.index = d;
         out.push_back(info);
     }
     return out;

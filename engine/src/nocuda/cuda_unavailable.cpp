@@ -5,7 +5,7 @@ namespace gigacheck {
 
 bool cudaCompiledIn() { return false; }
 
-std::unique_ptr<Backend> makeCudaBackend(std::string* why)
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, int /*device*/)
 {
     if (why)
         *why = "this build has no CUDA backend (nvcc was not found when it was configured)";

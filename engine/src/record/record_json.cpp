@@ -85,6 +85,7 @@ Json write(const RunConfig& c)
             {"distribution", toString(c.distribution)},
             {"seed", c.seed},
             {"backend", toString(c.backend)},
+            {"device", c.device},
             {"strategy", toString(c.strategy)},
             {"mem_cap_bytes", c.memCapBytes},
             {"abft", c.abft},
@@ -112,6 +113,7 @@ Json write(const DeviceInfo& d)
             {"name", d.name},
             {"memory_bytes", d.memoryBytes},
             {"compute_capability", d.computeCapability},
+            {"index", d.index},
             {"why_chosen", d.whyChosen},
             {"ceilings", write(d.ceilings)}};
 }
@@ -299,6 +301,7 @@ RunConfig readConfig(const Node& n)
     c.distribution = n.enumeration("distribution", kDistributions);
     c.seed = n.get<std::uint64_t>("seed");
     c.backend = n.enumeration("backend", kBackends);
+    c.device = n.getOr<int>("device", -1);  // records before device selection: the first device
     c.strategy = n.enumeration("strategy", kStrategies);
     c.memCapBytes = n.get<std::uint64_t>("mem_cap_bytes");
     c.abft = n.get<bool>("abft");
@@ -330,6 +333,7 @@ DeviceInfo readDevice(const Node& n)
     d.name = n.get<std::string>("name");
     d.memoryBytes = n.get<std::uint64_t>("memory_bytes");
     d.computeCapability = n.getOr<std::string>("compute_capability", "");
+    d.index = n.getOr<int>("index", 0);
     d.whyChosen = n.getOr<std::string>("why_chosen", "");
     d.ceilings = n.has("ceilings") ? readCeilings(n.child("ceilings")) : Ceilings{};
     return d;

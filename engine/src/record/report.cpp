@@ -100,7 +100,10 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Tile side: " << c.tile << "\n";
     out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
     out << "Device info:\n";
-    out << "  Name: " << r.device.name << "\n";
+    out << "  Name: " << r.device.name;
+    if (onCuda(r))
+        out << " (CUDA device " << r.device.index << ")";
+    out << "\n";
     out << "  Max Global Mem: " << formatBytes(double(r.plan.capBytes)) << " (cap; the device has "
         << formatBytes(double(r.device.memoryBytes)) << ")\n";
     if (r.faults.blocksCorrected > 0)

@@ -26,16 +26,23 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Backend> makeBackend(BackendKind kind)
+std::unique_ptr<Backend> makeBackend(BackendKind kind, int device)
 {
-    if (kind == BackendKind::Cpu)
+    if (kind == BackendKind::Cpu) {
+        if (device >= 0)
+            throw InputError("--device " + std::to_string(device) +
+                             " picks a CUDA device, but --backend cpu runs on the CPU (leave --device out, or use "
+                             "--backend cuda)");
         return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend cpu: requested");
+    }
     std::string whyNot;
-    std::unique_ptr<Backend> cuda = makeCudaBackend(&whyNot);
-    if (kind == BackendKind::Cuda) {
+    std::unique_ptr<Backend> cuda = makeCudaBackend(&whyNot, device);
+    // A device named explicitly is a request for CUDA, whatever the backend says.
+    if (kind == BackendKind::Cuda || device >= 0) {
+        const std::string asked = device >= 0 ? "--device " + std::to_string(device) : "--backend cuda";
         if (!cuda)
-            throw InputError("--backend cuda is not available: " + whyNot);
-        return std::make_unique<ExplainedBackend>(std::move(cuda), "--backend cuda: requested");
+            throw InputError(asked + " is not available: " + whyNot);
+        return std::make_unique<ExplainedBackend>(std::move(cuda), asked + ": requested");
     }
     if (cuda)
         return std::make_unique<ExplainedBackend>(std::move(cuda), "--backend auto: a CUDA device was found");

@@ -43,6 +43,8 @@ void validate(const RunConfig& c)
         throw InputError("tile must be 8, 16 or 32 (got " + std::to_string(c.tile) + ")");
     if (c.faults.count < 0)
         throw InputError("the number of errors cannot be negative");
+    if (c.device < -1)
+        throw InputError("a CUDA device number is 0 or more (got " + std::to_string(c.device) + ")");
 }
 
 // Bytes of host memory a new allocation can still get without swapping or waking the OOM killer
@@ -107,7 +109,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     std::unique_ptr<Backend> own;
     Backend* backend = hooks.backend;
     if (!backend) {
-        own = makeBackend(config.backend);
+        own = makeBackend(config.backend, config.device);
         backend = own.get();
     }
 
