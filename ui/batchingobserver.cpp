@@ -1,5 +1,6 @@
 #include "batchingobserver.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace gigacheck::ui {
@@ -26,6 +27,22 @@ void BatchingObserver::onProgress(double fraction)
 {
     std::lock_guard lock(mutex_);
     pending_.progress = fraction;
+}
+
+void BatchingObserver::onPlan(const Schedule& schedule)
+{
+    // All tiles together stay near 512 x 512 cells, whatever the number of blocks.
+    const int blocksPerAxis = std::max(schedule.plan.splitM, schedule.plan.splitQ);
+    tileCells_ = std::clamp(512 / std::max(blocksPerAxis, 1), 2, 256);
+}
+
+void BatchingObserver::onResultBlock(const HostMatrix& c, const Region& region)
+{
+    const int cells = tileCells_;
+    HeatmapGrid tile = HeatmapGrid::sampledFromMatrix(c, MatrixWindow{region.row, region.col, region.rows, region.cols},
+                                                      cells, 4 * cells);
+    std::lock_guard lock(mutex_);
+    pending_.resultTiles.push_back(std::move(tile));
 }
 
 BatchingObserver::Batch BatchingObserver::take()

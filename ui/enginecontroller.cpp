@@ -24,6 +24,10 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
         if (current(job))
             emit injectArrived(e);
     });
+    connect(worker, &EngineWorker::resultTiles, this, [this](quint64 job, const QVector<HeatmapGrid>& t) {
+        if (current(job))
+            emit resultTilesArrived(t);
+    });
     connect(worker, &EngineWorker::progress, this, [this](quint64 job, double f) {
         if (!current(job))
             return;

@@ -30,6 +30,8 @@ signals:
     void spansArrived(const QVector<gigacheck::Span>& spans);
     void verifyArrived(const QVector<gigacheck::VerifyEvent>& events);
     void injectArrived(const QVector<gigacheck::InjectEvent>& events);
+    // Blocks of C final on the host, reduced for the heatmap (it fills while the run goes on).
+    void resultTilesArrived(const QVector<gigacheck::ui::HeatmapGrid>& tiles);
     // etaSeconds < 0 while unknown.
     void progressChanged(double fraction, double etaSeconds);
     void runFinished(const gigacheck::RunRecord& record, const gigacheck::HostMatrix& c);

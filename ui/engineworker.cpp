@@ -106,6 +106,8 @@ void EngineWorker::flush()
         emit injectEvents(job_, batch.injections);
     if (!batch.spans.isEmpty())
         emit spansAvailable(job_, batch.spans);
+    if (!batch.resultTiles.isEmpty())
+        emit resultTiles(job_, batch.resultTiles);
     if (!batch.verifications.isEmpty())
         emit verifyEvents(job_, batch.verifications);
     if (batch.progress >= 0)

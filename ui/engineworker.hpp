@@ -50,6 +50,7 @@ signals:
     void spansAvailable(quint64 job, const QVector<gigacheck::Span>& spans);
     void verifyEvents(quint64 job, const QVector<gigacheck::VerifyEvent>& events);
     void injectEvents(quint64 job, const QVector<gigacheck::InjectEvent>& events);
+    void resultTiles(quint64 job, const QVector<gigacheck::ui::HeatmapGrid>& tiles);
     void progress(quint64 job, double fraction);
     // A cancelled run also finishes, with record.status == "cancelled" and a partial record.
     void finished(quint64 job, const gigacheck::RunRecord& record, const gigacheck::HostMatrix& c);

@@ -61,7 +61,43 @@ void HeatmapGrid::accumulateCol(std::int64_t col, std::int64_t row0, std::int64_
         keep(at(cx, cy), v);
 }
 
+void HeatmapGrid::accumulateRect(std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1, double v)
+{
+    row0 = std::max(row0, window_.row0);
+    row1 = std::min(row1, window_.row0 + window_.rows);
+    col0 = std::max(col0, window_.col0);
+    col1 = std::min(col1, window_.col0 + window_.cols);
+    if (row0 >= row1 || col0 >= col1)
+        return;
+    const int cx0 = cellOfCol(col0), cx1 = cellOfCol(col1 - 1);
+    for (int cy = cellOfRow(row0); cy <= cellOfRow(row1 - 1); ++cy)
+        for (int cx = cx0; cx <= cx1; ++cx)
+            keep(at(cx, cy), v);
+}
+
+void HeatmapGrid::accumulateGrid(const HeatmapGrid& other)
+{
+    const MatrixWindow& o = other.window();
+    for (int cy = 0; cy < other.cellsY(); ++cy) {
+        const std::int64_t r0 = other.rowOfCell(cy), r1 = cy + 1 < other.cellsY() ? other.rowOfCell(cy + 1) : o.row0 + o.rows;
+        for (int cx = 0; cx < other.cellsX(); ++cx) {
+            const std::int64_t c0 = other.colOfCell(cx);
+            const std::int64_t c1 = cx + 1 < other.cellsX() ? other.colOfCell(cx + 1) : o.col0 + o.cols;
+            accumulateRect(r0, r1, c0, c1, other.value(cx, cy));
+        }
+    }
+}
+
 namespace {
+
+template <class T>
+void reduceSampled(const T* data, std::int64_t ld, const MatrixWindow& w, std::int64_t rowStep,
+                   std::int64_t colStep, HeatmapGrid& grid)
+{
+    for (std::int64_t r = w.row0; r < w.row0 + w.rows; r += rowStep)
+        for (std::int64_t c = w.col0; c < w.col0 + w.cols; c += colStep)
+            grid.accumulate(r, c, double(data[r * ld + c]));
+}
 
 template <class T>
 void reduce(const T* data, std::int64_t ld, const MatrixWindow& w, const std::vector<int>& colCell,
@@ -94,6 +130,21 @@ HeatmapGrid HeatmapGrid::fromMatrix(const HostMatrix& m, const MatrixWindow& win
         reduce(m.as<float>(), m.cols(), w, colCell, grid, grid.values_);
     else
         reduce(m.as<double>(), m.cols(), w, colCell, grid, grid.values_);
+    return grid;
+}
+
+HeatmapGrid HeatmapGrid::sampledFromMatrix(const HostMatrix& m, const MatrixWindow& window, int maxCells, int maxSamples)
+{
+    const MatrixWindow w = clampWindow(window, m.rows(), m.cols());
+    HeatmapGrid grid(w, maxCells);
+    if (m.empty())
+        return grid;
+    const std::int64_t samples = std::max(maxSamples, 1);
+    const std::int64_t rowStep = (w.rows + samples - 1) / samples, colStep = (w.cols + samples - 1) / samples;
+    if (m.precision() == Precision::F32)
+        reduceSampled(m.as<float>(), m.cols(), w, rowStep, colStep, grid);
+    else
+        reduceSampled(m.as<double>(), m.cols(), w, rowStep, colStep, grid);
     return grid;
 }
 

@@ -38,9 +38,17 @@ public:
     // Same over a row (columns [col0, col1)) or a column (rows [row0, row1)).
     void accumulateRow(std::int64_t row, std::int64_t col0, std::int64_t col1, double v);
     void accumulateCol(std::int64_t col, std::int64_t row0, std::int64_t row1, double v);
+    // Same over the rectangle rows [row0, row1) x columns [col0, col1).
+    void accumulateRect(std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1, double v);
+    // Keeps every cell of other (another window of the same matrix) in the cells it covers.
+    void accumulateGrid(const HeatmapGrid& other);
 
     // Block maximum of the window of m.
     static HeatmapGrid fromMatrix(const HostMatrix& m, const MatrixWindow& window, int maxCells);
+    // Block maximum over a lattice of at most maxSamples rows x maxSamples columns of the window:
+    // bounded work for a live preview (a lone outlier between samples may be missed; the full
+    // matrix at the end of a run is reduced with fromMatrix).
+    static HeatmapGrid sampledFromMatrix(const HostMatrix& m, const MatrixWindow& window, int maxCells, int maxSamples);
 
 private:
     double& at(int cx, int cy) { return values_[std::size_t(cy) * std::size_t(cellsX_) + std::size_t(cx)]; }

@@ -64,6 +64,17 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     layout->addWidget(plot_, 1);
     layout->addWidget(status_);
 
+    // Live blocks of C are merged a few times a second: a run sends a batch every 30 ms.
+    liveRedraw_ = new QTimer(this);
+    liveRedraw_->setSingleShot(true);
+    liveRedraw_->setInterval(200);
+    connect(liveRedraw_, &QTimer::timeout, this, [this] {
+        if (layer_ == Layer::Values && matrix_.empty()) {
+            rebuildGrid();
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
+
     refine_ = new QTimer(this);
     refine_->setSingleShot(true);
     refine_->setInterval(120);
@@ -87,6 +98,7 @@ void HeatmapView::setShape(std::int64_t rows, std::int64_t cols)
     rows_ = std::max<std::int64_t>(rows, 1);
     cols_ = std::max<std::int64_t>(cols, 1);
     matrix_ = HostMatrix();
+    liveTiles_.clear();
     injections_.clear();
     verifications_.clear();
     const bool dropped = dropFaultsOutside();
@@ -110,9 +122,28 @@ void HeatmapView::setPlan(const std::optional<Plan>& plan)
     replotOverlay();
 }
 
+void HeatmapView::beginLiveResult()
+{
+    matrix_ = HostMatrix();
+    liveTiles_.clear();
+    rebuildGrid();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::addResultTiles(const QVector<HeatmapGrid>& tiles)
+{
+    if (!matrix_.empty())  // the finished run's full matrix is already shown
+        return;
+    liveTiles_.insert(liveTiles_.end(), tiles.begin(), tiles.end());
+    if (!liveRedraw_->isActive())
+        liveRedraw_->start();
+}
+
 void HeatmapView::setMatrix(const HostMatrix& c)
 {
     matrix_ = c;
+    liveTiles_.clear();
+    liveRedraw_->stop();
     if (!c.empty() && (c.rows() != rows_ || c.cols() != cols_)) {
         rows_ = c.rows();
         cols_ = c.cols();
@@ -200,7 +231,11 @@ void HeatmapView::rebuildGrid()
     switch (layer_) {
     case Layer::Values:
         if (matrix_.empty()) {
-            applyGrid(HeatmapGrid(w, kMaxCells));
+            // During a run: the blocks of C that are final so far (tiles of ~512^2 cells in all).
+            HeatmapGrid live(w, liveTiles_.empty() ? kMaxCells : kLiveCells);
+            for (const HeatmapGrid& tile : liveTiles_)
+                live.accumulateGrid(tile);
+            applyGrid(std::move(live));
         } else if (w.rows * w.cols <= kAsyncElements) {
             applyGrid(HeatmapGrid::fromMatrix(matrix_, w, kMaxCells));
         } else {

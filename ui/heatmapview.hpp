@@ -12,6 +12,8 @@
 
 #include <QWidget>
 
+#include <QVector>
+
 #include <optional>
 
 class QCustomPlot;
@@ -31,6 +33,7 @@ class HeatmapView : public QWidget {
 public:
     enum class Layer { Values, InjectedError, Residuals };
     static constexpr int kMaxCells = 1024;
+    static constexpr int kLiveCells = 512;  // per axis while C fills during a run
 
     explicit HeatmapView(QWidget* parent = nullptr);
 
@@ -40,6 +43,12 @@ public:
     std::int64_t cols() const { return cols_; }
     void setPlan(const std::optional<Plan>& plan);
     void setMatrix(const HostMatrix& c);
+    // A run starts: the values of the last one go, and C fills block by block as addResultTiles
+    // brings the blocks that are final (merged and redrawn a few times a second, not per batch).
+    void beginLiveResult();
+    void addResultTiles(const QVector<HeatmapGrid>& tiles);
+    // Live tiles received since beginLiveResult (dropped when the full matrix arrives).
+    int liveTileCount() const { return int(liveTiles_.size()); }
     bool hasMatrix() const { return !matrix_.empty(); }
     void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications);
     void setLayer(Layer layer);
@@ -94,6 +103,8 @@ private:
     std::int64_t rows_ = 0, cols_ = 0;
     Layer layer_ = Layer::Values;
     HostMatrix matrix_;
+    std::vector<HeatmapGrid> liveTiles_;
+    QTimer* liveRedraw_ = nullptr;
     std::vector<InjectEvent> injections_;
     std::vector<VerifyEvent> verifications_;
     std::vector<FaultAt> faults_;

@@ -141,6 +141,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (interesting || !liveInjections_.empty())
             animation_->setEvents(liveInjections_, liveVerifications_);
     });
+    connect(engine_, &EngineController::resultTilesArrived, heatmap_, &HeatmapView::addResultTiles);
     connect(engine_, &EngineController::progressChanged, run_, &RunPanel::setProgress);
     connect(engine_, &EngineController::runFinished, this, &MainWindow::onFinished);
     connect(engine_, &EngineController::runFailed, this, &MainWindow::onFailed);
@@ -282,6 +283,9 @@ void MainWindow::startRun()
     RunRecord label;
     label.config = c;
     timeline_->beginRun(qs(toString(c.strategy)), compare);
+    if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
+        heatmap_->setShape(c.shape.m, c.shape.q);
+    heatmap_->beginLiveResult();
     animation_->setEvents({}, {});
     run_->setRunning(true);
     run_->log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
@@ -289,6 +293,7 @@ void MainWindow::startRun()
                   .arg(c.faults.at.size())
                   .arg(c.faults.count));
     engine_->start(c);
+    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
     showView(View::Timeline);
 }
 

@@ -18,6 +18,7 @@ void registerMetaTypes()
     qRegisterMetaType<gigacheck::RunConfig>();
     qRegisterMetaType<gigacheck::HostMatrix>();
     qRegisterMetaType<gigacheck::Plan>();
+    qRegisterMetaType<QVector<gigacheck::ui::HeatmapGrid>>();
 }
 
 void initResources()

@@ -1,6 +1,8 @@
 // Engine value types that cross threads in queued signals.
 #pragma once
 
+#include "heatmapgrid.hpp"
+
 #include <gigacheck/record.hpp>
 
 #include <QMetaType>
@@ -13,6 +15,7 @@ Q_DECLARE_METATYPE(gigacheck::RunRecord)
 Q_DECLARE_METATYPE(gigacheck::RunConfig)
 Q_DECLARE_METATYPE(gigacheck::HostMatrix)
 Q_DECLARE_METATYPE(gigacheck::Plan)
+Q_DECLARE_METATYPE(gigacheck::ui::HeatmapGrid)
 
 namespace gigacheck::ui {
 // Registers the types above (idempotent); called by the worker and the main window.

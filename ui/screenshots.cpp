@@ -4,6 +4,7 @@
 #include "mainwindow.hpp"
 #include "runpanel.hpp"
 #include "timelineview.hpp"
+#include "enginecontroller.hpp"
 #include "heatmapview.hpp"
 
 
@@ -12,6 +13,8 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
+
+#include <functional>
 
 namespace gigacheck::ui {
 
@@ -30,7 +33,13 @@ RunConfig demoConfig()
 
 namespace {
 
-bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds, QString* error)
+void settle(MainWindow& window);
+
+// Called once while the run is past half-way with blocks of C already on the heatmap.
+using MidRunShot = std::function<void()>;
+
+bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds, QString* error,
+                const MidRunShot& midRun = {})
 {
     window.setConfig(config);
     QEventLoop loop;
@@ -43,6 +52,13 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
         *error = message;
         loop.quit();
     });
+    bool midRunTaken = !midRun;
+    auto c3 = QObject::connect(window.engine(), &EngineController::progressChanged, &loop, [&](double fraction, double) {
+        if (midRunTaken || fraction < 0.5 || window.heatmap()->liveTileCount() == 0)
+            return;
+        midRunTaken = true;
+        midRun();
+    });
     QTimer::singleShot(timeoutSeconds * 1000, &loop, [&] {
         *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
         loop.quit();
@@ -51,6 +67,7 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
     loop.exec();
     QObject::disconnect(c1);
     QObject::disconnect(c2);
+    QObject::disconnect(c3);
     return ok;
 }
 
@@ -90,10 +107,6 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
             if (!runAndWait(window, first, options.timeoutSeconds, error))
                 return {};
         }
-        // The second run keeps the first one's lanes on the same time axis.
-        window.runPanel()->setCompareWithPrevious(options.compareWith.has_value());
-        if (!runAndWait(window, options.config, options.timeoutSeconds, error))
-            return {};
     }
 
     QStringList written;
@@ -105,6 +118,23 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
         if (image.save(path))
             written << path;
     };
+
+    if (options.recordPath.isEmpty()) {
+        // The second run keeps the first one's lanes on the same time axis.
+        window.runPanel()->setCompareWithPrevious(options.compareWith.has_value());
+        // Half-way through the run: C on the heatmap holds the blocks that are final so far.
+        const MidRunShot midRun = [&] {
+            window.showView(MainWindow::View::Heatmap);
+            window.heatmap()->resetZoom();
+            QEventLoop wait;
+            QTimer::singleShot(300, &wait, &QEventLoop::quit);  // the live redraw runs every 200 ms
+            wait.exec();
+            grab(QStringLiteral("heatmap-live.png"));
+            window.showView(MainWindow::View::Timeline);
+        };
+        if (!runAndWait(window, options.config, options.timeoutSeconds, error, midRun))
+            return {};
+    }
 
     window.showView(MainWindow::View::Timeline);
     window.timeline()->resetZoom();

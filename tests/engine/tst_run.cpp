@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include <algorithm>
@@ -64,6 +65,7 @@ private slots:
     void refusesBadInput();
     void recordIsFilledIn();
     void resultOutReceivesC();
+    void resultBlocksArriveFinalAndCoverCOnce();
     void typicalMagnitudeScales();
     void hostMemoryShortageIsRefusedBeforeThePlanRuns();
     void cancelledBeforeTheStartEndsAtOnce();
@@ -404,6 +406,52 @@ void TestRun::resultOutReceivesC()
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 4; ++j)
             QVERIFY(std::abs(out.at(i, j) - (a.at(i, 0) * b.at(0, j) + a.at(i, 1) * b.at(1, j))) < 1e-12);
+}
+
+namespace {
+// Copies each block of C at the moment the run reports it final (a viewer drawing C live).
+struct ResultBlocksSeen : RunObserver {
+    std::mutex m;
+    std::vector<std::pair<Region, std::vector<double>>> blocks;
+    void onResultBlock(const HostMatrix& c, const Region& r) override
+    {
+        std::vector<double> values;
+        for (std::int64_t i = r.row; i < r.row + r.rows; ++i)
+            for (std::int64_t j = r.col; j < r.col + r.cols; ++j)
+                values.push_back(c.at(i, j));
+        std::lock_guard lock(m);
+        blocks.emplace_back(r, std::move(values));
+    }
+};
+}  // namespace
+
+void TestRun::resultBlocksArriveFinalAndCoverCOnce()
+{
+    // Blocked (4 x 3 blocks of C, several k steps), with a fault that is corrected before the copy.
+    RunConfig c = baseConfig({257, 129, 333}, StrategyKind::S3, Precision::F64);
+    c.memCapBytes = 200'000;
+    c.faults.at = {FaultAt{100, 200, 1e3, std::nullopt}};
+    ResultBlocksSeen seen;
+    HostMatrix out;
+    RunHooks hooks;
+    hooks.observer = &seen;
+    hooks.resultOut = &out;
+    const RunRecord r = runGemm(c, hooks);
+    QVERIFY(r.verifiedCorrect());
+    QCOMPARE(r.faults.corrected, 1);
+    QCOMPARE(int(seen.blocks.size()), r.plan.blockCount());
+    QVERIFY(r.plan.blockCount() > 1);
+    std::vector<int> covered(std::size_t(257 * 333), 0);
+    for (const auto& [region, values] : seen.blocks) {
+        QVERIFY(region.matrix == Operand::C);
+        std::size_t at = 0;
+        for (std::int64_t i = region.row; i < region.row + region.rows; ++i)
+            for (std::int64_t j = region.col; j < region.col + region.cols; ++j) {
+                ++covered[std::size_t(i * 333 + j)];
+                QCOMPARE(values[at++], out.at(i, j));  // already final (corrected) when reported
+            }
+    }
+    QVERIFY(std::all_of(covered.begin(), covered.end(), [](int n) { return n == 1; }));
 }
 
 void TestRun::typicalMagnitudeScales()

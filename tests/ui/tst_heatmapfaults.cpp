@@ -3,6 +3,7 @@
 #include "ui/uitestmain.hpp"
 
 #include <animationpanel.hpp>
+#include <enginecontroller.hpp>
 #include <faultspanel.hpp>
 #include <heatmapview.hpp>
 #include <mainwindow.hpp>
@@ -165,9 +166,22 @@ private slots:
         QCOMPARE(f.size(), std::size_t(3));
         QCOMPARE(f[0].row, f[1].row);  // same pixel row, same matrix row
         QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+        // C fills the heatmap while the run goes: count spans seen when the first blocks arrive.
+        std::size_t spansSeen = 0, spansAtFirstTiles = 0;
+        int tiles = 0;
+        connect(window_->engine(), &EngineController::spansArrived, this,
+                [&](const QVector<Span>& s) { spansSeen += std::size_t(s.size()); });
+        connect(window_->engine(), &EngineController::resultTilesArrived, this, [&](const QVector<HeatmapGrid>& t) {
+            if (tiles == 0)
+                spansAtFirstTiles = spansSeen;
+            tiles += int(t.size());
+        });
         window_->startRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
         const RunRecord r = finished.first().first().value<RunRecord>();
+        QCOMPARE(tiles, r.plan.blockCount());  // one tile per block of C, each once
+        QVERIFY2(spansAtFirstTiles < r.spans.size() / 2,
+                 qPrintable(QStringLiteral("first blocks after %1 of %2 spans").arg(spansAtFirstTiles).arg(r.spans.size())));
         QCOMPARE(r.faults.injected, 3);
         QCOMPARE(r.faults.corrected, 3);
         QVERIFY(r.verifiedCorrect());
@@ -176,6 +190,27 @@ private slots:
         const auto correct = std::count_if(steps.begin(), steps.end(), [](const AnimationStep& s) { return s.stage == AnimationStage::Correct; });
         QCOMPARE(int(correct), 2);  // one block with the row pair, one with the single fault
         qInfo("4096^2 s2 under 64 MiB: %d blocks, %zu spans, %.2f s", r.plan.blockCount(), r.spans.size(), r.metrics.totalSeconds);
+    }
+
+    void liveBlocksFillTheValuesLayer()
+    {
+        // A run in progress: the last run's values go, and each block of C that is final shows up.
+        HostMatrix old(Precision::F32, 96, 80);
+        old.set(90, 70, 5.0);
+        heatmap()->setMatrix(old);
+        heatmap()->beginLiveResult();
+        QVERIFY(!heatmap()->hasMatrix());
+        QCOMPARE(heatmap()->grid().value(heatmap()->grid().cellOfCol(70), heatmap()->grid().cellOfRow(90)), 0.0);
+        HostMatrix c(Precision::F32, 96, 80);
+        c.set(10, 20, -3.0);  // in the top-left block
+        c.set(90, 70, 4.0);   // in a block that is not done yet
+        heatmap()->addResultTiles({HeatmapGrid::sampledFromMatrix(c, {0, 0, 48, 40}, 64, 512)});
+        QTRY_COMPARE(heatmap()->grid().value(heatmap()->grid().cellOfCol(20), heatmap()->grid().cellOfRow(10)), -3.0);
+        QCOMPARE(heatmap()->grid().value(heatmap()->grid().cellOfCol(70), heatmap()->grid().cellOfRow(90)), 0.0);
+        QCOMPARE(heatmap()->liveTileCount(), 1);
+        heatmap()->setMatrix(c);  // the run ends: the full matrix takes over
+        QCOMPARE(heatmap()->liveTileCount(), 0);
+        QCOMPARE(heatmap()->grid().value(heatmap()->grid().cellOfCol(70), heatmap()->grid().cellOfRow(90)), 4.0);
     }
 
     void hugeMatricesStayBounded()

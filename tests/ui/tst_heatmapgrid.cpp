@@ -91,6 +91,30 @@ private slots:
         g.accumulate(500, 500, 1.0);  // outside: ignored, no crash
     }
 
+    void liveTilesMergeIntoAnyGrid()
+    {
+        // A C block reduced to a small tile on the engine thread lands on the cells it covers.
+        HostMatrix m(Precision::F64, 400, 300);
+        m.set(150, 250, -9.0);
+        m.set(10, 10, 2.0);
+        const HeatmapGrid tile = HeatmapGrid::sampledFromMatrix(m, {100, 200, 100, 100}, 10, 100);
+        QCOMPARE(tile.cellsX(), 10);
+        QCOMPARE(tile.value(tile.cellOfCol(250), tile.cellOfRow(150)), -9.0);
+        HeatmapGrid whole({0, 0, 400, 300}, 40);
+        whole.accumulateGrid(tile);
+        QCOMPARE(whole.value(whole.cellOfCol(250), whole.cellOfRow(150)), -9.0);
+        QCOMPARE(whole.value(whole.cellOfCol(10), whole.cellOfRow(10)), 0.0);  // outside the tile
+        QCOMPARE(whole.value(whole.cellOfCol(199), whole.cellOfRow(150)), 0.0);  // left of it
+        // Sampling bounds the work: a 1 x 1 lattice reads one element per block.
+        const HeatmapGrid coarse = HeatmapGrid::sampledFromMatrix(m, {0, 0, 400, 300}, 4, 1);
+        QCOMPARE(coarse.value(0, 0), 0.0);  // reads (0, 0) only; the work stays bounded
+        HeatmapGrid rect({0, 0, 10, 10}, 10);
+        rect.accumulateRect(2, 4, 5, 20, 1.5);
+        QCOMPARE(rect.value(9, 3), 1.5);
+        QCOMPARE(rect.value(4, 3), 0.0);
+        QCOMPARE(rect.value(5, 4), 0.0);
+    }
+
     void clampWindowStaysInside()
     {
         const MatrixWindow w = clampWindow({-5, 90, 50, 50}, 30, 100);

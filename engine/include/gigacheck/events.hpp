@@ -3,6 +3,7 @@
 
 #include "gigacheck/abft.hpp"
 #include "gigacheck/faults.hpp"
+#include "gigacheck/matrix.hpp"
 #include "gigacheck/schedule.hpp"
 
 namespace gigacheck {
@@ -58,6 +59,10 @@ public:
     virtual void onVerify(const VerifyEvent&) {}
     // fraction of operations done, 0..1
     virtual void onProgress(double) {}
+    // A block of C is final in host memory (its copy back is done; runGemm reports it after the
+    // CopyD2H span): lets a viewer draw C while it fills. c is valid only during the call, which
+    // runs on a backend thread as onSpan does: read the region, keep it short.
+    virtual void onResultBlock(const HostMatrix& /*c*/, const Region& /*region*/) {}
 };
 
 }  // namespace gigacheck

@@ -3,6 +3,7 @@
 
 #include "gigacheck/version.hpp"
 #include "run/reference.hpp"
+#include "run/result_block_observer.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <ctime>
 #include <fstream>
 #include <new>
+#include <optional>
 
 namespace gigacheck {
 
@@ -170,7 +172,9 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     request.gemm = config.gemm;
     request.tile = config.tile;
     request.thresholdLambda = config.thresholdLambda;
-    request.observer = hooks.observer;
+    std::optional<ResultBlockObserver> withResultBlocks;
+    if (hooks.observer)
+        request.observer = &withResultBlocks.emplace(*hooks.observer, schedule, c);
     request.cancel = hooks.cancel;
 
     ExecutionResult result;
