@@ -80,6 +80,18 @@ void EngineWorker::launch(quint64 job, const RunConfig& config)
     emit started(job);
     flushTimer_->start();
 
+    try {
+        startCompute(job, config);
+    } catch (const std::exception& e) {
+        // No thread for the run (the system is out of threads or memory): report it, stay usable.
+        flushTimer_->stop();
+        busy_ = false;
+        emit failed(job, QStringLiteral("cannot start the engine thread: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void EngineWorker::startCompute(quint64 job, const RunConfig& config)
+{
     compute_ = std::thread([this, job, config] {
         lowerComputePriority();
         try {

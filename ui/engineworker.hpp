@@ -61,6 +61,7 @@ private:
     void flush();
     void computeDone(quint64 job);
     Backend* backendFor(BackendKind kind, int device);
+    void startCompute(quint64 job, const RunConfig& config);  // throws when no thread can start
 
     QTimer* flushTimer_ = nullptr;
     BatchingObserver observer_;

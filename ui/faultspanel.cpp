@@ -1,5 +1,7 @@
 #include "faultspanel.hpp"
 
+#include "seededit.hpp"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -39,9 +41,7 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     scope_ = new QComboBox(this);
     scope_->addItem(QStringLiteral("one block product"), int(FaultScope::OneProduct));
     scope_->addItem(QStringLiteral("every block product"), int(FaultScope::EveryProduct));
-    seed_ = new QSpinBox(this);
-    seed_->setRange(0, 1 << 30);
-    seed_->setValue(1);
+    seed_ = new SeedEdit(1, this);
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("explicitFaults"));
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -64,8 +64,9 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(list_);
     form->addRow(buttons);
 
-    for (QSpinBox* box : {count_, bit_, seed_})
+    for (QSpinBox* box : {count_, bit_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);
+    connect(seed_, &QLineEdit::textChanged, this, &FaultsPanel::changed);
     for (QComboBox* box : {collinear_, model_, target_, scope_})
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &FaultsPanel::changed);
     connect(model_, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -93,7 +94,7 @@ void FaultsPanel::apply(FaultSpec& spec) const
     spec.bit = bit_->value();
     spec.target = FaultTarget(target_->currentData().toInt());
     spec.scope = FaultScope(scope_->currentData().toInt());
-    spec.seed = std::uint64_t(seed_->value());
+    spec.seed = seed_->value();
     spec.at = faults_;
 }
 
@@ -105,7 +106,7 @@ void FaultsPanel::load(const FaultSpec& spec)
     bit_->setValue(spec.bit);
     target_->setCurrentIndex(target_->findData(int(spec.target)));
     scope_->setCurrentIndex(scope_->findData(int(spec.scope)));
-    seed_->setValue(int(spec.seed));
+    seed_->setValue(spec.seed);
     setExplicitFaults(spec.at);
 }
 

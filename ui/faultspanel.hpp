@@ -12,6 +12,8 @@ class QSpinBox;
 
 namespace gigacheck::ui {
 
+class SeedEdit;
+
 class FaultsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -33,7 +35,7 @@ private:
     QSpinBox* bit_ = nullptr;
     QComboBox* target_ = nullptr;
     QComboBox* scope_ = nullptr;
-    QSpinBox* seed_ = nullptr;
+    SeedEdit* seed_ = nullptr;
     QListWidget* list_ = nullptr;
     std::vector<FaultAt> faults_;
 };

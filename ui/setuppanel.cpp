@@ -1,5 +1,7 @@
 #include "setuppanel.hpp"
 
+#include "seededit.hpp"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -49,9 +51,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     distribution_ = new QComboBox(this);
     for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
         distribution_->addItem(qs(toString(d)), int(d));
-    seed_ = new QSpinBox(this);
-    seed_->setRange(0, 1 << 30);
-    seed_->setValue(1);
+    seed_ = new SeedEdit(1, this);
     backend_ = new QComboBox(this);
     backend_->setObjectName(QStringLiteral("backend"));
     for (BackendKind b : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda})
@@ -87,8 +87,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     form->addRow(hostMemory_);
     form->addRow(device_);
 
-    for (QSpinBox* box : {m_, n_, q_, seed_})
+    for (QSpinBox* box : {m_, n_, q_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPanel::changed);
+    connect(seed_, &QLineEdit::textChanged, this, &SetupPanel::changed);
     for (QComboBox* box : {precision_, distribution_, backend_, gpu_, gemm_})
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::changed);
     connect(backend_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::updateGpuEnabled);
@@ -152,7 +153,7 @@ bool SetupPanel::apply(RunConfig& config, QString* error) const
     config.shape = Shape{m_->value(), n_->value(), q_->value()};
     config.precision = Precision(precision_->currentData().toInt());
     config.distribution = Distribution(distribution_->currentData().toInt());
-    config.seed = std::uint64_t(seed_->value());
+    config.seed = seed_->value();
     config.backend = BackendKind(backend_->currentData().toInt());
     config.device = config.backend == BackendKind::Cpu ? -1 : gpu_->currentData().toInt();
     config.gemm = GemmVariant(gemm_->currentData().toInt());
@@ -179,7 +180,7 @@ void SetupPanel::load(const RunConfig& config)
     q_->setValue(int(config.shape.q));
     precision_->setCurrentIndex(precision_->findData(int(config.precision)));
     distribution_->setCurrentIndex(distribution_->findData(int(config.distribution)));
-    seed_->setValue(int(config.seed));
+    seed_->setValue(config.seed);
     backend_->setCurrentIndex(backend_->findData(int(config.backend)));
     selectGpu(config.device);
     updateGpuEnabled();

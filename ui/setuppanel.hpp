@@ -15,6 +15,8 @@ class QSpinBox;
 
 namespace gigacheck::ui {
 
+class SeedEdit;
+
 class SetupPanel : public QWidget {
     Q_OBJECT
 public:
@@ -39,7 +41,7 @@ private:
     QSpinBox* q_ = nullptr;
     QComboBox* precision_ = nullptr;
     QComboBox* distribution_ = nullptr;
-    QSpinBox* seed_ = nullptr;
+    SeedEdit* seed_ = nullptr;
     QComboBox* backend_ = nullptr;
     QComboBox* gpu_ = nullptr;  // data: CUDA device ordinal, -1 = the first
     QComboBox* gemm_ = nullptr;

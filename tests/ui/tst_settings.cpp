@@ -2,6 +2,7 @@
 #include "ui/uitestmain.hpp"
 
 #include <mainwindow.hpp>
+#include <seededit.hpp>
 #include <setuppanel.hpp>
 #include <strategypanel.hpp>
 
@@ -89,6 +90,27 @@ private slots:
         auto* none = laptop.findChild<QComboBox*>(QStringLiteral("gpu"));
         QVERIFY(!none->isEnabled());
         QVERIFY(none->currentText().contains(QStringLiteral("no CUDA device found")));
+    }
+
+    // Seeds use all 64 bits: a record made with a large seed reruns the same matrices and faults.
+    void largeSeedsSurviveThePanels()
+    {
+        MainWindow window;
+        RunConfig c;
+        c.shape = Shape{64, 64, 64};
+        c.seed = 0xfedcba9876543210ULL;
+        c.faults.seed = 18446744073709551615ULL;
+        window.setConfig(c);
+        RunConfig back;
+        QVERIFY(window.currentConfig(&back, nullptr));
+        QCOMPARE(back.seed, 0xfedcba9876543210ULL);
+        QCOMPARE(back.faults.seed, 18446744073709551615ULL);
+        // Typing past 2^64 - 1 or a letter is refused by the field.
+        auto* seed = window.findChild<SeedEdit*>();
+        QVERIFY(seed);
+        seed->setText(QString());
+        QTest::keyClicks(seed, QStringLiteral("18446744073709551616x"));
+        QCOMPARE(seed->text(), QStringLiteral("1844674407370955161"));
     }
 
     void openedRecordsBecomeRecentFiles()
