@@ -85,10 +85,13 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                 {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
                 out << "." << std::flush;
             }
-    out << "\nABFT overhead: protected (checksums, GEMM, checksum products, [1 injected fault], verify + correct)\n"
-           "vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event times\n\n";
+    const bool beside = cuda::abftPassesBesideGemm();
+    out << "\nABFT overhead: protected (checksum of B, checksum products, GEMM, [1 injected fault], verify + correct)\n"
+           "vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event times;\n"
+        << (beside ? "checksum products beside the GEMM on a side stream\n\n"
+                   : "checksum products before the GEMM on its stream (GIGACHECK_ABFT_PASSES=serial)\n\n");
     t.print(out);
-    out << "\nThe ABFT stages alone (the checksum products run beside the GEMM in the protected product):\n\n";
+    out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
     stages.print(out);
     return rows;
 }

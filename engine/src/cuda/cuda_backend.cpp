@@ -255,9 +255,9 @@ private:
             break;
         }
         case OpKind::Checksum:
-            if (plan_.buffers[std::size_t(op.dst)].role == BufferRole::A)
-                checksumA(p, buf(op.dst), op.rows, op.depth, ld(op.dst), s);
-            else
+            // A's column checksum is computed (into Aux) by each product's pass over A, which that
+            // pass needs anyway: on the device the Checksum op of an A block has no work.
+            if (plan_.buffers[std::size_t(op.dst)].role == BufferRole::B)
                 checksumB(p, buf(op.dst), op.depth, op.cols, ld(op.dst), s);
             break;
         case OpKind::Product: {
@@ -276,10 +276,15 @@ private:
             g.ldc = ld(op.dst);
             g.accumulate = op.accumulate;
             // The checksum row / column and the bound are memory-bound passes that touch only C's
-            // augmentation and Aux: they run on a side stream while the GEMM computes the main part.
+            // augmentation and Aux: they run on a side stream while the GEMM computes the main part
+            // (or before it, on its stream: checksumProductsBesideGemm).
             const bool abft = plan_.abft && op.aux >= 0;
+            const bool beside = checksumProductsBesideGemm();
             const std::size_t lane = std::size_t(op.stream);
-            if (abft) {
+            if (abft && !beside)
+                checksumProducts(p, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, op.rows, op.depth, op.cols, auxOf(op.aux),
+                                 op.accumulate, s, roundoff().uInput > 0);
+            if (abft && beside) {
                 CUDA_CHECK(cudaEventRecord(forks_[lane].get(), s));
                 CUDA_CHECK(cudaStreamWaitEvent(sides_[lane].get(), forks_[lane].get(), 0));
                 checksumProducts(p, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, op.rows, op.depth, op.cols, auxOf(op.aux),
@@ -287,7 +292,7 @@ private:
                 CUDA_CHECK(cudaEventRecord(joins_[lane].get(), sides_[lane].get()));
             }
             gemm(g, handles_[lane]->get(), s);
-            if (abft)
+            if (abft && beside)
                 CUDA_CHECK(cudaStreamWaitEvent(s, joins_[lane].get(), 0));
             break;
         }
