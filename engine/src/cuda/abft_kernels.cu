@@ -27,10 +27,13 @@ unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
 // (evict-first: nothing is reused from L2). Rows start 16-byte aligned when the leading dimension
 // is a multiple of the vector width (the plan pads it to 32); otherwise `vec` is false and the
 // same code reads element by element.
+// The loads land in registers of the element type and are converted only where they are used:
+// every load of a step is in flight before the first use (converting inside the load's branch
+// made each load wait for the previous one: measured ~1.8 TB/s instead of ~4 for FP32).
 template <class T> struct Vec;
 template <> struct Vec<float> {
     static constexpr int n = 4;
-    __device__ static void load(const float* p, double* v)
+    __device__ static void load(const float* p, float* v)
     {
         const float4 x = __ldcs(reinterpret_cast<const float4*>(p));
         v[0] = x.x;
@@ -49,18 +52,18 @@ template <> struct Vec<double> {
     }
 };
 
-// v[0 .. n) = row[first .. first + n), as doubles; elements at or past `end` read as 0.
+// v[0 .. n) = row[first .. first + n); elements at or past `end` read as 0.
 template <class T>
-__device__ __forceinline__ void loadVec(const T* row, Index first, Index end, bool vec, double* v)
+__device__ __forceinline__ void loadVec(const T* row, Index first, Index end, bool vec, T* v)
 {
     constexpr int n = Vec<T>::n;
     if (vec && first + n <= end) {
         Vec<T>::load(row + first, v);
-        return;
-    }
+    } else {
 #pragma unroll
-    for (int e = 0; e < n; ++e)
-        v[e] = first + e < end ? double(row[first + e]) : 0.0;
+        for (int e = 0; e < n; ++e)
+            v[e] = first + e < end ? row[first + e] : T(0);
+    }
 }
 
 // Lane layout of a warp over a strip of kWarp * E columns: vector v of lane l holds the columns
@@ -72,13 +75,32 @@ __device__ __forceinline__ Index laneCol(int lane, int idx)
     return Index(idx / n) * (kWarp * n) + lane * n + idx % n;
 }
 
+// x[idx] = row[c0 + laneCol(lane, idx)], 0 at or past `end`. One branch for the whole lane, so
+// that all E / n vector loads issue back to back.
 template <class T, int E>
-__device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int lane, bool vec, double (&x)[E])
+__device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int lane, bool vec, T (&x)[E])
 {
     constexpr int n = Vec<T>::n;
+    const Index first = c0 + lane * n;
+    if (vec && first + Index(E / n - 1) * (kWarp * n) + n <= end) {
 #pragma unroll
-    for (int v = 0; v < E / n; ++v)
-        loadVec(row, c0 + Index(v) * (kWarp * n) + lane * n, end, vec, x + v * n);
+        for (int v = 0; v < E / n; ++v)
+            Vec<T>::load(row + first + Index(v) * (kWarp * n), x + v * n);
+    } else {
+#pragma unroll
+        for (int idx = 0; idx < E; ++idx) {
+            const Index j = c0 + laneCol<T>(lane, idx);
+            x[idx] = j < end ? row[j] : T(0);
+        }
+    }
+}
+
+template <class T, int E>
+__device__ __forceinline__ void zero(T (&x)[E])
+{
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+        x[e] = T(0);
 }
 
 bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
@@ -104,12 +126,13 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
     const T* row = b + k * ldb;
     double s = 0, q = 0;
     for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
-        double x[E];
+        T x[E];
         loadLane<T, E>(row, c0, cols, lane, vec, x);
 #pragma unroll
         for (int e = 0; e < E; ++e) {
-            s += x[e];
-            q += x[e] * x[e];
+            const double v = double(x[e]);
+            s += v;
+            q += v * v;
         }
     }
     s = warpSum(s);
@@ -142,7 +165,7 @@ __global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, do
 //   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
 //   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
 // The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
-// reads A anyway. Tile kARows x (kWarp * kAElems) columns, 8 warps, each warp two rows at a time.
+// reads A anyway. Tile kARows x (kWarp * kAElems) columns, 8 warps, each warp kAGroup rows at a time.
 constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
 template <class T>
@@ -166,39 +189,42 @@ __global__ void __launch_bounds__(256, 2)
         }
     }
     const Index rEnd = min(r0 + kARows, rows);
-    for (Index i = r0 + warp; i < rEnd; i += 16) {
-        const Index i2 = i + 8;
-        const bool second = i2 < rEnd;
-        double x[kAElems], y[kAElems];
-        loadLane<T, kAElems>(a + i * lda + k0, c0, kn, lane, vec, x);
-        if (second)
-            loadLane<T, kAElems>(a + i2 * lda + k0, c0, kn, lane, vec, y);
-        else
+    constexpr int kAGroup = sizeof(T) == 4 ? 4 : 2;  // 64 bytes per lane in flight, no spills
+    // kAGroup rows per warp step (rows i, i + 8, ...): all their loads in flight together.
+    for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
+        T xr[kAGroup][kAElems];
 #pragma unroll
-            for (int e = 0; e < kAElems; ++e)
-                y[e] = 0;
-        double dx = 0, qx = 0, dy = 0, qy = 0;
-#pragma unroll
-        for (int e = 0; e < kAElems; ++e) {
-            dx += x[e] * r[e];
-            qx += x[e] * x[e] * w[e];
-            dy += y[e] * r[e];
-            qy += y[e] * y[e] * w[e];
-            cs[e] += x[e] + y[e];
-            cq[e] += x[e] * x[e] + y[e] * y[e];
+        for (int g = 0; g < kAGroup; ++g) {
+            if (i + 8 * g < rEnd)
+                loadLane<T, kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+            else
+                zero(xr[g]);
         }
-        dx = warpSum(dx);
-        qx = warpSum(qx);
-        dy = warpSum(dy);
-        qy = warpSum(qy);
-        if (lane == 0) {
-            atomicAdd(c + i * ldc + cols, T(dx));
-            atomicAdd(rowScale + i, qx);
-            if (second) {
-                atomicAdd(c + i2 * ldc + cols, T(dy));
-                atomicAdd(rowScale + i2, qy);
+        double dot[kAGroup], sq[kAGroup];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int e = 0; e < kAElems; ++e) {
+                const double x = double(xr[g][e]);
+                dot[g] += x * r[e];
+                sq[g] += x * x * w[e];
+                cs[e] += x;
+                cq[e] += x * x;
             }
         }
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd) {
+                    atomicAdd(c + (i + 8 * g) * ldc + cols, T(dot[g]));
+                    atomicAdd(rowScale + i + 8 * g, sq[g]);
+                }
     }
 #pragma unroll
     for (int e = 0; e < kAElems; ++e) {
@@ -227,10 +253,10 @@ __global__ void __launch_bounds__(256, 2)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
 // with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
 // lane reads 16 bytes (n columns) of a row, kBRows rows per block.
-constexpr int kBRows = 512;
+constexpr int kBRows = 512, kBGroup = 8;
 
 template <class T>
-__global__ void bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
+__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
                             const double* cA, const double* aSq, double* colScale, double* rowScale,
                             bool checksumWeight, bool vec)
 {
@@ -245,21 +271,41 @@ __global__ void bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, 
         d[e] = q[e] = 0;
     if (j0 <= cols) {
         const Index kEnd = min(kStart + kBRows, kn);
-#pragma unroll 4
-        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8) {
-            const T* row = b + (k0 + k) * ldb;
-            double x[n];
-            loadVec(row, j0, cols + 1, vec, x);
-            const double ca = cA[k];
-            const double u = aSq[k] + ca * ca * (checksumWeight ? 2.0 : 1.0);
+        // kBGroup rows of this lane per step, all loads issued before the first use.
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
+            T x[kBGroup][n], rk[kBGroup], nk[kBGroup];
+            double ca[kBGroup], sq[kBGroup];
 #pragma unroll
-            for (int e = 0; e < n; ++e) {
-                d[e] += ca * x[e];
-                q[e] += u * x[e] * x[e];
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
+                ca[g] = sq[g] = 0;
+                rk[g] = nk[g] = T(0);
+                if (kk < kEnd) {
+                    const T* row = b + (k0 + kk) * ldb;
+                    loadVec(row, j0, cols + 1, vec, x[g]);
+                    ca[g] = cA[kk];
+                    sq[g] = aSq[kk];
+                    if (cornerLane) {
+                        rk[g] = row[cols];
+                        nk[g] = row[cols + 1];
+                    }
+                } else {
+                    zero(x[g]);
+                }
             }
-            if (cornerLane) {
-                const double rk = double(row[cols]), norm = double(row[cols + 1]);
-                qc += ca * ca * (norm * norm + (checksumWeight ? rk * rk : 0.0));
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
+#pragma unroll
+                for (int e = 0; e < n; ++e) {
+                    const double v = double(x[g][e]);
+                    d[e] += ca[g] * v;
+                    q[e] += u * v * v;
+                }
+                if (cornerLane) {
+                    const double r = double(rk[g]), norm = double(nk[g]);
+                    qc += ca[g] * ca[g] * (norm * norm + (checksumWeight ? r * r : 0.0));
+                }
             }
         }
     }
@@ -317,23 +363,22 @@ __global__ void __launch_bounds__(256, 2)
     for (Index i = r0 + warp; i < rEnd; i += 16) {
         const Index i2 = i + 8;
         const bool second = i2 < rEnd;
-        double x[kSumElems], y[kSumElems];
-        loadLane<T, kSumElems>(c + i * ldc, c0, cols + 1, lane, vec, x);
+        T xr[kSumElems], yr[kSumElems];
+        loadLane<T, kSumElems>(c + i * ldc, c0, cols + 1, lane, vec, xr);
         if (second)
-            loadLane<T, kSumElems>(c + i2 * ldc, c0, cols + 1, lane, vec, y);
+            loadLane<T, kSumElems>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
         else
-#pragma unroll
-            for (int e = 0; e < kSumElems; ++e)
-                y[e] = 0;
+            zero(yr);
         double sx = 0, sy = 0;
 #pragma unroll
         for (int e = 0; e < kSumElems; ++e) {
+            const double x = double(xr[e]), y = double(yr[e]);
             if (inRowSum[e]) {
-                sx += x[e];
-                sy += y[e];
+                sx += x;
+                sy += y;
             }
             // The checksum row (i == rows) is not part of the column sums; it is always the last.
-            colAcc[e] += (i < rows ? x[e] : 0.0) + (i2 < rows ? y[e] : 0.0);
+            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);
         }
         sx = warpSum(sx);
         sy = warpSum(sy);
