@@ -3,7 +3,6 @@
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
-# abft-serial / tests-serial: the same with the checksum products before the GEMM instead of beside it.
 set -u
 OUT=${OUT:-/tmp/gigacheck-out}
 mkdir -p "$OUT"
@@ -62,17 +61,6 @@ for phase in "$@"; do
     stamp gigacheck devices --measure
     $CLI devices --measure >> "$LOG" 2>&1
     echo "devices exit $?" | tee -a "$LOG"
-    ;;
-  abft-serial)
-    stamp bench abft-overhead, checksum products before the GEMM: GIGACHECK_ABFT_PASSES=serial
-    GIGACHECK_ABFT_PASSES=serial $CLI bench abft-overhead --json "$OUT/bench_abft_serial.json" \
-      > "$OUT/bench_abft_serial.txt" 2>> "$LOG"
-    echo "bench abft-overhead (serial) exit $?" | tee -a "$LOG"
-    grep -E "TF32|16384" "$OUT/bench_abft_serial.txt"
-    ;;
-  tests-serial)
-    stamp ctest -L gpu with GIGACHECK_ABFT_PASSES=serial
-    GIGACHECK_ABFT_PASSES=serial ctest --test-dir build -L gpu --timeout 400 2>&1 | tail -4 | tee -a "$LOG"
     ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core

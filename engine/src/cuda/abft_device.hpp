@@ -77,10 +77,6 @@ void checksumProducts(Precision p, const void* a, Index lda, const void* b, Inde
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
                       bool inputRounding = false);
 
-// Where the checksum products run: on a side stream beside the GEMM (default) or before it on the
-// GEMM's stream (GIGACHECK_ABFT_PASSES=serial), for measuring both.
-bool checksumProductsBesideGemm();
-
 struct VerifyCall {
     Precision precision = Precision::F32;
     void* c = nullptr;

@@ -103,6 +103,17 @@ __device__ __forceinline__ void zero(T (&x)[E])
         x[e] = T(0);
 }
 
+// Measurement knob (GIGACHECK_ABFT_ROW_TILES=2): twice the rows per block in the three passes that
+// meet in atomics, i.e. half the column atomics.
+Index rowTileScale()
+{
+    static const Index scale = [] {
+        const char* v = std::getenv("GIGACHECK_ABFT_ROW_TILES");
+        return v && std::strcmp(v, "2") == 0 ? Index(2) : Index(1);
+    }();
+    return scale;
+}
+
 bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 {
     const Index n = Index(16 / elem);
@@ -171,11 +182,11 @@ constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 template <class T>
 __global__ void __launch_bounds__(256, 2)
     aPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
-                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec)
+                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows)
 {
     __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kARows, c0 = Index(blockIdx.x) * kACols;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
     double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
 #pragma unroll
     for (int e = 0; e < kAElems; ++e) {
@@ -188,7 +199,7 @@ __global__ void __launch_bounds__(256, 2)
             w[e] = norm * norm + (checksumWeight ? r[e] * r[e] : 0.0);
         }
     }
-    const Index rEnd = min(r0 + kARows, rows);
+    const Index rEnd = min(r0 + tileRows, rows);
     constexpr int kAGroup = sizeof(T) == 4 ? 4 : 2;  // 64 bytes per lane in flight, no spills
     // kAGroup rows per warp step (rows i, i + 8, ...): all their loads in flight together.
     for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
@@ -258,19 +269,19 @@ constexpr int kBRows = 512, kBGroup = 8;
 template <class T>
 __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
                             const double* cA, const double* aSq, double* colScale, double* rowScale,
-                            bool checksumWeight, bool vec)
+                            bool checksumWeight, bool vec, Index tileRows)
 {
     constexpr int n = Vec<T>::n;
     __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
-    const Index kStart = Index(blockIdx.y) * kBRows;
+    const Index kStart = Index(blockIdx.y) * tileRows;
     const bool cornerLane = j0 <= cols && cols < j0 + n;
     double d[n], q[n], qc = 0;
 #pragma unroll
     for (int e = 0; e < n; ++e)
         d[e] = q[e] = 0;
     if (j0 <= cols) {
-        const Index kEnd = min(kStart + kBRows, kn);
+        const Index kEnd = min(kStart + tileRows, kn);
         // kBGroup rows of this lane per step, all loads issued before the first use.
         for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
             T x[kBGroup][n], rk[kBGroup], nk[kBGroup];
@@ -347,11 +358,12 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
 constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
 template <class T>
 __global__ void __launch_bounds__(256, 2)
-    fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec)
+    fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec,
+                    Index tileRows)
 {
     __shared__ double colPart[8][kSumCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kSumRows, c0 = Index(blockIdx.x) * kSumCols;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kSumCols;
     double colAcc[kSumElems];
     bool inRowSum[kSumElems];
 #pragma unroll
@@ -359,7 +371,7 @@ __global__ void __launch_bounds__(256, 2)
         colAcc[e] = 0;
         inRowSum[e] = c0 + laneCol<T>(lane, e) < cols;  // the checksum column is not summed
     }
-    const Index rEnd = min(r0 + kSumRows, rows + 1);
+    const Index rEnd = min(r0 + tileRows, rows + 1);
     for (Index i = r0 + warp; i < rEnd; i += 16) {
         const Index i2 = i + 8;
         const bool second = i2 < rEnd;
@@ -707,15 +719,17 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
         CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
         if (rows > 0) {
-            aPassKernel<T><<<dim3(blocksFor(kn, kACols), blocksFor(rows, kARows)), 256, 0, s>>>(
+            const Index tileRows = kARows * rowTileScale();
+            aPassKernel<T><<<dim3(blocksFor(kn, kACols), blocksFor(rows, tileRows)), 256, 0, s>>>(
                 a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA);
+                checksumWeight, vecA, tileRows);
             CUDA_CHECK_LAUNCH();
         }
         constexpr int n = Vec<T>::n;
-        bPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp * n), blocksFor(kn, kBRows)), dim3(kWarp, 8), 0, s>>>(
+        const Index tileRows = kBRows * rowTileScale();
+        bPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp * n), blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
             b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB);
+            checksumWeight, vecB, tileRows);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -728,8 +742,9 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)));
+    const Index tileRows = kSumRows * rowTileScale();
+    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
@@ -775,15 +790,6 @@ void requireNormRoom(Index cols, Index ldb)
 }
 
 }  // namespace
-
-bool checksumProductsBesideGemm()
-{
-    static const bool beside = [] {
-        const char* v = std::getenv("GIGACHECK_ABFT_PASSES");
-        return !(v && std::strcmp(v, "serial") == 0);
-    }();
-    return beside;
-}
 
 void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s)
 {

@@ -248,8 +248,6 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
     return t;
 }
 
-bool abftPassesBesideGemm() { return checksumProductsBesideGemm(); }
-
 AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int reps)
 {
     const std::size_t e = esz(p);
@@ -298,23 +296,17 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
 
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
-    const bool beside = checksumProductsBesideGemm();
     auto runProtected = [&] {
         // As the backend does: B's checksum pass first (moving it beside the GEMM too was measured
         // slower out of core and with TF32; A's checksum comes with the products' pass over A),
-        // then the checksum products beside the GEMM on a side stream (or before it).
+        // then the checksum products on a side stream beside the GEMM.
         checksumB(p, xb.get(), n, n, ldb, s.get());
-        if (beside) {
-            CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
-            CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-        }
-        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, beside ? side.get() : s.get(),
-                         model.uInput > 0);
-        if (beside)
-            CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
+        CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
+        CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
+        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get(), model.uInput > 0);
+        CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
         gemm(prot, h.get(), s.get());
-        if (beside)
-            CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
+        CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
         if (errors > 0)
             inject(p, xc.get(), ldc, &fault, 1, injected.as<double>(), s.get());
         VerifyCall v;

@@ -40,10 +40,8 @@ struct AbftTiming {
     double delta = 0;              // the injected fault
     std::vector<StageTiming> stages;  // each ABFT stage alone (errors == 0 only)
 };
-// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides. The
-// checksum products run as the backend runs them: beside the GEMM or before it (abftPassesBesideGemm).
+// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides.
 AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
-bool abftPassesBesideGemm();
 
 // C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block
 // dimension; seconds, median of reps.
