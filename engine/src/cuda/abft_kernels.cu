@@ -103,17 +103,6 @@ __device__ __forceinline__ void zero(T (&x)[E])
         x[e] = T(0);
 }
 
-// Measurement knob (GIGACHECK_ABFT_ROW_TILES=2): twice the rows per block in the three passes that
-// meet in atomics, i.e. half the column atomics.
-Index rowTileScale()
-{
-    static const Index scale = [] {
-        const char* v = std::getenv("GIGACHECK_ABFT_ROW_TILES");
-        return v && std::strcmp(v, "2") == 0 ? Index(2) : Index(1);
-    }();
-    return scale;
-}
-
 bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 {
     const Index n = Index(16 / elem);
@@ -177,7 +166,10 @@ __global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, do
 //   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
 // The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
 // reads A anyway. Tile kARows x (kWarp * kAElems) columns, 8 warps, each warp kAGroup rows at a time.
-constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
+// Row-tile heights here and in the two passes below (tileRows, the kernels' launch parameter):
+// twice the first choice (256 / 512 / 128) halves the column atomics and measured faster (FP32,
+// N = 16384: both products 0.623 vs 0.658 ms, verify equal; resources/results/README.md).
+constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 512;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2)
@@ -264,7 +256,7 @@ __global__ void __launch_bounds__(256, 2)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
 // with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
 // lane reads 16 bytes (n columns) of a row, kBRows rows per block.
-constexpr int kBRows = 512, kBGroup = 8;
+constexpr int kBRows = 1024, kBGroup = 8;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
@@ -355,7 +347,7 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
 // One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
 // colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of kSumRows rows x kWarp * kSumElems columns
 // keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
-constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
+constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 256;
 template <class T>
 __global__ void __launch_bounds__(256, 2)
     fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec,
@@ -719,17 +711,15 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
         CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
         if (rows > 0) {
-            const Index tileRows = kARows * rowTileScale();
-            aPassKernel<T><<<dim3(blocksFor(kn, kACols), blocksFor(rows, tileRows)), 256, 0, s>>>(
+            aPassKernel<T><<<dim3(blocksFor(kn, kACols), blocksFor(rows, kARows)), 256, 0, s>>>(
                 a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA, tileRows);
+                checksumWeight, vecA, kARows);
             CUDA_CHECK_LAUNCH();
         }
         constexpr int n = Vec<T>::n;
-        const Index tileRows = kBRows * rowTileScale();
-        bPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp * n), blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
+        bPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp * n), blocksFor(kn, kBRows)), dim3(kWarp, 8), 0, s>>>(
             b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB, tileRows);
+            checksumWeight, vecB, kBRows);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -742,9 +732,8 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    const Index tileRows = kSumRows * rowTileScale();
-    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
+    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), kSumRows);
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
