@@ -103,6 +103,19 @@ __device__ __forceinline__ void zero(T (&x)[E])
         x[e] = T(0);
 }
 
+// Rows per block of the three passes whose partial sums meet in atomics (A pass, B pass,
+// verification sums). Twice the base height halves the column atomics: measured faster on an H200
+// once the grid still has >= 2 blocks per SM (FP32, N = 16384: both products 0.623 vs 0.658 ms,
+// N = 8192 0.172 vs 0.184), slower below (N = 4096: too few blocks, 0.078 vs 0.061 ms).
+Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index tall = 2 * base;
+    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
+}
+
 bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 {
     const Index n = Index(16 / elem);
@@ -165,11 +178,9 @@ __global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, do
 //   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
 //   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
 // The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
-// reads A anyway. Tile kARows x (kWarp * kAElems) columns, 8 warps, each warp kAGroup rows at a time.
-// Row-tile heights here and in the two passes below (tileRows, the kernels' launch parameter):
-// twice the first choice (256 / 512 / 128) halves the column atomics and measured faster (FP32,
-// N = 16384: both products 0.623 vs 0.658 ms, verify equal; resources/results/README.md).
-constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 512;
+// reads A anyway. Tile tileRows (kARows or twice, tileRowsFor) x (kWarp * kAElems) columns, 8 warps,
+// each warp kAGroup rows at a time.
+constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2)
@@ -255,8 +266,8 @@ __global__ void __launch_bounds__(256, 2)
 //   colScale[j]   += sum_k u_k b_kj^2,  u_k = |a_k|^2 + c_k^2 (+ c_k^2 with input rounding)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
 // with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
-// lane reads 16 bytes (n columns) of a row, kBRows rows per block.
-constexpr int kBRows = 1024, kBGroup = 8;
+// lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
+constexpr int kBRows = 512, kBGroup = 8;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
@@ -345,9 +356,9 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
 
 // ---- verification ------------------------------------------------------------------------------
 // One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
-// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of kSumRows rows x kWarp * kSumElems columns
-// keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
-constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 256;
+// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of tileRows (kSumRows or twice) rows x
+// kWarp * kSumElems columns keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
+constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
 template <class T>
 __global__ void __launch_bounds__(256, 2)
     fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec,
@@ -711,15 +722,19 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
         CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
         if (rows > 0) {
-            aPassKernel<T><<<dim3(blocksFor(kn, kACols), blocksFor(rows, kARows)), 256, 0, s>>>(
+            const unsigned tiles = blocksFor(kn, kACols);
+            const Index tileRows = tileRowsFor(kARows, tiles, rows);
+            aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
                 a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA, kARows);
+                checksumWeight, vecA, tileRows);
             CUDA_CHECK_LAUNCH();
         }
         constexpr int n = Vec<T>::n;
-        bPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp * n), blocksFor(kn, kBRows)), dim3(kWarp, 8), 0, s>>>(
+        const unsigned strips = blocksFor(cols + 1, kWarp * n);
+        const Index tileRows = tileRowsFor(kBRows, strips, kn);
+        bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
             b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB, kBRows);
+            checksumWeight, vecB, tileRows);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -732,8 +747,10 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), kSumRows);
+    const unsigned tiles = blocksFor(cols + 1, kSumCols);
+    const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
+    fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
