@@ -43,6 +43,7 @@ private slots:
     void fewestProducts();
     void buffersPerStrategy_data();
     void buffersPerStrategy();
+    void bLeavesRoomForRowNorms();
     void roomyCapGivesOneBlock();
     void refusesTooSmallCap_data();
     void refusesTooSmallCap();
@@ -158,6 +159,7 @@ void TestPlan::buffersPerStrategy()
         case BufferRole::B:
             QCOMPARE(b.rows, p.blockN);
             QCOMPARE(b.cols, p.blockQ + extra);
+            QVERIFY(b.ld >= b.cols + extra);  // with ABFT: room for the row norms kept with B
             break;
         case BufferRole::C:
             QCOMPARE(b.rows, p.blockM + extra);
@@ -167,6 +169,19 @@ void TestPlan::buffersPerStrategy()
         }
         QCOMPARE(b.bytes, std::size_t(b.rows * b.ld) * (b.role == BufferRole::Aux ? sizeof(double) : 8));
     }
+}
+
+void TestPlan::bLeavesRoomForRowNorms()
+{
+    // 95 + 1 columns fill three rows of 32 exactly: the norms' column takes a fourth, charged to the cap.
+    const Plan p = makePlan({31, 17, 95}, Precision::F32, StrategyKind::S1, 1ull << 30, true);
+    const BufferSpec& b = p.buffers[1];
+    QCOMPARE(int(b.role), int(BufferRole::B));
+    QCOMPARE(b.cols, std::int64_t(96));
+    QCOMPARE(b.ld, std::int64_t(128));
+    QCOMPARE(b.bytes, std::size_t(17 * 128 * 4));
+    QCOMPARE(makePlan({31, 17, 95}, Precision::F32, StrategyKind::S1, 1ull << 30, false).buffers[1].ld,
+             std::int64_t(96));  // without ABFT nothing is added
 }
 
 void TestPlan::roomyCapGivesOneBlock()

@@ -65,7 +65,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
             for (int errors : {0, 1}) {
-                const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : 7);
+                const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : m.tf32 ? 21 : 7);
                 if (!m.tf32)
                     for (const cuda::StageTiming& st : r.stages)
                         stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
@@ -85,10 +85,11 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                 {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
                 out << "." << std::flush;
             }
-    out << "\nABFT overhead: protected (checksums, GEMM, checksum products, [1 injected fault], verify + correct)\n"
-           "vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event times\n\n";
+    out << "\nABFT overhead: protected (checksum of B, checksum products beside the GEMM, [1 injected fault],\n"
+           "verify + correct) vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event\n"
+           "times (7 repetitions; 21 for TF32, whose short GEMMs vary more)\n\n";
     t.print(out);
-    out << "\nThe ABFT stages alone (the checksum products run beside the GEMM in the protected product):\n\n";
+    out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
     stages.print(out);
     return rows;
 }

@@ -2,21 +2,25 @@
 // abft/verify.cpp, the host reference).
 //
 // The augmented blocks live in the plan's buffers, with padded leading dimensions:
-//   A: (rows + 1) x depth, row `rows` = c_A;  B: depth x (cols + 1), column `cols` = r_B;
+//   A: (rows + 1) x depth, row `rows` = c_A (used by the CPU backend; the device keeps c_A in Aux);
+//   B: depth x (cols + 1), column `cols` = r_B, column cols + 1 (room the plan leaves inside ldb)
+//      = the 2-norm of each row of B_r;
 //   C: (rows + 1) x (cols + 1).
 // The main product C[rows x cols] goes to the chosen GEMM variant on the unaugmented shapes (no
-// odd augmented GEMMs). Everything else is a memory-bound pass:
-//   checksumA            one pass over A (column sums -> c_A)
-//   checksumB            one pass over B (row sums -> r_B)
-//   checksumProducts     B pass (row norms of B_r), one fused pass over A_c (C[i, cols] += A_c r_B,
-//                        rowScale, column norms of A_c), one pass over B_r (C[rows, j] += c_A B,
-//                        colScale): the checksum column / row of C and the round-off bound.
+// odd augmented GEMMs). Everything else is a memory-bound pass, four per block product in-core:
+//   checksumB            one pass over B: r_B and the row norms of B_r (kept with the B block: every
+//                        block product that uses it needs them)
+//   checksumProducts     one pass over A (C[i, cols] += A r_B, rowScale, and c_A and the column
+//                        norms of A into Aux: A's checksum needs no pass of its own), one pass over
+//                        B_r (C[rows, j] += c_A B_r, colScale): the checksum column / row of C and
+//                        the round-off bound.
 //   verify               ONE pass over C for both row and column sums, then one block that finds
 //                        mismatches, decides (seed figure 8) and corrects; only the small VerifyOut
 //                        reaches the host, written straight into pinned memory.
 // All scratch lives in the plan's Aux buffer of the C block (4 rows of doubles, ld >= max(rows,
-// cols) + 1): row 0 rowScale, row 1 colScale, rows 2 and 3 per-step scratch. Nothing is allocated
-// outside the plan, so the memory cap holds exactly.
+// cols) + 1): row 0 rowScale, row 1 colScale, rows 2 and 3 per-step scratch (c_A and the column
+// norms of A during checksumProducts, the control sums during verify). Nothing is allocated outside
+// the plan, so the memory cap holds exactly.
 #pragma once
 
 #include "gigacheck/types.hpp"
@@ -62,9 +66,10 @@ struct VerifyOut {
     double maxCleanRatio, minThreshold, maxThreshold;
 };
 
-void checksumA(Precision p, void* a, Index rows, Index depth, Index lda, cudaStream_t s);
+// Writes r_B into column `cols` and the row 2-norms of B_r into column cols + 1 (needs ldb >= cols + 2).
 void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s);
 
+// After checksumB of the B block; A's checksum row is not read (c_A is computed here).
 // accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
 // inputRounding (TF32 products): rowScale / colScale also take the checksum scales of abft.hpp
 // (sum_k a_ik^2 r_k^2, sum_k c_k^2 b_kj^2), i.e. they hold Q_row / Q_col of the TF32 threshold.

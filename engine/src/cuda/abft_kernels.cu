@@ -1,6 +1,11 @@
 #include "cuda/abft_device.hpp"
 #include "cuda/check.hpp"
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
 namespace gigacheck::cuda {
 
 namespace {
@@ -17,47 +22,139 @@ __device__ __forceinline__ double warpSum(double v)
 
 unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
 
-// Column reductions use blocks of 32 columns x 8 row lanes over chunks of kChunk rows, whose
-// partial sums meet in atomics: enough blocks in flight to stream at full bandwidth.
-constexpr int kChunk = 256;
-
-// ---- checksum row of A: c_A[k] = sum_{i<rows} a_ik -----------------------------------------------
-template <class T>
-__global__ void columnSumsKernel(T* a, Index rows, Index depth, Index lda)
-{
-    __shared__ double part[8][kWarp];
-    const Index k = Index(blockIdx.x) * kWarp + threadIdx.x;
-    const Index r0 = Index(blockIdx.y) * kChunk;
-    double s = 0;
-    if (k < depth) {
-        const Index rEnd = min(r0 + kChunk, rows);
-        for (Index r = r0 + threadIdx.y; r < rEnd; r += 8)
-            s += double(a[r * lda + k]);
+// ---- 16-byte loads ------------------------------------------------------------------------------
+// The passes are memory-bound: each lane reads 16 bytes at a time (float4 / double2), streaming
+// (evict-first: nothing is reused from L2). Rows start 16-byte aligned when the leading dimension
+// is a multiple of the vector width (the plan pads it to 32); otherwise `vec` is false and the
+// same code reads element by element.
+// The loads land in registers of the element type and are converted only where they are used:
+// every load of a step is in flight before the first use (converting inside the load's branch
+// made each load wait for the previous one: measured ~1.8 TB/s instead of ~4 for FP32).
+template <class T> struct Vec;
+template <> struct Vec<float> {
+    static constexpr int n = 4;
+    __device__ static void load(const float* p, float* v)
+    {
+        const float4 x = __ldcs(reinterpret_cast<const float4*>(p));
+        v[0] = x.x;
+        v[1] = x.y;
+        v[2] = x.z;
+        v[3] = x.w;
     }
-    part[threadIdx.y][threadIdx.x] = s;
-    __syncthreads();
-    if (threadIdx.y == 0 && k < depth) {
-        for (int y = 1; y < 8; ++y)
-            s += part[y][threadIdx.x];
-        atomicAdd(a + rows * lda + k, T(s));
+};
+template <> struct Vec<double> {
+    static constexpr int n = 2;
+    __device__ static void load(const double* p, double* v)
+    {
+        const double2 x = __ldcs(reinterpret_cast<const double2*>(p));
+        v[0] = x.x;
+        v[1] = x.y;
+    }
+};
+
+// v[0 .. n) = row[first .. first + n); elements at or past `end` read as 0.
+template <class T>
+__device__ __forceinline__ void loadVec(const T* row, Index first, Index end, bool vec, T* v)
+{
+    constexpr int n = Vec<T>::n;
+    if (vec && first + n <= end) {
+        Vec<T>::load(row + first, v);
+    } else {
+#pragma unroll
+        for (int e = 0; e < n; ++e)
+            v[e] = first + e < end ? row[first + e] : T(0);
     }
 }
 
-// ---- checksum column of B: r_B[k] = sum_{j<cols} b_kj, one warp per row ---------------------------
+// Lane layout of a warp over a strip of kWarp * E columns: vector v of lane l holds the columns
+// v * kWarp * n + l * n + e (e < n), so every vector load of the warp is one contiguous 512 bytes.
 template <class T>
-__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb)
+__device__ __forceinline__ Index laneCol(int lane, int idx)
 {
+    constexpr int n = Vec<T>::n;
+    return Index(idx / n) * (kWarp * n) + lane * n + idx % n;
+}
+
+// x[idx] = row[c0 + laneCol(lane, idx)], 0 at or past `end`. One branch for the whole lane, so
+// that all E / n vector loads issue back to back.
+template <class T, int E>
+__device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int lane, bool vec, T (&x)[E])
+{
+    constexpr int n = Vec<T>::n;
+    const Index first = c0 + lane * n;
+    if (vec && first + Index(E / n - 1) * (kWarp * n) + n <= end) {
+#pragma unroll
+        for (int v = 0; v < E / n; ++v)
+            Vec<T>::load(row + first + Index(v) * (kWarp * n), x + v * n);
+    } else {
+#pragma unroll
+        for (int idx = 0; idx < E; ++idx) {
+            const Index j = c0 + laneCol<T>(lane, idx);
+            x[idx] = j < end ? row[j] : T(0);
+        }
+    }
+}
+
+template <class T, int E>
+__device__ __forceinline__ void zero(T (&x)[E])
+{
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+        x[e] = T(0);
+}
+
+// Rows per block of the three passes whose partial sums meet in atomics (A pass, B pass,
+// verification sums). Twice the base height halves the column atomics: measured faster on an H200
+// once the grid still has >= 2 blocks per SM (FP32, N = 16384: both products 0.623 vs 0.658 ms,
+// N = 8192 0.172 vs 0.184), slower below (N = 4096: too few blocks, 0.078 vs 0.061 ms).
+Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index tall = 2 * base;
+    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
+}
+
+bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
+{
+    const Index n = Index(16 / elem);
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % n == 0 && offsetStep % n == 0;
+}
+
+// ---- checksum column of B and its row norms (one pass over B, one warp per row) ------------------
+//   b[k, cols] = r_B[k] = sum_{j<cols} b_kj
+//   b[k, cols + 1] = sqrt(sum_{j<=cols} b_kj^2)   (checksum column included, as in abft.hpp's bound)
+// The norm stays with the B block (the plan leaves room for it after r_B) because every block
+// product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
+// that it does not overflow the element type where the squares would.
+template <class T>
+__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec)
+{
+    constexpr int n = Vec<T>::n, E = 4 * n;  // 4 vectors per lane per step: 64 bytes in flight
     const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
     const int lane = threadIdx.x % kWarp;
     if (k >= depth)
         return;
     const T* row = b + k * ldb;
-    double s = 0;
-    for (Index j = lane; j < cols; j += kWarp)
-        s += double(row[j]);
+    double s = 0, q = 0;
+    for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
+        T x[E];
+        loadLane<T, E>(row, c0, cols, lane, vec, x);
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const double v = double(x[e]);
+            s += v;
+            q += v * v;
+        }
+    }
     s = warpSum(s);
-    if (lane == 0)
-        b[k * ldb + cols] = T(s);
+    q = warpSum(q);
+    if (lane == 0) {
+        const T r = T(s);
+        b[k * ldb + cols] = r;
+        b[k * ldb + cols + 1] = T(sqrt(q + double(r) * double(r)));
+    }
 }
 
 // ---- checksum products and round-off bound ----------------------------------------------------
@@ -76,156 +173,239 @@ __global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, do
     }
 }
 
-// bNorm[k - k0] = sum_{j<=cols} b_kj^2 (checksum column included), one warp per row.
-template <class T>
-__global__ void rowNormsKernel(const T* b, Index k0, Index kn, Index cols, Index ldb, double* bNorm)
-{
-    const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
-    const int lane = threadIdx.x % kWarp;
-    if (k >= kn)
-        return;
-    const T* row = b + (k0 + k) * ldb;
-    double q = 0;
-    for (Index j = lane; j <= cols; j += kWarp) {
-        const double v = double(row[j]);
-        q += v * v;
-    }
-    q = warpSum(q);
-    if (lane == 0)
-        bNorm[k] = q;
-}
-
-// One pass over A_c (rows i <= rows, columns k0 .. k0+kn): row reductions
-//   C[i, cols] += sum_k a_ik r_B[k],  rowScale[i] += sum_k a_ik^2 bNorm[k]
-// and the column reduction aNorm[k] = sum_{i<=rows} a_ik^2. Tile 64 rows x 256 columns, 8 warps.
-constexpr int kTileRows = 64, kTileCols = 256, kColsPerLane = kTileCols / kWarp;
+// Pass over A (rows i < rows, columns k0 .. k0 + kn), after checksumB of the B block:
+//   C[i, cols]  += sum_k a_ik r_k                       (checksum column of C)
+//   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
+//   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
+// The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
+// reads A anyway. Tile tileRows (kARows or twice, tileRowsFor) x (kWarp * kAElems) columns, 8 warps,
+// each warp kAGroup rows at a time.
+constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
 template <class T>
-__global__ void rowPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
-                              Index kn, Index cols, const double* bNorm, double* rowScale, double* aNorm,
-                              double checksumWeight)
+__global__ void __launch_bounds__(256, 2)
+    aPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
+                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows)
 {
-    __shared__ double colPart[8][kTileCols];
+    __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kTileRows, c0 = Index(blockIdx.x) * kTileCols;
-    double rB[kColsPerLane], nB[kColsPerLane], colAcc[kColsPerLane];
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
+    double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
 #pragma unroll
-    for (int e = 0; e < kColsPerLane; ++e) {
-        const Index k = c0 + e * kWarp + lane;
-        rB[e] = k < kn ? double(b[(k0 + k) * ldb + cols]) : 0.0;
-        nB[e] = k < kn ? bNorm[k] : 0.0;
-        colAcc[e] = 0;
+    for (int e = 0; e < kAElems; ++e) {
+        const Index k = c0 + laneCol<T>(lane, e);
+        r[e] = w[e] = cs[e] = cq[e] = 0;
+        if (k < kn) {
+            const T* bk = b + (k0 + k) * ldb + cols;
+            r[e] = double(bk[0]);
+            const double norm = double(bk[1]);
+            w[e] = norm * norm + (checksumWeight ? r[e] * r[e] : 0.0);
+        }
     }
-    for (int r = warp; r < kTileRows; r += 8) {
-        const Index i = r0 + r;
-        if (i > rows)
-            break;
-        double dot = 0, sq = 0;
+    const Index rEnd = min(r0 + tileRows, rows);
+    constexpr int kAGroup = sizeof(T) == 4 ? 4 : 2;  // 64 bytes per lane in flight, no spills
+    // kAGroup rows per warp step (rows i, i + 8, ...): all their loads in flight together.
+    for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
+        T xr[kAGroup][kAElems];
 #pragma unroll
-        for (int e = 0; e < kColsPerLane; ++e) {
-            const Index k = c0 + e * kWarp + lane;
-            if (k < kn) {
-                const double v = double(a[i * lda + k0 + k]);
-                dot += v * rB[e];
-                sq += v * v * (checksumWeight > 0 ? nB[e] + rB[e] * rB[e] : nB[e]);
-                colAcc[e] += v * v;
+        for (int g = 0; g < kAGroup; ++g) {
+            if (i + 8 * g < rEnd)
+                loadLane<T, kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+            else
+                zero(xr[g]);
+        }
+        double dot[kAGroup], sq[kAGroup];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int e = 0; e < kAElems; ++e) {
+                const double x = double(xr[g][e]);
+                dot[g] += x * r[e];
+                sq[g] += x * x * w[e];
+                cs[e] += x;
+                cq[e] += x * x;
             }
         }
-        dot = warpSum(dot);
-        sq = warpSum(sq);
-        if (lane == 0) {
-            atomicAdd(c + i * ldc + cols, T(dot));
-            atomicAdd(rowScale + i, sq);
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
         }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd) {
+                    atomicAdd(c + (i + 8 * g) * ldc + cols, T(dot[g]));
+                    atomicAdd(rowScale + i + 8 * g, sq[g]);
+                }
     }
 #pragma unroll
-    for (int e = 0; e < kColsPerLane; ++e)
-        colPart[warp][e * kWarp + lane] = colAcc[e];
+    for (int e = 0; e < kAElems; ++e) {
+        const int local = int(laneCol<T>(lane, e));
+        colPart[0][warp][local] = cs[e];
+        colPart[1][warp][local] = cq[e];
+    }
     __syncthreads();
-    for (int t = threadIdx.x; t < kTileCols; t += blockDim.x) {
+    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
         const Index k = c0 + t;
         if (k >= kn)
             continue;
-        double s = 0;
-        for (int w = 0; w < 8; ++w)
-            s += colPart[w][t];
-        atomicAdd(aNorm + k, s);
+        double s = 0, q = 0;
+        for (int y = 0; y < 8; ++y) {
+            s += colPart[0][y][t];
+            q += colPart[1][y][t];
+        }
+        atomicAdd(cA + k, s);
+        atomicAdd(aSq + k, q);
     }
 }
 
-// One pass over B_r (rows k0 .. k0+kn, columns j <= cols):
-//   C[rows, j] += sum_k c_A[k] b_kj (j < cols; the corner belongs to the row pass),
-//   colScale[j] += sum_k aNorm[k] b_kj^2.
+// Pass over B_r (rows k0 .. k0 + kn, columns j <= cols), after the pass over A:
+//   C[rows, j]    += sum_k c_k b_kj          (checksum row of C; j = cols is the corner c_A r_B)
+//   colScale[j]   += sum_k u_k b_kj^2,  u_k = |a_k|^2 + c_k^2 (+ c_k^2 with input rounding)
+//   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
+// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
+// lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
+constexpr int kBRows = 512, kBGroup = 8;
+
 template <class T>
-__global__ void colPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0,
-                              Index kn, Index cols, const double* aNorm, double* colScale, double checksumWeight)
+__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
+                            const double* cA, const double* aSq, double* colScale, double* rowScale,
+                            bool checksumWeight, bool vec, Index tileRows)
 {
-    __shared__ double pd[8][kWarp], pq[8][kWarp];
-    const Index j = Index(blockIdx.x) * kWarp + threadIdx.x;
-    const Index kStart = Index(blockIdx.y) * kChunk;
-    const T* cA = a + rows * lda + k0;
-    double d = 0, q = 0;
-    if (j <= cols) {
-        const Index kEnd = min(kStart + kChunk, kn);
-        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8) {
-            const double v = double(b[(k0 + k) * ldb + j]);
-            const double ca = double(cA[k]);
-            d += ca * v;
-            q += (checksumWeight > 0 ? aNorm[k] + ca * ca : aNorm[k]) * v * v;
+    constexpr int n = Vec<T>::n;
+    __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
+    const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
+    const Index kStart = Index(blockIdx.y) * tileRows;
+    const bool cornerLane = j0 <= cols && cols < j0 + n;
+    double d[n], q[n], qc = 0;
+#pragma unroll
+    for (int e = 0; e < n; ++e)
+        d[e] = q[e] = 0;
+    if (j0 <= cols) {
+        const Index kEnd = min(kStart + tileRows, kn);
+        // kBGroup rows of this lane per step, all loads issued before the first use.
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
+            T x[kBGroup][n], rk[kBGroup], nk[kBGroup];
+            double ca[kBGroup], sq[kBGroup];
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
+                ca[g] = sq[g] = 0;
+                rk[g] = nk[g] = T(0);
+                if (kk < kEnd) {
+                    const T* row = b + (k0 + kk) * ldb;
+                    loadVec(row, j0, cols + 1, vec, x[g]);
+                    ca[g] = cA[kk];
+                    sq[g] = aSq[kk];
+                    if (cornerLane) {
+                        rk[g] = row[cols];
+                        nk[g] = row[cols + 1];
+                    }
+                } else {
+                    zero(x[g]);
+                }
+            }
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
+#pragma unroll
+                for (int e = 0; e < n; ++e) {
+                    const double v = double(x[g][e]);
+                    d[e] += ca[g] * v;
+                    q[e] += u * v * v;
+                }
+                if (cornerLane) {
+                    const double r = double(rk[g]), norm = double(nk[g]);
+                    qc += ca[g] * ca[g] * (norm * norm + (checksumWeight ? r * r : 0.0));
+                }
+            }
         }
     }
-    pd[threadIdx.y][threadIdx.x] = d;
-    pq[threadIdx.y][threadIdx.x] = q;
+#pragma unroll
+    for (int e = 0; e < n; ++e) {
+        pd[threadIdx.y][threadIdx.x * n + e] = d[e];
+        pq[threadIdx.y][threadIdx.x * n + e] = q[e];
+    }
+    if (cornerLane)
+        pc[threadIdx.y] = qc;
     __syncthreads();
-    if (threadIdx.y == 0 && j <= cols) {
-        for (int y = 1; y < 8; ++y) {
-            d += pd[y][threadIdx.x];
-            q += pq[y][threadIdx.x];
+    if (threadIdx.y == 0 && j0 <= cols) {
+#pragma unroll
+        for (int e = 0; e < n; ++e) {
+            const Index j = j0 + e;
+            if (j > cols)
+                break;
+            double sd = 0, sq = 0;
+            for (int y = 0; y < 8; ++y) {
+                sd += pd[y][threadIdx.x * n + e];
+                sq += pq[y][threadIdx.x * n + e];
+            }
+            atomicAdd(c + rows * ldc + j, T(sd));
+            atomicAdd(colScale + j, sq);
         }
-        if (j < cols)
-            atomicAdd(c + rows * ldc + j, T(d));
-        atomicAdd(colScale + j, q);
+        if (cornerLane) {
+            double s = 0;
+            for (int y = 0; y < 8; ++y)
+                s += pc[y];
+            atomicAdd(rowScale + rows, s);
+        }
     }
 }
 
 // ---- verification ------------------------------------------------------------------------------
 // One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
-// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of 128 rows x 512 columns keep the
-// partial-sum atomics few: 64 x 256 tiles measured 1.6-1.9 TB/s for FP32 on an H200.
-constexpr int kSumRows = 128, kSumCols = 512, kSumPerLane = kSumCols / kWarp;
+// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of tileRows (kSumRows or twice) rows x
+// kWarp * kSumElems columns keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
+constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
 template <class T>
-__global__ void fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum)
+__global__ void __launch_bounds__(256, 2)
+    fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec,
+                    Index tileRows)
 {
     __shared__ double colPart[8][kSumCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kSumRows, c0 = Index(blockIdx.x) * kSumCols;
-    double colAcc[kSumPerLane];
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kSumCols;
+    double colAcc[kSumElems];
+    bool inRowSum[kSumElems];
 #pragma unroll
-    for (int e = 0; e < kSumPerLane; ++e)
+    for (int e = 0; e < kSumElems; ++e) {
         colAcc[e] = 0;
-    for (int r = warp; r < kSumRows; r += 8) {
-        const Index i = r0 + r;
-        if (i > rows)
-            break;
-        double rowAcc = 0;
+        inRowSum[e] = c0 + laneCol<T>(lane, e) < cols;  // the checksum column is not summed
+    }
+    const Index rEnd = min(r0 + tileRows, rows + 1);
+    for (Index i = r0 + warp; i < rEnd; i += 16) {
+        const Index i2 = i + 8;
+        const bool second = i2 < rEnd;
+        T xr[kSumElems], yr[kSumElems];
+        loadLane<T, kSumElems>(c + i * ldc, c0, cols + 1, lane, vec, xr);
+        if (second)
+            loadLane<T, kSumElems>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
+        else
+            zero(yr);
+        double sx = 0, sy = 0;
 #pragma unroll
-        for (int e = 0; e < kSumPerLane; ++e) {
-            const Index j = c0 + e * kWarp + lane;
-            if (j <= cols) {
-                const double v = double(c[i * ldc + j]);
-                if (j < cols)
-                    rowAcc += v;
-                if (i < rows)
-                    colAcc[e] += v;
+        for (int e = 0; e < kSumElems; ++e) {
+            const double x = double(xr[e]), y = double(yr[e]);
+            if (inRowSum[e]) {
+                sx += x;
+                sy += y;
             }
+            // The checksum row (i == rows) is not part of the column sums; it is always the last.
+            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);
         }
-        rowAcc = warpSum(rowAcc);
-        if (lane == 0)
-            atomicAdd(rowSum + i, rowAcc);
+        sx = warpSum(sx);
+        sy = warpSum(sy);
+        if (lane == 0) {
+            atomicAdd(rowSum + i, sx);
+            if (second)
+                atomicAdd(rowSum + i2, sy);
+        }
     }
 #pragma unroll
-    for (int e = 0; e < kSumPerLane; ++e)
-        colPart[warp][e * kWarp + lane] = colAcc[e];
+    for (int e = 0; e < kSumElems; ++e)
+        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
     __syncthreads();
     for (int t = threadIdx.x; t < kSumCols; t += blockDim.x) {
         const Index j = c0 + t;
@@ -305,11 +485,15 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __syncthreads();
     const double* rowMark = aux.scratch0();
     const double* colMark = aux.scratch1();
+    // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
+    // (per-element atomics on one shared word serialize 32-fold and cost tens of microseconds).
+    // On bit patterns as before (NaN thresholds order above inf), so the reported range is unchanged.
+    unsigned long long tMin = bitsOf(__longlong_as_double(0x7ff0000000000000LL)), tMax = 0, ratio = 0;
     for (Index i = tid; i <= rows; i += blockDim.x) {
         // Reported range only: the sum part uses the stored checksum (the control sums are spent).
         const double thr = rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
-        atomicMin(&minThr, bitsOf(thr));
-        atomicMax(&maxThr, bitsOf(thr));
+        tMin = min(tMin, bitsOf(thr));
+        tMax = max(tMax, bitsOf(thr));
         const double v = rowMark[i];
         if (isMismatch(v)) {
             const int slot = atomicAdd(&nr, 1);
@@ -318,13 +502,13 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
                 resR[slot] = v;
             }
         } else {
-            atomicMax(&maxRatio, bitsOf(-1.0 - v));
+            ratio = max(ratio, bitsOf(-1.0 - v));
         }
     }
     for (Index j = tid; j <= cols; j += blockDim.x) {
         const double thr = colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
-        atomicMin(&minThr, bitsOf(thr));
-        atomicMax(&maxThr, bitsOf(thr));
+        tMin = min(tMin, bitsOf(thr));
+        tMax = max(tMax, bitsOf(thr));
         const double v = colMark[j];
         if (isMismatch(v)) {
             const int slot = atomicAdd(&nc, 1);
@@ -333,8 +517,19 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
                 resC[slot] = v;
             }
         } else {
-            atomicMax(&maxRatio, bitsOf(-1.0 - v));
+            ratio = max(ratio, bitsOf(-1.0 - v));
         }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));
+        tMax = max(tMax, __shfl_down_sync(0xffffffffu, tMax, o));
+        ratio = max(ratio, __shfl_down_sync(0xffffffffu, ratio, o));
+    }
+    if (tid % kWarp == 0) {
+        atomicMin(&minThr, tMin);
+        atomicMax(&maxThr, tMax);
+        atomicMax(&maxRatio, ratio);
     }
     __syncthreads();
 
@@ -501,22 +696,11 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
 
 // ---- typed launchers ---------------------------------------------------------------------------
 template <class T>
-void checksumAImpl(T* a, Index rows, Index depth, Index lda, cudaStream_t s)
-{
-    CUDA_CHECK(cudaMemsetAsync(a + rows * lda, 0, sizeof(T) * std::size_t(depth), s));
-    if (rows > 0 && depth > 0) {
-        columnSumsKernel<T><<<dim3(blocksFor(depth, kWarp), blocksFor(rows, kChunk)), dim3(kWarp, 8), 0, s>>>(a, rows,
-                                                                                                           depth, lda);
-        CUDA_CHECK_LAUNCH();
-    }
-}
-
-template <class T>
 void checksumBImpl(T* b, Index depth, Index cols, Index ldb, cudaStream_t s)
 {
     if (depth <= 0)
         return;
-    rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb);
+    rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb, vectorizable(b, ldb, 0, sizeof(T)));
     CUDA_CHECK_LAUNCH();
 }
 
@@ -524,24 +708,33 @@ template <class T>
 void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
                           Index cols, AuxView aux, bool accumulate, bool inputRounding, cudaStream_t s)
 {
-    const double checksumWeight = inputRounding ? 1.0 : 0.0;  // TF32: rowScale + rowChecksumScale
+    const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
     if (!accumulate) {
         resetChecksumsKernel<T><<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
             c, rows, cols, ldc, aux.rowScale(), aux.colScale());
         CUDA_CHECK_LAUNCH();
     }
-    // The per-k norms live in the two scratch rows of Aux, so the inner dimension goes in chunks
-    // of aux.ld; each chunk still reads its part of A and B once.
+    const bool vecA = vectorizable(a, lda, aux.ld, sizeof(T)), vecB = vectorizable(b, ldb, 0, sizeof(T));
+    // c_A and the column norms of A live in the two scratch rows of Aux, so the inner dimension
+    // goes in chunks of aux.ld; each chunk still reads its part of A and B once.
     for (Index k0 = 0; k0 < depth; k0 += aux.ld) {
         const Index kn = depth - k0 < aux.ld ? depth - k0 : aux.ld;
-        rowNormsKernel<T><<<blocksFor(kn, 8), 256, 0, s>>>(b, k0, kn, cols, ldb, aux.scratch0());
-        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
-        rowPassKernel<T><<<dim3(blocksFor(kn, kTileCols), blocksFor(rows + 1, kTileRows)), 256, 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.rowScale(), aux.scratch1(), checksumWeight);
-        CUDA_CHECK_LAUNCH();
-        colPassKernel<T><<<dim3(blocksFor(cols + 1, kWarp), blocksFor(kn, kChunk)), dim3(kWarp, 8), 0, s>>>(
-            a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch1(), aux.colScale(), checksumWeight);
+        if (rows > 0) {
+            const unsigned tiles = blocksFor(kn, kACols);
+            const Index tileRows = tileRowsFor(kARows, tiles, rows);
+            aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
+                a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
+                checksumWeight, vecA, tileRows);
+            CUDA_CHECK_LAUNCH();
+        }
+        constexpr int n = Vec<T>::n;
+        const unsigned strips = blocksFor(cols + 1, kWarp * n);
+        const Index tileRows = tileRowsFor(kBRows, strips, kn);
+        bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
+            b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
+            checksumWeight, vecB, tileRows);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -554,8 +747,10 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    fusedSumsKernel<T><<<dim3(blocksFor(cols + 1, kSumCols), blocksFor(rows + 1, kSumRows)), 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
+    const unsigned tiles = blocksFor(cols + 1, kSumCols);
+    const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
+    fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
@@ -591,18 +786,20 @@ void injectImpl(T* c, Index ldc, const DeviceInjection* items, int count, double
     }
 }
 
-}  // namespace
-
-void checksumA(Precision p, void* a, Index rows, Index depth, Index lda, cudaStream_t s)
+// B's row norms sit in column cols + 1 (plan/buffer_layout.hpp leaves the room).
+void requireNormRoom(Index cols, Index ldb)
 {
-    if (p == Precision::F64)
-        checksumAImpl(static_cast<double*>(a), rows, depth, lda, s);
-    else
-        checksumAImpl(static_cast<float*>(a), rows, depth, lda, s);
+    if (ldb < cols + 2)
+        throw BackendError("CUDA ABFT: B's leading dimension " + std::to_string(ldb) +
+                           " leaves no room for the row norms after its checksum column (needs " +
+                           std::to_string(cols + 2) + ")");
 }
+
+}  // namespace
 
 void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s)
 {
+    requireNormRoom(cols, ldb);
     if (p == Precision::F64)
         checksumBImpl(static_cast<double*>(b), depth, cols, ldb, s);
     else
@@ -612,6 +809,7 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
                       Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding)
 {
+    requireNormRoom(cols, ldb);
     if (p == Precision::F64)
         checksumProductsImpl(static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
                              static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);

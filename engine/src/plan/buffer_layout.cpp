@@ -11,15 +11,16 @@ std::int64_t padded(std::int64_t cols)
     return (cols + kLeadingDimensionPad - 1) / kLeadingDimensionPad * kLeadingDimensionPad;
 }
 
+// room: extra columns inside the leading dimension that are not part of the block's extent.
 BufferSpec spec(const char* name, BufferRole role, std::int64_t rows, std::int64_t cols,
-                std::size_t elem)
+                std::size_t elem, std::int64_t room = 0)
 {
     BufferSpec b;
     b.name = name;
     b.role = role;
     b.rows = rows;
     b.cols = cols;
-    b.ld = padded(cols);
+    b.ld = padded(cols + room);
     b.bytes = std::size_t(rows) * std::size_t(b.ld) * elem;
     return b;
 }
@@ -45,7 +46,7 @@ BufferSizes bufferSizes(Precision precision, bool abft, std::int64_t blockM, std
     const std::int64_t extra = abft ? 1 : 0;
     BufferSizes s;
     s.a = spec("A", BufferRole::A, blockM + extra, blockN, elem);
-    s.b = spec("B", BufferRole::B, blockN, blockQ + extra, elem);
+    s.b = spec("B", BufferRole::B, blockN, blockQ + extra, elem, kBNormRoom * extra);
     s.c = spec("C", BufferRole::C, blockM + extra, blockQ + extra, elem);
     if (abft)
         s.aux = spec("auxC", BufferRole::Aux, 4, std::max(blockM, blockQ) + 1, sizeof(double));

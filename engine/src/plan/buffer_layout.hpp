@@ -16,10 +16,16 @@ struct BufferCounts {
 };
 BufferCounts bufferCounts(StrategyKind strategy);
 
+// With ABFT, B's leading dimension leaves room for one column after r_B: the 2-norms of B's rows,
+// which the CUDA backend computes in the checksum pass over B and keeps with the block, since every
+// block product that uses the B block needs them for its round-off bound (the CPU backend leaves
+// the column unused). Not part of the block's extent (cols), but charged to the cap.
+inline constexpr std::int64_t kBNormRoom = 1;
+
 struct BufferSizes {
     BufferSpec a, b, c, aux;
 };
-// Augmented extents with ABFT: A (bm+1) x bn, B bn x (bq+1), C (bm+1) x (bq+1). Aux holds four
+// Augmented extents with ABFT: A (bm+1) x bn, B bn x (bq+1) (ld >= bq+2), C (bm+1) x (bq+1). Aux holds four
 // vectors of doubles (row and column bound scales, row and column control checksums).
 BufferSizes bufferSizes(Precision precision, bool abft, std::int64_t blockM, std::int64_t blockN,
                         std::int64_t blockQ);

@@ -107,7 +107,7 @@ std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft
         return std::size_t((cols + kLeadingDimensionPad - 1) / kLeadingDimensionPad * kLeadingDimensionPad);
     };
     const std::size_t a = mulSaturated(mulSaturated(std::size_t(blockM + extra), pad(blockN)), elem);
-    const std::size_t b = mulSaturated(mulSaturated(std::size_t(blockN), pad(blockQ + extra)), elem);
+    const std::size_t b = mulSaturated(mulSaturated(std::size_t(blockN), pad(blockQ + extra + kBNormRoom * extra)), elem);
     const std::size_t c = mulSaturated(mulSaturated(std::size_t(blockM + extra), pad(blockQ + extra)), elem);
     const std::size_t aux = abft ? mulSaturated(4 * pad(std::max(blockM, blockQ) + 1), sizeof(double)) : 0;
     return addSaturated(addSaturated(mulSaturated(std::size_t(n.a), a), mulSaturated(std::size_t(n.b), b)),
