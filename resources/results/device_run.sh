@@ -7,7 +7,7 @@ set -u
 OUT=${OUT:-/tmp/gigacheck-out}
 mkdir -p "$OUT"
 LOG="$OUT/log.txt"
-CLI=build/app/cli/gigacheck
+CLI=${GIGACHECK_CLI:-build/app/cli/gigacheck}  # GIGACHECK_CLI: a CLI built elsewhere (packaging/device-lab.sh)
 export GIGACHECK_COMMIT=${GIGACHECK_COMMIT:-unknown}
 stamp() { echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
 
