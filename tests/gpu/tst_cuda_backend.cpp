@@ -85,6 +85,8 @@ private slots:
     void cudaErrorMidRunEndsCleanly();
     void outOfMemoryEndsCleanly();
     void everyDeviceCanBeChosen();
+    void productsOfS1ToS3RunOneAtATime_data();
+    void productsOfS1ToS3RunOneAtATime();
 };
 
 void TestCudaBackend::matchesReference_data()
@@ -334,6 +336,36 @@ void TestCudaBackend::everyDeviceCanBeChosen()
         QCOMPARE(r.faults.corrected, 1);
         qInfo("device %d (%s): corrected %d fault, reference passed", device, r.device.name.c_str(), r.faults.corrected);
     }
+}
+
+void TestCudaBackend::productsOfS1ToS3RunOneAtATime_data()
+{
+    QTest::addColumn<StrategyKind>("strategy");
+    for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3})
+        QTest::addRow("%s", toString(s).data()) << s;
+}
+
+// The compute queue of S1-S3 holds one product at a time, as in seed figure 10 (the GPU would
+// otherwise interleave the GEMMs of S2/S3's two schedule streams); only S4 overlaps two.
+void TestCudaBackend::productsOfS1ToS3RunOneAtATime()
+{
+    QFETCH(StrategyKind, strategy);
+    RunConfig c = baseConfig(strategy, Precision::F32, GemmVariant::Cublas);
+    c.shape = {1536, 1024, 1536};
+    c.memCapBytes = 8u << 20;  // several C blocks and k steps, both schedule streams busy
+    const RunRecord r = runGemm(c);
+    QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
+    std::vector<Span> products;
+    for (const Span& s : r.spans)
+        if (s.kind == OpKind::Product)
+            products.push_back(s);
+    QVERIFY(products.size() >= 8);
+    std::sort(products.begin(), products.end(), [](const Span& x, const Span& y) { return x.start < y.start; });
+    for (std::size_t i = 1; i < products.size(); ++i)
+        QVERIFY2(products[i].start >= products[i - 1].end - 1e-6,
+                 qPrintable(QStringLiteral("product %1 starts at %2 s before product %3 ends at %4 s")
+                                .arg(products[i].opId).arg(products[i].start).arg(products[i - 1].opId)
+                                .arg(products[i - 1].end)));
 }
 
 QTEST_GUILESS_MAIN(TestCudaBackend)

@@ -215,6 +215,7 @@ private:
             for (int d : op.deps)
                 if (streamOf(ops_[std::size_t(d)]) != s)
                     CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(d)].get(), 0));
+            serializeProducts(op, s);
             CUDA_CHECK(cudaEventRecord(starts_[std::size_t(op.id)].get(), s));
             if (op.id == failAt_)  // test hook: a real CUDA error (invalid copy size) mid-run
                 CUDA_CHECK(cudaMemcpyAsync(buffers_.front().get(), buffers_.front().get(), std::size_t(1) << 60,
@@ -227,6 +228,19 @@ private:
             }
             cv_.notify_all();
         }
+    }
+
+    // S1-S3 compute one product at a time (seed figure 10): their two schedule streams only let
+    // copies overlap products. Left to itself the GPU interleaves the GEMMs of both streams, both
+    // finish late and the copies waiting for the first one start late (s3, N = 32768, 4 GiB cap
+    // on an H200: 1.61 s against 1.49 s). S4's two concurrent products are its point.
+    void serializeProducts(const Operation& op, cudaStream_t s)
+    {
+        if (op.kind != OpKind::Product || plan_.strategy == StrategyKind::S4)
+            return;
+        if (lastProduct_ >= 0 && streamOf(ops_[std::size_t(lastProduct_)]) != s)
+            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(lastProduct_)].get(), 0));
+        lastProduct_ = op.id;
     }
 
     void* buf(int slot) const { return buffers_[std::size_t(slot)].get(); }
@@ -455,6 +469,7 @@ private:
     std::vector<DeviceBuffer> buffers_;
     std::size_t peakBytes_ = 0;
     std::vector<Stream> streams_;
+    int lastProduct_ = -1;               // the product issued last (serializeProducts)
     std::vector<Stream> sides_;          // per schedule stream: ABFT passes beside the GEMM
     std::vector<Event> forks_, joins_;   // reused: ops of one schedule stream run in order
     std::vector<std::unique_ptr<CublasHandle>> handles_;
