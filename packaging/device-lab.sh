@@ -40,7 +40,7 @@ $cli run --shape 4096x4096x4096 --backend cuda --strategy s2 --mem 64MiB --injec
 echo "run exit $?" | tee -a "$log"; cat /tmp/run.txt >> "$log"
 rm -rf /tmp/shots /tmp/shots16k
 $lab --screenshots /tmp/shots --backend cuda --shape 4096x4096x4096 --cap 64MiB --strategy s2 --compare s1 >> "$log" 2>&1
-for f in timeline roofline animation-correct heatmap-live; do cp /tmp/shots/$f.png "$OUT/gpu-$f.png"; done
+for f in timeline roofline animation-correct; do cp /tmp/shots/$f.png "$OUT/gpu-$f.png"; done
 
 step "16384^3 FP32 under 2 GiB: s1 against s4"
 $lab --screenshots /tmp/shots16k --backend cuda --shape 16384x16384x16384 --cap 2GiB --strategy s4 --compare s1 >> "$log" 2>&1

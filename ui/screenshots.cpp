@@ -129,7 +129,8 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
             QEventLoop wait;
             QTimer::singleShot(300, &wait, &QEventLoop::quit);  // the live redraw runs every 200 ms
             wait.exec();
-            grab(QStringLiteral("heatmap-live.png"));
+            if (window.engine()->isRunning())  // a short (GPU) run may be over by now: no "live" shot then
+                grab(QStringLiteral("heatmap-live.png"));
             window.showView(MainWindow::View::Timeline);
         };
         if (!runAndWait(window, options.config, options.timeoutSeconds, error, midRun))
