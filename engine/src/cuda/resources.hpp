@@ -9,17 +9,29 @@
 
 namespace gigacheck::cuda {
 
-class DeviceBuffer {
+// How each kind of CUDA memory is obtained and given back.
+struct DeviceMemory {
+    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+    static void release(void* p) { cudaFree(p); }
+};
+struct PinnedMemory {  // page-locked host memory: copies from and to it overlap with kernels
+    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+    static void release(void* p) { cudaFreeHost(p); }
+};
+
+// Owns one allocation of Memory; movable, never copied.
+template <class Memory>
+class Buffer {
 public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes)
+    Buffer() = default;
+    explicit Buffer(std::size_t bytes) : bytes_(bytes)
     {
         if (bytes)
-            CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+            CUDA_CHECK(Memory::allocate(&ptr_, bytes));
     }
-    ~DeviceBuffer() { reset(); }
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept
+    ~Buffer() { reset(); }
+    Buffer(Buffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    Buffer& operator=(Buffer&& o) noexcept
     {
         if (this != &o) {
             reset();
@@ -28,13 +40,13 @@ public:
         }
         return *this;
     }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
 
     void reset()
     {
         if (ptr_)
-            cudaFree(ptr_);
+            Memory::release(ptr_);
         ptr_ = nullptr;
         bytes_ = 0;
     }
@@ -47,43 +59,8 @@ private:
     std::size_t bytes_ = 0;
 };
 
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    explicit PinnedBuffer(std::size_t bytes) : bytes_(bytes)
-    {
-        if (bytes)
-            CUDA_CHECK(cudaMallocHost(&ptr_, bytes));
-    }
-    ~PinnedBuffer() { reset(); }
-    PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
-    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept
-    {
-        if (this != &o) {
-            reset();
-            ptr_ = std::exchange(o.ptr_, nullptr);
-            bytes_ = std::exchange(o.bytes_, 0);
-        }
-        return *this;
-    }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-    void reset()
-    {
-        if (ptr_)
-            cudaFreeHost(ptr_);
-        ptr_ = nullptr;
-        bytes_ = 0;
-    }
-    void* get() const { return ptr_; }
-    template <class T> T* as() const { return static_cast<T*>(ptr_); }
-    std::size_t bytes() const { return bytes_; }
-
-private:
-    void* ptr_ = nullptr;
-    std::size_t bytes_ = 0;
-};
+using DeviceBuffer = Buffer<DeviceMemory>;
+using PinnedBuffer = Buffer<PinnedMemory>;
 
 class Stream {
 public:
