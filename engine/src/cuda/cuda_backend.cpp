@@ -133,12 +133,8 @@ private:
         const int n = std::max(1, req_.schedule->streams);
         for (int i = 0; i < 3 * n; ++i)
             streams_.emplace_back();
-        // The ABFT passes (operand checksums, checksum products) run on urgent side streams: beside
-        // a GEMM they would otherwise crawl along on the SMs it leaves free, for as long as it runs,
-        // and their memory traffic slows the host-link copies all that time (A copies under a
-        // 256 MiB cap: 53 GB/s without ABFT, 28 GB/s with it, H200). Urgent, they finish first.
         for (int i = 0; i < n; ++i) {
-            sides_.push_back(Stream::urgent());
+            sides_.emplace_back();
             forks_.emplace_back(cudaEventDisableTiming);
             joins_.emplace_back(cudaEventDisableTiming);
         }
@@ -191,12 +187,11 @@ private:
     }
 
     // ---- issuing ----------------------------------------------------------------------------
-    // Checksum ops run on the schedule stream's (urgent) side stream, as the product's checksum
-    // passes do; the product waits for them through its dependencies.
+    // Checksum ops run on the schedule stream's side stream: the GEMM of the product does not read
+    // the checksum row / column they write, so it need not wait for them; the product's checksum
+    // passes (also on the side stream) do.
     cudaStream_t streamOf(const Operation& op) const
     {
-        if (op.kind == OpKind::Checksum)
-            return sides_[std::size_t(op.stream)].get();
         return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
     }
 

@@ -293,7 +293,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     // input-rounding model) stays well below 1000 up to n = 16384.
     fault.delta = 1000.0;
     const RoundoffModel model = roundoffModel(p, tf32);
-    Stream side = Stream::urgent();  // as the backend's side streams
+    Stream side;
     Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
 
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };

@@ -65,15 +65,6 @@ using PinnedBuffer = Buffer<PinnedMemory>;
 class Stream {
 public:
     Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-    // The device's highest priority: its blocks are scheduled before those of other streams.
-    static Stream urgent()
-    {
-        int least = 0, greatest = 0;
-        CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-        Stream s(nullptr);
-        CUDA_CHECK(cudaStreamCreateWithPriority(&s.s_, cudaStreamNonBlocking, greatest));
-        return s;
-    }
     ~Stream()
     {
         if (s_)
@@ -86,7 +77,6 @@ public:
     cudaStream_t get() const { return s_; }
 
 private:
-    explicit Stream(std::nullptr_t) {}
     cudaStream_t s_ = nullptr;
 };
 
