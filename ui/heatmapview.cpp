@@ -69,7 +69,8 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     liveRedraw_->setSingleShot(true);
     liveRedraw_->setInterval(200);
     connect(liveRedraw_, &QTimer::timeout, this, [this] {
-        if (layer_ == Layer::Values && matrix_.empty()) {
+        // Hidden behind another tab: nothing to draw now; showEvent catches up.
+        if (isVisible() && layer_ == Layer::Values && matrix_.empty()) {
             rebuildGrid();
             plot_->replot(QCustomPlot::rpQueuedReplot);
         }
@@ -98,7 +99,7 @@ void HeatmapView::setShape(std::int64_t rows, std::int64_t cols)
     rows_ = std::max<std::int64_t>(rows, 1);
     cols_ = std::max<std::int64_t>(cols, 1);
     matrix_ = HostMatrix();
-    liveTiles_.clear();
+    resetLive();
     injections_.clear();
     verifications_.clear();
     const bool dropped = dropFaultsOutside();
@@ -122,10 +123,17 @@ void HeatmapView::setPlan(const std::optional<Plan>& plan)
     replotOverlay();
 }
 
+void HeatmapView::resetLive()
+{
+    liveTiles_.clear();
+    liveGrid_ = HeatmapGrid();
+    liveMerged_ = 0;
+}
+
 void HeatmapView::beginLiveResult()
 {
     matrix_ = HostMatrix();
-    liveTiles_.clear();
+    resetLive();
     rebuildGrid();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -142,7 +150,7 @@ void HeatmapView::addResultTiles(const QVector<HeatmapGrid>& tiles)
 void HeatmapView::setMatrix(const HostMatrix& c)
 {
     matrix_ = c;
-    liveTiles_.clear();
+    resetLive();
     liveRedraw_->stop();
     if (!c.empty() && (c.rows() != rows_ || c.cols() != cols_)) {
         rows_ = c.rows();
@@ -232,10 +240,17 @@ void HeatmapView::rebuildGrid()
     case Layer::Values:
         if (matrix_.empty()) {
             // During a run: the blocks of C that are final so far (tiles of ~512^2 cells in all).
-            HeatmapGrid live(w, liveTiles_.empty() ? kMaxCells : kLiveCells);
-            for (const HeatmapGrid& tile : liveTiles_)
-                live.accumulateGrid(tile);
-            applyGrid(std::move(live));
+            if (liveTiles_.empty()) {
+                applyGrid(HeatmapGrid(w, kMaxCells));
+                return;
+            }
+            if (liveMerged_ == 0 || !(liveGrid_.window() == w)) {
+                liveGrid_ = HeatmapGrid(w, kLiveCells);
+                liveMerged_ = 0;
+            }
+            for (; liveMerged_ < liveTiles_.size(); ++liveMerged_)
+                liveGrid_.accumulateGrid(liveTiles_[liveMerged_]);
+            applyGrid(liveGrid_);
         } else if (w.rows * w.cols <= kAsyncElements) {
             applyGrid(HeatmapGrid::fromMatrix(matrix_, w, kMaxCells));
         } else {
@@ -435,6 +450,15 @@ bool HeatmapView::exportCsv(const QString& path, QString* error) const
             rows.push_back({QString::number(grid_.rowOfCell(cy)), QString::number(grid_.colOfCell(cx)),
                             QString::number(grid_.value(cx, cy), 'g', 9)});
     return writeCsv(path, {QStringLiteral("row"), QStringLiteral("col"), layerBox_->currentText()}, rows, error);
+}
+
+void HeatmapView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (matrix_.empty() && !liveTiles_.empty() && layer_ == Layer::Values) {
+        rebuildGrid();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void HeatmapView::changeEvent(QEvent* event)

@@ -78,6 +78,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void rebuildGrid();
@@ -104,6 +105,11 @@ private:
     Layer layer_ = Layer::Values;
     HostMatrix matrix_;
     std::vector<HeatmapGrid> liveTiles_;
+    // The tiles merged so far into a grid of the visible window (new tiles are added to it; a new
+    // window starts it again), so that a redraw costs the new tiles, not all of them.
+    HeatmapGrid liveGrid_;
+    std::size_t liveMerged_ = 0;
+    void resetLive();
     QTimer* liveRedraw_ = nullptr;
     std::vector<InjectEvent> injections_;
     std::vector<VerifyEvent> verifications_;
