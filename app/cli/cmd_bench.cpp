@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "run_options.hpp"
 
 #include "gigacheck/bench.hpp"
 
@@ -17,6 +18,9 @@ int benchCommand(const QStringList& args)
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
+    parser.addOption({QStringLiteral("device"),
+                      QStringLiteral("CUDA device number, as `gigacheck devices` lists them. Default: the first."),
+                      QStringLiteral("N")});
     if (!parseCommandLine(parser, QStringLiteral("bench"),
                           QStringLiteral("Runs one benchmark suite and prints its table of ratios."), args))
         return kExitVerified;
@@ -29,6 +33,8 @@ int benchCommand(const QStringList& args)
     options.suite = text(suites.first());
     options.jsonPath = text(parser.value(QStringLiteral("json")));
     options.quick = parser.isSet(QStringLiteral("quick"));
+    if (parser.isSet(QStringLiteral("device")))
+        options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
     const int code = gigacheck::runBench(options, std::cout, err);

@@ -164,7 +164,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
     if (set("device"))
-        c.device = value("device", [](const std::string& s) { return integer<int>(s, 0, 1023, "a CUDA device number"); });
+        c.device = value("device", parseDeviceNumber);
     if (set("strategy"))
         c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
     if (set("mem"))
@@ -209,6 +209,11 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         o.jsonPath = text(parser.value(QStringLiteral("json")));
     o.quiet = set("quiet");
     return o;
+}
+
+int parseDeviceNumber(const std::string& text)
+{
+    return integer<int>(text, 0, 1023, "a CUDA device number");
 }
 
 }  // namespace cli

@@ -24,5 +24,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser);
 gigacheck::Shape parseShape(const std::string& text);
 gigacheck::FaultAt parseInjectAt(const std::string& text);
 void parseFaultModel(const std::string& text, gigacheck::FaultSpec& spec);
+// "N" -> a CUDA device number (0..1023), for run and bench.
+int parseDeviceNumber(const std::string& text);
 
 }  // namespace cli

@@ -92,6 +92,7 @@ private slots:
         QTest::newRow("no command") << "" << "command";
         QTest::newRow("unknown bench suite") << "bench nope" << "nope";
         QTest::newRow("bench without suite") << "bench" << "SUITE";
+        QTest::newRow("bench on a device that is not a number") << "bench kernels --device x" << "--device x";
         QTest::newRow("show missing file") << "show /nonexistent/run.json" << "/nonexistent/run.json";
         // Odd inputs of the robustness sweep.
         QTest::newRow("more errors than the block holds") << "run --shape 4x4x4 --backend cpu --errors 100"

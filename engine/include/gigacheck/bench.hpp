@@ -27,6 +27,7 @@ struct BenchOptions {
     std::string suite;     // abft-overhead | kernels | out-of-core | paper
     std::string jsonPath;  // optional: full numbers as JSON
     bool quick = false;    // smaller sizes (smoke runs)
+    int device = -1;       // CUDA device ordinal; -1: the first
 };
 // Runs one suite, printing its table of ratios to out. Returns the process exit code
 // (0 ok, 2 bad suite name or no device, with the reason on err).

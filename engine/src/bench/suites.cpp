@@ -177,7 +177,7 @@ StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, Hos
 json outOfCore(const BenchOptions& o, std::ostream& out)
 {
     std::string why;
-    std::unique_ptr<Backend> backend = makeCudaBackend(&why);
+    std::unique_ptr<Backend> backend = makeCudaBackend(&why, o.device);
     if (!backend)
         throw BackendError("no CUDA device: " + why);
     const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{2048, 4096}
@@ -286,6 +286,7 @@ json paper(const BenchOptions& o, std::ostream& out)
             cfg.shape = o.quick ? Shape{2000, 200, 200} : Shape{20000, 2000, 2000};
             cfg.precision = Precision::F32;
             cfg.backend = BackendKind::Cuda;
+            cfg.device = o.device;
             cfg.strategy = s;
             cfg.memCapBytes = o.quick ? 100000 : 10000000;  // the seed's 10 MB
             cfg.gemm = g;
@@ -338,9 +339,22 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         err << "no CUDA device: " << why << "\n";
         return 2;
     }
+    const int wanted = std::max(options.device, 0);
+    if (wanted >= int(devices.size())) {
+        err << "no CUDA device " << wanted << " (" << devices.size() << " found, numbered 0.."
+            << devices.size() - 1 << ")\n";
+        return 2;
+    }
+    const DeviceInfo& device = devices[std::size_t(wanted)];
+    try {
+        cuda::useDevice(device.index);  // the device measurements (cuda/lab.cu) run on the current device
+    } catch (const std::exception& e) {
+        err << "cannot use CUDA device " << device.index << ": " << e.what() << "\n";
+        return 2;
+    }
     out << "gigacheck " << kVersion << " bench " << options.suite << (options.quick ? " (quick)" : "") << "\n"
-        << "device: " << devices.front().name << " (compute capability " << devices.front().computeCapability << ", "
-        << formatBytes(double(devices.front().memoryBytes)) << ")\n"
+        << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
+        << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
         << "date: " << nowUtc() << "\ncommit: " << commit() << "\n" << std::flush;
     json rows;
     try {
@@ -357,7 +371,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         return 1;
     }
     if (!options.jsonPath.empty()) {
-        const json doc = {{"suite", options.suite}, {"device", devices.front().name}, {"date", nowUtc()},
+        const json doc = {{"suite", options.suite}, {"device", device.name}, {"device_index", device.index}, {"date", nowUtc()},
                           {"commit", commit()}, {"quick", options.quick}, {"rows", rows}};
         std::ofstream f(options.jsonPath);
         if (!f) {

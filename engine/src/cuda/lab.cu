@@ -158,6 +158,8 @@ double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
     return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
 }
 
+void useDevice(int device) { CUDA_CHECK(cudaSetDevice(device)); }
+
 Ceilings measureDeviceCeilings(int device)
 {
     CUDA_CHECK(cudaSetDevice(device));
@@ -382,7 +384,8 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
         cublasXtHandle_t h;
         ~Guard() { cublasXtDestroy(h); }
     } guard{h};
-    int dev = 0;
+    int dev = 0;  // the bench's device (runBench makes it current)
+    CUDA_CHECK(cudaGetDevice(&dev));
     CUBLAS_CHECK(cublasXtDeviceSelect(h, 1, &dev));
     CUBLAS_CHECK(cublasXtSetBlockDim(h, blockDim));
     CUBLAS_CHECK(cublasXtSetPinningMemMode(h, CUBLASXT_PINNING_DISABLED));  // ours is pinned already

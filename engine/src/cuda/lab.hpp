@@ -15,6 +15,9 @@ std::vector<DeviceInfo> cudaDevices(std::string* why);
 // GEMM roofs (cuBLAS FP32 / TF32 / FP64 at N = 8192), device copy bandwidth (bytes read +
 // written), pinned H2D and D2H bandwidth (256 MiB copies).
 Ceilings measureDeviceCeilings(int device);
+// Makes the device current for this thread: the measurements below run on the current device.
+// Throws BackendError when it cannot be used.
+void useDevice(int device);
 
 struct GemmTiming {
     double medianMs = 0;
