@@ -87,6 +87,7 @@ private slots:
     void everyDeviceCanBeChosen();
     void productsOfS1ToS3RunOneAtATime_data();
     void productsOfS1ToS3RunOneAtATime();
+    void checksumWorkIsCountedWhereItRuns();
 };
 
 void TestCudaBackend::matchesReference_data()
@@ -366,6 +367,32 @@ void TestCudaBackend::productsOfS1ToS3RunOneAtATime()
                  qPrintable(QStringLiteral("product %1 starts at %2 s before product %3 ends at %4 s")
                                 .arg(products[i].opId).arg(products[i].start).arg(products[i - 1].opId)
                                 .arg(products[i - 1].end)));
+}
+
+// On the device A's column checksum is made by each product's pass over A: the A block's Checksum
+// span carries no work and each product span carries its share (the roofline's per-kind points).
+void TestCudaBackend::checksumWorkIsCountedWhereItRuns()
+{
+    const RunConfig c = baseConfig(StrategyKind::S2, Precision::F32, GemmVariant::Cublas);
+    const RunRecord r = runGemm(c);
+    QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
+    const Schedule schedule = buildSchedule(r.plan, c.faults.any());
+    int aChecksums = 0, products = 0;
+    for (const Span& s : r.spans) {
+        const Operation& op = schedule.ops[std::size_t(s.opId)];
+        QCOMPARE(int(s.kind), int(op.kind));
+        if (op.kind == OpKind::Checksum && r.plan.buffers[std::size_t(op.dst)].role == BufferRole::A) {
+            QCOMPARE(s.flops, 0.0);
+            QCOMPARE(s.bytes, 0.0);
+            ++aChecksums;
+        } else if (op.kind == OpKind::Product) {
+            QCOMPARE(s.flops, op.flops + double(op.rows) * double(op.depth));
+            ++products;
+        } else {
+            QCOMPARE(s.flops, op.flops);
+        }
+    }
+    QVERIFY(aChecksums > 0 && products > aChecksums);
 }
 
 QTEST_GUILESS_MAIN(TestCudaBackend)

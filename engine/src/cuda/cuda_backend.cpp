@@ -390,6 +390,12 @@ private:
     {
         CUDA_CHECK(cudaEventSynchronize(dones_[std::size_t(op.id)].get()));
         Span span = spanOf(op);
+        // A's column checksum is made by every product's pass over A on the device (the A block's
+        // Checksum op has no work): count it there, so the roofline's per-kind rates stay true.
+        if (op.kind == OpKind::Checksum && plan_.buffers[std::size_t(op.dst)].role == BufferRole::A)
+            span.flops = span.bytes = 0;
+        if (op.kind == OpKind::Product && plan_.abft && op.aux >= 0)
+            span.flops += double(op.rows) * double(op.depth);
         span.start = elapsedMs(runStart_->get(), starts_[std::size_t(op.id)].get()) * 1e-3;
         span.end = elapsedMs(runStart_->get(), dones_[std::size_t(op.id)].get()) * 1e-3;
 
