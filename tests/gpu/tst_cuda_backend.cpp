@@ -392,7 +392,7 @@ void TestCudaBackend::checksumWorkIsCountedWhereItRuns()
             QCOMPARE(s.flops, op.flops);
         }
     }
-    QVERIFY(aChecksums > 0 && products > aChecksums);
+    QVERIFY(aChecksums > 0 && products >= aChecksums);  // out of core an A block may serve one product
 }
 
 QTEST_GUILESS_MAIN(TestCudaBackend)
