@@ -8,7 +8,7 @@
 #include "gigacheck/run.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
-#include "../../engine/src/cuda/testing_hooks.hpp"
+#include "../../engine/src/core/cuda/testing_hooks.hpp"
 #endif
 
 #include <algorithm>

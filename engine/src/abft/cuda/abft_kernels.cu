@@ -1,0 +1,838 @@
+#include "abft/cuda/abft_device.hpp"
+#include "core/cuda/check.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+constexpr int kWarp = 32;
+
+__device__ __forceinline__ double warpSum(double v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
+
+// ---- 16-byte loads ------------------------------------------------------------------------------
+// The passes are memory-bound: each lane reads 16 bytes at a time (float4 / double2), streaming
+// (evict-first: nothing is reused from L2). Rows start 16-byte aligned when the leading dimension
+// is a multiple of the vector width (the plan pads it to 32); otherwise `vec` is false and the
+// same code reads element by element.
+// The loads land in registers of the element type and are converted only where they are used:
+// every load of a step is in flight before the first use (converting inside the load's branch
+// made each load wait for the previous one: measured ~1.8 TB/s instead of ~4 for FP32).
+template <class T> struct Vec;
+template <> struct Vec<float> {
+    static constexpr int n = 4;
+    __device__ static void load(const float* p, float* v)
+    {
+        const float4 x = __ldcs(reinterpret_cast<const float4*>(p));
+        v[0] = x.x;
+        v[1] = x.y;
+        v[2] = x.z;
+        v[3] = x.w;
+    }
+};
+template <> struct Vec<double> {
+    static constexpr int n = 2;
+    __device__ static void load(const double* p, double* v)
+    {
+        const double2 x = __ldcs(reinterpret_cast<const double2*>(p));
+        v[0] = x.x;
+        v[1] = x.y;
+    }
+};
+
+// v[0 .. n) = row[first .. first + n); elements at or past `end` read as 0.
+template <class T>
+__device__ __forceinline__ void loadVec(const T* row, Index first, Index end, bool vec, T* v)
+{
+    constexpr int n = Vec<T>::n;
+    if (vec && first + n <= end) {
+        Vec<T>::load(row + first, v);
+    } else {
+#pragma unroll
+        for (int e = 0; e < n; ++e)
+            v[e] = first + e < end ? row[first + e] : T(0);
+    }
+}
+
+// Lane layout of a warp over a strip of kWarp * E columns: vector v of lane l holds the columns
+// v * kWarp * n + l * n + e (e < n), so every vector load of the warp is one contiguous 512 bytes.
+template <class T>
+__device__ __forceinline__ Index laneCol(int lane, int idx)
+{
+    constexpr int n = Vec<T>::n;
+    return Index(idx / n) * (kWarp * n) + lane * n + idx % n;
+}
+
+// x[idx] = row[c0 + laneCol(lane, idx)], 0 at or past `end`. One branch for the whole lane, so
+// that all E / n vector loads issue back to back.
+template <class T, int E>
+__device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int lane, bool vec, T (&x)[E])
+{
+    constexpr int n = Vec<T>::n;
+    const Index first = c0 + lane * n;
+    if (vec && first + Index(E / n - 1) * (kWarp * n) + n <= end) {
+#pragma unroll
+        for (int v = 0; v < E / n; ++v)
+            Vec<T>::load(row + first + Index(v) * (kWarp * n), x + v * n);
+    } else {
+#pragma unroll
+        for (int idx = 0; idx < E; ++idx) {
+            const Index j = c0 + laneCol<T>(lane, idx);
+            x[idx] = j < end ? row[j] : T(0);
+        }
+    }
+}
+
+template <class T, int E>
+__device__ __forceinline__ void zero(T (&x)[E])
+{
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+        x[e] = T(0);
+}
+
+// Rows per block of the three passes whose partial sums meet in atomics (A pass, B pass,
+// verification sums). Twice the base height halves the column atomics: measured faster on an H200
+// once the grid still has >= 2 blocks per SM (FP32, N = 16384: both products 0.623 vs 0.658 ms,
+// N = 8192 0.172 vs 0.184), slower below (N = 4096: too few blocks, 0.078 vs 0.061 ms).
+Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index tall = 2 * base;
+    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
+}
+
+bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
+{
+    const Index n = Index(16 / elem);
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % n == 0 && offsetStep % n == 0;
+}
+
+// ---- checksum column of B and its row norms (one pass over B, one warp per row) ------------------
+//   b[k, cols] = r_B[k] = sum_{j<cols} b_kj
+//   b[k, cols + 1] = sqrt(sum_{j<=cols} b_kj^2)   (checksum column included, as in abft.hpp's bound)
+// The norm stays with the B block (the plan leaves room for it after r_B) because every block
+// product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
+// that it does not overflow the element type where the squares would.
+template <class T>
+__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec)
+{
+    constexpr int n = Vec<T>::n, E = 4 * n;  // 4 vectors per lane per step: 64 bytes in flight
+    const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
+    const int lane = threadIdx.x % kWarp;
+    if (k >= depth)
+        return;
+    const T* row = b + k * ldb;
+    double s = 0, q = 0;
+    for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
+        T x[E];
+        loadLane<T, E>(row, c0, cols, lane, vec, x);
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const double v = double(x[e]);
+            s += v;
+            q += v * v;
+        }
+    }
+    s = warpSum(s);
+    q = warpSum(q);
+    if (lane == 0) {
+        const T r = T(s);
+        b[k * ldb + cols] = r;
+        b[k * ldb + cols + 1] = T(sqrt(q + double(r) * double(r)));
+    }
+}
+
+// ---- checksum products and round-off bound ----------------------------------------------------
+template <class T>
+__global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale)
+{
+    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t <= rows) {
+        c[t * ldc + cols] = T(0);
+        rowScale[t] = 0;
+    }
+    if (t <= cols) {
+        if (t < cols)
+            c[rows * ldc + t] = T(0);
+        colScale[t] = 0;
+    }
+}
+
+// Pass over A (rows i < rows, columns k0 .. k0 + kn), after checksumB of the B block:
+//   C[i, cols]  += sum_k a_ik r_k                       (checksum column of C)
+//   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
+//   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
+// The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
+// reads A anyway. Tile tileRows (kARows or twice, tileRowsFor) x (kWarp * kAElems) columns, 8 warps,
+// each warp kAGroup rows at a time.
+constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
+
+template <class T>
+__global__ void __launch_bounds__(256, 2)
+    aPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
+                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows)
+{
+    __shared__ double colPart[2][8][kACols];
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
+    double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
+#pragma unroll
+    for (int e = 0; e < kAElems; ++e) {
+        const Index k = c0 + laneCol<T>(lane, e);
+        r[e] = w[e] = cs[e] = cq[e] = 0;
+        if (k < kn) {
+            const T* bk = b + (k0 + k) * ldb + cols;
+            r[e] = double(bk[0]);
+            const double norm = double(bk[1]);
+            w[e] = norm * norm + (checksumWeight ? r[e] * r[e] : 0.0);
+        }
+    }
+    const Index rEnd = min(r0 + tileRows, rows);
+    constexpr int kAGroup = sizeof(T) == 4 ? 4 : 2;  // 64 bytes per lane in flight, no spills
+    // kAGroup rows per warp step (rows i, i + 8, ...): all their loads in flight together.
+    for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
+        T xr[kAGroup][kAElems];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            if (i + 8 * g < rEnd)
+                loadLane<T, kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+            else
+                zero(xr[g]);
+        }
+        double dot[kAGroup], sq[kAGroup];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int e = 0; e < kAElems; ++e) {
+                const double x = double(xr[g][e]);
+                dot[g] += x * r[e];
+                sq[g] += x * x * w[e];
+                cs[e] += x;
+                cq[e] += x * x;
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd) {
+                    atomicAdd(c + (i + 8 * g) * ldc + cols, T(dot[g]));
+                    atomicAdd(rowScale + i + 8 * g, sq[g]);
+                }
+    }
+#pragma unroll
+    for (int e = 0; e < kAElems; ++e) {
+        const int local = int(laneCol<T>(lane, e));
+        colPart[0][warp][local] = cs[e];
+        colPart[1][warp][local] = cq[e];
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
+        const Index k = c0 + t;
+        if (k >= kn)
+            continue;
+        double s = 0, q = 0;
+        for (int y = 0; y < 8; ++y) {
+            s += colPart[0][y][t];
+            q += colPart[1][y][t];
+        }
+        atomicAdd(cA + k, s);
+        atomicAdd(aSq + k, q);
+    }
+}
+
+// Pass over B_r (rows k0 .. k0 + kn, columns j <= cols), after the pass over A:
+//   C[rows, j]    += sum_k c_k b_kj          (checksum row of C; j = cols is the corner c_A r_B)
+//   colScale[j]   += sum_k u_k b_kj^2,  u_k = |a_k|^2 + c_k^2 (+ c_k^2 with input rounding)
+//   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
+// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
+// lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
+constexpr int kBRows = 512, kBGroup = 8;
+
+template <class T>
+__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
+                            const double* cA, const double* aSq, double* colScale, double* rowScale,
+                            bool checksumWeight, bool vec, Index tileRows)
+{
+    constexpr int n = Vec<T>::n;
+    __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
+    const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
+    const Index kStart = Index(blockIdx.y) * tileRows;
+    const bool cornerLane = j0 <= cols && cols < j0 + n;
+    double d[n], q[n], qc = 0;
+#pragma unroll
+    for (int e = 0; e < n; ++e)
+        d[e] = q[e] = 0;
+    if (j0 <= cols) {
+        const Index kEnd = min(kStart + tileRows, kn);
+        // kBGroup rows of this lane per step, all loads issued before the first use.
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
+            T x[kBGroup][n], rk[kBGroup], nk[kBGroup];
+            double ca[kBGroup], sq[kBGroup];
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
+                ca[g] = sq[g] = 0;
+                rk[g] = nk[g] = T(0);
+                if (kk < kEnd) {
+                    const T* row = b + (k0 + kk) * ldb;
+                    loadVec(row, j0, cols + 1, vec, x[g]);
+                    ca[g] = cA[kk];
+                    sq[g] = aSq[kk];
+                    if (cornerLane) {
+                        rk[g] = row[cols];
+                        nk[g] = row[cols + 1];
+                    }
+                } else {
+                    zero(x[g]);
+                }
+            }
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
+#pragma unroll
+                for (int e = 0; e < n; ++e) {
+                    const double v = double(x[g][e]);
+                    d[e] += ca[g] * v;
+                    q[e] += u * v * v;
+                }
+                if (cornerLane) {
+                    const double r = double(rk[g]), norm = double(nk[g]);
+                    qc += ca[g] * ca[g] * (norm * norm + (checksumWeight ? r * r : 0.0));
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < n; ++e) {
+        pd[threadIdx.y][threadIdx.x * n + e] = d[e];
+        pq[threadIdx.y][threadIdx.x * n + e] = q[e];
+    }
+    if (cornerLane)
+        pc[threadIdx.y] = qc;
+    __syncthreads();
+    if (threadIdx.y == 0 && j0 <= cols) {
+#pragma unroll
+        for (int e = 0; e < n; ++e) {
+            const Index j = j0 + e;
+            if (j > cols)
+                break;
+            double sd = 0, sq = 0;
+            for (int y = 0; y < 8; ++y) {
+                sd += pd[y][threadIdx.x * n + e];
+                sq += pq[y][threadIdx.x * n + e];
+            }
+            atomicAdd(c + rows * ldc + j, T(sd));
+            atomicAdd(colScale + j, sq);
+        }
+        if (cornerLane) {
+            double s = 0;
+            for (int y = 0; y < 8; ++y)
+                s += pc[y];
+            atomicAdd(rowScale + rows, s);
+        }
+    }
+}
+
+// ---- verification ------------------------------------------------------------------------------
+// One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
+// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of tileRows (kSumRows or twice) rows x
+// kWarp * kSumElems columns keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
+constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
+template <class T>
+__global__ void __launch_bounds__(256, 2)
+    fusedSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec,
+                    Index tileRows)
+{
+    __shared__ double colPart[8][kSumCols];
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kSumCols;
+    double colAcc[kSumElems];
+    bool inRowSum[kSumElems];
+#pragma unroll
+    for (int e = 0; e < kSumElems; ++e) {
+        colAcc[e] = 0;
+        inRowSum[e] = c0 + laneCol<T>(lane, e) < cols;  // the checksum column is not summed
+    }
+    const Index rEnd = min(r0 + tileRows, rows + 1);
+    for (Index i = r0 + warp; i < rEnd; i += 16) {
+        const Index i2 = i + 8;
+        const bool second = i2 < rEnd;
+        T xr[kSumElems], yr[kSumElems];
+        loadLane<T, kSumElems>(c + i * ldc, c0, cols + 1, lane, vec, xr);
+        if (second)
+            loadLane<T, kSumElems>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
+        else
+            zero(yr);
+        double sx = 0, sy = 0;
+#pragma unroll
+        for (int e = 0; e < kSumElems; ++e) {
+            const double x = double(xr[e]), y = double(yr[e]);
+            if (inRowSum[e]) {
+                sx += x;
+                sy += y;
+            }
+            // The checksum row (i == rows) is not part of the column sums; it is always the last.
+            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);
+        }
+        sx = warpSum(sx);
+        sy = warpSum(sy);
+        if (lane == 0) {
+            atomicAdd(rowSum + i, sx);
+            if (second)
+                atomicAdd(rowSum + i2, sy);
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < kSumElems; ++e)
+        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
+    __syncthreads();
+    for (int t = threadIdx.x; t < kSumCols; t += blockDim.x) {
+        const Index j = c0 + t;
+        if (j > cols)
+            continue;
+        double s = 0;
+        for (int w = 0; w < 8; ++w)
+            s += colPart[w][t];
+        atomicAdd(colSum + j, s);
+    }
+}
+
+// In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
+// -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
+template <class T>
+__global__ void markKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
+                           const double* rowScale, const double* colScale, double rowFactor, double colFactor,
+                           double sumFactor)
+{
+    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    auto mark = [sumFactor](double control, double stored, double thr) {
+        const double res = fabs(control - stored);
+        // TF32: the part that follows the checked sum (abft.hpp); the smaller side, so that a
+        // fault cannot raise its own threshold (fmin ignores a NaN side).
+        if (sumFactor > 0)
+            thr += sumFactor * fmin(fabs(control), fabs(stored));
+        if (!(res <= thr))
+            return res > 0 ? res : (isnan(res) ? res : 1e-300);
+        return -1.0 - (thr > 0 ? res / thr : 0.0);
+    };
+    if (t <= rows)
+        rowSum[t] = mark(rowSum[t], double(c[t * ldc + cols]), rowFactor * sqrt(rowScale[t]));
+    if (t <= cols)
+        colSum[t] = mark(colSum[t], double(c[rows * ldc + t]), colFactor * sqrt(colScale[t]));
+}
+
+__device__ __forceinline__ bool isMismatch(double v) { return !(v <= -1.0); }
+
+__device__ void sortPairs(long long* idx, double* val, int n)
+{
+    for (int a = 1; a < n; ++a)
+        for (int b = a; b > 0 && idx[b - 1] > idx[b]; --b) {
+            const long long ti = idx[b];
+            idx[b] = idx[b - 1];
+            idx[b - 1] = ti;
+            const double tv = val[b];
+            val[b] = val[b - 1];
+            val[b - 1] = tv;
+        }
+}
+
+__device__ __forceinline__ unsigned long long bitsOf(double v) { return (unsigned long long)__double_as_longlong(v); }
+
+// One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
+// located cell from its line's checksum minus the sum of the other cells (exact even when the
+// faulty value is inf), and write the verdict into pinned host memory.
+template <class T>
+__global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
+                                                      double rowFactor, double colFactor, double sumFactor,
+                                                      VerifyOut* out)
+{
+    __shared__ int nr, nc, nCorr, recompute, verdict;
+    __shared__ long long listR[kMaxListed], listC[kMaxListed];
+    __shared__ double resR[kMaxListed], resC[kMaxListed];
+    __shared__ long long corrR[kMaxListed], corrC[kMaxListed];
+    __shared__ int dir[kMaxListed];
+    __shared__ double before[kMaxListed], after[kMaxListed];
+    __shared__ unsigned long long maxRatio, minThr, maxThr;
+    const int tid = threadIdx.x;
+    if (tid == 0) {
+        nr = nc = nCorr = recompute = 0;
+        verdict = kClean;
+        maxRatio = 0;
+        minThr = bitsOf(__longlong_as_double(0x7ff0000000000000LL));
+        maxThr = 0;
+    }
+    __syncthreads();
+    const double* rowMark = aux.scratch0();
+    const double* colMark = aux.scratch1();
+    // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
+    // (per-element atomics on one shared word serialize 32-fold and cost tens of microseconds).
+    // On bit patterns as before (NaN thresholds order above inf), so the reported range is unchanged.
+    unsigned long long tMin = bitsOf(__longlong_as_double(0x7ff0000000000000LL)), tMax = 0, ratio = 0;
+    for (Index i = tid; i <= rows; i += blockDim.x) {
+        // Reported range only: the sum part uses the stored checksum (the control sums are spent).
+        const double thr = rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
+        tMin = min(tMin, bitsOf(thr));
+        tMax = max(tMax, bitsOf(thr));
+        const double v = rowMark[i];
+        if (isMismatch(v)) {
+            const int slot = atomicAdd(&nr, 1);
+            if (slot < kMaxListed) {
+                listR[slot] = i;
+                resR[slot] = v;
+            }
+        } else {
+            ratio = max(ratio, bitsOf(-1.0 - v));
+        }
+    }
+    for (Index j = tid; j <= cols; j += blockDim.x) {
+        const double thr = colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
+        tMin = min(tMin, bitsOf(thr));
+        tMax = max(tMax, bitsOf(thr));
+        const double v = colMark[j];
+        if (isMismatch(v)) {
+            const int slot = atomicAdd(&nc, 1);
+            if (slot < kMaxListed) {
+                listC[slot] = j;
+                resC[slot] = v;
+            }
+        } else {
+            ratio = max(ratio, bitsOf(-1.0 - v));
+        }
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));
+        tMax = max(tMax, __shfl_down_sync(0xffffffffu, tMax, o));
+        ratio = max(ratio, __shfl_down_sync(0xffffffffu, ratio, o));
+    }
+    if (tid % kWarp == 0) {
+        atomicMin(&minThr, tMin);
+        atomicMax(&maxThr, tMax);
+        atomicMax(&maxRatio, ratio);
+    }
+    __syncthreads();
+
+    if (tid == 0) {
+        sortPairs(listR, resR, min(nr, kMaxListed));
+        sortPairs(listC, resC, min(nc, kMaxListed));
+        if (nr == 0 && nc == 0) {
+            verdict = kClean;
+        } else if ((nr > 1 && nc > 1) || nr > kMaxListed || nc > kMaxListed) {
+            verdict = kUncorrectable;  // non-collinear (or too many to list): C untouched
+        } else if (nr == 0 || nc == 0) {
+            // One axis only: harmless when it is the checksum row / column, else not locatable.
+            const bool onlyChecksum = (nc == 0 && nr == 1 && listR[0] == rows) || (nr == 0 && nc == 1 && listC[0] == cols);
+            verdict = onlyChecksum ? kCorrected : kUncorrectable;
+            recompute = onlyChecksum ? 1 : 0;
+        } else {
+            // Row-collinear or single (one mismatching row): fixed from the column checks;
+            // column-collinear: from the row checks. Checksum cells are rebuilt afterwards.
+            const bool fromColumns = nr == 1;
+            int n = 0;
+            for (int pass = 0; pass < 2; ++pass)
+                for (int x = 0; x < nr; ++x)
+                    for (int y = 0; y < nc; ++y) {
+                        const long long r = listR[x], cc = listC[y];
+                        const bool checksumCell = r == rows || cc == cols;
+                        if (checksumCell != (pass == 1) || n >= kMaxListed)
+                            continue;
+                        corrR[n] = r;
+                        corrC[n] = cc;
+                        dir[n] = checksumCell ? 2 : (fromColumns ? 1 : 0);
+                        recompute |= checksumCell ? 1 : 0;
+                        ++n;
+                    }
+            nCorr = n;
+            verdict = kCorrected;
+        }
+    }
+    __syncthreads();
+
+    // One warp per correction.
+    const int lane = tid % kWarp, warp = tid / kWarp, warps = blockDim.x / kWarp;
+    for (int n = warp; n < nCorr; n += warps) {
+        const Index r = corrR[n], cc = corrC[n];
+        T* cell = c + r * ldc + cc;
+        if (dir[n] == 2) {
+            if (lane == 0)
+                before[n] = double(*cell);
+            continue;
+        }
+        const bool fromColumn = dir[n] == 1;
+        const Index extent = fromColumn ? rows : cols;
+        const Index skip = fromColumn ? r : cc;
+        double s = 0;
+        for (Index e = lane; e < extent; e += kWarp)
+            if (e != skip)
+                s += double(fromColumn ? c[e * ldc + cc] : c[r * ldc + e]);
+        s = warpSum(s);
+        if (lane == 0) {
+            const double target = double(fromColumn ? c[rows * ldc + cc] : c[r * ldc + cols]);
+            before[n] = double(*cell);
+            *cell = T(target - s);
+            after[n] = double(*cell);
+        }
+    }
+    __syncthreads();
+
+    const int listedR = min(nr, kMaxListed), listedC = min(nc, kMaxListed);
+    for (int x = tid; x < kMaxListed; x += blockDim.x) {
+        if (x < listedR) {
+            out->rows[x] = listR[x];
+            out->rowResidual[x] = resR[x];
+        }
+        if (x < listedC) {
+            out->cols[x] = listC[x];
+            out->colResidual[x] = resC[x];
+        }
+        if (x < nCorr) {
+            out->direction[x] = dir[x];
+            out->corrRow[x] = corrR[x];
+            out->corrCol[x] = corrC[x];
+            out->before[x] = before[x];
+            out->after[x] = after[x];
+        }
+    }
+    if (tid == 0) {
+        out->verdict = verdict;
+        out->rowCount = nr;
+        out->colCount = nc;
+        out->correctionCount = nCorr;
+        out->recomputed = recompute;
+        out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
+        out->minThreshold = __longlong_as_double((long long)minThr);
+        out->maxThreshold = __longlong_as_double((long long)maxThr);
+        aux.scratch0()[0] = recompute;  // flag for the recompute kernels (the marks are consumed)
+    }
+}
+
+// Rebuild the checksum row (j < cols), then the checksum column (i <= rows, corner included),
+// only when decideKernel raised the flag.
+template <class T>
+__global__ void recomputeRowKernel(T* c, Index rows, Index cols, Index ldc, const double* flag)
+{
+    const Index j = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (*flag == 0 || j >= cols)
+        return;
+    double s = 0;
+    for (Index i = 0; i < rows; ++i)
+        s += double(c[i * ldc + j]);
+    c[rows * ldc + j] = T(s);
+}
+
+template <class T>
+__global__ void recomputeColKernel(T* c, Index rows, Index cols, Index ldc, const double* flag)
+{
+    const Index i = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
+    const int lane = threadIdx.x % kWarp;
+    if (*flag == 0 || i > rows)
+        return;
+    double s = 0;
+    for (Index j = lane; j < cols; j += kWarp)
+        s += double(c[i * ldc + j]);
+    s = warpSum(s);
+    if (lane == 0)
+        c[i * ldc + cols] = T(s);
+}
+
+template <class T>
+__global__ void finishChecksumCellsKernel(const T* c, Index ldc, const double* flag, VerifyOut* out)
+{
+    if (*flag == 0)
+        return;
+    for (int n = 0; n < out->correctionCount; ++n)
+        if (out->direction[n] == 2)
+            out->after[n] = double(c[out->corrRow[n] * ldc + out->corrCol[n]]);
+}
+
+// ---- fault injection ---------------------------------------------------------------------------
+constexpr int kInjectBatch = 16;
+struct InjectBatch {
+    int count;
+    DeviceInjection items[kInjectBatch];
+};
+
+__device__ __forceinline__ float flipBit(float v, int bit) { return __uint_as_float(__float_as_uint(v) ^ (1u << bit)); }
+__device__ __forceinline__ double flipBit(double v, int bit)
+{
+    return __longlong_as_double(__double_as_longlong(v) ^ (1LL << bit));
+}
+
+template <class T>
+__global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeAfter)
+{
+    for (int e = 0; e < batch.count; ++e) {  // in order: two faults on one cell compose
+        const DeviceInjection& inj = batch.items[e];
+        T* cell = c + inj.row * ldc + inj.col;
+        const T before = *cell;
+        // FP32 deltas add in float, FP64 in double, as the host's applyFault does.
+        const T after = inj.bitFlip ? flipBit(before, inj.bit) : T(before + T(inj.delta));
+        *cell = after;
+        beforeAfter[2 * e] = double(before);
+        beforeAfter[2 * e + 1] = double(after);
+    }
+}
+
+// ---- typed launchers ---------------------------------------------------------------------------
+template <class T>
+void checksumBImpl(T* b, Index depth, Index cols, Index ldb, cudaStream_t s)
+{
+    if (depth <= 0)
+        return;
+    rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb, vectorizable(b, ldb, 0, sizeof(T)));
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, cudaStream_t s)
+{
+    const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
+    if (!accumulate) {
+        resetChecksumsKernel<T><<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
+            c, rows, cols, ldc, aux.rowScale(), aux.colScale());
+        CUDA_CHECK_LAUNCH();
+    }
+    const bool vecA = vectorizable(a, lda, aux.ld, sizeof(T)), vecB = vectorizable(b, ldb, 0, sizeof(T));
+    // c_A and the column norms of A live in the two scratch rows of Aux, so the inner dimension
+    // goes in chunks of aux.ld; each chunk still reads its part of A and B once.
+    for (Index k0 = 0; k0 < depth; k0 += aux.ld) {
+        const Index kn = depth - k0 < aux.ld ? depth - k0 : aux.ld;
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
+        if (rows > 0) {
+            const unsigned tiles = blocksFor(kn, kACols);
+            const Index tileRows = tileRowsFor(kARows, tiles, rows);
+            aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
+                a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
+                checksumWeight, vecA, tileRows);
+            CUDA_CHECK_LAUNCH();
+        }
+        constexpr int n = Vec<T>::n;
+        const unsigned strips = blocksFor(cols + 1, kWarp * n);
+        const Index tileRows = tileRowsFor(kBRows, strips, kn);
+        bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
+            b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
+            checksumWeight, vecB, tileRows);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+template <class T>
+void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
+{
+    T* c = static_cast<T*>(v.c);
+    const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
+    const AuxView aux = v.aux;
+    CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
+    CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
+    const unsigned tiles = blocksFor(cols + 1, kSumCols);
+    const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
+    fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
+    CUDA_CHECK_LAUNCH();
+    // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
+    // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
+    // and 4 uI |checked sum|.
+    const double inputPart = 2.0 * sqrt(2.0) * v.uInput;
+    const double rowFactor = v.lambda * (v.u * double(v.depth + cols + 2) + inputPart);
+    const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
+    const double sumFactor = 4.0 * v.uInput;
+    const Index n = (rows > cols ? rows : cols) + 1;
+    markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
+                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor);
+    CUDA_CHECK_LAUNCH();
+    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut);
+    CUDA_CHECK_LAUNCH();
+    recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
+    CUDA_CHECK_LAUNCH();
+    recomputeColKernel<T><<<blocksFor(rows + 1, 8), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
+    CUDA_CHECK_LAUNCH();
+    finishChecksumCellsKernel<T><<<1, 1, 0, s>>>(c, ldc, aux.scratch0(), hostOut);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void injectImpl(T* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter, cudaStream_t s)
+{
+    for (int first = 0; first < count; first += kInjectBatch) {
+        InjectBatch batch{};
+        batch.count = count - first < kInjectBatch ? count - first : kInjectBatch;
+        for (int e = 0; e < batch.count; ++e)
+            batch.items[e] = items[first + e];
+        injectKernel<T><<<1, 1, 0, s>>>(c, ldc, batch, beforeAfter + 2 * first);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+// B's row norms sit in column cols + 1 (plan/buffer_layout.hpp leaves the room).
+void requireNormRoom(Index cols, Index ldb)
+{
+    if (ldb < cols + 2)
+        throw BackendError("CUDA ABFT: B's leading dimension " + std::to_string(ldb) +
+                           " leaves no room for the row norms after its checksum column (needs " +
+                           std::to_string(cols + 2) + ")");
+}
+
+}  // namespace
+
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s)
+{
+    requireNormRoom(cols, ldb);
+    if (p == Precision::F64)
+        checksumBImpl(static_cast<double*>(b), depth, cols, ldb, s);
+    else
+        checksumBImpl(static_cast<float*>(b), depth, cols, ldb, s);
+}
+
+void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
+                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding)
+{
+    requireNormRoom(cols, ldb);
+    if (p == Precision::F64)
+        checksumProductsImpl(static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
+    else
+        checksumProductsImpl(static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
+                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
+}
+
+void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
+{
+    if (call.precision == Precision::F64)
+        verifyImpl<double>(call, hostOut, s);
+    else
+        verifyImpl<float>(call, hostOut, s);
+}
+
+void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
+            cudaStream_t s)
+{
+    if (p == Precision::F64)
+        injectImpl(static_cast<double*>(c), ldc, items, count, beforeAfter, s);
+    else
+        injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s);
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,387 @@
+// `gigacheck bench SUITE`: each suite prints a table of ratios against references measured in
+// the same process (cuBLAS, in-core cuBLAS, cublasXt, the roofline bound), with the device name,
+// the date and the commit (GIGACHECK_COMMIT) in the header; --json writes the full numbers.
+#include "gigacheck/bench.hpp"
+#include "gigacheck/run.hpp"
+#include "gigacheck/schedule.hpp"
+#include "gigacheck/version.hpp"
+
+#include "core/table.hpp"
+#ifdef GIGACHECK_HAVE_CUDA
+#include "families/blocked_gemm/cuda/lab.hpp"
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <map>
+
+namespace gigacheck {
+
+namespace {
+
+using bench::fixed;
+using bench::percent;
+using bench::Table;
+using nlohmann::json;
+
+const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper"};
+
+#ifdef GIGACHECK_HAVE_CUDA
+
+std::string nowUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    return buf;
+}
+
+std::string commit()
+{
+    const char* c = std::getenv("GIGACHECK_COMMIT");
+    return c && *c ? c : "unknown (set GIGACHECK_COMMIT)";
+}
+
+// ---- abft-overhead --------------------------------------------------------------------------
+json abftOverhead(const BenchOptions& o, std::ostream& out)
+{
+    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
+                                                    : std::vector<std::int64_t>{4096, 8192, 16384};
+    struct Mode {
+        const char* name;
+        Precision p;
+        bool tf32;
+    };
+    const Mode modes[] = {{"FP32", Precision::F32, false}, {"TF32", Precision::F32, true}, {"FP64", Precision::F64, false}};
+    Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
+             "fixed rel.err", "target"});
+    Table stages({"N", "precision", "ABFT stage alone", "GB read", "ms", "GB/s"});
+    json rows = json::array();
+    for (std::int64_t n : sizes)
+        for (const Mode& m : modes)
+            for (int errors : {0, 1}) {
+                const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : m.tf32 ? 21 : 7);
+                if (!m.tf32)
+                    for (const cuda::StageTiming& st : r.stages)
+                        stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
+                                    fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
+                const double overhead = r.protectedMs / r.plainMs - 1.0;
+                std::string target = "-";
+                if (std::string(m.name) == "FP32" && n >= 8192)
+                    target = overhead <= 0.02 ? "<=2%: met" : "<=2%: MISSED";
+                if (std::string(m.name) == "TF32" && n == 16384)
+                    target = overhead <= 0.05 ? "<=5%: met" : "<=5%: MISSED";
+                t.add({std::to_string(n), m.name, std::to_string(errors), fixed(r.plainMs, 3), fixed(r.protectedMs, 3),
+                       percent(overhead, 2), r.verdict, errors ? fixed(r.delta / r.threshold, 1) : "-",
+                       errors ? fixed(r.correctedRelError, 9) : "-", target});
+                rows.push_back({{"n", n}, {"precision", m.name}, {"errors", errors}, {"plain_ms", r.plainMs},
+                                {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
+                                {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
+                                {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
+                out << "." << std::flush;
+            }
+    out << "\nABFT overhead: protected (checksum of B, checksum products beside the GEMM, [1 injected fault],\n"
+           "verify + correct) vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event\n"
+           "times (7 repetitions; 21 for TF32, whose short GEMMs vary more)\n\n";
+    t.print(out);
+    out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
+    stages.print(out);
+    return rows;
+}
+
+// ---- kernels --------------------------------------------------------------------------------
+json kernels(const BenchOptions& o, std::ostream& out)
+{
+    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{512, 1024}
+                                                    : std::vector<std::int64_t>{1024, 2048, 4096, 8192};
+    struct Variant {
+        std::string name;
+        GemmVariant v;
+        int tile, bk;
+    };
+    const std::vector<Variant> variants = {{"cublas", GemmVariant::Cublas, 32, 16},
+                                           {"naive", GemmVariant::Naive, 32, 16},
+                                           {"tiled 8", GemmVariant::Tiled, 8, 16},
+                                           {"tiled 16", GemmVariant::Tiled, 16, 16},
+                                           {"tiled 32", GemmVariant::Tiled, 32, 16},
+                                           {"optimized (BK 8)", GemmVariant::Optimized, 32, 8},
+                                           {"optimized", GemmVariant::Optimized, 32, 16}};
+    Table t({"N", "variant", "ms", "GFLOP/s", "vs cuBLAS", "max rel.err", "target"});
+    json rows = json::array();
+    for (std::int64_t n : sizes) {
+        double cublasGflops = 0;
+        for (const Variant& v : variants) {
+            const bool slow = v.v == GemmVariant::Naive || v.v == GemmVariant::Tiled;
+            const cuda::GemmTiming r = cuda::timeGemm(v.v, v.tile, v.bk, Precision::F32, n, slow && n >= 4096 ? 2 : 5);
+            if (v.v == GemmVariant::Cublas)
+                cublasGflops = r.gflops;
+            const double ratio = r.gflops / cublasGflops;
+            std::string target = "-";
+            if (v.name == "optimized" && n == 8192)
+                target = ratio >= 0.70 ? ">=70%: met" : ">=70%: MISSED";
+            t.add({std::to_string(n), v.name, fixed(r.medianMs, 3), fixed(r.gflops, 0), percent(ratio),
+                   fixed(r.relError, 9), target});
+            rows.push_back({{"n", n}, {"variant", v.name}, {"ms", r.medianMs}, {"gflops", r.gflops},
+                            {"vs_cublas", ratio}, {"rel_error", r.relError}});
+            out << "." << std::flush;
+        }
+    }
+    out << "\nGEMM kernels, FP32, C = A B with n x n random inputs, median of CUDA-event times;\n"
+           "max rel.err = max |C - C_ref| / (|A| |B|) on sampled rows against an FP64 host product\n\n";
+    t.print(out);
+    return rows;
+}
+
+// ---- out-of-core ----------------------------------------------------------------------------
+struct StrategyRun {
+    double seconds = 0, h2dBytes = 0, d2hBytes = 0;
+    int products = 0, notClean = 0;
+    std::size_t peak = 0;
+    std::string splits;
+};
+
+StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c,
+                        bool abft = true)
+{
+    const Shape shape{a.rows(), a.cols(), b.cols()};
+    const Plan plan = makePlan(shape, Precision::F32, s, cap, abft);
+    const Schedule schedule = buildSchedule(plan);
+    ExecutionRequest req;
+    req.schedule = &schedule;
+    req.a = &a;
+    req.b = &b;
+    req.c = &c;
+    req.gemm = GemmVariant::Cublas;
+    const ExecutionResult r = backend.execute(req);
+    StrategyRun out;
+    out.seconds = r.wallSeconds;
+    out.peak = r.peakBufferBytes;
+    out.products = plan.productCount();
+    out.splits = std::to_string(plan.splitM) + "x" + std::to_string(plan.splitN) + "x" + std::to_string(plan.splitQ);
+    for (const Span& sp : r.spans) {
+        if (sp.queue == Queue::H2D)
+            out.h2dBytes += sp.bytes;
+        if (sp.queue == Queue::D2H)
+            out.d2hBytes += sp.bytes;
+    }
+    for (const VerifyEvent& v : r.verifications)
+        out.notClean += v.result.verdict == Verdict::Clean ? 0 : 1;
+    return out;
+}
+
+json outOfCore(const BenchOptions& o, std::ostream& out)
+{
+    std::string why;
+    std::unique_ptr<Backend> backend = makeCudaBackend(&why, o.device);
+    if (!backend)
+        throw BackendError("no CUDA device: " + why);
+    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{2048, 4096}
+                                                    : std::vector<std::int64_t>{16384, 32768};
+    const std::vector<std::pair<std::string, std::uint64_t>> caps =
+        o.quick ? std::vector<std::pair<std::string, std::uint64_t>>{{"8 MiB", 8ull << 20}, {"32 MiB", 32ull << 20}}
+                : std::vector<std::pair<std::string, std::uint64_t>>{
+                      {"256 MiB", 256ull << 20}, {"1 GiB", 1ull << 30}, {"4 GiB", 4ull << 30}};
+    const std::vector<int> xtBlocks = o.quick ? std::vector<int>{512, 1024} : std::vector<int>{2048, 4096, 8192};
+    double h2d = 0, d2h = 0;
+    cuda::linkBandwidth(h2d, d2h);
+
+    Table t({"N", "cap", "strategy", "splits m/n/q", "seconds", "GFLOP/s", "vs in-core", "vs cublasXt best",
+             "vs bound", "bound by", "verdicts", "target"});
+    json rows = json::array();
+    for (std::int64_t n : sizes) {
+        const HostAllocator pinned = backend->hostAllocator();
+        HostMatrix a(Precision::F32, n, n, pinned), b(Precision::F32, n, n, pinned), c(Precision::F32, n, n, pinned);
+        fillRandom(a, Distribution::Uniform, 1, 0);
+        fillRandom(b, Distribution::Uniform, 1, 1);
+        const double flops = 2.0 * double(n) * double(n) * double(n);
+        const double inCore = cuda::inCoreGemmGflops(n, n, n, Precision::F32, 3);
+        double xtBest = 0;
+        int xtBlock = 0;
+        for (int bd : xtBlocks) {
+            const double sec = cuda::timeCublasXt(a, b, c, bd, 1);
+            rows.push_back({{"n", n}, {"baseline", "cublasXt"}, {"block_dim", bd}, {"seconds", sec}});
+            if (xtBest == 0 || flops / sec / 1e9 > xtBest) {
+                xtBest = flops / sec / 1e9;
+                xtBlock = bd;
+            }
+            out << "." << std::flush;
+        }
+        t.add({std::to_string(n), "-", "in-core cuBLAS", "-", fixed(flops / inCore / 1e9, 3), fixed(inCore, 0), "100.0%",
+               percent(inCore / xtBest), "-", "-", "-", "-"});
+        t.add({std::to_string(n), "-", "cublasXt (block " + std::to_string(xtBlock) + ")", "-",
+               fixed(flops / xtBest / 1e9, 3), fixed(xtBest, 0), percent(xtBest / inCore), "100.0%", "-", "-", "-", "-"});
+        rows.push_back({{"n", n}, {"baseline", "in-core cublas"}, {"gflops", inCore}});
+        for (const auto& [capName, cap] : caps) {
+            double best = 0;
+            for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
+                StrategyRun r;
+                try {
+                    r = runStrategy(*backend, s, cap, a, b, c);
+                } catch (const InputError& e) {
+                    t.add({std::to_string(n), capName, std::string(toString(s)), "does not fit: " + std::string(e.what())});
+                    continue;
+                }
+                const double gflops = flops / r.seconds / 1e9;
+                best = std::max(best, gflops);
+                // The bound: the GEMM roof (in-core cuBLAS) or the host link for these blocks' bytes.
+                const double gemmTime = flops / (inCore * 1e9);
+                const double linkTime = std::max(r.h2dBytes / (h2d * 1e9), r.d2hBytes / (d2h * 1e9));
+                const double bound = std::max(gemmTime, linkTime);
+                const double vsBound = bound / r.seconds;
+                std::string target = vsBound >= 0.9 ? "<=10% off bound: met" : "<=10% off bound: MISSED";
+                t.add({std::to_string(n), capName, std::string(toString(s)), r.splits, fixed(r.seconds, 3),
+                       fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), percent(vsBound),
+                       gemmTime >= linkTime ? "GEMM" : "link", r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean",
+                       target});
+                rows.push_back({{"n", n}, {"cap", capName}, {"strategy", toString(s)}, {"splits", r.splits},
+                                {"seconds", r.seconds}, {"gflops", gflops}, {"h2d_bytes", r.h2dBytes},
+                                {"d2h_bytes", r.d2hBytes}, {"bound_seconds", bound}, {"gemm_seconds", gemmTime},
+                                {"link_seconds", linkTime}, {"peak_bytes", r.peak}, {"cap_bytes", cap},
+                                {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest}});
+                out << "." << std::flush;
+            }
+            if (n == sizes.back() && cap == caps.back().second) {
+                // What ABFT costs out of core: the same strategies without checksums.
+                for (StrategyKind s : {StrategyKind::S2, StrategyKind::S3}) {
+                    const StrategyRun r = runStrategy(*backend, s, cap, a, b, c, false);
+                    const double gflops = flops / r.seconds / 1e9;
+                    t.add({std::to_string(n), capName, std::string(toString(s)) + " no ABFT", r.splits, fixed(r.seconds, 3),
+                           fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), "-", "-", "-", "-"});
+                    rows.push_back({{"n", n}, {"cap", capName}, {"strategy", std::string(toString(s)) + " no abft"},
+                                    {"splits", r.splits}, {"seconds", r.seconds}, {"gflops", gflops}});
+                }
+            }
+            if (n == sizes.back() && cap == caps.back().second)
+                t.add({std::to_string(n), capName, "best strategy", "-", "-", fixed(best, 0), percent(best / inCore),
+                       percent(best / xtBest), "-", "-", "-",
+                       std::string(best >= 0.9 * inCore ? ">=90% in-core: met" : ">=90% in-core: MISSED") +
+                           (best > xtBest ? ", > cublasXt: met" : ", > cublasXt: MISSED")});
+        }
+    }
+    out << "\nOut-of-core FP32 with ABFT, A B C in pinned host memory, cuBLAS products; seconds = first op start\n"
+           "to last op end (CUDA events). Link: H2D " << fixed(h2d, 1) << " GB/s, D2H " << fixed(d2h, 1)
+        << " GB/s (pinned, measured now). bound = max(2n^3 / in-core rate, link bytes of the chosen blocks / link rate)\n\n";
+    t.print(out);
+    return rows;
+}
+
+// ---- paper ----------------------------------------------------------------------------------
+json paper(const BenchOptions& o, std::ostream& out)
+{
+    // Seed 000 figure 18 (Quadro K620, tile 32): CUDA time per strategy in seconds.
+    const std::map<StrategyKind, double> seedSeconds = {
+        {StrategyKind::S1, 340.57}, {StrategyKind::S2, 312.42}, {StrategyKind::S3, 320.998}, {StrategyKind::S4, 316.998}};
+    Table t({"gemm", "strategy", "splits m/n/q", "CUDA s", "vs S1", "seed vs S1", "GFLOP/s", "FLOP/B (link)",
+             "faults fixed", "reference"});
+    json rows = json::array();
+    for (GemmVariant g : {GemmVariant::Tiled, GemmVariant::Cublas}) {
+        double s1 = 0;
+        for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
+            RunConfig cfg;
+            cfg.shape = o.quick ? Shape{2000, 200, 200} : Shape{20000, 2000, 2000};
+            cfg.precision = Precision::F32;
+            cfg.backend = BackendKind::Cuda;
+            cfg.device = o.device;
+            cfg.strategy = s;
+            cfg.memCapBytes = o.quick ? 100000 : 10000000;  // the seed's 10 MB
+            cfg.gemm = g;
+            cfg.tile = 32;
+            cfg.faults.count = 1;
+            const RunRecord r = runGemm(cfg);
+            if (r.status != "ok")
+                throw BackendError("paper run failed: " + r.error);
+            if (s == StrategyKind::S1)
+                s1 = r.metrics.executeSeconds;
+            const std::string splits = std::to_string(r.plan.splitM) + "x" + std::to_string(r.plan.splitN) + "x" +
+                                       std::to_string(r.plan.splitQ);
+            t.add({std::string(toString(g)), std::string(toString(s)), splits, fixed(r.metrics.executeSeconds, 4),
+                   fixed(r.metrics.executeSeconds / s1, 3), fixed(seedSeconds.at(s) / seedSeconds.at(StrategyKind::S1), 3),
+                   fixed(r.metrics.gflops, 1), fixed(r.metrics.intensityHostLink, 2),
+                   std::to_string(r.faults.corrected) + "/" + std::to_string(r.faults.injected),
+                   r.reference.passed ? "passed" : "FAILED"});
+            rows.push_back({{"gemm", toString(g)}, {"strategy", toString(s)}, {"splits", splits},
+                            {"execute_seconds", r.metrics.executeSeconds}, {"gflops", r.metrics.gflops},
+                            {"intensity_link", r.metrics.intensityHostLink}, {"corrected", r.faults.corrected},
+                            {"injected", r.faults.injected}, {"reference_passed", r.reference.passed},
+                            {"seed_seconds", seedSeconds.at(s)}});
+            out << "." << std::flush;
+        }
+    }
+    out << "\nSeed 000 section 6: A 20000x2000, B 2000x2000, FP32, 10 MB cap, one injected error per run;\n"
+           "the seed's column is its figure 18 (Quadro K620, tiled 32): compare ratios, not seconds\n\n";
+    t.print(out);
+    return rows;
+}
+
+#endif  // GIGACHECK_HAVE_CUDA
+
+}  // namespace
+
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
+{
+    if (std::find(std::begin(kSuites), std::end(kSuites), options.suite) == std::end(kSuites)) {
+        err << "unknown bench suite '" << options.suite << "' (abft-overhead, kernels, out-of-core, paper)\n";
+        return 2;
+    }
+#ifndef GIGACHECK_HAVE_CUDA
+    (void)out;
+    err << "no CUDA device: this build has no CUDA backend (nvcc was not found when it was configured)\n";
+    return 2;
+#else
+    std::string why;
+    const std::vector<DeviceInfo> devices = cuda::cudaDevices(&why);
+    if (devices.empty()) {
+        err << "no CUDA device: " << why << "\n";
+        return 2;
+    }
+    const int wanted = std::max(options.device, 0);
+    if (wanted >= int(devices.size())) {
+        err << "no CUDA device " << wanted << " (" << devices.size() << " found, numbered 0.."
+            << devices.size() - 1 << ")\n";
+        return 2;
+    }
+    const DeviceInfo& device = devices[std::size_t(wanted)];
+    try {
+        cuda::useDevice(device.index);  // the device measurements (cuda/lab.cu) run on the current device
+    } catch (const std::exception& e) {
+        err << "cannot use CUDA device " << device.index << ": " << e.what() << "\n";
+        return 2;
+    }
+    out << "gigacheck " << kVersion << " bench " << options.suite << (options.quick ? " (quick)" : "") << "\n"
+        << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
+        << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
+        << "date: " << nowUtc() << "\ncommit: " << commit() << "\n" << std::flush;
+    json rows;
+    try {
+        if (options.suite == "abft-overhead")
+            rows = abftOverhead(options, out);
+        else if (options.suite == "kernels")
+            rows = kernels(options, out);
+        else if (options.suite == "out-of-core")
+            rows = outOfCore(options, out);
+        else
+            rows = paper(options, out);
+    } catch (const std::exception& e) {
+        err << "bench " << options.suite << " failed: " << e.what() << "\n";
+        return 1;
+    }
+    if (!options.jsonPath.empty()) {
+        const json doc = {{"suite", options.suite}, {"device", device.name}, {"device_index", device.index}, {"date", nowUtc()},
+                          {"commit", commit()}, {"quick", options.quick}, {"rows", rows}};
+        std::ofstream f(options.jsonPath);
+        if (!f) {
+            err << "cannot write " << options.jsonPath << "\n";
+            return 1;
+        }
+        f << doc.dump(1) << "\n";
+    }
+    return 0;
+#endif
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,132 @@
+#include "families/blocked_gemm/cpu/block_ops.hpp"
+
+#include <cblas.h>
+
+#include <cstring>
+
+namespace gigacheck::cpu {
+
+namespace {
+
+template <class T> T* slot(Buffers& bufs, int s) { return static_cast<T*>(bufs.data[std::size_t(s)]); }
+
+std::int64_t ldOf(const Plan& plan, int s) { return plan.buffers[std::size_t(s)].ld; }
+
+void gemm(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
+          std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, a, int(lda), b,
+                int(ldb), accumulate ? 1.0f : 0.0f, c, int(ldc));
+}
+void gemm(const double* a, std::int64_t lda, const double* b, std::int64_t ldb, double* c, std::int64_t ldc,
+          std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate)
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, a, int(lda), b,
+                int(ldb), accumulate ? 1.0 : 0.0, c, int(ldc));
+}
+
+}  // namespace
+
+template <class T>
+void copyToDevice(const Operation& op, const Plan& plan, Buffers& bufs, const HostMatrix& a, const HostMatrix& b)
+{
+    const HostMatrix& src = op.host.matrix == Operand::A ? a : b;
+    T* dst = slot<T>(bufs, op.dst);
+    const std::int64_t ld = ldOf(plan, op.dst);
+    const T* base = src.as<T>();
+    for (std::int64_t r = 0; r < op.host.rows; ++r)
+        std::memcpy(dst + r * ld, base + (op.host.row + r) * src.cols() + op.host.col,
+                    std::size_t(op.host.cols) * sizeof(T));
+}
+
+template <class T>
+void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, HostMatrix& c)
+{
+    const T* src = static_cast<const T*>(bufs.data[std::size_t(op.dst)]);
+    const std::int64_t ld = ldOf(plan, op.dst);
+    T* base = c.as<T>();
+    for (std::int64_t r = 0; r < op.host.rows; ++r)
+        std::memcpy(base + (op.host.row + r) * c.cols() + op.host.col, src + r * ld,
+                    std::size_t(op.host.cols) * sizeof(T));
+}
+
+template <class T>
+void checksum(const Operation& op, const Plan& plan, Buffers& bufs)
+{
+    const BufferSpec& spec = plan.buffers[std::size_t(op.dst)];
+    if (spec.role == BufferRole::A)
+        columnChecksum<T>({slot<T>(bufs, op.dst), op.rows, op.depth, spec.ld});
+    else
+        rowChecksum<T>({slot<T>(bufs, op.dst), op.depth, op.cols, spec.ld});
+}
+
+template <class T>
+void product(const Operation& op, const Plan& plan, Buffers& bufs)
+{
+    const std::int64_t extra = plan.abft ? 1 : 0;
+    const T* a = slot<T>(bufs, op.srcA);
+    const T* b = slot<T>(bufs, op.srcB);
+    const std::int64_t lda = ldOf(plan, op.srcA), ldb = ldOf(plan, op.srcB);
+    gemm(a, lda, b, ldb, slot<T>(bufs, op.dst), ldOf(plan, op.dst), op.rows + extra, op.cols + extra, op.depth,
+         op.accumulate);
+    if (op.aux >= 0) {
+        BoundAccumulator& acc = bufs.bounds[std::size_t(op.aux)];
+        if (!op.accumulate)
+            acc.reset(op.rows, op.cols);
+        accumulateBound<T>(acc, BlockView<const T>{a, op.rows, op.depth, lda},
+                           BlockView<const T>{b, op.depth, op.cols, ldb});
+    }
+}
+
+template <class T>
+std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs, FaultPlan* faults)
+{
+    std::vector<InjectEvent> events;
+    if (!faults)
+        return events;
+    const std::int64_t extra = plan.abft ? 1 : 0;
+    const BlockView<T> c{slot<T>(bufs, op.dst), op.rows, op.cols, ldOf(plan, op.dst)};
+    for (std::size_t index : faults->forBlock(op.block)) {
+        Injection& inj = faults->injections[index];
+        // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
+        if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra ||
+            inj.localCol >= op.cols + extra)
+            continue;
+        T& cell = c(inj.localRow, inj.localCol);
+        inj.before = double(cell);
+        cell = T(applyFault(inj, inj.before, plan.precision));
+        inj.after = double(cell);
+        inj.applied = true;
+        events.push_back({op.id, inj, 0});
+    }
+    return events;
+}
+
+template <class T>
+VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda)
+{
+    const Thresholds t = thresholds(bufs.bounds[std::size_t(op.aux)], unitRoundoff(plan.precision), lambda);
+    VerifyEvent ev;
+    ev.opId = op.id;
+    ev.block = op.block;
+    ev.rowOffset = plan.rowOffset(op.block.i);
+    ev.colOffset = plan.colOffset(op.block.j);
+    ev.rows = op.rows;
+    ev.cols = op.cols;
+    ev.result = verifyAndCorrect<T>({slot<T>(bufs, op.dst), op.rows, op.cols, ldOf(plan, op.dst)}, t);
+    return ev;
+}
+
+#define GIGACHECK_INSTANTIATE(T)                                                                        \
+    template void copyToDevice<T>(const Operation&, const Plan&, Buffers&, const HostMatrix&,           \
+                                  const HostMatrix&);                                                   \
+    template void copyToHost<T>(const Operation&, const Plan&, const Buffers&, HostMatrix&);            \
+    template void checksum<T>(const Operation&, const Plan&, Buffers&);                                 \
+    template void product<T>(const Operation&, const Plan&, Buffers&);                                  \
+    template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
+    template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double);
+GIGACHECK_INSTANTIATE(float)
+GIGACHECK_INSTANTIATE(double)
+#undef GIGACHECK_INSTANTIATE
+
+}  // namespace gigacheck::cpu

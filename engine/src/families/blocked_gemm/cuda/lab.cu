@@ -1,0 +1,508 @@
+// Device measurements behind `gigacheck devices --measure` and `gigacheck bench` (see lab.hpp).
+#include "families/blocked_gemm/cuda/lab.hpp"
+
+#include "abft/cuda/abft_device.hpp"
+#include "core/cuda/check.hpp"
+#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "core/cuda/resources.hpp"
+
+#include "gigacheck/abft.hpp"
+
+#include <cublasXt.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+// Counter-based uniform(-1, 1): reproducible, no state, fills gigabytes in milliseconds.
+__device__ __forceinline__ double hashUniform(unsigned long long x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return double(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+template <class T>
+__global__ void fillKernel(T* p, Index rows, Index cols, Index ld, unsigned long long seed)
+{
+    const Index n = rows * cols;
+    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += Index(gridDim.x) * blockDim.x) {
+        const Index r = e / cols, c = e % cols;
+        p[r * ld + c] = T(hashUniform(seed * 0x9E3779B97F4A7C15ULL + (unsigned long long)e));
+    }
+}
+
+void fill(Precision p, void* ptr, Index rows, Index cols, Index ld, unsigned long long seed, cudaStream_t s)
+{
+    if (p == Precision::F64)
+        fillKernel<double><<<1024, 256, 0, s>>>(static_cast<double*>(ptr), rows, cols, ld, seed);
+    else
+        fillKernel<float><<<1024, 256, 0, s>>>(static_cast<float*>(ptr), rows, cols, ld, seed);
+    CUDA_CHECK_LAUNCH();
+}
+
+std::size_t esz(Precision p) { return p == Precision::F64 ? 8 : 4; }
+Index pad32(Index x) { return (x + 31) / 32 * 32; }
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Median time (ms) of `body` over reps after one warm-up, measured with events on stream s.
+double timeMs(cudaStream_t s, int reps, const std::function<void()>& body)
+{
+    Event a, b;
+    body();  // warm-up: module load, cuBLAS heuristics
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+        CUDA_CHECK(cudaEventRecord(a.get(), s));
+        body();
+        CUDA_CHECK(cudaEventRecord(b.get(), s));
+        CUDA_CHECK(cudaEventSynchronize(b.get()));
+        t.push_back(elapsedMs(a.get(), b.get()));
+    }
+    return median(t);
+}
+
+std::string isoDate()
+{
+    const std::time_t now = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+    return buf;
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> cudaDevices(std::string* why)
+{
+    std::vector<DeviceInfo> out;
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (why)
+            *why = std::string("no CUDA device (") + cudaGetErrorString(e) + ")";
+        return out;
+    }
+    if (count == 0) {
+        if (why)
+            *why = "no CUDA device found";
+        return out;
+    }
+    for (int d = 0; d < count; ++d) {
+        cudaDeviceProp prop{};
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
+        DeviceInfo info;
+        info.backend = BackendKind::Cuda;
+        info.name = prop.name;
+        info.memoryBytes = prop.totalGlobalMem;
+        info.computeCapability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+        info.index = d;
+        out.push_back(info);
+    }
+    return out;
+}
+
+void linkBandwidth(double& h2dGBs, double& d2hGBs)
+{
+    const std::size_t bytes = std::size_t(256) << 20;
+    PinnedBuffer host(bytes);
+    DeviceBuffer dev(bytes);
+    std::memset(host.get(), 1, bytes);
+    Stream s;
+    const double h2d = timeMs(s.get(), 5, [&] {
+        CUDA_CHECK(cudaMemcpyAsync(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice, s.get()));
+    });
+    const double d2h = timeMs(s.get(), 5, [&] {
+        CUDA_CHECK(cudaMemcpyAsync(host.get(), dev.get(), bytes, cudaMemcpyDeviceToHost, s.get()));
+    });
+    h2dGBs = double(bytes) / (h2d * 1e-3) / 1e9;
+    d2hGBs = double(bytes) / (d2h * 1e-3) / 1e9;
+}
+
+double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
+{
+    DeviceBuffer a(std::size_t(m * n) * esz(p)), b(std::size_t(n * q) * esz(p)), c(std::size_t(m * q) * esz(p));
+    Stream s;
+    CublasHandle h;
+    fill(p, a.get(), m, n, n, 1, s.get());
+    fill(p, b.get(), n, q, q, 2, s.get());
+    GemmCall g;
+    g.variant = GemmVariant::Cublas;
+    g.precision = p;
+    g.m = m;
+    g.n = n;
+    g.q = q;
+    g.a = a.get();
+    g.lda = n;
+    g.b = b.get();
+    g.ldb = q;
+    g.c = c.get();
+    g.ldc = q;
+    const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
+    return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
+}
+
+void useDevice(int device) { CUDA_CHECK(cudaSetDevice(device)); }
+
+Ceilings measureDeviceCeilings(int device)
+{
+    CUDA_CHECK(cudaSetDevice(device));
+    Ceilings c;
+    c.gflopsF32 = inCoreGemmGflops(8192, 8192, 8192, Precision::F32, 5);
+    c.gflopsF64 = inCoreGemmGflops(8192, 8192, 8192, Precision::F64, 5);
+    {
+        const Index n = 8192;
+        DeviceBuffer a(std::size_t(n * n) * 4), b(std::size_t(n * n) * 4), cc(std::size_t(n * n) * 4);
+        Stream s;
+        CublasHandle h;
+        fill(Precision::F32, a.get(), n, n, n, 1, s.get());
+        fill(Precision::F32, b.get(), n, n, n, 2, s.get());
+        GemmCall g;
+        g.variant = GemmVariant::CublasTf32;
+        g.m = g.n = g.q = n;
+        g.a = a.get();
+        g.b = b.get();
+        g.c = cc.get();
+        g.lda = g.ldb = g.ldc = n;
+        const double ms = timeMs(s.get(), 5, [&] { gemm(g, h.get(), s.get()); });
+        c.gflopsTf32 = gemmFlops(n, n, n) / (ms * 1e-3) / 1e9;
+    }
+    {
+        const std::size_t bytes = std::size_t(1) << 30;
+        DeviceBuffer x(bytes), y(bytes);
+        Stream s;
+        CUDA_CHECK(cudaMemsetAsync(x.get(), 1, bytes, s.get()));
+        const double ms = timeMs(s.get(), 10, [&] {
+            CUDA_CHECK(cudaMemcpyAsync(y.get(), x.get(), bytes, cudaMemcpyDeviceToDevice, s.get()));
+        });
+        c.deviceBandwidthGBs = 2.0 * double(bytes) / (ms * 1e-3) / 1e9;  // read + write
+    }
+    linkBandwidth(c.h2dGBs, c.d2hGBs);
+    c.source = "measured " + isoDate();
+    return c;
+}
+
+GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index n, int reps)
+{
+    const std::size_t bytes = std::size_t(n * n) * esz(p);
+    DeviceBuffer a(bytes), b(bytes), c(bytes);
+    Stream s;
+    CublasHandle h;
+    fill(p, a.get(), n, n, n, 11, s.get());
+    fill(p, b.get(), n, n, n, 12, s.get());
+    GemmCall g;
+    g.variant = v;
+    g.tile = tile;
+    g.optimizedBk = optimizedBk;
+    g.precision = p;
+    g.m = g.n = g.q = n;
+    g.a = a.get();
+    g.b = b.get();
+    g.c = c.get();
+    g.lda = g.ldb = g.ldc = n;
+    GemmTiming t;
+    t.medianMs = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
+    t.gflops = gemmFlops(n, n, n) / (t.medianMs * 1e-3) / 1e9;
+
+    // Correctness on a few sampled rows against an FP64 host product of the same inputs.
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    const std::size_t nn = std::size_t(n);
+    std::vector<double> hb(nn * nn), ha(nn), hc(nn);
+    auto fetch = [&](const void* src, std::size_t count, std::vector<double>& dst) {
+        if (p == Precision::F64) {
+            CUDA_CHECK(cudaMemcpy(dst.data(), src, count * 8, cudaMemcpyDeviceToHost));
+        } else {
+            std::vector<float> tmp(count);
+            CUDA_CHECK(cudaMemcpy(tmp.data(), src, count * 4, cudaMemcpyDeviceToHost));
+            std::copy(tmp.begin(), tmp.end(), dst.begin());
+        }
+    };
+    fetch(b.get(), std::size_t(n * n), hb);
+    double worst = 0;
+    for (Index row : {Index(0), n / 2, n - 1}) {
+        fetch(static_cast<const char*>(a.get()) + std::size_t(row * n) * esz(p), std::size_t(n), ha);
+        fetch(static_cast<const char*>(c.get()) + std::size_t(row * n) * esz(p), std::size_t(n), hc);
+        for (Index j = 0; j < n; ++j) {
+            double ref = 0, mag = 0;
+            for (Index k = 0; k < n; ++k) {
+                ref += ha[std::size_t(k)] * hb[std::size_t(k * n + j)];
+                mag += std::fabs(ha[std::size_t(k)] * hb[std::size_t(k * n + j)]);
+            }
+            worst = std::max(worst, std::fabs(hc[std::size_t(j)] - ref) / std::max(mag, 1e-300));
+        }
+    }
+    t.relError = worst;
+    return t;
+}
+
+AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int reps)
+{
+    const std::size_t e = esz(p);
+    const GemmVariant variant = tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    Stream s;
+    CublasHandle h;
+
+    // Plain: unaugmented, tight leading dimensions.
+    DeviceBuffer pa(std::size_t(n * n) * e), pb(std::size_t(n * n) * e), pc(std::size_t(n * n) * e);
+    fill(p, pa.get(), n, n, n, 21, s.get());
+    fill(p, pb.get(), n, n, n, 22, s.get());
+    GemmCall plain;
+    plain.variant = variant;
+    plain.precision = p;
+    plain.m = plain.n = plain.q = n;
+    plain.a = pa.get();
+    plain.b = pb.get();
+    plain.c = pc.get();
+    plain.lda = plain.ldb = plain.ldc = n;
+
+    // Protected: the plan's layout (augmented, leading dimensions padded to 32), same inputs.
+    const Index lda = pad32(n), ldb = pad32(n + 2), ldc = pad32(n + 1), ldx = pad32(n + 1);  // B: r_B + row norms
+    DeviceBuffer xa(std::size_t((n + 1) * lda) * e), xb(std::size_t(n * ldb) * e), xc(std::size_t((n + 1) * ldc) * e);
+    DeviceBuffer aux(std::size_t(4 * ldx) * sizeof(double));
+    CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * e, pa.get(), std::size_t(n) * e, std::size_t(n) * e,
+                                 std::size_t(n), cudaMemcpyDeviceToDevice, s.get()));
+    CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * e, pb.get(), std::size_t(n) * e, std::size_t(n) * e,
+                                 std::size_t(n), cudaMemcpyDeviceToDevice, s.get()));
+    PinnedBuffer out(sizeof(VerifyOut)), injected(2 * sizeof(double));
+    GemmCall prot = plain;
+    prot.a = xa.get();
+    prot.b = xb.get();
+    prot.c = xc.get();
+    prot.lda = lda;
+    prot.ldb = ldb;
+    prot.ldc = ldc;
+    const AuxView av{aux.as<double>(), ldx};
+    DeviceInjection fault;
+    fault.row = n / 3;
+    fault.col = n / 2;
+    // |C_ij| ~ sqrt(n / 9) for U(-1, 1) inputs; every threshold here (TF32 included, with its
+    // input-rounding model) stays well below 1000 up to n = 16384.
+    fault.delta = 1000.0;
+    const RoundoffModel model = roundoffModel(p, tf32);
+    Stream side;
+    Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
+
+    auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
+    auto runProtected = [&] {
+        // As the backend does: B's checksum pass first (moving it beside the GEMM too was measured
+        // slower out of core and with TF32; A's checksum comes with the products' pass over A),
+        // then the checksum products on a side stream beside the GEMM.
+        checksumB(p, xb.get(), n, n, ldb, s.get());
+        CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
+        CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
+        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get(), model.uInput > 0);
+        CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
+        gemm(prot, h.get(), s.get());
+        CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
+        if (errors > 0)
+            inject(p, xc.get(), ldc, &fault, 1, injected.as<double>(), s.get());
+        VerifyCall v;
+        v.precision = p;
+        v.c = xc.get();
+        v.rows = v.cols = n;
+        v.ldc = ldc;
+        v.depth = n;
+        v.aux = av;
+        v.u = model.uAccumulate;
+        v.uInput = model.uInput;
+        verify(v, out.as<VerifyOut>(), s.get());
+    };
+    // Interleaved repetitions: clock drift hits both sides alike.
+    AbftTiming t;
+    std::vector<double> plainMs, protectedMs;
+    for (int r = 0; r < reps; ++r) {
+        plainMs.push_back(timeMs(s.get(), 1, runPlain));
+        protectedMs.push_back(timeMs(s.get(), 1, runProtected));
+    }
+    t.plainMs = median(plainMs);
+    t.protectedMs = median(protectedMs);
+
+    // Each ABFT stage alone, to see how close its passes come to the copy bandwidth.
+    if (errors == 0) {
+        const double ab = double(n + 1) * double(n) * double(e);
+        VerifyCall v;
+        v.precision = p;
+        v.c = xc.get();
+        v.rows = v.cols = n;
+        v.ldc = ldc;
+        v.depth = n;
+        v.aux = av;
+        v.u = model.uAccumulate;
+        v.uInput = model.uInput;
+        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get()); })});
+        t.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
+                                checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get(),
+                                                 model.uInput > 0);
+                            })});
+        t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
+    }
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    const VerifyOut& r = *out.as<VerifyOut>();
+    t.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+    t.corrections = r.correctionCount;
+    t.threshold = r.maxThreshold;
+    t.delta = errors > 0 ? fault.delta : 0;
+    if (errors > 0) {
+        // The clean value of the faulty cell, from the plain product of the same inputs.
+        double clean = 0, fixed = 0;
+        if (p == Precision::F64) {
+            CUDA_CHECK(cudaMemcpy(&clean, pc.as<double>() + fault.row * n + fault.col, 8, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(&fixed, xc.as<double>() + fault.row * ldc + fault.col, 8, cudaMemcpyDeviceToHost));
+        } else {
+            float cf = 0, ff = 0;
+            CUDA_CHECK(cudaMemcpy(&cf, pc.as<float>() + fault.row * n + fault.col, 4, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(&ff, xc.as<float>() + fault.row * ldc + fault.col, 4, cudaMemcpyDeviceToHost));
+            clean = cf;
+            fixed = ff;
+        }
+        t.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
+    }
+    return t;
+}
+
+double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps)
+{
+    cublasXtHandle_t h = nullptr;
+    CUBLAS_CHECK(cublasXtCreate(&h));
+    struct Guard {
+        cublasXtHandle_t h;
+        ~Guard() { cublasXtDestroy(h); }
+    } guard{h};
+    int dev = 0;  // the bench's device (runBench makes it current)
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUBLAS_CHECK(cublasXtDeviceSelect(h, 1, &dev));
+    CUBLAS_CHECK(cublasXtSetBlockDim(h, blockDim));
+    CUBLAS_CHECK(cublasXtSetPinningMemMode(h, CUBLASXT_PINNING_DISABLED));  // ours is pinned already
+    const std::size_t m = std::size_t(a.rows()), n = std::size_t(a.cols()), q = std::size_t(b.cols());
+    std::vector<double> t;
+    for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
+        const auto start = std::chrono::steady_clock::now();
+        if (a.precision() == Precision::F64) {
+            const double alpha = 1, beta = 0;
+            CUBLAS_CHECK(cublasXtDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &alpha, b.as<double>(), q, a.as<double>(), n,
+                                       &beta, c.as<double>(), q));
+        } else {
+            const float alpha = 1, beta = 0;
+            CUBLAS_CHECK(cublasXtSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &alpha, b.as<float>(), q, a.as<float>(), n,
+                                       &beta, c.as<float>(), q));
+        }
+        CUDA_CHECK(cudaDeviceSynchronize());
+        if (r > 0)
+            t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return median(t);
+}
+
+void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
+{
+    const Precision p = a.precision();
+    DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
+    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CublasHandle h;
+    GemmCall g;
+    g.variant = v;
+    g.tile = tile;
+    g.optimizedBk = optimizedBk;
+    g.precision = p;
+    g.m = a.rows();
+    g.n = a.cols();
+    g.q = b.cols();
+    g.a = da.get();
+    g.lda = a.cols();
+    g.b = db.get();
+    g.ldb = b.cols();
+    g.c = dc.get();
+    g.ldc = c.cols();
+    gemm(g, h.get(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
+}
+
+ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
+                                          const RoundoffModel& model, const DeviceFault& fault)
+{
+    const Precision p = a.precision();
+    const std::size_t e = esz(p);
+    const Index m = a.rows(), n = a.cols(), q = b.cols();
+    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
+    DeviceBuffer xa(std::size_t((m + 1) * lda) * e), xb(std::size_t(n * ldb) * e), xc(std::size_t((m + 1) * ldc) * e);
+    DeviceBuffer aux(std::size_t(4 * ldx) * sizeof(double));
+    Stream s, side;
+    Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
+    CublasHandle h;
+    CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * e, a.data(), std::size_t(n) * e, std::size_t(n) * e,
+                                 std::size_t(m), cudaMemcpyHostToDevice, s.get()));
+    CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * e, b.data(), std::size_t(q) * e, std::size_t(q) * e,
+                                 std::size_t(n), cudaMemcpyHostToDevice, s.get()));
+    const AuxView av{aux.as<double>(), ldx};
+    checksumB(p, xb.get(), n, q, ldb, s.get());
+    CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
+    CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
+    checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, m, n, q, av, false, side.get(), model.uInput > 0);
+    CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
+    GemmCall g;
+    g.variant = v;
+    g.precision = p;
+    g.m = m;
+    g.n = n;
+    g.q = q;
+    g.a = xa.get();
+    g.lda = lda;
+    g.b = xb.get();
+    g.ldb = ldb;
+    g.c = xc.get();
+    g.ldc = ldc;
+    gemm(g, h.get(), s.get());
+    CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
+    PinnedBuffer out(sizeof(VerifyOut)), injected(2 * sizeof(double));
+    if (fault.row >= 0) {
+        DeviceInjection d;
+        d.row = fault.row;
+        d.col = fault.col;
+        d.delta = fault.delta;
+        inject(p, xc.get(), ldc, &d, 1, injected.as<double>(), s.get());
+    }
+    VerifyCall call;
+    call.precision = p;
+    call.c = xc.get();
+    call.rows = m;
+    call.cols = q;
+    call.ldc = ldc;
+    call.depth = n;
+    call.aux = av;
+    call.u = model.uAccumulate;
+    call.uInput = model.uInput;
+    verify(call, out.as<VerifyOut>(), s.get());
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    const VerifyOut& r = *out.as<VerifyOut>();
+    ProtectedProduct result;
+    result.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+    result.corrections = r.correctionCount;
+    if (r.correctionCount > 0) {
+        result.before = r.before[0];
+        result.after = r.after[0];
+    }
+    result.maxCleanResidualRatio = r.maxCleanRatio;
+    result.minThreshold = r.minThreshold;
+    result.maxThreshold = r.maxThreshold;
+    return result;
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,165 @@
+#include "families/blocked_gemm/plan/schedule_builder.hpp"
+
+#include "families/blocked_gemm/plan/buffer_layout.hpp"
+#include "families/blocked_gemm/plan/op_access.hpp"
+
+#include <algorithm>
+
+namespace gigacheck {
+
+ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int streams)
+    : plan_(plan), withInjection_(withInjection)
+{
+    const BufferCounts n = bufferCounts(plan.strategy);
+    countA_ = n.a;
+    countB_ = n.b;
+    countC_ = n.c;
+    elem_ = double(elementSize(plan.precision));
+    schedule_.plan = plan;
+    schedule_.streams = streams;
+    slots_.resize(plan.buffers.size());
+}
+
+Operation& ScheduleBuilder::add(Operation op)
+{
+    op.id = int(schedule_.ops.size());
+    const OpAccess access = accessOf(op);
+    auto depend = [&op](int id) {
+        if (id >= 0 && std::find(op.deps.begin(), op.deps.end(), id) == op.deps.end())
+            op.deps.push_back(id);
+    };
+    for (int slot : access.reads)
+        depend(slots_[std::size_t(slot)].lastWriter);  // read after write
+    for (int slot : access.writes) {
+        depend(slots_[std::size_t(slot)].lastWriter);  // write after write
+        for (int reader : slots_[std::size_t(slot)].readersSinceWrite)
+            depend(reader);  // write after read
+    }
+    for (int slot : access.reads)
+        slots_[std::size_t(slot)].readersSinceWrite.push_back(op.id);
+    for (int slot : access.writes) {
+        slots_[std::size_t(slot)].lastWriter = op.id;
+        slots_[std::size_t(slot)].readersSinceWrite.clear();
+    }
+    std::sort(op.deps.begin(), op.deps.end());
+    schedule_.ops.push_back(std::move(op));
+    return schedule_.ops.back();
+}
+
+void ScheduleBuilder::setExtents(Operation& op, const BlockIndex& b) const
+{
+    op.block = b;
+    op.rows = plan_.rowsOf(b.i);
+    op.cols = plan_.colsOf(b.j);
+    op.depth = plan_.depthOf(b.k);
+}
+
+void ScheduleBuilder::loadA(int i, int k, int slot, int stream)
+{
+    Operation op;
+    op.kind = OpKind::CopyH2D;
+    op.queue = Queue::H2D;
+    op.stream = stream;
+    op.dst = slot;
+    setExtents(op, {i, 0, k});
+    op.cols = 0;  // an A block does not depend on j
+    op.host = {Operand::A, plan_.rowOffset(i), plan_.depthOffset(k), op.rows, op.depth};
+    op.bytes = double(op.rows) * double(op.depth) * elem_;
+    add(std::move(op));
+}
+
+void ScheduleBuilder::loadB(int k, int j, int slot, int stream)
+{
+    Operation op;
+    op.kind = OpKind::CopyH2D;
+    op.queue = Queue::H2D;
+    op.stream = stream;
+    op.dst = slot;
+    setExtents(op, {0, j, k});
+    op.rows = 0;  // a B block does not depend on i
+    op.host = {Operand::B, plan_.depthOffset(k), plan_.colOffset(j), op.depth, op.cols};
+    op.bytes = double(op.depth) * double(op.cols) * elem_;
+    add(std::move(op));
+}
+
+void ScheduleBuilder::checksumA(const BlockIndex& b, int slot, int stream)
+{
+    if (!plan_.abft)
+        return;
+    Operation op;
+    op.kind = OpKind::Checksum;
+    op.stream = stream;
+    op.dst = slot;
+    setExtents(op, b);
+    op.flops = double(op.rows) * double(op.depth);
+    op.bytes = (double(op.rows) * double(op.depth) + double(op.depth)) * elem_;
+    add(std::move(op));
+}
+
+void ScheduleBuilder::checksumB(const BlockIndex& b, int slot, int stream)
+{
+    if (!plan_.abft)
+        return;
+    Operation op;
+    op.kind = OpKind::Checksum;
+    op.stream = stream;
+    op.dst = slot;
+    setExtents(op, b);
+    op.flops = double(op.depth) * double(op.cols);
+    op.bytes = (double(op.depth) * double(op.cols) + double(op.depth)) * elem_;
+    add(std::move(op));
+}
+
+void ScheduleBuilder::product(const BlockIndex& b, int a, int bSlot, int c, int stream, int storeStream)
+{
+    const int aux = slotAux(c - slotC(0));
+    const double extra = plan_.abft ? 1 : 0;
+
+    Operation prod;
+    prod.kind = OpKind::Product;
+    prod.stream = stream;
+    prod.dst = c;
+    prod.srcA = a;
+    prod.srcB = bSlot;
+    prod.aux = aux;
+    prod.accumulate = b.k > 0;
+    setExtents(prod, b);
+    const double rows = double(prod.rows) + extra, cols = double(prod.cols) + extra;
+    const double depth = double(prod.depth);
+    prod.flops = 2 * rows * cols * depth;
+    prod.bytes = (rows * depth + depth * cols + rows * cols * (prod.accumulate ? 2 : 1)) * elem_;
+    add(prod);
+
+    if (withInjection_) {
+        Operation inject;
+        inject.kind = OpKind::Inject;
+        inject.stream = stream;
+        inject.dst = c;
+        setExtents(inject, b);
+        add(std::move(inject));
+    }
+    if (plan_.abft) {
+        Operation verify;
+        verify.kind = OpKind::Verify;
+        verify.stream = stream;
+        verify.dst = c;
+        verify.aux = aux;
+        setExtents(verify, b);
+        verify.flops = 2 * rows * cols;  // control row and column sums
+        verify.bytes = rows * cols * elem_;
+        add(std::move(verify));
+    }
+    if (b.k == plan_.splitN - 1) {
+        Operation store;
+        store.kind = OpKind::CopyD2H;
+        store.queue = Queue::D2H;
+        store.stream = storeStream;
+        store.dst = c;
+        setExtents(store, b);
+        store.host = {Operand::C, plan_.rowOffset(b.i), plan_.colOffset(b.j), store.rows, store.cols};
+        store.bytes = double(store.rows) * double(store.cols) * elem_;
+        add(std::move(store));
+    }
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,208 @@
+// runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
+#include "gigacheck/run.hpp"
+
+#include "gigacheck/version.hpp"
+#include "families/blocked_gemm/run/reference.hpp"
+#include "core/result_block_observer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <new>
+#include <optional>
+
+namespace gigacheck {
+
+namespace {
+
+constexpr std::uint64_t kCpuDefaultCap = 1ull << 30;  // 1 GiB
+
+std::string nowIso8601()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+void validate(const RunConfig& c)
+{
+    const Shape& s = c.shape;
+    if (s.m <= 0 || s.n <= 0 || s.q <= 0)
+        throw InputError("shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q) +
+                         " is empty: m, n and q must all be at least 1");
+    // cblas takes int extents; a block never exceeds the matrix.
+    constexpr std::int64_t kMaxExtent = 2147483647;
+    if (s.m > kMaxExtent || s.n > kMaxExtent || s.q > kMaxExtent)
+        throw InputError("a dimension of the shape exceeds 2^31 - 1");
+    if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
+        throw InputError("the threshold factor lambda must be a positive number");
+    if (c.tile != 8 && c.tile != 16 && c.tile != 32)
+        throw InputError("tile must be 8, 16 or 32 (got " + std::to_string(c.tile) + ")");
+    if (c.faults.count < 0)
+        throw InputError("the number of errors cannot be negative");
+    if (c.device < -1)
+        throw InputError("a CUDA device number is 0 or more (got " + std::to_string(c.device) + ")");
+}
+
+// Bytes of host memory a new allocation can still get without swapping or waking the OOM killer
+// (MemAvailable), 0 when unknown. Linux only; elsewhere the allocation itself has to tell.
+double hostMemoryAvailable()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string line; std::getline(meminfo, line);) {
+        if (line.rfind("MemAvailable:", 0) == 0)
+            return std::strtod(line.c_str() + 13, nullptr) * 1024.0;  // the file says kB
+    }
+    return 0;
+}
+
+// With overcommit, each of A, B and C can be granted on its own and only touching them fails,
+// and then the kernel kills the whole process (the GUI with it): check the sum first. On the CPU
+// backend the "device" buffers are host memory too, and a full reference holds a second C.
+void checkHostMemory(const RunConfig& c, const Plan* plan, bool buffersOnHost)
+{
+    const Shape& s = c.shape;
+    const double elem = double(elementSize(c.precision));
+    const double matrices = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) * elem;
+    const double reference =
+        resolveReferenceMode(c.reference, s) == ReferenceMode::Full ? double(s.m) * double(s.q) * elem : 0.0;
+    const double buffers = buffersOnHost && plan ? double(plan->bytesNeeded) : 0.0;
+    const double need = matrices + reference + buffers;
+    const double available = hostMemoryAvailable();
+    if (available > 0 && need > available)
+        throw InputError("not enough host memory: " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                         std::to_string(s.q) + " " + std::string(toString(c.precision)) + " needs " +
+                         formatBytes(need) + " (A, B and C " + formatBytes(matrices) +
+                         (reference > 0 ? ", reference " + formatBytes(reference) : std::string()) +
+                         (buffers > 0 ? ", CPU buffers " + formatBytes(buffers) : std::string()) + ") but only " +
+                         formatBytes(available) + " is available on this machine; choose a smaller shape");
+}
+
+double elapsed(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+}  // namespace
+
+double typicalMagnitude(const Shape& s, Distribution d)
+{
+    // |C_ij| ~ sqrt(n * E[a^2] * E[b^2]) for independent zero-mean entries.
+    double meanSquare = 1.0;
+    switch (d) {
+    case Distribution::Uniform: meanSquare = 1.0 / 3.0; break;  // U(-1, 1)
+    case Distribution::Normal: meanSquare = 1.0; break;          // N(0, 1)
+    case Distribution::Wide:                                    // 10^U(-3, 3)
+        meanSquare = (1e6 - 1e-6) / (12.0 * std::log(10.0));
+        break;
+    }
+    return std::sqrt(double(std::max<std::int64_t>(s.n, 1))) * meanSquare;
+}
+
+RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
+{
+    validate(config);
+    checkHostMemory(config, nullptr, false);  // A, B and C alone; the plan of a huge shape takes a while
+    std::unique_ptr<Backend> own;
+    Backend* backend = hooks.backend;
+    if (!backend) {
+        own = makeBackend(config.backend, config.device);
+        backend = own.get();
+    }
+
+    RunRecord record;
+    record.toolVersion = kVersion;
+    record.createdAt = nowIso8601();
+    record.config = config;
+    record.device = backend->device();
+    if (record.device.whyChosen.empty())
+        record.device.whyChosen = "backend supplied by the caller";
+
+    // Everything that can refuse the input runs before the (possibly large) matrices exist.
+    std::uint64_t cap = config.memCapBytes;
+    if (cap == 0)
+        cap = record.device.backend == BackendKind::Cpu || record.device.memoryBytes == 0 ? kCpuDefaultCap
+                                                                                          : record.device.memoryBytes;
+    record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
+    // Before the schedule: for a huge shape building it alone can take a while.
+    checkHostMemory(config, &record.plan, record.device.backend == BackendKind::Cpu);
+    const Schedule schedule = buildSchedule(record.plan, config.faults.any());
+    FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
+
+    // The plan is shown before the (possibly slow) generation of the inputs.
+    if (hooks.observer)
+        hooks.observer->onPlan(schedule);
+
+    // Cancelled before it began (the GUI's Cancel right after Start): stop before the inputs,
+    // which for a large shape take a while to allocate and fill.
+    if (hooks.cancel && hooks.cancel->load()) {
+        record.status = "cancelled";
+        record.metrics = computeMetrics(record);
+        record.faults = computeFaultReport(record);
+        return record;
+    }
+
+    const Shape& s = config.shape;
+    const HostAllocator alloc = backend->hostAllocator();
+    HostMatrix a, b, c;
+    try {
+        a = HostMatrix(config.precision, s.m, s.n, alloc);
+        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        c = HostMatrix(config.precision, s.m, s.q, alloc);
+    } catch (const std::exception& e) {
+        // The problem is too large for this host: a limit of the input, reported before anything runs.
+        const double need = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) *
+                            double(elementSize(config.precision));
+        throw InputError("not enough host memory for A, B and C (" + formatBytes(need) + "): " + e.what());
+    }
+    fillRandom(a, config.distribution, config.seed, 1);
+    fillRandom(b, config.distribution, config.seed, 2);
+
+    ExecutionRequest request;
+    request.schedule = &schedule;
+    request.a = &a;
+    request.b = &b;
+    request.c = &c;
+    request.faults = &faults;
+    request.gemm = config.gemm;
+    request.tile = config.tile;
+    request.thresholdLambda = config.thresholdLambda;
+    std::optional<ResultBlockObserver> withResultBlocks;
+    if (hooks.observer)
+        request.observer = &withResultBlocks.emplace(*hooks.observer, schedule, c);
+    request.cancel = hooks.cancel;
+
+    ExecutionResult result;
+    auto started = std::chrono::steady_clock::now();
+    try {
+        backend->prepare();  // warm-up stays out of the run's time, as it stays out of its spans
+        started = std::chrono::steady_clock::now();
+        result = backend->execute(request);
+    } catch (const BackendError& e) {
+        record.status = "failed";
+        record.error = e.what();
+    }
+    record.metrics.totalSeconds = elapsed(started);
+    record.metrics.peakBufferBytes = result.peakBufferBytes;
+    if (record.status == "ok" && result.cancelled)
+        record.status = "cancelled";
+    record.spans = std::move(result.spans);
+    record.injections = std::move(result.injections);
+    record.verifications = std::move(result.verifications);
+
+    if (record.status == "ok")
+        record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
+                                                 config.thresholdLambda);
+    record.metrics = computeMetrics(record);
+    record.faults = computeFaultReport(record);
+    if (hooks.resultOut)
+        *hooks.resultOut = std::move(c);
+    return record;
+}
+
+}  // namespace gigacheck
