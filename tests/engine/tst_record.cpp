@@ -322,9 +322,9 @@ private slots:
         const std::string json =
             withField(toJson(fullRecord()), [](nlohmann::json& d) { d["format_version"] = 7; });
         QCOMPARE(inputErrorOf([&] { recordFromJson(json); }),
-                 QStringLiteral("record format 7 is newer than this gigacheck supports (1); update gigacheck"));
+                 QStringLiteral("record format 7 is newer than this gigacheck supports (2); update gigacheck"));
         // A newer record may look different anywhere: the version is judged before the rest.
-        const std::string strange = R"({"format_version": 2, "something": "else"})";
+        const std::string strange = R"({"format_version": 3, "something": "else"})";
         QVERIFY(inputErrorOf([&] { recordFromJson(strange); }).contains(QStringLiteral("newer")));
     }
 
@@ -332,8 +332,8 @@ private slots:
     void recordsWithoutDeviceNumbersOpen()
     {
         const std::string json = withField(toJson(fullRecord()), [](nlohmann::json& d) {
-            d["config"].erase("device");
-            d["device"].erase("index");
+            d["blocked_gemm"]["config"].erase("device");
+            d["devices"][0].erase("index");
         });
         const RunRecord back = recordFromJson(json);
         QCOMPARE(back.config.device, -1);
@@ -353,15 +353,19 @@ private slots:
         QTest::addColumn<QString>("pointer");  // JSON pointer to damage
         QTest::addColumn<bool>("remove");       // remove it, else replace it by a string
         QTest::addColumn<QString>("named");
-        QTest::newRow("missing shape.m") << "/config/shape/m" << true << "config.shape.m";
+        QTest::newRow("missing shape.m") << "/blocked_gemm/config/shape/m" << true << "blocked_gemm.config.shape.m";
         QTest::newRow("missing version") << "/format_version" << true << "format_version";
-        QTest::newRow("missing plan buffers") << "/plan/buffers" << true << "plan.buffers";
+        QTest::newRow("missing plan buffers") << "/blocked_gemm/plan/buffers" << true << "blocked_gemm.plan.buffers";
         QTest::newRow("missing span kind") << "/spans/1/kind" << true << "spans[1].kind";
-        QTest::newRow("missing verdict") << "/verifications/0/result/verdict" << true
-                                         << "verifications[0].result.verdict";
-        QTest::newRow("wrong type cap") << "/config/mem_cap_bytes" << false << "config.mem_cap_bytes";
+        QTest::newRow("unknown span kind") << "/spans/1/kind" << false << "spans[1].kind";
+        QTest::newRow("missing verdict") << "/events/verifications/0/result/verdict" << true
+                                         << "events.verifications[0].result.verdict";
+        QTest::newRow("wrong type cap") << "/blocked_gemm/config/mem_cap_bytes" << false
+                                        << "blocked_gemm.config.mem_cap_bytes";
         QTest::newRow("wrong type metrics") << "/metrics/flops" << false << "metrics.flops";
-        QTest::newRow("unknown enum") << "/config/strategy" << false << "config.strategy";
+        QTest::newRow("unknown enum") << "/blocked_gemm/config/strategy" << false << "blocked_gemm.config.strategy";
+        QTest::newRow("missing family") << "/family" << true << "family";
+        QTest::newRow("missing devices") << "/devices" << true << "devices";
     }
 
     void missingOrWrongFieldIsNamed()
@@ -378,6 +382,66 @@ private slots:
         });
         const QString error = inputErrorOf([&] { recordFromJson(json); });
         QVERIFY2(error.contains(QLatin1Char('\'') + named + QLatin1Char('\'')), qPrintable(error));
+    }
+
+    // Format 2: the shared envelope at the top, the family's part in its own section.
+    void writesTheEnvelopeAndTheFamilySection()
+    {
+        const nlohmann::json doc = nlohmann::json::parse(toJson(fullRecord()));
+        QCOMPARE(doc["format_version"].get<int>(), 2);
+        QCOMPARE(QString::fromStdString(doc["family"].get<std::string>()), QStringLiteral("blocked_gemm"));
+        for (const char* shared : {"status", "error", "devices", "metrics", "events", "spans"})
+            QVERIFY2(doc.contains(shared), shared);
+        QVERIFY(doc["devices"].is_array() && doc["devices"].size() == 1);
+        for (const char* own : {"config", "plan", "faults", "reference"}) {
+            QVERIFY2(doc["blocked_gemm"].contains(own), own);
+            QVERIFY2(!doc.contains(own), own);
+        }
+        QVERIFY(doc["events"].contains("injections") && doc["events"].contains("verifications"));
+    }
+
+    void unknownFamilyIsRefused()
+    {
+        const std::string json = withField(toJson(fullRecord()), [](nlohmann::json& d) { d["family"] = "strassen9"; });
+        QVERIFY(inputErrorOf([&] { recordFromJson(json); }).contains(QStringLiteral("strassen9")));
+    }
+
+    // A record of format 1 (written before families had sections: tests/data keeps one from the
+    // CLI) opens with every field, and is written back as format 2 without loss.
+    void version1RecordsOpen()
+    {
+        const std::string path = GIGACHECK_TEST_DATA "/ui_record_s2_cli.json";
+        const RunRecord v1 = loadRecord(path);
+        QCOMPARE(v1.formatVersion, 1);
+        QCOMPARE(QString::fromStdString(v1.family), QStringLiteral("blocked_gemm"));
+        QCOMPARE(v1.status, std::string("ok"));
+        QCOMPARE(v1.config.shape, (Shape{512, 384, 640}));
+        COMPARE_NAMES(v1.config.strategy, StrategyKind::S2);
+        QVERIFY(!v1.spans.empty());
+        QVERIFY(!v1.plan.buffers.empty());
+        QVERIFY(!v1.verifications.empty());
+        COMPARE_NAMES(v1.device.backend, BackendKind::Cpu);
+
+        const RunRecord v2 = recordFromJson(toJson(v1));
+        QCOMPARE(v2.formatVersion, 2);
+        QCOMPARE(toJson(v2), toJson(v1));
+        QCOMPARE(v2.spans.size(), v1.spans.size());
+        QCOMPARE(v2.verifications.size(), v1.verifications.size());
+        QCOMPARE(v2.injections.size(), v1.injections.size());
+        QCOMPARE(v2.plan.buffers.size(), v1.plan.buffers.size());
+        QCOMPARE(v2.metrics.flops, v1.metrics.flops);
+        QCOMPARE(v2.faults.injected, v1.faults.injected);
+    }
+
+    // Spans of a multi-device run keep their device; single-device spans do not write one.
+    void spanDevicesRoundTrip()
+    {
+        RunRecord r = fullRecord();
+        r.spans.front().device = 1;
+        const RunRecord back = recordFromJson(toJson(r));
+        QCOMPARE(back.spans.front().device, 1);
+        QCOMPARE(back.spans.back().device, 0);
+        QVERIFY(!nlohmann::json::parse(toJson(r))["spans"].back().contains("device"));
     }
 
     void savesAndLoadsFiles()

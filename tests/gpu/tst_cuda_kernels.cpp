@@ -6,7 +6,7 @@
 #include "gigacheck/matrix.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
-#include "../../engine/src/families/blocked_gemm/cuda/lab.hpp"
+#include "../../engine/src/families/blocked_gemm/cuda/test_support.hpp"
 #endif
 
 #include <cblas.h>

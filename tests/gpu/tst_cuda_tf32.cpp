@@ -7,7 +7,7 @@
 #include "gigacheck/run.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
-#include "../../engine/src/families/blocked_gemm/cuda/lab.hpp"
+#include "../../engine/src/families/blocked_gemm/cuda/test_support.hpp"
 #endif
 
 #include <random>

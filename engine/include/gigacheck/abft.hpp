@@ -3,7 +3,7 @@
 // it directly; the CUDA kernels are tested against it.
 #pragma once
 
-#include "gigacheck/plan.hpp"
+#include "gigacheck/types.hpp"
 
 #include <vector>
 

@@ -12,6 +12,8 @@
 
 namespace gigacheck {
 
+struct FamilyOps;  // engine/src/core/op_table.hpp
+
 // Measured or datasheet ceilings for the roofline (GFLOP/s and GB/s; 0 = unknown).
 struct Ceilings {
     double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;
@@ -29,8 +31,13 @@ struct DeviceInfo {
     Ceilings ceilings;
 };
 
+// What a backend runs: a schedule and what its family's ops work on. The matrices, fault plan and
+// GEMM settings are the blocked GEMM family's; the executors only pass them to its op tables.
 struct ExecutionRequest {
     const Schedule* schedule = nullptr;
+    // The op tables to run with; null: those of the family schedule->family names (tests give
+    // their own to run a family of their own).
+    const FamilyOps* family = nullptr;
     HostMatrix* a = nullptr;  // m x n
     HostMatrix* b = nullptr;  // n x q
     HostMatrix* c = nullptr;  // m x q, written block by block

@@ -14,6 +14,7 @@ struct Span {
     int opId = 0;
     Queue queue = Queue::Compute;
     int stream = 0;
+    int device = 0;  // index among the run's devices (Operation::device)
     OpKind kind = OpKind::Product;
     BlockIndex block;
     double start = 0, end = 0;
@@ -27,6 +28,7 @@ inline Span spanOf(const Operation& op)
     s.opId = op.id;
     s.queue = op.queue;
     s.stream = op.stream;
+    s.device = op.device;
     s.kind = op.kind;
     s.block = op.block;
     s.bytes = op.bytes;

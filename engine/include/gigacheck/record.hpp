@@ -1,5 +1,7 @@
 // The run record: the one artefact the CLI writes, the GUI draws and the tests check.
 // Saved as versioned JSON (format_version); newer versions are refused with a clear message.
+// The envelope (status, device, spans, events, metrics) is every family's; config, plan, faults
+// and reference are the blocked GEMM family's section (README "Record format").
 #pragma once
 
 #include "gigacheck/backend.hpp"
@@ -71,19 +73,23 @@ struct ReferenceCheck {
 };
 
 struct RunRecord {
-    static constexpr int kFormatVersion = 1;
-    int formatVersion = kFormatVersion;
+    // 2: the envelope with a family section; 1 (still read): GEMM fields at the top level.
+    static constexpr int kFormatVersion = 2;
+    int formatVersion = kFormatVersion;  // of the file it was read from; always written as kFormatVersion
     std::string toolVersion;
     std::string createdAt;  // ISO 8601 UTC
+    // ---- the envelope, every family's
+    std::string family = "blocked_gemm";  // which family's section the record carries
     std::string status = "ok";  // ok | cancelled | failed
     std::string error;
-    RunConfig config;
-    DeviceInfo device;
-    Plan plan;
+    DeviceInfo device;  // written as the list "devices" (one entry until a family runs on several)
     std::vector<Span> spans;
-    std::vector<InjectEvent> injections;
+    std::vector<InjectEvent> injections;  // events
     std::vector<VerifyEvent> verifications;
     Metrics metrics;
+    // ---- the blocked GEMM family's section
+    RunConfig config;
+    Plan plan;
     FaultReport faults;
     ReferenceCheck reference;
 

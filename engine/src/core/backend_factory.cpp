@@ -1,18 +1,30 @@
-// makeBackend: which backend a run gets, and why (reported in DeviceInfo::whyChosen).
+// makeBackend: which backend a run gets, and why (reported in DeviceInfo::whyChosen), with the
+// roofs stored by `gigacheck devices --measure` for its device: the backends themselves know
+// nothing of the ceilings store.
 #include "gigacheck/backend.hpp"
+#include "gigacheck/bench.hpp"
+
+#include <optional>
 
 namespace gigacheck {
 
 namespace {
 
-// Backends built here carry the reason they were chosen.
+// Backends built here carry the reason they were chosen and the device's stored ceilings.
 class ExplainedBackend final : public Backend {
 public:
     ExplainedBackend(std::unique_ptr<Backend> inner, std::string why) : inner_(std::move(inner)), why_(std::move(why)) {}
+    ExplainedBackend(std::unique_ptr<Backend> inner, std::string why, const Ceilings& ceilings)
+        : ExplainedBackend(std::move(inner), std::move(why))
+    {
+        ceilings_ = ceilings;
+    }
     DeviceInfo device() const override
     {
         DeviceInfo info = inner_->device();
         info.whyChosen = why_;
+        if (ceilings_)
+            info.ceilings = *ceilings_;
         return info;
     }
     HostAllocator hostAllocator() const override { return inner_->hostAllocator(); }
@@ -22,7 +34,20 @@ public:
 private:
     std::unique_ptr<Backend> inner_;
     std::string why_;
+    std::optional<Ceilings> ceilings_;
 };
+
+// A CUDA backend with the roofs stored for its device, when there are any.
+std::unique_ptr<Backend> withStoredCeilings(std::unique_ptr<Backend> cuda, std::string why)
+{
+    DeviceInfo info = cuda->device();
+    try {
+        if (loadCeilings(defaultCeilingsPath(), info))
+            return std::make_unique<ExplainedBackend>(std::move(cuda), std::move(why), info.ceilings);
+    } catch (const std::exception&) {
+    }
+    return std::make_unique<ExplainedBackend>(std::move(cuda), std::move(why));
+}
 
 }  // namespace
 
@@ -42,10 +67,10 @@ std::unique_ptr<Backend> makeBackend(BackendKind kind, int device)
         const std::string asked = device >= 0 ? "--device " + std::to_string(device) : "--backend cuda";
         if (!cuda)
             throw InputError(asked + " is not available: " + whyNot);
-        return std::make_unique<ExplainedBackend>(std::move(cuda), asked + ": requested");
+        return withStoredCeilings(std::move(cuda), asked + ": requested");
     }
     if (cuda)
-        return std::make_unique<ExplainedBackend>(std::move(cuda), "--backend auto: a CUDA device was found");
+        return withStoredCeilings(std::move(cuda), "--backend auto: a CUDA device was found");
     return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend auto: no CUDA backend (" + whyNot + ")");
 }
 

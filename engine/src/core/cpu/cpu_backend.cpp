@@ -1,11 +1,14 @@
 // The CPU backend: one thread per queue (H2D, compute, D2H). Each thread takes its queue's ops in
 // issue order and starts one only when its deps are done, which is the queue semantics of seed
 // 000 section 2.3 (a blocked op blocks the ops behind it in the same queue).
+// What each op does comes from its family's CPU op table (core/op_table.hpp): this file never
+// looks at an op's kind.
 #include "gigacheck/backend.hpp"
 
-#include "families/blocked_gemm/cpu/block_ops.hpp"
 #include "core/cpu/buffer_pool.hpp"
 #include "core/cpu/device_info.hpp"
+#include "core/op_reporting.hpp"
+#include "core/op_table.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,15 +25,29 @@ using Clock = std::chrono::steady_clock;
 
 class CpuRun {
 public:
-    CpuRun(const ExecutionRequest& req) : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops) {}
+    CpuRun(const ExecutionRequest& req)
+        : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops), table_(familyTable(req)),
+          reporter_(req.observer, req.schedule->ops.size())
+    {
+    }
 
     ExecutionResult run()
     {
         BufferPool pool(plan_.capBytes);
-        bufs_.data.reserve(plan_.buffers.size());
+        buffers_.reserve(plan_.buffers.size());
         for (const BufferSpec& spec : plan_.buffers)
-            bufs_.data.push_back(pool.allocate(spec.bytes));
-        bufs_.bounds.resize(plan_.buffers.size());
+            buffers_.push_back(pool.allocate(spec.bytes));
+        functions_.reserve(ops_.size());
+        for (const Operation& op : ops_) {
+            const cpu::OpFunction f = table_.find(op.kind);
+            if (!f)
+                throw BackendError("CPU backend: family '" + std::string(familyOf(req_).name) +
+                                   "' has no CPU implementation of op kind " + std::string(toString(op.kind)));
+            functions_.push_back(f);
+        }
+        cpu::OpContext setup{req_, *req_.schedule, buffers_, nullptr};
+        if (table_.makeState)
+            state_ = table_.makeState(setup);
         done_.assign(ops_.size(), 0);
 
         std::vector<int> byQueue[3];
@@ -113,76 +130,46 @@ private:
     void execute(const Operation& op)
     {
         Span span = spanOf(op);
+        OpOutcome outcome;
+        cpu::OpContext context{req_, *req_.schedule, buffers_, state_.get()};
         span.start = now();
-        std::vector<InjectEvent> injected;
-        VerifyEvent verified;
-        if (plan_.precision == Precision::F32)
-            dispatch<float>(op, injected, verified);
-        else
-            dispatch<double>(op, injected, verified);
+        functions_[std::size_t(op.id)](context, op, outcome);
         span.end = now();
 
+        std::size_t doneOps = 0;
         {
             std::lock_guard lock(mutex_);
             done_[std::size_t(op.id)] = 1;
-            ++doneCount_;
-            result_.spans.push_back(span);
-            for (InjectEvent& e : injected) {
-                e.time = span.end;
-                result_.injections.push_back(e);
-            }
-            if (op.kind == OpKind::Verify) {
-                verified.time = span.end;
-                result_.verifications.push_back(verified);
-            }
+            doneOps = ++doneCount_;
+            recordOutcome(result_, span, outcome);
         }
         cv_.notify_all();
         // Reported as soon as the op is done, while the run goes on.
-        if (RunObserver* obs = req_.observer) {
-            obs->onSpan(span);
-            for (const InjectEvent& e : injected)
-                obs->onInject(e);
-            if (op.kind == OpKind::Verify)
-                obs->onVerify(verified);
-            // Three threads finish ops; the fraction reported only ever grows.
-            std::lock_guard lock(progressMutex_);
-            const double progress = double(doneCount_.load()) / double(ops_.size());
-            if (progress > reportedProgress_) {
-                reportedProgress_ = progress;
-                obs->onProgress(progress);
-            }
-        }
+        reporter_.report(span, outcome, doneOps);
     }
 
-    template <class T>
-    void dispatch(const Operation& op, std::vector<InjectEvent>& injected, VerifyEvent& verified)
+    static const cpu::OpTable& familyTable(const ExecutionRequest& req)
     {
-        switch (op.kind) {
-        case OpKind::CopyH2D: cpu::copyToDevice<T>(op, plan_, bufs_, *req_.a, *req_.b); break;
-        case OpKind::Checksum: cpu::checksum<T>(op, plan_, bufs_); break;
-        case OpKind::Product: cpu::product<T>(op, plan_, bufs_); break;
-        case OpKind::Inject: {
-            // The fault plan is shared with the caller; only the compute thread touches it.
-            injected = cpu::inject<T>(op, plan_, bufs_, req_.faults);
-            break;
-        }
-        case OpKind::Verify: verified = cpu::verify<T>(op, plan_, bufs_, req_.thresholdLambda); break;
-        case OpKind::CopyD2H: cpu::copyToHost<T>(op, plan_, bufs_, *req_.c); break;
-        }
+        const FamilyOps& family = familyOf(req);
+        if (!family.cpu)
+            throw BackendError("CPU backend: family '" + std::string(family.name) + "' has no CPU implementation");
+        return *family.cpu;
     }
 
     const ExecutionRequest& req_;
     const Plan& plan_;
     const std::vector<Operation>& ops_;
-    cpu::Buffers bufs_;
+    const cpu::OpTable& table_;
+    std::vector<cpu::OpFunction> functions_;  // per op, looked up once before the run
+    std::vector<void*> buffers_;
+    std::unique_ptr<cpu::RunState> state_;
     Clock::time_point start_;
 
     std::mutex mutex_;
     std::condition_variable cv_;
     std::vector<char> done_;
-    std::atomic<std::size_t> doneCount_{0};
-    std::mutex progressMutex_;
-    double reportedProgress_ = 0;
+    std::size_t doneCount_ = 0;  // guarded by mutex_
+    OpReporter reporter_;
     bool stop_ = false, cancelled_ = false;
     std::exception_ptr error_;
     ExecutionResult result_;

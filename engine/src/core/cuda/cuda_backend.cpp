@@ -4,18 +4,18 @@
 // compute overlap. Operations are issued in schedule order (depth-first); a dependency on another
 // CUDA stream becomes cudaStreamWaitEvent on the op's "done" event. Every op is bracketed by two
 // events; a poller thread waits for them in issue order and hands spans, injections and verdicts
-// to the observer while the run goes on. All device memory is the plan's buffers (the ABFT
-// scratch lives in the Aux buffers), counted against the cap and checked with cudaMemGetInfo.
+// to the observer while the run goes on. All device memory is the plan's buffers (the blocked
+// GEMM family keeps its ABFT scratch in its Aux buffers), counted against the cap and checked
+// with cudaMemGetInfo. What each op does comes from its family's CUDA op table
+// (core/cuda/op_table.hpp): this file never looks at an op's kind.
 #include "gigacheck/backend.hpp"
-#include "gigacheck/bench.hpp"
 
-#include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
-#include "families/blocked_gemm/cuda/lab.hpp"
+#include "core/cuda/devices.hpp"
+#include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
 #include "core/cuda/testing_hooks.hpp"
-#include "families/blocked_gemm/cuda/warm_up.hpp"
+#include "core/op_reporting.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -39,12 +39,19 @@ namespace {
 
 using namespace cuda;
 
-std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
+const cuda::OpTable& familyTable(const ExecutionRequest& req)
+{
+    const FamilyOps& family = familyOf(req);
+    if (!family.cuda)
+        throw BackendError("CUDA backend: family '" + std::string(family.name) + "' has no CUDA implementation");
+    return *family.cuda;
+}
 
 class CudaRun {
 public:
     CudaRun(const ExecutionRequest& req, int device)
-        : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops), device_(device)
+        : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops), device_(device), table_(familyTable(req)),
+          reporter_(req.observer, req.schedule->ops.size())
     {
     }
 
@@ -53,10 +60,12 @@ public:
         CUDA_CHECK(cudaSetDevice(device_));
         failAt_ = cuda::testing::gFailAt.exchange(-1);
         memoryLimit_ = cuda::testing::gMemoryLimit.exchange(0);
+        lookUpOps();
         allocateBuffers();
         makeStreams();
         makeEvents();
-        makeHostSlots();
+        if (table_.makeState)
+            state_ = table_.makeState(context());
 
         poller_ = std::thread([this] { pollLoop(); });
         try {
@@ -105,6 +114,25 @@ public:
 
 private:
     // ---- setup ------------------------------------------------------------------------------
+    void lookUpOps()
+    {
+        entries_.reserve(ops_.size());
+        for (const Operation& op : ops_) {
+            // One device per backend for now: a multi-GPU family needs an executor over several.
+            if (op.device != 0)
+                throw BackendError("CUDA backend: op " + std::to_string(op.id) + " is placed on device " +
+                                   std::to_string(op.device) + "; this backend runs single-device schedules");
+            const cuda::OpEntry* entry = table_.find(op.kind);
+            if (!entry)
+                throw BackendError("CUDA backend: family '" + std::string(familyOf(req_).name) +
+                                   "' has no CUDA implementation of op kind " + std::string(toString(op.kind)));
+            entries_.push_back(entry);
+        }
+    }
+
+    cuda::OpContext context() const { return {req_, *req_.schedule, bufferPointers_, lanes(), state_.get()}; }
+    int lanes() const { return std::max(1, req_.schedule->streams); }
+
     void allocateBuffers()
     {
         std::size_t needed = 0;
@@ -124,23 +152,15 @@ private:
             if (memoryLimit_ && peakBytes_ + b.bytes > memoryLimit_)
                 throwCudaError(cudaErrorMemoryAllocation, "cudaMalloc (test memory limit)", __FILE__, __LINE__);
             buffers_.emplace_back(b.bytes);
+            bufferPointers_.push_back(buffers_.back().get());
             peakBytes_ += b.bytes;
         }
     }
 
     void makeStreams()
     {
-        const int n = std::max(1, req_.schedule->streams);
-        for (int i = 0; i < 3 * n; ++i)
+        for (int i = 0; i < 3 * lanes(); ++i)
             streams_.emplace_back();
-        for (int i = 0; i < n; ++i) {
-            sides_.emplace_back();
-            forks_.emplace_back(cudaEventDisableTiming);
-            joins_.emplace_back(cudaEventDisableTiming);
-        }
-        // One cuBLAS handle per compute stream: handles keep per-stream workspace state.
-        for (int i = 0; i < n; ++i)
-            handles_.push_back(std::make_unique<CublasHandle>());
     }
 
     void makeEvents()
@@ -154,42 +174,7 @@ private:
         }
     }
 
-    void makeHostSlots()
-    {
-        std::size_t verifies = 0, injections = 0;
-        slotOf_.assign(ops_.size(), -1);
-        for (const Operation& op : ops_) {
-            if (op.kind == OpKind::Verify)
-                slotOf_[std::size_t(op.id)] = int(verifies++);
-            if (op.kind == OpKind::Inject) {
-                slotOf_[std::size_t(op.id)] = int(injections);
-                injections += injectionsFor(op).size();
-            }
-        }
-        verifyOut_ = PinnedBuffer(std::max<std::size_t>(1, verifies) * sizeof(VerifyOut));
-        injectOut_ = PinnedBuffer(std::max<std::size_t>(1, injections) * 2 * sizeof(double));
-    }
-
-    std::vector<std::size_t> injectionsFor(const Operation& op) const
-    {
-        std::vector<std::size_t> out;
-        if (!req_.faults)
-            return out;
-        const std::int64_t extra = plan_.abft ? 1 : 0;
-        for (std::size_t index : req_.faults->forBlock(op.block)) {
-            const Injection& inj = req_.faults->injections[index];
-            // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
-            if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra || inj.localCol >= op.cols + extra)
-                continue;
-            out.push_back(index);
-        }
-        return out;
-    }
-
     // ---- issuing ----------------------------------------------------------------------------
-    // Checksum ops run on the schedule stream's side stream: the GEMM of the product does not read
-    // the checksum row / column they write, so it need not wait for them; the product's checksum
-    // passes (also on the side stream) do.
     cudaStream_t streamOf(const Operation& op) const
     {
         return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
@@ -215,12 +200,12 @@ private:
             for (int d : op.deps)
                 if (streamOf(ops_[std::size_t(d)]) != s)
                     CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(d)].get(), 0));
-            serializeProducts(op, s);
+            waitForExclusive(op, s);
             CUDA_CHECK(cudaEventRecord(starts_[std::size_t(op.id)].get(), s));
             if (op.id == failAt_)  // test hook: a real CUDA error (invalid copy size) mid-run
                 CUDA_CHECK(cudaMemcpyAsync(buffers_.front().get(), buffers_.front().get(), std::size_t(1) << 60,
                                            cudaMemcpyDeviceToDevice, s));
-            issue(op, s);
+            entries_[std::size_t(op.id)]->issue(context(), op, s);
             CUDA_CHECK(cudaEventRecord(dones_[std::size_t(op.id)].get(), s));
             {
                 std::lock_guard lock(mutex_);
@@ -230,129 +215,19 @@ private:
         }
     }
 
-    // S1-S3 compute one product at a time (seed figure 10): their two schedule streams only let
-    // copies overlap products. Left to itself the GPU interleaves the GEMMs of both streams, both
-    // finish late and the copies waiting for the first one start late (s3, N = 32768, 4 GiB cap
-    // on an H200: 1.61 s against 1.49 s). S4's two concurrent products are its point.
-    void serializeProducts(const Operation& op, cudaStream_t s)
+    // Exclusive ops run one at a time across streams. Blocked GEMM marks the products of S1-S3
+    // so (seed figure 10): their two schedule streams only let copies overlap products. Left to
+    // itself the GPU interleaves the GEMMs of both streams, both finish late and the copies
+    // waiting for the first one start late (s3, N = 32768, 4 GiB cap on an H200: 1.61 s against
+    // 1.49 s). S4's two concurrent products are its point.
+    void waitForExclusive(const Operation& op, cudaStream_t s)
     {
-        if (op.kind != OpKind::Product || plan_.strategy == StrategyKind::S4)
+        if (!op.exclusive)
             return;
-        if (lastProduct_ >= 0 && streamOf(ops_[std::size_t(lastProduct_)]) != s)
-            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(lastProduct_)].get(), 0));
-        lastProduct_ = op.id;
+        if (lastExclusive_ >= 0 && streamOf(ops_[std::size_t(lastExclusive_)]) != s)
+            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(lastExclusive_)].get(), 0));
+        lastExclusive_ = op.id;
     }
-
-    void* buf(int slot) const { return buffers_[std::size_t(slot)].get(); }
-    std::int64_t ld(int slot) const { return plan_.buffers[std::size_t(slot)].ld; }
-
-    void issue(const Operation& op, cudaStream_t s)
-    {
-        const Precision p = plan_.precision;
-        const std::size_t es = elemSize(p);
-        switch (op.kind) {
-        case OpKind::CopyH2D: {
-            const HostMatrix& src = op.host.matrix == Operand::A ? *req_.a : *req_.b;
-            const char* base = static_cast<const char*>(src.data()) +
-                               (std::size_t(op.host.row) * std::size_t(src.cols()) + std::size_t(op.host.col)) * es;
-            CUDA_CHECK(cudaMemcpy2DAsync(buf(op.dst), std::size_t(ld(op.dst)) * es, base, std::size_t(src.cols()) * es,
-                                         std::size_t(op.host.cols) * es, std::size_t(op.host.rows),
-                                         cudaMemcpyHostToDevice, s));
-            break;
-        }
-        case OpKind::CopyD2H: {
-            HostMatrix& dst = *req_.c;
-            char* base = static_cast<char*>(dst.data()) +
-                         (std::size_t(op.host.row) * std::size_t(dst.cols()) + std::size_t(op.host.col)) * es;
-            CUDA_CHECK(cudaMemcpy2DAsync(base, std::size_t(dst.cols()) * es, buf(op.dst), std::size_t(ld(op.dst)) * es,
-                                         std::size_t(op.host.cols) * es, std::size_t(op.host.rows),
-                                         cudaMemcpyDeviceToHost, s));
-            break;
-        }
-        case OpKind::Checksum:
-            // A's column checksum is computed (into Aux) by each product's pass over A, which that
-            // pass needs anyway: on the device the Checksum op of an A block has no work.
-            if (plan_.buffers[std::size_t(op.dst)].role == BufferRole::B)
-                checksumB(p, buf(op.dst), op.depth, op.cols, ld(op.dst), s);
-            break;
-        case OpKind::Product: {
-            GemmCall g;
-            g.variant = req_.gemm;
-            g.tile = req_.tile;
-            g.precision = p;
-            g.m = op.rows;
-            g.n = op.depth;
-            g.q = op.cols;
-            g.a = buf(op.srcA);
-            g.lda = ld(op.srcA);
-            g.b = buf(op.srcB);
-            g.ldb = ld(op.srcB);
-            g.c = buf(op.dst);
-            g.ldc = ld(op.dst);
-            g.accumulate = op.accumulate;
-            // The checksum row / column and the bound are memory-bound passes that touch only C's
-            // augmentation and Aux: they run on a side stream while the GEMM computes the main part
-            // (running them before the GEMM instead was measured no faster for TF32 and slower for
-            // the others: resources/results/README.md).
-            const bool abft = plan_.abft && op.aux >= 0;
-            const std::size_t lane = std::size_t(op.stream);
-            if (abft) {
-                CUDA_CHECK(cudaEventRecord(forks_[lane].get(), s));
-                CUDA_CHECK(cudaStreamWaitEvent(sides_[lane].get(), forks_[lane].get(), 0));
-                checksumProducts(p, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, op.rows, op.depth, op.cols, auxOf(op.aux),
-                                 op.accumulate, sides_[lane].get(), roundoff().uInput > 0);
-                CUDA_CHECK(cudaEventRecord(joins_[lane].get(), sides_[lane].get()));
-            }
-            gemm(g, handles_[lane]->get(), s);
-            if (abft)
-                CUDA_CHECK(cudaStreamWaitEvent(s, joins_[lane].get(), 0));
-            break;
-        }
-        case OpKind::Inject: {
-            const std::vector<std::size_t> list = injectionsFor(op);
-            std::vector<DeviceInjection> items;
-            for (std::size_t index : list) {
-                const Injection& inj = req_.faults->injections[index];
-                DeviceInjection d;
-                d.row = inj.localRow;
-                d.col = inj.localCol;
-                d.bitFlip = inj.model == FaultModel::BitFlip ? 1 : 0;
-                d.bit = inj.bit;
-                d.delta = inj.delta;
-                if (d.bitFlip && (d.bit < 0 || d.bit >= int(8 * es)))
-                    throw BackendError("CUDA backend: bit " + std::to_string(d.bit) + " is outside an element");
-                items.push_back(d);
-            }
-            if (!items.empty())
-                inject(p, buf(op.dst), ld(op.dst), items.data(), int(items.size()), injectSlot(op.id), s);
-            break;
-        }
-        case OpKind::Verify: {
-            VerifyCall v;
-            v.precision = p;
-            v.c = buf(op.dst);
-            v.rows = op.rows;
-            v.cols = op.cols;
-            v.ldc = ld(op.dst);
-            v.depth = plan_.depthOffset(op.block.k) + op.depth;
-            v.aux = auxOf(op.aux);
-            v.u = roundoff().uAccumulate;
-            v.uInput = roundoff().uInput;
-            v.lambda = req_.thresholdLambda;
-            verify(v, verifySlot(op.id), s);
-            break;
-        }
-        }
-    }
-
-    RoundoffModel roundoff() const { return roundoffModel(plan_.precision, req_.gemm == GemmVariant::CublasTf32); }
-
-    AuxView auxOf(int slot) const
-    {
-        return AuxView{static_cast<double*>(buf(slot)), ld(slot)};
-    }
-    VerifyOut* verifySlot(int opId) const { return verifyOut_.as<VerifyOut>() + slotOf_[std::size_t(opId)]; }
-    double* injectSlot(int opId) const { return injectOut_.as<double>() + 2 * slotOf_[std::size_t(opId)]; }
 
     // ---- reporting --------------------------------------------------------------------------
     void stopPoller()
@@ -390,99 +265,40 @@ private:
     {
         CUDA_CHECK(cudaEventSynchronize(dones_[std::size_t(op.id)].get()));
         Span span = spanOf(op);
-        // A's column checksum is made by every product's pass over A on the device (the A block's
-        // Checksum op has no work): count it there, so the roofline's per-kind rates stay true.
-        if (op.kind == OpKind::Checksum && plan_.buffers[std::size_t(op.dst)].role == BufferRole::A)
-            span.flops = span.bytes = 0;
-        if (op.kind == OpKind::Product && plan_.abft && op.aux >= 0)
-            span.flops += double(op.rows) * double(op.depth);
         span.start = elapsedMs(runStart_->get(), starts_[std::size_t(op.id)].get()) * 1e-3;
         span.end = elapsedMs(runStart_->get(), dones_[std::size_t(op.id)].get()) * 1e-3;
+        OpOutcome outcome;
+        if (const cuda::ReportFunction read = entries_[std::size_t(op.id)]->report)
+            read(context(), op, span, outcome);
 
-        std::vector<InjectEvent> injected;
-        if (op.kind == OpKind::Inject) {
-            const double* values = injectSlot(op.id);
-            std::size_t n = 0;
-            for (std::size_t index : injectionsFor(op)) {
-                Injection inj = req_.faults->injections[index];
-                inj.before = values[2 * n];
-                inj.after = values[2 * n + 1];
-                inj.applied = true;
-                ++n;
-                injected.push_back({op.id, inj, span.end});
-            }
-        }
-        VerifyEvent verified;
-        if (op.kind == OpKind::Verify)
-            verified = toEvent(op, *verifySlot(op.id), span.end);
-
-        result_.spans.push_back(span);
-        result_.injections.insert(result_.injections.end(), injected.begin(), injected.end());
-        if (op.kind == OpKind::Verify)
-            result_.verifications.push_back(verified);
+        recordOutcome(result_, span, outcome);
+        std::size_t doneOps = 0;
         {
             std::lock_guard lock(mutex_);
-            ++reported_;
+            doneOps = ++reported_;
         }
         cv_.notify_all();
-        if (RunObserver* obs = req_.observer) {
-            obs->onSpan(span);
-            for (const InjectEvent& e : injected)
-                obs->onInject(e);
-            if (op.kind == OpKind::Verify)
-                obs->onVerify(verified);
-            obs->onProgress(double(reported_) / double(ops_.size()));
-        }
-    }
-
-    VerifyEvent toEvent(const Operation& op, const VerifyOut& out, double time) const
-    {
-        VerifyEvent ev;
-        ev.opId = op.id;
-        ev.block = op.block;
-        ev.rowOffset = plan_.rowOffset(op.block.i);
-        ev.colOffset = plan_.colOffset(op.block.j);
-        ev.rows = op.rows;
-        ev.cols = op.cols;
-        ev.time = time;
-        VerifyResult& r = ev.result;
-        r.verdict = out.verdict == kClean ? Verdict::Clean : out.verdict == kCorrected ? Verdict::Corrected : Verdict::Uncorrectable;
-        for (int x = 0; x < std::min(out.rowCount, kMaxListed); ++x) {
-            r.mismatchRows.push_back(out.rows[x]);
-            r.rowResidual.push_back(out.rowResidual[x]);
-        }
-        for (int x = 0; x < std::min(out.colCount, kMaxListed); ++x) {
-            r.mismatchCols.push_back(out.cols[x]);
-            r.colResidual.push_back(out.colResidual[x]);
-        }
-        for (int x = 0; x < out.correctionCount; ++x)
-            r.corrections.push_back({out.corrRow[x], out.corrCol[x], out.before[x], out.after[x]});
-        r.checksumsRecomputed = out.recomputed != 0;
-        r.maxCleanResidualRatio = out.maxCleanRatio;
-        r.minThreshold = out.minThreshold;
-        r.maxThreshold = out.maxThreshold;
-        return ev;
+        reporter_.report(span, outcome, doneOps);
     }
 
     const ExecutionRequest& req_;
     const Plan& plan_;
     const std::vector<Operation>& ops_;
     int device_ = 0;
+    const cuda::OpTable& table_;
+    std::vector<const cuda::OpEntry*> entries_;  // per op, looked up once before the run
     int failAt_ = -1;
     std::size_t memoryLimit_ = 0;
 
     // Destroyed in reverse order: the poller is stopped (destructor) before the events and buffers go.
     std::vector<DeviceBuffer> buffers_;
+    std::vector<void*> bufferPointers_;
     std::size_t peakBytes_ = 0;
     std::vector<Stream> streams_;
-    int lastProduct_ = -1;               // the product issued last (serializeProducts)
-    std::vector<Stream> sides_;          // per schedule stream: ABFT passes beside the GEMM
-    std::vector<Event> forks_, joins_;   // reused: ops of one schedule stream run in order
-    std::vector<std::unique_ptr<CublasHandle>> handles_;
+    int lastExclusive_ = -1;  // the exclusive op issued last (waitForExclusive)
     std::unique_ptr<Event> runStart_;
     std::vector<Event> starts_, dones_;
-    std::vector<int> slotOf_;
-    PinnedBuffer verifyOut_, injectOut_;
+    std::unique_ptr<cuda::RunState> state_;  // the family's: destroyed before streams and buffers
 
     std::mutex mutex_;
     std::condition_variable cv_;
@@ -491,6 +307,7 @@ private:
     bool issuingDone_ = false, stop_ = false, cancelled_ = false, pollFailed_ = false;
     std::exception_ptr pollError_;
     std::thread poller_;
+    OpReporter reporter_;
     ExecutionResult result_;
 };
 
@@ -499,6 +316,20 @@ void checkRequest(const ExecutionRequest& req)
     checkExecutionRequest(req, "CUDA backend");
     if (req.gemm == GemmVariant::Tiled && req.tile != 8 && req.tile != 16 && req.tile != 32)
         throw InputError("--tile must be 8, 16 or 32 (got " + std::to_string(req.tile) + ")");
+}
+
+// Every family's one-time kernel loading (prepare), and forgetting it after a device reset.
+void warmUpFamilies(int device)
+{
+    for (const FamilyOps* family : allFamilies())
+        if (family->cuda && family->cuda->warmUp)
+            family->cuda->warmUp(device);
+}
+void forgetFamilyWarmUps()
+{
+    for (const FamilyOps* family : allFamilies())
+        if (family->cuda && family->cuda->forgetWarmUp)
+            family->cuda->forgetWarmUp();
 }
 
 // After a sticky error (illegal address, ...) the context is unusable: reset it so that the next
@@ -513,7 +344,7 @@ std::string recoverDevice(int device)
         return {};
     }
     cudaDeviceReset();
-    cuda::forgetWarmUp();
+    forgetFamilyWarmUps();
     return " (the CUDA context was reset; pinned host memory from before is no longer valid)";
 }
 
@@ -542,7 +373,7 @@ public:
     void prepare() override
     {
         try {
-            warmUpDevice(device_);
+            warmUpFamilies(device_);
         } catch (const BackendError& e) {
             throw BackendError(std::string(e.what()) + recoverDevice(device_));
         }
@@ -554,7 +385,7 @@ public:
             return {};
         try {
             // Before anything is timed: module loading and cuBLAS setup stay out of the spans.
-            warmUpDevice(device_);
+            warmUpFamilies(device_);
             CudaRun run(request, device_);
             return run.run();
         } catch (const BackendError& e) {
@@ -579,12 +410,7 @@ std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device)
     const int wanted = device < 0 ? 0 : device;
     for (const DeviceInfo& listed : devices)
         if (listed.index == wanted) {
-            DeviceInfo info = listed;
-            try {  // roofs stored by `gigacheck devices --measure`, when there are any
-                loadCeilings(defaultCeilingsPath(), info);
-            } catch (const std::exception&) {
-            }
-            return std::make_unique<CudaBackend>(info.index, info);
+            return std::make_unique<CudaBackend>(listed.index, listed);
         }
     if (why) {
         if (devices.empty())

@@ -1,7 +1,13 @@
 // RunRecord <-> versioned JSON. Every field is written; reading names the field that is missing
 // or malformed, and refuses records from a newer format than this build understands.
+//
+// Format 2 is an envelope shared by every family (status, devices, metrics, spans, events) with
+// one section for the family's own part, named after it ("blocked_gemm": config, plan, fault
+// report, reference check). Format 1 (before families) had the GEMM parts at the top level and
+// a single device; it is still read (readVersion1).
 #include "gigacheck/record.hpp"
 
+#include "core/op_table.hpp"
 #include "core/record/json_fields.hpp"
 
 #include <filesystem>
@@ -30,8 +36,6 @@ constexpr std::array kFaultScopes{FaultScope::OneProduct, FaultScope::EveryProdu
 constexpr std::array kReferenceModes{ReferenceMode::Auto, ReferenceMode::Full, ReferenceMode::Sample,
                                      ReferenceMode::None};
 constexpr std::array kQueues{Queue::H2D, Queue::Compute, Queue::D2H};
-constexpr std::array kOpKinds{OpKind::CopyH2D, OpKind::Checksum, OpKind::Product,
-                              OpKind::Inject,  OpKind::Verify,   OpKind::CopyD2H};
 constexpr std::array kVerdicts{Verdict::Clean, Verdict::Corrected, Verdict::Uncorrectable};
 constexpr std::array kBufferRoles{BufferRole::A, BufferRole::B, BufferRole::C, BufferRole::Aux};
 
@@ -147,15 +151,18 @@ Json write(const Plan& p)
 
 Json write(const Span& s)
 {
-    return {{"op_id", s.opId},
-            {"queue", toString(s.queue)},
-            {"stream", s.stream},
-            {"kind", toString(s.kind)},
-            {"block", write(s.block)},
-            {"start", number(s.start)},
-            {"end", number(s.end)},
-            {"bytes", number(s.bytes)},
-            {"flops", number(s.flops)}};
+    Json out = {{"op_id", s.opId},
+                {"queue", toString(s.queue)},
+                {"stream", s.stream},
+                {"kind", toString(s.kind)},
+                {"block", write(s.block)},
+                {"start", number(s.start)},
+                {"end", number(s.end)},
+                {"bytes", number(s.bytes)},
+                {"flops", number(s.flops)}};
+    if (s.device != 0)  // single-device runs stay as compact as before
+        out["device"] = s.device;
+    return out;
 }
 
 Json write(const Injection& i)
@@ -368,13 +375,30 @@ Plan readPlan(const Node& n)
     return p;
 }
 
+// Kinds are named by their families (core/op_table.hpp), not by a fixed list.
+OpKind readOpKind(const Node& n)
+{
+    const std::string name = n.as<std::string>();
+    try {
+        return opKindFromString(name);
+    } catch (const InputError&) {
+        std::string known;
+        for (const FamilyOps* family : allFamilies())
+            for (const OpKindName& k : family->kinds)
+                known += (known.empty() ? "" : ", ") + std::string(k.name);
+        throw InputError("record: field '" + n.path() + "' has unknown value '" + name + "' (expected one of " +
+                         known + ")");
+    }
+}
+
 Span readSpan(const Node& n)
 {
     Span s;
     s.opId = n.get<int>("op_id");
     s.queue = n.enumeration("queue", kQueues);
     s.stream = n.get<int>("stream");
-    s.kind = n.enumeration("kind", kOpKinds);
+    s.kind = readOpKind(n.child("kind"));
+    s.device = n.getOr<int>("device", 0);
     s.block = readBlock(n.child("block"));
     s.start = n.get<double>("start");
     s.end = n.get<double>("end");
@@ -483,24 +507,109 @@ ReferenceCheck readReference(const Node& n)
     return r;
 }
 
+// ---- the blocked GEMM family's section ----------------------------------------------------
+
+Json writeBlockedGemmSection(const RunRecord& r)
+{
+    return {{"config", write(r.config)},
+            {"plan", write(r.plan)},
+            {"faults", write(r.faults)},
+            {"reference", write(r.reference)}};
+}
+
+void readBlockedGemmSection(const Node& n, RunRecord& r)
+{
+    r.config = readConfig(n.child("config"));
+    r.plan = readPlan(n.child("plan"));
+    r.faults = readFaultReport(n.child("faults"));
+    r.reference = readReference(n.child("reference"));
+}
+
+// The family sections this build reads and writes, by family name.
+struct FamilySection {
+    std::string_view family;
+    Json (*write)(const RunRecord&);
+    void (*read)(const Node&, RunRecord&);
+};
+constexpr std::array kFamilySections{
+    FamilySection{"blocked_gemm", writeBlockedGemmSection, readBlockedGemmSection},
+};
+
+const FamilySection& familySection(const std::string& family)
+{
+    for (const FamilySection& s : kFamilySections)
+        if (s.family == family)
+            return s;
+    throw InputError("record: field 'family' names family '" + family + "', which this gigacheck does not know");
+}
+
+// Format 1: the GEMM parts at the top level, one device, events beside the spans.
+RunRecord readVersion1(const Node& root)
+{
+    RunRecord r;
+    r.formatVersion = 1;
+    r.toolVersion = root.getOr<std::string>("tool_version", "");
+    r.createdAt = root.getOr<std::string>("created_at", "");
+    r.status = root.get<std::string>("status");
+    r.error = root.getOr<std::string>("error", "");
+    r.config = readConfig(root.child("config"));
+    r.device = readDevice(root.child("device"));
+    r.plan = readPlan(root.child("plan"));
+    r.metrics = readMetrics(root.child("metrics"));
+    r.faults = readFaultReport(root.child("faults"));
+    r.reference = readReference(root.child("reference"));
+    for (const Node& n : root.elements("injections"))
+        r.injections.push_back(readInjectEvent(n));
+    for (const Node& n : root.elements("verifications"))
+        r.verifications.push_back(readVerifyEvent(n));
+    for (const Node& n : root.elements("spans"))
+        r.spans.push_back(readSpan(n));
+    return r;
+}
+
+RunRecord readVersion2(const Node& root)
+{
+    RunRecord r;
+    r.formatVersion = 2;
+    r.toolVersion = root.getOr<std::string>("tool_version", "");
+    r.createdAt = root.getOr<std::string>("created_at", "");
+    r.status = root.get<std::string>("status");
+    r.error = root.getOr<std::string>("error", "");
+    r.family = root.get<std::string>("family");
+    const FamilySection& section = familySection(r.family);
+    const std::vector<Node> devices = root.elements("devices");
+    if (devices.empty())
+        throw InputError("record: field 'devices' must list at least one device");
+    r.device = readDevice(devices.front());
+    r.metrics = readMetrics(root.child("metrics"));
+    const Node events = root.child("events");
+    for (const Node& n : events.elements("injections"))
+        r.injections.push_back(readInjectEvent(n));
+    for (const Node& n : events.elements("verifications"))
+        r.verifications.push_back(readVerifyEvent(n));
+    for (const Node& n : root.elements("spans"))
+        r.spans.push_back(readSpan(n));
+    section.read(root.child(section.family.data()), r);
+    return r;
+}
+
 }  // namespace
 
 std::string toJson(const RunRecord& r, int indent)
 {
-    Json doc = {{"format_version", r.formatVersion},
+    // Always written in the current format, whatever format the record was read from.
+    const FamilySection& section = familySection(r.family);
+    Json doc = {{"format_version", RunRecord::kFormatVersion},
                 {"tool_version", r.toolVersion},
                 {"created_at", r.createdAt},
+                {"family", r.family},
                 {"status", r.status},
                 {"error", r.error},
-                {"config", write(r.config)},
-                {"device", write(r.device)},
-                {"plan", write(r.plan)},
+                {"devices", Json::array({write(r.device)})},
                 {"metrics", write(r.metrics)},
-                {"faults", write(r.faults)},
-                {"reference", write(r.reference)},
-                {"injections", writeAll(r.injections)},
-                {"verifications", writeAll(r.verifications)},
-                {"spans", writeAll(r.spans)}};
+                {"events", {{"injections", writeAll(r.injections)}, {"verifications", writeAll(r.verifications)}}},
+                {"spans", writeAll(r.spans)},
+                {std::string(section.family), section.write(r)}};
     return doc.dump(indent) + "\n";
 }
 
@@ -520,26 +629,7 @@ RunRecord recordFromJson(const std::string& text)
                          std::to_string(RunRecord::kFormatVersion) + "); update gigacheck");
     if (version < 1)
         throw InputError("record: field 'format_version' must be at least 1 (got " + std::to_string(version) + ")");
-
-    RunRecord r;
-    r.formatVersion = version;
-    r.toolVersion = root.getOr<std::string>("tool_version", "");
-    r.createdAt = root.getOr<std::string>("created_at", "");
-    r.status = root.get<std::string>("status");
-    r.error = root.getOr<std::string>("error", "");
-    r.config = readConfig(root.child("config"));
-    r.device = readDevice(root.child("device"));
-    r.plan = readPlan(root.child("plan"));
-    r.metrics = readMetrics(root.child("metrics"));
-    r.faults = readFaultReport(root.child("faults"));
-    r.reference = readReference(root.child("reference"));
-    for (const Node& n : root.elements("injections"))
-        r.injections.push_back(readInjectEvent(n));
-    for (const Node& n : root.elements("verifications"))
-        r.verifications.push_back(readVerifyEvent(n));
-    for (const Node& n : root.elements("spans"))
-        r.spans.push_back(readSpan(n));
-    return r;
+    return version == 1 ? readVersion1(root) : readVersion2(root);
 }
 
 void saveRecord(const RunRecord& r, const std::string& path)

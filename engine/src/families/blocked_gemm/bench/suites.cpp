@@ -8,7 +8,8 @@
 
 #include "core/table.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
-#include "families/blocked_gemm/cuda/lab.hpp"
+#include "core/cuda/devices.hpp"
+#include "families/blocked_gemm/cuda/measure.hpp"
 #endif
 
 #include <nlohmann/json.hpp>
@@ -347,7 +348,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     }
     const DeviceInfo& device = devices[std::size_t(wanted)];
     try {
-        cuda::useDevice(device.index);  // the device measurements (cuda/lab.cu) run on the current device
+        cuda::useDevice(device.index);  // the device measurements (cuda/measure.cu) run on the current device
     } catch (const std::exception& e) {
         err << "cannot use CUDA device " << device.index << ": " << e.what() << "\n";
         return 2;

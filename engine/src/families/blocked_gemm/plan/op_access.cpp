@@ -2,35 +2,31 @@
 
 namespace gigacheck {
 
-OpAccess accessOf(const Operation& op)
+std::vector<OperandRegion> operandsOf(const Operation& op)
 {
-    OpAccess a;
-    auto both = [&a](int slot) {
-        if (slot < 0)
-            return;
-        a.reads.push_back(slot);
-        a.writes.push_back(slot);
+    std::vector<OperandRegion> operands;
+    auto use = [&operands](int slot, Access access) {
+        if (slot >= 0)
+            operands.push_back({slot, access});
     };
     switch (op.kind) {
-    case OpKind::CopyH2D: a.writes.push_back(op.dst); break;
-    case OpKind::Checksum: both(op.dst); break;
+    case OpKind::CopyH2D: use(op.dst, Access::Write); break;
+    case OpKind::Checksum: use(op.dst, Access::ReadWrite); break;
     case OpKind::Product:
-        a.reads.push_back(op.srcA);
-        a.reads.push_back(op.srcB);
-        if (op.accumulate)
-            both(op.dst);
-        else
-            a.writes.push_back(op.dst);
-        both(op.aux);
+        use(op.srcA, Access::Read);
+        use(op.srcB, Access::Read);
+        use(op.dst, op.accumulate ? Access::ReadWrite : Access::Write);
+        use(op.aux, Access::ReadWrite);
         break;
-    case OpKind::Inject: both(op.dst); break;
+    case OpKind::Inject: use(op.dst, Access::ReadWrite); break;
     case OpKind::Verify:
-        both(op.dst);
-        both(op.aux);
+        use(op.dst, Access::ReadWrite);
+        use(op.aux, Access::ReadWrite);
         break;
-    case OpKind::CopyD2H: a.reads.push_back(op.dst); break;
+    case OpKind::CopyD2H: use(op.dst, Access::Read); break;
+    default: break;
     }
-    return a;
+    return operands;
 }
 
 }  // namespace gigacheck

@@ -1,5 +1,6 @@
 #include "families/blocked_gemm/plan/schedule_builder.hpp"
 
+#include "families/blocked_gemm/ops.hpp"
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 #include "families/blocked_gemm/plan/op_access.hpp"
 
@@ -15,6 +16,7 @@ ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int strea
     countB_ = n.b;
     countC_ = n.c;
     elem_ = double(elementSize(plan.precision));
+    schedule_.family = std::string(blocked_gemm::kFamilyName);
     schedule_.plan = plan;
     schedule_.streams = streams;
     slots_.resize(plan.buffers.size());
@@ -23,6 +25,7 @@ ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int strea
 Operation& ScheduleBuilder::add(Operation op)
 {
     op.id = int(schedule_.ops.size());
+    op.operands = operandsOf(op);
     const OpAccess access = accessOf(op);
     auto depend = [&op](int id) {
         if (id >= 0 && std::find(op.deps.begin(), op.deps.end(), id) == op.deps.end())
@@ -123,6 +126,8 @@ void ScheduleBuilder::product(const BlockIndex& b, int a, int bSlot, int c, int 
     prod.srcB = bSlot;
     prod.aux = aux;
     prod.accumulate = b.k > 0;
+    // S1-S3 compute one product at a time (seed figure 10); S4's two concurrent products are its point.
+    prod.exclusive = plan_.strategy != StrategyKind::S4;
     setExtents(prod, b);
     const double rows = double(prod.rows) + extra, cols = double(prod.cols) + extra;
     const double depth = double(prod.depth);

@@ -1,7 +1,5 @@
-// validateSchedule: the invariants every backend relies on, checked from the ops alone.
+// validateSchedule: the blocked GEMM family's invariants on top of validateOperations (core).
 #include "gigacheck/schedule.hpp"
-
-#include "families/blocked_gemm/plan/op_access.hpp"
 
 #include <algorithm>
 #include <map>
@@ -64,67 +62,17 @@ std::string validateSchedule(const Schedule& schedule)
 {
     const Plan& plan = schedule.plan;
     const std::vector<Operation>& ops = schedule.ops;
-    const int slots = int(plan.buffers.size());
+    if (std::string problem = validateOperations(schedule); !problem.empty())
+        return problem;
 
-    // Shape of every op: ids, backward deps, queues, slots.
-    for (std::size_t n = 0; n < ops.size(); ++n) {
-        const Operation& op = ops[n];
-        if (op.id != int(n))
-            return "op at index " + std::to_string(n) + " has id " + std::to_string(op.id);
-        for (int d : op.deps)
-            if (d < 0 || d >= op.id)
-                return opText(op) + " depends on op " + std::to_string(d) + ", which is not an earlier op";
+    for (const Operation& op : ops) {
         if (op.queue != queueOf(op.kind))
             return opText(op) + " is on queue " + std::string(toString(op.queue));
-        if (op.stream < 0 || op.stream >= schedule.streams)
-            return opText(op) + " uses stream " + std::to_string(op.stream) + " of " +
-                   std::to_string(schedule.streams);
-        for (int s : {op.dst, op.srcA, op.srcB, op.aux})
-            if (s >= slots)
-                return opText(op) + " uses buffer slot " + std::to_string(s) + " of " + std::to_string(slots);
         if (op.dst < 0)
             return opText(op) + " has no destination buffer";
     }
 
-    // Hazards: every access is ordered (transitively) after the accesses it conflicts with.
-    struct SlotState {
-        int lastWriter = -1;
-        std::vector<int> readers;
-    };
-    std::vector<SlotState> state(std::size_t(std::max(slots, 0)));
     Reachability reach(ops);
-    for (const Operation& op : ops) {
-        const OpAccess access = accessOf(op);
-        struct Conflict {
-            int id;
-            const char* what;
-            int slot;
-        };
-        std::vector<Conflict> mustPrecede;
-        for (int s : access.reads)
-            mustPrecede.push_back({state[std::size_t(s)].lastWriter, "read after write", s});
-        for (int s : access.writes) {
-            mustPrecede.push_back({state[std::size_t(s)].lastWriter, "write after write", s});
-            for (int r : state[std::size_t(s)].readers)
-                mustPrecede.push_back({r, "write after read", s});
-        }
-        int floor = op.id;
-        for (const Conflict& c : mustPrecede)
-            if (c.id >= 0)
-                floor = std::min(floor, c.id);
-        reach.collect(op.id, floor);
-        for (const Conflict& c : mustPrecede)
-            if (c.id >= 0 && c.id != op.id && !reach.isAncestor(c.id))
-                return opText(op) + " races with " + opText(ops[std::size_t(c.id)]) + " (" + c.what +
-                       " on buffer " + plan.buffers[std::size_t(c.slot)].name + ")";
-        for (int s : access.reads)
-            state[std::size_t(s)].readers.push_back(op.id);
-        for (int s : access.writes) {
-            state[std::size_t(s)].lastWriter = op.id;
-            state[std::size_t(s)].readers.clear();
-        }
-    }
-
     // Block products and C blocks: each product once, each C block stored once after its last
     // product, injection and verification, from the buffer those wrote.
     struct BlockState {

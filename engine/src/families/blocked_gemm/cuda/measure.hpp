@@ -1,5 +1,6 @@
-// What the bench suites and the GPU tests need from the CUDA side, in plain C++ (no CUDA types),
-// so that src/bench compiles with or without CUDA. Every timing is a median of CUDA-event times.
+// The device measurements of the bench suites and `gigacheck devices --measure`, in plain C++
+// (no CUDA types), so that bench/ compiles with or without CUDA. Every timing is a median of
+// CUDA-event times; each runs on the current device (core/cuda/devices.hpp useDevice).
 #pragma once
 
 #include "gigacheck/abft.hpp"
@@ -10,14 +11,9 @@
 
 namespace gigacheck::cuda {
 
-// CUDA devices in ordinal order; empty with *why set when there are none.
-std::vector<DeviceInfo> cudaDevices(std::string* why);
 // GEMM roofs (cuBLAS FP32 / TF32 / FP64 at N = 8192), device copy bandwidth (bytes read +
 // written), pinned H2D and D2H bandwidth (256 MiB copies).
 Ceilings measureDeviceCeilings(int device);
-// Makes the device current for this thread: the measurements below run on the current device.
-// Throws BackendError when it cannot be used.
-void useDevice(int device);
 
 struct GemmTiming {
     double medianMs = 0;
@@ -53,24 +49,5 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
 double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps);
 // Pinned host <-> device bandwidths in GB/s (256 MiB copies, median).
 void linkBandwidth(double& h2dGBs, double& d2hGBs);
-
-// Runs one GEMM variant on host matrices (copies in and out), for the kernel tests.
-void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
-
-// One ABFT-protected in-core product on host matrices, as the backend runs it (operand
-// checksums, GEMM with the checksum products beside it, optional fault, verification), with the
-// given round-off model; for the threshold tests. Nothing is copied back but the verdict.
-struct ProtectedProduct {
-    std::string verdict;  // clean | corrected | uncorrectable
-    int corrections = 0;
-    double before = 0, after = 0;  // of the first correction
-    double maxCleanResidualRatio = 0, minThreshold = 0, maxThreshold = 0;
-};
-struct DeviceFault {
-    std::int64_t row = -1, col = -1;  // none when row < 0
-    double delta = 0;
-};
-ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
-                                          const RoundoffModel& model, const DeviceFault& fault = {});
 
 }  // namespace gigacheck::cuda

@@ -1,10 +1,11 @@
-// Device measurements behind `gigacheck devices --measure` and `gigacheck bench` (see lab.hpp).
-#include "families/blocked_gemm/cuda/lab.hpp"
+// Device measurements behind `gigacheck devices --measure` and `gigacheck bench` (see measure.hpp).
+#include "families/blocked_gemm/cuda/measure.hpp"
 
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
 #include "core/cuda/resources.hpp"
+#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/protected_product.hpp"
 
 #include "gigacheck/abft.hpp"
 
@@ -88,36 +89,6 @@ std::string isoDate()
 
 }  // namespace
 
-std::vector<DeviceInfo> cudaDevices(std::string* why)
-{
-    std::vector<DeviceInfo> out;
-    int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        if (why)
-            *why = std::string("no CUDA device (") + cudaGetErrorString(e) + ")";
-        return out;
-    }
-    if (count == 0) {
-        if (why)
-            *why = "no CUDA device found";
-        return out;
-    }
-    for (int d = 0; d < count; ++d) {
-        cudaDeviceProp prop{};
-        CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
-        DeviceInfo info;
-        info.backend = BackendKind::Cuda;
-        info.name = prop.name;
-        info.memoryBytes = prop.totalGlobalMem;
-        info.computeCapability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
-        info.index = d;
-        out.push_back(info);
-    }
-    return out;
-}
-
 void linkBandwidth(double& h2dGBs, double& d2hGBs)
 {
     const std::size_t bytes = std::size_t(256) << 20;
@@ -157,8 +128,6 @@ double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
     const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
 }
-
-void useDevice(int device) { CUDA_CHECK(cudaSetDevice(device)); }
 
 Ceilings measureDeviceCeilings(int device)
 {
@@ -295,34 +264,20 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     // input-rounding model) stays well below 1000 up to n = 16384.
     fault.delta = 1000.0;
     const RoundoffModel model = roundoffModel(p, tf32);
-    Stream side;
-    Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
+    SideLane lane;
+    ProtectedBlocks blocks;
+    blocks.gemm = prot;
+    blocks.aux = av;
+    blocks.model = model;
+    blocks.fault = errors > 0 ? &fault : nullptr;
+    blocks.faultBeforeAfter = injected.as<double>();
+    blocks.out = out.as<VerifyOut>();
 
     auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
-    auto runProtected = [&] {
-        // As the backend does: B's checksum pass first (moving it beside the GEMM too was measured
-        // slower out of core and with TF32; A's checksum comes with the products' pass over A),
-        // then the checksum products on a side stream beside the GEMM.
-        checksumB(p, xb.get(), n, n, ldb, s.get());
-        CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
-        CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-        checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, side.get(), model.uInput > 0);
-        CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
-        gemm(prot, h.get(), s.get());
-        CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
-        if (errors > 0)
-            inject(p, xc.get(), ldc, &fault, 1, injected.as<double>(), s.get());
-        VerifyCall v;
-        v.precision = p;
-        v.c = xc.get();
-        v.rows = v.cols = n;
-        v.ldc = ldc;
-        v.depth = n;
-        v.aux = av;
-        v.u = model.uAccumulate;
-        v.uInput = model.uInput;
-        verify(v, out.as<VerifyOut>(), s.get());
-    };
+    // As the backend does (protected_product.hpp): B's checksum pass first (moving it beside the
+    // GEMM too was measured slower out of core and with TF32; A's checksum comes with the
+    // products' pass over A), then the checksum products on a side stream beside the GEMM.
+    auto runProtected = [&] { protectedProduct(blocks, h.get(), s.get(), lane); };
     // Interleaved repetitions: clock drift hits both sides alike.
     AbftTiming t;
     std::vector<double> plainMs, protectedMs;
@@ -336,15 +291,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     // Each ABFT stage alone, to see how close its passes come to the copy bandwidth.
     if (errors == 0) {
         const double ab = double(n + 1) * double(n) * double(e);
-        VerifyCall v;
-        v.precision = p;
-        v.c = xc.get();
-        v.rows = v.cols = n;
-        v.ldc = ldc;
-        v.depth = n;
-        v.aux = av;
-        v.u = model.uAccumulate;
-        v.uInput = model.uInput;
+        const VerifyCall v = verifyCall(p, xc.get(), n, n, ldc, n, av, model);
         t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get()); })});
         t.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
                                 checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get(),
@@ -407,102 +354,6 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
             t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     return median(t);
-}
-
-void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
-{
-    const Precision p = a.precision();
-    DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
-    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
-    CublasHandle h;
-    GemmCall g;
-    g.variant = v;
-    g.tile = tile;
-    g.optimizedBk = optimizedBk;
-    g.precision = p;
-    g.m = a.rows();
-    g.n = a.cols();
-    g.q = b.cols();
-    g.a = da.get();
-    g.lda = a.cols();
-    g.b = db.get();
-    g.ldb = b.cols();
-    g.c = dc.get();
-    g.ldc = c.cols();
-    gemm(g, h.get(), nullptr);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
-}
-
-ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
-                                          const RoundoffModel& model, const DeviceFault& fault)
-{
-    const Precision p = a.precision();
-    const std::size_t e = esz(p);
-    const Index m = a.rows(), n = a.cols(), q = b.cols();
-    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
-    DeviceBuffer xa(std::size_t((m + 1) * lda) * e), xb(std::size_t(n * ldb) * e), xc(std::size_t((m + 1) * ldc) * e);
-    DeviceBuffer aux(std::size_t(4 * ldx) * sizeof(double));
-    Stream s, side;
-    Event fork(cudaEventDisableTiming), join(cudaEventDisableTiming);
-    CublasHandle h;
-    CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * e, a.data(), std::size_t(n) * e, std::size_t(n) * e,
-                                 std::size_t(m), cudaMemcpyHostToDevice, s.get()));
-    CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * e, b.data(), std::size_t(q) * e, std::size_t(q) * e,
-                                 std::size_t(n), cudaMemcpyHostToDevice, s.get()));
-    const AuxView av{aux.as<double>(), ldx};
-    checksumB(p, xb.get(), n, q, ldb, s.get());
-    CUDA_CHECK(cudaEventRecord(fork.get(), s.get()));
-    CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork.get(), 0));
-    checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, m, n, q, av, false, side.get(), model.uInput > 0);
-    CUDA_CHECK(cudaEventRecord(join.get(), side.get()));
-    GemmCall g;
-    g.variant = v;
-    g.precision = p;
-    g.m = m;
-    g.n = n;
-    g.q = q;
-    g.a = xa.get();
-    g.lda = lda;
-    g.b = xb.get();
-    g.ldb = ldb;
-    g.c = xc.get();
-    g.ldc = ldc;
-    gemm(g, h.get(), s.get());
-    CUDA_CHECK(cudaStreamWaitEvent(s.get(), join.get(), 0));
-    PinnedBuffer out(sizeof(VerifyOut)), injected(2 * sizeof(double));
-    if (fault.row >= 0) {
-        DeviceInjection d;
-        d.row = fault.row;
-        d.col = fault.col;
-        d.delta = fault.delta;
-        inject(p, xc.get(), ldc, &d, 1, injected.as<double>(), s.get());
-    }
-    VerifyCall call;
-    call.precision = p;
-    call.c = xc.get();
-    call.rows = m;
-    call.cols = q;
-    call.ldc = ldc;
-    call.depth = n;
-    call.aux = av;
-    call.u = model.uAccumulate;
-    call.uInput = model.uInput;
-    verify(call, out.as<VerifyOut>(), s.get());
-    CUDA_CHECK(cudaStreamSynchronize(s.get()));
-    const VerifyOut& r = *out.as<VerifyOut>();
-    ProtectedProduct result;
-    result.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
-    result.corrections = r.correctionCount;
-    if (r.correctionCount > 0) {
-        result.before = r.before[0];
-        result.after = r.after[0];
-    }
-    result.maxCleanResidualRatio = r.maxCleanRatio;
-    result.minThreshold = r.minThreshold;
-    result.maxThreshold = r.maxThreshold;
-    return result;
 }
 
 }  // namespace gigacheck::cuda

@@ -1,0 +1,248 @@
+// The blocked GEMM family's CUDA op table: how each of its op kinds is issued on a stream and
+// what is read back once it is done. The executor (core/cuda/cuda_backend.cpp) owns buffers,
+// streams, events and the order; this file owns what the family's kernels need besides: one
+// cuBLAS handle and one side lane (protected_product.hpp) per schedule stream, and the pinned
+// slots the verifications and injections write their results to.
+#include "families/blocked_gemm/ops.hpp"
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/op_table.hpp"
+#include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "families/blocked_gemm/cuda/warm_up.hpp"
+
+#include <algorithm>
+
+namespace gigacheck::blocked_gemm {
+
+namespace {
+
+using namespace cuda;
+
+std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
+
+struct State final : cuda::RunState {
+    std::vector<std::unique_ptr<SideLane>> lanes;  // per schedule stream: ABFT passes beside the GEMM
+    // One cuBLAS handle per compute stream: handles keep per-stream workspace state.
+    std::vector<std::unique_ptr<CublasHandle>> handles;
+    std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
+    PinnedBuffer verifyOut, injectOut;
+};
+
+State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
+const Plan& planOf(const cuda::OpContext& c) { return c.schedule.plan; }
+void* buf(const cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
+std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[std::size_t(slot)].ld; }
+AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
+RoundoffModel roundoff(const cuda::OpContext& c)
+{
+    return roundoffModel(planOf(c).precision, c.request.gemm == GemmVariant::CublasTf32);
+}
+
+// The fault plan's injections for this op's block that lie inside the stored block.
+std::vector<std::size_t> injectionsFor(const ExecutionRequest& req, const Plan& plan, const Operation& op)
+{
+    std::vector<std::size_t> out;
+    if (!req.faults)
+        return out;
+    const std::int64_t extra = plan.abft ? 1 : 0;
+    for (std::size_t index : req.faults->forBlock(op.block)) {
+        const Injection& inj = req.faults->injections[index];
+        // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
+        if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra || inj.localCol >= op.cols + extra)
+            continue;
+        out.push_back(index);
+    }
+    return out;
+}
+
+std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
+{
+    auto state = std::make_unique<State>();
+    for (int i = 0; i < c.lanes; ++i)
+        state->lanes.push_back(std::make_unique<SideLane>());
+    for (int i = 0; i < c.lanes; ++i)
+        state->handles.push_back(std::make_unique<CublasHandle>());
+    std::size_t verifies = 0, injections = 0;
+    state->slotOf.assign(c.schedule.ops.size(), -1);
+    for (const Operation& op : c.schedule.ops) {
+        if (op.kind == OpKind::Verify)
+            state->slotOf[std::size_t(op.id)] = int(verifies++);
+        if (op.kind == OpKind::Inject) {
+            state->slotOf[std::size_t(op.id)] = int(injections);
+            injections += injectionsFor(c.request, c.schedule.plan, op).size();
+        }
+    }
+    state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, verifies) * sizeof(VerifyOut));
+    state->injectOut = PinnedBuffer(std::max<std::size_t>(1, injections) * 2 * sizeof(double));
+    return state;
+}
+
+VerifyOut* verifySlot(const cuda::OpContext& c, int opId)
+{
+    return stateOf(c).verifyOut.as<VerifyOut>() + stateOf(c).slotOf[std::size_t(opId)];
+}
+double* injectSlot(const cuda::OpContext& c, int opId)
+{
+    return stateOf(c).injectOut.as<double>() + 2 * stateOf(c).slotOf[std::size_t(opId)];
+}
+
+// ---- issue ------------------------------------------------------------------------------------
+
+void issueCopyH2D(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const std::size_t es = elemSize(planOf(c).precision);
+    const HostMatrix& src = op.host.matrix == Operand::A ? *c.request.a : *c.request.b;
+    const char* base = static_cast<const char*>(src.data()) +
+                       (std::size_t(op.host.row) * std::size_t(src.cols()) + std::size_t(op.host.col)) * es;
+    CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es, base, std::size_t(src.cols()) * es,
+                                 std::size_t(op.host.cols) * es, std::size_t(op.host.rows), cudaMemcpyHostToDevice, s));
+}
+
+void issueCopyD2H(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const std::size_t es = elemSize(planOf(c).precision);
+    HostMatrix& dst = *c.request.c;
+    char* base = static_cast<char*>(dst.data()) +
+                 (std::size_t(op.host.row) * std::size_t(dst.cols()) + std::size_t(op.host.col)) * es;
+    CUDA_CHECK(cudaMemcpy2DAsync(base, std::size_t(dst.cols()) * es, buf(c, op.dst), std::size_t(ld(c, op.dst)) * es,
+                                 std::size_t(op.host.cols) * es, std::size_t(op.host.rows), cudaMemcpyDeviceToHost, s));
+}
+
+void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    // A's column checksum is computed (into Aux) by each product's pass over A, which that pass
+    // needs anyway: on the device the Checksum op of an A block has no work.
+    if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
+        checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s);
+}
+
+void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    GemmCall g;
+    g.variant = c.request.gemm;
+    g.tile = c.request.tile;
+    g.precision = planOf(c).precision;
+    g.m = op.rows;
+    g.n = op.depth;
+    g.q = op.cols;
+    g.a = buf(c, op.srcA);
+    g.lda = ld(c, op.srcA);
+    g.b = buf(c, op.srcB);
+    g.ldb = ld(c, op.srcB);
+    g.c = buf(c, op.dst);
+    g.ldc = ld(c, op.dst);
+    g.accumulate = op.accumulate;
+    const bool abft = planOf(c).abft && op.aux >= 0;
+    const std::size_t lane = std::size_t(op.stream);
+    productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
+                         abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);
+}
+
+void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const std::size_t es = elemSize(planOf(c).precision);
+    std::vector<DeviceInjection> items;
+    for (std::size_t index : injectionsFor(c.request, planOf(c), op)) {
+        const Injection& inj = c.request.faults->injections[index];
+        DeviceInjection d;
+        d.row = inj.localRow;
+        d.col = inj.localCol;
+        d.bitFlip = inj.model == FaultModel::BitFlip ? 1 : 0;
+        d.bit = inj.bit;
+        d.delta = inj.delta;
+        if (d.bitFlip && (d.bit < 0 || d.bit >= int(8 * es)))
+            throw BackendError("CUDA backend: bit " + std::to_string(d.bit) + " is outside an element");
+        items.push_back(d);
+    }
+    if (!items.empty())
+        inject(planOf(c).precision, buf(c, op.dst), ld(c, op.dst), items.data(), int(items.size()),
+               injectSlot(c, op.id), s);
+}
+
+void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const Plan& plan = planOf(c);
+    verify(verifyCall(plan.precision, buf(c, op.dst), op.rows, op.cols, ld(c, op.dst),
+                      plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c), c.request.thresholdLambda),
+           verifySlot(c, op.id), s);
+}
+
+// ---- report -----------------------------------------------------------------------------------
+
+void reportChecksum(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome&)
+{
+    // A's column checksum is made by every product's pass over A on the device (the A block's
+    // Checksum op has no work): count it there, so the roofline's per-kind rates stay true.
+    if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::A)
+        span.flops = span.bytes = 0;
+}
+
+void reportProduct(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome&)
+{
+    if (planOf(c).abft && op.aux >= 0)
+        span.flops += double(op.rows) * double(op.depth);
+}
+
+void reportInject(const cuda::OpContext& c, const Operation& op, Span&, OpOutcome& out)
+{
+    const double* values = injectSlot(c, op.id);
+    std::size_t n = 0;
+    for (std::size_t index : injectionsFor(c.request, planOf(c), op)) {
+        Injection inj = c.request.faults->injections[index];
+        inj.before = values[2 * n];
+        inj.after = values[2 * n + 1];
+        inj.applied = true;
+        ++n;
+        out.injections.push_back({op.id, inj, 0});
+    }
+}
+
+void reportVerify(const cuda::OpContext& c, const Operation& op, Span&, OpOutcome& outcome)
+{
+    const Plan& plan = planOf(c);
+    const VerifyOut& out = *verifySlot(c, op.id);
+    VerifyEvent ev;
+    ev.opId = op.id;
+    ev.block = op.block;
+    ev.rowOffset = plan.rowOffset(op.block.i);
+    ev.colOffset = plan.colOffset(op.block.j);
+    ev.rows = op.rows;
+    ev.cols = op.cols;
+    VerifyResult& r = ev.result;
+    r.verdict = out.verdict == kClean ? Verdict::Clean : out.verdict == kCorrected ? Verdict::Corrected : Verdict::Uncorrectable;
+    for (int x = 0; x < std::min(out.rowCount, kMaxListed); ++x) {
+        r.mismatchRows.push_back(out.rows[x]);
+        r.rowResidual.push_back(out.rowResidual[x]);
+    }
+    for (int x = 0; x < std::min(out.colCount, kMaxListed); ++x) {
+        r.mismatchCols.push_back(out.cols[x]);
+        r.colResidual.push_back(out.colResidual[x]);
+    }
+    for (int x = 0; x < out.correctionCount; ++x)
+        r.corrections.push_back({out.corrRow[x], out.corrCol[x], out.before[x], out.after[x]});
+    r.checksumsRecomputed = out.recomputed != 0;
+    r.maxCleanResidualRatio = out.maxCleanRatio;
+    r.minThreshold = out.minThreshold;
+    r.maxThreshold = out.maxThreshold;
+    outcome.verification = ev;
+}
+
+}  // namespace
+
+const cuda::OpTable& cudaOps()
+{
+    static const cuda::OpTable table{
+        makeState,
+        warmUpDevice,
+        forgetWarmUp,
+        {{OpKind::CopyH2D, issueCopyH2D},
+         {OpKind::Checksum, issueChecksum, reportChecksum},
+         {OpKind::Product, issueProduct, reportProduct},
+         {OpKind::Inject, issueInject, reportInject},
+         {OpKind::Verify, issueVerify, reportVerify},
+         {OpKind::CopyD2H, issueCopyD2H}},
+    };
+    return table;
+}
+
+}  // namespace gigacheck::blocked_gemm

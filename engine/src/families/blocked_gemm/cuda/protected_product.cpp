@@ -1,0 +1,50 @@
+#include "families/blocked_gemm/cuda/protected_product.hpp"
+
+#include "core/cuda/check.hpp"
+
+namespace gigacheck::cuda {
+
+void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
+                          bool inputRounding)
+{
+    if (lane) {
+        CUDA_CHECK(cudaEventRecord(lane->fork.get(), s));
+        CUDA_CHECK(cudaStreamWaitEvent(lane->side.get(), lane->fork.get(), 0));
+        checksumProducts(g.precision, g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux, g.accumulate,
+                         lane->side.get(), inputRounding);
+        CUDA_CHECK(cudaEventRecord(lane->join.get(), lane->side.get()));
+    }
+    gemm(g, handle, s);
+    if (lane)
+        CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
+}
+
+VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,
+                      const RoundoffModel& model, double lambda)
+{
+    VerifyCall v;
+    v.precision = p;
+    v.c = c;
+    v.rows = rows;
+    v.cols = cols;
+    v.ldc = ldc;
+    v.depth = depth;
+    v.aux = aux;
+    v.u = model.uAccumulate;
+    v.uInput = model.uInput;
+    v.lambda = lambda;
+    return v;
+}
+
+void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cudaStream_t s, SideLane& lane)
+{
+    GemmCall g = blocks.gemm;
+    g.accumulate = false;
+    checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s);
+    productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
+    if (blocks.fault)
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s);
+    verify(verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model), blocks.out, s);
+}
+
+}  // namespace gigacheck::cuda

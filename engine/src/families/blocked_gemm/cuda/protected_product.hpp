@@ -1,0 +1,46 @@
+// The ABFT-protected block product on the device, written once for the backend's ops, the bench
+// and the GPU tests: checksum of B -> GEMM with the checksum products beside it -> (inject) ->
+// verify (abft/cuda/abft_device.hpp has the kernels and the layout of the augmented blocks).
+#pragma once
+
+#include "abft/cuda/abft_device.hpp"
+#include "core/cuda/resources.hpp"
+#include "families/blocked_gemm/cuda/gemm.hpp"
+
+#include "gigacheck/abft.hpp"
+
+namespace gigacheck::cuda {
+
+// A side stream and the two events that fork it from, and join it back to, a main stream. One
+// per schedule stream: its ops run in order, so the events can be reused.
+struct SideLane {
+    Stream side;
+    Event fork{cudaEventDisableTiming}, join{cudaEventDisableTiming};
+};
+
+// C[rows x cols] (+)= A B with the GEMM variant of g on stream s. With a lane, the checksum
+// column / row of C and the round-off bound (memory-bound passes that touch only C's augmentation
+// and aux) run on the lane's side stream while the GEMM computes the main part, and s waits for
+// them at the end (running them before the GEMM instead was measured no faster for TF32 and
+// slower for the others: resources/results/README.md). Needs checksumB of the B block before.
+void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
+                          bool inputRounding);
+
+// The verification of an augmented C block whose inner dimension so far is depth.
+VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,
+                      const RoundoffModel& model, double lambda = 4.0);
+
+// One in-core protected product of device blocks laid out as the plan lays them (A: lda,
+// B: ldb >= cols + 2, C: (rows + 1) x ldc, aux: 4 x ldx doubles), the sequence the backend runs
+// for a single k step: checksumB, productWithChecksums, the optional fault, verify into out.
+struct ProtectedBlocks {
+    GemmCall gemm;  // variant, precision, extents, operands (accumulate is ignored: one k step)
+    AuxView aux;
+    RoundoffModel model;
+    const DeviceInjection* fault = nullptr;  // none when null
+    double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
+    VerifyOut* out = nullptr;                // pinned
+};
+void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cudaStream_t s, SideLane& lane);
+
+}  // namespace gigacheck::cuda

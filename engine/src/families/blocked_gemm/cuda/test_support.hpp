@@ -1,0 +1,31 @@
+// What the GPU tests run on the device beyond the backend, in plain C++ (no CUDA types): one GEMM
+// variant on host matrices, and one protected product as the backend runs it.
+#pragma once
+
+#include "gigacheck/abft.hpp"
+#include "gigacheck/matrix.hpp"
+
+#include <string>
+
+namespace gigacheck::cuda {
+
+// Runs one GEMM variant on host matrices (copies in and out), for the kernel tests.
+void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
+
+// One ABFT-protected in-core product on host matrices, as the backend runs it (operand
+// checksums, GEMM with the checksum products beside it, optional fault, verification), with the
+// given round-off model; for the threshold tests. Nothing is copied back but the verdict.
+struct ProtectedProduct {
+    std::string verdict;  // clean | corrected | uncorrectable
+    int corrections = 0;
+    double before = 0, after = 0;  // of the first correction
+    double maxCleanResidualRatio = 0, minThreshold = 0, maxThreshold = 0;
+};
+struct DeviceFault {
+    std::int64_t row = -1, col = -1;  // none when row < 0
+    double delta = 0;
+};
+ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
+                                          const RoundoffModel& model, const DeviceFault& fault = {});
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,21 @@
+// The blocked GEMM family (seed 000) as the executors see it: its op kinds, their names and the
+// tables of their CPU and CUDA implementations. Adding an op kind to the family touches this
+// folder only (README.md "Adding a family").
+#pragma once
+
+#include "core/op_table.hpp"
+
+namespace gigacheck::blocked_gemm {
+
+inline constexpr std::string_view kFamilyName = "blocked_gemm";
+
+// Its kinds are the six OpKind values named in gigacheck/schedule.hpp (records, the timeline and
+// the roofline have always named them there).
+std::span<const OpKindName> opKindNames();
+
+const cpu::OpTable& cpuOps();    // cpu/op_table.cpp
+const cuda::OpTable& cudaOps();  // cuda/op_table.cpp (CUDA builds only)
+
+const FamilyOps& family();  // ops.cpp
+
+}  // namespace gigacheck::blocked_gemm

@@ -1,0 +1,17 @@
+// The families of this build, listed explicitly (see core/op_table.hpp for why not
+// self-registered). A new family adds its line here.
+#include "core/op_table.hpp"
+
+#include "families/blocked_gemm/ops.hpp"
+
+#include <array>
+
+namespace gigacheck {
+
+std::span<const FamilyOps* const> allFamilies()
+{
+    static const std::array families{&blocked_gemm::family()};
+    return families;
+}
+
+}  // namespace gigacheck
