@@ -226,7 +226,7 @@ private slots:
         file.close();
         const Result r = gigacheckCli({QStringLiteral("show"), json});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("record format 7 is newer than this gigacheck supports (1); update gigacheck")),
+        QVERIFY2(r.err.contains(QStringLiteral("record format 7 is newer than this gigacheck supports (2); update gigacheck")),
                  qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
