@@ -6,6 +6,7 @@
 #   packaging/fuzz.sh --runs 20000         # what ctest's fuzz.readers runs
 #   packaging/fuzz.sh --time 600           # each fuzzer for 10 minutes
 #   packaging/fuzz.sh --build-dir DIR      # default build-fuzz/
+#   CMAKE_BUILD_PARALLEL_LEVEL=1 packaging/fuzz.sh   # build with one job on a busy machine
 #
 # The main build may use g++: unless DIR already holds a configured build, this configures DIR as
 # a separate clang build of only the engine and the fuzzers, with AddressSanitizer, UBSan and
@@ -57,14 +58,16 @@ for reader in "${readers[@]}"; do
   rc=0
   "$build/tests/fuzz/fuzz_$reader" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/fuzz-$reader-" "$found" "$root/tests/data/fuzz/$reader" >"$found.log" 2>&1 || rc=$?
-  grep -v '^#[0-9]' "$found.log" | tail -n 40  # the progress lines are many; the verdict is at the end
-  rm -f "$found.log"
   if [ "$rc" -ne 0 ]; then
+    # The sanitizer's or libFuzzer's report, without the progress lines.
+    grep -v '^#[0-9]' "$found.log" | tail -n 80
     echo "fuzz: $reader: FAILED with status $rc (the input is in $build/fuzz-$reader-*)"
     status=1
   else
+    grep -E '^(INFO: (Seed|Loaded|-max_len)|Done |stat::(number_of_executed_units|new_units_added|peak_rss_mb))' "$found.log"
     echo "fuzz: $reader: passed"
   fi
+  rm -f "$found.log"
   rm -rf "$found"
 done
 exit $status
