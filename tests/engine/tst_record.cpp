@@ -413,7 +413,7 @@ private slots:
                                                     << "verifications[0].result.mismatch_cols[1]";
         QTest::newRow("correction outside the block") << "/verifications/0/result/corrections/0/row" << "-1"
                                                       << "verifications[0].result.corrections[0].row";
-        QTest::newRow("fault outside C") << "/config/faults/at/0/col" << "1999" << "config.faults.at[0].col";
+        QTest::newRow("negative fault position") << "/config/faults/at/0/col" << "-1" << "config.faults.at[0].col";
         QTest::newRow("bit outside an f64") << "/config/faults/bit" << "64" << "config.faults.bit";
         QTest::newRow("too many random faults") << "/config/faults/count" << "2000000" << "config.faults.count";
     }

@@ -67,10 +67,12 @@ template <class E> std::string joinedNames(std::string_view separator)
 template <class E> E valueOfName(std::string_view text)
 {
     const EnumTable<E>& table = enumTable<E>();
-    for (const auto& rows : {table.rows, table.aliases})
-        for (const EnumName<E>& row : rows)
-            if (names_detail::sameIgnoringCase(row.name, text))
-                return row.value;
+    for (const EnumName<E>& row : table.rows)
+        if (names_detail::sameIgnoringCase(row.name, text))
+            return row.value;
+    for (const EnumName<E>& row : table.aliases)
+        if (names_detail::sameIgnoringCase(row.name, text))
+            return row.value;
     names_detail::unknownName(table.what, text, joinedNames<E>(", "));
 }
 
