@@ -4,12 +4,14 @@
 set -euo pipefail
 
 # libqt6svg6-dev is a virtual name on Debian 12, provided by qt6-svg-dev: the real name is listed
-# so that dpkg-query sees it installed and a second run installs nothing.
+# so that dpkg-query sees it installed and a second run installs nothing. clang and its
+# compiler-rt (libFuzzer, sanitizers) build the readers' fuzzers (packaging/fuzz.sh).
 packages=(
   build-essential cmake ninja-build
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   libopenblas-dev nlohmann-json3-dev libgl-dev
   xvfb xauth
+  clang libclang-rt-dev
 )
 
 missing=()

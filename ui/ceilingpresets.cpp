@@ -22,7 +22,7 @@ std::vector<CeilingPreset> loadCeilingPresets(const QString& path, QString* erro
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (doc.isNull()) {
         if (error)
-            *error = parseError.errorString();
+            *error = QStringLiteral("%1: %2").arg(file.fileName(), parseError.errorString());  // Qt caps nesting
         return {};
     }
     std::vector<CeilingPreset> presets;

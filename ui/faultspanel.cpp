@@ -25,22 +25,21 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     count_->setRange(0, 64);
     count_->setToolTip(QStringLiteral("Random faults per chosen block product"));
     collinear_ = new QComboBox(this);
-    collinear_->addItem(QStringLiteral("scattered"), int(Collinearity::Scattered));
-    collinear_->addItem(QStringLiteral("one row"), int(Collinearity::Row));
-    collinear_->addItem(QStringLiteral("one column"), int(Collinearity::Col));
+    for (const auto& row : enumTable<Collinearity>().rows)
+        collinear_->addItem(qs(labelOf(row.value)), int(row.value));
     model_ = new QComboBox(this);
-    model_->addItem(QStringLiteral("delta (add ±U(10,100)·|C|)"), int(FaultModel::Delta));
-    model_->addItem(QStringLiteral("bit flip"), int(FaultModel::BitFlip));
+    for (const auto& row : enumTable<FaultModel>().rows)
+        model_->addItem(qs(labelOf(row.value)), int(row.value));
     bit_ = new QSpinBox(this);
     bit_->setRange(-1, 63);
     bit_->setValue(-1);
     bit_->setSpecialValueText(QStringLiteral("top exponent bit"));
     target_ = new QComboBox(this);
-    for (FaultTarget t : {FaultTarget::Result, FaultTarget::ChecksumRow, FaultTarget::ChecksumCol})
-        target_->addItem(qs(toString(t)), int(t));
+    for (const auto& row : enumTable<FaultTarget>().rows)
+        target_->addItem(qs(labelOf(row.value)), int(row.value));
     scope_ = new QComboBox(this);
-    scope_->addItem(QStringLiteral("one block product"), int(FaultScope::OneProduct));
-    scope_->addItem(QStringLiteral("every block product"), int(FaultScope::EveryProduct));
+    for (const auto& row : enumTable<FaultScope>().rows)
+        scope_->addItem(qs(labelOf(row.value)), int(row.value));
     seed_ = new SeedEdit(1, this);
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("explicitFaults"));

@@ -1,5 +1,9 @@
 #include "heatmapoverlay.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
 namespace gigacheck::ui {
 
 HeatmapOverlay::HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer)
@@ -60,22 +64,28 @@ void HeatmapOverlay::drawGrid(QCPPainter* painter) const
                                               : mParentPlot->palette().color(QPalette::WindowText);
     line.setAlpha(150);
     painter->setPen(QPen(line, 1, Qt::DashLine));
-    // Skip lines when blocks are thinner than 4 pixels so the grid never turns into a wash.
-    auto drawLines = [&](int count, auto offsetOf, QCPAxis* axis, bool vertical) {
-        if (count <= 1)
+    // Skip lines when blocks are thinner than 4 pixels so the grid never turns into a wash, and
+    // visit only the block edges inside the visible range: the work is bounded by pixels, not by
+    // the plan's splits (a record may claim 2^31 - 1 of them).
+    auto drawLines = [&](int count, std::int64_t block, QCPAxis* axis, bool vertical) {
+        if (count <= 1 || block <= 0)
             return;
-        const double spacing = std::abs(axis->coordToPixel(double(offsetOf(1))) - axis->coordToPixel(0));
-        const int every = spacing >= 4 ? 1 : int(std::ceil(4 / std::max(spacing, 1e-3)));
-        for (int b = 1; b < count; b += every) {
-            const double p = axis->coordToPixel(double(offsetOf(b)));
+        const double spacing = std::abs(axis->coordToPixel(double(block)) - axis->coordToPixel(0));
+        const std::int64_t every = spacing >= 4 ? 1 : std::int64_t(std::ceil(4 / std::max(spacing, 1e-3)));
+        const double lowest = std::clamp(std::floor(axis->range().lower / double(block)), 1.0, double(count));
+        const double highest = std::clamp(std::ceil(axis->range().upper / double(block)), 1.0, double(count - 1));
+        // The same edges as stepping from 1 by `every`: the first one at or after `lowest`.
+        const std::int64_t first = 1 + (std::int64_t(lowest) - 1 + every - 1) / every * every;
+        for (std::int64_t b = first; b <= std::int64_t(highest); b += every) {
+            const double p = axis->coordToPixel(double(b) * double(block));
             if (vertical && p >= r.left() && p <= r.right())
                 painter->drawLine(QLineF(p, r.top(), p, r.bottom()));
             if (!vertical && p >= r.top() && p <= r.bottom())
                 painter->drawLine(QLineF(r.left(), p, r.right(), p));
         }
     };
-    drawLines(plan_->splitQ, [this](int j) { return plan_->colOffset(j); }, x_, true);
-    drawLines(plan_->splitM, [this](int i) { return plan_->rowOffset(i); }, y_, false);
+    drawLines(plan_->splitQ, plan_->blockQ, x_, true);
+    drawLines(plan_->splitM, plan_->blockM, y_, false);
 }
 
 void HeatmapOverlay::drawStep(QCPPainter* painter) const

@@ -46,24 +46,24 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     shape->addWidget(q_);
 
     precision_ = new QComboBox(this);
-    for (Precision p : {Precision::F32, Precision::F64})
-        precision_->addItem(qs(toString(p)), int(p));
+    for (const auto& row : enumTable<Precision>().rows)
+        precision_->addItem(qs(row.name), int(row.value));
     distribution_ = new QComboBox(this);
-    for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
-        distribution_->addItem(qs(toString(d)), int(d));
+    for (const auto& row : enumTable<Distribution>().rows)
+        distribution_->addItem(qs(row.name), int(row.value));
     seed_ = new SeedEdit(1, this);
     backend_ = new QComboBox(this);
     backend_->setObjectName(QStringLiteral("backend"));
-    for (BackendKind b : {BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda})
-        backend_->addItem(qs(toString(b)), int(b));
+    for (const auto& row : enumTable<BackendKind>().rows)
+        backend_->addItem(qs(row.name), int(row.value));
     gpu_ = new QComboBox(this);
     gpu_->setObjectName(QStringLiteral("gpu"));
     gpu_->addItem(QStringLiteral("first GPU"), -1);
     gpu_->setToolTip(QStringLiteral("Which CUDA device runs the product (as `gigacheck devices` numbers them)"));
     gemm_ = new QComboBox(this);
-    for (GemmVariant g : {GemmVariant::Cublas, GemmVariant::CublasTf32, GemmVariant::Optimized, GemmVariant::Tiled,
-                          GemmVariant::Naive})
-        gemm_->addItem(qs(toString(g)), int(g));
+    for (const auto& row : enumTable<GemmVariant>().rows)
+        gemm_->addItem(qs(row.name), int(row.value));
+    gemm_->setCurrentIndex(gemm_->findData(int(RunConfig{}.gemm)));
     gemm_->setToolTip(QStringLiteral("Product kernel on the CUDA backend (the CPU backend always uses OpenBLAS)"));
     cap_ = new QLineEdit(QStringLiteral("64MiB"), this);
     cap_->setObjectName(QStringLiteral("memoryCap"));

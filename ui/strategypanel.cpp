@@ -15,9 +15,10 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     group_ = new QButtonGroup(this);
-    for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
-        const auto name = toString(s);
-        const auto text = describe(s);
+    for (const auto& row : enumTable<StrategyKind>().rows) {
+        const StrategyKind s = row.value;
+        const auto name = row.name;
+        const auto text = row.description;
         auto* button = new QRadioButton(QString::fromUtf8(name.data(), qsizetype(name.size())), this);
         button->setObjectName(QStringLiteral("strategy_") + QString::fromUtf8(name.data(), qsizetype(name.size())));
         button->setToolTip(QString::fromUtf8(text.data(), qsizetype(text.size())));

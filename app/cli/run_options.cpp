@@ -10,13 +10,16 @@ using namespace gigacheck;
 
 namespace {
 
-QCommandLineOption option(const char* name, const char* description, const char* valueName = nullptr)
+QCommandLineOption option(const char* name, const char* description, std::string_view valueName = {})
 {
-    if (!valueName)
+    if (valueName.empty())
         return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
     return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
-                              QString::fromLatin1(valueName));
+                              QString::fromLatin1(valueName.data(), qsizetype(valueName.size())));
 }
+
+// An option's values, as in f32|f64, from the enum's name table.
+template <class E> std::string valuesOf() { return joinedNames<E>("|"); }
 
 // A whole decimal integer in [min, max]; anything else (signs, spaces, suffixes) is refused.
 template <class T>
@@ -106,18 +109,18 @@ void addRunOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         option("shape", "Problem size: A is M x N, B is N x Q (required).", "MxNxQ"),
-        option("type", "Values: f32 (float) or f64 (double). Default f32.", "f32|f64"),
+        option("type", "Values: f32 (float) or f64 (double). Default f32.", valuesOf<Precision>()),
         option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
-               "auto|cpu|cuda"),
+               valuesOf<BackendKind>()),
         option("device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"),
         option("strategy", "Buffering strategy under the memory cap (seed section 5). Default s1.",
-               "none|s1|s2|s3|s4"),
+               valuesOf<StrategyKind>()),
         option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
                       "(CPU: 1 GiB).",
                "SIZE"),
         option("errors", "Random faults per chosen block product. Default 0.", "K"),
         option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
-               "row|col|none"),
+               valuesOf<Collinearity>()),
         option("inject-at", "A fault at row R, column C of the result (from 0), adding DELTA (default: a random "
                             "delta). Repeatable.",
                "R,C[:DELTA]"),
@@ -125,18 +128,18 @@ void addRunOptions(QCommandLineParser& parser)
                         "bit). Default delta.",
                "delta|bitflip:B"),
         option("target", "Where faults land: the result block or its checksum row / column. Default result.",
-               "result|checksum-row|checksum-col"),
-        option("fault-scope", "Random faults go into one block product or every one. Default one.", "one|every"),
+               valuesOf<FaultTarget>()),
+        option("fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()),
         option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
         option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
-               "uniform|normal|wide"),
+               valuesOf<Distribution>()),
         option("gemm", "Product kernel on the CUDA backend (the CPU always uses OpenBLAS). Default cublas.",
-               "naive|tiled|optimized|cublas|cublas-tf32"),
+               valuesOf<GemmVariant>()),
         option("tile", "Tile side of the tiled kernel. Default 32.", "8|16|32"),
         option("no-abft", "Plain product: no checksums, no detection or correction."),
         option("reference", "Independent reference product: auto (full up to 2^34 multiply-adds, else 64 sampled "
                             "rows), full, sample or none. Default auto.",
-               "auto|full|sample|none"),
+               valuesOf<ReferenceMode>()),
         option("json", "Write the run record (JSON) to FILE, also when the run fails or is interrupted.", "FILE"),
         option("quiet", "Print only the verdict line, not the report."),
     });

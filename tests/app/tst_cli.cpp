@@ -121,6 +121,21 @@ private slots:
         QTest::newRow("show an empty file") << "show " + writeFile("empty.json", QByteArray()) << "not valid JSON";
         QTest::newRow("show a truncated record") << "show " + writeFile("truncated.json", sampleRecord().left(3000))
                                                  << "not valid JSON";
+        // Hostile files (issue 15): refused with exit 2 and a line naming the file, never a crash.
+        const QString nested = writeFile("nested.json", QByteArray("{\"a\":").repeated(100000) + "1" +
+                                                            QByteArray("}").repeated(100000));
+        QTest::newRow("show 100 000 nested objects") << "show " + nested << nested + ": record: objects and arrays nested";
+        QByteArray deep = sampleRecord();
+        deep.replace("\"error\": \"\"", "\"error\": " + QByteArray("[").repeated(1000000) + QByteArray("]").repeated(1000000));
+        const QString deepArray = writeFile("deep-array.json", deep);
+        QTest::newRow("show an array nested 1 000 000 deep") << "show " + deepArray << deepArray + ": record:";
+        QByteArray overflow = sampleRecord();
+        overflow.replace("\"format_version\": 1", "\"format_version\": 1e400");
+        const QString huge = writeFile("overflow.json", overflow);
+        QTest::newRow("show a number over a double") << "show " + huge << huge + ": record is not valid JSON";
+        QByteArray wrapped = sampleRecord();
+        wrapped.replace("\"format_version\": 1", "\"format_version\": 4294967297");
+        QTest::newRow("show format 2^32 + 1") << "show " + writeFile("wrapped.json", wrapped) << "'format_version'";
     }
 
     void badInputExitsTwoWithOneLine()

@@ -444,6 +444,113 @@ private slots:
         QVERIFY(!nlohmann::json::parse(toJson(r))["spans"].back().contains("device"));
     }
 
+    // What a record claims is checked before anything uses it: each damage names its field.
+    void implausibleClaimsAreRefused_data()
+    {
+        QTest::addColumn<QString>("pointer");  // JSON pointer to replace
+        QTest::addColumn<QString>("value");    // by this JSON text
+        QTest::addColumn<QString>("named");
+        QTest::newRow("shape 2^64 - 1") << "/config/shape/m" << "18446744073709551615" << "config.shape.m";
+        QTest::newRow("shape over 2^31") << "/config/shape/q" << "4294967296" << "config.shape.q";
+        QTest::newRow("zero shape") << "/config/shape/n" << "0" << "config.shape.n";
+        QTest::newRow("negative shape") << "/config/shape/m" << "-5" << "config.shape.m";
+        QTest::newRow("version 2^32 + 1") << "/format_version" << "4294967297" << "format_version";
+        QTest::newRow("version 0") << "/format_version" << "0" << "format_version";
+        QTest::newRow("version a fraction") << "/format_version" << "1.5" << "format_version";
+        QTest::newRow("negative tile") << "/config/tile" << "-32" << "config.tile";
+        QTest::newRow("tile over an int") << "/config/tile" << "4294967328" << "config.tile";
+        QTest::newRow("zero split") << "/plan/split_m" << "0" << "plan.split_m";
+        QTest::newRow("negative split") << "/plan/split_n" << "-1" << "plan.split_n";
+        QTest::newRow("split 2^31 - 1") << "/plan/split_q" << "2147483647" << "plan.split_q";
+        QTest::newRow("split disagrees with block") << "/plan/split_m" << "41" << "plan.split_m";
+        QTest::newRow("block larger than C") << "/plan/block_q" << "5000" << "plan.block_q";
+        QTest::newRow("plan of another shape") << "/plan/shape/m" << "19999" << "plan.shape";
+        QTest::newRow("span block outside the plan") << "/spans/0/block/i" << "40" << "spans[0].block.i";
+        QTest::newRow("span ending before it starts") << "/spans/1/end" << "0.0" << "spans[1].end";
+        QTest::newRow("span time not finite") << "/spans/1/start" << "\"nan\"" << "spans[1].start";
+        QTest::newRow("injection outside C") << "/injections/0/injection/global_row" << "20000"
+                                             << "injections[0].injection.global_row";
+        QTest::newRow("injection outside its block") << "/injections/0/injection/local_row" << "502"
+                                                     << "injections[0].injection.local_row";
+        QTest::newRow("verification past C") << "/verifications/0/rows" << "19501" << "verifications[0].rows";
+        QTest::newRow("mismatch outside the block") << "/verifications/0/result/mismatch_cols/1" << "501"
+                                                    << "verifications[0].result.mismatch_cols[1]";
+        QTest::newRow("correction outside the block") << "/verifications/0/result/corrections/0/row" << "-1"
+                                                      << "verifications[0].result.corrections[0].row";
+        QTest::newRow("negative fault position") << "/config/faults/at/0/col" << "-1" << "config.faults.at[0].col";
+        QTest::newRow("bit outside an f64") << "/config/faults/bit" << "64" << "config.faults.bit";
+        QTest::newRow("too many random faults") << "/config/faults/count" << "2000000" << "config.faults.count";
+    }
+
+    void implausibleClaimsAreRefused()
+    {
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, named);
+        const std::string json = withField(toJson(fullRecord()), [&](nlohmann::json& d) {
+            d[nlohmann::json::json_pointer(pointer.toStdString())] = nlohmann::json::parse(value.toStdString());
+        });
+        const QString error = inputErrorOf([&] { recordFromJson(json); });
+        QVERIFY2(error.contains(QLatin1Char('\'') + named + QLatin1Char('\'')), qPrintable(error));
+    }
+
+    void tooManyExplicitFaultsAreRefused()
+    {
+        RunRecord r = fullRecord();
+        r.config.faults.at.assign(10001, FaultAt{1, 1, std::nullopt, std::nullopt});
+        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(r)); }).contains(QStringLiteral("'config.faults.at'")));
+        r.config.faults.at.resize(10000);
+        QCOMPARE(recordFromJson(toJson(r)).config.faults.at.size(), std::size_t(10000));
+    }
+
+    // The lab keeps its last configuration as a record with no plan and no events: it still reads.
+    void aRecordWithoutPlanHoldsAConfiguration()
+    {
+        RunRecord holder;
+        holder.config = fullRecord().config;
+        QCOMPARE(recordFromJson(toJson(holder, -1)).config.shape, holder.config.shape);
+        holder.spans = fullRecord().spans;  // but events need a plan to sit in
+        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(holder)); }).contains(QStringLiteral("'plan.shape'")));
+    }
+
+    // Nesting and numbers no parser type holds are refused before anything recurses, naming the file.
+    void hostileFilesAreRefusedNamingTheFile_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("mentions");
+        const QByteArray record = QByteArray::fromStdString(toJson(fullRecord()));
+        QTest::newRow("100 000 nested objects")
+            << QByteArray("{\"a\":").repeated(100000) + "1" + QByteArray("}").repeated(100000) << "nested deeper";
+        QByteArray deepArray = record;
+        deepArray.replace("\"error\": \"\"", "\"error\": " + QByteArray("[").repeated(1000000) +
+                                                   QByteArray("]").repeated(1000000));
+        QVERIFY(deepArray.size() > 2000000);
+        QTest::newRow("an array 1 000 000 deep in one field") << deepArray << "nested deeper";
+        QByteArray overflow = record;
+        overflow.replace("\"total_seconds\": 1.5", "\"total_seconds\": 1e400");
+        QVERIFY(overflow != record);
+        QTest::newRow("1e400") << overflow << "not valid JSON";
+        QTest::newRow("brackets inside strings do not count")
+            << QByteArray(record).replace("\"error\": \"\"", "\"error\": \"" + QByteArray("[{").repeated(1000) + "\"")
+            << "";
+    }
+
+    void hostileFilesAreRefusedNamingTheFile()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("hostile.json")).toStdString();
+        std::ofstream(path, std::ios::binary).write(content.constData(), content.size());
+        const QString error = inputErrorOf([&] { loadRecord(path); });
+        if (mentions.isEmpty()) {
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            return;
+        }
+        QVERIFY2(error.startsWith(QString::fromStdString(path) + QStringLiteral(": ")), qPrintable(error));
+        QVERIFY2(error.contains(mentions), qPrintable(error));
+    }
+
     void savesAndLoadsFiles()
     {
         QTemporaryDir dir;

@@ -1,6 +1,9 @@
 // Shared vocabulary: stable names, sizes with units, byte formatting, host matrices and the
 // reproducible random generator.
+#include "gigacheck/abft.hpp"
+#include "gigacheck/faults.hpp"
 #include "gigacheck/matrix.hpp"
+#include "gigacheck/record.hpp"
 #include "gigacheck/types.hpp"
 
 #include "engine/test_helpers.hpp"
@@ -22,6 +25,7 @@ class TestTypes : public QObject {
 private slots:
     void namesRoundTrip();
     void unknownNamesAreRejected();
+    void nameTablesKeepTheStableNames();
     void elementSizes();
     void strategiesAreDescribed();
     void parseSizeAccepts_data();
@@ -72,6 +76,53 @@ void TestTypes::unknownNamesAreRejected()
     QVERIFY(!inputErrorOf([] { strategyFromString("s5"); }).isEmpty());
     QVERIFY(!inputErrorOf([] { backendFromString(""); }).isEmpty());
     QVERIFY(!inputErrorOf([] { gemmFromString("cublas_tf32"); }).isEmpty());
+}
+
+namespace {
+// Every value once, every name once, and each name reads back as its value.
+template <class E> QString tableProblems()
+{
+    std::set<int> values;
+    std::set<std::string_view> names;
+    for (const EnumName<E>& row : enumTable<E>().rows) {
+        if (!values.insert(int(row.value)).second || !names.insert(row.name).second)
+            return QStringLiteral("duplicate row '%1'").arg(qs(row.name));
+        if (valueOfName<E>(row.name) != row.value || nameOf(row.value) != row.name)
+            return QStringLiteral("'%1' does not round-trip").arg(qs(row.name));
+    }
+    return {};
+}
+}  // namespace
+
+// Records and scripts rely on these exact names: a table may grow, never rename.
+void TestTypes::nameTablesKeepTheStableNames()
+{
+    QCOMPARE(qs(joinedNames<Precision>("|")), QStringLiteral("f32|f64"));
+    QCOMPARE(qs(joinedNames<Distribution>("|")), QStringLiteral("uniform|normal|wide"));
+    QCOMPARE(qs(joinedNames<StrategyKind>("|")), QStringLiteral("none|s1|s2|s3|s4"));
+    QCOMPARE(qs(joinedNames<BackendKind>("|")), QStringLiteral("auto|cpu|cuda"));
+    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32"));
+    QCOMPARE(qs(joinedNames<FaultModel>("|")), QStringLiteral("delta|bitflip"));
+    QCOMPARE(qs(joinedNames<FaultTarget>("|")), QStringLiteral("result|checksum-row|checksum-col"));
+    QCOMPARE(qs(joinedNames<Collinearity>("|")), QStringLiteral("none|row|col"));
+    QCOMPARE(qs(joinedNames<FaultScope>("|")), QStringLiteral("one|every"));
+    QCOMPARE(qs(joinedNames<ReferenceMode>("|")), QStringLiteral("auto|full|sample|none"));
+    QCOMPARE(qs(joinedNames<Verdict>("|")), QStringLiteral("clean|corrected|uncorrectable"));
+    for (const QString& problem :
+         {tableProblems<Precision>(), tableProblems<Distribution>(), tableProblems<StrategyKind>(),
+          tableProblems<BackendKind>(), tableProblems<GemmVariant>(), tableProblems<FaultModel>(),
+          tableProblems<FaultTarget>(), tableProblems<Collinearity>(), tableProblems<FaultScope>(),
+          tableProblems<ReferenceMode>(), tableProblems<Verdict>()})
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Aliases are read, never written; labels are what the GUI lists.
+    QVERIFY(collinearityFromString("Column") == Collinearity::Col);
+    QVERIFY(collinearityFromString("scattered") == Collinearity::Scattered);
+    QCOMPARE(qs(labelOf(Collinearity::Row)), QStringLiteral("one row"));
+    QCOMPARE(qs(labelOf(GemmVariant::CublasTf32)), QStringLiteral("cublas-tf32"));
+    QCOMPARE(qs(enumTable<StrategyKind>().rows[2].description), qs(describe(StrategyKind::S2)));
+    QCOMPARE(inputErrorOf([] { gemmFromString("cublas_tf32"); }),
+             QStringLiteral("unknown GEMM variant 'cublas_tf32' (expected one of: naive, tiled, optimized, cublas, "
+                            "cublas-tf32)"));
 }
 
 void TestTypes::elementSizes()

@@ -103,6 +103,21 @@ private slots:
         QTest::newRow("newer format") << newer << "newer";
         QTest::newRow("binary") << QByteArray("\x00\xff\xfe garbage", 12) << "not valid JSON";
         QTest::newRow("missing file") << QByteArray("<missing>") << "no such file";
+        // Hostile files (issue 15): each once crashed the lab or froze it for minutes.
+        QTest::newRow("100 000 nested objects")
+            << QByteArray("{\"a\":").repeated(100000) + "1" + QByteArray("}").repeated(100000) << "nested deeper";
+        QByteArray deep = sample;
+        deep.replace("\"error\": \"\"", "\"error\": " + QByteArray("[").repeated(1000000) + QByteArray("]").repeated(1000000));
+        QVERIFY(deep.size() > 2000000);
+        QTest::newRow("an array nested 1 000 000 deep") << deep << "nested deeper";
+        QByteArray splits = sample;
+        splits.replace("\"split_m\": 2", "\"split_m\": 2147483647").replace("\"split_q\": 3", "\"split_q\": 2147483647");
+        QVERIFY(splits != sample);
+        QTest::newRow("2^31 - 1 splits") << splits << "split_m";
+        QByteArray huge = sample;
+        huge.replace("\"m\": 512", "\"m\": 18446744073709551615");
+        QVERIFY(huge != sample);
+        QTest::newRow("shape 2^64 - 1") << huge << "shape.m";
         QTest::newRow("a directory") << QByteArray("<directory>") << "directory";
     }
 

@@ -10,6 +10,7 @@
 namespace gigacheck {
 
 enum class Verdict { Clean, Corrected, Uncorrectable };
+template <> const EnumTable<Verdict>& enumTable<Verdict>();  // names.hpp
 std::string_view toString(Verdict);
 
 // Unit round-off of the arithmetic that produced C: 2^-24 (FP32), 2^-53 (FP64), 2^-11 (TF32).

@@ -17,6 +17,12 @@ enum class Collinearity { Scattered, Row, Col };
 // Which block products receive the random faults: one chosen from the seed, or every one.
 enum class FaultScope { OneProduct, EveryProduct };
 
+// Name tables (names.hpp); the labels are what the GUI lists.
+template <> const EnumTable<FaultModel>& enumTable<FaultModel>();
+template <> const EnumTable<FaultTarget>& enumTable<FaultTarget>();
+template <> const EnumTable<Collinearity>& enumTable<Collinearity>();  // also reads "scattered", "column"
+template <> const EnumTable<FaultScope>& enumTable<FaultScope>();
+
 std::string_view toString(FaultModel);
 std::string_view toString(FaultTarget);
 std::string_view toString(Collinearity);

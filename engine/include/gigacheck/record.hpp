@@ -12,6 +12,7 @@
 namespace gigacheck {
 
 enum class ReferenceMode { Auto, Full, Sample, None };
+template <> const EnumTable<ReferenceMode>& enumTable<ReferenceMode>();  // names.hpp
 std::string_view toString(ReferenceMode);
 ReferenceMode referenceModeFromString(std::string_view);
 

@@ -1,6 +1,8 @@
 // Basic vocabulary shared by every layer: precisions, shapes, enums and the error types.
 #pragma once
 
+#include "gigacheck/names.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -25,7 +27,14 @@ struct Shape {
 
 std::size_t elementSize(Precision p);
 
-// Stable names used by the CLI, the JSON record and the GUI. fromString throws InputError.
+// Name tables (names.hpp): stable names used by the CLI, the JSON record and the GUI.
+template <> const EnumTable<Precision>& enumTable<Precision>();
+template <> const EnumTable<Distribution>& enumTable<Distribution>();
+template <> const EnumTable<StrategyKind>& enumTable<StrategyKind>();  // description: describe()
+template <> const EnumTable<BackendKind>& enumTable<BackendKind>();
+template <> const EnumTable<GemmVariant>& enumTable<GemmVariant>();
+
+// The tables' names; fromString throws InputError.
 std::string_view toString(Precision);
 std::string_view toString(Distribution);
 std::string_view toString(StrategyKind);

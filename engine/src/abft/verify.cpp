@@ -14,18 +14,18 @@
 
 namespace gigacheck {
 
-std::string_view toString(Verdict v)
+namespace {
+constexpr EnumName<Verdict> kVerdicts[] = {
+    {Verdict::Clean, "clean"}, {Verdict::Corrected, "corrected"}, {Verdict::Uncorrectable, "uncorrectable"}};
+}  // namespace
+
+template <> const EnumTable<Verdict>& enumTable<Verdict>()
 {
-    switch (v) {
-    case Verdict::Clean:
-        return "clean";
-    case Verdict::Corrected:
-        return "corrected";
-    case Verdict::Uncorrectable:
-        return "uncorrectable";
-    }
-    return "?";
+    static const EnumTable<Verdict> table{"verdict", kVerdicts};
+    return table;
 }
+
+std::string_view toString(Verdict v) { return nameOf(v); }
 
 namespace {
 

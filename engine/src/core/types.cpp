@@ -2,6 +2,7 @@
 #include "gigacheck/types.hpp"
 
 #include <array>
+#include <string>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -12,25 +13,35 @@ namespace gigacheck {
 
 namespace {
 
-// One table per enum keeps toString and fromString in agreement.
-template <class E, std::size_t N>
-using NameTable = std::array<std::pair<E, std::string_view>, N>;
-
-constexpr NameTable<Precision, 2> kPrecisions{{{Precision::F32, "f32"}, {Precision::F64, "f64"}}};
-constexpr NameTable<Distribution, 3> kDistributions{
-    {{Distribution::Uniform, "uniform"}, {Distribution::Normal, "normal"}, {Distribution::Wide, "wide"}}};
-constexpr NameTable<StrategyKind, 5> kStrategies{{{StrategyKind::None, "none"},
-                                                  {StrategyKind::S1, "s1"},
-                                                  {StrategyKind::S2, "s2"},
-                                                  {StrategyKind::S3, "s3"},
-                                                  {StrategyKind::S4, "s4"}}};
-constexpr NameTable<BackendKind, 3> kBackends{
-    {{BackendKind::Auto, "auto"}, {BackendKind::Cpu, "cpu"}, {BackendKind::Cuda, "cuda"}}};
-constexpr NameTable<GemmVariant, 5> kGemms{{{GemmVariant::Naive, "naive"},
+constexpr EnumName<Precision> kPrecisions[] = {{Precision::F32, "f32", {}, "float"},
+                                               {Precision::F64, "f64", {}, "double"}};
+constexpr EnumName<Distribution> kDistributions[] = {{Distribution::Uniform, "uniform", {}, "U(-1, 1)"},
+                                                     {Distribution::Normal, "normal", {}, "N(0, 1)"},
+                                                     {Distribution::Wide, "wide", {}, "six decades"}};
+constexpr EnumName<StrategyKind> kStrategies[] = {
+    {StrategyKind::None, "none", {},
+     "No blocking: A, B and C fit in device memory whole; one load, one product, one store."},
+    {StrategyKind::S1, "s1", {},
+     "S1, no buffering: buffers A, B, C; each product waits for its loads, and the next loads wait for the "
+     "product."},
+    {StrategyKind::S2, "s2", {},
+     "S2, double buffer for A and B: the next A' and B' load while C = A*B is computed; the product still waits "
+     "while C is copied out."},
+    {StrategyKind::S3, "s3", {},
+     "S3, double buffer for A, B and C: C and C' alternate so the next block's products run while the finished "
+     "block is copied out."},
+    {StrategyKind::S4, "s4", {},
+     "S4, double concurrent product: one A block multiplies B and B' into C and C' (two neighbouring result "
+     "blocks) on two compute streams."}};
+constexpr EnumName<BackendKind> kBackends[] = {{BackendKind::Auto, "auto"},
+                                               {BackendKind::Cpu, "cpu"},
+                                               {BackendKind::Cuda, "cuda"}};
+// A new CUDA product kernel: one row here, its launch in cuda/gemm.cu.
+constexpr EnumName<GemmVariant> kGemms[] = {{GemmVariant::Naive, "naive"},
                                             {GemmVariant::Tiled, "tiled"},
                                             {GemmVariant::Optimized, "optimized"},
                                             {GemmVariant::Cublas, "cublas"},
-                                            {GemmVariant::CublasTf32, "cublas-tf32"}}};
+                                            {GemmVariant::CublasTf32, "cublas-tf32"}};
 
 std::string lower(std::string_view s)
 {
@@ -40,66 +51,53 @@ std::string lower(std::string_view s)
     return out;
 }
 
-template <class E, std::size_t N>
-std::string_view nameOf(const NameTable<E, N>& table, E value)
-{
-    for (const auto& [e, name] : table)
-        if (e == value)
-            return name;
-    return "?";
-}
-
-template <class E, std::size_t N>
-E valueOf(const NameTable<E, N>& table, std::string_view text, std::string_view what)
-{
-    const std::string key = lower(text);
-    for (const auto& [e, name] : table)
-        if (name == key)
-            return e;
-    std::string expected;
-    for (const auto& [e, name] : table) {
-        if (!expected.empty())
-            expected += ", ";
-        expected += name;
-    }
-    throw InputError("unknown " + std::string(what) + " '" + std::string(text) + "' (expected one of: " +
-                     expected + ")");
-}
-
 }  // namespace
+
+template <> const EnumTable<Precision>& enumTable<Precision>()
+{
+    static const EnumTable<Precision> table{"precision", kPrecisions};
+    return table;
+}
+template <> const EnumTable<Distribution>& enumTable<Distribution>()
+{
+    static const EnumTable<Distribution> table{"distribution", kDistributions};
+    return table;
+}
+template <> const EnumTable<StrategyKind>& enumTable<StrategyKind>()
+{
+    static const EnumTable<StrategyKind> table{"strategy", kStrategies};
+    return table;
+}
+template <> const EnumTable<BackendKind>& enumTable<BackendKind>()
+{
+    static const EnumTable<BackendKind> table{"backend", kBackends};
+    return table;
+}
+template <> const EnumTable<GemmVariant>& enumTable<GemmVariant>()
+{
+    static const EnumTable<GemmVariant> table{"GEMM variant", kGemms};
+    return table;
+}
 
 std::size_t elementSize(Precision p) { return p == Precision::F64 ? sizeof(double) : sizeof(float); }
 
-std::string_view toString(Precision v) { return nameOf(kPrecisions, v); }
-std::string_view toString(Distribution v) { return nameOf(kDistributions, v); }
-std::string_view toString(StrategyKind v) { return nameOf(kStrategies, v); }
-std::string_view toString(BackendKind v) { return nameOf(kBackends, v); }
-std::string_view toString(GemmVariant v) { return nameOf(kGemms, v); }
+std::string_view toString(Precision v) { return nameOf(v); }
+std::string_view toString(Distribution v) { return nameOf(v); }
+std::string_view toString(StrategyKind v) { return nameOf(v); }
+std::string_view toString(BackendKind v) { return nameOf(v); }
+std::string_view toString(GemmVariant v) { return nameOf(v); }
 
-Precision precisionFromString(std::string_view s) { return valueOf(kPrecisions, s, "precision"); }
-Distribution distributionFromString(std::string_view s) { return valueOf(kDistributions, s, "distribution"); }
-StrategyKind strategyFromString(std::string_view s) { return valueOf(kStrategies, s, "strategy"); }
-BackendKind backendFromString(std::string_view s) { return valueOf(kBackends, s, "backend"); }
-GemmVariant gemmFromString(std::string_view s) { return valueOf(kGemms, s, "GEMM variant"); }
+Precision precisionFromString(std::string_view s) { return valueOfName<Precision>(s); }
+Distribution distributionFromString(std::string_view s) { return valueOfName<Distribution>(s); }
+StrategyKind strategyFromString(std::string_view s) { return valueOfName<StrategyKind>(s); }
+BackendKind backendFromString(std::string_view s) { return valueOfName<BackendKind>(s); }
+GemmVariant gemmFromString(std::string_view s) { return valueOfName<GemmVariant>(s); }
 
 std::string_view describe(StrategyKind s)
 {
-    switch (s) {
-    case StrategyKind::None:
-        return "No blocking: A, B and C fit in device memory whole; one load, one product, one store.";
-    case StrategyKind::S1:
-        return "S1, no buffering: buffers A, B, C; each product waits for its loads, and the next loads "
-               "wait for the product.";
-    case StrategyKind::S2:
-        return "S2, double buffer for A and B: the next A' and B' load while C = A*B is computed; the "
-               "product still waits while C is copied out.";
-    case StrategyKind::S3:
-        return "S3, double buffer for A, B and C: C and C' alternate so the next block's products run "
-               "while the finished block is copied out.";
-    case StrategyKind::S4:
-        return "S4, double concurrent product: one A block multiplies B and B' into C and C' (two "
-               "neighbouring result blocks) on two compute streams.";
-    }
+    for (const EnumName<StrategyKind>& row : enumTable<StrategyKind>().rows)
+        if (row.value == s)
+            return row.description;
     return "?";
 }
 

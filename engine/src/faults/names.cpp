@@ -1,83 +1,51 @@
-// Stable names of the fault vocabulary (CLI flags, JSON record, GUI).
+// Name tables of the fault vocabulary (CLI flags, JSON record, GUI): see gigacheck/names.hpp.
 #include "gigacheck/faults.hpp"
-
-#include <cctype>
-#include <string>
 
 namespace gigacheck {
 
 namespace {
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+constexpr EnumName<FaultModel> kModels[] = {{FaultModel::Delta, "delta", "delta (add ±U(10,100)·|C|)"},
+                                            {FaultModel::BitFlip, "bitflip", "bit flip"}};
+constexpr EnumName<FaultTarget> kTargets[] = {{FaultTarget::Result, "result"},
+                                              {FaultTarget::ChecksumRow, "checksum-row"},
+                                              {FaultTarget::ChecksumCol, "checksum-col"}};
+constexpr EnumName<Collinearity> kCollinearities[] = {{Collinearity::Scattered, "none", "scattered"},
+                                                      {Collinearity::Row, "row", "one row"},
+                                                      {Collinearity::Col, "col", "one column"}};
+constexpr EnumName<Collinearity> kCollinearityAliases[] = {{Collinearity::Scattered, "scattered"},
+                                                           {Collinearity::Col, "column"}};
+constexpr EnumName<FaultScope> kScopes[] = {{FaultScope::OneProduct, "one", "one block product"},
+                                            {FaultScope::EveryProduct, "every", "every block product"}};
 }  // namespace
 
-std::string_view toString(FaultModel v) { return v == FaultModel::BitFlip ? "bitflip" : "delta"; }
-
-std::string_view toString(FaultTarget v)
+template <> const EnumTable<FaultModel>& enumTable<FaultModel>()
 {
-    switch (v) {
-    case FaultTarget::Result:
-        return "result";
-    case FaultTarget::ChecksumRow:
-        return "checksum-row";
-    case FaultTarget::ChecksumCol:
-        return "checksum-col";
-    }
-    return "?";
+    static const EnumTable<FaultModel> table{"fault model", kModels};
+    return table;
+}
+template <> const EnumTable<FaultTarget>& enumTable<FaultTarget>()
+{
+    static const EnumTable<FaultTarget> table{"fault target", kTargets};
+    return table;
+}
+template <> const EnumTable<Collinearity>& enumTable<Collinearity>()
+{
+    static const EnumTable<Collinearity> table{"collinearity", kCollinearities, kCollinearityAliases};
+    return table;
+}
+template <> const EnumTable<FaultScope>& enumTable<FaultScope>()
+{
+    static const EnumTable<FaultScope> table{"fault scope", kScopes};
+    return table;
 }
 
-std::string_view toString(Collinearity v)
-{
-    switch (v) {
-    case Collinearity::Scattered:
-        return "none";
-    case Collinearity::Row:
-        return "row";
-    case Collinearity::Col:
-        return "col";
-    }
-    return "?";
-}
+std::string_view toString(FaultModel v) { return nameOf(v); }
+std::string_view toString(FaultTarget v) { return nameOf(v); }
+std::string_view toString(Collinearity v) { return nameOf(v); }
+std::string_view toString(FaultScope v) { return nameOf(v); }
 
-std::string_view toString(FaultScope v) { return v == FaultScope::EveryProduct ? "every" : "one"; }
-
-FaultTarget faultTargetFromString(std::string_view s)
-{
-    const std::string k = lower(s);
-    if (k == "result")
-        return FaultTarget::Result;
-    if (k == "checksum-row")
-        return FaultTarget::ChecksumRow;
-    if (k == "checksum-col")
-        return FaultTarget::ChecksumCol;
-    throw InputError("unknown fault target '" + std::string(s) + "' (expected one of: result, checksum-row, checksum-col)");
-}
-
-Collinearity collinearityFromString(std::string_view s)
-{
-    const std::string k = lower(s);
-    if (k == "none" || k == "scattered")
-        return Collinearity::Scattered;
-    if (k == "row")
-        return Collinearity::Row;
-    if (k == "col" || k == "column")
-        return Collinearity::Col;
-    throw InputError("unknown collinearity '" + std::string(s) + "' (expected one of: none, row, col)");
-}
-
-FaultScope faultScopeFromString(std::string_view s)
-{
-    const std::string k = lower(s);
-    if (k == "one")
-        return FaultScope::OneProduct;
-    if (k == "every")
-        return FaultScope::EveryProduct;
-    throw InputError("unknown fault scope '" + std::string(s) + "' (expected one of: one, every)");
-}
+FaultTarget faultTargetFromString(std::string_view s) { return valueOfName<FaultTarget>(s); }
+Collinearity collinearityFromString(std::string_view s) { return valueOfName<Collinearity>(s); }
+FaultScope faultScopeFromString(std::string_view s) { return valueOfName<FaultScope>(s); }
 
 }  // namespace gigacheck

@@ -2,11 +2,14 @@
 // (and of the GUI on another machine) uses them.
 #include "gigacheck/bench.hpp"
 
+#include "core/record/json_limits.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace gigacheck {
 
@@ -14,15 +17,15 @@ namespace {
 
 nlohmann::json readAll(const std::string& path)
 {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         return nlohmann::json::object();
-    try {
-        nlohmann::json j = nlohmann::json::parse(in);
-        return j.is_object() ? j : nlohmann::json::object();
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError("ceilings file " + path + " is not valid JSON: " + e.what());
-    }
+    const std::string source = "ceilings file " + path;
+    jsonlimits::checkFileSize(path, source);
+    std::ostringstream text;
+    text << in.rdbuf();
+    nlohmann::json j = jsonlimits::parse<nlohmann::json>(text.str(), source);
+    return j.is_object() ? j : nlohmann::json::object();
 }
 
 }  // namespace
@@ -40,6 +43,8 @@ std::string defaultCeilingsPath()
 void saveCeilings(const DeviceInfo& device, const std::string& path)
 {
     nlohmann::json all = readAll(path);
+    if (all.contains("devices") && !all["devices"].is_object())
+        throw InputError("ceilings file " + path + ": field 'devices' must be an object");
     all["format_version"] = 1;
     const Ceilings& c = device.ceilings;
     all["devices"][device.name] = {{"gflops_f32", c.gflopsF32},         {"gflops_tf32", c.gflopsTf32},
@@ -60,17 +65,22 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
 bool loadCeilings(const std::string& path, DeviceInfo& device)
 {
     const nlohmann::json all = readAll(path);
-    if (!all.contains("devices") || !all["devices"].contains(device.name))
+    const auto devices = all.find("devices");
+    if (devices == all.end() || !devices->is_object() || !devices->contains(device.name))
         return false;
-    const nlohmann::json& e = all["devices"][device.name];
+    const nlohmann::json& e = (*devices)[device.name];
     Ceilings c;
-    c.gflopsF32 = e.value("gflops_f32", 0.0);
-    c.gflopsTf32 = e.value("gflops_tf32", 0.0);
-    c.gflopsF64 = e.value("gflops_f64", 0.0);
-    c.deviceBandwidthGBs = e.value("device_bandwidth_gbs", 0.0);
-    c.h2dGBs = e.value("h2d_gbs", 0.0);
-    c.d2hGBs = e.value("d2h_gbs", 0.0);
-    c.source = e.value("source", std::string("stored"));
+    try {
+        c.gflopsF32 = e.value("gflops_f32", 0.0);
+        c.gflopsTf32 = e.value("gflops_tf32", 0.0);
+        c.gflopsF64 = e.value("gflops_f64", 0.0);
+        c.deviceBandwidthGBs = e.value("device_bandwidth_gbs", 0.0);
+        c.h2dGBs = e.value("h2d_gbs", 0.0);
+        c.d2hGBs = e.value("d2h_gbs", 0.0);
+        c.source = e.value("source", std::string("stored"));
+    } catch (const nlohmann::json::exception& error) {
+        throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
+    }
     device.ceilings = c;
     return true;
 }

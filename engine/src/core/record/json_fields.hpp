@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -73,9 +75,11 @@ public:
         } else if constexpr (std::is_unsigned_v<T>) {
             if (!json_.is_number_unsigned())
                 wrongType("a non-negative integer");
+            requireFits<T>();
         } else {
             if (!json_.is_number_integer())
                 wrongType("an integer");
+            requireFits<T>();
         }
         return json_.get<T>();
     }
@@ -100,7 +104,18 @@ public:
         return out;
     }
 
-    // Enum by its stable name (toString), listing the accepted names when it is unknown.
+    // Enum by its stable name in its name table (names.hpp), listing the names when it is unknown.
+    template <class E> E enumeration(const char* key) const
+    {
+        const Node n = child(key);
+        const std::string s = n.as<std::string>();
+        for (const EnumName<E>& row : enumTable<E>().rows)
+            if (row.name == s)
+                return row.value;
+        throw InputError("record: field '" + n.path_ + "' has unknown value '" + s + "' (expected one of " +
+                         joinedNames<E>(", ") + ")");
+    }
+    // Enum by toString over a list of values (enums without a name table: Queue, OpKind).
     template <class E, std::size_t N>
     E enumeration(const char* key, const std::array<E, N>& values) const
     {
@@ -127,6 +142,18 @@ private:
     {
         if (!json_.is_object())
             wrongType("an object");
+    }
+    // An integer that does not fit the field's type would wrap (4294967297 read as 1): refuse it.
+    template <class T> void requireFits() const
+    {
+        using Limits = std::numeric_limits<T>;
+        const bool fits = json_.is_number_unsigned()
+                              ? json_.template get<std::uint64_t>() <= std::uint64_t(Limits::max())
+                              : json_.template get<std::int64_t>() >= std::int64_t(Limits::min()) &&
+                                    json_.template get<std::int64_t>() <= std::int64_t(Limits::max());
+        if (!fits)
+            wrongType(("an integer from " + std::to_string(Limits::min()) + " to " + std::to_string(Limits::max()))
+                          .c_str());
     }
     [[noreturn]] void wrongType(const char* expected) const
     {

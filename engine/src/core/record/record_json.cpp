@@ -9,6 +9,8 @@
 
 #include "core/op_table.hpp"
 #include "core/record/json_fields.hpp"
+#include "core/record/json_limits.hpp"
+#include "core/record/record_validate.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -22,33 +24,22 @@ using recordjson::number;
 
 namespace {
 
-constexpr std::array kPrecisions{Precision::F32, Precision::F64};
-constexpr std::array kDistributions{Distribution::Uniform, Distribution::Normal, Distribution::Wide};
-constexpr std::array kStrategies{StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
-                                 StrategyKind::S4};
-constexpr std::array kBackends{BackendKind::Auto, BackendKind::Cpu, BackendKind::Cuda};
-constexpr std::array kGemms{GemmVariant::Naive, GemmVariant::Tiled, GemmVariant::Optimized, GemmVariant::Cublas,
-                            GemmVariant::CublasTf32};
-constexpr std::array kFaultModels{FaultModel::Delta, FaultModel::BitFlip};
-constexpr std::array kFaultTargets{FaultTarget::Result, FaultTarget::ChecksumRow, FaultTarget::ChecksumCol};
-constexpr std::array kCollinearities{Collinearity::Scattered, Collinearity::Row, Collinearity::Col};
-constexpr std::array kFaultScopes{FaultScope::OneProduct, FaultScope::EveryProduct};
-constexpr std::array kReferenceModes{ReferenceMode::Auto, ReferenceMode::Full, ReferenceMode::Sample,
-                                     ReferenceMode::None};
+// Queue and OpKind have no name table yet: their values listed here for reading.
 constexpr std::array kQueues{Queue::H2D, Queue::Compute, Queue::D2H};
-constexpr std::array kVerdicts{Verdict::Clean, Verdict::Corrected, Verdict::Uncorrectable};
-constexpr std::array kBufferRoles{BufferRole::A, BufferRole::B, BufferRole::C, BufferRole::Aux};
 
-std::string_view roleName(BufferRole r)
+constexpr EnumName<BufferRole> kBufferRoles[] = {
+    {BufferRole::A, "A"}, {BufferRole::B, "B"}, {BufferRole::C, "C"}, {BufferRole::Aux, "aux"}};
+
+}  // namespace
+
+// Only the record names buffer roles.
+template <> const EnumTable<BufferRole>& enumTable<BufferRole>()
 {
-    switch (r) {
-    case BufferRole::A: return "A";
-    case BufferRole::B: return "B";
-    case BufferRole::C: return "C";
-    case BufferRole::Aux: return "aux";
-    }
-    return "aux";
+    static const EnumTable<BufferRole> table{"buffer role", kBufferRoles};
+    return table;
 }
+
+namespace {
 
 Json numbers(const std::vector<double>& v)
 {
@@ -127,7 +118,7 @@ Json write(const Plan& p)
     Json buffers = Json::array();
     for (const BufferSpec& b : p.buffers) {
         buffers.push_back({{"name", b.name},
-                           {"role", roleName(b.role)},
+                           {"role", nameOf(b.role)},
                            {"rows", b.rows},
                            {"cols", b.cols},
                            {"ld", b.ld},
@@ -281,7 +272,7 @@ FaultSpec readFaultSpec(const Node& n)
 {
     FaultSpec f;
     f.count = n.get<int>("count");
-    f.collinear = n.enumeration("collinear", kCollinearities);
+    f.collinear = n.enumeration<Collinearity>("collinear");
     for (const Node& a : n.elements("at")) {
         FaultAt at;
         at.row = a.get<std::int64_t>("row");
@@ -292,10 +283,10 @@ FaultSpec readFaultSpec(const Node& n)
             at.step = a.get<int>("step");
         f.at.push_back(at);
     }
-    f.model = n.enumeration("model", kFaultModels);
+    f.model = n.enumeration<FaultModel>("model");
     f.bit = n.get<int>("bit");
-    f.target = n.enumeration("target", kFaultTargets);
-    f.scope = n.enumeration("scope", kFaultScopes);
+    f.target = n.enumeration<FaultTarget>("target");
+    f.scope = n.enumeration<FaultScope>("scope");
     f.seed = n.get<std::uint64_t>("seed");
     return f;
 }
@@ -304,18 +295,18 @@ RunConfig readConfig(const Node& n)
 {
     RunConfig c;
     c.shape = readShape(n.child("shape"));
-    c.precision = n.enumeration("precision", kPrecisions);
-    c.distribution = n.enumeration("distribution", kDistributions);
+    c.precision = n.enumeration<Precision>("precision");
+    c.distribution = n.enumeration<Distribution>("distribution");
     c.seed = n.get<std::uint64_t>("seed");
-    c.backend = n.enumeration("backend", kBackends);
+    c.backend = n.enumeration<BackendKind>("backend");
     c.device = n.getOr<int>("device", -1);  // records before device selection: the first device
-    c.strategy = n.enumeration("strategy", kStrategies);
+    c.strategy = n.enumeration<StrategyKind>("strategy");
     c.memCapBytes = n.get<std::uint64_t>("mem_cap_bytes");
     c.abft = n.get<bool>("abft");
-    c.gemm = n.enumeration("gemm", kGemms);
+    c.gemm = n.enumeration<GemmVariant>("gemm");
     c.tile = n.get<int>("tile");
     c.faults = readFaultSpec(n.child("faults"));
-    c.reference = n.enumeration("reference", kReferenceModes);
+    c.reference = n.enumeration<ReferenceMode>("reference");
     c.thresholdLambda = n.get<double>("threshold_lambda");
     return c;
 }
@@ -336,7 +327,7 @@ Ceilings readCeilings(const Node& n)
 DeviceInfo readDevice(const Node& n)
 {
     DeviceInfo d;
-    d.backend = n.enumeration("backend", kBackends);
+    d.backend = n.enumeration<BackendKind>("backend");
     d.name = n.get<std::string>("name");
     d.memoryBytes = n.get<std::uint64_t>("memory_bytes");
     d.computeCapability = n.getOr<std::string>("compute_capability", "");
@@ -350,8 +341,8 @@ Plan readPlan(const Node& n)
 {
     Plan p;
     p.shape = readShape(n.child("shape"));
-    p.precision = n.enumeration("precision", kPrecisions);
-    p.strategy = n.enumeration("strategy", kStrategies);
+    p.precision = n.enumeration<Precision>("precision");
+    p.strategy = n.enumeration<StrategyKind>("strategy");
     p.abft = n.get<bool>("abft");
     p.capBytes = n.get<std::uint64_t>("cap_bytes");
     p.splitM = n.get<int>("split_m");
@@ -363,7 +354,7 @@ Plan readPlan(const Node& n)
     for (const Node& b : n.elements("buffers")) {
         BufferSpec s;
         s.name = b.get<std::string>("name");
-        s.role = b.enumeration("role", kBufferRoles, roleName);
+        s.role = b.enumeration<BufferRole>("role");
         s.rows = b.get<std::int64_t>("rows");
         s.cols = b.get<std::int64_t>("cols");
         s.ld = b.get<std::int64_t>("ld");
@@ -419,8 +410,8 @@ InjectEvent readInjectEvent(const Node& n)
     inj.localCol = i.get<std::int64_t>("local_col");
     inj.globalRow = i.get<std::int64_t>("global_row");
     inj.globalCol = i.get<std::int64_t>("global_col");
-    inj.target = i.enumeration("target", kFaultTargets);
-    inj.model = i.enumeration("model", kFaultModels);
+    inj.target = i.enumeration<FaultTarget>("target");
+    inj.model = i.enumeration<FaultModel>("model");
     inj.delta = i.get<double>("delta");
     inj.bit = i.get<int>("bit");
     inj.before = i.get<double>("before");
@@ -441,7 +432,7 @@ VerifyEvent readVerifyEvent(const Node& n)
     e.time = n.get<double>("time");
     const Node r = n.child("result");
     VerifyResult& v = e.result;
-    v.verdict = r.enumeration("verdict", kVerdicts);
+    v.verdict = r.enumeration<Verdict>("verdict");
     v.mismatchRows = r.list<std::int64_t>("mismatch_rows");
     v.mismatchCols = r.list<std::int64_t>("mismatch_cols");
     v.rowResidual = r.list<double>("row_residual");
@@ -498,7 +489,7 @@ FaultReport readFaultReport(const Node& n)
 ReferenceCheck readReference(const Node& n)
 {
     ReferenceCheck r;
-    r.mode = n.enumeration("mode", kReferenceModes);
+    r.mode = n.enumeration<ReferenceMode>("mode");
     r.rowsChecked = n.get<std::int64_t>("rows_checked");
     r.mismatches = n.get<std::int64_t>("mismatches");
     r.maxAbsError = n.get<double>("max_abs_error");
@@ -615,12 +606,8 @@ std::string toJson(const RunRecord& r, int indent)
 
 RunRecord recordFromJson(const std::string& text)
 {
-    Json doc;
-    try {
-        doc = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        throw InputError(std::string("record is not valid JSON: ") + e.what());
-    }
+    // Depth and size bounded before the parser runs: a hostile file must not exhaust the stack.
+    const Json doc = jsonlimits::parse<Json>(text, "record");
     const Node root(doc, "");
     // The version first: a newer record may have any shape, so say why before anything else fails.
     const int version = root.get<int>("format_version");
@@ -629,7 +616,9 @@ RunRecord recordFromJson(const std::string& text)
                          std::to_string(RunRecord::kFormatVersion) + "); update gigacheck");
     if (version < 1)
         throw InputError("record: field 'format_version' must be at least 1 (got " + std::to_string(version) + ")");
-    return version == 1 ? readVersion1(root) : readVersion2(root);
+    RunRecord r = version == 1 ? readVersion1(root) : readVersion2(root);
+    recordcheck::validate(r);  // nothing uses or draws what the record claims before this
+    return r;
 }
 
 void saveRecord(const RunRecord& r, const std::string& path)
@@ -669,6 +658,7 @@ RunRecord loadRecord(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError("cannot read run record '" + path + "': no such file or not readable");
+    jsonlimits::checkFileSize(path, path);
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad())

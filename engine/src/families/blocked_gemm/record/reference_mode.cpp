@@ -1,25 +1,22 @@
-// Stable names of ReferenceMode for the CLI (--reference) and the record.
+// Name table of ReferenceMode for the CLI (--reference) and the record (names.hpp).
 #include "gigacheck/record.hpp"
 
 namespace gigacheck {
 
-std::string_view toString(ReferenceMode m)
+namespace {
+constexpr EnumName<ReferenceMode> kModes[] = {{ReferenceMode::Auto, "auto"},
+                                              {ReferenceMode::Full, "full"},
+                                              {ReferenceMode::Sample, "sample"},
+                                              {ReferenceMode::None, "none"}};
+}  // namespace
+
+template <> const EnumTable<ReferenceMode>& enumTable<ReferenceMode>()
 {
-    switch (m) {
-    case ReferenceMode::Auto: return "auto";
-    case ReferenceMode::Full: return "full";
-    case ReferenceMode::Sample: return "sample";
-    case ReferenceMode::None: return "none";
-    }
-    return "auto";
+    static const EnumTable<ReferenceMode> table{"reference mode", kModes};
+    return table;
 }
 
-ReferenceMode referenceModeFromString(std::string_view s)
-{
-    for (ReferenceMode m : {ReferenceMode::Auto, ReferenceMode::Full, ReferenceMode::Sample, ReferenceMode::None})
-        if (toString(m) == s)
-            return m;
-    throw InputError("unknown reference mode '" + std::string(s) + "' (expected auto, full, sample or none)");
-}
+std::string_view toString(ReferenceMode m) { return nameOf(m); }
+ReferenceMode referenceModeFromString(std::string_view s) { return valueOfName<ReferenceMode>(s); }
 
 }  // namespace gigacheck

@@ -1,0 +1,43 @@
+// Bounded JSON parsing for every file the program reads (run records, the ceilings store).
+// A file someone sent must not crash or freeze a reader: nesting depth and size are checked by a
+// flat scan before the parser sees the text, and every parser error becomes an InputError that
+// names the file. Internal to the engine.
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace gigacheck::jsonlimits {
+
+struct Limits {
+    std::size_t maxBytes = std::size_t(1) << 30;  // 1 GiB: a record of millions of spans still fits
+    int maxDepth = 32;                            // a run record nests 5 levels deep
+};
+
+// Throws InputError "<source>: ..." when text is larger than limits.maxBytes or nests objects and
+// arrays deeper than limits.maxDepth (brackets inside strings do not count). One pass, no recursion.
+void check(std::string_view text, std::string_view source, const Limits& limits = {});
+
+// Throws InputError "<source>: file is larger than ..." when the file at path is larger than the
+// limit, before it is read into memory. A file that cannot be sized is left to the reader.
+void checkFileSize(const std::string& path, std::string_view source, const Limits& limits = {});
+
+// check(), then the parse; any parser error (syntax, a number out of range such as 1e400) becomes
+// an InputError "<source> is not valid JSON: ...".
+template <class Json>
+Json parse(std::string_view text, std::string_view source, const Limits& limits = {})
+{
+    check(text, source, limits);
+    try {
+        return Json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string(source) + " is not valid JSON: " + e.what());
+    }
+}
+
+}  // namespace gigacheck::jsonlimits

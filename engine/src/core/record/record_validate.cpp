@@ -1,0 +1,194 @@
+// Range and consistency checks of a loaded run record (record_validate.hpp).
+#include "core/record/record_validate.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace gigacheck::recordcheck {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& field, const std::string& why)
+{
+    throw InputError("record: field '" + field + "' " + why);
+}
+
+void inRange(std::int64_t v, std::int64_t lo, std::int64_t hi, const std::string& field)
+{
+    if (v < lo || v > hi)
+        refuse(field, "is " + std::to_string(v) + ", outside " + std::to_string(lo) + ".." + std::to_string(hi));
+}
+
+void finite(double v, const std::string& field)
+{
+    if (!std::isfinite(v))
+        refuse(field, "must be a finite number");
+}
+
+std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
+
+void validateShape(const Shape& s, const std::string& field)
+{
+    inRange(s.m, 1, kMaxExtent, field + ".m");
+    inRange(s.n, 1, kMaxExtent, field + ".n");
+    inRange(s.q, 1, kMaxExtent, field + ".q");
+}
+
+int highestBit(Precision p) { return int(elementSize(p) * 8) - 1; }
+
+void validateConfig(const RunConfig& c)
+{
+    validateShape(c.shape, "config.shape");
+    inRange(c.device, -1, 1023, "config.device");
+    inRange(c.tile, 1, 1024, "config.tile");
+    if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
+        refuse("config.threshold_lambda", "must be a positive finite number");
+    const FaultSpec& f = c.faults;
+    inRange(f.count, 0, kMaxRandomFaults, "config.faults.count");
+    inRange(f.bit, -1, highestBit(c.precision), "config.faults.bit");
+    if (f.at.size() > kMaxExplicitFaults)
+        refuse("config.faults.at", "lists " + std::to_string(f.at.size()) + " faults, more than " +
+                                       std::to_string(kMaxExplicitFaults));
+    // Requested positions, not events: one outside C is possible in the lab's kept configuration
+    // (the shape changed since), which the faults panel drops. Only their range is bounded here.
+    for (std::size_t i = 0; i < f.at.size(); ++i) {
+        const std::string field = "config.faults." + at("at", i);
+        inRange(f.at[i].row, 0, kMaxExtent - 1, field + ".row");
+        inRange(f.at[i].col, 0, kMaxExtent - 1, field + ".col");
+        if (f.at[i].step)
+            inRange(*f.at[i].step, 0, kMaxExtent - 1, field + ".step");
+    }
+}
+
+// Splits and block extents as makePlan writes them: blocks of `block` elements, the last one
+// taking the remainder, none empty, so splits == ceil(total / block).
+void validateCut(std::int64_t total, int splits, std::int64_t block, const char* splitName, const char* blockName)
+{
+    inRange(splits, 1, total, std::string("plan.") + splitName);
+    inRange(block, 1, total, std::string("plan.") + blockName);
+    if ((total + block - 1) / block != splits)
+        refuse(std::string("plan.") + splitName, "is " + std::to_string(splits) + " but " + std::to_string(total) +
+                                                     " cut into blocks of " + std::to_string(block) + " makes " +
+                                                     std::to_string((total + block - 1) / block));
+}
+
+bool hasPlan(const Plan& p) { return !(p.shape == Shape{}); }
+
+void validatePlan(const Plan& p, const RunConfig& c)
+{
+    validateShape(p.shape, "plan.shape");
+    if (!(p.shape == c.shape))
+        refuse("plan.shape", "differs from config.shape");
+    validateCut(p.shape.m, p.splitM, p.blockM, "split_m", "block_m");
+    validateCut(p.shape.n, p.splitN, p.blockN, "split_n", "block_n");
+    validateCut(p.shape.q, p.splitQ, p.blockQ, "split_q", "block_q");
+    if (std::int64_t(p.splitM) * p.splitN * p.splitQ > kMaxProducts)
+        refuse("plan.split_m", "times split_n times split_q exceeds " + std::to_string(kMaxProducts) + " block products");
+    if (p.buffers.size() > kMaxBuffers)
+        refuse("plan.buffers", "lists " + std::to_string(p.buffers.size()) + " buffers, more than " +
+                                   std::to_string(kMaxBuffers));
+    for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+        const BufferSpec& b = p.buffers[i];
+        const std::string field = "plan." + at("buffers", i);
+        inRange(b.rows, 0, kMaxExtent + 1, field + ".rows");
+        inRange(b.cols, 0, kMaxExtent + 1, field + ".cols");
+        inRange(b.ld, b.cols, kMaxExtent + 64, field + ".ld");
+    }
+}
+
+void validateBlock(const BlockIndex& b, const Plan& p, const std::string& field)
+{
+    inRange(b.i, 0, p.splitM - 1, field + ".i");
+    inRange(b.j, 0, p.splitQ - 1, field + ".j");
+    inRange(b.k, 0, p.splitN - 1, field + ".k");
+}
+
+void validateSpans(const RunRecord& r)
+{
+    for (std::size_t s = 0; s < r.spans.size(); ++s) {
+        const Span& span = r.spans[s];
+        const std::string field = at("spans", s);
+        inRange(span.opId, 0, kMaxExtent, field + ".op_id");
+        inRange(span.stream, 0, kMaxStreams - 1, field + ".stream");
+        validateBlock(span.block, r.plan, field + ".block");
+        finite(span.start, field + ".start");
+        finite(span.end, field + ".end");
+        if (span.end < span.start)
+            refuse(field + ".end", "is before its start");
+        finite(span.bytes, field + ".bytes");
+        finite(span.flops, field + ".flops");
+    }
+}
+
+void validateInjections(const RunRecord& r)
+{
+    const Plan& p = r.plan;
+    for (std::size_t e = 0; e < r.injections.size(); ++e) {
+        const InjectEvent& event = r.injections[e];
+        const Injection& inj = event.injection;
+        const std::string field = at("injections", e) + ".injection";
+        inRange(event.opId, 0, kMaxExtent, at("injections", e) + ".op_id");
+        finite(event.time, at("injections", e) + ".time");
+        validateBlock(inj.block, p, field + ".block");
+        // Local indices may name the checksum row / column, one past the block.
+        inRange(inj.localRow, 0, p.rowsOf(inj.block.i), field + ".local_row");
+        inRange(inj.localCol, 0, p.colsOf(inj.block.j), field + ".local_col");
+        inRange(inj.globalRow, -1, p.shape.m - 1, field + ".global_row");
+        inRange(inj.globalCol, -1, p.shape.q - 1, field + ".global_col");
+        inRange(inj.bit, 0, 63, field + ".bit");
+    }
+}
+
+void validateVerifications(const RunRecord& r)
+{
+    const Plan& p = r.plan;
+    for (std::size_t e = 0; e < r.verifications.size(); ++e) {
+        const VerifyEvent& v = r.verifications[e];
+        const std::string field = at("verifications", e);
+        inRange(v.opId, 0, kMaxExtent, field + ".op_id");
+        finite(v.time, field + ".time");
+        validateBlock(v.block, p, field + ".block");
+        inRange(v.rowOffset, 0, p.shape.m - 1, field + ".row_offset");
+        inRange(v.colOffset, 0, p.shape.q - 1, field + ".col_offset");
+        inRange(v.rows, 1, p.shape.m - v.rowOffset, field + ".rows");
+        inRange(v.cols, 1, p.shape.q - v.colOffset, field + ".cols");
+        // Augmented indices: rows / cols name the checksum row / column.
+        const VerifyResult& res = v.result;
+        const auto indices = [&](const std::vector<std::int64_t>& list, std::int64_t last, const char* name) {
+            if (list.size() > std::size_t(last) + 1)
+                refuse(field + ".result." + name, "lists more entries than the block has");
+            for (std::size_t i = 0; i < list.size(); ++i)
+                inRange(list[i], 0, last, field + ".result." + at(name, i));
+        };
+        indices(res.mismatchRows, v.rows, "mismatch_rows");
+        indices(res.mismatchCols, v.cols, "mismatch_cols");
+        if (res.rowResidual.size() > std::size_t(v.rows) + 1)
+            refuse(field + ".result.row_residual", "lists more entries than the block has rows");
+        if (res.colResidual.size() > std::size_t(v.cols) + 1)
+            refuse(field + ".result.col_residual", "lists more entries than the block has columns");
+        if (res.corrections.size() > std::size_t(v.rows + 1) * std::size_t(v.cols + 1))
+            refuse(field + ".result.corrections", "lists more entries than the block has cells");
+        for (std::size_t c = 0; c < res.corrections.size(); ++c) {
+            inRange(res.corrections[c].row, 0, v.rows, field + ".result." + at("corrections", c) + ".row");
+            inRange(res.corrections[c].col, 0, v.cols, field + ".result." + at("corrections", c) + ".col");
+        }
+    }
+}
+
+}  // namespace
+
+void validate(const RunRecord& r)
+{
+    validateConfig(r.config);
+    if (!hasPlan(r.plan)) {
+        if (!r.spans.empty() || !r.injections.empty() || !r.verifications.empty())
+            refuse("plan.shape", "is 0 x 0 x 0 but the record has spans or events");
+        return;
+    }
+    validatePlan(r.plan, r.config);
+    validateSpans(r);
+    validateInjections(r);
+    validateVerifications(r);
+}
+
+}  // namespace gigacheck::recordcheck
