@@ -12,6 +12,9 @@ class TstFaultReport : public QObject {
     static RunRecord oneInjection(double before, double after, bool flagged, double threshold)
     {
         RunRecord r;
+        // One 8 x 8 x 8 block: a record is checked against its shape and plan when it is read.
+        r.config.shape = r.plan.shape = Shape{8, 8, 8};
+        r.plan.blockM = r.plan.blockN = r.plan.blockQ = 8;
         InjectEvent e;
         e.opId = 1;
         e.injection.block = {0, 0, 0};
