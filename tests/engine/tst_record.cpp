@@ -450,36 +450,36 @@ private slots:
         QTest::addColumn<QString>("pointer");  // JSON pointer to replace
         QTest::addColumn<QString>("value");    // by this JSON text
         QTest::addColumn<QString>("named");
-        QTest::newRow("shape 2^64 - 1") << "/config/shape/m" << "18446744073709551615" << "config.shape.m";
-        QTest::newRow("shape over 2^31") << "/config/shape/q" << "4294967296" << "config.shape.q";
-        QTest::newRow("zero shape") << "/config/shape/n" << "0" << "config.shape.n";
-        QTest::newRow("negative shape") << "/config/shape/m" << "-5" << "config.shape.m";
+        QTest::newRow("shape 2^64 - 1") << "/blocked_gemm/config/shape/m" << "18446744073709551615" << "blocked_gemm.config.shape.m";
+        QTest::newRow("shape over 2^31") << "/blocked_gemm/config/shape/q" << "4294967296" << "blocked_gemm.config.shape.q";
+        QTest::newRow("zero shape") << "/blocked_gemm/config/shape/n" << "0" << "blocked_gemm.config.shape.n";
+        QTest::newRow("negative shape") << "/blocked_gemm/config/shape/m" << "-5" << "blocked_gemm.config.shape.m";
         QTest::newRow("version 2^32 + 1") << "/format_version" << "4294967297" << "format_version";
         QTest::newRow("version 0") << "/format_version" << "0" << "format_version";
         QTest::newRow("version a fraction") << "/format_version" << "1.5" << "format_version";
-        QTest::newRow("negative tile") << "/config/tile" << "-32" << "config.tile";
-        QTest::newRow("tile over an int") << "/config/tile" << "4294967328" << "config.tile";
-        QTest::newRow("zero split") << "/plan/split_m" << "0" << "plan.split_m";
-        QTest::newRow("negative split") << "/plan/split_n" << "-1" << "plan.split_n";
-        QTest::newRow("split 2^31 - 1") << "/plan/split_q" << "2147483647" << "plan.split_q";
-        QTest::newRow("split disagrees with block") << "/plan/split_m" << "41" << "plan.split_m";
-        QTest::newRow("block larger than C") << "/plan/block_q" << "5000" << "plan.block_q";
-        QTest::newRow("plan of another shape") << "/plan/shape/m" << "19999" << "plan.shape";
+        QTest::newRow("negative tile") << "/blocked_gemm/config/tile" << "-32" << "blocked_gemm.config.tile";
+        QTest::newRow("tile over an int") << "/blocked_gemm/config/tile" << "4294967328" << "blocked_gemm.config.tile";
+        QTest::newRow("zero split") << "/blocked_gemm/plan/split_m" << "0" << "blocked_gemm.plan.split_m";
+        QTest::newRow("negative split") << "/blocked_gemm/plan/split_n" << "-1" << "blocked_gemm.plan.split_n";
+        QTest::newRow("split 2^31 - 1") << "/blocked_gemm/plan/split_q" << "2147483647" << "blocked_gemm.plan.split_q";
+        QTest::newRow("split disagrees with block") << "/blocked_gemm/plan/split_m" << "41" << "blocked_gemm.plan.split_m";
+        QTest::newRow("block larger than C") << "/blocked_gemm/plan/block_q" << "5000" << "blocked_gemm.plan.block_q";
+        QTest::newRow("plan of another shape") << "/blocked_gemm/plan/shape/m" << "19999" << "blocked_gemm.plan.shape";
         QTest::newRow("span block outside the plan") << "/spans/0/block/i" << "40" << "spans[0].block.i";
         QTest::newRow("span ending before it starts") << "/spans/1/end" << "0.0" << "spans[1].end";
         QTest::newRow("span time not finite") << "/spans/1/start" << "\"nan\"" << "spans[1].start";
-        QTest::newRow("injection outside C") << "/injections/0/injection/global_row" << "20000"
-                                             << "injections[0].injection.global_row";
-        QTest::newRow("injection outside its block") << "/injections/0/injection/local_row" << "502"
-                                                     << "injections[0].injection.local_row";
-        QTest::newRow("verification past C") << "/verifications/0/rows" << "19501" << "verifications[0].rows";
-        QTest::newRow("mismatch outside the block") << "/verifications/0/result/mismatch_cols/1" << "501"
-                                                    << "verifications[0].result.mismatch_cols[1]";
-        QTest::newRow("correction outside the block") << "/verifications/0/result/corrections/0/row" << "-1"
-                                                      << "verifications[0].result.corrections[0].row";
-        QTest::newRow("negative fault position") << "/config/faults/at/0/col" << "-1" << "config.faults.at[0].col";
-        QTest::newRow("bit outside an f64") << "/config/faults/bit" << "64" << "config.faults.bit";
-        QTest::newRow("too many random faults") << "/config/faults/count" << "2000000" << "config.faults.count";
+        QTest::newRow("injection outside C") << "/events/injections/0/injection/global_row" << "20000"
+                                             << "events.injections[0].injection.global_row";
+        QTest::newRow("injection outside its block") << "/events/injections/0/injection/local_row" << "502"
+                                                     << "events.injections[0].injection.local_row";
+        QTest::newRow("verification past C") << "/events/verifications/0/rows" << "19501" << "events.verifications[0].rows";
+        QTest::newRow("mismatch outside the block") << "/events/verifications/0/result/mismatch_cols/1" << "501"
+                                                    << "events.verifications[0].result.mismatch_cols[1]";
+        QTest::newRow("correction outside the block") << "/events/verifications/0/result/corrections/0/row" << "-1"
+                                                      << "events.verifications[0].result.corrections[0].row";
+        QTest::newRow("negative fault position") << "/blocked_gemm/config/faults/at/0/col" << "-1" << "blocked_gemm.config.faults.at[0].col";
+        QTest::newRow("bit outside an f64") << "/blocked_gemm/config/faults/bit" << "64" << "blocked_gemm.config.faults.bit";
+        QTest::newRow("too many random faults") << "/blocked_gemm/config/faults/count" << "2000000" << "blocked_gemm.config.faults.count";
     }
 
     void implausibleClaimsAreRefused()
@@ -498,7 +498,7 @@ private slots:
     {
         RunRecord r = fullRecord();
         r.config.faults.at.assign(10001, FaultAt{1, 1, std::nullopt, std::nullopt});
-        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(r)); }).contains(QStringLiteral("'config.faults.at'")));
+        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(r)); }).contains(QStringLiteral("'blocked_gemm.config.faults.at'")));
         r.config.faults.at.resize(10000);
         QCOMPARE(recordFromJson(toJson(r)).config.faults.at.size(), std::size_t(10000));
     }
@@ -510,7 +510,7 @@ private slots:
         holder.config = fullRecord().config;
         QCOMPARE(recordFromJson(toJson(holder, -1)).config.shape, holder.config.shape);
         holder.spans = fullRecord().spans;  // but events need a plan to sit in
-        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(holder)); }).contains(QStringLiteral("'plan.shape'")));
+        QVERIFY(inputErrorOf([&] { recordFromJson(toJson(holder)); }).contains(QStringLiteral("'blocked_gemm.plan.shape'")));
     }
 
     // Nesting and numbers no parser type holds are refused before anything recurses, naming the file.

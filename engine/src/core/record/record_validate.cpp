@@ -38,21 +38,21 @@ int highestBit(Precision p) { return int(elementSize(p) * 8) - 1; }
 
 void validateConfig(const RunConfig& c)
 {
-    validateShape(c.shape, "config.shape");
-    inRange(c.device, -1, 1023, "config.device");
-    inRange(c.tile, 1, 1024, "config.tile");
+    validateShape(c.shape, "blocked_gemm.config.shape");
+    inRange(c.device, -1, 1023, "blocked_gemm.config.device");
+    inRange(c.tile, 1, 1024, "blocked_gemm.config.tile");
     if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
-        refuse("config.threshold_lambda", "must be a positive finite number");
+        refuse("blocked_gemm.config.threshold_lambda", "must be a positive finite number");
     const FaultSpec& f = c.faults;
-    inRange(f.count, 0, kMaxRandomFaults, "config.faults.count");
-    inRange(f.bit, -1, highestBit(c.precision), "config.faults.bit");
+    inRange(f.count, 0, kMaxRandomFaults, "blocked_gemm.config.faults.count");
+    inRange(f.bit, -1, highestBit(c.precision), "blocked_gemm.config.faults.bit");
     if (f.at.size() > kMaxExplicitFaults)
-        refuse("config.faults.at", "lists " + std::to_string(f.at.size()) + " faults, more than " +
+        refuse("blocked_gemm.config.faults.at", "lists " + std::to_string(f.at.size()) + " faults, more than " +
                                        std::to_string(kMaxExplicitFaults));
     // Requested positions, not events: one outside C is possible in the lab's kept configuration
     // (the shape changed since), which the faults panel drops. Only their range is bounded here.
     for (std::size_t i = 0; i < f.at.size(); ++i) {
-        const std::string field = "config.faults." + at("at", i);
+        const std::string field = "blocked_gemm.config.faults." + at("at", i);
         inRange(f.at[i].row, 0, kMaxExtent - 1, field + ".row");
         inRange(f.at[i].col, 0, kMaxExtent - 1, field + ".col");
         if (f.at[i].step)
@@ -64,10 +64,10 @@ void validateConfig(const RunConfig& c)
 // taking the remainder, none empty, so splits == ceil(total / block).
 void validateCut(std::int64_t total, int splits, std::int64_t block, const char* splitName, const char* blockName)
 {
-    inRange(splits, 1, total, std::string("plan.") + splitName);
-    inRange(block, 1, total, std::string("plan.") + blockName);
+    inRange(splits, 1, total, std::string("blocked_gemm.plan.") + splitName);
+    inRange(block, 1, total, std::string("blocked_gemm.plan.") + blockName);
     if ((total + block - 1) / block != splits)
-        refuse(std::string("plan.") + splitName, "is " + std::to_string(splits) + " but " + std::to_string(total) +
+        refuse(std::string("blocked_gemm.plan.") + splitName, "is " + std::to_string(splits) + " but " + std::to_string(total) +
                                                      " cut into blocks of " + std::to_string(block) + " makes " +
                                                      std::to_string((total + block - 1) / block));
 }
@@ -76,20 +76,20 @@ bool hasPlan(const Plan& p) { return !(p.shape == Shape{}); }
 
 void validatePlan(const Plan& p, const RunConfig& c)
 {
-    validateShape(p.shape, "plan.shape");
+    validateShape(p.shape, "blocked_gemm.plan.shape");
     if (!(p.shape == c.shape))
-        refuse("plan.shape", "differs from config.shape");
+        refuse("blocked_gemm.plan.shape", "differs from blocked_gemm.config.shape");
     validateCut(p.shape.m, p.splitM, p.blockM, "split_m", "block_m");
     validateCut(p.shape.n, p.splitN, p.blockN, "split_n", "block_n");
     validateCut(p.shape.q, p.splitQ, p.blockQ, "split_q", "block_q");
     if (std::int64_t(p.splitM) * p.splitN * p.splitQ > kMaxProducts)
-        refuse("plan.split_m", "times split_n times split_q exceeds " + std::to_string(kMaxProducts) + " block products");
+        refuse("blocked_gemm.plan.split_m", "times split_n times split_q exceeds " + std::to_string(kMaxProducts) + " block products");
     if (p.buffers.size() > kMaxBuffers)
-        refuse("plan.buffers", "lists " + std::to_string(p.buffers.size()) + " buffers, more than " +
+        refuse("blocked_gemm.plan.buffers", "lists " + std::to_string(p.buffers.size()) + " buffers, more than " +
                                    std::to_string(kMaxBuffers));
     for (std::size_t i = 0; i < p.buffers.size(); ++i) {
         const BufferSpec& b = p.buffers[i];
-        const std::string field = "plan." + at("buffers", i);
+        const std::string field = "blocked_gemm.plan." + at("buffers", i);
         inRange(b.rows, 0, kMaxExtent + 1, field + ".rows");
         inRange(b.cols, 0, kMaxExtent + 1, field + ".cols");
         inRange(b.ld, b.cols, kMaxExtent + 64, field + ".ld");
@@ -126,9 +126,9 @@ void validateInjections(const RunRecord& r)
     for (std::size_t e = 0; e < r.injections.size(); ++e) {
         const InjectEvent& event = r.injections[e];
         const Injection& inj = event.injection;
-        const std::string field = at("injections", e) + ".injection";
-        inRange(event.opId, 0, kMaxExtent, at("injections", e) + ".op_id");
-        finite(event.time, at("injections", e) + ".time");
+        const std::string field = "events." + at("injections", e) + ".injection";
+        inRange(event.opId, 0, kMaxExtent, "events." + at("injections", e) + ".op_id");
+        finite(event.time, "events." + at("injections", e) + ".time");
         validateBlock(inj.block, p, field + ".block");
         // Local indices may name the checksum row / column, one past the block.
         inRange(inj.localRow, 0, p.rowsOf(inj.block.i), field + ".local_row");
@@ -144,7 +144,7 @@ void validateVerifications(const RunRecord& r)
     const Plan& p = r.plan;
     for (std::size_t e = 0; e < r.verifications.size(); ++e) {
         const VerifyEvent& v = r.verifications[e];
-        const std::string field = at("verifications", e);
+        const std::string field = "events." + at("verifications", e);
         inRange(v.opId, 0, kMaxExtent, field + ".op_id");
         finite(v.time, field + ".time");
         validateBlock(v.block, p, field + ".block");
@@ -182,7 +182,7 @@ void validate(const RunRecord& r)
     validateConfig(r.config);
     if (!hasPlan(r.plan)) {
         if (!r.spans.empty() || !r.injections.empty() || !r.verifications.empty())
-            refuse("plan.shape", "is 0 x 0 x 0 but the record has spans or events");
+            refuse("blocked_gemm.plan.shape", "is 0 x 0 x 0 but the record has spans or events");
         return;
     }
     validatePlan(r.plan, r.config);
