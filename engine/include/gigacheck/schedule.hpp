@@ -11,7 +11,8 @@
 namespace gigacheck {
 
 enum class Queue { H2D, Compute, D2H };
-enum class OpKind { CopyH2D, Checksum, Product, Inject, Verify, CopyD2H };
+// Recompute: never scheduled; the span of the repair pass after a run (run/repair.cpp).
+enum class OpKind { CopyH2D, Checksum, Product, Inject, Verify, CopyD2H, Recompute };
 enum class Operand { None, A, B, C };
 
 std::string_view toString(Queue);

@@ -168,6 +168,7 @@ private:
         }
         case OpKind::Verify: verified = cpu::verify<T>(op, plan_, bufs_, req_.thresholdLambda); break;
         case OpKind::CopyD2H: cpu::copyToHost<T>(op, plan_, bufs_, *req_.c); break;
+        case OpKind::Recompute: break;  // never scheduled
         }
     }
 

@@ -342,6 +342,7 @@ private:
             verify(v, verifySlot(op.id), s);
             break;
         }
+        case OpKind::Recompute: break;  // never scheduled (the repair pass runs after the schedule)
         }
     }
 
@@ -458,6 +459,7 @@ private:
         for (int x = 0; x < out.correctionCount; ++x)
             r.corrections.push_back({out.corrRow[x], out.corrCol[x], out.before[x], out.after[x]});
         r.checksumsRecomputed = out.recomputed != 0;
+        r.locatedByLargestResidual = out.locatedByLargestResidual != 0;
         r.maxCleanResidualRatio = out.maxCleanRatio;
         r.minThreshold = out.minThreshold;
         r.maxThreshold = out.maxThreshold;

@@ -21,6 +21,7 @@ std::string_view toString(OpKind k)
     case OpKind::Inject: return "inject";
     case OpKind::Verify: return "verify";
     case OpKind::CopyD2H: return "copy-d2h";
+    case OpKind::Recompute: return "recompute";
     }
     return "?";
 }

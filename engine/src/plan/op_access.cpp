@@ -29,6 +29,7 @@ OpAccess accessOf(const Operation& op)
         both(op.aux);
         break;
     case OpKind::CopyD2H: a.reads.push_back(op.dst); break;
+    case OpKind::Recompute: break;  // never scheduled (the repair pass runs after the schedule)
     }
     return a;
 }

@@ -3,6 +3,7 @@
 #include "gigacheck/record.hpp"
 
 #include "record/json_fields.hpp"
+#include "record/repair_json.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,8 @@ namespace gigacheck {
 using recordjson::Json;
 using recordjson::Node;
 using recordjson::number;
+using recordjson::readRepairs;
+using recordjson::writeRepairs;
 
 namespace {
 
@@ -31,7 +34,7 @@ constexpr std::array kReferenceModes{ReferenceMode::Auto, ReferenceMode::Full, R
                                      ReferenceMode::None};
 constexpr std::array kQueues{Queue::H2D, Queue::Compute, Queue::D2H};
 constexpr std::array kOpKinds{OpKind::CopyH2D, OpKind::Checksum, OpKind::Product,
-                              OpKind::Inject,  OpKind::Verify,   OpKind::CopyD2H};
+                              OpKind::Inject,  OpKind::Verify,   OpKind::CopyD2H, OpKind::Recompute};
 constexpr std::array kVerdicts{Verdict::Clean, Verdict::Corrected, Verdict::Uncorrectable};
 constexpr std::array kBufferRoles{BufferRole::A, BufferRole::B, BufferRole::C, BufferRole::Aux};
 
@@ -191,6 +194,7 @@ Json write(const VerifyResult& v)
             {"col_residual", numbers(v.colResidual)},
             {"corrections", corrections},
             {"checksums_recomputed", v.checksumsRecomputed},
+            {"located_by_largest_residual", v.locatedByLargestResidual},
             {"max_clean_residual_ratio", number(v.maxCleanResidualRatio)},
             {"min_threshold", number(v.minThreshold)},
             {"max_threshold", number(v.maxThreshold)}};
@@ -232,6 +236,7 @@ Json write(const FaultReport& f)
     return {{"injected", f.injected},
             {"detected", f.detected},
             {"corrected", f.corrected},
+            {"corrected_by_recompute", f.correctedByRecompute},
             {"uncorrectable", f.uncorrectable},
             {"below_threshold", f.belowThreshold},
             {"missed", f.missed},
@@ -426,6 +431,7 @@ VerifyEvent readVerifyEvent(const Node& n)
         v.corrections.push_back(
             {c.get<std::int64_t>("row"), c.get<std::int64_t>("col"), c.get<double>("before"), c.get<double>("after")});
     v.checksumsRecomputed = r.get<bool>("checksums_recomputed");
+    v.locatedByLargestResidual = r.getOr<bool>("located_by_largest_residual", false);  // absent before the rule
     v.maxCleanResidualRatio = r.get<double>("max_clean_residual_ratio");
     v.minThreshold = r.get<double>("min_threshold");
     v.maxThreshold = r.get<double>("max_threshold");
@@ -459,6 +465,7 @@ FaultReport readFaultReport(const Node& n)
     f.injected = n.get<int>("injected");
     f.detected = n.get<int>("detected");
     f.corrected = n.get<int>("corrected");
+    f.correctedByRecompute = n.getOr<int>("corrected_by_recompute", 0);  // absent before the repair pass
     f.uncorrectable = n.get<int>("uncorrectable");
     f.belowThreshold = n.get<int>("below_threshold");
     f.missed = n.getOr<int>("missed", 0);  // absent in records written before it was counted
@@ -500,6 +507,7 @@ std::string toJson(const RunRecord& r, int indent)
                 {"reference", write(r.reference)},
                 {"injections", writeAll(r.injections)},
                 {"verifications", writeAll(r.verifications)},
+                {"repairs", writeRepairs(r.repairs)},
                 {"spans", writeAll(r.spans)}};
     return doc.dump(indent) + "\n";
 }
@@ -539,6 +547,7 @@ RunRecord recordFromJson(const std::string& text)
         r.verifications.push_back(readVerifyEvent(n));
     for (const Node& n : root.elements("spans"))
         r.spans.push_back(readSpan(n));
+    r.repairs = readRepairs(root);
     return r;
 }
 
