@@ -85,15 +85,13 @@ void TestSingleFaultSweep::everyBitEndsVerifiedCorrect()
         const QByteArray what = QByteArray("bit ") + QByteArray::number(bit) + ": " +
                                 QByteArray::fromStdString(formatReport(r));
         QVERIFY2(r.status == "ok", what.constData());
-        QCOMPARE(r.faults.injected, 1);
-        QCOMPARE(r.faults.missed, 0);
-        QCOMPARE(r.faults.uncorrectable, 0);
-        QCOMPARE(r.faults.falsePositives, 0);
+        QVERIFY2(r.faults.injected == 1 && r.faults.missed == 0, what.constData());
+        QVERIFY2(r.faults.uncorrectable == 0 && r.faults.falsePositives == 0, what.constData());
         // Every cell within the reference tolerance (full reference), the run verified correct.
         QVERIFY2(r.reference.passed, what.constData());
         QVERIFY2(r.verifiedCorrect(), what.constData());
         // A detected fault is corrected by its verification or, failing that, by the repair pass.
-        QCOMPARE(r.faults.corrected + r.faults.correctedByRecompute, r.faults.detected);
+        QVERIFY2(r.faults.corrected + r.faults.correctedByRecompute == r.faults.detected, what.constData());
         recomputed += r.faults.correctedByRecompute;
         locatedOnOneAxis += int(std::count_if(r.verifications.begin(), r.verifications.end(),
                                               [](const VerifyEvent& v) { return v.result.locatedByLargestResidual; }));

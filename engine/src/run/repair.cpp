@@ -64,15 +64,15 @@ VerifyResult recheck(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
     acc.reset(R, Q);
     for (std::int64_t k0 = 0; k0 < n; k0 += kDepthChunk) {
         const std::int64_t kn = std::min(kDepthChunk, n - k0);
-        for (std::int64_t k = 0; k < kn; ++k) {
-            double s = 0;
-            for (std::int64_t i = 0; i < R; ++i) {
+        std::vector<double> columnSum(std::size_t(kn), 0.0);  // c_A of this chunk, row by row (A is row-major)
+        for (std::int64_t i = 0; i < R; ++i)
+            for (std::int64_t k = 0; k < kn; ++k) {
                 const T v = A[i * n + k0 + k];
                 aChunk[std::size_t(i * kn + k)] = v;
-                s += double(v);
+                columnSum[std::size_t(k)] += double(v);
             }
-            aChunk[std::size_t(R * kn + k)] = T(s);
-        }
+        for (std::int64_t k = 0; k < kn; ++k)
+            aChunk[std::size_t(R * kn + k)] = T(columnSum[std::size_t(k)]);
         for (std::int64_t k = 0; k < kn; ++k) {
             double s = 0;
             for (std::int64_t j = 0; j < Q; ++j) {
@@ -279,7 +279,8 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
     return events;
 }
 
-void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps)
+void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
+               RunObserver* observer)
 {
     const bool tf32 = record.device.backend == BackendKind::Cuda && record.config.gemm == GemmVariant::CublasTf32;
     record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
@@ -303,6 +304,8 @@ void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, Host
         s.bytes = elem * (double(depth) * double(e.rows + e.cols) + 2.0 * double(e.rows) * double(e.cols));
         at = s.end;
         record.spans.push_back(s);
+        if (observer)
+            observer->onSpan(s);
     }
 }
 

@@ -199,7 +199,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     // Blocks whose verification was not clean: re-checked and, where needed, recomputed on the
     // host from A and B (abft README "Repair pass"), before the reference judges the result.
     if (record.status == "ok" && config.abft)
-        repairRun(record, a, b, c, int(schedule.ops.size()));
+        repairRun(record, a, b, c, int(schedule.ops.size()), hooks.observer);
     if (record.status == "ok")
         record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
                                                  config.thresholdLambda);
