@@ -12,6 +12,7 @@ QString stageName(AnimationStage s)
     case AnimationStage::Locate: return QStringLiteral("locate");
     case AnimationStage::Correct: return QStringLiteral("correct");
     case AnimationStage::Uncorrectable: return QStringLiteral("uncorrectable");
+    case AnimationStage::CorrectedByRecompute: return QStringLiteral("corrected by recompute");
     }
     return {};
 }
@@ -51,7 +52,8 @@ QString blockName(const BlockIndex& b)
 }  // namespace
 
 std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& injections,
-                                          const std::vector<VerifyEvent>& verifications)
+                                          const std::vector<VerifyEvent>& verifications,
+                                          const std::vector<RepairEvent>& repairs)
 {
     // Each injection belongs to the first verification of its C block at or after its k step.
     std::vector<std::vector<const InjectEvent*>> injectedInto(verifications.size());
@@ -162,6 +164,37 @@ std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& inject
             last.explanation = kUncorrectableFormula;
         }
         steps.push_back(std::move(last));
+    }
+
+    for (const RepairEvent& e : repairs) {
+        if (e.outcome != RepairOutcome::CorrectedByRecompute)
+            continue;
+        AnimationStep s;
+        s.stage = AnimationStage::CorrectedByRecompute;
+        for (std::size_t v = 0; v < verifications.size(); ++v)  // the block's last verification
+            if (verifications[v].block.i == e.blockI && verifications[v].block.j == e.blockJ &&
+                verifications[v].block.k >= s.block.k) {
+                s.verifyIndex = int(v);
+                s.block = verifications[v].block;
+            }
+        s.rowOffset = e.rowOffset;
+        s.colOffset = e.colOffset;
+        s.rows = e.rows;
+        s.cols = e.cols;
+        for (std::int64_t r : e.recomputedRows)
+            s.mismatchRows.push_back(e.rowOffset + r);
+        for (std::int64_t c : e.recomputedCols)
+            s.mismatchCols.push_back(e.colOffset + c);
+        s.title = e.wholeBlock ? QStringLiteral("Corrected by recompute: %1 recomputed from A and B").arg(blockName(s.block))
+                               : QStringLiteral("Corrected by recompute: %1 row(s), %2 column(s) of %3 recomputed")
+                                     .arg(e.recomputedRows.size())
+                                     .arg(e.recomputedCols.size())
+                                     .arg(blockName(s.block));
+        s.explanation = QStringLiteral("After the run the host re-checked the block against checksums taken from A "
+                                       "and B and recomputed the lines that mismatch: C<sub>i,:</sub> = "
+                                       "A<sub>i,:</sub> B, C<sub>:,j</sub> = A B<sub>:,j</sub>; the block then "
+                                       "verified clean.");
+        steps.push_back(std::move(s));
     }
     return steps;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gigacheck/events.hpp>
+#include <gigacheck/repair.hpp>
 
 #include <QString>
 
@@ -11,7 +12,8 @@
 
 namespace gigacheck::ui {
 
-enum class AnimationStage { Inject, Detect, Locate, Correct, Uncorrectable };
+// CorrectedByRecompute: the repair pass after the run recomputed the block's lines from A and B.
+enum class AnimationStage { Inject, Detect, Locate, Correct, Uncorrectable, CorrectedByRecompute };
 QString stageName(AnimationStage s);
 
 struct AnimationCell {
@@ -34,7 +36,9 @@ struct AnimationStep {
 };
 
 // Steps for every block product whose verification found something or that received a fault.
+// Repairs that recomputed a block add a last step for it (after the run, as they happen).
 std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& injections,
-                                          const std::vector<VerifyEvent>& verifications);
+                                          const std::vector<VerifyEvent>& verifications,
+                                          const std::vector<RepairEvent>& repairs = {});
 
 }  // namespace gigacheck::ui

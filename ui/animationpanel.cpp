@@ -79,9 +79,10 @@ bool AnimationPanel::playing() const
     return timer_->isActive();
 }
 
-void AnimationPanel::setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications)
+void AnimationPanel::setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications,
+                               const std::vector<RepairEvent>& repairs)
 {
-    steps_ = buildAnimation(injections, verifications);
+    steps_ = buildAnimation(injections, verifications, repairs);
     if (current_ >= int(steps_.size()))
         current_ = int(steps_.size()) - 1;
     show();

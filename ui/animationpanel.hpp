@@ -19,7 +19,8 @@ public:
     explicit AnimationPanel(QWidget* parent = nullptr);
 
     // Rebuilds the steps; keeps the position when the new list extends the old one (live runs).
-    void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications);
+    void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications,
+                   const std::vector<RepairEvent>& repairs = {});
     const std::vector<AnimationStep>& steps() const { return steps_; }
     int current() const { return current_; }
     bool playing() const;

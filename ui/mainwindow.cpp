@@ -317,7 +317,7 @@ void MainWindow::onFinished(const RunRecord& record, const HostMatrix& c)
     heatmap_->setPlan(record.plan);
     heatmap_->setMatrix(c);
     heatmap_->setEvents(record.injections, record.verifications);
-    animation_->setEvents(record.injections, record.verifications);
+    animation_->setEvents(record.injections, record.verifications, record.repairs);
     history_.push_back(record);
     if (history_.size() > kMaxHistory)
         history_.erase(history_.begin());

@@ -13,6 +13,7 @@ QColor kindColor(OpKind kind)
     case OpKind::Inject: return QColor(0xb0, 0x3c, 0xd6);
     case OpKind::Verify: return QColor(0x2b, 0xa8, 0x9c);
     case OpKind::CopyD2H: return QColor(0x4c, 0xa8, 0x3f);   // stores: green
+    case OpKind::Recompute: return QColor(0xc9, 0x3a, 0x5e);  // the repair pass after the run
     }
     return Qt::gray;
 }

@@ -94,7 +94,8 @@ int runCommand(const QStringList& args)
         std::cout << (verified ? "verified correct" : "NOT verified correct") << "\n";
     if (!verified) {
         std::cerr << "gigacheck: "
-                  << (record.faults.blocksUncorrectable > 0 ? "uncorrectable errors remain"
+                  << (record.faults.uncorrectable > 0 || (record.faults.blocksUncorrectable > 0 && record.repairs.empty())
+                          ? "uncorrectable errors remain"
                                                             : "the result does not match the reference")
                   << "\n";
         return kExitUncorrectable;

@@ -203,18 +203,22 @@ private slots:
         QCOMPARE(shown.out, r.out);
     }
 
-    void nonCollinearErrorsExitOne()
+    // Non-collinear faults: the verification cannot correct them (uncorrectable verdict), the
+    // repair pass recomputes the candidate rows / columns from A and B: exit 0.
+    void nonCollinearErrorsAreCorrectedByRecompute()
     {
         const QString json = tmp_.filePath(QStringLiteral("uncorrectable.json"));
         const Result r = gigacheckCli(words("run --shape 32x24x40 --backend cpu --strategy none "
                                             "--inject-at 1,1 --inject-at 5,7 --json") +
                                       QStringList{json});
-        QVERIFY2(r.exitCode == 1, qPrintable(r.out + r.err));
-        QVERIFY(r.out.contains(QStringLiteral("UNCORRECTABLE")));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("UNCORRECTABLE error(s) detected")));
+        QVERIFY(r.out.contains(QStringLiteral("CORRECTED BY RECOMPUTE")));
         const RunRecord record = loadRecord(json.toStdString());
         QCOMPARE(record.faults.blocksUncorrectable, 1);
-        QCOMPARE(record.faults.uncorrectable, 2);
-        QVERIFY(!record.verifiedCorrect());
+        QCOMPARE(record.faults.uncorrectable, 0);
+        QCOMPARE(record.faults.correctedByRecompute, 2);
+        QVERIFY(record.verifiedCorrect());
 
         const Result shown = gigacheckCli({QStringLiteral("show"), json});
         QCOMPARE(shown.exitCode, 0);

@@ -542,20 +542,34 @@ void TestAbft::lowMantissaBitFlipIsNoFalseAlarm()
 
 void TestAbft::mismatchOnOneAxisOnly()
 {
-    // When only one axis of checks fires, the cell cannot be located. Column thresholds made
-    // huge here so that only row checks can fire.
+    // Only one axis of checks fires: column thresholds made huge here so that only row checks
+    // can. Column 9's residual still stands out of its axis: the one-axis rule locates the cell.
     AugmentedProduct<double> p(30, 100, 20, Distribution::Uniform);
     Thresholds rowsOnly = p.t;
     std::fill(rowsOnly.col.begin(), rowsOnly.col.end(), 1e30);
     const std::vector<double> clean = p.c;
 
-    // In the result: detected, not locatable, C untouched.
     p.at(4, 9) += 50 * p.typical();
-    std::vector<double> corrupted = p.c;
     VerifyResult r = verifyAndCorrect(p.view(), rowsOnly);
+    QCOMPARE(name(r.verdict), name(Verdict::Corrected));
+    QCOMPARE(r.mismatchRows, std::vector<std::int64_t>{4});
+    QVERIFY(r.mismatchCols.empty());
+    QVERIFY(r.locatedByLargestResidual);
+    QCOMPARE(r.corrections.size(), std::size_t(1));
+    QCOMPARE(r.corrections[0].col, std::int64_t(9));
+    QVERIFY(std::fabs(p.at(4, 9) - clean[std::size_t(4 * 21 + 9)]) < 1e-9 * p.typical());
+
+    // Two equal errors in that row: two columns stand out alike, the cell is not guessed at:
+    // uncorrectable here, C untouched (the run's repair pass recomputes row 4).
+    p.c = clean;
+    p.at(4, 9) += 50 * p.typical();
+    p.at(4, 12) += 50 * p.typical();
+    std::vector<double> corrupted = p.c;
+    r = verifyAndCorrect(p.view(), rowsOnly);
     QCOMPARE(name(r.verdict), name(Verdict::Uncorrectable));
     QCOMPARE(r.mismatchRows, std::vector<std::int64_t>{4});
     QVERIFY(r.mismatchCols.empty());
+    QVERIFY(!r.locatedByLargestResidual);
     QVERIFY(p.c == corrupted);
 
     // In the checksum row: the result is intact, so the checksums are simply rebuilt.

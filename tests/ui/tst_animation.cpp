@@ -80,12 +80,19 @@ private slots:
     void nonCollinearFaultsAreAmbiguousAndUncorrectable()
     {
         const RunRecord r = runWith({FaultAt{2, 3, {}, {}}, FaultAt{30, 50, {}, {}}});
-        QCOMPARE(r.faults.uncorrectable, 2);
+        QCOMPARE(r.faults.correctedByRecompute, 2);  // the repair pass made the block right
         const auto steps = buildAnimation(r.injections, r.verifications);
         QCOMPARE(steps.back().stage, AnimationStage::Uncorrectable);
         // Figure 2: four candidates, two of which are the real faults.
         QCOMPARE(steps.back().cells.size(), std::size_t(4));
         QVERIFY(steps.back().ambiguous);
+
+        // With the record's repairs: one more step, the block recomputed after the run.
+        const auto repaired = buildAnimation(r.injections, r.verifications, r.repairs);
+        QCOMPARE(repaired.size(), steps.size() + 1);
+        QCOMPARE(repaired.back().stage, AnimationStage::CorrectedByRecompute);
+        QCOMPARE(stageName(repaired.back().stage), QStringLiteral("corrected by recompute"));
+        QVERIFY(repaired.back().title.contains(QStringLiteral("Corrected by recompute")));
     }
 
     void panelStepsPlaysAndPauses()

@@ -3,6 +3,7 @@
 // it directly; the CUDA kernels are tested against it.
 #pragma once
 
+#include "gigacheck/locate_rule.hpp"
 #include "gigacheck/types.hpp"
 
 #include <vector>
@@ -95,12 +96,15 @@ struct VerifyResult {
     bool checksumsRecomputed = false;
     double maxCleanResidualRatio = 0;  // max over non-mismatching checks of residual / threshold
     double minThreshold = 0, maxThreshold = 0;
+    // One axis mismatched and the other axis's largest residual located the cell (README "One axis").
+    bool locatedByLargestResidual = false;
     // Uncorrectable: the candidate cells are mismatchRows x mismatchCols.
 };
 
 // Verifies an augmented C block against its checksum row and column; corrects single and
-// collinear errors with the seed's formulas and recomputes corrupted checksums; reports
-// non-collinear sets as uncorrectable (C left unchanged).
+// collinear errors with the seed's formulas and recomputes corrupted checksums; locates a single
+// mismatch seen on one axis only with the one-axis rule; reports non-collinear sets and one-axis
+// mismatches it cannot locate as uncorrectable (C left unchanged).
 template <class T>
 VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t);
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/repair.hpp"
 
 #include <string>
 #include <vector>
@@ -54,7 +55,10 @@ struct FaultReport {
     int injected = 0;
     int detected = 0;        // injections whose row or column check mismatched
     int corrected = 0;       // injections whose cell was restored
-    int uncorrectable = 0;   // injections in blocks with an uncorrectable verdict
+    // injections not corrected by their verification whose block the repair pass made right by
+    // recomputing rows / columns / the block from A and B
+    int correctedByRecompute = 0;
+    int uncorrectable = 0;   // injections in blocks left wrong (uncorrectable verdict, repair failed)
     int belowThreshold = 0;  // injections too small to detect (harmless round-off-sized flips)
     int missed = 0;          // injections above the threshold that no check caught (silent errors)
     int falsePositives = 0;  // mismatches in blocks with no injection, or corrections of clean cells
@@ -87,6 +91,7 @@ struct RunRecord {
     std::vector<Span> spans;
     std::vector<InjectEvent> injections;  // events
     std::vector<VerifyEvent> verifications;
+    std::vector<RepairEvent> repairs;  // the repair pass after the run, one per C block it looked at
     Metrics metrics;
     // ---- the blocked GEMM family's section
     RunConfig config;
@@ -94,7 +99,8 @@ struct RunRecord {
     FaultReport faults;
     ReferenceCheck reference;
 
-    // Verified correct: clean or corrected everywhere and the reference agrees.
+    // Verified correct: every block clean, corrected, or made right by the repair pass, and the
+    // reference agrees.
     bool verifiedCorrect() const;
 };
 

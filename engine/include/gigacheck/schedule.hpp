@@ -17,7 +17,8 @@ enum class Queue { H2D, Compute, D2H };
 // switch on a kind. The blocked GEMM family's six kinds are named here because records, the
 // timeline and the roofline name them; another family defines its kinds as constants in its own
 // header, with values from its own range (family number * kOpKindsPerFamily + n).
-enum class OpKind : std::uint16_t { CopyH2D, Checksum, Product, Inject, Verify, CopyD2H };
+// Recompute: never scheduled; the span of the repair pass after a run (blocked_gemm/run/repair.cpp).
+enum class OpKind : std::uint16_t { CopyH2D, Checksum, Product, Inject, Verify, CopyD2H, Recompute };
 inline constexpr std::uint16_t kOpKindsPerFamily = 256;
 enum class Operand { None, A, B, C };
 

@@ -65,6 +65,39 @@ double colSum(BlockView<T> c, std::int64_t j, std::int64_t skipRow)
     return s.value();
 }
 
+// Tolerance of one check for the one-axis rule: its threshold with the TF32 sum part taken from
+// the stored checksum (the CUDA decide kernel no longer has the control sums; same rule there).
+double locateTolerance(double threshold, double sumFactor, double stored)
+{
+    return threshold + sumFactor * std::fabs(stored);
+}
+
+struct OtherAxisPick {
+    std::int64_t index = -1;
+    double ratio = 0, secondRatio = 0;
+};
+
+// The clean check with the largest residual / threshold (a mismatching one has ratio 0 here).
+OtherAxisPick largestRatio(const std::vector<double>& ratios)
+{
+    OtherAxisPick p;
+    for (std::size_t i = 0; i < ratios.size(); ++i) {
+        if (ratios[i] > p.ratio) {
+            p.secondRatio = p.ratio;
+            p.ratio = ratios[i];
+            p.index = std::int64_t(i);
+        } else if (ratios[i] > p.secondRatio) {
+            p.secondRatio = ratios[i];
+        }
+    }
+    return p;
+}
+
+bool locatesWith(const OtherAxisPick& pick, double residual, double tolerance, double otherTolerance)
+{
+    return locatesOnOtherAxis(residual, tolerance, pick.ratio, pick.secondRatio, otherTolerance);
+}
+
 // Rebuilds the checksum row, the checksum column and the corner from the (corrected) result.
 template <class T>
 void recomputeChecksums(BlockView<T> c)
@@ -115,8 +148,11 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
     VerifyResult r;
     r.minThreshold = std::numeric_limits<double>::infinity();
     r.maxThreshold = 0;
+    // Every check's residual / threshold ratio, kept for locating a one-axis mismatch.
+    std::vector<double> rowRatio(std::size_t(c.rows + 1), 0.0), colRatio(std::size_t(c.cols + 1), 0.0);
     const auto check = [&](double control, double stored, double threshold, std::int64_t index,
-                           std::vector<std::int64_t>& mismatches, std::vector<double>& residuals) {
+                           std::vector<std::int64_t>& mismatches, std::vector<double>& residuals,
+                           std::vector<double>& ratios) {
         const double residual = std::fabs(control - stored);
         // TF32: the part that follows the checked sum; the smaller of both sides so that a fault
         // (even inf) cannot raise its own threshold (fmin ignores a NaN side).
@@ -128,23 +164,49 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
             mismatches.push_back(index);
             residuals.push_back(residual);
         } else if (threshold > 0) {
+            ratios[std::size_t(index)] = residual / threshold;
             r.maxCleanResidualRatio = std::max(r.maxCleanResidualRatio, residual / threshold);
         }
     };
     for (std::int64_t i = 0; i <= c.rows; ++i)
         check(rowControl[std::size_t(i)], double(c(i, c.cols)), t.row[std::size_t(i)], i, r.mismatchRows,
-              r.rowResidual);
+              r.rowResidual, rowRatio);
     for (std::int64_t j = 0; j <= c.cols; ++j)
         check(colAcc[std::size_t(j)].value(), double(c(c.rows, j)), t.col[std::size_t(j)], j, r.mismatchCols,
-              r.colResidual);
+              r.colResidual, colRatio);
 
-    const auto& R = r.mismatchRows;
-    const auto& K = r.mismatchCols;
-    if (R.empty() && K.empty())
+    if (r.mismatchRows.empty() && r.mismatchCols.empty())
         return r;  // Clean
-    if (R.size() > 1 && K.size() > 1) {
+    if (r.mismatchRows.size() > 1 && r.mismatchCols.size() > 1) {
         r.verdict = Verdict::Uncorrectable;  // non-collinear: candidates are R x K, C untouched
         return r;
+    }
+
+    // The located rows R and columns K (the mismatch lists, or one axis completed by the rule below).
+    std::vector<std::int64_t> R = r.mismatchRows, K = r.mismatchCols;
+    if (R.empty() != K.empty()) {
+        // One axis only. A single mismatch whose error sits near the threshold can fire on one
+        // axis and not the other: the other axis's largest residual locates it when that is
+        // unambiguous and consistent (abft README, "One axis").
+        const bool rowsOnly = K.empty();
+        const auto& mismatched = rowsOnly ? R : K;
+        const std::int64_t m = mismatched[0];
+        const double tolerance =
+            rowsOnly ? locateTolerance(t.row[std::size_t(m)], t.sumFactor, double(c(m, c.cols)))
+                     : locateTolerance(t.col[std::size_t(m)], t.sumFactor, double(c(c.rows, m)));
+        const double residual = rowsOnly ? r.rowResidual[0] : r.colResidual[0];
+        const auto& ratios = rowsOnly ? colRatio : rowRatio;
+        const OtherAxisPick pick = largestRatio(ratios);
+        if (mismatched.size() == 1 && pick.index >= 0) {
+            const std::int64_t o = pick.index;
+            const double otherTolerance =
+                rowsOnly ? locateTolerance(t.col[std::size_t(o)], t.sumFactor, double(c(c.rows, o)))
+                         : locateTolerance(t.row[std::size_t(o)], t.sumFactor, double(c(o, c.cols)));
+            if (locatesWith(pick, residual, tolerance, otherTolerance)) {
+                (rowsOnly ? K : R).push_back(o);
+                r.locatedByLargestResidual = true;
+            }
+        }
     }
 
     // Checksum cells found corrupted; they are rebuilt once the result is corrected.
@@ -152,8 +214,9 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
     bool recompute = false;
 
     if (R.empty() || K.empty()) {
-        // Located on one axis only: harmless when that axis is the checksum row / column (the
-        // result is intact), otherwise the cell cannot be found.
+        // Still on one axis only: harmless when that axis is the checksum row / column (the
+        // result is intact), otherwise the cell cannot be found here (the run's repair pass
+        // recomputes the candidate rows / columns from A and B).
         const bool onlyChecksum = (K.empty() && R.size() == 1 && R[0] == c.rows) ||
                                   (R.empty() && K.size() == 1 && K[0] == c.cols);
         if (!onlyChecksum) {

@@ -57,6 +57,7 @@ struct VerifyOut {
     int rowCount, colCount;  // mismatching rows / columns (may exceed kMaxListed)
     int correctionCount;
     int recomputed;          // checksums rebuilt after a fault in the checksum row / column
+    int locatedByLargestResidual;  // one axis mismatched; the other's largest residual located it
     long long rows[kMaxListed], cols[kMaxListed];
     double rowResidual[kMaxListed], colResidual[kMaxListed];
     // 0: fixed from the row check, 1: from the column check, 2: checksum cell, recomputed

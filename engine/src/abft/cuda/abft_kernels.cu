@@ -1,5 +1,6 @@
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
+#include "gigacheck/locate_rule.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -457,6 +458,22 @@ __device__ void sortPairs(long long* idx, double* val, int n)
         }
 }
 
+// The largest and next largest residual / threshold of one axis's clean checks, with the index
+// of the largest (the one-axis rule of gigacheck/locate_rule.hpp).
+struct TopTwo {
+    double best, second;
+    long long index;
+};
+
+__device__ __forceinline__ TopTwo mergeTop(TopTwo a, TopTwo b)
+{
+    // Ties keep the lower index as best, and the tie makes the pick ambiguous (second == best).
+    const bool aFirst = a.best > b.best || (a.best == b.best && a.index <= b.index);
+    const TopTwo& hi = aFirst ? a : b;
+    const TopTwo& lo = aFirst ? b : a;
+    return {hi.best, fmax(hi.second, lo.best), hi.index};
+}
+
 __device__ __forceinline__ unsigned long long bitsOf(double v) { return (unsigned long long)__double_as_longlong(v); }
 
 // One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
@@ -474,9 +491,12 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __shared__ int dir[kMaxListed];
     __shared__ double before[kMaxListed], after[kMaxListed];
     __shared__ unsigned long long maxRatio, minThr, maxThr;
+    __shared__ TopTwo warpTop[32];
+    __shared__ int locatedByLargest;  // 1: row located, column picked; 2: the reverse
+    __shared__ long long locatedIndex;
     const int tid = threadIdx.x;
     if (tid == 0) {
-        nr = nc = nCorr = recompute = 0;
+        nr = nc = nCorr = recompute = locatedByLargest = 0;
         verdict = kClean;
         maxRatio = 0;
         minThr = bitsOf(__longlong_as_double(0x7ff0000000000000LL));
@@ -533,26 +553,80 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     }
     __syncthreads();
 
+    // One mismatch on one axis only: the other axis's largest and next largest residual /
+    // threshold (its marks are all clean, -1 - ratio), for the one-axis rule.
+    const int oneAxis = (nr == 1 && nc == 0) ? 1 : (nr == 0 && nc == 1) ? 2 : 0;  // 1: look at columns
+    if (oneAxis != 0) {
+        const double* marks = oneAxis == 1 ? colMark : rowMark;
+        const Index extent = oneAxis == 1 ? cols : rows;
+        TopTwo top{0.0, 0.0, -1};
+        for (Index x = tid; x <= extent; x += blockDim.x)
+            if (!isMismatch(marks[x]))
+                top = mergeTop(top, TopTwo{-1.0 - marks[x], 0.0, (long long)x});
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            const TopTwo other{__shfl_down_sync(0xffffffffu, top.best, o),
+                               __shfl_down_sync(0xffffffffu, top.second, o),
+                               __shfl_down_sync(0xffffffffu, top.index, o)};
+            top = mergeTop(top, other);
+        }
+        if (tid % kWarp == 0)
+            warpTop[tid / kWarp] = top;
+    }
+    __syncthreads();
+
     if (tid == 0) {
         sortPairs(listR, resR, min(nr, kMaxListed));
+        if (oneAxis != 0) {
+            TopTwo top{0.0, 0.0, -1};
+            for (int w = 0; w < int(blockDim.x / kWarp); ++w)
+                top = mergeTop(top, warpTop[w]);
+            // Tolerances as on the host (abft/verify.cpp): threshold with the TF32 sum part of the
+            // stored checksum.
+            const auto rowTolerance = [&](Index i) {
+                return rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
+            };
+            const auto colTolerance = [&](Index j) {
+                return colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
+            };
+            if (top.index >= 0) {
+                const bool rowsOnly = oneAxis == 1;
+                const double residual = rowsOnly ? resR[0] : resC[0];
+                const double tolerance = rowsOnly ? rowTolerance(listR[0]) : colTolerance(listC[0]);
+                const double otherTolerance = rowsOnly ? colTolerance(top.index) : rowTolerance(top.index);
+                if (locatesOnOtherAxis(residual, tolerance, top.best, top.second, otherTolerance)) {
+                    locatedByLargest = rowsOnly ? 1 : 2;
+                    locatedIndex = top.index;
+                }
+            }
+        }
         sortPairs(listC, resC, min(nc, kMaxListed));
         if (nr == 0 && nc == 0) {
             verdict = kClean;
         } else if ((nr > 1 && nc > 1) || nr > kMaxListed || nc > kMaxListed) {
             verdict = kUncorrectable;  // non-collinear (or too many to list): C untouched
-        } else if (nr == 0 || nc == 0) {
-            // One axis only: harmless when it is the checksum row / column, else not locatable.
+        } else if ((nr == 0 || nc == 0) && !locatedByLargest) {
+            // One axis only and not located: harmless when it is the checksum row / column, else
+            // the cell cannot be found here (the run's repair pass recomputes on the host).
             const bool onlyChecksum = (nc == 0 && nr == 1 && listR[0] == rows) || (nr == 0 && nc == 1 && listC[0] == cols);
             verdict = onlyChecksum ? kCorrected : kUncorrectable;
             recompute = onlyChecksum ? 1 : 0;
         } else {
+            // The located lists: the mismatches, one axis completed by the one-axis rule. The
+            // reported lists (out->rows / cols) stay the mismatches.
+            // Slot 0 of the empty list is free: only the first nr / nc entries are reported.
+            if (locatedByLargest == 1)
+                listC[0] = locatedIndex;
+            else if (locatedByLargest == 2)
+                listR[0] = locatedIndex;
+            const int lr = locatedByLargest == 2 ? 1 : nr, lc = locatedByLargest == 1 ? 1 : nc;
             // Row-collinear or single (one mismatching row): fixed from the column checks;
             // column-collinear: from the row checks. Checksum cells are rebuilt afterwards.
-            const bool fromColumns = nr == 1;
+            const bool fromColumns = lr == 1;
             int n = 0;
             for (int pass = 0; pass < 2; ++pass)
-                for (int x = 0; x < nr; ++x)
-                    for (int y = 0; y < nc; ++y) {
+                for (int x = 0; x < lr; ++x)
+                    for (int y = 0; y < lc; ++y) {
                         const long long r = listR[x], cc = listC[y];
                         const bool checksumCell = r == rows || cc == cols;
                         if (checksumCell != (pass == 1) || n >= kMaxListed)
@@ -620,6 +694,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         out->colCount = nc;
         out->correctionCount = nCorr;
         out->recomputed = recompute;
+        out->locatedByLargestResidual = locatedByLargest != 0 ? 1 : 0;
         out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
         out->minThreshold = __longlong_as_double((long long)minThr);
         out->maxThreshold = __longlong_as_double((long long)maxThr);

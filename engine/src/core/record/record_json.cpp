@@ -11,6 +11,7 @@
 #include "core/record/json_fields.hpp"
 #include "core/record/json_limits.hpp"
 #include "core/record/record_validate.hpp"
+#include "core/record/repair_json.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,8 @@ namespace gigacheck {
 using recordjson::Json;
 using recordjson::Node;
 using recordjson::number;
+using recordjson::readRepairs;
+using recordjson::writeRepairs;
 
 namespace {
 
@@ -189,6 +192,7 @@ Json write(const VerifyResult& v)
             {"col_residual", numbers(v.colResidual)},
             {"corrections", corrections},
             {"checksums_recomputed", v.checksumsRecomputed},
+            {"located_by_largest_residual", v.locatedByLargestResidual},
             {"max_clean_residual_ratio", number(v.maxCleanResidualRatio)},
             {"min_threshold", number(v.minThreshold)},
             {"max_threshold", number(v.maxThreshold)}};
@@ -230,6 +234,7 @@ Json write(const FaultReport& f)
     return {{"injected", f.injected},
             {"detected", f.detected},
             {"corrected", f.corrected},
+            {"corrected_by_recompute", f.correctedByRecompute},
             {"uncorrectable", f.uncorrectable},
             {"below_threshold", f.belowThreshold},
             {"missed", f.missed},
@@ -441,6 +446,7 @@ VerifyEvent readVerifyEvent(const Node& n)
         v.corrections.push_back(
             {c.get<std::int64_t>("row"), c.get<std::int64_t>("col"), c.get<double>("before"), c.get<double>("after")});
     v.checksumsRecomputed = r.get<bool>("checksums_recomputed");
+    v.locatedByLargestResidual = r.getOr<bool>("located_by_largest_residual", false);  // absent before the rule
     v.maxCleanResidualRatio = r.get<double>("max_clean_residual_ratio");
     v.minThreshold = r.get<double>("min_threshold");
     v.maxThreshold = r.get<double>("max_threshold");
@@ -474,6 +480,7 @@ FaultReport readFaultReport(const Node& n)
     f.injected = n.get<int>("injected");
     f.detected = n.get<int>("detected");
     f.corrected = n.get<int>("corrected");
+    f.correctedByRecompute = n.getOr<int>("corrected_by_recompute", 0);  // absent before the repair pass
     f.uncorrectable = n.get<int>("uncorrectable");
     f.belowThreshold = n.get<int>("below_threshold");
     f.missed = n.getOr<int>("missed", 0);  // absent in records written before it was counted
@@ -505,7 +512,8 @@ Json writeBlockedGemmSection(const RunRecord& r)
     return {{"config", write(r.config)},
             {"plan", write(r.plan)},
             {"faults", write(r.faults)},
-            {"reference", write(r.reference)}};
+            {"reference", write(r.reference)},
+            {"repairs", writeRepairs(r.repairs)}};
 }
 
 void readBlockedGemmSection(const Node& n, RunRecord& r)
@@ -514,6 +522,7 @@ void readBlockedGemmSection(const Node& n, RunRecord& r)
     r.plan = readPlan(n.child("plan"));
     r.faults = readFaultReport(n.child("faults"));
     r.reference = readReference(n.child("reference"));
+    r.repairs = readRepairs(n);  // absent in records from before the repair pass: none
 }
 
 // The family sections this build reads and writes, by family name.
@@ -555,6 +564,7 @@ RunRecord readVersion1(const Node& root)
         r.verifications.push_back(readVerifyEvent(n));
     for (const Node& n : root.elements("spans"))
         r.spans.push_back(readSpan(n));
+    r.repairs = readRepairs(root);
     return r;
 }
 

@@ -10,6 +10,8 @@ std::span<const OpKindName> opKindNames()
         OpKindName{OpKind::CopyH2D, "copy-h2d"}, OpKindName{OpKind::Checksum, "checksum"},
         OpKindName{OpKind::Product, "product"},  OpKindName{OpKind::Inject, "inject"},
         OpKindName{OpKind::Verify, "verify"},    OpKindName{OpKind::CopyD2H, "copy-d2h"},
+        // Never scheduled: the span of the repair pass after the run (run/repair.cpp).
+        OpKindName{OpKind::Recompute, "recompute"},
     };
     return names;
 }

@@ -221,6 +221,7 @@ void reportVerify(const cuda::OpContext& c, const Operation& op, Span&, OpOutcom
     for (int x = 0; x < out.correctionCount; ++x)
         r.corrections.push_back({out.corrRow[x], out.corrCol[x], out.before[x], out.after[x]});
     r.checksumsRecomputed = out.recomputed != 0;
+    r.locatedByLargestResidual = out.locatedByLargestResidual != 0;
     r.maxCleanResidualRatio = out.maxCleanRatio;
     r.minThreshold = out.minThreshold;
     r.maxThreshold = out.maxThreshold;

@@ -24,7 +24,7 @@ std::vector<OperandRegion> operandsOf(const Operation& op)
         use(op.aux, Access::ReadWrite);
         break;
     case OpKind::CopyD2H: use(op.dst, Access::Read); break;
-    default: break;
+    default: break;  // Recompute is never scheduled (the repair pass runs after the schedule)
     }
     return operands;
 }

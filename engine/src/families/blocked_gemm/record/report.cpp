@@ -110,6 +110,9 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
         out << "Corrected detected error(s)\n";
     if (r.faults.blocksUncorrectable > 0)
         out << "UNCORRECTABLE error(s) detected\n";
+    if (std::any_of(r.repairs.begin(), r.repairs.end(),
+                    [](const RepairEvent& e) { return e.outcome == RepairOutcome::CorrectedByRecompute; }))
+        out << "Corrected by recompute (host repair pass)\n";
     out << (onCuda(r) ? "GPU" : "CPU") << " mul: " << seconds(r.metrics.totalSeconds) << "\n";
     out << (onCuda(r) ? "Total CUDA time (CUDA events): " : "Total execute time (CPU steady clock): ")
         << seconds(r.metrics.executeSeconds) << "\n";
@@ -153,6 +156,31 @@ void writeMetrics(std::ostream& out, const RunRecord& r)
         << general(m.intensityHostLink) << " FLOP/B (host link)\n";
 }
 
+// The repair pass (abft README "Repair pass"): one line per C block it looked at, with its cost.
+void writeRepairs(std::ostream& out, const RunRecord& r)
+{
+    for (const RepairEvent& e : r.repairs) {
+        out << "  repair of block (" << e.blockI << ", " << e.blockJ << "): ";
+        switch (e.outcome) {
+        case RepairOutcome::Confirmed: out << "confirmed by the host re-check"; break;
+        case RepairOutcome::CorrectedByRecompute: out << "CORRECTED BY RECOMPUTE"; break;
+        case RepairOutcome::Uncorrectable: out << "UNCORRECTABLE (still wrong after recomputing the block)"; break;
+        }
+        if (e.outcome != RepairOutcome::Confirmed) {
+            out << "; re-check rows " << listIndices(e.mismatchRows, e.rowOffset, e.rows) << ", cols "
+                << listIndices(e.mismatchCols, e.colOffset, e.cols) << "; recomputed ";
+            if (e.wholeBlock)
+                out << "the whole block";
+            else
+                out << "rows " << listIndices(e.recomputedRows, e.rowOffset, e.rows) << ", cols "
+                    << listIndices(e.recomputedCols, e.colOffset, e.cols);
+        }
+        if (e.cellsRecomputed > 0)
+            out << "; " << e.cellsRecomputed << " corrected cell(s) recomputed as dot products";
+        out << "; cost " << general(e.flops) << " flop, " << seconds(e.seconds) << "\n";
+    }
+}
+
 void writeFaultReport(std::ostream& out, const RunRecord& r)
 {
     const FaultReport& f = r.faults;
@@ -163,7 +191,8 @@ void writeFaultReport(std::ostream& out, const RunRecord& r)
     }
     out << "  injected " << f.injected << ", detected " << f.detected << ", corrected " << f.corrected
         << ", uncorrectable " << f.uncorrectable << ", below threshold " << f.belowThreshold
-        << ", missed " << f.missed << ", false positives " << f.falsePositives << "\n";
+        << ", missed " << f.missed << ", false positives " << f.falsePositives << ", corrected by recompute "
+        << f.correctedByRecompute << "\n";
     out << "  block products: " << f.blocksClean << " clean, " << f.blocksCorrected << " corrected, "
         << f.blocksUncorrectable << " uncorrectable\n";
     out << "  threshold (largest): " << general(f.maxThreshold) << "; largest clean residual / threshold: "
@@ -178,6 +207,7 @@ void writeFaultReport(std::ostream& out, const RunRecord& r)
             << ") uncorrectable: candidate rows " << listIndices(v.result.mismatchRows, v.rowOffset, v.rows)
             << "; candidate cols " << listIndices(v.result.mismatchCols, v.colOffset, v.cols) << "\n";
     }
+    writeRepairs(out, r);
 }
 
 void writeReference(std::ostream& out, const RunRecord& r)
@@ -211,7 +241,9 @@ std::string formatReport(const RunRecord& r)
         out << "INCOMPLETE (" << r.status << ")\n";
     else if (r.verifiedCorrect())
         out << "VERIFIED CORRECT\n";
-    else if (r.faults.blocksUncorrectable > 0)
+    else if (r.faults.uncorrectable > 0 || (r.faults.blocksUncorrectable > 0 && r.repairs.empty()) ||
+             std::any_of(r.repairs.begin(), r.repairs.end(),
+                         [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))
         out << "UNCORRECTABLE ERRORS REMAIN\n";
     else if (!r.reference.passed)
         out << "REFERENCE MISMATCH\n";

@@ -42,6 +42,15 @@ private:
     std::map<std::tuple<int, int, int>, std::vector<const VerifyEvent*>> byBlock_;
 };
 
+// The repair pass's event of a C block, if it looked at it.
+const RepairEvent* repairOf(const RunRecord& r, const BlockIndex& b)
+{
+    for (const RepairEvent& e : r.repairs)
+        if (e.blockI == b.i && e.blockJ == b.j)
+            return &e;
+    return nullptr;
+}
+
 bool onChecksum(const Injection& inj, const VerifyEvent& v)
 {
     return inj.localRow == v.rows || inj.localCol == v.cols;
@@ -86,15 +95,20 @@ FaultReport computeFaultReport(const RunRecord& r)
             continue;
         }
         ++f.detected;
-        if (res.verdict == Verdict::Uncorrectable) {
-            ++f.uncorrectable;
+        const RepairEvent* repair = repairOf(r, inj.block);
+        if (repair && repair->outcome == RepairOutcome::Uncorrectable) {
+            ++f.uncorrectable;  // the block is still wrong, whatever its verification did
             continue;
         }
         const bool cellRestored = std::any_of(res.corrections.begin(), res.corrections.end(), [&](const Correction& c) {
             return c.row == inj.localRow && c.col == inj.localCol;
         });
-        if (cellRestored || (onChecksum(inj, *v) && res.checksumsRecomputed))
+        if (res.verdict != Verdict::Uncorrectable && (cellRestored || (onChecksum(inj, *v) && res.checksumsRecomputed)))
             ++f.corrected;
+        else if (repair && repair->outcome == RepairOutcome::CorrectedByRecompute)
+            ++f.correctedByRecompute;
+        else if (res.verdict == Verdict::Uncorrectable)
+            ++f.uncorrectable;
     }
 
     // False positives: alarms in block products with no injection, and corrections of cells
@@ -121,8 +135,13 @@ bool RunRecord::verifiedCorrect() const
 {
     if (status != "ok" || !reference.passed)
         return false;
-    return std::none_of(verifications.begin(), verifications.end(),
-                        [](const VerifyEvent& v) { return v.result.verdict == Verdict::Uncorrectable; });
+    // An uncorrectable verdict is made good only by a repair of its block that ended right.
+    if (std::any_of(repairs.begin(), repairs.end(),
+                    [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))
+        return false;
+    return std::none_of(verifications.begin(), verifications.end(), [this](const VerifyEvent& v) {
+        return v.result.verdict == Verdict::Uncorrectable && !repairOf(*this, v.block);
+    });
 }
 
 }  // namespace gigacheck

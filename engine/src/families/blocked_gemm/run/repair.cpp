@@ -1,0 +1,312 @@
+// The repair pass after a run (abft README "Repair pass"). The device may have left a block
+// uncorrectable (a mismatch on one axis it could not locate, non-collinear faults) or corrected a
+// cell from a checksum difference, which is only as accurate as that checksum (TF32: a whole row
+// of TF32 products). On the host, which holds all of A and B whatever the backend:
+//   1. every cell a verification corrected is recomputed as one dot product over the full inner
+//      dimension (as accurate as an untouched cell, in every precision);
+//   2. the block is re-checked against checksums taken from A and B;
+//   3. if that mismatches, the mismatching rows and columns (or the whole block, when cheaper or
+//      when that did not suffice) are recomputed from A and B and the block is re-checked again.
+#include "families/blocked_gemm/run/repair.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace gigacheck {
+
+std::string_view toString(RepairOutcome o)
+{
+    switch (o) {
+    case RepairOutcome::Confirmed: return "confirmed";
+    case RepairOutcome::CorrectedByRecompute: return "corrected-by-recompute";
+    case RepairOutcome::Uncorrectable: return "uncorrectable";
+    }
+    return "?";
+}
+
+RepairOutcome repairOutcomeFromString(std::string_view s)
+{
+    for (RepairOutcome o :
+         {RepairOutcome::Confirmed, RepairOutcome::CorrectedByRecompute, RepairOutcome::Uncorrectable})
+        if (toString(o) == s)
+            return o;
+    throw InputError("unknown repair outcome '" + std::string(s) + "'");
+}
+
+namespace {
+
+// Inner dimension handled per chunk by the re-check, so its scratch stays small for any depth.
+constexpr std::int64_t kDepthChunk = 256;
+
+// A block of the run's matrices: rows x cols at (rowOffset, colOffset) of C.
+struct BlockRef {
+    std::int64_t rowOffset = 0, colOffset = 0, rows = 0, cols = 0;
+};
+
+template <class T>
+VerifyResult recheck(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, const BlockRef& blk,
+                     const RoundoffModel& model, double lambda)
+{
+    const std::int64_t n = a.cols(), q = b.cols(), R = blk.rows, Q = blk.cols;
+    const T* A = a.as<T>() + blk.rowOffset * n;
+    const T* B = b.as<T>() + blk.colOffset;
+    const T* C = c.as<T>() + blk.rowOffset * q + blk.colOffset;
+
+    // Augmented copies of one depth chunk, as the backends hold them: A with c_A as row R,
+    // B with r_B as column Q (stored in the run's precision, as the operands' checksums are).
+    std::vector<T> aChunk(std::size_t((R + 1) * kDepthChunk)), bChunk(std::size_t(kDepthChunk * (Q + 1)));
+    std::vector<double> checksumCol(std::size_t(R + 1), 0.0), checksumRow(std::size_t(Q), 0.0);
+    BoundAccumulator acc;
+    acc.reset(R, Q);
+    for (std::int64_t k0 = 0; k0 < n; k0 += kDepthChunk) {
+        const std::int64_t kn = std::min(kDepthChunk, n - k0);
+        std::vector<double> columnSum(std::size_t(kn), 0.0);  // c_A of this chunk, row by row (A is row-major)
+        for (std::int64_t i = 0; i < R; ++i)
+            for (std::int64_t k = 0; k < kn; ++k) {
+                const T v = A[i * n + k0 + k];
+                aChunk[std::size_t(i * kn + k)] = v;
+                columnSum[std::size_t(k)] += double(v);
+            }
+        for (std::int64_t k = 0; k < kn; ++k)
+            aChunk[std::size_t(R * kn + k)] = T(columnSum[std::size_t(k)]);
+        for (std::int64_t k = 0; k < kn; ++k) {
+            double s = 0;
+            for (std::int64_t j = 0; j < Q; ++j) {
+                const T v = B[(k0 + k) * q + j];
+                bChunk[std::size_t(k * (Q + 1) + j)] = v;
+                s += double(v);
+            }
+            bChunk[std::size_t(k * (Q + 1) + Q)] = T(s);
+        }
+        const BlockView<const T> av{aChunk.data(), R, kn, kn};
+        const BlockView<const T> bv{bChunk.data(), kn, Q, Q + 1};
+        accumulateBound<T>(acc, av, bv);
+        for (std::int64_t i = 0; i <= R; ++i)  // A_c r_B (corner c_A . r_B included)
+            for (std::int64_t k = 0; k < kn; ++k)
+                checksumCol[std::size_t(i)] += double(av(i, k)) * double(bv(k, Q));
+        for (std::int64_t k = 0; k < kn; ++k) {  // c_A B_r
+            const double ca = double(av(R, k));
+            for (std::int64_t j = 0; j < Q; ++j)
+                checksumRow[std::size_t(j)] += ca * double(bv(k, j));
+        }
+    }
+
+    std::vector<T> x(std::size_t((R + 1) * (Q + 1)));
+    const BlockView<T> xv{x.data(), R, Q, Q + 1};
+    for (std::int64_t i = 0; i < R; ++i)
+        for (std::int64_t j = 0; j < Q; ++j)
+            xv(i, j) = C[i * q + j];
+    for (std::int64_t i = 0; i <= R; ++i)
+        xv(i, Q) = T(checksumCol[std::size_t(i)]);
+    for (std::int64_t j = 0; j < Q; ++j)
+        xv(R, j) = T(checksumRow[std::size_t(j)]);
+    return verifyAndCorrect<T>(xv, thresholds(acc, model, lambda));  // corrects the copy only
+}
+
+// One cell of C as a dot product over the full inner dimension, accumulated in double.
+template <class T>
+void recomputeCell(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, std::int64_t row, std::int64_t col)
+{
+    const std::int64_t n = a.cols(), q = b.cols();
+    const T* A = a.as<T>() + row * n;
+    const T* B = b.as<T>() + col;
+    double s = 0;
+    for (std::int64_t k = 0; k < n; ++k)
+        s += double(A[k]) * double(B[k * q]);
+    c.as<T>()[row * q + col] = T(s);
+}
+
+void gemv(bool transB, const float* m, int rows, int cols, int ld, const float* x, int incx, float* y, int incy)
+{
+    cblas_sgemv(CblasRowMajor, transB ? CblasTrans : CblasNoTrans, rows, cols, 1.0f, m, ld, x, incx, 0.0f, y, incy);
+}
+void gemv(bool transB, const double* m, int rows, int cols, int ld, const double* x, int incx, double* y, int incy)
+{
+    cblas_dgemv(CblasRowMajor, transB ? CblasTrans : CblasNoTrans, rows, cols, 1.0, m, ld, x, incx, 0.0, y, incy);
+}
+void gemm(const float* a, int lda, const float* b, int ldb, float* c, int ldc, int m, int n, int q)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, q, n, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+}
+void gemm(const double* a, int lda, const double* b, int ldb, double* c, int ldc, int m, int n, int q)
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, q, n, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+}
+
+// Recomputes rows / columns (local) of the block, or all of it, from A and B in the run's
+// precision (OpenBLAS, as the reference does). Returns the flops.
+template <class T>
+double recomputeLines(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, const BlockRef& blk,
+                      const std::vector<std::int64_t>& rows, const std::vector<std::int64_t>& cols, bool wholeBlock)
+{
+    const std::int64_t n = a.cols(), q = b.cols();
+    const T* A = a.as<T>() + blk.rowOffset * n;
+    const T* B = b.as<T>() + blk.colOffset;
+    T* C = c.as<T>() + blk.rowOffset * q + blk.colOffset;
+    if (wholeBlock) {
+        gemm(A, int(n), B, int(q), C, int(q), int(blk.rows), int(n), int(blk.cols));
+        return 2.0 * double(blk.rows) * double(blk.cols) * double(n);
+    }
+    for (std::int64_t r : rows)  // row r of the block: B_block^T a_r
+        gemv(true, B, int(n), int(blk.cols), int(q), A + r * n, 1, C + r * q, 1);
+    for (std::int64_t col : cols)  // column col of the block: A_block b_col
+        gemv(false, A, int(blk.rows), int(n), int(n), B + col, int(q), C + col, int(q));
+    return 2.0 * double(n) * (double(rows.size()) * double(blk.cols) + double(cols.size()) * double(blk.rows));
+}
+
+bool clean(const VerifyResult& v) { return v.mismatchRows.empty() && v.mismatchCols.empty(); }
+
+// Cost of the re-check: checksums and bound over the block's A and B, plus the block's sums.
+double recheckFlops(const BlockRef& blk, std::int64_t n)
+{
+    return 6.0 * double(n) * double(blk.rows + blk.cols + 2) + 4.0 * double(blk.rows + 1) * double(blk.cols + 1);
+}
+
+// What the run's verifications left for one C block.
+struct Pending {
+    BlockRef blk;
+    std::set<std::pair<std::int64_t, std::int64_t>> correctedCells;  // result cells corrected from checksums
+    std::set<std::int64_t> candidateRows, candidateCols;              // result lines of uncorrectable verdicts
+};
+
+template <class T>
+RepairEvent repairBlock(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, const Pending& p,
+                        const RoundoffModel& model, double lambda)
+{
+    const BlockRef& blk = p.blk;
+    const auto started = std::chrono::steady_clock::now();
+    const std::int64_t n = a.cols();
+    RepairEvent e;
+    e.rowOffset = blk.rowOffset;
+    e.colOffset = blk.colOffset;
+    e.rows = blk.rows;
+    e.cols = blk.cols;
+
+    for (const auto& [row, col] : p.correctedCells) {
+        recomputeCell<T>(a, b, c, blk.rowOffset + row, blk.colOffset + col);
+        ++e.cellsRecomputed;
+        e.flops += 2.0 * double(n);
+    }
+
+    VerifyResult v = recheck<T>(a, b, c, blk, model, lambda);
+    e.flops += recheckFlops(blk, n);
+    e.mismatchRows = v.mismatchRows;
+    e.mismatchCols = v.mismatchCols;
+    // An uncorrectable verdict's lines are recomputed even when the re-check is clean: its fault
+    // may sit just below the re-check's threshold, and its cell was never restored.
+    std::set<std::int64_t> rows = p.candidateRows, cols = p.candidateCols;
+    for (std::int64_t r : v.mismatchRows)
+        if (r < blk.rows)  // a checksum index alone names no result line
+            rows.insert(r);
+    for (std::int64_t col : v.mismatchCols)
+        if (col < blk.cols)
+            cols.insert(col);
+    if (clean(v) && rows.empty() && cols.empty()) {
+        e.outcome = RepairOutcome::Confirmed;
+    } else {
+        e.recomputedRows.assign(rows.begin(), rows.end());
+        e.recomputedCols.assign(cols.begin(), cols.end());
+        const double lineCost = double(e.recomputedRows.size()) * double(blk.cols) +
+                                double(e.recomputedCols.size()) * double(blk.rows);
+        e.wholeBlock = lineCost == 0 || lineCost >= double(blk.rows) * double(blk.cols);
+        if (e.wholeBlock) {
+            e.recomputedRows.clear();
+            e.recomputedCols.clear();
+        }
+        e.flops += recomputeLines<T>(a, b, c, blk, e.recomputedRows, e.recomputedCols, e.wholeBlock);
+        v = recheck<T>(a, b, c, blk, model, lambda);
+        e.flops += recheckFlops(blk, n);
+        if (!clean(v) && !e.wholeBlock) {  // the lines did not suffice: the whole block
+            e.wholeBlock = true;
+            e.flops += recomputeLines<T>(a, b, c, blk, {}, {}, true);
+            v = recheck<T>(a, b, c, blk, model, lambda);
+            e.flops += recheckFlops(blk, n);
+        }
+        e.outcome = clean(v) ? RepairOutcome::CorrectedByRecompute : RepairOutcome::Uncorrectable;
+    }
+    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return e;
+}
+
+}  // namespace
+
+VerifyResult recheckBlock(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, std::int64_t rowOffset,
+                          std::int64_t colOffset, std::int64_t rows, std::int64_t cols, const RoundoffModel& model,
+                          double lambda)
+{
+    const BlockRef blk{rowOffset, colOffset, rows, cols};
+    return c.precision() == Precision::F64 ? recheck<double>(a, b, c, blk, model, lambda)
+                                           : recheck<float>(a, b, c, blk, model, lambda);
+}
+
+std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b, HostMatrix& c,
+                                        const std::vector<VerifyEvent>& verifications, const RoundoffModel& model,
+                                        double lambda)
+{
+    // C blocks with a verification that was not clean, the result cells corrected in them and the
+    // result lines their uncorrectable verdicts named.
+    std::map<std::pair<int, int>, Pending> pending;
+    for (const VerifyEvent& v : verifications) {
+        if (v.result.verdict == Verdict::Clean)
+            continue;
+        Pending& p = pending[{v.block.i, v.block.j}];
+        p.blk = {v.rowOffset, v.colOffset, v.rows, v.cols};
+        for (const Correction& corr : v.result.corrections)
+            if (corr.row < v.rows && corr.col < v.cols)  // checksum cells are not part of C
+                p.correctedCells.insert({corr.row, corr.col});
+        if (v.result.verdict == Verdict::Uncorrectable) {
+            for (std::int64_t r : v.result.mismatchRows)
+                if (r < v.rows)
+                    p.candidateRows.insert(r);
+            for (std::int64_t col : v.result.mismatchCols)
+                if (col < v.cols)
+                    p.candidateCols.insert(col);
+        }
+    }
+    std::vector<RepairEvent> events;
+    for (const auto& [ij, p] : pending) {
+        RepairEvent e = c.precision() == Precision::F64
+                            ? repairBlock<double>(a, b, c, p, model, lambda)
+                            : repairBlock<float>(a, b, c, p, model, lambda);
+        e.blockI = ij.first;
+        e.blockJ = ij.second;
+        events.push_back(std::move(e));
+    }
+    return events;
+}
+
+void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
+               RunObserver* observer)
+{
+    const bool tf32 = record.device.backend == BackendKind::Cuda && record.config.gemm == GemmVariant::CublasTf32;
+    record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
+                                    record.config.thresholdLambda);
+    double at = 0;
+    for (const Span& s : record.spans)
+        at = std::max(at, s.end);
+    const double elem = double(elementSize(record.config.precision));
+    const std::int64_t depth = record.config.shape.n;
+    for (std::size_t n = 0; n < record.repairs.size(); ++n) {
+        const RepairEvent& e = record.repairs[n];
+        Span s;
+        s.opId = scheduledOps + int(n);  // after the schedule's ids
+        s.queue = Queue::Compute;
+        s.kind = OpKind::Recompute;
+        s.block = {e.blockI, e.blockJ, record.plan.splitN - 1};
+        s.start = at;
+        s.end = at + e.seconds;
+        s.flops = e.flops;
+        // A and B's block rows / columns read by the re-check, C's block read and written.
+        s.bytes = elem * (double(depth) * double(e.rows + e.cols) + 2.0 * double(e.rows) * double(e.cols));
+        at = s.end;
+        record.spans.push_back(s);
+        if (observer)
+            observer->onSpan(s);
+    }
+}
+
+}  // namespace gigacheck

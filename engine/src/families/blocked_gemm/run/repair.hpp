@@ -1,0 +1,15 @@
+// runGemm's repair step (abft README "Repair pass"); the pass itself is in gigacheck/repair.hpp.
+#pragma once
+
+#include "gigacheck/record.hpp"
+#include "gigacheck/repair.hpp"
+
+namespace gigacheck {
+
+// After execution: runs the repair pass over the record's verifications (the arithmetic model of
+// the run: TF32 for cublas-tf32 on CUDA), stores its events in record.repairs and adds one
+// "recompute" span per event on the compute queue after the run (also reported to the observer).
+void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
+               RunObserver* observer);
+
+}  // namespace gigacheck
