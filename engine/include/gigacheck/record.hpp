@@ -51,6 +51,7 @@ struct FaultReport {
     int injected = 0;
     int detected = 0;        // injections whose row or column check mismatched
     int corrected = 0;       // injections whose cell was restored
+    int correctedByRecompute = 0;
     int uncorrectable = 0;   // injections in blocks with an uncorrectable verdict
     int belowThreshold = 0;  // injections too small to detect (harmless round-off-sized flips)
     int missed = 0;          // injections above the threshold that no check caught (silent errors)
