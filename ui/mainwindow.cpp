@@ -98,9 +98,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(campaign_, QStringLiteral("Campaign"));
     connect(campaign_, &CampaignView::runRequested, this, [this](const RunConfig& config, const QString& what) {
         setConfig(config);  // the run's seed, strategy and fault: the replay is the run itself
-        showView(View::Heatmap);
         run_->log(QStringLiteral("re-running %1").arg(what));
         startRun();
+        showView(View::Heatmap);  // the error animation, not the timeline startRun shows
     });
     setCentralWidget(tabs_);
 
