@@ -247,6 +247,31 @@ private slots:
         QVERIFY(r.summary.byBit.empty());
     }
 
+    void thousandCleanRunsRaiseNoFalseAlarm()
+    {
+        // Issue 15 item 3 on the CPU: >= 1000 clean products over odd, skinny and 1-wide shapes, both
+        // precisions, every distribution and every strategy. A false alarm is a bug, not a threshold.
+        const Shape shapes[] = {{1, 1, 1}, {1, 37, 5}, {7, 1, 9}, {33, 17, 1}, {129, 3, 65}, {5, 200, 3}, {61, 47, 53}};
+        int runs = 0;
+        for (const Shape& shape : shapes) {
+            for (CampaignType type : {CampaignType::F32, CampaignType::F64}) {
+                for (Distribution dist : {Distribution::Uniform, Distribution::Normal, Distribution::Wide}) {
+                    CampaignConfig c = smallCampaign(25);
+                    c.shape = shape;
+                    c.type = type;
+                    c.distribution = dist;
+                    c.inject = false;
+                    c.seed = std::uint64_t(runs + 1);
+                    const CampaignResult r = runCampaign(c);
+                    runs += int(r.runs.size());
+                    QVERIFY2(r.summary.all[Outcome::FalseAlarm] == 0 && r.summary.all[Outcome::SilentCorruption] == 0,
+                             formatCampaignReport(r).c_str());
+                }
+            }
+        }
+        QVERIFY(runs >= 1000);
+    }
+
     void checksumFaultsAreCorrectedOrMasked()
     {
         CampaignConfig c = smallCampaign(10);

@@ -124,7 +124,7 @@ struct CampaignResult {
 };
 
 // The memory cap of a run under this strategy: --mem, or by default a quarter of A + B + C (several
-// blocks) for s1-s4 and the device's memory (0) for none, which keeps the whole problem on the device.
+// blocks; at least 64 KiB) for s1-s4 and the device's memory (0) for none, which keeps the whole problem on the device.
 std::uint64_t campaignCapBytes(const CampaignConfig& config, StrategyKind strategy);
 // The exact RunConfig of one run (what `gigacheck run` and the lab re-run).
 RunConfig campaignRunConfig(const CampaignConfig& config, const CampaignRun& run);

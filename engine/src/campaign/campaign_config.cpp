@@ -39,7 +39,7 @@ std::uint64_t defaultCap(const CampaignConfig& c)
     const Shape& s = c.shape;
     const double bytes = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) *
                          double(c.type == CampaignType::F64 ? 8 : 4);
-    return std::max<std::uint64_t>(std::uint64_t(bytes / 4), 4096);
+    return std::max<std::uint64_t>(std::uint64_t(bytes / 4), 64 * 1024);  // tiny shapes: room for any strategy
 }
 
 }  // namespace
