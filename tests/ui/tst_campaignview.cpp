@@ -105,6 +105,16 @@ private slots:
             QVERIFY(std::abs(sum - 1.0) < 1e-12);
         }
         QCOMPARE(view.plot()->legend->itemCount(), kOutcomeCount);
+        // Drawn: the bars cover a good part of the plot in more than the background colour.
+        const QImage image = view.plot()->toPixmap(900, 500).toImage();
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 5)
+            for (int x = 0; x < image.width(); x += 5)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.contains(outcomeColor(campaign_.runs[0].outcome).rgb()));
+        const QString saveDir = qEnvironmentVariable("GIGACHECK_TEST_IMAGES");  // to look at it by eye
+        if (!saveDir.isEmpty())
+            image.save(saveDir + QStringLiteral("/campaign-chart.png"));
     }
 
     void clickOnASegmentAsksForThatRun()

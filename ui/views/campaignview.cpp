@@ -35,7 +35,12 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     plot_->yAxis->setRange(0, 1.0);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row under the chart: inside it would hide the top of the bars, which all reach 1.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(3);
     // Stacked bottom-up in the order of the outcome table: masked at the base, false alarms on top.
     QCPBars* below = nullptr;
     for (Outcome o : kOutcomes) {

@@ -111,6 +111,13 @@ std::string formatCampaignReport(const CampaignResult& r)
     writeGroups(out, "By bit:", r.summary.byBit);
     writeGroups(out, "By target:", r.summary.byTarget);
     writeGroups(out, "By strategy:", r.summary.byStrategy);
+    // What the scheme can promise for the faults of this campaign (issue 15 item 6).
+    if (c.inject && (c.target == CampaignTarget::Result || c.target == CampaignTarget::Any))
+        out << "ABFT promise (result): one corrupted cell per block product is located by its row and column "
+               "checksums and corrected; flips below the round-off threshold are masked by definition.\n";
+    if (c.inject && (c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any))
+        out << "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
+               "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
     const std::int64_t sdc = r.summary.all[Outcome::SilentCorruption];
     const std::int64_t alarms = r.summary.all[Outcome::FalseAlarm];
     out << "Verdict: " << (sdc == 0 ? std::string("no silent data corruption")
