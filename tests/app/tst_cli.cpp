@@ -173,8 +173,9 @@ private slots:
         QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
         QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme online"
                                                  << "only 'blocked'";
-        QTest::newRow("campaign operand a") << "campaign --runs 3 --backend cpu --target a" << "not implemented";
-        QTest::newRow("campaign operand b") << "campaign --runs 3 --backend cpu --target b" << "not implemented";
+        QTest::newRow("campaign operand faults that do not fit") << "campaign --runs 3 --backend cpu --shape 2x3x4 "
+                                                                    "--target a --faults-per-run 7"
+                                                                 << "do not fit";
         QTest::newRow("campaign bad target") << "campaign --runs 3 --target c" << "--target c";
         QTest::newRow("campaign bad fault") << "campaign --runs 3 --fault bitflip:x" << "--fault";
         QTest::newRow("campaign bit beyond an f32") << "campaign --runs 3 --backend cpu --fault bitflip:40" << "outside";

@@ -287,6 +287,38 @@ private slots:
         }
     }
 
+    void operandFaultsBeforeTheChecksumsAreInvisible_data()
+    {
+        QTest::addColumn<int>("target");
+        QTest::newRow("a") << int(CampaignTarget::A);
+        QTest::newRow("b") << int(CampaignTarget::B);
+    }
+
+    void operandFaultsBeforeTheChecksumsAreInvisible()
+    {
+        // A flipped exponent bit of one input element scales it by 2^+-8: C = A'B is self-consistent, so
+        // no check fires, and the row (A) or column (B) of C is wrong against the intended inputs.
+        QFETCH(int, target);
+        CampaignConfig c = smallCampaign(10);
+        c.target = CampaignTarget(target);
+        c.bit = 26;
+        const CampaignResult r = runCampaign(c);
+        const char operand = c.target == CampaignTarget::A ? 'a' : 'b';
+        for (const CampaignRun& run : r.runs) {
+            QCOMPARE(run.operand, operand);
+            QCOMPARE(run.applied.size(), std::size_t(1));
+            QVERIFY(run.applied[0].after != run.applied[0].before);
+            QCOMPARE(run.faults.detected, 0);
+            QVERIFY2(run.outcome == Outcome::SilentCorruption, reproduceCommand(c, run).c_str());
+        }
+        QCOMPARE(r.summary.byTarget.size(), std::size_t(1));
+        QCOMPARE(r.summary.byTarget[0].key, std::string(1, operand));
+        QVERIFY(formatCampaignReport(r).find("ABFT promise (operands)") != std::string::npos);
+        const CampaignResult back = campaignFromJson(campaignToJson(r));
+        QCOMPARE(back.runs[3].operand, operand);
+        QCOMPARE(back.runs[3].positions, r.runs[3].positions);
+    }
+
     void jsonRoundTrips()
     {
         const CampaignResult r = runCampaign(smallCampaign(6));
@@ -333,7 +365,8 @@ private slots:
         QVERIFY(inputErrorOf([&] { validateCampaign(c, cpu); }).contains(QStringLiteral("only 'blocked'")));
         c = smallCampaign(5);
         c.target = CampaignTarget::A;
-        QVERIFY(inputErrorOf([&] { validateCampaign(c, cpu); }).contains(QStringLiteral("not implemented")));
+        c.faultsPerRun = 48 * 40 + 1;
+        QVERIFY(inputErrorOf([&] { validateCampaign(c, cpu); }).contains(QStringLiteral("do not fit")));
         c = smallCampaign(5);
         c.runs = 0;
         QVERIFY(!inputErrorOf([&] { validateCampaign(c, cpu); }).isEmpty());

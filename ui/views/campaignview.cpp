@@ -68,10 +68,10 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
 
-    auto* hint = new QLabel(QStringLiteral("Click a bar segment (or double-click a run) to re-run that run and "
+    hint_ = new QLabel(QStringLiteral("Click a bar segment (or double-click a run) to re-run that run and "
                                            "watch it in the error animation."),
                             this);
-    hint->setWordWrap(true);
+    hint_->setWordWrap(true);
     auto* lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(summary_);
     lower->addWidget(table_);
@@ -82,7 +82,7 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(hint);
+    layout->addWidget(hint_);
     layout->addWidget(split, 1);
 
     plot_->setMouseTracking(true);
@@ -162,11 +162,19 @@ bool CampaignView::openRun(std::size_t index)
     if (index >= model_->campaign().runs.size())
         return false;
     const CampaignRun& run = model_->campaign().runs[index];
+    table_->selectRow(int(index));
+    if (run.operand) {
+        // The engine worker has no operand-fault hook: a replay without the fault would mislead.
+        hint_->setText(QStringLiteral("Run %1 corrupted operand %2 before its checksums: the lab cannot replay "
+                                      "operand faults yet (the campaign JSON holds what was flipped).")
+                           .arg(run.index)
+                           .arg(QChar::fromLatin1(char(run.operand - 'a' + 'A'))));
+        return false;
+    }
     QString what = QStringLiteral("campaign run %1: ").arg(run.index);
     what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
                          : QStringLiteral("target %1").arg(qs(targetKey(run)));
     what += QStringLiteral(", %1, ended %2").arg(qs(std::string(toString(run.strategy))), outcomeLabel(run.outcome));
-    table_->selectRow(int(index));
     emit runRequested(model_->runConfig(index), what);
     return true;
 }

@@ -36,7 +36,8 @@ public:
 
     // Hit test, separate from painting: the segment under a widget pixel of the plot, if any.
     std::optional<Segment> segmentAt(const QPointF& plotPixel) const;
-    // Emits runRequested for one run of that segment; false when the segment holds no run.
+    // Emits runRequested for one run of that segment; false when the segment holds no run, or only
+    // operand faults (which the engine worker cannot replay).
     bool openSegment(const Segment& segment);
     bool openRun(std::size_t index);
     // The runs, one row each (the same columns as `gigacheck campaign --csv`).
@@ -57,6 +58,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     std::array<QCPBars*, kOutcomeCount> bars_{};
     QLabel* summary_ = nullptr;
+    QLabel* hint_ = nullptr;
     QTableView* table_ = nullptr;
 };
 

@@ -42,7 +42,8 @@ struct Interval {
 Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 1.959963984540054);
 
 // Where a campaign's faults go. Checksum: the checksum row or column of a block product (chosen at
-// random per run). A / B (operands) are not injectable yet: refused with InputError.
+// random per run). A / B: an element of the operand, corrupted before the run takes its checksums
+// (after them needs an inject op on operand buffers, which the schedules do not have yet).
 enum class CampaignTarget { Result, Checksum, A, B, Any };
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
@@ -82,6 +83,7 @@ struct CampaignRun {
     StrategyKind strategy = StrategyKind::S1;
     FaultTarget target = FaultTarget::Result;  // resolved per run
     int bit = -1;                              // -1: not a bit flip
+    char operand = 0;                          // 'a' / 'b': an operand fault; positions are in A / B
     std::vector<FaultAt> positions;            // result faults, in C coordinates (--inject-at)
     std::vector<Injection> applied;            // what the backend actually changed
     Outcome outcome = Outcome::Masked;

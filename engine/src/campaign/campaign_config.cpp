@@ -5,6 +5,7 @@
 #include "gigacheck/plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <set>
 #include <utility>
@@ -142,9 +143,6 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
                          "the CUDA backend has; this campaign would run on the " +
                          std::string(toString(device.backend)) + " backend" +
                          (device.whyChosen.empty() ? std::string() : " (" + device.whyChosen + ")"));
-    if (c.target == CampaignTarget::A || c.target == CampaignTarget::B)
-        throw InputError("--target a|b (faults in the operands A and B) is not implemented yet: the schedule "
-                         "cannot inject into an operand; use result, checksum or any");
     if (c.strategies.empty())
         throw InputError("a campaign needs at least one strategy");
     if (c.faultsPerRun < 1)
@@ -155,9 +153,14 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
     const Shape& s = c.shape;
     if (s.m < 1 || s.n < 1 || s.q < 1)
         throw InputError("every dimension of the shape must be at least 1");
-    if (c.inject && double(c.faultsPerRun) > double(s.m) * double(s.q))
-        throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in C (" +
-                         std::to_string(s.m * s.q) + " cells)");
+    const double cells = c.target == CampaignTarget::A   ? double(s.m) * double(s.n)
+                         : c.target == CampaignTarget::B ? double(s.n) * double(s.q)
+                         : c.target == CampaignTarget::Any
+                             ? std::min({double(s.m) * double(s.q), double(s.m) * double(s.n), double(s.n) * double(s.q)})
+                             : double(s.m) * double(s.q);
+    if (c.inject && double(c.faultsPerRun) > cells)
+        throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in the target (" +
+                         std::to_string(std::int64_t(cells)) + " elements)");
     // Every strategy must plan under the cap (InputError names the cap otherwise), and checksum faults
     // must fit in the smallest block's checksum row and column.
     const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
@@ -189,18 +192,23 @@ CampaignRun planCampaignRun(const CampaignConfig& c, int index)
     switch (c.target) {
     case CampaignTarget::Result: run.target = FaultTarget::Result; break;
     case CampaignTarget::Checksum: run.target = rng.below(2) ? FaultTarget::ChecksumCol : FaultTarget::ChecksumRow; break;
-    default: {
-        const std::int64_t pick = rng.below(3);
-        run.target = pick == 0 ? FaultTarget::Result : pick == 1 ? FaultTarget::ChecksumRow : FaultTarget::ChecksumCol;
+    case CampaignTarget::A: run.operand = 'a'; break;
+    case CampaignTarget::B: run.operand = 'b'; break;
+    case CampaignTarget::Any: {
+        const std::int64_t pick = rng.below(5);
+        run.target = pick == 1 ? FaultTarget::ChecksumRow : pick == 2 ? FaultTarget::ChecksumCol : FaultTarget::Result;
+        run.operand = pick == 3 ? 'a' : pick == 4 ? 'b' : 0;
     }
     }
     if (c.model == FaultModel::BitFlip)
         run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
     if (run.target == FaultTarget::Result) {
-        // Distinct cells, uniform over C: a soft error is as likely in any element.
+        // Distinct cells, uniform over C (or the operand): a soft error is as likely in any element.
+        const std::int64_t rows = run.operand == 'b' ? c.shape.n : c.shape.m;
+        const std::int64_t cols = run.operand == 'a' ? c.shape.n : c.shape.q;
         std::set<std::pair<std::int64_t, std::int64_t>> seen;
         while (int(run.positions.size()) < c.faultsPerRun) {
-            const std::int64_t r = rng.below(c.shape.m), col = rng.below(c.shape.q);
+            const std::int64_t r = rng.below(rows), col = rng.below(cols);
             if (seen.insert({r, col}).second)
                 run.positions.push_back(FaultAt{r, col, std::nullopt, std::nullopt});
         }
@@ -224,7 +232,7 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
     r.reference = ReferenceMode::Full;  // every cell: an SDC anywhere must be seen
     r.thresholdLambda = c.thresholdLambda;
     r.faults.seed = run.seed;
-    if (!c.inject)
+    if (!c.inject || run.operand)  // operand faults go in through RunHooks::onInputs, not the schedule
         return r;
     r.faults.model = c.model;
     r.faults.bit = run.bit;
@@ -254,6 +262,15 @@ std::string reproduceCommand(const CampaignConfig& c, const CampaignRun& run)
            " --reference full";
     if (!c.inject)
         return cmd;
+    if (run.operand) {
+        // gigacheck run has no operand faults: say what the fault was; the campaign replays it.
+        cmd += "  # without the fault: this run flipped " + std::string(1, char(run.operand - 'a' + 'A'));
+        for (const FaultAt& at : run.positions)
+            cmd += "(" + std::to_string(at.row) + "," + std::to_string(at.col) + ")";
+        cmd += c.model == FaultModel::Delta ? std::string(" by a delta") : " bit " + std::to_string(run.bit);
+        return cmd + " before the checksums (gigacheck campaign --seed " + std::to_string(c.seed) + ", run " +
+               std::to_string(run.index) + ")";
+    }
     cmd += r.faults.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(r.faults.bit);
     if (r.faults.target == FaultTarget::Result) {
         for (const FaultAt& at : r.faults.at)

@@ -186,7 +186,7 @@ CampaignConfig readConfig(const nlohmann::json& j)
 
 FaultTarget runTarget(const std::string& key)
 {
-    return key == "none" ? FaultTarget::Result : faultTargetFromString(key);
+    return key == "none" || key == "a" || key == "b" ? FaultTarget::Result : faultTargetFromString(key);
 }
 
 CampaignRun readRun(const nlohmann::json& j, std::size_t n)
@@ -196,7 +196,9 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
     run.index = field<int>(j, "run", at);
     run.seed = field<std::uint64_t>(j, "seed", at);
     run.strategy = strategyFromString(field<std::string>(j, "strategy", at));
-    run.target = runTarget(field<std::string>(j, "target", at));
+    const std::string target = field<std::string>(j, "target", at);
+    run.target = runTarget(target);
+    run.operand = target == "a" || target == "b" ? target[0] : 0;
     run.bit = field<int>(j, "bit", at);
     for (const auto& p : j.at("positions")) {
         if (!p.is_array() || p.size() != 2)

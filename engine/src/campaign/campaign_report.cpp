@@ -118,6 +118,11 @@ std::string formatCampaignReport(const CampaignResult& r)
     if (c.inject && (c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any))
         out << "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
                "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
+    if (c.inject && (c.target == CampaignTarget::A || c.target == CampaignTarget::B || c.target == CampaignTarget::Any))
+        out << "ABFT promise (operands): none for a fault in A or B before the checksums are taken -- C = A'B is "
+               "self-consistent, so every check passes and anything above rounding is an SDC against the intended "
+               "inputs; after the checksums (not injectable yet) a whole row (A) or column (B) of C would be wrong "
+               "and detected, beyond single-cell correction.\n";
     const std::int64_t sdc = r.summary.all[Outcome::SilentCorruption];
     const std::int64_t alarms = r.summary.all[Outcome::FalseAlarm];
     out << "Verdict: " << (sdc == 0 ? std::string("no silent data corruption")

@@ -4,6 +4,7 @@
 
 #include "gigacheck/run.hpp"
 #include "gigacheck/version.hpp"
+#include "run/reference.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -24,8 +25,58 @@ std::string nowIso8601()
     return text;
 }
 
-void fillOutcome(CampaignRun& run, const RunRecord& record)
+// Corrupts the run's operand element(s) in place, recording each as an applied injection whose
+// block is (-1, -1, -1) and whose positions are in the operand.
+void corruptOperand(CampaignRun& run, const CampaignConfig& c, HostMatrix& m)
 {
+    std::uint64_t state = run.seed ^ 0xA5A5A5A5DEADBEEFull;
+    const auto uniform = [&state] {
+        std::uint64_t x = (state += 0x9E3779B97F4A7C15ull);
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        return double((x ^ (x >> 31)) >> 11) * 0x1.0p-53;
+    };
+    for (const FaultAt& at : run.positions) {
+        Injection inj;
+        inj.block = {-1, -1, -1};
+        inj.localRow = inj.globalRow = at.row;
+        inj.localCol = inj.globalCol = at.col;
+        inj.model = c.model;
+        inj.bit = run.bit < 0 ? 0 : run.bit;
+        // Inputs are O(1) (uniform, normal) or up to 10^3 (wide): a delta of 10-100 stands out of U(-1, 1).
+        inj.delta = (uniform() < 0.5 ? -1.0 : 1.0) * (10.0 + 90.0 * uniform());
+        const std::size_t index = std::size_t(at.row * m.cols() + at.col);
+        if (m.precision() == Precision::F64) {
+            double& v = m.as<double>()[index];
+            inj.before = v;
+            v = applyFault(inj, v, Precision::F64);
+            inj.after = v;
+        } else {
+            float& v = m.as<float>()[index];
+            inj.before = v;
+            v = float(applyFault(inj, v, Precision::F32));
+            inj.after = v;
+        }
+        inj.applied = true;
+        run.applied.push_back(inj);
+    }
+}
+
+// The reference of an operand run is the product of the inputs as they were meant to be.
+ReferenceCheck referenceOfIntendedInputs(const RunConfig& rc, const HostMatrix& c)
+{
+    HostMatrix a(rc.precision, rc.shape.m, rc.shape.n), b(rc.precision, rc.shape.n, rc.shape.q);
+    fillRandom(a, rc.distribution, rc.seed, 1);
+    fillRandom(b, rc.distribution, rc.seed, 2);
+    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda);
+}
+
+void fillOutcome(CampaignRun& run, RunRecord& record)
+{
+    if (run.operand) {
+        // ABFT never saw these injections; they count as injected so an alarm is not "false".
+        record.faults.injected = int(run.applied.size());
+    }
     for (const InjectEvent& e : record.injections)
         if (e.injection.applied)
             run.applied.push_back(e.injection);
@@ -53,6 +104,8 @@ std::vector<CampaignGroup> ordered(std::map<std::string, OutcomeCounts>&& groups
 std::string targetKey(const CampaignRun& run)
 {
     // A result run always has positions; a checksum run never targets Result: none is --fault none.
+    if (run.operand)
+        return std::string(1, run.operand);
     if (run.target == FaultTarget::Result && run.positions.empty())
         return "none";
     return std::string(toString(run.target));
@@ -100,12 +153,20 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
         RunHooks runHooks;
         runHooks.backend = backend;
         runHooks.cancel = hooks.cancel;
+        HostMatrix c;
+        if (run.operand) {
+            runHooks.onInputs = [&](HostMatrix& a, HostMatrix& b) { corruptOperand(run, config, run.operand == 'a' ? a : b); };
+            runHooks.resultOut = &c;
+        }
+        const RunConfig runConfig = campaignRunConfig(config, run);
         const auto started = std::chrono::steady_clock::now();
-        const RunRecord record = runGemm(campaignRunConfig(config, run), runHooks);
+        RunRecord record = runGemm(runConfig, runHooks);
         if (record.status == "cancelled") {  // a run cut short is no outcome: drop it
             result.interrupted = true;
             break;
         }
+        if (run.operand && record.status == "ok")
+            record.reference = referenceOfIntendedInputs(runConfig, c);
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         fillOutcome(run, record);
         result.runs.push_back(std::move(run));
