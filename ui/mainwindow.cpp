@@ -1,6 +1,7 @@
 #include "mainwindow.hpp"
 
 #include "animationpanel.hpp"
+#include "views/campaignview.hpp"
 #include "enginecontroller.hpp"
 #include "faultspanel.hpp"
 #include "heatmapview.hpp"
@@ -93,6 +94,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(timeline_, QStringLiteral("Timeline"));
     tabs_->addTab(roofline_, QStringLiteral("Roofline"));
     tabs_->addTab(report_, QStringLiteral("Report"));
+    campaign_ = new CampaignView(this);
+    tabs_->addTab(campaign_, QStringLiteral("Campaign"));
+    connect(campaign_, &CampaignView::runRequested, this, [this](const RunConfig& config, const QString& what) {
+        setConfig(config);  // the run's seed, strategy and fault: the replay is the run itself
+        run_->log(QStringLiteral("re-running %1").arg(what));
+        startRun();
+        showView(View::Heatmap);  // the error animation, not the timeline startRun shows
+    });
     setCentralWidget(tabs_);
 
     buildDocks();
@@ -200,6 +209,13 @@ void MainWindow::buildMenus()
                                                           QStringLiteral("Run records (*.json);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !compareWithRecord(path, &error))
+            reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+    });
+    file->addAction(QStringLiteral("Open c&ampaign…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open campaign"), QString(),
+                                                          QStringLiteral("Campaigns (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !openCampaign(path, &error))
             reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
     });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
@@ -451,6 +467,19 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
     }
 }
 
+bool MainWindow::openCampaign(const QString& path, QString* error)
+{
+    try {
+        campaign_->setCampaign(loadCampaign(path.toStdString()));
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    showView(View::Campaign);
+    return true;
+}
+
 void MainWindow::showView(View view)
 {
     tabs_->setCurrentIndex(int(view));
@@ -471,6 +500,8 @@ bool MainWindow::exportView(View view, const QString& path, QString* error) cons
         return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, error);
     case View::Roofline:
         return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, error);
+    case View::Campaign:
+        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, error);
     case View::Report:
         break;
     }

@@ -15,6 +15,7 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class CampaignView;
 class EngineController;
 class FaultsPanel;
 class HeatmapView;
@@ -27,7 +28,7 @@ class TimelineView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class View { Heatmap, Timeline, Roofline, Report };
+    enum class View { Heatmap, Timeline, Roofline, Report, Campaign };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -42,6 +43,8 @@ public:
     // what it showed.
     bool openRecordReporting(const QString& path, QString* error = nullptr);
     bool saveRecord(const QString& path, QString* error) const;
+    // A campaign (gigacheck campaign --json) in the Campaign view; a click there re-runs one run here.
+    bool openCampaign(const QString& path, QString* error);
     // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
     bool compareWithRecord(const QString& path, QString* error);
     void showRecord(const RunRecord& record);
@@ -60,6 +63,7 @@ public:
     AnimationPanel* animation() const { return animation_; }
     TimelineView* timeline() const { return timeline_; }
     RooflineView* roofline() const { return roofline_; }
+    CampaignView* campaignView() const { return campaign_; }
     EngineController* engine() const { return engine_; }
 
 public slots:
@@ -97,6 +101,7 @@ private:
     AnimationPanel* animation_ = nullptr;
     TimelineView* timeline_ = nullptr;
     RooflineView* roofline_ = nullptr;
+    CampaignView* campaign_ = nullptr;
     QPlainTextEdit* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QMenu* recentMenu_ = nullptr;

@@ -2,12 +2,11 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "interrupt.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/run.hpp"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,26 +16,6 @@ namespace cli {
 using namespace gigacheck;
 
 namespace {
-
-// Ctrl-C asks the run to stop between operations, so a partial record can still be written.
-std::atomic<bool> g_cancel{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-// A second Ctrl-C falls back to the default action and ends the process at once.
-extern "C" void onInterrupt(int)
-{
-    g_cancel.store(true);
-    std::signal(SIGINT, SIG_DFL);
-}
-
-class InterruptGuard {
-public:
-    InterruptGuard() { previous_ = std::signal(SIGINT, onInterrupt); }
-    ~InterruptGuard() { std::signal(SIGINT, previous_); }
-
-private:
-    void (*previous_)(int) = SIG_DFL;
-};
 
 // Finds an unwritable --json path before a long run rather than after it.
 void checkWritable(const std::string& path)
@@ -63,17 +42,15 @@ int runCommand(const QStringList& args)
                           args))
         return kExitVerified;
     const RunOptions options = runOptionsFrom(parser);
+    // From here a signal stops the run between operations and the partial record is still written
+    // (a signal before this line ends the process with a message: nothing has run yet).
+    const CancellableSection cancellable;
     if (!options.jsonPath.empty())
         checkWritable(options.jsonPath);
 
-    RunRecord record;
-    {
-        InterruptGuard guard;
-        g_cancel.store(false);
-        RunHooks hooks;
-        hooks.cancel = &g_cancel;
-        record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
-    }
+    RunHooks hooks;
+    hooks.cancel = &cancelRequested();
+    const RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
 
     if (!options.jsonPath.empty())
         saveRecord(record, options.jsonPath);
@@ -81,7 +58,7 @@ int runCommand(const QStringList& args)
         std::cout << formatReport(record);
 
     if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: run interrupted"
+        std::cerr << "gigacheck: error: run " << interruptWords()
                   << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";
         return kExitFailure;
     }

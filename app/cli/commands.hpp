@@ -15,5 +15,6 @@ int runCommand(const QStringList& args);
 int devicesCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int showCommand(const QStringList& args);
+int campaignCommand(const QStringList& args);
 
 }  // namespace cli

@@ -1,6 +1,7 @@
 // gigacheck: the headless lab. Dispatches to one subcommand; every failure becomes one line on
 // stderr and exit status 2 (see commands.hpp for the codes).
 #include "commands.hpp"
+#include "interrupt.hpp"
 
 #include "gigacheck/types.hpp"
 #include "gigacheck/version.hpp"
@@ -24,6 +25,12 @@ const char* const kUsage =
     "             [--strategy none|s1|s2|s3|s4] [--mem SIZE] [--errors K] [--collinear row|col|none]\n"
     "             [--inject-at R,C[:DELTA]]... [--fault delta|bitflip:B] [--seed S]\n"
     "             [--dist uniform|normal|wide] [--tile 8|16|32] [--no-abft] [--json FILE] ...\n"
+    "  campaign run N fault injections in one process and classify each outcome\n"
+    "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32]\n"
+    "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
+    "             [--fault bitflip:any|bitflip:B|delta|none] [--target result|checksum|a|b|any]\n"
+    "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
+    "             [--json FILE] [--csv FILE]\n"
     "  devices  list devices and their roofline ceilings (--measure times them)\n"
     "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper\n"
     "  show     print the report of a saved run record\n"
@@ -66,13 +73,16 @@ int dispatch(const QStringList& arguments)
         return cli::benchCommand(rest);
     if (command == QLatin1String("show"))
         return cli::showCommand(rest);
-    return fail("unknown command '" + command.toStdString() + "' (commands: run, devices, bench, show)");
+    if (command == QLatin1String("campaign"))
+        return cli::campaignCommand(rest);
+    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, devices, bench, show)");
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    cli::installInterruptHandlers();  // first: a Ctrl-C during start-up still ends with a message
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gigacheck"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(gigacheck::kVersion));

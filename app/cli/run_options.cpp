@@ -208,8 +208,19 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     c.abft = !set("no-abft");
     if (set("reference"))
         c.reference = value("reference", [](const std::string& s) { return referenceModeFromString(s); });
-    if (set("json"))
+    if (set("json")) {
         o.jsonPath = text(parser.value(QStringLiteral("json")));
+        if (o.jsonPath.empty())
+            throw InputError("--json needs a file name (got an empty one); leave --json out to write no record");
+    }
+    // Explicit positions are cells of the result: with a checksum target the report would name a
+    // target the fault never reached.
+    if (!c.faults.at.empty() && c.faults.target != FaultTarget::Result)
+        throw InputError("--inject-at places faults in the result C, but --target " +
+                         std::string(toString(c.faults.target)) + " asks for the checksum " +
+                         (c.faults.target == FaultTarget::ChecksumRow ? "row" : "column") +
+                         "; drop one of them (random checksum faults: --errors K --target " +
+                         std::string(toString(c.faults.target)) + ")");
     o.quiet = set("quiet");
     return o;
 }

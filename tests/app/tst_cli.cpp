@@ -1,9 +1,13 @@
 // The gigacheck CLI as scripts use it: exit codes, one-line errors, reports, records that load.
+#include "gigacheck/campaign.hpp"
 #include "gigacheck/record.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <QElapsedTimer>
+#include <QThread>
 
 #include <csignal>
 
@@ -35,6 +39,41 @@ Result gigacheckCli(const QStringList& args, int timeoutMs = 120000)
 
 QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 
+// True once the process catches this signal (its handler is installed): /proc/PID/status SigCgt.
+bool catchesSignal(qint64 pid, int signal)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("SigCgt:"))
+            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (signal - 1)) & 1u;
+    return false;
+}
+
+// Starts gigacheck, waits until it handles the signal, sends it, waits for the end.
+Result signalled(const QStringList& args, int signal, int afterMs)
+{
+    QProcess p;
+    p.start(QStringLiteral(GIGACHECK_CLI), args);
+    Result r;
+    if (!p.waitForStarted())
+        return r;
+    QElapsedTimer waited;
+    waited.start();
+    while (!catchesSignal(p.processId(), signal) && waited.elapsed() < 30000 && p.state() == QProcess::Running)
+        QThread::usleep(200);
+    QTest::qWait(afterMs);
+    if (p.state() == QProcess::Running)
+        ::kill(pid_t(p.processId()), signal);
+    if (!p.waitForFinished(60000))
+        p.kill();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -54,7 +93,7 @@ private slots:
     {
         const Result r = gigacheckCli({QStringLiteral("--help")});
         QCOMPARE(r.exitCode, 0);
-        for (const char* command : {"run", "devices", "bench", "show"})
+        for (const char* command : {"run", "campaign", "devices", "bench", "show"})
             QVERIFY(r.out.contains(QLatin1String(command)));
         const Result run = gigacheckCli(words("run --help"));
         QCOMPARE(run.exitCode, 0);
@@ -64,6 +103,11 @@ private slots:
                                    "--gemm", "--target", "--fault-scope", "--reference", "--quiet"})
             QVERIFY2(run.out.contains(QLatin1String(option)), option);
         QCOMPARE(gigacheckCli(words("show --help")).exitCode, 0);
+        const Result campaign = gigacheckCli(words("campaign --help"));
+        QCOMPARE(campaign.exitCode, 0);
+        for (const char* option : {"--runs", "--shape", "--type", "--strategy", "--mem", "--scheme", "--fault",
+                                   "--target", "--faults-per-run", "--backend", "--device", "--seed", "--json", "--csv"})
+            QVERIFY2(campaign.out.contains(QLatin1String(option)), option);
         QCOMPARE(gigacheckCli(words("devices --help")).exitCode, 0);
         QCOMPARE(gigacheckCli(words("bench --help")).exitCode, 0);
     }
@@ -117,6 +161,30 @@ private slots:
         // 2.2 million block products of 37x32x31: refused at once instead of a schedule of ~2.6 GB.
         QTest::newRow("too many block products") << "run --shape 20000x2000x2000 --mem 16KB --backend cpu"
                                                  << "raise the memory cap";
+        // A target and a position that disagree (issue 15): the fault would land in the result.
+        QTest::newRow("checksum target with a position") << "run --shape 64x64x64 --backend cpu --target checksum-row "
+                                                            "--inject-at 3,39"
+                                                         << "--inject-at";
+        // gigacheck campaign
+        QTest::newRow("campaign without runs") << "campaign --shape 32x32x32" << "--runs";
+        QTest::newRow("campaign of zero runs") << "campaign --runs 0" << "--runs 0";
+        QTest::newRow("campaign runs not a number") << "campaign --runs many" << "--runs many";
+        QTest::newRow("campaign tf32 on the cpu") << "campaign --runs 3 --type tf32 --backend cpu" << "CUDA";
+        QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
+        QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme online"
+                                                 << "only 'blocked'";
+        QTest::newRow("campaign operand faults that do not fit") << "campaign --runs 3 --backend cpu --shape 2x3x4 "
+                                                                    "--target a --faults-per-run 7"
+                                                                 << "do not fit";
+        QTest::newRow("campaign bad target") << "campaign --runs 3 --target c" << "--target c";
+        QTest::newRow("campaign bad fault") << "campaign --runs 3 --fault bitflip:x" << "--fault";
+        QTest::newRow("campaign bit beyond an f32") << "campaign --runs 3 --backend cpu --fault bitflip:40" << "outside";
+        QTest::newRow("campaign bad strategy") << "campaign --runs 3 --strategy s1,s9" << "s9";
+        QTest::newRow("campaign zero faults per run") << "campaign --runs 3 --faults-per-run 0" << "--faults-per-run";
+        QTest::newRow("campaign cap too small") << "campaign --runs 3 --backend cpu --mem 1B" << "cap";
+        QTest::newRow("campaign unknown option") << "campaign --runs 3 --frobnicate" << "frobnicate";
+        QTest::newRow("campaign json to a directory") << "campaign --runs 3 --backend cpu --json " + tmp_.path()
+                                                      << "cannot write";
         QTest::newRow("show a directory") << "show " + tmp_.path() << "directory";
         QTest::newRow("show an empty file") << "show " + writeFile("empty.json", QByteArray()) << "not valid JSON";
         QTest::newRow("show a truncated record") << "show " + writeFile("truncated.json", sampleRecord().left(3000))
@@ -275,6 +343,137 @@ private slots:
         const RunRecord record = loadRecord(json.toStdString());
         QCOMPARE(record.status, std::string("cancelled"));
         QVERIFY(record.spans.size() < std::size_t(record.plan.productCount()) * 3);
+    }
+
+    void emptyPathsAreBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("run --json") << (words("run --shape 16x16x16 --backend cpu --json") << QString());
+        QTest::newRow("campaign --json") << (words("campaign --runs 2 --backend cpu --json") << QString());
+        QTest::newRow("campaign --csv") << (words("campaign --runs 2 --backend cpu --csv") << QString());
+    }
+
+    void emptyPathsAreBadInput()
+    {
+        QFETCH(QStringList, args);
+        const Result r = gigacheckCli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("needs a file name")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void campaignWritesJsonAndCsv()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("campaign.json"));
+        const QString csv = tmp_.filePath(QStringLiteral("campaign.csv"));
+        const Result r = gigacheckCli(words("campaign --runs 20 --shape 64x48x40 --backend cpu --strategy all --seed 3 "
+                                            "--json") +
+                                      QStringList{json, QStringLiteral("--csv"), csv});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains(QStringLiteral("GIGACHECK CAMPAIGN")));
+        QVERIFY(r.out.contains(QStringLiteral("silent data corruption (SDC)")));
+        QVERIFY(r.out.contains(QStringLiteral("By bit:")));
+        QVERIFY(r.out.contains(QStringLiteral("By strategy:")));
+        QVERIFY2(r.err.contains(QStringLiteral("campaign: 20/20 runs")), qPrintable(r.err));  // progress
+
+        const CampaignResult campaign = loadCampaign(json.toStdString());
+        QCOMPARE(campaign.runs.size(), std::size_t(20));
+        QCOMPARE(campaign.summary.all.total, std::int64_t(20));
+        QCOMPARE(campaign.summary.byStrategy.size(), std::size_t(5));
+        QCOMPARE(campaign.summary.all[Outcome::SilentCorruption], std::int64_t(0));
+        QFile jsonFile(json);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const QByteArray jsonText = jsonFile.readAll();
+        for (const char* key : {"\"summary\"", "\"by_bit\"", "\"by_target\"", "\"by_strategy\"", "\"ci95\"",
+                                "\"reproduce\"", "\"seed\"", "\"positions\""})
+            QVERIFY2(jsonText.contains(key), key);
+
+        QFile runs(csv);
+        QVERIFY(runs.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = runs.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 21);
+        QCOMPARE(lines[0], QByteArray("run,seed,strategy,type,gemm,target,fault,bit,positions,block,outcome,status,"
+                                      "injected,detected,corrected,corrected_by_recompute,uncorrectable,"
+                                      "false_positives,reference_passed,max_error_over_tolerance,seconds,reproduce"));
+        QVERIFY(lines[1].startsWith("0,"));
+        QFile summary(tmp_.filePath(QStringLiteral("campaign-summary.csv")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QByteArray summaryText = summary.readAll();
+        QVERIFY(summaryText.startsWith("group,key,outcome,count,runs,fraction,ci95_low,ci95_high\n"));
+        QVERIFY(summaryText.contains("\nall,all,masked,"));
+        QVERIFY(summaryText.contains("\nstrategy,s3,sdc,0,4,"));
+
+        // Run 5 alone, by the command the CSV gives, ends as the campaign says.
+        const CampaignRun& five = campaign.runs[5];
+        const QString command = QString::fromStdString(reproduceCommand(campaign.config, five));
+        const Result alone = gigacheckCli(command.split(QLatin1Char(' ')).mid(1));
+        const bool expectVerified = five.outcome != Outcome::DetectedUncorrectable;
+        QVERIFY2((alone.exitCode == 0) == expectVerified, qPrintable(command + QLatin1Char('\n') + alone.out));
+    }
+
+    void campaignWithoutFaultsRaisesNoFalseAlarm()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("clean.json"));
+        const Result r = gigacheckCli(words("campaign --runs 40 --shape 40x33x27 --backend cpu --strategy all "
+                                            "--fault none --json") +
+                                      QStringList{json});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("no silent data corruption, no false alarm in 40 run(s)")),
+                 qPrintable(r.out));
+        const CampaignResult campaign = loadCampaign(json.toStdString());
+        QCOMPARE(campaign.summary.all[Outcome::FalseAlarm], std::int64_t(0));
+        QCOMPARE(campaign.summary.all[Outcome::Masked], std::int64_t(40));
+    }
+
+    void campaignTerminatedWritesTheRunsDone()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("campaign-terminated.json"));
+        const Result r = signalled(words("campaign --runs 100000 --shape 64x64x64 --backend cpu --json") << json,
+                                   SIGTERM, 1500);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("campaign terminated (SIGTERM) after")), qPrintable(r.err));
+        const CampaignResult campaign = loadCampaign(json.toStdString());
+        QVERIFY(campaign.interrupted);
+        QVERIFY(campaign.runs.size() < std::size_t(100000));
+        QCOMPARE(campaign.summary.all.total, std::int64_t(campaign.runs.size()));
+    }
+
+    void signalAtStartUpEndsWithAMessage_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("SIGINT") << int(SIGINT) << "interrupted (SIGINT)";
+        QTest::newRow("SIGTERM") << int(SIGTERM) << "terminated (SIGTERM)";
+    }
+
+    void signalAtStartUpEndsWithAMessage()
+    {
+        // The moment the handler exists: start-up, parsing or the first steps of the run.
+        QFETCH(int, signal);
+        QFETCH(QString, words);
+        const QString json = tmp_.filePath(QStringLiteral("startup.json"));
+        const Result r = signalled(::words("run --shape 4000x4000x4000 --backend cpu --mem 256KB --json") << json,
+                                   signal, 0);
+        QVERIFY2(r.err.contains(words), qPrintable(r.err));
+        QVERIFY2(r.exitCode == -1 || r.exitCode == 2, qPrintable(r.err));  // killed by it, or a cancelled run
+        if (r.exitCode == 2)  // the run had begun: its partial record exists
+            QCOMPARE(loadRecord(json.toStdString()).status, std::string("cancelled"));
+    }
+
+    void sigtermWritesAPartialRecordAndStatesOnlyWhatWasAsked()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("terminated.json"));
+        const Result r = signalled(words("run --shape 4000x4000x4000 --backend cpu --strategy s1 --mem 256KB --json")
+                                       << json,
+                                   SIGTERM, 1500);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("run terminated (SIGTERM)")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("partial record written")), qPrintable(r.err));
+        const RunRecord record = loadRecord(json.toStdString());
+        QCOMPARE(record.status, std::string("cancelled"));
+        // --reference was never given: the report must not claim it was.
+        QVERIFY2(!r.out.contains(QStringLiteral("--reference none")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Reference check: not run (the run was cancelled)")), qPrintable(r.out));
     }
 
 private:

@@ -5,6 +5,7 @@
 #include "gigacheck/record.hpp"
 
 #include <atomic>
+#include <functional>
 
 namespace gigacheck {
 
@@ -16,6 +17,9 @@ struct RunHooks {
     HostMatrix* resultOut = nullptr;
     // Reuse a backend across runs (the GUI does); when null the run makes its own from config.
     Backend* backend = nullptr;
+    // Called once A and B are filled, before anything runs: campaigns corrupt an operand here (a
+    // fault that strikes before the checksums are taken).
+    std::function<void(HostMatrix& a, HostMatrix& b)> onInputs;
 };
 
 // Throws InputError on bad configuration (zero shape, cap too small, bad faults) before anything

@@ -215,7 +215,11 @@ void writeReference(std::ostream& out, const RunRecord& r)
     const ReferenceCheck& ref = r.reference;
     out << "Reference check: ";
     if (ref.mode == ReferenceMode::None) {
-        out << "not run (--reference none)\n";
+        // Only name --reference none when it was asked; otherwise the run ended before its check.
+        if (r.config.reference == ReferenceMode::None)
+            out << "not run (--reference none)\n";
+        else
+            out << "not run (the run was " << (r.status == "ok" ? std::string("not checked") : r.status) << ")\n";
         return;
     }
     out << toString(ref.mode) << ", " << ref.rowsChecked << " row(s) against OpenBLAS: " << ref.mismatches

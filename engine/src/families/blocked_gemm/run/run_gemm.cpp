@@ -163,6 +163,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     fillRandom(a, config.distribution, config.seed, 1);
     fillRandom(b, config.distribution, config.seed, 2);
+    if (hooks.onInputs)
+        hooks.onInputs(a, b);
 
     ExecutionRequest request;
     request.schedule = &schedule;

@@ -1,0 +1,253 @@
+// gigacheck campaign: N fault injections in one process on one backend, each run classified against
+// the full reference (masked, corrected, corrected by recompute, DUE, SDC, false alarm); the outcome
+// table with 95 % Wilson intervals on stdout, progress on stderr, JSON / CSV on request.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+#include "interrupt.hpp"
+#include "run_options.hpp"
+
+#include "gigacheck/campaign.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+QCommandLineOption option(const char* name, const char* description, const char* valueName = nullptr)
+{
+    if (!valueName)
+        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
+                              QString::fromLatin1(valueName));
+}
+
+template <class T>
+T wholeNumber(const std::string& text, T min, T max, const char* what)
+{
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        throw InputError("'" + text + "' is not " + what);
+    if (value < min || value > max)
+        throw InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    return value;
+}
+
+// "s2", "none,s1,s4" or "all".
+std::vector<StrategyKind> parseStrategies(const std::string& text)
+{
+    if (text == "all")
+        return {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4};
+    std::vector<StrategyKind> out;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        out.push_back(strategyFromString(text.substr(start, comma == std::string::npos ? comma : comma - start)));
+        if (comma == std::string::npos)
+            return out;
+        start = comma + 1;
+    }
+}
+
+void addCampaignOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        option("runs", "Number of runs, each with its own inputs and faults (required).", "N"),
+        option("shape", "Problem size: A is M x N, B is N x Q. Default 256x256x256.", "MxNxQ"),
+        option("type", "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM: CUDA only). Default f32.",
+               "f32|f64|tf32"),
+        option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
+               "none|s1|s2|s3|s4|all"),
+        option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),
+        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000) is the only one "
+                         "today. Default blocked.",
+               "blocked"),
+        option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
+                        "mode). Default bitflip:any.",
+               "bitflip:any|bitflip:B|delta|none"),
+        option("target", "Where faults land: the result C, a checksum row or column, the operand A or B (before "
+                         "its checksums are taken), or any of these at random. Default result.",
+               "result|checksum|a|b|any"),
+        option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
+        option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
+        option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),
+        option("seed", "Campaign seed: every run's inputs, strategy, target, bit and position derive from it. "
+                       "Default 1.",
+               "S"),
+        option("dist", "Input values: uniform, normal or wide. Default uniform.", "uniform|normal|wide"),
+        option("json", "Write the campaign (config, every run with its configuration, summary) to FILE.", "FILE"),
+        option("csv", "Write one row per run to FILE and the summary to FILE's name with -summary.", "FILE"),
+    });
+}
+
+struct CampaignOptions {
+    CampaignConfig config;
+    std::string jsonPath, csvPath;
+};
+
+std::string nonEmptyPath(const QCommandLineParser& parser, const char* name)
+{
+    const std::string path = text(parser.value(QString::fromLatin1(name)));
+    if (path.empty())
+        throw InputError(std::string("--") + name + " needs a file name (got an empty one)");
+    return path;
+}
+
+CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
+{
+    if (!parser.positionalArguments().isEmpty())
+        throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) +
+                         "' (see gigacheck campaign --help)");
+    if (!parser.isSet(QStringLiteral("runs")))
+        throw InputError("missing --runs N (e.g. --runs 1000)");
+    CampaignOptions o;
+    CampaignConfig& c = o.config;
+    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto value = [&](const char* name, auto parse) {
+        return optionValue(parser, QString::fromLatin1(name), parse);
+    };
+    c.runs = value("runs", [](const std::string& s) { return wholeNumber<int>(s, 1, 10'000'000, "a run count"); });
+    if (set("shape"))
+        c.shape = value("shape", parseShape);
+    if (set("type"))
+        c.type = value("type", [](const std::string& s) { return campaignTypeFromString(s); });
+    if (set("strategy"))
+        c.strategies = value("strategy", parseStrategies);
+    if (set("mem"))
+        c.memCapBytes = value("mem", [](const std::string& s) { return parseSize(s); });
+    if (set("scheme"))
+        c.scheme = text(parser.value(QStringLiteral("scheme")));
+    if (set("fault"))
+        value("fault", [&](const std::string& s) { return parseCampaignFault(s, c), 0; });
+    if (set("target"))
+        c.target = value("target", [](const std::string& s) { return campaignTargetFromString(s); });
+    if (set("faults-per-run"))
+        c.faultsPerRun =
+            value("faults-per-run", [](const std::string& s) { return wholeNumber<int>(s, 1, 1 << 16, "a count"); });
+    if (set("backend"))
+        c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
+    if (set("device"))
+        c.device = value("device", parseDeviceNumber);
+    if (set("seed"))
+        c.seed = value("seed", [](const std::string& s) {
+            return wholeNumber<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
+        });
+    if (set("dist"))
+        c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });
+    if (set("json"))
+        o.jsonPath = nonEmptyPath(parser, "json");
+    if (set("csv"))
+        o.csvPath = nonEmptyPath(parser, "csv");
+    return o;
+}
+
+// "runs.csv" -> "runs-summary.csv"
+std::string summaryPath(const std::string& csvPath)
+{
+    const std::filesystem::path p(csvPath);
+    return (p.parent_path() / (p.stem().string() + "-summary" + p.extension().string())).string();
+}
+
+void checkWritable(const std::string& path)
+{
+    const bool existed = std::filesystem::exists(path);
+    if (std::filesystem::is_directory(path) || !std::ofstream(path, std::ios::app))
+        throw InputError("cannot write '" + path + "': cannot open the file for writing");
+    if (!existed)
+        std::filesystem::remove(path);
+}
+
+void writeFile(const std::string& path, const std::string& content)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+    if (!out)
+        throw InputError("cannot write '" + path + "'");
+}
+
+// One line on stderr every tenth of the campaign or every 5 s, whichever comes first.
+class Progress {
+public:
+    void operator()(const CampaignRun& run, int done, int total)
+    {
+        counts_.add(run.outcome);
+        const auto now = std::chrono::steady_clock::now();
+        const double elapsed = std::chrono::duration<double>(now - start_).count();
+        const bool tenth = total >= 10 ? done % (total / 10) == 0 : true;
+        if (!tenth && done != total && now - last_ < std::chrono::seconds(5))
+            return;
+        last_ = now;
+        const double eta = done ? elapsed / done * (total - done) : 0;
+        std::fprintf(stderr, "campaign: %d/%d runs, %.1f s, ETA %.0f s (masked %lld, corrected %lld, recompute %lld, "
+                             "DUE %lld, SDC %lld, false alarms %lld)\n",
+                     done, total, elapsed, eta, (long long)counts_[Outcome::Masked],
+                     (long long)counts_[Outcome::Corrected], (long long)counts_[Outcome::CorrectedByRecompute],
+                     (long long)counts_[Outcome::DetectedUncorrectable], (long long)counts_[Outcome::SilentCorruption],
+                     (long long)counts_[Outcome::FalseAlarm]);
+    }
+
+private:
+    OutcomeCounts counts_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+}  // namespace
+
+int campaignCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    addCampaignOptions(parser);
+    if (!parseCommandLine(parser, QStringLiteral("campaign"),
+                          QStringLiteral("Runs N fault injections in one process (one backend, reused) and "
+                                         "classifies each run\nagainst the full reference: masked, corrected, "
+                                         "corrected by recompute, detected\nuncorrectable (DUE), silent data "
+                                         "corruption (SDC) or false alarm; prints the\noutcome table with 95 % "
+                                         "Wilson intervals and tables by bit, target and strategy.\nEvery run's "
+                                         "configuration is in the JSON / CSV (column reproduce: the gigacheck run\n"
+                                         "command of that run alone).\nExit status: 0 the campaign ran (whatever "
+                                         "it found), 2 bad input, a failure or an\ninterruption (the runs done so "
+                                         "far are still written)."),
+                          args))
+        return kExitVerified;
+    const CampaignOptions options = campaignOptionsFrom(parser);
+    const CancellableSection cancellable;
+    if (!options.jsonPath.empty())
+        checkWritable(options.jsonPath);
+    if (!options.csvPath.empty()) {
+        checkWritable(options.csvPath);
+        checkWritable(summaryPath(options.csvPath));
+    }
+
+    Progress progress;
+    CampaignHooks hooks;
+    hooks.cancel = &cancelRequested();
+    hooks.onRun = [&](const CampaignRun& run, int done, int total) { progress(run, done, total); };
+    const CampaignResult result = runCampaign(options.config, hooks);  // InputError -> exit 2 in main
+
+    if (!options.jsonPath.empty())
+        writeFile(options.jsonPath, campaignToJson(result));
+    if (!options.csvPath.empty()) {
+        writeFile(options.csvPath, campaignRunsCsv(result));
+        writeFile(summaryPath(options.csvPath), campaignSummaryCsv(result));
+    }
+    std::cout << formatCampaignReport(result);
+    if (result.interrupted) {
+        std::cerr << "gigacheck: error: campaign " << interruptWords() << " after " << result.runs.size() << " of "
+                  << options.config.runs << " runs"
+                  << (options.jsonPath.empty() && options.csvPath.empty() ? "" : "; the runs done are written")
+                  << "\n";
+        return kExitFailure;
+    }
+    return kExitVerified;
+}
+
+}  // namespace cli

@@ -1,0 +1,160 @@
+// Fault-injection campaigns: many single runs in one process, each classified against an
+// independent reference into the outcome classes of NVBitFI / SASSIFI users (masked, DUE, SDC, ...),
+// with 95 % Wilson intervals and tables by bit, target and strategy.
+#pragma once
+
+#include "gigacheck/record.hpp"
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gigacheck {
+
+// What one run ended as. Order is the order of every table and of the lab's chart.
+enum class Outcome {
+    Masked,                 // no effect beyond rounding: nothing flagged, the reference agrees
+    Corrected,              // detected and corrected from the checksums, the reference agrees
+    CorrectedByRecompute,   // detected and repaired by recomputing rows / columns / the block
+    DetectedUncorrectable,  // DUE: the run gave up (uncorrectable verdict) or failed
+    SilentCorruption,       // SDC: the verdict says correct, the reference says wrong
+    FalseAlarm,             // a detection or correction with nothing injected, or of a clean cell
+};
+inline constexpr int kOutcomeCount = 6;
+inline constexpr std::array kOutcomes{Outcome::Masked,           Outcome::Corrected,
+                                      Outcome::CorrectedByRecompute, Outcome::DetectedUncorrectable,
+                                      Outcome::SilentCorruption, Outcome::FalseAlarm};
+// "masked", "corrected", "corrected-by-recompute", "due", "sdc", "false-alarm"
+std::string_view toString(Outcome);
+std::string_view describe(Outcome);  // "detected uncorrectable (DUE)", ...
+Outcome outcomeFromString(std::string_view);  // throws InputError
+
+// Classifies one finished run (status ok or failed; a cancelled run is not an outcome) from its
+// fault report, its verdicts and its reference check. The reference must have been run.
+Outcome classifyRun(const RunRecord& record);
+
+// 95 % Wilson score interval of k successes in n trials ([0, 1] when n == 0).
+struct Interval {
+    double low = 0, high = 1;
+};
+Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 1.959963984540054);
+
+// Where a campaign's faults go. Checksum: the checksum row or column of a block product (chosen at
+// random per run). A / B: an element of the operand, corrupted before the run takes its checksums
+// (after them needs an inject op on operand buffers, which the schedules do not have yet).
+enum class CampaignTarget { Result, Checksum, A, B, Any };
+std::string_view toString(CampaignTarget);
+CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
+
+// The precision of a campaign: tf32 is FP32 storage with the TF32 tensor-core GEMM (CUDA only).
+enum class CampaignType { F32, F64, Tf32 };
+std::string_view toString(CampaignType);
+CampaignType campaignTypeFromString(std::string_view);  // throws InputError
+
+struct CampaignConfig {
+    int runs = 100;
+    Shape shape{256, 256, 256};
+    CampaignType type = CampaignType::F32;
+    std::vector<StrategyKind> strategies{StrategyKind::S1};  // cycled run by run
+    std::uint64_t memCapBytes = 0;                            // 0: see campaignCapBytes
+    std::string scheme = "blocked";                           // the only ABFT scheme today
+    bool inject = true;                                       // false: --fault none (false-alarm mode)
+    FaultModel model = FaultModel::BitFlip;
+    int bit = -1;  // bit flips: -1 = a random bit per run
+    CampaignTarget target = CampaignTarget::Result;
+    int faultsPerRun = 1;
+    BackendKind backend = BackendKind::Auto;
+    int device = -1;
+    std::uint64_t seed = 1;
+    Distribution distribution = Distribution::Uniform;
+    double thresholdLambda = 4.0;
+};
+
+// "bitflip:any", "bitflip:B", "delta" or "none" into the config's inject / model / bit.
+void parseCampaignFault(std::string_view text, CampaignConfig& config);
+std::string campaignFaultText(const CampaignConfig& config);
+
+// One run: what it was (enough to reproduce it alone) and how it ended.
+struct CampaignRun {
+    int index = 0;
+    std::uint64_t seed = 0;  // the run's inputs and faults (`gigacheck run --seed`)
+    StrategyKind strategy = StrategyKind::S1;
+    FaultTarget target = FaultTarget::Result;  // resolved per run
+    int bit = -1;                              // -1: not a bit flip
+    char operand = 0;                          // 'a' / 'b': an operand fault; positions are in A / B
+    std::vector<FaultAt> positions;            // result faults, in C coordinates (--inject-at)
+    std::vector<Injection> applied;            // what the backend actually changed
+    Outcome outcome = Outcome::Masked;
+    std::string status;  // the record's status ("ok" or "failed") and its error
+    std::string error;
+    FaultReport faults;
+    bool referencePassed = true;
+    double maxErrorOverTolerance = 0;
+    double seconds = 0;
+};
+
+// Counts per outcome over a group of runs.
+struct OutcomeCounts {
+    std::array<std::int64_t, kOutcomeCount> count{};
+    std::int64_t total = 0;
+    void add(Outcome o) { ++count[std::size_t(o)]; ++total; }
+    std::int64_t operator[](Outcome o) const { return count[std::size_t(o)]; }
+};
+
+struct CampaignGroup {
+    std::string key;  // "17", "checksum-row", "s2"
+    OutcomeCounts counts;
+};
+
+struct CampaignSummary {
+    OutcomeCounts all;
+    std::vector<CampaignGroup> byBit, byTarget, byStrategy;  // ordered: bit ascending, then by name
+};
+CampaignSummary summarize(const std::vector<CampaignRun>& runs);
+// The run's target as the tables name it: result, checksum-row, checksum-col, or none.
+std::string targetKey(const CampaignRun& run);
+
+struct CampaignResult {
+    CampaignConfig config;
+    DeviceInfo device;
+    std::string toolVersion, createdAt;
+    bool interrupted = false;
+    std::vector<CampaignRun> runs;
+    CampaignSummary summary;
+};
+
+// The memory cap of a run under this strategy: --mem, or by default a quarter of A + B + C (several
+// blocks; at least 64 KiB) for s1-s4 and the device's memory (0) for none, which keeps the whole problem on the device.
+std::uint64_t campaignCapBytes(const CampaignConfig& config, StrategyKind strategy);
+// The exact RunConfig of one run (what `gigacheck run` and the lab re-run).
+RunConfig campaignRunConfig(const CampaignConfig& config, const CampaignRun& run);
+// The `gigacheck run` command line that reproduces one run on its own.
+std::string reproduceCommand(const CampaignConfig& config, const CampaignRun& run);
+// The run's identity drawn from the campaign seed (strategy, target, bit, positions, seed).
+CampaignRun planCampaignRun(const CampaignConfig& config, int index);
+
+// Throws InputError for bad configurations (runs < 1, unknown scheme, tf32 off CUDA, operand
+// targets, faults that do not fit) before the first run.
+void validateCampaign(const CampaignConfig& config, const DeviceInfo& device);
+
+struct CampaignHooks {
+    Backend* backend = nullptr;  // reused by every run; when null the campaign makes one
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(const CampaignRun&, int done, int total)> onRun;  // after each run
+};
+
+// Runs the campaign in this process. An interrupted campaign returns the runs that finished.
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks = {});
+
+// Outputs. The text report holds the outcome table with intervals and the three group tables.
+std::string formatCampaignReport(const CampaignResult& result);
+std::string campaignToJson(const CampaignResult& result);
+CampaignResult campaignFromJson(const std::string& text);  // throws InputError
+CampaignResult loadCampaign(const std::string& path);      // throws InputError
+// One row per run; the summary (outcome, group, count, fraction, interval) in a second CSV.
+std::string campaignRunsCsv(const CampaignResult& result);
+std::string campaignSummaryCsv(const CampaignResult& result);
+
+}  // namespace gigacheck

@@ -1,0 +1,340 @@
+// A campaign <-> JSON ("format": "gigacheck-campaign"). Each run keeps its configuration, so the lab
+// (or `gigacheck run`) can re-run any single one; the summary is written for readers and recomputed
+// from the runs on load. Reading bounds the nesting depth and the file size: a hostile file cannot
+// exhaust the stack or the memory.
+#include "gigacheck/campaign.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gigacheck {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr int kFormatVersion = 1;
+constexpr int kMaxDepth = 16;
+constexpr std::uintmax_t kMaxFileBytes = 1ull << 30;
+
+Json number(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+double toNumber(const Json& j)
+{
+    if (j.is_string()) {
+        const std::string s = j.get<std::string>();
+        if (s == "inf")
+            return INFINITY;
+        if (s == "-inf")
+            return -INFINITY;
+        if (s == "nan")
+            return NAN;
+        throw InputError("campaign: '" + s + "' is not a number");
+    }
+    return j.get<double>();
+}
+
+Json write(const OutcomeCounts& c)
+{
+    Json out = Json::object();
+    out["runs"] = c.total;
+    for (Outcome o : kOutcomes) {
+        const Interval ci = wilsonInterval(c[o], c.total);
+        out[std::string(toString(o))] = {{"count", c[o]},
+                                         {"fraction", c.total ? double(c[o]) / double(c.total) : 0.0},
+                                         {"ci95", {ci.low, ci.high}}};
+    }
+    return out;
+}
+
+Json write(const std::vector<CampaignGroup>& groups)
+{
+    Json out = Json::array();
+    for (const CampaignGroup& g : groups) {
+        Json row = write(g.counts);
+        row["key"] = g.key;
+        out.push_back(row);
+    }
+    return out;
+}
+
+Json write(const CampaignConfig& c)
+{
+    Json strategies = Json::array();
+    for (StrategyKind k : c.strategies)
+        strategies.push_back(toString(k));
+    return {{"runs", c.runs},
+            {"shape", {{"m", c.shape.m}, {"n", c.shape.n}, {"q", c.shape.q}}},
+            {"type", toString(c.type)},
+            {"strategies", strategies},
+            {"mem_bytes", c.memCapBytes},  // 0: the default caps (campaignCapBytes)
+            {"scheme", c.scheme},
+            {"fault", campaignFaultText(c)},
+            {"target", toString(c.target)},
+            {"faults_per_run", c.faultsPerRun},
+            {"backend", toString(c.backend)},
+            {"device", c.device},
+            {"seed", c.seed},
+            {"dist", toString(c.distribution)},
+            {"lambda", c.thresholdLambda}};
+}
+
+Json write(const Injection& inj)
+{
+    return {{"block", {inj.block.i, inj.block.j, inj.block.k}},
+            {"local_row", inj.localRow},
+            {"local_col", inj.localCol},
+            {"global_row", inj.globalRow},
+            {"global_col", inj.globalCol},
+            {"target", toString(inj.target)},
+            {"model", toString(inj.model)},
+            {"bit", inj.bit},
+            {"delta", number(inj.delta)},
+            {"before", number(inj.before)},
+            {"after", number(inj.after)}};
+}
+
+Json write(const CampaignRun& run, const CampaignConfig& c)
+{
+    Json positions = Json::array();
+    for (const FaultAt& at : run.positions)
+        positions.push_back({at.row, at.col});
+    Json applied = Json::array();
+    for (const Injection& inj : run.applied)
+        applied.push_back(write(inj));
+    const FaultReport& f = run.faults;
+    return {{"run", run.index},
+            {"seed", run.seed},
+            {"strategy", toString(run.strategy)},
+            {"type", toString(c.type)},
+            {"target", targetKey(run)},
+            {"bit", run.bit},
+            {"positions", positions},
+            {"outcome", toString(run.outcome)},
+            {"status", run.status},
+            {"error", run.error},
+            {"faults",
+             {{"injected", f.injected},
+              {"detected", f.detected},
+              {"corrected", f.corrected},
+              {"corrected_by_recompute", f.correctedByRecompute},
+              {"uncorrectable", f.uncorrectable},
+              {"below_threshold", f.belowThreshold},
+              {"missed", f.missed},
+              {"false_positives", f.falsePositives}}},
+            {"reference_passed", run.referencePassed},
+            {"max_error_over_tolerance", number(run.maxErrorOverTolerance)},
+            {"seconds", run.seconds},
+            {"applied", applied},
+            {"reproduce", reproduceCommand(c, run)}};
+}
+
+// Reading: every access names the field that is wrong.
+template <class T>
+T field(const nlohmann::json& j, const char* key, const std::string& where)
+{
+    if (!j.is_object() || !j.contains(key))
+        throw InputError("campaign: missing field '" + where + key + "'");
+    try {
+        if constexpr (std::is_same_v<T, double>)
+            return toNumber(j.at(key));
+        else
+            return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        throw InputError("campaign: field '" + where + key + "' has the wrong type");
+    }
+}
+
+CampaignConfig readConfig(const nlohmann::json& j)
+{
+    const std::string at = "config.";
+    CampaignConfig c;
+    c.runs = field<int>(j, "runs", at);
+    const auto& shape = j.at("shape");
+    c.shape = {field<std::int64_t>(shape, "m", at + "shape."), field<std::int64_t>(shape, "n", at + "shape."),
+               field<std::int64_t>(shape, "q", at + "shape.")};
+    if (c.shape.m < 1 || c.shape.n < 1 || c.shape.q < 1)
+        throw InputError("campaign: the shape must have positive dimensions");
+    c.type = campaignTypeFromString(field<std::string>(j, "type", at));
+    c.strategies.clear();
+    for (const auto& k : j.at("strategies"))
+        c.strategies.push_back(strategyFromString(k.get<std::string>()));
+    if (c.strategies.empty())
+        throw InputError("campaign: no strategy in config.strategies");
+    c.memCapBytes = field<std::uint64_t>(j, "mem_bytes", at);
+    c.scheme = field<std::string>(j, "scheme", at);
+    parseCampaignFault(field<std::string>(j, "fault", at), c);
+    c.target = campaignTargetFromString(field<std::string>(j, "target", at));
+    c.faultsPerRun = field<int>(j, "faults_per_run", at);
+    c.backend = backendFromString(field<std::string>(j, "backend", at));
+    c.device = field<int>(j, "device", at);
+    c.seed = field<std::uint64_t>(j, "seed", at);
+    c.distribution = distributionFromString(field<std::string>(j, "dist", at));
+    c.thresholdLambda = field<double>(j, "lambda", at);
+    return c;
+}
+
+FaultTarget runTarget(const std::string& key)
+{
+    return key == "none" || key == "a" || key == "b" ? FaultTarget::Result : faultTargetFromString(key);
+}
+
+CampaignRun readRun(const nlohmann::json& j, std::size_t n)
+{
+    const std::string at = "runs[" + std::to_string(n) + "].";
+    CampaignRun run;
+    run.index = field<int>(j, "run", at);
+    run.seed = field<std::uint64_t>(j, "seed", at);
+    run.strategy = strategyFromString(field<std::string>(j, "strategy", at));
+    const std::string target = field<std::string>(j, "target", at);
+    run.target = runTarget(target);
+    run.operand = target == "a" || target == "b" ? target[0] : 0;
+    run.bit = field<int>(j, "bit", at);
+    for (const auto& p : j.at("positions")) {
+        if (!p.is_array() || p.size() != 2)
+            throw InputError("campaign: field '" + at + "positions' holds something other than [row, col]");
+        run.positions.push_back(FaultAt{p[0].get<std::int64_t>(), p[1].get<std::int64_t>(), std::nullopt, std::nullopt});
+    }
+    run.outcome = outcomeFromString(field<std::string>(j, "outcome", at));
+    run.status = field<std::string>(j, "status", at);
+    run.error = field<std::string>(j, "error", at);
+    const auto& f = j.at("faults");
+    const std::string ff = at + "faults.";
+    run.faults.injected = field<int>(f, "injected", ff);
+    run.faults.detected = field<int>(f, "detected", ff);
+    run.faults.corrected = field<int>(f, "corrected", ff);
+    run.faults.correctedByRecompute = field<int>(f, "corrected_by_recompute", ff);
+    run.faults.uncorrectable = field<int>(f, "uncorrectable", ff);
+    run.faults.belowThreshold = field<int>(f, "below_threshold", ff);
+    run.faults.missed = field<int>(f, "missed", ff);
+    run.faults.falsePositives = field<int>(f, "false_positives", ff);
+    run.referencePassed = field<bool>(j, "reference_passed", at);
+    run.maxErrorOverTolerance = field<double>(j, "max_error_over_tolerance", at);
+    run.seconds = field<double>(j, "seconds", at);
+    for (const auto& a : j.at("applied")) {
+        Injection inj;
+        const auto& b = a.at("block");
+        inj.block = {b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()};
+        inj.localRow = field<std::int64_t>(a, "local_row", at + "applied.");
+        inj.localCol = field<std::int64_t>(a, "local_col", at + "applied.");
+        inj.globalRow = field<std::int64_t>(a, "global_row", at + "applied.");
+        inj.globalCol = field<std::int64_t>(a, "global_col", at + "applied.");
+        inj.target = faultTargetFromString(field<std::string>(a, "target", at + "applied."));
+        inj.model = field<std::string>(a, "model", at + "applied.") == "bitflip" ? FaultModel::BitFlip : FaultModel::Delta;
+        inj.bit = field<int>(a, "bit", at + "applied.");
+        inj.delta = field<double>(a, "delta", at + "applied.");
+        inj.before = field<double>(a, "before", at + "applied.");
+        inj.after = field<double>(a, "after", at + "applied.");
+        inj.applied = true;
+        run.applied.push_back(inj);
+    }
+    return run;
+}
+
+}  // namespace
+
+std::string campaignToJson(const CampaignResult& r)
+{
+    Json runs = Json::array();
+    for (const CampaignRun& run : r.runs)
+        runs.push_back(write(run, r.config));
+    const Json doc = {{"format", "gigacheck-campaign"},
+                      {"format_version", kFormatVersion},
+                      {"tool_version", r.toolVersion},
+                      {"created_at", r.createdAt},
+                      {"status", r.interrupted ? "interrupted" : "complete"},
+                      {"config", write(r.config)},
+                      {"device",
+                       {{"backend", toString(r.device.backend)},
+                        {"name", r.device.name},
+                        {"index", r.device.index},
+                        {"why_chosen", r.device.whyChosen}}},
+                      {"summary",
+                       {{"all", write(r.summary.all)},
+                        {"by_bit", write(r.summary.byBit)},
+                        {"by_target", write(r.summary.byTarget)},
+                        {"by_strategy", write(r.summary.byStrategy)}}},
+                      {"runs", runs}};
+    return doc.dump(1) + "\n";
+}
+
+CampaignResult campaignFromJson(const std::string& text)
+{
+    nlohmann::json doc;
+    try {
+        // The callback sees every value with its depth: a deep file is refused before it grows.
+        doc = nlohmann::json::parse(text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+            if (depth > kMaxDepth)
+                throw InputError("campaign: nested deeper than " + std::to_string(kMaxDepth) +
+                                 " levels (not a campaign file)");
+            return true;
+        });
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("campaign: not valid JSON (") + e.what() + ")");
+    }
+    if (!doc.is_object() || doc.value("format", std::string()) != "gigacheck-campaign")
+        throw InputError("not a gigacheck campaign file (no \"format\": \"gigacheck-campaign\"; a run record "
+                         "opens with File > Open)");
+    const auto version = doc.at("format_version");
+    if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
+        throw InputError("campaign: format_version must be a positive integer");
+    if (version.get<std::int64_t>() > kFormatVersion)
+        throw InputError("campaign format " + std::to_string(version.get<std::int64_t>()) +
+                         " is newer than this gigacheck supports (" + std::to_string(kFormatVersion) +
+                         "); update gigacheck");
+    CampaignResult r;
+    try {
+        r.toolVersion = field<std::string>(doc, "tool_version", "");
+        r.createdAt = field<std::string>(doc, "created_at", "");
+        r.interrupted = field<std::string>(doc, "status", "") == "interrupted";
+        r.config = readConfig(doc.at("config"));
+        const auto& d = doc.at("device");
+        r.device.backend = backendFromString(field<std::string>(d, "backend", "device."));
+        r.device.name = field<std::string>(d, "name", "device.");
+        r.device.index = field<int>(d, "index", "device.");
+        r.device.whyChosen = field<std::string>(d, "why_chosen", "device.");
+        const auto& runs = doc.at("runs");
+        if (!runs.is_array())
+            throw InputError("campaign: field 'runs' is not an array");
+        for (std::size_t n = 0; n < runs.size(); ++n)
+            r.runs.push_back(readRun(runs[n], n));
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("campaign: a field is missing or has the wrong type (") + e.what() + ")");
+    }
+    r.summary = summarize(r.runs);
+    return r;
+}
+
+CampaignResult loadCampaign(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError("cannot read campaign '" + path + "': it is a directory");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec)
+        throw InputError("cannot read campaign '" + path + "': " + ec.message());
+    if (size > kMaxFileBytes)
+        throw InputError("cannot read campaign '" + path + "': larger than 1 GiB");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError("cannot read campaign '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    try {
+        return campaignFromJson(text.str());
+    } catch (const InputError& e) {
+        throw InputError(path + ": " + e.what());
+    }
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,180 @@
+// runCampaign: N runs in one process on one backend (the GPU's context, handles and buffers stay
+// warm), each classified against the full reference; and the summary tables over them.
+#include "gigacheck/campaign.hpp"
+
+#include "gigacheck/run.hpp"
+#include "gigacheck/version.hpp"
+#include "run/reference.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <memory>
+
+namespace gigacheck {
+
+namespace {
+
+std::string nowIso8601()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+// Corrupts the run's operand element(s) in place, recording each as an applied injection whose
+// block is (-1, -1, -1) and whose positions are in the operand.
+void corruptOperand(CampaignRun& run, const CampaignConfig& c, HostMatrix& m)
+{
+    std::uint64_t state = run.seed ^ 0xA5A5A5A5DEADBEEFull;
+    const auto uniform = [&state] {
+        std::uint64_t x = (state += 0x9E3779B97F4A7C15ull);
+        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+        return double((x ^ (x >> 31)) >> 11) * 0x1.0p-53;
+    };
+    for (const FaultAt& at : run.positions) {
+        Injection inj;
+        inj.block = {-1, -1, -1};
+        inj.localRow = inj.globalRow = at.row;
+        inj.localCol = inj.globalCol = at.col;
+        inj.model = c.model;
+        inj.bit = run.bit < 0 ? 0 : run.bit;
+        // Inputs are O(1) (uniform, normal) or up to 10^3 (wide): a delta of 10-100 stands out of U(-1, 1).
+        inj.delta = (uniform() < 0.5 ? -1.0 : 1.0) * (10.0 + 90.0 * uniform());
+        const std::size_t index = std::size_t(at.row * m.cols() + at.col);
+        if (m.precision() == Precision::F64) {
+            double& v = m.as<double>()[index];
+            inj.before = v;
+            v = applyFault(inj, v, Precision::F64);
+            inj.after = v;
+        } else {
+            float& v = m.as<float>()[index];
+            inj.before = v;
+            v = float(applyFault(inj, v, Precision::F32));
+            inj.after = v;
+        }
+        inj.applied = true;
+        run.applied.push_back(inj);
+    }
+}
+
+// The reference of an operand run is the product of the inputs as they were meant to be.
+ReferenceCheck referenceOfIntendedInputs(const RunConfig& rc, const HostMatrix& c)
+{
+    HostMatrix a(rc.precision, rc.shape.m, rc.shape.n), b(rc.precision, rc.shape.n, rc.shape.q);
+    fillRandom(a, rc.distribution, rc.seed, 1);
+    fillRandom(b, rc.distribution, rc.seed, 2);
+    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda);
+}
+
+void fillOutcome(CampaignRun& run, RunRecord& record)
+{
+    if (run.operand) {
+        // ABFT never saw these injections; they count as injected so an alarm is not "false".
+        record.faults.injected = int(run.applied.size());
+    }
+    for (const InjectEvent& e : record.injections)
+        if (e.injection.applied)
+            run.applied.push_back(e.injection);
+    run.status = record.status;
+    run.error = record.error;
+    run.faults = record.faults;
+    run.referencePassed = record.reference.passed;
+    run.maxErrorOverTolerance = record.reference.maxRelError;
+    run.outcome = classifyRun(record);
+}
+
+std::vector<CampaignGroup> ordered(std::map<std::string, OutcomeCounts>&& groups, bool numeric)
+{
+    std::vector<CampaignGroup> out;
+    for (auto& [key, counts] : groups)
+        out.push_back({key, counts});
+    if (numeric)
+        std::stable_sort(out.begin(), out.end(),
+                         [](const CampaignGroup& a, const CampaignGroup& b) { return std::stoi(a.key) < std::stoi(b.key); });
+    return out;
+}
+
+}  // namespace
+
+std::string targetKey(const CampaignRun& run)
+{
+    // A result run always has positions; a checksum run never targets Result: none is --fault none.
+    if (run.operand)
+        return std::string(1, run.operand);
+    if (run.target == FaultTarget::Result && run.positions.empty())
+        return "none";
+    return std::string(toString(run.target));
+}
+
+CampaignSummary summarize(const std::vector<CampaignRun>& runs)
+{
+    CampaignSummary s;
+    std::map<std::string, OutcomeCounts> bits, targets, strategies;
+    for (const CampaignRun& run : runs) {
+        s.all.add(run.outcome);
+        if (run.bit >= 0)
+            bits[std::to_string(run.bit)].add(run.outcome);
+        targets[targetKey(run)].add(run.outcome);
+        strategies[std::string(toString(run.strategy))].add(run.outcome);
+    }
+    s.byBit = ordered(std::move(bits), true);
+    s.byTarget = ordered(std::move(targets), false);
+    s.byStrategy = ordered(std::move(strategies), false);
+    return s;
+}
+
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks)
+{
+    std::unique_ptr<Backend> own;
+    Backend* backend = hooks.backend;
+    if (!backend) {
+        own = makeBackend(config.backend, config.device);
+        backend = own.get();
+    }
+    CampaignResult result;
+    result.config = config;
+    result.device = backend->device();
+    result.toolVersion = kVersion;
+    result.createdAt = nowIso8601();
+    validateCampaign(config, result.device);
+    backend->prepare();
+
+    for (int i = 0; i < config.runs; ++i) {
+        if (hooks.cancel && hooks.cancel->load()) {
+            result.interrupted = true;
+            break;
+        }
+        CampaignRun run = planCampaignRun(config, i);
+        RunHooks runHooks;
+        runHooks.backend = backend;
+        runHooks.cancel = hooks.cancel;
+        HostMatrix c;
+        if (run.operand) {
+            runHooks.onInputs = [&](HostMatrix& a, HostMatrix& b) { corruptOperand(run, config, run.operand == 'a' ? a : b); };
+            runHooks.resultOut = &c;
+        }
+        const RunConfig runConfig = campaignRunConfig(config, run);
+        const auto started = std::chrono::steady_clock::now();
+        RunRecord record = runGemm(runConfig, runHooks);
+        if (record.status == "cancelled") {  // a run cut short is no outcome: drop it
+            result.interrupted = true;
+            break;
+        }
+        if (run.operand && record.status == "ok")
+            record.reference = referenceOfIntendedInputs(runConfig, c);
+        run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        fillOutcome(run, record);
+        result.runs.push_back(std::move(run));
+        if (hooks.onRun)
+            hooks.onRun(result.runs.back(), i + 1, config.runs);
+    }
+    result.summary = summarize(result.runs);
+    return result;
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,220 @@
+// The Campaign view: the model over a real (small, CPU) campaign, the stacked outcome-by-bit chart,
+// its hit test, a click that re-runs one run, and the main window replaying that run exactly.
+#include "ui/uitestmain.hpp"
+
+#include <mainwindow.hpp>
+#include <views/campaignmodel.hpp>
+#include <views/campaignview.hpp>
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace gigacheck;
+using namespace gigacheck::ui;
+
+
+namespace {
+
+CampaignResult smallCampaign()
+{
+    CampaignConfig c;
+    c.runs = 24;
+    c.shape = {24, 20, 16};
+    c.backend = BackendKind::Cpu;
+    c.strategies = {StrategyKind::S1, StrategyKind::S2};
+    c.seed = 11;
+    return runCampaign(c);
+}
+
+// The pixel in the middle of a segment of the stacked bar of group g.
+QPointF middleOf(const CampaignView& view, int g, Outcome outcome)
+{
+    const OutcomeCounts& counts = view.model()->groups()[std::size_t(g)].counts;
+    double base = 0;
+    for (Outcome o : kOutcomes) {
+        if (o == outcome)
+            break;
+        base += double(counts[o]) / double(counts.total);
+    }
+    const double height = double(counts[outcome]) / double(counts.total);
+    return {view.plot()->xAxis->coordToPixel(g), view.plot()->yAxis->coordToPixel(base + height / 2)};
+}
+
+}  // namespace
+
+class TestCampaignView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<gigacheck::RunConfig>();
+        campaign_ = smallCampaign();
+        QCOMPARE(campaign_.runs.size(), std::size_t(24));
+    }
+
+    void modelListsEveryRun()
+    {
+        CampaignModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setCampaign(campaign_);
+        QCOMPARE(model.rowCount(), 24);
+        QVERIFY(model.groupsAreBits());
+        std::int64_t total = 0;
+        for (const CampaignGroup& g : model.groups())
+            total += g.counts.total;
+        QCOMPARE(total, std::int64_t(24));
+        // runFor picks a run of that bit and outcome; its configuration is the campaign's own.
+        for (int g = 0; g < int(model.groups().size()); ++g) {
+            for (Outcome o : kOutcomes) {
+                const auto run = model.runFor(g, o);
+                QCOMPARE(run.has_value(), model.groups()[std::size_t(g)].counts[o] > 0);
+                if (!run)
+                    continue;
+                const CampaignRun& r = campaign_.runs[*run];
+                QVERIFY(r.outcome == o);
+                QCOMPARE(std::to_string(r.bit), model.groups()[std::size_t(g)].key);
+                QCOMPARE(model.runConfig(*run).seed, r.seed);
+                QCOMPARE(model.runConfig(*run).faults.at, r.positions);
+            }
+        }
+        QCOMPARE(model.data(model.index(0, CampaignModel::OutcomeColumn)).toString(),
+                 outcomeLabel(campaign_.runs[0].outcome));
+        QCOMPARE(model.data(model.index(0, CampaignModel::OutcomeColumn), Qt::DecorationRole).value<QColor>(),
+                 outcomeColor(campaign_.runs[0].outcome));
+    }
+
+    void chartStacksFractionsPerBit()
+    {
+        CampaignView view;
+        view.setCampaign(campaign_);
+        const auto& groups = view.model()->groups();
+        for (Outcome o : kOutcomes) {
+            QCPBars* bars = view.bars(o);
+            QCOMPARE(bars->brush().color(), outcomeColor(o));  // legend and chart share the class colours
+            QCOMPARE(bars->data()->size(), int(groups.size()));
+        }
+        // Every bar sums to one.
+        for (int g = 0; g < int(groups.size()); ++g) {
+            double sum = 0;
+            for (Outcome o : kOutcomes)
+                sum += (view.bars(o)->data()->constBegin() + g)->value;
+            QVERIFY(std::abs(sum - 1.0) < 1e-12);
+        }
+        QCOMPARE(view.plot()->legend->itemCount(), kOutcomeCount);
+        // Drawn: the bars cover a good part of the plot in more than the background colour.
+        const QImage image = view.plot()->toPixmap(900, 500).toImage();
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 5)
+            for (int x = 0; x < image.width(); x += 5)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.contains(outcomeColor(campaign_.runs[0].outcome).rgb()));
+        const QString saveDir = qEnvironmentVariable("GIGACHECK_TEST_IMAGES");  // to look at it by eye
+        if (!saveDir.isEmpty())
+            image.save(saveDir + QStringLiteral("/campaign-chart.png"));
+    }
+
+    void clickOnASegmentAsksForThatRun()
+    {
+        CampaignView view;
+        view.resize(900, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setCampaign(campaign_);
+        view.plot()->replot();
+        QSignalSpy spy(&view, &CampaignView::runRequested);
+
+        const auto& groups = view.model()->groups();
+        int checked = 0;
+        for (int g = 0; g < int(groups.size()); ++g) {
+            for (Outcome o : kOutcomes) {
+                if (groups[std::size_t(g)].counts[o] == 0)
+                    continue;
+                const QPointF at = middleOf(view, g, o);
+                const auto hit = view.segmentAt(at);
+                QVERIFY(hit.has_value());
+                QCOMPARE(hit->group, g);
+                QVERIFY(hit->outcome == o);
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= int(groups.size()));
+        // Between two bars and above the stacks there is nothing.
+        QVERIFY(!view.segmentAt({view.plot()->xAxis->coordToPixel(0.5), view.plot()->yAxis->coordToPixel(0.5)}));
+
+        const Outcome first = [&] {
+            for (Outcome o : kOutcomes)
+                if (groups[0].counts[o] > 0)
+                    return o;
+            return Outcome::Masked;
+        }();
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, middleOf(view, 0, first).toPoint());
+        QCOMPARE(spy.count(), 1);
+        const auto config = spy.at(0).at(0).value<RunConfig>();
+        const CampaignRun& expected = campaign_.runs[*view.model()->runFor(0, first)];
+        QCOMPARE(config.seed, expected.seed);
+        QVERIFY(config.strategy == expected.strategy);
+        QCOMPARE(config.faults.bit, expected.bit);
+        QVERIFY(spy.at(0).at(1).toString().contains(QStringLiteral("bit %1").arg(expected.bit)));
+    }
+
+    void mainWindowReplaysTheRun()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("campaign.json"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(campaignToJson(campaign_)));
+        }
+        MainWindow window;
+        window.resize(1400, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openCampaign(path, &error), qPrintable(error));
+        QVERIFY(window.currentView() == MainWindow::View::Campaign);
+        QCOMPARE(window.campaignView()->model()->rowCount(), 24);
+
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        const std::size_t pick = 5;
+        QVERIFY(window.campaignView()->openRun(pick));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY(window.currentView() == MainWindow::View::Heatmap);
+        const RunRecord& replay = *window.lastRecord();
+        const CampaignRun& run = campaign_.runs[pick];
+        QCOMPARE(replay.config.seed, run.seed);
+        QVERIFY(replay.config.strategy == run.strategy);
+        QCOMPARE(replay.injections.size(), run.applied.size());
+        QCOMPARE(replay.injections[0].injection.globalRow, run.applied[0].globalRow);
+        QCOMPARE(replay.injections[0].injection.globalCol, run.applied[0].globalCol);
+        QCOMPARE(replay.injections[0].injection.after, run.applied[0].after);  // same inputs, same flip
+        QVERIFY(classifyRun(replay) == run.outcome);
+    }
+
+    void brokenCampaignFilesAreRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deep.json"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray(200000, '[') + QByteArray(200000, ']'));
+        }
+        MainWindow window;
+        QString error;
+        QVERIFY(!window.openCampaign(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("nested")), qPrintable(error));
+        QVERIFY(!window.openCampaign(dir.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+private:
+    CampaignResult campaign_;
+};
+
+GIGACHECK_UI_TEST_MAIN(TestCampaignView)
+#include "tst_campaignview.moc"
