@@ -3,9 +3,9 @@
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
-#include <enginecontroller.hpp>
-#include <mainwindow.hpp>
-#include <timelineview.hpp>
+#include <engine/enginecontroller.hpp>
+#include <window/mainwindow.hpp>
+#include <views/timelineview.hpp>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;

@@ -4,12 +4,12 @@
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
-#include <enginecontroller.hpp>
-#include <faultspanel.hpp>
-#include <heatmapview.hpp>
-#include <mainwindow.hpp>
-#include <rooflineview.hpp>
-#include <timelineview.hpp>
+#include <engine/enginecontroller.hpp>
+#include <panels/faultspanel.hpp>
+#include <views/heatmapview.hpp>
+#include <window/mainwindow.hpp>
+#include <views/rooflineview.hpp>
+#include <views/timelineview.hpp>
 
 #include <qcustomplot.h>
 

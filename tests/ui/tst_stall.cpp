@@ -6,10 +6,10 @@
 // alone can hold a thread back for longer.
 #include "ui/uitestmain.hpp"
 
-#include <enginecontroller.hpp>
-#include <mainwindow.hpp>
-#include <runpanel.hpp>
-#include <timelineview.hpp>
+#include <engine/enginecontroller.hpp>
+#include <window/mainwindow.hpp>
+#include <panels/runpanel.hpp>
+#include <views/timelineview.hpp>
 
 #include <gigacheck/run.hpp>
 

@@ -1,7 +1,7 @@
 #include "heatmapview.hpp"
 
 #include "heatmapoverlay.hpp"
-#include "plotexport.hpp"
+#include "export/plotexport.hpp"
 #include "plotstyle.hpp"
 
 #include <qcustomplot.h>

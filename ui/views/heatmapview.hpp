@@ -4,8 +4,8 @@
 // rebuilt for the visible window after zooming or panning.
 #pragma once
 
-#include "animationmodel.hpp"
-#include "heatmapgrid.hpp"
+#include "models/animationmodel.hpp"
+#include "models/heatmapgrid.hpp"
 
 #include <gigacheck/faults.hpp>
 #include <gigacheck/plan.hpp>

@@ -2,8 +2,8 @@
 // points of the runs (measured, the seed's naive point, per operation kind).
 #pragma once
 
-#include "ceilingpresets.hpp"
-#include "rooflinemodel.hpp"
+#include "models/ceilingpresets.hpp"
+#include "models/rooflinemodel.hpp"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 // horizontal zoom and pan; a second run can stay on the same time axis for comparison.
 #pragma once
 
-#include "timelinemodel.hpp"
+#include "models/timelinemodel.hpp"
 
 #include <QWidget>
 

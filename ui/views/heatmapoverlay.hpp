@@ -3,7 +3,7 @@
 // Sizes are kept to a few pixels at any zoom so one element of a 16384^2 matrix stays visible.
 #pragma once
 
-#include "animationmodel.hpp"
+#include "models/animationmodel.hpp"
 
 #include <gigacheck/faults.hpp>
 #include <gigacheck/plan.hpp>

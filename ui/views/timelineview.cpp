@@ -1,8 +1,8 @@
 #include "timelineview.hpp"
 
-#include "plotexport.hpp"
+#include "export/plotexport.hpp"
 #include "plotstyle.hpp"
-#include "timelinemapper.hpp"
+#include "models/timelinemapper.hpp"
 #include "timelineplottable.hpp"
 
 #include <qcustomplot.h>

@@ -1,7 +1,7 @@
 #include "timelineplottable.hpp"
 
 #include "plotstyle.hpp"
-#include "timelinemapper.hpp"
+#include "models/timelinemapper.hpp"
 
 namespace gigacheck::ui {
 

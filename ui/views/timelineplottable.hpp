@@ -2,7 +2,7 @@
 // than a pixel merged with their neighbours of the same kind, so 100 000 spans stay smooth.
 #pragma once
 
-#include "timelinemodel.hpp"
+#include "models/timelinemodel.hpp"
 
 #include <qcustomplot.h>
 

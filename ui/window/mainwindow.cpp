@@ -1,16 +1,16 @@
 #include "mainwindow.hpp"
 
-#include "animationpanel.hpp"
-#include "enginecontroller.hpp"
-#include "faultspanel.hpp"
-#include "heatmapview.hpp"
-#include "plotexport.hpp"
-#include "rooflinemodel.hpp"
-#include "rooflineview.hpp"
-#include "runpanel.hpp"
-#include "setuppanel.hpp"
-#include "strategypanel.hpp"
-#include "timelineview.hpp"
+#include "views/animationpanel.hpp"
+#include "engine/enginecontroller.hpp"
+#include "panels/faultspanel.hpp"
+#include "views/heatmapview.hpp"
+#include "export/plotexport.hpp"
+#include "models/rooflinemodel.hpp"
+#include "views/rooflineview.hpp"
+#include "panels/runpanel.hpp"
+#include "panels/setuppanel.hpp"
+#include "panels/strategypanel.hpp"
+#include "views/timelineview.hpp"
 
 #include <gigacheck/bench.hpp>
 #include <gigacheck/version.hpp>

@@ -2,7 +2,7 @@
 // views (C heatmap with the error animation, timeline, roofline, report); files and settings.
 #pragma once
 
-#include "metatypes.hpp"
+#include "engine/metatypes.hpp"
 
 #include <QMainWindow>
 

@@ -1,6 +1,6 @@
 #include "memorybar.hpp"
 
-#include "plotstyle.hpp"
+#include "views/plotstyle.hpp"
 
 #include <QPainter>
 

@@ -1,7 +1,7 @@
 // Engine value types that cross threads in queued signals.
 #pragma once
 
-#include "heatmapgrid.hpp"
+#include "models/heatmapgrid.hpp"
 
 #include <gigacheck/record.hpp>
 

@@ -2,7 +2,7 @@
 // that a run with 100 000 operations reaches the GUI as a few dozen batches per second.
 #pragma once
 
-#include "heatmapgrid.hpp"
+#include "models/heatmapgrid.hpp"
 
 #include <gigacheck/events.hpp>
 

@@ -2,7 +2,7 @@
 // seed's formula beside it. It owns the steps and tells the heatmap which one to show.
 #pragma once
 
-#include "animationmodel.hpp"
+#include "models/animationmodel.hpp"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "ceilingpresets.hpp"
 
-#include "metatypes.hpp"
+#include "engine/metatypes.hpp"
 
 #include <QFile>
 #include <QJsonArray>

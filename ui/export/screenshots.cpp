@@ -1,11 +1,11 @@
 #include "screenshots.hpp"
 
-#include "animationpanel.hpp"
-#include "mainwindow.hpp"
-#include "runpanel.hpp"
-#include "timelineview.hpp"
-#include "enginecontroller.hpp"
-#include "heatmapview.hpp"
+#include "views/animationpanel.hpp"
+#include "window/mainwindow.hpp"
+#include "panels/runpanel.hpp"
+#include "views/timelineview.hpp"
+#include "engine/enginecontroller.hpp"
+#include "views/heatmapview.hpp"
 
 
 #include <QApplication>

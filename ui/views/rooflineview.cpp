@@ -1,6 +1,6 @@
 #include "rooflineview.hpp"
 
-#include "plotexport.hpp"
+#include "export/plotexport.hpp"
 #include "plotstyle.hpp"
 
 #include <gigacheck/bench.hpp>
