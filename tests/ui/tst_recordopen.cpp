@@ -68,7 +68,7 @@ class TestRecordOpen : public QObject {
             plot->replot();
             QVERIFY(hasContent(plot->toPixmap().toImage()));
         }
-        QVERIFY(window.lastRecord().has_value());
+        QVERIFY(window.lastRecord() != nullptr);
         QCOMPARE(window.lastRecord()->spans.size(), expected.spans.size());
     }
 

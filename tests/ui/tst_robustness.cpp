@@ -137,7 +137,7 @@ private slots:
         QCOMPARE(shown.size(), 1);
         QVERIFY2(shown.first().contains(path) && shown.first().contains(error), qPrintable(shown.first()));
         // Nothing lost: the record on screen stays, the title still names it.
-        QVERIFY(window.lastRecord().has_value());
+        QVERIFY(window.lastRecord() != nullptr);
         QCOMPARE(window.lastRecord()->spans.size(), spans);
         QCOMPARE(window.timeline()->model().spanCount(), spans);
         QCOMPARE(window.windowTitle(), title);

@@ -35,7 +35,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
         emit progressChanged(f, f > 0.01 ? elapsed * (1 - f) / f : -1.0);
     });
     connect(worker, &EngineWorker::finished, this,
-            [this](quint64 job, const RunRecord& r, const HostMatrix& c) {
+            [this](quint64 job, const RecordPtr& r, const HostMatrix& c) {
                 if (!current(job))
                     return;
                 running_ = false;

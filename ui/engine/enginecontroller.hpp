@@ -34,7 +34,7 @@ signals:
     void resultTilesArrived(const QVector<gigacheck::ui::HeatmapGrid>& tiles);
     // etaSeconds < 0 while unknown.
     void progressChanged(double fraction, double etaSeconds);
-    void runFinished(const gigacheck::RunRecord& record, const gigacheck::HostMatrix& c);
+    void runFinished(const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
     void runFailed(const QString& message);
 
 private:

@@ -136,7 +136,7 @@ void EngineWorker::computeDone(quint64 job)
     if (record_ && record_->status == "failed") {
         emit failed(job, QString::fromStdString(record_->error.empty() ? "run failed" : record_->error));
     } else if (record_) {
-        emit finished(job, *record_, result_);
+        emit finished(job, std::make_shared<const RunRecord>(std::move(*record_)), result_);
     } else {
         emit failed(job, error_);
     }

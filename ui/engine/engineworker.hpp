@@ -1,4 +1,4 @@
-// The engine's side of the GUI (ARCHITECTURE.md "Threading"). Lives on its own QThread; each run
+// The engine's side of the GUI (ui/README.md, "Threading"). Lives on its own QThread; each run
 // executes on a compute thread so that this object's event loop stays free to flush the
 // observer every ~30 ms as batched queued signals. Every signal carries the job id it belongs to
 // so that the controller can drop results of runs it no longer wants.
@@ -52,8 +52,9 @@ signals:
     void injectEvents(quint64 job, const QVector<gigacheck::InjectEvent>& events);
     void resultTiles(quint64 job, const QVector<gigacheck::ui::HeatmapGrid>& tiles);
     void progress(quint64 job, double fraction);
-    // A cancelled run also finishes, with record.status == "cancelled" and a partial record.
-    void finished(quint64 job, const gigacheck::RunRecord& record, const gigacheck::HostMatrix& c);
+    // A cancelled run also finishes, with record.status == "cancelled" and a partial record. The
+    // record is moved into a shared pointer here, so the GUI thread never copies it.
+    void finished(quint64 job, const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
     void failed(quint64 job, const QString& message);
 
 private:

@@ -19,6 +19,7 @@ void registerMetaTypes()
     qRegisterMetaType<gigacheck::HostMatrix>();
     qRegisterMetaType<gigacheck::Plan>();
     qRegisterMetaType<QVector<gigacheck::ui::HeatmapGrid>>();
+    qRegisterMetaType<gigacheck::ui::RecordPtr>();
 }
 
 void initResources()

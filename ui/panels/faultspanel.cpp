@@ -78,9 +78,10 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     });
     connect(remove, &QPushButton::clicked, this, [this] {
         std::vector<FaultAt> kept;
-        for (int i = 0; i < list_->count(); ++i)
-            if (!list_->item(i)->isSelected())
-                kept.push_back(faults_[std::size_t(i)]);
+        // Faults past the listed ones (see setExplicitFaults) cannot be selected: they stay.
+        for (std::size_t i = 0; i < faults_.size(); ++i)
+            if (i >= std::size_t(list_->count()) || !list_->item(int(i))->isSelected())
+                kept.push_back(faults_[i]);
         setExplicitFaults(kept);
         emit explicitFaultsEdited(faults_);
     });
@@ -114,8 +115,14 @@ void FaultsPanel::setExplicitFaults(const std::vector<FaultAt>& faults)
 {
     faults_ = faults;
     list_->clear();
-    for (const FaultAt& f : faults_)
-        list_->addItem(QStringLiteral("(%1, %2)").arg(f.row).arg(f.col));
+    // A list nobody can read costs as much as its items: show the first kMaxListed and a count.
+    constexpr std::size_t kMaxListed = 1000;
+    for (std::size_t i = 0; i < faults_.size() && i < kMaxListed; ++i)
+        list_->addItem(QStringLiteral("(%1, %2)").arg(faults_[i].row).arg(faults_[i].col));
+    if (faults_.size() > kMaxListed) {
+        auto* more = new QListWidgetItem(QStringLiteral("… and %1 more").arg(faults_.size() - kMaxListed), list_);
+        more->setFlags(Qt::ItemIsEnabled);  // not selectable: Remove selected keeps those faults
+    }
     emit changed();
 }
 

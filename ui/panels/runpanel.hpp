@@ -11,10 +11,15 @@ class QPushButton;
 
 namespace gigacheck::ui {
 
+class LabSession;
+
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
     explicit RunPanel(QWidget* parent = nullptr);
+    // Follows the session: running state, progress, and a log line per start, fault, non-clean
+    // verification, end of run and opened record.
+    void subscribe(LabSession* session);
     void setRunning(bool running);
     void setProgress(double fraction, double etaSeconds);
     void log(const QString& line);

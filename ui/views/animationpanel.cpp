@@ -1,5 +1,7 @@
 #include "animationpanel.hpp"
 
+#include "session/labsession.hpp"
+
 #include <QHBoxLayout>
 
 #include <algorithm>
@@ -69,6 +71,24 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     show();
 }
 
+void AnimationPanel::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::runStarted, this, [this] { setEvents({}, {}); });
+    connect(session, &LabSession::injectionsArrived, this,
+            [this, session] { setEvents(session->injections(), session->verifications()); });
+    connect(session, &LabSession::verificationsArrived, this, [this, session](const QVector<VerifyEvent>& events) {
+        // Clean verifications of a run without faults add no step.
+        const bool interesting = std::any_of(events.begin(), events.end(),
+                                             [](const VerifyEvent& e) { return e.result.verdict != Verdict::Clean; });
+        if (interesting || !session->injections().empty())
+            setEvents(session->injections(), session->verifications());
+    });
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) {
+        if (r->injections.size() != injectionsShown_ || r->verifications.size() != verificationsShown_)
+            setEvents(r->injections, r->verifications);
+    });
+}
+
 int AnimationPanel::interval() const
 {
     return int(1000.0 / std::pow(2.0, speed_->value()));
@@ -82,6 +102,8 @@ bool AnimationPanel::playing() const
 void AnimationPanel::setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications)
 {
     steps_ = buildAnimation(injections, verifications);
+    injectionsShown_ = injections.size();
+    verificationsShown_ = verifications.size();
     if (current_ >= int(steps_.size()))
         current_ = int(steps_.size()) - 1;
     show();

@@ -13,10 +13,16 @@ class QTimer;
 
 namespace gigacheck::ui {
 
+class LabSession;
+
 class AnimationPanel : public QWidget {
     Q_OBJECT
 public:
     explicit AnimationPanel(QWidget* parent = nullptr);
+
+    // Follows the session: steps grow with the live events of a run; a record's events replace
+    // them only when they differ from what is shown.
+    void subscribe(LabSession* session);
 
     // Rebuilds the steps; keeps the position when the new list extends the old one (live runs).
     void setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications);
@@ -40,6 +46,7 @@ private:
     void show();
 
     std::vector<AnimationStep> steps_;
+    std::size_t injectionsShown_ = 0, verificationsShown_ = 0;  // the events steps_ was built from
     int current_ = -1;
     QLabel* position_ = nullptr;
     QLabel* title_ = nullptr;

@@ -2,6 +2,66 @@
 
 namespace gigacheck::ui {
 
+namespace {
+
+// Remembers which marker-sized squares of the view already hold a mark, so that a crowd of
+// markers (or highlighted cells) costs one drawing per square.
+class SquareCover {
+public:
+    SquareCover(const QRectF& area, double side)
+        : area_(area), side_(side), cols_(std::max(1, int(std::ceil(area.width() / side)))),
+          rows_(std::max(1, int(std::ceil(area.height() / side)))), taken_(std::size_t(cols_) * std::size_t(rows_), false)
+    {
+    }
+    // True the first time a point of a square comes; false for the others (and outside the area).
+    bool claim(const QPointF& p)
+    {
+        const int cx = int((p.x() - area_.left()) / side_), cy = int((p.y() - area_.top()) / side_);
+        if (cx < 0 || cy < 0 || cx >= cols_ || cy >= rows_)
+            return false;
+        auto&& slot = taken_[std::size_t(cy) * std::size_t(cols_) + std::size_t(cx)];
+        if (slot)
+            return false;
+        slot = true;
+        return true;
+    }
+
+private:
+    QRectF area_;
+    double side_;
+    int cols_, rows_;
+    std::vector<bool> taken_;
+};
+
+}  // namespace
+
+std::vector<std::int64_t> gridLineOffsets(std::int64_t blockSize, std::int64_t count, std::int64_t extent, double lo,
+                                          double hi, double pixelsPerUnit, double minSpacing)
+{
+    std::vector<std::int64_t> offsets;
+    if (blockSize <= 0 || count <= 1 || extent <= 0 || !(pixelsPerUnit > 0) || !(hi > lo))
+        return offsets;
+    lo = std::max(lo, 0.0);
+    hi = std::min(hi, double(extent));
+    // Skip lines when blocks are thinner than minSpacing pixels so the grid never turns into a wash.
+    const double spacing = double(blockSize) * pixelsPerUnit;
+    const double wanted = spacing >= minSpacing ? 1.0 : std::ceil(minSpacing / spacing);
+    const std::int64_t stride = wanted >= double(count) ? count : std::int64_t(wanted);
+    // Lines b = 1 + t * stride; the first t whose offset reaches lo.
+    const double firstB = std::ceil(lo / double(blockSize));
+    std::int64_t t = firstB <= 1 ? 0 : std::int64_t(std::ceil((std::min(firstB, double(count)) - 1) / double(stride)));
+    for (;; ++t) {
+        const std::int64_t b = 1 + t * stride;
+        if (b >= count || b > extent / blockSize)
+            break;
+        const std::int64_t offset = b * blockSize;
+        if (double(offset) > hi || offset >= extent)
+            break;
+        offsets.push_back(offset);
+    }
+    return offsets;
+}
+
 HeatmapOverlay::HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer)
     : QCPLayerable(plot, layer), x_(xAxis), y_(yAxis)
 {
@@ -60,22 +120,21 @@ void HeatmapOverlay::drawGrid(QCPPainter* painter) const
                                               : mParentPlot->palette().color(QPalette::WindowText);
     line.setAlpha(150);
     painter->setPen(QPen(line, 1, Qt::DashLine));
-    // Skip lines when blocks are thinner than 4 pixels so the grid never turns into a wash.
-    auto drawLines = [&](int count, auto offsetOf, QCPAxis* axis, bool vertical) {
-        if (count <= 1)
-            return;
-        const double spacing = std::abs(axis->coordToPixel(double(offsetOf(1))) - axis->coordToPixel(0));
-        const int every = spacing >= 4 ? 1 : int(std::ceil(4 / std::max(spacing, 1e-3)));
-        for (int b = 1; b < count; b += every) {
-            const double p = axis->coordToPixel(double(offsetOf(b)));
+    // Only the boundaries inside the view, at least kMinGridSpacing pixels apart.
+    auto drawLines = [&](std::int64_t blockSize, int count, std::int64_t extent, QCPAxis* axis, bool vertical) {
+        const QCPRange range = axis->range();
+        const double pixelsPerUnit = std::abs(axis->coordToPixel(1) - axis->coordToPixel(0));
+        for (const std::int64_t offset : gridLineOffsets(blockSize, count, extent, range.lower, range.upper, pixelsPerUnit,
+                                                         kMinGridSpacing)) {
+            const double p = axis->coordToPixel(double(offset));
             if (vertical && p >= r.left() && p <= r.right())
                 painter->drawLine(QLineF(p, r.top(), p, r.bottom()));
             if (!vertical && p >= r.top() && p <= r.bottom())
                 painter->drawLine(QLineF(r.left(), p, r.right(), p));
         }
     };
-    drawLines(plan_->splitQ, [this](int j) { return plan_->colOffset(j); }, x_, true);
-    drawLines(plan_->splitM, [this](int i) { return plan_->rowOffset(i); }, y_, false);
+    drawLines(plan_->blockQ, plan_->splitQ, plan_->shape.q, x_, true);
+    drawLines(plan_->blockM, plan_->splitM, plan_->shape.m, y_, false);
 }
 
 void HeatmapOverlay::drawStep(QCPPainter* painter) const
@@ -94,24 +153,33 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
     QColor band(0xff, 0x45, 0x00, 110);
     painter->setPen(Qt::NoPen);
     painter->setBrush(band);
-    for (std::int64_t row : s.mismatchRows) {
-        double y0 = y_->coordToPixel(double(row)), y1 = y_->coordToPixel(double(row + 1));
-        if (std::abs(y1 - y0) < 3) {
-            const double c = (y0 + y1) / 2;
-            y0 = c - 1.5;
-            y1 = c + 1.5;
+    // Bands outside the view are skipped; more bands than pixels are merged into one per pixel.
+    const QRect view = clipRect();
+    auto drawBands = [&](const std::vector<std::int64_t>& lines, QCPAxis* axis, bool rows) {
+        const int first = rows ? view.top() : view.left(), size = std::max(1, rows ? view.height() : view.width());
+        std::vector<bool> covered(std::size_t(size) + 1, false);
+        const bool merge = lines.size() > std::size_t(size);
+        for (std::int64_t line : lines) {
+            double a = axis->coordToPixel(double(line)), b = axis->coordToPixel(double(line + 1));
+            if (std::abs(b - a) < 3) {
+                const double c = (a + b) / 2;
+                a = c - 1.5;
+                b = c + 1.5;
+            }
+            if (std::max(a, b) < first || std::min(a, b) > first + size)
+                continue;
+            if (merge) {
+                const int p = std::clamp(int((a + b) / 2) - first, 0, size);
+                if (covered[std::size_t(p)])
+                    continue;
+                covered[std::size_t(p)] = true;
+            }
+            painter->drawRect(rows ? QRectF(QPointF(tl.x(), a), QPointF(br.x(), b)).normalized()
+                                   : QRectF(QPointF(a, tl.y()), QPointF(b, br.y())).normalized());
         }
-        painter->drawRect(QRectF(QPointF(tl.x(), y0), QPointF(br.x(), y1)).normalized());
-    }
-    for (std::int64_t col : s.mismatchCols) {
-        double x0 = x_->coordToPixel(double(col)), x1 = x_->coordToPixel(double(col + 1));
-        if (std::abs(x1 - x0) < 3) {
-            const double c = (x0 + x1) / 2;
-            x0 = c - 1.5;
-            x1 = c + 1.5;
-        }
-        painter->drawRect(QRectF(QPointF(x0, tl.y()), QPointF(x1, br.y())).normalized());
-    }
+    };
+    drawBands(s.mismatchRows, y_, true);
+    drawBands(s.mismatchCols, x_, false);
 
     const bool showValues = s.stage == AnimationStage::Inject || s.stage == AnimationStage::Correct;
     QColor mark = s.stage == AnimationStage::Correct ? QColor(0x2e, 0xcc, 0x71)
@@ -120,8 +188,13 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
     QFont font = painter->font();
     font.setPointSizeF(9);
     painter->setFont(font);
+    const QRectF area = QRectF(view).adjusted(-10, -10, 10, 10);
+    const bool crowded = s.cells.size() > kMaxSeparateMarkers;
+    SquareCover squares(area, 2 * kMarkerRadius);
     for (const AnimationCell& c : s.cells) {
         const QPointF p = cellCenter(c.row, c.col);
+        if (!area.contains(p) || (crowded && !squares.claim(p)))
+            continue;
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(mark, 2, s.ambiguous ? Qt::DashLine : Qt::SolidLine));
         painter->drawEllipse(p, 7, 7);
@@ -132,7 +205,7 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
             label = QStringLiteral("?");
         if (c.checksum)
             label += QStringLiteral(" (checksum)");
-        if (!label.isEmpty()) {
+        if (!label.isEmpty() && !crowded) {
             const QRectF text = painter->fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
             const QRectF box(p + QPointF(10, -text.height() - 2), text.size());
             painter->setPen(Qt::NoPen);
@@ -146,15 +219,28 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
 
 void HeatmapOverlay::drawFaults(QCPPainter* painter) const
 {
+    const QRectF area = QRectF(clipRect()).adjusted(-kMarkerRadius - 3, -kMarkerRadius - 3, kMarkerRadius + 3, kMarkerRadius + 3);
+    const bool crowded = faults_.size() > kMaxSeparateMarkers;
+    SquareCover squares(area, 2 * kMarkerRadius);
     for (std::size_t i = 0; i < faults_.size(); ++i) {
-        const bool dragging = int(i) == dragIndex_;
-        const QPointF p = dragging ? cellCenter(dragRow_, dragCol_) : cellCenter(faults_[i].row, faults_[i].col);
-        painter->setBrush(QColor(255, 255, 255, 90));
-        painter->setPen(QPen(QColor(0xd6, 0x00, 0x6b), dragging ? 3 : 2));
-        painter->drawEllipse(p, kMarkerRadius, kMarkerRadius);
-        painter->drawLine(p + QPointF(-3, -3), p + QPointF(3, 3));
-        painter->drawLine(p + QPointF(-3, 3), p + QPointF(3, -3));
+        if (int(i) == dragIndex_)
+            continue;  // drawn last, on top
+        const QPointF p = cellCenter(faults_[i].row, faults_[i].col);
+        if (!area.contains(p) || (crowded && !squares.claim(p)))
+            continue;
+        drawMarker(painter, p, false);
     }
+    if (dragIndex_ >= 0 && std::size_t(dragIndex_) < faults_.size())
+        drawMarker(painter, cellCenter(dragRow_, dragCol_), true);
+}
+
+void HeatmapOverlay::drawMarker(QCPPainter* painter, const QPointF& p, bool dragging) const
+{
+    painter->setBrush(QColor(255, 255, 255, 90));
+    painter->setPen(QPen(QColor(0xd6, 0x00, 0x6b), dragging ? 3 : 2));
+    painter->drawEllipse(p, kMarkerRadius, kMarkerRadius);
+    painter->drawLine(p + QPointF(-3, -3), p + QPointF(3, 3));
+    painter->drawLine(p + QPointF(-3, 3), p + QPointF(3, -3));
 }
 
 }  // namespace gigacheck::ui

@@ -1,6 +1,9 @@
 // What is drawn over the C heatmap on its own buffered layer: the plan's block grid, the fault
 // markers and the animation step (mismatching rows/columns, located cells, old -> new values).
 // Sizes are kept to a few pixels at any zoom so one element of a 16384^2 matrix stays visible.
+// Every pass costs what the pixels can show, never what the plan or the fault list claims: grid
+// lines only inside the view and at least kMinGridSpacing pixels apart, markers outside the view
+// skipped and, when there are more than kMaxSeparateMarkers, one per marker-sized square.
 #pragma once
 
 #include "models/animationmodel.hpp"
@@ -14,10 +17,19 @@
 
 namespace gigacheck::ui {
 
+// The block boundaries worth a line along one axis: offsets b * blockSize (b = 1, 1 + stride, ...,
+// below count and extent) inside [lo, hi] (matrix coordinates), with stride chosen so that lines
+// are at least minSpacing pixels apart at pixelsPerUnit. Plain maths, tested without a screen;
+// at most (hi - lo) * pixelsPerUnit / minSpacing + 2 offsets whatever count says.
+std::vector<std::int64_t> gridLineOffsets(std::int64_t blockSize, std::int64_t count, std::int64_t extent, double lo,
+                                          double hi, double pixelsPerUnit, double minSpacing);
+
 class HeatmapOverlay : public QCPLayerable {
     Q_OBJECT
 public:
     static constexpr double kMarkerRadius = 6;
+    static constexpr double kMinGridSpacing = 4;       // pixels between two drawn block lines
+    static constexpr std::size_t kMaxSeparateMarkers = 1000;  // beyond: one marker per square
 
     HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer);
 
@@ -39,6 +51,7 @@ private:
     void drawGrid(QCPPainter* painter) const;
     void drawStep(QCPPainter* painter) const;
     void drawFaults(QCPPainter* painter) const;
+    void drawMarker(QCPPainter* painter, const QPointF& p, bool dragging) const;
 
     QCPAxis* x_;
     QCPAxis* y_;

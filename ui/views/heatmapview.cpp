@@ -2,6 +2,7 @@
 
 #include "heatmapoverlay.hpp"
 #include "export/plotexport.hpp"
+#include "session/labsession.hpp"
 #include "plotstyle.hpp"
 
 #include <qcustomplot.h>
@@ -94,6 +95,36 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     setShape(256, 256);
 }
 
+void HeatmapView::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c) {
+        if (rows_ != c.shape.m || cols_ != c.shape.q)
+            setShape(c.shape.m, c.shape.q);
+        beginLiveResult();
+    });
+    connect(session, &LabSession::resultTilesArrived, this, &HeatmapView::addResultTiles);
+    connect(session, &LabSession::injectionsArrived, this, [this, session] {
+        setEvents(session->injections(), session->verifications());  // sparse layers update live
+    });
+    connect(session, &LabSession::recordChanged, this,
+            [this](const RecordPtr& r, LabSession::Origin origin, const HostMatrix& c) {
+                if (origin == LabSession::Origin::Run) {
+                    if (c.rows() != rows_ || c.cols() != cols_)
+                        setShape(r->config.shape.m, r->config.shape.q);
+                    setPlan(r->plan);
+                    setMatrix(c);
+                    // The live events usually are the record's already: then nothing to redo.
+                    if (injections_.size() != r->injections.size() || verifications_.size() != r->verifications.size())
+                        setEvents(r->injections, r->verifications);
+                    return;
+                }
+                setPlan(r->plan);
+                setEvents(r->injections, r->verifications);
+                // A record holds no matrix: show where the faults and residuals were.
+                setLayer(r->injections.empty() ? Layer::Residuals : Layer::InjectedError);
+            });
+}
+
 void HeatmapView::setShape(std::int64_t rows, std::int64_t cols)
 {
     rows_ = std::max<std::int64_t>(rows, 1);
@@ -134,6 +165,11 @@ void HeatmapView::beginLiveResult()
 {
     matrix_ = HostMatrix();
     resetLive();
+    if (!isVisible()) {
+        // Behind another tab (a run shows the timeline): the blank map is drawn when shown.
+        gridStale_ = true;
+        return;
+    }
     rebuildGrid();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -231,6 +267,8 @@ MatrixWindow HeatmapView::visibleWindow() const
 
 void HeatmapView::rebuildGrid()
 {
+    gridStale_ = false;
+    deferredGrid_.reset();
     const MatrixWindow w = visibleWindow();
     const quint64 generation = ++gridGeneration_;
     // Sparse layers (a few faulty cells, a few mismatching rows) use cells of at least ~4 pixels
@@ -264,6 +302,11 @@ void HeatmapView::rebuildGrid()
                     if (!self || generation != self->gridGeneration_)
                         return;
                     self->gridPending_ = false;
+                    if (!self->isVisible()) {
+                        // A run ended behind another tab: the colour map is filled when shown.
+                        self->deferredGrid_ = std::move(grid);
+                        return;
+                    }
                     self->applyGrid(std::move(grid));
                     self->plot_->replot(QCustomPlot::rpQueuedReplot);
                 }, Qt::QueuedConnection);
@@ -455,7 +498,13 @@ bool HeatmapView::exportCsv(const QString& path, QString* error) const
 void HeatmapView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (matrix_.empty() && !liveTiles_.empty() && layer_ == Layer::Values) {
+    if (deferredGrid_) {
+        applyGrid(std::move(*deferredGrid_));
+        deferredGrid_.reset();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    if (gridStale_ || (matrix_.empty() && !liveTiles_.empty() && layer_ == Layer::Values)) {
         rebuildGrid();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }

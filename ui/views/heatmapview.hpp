@@ -27,6 +27,7 @@ class QTimer;
 namespace gigacheck::ui {
 
 class HeatmapOverlay;
+class LabSession;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -36,6 +37,10 @@ public:
     static constexpr int kLiveCells = 512;  // per axis while C fills during a run
 
     explicit HeatmapView(QWidget* parent = nullptr);
+
+    // Follows the session: C fills from the live tiles of a run, the finished run's C, plan and
+    // events replace them; an opened record (no matrix) shows its faults or residuals.
+    void subscribe(LabSession* session);
 
     // A new shape resets the view; the matrix and events are dropped.
     void setShape(std::int64_t rows, std::int64_t cols);
@@ -60,6 +65,7 @@ public:
     void setStep(const AnimationStep* step);
 
     QCustomPlot* plot() const { return plot_; }
+    // The grid on the colour map. A hidden view (another tab) leaves it as it was until shown.
     const HeatmapGrid& grid() const { return grid_; }
     // True while a large grid is still being reduced off the GUI thread.
     bool gridPending() const { return gridPending_; }
@@ -118,6 +124,8 @@ private:
     // Large reductions run on the thread pool; results of superseded requests are dropped.
     quint64 gridGeneration_ = 0;
     bool gridPending_ = false;
+    bool gridStale_ = false;  // grid_ shows an older state; rebuilt when the view is shown
+    std::optional<HeatmapGrid> deferredGrid_;  // reduced while hidden; applied when shown
 
     int dragIndex_ = -1;
     QPointF pressPos_;

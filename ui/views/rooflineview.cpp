@@ -3,6 +3,8 @@
 #include "export/plotexport.hpp"
 #include "plotstyle.hpp"
 
+#include "session/labsession.hpp"
+
 #include <gigacheck/bench.hpp>
 
 #include <qcustomplot.h>
@@ -61,10 +63,32 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     rebuild();
 }
 
+void RooflineView::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::historyChanged, this, [this, session] { setRuns(session->history()); });
+}
+
+void RooflineView::setRuns(std::vector<RecordPtr> runs)
+{
+    runs_ = std::move(runs);
+    rebuild();
+}
+
 void RooflineView::setRuns(const std::vector<RunRecord>& runs)
 {
-    runs_ = runs;
-    rebuild();
+    std::vector<RecordPtr> shared;
+    for (const RunRecord& r : runs)
+        shared.push_back(std::make_shared<const RunRecord>(r));
+    setRuns(std::move(shared));
+}
+
+const RooflineRun& RooflineView::summaryOf(const RecordPtr& run, double h2dGBs)
+{
+    for (const CachedSummary& c : cache_)
+        if (c.run == run && c.h2dGBs == h2dGBs)
+            return c.summary;
+    cache_.push_back({run, h2dGBs, summarizeRun(*run, runLabel(*run), h2dGBs)});
+    return cache_.back().summary;
 }
 
 Ceilings RooflineView::activeCeilings() const
@@ -73,7 +97,7 @@ Ceilings RooflineView::activeCeilings() const
     if (choice > 0)
         return presets_[std::size_t(choice - 1)].ceilings;
     if (!runs_.empty()) {
-        const DeviceInfo& d = runs_.back().device;
+        const DeviceInfo& d = runs_.back()->device;
         const Ceilings& c = d.ceilings;
         if (c.gflopsF32 > 0 || c.deviceBandwidthGBs > 0 || c.h2dGBs > 0)
             return c;
@@ -152,10 +176,11 @@ void RooflineView::rebuild()
     }
 
     summaries_.clear();
+    // Forget the summaries of runs no longer shown.
+    std::erase_if(cache_, [this](const CachedSummary& s) { return std::find(runs_.begin(), runs_.end(), s.run) == runs_.end(); });
     double minY = lowest, maxY = peak;
     for (std::size_t i = 0; i < runs_.size(); ++i) {
-        const RunRecord& rec = runs_[i];
-        summaries_.push_back(summarizeRun(rec, runLabel(rec), c.h2dGBs));
+        summaries_.push_back(summaryOf(runs_[i], c.h2dGBs));
         const QColor color = accentColor(int(i));
         for (const RooflinePoint& p : summaries_.back().points) {
             QCPGraph* g = plot_->addGraph();

@@ -5,6 +5,8 @@
 #include "models/timelinemapper.hpp"
 #include "timelineplottable.hpp"
 
+#include "session/labsession.hpp"
+
 #include <qcustomplot.h>
 
 #include <QLabel>
@@ -18,6 +20,12 @@ namespace {
 QString blockText(const BlockIndex& b)
 {
     return QStringLiteral("(%1, %2, %3)").arg(b.i).arg(b.j).arg(b.k);
+}
+
+QString strategyLabel(StrategyKind s)
+{
+    const std::string_view name = toString(s);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
 QString durationText(double seconds)
@@ -77,6 +85,29 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
         if (r.lower < 0 && r.size() > 0)
             plot_->xAxis->setRange(0, r.size());
+    });
+}
+
+void TimelineView::subscribe(LabSession* session)
+{
+    auto label = [](const RunRecord& r) { return strategyLabel(r.config.strategy); };
+    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c, bool keepPrevious) {
+        beginRun(strategyLabel(c.strategy), keepPrevious);
+    });
+    connect(session, &LabSession::spansArrived, this, &TimelineView::addSpans);
+    connect(session, &LabSession::recordChanged, this, [this, label](const RecordPtr& r, LabSession::Origin origin) {
+        if (origin == LabSession::Origin::File)
+            beginRun(label(*r), false);
+        setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+    });
+    connect(session, &LabSession::baselineAdded, this, [this, session, label](const RecordPtr& baseline) {
+        // Baseline lanes first, then the current run (if any) on the same time axis.
+        beginRun(label(*baseline) + QStringLiteral(" (file)"), false);
+        setRunSpans(baseline->spans);
+        if (const RecordPtr& current = session->record()) {
+            beginRun(label(*current), true);
+            setRunSpans(current->spans);
+        }
     });
 }
 

@@ -11,12 +11,17 @@ class QLabel;
 
 namespace gigacheck::ui {
 
+class LabSession;
 class TimelinePlottable;
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineView(QWidget* parent = nullptr);
+
+    // Follows the session: a run's lanes fill live, a finished or opened record replaces them, a
+    // comparison record goes first on the same time axis.
+    void subscribe(LabSession* session);
 
     const TimelineModel& model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }

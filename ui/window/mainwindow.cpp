@@ -6,6 +6,7 @@
 #include "views/heatmapview.hpp"
 #include "export/plotexport.hpp"
 #include "models/rooflinemodel.hpp"
+#include "views/reportview.hpp"
 #include "views/rooflineview.hpp"
 #include "panels/runpanel.hpp"
 #include "panels/setuppanel.hpp"
@@ -13,6 +14,7 @@
 #include "views/timelineview.hpp"
 
 #include <gigacheck/bench.hpp>
+#include <gigacheck/defaults.hpp>
 #include <gigacheck/version.hpp>
 
 #include <QAction>
@@ -23,7 +25,6 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -36,8 +37,6 @@ namespace gigacheck::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
-constexpr std::size_t kMaxHistory = 6;
-constexpr std::uint64_t kPreviewCapWhenZero = 1ull << 30;  // RunConfig: 0 means the device (CPU: 1 GiB)
 
 QString qs(std::string_view s)
 {
@@ -69,16 +68,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(QStringLiteral("Gigacheck Lab %1").arg(QString::fromLatin1(kVersion)));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
-    engine_ = new EngineController(this);
+    session_ = new LabSession(this);
     heatmap_ = new HeatmapView(this);
     animation_ = new AnimationPanel(this);
     timeline_ = new TimelineView(this);
     roofline_ = new RooflineView(this);
-    report_ = new QPlainTextEdit(this);
-    report_->setReadOnly(true);
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    report_->setFont(mono);
+    report_ = new ReportView(this);
 
     auto* heatmapPage = new QSplitter(Qt::Vertical, this);
     heatmapPage->addWidget(heatmap_);
@@ -110,65 +105,46 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(run_, &RunPanel::startRequested, this, &MainWindow::startRun);
     connect(run_, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
-    connect(engine_, &EngineController::spansArrived, this, [this](const QVector<Span>& spans) {
-        liveSpans_ += std::size_t(spans.size());
-        timeline_->addSpans(spans);
+    // Each view follows the session itself (Hotspot's pages and its parser); the window only
+    // reports the end of a run.
+    timeline_->subscribe(session_);
+    heatmap_->subscribe(session_);
+    animation_->subscribe(session_);
+    roofline_->subscribe(session_);
+    report_->subscribe(session_);
+    run_->subscribe(session_);
+    connect(session_, &LabSession::recordChanged, this, &MainWindow::onRecordChanged);
+    connect(session_, &LabSession::runFailed, this, [this](const QString& message) {
+        reportError(QStringLiteral("Run failed: %1").arg(message));
+        emit runFailed(message);
     });
-    connect(engine_, &EngineController::injectArrived, this, [this](const QVector<InjectEvent>& events) {
-        for (const InjectEvent& e : events) {
-            liveInjections_.push_back(e);
-            run_->log(QStringLiteral("inject %1 at block (%2,%3,%4) local (%5,%6): %7 → %8")
-                          .arg(qs(toString(e.injection.target)))
-                          .arg(e.injection.block.i).arg(e.injection.block.j).arg(e.injection.block.k)
-                          .arg(e.injection.localRow).arg(e.injection.localCol)
-                          .arg(e.injection.before, 0, 'g', 6).arg(e.injection.after, 0, 'g', 6));
-        }
-        animation_->setEvents(liveInjections_, liveVerifications_);
-        heatmap_->setEvents(liveInjections_, liveVerifications_);  // sparse layers update live
-    });
-    connect(engine_, &EngineController::verifyArrived, this, [this](const QVector<VerifyEvent>& events) {
-        bool interesting = false;
-        for (const VerifyEvent& e : events) {
-            liveVerifications_.push_back(e);
-            if (e.result.verdict != Verdict::Clean) {
-                interesting = true;
-                run_->log(QStringLiteral("verify block (%1,%2): %3, %4 row / %5 col mismatches, %6 correction(s)")
-                              .arg(e.block.i).arg(e.block.j).arg(qs(toString(e.result.verdict)))
-                              .arg(e.result.mismatchRows.size()).arg(e.result.mismatchCols.size())
-                              .arg(e.result.corrections.size()));
-            }
-        }
-        if (interesting || !liveInjections_.empty())
-            animation_->setEvents(liveInjections_, liveVerifications_);
-    });
-    connect(engine_, &EngineController::resultTilesArrived, heatmap_, &HeatmapView::addResultTiles);
-    connect(engine_, &EngineController::progressChanged, run_, &RunPanel::setProgress);
-    connect(engine_, &EngineController::runFinished, this, &MainWindow::onFinished);
-    connect(engine_, &EngineController::runFailed, this, &MainWindow::onFailed);
 
     restoreSettings();
     updatePlan();
     setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend built in)")
                                            : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
     // Name the devices once the window is up (probing CUDA can take a moment).
-    QTimer::singleShot(0, this, [this] {
-        try {
-            std::string why;
-            QStringList names;
-            const std::vector<DeviceInfo> devices = listDevices(&why);
-            for (const DeviceInfo& d : devices)
-                names << (d.backend == BackendKind::Cuda ? QStringLiteral("cuda %1: %2").arg(d.index).arg(QString::fromStdString(d.name))
-                                                         : QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name)));
-            if (!why.empty())
-                names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
-            setup_->setDevices(devices, QString::fromStdString(why));
-            if (!record_)  // an opened record shows its own device there
-                setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
-        } catch (const std::exception& e) {
-            if (!record_)
-                setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
-        }
-    });
+    QTimer::singleShot(0, this, &MainWindow::probeDevices);
+}
+
+void MainWindow::probeDevices()
+{
+    try {
+        std::string why;
+        QStringList names;
+        const std::vector<DeviceInfo> devices = listDevices(&why);
+        for (const DeviceInfo& d : devices)
+            names << (d.backend == BackendKind::Cuda ? QStringLiteral("cuda %1: %2").arg(d.index).arg(QString::fromStdString(d.name))
+                                                     : QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name)));
+        if (!why.empty())
+            names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
+        setup_->setDevices(devices, QString::fromStdString(why));
+        if (!lastRecord())  // an opened record shows its own device there
+            setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
+    } catch (const std::exception& e) {
+        if (!lastRecord())
+            setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -258,7 +234,7 @@ void MainWindow::updatePlan()
     if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
         heatmap_->setShape(c.shape.m, c.shape.q);
     try {
-        const Plan plan = makePlan(c.shape, c.precision, c.strategy, c.memCapBytes ? c.memCapBytes : kPreviewCapWhenZero,
+        const Plan plan = makePlan(c.shape, c.precision, c.strategy, c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes,
                                    c.abft);
         strategy_->showPlan(plan);
         heatmap_->setPlan(plan);
@@ -276,78 +252,34 @@ void MainWindow::startRun()
         reportError(error);
         return;
     }
-    liveInjections_.clear();
-    liveVerifications_.clear();
-    liveSpans_ = 0;
     const bool compare = run_->compareWithPrevious() && timeline_->model().runCount() > 0;
     RunRecord label;
     label.config = c;
-    timeline_->beginRun(qs(toString(c.strategy)), compare);
-    if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
-        heatmap_->setShape(c.shape.m, c.shape.q);
-    heatmap_->beginLiveResult();
-    animation_->setEvents({}, {});
-    run_->setRunning(true);
-    run_->log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
-                  .arg(runLabel(label), QString::fromStdString(formatBytes(double(c.memCapBytes))))
-                  .arg(c.faults.at.size())
-                  .arg(c.faults.count));
-    engine_->start(c);
+    session_->start(c, compare);
     statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
     showView(View::Timeline);
 }
 
 void MainWindow::cancelRun()
 {
-    if (!engine_->isRunning())
+    if (!session_->isRunning())
         return;
     run_->log(QStringLiteral("cancel requested"));
-    engine_->cancel();
+    session_->cancel();
 }
 
-void MainWindow::onFinished(const RunRecord& record, const HostMatrix& c)
+void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin origin)
 {
-    run_->setRunning(false);
-    if (record.status == "ok")
-        run_->setProgress(1.0, 0.0);
-    record_ = record;
-    timeline_->setRunSpans(record.spans);
-    if (c.rows() != heatmap_->rows() || c.cols() != heatmap_->cols())
-        heatmap_->setShape(record.config.shape.m, record.config.shape.q);
-    heatmap_->setPlan(record.plan);
-    heatmap_->setMatrix(c);
-    heatmap_->setEvents(record.injections, record.verifications);
-    animation_->setEvents(record.injections, record.verifications);
-    history_.push_back(record);
-    if (history_.size() > kMaxHistory)
-        history_.erase(history_.begin());
-    roofline_->setRuns(history_);
-    report_->setPlainText(QString::fromStdString(formatReport(record)));
-    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record.device.name),
-                                                                QString::fromStdString(record.device.whyChosen)));
-    const FaultReport& f = record.faults;
-    run_->log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; faults: %6 injected, %7 detected, "
-                             "%8 corrected, %9 uncorrectable")
-                  .arg(QString::fromStdString(record.status))
-                  .arg(record.metrics.totalSeconds, 0, 'f', 3)
-                  .arg(record.metrics.executeSeconds, 0, 'f', 3)
-                  .arg(record.metrics.gflops, 0, 'f', 2)
-                  .arg(record.spans.size())
-                  .arg(f.injected)
-                  .arg(f.detected)
-                  .arg(f.corrected)
-                  .arg(f.uncorrectable));
-    statusBar()->showMessage(QStringLiteral("Run %1: %2").arg(QString::fromStdString(record.status),
-                                                             record.verifiedCorrect() ? QStringLiteral("verified correct")
-                                                                                      : QStringLiteral("NOT verified correct")));
-    emit runFinished(record);
-}
-
-void MainWindow::onFailed(const QString& message)
-{
-    run_->setRunning(false);
-    reportError(QStringLiteral("Run failed: %1").arg(message));
-    emit runFailed(message);
+    if (origin == LabSession::Origin::File) {
+        setup_->setDeviceText(QStringLiteral("recorded on: %1").arg(QString::fromStdString(record->device.name)));
+        return;
+    }
+    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->device.name),
+                                                                 QString::fromStdString(record->device.whyChosen)));
+    statusBar()->showMessage(QStringLiteral("Run %1: %2").arg(QString::fromStdString(record->status),
+                                                             record->verifiedCorrect() ? QStringLiteral("verified correct")
+                                                                                       : QStringLiteral("NOT verified correct")));
+    emit runFinished(*record);
 }
 
 void MainWindow::reportError(const QString& message)
@@ -397,18 +329,9 @@ bool MainWindow::compareWithRecord(const QString& path, QString* error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    // Baseline lanes first, then the current run (if any) on the same time axis.
-    timeline_->beginRun(qs(toString(baseline.config.strategy)) + QStringLiteral(" (file)"), false);
-    timeline_->setRunSpans(baseline.spans);
-    if (record_) {
-        timeline_->beginRun(qs(toString(record_->config.strategy)), true);
-        timeline_->setRunSpans(record_->spans);
-    }
-    history_.insert(history_.begin(), baseline);
-    if (history_.size() > kMaxHistory)
-        history_.pop_back();
-    roofline_->setRuns(history_);
-    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), runLabel(baseline)));
+    const QString label = runLabel(baseline);
+    session_->addBaseline(std::move(baseline));
+    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
     showView(View::Timeline);
     return true;
 }
@@ -416,33 +339,18 @@ bool MainWindow::compareWithRecord(const QString& path, QString* error)
 void MainWindow::showRecord(const RunRecord& record)
 {
     setConfig(record.config);
-    record_ = record;
-    timeline_->beginRun(qs(toString(record.config.strategy)), false);
-    timeline_->setRunSpans(record.spans);
-    heatmap_->setPlan(record.plan);
-    heatmap_->setEvents(record.injections, record.verifications);
-    // A record holds no matrix: show where the faults and residuals were.
-    heatmap_->setLayer(record.injections.empty() ? HeatmapView::Layer::Residuals : HeatmapView::Layer::InjectedError);
-    animation_->setEvents(record.injections, record.verifications);
-    history_ = {record};
-    roofline_->setRuns(history_);
-    report_->setPlainText(QString::fromStdString(formatReport(record)));
-    setup_->setDeviceText(QStringLiteral("recorded on: %1").arg(QString::fromStdString(record.device.name)));
-    run_->log(QStringLiteral("opened record: %1, %2 spans, %3 verification(s)")
-                  .arg(runLabel(record))
-                  .arg(record.spans.size())
-                  .arg(record.verifications.size()));
+    session_->openRecord(record);
 }
 
 bool MainWindow::saveRecord(const QString& path, QString* error) const
 {
-    if (!record_) {
+    if (!lastRecord()) {
         if (error)
             *error = QStringLiteral("no run to save yet");
         return false;
     }
     try {
-        gigacheck::saveRecord(*record_, path.toStdString());
+        gigacheck::saveRecord(*lastRecord(), path.toStdString());
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -572,7 +480,7 @@ void MainWindow::restoreSettings()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
-    engine_->cancel();
+    session_->cancel();
     QMainWindow::closeEvent(event);
 }
 

@@ -1,15 +1,15 @@
 // The lab's main window: the four docked panels (setup, faults, strategy, run) around the
 // views (C heatmap with the error animation, timeline, roofline, report); files and settings.
+// The views follow the LabSession themselves; the window turns the panels into a RunConfig,
+// starts runs and opens files.
 #pragma once
 
 #include "engine/metatypes.hpp"
+#include "session/labsession.hpp"
 
 #include <QMainWindow>
 
-#include <optional>
-
 class QMenu;
-class QPlainTextEdit;
 class QTabWidget;
 
 namespace gigacheck::ui {
@@ -18,6 +18,7 @@ class AnimationPanel;
 class EngineController;
 class FaultsPanel;
 class HeatmapView;
+class ReportView;
 class RooflineView;
 class RunPanel;
 class SetupPanel;
@@ -45,7 +46,8 @@ public:
     // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
     bool compareWithRecord(const QString& path, QString* error);
     void showRecord(const RunRecord& record);
-    const std::optional<RunRecord>& lastRecord() const { return record_; }
+    // The record last finished or opened (null before the first).
+    const RecordPtr& lastRecord() const { return session_->record(); }
 
     void showView(View view);
     View currentView() const;
@@ -60,7 +62,9 @@ public:
     AnimationPanel* animation() const { return animation_; }
     TimelineView* timeline() const { return timeline_; }
     RooflineView* roofline() const { return roofline_; }
-    EngineController* engine() const { return engine_; }
+    ReportView* report() const { return report_; }
+    LabSession* session() const { return session_; }
+    EngineController* engine() const { return session_->engine(); }
 
 public slots:
     void startRun();
@@ -77,8 +81,8 @@ private:
     void buildDocks();
     void buildMenus();
     void updatePlan();
-    void onFinished(const RunRecord& record, const HostMatrix& c);
-    void onFailed(const QString& message);
+    void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
+    void probeDevices();
     void reportError(const QString& message);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -88,7 +92,7 @@ private:
     void saveRecordDialog();
     void exportDialog(bool data);
 
-    EngineController* engine_ = nullptr;
+    LabSession* session_ = nullptr;
     SetupPanel* setup_ = nullptr;
     FaultsPanel* faults_ = nullptr;
     StrategyPanel* strategy_ = nullptr;
@@ -97,15 +101,9 @@ private:
     AnimationPanel* animation_ = nullptr;
     TimelineView* timeline_ = nullptr;
     RooflineView* roofline_ = nullptr;
-    QPlainTextEdit* report_ = nullptr;
+    ReportView* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-
-    std::optional<RunRecord> record_;
-    std::vector<RunRecord> history_;  // roofline points of this session, newest last
-    std::vector<InjectEvent> liveInjections_;
-    std::vector<VerifyEvent> liveVerifications_;
-    std::size_t liveSpans_ = 0;
 };
 
 }  // namespace gigacheck::ui
