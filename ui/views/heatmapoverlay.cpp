@@ -33,6 +33,25 @@ private:
     std::vector<bool> taken_;
 };
 
+// More marks than fit side by side: a dot of 3 x 3 pixels each in one image of the view, drawn
+// at once, so the cost is one pass over the marks and one over the pixels.
+void drawDots(QCPPainter* painter, const QRect& view, const std::vector<QPointF>& points, const QColor& color)
+{
+    QImage dots(view.size(), QImage::Format_ARGB32_Premultiplied);
+    dots.fill(Qt::transparent);
+    const QRgb rgb = qPremultiply(color.rgba());
+    const int w = dots.width(), h = dots.height();
+    auto* pixels = reinterpret_cast<QRgb*>(dots.bits());  // one detach, then plain writes
+    const qsizetype stride = dots.bytesPerLine() / qsizetype(sizeof(QRgb));
+    for (const QPointF& p : points) {
+        const int x = int(p.x()) - view.left(), y = int(p.y()) - view.top();
+        for (int yy = std::max(y - 1, 0); yy <= std::min(y + 1, h - 1); ++yy)
+            for (int xx = std::max(x - 1, 0); xx <= std::min(x + 1, w - 1); ++xx)
+                pixels[yy * stride + xx] = rgb;
+    }
+    painter->drawImage(view.topLeft(), dots);
+}
+
 }  // namespace
 
 std::vector<std::int64_t> gridLineOffsets(std::int64_t blockSize, std::int64_t count, std::int64_t extent, double lo,
@@ -188,13 +207,22 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
     QFont font = painter->font();
     font.setPointSizeF(9);
     painter->setFont(font);
+    // Cells outside the view are skipped; more than kMaxSeparateMarkers in view become dots.
     const QRectF area = QRectF(view).adjusted(-10, -10, 10, 10);
-    const bool crowded = s.cells.size() > kMaxSeparateMarkers;
-    SquareCover squares(area, 2 * kMarkerRadius);
-    for (const AnimationCell& c : s.cells) {
+    std::vector<const AnimationCell*> visible;
+    for (const AnimationCell& c : s.cells)
+        if (area.contains(cellCenter(c.row, c.col)))
+            visible.push_back(&c);
+    if (visible.size() > kMaxSeparateMarkers) {
+        std::vector<QPointF> points;
+        for (const AnimationCell* c : visible)
+            points.push_back(cellCenter(c->row, c->col));
+        drawDots(painter, view, points, mark);
+        return;
+    }
+    for (const AnimationCell* cell : visible) {
+        const AnimationCell& c = *cell;
         const QPointF p = cellCenter(c.row, c.col);
-        if (!area.contains(p) || (crowded && !squares.claim(p)))
-            continue;
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(mark, 2, s.ambiguous ? Qt::DashLine : Qt::SolidLine));
         painter->drawEllipse(p, 7, 7);
@@ -205,7 +233,7 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
             label = QStringLiteral("?");
         if (c.checksum)
             label += QStringLiteral(" (checksum)");
-        if (!label.isEmpty() && !crowded) {
+        if (!label.isEmpty()) {
             const QRectF text = painter->fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
             const QRectF box(p + QPointF(10, -text.height() - 2), text.size());
             painter->setPen(Qt::NoPen);
@@ -219,16 +247,32 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
 
 void HeatmapOverlay::drawFaults(QCPPainter* painter) const
 {
-    const QRectF area = QRectF(clipRect()).adjusted(-kMarkerRadius - 3, -kMarkerRadius - 3, kMarkerRadius + 3, kMarkerRadius + 3);
-    const bool crowded = faults_.size() > kMaxSeparateMarkers;
-    SquareCover squares(area, 2 * kMarkerRadius);
+    const QRect view = clipRect();
+    const QRectF area = QRectF(view).adjusted(-kMarkerRadius - 3, -kMarkerRadius - 3, kMarkerRadius + 3, kMarkerRadius + 3);
+    // Few markers in view: each drawn; a crowd: one marker per marker-sized square while those stay
+    // few, else a dot per fault.
+    std::vector<QPointF> visible;
     for (std::size_t i = 0; i < faults_.size(); ++i) {
         if (int(i) == dragIndex_)
             continue;  // drawn last, on top
-        const QPointF p = cellCenter(faults_[i].row, faults_[i].col);
-        if (!area.contains(p) || (crowded && !squares.claim(p)))
-            continue;
-        drawMarker(painter, p, false);
+        if (const QPointF p = cellCenter(faults_[i].row, faults_[i].col); area.contains(p))
+            visible.push_back(p);
+    }
+    if (visible.size() <= kMaxSeparateMarkers) {
+        for (const QPointF& p : visible)
+            drawMarker(painter, p, false);
+    } else {
+        SquareCover squares(area, 2 * kMarkerRadius);
+        std::vector<QPointF> representatives;
+        for (const QPointF& p : visible)
+            if (squares.claim(p))
+                representatives.push_back(p);
+        if (representatives.size() <= kMaxSeparateMarkers) {
+            for (const QPointF& p : representatives)
+                drawMarker(painter, p, false);
+        } else {
+            drawDots(painter, view, visible, QColor(0xd6, 0x00, 0x6b));
+        }
     }
     if (dragIndex_ >= 0 && std::size_t(dragIndex_) < faults_.size())
         drawMarker(painter, cellCenter(dragRow_, dragCol_), true);

@@ -3,7 +3,8 @@
 // Sizes are kept to a few pixels at any zoom so one element of a 16384^2 matrix stays visible.
 // Every pass costs what the pixels can show, never what the plan or the fault list claims: grid
 // lines only inside the view and at least kMinGridSpacing pixels apart, markers outside the view
-// skipped and, when there are more than kMaxSeparateMarkers, one per marker-sized square.
+// skipped and, when more than kMaxSeparateMarkers are in view, one per marker-sized square (or,
+// when even those are too many, a 3 x 3 pixel dot per fault in one image).
 #pragma once
 
 #include "models/animationmodel.hpp"
