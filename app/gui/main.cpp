@@ -1,8 +1,8 @@
 // gigacheck-lab: the lab's GUI. `gigacheck-lab record.json` opens a record;
 // `gigacheck-lab --screenshots DIR [--record FILE] [--backend auto|cpu|cuda] [--shape MxNxQ]
 //  [--strategy s2] [--compare s1] [--cap 16MiB]` grabs the main views offscreen and exits.
-#include <mainwindow.hpp>
-#include <screenshots.hpp>
+#include <window/mainwindow.hpp>
+#include <export/screenshots.hpp>
 
 #include <gigacheck/version.hpp>
 

@@ -2,8 +2,8 @@
 // collinear sets and ambiguous candidates (seed figures 1-3) as such, and plays, pauses, steps.
 #include "ui/uitestmain.hpp"
 
-#include <animationpanel.hpp>
-#include <heatmapview.hpp>
+#include <views/animationpanel.hpp>
+#include <views/heatmapview.hpp>
 
 #include <gigacheck/run.hpp>
 

@@ -2,7 +2,7 @@
 // its hit test, a click that re-runs one run, and the main window replaying that run exactly.
 #include "ui/uitestmain.hpp"
 
-#include <mainwindow.hpp>
+#include <window/mainwindow.hpp>
 #include <views/campaignmodel.hpp>
 #include <views/campaignview.hpp>
 

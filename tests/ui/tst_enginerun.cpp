@@ -3,9 +3,9 @@
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
-#include <enginecontroller.hpp>
-#include <mainwindow.hpp>
-#include <timelineview.hpp>
+#include <engine/enginecontroller.hpp>
+#include <window/mainwindow.hpp>
+#include <views/timelineview.hpp>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;
@@ -55,7 +55,7 @@ private slots:
             d2h |= model.lane(i).queue == Queue::D2H && !model.lane(i).spans.empty();
         }
         QVERIFY(h2d && compute && d2h);
-        QVERIFY(window.lastRecord().has_value());
+        QVERIFY(window.lastRecord() != nullptr);
     }
 
     void cancelStopsWithinOneSecondAndTheNextRunWorks()
@@ -124,7 +124,7 @@ private slots:
         // The worker finishes the old job before it starts the new one, so a stale result would
         // already have arrived by now.
         QCOMPARE(finished.count(), 1);
-        const RunRecord r = finished.first().first().value<RunRecord>();
+        const RunRecord r = *finished.first().first().value<RecordPtr>();
         QCOMPARE(r.status, std::string("ok"));
         QVERIFY(r.config.shape == smallRun().shape);
     }

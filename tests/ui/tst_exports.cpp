@@ -1,9 +1,9 @@
 // Exports write valid files: PNG magic, PDF header, SVG root element, CSV header and rows.
 #include "ui/uitestmain.hpp"
 
-#include <mainwindow.hpp>
-#include <plotexport.hpp>
-#include <timelineview.hpp>
+#include <window/mainwindow.hpp>
+#include <export/plotexport.hpp>
+#include <views/timelineview.hpp>
 
 #include <QTemporaryDir>
 #include <QXmlStreamReader>

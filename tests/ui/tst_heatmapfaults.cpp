@@ -2,11 +2,11 @@
 // right-click removes it, and the run's record contains the fault, detected and corrected.
 #include "ui/uitestmain.hpp"
 
-#include <animationpanel.hpp>
-#include <enginecontroller.hpp>
-#include <faultspanel.hpp>
-#include <heatmapview.hpp>
-#include <mainwindow.hpp>
+#include <views/animationpanel.hpp>
+#include <engine/enginecontroller.hpp>
+#include <panels/faultspanel.hpp>
+#include <views/heatmapview.hpp>
+#include <window/mainwindow.hpp>
 
 #include <qcustomplot.h>
 

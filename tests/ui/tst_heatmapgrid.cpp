@@ -1,7 +1,7 @@
 // The bounded grid that makes huge C matrices drawable: block maximum keeps every spike.
 #include "ui/uitestmain.hpp"
 
-#include <heatmapgrid.hpp>
+#include <models/heatmapgrid.hpp>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;

@@ -2,11 +2,11 @@
 // layers and fault markers, animation, roofline and report. Broken files give a message.
 #include "ui/uitestmain.hpp"
 
-#include <animationpanel.hpp>
-#include <heatmapview.hpp>
-#include <mainwindow.hpp>
-#include <rooflineview.hpp>
-#include <timelineview.hpp>
+#include <views/animationpanel.hpp>
+#include <views/heatmapview.hpp>
+#include <window/mainwindow.hpp>
+#include <views/rooflineview.hpp>
+#include <views/timelineview.hpp>
 
 #include <qcustomplot.h>
 
@@ -68,7 +68,7 @@ class TestRecordOpen : public QObject {
             plot->replot();
             QVERIFY(hasContent(plot->toPixmap().toImage()));
         }
-        QVERIFY(window.lastRecord().has_value());
+        QVERIFY(window.lastRecord() != nullptr);
         QCOMPARE(window.lastRecord()->spans.size(), expected.spans.size());
     }
 

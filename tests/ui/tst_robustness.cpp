@@ -4,12 +4,12 @@
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
-#include <enginecontroller.hpp>
-#include <faultspanel.hpp>
-#include <heatmapview.hpp>
-#include <mainwindow.hpp>
-#include <rooflineview.hpp>
-#include <timelineview.hpp>
+#include <engine/enginecontroller.hpp>
+#include <panels/faultspanel.hpp>
+#include <views/heatmapview.hpp>
+#include <window/mainwindow.hpp>
+#include <views/rooflineview.hpp>
+#include <views/timelineview.hpp>
 
 #include <qcustomplot.h>
 
@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(shown.size(), 1);
         QVERIFY2(shown.first().contains(path) && shown.first().contains(error), qPrintable(shown.first()));
         // Nothing lost: the record on screen stays, the title still names it.
-        QVERIFY(window.lastRecord().has_value());
+        QVERIFY(window.lastRecord() != nullptr);
         QCOMPARE(window.lastRecord()->spans.size(), spans);
         QCOMPARE(window.timeline()->model().spanCount(), spans);
         QCOMPARE(window.windowTitle(), title);

@@ -1,10 +1,10 @@
 // Settings persist: window state and dock layout, the last configuration, recent files.
 #include "ui/uitestmain.hpp"
 
-#include <mainwindow.hpp>
-#include <seededit.hpp>
-#include <setuppanel.hpp>
-#include <strategypanel.hpp>
+#include <window/mainwindow.hpp>
+#include <panels/seededit.hpp>
+#include <panels/setuppanel.hpp>
+#include <panels/strategypanel.hpp>
 
 #include <QComboBox>
 #include <QDockWidget>

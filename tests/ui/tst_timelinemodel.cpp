@@ -1,8 +1,8 @@
 // Time <-> pixel maths, lanes and hit-testing of the timeline, without a screen.
 #include "ui/uitestmain.hpp"
 
-#include <timelinemapper.hpp>
-#include <timelinemodel.hpp>
+#include <models/timelinemapper.hpp>
+#include <models/timelinemodel.hpp>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;

@@ -2,8 +2,8 @@
 // merged), hover tooltips name the span under the mouse, zooming keeps it correct.
 #include "ui/uitestmain.hpp"
 
-#include <timelineplottable.hpp>
-#include <timelineview.hpp>
+#include <views/timelineplottable.hpp>
+#include <views/timelineview.hpp>
 
 #include <qcustomplot.h>
 

@@ -4,7 +4,7 @@
 
 #include "gigacheck/run.hpp"
 #include "gigacheck/version.hpp"
-#include "run/reference.hpp"
+#include "families/blocked_gemm/run/reference.hpp"
 
 #include <chrono>
 #include <ctime>

@@ -1,6 +1,7 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
 #include "gigacheck/run.hpp"
 
+#include "gigacheck/defaults.hpp"
 #include "gigacheck/version.hpp"
 #include "core/result_block_observer.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
@@ -17,8 +18,6 @@
 namespace gigacheck {
 
 namespace {
-
-constexpr std::uint64_t kCpuDefaultCap = 1ull << 30;  // 1 GiB
 
 std::string nowIso8601()
 {
@@ -127,7 +126,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     // Everything that can refuse the input runs before the (possibly large) matrices exist.
     std::uint64_t cap = config.memCapBytes;
     if (cap == 0)
-        cap = record.device.backend == BackendKind::Cpu || record.device.memoryBytes == 0 ? kCpuDefaultCap
+        cap = record.device.backend == BackendKind::Cpu || record.device.memoryBytes == 0 ? kDefaultCpuMemCapBytes
                                                                                           : record.device.memoryBytes;
     record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
     // Before the schedule: for a huge shape building it alone can take a while.

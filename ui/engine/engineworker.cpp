@@ -1,0 +1,152 @@
+#include "engineworker.hpp"
+
+#include <gigacheck/run.hpp>
+
+#include <algorithm>
+
+#include <QTimer>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace gigacheck::ui {
+
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent)
+{
+    registerMetaTypes();
+}
+
+EngineWorker::~EngineWorker()
+{
+    cancel_.store(true);
+    if (compute_.joinable())
+        compute_.join();
+}
+
+namespace {
+
+// The engine's threads (this one and the queue threads it starts, which inherit it) run a
+// little nicer than the GUI thread, so that on a machine with few cores the event loop still
+// gets the CPU promptly while every core computes. Linux only; elsewhere a no-op.
+void lowerComputePriority()
+{
+#ifdef __linux__
+    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+    ::setpriority(PRIO_PROCESS, tid, std::min(::getpriority(PRIO_PROCESS, tid) + 5, 19));
+#endif
+}
+
+}  // namespace
+
+Backend* EngineWorker::backendFor(BackendKind kind, int device)
+{
+    auto& slot = backends_[{kind, device}];
+    if (!slot)
+        slot = makeBackend(kind, device);  // throws InputError when CUDA (or that device) is missing
+    return slot.get();
+}
+
+void EngineWorker::start(quint64 job, const RunConfig& config)
+{
+    if (busy_) {
+        queued_ = std::make_pair(job, config);
+        cancel_.store(true);
+        return;
+    }
+    launch(job, config);
+}
+
+void EngineWorker::launch(quint64 job, const RunConfig& config)
+{
+    if (!flushTimer_) {
+        // Created here, not in the constructor, so that it belongs to the worker's thread.
+        flushTimer_ = new QTimer(this);
+        flushTimer_->setInterval(kFlushIntervalMs);
+        connect(flushTimer_, &QTimer::timeout, this, &EngineWorker::flush);
+    }
+    busy_ = true;
+    job_ = job;
+    // Cleared first, then the job's own cancel read: a request racing with this launch is kept.
+    cancel_.store(false);
+    if (cancelThrough_.load() >= job)
+        cancel_.store(true);
+    observer_.clear();
+    record_.reset();
+    result_ = HostMatrix();
+    error_.clear();
+    emit started(job);
+    flushTimer_->start();
+
+    try {
+        startCompute(job, config);
+    } catch (const std::exception& e) {
+        // No thread for the run (the system is out of threads or memory): report it, stay usable.
+        flushTimer_->stop();
+        busy_ = false;
+        emit failed(job, QStringLiteral("cannot start the engine thread: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void EngineWorker::startCompute(quint64 job, const RunConfig& config)
+{
+    compute_ = std::thread([this, job, config] {
+        lowerComputePriority();
+        try {
+            RunHooks hooks;
+            hooks.observer = &observer_;
+            hooks.cancel = &cancel_;
+            hooks.resultOut = &result_;
+            hooks.backend = backendFor(config.backend, config.device);
+            record_ = runGemm(config, hooks);
+        } catch (const std::exception& e) {
+            // InputError, BackendError or anything else: reported, never fatal to the GUI.
+            error_ = QString::fromStdString(e.what());
+        } catch (...) {
+            error_ = QStringLiteral("unknown failure in the engine");
+        }
+        QMetaObject::invokeMethod(this, [this, job] { computeDone(job); }, Qt::QueuedConnection);
+    });
+}
+
+void EngineWorker::flush()
+{
+    BatchingObserver::Batch batch = observer_.take();
+    if (!batch.injections.isEmpty())
+        emit injectEvents(job_, batch.injections);
+    if (!batch.spans.isEmpty())
+        emit spansAvailable(job_, batch.spans);
+    if (!batch.resultTiles.isEmpty())
+        emit resultTiles(job_, batch.resultTiles);
+    if (!batch.verifications.isEmpty())
+        emit verifyEvents(job_, batch.verifications);
+    if (batch.progress >= 0)
+        emit progress(job_, batch.progress);
+}
+
+void EngineWorker::computeDone(quint64 job)
+{
+    if (compute_.joinable())
+        compute_.join();
+    flushTimer_->stop();
+    flush();
+    busy_ = false;
+    if (record_ && record_->status == "failed") {
+        emit failed(job, QString::fromStdString(record_->error.empty() ? "run failed" : record_->error));
+    } else if (record_) {
+        emit finished(job, std::make_shared<const RunRecord>(std::move(*record_)), result_);
+    } else {
+        emit failed(job, error_);
+    }
+    record_.reset();
+    result_ = HostMatrix();
+    if (queued_) {
+        auto next = std::move(*queued_);
+        queued_.reset();
+        launch(next.first, next.second);
+    }
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,83 @@
+// The engine's side of the GUI (ui/README.md, "Threading"). Lives on its own QThread; each run
+// executes on a compute thread so that this object's event loop stays free to flush the
+// observer every ~30 ms as batched queued signals. Every signal carries the job id it belongs to
+// so that the controller can drop results of runs it no longer wants.
+#pragma once
+
+#include "batchingobserver.hpp"
+#include "metatypes.hpp"
+
+#include <gigacheck/backend.hpp>
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+class QTimer;
+
+namespace gigacheck::ui {
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kFlushIntervalMs = 30;
+
+    explicit EngineWorker(QObject* parent = nullptr);
+    ~EngineWorker() override;
+
+    // Thread-safe: stops every job up to and including throughJob, the running one between
+    // operations and a queued one before it starts (a Cancel right after Start must not be lost
+    // when the worker has not picked the job up yet).
+    void requestCancel(quint64 throughJob)
+    {
+        quint64 seen = cancelThrough_.load();
+        while (seen < throughJob && !cancelThrough_.compare_exchange_weak(seen, throughJob)) {
+        }
+        cancel_.store(true);
+    }
+
+public slots:
+    // Starts a run; a run still going is cancelled first and this one starts after it.
+    void start(quint64 job, const gigacheck::RunConfig& config);
+
+signals:
+    void started(quint64 job);
+    void spansAvailable(quint64 job, const QVector<gigacheck::Span>& spans);
+    void verifyEvents(quint64 job, const QVector<gigacheck::VerifyEvent>& events);
+    void injectEvents(quint64 job, const QVector<gigacheck::InjectEvent>& events);
+    void resultTiles(quint64 job, const QVector<gigacheck::ui::HeatmapGrid>& tiles);
+    void progress(quint64 job, double fraction);
+    // A cancelled run also finishes, with record.status == "cancelled" and a partial record. The
+    // record is moved into a shared pointer here, so the GUI thread never copies it.
+    void finished(quint64 job, const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
+    void failed(quint64 job, const QString& message);
+
+private:
+    void launch(quint64 job, const gigacheck::RunConfig& config);
+    void flush();
+    void computeDone(quint64 job);
+    Backend* backendFor(BackendKind kind, int device);
+    void startCompute(quint64 job, const RunConfig& config);  // throws when no thread can start
+
+    QTimer* flushTimer_ = nullptr;
+    BatchingObserver observer_;
+    std::atomic<bool> cancel_{false};
+    std::atomic<quint64> cancelThrough_{0};
+    std::thread compute_;
+    bool busy_ = false;
+    quint64 job_ = 0;
+    std::optional<std::pair<quint64, RunConfig>> queued_;
+    // Written by the compute thread, read after join.
+    std::optional<RunRecord> record_;
+    HostMatrix result_;
+    QString error_;
+    // Backends are reused across runs (a CUDA context is expensive); made on first use.
+    std::map<std::pair<BackendKind, int>, std::unique_ptr<Backend>> backends_;  // kept across runs
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,33 @@
+// Engine value types that cross threads in queued signals.
+#pragma once
+
+#include "models/heatmapgrid.hpp"
+
+#include <gigacheck/record.hpp>
+
+#include <QMetaType>
+#include <QVector>
+
+#include <memory>
+
+namespace gigacheck::ui {
+// A finished record is made once on the engine thread and shared by everyone who shows it.
+using RecordPtr = std::shared_ptr<const RunRecord>;
+}  // namespace gigacheck::ui
+
+Q_DECLARE_METATYPE(gigacheck::Span)
+Q_DECLARE_METATYPE(gigacheck::VerifyEvent)
+Q_DECLARE_METATYPE(gigacheck::InjectEvent)
+Q_DECLARE_METATYPE(gigacheck::RunRecord)
+Q_DECLARE_METATYPE(gigacheck::RunConfig)
+Q_DECLARE_METATYPE(gigacheck::HostMatrix)
+Q_DECLARE_METATYPE(gigacheck::Plan)
+Q_DECLARE_METATYPE(gigacheck::ui::HeatmapGrid)
+Q_DECLARE_METATYPE(gigacheck::ui::RecordPtr)
+
+namespace gigacheck::ui {
+// Registers the types above (idempotent); called by the worker and the main window.
+void registerMetaTypes();
+// The resources of the static library (presets, icons); idempotent.
+void initResources();
+}  // namespace gigacheck::ui

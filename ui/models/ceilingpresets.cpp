@@ -1,0 +1,56 @@
+#include "ceilingpresets.hpp"
+
+#include "engine/metatypes.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace gigacheck::ui {
+
+std::vector<CeilingPreset> loadCeilingPresets(const QString& path, QString* error)
+{
+    initResources();
+    QFile file(path.isEmpty() ? QStringLiteral(":/gigacheck/presets/ceilings.json") : path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot open %1").arg(file.fileName());
+        return {};
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (doc.isNull()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(file.fileName(), parseError.errorString());  // Qt caps nesting
+        return {};
+    }
+    std::vector<CeilingPreset> presets;
+    const QJsonArray devices = doc.object().value(QStringLiteral("devices")).toArray();
+    for (const QJsonValue& v : devices) {
+        const QJsonObject o = v.toObject();
+        CeilingPreset p;
+        p.name = o.value(QStringLiteral("name")).toString();
+        p.matches = o.value(QStringLiteral("matches")).toString();
+        Ceilings& c = p.ceilings;
+        c.gflopsF32 = o.value(QStringLiteral("gflops_f32")).toDouble();
+        c.gflopsTf32 = o.value(QStringLiteral("gflops_tf32")).toDouble();
+        c.gflopsF64 = o.value(QStringLiteral("gflops_f64")).toDouble();
+        c.deviceBandwidthGBs = o.value(QStringLiteral("device_bandwidth_gbs")).toDouble();
+        c.h2dGBs = o.value(QStringLiteral("h2d_gbs")).toDouble();
+        c.d2hGBs = o.value(QStringLiteral("d2h_gbs")).toDouble();
+        c.source = "datasheet: " + o.value(QStringLiteral("reference")).toString().toStdString();
+        presets.push_back(std::move(p));
+    }
+    return presets;
+}
+
+int presetForDevice(const std::vector<CeilingPreset>& presets, const QString& deviceName)
+{
+    for (std::size_t i = 0; i < presets.size(); ++i)
+        if (!presets[i].matches.isEmpty() && deviceName.contains(presets[i].matches, Qt::CaseInsensitive))
+            return int(i);
+    return -1;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,128 @@
+#include "faultspanel.hpp"
+
+#include "seededit.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace gigacheck::ui {
+
+namespace {
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+}  // namespace
+
+FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
+{
+    count_ = new QSpinBox(this);
+    count_->setRange(0, 64);
+    count_->setToolTip(QStringLiteral("Random faults per chosen block product"));
+    collinear_ = new QComboBox(this);
+    for (const auto& row : enumTable<Collinearity>().rows)
+        collinear_->addItem(qs(labelOf(row.value)), int(row.value));
+    model_ = new QComboBox(this);
+    for (const auto& row : enumTable<FaultModel>().rows)
+        model_->addItem(qs(labelOf(row.value)), int(row.value));
+    bit_ = new QSpinBox(this);
+    bit_->setRange(-1, 63);
+    bit_->setValue(-1);
+    bit_->setSpecialValueText(QStringLiteral("top exponent bit"));
+    target_ = new QComboBox(this);
+    for (const auto& row : enumTable<FaultTarget>().rows)
+        target_->addItem(qs(labelOf(row.value)), int(row.value));
+    scope_ = new QComboBox(this);
+    for (const auto& row : enumTable<FaultScope>().rows)
+        scope_->addItem(qs(labelOf(row.value)), int(row.value));
+    seed_ = new SeedEdit(1, this);
+    list_ = new QListWidget(this);
+    list_->setObjectName(QStringLiteral("explicitFaults"));
+    list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    list_->setMaximumHeight(110);
+    auto* remove = new QPushButton(QStringLiteral("Remove selected"), this);
+    auto* clear = new QPushButton(QStringLiteral("Clear"), this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(remove);
+    buttons->addWidget(clear);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(QStringLiteral("Random faults"), count_);
+    form->addRow(QStringLiteral("Arrangement"), collinear_);
+    form->addRow(QStringLiteral("Model"), model_);
+    form->addRow(QStringLiteral("Bit"), bit_);
+    form->addRow(QStringLiteral("Target"), target_);
+    form->addRow(QStringLiteral("Blocks"), scope_);
+    form->addRow(QStringLiteral("Fault seed"), seed_);
+    form->addRow(new QLabel(QStringLiteral("Placed on the heatmap (row, col):"), this));
+    form->addRow(list_);
+    form->addRow(buttons);
+
+    for (QSpinBox* box : {count_, bit_})
+        connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);
+    connect(seed_, &QLineEdit::textChanged, this, &FaultsPanel::changed);
+    for (QComboBox* box : {collinear_, model_, target_, scope_})
+        connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &FaultsPanel::changed);
+    connect(model_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { bit_->setEnabled(FaultModel(model_->currentData().toInt()) == FaultModel::BitFlip); });
+    bit_->setEnabled(false);
+    connect(clear, &QPushButton::clicked, this, [this] {
+        setExplicitFaults({});
+        emit explicitFaultsEdited(faults_);
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        std::vector<FaultAt> kept;
+        // Faults past the listed ones (see setExplicitFaults) cannot be selected: they stay.
+        for (std::size_t i = 0; i < faults_.size(); ++i)
+            if (i >= std::size_t(list_->count()) || !list_->item(int(i))->isSelected())
+                kept.push_back(faults_[i]);
+        setExplicitFaults(kept);
+        emit explicitFaultsEdited(faults_);
+    });
+}
+
+void FaultsPanel::apply(FaultSpec& spec) const
+{
+    spec.count = count_->value();
+    spec.collinear = Collinearity(collinear_->currentData().toInt());
+    spec.model = FaultModel(model_->currentData().toInt());
+    spec.bit = bit_->value();
+    spec.target = FaultTarget(target_->currentData().toInt());
+    spec.scope = FaultScope(scope_->currentData().toInt());
+    spec.seed = seed_->value();
+    spec.at = faults_;
+}
+
+void FaultsPanel::load(const FaultSpec& spec)
+{
+    count_->setValue(spec.count);
+    collinear_->setCurrentIndex(collinear_->findData(int(spec.collinear)));
+    model_->setCurrentIndex(model_->findData(int(spec.model)));
+    bit_->setValue(spec.bit);
+    target_->setCurrentIndex(target_->findData(int(spec.target)));
+    scope_->setCurrentIndex(scope_->findData(int(spec.scope)));
+    seed_->setValue(spec.seed);
+    setExplicitFaults(spec.at);
+}
+
+void FaultsPanel::setExplicitFaults(const std::vector<FaultAt>& faults)
+{
+    faults_ = faults;
+    list_->clear();
+    // A list nobody can read costs as much as its items: show the first kMaxListed and a count.
+    constexpr std::size_t kMaxListed = 1000;
+    for (std::size_t i = 0; i < faults_.size() && i < kMaxListed; ++i)
+        list_->addItem(QStringLiteral("(%1, %2)").arg(faults_[i].row).arg(faults_[i].col));
+    if (faults_.size() > kMaxListed) {
+        auto* more = new QListWidgetItem(QStringLiteral("… and %1 more").arg(faults_.size() - kMaxListed), list_);
+        more->setFlags(Qt::ItemIsEnabled);  // not selectable: Remove selected keeps those faults
+    }
+    emit changed();
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,161 @@
+#include "runpanel.hpp"
+
+#include "models/rooflinemodel.hpp"
+#include "session/labsession.hpp"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace gigacheck::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
+{
+    start_ = new QPushButton(QStringLiteral("▶ Start run"), this);
+    start_->setObjectName(QStringLiteral("startRun"));
+    cancel_ = new QPushButton(QStringLiteral("■ Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancelRun"));
+    cancel_->setEnabled(false);
+    compare_ = new QCheckBox(QStringLiteral("compare with previous run (keep its lanes)"), this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setFormat(QStringLiteral("%p%"));
+    eta_ = new QLabel(QStringLiteral("idle"), this);
+    log_ = new QPlainTextEdit(this);
+    log_->setObjectName(QStringLiteral("runLog"));
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setPointSizeF(log_->font().pointSizeF() * 0.9);
+    log_->setFont(mono);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(start_);
+    buttons->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buttons);
+    layout->addWidget(compare_);
+    layout->addWidget(progress_);
+    layout->addWidget(eta_);
+    layout->addWidget(log_, 1);
+    connect(start_, &QPushButton::clicked, this, &RunPanel::startRequested);
+    connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+}
+
+void RunPanel::setRunning(bool running)
+{
+    start_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    if (running) {
+        progress_->setValue(0);
+        eta_->setText(QStringLiteral("starting…"));
+    } else {
+        eta_->setText(QStringLiteral("idle"));
+    }
+    progress_->setFormat(QStringLiteral("%p%"));
+}
+
+void RunPanel::setProgress(double fraction, double etaSeconds)
+{
+    progress_->setValue(int(fraction * 1000));
+    if (fraction >= 1.0) {
+        eta_->setText(QStringLiteral("done"));
+        return;
+    }
+    eta_->setText(etaSeconds < 0 ? QStringLiteral("running…")
+                                 : QStringLiteral("about %1 s left").arg(etaSeconds, 0, 'f', etaSeconds < 10 ? 1 : 0));
+}
+
+void RunPanel::log(const QString& line)
+{
+    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss.zzz ")) + line);
+}
+
+bool RunPanel::compareWithPrevious() const
+{
+    return compare_->isChecked();
+}
+
+void RunPanel::setCompareWithPrevious(bool on)
+{
+    compare_->setChecked(on);
+}
+
+QString RunPanel::logText() const
+{
+    return log_->toPlainText();
+}
+
+void RunPanel::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c) {
+        RunRecord label;
+        label.config = c;
+        setRunning(true);
+        log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
+                .arg(runLabel(label), QString::fromStdString(formatBytes(double(c.memCapBytes))))
+                .arg(c.faults.at.size())
+                .arg(c.faults.count));
+    });
+    connect(session, &LabSession::progressChanged, this, &RunPanel::setProgress);
+    connect(session, &LabSession::injectionsArrived, this, [this](const QVector<InjectEvent>& events) {
+        for (const InjectEvent& e : events)
+            log(QStringLiteral("inject %1 at block (%2,%3,%4) local (%5,%6): %7 → %8")
+                    .arg(qs(toString(e.injection.target)))
+                    .arg(e.injection.block.i).arg(e.injection.block.j).arg(e.injection.block.k)
+                    .arg(e.injection.localRow).arg(e.injection.localCol)
+                    .arg(e.injection.before, 0, 'g', 6).arg(e.injection.after, 0, 'g', 6));
+    });
+    connect(session, &LabSession::verificationsArrived, this, [this](const QVector<VerifyEvent>& events) {
+        for (const VerifyEvent& e : events)
+            if (e.result.verdict != Verdict::Clean)
+                log(QStringLiteral("verify block (%1,%2): %3, %4 row / %5 col mismatches, %6 correction(s)")
+                        .arg(e.block.i).arg(e.block.j).arg(qs(toString(e.result.verdict)))
+                        .arg(e.result.mismatchRows.size()).arg(e.result.mismatchCols.size())
+                        .arg(e.result.corrections.size()));
+    });
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r, LabSession::Origin origin) {
+        const RunRecord& record = *r;
+        if (origin == LabSession::Origin::File) {
+            log(QStringLiteral("opened record: %1, %2 spans, %3 verification(s)")
+                    .arg(runLabel(record))
+                    .arg(record.spans.size())
+                    .arg(record.verifications.size()));
+            return;
+        }
+        setRunning(false);
+        if (record.status == "ok")
+            setProgress(1.0, 0.0);
+        const FaultReport& f = record.faults;
+        log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; faults: %6 injected, %7 detected, "
+                           "%8 corrected, %9 uncorrectable")
+                .arg(QString::fromStdString(record.status))
+                .arg(record.metrics.totalSeconds, 0, 'f', 3)
+                .arg(record.metrics.executeSeconds, 0, 'f', 3)
+                .arg(record.metrics.gflops, 0, 'f', 2)
+                .arg(record.spans.size())
+                .arg(f.injected)
+                .arg(f.detected)
+                .arg(f.corrected)
+                .arg(f.uncorrectable));
+    });
+    connect(session, &LabSession::runFailed, this, [this] { setRunning(false); });
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,45 @@
+// Run: start, cancel, compare with the previous run, progress with ETA, and a log.
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace gigacheck::ui {
+
+class LabSession;
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunPanel(QWidget* parent = nullptr);
+    // Follows the session: running state, progress, and a log line per start, fault, non-clean
+    // verification, end of run and opened record.
+    void subscribe(LabSession* session);
+    void setRunning(bool running);
+    void setProgress(double fraction, double etaSeconds);
+    void log(const QString& line);
+    bool compareWithPrevious() const;
+    void setCompareWithPrevious(bool on);
+    QPushButton* startButton() const { return start_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QString logText() const;
+
+signals:
+    void startRequested();
+    void cancelRequested();
+
+private:
+    QPushButton* start_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QCheckBox* compare_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* eta_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,89 @@
+#include "labsession.hpp"
+
+#include "engine/enginecontroller.hpp"
+
+namespace gigacheck::ui {
+
+LabSession::LabSession(QObject* parent) : QObject(parent)
+{
+    registerMetaTypes();
+    engine_ = new EngineController(this);
+    connect(engine_, &EngineController::spansArrived, this, &LabSession::spansArrived);
+    connect(engine_, &EngineController::injectArrived, this, [this](const QVector<InjectEvent>& events) {
+        injections_.insert(injections_.end(), events.begin(), events.end());
+        emit injectionsArrived(events);
+    });
+    connect(engine_, &EngineController::verifyArrived, this, [this](const QVector<VerifyEvent>& events) {
+        verifications_.insert(verifications_.end(), events.begin(), events.end());
+        emit verificationsArrived(events);
+    });
+    connect(engine_, &EngineController::resultTilesArrived, this, &LabSession::resultTilesArrived);
+    connect(engine_, &EngineController::progressChanged, this, &LabSession::progressChanged);
+    connect(engine_, &EngineController::runFinished, this, [this](const RecordPtr& record, const HostMatrix& c) {
+        record_ = record;
+        // The live events are the record's events; keep the record's (the complete list).
+        if (injections_.size() != record->injections.size())
+            injections_ = record->injections;
+        if (verifications_.size() != record->verifications.size())
+            verifications_ = record->verifications;
+        pushHistory(record, true);
+        emit recordChanged(record_, Origin::Run, c);
+        emit historyChanged();
+    });
+    connect(engine_, &EngineController::runFailed, this, &LabSession::runFailed);
+}
+
+LabSession::~LabSession() = default;
+
+void LabSession::start(const RunConfig& config, bool keepPrevious)
+{
+    injections_.clear();
+    verifications_.clear();
+    emit runStarted(config, keepPrevious);
+    engine_->start(config);
+}
+
+void LabSession::cancel()
+{
+    engine_->cancel();
+}
+
+bool LabSession::isRunning() const
+{
+    return engine_->isRunning();
+}
+
+void LabSession::openRecord(RunRecord record)
+{
+    record_ = std::make_shared<const RunRecord>(std::move(record));
+    baseline_.reset();
+    injections_ = record_->injections;
+    verifications_ = record_->verifications;
+    history_ = {record_};
+    emit recordChanged(record_, Origin::File, HostMatrix());
+    emit historyChanged();
+}
+
+void LabSession::addBaseline(RunRecord baseline)
+{
+    baseline_ = std::make_shared<const RunRecord>(std::move(baseline));
+    pushHistory(baseline_, false);
+    emit baselineAdded(baseline_);
+    emit historyChanged();
+}
+
+void LabSession::pushHistory(RecordPtr record, bool newest)
+{
+    // The roofline keeps the newest runs; a baseline goes first (it was run before).
+    if (newest) {
+        history_.push_back(std::move(record));
+        if (history_.size() > kMaxHistory)
+            history_.erase(history_.begin());
+    } else {
+        history_.insert(history_.begin(), std::move(record));
+        if (history_.size() > kMaxHistory)
+            history_.pop_back();
+    }
+}
+
+}  // namespace gigacheck::ui

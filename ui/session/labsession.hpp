@@ -1,0 +1,78 @@
+// What the lab is showing: the current record, the live events of the running job, the runs of
+// this session (roofline history) and a record opened for comparison. The views subscribe to its
+// signals, as Hotspot's pages subscribe to its parser; nobody fans a result out by hand.
+//
+// Each result is delivered once and shared (std::shared_ptr<const RunRecord>): the end of a run
+// costs one hand-over, not a copy per view.
+#pragma once
+
+#include "engine/metatypes.hpp"
+
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace gigacheck::ui {
+
+class EngineController;
+
+using RecordPtr = std::shared_ptr<const RunRecord>;
+
+class LabSession : public QObject {
+    Q_OBJECT
+public:
+    enum class Origin { Run, File };
+    static constexpr std::size_t kMaxHistory = 6;
+
+    explicit LabSession(QObject* parent = nullptr);
+    ~LabSession() override;
+
+    // Starts a run (cancelling one still going). keepPrevious keeps the last run's lanes beside it.
+    void start(const RunConfig& config, bool keepPrevious);
+    void cancel();
+    bool isRunning() const;
+    EngineController* engine() const { return engine_; }
+
+    // A record read from a file becomes the current record (and the whole history).
+    void openRecord(RunRecord record);
+    // A record read from a file, shown beside the current one (timeline lanes, roofline points).
+    void addBaseline(RunRecord baseline);
+
+    // The record last finished or opened (null before the first).
+    const RecordPtr& record() const { return record_; }
+    const RecordPtr& baseline() const { return baseline_; }
+    // Events of the current run: live while it goes on, the record's once it ended or was opened.
+    const std::vector<InjectEvent>& injections() const { return injections_; }
+    const std::vector<VerifyEvent>& verifications() const { return verifications_; }
+    // Records of this session for the roofline (oldest first, at most kMaxHistory).
+    const std::vector<RecordPtr>& history() const { return history_; }
+
+signals:
+    void runStarted(const gigacheck::RunConfig& config, bool keepPrevious);
+    void spansArrived(const QVector<gigacheck::Span>& spans);
+    // New live events, already appended to injections() / verifications().
+    void injectionsArrived(const QVector<gigacheck::InjectEvent>& events);
+    void verificationsArrived(const QVector<gigacheck::VerifyEvent>& events);
+    void resultTilesArrived(const QVector<gigacheck::ui::HeatmapGrid>& tiles);
+    void progressChanged(double fraction, double etaSeconds);
+    // Once per finished run (with C; the partial C of a cancelled run) or opened file (empty C).
+    void recordChanged(const gigacheck::ui::RecordPtr& record, gigacheck::ui::LabSession::Origin origin,
+                       const gigacheck::HostMatrix& c);
+    void runFailed(const QString& message);
+    void historyChanged();
+    void baselineAdded(const gigacheck::ui::RecordPtr& baseline);
+
+private:
+    void finish(const RunRecord& record, const HostMatrix& c);
+    void pushHistory(RecordPtr record, bool newest);
+
+    EngineController* engine_ = nullptr;
+    RecordPtr record_;
+    RecordPtr baseline_;
+    std::vector<InjectEvent> injections_;
+    std::vector<VerifyEvent> verifications_;
+    std::vector<RecordPtr> history_;
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,168 @@
+#include "animationpanel.hpp"
+
+#include "session/labsession.hpp"
+
+#include <QHBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace gigacheck::ui {
+
+AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* first = new QPushButton(QStringLiteral("|◀ first"), this);
+    auto* back = new QPushButton(QStringLiteral("◀ step"), this);
+    playButton_ = new QPushButton(QStringLiteral("▶ play"), this);
+    playButton_->setObjectName(QStringLiteral("animationPlay"));
+    auto* forward = new QPushButton(QStringLiteral("step ▶"), this);
+    forward->setObjectName(QStringLiteral("animationStep"));
+    speed_ = new QSlider(Qt::Horizontal, this);
+    speed_->setRange(-2, 3);  // 2^value steps per second
+    speed_->setValue(0);
+    speed_->setToolTip(QStringLiteral("speed"));
+    speed_->setMaximumWidth(120);
+    position_ = new QLabel(QStringLiteral("no steps"), this);
+    title_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("animationTitle"));
+    title_->setWordWrap(true);
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    formula_ = new QLabel(this);
+    formula_->setObjectName(QStringLiteral("animationFormula"));
+    formula_->setTextFormat(Qt::RichText);
+    formula_->setWordWrap(true);
+    formula_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(first);
+    controls->addWidget(back);
+    controls->addWidget(playButton_);
+    controls->addWidget(forward);
+    controls->addWidget(new QLabel(QStringLiteral("speed"), this));
+    controls->addWidget(speed_);
+    controls->addWidget(position_);
+    controls->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(title_);
+    layout->addWidget(formula_, 1);
+
+    timer_ = new QTimer(this);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        if (current_ + 1 < int(steps_.size()))
+            stepForward();
+        else
+            pause();
+    });
+    connect(first, &QPushButton::clicked, this, [this] { goTo(0); });
+    connect(back, &QPushButton::clicked, this, &AnimationPanel::stepBack);
+    connect(forward, &QPushButton::clicked, this, &AnimationPanel::stepForward);
+    connect(playButton_, &QPushButton::clicked, this, [this] { playing() ? pause() : play(); });
+    connect(speed_, &QSlider::valueChanged, this, [this] { timer_->setInterval(interval()); });
+    timer_->setInterval(interval());
+    show();
+}
+
+void AnimationPanel::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::runStarted, this, [this] { setEvents({}, {}); });
+    connect(session, &LabSession::injectionsArrived, this,
+            [this, session] { setEvents(session->injections(), session->verifications()); });
+    connect(session, &LabSession::verificationsArrived, this, [this, session](const QVector<VerifyEvent>& events) {
+        // Clean verifications of a run without faults add no step.
+        const bool interesting = std::any_of(events.begin(), events.end(),
+                                             [](const VerifyEvent& e) { return e.result.verdict != Verdict::Clean; });
+        if (interesting || !session->injections().empty())
+            setEvents(session->injections(), session->verifications());
+    });
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) {
+        // The repair pass's steps exist only in the finished record.
+        if (r->injections.size() != injectionsShown_ || r->verifications.size() != verificationsShown_ ||
+            !r->repairs.empty())
+            setEvents(r->injections, r->verifications, r->repairs);
+    });
+}
+
+int AnimationPanel::interval() const
+{
+    return int(1000.0 / std::pow(2.0, speed_->value()));
+}
+
+bool AnimationPanel::playing() const
+{
+    return timer_->isActive();
+}
+
+void AnimationPanel::setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications,
+                               const std::vector<RepairEvent>& repairs)
+{
+    steps_ = buildAnimation(injections, verifications, repairs);
+    injectionsShown_ = injections.size();
+    verificationsShown_ = verifications.size();
+    if (current_ >= int(steps_.size()))
+        current_ = int(steps_.size()) - 1;
+    show();
+}
+
+void AnimationPanel::stepForward()
+{
+    goTo(std::min(current_ + 1, int(steps_.size()) - 1));
+}
+
+void AnimationPanel::stepBack()
+{
+    goTo(std::max(current_ - 1, 0));
+}
+
+void AnimationPanel::play()
+{
+    if (steps_.empty())
+        return;
+    if (current_ + 1 >= int(steps_.size()))
+        current_ = -1;  // play again from the start
+    timer_->start(interval());
+    playButton_->setText(QStringLiteral("⏸ pause"));
+    stepForward();
+}
+
+void AnimationPanel::pause()
+{
+    timer_->stop();
+    playButton_->setText(QStringLiteral("▶ play"));
+}
+
+void AnimationPanel::goTo(int index)
+{
+    if (steps_.empty())
+        return;
+    current_ = std::clamp(index, 0, int(steps_.size()) - 1);
+    show();
+}
+
+void AnimationPanel::show()
+{
+    if (steps_.empty() || current_ < 0) {
+        position_->setText(steps_.empty() ? QStringLiteral("no faults to animate yet")
+                                          : QStringLiteral("%1 steps").arg(steps_.size()));
+        title_->setText(steps_.empty() ? QStringLiteral("Place faults on the heatmap (or ask for random ones) and run.")
+                                       : QStringLiteral("Press play or step to walk through detection and correction."));
+        formula_->setText(QString());
+        emit stepChanged(nullptr);
+        return;
+    }
+    const AnimationStep& s = steps_[std::size_t(current_)];
+    position_->setText(QStringLiteral("step %1 / %2 (%3)").arg(current_ + 1).arg(steps_.size()).arg(stageName(s.stage)));
+    title_->setText(s.title);
+    formula_->setText(s.explanation);
+    emit stepChanged(&s);
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,51 @@
+#include "reportview.hpp"
+
+#include "session/labsession.hpp"
+
+#include <gigacheck/record.hpp>
+
+namespace gigacheck::ui {
+
+ReportView::ReportView(QWidget* parent) : QPlainTextEdit(parent)
+{
+    setObjectName(QStringLiteral("report"));
+    setReadOnly(true);
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    setFont(mono);
+}
+
+void ReportView::subscribe(LabSession* session)
+{
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) { setRecord(r); });
+}
+
+void ReportView::setRecord(RecordPtr record)
+{
+    record_ = std::move(record);
+    stale_ = true;
+    if (isVisible())
+        refresh();
+}
+
+QString ReportView::text()
+{
+    refresh();
+    return toPlainText();
+}
+
+void ReportView::showEvent(QShowEvent* event)
+{
+    refresh();
+    QPlainTextEdit::showEvent(event);
+}
+
+void ReportView::refresh()
+{
+    if (!stale_)
+        return;
+    stale_ = false;
+    setPlainText(record_ ? QString::fromStdString(formatReport(*record_)) : QString());
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,61 @@
+// Log-log roofline: compute roofs per precision, device-memory and host-link roofs, and the
+// points of the runs (measured, the seed's naive point, per operation kind).
+#pragma once
+
+#include "models/ceilingpresets.hpp"
+#include "models/rooflinemodel.hpp"
+
+#include "engine/metatypes.hpp"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QComboBox;
+class QLabel;
+
+namespace gigacheck::ui {
+
+class LabSession;
+
+class RooflineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RooflineView(QWidget* parent = nullptr);
+
+    // Follows the session's history of runs.
+    void subscribe(LabSession* session);
+    // Runs shown (newest last); the newest run's device picks the roofs unless a preset is chosen.
+    // A run already shown keeps its summary: a new run costs its own spans, not the history's.
+    void setRuns(std::vector<RecordPtr> runs);
+    void setRuns(const std::vector<RunRecord>& runs);
+    QCustomPlot* plot() const { return plot_; }
+    const std::vector<Roof>& roofs() const { return roofs_; }
+    const std::vector<RooflineRun>& runs() const { return summaries_; }
+    Ceilings activeCeilings() const;
+    // Rows: run, point, kind, intensity, gflops; then the roofs.
+    bool exportCsv(const QString& path, QString* error) const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void rebuild();
+
+    QCustomPlot* plot_ = nullptr;
+    QComboBox* source_ = nullptr;
+    QLabel* note_ = nullptr;
+    std::vector<CeilingPreset> presets_;
+    const RooflineRun& summaryOf(const RecordPtr& run, double h2dGBs);
+
+    std::vector<RecordPtr> runs_;
+    struct CachedSummary {
+        RecordPtr run;
+        double h2dGBs = 0;
+        RooflineRun summary;
+    };
+    std::vector<CachedSummary> cache_;  // of the runs shown
+    std::vector<Roof> roofs_;
+    std::vector<RooflineRun> summaries_;
+};
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,256 @@
+#include "timelineview.hpp"
+
+#include "export/plotexport.hpp"
+#include "plotstyle.hpp"
+#include "models/timelinemapper.hpp"
+#include "timelineplottable.hpp"
+
+#include "session/labsession.hpp"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace gigacheck::ui {
+
+namespace {
+
+QString blockText(const BlockIndex& b)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(b.i).arg(b.j).arg(b.k);
+}
+
+QString strategyLabel(StrategyKind s)
+{
+    const std::string_view name = toString(s);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+QString durationText(double seconds)
+{
+    if (seconds < 1e-3)
+        return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', 1);
+    if (seconds < 1)
+        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 3);
+    return QStringLiteral("%1 s").arg(seconds, 0, 'f', 3);
+}
+
+}  // namespace
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
+{
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("timelinePlot"));
+    plot_->setNotAntialiasedElements(QCP::aeAll);  // crisp 1-pixel spans
+    plot_->xAxis->setLabel(QStringLiteral("time since run start (s)"));
+    plot_->yAxis->setRangeReversed(true);
+    plot_->yAxis->grid()->setVisible(false);
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    spans_ = new TimelinePlottable(plot_->xAxis, plot_->yAxis, &model_);
+    spans_->setName(QStringLiteral("spans"));
+    plot_->xAxis->setRange(0, 1);
+    plot_->yAxis->setRange(-0.5, 2.5);
+    applyPalette(plot_, palette());
+
+    QStringList legend;
+    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify,
+                     OpKind::CopyD2H})
+        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(kindColor(k).name(), kindLabel(k));
+    legend_ = new QLabel(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
+                             QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
+                         this);
+    legend_->setTextFormat(Qt::RichText);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(legend_);
+
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
+    connect(plot_, &QCustomPlot::mousePress, this, [this] { follow_ = false; });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const QString text = tooltipAt(e->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
+    });
+    // Keep the view inside the run: never pan into negative time.
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
+        if (r.lower < 0 && r.size() > 0)
+            plot_->xAxis->setRange(0, r.size());
+    });
+}
+
+void TimelineView::subscribe(LabSession* session)
+{
+    auto label = [](const RunRecord& r) { return strategyLabel(r.config.strategy); };
+    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c, bool keepPrevious) {
+        beginRun(strategyLabel(c.strategy), keepPrevious);
+    });
+    connect(session, &LabSession::spansArrived, this, &TimelineView::addSpans);
+    connect(session, &LabSession::recordChanged, this, [this, label](const RecordPtr& r, LabSession::Origin origin) {
+        if (origin == LabSession::Origin::File)
+            beginRun(label(*r), false);
+        setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+    });
+    connect(session, &LabSession::baselineAdded, this, [this, session, label](const RecordPtr& baseline) {
+        // Baseline lanes first, then the current run (if any) on the same time axis.
+        beginRun(label(*baseline) + QStringLiteral(" (file)"), false);
+        setRunSpans(baseline->spans);
+        if (const RecordPtr& current = session->record()) {
+            beginRun(label(*current), true);
+            setRunSpans(current->spans);
+        }
+    });
+}
+
+void TimelineView::beginRun(const QString& label, bool keepPrevious)
+{
+    if (keepPrevious)
+        model_.keepOnlyLastRun();
+    else
+        model_.clear();
+    currentRun_ = model_.addRun(label.toStdString());
+    follow_ = true;
+    updateLanes();
+    resetZoom();
+}
+
+void TimelineView::addSpans(const QVector<Span>& spans)
+{
+    if (currentRun_ < 0)
+        currentRun_ = model_.addRun("run");
+    model_.addSpans(currentRun_, spans.constData(), std::size_t(spans.size()));
+    if (model_.laneCount() != lanesShown_)
+        updateLanes();
+    if (follow_)
+        plot_->xAxis->setRange(0, std::max(model_.endTime() * 1.02, 1e-6));
+    scheduleReplot();
+}
+
+void TimelineView::setRunSpans(const std::vector<Span>& spans)
+{
+    // Live spans already are the record's spans: nothing to rebuild.
+    if (currentRun_ >= 0 && currentRun_ == model_.runCount() - 1 && model_.spanCount(currentRun_) == spans.size()) {
+        resetZoom();
+        return;
+    }
+    // Rebuild the current run from the record (exactly its spans, whatever arrived live).
+    std::string label = currentRun_ >= 0 ? model_.runLabel(currentRun_) : std::string("run");
+    const bool hadPrevious = model_.runCount() > 1;
+    if (hadPrevious) {
+        TimelineModel rebuilt;
+        // Keep run 0 (the baseline) as it is.
+        rebuilt.addRun(model_.runLabel(0));
+        for (int lane = 0; lane < model_.laneCount(); ++lane)
+            if (model_.lane(lane).run == 0)
+                rebuilt.addSpans(0, model_.lane(lane).spans);
+        model_ = std::move(rebuilt);
+    } else {
+        model_.clear();
+    }
+    currentRun_ = model_.addRun(label);
+    model_.addSpans(currentRun_, spans);
+    updateLanes();
+    resetZoom();
+}
+
+void TimelineView::clear()
+{
+    model_.clear();
+    currentRun_ = -1;
+    updateLanes();
+    scheduleReplot();
+}
+
+void TimelineView::resetZoom()
+{
+    follow_ = true;
+    plot_->xAxis->setRange(0, std::max(model_.endTime() * 1.02, 1e-6));
+    plot_->yAxis->setRange(-0.5, std::max(model_.laneCount(), 1) - 0.5);
+    scheduleReplot();
+}
+
+void TimelineView::updateLanes()
+{
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot_->yAxis->ticker());
+    ticker->clear();
+    for (int i = 0; i < model_.laneCount(); ++i)
+        ticker->addTick(i, QString::fromStdString(model_.laneLabel(i)));
+    lanesShown_ = model_.laneCount();
+    plot_->yAxis->setRange(-0.5, std::max(model_.laneCount(), 1) - 0.5);
+}
+
+void TimelineView::scheduleReplot()
+{
+    // Queued: many batches within one event-loop pass cost one replot.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString TimelineView::tooltipAt(const QPoint& pixel) const
+{
+    const QRect area = plot_->axisRect()->rect();
+    if (!area.contains(pixel))
+        return {};
+    const QCPRange vr = plot_->yAxis->range();
+    LaneMapper lm{vr.lower, vr.upper, plot_->yAxis->coordToPixel(vr.lower),
+                  plot_->yAxis->coordToPixel(vr.upper) - plot_->yAxis->coordToPixel(vr.lower)};
+    const int lane = lm.laneAt(pixel.y(), model_.laneCount());
+    if (lane < 0)
+        return {};
+    const double t = plot_->xAxis->pixelToCoord(pixel.x());
+    const double tolerance = 2 * std::abs(plot_->xAxis->pixelToCoord(1) - plot_->xAxis->pixelToCoord(0));
+    const Span* s = model_.spanAt(lane, t, tolerance);
+    if (!s)
+        return {};
+    return QStringLiteral("<b>%1</b> (op %2)<br>block %3, stream %4<br>%5 bytes, %6 flops<br>"
+                          "%7 … %8 s, duration %9")
+        .arg(kindLabel(s->kind))
+        .arg(s->opId)
+        .arg(blockText(s->block))
+        .arg(s->stream)
+        .arg(QString::fromStdString(formatBytes(s->bytes)))
+        .arg(s->flops, 0, 'g', 4)
+        .arg(s->start, 0, 'f', 6)
+        .arg(s->end, 0, 'f', 6)
+        .arg(durationText(s->end - s->start));
+}
+
+bool TimelineView::exportCsv(const QString& path, QString* error) const
+{
+    std::vector<QStringList> rows;
+    rows.reserve(model_.spanCount());
+    for (int lane = 0; lane < model_.laneCount(); ++lane) {
+        const TimelineLane& l = model_.lane(lane);
+        for (const Span& s : l.spans)
+            rows.push_back({QString::fromStdString(model_.runLabel(l.run)), QString::fromStdString(model_.laneLabel(lane)),
+                            QString::number(s.opId), kindLabel(s.kind), QString::number(s.block.i),
+                            QString::number(s.block.j), QString::number(s.block.k), QString::number(s.start, 'g', 12),
+                            QString::number(s.end, 'g', 12), QString::number(s.bytes, 'g', 12),
+                            QString::number(s.flops, 'g', 12)});
+    }
+    return writeCsv(path,
+                    {QStringLiteral("run"), QStringLiteral("lane"), QStringLiteral("op"), QStringLiteral("kind"),
+                     QStringLiteral("block_i"), QStringLiteral("block_j"), QStringLiteral("block_k"),
+                     QStringLiteral("start_s"), QStringLiteral("end_s"), QStringLiteral("bytes"),
+                     QStringLiteral("flops")},
+                    rows, error);
+}
+
+void TimelineView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette(plot_, palette());
+        plot_->replot();
+    }
+    QWidget::changeEvent(event);
+}
+
+}  // namespace gigacheck::ui

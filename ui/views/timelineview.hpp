@@ -1,0 +1,57 @@
+// The live timeline: one lane per (run, queue, stream), spans coloured by kind, hover tooltip,
+// horizontal zoom and pan; a second run can stay on the same time axis for comparison.
+#pragma once
+
+#include "models/timelinemodel.hpp"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+
+namespace gigacheck::ui {
+
+class LabSession;
+class TimelinePlottable;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    // Follows the session: a run's lanes fill live, a finished or opened record replaces them, a
+    // comparison record goes first on the same time axis.
+    void subscribe(LabSession* session);
+
+    const TimelineModel& model() const { return model_; }
+    QCustomPlot* plot() const { return plot_; }
+
+    // Starts the lanes of a new run; keepPrevious keeps the last run for comparison.
+    void beginRun(const QString& label, bool keepPrevious);
+    void addSpans(const QVector<Span>& spans);
+    // Replaces the current run's spans (a loaded or finished record).
+    void setRunSpans(const std::vector<Span>& spans);
+    void clear();
+    void resetZoom();
+    // What the tooltip says at a pixel of the plot (empty when no span is there).
+    QString tooltipAt(const QPoint& pixel) const;
+    // Rows: run, lane, op, kind, block, start, end, bytes, flops.
+    bool exportCsv(const QString& path, QString* error) const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void updateLanes();
+    void scheduleReplot();
+
+    TimelineModel model_;
+    QCustomPlot* plot_ = nullptr;
+    TimelinePlottable* spans_ = nullptr;
+    QLabel* legend_ = nullptr;
+    int currentRun_ = -1;
+    bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
+    int lanesShown_ = -1;
+};
+
+}  // namespace gigacheck::ui

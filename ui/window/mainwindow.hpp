@@ -1,0 +1,114 @@
+// The lab's main window: the four docked panels (setup, faults, strategy, run) around the
+// views (C heatmap with the error animation, timeline, roofline, report); files and settings.
+// The views follow the LabSession themselves; the window turns the panels into a RunConfig,
+// starts runs and opens files.
+#pragma once
+
+#include "engine/metatypes.hpp"
+#include "session/labsession.hpp"
+
+#include <QMainWindow>
+
+class QMenu;
+class QTabWidget;
+
+namespace gigacheck::ui {
+
+class AnimationPanel;
+class CampaignView;
+class EngineController;
+class FaultsPanel;
+class HeatmapView;
+class ReportView;
+class RooflineView;
+class RunPanel;
+class SetupPanel;
+class StrategyPanel;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class View { Heatmap, Timeline, Roofline, Report, Campaign };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // The configuration the panels describe; false with a reason when a field is invalid.
+    bool currentConfig(RunConfig* config, QString* error) const;
+    void setConfig(const RunConfig& config);
+
+    bool openRecord(const QString& path, QString* error);
+    // openRecord that also tells the user why a file cannot be opened (a message box, the status
+    // bar and the log): File → Open, recent files and `gigacheck-lab record.json`. The window keeps
+    // what it showed.
+    bool openRecordReporting(const QString& path, QString* error = nullptr);
+    bool saveRecord(const QString& path, QString* error) const;
+    // A campaign (gigacheck campaign --json) in the Campaign view; a click there re-runs one run here.
+    bool openCampaign(const QString& path, QString* error);
+    // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
+    bool compareWithRecord(const QString& path, QString* error);
+    void showRecord(const RunRecord& record);
+    // The record last finished or opened (null before the first).
+    const RecordPtr& lastRecord() const { return session_->record(); }
+
+    void showView(View view);
+    View currentView() const;
+    // Exports the plot of a view (PNG/PDF/SVG by suffix) or its data (CSV).
+    bool exportView(View view, const QString& path, QString* error) const;
+
+    SetupPanel* setupPanel() const { return setup_; }
+    FaultsPanel* faultsPanel() const { return faults_; }
+    StrategyPanel* strategyPanel() const { return strategy_; }
+    RunPanel* runPanel() const { return run_; }
+    HeatmapView* heatmap() const { return heatmap_; }
+    AnimationPanel* animation() const { return animation_; }
+    TimelineView* timeline() const { return timeline_; }
+    RooflineView* roofline() const { return roofline_; }
+    CampaignView* campaignView() const { return campaign_; }
+    ReportView* report() const { return report_; }
+    LabSession* session() const { return session_; }
+    EngineController* engine() const { return session_->engine(); }
+
+public slots:
+    void startRun();
+    void cancelRun();
+
+signals:
+    void runFinished(const gigacheck::RunRecord& record);
+    void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildMenus();
+    void updatePlan();
+    void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
+    void probeDevices();
+    void reportError(const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void saveSettings() const;
+    void restoreSettings();
+    void openRecordDialog();
+    void saveRecordDialog();
+    void exportDialog(bool data);
+
+    LabSession* session_ = nullptr;
+    SetupPanel* setup_ = nullptr;
+    FaultsPanel* faults_ = nullptr;
+    StrategyPanel* strategy_ = nullptr;
+    RunPanel* run_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    AnimationPanel* animation_ = nullptr;
+    TimelineView* timeline_ = nullptr;
+    RooflineView* roofline_ = nullptr;
+    CampaignView* campaign_ = nullptr;
+    ReportView* report_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+};
+
+}  // namespace gigacheck::ui
