@@ -62,6 +62,37 @@ for phase in "$@"; do
     $CLI devices --measure >> "$LOG" 2>&1
     echo "devices exit $?" | tee -a "$LOG"
     ;;
+  labbuild)
+    stamp build the whole lab, GUI included, and run every test
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
+      -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 && cmake --build build -j16 >> "$OUT/build.txt" 2>&1
+    rc=$?
+    tail -3 "$OUT/build.txt" >> "$LOG"
+    if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
+    rm -f "$OUT/build.txt"
+    ctest --test-dir build --output-on-failure --timeout 400 -j6 >> "$LOG" 2>&1
+    echo "ctest exit $?" | tee -a "$LOG"; grep -E "tests passed|Failed|Skipped|\*\*\*" "$LOG" | tail -12
+    ;;
+  campaigns)
+    # Issue 15: 1000 single bit flips per precision on the GPU, every strategy in turn, any bit.
+    for t in tf32 f32 f64; do
+      stamp campaign $t: 1000 single bit flips
+      /usr/bin/time -f "campaign $t wall %e s" $CLI campaign --runs 1000 --type $t --backend cuda --strategy all \
+        --seed 1 --json "$OUT/campaign_$t.json" > "$OUT/campaign_$t.txt" 2>> "$LOG"
+      echo "campaign $t exit $?" | tee -a "$LOG"; head -30 "$OUT/campaign_$t.txt"
+    done
+    ;;
+  clean)
+    # Issue 15 item 3: clean products, no injection: every alarm is a false alarm.
+    for spec in "tf32 4000 256x256x256 uniform" "tf32 2000 257x129x31 wide" "f32 2000 1x300x77 normal" \
+                "f64 1000 300x1x250 wide" "tf32 1000 96x1000x64 normal"; do
+      set -- $spec
+      stamp clean campaign $1 $2 runs $3 $4
+      /usr/bin/time -f "clean $1 $3 wall %e s" $CLI campaign --runs $2 --fault none --type $1 --backend cuda \
+        --strategy all --shape $3 --dist $4 --seed 7 > /tmp/clean.txt 2>> "$LOG"
+      echo "clean $1 $3 exit $?" | tee -a "$LOG"; head -16 /tmp/clean.txt | tee -a "$OUT/campaign_clean.txt"
+    done
+    ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core
     stamp bench $suite
