@@ -2,6 +2,8 @@
 
 #include "seededit.hpp"
 
+#include <gigacheck/bench.hpp>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -104,6 +106,26 @@ void SetupPanel::updateGpuEnabled()
 {
     // The CPU backend has no device to pick; a list without GPUs has nothing to pick either.
     gpu_->setEnabled(BackendKind(backend_->currentData().toInt()) != BackendKind::Cpu && gpu_->count() > 1);
+}
+
+void SetupPanel::probeDevices(bool showList)
+{
+    try {
+        std::string why;
+        QStringList names;
+        const std::vector<DeviceInfo> devices = listDevices(&why);
+        for (const DeviceInfo& d : devices)
+            names << (d.backend == BackendKind::Cuda ? QStringLiteral("cuda %1: %2").arg(d.index).arg(QString::fromStdString(d.name))
+                                                     : QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name)));
+        if (!why.empty())
+            names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
+        setDevices(devices, QString::fromStdString(why));
+        if (showList)
+            setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
+    } catch (const std::exception& e) {
+        if (showList)
+            setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
+    }
 }
 
 void SetupPanel::setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda)

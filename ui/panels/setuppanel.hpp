@@ -27,6 +27,9 @@ public:
     void setDeviceText(const QString& text);
     // The GPUs a run can pick (CUDA entries of listDevices); whyNoCuda explains an empty list.
     void setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda);
+    // Lists the devices (probing CUDA can take a moment) into the GPU chooser; listed in the device
+    // text too when showList (an opened record shows its own device there instead).
+    void probeDevices(bool showList);
 
 signals:
     void changed();

@@ -223,4 +223,16 @@ void CampaignView::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+bool CampaignView::openFile(const QString& path, QString* error)
+{
+    try {
+        setCampaign(loadCampaign(path.toStdString()));
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
 }  // namespace gigacheck::ui

@@ -30,6 +30,8 @@ public:
     explicit CampaignView(QWidget* parent = nullptr);
 
     void setCampaign(const CampaignResult& campaign);
+    // Loads a `gigacheck campaign --json` file; false with the reason (naming the file) when refused.
+    bool openFile(const QString& path, QString* error);
     const CampaignModel* model() const { return model_; }
     QCustomPlot* plot() const { return plot_; }
     QCPBars* bars(Outcome outcome) const { return bars_[std::size_t(outcome)]; }

@@ -133,27 +133,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend built in)")
                                            : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
     // Name the devices once the window is up (probing CUDA can take a moment).
-    QTimer::singleShot(0, this, &MainWindow::probeDevices);
-}
-
-void MainWindow::probeDevices()
-{
-    try {
-        std::string why;
-        QStringList names;
-        const std::vector<DeviceInfo> devices = listDevices(&why);
-        for (const DeviceInfo& d : devices)
-            names << (d.backend == BackendKind::Cuda ? QStringLiteral("cuda %1: %2").arg(d.index).arg(QString::fromStdString(d.name))
-                                                     : QStringLiteral("%1: %2").arg(qs(toString(d.backend)), QString::fromStdString(d.name)));
-        if (!why.empty())
-            names << QStringLiteral("(no CUDA: %1)").arg(QString::fromStdString(why));
-        setup_->setDevices(devices, QString::fromStdString(why));
-        if (!lastRecord())  // an opened record shows its own device there
-            setup_->setDeviceText(QStringLiteral("devices:\n") + names.join(QLatin1Char('\n')));
-    } catch (const std::exception& e) {
-        if (!lastRecord())
-            setup_->setDeviceText(QStringLiteral("devices: %1").arg(QString::fromStdString(e.what())));
-    }
+    QTimer::singleShot(0, this, [this] { setup_->probeDevices(!lastRecord()); });  // an opened record shows its own device
 }
 
 MainWindow::~MainWindow() = default;
@@ -180,20 +160,17 @@ void MainWindow::buildMenus()
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open run record…"), QKeySequence::Open, this, &MainWindow::openRecordDialog);
     recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
-    file->addAction(QStringLiteral("&Compare with record…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Compare with run record"), QString(),
-                                                          QStringLiteral("Run records (*.json);;All files (*)"));
+    // Opens a file chosen in a dialog with `open`, reporting a refusal in a message box.
+    auto openChosen = [this](const QString& title, bool (MainWindow::*open)(const QString&, QString*)) {
+        const QString path = QFileDialog::getOpenFileName(this, title, QString(), QStringLiteral("JSON (*.json);;All files (*)"));
         QString error;
-        if (!path.isEmpty() && !compareWithRecord(path, &error))
+        if (!path.isEmpty() && !(this->*open)(path, &error))
             reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
-    });
-    file->addAction(QStringLiteral("Open c&ampaign…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open campaign"), QString(),
-                                                          QStringLiteral("Campaigns (*.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !openCampaign(path, &error))
-            reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
-    });
+    };
+    file->addAction(QStringLiteral("&Compare with record…"), this,
+                    [=] { openChosen(QStringLiteral("Compare with run record"), &MainWindow::compareWithRecord); });
+    file->addAction(QStringLiteral("Open c&ampaign…"), this,
+                    [=] { openChosen(QStringLiteral("Open campaign"), &MainWindow::openCampaign); });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
     file->addSeparator();
     file->addAction(QStringLiteral("&Export plot (PNG, PDF, SVG)…"), QKeySequence(QStringLiteral("Ctrl+E")), this,
@@ -309,19 +286,26 @@ void MainWindow::reportError(const QString& message)
     box->show();
 }
 
-bool MainWindow::openRecord(const QString& path, QString* error)
+// Runs f; an exception becomes false with its message in *error (files the user picked may be anything).
+template <class F> bool reportingFailure(F&& f, QString* error)
 {
     try {
-        const RunRecord record = loadRecord(path.toStdString());
-        showRecord(record);
-        addRecent(path);
-        setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+        f();
         return true;
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+}
+
+bool MainWindow::openRecord(const QString& path, QString* error)
+{
+    return reportingFailure([&] {
+        showRecord(loadRecord(path.toStdString()));
+        addRecent(path);
+        setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+    }, error);
 }
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
@@ -338,13 +322,8 @@ bool MainWindow::openRecordReporting(const QString& path, QString* error)
 bool MainWindow::compareWithRecord(const QString& path, QString* error)
 {
     RunRecord baseline;
-    try {
-        baseline = loadRecord(path.toStdString());
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+    if (!reportingFailure([&] { baseline = loadRecord(path.toStdString()); }, error))
         return false;
-    }
     const QString label = runLabel(baseline);
     session_->addBaseline(std::move(baseline));
     run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
@@ -377,13 +356,8 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
 
 bool MainWindow::openCampaign(const QString& path, QString* error)
 {
-    try {
-        campaign_->setCampaign(loadCampaign(path.toStdString()));
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+    if (!campaign_->openFile(path, error))
         return false;
-    }
     showView(View::Campaign);
     return true;
 }

@@ -86,7 +86,6 @@ private:
     void buildMenus();
     void updatePlan();
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
-    void probeDevices();
     void reportError(const QString& message);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
