@@ -4,7 +4,9 @@
 // code does on the event loop without returning to it. That must stay under 50 ms, in the middle
 // of the run and at its end (the record handed to every view). A wall clock is not used for the
 // verdict: on a loaded 2-core VM the scheduler alone can hold a thread back for longer; the
-// longest wall-clock gap is printed for information.
+// longest wall-clock gap is printed for information. Every event delivery that costs >= 10 ms of
+// GUI-thread CPU is printed with its receiver (and the deliveries nested in it), so that a failure
+// on another machine names the object that did the work.
 #include "ui/threadcpu.hpp"
 #include "ui/uitestmain.hpp"
 
@@ -18,6 +20,48 @@
 using namespace gigacheck;
 using namespace gigacheck::ui;
 using gigacheck::ui::test::threadCpuMs;
+
+namespace {
+
+// Times each event delivery on the GUI thread by its CPU clock and keeps the expensive ones.
+class AttributingApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool recording = false;
+    QStringList expensive;  // "12.3 ms: <event type> to <class>(<name>)", nested ones indented
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!recording || QThread::currentThread() != thread())
+            return QApplication::notify(receiver, event);
+        const double before = threadCpuMs();
+        const int type = int(event->type());  // the event may be gone after delivery
+        const QString name = QStringLiteral("%1(%2)").arg(QString::fromLatin1(receiver->metaObject()->className()),
+                                                           receiver->objectName());
+        const int at = int(expensive.size());
+        ++depth_;
+        const bool handled = QApplication::notify(receiver, event);
+        --depth_;
+        const double cost = threadCpuMs() - before;
+        if (cost >= 10 && expensive.size() < 200)
+            expensive.insert(at, QStringLiteral("%1%2 ms: event %3 to %4")
+                                     .arg(QString(depth_ * 2, QLatin1Char(' ')))
+                                     .arg(cost, 0, 'f', 1)
+                                     .arg(type)
+                                     .arg(name));
+        return handled;
+    }
+
+private:
+    int depth_ = 0;
+};
+
+AttributingApplication* attributing()
+{
+    return static_cast<AttributingApplication*>(QCoreApplication::instance());
+}
+
+}  // namespace
 
 class TestStall : public QObject {
     Q_OBJECT
@@ -81,12 +125,14 @@ private slots:
         gap.start();
         cpuAtTick = threadCpuMs();
         probe.start();
+        attributing()->recording = true;
         window.startRun();
         const double startRunMs = threadCpuMs() - cpuAtTick;
         qInfo("startRun() itself: %.1f ms of GUI-thread CPU", startRunMs);
         QTRY_VERIFY_WITH_TIMEOUT(finished, 120000);
         QTRY_VERIFY_WITH_TIMEOUT(endBusy >= 0, 5000);  // the tick after the end
         probe.stop();
+        attributing()->recording = false;
         const qint64 runMs = clock.elapsed();
         const RunRecord& record = *window.lastRecord();
         const std::size_t spans = window.timeline()->model().spanCount();
@@ -95,6 +141,8 @@ private slots:
               runMs / 1000.0, spans, qlonglong(batches.count()), longestBusy, endBusy, longestGap);
         if (!busyStretches.isEmpty())
             qInfo("stretches >= 10 ms of GUI-thread CPU: %s", qPrintable(busyStretches.join(QStringLiteral(", "))));
+        for (const QString& line : attributing()->expensive)
+            qInfo("delivery of >= 10 ms of GUI-thread CPU: %s", qPrintable(line));
         QCOMPARE(record.status, std::string("ok"));
         QCOMPARE(spans, record.spans.size());
         QVERIFY2(runMs >= 10000, qPrintable(QStringLiteral("run lasted only %1 ms").arg(runMs)));
@@ -104,5 +152,18 @@ private slots:
     }
 };
 
-GIGACHECK_UI_TEST_MAIN(TestStall)
+// GIGACHECK_UI_TEST_MAIN's start-up, with the attributing application object.
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+    AttributingApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("gigacheck-tests"));
+    QApplication::setApplicationName(QStringLiteral("TestStall"));
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    TestStall test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_stall.moc"
