@@ -32,7 +32,7 @@ public:
 
     bool notify(QObject* receiver, QEvent* event) override
     {
-        if (!recording || QThread::currentThread() != thread())
+        if (QThread::currentThread() != thread() || !recording)  // the engine thread never reads the flag
             return QApplication::notify(receiver, event);
         const double before = threadCpuMs();
         const int type = int(event->type());  // the event may be gone after delivery
