@@ -6,7 +6,8 @@
 // verdict: on a loaded 2-core VM the scheduler alone can hold a thread back for longer; the
 // longest wall-clock gap is printed for information. Every event delivery that costs >= 10 ms of
 // GUI-thread CPU is printed with its receiver (and the deliveries nested in it), so that a failure
-// on another machine names the object that did the work.
+// on another machine names the object that did the work; each long stretch also says how much of
+// it the kernel spent on the thread (page faults, unmapping) rather than our code.
 #include "ui/threadcpu.hpp"
 #include "ui/uitestmain.hpp"
 
@@ -16,6 +17,8 @@
 #include <window/mainwindow.hpp>
 
 #include <gigacheck/run.hpp>
+
+#include <sys/resource.h>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;
@@ -55,6 +58,20 @@ public:
 private:
     int depth_ = 0;
 };
+
+// The GUI thread's kernel share and page faults: a stretch spent in the kernel (faulting pages in,
+// unmapping memory) is the system's doing, not our code's.
+struct ThreadUsage {
+    double systemMs = 0;
+    long minorFaults = 0, majorFaults = 0;
+};
+
+ThreadUsage threadUsage()
+{
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return {double(u.ru_stime.tv_sec) * 1e3 + double(u.ru_stime.tv_usec) * 1e-3, u.ru_minflt, u.ru_majflt};
+}
 
 AttributingApplication* attributing()
 {
@@ -107,23 +124,31 @@ private slots:
         QTimer probe;
         probe.setInterval(5);
         double cpuAtTick = 0;
+        ThreadUsage usageAtTick;
         connect(&probe, &QTimer::timeout, this, [&] {
             const qint64 g = gap.restart();
             const double cpu = threadCpuMs();
             const double busy = cpu - cpuAtTick;  // the GUI thread's own work since the last tick
             cpuAtTick = cpu;
+            const ThreadUsage usage = threadUsage();
+            const QString kernel = QStringLiteral(" (kernel %1 ms, %2 minor / %3 major page faults)")
+                                       .arg(usage.systemMs - usageAtTick.systemMs, 0, 'f', 1)
+                                       .arg(usage.minorFaults - usageAtTick.minorFaults)
+                                       .arg(usage.majorFaults - usageAtTick.majorFaults);
+            usageAtTick = usage;
             longestBusy = std::max(longestBusy, busy);
             longestGap = std::max(longestGap, g);
             if (finished && endBusy < 0)
                 endBusy = busy;  // the stretch in which the record reached the views
             if (busy >= 10)
-                busyStretches << QStringLiteral("%1 ms at %2 ms%3").arg(busy, 0, 'f', 1).arg(clock.elapsed()).arg(
+                busyStretches << QStringLiteral("%1 ms at %2 ms%3%4").arg(busy, 0, 'f', 1).arg(clock.elapsed()).arg(kernel).arg(
                     finished ? QStringLiteral(" (end of run)") : batches.isEmpty() ? QStringLiteral(" (before the first span)") : QString());
         });
         // The first stretch includes startRun() itself.
         clock.start();
         gap.start();
         cpuAtTick = threadCpuMs();
+        usageAtTick = threadUsage();
         probe.start();
         attributing()->recording = true;
         window.startRun();
