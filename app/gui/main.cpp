@@ -3,11 +3,13 @@
 //  [--strategy s2] [--compare s1] [--cap 16MiB]` grabs the main views offscreen and exits.
 #include <window/mainwindow.hpp>
 #include <export/screenshots.hpp>
+#include <views/campaignview.hpp>
 
 #include <gigacheck/version.hpp>
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QRegularExpression>
 
 #include <iostream>
@@ -39,11 +41,31 @@ int main(int argc, char** argv)
     const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Demo strategy (default s2)."), QStringLiteral("S"));
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Run this strategy first and keep its lanes (default s1; 'none' for no comparison)."), QStringLiteral("S"), QStringLiteral("s1"));
     const QCommandLineOption cap(QStringLiteral("cap"), QStringLiteral("Demo memory cap (default 16MiB)."), QStringLiteral("SIZE"));
-    parser.addOptions({shots, record, backend, shape, strategy, compare, cap});
+    const QCommandLineOption campaign(QStringLiteral("campaign"), QStringLiteral("With --screenshots: open this campaign file and grab its chart as DIR/campaign.png."), QStringLiteral("FILE"));
+    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign});
     parser.process(app);
 
     ui::MainWindow window;
     try {
+        if (parser.isSet(shots) && parser.isSet(campaign)) {
+            // The README's campaign chart: the lab's own view of a `gigacheck campaign --json` file.
+            QString error;
+            if (!window.openCampaign(parser.value(campaign), &error)) {
+                std::cerr << "gigacheck-lab: cannot open " << parser.value(campaign).toStdString() << ": "
+                          << error.toStdString() << '\n';
+                return 2;
+            }
+            window.resize(1600, 1000);
+            window.show();
+            QCoreApplication::processEvents();
+            const QString path = QDir(parser.value(shots)).filePath(QStringLiteral("campaign.png"));
+            if (!QDir().mkpath(parser.value(shots)) || !window.campaignView()->grab().save(path)) {
+                std::cerr << "gigacheck-lab: cannot write " << path.toStdString() << '\n';
+                return 1;
+            }
+            std::cout << path.toStdString() << '\n';
+            return 0;
+        }
         if (parser.isSet(shots)) {
             ui::ScreenshotOptions options;
             options.directory = parser.value(shots);

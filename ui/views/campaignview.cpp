@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolTip>
@@ -72,9 +73,17 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
                                            "watch it in the error animation."),
                             this);
     hint_->setWordWrap(true);
+    // The summary is long (a table per bit): it scrolls, so that the chart keeps its share.
+    auto* summaryScroll = new QScrollArea(this);
+    summaryScroll->setWidget(summary_);
+    summaryScroll->setWidgetResizable(true);
+    plot_->setMinimumHeight(260);
     auto* lower = new QSplitter(Qt::Horizontal, this);
-    lower->addWidget(summary_);
+    lower->addWidget(summaryScroll);
     lower->addWidget(table_);
+    summaryScroll->setMinimumWidth(380);
+    lower->setStretchFactor(0, 1);
+    lower->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(plot_);
     split->addWidget(lower);
