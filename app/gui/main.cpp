@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QScreen>
 #include <QRegularExpression>
 
 #include <iostream>
@@ -55,11 +56,13 @@ int main(int argc, char** argv)
                           << error.toStdString() << '\n';
                 return 2;
             }
-            window.resize(1600, 1000);
+            // At most the screen's size: on a 1366 x 768 projector, what it would show.
+            const QSize screen = app.primaryScreen() ? app.primaryScreen()->availableSize() : QSize(1600, 1000);
+            window.resize(QSize(1600, 1000).boundedTo(screen));
             window.show();
             QCoreApplication::processEvents();
             const QString path = QDir(parser.value(shots)).filePath(QStringLiteral("campaign.png"));
-            if (!QDir().mkpath(parser.value(shots)) || !window.campaignView()->grab().save(path)) {
+            if (!QDir().mkpath(parser.value(shots)) || !window.grab().save(path)) {
                 std::cerr << "gigacheck-lab: cannot write " << path.toStdString() << '\n';
                 return 1;
             }

@@ -1,6 +1,7 @@
 // runCampaign: N runs in one process on one backend (the GPU's context, handles and buffers stay
 // warm), each classified against the full reference; and the summary tables over them.
 #include "gigacheck/campaign.hpp"
+#include "core/timestamp.hpp"
 
 #include "gigacheck/run.hpp"
 #include "gigacheck/version.hpp"
@@ -14,16 +15,6 @@
 namespace gigacheck {
 
 namespace {
-
-std::string nowIso8601()
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&t, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 // Corrupts the run's operand element(s) in place, recording each as an applied injection whose
 // block is (-1, -1, -1) and whose positions are in the operand.

@@ -1,5 +1,6 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
 #include "gigacheck/run.hpp"
+#include "core/timestamp.hpp"
 
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/version.hpp"
@@ -18,16 +19,6 @@
 namespace gigacheck {
 
 namespace {
-
-std::string nowIso8601()
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&t, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 void validate(const RunConfig& c)
 {
