@@ -93,6 +93,35 @@ for phase in "$@"; do
       echo "clean $1 $3 exit $?" | tee -a "$LOG"; head -16 /tmp/clean.txt | tee -a "$OUT/campaign_clean.txt"
     done
     ;;
+  tf32)
+    # Issue 15, TF32 (branch tf32): the operands are rounded to TF32 in the checksum passes and the
+    # checksums taken over them. Needs the build phase first (or any CUDA build in build/).
+    stamp tf32: gpu tests
+    cmake --build build -j16 --target gigacheck tst_cuda_tf32 tst_cuda_single_fault tst_cuda_backend tst_cuda_kernels \
+      > /tmp/tf32_build.txt 2>&1 || { grep -E "error|Error" /tmp/tf32_build.txt | head -40; exit 1; }
+    # tst_cuda_tf32 prints which rounding cuBLAS applies to unrounded inputs ("hypothesis: ...").
+    for t in tst_cuda_tf32 tst_cuda_single_fault tst_cuda_backend tst_cuda_kernels; do
+      build/tests/$t 2>&1 | grep -E "hypothesis|TF32 inputs|^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/$t: /" >> "$OUT/tf32_tests.txt"
+    done
+    cat "$OUT/tf32_tests.txt" | tee -a "$LOG" | grep -E "hypothesis|Totals|FAIL"
+    stamp tf32: 1000 single bit flips, any bit, every strategy
+    /usr/bin/time -f "campaign tf32 wall %e s" $CLI campaign --runs 1000 --type tf32 --backend cuda --strategy all \
+      --fault bitflip:any --seed 1 --json "$OUT/campaign_tf32.json" --csv "$OUT/campaign_tf32.csv" \
+      > "$OUT/campaign_tf32.txt" 2>> "$LOG"
+    echo "campaign tf32 exit $?" | tee -a "$LOG"; head -30 "$OUT/campaign_tf32.txt"
+    stamp tf32: 10 000 clean products
+    for spec in "4000 256x256x256 uniform" "2000 257x129x31 wide" "2000 1x300x77 normal" "1000 300x1x250 wide" \
+                "1000 96x1000x64 normal"; do
+      set -- $spec
+      /usr/bin/time -f "clean tf32 $2 wall %e s" $CLI campaign --runs $1 --fault none --type tf32 --backend cuda \
+        --strategy all --shape $2 --dist $3 --seed 7 > /tmp/clean.txt 2>> "$LOG"
+      echo "clean tf32 $2 $3 exit $?" | tee -a "$LOG"; head -16 /tmp/clean.txt >> "$OUT/campaign_clean_tf32.txt"
+    done
+    grep -E "run\(s\)|false alarm|SDC" "$OUT/campaign_clean_tf32.txt"
+    stamp tf32: bench abft-overhead
+    $CLI bench abft-overhead --json "$OUT/bench_abft_tf32.json" > "$OUT/bench_abft_tf32.txt" 2>> "$LOG"
+    echo "bench abft-overhead exit $?" | tee -a "$LOG"; tail -40 "$OUT/bench_abft_tf32.txt"
+    ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core
     stamp bench $suite

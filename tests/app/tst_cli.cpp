@@ -169,7 +169,6 @@ private slots:
         QTest::newRow("campaign without runs") << "campaign --shape 32x32x32" << "--runs";
         QTest::newRow("campaign of zero runs") << "campaign --runs 0" << "--runs 0";
         QTest::newRow("campaign runs not a number") << "campaign --runs many" << "--runs many";
-        QTest::newRow("campaign tf32 on the cpu") << "campaign --runs 3 --type tf32 --backend cpu" << "CUDA";
         QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
         QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme online"
                                                  << "only 'blocked'";

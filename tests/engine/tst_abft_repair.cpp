@@ -5,6 +5,7 @@
 #include "gigacheck/record.hpp"
 #include "gigacheck/repair.hpp"
 #include "gigacheck/run.hpp"
+#include "gigacheck/tf32.hpp"
 
 #include <QtTest>
 
@@ -48,16 +49,7 @@ Thresholds oneAxisThresholds(const Block& b)
 }
 
 // FP32 -> TF32 (10 mantissa bits), round to nearest as cvt.rna does.
-float toTf32(float x)
-{
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &x, 4);
-    bits += 0x1000u;
-    bits &= ~0x1fffu;
-    float y = 0;
-    std::memcpy(&y, &bits, 4);
-    return y;
-}
+float toTf32(float x) { return roundToTf32(x); }
 
 // QCOMPARE on the names, so a failure prints them.
 template <class E>
@@ -227,7 +219,8 @@ void TestAbftRepair::correctedCellIsRecomputedAsADotProduct()
 
 void TestAbftRepair::tf32CorrectedCellIsAsAccurateAsUntouchedOnes()
 {
-    // One block as cublas-tf32 makes it: TF32 inputs, FP32 accumulation; checksums from FP32.
+    // One block as cublas-tf32 makes it: operands rounded to TF32 (checksums over the rounded
+    // values), FP32 accumulation. "exact": the exact product of those operands.
     const std::int64_t m = 40, n = 300, q = 36, fr = 17, fc = 33;
     HostMatrix a(Precision::F32, m, n), b(Precision::F32, n, q), c(Precision::F32, m, q);
     fillRandom(a, Distribution::Uniform, 7, 1);
@@ -243,17 +236,17 @@ void TestAbftRepair::tf32CorrectedCellIsAsAccurateAsUntouchedOnes()
             double e = 0;
             for (std::int64_t k = 0; k < n; ++k) {
                 s += toTf32(A[i * n + k]) * toTf32(B[k * q + j]);
-                e += double(A[i * n + k]) * double(B[k * q + j]);
+                e += double(toTf32(A[i * n + k])) * double(toTf32(B[k * q + j]));
             }
             aug[std::size_t(i * (q + 1) + j)] = s;
             exact[std::size_t(i * q + j)] = e;
         }
     for (std::int64_t i = 0; i < m; ++i)
         for (std::int64_t k = 0; k < n; ++k)
-            augA[std::size_t(i * n + k)] = A[i * n + k];
+            augA[std::size_t(i * n + k)] = toTf32(A[i * n + k]);
     for (std::int64_t k = 0; k < n; ++k)
         for (std::int64_t j = 0; j < q; ++j)
-            augB[std::size_t(k * (q + 1) + j)] = B[k * q + j];
+            augB[std::size_t(k * (q + 1) + j)] = toTf32(B[k * q + j]);
     columnChecksum(BlockView<float>{augA.data(), m, n, n});
     rowChecksum(BlockView<float>{augB.data(), n, q, q + 1});
     for (std::int64_t i = 0; i <= m; ++i)

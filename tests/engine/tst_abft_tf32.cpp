@@ -1,9 +1,13 @@
-// The TF32 detection threshold (abft.hpp, README "Detection threshold"), on the host with
-// emulated TF32: the inputs of the main product are rounded to 10 mantissa bits (to nearest and,
-// as tensor cores may do, by truncation) and the products accumulated in FP32, while the
-// checksum row / column come from the unrounded FP32 operands, as on the device.
+// TF32 ABFT (abft.hpp, abft README "TF32"), on the host with emulated TF32 tensor cores: the
+// operands are rounded to TF32 as the engine rounds them (gigacheck/tf32.hpp) and the checksums
+// are taken over the rounded values; the exact products are accumulated in FP32 by round to
+// nearest or, as tensor cores may, by truncation toward zero after every group of 4 products.
+// The threshold is then FP32's (plus the truncation's sum part): no false positive, and flips of
+// bits 15-22 of a 256^3 cell, which the former scheme (checksums on the unrounded operands, a
+// threshold covering the input rounding) missed, are found and corrected.
 #include "gigacheck/abft.hpp"
 #include "gigacheck/matrix.hpp"
+#include "gigacheck/tf32.hpp"
 
 #include <QtTest>
 
@@ -15,20 +19,10 @@ using namespace gigacheck;
 
 namespace {
 
-enum class Rounding { Nearest, Truncate };
+enum class Accumulation { Nearest, Truncate };
 
-// FP32 -> TF32: keep 10 of the 23 mantissa bits.
-float toTf32(float x, Rounding r)
-{
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &x, 4);
-    if (r == Rounding::Nearest)
-        bits += 0x1000u;  // half of the dropped 13 bits: ties away from zero, as cvt.rna does
-    bits &= ~0x1fffu;
-    float y = 0;
-    std::memcpy(&y, &bits, 4);
-    return y;
-}
+// Former scheme's emulation (kept to show what it missed): input rounding by truncation.
+float truncated(float x) { return truncateToTf32(x); }
 
 enum class Data { Uniform, Normal, Wide, Positive, Offset };
 
@@ -48,13 +42,27 @@ void fill(std::vector<float>& v, Data d, std::uint64_t seed)
     }
 }
 
-// C_cr of one augmented block as the device makes it with cublas-tf32.
+// Rounds toward zero to float (a tensor core's accumulator after one block FMA).
+float towardZero(double x)
+{
+    float f = float(x);
+    if (std::fabs(double(f)) > std::fabs(x))
+        f = std::nextafter(f, 0.0f);
+    return f;
+}
+
+// One augmented block as the engine makes it under cublas-tf32: A and B rounded to TF32 in place,
+// c_A and r_B over the rounded values, the main part as exact TF32 products accumulated in FP32,
+// the checksum column / row as the device's passes make them (double, stored as float).
+// legacy = the former scheme: checksums over the unrounded operands, the main part over their
+// truncation (the input rounding the checksums do not see).
 struct Tf32Block {
     std::int64_t m, n, q;
     std::vector<float> a, b, c;  // a: (m+1) x n, b: n x (q+1), c: (m+1) x (q+1)
     BoundAccumulator bound;
 
-    Tf32Block(std::int64_t m_, std::int64_t n_, std::int64_t q_, Data d, Rounding r, std::uint64_t seed)
+    Tf32Block(std::int64_t m_, std::int64_t n_, std::int64_t q_, Data d, Accumulation acc, std::uint64_t seed,
+              bool legacy = false)
         : m(m_), n(n_), q(q_), a(std::size_t((m_ + 1) * n_)), b(std::size_t(n_ * (q_ + 1))),
           c(std::size_t((m_ + 1) * (q_ + 1)))
     {
@@ -67,17 +75,29 @@ struct Tf32Block {
         for (std::int64_t k = 0; k < n; ++k)
             for (std::int64_t j = 0; j < q; ++j)
                 b[std::size_t(k * (q + 1) + j)] = plainB[std::size_t(k * q + j)];
+        if (!legacy) {
+            roundBlockToTf32(a.data(), m, n, n);
+            roundBlockToTf32(b.data(), n, q, q + 1);
+        }
         columnChecksum(BlockView<float>{a.data(), m, n, n});
         rowChecksum(BlockView<float>{b.data(), n, q, q + 1});
-        // Main part: TF32 inputs, FP32 accumulation.
+        const auto input = [legacy](float x) { return legacy ? truncated(x) : x; };
         for (std::int64_t i = 0; i < m; ++i)
             for (std::int64_t j = 0; j < q; ++j) {
                 float s = 0;
-                for (std::int64_t k = 0; k < n; ++k)
-                    s += toTf32(at(a, i, k, n), r) * toTf32(at(b, k, j, q + 1), r);
+                for (std::int64_t k0 = 0; k0 < n; k0 += 4) {
+                    double group = 0;  // up to 4 exact products (11 x 11 bits fit a double)
+                    for (std::int64_t k = k0; k < std::min(n, k0 + 4); ++k)
+                        group += double(input(at(a, i, k, n))) * double(input(at(b, k, j, q + 1)));
+                    if (acc == Accumulation::Truncate) {
+                        s = towardZero(double(s) + group);
+                    } else {
+                        for (std::int64_t k = k0; k < std::min(n, k0 + 4); ++k)
+                            s += input(at(a, i, k, n)) * input(at(b, k, j, q + 1));
+                    }
+                }
                 c[std::size_t(i * (q + 1) + j)] = s;
             }
-        // Checksum column (corner included) and row: FP32 operands, summed in double.
         for (std::int64_t i = 0; i <= m; ++i) {
             double s = 0;
             for (std::int64_t k = 0; k < n; ++k)
@@ -100,17 +120,26 @@ struct Tf32Block {
     BlockView<float> view() { return {c.data(), m, q, q + 1}; }
 };
 
+// The model the engine used before it rounded the operands itself: input rounding u_I = 2^-11
+// the checksums do not see.
+RoundoffModel legacyModel() { return RoundoffModel{std::ldexp(1.0, -24), std::ldexp(1.0, -11), false}; }
+
+float flipped(float x, int bit) { return tf32FromBits(tf32Bits(x) ^ (1u << bit)); }
+
 }  // namespace
 
 class TestAbftTf32 : public QObject {
     Q_OBJECT
 private slots:
     void modelPerPrecision();
+    void roundingToTf32();
     void checksumScalesFollowTheirDefinition();
     void fp32ThresholdsUnchanged();
+    void truncationSumPart();
     void noFalsePositives_data();
     void noFalsePositives();
-    void detectsTenTimesSmallerFaults();
+    void detectsFlipsTheFormerSchemeMissed();
+    void everyFlipCorrectedOrWithinTolerance();
     void faultCannotRaiseItsOwnThreshold();
 };
 
@@ -120,13 +149,43 @@ void TestAbftTf32::modelPerPrecision()
     const RoundoffModel f64 = roundoffModel(Precision::F64, true);  // no TF32 for doubles
     QCOMPARE(f32.uAccumulate, std::ldexp(1.0, -24));
     QCOMPARE(f32.uInput, 0.0);
+    QVERIFY(!f32.tf32Operands);
+    // TF32: the checksums see the rounded operands, so only the FP32 accumulation rounds.
     QCOMPARE(tf32.uAccumulate, std::ldexp(1.0, -24));
-    QCOMPARE(tf32.uInput, std::ldexp(1.0, -11));
+    QCOMPARE(tf32.uInput, 0.0);
+    QVERIFY(tf32.tf32Operands);
     QCOMPARE(f64.uAccumulate, std::ldexp(1.0, -53));
     QCOMPARE(f64.uInput, 0.0);
+    QVERIFY(!f64.tf32Operands);
 }
 
-// 2 x 2 x 2 by hand: rowChecksumScale[i] = sum_k a_ik^2 r_k^2, colChecksumScale[j] = sum_k c_k^2 b_kj^2.
+// Round to nearest, ties away from zero, of the 13 dropped mantissa bits; truncation for the
+// GPU test's other hypothesis; infinities and NaN unchanged; idempotent.
+void TestAbftTf32::roundingToTf32()
+{
+    const float ulp = std::ldexp(1.0f, -10);  // TF32 spacing in [1, 2)
+    QCOMPARE(roundToTf32(1.0f + std::ldexp(1.0f, -12)), 1.0f);
+    QCOMPARE(roundToTf32(1.0f + std::ldexp(1.0f, -11)), 1.0f + ulp);  // the tie goes away from zero
+    QCOMPARE(roundToTf32(-(1.0f + std::ldexp(1.0f, -11))), -(1.0f + ulp));
+    QCOMPARE(roundToTf32(1.0f + ulp + std::ldexp(1.0f, -11)), 1.0f + 2 * ulp);
+    QCOMPARE(truncateToTf32(1.0f + ulp + std::ldexp(1.0f, -11)), 1.0f + ulp);
+    QCOMPARE(roundToTf32(std::nextafter(2.0f, 0.0f)), 2.0f);  // carry into the exponent
+    QCOMPARE(truncateToTf32(std::nextafter(2.0f, 0.0f)), 2.0f - ulp);
+    QVERIFY(std::isinf(roundToTf32(std::numeric_limits<float>::infinity())));
+    QVERIFY(std::isnan(roundToTf32(std::numeric_limits<float>::quiet_NaN())));
+    QVERIFY(std::isinf(roundToTf32(std::numeric_limits<float>::max())));  // past TF32's largest
+    std::mt19937 gen(7);
+    std::uniform_real_distribution<float> u(-100.0f, 100.0f);
+    for (int e = 0; e < 10000; ++e) {
+        const float x = u(gen), r = roundToTf32(x);
+        QCOMPARE(tf32Bits(r) & kTf32DroppedBits, 0u);
+        QCOMPARE(roundToTf32(r), r);
+        QVERIFY(std::fabs(double(r) - double(x)) <= std::ldexp(std::fabs(double(x)), -11));
+    }
+}
+
+// 2 x 2 x 2 by hand: rowChecksumScale[i] = sum_k a_ik^2 r_k^2, colChecksumScale[j] = sum_k c_k^2 b_kj^2
+// (the scales of the model for operand rounding the checksums do not see).
 void TestAbftTf32::checksumScalesFollowTheirDefinition()
 {
     std::vector<double> a = {1, 2, 3, 4, 0, 0}, b = {5, 6, 0, 7, 8, 0};
@@ -142,8 +201,7 @@ void TestAbftTf32::checksumScalesFollowTheirDefinition()
     QCOMPARE(acc.colChecksumScale[1], 16.0 * 36 + 36.0 * 64);
     QCOMPARE(acc.colChecksumScale[2], 16.0 * 121 + 36.0 * 225);  // checksum column: r_B
 
-    // The TF32 threshold of row 0 from its pieces.
-    const Thresholds t = thresholds(acc, roundoffModel(Precision::F32, true), 4.0);
+    const Thresholds t = thresholds(acc, legacyModel(), 4.0);
     const double uA = std::ldexp(1.0, -24), uI = std::ldexp(1.0, -11);
     const double q0 = acc.rowScale[0] + acc.rowChecksumScale[0];
     QCOMPARE(t.row[0], 4.0 * (uA * (2 + 2 + 2) + 2 * std::sqrt(2.0) * uI) * std::sqrt(q0));
@@ -152,12 +210,25 @@ void TestAbftTf32::checksumScalesFollowTheirDefinition()
 
 void TestAbftTf32::fp32ThresholdsUnchanged()
 {
-    Tf32Block blk(40, 70, 30, Data::Normal, Rounding::Nearest, 3);
+    Tf32Block blk(40, 70, 30, Data::Normal, Accumulation::Nearest, 3);
     const Thresholds before = thresholds(blk.bound, std::ldexp(1.0, -24), 4.0);
     const Thresholds now = thresholds(blk.bound, roundoffModel(Precision::F32), 4.0);
     QCOMPARE(now.sumFactor, 0.0);
     QVERIFY(now.row == before.row);
     QVERIFY(now.col == before.col);
+}
+
+// TF32 on rounded operands: FP32's thresholds term by term, plus 2 uA depth times the checked sum.
+void TestAbftTf32::truncationSumPart()
+{
+    Tf32Block blk(40, 70, 30, Data::Uniform, Accumulation::Truncate, 3);
+    const Thresholds fp32 = thresholds(blk.bound, roundoffModel(Precision::F32), 4.0);
+    const Thresholds tf32 = thresholds(blk.bound, roundoffModel(Precision::F32, true), 4.0);
+    QVERIFY(tf32.row == fp32.row);
+    QVERIFY(tf32.col == fp32.col);
+    QCOMPARE(tf32.sumFactor, 2 * std::ldexp(1.0, -24) * 70);
+    QCOMPARE(truncationSumFactor(roundoffModel(Precision::F32, true), 70), tf32.sumFactor);
+    QCOMPARE(truncationSumFactor(roundoffModel(Precision::F32), 70), 0.0);
 }
 
 void TestAbftTf32::noFalsePositives_data()
@@ -166,8 +237,9 @@ void TestAbftTf32::noFalsePositives_data()
     QTest::addColumn<int>("n");
     QTest::addColumn<int>("q");
     QTest::addColumn<int>("data");
-    QTest::addColumn<int>("rounding");
-    const struct { int m, n, q; } shapes[] = {{1, 1, 1}, {17, 300, 9}, {64, 1024, 64}, {128, 2048, 96}};
+    QTest::addColumn<int>("accumulation");
+    const struct { int m, n, q; } shapes[] = {{1, 1, 1}, {1, 300, 77}, {300, 1, 25}, {17, 300, 9},
+                                              {64, 1024, 64}, {128, 2048, 96}};
     const char* names[] = {"uniform", "normal", "wide", "positive", "offset"};
     for (const auto& s : shapes)
         for (int d = 0; d < 5; ++d)
@@ -182,8 +254,8 @@ void TestAbftTf32::noFalsePositives()
     QFETCH(int, n);
     QFETCH(int, q);
     QFETCH(int, data);
-    QFETCH(int, rounding);
-    Tf32Block blk(m, n, q, Data(data), Rounding(rounding), 11 + std::uint64_t(m));
+    QFETCH(int, accumulation);
+    Tf32Block blk(m, n, q, Data(data), Accumulation(accumulation), 11 + std::uint64_t(m));
     const Thresholds t = thresholds(blk.bound, roundoffModel(Precision::F32, true), 4.0);
     const VerifyResult r = verifyAndCorrect(blk.view(), t);
     qInfo("max clean residual / threshold %.3g", r.maxCleanResidualRatio);
@@ -193,30 +265,75 @@ void TestAbftTf32::noFalsePositives()
     QVERIFY(r.maxCleanResidualRatio < 1.0);
 }
 
-// The old TF32 bound (u = 2^-11 times the growth factor) against the model: a fault a tenth of
-// the old smallest threshold is now found and corrected.
-void TestAbftTf32::detectsTenTimesSmallerFaults()
+// 256^3, uniform: flips of bits 15-22 of a cell with |C_ij| >= 8 change it by 2^-5 .. 2^2. The
+// former scheme's threshold (~0.8 here) let bits 15-22 through (SDC: campaign c7a5b9c); now
+// every one is found and corrected, under both accumulations.
+void TestAbftTf32::detectsFlipsTheFormerSchemeMissed()
 {
-    for (Rounding rounding : {Rounding::Nearest, Rounding::Truncate}) {
-        Tf32Block blk(96, 2048, 80, Data::Uniform, rounding, 5);
-        const Thresholds oldT = thresholds(blk.bound, unitRoundoff(Precision::F32, true), 4.0);
-        const Thresholds newT = thresholds(blk.bound, roundoffModel(Precision::F32, true), 4.0);
-        const double oldMin = *std::min_element(oldT.row.begin(), oldT.row.end());
-        const double newMax = *std::max_element(newT.row.begin(), newT.row.end());
-        QVERIFY2(newMax * 10 < oldMin, qPrintable(QStringLiteral("old %1, new %2").arg(oldMin).arg(newMax)));
+    for (Accumulation acc : {Accumulation::Nearest, Accumulation::Truncate}) {
+        const Tf32Block clean(256, 256, 256, Data::Uniform, acc, 5);
+        const Tf32Block legacyClean(256, 256, 256, Data::Uniform, acc, 5, true);
+        std::int64_t row = -1, col = -1;  // the first cell with |C| in [8, 16) (same exponent as 8)
+        for (std::int64_t e = 0; e < 256 * 257 && row < 0; ++e)
+            if (e % 257 < 256 && std::fabs(clean.c[std::size_t(e)]) >= 8 && std::fabs(clean.c[std::size_t(e)]) < 16) {
+                row = e / 257;
+                col = e % 257;
+            }
+        QVERIFY(row >= 0);
+        const Thresholds t = thresholds(clean.bound, roundoffModel(Precision::F32, true), 4.0);
+        const Thresholds legacyT = thresholds(legacyClean.bound, legacyModel(), 4.0);
+        const double tMax = std::max(*std::max_element(t.row.begin(), t.row.end()), *std::max_element(t.col.begin(), t.col.end()));
+        const double legacyMin = *std::min_element(legacyT.row.begin(), legacyT.row.end());
+        qInfo("thresholds: at most %.4g now, at least %.4g before", tMax, legacyMin);
+        for (int bit = 15; bit <= 22; ++bit) {
+            Tf32Block now = clean;
+            const float was = now.view()(row, col);
+            now.view()(row, col) = flipped(was, bit);
+            const double change = std::fabs(double(now.view()(row, col)) - double(was));
+            const VerifyResult r = verifyAndCorrect(now.view(), t);
+            QVERIFY2(r.verdict == Verdict::Corrected, qPrintable(QStringLiteral("bit %1").arg(bit)));
+            QCOMPARE(int(r.corrections.size()), 1);
+            QCOMPARE(r.corrections[0].row, row);
+            QCOMPARE(r.corrections[0].col, col);
+            QVERIFY(std::fabs(double(now.view()(row, col)) - double(was)) < t.row[std::size_t(row)]);
 
-        const std::int64_t i = 40, j = 33;
-        const float clean = blk.view()(i, j);
-        const double delta = oldMin / 10;
-        blk.view()(i, j) = float(clean + delta);
-        const VerifyResult r = verifyAndCorrect(blk.view(), newT);
-        QVERIFY(r.verdict == Verdict::Corrected);
-        QCOMPARE(int(r.corrections.size()), 1);
-        QCOMPARE(r.corrections[0].row, i);
-        QCOMPARE(r.corrections[0].col, j);
-        // The corrected cell carries the TF32 error of its column only: far below the fault.
-        QVERIFY(std::fabs(double(blk.view()(i, j)) - double(clean)) < delta / 10);
+            Tf32Block before = legacyClean;
+            before.view()(row, col) = flipped(before.view()(row, col), bit);
+            const VerifyResult old = verifyAndCorrect(before.view(), legacyT);
+            if (bit <= 17)  // below the former threshold: missed
+                QVERIFY2(old.verdict == Verdict::Clean && change < legacyMin,
+                         qPrintable(QStringLiteral("bit %1 change %2").arg(bit).arg(change)));
+        }
     }
+}
+
+// Every bit of a cell: corrected back to its clean value, or undetected and then within the
+// reference tolerance of the run's check (2 lambda uA (n + max(m, q) + 2) sqrt(scale) >= the
+// threshold: masked, never silent corruption).
+void TestAbftTf32::everyFlipCorrectedOrWithinTolerance()
+{
+    const Tf32Block clean(96, 512, 80, Data::Normal, Accumulation::Truncate, 21);
+    const Thresholds t = thresholds(clean.bound, roundoffModel(Precision::F32, true), 4.0);
+    int detected = 0;
+    for (const auto& [row, col] : {std::pair<std::int64_t, std::int64_t>{3, 5}, {50, 79}, {95, 0}})
+        for (int bit = 0; bit < 32; ++bit) {
+            Tf32Block blk = clean;
+            const float was = blk.view()(row, col);
+            blk.view()(row, col) = flipped(was, bit);
+            const double change = std::fabs(double(blk.view()(row, col)) - double(was));
+            const VerifyResult r = verifyAndCorrect(blk.view(), t);
+            const double left = std::fabs(double(blk.view()(row, col)) - double(was));
+            if (r.verdict == Verdict::Clean) {
+                QVERIFY2(change <= t.row[std::size_t(row)] + t.sumFactor * std::fabs(double(blk.view()(row, 80))),
+                         qPrintable(QStringLiteral("bit %1 undetected, change %2").arg(bit).arg(change)));
+            } else {
+                ++detected;
+                QVERIFY2(r.verdict == Verdict::Corrected, qPrintable(QStringLiteral("bit %1").arg(bit)));
+                QVERIFY2(left <= t.row[std::size_t(row)], qPrintable(QStringLiteral("bit %1 left %2").arg(bit).arg(left)));
+            }
+        }
+    qInfo("%d of 96 flips detected and corrected, the rest within the threshold", detected);
+    QVERIFY(detected >= 3 * 14);  // bits 18-31 at least, whatever the cell's exponent
 }
 
 // The sum part of the threshold takes the smaller of |control| and |stored|: an infinite or huge
@@ -224,7 +341,7 @@ void TestAbftTf32::detectsTenTimesSmallerFaults()
 void TestAbftTf32::faultCannotRaiseItsOwnThreshold()
 {
     for (float bad : {std::numeric_limits<float>::infinity(), 1e30f}) {
-        Tf32Block blk(30, 200, 20, Data::Positive, Rounding::Truncate, 9);
+        Tf32Block blk(30, 200, 20, Data::Positive, Accumulation::Truncate, 9);
         blk.view()(7, 20) = bad;  // checksum column of row 7
         const VerifyResult r = verifyAndCorrect(blk.view(), thresholds(blk.bound, roundoffModel(Precision::F32, true)));
         QVERIFY(r.verdict == Verdict::Corrected);

@@ -1,15 +1,27 @@
-// The TF32 round-off model on the device (abft.hpp, README "Detection threshold"): cublas-tf32
-// products of several shapes and distributions verify clean, and a fault ten times smaller than
-// the old bound's smallest threshold is found and corrected; end to end through runGemm too.
+// TF32 on the device (abft README "TF32", gigacheck/tf32.hpp).
+// * Which rounding cuBLAS's TF32 GEMM applies to unrounded FP32 inputs on this device: its result
+//   is compared with three models computed exactly on the host (products of the inputs rounded to
+//   nearest, truncated to TF32, or not rounded), per shape; the one within FP32 accumulation
+//   round-off is reported ("hypothesis: ..."). Informative: the engine does not depend on it.
+// * What the engine does depend on, asserted: inputs already in TF32 are multiplied exactly (the
+//   GEMM's result is within FP32 accumulation of the exact product of those values), whatever
+//   rounding or kernel the library picks for the shape.
+// * Protected cublas-tf32 products of several shapes and distributions verify clean (the operands
+//   rounded in the checksum passes, FP32 thresholds), a fault ten times smaller than the former
+//   bound's smallest threshold is corrected, flips of bits 15-22 of a 256^3 cell (silent before)
+//   are corrected end to end, and blocked runs raise no false alarm.
 #include "gpu_available.hpp"
 
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/run.hpp"
+#include "gigacheck/tf32.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
 #include "../../engine/src/families/blocked_gemm/cuda/test_support.hpp"
 #endif
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace gigacheck;
@@ -34,17 +46,171 @@ HostMatrix makeMatrix(std::int64_t rows, std::int64_t cols, Data d, std::uint64_
     return m;
 }
 
+HostMatrix roundedCopy(const HostMatrix& m)
+{
+    HostMatrix out(Precision::F32, m.rows(), m.cols());
+    std::memcpy(out.data(), m.data(), m.bytes());
+    roundBlockToTf32(out.as<float>(), m.rows(), m.cols(), m.cols());
+    return out;
+}
+
+enum class Hypothesis { Nearest, Truncate, Unrounded };
+const char* nameOf(Hypothesis h)
+{
+    return h == Hypothesis::Nearest ? "round to nearest" : h == Hypothesis::Truncate ? "truncation" : "unrounded FP32";
+}
+
+// max over cells of |C - model| / bound, where the model is the exact product of the inputs as the
+// hypothesis rounds them and bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even truncating).
+double worstOverBound(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, Hypothesis h)
+{
+    const auto in = [h](double x) {
+        return h == Hypothesis::Nearest ? double(roundToTf32(float(x)))
+               : h == Hypothesis::Truncate ? double(truncateToTf32(float(x)))
+                                           : x;
+    };
+    const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
+    std::vector<double> ra(std::size_t(m * n)), rb(std::size_t(n * q));
+    for (std::int64_t e = 0; e < m * n; ++e)
+        ra[std::size_t(e)] = in(double(a.as<float>()[e]));
+    for (std::int64_t e = 0; e < n * q; ++e)
+        rb[std::size_t(e)] = in(double(b.as<float>()[e]));
+    double worst = 0;
+    std::vector<double> exact(static_cast<std::size_t>(q)), mag(static_cast<std::size_t>(q));
+    for (std::int64_t i = 0; i < m; ++i) {
+        std::fill(exact.begin(), exact.end(), 0.0);
+        std::fill(mag.begin(), mag.end(), 0.0);
+        for (std::int64_t k = 0; k < n; ++k) {
+            const double x = ra[std::size_t(i * n + k)];
+            for (std::int64_t j = 0; j < q; ++j) {
+                exact[std::size_t(j)] += x * rb[std::size_t(k * q + j)];
+                mag[std::size_t(j)] += std::fabs(x * rb[std::size_t(k * q + j)]);
+            }
+        }
+        for (std::int64_t j = 0; j < q; ++j) {
+            const double bound = 2 * std::ldexp(1.0, -24) * double(n) * mag[std::size_t(j)] + 1e-30;
+            worst = std::max(worst, std::fabs(c.at(i, j) - exact[std::size_t(j)]) / bound);
+        }
+    }
+    return worst;
+}
+
+const struct {
+    int m, n, q;
+} kHypothesisShapes[] = {{256, 256, 256}, {1, 300, 77}, {300, 1, 250}, {257, 129, 31}, {64, 4096, 64}, {512, 1024, 384}};
+
 }  // namespace
 
 class TestCudaTf32 : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
+    void whichRoundingCublasApplies_data();
+    void whichRoundingCublasApplies();
+    void tf32InputsAreMultipliedExactly_data();
+    void tf32InputsAreMultipliedExactly();
+    void flipsThatWereSilentAreCorrected();
     void cleanProductsVerifyClean_data();
     void cleanProductsVerifyClean();
     void detectsTenTimesSmallerFault();
     void blockedRunsHaveNoFalseAlarm();
 };
+
+void TestCudaTf32::whichRoundingCublasApplies_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    for (const auto& s : kHypothesisShapes)
+        QTest::addRow("%dx%dx%d", s.m, s.n, s.q) << s.m << s.n << s.q;
+}
+
+// Reports, per shape, which hypothesis the library's result matches (within FP32 accumulation:
+// worst |C - model| / bound <= 1) and by how much the others miss. Not asserted: the engine rounds
+// the operands itself, so any of the three (or a mix over shapes) is fine for it.
+void TestCudaTf32::whichRoundingCublasApplies()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    const HostMatrix a = makeMatrix(m, n, Data::Uniform, 31), b = makeMatrix(n, q, Data::Uniform, 32);
+    HostMatrix c(Precision::F32, m, q);
+    cuda::gemmOnDevice(GemmVariant::CublasTf32, 32, 16, a, b, c);
+    QString line;
+    const char* matched = nullptr;
+    int matches = 0;
+    for (Hypothesis h : {Hypothesis::Nearest, Hypothesis::Truncate, Hypothesis::Unrounded}) {
+        const double w = worstOverBound(a, b, c, h);
+        line += QStringLiteral("%1 %2  ").arg(QString::fromLatin1(nameOf(h))).arg(w, 0, 'g', 3);
+        if (w <= 1.0) {
+            matched = nameOf(h);
+            ++matches;
+        }
+    }
+    qInfo("cublas-tf32 %dx%dx%d, worst |C - model| / FP32 accumulation bound: %s-> hypothesis: %s", m, n, q,
+          qPrintable(line), matches == 1 ? matched : matches == 0 ? "none matches" : "ambiguous");
+#endif
+}
+
+void TestCudaTf32::tf32InputsAreMultipliedExactly_data() { whichRoundingCublasApplies_data(); }
+
+// The property the engine relies on (gigacheck/tf32.hpp): given inputs that are TF32 values, the
+// TF32 GEMM multiplies exactly those values, for every shape (tensor-core or not).
+void TestCudaTf32::tf32InputsAreMultipliedExactly()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    const HostMatrix a = roundedCopy(makeMatrix(m, n, Data::Normal, 33)), b = roundedCopy(makeMatrix(n, q, Data::Normal, 34));
+    HostMatrix c(Precision::F32, m, q);
+    cuda::gemmOnDevice(GemmVariant::CublasTf32, 32, 16, a, b, c);
+    const double w = worstOverBound(a, b, c, Hypothesis::Unrounded);
+    qInfo("TF32 inputs: worst |C - exact| / FP32 accumulation bound %.3g", w);
+    QVERIFY(w <= 1.0);
+#endif
+}
+
+// 256^3, uniform, through runGemm: flips of bits 15-22 of a cell with |C| in [8, 16) were silent
+// data corruptions under the former scheme (threshold ~0.8); now detected, corrected, verified.
+void TestCudaTf32::flipsThatWereSilentAreCorrected()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    RunConfig probe;
+    probe.shape = {256, 256, 256};
+    probe.backend = BackendKind::Cuda;
+    probe.gemm = GemmVariant::CublasTf32;
+    probe.reference = ReferenceMode::Full;
+    HostMatrix c;
+    RunHooks hooks;
+    hooks.resultOut = &c;
+    QVERIFY(runGemm(probe, hooks).verifiedCorrect());
+    std::int64_t row = -1, col = -1;
+    for (std::int64_t e = 128 * 256; e < 256 * 256 && row < 0; ++e)
+        if (std::fabs(c.at(e / 256, e % 256)) >= 8 && std::fabs(c.at(e / 256, e % 256)) < 16) {
+            row = e / 256;
+            col = e % 256;
+        }
+    QVERIFY(row >= 0);
+    for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        for (int bit = 15; bit <= 22; ++bit) {
+            RunConfig cfg = probe;
+            cfg.strategy = s;
+            cfg.memCapBytes = s == StrategyKind::None ? 0 : 3 * 256 * 256 * 4 / 4;
+            cfg.faults.model = FaultModel::BitFlip;
+            cfg.faults.bit = bit;
+            cfg.faults.at.push_back({row, col, std::nullopt, std::nullopt});
+            const RunRecord r = runGemm(cfg);
+            const QByteArray what = QByteArray(toString(s).data()) + " bit " + QByteArray::number(bit) + ":\n" +
+                                    QByteArray::fromStdString(formatReport(r));
+            QVERIFY2(r.status == "ok", what.constData());
+            QVERIFY2(r.faults.detected == 1, what.constData());
+            QVERIFY2(r.verifiedCorrect() && r.reference.passed, what.constData());
+            QCOMPARE(r.faults.falsePositives, 0);
+        }
+#endif
+}
 
 void TestCudaTf32::cleanProductsVerifyClean_data()
 {
@@ -81,7 +247,7 @@ void TestCudaTf32::detectsTenTimesSmallerFault()
 #ifdef GIGACHECK_HAVE_CUDA
     const int n = 4096;
     const HostMatrix a = makeMatrix(n, n, Data::Uniform, 5), b = makeMatrix(n, n, Data::Uniform, 6);
-    const RoundoffModel oldModel{unitRoundoff(Precision::F32, true), 0.0};  // before: u = 2^-11 everywhere
+    const RoundoffModel oldModel{unitRoundoff(Precision::F32, true), 0.0, false};  // first bound: u = 2^-11 everywhere
     const RoundoffModel model = roundoffModel(Precision::F32, true);
     const cuda::ProtectedProduct oldClean = cuda::protectedProductOnDevice(GemmVariant::CublasTf32, a, b, oldModel);
     const cuda::ProtectedProduct newClean = cuda::protectedProductOnDevice(GemmVariant::CublasTf32, a, b, model);

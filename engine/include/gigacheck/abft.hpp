@@ -17,14 +17,20 @@ std::string_view toString(Verdict);
 // Unit round-off of the arithmetic that produced C: 2^-24 (FP32), 2^-53 (FP64), 2^-11 (TF32).
 double unitRoundoff(Precision p, bool tf32 = false);
 
-// Where the round-off of C comes from. FP32 / FP64: every operation rounds with uAccumulate and
-// the inputs are exact (uInput = 0). TF32 tensor cores: the inputs A and B are rounded to TF32
-// (10 mantissa bits, uInput = 2^-11; truncation doubles it, which the bound allows for) while the
-// products are accumulated in FP32 (uAccumulate = 2^-24); the checksum side (c_A, r_B and the
-// checksum products) stays FP32 on the unrounded inputs.
+// Where the round-off of C comes from, relative to the checksums.
+// FP32 / FP64: every operation rounds with uAccumulate, the inputs are exact.
+// TF32 (`cublas-tf32`, `roundoffModel(F32, true)`): the operand blocks are rounded to TF32 before
+// the product and the checksums are taken over the rounded values (gigacheck/tf32.hpp), so the
+// products are exact and only the FP32 accumulation rounds, as in FP32 (uInput = 0). Tensor cores
+// may accumulate by truncation, whose mean does not cancel: tf32Operands adds a part that follows
+// the checked sum (Thresholds::sumFactor = 2 uA depth, see thresholds()).
+// uInput > 0 models operands rounded (to u_I) where the checksums do NOT see it (the checksum side
+// on unrounded inputs): the engine's TF32 path used that before it rounded the operands itself;
+// kept for a product whose input rounding cannot be followed.
 struct RoundoffModel {
     double uAccumulate = 0;
     double uInput = 0;
+    bool tf32Operands = false;
 };
 RoundoffModel roundoffModel(Precision p, bool tf32 = false);
 
@@ -65,22 +71,31 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
 // the products a_ik b_kj are bounded, with high probability, by a small multiple of their 2-norm,
 // which is what sqrt(scale) is. lambda is the safety factor (default 4).
 //
-// With a RoundoffModel whose uInput > 0 (TF32; README "Detection threshold", TF32 part), with
+// With tf32Operands (TF32 on rounded operands): the FP32 formula above, plus
+//   sumFactor = 2 uA depth:   t_row(i) + sumFactor * |S_row(i)|,   t_col(j) + sumFactor * |S_col(j)|
+// where S is the checked sum (min of |control| and |stored|, so that a fault cannot raise its own
+// threshold). Truncating accumulation errs by up to one ulp (2 uA) of the partial sum per step,
+// always toward zero; for same-sign data every partial sum of C_ij is below |C_ij|, so a cell's
+// error is at most 2 uA depth |C_ij| and a row's at most 2 uA depth |S|. Zero-mean data keeps that
+// part far below the sqrt(scale) term.
+//
+// With a RoundoffModel whose uInput > 0 (operand rounding the checksums do not see), with
 // Q_row(i) = rowScale[i] + rowChecksumScale[i] and Q_col(j) = colScale[j] + colChecksumScale[j]:
 //   t_row(i) = lambda * (uA * (depth + cols + 2) + 2 sqrt(2) uI) * sqrt(Q_row(i)) + 4 uI * |S_row(i)|
 //   t_col(j) = lambda * (uA * (depth + rows + 2) + 2 sqrt(2) uI) * sqrt(Q_col(j)) + 4 uI * |S_col(j)|
-// where S is the checked sum itself (min of |control| and |stored|, so that a fault cannot raise
-// its own threshold). The sqrt(Q) part is the zero-mean part of the input rounding: the rounding
-// of a_ik enters every C_ij of row i alike (sqrt(sum a_ik^2 r_k^2)), that of b_kj independently
-// (sqrt(rowScale)); 2 uI allows truncation instead of round-to-nearest, sqrt(2) joins both
-// square roots into one. The |S| part is the rounding's mean (truncation shrinks every input
-// by up to 2 uI, i.e. every product by up to 4 uI): it scales with the checked sum. With
-// uInput = 0 this is exactly the FP32 / FP64 formula above.
+// The sqrt(Q) part is the zero-mean part of the input rounding: the rounding of a_ik enters every
+// C_ij of row i alike (sqrt(sum a_ik^2 r_k^2)), that of b_kj independently (sqrt(rowScale));
+// 2 uI allows truncation instead of round-to-nearest, sqrt(2) joins both square roots into one.
+// The |S| part is the rounding's mean (truncation shrinks every input by up to 2 uI, i.e. every
+// product by up to 4 uI): it scales with the checked sum. With uInput = 0 and no tf32Operands
+// this is exactly the FP32 / FP64 formula above.
 struct Thresholds {
     std::vector<double> row, col;
-    double sumFactor = 0;  // 4 uI: the check of sum S has threshold row[i] (col[j]) + sumFactor * |S|
+    double sumFactor = 0;  // the check of sum S has threshold row[i] (col[j]) + sumFactor * |S|
 };
 Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda = 4.0);
+// The tf32Operands part of sumFactor for a product of inner dimension depth (0 otherwise).
+double truncationSumFactor(const RoundoffModel& model, std::int64_t depth);
 Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda = 4.0);
 
 struct Correction {

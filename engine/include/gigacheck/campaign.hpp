@@ -48,7 +48,8 @@ enum class CampaignTarget { Result, Checksum, A, B, Any };
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
-// The precision of a campaign: tf32 is FP32 storage with the TF32 tensor-core GEMM (CUDA only).
+// The precision of a campaign: tf32 is FP32 storage with the TF32 tensor-core GEMM (on the CPU:
+// emulated, operands rounded to TF32 and multiplied in FP32).
 enum class CampaignType { F32, F64, Tf32 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
@@ -135,7 +136,7 @@ std::string reproduceCommand(const CampaignConfig& config, const CampaignRun& ru
 // The run's identity drawn from the campaign seed (strategy, target, bit, positions, seed).
 CampaignRun planCampaignRun(const CampaignConfig& config, int index);
 
-// Throws InputError for bad configurations (runs < 1, unknown scheme, tf32 off CUDA, operand
+// Throws InputError for bad configurations (runs < 1, unknown scheme, operand
 // targets, faults that do not fit) before the first run.
 void validateCampaign(const CampaignConfig& config, const DeviceInfo& device);
 

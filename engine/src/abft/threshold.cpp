@@ -18,8 +18,9 @@ RoundoffModel roundoffModel(Precision p, bool tf32)
 {
     RoundoffModel m;
     m.uAccumulate = unitRoundoff(p);
-    if (tf32 && p == Precision::F32)
-        m.uInput = unitRoundoff(p, true);
+    // TF32: the operands are rounded before the product and the checksums see the rounded values
+    // (gigacheck/tf32.hpp), so the inputs are exact for the checksum relation (uInput = 0).
+    m.tf32Operands = tf32 && p == Precision::F32;
     return m;
 }
 
@@ -102,12 +103,22 @@ Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda)
     return t;
 }
 
-// TF32 (abft.hpp, README "Detection threshold"): input rounding adds a zero-mean part that
-// follows sqrt(scale + checksum scale) and a mean part that follows the checked sum (sumFactor).
+// TF32 on rounded operands: truncating accumulation's mean follows the checked sum (abft.hpp).
+double truncationSumFactor(const RoundoffModel& model, std::int64_t depth)
+{
+    return model.tf32Operands ? 2.0 * model.uAccumulate * double(depth) : 0.0;
+}
+
+// Operand rounding the checksums do not see (uInput > 0; abft.hpp, README "Detection threshold")
+// adds a zero-mean part that follows sqrt(scale + checksum scale) and a mean part that follows
+// the checked sum (sumFactor).
 Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda)
 {
-    if (model.uInput <= 0)
-        return thresholds(acc, model.uAccumulate, lambda);
+    if (model.uInput <= 0) {
+        Thresholds t = thresholds(acc, model.uAccumulate, lambda);
+        t.sumFactor = truncationSumFactor(model, acc.depth);
+        return t;
+    }
     const std::int64_t rows = std::int64_t(acc.rowScale.size()) - 1;
     const std::int64_t cols = std::int64_t(acc.colScale.size()) - 1;
     const double inputPart = 2.0 * std::sqrt(2.0) * model.uInput;
@@ -122,7 +133,7 @@ Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, d
         t.row[i] = rowFactor * std::sqrt(acc.rowScale[i] + (withChecksumScales ? acc.rowChecksumScale[i] : 0.0));
     for (std::size_t j = 0; j < t.col.size(); ++j)
         t.col[j] = colFactor * std::sqrt(acc.colScale[j] + (withChecksumScales ? acc.colChecksumScale[j] : 0.0));
-    t.sumFactor = 4.0 * model.uInput;
+    t.sumFactor = 4.0 * model.uInput + truncationSumFactor(model, acc.depth);
     return t;
 }
 

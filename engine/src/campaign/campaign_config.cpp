@@ -138,11 +138,6 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
         throw InputError("unknown ABFT scheme '" + c.scheme +
                          "': only 'blocked' exists (the blocked offline ABFT of seed 000; the online, "
                          "offline and TMR schemes of seed 002 are not implemented yet)");
-    if (c.type == CampaignType::Tf32 && device.backend != BackendKind::Cuda)
-        throw InputError("--type tf32 multiplies with the TF32 tensor-core GEMM (--gemm cublas-tf32), which only "
-                         "the CUDA backend has; this campaign would run on the " +
-                         std::string(toString(device.backend)) + " backend" +
-                         (device.whyChosen.empty() ? std::string() : " (" + device.whyChosen + ")"));
     if (c.strategies.empty())
         throw InputError("a campaign needs at least one strategy");
     if (c.faultsPerRun < 1)

@@ -1,6 +1,7 @@
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
 #include "gigacheck/locate_rule.hpp"
+#include "gigacheck/tf32.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -96,6 +97,37 @@ __device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int 
     }
 }
 
+// TF32 operands (gigacheck/tf32.hpp): x[idx] rounded to TF32 in registers and written back where
+// loadLane read it, so the pass that reads an operand anyway leaves it as the TF32 GEMM will see
+// it (one extra write, no extra read). Doubles are never rounded.
+template <int E>
+__device__ __forceinline__ void roundAndStoreLane(float* row, Index c0, Index end, int lane, bool vec, float (&x)[E])
+{
+    constexpr int n = Vec<float>::n;
+#pragma unroll
+    for (int idx = 0; idx < E; ++idx)
+        x[idx] = roundToTf32(x[idx]);
+    const Index first = c0 + lane * n;
+    if (vec && first + Index(E / n - 1) * (kWarp * n) + n <= end) {
+#pragma unroll
+        for (int v = 0; v < E / n; ++v)
+            *reinterpret_cast<float4*>(row + first + Index(v) * (kWarp * n)) =
+                make_float4(x[v * n], x[v * n + 1], x[v * n + 2], x[v * n + 3]);
+    } else {
+#pragma unroll
+        for (int idx = 0; idx < E; ++idx) {
+            const Index j = c0 + laneCol<float>(lane, idx);
+            if (j < end)
+                row[j] = x[idx];
+        }
+    }
+}
+
+template <int E>
+__device__ __forceinline__ void roundAndStoreLane(double*, Index, Index, int, bool, double (&)[E])
+{
+}
+
 template <class T, int E>
 __device__ __forceinline__ void zero(T (&x)[E])
 {
@@ -129,19 +161,22 @@ bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 // The norm stays with the B block (the plan leaves room for it after r_B) because every block
 // product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
 // that it does not overflow the element type where the squares would.
+// roundTf32: B_r is first rounded to TF32 in place (the sums then follow the rounded values).
 template <class T>
-__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec)
+__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, bool roundTf32)
 {
     constexpr int n = Vec<T>::n, E = 4 * n;  // 4 vectors per lane per step: 64 bytes in flight
     const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
     const int lane = threadIdx.x % kWarp;
     if (k >= depth)
         return;
-    const T* row = b + k * ldb;
+    T* row = b + k * ldb;
     double s = 0, q = 0;
     for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
         T x[E];
         loadLane<T, E>(row, c0, cols, lane, vec, x);
+        if (roundTf32)
+            roundAndStoreLane<E>(row, c0, cols, lane, vec, x);
 #pragma unroll
         for (int e = 0; e < E; ++e) {
             const double v = double(x[e]);
@@ -185,8 +220,9 @@ constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2)
-    aPassKernel(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
-                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows)
+    aPassKernel(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
+                Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
+                bool roundTf32)
 {
     __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -215,6 +251,11 @@ __global__ void __launch_bounds__(256, 2)
             else
                 zero(xr[g]);
         }
+        if (roundTf32)  // after all loads of the step are in flight
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd)
+                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
         double dot[kAGroup], sq[kAGroup];
 #pragma unroll
         for (int g = 0; g < kAGroup; ++g) {
@@ -771,17 +812,18 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
 
 // ---- typed launchers ---------------------------------------------------------------------------
 template <class T>
-void checksumBImpl(T* b, Index depth, Index cols, Index ldb, cudaStream_t s)
+void checksumBImpl(T* b, Index depth, Index cols, Index ldb, bool roundTf32, cudaStream_t s)
 {
     if (depth <= 0)
         return;
-    rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb, vectorizable(b, ldb, 0, sizeof(T)));
+    rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb, vectorizable(b, ldb, 0, sizeof(T)),
+                                                         roundTf32);
     CUDA_CHECK_LAUNCH();
 }
 
 template <class T>
-void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, bool inputRounding, cudaStream_t s)
+void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, bool roundA, cudaStream_t s)
 {
     const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
     if (!accumulate) {
@@ -801,7 +843,7 @@ void checksumProductsImpl(const T* a, Index lda, const T* b, Index ldb, T* c, In
             const Index tileRows = tileRowsFor(kARows, tiles, rows);
             aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
                 a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA, tileRows);
+                checksumWeight, vecA, tileRows, roundA);
             CUDA_CHECK_LAUNCH();
         }
         constexpr int n = Vec<T>::n;
@@ -833,7 +875,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const double inputPart = 2.0 * sqrt(2.0) * v.uInput;
     const double rowFactor = v.lambda * (v.u * double(v.depth + cols + 2) + inputPart);
     const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
-    const double sumFactor = 4.0 * v.uInput;
+    const double sumFactor = 4.0 * v.uInput + v.truncationSumFactor;
     const Index n = (rows > cols ? rows : cols) + 1;
     markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
                                                     aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor);
@@ -872,25 +914,26 @@ void requireNormRoom(Index cols, Index ldb)
 
 }  // namespace
 
-void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s)
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, bool roundTf32)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
-        checksumBImpl(static_cast<double*>(b), depth, cols, ldb, s);
+        checksumBImpl(static_cast<double*>(b), depth, cols, ldb, false, s);
     else
-        checksumBImpl(static_cast<float*>(b), depth, cols, ldb, s);
+        checksumBImpl(static_cast<float*>(b), depth, cols, ldb, roundTf32, s);
 }
 
-void checksumProducts(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
-                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding)
+void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
+                      Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding,
+                      bool roundA)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
-        checksumProductsImpl(static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
-                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
+        checksumProductsImpl(static_cast<double*>(a), lda, static_cast<const double*>(b), ldb,
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, false, s);
     else
-        checksumProductsImpl(static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
-                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, s);
+        checksumProductsImpl(static_cast<float*>(a), lda, static_cast<const float*>(b), ldb,
+                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, roundA, s);
 }
 
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)

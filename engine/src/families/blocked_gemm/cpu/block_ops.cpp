@@ -1,8 +1,11 @@
 #include "families/blocked_gemm/cpu/block_ops.hpp"
 
+#include "gigacheck/tf32.hpp"
+
 #include <cblas.h>
 
 #include <cstring>
+#include <type_traits>
 
 namespace gigacheck::cpu {
 
@@ -51,9 +54,16 @@ void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, Host
 }
 
 template <class T>
-void checksum(const Operation& op, const Plan& plan, Buffers& bufs)
+void checksum(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32)
 {
     const BufferSpec& spec = plan.buffers[std::size_t(op.dst)];
+    // TF32 emulation: the operand block as a TF32 product sees it, before its checksum is taken
+    // (gigacheck/tf32.hpp); the product then multiplies exact TF32 values in FP32.
+    if constexpr (std::is_same_v<T, float>)
+        if (roundTf32) {
+            const bool isA = spec.role == BufferRole::A;
+            roundBlockToTf32(slot<float>(bufs, op.dst), isA ? op.rows : op.depth, isA ? op.depth : op.cols, spec.ld);
+        }
     if (spec.role == BufferRole::A)
         columnChecksum<T>({slot<T>(bufs, op.dst), op.rows, op.depth, spec.ld});
     else
@@ -61,9 +71,15 @@ void checksum(const Operation& op, const Plan& plan, Buffers& bufs)
 }
 
 template <class T>
-void product(const Operation& op, const Plan& plan, Buffers& bufs)
+void product(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32)
 {
     const std::int64_t extra = plan.abft ? 1 : 0;
+    // TF32 emulation without ABFT (no Checksum op rounded the blocks): round here; idempotent.
+    if constexpr (std::is_same_v<T, float>)
+        if (roundTf32 && !plan.abft) {
+            roundBlockToTf32(slot<float>(bufs, op.srcA), op.rows, op.depth, ldOf(plan, op.srcA));
+            roundBlockToTf32(slot<float>(bufs, op.srcB), op.depth, op.cols, ldOf(plan, op.srcB));
+        }
     const T* a = slot<T>(bufs, op.srcA);
     const T* b = slot<T>(bufs, op.srcB);
     const std::int64_t lda = ldOf(plan, op.srcA), ldb = ldOf(plan, op.srcB);
@@ -103,9 +119,9 @@ std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& 
 }
 
 template <class T>
-VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda)
+VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda, const RoundoffModel& model)
 {
-    const Thresholds t = thresholds(bufs.bounds[std::size_t(op.aux)], unitRoundoff(plan.precision), lambda);
+    const Thresholds t = thresholds(bufs.bounds[std::size_t(op.aux)], model, lambda);
     VerifyEvent ev;
     ev.opId = op.id;
     ev.block = op.block;
@@ -121,10 +137,10 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
     template void copyToDevice<T>(const Operation&, const Plan&, Buffers&, const HostMatrix&,           \
                                   const HostMatrix&);                                                   \
     template void copyToHost<T>(const Operation&, const Plan&, const Buffers&, HostMatrix&);            \
-    template void checksum<T>(const Operation&, const Plan&, Buffers&);                                 \
-    template void product<T>(const Operation&, const Plan&, Buffers&);                                  \
+    template void checksum<T>(const Operation&, const Plan&, Buffers&, bool);                           \
+    template void product<T>(const Operation&, const Plan&, Buffers&, bool);                            \
     template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
-    template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double);
+    template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&);
 GIGACHECK_INSTANTIATE(float)
 GIGACHECK_INSTANTIATE(double)
 #undef GIGACHECK_INSTANTIATE

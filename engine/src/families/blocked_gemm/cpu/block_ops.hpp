@@ -15,12 +15,14 @@ struct Buffers {
 template <class T> void copyToDevice(const Operation& op, const Plan& plan, Buffers& bufs,
                                      const HostMatrix& a, const HostMatrix& b);
 template <class T> void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, HostMatrix& c);
-template <class T> void checksum(const Operation& op, const Plan& plan, Buffers& bufs);
+// roundTf32 (FP32 under --gemm cublas-tf32): the operand block is rounded to TF32 first.
+template <class T> void checksum(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32);
 // C [+]= A * B over the augmented extents (OpenBLAS), and the round-off bound into aux.
-template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs);
+template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32);
 // Applies the fault plan's injections for this block product; returns the events (time unset).
 template <class T> std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs,
                                                    FaultPlan* faults);
-template <class T> VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda);
+template <class T> VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda,
+                                      const RoundoffModel& model);
 
 }  // namespace gigacheck::cpu

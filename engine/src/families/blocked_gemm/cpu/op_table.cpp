@@ -32,6 +32,12 @@ template <class Body> void inPrecision(const cpu::OpContext& context, Body&& bod
         body(double{});
 }
 
+// `--gemm cublas-tf32` on the CPU: TF32 emulated (operands rounded to TF32, FP32 products).
+bool emulatesTf32(const cpu::OpContext& c)
+{
+    return c.schedule.plan.precision == Precision::F32 && c.request.gemm == GemmVariant::CublasTf32;
+}
+
 void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     inPrecision(c, [&]<class T>(T) {
@@ -41,12 +47,12 @@ void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)
 
 void checksum(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { cpu::checksum<T>(op, c.schedule.plan, buffersOf(c)); });
+    inPrecision(c, [&]<class T>(T) { cpu::checksum<T>(op, c.schedule.plan, buffersOf(c), emulatesTf32(c)); });
 }
 
 void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { cpu::product<T>(op, c.schedule.plan, buffersOf(c)); });
+    inPrecision(c, [&]<class T>(T) { cpu::product<T>(op, c.schedule.plan, buffersOf(c), emulatesTf32(c)); });
 }
 
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -60,7 +66,8 @@ void inject(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 void verify(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     inPrecision(c, [&]<class T>(T) {
-        out.verification = cpu::verify<T>(op, c.schedule.plan, buffersOf(c), c.request.thresholdLambda);
+        out.verification = cpu::verify<T>(op, c.schedule.plan, buffersOf(c), c.request.thresholdLambda,
+                                          roundoffModel(c.schedule.plan.precision, emulatesTf32(c)));
     });
 }
 

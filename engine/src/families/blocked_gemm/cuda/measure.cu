@@ -54,6 +54,46 @@ void fill(Precision p, void* ptr, Index rows, Index cols, Index ld, unsigned lon
 }
 
 std::size_t esz(Precision p) { return p == Precision::F64 ? 8 : 4; }
+// One element of a device matrix, as double.
+double cellOf(Precision p, const void* m, Index ld, Index row, Index col)
+{
+    if (p == Precision::F64) {
+        double v = 0;
+        CUDA_CHECK(cudaMemcpy(&v, static_cast<const double*>(m) + row * ld + col, 8, cudaMemcpyDeviceToHost));
+        return v;
+    }
+    float v = 0;
+    CUDA_CHECK(cudaMemcpy(&v, static_cast<const float*>(m) + row * ld + col, 4, cudaMemcpyDeviceToHost));
+    return v;
+}
+
+// C[row, col] = A[row, :] . B[:, col] in double, written back in the element type (the repair
+// pass's recompute of a corrected cell).
+void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index n,
+                         Index row, Index col)
+{
+    const std::size_t e = esz(p);
+    std::vector<char> ar(std::size_t(n) * e), bc(std::size_t(n) * e);
+    CUDA_CHECK(cudaMemcpy(ar.data(), static_cast<const char*>(a) + std::size_t(row * lda) * e, std::size_t(n) * e,
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy2D(bc.data(), e, static_cast<const char*>(b) + std::size_t(col) * e, std::size_t(ldb) * e, e,
+                            std::size_t(n), cudaMemcpyDeviceToHost));
+    double dot = 0;
+    for (Index k = 0; k < n; ++k) {
+        if (p == Precision::F64)
+            dot += reinterpret_cast<const double*>(ar.data())[k] * reinterpret_cast<const double*>(bc.data())[k];
+        else
+            dot += double(reinterpret_cast<const float*>(ar.data())[k]) * double(reinterpret_cast<const float*>(bc.data())[k]);
+    }
+    char* cell = static_cast<char*>(c) + std::size_t(row * ldc + col) * e;
+    if (p == Precision::F64) {
+        CUDA_CHECK(cudaMemcpy(cell, &dot, 8, cudaMemcpyHostToDevice));
+    } else {
+        const float f = float(dot);
+        CUDA_CHECK(cudaMemcpy(cell, &f, 4, cudaMemcpyHostToDevice));
+    }
+}
+
 Index pad32(Index x) { return (x + 31) / 32 * 32; }
 
 double median(std::vector<double> v)
@@ -260,8 +300,8 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     DeviceInjection fault;
     fault.row = n / 3;
     fault.col = n / 2;
-    // |C_ij| ~ sqrt(n / 9) for U(-1, 1) inputs; every threshold here (TF32 included, with its
-    // input-rounding model) stays well below 1000 up to n = 16384.
+    // |C_ij| ~ sqrt(n / 9) for U(-1, 1) inputs; every threshold here (TF32 included) stays well
+    // below 1000 up to n = 16384.
     fault.delta = 1000.0;
     const RoundoffModel model = roundoffModel(p, tf32);
     SideLane lane;
@@ -292,10 +332,10 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     if (errors == 0) {
         const double ab = double(n + 1) * double(n) * double(e);
         const VerifyCall v = verifyCall(p, xc.get(), n, n, ldc, n, av, model);
-        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get()); })});
+        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get(), roundsOperandsToTf32(prot)); })});
         t.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
                                 checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get(),
-                                                 model.uInput > 0);
+                                                 model.uInput > 0, roundsOperandsToTf32(prot));
                             })});
         t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
     }
@@ -306,18 +346,23 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     t.threshold = r.maxThreshold;
     t.delta = errors > 0 ? fault.delta : 0;
     if (errors > 0) {
-        // The clean value of the faulty cell, from the plain product of the same inputs.
-        double clean = 0, fixed = 0;
-        if (p == Precision::F64) {
-            CUDA_CHECK(cudaMemcpy(&clean, pc.as<double>() + fault.row * n + fault.col, 8, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(&fixed, xc.as<double>() + fault.row * ldc + fault.col, 8, cudaMemcpyDeviceToHost));
-        } else {
-            float cf = 0, ff = 0;
-            CUDA_CHECK(cudaMemcpy(&cf, pc.as<float>() + fault.row * n + fault.col, 4, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(&ff, xc.as<float>() + fault.row * ldc + fault.col, 4, cudaMemcpyDeviceToHost));
-            clean = cf;
-            fixed = ff;
-        }
+        // As a run does after its verifications (abft README "Repair pass"): every result cell the
+        // verification corrected is recomputed as one dot product in double over the operands the
+        // product multiplied (under TF32 the protected passes rounded xa / xb in place).
+        for (int x = 0; x < r.correctionCount; ++x)
+            if (r.corrRow[x] < n && r.corrCol[x] < n)
+                recomputeCellOnHost(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, r.corrRow[x], r.corrCol[x]);
+        // The clean value: the plain GEMM of those same operands (for TF32 the plain timing above
+        // multiplied the unrounded inputs, whose rounding is the library's own).
+        GemmCall same = plain;
+        same.a = xa.get();
+        same.b = xb.get();
+        same.lda = lda;
+        same.ldb = ldb;
+        gemm(same, h.get(), s.get());
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        const double clean = cellOf(p, pc.get(), n, fault.row, fault.col);
+        const double fixed = cellOf(p, xc.get(), ldc, fault.row, fault.col);
         t.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
     }
     return t;

@@ -34,7 +34,9 @@ struct AbftTiming {
     double protectedMs = 0;  // checksums + GEMM + checksum products + (inject) + verify/correct
     std::string verdict;     // of the last protected repetition
     int corrections = 0;
-    double correctedRelError = 0;  // |corrected - clean value| / |clean value| at the fault
+    // |fixed - clean| / |clean| at the fault: fixed after the run's repair step (the corrected cell
+    // recomputed as one dot product), clean from the plain GEMM of the same (TF32: rounded) operands.
+    double correctedRelError = 0;
     double threshold = 0;          // largest detection threshold of the block
     double delta = 0;              // the injected fault
     std::vector<StageTiming> stages;  // each ABFT stage alone (errors == 0 only)

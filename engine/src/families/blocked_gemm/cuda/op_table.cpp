@@ -112,8 +112,10 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
 {
     // A's column checksum is computed (into Aux) by each product's pass over A, which that pass
     // needs anyway: on the device the Checksum op of an A block has no work.
+    // TF32: B is rounded to TF32 in the same pass (protected_product.hpp, roundsOperandsToTf32).
     if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
-        checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s);
+        checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s,
+                  c.request.gemm == GemmVariant::CublasTf32);
 }
 
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)

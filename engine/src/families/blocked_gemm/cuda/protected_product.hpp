@@ -18,11 +18,16 @@ struct SideLane {
     Event fork{cudaEventDisableTiming}, join{cudaEventDisableTiming};
 };
 
+// cublas-tf32 on FP32: the operand blocks are rounded to TF32 in place by the checksum passes that
+// read them (checksumB for B, the products' pass over A), gigacheck/tf32.hpp says why.
+bool roundsOperandsToTf32(const GemmCall& g);
+
 // C[rows x cols] (+)= A B with the GEMM variant of g on stream s. With a lane, the checksum
 // column / row of C and the round-off bound (memory-bound passes that touch only C's augmentation
 // and aux) run on the lane's side stream while the GEMM computes the main part, and s waits for
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
 // slower for the others: resources/results/README.md). Needs checksumB of the B block before.
+// TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding);
 

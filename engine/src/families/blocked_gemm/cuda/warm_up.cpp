@@ -35,10 +35,11 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
                                  std::size_t(n), cudaMemcpyDeviceToHost, s));
 
     const AuxView av{aux.as<double>(), ld};
-    checksumB(p, b.get(), n, n, ld, s);
-    for (bool inputRounding : {false, true})
+    for (bool roundTf32 : {false, true}) {  // the TF32 product rounds its operands in these passes
+        checksumB(p, b.get(), n, n, ld, s, roundTf32);
         for (bool accumulate : {false, true})
-            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, inputRounding);
+            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, false, roundTf32);
+    }
 
     GemmCall g;
     g.precision = p;

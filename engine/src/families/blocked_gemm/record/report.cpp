@@ -90,7 +90,10 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
         << "\n";
     out << "  Values type: " << valuesType(c.precision) << "\n";
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
-        << (onCuda(r) ? toString(c.gemm) : std::string_view("OpenBLAS")) << ")\n";
+        << (onCuda(r) ? toString(c.gemm)
+            : c.gemm == GemmVariant::CublasTf32 && c.precision == Precision::F32 ? std::string_view("OpenBLAS, TF32 emulated")
+                                                                                  : std::string_view("OpenBLAS"))
+        << ")\n";
     out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("
         << mebibytes(double(r.metrics.hostBytesRequired)) << ")\n";
     out << "  # errors: " << errors;

@@ -31,9 +31,18 @@ void rowTimes(const double* ai, const double* b, double* y, std::int64_t n, std:
     cblas_dgemv(CblasRowMajor, CblasTrans, int(n), int(q), 1.0, b, int(q), ai, 1, 0.0, y, 1);
 }
 
+// Element-wise squares of a matrix (the TF32 tolerance's per-cell scale, as a product).
+template <class T> std::vector<T> squares(const T* x, std::size_t count)
+{
+    std::vector<T> out(count);
+    for (std::size_t e = 0; e < count; ++e)
+        out[e] = x[e] * x[e];
+    return out;
+}
+
 template <class T>
 ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, ReferenceMode mode,
-                     double lambda)
+                     double lambda, bool tf32)
 {
     const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
     const T* A = a.as<T>();
@@ -71,6 +80,17 @@ ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
         ref.resize(std::size_t(q));
     }
 
+    // TF32: S_ij = sum_k a_ik^2 b_kj^2 = (A o A)(B o B), per row as the reference rows are made.
+    std::vector<T> a2, b2, s2;
+    if (tf32) {
+        a2 = squares(A, std::size_t(m * n));
+        b2 = squares(B, std::size_t(n * q));
+        s2.resize(mode == ReferenceMode::Full ? std::size_t(m * q) : std::size_t(q));
+        if (mode == ReferenceMode::Full)
+            gemm(a2.data(), b2.data(), s2.data(), m, n, q);
+    }
+    const double tf32Factor = tf32 ? 2 * lambda * 2 * unitRoundoff(Precision::F32, true) : 0.0;
+
     const double factor = 2 * lambda * unitRoundoff(c.precision()) * double(n + std::max(m, q) + 2);
     ReferenceCheck out;
     out.mode = mode;
@@ -83,12 +103,23 @@ ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
             rowTimes(A + i * n, B, ref.data(), n, q);
             refRow = ref.data();
         }
+        const T* s2Row = nullptr;
+        if (tf32) {
+            if (mode == ReferenceMode::Full) {
+                s2Row = s2.data() + i * q;
+            } else {
+                rowTimes(a2.data() + i * n, b2.data(), s2.data(), n, q);
+                s2Row = s2.data();
+            }
+        }
         double rowScale = 0;
         for (std::int64_t k = 0; k < n; ++k)
             rowScale += double(A[i * n + k]) * double(A[i * n + k]) * bRow2[std::size_t(k)];
         for (std::int64_t j = 0; j < q; ++j) {
             const double err = std::abs(double(C[i * q + j]) - double(refRow[j]));
-            const double tol = factor * std::sqrt(std::max(rowScale, colScale[std::size_t(j)]));
+            double tol = factor * std::sqrt(std::max(rowScale, colScale[std::size_t(j)]));
+            if (tf32)
+                tol += tf32Factor * std::sqrt(std::max(0.0, double(s2Row[j])));
             out.maxAbsError = std::max(out.maxAbsError, err);
             // NaN or Inf in C (a flipped exponent left in place) counts as a mismatch.
             if (!(err <= tol))
@@ -112,15 +143,15 @@ ReferenceMode resolveReferenceMode(ReferenceMode mode, const Shape& s)
 }
 
 ReferenceCheck checkAgainstReference(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c,
-                                     ReferenceMode mode, double lambda)
+                                     ReferenceMode mode, double lambda, bool tf32)
 {
     if (mode == ReferenceMode::None || mode == ReferenceMode::Auto) {
         ReferenceCheck none;
         none.mode = ReferenceMode::None;
         return none;
     }
-    return c.precision() == Precision::F32 ? check<float>(a, b, c, mode, lambda)
-                                           : check<double>(a, b, c, mode, lambda);
+    return c.precision() == Precision::F32 ? check<float>(a, b, c, mode, lambda, tf32)
+                                           : check<double>(a, b, c, mode, lambda, false);
 }
 
 }  // namespace gigacheck

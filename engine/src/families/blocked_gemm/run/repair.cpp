@@ -9,10 +9,13 @@
 //      when that did not suffice) are recomputed from A and B and the block is re-checked again.
 #include "families/blocked_gemm/run/repair.hpp"
 
+#include "gigacheck/tf32.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -158,6 +161,15 @@ double recomputeLines(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, c
     return 2.0 * double(n) * (double(rows.size()) * double(blk.cols) + double(cols.size()) * double(blk.rows));
 }
 
+// A copy of an FP32 matrix rounded to TF32 (HostMatrix copies share their data: a new one).
+HostMatrix roundedToTf32(const HostMatrix& m)
+{
+    HostMatrix out(m.precision(), m.rows(), m.cols());
+    std::memcpy(out.data(), m.data(), m.bytes());
+    roundBlockToTf32(out.as<float>(), m.rows(), m.cols(), m.cols());
+    return out;
+}
+
 bool clean(const VerifyResult& v) { return v.mismatchRows.empty() && v.mismatchCols.empty(); }
 
 // Cost of the re-check: checksums and bound over the block's A and B, plus the block's sums.
@@ -239,8 +251,11 @@ VerifyResult recheckBlock(const HostMatrix& a, const HostMatrix& b, const HostMa
                           double lambda)
 {
     const BlockRef blk{rowOffset, colOffset, rows, cols};
-    return c.precision() == Precision::F64 ? recheck<double>(a, b, c, blk, model, lambda)
-                                           : recheck<float>(a, b, c, blk, model, lambda);
+    if (c.precision() == Precision::F64)
+        return recheck<double>(a, b, c, blk, model, lambda);
+    if (model.tf32Operands)  // the operands the TF32 product multiplied
+        return recheck<float>(roundedToTf32(a), roundedToTf32(b), c, blk, model, lambda);
+    return recheck<float>(a, b, c, blk, model, lambda);
 }
 
 std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b, HostMatrix& c,
@@ -268,10 +283,17 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
         }
     }
     std::vector<RepairEvent> events;
+    if (pending.empty())
+        return events;
+    // TF32: the product multiplied A and B rounded to TF32 and its checksums were taken over them;
+    // the re-check, the recomputed cells and lines use the same operands (gigacheck/tf32.hpp), so
+    // a recomputed cell is what an untouched cell is, up to FP32 accumulation.
+    const bool rounded = model.tf32Operands && c.precision() == Precision::F32;
+    const HostMatrix ra = rounded ? roundedToTf32(a) : a, rb = rounded ? roundedToTf32(b) : b;
     for (const auto& [ij, p] : pending) {
         RepairEvent e = c.precision() == Precision::F64
-                            ? repairBlock<double>(a, b, c, p, model, lambda)
-                            : repairBlock<float>(a, b, c, p, model, lambda);
+                            ? repairBlock<double>(ra, rb, c, p, model, lambda)
+                            : repairBlock<float>(ra, rb, c, p, model, lambda);
         e.blockI = ij.first;
         e.blockJ = ij.second;
         events.push_back(std::move(e));
@@ -282,7 +304,8 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
 void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
                RunObserver* observer)
 {
-    const bool tf32 = record.device.backend == BackendKind::Cuda && record.config.gemm == GemmVariant::CublasTf32;
+    // cublas-tf32 on CUDA, and its emulation on the CPU (cpu/op_table.cpp).
+    const bool tf32 = record.config.gemm == GemmVariant::CublasTf32;
     record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
                                     record.config.thresholdLambda);
     double at = 0;

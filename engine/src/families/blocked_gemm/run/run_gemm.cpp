@@ -194,7 +194,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         repairRun(record, a, b, c, int(schedule.ops.size()), hooks.observer);
     if (record.status == "ok")
         record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
-                                                 config.thresholdLambda);
+                                                 config.thresholdLambda, config.gemm == GemmVariant::CublasTf32);
     record.metrics = computeMetrics(record);
     record.faults = computeFaultReport(record);
     if (hooks.resultOut)
