@@ -74,9 +74,10 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
                         "mode). Default bitflip:any.",
                "bitflip:any|bitflip:B|delta|none"),
-        option("target", "Where faults land: the result C, a checksum row or column, the operand A or B (before "
-                         "its checksums are taken), or any of these at random. Default result.",
-               "result|checksum|a|b|any"),
+        option("target", "Where faults land: the result C, a checksum row or column, the operand A or B before "
+                         "its checksums are taken (a, b; also a-before, b-before) or after (a-after, b-after), or "
+                         "any of result, checksum, a, b at random. Default result.",
+               "result|checksum|a|b|a-after|b-after|any"),
         option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
         option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
         option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),

@@ -28,7 +28,7 @@ const char* const kUsage =
     "  campaign run N fault injections in one process and classify each outcome\n"
     "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32]\n"
     "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
-    "             [--fault bitflip:any|bitflip:B|delta|none] [--target result|checksum|a|b|any]\n"
+    "             [--fault bitflip:any|bitflip:B|delta|none] [--target result|checksum|a|b|a-after|b-after|any]\n"
     "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
     "             [--json FILE] [--csv FILE]\n"
     "  devices  list devices and their roofline ceilings (--measure times them)\n"

@@ -313,10 +313,54 @@ private slots:
         }
         QCOMPARE(r.summary.byTarget.size(), std::size_t(1));
         QCOMPARE(r.summary.byTarget[0].key, std::string(1, operand));
-        QVERIFY(formatCampaignReport(r).find("ABFT promise (operands)") != std::string::npos);
+        QVERIFY(formatCampaignReport(r).find("ABFT promise (operands, before the checksums)") != std::string::npos);
         const CampaignResult back = campaignFromJson(campaignToJson(r));
         QCOMPARE(back.runs[3].operand, operand);
         QCOMPARE(back.runs[3].positions, r.runs[3].positions);
+    }
+
+    void operandFaultsAfterTheChecksumsAreDetected_data()
+    {
+        QTest::addColumn<int>("target");
+        QTest::addColumn<int>("type");
+        for (CampaignType type : {CampaignType::F32, CampaignType::F64, CampaignType::Tf32}) {
+            QTest::addRow("a-after %s", toString(type).data()) << int(CampaignTarget::AAfter) << int(type);
+            QTest::addRow("b-after %s", toString(type).data()) << int(CampaignTarget::BAfter) << int(type);
+        }
+    }
+
+    void operandFaultsAfterTheChecksumsAreDetected()
+    {
+        // After its checksums, a flipped exponent bit of A(r, k) makes row r of C wrong (B(k, c):
+        // column c): the checksums taken before see it; corrected as a collinear line or recomputed
+        // from A and B by the repair pass, never silent.
+        QFETCH(int, target);
+        QFETCH(int, type);
+        CampaignConfig c = smallCampaign(10);
+        c.target = CampaignTarget(target);
+        c.type = CampaignType(type);
+        c.bit = type == int(CampaignType::F64) ? 55 : 26;
+        const CampaignResult r = runCampaign(c);
+        const std::string key = c.target == CampaignTarget::AAfter ? "a-after" : "b-after";
+        for (const CampaignRun& run : r.runs) {
+            QVERIFY(run.afterChecksums);
+            QVERIFY(!run.applied.empty());
+            QCOMPARE(run.applied[0].block.i, -1);  // the operand element itself, then its cells of C
+            QVERIFY(run.applied[0].after != run.applied[0].before);
+            QVERIFY2(run.faults.detected > 0, reproduceCommand(c, run).c_str());
+            QVERIFY2(run.outcome == Outcome::Corrected || run.outcome == Outcome::CorrectedByRecompute,
+                     (std::string(toString(run.outcome)) + ": " + reproduceCommand(c, run)).c_str());
+            QVERIFY(reproduceCommand(c, run).find("--inject-at") != std::string::npos);
+        }
+        QCOMPARE(r.summary.byTarget.size(), std::size_t(1));
+        QCOMPARE(r.summary.byTarget[0].key, key);
+        QVERIFY(formatCampaignReport(r).find("ABFT promise (operands, after the checksums)") != std::string::npos);
+        const CampaignResult back = campaignFromJson(campaignToJson(r));
+        QVERIFY(back.config.target == c.target);
+        QVERIFY(back.runs[3].afterChecksums);
+        QCOMPARE(reproduceCommand(back.config, back.runs[3]), reproduceCommand(c, r.runs[3]));
+        QVERIFY(campaignTargetFromString("a-before") == CampaignTarget::A);
+        QVERIFY(campaignTargetFromString("b-before") == CampaignTarget::B);
     }
 
     void jsonRoundTrips()

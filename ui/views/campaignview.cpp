@@ -172,8 +172,9 @@ bool CampaignView::openRun(std::size_t index)
         return false;
     const CampaignRun& run = model_->campaign().runs[index];
     table_->selectRow(int(index));
-    if (run.operand) {
+    if (run.operand && !run.afterChecksums) {
         // The engine worker has no operand-fault hook: a replay without the fault would mislead.
+        // (After the checksums the run's faults are result faults: those replay.)
         hint_->setText(QStringLiteral("Run %1 corrupted operand %2 before its checksums: the lab cannot replay "
                                       "operand faults yet (the campaign JSON holds what was flipped).")
                            .arg(run.index)

@@ -42,9 +42,13 @@ struct Interval {
 Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 1.959963984540054);
 
 // Where a campaign's faults go. Checksum: the checksum row or column of a block product (chosen at
-// random per run). A / B: an element of the operand, corrupted before the run takes its checksums
-// (after them needs an inject op on operand buffers, which the schedules do not have yet).
-enum class CampaignTarget { Result, Checksum, A, B, Any };
+// random per run). A / B (also spelled a-before / b-before): an element of the operand, corrupted
+// before the run takes its checksums. AAfter / BAfter (a-after / b-after): an element corrupted
+// after its checksums were taken, injected as what the product then computes: the block products
+// that use it get delta * B[k, :] on row r of C (A(r, k)) or A[:, k] * delta on column c
+// (B(k, c)), before their verification (engine/src/campaign/README.md). Any: result, checksum
+// row / column, A or B (before), as before this split.
+enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter };
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
@@ -85,6 +89,7 @@ struct CampaignRun {
     FaultTarget target = FaultTarget::Result;  // resolved per run
     int bit = -1;                              // -1: not a bit flip
     char operand = 0;                          // 'a' / 'b': an operand fault; positions are in A / B
+    bool afterChecksums = false;               // the operand fault came after the checksums (a-after / b-after)
     std::vector<FaultAt> positions;            // result faults, in C coordinates (--inject-at)
     std::vector<Injection> applied;            // what the backend actually changed
     Outcome outcome = Outcome::Masked;

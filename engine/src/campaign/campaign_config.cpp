@@ -2,11 +2,14 @@
 // that any single run can be reproduced alone (`gigacheck run` or the lab).
 #include "gigacheck/campaign.hpp"
 
+#include "campaign/operand_faults.hpp"
+
 #include "gigacheck/plan.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <charconv>
+#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -60,6 +63,8 @@ std::string_view toString(CampaignTarget t)
     case CampaignTarget::A: return "a";
     case CampaignTarget::B: return "b";
     case CampaignTarget::Any: return "any";
+    case CampaignTarget::AAfter: return "a-after";
+    case CampaignTarget::BAfter: return "b-after";
     }
     return "?";
 }
@@ -67,10 +72,15 @@ std::string_view toString(CampaignTarget t)
 CampaignTarget campaignTargetFromString(std::string_view s)
 {
     for (CampaignTarget t : {CampaignTarget::Result, CampaignTarget::Checksum, CampaignTarget::A, CampaignTarget::B,
-                             CampaignTarget::Any})
+                             CampaignTarget::Any, CampaignTarget::AAfter, CampaignTarget::BAfter})
         if (toString(t) == s)
             return t;
-    throw InputError("unknown campaign target '" + std::string(s) + "' (expected result, checksum, a, b or any)");
+    if (s == "a-before")  // a and b: before the checksums, the names kept from before the split
+        return CampaignTarget::A;
+    if (s == "b-before")
+        return CampaignTarget::B;
+    throw InputError("unknown campaign target '" + std::string(s) +
+                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after or any)");
 }
 
 std::string_view toString(CampaignType t)
@@ -148,8 +158,10 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
     const Shape& s = c.shape;
     if (s.m < 1 || s.n < 1 || s.q < 1)
         throw InputError("every dimension of the shape must be at least 1");
-    const double cells = c.target == CampaignTarget::A   ? double(s.m) * double(s.n)
-                         : c.target == CampaignTarget::B ? double(s.n) * double(s.q)
+    const bool onA = c.target == CampaignTarget::A || c.target == CampaignTarget::AAfter;
+    const bool onB = c.target == CampaignTarget::B || c.target == CampaignTarget::BAfter;
+    const double cells = onA   ? double(s.m) * double(s.n)
+                         : onB ? double(s.n) * double(s.q)
                          : c.target == CampaignTarget::Any
                              ? std::min({double(s.m) * double(s.q), double(s.m) * double(s.n), double(s.n) * double(s.q)})
                              : double(s.m) * double(s.q);
@@ -189,6 +201,8 @@ CampaignRun planCampaignRun(const CampaignConfig& c, int index)
     case CampaignTarget::Checksum: run.target = rng.below(2) ? FaultTarget::ChecksumCol : FaultTarget::ChecksumRow; break;
     case CampaignTarget::A: run.operand = 'a'; break;
     case CampaignTarget::B: run.operand = 'b'; break;
+    case CampaignTarget::AAfter: run.operand = 'a'; run.afterChecksums = true; break;
+    case CampaignTarget::BAfter: run.operand = 'b'; run.afterChecksums = true; break;
     case CampaignTarget::Any: {
         const std::int64_t pick = rng.below(5);
         run.target = pick == 1 ? FaultTarget::ChecksumRow : pick == 2 ? FaultTarget::ChecksumCol : FaultTarget::Result;
@@ -227,6 +241,12 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
     r.reference = ReferenceMode::Full;  // every cell: an SDC anywhere must be seen
     r.thresholdLambda = c.thresholdLambda;
     r.faults.seed = run.seed;
+    if (c.inject && run.afterChecksums) {  // its effect on C, as explicit deltas (operandAfterChecksumFaults)
+        r.faults.model = FaultModel::Delta;
+        r.faults.target = FaultTarget::Result;
+        r.faults.at = operandAfterChecksumFaults(c, run);
+        return r;
+    }
     if (!c.inject || run.operand)  // operand faults go in through RunHooks::onInputs, not the schedule
         return r;
     r.faults.model = c.model;
@@ -257,6 +277,17 @@ std::string reproduceCommand(const CampaignConfig& c, const CampaignRun& run)
            " --reference full";
     if (!c.inject)
         return cmd;
+    if (run.afterChecksums) {
+        // Exact: the deltas of the row (A) or column (B) of C that the corrupted element makes.
+        cmd += " --fault delta";
+        for (const FaultAt& at : r.faults.at) {
+            char delta[40];
+            std::snprintf(delta, sizeof delta, "%.17g", at.delta.value_or(0.0));
+            cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col) + ":" + delta;
+        }
+        return cmd + "  # " + std::string(1, char(run.operand - 'a' + 'A')) + operandPositionsText(run) +
+               " corrupted after the checksums, as its effect on C";
+    }
     if (run.operand) {
         // gigacheck run has no operand faults: say what the fault was; the campaign replays it.
         cmd += "  # without the fault: this run flipped " + std::string(1, char(run.operand - 'a' + 'A'));

@@ -186,7 +186,9 @@ CampaignConfig readConfig(const nlohmann::json& j)
 
 FaultTarget runTarget(const std::string& key)
 {
-    return key == "none" || key == "a" || key == "b" ? FaultTarget::Result : faultTargetFromString(key);
+    return key == "none" || key == "a" || key == "b" || key == "a-after" || key == "b-after"
+               ? FaultTarget::Result
+               : faultTargetFromString(key);
 }
 
 CampaignRun readRun(const nlohmann::json& j, std::size_t n)
@@ -198,7 +200,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
     run.strategy = strategyFromString(field<std::string>(j, "strategy", at));
     const std::string target = field<std::string>(j, "target", at);
     run.target = runTarget(target);
-    run.operand = target == "a" || target == "b" ? target[0] : 0;
+    run.operand = target == "a" || target == "b" || target == "a-after" || target == "b-after" ? target[0] : 0;
+    run.afterChecksums = target == "a-after" || target == "b-after";
     run.bit = field<int>(j, "bit", at);
     for (const auto& p : j.at("positions")) {
         if (!p.is_array() || p.size() != 2)

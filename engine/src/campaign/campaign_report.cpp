@@ -119,10 +119,13 @@ std::string formatCampaignReport(const CampaignResult& r)
         out << "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
                "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
     if (c.inject && (c.target == CampaignTarget::A || c.target == CampaignTarget::B || c.target == CampaignTarget::Any))
-        out << "ABFT promise (operands): none for a fault in A or B before the checksums are taken -- C = A'B is "
-               "self-consistent, so every check passes and anything above rounding is an SDC against the intended "
-               "inputs; after the checksums (not injectable yet) a whole row (A) or column (B) of C would be wrong "
-               "and detected, beyond single-cell correction.\n";
+        out << "ABFT promise (operands, before the checksums): none -- C = A'B is self-consistent, so every check "
+               "passes and anything above rounding is an SDC against the intended inputs.\n";
+    if (c.inject && (c.target == CampaignTarget::AAfter || c.target == CampaignTarget::BAfter))
+        out << "ABFT promise (operands, after the checksums): detected -- a corrupted A(r, k) makes a whole row r "
+               "of C wrong (B(k, c): a whole column c), which the checksums taken before see; not correctable "
+               "cell by cell, but as a collinear row / column from the other checksum, or by recomputing the "
+               "lines from A and B in the repair pass; never silent unless the change is below round-off.\n";
     const std::int64_t sdc = r.summary.all[Outcome::SilentCorruption];
     const std::int64_t alarms = r.summary.all[Outcome::FalseAlarm];
     out << "Verdict: " << (sdc == 0 ? std::string("no silent data corruption")

@@ -1,6 +1,7 @@
 // runCampaign: N runs in one process on one backend (the GPU's context, handles and buffers stay
 // warm), each classified against the full reference; and the summary tables over them.
 #include "gigacheck/campaign.hpp"
+#include "campaign/operand_faults.hpp"
 #include "core/timestamp.hpp"
 
 #include "gigacheck/run.hpp"
@@ -8,6 +9,7 @@
 #include "families/blocked_gemm/run/reference.hpp"
 
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <memory>
@@ -16,38 +18,23 @@ namespace gigacheck {
 
 namespace {
 
-// Corrupts the run's operand element(s) in place, recording each as an applied injection whose
-// block is (-1, -1, -1) and whose positions are in the operand.
-void corruptOperand(CampaignRun& run, const CampaignConfig& c, HostMatrix& m)
+// The run's operand element(s) as injections whose block is (-1, -1, -1) and whose positions are in
+// the operand; with `m`, also corrupted in place (before the checksums: RunHooks::onInputs).
+void recordOperandFault(CampaignRun& run, const CampaignConfig& c, const HostMatrix& intended, HostMatrix* m)
 {
-    std::uint64_t state = run.seed ^ 0xA5A5A5A5DEADBEEFull;
-    const auto uniform = [&state] {
-        std::uint64_t x = (state += 0x9E3779B97F4A7C15ull);
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        return double((x ^ (x >> 31)) >> 11) * 0x1.0p-53;
-    };
-    for (const FaultAt& at : run.positions) {
+    for (std::size_t n = 0; n < run.positions.size(); ++n) {
+        const FaultAt& at = run.positions[n];
         Injection inj;
         inj.block = {-1, -1, -1};
         inj.localRow = inj.globalRow = at.row;
         inj.localCol = inj.globalCol = at.col;
         inj.model = c.model;
         inj.bit = run.bit < 0 ? 0 : run.bit;
-        // Inputs are O(1) (uniform, normal) or up to 10^3 (wide): a delta of 10-100 stands out of U(-1, 1).
-        inj.delta = (uniform() < 0.5 ? -1.0 : 1.0) * (10.0 + 90.0 * uniform());
-        const std::size_t index = std::size_t(at.row * m.cols() + at.col);
-        if (m.precision() == Precision::F64) {
-            double& v = m.as<double>()[index];
-            inj.before = v;
-            v = applyFault(inj, v, Precision::F64);
-            inj.after = v;
-        } else {
-            float& v = m.as<float>()[index];
-            inj.before = v;
-            v = float(applyFault(inj, v, Precision::F32));
-            inj.after = v;
-        }
+        inj.before = intended.at(at.row, at.col);
+        inj.after = corruptedOperandValue(c, run, n, inj.before, intended.precision());
+        inj.delta = inj.after - inj.before;
+        if (m)
+            m->set(at.row, at.col, inj.after);
         inj.applied = true;
         run.applied.push_back(inj);
     }
@@ -64,7 +51,8 @@ ReferenceCheck referenceOfIntendedInputs(const RunConfig& rc, const HostMatrix& 
 
 void fillOutcome(CampaignRun& run, RunRecord& record)
 {
-    if (run.operand) {
+    // After the checksums the record's own injections (the row / column of C) are the fault.
+    if (run.operand && !run.afterChecksums) {
         // ABFT never saw these injections; they count as injected so an alarm is not "false".
         record.faults.injected = int(run.applied.size());
     }
@@ -96,7 +84,7 @@ std::string targetKey(const CampaignRun& run)
 {
     // A result run always has positions; a checksum run never targets Result: none is --fault none.
     if (run.operand)
-        return std::string(1, run.operand);
+        return std::string(1, run.operand) + (run.afterChecksums ? "-after" : "");
     if (run.target == FaultTarget::Result && run.positions.empty())
         return "none";
     return std::string(toString(run.target));
@@ -145,8 +133,18 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
         runHooks.backend = backend;
         runHooks.cancel = hooks.cancel;
         HostMatrix c;
-        if (run.operand) {
-            runHooks.onInputs = [&](HostMatrix& a, HostMatrix& b) { corruptOperand(run, config, run.operand == 'a' ? a : b); };
+        if (run.operand && run.afterChecksums) {
+            // The intended inputs stay as they are; the schedule injects the fault's effect on C.
+            runHooks.onInputs = [&](HostMatrix& a, HostMatrix& b) {
+                recordOperandFault(run, config, run.operand == 'a' ? a : b, nullptr);
+            };
+        } else if (run.operand) {
+            runHooks.onInputs = [&](HostMatrix& a, HostMatrix& b) {
+                HostMatrix& m = run.operand == 'a' ? a : b;
+                HostMatrix intended(m.precision(), m.rows(), m.cols());
+                std::memcpy(intended.data(), m.data(), m.bytes());
+                recordOperandFault(run, config, intended, &m);
+            };
             runHooks.resultOut = &c;
         }
         const RunConfig runConfig = campaignRunConfig(config, run);
@@ -156,7 +154,7 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
             result.interrupted = true;
             break;
         }
-        if (run.operand && record.status == "ok")
+        if (run.operand && !run.afterChecksums && record.status == "ok")
             record.reference = referenceOfIntendedInputs(runConfig, c);
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         fillOutcome(run, record);
