@@ -397,6 +397,33 @@ private slots:
         QVERIFY(!inputErrorOf([] { campaignFromJson("{"); }).isEmpty());
     }
 
+    void fuzzCorpusIsReadOrRefused_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("accepted");
+        for (const char* name : {"small-any", "tf32-a-after", "f64-b-after", "clean"})
+            QTest::newRow(name) << QString::fromLatin1(name) << true;
+        for (const char* name : {"after-position-outside", "after-huge-shape", "version-wraps", "nested-arrays"})
+            QTest::newRow(name) << QString::fromLatin1(name) << false;
+    }
+
+    void fuzzCorpusIsReadOrRefused()
+    {
+        // The seed corpus of tests/fuzz/fuzz_campaign.cpp: valid files load and replay; the hostile
+        // ones are refused with an InputError (never a crash, a huge allocation or a read outside A).
+        QFETCH(QString, file);
+        QFETCH(bool, accepted);
+        QFile f(QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/campaign/") + file + QStringLiteral(".json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        const QString error = inputErrorOf([&] {
+            const CampaignResult r = campaignFromJson(text);
+            for (const CampaignRun& run : r.runs)
+                QVERIFY(!reproduceCommand(r.config, run).empty());
+        });
+        QVERIFY2(error.isEmpty() == accepted, qPrintable(error));
+    }
+
     void refusesWhatDoesNotExist()
     {
         DeviceInfo cpu;

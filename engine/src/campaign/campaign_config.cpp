@@ -165,6 +165,8 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
                          : c.target == CampaignTarget::Any
                              ? std::min({double(s.m) * double(s.q), double(s.m) * double(s.n), double(s.n) * double(s.q)})
                              : double(s.m) * double(s.q);
+    if (c.inject && (c.target == CampaignTarget::AAfter || c.target == CampaignTarget::BAfter))
+        checkOperandAfterChecksums(s, nullptr);
     if (c.inject && double(c.faultsPerRun) > cells)
         throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in the target (" +
                          std::to_string(std::int64_t(cells)) + " elements)");

@@ -3,6 +3,7 @@
 // from the runs on load. Reading bounds the nesting depth and the file size: a hostile file cannot
 // exhaust the stack or the memory.
 #include "gigacheck/campaign.hpp"
+#include "campaign/operand_faults.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -309,8 +310,11 @@ CampaignResult campaignFromJson(const std::string& text)
         const auto& runs = doc.at("runs");
         if (!runs.is_array())
             throw InputError("campaign: field 'runs' is not an array");
-        for (std::size_t n = 0; n < runs.size(); ++n)
+        for (std::size_t n = 0; n < runs.size(); ++n) {
             r.runs.push_back(readRun(runs[n], n));
+            if (r.runs.back().afterChecksums)  // its replay rebuilds the fault from the inputs
+                checkOperandAfterChecksums(r.config.shape, &r.runs.back());
+        }
     } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("campaign: a field is missing or has the wrong type (") + e.what() + ")");
     }

@@ -41,8 +41,25 @@ double corruptedOperandValue(const CampaignConfig& c, const CampaignRun& run, st
     return p == Precision::F64 ? applyFault(inj, before, p) : double(float(applyFault(inj, float(before), p)));
 }
 
+void checkOperandAfterChecksums(const Shape& s, const CampaignRun* run)
+{
+    if (double(s.m) * double(s.n) + double(s.n) * double(s.q) > kMaxOperandElementsAfterChecksums)
+        throw InputError("operand faults after the checksums are offered up to 2^24 operand elements (m n + n q; "
+                         "their effect on C is rebuilt from the inputs): " + std::to_string(s.m) + "x" +
+                         std::to_string(s.n) + "x" + std::to_string(s.q) + " is larger");
+    if (!run)
+        return;
+    const std::int64_t rows = run->operand == 'a' ? s.m : s.n, cols = run->operand == 'a' ? s.n : s.q;
+    for (const FaultAt& at : run->positions)
+        if (at.row < 0 || at.col < 0 || at.row >= rows || at.col >= cols)
+            throw InputError("campaign run " + std::to_string(run->index) + ": operand position (" +
+                             std::to_string(at.row) + ", " + std::to_string(at.col) + ") is outside " +
+                             std::string(1, char(run->operand - 'a' + 'A')));
+}
+
 std::vector<FaultAt> operandAfterChecksumFaults(const CampaignConfig& c, const CampaignRun& run)
 {
+    checkOperandAfterChecksums(c.shape, &run);
     const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
     const Shape& s = c.shape;
     HostMatrix a(p, s.m, s.n), b(p, s.n, s.q);  // the run's intended inputs (runGemm makes the same)

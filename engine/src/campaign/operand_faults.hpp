@@ -23,6 +23,14 @@ double corruptedOperandValue(const CampaignConfig& c, const CampaignRun& run, st
 // run's schedule before the verification of the block products they fall in.
 std::vector<FaultAt> operandAfterChecksumFaults(const CampaignConfig& c, const CampaignRun& run);
 
+// The effect on C is computed from the run's inputs, regenerated each time (a few per run): faults
+// after the checksums are offered up to this many operand elements (m n + n q; 2048^3 fits).
+constexpr double kMaxOperandElementsAfterChecksums = double(1 << 24);
+
+// InputError unless an after-the-checksums fault of this shape can be rebuilt and the run's
+// positions lie inside its operand (the campaign reader and validateCampaign call it).
+void checkOperandAfterChecksums(const Shape& shape, const CampaignRun* run);
+
 // "(r,c)(r,c)..." of the run's positions.
 std::string operandPositionsText(const CampaignRun& run);
 
