@@ -15,7 +15,8 @@ namespace gigacheck {
 // tf32 (FP32 under --gemm cublas-tf32): the result is the product of the inputs rounded to TF32
 // (gigacheck/tf32.hpp), which the FP32 reference does not round; each product a_ik b_kj then moves
 // by at most 2 u_I |a_ik b_kj| (u_I = 2^-11, zero-mean for round to nearest), so
-//   tol_ij += 2 * lambda * 2 u_I * sqrt(S_ij),   S_ij = sum_k a_ik^2 b_kj^2.
+//   tol_ij += 2 * lambda * 2 u_I * sqrt(S_ij) + 4 u_I |ref_ij|,   S_ij = sum_k a_ik^2 b_kj^2;
+// the last term is the mean a library that truncates unrounded inputs (--no-abft on CUDA) adds.
 ReferenceCheck checkAgainstReference(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c,
                                      ReferenceMode mode, double lambda, bool tf32 = false);
 
