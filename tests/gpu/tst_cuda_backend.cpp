@@ -106,6 +106,9 @@ void TestCudaBackend::matchesReference_data()
             }
     QTest::addRow("s3-cublas-f32-no-abft") << StrategyKind::S3 << GemmVariant::Cublas << Precision::F32 << false;
     QTest::addRow("s4-optimized-f64-no-abft") << StrategyKind::S4 << GemmVariant::Optimized << Precision::F64 << false;
+    // Without ABFT nothing rounds the operands first: cuBLAS's own TF32 rounding, within the
+    // reference's TF32 tolerance whatever it is.
+    QTest::addRow("s1-cublas-tf32-no-abft") << StrategyKind::S1 << GemmVariant::CublasTf32 << Precision::F32 << false;
 }
 
 void TestCudaBackend::matchesReference()
