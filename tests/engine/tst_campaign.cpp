@@ -403,7 +403,8 @@ private slots:
         QTest::addColumn<bool>("accepted");
         for (const char* name : {"small-any", "tf32-a-after", "f64-b-after", "clean"})
             QTest::newRow(name) << QString::fromLatin1(name) << true;
-        for (const char* name : {"after-position-outside", "after-huge-shape", "version-wraps", "nested-arrays"})
+        for (const char* name : {"after-position-outside", "after-huge-shape", "version-wraps", "nested-arrays",
+                                 "no-format-version"})
             QTest::newRow(name) << QString::fromLatin1(name) << false;
     }
 

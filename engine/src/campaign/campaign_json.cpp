@@ -289,7 +289,9 @@ CampaignResult campaignFromJson(const std::string& text)
     if (!doc.is_object() || doc.value("format", std::string()) != "gigacheck-campaign")
         throw InputError("not a gigacheck campaign file (no \"format\": \"gigacheck-campaign\"; a run record "
                          "opens with File > Open)");
-    const auto version = doc.at("format_version");
+    if (!doc.contains("format_version"))  // found by fuzz_campaign: at() threw a JSON exception here
+        throw InputError("campaign: missing field 'format_version'");
+    const auto& version = doc.at("format_version");
     if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
         throw InputError("campaign: format_version must be a positive integer");
     if (version.get<std::int64_t>() > kFormatVersion)
