@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/timelinemodel.hpp"
+#include "engine/metatypes.hpp"
 
 #include <QWidget>
 
@@ -42,6 +43,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // Starts the lanes over with the comparison runs: a record opened for comparison (it stays
+    // until removed) and the last run that ended well, each labelled as such.
+    void showComparisons(const RecordPtr& fromFile, const RecordPtr& previous);
     void updateLanes();
     void scheduleReplot();
 
@@ -52,6 +56,8 @@ private:
     int currentRun_ = -1;
     bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
     int lanesShown_ = -1;
+    RecordPtr lastGood_;       // the last run with status ok: the only "previous run"
+    RecordPtr previousShown_;  // the previous run shown beside the current one, if any
 };
 
 }  // namespace gigacheck::ui

@@ -13,6 +13,10 @@
 #include "panels/setuppanel.hpp"
 #include "panels/strategypanel.hpp"
 #include "views/timelineview.hpp"
+#include "window/closeguard.hpp"
+#include "window/filedialogs.hpp"
+#include "window/recentfiles.hpp"
+#include "window/windowlayout.hpp"
 
 #include <gigacheck/bench.hpp>
 #include <gigacheck/defaults.hpp>
@@ -26,7 +30,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -37,27 +41,9 @@ namespace gigacheck::ui {
 
 namespace {
 
-constexpr int kMaxRecent = 8;
-
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QDockWidget* dock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll)
-{
-    auto* d = new QDockWidget(title, window);
-    d->setObjectName(name);  // restoreState() needs stable names
-    if (scroll) {
-        auto* area = new QScrollArea(d);
-        area->setWidget(content);
-        area->setWidgetResizable(true);
-        area->setFrameShape(QFrame::NoFrame);
-        d->setWidget(area);
-    } else {
-        d->setWidget(content);
-    }
-    return d;
 }
 
 }  // namespace
@@ -70,6 +56,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
     session_ = new LabSession(this);
+    closeGuard_ = new CloseGuard(this, session_, [this](const QString& path) {
+        QString error;
+        if (saveRecord(path, &error))
+            return true;
+        reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
+        return false;
+    });
     heatmap_ = new HeatmapView(this);
     animation_ = new AnimationPanel(this);
     timeline_ = new TimelineView(this);
@@ -110,6 +103,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(QStringLiteral("%1 fault(s) placed on C").arg(f.size()), 4000);
     });
     connect(faults_, &FaultsPanel::explicitFaultsEdited, heatmap_, &HeatmapView::setFaults);
+    connect(heatmap_, &HeatmapView::faultsDropped, this, [this](int dropped, int kept) {
+        const QString text = QStringLiteral("%1 placed fault(s) fell outside the new C and were removed; %2 kept.").arg(dropped).arg(kept);
+        run_->log(text);
+        statusBar()->showMessage(text, 10000);  // after faultsChanged's count, which it replaces
+    });
     connect(animation_, &AnimationPanel::stepChanged, heatmap_, &HeatmapView::setStep);
     connect(run_, &RunPanel::startRequested, this, &MainWindow::startRun);
     connect(run_, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
@@ -144,31 +142,35 @@ void MainWindow::buildDocks()
     faults_ = new FaultsPanel(this);
     strategy_ = new StrategyPanel(this);
     run_ = new RunPanel(this);
-    QDockWidget* setupDock = dock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
-    QDockWidget* faultsDock = dock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
-    QDockWidget* strategyDock = dock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
-    QDockWidget* runDock = dock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
+    QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
+    QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
+    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
+    QDockWidget* runDock = makePanelDock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
-    resizeDocks({setupDock, strategyDock}, {370, 360}, Qt::Horizontal);
 }
 
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open run record…"), QKeySequence::Open, this, &MainWindow::openRecordDialog);
-    recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
+    recent_ = new RecentFiles(file->addMenu(QStringLiteral("Open &recent")), [this](const QString& path) {
+        openRecordReporting(path);
+    });
     // Opens a file chosen in a dialog with `open`, reporting a refusal in a message box.
     auto openChosen = [this](const QString& title, bool (MainWindow::*open)(const QString&, QString*)) {
-        const QString path = QFileDialog::getOpenFileName(this, title, QString(), QStringLiteral("JSON (*.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !(this->*open)(path, &error))
-            reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+        askPath(this, QStringLiteral("openDialog"), title, QStringLiteral("records"), QString(),
+                QStringLiteral("JSON (*.json);;All files (*)"), false, [this, open](const QString& path) {
+                    QString error;
+                    if (!(this->*open)(path, &error))
+                        reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+                });
     };
     file->addAction(QStringLiteral("&Compare with record…"), this,
                     [=] { openChosen(QStringLiteral("Compare with run record"), &MainWindow::compareWithRecord); });
+    file->addAction(QStringLiteral("&Remove comparison record"), session_, &LabSession::removeBaseline);
     file->addAction(QStringLiteral("Open c&ampaign…"), this,
                     [=] { openChosen(QStringLiteral("Open campaign"), &MainWindow::openCampaign); });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
@@ -181,13 +183,17 @@ void MainWindow::buildMenus()
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
-    run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
+    // Greyed while a run goes on, like the button (startRun refuses it anyway).
+    QAction* start = run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
+    start->setObjectName(QStringLiteral("startAction"));
+    connect(session_, &LabSession::runStarted, start, [start] { start->setEnabled(false); });
+    connect(session_, &LabSession::recordChanged, start, [start] { start->setEnabled(true); });
+    connect(session_, &LabSession::runFailed, start, [start] { start->setEnabled(true); });
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(QStringLiteral("Esc")), this, &MainWindow::cancelRun);
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
-    rebuildRecentMenu();
 }
 
 bool MainWindow::currentConfig(RunConfig* config, QString* error) const
@@ -239,13 +245,18 @@ void MainWindow::updatePlan()
 
 void MainWindow::startRun()
 {
+    if (session_->isRunning()) {
+        // F5, the menu or a campaign replay during a run: the run going on is never dropped.
+        statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
+        return;
+    }
     RunConfig c;
     QString error;
     if (!currentConfig(&c, &error)) {
         reportError(error);
         return;
     }
-    const bool compare = run_->compareWithPrevious() && timeline_->model().runCount() > 0;
+    const bool compare = run_->compareWithPrevious();
     RunRecord label;
     label.config = c;
     session_->start(c, compare);
@@ -394,64 +405,54 @@ bool MainWindow::exportView(View view, const QString& path, QString* error) cons
 
 void MainWindow::openRecordDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open run record"), QString(),
-                                                      QStringLiteral("Run records (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    openRecordReporting(path);
+    askPath(this, QStringLiteral("openRecordDialog"), QStringLiteral("Open run record"), QStringLiteral("records"), QString(),
+            QStringLiteral("Run records (*.json);;All files (*)"), false, [this](const QString& path) { openRecordReporting(path); });
+}
+
+QString MainWindow::defaultFileStem() const
+{
+    // e.g. "s2-4096x4096x4096": what was run, so that a folder of exports stays readable.
+    RunConfig c;
+    if (lastRecord())
+        c = lastRecord()->config;
+    else if (!currentConfig(&c, nullptr))
+        return QStringLiteral("gigacheck");
+    return QStringLiteral("%1-%2x%3x%4").arg(qs(toString(c.strategy))).arg(c.shape.m).arg(c.shape.n).arg(c.shape.q);
 }
 
 void MainWindow::saveRecordDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save run record"), QStringLiteral("run.json"),
-                                                      QStringLiteral("Run records (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!saveRecord(path, &error))
-        reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
-    else
-        addRecent(path);
+    askPath(this, QStringLiteral("saveRecordDialog"), QStringLiteral("Save run record"), QStringLiteral("records"),
+            QStringLiteral("run-%1.json").arg(defaultFileStem()), QStringLiteral("Run records (*.json)"), true,
+            [this](const QString& path) {
+                QString error;
+                if (!saveRecord(path, &error))
+                    reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
+                else
+                    addRecent(path);
+            });
 }
 
 void MainWindow::exportDialog(bool data)
 {
+    static const char* const kViewNames[] = {"heatmap", "timeline", "roofline", "report", "campaign"};
     const View view = currentView();
-    const QString filter = data ? QStringLiteral("CSV (*.csv)")
-                                : QStringLiteral("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)");
-    const QString path = QFileDialog::getSaveFileName(this, data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),
-                                                      data ? QStringLiteral("plot.csv") : QStringLiteral("plot.png"), filter);
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportView(view, path, &error))
-        reportError(QStringLiteral("Export failed: %1").arg(error));
-    else
-        statusBar()->showMessage(QStringLiteral("Wrote %1").arg(path), 5000);
+    const QString stem = QStringLiteral("%1-%2").arg(QLatin1String(kViewNames[int(view)]), defaultFileStem());
+    askPath(this, QStringLiteral("exportDialog"), data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),
+            QStringLiteral("exports"), stem + (data ? QStringLiteral(".csv") : QStringLiteral(".png")),
+            data ? QStringLiteral("CSV (*.csv)") : QStringLiteral("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"), true,
+            [this, view](const QString& path) {
+                QString error;
+                if (!exportView(view, path, &error))
+                    reportError(QStringLiteral("Export failed: %1").arg(error));
+                else
+                    statusBar()->showMessage(QStringLiteral("Wrote %1").arg(path), 5000);
+            });
 }
 
 void MainWindow::addRecent(const QString& path)
 {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& path : recent) {
-        recentMenu_->addAction(QFileInfo(path).fileName() + QStringLiteral("  (") + path + QLatin1Char(')'), this,
-                               [this, path] { openRecordReporting(path); });
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
+    recent_->add(path);
 }
 
 void MainWindow::saveSettings() const
@@ -470,8 +471,10 @@ void MainWindow::saveSettings() const
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QRect available = screen()->availableGeometry();
+    if (!restoreWindowLayout(this, settings.value(QStringLiteral("window/geometry")).toByteArray(),
+                             settings.value(QStringLiteral("window/state")).toByteArray(), available))
+        applyFirstLaunchLayout(this, available);
     const QString last = settings.value(QStringLiteral("lastConfig")).toString();
     if (!last.isEmpty()) {
         try {
@@ -484,6 +487,10 @@ void MainWindow::restoreSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!closeGuard_->allowClose()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     session_->cancel();
     QMainWindow::closeEvent(event);

@@ -15,6 +15,8 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class CloseGuard;
+class RecentFiles;
 class CampaignView;
 class EngineController;
 class FaultsPanel;
@@ -88,12 +90,13 @@ private:
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
     void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void saveSettings() const;
     void restoreSettings();
     void openRecordDialog();
     void saveRecordDialog();
     void exportDialog(bool data);
+    // What a saved file is named after by default: strategy and shape of the run shown.
+    QString defaultFileStem() const;
 
     LabSession* session_ = nullptr;
     SetupPanel* setup_ = nullptr;
@@ -107,7 +110,8 @@ private:
     CampaignView* campaign_ = nullptr;
     ReportView* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
+    RecentFiles* recent_ = nullptr;
+    CloseGuard* closeGuard_ = nullptr;
 };
 
 }  // namespace gigacheck::ui
