@@ -30,7 +30,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
     cancel_ = new QPushButton(QStringLiteral("■ Cancel"), this);
     cancel_->setObjectName(QStringLiteral("cancelRun"));
     cancel_->setEnabled(false);
-    compare_ = new QCheckBox(QStringLiteral("compare with previous run (keep its lanes)"), this);
+    compare_ = new QCheckBox(QStringLiteral("compare with the previous run"), this);
+    compare_->setToolTip(QStringLiteral("Keep the lanes of the last run that ended well beside the new one"));
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setValue(0);

@@ -16,11 +16,11 @@ namespace gigacheck::ui {
 
 AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
 {
-    auto* first = new QPushButton(QStringLiteral("|◀ first"), this);
-    auto* back = new QPushButton(QStringLiteral("◀ step"), this);
-    playButton_ = new QPushButton(QStringLiteral("▶ play"), this);
+    auto* first = new QPushButton(QStringLiteral("First"), this);
+    auto* back = new QPushButton(QStringLiteral("Back"), this);
+    playButton_ = new QPushButton(QStringLiteral("Play"), this);
     playButton_->setObjectName(QStringLiteral("animationPlay"));
-    auto* forward = new QPushButton(QStringLiteral("step ▶"), this);
+    auto* forward = new QPushButton(QStringLiteral("Next"), this);
     forward->setObjectName(QStringLiteral("animationStep"));
     speed_ = new QSlider(Qt::Horizontal, this);
     speed_->setRange(-2, 3);  // 2^value steps per second
@@ -47,12 +47,14 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     controls->addWidget(forward);
     controls->addWidget(new QLabel(QStringLiteral("speed"), this));
     controls->addWidget(speed_);
-    controls->addWidget(position_);
     controls->addStretch(1);
+    auto* heading = new QHBoxLayout;  // the step's position beside its title keeps the controls narrow
+    heading->addWidget(position_);
+    heading->addWidget(title_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
-    layout->addWidget(title_);
+    layout->addLayout(heading);
     layout->addWidget(formula_, 1);
 
     timer_ = new QTimer(this);
@@ -129,14 +131,14 @@ void AnimationPanel::play()
     if (current_ + 1 >= int(steps_.size()))
         current_ = -1;  // play again from the start
     timer_->start(interval());
-    playButton_->setText(QStringLiteral("⏸ pause"));
+    playButton_->setText(QStringLiteral("Pause"));
     stepForward();
 }
 
 void AnimationPanel::pause()
 {
     timer_->stop();
-    playButton_->setText(QStringLiteral("▶ play"));
+    playButton_->setText(QStringLiteral("Play"));
 }
 
 void AnimationPanel::goTo(int index)

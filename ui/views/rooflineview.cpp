@@ -46,6 +46,8 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
 
     source_ = new QComboBox(this);
     source_->setObjectName(QStringLiteral("roofSource"));
+    source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    source_->setMinimumContentsLength(24);
     source_->addItem(QStringLiteral("ceilings of the run's device (measured, else matching datasheet)"));
     for (const auto& p : presets_)
         source_->addItem(p.name);

@@ -65,6 +65,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
                              QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
                          this);
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

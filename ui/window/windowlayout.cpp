@@ -1,9 +1,12 @@
 #include "windowlayout.hpp"
 
+#include <qcustomplot.h>
+
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -70,6 +73,11 @@ QDockWidget* makePanelDock(QMainWindow* window, const QString& title, const QStr
 
 void updateDockMinimums(QMainWindow* window)
 {
+    // Plots draw at any size: their layouts' minimum (wide legends, long tick labels) must not
+    // take the docks' room on a small screen.
+    if (QWidget* views = window->centralWidget())
+        for (QCustomPlot* plot : views->findChildren<QCustomPlot*>())
+            plot->setMinimumSize(240, 160);
     for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
         if (auto* area = qobject_cast<QScrollArea*>(d->widget())) {
             QWidget* panel = area->widget();
@@ -105,7 +113,8 @@ bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const 
         window->resize(std::min(window->width(), available.width()), std::min(window->height(), available.height()));
         window->move(available.topLeft());
     }
-    balanceDocks(window);
+    // Dock widths are known once the window is laid out at its new size.
+    QTimer::singleShot(0, window, [window] { balanceDocks(window); });
     return true;
 }
 
