@@ -6,7 +6,12 @@
 
 #include <panels/memorybar.hpp>
 #include <window/mainwindow.hpp>
+#include <views/plotstyle.hpp>
+#include <views/timelineview.hpp>
+#include <window/displayscale.hpp>
 #include <window/windowlayout.hpp>
+
+#include <qcustomplot.h>
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -43,8 +48,8 @@ QString firstHiddenInput(MainWindow& window)
 {
     const QRect windowRect = window.rect();
     for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
-        if (dock->isHidden())
-            continue;
+        if (!dock->isVisible() || (!window.tabifiedDockWidgets(dock).isEmpty() && dock->visibleRegion().isEmpty()))
+            continue;  // hidden, or behind another panel's tab
         QWidget* panel = dock->widget();
         QRect shown = QRect(panel->mapTo(&window, QPoint(0, 0)), panel->size());
         if (auto* area = qobject_cast<QScrollArea*>(panel)) {
@@ -151,6 +156,47 @@ private slots:
         const QString hidden = firstHiddenInput(small);
         QVERIFY2(hidden.isEmpty(), qPrintable(hidden));
         QVERIFY(small.centralWidget()->width() >= small.width() * 2 / 5);
+    }
+
+    void presentationModeEnlargesEverythingAndStillFits()
+    {
+        const double normalPoints = QApplication::font().pointSizeF();
+        MainWindow window;
+        showAt(window, QRect(0, 0, 1366, 768 - kDesktopChrome));
+        const double tickPoints = window.timeline()->plot()->xAxis->tickLabelFont().pointSizeF();
+        auto* action = window.findChild<QAction*>(QStringLiteral("presentationMode"));
+        QVERIFY(action);
+        action->trigger();
+        QVERIFY(window.displayScale()->presentation());
+        QCOMPARE(QApplication::font().pointSizeF(), normalPoints * DisplayScale::kPresentationFactor);
+        QCOMPARE(plotScale(), DisplayScale::kPresentationFactor);
+        QVERIFY(window.timeline()->plot()->xAxis->tickLabelFont().pointSizeF() >= tickPoints * 1.4);
+        QTRY_VERIFY(window.centralWidget()->width() >= window.width() * 2 / 5);
+        // The larger fonts reach the widgets through posted events: wait until they are laid out.
+        QTRY_VERIFY2(firstHiddenInput(window).isEmpty(), qPrintable(firstHiddenInput(window)));
+
+        action->trigger();  // back to normal: sizes and the panels one above the other
+        QCOMPARE(QApplication::font().pointSizeF(), normalPoints);
+        QCOMPARE(plotScale(), 1.0);
+        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("dockFaults"))->isVisible());
+        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("dockSetup"))->isVisible());
+    }
+
+    void theTextSizePersists()
+    {
+        const double normalPoints = QApplication::font().pointSizeF();
+        {
+            MainWindow window;
+            window.displayScale()->setZoomPercent(130);
+            QCOMPARE(QApplication::font().pointSizeF(), normalPoints * 1.3);
+            window.displayScale()->setZoomPercent(100);
+            window.displayScale()->setZoomPercent(120);
+        }
+        MainWindow again;
+        QCOMPARE(again.displayScale()->zoomPercent(), 120);
+        QVERIFY(qAbs(QApplication::font().pointSizeF() - normalPoints * 1.2) < 0.01);
+        again.displayScale()->setZoomPercent(100);
+        QCOMPARE(QApplication::font().pointSizeF(), normalPoints);
     }
 };
 

@@ -14,6 +14,7 @@
 #include "panels/strategypanel.hpp"
 #include "views/timelineview.hpp"
 #include "window/closeguard.hpp"
+#include "window/displayscale.hpp"
 #include "window/filedialogs.hpp"
 #include "window/recentfiles.hpp"
 #include "window/windowlayout.hpp"
@@ -194,6 +195,8 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
+    display_ = new DisplayScale(this);
+    display_->addActions(view);
 }
 
 bool MainWindow::currentConfig(RunConfig* config, QString* error) const
@@ -297,82 +300,6 @@ void MainWindow::reportError(const QString& message)
     box->show();
 }
 
-// Runs f; an exception becomes false with its message in *error (files the user picked may be anything).
-template <class F> bool reportingFailure(F&& f, QString* error)
-{
-    try {
-        f();
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool MainWindow::openRecord(const QString& path, QString* error)
-{
-    return reportingFailure([&] {
-        showRecord(loadRecord(path.toStdString()));
-        addRecent(path);
-        setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
-    }, error);
-}
-
-bool MainWindow::openRecordReporting(const QString& path, QString* error)
-{
-    QString why;
-    if (openRecord(path, &why))
-        return true;
-    reportError(QStringLiteral("Cannot open %1: %2").arg(path, why));
-    if (error)
-        *error = why;
-    return false;
-}
-
-bool MainWindow::compareWithRecord(const QString& path, QString* error)
-{
-    RunRecord baseline;
-    if (!reportingFailure([&] { baseline = loadRecord(path.toStdString()); }, error))
-        return false;
-    const QString label = runLabel(baseline);
-    session_->addBaseline(std::move(baseline));
-    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
-    showView(View::Timeline);
-    return true;
-}
-
-void MainWindow::showRecord(const RunRecord& record)
-{
-    setConfig(record.config);
-    session_->openRecord(record);
-}
-
-bool MainWindow::saveRecord(const QString& path, QString* error) const
-{
-    if (!lastRecord()) {
-        if (error)
-            *error = QStringLiteral("no run to save yet");
-        return false;
-    }
-    try {
-        gigacheck::saveRecord(*lastRecord(), path.toStdString());
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool MainWindow::openCampaign(const QString& path, QString* error)
-{
-    if (!campaign_->openFile(path, error))
-        return false;
-    showView(View::Campaign);
-    return true;
-}
-
 void MainWindow::showView(View view)
 {
     tabs_->setCurrentIndex(int(view));
@@ -381,78 +308,6 @@ void MainWindow::showView(View view)
 MainWindow::View MainWindow::currentView() const
 {
     return View(tabs_->currentIndex());
-}
-
-bool MainWindow::exportView(View view, const QString& path, QString* error) const
-{
-    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
-    switch (view) {
-    case View::Heatmap:
-        return csv ? heatmap_->exportCsv(path, error) : exportPlot(heatmap_->plot(), path, error);
-    case View::Timeline:
-        return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, error);
-    case View::Roofline:
-        return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, error);
-    case View::Campaign:
-        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, error);
-    case View::Report:
-        break;
-    }
-    if (error)
-        *error = QStringLiteral("the report has no plot; save the record instead");
-    return false;
-}
-
-void MainWindow::openRecordDialog()
-{
-    askPath(this, QStringLiteral("openRecordDialog"), QStringLiteral("Open run record"), QStringLiteral("records"), QString(),
-            QStringLiteral("Run records (*.json);;All files (*)"), false, [this](const QString& path) { openRecordReporting(path); });
-}
-
-QString MainWindow::defaultFileStem() const
-{
-    // e.g. "s2-4096x4096x4096": what was run, so that a folder of exports stays readable.
-    RunConfig c;
-    if (lastRecord())
-        c = lastRecord()->config;
-    else if (!currentConfig(&c, nullptr))
-        return QStringLiteral("gigacheck");
-    return QStringLiteral("%1-%2x%3x%4").arg(qs(toString(c.strategy))).arg(c.shape.m).arg(c.shape.n).arg(c.shape.q);
-}
-
-void MainWindow::saveRecordDialog()
-{
-    askPath(this, QStringLiteral("saveRecordDialog"), QStringLiteral("Save run record"), QStringLiteral("records"),
-            QStringLiteral("run-%1.json").arg(defaultFileStem()), QStringLiteral("Run records (*.json)"), true,
-            [this](const QString& path) {
-                QString error;
-                if (!saveRecord(path, &error))
-                    reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
-                else
-                    addRecent(path);
-            });
-}
-
-void MainWindow::exportDialog(bool data)
-{
-    static const char* const kViewNames[] = {"heatmap", "timeline", "roofline", "report", "campaign"};
-    const View view = currentView();
-    const QString stem = QStringLiteral("%1-%2").arg(QLatin1String(kViewNames[int(view)]), defaultFileStem());
-    askPath(this, QStringLiteral("exportDialog"), data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),
-            QStringLiteral("exports"), stem + (data ? QStringLiteral(".csv") : QStringLiteral(".png")),
-            data ? QStringLiteral("CSV (*.csv)") : QStringLiteral("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"), true,
-            [this, view](const QString& path) {
-                QString error;
-                if (!exportView(view, path, &error))
-                    reportError(QStringLiteral("Export failed: %1").arg(error));
-                else
-                    statusBar()->showMessage(QStringLiteral("Wrote %1").arg(path), 5000);
-            });
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    recent_->add(path);
 }
 
 void MainWindow::saveSettings() const

@@ -16,6 +16,7 @@ namespace gigacheck::ui {
 
 class AnimationPanel;
 class CloseGuard;
+class DisplayScale;
 class RecentFiles;
 class CampaignView;
 class EngineController;
@@ -70,6 +71,7 @@ public:
     CampaignView* campaignView() const { return campaign_; }
     ReportView* report() const { return report_; }
     LabSession* session() const { return session_; }
+    DisplayScale* displayScale() const { return display_; }
     EngineController* engine() const { return session_->engine(); }
 
 public slots:
@@ -112,6 +114,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     RecentFiles* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
+    DisplayScale* display_ = nullptr;
 };
 
 }  // namespace gigacheck::ui
