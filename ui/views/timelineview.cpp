@@ -58,9 +58,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     applyPalette(plot_, palette());
 
     QStringList legend;
-    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify,
-                     OpKind::CopyD2H})
-        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(kindColor(k).name(), kindLabel(k));
+    for (const auto& [color, label] : legendEntries())
+        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
     legend_ = new QLabel(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
                              QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
                          this);
@@ -247,6 +246,14 @@ QString TimelineView::tooltipAt(const QPoint& pixel) const
         .arg(s->start, 0, 'f', 6)
         .arg(s->end, 0, 'f', 6)
         .arg(durationText(s->end - s->start));
+}
+
+std::vector<std::pair<QColor, QString>> TimelineView::legendEntries() const
+{
+    std::vector<std::pair<QColor, QString>> entries;
+    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify, OpKind::CopyD2H})
+        entries.emplace_back(kindColor(k), kindLabel(k));
+    return entries;
 }
 
 bool TimelineView::exportCsv(const QString& path, QString* error) const

@@ -5,6 +5,7 @@
 #include "models/timelinemodel.hpp"
 #include "engine/metatypes.hpp"
 
+#include <QColor>
 #include <QWidget>
 
 class QCustomPlot;
@@ -36,6 +37,8 @@ public:
     void resetZoom();
     // What the tooltip says at a pixel of the plot (empty when no span is there).
     QString tooltipAt(const QPoint& pixel) const;
+    // The colours of the operation kinds and what they mean (the legend below the plot).
+    std::vector<std::pair<QColor, QString>> legendEntries() const;
     // Rows: run, lane, op, kind, block, start, end, bytes, flops.
     bool exportCsv(const QString& path, QString* error) const;
 

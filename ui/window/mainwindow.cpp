@@ -24,6 +24,7 @@
 #include <gigacheck/version.hpp>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -180,6 +181,14 @@ void MainWindow::buildMenus()
                     [this] { exportDialog(false); });
     file->addAction(QStringLiteral("Export plot &data (CSV)…"), QKeySequence(QStringLiteral("Ctrl+Shift+E")), this,
                     [this] { exportDialog(true); });
+    QMenu* resolution = file->addMenu(QStringLiteral("Export &resolution"));
+    auto* scales = new QActionGroup(resolution);
+    for (int scale : {1, 2, 3}) {
+        QAction* a = resolution->addAction(QStringLiteral("%1× the screen's pixels").arg(scale), this, [scale] { setExportScale(scale); });
+        a->setCheckable(true);
+        a->setChecked(int(exportScale()) == scale);
+        scales->addAction(a);
+    }
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -283,9 +292,12 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
     }
     setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->device.name),
                                                                  QString::fromStdString(record->device.whyChosen)));
-    statusBar()->showMessage(QStringLiteral("Run %1: %2").arg(QString::fromStdString(record->status),
-                                                             record->verifiedCorrect() ? QStringLiteral("verified correct")
-                                                                                       : QStringLiteral("NOT verified correct")));
+    // Plain words: what happened to the run and to C.
+    const QString how = record->status == "cancelled" ? QStringLiteral("Run cancelled: the partial record is kept")
+                        : record->verifiedCorrect()   ? QStringLiteral("Run finished: C is verified correct")
+                                                      : QStringLiteral("Run finished, but C could not be verified correct (see the report)");
+    statusBar()->showMessage(how);
+    setWindowTitle(QStringLiteral("Gigacheck Lab — %1 (not saved)").arg(runLabel(*record)));  // no old file's name
     emit runFinished(*record);
 }
 

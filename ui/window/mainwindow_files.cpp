@@ -107,15 +107,24 @@ bool MainWindow::openCampaign(const QString& path, QString* error)
 bool MainWindow::exportView(View view, const QString& path, QString* error) const
 {
     const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
+    // A picture for a slide: what it shows and of which run, its legend, the chosen resolution.
+    ExportDecoration decoration;
+    decoration.scale = exportScale();
+    const QString run = lastRecord() ? QStringLiteral(" — ") + runLabel(*lastRecord()) : QString();
     switch (view) {
     case View::Heatmap:
-        return csv ? heatmap_->exportCsv(path, error) : exportPlot(heatmap_->plot(), path, error);
+        decoration.title = QStringLiteral("C heatmap") + run;
+        return csv ? heatmap_->exportCsv(path, error) : exportPlot(heatmap_->plot(), path, decoration, error);
     case View::Timeline:
-        return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, error);
+        decoration.title = QStringLiteral("Timeline of the queues") + run;
+        decoration.legend = timeline_->legendEntries();
+        return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, decoration, error);
     case View::Roofline:
-        return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, error);
+        decoration.title = QStringLiteral("Roofline") + run;
+        return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, decoration, error);
     case View::Campaign:
-        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, error);
+        decoration.title = QStringLiteral("Fault-injection campaign");
+        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, decoration, error);
     case View::Report:
         break;
     }
