@@ -37,6 +37,9 @@ private slots:
         QSignalSpy finished(&window, &MainWindow::runFinished);
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        // On the CPU backend the timeline says why S2-S4's overlap is hard to see.
+        auto* note = window.timeline()->findChild<QLabel*>(QStringLiteral("timelineCpuNote"));
+        QVERIFY(note && note->isVisibleTo(window.timeline()));
         QCustomPlot* plot = window.timeline()->plot();
         const int elements = plot->plotLayout()->elementCount();
         const int graphs = plot->graphCount();

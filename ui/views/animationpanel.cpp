@@ -40,6 +40,7 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     formula_->setWordWrap(true);
     formula_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
+
     auto* controls = new QHBoxLayout;
     controls->addWidget(first);
     controls->addWidget(back);
@@ -163,7 +164,9 @@ void AnimationPanel::show()
     const AnimationStep& s = steps_[std::size_t(current_)];
     position_->setText(QStringLiteral("step %1 / %2 (%3)").arg(current_ + 1).arg(steps_.size()).arg(stageName(s.stage)));
     title_->setText(s.title);
-    formula_->setText(s.explanation);
+    // Larger than the body text (it follows the text size and presentation mode): the subscripts
+    // of rich text are drawn smaller still and must stay readable from the back of a room.
+    formula_->setText(QStringLiteral("<div style='font-size:large'>%1</div>").arg(s.explanation));
     emit stepChanged(&s);
 }
 

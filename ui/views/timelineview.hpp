@@ -56,6 +56,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     TimelinePlottable* spans_ = nullptr;
     QLabel* legend_ = nullptr;
+    QLabel* cpuNote_ = nullptr;  // why the overlap of S2-S4 is hard to see on the CPU backend
     int currentRun_ = -1;
     bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
     int lanesShown_ = -1;

@@ -32,6 +32,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -290,8 +291,11 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
         setup_->setDeviceText(QStringLiteral("recorded on: %1").arg(QString::fromStdString(record->device.name)));
         return;
     }
-    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->device.name),
-                                                                 QString::fromStdString(record->device.whyChosen)));
+    // The engine explains its choice in the CLI's words ("--backend cpu: requested"); say it in the panel's.
+    QString why = QString::fromStdString(record->device.whyChosen);
+    why.replace(QRegularExpression(QStringLiteral("^--backend (\\w+): requested")), QStringLiteral("backend \\1 chosen above"));
+    why.replace(QStringLiteral("--backend auto"), QStringLiteral("backend auto"));
+    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->device.name), why));
     // Plain words: what happened to the run and to C.
     const QString how = record->status == "cancelled" ? QStringLiteral("Run cancelled: the partial record is kept")
                         : record->verifiedCorrect()   ? QStringLiteral("Run finished: C is verified correct")
