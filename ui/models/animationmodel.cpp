@@ -73,7 +73,7 @@ QString correctionValues(const VerifyResult& res, std::int64_t rowOffset, std::i
     for (std::size_t i = 0; i < std::min(res.corrections.size(), kShown); ++i) {
         const Correction& c = res.corrections[i];
         text += QStringLiteral("<br>&nbsp;&nbsp;C[%1, %2] = %3 − (%4) = <b>%5</b>")
-                    .arg(rowOffset + c.row).arg(colOffset + c.col).arg(c.before, 0, 'g', 6).arg(c.before - c.after, 0, 'g', 4).arg(c.after, 0, 'g', 6);
+                    .arg(rowOffset + c.row).arg(colOffset + c.col).arg(c.before, 0, 'g', 6).arg(c.before - c.after, 0, 'g', 6).arg(c.after, 0, 'g', 6);
     }
     if (res.corrections.size() > kShown)
         text += QStringLiteral("<br>&nbsp;&nbsp;… and %1 more").arg(res.corrections.size() - kShown);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -56,7 +57,13 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addLayout(heading);
-    layout->addWidget(formula_, 1);
+    // The explanation scrolls when it is taller than the panel (presentation mode on a small screen).
+    auto* formulaArea = new QScrollArea(this);
+    formulaArea->setWidget(formula_);
+    formulaArea->setWidgetResizable(true);
+    formulaArea->setFrameShape(QFrame::NoFrame);
+    formulaArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(formulaArea, 1);
 
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, [this] {
