@@ -43,7 +43,9 @@ int main(int argc, char** argv)
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Run this strategy first and keep its lanes (default s1; 'none' for no comparison)."), QStringLiteral("S"), QStringLiteral("s1"));
     const QCommandLineOption cap(QStringLiteral("cap"), QStringLiteral("Demo memory cap (default 16MiB)."), QStringLiteral("SIZE"));
     const QCommandLineOption campaign(QStringLiteral("campaign"), QStringLiteral("With --screenshots: open this campaign file and grab its chart as DIR/campaign.png."), QStringLiteral("FILE"));
-    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign});
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshots: the screen to lay the window out for (default 1600x1000)."), QStringLiteral("WxH"));
+    const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("With --screenshots: in presentation mode."));
+    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign, size, presentation});
     parser.process(app);
 
     ui::MainWindow window;
@@ -74,6 +76,14 @@ int main(int argc, char** argv)
             options.directory = parser.value(shots);
             options.recordPath = parser.value(record);
             options.config = ui::demoConfig();
+            if (parser.isSet(size)) {
+                const auto wh = parser.value(size).split(QRegularExpression(QStringLiteral("[xX×]")));
+                if (wh.size() != 2 || wh[0].toInt() < 320 || wh[1].toInt() < 240)
+                    throw InputError("--size wants WxH, e.g. 1366x768");
+                options.width = wh[0].toInt();
+                options.height = wh[1].toInt();
+            }
+            options.presentation = parser.isSet(presentation);
             options.config.backend = backendFromString(parser.value(backend).toStdString());
             if (parser.isSet(shape)) {
                 const auto parts = parser.value(shape).split(QRegularExpression(QStringLiteral("[xX×]")));

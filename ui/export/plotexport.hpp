@@ -1,6 +1,7 @@
 // Exports of any plot (PNG, PDF, SVG by the file suffix) and of plot data (CSV).
 #pragma once
 
+#include <QColor>
 #include <QString>
 #include <QStringList>
 
@@ -13,6 +14,19 @@ namespace gigacheck::ui {
 // Writes the plot at the given size (0: its current size); the format follows the suffix
 // (.png, .pdf, .svg). Returns false with a reason in *error.
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* error, int width = 0, int height = 0);
+
+// What a picture for a slide adds to the plot: a title on top, and legend entries (a colour and
+// what it means) for plots whose legend is a widget beside them (the timeline). Scale multiplies
+// the pixels of a PNG (2: twice the on-screen resolution); vector formats ignore it.
+struct ExportDecoration {
+    QString title;
+    std::vector<std::pair<QColor, QString>> legend;
+    double scale = 1.0;
+};
+bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& decoration, QString* error);
+// The resolution chosen in File › Export resolution (1×, 2×, 3×; remembered).
+double exportScale();
+void setExportScale(double scale);
 
 // RFC 4180 CSV: fields with commas, quotes or newlines are quoted.
 bool writeCsv(const QString& path, const QStringList& header, const std::vector<QStringList>& rows,

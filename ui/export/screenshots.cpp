@@ -1,7 +1,9 @@
 #include "screenshots.hpp"
 
 #include "views/animationpanel.hpp"
+#include "window/displayscale.hpp"
 #include "window/mainwindow.hpp"
+#include "window/windowlayout.hpp"
 #include "panels/runpanel.hpp"
 #include "views/timelineview.hpp"
 #include "engine/enginecontroller.hpp"
@@ -93,8 +95,11 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
         *error = QStringLiteral("cannot create %1").arg(options.directory);
         return {};
     }
-    window.resize(options.width, options.height);
+    // As a first launch on a screen of that size would lay the window out.
+    applyFirstLaunchLayout(&window, QRect(0, 0, options.width, options.height));
     window.show();
+    if (options.presentation)
+        window.displayScale()->setPresentation(true);
     settle(window);
 
     if (!options.recordPath.isEmpty()) {

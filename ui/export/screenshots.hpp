@@ -19,6 +19,7 @@ struct ScreenshotOptions {
     RunConfig config;                        // the demo run
     std::optional<StrategyKind> compareWith; // run this strategy first and keep its lanes
     int width = 1600, height = 1000;
+    bool presentation = false;  // View › Presentation mode on
     int timeoutSeconds = 540;
 };
 

@@ -23,7 +23,7 @@ const QString kInjectFormula = QStringLiteral(
     "A fault changes one element of the augmented result C<sub>cr</sub> = A<sub>c</sub> B<sub>r</sub>:"
     "<br>&nbsp;&nbsp;C*<sub>ij</sub> = C<sub>ij</sub> + e");
 const QString kDetectFormula = QStringLiteral(
-    "Control checksums of the returned block (seed §2.1.4):<br>"
+    "Each row and each column of the returned block is summed again and compared with the checksum the multiplication carried along:<br>"
     "&nbsp;&nbsp;c<sub>control</sub> = [ Σ<sub>i</sub> C*<sub>i,1</sub>, …, Σ<sub>i</sub> C*<sub>i,q+1</sub> ] "
     "against row m+1: [ c<sub>A</sub>B | c<sub>A</sub>r<sub>B</sub> ]<br>"
     "&nbsp;&nbsp;r<sub>control</sub> = [ Σ<sub>j</sub> C*<sub>1,j</sub>, …, Σ<sub>j</sub> C*<sub>m+1,j</sub> ]<sup>T</sup> "
@@ -31,18 +31,54 @@ const QString kDetectFormula = QStringLiteral(
     "A check mismatches when |control − stored| exceeds its round-off threshold t.");
 const QString kLocateFormula = QStringLiteral(
     "Each mismatch gives one coordinate. One mismatch in one checksum and k in the other: the k "
-    "errors are collinear and sit at the intersections (seed figure 1). A mismatch in the shared "
-    "last item means the checksum itself was hit (figure 3). More than one mismatch in both: the "
-    "placement is ambiguous (figure 2).");
+    "errors lie on one line and sit where it crosses the others. A mismatch in the shared "
+    "last item means the checksum itself was hit. More than one mismatch in both: the "
+    "placement is ambiguous.");
 const QString kCorrectFormula = QStringLiteral(
-    "Correction with the checksum of the other axis (seed §2.1.5):<br>"
+    "Each error is undone with the checksum of the other direction:<br>"
     "&nbsp;&nbsp;column-collinear: C<sub>i,j</sub> = C*<sub>i,q+1</sub> − r<sub>control,i</sub> + C*<sub>e</sub><br>"
     "&nbsp;&nbsp;row-collinear: C<sub>i,j</sub> = C*<sub>m+1,j</sub> − c<sub>control,j</sub> + C*<sub>e</sub><br>"
     "Corrupted checksums are recomputed afterwards.");
 const QString kUncorrectableFormula = QStringLiteral(
     "At least two non-collinear errors: every intersection of a mismatching row and column is a "
-    "candidate, and the checksums cannot tell which ones hold the errors (seed figure 2). The "
+    "candidate, and the checksums cannot tell which ones hold the errors. The "
     "block is reported uncorrectable and left unchanged.");
+
+// The mismatching checks with their numbers: |control − stored| against the round-off threshold.
+QString residualTable(const VerifyResult& res, std::int64_t rowOffset, std::int64_t colOffset)
+{
+    constexpr std::size_t kShown = 6;
+    const double threshold = res.maxThreshold;
+    QString text = QStringLiteral("<br><b>This block</b> (thresholds up to %1):").arg(threshold, 0, 'g', 3);
+    auto lines = [&](const std::vector<std::int64_t>& idx, const std::vector<double>& residual, std::int64_t offset, const QString& what) {
+        for (std::size_t i = 0; i < std::min(idx.size(), kShown); ++i) {
+            const double r = i < residual.size() ? residual[i] : 0.0;
+            text += QStringLiteral("<br>&nbsp;&nbsp;%1 %2: |control − stored| = <b>%3</b> &gt; %4 (%5× the threshold)")
+                        .arg(what).arg(offset + idx[i]).arg(r, 0, 'g', 4).arg(threshold, 0, 'g', 3)
+                        .arg(threshold > 0 ? r / threshold : 0.0, 0, 'g', 3);
+        }
+        if (idx.size() > kShown)
+            text += QStringLiteral("<br>&nbsp;&nbsp;… and %1 more %2s").arg(idx.size() - kShown).arg(what);
+    };
+    lines(res.mismatchRows, res.rowResidual, rowOffset, QStringLiteral("row"));
+    lines(res.mismatchCols, res.colResidual, colOffset, QStringLiteral("column"));
+    return text;
+}
+
+// The correction with the values plugged in: the corrupted value minus the error the checksum measured.
+QString correctionValues(const VerifyResult& res, std::int64_t rowOffset, std::int64_t colOffset)
+{
+    constexpr std::size_t kShown = 6;
+    QString text = QStringLiteral("<br><b>Here:</b>");
+    for (std::size_t i = 0; i < std::min(res.corrections.size(), kShown); ++i) {
+        const Correction& c = res.corrections[i];
+        text += QStringLiteral("<br>&nbsp;&nbsp;C[%1, %2] = %3 − (%4) = <b>%5</b>")
+                    .arg(rowOffset + c.row).arg(colOffset + c.col).arg(c.before, 0, 'g', 6).arg(c.before - c.after, 0, 'g', 6).arg(c.after, 0, 'g', 6);
+    }
+    if (res.corrections.size() > kShown)
+        text += QStringLiteral("<br>&nbsp;&nbsp;… and %1 more").arg(res.corrections.size() - kShown);
+    return text;
+}
 
 QString blockName(const BlockIndex& b)
 {
@@ -130,7 +166,7 @@ std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& inject
                            .arg(res.mismatchRows.size())
                            .arg(res.mismatchCols.size())
                            .arg(blockName(ev.block));
-        detect.explanation = kDetectFormula;
+        detect.explanation = kDetectFormula + residualTable(res, ev.rowOffset, ev.colOffset);
         steps.push_back(detect);
 
         AnimationStep locate = detect;
@@ -156,7 +192,7 @@ std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& inject
             for (const Correction& c : res.corrections)
                 last.cells.push_back(cellAt(c.row, c.col, c.before, c.after));
             last.title = QStringLiteral("Correct: %1 value(s) restored").arg(last.cells.size());
-            last.explanation = kCorrectFormula;
+            last.explanation = kCorrectFormula + correctionValues(res, ev.rowOffset, ev.colOffset);
         } else {
             last.stage = AnimationStage::Uncorrectable;
             last.cells = locate.cells;

@@ -1,6 +1,6 @@
 // The error animation as a list of steps built from injection and verification events (live or
 // from a record): inject -> detect (mismatching row/column checksums) -> locate (intersections,
-// or ambiguous candidates) -> correct (old -> new) or uncorrectable. Seed 000 section 2.1, figs 1-3.
+// or ambiguous candidates) -> correct (old -> new) or uncorrectable, with the numbers of the run.
 #pragma once
 
 #include <gigacheck/events.hpp>

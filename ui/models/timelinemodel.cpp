@@ -41,6 +41,21 @@ void TimelineModel::keepOnlyLastRun()
     }
 }
 
+void TimelineModel::removeRunsFrom(int run)
+{
+    if (run < 0 || run >= runCount())
+        return;
+    std::erase_if(lanes_, [run](const TimelineLane& l) { return l.run >= run; });
+    runLabels_.resize(std::size_t(run));
+    spanCount_ = 0;
+    endTime_ = 0;
+    for (const auto& l : lanes_) {
+        spanCount_ += l.spans.size();
+        for (const auto& s : l.spans)
+            endTime_ = std::max(endTime_, s.end);
+    }
+}
+
 int TimelineModel::laneFor(int run, Queue queue, int stream)
 {
     const auto key = std::make_tuple(run, int(queue), stream);

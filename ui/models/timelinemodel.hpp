@@ -26,6 +26,8 @@ public:
     void clear();
     // Drops every run but the last one added (the "compare with..." baseline).
     void keepOnlyLastRun();
+    // Drops run and every run added after it (their lanes and labels).
+    void removeRunsFrom(int run);
     void addSpans(int run, const Span* spans, std::size_t count);
     void addSpans(int run, const std::vector<Span>& spans) { addSpans(run, spans.data(), spans.size()); }
 

@@ -44,14 +44,16 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("explicitFaults"));
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    list_->setMaximumHeight(110);
-    auto* remove = new QPushButton(QStringLiteral("Remove selected"), this);
+    list_->setMaximumHeight(76);
+    auto* remove = new QPushButton(QStringLiteral("Remove"), this);
     auto* clear = new QPushButton(QStringLiteral("Clear"), this);
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new QHBoxLayout;  // beside the list's title: one row less on a small screen
+    buttons->addWidget(new QLabel(QStringLiteral("Placed (row, col):"), this), 1);
     buttons->addWidget(remove);
     buttons->addWidget(clear);
 
     auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a field under its label, never cuts it
     form->addRow(QStringLiteral("Random faults"), count_);
     form->addRow(QStringLiteral("Arrangement"), collinear_);
     form->addRow(QStringLiteral("Model"), model_);
@@ -59,9 +61,8 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Target"), target_);
     form->addRow(QStringLiteral("Blocks"), scope_);
     form->addRow(QStringLiteral("Fault seed"), seed_);
-    form->addRow(new QLabel(QStringLiteral("Placed on the heatmap (row, col):"), this));
-    form->addRow(list_);
     form->addRow(buttons);
+    form->addRow(list_);
 
     for (QSpinBox* box : {count_, bit_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);

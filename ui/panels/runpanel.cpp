@@ -30,7 +30,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
     cancel_ = new QPushButton(QStringLiteral("■ Cancel"), this);
     cancel_->setObjectName(QStringLiteral("cancelRun"));
     cancel_->setEnabled(false);
-    compare_ = new QCheckBox(QStringLiteral("compare with previous run (keep its lanes)"), this);
+    compare_ = new QCheckBox(QStringLiteral("compare with the previous run"), this);
+    compare_->setToolTip(QStringLiteral("Keep the lanes of the last run that ended well beside the new one"));
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
     progress_->setValue(0);
@@ -142,6 +143,8 @@ void RunPanel::subscribe(LabSession* session)
         setRunning(false);
         if (record.status == "ok")
             setProgress(1.0, 0.0);
+        else if (record.status == "cancelled")  // not "idle" beside a bar stopped part-way
+            eta_->setText(QStringLiteral("cancelled at %1%").arg(progress_->value() / 10));
         const FaultReport& f = record.faults;
         log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; faults: %6 injected, %7 detected, "
                            "%8 corrected, %9 uncorrectable")

@@ -77,6 +77,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     hostMemory_ = new QLabel(this);
 
     auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a field under its label, never cuts it
     form->addRow(QStringLiteral("A m×n · B n×q"), shape);
     form->addRow(QStringLiteral("Precision"), precision_);
     form->addRow(QStringLiteral("Distribution"), distribution_);

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QRadioButton>
 #include <QTableWidget>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace gigacheck::ui {
@@ -15,6 +16,12 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     group_ = new QButtonGroup(this);
+    // The choices side by side and only the chosen one explained: the plan and its memory bar stay
+    // in view on a 768-pixel screen (each explanation is also the button's tooltip).
+    auto* choices = new QHBoxLayout;
+    explanation_ = new QLabel(this);
+    explanation_->setObjectName(QStringLiteral("strategyExplanation"));
+    explanation_->setWordWrap(true);
     for (const auto& row : enumTable<StrategyKind>().rows) {
         const StrategyKind s = row.value;
         const auto name = row.name;
@@ -22,17 +29,14 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
         auto* button = new QRadioButton(QString::fromUtf8(name.data(), qsizetype(name.size())), this);
         button->setObjectName(QStringLiteral("strategy_") + QString::fromUtf8(name.data(), qsizetype(name.size())));
         button->setToolTip(QString::fromUtf8(text.data(), qsizetype(text.size())));
-        auto* explanation = new QLabel(QString::fromUtf8(text.data(), qsizetype(text.size())), this);
-        explanation->setWordWrap(true);
-        explanation->setContentsMargins(22, 0, 0, 4);
-        QFont small = explanation->font();
-        small.setPointSizeF(small.pointSizeF() * 0.9);
-        explanation->setFont(small);
         group_->addButton(button, int(s));
-        layout->addWidget(button);
-        layout->addWidget(explanation);
+        choices->addWidget(button);
     }
+    choices->addStretch(1);
+    layout->addLayout(choices);
+    layout->addWidget(explanation_);
     group_->button(int(StrategyKind::S1))->setChecked(true);
+    explanation_->setText(group_->button(int(StrategyKind::S1))->toolTip());
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("planSummary"));
     summary_->setWordWrap(true);
@@ -48,9 +52,11 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(bar_);
     layout->addWidget(buffers_);
     layout->addStretch(1);
-    connect(group_, &QButtonGroup::idToggled, this, [this](int, bool on) {
-        if (on)
-            emit changed();
+    connect(group_, &QButtonGroup::idToggled, this, [this](int id, bool on) {
+        if (!on)
+            return;
+        explanation_->setText(group_->button(id)->toolTip());
+        emit changed();
     });
 }
 

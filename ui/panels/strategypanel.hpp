@@ -29,6 +29,7 @@ signals:
 
 private:
     QButtonGroup* group_ = nullptr;
+    QLabel* explanation_ = nullptr;  // what the chosen strategy does
     QLabel* summary_ = nullptr;
     MemoryBar* bar_ = nullptr;
     QTableWidget* buffers_ = nullptr;

@@ -72,6 +72,16 @@ void LabSession::addBaseline(RunRecord baseline)
     emit historyChanged();
 }
 
+void LabSession::removeBaseline()
+{
+    if (!baseline_)
+        return;
+    std::erase(history_, baseline_);
+    baseline_.reset();
+    emit baselineRemoved();
+    emit historyChanged();
+}
+
 void LabSession::pushHistory(RecordPtr record, bool newest)
 {
     // The roofline keeps the newest runs; a baseline goes first (it was run before).

@@ -38,6 +38,8 @@ public:
     void openRecord(RunRecord record);
     // A record read from a file, shown beside the current one (timeline lanes, roofline points).
     void addBaseline(RunRecord baseline);
+    // Drops the record opened for comparison (it stays through any number of runs until then).
+    void removeBaseline();
 
     // The record last finished or opened (null before the first).
     const RecordPtr& record() const { return record_; }
@@ -62,6 +64,7 @@ signals:
     void runFailed(const QString& message);
     void historyChanged();
     void baselineAdded(const gigacheck::ui::RecordPtr& baseline);
+    void baselineRemoved();
 
 private:
     void finish(const RunRecord& record, const HostMatrix& c);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -16,11 +17,11 @@ namespace gigacheck::ui {
 
 AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
 {
-    auto* first = new QPushButton(QStringLiteral("|◀ first"), this);
-    auto* back = new QPushButton(QStringLiteral("◀ step"), this);
-    playButton_ = new QPushButton(QStringLiteral("▶ play"), this);
+    auto* first = new QPushButton(QStringLiteral("First"), this);
+    auto* back = new QPushButton(QStringLiteral("Back"), this);
+    playButton_ = new QPushButton(QStringLiteral("Play"), this);
     playButton_->setObjectName(QStringLiteral("animationPlay"));
-    auto* forward = new QPushButton(QStringLiteral("step ▶"), this);
+    auto* forward = new QPushButton(QStringLiteral("Next"), this);
     forward->setObjectName(QStringLiteral("animationStep"));
     speed_ = new QSlider(Qt::Horizontal, this);
     speed_->setRange(-2, 3);  // 2^value steps per second
@@ -40,6 +41,7 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     formula_->setWordWrap(true);
     formula_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
+
     auto* controls = new QHBoxLayout;
     controls->addWidget(first);
     controls->addWidget(back);
@@ -47,13 +49,21 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     controls->addWidget(forward);
     controls->addWidget(new QLabel(QStringLiteral("speed"), this));
     controls->addWidget(speed_);
-    controls->addWidget(position_);
     controls->addStretch(1);
+    auto* heading = new QHBoxLayout;  // the step's position beside its title keeps the controls narrow
+    heading->addWidget(position_);
+    heading->addWidget(title_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
-    layout->addWidget(title_);
-    layout->addWidget(formula_, 1);
+    layout->addLayout(heading);
+    // The explanation scrolls when it is taller than the panel (presentation mode on a small screen).
+    auto* formulaArea = new QScrollArea(this);
+    formulaArea->setWidget(formula_);
+    formulaArea->setWidgetResizable(true);
+    formulaArea->setFrameShape(QFrame::NoFrame);
+    formulaArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(formulaArea, 1);
 
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, [this] {
@@ -129,14 +139,14 @@ void AnimationPanel::play()
     if (current_ + 1 >= int(steps_.size()))
         current_ = -1;  // play again from the start
     timer_->start(interval());
-    playButton_->setText(QStringLiteral("⏸ pause"));
+    playButton_->setText(QStringLiteral("Pause"));
     stepForward();
 }
 
 void AnimationPanel::pause()
 {
     timer_->stop();
-    playButton_->setText(QStringLiteral("▶ play"));
+    playButton_->setText(QStringLiteral("Play"));
 }
 
 void AnimationPanel::goTo(int index)
@@ -161,7 +171,9 @@ void AnimationPanel::show()
     const AnimationStep& s = steps_[std::size_t(current_)];
     position_->setText(QStringLiteral("step %1 / %2 (%3)").arg(current_ + 1).arg(steps_.size()).arg(stageName(s.stage)));
     title_->setText(s.title);
-    formula_->setText(s.explanation);
+    // Larger than the body text (it follows the text size and presentation mode): the subscripts
+    // of rich text are drawn smaller still and must stay readable from the back of a room.
+    formula_->setText(QStringLiteral("<div style='font-size:large'>%1</div>").arg(s.explanation));
     emit stepChanged(&s);
 }
 

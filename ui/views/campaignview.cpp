@@ -35,7 +35,7 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     plot_->yAxis->setLabel(QStringLiteral("fraction of runs"));
     plot_->yAxis->setRange(0, 1.0);
     plot_->legend->setVisible(true);
-    plot_->legend->setFont(QFont(font().family(), 8));
+    plot_->legend->setFont(plotFont(font(), 8));
     // The legend in a row under the chart: inside it would hide the top of the bars, which all reach 1.
     plot_->axisRect()->insetLayout()->take(plot_->legend);
     plot_->plotLayout()->addElement(1, 0, plot_->legend);

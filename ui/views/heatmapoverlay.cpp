@@ -1,5 +1,7 @@
 #include "heatmapoverlay.hpp"
 
+#include "plotstyle.hpp"
+
 namespace gigacheck::ui {
 
 namespace {
@@ -165,7 +167,7 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
     const QPointF tl(x_->coordToPixel(double(s.colOffset)), y_->coordToPixel(double(s.rowOffset)));
     const QPointF br(x_->coordToPixel(double(s.colOffset + s.cols + 1)), y_->coordToPixel(double(s.rowOffset + s.rows + 1)));
     painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(QColor(0xff, 0xc1, 0x07), 2));
+    painter->setPen(QPen(QColor(0xff, 0xc1, 0x07), 2 * plotScale()));
     painter->drawRect(QRectF(tl, br).normalized());
 
     // Mismatching rows and columns light up across the block (at least 3 px wide).
@@ -205,7 +207,7 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
                   : s.stage == AnimationStage::Uncorrectable || s.ambiguous ? QColor(0xe7, 0x4c, 0x3c)
                                                                              : QColor(0xff, 0xc1, 0x07);
     QFont font = painter->font();
-    font.setPointSizeF(9);
+    font.setPointSizeF(9 * plotScale());
     painter->setFont(font);
     // Cells outside the view are skipped; more than kMaxSeparateMarkers in view become dots.
     const QRectF area = QRectF(view).adjusted(-10, -10, 10, 10);
@@ -224,8 +226,12 @@ void HeatmapOverlay::drawStep(QCPPainter* painter) const
         const AnimationCell& c = *cell;
         const QPointF p = cellCenter(c.row, c.col);
         painter->setBrush(Qt::NoBrush);
-        painter->setPen(QPen(mark, 2, s.ambiguous ? Qt::DashLine : Qt::SolidLine));
-        painter->drawEllipse(p, 7, 7);
+        // A white halo under the ring: the cell stays visible inside it on red/blue noise.
+        const double ring = 7 * plotScale();
+        painter->setPen(QPen(QColor(255, 255, 255, 200), 5 * plotScale()));
+        painter->drawEllipse(p, ring, ring);
+        painter->setPen(QPen(mark, 2 * plotScale(), s.ambiguous ? Qt::DashLine : Qt::SolidLine));
+        painter->drawEllipse(p, ring, ring);
         QString label;
         if (showValues)
             label = QStringLiteral("%1 → %2").arg(c.before, 0, 'g', 5).arg(c.after, 0, 'g', 5);
@@ -281,8 +287,8 @@ void HeatmapOverlay::drawFaults(QCPPainter* painter) const
 void HeatmapOverlay::drawMarker(QCPPainter* painter, const QPointF& p, bool dragging) const
 {
     painter->setBrush(QColor(255, 255, 255, 90));
-    painter->setPen(QPen(QColor(0xd6, 0x00, 0x6b), dragging ? 3 : 2));
-    painter->drawEllipse(p, kMarkerRadius, kMarkerRadius);
+    painter->setPen(QPen(QColor(0xd6, 0x00, 0x6b), (dragging ? 3 : 2) * plotScale()));
+    painter->drawEllipse(p, kMarkerRadius * plotScale(), kMarkerRadius * plotScale());
     painter->drawLine(p + QPointF(-3, -3), p + QPointF(3, 3));
     painter->drawLine(p + QPointF(-3, 3), p + QPointF(3, -3));
 }

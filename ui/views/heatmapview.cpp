@@ -133,19 +133,21 @@ void HeatmapView::setShape(std::int64_t rows, std::int64_t cols)
     resetLive();
     injections_.clear();
     verifications_.clear();
-    const bool dropped = dropFaultsOutside();
+    const std::size_t dropped = dropFaultsOutside();
     overlay_->setFaults(faults_);
     overlay_->setStep(nullptr);
     resetZoom();
-    if (dropped)
+    if (dropped) {
         emit faultsChanged(faults_);  // the faults list and the next run must not keep them
+        emit faultsDropped(int(dropped), int(faults_.size()));
+    }
 }
 
-bool HeatmapView::dropFaultsOutside()
+std::size_t HeatmapView::dropFaultsOutside()
 {
     return std::erase_if(faults_, [this](const FaultAt& f) {
-               return f.row < 0 || f.col < 0 || f.row >= rows_ || f.col >= cols_;
-           }) > 0;
+        return f.row < 0 || f.col < 0 || f.row >= rows_ || f.col >= cols_;
+    });
 }
 
 void HeatmapView::setPlan(const std::optional<Plan>& plan)
@@ -220,11 +222,13 @@ void HeatmapView::setLayer(Layer layer)
 void HeatmapView::setFaults(const std::vector<FaultAt>& faults)
 {
     faults_ = faults;
-    const bool dropped = dropFaultsOutside();  // e.g. a record or settings from a larger shape
+    const std::size_t dropped = dropFaultsOutside();  // e.g. a record or settings from a larger shape
     overlay_->setFaults(faults_);
     replotOverlay();
-    if (dropped)
+    if (dropped) {
         emit faultsChanged(faults_);
+        emit faultsDropped(int(dropped), int(faults_.size()));
+    }
 }
 
 void HeatmapView::setStep(const AnimationStep* step)

@@ -42,7 +42,8 @@ public:
     // events replace them; an opened record (no matrix) shows its faults or residuals.
     void subscribe(LabSession* session);
 
-    // A new shape resets the view; the matrix and events are dropped.
+    // A new shape resets the view; the matrix and events are dropped, and so are the placed faults
+    // outside it (only those: faultsDropped says how many).
     void setShape(std::int64_t rows, std::int64_t cols);
     std::int64_t rows() const { return rows_; }
     std::int64_t cols() const { return cols_; }
@@ -81,6 +82,8 @@ public:
 
 signals:
     void faultsChanged(const std::vector<gigacheck::FaultAt>& faults);
+    // A new shape (or faults from a larger one) left `dropped` placed faults outside C; `kept` stay.
+    void faultsDropped(int dropped, int kept);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -88,8 +91,8 @@ protected:
 
 private:
     void rebuildGrid();
-    // Removes placed faults that lie outside C; true when any did.
-    bool dropFaultsOutside();
+    // Removes placed faults that lie outside C; how many it removed.
+    std::size_t dropFaultsOutside();
     // Shows a grid on the colour map (and the colour scale for the layer).
     void applyGrid(HeatmapGrid grid);
     MatrixWindow visibleWindow() const;

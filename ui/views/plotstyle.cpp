@@ -2,7 +2,64 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace gigacheck::ui {
+
+namespace {
+double gPlotScale = 1.0;
+
+void scaleAxis(QCPAxis* axis, const QFont& font)
+{
+    axis->setLabelFont(font);
+    axis->setTickLabelFont(font);
+    axis->setSelectedLabelFont(font);
+    axis->setSelectedTickLabelFont(font);
+    QPen pen = axis->basePen();
+    pen.setWidthF(gPlotScale);
+    axis->setBasePen(pen);
+}
+}  // namespace
+
+double plotScale()
+{
+    return gPlotScale;
+}
+
+void setPlotScale(double scale)
+{
+    gPlotScale = std::clamp(scale, 0.5, 4.0);
+}
+
+QFont plotFont(const QFont& base, double pointSize)
+{
+    QFont font(base);
+    font.setPointSizeF(pointSize * gPlotScale);
+    return font;
+}
+
+void applyPlotScale(QCustomPlot* plot, const QFont& font)
+{
+    // Axes take the scaled application font, legends their 8 points at scale, text items are
+    // scaled by the ratio to the scale they were drawn at.
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            scaleAxis(axis, font);
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
+        if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(i)))
+            scaleAxis(scale->axis(), font);
+    if (plot->legend)
+        plot->legend->setFont(plotFont(plot->legend->font(), 8));
+    const double drawnAt = plot->property("gigacheckPlotScale").isValid() ? plot->property("gigacheckPlotScale").toDouble() : 1.0;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) {
+            QFont f = text->font();
+            f.setPointSizeF(f.pointSizeF() * gPlotScale / drawnAt);
+            text->setFont(f);
+        }
+    plot->setProperty("gigacheckPlotScale", gPlotScale);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
 
 QColor kindColor(OpKind kind)
 {

@@ -40,12 +40,14 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     plot_->xAxis->setLabel(QStringLiteral("arithmetic intensity (FLOP/byte)"));
     plot_->yAxis->setLabel(QStringLiteral("performance (GFLOP/s)"));
     plot_->legend->setVisible(true);
-    plot_->legend->setFont(QFont(font().family(), 8));
+    plot_->legend->setFont(plotFont(font(), 8));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     source_ = new QComboBox(this);
     source_->setObjectName(QStringLiteral("roofSource"));
+    source_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    source_->setMinimumContentsLength(24);
     source_->addItem(QStringLiteral("ceilings of the run's device (measured, else matching datasheet)"));
     for (const auto& p : presets_)
         source_->addItem(p.name);
@@ -148,7 +150,7 @@ void RooflineView::rebuild()
     for (const Roof& r : roofs_) {
         QCPGraph* g = plot_->addGraph();
         const QColor color = r.memory ? QColor(0x7f, 0x8c, 0x8d) : fg;
-        g->setPen(QPen(color, r.memory ? 1.5 : 2, r.memory && r.label.startsWith(QLatin1String("host")) ? Qt::DashLine : Qt::SolidLine));
+        g->setPen(QPen(color, (r.memory ? 1.5 : 2) * plotScale(), r.memory && r.label.startsWith(QLatin1String("host")) ? Qt::DashLine : Qt::SolidLine));
         g->setName(QStringLiteral("%1: %2 %3").arg(r.label).arg(r.value, 0, 'g', 4).arg(r.memory ? QStringLiteral("GB/s") : QStringLiteral("GFLOP/s")));
         if (r.memory) {
             // y = bandwidth * intensity up to the highest compute roof.
@@ -171,7 +173,7 @@ void RooflineView::rebuild()
         }
         label->setText(r.label);
         label->setColor(color);
-        label->setFont(QFont(font().family(), 8));
+        label->setFont(plotFont(font(), 8));
         ++roofIndex;
     }
 
@@ -189,7 +191,7 @@ void RooflineView::rebuild()
                                : p.kind == RooflinePoint::Kind::Naive  ? QCPScatterStyle::ssCircle
                                                                        : QCPScatterStyle::ssTriangle;
             g->setScatterStyle(QCPScatterStyle(shape, color, p.kind == RooflinePoint::Kind::Measured ? color : Qt::transparent,
-                                               p.kind == RooflinePoint::Kind::Operation ? 7 : 10));
+                                               (p.kind == RooflinePoint::Kind::Operation ? 7 : 10) * plotScale()));
             g->setName(QStringLiteral("%1: %2 GFLOP/s").arg(p.label).arg(p.gflops, 0, 'g', 3));
             g->addData(p.intensity, p.gflops);
             if (p.kind == RooflinePoint::Kind::Operation) {
@@ -201,7 +203,7 @@ void RooflineView::rebuild()
                 text->setPadding(QMargins(8, 0, 0, 0));
                 text->setText(p.label.section(QLatin1Char(' '), -1));
                 text->setColor(color);
-                text->setFont(QFont(font().family(), 7));
+                text->setFont(plotFont(font(), 7));
             }
             minY = std::min(minY, p.gflops);
             maxY = std::max(maxY, p.gflops);

@@ -2,6 +2,7 @@
 
 #include "plotstyle.hpp"
 #include "models/timelinemapper.hpp"
+#include "models/timelinepixels.hpp"
 
 namespace gigacheck::ui {
 
@@ -40,37 +41,13 @@ void TimelinePlottable::draw(QCPPainter* painter)
         const double top = std::min(yTop, yBottom), height = std::abs(yBottom - yTop);
         if (top > clip.bottom() || top + height < clip.top())
             continue;
-        const auto& spans = model_->lane(lane).spans;
         auto [first, last] = model_->visibleRange(lane, tr.lower, tr.upper);
-        // Merge neighbours of one kind that touch within half a pixel: at most ~width rects.
-        bool open = false;
-        OpKind kind = OpKind::Product;
-        double x0 = 0, x1 = 0;
-        auto flush = [&] {
-            if (!open)
-                return;
-            painter->setBrush(kindColor(kind));
-            painter->drawRect(QRectF(x0, top, std::max(x1 - x0, 1.0), height));
+        // Per pixel column the kind with the largest share of its time: short spans never hide long ones.
+        for (const PixelRun& run : dominantKindRuns(model_->lane(lane).spans, first, last, tm, clip.left(), clip.right() + 1)) {
+            painter->setBrush(kindColor(run.kind));
+            painter->drawRect(QRectF(run.x0, top, run.x1 - run.x0, height));
             ++rects;
-        };
-        for (std::size_t i = first; i < last; ++i) {
-            const Span& s = spans[i];
-            const double sx0 = std::max(tm.mapTimeToX(s.start), double(clip.left()) - 2);
-            const double sx1 = std::min(std::max(tm.mapTimeToX(s.end), sx0 + 1.0), double(clip.right()) + 2);
-            if (open && s.kind == kind && sx0 <= x1 + 0.5) {
-                x1 = std::max(x1, sx1);
-                continue;
-            }
-            // Entirely inside pixels already painted: invisible at this zoom, skip it.
-            if (open && sx1 <= x1 + 0.5)
-                continue;
-            flush();
-            open = true;
-            kind = s.kind;
-            x0 = sx0;
-            x1 = sx1;
         }
-        flush();
     }
     // A line between the runs of a comparison.
     painter->setPen(QPen(mParentPlot->parentWidget() ? mParentPlot->parentWidget()->palette().color(QPalette::WindowText)

@@ -58,18 +58,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     applyPalette(plot_, palette());
 
     QStringList legend;
-    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify,
-                     OpKind::CopyD2H})
-        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(kindColor(k).name(), kindLabel(k));
+    for (const auto& [color, label] : legendEntries())
+        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
     legend_ = new QLabel(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
                              QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
                          this);
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
+
+    cpuNote_ = new QLabel(QStringLiteral("<i>CPU backend: a load is a memory copy of about a millisecond beside products of "
+                                         "tens to hundreds, so the overlap of S2–S4 shows as thin red slivers beside the "
+                                         "blue products; zoom in (wheel) on a product's start to see the next block load "
+                                         "while it computes. On a GPU the copies cross PCIe and take a visible share.</i>"),
+                          this);
+    cpuNote_->setObjectName(QStringLiteral("timelineCpuNote"));
+    cpuNote_->setWordWrap(true);
+    cpuNote_->setVisible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
     layout->addWidget(legend_);
+    layout->addWidget(cpuNote_);
 
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
     connect(plot_, &QCustomPlot::mousePress, this, [this] { follow_ = false; });
@@ -91,24 +101,59 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 void TimelineView::subscribe(LabSession* session)
 {
     auto label = [](const RunRecord& r) { return strategyLabel(r.config.strategy); };
-    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c, bool keepPrevious) {
-        beginRun(strategyLabel(c.strategy), keepPrevious);
+    connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c, bool keepPrevious) {
+        // Only a run that ended well is a "previous run"; a failed or cancelled one never is.
+        showComparisons(session->baseline(), keepPrevious ? lastGood_ : RecordPtr());
+        currentRun_ = model_.addRun(strategyLabel(c.strategy).toStdString());
+        follow_ = true;
+        updateLanes();
+        resetZoom();
     });
     connect(session, &LabSession::spansArrived, this, &TimelineView::addSpans);
     connect(session, &LabSession::recordChanged, this, [this, label](const RecordPtr& r, LabSession::Origin origin) {
         if (origin == LabSession::Origin::File)
             beginRun(label(*r), false);
+        // Why S2-S4 seem not to overlap on the CPU: its "loads" are memory copies of about a
+        // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
+        cpuNote_->setVisible(r->device.backend == BackendKind::Cpu);
         setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+        if (r->status == "ok")
+            lastGood_ = r;
     });
-    connect(session, &LabSession::baselineAdded, this, [this, session, label](const RecordPtr& baseline) {
-        // Baseline lanes first, then the current run (if any) on the same time axis.
-        beginRun(label(*baseline) + QStringLiteral(" (file)"), false);
-        setRunSpans(baseline->spans);
-        if (const RecordPtr& current = session->record()) {
-            beginRun(label(*current), true);
-            setRunSpans(current->spans);
+    connect(session, &LabSession::runFailed, this, [this, session] {
+        // A failed run leaves no lanes: what was shown for comparison stays as it was.
+        showComparisons(session->baseline(), previousShown_);
+        currentRun_ = -1;
+        updateLanes();
+        resetZoom();
+    });
+    auto showWithCurrent = [this, session, label] {
+        showComparisons(session->baseline(), RecordPtr());
+        if (const RecordPtr& current = session->record(); current && current != session->baseline()) {
+            currentRun_ = model_.addRun(label(*current).toStdString());
+            model_.addSpans(currentRun_, current->spans);
+        } else {
+            currentRun_ = -1;
         }
-    });
+        updateLanes();
+        resetZoom();
+    };
+    connect(session, &LabSession::baselineAdded, this, showWithCurrent);
+    connect(session, &LabSession::baselineRemoved, this, showWithCurrent);
+}
+
+void TimelineView::showComparisons(const RecordPtr& fromFile, const RecordPtr& previous)
+{
+    model_.clear();
+    if (fromFile) {
+        model_.addRun(strategyLabel(fromFile->config.strategy).toStdString() + " (file)");
+        model_.addSpans(0, fromFile->spans);
+    }
+    if (previous && previous != fromFile) {
+        const int run = model_.addRun(strategyLabel(previous->config.strategy).toStdString() + " (previous run)");
+        model_.addSpans(run, previous->spans);
+    }
+    previousShown_ = previous;
 }
 
 void TimelineView::beginRun(const QString& label, bool keepPrevious)
@@ -142,20 +187,13 @@ void TimelineView::setRunSpans(const std::vector<Span>& spans)
         resetZoom();
         return;
     }
-    // Rebuild the current run from the record (exactly its spans, whatever arrived live).
+    // Rebuild the current run from the record (exactly its spans, whatever arrived live); the
+    // comparison runs before it stay as they are.
     std::string label = currentRun_ >= 0 ? model_.runLabel(currentRun_) : std::string("run");
-    const bool hadPrevious = model_.runCount() > 1;
-    if (hadPrevious) {
-        TimelineModel rebuilt;
-        // Keep run 0 (the baseline) as it is.
-        rebuilt.addRun(model_.runLabel(0));
-        for (int lane = 0; lane < model_.laneCount(); ++lane)
-            if (model_.lane(lane).run == 0)
-                rebuilt.addSpans(0, model_.lane(lane).spans);
-        model_ = std::move(rebuilt);
-    } else {
+    if (currentRun_ >= 0)
+        model_.removeRunsFrom(currentRun_);
+    else
         model_.clear();
-    }
     currentRun_ = model_.addRun(label);
     model_.addSpans(currentRun_, spans);
     updateLanes();
@@ -221,6 +259,15 @@ QString TimelineView::tooltipAt(const QPoint& pixel) const
         .arg(s->start, 0, 'f', 6)
         .arg(s->end, 0, 'f', 6)
         .arg(durationText(s->end - s->start));
+}
+
+std::vector<std::pair<QColor, QString>> TimelineView::legendEntries() const
+{
+    std::vector<std::pair<QColor, QString>> entries;
+    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify, OpKind::CopyD2H,
+                     OpKind::Recompute})
+        entries.emplace_back(kindColor(k), kindLabel(k));
+    return entries;
 }
 
 bool TimelineView::exportCsv(const QString& path, QString* error) const

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "models/timelinemodel.hpp"
+#include "engine/metatypes.hpp"
 
+#include <QColor>
 #include <QWidget>
 
 class QCustomPlot;
@@ -35,6 +37,8 @@ public:
     void resetZoom();
     // What the tooltip says at a pixel of the plot (empty when no span is there).
     QString tooltipAt(const QPoint& pixel) const;
+    // The colours of the operation kinds and what they mean (the legend below the plot).
+    std::vector<std::pair<QColor, QString>> legendEntries() const;
     // Rows: run, lane, op, kind, block, start, end, bytes, flops.
     bool exportCsv(const QString& path, QString* error) const;
 
@@ -42,6 +46,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // Starts the lanes over with the comparison runs: a record opened for comparison (it stays
+    // until removed) and the last run that ended well, each labelled as such.
+    void showComparisons(const RecordPtr& fromFile, const RecordPtr& previous);
     void updateLanes();
     void scheduleReplot();
 
@@ -49,9 +56,12 @@ private:
     QCustomPlot* plot_ = nullptr;
     TimelinePlottable* spans_ = nullptr;
     QLabel* legend_ = nullptr;
+    QLabel* cpuNote_ = nullptr;  // why the overlap of S2-S4 is hard to see on the CPU backend
     int currentRun_ = -1;
     bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
     int lanesShown_ = -1;
+    RecordPtr lastGood_;       // the last run with status ok: the only "previous run"
+    RecordPtr previousShown_;  // the previous run shown beside the current one, if any
 };
 
 }  // namespace gigacheck::ui

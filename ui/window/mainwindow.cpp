@@ -13,12 +13,18 @@
 #include "panels/setuppanel.hpp"
 #include "panels/strategypanel.hpp"
 #include "views/timelineview.hpp"
+#include "window/closeguard.hpp"
+#include "window/displayscale.hpp"
+#include "window/filedialogs.hpp"
+#include "window/recentfiles.hpp"
+#include "window/windowlayout.hpp"
 
 #include <gigacheck/bench.hpp>
 #include <gigacheck/defaults.hpp>
 #include <gigacheck/version.hpp>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -26,7 +32,8 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -37,27 +44,9 @@ namespace gigacheck::ui {
 
 namespace {
 
-constexpr int kMaxRecent = 8;
-
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QDockWidget* dock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll)
-{
-    auto* d = new QDockWidget(title, window);
-    d->setObjectName(name);  // restoreState() needs stable names
-    if (scroll) {
-        auto* area = new QScrollArea(d);
-        area->setWidget(content);
-        area->setWidgetResizable(true);
-        area->setFrameShape(QFrame::NoFrame);
-        d->setWidget(area);
-    } else {
-        d->setWidget(content);
-    }
-    return d;
 }
 
 }  // namespace
@@ -70,6 +59,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
     session_ = new LabSession(this);
+    closeGuard_ = new CloseGuard(this, session_, [this](const QString& path) {
+        QString error;
+        if (saveRecord(path, &error))
+            return true;
+        reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
+        return false;
+    });
     heatmap_ = new HeatmapView(this);
     animation_ = new AnimationPanel(this);
     timeline_ = new TimelineView(this);
@@ -110,6 +106,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(QStringLiteral("%1 fault(s) placed on C").arg(f.size()), 4000);
     });
     connect(faults_, &FaultsPanel::explicitFaultsEdited, heatmap_, &HeatmapView::setFaults);
+    connect(heatmap_, &HeatmapView::faultsDropped, this, [this](int dropped, int kept) {
+        const QString text = QStringLiteral("%1 placed fault(s) fell outside the new C and were removed; %2 kept.").arg(dropped).arg(kept);
+        run_->log(text);
+        statusBar()->showMessage(text, 10000);  // after faultsChanged's count, which it replaces
+    });
     connect(animation_, &AnimationPanel::stepChanged, heatmap_, &HeatmapView::setStep);
     connect(run_, &RunPanel::startRequested, this, &MainWindow::startRun);
     connect(run_, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
@@ -144,31 +145,35 @@ void MainWindow::buildDocks()
     faults_ = new FaultsPanel(this);
     strategy_ = new StrategyPanel(this);
     run_ = new RunPanel(this);
-    QDockWidget* setupDock = dock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
-    QDockWidget* faultsDock = dock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
-    QDockWidget* strategyDock = dock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
-    QDockWidget* runDock = dock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
+    QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
+    QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
+    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
+    QDockWidget* runDock = makePanelDock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
-    resizeDocks({setupDock, strategyDock}, {370, 360}, Qt::Horizontal);
 }
 
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(QStringLiteral("&Open run record…"), QKeySequence::Open, this, &MainWindow::openRecordDialog);
-    recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
+    recent_ = new RecentFiles(file->addMenu(QStringLiteral("Open &recent")), [this](const QString& path) {
+        openRecordReporting(path);
+    });
     // Opens a file chosen in a dialog with `open`, reporting a refusal in a message box.
     auto openChosen = [this](const QString& title, bool (MainWindow::*open)(const QString&, QString*)) {
-        const QString path = QFileDialog::getOpenFileName(this, title, QString(), QStringLiteral("JSON (*.json);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !(this->*open)(path, &error))
-            reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+        askPath(this, QStringLiteral("openDialog"), title, QStringLiteral("records"), QString(),
+                QStringLiteral("JSON (*.json);;All files (*)"), false, [this, open](const QString& path) {
+                    QString error;
+                    if (!(this->*open)(path, &error))
+                        reportError(QStringLiteral("Cannot open %1: %2").arg(path, error));
+                });
     };
     file->addAction(QStringLiteral("&Compare with record…"), this,
                     [=] { openChosen(QStringLiteral("Compare with run record"), &MainWindow::compareWithRecord); });
+    file->addAction(QStringLiteral("&Remove comparison record"), session_, &LabSession::removeBaseline);
     file->addAction(QStringLiteral("Open c&ampaign…"), this,
                     [=] { openChosen(QStringLiteral("Open campaign"), &MainWindow::openCampaign); });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
@@ -177,17 +182,31 @@ void MainWindow::buildMenus()
                     [this] { exportDialog(false); });
     file->addAction(QStringLiteral("Export plot &data (CSV)…"), QKeySequence(QStringLiteral("Ctrl+Shift+E")), this,
                     [this] { exportDialog(true); });
+    QMenu* resolution = file->addMenu(QStringLiteral("Export &resolution"));
+    auto* scales = new QActionGroup(resolution);
+    for (int scale : {1, 2, 3}) {
+        QAction* a = resolution->addAction(QStringLiteral("%1× the screen's pixels").arg(scale), this, [scale] { setExportScale(scale); });
+        a->setCheckable(true);
+        a->setChecked(int(exportScale()) == scale);
+        scales->addAction(a);
+    }
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
-    run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
+    // Greyed while a run goes on, like the button (startRun refuses it anyway).
+    QAction* start = run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
+    start->setObjectName(QStringLiteral("startAction"));
+    connect(session_, &LabSession::runStarted, start, [start] { start->setEnabled(false); });
+    connect(session_, &LabSession::recordChanged, start, [start] { start->setEnabled(true); });
+    connect(session_, &LabSession::runFailed, start, [start] { start->setEnabled(true); });
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(QStringLiteral("Esc")), this, &MainWindow::cancelRun);
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
-    rebuildRecentMenu();
+    display_ = new DisplayScale(this);
+    display_->addActions(view);
 }
 
 bool MainWindow::currentConfig(RunConfig* config, QString* error) const
@@ -239,13 +258,18 @@ void MainWindow::updatePlan()
 
 void MainWindow::startRun()
 {
+    if (session_->isRunning()) {
+        // F5, the menu or a campaign replay during a run: the run going on is never dropped.
+        statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
+        return;
+    }
     RunConfig c;
     QString error;
     if (!currentConfig(&c, &error)) {
         reportError(error);
         return;
     }
-    const bool compare = run_->compareWithPrevious() && timeline_->model().runCount() > 0;
+    const bool compare = run_->compareWithPrevious();
     RunRecord label;
     label.config = c;
     session_->start(c, compare);
@@ -267,11 +291,17 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
         setup_->setDeviceText(QStringLiteral("recorded on: %1").arg(QString::fromStdString(record->devices.front().name)));
         return;
     }
-    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->devices.front().name),
-                                                                 QString::fromStdString(record->devices.front().whyChosen)));
-    statusBar()->showMessage(QStringLiteral("Run %1: %2").arg(QString::fromStdString(record->status),
-                                                             record->verifiedCorrect() ? QStringLiteral("verified correct")
-                                                                                       : QStringLiteral("NOT verified correct")));
+    // The engine explains its choice in the CLI's words ("--backend cpu: requested"); say it in the panel's.
+    QString why = QString::fromStdString(record->devices.front().whyChosen);
+    why.replace(QRegularExpression(QStringLiteral("^--backend (\\w+): requested")), QStringLiteral("backend \\1 chosen above"));
+    why.replace(QStringLiteral("--backend auto"), QStringLiteral("backend auto"));
+    setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->devices.front().name), why));
+    // Plain words: what happened to the run and to C.
+    const QString how = record->status == "cancelled" ? QStringLiteral("Run cancelled: the partial record is kept")
+                        : record->verifiedCorrect()   ? QStringLiteral("Run finished: C is verified correct")
+                                                      : QStringLiteral("Run finished, but C could not be verified correct (see the report)");
+    statusBar()->showMessage(how);
+    setWindowTitle(QStringLiteral("Gigacheck Lab — %1 (not saved)").arg(runLabel(*record)));  // no old file's name
     emit runFinished(*record);
 }
 
@@ -286,87 +316,6 @@ void MainWindow::reportError(const QString& message)
     box->show();
 }
 
-// Runs f; an exception becomes false with its message in *error (files the user picked may be anything).
-template <class F> bool reportingFailure(F&& f, QString* error)
-{
-    try {
-        f();
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool MainWindow::openRecord(const QString& path, QString* error)
-{
-    return reportingFailure([&] {
-        // The lab draws blocked GEMM records; another family's record is refused by name until
-        // its view exists (the family adds its branch here).
-        const std::string family = recordFamilyOfFile(path.toStdString());
-        if (family != "blocked_gemm")
-            throw InputError("the lab has no view for records of family '" + family + "' yet");
-        showRecord(loadRecord(path.toStdString()));
-        addRecent(path);
-        setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
-    }, error);
-}
-
-bool MainWindow::openRecordReporting(const QString& path, QString* error)
-{
-    QString why;
-    if (openRecord(path, &why))
-        return true;
-    reportError(QStringLiteral("Cannot open %1: %2").arg(path, why));
-    if (error)
-        *error = why;
-    return false;
-}
-
-bool MainWindow::compareWithRecord(const QString& path, QString* error)
-{
-    RunRecord baseline;
-    if (!reportingFailure([&] { baseline = loadRecord(path.toStdString()); }, error))
-        return false;
-    const QString label = runLabel(baseline);
-    session_->addBaseline(std::move(baseline));
-    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
-    showView(View::Timeline);
-    return true;
-}
-
-void MainWindow::showRecord(const RunRecord& record)
-{
-    setConfig(record.config);
-    session_->openRecord(record);
-}
-
-bool MainWindow::saveRecord(const QString& path, QString* error) const
-{
-    if (!lastRecord()) {
-        if (error)
-            *error = QStringLiteral("no run to save yet");
-        return false;
-    }
-    try {
-        gigacheck::saveRecord(*lastRecord(), path.toStdString());
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-bool MainWindow::openCampaign(const QString& path, QString* error)
-{
-    if (!campaign_->openFile(path, error))
-        return false;
-    showView(View::Campaign);
-    return true;
-}
-
 void MainWindow::showView(View view)
 {
     tabs_->setCurrentIndex(int(view));
@@ -375,88 +324,6 @@ void MainWindow::showView(View view)
 MainWindow::View MainWindow::currentView() const
 {
     return View(tabs_->currentIndex());
-}
-
-bool MainWindow::exportView(View view, const QString& path, QString* error) const
-{
-    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
-    switch (view) {
-    case View::Heatmap:
-        return csv ? heatmap_->exportCsv(path, error) : exportPlot(heatmap_->plot(), path, error);
-    case View::Timeline:
-        return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, error);
-    case View::Roofline:
-        return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, error);
-    case View::Campaign:
-        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, error);
-    case View::Report:
-        break;
-    }
-    if (error)
-        *error = QStringLiteral("the report has no plot; save the record instead");
-    return false;
-}
-
-void MainWindow::openRecordDialog()
-{
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open run record"), QString(),
-                                                      QStringLiteral("Run records (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    openRecordReporting(path);
-}
-
-void MainWindow::saveRecordDialog()
-{
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save run record"), QStringLiteral("run.json"),
-                                                      QStringLiteral("Run records (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!saveRecord(path, &error))
-        reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
-    else
-        addRecent(path);
-}
-
-void MainWindow::exportDialog(bool data)
-{
-    const View view = currentView();
-    const QString filter = data ? QStringLiteral("CSV (*.csv)")
-                                : QStringLiteral("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)");
-    const QString path = QFileDialog::getSaveFileName(this, data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),
-                                                      data ? QStringLiteral("plot.csv") : QStringLiteral("plot.png"), filter);
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportView(view, path, &error))
-        reportError(QStringLiteral("Export failed: %1").arg(error));
-    else
-        statusBar()->showMessage(QStringLiteral("Wrote %1").arg(path), 5000);
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& path : recent) {
-        recentMenu_->addAction(QFileInfo(path).fileName() + QStringLiteral("  (") + path + QLatin1Char(')'), this,
-                               [this, path] { openRecordReporting(path); });
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::saveSettings() const
@@ -475,8 +342,10 @@ void MainWindow::saveSettings() const
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QRect available = screen()->availableGeometry();
+    if (!restoreWindowLayout(this, settings.value(QStringLiteral("window/geometry")).toByteArray(),
+                             settings.value(QStringLiteral("window/state")).toByteArray(), available))
+        applyFirstLaunchLayout(this, available);
     const QString last = settings.value(QStringLiteral("lastConfig")).toString();
     if (!last.isEmpty()) {
         try {
@@ -489,6 +358,10 @@ void MainWindow::restoreSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!closeGuard_->allowClose()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     session_->cancel();
     QMainWindow::closeEvent(event);

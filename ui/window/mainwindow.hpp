@@ -15,6 +15,9 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class CloseGuard;
+class DisplayScale;
+class RecentFiles;
 class CampaignView;
 class EngineController;
 class FaultsPanel;
@@ -68,6 +71,7 @@ public:
     CampaignView* campaignView() const { return campaign_; }
     ReportView* report() const { return report_; }
     LabSession* session() const { return session_; }
+    DisplayScale* displayScale() const { return display_; }
     EngineController* engine() const { return session_->engine(); }
 
 public slots:
@@ -88,12 +92,13 @@ private:
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
     void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void saveSettings() const;
     void restoreSettings();
     void openRecordDialog();
     void saveRecordDialog();
     void exportDialog(bool data);
+    // What a saved file is named after by default: strategy and shape of the run shown.
+    QString defaultFileStem() const;
 
     LabSession* session_ = nullptr;
     SetupPanel* setup_ = nullptr;
@@ -107,7 +112,9 @@ private:
     CampaignView* campaign_ = nullptr;
     ReportView* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
+    RecentFiles* recent_ = nullptr;
+    CloseGuard* closeGuard_ = nullptr;
+    DisplayScale* display_ = nullptr;
 };
 
 }  // namespace gigacheck::ui

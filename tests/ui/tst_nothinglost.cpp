@@ -1,0 +1,247 @@
+// Issue 12, "nothing lost": Start is refused during a run by every route (button, F5, menu, a
+// direct call), a shape change drops only the faults outside C and says so, closing during a run
+// asks (Cancel keeps it, Save keeps its partial record, Discard closes), a failed run never
+// replaces the comparison lanes, and a record loaded for comparison stays until removed.
+#include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
+
+#include <engine/enginecontroller.hpp>
+#include <panels/runpanel.hpp>
+#include <session/labsession.hpp>
+#include <views/heatmapview.hpp>
+#include <views/timelineview.hpp>
+#include <window/mainwindow.hpp>
+
+#include <QAbstractButton>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+
+using namespace gigacheck;
+using namespace gigacheck::ui;
+
+namespace {
+
+RunConfig smallRun()
+{
+    RunConfig c;
+    c.shape = Shape{256, 192, 224};
+    c.memCapBytes = 128 * 1024;
+    c.strategy = StrategyKind::S2;
+    c.backend = BackendKind::Cpu;
+    return c;
+}
+
+bool runToTheEnd(MainWindow& window)
+{
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000) &&
+           finished.first().first().value<RunRecord>().status == "ok";
+}
+
+// Starts the long run and waits until it is under way.
+bool startLongRun(MainWindow& window)
+{
+    window.setConfig(test::longCpuRun());
+    QSignalSpy batches(window.engine(), &EngineController::spansArrived);
+    window.startRun();
+    return QTest::qWaitFor([&] { return batches.count() >= 2; }, 60000);
+}
+
+QMessageBox* closeQuestion(MainWindow& window)
+{
+    for (QMessageBox* box : window.findChildren<QMessageBox*>(QStringLiteral("closeDuringRun")))
+        if (box->isVisible())
+            return box;
+    return nullptr;
+}
+
+QStringList laneRuns(const TimelineModel& model)
+{
+    QStringList runs;
+    for (int i = 0; i < model.runCount(); ++i)
+        runs << QString::fromStdString(model.runLabel(i));
+    return runs;
+}
+
+}  // namespace
+
+class TestNothingLost : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { QSettings().clear(); }
+
+    void startIsRefusedDuringARunByEveryRoute()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(startLongRun(window));
+        const quint64 job = window.engine()->currentJob();
+        auto* start = window.findChild<QAction*>(QStringLiteral("startAction"));
+        QVERIFY(start);
+        QVERIFY(!start->isEnabled());                      // Run › Start greyed
+        QVERIFY(!window.runPanel()->startButton()->isEnabled());  // the button too
+        start->trigger();                                  // a disabled action does nothing
+        QTest::keyClick(&window, Qt::Key_F5);              // nor does its shortcut
+        window.startRun();                                 // and a direct call is refused
+        QCOMPARE(window.engine()->currentJob(), job);
+        QVERIFY(window.engine()->isRunning());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("cancel it")));
+
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        window.cancelRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+        QVERIFY(start->isEnabled());
+        QVERIFY(window.runPanel()->startButton()->isEnabled());
+        if (QMessageBox* box = closeQuestion(window))
+            box->close();
+    }
+
+    void aShapeChangeKeepsTheFaultsInsideAndSaysSo()
+    {
+        MainWindow window;
+        RunConfig c = smallRun();
+        c.faults.at = {FaultAt{10, 20, std::nullopt, std::nullopt}, FaultAt{200, 200, std::nullopt, std::nullopt},
+                       FaultAt{90, 5, std::nullopt, std::nullopt}};
+        window.setConfig(c);
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(3));
+        window.findChild<QSpinBox*>(QStringLiteral("shapeM"))->setValue(100);
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(2));
+        QCOMPARE(window.heatmap()->faults()[0].row, 10);
+        QCOMPARE(window.heatmap()->faults()[1].row, 90);
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("1 placed fault(s) fell outside")) && said.contains(QStringLiteral("2 kept")),
+                 qPrintable(said));
+        QVERIFY(window.runPanel()->logText().contains(QStringLiteral("fell outside")));
+        // Growing the shape again keeps every fault.
+        window.findChild<QSpinBox*>(QStringLiteral("shapeQ"))->setValue(400);
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(2));
+    }
+
+    void closingDuringARunAsksAndCancelKeepsItRunning()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(startLongRun(window));
+        QVERIFY(!window.close());
+        QMessageBox* box = closeQuestion(window);
+        QVERIFY(box);
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(!closeQuestion(window));
+        QVERIFY(window.isVisible());
+        QVERIFY(window.engine()->isRunning());
+
+        QVERIFY(!window.close());
+        box = closeQuestion(window);
+        QVERIFY(box);
+        box->button(QMessageBox::Discard)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 5000);
+    }
+
+    void closingDuringARunCanSaveThePartialRecord()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("partial-run.json"));  // the name the dialog offers
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(startLongRun(window));
+        QVERIFY(!window.close());
+        QMessageBox* box = closeQuestion(window);
+        QVERIFY(box);
+        box->button(QMessageBox::Save)->click();
+        QFileDialog* dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<QFileDialog*>(QStringLiteral("saveRecordDialog"))) &&
+                                     dialog->isVisible(),
+                                 10000);
+        QVERIFY(!window.engine()->isRunning());  // stopped before asking where
+        QVERIFY(window.isVisible());
+        dialog->setDirectory(dir.path());
+        static_cast<QDialog*>(dialog)->accept();  // public in QDialog
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 5000);
+        QVERIFY2(QFile::exists(path), qPrintable(QDir(dir.path()).entryList().join(QLatin1Char(' ')) + window.statusBar()->currentMessage()));
+        const RunRecord saved = loadRecord(path.toStdString());
+        QCOMPARE(saved.status, std::string("cancelled"));
+        QVERIFY(!saved.spans.empty());
+    }
+
+    void aFailedRunKeepsTheComparisonLanes()
+    {
+        MainWindow window;
+        window.setConfig(smallRun());
+        window.runPanel()->setCompareWithPrevious(true);
+        QVERIFY(runToTheEnd(window));
+        const std::size_t good = window.timeline()->model().spanCount();
+        QVERIFY(good > 0);
+
+        RunConfig tiny = smallRun();
+        tiny.strategy = StrategyKind::S1;
+        tiny.memCapBytes = 512;  // nothing fits: the run fails
+        window.setConfig(tiny);
+        QSignalSpy failed(&window, &MainWindow::runFailed);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
+        const TimelineModel& model = window.timeline()->model();
+        QCOMPARE(laneRuns(model), QStringList{QStringLiteral("s2 (previous run)")});
+        QCOMPARE(model.spanCount(), good);
+
+        // The next run compares with the last run that ended well, not with the failed one.
+        RunConfig next = smallRun();
+        next.strategy = StrategyKind::S4;
+        window.setConfig(next);
+        QVERIFY(runToTheEnd(window));
+        QCOMPARE(laneRuns(model), (QStringList{QStringLiteral("s2 (previous run)"), QStringLiteral("s4")}));
+        QCOMPARE(model.spanCount(0), good);
+        for (QMessageBox* box : window.findChildren<QMessageBox*>())
+            box->close();
+    }
+
+    void aCancelledRunIsNotThePreviousRun()
+    {
+        MainWindow window;
+        window.setConfig(smallRun());
+        window.runPanel()->setCompareWithPrevious(true);
+        QVERIFY(runToTheEnd(window));
+        QVERIFY(startLongRun(window));
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        window.cancelRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+        window.setConfig(smallRun());
+        QVERIFY(runToTheEnd(window));
+        QCOMPARE(laneRuns(window.timeline()->model()), (QStringList{QStringLiteral("s2 (previous run)"), QStringLiteral("s2")}));
+    }
+
+    void aComparisonRecordStaysUntilRemoved()
+    {
+        MainWindow window;
+        QString error;
+        const QString baseline = QStringLiteral(GIGACHECK_TEST_DATA "/../../resources/records/cpu-1024-s4.json");
+        QVERIFY2(window.compareWithRecord(baseline, &error), qPrintable(error));
+        window.setConfig(smallRun());
+        window.runPanel()->setCompareWithPrevious(false);
+        QVERIFY(runToTheEnd(window));
+        QVERIFY(runToTheEnd(window));
+        const TimelineModel& model = window.timeline()->model();
+        QCOMPARE(laneRuns(model), (QStringList{QStringLiteral("s4 (file)"), QStringLiteral("s2")}));
+        QCOMPARE(model.spanCount(0), loadRecord(baseline.toStdString()).spans.size());
+        QVERIFY(window.session()->baseline());
+
+        window.session()->removeBaseline();
+        QCOMPARE(laneRuns(model), QStringList{QStringLiteral("s2")});
+        QVERIFY(!window.session()->baseline());
+        QVERIFY(runToTheEnd(window));
+        QCOMPARE(laneRuns(model), QStringList{QStringLiteral("s2")});
+    }
+};
+
+GIGACHECK_UI_TEST_MAIN(TestNothingLost)
+#include "tst_nothinglost.moc"

@@ -1,0 +1,116 @@
+#include "displayscale.hpp"
+
+#include "views/plotstyle.hpp"
+#include "windowlayout.hpp"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QSettings>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace gigacheck::ui {
+
+namespace {
+const QString kZoomKey = QStringLiteral("view/zoomPercent");
+const QString kPresentationKey = QStringLiteral("view/presentation");
+}  // namespace
+
+// The application's font before any scaling (a later window must not scale a scaled font).
+QFont unscaledFont()
+{
+    static const QFont font = QApplication::font();
+    return font;
+}
+
+DisplayScale::DisplayScale(QMainWindow* window) : QObject(window), window_(window), baseFont_(unscaledFont()) {}
+
+void DisplayScale::addActions(QMenu* view)
+{
+    view->addSeparator();
+    presentationAction_ = view->addAction(QStringLiteral("&Presentation mode"));
+    presentationAction_->setObjectName(QStringLiteral("presentationMode"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+P")));
+    connect(presentationAction_, &QAction::toggled, this, &DisplayScale::setPresentation);
+    view->addAction(QStringLiteral("&Larger text"), QKeySequence::ZoomIn, this, [this] { setZoomPercent(zoom_ + 10); });
+    view->addAction(QStringLiteral("&Smaller text"), QKeySequence::ZoomOut, this, [this] { setZoomPercent(zoom_ - 10); });
+    view->addAction(QStringLiteral("&Normal text size"), QKeySequence(QStringLiteral("Ctrl+0")), this, [this] { setZoomPercent(100); });
+
+    QSettings settings;
+    zoom_ = std::clamp(settings.value(kZoomKey, 100).toInt(), kMinZoom, kMaxZoom);
+    if (settings.value(kPresentationKey, false).toBool())
+        presentationAction_->setChecked(true);  // applies
+    else if (zoom_ != 100)
+        apply();
+}
+
+double DisplayScale::factor() const
+{
+    return zoom_ / 100.0 * (presentation_ ? kPresentationFactor : 1.0);
+}
+
+void DisplayScale::setZoomPercent(int percent)
+{
+    percent = std::clamp(percent, kMinZoom, kMaxZoom);
+    if (percent == zoom_)
+        return;
+    zoom_ = percent;
+    QSettings().setValue(kZoomKey, zoom_);
+    apply();
+}
+
+void DisplayScale::setPresentation(bool on)
+{
+    if (on == presentation_)
+        return;
+    presentation_ = on;
+    QSettings().setValue(kPresentationKey, on);
+    if (presentationAction_ && presentationAction_->isChecked() != on)
+        presentationAction_->setChecked(on);
+    if (on) {
+        // Each side's panels as tabs of one dock: at 1.5× they would not fit one above the other.
+        normalState_ = window_->saveState();
+        QDockWidget* first[2] = {nullptr, nullptr};
+        for (QDockWidget* d : window_->findChildren<QDockWidget*>()) {
+            const int side = window_->dockWidgetArea(d) == Qt::LeftDockWidgetArea ? 0 : 1;
+            if (d->isFloating() || d->isHidden())
+                continue;
+            if (!first[side])
+                first[side] = d;
+            else
+                window_->tabifyDockWidget(first[side], d);
+        }
+        for (QDockWidget* d : first)
+            if (d)
+                d->raise();
+    } else if (!normalState_.isEmpty()) {
+        window_->restoreState(normalState_);
+    }
+    apply();
+}
+
+void DisplayScale::apply()
+{
+    const double f = factor();
+    QFont font = baseFont_;
+    font.setPointSizeF(baseFont_.pointSizeF() * f);
+    QApplication::setFont(font);
+    setPlotScale(f);
+    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>())
+        applyPlotScale(plot, font);
+    // The panels' new sizes are known once the font change has reached their layouts.
+    QTimer::singleShot(0, window_, [window = window_] {
+        updateDockMinimums(window);
+        balanceDocks(window);
+    });
+    emit changed(f);
+}
+
+}  // namespace gigacheck::ui

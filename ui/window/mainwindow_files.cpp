@@ -1,0 +1,194 @@
+// MainWindow's files: open, save and compare run records, campaigns, exports, and their dialogs
+// (kept apart from the window's layout and run control in mainwindow.cpp).
+#include "mainwindow.hpp"
+
+#include "export/plotexport.hpp"
+#include "models/rooflinemodel.hpp"
+#include "panels/runpanel.hpp"
+#include "views/campaignview.hpp"
+#include "views/heatmapview.hpp"
+#include "views/rooflineview.hpp"
+#include "views/timelineview.hpp"
+#include "window/filedialogs.hpp"
+#include "window/recentfiles.hpp"
+
+#include <gigacheck/bench.hpp>
+#include <gigacheck/record_envelope.hpp>
+
+#include <QFileInfo>
+#include <QStatusBar>
+
+namespace gigacheck::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+}  // namespace
+
+// Runs f; an exception becomes false with its message in *error (files the user picked may be anything).
+template <class F> bool reportingFailure(F&& f, QString* error)
+{
+    try {
+        f();
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool MainWindow::openRecord(const QString& path, QString* error)
+{
+    return reportingFailure([&] {
+        // The lab draws blocked GEMM records; another family's record is refused by name until
+        // its view exists (the family adds its branch here).
+        const std::string family = recordFamilyOfFile(path.toStdString());
+        if (family != "blocked_gemm")
+            throw InputError("the lab has no view for records of family '" + family + "' yet");
+        showRecord(loadRecord(path.toStdString()));
+        addRecent(path);
+        setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+    }, error);
+}
+
+bool MainWindow::openRecordReporting(const QString& path, QString* error)
+{
+    QString why;
+    if (openRecord(path, &why))
+        return true;
+    reportError(QStringLiteral("Cannot open %1: %2").arg(path, why));
+    if (error)
+        *error = why;
+    return false;
+}
+
+bool MainWindow::compareWithRecord(const QString& path, QString* error)
+{
+    RunRecord baseline;
+    if (!reportingFailure([&] { baseline = loadRecord(path.toStdString()); }, error))
+        return false;
+    const QString label = runLabel(baseline);
+    session_->addBaseline(std::move(baseline));
+    run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
+    showView(View::Timeline);
+    return true;
+}
+
+void MainWindow::showRecord(const RunRecord& record)
+{
+    setConfig(record.config);
+    session_->openRecord(record);
+}
+
+bool MainWindow::saveRecord(const QString& path, QString* error) const
+{
+    if (!lastRecord()) {
+        if (error)
+            *error = QStringLiteral("no run to save yet");
+        return false;
+    }
+    try {
+        gigacheck::saveRecord(*lastRecord(), path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool MainWindow::openCampaign(const QString& path, QString* error)
+{
+    if (!campaign_->openFile(path, error))
+        return false;
+    showView(View::Campaign);
+    return true;
+}
+
+bool MainWindow::exportView(View view, const QString& path, QString* error) const
+{
+    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
+    // A picture for a slide: what it shows and of which run, its legend, the chosen resolution.
+    ExportDecoration decoration;
+    decoration.scale = exportScale();
+    const QString run = lastRecord() ? QStringLiteral(" — ") + runLabel(*lastRecord()) : QString();
+    switch (view) {
+    case View::Heatmap:
+        decoration.title = QStringLiteral("C heatmap") + run;
+        return csv ? heatmap_->exportCsv(path, error) : exportPlot(heatmap_->plot(), path, decoration, error);
+    case View::Timeline:
+        decoration.title = QStringLiteral("Timeline of the queues") + run;
+        decoration.legend = timeline_->legendEntries();
+        return csv ? timeline_->exportCsv(path, error) : exportPlot(timeline_->plot(), path, decoration, error);
+    case View::Roofline:
+        decoration.title = QStringLiteral("Roofline") + run;
+        return csv ? roofline_->exportCsv(path, error) : exportPlot(roofline_->plot(), path, decoration, error);
+    case View::Campaign:
+        decoration.title = QStringLiteral("Fault-injection campaign");
+        return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, decoration, error);
+    case View::Report:
+        break;
+    }
+    if (error)
+        *error = QStringLiteral("the report has no plot; save the record instead");
+    return false;
+}
+
+void MainWindow::openRecordDialog()
+{
+    askPath(this, QStringLiteral("openRecordDialog"), QStringLiteral("Open run record"), QStringLiteral("records"), QString(),
+            QStringLiteral("Run records (*.json);;All files (*)"), false, [this](const QString& path) { openRecordReporting(path); });
+}
+
+QString MainWindow::defaultFileStem() const
+{
+    // e.g. "s2-4096x4096x4096": what was run, so that a folder of exports stays readable.
+    RunConfig c;
+    if (lastRecord())
+        c = lastRecord()->config;
+    else if (!currentConfig(&c, nullptr))
+        return QStringLiteral("gigacheck");
+    return QStringLiteral("%1-%2x%3x%4").arg(qs(toString(c.strategy))).arg(c.shape.m).arg(c.shape.n).arg(c.shape.q);
+}
+
+void MainWindow::saveRecordDialog()
+{
+    askPath(this, QStringLiteral("saveRecordDialog"), QStringLiteral("Save run record"), QStringLiteral("records"),
+            QStringLiteral("run-%1.json").arg(defaultFileStem()), QStringLiteral("Run records (*.json)"), true,
+            [this](const QString& path) {
+                QString error;
+                if (!saveRecord(path, &error))
+                    reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
+                else
+                    addRecent(path);
+            });
+}
+
+void MainWindow::exportDialog(bool data)
+{
+    static const char* const kViewNames[] = {"heatmap", "timeline", "roofline", "report", "campaign"};
+    const View view = currentView();
+    const QString stem = QStringLiteral("%1-%2").arg(QLatin1String(kViewNames[int(view)]), defaultFileStem());
+    askPath(this, QStringLiteral("exportDialog"), data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),
+            QStringLiteral("exports"), stem + (data ? QStringLiteral(".csv") : QStringLiteral(".png")),
+            data ? QStringLiteral("CSV (*.csv)") : QStringLiteral("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"), true,
+            [this, view](const QString& path) {
+                QString error;
+                if (!exportView(view, path, &error))
+                    reportError(QStringLiteral("Export failed: %1").arg(error));
+                else
+                    statusBar()->showMessage(QStringLiteral("Wrote %1").arg(path), 5000);
+            });
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    recent_->add(path);
+}
+
+}  // namespace gigacheck::ui

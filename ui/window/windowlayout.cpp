@@ -1,0 +1,136 @@
+#include "windowlayout.hpp"
+
+#include <qcustomplot.h>
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace gigacheck::ui {
+
+namespace {
+
+constexpr int kMaxFirstWidth = 1920;
+constexpr int kMaxFirstHeight = 1080;
+constexpr double kDockShare = 0.24;  // of the window's width per side on a large screen
+
+QList<QDockWidget*> docksIn(QMainWindow* window, Qt::DockWidgetArea area)
+{
+    QList<QDockWidget*> docks;
+    for (QDockWidget* d : window->findChildren<QDockWidget*>())
+        if (!d->isFloating() && window->dockWidgetArea(d) == area && !d->isHidden())
+            docks << d;
+    return docks;
+}
+
+int widestMinimum(const QList<QDockWidget*>& docks)
+{
+    int width = 0;
+    for (QDockWidget* d : docks)
+        width = std::max(width, d->widget()->minimumWidth());
+    return width;
+}
+
+// Gives each side's docks `width(side minimum)` pixels.
+template <class Width> void sizeSides(QMainWindow* window, Width width)
+{
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (Qt::DockWidgetArea area : {Qt::LeftDockWidgetArea, Qt::RightDockWidgetArea}) {
+        const QList<QDockWidget*> side = docksIn(window, area);
+        if (side.isEmpty())
+            continue;
+        docks << side.first();
+        widths << width(widestMinimum(side));
+    }
+    if (!docks.isEmpty())
+        window->resizeDocks(docks, widths, Qt::Horizontal);
+}
+
+}  // namespace
+
+QDockWidget* makePanelDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll)
+{
+    auto* d = new QDockWidget(title, window);
+    d->setObjectName(name);  // restoreState() needs stable names
+    if (scroll) {
+        auto* area = new QScrollArea(d);
+        area->setWidget(content);
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        // Never sideways: the dock is as wide as the panel needs (updateDockMinimums).
+        area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        d->setWidget(area);
+    } else {
+        d->setWidget(content);
+    }
+    return d;
+}
+
+void updateDockMinimums(QMainWindow* window)
+{
+    // Plots draw at any size: their layouts' minimum (wide legends, long tick labels) must not
+    // take the docks' room on a small screen.
+    if (QWidget* views = window->centralWidget())
+        for (QCustomPlot* plot : views->findChildren<QCustomPlot*>())
+            plot->setMinimumSize(240, 160);
+    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        if (auto* area = qobject_cast<QScrollArea*>(d->widget())) {
+            QWidget* panel = area->widget();
+            panel->adjustSize();
+            const int scrollBar = area->verticalScrollBar()->sizeHint().width();
+            area->setMinimumWidth(panel->minimumSizeHint().width() + scrollBar + 2 * area->frameWidth());
+        } else {
+            d->widget()->setMinimumWidth(d->widget()->minimumSizeHint().width());
+        }
+    }
+}
+
+void applyFirstLaunchLayout(QMainWindow* window, const QRect& available)
+{
+    updateDockMinimums(window);
+    const QSize size(std::min(available.width(), kMaxFirstWidth), std::min(available.height(), kMaxFirstHeight));
+    window->resize(size);
+    window->move(available.topLeft() + QPoint((available.width() - size.width()) / 2, (available.height() - size.height()) / 2));
+    const int share = int(size.width() * kDockShare);
+    sizeSides(window, [share](int minimum) { return std::max(minimum, std::min(share, minimum * 3 / 2)); });
+}
+
+bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QRect& available)
+{
+    if (geometry.isEmpty() || state.isEmpty())
+        return false;
+    window->restoreGeometry(geometry);
+    window->restoreState(state);
+    updateDockMinimums(window);
+    // Saved on a larger screen: bring the window inside this one.
+    if (!window->isMaximized() && !window->isFullScreen() &&
+        (window->width() > available.width() || window->height() > available.height() || !available.intersects(window->geometry()))) {
+        window->resize(std::min(window->width(), available.width()), std::min(window->height(), available.height()));
+        window->move(available.topLeft());
+    }
+    // Dock widths are known once the window is laid out at its new size.
+    QTimer::singleShot(0, window, [window] { balanceDocks(window); });
+    return true;
+}
+
+void balanceDocks(QMainWindow* window)
+{
+    int docksWidth = 0;
+    for (Qt::DockWidgetArea area : {Qt::LeftDockWidgetArea, Qt::RightDockWidgetArea}) {
+        int side = 0;
+        for (QDockWidget* d : docksIn(window, area))
+            side = std::max(side, d->width());
+        docksWidth += side;
+    }
+    const int central = window->centralWidget() ? window->centralWidget()->minimumSizeHint().width() : 0;
+    // Room is short when the views would get less than 40% of the window: docks shrink to what their panels need.
+    if (docksWidth > window->width() - std::max(central, int(window->width() * 0.4)))
+        sizeSides(window, [](int minimum) { return minimum; });
+}
+
+}  // namespace gigacheck::ui
