@@ -115,7 +115,7 @@ void TimelineView::subscribe(LabSession* session)
             beginRun(label(*r), false);
         // Why S2-S4 seem not to overlap on the CPU: its "loads" are memory copies of about a
         // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
-        cpuNote_->setVisible(r->device.backend == BackendKind::Cpu);
+        cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu);
         setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
         if (r->status == "ok")
             lastGood_ = r;
