@@ -1,0 +1,137 @@
+// The text report of a strassen run (CLI) and its record (JSON).
+#include "gigacheck/strassen.hpp"
+
+#include "core/timestamp.hpp"
+#include "families/strassen/ops.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace gigacheck {
+
+namespace {
+
+std::string shapeText(const Shape& s)
+{
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
+}
+
+// Seconds per (level, stage) of the compute spans: the seed's Table 3.2 for this run.
+std::map<std::pair<int, int>, double> stageTimes(const StrassenResult& r)
+{
+    std::map<std::pair<int, int>, double> t;
+    for (const Span& s : r.spans)
+        if (s.queue == Queue::Compute)
+            t[{s.block.i, s.block.j}] += s.end - s.start;
+    return t;
+}
+
+}  // namespace
+
+std::string formatStrassenReport(const StrassenResult& r)
+{
+    std::ostringstream o;
+    const StrassenConfig& c = r.config;
+    o << "STRASSEN " << shapeText(c.shape) << "  variant " << toString(c.variant) << "  levels " << r.levels
+      << (r.levels != c.levels ? " (of " + std::to_string(c.levels) + " asked: a dimension is smaller than 2^L)" : "")
+      << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision))) << "\n";
+    o << "device     " << r.device.name << "\n";
+    o << "core       " << shapeText(r.core);
+    if (!(r.core == c.shape))
+        o << "  (the rest peeled: plain GEMM updates of the fringe, no extra memory)";
+    o << "\n";
+    o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
+      << " in-place block sums\n";
+    o << "memory     A, B, C " << formatBytes(double(r.operandBytes)) << "; peak " << formatBytes(double(r.peakDeviceBytes))
+      << "; extra " << r.extraBytes << " bytes\n";
+    o << std::setprecision(4);
+    o << "time       " << r.seconds * 1e3 << " ms (compute ops)";
+    if (c.exactRestore)
+        o << "; exact restore " << r.restoreSeconds * 1e3 << " ms";
+    o << "\n";
+    o << "recovery   A: " << r.recovery.changedA << " elements changed, max " << r.recovery.maxUlpsA << " ulps; B: "
+      << r.recovery.changedB << " changed, max " << r.recovery.maxUlpsB << " ulps"
+      << (c.exactRestore ? " (restored from the host copy)" : "") << "\n";
+    if (r.relErrorC >= 0)
+        o << "error of C max |C - C_ref| = " << r.maxErrorC << " (" << r.relErrorC << " of max |C_ref|, FP64 reference)\n";
+    const auto stages = stageTimes(r);
+    if (!stages.empty()) {
+        o << "stages     (level, stage: ms)";
+        for (const auto& [key, sec] : stages)
+            o << "  " << key.first << "." << key.second << ": " << sec * 1e3;
+        o << "\n";
+    }
+    for (const StrassenFault& f : c.faults)
+        o << "fault      injected at " << toString(f) << "\n";
+    for (const StrassenCheck& k : r.checks) {
+        o << "check " << k.where << "    " << k.verdict;
+        if (k.row >= 0 || k.col >= 0)
+            o << " at row " << k.row << ", col " << k.col;
+        if (!k.detail.empty())
+            o << ": " << k.detail;
+        o << "\n";
+    }
+    if (!r.error.empty())
+        o << "error      " << r.error << "\n";
+    o << "verdict    " << (r.status == "ok" ? "VERIFIED" : r.status) << "\n";
+    return o.str();
+}
+
+std::string strassenRecordJson(const StrassenResult& r)
+{
+    using nlohmann::json;
+    const StrassenConfig& c = r.config;
+    json spans = json::array();
+    for (const Span& s : r.spans)
+        spans.push_back({{"op", s.opId},       {"queue", std::string(toString(s.queue))}, {"stream", s.stream},
+                         {"device", s.device}, {"kind", std::string(toString(s.kind))},   {"level", s.block.i},
+                         {"stage", s.block.j}, {"node", s.block.k},                       {"start", s.start},
+                         {"end", s.end},       {"flops", s.flops},                        {"bytes", s.bytes}});
+    json faults = json::array();
+    for (const StrassenFault& f : c.faults)
+        faults.push_back(toString(f));
+    json checks = json::array();
+    for (const StrassenCheck& k : r.checks)
+        checks.push_back({{"where", k.where}, {"verdict", k.verdict}, {"row", k.row}, {"col", k.col}, {"detail", k.detail}});
+    json j = {
+        {"family", "strassen"},
+        {"status", r.status},
+        {"error", r.error},
+        {"created_at", nowIso8601()},
+        {"device", {{"name", r.device.name}, {"backend", std::string(toString(r.device.backend))}}},
+        {"spans", spans},
+        {"strassen",
+         {{"shape", {c.shape.m, c.shape.n, c.shape.q}},
+          {"core", {r.core.m, r.core.n, r.core.q}},
+          {"levels", r.levels},
+          {"levels_requested", c.levels},
+          {"variant", std::string(toString(c.variant))},
+          {"type", c.tf32 ? std::string("tf32") : std::string(toString(c.precision))},
+          {"devices", c.devices},
+          {"decomposition", std::string(toString(c.decomposition))},
+          {"exact_restore", c.exactRestore},
+          {"seconds", r.seconds},
+          {"restore_seconds", r.restoreSeconds},
+          {"products", r.products},
+          {"gemm_calls", r.gemmCalls},
+          {"additions", r.additions},
+          {"operand_bytes", r.operandBytes},
+          {"peak_device_bytes", r.peakDeviceBytes},
+          {"extra_bytes", r.extraBytes},
+          {"rel_error_c", r.relErrorC},
+          {"max_error_c", r.maxErrorC},
+          {"recovery",
+           {{"max_ulps_a", r.recovery.maxUlpsA},
+            {"max_ulps_b", r.recovery.maxUlpsB},
+            {"changed_a", r.recovery.changedA},
+            {"changed_b", r.recovery.changedB}}},
+          {"faults", faults},
+          {"checks", checks}}},
+    };
+    return j.dump(1);
+}
+
+}  // namespace gigacheck
