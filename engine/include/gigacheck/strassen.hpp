@@ -6,6 +6,7 @@
 #include "gigacheck/schedule.hpp"
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,7 @@ struct StrassenConfig {
     std::uint64_t seed = 1;
     bool integerInputs = false;  // small integers: every level is exact (tests)
     bool reference = true;       // FP64 reference product (host) for the error of C
+    bool verify = true;          // checksums of A, B, C (host); the bench times without them
     double thresholdLambda = 8.0;
 };
 
@@ -110,6 +112,18 @@ struct StrassenResult {
 // Plans, runs, verifies and fills the result. Throws InputError on bad input.
 StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer = nullptr,
                            const std::atomic<bool>* cancel = nullptr);
+// The same on inputs the caller made (the bench reuses them across runs); a and b are left as the
+// run recovered them.
+StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b,
+                             RunObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+// Host matrices in the backend's memory (pinned on CUDA) filled as config asks.
+void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b);
+
+// gigacheck bench strassen (bench/bench_strassen.cpp): ratios against cuBLAS in one process.
+// Sizes: GIGACHECK_BENCH_SIZES="1024,4096" overrides the list (a run longer than a device command's
+// limit can be split). Returns the exit code (0, or 2 with the reason on err).
+int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err);
+
 std::string formatStrassenReport(const StrassenResult& result);
 std::string strassenRecordJson(const StrassenResult& result);
 // 0 verified correct, 1 uncorrectable, 2 failed.
