@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 using namespace gigacheck;
 
 namespace {
@@ -166,6 +168,41 @@ private slots:
         // Wide magnitudes: (A0 + A3) - A3 loses the small A0 digits.
         QVERIFY(rounded.recovery.changedA > 0);
         QVERIFY(rounded.recovery.maxUlpsA > 0);
+    }
+
+    void multiDeviceScheduleForOneTwoAndSevenDevices()
+    {
+        const OpKind kCopy = opKindFromString("strassen-copy");
+        for (StrassenDecomposition d : {StrassenDecomposition::Winograd, StrassenDecomposition::TwoD})
+            for (int g : {1, 2, 7}) {
+                StrassenConfig c = config({66, 50, 34}, 2, StrassenVariant::Msmes);
+                c.devices = g;
+                c.distribute = true;
+                c.decomposition = d;
+                c.integerInputs = true;
+                const Schedule s = buildStrassenSchedule(c);
+                const std::string why = validateStrassenSchedule(s, c);
+                const std::string what = std::string(toString(d)) + " G=" + std::to_string(g);
+                QVERIFY2(why.empty(), (what + ": " + why).c_str());
+                std::set<int> devices;
+                int products = 0, copies = 0;
+                for (const Operation& op : s.ops) {
+                    devices.insert(op.device);
+                    products += op.kind == kProduct && op.block.i == 1;
+                    copies += op.kind == kCopy;
+                }
+                const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
+                QCOMPARE(products, tasks);
+                QCOMPARE(int(devices.size()), std::min(g, tasks));
+                // Each remote task: its two operand blocks out, its result back.
+                int remote = 0;
+                for (int t = 0; t < tasks; ++t)
+                    remote += t % g != 0;
+                QCOMPARE(copies, 3 * remote);
+                const StrassenResult r = run(c);
+                QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status).c_str());
+                QCOMPARE(r.recovery.changedA, std::int64_t(0));
+            }
     }
 
     void everyFaultPositionIsDetectedAndCorrected()

@@ -56,6 +56,10 @@ struct StrassenConfig {
     BackendKind backend = BackendKind::Auto;
     int device = -1;
     int devices = 1;
+    // The global decomposition over `devices` (seed chapter 4) is built when devices > 1 or when
+    // distribute is set (one device: every task local). Ops carry their device; the executors of
+    // this build run every op on one device (core's multi-device executors place them).
+    bool distribute = false;
     StrassenDecomposition decomposition = StrassenDecomposition::Winograd;
     bool exactRestore = false;  // restore A and B from the host copy instead of recovery stages 6-7
     std::vector<StrassenFault> faults;

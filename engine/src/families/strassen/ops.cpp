@@ -10,7 +10,7 @@ std::span<const OpKindName> opKindNames()
         OpKindName{kLoad, "strassen-load"},       OpKindName{kAdd, "strassen-add"},
         OpKindName{kProduct, "strassen-product"}, OpKindName{kScatter, "strassen-scatter"},
         OpKindName{kInject, "strassen-inject"},   OpKindName{kStore, "strassen-store"},
-        OpKindName{kRestore, "strassen-restore"},
+        OpKindName{kRestore, "strassen-restore"}, OpKindName{kCopy, "strassen-copy"},
     };
     return names;
 }

@@ -18,6 +18,7 @@ inline constexpr std::uint16_t kFirstKind = 3 * kOpKindsPerFamily;
 //  kScatter: [M read, target read-write (sign), ...]: every target += sign * M.
 //  kInject:  [region read-write]; Operation::aux = index of the fault in the run's list.
 //  kStore:   [slot read] copied to the host matrix in Operation::host.
+//  kCopy:    [source read, destination written] (same extents).
 inline constexpr OpKind kLoad{kFirstKind + 0};
 inline constexpr OpKind kAdd{kFirstKind + 1};
 inline constexpr OpKind kProduct{kFirstKind + 2};
@@ -25,6 +26,9 @@ inline constexpr OpKind kScatter{kFirstKind + 3};
 inline constexpr OpKind kInject{kFirstKind + 4};
 inline constexpr OpKind kStore{kFirstKind + 5};
 inline constexpr OpKind kRestore{kFirstKind + 6};
+// [source read, destination written]: a block copied between slots, on one device or from the
+// source's device to the destination's (multi-device decomposition, plan/multi_device.cpp).
+inline constexpr OpKind kCopy{kFirstKind + 7};
 
 // Buffer slots of every strassen schedule.
 inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotM = 3;

@@ -105,6 +105,16 @@ void scatter(cpu::OpContext& c, const Operation& op, OpOutcome&)
     });
 }
 
+void copy(cpu::OpContext& c, const Operation& op, OpOutcome&)
+{
+    inPrecision(c, [&]<class T>(T) {
+        const OperandRegion& s = op.operands[0];
+        const OperandRegion& d = op.operands[1];
+        for (std::int64_t r = 0; r < s.rows; ++r)
+            std::memcpy(at<T>(c, d) + r * ldOf(c, d.slot), at<T>(c, s) + r * ldOf(c, s.slot), std::size_t(s.cols) * sizeof(T));
+    });
+}
+
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     inPrecision(c, [&]<class T>(T) { *at<T>(c, op.operands[0]) += T(op.operands[0].coefficient); });
@@ -122,6 +132,7 @@ const cpu::OpTable& cpuOps()
          {kProduct, product},
          {kScatter, scatter},
          {kInject, inject},
+         {kCopy, copy},
          {kStore, store}},
     };
     return table;

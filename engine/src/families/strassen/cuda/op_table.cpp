@@ -106,6 +106,19 @@ void issueScatter(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     }
 }
 
+// Same device today (one CUDA device per run); a peer copy once the executors place slots on
+// several devices (cudaMemcpy2DAsync between devices with peer access goes over the link).
+void issueCopy(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& src = op.operands[0];
+    const OperandRegion& dst = op.operands[1];
+    const std::size_t es = elemSize(c);
+    const auto* from = static_cast<const char*>(c.buffers[std::size_t(src.slot)]) + std::size_t(src.row * ldOf(c, src.slot) + src.col) * es;
+    auto* to = static_cast<char*>(c.buffers[std::size_t(dst.slot)]) + std::size_t(dst.row * ldOf(c, dst.slot) + dst.col) * es;
+    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(ldOf(c, dst.slot)) * es, from, std::size_t(ldOf(c, src.slot)) * es,
+                                 std::size_t(src.cols) * es, std::size_t(src.rows), cudaMemcpyDeviceToDevice, s));
+}
+
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OperandRegion& r = op.operands[0];
@@ -129,6 +142,7 @@ const cuda::OpTable& cudaOps()
          {kProduct, issueProduct},
          {kScatter, issueScatter},
          {kInject, issueInject},
+         {kCopy, issueCopy},
          {kStore, issueStore}},
     };
     return table;

@@ -48,7 +48,10 @@ OperandRegion region(int slot, Access access, const Rect& r, double coefficient 
 
 class Builder {
 public:
-    Builder(const StrassenConfig& config, int levels) : config_(config), levels_(levels) {}
+    Builder(const StrassenConfig& config, int levels, bool decomposed)
+        : config_(config), levels_(levels), decomposed_(decomposed)
+    {
+    }
 
     Schedule build()
     {
@@ -69,8 +72,18 @@ public:
         buffer("C", BufferRole::C, s.m, s.q);
         leafM_ = core.m >> levels_;
         leafQ_ = core.q >> levels_;
-        if (config_.variant == StrassenVariant::Workspace && levels_ > 0)
+        if (config_.variant == StrassenVariant::Workspace && levels_ > 0 && !decomposed_)
             buffer("M", BufferRole::Aux, leafM_, leafQ_);
+        // Multi-device: per remote device its operand blocks and result, and a receive block on
+        // device 0 (plan/README "Multi-device").
+        if (decomposed_ && levels_ > 0)
+            for (int d = 1; d < config_.devices; ++d) {
+                firstRemoteSlot_.push_back(int(plan.buffers.size()));
+                buffer("TA@" + std::to_string(d), BufferRole::A, leafM_, core.n >> levels_);
+                buffer("SB@" + std::to_string(d), BufferRole::B, core.n >> levels_, leafQ_);
+                buffer("QD@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
+                buffer("R@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
+            }
         for (const BufferSpec& b : plan.buffers)
             plan.bytesNeeded += b.bytes;
         plan.capBytes = plan.bytesNeeded;
@@ -91,8 +104,12 @@ public:
         if (core.m < s.m)
             leaf({core.m, 0, s.m - core.m, s.n}, {0, 0, s.n, s.q}, {{{core.m, 0, s.m - core.m, s.q}, +1}}, 0, 0);
 
-        if (core.m > 0 && core.n > 0 && core.q > 0)
-            node({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {{{0, 0, core.m, core.q}, +1}}, 0, 0, 0);
+        if (core.m > 0 && core.n > 0 && core.q > 0) {
+            if (decomposed_)
+                decompose({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {0, 0, core.m, core.q});
+            else
+                node({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {{{0, 0, core.m, core.q}, +1}}, 0, 0, 0);
+        }
         // Faults no stage reached (a product index past the last): placed at the end.
         placeOperandFaults({0, 0, s.m, s.n}, {0, 0, s.n, s.q});
         placeCFaults({0, 0, s.m, s.q});
@@ -261,8 +278,79 @@ public:
     void prepareFaults() { placed_.assign(config_.faults.size(), false); }
 
 private:
+    // The global decomposition over config_.devices devices (seed chapter 4): one level, 7
+    // Strassen-Winograd tasks or 8 2D tasks, task t on device t mod G. A task on device 0 runs in
+    // place into C; a remote task copies its operand blocks over, multiplies there, and its result
+    // comes back into device 0's receive block, from which it is added into its C blocks.
+    void decompose(const Rect& a, const Rect& b, const Rect& c)
+    {
+        int task = 0;
+        auto run = [&](const Rect& qa, const Rect& qb, const std::vector<Dest>& targets, int stage) {
+            const int device = task++ % config_.devices;
+            if (device == 0) {
+                leaf(qa, qb, targets, 1, stage);
+                return;
+            }
+            const int base = firstRemoteSlot_[std::size_t(device - 1)];
+            const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols}, qd{0, 0, qa.rows, qb.cols};
+            copy(kSlotA, qa, base, ta, device, 1, stage);
+            copy(kSlotB, qb, base + 1, sb, device, 1, stage);
+            Operation& p = emit(kProduct, Queue::Compute);
+            p.device = device;
+            p.block = {1, stage, leafCount_++};
+            p.rows = qa.rows;
+            p.cols = qb.cols;
+            p.depth = qa.cols;
+            p.operands = {region(base, Access::Read, ta), region(base + 1, Access::Read, sb), region(base + 2, Access::Write, qd)};
+            p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
+            copy(base + 2, qd, base + 3, qd, 0, 1, stage);
+            Operation& sc = emit(kScatter, Queue::Compute);
+            sc.block = {1, stage, p.block.k};
+            sc.operands.push_back(region(base + 3, Access::Read, qd));
+            for (const Dest& d : targets)
+                sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+            sc.flops = double(targets.size()) * double(qd.rows * qd.cols);
+        };
+        if (config_.decomposition == StrassenDecomposition::TwoD) {
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j)
+                    for (int k = 0; k < 2; ++k)
+                        run(a.quarter(i * 2 + k), b.quarter(k * 2 + j), {{c.quarter(i * 2 + j), +1}}, 2);
+            return;
+        }
+        for (const Step& step : recipeOf(StrassenVariant::Winograd).steps) {
+            if (step.kind == Step::Kind::Add) {
+                const Rect& whole = step.matrix == Matrix::A ? a : b;
+                const int slot = step.matrix == Matrix::A ? kSlotA : kSlotB;
+                Operation& op = emit(kAdd, Queue::Compute);
+                op.block = {0, step.stage, 0};
+                const Rect dst = whole.quarter(step.dst), src = whole.quarter(step.src);
+                op.rows = dst.rows;
+                op.cols = dst.cols;
+                op.operands = {region(slot, Access::ReadWrite, dst), region(slot, Access::Read, src, step.coefficient)};
+                op.flops = double(dst.rows * dst.cols);
+                continue;
+            }
+            std::vector<Dest> targets;
+            for (const Target& t : step.targets)
+                targets.push_back({c.quarter(t.block), t.sign});
+            run(a.quarter(step.a), b.quarter(step.b), targets, step.stage);
+        }
+    }
+
+    void copy(int fromSlot, const Rect& from, int toSlot, const Rect& to, int device, int level, int stage)
+    {
+        Operation& op = emit(kCopy, Queue::Compute);
+        op.device = device;
+        op.block = {level, stage, leafCount_};
+        op.operands = {region(fromSlot, Access::Read, from), region(toSlot, Access::Write, to)};
+        op.bytes = double(from.rows * from.cols) * double(elementSize(config_.precision));
+    }
+
     const StrassenConfig& config_;
     const int levels_;
+    const bool decomposed_;
+    std::vector<int> firstRemoteSlot_;
     std::int64_t leafM_ = 0, leafQ_ = 0;
     int leafCount_ = 0;
     std::vector<bool> placed_;
@@ -280,6 +368,13 @@ bool contains(const OperandRegion& outer, const OperandRegion& inner)
 }
 
 }  // namespace
+
+int scheduleLevels(const StrassenConfig& config)
+{
+    if (config.devices > 1 || config.distribute)
+        return std::min(effectiveLevels(config.shape, std::max(config.levels, 1)), 1);
+    return effectiveLevels(config.shape, config.levels);
+}
 
 Shape coreShape(const Shape& shape, int levels)
 {
@@ -327,11 +422,13 @@ Schedule buildStrassenSchedule(const StrassenConfig& config)
 {
     if (config.shape.m <= 0 || config.shape.n <= 0 || config.shape.q <= 0)
         throw InputError("the shape must be positive in every dimension");
-    const int levels = effectiveLevels(config.shape, config.levels);
+    const int levels = strassen::scheduleLevels(config);
     for (const StrassenFault& f : config.faults)
         if (f.where != StrassenFault::Where::Product && (f.index < 0 || f.index > 3))
             throw InputError("--inject-at: a quadrant is 0..3 (got " + std::to_string(f.index) + ")");
-    strassen::Builder builder(config, levels);
+    // Multi-device: one level of global decomposition (the tasks are classic GEMMs).
+    const bool decomposed = config.devices > 1 || config.distribute;
+    strassen::Builder builder(config, levels, decomposed);
     builder.prepareFaults();
     return builder.build();
 }

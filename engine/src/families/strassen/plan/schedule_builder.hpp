@@ -7,6 +7,10 @@
 
 namespace gigacheck::strassen {
 
+// Levels of the schedule's recursion: the effective levels, or one level of global decomposition
+// when the work is spread over several devices.
+int scheduleLevels(const StrassenConfig& config);
+
 // The part multiplied with Strassen: each dimension rounded down to a multiple of 2^levels.
 Shape coreShape(const Shape& shape, int levels);
 

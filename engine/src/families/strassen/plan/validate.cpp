@@ -78,89 +78,102 @@ Schedule regionView(const Schedule& schedule)
     return view;
 }
 
-// Symbolic contents of the leaf tiles of the core.
+// Symbolic contents of the leaf tiles of the core, in every slot: a tile holds a sum of terms
+// c * (A tile, B tile); an A tile t starts as (t, -) and a B tile as (-, t), a product multiplies
+// an (a, -) combination by a (-, b) one. Slots are tiled by their role (A: tm x tn, B: tn x tq,
+// C and the rest: tm x tq).
 class Symbolic {
 public:
-    Symbolic(const Shape& core, int levels) : side_(1 << levels), core_(core)
+    Symbolic(const Schedule& schedule, const Shape& core, int levels) : side_(1 << levels), core_(core)
     {
         tm_ = core.m >> levels;
         tn_ = core.n >> levels;
         tq_ = core.q >> levels;
-        const int tiles = side_ * side_;
-        a_.resize(std::size_t(tiles));
-        b_.resize(std::size_t(tiles));
-        c_.resize(std::size_t(tiles));
-        for (int t = 0; t < tiles; ++t) {
-            a_[std::size_t(t)][t] = 1;
-            b_[std::size_t(t)][t] = 1;
+        for (const BufferSpec& b : schedule.plan.buffers) {
+            const auto [tr, tc] = tileSize(b.role);
+            const std::int64_t rows = std::min<std::int64_t>(b.rows / tr, side_), cols = std::min<std::int64_t>(b.cols / tc, side_);
+            Slot slot{b.role, rows, cols, std::vector<Poly>(std::size_t(rows * cols))};
+            if (&b == &schedule.plan.buffers[std::size_t(strassen::kSlotA)] || &b == &schedule.plan.buffers[std::size_t(strassen::kSlotB)])
+                reset(slot, &b == &schedule.plan.buffers[std::size_t(strassen::kSlotA)]);
+            slots_.push_back(std::move(slot));
         }
     }
 
-    // False when the op touches the core in a way the leaf tiles cannot express (a fringe op).
     std::string apply(const Operation& op)
     {
         using namespace strassen;
+        const std::string where = "op " + std::to_string(op.id) + " (" + std::string(toString(op.kind)) + ")";
         if (op.kind == kRestore) {
-            auto& tiles = op.operands[0].slot == kSlotA ? a_ : b_;
-            for (std::size_t t = 0; t < tiles.size(); ++t)
-                tiles[t] = {{int(t), 1}};
+            reset(slots_[std::size_t(op.operands[0].slot)], op.operands[0].slot == kSlotA);
             return {};
         }
-        if (op.kind == kAdd) {
-            const OperandRegion& dst = op.operands[0];
-            const OperandRegion& src = op.operands[1];
-            const auto [tr, tc] = tileSize(dst.slot);
+        if (op.kind == kAdd || op.kind == kCopy) {
+            const OperandRegion& dst = op.kind == kAdd ? op.operands[0] : op.operands[1];
+            const OperandRegion& src = op.kind == kAdd ? op.operands[1] : op.operands[0];
+            const auto [tr, tc] = tileSize(slots_[std::size_t(dst.slot)].role);
+            if (dst.rows % tr || dst.cols % tc)
+                return outside(op, where);
             for (std::int64_t r = 0; r < dst.rows / tr; ++r)
                 for (std::int64_t c = 0; c < dst.cols / tc; ++c) {
-                    const int d = tileIndex(dst, r, c, tr, tc), s = tileIndex(src, r, c, tr, tc);
-                    if (d < 0 || s < 0)
-                        return "op " + std::to_string(op.id) + " adds outside the core";
-                    if (dst.slot == kSlotC)
-                        addInto(c_[std::size_t(d)], c_[std::size_t(s)], src.coefficient);
-                    else {
-                        auto& tiles = dst.slot == kSlotA ? a_ : b_;
-                        auto copy = tiles[std::size_t(s)];
-                        for (auto [k, v] : copy)
-                            tiles[std::size_t(d)][k] += long(src.coefficient) * v;
-                        std::erase_if(tiles[std::size_t(d)], [](const auto& kv) { return kv.second == 0; });
-                    }
+                    Poly* d = tile(dst, r, c);
+                    const Poly* s = tile(src, r, c);
+                    if (!d || !s)
+                        return outside(op, where);
+                    if (op.kind == kCopy)
+                        *d = *s;
+                    else
+                        addInto(*d, Poly(*s), src.coefficient);
                 }
             return {};
         }
         if (op.kind == kProduct) {
             const OperandRegion& ra = op.operands[0];
             const OperandRegion& rb = op.operands[1];
-            if (ra.row + ra.rows > core_.m || ra.col + ra.cols > core_.n || rb.col + rb.cols > core_.q)
-                return {};  // the peeled fringe: plain GEMM, outside the core
-            if (ra.rows != tm_ || ra.cols != tn_ || rb.cols != tq_)
-                return "op " + std::to_string(op.id) + " multiplies a block that is not one leaf tile";
+            const Poly* pa = ra.rows == tm_ && ra.cols == tn_ && rb.cols == tq_ ? tile(ra, 0, 0) : nullptr;
+            const Poly* pb = pa ? tile(rb, 0, 0) : nullptr;
+            if (!pa || !pb)
+                return outside(op, where);
             Poly m;
-            for (auto [ka, va] : a_[std::size_t(tileIndex(ra, 0, 0, tm_, tn_))])
-                for (auto [kb, vb] : b_[std::size_t(tileIndex(rb, 0, 0, tn_, tq_))])
-                    m[{ka, kb}] += va * vb;
+            for (const auto& [ka, va] : *pa)
+                for (const auto& [kb, vb] : *pb) {
+                    if (ka.second != -1 || kb.first != -1)
+                        return where + " multiplies a block that is not a combination of A tiles by one of B tiles";
+                    m[{ka.first, kb.second}] += va * vb;
+                }
             for (std::size_t i = 2; i < op.operands.size(); ++i) {
                 const OperandRegion& t = op.operands[i];
-                if (t.slot == kSlotM)
-                    workspace_ = m;
+                Poly* target = tile(t, 0, 0);
+                if (!target)
+                    return outside(op, where);
+                if (t.access == Access::Write)
+                    *target = m;
                 else
-                    addInto(c_[std::size_t(tileIndex(t, 0, 0, tm_, tq_))], m, t.coefficient);
+                    addInto(*target, m, t.coefficient);
             }
             return {};
         }
         if (op.kind == kScatter) {
-            for (std::size_t i = 1; i < op.operands.size(); ++i)
-                addInto(c_[std::size_t(tileIndex(op.operands[i], 0, 0, tm_, tq_))], workspace_, op.operands[i].coefficient);
-            return {};
+            const Poly* m = tile(op.operands[0], 0, 0);
+            if (!m)
+                return outside(op, where);
+            const Poly copy = *m;
+            for (std::size_t i = 1; i < op.operands.size(); ++i) {
+                Poly* target = tile(op.operands[i], 0, 0);
+                if (!target)
+                    return outside(op, where);
+                addInto(*target, copy, op.operands[i].coefficient);
+            }
         }
         return {};
     }
 
     std::string finalCheck() const
     {
+        using namespace strassen;
         for (int t = 0; t < side_ * side_; ++t) {
-            if (a_[std::size_t(t)] != Lin{{t, 1}})
+            if (slots_[std::size_t(kSlotA)].tiles[std::size_t(t)] != Poly{{{t, -1}, 1}})
                 return "A tile " + std::to_string(t) + " is not recovered";
-            if (b_[std::size_t(t)] != Lin{{t, 1}})
+            if (slots_[std::size_t(kSlotB)].tiles[std::size_t(t)] != Poly{{{-1, t}, 1}})
                 return "B tile " + std::to_string(t) + " is not recovered";
         }
         for (int i = 0; i < side_; ++i)
@@ -168,7 +181,7 @@ public:
                 Poly want;
                 for (int k = 0; k < side_; ++k)
                     want[{i * side_ + k, k * side_ + j}] = 1;
-                if (c_[std::size_t(i * side_ + j)] != want)
+                if (slots_[std::size_t(kSlotC)].tiles[std::size_t(i * side_ + j)] != want)
                     return "C tile (" + std::to_string(i) + "," + std::to_string(j) + ") does not receive exactly sum_K A(" +
                            std::to_string(i) + ",K) B(K," + std::to_string(j) + ")";
             }
@@ -176,41 +189,61 @@ public:
     }
 
 private:
-    using Lin = std::map<int, long>;
     using Poly = std::map<std::pair<int, int>, long>;
+    struct Slot {
+        BufferRole role;
+        std::int64_t rows, cols;  // tiles
+        std::vector<Poly> tiles;
+    };
 
+    void reset(Slot& slot, bool isA)
+    {
+        for (std::size_t t = 0; t < slot.tiles.size(); ++t)
+            slot.tiles[t] = isA ? Poly{{{int(t), -1}, 1}} : Poly{{{-1, int(t)}, 1}};
+    }
     static void addInto(Poly& dst, const Poly& src, double k)
     {
         for (const auto& [key, v] : src)
             dst[key] += long(k) * v;
         std::erase_if(dst, [](const auto& kv) { return kv.second == 0; });
     }
-    std::pair<std::int64_t, std::int64_t> tileSize(int slot) const
+    std::pair<std::int64_t, std::int64_t> tileSize(BufferRole role) const
     {
-        using namespace strassen;
-        if (slot == kSlotA)
+        if (role == BufferRole::A)
             return {tm_, tn_};
-        if (slot == kSlotB)
+        if (role == BufferRole::B)
             return {tn_, tq_};
         return {tm_, tq_};
     }
-    // Index of the tile at tile offset (r, c) inside the region; -1 outside the core grid.
-    int tileIndex(const OperandRegion& reg, std::int64_t r, std::int64_t c, std::int64_t tr, std::int64_t tc) const
+    // The tile at tile offset (r, c) inside the region; null outside the slot's tile grid.
+    Poly* tile(const OperandRegion& reg, std::int64_t r, std::int64_t c)
     {
+        Slot& slot = slots_[std::size_t(reg.slot)];
+        const auto [tr, tc] = tileSize(slot.role);
         if (tr <= 0 || tc <= 0 || reg.row % tr || reg.col % tc)
-            return -1;
+            return nullptr;
         const std::int64_t i = reg.row / tr + r, j = reg.col / tc + c;
-        if (i >= side_ || j >= side_)
-            return -1;
-        return int(i * side_ + j);
+        if (i >= slot.rows || j >= slot.cols)
+            return nullptr;
+        return &slot.tiles[std::size_t(i * slot.cols + j)];
+    }
+    // An op the tiles cannot express: fine for the peeled fringe (outside the core), an error inside.
+    std::string outside(const Operation& op, const std::string& where) const
+    {
+        for (const OperandRegion& r : op.operands)
+            if (r.slot <= strassen::kSlotC) {
+                const auto [tr, tc] = tileSize(slots_[std::size_t(r.slot)].role);
+                const std::int64_t rows = tr * side_, cols = tc * side_;
+                if (r.row + r.rows > rows || r.col + r.cols > cols)
+                    return {};  // the peeled fringe: plain GEMM beyond the core
+            }
+        return where + " touches the core in blocks that are not whole leaf tiles";
     }
 
     int side_;
     Shape core_;
     std::int64_t tm_ = 0, tn_ = 0, tq_ = 0;
-    std::vector<Lin> a_, b_;
-    std::vector<Poly> c_;
-    Poly workspace_;
+    std::vector<Slot> slots_;
 };
 
 }  // namespace
@@ -219,11 +252,11 @@ std::string validateStrassenSchedule(const Schedule& schedule, const StrassenCon
 {
     if (std::string e = validateOperations(regionView(schedule)); !e.empty())
         return "region view: " + e;
-    const int levels = effectiveLevels(config.shape, config.levels);
+    const int levels = strassen::scheduleLevels(config);
     const Shape core = strassen::coreShape(config.shape, levels);
     if (core.m == 0 || core.n == 0 || core.q == 0)
         return {};
-    Symbolic sym(core, levels);
+    Symbolic sym(schedule, core, levels);
     for (const Operation& op : schedule.ops)
         if (std::string e = sym.apply(op); !e.empty())
             return e;

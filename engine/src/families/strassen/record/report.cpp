@@ -43,6 +43,9 @@ std::string formatStrassenReport(const StrassenResult& r)
     if (!(r.core == c.shape))
         o << "  (the rest peeled: plain GEMM updates of the fringe, no extra memory)";
     o << "\n";
+    if (c.devices > 1 || c.distribute)
+        o << "devices    " << c.devices << " (" << toString(c.decomposition)
+          << " decomposition, one level, tasks t on device t mod G; this build's executors run every op on one device)\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums\n";
     o << "memory     A, B, C " << formatBytes(double(r.operandBytes)) << "; peak " << formatBytes(double(r.peakDeviceBytes))

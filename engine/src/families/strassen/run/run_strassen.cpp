@@ -109,7 +109,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     StrassenResult result;
     result.config = config;
     result.device = backend.device();
-    result.levels = effectiveLevels(config.shape, config.levels);
+    result.levels = strassen::scheduleLevels(config);
     result.core = strassen::coreShape(config.shape, result.levels);
     const Shape s = config.shape;
     HostMatrix c(config.precision, s.m, s.q, backend.hostAllocator());
