@@ -50,6 +50,7 @@ int strassenCommand(const QStringList& args)
         opt("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
         opt("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
         opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
+        opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
         opt("seed", "Seed of the inputs (1).", "S"),
         opt("dist", "uniform | normal | wide (uniform).", "D"),
         opt("integers", "Small integer inputs: every level is exact."),
@@ -91,6 +92,12 @@ int strassenCommand(const QStringList& args)
     if (set("decomposition"))
         c.decomposition = strassenDecompositionFromString(value("decomposition"));
     c.exactRestore = set("exact-restore");
+    if (set("leaf")) {
+        const std::string leaf = value("leaf");
+        if (leaf != "cublas" && leaf != "kernel")
+            throw InputError("--leaf '" + leaf + "': expected cublas or kernel");
+        c.multiTargetKernel = leaf == "kernel";
+    }
     for (const QString& f : parser.values(QStringLiteral("inject-at")))
         c.faults.push_back(parseStrassenFault(text(f)));
     if (set("seed"))

@@ -53,6 +53,9 @@ struct StrassenConfig {
     StrassenVariant variant = StrassenVariant::Msmes;
     Precision precision = Precision::F32;
     bool tf32 = false;  // FP32 storage, TF32 tensor-core leaves (CUDA; the CPU multiplies in FP32)
+    // CUDA leaves: cuBLAS (one beta = 1 GEMM per target), or the seed's multi-target kernel (the
+    // product computed once, added into every target; FP32 / FP64, not TF32). The CPU: OpenBLAS.
+    bool multiTargetKernel = false;
     BackendKind backend = BackendKind::Auto;
     int device = -1;
     int devices = 1;

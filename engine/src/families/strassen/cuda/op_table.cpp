@@ -10,6 +10,7 @@
 #include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/strassen/cuda/kernels.hpp"
+#include "families/strassen/cuda/multi_target_gemm.hpp"
 
 namespace gigacheck::strassen {
 
@@ -83,8 +84,33 @@ void gemm(const cuda::OpContext& c, const OperandRegion& ra, const OperandRegion
     }
 }
 
+// The seed's primitive: one kernel, the product added into every target (--leaf kernel).
+template <class T> void multiTarget(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    device::Targets<T> targets;
+    for (std::size_t i = 2; i < op.operands.size(); ++i) {
+        const OperandRegion& t = op.operands[i];
+        targets.c[targets.count] = at<T>(c, t);
+        targets.ldc[targets.count] = ldOf(c, t.slot);
+        targets.sign[targets.count] = T(t.coefficient);
+        ++targets.count;
+    }
+    const OperandRegion& ra = op.operands[0];
+    const OperandRegion& rb = op.operands[1];
+    device::launchMultiTargetGemm<T>(ra.rows, ra.cols, rb.cols, at<T>(c, ra), ldOf(c, ra.slot), at<T>(c, rb),
+                                     ldOf(c, rb.slot), targets, s);
+}
+
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    const bool intoC = op.operands.size() > 2 && op.operands[2].access == Access::ReadWrite;
+    if (c.request.gemm == GemmVariant::Optimized && intoC && op.operands.size() - 2 <= std::size_t(device::kMaxTargets)) {
+        if (c.schedule.plan.precision == Precision::F64)
+            multiTarget<double>(c, op, s);
+        else
+            multiTarget<float>(c, op, s);
+        return;
+    }
     for (std::size_t i = 2; i < op.operands.size(); ++i) {
         const OperandRegion& t = op.operands[i];
         const bool workspace = t.access == Access::Write;

@@ -37,7 +37,8 @@ std::string formatStrassenReport(const StrassenResult& r)
     const StrassenConfig& c = r.config;
     o << "STRASSEN " << shapeText(c.shape) << "  variant " << toString(c.variant) << "  levels " << r.levels
       << (r.levels != c.levels ? " (of " + std::to_string(c.levels) + " asked: a dimension is smaller than 2^L)" : "")
-      << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision))) << "\n";
+      << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision)))
+      << (c.multiTargetKernel ? "  leaves: multi-target kernel" : "") << "\n";
     o << "device     " << r.device.name << "\n";
     o << "core       " << shapeText(r.core);
     if (!(r.core == c.shape))
@@ -116,6 +117,7 @@ std::string strassenRecordJson(const StrassenResult& r)
           {"devices", c.devices},
           {"decomposition", std::string(toString(c.decomposition))},
           {"exact_restore", c.exactRestore},
+          {"leaf", c.multiTargetKernel ? "kernel" : "cublas"},
           {"seconds", r.seconds},
           {"restore_seconds", r.restoreSeconds},
           {"products", r.products},

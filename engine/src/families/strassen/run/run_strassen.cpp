@@ -147,7 +147,9 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     request.a = &a;
     request.b = &b;
     request.c = &c;
-    request.gemm = config.tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    if (config.multiTargetKernel && config.tf32)
+        throw InputError("--leaf kernel multiplies in FP32 or FP64, not TF32");
+    request.gemm = config.tf32 ? GemmVariant::CublasTf32 : config.multiTargetKernel ? GemmVariant::Optimized : GemmVariant::Cublas;
     request.observer = observer;
     request.cancel = cancel;
     backend.prepare();
