@@ -103,6 +103,10 @@ for phase in "$@"; do
       $CLI strassen --shape 4096x4096x4096 --levels 2 --variant $v --backend cuda --type f32 2>&1 |
         grep -E "^(time|memory|recovery|error of C|verdict)" | sed "s/^/$v f32 L2: /" >> "$LOG"
     done
+    for v in msmes winograd; do
+      $CLI strassen --shape 8192x8192x8192 --levels 2 --variant $v --backend cuda --leaf kernel 2>&1 |
+        grep -E "^(time|verdict)" | sed "s/^/$v kernel L2: /" >> "$LOG"
+    done
     $CLI strassen --shape 3000x2999x3001 --levels 3 --variant accumulate --type f64 --backend cuda \
       --inject-at product:7 --inject-at a:1 --json "$OUT/strassen_fault.json" >> "$LOG" 2>&1; echo "exit $?" >> "$LOG"
     $CLI strassen --shape 4096x4096x4096 --levels 2 --variant msmes --backend cuda --exact-restore 2>&1 |

@@ -58,6 +58,25 @@ private slots:
                     }
     }
 
+    void multiTargetKernelIsExactOnIntegers()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd})
+                for (int levels = 0; levels <= 4; ++levels)
+                    for (Shape s : {Shape{512, 384, 640}, Shape{203, 131, 187}}) {
+                        StrassenConfig c = config(s, levels, v, p, false);
+                        c.integerInputs = true;
+                        c.multiTargetKernel = true;
+                        const StrassenResult r = runStrassen(c, *backend);
+                        const std::string what = std::string(toString(v)) + " kernel L" + std::to_string(levels);
+                        QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                        QVERIFY2(r.maxErrorC == 0, (what + ": " + std::to_string(r.maxErrorC)).c_str());
+                        QCOMPARE(r.extraBytes, std::size_t(0));
+                    }
+    }
+
     void randomInputsMatchTheCpu()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
