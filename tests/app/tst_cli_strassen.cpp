@@ -48,6 +48,11 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(o.value(QStringLiteral("family")).toString(), QStringLiteral("strassen"));
         QCOMPARE(o.value(QStringLiteral("strassen")).toObject().value(QStringLiteral("levels")).toInt(), 2);
+        // gigacheck show reads it back into the same report.
+        const Result shown = cli(QStringLiteral("show ") + json);
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY(shown.out.contains(QStringLiteral("variant accumulate  levels 2")));
+        QVERIFY(shown.out.contains(QStringLiteral("verdict    VERIFIED")));
     }
 
     void faultsAreCaughtAndCorrected()

@@ -133,6 +133,9 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
 
 std::string formatStrassenReport(const StrassenResult& result);
 std::string strassenRecordJson(const StrassenResult& result);
+// The record read back (what the report needs); nullopt when the text is not a strassen record.
+// Throws InputError on a strassen record that does not parse.
+std::optional<StrassenResult> strassenResultFromJson(const std::string& text);
 // 0 verified correct, 1 uncorrectable, 2 failed.
 int strassenExitCode(const StrassenResult& result);
 

@@ -46,7 +46,8 @@ std::string formatStrassenReport(const StrassenResult& r)
     o << "\n";
     if (c.devices > 1 || c.distribute)
         o << "devices    " << c.devices << " (" << toString(c.decomposition)
-          << " decomposition, one level, tasks t on device t mod G; this build's executors run every op on one device)\n";
+          << " decomposition, one level, task t on device t mod G; the CPU backend runs all devices' ops in "
+             "one memory, the CUDA backend of this build refuses ops placed on a device other than 0)\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums\n";
     o << "memory     A, B, C " << formatBytes(double(r.operandBytes)) << "; peak " << formatBytes(double(r.peakDeviceBytes))
@@ -137,6 +138,76 @@ std::string strassenRecordJson(const StrassenResult& r)
           {"checks", checks}}},
     };
     return j.dump(1);
+}
+
+}  // namespace gigacheck
+
+namespace gigacheck {
+
+std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
+{
+    using nlohmann::json;
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || j.value("family", std::string()) != "strassen" || !j.contains("strassen"))
+        return std::nullopt;
+    try {
+        StrassenResult r;
+        const json& s = j.at("strassen");
+        StrassenConfig& c = r.config;
+        c.shape = {s.at("shape").at(0).get<std::int64_t>(), s.at("shape").at(1).get<std::int64_t>(),
+                   s.at("shape").at(2).get<std::int64_t>()};
+        r.core = {s.at("core").at(0).get<std::int64_t>(), s.at("core").at(1).get<std::int64_t>(),
+                  s.at("core").at(2).get<std::int64_t>()};
+        r.levels = s.at("levels").get<int>();
+        c.levels = s.value("levels_requested", r.levels);
+        c.variant = strassenVariantFromString(s.at("variant").get<std::string>());
+        const std::string type = s.at("type").get<std::string>();
+        c.tf32 = type == "tf32";
+        c.precision = c.tf32 ? Precision::F32 : precisionFromString(type);
+        c.devices = s.value("devices", 1);
+        c.decomposition = strassenDecompositionFromString(s.value("decomposition", std::string("winograd")));
+        c.exactRestore = s.value("exact_restore", false);
+        c.multiTargetKernel = s.value("leaf", std::string("cublas")) == "kernel";
+        for (const json& f : s.value("faults", json::array()))
+            c.faults.push_back(parseStrassenFault(f.get<std::string>()));
+        r.status = j.value("status", std::string("ok"));
+        r.error = j.value("error", std::string());
+        r.device.name = j.value("device", json::object()).value("name", std::string());
+        r.seconds = s.value("seconds", 0.0);
+        r.restoreSeconds = s.value("restore_seconds", 0.0);
+        r.products = s.value("products", 0);
+        r.gemmCalls = s.value("gemm_calls", 0);
+        r.additions = s.value("additions", 0);
+        r.operandBytes = s.value("operand_bytes", std::size_t(0));
+        r.peakDeviceBytes = s.value("peak_device_bytes", std::size_t(0));
+        r.extraBytes = s.value("extra_bytes", std::size_t(0));
+        r.relErrorC = s.value("rel_error_c", -1.0);
+        r.maxErrorC = s.value("max_error_c", -1.0);
+        const json rec = s.value("recovery", json::object());
+        r.recovery.level = r.levels;
+        r.recovery.maxUlpsA = rec.value("max_ulps_a", 0.0);
+        r.recovery.maxUlpsB = rec.value("max_ulps_b", 0.0);
+        r.recovery.changedA = rec.value("changed_a", std::int64_t(0));
+        r.recovery.changedB = rec.value("changed_b", std::int64_t(0));
+        for (const json& k : s.value("checks", json::array()))
+            r.checks.push_back({k.value("where", std::string()), k.value("verdict", std::string()), k.value("row", std::int64_t(-1)),
+                                k.value("col", std::int64_t(-1)), k.value("detail", std::string())});
+        for (const json& sp : j.value("spans", json::array())) {
+            Span span;
+            span.opId = sp.value("op", 0);
+            span.queue = sp.value("queue", std::string()) == "H2D" ? Queue::H2D
+                         : sp.value("queue", std::string()) == "D2H" ? Queue::D2H
+                                                                      : Queue::Compute;
+            span.device = sp.value("device", 0);
+            span.block = {sp.value("level", 0), sp.value("stage", 0), sp.value("node", 0)};
+            span.start = sp.value("start", 0.0);
+            span.end = sp.value("end", 0.0);
+            r.spans.push_back(span);
+        }
+        return r;
+    } catch (const json::exception& e) {
+        throw InputError(std::string("strassen record does not parse: ") + e.what());
+    }
 }
 
 }  // namespace gigacheck
