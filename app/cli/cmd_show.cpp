@@ -4,6 +4,7 @@
 #include "command_line.hpp"
 
 #include "gigacheck/record.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include <fstream>
@@ -23,15 +24,23 @@ int showCommand(const QStringList& args)
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
-    // A strassen record (family "strassen") has its own report; everything else is a run record.
-    std::ifstream in(text(files.first()));
-    std::stringstream content;
-    content << in.rdbuf();
-    if (const auto strassen = gigacheck::strassenResultFromJson(content.str())) {
-        std::cout << gigacheck::formatStrassenReport(*strassen);
-        return kExitVerified;
+    // Each family's records have their own report: dispatch on the record's family. A family adds
+    // its line here.
+    const std::string path = text(files.first());
+    const std::string family = gigacheck::recordFamilyOfFile(path);
+    if (family == "blocked_gemm") {
+        std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
+    } else if (family == "strassen") {
+        std::ifstream in(path);
+        std::stringstream content;
+        content << in.rdbuf();
+        const auto record = gigacheck::strassenResultFromJson(content.str());
+        if (!record)
+            throw gigacheck::InputError(path + ": not a strassen record");
+        std::cout << gigacheck::formatStrassenReport(*record);
+    } else {
+        throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     }
-    std::cout << gigacheck::formatReport(gigacheck::loadRecord(text(files.first())));
     return kExitVerified;
 }
 

@@ -1,5 +1,7 @@
 #include "families/strassen/ops.hpp"
 
+#include "families/strassen/inputs.hpp"
+
 #include <array>
 
 namespace gigacheck::strassen {
@@ -18,9 +20,9 @@ std::span<const OpKindName> opKindNames()
 const FamilyOps& family()
 {
 #ifdef GIGACHECK_HAVE_CUDA
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps()};
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps(), checkInputs};
 #else
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr};
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr, checkInputs};
 #endif
     return ops;
 }

@@ -3,6 +3,8 @@
 // CPU executor (core/cpu) runs these on its compute and copy threads.
 #include "families/strassen/ops.hpp"
 
+#include "families/strassen/inputs.hpp"
+
 #include <cblas.h>
 
 #include <cstring>
@@ -13,10 +15,10 @@ namespace {
 
 template <class T> T* at(const cpu::OpContext& c, const OperandRegion& r)
 {
-    const std::int64_t ld = c.schedule.plan.buffers[std::size_t(r.slot)].ld;
+    const std::int64_t ld = c.schedule.buffers[std::size_t(r.slot)].ld;
     return static_cast<T*>(c.buffers[std::size_t(r.slot)]) + r.row * ld + r.col;
 }
-std::int64_t ldOf(const cpu::OpContext& c, int slot) { return c.schedule.plan.buffers[std::size_t(slot)].ld; }
+std::int64_t ldOf(const cpu::OpContext& c, int slot) { return c.schedule.buffers[std::size_t(slot)].ld; }
 
 void gemm(const float* a, int lda, const float* b, int ldb, float* c, int ldc, int m, int n, int k, double alpha,
           double beta)
@@ -31,7 +33,7 @@ void gemm(const double* a, int lda, const double* b, int ldb, double* c, int ldc
 
 template <class Body> void inPrecision(const cpu::OpContext& c, Body&& body)
 {
-    if (c.schedule.plan.precision == Precision::F32)
+    if (inputsOf(c.request).precision == Precision::F32)
         body(float{});
     else
         body(double{});
@@ -39,7 +41,8 @@ template <class Body> void inPrecision(const cpu::OpContext& c, Body&& body)
 
 HostMatrix& hostOf(const cpu::OpContext& c, Operand m)
 {
-    return m == Operand::A ? *c.request.a : m == Operand::B ? *c.request.b : *c.request.c;
+    const Inputs& in = inputsOf(c.request);
+    return m == Operand::A ? *in.a : m == Operand::B ? *in.b : *in.c;
 }
 
 void load(cpu::OpContext& c, const Operation& op, OpOutcome&)

@@ -6,6 +6,8 @@
 // the cap's pool counts only those.
 #include "families/strassen/ops.hpp"
 
+#include "families/strassen/inputs.hpp"
+
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
@@ -22,8 +24,8 @@ struct State final : cuda::RunState {
 };
 
 State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
-std::size_t elemSize(const cuda::OpContext& c) { return c.schedule.plan.precision == Precision::F64 ? 8 : 4; }
-std::int64_t ldOf(const cuda::OpContext& c, int slot) { return c.schedule.plan.buffers[std::size_t(slot)].ld; }
+std::size_t elemSize(const cuda::OpContext& c) { return inputsOf(c.request).precision == Precision::F64 ? 8 : 4; }
+std::int64_t ldOf(const cuda::OpContext& c, int slot) { return c.schedule.buffers[std::size_t(slot)].ld; }
 template <class T> T* at(const cuda::OpContext& c, const OperandRegion& r)
 {
     return static_cast<T*>(c.buffers[std::size_t(r.slot)]) + r.row * ldOf(c, r.slot) + r.col;
@@ -33,14 +35,15 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
     CUBLAS_CHECK(cublasSetWorkspace(state->handle.get(), nullptr, 0));
-    state->tf32 = c.request.gemm == GemmVariant::CublasTf32;
+    state->tf32 = inputsOf(c.request).tf32;
     CUBLAS_CHECK(cublasSetMathMode(state->handle.get(), state->tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
     return state;
 }
 
 HostMatrix& hostOf(const cuda::OpContext& c, Operand m)
 {
-    return m == Operand::A ? *c.request.a : m == Operand::B ? *c.request.b : *c.request.c;
+    const Inputs& in = inputsOf(c.request);
+    return m == Operand::A ? *in.a : m == Operand::B ? *in.b : *in.c;
 }
 
 void issueLoad(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -59,7 +62,7 @@ void issueAdd(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OperandRegion& d = op.operands[0];
     const OperandRegion& src = op.operands[1];
-    if (c.schedule.plan.precision == Precision::F64)
+    if (inputsOf(c.request).precision == Precision::F64)
         device::launchAdd<double>(at<double>(c, d), at<double>(c, src), ldOf(c, d.slot), ldOf(c, src.slot), d.rows, d.cols,
                                   src.coefficient, s);
     else
@@ -74,7 +77,7 @@ void gemm(const cuda::OpContext& c, const OperandRegion& ra, const OperandRegion
     cublasHandle_t h = stateOf(c).handle.get();
     CUBLAS_CHECK(cublasSetStream(h, s));
     const int m = int(ra.rows), n = int(ra.cols), q = int(rb.cols);
-    if (c.schedule.plan.precision == Precision::F64) {
+    if (inputsOf(c.request).precision == Precision::F64) {
         CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &alpha, at<double>(c, rb), int(ldOf(c, rb.slot)),
                                  at<double>(c, ra), int(ldOf(c, ra.slot)), &beta, at<double>(c, rc), int(ldOf(c, rc.slot))));
     } else {
@@ -104,8 +107,8 @@ template <class T> void multiTarget(const cuda::OpContext& c, const Operation& o
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const bool intoC = op.operands.size() > 2 && op.operands[2].access == Access::ReadWrite;
-    if (c.request.gemm == GemmVariant::Optimized && intoC && op.operands.size() - 2 <= std::size_t(device::kMaxTargets)) {
-        if (c.schedule.plan.precision == Precision::F64)
+    if (inputsOf(c.request).multiTarget && intoC && op.operands.size() - 2 <= std::size_t(device::kMaxTargets)) {
+        if (inputsOf(c.request).precision == Precision::F64)
             multiTarget<double>(c, op, s);
         else
             multiTarget<float>(c, op, s);
@@ -123,7 +126,7 @@ void issueScatter(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     const OperandRegion& m = op.operands[0];
     for (std::size_t i = 1; i < op.operands.size(); ++i) {
         const OperandRegion& t = op.operands[i];
-        if (c.schedule.plan.precision == Precision::F64)
+        if (inputsOf(c.request).precision == Precision::F64)
             device::launchAdd<double>(at<double>(c, t), at<double>(c, m), ldOf(c, t.slot), ldOf(c, m.slot), m.rows, m.cols,
                                       t.coefficient, s);
         else
@@ -148,7 +151,7 @@ void issueCopy(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OperandRegion& r = op.operands[0];
-    if (c.schedule.plan.precision == Precision::F64)
+    if (inputsOf(c.request).precision == Precision::F64)
         device::launchInject<double>(at<double>(c, r), r.coefficient, s);
     else
         device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);

@@ -59,13 +59,9 @@ public:
         const Shape core = coreShape(s, levels_);
         const std::size_t es = elementSize(config_.precision);
         schedule_.family = std::string(kFamilyName);
-        Plan& plan = schedule_.plan;
-        plan.shape = s;
-        plan.precision = config_.precision;
-        plan.strategy = StrategyKind::None;
-        plan.abft = false;
-        auto buffer = [&](std::string name, BufferRole role, std::int64_t rows, std::int64_t cols) {
-            plan.buffers.push_back({std::move(name), role, rows, cols, cols, std::size_t(rows * cols) * es});
+        std::vector<BufferSpec>& buffers = schedule_.buffers;
+        auto buffer = [&](std::string name, BufferRole role, std::int64_t rows, std::int64_t cols, int device = 0) {
+            buffers.push_back({std::move(name), role, rows, cols, cols, std::size_t(rows * cols) * es, device});
         };
         buffer("A", BufferRole::A, s.m, s.n);
         buffer("B", BufferRole::B, s.n, s.q);
@@ -75,21 +71,21 @@ public:
         if (config_.variant == StrassenVariant::Workspace && levels_ > 0 && !decomposed_)
             buffer("M", BufferRole::Aux, leafM_, leafQ_);
         // Multi-device: per remote device its operand blocks and result, and a receive block on
-        // device 0 (plan/README "Multi-device").
+        // device 0 (README "Multi-device decomposition").
         if (decomposed_ && levels_ > 0)
             for (int d = 1; d < config_.devices; ++d) {
-                firstRemoteSlot_.push_back(int(plan.buffers.size()));
-                buffer("TA@" + std::to_string(d), BufferRole::A, leafM_, core.n >> levels_);
-                buffer("SB@" + std::to_string(d), BufferRole::B, core.n >> levels_, leafQ_);
-                buffer("QD@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
+                firstRemoteSlot_.push_back(int(buffers.size()));
+                buffer("TA@" + std::to_string(d), BufferRole::A, leafM_, core.n >> levels_, d);
+                buffer("SB@" + std::to_string(d), BufferRole::B, core.n >> levels_, leafQ_, d);
+                buffer("QD@" + std::to_string(d), BufferRole::C, leafM_, leafQ_, d);
                 buffer("R@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
             }
-        for (const BufferSpec& b : plan.buffers)
-            plan.bytesNeeded += b.bytes;
-        plan.capBytes = plan.bytesNeeded;
-        plan.blockM = leafM_;
-        plan.blockQ = leafQ_;
-        plan.blockN = core.n >> levels_;
+        // The cap: every buffer of the schedule. Per device the buffers need less (device 0 holds
+        // A, B, C), but core's CPU executor of phase A still draws every device's buffers from one
+        // pool charged against one cap.
+        schedule_.devices = decomposed_ ? config_.devices : 1;
+        for (const BufferSpec& b : buffers)
+            schedule_.capBytes += b.bytes;
         schedule_.streams = 1;
 
         load(kLoad, Operand::A, kSlotA, s.m, s.n);
@@ -388,7 +384,7 @@ void deriveDependencies(Schedule& schedule)
         int op;
         OperandRegion region;
     };
-    std::vector<std::vector<Access>> live(schedule.plan.buffers.size());
+    std::vector<std::vector<Access>> live(schedule.buffers.size());
     for (Operation& op : schedule.ops) {
         std::vector<int> deps;
         for (const OperandRegion& r : op.operands) {

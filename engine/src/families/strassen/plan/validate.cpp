@@ -20,11 +20,11 @@ namespace {
 // The region view of a schedule: one slot per grid cell of each buffer.
 Schedule regionView(const Schedule& schedule)
 {
-    const std::size_t slots = schedule.plan.buffers.size();
+    const std::size_t slots = schedule.buffers.size();
     std::vector<std::vector<std::int64_t>> rowCuts(slots), colCuts(slots);
     for (std::size_t s = 0; s < slots; ++s) {
-        rowCuts[s] = {0, schedule.plan.buffers[s].rows};
-        colCuts[s] = {0, schedule.plan.buffers[s].cols};
+        rowCuts[s] = {0, schedule.buffers[s].rows};
+        colCuts[s] = {0, schedule.buffers[s].cols};
     }
     for (const Operation& op : schedule.ops)
         for (const OperandRegion& r : op.operands) {
@@ -36,18 +36,20 @@ Schedule regionView(const Schedule& schedule)
     Schedule view;
     view.family = schedule.family;
     view.streams = schedule.streams;
+    view.devices = schedule.devices;
+    view.capBytes = schedule.capBytes;
     std::vector<int> firstCell(slots);
     for (std::size_t s = 0; s < slots; ++s) {
         for (auto* cuts : {&rowCuts[s], &colCuts[s]}) {
             std::sort(cuts->begin(), cuts->end());
             cuts->erase(std::unique(cuts->begin(), cuts->end()), cuts->end());
         }
-        firstCell[s] = int(view.plan.buffers.size());
+        firstCell[s] = int(view.buffers.size());
         for (std::size_t i = 0; i + 1 < rowCuts[s].size(); ++i)
             for (std::size_t j = 0; j + 1 < colCuts[s].size(); ++j)
-                view.plan.buffers.push_back({schedule.plan.buffers[s].name + "[" + std::to_string(rowCuts[s][i]) + "," +
+                view.buffers.push_back({schedule.buffers[s].name + "[" + std::to_string(rowCuts[s][i]) + "," +
                                                  std::to_string(colCuts[s][j]) + "]",
-                                             schedule.plan.buffers[s].role, 0, 0, 0, 0});
+                                             schedule.buffers[s].role, 0, 0, 0, 0, schedule.buffers[s].device});
     }
     view.ops = schedule.ops;
     for (Operation& op : view.ops) {
@@ -89,12 +91,12 @@ public:
         tm_ = core.m >> levels;
         tn_ = core.n >> levels;
         tq_ = core.q >> levels;
-        for (const BufferSpec& b : schedule.plan.buffers) {
+        for (const BufferSpec& b : schedule.buffers) {
             const auto [tr, tc] = tileSize(b.role);
             const std::int64_t rows = std::min<std::int64_t>(b.rows / tr, side_), cols = std::min<std::int64_t>(b.cols / tc, side_);
             Slot slot{b.role, rows, cols, std::vector<Poly>(std::size_t(rows * cols))};
-            if (&b == &schedule.plan.buffers[std::size_t(strassen::kSlotA)] || &b == &schedule.plan.buffers[std::size_t(strassen::kSlotB)])
-                reset(slot, &b == &schedule.plan.buffers[std::size_t(strassen::kSlotA)]);
+            if (&b == &schedule.buffers[std::size_t(strassen::kSlotA)] || &b == &schedule.buffers[std::size_t(strassen::kSlotB)])
+                reset(slot, &b == &schedule.buffers[std::size_t(strassen::kSlotA)]);
             slots_.push_back(std::move(slot));
         }
     }

@@ -1,7 +1,9 @@
 // The text report of a strassen run (CLI) and its record (JSON).
 #include "gigacheck/strassen.hpp"
 
+#include "core/record/envelope_json.hpp"
 #include "core/timestamp.hpp"
+#include "gigacheck/version.hpp"
 #include "families/strassen/ops.hpp"
 
 #include <nlohmann/json.hpp>
@@ -87,57 +89,54 @@ std::string formatStrassenReport(const StrassenResult& r)
 
 std::string strassenRecordJson(const StrassenResult& r)
 {
-    using nlohmann::json;
+    using json = recordjson::Json;
     const StrassenConfig& c = r.config;
-    json spans = json::array();
-    for (const Span& s : r.spans)
-        spans.push_back({{"op", s.opId},       {"queue", std::string(toString(s.queue))}, {"stream", s.stream},
-                         {"device", s.device}, {"kind", std::string(toString(s.kind))},   {"level", s.block.i},
-                         {"stage", s.block.j}, {"node", s.block.k},                       {"start", s.start},
-                         {"end", s.end},       {"flops", s.flops},                        {"bytes", s.bytes}});
     json faults = json::array();
     for (const StrassenFault& f : c.faults)
         faults.push_back(toString(f));
     json checks = json::array();
     for (const StrassenCheck& k : r.checks)
         checks.push_back({{"where", k.where}, {"verdict", k.verdict}, {"row", k.row}, {"col", k.col}, {"detail", k.detail}});
-    json j = {
-        {"family", "strassen"},
-        {"status", r.status},
-        {"error", r.error},
-        {"created_at", nowIso8601()},
-        {"device", {{"name", r.device.name}, {"backend", std::string(toString(r.device.backend))}}},
-        {"spans", spans},
-        {"strassen",
-         {{"shape", {c.shape.m, c.shape.n, c.shape.q}},
-          {"core", {r.core.m, r.core.n, r.core.q}},
-          {"levels", r.levels},
-          {"levels_requested", c.levels},
-          {"variant", std::string(toString(c.variant))},
-          {"type", c.tf32 ? std::string("tf32") : std::string(toString(c.precision))},
-          {"devices", c.devices},
-          {"decomposition", std::string(toString(c.decomposition))},
-          {"exact_restore", c.exactRestore},
-          {"leaf", c.multiTargetKernel ? "kernel" : "cublas"},
-          {"seconds", r.seconds},
-          {"restore_seconds", r.restoreSeconds},
-          {"products", r.products},
-          {"gemm_calls", r.gemmCalls},
-          {"additions", r.additions},
-          {"operand_bytes", r.operandBytes},
-          {"peak_device_bytes", r.peakDeviceBytes},
-          {"extra_bytes", r.extraBytes},
-          {"rel_error_c", r.relErrorC},
-          {"max_error_c", r.maxErrorC},
-          {"recovery",
-           {{"max_ulps_a", r.recovery.maxUlpsA},
-            {"max_ulps_b", r.recovery.maxUlpsB},
-            {"changed_a", r.recovery.changedA},
-            {"changed_b", r.recovery.changedB}}},
-          {"faults", faults},
-          {"checks", checks}}},
+    const json section = {
+        {"shape", {c.shape.m, c.shape.n, c.shape.q}},
+        {"core", {r.core.m, r.core.n, r.core.q}},
+        {"levels", r.levels},
+        {"levels_requested", c.levels},
+        {"variant", std::string(toString(c.variant))},
+        {"type", c.tf32 ? std::string("tf32") : std::string(toString(c.precision))},
+        {"devices", c.devices},
+        {"decomposition", std::string(toString(c.decomposition))},
+        {"exact_restore", c.exactRestore},
+        {"leaf", c.multiTargetKernel ? "kernel" : "cublas"},
+        {"seconds", r.seconds},
+        {"restore_seconds", r.restoreSeconds},
+        {"products", r.products},
+        {"gemm_calls", r.gemmCalls},
+        {"additions", r.additions},
+        {"operand_bytes", r.operandBytes},
+        {"peak_device_bytes", r.peakDeviceBytes},
+        {"extra_bytes", r.extraBytes},
+        {"rel_error_c", r.relErrorC},
+        {"max_error_c", r.maxErrorC},
+        {"recovery",
+         {{"max_ulps_a", r.recovery.maxUlpsA},
+          {"max_ulps_b", r.recovery.maxUlpsB},
+          {"changed_a", r.recovery.changedA},
+          {"changed_b", r.recovery.changedB}}},
+        {"faults", faults},
+        {"checks", checks},
+        {"verdict", r.status},
     };
-    return j.dump(1);
+    // The envelope every family shares (status, devices, spans: block = level, stage, node).
+    RecordEnvelope envelope;
+    envelope.toolVersion = kVersion;
+    envelope.createdAt = nowIso8601();
+    envelope.family = "strassen";
+    envelope.status = r.status == "uncorrectable" ? "ok" : r.status;
+    envelope.error = r.error;
+    envelope.devices = {r.device};
+    envelope.spans = r.spans;
+    return recordjson::dumpRecord(recordjson::writeRecordDocument(envelope, section), 1);
 }
 
 }  // namespace gigacheck
@@ -146,10 +145,13 @@ namespace gigacheck {
 
 std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
 {
-    using nlohmann::json;
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || j.value("family", std::string()) != "strassen" || !j.contains("strassen"))
+    using json = recordjson::Json;
+    if (recordFamilyOf(text) != "strassen")
         return std::nullopt;
+    const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
+    RecordEnvelope envelope;
+    recordjson::readEnvelope(doc.root(), envelope);
+    const json& j = doc.json;
     try {
         StrassenResult r;
         const json& s = j.at("strassen");
@@ -170,9 +172,10 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         c.multiTargetKernel = s.value("leaf", std::string("cublas")) == "kernel";
         for (const json& f : s.value("faults", json::array()))
             c.faults.push_back(parseStrassenFault(f.get<std::string>()));
-        r.status = j.value("status", std::string("ok"));
-        r.error = j.value("error", std::string());
-        r.device.name = j.value("device", json::object()).value("name", std::string());
+        r.status = s.value("verdict", envelope.status);
+        r.error = envelope.error;
+        r.device = envelope.devices.front();
+        r.spans = envelope.spans;
         r.seconds = s.value("seconds", 0.0);
         r.restoreSeconds = s.value("restore_seconds", 0.0);
         r.products = s.value("products", 0);
@@ -192,18 +195,6 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         for (const json& k : s.value("checks", json::array()))
             r.checks.push_back({k.value("where", std::string()), k.value("verdict", std::string()), k.value("row", std::int64_t(-1)),
                                 k.value("col", std::int64_t(-1)), k.value("detail", std::string())});
-        for (const json& sp : j.value("spans", json::array())) {
-            Span span;
-            span.opId = sp.value("op", 0);
-            span.queue = sp.value("queue", std::string()) == "H2D" ? Queue::H2D
-                         : sp.value("queue", std::string()) == "D2H" ? Queue::D2H
-                                                                      : Queue::Compute;
-            span.device = sp.value("device", 0);
-            span.block = {sp.value("level", 0), sp.value("stage", 0), sp.value("node", 0)};
-            span.start = sp.value("start", 0.0);
-            span.end = sp.value("end", 0.0);
-            r.spans.push_back(span);
-        }
         return r;
     } catch (const json::exception& e) {
         throw InputError(std::string("strassen record does not parse: ") + e.what());

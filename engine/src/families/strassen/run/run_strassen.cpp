@@ -2,6 +2,7 @@
 // and B, ABFT verification of the operands and of C (with correction), the FP64 reference.
 #include "gigacheck/strassen.hpp"
 
+#include "families/strassen/inputs.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
 #include "families/strassen/run/verify.hpp"
@@ -144,12 +145,16 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
 
     ExecutionRequest request;
     request.schedule = &schedule;
-    request.a = &a;
-    request.b = &b;
-    request.c = &c;
+    strassen::Inputs inputs;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.precision = config.precision;
+    inputs.tf32 = config.tf32;
+    inputs.multiTarget = config.multiTargetKernel;
+    request.inputs = &inputs;
     if (config.multiTargetKernel && config.tf32)
         throw InputError("--leaf kernel multiplies in FP32 or FP64, not TF32");
-    request.gemm = config.tf32 ? GemmVariant::CublasTf32 : config.multiTargetKernel ? GemmVariant::Optimized : GemmVariant::Cublas;
     request.observer = observer;
     request.cancel = cancel;
     backend.prepare();
