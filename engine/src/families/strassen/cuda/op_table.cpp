@@ -163,7 +163,8 @@ const cuda::OpTable& cudaOps()
 {
     static const cuda::OpTable table{
         makeState,
-        nullptr,
+        nullptr,  // checkInputs: no CUDA-only limits
+        nullptr,  // warmUp: none (the bench times cuBLAS first, which loads its kernels in the process)
         nullptr,
         {{kLoad, issueLoad},
          {kRestore, issueLoad},
