@@ -5,6 +5,7 @@
 #include "run_options.hpp"
 
 #include "gigacheck/bench.hpp"
+#include "gigacheck/strassen.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -14,7 +15,7 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper"));
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | strassen"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -37,7 +38,9 @@ int benchCommand(const QStringList& args)
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
-    const int code = gigacheck::runBench(options, std::cout, err);
+    const int code = options.suite == "strassen"
+                         ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
+                         : gigacheck::runBench(options, std::cout, err);
     std::string message = err.str();
     if (code == kExitVerified) {
         std::cerr << message;

@@ -5,6 +5,10 @@
 
 #include "gigacheck/record.hpp"
 #include "gigacheck/record_envelope.hpp"
+#include "gigacheck/strassen.hpp"
+
+#include <fstream>
+#include <sstream>
 
 #include <iostream>
 
@@ -24,10 +28,19 @@ int showCommand(const QStringList& args)
     // its line here.
     const std::string path = text(files.first());
     const std::string family = gigacheck::recordFamilyOfFile(path);
-    if (family == "blocked_gemm")
+    if (family == "blocked_gemm") {
         std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
-    else
+    } else if (family == "strassen") {
+        std::ifstream in(path);
+        std::stringstream content;
+        content << in.rdbuf();
+        const auto record = gigacheck::strassenResultFromJson(content.str());
+        if (!record)
+            throw gigacheck::InputError(path + ": not a strassen record");
+        std::cout << gigacheck::formatStrassenReport(*record);
+    } else {
         throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
+    }
     return kExitVerified;
 }
 

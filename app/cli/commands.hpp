@@ -16,5 +16,6 @@ int devicesCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int showCommand(const QStringList& args);
 int campaignCommand(const QStringList& args);
+int strassenCommand(const QStringList& args);
 
 }  // namespace cli

@@ -32,6 +32,10 @@ const char* const kUsage =
     "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
     "             [--json FILE] [--csv FILE]\n"
     "  devices  list devices and their roofline ceilings (--measure times them)\n"
+    "  strassen memory-efficient Strassen (seed 001): in-place stages, recovery, checksums\n"
+    "           gigacheck strassen --shape MxNxQ [--levels L] [--variant msmes|winograd|workspace|accumulate]\n"
+    "             [--type f32|f64|tf32] [--backend auto|cpu|cuda] [--devices G] [--decomposition 2d|winograd]\n"
+    "             [--exact-restore] [--inject-at product:K|c:Q|a:Q|b:Q[:DELTA]]... [--json FILE]\n"
     "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper\n"
     "  show     print the report of a saved run record\n"
     "\n"
@@ -75,7 +79,9 @@ int dispatch(const QStringList& arguments)
         return cli::showCommand(rest);
     if (command == QLatin1String("campaign"))
         return cli::campaignCommand(rest);
-    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, devices, bench, show)");
+    if (command == QLatin1String("strassen"))
+        return cli::strassenCommand(rest);
+    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, strassen, devices, bench, show)");
 }
 
 }  // namespace

@@ -122,6 +122,31 @@ for phase in "$@"; do
     $CLI bench abft-overhead --json "$OUT/bench_abft_tf32.json" > "$OUT/bench_abft_tf32.txt" 2>> "$LOG"
     echo "bench abft-overhead exit $?" | tee -a "$LOG"; tail -40 "$OUT/bench_abft_tf32.txt"
     ;;
+  strassen)
+    # The strassen family (issue 10): its GPU test, a few CLI runs, bench strassen in two halves
+    # (each under a device command's 10 minutes). Needs the build phase's targets plus these two.
+    stamp strassen
+    cmake --build build -j16 --target gigacheck tst_cuda_strassen >> "$LOG" 2>&1 | tail -2
+    build/tests/tst_cuda_strassen 2>&1 | grep -E "QINFO|^(Totals|FAIL|SKIP)" | sed "s/^/tst_cuda_strassen: /" >> "$LOG"
+    for v in msmes winograd workspace accumulate; do
+      $CLI strassen --shape 4096x4096x4096 --levels 2 --variant $v --backend cuda --type f32 2>&1 |
+        grep -E "^(time|memory|recovery|error of C|verdict)" | sed "s/^/$v f32 L2: /" >> "$LOG"
+    done
+    for v in msmes winograd; do
+      $CLI strassen --shape 8192x8192x8192 --levels 2 --variant $v --backend cuda --leaf kernel 2>&1 |
+        grep -E "^(time|verdict)" | sed "s/^/$v kernel L2: /" >> "$LOG"
+    done
+    $CLI strassen --shape 3000x2999x3001 --levels 3 --variant accumulate --type f64 --backend cuda \
+      --inject-at product:7 --inject-at a:1 --json "$OUT/strassen_fault.json" >> "$LOG" 2>&1; echo "exit $?" >> "$LOG"
+    $CLI strassen --shape 4096x4096x4096 --levels 2 --variant msmes --backend cuda --exact-restore 2>&1 |
+      grep -E "^(time|recovery|verdict)" | sed "s/^/exact-restore: /" >> "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI strassen --shape 300x200x250 --levels 2 \
+      --variant workspace --backend cuda --inject-at c:2 --quiet >> "$LOG" 2>&1; echo "sanitizer exit $?" >> "$LOG"
+    GIGACHECK_BENCH_SIZES=1024,2048,4096,8192,16384 $CLI bench strassen --json "$OUT/bench_strassen.json" \
+      > "$OUT/bench_strassen.txt" 2>&1
+    GIGACHECK_BENCH_SIZES=32768 $CLI bench strassen --json "$OUT/bench_strassen_32k.json" > "$OUT/bench_strassen_32k.txt" 2>&1
+    tail -60 "$LOG"
+    ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core
     stamp bench $suite

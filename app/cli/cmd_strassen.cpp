@@ -1,0 +1,137 @@
+// gigacheck strassen: one memory-efficient Strassen product (seed 001), its report and record.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+#include "interrupt.hpp"
+#include "run_options.hpp"
+
+#include "gigacheck/strassen.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
+{
+    if (!valueName)
+        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description), QString::fromLatin1(valueName));
+}
+
+int wholeNumber(const std::string& text, int min, int max, const char* what)
+{
+    int v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || v < min || v > max)
+        throw InputError(std::string(what) + " '" + text + "' is not a whole number in [" + std::to_string(min) + ", " +
+                         std::to_string(max) + "]");
+    return v;
+}
+
+}  // namespace
+
+int strassenCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    const std::string variants = joinedNames<StrassenVariant>("|");
+    parser.addOptions({
+        opt("shape", "A is M x N, B is N x Q (required).", "MxNxQ"),
+        opt("levels", "Strassen levels, 0..4 (1); fewer when a dimension is smaller than 2^L.", "L"),
+        opt("variant", "msmes | winograd | workspace | accumulate (msmes).", "V"),
+        opt("type", "f32 | f64 | tf32 (f32).", "T"),
+        opt("backend", "auto | cpu | cuda (auto).", "B"),
+        opt("device", "CUDA device number.", "N"),
+        opt("devices", "devices to spread the work over (1).", "G"),
+        opt("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
+        opt("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
+        opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
+        opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
+        opt("seed", "Seed of the inputs (1).", "S"),
+        opt("dist", "uniform | normal | wide (uniform).", "D"),
+        opt("integers", "Small integer inputs: every level is exact."),
+        opt("json", "Write the run record to FILE.", "FILE"),
+        opt("quiet", "Print only the verdict line."),
+    });
+    if (!parseCommandLine(parser, QStringLiteral("strassen"),
+                          QStringLiteral("Multiplies A (MxN) by B (NxQ) with memory-efficient Strassen (seed 001): "
+                                         "in-place sums in A and B,\nproducts accumulated into C, A and B recovered; "
+                                         "checksums verify A, B and C.\nExit status: 0 verified correct, 1 "
+                                         "uncorrectable errors remain, 2 bad input or a failure."),
+                          args))
+        return kExitVerified;
+    if (!parser.isSet(QStringLiteral("shape")))
+        throw InputError("strassen needs --shape MxNxQ (see gigacheck strassen --help)");
+    StrassenConfig c;
+    const auto value = [&](const char* name) { return text(parser.value(QString::fromLatin1(name))); };
+    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    c.shape = parseShape(value("shape"));
+    if (set("levels"))
+        c.levels = wholeNumber(value("levels"), 0, kMaxStrassenLevels, "--levels");
+    if (set("variant"))
+        c.variant = strassenVariantFromString(value("variant"));
+    if (set("type")) {
+        const std::string t = value("type");
+        if (t == "tf32") {
+            c.precision = Precision::F32;
+            c.tf32 = true;
+        } else {
+            c.precision = precisionFromString(t);
+        }
+    }
+    if (set("backend"))
+        c.backend = backendFromString(value("backend"));
+    if (set("device"))
+        c.device = parseDeviceNumber(value("device"));
+    if (set("devices"))
+        c.devices = wholeNumber(value("devices"), 1, 64, "--devices");
+    if (set("decomposition"))
+        c.decomposition = strassenDecompositionFromString(value("decomposition"));
+    c.exactRestore = set("exact-restore");
+    if (set("leaf")) {
+        const std::string leaf = value("leaf");
+        if (leaf != "cublas" && leaf != "kernel")
+            throw InputError("--leaf '" + leaf + "': expected cublas or kernel");
+        c.multiTargetKernel = leaf == "kernel";
+    }
+    for (const QString& f : parser.values(QStringLiteral("inject-at")))
+        c.faults.push_back(parseStrassenFault(text(f)));
+    if (set("seed"))
+        c.seed = std::uint64_t(wholeNumber(value("seed"), 0, 1 << 30, "--seed"));
+    if (set("dist"))
+        c.distribution = distributionFromString(value("dist"));
+    c.integerInputs = set("integers");
+    c.distribute = set("devices") || set("decomposition");
+    const std::string json = set("json") ? value("json") : std::string();
+    if (set("json") && json.empty())
+        throw InputError("--json needs a file name");
+
+    const CancellableSection cancellable;
+    auto backend = makeBackend(c.backend, c.device);
+    const StrassenResult r = runStrassen(c, *backend, nullptr, &cancelRequested());
+    if (!json.empty()) {
+        std::ofstream out(json);
+        if (!out)
+            throw InputError("cannot write run record '" + json + "'");
+        out << strassenRecordJson(r) << "\n";
+    }
+    if (set("quiet"))
+        std::cout << (r.status == "ok" ? "verified correct" : "NOT verified correct") << "\n";
+    else
+        std::cout << formatStrassenReport(r);
+    if (r.status == "failed" || r.status == "cancelled") {
+        std::cerr << "gigacheck: error: strassen run " << r.status << (r.error.empty() ? "" : ": " + r.error) << "\n";
+        return kExitFailure;
+    }
+    if (r.status != "ok") {
+        std::cerr << "gigacheck: uncorrectable errors remain\n";
+        return kExitUncorrectable;
+    }
+    return kExitVerified;
+}
+
+}  // namespace cli

@@ -1,0 +1,142 @@
+// Memory-efficient Strassen (seed 001): the configuration of a run, its record, and the entry points
+// of the strassen family (engine/src/families/strassen/README.md).
+#pragma once
+
+#include "gigacheck/backend.hpp"
+#include "gigacheck/schedule.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gigacheck {
+
+// How the seven products of a level are organised (family README "Variants").
+//  msmes:      the seed's stages 1-7 (section 3.3.3-3.3.4): in-place sums in A and B, each product
+//              accumulated into its two C blocks (one beta=1 GEMM per target), A and B recovered.
+//  winograd:   Strassen-Winograd's 7 products and 15 additions, staged in place in A and B the same
+//              way; products accumulated into every C block they reach.
+//  workspace:  the seed's stages with each product computed once into the smallest workspace (one
+//              leaf block M) and added into its targets.
+//  accumulate: Strassen-Winograd with C blocks transformed in place between products so that each
+//              product is one beta=1 GEMM into one C block (in the spirit of Boyer, Dumas, Pernet
+//              and Zhou, ISSAC 2009): no memory beyond A, B and C, one GEMM per product.
+enum class StrassenVariant { Msmes, Winograd, Workspace, Accumulate };
+// The multi-device decomposition (seed chapter 4): 2D (8 block products, then 4 sums) or
+// Strassen-Winograd (7 tasks, 8 sums before and 7 after).
+enum class StrassenDecomposition { TwoD, Winograd };
+
+template <> const EnumTable<StrassenVariant>& enumTable<StrassenVariant>();
+template <> const EnumTable<StrassenDecomposition>& enumTable<StrassenDecomposition>();
+std::string_view toString(StrassenVariant);
+std::string_view toString(StrassenDecomposition);
+StrassenVariant strassenVariantFromString(std::string_view);
+StrassenDecomposition strassenDecompositionFromString(std::string_view);
+
+// A fault placed between stages (--inject-at): into the result of leaf product `index` (issue
+// order), into C quadrant `index` after the top level's first product stage, or into A / B
+// quadrant `index` after the top level's first addition stage (an operand overwritten in place).
+struct StrassenFault {
+    enum class Where { Product, C, A, B };
+    Where where = Where::Product;
+    int index = 0;
+    double delta = 0;  // 0: 1000 x the typical |value| of the target
+};
+// "product:K", "c:Q", "a:Q", "b:Q", each optionally ":DELTA". Throws InputError.
+StrassenFault parseStrassenFault(std::string_view);
+std::string toString(const StrassenFault&);
+
+struct StrassenConfig {
+    Shape shape;
+    int levels = 1;
+    StrassenVariant variant = StrassenVariant::Msmes;
+    Precision precision = Precision::F32;
+    bool tf32 = false;  // FP32 storage, TF32 tensor-core leaves (CUDA; the CPU multiplies in FP32)
+    // CUDA leaves: cuBLAS (one beta = 1 GEMM per target), or the seed's multi-target kernel (the
+    // product computed once, added into every target; FP32 / FP64, not TF32). The CPU: OpenBLAS.
+    bool multiTargetKernel = false;
+    BackendKind backend = BackendKind::Auto;
+    int device = -1;
+    int devices = 1;
+    // The global decomposition over `devices` (seed chapter 4) is built when devices > 1 or when
+    // distribute is set (one device: every task local). Ops carry their device; the executors of
+    // this build run every op on one device (core's multi-device executors place them).
+    bool distribute = false;
+    StrassenDecomposition decomposition = StrassenDecomposition::Winograd;
+    bool exactRestore = false;  // restore A and B from the host copy instead of recovery stages 6-7
+    std::vector<StrassenFault> faults;
+    Distribution distribution = Distribution::Uniform;
+    std::uint64_t seed = 1;
+    bool integerInputs = false;  // small integers: every level is exact (tests)
+    bool reference = true;       // FP64 reference product (host) for the error of C
+    bool verify = true;          // checksums of A, B, C (host); the bench times without them
+    double thresholdLambda = 8.0;
+};
+
+// Levels actually run: at most the requested ones, fewer when a dimension is smaller than 2^L.
+inline constexpr int kMaxStrassenLevels = 4;
+int effectiveLevels(const Shape& shape, int levels);
+
+// Builds the family's schedule (plain data; family README "Schedule"). Deterministic.
+Schedule buildStrassenSchedule(const StrassenConfig& config);
+// validateOperations on the schedule's region view plus the family's own proof: the ops, executed
+// symbolically on the sub-blocks, leave A and B as they were and add exactly A*B to C, and no op
+// reads a region another op is still overwriting. Empty string when everything holds.
+std::string validateStrassenSchedule(const Schedule& schedule, const StrassenConfig& config);
+
+// What a run measured besides the envelope.
+struct StrassenLevelError {
+    int level = 0;
+    double maxUlpsA = 0, maxUlpsB = 0;       // recovered operand vs the original, in ulps
+    std::int64_t changedA = 0, changedB = 0;  // elements not bit-equal after recovery
+};
+struct StrassenCheck {
+    std::string where;    // "c", "a", "b"
+    std::string verdict;  // "clean", "corrected", "recomputed", "uncorrectable"
+    std::int64_t row = -1, col = -1;
+    std::string detail;
+};
+struct StrassenResult {
+    StrassenConfig config;
+    int levels = 0;
+    Shape core;  // the part multiplied with Strassen; the rest is peeled (family README)
+    std::string status = "ok";  // ok | uncorrectable | failed | cancelled
+    std::string error;
+    DeviceInfo device;
+    double seconds = 0;
+    std::size_t peakDeviceBytes = 0, operandBytes = 0, extraBytes = 0;
+    int products = 0, gemmCalls = 0, additions = 0;
+    double relErrorC = -1;  // max |C - C_ref| / max |C_ref| (FP64 reference), -1: not computed
+    double maxErrorC = -1;
+    StrassenLevelError recovery;
+    std::vector<StrassenCheck> checks;
+    std::vector<Span> spans;
+    std::vector<InjectEvent> injections;
+    double restoreSeconds = 0;  // exact restore (host copy to device), part of seconds
+};
+
+// Plans, runs, verifies and fills the result. Throws InputError on bad input.
+StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer = nullptr,
+                           const std::atomic<bool>* cancel = nullptr);
+// The same on inputs the caller made (the bench reuses them across runs); a and b are left as the
+// run recovered them.
+StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b,
+                             RunObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+// Host matrices in the backend's memory (pinned on CUDA) filled as config asks.
+void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b);
+
+// gigacheck bench strassen (bench/bench_strassen.cpp): ratios against cuBLAS in one process.
+// Sizes: GIGACHECK_BENCH_SIZES="1024,4096" overrides the list (a run longer than a device command's
+// limit can be split). Returns the exit code (0, or 2 with the reason on err).
+int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err);
+
+std::string formatStrassenReport(const StrassenResult& result);
+std::string strassenRecordJson(const StrassenResult& result);
+// The record read back (what the report needs); nullopt when the text is not a strassen record.
+// Throws InputError on a strassen record that does not parse.
+std::optional<StrassenResult> strassenResultFromJson(const std::string& text);
+// 0 verified correct, 1 uncorrectable, 2 failed.
+int strassenExitCode(const StrassenResult& result);
+
+}  // namespace gigacheck

@@ -1,0 +1,18 @@
+// The strassen family's small kernels: in-place block sums (the seed's addition/subtraction
+// stages), the workspace scatter, a fault injection. The products are cuBLAS (cuda/op_table.cpp).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace gigacheck::strassen::device {
+
+// dst[r, c] += k * src[r, c] for a rows x cols block; both with leading dimension ld (elements).
+template <class T>
+void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::int64_t rows, std::int64_t cols, T k,
+               cudaStream_t s);
+// *cell += delta.
+template <class T> void launchInject(T* cell, T delta, cudaStream_t s);
+
+}  // namespace gigacheck::strassen::device

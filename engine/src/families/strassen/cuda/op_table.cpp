@@ -1,0 +1,181 @@
+// The strassen family's CUDA op table: block sums and scatters as kernels (cuda/kernels.cu),
+// products as cuBLAS GEMMs on sub-blocks (leading dimensions of the whole matrices, beta = 1 into
+// each target with alpha = its sign; beta = 0 into the workspace), copies of whole matrices.
+// The run state holds one cuBLAS handle with no workspace of its own (cublasSetWorkspace(0)):
+// the family promises no device memory beyond A, B and C (and M for the workspace variant), and
+// the cap's pool counts only those.
+#include "families/strassen/ops.hpp"
+
+#include "families/strassen/inputs.hpp"
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/op_table.hpp"
+#include "core/cuda/resources.hpp"
+#include "families/strassen/cuda/kernels.hpp"
+#include "families/strassen/cuda/multi_target_gemm.hpp"
+
+namespace gigacheck::strassen {
+
+namespace {
+
+struct State final : cuda::RunState {
+    cuda::CublasHandle handle;
+    bool tf32 = false;
+};
+
+State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
+std::size_t elemSize(const cuda::OpContext& c) { return inputsOf(c.request).precision == Precision::F64 ? 8 : 4; }
+std::int64_t ldOf(const cuda::OpContext& c, int slot) { return c.schedule.buffers[std::size_t(slot)].ld; }
+template <class T> T* at(const cuda::OpContext& c, const OperandRegion& r)
+{
+    return static_cast<T*>(c.buffers[std::size_t(r.slot)]) + r.row * ldOf(c, r.slot) + r.col;
+}
+
+std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
+{
+    auto state = std::make_unique<State>();
+    CUBLAS_CHECK(cublasSetWorkspace(state->handle.get(), nullptr, 0));
+    state->tf32 = inputsOf(c.request).tf32;
+    CUBLAS_CHECK(cublasSetMathMode(state->handle.get(), state->tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
+    return state;
+}
+
+HostMatrix& hostOf(const cuda::OpContext& c, Operand m)
+{
+    const Inputs& in = inputsOf(c.request);
+    return m == Operand::A ? *in.a : m == Operand::B ? *in.b : *in.c;
+}
+
+void issueLoad(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const HostMatrix& h = hostOf(c, op.host.matrix);
+    CUDA_CHECK(cudaMemcpyAsync(c.buffers[std::size_t(op.operands[0].slot)], h.data(), h.bytes(), cudaMemcpyHostToDevice, s));
+}
+
+void issueStore(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    HostMatrix& h = hostOf(c, op.host.matrix);
+    CUDA_CHECK(cudaMemcpyAsync(h.data(), c.buffers[std::size_t(op.operands[0].slot)], h.bytes(), cudaMemcpyDeviceToHost, s));
+}
+
+void issueAdd(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& d = op.operands[0];
+    const OperandRegion& src = op.operands[1];
+    if (inputsOf(c.request).precision == Precision::F64)
+        device::launchAdd<double>(at<double>(c, d), at<double>(c, src), ldOf(c, d.slot), ldOf(c, src.slot), d.rows, d.cols,
+                                  src.coefficient, s);
+    else
+        device::launchAdd<float>(at<float>(c, d), at<float>(c, src), ldOf(c, d.slot), ldOf(c, src.slot), d.rows, d.cols,
+                                 float(src.coefficient), s);
+}
+
+// Row-major C (m x q) += alpha A (m x n) B (n x q) is column-major C^T = B^T A^T: cuBLAS gets B first.
+void gemm(const cuda::OpContext& c, const OperandRegion& ra, const OperandRegion& rb, const OperandRegion& rc,
+          double alpha, double beta, cudaStream_t s)
+{
+    cublasHandle_t h = stateOf(c).handle.get();
+    CUBLAS_CHECK(cublasSetStream(h, s));
+    const int m = int(ra.rows), n = int(ra.cols), q = int(rb.cols);
+    if (inputsOf(c.request).precision == Precision::F64) {
+        CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &alpha, at<double>(c, rb), int(ldOf(c, rb.slot)),
+                                 at<double>(c, ra), int(ldOf(c, ra.slot)), &beta, at<double>(c, rc), int(ldOf(c, rc.slot))));
+    } else {
+        const float fa = float(alpha), fb = float(beta);
+        CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &fa, at<float>(c, rb), int(ldOf(c, rb.slot)),
+                                 at<float>(c, ra), int(ldOf(c, ra.slot)), &fb, at<float>(c, rc), int(ldOf(c, rc.slot))));
+    }
+}
+
+// The seed's primitive: one kernel, the product added into every target (--leaf kernel).
+template <class T> void multiTarget(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    device::Targets<T> targets;
+    for (std::size_t i = 2; i < op.operands.size(); ++i) {
+        const OperandRegion& t = op.operands[i];
+        targets.c[targets.count] = at<T>(c, t);
+        targets.ldc[targets.count] = ldOf(c, t.slot);
+        targets.sign[targets.count] = T(t.coefficient);
+        ++targets.count;
+    }
+    const OperandRegion& ra = op.operands[0];
+    const OperandRegion& rb = op.operands[1];
+    device::launchMultiTargetGemm<T>(ra.rows, ra.cols, rb.cols, at<T>(c, ra), ldOf(c, ra.slot), at<T>(c, rb),
+                                     ldOf(c, rb.slot), targets, s);
+}
+
+void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const bool intoC = op.operands.size() > 2 && op.operands[2].access == Access::ReadWrite;
+    if (inputsOf(c.request).multiTarget && intoC && op.operands.size() - 2 <= std::size_t(device::kMaxTargets)) {
+        if (inputsOf(c.request).precision == Precision::F64)
+            multiTarget<double>(c, op, s);
+        else
+            multiTarget<float>(c, op, s);
+        return;
+    }
+    for (std::size_t i = 2; i < op.operands.size(); ++i) {
+        const OperandRegion& t = op.operands[i];
+        const bool workspace = t.access == Access::Write;
+        gemm(c, op.operands[0], op.operands[1], t, workspace ? 1.0 : t.coefficient, workspace ? 0.0 : 1.0, s);
+    }
+}
+
+void issueScatter(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& m = op.operands[0];
+    for (std::size_t i = 1; i < op.operands.size(); ++i) {
+        const OperandRegion& t = op.operands[i];
+        if (inputsOf(c.request).precision == Precision::F64)
+            device::launchAdd<double>(at<double>(c, t), at<double>(c, m), ldOf(c, t.slot), ldOf(c, m.slot), m.rows, m.cols,
+                                      t.coefficient, s);
+        else
+            device::launchAdd<float>(at<float>(c, t), at<float>(c, m), ldOf(c, t.slot), ldOf(c, m.slot), m.rows, m.cols,
+                                     float(t.coefficient), s);
+    }
+}
+
+// Same device today (one CUDA device per run); a peer copy once the executors place slots on
+// several devices (cudaMemcpy2DAsync between devices with peer access goes over the link).
+void issueCopy(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& src = op.operands[0];
+    const OperandRegion& dst = op.operands[1];
+    const std::size_t es = elemSize(c);
+    const auto* from = static_cast<const char*>(c.buffers[std::size_t(src.slot)]) + std::size_t(src.row * ldOf(c, src.slot) + src.col) * es;
+    auto* to = static_cast<char*>(c.buffers[std::size_t(dst.slot)]) + std::size_t(dst.row * ldOf(c, dst.slot) + dst.col) * es;
+    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(ldOf(c, dst.slot)) * es, from, std::size_t(ldOf(c, src.slot)) * es,
+                                 std::size_t(src.cols) * es, std::size_t(src.rows), cudaMemcpyDeviceToDevice, s));
+}
+
+void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& r = op.operands[0];
+    if (inputsOf(c.request).precision == Precision::F64)
+        device::launchInject<double>(at<double>(c, r), r.coefficient, s);
+    else
+        device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);
+}
+
+}  // namespace
+
+const cuda::OpTable& cudaOps()
+{
+    static const cuda::OpTable table{
+        makeState,
+        nullptr,  // checkInputs: no CUDA-only limits
+        nullptr,  // warmUp: none (the bench times cuBLAS first, which loads its kernels in the process)
+        nullptr,
+        {{kLoad, issueLoad},
+         {kRestore, issueLoad},
+         {kAdd, issueAdd},
+         {kProduct, issueProduct},
+         {kScatter, issueScatter},
+         {kInject, issueInject},
+         {kCopy, issueCopy},
+         {kStore, issueStore}},
+    };
+    return table;
+}
+
+}  // namespace gigacheck::strassen

@@ -1,0 +1,43 @@
+// The strassen family (seed 001) as the executors see it: its op kinds, their names, and the
+// tables of their CPU and CUDA implementations (README.md "Adding a family").
+#pragma once
+
+#include "core/op_table.hpp"
+
+namespace gigacheck::strassen {
+
+inline constexpr std::string_view kFamilyName = "strassen";
+// Family number 3 (blocked GEMM 0; 1 and 2 are left to the online and gallery families).
+inline constexpr std::uint16_t kFirstKind = 3 * kOpKindsPerFamily;
+
+// Operands (Operation::operands), in this order:
+//  kLoad / kRestore: [slot written]; host matrix in Operation::host (whole matrix).
+//  kAdd:     [dst read-write, src read with coefficient]: dst += coefficient * src, in place.
+//  kProduct: [A read, B read, target read-write (coefficient = sign), ...]: every target +=
+//            sign * A*B (one beta=1 GEMM per target); workspace variant: [A, B, M written].
+//  kScatter: [M read, target read-write (sign), ...]: every target += sign * M.
+//  kInject:  [region read-write]; Operation::aux = index of the fault in the run's list.
+//  kStore:   [slot read] copied to the host matrix in Operation::host.
+//  kCopy:    [source read, destination written] (same extents).
+inline constexpr OpKind kLoad{kFirstKind + 0};
+inline constexpr OpKind kAdd{kFirstKind + 1};
+inline constexpr OpKind kProduct{kFirstKind + 2};
+inline constexpr OpKind kScatter{kFirstKind + 3};
+inline constexpr OpKind kInject{kFirstKind + 4};
+inline constexpr OpKind kStore{kFirstKind + 5};
+inline constexpr OpKind kRestore{kFirstKind + 6};
+// [source read, destination written]: a block copied between slots, on one device or from the
+// source's device to the destination's (multi-device decomposition, plan/multi_device.cpp).
+inline constexpr OpKind kCopy{kFirstKind + 7};
+
+// Buffer slots of every strassen schedule.
+inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotM = 3;
+
+std::span<const OpKindName> opKindNames();
+
+const cpu::OpTable& cpuOps();    // cpu/op_table.cpp
+const cuda::OpTable& cudaOps();  // cuda/op_table.cpp (CUDA builds only)
+
+const FamilyOps& family();
+
+}  // namespace gigacheck::strassen

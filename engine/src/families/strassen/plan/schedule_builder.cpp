@@ -1,0 +1,432 @@
+// Builds a strassen schedule: loads, the peeled fringe (plain GEMM updates of the rows, columns
+// and depth beyond the core), the recursion of the variant's recipe, faults between stages,
+// exact restore, stores. Every op names its regions; dependencies come from them.
+#include "families/strassen/plan/schedule_builder.hpp"
+
+#include "families/strassen/ops.hpp"
+#include "families/strassen/recipe.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gigacheck {
+
+int effectiveLevels(const Shape& shape, int levels)
+{
+    if (levels < 0 || levels > kMaxStrassenLevels)
+        throw InputError("--levels must be between 0 and " + std::to_string(kMaxStrassenLevels) + " (got " +
+                         std::to_string(levels) + ")");
+    const std::int64_t smallest = std::min({shape.m, shape.n, shape.q});
+    int fits = 0;
+    while (fits < levels && (smallest >> (fits + 1)) >= 1)
+        ++fits;
+    return fits;
+}
+
+namespace strassen {
+
+namespace {
+
+struct Rect {
+    std::int64_t row = 0, col = 0, rows = 0, cols = 0;
+    Rect quarter(int q) const
+    {
+        const std::int64_t hr = rows / 2, hc = cols / 2;
+        return {row + (q / 2) * hr, col + (q % 2) * hc, hr, hc};
+    }
+};
+
+struct Dest {
+    Rect c;
+    int sign;
+};
+
+OperandRegion region(int slot, Access access, const Rect& r, double coefficient = 1)
+{
+    return {slot, access, r.row, r.col, r.rows, r.cols, coefficient};
+}
+
+class Builder {
+public:
+    Builder(const StrassenConfig& config, int levels, bool decomposed)
+        : config_(config), levels_(levels), decomposed_(decomposed)
+    {
+    }
+
+    Schedule build()
+    {
+        const Shape s = config_.shape;
+        const Shape core = coreShape(s, levels_);
+        const std::size_t es = elementSize(config_.precision);
+        schedule_.family = std::string(kFamilyName);
+        std::vector<BufferSpec>& buffers = schedule_.buffers;
+        auto buffer = [&](std::string name, BufferRole role, std::int64_t rows, std::int64_t cols, int device = 0) {
+            buffers.push_back({std::move(name), role, rows, cols, cols, std::size_t(rows * cols) * es, device});
+        };
+        buffer("A", BufferRole::A, s.m, s.n);
+        buffer("B", BufferRole::B, s.n, s.q);
+        buffer("C", BufferRole::C, s.m, s.q);
+        leafM_ = core.m >> levels_;
+        leafQ_ = core.q >> levels_;
+        if (config_.variant == StrassenVariant::Workspace && levels_ > 0 && !decomposed_)
+            buffer("M", BufferRole::Aux, leafM_, leafQ_);
+        // Multi-device: per remote device its operand blocks and result, and a receive block on
+        // device 0 (README "Multi-device decomposition").
+        if (decomposed_ && levels_ > 0)
+            for (int d = 1; d < config_.devices; ++d) {
+                firstRemoteSlot_.push_back(int(buffers.size()));
+                buffer("TA@" + std::to_string(d), BufferRole::A, leafM_, core.n >> levels_, d);
+                buffer("SB@" + std::to_string(d), BufferRole::B, core.n >> levels_, leafQ_, d);
+                buffer("QD@" + std::to_string(d), BufferRole::C, leafM_, leafQ_, d);
+                buffer("R@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
+            }
+        // The cap: every buffer of the schedule. Per device the buffers need less (device 0 holds
+        // A, B, C), but core's CPU executor of phase A still draws every device's buffers from one
+        // pool charged against one cap.
+        schedule_.devices = decomposed_ ? config_.devices : 1;
+        for (const BufferSpec& b : buffers)
+            schedule_.capBytes += b.bytes;
+        schedule_.streams = 1;
+
+        load(kLoad, Operand::A, kSlotA, s.m, s.n);
+        load(kLoad, Operand::B, kSlotB, s.n, s.q);
+        load(kLoad, Operand::C, kSlotC, s.m, s.q);
+
+        // The fringe first, while A and B are pristine: plain products, one target each.
+        if (core.n < s.n && core.m > 0 && core.q > 0)
+            leaf({0, core.n, core.m, s.n - core.n}, {core.n, 0, s.n - core.n, core.q}, {{{0, 0, core.m, core.q}, +1}}, 0, 0);
+        if (core.q < s.q)
+            leaf({0, 0, core.m, s.n}, {0, core.q, s.n, s.q - core.q}, {{{0, core.q, core.m, s.q - core.q}, +1}}, 0, 0);
+        if (core.m < s.m)
+            leaf({core.m, 0, s.m - core.m, s.n}, {0, 0, s.n, s.q}, {{{core.m, 0, s.m - core.m, s.q}, +1}}, 0, 0);
+
+        if (core.m > 0 && core.n > 0 && core.q > 0) {
+            if (decomposed_)
+                decompose({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {0, 0, core.m, core.q});
+            else
+                node({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {{{0, 0, core.m, core.q}, +1}}, 0, 0, 0);
+        }
+        // Faults no stage reached (a product index past the last): placed at the end.
+        placeOperandFaults({0, 0, s.m, s.n}, {0, 0, s.n, s.q});
+        placeCFaults({0, 0, s.m, s.q});
+        for (std::size_t f = 0; f < config_.faults.size(); ++f)
+            if (!placed_[f])
+                inject(int(f), faultRegion(config_.faults[f], Rect{0, 0, s.m, s.q}));
+
+        if (config_.exactRestore) {
+            load(kRestore, Operand::A, kSlotA, s.m, s.n);
+            load(kRestore, Operand::B, kSlotB, s.n, s.q);
+        }
+        store(Operand::C, kSlotC, s.m, s.q);
+        store(Operand::A, kSlotA, s.m, s.n);
+        store(Operand::B, kSlotB, s.n, s.q);
+        deriveDependencies(schedule_);
+        return std::move(schedule_);
+    }
+
+private:
+    Operation& emit(OpKind kind, Queue queue)
+    {
+        Operation op;
+        op.id = int(schedule_.ops.size());
+        op.kind = kind;
+        op.queue = queue;
+        schedule_.ops.push_back(std::move(op));
+        return schedule_.ops.back();
+    }
+
+    void load(OpKind kind, Operand m, int slot, std::int64_t rows, std::int64_t cols)
+    {
+        Operation& op = emit(kind, Queue::H2D);
+        op.operands.push_back(region(slot, Access::Write, {0, 0, rows, cols}));
+        op.host = {m, 0, 0, rows, cols};
+        op.bytes = double(rows * cols) * double(elementSize(config_.precision));
+    }
+    void store(Operand m, int slot, std::int64_t rows, std::int64_t cols)
+    {
+        Operation& op = emit(kStore, Queue::D2H);
+        op.operands.push_back(region(slot, Access::Read, {0, 0, rows, cols}));
+        op.host = {m, 0, 0, rows, cols};
+        op.bytes = double(rows * cols) * double(elementSize(config_.precision));
+    }
+
+    // One leaf product: every target += sign * A*B; the workspace variant computes M once and
+    // scatters it (the fringe has one target and needs no workspace).
+    void leaf(const Rect& a, const Rect& b, const std::vector<Dest>& targets, int level, int stage)
+    {
+        const bool viaWorkspace = config_.variant == StrassenVariant::Workspace && levels_ > 0 &&
+                                  targets.size() > 1;
+        const double flops = 2.0 * double(a.rows) * double(a.cols) * double(b.cols);
+        const double es = double(elementSize(config_.precision));
+        Operation& op = emit(kProduct, Queue::Compute);
+        op.block = {level, stage, leafCount_};
+        op.rows = a.rows;
+        op.cols = b.cols;
+        op.depth = a.cols;
+        op.operands.push_back(region(kSlotA, Access::Read, a));
+        op.operands.push_back(region(kSlotB, Access::Read, b));
+        if (viaWorkspace) {
+            op.operands.push_back(region(kSlotM, Access::Write, {0, 0, a.rows, b.cols}));
+            op.flops = flops;
+            op.bytes = es * double(a.rows * a.cols + b.rows * b.cols + a.rows * b.cols);
+            Operation& sc = emit(kScatter, Queue::Compute);
+            sc.block = {level, stage, leafCount_};
+            sc.operands.push_back(region(kSlotM, Access::Read, {0, 0, a.rows, b.cols}));
+            for (const Dest& d : targets)
+                sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+            sc.flops = double(targets.size()) * double(a.rows * b.cols);
+            sc.bytes = es * double(a.rows * b.cols) * double(1 + 2 * targets.size());
+        } else {
+            for (const Dest& d : targets)
+                op.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+            op.flops = flops * double(targets.size());
+            op.bytes = es * double(targets.size()) * double(a.rows * a.cols + b.rows * b.cols + 2 * a.rows * b.cols);
+        }
+        for (std::size_t f = 0; f < config_.faults.size(); ++f) {
+            const StrassenFault& fault = config_.faults[f];
+            if (!placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leafCount_)
+                inject(int(f), faultRegion(fault, targets.front().c));
+        }
+        ++leafCount_;
+    }
+
+    // stage: the parent's stage that issued this product (block.j of a leaf's span).
+    void node(const Rect& a, const Rect& b, const std::vector<Dest>& targets, int level, int nodeIndex, int stage)
+    {
+        if (level == levels_) {
+            leaf(a, b, targets, level, stage);
+            return;
+        }
+        const Recipe& recipe = recipeOf(config_.variant);
+        const bool top = level == 0;
+        const bool dropRecovery = top && config_.exactRestore && (config_.variant == StrassenVariant::Msmes ||
+                                                                   config_.variant == StrassenVariant::Workspace);
+        int child = 0;
+        bool firstAddsDone = false, firstProductsDone = false;
+        for (std::size_t i = 0; i < recipe.steps.size(); ++i) {
+            const Step& step = recipe.steps[i];
+            if (dropRecovery && step.stage >= 6)
+                break;
+            if (top && !firstAddsDone && step.kind == Step::Kind::Product) {
+                firstAddsDone = true;
+                placeOperandFaults(a, b);
+            }
+            if (top && firstAddsDone && !firstProductsDone && step.kind == Step::Kind::Add) {
+                firstProductsDone = true;
+                placeCFaults(targets.front().c);
+            }
+            if (step.kind == Step::Kind::Add) {
+                const Rect& whole = step.matrix == Matrix::A ? a : step.matrix == Matrix::B ? b : targets.front().c;
+                const int slot = step.matrix == Matrix::A ? kSlotA : step.matrix == Matrix::B ? kSlotB : kSlotC;
+                const Rect dst = whole.quarter(step.dst), src = whole.quarter(step.src);
+                Operation& op = emit(kAdd, Queue::Compute);
+                op.block = {level, step.stage, nodeIndex};
+                op.rows = dst.rows;
+                op.cols = dst.cols;
+                op.operands.push_back(region(slot, Access::ReadWrite, dst));
+                op.operands.push_back(region(slot, Access::Read, src, step.coefficient));
+                op.flops = double(dst.rows * dst.cols);
+                op.bytes = 3.0 * double(dst.rows * dst.cols) * double(elementSize(config_.precision));
+                continue;
+            }
+            std::vector<Dest> sub;
+            for (const Dest& d : targets)
+                for (const Target& t : step.targets)
+                    sub.push_back({d.c.quarter(t.block), d.sign * t.sign});
+            node(a.quarter(step.a), b.quarter(step.b), sub, level + 1, nodeIndex * 7 + child++, step.stage);
+        }
+    }
+
+    // A fault's cell: the middle of the region it targets.
+    static Rect faultRegion(const StrassenFault&, const Rect& r) { return {r.row + r.rows / 2, r.col + r.cols / 2, 1, 1}; }
+
+    void inject(int index, const Rect& cell)
+    {
+        const StrassenFault& fault = config_.faults[std::size_t(index)];
+        const int slot = fault.where == StrassenFault::Where::A ? kSlotA
+                         : fault.where == StrassenFault::Where::B ? kSlotB
+                                                                  : kSlotC;
+        Operation& op = emit(kInject, Queue::Compute);
+        op.aux = index;
+        op.operands.push_back(region(slot, Access::ReadWrite, cell, fault.delta));
+        placed_[std::size_t(index)] = true;
+    }
+    void placeOperandFaults(const Rect& a, const Rect& b)
+    {
+        for (std::size_t f = 0; f < config_.faults.size(); ++f) {
+            const StrassenFault& fault = config_.faults[f];
+            if (placed_[f])
+                continue;
+            if (fault.where == StrassenFault::Where::A)
+                inject(int(f), faultRegion(fault, a.quarter(fault.index)));
+            if (fault.where == StrassenFault::Where::B)
+                inject(int(f), faultRegion(fault, b.quarter(fault.index)));
+        }
+    }
+    void placeCFaults(const Rect& c)
+    {
+        for (std::size_t f = 0; f < config_.faults.size(); ++f)
+            if (!placed_[f] && config_.faults[f].where == StrassenFault::Where::C)
+                inject(int(f), faultRegion(config_.faults[f], c.quarter(config_.faults[f].index)));
+    }
+
+public:
+    void prepareFaults() { placed_.assign(config_.faults.size(), false); }
+
+private:
+    // The global decomposition over config_.devices devices (seed chapter 4): one level, 7
+    // Strassen-Winograd tasks or 8 2D tasks, task t on device t mod G. A task on device 0 runs in
+    // place into C; a remote task copies its operand blocks over, multiplies there, and its result
+    // comes back into device 0's receive block, from which it is added into its C blocks.
+    void decompose(const Rect& a, const Rect& b, const Rect& c)
+    {
+        int task = 0;
+        auto run = [&](const Rect& qa, const Rect& qb, const std::vector<Dest>& targets, int stage) {
+            const int device = task++ % config_.devices;
+            if (device == 0) {
+                leaf(qa, qb, targets, 1, stage);
+                return;
+            }
+            const int base = firstRemoteSlot_[std::size_t(device - 1)];
+            const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols}, qd{0, 0, qa.rows, qb.cols};
+            copy(kSlotA, qa, base, ta, device, 1, stage);
+            copy(kSlotB, qb, base + 1, sb, device, 1, stage);
+            Operation& p = emit(kProduct, Queue::Compute);
+            p.device = device;
+            p.block = {1, stage, leafCount_++};
+            p.rows = qa.rows;
+            p.cols = qb.cols;
+            p.depth = qa.cols;
+            p.operands = {region(base, Access::Read, ta), region(base + 1, Access::Read, sb), region(base + 2, Access::Write, qd)};
+            p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
+            copy(base + 2, qd, base + 3, qd, 0, 1, stage);
+            Operation& sc = emit(kScatter, Queue::Compute);
+            sc.block = {1, stage, p.block.k};
+            sc.operands.push_back(region(base + 3, Access::Read, qd));
+            for (const Dest& d : targets)
+                sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+            sc.flops = double(targets.size()) * double(qd.rows * qd.cols);
+        };
+        if (config_.decomposition == StrassenDecomposition::TwoD) {
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j)
+                    for (int k = 0; k < 2; ++k)
+                        run(a.quarter(i * 2 + k), b.quarter(k * 2 + j), {{c.quarter(i * 2 + j), +1}}, 2);
+            return;
+        }
+        for (const Step& step : recipeOf(StrassenVariant::Winograd).steps) {
+            if (step.kind == Step::Kind::Add) {
+                const Rect& whole = step.matrix == Matrix::A ? a : b;
+                const int slot = step.matrix == Matrix::A ? kSlotA : kSlotB;
+                Operation& op = emit(kAdd, Queue::Compute);
+                op.block = {0, step.stage, 0};
+                const Rect dst = whole.quarter(step.dst), src = whole.quarter(step.src);
+                op.rows = dst.rows;
+                op.cols = dst.cols;
+                op.operands = {region(slot, Access::ReadWrite, dst), region(slot, Access::Read, src, step.coefficient)};
+                op.flops = double(dst.rows * dst.cols);
+                continue;
+            }
+            std::vector<Dest> targets;
+            for (const Target& t : step.targets)
+                targets.push_back({c.quarter(t.block), t.sign});
+            run(a.quarter(step.a), b.quarter(step.b), targets, step.stage);
+        }
+    }
+
+    void copy(int fromSlot, const Rect& from, int toSlot, const Rect& to, int device, int level, int stage)
+    {
+        Operation& op = emit(kCopy, Queue::Compute);
+        op.device = device;
+        op.block = {level, stage, leafCount_};
+        op.operands = {region(fromSlot, Access::Read, from), region(toSlot, Access::Write, to)};
+        op.bytes = double(from.rows * from.cols) * double(elementSize(config_.precision));
+    }
+
+    const StrassenConfig& config_;
+    const int levels_;
+    const bool decomposed_;
+    std::vector<int> firstRemoteSlot_;
+    std::int64_t leafM_ = 0, leafQ_ = 0;
+    int leafCount_ = 0;
+    std::vector<bool> placed_;
+    Schedule schedule_;
+};
+
+bool overlaps(const OperandRegion& x, const OperandRegion& y)
+{
+    return x.row < y.row + y.rows && y.row < x.row + x.rows && x.col < y.col + y.cols && y.col < x.col + x.cols;
+}
+bool contains(const OperandRegion& outer, const OperandRegion& inner)
+{
+    return inner.row >= outer.row && inner.col >= outer.col && inner.row + inner.rows <= outer.row + outer.rows &&
+           inner.col + inner.cols <= outer.col + outer.cols;
+}
+
+}  // namespace
+
+int scheduleLevels(const StrassenConfig& config)
+{
+    if (config.devices > 1 || config.distribute)
+        return std::min(effectiveLevels(config.shape, std::max(config.levels, 1)), 1);
+    return effectiveLevels(config.shape, config.levels);
+}
+
+Shape coreShape(const Shape& shape, int levels)
+{
+    const std::int64_t mask = ~((std::int64_t(1) << levels) - 1);
+    return {shape.m & mask, shape.n & mask, shape.q & mask};
+}
+
+void deriveDependencies(Schedule& schedule)
+{
+    struct Access {
+        int op;
+        OperandRegion region;
+    };
+    std::vector<std::vector<Access>> live(schedule.buffers.size());
+    for (Operation& op : schedule.ops) {
+        std::vector<int> deps;
+        for (const OperandRegion& r : op.operands) {
+            if (r.slot < 0)
+                continue;
+            for (const Access& prior : live[std::size_t(r.slot)]) {
+                const bool conflict = r.access != gigacheck::Access::Read || prior.region.access != gigacheck::Access::Read;
+                if (prior.op != op.id && conflict && overlaps(prior.region, r))
+                    deps.push_back(prior.op);
+            }
+        }
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        op.deps = std::move(deps);
+        // A write supersedes every earlier access it covers: later conflicts with those are
+        // conflicts with this op, which is ordered after them.
+        for (const OperandRegion& r : op.operands) {
+            if (r.slot < 0)
+                continue;
+            std::vector<Access>& list = live[std::size_t(r.slot)];
+            if (r.access != gigacheck::Access::Read)
+                std::erase_if(list, [&](const Access& a) { return a.op != op.id && contains(r, a.region); });
+            list.push_back({op.id, r});
+        }
+    }
+}
+
+}  // namespace strassen
+
+Schedule buildStrassenSchedule(const StrassenConfig& config)
+{
+    if (config.shape.m <= 0 || config.shape.n <= 0 || config.shape.q <= 0)
+        throw InputError("the shape must be positive in every dimension");
+    const int levels = strassen::scheduleLevels(config);
+    for (const StrassenFault& f : config.faults)
+        if (f.where != StrassenFault::Where::Product && (f.index < 0 || f.index > 3))
+            throw InputError("--inject-at: a quadrant is 0..3 (got " + std::to_string(f.index) + ")");
+    // Multi-device: one level of global decomposition (the tasks are classic GEMMs).
+    const bool decomposed = config.devices > 1 || config.distribute;
+    strassen::Builder builder(config, levels, decomposed);
+    builder.prepareFaults();
+    return builder.build();
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,227 @@
+// runStrassen: inputs, schedule (validated), execution on the chosen backend, recovery error of A
+// and B, ABFT verification of the operands and of C (with correction), the FP64 reference.
+#include "gigacheck/strassen.hpp"
+
+#include "families/strassen/inputs.hpp"
+#include "families/strassen/ops.hpp"
+#include "families/strassen/plan/schedule_builder.hpp"
+#include "families/strassen/run/verify.hpp"
+
+#include <cblas.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+namespace gigacheck {
+
+namespace {
+
+void fillIntegers(HostMatrix& m, std::uint64_t seed)
+{
+    // Small integers: every sum and product of a 4-level Strassen stays exact in FP32.
+    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (std::int64_t i = 0; i < m.rows(); ++i)
+        for (std::int64_t j = 0; j < m.cols(); ++j) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            m.set(i, j, double(std::int64_t(x % 7) - 3));
+        }
+}
+
+double rms(const HostMatrix& m)
+{
+    double s = 0;
+    const std::int64_t step = std::max<std::int64_t>(1, m.rows() * m.cols() / 4096);
+    std::int64_t count = 0;
+    for (std::int64_t k = 0; k < m.rows() * m.cols(); k += step, ++count) {
+        const double v = m.at(k / m.cols(), k % m.cols());
+        s += v * v;
+    }
+    return count ? std::sqrt(s / double(count)) : 0;
+}
+
+// Recovery error of one operand: max ulps and count of elements not bit-equal.
+void recoveryError(const HostMatrix& now, const HostMatrix& original, double& maxUlps, std::int64_t& changed)
+{
+    maxUlps = 0;
+    changed = 0;
+    const std::int64_t count = now.rows() * now.cols();
+    auto scan = [&]<class T>(const T* x, const T* x0) {
+        for (std::int64_t k = 0; k < count; ++k) {
+            if (std::memcmp(&x[k], &x0[k], sizeof(T)) == 0)
+                continue;
+            ++changed;
+            const T mag = std::abs(x0[k]);
+            const T ulp = std::nextafter(mag, std::numeric_limits<T>::infinity()) - mag;
+            maxUlps = std::max(maxUlps, double(std::abs(x[k] - x0[k])) / double(std::max(ulp, std::numeric_limits<T>::denorm_min())));
+        }
+    };
+    if (now.precision() == Precision::F32)
+        scan(now.as<float>(), original.as<float>());
+    else
+        scan(now.as<double>(), original.as<double>());
+}
+
+std::vector<double> asDouble(const HostMatrix& m)
+{
+    std::vector<double> out(std::size_t(m.rows() * m.cols()));
+    for (std::int64_t i = 0; i < m.rows(); ++i)
+        for (std::int64_t j = 0; j < m.cols(); ++j)
+            out[std::size_t(i * m.cols() + j)] = m.at(i, j);
+    return out;
+}
+
+}  // namespace
+
+void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b)
+{
+    const Shape s = config.shape;
+    const HostAllocator alloc = backend.hostAllocator();
+    a = HostMatrix(config.precision, s.m, s.n, alloc);
+    b = HostMatrix(config.precision, s.n, s.q, alloc);
+    if (config.integerInputs) {
+        fillIntegers(a, config.seed);
+        fillIntegers(b, config.seed + 1);
+    } else {
+        fillRandom(a, config.distribution, config.seed, 0);
+        fillRandom(b, config.distribution, config.seed, 1);
+    }
+}
+
+StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer,
+                           const std::atomic<bool>* cancel)
+{
+    if (config.shape.m <= 0 || config.shape.n <= 0 || config.shape.q <= 0)
+        throw InputError("the shape must be positive in every dimension");
+    HostMatrix a, b;
+    makeStrassenInputs(config, backend, a, b);
+    return runStrassenOn(config, backend, a, b, observer, cancel);
+}
+
+StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b,
+                             RunObserver* observer, const std::atomic<bool>* cancel)
+{
+    if (config.tf32 && config.precision != Precision::F32)
+        throw InputError("tf32 leaves take FP32 matrices");
+    if (config.devices < 1)
+        throw InputError("--devices must be at least 1");
+    StrassenResult result;
+    result.config = config;
+    result.device = backend.device();
+    result.levels = strassen::scheduleLevels(config);
+    result.core = strassen::coreShape(config.shape, result.levels);
+    const Shape s = config.shape;
+    HostMatrix c(config.precision, s.m, s.q, backend.hostAllocator());
+    c.fill(0);
+    HostMatrix originalA(config.precision, s.m, s.n), originalB(config.precision, s.n, s.q);
+    std::memcpy(originalA.data(), a.data(), a.bytes());
+    std::memcpy(originalB.data(), b.data(), b.bytes());
+    // Checksums of A and B before stage 1.
+    const strassen::OperandChecksums sums = config.verify ? strassen::takeChecksums(a, b) : strassen::OperandChecksums{};
+
+    StrassenConfig planned = config;
+    const double typicalC = rms(a) * rms(b) * std::sqrt(double(s.n));
+    for (StrassenFault& f : planned.faults)
+        if (f.delta == 0)
+            f.delta = 1000.0 * (f.where == StrassenFault::Where::A   ? std::max(rms(a), 1.0)
+                                : f.where == StrassenFault::Where::B ? std::max(rms(b), 1.0)
+                                                                     : std::max(typicalC, 1.0));
+    result.config.faults = planned.faults;
+    const Schedule schedule = buildStrassenSchedule(planned);
+    if (const std::string why = validateStrassenSchedule(schedule, planned); !why.empty())
+        throw BackendError("strassen schedule invalid: " + why);
+    for (const Operation& op : schedule.ops) {
+        if (op.kind == strassen::kProduct) {
+            ++result.products;
+            result.gemmCalls += int(op.operands.size()) - 2;
+        }
+        result.additions += op.kind == strassen::kAdd;
+    }
+    result.operandBytes = std::size_t(s.m * s.n + s.n * s.q + s.m * s.q) * elementSize(config.precision);
+    if (observer)
+        observer->onPlan(schedule);
+
+    ExecutionRequest request;
+    request.schedule = &schedule;
+    strassen::Inputs inputs;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.precision = config.precision;
+    inputs.tf32 = config.tf32;
+    inputs.multiTarget = config.multiTargetKernel;
+    request.inputs = &inputs;
+    if (config.multiTargetKernel && config.tf32)
+        throw InputError("--leaf kernel multiplies in FP32 or FP64, not TF32");
+    request.observer = observer;
+    request.cancel = cancel;
+    backend.prepare();
+    ExecutionResult executed;
+    try {
+        executed = backend.execute(request);
+    } catch (const BackendError& e) {
+        result.status = "failed";
+        result.error = e.what();
+        return result;
+    }
+    result.spans = std::move(executed.spans);
+    result.peakDeviceBytes = executed.peakBufferBytes;
+    result.extraBytes = executed.peakBufferBytes > result.operandBytes ? executed.peakBufferBytes - result.operandBytes : 0;
+    // The Strassen part: from the first compute op to the last (copies excluded, as cuBLAS is timed).
+    double first = 1e300, last = 0;
+    for (const Span& sp : result.spans) {
+        if (sp.kind == strassen::kRestore)
+            result.restoreSeconds += sp.end - sp.start;
+        if (sp.queue != Queue::Compute && sp.kind != strassen::kRestore)
+            continue;
+        first = std::min(first, sp.start);
+        last = std::max(last, sp.end);
+    }
+    result.seconds = last > first ? last - first : 0;
+    if (executed.cancelled) {
+        result.status = "cancelled";
+        return result;
+    }
+
+    recoveryError(a, originalA, result.recovery.maxUlpsA, result.recovery.changedA);
+    recoveryError(b, originalB, result.recovery.maxUlpsB, result.recovery.changedB);
+    result.recovery.level = result.levels;
+    bool cOk = true;
+    if (config.verify) {
+        const strassen::Suspects suspects =
+            strassen::verifyOperands(a, b, originalA, originalB, sums, config, result.levels, result.checks);
+        cOk = strassen::verifyResult(c, originalA, originalB, sums, config, result.levels, suspects, result.checks);
+    }
+
+    if (config.reference && double(s.m) * double(s.n) * double(s.q) <= double(std::int64_t(1) << 34)) {
+        const std::vector<double> da = asDouble(originalA), db = asDouble(originalB);
+        std::vector<double> ref(std::size_t(s.m * s.q));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.q), int(s.n), 1.0, da.data(), int(s.n),
+                    db.data(), int(s.q), 0.0, ref.data(), int(s.q));
+        double maxErr = 0, maxRef = 0;
+        for (std::int64_t i = 0; i < s.m; ++i)
+            for (std::int64_t j = 0; j < s.q; ++j) {
+                const double r = ref[std::size_t(i * s.q + j)];
+                maxErr = std::max(maxErr, std::abs(c.at(i, j) - r));
+                maxRef = std::max(maxRef, std::abs(r));
+            }
+        result.maxErrorC = maxErr;
+        result.relErrorC = maxRef > 0 ? maxErr / maxRef : maxErr;
+    }
+    if (!cOk)
+        result.status = "uncorrectable";
+    return result;
+}
+
+int strassenExitCode(const StrassenResult& r)
+{
+    if (r.status == "ok")
+        return 0;
+    if (r.status == "uncorrectable")
+        return 1;
+    return 2;
+}
+
+}  // namespace gigacheck

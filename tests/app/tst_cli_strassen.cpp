@@ -1,0 +1,82 @@
+// gigacheck strassen: the verb's exit codes (0 verified, 2 bad input with one line on stderr), its
+// record, and faults reported where they were caught.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result cli(const QString& line)
+{
+    QProcess p;
+    p.start(QStringLiteral(GIGACHECK_CLI), line.split(QLatin1Char(' '), Qt::SkipEmptyParts));
+    Result r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+}  // namespace
+
+class TestCliStrassen : public QObject {
+    Q_OBJECT
+private slots:
+    void verifiedRunWritesItsRecord()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("s.json"));
+        const Result r = cli(QStringLiteral("strassen --shape 130x120x110 --levels 2 --variant accumulate --backend cpu "
+                                            "--type f64 --json ") + json);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("verdict    VERIFIED")));
+        QVERIFY(r.out.contains(QStringLiteral("extra 0 bytes")));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(o.value(QStringLiteral("family")).toString(), QStringLiteral("strassen"));
+        QCOMPARE(o.value(QStringLiteral("strassen")).toObject().value(QStringLiteral("levels")).toInt(), 2);
+        // gigacheck show reads it back into the same report.
+        const Result shown = cli(QStringLiteral("show ") + json);
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY(shown.out.contains(QStringLiteral("variant accumulate  levels 2")));
+        QVERIFY(shown.out.contains(QStringLiteral("verdict    VERIFIED")));
+    }
+
+    void faultsAreCaughtAndCorrected()
+    {
+        const Result r = cli(QStringLiteral("strassen --shape 128x128x128 --levels 2 --backend cpu --inject-at product:3 "
+                                            "--inject-at b:2"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("check b    corrected")));
+        QVERIFY(r.out.contains(QStringLiteral("check c    recomputed")));
+    }
+
+    void badInputExitsTwoWithOneLine()
+    {
+        for (const char* line : {"strassen --shape 64x64 --backend cpu", "strassen --shape 64x64x64 --levels 5",
+                                 "strassen --shape 64x64x64 --variant fast", "strassen --shape 64x64x64 --inject-at d:1",
+                                 "strassen --shape 64x64x64 --inject-at c:4", "strassen --shape 64x64x64 --type f16",
+                                 "strassen --levels 2"}) {
+            const Result r = cli(QString::fromLatin1(line));
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ")), qPrintable(r.err));
+            QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliStrassen)
+#include "tst_cli_strassen.moc"

@@ -1,0 +1,235 @@
+// The strassen family on the CPU backend: every recipe and level proven by the validator (hazards
+// on regions + symbolic execution), exact results on integer inputs, error bounds on random ones,
+// A and B recovered, odd shapes, every fault position detected and corrected.
+#include "gigacheck/strassen.hpp"
+
+#include "../../engine/src/families/strassen/recipe.hpp"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace gigacheck;
+
+namespace {
+
+// The family's kinds by their record names (ops.hpp is internal to the engine).
+const OpKind kProduct = opKindFromString("strassen-product");
+const OpKind kAdd = opKindFromString("strassen-add");
+
+constexpr StrassenVariant kVariants[] = {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
+                                         StrassenVariant::Accumulate};
+
+StrassenConfig config(Shape shape, int levels, StrassenVariant v, Precision p = Precision::F32)
+{
+    StrassenConfig c;
+    c.shape = shape;
+    c.levels = levels;
+    c.variant = v;
+    c.precision = p;
+    c.backend = BackendKind::Cpu;
+    return c;
+}
+
+StrassenResult run(const StrassenConfig& c)
+{
+    auto backend = makeCpuBackend();
+    return runStrassen(c, *backend);
+}
+
+}  // namespace
+
+class TestStrassen : public QObject {
+    Q_OBJECT
+private slots:
+    void validatorProvesEveryRecipeAndLevel()
+    {
+        for (StrassenVariant v : kVariants)
+            for (int levels = 0; levels <= 3; ++levels)
+                for (bool exact : {false, true}) {
+                    StrassenConfig c = config({64, 48, 32}, levels, v);
+                    c.exactRestore = exact;
+                    const Schedule s = buildStrassenSchedule(c);
+                    const std::string why = validateStrassenSchedule(s, c);
+                    QVERIFY2(why.empty(), (std::string(toString(v)) + " L" + std::to_string(levels) + ": " + why).c_str());
+                }
+    }
+
+    void validatorCatchesARaceAndAMissingRecovery()
+    {
+        StrassenConfig c = config({32, 32, 32}, 1, StrassenVariant::Msmes);
+        Schedule s = buildStrassenSchedule(c);
+        // A stage-2 product loses its dependency on stage 1: it may read A2 before A2 = A2 + A3.
+        Schedule raced = s;
+        for (Operation& op : raced.ops)
+            if (op.kind == kProduct) {
+                op.deps.clear();
+                break;
+            }
+        QVERIFY(validateStrassenSchedule(raced, c).find("races") != std::string::npos);
+        // Without stage 7 A1, A2, B1, B2 stay overwritten.
+        Schedule unrecovered = s;
+        std::vector<Operation> kept;
+        for (const Operation& op : s.ops)
+            if (!(op.kind == kAdd && op.block.j == 7))
+                kept.push_back(op);
+        // Renumber: ops dropped from the end part only (stage 7 is followed by stores).
+        std::vector<int> newId(s.ops.size(), -1);
+        for (std::size_t i = 0; i < kept.size(); ++i)
+            newId[std::size_t(kept[i].id)] = int(i);
+        for (std::size_t i = 0; i < kept.size(); ++i) {
+            kept[i].id = int(i);
+            std::vector<int> deps;
+            for (int d : kept[i].deps)
+                if (newId[std::size_t(d)] >= 0)
+                    deps.push_back(newId[std::size_t(d)]);
+            kept[i].deps = deps;
+        }
+        unrecovered.ops = kept;
+        QVERIFY(validateStrassenSchedule(unrecovered, c).find("not recovered") != std::string::npos);
+    }
+
+    void seedStagesAreTheRecipe()
+    {
+        const strassen::Recipe& r = strassen::recipeOf(StrassenVariant::Msmes);
+        QCOMPARE(strassen::productCount(r), 7);
+        QCOMPARE(int(r.steps.size()), 7 + 16);  // 4 + 2 + 4 + 2 + 4 sums
+        QCOMPARE(strassen::productCount(strassen::recipeOf(StrassenVariant::Accumulate)), 7);
+        for (const strassen::Step& s : strassen::recipeOf(StrassenVariant::Accumulate).steps)
+            if (s.kind == strassen::Step::Kind::Product)
+                QCOMPARE(int(s.targets.size()), 1);
+    }
+
+    void exactOnIntegerInputs()
+    {
+        for (StrassenVariant v : kVariants)
+            for (Precision p : {Precision::F32, Precision::F64})
+                for (int levels = 0; levels <= 3; ++levels) {
+                    StrassenConfig c = config({48, 40, 56}, levels, v, p);
+                    c.integerInputs = true;
+                    const StrassenResult r = run(c);
+                    const std::string what = std::string(toString(v)) + " " + std::string(toString(p)) + " L" +
+                                             std::to_string(levels);
+                    QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                    QVERIFY2(r.maxErrorC == 0, (what + ": error " + std::to_string(r.maxErrorC)).c_str());
+                    QCOMPARE(r.recovery.changedA, std::int64_t(0));
+                    QCOMPARE(r.recovery.changedB, std::int64_t(0));
+                    QCOMPARE(r.levels, levels);
+                    QCOMPARE(r.checks.back().verdict, std::string("clean"));
+                }
+    }
+
+    void zeroExtraMemoryForInPlaceVariants()
+    {
+        for (StrassenVariant v : kVariants) {
+            const StrassenResult r = run(config({64, 64, 64}, 2, v));
+            if (v == StrassenVariant::Workspace)
+                QCOMPARE(r.extraBytes, std::size_t(16 * 16 * 4));  // one leaf block M
+            else
+                QCOMPARE(r.extraBytes, std::size_t(0));
+        }
+    }
+
+    void randomInputsWithinTheBound()
+    {
+        for (StrassenVariant v : kVariants)
+            for (int levels = 1; levels <= 3; ++levels) {
+                const StrassenResult r = run(config({128, 128, 128}, levels, v));
+                QCOMPARE(r.status, std::string("ok"));
+                // FP32: u = 6e-8; Strassen's error grows with the levels but stays far below this.
+                QVERIFY2(r.relErrorC < 1e-4, std::to_string(r.relErrorC).c_str());
+                QVERIFY(r.relErrorC > 0);
+            }
+    }
+
+    void oddShapesArePeeledNotRefused()
+    {
+        for (Shape s : {Shape{37, 29, 41}, Shape{1, 5, 3}, Shape{17, 1, 9}, Shape{65, 64, 63}})
+            for (StrassenVariant v : kVariants) {
+                StrassenConfig c = config(s, 3, v);
+                c.integerInputs = true;
+                const StrassenResult r = run(c);
+                QCOMPARE(r.status, std::string("ok"));
+                QCOMPARE(r.maxErrorC, 0.0);
+                QVERIFY(r.levels <= 3);
+            }
+    }
+
+    void exactRestoreLeavesOperandsBitEqual()
+    {
+        StrassenConfig c = config({96, 96, 96}, 2, StrassenVariant::Msmes);
+        c.distribution = Distribution::Wide;
+        const StrassenResult rounded = run(c);
+        c.exactRestore = true;
+        const StrassenResult exact = run(c);
+        QCOMPARE(exact.recovery.changedA, std::int64_t(0));
+        QCOMPARE(exact.recovery.changedB, std::int64_t(0));
+        QCOMPARE(exact.status, std::string("ok"));
+        // Wide magnitudes: (A0 + A3) - A3 loses the small A0 digits.
+        QVERIFY(rounded.recovery.changedA > 0);
+        QVERIFY(rounded.recovery.maxUlpsA > 0);
+    }
+
+    void multiDeviceScheduleForOneTwoAndSevenDevices()
+    {
+        const OpKind kCopy = opKindFromString("strassen-copy");
+        for (StrassenDecomposition d : {StrassenDecomposition::Winograd, StrassenDecomposition::TwoD})
+            for (int g : {1, 2, 7}) {
+                StrassenConfig c = config({66, 50, 34}, 2, StrassenVariant::Msmes);
+                c.devices = g;
+                c.distribute = true;
+                c.decomposition = d;
+                c.integerInputs = true;
+                const Schedule s = buildStrassenSchedule(c);
+                const std::string why = validateStrassenSchedule(s, c);
+                const std::string what = std::string(toString(d)) + " G=" + std::to_string(g);
+                QVERIFY2(why.empty(), (what + ": " + why).c_str());
+                std::set<int> devices;
+                int products = 0, copies = 0;
+                for (const Operation& op : s.ops) {
+                    devices.insert(op.device);
+                    products += op.kind == kProduct && op.block.i == 1;
+                    copies += op.kind == kCopy;
+                }
+                const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
+                QCOMPARE(products, tasks);
+                QCOMPARE(int(devices.size()), std::min(g, tasks));
+                // Each remote task: its two operand blocks out, its result back.
+                int remote = 0;
+                for (int t = 0; t < tasks; ++t)
+                    remote += t % g != 0;
+                QCOMPARE(copies, 3 * remote);
+                const StrassenResult r = run(c);
+                QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status).c_str());
+                QCOMPARE(r.recovery.changedA, std::int64_t(0));
+            }
+    }
+
+    void everyFaultPositionIsDetectedAndCorrected()
+    {
+        std::vector<StrassenFault> faults;
+        for (int k : {0, 3, 6, 20, 48})
+            faults.push_back({StrassenFault::Where::Product, k, 0});
+        for (int q = 0; q < 4; ++q) {
+            faults.push_back({StrassenFault::Where::C, q, 0});
+            faults.push_back({StrassenFault::Where::A, q, 0});
+            faults.push_back({StrassenFault::Where::B, q, 0});
+        }
+        for (StrassenVariant v : kVariants)
+            for (const StrassenFault& f : faults) {
+                StrassenConfig c = config({64, 64, 64}, 2, v);
+                c.faults = {f};
+                const StrassenResult r = run(c);
+                const std::string what = std::string(toString(v)) + " " + toString(f);
+                bool caught = false;
+                for (const StrassenCheck& k : r.checks)
+                    caught |= k.verdict != "clean";
+                QVERIFY2(caught, what.c_str());
+                QVERIFY2(r.status == "ok", (what + ": " + r.status).c_str());
+                QVERIFY2(r.relErrorC < 1e-4, (what + ": " + std::to_string(r.relErrorC)).c_str());
+            }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStrassen)
+#include "tst_strassen.moc"

@@ -1,0 +1,124 @@
+// The strassen family on a CUDA device: exact results on integer inputs for every variant, level
+// and leaf precision (FP32, FP64, TF32: small integers are exact in TF32), agreement with the CPU
+// backend on random inputs, recovery of A and B, no device memory beyond A, B, C for the in-place
+// variants, and every fault position caught.
+#include "gigacheck/strassen.hpp"
+
+#include "gpu_available.hpp"
+
+#include <QtTest>
+
+using namespace gigacheck;
+
+namespace {
+
+constexpr StrassenVariant kVariants[] = {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
+                                         StrassenVariant::Accumulate};
+
+StrassenConfig config(Shape shape, int levels, StrassenVariant v, Precision p, bool tf32)
+{
+    StrassenConfig c;
+    c.shape = shape;
+    c.levels = levels;
+    c.variant = v;
+    c.precision = p;
+    c.tf32 = tf32;
+    c.backend = BackendKind::Cuda;
+    return c;
+}
+
+}  // namespace
+
+class TestCudaStrassen : public QObject {
+    Q_OBJECT
+private slots:
+    void exactOnIntegerInputs()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        struct Leg {
+            Precision p;
+            bool tf32;
+        };
+        for (Leg leg : {Leg{Precision::F32, false}, Leg{Precision::F64, false}, Leg{Precision::F32, true}})
+            for (StrassenVariant v : kVariants)
+                for (int levels = 0; levels <= 3; ++levels)
+                    for (Shape s : {Shape{256, 192, 320}, Shape{101, 67, 93}}) {
+                        StrassenConfig c = config(s, levels, v, leg.p, leg.tf32);
+                        c.integerInputs = true;
+                        const StrassenResult r = runStrassen(c, *backend);
+                        const std::string what = std::string(toString(v)) + " L" + std::to_string(levels) +
+                                                 (leg.tf32 ? " tf32" : std::string(" ") + std::string(toString(leg.p)));
+                        QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                        QVERIFY2(r.maxErrorC == 0, (what + ": " + std::to_string(r.maxErrorC)).c_str());
+                        QCOMPARE(r.recovery.changedA, std::int64_t(0));
+                        QCOMPARE(r.recovery.changedB, std::int64_t(0));
+                        if (v != StrassenVariant::Workspace)
+                            QCOMPARE(r.extraBytes, std::size_t(0));
+                    }
+    }
+
+    void multiTargetKernelIsExactOnIntegers()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd})
+                for (int levels = 0; levels <= 4; ++levels)
+                    for (Shape s : {Shape{512, 384, 640}, Shape{203, 131, 187}}) {
+                        StrassenConfig c = config(s, levels, v, p, false);
+                        c.integerInputs = true;
+                        c.multiTargetKernel = true;
+                        const StrassenResult r = runStrassen(c, *backend);
+                        const std::string what = std::string(toString(v)) + " kernel L" + std::to_string(levels);
+                        QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                        QVERIFY2(r.maxErrorC == 0, (what + ": " + std::to_string(r.maxErrorC)).c_str());
+                        QCOMPARE(r.extraBytes, std::size_t(0));
+                    }
+    }
+
+    void randomInputsMatchTheCpu()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto gpu = makeBackend(BackendKind::Cuda);
+        auto cpu = makeCpuBackend();
+        for (StrassenVariant v : kVariants)
+            for (int levels = 1; levels <= 3; ++levels) {
+                const StrassenConfig c = config({512, 512, 512}, levels, v, Precision::F64, false);
+                const StrassenResult rg = runStrassen(c, *gpu), rc = runStrassen(c, *cpu);
+                QCOMPARE(rg.status, std::string("ok"));
+                QVERIFY2(rg.relErrorC < 1e-12, std::to_string(rg.relErrorC).c_str());
+                QVERIFY(rc.relErrorC < 1e-12);
+                qInfo("%s L%d: rel error of C (FP64) GPU %.3g, CPU %.3g; A changed by recovery %lld (max %.0f ulps)",
+                      std::string(toString(v)).c_str(), levels, rg.relErrorC, rc.relErrorC,
+                      (long long)rg.recovery.changedA, rg.recovery.maxUlpsA);
+            }
+    }
+
+    void everyFaultPositionIsCaught()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        std::vector<StrassenFault> faults{{StrassenFault::Where::Product, 5, 0}};
+        for (int q = 0; q < 4; ++q) {
+            faults.push_back({StrassenFault::Where::C, q, 0});
+            faults.push_back({StrassenFault::Where::A, q, 0});
+            faults.push_back({StrassenFault::Where::B, q, 0});
+        }
+        for (StrassenVariant v : kVariants)
+            for (const StrassenFault& f : faults) {
+                StrassenConfig c = config({256, 256, 256}, 2, v, Precision::F32, false);
+                c.faults = {f};
+                const StrassenResult r = runStrassen(c, *backend);
+                bool caught = false;
+                for (const StrassenCheck& k : r.checks)
+                    caught |= k.verdict != "clean";
+                QVERIFY2(caught, (std::string(toString(v)) + " " + toString(f)).c_str());
+                QCOMPARE(r.status, std::string("ok"));
+                QVERIFY(r.relErrorC < 1e-4);
+            }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaStrassen)
+#include "tst_cuda_strassen.moc"
