@@ -83,6 +83,20 @@ private slots:
         QCOMPARE(model.endTime(), 1.0);
     }
 
+    void lanesPerDevice()
+    {
+        TimelineModel model;
+        const int run = model.addRun("two devices");
+        Span onSecond = span(Queue::Compute, 0, OpKind::Product, 0, 1);
+        onSecond.device = 1;
+        model.addSpans(run, {onSecond, span(Queue::Compute, 0, OpKind::Product, 0, 2)});
+        QCOMPARE(model.laneCount(), 4);  // device 0's three lanes, then device 1's compute lane
+        QCOMPARE(model.lane(3).device, 1);
+        QCOMPARE(model.laneLabel(3), std::string("d1 compute s0"));
+        QCOMPARE(model.lane(1).spans.size(), std::size_t(1));
+        QCOMPARE(model.laneLabel(1), std::string("compute s0"));
+    }
+
     void spansStaySortedWhenArrivingOutOfOrder()
     {
         TimelineModel model;

@@ -56,16 +56,17 @@ void TimelineModel::removeRunsFrom(int run)
     }
 }
 
-int TimelineModel::laneFor(int run, Queue queue, int stream)
+int TimelineModel::laneFor(int run, Queue queue, int stream, int device)
 {
-    const auto key = std::make_tuple(run, int(queue), stream);
-    auto less = [](const TimelineLane& l, const std::tuple<int, int, int>& k) {
-        return std::make_tuple(l.run, int(l.queue), l.stream) < k;
+    const auto key = std::make_tuple(run, device, int(queue), stream);
+    auto less = [](const TimelineLane& l, const std::tuple<int, int, int, int>& k) {
+        return std::make_tuple(l.run, l.device, int(l.queue), l.stream) < k;
     };
     auto it = std::lower_bound(lanes_.begin(), lanes_.end(), key, less);
-    if (it == lanes_.end() || std::make_tuple(it->run, int(it->queue), it->stream) != key) {
+    if (it == lanes_.end() || std::make_tuple(it->run, it->device, int(it->queue), it->stream) != key) {
         TimelineLane lane;
         lane.run = run;
+        lane.device = device;
         lane.queue = queue;
         lane.stream = stream;
         it = lanes_.insert(it, std::move(lane));
@@ -77,7 +78,7 @@ void TimelineModel::addSpans(int run, const Span* spans, std::size_t count)
 {
     for (std::size_t i = 0; i < count; ++i) {
         const Span& s = spans[i];
-        TimelineLane& lane = lanes_[std::size_t(laneFor(run, s.queue, s.stream))];
+        TimelineLane& lane = lanes_[std::size_t(laneFor(run, s.queue, s.stream, s.device))];
         // Spans arrive roughly in order, so the insertion point is almost always the end.
         auto pos = std::upper_bound(lane.spans.begin(), lane.spans.end(), s.start,
                                     [](double t, const Span& x) { return t < x.start; });
@@ -101,6 +102,8 @@ std::string TimelineModel::laneLabel(int i) const
 {
     const TimelineLane& l = lane(i);
     std::string label = runCount() > 1 ? runLabels_[std::size_t(l.run)] + " " : std::string();
+    if (l.device != 0)  // single-device runs keep their labels
+        label += "d" + std::to_string(l.device) + " ";
     label += std::string(toString(l.queue)) + " s" + std::to_string(l.stream);
     return label;
 }

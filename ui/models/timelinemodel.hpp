@@ -13,6 +13,7 @@ namespace gigacheck::ui {
 
 struct TimelineLane {
     int run = 0;
+    int device = 0;  // lanes of a schedule over several devices come per device, device 0 first
     Queue queue = Queue::Compute;
     int stream = 0;
     std::vector<Span> spans;  // sorted by start
@@ -46,7 +47,7 @@ public:
     const Span* spanAt(int lane, double t, double tolerance) const;
 
 private:
-    int laneFor(int run, Queue queue, int stream);
+    int laneFor(int run, Queue queue, int stream, int device = 0);
 
     std::vector<std::string> runLabels_;
     std::vector<TimelineLane> lanes_;

@@ -26,7 +26,7 @@ struct DeviceInfo {
     std::string name;             // "NVIDIA H100 80GB HBM3", "CPU: AMD EPYC ... (2 threads)"
     std::uint64_t memoryBytes = 0;  // device memory (CPU: physical RAM)
     std::string computeCapability;  // "9.0"; empty on the CPU
-    int index = 0;                  // CUDA device ordinal (as nvidia-smi counts); 0 on the CPU
+    int index = 0;                  // CUDA device ordinal (as nvidia-smi counts); on the CPU the emulated device's number
     std::string whyChosen;          // "--backend auto: no CUDA device found (...)"
     Ceilings ceilings;
 };
@@ -54,7 +54,8 @@ struct ExecutionRequest {
 
 struct ExecutionResult {
     bool cancelled = false;
-    std::size_t peakBufferBytes = 0;  // high-water mark of the buffer pool (never above the cap)
+    std::size_t peakBufferBytes = 0;  // the highest per-device high-water mark (never above the cap)
+    std::vector<std::size_t> devicePeakBytes;  // high-water mark of each schedule device's buffers
     double wallSeconds = 0;           // first op start to last op end
     std::vector<Span> spans;
     std::vector<InjectEvent> injections;
@@ -85,10 +86,17 @@ public:
     virtual ExecutionResult execute(const ExecutionRequest& request) = 0;
 };
 
-std::unique_ptr<Backend> makeCpuBackend();
+// devices: how many devices the CPU backend emulates (each with its own H2D, compute and D2H
+// queue threads and its own buffer pool under the cap); DeviceInfo::index numbers them.
+// Throws InputError below 1.
+std::unique_ptr<Backend> makeCpuBackend(int devices = 1);
 // device: a CUDA device ordinal, or -1 for the first device. nullptr with a reason in *why when
 // CUDA was not compiled in, no device exists, or there is no device with that ordinal.
 std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device = -1);
+// A CUDA backend over several devices: schedule device d runs on ordinals[d]. An ordinal may be
+// listed twice (two logical devices sharing one GPU: own streams, buffers and cap). nullptr with a
+// reason in *why as above, or for an empty list.
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, const std::vector<int>& ordinals);
 bool cudaCompiledIn();
 
 // auto: CUDA when a device exists, else the CPU; info.whyChosen says which and why. A device

@@ -27,6 +27,12 @@ public:
             info.ceilings = *ceilings_;
         return info;
     }
+    std::vector<DeviceInfo> devices() const override
+    {
+        std::vector<DeviceInfo> all = inner_->devices();
+        all.front() = device();  // the first carries why it was chosen and the stored ceilings
+        return all;
+    }
     HostAllocator hostAllocator() const override { return inner_->hostAllocator(); }
     void prepare() override { inner_->prepare(); }
     ExecutionResult execute(const ExecutionRequest& request) override { return inner_->execute(request); }

@@ -1,6 +1,8 @@
-// The CPU backend: one thread per queue (H2D, compute, D2H). Each thread takes its queue's ops in
-// issue order and starts one only when its deps are done, which is the queue semantics of seed
-// 000 section 2.3 (a blocked op blocks the ops behind it in the same queue).
+// The CPU backend: G emulated devices (one by default), each with one thread per queue (H2D,
+// compute, D2H). Each thread takes its device's ops of its queue in issue order and starts one only
+// when its deps are done — on any device — which is the queue semantics of seed 000 section 2.3 (a
+// blocked op blocks the ops behind it in the same queue). Each device has its own buffer pool: the
+// buffers placed on it are charged to its cap (Schedule::capBytes), as device memory would be.
 // What each op does comes from its family's CPU op table (core/op_table.hpp): this file never
 // looks at an op's kind.
 #include "gigacheck/backend.hpp"
@@ -33,10 +35,20 @@ public:
 
     ExecutionResult run()
     {
-        BufferPool pool(schedule_.capBytes);
+        const int devices = schedule_.devices;
+        std::vector<std::unique_ptr<BufferPool>> pools;
+        for (int d = 0; d < devices; ++d)
+            pools.push_back(std::make_unique<BufferPool>(schedule_.capBytes));
         buffers_.reserve(schedule_.buffers.size());
-        for (const BufferSpec& spec : schedule_.buffers)
-            buffers_.push_back(pool.allocate(spec.bytes));
+        for (const BufferSpec& spec : schedule_.buffers) {
+            try {
+                buffers_.push_back(pools[std::size_t(spec.device)]->allocate(spec.bytes));
+            } catch (const BackendError& e) {
+                if (devices == 1)
+                    throw;
+                throw BackendError("device " + std::to_string(spec.device) + ": " + e.what());
+            }
+        }
         functions_.reserve(ops_.size());
         for (const Operation& op : ops_) {
             const cpu::OpFunction f = table_.find(op.kind);
@@ -50,14 +62,16 @@ public:
             state_ = table_.makeState(setup);
         done_.assign(ops_.size(), 0);
 
-        std::vector<int> byQueue[3];
+        // One queue of ops per device and queue kind, each in issue order.
+        std::vector<std::vector<int>> byQueue(std::size_t(3 * devices));
         for (const Operation& op : ops_)
-            byQueue[int(op.queue)].push_back(op.id);
+            byQueue[std::size_t(3 * op.device + int(op.queue))].push_back(op.id);
 
         start_ = Clock::now();
         std::vector<std::thread> threads;
-        for (int q = 0; q < 3; ++q)
-            threads.emplace_back([this, ids = byQueue[q]] { queueLoop(ids); });
+        for (std::vector<int>& ids : byQueue)
+            if (!ids.empty())
+                threads.emplace_back([this, &ids] { queueLoop(ids); });
         for (std::thread& t : threads)
             t.join();
 
@@ -73,7 +87,10 @@ public:
             }
         }
         result_.cancelled = cancelled_;
-        result_.peakBufferBytes = pool.peak();
+        for (const std::unique_ptr<BufferPool>& pool : pools) {
+            result_.devicePeakBytes.push_back(pool->peak());
+            result_.peakBufferBytes = std::max(result_.peakBufferBytes, pool->peak());
+        }
         if (!result_.spans.empty()) {
             double first = result_.spans.front().start, last = 0;
             for (const Span& s : result_.spans) {
@@ -178,22 +195,35 @@ private:
 
 class CpuBackend final : public Backend {
 public:
-    CpuBackend() : info_(cpuDeviceInfo()) {}
-    DeviceInfo device() const override { return info_; }
+    explicit CpuBackend(int devices)
+    {
+        for (int d = 0; d < devices; ++d)
+            infos_.push_back(cpuDeviceInfo(d, devices));
+    }
+    DeviceInfo device() const override { return infos_.front(); }
+    std::vector<DeviceInfo> devices() const override { return infos_; }
     ExecutionResult execute(const ExecutionRequest& request) override
     {
-        // The cap itself is enforced by the buffer pool, as it would be by device memory.
+        // The cap itself is enforced by the buffer pools, as it would be by device memory.
         checkExecutionRequest(request, "CPU backend");
+        if (request.schedule->devices > int(infos_.size()))
+            throw BackendError("CPU backend: the schedule uses " + std::to_string(request.schedule->devices) +
+                               " devices; this backend emulates " + std::to_string(infos_.size()));
         CpuRun run(request);
         return run.run();
     }
 
 private:
-    DeviceInfo info_;
+    std::vector<DeviceInfo> infos_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> makeCpuBackend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> makeCpuBackend(int devices)
+{
+    if (devices < 1)
+        throw InputError("the CPU backend emulates at least one device (got " + std::to_string(devices) + ")");
+    return std::make_unique<CpuBackend>(devices);
+}
 
 }  // namespace gigacheck

@@ -7,7 +7,7 @@
 
 namespace gigacheck {
 
-DeviceInfo cpuDeviceInfo()
+DeviceInfo cpuDeviceInfo(int index, int count)
 {
     DeviceInfo info;
     info.backend = BackendKind::Cpu;
@@ -22,6 +22,9 @@ DeviceInfo cpuDeviceInfo()
         }
     }
     info.name = "CPU: " + model + " (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+    if (count > 1)
+        info.name += ", emulated device " + std::to_string(index) + " of " + std::to_string(count);
+    info.index = index;
     const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     if (pages > 0 && pageSize > 0)
         info.memoryBytes = std::uint64_t(pages) * std::uint64_t(pageSize);

@@ -1,13 +1,18 @@
-// The CUDA backend: a Schedule on CUDA streams (seed 000 section 2.3).
+// The CUDA backend: a Schedule on CUDA streams (seed 000 section 2.3), over one or several devices.
 //
-// Each schedule stream gets three CUDA streams, one per queue (H2D, compute, D2H), so copies and
-// compute overlap. Operations are issued in schedule order (depth-first); a dependency on another
-// CUDA stream becomes cudaStreamWaitEvent on the op's "done" event. Every op is bracketed by two
-// events; a poller thread waits for them in issue order and hands spans, injections and verdicts
-// to the observer while the run goes on. All device memory is the schedule's buffers (the blocked
-// GEMM family keeps its ABFT scratch in its Aux buffers), counted against the cap and checked
-// with cudaMemGetInfo. What each op does comes from its family's CUDA op table
-// (core/cuda/op_table.hpp): this file never looks at an op's kind.
+// The backend holds a list of CUDA ordinals; schedule device d runs on ordinals[d] (the same
+// ordinal may be listed twice: two logical devices sharing one GPU, each with its own streams,
+// buffers and cap). On each device, each schedule stream gets three CUDA streams, one per queue
+// (H2D, compute, D2H), so copies and compute overlap. Operations are issued in schedule order
+// (depth-first) with their device current; a dependency on another CUDA stream — of any device —
+// becomes cudaStreamWaitEvent on the op's "done" event. Every op is bracketed by two events; a
+// poller thread waits for them in issue order and hands spans, injections and verdicts to the
+// observer while the run goes on. All device memory is the schedule's buffers, each on its
+// device (the blocked GEMM family keeps its ABFT scratch in its Aux buffers), counted against that
+// device's cap and checked with cudaMemGetInfo. Peer access is enabled between the GPUs of a run
+// where the hardware allows (core/cuda/device_copy.hpp copies either way). What each op does
+// comes from its family's CUDA op table (core/cuda/op_table.hpp): this file never looks at an
+// op's kind.
 #include "gigacheck/backend.hpp"
 
 #include "core/cuda/check.hpp"
@@ -47,23 +52,58 @@ const cuda::OpTable& familyTable(const ExecutionRequest& req)
     return *family.cuda;
 }
 
+// The distinct ordinals of a list, in first-listed order.
+std::vector<int> distinct(const std::vector<int>& ordinals)
+{
+    std::vector<int> out;
+    for (int o : ordinals)
+        if (std::find(out.begin(), out.end(), o) == out.end())
+            out.push_back(o);
+    return out;
+}
+
+// Lets every GPU of the list reach every other's memory directly where the hardware allows; a
+// pair without peer access still copies (cudaMemcpyPeerAsync stages through the host).
+void enablePeerAccess(const std::vector<int>& ordinals)
+{
+    const std::vector<int> gpus = distinct(ordinals);
+    for (int a : gpus)
+        for (int b : gpus) {
+            if (a == b)
+                continue;
+            int can = 0;
+            if (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can) {
+                (void)cudaGetLastError();
+                continue;
+            }
+            CUDA_CHECK(cudaSetDevice(a));
+            const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+                CUDA_CHECK(e);
+            (void)cudaGetLastError();  // "already enabled" is not an error here
+        }
+}
+
 class CudaRun {
 public:
-    CudaRun(const ExecutionRequest& req, int device)
-        : req_(req), schedule_(*req.schedule), ops_(req.schedule->ops), device_(device), table_(familyTable(req)),
-          reporter_(req.observer, req.schedule->ops.size())
+    CudaRun(const ExecutionRequest& req, std::vector<int> ordinals)
+        : req_(req), schedule_(*req.schedule), ops_(req.schedule->ops), ordinals_(std::move(ordinals)),
+          table_(familyTable(req)), reporter_(req.observer, req.schedule->ops.size())
     {
+        ordinals_.resize(std::size_t(schedule_.devices));  // the backend's first schedule.devices
     }
 
     ExecutionResult run()
     {
-        CUDA_CHECK(cudaSetDevice(device_));
         failAt_ = cuda::testing::gFailAt.exchange(-1);
         memoryLimit_ = cuda::testing::gMemoryLimit.exchange(0);
         lookUpOps();
+        if (schedule_.devices > 1)
+            enablePeerAccess(ordinals_);
         allocateBuffers();
         makeStreams();
         makeEvents();
+        setCurrent(0);
         if (table_.makeState)
             state_ = table_.makeState(context());
 
@@ -72,7 +112,7 @@ public:
             issueAll();
         } catch (...) {
             stopPoller();
-            cudaDeviceSynchronize();  // let queued work end before the buffers go (errors ignored)
+            synchronizeAll();  // let queued work end before the buffers go (errors ignored)
             throw;
         }
         // Wait for the poller to report every issued op; it rethrows its own failure below.
@@ -83,14 +123,16 @@ public:
         cv_.notify_all();
         poller_.join();
         if (pollError_) {
-            cudaDeviceSynchronize();
+            synchronizeAll();
             std::rethrow_exception(pollError_);
         }
         for (const auto& s : streams_)
             CUDA_CHECK(cudaStreamSynchronize(s.get()));
 
         result_.cancelled = cancelled_;
-        result_.peakBufferBytes = peakBytes_;
+        result_.devicePeakBytes = devicePeak_;
+        for (std::size_t bytes : devicePeak_)
+            result_.peakBufferBytes = std::max(result_.peakBufferBytes, bytes);
         if (!result_.spans.empty()) {
             double first = result_.spans.front().start, last = 0;
             for (const Span& s : result_.spans) {
@@ -110,10 +152,6 @@ private:
     {
         entries_.reserve(ops_.size());
         for (const Operation& op : ops_) {
-            // One device per backend for now: a multi-GPU family needs an executor over several.
-            if (op.device != 0)
-                throw BackendError("CUDA backend: op " + std::to_string(op.id) + " is placed on device " +
-                                   std::to_string(op.device) + "; this backend runs single-device schedules");
             const cuda::OpEntry* entry = table_.find(op.kind);
             if (!entry)
                 throw BackendError("CUDA backend: family '" + std::string(familyOf(req_).name) +
@@ -122,45 +160,92 @@ private:
         }
     }
 
-    cuda::OpContext context() const { return {req_, *req_.schedule, bufferPointers_, lanes(), state_.get()}; }
+    cuda::OpContext context() const
+    {
+        return {req_, *req_.schedule, bufferPointers_, lanes(), state_.get(), ordinals_};
+    }
     int lanes() const { return std::max(1, req_.schedule->streams); }
+    int devices() const { return int(ordinals_.size()); }
+
+    // Makes schedule device d's GPU current on the calling thread (the issuing thread only).
+    void setCurrent(int d)
+    {
+        if (current_ != ordinals_[std::size_t(d)]) {
+            CUDA_CHECK(cudaSetDevice(ordinals_[std::size_t(d)]));
+            current_ = ordinals_[std::size_t(d)];
+        }
+    }
+
+    void synchronizeAll()
+    {
+        for (int gpu : distinct(ordinals_))
+            if (cudaSetDevice(gpu) == cudaSuccess)
+                cudaDeviceSynchronize();
+        (void)cudaGetLastError();
+        current_ = -1;
+    }
 
     void allocateBuffers()
     {
-        std::size_t needed = 0;
+        // Each device's buffers against its cap, then each GPU's against what it has free (two
+        // logical devices on one GPU share it).
+        std::vector<std::size_t> needed(std::size_t(devices()), 0);
         for (const BufferSpec& b : schedule_.buffers)
-            needed += b.bytes;
-        if (needed > schedule_.capBytes)
-            throw BackendError("CUDA backend: the plan needs " + formatBytes(double(needed)) + ", more than its cap of " +
-                               formatBytes(double(schedule_.capBytes)));
-        std::size_t freeBytes = 0, totalBytes = 0;
-        CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-        if (needed > freeBytes)
-            throw BackendError("out of device memory: the plan's buffers need " + formatBytes(double(needed)) +
-                               " and the device has " + formatBytes(double(freeBytes)) + " free of " +
-                               formatBytes(double(totalBytes)));
+            needed[std::size_t(b.device)] += b.bytes;
+        for (int d = 0; d < devices(); ++d)
+            if (needed[std::size_t(d)] > schedule_.capBytes)
+                throw BackendError("CUDA backend: the plan needs " + formatBytes(double(needed[std::size_t(d)])) +
+                                   (devices() > 1 ? " on device " + std::to_string(d) : std::string()) +
+                                   ", more than its cap of " + formatBytes(double(schedule_.capBytes)));
+        for (int gpu : distinct(ordinals_)) {
+            std::size_t onGpu = 0;
+            for (int d = 0; d < devices(); ++d)
+                if (ordinals_[std::size_t(d)] == gpu)
+                    onGpu += needed[std::size_t(d)];
+            std::size_t freeBytes = 0, totalBytes = 0;
+            CUDA_CHECK(cudaSetDevice(gpu));
+            current_ = gpu;
+            CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+            if (onGpu > freeBytes)
+                throw BackendError("out of device memory: the plan's buffers need " + formatBytes(double(onGpu)) +
+                                   " and the device has " + formatBytes(double(freeBytes)) + " free of " +
+                                   formatBytes(double(totalBytes)));
+        }
+        devicePeak_.assign(std::size_t(devices()), 0);
+        std::size_t allocated = 0;
         buffers_.reserve(schedule_.buffers.size());
         for (const BufferSpec& b : schedule_.buffers) {
-            if (memoryLimit_ && peakBytes_ + b.bytes > memoryLimit_)
+            if (memoryLimit_ && allocated + b.bytes > memoryLimit_)
                 throwCudaError(cudaErrorMemoryAllocation, "cudaMalloc (test memory limit)", __FILE__, __LINE__);
+            setCurrent(b.device);
             buffers_.emplace_back(b.bytes);
             bufferPointers_.push_back(buffers_.back().get());
-            peakBytes_ += b.bytes;
+            allocated += b.bytes;
+            devicePeak_[std::size_t(b.device)] += b.bytes;
         }
     }
 
     void makeStreams()
     {
-        for (int i = 0; i < 3 * lanes(); ++i)
-            streams_.emplace_back();
+        for (int d = 0; d < devices(); ++d) {
+            setCurrent(d);
+            for (int i = 0; i < 3 * lanes(); ++i)
+                streams_.emplace_back();
+        }
     }
 
+    // Each op's events on its own device (an event is recorded on a stream of its device); one
+    // start event per device, since elapsed times are measured between events of one device.
     void makeEvents()
     {
-        runStart_ = std::make_unique<Event>();
+        for (int d = 0; d < devices(); ++d) {
+            setCurrent(d);
+            runStarts_.emplace_back(cudaEventDefault);
+        }
         starts_.reserve(ops_.size());
         dones_.reserve(ops_.size());
-        for (std::size_t i = 0; i < ops_.size(); ++i) {
+        for (const Operation& op : ops_) {
+            setCurrent(op.device);
             starts_.emplace_back(cudaEventDefault);
             dones_.emplace_back(cudaEventBlockingSync);
         }
@@ -169,12 +254,18 @@ private:
     // ---- issuing ----------------------------------------------------------------------------
     cudaStream_t streamOf(const Operation& op) const
     {
-        return streams_[std::size_t(3 * op.stream + int(op.queue))].get();
+        return streams_[std::size_t(3 * (op.device * lanes() + op.stream) + int(op.queue))].get();
     }
 
     void issueAll()
     {
-        CUDA_CHECK(cudaEventRecord(runStart_->get(), streamOf(ops_.front())));
+        // The devices' clocks start together (as near as the host issues them); spans of device
+        // d are timed from its own start event.
+        for (int d = 0; d < devices(); ++d) {
+            setCurrent(d);
+            CUDA_CHECK(cudaEventRecord(runStarts_[std::size_t(d)].get(),
+                                       streams_[std::size_t(3 * d * lanes())].get()));
+        }
         for (const Operation& op : ops_) {
             if (req_.cancel && req_.cancel->load()) {
                 cancelled_ = true;
@@ -188,6 +279,7 @@ private:
                 if (stop_ || pollFailed_)
                     break;
             }
+            setCurrent(op.device);
             const cudaStream_t s = streamOf(op);
             for (int d : op.deps)
                 if (streamOf(ops_[std::size_t(d)]) != s)
@@ -257,8 +349,9 @@ private:
     {
         CUDA_CHECK(cudaEventSynchronize(dones_[std::size_t(op.id)].get()));
         Span span = spanOf(op);
-        span.start = elapsedMs(runStart_->get(), starts_[std::size_t(op.id)].get()) * 1e-3;
-        span.end = elapsedMs(runStart_->get(), dones_[std::size_t(op.id)].get()) * 1e-3;
+        const cudaEvent_t runStart = runStarts_[std::size_t(op.device)].get();
+        span.start = elapsedMs(runStart, starts_[std::size_t(op.id)].get()) * 1e-3;
+        span.end = elapsedMs(runStart, dones_[std::size_t(op.id)].get()) * 1e-3;
         OpOutcome outcome;
         if (const cuda::ReportFunction read = entries_[std::size_t(op.id)]->report)
             read(context(), op, span, outcome);
@@ -276,7 +369,8 @@ private:
     const ExecutionRequest& req_;
     const Schedule& schedule_;
     const std::vector<Operation>& ops_;
-    int device_ = 0;
+    std::vector<int> ordinals_;  // CUDA ordinal of each schedule device
+    int current_ = -1;           // the ordinal current on the issuing thread
     const cuda::OpTable& table_;
     std::vector<const cuda::OpEntry*> entries_;  // per op, looked up once before the run
     int failAt_ = -1;
@@ -285,10 +379,10 @@ private:
     // Destroyed in reverse order: the poller is stopped (destructor) before the events and buffers go.
     std::vector<DeviceBuffer> buffers_;
     std::vector<void*> bufferPointers_;
-    std::size_t peakBytes_ = 0;
-    std::vector<Stream> streams_;
+    std::vector<std::size_t> devicePeak_;  // bytes allocated on each schedule device
+    std::vector<Stream> streams_;          // device-major: device, schedule stream, queue
     int lastExclusive_ = -1;  // the exclusive op issued last (waitForExclusive)
-    std::unique_ptr<Event> runStart_;
+    std::vector<Event> runStarts_;  // per device
     std::vector<Event> starts_, dones_;
     std::unique_ptr<cuda::RunState> state_;  // the family's: destroyed before streams and buffers
 
@@ -303,19 +397,23 @@ private:
     ExecutionResult result_;
 };
 
-void checkRequest(const ExecutionRequest& req)
+void checkRequest(const ExecutionRequest& req, std::size_t devices)
 {
     checkExecutionRequest(req, "CUDA backend");
+    if (req.schedule->devices > int(devices))
+        throw BackendError("CUDA backend: the schedule uses " + std::to_string(req.schedule->devices) +
+                           " devices; this backend has " + std::to_string(devices));
     if (const cuda::OpTable& table = familyTable(req); table.checkInputs)
         table.checkInputs(req);
 }
 
 // Every family's one-time kernel loading (prepare), and forgetting it after a device reset.
-void warmUpFamilies(int device)
+void warmUpFamilies(const std::vector<int>& ordinals)
 {
-    for (const FamilyOps* family : allFamilies())
-        if (family->cuda && family->cuda->warmUp)
-            family->cuda->warmUp(device);
+    for (int device : distinct(ordinals))
+        for (const FamilyOps* family : allFamilies())
+            if (family->cuda && family->cuda->warmUp)
+                family->cuda->warmUp(device);
 }
 void forgetFamilyWarmUps()
 {
@@ -339,16 +437,30 @@ std::string recoverDevice(int device)
     forgetFamilyWarmUps();
     return " (the CUDA context was reset; pinned host memory from before is no longer valid)";
 }
+std::string recoverDevices(const std::vector<int>& ordinals)
+{
+    std::string said;
+    for (int device : distinct(ordinals)) {
+        const std::string extra = recoverDevice(device);
+        if (said.empty())
+            said = extra;
+    }
+    return said;
+}
 
 class CudaBackend final : public Backend {
 public:
-    CudaBackend(int device, DeviceInfo info) : device_(device), info_(std::move(info)) {}
-    DeviceInfo device() const override { return info_; }
+    CudaBackend(std::vector<int> ordinals, std::vector<DeviceInfo> infos)
+        : ordinals_(std::move(ordinals)), infos_(std::move(infos))
+    {
+    }
+    DeviceInfo device() const override { return infos_.front(); }
+    std::vector<DeviceInfo> devices() const override { return infos_; }
     HostAllocator hostAllocator() const override
     {
         HostAllocator a;
         // Portable: pinned for every device's DMA, not only for the context that allocated it.
-        a.allocate = [device = device_](std::size_t bytes) -> void* {
+        a.allocate = [device = ordinals_.front()](std::size_t bytes) -> void* {
             void* p = nullptr;
             if (cudaSetDevice(device) != cudaSuccess || cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
                 (void)cudaGetLastError();
@@ -365,53 +477,66 @@ public:
     void prepare() override
     {
         try {
-            warmUpFamilies(device_);
+            warmUpFamilies(ordinals_);
         } catch (const BackendError& e) {
-            throw BackendError(std::string(e.what()) + recoverDevice(device_));
+            throw BackendError(std::string(e.what()) + recoverDevices(ordinals_));
         }
     }
     ExecutionResult execute(const ExecutionRequest& request) override
     {
-        checkRequest(request);
+        checkRequest(request, ordinals_.size());
         if (request.schedule->ops.empty())
             return {};
         try {
             // Before anything is timed: module loading and cuBLAS setup stay out of the spans.
-            warmUpFamilies(device_);
-            CudaRun run(request, device_);
+            warmUpFamilies(ordinals_);
+            CudaRun run(request, ordinals_);
             return run.run();
         } catch (const BackendError& e) {
-            const std::string extra = recoverDevice(device_);
+            const std::string extra = recoverDevices(ordinals_);
             throw BackendError(std::string(e.what()) + extra);
         }
     }
 
 private:
-    int device_ = 0;
-    DeviceInfo info_;
+    std::vector<int> ordinals_;
+    std::vector<DeviceInfo> infos_;
 };
 
 }  // namespace
 
 bool cudaCompiledIn() { return true; }
 
-std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device)
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, const std::vector<int>& ordinals)
 {
     std::string reason;
-    const std::vector<DeviceInfo> devices = cuda::cudaDevices(&reason);
-    const int wanted = device < 0 ? 0 : device;
-    for (const DeviceInfo& listed : devices)
-        if (listed.index == wanted) {
-            return std::make_unique<CudaBackend>(listed.index, listed);
-        }
-    if (why) {
-        if (devices.empty())
-            *why = reason.empty() ? "no CUDA device found" : reason;
-        else
-            *why = "there is no CUDA device " + std::to_string(device) + " (" + std::to_string(devices.size()) +
-                   " found, numbered 0.." + std::to_string(devices.size() - 1) + ")";
+    const std::vector<DeviceInfo> listed = cuda::cudaDevices(&reason);
+    if (ordinals.empty()) {
+        if (why)
+            *why = "no CUDA device asked for";
+        return nullptr;
     }
-    return nullptr;
+    std::vector<DeviceInfo> infos;
+    for (int wanted : ordinals) {
+        const auto it = std::find_if(listed.begin(), listed.end(), [wanted](const DeviceInfo& d) { return d.index == wanted; });
+        if (it == listed.end()) {
+            if (why) {
+                if (listed.empty())
+                    *why = reason.empty() ? "no CUDA device found" : reason;
+                else
+                    *why = "there is no CUDA device " + std::to_string(wanted) + " (" + std::to_string(listed.size()) +
+                           " found, numbered 0.." + std::to_string(listed.size() - 1) + ")";
+            }
+            return nullptr;
+        }
+        infos.push_back(*it);
+    }
+    return std::make_unique<CudaBackend>(ordinals, std::move(infos));
+}
+
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, int device)
+{
+    return makeCudaBackend(why, std::vector<int>{device < 0 ? 0 : device});
 }
 
 }  // namespace gigacheck

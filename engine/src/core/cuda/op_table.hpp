@@ -22,6 +22,9 @@ struct OpContext {
     const std::vector<void*>& buffers;  // device memory of each buffer slot
     int lanes = 1;                      // schedule streams (each has an H2D, compute and D2H CUDA stream)
     RunState* state = nullptr;          // the family's (null when it keeps none)
+    // The CUDA ordinal of each schedule device (Operation::device, BufferSpec::device index it;
+    // the same ordinal may appear twice). Issue functions run with their op's device current.
+    const std::vector<int>& ordinals;
 };
 
 // Enqueues the op on stream s (after its dependencies; before its "done" event). Must not block.
@@ -37,8 +40,9 @@ struct OpEntry {
 };
 
 struct OpTable {
-    // Called with the device current, after the buffers and streams exist and before any op is
-    // issued; throws BackendError. Optional.
+    // Called with schedule device 0 current, after the buffers and streams exist and before any
+    // op is issued; throws BackendError. Optional. (A family on several devices makes what it
+    // needs per device here, setting each current: ordinals in the context.)
     std::unique_ptr<RunState> (*makeState)(const OpContext&) = nullptr;
     // Refuses request settings only the CUDA implementation has limits for (blocked GEMM: the
     // tiled kernel's tile side), before anything is allocated. Optional.

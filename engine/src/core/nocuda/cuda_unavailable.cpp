@@ -12,4 +12,9 @@ std::unique_ptr<Backend> makeCudaBackend(std::string* why, int /*device*/)
     return nullptr;
 }
 
+std::unique_ptr<Backend> makeCudaBackend(std::string* why, const std::vector<int>& /*ordinals*/)
+{
+    return makeCudaBackend(why, -1);
+}
+
 }  // namespace gigacheck
