@@ -3,6 +3,7 @@
 #include "core/op_table.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
+#include "families/online_abft/ops.hpp"
 
 #include <array>
 
@@ -10,7 +11,7 @@ namespace gigacheck {
 
 std::span<const FamilyOps* const> allFamilies()
 {
-    static const std::array families{&blocked_gemm::family()};
+    static const std::array families{&blocked_gemm::family(), &online_abft::family()};
     return families;
 }
 
