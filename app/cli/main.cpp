@@ -32,7 +32,7 @@ const char* const kUsage =
     "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
     "             [--json FILE] [--csv FILE]\n"
     "  devices  list devices and their roofline ceilings (--measure times them)\n"
-    "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper\n"
+    "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper | online\n"
     "  show     print the report of a saved run record\n"
     "\n"
     "Options:\n"

@@ -8,6 +8,7 @@
 #include "gigacheck/run.hpp"
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,10 @@ void validateOnlineConfig(const OnlineConfig& config, BackendKind resolvedBacken
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks = {});
 
 std::string formatOnlineReport(const OnlineRecord& record);
+
+// `gigacheck bench online` (README of engine/src/families/online_abft): returns the exit code.
+struct BenchOptions;
+int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 std::string onlineToJson(const OnlineRecord& record, int indent = 1);
 OnlineRecord onlineRecordFromJson(const std::string& text);
 

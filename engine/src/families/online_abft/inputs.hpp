@@ -22,7 +22,8 @@ struct PlannedFault {
 };
 
 // Buffer slots of the schedule (plan.buffers).
-enum Slot : int { kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotReplica1 = 3, kSlotReplica2 = 4 };
+// ABFT: A_c, B_r, C_f, aux. TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
+enum Slot : int { kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5 };
 
 struct OnlineInputs {
     Scheme scheme = Scheme::Online;

@@ -5,6 +5,7 @@
 #include "core/timestamp.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
+#include "families/online_abft/run/run_online.hpp"
 
 #include "gigacheck/version.hpp"
 
@@ -121,11 +122,40 @@ int OnlineRecord::uncorrectableChecks() const
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
 {
     std::unique_ptr<Backend> own;
-    Backend* backend = hooks.backend;
-    if (!backend) {
+    RunHooks withBackend = hooks;
+    if (!withBackend.backend) {
         own = makeBackend(config.backend, config.device);
-        backend = own.get();
+        withBackend.backend = own.get();
     }
+    validateOnlineConfig(config, withBackend.backend->device().backend);
+    const Shape& s = config.shape;
+    const HostAllocator alloc = withBackend.backend->hostAllocator();
+    HostMatrix a, b, result;
+    try {
+        a = HostMatrix(config.precision, s.m, s.n, alloc);
+        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        result = HostMatrix(config.precision, s.m, s.q, alloc);
+    } catch (const std::exception& e) {
+        throw InputError(std::string("not enough host memory for A, B and C: ") + e.what());
+    }
+    if (!(hooks.cancel && hooks.cancel->load())) {
+        fillRandom(a, config.distribution, config.seed, 1);
+        fillRandom(b, config.distribution, config.seed, 2);
+        if (hooks.onInputs)
+            hooks.onInputs(a, b);
+    }
+    OnlineRecord record = online_abft::runOnlineOn(config, withBackend, a, b, result);
+    if (hooks.resultOut)
+        *hooks.resultOut = std::move(result);
+    return record;
+}
+
+namespace online_abft {
+
+OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, HostMatrix& a, HostMatrix& b,
+                         HostMatrix& result)
+{
+    Backend* backend = hooks.backend;
     OnlineRecord record;
     record.toolVersion = kVersion;
     record.createdAt = nowIso8601();
@@ -153,19 +183,6 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
     }
 
     const Shape& s = c.shape;
-    const HostAllocator alloc = backend->hostAllocator();
-    HostMatrix a, b, result;
-    try {
-        a = HostMatrix(c.precision, s.m, s.n, alloc);
-        b = HostMatrix(c.precision, s.n, s.q, alloc);
-        result = HostMatrix(c.precision, s.m, s.q, alloc);
-    } catch (const std::exception& e) {
-        throw InputError(std::string("not enough host memory for A, B and C: ") + e.what());
-    }
-    fillRandom(a, c.distribution, c.seed, 1);
-    fillRandom(b, c.distribution, c.seed, 2);
-    if (hooks.onInputs)
-        hooks.onInputs(a, b);
     // The inputs' sums where they were made: the encoding finds an element corrupted on its way.
     if (c.scheme != Scheme::Tmr && record.device.backend == BackendKind::Cpu) {
         plainSums(a, in.hostRowSumsA, in.hostColSumsA);
@@ -236,9 +253,9 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
         }
     if (record.status == "ok")
         record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), c.thresholdLambda);
-    if (hooks.resultOut)
-        *hooks.resultOut = std::move(result);
     return record;
 }
+
+}  // namespace online_abft
 
 }  // namespace gigacheck
