@@ -3,6 +3,7 @@
 
 #include "command_line.hpp"
 
+#include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
 
 #include <iostream>
@@ -19,6 +20,10 @@ int showCommand(const QStringList& args)
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
+    if (const auto online = gigacheck::loadOnlineRecord(text(files.first()))) {  // the online ABFT family's
+        std::cout << gigacheck::formatOnlineReport(*online);
+        return kExitVerified;
+    }
     std::cout << gigacheck::formatReport(gigacheck::loadRecord(text(files.first())));
     return kExitVerified;
 }

@@ -119,6 +119,9 @@ void TestCliOnline::recordWritten()
     QVERIFY(json.contains("\"scheme\": \"online\""));
     QVERIFY(json.contains("\"check_every\": 2"));
     QVERIFY(json.contains("\"panel\": 32"));
+    const Result shown = gigacheckCli(QStringLiteral("show ") + path);
+    QCOMPARE(shown.exitCode, 0);
+    QVERIFY2(shown.out.contains(QStringLiteral("check after step 1: corrected")), qPrintable(shown.out));
 }
 
 QTEST_GUILESS_MAIN(TestCliOnline)

@@ -124,5 +124,8 @@ struct BenchOptions;
 int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 std::string onlineToJson(const OnlineRecord& record, int indent = 1);
 OnlineRecord onlineRecordFromJson(const std::string& text);
+// The record in the file when its family is online_abft; nullopt for another family's record.
+// Throws InputError when the file cannot be read or its online_abft record is malformed.
+std::optional<OnlineRecord> loadOnlineRecord(const std::string& path);
 
 }  // namespace gigacheck

@@ -6,6 +6,9 @@
 
 #include "core/record/json_fields.hpp"
 
+#include <fstream>
+#include <sstream>
+
 namespace gigacheck {
 
 using recordjson::Json;
@@ -271,6 +274,28 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         r.vote = vote;
     }
     return r;
+}
+
+std::optional<OnlineRecord> loadOnlineRecord(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw InputError("cannot read run record '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    Json doc;
+    try {
+        doc = Json::parse(text.str());
+    } catch (const std::exception&) {
+        return std::nullopt;  // not JSON: the blocked reader says why
+    }
+    if (!doc.is_object() || !doc.contains("family") || doc["family"] != OnlineRecord::kFamily)
+        return std::nullopt;
+    try {
+        return onlineRecordFromJson(text.str());
+    } catch (const std::exception& e) {
+        throw InputError(path + ": " + e.what());
+    }
 }
 
 }  // namespace gigacheck
