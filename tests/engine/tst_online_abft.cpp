@@ -351,6 +351,19 @@ void TestOnlineAbft::inputFaultsReportedAsSuch()
         QCOMPARE(countVerdict(r, Verdict::Clean), 4);
         QVERIFY(r.verifiedCorrect());
     }
+    // A bit flip of the top exponent bit (a value of ~1e38): the row of C is computed again, not
+    // corrected by subtraction, so nothing is lost to cancellation.
+    for (OnlineTarget target : {OnlineTarget::A, OnlineTarget::B}) {
+        OnlineConfig c = config({70, 100, 60}, Scheme::Online, 25, 1);
+        c.model = FaultModel::BitFlip;
+        // The inner index (A's column, B's row) 30 lies in panel 1: used after the fault strikes.
+        c.faults = {target == OnlineTarget::A ? at(17, 30, 0, target) : at(30, 17, 0, target)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(int(r.inputFaults.size()), 1);
+        QVERIFY(r.inputFaults[0].corrected);
+        QCOMPARE(r.inputFaults[0].caughtAtStep, 1);
+        QVERIFY2(r.verifiedCorrect(), qPrintable(QString::number(r.reference.maxRelError)));
+    }
     // After its panel was used: C never sees it (nothing to report, the product is right).
     OnlineConfig late = config({70, 100, 60}, Scheme::Online, 25, 1);
     late.faults = {at(3, 4, 2, OnlineTarget::A)};

@@ -29,6 +29,20 @@ void gemm(const double* a, std::int64_t lda, const double* b, std::int64_t ldb, 
                 accumulate ? 1.0 : 0.0, c, int(ldc));
 }
 
+// y = M^T x (M: rows x cols, row-major, x of length rows) or, with noTrans, y = M x (x of length cols).
+void gemv(bool noTrans, const float* m, std::int64_t ld, std::int64_t rows, std::int64_t cols, const float* x,
+          std::int64_t incx, float* y, std::int64_t incy)
+{
+    cblas_sgemv(CblasRowMajor, noTrans ? CblasNoTrans : CblasTrans, int(rows), int(cols), 1.0f, m, int(ld), x, int(incx),
+                0.0f, y, int(incy));
+}
+void gemv(bool noTrans, const double* m, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* x,
+          std::int64_t incx, double* y, std::int64_t incy)
+{
+    cblas_dgemv(CblasRowMajor, noTrans ? CblasNoTrans : CblasTrans, int(rows), int(cols), 1.0, m, int(ld), x, int(incx),
+                0.0, y, int(incy));
+}
+
 // Plain row and column sums of a rows x cols matrix in double, always in the same order, so that
 // two calls on the same values give the same bits: any difference is a changed element.
 template <class T>
@@ -73,27 +87,30 @@ std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols
     std::vector<Located> out;
     if (badRows.empty() || badCols.empty() || (badRows.size() > 1 && badCols.size() > 1))
         return out;  // not locatable from plain sums
-    const auto restore = [&](std::int64_t i, std::int64_t j, double delta) {
+    // The element is rebuilt from the good sum of its line without it (not as value - difference:
+    // a huge fault's difference has lost the element's own digits, an infinite one has none).
+    const auto restore = [&](std::int64_t i, std::int64_t j, bool fromColumn) {
         const T before = x[i * ld + j];
-        // A non-finite element (an exponent flip to inf) cannot be found from a difference: rebuild
-        // it from the sum of its column without it.
-        double good = double(before) - delta;
-        if (!std::isfinite(double(before)) || !std::isfinite(delta)) {
-            double rest = 0;
+        double rest = 0;
+        if (fromColumn) {
             for (std::int64_t r = 0; r < rows; ++r)
                 if (r != i)
                     rest += double(x[r * ld + j]);
-            good = goodCols[std::size_t(j)] - rest;
+            x[i * ld + j] = T(goodCols[std::size_t(j)] - rest);
+        } else {
+            for (std::int64_t c = 0; c < cols; ++c)
+                if (c != j)
+                    rest += double(x[i * ld + c]);
+            x[i * ld + j] = T(goodRows[std::size_t(i)] - rest);
         }
-        x[i * ld + j] = T(good);
         out.push_back({i, j, double(before) - double(x[i * ld + j])});
     };
     if (badRows.size() == 1)
         for (std::int64_t j : badCols)
-            restore(badRows[0], j, nowCols[std::size_t(j)] - goodCols[std::size_t(j)]);
+            restore(badRows[0], j, true);
     else
         for (std::int64_t i : badRows)
-            restore(i, badCols[0], nowRows[std::size_t(i)] - goodRows[std::size_t(i)]);
+            restore(i, badCols[0], false);
     return out;
 }
 
@@ -264,7 +281,9 @@ template <class T> bool repairInputFault(cpu::OpContext& c, const VerifyResult& 
         return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
     };
     const auto rows = resultLines(r.mismatchRows, s.m), cols = resultLines(r.mismatchCols, s.q);
-    const bool inA = rows == 0 && cols >= 2, inB = cols == 0 && rows >= 2;
+    // Its own row (column) may mismatch too when the fault is huge (the checksum cell of that line
+    // overflows), and the check then "corrects" the line from the other axis: still an input fault.
+    const bool inA = rows <= 1 && cols >= 2, inB = cols <= 1 && rows >= 2;
     if (!inA && !inB)
         return false;
     T* a = slot<T>(c, kSlotA);
@@ -277,16 +296,15 @@ template <class T> bool repairInputFault(cpu::OpContext& c, const VerifyResult& 
     if (located.empty())
         return false;
     for (const Located& l : located) {
-        // Only a panel already multiplied has spread it into C.
+        // Only a panel already multiplied has spread it into C. The row (column) of C is computed
+        // again from the restored input over the depth consumed so far: exact whatever the fault
+        // (subtracting delta * B(k, :) would cancel catastrophically for a huge or infinite delta).
         const std::int64_t inner = inA ? l.col : l.row;
         const bool spread = inner < st.consumed;
-        if (spread && inA) {
-            for (std::int64_t j = 0; j < s.q + k; ++j)
-                cf[l.row * ldc + j] = T(double(cf[l.row * ldc + j]) - l.delta * double(b[inner * ldb + j]));
-        } else if (spread) {
-            for (std::int64_t i = 0; i < s.m + k; ++i)
-                cf[i * ldc + l.col] = T(double(cf[i * ldc + l.col]) - l.delta * double(a[i * lda + inner]));
-        }
+        if (spread && inA)
+            gemv(false, b, ldb, st.consumed, s.q + k, a + l.row * lda, 1, cf + l.row * ldc, 1);
+        else if (spread)
+            gemv(true, a, lda, s.m + k, st.consumed, b + l.col, ldb, cf + l.col, ldc);
         in.inputFaults.push_back({inA ? OnlineTarget::A : OnlineTarget::B, l.row, l.col, l.delta, false, step,
                                   spread ? (inA ? s.q : s.m) : 0, true});
     }
@@ -314,13 +332,17 @@ template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome&
 {
     const Shape& s = c.schedule.plan.shape;
     VerifyResult r = verifyNow<T>(c, op);
-    if (r.verdict == Verdict::Uncorrectable && repairInputFault<T>(c, r, op.block.k)) {
+    // A whole line of C off (uncorrectable, or corrected as a collinear set): look for its cause in
+    // the inputs before believing in that many independent faults.
+    if (r.verdict != Verdict::Clean && repairInputFault<T>(c, r, op.block.k)) {
         // The input fault is out of C: the check must now pass (or correct what else is there).
         const VerifyResult again = verifyNow<T>(c, op);
         if (again.verdict != Verdict::Uncorrectable) {
             r.verdict = Verdict::Corrected;
-            r.corrections = again.corrections;
-            r.checksumsRecomputed = again.checksumsRecomputed;
+            r.corrections.insert(r.corrections.end(), again.corrections.begin(), again.corrections.end());
+            r.checksumsRecomputed = r.checksumsRecomputed || again.checksumsRecomputed;
+        } else {
+            r.verdict = Verdict::Uncorrectable;
         }
     }
     VerifyEvent ev;
