@@ -364,7 +364,12 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
                         HostMatrix(Precision::F32, n, n, backend->hostAllocator()), reps};
             fillRandom(bench.a, Distribution::Uniform, 1, 1);
             fillRandom(bench.b, Distribution::Uniform, 1, 2);
-            bench.once(baseConfig(n, panel, device.backend));  // warm-up: handles, first launches, pages
+            // Warm-up of both paths: handles, first launches of every kernel (the vote's too), pages.
+            bench.once(baseConfig(n, panel, device.backend));
+            OnlineConfig tmrWarm = baseConfig(n, panel, device.backend);
+            tmrWarm.scheme = Scheme::Tmr;
+            tmrWarm.panel = 0;
+            bench.once(tmrWarm);
             const double plain = plainSeconds(device.backend, n, reps + 2);
             doc["timing"].push_back(timingSuite(bench, n, panel, plain, device.ceilings.deviceBandwidthGBs, out));
             if (n == sizes.front())
