@@ -6,6 +6,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/online_abft.hpp"
+#include "gigacheck/schedule.hpp"
 
 #include <mutex>
 
@@ -26,6 +27,11 @@ struct PlannedFault {
 enum Slot : int { kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5 };
 
 struct OnlineInputs {
+    Shape shape;
+    Precision precision = Precision::F32;
+    HostMatrix* a = nullptr;  // m x n, read by load-inputs (stays clean: faults strike the copies)
+    HostMatrix* b = nullptr;  // n x q
+    HostMatrix* c = nullptr;  // m x q, written by store-result
     Scheme scheme = Scheme::Online;
     int checksums = 1;
     std::int64_t panel = 1;
@@ -50,6 +56,12 @@ struct OnlineRequest : ExecutionRequest {
 inline OnlineInputs& inputsOf(const ExecutionRequest& request)
 {
     return *static_cast<const OnlineRequest&>(request).online;
+}
+
+// A buffer slot of the schedule.
+inline const BufferSpec& bufferOf(const Schedule& schedule, int slot)
+{
+    return schedule.plan.buffers[std::size_t(slot)];
 }
 
 // The faults that strike right after this op (an InjectFault op of step / replica block.k).

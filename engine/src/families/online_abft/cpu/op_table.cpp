@@ -12,7 +12,7 @@ namespace {
 #define GIGACHECK_ONLINE_CPU_OP(name)                                                   \
     void name(cpu::OpContext& c, const Operation& op, OpOutcome& out)                   \
     {                                                                                   \
-        if (c.schedule.plan.precision == Precision::F32)                                \
+        if (inputsOf(c.request).precision == Precision::F32)                                \
             cpu_ops::name<float>(c, op, out);                                           \
         else                                                                            \
             cpu_ops::name<double>(c, op, out);                                          \

@@ -13,7 +13,7 @@ namespace gigacheck::online_abft::cpu_ops {
 namespace {
 
 template <class T> T* slot(const cpu::OpContext& c, int s) { return static_cast<T*>(c.buffers[std::size_t(s)]); }
-std::int64_t ldOf(const cpu::OpContext& c, int s) { return c.schedule.plan.buffers[std::size_t(s)].ld; }
+std::int64_t ldOf(const cpu::OpContext& c, int s) { return bufferOf(c.schedule, s).ld; }
 State& stateOf(const cpu::OpContext& c) { return *static_cast<State*>(c.state); }
 
 void gemm(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
@@ -128,7 +128,7 @@ Injection injectionOf(const PlannedFault& f)
 std::unique_ptr<cpu::RunState> makeState(const cpu::OpContext& context)
 {
     auto state = std::make_unique<State>();
-    const Shape& s = context.schedule.plan.shape;
+    const Shape& s = inputsOf(context.request).shape;
     const int k = inputsOf(context.request).checksums;
     state->plainBound.reset(s.m, s.q);
     state->weightedBound.reset(s.m + k, s.q + k);
@@ -137,7 +137,7 @@ std::unique_ptr<cpu::RunState> makeState(const cpu::OpContext& context)
 
 template <class T> void loadInputs(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    const HostMatrix& src = op.host.matrix == Operand::A ? *c.request.a : *c.request.b;
+    const HostMatrix& src = op.host.matrix == Operand::A ? *inputsOf(c.request).a : *inputsOf(c.request).b;
     T* dst = slot<T>(c, op.dst);
     const std::int64_t ld = ldOf(c, op.dst);
     for (std::int64_t r = 0; r < op.host.rows; ++r)
@@ -146,7 +146,7 @@ template <class T> void loadInputs(cpu::OpContext& c, const Operation& op, OpOut
 
 template <class T> void storeResult(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    HostMatrix& dst = *c.request.c;
+    HostMatrix& dst = *inputsOf(c.request).c;
     const T* src = slot<T>(c, op.dst);
     const std::int64_t ld = ldOf(c, op.dst);
     for (std::int64_t r = 0; r < op.host.rows; ++r)
@@ -156,7 +156,7 @@ template <class T> void storeResult(cpu::OpContext& c, const Operation& op, OpOu
 // Applies one planned fault to the element it names; returns the element's address.
 template <class T> T* faultCell(cpu::OpContext& c, const PlannedFault& f)
 {
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     const OnlineFault& at = f.at;
     switch (at.target) {
     case OnlineTarget::A: return slot<T>(c, kSlotA) + at.row * ldOf(c, kSlotA) + at.col;
@@ -171,7 +171,7 @@ template <class T> T* faultCell(cpu::OpContext& c, const PlannedFault& f)
 template <class T> void applyPlanned(cpu::OpContext& c, PlannedFault& f, T* cell)
 {
     f.before = double(*cell);
-    *cell = T(applyFault(injectionOf(f), double(*cell), c.schedule.plan.precision));
+    *cell = T(applyFault(injectionOf(f), double(*cell), inputsOf(c.request).precision));
     f.after = double(*cell);
     f.applied = true;
 }
@@ -200,7 +200,7 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
 {
     OnlineInputs& in = inputsOf(c.request);
     State& st = stateOf(c);
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     T* a = slot<T>(c, kSlotA);
     T* b = slot<T>(c, kSlotB);
     const std::int64_t lda = ldOf(c, kSlotA), ldb = ldOf(c, kSlotB);
@@ -235,7 +235,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
 {
     const OnlineInputs& in = inputsOf(c.request);
     State& st = stateOf(c);
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     const std::int64_t k = in.checksums, lda = ldOf(c, kSlotA), ldb = ldOf(c, kSlotB), ldc = ldOf(c, kSlotC);
     const std::int64_t offset = std::int64_t(op.block.k) * in.panel, width = op.depth;
     const T* a = slot<T>(c, kSlotA) + offset;
@@ -253,7 +253,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
 template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     OnlineInputs& in = inputsOf(c.request);
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     const int step = op.block.k;
     for (std::size_t i : faultsAfter(in, step)) {
         PlannedFault& f = in.faults[i];
@@ -275,7 +275,7 @@ template <class T> bool repairInputFault(cpu::OpContext& c, const VerifyResult& 
 {
     OnlineInputs& in = inputsOf(c.request);
     State& st = stateOf(c);
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     const std::int64_t k = in.checksums;
     const auto resultLines = [](const std::vector<std::int64_t>& v, std::int64_t limit) {
         return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
@@ -315,22 +315,22 @@ template <class T> VerifyResult verifyNow(cpu::OpContext& c, const Operation& op
 {
     const OnlineInputs& in = inputsOf(c.request);
     State& st = stateOf(c);
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     T* cf = slot<T>(c, kSlotC);
     const std::int64_t ldc = ldOf(c, kSlotC);
     (void)op;
     if (in.checksums == 1) {
-        const Thresholds t = thresholds(st.plainBound, roundoffModel(c.schedule.plan.precision), in.lambda);
+        const Thresholds t = thresholds(st.plainBound, roundoffModel(inputsOf(c.request).precision), in.lambda);
         return verifyAndCorrect(BlockView<T>{cf, s.m, s.q, ldc}, t);
     }
     const Thresholds t = weightedThresholds(st.weightedBound, s.m, s.q, in.checksums,
-                                            unitRoundoff(c.schedule.plan.precision), in.lambda);
+                                            unitRoundoff(inputsOf(c.request).precision), in.lambda);
     return verifyWeighted(cf, s.m, s.q, ldc, in.checksums, t);
 }
 
 template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     VerifyResult r = verifyNow<T>(c, op);
     // A whole line of C off (uncorrectable, or corrected as a collinear set): look for its cause in
     // the inputs before believing in that many independent faults.
@@ -356,14 +356,14 @@ template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome&
 
 template <class T> void replicaProduct(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     gemm(slot<T>(c, kSlotA), ldOf(c, kSlotA), slot<T>(c, kSlotB), ldOf(c, kSlotB), slot<T>(c, op.dst), ldOf(c, op.dst),
          s.m, s.q, s.n, false);
 }
 
 template <class T> void vote(cpu::OpContext& c, const Operation&, OpOutcome&)
 {
-    const Shape& s = c.schedule.plan.shape;
+    const Shape& s = inputsOf(c.request).shape;
     T* r0 = slot<T>(c, kSlotC);
     const T* r1 = slot<T>(c, kSlotReplica1);
     const T* r2 = slot<T>(c, kSlotReplica2);

@@ -37,21 +37,21 @@ struct State final : gigacheck::cuda::RunState {
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
-const Plan& planOf(const gigacheck::cuda::OpContext& c) { return c.schedule.plan; }
+
 void* buf(const gigacheck::cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
-std::int64_t ld(const gigacheck::cuda::OpContext& c, int slot) { return planOf(c).buffers[std::size_t(slot)].ld; }
+std::int64_t ld(const gigacheck::cuda::OpContext& c, int slot) { return bufferOf(c.schedule, slot).ld; }
 AuxView auxOf(const gigacheck::cuda::OpContext& c)
 {
     return AuxView{static_cast<double*>(buf(c, kSlotAux)), ld(c, kSlotAux)};
 }
 RoundoffModel roundoff(const gigacheck::cuda::OpContext& c)
 {
-    return roundoffModel(planOf(c).precision, c.request.gemm == GemmVariant::CublasTf32);
+    return roundoffModel(inputsOf(c.request).precision, inputsOf(c.request).gemm == GemmVariant::CublasTf32);
 }
 char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::int64_t col)
 {
     return static_cast<char*>(buf(c, slot)) + (std::size_t(row) * std::size_t(ld(c, slot)) + std::size_t(col)) *
-                                                  elemSize(planOf(c).precision);
+                                                  elemSize(inputsOf(c.request).precision);
 }
 
 std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpContext& c)
@@ -76,8 +76,8 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
 
 void issueLoad(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const std::size_t es = elemSize(planOf(c).precision);
-    const HostMatrix& src = op.host.matrix == Operand::A ? *c.request.a : *c.request.b;
+    const std::size_t es = elemSize(inputsOf(c.request).precision);
+    const HostMatrix& src = op.host.matrix == Operand::A ? *inputsOf(c.request).a : *inputsOf(c.request).b;
     CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es, src.data(),
                                  std::size_t(src.cols()) * es, std::size_t(op.host.cols) * es,
                                  std::size_t(op.host.rows), cudaMemcpyHostToDevice, s));
@@ -85,8 +85,8 @@ void issueLoad(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStr
 
 void issueStore(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const std::size_t es = elemSize(planOf(c).precision);
-    HostMatrix& dst = *c.request.c;
+    const std::size_t es = elemSize(inputsOf(c.request).precision);
+    HostMatrix& dst = *inputsOf(c.request).c;
     CUDA_CHECK(cudaMemcpy2DAsync(dst.data(), std::size_t(dst.cols()) * es, buf(c, op.dst),
                                  std::size_t(ld(c, op.dst)) * es, std::size_t(op.host.cols) * es,
                                  std::size_t(op.host.rows), cudaMemcpyDeviceToHost, s));
@@ -96,18 +96,18 @@ void issueStore(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
 // (c_A is taken from each A panel by the product's own pass over it.)
 void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
 {
-    const Shape& sh = planOf(c).shape;
-    gigacheck::cuda::checksumB(planOf(c).precision, buf(c, kSlotB), sh.n, sh.q, ld(c, kSlotB), s);
+    const Shape& sh = inputsOf(c.request).shape;
+    gigacheck::cuda::checksumB(inputsOf(c.request).precision, buf(c, kSlotB), sh.n, sh.q, ld(c, kSlotB), s);
 }
 
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     const std::int64_t offset = std::int64_t(op.block.k) * in.panel;
     GemmCall g;
-    g.variant = c.request.gemm;
-    g.precision = planOf(c).precision;
+    g.variant = inputsOf(c.request).gemm;
+    g.precision = inputsOf(c.request).precision;
     g.m = sh.m;
     g.n = op.depth;
     g.q = sh.q;
@@ -130,7 +130,7 @@ double* injectSlot(const gigacheck::cuda::OpContext& c, int opId)
 void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     std::vector<DeviceInjection> items;
     for (std::size_t i : faultsAfter(in, op.block.k)) {
         const PlannedFault& f = in.faults[i];
@@ -144,7 +144,7 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
     }
     const int slot = in.scheme == Scheme::Tmr ? op.dst : kSlotC;
     if (!items.empty())
-        gigacheck::cuda::inject(planOf(c).precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
+        gigacheck::cuda::inject(inputsOf(c.request).precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
                                 injectSlot(c, op.id), s);
 }
 
@@ -155,18 +155,18 @@ VerifyOut* verifySlot(const gigacheck::cuda::OpContext& c, int opId)
 
 void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const Shape& sh = planOf(c).shape;
-    gigacheck::cuda::verify(gigacheck::cuda::verifyCall(planOf(c).precision, buf(c, kSlotC), sh.m, sh.q, ld(c, kSlotC),
-                                                        op.depth, auxOf(c), roundoff(c), c.request.thresholdLambda),
+    const Shape& sh = inputsOf(c.request).shape;
+    gigacheck::cuda::verify(gigacheck::cuda::verifyCall(inputsOf(c.request).precision, buf(c, kSlotC), sh.m, sh.q, ld(c, kSlotC),
+                                                        op.depth, auxOf(c), roundoff(c), inputsOf(c.request).lambda),
                             verifySlot(c, op.id), s);
 }
 
 void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     GemmCall g;
-    g.variant = c.request.gemm == GemmVariant::CublasTf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
-    g.precision = planOf(c).precision;
+    g.variant = inputsOf(c.request).gemm == GemmVariant::CublasTf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    g.precision = inputsOf(c.request).precision;
     g.m = sh.m;
     g.n = sh.n;
     g.q = sh.q;
@@ -181,8 +181,8 @@ void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& o
 
 void issueVote(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
 {
-    const Shape& sh = planOf(c).shape;
-    cuda::vote(planOf(c).precision, buf(c, kSlotC), buf(c, kSlotReplica1), buf(c, kSlotReplica2), sh.m * sh.q,
+    const Shape& sh = inputsOf(c.request).shape;
+    cuda::vote(inputsOf(c.request).precision, buf(c, kSlotC), buf(c, kSlotReplica1), buf(c, kSlotReplica2), sh.m * sh.q,
                static_cast<cuda::VoteOut*>(buf(c, kSlotVote)), stateOf(c).voteOut.as<cuda::VoteOut>(), s);
 }
 
@@ -192,14 +192,14 @@ void reportPanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op
 {
     // The device multiplies the unaugmented panels and adds the checksum sides beside: count the
     // flops it does (2 m q b for the GEMM, ~2 (m + q) b for the checksum products).
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     span.flops = 2.0 * double(sh.m) * double(sh.q) * double(op.depth) + 2.0 * double(sh.m + sh.q) * double(op.depth);
 }
 
 void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span&, OpOutcome& out)
 {
     OnlineInputs& in = inputsOf(c.request);
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     const double* values = injectSlot(c, op.id);
     std::size_t n = 0;
     for (std::size_t i : faultsAfter(in, op.block.k)) {
@@ -229,7 +229,7 @@ void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span
 
 void reportCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Span&, OpOutcome& outcome)
 {
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     VerifyEvent ev;
     ev.opId = op.id;
     ev.block = BlockIndex{0, 0, op.block.k};
@@ -241,7 +241,7 @@ void reportCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Span&
 
 void reportVote(const gigacheck::cuda::OpContext& c, const Operation&, Span&, OpOutcome&)
 {
-    const Shape& sh = planOf(c).shape;
+    const Shape& sh = inputsOf(c.request).shape;
     const cuda::VoteOut& out = *stateOf(c).voteOut.as<cuda::VoteOut>();
     VoteReport report;
     report.cellsOutvoted = std::int64_t(out.outvoted);

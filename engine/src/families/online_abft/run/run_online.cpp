@@ -92,6 +92,8 @@ OnlineInputs inputsFor(const OnlineConfig& c)
     in.checkEvery = c.scheme == Scheme::Offline ? 0 : c.checkEvery;
     in.lambda = c.thresholdLambda;
     in.gemm = c.gemm;
+    in.shape = c.shape;
+    in.precision = c.precision;
     return in;
 }
 
@@ -199,6 +201,9 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
         request.thresholdLambda = c.thresholdLambda;
         request.observer = hooks.observer;
         request.cancel = hooks.cancel;
+        inputs.a = &a;
+        inputs.b = &b;
+        inputs.c = &result;
         request.online = &inputs;
         return backend->execute(request);
     };
