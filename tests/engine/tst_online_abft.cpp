@@ -51,7 +51,7 @@ OnlineFault at(std::int64_t r, std::int64_t c, int step, OnlineTarget target = O
 
 const VerifyEvent* checkAt(const OnlineRecord& r, int step)
 {
-    for (const VerifyEvent& e : r.checks)
+    for (const VerifyEvent& e : r.verifications)
         if (e.block.k == step)
             return &e;
     return nullptr;
@@ -60,7 +60,7 @@ const VerifyEvent* checkAt(const OnlineRecord& r, int step)
 int countVerdict(const OnlineRecord& r, Verdict v)
 {
     int n = 0;
-    for (const VerifyEvent& e : r.checks)
+    for (const VerifyEvent& e : r.verifications)
         n += e.result.verdict == v;
     return n;
 }
@@ -120,7 +120,7 @@ void TestOnlineAbft::checksumRelationAfterEveryStep()
     const OnlineRecord r = runOnline(c);
     QCOMPARE(r.status, std::string("ok"));
     QCOMPARE(r.steps, int((n + panel - 1) / panel));
-    QCOMPARE(int(r.checks.size()), r.steps);
+    QCOMPARE(int(r.verifications.size()), r.steps);
     for (int j = 0; j < r.steps; ++j) {
         const VerifyEvent* e = checkAt(r, j);
         QVERIFY2(e, qPrintable(QStringLiteral("no check after step %1").arg(j)));
@@ -177,11 +177,11 @@ void TestOnlineAbft::twoFaultsOnlineAgainstOffline()
     offline.scheme = Scheme::Offline;
     offline.checkEvery = 0;
     const OnlineRecord o = runOnline(offline);
-    QCOMPARE(int(o.checks.size()), 1);
-    QCOMPARE(o.checks[0].block.k, 5);
-    QCOMPARE(name(o.checks[0].result.verdict), name(Verdict::Uncorrectable));
-    QCOMPARE(int(o.checks[0].result.mismatchRows.size()), 2);
-    QCOMPARE(int(o.checks[0].result.mismatchCols.size()), 2);
+    QCOMPARE(int(o.verifications.size()), 1);
+    QCOMPARE(o.verifications[0].block.k, 5);
+    QCOMPARE(name(o.verifications[0].result.verdict), name(Verdict::Uncorrectable));
+    QCOMPARE(int(o.verifications[0].result.mismatchRows.size()), 2);
+    QCOMPARE(int(o.verifications[0].result.mismatchCols.size()), 2);
     QVERIFY(o.recomputed);
     QVERIFY(o.recomputeClean);
     QVERIFY(o.verifiedCorrect());  // by recompute
@@ -200,10 +200,10 @@ void TestOnlineAbft::twoFaultsInOneRow()
     OnlineConfig offline = online;
     offline.scheme = Scheme::Offline;
     const OnlineRecord o = runOnline(offline);
-    QCOMPARE(int(o.checks.size()), 1);
-    QCOMPARE(name(o.checks[0].result.verdict), name(Verdict::Corrected));
-    QCOMPARE(int(o.checks[0].result.mismatchRows.size()), 1);
-    QCOMPARE(int(o.checks[0].result.corrections.size()), 2);
+    QCOMPARE(int(o.verifications.size()), 1);
+    QCOMPARE(name(o.verifications[0].result.verdict), name(Verdict::Corrected));
+    QCOMPARE(int(o.verifications[0].result.mismatchRows.size()), 1);
+    QCOMPARE(int(o.verifications[0].result.corrections.size()), 2);
     QVERIFY(o.verifiedCorrect());
 }
 
@@ -421,8 +421,8 @@ void TestOnlineAbft::noFalsePositivesOverCleanRuns()
     c.seed = std::uint64_t(3 + dist + 10 * k);
     const OnlineRecord r = runOnline(c);
     QCOMPARE(r.status, std::string("ok"));
-    QCOMPARE(countVerdict(r, Verdict::Clean), int(r.checks.size()));
-    for (const VerifyEvent& e : r.checks)
+    QCOMPARE(countVerdict(r, Verdict::Clean), int(r.verifications.size()));
+    for (const VerifyEvent& e : r.verifications)
         QVERIFY2(e.result.maxCleanResidualRatio < 0.5, qPrintable(QString::number(e.result.maxCleanResidualRatio)));
     QVERIFY(r.inputFaults.empty());
     QVERIFY(!r.recomputed);
@@ -498,10 +498,10 @@ void TestOnlineAbft::recordRoundTrip()
     QCOMPARE(back.config.faults, r.config.faults);
     QCOMPARE(back.steps, r.steps);
     QCOMPARE(back.checkSteps, r.checkSteps);
-    QCOMPARE(back.checks.size(), r.checks.size());
-    for (std::size_t i = 0; i < r.checks.size(); ++i) {
-        QCOMPARE(name(back.checks[i].result.verdict), name(r.checks[i].result.verdict));
-        QCOMPARE(back.checks[i].result.corrections.size(), r.checks[i].result.corrections.size());
+    QCOMPARE(back.verifications.size(), r.verifications.size());
+    for (std::size_t i = 0; i < r.verifications.size(); ++i) {
+        QCOMPARE(name(back.verifications[i].result.verdict), name(r.verifications[i].result.verdict));
+        QCOMPARE(back.verifications[i].result.corrections.size(), r.verifications[i].result.corrections.size());
     }
     QCOMPARE(back.inputFaults.size(), r.inputFaults.size());
     QCOMPARE(back.spans.size(), r.spans.size());

@@ -38,7 +38,7 @@ OnlineFault at(std::int64_t r, std::int64_t c, int step, OnlineTarget target = O
 
 const VerifyEvent* checkAt(const OnlineRecord& r, int step)
 {
-    for (const VerifyEvent& e : r.checks)
+    for (const VerifyEvent& e : r.verifications)
         if (e.block.k == step)
             return &e;
     return nullptr;
@@ -74,8 +74,8 @@ void TestCudaOnline::checksumRelationAfterEveryStep()
         c.precision = x.p;
         const OnlineRecord r = runOnline(c);
         QCOMPARE(r.status, std::string("ok"));
-        QCOMPARE(int(r.checks.size()), r.steps);
-        for (const VerifyEvent& e : r.checks) {
+        QCOMPARE(int(r.verifications.size()), r.steps);
+        for (const VerifyEvent& e : r.verifications) {
             QCOMPARE(name(e.result.verdict), name(Verdict::Clean));
             QVERIFY2(e.result.maxCleanResidualRatio < 0.5, qPrintable(QString::number(e.result.maxCleanResidualRatio)));
         }
@@ -111,8 +111,8 @@ void TestCudaOnline::twoFaultsOnlineAgainstOffline()
     OnlineConfig offline = online;
     offline.scheme = Scheme::Offline;
     const OnlineRecord o = runOnline(offline);
-    QCOMPARE(int(o.checks.size()), 1);
-    QCOMPARE(name(o.checks[0].result.verdict), name(Verdict::Uncorrectable));
+    QCOMPARE(int(o.verifications.size()), 1);
+    QCOMPARE(name(o.verifications[0].result.verdict), name(Verdict::Uncorrectable));
     QVERIFY(o.recomputed && o.recomputeClean);
     QVERIFY(o.verifiedCorrect());
 }
@@ -154,7 +154,7 @@ void TestCudaOnline::cleanRunsOfEveryScheme()
                     c.distribution = d;
                     c.precision = p;
                     const OnlineRecord r = runOnline(c);
-                    for (const VerifyEvent& e : r.checks)
+                    for (const VerifyEvent& e : r.verifications)
                         QCOMPARE(name(e.result.verdict), name(Verdict::Clean));
                     if (r.vote)
                         QCOMPARE(r.vote->cellsOutvoted, std::int64_t(0));
@@ -163,7 +163,7 @@ void TestCudaOnline::cleanRunsOfEveryScheme()
     OnlineConfig tf32 = config({512, 2048, 512}, Scheme::Online, 256, 1);
     tf32.gemm = GemmVariant::CublasTf32;
     const OnlineRecord r = runOnline(tf32);
-    for (const VerifyEvent& e : r.checks)
+    for (const VerifyEvent& e : r.verifications)
         QCOMPARE(name(e.result.verdict), name(Verdict::Clean));
 }
 
@@ -174,10 +174,10 @@ void TestCudaOnline::sameCorrectionsAsTheCpu()
     const OnlineRecord gpu = runOnline(c);
     c.backend = BackendKind::Cpu;
     const OnlineRecord cpu = runOnline(c);
-    QCOMPARE(gpu.checks.size(), cpu.checks.size());
-    for (std::size_t i = 0; i < gpu.checks.size(); ++i) {
-        QCOMPARE(name(gpu.checks[i].result.verdict), name(cpu.checks[i].result.verdict));
-        QCOMPARE(gpu.checks[i].result.corrections.size(), cpu.checks[i].result.corrections.size());
+    QCOMPARE(gpu.verifications.size(), cpu.verifications.size());
+    for (std::size_t i = 0; i < gpu.verifications.size(); ++i) {
+        QCOMPARE(name(gpu.verifications[i].result.verdict), name(cpu.verifications[i].result.verdict));
+        QCOMPARE(gpu.verifications[i].result.corrections.size(), cpu.verifications[i].result.corrections.size());
     }
     QVERIFY(gpu.verifiedCorrect() && cpu.verifiedCorrect());
 }

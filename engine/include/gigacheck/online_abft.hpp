@@ -84,18 +84,23 @@ struct VoteReport {
     std::vector<std::pair<std::int64_t, std::int64_t>> noMajority;  // the first 64 such cells
 };
 
+// Laid out like core's RecordEnvelope (family, status, devices, spans, events, metrics) plus the
+// family's section.
 struct OnlineRecord {
     static constexpr std::string_view kFamily = "online_abft";
     std::string toolVersion, createdAt;
+    std::string family = std::string(kFamily);
     std::string status = "ok";
     std::string error;
-    DeviceInfo device;
+    std::vector<DeviceInfo> devices = std::vector<DeviceInfo>(1);
+    Metrics metrics;  // executeSeconds, totalSeconds, peakBufferBytes
+    // ---- the online ABFT family's section
     OnlineConfig config;
     int steps = 0;
     std::vector<int> checkSteps;  // steps a check follows
     std::vector<Span> spans;
     std::vector<InjectEvent> injections;  // faults in C and its checksums (block.k = step)
-    std::vector<VerifyEvent> checks;      // one per check (block.k = step)
+    std::vector<VerifyEvent> verifications;  // one per check (block.k = step)
     std::vector<InputFaultReport> inputFaults;
     std::vector<OnlineFault> appliedInputFaults;  // A / B faults as applied (delta resolved)
     std::optional<VoteReport> vote;
@@ -103,8 +108,6 @@ struct OnlineRecord {
     bool recomputeClean = false;
     double recomputeSeconds = 0;
     ReferenceCheck reference;
-    double executeSeconds = 0, totalSeconds = 0;
-    std::size_t peakBufferBytes = 0;
 
     // Every check clean or corrected (or the recompute clean), TMR found a majority everywhere,
     // and the reference agrees.

@@ -148,14 +148,14 @@ std::vector<OnlineFault> scatteredFaults(int count, int steps, std::int64_t n)
 std::string verdictSummary(const OnlineRecord& r)
 {
     int corrected = 0, uncorrectable = 0;
-    for (const VerifyEvent& e : r.checks) {
+    for (const VerifyEvent& e : r.verifications) {
         corrected += e.result.verdict == Verdict::Corrected;
         uncorrectable += e.result.verdict == Verdict::Uncorrectable;
     }
     if (r.vote)
         return std::to_string(r.vote->cellsOutvoted) + " outvoted, " + std::to_string(r.vote->cellsWithoutMajority) +
                " no majority";
-    std::string s = std::to_string(r.checks.size()) + " checks, " + std::to_string(corrected) + " corrected";
+    std::string s = std::to_string(r.verifications.size()) + " checks, " + std::to_string(corrected) + " corrected";
     if (uncorrectable)
         s += ", " + std::to_string(uncorrectable) + " uncorrectable";
     if (r.recomputed)
@@ -177,7 +177,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
         const double time = computeSeconds(r);
         const double checks = kindSeconds(r, online_abft::kCheck);
         // A check reads C once: (n+1)^2 * 4 bytes at the device bandwidth.
-        const double model = bandwidthGBs > 0 ? double(r.checks.size()) * double(n + 1) * double(n + 1) * 4.0 /
+        const double model = bandwidthGBs > 0 ? double(r.verifications.size()) * double(n + 1) * double(n + 1) * 4.0 /
                                                     (bandwidthGBs * 1e9)
                                               : 0.0;
         t.add({scheme, scheme == "tmr" ? "-" : scheme == "offline" ? "end" : std::to_string(fq), std::to_string(faults),
@@ -185,7 +185,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                fixed(checks * 1e3, 2) + (model > 0 ? " (" + fixed(model * 1e3, 2) + ")" : ""), verdictSummary(r)});
         rows.push_back({{"n", n}, {"panel", panel}, {"scheme", scheme}, {"fq", fq}, {"faults", faults},
                         {"seconds", time}, {"plain_seconds", plain}, {"ratio", time / plain},
-                        {"check_seconds", checks}, {"check_model_seconds", model}, {"checks", r.checks.size()},
+                        {"check_seconds", checks}, {"check_model_seconds", model}, {"checks", r.verifications.size()},
                         {"recomputed", r.recomputed}, {"verified", r.status == "ok"}});
         return time;
     };
@@ -256,7 +256,7 @@ json latencySuite(Bench& bench, std::int64_t n, std::int64_t panel, std::ostream
             const OnlineRecord r = bench.once(c);
             int caught = -1;
             double injectEnd = 0, checkEnd = 0;
-            for (const VerifyEvent& e : r.checks)
+            for (const VerifyEvent& e : r.verifications)
                 if (caught < 0 && e.result.verdict != Verdict::Clean)
                     caught = e.block.k;
             for (const Span& s : r.spans) {

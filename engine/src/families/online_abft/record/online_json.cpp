@@ -107,7 +107,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
                               {"before", number(e.injection.before)},
                               {"after", number(e.injection.after)}});
     Json checks = Json::array();
-    for (const VerifyEvent& e : r.checks)
+    for (const VerifyEvent& e : r.verifications)
         checks.push_back(checkJson(e));
     Json faults = Json::array();
     for (const OnlineFault& f : c.faults)
@@ -156,9 +156,9 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"max_abs_error", number(r.reference.maxAbsError)},
           {"max_error_over_tolerance", number(r.reference.maxRelError)},
           {"passed", r.reference.passed}}},
-        {"execute_seconds", number(r.executeSeconds)},
-        {"total_seconds", number(r.totalSeconds)},
-        {"peak_buffer_bytes", r.peakBufferBytes},
+        {"execute_seconds", number(r.metrics.executeSeconds)},
+        {"total_seconds", number(r.metrics.totalSeconds)},
+        {"peak_buffer_bytes", r.metrics.peakBufferBytes},
     };
     if (r.vote) {
         Json cells = Json::array();
@@ -174,7 +174,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
              {"family", OnlineRecord::kFamily},
              {"status", r.status},
              {"error", r.error},
-             {"devices", Json::array({{{"backend", toString(r.device.backend)}, {"name", r.device.name}}})},
+             {"devices", Json::array({{{"backend", toString(r.devices.front().backend)}, {"name", r.devices.front().name}}})},
              {"spans", spans},
              {"events", {{"injections", injections}}},
              {"online_abft", section}};
@@ -200,8 +200,8 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     const Node devices = root.child("devices");
     if (!devices.json().empty()) {
         const Node d(devices.json()[0], "devices[0]");
-        r.device.backend = backendFromString(d.get<std::string>("backend"));
-        r.device.name = d.get<std::string>("name");
+        r.devices.front().backend = backendFromString(d.get<std::string>("backend"));
+        r.devices.front().name = d.get<std::string>("name");
     }
     const Node spans = root.child("spans");
     for (std::size_t i = 0; i < spans.json().size(); ++i) {
@@ -243,7 +243,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         r.checkSteps.push_back(x.get<int>());
     const Node checks = sec.child("checks");
     for (std::size_t i = 0; i < checks.json().size(); ++i)
-        r.checks.push_back(checkFrom(Node(checks.json()[i], checks.path() + "[" + std::to_string(i) + "]")));
+        r.verifications.push_back(checkFrom(Node(checks.json()[i], checks.path() + "[" + std::to_string(i) + "]")));
     const Node inputs = sec.child("input_faults");
     for (std::size_t i = 0; i < inputs.json().size(); ++i) {
         const Node f(inputs.json()[i], inputs.path() + "[" + std::to_string(i) + "]");
@@ -262,8 +262,8 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     r.reference.maxAbsError = ref.get<double>("max_abs_error");
     r.reference.maxRelError = ref.get<double>("max_error_over_tolerance");
     r.reference.passed = ref.get<bool>("passed");
-    r.executeSeconds = sec.get<double>("execute_seconds");
-    r.totalSeconds = sec.get<double>("total_seconds");
+    r.metrics.executeSeconds = sec.get<double>("execute_seconds");
+    r.metrics.totalSeconds = sec.get<double>("total_seconds");
     if (sec.has("vote")) {
         const Node v = sec.child("vote");
         VoteReport vote;

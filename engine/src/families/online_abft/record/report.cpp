@@ -33,8 +33,8 @@ std::string formatOnlineReport(const OnlineRecord& r)
                                                                 : "checked every " + std::to_string(c.checkEvery) + " step(s)");
         o << " (" << r.checkSteps.size() << " check(s)), " << c.checksums << " checksum vector(s) per axis";
     }
-    o << "\n  device: " << r.device.name << " (" << toString(r.device.backend) << ")\n";
-    o << "  execute time: " << number(r.executeSeconds * 1e3, "%.3f") << " ms";
+    o << "\n  device: " << r.devices.front().name << " (" << toString(r.devices.front().backend) << ")\n";
+    o << "  execute time: " << number(r.metrics.executeSeconds * 1e3, "%.3f") << " ms";
     if (r.recomputed)
         o << " + recompute " << number(r.recomputeSeconds * 1e3, "%.3f") << " ms";
     o << "\n";
@@ -52,7 +52,7 @@ std::string formatOnlineReport(const OnlineRecord& r)
           << ", delta " << number(f.delta.value_or(0)) << "\n";
 
     int clean = 0, corrected = 0, uncorrectable = 0;
-    for (const VerifyEvent& e : r.checks) {
+    for (const VerifyEvent& e : r.verifications) {
         const VerifyResult& v = e.result;
         switch (v.verdict) {
         case Verdict::Clean: ++clean; continue;

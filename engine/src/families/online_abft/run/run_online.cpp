@@ -116,7 +116,7 @@ bool OnlineRecord::verifiedCorrect() const
 int OnlineRecord::uncorrectableChecks() const
 {
     int n = 0;
-    for (const VerifyEvent& e : checks)
+    for (const VerifyEvent& e : verifications)
         n += e.result.verdict == Verdict::Uncorrectable ? 1 : 0;
     return n;
 }
@@ -162,8 +162,8 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     record.toolVersion = kVersion;
     record.createdAt = nowIso8601();
     record.config = config;
-    record.device = backend->device();
-    validateOnlineConfig(config, record.device.backend);
+    record.devices.front() = backend->device();
+    validateOnlineConfig(config, record.devices.front().backend);
 
     OnlineConfig& c = record.config;
     if (c.scheme == Scheme::Offline)
@@ -186,7 +186,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
 
     const Shape& s = c.shape;
     // The inputs' sums where they were made: the encoding finds an element corrupted on its way.
-    if (c.scheme != Scheme::Tmr && record.device.backend == BackendKind::Cpu) {
+    if (c.scheme != Scheme::Tmr && record.devices.front().backend == BackendKind::Cpu) {
         plainSums(a, in.hostRowSumsA, in.hostColSumsA);
         plainSums(b, in.hostRowSumsB, in.hostColSumsB);
     }
@@ -213,14 +213,14 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
         backend->prepare();
         const auto run = std::chrono::steady_clock::now();
         ExecutionResult r = execute(in, schedule);
-        record.executeSeconds = r.wallSeconds;
-        record.peakBufferBytes = r.peakBufferBytes;
+        record.metrics.executeSeconds = r.wallSeconds;
+        record.metrics.peakBufferBytes = r.peakBufferBytes;
         record.spans = std::move(r.spans);
         record.injections = std::move(r.injections);
-        record.checks = std::move(r.verifications);
+        record.verifications = std::move(r.verifications);
         if (r.cancelled)
             record.status = "cancelled";
-        record.totalSeconds = elapsed(run);
+        record.metrics.totalSeconds = elapsed(run);
         // Offline ABFT (and online, should a check still fail) has one answer to what it cannot
         // correct: compute the product again (seed 002 section VI.D: "about double").
         if (record.status == "ok" && record.uncorrectableChecks() > 0) {
@@ -241,7 +241,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
                 sp.opId += int(schedule.ops.size());
                 record.spans.push_back(sp);
             }
-            record.totalSeconds = elapsed(run);
+            record.metrics.totalSeconds = elapsed(run);
         }
     } catch (const BackendError& e) {
         record.status = "failed";
