@@ -5,6 +5,7 @@
 #include "gigacheck/online_abft.hpp"
 
 #include "core/record/json_fields.hpp"
+#include "core/record/json_limits.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -183,12 +184,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
 
 OnlineRecord onlineRecordFromJson(const std::string& text)
 {
-    Json doc;
-    try {
-        doc = Json::parse(text);
-    } catch (const std::exception& e) {
-        throw InputError(std::string("record: not JSON: ") + e.what());
-    }
+    const Json doc = jsonlimits::parse<Json>(text, "record");  // bounded: size and nesting first
     const Node root(doc, "");
     if (root.get<std::string>("family") != OnlineRecord::kFamily)
         throw InputError("record: family '" + root.get<std::string>("family") + "' is not online_abft");
@@ -282,12 +278,13 @@ std::optional<OnlineRecord> loadOnlineRecord(const std::string& path)
     if (!in)
         throw InputError("cannot read run record '" + path + "'");
     std::ostringstream text;
-    text << in.rdbuf();
     Json doc;
     try {
-        doc = Json::parse(text.str());
-    } catch (const std::exception&) {
-        return std::nullopt;  // not JSON: the blocked reader says why
+        jsonlimits::checkFileSize(path, path);
+        text << in.rdbuf();
+        doc = jsonlimits::parse<Json>(text.str(), path);  // bounded: a hostile file cannot crash it
+    } catch (const InputError&) {
+        return std::nullopt;  // too large, too deep or not JSON: the blocked reader says why
     }
     if (!doc.is_object() || !doc.contains("family") || doc["family"] != OnlineRecord::kFamily)
         return std::nullopt;
