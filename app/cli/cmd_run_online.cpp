@@ -25,12 +25,8 @@ int runOnlineCommand(const RunOptions& options)
     hooks.cancel = &cancelRequested();
     const OnlineRecord record = runOnline(options.online, hooks);  // InputError -> exit 2 in main
 
-    if (!options.jsonPath.empty()) {
-        std::ofstream out(options.jsonPath);
-        out << onlineToJson(record);
-        if (!out)
-            throw InputError("cannot write run record '" + options.jsonPath + "'");
-    }
+    if (!options.jsonPath.empty())
+        saveOnlineRecord(record, options.jsonPath);
     if (!options.quiet)
         std::cout << formatOnlineReport(record);
     if (record.status == "cancelled") {

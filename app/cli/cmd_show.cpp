@@ -5,6 +5,7 @@
 
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
+#include "gigacheck/record_envelope.hpp"
 
 #include <iostream>
 
@@ -20,11 +21,16 @@ int showCommand(const QStringList& args)
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
-    if (const auto online = gigacheck::loadOnlineRecord(text(files.first()))) {  // the online ABFT family's
-        std::cout << gigacheck::formatOnlineReport(*online);
-        return kExitVerified;
-    }
-    std::cout << gigacheck::formatReport(gigacheck::loadRecord(text(files.first())));
+    // Each family's records have their own report: dispatch on the record's family. A family adds
+    // its line here.
+    const std::string path = text(files.first());
+    const std::string family = gigacheck::recordFamilyOfFile(path);
+    if (family == "blocked_gemm")
+        std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
+    else if (family == gigacheck::OnlineRecord::kFamily)
+        std::cout << gigacheck::formatOnlineReport(gigacheck::loadOnlineRecord(path));
+    else
+        throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     return kExitVerified;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gigacheck/record.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/run.hpp"
 
 #include <optional>
@@ -84,23 +85,16 @@ struct VoteReport {
     std::vector<std::pair<std::int64_t, std::int64_t>> noMajority;  // the first 64 such cells
 };
 
-// Laid out like core's RecordEnvelope (family, status, devices, spans, events, metrics) plus the
-// family's section.
-struct OnlineRecord {
+// The online ABFT family's record: core's envelope (status, devices, spans, events with the checks
+// as verifications, metrics) and the family's section.
+struct OnlineRecord : RecordEnvelope {
     static constexpr std::string_view kFamily = "online_abft";
-    std::string toolVersion, createdAt;
-    std::string family = std::string(kFamily);
-    std::string status = "ok";
-    std::string error;
-    std::vector<DeviceInfo> devices = std::vector<DeviceInfo>(1);
-    Metrics metrics;  // executeSeconds, totalSeconds, peakBufferBytes
+    OnlineRecord() { family = std::string(kFamily); }
     // ---- the online ABFT family's section
     OnlineConfig config;
     int steps = 0;
     std::vector<int> checkSteps;  // steps a check follows
-    std::vector<Span> spans;
-    std::vector<InjectEvent> injections;  // faults in C and its checksums (block.k = step)
-    std::vector<VerifyEvent> verifications;  // one per check (block.k = step)
+    // Envelope: injections = faults in C and its checksums, verifications = one per check (block.k = step).
     std::vector<InputFaultReport> inputFaults;
     std::vector<OnlineFault> appliedInputFaults;  // A / B faults as applied (delta resolved)
     std::optional<VoteReport> vote;
@@ -127,8 +121,8 @@ struct BenchOptions;
 int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 std::string onlineToJson(const OnlineRecord& record, int indent = 1);
 OnlineRecord onlineRecordFromJson(const std::string& text);
-// The record in the file when its family is online_abft; nullopt for another family's record.
-// Throws InputError when the file cannot be read or its online_abft record is malformed.
-std::optional<OnlineRecord> loadOnlineRecord(const std::string& path);
+// Throws InputError when the file cannot be read, is not an online_abft record or is malformed.
+OnlineRecord loadOnlineRecord(const std::string& path);
+void saveOnlineRecord(const OnlineRecord& record, const std::string& path);
 
 }  // namespace gigacheck

@@ -1,7 +1,7 @@
 // What the online ABFT family's ops work on besides the buffers: the settings of the run, the
 // faults at their steps, the host checksums of the inputs, and what the ops find (input faults,
-// the vote). Handed to the executors as an OnlineRequest (an ExecutionRequest with this attached);
-// the ops reach it through inputsOf().
+// the vote). Handed to the executors as ExecutionRequest::inputs; the ops reach it through
+// inputsOf().
 #pragma once
 
 #include "gigacheck/backend.hpp"
@@ -26,7 +26,7 @@ struct PlannedFault {
 // ABFT: A_c, B_r, C_f, aux. TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
 enum Slot : int { kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5 };
 
-struct OnlineInputs {
+struct OnlineInputs final : FamilyInputs {
     Shape shape;
     Precision precision = Precision::F32;
     HostMatrix* a = nullptr;  // m x n, read by load-inputs (stays clean: faults strike the copies)
@@ -49,19 +49,14 @@ struct OnlineInputs {
     std::optional<VoteReport> vote;
 };
 
-struct OnlineRequest : ExecutionRequest {
-    OnlineInputs* online = nullptr;
-};
-
-inline OnlineInputs& inputsOf(const ExecutionRequest& request)
-{
-    return *static_cast<const OnlineRequest&>(request).online;
-}
+OnlineInputs& inputsOf(const ExecutionRequest& request);  // ops.cpp
+// FamilyOps::checkInputs: the inputs present, the host matrices of the shape and precision.
+void checkInputs(const ExecutionRequest& request, const std::string& backendName);
 
 // A buffer slot of the schedule.
 inline const BufferSpec& bufferOf(const Schedule& schedule, int slot)
 {
-    return schedule.plan.buffers[std::size_t(slot)];
+    return schedule.buffers[std::size_t(slot)];
 }
 
 // The faults that strike right after this op (an InjectFault op of step / replica block.k).

@@ -65,7 +65,8 @@ Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const Onl
 {
     Schedule s;
     s.family = std::string(kFamilyName);
-    s.plan = plan;
+    s.buffers = plan.buffers;
+    s.capBytes = plan.capBytes;
     s.streams = 1;
     const Shape& sh = plan.shape;
     const double e = double(elementSize(plan.precision));

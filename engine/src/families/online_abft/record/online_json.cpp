@@ -4,11 +4,9 @@
 // reference). README "Record" in this folder lists the fields.
 #include "gigacheck/online_abft.hpp"
 
+#include "core/record/envelope_json.hpp"
 #include "core/record/json_fields.hpp"
-#include "core/record/json_limits.hpp"
 
-#include <fstream>
-#include <sstream>
 
 namespace gigacheck {
 
@@ -59,54 +57,11 @@ Json checkJson(const VerifyEvent& e)
                 {"max_clean_residual_ratio", number(r.maxCleanResidualRatio)}};
 }
 
-VerifyEvent checkFrom(const Node& n)
-{
-    VerifyEvent e;
-    e.opId = n.get<int>("op");
-    e.block.k = n.get<int>("step");
-    e.time = n.get<double>("time");
-    VerifyResult& r = e.result;
-    r.verdict = valueOfName<Verdict>(n.get<std::string>("verdict"));
-    for (const auto& x : n.child("mismatch_rows").json())
-        r.mismatchRows.push_back(x.get<std::int64_t>());
-    for (const auto& x : n.child("mismatch_cols").json())
-        r.mismatchCols.push_back(x.get<std::int64_t>());
-    const Node corrections = n.child("corrections");
-    for (std::size_t i = 0; i < corrections.json().size(); ++i) {
-        const Node c(corrections.json()[i], corrections.path() + "[" + std::to_string(i) + "]");
-        r.corrections.push_back({c.get<std::int64_t>("row"), c.get<std::int64_t>("col"), c.get<double>("before"),
-                                 c.get<double>("after")});
-    }
-    r.checksumsRecomputed = n.get<bool>("checksums_recomputed");
-    r.maxThreshold = n.get<double>("max_threshold");
-    r.maxCleanResidualRatio = n.get<double>("max_clean_residual_ratio");
-    return e;
-}
-
 }  // namespace
 
 std::string onlineToJson(const OnlineRecord& r, int indent)
 {
     const OnlineConfig& c = r.config;
-    Json spans = Json::array();
-    for (const Span& s : r.spans)
-        spans.push_back({{"op", s.opId},
-                         {"queue", toString(s.queue)},
-                         {"kind", toString(s.kind)},
-                         {"step", s.block.k},
-                         {"start", number(s.start)},
-                         {"end", number(s.end)},
-                         {"bytes", number(s.bytes)},
-                         {"flops", number(s.flops)}});
-    Json injections = Json::array();
-    for (const InjectEvent& e : r.injections)
-        injections.push_back({{"op", e.opId},
-                              {"step", e.injection.block.k},
-                              {"target", toString(e.injection.target)},
-                              {"row", e.injection.localRow},
-                              {"col", e.injection.localCol},
-                              {"before", number(e.injection.before)},
-                              {"after", number(e.injection.after)}});
     Json checks = Json::array();
     for (const VerifyEvent& e : r.verifications)
         checks.push_back(checkJson(e));
@@ -146,7 +101,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"threshold_lambda", number(c.thresholdLambda)}}},
         {"steps", r.steps},
         {"check_steps", r.checkSteps},
-        {"checks", checks},
+        {"checks", checks},  // the envelope's events.verifications, with the step named
         {"input_faults", inputFaults},
         {"applied_input_faults", applied},
         {"recompute", {{"done", r.recomputed}, {"clean", r.recomputeClean}, {"seconds", number(r.recomputeSeconds)}}},
@@ -157,9 +112,6 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"max_abs_error", number(r.reference.maxAbsError)},
           {"max_error_over_tolerance", number(r.reference.maxRelError)},
           {"passed", r.reference.passed}}},
-        {"execute_seconds", number(r.metrics.executeSeconds)},
-        {"total_seconds", number(r.metrics.totalSeconds)},
-        {"peak_buffer_bytes", r.metrics.peakBufferBytes},
     };
     if (r.vote) {
         Json cells = Json::array();
@@ -169,52 +121,17 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
                            {"cells_without_majority", r.vote->cellsWithoutMajority},
                            {"no_majority", cells}};
     }
-    Json doc{{"format_version", 2},
-             {"tool_version", r.toolVersion},
-             {"created_at", r.createdAt},
-             {"family", OnlineRecord::kFamily},
-             {"status", r.status},
-             {"error", r.error},
-             {"devices", Json::array({{{"backend", toString(r.devices.front().backend)}, {"name", r.devices.front().name}}})},
-             {"spans", spans},
-             {"events", {{"injections", injections}}},
-             {"online_abft", section}};
-    return doc.dump(indent);
+    return recordjson::dumpRecord(recordjson::writeRecordDocument(r, section), indent);
 }
 
 OnlineRecord onlineRecordFromJson(const std::string& text)
 {
-    const Json doc = jsonlimits::parse<Json>(text, "record");  // bounded: size and nesting first
-    const Node root(doc, "");
-    if (root.get<std::string>("family") != OnlineRecord::kFamily)
-        throw InputError("record: family '" + root.get<std::string>("family") + "' is not online_abft");
+    const recordjson::RecordDocument document = recordjson::readRecordDocument(text);  // bounded
+    const Node root = document.root();
     OnlineRecord r;
-    r.toolVersion = root.get<std::string>("tool_version");
-    r.createdAt = root.get<std::string>("created_at");
-    r.status = root.get<std::string>("status");
-    r.error = root.get<std::string>("error");
-    const Node devices = root.child("devices");
-    if (!devices.json().empty()) {
-        const Node d(devices.json()[0], "devices[0]");
-        r.devices.front().backend = backendFromString(d.get<std::string>("backend"));
-        r.devices.front().name = d.get<std::string>("name");
-    }
-    const Node spans = root.child("spans");
-    for (std::size_t i = 0; i < spans.json().size(); ++i) {
-        const Node s(spans.json()[i], "spans[" + std::to_string(i) + "]");
-        Span span;
-        span.opId = s.get<int>("op");
-        span.kind = opKindFromString(s.get<std::string>("kind"));
-        span.queue = s.get<std::string>("queue") == "h2d" ? Queue::H2D : s.get<std::string>("queue") == "d2h" ? Queue::D2H
-                                                                                                          : Queue::Compute;
-        span.block.k = s.get<int>("step");
-        span.start = s.get<double>("start");
-        span.end = s.get<double>("end");
-        span.bytes = s.get<double>("bytes");
-        span.flops = s.get<double>("flops");
-        r.spans.push_back(span);
-    }
-    const Node sec = root.child("online_abft");
+    r.formatVersion = document.formatVersion;
+    recordjson::readEnvelope(root, r);
+    const Node sec = recordjson::familySection(root, OnlineRecord::kFamily);
     const Node cfg = sec.child("config");
     OnlineConfig& c = r.config;
     c.shape = {cfg.child("shape").get<std::int64_t>("m"), cfg.child("shape").get<std::int64_t>("n"),
@@ -237,9 +154,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     r.steps = sec.get<int>("steps");
     for (const auto& x : sec.child("check_steps").json())
         r.checkSteps.push_back(x.get<int>());
-    const Node checks = sec.child("checks");
-    for (std::size_t i = 0; i < checks.json().size(); ++i)
-        r.verifications.push_back(checkFrom(Node(checks.json()[i], checks.path() + "[" + std::to_string(i) + "]")));
+    // The checks are the envelope's verifications (read above); the section keeps their summary.
     const Node inputs = sec.child("input_faults");
     for (std::size_t i = 0; i < inputs.json().size(); ++i) {
         const Node f(inputs.json()[i], inputs.path() + "[" + std::to_string(i) + "]");
@@ -258,8 +173,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     r.reference.maxAbsError = ref.get<double>("max_abs_error");
     r.reference.maxRelError = ref.get<double>("max_error_over_tolerance");
     r.reference.passed = ref.get<bool>("passed");
-    r.metrics.executeSeconds = sec.get<double>("execute_seconds");
-    r.metrics.totalSeconds = sec.get<double>("total_seconds");
+
     if (sec.has("vote")) {
         const Node v = sec.child("vote");
         VoteReport vote;
@@ -272,27 +186,19 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     return r;
 }
 
-std::optional<OnlineRecord> loadOnlineRecord(const std::string& path)
+OnlineRecord loadOnlineRecord(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw InputError("cannot read run record '" + path + "'");
-    std::ostringstream text;
-    Json doc;
     try {
-        jsonlimits::checkFileSize(path, path);
-        text << in.rdbuf();
-        doc = jsonlimits::parse<Json>(text.str(), path);  // bounded: a hostile file cannot crash it
-    } catch (const InputError&) {
-        return std::nullopt;  // too large, too deep or not JSON: the blocked reader says why
+        return onlineRecordFromJson(recordjson::loadRecordText(path));
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        throw InputError(what.rfind(path, 0) == 0 ? what : path + ": " + what);
     }
-    if (!doc.is_object() || !doc.contains("family") || doc["family"] != OnlineRecord::kFamily)
-        return std::nullopt;
-    try {
-        return onlineRecordFromJson(text.str());
-    } catch (const std::exception& e) {
-        throw InputError(path + ": " + e.what());
-    }
+}
+
+void saveOnlineRecord(const OnlineRecord& record, const std::string& path)
+{
+    recordjson::saveRecordText(onlineToJson(record), path);
 }
 
 }  // namespace gigacheck

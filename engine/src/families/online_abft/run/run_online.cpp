@@ -192,19 +192,14 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     }
 
     const auto execute = [&](OnlineInputs& inputs, const Schedule& sched) {
-        OnlineRequest request;
+        ExecutionRequest request;
         request.schedule = &sched;
-        request.a = &a;
-        request.b = &b;
-        request.c = &result;
-        request.gemm = c.gemm;
-        request.thresholdLambda = c.thresholdLambda;
         request.observer = hooks.observer;
         request.cancel = hooks.cancel;
         inputs.a = &a;
         inputs.b = &b;
         inputs.c = &result;
-        request.online = &inputs;
+        request.inputs = &inputs;
         return backend->execute(request);
     };
 
