@@ -256,10 +256,8 @@ void reportVote(const gigacheck::cuda::OpContext& c, const Operation&, Span&, Op
 const gigacheck::cuda::OpTable& cudaOps()
 {
     static const gigacheck::cuda::OpTable table{
-        makeState,
-        nullptr,
-        nullptr,
-        {{kLoadInputs, issueLoad},
+        .makeState = makeState,
+        .ops = {{kLoadInputs, issueLoad},
          {kEncode, issueEncode},
          {kPanelProduct, issuePanelProduct, reportPanelProduct},
          {kInjectFault, issueInject, reportInject},
