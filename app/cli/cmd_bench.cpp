@@ -6,6 +6,7 @@
 
 #include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
+#include "gigacheck/online_abft.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -15,7 +16,7 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | strassen"));
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | online | strassen"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -28,7 +29,7 @@ int benchCommand(const QStringList& args)
     const QStringList suites = parser.positionalArguments();
     if (suites.size() != 1)
         throw gigacheck::InputError(
-            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core or paper (see gigacheck bench --help)");
+            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper or online (see gigacheck bench --help)");
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());
@@ -38,7 +39,8 @@ int benchCommand(const QStringList& args)
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
-    const int code = options.suite == "strassen"
+    const int code = options.suite == "online" ? gigacheck::runOnlineBench(options, std::cout, err)
+                     : options.suite == "strassen"
                          ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
                          : gigacheck::runBench(options, std::cout, err);
     std::string message = err.str();

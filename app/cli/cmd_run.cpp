@@ -42,6 +42,8 @@ int runCommand(const QStringList& args)
                           args))
         return kExitVerified;
     const RunOptions options = runOptionsFrom(parser);
+    if (options.scheme != Scheme::Blocked)
+        return runOnlineCommand(options);
     // From here a signal stops the run between operations and the partial record is still written
     // (a signal before this line ends the process with a message: nothing has run yet).
     const CancellableSection cancellable;

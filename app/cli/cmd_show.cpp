@@ -3,6 +3,7 @@
 
 #include "command_line.hpp"
 
+#include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/strassen.hpp"
@@ -38,6 +39,8 @@ int showCommand(const QStringList& args)
         if (!record)
             throw gigacheck::InputError(path + ": not a strassen record");
         std::cout << gigacheck::formatStrassenReport(*record);
+    } else if (family == gigacheck::OnlineRecord::kFamily) {
+        std::cout << gigacheck::formatOnlineReport(gigacheck::loadOnlineRecord(path));
     } else {
         throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     }

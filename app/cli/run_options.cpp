@@ -2,6 +2,8 @@
 
 #include "command_line.hpp"
 
+#include "gigacheck/weighted_checksums.hpp"
+
 #include <charconv>
 #include <limits>
 
@@ -70,14 +72,19 @@ Shape parseShape(const std::string& text)
     return {dims[0], dims[1], dims[2]};
 }
 
-FaultAt parseInjectAt(const std::string& text)
+FaultAt parseInjectAt(const std::string& whole)
 {
     FaultAt at;
+    const std::size_t atSign = whole.find('@');
+    const std::string text = whole.substr(0, atSign);
+    if (atSign != std::string::npos)
+        at.step = integer<int>(whole.substr(atSign + 1), 0, std::numeric_limits<int>::max(),
+                               "a step number (the fault strikes after that step, from 0)");
     const std::size_t colon = text.find(':');
     const std::string position = text.substr(0, colon);
     const std::size_t comma = position.find(',');
     if (comma == std::string::npos)
-        throw InputError("expected R,C or R,C:DELTA (row and column of C, from 0)");
+        throw InputError("expected R,C, R,C:DELTA or R,C[:DELTA]@STEP (row and column of C, from 0)");
     const auto max = std::numeric_limits<std::int64_t>::max();
     at.row = integer<std::int64_t>(position.substr(0, comma), 0, max, "a row index");
     at.col = integer<std::int64_t>(position.substr(comma + 1), 0, max, "a column index");
@@ -122,13 +129,25 @@ void addRunOptions(QCommandLineParser& parser)
         option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
                valuesOf<Collinearity>()),
         option("inject-at", "A fault at row R, column C of the result (from 0), adding DELTA (default: a random "
-                            "delta). Repeatable.",
-               "R,C[:DELTA]"),
+                            "delta), after step STEP (default: the last; online schemes: A / B before their "
+                            "checksums; tmr: STEP names the replica). Repeatable.",
+               "R,C[:DELTA][@STEP]"),
         option("fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
                         "bit). Default delta.",
                "delta|bitflip:B"),
-        option("target", "Where faults land: the result block or its checksum row / column. Default result.",
-               valuesOf<FaultTarget>()),
+        option("target", "Where faults land: the result block or its checksum row / column; with an online "
+                         "scheme also the inputs a / b. Default result.",
+               valuesOf<OnlineTarget>()),
+        option("scheme", "blocked (seed 000: blocked GEMM under a cap, the default), online (seed 002: panel "
+                         "products checked every FQ steps), offline (checked at the end only) or tmr (three "
+                         "products and a vote).",
+               valuesOf<Scheme>()),
+        option("panel", "Online / offline: panel width b of the outer products C += A_j B_j. Default min(N, 1024).",
+               "B"),
+        option("check-every", "Online: verify the checksums every FQ steps (and after the last). Default 1.", "FQ"),
+        option("checksums", "Online / offline: K weighted checksum vectors per axis (up to K errors per check). "
+                            "Default 1.",
+               "K"),
         option("fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()),
         option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
         option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
@@ -144,6 +163,70 @@ void addRunOptions(QCommandLineParser& parser)
         option("quiet", "Print only the verdict line, not the report."),
     });
 }
+
+namespace {
+
+// --scheme online | offline | tmr: the shared options carried over, the blocked GEMM's refused.
+void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
+{
+    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto value = [&](const char* name, auto parse) {
+        return optionValue(parser, QString::fromLatin1(name), parse);
+    };
+    const std::string scheme(toString(o.scheme));
+    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft"})
+        if (set(name))
+            throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
+                             "GEMM), not to --scheme " + scheme);
+    if (o.scheme == Scheme::Tmr)
+        for (const char* name : {"panel", "check-every", "checksums"})
+            if (set(name))
+                throw InputError(std::string("--") + name + " has no meaning for --scheme tmr (three whole "
+                                 "products and a vote)");
+    if (o.scheme == Scheme::Offline && set("check-every"))
+        throw InputError("--scheme offline checks only after the last step; use --scheme online --check-every FQ");
+
+    const RunConfig& c = o.config;
+    OnlineConfig& n = o.online;
+    n.shape = c.shape;
+    n.precision = c.precision;
+    n.distribution = c.distribution;
+    n.seed = c.seed;
+    n.backend = c.backend;
+    n.device = c.device;
+    n.scheme = o.scheme;
+    n.gemm = c.gemm;
+    n.reference = c.reference;
+    n.randomErrors = c.faults.count;
+    n.model = c.faults.model;
+    n.bit = c.faults.bit;
+    const OnlineTarget target = set("target") ? value("target", [](const std::string& s) {
+        return onlineTargetFromString(s);
+    })
+                                              : OnlineTarget::Result;
+    if (target != OnlineTarget::Result && c.faults.at.empty())
+        throw InputError("--target " + std::string(toString(target)) + " needs --inject-at R,C (random faults go "
+                         "into the result only)");
+    for (const FaultAt& at : c.faults.at)
+        n.faults.push_back(OnlineFault{target, at.row, at.col, at.delta, at.step});
+    if (set("panel"))
+        n.panel = value("panel", [](const std::string& s) {
+            const auto p = integer<std::int64_t>(s, 0, std::numeric_limits<std::int32_t>::max(), "a panel width");
+            if (p == 0)
+                throw InputError("the panel width must be at least 1");
+            return p;
+        });
+    if (set("check-every"))
+        n.checkEvery = value("check-every", [](const std::string& s) { return integer<int>(s, 0, 1 << 30, "a step count"); });
+    if (o.scheme == Scheme::Offline)
+        n.checkEvery = 0;
+    if (set("checksums"))
+        n.checksums = value("checksums", [](const std::string& s) {
+            return integer<int>(s, 1, kMaxChecksums, "a number of checksum vectors");
+        });
+}
+
+}  // namespace
 
 RunOptions runOptionsFrom(const QCommandLineParser& parser)
 {
@@ -185,8 +268,14 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     }
     if (set("fault"))
         value("fault", [&](const std::string& s) { return parseFaultModel(s, c.faults), 0; });
-    if (set("target"))
-        c.faults.target = value("target", [](const std::string& s) { return faultTargetFromString(s); });
+    if (set("scheme"))
+        o.scheme = value("scheme", [](const std::string& s) { return schemeFromString(s); });
+    if (set("target")) {
+        if (o.scheme == Scheme::Blocked)
+            c.faults.target = value("target", [](const std::string& s) { return faultTargetFromString(s); });
+        else
+            value("target", [](const std::string& s) { return onlineTargetFromString(s); });
+    }
     if (set("fault-scope"))
         c.faults.scope = value("fault-scope", [](const std::string& s) { return faultScopeFromString(s); });
     if (set("seed")) {
@@ -222,6 +311,14 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
                          "; drop one of them (random checksum faults: --errors K --target " +
                          std::string(toString(c.faults.target)) + ")");
     o.quiet = set("quiet");
+    if (o.scheme == Scheme::Blocked) {
+        for (const char* name : {"panel", "check-every", "checksums"})
+            if (set(name))
+                throw InputError(std::string("--") + name + " belongs to the online schemes; add --scheme online "
+                                 "(or offline) or drop it");
+        return o;
+    }
+    onlineOptionsFrom(parser, o);
     return o;
 }
 

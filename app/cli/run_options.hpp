@@ -2,6 +2,7 @@
 // RunConfig. Every value is checked here or by the engine's fromString; errors name the option.
 #pragma once
 
+#include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
 
 #include <QCommandLineParser>
@@ -11,15 +12,19 @@
 namespace cli {
 
 struct RunOptions {
-    gigacheck::RunConfig config;
+    gigacheck::Scheme scheme = gigacheck::Scheme::Blocked;
+    gigacheck::RunConfig config;          // --scheme blocked
+    gigacheck::OnlineConfig online;       // --scheme online | offline | tmr
     std::string jsonPath;  // empty: no record written
     bool quiet = false;
 };
 
 void addRunOptions(QCommandLineParser& parser);
+// gigacheck run --scheme online | offline | tmr (cmd_run_online.cpp).
+int runOnlineCommand(const RunOptions& options);
 RunOptions runOptionsFrom(const QCommandLineParser& parser);
 
-// Exposed for tests and reuse: "2048x1024x1536" -> Shape; "R,C[:DELTA]" -> FaultAt;
+// Exposed for tests and reuse: "2048x1024x1536" -> Shape; "R,C[:DELTA][@STEP]" -> FaultAt;
 // "delta" | "bitflip" | "bitflip:B" -> model and bit (-1: the default bit).
 gigacheck::Shape parseShape(const std::string& text);
 gigacheck::FaultAt parseInjectAt(const std::string& text);

@@ -2,6 +2,7 @@
 # Build, GPU tests, compute-sanitizer and benchmarks on the device machine, in one call.
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
+#   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
 set -u
 OUT=${OUT:-/tmp/gigacheck-out}
@@ -146,6 +147,32 @@ for phase in "$@"; do
       > "$OUT/bench_strassen.txt" 2>&1
     GIGACHECK_BENCH_SIZES=32768 $CLI bench strassen --json "$OUT/bench_strassen_32k.json" > "$OUT/bench_strassen_32k.txt" 2>&1
     tail -60 "$LOG"
+    ;;
+  online)
+    # Issue 9 (online ABFT, seed 002): its GPU tests, a few CLI runs, then `bench online`.
+    stamp online: build tst_cuda_online
+    cmake --build build -j16 --target gigacheck tst_cuda_online > "$OUT/build_online.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_online.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_online.txt"
+    build/tests/tst_cuda_online 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_online: /" >> "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme online --panel 64 --inject-at 5,7@1 --quiet >> "$LOG" 2>&1
+    echo "online sanitizer exit $?" | tee -a "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme tmr --inject-at 5,7@1 --quiet >> "$LOG" 2>&1
+    echo "tmr sanitizer exit $?" | tee -a "$LOG"
+    for args in "--scheme online --panel 1024 --check-every 1 --inject-at 100,200@3" \
+                "--scheme online --panel 1024 --check-every 4 --inject-at 100,200@3" \
+                "--scheme offline --panel 1024 --inject-at 100,200@1 --inject-at 3000,4000@5" \
+                "--scheme tmr --inject-at 100,200@1" "--scheme tmr --inject-at 100,200@0 --inject-at 100,200@2"; do
+      stamp run 8192^3 $args
+      $CLI run --shape 8192x8192x8192 --backend cuda --reference sample $args > /tmp/online_run.txt 2>&1
+      echo "exit $?" >> /tmp/online_run.txt; grep -vE "^    C\(" /tmp/online_run.txt | tail -12 >> "$LOG"
+    done
+    stamp bench online
+    $CLI bench online --json "$OUT/bench_online.json" > "$OUT/bench_online.txt" 2>> "$LOG"
+    echo "bench online exit $?" | tee -a "$LOG"
+    tail -60 "$OUT/bench_online.txt"
     ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core

@@ -4,6 +4,7 @@
 
 #include "families/blocked_gemm/ops.hpp"
 #include "families/strassen/ops.hpp"
+#include "families/online_abft/ops.hpp"
 
 #include <array>
 
@@ -11,7 +12,7 @@ namespace gigacheck {
 
 std::span<const FamilyOps* const> allFamilies()
 {
-    static const std::array families{&blocked_gemm::family(), &strassen::family()};
+    static const std::array families{&blocked_gemm::family(), &online_abft::family(), &strassen::family()};
     return families;
 }
 

@@ -1,0 +1,56 @@
+// gigacheck run --scheme online | offline | tmr: the online ABFT family's run, report and record.
+#include "commands.hpp"
+
+#include "interrupt.hpp"
+#include "run_options.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+int runOnlineCommand(const RunOptions& options)
+{
+    const CancellableSection cancellable;
+    if (!options.jsonPath.empty()) {
+        const bool existed = std::filesystem::exists(options.jsonPath);
+        if (!std::ofstream(options.jsonPath, std::ios::app))
+            throw InputError("cannot write run record '" + options.jsonPath + "': cannot open the file for writing");
+        if (!existed)
+            std::filesystem::remove(options.jsonPath);
+    }
+    RunHooks hooks;
+    hooks.cancel = &cancelRequested();
+    const OnlineRecord record = runOnline(options.online, hooks);  // InputError -> exit 2 in main
+
+    if (!options.jsonPath.empty())
+        saveOnlineRecord(record, options.jsonPath);
+    if (!options.quiet)
+        std::cout << formatOnlineReport(record);
+    if (record.status == "cancelled") {
+        std::cerr << "gigacheck: error: run " << interruptWords()
+                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";
+        return kExitFailure;
+    }
+    if (record.status != "ok") {
+        std::cerr << "gigacheck: error: run failed: " << record.error << "\n";
+        return kExitFailure;
+    }
+    const bool verified = record.verifiedCorrect();
+    if (options.quiet)
+        std::cout << (verified ? "verified correct" : "NOT verified correct") << "\n";
+    if (!verified) {
+        const bool noMajority = record.vote && record.vote->cellsWithoutMajority > 0;
+        std::cerr << "gigacheck: "
+                  << (noMajority ? "TMR found no majority for some cells"
+                      : record.uncorrectableChecks() > 0 && !record.recomputeClean ? "uncorrectable errors remain"
+                                                                                   : "the result does not match the reference")
+                  << "\n";
+        return kExitUncorrectable;
+    }
+    return kExitVerified;
+}
+
+}  // namespace cli

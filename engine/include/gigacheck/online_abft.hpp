@@ -1,0 +1,128 @@
+// The online ABFT family (seed 002): C built as a sum of panel outer products C += A_j B_j with the
+// full-checksum relation kept after every step, checked every fq steps (online) or only at the end
+// (offline), and triple modular redundancy (three products and an element-wise vote) beside them.
+// engine/src/families/online_abft/README.md has the scheme, the cost model and the record section.
+#pragma once
+
+#include "gigacheck/record.hpp"
+#include "gigacheck/record_envelope.hpp"
+#include "gigacheck/run.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gigacheck {
+
+// blocked: the blocked GEMM family (seed 000, runGemm); the others run here.
+enum class Scheme { Blocked, Online, Offline, Tmr };
+template <> const EnumTable<Scheme>& enumTable<Scheme>();
+std::string_view toString(Scheme);
+Scheme schemeFromString(std::string_view);
+
+// Where an online fault lands: a cell of C, of its checksum rows / columns, or an element of the
+// input A or B.
+enum class OnlineTarget { Result, ChecksumRow, ChecksumCol, A, B };
+template <> const EnumTable<OnlineTarget>& enumTable<OnlineTarget>();
+std::string_view toString(OnlineTarget);
+OnlineTarget onlineTargetFromString(std::string_view);
+
+// One fault at a chosen place and moment.
+//  result:       C(row, col).
+//  checksum-row: C(m + row, col), row < K: column col of weighted checksum row `row`.
+//  checksum-col: C(row, q + col), col < K.
+//  a / b:        A(row, col) / B(row, col).
+// step: after which panel product it strikes (0-based). Default: C targets after the last step;
+// A / B before the checksums are taken (at encoding). TMR: the replica (0, 1, 2) it corrupts.
+struct OnlineFault {
+    OnlineTarget target = OnlineTarget::Result;
+    std::int64_t row = 0, col = 0;
+    std::optional<double> delta;  // default: +-U(10, 100) x the typical |C_ij| (|A_ij|, |B_ij| for inputs)
+    std::optional<int> step;
+    bool operator==(const OnlineFault&) const = default;
+};
+
+struct OnlineConfig {
+    Shape shape;
+    Precision precision = Precision::F32;
+    Distribution distribution = Distribution::Uniform;
+    std::uint64_t seed = 1;
+    BackendKind backend = BackendKind::Auto;
+    int device = -1;
+    Scheme scheme = Scheme::Online;
+    std::int64_t panel = 0;   // panel width b; 0: min(n, 1024)
+    int checkEvery = 1;       // fq; 0: only after the last step (offline sets 0)
+    int checksums = 1;        // K weighted checksum vectors per axis (1..kMaxChecksums)
+    std::vector<OnlineFault> faults;
+    int randomErrors = 0;     // further random result faults, each after a random step
+    FaultModel model = FaultModel::Delta;
+    int bit = -1;             // BitFlip: the bit; -1 the top exponent bit
+    GemmVariant gemm = GemmVariant::Cublas;  // CUDA: cublas or cublas-tf32 products
+    ReferenceMode reference = ReferenceMode::Auto;
+    double thresholdLambda = 4.0;
+
+    int steps() const;  // ceil(n / panel width)
+    std::int64_t panelWidth() const;
+    bool checksAfter(int step) const;  // a check follows this step
+};
+
+// A fault found in an input (a whole row of C off for A, a whole column for B).
+struct InputFaultReport {
+    OnlineTarget operand = OnlineTarget::A;
+    std::int64_t row = 0, col = 0;  // the element of A / B
+    double delta = 0;               // found: current - encoded value
+    bool beforeChecksum = false;    // struck before the checksums were taken (found at encoding)
+    int caughtAtStep = -1;          // the check that found it; -1: at encoding
+    std::int64_t cellsOff = 0;      // cells of C it had spread to (a row of q for A, a column of m for B)
+    bool corrected = false;         // the element and the row / column of C restored
+};
+
+// The element-wise majority vote of TMR.
+struct VoteReport {
+    std::int64_t cellsOutvoted = 0;      // cells where one replica disagreed and was outvoted
+    std::int64_t cellsWithoutMajority = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> noMajority;  // the first 64 such cells
+};
+
+// The online ABFT family's record: core's envelope (status, devices, spans, events with the checks
+// as verifications, metrics) and the family's section.
+struct OnlineRecord : RecordEnvelope {
+    static constexpr std::string_view kFamily = "online_abft";
+    OnlineRecord() { family = std::string(kFamily); }
+    // ---- the online ABFT family's section
+    OnlineConfig config;
+    int steps = 0;
+    std::vector<int> checkSteps;  // steps a check follows
+    // Envelope: injections = faults in C and its checksums, verifications = one per check (block.k = step).
+    std::vector<InputFaultReport> inputFaults;
+    std::vector<OnlineFault> appliedInputFaults;  // A / B faults as applied (delta resolved)
+    std::optional<VoteReport> vote;
+    bool recomputed = false;  // a check was uncorrectable: the product was computed again
+    bool recomputeClean = false;
+    double recomputeSeconds = 0;
+    ReferenceCheck reference;
+
+    // Every check clean or corrected (or the recompute clean), TMR found a majority everywhere,
+    // and the reference agrees.
+    bool verifiedCorrect() const;
+    int uncorrectableChecks() const;
+};
+
+// Throws InputError on inconsistent settings before anything runs (panel 0, a step beyond the
+// step count, a fault outside its matrix, K beyond the limit, a setting the backend cannot run).
+void validateOnlineConfig(const OnlineConfig& config, BackendKind resolvedBackend);
+OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks = {});
+
+std::string formatOnlineReport(const OnlineRecord& record);
+
+// `gigacheck bench online` (README of engine/src/families/online_abft): returns the exit code.
+struct BenchOptions;
+int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+std::string onlineToJson(const OnlineRecord& record, int indent = 1);
+OnlineRecord onlineRecordFromJson(const std::string& text);
+// Throws InputError when the file cannot be read, is not an online_abft record or is malformed.
+OnlineRecord loadOnlineRecord(const std::string& path);
+void saveOnlineRecord(const OnlineRecord& record, const std::string& path);
+
+}  // namespace gigacheck

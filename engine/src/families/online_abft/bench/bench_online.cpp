@@ -1,0 +1,401 @@
+// `gigacheck bench online`: the comparisons of seed 002 (its Tables I-III) on this machine, each a
+// ratio against the plain product timed in the same process (cuBLAS on a GPU, OpenBLAS on the
+// CPU): online ABFT for several fq and error counts, offline ABFT (with the recompute when it finds
+// more than it can correct), TMR; the cost model of the checks beside the measurements; the
+// detection latency; and the fq sweep of overhead against faults that end correctable.
+#include "gigacheck/bench.hpp"
+#include "gigacheck/online_abft.hpp"
+#include "gigacheck/version.hpp"
+
+#include "core/table.hpp"
+#include "families/online_abft/ops.hpp"
+#include "families/online_abft/run/run_online.hpp"
+#ifdef GIGACHECK_HAVE_CUDA
+#include "families/blocked_gemm/cuda/measure.hpp"
+#endif
+
+#include <cblas.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <random>
+
+namespace gigacheck {
+
+namespace {
+
+using bench::fixed;
+using bench::percent;
+using bench::Table;
+using nlohmann::json;
+
+// Seed 002, Tables I-III (NVIDIA Tesla S1070 system: Quadro FX 5600 GPUs, CUBLAS 3.1, FP32; the
+// online technique tolerating two errors, "only C"). Times in ms.
+struct SeedRow {
+    int n;
+    double online, cublas, tmr, traditional;
+};
+constexpr SeedRow kSeedRows[] = {
+    {1024, 25, 20, 60, 45},         {2048, 115, 95, 280, 195},      {3072, 285, 250, 730, 515},
+    {4096, 595, 530, 1560, 1090},   {5120, 1095, 950, 2830, 1978},  {6144, 1820, 1550, 4610, 3249},
+    {7168, 2770, 2380, 7020, 4969}, {8192, 4060, 3420, 10220, 7145}, {9216, 5650, 4300, 12550, 9096},
+    {10240, 7590, 5820, 17400, 12337},
+};
+constexpr const char* kSeedGpu = "Tesla S1070 (Quadro FX 5600), CUBLAS 3.1";
+
+std::string nowUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    return buf;
+}
+
+// Compute time of a run from its spans: first op on the compute queue to the last one (the
+// loads of A and B and the store of C are the same for every scheme and for the plain product).
+double computeSeconds(const OnlineRecord& r)
+{
+    double first = 1e300, last = 0;
+    for (const Span& s : r.spans)
+        if (s.queue == Queue::Compute) {
+            first = std::min(first, s.start);
+            last = std::max(last, s.end);
+        }
+    return last > first ? last - first : 0.0;
+}
+
+double kindSeconds(const OnlineRecord& r, OpKind kind)
+{
+    double t = 0;
+    for (const Span& s : r.spans)
+        if (s.kind == kind)
+            t += s.end - s.start;
+    return t;
+}
+
+// The plain product on this backend, same process: cuBLAS in-core on a GPU, OpenBLAS on the CPU.
+double plainSeconds(BackendKind backend, std::int64_t n, int reps)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (backend == BackendKind::Cuda)
+        return 2.0 * double(n) * double(n) * double(n) / (cuda::inCoreGemmGflops(n, n, n, Precision::F32, reps) * 1e9);
+#endif
+    (void)backend;
+    std::vector<float> a(std::size_t(n * n), 0.5f), b(std::size_t(n * n), 0.25f), c(std::size_t(n * n));
+    std::vector<double> times;
+    for (int r = 0; r < reps + 1; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
+                    int(n), 0.0f, c.data(), int(n));
+        if (r > 0)
+            times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+struct Bench {
+    Backend& backend;
+    HostMatrix a, b, c;
+    int reps;
+
+    OnlineRecord once(const OnlineConfig& config)
+    {
+        RunHooks hooks;
+        hooks.backend = &backend;
+        return online_abft::runOnlineOn(config, hooks, a, b, c);
+    }
+    // The run with the median compute time of reps.
+    OnlineRecord median(const OnlineConfig& config)
+    {
+        std::vector<OnlineRecord> runs;
+        for (int r = 0; r < reps; ++r)
+            runs.push_back(once(config));
+        std::sort(runs.begin(), runs.end(),
+                  [](const OnlineRecord& x, const OnlineRecord& y) { return computeSeconds(x) < computeSeconds(y); });
+        return runs[runs.size() / 2];
+    }
+};
+
+OnlineConfig baseConfig(std::int64_t n, std::int64_t panel, BackendKind backend)
+{
+    OnlineConfig c;
+    c.shape = {n, n, n};
+    c.backend = backend;
+    c.panel = panel;
+    c.reference = ReferenceMode::None;  // correctness: the tests and `gigacheck run`; here: time
+    return c;
+}
+
+// Faults spread over the steps: fault e after step e * steps / count, each in its own row and column.
+std::vector<OnlineFault> scatteredFaults(int count, int steps, std::int64_t n)
+{
+    std::vector<OnlineFault> out;
+    for (int e = 0; e < count; ++e) {
+        OnlineFault f;
+        f.row = (n / 7 + e * (n / 3)) % n;
+        f.col = (n / 5 + e * (n / 4)) % n;
+        f.step = count > 1 ? std::min(steps - 1, e * steps / count) : steps / 2;
+        out.push_back(f);
+    }
+    return out;
+}
+
+std::string verdictSummary(const OnlineRecord& r)
+{
+    int corrected = 0, uncorrectable = 0;
+    for (const VerifyEvent& e : r.verifications) {
+        corrected += e.result.verdict == Verdict::Corrected;
+        uncorrectable += e.result.verdict == Verdict::Uncorrectable;
+    }
+    if (r.vote)
+        return std::to_string(r.vote->cellsOutvoted) + " outvoted, " + std::to_string(r.vote->cellsWithoutMajority) +
+               " no majority";
+    std::string s = std::to_string(r.verifications.size()) + " checks, " + std::to_string(corrected) + " corrected";
+    if (uncorrectable)
+        s += ", " + std::to_string(uncorrectable) + " uncorrectable";
+    if (r.recomputed)
+        s += std::string(", recomputed ") + (r.recomputeClean ? "clean" : "NOT clean");
+    return s;
+}
+
+json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain, double bandwidthGBs, std::ostream& out)
+{
+    json rows = json::array();
+    const BackendKind kind = bench.backend.device().backend;
+    const int steps = baseConfig(n, panel, kind).steps();
+    out << "\nN = " << n << " (FP32, " << n << "^3), panel width b = " << panel << ", " << steps
+        << " steps; plain " << (kind == BackendKind::Cuda ? "cuBLAS" : "OpenBLAS") << ": " << fixed(plain * 1e3, 2)
+        << " ms\n";
+    Table t({"scheme", "fq", "faults", "time ms", "vs plain", "overhead", "checks ms (model)", "outcome"});
+    double onlineFq1 = 0;
+    const auto add = [&](const std::string& scheme, int fq, int faults, const OnlineRecord& r) {
+        const double time = computeSeconds(r);
+        const double checks = kindSeconds(r, online_abft::kCheck);
+        // A check reads C once: (n+1)^2 * 4 bytes at the device bandwidth.
+        const double model = bandwidthGBs > 0 ? double(r.verifications.size()) * double(n + 1) * double(n + 1) * 4.0 /
+                                                    (bandwidthGBs * 1e9)
+                                              : 0.0;
+        t.add({scheme, scheme == "tmr" ? "-" : scheme == "offline" ? "end" : std::to_string(fq), std::to_string(faults),
+               fixed(time * 1e3, 2), fixed(time / plain, 3) + "x", percent(time / plain - 1.0),
+               fixed(checks * 1e3, 2) + (model > 0 ? " (" + fixed(model * 1e3, 2) + ")" : ""), verdictSummary(r)});
+        rows.push_back({{"n", n}, {"panel", panel}, {"scheme", scheme}, {"fq", fq}, {"faults", faults},
+                        {"seconds", time}, {"plain_seconds", plain}, {"ratio", time / plain},
+                        {"check_seconds", checks}, {"check_model_seconds", model}, {"checks", r.verifications.size()},
+                        {"recomputed", r.recomputed}, {"verified", r.status == "ok"}});
+        return time;
+    };
+    for (int fq : {1, 2, 4, 8}) {
+        for (int faults : {0, 1, 2}) {
+            OnlineConfig c = baseConfig(n, panel, kind);
+            c.checkEvery = fq;
+            c.faults = scatteredFaults(faults, steps, n);
+            const double time = add("online", fq, faults, bench.median(c));
+            if (fq == 1 && faults == 1)
+                onlineFq1 = time;
+        }
+    }
+    double offlineTwo = 0, onlineTwo = 0;
+    for (int faults : {0, 1, 2}) {
+        OnlineConfig c = baseConfig(n, panel, kind);
+        c.scheme = Scheme::Offline;
+        c.checkEvery = 0;
+        c.faults = scatteredFaults(faults, steps, n);  // 2 scattered: uncorrectable at the end -> recompute
+        offlineTwo = add("offline", 0, faults, bench.median(c));
+    }
+    {
+        OnlineConfig c = baseConfig(n, panel, kind);
+        c.faults = scatteredFaults(2, steps, n);
+        onlineTwo = computeSeconds(bench.median(c));
+    }
+    double tmr = 0;
+    for (int faults : {0, 1}) {
+        OnlineConfig c = baseConfig(n, panel, kind);
+        c.scheme = Scheme::Tmr;
+        c.panel = 0;
+        if (faults)
+            c.faults = {OnlineFault{OnlineTarget::Result, 1, 2, std::nullopt, 1}};
+        tmr = add("tmr", 0, faults, bench.median(c));
+    }
+    t.print(out);
+    out << "cost model: a check reads C once, share = s F / (2 b fq BW) = 2 F / (b fq BW) for FP32 (F the GEMM "
+           "rate, BW the device bandwidth)"
+        << (bandwidthGBs > 0 ? "; BW = " + fixed(bandwidthGBs, 0) + " GB/s" : "; no stored device bandwidth: run "
+                                                                               "`gigacheck devices --measure`")
+        << "\n";
+    if (onlineFq1 > 0)
+        out << "TMR / online fq=1 (1 fault): " << fixed(tmr / onlineFq1, 2) << "x\n";
+    const SeedRow& seed = kSeedRows[7];  // N = 8192
+    out << "ours beside the seed (its N = 8192 row, " << kSeedGpu << "): online fq=1 overhead "
+        << percent(onlineFq1 / plain - 1.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)
+        << "), TMR / online " << fixed(tmr / onlineFq1, 2) << "x (seed " << fixed(seed.tmr / seed.online, 2)
+        << "x), offline with 2 faults (recompute) / online with 2 faults " << fixed(offlineTwo / onlineTwo, 2)
+        << "x (seed traditional ABFT " << fixed(seed.traditional / seed.online, 2) << "x)\n";
+    rows.push_back({{"n", n}, {"tmr_over_online_fq1", onlineFq1 > 0 ? tmr / onlineFq1 : 0.0}});
+    return rows;
+}
+
+// A fault after step j is caught by the first check at or after j.
+json latencySuite(Bench& bench, std::int64_t n, std::int64_t panel, std::ostream& out)
+{
+    json rows = json::array();
+    const BackendKind kind = bench.backend.device().backend;
+    const int steps = baseConfig(n, panel, kind).steps();
+    out << "\nDetection latency, N = " << n << ", b = " << panel << " (" << steps << " steps): a fault after step j\n";
+    Table t({"fq", "fault after step", "caught at step", "steps later", "ms later", "outcome"});
+    for (int fq : {1, 2, 4, 8, 0}) {
+        for (int j : {0, steps / 2, steps - 1}) {
+            OnlineConfig c = baseConfig(n, panel, kind);
+            c.scheme = fq == 0 ? Scheme::Offline : Scheme::Online;
+            c.checkEvery = fq;
+            c.faults = {OnlineFault{OnlineTarget::Result, n / 3, n / 2, std::nullopt, j}};
+            const OnlineRecord r = bench.once(c);
+            int caught = -1;
+            double injectEnd = 0, checkEnd = 0;
+            for (const VerifyEvent& e : r.verifications)
+                if (caught < 0 && e.result.verdict != Verdict::Clean)
+                    caught = e.block.k;
+            for (const Span& s : r.spans) {
+                if (s.kind == online_abft::kInjectFault && s.block.k == j)
+                    injectEnd = s.end;
+                if (s.kind == online_abft::kCheck && s.block.k == caught)
+                    checkEnd = s.end;
+            }
+            t.add({fq == 0 ? "end" : std::to_string(fq), std::to_string(j), caught < 0 ? "-" : std::to_string(caught),
+                   caught < 0 ? "-" : std::to_string(caught - j), caught < 0 ? "-" : fixed((checkEnd - injectEnd) * 1e3, 2),
+                   verdictSummary(r)});
+            rows.push_back({{"fq", fq}, {"step", j}, {"caught", caught}, {"ms", (checkEnd - injectEnd) * 1e3}});
+        }
+    }
+    t.print(out);
+    return rows;
+}
+
+// Overhead against coverage: F faults scattered over time (each after a random step, in a random
+// cell); a run ends correctable when every check could correct what it found (no recompute).
+json sweepSuite(Bench& bench, std::int64_t n, std::int64_t panel, int trials, std::ostream& out)
+{
+    json rows = json::array();
+    const BackendKind kind = bench.backend.device().backend;
+    const int steps = baseConfig(n, panel, kind).steps();
+    out << "\nfq sweep, N = " << n << ", b = " << panel << " (" << steps << " steps), " << trials
+        << " random placements per cell: runs whose faults were all corrected online (no recompute)\n";
+    std::vector<std::string> head{"fq", "overhead (0 faults)"};
+    const std::vector<int> counts{1, 2, 4, 8};
+    for (int f : counts)
+        head.push_back(std::to_string(f) + " faults");
+    Table t(head);
+    std::mt19937_64 rng(7);
+    const double plain = plainSeconds(kind, n, 3);
+    for (int fq : {1, 2, 4, 8, 0}) {
+        OnlineConfig base = baseConfig(n, panel, kind);
+        base.scheme = fq == 0 ? Scheme::Offline : Scheme::Online;
+        base.checkEvery = fq;
+        const double overhead = computeSeconds(bench.median(base)) / plain - 1.0;
+        std::vector<std::string> row{fq == 0 ? "end (offline)" : std::to_string(fq), percent(overhead)};
+        json jr{{"fq", fq}, {"overhead", overhead}};
+        for (int count : counts) {
+            int ok = 0;
+            for (int trial = 0; trial < trials; ++trial) {
+                OnlineConfig c = base;
+                std::uniform_int_distribution<std::int64_t> cell(0, n - 1);
+                std::uniform_int_distribution<int> step(0, steps - 1);
+                for (int e = 0; e < count; ++e)
+                    c.faults.push_back(OnlineFault{OnlineTarget::Result, cell(rng), cell(rng), std::nullopt, step(rng)});
+                ok += bench.once(c).uncorrectableChecks() == 0;
+            }
+            row.push_back(std::to_string(ok) + "/" + std::to_string(trials));
+            jr["correctable_" + std::to_string(count)] = double(ok) / trials;
+        }
+        t.add(row);
+        rows.push_back(jr);
+    }
+    t.print(out);
+    return rows;
+}
+
+void seedTables(std::ostream& out, const json& ours)
+{
+    out << "\nSeed 002's own figures (" << kSeedGpu << ", FP32, ms) beside ours (ratios):\n";
+    Table t({"N", "seed online", "seed CUBLAS", "seed overhead", "seed TMR", "seed TMR/online", "seed trad. ABFT",
+             "seed trad./online"});
+    for (const SeedRow& r : kSeedRows)
+        t.add({std::to_string(r.n), fixed(r.online, 0), fixed(r.cublas, 0), percent(r.online / r.cublas - 1.0),
+               fixed(r.tmr, 0), fixed(r.tmr / r.online, 2) + "x", fixed(r.traditional, 0),
+               fixed(r.traditional / r.online, 2) + "x"});
+    t.print(out);
+    (void)ours;
+}
+
+}  // namespace
+
+int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
+{
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = makeBackend(options.device >= 0 ? BackendKind::Cuda : BackendKind::Auto, options.device);
+        backend->prepare();
+    } catch (const std::exception& e) {
+        err << "bench online: " << e.what() << "\n";
+        return 2;
+    }
+    const DeviceInfo device = backend->device();
+    const bool gpu = device.backend == BackendKind::Cuda;
+    const char* commit = std::getenv("GIGACHECK_COMMIT");
+    out << "gigacheck " << kVersion << " bench online" << (options.quick ? " (quick)" : "") << "\n"
+        << "device: " << device.name << (gpu ? "" : " (no CUDA device: the CPU backend against OpenBLAS)") << "\n"
+        << "date: " << nowUtc() << "\ncommit: " << (commit && *commit ? commit : "unknown (set GIGACHECK_COMMIT)")
+        << "\n";
+    const std::vector<std::int64_t> sizes = options.quick ? (gpu ? std::vector<std::int64_t>{2048}
+                                                                 : std::vector<std::int64_t>{512})
+                                                          : (gpu ? std::vector<std::int64_t>{8192, 16384}
+                                                                 : std::vector<std::int64_t>{1024, 2048});
+    const int reps = options.quick ? 1 : 3;
+    json doc{{"suite", "online"}, {"device", device.name}, {"date", nowUtc()}, {"quick", options.quick}};
+    try {
+        for (std::int64_t n : sizes) {
+            const std::int64_t panel = std::min<std::int64_t>(1024, n / 8);
+            Bench bench{*backend, HostMatrix(Precision::F32, n, n, backend->hostAllocator()),
+                        HostMatrix(Precision::F32, n, n, backend->hostAllocator()),
+                        HostMatrix(Precision::F32, n, n, backend->hostAllocator()), reps};
+            fillRandom(bench.a, Distribution::Uniform, 1, 1);
+            fillRandom(bench.b, Distribution::Uniform, 1, 2);
+            // Warm-up of both paths: handles, first launches of every kernel (the vote's too), pages.
+            bench.once(baseConfig(n, panel, device.backend));
+            OnlineConfig tmrWarm = baseConfig(n, panel, device.backend);
+            tmrWarm.scheme = Scheme::Tmr;
+            tmrWarm.panel = 0;
+            bench.once(tmrWarm);
+            const double plain = plainSeconds(device.backend, n, reps + 2);
+            doc["timing"].push_back(timingSuite(bench, n, panel, plain, device.ceilings.deviceBandwidthGBs, out));
+            if (n == sizes.front())
+                doc["latency"] = latencySuite(bench, n, panel, out);
+        }
+        const std::int64_t sweepN = gpu ? 4096 : 512;
+        Bench sweep{*backend, HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()),
+                    HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()),
+                    HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()), options.quick ? 1 : 3};
+        fillRandom(sweep.a, Distribution::Uniform, 2, 1);
+        fillRandom(sweep.b, Distribution::Uniform, 2, 2);
+        doc["sweep"] = sweepSuite(sweep, sweepN, sweepN / 16, options.quick ? 4 : 10, out);
+        seedTables(out, doc);
+    } catch (const std::exception& e) {
+        err << "bench online failed: " << e.what() << "\n";
+        return 1;
+    }
+    if (!options.jsonPath.empty()) {
+        std::ofstream f(options.jsonPath);
+        if (!f) {
+            err << "cannot write " << options.jsonPath << "\n";
+            return 1;
+        }
+        f << doc.dump(1) << "\n";
+    }
+    return 0;
+}
+
+}  // namespace gigacheck

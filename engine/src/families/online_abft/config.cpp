@@ -1,0 +1,127 @@
+// The online ABFT family's configuration: names of its enums, steps and checks, and the checks
+// that refuse inconsistent settings before anything runs.
+#include "gigacheck/online_abft.hpp"
+
+#include "gigacheck/weighted_checksums.hpp"
+
+#include <algorithm>
+
+namespace gigacheck {
+
+namespace {
+constexpr EnumName<Scheme> kSchemes[] = {
+    {Scheme::Blocked, "blocked", "Blocked ABFT (S1-S4)", "Blocked GEMM under a memory cap, checked after every block product (seed 000)."},
+    {Scheme::Online, "online", "Online ABFT", "Panel outer products, checksums kept after every step, checked every fq steps (seed 002)."},
+    {Scheme::Offline, "offline", "Offline ABFT", "The same panel products, checked once at the end; recomputed when it cannot correct."},
+    {Scheme::Tmr, "tmr", "TMR", "Three products and an element-wise majority vote."},
+};
+constexpr EnumName<OnlineTarget> kTargets[] = {
+    {OnlineTarget::Result, "result", "Result C"},
+    {OnlineTarget::ChecksumRow, "checksum-row", "Checksum row"},
+    {OnlineTarget::ChecksumCol, "checksum-col", "Checksum column"},
+    {OnlineTarget::A, "a", "Input A"},
+    {OnlineTarget::B, "b", "Input B"},
+};
+}  // namespace
+
+template <> const EnumTable<Scheme>& enumTable<Scheme>()
+{
+    static const EnumTable<Scheme> table{"scheme", kSchemes};
+    return table;
+}
+template <> const EnumTable<OnlineTarget>& enumTable<OnlineTarget>()
+{
+    static const EnumTable<OnlineTarget> table{"fault target", kTargets};
+    return table;
+}
+std::string_view toString(Scheme s) { return nameOf(s); }
+Scheme schemeFromString(std::string_view s) { return valueOfName<Scheme>(s); }
+std::string_view toString(OnlineTarget t) { return nameOf(t); }
+OnlineTarget onlineTargetFromString(std::string_view s) { return valueOfName<OnlineTarget>(s); }
+
+std::int64_t OnlineConfig::panelWidth() const
+{
+    return panel > 0 ? std::min(panel, shape.n) : std::min<std::int64_t>(shape.n, 1024);
+}
+
+int OnlineConfig::steps() const
+{
+    const std::int64_t b = panelWidth();
+    return b > 0 ? int((shape.n + b - 1) / b) : 0;
+}
+
+bool OnlineConfig::checksAfter(int step) const
+{
+    const int last = steps() - 1;
+    if (step == last)
+        return true;
+    const int fq = scheme == Scheme::Offline ? 0 : checkEvery;
+    return fq > 0 && (step + 1) % fq == 0;
+}
+
+void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
+{
+    const Shape& s = c.shape;
+    if (s.m <= 0 || s.n <= 0 || s.q <= 0)
+        throw InputError("shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q) +
+                         " is empty: m, n and q must all be at least 1");
+    if (s.m > 2147483647 - 16 || s.n > 2147483647 || s.q > 2147483647 - 16)
+        throw InputError("a dimension of the shape exceeds 2^31 - 1");
+    if (c.scheme == Scheme::Blocked)
+        throw InputError("the blocked scheme runs in the blocked GEMM family (runGemm), not here");
+    if (c.panel < 0)
+        throw InputError("--panel must be at least 1");
+    if (c.checkEvery < 0)
+        throw InputError("--check-every must be 0 (only at the end) or more");
+    if (c.checksums < 1 || c.checksums > kMaxChecksums)
+        throw InputError("--checksums must be 1.." + std::to_string(kMaxChecksums) + " (got " +
+                         std::to_string(c.checksums) + ")");
+    if (!(c.thresholdLambda > 0))
+        throw InputError("the threshold factor lambda must be a positive number");
+    if (c.randomErrors < 0)
+        throw InputError("the number of errors cannot be negative");
+    const int steps = c.steps();
+    for (const OnlineFault& f : c.faults) {
+        const std::string where = "fault " + std::to_string(f.row) + "," + std::to_string(f.col) + " (" +
+                                  std::string(toString(f.target)) + ")";
+        std::int64_t rows = s.m, cols = s.q;
+        switch (f.target) {
+        case OnlineTarget::Result: break;
+        case OnlineTarget::ChecksumRow: rows = c.checksums; break;
+        case OnlineTarget::ChecksumCol: cols = c.checksums; break;
+        case OnlineTarget::A: rows = s.m, cols = s.n; break;
+        case OnlineTarget::B: rows = s.n, cols = s.q; break;
+        }
+        if (f.row < 0 || f.col < 0 || f.row >= rows || f.col >= cols)
+            throw InputError(where + " is outside its matrix (" + std::to_string(rows) + " x " + std::to_string(cols) +
+                             (f.target == OnlineTarget::ChecksumRow || f.target == OnlineTarget::ChecksumCol
+                                  ? "; the row / column index names one of the K checksum vectors"
+                                  : "") +
+                             ")");
+        if (c.scheme == Scheme::Tmr) {
+            if (f.target != OnlineTarget::Result)
+                throw InputError(where + ": TMR has no checksums and no corruptible input copy; use --target result");
+            if (f.step && (*f.step < 0 || *f.step > 2))
+                throw InputError(where + ": with --scheme tmr, @STEP names the replica (0, 1 or 2), got " +
+                                 std::to_string(*f.step));
+        } else if (f.step && (*f.step < 0 || *f.step >= steps)) {
+            throw InputError(where + ": @" + std::to_string(*f.step) + " is beyond the " + std::to_string(steps) +
+                             " step(s) of this product (steps 0.." + std::to_string(steps - 1) + ", panel width " +
+                             std::to_string(c.panelWidth()) + ")");
+        }
+    }
+    if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
+        if (c.checksums != 1)
+            throw InputError("--checksums " + std::to_string(c.checksums) +
+                             ": weighted checksums run on the CPU backend only (the device kernels keep one checksum "
+                             "row and column); use --backend cpu");
+        for (const OnlineFault& f : c.faults)
+            if (f.target == OnlineTarget::A || f.target == OnlineTarget::B)
+                throw InputError("faults in A or B run on the CPU backend only (the device takes A's checksum from "
+                                 "each panel as it is used, so a fault there is self-consistent); use --backend cpu");
+        if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32)
+            throw InputError("online ABFT on the GPU multiplies with cuBLAS: --gemm cublas or cublas-tf32");
+    }
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,104 @@
+// The text report of an online ABFT / offline ABFT / TMR run.
+#include "gigacheck/online_abft.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace gigacheck {
+
+namespace {
+
+std::string number(double v, const char* format = "%.6g")
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string stepName(int step) { return step < 0 ? std::string("encoding") : "step " + std::to_string(step); }
+
+}  // namespace
+
+std::string formatOnlineReport(const OnlineRecord& r)
+{
+    const OnlineConfig& c = r.config;
+    std::ostringstream o;
+    o << "GIGACHECK online ABFT family (seed 002)\n";
+    o << "  A: " << c.shape.m << " x " << c.shape.n << "  B: " << c.shape.n << " x " << c.shape.q << " -> C: "
+      << c.shape.m << " x " << c.shape.q << "  (" << toString(c.precision) << ")\n";
+    o << "  scheme: " << toString(c.scheme);
+    if (c.scheme != Scheme::Tmr) {
+        o << ", panel width " << c.panelWidth() << ", " << r.steps << " step(s), ";
+        o << (c.checkEvery == 0 || c.scheme == Scheme::Offline ? std::string("checked after the last step only")
+                                                                : "checked every " + std::to_string(c.checkEvery) + " step(s)");
+        o << " (" << r.checkSteps.size() << " check(s)), " << c.checksums << " checksum vector(s) per axis";
+    }
+    o << "\n  device: " << r.devices.front().name << " (" << toString(r.devices.front().backend) << ")\n";
+    o << "  execute time: " << number(r.metrics.executeSeconds * 1e3, "%.3f") << " ms";
+    if (r.recomputed)
+        o << " + recompute " << number(r.recomputeSeconds * 1e3, "%.3f") << " ms";
+    o << "\n";
+    if (!r.error.empty())
+        o << "  error: " << r.error << "\n";
+
+    for (const InjectEvent& e : r.injections) {
+        const Injection& inj = e.injection;
+        o << "  fault: " << toString(inj.target) << " (" << inj.localRow << ", " << inj.localCol << ") after step "
+          << inj.block.k << ": " << number(inj.before) << " -> " << number(inj.after) << "\n";
+    }
+    for (const OnlineFault& f : r.appliedInputFaults)
+        o << "  fault: input " << toString(f.target) << " (" << f.row << ", " << f.col << ") "
+          << (f.step.value_or(-1) < 0 ? std::string("before its checksums") : "after step " + std::to_string(*f.step))
+          << ", delta " << number(f.delta.value_or(0)) << "\n";
+
+    int clean = 0, corrected = 0, uncorrectable = 0;
+    for (const VerifyEvent& e : r.verifications) {
+        const VerifyResult& v = e.result;
+        switch (v.verdict) {
+        case Verdict::Clean: ++clean; continue;
+        case Verdict::Corrected: ++corrected; break;
+        case Verdict::Uncorrectable: ++uncorrectable; break;
+        }
+        o << "  check after step " << e.block.k << ": " << toString(v.verdict) << " (" << v.mismatchRows.size()
+          << " row(s), " << v.mismatchCols.size() << " column(s) mismatched";
+        if (!v.corrections.empty())
+            o << ", " << v.corrections.size() << " cell(s) corrected";
+        if (v.checksumsRecomputed)
+            o << ", checksums rebuilt";
+        o << ")\n";
+        for (const Correction& x : v.corrections)
+            o << "    C(" << x.row << ", " << x.col << "): " << number(x.before) << " -> " << number(x.after) << "\n";
+    }
+    for (const InputFaultReport& f : r.inputFaults) {
+        o << "  input fault in " << toString(f.operand);
+        if (f.row >= 0)
+            o << " (" << f.row << ", " << f.col << "), delta " << number(f.delta);
+        o << ": found at " << stepName(f.caughtAtStep);
+        if (f.beforeChecksum)
+            o << " (struck before its checksums: the device copy differs from the sums taken where it was made)";
+        else if (f.cellsOff > 0)
+            o << ", a whole " << (f.operand == OnlineTarget::A ? "row" : "column") << " of C (" << f.cellsOff
+              << " cells) was off";
+        o << (f.corrected ? "; corrected\n" : "; not locatable\n");
+    }
+    if (c.scheme != Scheme::Tmr)
+        o << "  checks: " << clean << " clean, " << corrected << " corrected, " << uncorrectable << " uncorrectable\n";
+    if (r.recomputed)
+        o << "  recompute: the whole product again, " << (r.recomputeClean ? "clean" : "NOT clean") << "\n";
+    if (r.vote) {
+        o << "  vote: " << r.vote->cellsOutvoted << " cell(s) outvoted, " << r.vote->cellsWithoutMajority
+          << " without a majority\n";
+        for (const auto& [i, j] : r.vote->noMajority)
+            o << "    no majority at C(" << i << ", " << j << ")\n";
+    }
+    const ReferenceCheck& ref = r.reference;
+    o << "  reference: " << toString(ref.mode);
+    if (ref.mode != ReferenceMode::None)
+        o << ", " << ref.rowsChecked << " rows, " << ref.mismatches << " mismatch(es), max error / tolerance "
+          << number(ref.maxRelError, "%.3g") << (ref.passed ? " (passed)" : " (FAILED)");
+    o << "\n";
+    o << "  verdict: " << (r.verifiedCorrect() ? "verified correct" : "NOT verified correct") << "\n";
+    return o.str();
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,261 @@
+// runOnline: one online / offline ABFT or TMR run end to end (config -> faults -> schedule ->
+// execute -> recompute when a check could not correct -> reference -> record).
+#include "gigacheck/online_abft.hpp"
+
+#include "core/timestamp.hpp"
+#include "families/blocked_gemm/run/reference.hpp"
+#include "families/online_abft/plan/schedule_builder.hpp"
+#include "families/online_abft/run/run_online.hpp"
+
+#include "gigacheck/version.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+
+namespace gigacheck {
+
+using namespace online_abft;
+
+namespace {
+
+double elapsed(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Each fault resolved: its delta (random deltas stand out of round-off: +-U(10, 100) times the
+// typical magnitude of what they hit), its step, and the random result faults spread over steps.
+std::vector<PlannedFault> planFaults(const OnlineConfig& c)
+{
+    std::mt19937_64 rng(c.seed * 0x9E3779B97F4A7C15ull + 17);
+    std::uniform_real_distribution<double> magnitude(10.0, 100.0);
+    const double typicalC = typicalMagnitude(c.shape, c.distribution);
+    const double typicalInput = c.distribution == Distribution::Normal ? 1.0 : 0.5;
+    const int steps = c.scheme == Scheme::Tmr ? 1 : c.steps();
+    const auto resolve = [&](const OnlineFault& f) {
+        PlannedFault p;
+        p.at = f;
+        p.model = c.model;
+        const int bits = c.precision == Precision::F64 ? 64 : 32;
+        p.bit = c.bit >= 0 ? c.bit : bits - 2;  // the top exponent bit
+        const bool input = f.target == OnlineTarget::A || f.target == OnlineTarget::B;
+        const double sign = (rng() & 1) ? 1.0 : -1.0;
+        p.delta = f.delta.value_or(sign * magnitude(rng) * (input ? typicalInput : typicalC));
+        if (!f.step)
+            p.at.step = c.scheme == Scheme::Tmr ? 0 : input ? -1 : steps - 1;
+        return p;
+    };
+    std::vector<PlannedFault> out;
+    for (const OnlineFault& f : c.faults)
+        out.push_back(resolve(f));
+    std::uniform_int_distribution<std::int64_t> row(0, c.shape.m - 1), col(0, c.shape.q - 1);
+    std::uniform_int_distribution<int> step(0, std::max(0, steps - 1));
+    for (int e = 0; e < c.randomErrors; ++e) {
+        OnlineFault f;
+        f.row = row(rng);
+        f.col = col(rng);
+        f.step = c.scheme == Scheme::Tmr ? 0 : step(rng);
+        out.push_back(resolve(f));
+    }
+    return out;
+}
+
+void plainSums(const HostMatrix& x, std::vector<double>& rows, std::vector<double>& cols)
+{
+    rows.assign(std::size_t(x.rows()), 0.0);
+    cols.assign(std::size_t(x.cols()), 0.0);
+    const auto sum = [&]<class T>(const T* d) {
+        for (std::int64_t i = 0; i < x.rows(); ++i) {
+            double s = 0;
+            for (std::int64_t j = 0; j < x.cols(); ++j) {
+                const double v = double(d[i * x.cols() + j]);
+                s += v;
+                cols[std::size_t(j)] += v;
+            }
+            rows[std::size_t(i)] = s;
+        }
+    };
+    if (x.precision() == Precision::F32)
+        sum(x.as<float>());
+    else
+        sum(x.as<double>());
+}
+
+OnlineInputs inputsFor(const OnlineConfig& c)
+{
+    OnlineInputs in;
+    in.scheme = c.scheme;
+    in.checksums = c.checksums;
+    in.panel = c.panelWidth();
+    in.steps = c.steps();
+    in.checkEvery = c.scheme == Scheme::Offline ? 0 : c.checkEvery;
+    in.lambda = c.thresholdLambda;
+    in.gemm = c.gemm;
+    in.shape = c.shape;
+    in.precision = c.precision;
+    return in;
+}
+
+}  // namespace
+
+bool OnlineRecord::verifiedCorrect() const
+{
+    if (status != "ok" || !reference.passed)
+        return false;
+    if (vote && vote->cellsWithoutMajority > 0)
+        return false;
+    if (uncorrectableChecks() > 0 && !(recomputed && recomputeClean))
+        return false;
+    for (const InputFaultReport& f : inputFaults)
+        if (!f.corrected)
+            return false;
+    return true;
+}
+
+int OnlineRecord::uncorrectableChecks() const
+{
+    int n = 0;
+    for (const VerifyEvent& e : verifications)
+        n += e.result.verdict == Verdict::Uncorrectable ? 1 : 0;
+    return n;
+}
+
+OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
+{
+    std::unique_ptr<Backend> own;
+    RunHooks withBackend = hooks;
+    if (!withBackend.backend) {
+        own = makeBackend(config.backend, config.device);
+        withBackend.backend = own.get();
+    }
+    validateOnlineConfig(config, withBackend.backend->device().backend);
+    const Shape& s = config.shape;
+    const HostAllocator alloc = withBackend.backend->hostAllocator();
+    HostMatrix a, b, result;
+    try {
+        a = HostMatrix(config.precision, s.m, s.n, alloc);
+        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        result = HostMatrix(config.precision, s.m, s.q, alloc);
+    } catch (const std::exception& e) {
+        throw InputError(std::string("not enough host memory for A, B and C: ") + e.what());
+    }
+    if (!(hooks.cancel && hooks.cancel->load())) {
+        fillRandom(a, config.distribution, config.seed, 1);
+        fillRandom(b, config.distribution, config.seed, 2);
+        if (hooks.onInputs)
+            hooks.onInputs(a, b);
+    }
+    OnlineRecord record = online_abft::runOnlineOn(config, withBackend, a, b, result);
+    if (hooks.resultOut)
+        *hooks.resultOut = std::move(result);
+    return record;
+}
+
+namespace online_abft {
+
+OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, HostMatrix& a, HostMatrix& b,
+                         HostMatrix& result)
+{
+    Backend* backend = hooks.backend;
+    OnlineRecord record;
+    record.toolVersion = kVersion;
+    record.createdAt = nowIso8601();
+    record.config = config;
+    record.devices.front() = backend->device();
+    validateOnlineConfig(config, record.devices.front().backend);
+
+    OnlineConfig& c = record.config;
+    if (c.scheme == Scheme::Offline)
+        c.checkEvery = 0;
+    OnlineInputs in = inputsFor(c);
+    in.faults = planFaults(c);
+    record.steps = c.scheme == Scheme::Tmr ? 0 : c.steps();
+    for (int j = 0; j < record.steps; ++j)
+        if (c.checksAfter(j))
+            record.checkSteps.push_back(j);
+
+    const Plan plan = makeOnlinePlan(c.shape, c.precision, in);
+    const Schedule schedule = buildOnlineSchedule(plan, in, c);
+    if (hooks.observer)
+        hooks.observer->onPlan(schedule);
+    if (hooks.cancel && hooks.cancel->load()) {
+        record.status = "cancelled";
+        return record;
+    }
+
+    const Shape& s = c.shape;
+    // The inputs' sums where they were made: the encoding finds an element corrupted on its way.
+    if (c.scheme != Scheme::Tmr && record.devices.front().backend == BackendKind::Cpu) {
+        plainSums(a, in.hostRowSumsA, in.hostColSumsA);
+        plainSums(b, in.hostRowSumsB, in.hostColSumsB);
+    }
+
+    const auto execute = [&](OnlineInputs& inputs, const Schedule& sched) {
+        ExecutionRequest request;
+        request.schedule = &sched;
+        request.observer = hooks.observer;
+        request.cancel = hooks.cancel;
+        inputs.a = &a;
+        inputs.b = &b;
+        inputs.c = &result;
+        request.inputs = &inputs;
+        return backend->execute(request);
+    };
+
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        backend->prepare();
+        const auto run = std::chrono::steady_clock::now();
+        ExecutionResult r = execute(in, schedule);
+        record.metrics.executeSeconds = r.wallSeconds;
+        record.metrics.peakBufferBytes = r.peakBufferBytes;
+        record.spans = std::move(r.spans);
+        record.injections = std::move(r.injections);
+        record.verifications = std::move(r.verifications);
+        if (r.cancelled)
+            record.status = "cancelled";
+        record.metrics.totalSeconds = elapsed(run);
+        // Offline ABFT (and online, should a check still fail) has one answer to what it cannot
+        // correct: compute the product again (seed 002 section VI.D: "about double").
+        if (record.status == "ok" && record.uncorrectableChecks() > 0) {
+            OnlineInputs again = inputsFor(c);
+            again.hostRowSumsA = in.hostRowSumsA, again.hostColSumsA = in.hostColSumsA;
+            again.hostRowSumsB = in.hostRowSumsB, again.hostColSumsB = in.hostColSumsB;
+            const Schedule clean = buildOnlineSchedule(plan, again, c);
+            const auto t0 = std::chrono::steady_clock::now();
+            ExecutionResult second = execute(again, clean);
+            record.recomputeSeconds = elapsed(t0);
+            record.recomputed = true;
+            record.recomputeClean = !second.cancelled;
+            for (const VerifyEvent& e : second.verifications)
+                record.recomputeClean = record.recomputeClean && e.result.verdict != Verdict::Uncorrectable;
+            const double offset = record.spans.empty() ? 0.0 : record.spans.back().end;
+            for (Span sp : second.spans) {
+                sp.start += offset, sp.end += offset;
+                sp.opId += int(schedule.ops.size());
+                record.spans.push_back(sp);
+            }
+            record.metrics.totalSeconds = elapsed(run);
+        }
+    } catch (const BackendError& e) {
+        record.status = "failed";
+        record.error = e.what();
+    }
+    (void)started;
+    record.inputFaults = in.inputFaults;
+    record.vote = in.vote;
+    for (const PlannedFault& f : in.faults)
+        if (f.at.target == OnlineTarget::A || f.at.target == OnlineTarget::B) {
+            OnlineFault applied = f.at;
+            applied.delta = f.applied ? f.after - f.before : f.delta;
+            record.appliedInputFaults.push_back(applied);
+        }
+    if (record.status == "ok")
+        record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), c.thresholdLambda);
+    return record;
+}
+
+}  // namespace online_abft
+
+}  // namespace gigacheck

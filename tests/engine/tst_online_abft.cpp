@@ -1,0 +1,513 @@
+// The online ABFT family (seed 002) on the CPU backend: the checksum relation after every step,
+// faults caught at the step they strike, online against offline, weighted checksums, input
+// faults, TMR, clean runs of every scheme, the schedule and the record.
+#include "test_helpers.hpp"
+
+#include "core/op_table.hpp"
+#include "families/online_abft/inputs.hpp"
+#include "families/online_abft/ops.hpp"
+#include "families/online_abft/plan/schedule_builder.hpp"
+
+#include "gigacheck/online_abft.hpp"
+#include "gigacheck/weighted_checksums.hpp"
+
+#include <QtTest>
+
+#include <random>
+
+
+using namespace gigacheck;
+using gigacheck::test::inputErrorOf;
+using gigacheck::test::qs;
+
+
+namespace {
+
+// Enums compared by their names, which QTest can print.
+template <class E> QString name(E value) { return qs(toString(value)); }
+
+OnlineConfig config(Shape shape, Scheme scheme = Scheme::Online, std::int64_t panel = 0, int fq = 1, int k = 1)
+{
+    OnlineConfig c;
+    c.shape = shape;
+    c.backend = BackendKind::Cpu;
+    c.scheme = scheme;
+    c.panel = panel;
+    c.checkEvery = scheme == Scheme::Offline ? 0 : fq;
+    c.checksums = k;
+    c.reference = ReferenceMode::Full;
+    return c;
+}
+
+OnlineFault at(std::int64_t r, std::int64_t c, int step, OnlineTarget target = OnlineTarget::Result)
+{
+    OnlineFault f;
+    f.target = target;
+    f.row = r;
+    f.col = c;
+    f.step = step;
+    return f;
+}
+
+const VerifyEvent* checkAt(const OnlineRecord& r, int step)
+{
+    for (const VerifyEvent& e : r.verifications)
+        if (e.block.k == step)
+            return &e;
+    return nullptr;
+}
+
+int countVerdict(const OnlineRecord& r, Verdict v)
+{
+    int n = 0;
+    for (const VerifyEvent& e : r.verifications)
+        n += e.result.verdict == v;
+    return n;
+}
+
+}  // namespace
+
+class TestOnlineAbft : public QObject {
+    Q_OBJECT
+private slots:
+    void checksumRelationAfterEveryStep_data();
+    void checksumRelationAfterEveryStep();
+    void faultAtStepCorrectedAtThatStep();
+    void twoFaultsOnlineAgainstOffline();
+    void twoFaultsInOneRow();
+    void weightedChecksumsCorrectKAndFlagKPlusOne_data();
+    void weightedChecksumsCorrectKAndFlagKPlusOne();
+    void weightedVerifierOnItsOwn();
+    void checksumFaultsRebuilt();
+    void inputFaultsReportedAsSuch();
+    void tmrOutvotesOneReplica();
+    void noFalsePositivesOverCleanRuns_data();
+    void noFalsePositivesOverCleanRuns();
+    void scheduleShape();
+    void inconsistentSettingsRefused();
+    void recordRoundTrip();
+};
+
+void TestOnlineAbft::checksumRelationAfterEveryStep_data()
+{
+    QTest::addColumn<qint64>("m");
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<qint64>("q");
+    QTest::addColumn<qint64>("panel");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("f64");
+    QTest::newRow("1x1x1 b1") << qint64(1) << qint64(1) << qint64(1) << qint64(1) << 1 << false;
+    QTest::newRow("7x13x5 b3") << qint64(7) << qint64(13) << qint64(5) << qint64(3) << 1 << false;
+    QTest::newRow("33x100x17 b7 K2") << qint64(33) << qint64(100) << qint64(17) << qint64(7) << 2 << false;
+    QTest::newRow("64x65x63 b64") << qint64(64) << qint64(65) << qint64(63) << qint64(64) << 1 << true;
+    QTest::newRow("129x200x3 b199 K3") << qint64(129) << qint64(200) << qint64(3) << qint64(199) << 3 << false;
+    QTest::newRow("1x300x250 b17 f64 K2") << qint64(1) << qint64(300) << qint64(250) << qint64(17) << 2 << true;
+    QTest::newRow("300x1x2 b1") << qint64(300) << qint64(1) << qint64(2) << qint64(1) << 1 << false;
+}
+
+// A check after every step, each clean and well inside its threshold: the full-checksum relation
+// holds after every panel product, whatever the shape, the panel width or K.
+void TestOnlineAbft::checksumRelationAfterEveryStep()
+{
+    QFETCH(qint64, m);
+    QFETCH(qint64, n);
+    QFETCH(qint64, q);
+    QFETCH(qint64, panel);
+    QFETCH(int, k);
+    QFETCH(bool, f64);
+    OnlineConfig c = config({m, n, q}, Scheme::Online, panel, 1, k);
+    c.precision = f64 ? Precision::F64 : Precision::F32;
+    const OnlineRecord r = runOnline(c);
+    QCOMPARE(r.status, std::string("ok"));
+    QCOMPARE(r.steps, int((n + panel - 1) / panel));
+    QCOMPARE(int(r.verifications.size()), r.steps);
+    for (int j = 0; j < r.steps; ++j) {
+        const VerifyEvent* e = checkAt(r, j);
+        QVERIFY2(e, qPrintable(QStringLiteral("no check after step %1").arg(j)));
+        QCOMPARE(name(e->result.verdict), name(Verdict::Clean));
+        QVERIFY2(e->result.maxCleanResidualRatio < 0.5, qPrintable(QString::number(e->result.maxCleanResidualRatio)));
+    }
+    QVERIFY(r.reference.passed);
+    QVERIFY(r.verifiedCorrect());
+}
+
+void TestOnlineAbft::faultAtStepCorrectedAtThatStep()
+{
+    for (int j : {0, 2, 5, 7}) {
+        OnlineConfig c = config({96, 130, 80}, Scheme::Online, 16, 1);  // 9 steps
+        c.faults = {at(40, 33, j)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(r.steps, 9);
+        const VerifyEvent* e = checkAt(r, j);
+        QVERIFY(e);
+        QCOMPARE(name(e->result.verdict), name(Verdict::Corrected));
+        QCOMPARE(int(e->result.corrections.size()), 1);
+        QCOMPARE(e->result.corrections[0].row, std::int64_t(40));
+        QCOMPARE(e->result.corrections[0].col, std::int64_t(33));
+        QCOMPARE(countVerdict(r, Verdict::Corrected), 1);
+        QCOMPARE(countVerdict(r, Verdict::Uncorrectable), 0);
+        QCOMPARE(int(r.injections.size()), 1);
+        QCOMPARE(r.injections[0].injection.block.k, j);
+        QVERIFY(r.verifiedCorrect());
+    }
+    // With fq = 4 a fault after step 1 waits for the check after step 3.
+    OnlineConfig c = config({96, 130, 80}, Scheme::Online, 16, 4);
+    c.faults = {at(5, 6, 1)};
+    const OnlineRecord r = runOnline(c);
+    QCOMPARE(r.checkSteps, (std::vector<int>{3, 7, 8}));
+    QCOMPARE(name(checkAt(r, 3)->result.verdict), name(Verdict::Corrected));
+    QVERIFY(r.verifiedCorrect());
+}
+
+// Seed 002 Table III: two faults at different steps in different rows and columns. Online (fq = 1)
+// corrects each at its step; offline sees both at the end (2 x 2 candidates), flags them and
+// recomputes.
+void TestOnlineAbft::twoFaultsOnlineAgainstOffline()
+{
+    OnlineConfig online = config({100, 120, 90}, Scheme::Online, 20, 1);
+    online.faults = {at(10, 20, 1), at(70, 55, 4)};
+    const OnlineRecord r = runOnline(online);
+    QCOMPARE(name(checkAt(r, 1)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(name(checkAt(r, 4)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(countVerdict(r, Verdict::Uncorrectable), 0);
+    QVERIFY(!r.recomputed);
+    QVERIFY(r.verifiedCorrect());
+
+    OnlineConfig offline = online;
+    offline.scheme = Scheme::Offline;
+    offline.checkEvery = 0;
+    const OnlineRecord o = runOnline(offline);
+    QCOMPARE(int(o.verifications.size()), 1);
+    QCOMPARE(o.verifications[0].block.k, 5);
+    QCOMPARE(name(o.verifications[0].result.verdict), name(Verdict::Uncorrectable));
+    QCOMPARE(int(o.verifications[0].result.mismatchRows.size()), 2);
+    QCOMPARE(int(o.verifications[0].result.mismatchCols.size()), 2);
+    QVERIFY(o.recomputed);
+    QVERIFY(o.recomputeClean);
+    QVERIFY(o.verifiedCorrect());  // by recompute
+}
+
+// The literal case: two faults in one row at different steps. Online corrects each at its step;
+// at the end they are row-collinear, which one plain checksum still corrects (documented).
+void TestOnlineAbft::twoFaultsInOneRow()
+{
+    OnlineConfig online = config({64, 100, 64}, Scheme::Online, 25, 1);
+    online.faults = {at(9, 3, 0), at(9, 40, 2)};
+    const OnlineRecord r = runOnline(online);
+    QCOMPARE(name(checkAt(r, 0)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(name(checkAt(r, 2)->result.verdict), name(Verdict::Corrected));
+    QVERIFY(r.verifiedCorrect());
+    OnlineConfig offline = online;
+    offline.scheme = Scheme::Offline;
+    const OnlineRecord o = runOnline(offline);
+    QCOMPARE(int(o.verifications.size()), 1);
+    QCOMPARE(name(o.verifications[0].result.verdict), name(Verdict::Corrected));
+    QCOMPARE(int(o.verifications[0].result.mismatchRows.size()), 1);
+    QCOMPARE(int(o.verifications[0].result.corrections.size()), 2);
+    QVERIFY(o.verifiedCorrect());
+}
+
+void TestOnlineAbft::weightedChecksumsCorrectKAndFlagKPlusOne_data()
+{
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("f64");
+    QTest::newRow("K=2 f32") << 2 << false;
+    QTest::newRow("K=3 f32") << 3 << false;
+    QTest::newRow("K=4 f64") << 4 << true;
+}
+
+// K errors in one check, each in its own row and column, are located by the K weighted sums of
+// each row (a K x K system) and corrected; K + 1 are flagged (and recomputed), C left as it was.
+void TestOnlineAbft::weightedChecksumsCorrectKAndFlagKPlusOne()
+{
+    QFETCH(int, k);
+    QFETCH(bool, f64);
+
+    std::vector<OnlineFault> faults;
+    for (int e = 0; e <= k; ++e)
+        faults.push_back(at(7 + 23 * e, 3 + 19 * e, 2));
+    OnlineConfig c = config({150, 96, 140}, Scheme::Online, 32, 1, k);
+    c.precision = f64 ? Precision::F64 : Precision::F32;
+    c.faults.assign(faults.begin(), faults.begin() + k);
+    const OnlineRecord r = runOnline(c);
+    QCOMPARE(name(checkAt(r, 2)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(int(checkAt(r, 2)->result.corrections.size()), k);
+    QVERIFY(!r.recomputed);
+    QVERIFY(r.verifiedCorrect());
+
+    c.faults = faults;
+    const OnlineRecord flagged = runOnline(c);
+    QCOMPARE(name(checkAt(flagged, 2)->result.verdict), name(Verdict::Uncorrectable));
+    QVERIFY(flagged.recomputed && flagged.recomputeClean);
+    QVERIFY(flagged.verifiedCorrect());
+
+    // The plain checksum (K = 1) flags two such errors.
+    OnlineConfig plain = config({150, 96, 140}, Scheme::Online, 32, 1, 1);
+    plain.faults.assign(faults.begin(), faults.begin() + 2);
+    QCOMPARE(name(checkAt(runOnline(plain), 2)->result.verdict), name(Verdict::Uncorrectable));
+}
+
+// verifyWeighted on a full-checksum matrix built by hand: K errors in one row are found by the
+// row's K weighted sums and corrected to within round-off; the weights stay in [-1, 1].
+void TestOnlineAbft::weightedVerifierOnItsOwn()
+{
+    const std::int64_t rows = 40, cols = 50;
+    for (int k = 2; k <= 4; ++k) {
+        const std::int64_t ld = cols + k;
+        std::vector<double> c(static_cast<std::size_t>((rows + k) * ld));
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (std::int64_t i = 0; i < rows; ++i)
+            for (std::int64_t j = 0; j < cols; ++j)
+                c[std::size_t(i * ld + j)] = u(rng);
+        // Checksums: columns from the rows, then the rows over all columns.
+        for (std::int64_t i = 0; i < rows; ++i)
+            for (int t = 0; t < k; ++t) {
+                double s = 0;
+                for (std::int64_t j = 0; j < cols; ++j)
+                    s += checksumWeight(t, j) * c[std::size_t(i * ld + j)];
+                c[std::size_t(i * ld + cols + t)] = s;
+            }
+        for (int t = 0; t < k; ++t)
+            for (std::int64_t j = 0; j < cols + k; ++j) {
+                double s = 0;
+                for (std::int64_t i = 0; i < rows; ++i)
+                    s += checksumWeight(t, i) * c[std::size_t(i * ld + j)];
+                c[std::size_t((rows + t) * ld + j)] = s;
+            }
+        const std::vector<double> good = c;
+        Thresholds t;
+        t.row.assign(std::size_t(rows + k), 1e-9);
+        t.col.assign(std::size_t(cols + k), 1e-9);
+        // K errors in row 11 and one more in other rows would exceed K candidate columns: K only.
+        for (int e = 0; e < k; ++e)
+            c[std::size_t(11 * ld + 5 + 9 * e)] += 3.0 + e;
+        VerifyResult r = verifyWeighted(c.data(), rows, cols, ld, k, t);
+        QCOMPARE(name(r.verdict), name(Verdict::Corrected));
+        QCOMPARE(int(r.corrections.size()), k);
+        for (std::size_t x = 0; x < c.size(); ++x)
+            QVERIFY(std::fabs(c[x] - good[x]) < 1e-10);
+        for (std::int64_t j = 0; j < 1000; ++j)
+            QVERIFY(std::fabs(checksumWeight(k - 1, j)) <= 1.0);
+    }
+}
+
+void TestOnlineAbft::checksumFaultsRebuilt()
+{
+    for (int k : {1, 2}) {
+        OnlineConfig c = config({50, 60, 40}, Scheme::Online, 20, 1, k);
+        c.faults = {at(0, 7, 0, OnlineTarget::ChecksumRow), at(12, k - 1, 1, OnlineTarget::ChecksumCol)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(name(checkAt(r, 0)->result.verdict), name(Verdict::Corrected));
+        QVERIFY(checkAt(r, 0)->result.checksumsRecomputed);
+        QCOMPARE(name(checkAt(r, 1)->result.verdict), name(Verdict::Corrected));
+        QCOMPARE(name(checkAt(r, 2)->result.verdict), name(Verdict::Clean));
+        QVERIFY(r.verifiedCorrect());
+    }
+}
+
+// A fault in A after its checksums spreads along a row of C, one in B along a column: reported as
+// an input fault (found at the first check after its panel was used, corrected in the input and
+// in C), not as a pile of uncorrectable cells. One before the checksums is found at encoding.
+void TestOnlineAbft::inputFaultsReportedAsSuch()
+{
+    struct Case {
+        OnlineTarget target;
+        std::int64_t row, col;
+        int step, k, caughtAt;
+    };
+    // 4 steps of 25 (n = 100): A(17, 60) is in panel 2, B(80, 9) in panel 3.
+    for (const Case& x : {Case{OnlineTarget::A, 17, 60, 0, 1, 2}, Case{OnlineTarget::B, 80, 9, 1, 1, 3},
+                          Case{OnlineTarget::A, 17, 60, 0, 2, 2}, Case{OnlineTarget::B, 80, 9, 1, 3, 3}}) {
+        OnlineConfig c = config({70, 100, 60}, Scheme::Online, 25, 1, x.k);
+        OnlineFault f = at(x.row, x.col, x.step, x.target);
+        f.delta = 4.0;
+        c.faults = {f};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(int(r.inputFaults.size()), 1);
+        const InputFaultReport& in = r.inputFaults[0];
+        QCOMPARE(name(in.operand), name(x.target));
+        QCOMPARE(in.row, x.row);
+        QCOMPARE(in.col, x.col);
+        QCOMPARE(in.caughtAtStep, x.caughtAt);
+        QVERIFY(!in.beforeChecksum);
+        QVERIFY(in.corrected);
+        QCOMPARE(in.cellsOff, x.target == OnlineTarget::A ? std::int64_t(60) : std::int64_t(70));
+        QVERIFY(std::fabs(in.delta - 4.0) < 1e-5);
+        QCOMPARE(countVerdict(r, Verdict::Uncorrectable), 0);
+        QVERIFY(!r.recomputed);
+        QVERIFY(r.verifiedCorrect());
+    }
+    // Before the checksums (no @STEP): found at encoding against the sums taken where it was made.
+    for (OnlineTarget target : {OnlineTarget::A, OnlineTarget::B}) {
+        OnlineConfig c = config({70, 100, 60}, Scheme::Online, 25, 1);
+        OnlineFault f = at(3, 4, 0, target);
+        f.step.reset();
+        c.faults = {f};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(int(r.inputFaults.size()), 1);
+        QVERIFY(r.inputFaults[0].beforeChecksum);
+        QCOMPARE(r.inputFaults[0].caughtAtStep, -1);
+        QCOMPARE(countVerdict(r, Verdict::Clean), 4);
+        QVERIFY(r.verifiedCorrect());
+    }
+    // A bit flip of the top exponent bit (a value of ~1e38): the row of C is computed again, not
+    // corrected by subtraction, so nothing is lost to cancellation.
+    for (OnlineTarget target : {OnlineTarget::A, OnlineTarget::B}) {
+        OnlineConfig c = config({70, 100, 60}, Scheme::Online, 25, 1);
+        c.model = FaultModel::BitFlip;
+        // The inner index (A's column, B's row) 30 lies in panel 1: used after the fault strikes.
+        c.faults = {target == OnlineTarget::A ? at(17, 30, 0, target) : at(30, 17, 0, target)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(int(r.inputFaults.size()), 1);
+        QVERIFY(r.inputFaults[0].corrected);
+        QCOMPARE(r.inputFaults[0].caughtAtStep, 1);
+        QVERIFY2(r.verifiedCorrect(), qPrintable(QString::number(r.reference.maxRelError)));
+    }
+    // After its panel was used: C never sees it (nothing to report, the product is right).
+    OnlineConfig late = config({70, 100, 60}, Scheme::Online, 25, 1);
+    late.faults = {at(3, 4, 2, OnlineTarget::A)};
+    const OnlineRecord r = runOnline(late);
+    QVERIFY(r.inputFaults.empty());
+    QVERIFY(r.verifiedCorrect());
+}
+
+void TestOnlineAbft::tmrOutvotesOneReplica()
+{
+    OnlineConfig c = config({60, 70, 50}, Scheme::Tmr);
+    c.faults = {at(3, 4, 0), at(10, 11, 1), at(20, 21, 2)};
+    OnlineRecord r = runOnline(c);
+    QVERIFY(r.vote);
+    QCOMPARE(r.vote->cellsOutvoted, std::int64_t(3));
+    QCOMPARE(r.vote->cellsWithoutMajority, std::int64_t(0));
+    QVERIFY(r.verifiedCorrect());
+
+    c.faults = {at(3, 4, 0), at(3, 4, 2)};
+    r = runOnline(c);
+    QCOMPARE(r.vote->cellsWithoutMajority, std::int64_t(1));
+    QCOMPARE(r.vote->noMajority[0], (std::pair<std::int64_t, std::int64_t>{3, 4}));
+    QVERIFY(!r.verifiedCorrect());
+}
+
+void TestOnlineAbft::noFalsePositivesOverCleanRuns_data()
+{
+    QTest::addColumn<int>("scheme");
+    QTest::addColumn<int>("fq");
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("dist");
+    QTest::addColumn<bool>("f64");
+    int row = 0;
+    for (Scheme s : {Scheme::Online, Scheme::Offline, Scheme::Tmr})
+        for (int k : {1, 2, 3})
+            for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+                for (bool f64 : {false, true}) {
+                    if (s == Scheme::Tmr && k > 1)
+                        continue;
+                    QTest::addRow("%d %s K%d %s %s", row++, toString(s).data(), k, toString(d).data(), f64 ? "f64" : "f32")
+                        << int(s) << (row % 3) + 1 << k << int(d) << f64;
+                }
+}
+
+void TestOnlineAbft::noFalsePositivesOverCleanRuns()
+{
+    QFETCH(int, scheme);
+    QFETCH(int, fq);
+    QFETCH(int, k);
+    QFETCH(int, dist);
+    QFETCH(bool, f64);
+    OnlineConfig c = config({97, 211, 83}, Scheme(scheme), 32, fq, k);
+    c.distribution = Distribution(dist);
+    c.precision = f64 ? Precision::F64 : Precision::F32;
+    c.seed = std::uint64_t(3 + dist + 10 * k);
+    const OnlineRecord r = runOnline(c);
+    QCOMPARE(r.status, std::string("ok"));
+    QCOMPARE(countVerdict(r, Verdict::Clean), int(r.verifications.size()));
+    for (const VerifyEvent& e : r.verifications)
+        QVERIFY2(e.result.maxCleanResidualRatio < 0.5, qPrintable(QString::number(e.result.maxCleanResidualRatio)));
+    QVERIFY(r.inputFaults.empty());
+    QVERIFY(!r.recomputed);
+    if (r.vote)
+        QCOMPARE(r.vote->cellsOutvoted, std::int64_t(0));
+    QVERIFY(r.verifiedCorrect());
+}
+
+void TestOnlineAbft::scheduleShape()
+{
+    OnlineConfig c = config({40, 100, 30}, Scheme::Online, 30, 2, 2);  // steps of 30, 30, 30, 10
+    c.faults = {at(1, 1, 1)};
+    online_abft::OnlineInputs in;
+    in.scheme = c.scheme;
+    in.checksums = 2;
+    in.panel = c.panelWidth();
+    in.steps = c.steps();
+    in.checkEvery = 2;
+    online_abft::PlannedFault f;
+    f.at = c.faults[0];
+    in.faults = {f};
+    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
+    QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+    QStringList kinds;
+    for (const Operation& op : s.ops)
+        kinds << qs(toString(op.kind)) + (op.kind == online_abft::kPanelProduct || op.kind == online_abft::kCheck ||
+                                                  op.kind == online_abft::kInjectFault
+                                              ? QString::number(op.block.k)
+                                              : QString());
+    QCOMPARE(kinds.join(QLatin1Char(' ')),
+             QStringLiteral("load-inputs load-inputs encode panel-product0 panel-product1 inject-fault1 check1 "
+                            "panel-product2 panel-product3 check3 store-result"));
+    QCOMPARE(s.ops[3].depth, std::int64_t(30));
+    QCOMPARE(s.ops[8].depth, std::int64_t(10));
+    QCOMPARE(plan.buffers[online_abft::kSlotC].rows, std::int64_t(42));
+    QCOMPARE(plan.buffers[online_abft::kSlotC].cols, std::int64_t(32));
+    QCOMPARE(name(opKindFromString("panel-product")), name(online_abft::kPanelProduct));
+}
+
+void TestOnlineAbft::inconsistentSettingsRefused()
+{
+    OnlineConfig c = config({40, 100, 30}, Scheme::Online, 30);
+    c.faults = {at(1, 1, 4)};
+    QVERIFY(inputErrorOf([&] { runOnline(c); }).contains(QStringLiteral("beyond the 4 step(s)")));
+    c.faults = {at(40, 1, 0)};
+    QVERIFY(inputErrorOf([&] { runOnline(c); }).contains(QStringLiteral("outside its matrix")));
+    c.faults = {at(1, 1, 0, OnlineTarget::ChecksumRow)};
+    c.faults[0].row = 1;  // K = 1: only checksum row 0 exists
+    QVERIFY(inputErrorOf([&] { runOnline(c); }).contains(QStringLiteral("outside its matrix")));
+    c.faults.clear();
+    c.checksums = kMaxChecksums + 1;
+    QVERIFY(inputErrorOf([&] { runOnline(c); }).contains(QStringLiteral("--checksums")));
+    OnlineConfig t = config({10, 10, 10}, Scheme::Tmr);
+    t.faults = {at(1, 1, 3)};
+    QVERIFY(inputErrorOf([&] { runOnline(t); }).contains(QStringLiteral("replica")));
+    t.faults = {at(1, 1, 0, OnlineTarget::A)};
+    QVERIFY(inputErrorOf([&] { runOnline(t); }).contains(QStringLiteral("TMR")));
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(config({8, 8, 8}, Scheme::Online, 4, 1, 2), BackendKind::Cuda); })
+                .contains(QStringLiteral("CPU backend only")));
+}
+
+void TestOnlineAbft::recordRoundTrip()
+{
+    OnlineConfig c = config({30, 40, 20}, Scheme::Online, 16, 2, 2);
+    c.faults = {at(2, 3, 0), at(5, 6, 1, OnlineTarget::B)};
+    const OnlineRecord r = runOnline(c);
+    const OnlineRecord back = onlineRecordFromJson(onlineToJson(r));
+    QCOMPARE(name(back.config.scheme), name(Scheme::Online));
+    QCOMPARE(back.config.panel, std::int64_t(16));
+    QCOMPARE(back.config.checkEvery, 2);
+    QCOMPARE(back.config.checksums, 2);
+    QCOMPARE(back.config.faults, r.config.faults);
+    QCOMPARE(back.steps, r.steps);
+    QCOMPARE(back.checkSteps, r.checkSteps);
+    QCOMPARE(back.verifications.size(), r.verifications.size());
+    for (std::size_t i = 0; i < r.verifications.size(); ++i) {
+        QCOMPARE(name(back.verifications[i].result.verdict), name(r.verifications[i].result.verdict));
+        QCOMPARE(back.verifications[i].result.corrections.size(), r.verifications[i].result.corrections.size());
+    }
+    QCOMPARE(back.inputFaults.size(), r.inputFaults.size());
+    QCOMPARE(back.spans.size(), r.spans.size());
+    QCOMPARE(name(back.spans[3].kind), name(online_abft::kPanelProduct));
+    QCOMPARE(back.verifiedCorrect(), r.verifiedCorrect());
+}
+
+QTEST_GUILESS_MAIN(TestOnlineAbft)
+#include "tst_online_abft.moc"
