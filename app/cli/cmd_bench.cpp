@@ -29,7 +29,7 @@ int benchCommand(const QStringList& args)
     const QStringList suites = parser.positionalArguments();
     if (suites.size() != 1)
         throw gigacheck::InputError(
-            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper or online (see gigacheck bench --help)");
+            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper, online, strassen, reduced or transpose (see gigacheck bench --help)");
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());
