@@ -75,7 +75,11 @@ int dispatch(const QStringList& arguments)
         return cli::showCommand(rest);
     if (command == QLatin1String("campaign"))
         return cli::campaignCommand(rest);
-    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, devices, bench, show)");
+    if (command == QLatin1String("reduced"))
+        return cli::reducedCommand(rest);
+    if (command == QLatin1String("transpose"))
+        return cli::transposeCommand(rest);
+    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, devices, bench, show, reduced, transpose)");
 }
 
 }  // namespace

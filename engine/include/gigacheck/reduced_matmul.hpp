@@ -1,0 +1,83 @@
+// The reduced matrix multiplication family of the kernel gallery (seed 003): C is N/2 x N/2 with
+// C_ij = (row 2i + row 2i+1 of A) . (column 2j + column 2j+1 of B), from the seed's naive 4p kernel
+// to the library way (reduce, then one GEMM). Implementation: engine/src/families/reduced_matmul/.
+#pragma once
+
+#include "gigacheck/names.hpp"
+#include "gigacheck/types.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace gigacheck::reduced_matmul {
+
+enum class Variant {
+    Naive4p,     // one thread (CPU: one loop iteration) per C element, 4 multiplications per k (seed 4.3.1)
+    NaiveP,      // the same, pairs summed first: 1 multiplication per k (seed 4.3.2)
+    Tiled8,      // GPU: shared tiles that pre-sum the pairs (seed 4.3.3), TILE = 8
+    Tiled16,
+    Tiled32,
+    ReduceBlas,  // reduce A's row pairs and B's column pairs once, then one GEMM (OpenBLAS / cuBLAS)
+};
+
+std::string_view toString(Variant);
+Variant variantFromString(std::string_view);  // throws InputError
+bool onCpu(Variant);
+bool onCuda(Variant);
+int tileOf(Variant);  // 8, 16, 32; 0 for the others
+
+// What a kernel does, counted from its loop nest (counts.cpp).
+struct Counts {
+    double multiplications = 0;   // in the whole product (4p: N^3; p: N^3 / 4)
+    double loadsPerThread = 0;    // global loads of one C element's thread (naive 4N, tiled 4N / TILE)
+    std::int64_t threads = 0;     // one per C element (N/2)^2; reduce-blas: the reduction's
+    double loadBytesRequested = 0;  // threads x loads x element size: what the kernel asks of L1/L2
+    double footprintBytes = 0;    // A, B read once and C written once: the least device-memory traffic
+    double flops = 0;             // 2 (N/2)^2 N: the reduced product's, the same for every variant
+};
+Counts countsOf(Variant, std::int64_t n, Precision);
+// The loop nest of one thread replayed, counting its global loads (tests compare it with the
+// seed's formulas).
+std::int64_t replayLoadsOfOneThread(Variant, std::int64_t n);
+
+struct Config {
+    std::int64_t n = 0;  // A and B are n x n, n even
+    Variant variant = Variant::ReduceBlas;
+    Precision precision = Precision::F32;
+    BackendKind backend = BackendKind::Auto;
+    int device = -1;
+    int reps = 3;
+    std::uint64_t seed = 42;
+};
+
+// InputError for an odd or non-positive n, or a variant the backend lacks.
+void checkConfig(const Config&, BackendKind resolved);
+BackendKind resolveBackend(const Config&);
+
+struct Record {
+    Config config;
+    std::string backend, device;
+    std::string status = "ok";
+    std::string error;
+    double kernelMs = 0;   // median; reduce-blas: the reductions and the GEMM
+    double libraryMs = 0;  // the library GEMM alone on the reduced shape (N/2 x N x N/2), same process
+    double h2dMs = 0, d2hMs = 0;
+    double gflops = 0;     // counts.flops / kernel time
+    Counts counts;
+    bool verified = false;
+    std::int64_t checked = 0;   // C elements compared with an FP64 reference (all up to N = 512, else a sample)
+    std::int64_t wrong = 0;
+    double maxRelError = 0;     // |C - C_ref| / sum_k (|a0| + |a1|)(|b0| + |b1|), worst checked element
+    double tolerance = 0;
+    std::string createdAt;
+};
+
+Record runReduced(const Config&);
+std::string toJson(const Record&);
+std::string report(const Record&);
+
+}  // namespace gigacheck::reduced_matmul
+
+namespace gigacheck {
+template <> const EnumTable<reduced_matmul::Variant>& enumTable<reduced_matmul::Variant>();
+}

@@ -1,0 +1,97 @@
+// The transpose family of the kernel gallery (seed 004): CPU and GPU transposes from the seed's
+// naive in-place loop to what the hardware can do, each verified, timed and counted.
+// Implementation: engine/src/families/transpose/ (README there).
+#pragma once
+
+#include "gigacheck/names.hpp"
+#include "gigacheck/types.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace gigacheck::transpose {
+
+enum class Variant {
+    Naive,       // in place, square: CPU seed Algorithm 1; GPU one thread per swap, no shared memory
+    Blocked,     // CPU, in place, square: seed Algorithm 2 (diagonal blocks first, block 16)
+    OutOfPlace,  // CPU, any m x n, into a second matrix, 16 x 16 cache blocks
+    Coalesced,   // GPU, in place, square: seed Algorithm 3 (8 x 32 threads, 32 x 32 tiles)
+    InPlace,     // both, any m x n, no second matrix (square: tile-pair swaps)
+    Padded,      // GPU, any m x n, out of place through padded shared memory
+    Library,     // GPU, cuBLAS geam (float32 only)
+};
+enum class ElementType { F32, I32 };
+
+std::string_view toString(Variant);
+std::string_view toString(ElementType);
+Variant variantFromString(std::string_view);          // throws InputError
+ElementType elementTypeFromString(std::string_view);  // throws InputError
+std::size_t elementBytes(ElementType);
+
+bool onCpu(Variant);
+bool onCuda(Variant);
+bool inPlace(Variant);
+bool squareOnly(Variant);
+
+// What a kernel does, counted from its access pattern (families/transpose/counts.cpp).
+struct Counts {
+    std::int64_t moves = 0;        // elements written to their transposed place (swaps count 2)
+    std::int64_t swaps = 0;        // element pairs exchanged (square in-place kernels)
+    double bytesRead = 0;          // from memory, each element once (the seed's effective bandwidth)
+    double bytesWritten = 0;
+    std::int64_t threads = 0;      // GPU: threads launched (0 on the CPU)
+    std::int64_t activeThreads = 0;  // GPU: threads that move data (the seed's kernels idle half)
+    double loadsPerThread = 0;     // GPU: global loads per active thread
+    double sectorsPerWarpLoad = 0;   // GPU: 32-byte sectors one warp's load instruction touches
+    double sectorsPerWarpStore = 0;  // GPU: ... one warp's store instruction
+    int sharedConflictWays = 0;      // GPU: worst shared-memory bank conflict (1 = none, 0 = no shared)
+    double trafficBytes = 0;         // bytes through memory in all passes (>= bytesRead + bytesWritten)
+    std::int64_t passes = 1;       // sweeps over the matrix (rectangular in place: 2)
+};
+Counts countsOf(Variant, std::int64_t m, std::int64_t n, ElementType);
+
+struct Config {
+    std::int64_t m = 0, n = 0;  // the input is m x n, row-major; the result n x m
+    Variant variant = Variant::InPlace;
+    ElementType type = ElementType::F32;
+    BackendKind backend = BackendKind::Auto;
+    int device = -1;  // CUDA ordinal; -1 the first
+    int reps = 3;     // timed repetitions after one warm-up (the median is reported)
+    std::uint64_t seed = 42;
+};
+
+// Throws InputError with a clear message for a variant the backend lacks, a square-only variant
+// on a rectangular shape, library with int32, or a non-positive shape.
+void checkConfig(const Config&, BackendKind resolved);
+// Auto: CUDA when the variant has a CUDA kernel and a device exists, else the CPU.
+BackendKind resolveBackend(const Config&);
+
+struct Record {
+    Config config;
+    std::string backend;  // "cpu" / "cuda"
+    std::string device;   // device name
+    std::string status = "ok";  // ok | wrong | failed
+    std::string error;
+    double kernelMs = 0;      // median of reps
+    double h2dMs = 0, d2hMs = 0;  // CUDA: copies of the matrix in and out
+    double gbps = 0;          // (bytesRead + bytesWritten) / kernel time
+    double copyGbps = 0;      // CUDA: a device-to-device copy of the same bytes, same process
+    double peakGbps = 0;      // CUDA: datasheet peak from the memory clock and bus width
+    Counts counts;
+    bool verified = false;
+    std::int64_t mismatches = 0;  // elements not at their transposed place
+    std::string createdAt;
+};
+
+// Fills an m x n matrix with distinct values (element i holds i, as int32 or float32 exactly
+// representable up to 2^24 elements; above, a hash): a misplaced element is always caught.
+Record runTranspose(const Config&);
+std::string toJson(const Record&);
+std::string report(const Record&);
+
+}  // namespace gigacheck::transpose
+
+namespace gigacheck {
+template <> const EnumTable<transpose::Variant>& enumTable<transpose::Variant>();
+template <> const EnumTable<transpose::ElementType>& enumTable<transpose::ElementType>();
+}  // namespace gigacheck
