@@ -5,6 +5,8 @@
 #include "run_options.hpp"
 
 #include "gigacheck/bench.hpp"
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/transpose.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -14,7 +16,7 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper"));
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | reduced | transpose"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -27,7 +29,7 @@ int benchCommand(const QStringList& args)
     const QStringList suites = parser.positionalArguments();
     if (suites.size() != 1)
         throw gigacheck::InputError(
-            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core or paper (see gigacheck bench --help)");
+            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper, reduced or transpose (see gigacheck bench --help)");
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());
@@ -37,7 +39,10 @@ int benchCommand(const QStringList& args)
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
-    const int code = gigacheck::runBench(options, std::cout, err);
+    // The kernel gallery's suites live in their families (bench/ there).
+    const int code = options.suite == "reduced"     ? gigacheck::reduced_matmul::runBench(options, std::cout, err)
+                     : options.suite == "transpose" ? gigacheck::transpose::runBench(options, std::cout, err)
+                                                    : gigacheck::runBench(options, std::cout, err);
     std::string message = err.str();
     if (code == kExitVerified) {
         std::cerr << message;

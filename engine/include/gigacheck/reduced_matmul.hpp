@@ -3,6 +3,7 @@
 // to the library way (reduce, then one GEMM). Implementation: engine/src/families/reduced_matmul/.
 #pragma once
 
+#include "gigacheck/bench.hpp"
 #include "gigacheck/names.hpp"
 #include "gigacheck/types.hpp"
 
@@ -75,6 +76,10 @@ struct Record {
 Record runReduced(const Config&);
 std::string toJson(const Record&);
 std::string report(const Record&);
+
+// `gigacheck bench reduced`: every kernel over the seed's sizes on the CPU, and on the GPU when one
+// exists, with the seed's own figures beside (bench/bench_reduced_matmul.cpp). Returns the exit code.
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace gigacheck::reduced_matmul
 

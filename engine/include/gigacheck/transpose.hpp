@@ -3,6 +3,7 @@
 // Implementation: engine/src/families/transpose/ (README there).
 #pragma once
 
+#include "gigacheck/bench.hpp"
 #include "gigacheck/names.hpp"
 #include "gigacheck/types.hpp"
 
@@ -88,6 +89,10 @@ struct Record {
 Record runTranspose(const Config&);
 std::string toJson(const Record&);
 std::string report(const Record&);
+
+// `gigacheck bench transpose`: every kernel over the seed's sizes on the CPU, and on the GPU when one
+// exists, with the seed's own figures beside (bench/bench_transpose.cpp). Returns the exit code.
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace gigacheck::transpose
 

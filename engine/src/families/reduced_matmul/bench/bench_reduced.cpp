@@ -1,0 +1,111 @@
+// `gigacheck bench reduced`: every reduced matmul over the seed's sizes (128 ... 16384), time,
+// GFLOP/s and the ratio to the library GEMM of the reduced shape measured in the same process;
+// the seed's Table 4.2 (GTX 1050 Mobile, nvprof) beside.
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/version.hpp"
+
+#include "core/table.hpp"
+#include "core/timestamp.hpp"
+#include "families/reduced_matmul/cuda/device_reduced.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+namespace gigacheck::reduced_matmul {
+
+namespace {
+
+using bench::fixed;
+using nlohmann::json;
+
+// Seed 003 Table 4.2, kernel times on a GTX 1050 Mobile (nvprof), in ms; its last row says
+// 16394, read as 16384.
+const std::map<std::int64_t, std::map<Variant, double>> kSeedMs{
+    {128, {{Variant::Naive4p, 0.120}, {Variant::NaiveP, 0.0448}, {Variant::Tiled8, 0.01707}, {Variant::Tiled16, 0.01305}, {Variant::Tiled32, 0.01232}}},
+    {512, {{Variant::Naive4p, 5.28}, {Variant::NaiveP, 2.01}, {Variant::Tiled8, 0.648}, {Variant::Tiled16, 0.455}, {Variant::Tiled32, 0.455}}},
+    {2048, {{Variant::Naive4p, 365.55}, {Variant::NaiveP, 145.72}, {Variant::Tiled8, 45.15}, {Variant::Tiled16, 27.4}, {Variant::Tiled32, 27.4}}},
+    {8192, {{Variant::Naive4p, 24940}, {Variant::NaiveP, 12080}, {Variant::Tiled8, 4390}, {Variant::Tiled16, 1980}, {Variant::Tiled32, 1810}}},
+    {16384, {{Variant::Naive4p, 193030}, {Variant::NaiveP, 89050}, {Variant::Tiled8, 42300}, {Variant::Tiled16, 16200}, {Variant::Tiled32, 14250}}},
+};
+// Its single-threaded unoptimised CPU code (i5-9300H), ms.
+const std::map<std::int64_t, double> kSeedCpuMs{{128, 5.80}, {512, 630.94}, {2048, 47280}};
+
+std::string seedColumn(std::int64_t n, Variant v, bool gpu)
+{
+    if (!gpu) {
+        const auto it = kSeedCpuMs.find(n);
+        return it != kSeedCpuMs.end() && v == Variant::Naive4p ? fixed(it->second, 2) + " ms (i5-9300H, 1 thread)" : "";
+    }
+    const auto row = kSeedMs.find(n);
+    if (row == kSeedMs.end())
+        return "";
+    const auto cell = row->second.find(v);
+    return cell == row->second.end() ? "" : fixed(cell->second, 3) + " ms";
+}
+
+json section(const BenchOptions& o, std::ostream& out, bool gpu)
+{
+    json rows = json::array();
+    bench::Table t({"variant", "N", "ms", "GFLOP/s", gpu ? "x cuBLAS" : "x OpenBLAS", "loads/thread",
+                    gpu ? "seed ms (GTX 1050 Mobile)" : "seed ms"});
+    const std::vector<std::int64_t> sizes = gpu ? (o.quick ? std::vector<std::int64_t>{128, 512, 2048}
+                                                           : std::vector<std::int64_t>{128, 512, 2048, 8192, 16384})
+                                                : std::vector<std::int64_t>{128, 512, 2048};
+    const std::vector<Variant> variants = gpu ? std::vector<Variant>{Variant::Naive4p, Variant::NaiveP, Variant::Tiled8, Variant::Tiled16,
+                                                                     Variant::Tiled32, Variant::ReduceBlas}
+                                              : std::vector<Variant>{Variant::Naive4p, Variant::NaiveP, Variant::ReduceBlas};
+    for (std::int64_t n : sizes)
+        for (Variant v : variants) {
+            if (!gpu && v != Variant::ReduceBlas && n > 512)
+                continue;  // the naive loops: seconds at 1024, minutes beyond
+            Config c;
+            c.n = n;
+            c.variant = v;
+            c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
+            c.device = o.device;
+            c.reps = 3;
+            const Record r = runReduced(c);
+            t.add({std::string(toString(v)), std::to_string(n), fixed(r.kernelMs, 3), fixed(r.gflops, 1) + (r.verified ? "" : " WRONG"),
+                   r.libraryMs > 0 ? fixed(r.kernelMs / r.libraryMs, 2) : "", fixed(r.counts.loadsPerThread, 0),
+                   seedColumn(n, v, gpu)});
+            rows.push_back(json::parse(toJson(r)));
+            out << "." << std::flush;
+        }
+    out << "\n" << (gpu ? "GPU" : "CPU (naive loops on one core, OpenBLAS with its threads)")
+        << ", float32. x library: this kernel's time over the library GEMM alone on the reduced shape (N/2 x N x N/2), "
+           "same process.\nTarget on the H200: reduce-blas <= 1.1x cuBLAS. The seed's times are kernel times from nvprof "
+           "on its GPU: compare ratios between rows, not seconds.\n\n";
+    t.print(out);
+    return rows;
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
+{
+    std::string why;
+    const bool gpu = device::available(&why);
+    out << "gigacheck " << kVersion << " bench reduced" << (options.quick ? " (quick)" : "") << "\ndate: " << nowIso8601() << "\n"
+        << (gpu ? "" : "no CUDA device (" + why + "): the CPU part only\n") << std::flush;
+    json doc = {{"suite", "reduced"}, {"quick", options.quick}, {"date", nowIso8601()}};
+    try {
+        doc["cpu"] = section(options, out, false);
+        if (gpu)
+            doc["gpu"] = section(options, out, true);
+    } catch (const std::exception& e) {
+        err << "bench reduced failed: " << e.what() << "\n";
+        return 1;
+    }
+    if (!options.jsonPath.empty()) {
+        std::ofstream f(options.jsonPath);
+        if (!(f << doc.dump(1) << "\n")) {
+            err << "cannot write " << options.jsonPath << "\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+}  // namespace gigacheck::reduced_matmul
