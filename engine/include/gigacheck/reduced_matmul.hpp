@@ -8,6 +8,7 @@
 #include "gigacheck/types.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace gigacheck::reduced_matmul {
@@ -72,6 +73,18 @@ struct Record {
     double tolerance = 0;
     std::string createdAt;
 };
+
+// Seed 003 Table 4.2: kernel times (nvprof) on a GTX 1050 Mobile, and its single-threaded
+// unoptimised CPU code on an i5-9300H (variant Naive4p, gpu false). Its row "16394" read as 16384.
+struct SeedFigure {
+    Variant variant;
+    std::int64_t n;
+    double ms;
+    bool gpu;
+};
+std::span<const SeedFigure> seedFigures();  // seed_figures.cpp
+inline constexpr std::string_view kSeedGpu = "GTX 1050 Mobile";
+inline constexpr std::string_view kSeedCpu = "i5-9300H, 1 thread";
 
 Record runReduced(const Config&);
 std::string toJson(const Record&);

@@ -8,6 +8,7 @@
 #include "gigacheck/types.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace gigacheck::transpose {
@@ -86,6 +87,24 @@ struct Record {
 
 // Fills an m x n matrix with distinct values (element i holds i, as int32 or float32 exactly
 // representable up to 2^24 elements; above, a hash): a misplaced element is always caught.
+// Seed 004 Table 2: % of the theoretical peak at 2^15 x 2^15 float32 on an NVIDIA A30 (933 GB/s).
+struct SeedFigure {
+    Variant variant;
+    std::int64_t n;
+    double percentOfPeak;
+    double gbps;  // percentOfPeak x 933 GB/s
+};
+std::span<const SeedFigure> seedFigures();  // seed_figures.cpp
+inline constexpr std::string_view kSeedGpu = "NVIDIA A30";
+inline constexpr double kSeedGpuPeakGbps = 933;
+// Seed 004 Table 1: Cachegrind L1 read misses of the naive and blocked loops (i7-9750H, -O0).
+struct SeedCacheMisses {
+    int log2n;
+    double naiveL1, naiveL2, blockedL1, blockedL2;
+};
+std::span<const SeedCacheMisses> seedCacheMisses();
+inline constexpr std::string_view kSeedCpu = "i7-9750H";
+
 Record runTranspose(const Config&);
 std::string toJson(const Record&);
 std::string report(const Record&);

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <map>
 
 namespace gigacheck::reduced_matmul {
 
@@ -20,36 +19,19 @@ namespace {
 using bench::fixed;
 using nlohmann::json;
 
-// Seed 003 Table 4.2, kernel times on a GTX 1050 Mobile (nvprof), in ms; its last row says
-// 16394, read as 16384.
-const std::map<std::int64_t, std::map<Variant, double>> kSeedMs{
-    {128, {{Variant::Naive4p, 0.120}, {Variant::NaiveP, 0.0448}, {Variant::Tiled8, 0.01707}, {Variant::Tiled16, 0.01305}, {Variant::Tiled32, 0.01232}}},
-    {512, {{Variant::Naive4p, 5.28}, {Variant::NaiveP, 2.01}, {Variant::Tiled8, 0.648}, {Variant::Tiled16, 0.455}, {Variant::Tiled32, 0.455}}},
-    {2048, {{Variant::Naive4p, 365.55}, {Variant::NaiveP, 145.72}, {Variant::Tiled8, 45.15}, {Variant::Tiled16, 27.4}, {Variant::Tiled32, 27.4}}},
-    {8192, {{Variant::Naive4p, 24940}, {Variant::NaiveP, 12080}, {Variant::Tiled8, 4390}, {Variant::Tiled16, 1980}, {Variant::Tiled32, 1810}}},
-    {16384, {{Variant::Naive4p, 193030}, {Variant::NaiveP, 89050}, {Variant::Tiled8, 42300}, {Variant::Tiled16, 16200}, {Variant::Tiled32, 14250}}},
-};
-// Its single-threaded unoptimised CPU code (i5-9300H), ms.
-const std::map<std::int64_t, double> kSeedCpuMs{{128, 5.80}, {512, 630.94}, {2048, 47280}};
-
 std::string seedColumn(std::int64_t n, Variant v, bool gpu)
 {
-    if (!gpu) {
-        const auto it = kSeedCpuMs.find(n);
-        return it != kSeedCpuMs.end() && v == Variant::Naive4p ? fixed(it->second, 2) + " ms (i5-9300H, 1 thread)" : "";
-    }
-    const auto row = kSeedMs.find(n);
-    if (row == kSeedMs.end())
-        return "";
-    const auto cell = row->second.find(v);
-    return cell == row->second.end() ? "" : fixed(cell->second, 3) + " ms";
+    for (const SeedFigure& f : seedFigures())
+        if (f.n == n && f.variant == v && f.gpu == gpu)
+            return fixed(f.ms, 3) + " ms";
+    return "";
 }
 
 json section(const BenchOptions& o, std::ostream& out, bool gpu)
 {
     json rows = json::array();
     bench::Table t({"variant", "N", "ms", "GFLOP/s", gpu ? "x cuBLAS" : "x OpenBLAS", "loads/thread",
-                    gpu ? "seed ms (GTX 1050 Mobile)" : "seed ms"});
+                    "seed (" + std::string(gpu ? kSeedGpu : kSeedCpu) + ")"});
     const std::vector<std::int64_t> sizes = gpu ? (o.quick ? std::vector<std::int64_t>{128, 512, 2048}
                                                            : std::vector<std::int64_t>{128, 512, 2048, 8192, 16384})
                                                 : std::vector<std::int64_t>{128, 512, 2048};

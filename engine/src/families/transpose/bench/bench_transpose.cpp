@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <map>
 
 namespace gigacheck::transpose {
 
@@ -20,26 +19,29 @@ namespace {
 using bench::fixed;
 using nlohmann::json;
 
-// Seed 004 Table 2 (NVIDIA A30, 933 GB/s, 2^15 x 2^15 float32): % of the theoretical peak.
-const std::map<Variant, double> kSeedA30PercentOfPeak{{Variant::Naive, 44.53}, {Variant::Coalesced, 60.61}};
-// Seed 004 Table 1 (Cachegrind, i7-9750H, -O0): L1 read misses of the naive and blocked loops.
-const std::map<int, std::pair<double, double>> kSeedL1ReadMisses{
-    {6, {11, 9}},         {7, {1031, 1196}},         {8, {4219, 5111}},           {9, {79552, 25752}},
-    {10, {549915, 110919}}, {11, {2355172, 445457}}, {12, {9533753, 1750886}},   {13, {39382289, 6825333}},
-    {14, {158896368, 152459246}}, {15, {637092856, 609925648}}};
-
 std::string seedCpuColumn(Variant v, int log2n)
 {
-    const auto it = kSeedL1ReadMisses.find(log2n);
-    if (it == kSeedL1ReadMisses.end() || (v != Variant::Naive && v != Variant::Blocked))
+    if (v != Variant::Naive && v != Variant::Blocked)
         return "";
-    return fixed(v == Variant::Naive ? it->second.first : it->second.second, 0) + " L1 read misses";
+    for (const SeedCacheMisses& row : seedCacheMisses())
+        if (row.log2n == log2n)
+            return fixed(v == Variant::Naive ? row.naiveL1 : row.blockedL1, 0) + " / " +
+                   fixed(v == Variant::Naive ? row.naiveL2 : row.blockedL2, 0);
+    return "";
+}
+
+std::string seedGpuColumn(Variant v, std::int64_t m, std::int64_t n)
+{
+    for (const SeedFigure& f : seedFigures())
+        if (f.variant == v && f.n == m && m == n)
+            return fixed(f.percentOfPeak, 2) + "% (" + fixed(f.gbps, 0) + " GB/s)";
+    return "";
 }
 
 json cpuSection(const BenchOptions& o, std::ostream& out)
 {
     json rows = json::array();
-    bench::Table t({"variant", "type", "n", "ms", "GB/s", "seed (i7-9750H, Cachegrind, -O0)"});
+    bench::Table t({"variant", "type", "n", "ms", "GB/s", "seed L1 / L2 read misses (" + std::string(kSeedCpu) + ", Cachegrind, -O0)"});
     const int last = o.quick ? 10 : 12;
     for (Variant v : {Variant::Naive, Variant::Blocked, Variant::OutOfPlace, Variant::InPlace})
         for (ElementType type : {ElementType::F32, ElementType::I32})
@@ -64,7 +66,7 @@ json cpuSection(const BenchOptions& o, std::ostream& out)
 json gpuSection(const BenchOptions& o, std::ostream& out)
 {
     json rows = json::array();
-    bench::Table t({"variant", "shape", "ms", "GB/s", "% of copy", "% of peak", "seed (A30, 2^15, % of peak)"});
+    bench::Table t({"variant", "shape", "ms", "GB/s", "% of copy", "% of peak", "seed % of peak (" + std::string(kSeedGpu) + ")"});
     std::vector<std::pair<std::int64_t, std::int64_t>> shapes;
     for (int e = 10; e <= (o.quick ? 12 : 15); ++e)
         shapes.push_back({std::int64_t(1) << e, std::int64_t(1) << e});
@@ -84,11 +86,10 @@ json gpuSection(const BenchOptions& o, std::ostream& out)
             c.device = o.device;
             c.reps = 5;
             const Record r = runTranspose(c);
-            const auto seed = kSeedA30PercentOfPeak.find(v);
             t.add({std::string(toString(v)), std::to_string(m) + "x" + std::to_string(n), fixed(r.kernelMs, 3),
                    fixed(r.gbps, 1) + (r.verified ? "" : " WRONG"), bench::percent(r.gbps / r.copyGbps),
                    r.peakGbps > 0 ? bench::percent(r.gbps / r.peakGbps) : "?",
-                   seed != kSeedA30PercentOfPeak.end() && m == (std::int64_t(1) << 15) && m == n ? fixed(seed->second, 2) + "%" : ""});
+                   seedGpuColumn(v, m, n)});
             rows.push_back(json::parse(toJson(r)));
             out << "." << std::flush;
         }
