@@ -15,6 +15,9 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+namespace gallery {
+class GalleryView;
+}
 class CampaignView;
 class EngineController;
 class FaultsPanel;
@@ -29,7 +32,7 @@ class TimelineView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class View { Heatmap, Timeline, Roofline, Report, Campaign };
+    enum class View { Heatmap, Timeline, Roofline, Report, Campaign, Gallery };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -105,6 +108,7 @@ private:
     TimelineView* timeline_ = nullptr;
     RooflineView* roofline_ = nullptr;
     CampaignView* campaign_ = nullptr;
+    gallery::GalleryView* gallery_ = nullptr;
     ReportView* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QMenu* recentMenu_ = nullptr;
