@@ -50,7 +50,9 @@ int transposeCommand(const QStringList& args)
     parser.addOption({QStringLiteral("backend"), QStringLiteral("auto | cpu | cuda (default auto)."), QStringLiteral("B"),
                       QStringLiteral("auto")});
     parser.addOption({QStringLiteral("device"), QStringLiteral("CUDA device number. Default: the first."), QStringLiteral("N")});
-    parser.addOption({QStringLiteral("reps"), QStringLiteral("Timed repetitions after a warm-up (default 3)."), QStringLiteral("R"),
+    parser.addOption({QStringLiteral("reps"),
+                      QStringLiteral("Timed repetitions after a warm-up (default 3); 0: one call and no warm-up (cache simulation)."),
+                      QStringLiteral("R"),
                       QStringLiteral("3")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
     if (!parseCommandLine(parser, QStringLiteral("transpose"),
@@ -67,7 +69,9 @@ int transposeCommand(const QStringList& args)
     config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
     if (parser.isSet(QStringLiteral("device")))
         config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
-    config.reps = int(optionValue(parser, QStringLiteral("reps"), parsePositiveInt));
+    config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
+        return s == "0" ? std::int64_t(0) : parsePositiveInt(s);
+    }));
     const Record record = runTranspose(config);
     std::cout << report(record) << std::flush;
     const std::string jsonPath = text(parser.value(QStringLiteral("json")));

@@ -3,6 +3,8 @@
 #include "gigacheck/reduced_matmul.hpp"
 
 #include "../../engine/src/families/reduced_matmul/cpu/kernels.hpp"
+#include "../../engine/src/families/reduced_matmul/ops.hpp"
+#include "../../engine/src/families/reduced_matmul/plan/schedule_builder.hpp"
 
 #include <QtTest>
 
@@ -110,6 +112,41 @@ private slots:
                 QVERIFY(r.libraryMs > 0);
                 QVERIFY(toJson(r).find("\"family\": \"reduced_matmul\"") != std::string::npos);
             }
+    }
+
+    // Plain data every executor accepts: copy in, reduce, the library GEMMs, the variant's
+    // calls (reduce-blas: reduce + GEMM each), copy out.
+    void schedules()
+    {
+        for (Variant v : {Variant::Naive4p, Variant::NaiveP, Variant::Tiled8, Variant::Tiled32, Variant::ReduceBlas}) {
+            const Schedule s = buildSchedule(v, Precision::F32, 64, 3);
+            QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+            QCOMPARE(s.family, std::string("reduced_matmul"));
+            QCOMPARE(s.buffers.size(), std::size_t(5));
+            int variantOps = 0, referenceGemms = 0;
+            for (const Operation& op : s.ops) {
+                variantOps += op.block.i == kVariantCall && op.kind != kCopyIn && op.kind != kCopyOut;
+                referenceGemms += op.block.i == kReferenceCall && op.kind == kGemm;
+            }
+            QCOMPARE(referenceGemms, 3);
+            QCOMPARE(variantOps, v == Variant::ReduceBlas ? 6 : 3);
+        }
+    }
+
+    void recordCarriesSpans()
+    {
+        Config c;
+        c.n = 64;
+        c.variant = Variant::ReduceBlas;
+        c.backend = BackendKind::Cpu;
+        c.reps = 2;
+        const Record r = runReduced(c);
+        QVERIFY(r.verified);
+        QCOMPARE(r.family, std::string("reduced_matmul"));
+        // copy in, reduce, 3 reference GEMMs, 3 x (reduce + GEMM), copy out
+        QCOMPARE(r.spans.size(), std::size_t(1 + 1 + 3 + 6 + 1));
+        QVERIFY(r.kernelMs > 0 && r.libraryMs > 0);
+        QVERIFY(toJson(r).find("\"spans\"") != std::string::npos);
     }
 
     void refusals()

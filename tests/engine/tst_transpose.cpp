@@ -4,6 +4,8 @@
 #include "gigacheck/transpose.hpp"
 
 #include "../../engine/src/families/transpose/cpu/kernels.hpp"
+#include "../../engine/src/families/transpose/ops.hpp"
+#include "../../engine/src/families/transpose/plan/schedule_builder.hpp"
 #include "../../engine/src/families/transpose/warp_access.hpp"
 
 #include <QtTest>
@@ -198,6 +200,47 @@ private slots:
         rect.variant = Variant::InPlace;
         rect.backend = BackendKind::Cpu;
         QVERIFY(runTranspose(rect).verified);
+    }
+
+    // The schedule is plain data every executor accepts: copy in, an odd number of in-place
+    // transposes (each the current orientation), copy out; out of place into a second buffer.
+    void schedules()
+    {
+        for (Variant v : {Variant::Naive, Variant::Blocked, Variant::OutOfPlace, Variant::Coalesced, Variant::InPlace,
+                          Variant::Padded, Variant::Library})
+            for (int calls : {1, 2, 4}) {
+                const std::int64_t m = squareOnly(v) ? 64 : 96, n = 64;
+                const Schedule s = buildSchedule(v, ElementType::F32, m, n, calls);
+                QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+                QCOMPARE(s.family, std::string("transpose"));
+                QCOMPARE(s.buffers.size(), std::size_t(inPlace(v) ? 1 : 2));
+                QVERIFY(s.ops.front().kind == kCopyIn);
+                QVERIFY(s.ops.back().kind == kCopyOut);
+                const std::size_t transposes = s.ops.size() - 2;
+                QVERIFY(transposes >= std::size_t(calls));
+                if (inPlace(v))
+                    QCOMPARE(transposes % 2, std::size_t(1));
+                if (inPlace(v) && transposes > 1)
+                    QCOMPARE(s.ops[2].rows, n);  // the second call transposes the n x m result back
+            }
+    }
+
+    void recordCarriesSpans()
+    {
+        Config c;
+        c.m = 48;
+        c.n = 80;
+        c.variant = Variant::InPlace;
+        c.backend = BackendKind::Cpu;
+        c.reps = 4;
+        const Record r = runTranspose(c);
+        QVERIFY(r.verified);
+        QCOMPARE(r.family, std::string("transpose"));
+        QCOMPARE(r.spans.size(), std::size_t(2 + 5));  // copy in, 1 + 4 calls, copy out
+        QVERIFY(r.kernelMs > 0);
+        const std::string json = toJson(r);
+        QVERIFY(json.find("\"spans\"") != std::string::npos);
+        QVERIFY(json.find("\"format_version\"") != std::string::npos);
     }
 
     void refusals()

@@ -5,6 +5,7 @@
 
 #include "gigacheck/bench.hpp"
 #include "gigacheck/names.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/types.hpp"
 
 #include <cstdint>
@@ -56,13 +57,13 @@ struct Config {
 void checkConfig(const Config&, BackendKind resolved);
 BackendKind resolveBackend(const Config&);
 
-struct Record {
+// A reduced matmul run's record: the envelope (status, devices, spans of every op, metrics) and
+// the family's section.
+struct Record : RecordEnvelope {
     Config config;
-    std::string backend, device;
-    std::string status = "ok";
-    std::string error;
-    double kernelMs = 0;   // median; reduce-blas: the reductions and the GEMM
-    double libraryMs = 0;  // the library GEMM alone on the reduced shape (N/2 x N x N/2), same process
+    std::string backend;   // "cpu" / "cuda"
+    double kernelMs = 0;   // median of the timed calls; reduce-blas: its reduce and GEMM ops together
+    double libraryMs = 0;  // the library GEMM alone on the reduced shape (N/2 x N x N/2), same schedule
     double h2dMs = 0, d2hMs = 0;
     double gflops = 0;     // counts.flops / kernel time
     Counts counts;
@@ -71,7 +72,7 @@ struct Record {
     std::int64_t wrong = 0;
     double maxRelError = 0;     // |C - C_ref| / sum_k (|a0| + |a1|)(|b0| + |b1|), worst checked element
     double tolerance = 0;
-    std::string createdAt;
+    std::string deviceName() const { return devices.empty() ? std::string() : devices.front().name; }
 };
 
 // Seed 003 Table 4.2: kernel times (nvprof) on a GTX 1050 Mobile, and its single-threaded
@@ -86,8 +87,14 @@ std::span<const SeedFigure> seedFigures();  // seed_figures.cpp
 inline constexpr std::string_view kSeedGpu = "GTX 1050 Mobile";
 inline constexpr std::string_view kSeedCpu = "i5-9300H, 1 thread";
 
+// Random A and B, the family's schedule (copy in, reduce, the library GEMM and the variant's calls,
+// each a warm-up and `reps` timed, copy out) through the chosen backend's executor, C checked
+// against FP64. Throws InputError for a bad request.
 Record runReduced(const Config&);
 std::string toJson(const Record&);
+// Reads a record written by toJson (`gigacheck show`); throws InputError naming the bad field.
+Record recordFromJson(const std::string& text);
+Record loadRecord(const std::string& path);
 std::string report(const Record&);
 
 // `gigacheck bench reduced`: every kernel over the seed's sizes on the CPU, and on the GPU when one

@@ -5,6 +5,7 @@
 
 #include "gigacheck/bench.hpp"
 #include "gigacheck/names.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/types.hpp"
 
 #include <cstdint>
@@ -58,7 +59,7 @@ struct Config {
     ElementType type = ElementType::F32;
     BackendKind backend = BackendKind::Auto;
     int device = -1;  // CUDA ordinal; -1 the first
-    int reps = 3;     // timed repetitions after one warm-up (the median is reported)
+    int reps = 3;     // timed repetitions after one warm-up (the median is reported); 0: one call, no warm-up
     std::uint64_t seed = 42;
 };
 
@@ -68,25 +69,22 @@ void checkConfig(const Config&, BackendKind resolved);
 // Auto: CUDA when the variant has a CUDA kernel and a device exists, else the CPU.
 BackendKind resolveBackend(const Config&);
 
-struct Record {
+// A transpose run's record: the envelope (status, devices, spans of the copy-in, every transpose
+// call and the copy-out, metrics) and the family's section.
+struct Record : RecordEnvelope {
     Config config;
-    std::string backend;  // "cpu" / "cuda"
-    std::string device;   // device name
-    std::string status = "ok";  // ok | wrong | failed
-    std::string error;
-    double kernelMs = 0;      // median of reps
-    double h2dMs = 0, d2hMs = 0;  // CUDA: copies of the matrix in and out
+    std::string backend;      // "cpu" / "cuda"
+    double kernelMs = 0;      // median of the timed transpose calls (the first call, a warm-up, excluded)
+    double h2dMs = 0, d2hMs = 0;  // the copies of the matrix in and out (spans)
     double gbps = 0;          // (bytesRead + bytesWritten) / kernel time
     double copyGbps = 0;      // CUDA: a device-to-device copy of the same bytes, same process
     double peakGbps = 0;      // CUDA: datasheet peak from the memory clock and bus width
     Counts counts;
     bool verified = false;
     std::int64_t mismatches = 0;  // elements not at their transposed place
-    std::string createdAt;
+    std::string deviceName() const { return devices.empty() ? std::string() : devices.front().name; }
 };
 
-// Fills an m x n matrix with distinct values (element i holds i, as int32 or float32 exactly
-// representable up to 2^24 elements; above, a hash): a misplaced element is always caught.
 // Seed 004 Table 2: % of the theoretical peak at 2^15 x 2^15 float32 on an NVIDIA A30 (933 GB/s).
 struct SeedFigure {
     Variant variant;
@@ -105,8 +103,14 @@ struct SeedCacheMisses {
 std::span<const SeedCacheMisses> seedCacheMisses();
 inline constexpr std::string_view kSeedCpu = "i7-9750H";
 
+// Fills an m x n matrix with distinct values (run/matrix_values.hpp), runs the family's schedule
+// (copy in, a warm-up and `reps` transposes, copy out) through the chosen backend's executor and
+// verifies every element. Throws InputError for a bad request.
 Record runTranspose(const Config&);
 std::string toJson(const Record&);
+// Reads a record written by toJson (`gigacheck show`); throws InputError naming the bad field.
+Record recordFromJson(const std::string& text);
+Record loadRecord(const std::string& path);
 std::string report(const Record&);
 
 // `gigacheck bench transpose`: every kernel over the seed's sizes on the CPU, and on the GPU when one

@@ -3,6 +3,8 @@
 #include "core/op_table.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
+#include "families/reduced_matmul/ops.hpp"
+#include "families/transpose/ops.hpp"
 
 #include <array>
 
@@ -10,7 +12,7 @@ namespace gigacheck {
 
 std::span<const FamilyOps* const> allFamilies()
 {
-    static const std::array families{&blocked_gemm::family()};
+    static const std::array families{&blocked_gemm::family(), &reduced_matmul::family(), &transpose::family()};
     return families;
 }
 

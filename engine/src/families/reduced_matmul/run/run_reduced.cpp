@@ -1,16 +1,19 @@
-// One reduced matmul run: check the request, random A and B, the kernel on the chosen backend
-// (warm-up + timed repetitions), the library GEMM alone on the reduced shape, and a check of C
-// against an FP64 reference (every element up to n = 512, else a sample of rows and columns).
+// One reduced matmul run: check the request, random A and B, the family's schedule through the
+// chosen backend's executor (the library GEMM alone on the reduced shape, then the variant, each a
+// warm-up and timed repetitions), times from the spans, and a check of C against an FP64
+// reference (every element up to n = 512, else a sample of rows and columns).
 #include "gigacheck/reduced_matmul.hpp"
 
 #include "core/timestamp.hpp"
-#include "families/reduced_matmul/cpu/kernels.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
+#include "families/reduced_matmul/ops.hpp"
+#include "families/reduced_matmul/plan/schedule_builder.hpp"
+#include "gigacheck/version.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace gigacheck::reduced_matmul {
@@ -37,37 +40,41 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-template <class Work> double medianMs(int reps, Work&& work)
+// The envelope's metrics from the spans: execute time, busy time per queue, bytes, flops.
+Metrics metricsOf(const std::vector<Span>& spans)
 {
-    work();  // warm-up
-    std::vector<double> times;
-    for (int r = 0; r < std::max(reps, 1); ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        work();
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        times.push_back(ms);
-        if (ms > 2000)
-            break;  // a naive kernel at large n: one timing is enough
+    Metrics m;
+    if (spans.empty())
+        return m;
+    double first = spans.front().start, last = spans.front().end;
+    for (const Span& s : spans) {
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+        m.queueBusySeconds[int(s.queue)] += s.end - s.start;
+        m.flops += s.flops;
+        if (s.queue == Queue::Compute)
+            m.bytesDevice += s.bytes;
+        else
+            m.bytesHostLink += s.bytes;
     }
-    return median(times);
+    m.executeSeconds = last - first;
+    if (m.executeSeconds > 0)
+        m.gflops = m.flops / m.executeSeconds / 1e9;
+    return m;
 }
 
-template <class T> void runCpu(Record& rec, const std::vector<T>& a, const std::vector<T>& b, std::vector<T>& c)
+// Median over the timed repetitions (k > 0) of the time each repetition of `who` took (all its
+// ops summed: reduce-blas has two).
+double medianCallMs(const std::vector<Span>& spans, int who, OpKind onlyKind, bool anyKind)
 {
-    const std::int64_t n = rec.config.n;
-    std::vector<T> ar(std::size_t(n * n / 2)), br(std::size_t(n * n / 2));
-    switch (rec.config.variant) {
-    case Variant::Naive4p: rec.kernelMs = medianMs(rec.config.reps, [&] { cpu::naive4p(a.data(), b.data(), c.data(), n); }); break;
-    case Variant::NaiveP: rec.kernelMs = medianMs(rec.config.reps, [&] { cpu::naiveP(a.data(), b.data(), c.data(), n); }); break;
-    case Variant::ReduceBlas:
-        rec.kernelMs = medianMs(rec.config.reps, [&] { cpu::reduceBlas(a.data(), b.data(), c.data(), ar.data(), br.data(), n); });
-        break;
-    default: throw InputError("reduced matmul variant '" + std::string(toString(rec.config.variant)) + "' has no CPU implementation");
-    }
-    std::vector<T> scratch(c.size());
-    cpu::reduceRowPairs(a.data(), ar.data(), n);
-    cpu::reduceColumnPairs(b.data(), br.data(), n);
-    rec.libraryMs = medianMs(rec.config.reps, [&] { cpu::blasGemm(ar.data(), br.data(), scratch.data(), n); });
+    std::map<int, double> perCall;
+    for (const Span& s : spans)
+        if (s.block.i == who && s.block.k > 0 && (anyKind ? (s.kind != kCopyIn && s.kind != kCopyOut) : s.kind == onlyKind))
+            perCall[s.block.k] += (s.end - s.start) * 1e3;
+    std::vector<double> v;
+    for (const auto& [k, ms] : perCall)
+        v.push_back(ms);
+    return median(v);
 }
 
 // Compares C(i, j) with sum_k (A(2i,k) + A(2i+1,k)) (B(k,2j) + B(k,2j+1)) in FP64.
@@ -107,7 +114,7 @@ template <class T> void verify(Record& rec, const std::vector<T>& a, const std::
         }
 }
 
-template <class T> void runTyped(Record& rec, BackendKind backend)
+template <class T> void runTyped(Record& rec, Backend& backend)
 {
     const std::int64_t n = rec.config.n;
     std::vector<T> a(std::size_t(n * n)), b(std::size_t(n * n)), c(std::size_t(n * n / 4));
@@ -115,20 +122,30 @@ template <class T> void runTyped(Record& rec, BackendKind backend)
         a[k] = T(uniform(k, rec.config.seed));
         b[k] = T(uniform(k, rec.config.seed + 1));
     }
-    if (backend == BackendKind::Cuda) {
-        std::string why;
-        if (!device::available(&why))
-            throw InputError("reduced matmul variant '" + std::string(toString(rec.config.variant)) + "' on CUDA: no CUDA device: " + why);
-        const device::Timing t = device::run(rec.config.variant, rec.config.precision, a.data(), b.data(), c.data(), n,
-                                             rec.config.reps, rec.config.device);
-        rec.device = t.deviceName;
-        rec.kernelMs = t.kernelMs;
-        rec.libraryMs = t.libraryMs;
-        rec.h2dMs = t.h2dMs;
-        rec.d2hMs = t.d2hMs;
-    } else {
-        rec.device = "CPU";
-        runCpu(rec, a, b, c);
+    const Schedule schedule = buildSchedule(rec.config.variant, rec.config.precision, n, 1 + std::max(rec.config.reps, 1));
+    Inputs inputs;
+    inputs.variant = rec.config.variant;
+    inputs.precision = rec.config.precision;
+    inputs.n = n;
+    inputs.a = a.data();
+    inputs.b = b.data();
+    inputs.c = c.data();
+    ExecutionRequest request;
+    request.schedule = &schedule;
+    request.inputs = &inputs;
+    ExecutionResult result = backend.execute(request);
+    rec.spans = std::move(result.spans);
+    rec.metrics = metricsOf(rec.spans);
+    rec.metrics.peakBufferBytes = result.peakBufferBytes;
+    rec.metrics.usefulFlops = rec.counts.flops;
+    rec.metrics.hostBytesRequired = (a.size() + b.size() + c.size()) * sizeof(T);
+    rec.kernelMs = medianCallMs(rec.spans, kVariantCall, kKernel, true);
+    rec.libraryMs = medianCallMs(rec.spans, kReferenceCall, kGemm, false);
+    for (const Span& s : rec.spans) {
+        if (s.kind == kCopyIn)
+            rec.h2dMs = (s.end - s.start) * 1e3;
+        else if (s.kind == kCopyOut)
+            rec.d2hMs = (s.end - s.start) * 1e3;
     }
     verify(rec, a, b, c);
 }
@@ -157,17 +174,32 @@ Record runReduced(const Config& config)
 {
     Record rec;
     rec.config = config;
+    rec.family = std::string(kFamilyName);
+    rec.toolVersion = kVersion;
     rec.createdAt = nowIso8601();
-    const BackendKind backend = resolveBackend(config);
-    checkConfig(config, backend);
-    rec.backend = backend == BackendKind::Cuda ? "cuda" : "cpu";
+    const BackendKind kind = resolveBackend(config);
+    checkConfig(config, kind);
+    rec.backend = kind == BackendKind::Cuda ? "cuda" : "cpu";
     rec.counts = countsOf(config.variant, config.n, config.precision);
+    std::unique_ptr<Backend> backend;
+    if (kind == BackendKind::Cuda) {
+        std::string why;
+        backend = makeCudaBackend(&why, config.device);
+        if (!backend)
+            throw InputError("reduced matmul variant '" + std::string(toString(config.variant)) + "' on CUDA: no CUDA device: " + why);
+    } else {
+        backend = makeCpuBackend();
+    }
+    backend->prepare();
+    rec.devices = {backend->device()};
     if (config.precision == Precision::F32)
-        runTyped<float>(rec, backend);
+        runTyped<float>(rec, *backend);
     else
-        runTyped<double>(rec, backend);
+        runTyped<double>(rec, *backend);
     rec.verified = rec.wrong == 0;
-    rec.status = rec.verified ? "ok" : "wrong";
+    rec.status = rec.verified ? "ok" : "failed";
+    if (!rec.verified)
+        rec.error = std::to_string(rec.wrong) + " of " + std::to_string(rec.checked) + " checked elements of C are wrong";
     if (rec.kernelMs > 0)
         rec.gflops = rec.counts.flops / (rec.kernelMs * 1e-3) / 1e9;
     return rec;

@@ -1,5 +1,7 @@
-// Built without nvcc: there are no GPU transposes.
+// Built without nvcc: there is no device to measure.
 #include "families/transpose/cuda/device_transpose.hpp"
+
+#include "gigacheck/types.hpp"
 
 namespace gigacheck::transpose::device {
 
@@ -10,14 +12,7 @@ bool available(std::string* why)
     return false;
 }
 
-Timing run(Variant, ElementType, void*, std::int64_t, std::int64_t, int, int)
-{
-    throw BackendError("this build has no CUDA backend");
-}
-
-double deviceCopyGbps(std::size_t, int)
-{
-    throw BackendError("this build has no CUDA backend");
-}
+double deviceCopyGbps(std::size_t, int, int) { throw BackendError("this build has no CUDA backend"); }
+double datasheetPeakGbps(int) { return 0; }
 
 }  // namespace gigacheck::transpose::device

@@ -22,9 +22,12 @@ std::string report(const Record& r)
     std::string s;
     s += "transpose " + std::to_string(r.config.m) + "x" + std::to_string(r.config.n) + " " +
          std::string(toString(r.config.type)) + ", variant " + std::string(toString(r.config.variant)) + " on " +
-         r.backend + " (" + r.device + ")\n";
-    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) + ", after a warm-up)\n";
+         r.backend + " (" + r.deviceName() + ")\n";
+    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+         " transposes after a warm-up, from the executor's spans)\n";
     s += "bandwidth   " + format("%.2f GB/s", r.gbps) + " effective (each element read once and written once)\n";
+    s += "copies      " + format("in %.3f ms", r.h2dMs) + format(", out %.3f ms", r.d2hMs) + " (" +
+         std::to_string(r.spans.size()) + " spans in the record)\n";
     if (gpu) {
         if (r.copyGbps > 0)
             s += "            " + format("%.1f%%", 100 * r.gbps / r.copyGbps) + " of a device copy of the same bytes (" +
@@ -32,7 +35,6 @@ std::string report(const Record& r)
         if (r.peakGbps > 0)
             s += "            " + format("%.1f%%", 100 * r.gbps / r.peakGbps) + " of the datasheet peak (" +
                  format("%.0f GB/s", r.peakGbps) + ", memory clock x bus width)\n";
-        s += "copies      " + format("H2D %.3f ms", r.h2dMs) + format(", D2H %.3f ms", r.d2hMs) + "\n";
     }
     s += "counts      " + std::to_string(c.moves) + " elements moved";
     if (c.swaps)

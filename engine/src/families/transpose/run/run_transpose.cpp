@@ -1,15 +1,16 @@
-// One transpose run: check the request, fill a matrix of distinct values, transpose it on the
-// chosen backend (warm-up + timed repetitions), verify every element, fill the record.
+// One transpose run: check the request, fill a matrix of distinct values, run the family's schedule
+// (copy in, warm-up + timed transposes, copy out) through the backend's executor, verify every
+// element, fill the record from the spans.
 #include "gigacheck/transpose.hpp"
 
 #include "core/timestamp.hpp"
-#include "families/transpose/cpu/kernels.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
+#include "families/transpose/ops.hpp"
+#include "families/transpose/plan/schedule_builder.hpp"
 #include "families/transpose/run/matrix_values.hpp"
+#include "gigacheck/version.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <vector>
 
 namespace gigacheck::transpose {
@@ -22,41 +23,35 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-template <class T> void runCpuOnce(Variant v, T* x, T* y, std::int64_t m, std::int64_t n)
+// The envelope's metrics from the spans: execute time, busy time per queue, bytes.
+Metrics metricsOf(const std::vector<Span>& spans)
 {
-    switch (v) {
-    case Variant::Naive: cpu::naiveInPlace(x, n); break;
-    case Variant::Blocked: cpu::blockedInPlace(x, n); break;
-    case Variant::OutOfPlace: cpu::outOfPlace(x, y, m, n); break;
-    case Variant::InPlace: cpu::inPlaceAnyShape(x, m, n); break;
-    default: throw InputError(std::string("transpose variant '") + std::string(toString(v)) + "' has no CPU implementation");
+    Metrics m;
+    if (spans.empty())
+        return m;
+    double first = spans.front().start, last = spans.front().end;
+    for (const Span& s : spans) {
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+        m.queueBusySeconds[int(s.queue)] += s.end - s.start;
+        if (s.queue == Queue::Compute)
+            m.bytesDevice += s.bytes;
+        else
+            m.bytesHostLink += s.bytes;
     }
+    m.executeSeconds = last - first;
+    return m;
 }
 
-// Warm-up + reps on the CPU; in place, the orientation alternates, and an even number of calls
-// is followed by one more so that x ends transposed. Returns the median milliseconds.
-template <class T> double runCpu(Variant v, std::vector<std::uint32_t>& data, std::vector<std::uint32_t>& out, std::int64_t m, std::int64_t n, int reps)
+std::unique_ptr<Backend> backendFor(const Config& config, BackendKind kind)
 {
-    T* x = reinterpret_cast<T*>(data.data());
-    T* y = reinterpret_cast<T*>(out.data());
-    bool forward = true;
-    auto once = [&] {
-        if (inPlace(v))
-            runCpuOnce(v, x, y, forward ? m : n, forward ? n : m);
-        else
-            runCpuOnce(v, x, y, m, n);
-        forward = !forward;
-    };
-    once();
-    std::vector<double> times;
-    for (int r = 0; r < std::max(reps, 1); ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        once();
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    if (inPlace(v) && forward)  // an even number of calls left x as it was
-        once();
-    return median(times);
+    if (kind == BackendKind::Cpu)
+        return makeCpuBackend();
+    std::string why;
+    std::unique_ptr<Backend> b = makeCudaBackend(&why, config.device);
+    if (!b)
+        throw InputError("transpose variant '" + std::string(toString(config.variant)) + "' on CUDA: no CUDA device: " + why);
+    return b;
 }
 
 }  // namespace
@@ -94,42 +89,59 @@ Record runTranspose(const Config& config)
 {
     Record rec;
     rec.config = config;
+    rec.family = std::string(kFamilyName);
+    rec.toolVersion = kVersion;
     rec.createdAt = nowIso8601();
-    const BackendKind backend = resolveBackend(config);
-    checkConfig(config, backend);
-    rec.backend = backend == BackendKind::Cuda ? "cuda" : "cpu";
+    const BackendKind kind = resolveBackend(config);
+    checkConfig(config, kind);
+    rec.backend = kind == BackendKind::Cuda ? "cuda" : "cpu";
     rec.counts = countsOf(config.variant, config.m, config.n, config.type);
     const std::int64_t m = config.m, n = config.n;
-    std::vector<std::uint32_t> data(std::size_t(m * n)), out;
+
+    std::vector<std::uint32_t> data(std::size_t(m * n));
     fillDistinct(data, config.seed);
     const std::vector<std::uint32_t> original = data;
-    if (!inPlace(config.variant))
-        out.resize(data.size());
-    if (backend == BackendKind::Cuda) {
-        std::string why;
-        if (!device::available(&why))
-            throw InputError("transpose variant '" + std::string(toString(config.variant)) + "' on CUDA: no CUDA device: " + why);
-        void* host = inPlace(config.variant) ? data.data() : nullptr;
-        if (!host) {
-            std::copy(data.begin(), data.end(), out.begin());  // run() transposes out-of-place into host
-            host = out.data();
-        }
-        const device::Timing t = device::run(config.variant, config.type, host, m, n, config.reps, config.device);
-        rec.device = t.deviceName;
-        rec.kernelMs = t.kernelMs;
-        rec.h2dMs = t.h2dMs;
-        rec.d2hMs = t.d2hMs;
-        rec.copyGbps = t.copyGbps;
-        rec.peakGbps = t.peakGbps;
-    } else {
-        rec.device = "CPU";
-        rec.kernelMs = config.type == ElementType::F32 ? runCpu<float>(config.variant, data, out, m, n, config.reps)
-                                                       : runCpu<std::int32_t>(config.variant, data, out, m, n, config.reps);
+
+    std::unique_ptr<Backend> backend = backendFor(config, kind);
+    backend->prepare();
+    const Schedule schedule = buildSchedule(config.variant, config.type, m, n, 1 + std::max(config.reps, 0));
+    Inputs inputs;
+    inputs.variant = config.variant;
+    inputs.type = config.type;
+    inputs.m = m;
+    inputs.n = n;
+    inputs.host = data.data();
+    ExecutionRequest request;
+    request.schedule = &schedule;
+    request.inputs = &inputs;
+    ExecutionResult result = backend->execute(request);
+
+    rec.devices = {backend->device()};
+    rec.spans = std::move(result.spans);
+    rec.metrics = metricsOf(rec.spans);
+    rec.metrics.peakBufferBytes = result.peakBufferBytes;
+    rec.metrics.hostBytesRequired = data.size() * sizeof(std::uint32_t);
+    std::vector<double> timed, once;  // reps 0: one call, no warm-up (cache simulation)
+    for (const Span& s : rec.spans) {
+        const double ms = (s.end - s.start) * 1e3;
+        if (s.kind == kTranspose)
+            (s.block.k > 0 ? timed : once).push_back(ms);
+        else if (s.kind == kCopyIn)
+            rec.h2dMs = ms;
+        else if (s.kind == kCopyOut)
+            rec.d2hMs = ms;
     }
-    const std::vector<std::uint32_t>& result = inPlace(config.variant) ? data : out;
-    rec.mismatches = countMisplaced(original, result, m, n);
+    rec.kernelMs = median(timed.empty() ? once : timed);
+    if (kind == BackendKind::Cuda) {
+        const std::size_t bytes = std::size_t(m * n) * elementBytes(config.type);
+        rec.copyGbps = device::deviceCopyGbps(bytes, std::max(config.reps, 1), config.device);
+        rec.peakGbps = device::datasheetPeakGbps(config.device);
+    }
+    rec.mismatches = countMisplaced(original, data, m, n);
     rec.verified = rec.mismatches == 0;
-    rec.status = rec.verified ? "ok" : "wrong";
+    rec.status = rec.verified ? "ok" : "failed";
+    if (!rec.verified)
+        rec.error = std::to_string(rec.mismatches) + " elements not at their transposed place";
     if (rec.kernelMs > 0)
         rec.gbps = (rec.counts.bytesRead + rec.counts.bytesWritten) / (rec.kernelMs * 1e-3) / 1e9;
     return rec;
