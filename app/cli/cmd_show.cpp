@@ -4,6 +4,7 @@
 #include "command_line.hpp"
 
 #include "gigacheck/record.hpp"
+#include "gigacheck/record_envelope.hpp"
 
 #include <iostream>
 
@@ -19,7 +20,14 @@ int showCommand(const QStringList& args)
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
-    std::cout << gigacheck::formatReport(gigacheck::loadRecord(text(files.first())));
+    // Each family's records have their own report: dispatch on the record's family. A family adds
+    // its line here.
+    const std::string path = text(files.first());
+    const std::string family = gigacheck::recordFamilyOfFile(path);
+    if (family == "blocked_gemm")
+        std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
+    else
+        throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     return kExitVerified;
 }
 

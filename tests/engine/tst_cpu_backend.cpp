@@ -1,6 +1,7 @@
 // The CPU backend: spans reach the observer while the run goes on and describe their ops;
 // cancel stops a run promptly and the next run works; a failure inside a queue thread ends the
 // run with BackendError and the backend stays usable; the cap is enforced.
+#include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
 
 #include <QtTest>
@@ -203,18 +204,23 @@ void TestCpuBackend::refusesPlanOverCap()
     plan.capBytes = plan.bytesNeeded - 1;  // tampered: the pool must not go over it
     const Schedule s = buildSchedule(plan);
     HostMatrix a(Precision::F32, 16, 16), b(Precision::F32, 16, 16), c(Precision::F32, 16, 16);
+    blocked_gemm::Inputs inputs;
+    inputs.plan = plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
     ExecutionRequest req;
     req.schedule = &s;
-    req.a = &a;
-    req.b = &b;
-    req.c = &c;
+    req.inputs = &inputs;
     try {
         makeCpuBackend()->execute(req);
         QFAIL("expected BackendError");
     } catch (const BackendError& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("exceed the cap")), e.what());
     }
-    req.c = nullptr;
+    inputs.c = nullptr;
+    QVERIFY_THROWS_EXCEPTION(BackendError, makeCpuBackend()->execute(req));
+    req.inputs = nullptr;
     QVERIFY_THROWS_EXCEPTION(BackendError, makeCpuBackend()->execute(req));
 }
 
@@ -232,12 +238,15 @@ void TestCpuBackend::executesAScheduleDirectly()
     HostMatrix a(Precision::F64, 70, 50), b(Precision::F64, 50, 90), c(Precision::F64, 70, 90);
     fillRandom(a, Distribution::Normal, 3, 1);
     fillRandom(b, Distribution::Normal, 3, 2);
+    blocked_gemm::Inputs inputs;
+    inputs.plan = plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.faults = &faults;
     ExecutionRequest req;
     req.schedule = &s;
-    req.a = &a;
-    req.b = &b;
-    req.c = &c;
-    req.faults = &faults;
+    req.inputs = &inputs;
     const ExecutionResult res = makeCpuBackend()->execute(req);
     QVERIFY(!res.cancelled);
     QCOMPARE(res.peakBufferBytes, plan.bytesNeeded);

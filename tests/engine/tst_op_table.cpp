@@ -17,14 +17,22 @@ constexpr OpKind kLoad = OpKind(40 * kOpKindsPerFamily + 0);
 constexpr OpKind kAxpy = OpKind(40 * kOpKindsPerFamily + 1);  // dst += coefficient * src
 constexpr OpKind kStore = OpKind(40 * kOpKindsPerFamily + 2);
 
+// The toy family's own inputs: a host matrix to load and one to store into.
+struct ToyInputs final : FamilyInputs {
+    HostMatrix* in = nullptr;
+    HostMatrix* out = nullptr;
+};
+
+ToyInputs& toyInputs(const cpu::OpContext& c) { return familyInputs<ToyInputs>(c.request, "toy"); }
+
 double* slot(cpu::OpContext& c, int s) { return static_cast<double*>(c.buffers[std::size_t(s)]); }
 
 void load(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     const OperandRegion& dst = op.operands.at(0);
-    const double* a = c.request.a->as<double>();
-    for (std::int64_t e = 0; e < c.request.a->rows() * c.request.a->cols(); ++e)
-        slot(c, dst.slot)[e] = a[e];
+    const HostMatrix& in = *toyInputs(c).in;
+    for (std::int64_t e = 0; e < in.rows() * in.cols(); ++e)
+        slot(c, dst.slot)[e] = in.as<double>()[e];
 }
 
 void axpy(cpu::OpContext& c, const Operation& op, OpOutcome&)
@@ -41,14 +49,22 @@ void axpy(cpu::OpContext& c, const Operation& op, OpOutcome&)
 
 void store(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    double* out = c.request.c->as<double>();
+    double* out = toyInputs(c).out->as<double>();
     for (int e = 0; e < 4; ++e)
         out[e] = slot(c, op.operands.at(0).slot)[e];
 }
 
 const cpu::OpTable kCpuOps{nullptr, {{kLoad, load}, {kAxpy, axpy}, {kStore, store}}};
 const OpKindName kNames[] = {{kLoad, "toy-load"}, {kAxpy, "toy-axpy"}, {kStore, "toy-store"}};
-const FamilyOps kToyFamily{"toy", kNames, &kCpuOps, nullptr};
+// Refuses a request without its inputs before the executor allocates anything.
+void checkToyInputs(const ExecutionRequest& request, const std::string& backendName)
+{
+    const auto* inputs = dynamic_cast<const ToyInputs*>(request.inputs);
+    if (!inputs || !inputs->in || !inputs->out)
+        throw BackendError(backendName + ": the toy family needs its two matrices");
+}
+
+const FamilyOps kToyFamily{"toy", kNames, &kCpuOps, nullptr, checkToyInputs};
 
 Operation op(int id, OpKind kind, Queue queue, std::vector<OperandRegion> operands, std::vector<int> deps)
 {
@@ -66,10 +82,8 @@ Schedule toySchedule()
 {
     Schedule s;
     s.family = "toy";
-    s.plan.shape = {2, 2, 2};
-    s.plan.precision = Precision::F64;
-    s.plan.capBytes = 1024;
-    s.plan.buffers = {BufferSpec{"X", BufferRole::A, 2, 2, 2, 32}, BufferSpec{"Y", BufferRole::C, 2, 2, 2, 32}};
+    s.capBytes = 1024;
+    s.buffers = {BufferSpec{"X", BufferRole::Other, 2, 2, 2, 32}, BufferSpec{"Y", BufferRole::Other, 2, 2, 2, 32}};
     s.ops.push_back(op(0, kLoad, Queue::H2D, {{0, Access::Write}}, {}));
     s.ops.push_back(op(1, kAxpy, Queue::Compute, {{1, Access::ReadWrite, 0, 0, 1, 2}, {0, Access::Read, 1, 0, 1, 2, 3.0}}, {0}));
     s.ops.push_back(op(2, kAxpy, Queue::Compute, {{1, Access::ReadWrite, 1, 0, 1, 2}, {0, Access::Read, 0, 0, 1, 2, -1.0}}, {0, 1}));
@@ -86,17 +100,18 @@ private slots:
     {
         const Schedule s = toySchedule();
         QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
-        HostMatrix a(Precision::F64, 2, 2), b(Precision::F64, 2, 2), c(Precision::F64, 2, 2);
+        HostMatrix a(Precision::F64, 2, 2), c(Precision::F64, 2, 2);
         a.set(0, 0, 1);
         a.set(0, 1, 2);
         a.set(1, 0, 3);
         a.set(1, 1, 4);
+        ToyInputs inputs;
+        inputs.in = &a;
+        inputs.out = &c;
         ExecutionRequest req;
         req.schedule = &s;
         req.family = &kToyFamily;
-        req.a = &a;
-        req.b = &b;
-        req.c = &c;
+        req.inputs = &inputs;
         const ExecutionResult result = makeCpuBackend()->execute(req);
         QCOMPARE(c.at(0, 0), 9.0);   // 3 * 3
         QCOMPARE(c.at(0, 1), 12.0);  // 3 * 4
@@ -123,14 +138,29 @@ private slots:
     {
         Schedule s = toySchedule();
         s.ops[1].kind = OpKind(40 * kOpKindsPerFamily + 9);
-        HostMatrix a(Precision::F64, 2, 2), b(Precision::F64, 2, 2), c(Precision::F64, 2, 2);
+        HostMatrix a(Precision::F64, 2, 2), c(Precision::F64, 2, 2);
+        ToyInputs inputs;
+        inputs.in = &a;
+        inputs.out = &c;
         ExecutionRequest req;
         req.schedule = &s;
         req.family = &kToyFamily;
-        req.a = &a;
-        req.b = &b;
-        req.c = &c;
+        req.inputs = &inputs;
         QVERIFY_THROWS_EXCEPTION(BackendError, makeCpuBackend()->execute(req));
+    }
+
+    void theFamilyChecksItsOwnInputs()
+    {
+        const Schedule s = toySchedule();
+        ExecutionRequest req;
+        req.schedule = &s;
+        req.family = &kToyFamily;
+        try {
+            makeCpuBackend()->execute(req);  // no inputs at all
+            QFAIL("a request without the family's inputs ran");
+        } catch (const BackendError& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains(QStringLiteral("toy family needs")));
+        }
     }
 
     void theEngineFamiliesNameTheirKinds()

@@ -54,7 +54,7 @@ RunRecord fullRecord()
     c.reference = ReferenceMode::Sample;
     c.thresholdLambda = 3.5;
 
-    DeviceInfo& d = r.device;
+    DeviceInfo& d = r.devices.front();
     d.backend = BackendKind::Cpu;
     d.name = "CPU: test machine (2 threads)";
     d.memoryBytes = 17'179'869'184ULL;
@@ -239,14 +239,14 @@ private slots:
         COMPARE_NAMES(c.reference, ReferenceMode::Sample);
         QCOMPARE(c.thresholdLambda, 3.5);
 
-        QCOMPARE(back.device.name, r.device.name);
-        QCOMPARE(back.device.memoryBytes, r.device.memoryBytes);
-        QCOMPARE(back.device.computeCapability, std::string("9.0"));
-        QCOMPARE(back.device.index, 3);
-        QCOMPARE(back.device.whyChosen, r.device.whyChosen);
-        QCOMPARE(back.device.ceilings.gflopsTf32, 2.5);
-        QCOMPARE(back.device.ceilings.d2hGBs, 13.5);
-        QCOMPARE(back.device.ceilings.source, r.device.ceilings.source);
+        QCOMPARE(back.devices.front().name, r.devices.front().name);
+        QCOMPARE(back.devices.front().memoryBytes, r.devices.front().memoryBytes);
+        QCOMPARE(back.devices.front().computeCapability, std::string("9.0"));
+        QCOMPARE(back.devices.front().index, 3);
+        QCOMPARE(back.devices.front().whyChosen, r.devices.front().whyChosen);
+        QCOMPARE(back.devices.front().ceilings.gflopsTf32, 2.5);
+        QCOMPARE(back.devices.front().ceilings.d2hGBs, 13.5);
+        QCOMPARE(back.devices.front().ceilings.source, r.devices.front().ceilings.source);
 
         const Plan& p = back.plan;
         QCOMPARE(p.splitM, 40);
@@ -337,7 +337,7 @@ private slots:
         });
         const RunRecord back = recordFromJson(json);
         QCOMPARE(back.config.device, -1);
-        QCOMPARE(back.device.index, 0);
+        QCOMPARE(back.devices.front().index, 0);
     }
 
     void malformedJsonIsRefused()
@@ -420,7 +420,7 @@ private slots:
         QVERIFY(!v1.spans.empty());
         QVERIFY(!v1.plan.buffers.empty());
         QVERIFY(!v1.verifications.empty());
-        COMPARE_NAMES(v1.device.backend, BackendKind::Cpu);
+        COMPARE_NAMES(v1.devices.front().backend, BackendKind::Cpu);
 
         const RunRecord v2 = recordFromJson(toJson(v1));
         QCOMPARE(v2.formatVersion, 2);
@@ -634,7 +634,7 @@ private slots:
         }
         QVERIFY(report.contains(QStringLiteral("UNCORRECTABLE ERRORS REMAIN")));
 
-        r.device.backend = BackendKind::Cuda;
+        r.devices.front().backend = BackendKind::Cuda;
         const QString onGpu = QString::fromStdString(formatReport(r));
         QVERIFY(onGpu.contains(QStringLiteral("GPU mul alg")));
         QVERIFY(onGpu.contains(QStringLiteral("Total CUDA time")));

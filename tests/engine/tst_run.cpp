@@ -362,10 +362,10 @@ void TestRun::recordIsFilledIn()
     const RunRecord r = runGemm(c);
     QCOMPARE(QString::fromStdString(r.toolVersion), QString::fromUtf8(kVersion));
     QVERIFY(QDateTime::fromString(QString::fromStdString(r.createdAt), Qt::ISODate).isValid());
-    QVERIFY(r.device.backend == BackendKind::Cpu);
-    QVERIFY(QString::fromStdString(r.device.name).startsWith(QStringLiteral("CPU: ")));
-    QVERIFY(!r.device.whyChosen.empty());
-    QVERIFY(r.device.memoryBytes > 0);
+    QVERIFY(r.devices.front().backend == BackendKind::Cpu);
+    QVERIFY(QString::fromStdString(r.devices.front().name).startsWith(QStringLiteral("CPU: ")));
+    QVERIFY(!r.devices.front().whyChosen.empty());
+    QVERIFY(r.devices.front().memoryBytes > 0);
     QVERIFY(r.plan.shape == c.shape);
     QVERIFY(!r.plan.explanation.empty());
     QCOMPARE(r.injections.size(), std::size_t(1));

@@ -1,6 +1,7 @@
 // Schedules: every strategy's schedule validates (deps backwards, buffer hazards ordered, each C
 // block stored once after its last verification) for many shapes and caps; validateSchedule
 // catches broken ones; ops carry the right queues, streams, flops and bytes, issued depth-first.
+#include "gigacheck/plan.hpp"
 #include "gigacheck/schedule.hpp"
 
 #include "engine/test_helpers.hpp"
@@ -19,19 +20,19 @@ namespace {
 const StrategyKind kAll[] = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
                              StrategyKind::S4};
 
-Schedule scheduleFor(StrategyKind k, Shape s, int edge, bool abft = true, bool inject = true,
+GemmSchedule scheduleFor(StrategyKind k, Shape s, int edge, bool abft = true, bool inject = true,
                      Precision p = Precision::F32)
 {
     const std::uint64_t cap = k == StrategyKind::None ? 1ull << 30 : bytesForBlocks(k, p, abft, edge, edge, edge);
     return buildSchedule(makePlan(s, p, k, cap, abft), inject);
 }
 
-int count(const Schedule& s, OpKind kind)
+int count(const GemmSchedule& s, OpKind kind)
 {
     return int(std::count_if(s.ops.begin(), s.ops.end(), [kind](const Operation& o) { return o.kind == kind; }));
 }
 
-int firstIndex(const Schedule& s, OpKind kind, BlockIndex b)
+int firstIndex(const GemmSchedule& s, OpKind kind, BlockIndex b)
 {
     for (const Operation& o : s.ops)
         if (o.kind == kind && o.block == b)
@@ -88,7 +89,7 @@ void TestSchedule::validates()
     QFETCH(int, edge);
     QFETCH(bool, abft);
     QFETCH(bool, inject);
-    const Schedule s = scheduleFor(strategy, shape, edge, abft, inject);
+    const GemmSchedule s = scheduleFor(strategy, shape, edge, abft, inject);
     const std::string problem = validateSchedule(s);
     QVERIFY2(problem.empty(), problem.c_str());
     QCOMPARE(count(s, OpKind::CopyD2H), s.plan.blockCount());
@@ -110,7 +111,7 @@ void TestSchedule::opsPerProduct()
     QFETCH(bool, abft);
     QFETCH(bool, inject);
     for (StrategyKind k : kAll) {
-        const Schedule s = scheduleFor(k, {100, 90, 80}, 30, abft, inject);
+        const GemmSchedule s = scheduleFor(k, {100, 90, 80}, 30, abft, inject);
         const int products = s.plan.productCount();
         QCOMPARE(count(s, OpKind::Verify), abft ? products : 0);
         QCOMPARE(count(s, OpKind::Inject), inject ? products : 0);
@@ -140,7 +141,7 @@ void TestSchedule::countsFlopsAndBytes()
     QFETCH(StrategyKind, strategy);
     const Shape shape{100, 90, 80};
     for (Precision p : {Precision::F32, Precision::F64}) {
-        const Schedule s = scheduleFor(strategy, shape, 30, false, false, p);
+        const GemmSchedule s = scheduleFor(strategy, shape, 30, false, false, p);
         const double e = double(elementSize(p));
         double productFlops = 0, h2d = 0, d2h = 0;
         for (const Operation& op : s.ops) {
@@ -159,7 +160,7 @@ void TestSchedule::countsFlopsAndBytes()
         QCOMPARE(h2d, e * (aLoads * 100 * 90 + s.plan.splitM * 90.0 * 80));
     }
     // With ABFT the augmented products do more work.
-    const Schedule a = scheduleFor(strategy, shape, 30, true, false);
+    const GemmSchedule a = scheduleFor(strategy, shape, 30, true, false);
     double flops = 0;
     for (const Operation& op : a.ops)
         if (op.kind == OpKind::Product)
@@ -171,7 +172,7 @@ void TestSchedule::issuesDepthFirst()
 {
     // S2/S3: the loads of the next product are issued before this product, so H2D overlaps compute.
     for (StrategyKind k : {StrategyKind::S2, StrategyKind::S3}) {
-        const Schedule s = scheduleFor(k, {200, 200, 200}, 60);
+        const GemmSchedule s = scheduleFor(k, {200, 200, 200}, 60);
         QVERIFY(s.plan.productCount() > 2);
         const BlockIndex first{0, 0, 0}, second{0, 0, 1};
         QVERIFY(firstIndex(s, OpKind::CopyH2D, {0, 0, 1}) < firstIndex(s, OpKind::Product, first));
@@ -180,14 +181,14 @@ void TestSchedule::issuesDepthFirst()
         QVERIFY(firstIndex(s, OpKind::Verify, first) < firstIndex(s, OpKind::Product, second));
     }
     // S1: one buffer each, so the next load waits for the product that read the buffer.
-    const Schedule s1 = scheduleFor(StrategyKind::S1, {200, 200, 200}, 60);
+    const GemmSchedule s1 = scheduleFor(StrategyKind::S1, {200, 200, 200}, 60);
     const Operation& load = s1.ops[std::size_t(firstIndex(s1, OpKind::CopyH2D, {0, 0, 1}))];
     QVERIFY(std::find(load.deps.begin(), load.deps.end(), firstIndex(s1, OpKind::Product, {0, 0, 0})) != load.deps.end());
 }
 
 void TestSchedule::s4UsesTwoComputeStreams()
 {
-    const Schedule s = scheduleFor(StrategyKind::S4, {200, 200, 200}, 60);
+    const GemmSchedule s = scheduleFor(StrategyKind::S4, {200, 200, 200}, 60);
     QVERIFY(s.plan.splitQ >= 2);
     const Operation& left = s.ops[std::size_t(firstIndex(s, OpKind::Product, {0, 0, 0}))];
     const Operation& right = s.ops[std::size_t(firstIndex(s, OpKind::Product, {0, 1, 0}))];
@@ -201,21 +202,21 @@ void TestSchedule::s4UsesTwoComputeStreams()
 
 void TestSchedule::catchesBrokenSchedules()
 {
-    const Schedule good = scheduleFor(StrategyKind::S2, {120, 120, 120}, 40);
+    const GemmSchedule good = scheduleFor(StrategyKind::S2, {120, 120, 120}, 40);
     QVERIFY(validateSchedule(good).empty());
 
-    Schedule noDeps = good;  // a product that does not wait for its loads
+    GemmSchedule noDeps = good;  // a product that does not wait for its loads
     for (Operation& op : noDeps.ops)
         if (op.kind == OpKind::Checksum)
             op.deps.clear();
     QVERIFY(QString::fromStdString(validateSchedule(noDeps)).contains(QStringLiteral("races")));
 
-    Schedule forward = good;
+    GemmSchedule forward = good;
     forward.ops[1].deps.push_back(5);
     QVERIFY(!validateSchedule(forward).empty());
 
     // A C block stored twice (one C block, so the extra store races with nothing).
-    Schedule twice = scheduleFor(StrategyKind::S2, {8, 400, 8}, 40);
+    GemmSchedule twice = scheduleFor(StrategyKind::S2, {8, 400, 8}, 40);
     QCOMPARE(twice.plan.blockCount(), 1);
     Operation copy = twice.ops.back();
     QVERIFY(copy.kind == OpKind::CopyD2H);
@@ -225,14 +226,14 @@ void TestSchedule::catchesBrokenSchedules()
     QVERIFY2(QString::fromStdString(validateSchedule(twice)).contains(QStringLiteral("second time")),
              validateSchedule(twice).c_str());
 
-    Schedule missing = good;  // a C block never stored
+    GemmSchedule missing = good;  // a C block never stored
     missing.ops.erase(std::find_if(missing.ops.begin(), missing.ops.end(),
                                    [](const Operation& o) { return o.kind == OpKind::CopyD2H; }));
     for (std::size_t n = 0; n < missing.ops.size(); ++n)
         missing.ops[n].id = int(n);
     QVERIFY(!validateSchedule(missing).empty());
 
-    Schedule early = good;  // stored before its verification finished
+    GemmSchedule early = good;  // stored before its verification finished
     for (Operation& op : early.ops)
         if (op.kind == OpKind::CopyD2H)
             op.deps.clear();

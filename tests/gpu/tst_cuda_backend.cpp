@@ -118,7 +118,7 @@ void TestCudaBackend::matchesReference()
     cfg.abft = abft;
     const RunRecord r = runGemm(cfg);
     QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
-    QVERIFY(r.device.backend == BackendKind::Cuda);
+    QVERIFY(r.devices.front().backend == BackendKind::Cuda);
     QVERIFY(r.metrics.peakBufferBytes <= r.plan.capBytes);
     if (strategy != StrategyKind::None)
         QVERIFY2(r.plan.productCount() > 1, "the cap should force blocking");
@@ -335,9 +335,9 @@ void TestCudaBackend::everyDeviceCanBeChosen()
         c.faults.at = {FaultAt{17, 29, 1000.0, std::nullopt}};
         const RunRecord r = runGemm(c);
         QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
-        QCOMPARE(r.device.index, device);
+        QCOMPARE(r.devices.front().index, device);
         QCOMPARE(r.faults.corrected, 1);
-        qInfo("device %d (%s): corrected %d fault, reference passed", device, r.device.name.c_str(), r.faults.corrected);
+        qInfo("device %d (%s): corrected %d fault, reference passed", device, r.devices.front().name.c_str(), r.faults.corrected);
     }
 }
 

@@ -375,8 +375,8 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         RunRecord run;
-        run.device.name = "test device";
-        run.device.ceilings = ceilings;
+        run.devices.front().name = "test device";
+        run.devices.front().ceilings = ceilings;
         view.setRuns({run});
         view.plot()->replot();
         std::vector<QCPItemText*> labels;

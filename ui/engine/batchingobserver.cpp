@@ -31,8 +31,11 @@ void BatchingObserver::onProgress(double fraction)
 
 void BatchingObserver::onPlan(const Schedule& schedule)
 {
-    // All tiles together stay near 512 x 512 cells, whatever the number of blocks.
-    const int blocksPerAxis = std::max(schedule.plan.splitM, schedule.plan.splitQ);
+    // All tiles together stay near 512 x 512 cells, whatever the number of blocks (blocked GEMM:
+    // splitM x splitQ, the largest block row and column its ops name, plus one).
+    int blocksPerAxis = 1;
+    for (const Operation& op : schedule.ops)
+        blocksPerAxis = std::max({blocksPerAxis, op.block.i + 1, op.block.j + 1});
     tileCells_ = std::clamp(512 / std::max(blocksPerAxis, 1), 2, 256);
 }
 

@@ -97,7 +97,7 @@ Ceilings RooflineView::activeCeilings() const
     if (choice > 0)
         return presets_[std::size_t(choice - 1)].ceilings;
     if (!runs_.empty()) {
-        const DeviceInfo& d = runs_.back()->device;
+        const DeviceInfo& d = runs_.back()->devices.front();
         const Ceilings& c = d.ceilings;
         if (c.gflopsF32 > 0 || c.deviceBandwidthGBs > 0 || c.h2dGBs > 0)
             return c;

@@ -31,20 +31,23 @@ struct DeviceInfo {
     Ceilings ceilings;
 };
 
-// What a backend runs: a schedule and what its family's ops work on. The matrices, fault plan and
-// GEMM settings are the blocked GEMM family's; the executors only pass them to its op tables.
+// What a family's ops work on besides the device buffers: host matrices, fault plan, settings,
+// its plan. Each family derives its own (blocked GEMM: blocked_gemm::Inputs in
+// gigacheck/blocked_gemm.hpp); its op implementations cast ExecutionRequest::inputs back to it.
+// The executors never look inside.
+struct FamilyInputs {
+    virtual ~FamilyInputs() = default;
+};
+
+// What a backend runs: a schedule, the op tables that implement its kinds and what they work on.
 struct ExecutionRequest {
     const Schedule* schedule = nullptr;
     // The op tables to run with; null: those of the family schedule->family names (tests give
     // their own to run a family of their own).
     const FamilyOps* family = nullptr;
-    HostMatrix* a = nullptr;  // m x n
-    HostMatrix* b = nullptr;  // n x q
-    HostMatrix* c = nullptr;  // m x q, written block by block
-    FaultPlan* faults = nullptr;  // injections get before/after filled in
-    GemmVariant gemm = GemmVariant::Cublas;
-    int tile = 32;
-    double thresholdLambda = 4.0;
+    // The family's own data, passed through to its ops and its checkInputs (may be null for a
+    // family that needs none).
+    FamilyInputs* inputs = nullptr;
     RunObserver* observer = nullptr;
     const std::atomic<bool>* cancel = nullptr;  // checked between operations
 };
@@ -58,14 +61,19 @@ struct ExecutionResult {
     std::vector<VerifyEvent> verifications;
 };
 
-// Throws BackendError when the request lacks a schedule or a matrix, or when the host matrices do
-// not match the plan's shape and precision. Every backend checks this before touching memory.
+// Throws BackendError when the request lacks a schedule, its family is unknown, or the schedule
+// is malformed for an executor (no devices, streams, a buffer or op on a device the schedule does
+// not have); then runs the family's checkInputs (FamilyOps, core/op_table.hpp), which refuses
+// inputs that do not fit the schedule. Every backend checks this before touching memory.
 void checkExecutionRequest(const ExecutionRequest& request, const std::string& backendName);
 
 class Backend {
 public:
     virtual ~Backend() = default;
+    // The first device (the one `gigacheck devices` lists for it).
     virtual DeviceInfo device() const = 0;
+    // Every device a schedule can place ops on (Schedule::devices at most this many), in order.
+    virtual std::vector<DeviceInfo> devices() const { return {device()}; }
     // Memory for host matrices (pinned on CUDA so copies overlap with compute).
     virtual HostAllocator hostAllocator() const { return HostAllocator::heap(); }
     // One-time setup that must stay out of every timing (module loading, library handles, a first

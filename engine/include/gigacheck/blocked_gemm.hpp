@@ -2,13 +2,33 @@
 // Its headers keep their names beside the shared ones, so that code written against them is
 // unchanged:
 //   shared by every family: types.hpp, matrix.hpp, schedule.hpp, events.hpp, backend.hpp,
-//                           record.hpp (the envelope), bench.hpp (devices, ceilings)
-//   blocked GEMM's:         plan.hpp (splits under the cap, S1-S4), faults.hpp, abft.hpp,
-//                           run.hpp (runGemm), record.hpp's config / plan / fault report / reference
+//                           record_envelope.hpp, bench.hpp (devices, ceilings)
+//   blocked GEMM's:         plan.hpp (splits under the cap, S1-S4, GemmSchedule), faults.hpp,
+//                           abft.hpp, run.hpp (runGemm), record.hpp (RunRecord: config, plan,
+//                           fault report, reference), and Inputs below
 #pragma once
 
 #include "gigacheck/abft.hpp"
+#include "gigacheck/backend.hpp"
 #include "gigacheck/faults.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/record.hpp"
 #include "gigacheck/run.hpp"
+
+namespace gigacheck::blocked_gemm {
+
+// What the family's ops work on (ExecutionRequest::inputs): the host matrices, the fault plan,
+// the GEMM settings and the plan the schedule was built from. Checked against the plan by the
+// family's checkInputs before an executor touches memory.
+struct Inputs final : FamilyInputs {
+    Plan plan;                    // the schedule's (its buffers, extents, precision)
+    HostMatrix* a = nullptr;      // m x n
+    HostMatrix* b = nullptr;      // n x q
+    HostMatrix* c = nullptr;      // m x q, written block by block
+    FaultPlan* faults = nullptr;  // may be null; injections get before/after/applied filled in
+    GemmVariant gemm = GemmVariant::Cublas;
+    int tile = 32;
+    double thresholdLambda = 4.0;
+};
+
+}  // namespace gigacheck::blocked_gemm

@@ -1,6 +1,7 @@
 // Blocking under a device-memory cap (seed 000 section 5): splits, block sizes, buffers.
 #pragma once
 
+#include "gigacheck/schedule.hpp"
 #include "gigacheck/types.hpp"
 
 #include <string>
@@ -9,24 +10,10 @@
 namespace gigacheck {
 
 // C is cut into splitM x splitQ blocks; the common dimension n into splitN steps (the seed's
-// num_split_common_dim). Block (i, j, k) multiplies A(i, k) by B(k, j) into C(i, j).
-struct BlockIndex {
-    int i = 0, j = 0, k = 0;
-    bool operator==(const BlockIndex&) const = default;
-};
-
-enum class BufferRole { A, B, C, Aux };
-
-// One device (or emulated) buffer. With ABFT on, A blocks carry one extra row (the column
-// checksum c_A), B blocks one extra column (r_B) and C blocks both; Aux holds the small per-block
-// vectors of the round-off bound and the control checksums.
-struct BufferSpec {
-    std::string name;  // "A", "A'", "B", "B'", "C", "C'", "auxC", ...
-    BufferRole role = BufferRole::A;
-    std::int64_t rows = 0, cols = 0;  // capacity in elements, augmentation included
-    std::int64_t ld = 0;              // leading dimension (elements), >= cols
-    std::size_t bytes = 0;            // rows * ld * elementSize, what the cap is charged
-};
+// num_split_common_dim). Block (i, j, k) (BlockIndex, schedule.hpp) multiplies A(i, k) by B(k, j)
+// into C(i, j). Buffers (BufferSpec, schedule.hpp): with ABFT on, A blocks carry one extra row
+// (the column checksum c_A), B blocks one extra column (r_B) and C blocks both; Aux holds the
+// small per-block vectors of the round-off bound and the control checksums.
 
 struct Plan {
     Shape shape;
@@ -61,5 +48,30 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
 // Bytes the strategy needs for the given block extents (the accounting makePlan uses).
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
                            std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ);
+
+// The schedule of a plan with the plan beside it: the family's own data stays out of the
+// family-neutral Schedule, yet every caller of buildSchedule still reads splits and extents.
+// Its buffers and capBytes are the plan's.
+struct GemmSchedule : Schedule {
+    Plan plan;
+};
+
+// Builds the schedule of plan.strategy. Deterministic. Every ordering a backend must respect is
+// an explicit dependency (stream numbers are only concurrency hints for the CUDA backend).
+// withInjection: emit an Inject op after every block Product (a no-op when the FaultPlan has
+// nothing for that product); runGemm passes FaultSpec::any(). The one-argument form emits them.
+// With ABFT a Verify op follows every Product (and its Inject).
+// A schedule holds ~7 operations per block product, ~1.2 KB with their deps (and a run keeps a
+// span per operation): past this many products (~1.3 GB of schedule, plus spans) it would take
+// gigabytes and a long wait before the first copy, so buildSchedule refuses such a plan
+// (InputError: raise the memory cap).
+inline constexpr std::int64_t kMaxScheduleProducts = std::int64_t(1) << 20;
+GemmSchedule buildSchedule(const Plan& plan);
+GemmSchedule buildSchedule(const Plan& plan, bool withInjection);
+
+// validateOperations, then the blocked GEMM family's own invariants: queues match the kinds,
+// every product is the next k step of its block, every C block is copied to the host exactly
+// once, after its last product and verification.
+std::string validateSchedule(const GemmSchedule& schedule);
 
 }  // namespace gigacheck

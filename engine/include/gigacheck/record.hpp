@@ -1,10 +1,13 @@
-// The run record: the one artefact the CLI writes, the GUI draws and the tests check.
-// Saved as versioned JSON (format_version); newer versions are refused with a clear message.
-// The envelope (status, device, spans, events, metrics) is every family's; config, plan, faults
-// and reference are the blocked GEMM family's section (README "Record format").
+// The blocked GEMM run record: the one artefact `gigacheck run` writes, the GUI draws and the
+// tests check. Saved as versioned JSON (format_version); newer versions are refused with a clear
+// message. The envelope (RecordEnvelope: status, devices, spans, events, metrics) is every
+// family's; config, plan, fault report, reference and repairs are the blocked GEMM family's section
+// (README "Record format").
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/plan.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/repair.hpp"
 
 #include <string>
@@ -35,22 +38,6 @@ struct RunConfig {
     double thresholdLambda = 4.0;
 };
 
-// Seed 000 section 6 metrics, counted per operation.
-struct Metrics {
-    double totalSeconds = 0;       // whole run, wall clock (generation and reference excluded)
-    double executeSeconds = 0;     // first operation start to last end (the seed's CUDA time)
-    double queueBusySeconds[3] = {0, 0, 0};  // H2D, compute, D2H: sum of span durations
-    double flops = 0;              // all operations (products, checksums, verification)
-    double usefulFlops = 0;        // 2 m n q
-    double bytesHostLink = 0;      // H2D + D2H
-    double bytesDevice = 0;        // device-memory traffic counted by the kernels
-    double intensityHostLink = 0;  // flops / bytesHostLink
-    double intensityDevice = 0;    // flops / bytesDevice
-    double gflops = 0;             // flops / executeSeconds / 1e9
-    std::size_t peakBufferBytes = 0;
-    std::size_t hostBytesRequired = 0;  // A + B + C in host memory
-};
-
 struct FaultReport {
     int injected = 0;
     int detected = 0;        // injections whose row or column check mismatched
@@ -77,27 +64,17 @@ struct ReferenceCheck {
     bool passed = true;
 };
 
-struct RunRecord {
-    // 2: the envelope with a family section; 1 (still read): GEMM fields at the top level.
-    static constexpr int kFormatVersion = 2;
-    int formatVersion = kFormatVersion;  // of the file it was read from; always written as kFormatVersion
-    std::string toolVersion;
-    std::string createdAt;  // ISO 8601 UTC
-    // ---- the envelope, every family's
-    std::string family = "blocked_gemm";  // which family's section the record carries
-    std::string status = "ok";  // ok | cancelled | failed
-    std::string error;
-    DeviceInfo device;  // written as the list "devices" (one entry until a family runs on several)
-    std::vector<Span> spans;
-    std::vector<InjectEvent> injections;  // events
-    std::vector<VerifyEvent> verifications;
-    std::vector<RepairEvent> repairs;  // the repair pass after the run, one per C block it looked at
-    Metrics metrics;
+// The blocked GEMM family's record: the envelope and its section.
+struct RunRecord : RecordEnvelope {
+    RunRecord() { family = "blocked_gemm"; }
     // ---- the blocked GEMM family's section
     RunConfig config;
     Plan plan;
     FaultReport faults;
     ReferenceCheck reference;
+    // The repair pass after the run, one per C block it looked at (blocked GEMM's block
+    // recompute: written in the family section, where format 2 has always kept it).
+    std::vector<RepairEvent> repairs;
 
     // Verified correct: every block clean, corrected, or made right by the repair pass, and the
     // reference agrees.
@@ -105,7 +82,8 @@ struct RunRecord {
 };
 
 std::string toJson(const RunRecord& r, int indent = 1);
-// Throws InputError: malformed JSON, a missing field, or format_version newer than supported.
+// Throws InputError: malformed JSON, a missing field, format_version newer than supported, or a
+// record of another family (recordFamilyOf says which).
 RunRecord recordFromJson(const std::string& text);
 void saveRecord(const RunRecord& r, const std::string& path);  // throws InputError on I/O failure
 RunRecord loadRecord(const std::string& path);

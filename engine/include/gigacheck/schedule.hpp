@@ -1,15 +1,43 @@
 // A Schedule is plain data: what runs, on which device, queue and stream, with which buffers,
 // after what. A family's schedule builder makes it (blocked GEMM: the strategies S1-S4 of seed
 // 000 figures 11-14, issued depth-first as in section 2.3); the executors (backends) run it,
-// looking each op's implementation up in the family's op table. Nothing here touches memory.
+// looking each op's implementation up in the family's op table. Nothing here touches memory, and
+// nothing here belongs to one family: a family keeps its own plan beside the schedule (blocked
+// GEMM: gigacheck/plan.hpp, GemmSchedule) and hands it to its ops through its FamilyInputs.
 #pragma once
 
-#include "gigacheck/plan.hpp"
+#include "gigacheck/types.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace gigacheck {
+
+// Which piece of the problem an op (and its span) serves: three coordinates whose meaning the
+// family defines (blocked GEMM: block (i, j, k) multiplies A(i, k) by B(k, j) into C(i, j); a
+// family with fewer dimensions leaves the others 0). The timeline and the records show them.
+struct BlockIndex {
+    int i = 0, j = 0, k = 0;
+    bool operator==(const BlockIndex&) const = default;
+};
+
+// What a buffer holds, for reports and the record. A, B, C and Aux are blocked GEMM's names (with
+// ABFT on, A blocks carry one extra row, B blocks one extra column and C blocks both; Aux holds
+// the small per-block vectors of the round-off bound); Other is any other family's buffer, which
+// its name describes.
+enum class BufferRole { A, B, C, Aux, Other };
+
+// One device (or emulated) buffer: a slot of the schedule. The executors allocate it on its device
+// and charge its bytes to that device's cap.
+struct BufferSpec {
+    std::string name;  // "A", "A'", "B", "B'", "C", "C'", "auxC", ...
+    BufferRole role = BufferRole::A;
+    std::int64_t rows = 0, cols = 0;  // capacity in elements, augmentation included
+    std::int64_t ld = 0;              // leading dimension (elements), >= cols
+    std::size_t bytes = 0;            // rows * ld * elementSize, what the cap is charged
+    int device = 0;                   // index among the schedule's devices
+};
 
 enum class Queue { H2D, Compute, D2H };
 // What an operation does: an open set. Each family names its kinds and maps each to its CPU and
@@ -53,7 +81,7 @@ struct Operation {
     OpKind kind = OpKind::Product;
     Queue queue = Queue::Compute;
     int stream = 0;
-    int device = 0;  // index among the run's devices (CPU backend: one emulated device)
+    int device = 0;  // index among the schedule's devices: where it runs (its queue and stream are that device's)
     BlockIndex block;
     // Every buffer slot the op reads or writes, in an order its family's implementation knows.
     std::vector<OperandRegion> operands;
@@ -77,25 +105,14 @@ struct Operation {
 
 struct Schedule {
     std::string family;  // whose op tables run it ("blocked_gemm")
-    // What the executors take from it: the buffers (slots), the cap and the precision; the rest
-    // is the blocked GEMM family's.
-    Plan plan;
+    // The buffer slots the ops name (OperandRegion::slot indexes this), each on its device.
+    std::vector<BufferSpec> buffers;
+    // The memory cap of each device: the buffers placed on one device never exceed it together.
+    std::uint64_t capBytes = 0;
     std::vector<Operation> ops;
-    int streams = 1;
+    int streams = 1;  // streams per device
+    int devices = 1;  // devices the schedule places ops and buffers on (indices 0..devices-1)
 };
-
-// Builds the schedule of plan.strategy. Deterministic. Every ordering a backend must respect is
-// an explicit dependency (stream numbers are only concurrency hints for the CUDA backend).
-// withInjection: emit an Inject op after every block Product (a no-op when the FaultPlan has
-// nothing for that product); runGemm passes FaultSpec::any(). The one-argument form emits them.
-// With ABFT a Verify op follows every Product (and its Inject).
-// A schedule holds ~7 operations per block product, ~1.2 KB with their deps (and a run keeps a
-// span per operation): past this many products (~1.3 GB of schedule, plus spans) it would take
-// gigabytes and a long wait before the first copy, so buildSchedule refuses such a plan
-// (InputError: raise the memory cap).
-inline constexpr std::int64_t kMaxScheduleProducts = std::int64_t(1) << 20;
-Schedule buildSchedule(const Plan& plan);
-Schedule buildSchedule(const Plan& plan, bool withInjection);
 
 // The slots an op reads and writes, from its operands (a read-write slot is listed in both).
 struct OpAccess {
@@ -105,13 +122,9 @@ OpAccess accessOf(const Operation& op);
 
 // Checks the invariants every executor relies on, whatever the family; returns an empty string
 // when all hold, else a description of the first violation: ids are the issue order, deps point
-// backwards, streams and slots exist, and each buffer's readers and writers are ordered by deps
-// (no read-after-write, write-after-read or write-after-write race).
+// backwards, streams, devices and slots exist (an op may name buffers of other devices: a copy
+// between devices), and each buffer's readers and writers are ordered by deps (no read-after-write,
+// write-after-read or write-after-write race). The caps are the executors' to enforce.
 std::string validateOperations(const Schedule& schedule);
-
-// validateOperations, then the blocked GEMM family's own invariants: queues match the kinds,
-// every product is the next k step of its block, every C block is copied to the host exactly
-// once, after its last product and verification.
-std::string validateSchedule(const Schedule& schedule);
 
 }  // namespace gigacheck

@@ -1,19 +1,30 @@
-// The request check every backend runs first (one place, so the backends agree on it).
+// The request check every backend runs first (one place, so the backends agree on it): what is
+// core's here, the rest by the family's checkInputs.
 #include "gigacheck/backend.hpp"
+
+#include "core/op_table.hpp"
 
 namespace gigacheck {
 
 void checkExecutionRequest(const ExecutionRequest& req, const std::string& backendName)
 {
-    if (!req.schedule || !req.a || !req.b || !req.c)
-        throw BackendError(backendName + ": the request lacks a schedule or a matrix");
-    const Plan& p = req.schedule->plan;
-    const Shape s = p.shape;
-    auto matches = [&p](const HostMatrix* m, std::int64_t r, std::int64_t c) {
-        return m->rows() == r && m->cols() == c && m->precision() == p.precision;
-    };
-    if (!matches(req.a, s.m, s.n) || !matches(req.b, s.n, s.q) || !matches(req.c, s.m, s.q))
-        throw BackendError(backendName + ": host matrices do not match the plan's shape and precision");
+    if (!req.schedule)
+        throw BackendError(backendName + ": the request lacks a schedule");
+    const Schedule& s = *req.schedule;
+    if (s.devices < 1 || s.streams < 1)
+        throw BackendError(backendName + ": the schedule has " + std::to_string(s.devices) + " devices and " +
+                           std::to_string(s.streams) + " streams (at least one of each)");
+    for (const BufferSpec& b : s.buffers)
+        if (b.device < 0 || b.device >= s.devices)
+            throw BackendError(backendName + ": buffer " + b.name + " is placed on device " + std::to_string(b.device) +
+                               " of " + std::to_string(s.devices));
+    for (const Operation& op : s.ops)
+        if (op.device < 0 || op.device >= s.devices)
+            throw BackendError(backendName + ": op " + std::to_string(op.id) + " is placed on device " +
+                               std::to_string(op.device) + " of " + std::to_string(s.devices));
+    const FamilyOps& family = familyOf(req);
+    if (family.checkInputs)
+        family.checkInputs(req, backendName);
 }
 
 }  // namespace gigacheck

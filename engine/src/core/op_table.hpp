@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -73,7 +74,21 @@ struct FamilyOps {
     std::span<const OpKindName> kinds;  // names of its op kinds
     const cpu::OpTable* cpu = nullptr;
     const cuda::OpTable* cuda = nullptr;  // null in a build without CUDA
+    // Refuses (BackendError, or InputError for a bad setting) request.inputs that its ops cannot
+    // run with: missing, of another family, or not matching the schedule (blocked GEMM: the host
+    // matrices against the plan's shape and precision). Called by checkExecutionRequest before any
+    // memory is touched. Optional.
+    void (*checkInputs)(const ExecutionRequest& request, const std::string& backendName) = nullptr;
 };
+
+// request.inputs as the family's own type; throws BackendError when they are missing or another's.
+template <class Inputs> Inputs& familyInputs(const ExecutionRequest& request, std::string_view family)
+{
+    auto* inputs = dynamic_cast<Inputs*>(request.inputs);
+    if (!inputs)
+        throw BackendError("the request for family '" + std::string(family) + "' lacks its inputs");
+    return *inputs;
+}
 
 // Every family of this build (families/families.cpp).
 std::span<const FamilyOps* const> allFamilies();

@@ -37,9 +37,14 @@ OpAccess accessOf(const Operation& op)
 
 std::string validateOperations(const Schedule& schedule)
 {
-    const std::vector<BufferSpec>& buffers = schedule.plan.buffers;
+    const std::vector<BufferSpec>& buffers = schedule.buffers;
     const std::vector<Operation>& ops = schedule.ops;
     const int slots = int(buffers.size());
+
+    for (const BufferSpec& b : buffers)
+        if (b.device < 0 || b.device >= schedule.devices)
+            return "buffer " + b.name + " is placed on device " + std::to_string(b.device) + " of " +
+                   std::to_string(schedule.devices);
 
     // Shape of every op: ids, backward deps, streams, devices, slots.
     for (std::size_t n = 0; n < ops.size(); ++n) {
@@ -52,8 +57,9 @@ std::string validateOperations(const Schedule& schedule)
         if (op.stream < 0 || op.stream >= schedule.streams)
             return opText(op) + " uses stream " + std::to_string(op.stream) + " of " +
                    std::to_string(schedule.streams);
-        if (op.device < 0)
-            return opText(op) + " is placed on device " + std::to_string(op.device);
+        if (op.device < 0 || op.device >= schedule.devices)
+            return opText(op) + " is placed on device " + std::to_string(op.device) + " of " +
+                   std::to_string(schedule.devices);
         for (const OperandRegion& r : op.operands)
             if (r.slot >= slots)
                 return opText(op) + " uses buffer slot " + std::to_string(r.slot) + " of " + std::to_string(slots);

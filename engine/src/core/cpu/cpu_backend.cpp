@@ -26,16 +26,16 @@ using Clock = std::chrono::steady_clock;
 class CpuRun {
 public:
     CpuRun(const ExecutionRequest& req)
-        : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops), table_(familyTable(req)),
+        : req_(req), schedule_(*req.schedule), ops_(req.schedule->ops), table_(familyTable(req)),
           reporter_(req.observer, req.schedule->ops.size())
     {
     }
 
     ExecutionResult run()
     {
-        BufferPool pool(plan_.capBytes);
-        buffers_.reserve(plan_.buffers.size());
-        for (const BufferSpec& spec : plan_.buffers)
+        BufferPool pool(schedule_.capBytes);
+        buffers_.reserve(schedule_.buffers.size());
+        for (const BufferSpec& spec : schedule_.buffers)
             buffers_.push_back(pool.allocate(spec.bytes));
         functions_.reserve(ops_.size());
         for (const Operation& op : ops_) {
@@ -157,7 +157,7 @@ private:
     }
 
     const ExecutionRequest& req_;
-    const Plan& plan_;
+    const Schedule& schedule_;
     const std::vector<Operation>& ops_;
     const cpu::OpTable& table_;
     std::vector<cpu::OpFunction> functions_;  // per op, looked up once before the run

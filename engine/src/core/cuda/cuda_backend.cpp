@@ -4,7 +4,7 @@
 // compute overlap. Operations are issued in schedule order (depth-first); a dependency on another
 // CUDA stream becomes cudaStreamWaitEvent on the op's "done" event. Every op is bracketed by two
 // events; a poller thread waits for them in issue order and hands spans, injections and verdicts
-// to the observer while the run goes on. All device memory is the plan's buffers (the blocked
+// to the observer while the run goes on. All device memory is the schedule's buffers (the blocked
 // GEMM family keeps its ABFT scratch in its Aux buffers), counted against the cap and checked
 // with cudaMemGetInfo. What each op does comes from its family's CUDA op table
 // (core/cuda/op_table.hpp): this file never looks at an op's kind.
@@ -50,7 +50,7 @@ const cuda::OpTable& familyTable(const ExecutionRequest& req)
 class CudaRun {
 public:
     CudaRun(const ExecutionRequest& req, int device)
-        : req_(req), plan_(req.schedule->plan), ops_(req.schedule->ops), device_(device), table_(familyTable(req)),
+        : req_(req), schedule_(*req.schedule), ops_(req.schedule->ops), device_(device), table_(familyTable(req)),
           reporter_(req.observer, req.schedule->ops.size())
     {
     }
@@ -99,14 +99,6 @@ public:
             }
             result_.wallSeconds = last - first;
         }
-        if (req_.faults)  // the caller's fault plan gets before/after filled in
-            for (const InjectEvent& e : result_.injections)
-                for (Injection& inj : req_.faults->injections)
-                    if (inj.block == e.injection.block && inj.localRow == e.injection.localRow &&
-                        inj.localCol == e.injection.localCol && !inj.applied) {
-                        inj = e.injection;
-                        break;
-                    }
         return std::move(result_);
     }
 
@@ -136,19 +128,19 @@ private:
     void allocateBuffers()
     {
         std::size_t needed = 0;
-        for (const BufferSpec& b : plan_.buffers)
+        for (const BufferSpec& b : schedule_.buffers)
             needed += b.bytes;
-        if (needed > plan_.capBytes)
+        if (needed > schedule_.capBytes)
             throw BackendError("CUDA backend: the plan needs " + formatBytes(double(needed)) + ", more than its cap of " +
-                               formatBytes(double(plan_.capBytes)));
+                               formatBytes(double(schedule_.capBytes)));
         std::size_t freeBytes = 0, totalBytes = 0;
         CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
         if (needed > freeBytes)
             throw BackendError("out of device memory: the plan's buffers need " + formatBytes(double(needed)) +
                                " and the device has " + formatBytes(double(freeBytes)) + " free of " +
                                formatBytes(double(totalBytes)));
-        buffers_.reserve(plan_.buffers.size());
-        for (const BufferSpec& b : plan_.buffers) {
+        buffers_.reserve(schedule_.buffers.size());
+        for (const BufferSpec& b : schedule_.buffers) {
             if (memoryLimit_ && peakBytes_ + b.bytes > memoryLimit_)
                 throwCudaError(cudaErrorMemoryAllocation, "cudaMalloc (test memory limit)", __FILE__, __LINE__);
             buffers_.emplace_back(b.bytes);
@@ -282,7 +274,7 @@ private:
     }
 
     const ExecutionRequest& req_;
-    const Plan& plan_;
+    const Schedule& schedule_;
     const std::vector<Operation>& ops_;
     int device_ = 0;
     const cuda::OpTable& table_;
@@ -314,8 +306,8 @@ private:
 void checkRequest(const ExecutionRequest& req)
 {
     checkExecutionRequest(req, "CUDA backend");
-    if (req.gemm == GemmVariant::Tiled && req.tile != 8 && req.tile != 16 && req.tile != 32)
-        throw InputError("--tile must be 8, 16 or 32 (got " + std::to_string(req.tile) + ")");
+    if (const cuda::OpTable& table = familyTable(req); table.checkInputs)
+        table.checkInputs(req);
 }
 
 // Every family's one-time kernel loading (prepare), and forgetting it after a device reset.

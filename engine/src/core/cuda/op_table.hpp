@@ -40,6 +40,9 @@ struct OpTable {
     // Called with the device current, after the buffers and streams exist and before any op is
     // issued; throws BackendError. Optional.
     std::unique_ptr<RunState> (*makeState)(const OpContext&) = nullptr;
+    // Refuses request settings only the CUDA implementation has limits for (blocked GEMM: the
+    // tiled kernel's tile side), before anything is allocated. Optional.
+    void (*checkInputs)(const ExecutionRequest&) = nullptr;
     // One-time untimed loading of the family's kernels on a device (see the family's warm_up.hpp),
     // and forgetting it after a device reset. Optional.
     void (*warmUp)(int device) = nullptr;

@@ -19,9 +19,9 @@ std::span<const OpKindName> opKindNames()
 const FamilyOps& family()
 {
 #ifdef GIGACHECK_HAVE_CUDA
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps()};
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps(), checkInputs};
 #else
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr};
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr, checkInputs};
 #endif
     return ops;
 }

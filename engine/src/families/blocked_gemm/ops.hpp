@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/op_table.hpp"
+#include "gigacheck/blocked_gemm.hpp"
 
 namespace gigacheck::blocked_gemm {
 
@@ -17,5 +18,10 @@ const cpu::OpTable& cpuOps();    // cpu/op_table.cpp
 const cuda::OpTable& cudaOps();  // cuda/op_table.cpp (CUDA builds only)
 
 const FamilyOps& family();  // ops.cpp
+
+// request.inputs as the family's Inputs (inputs.cpp); throws BackendError when they are not.
+Inputs& inputsOf(const ExecutionRequest& request);
+// FamilyOps::checkInputs: the matrices exist and match the plan's shape and precision.
+void checkInputs(const ExecutionRequest& request, const std::string& backendName);
 
 }  // namespace gigacheck::blocked_gemm

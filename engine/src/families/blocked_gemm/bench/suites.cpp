@@ -2,6 +2,7 @@
 // the same process (cuBLAS, in-core cuBLAS, cublasXt, the roofline bound), with the device name,
 // the date and the commit (GIGACHECK_COMMIT) in the header; --json writes the full numbers.
 #include "gigacheck/bench.hpp"
+#include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
 #include "gigacheck/schedule.hpp"
 #include "gigacheck/version.hpp"
@@ -151,13 +152,16 @@ StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, Hos
 {
     const Shape shape{a.rows(), a.cols(), b.cols()};
     const Plan plan = makePlan(shape, Precision::F32, s, cap, abft);
-    const Schedule schedule = buildSchedule(plan);
+    const GemmSchedule schedule = buildSchedule(plan);
+    blocked_gemm::Inputs inputs;
+    inputs.plan = plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.gemm = GemmVariant::Cublas;
     ExecutionRequest req;
     req.schedule = &schedule;
-    req.a = &a;
-    req.b = &b;
-    req.c = &c;
-    req.gemm = GemmVariant::Cublas;
+    req.inputs = &inputs;
     const ExecutionResult r = backend.execute(req);
     StrategyRun out;
     out.seconds = r.wallSeconds;

@@ -21,6 +21,7 @@ using namespace cuda;
 std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
 
 struct State final : cuda::RunState {
+    Inputs* inputs = nullptr;
     std::vector<std::unique_ptr<SideLane>> lanes;  // per schedule stream: ABFT passes beside the GEMM
     // One cuBLAS handle per compute stream: handles keep per-stream workspace state.
     std::vector<std::unique_ptr<CublasHandle>> handles;
@@ -29,24 +30,25 @@ struct State final : cuda::RunState {
 };
 
 State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
-const Plan& planOf(const cuda::OpContext& c) { return c.schedule.plan; }
+Inputs& in(const cuda::OpContext& c) { return *stateOf(c).inputs; }
+const Plan& planOf(const cuda::OpContext& c) { return in(c).plan; }
 void* buf(const cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
 std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[std::size_t(slot)].ld; }
 AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
 RoundoffModel roundoff(const cuda::OpContext& c)
 {
-    return roundoffModel(planOf(c).precision, c.request.gemm == GemmVariant::CublasTf32);
+    return roundoffModel(planOf(c).precision, in(c).gemm == GemmVariant::CublasTf32);
 }
 
 // The fault plan's injections for this op's block that lie inside the stored block.
-std::vector<std::size_t> injectionsFor(const ExecutionRequest& req, const Plan& plan, const Operation& op)
+std::vector<std::size_t> injectionsFor(const Inputs& inputs, const Operation& op)
 {
     std::vector<std::size_t> out;
-    if (!req.faults)
+    if (!inputs.faults)
         return out;
-    const std::int64_t extra = plan.abft ? 1 : 0;
-    for (std::size_t index : req.faults->forBlock(op.block)) {
-        const Injection& inj = req.faults->injections[index];
+    const std::int64_t extra = inputs.plan.abft ? 1 : 0;
+    for (std::size_t index : inputs.faults->forBlock(op.block)) {
+        const Injection& inj = inputs.faults->injections[index];
         // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
         if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra || inj.localCol >= op.cols + extra)
             continue;
@@ -58,6 +60,7 @@ std::vector<std::size_t> injectionsFor(const ExecutionRequest& req, const Plan& 
 std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
+    state->inputs = &inputsOf(c.request);
     for (int i = 0; i < c.lanes; ++i)
         state->lanes.push_back(std::make_unique<SideLane>());
     for (int i = 0; i < c.lanes; ++i)
@@ -69,7 +72,7 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
             state->slotOf[std::size_t(op.id)] = int(verifies++);
         if (op.kind == OpKind::Inject) {
             state->slotOf[std::size_t(op.id)] = int(injections);
-            injections += injectionsFor(c.request, c.schedule.plan, op).size();
+            injections += injectionsFor(*state->inputs, op).size();
         }
     }
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, verifies) * sizeof(VerifyOut));
@@ -91,7 +94,7 @@ double* injectSlot(const cuda::OpContext& c, int opId)
 void issueCopyH2D(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(planOf(c).precision);
-    const HostMatrix& src = op.host.matrix == Operand::A ? *c.request.a : *c.request.b;
+    const HostMatrix& src = op.host.matrix == Operand::A ? *in(c).a : *in(c).b;
     const char* base = static_cast<const char*>(src.data()) +
                        (std::size_t(op.host.row) * std::size_t(src.cols()) + std::size_t(op.host.col)) * es;
     CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es, base, std::size_t(src.cols()) * es,
@@ -101,7 +104,7 @@ void issueCopyH2D(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 void issueCopyD2H(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(planOf(c).precision);
-    HostMatrix& dst = *c.request.c;
+    HostMatrix& dst = *in(c).c;
     char* base = static_cast<char*>(dst.data()) +
                  (std::size_t(op.host.row) * std::size_t(dst.cols()) + std::size_t(op.host.col)) * es;
     CUDA_CHECK(cudaMemcpy2DAsync(base, std::size_t(dst.cols()) * es, buf(c, op.dst), std::size_t(ld(c, op.dst)) * es,
@@ -119,8 +122,8 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     GemmCall g;
-    g.variant = c.request.gemm;
-    g.tile = c.request.tile;
+    g.variant = in(c).gemm;
+    g.tile = in(c).tile;
     g.precision = planOf(c).precision;
     g.m = op.rows;
     g.n = op.depth;
@@ -142,8 +145,8 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(planOf(c).precision);
     std::vector<DeviceInjection> items;
-    for (std::size_t index : injectionsFor(c.request, planOf(c), op)) {
-        const Injection& inj = c.request.faults->injections[index];
+    for (std::size_t index : injectionsFor(in(c), op)) {
+        const Injection& inj = in(c).faults->injections[index];
         DeviceInjection d;
         d.row = inj.localRow;
         d.col = inj.localCol;
@@ -163,7 +166,7 @@ void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const Plan& plan = planOf(c);
     verify(verifyCall(plan.precision, buf(c, op.dst), op.rows, op.cols, ld(c, op.dst),
-                      plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c), c.request.thresholdLambda),
+                      plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c), in(c).thresholdLambda),
            verifySlot(c, op.id), s);
 }
 
@@ -183,12 +186,14 @@ void reportProduct(const cuda::OpContext& c, const Operation& op, Span& span, Op
         span.flops += double(op.rows) * double(op.depth);
 }
 
+// The caller's fault plan gets what was applied (as the CPU implementation fills it in): only
+// this reporting thread writes these fields; the issuing thread reads the others.
 void reportInject(const cuda::OpContext& c, const Operation& op, Span&, OpOutcome& out)
 {
     const double* values = injectSlot(c, op.id);
     std::size_t n = 0;
-    for (std::size_t index : injectionsFor(c.request, planOf(c), op)) {
-        Injection inj = c.request.faults->injections[index];
+    for (std::size_t index : injectionsFor(in(c), op)) {
+        Injection& inj = in(c).faults->injections[index];
         inj.before = values[2 * n];
         inj.after = values[2 * n + 1];
         inj.applied = true;
@@ -228,12 +233,21 @@ void reportVerify(const cuda::OpContext& c, const Operation& op, Span&, OpOutcom
     outcome.verification = ev;
 }
 
+// The tiled kernel comes in three tile sides.
+void checkTile(const ExecutionRequest& request)
+{
+    const Inputs& inputs = inputsOf(request);
+    if (inputs.gemm == GemmVariant::Tiled && inputs.tile != 8 && inputs.tile != 16 && inputs.tile != 32)
+        throw InputError("--tile must be 8, 16 or 32 (got " + std::to_string(inputs.tile) + ")");
+}
+
 }  // namespace
 
 const cuda::OpTable& cudaOps()
 {
     static const cuda::OpTable table{
         makeState,
+        checkTile,
         warmUpDevice,
         forgetWarmUp,
         {{OpKind::CopyH2D, issueCopyH2D},

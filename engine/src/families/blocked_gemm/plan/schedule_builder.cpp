@@ -18,6 +18,8 @@ ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int strea
     elem_ = double(elementSize(plan.precision));
     schedule_.family = std::string(blocked_gemm::kFamilyName);
     schedule_.plan = plan;
+    schedule_.buffers = plan.buffers;
+    schedule_.capBytes = plan.capBytes;
     schedule_.streams = streams;
     slots_.resize(plan.buffers.size());
 }

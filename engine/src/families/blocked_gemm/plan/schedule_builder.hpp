@@ -3,7 +3,7 @@
 // write-after-write), so strategies only state the order of issue (depth-first, seed 2.3).
 #pragma once
 
-#include "gigacheck/schedule.hpp"
+#include "gigacheck/plan.hpp"
 
 namespace gigacheck {
 
@@ -26,7 +26,7 @@ public:
     // follows after the last k step.
     void product(const BlockIndex& b, int a, int bSlot, int c, int stream, int storeStream);
 
-    Schedule take() { return std::move(schedule_); }
+    GemmSchedule take() { return std::move(schedule_); }
 
 private:
     Operation& add(Operation op);
@@ -36,7 +36,7 @@ private:
     bool withInjection_;
     int countA_, countB_, countC_;
     double elem_;
-    Schedule schedule_;
+    GemmSchedule schedule_;
     struct SlotState {
         int lastWriter = -1;
         std::vector<int> readersSinceWrite;

@@ -24,7 +24,7 @@ std::vector<BlockIndex> productOrder(const Plan& plan)
 // None and S1 (figure 11): load A and B, checksums, product, verify; store C after the last k.
 // One buffer each, so every load waits for the previous product and every new C block for the
 // previous store.
-Schedule buildSingleBuffered(const Plan& plan, bool withInjection)
+GemmSchedule buildSingleBuffered(const Plan& plan, bool withInjection)
 {
     ScheduleBuilder b(plan, withInjection, 1);
     for (const BlockIndex& p : productOrder(plan)) {
@@ -40,7 +40,7 @@ Schedule buildSingleBuffered(const Plan& plan, bool withInjection)
 // S2 (figure 12) and S3 (figure 13): A/A' and B/B' alternate, so the next product's blocks load
 // (issued first, on the other stream) while this product computes. S3 also alternates C/C' per C
 // block so that the next block computes while the previous one is stored.
-Schedule buildDoubleBuffered(const Plan& plan, bool withInjection, bool doubleC)
+GemmSchedule buildDoubleBuffered(const Plan& plan, bool withInjection, bool doubleC)
 {
     const int storeStream = doubleC ? 2 : -1;
     ScheduleBuilder b(plan, withInjection, doubleC ? 3 : 2);
@@ -69,7 +69,7 @@ Schedule buildDoubleBuffered(const Plan& plan, bool withInjection, bool doubleC)
 
 // S4 (figure 14): C(i, j) and C(i, j+1) are computed by two concurrent products on streams 0 and
 // 1 from one A block and the B blocks in B and B'. Stores go on stream 2.
-Schedule buildConcurrent(const Plan& plan, bool withInjection)
+GemmSchedule buildConcurrent(const Plan& plan, bool withInjection)
 {
     ScheduleBuilder b(plan, withInjection, 3);
     for (int i = 0; i < plan.splitM; ++i) {
@@ -97,9 +97,9 @@ Schedule buildConcurrent(const Plan& plan, bool withInjection)
 
 }  // namespace
 
-Schedule buildSchedule(const Plan& plan) { return buildSchedule(plan, true); }
+GemmSchedule buildSchedule(const Plan& plan) { return buildSchedule(plan, true); }
 
-Schedule buildSchedule(const Plan& plan, bool withInjection)
+GemmSchedule buildSchedule(const Plan& plan, bool withInjection)
 {
     const double products = double(plan.splitM) * double(plan.splitN) * double(plan.splitQ);
     if (products > double(kMaxScheduleProducts))

@@ -1,5 +1,5 @@
 // validateSchedule: the blocked GEMM family's invariants on top of validateOperations (core).
-#include "gigacheck/schedule.hpp"
+#include "gigacheck/plan.hpp"
 #include "core/reachability.hpp"
 
 #include <algorithm>
@@ -30,7 +30,7 @@ Queue queueOf(OpKind kind)
 
 }  // namespace
 
-std::string validateSchedule(const Schedule& schedule)
+std::string validateSchedule(const GemmSchedule& schedule)
 {
     const Plan& plan = schedule.plan;
     const std::vector<Operation>& ops = schedule.ops;

@@ -44,7 +44,7 @@ std::string shapeText(std::int64_t rows, std::int64_t cols)
 // The seed names its values after C types.
 std::string_view valuesType(Precision p) { return p == Precision::F32 ? "float" : "double"; }
 
-bool onCuda(const RunRecord& r) { return r.device.backend == BackendKind::Cuda; }
+bool onCuda(const RunRecord& r) { return r.devices.front().backend == BackendKind::Cuda; }
 
 std::string listIndices(const std::vector<std::int64_t>& v, std::int64_t offset, std::int64_t checksumIndex)
 {
@@ -100,12 +100,12 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Tile side: " << c.tile << "\n";
     out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
     out << "Device info:\n";
-    out << "  Name: " << r.device.name;
+    out << "  Name: " << r.devices.front().name;
     if (onCuda(r))
-        out << " (CUDA device " << r.device.index << ")";
+        out << " (CUDA device " << r.devices.front().index << ")";
     out << "\n";
     out << "  Max Global Mem: " << formatBytes(double(r.plan.capBytes)) << " (cap; the device has "
-        << formatBytes(double(r.device.memoryBytes)) << ")\n";
+        << formatBytes(double(r.devices.front().memoryBytes)) << ")\n";
     if (r.faults.blocksCorrected > 0)
         out << "Corrected detected error(s)\n";
     if (r.faults.blocksUncorrectable > 0)
@@ -123,12 +123,12 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
 void writeBackendAndPlan(std::ostream& out, const RunRecord& r)
 {
     const Plan& p = r.plan;
-    out << "\nBackend: " << toString(r.device.backend);
-    if (!r.device.computeCapability.empty())
-        out << " (compute capability " << r.device.computeCapability << ")";
+    out << "\nBackend: " << toString(r.devices.front().backend);
+    if (!r.devices.front().computeCapability.empty())
+        out << " (compute capability " << r.devices.front().computeCapability << ")";
     out << "\n";
-    if (!r.device.whyChosen.empty())
-        out << "  why: " << r.device.whyChosen << "\n";
+    if (!r.devices.front().whyChosen.empty())
+        out << "  why: " << r.devices.front().whyChosen << "\n";
     out << "Plan: " << p.splitM << " x " << p.splitQ << " blocks of C, " << p.splitN
         << " split(s) of the common dimension (" << p.productCount() << " block products)\n";
     out << "  block extents: " << p.blockM << " x " << p.blockN << " times " << p.blockN << " x " << p.blockQ

@@ -282,7 +282,7 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
 void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
                RunObserver* observer)
 {
-    const bool tf32 = record.device.backend == BackendKind::Cuda && record.config.gemm == GemmVariant::CublasTf32;
+    const bool tf32 = record.devices.front().backend == BackendKind::Cuda && record.config.gemm == GemmVariant::CublasTf32;
     record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
                                     record.config.thresholdLambda);
     double at = 0;

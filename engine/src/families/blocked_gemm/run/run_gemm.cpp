@@ -1,4 +1,5 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
+#include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
 #include "core/timestamp.hpp"
 
@@ -110,19 +111,19 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     record.toolVersion = kVersion;
     record.createdAt = nowIso8601();
     record.config = config;
-    record.device = backend->device();
-    if (record.device.whyChosen.empty())
-        record.device.whyChosen = "backend supplied by the caller";
+    record.devices = backend->devices();
+    if (record.devices.front().whyChosen.empty())
+        record.devices.front().whyChosen = "backend supplied by the caller";
 
     // Everything that can refuse the input runs before the (possibly large) matrices exist.
     std::uint64_t cap = config.memCapBytes;
     if (cap == 0)
-        cap = record.device.backend == BackendKind::Cpu || record.device.memoryBytes == 0 ? kDefaultCpuMemCapBytes
-                                                                                          : record.device.memoryBytes;
+        cap = record.devices.front().backend == BackendKind::Cpu || record.devices.front().memoryBytes == 0 ? kDefaultCpuMemCapBytes
+                                                                                          : record.devices.front().memoryBytes;
     record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
     // Before the schedule: for a huge shape building it alone can take a while.
-    checkHostMemory(config, &record.plan, record.device.backend == BackendKind::Cpu);
-    const Schedule schedule = buildSchedule(record.plan, config.faults.any());
+    checkHostMemory(config, &record.plan, record.devices.front().backend == BackendKind::Cpu);
+    const GemmSchedule schedule = buildSchedule(record.plan, config.faults.any());
     FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
 
     // The plan is shown before the (possibly slow) generation of the inputs.
@@ -156,15 +157,18 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     if (hooks.onInputs)
         hooks.onInputs(a, b);
 
+    blocked_gemm::Inputs inputs;
+    inputs.plan = record.plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.faults = &faults;
+    inputs.gemm = config.gemm;
+    inputs.tile = config.tile;
+    inputs.thresholdLambda = config.thresholdLambda;
     ExecutionRequest request;
     request.schedule = &schedule;
-    request.a = &a;
-    request.b = &b;
-    request.c = &c;
-    request.faults = &faults;
-    request.gemm = config.gemm;
-    request.tile = config.tile;
-    request.thresholdLambda = config.thresholdLambda;
+    request.inputs = &inputs;
     std::optional<ResultBlockObserver> withResultBlocks;
     if (hooks.observer)
         request.observer = &withResultBlocks.emplace(*hooks.observer, schedule, c);

@@ -1,4 +1,4 @@
-// What a run record claims, checked before anything uses or draws it (internal to src/record).
+// What a run record claims, checked before anything uses or draws it (internal to the blocked GEMM family).
 #pragma once
 
 #include "gigacheck/record.hpp"

@@ -1,5 +1,5 @@
 // Range and consistency checks of a loaded run record (record_validate.hpp).
-#include "core/record/record_validate.hpp"
+#include "families/blocked_gemm/record/record_validate.hpp"
 
 #include <cmath>
 #include <string>

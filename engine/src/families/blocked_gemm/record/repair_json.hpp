@@ -1,5 +1,5 @@
 // The repair pass's events in the run record ("repairs"; absent in older records = none).
-// Internal to src/record.
+// Internal to the blocked GEMM family.
 #pragma once
 
 #include "gigacheck/repair.hpp"

@@ -1,4 +1,4 @@
-#include "core/record/repair_json.hpp"
+#include "families/blocked_gemm/record/repair_json.hpp"
 
 namespace gigacheck::recordjson {
 
