@@ -5,6 +5,8 @@
 
 #include "gigacheck/record.hpp"
 #include "gigacheck/record_envelope.hpp"
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/transpose.hpp"
 
 #include <iostream>
 
@@ -26,6 +28,10 @@ int showCommand(const QStringList& args)
     const std::string family = gigacheck::recordFamilyOfFile(path);
     if (family == "blocked_gemm")
         std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
+    else if (family == "transpose")
+        std::cout << gigacheck::transpose::report(gigacheck::transpose::loadRecord(path));
+    else if (family == "reduced_matmul")
+        std::cout << gigacheck::reduced_matmul::report(gigacheck::reduced_matmul::loadRecord(path));
     else
         throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     return kExitVerified;

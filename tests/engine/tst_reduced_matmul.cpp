@@ -58,9 +58,9 @@ private:
         for (std::int64_t n : {2, 4, 6, 34, 64, 130}) {
             const std::vector<T> a = random<T>(n, 1), b = random<T>(n, 2);
             std::vector<T> c4(std::size_t(n * n / 4)), cp(c4.size()), cb(c4.size()), ar(std::size_t(n * n / 2)), br(ar.size());
-            cpu::naive4p(a.data(), b.data(), c4.data(), n);
-            cpu::naiveP(a.data(), b.data(), cp.data(), n);
-            cpu::reduceBlas(a.data(), b.data(), cb.data(), ar.data(), br.data(), n);
+            reduced_matmul::cpu::naive4p(a.data(), b.data(), c4.data(), n);
+            reduced_matmul::cpu::naiveP(a.data(), b.data(), cp.data(), n);
+            reduced_matmul::cpu::reduceBlas(a.data(), b.data(), cb.data(), ar.data(), br.data(), n);
             const double tol = 8 * double(n) * std::numeric_limits<T>::epsilon();
             QVERIFY2(maxError(a, b, c4, n) <= tol, qPrintable(QStringLiteral("naive4p n=%1").arg(n)));
             QVERIFY2(maxError(a, b, cp, n) <= tol, qPrintable(QStringLiteral("naivep n=%1").arg(n)));

@@ -54,10 +54,10 @@ private:
         for (std::int64_t n : kSquareSides) {
             const std::vector<T> original = distinct<T>(n, n);
             std::vector<T> a = original, b = original, c = original, d(original.size());
-            cpu::naiveInPlace(a.data(), n);
-            cpu::blockedInPlace(b.data(), n);
-            cpu::inPlaceAnyShape(c.data(), n, n);
-            cpu::outOfPlace(original.data(), d.data(), n, n);
+            transpose::cpu::naiveInPlace(a.data(), n);
+            transpose::cpu::blockedInPlace(b.data(), n);
+            transpose::cpu::inPlaceAnyShape(c.data(), n, n);
+            transpose::cpu::outOfPlace(original.data(), d.data(), n, n);
             QCOMPARE(misplaced(original, a, n, n), std::int64_t(0));
             QCOMPARE(misplaced(original, b, n, n), std::int64_t(0));
             QCOMPARE(misplaced(original, c, n, n), std::int64_t(0));
@@ -69,8 +69,8 @@ private:
         for (const auto& [m, n] : kShapes) {
             const std::vector<T> original = distinct<T>(m, n);
             std::vector<T> inPlace = original, out(original.size());
-            cpu::inPlaceAnyShape(inPlace.data(), m, n);
-            cpu::outOfPlace(original.data(), out.data(), m, n);
+            transpose::cpu::inPlaceAnyShape(inPlace.data(), m, n);
+            transpose::cpu::outOfPlace(original.data(), out.data(), m, n);
             QVERIFY2(misplaced(original, inPlace, m, n) == 0, qPrintable(QStringLiteral("in place %1x%2").arg(m).arg(n)));
             QVERIFY2(misplaced(original, out, m, n) == 0, qPrintable(QStringLiteral("out of place %1x%2").arg(m).arg(n)));
             // No element left behind or duplicated: the same multiset.
@@ -79,7 +79,7 @@ private:
             std::sort(sortedAfter.begin(), sortedAfter.end());
             QVERIFY(sortedBefore == sortedAfter);
             // And back: transposing the n x m result restores the original.
-            cpu::inPlaceAnyShape(inPlace.data(), n, m);
+            transpose::cpu::inPlaceAnyShape(inPlace.data(), n, m);
             QVERIFY(inPlace == original);
         }
     }
@@ -96,7 +96,7 @@ private slots:
             for (std::int64_t n : {17, 33, 50}) {
                 const std::vector<float> original = distinct<float>(n, n);
                 std::vector<float> x = original;
-                cpu::blockedInPlace(x.data(), n, block);
+                transpose::cpu::blockedInPlace(x.data(), n, block);
                 QCOMPARE(misplaced(original, x, n, n), std::int64_t(0));
             }
     }
@@ -104,7 +104,7 @@ private slots:
     void segmentPermutationIsABijection()
     {
         for (const auto& [m, n] : kShapes) {
-            const cpu::SegmentPermutation p(m, n);
+            const transpose::cpu::SegmentPermutation p(m, n);
             QCOMPARE(p.g * p.a, m);
             QCOMPARE(p.g * p.b, n);
             std::set<std::int64_t> seen;
@@ -123,9 +123,9 @@ private slots:
     {
         for (std::int64_t n : kSquareSides) {
             std::vector<float> x = distinct<float>(n, n);
-            cpu::SwapCount naive, blocked;
-            cpu::naiveInPlace(x.data(), n, naive);
-            cpu::blockedInPlace(x.data(), n, cpu::kSeedBlock, blocked);
+            transpose::cpu::SwapCount naive, blocked;
+            transpose::cpu::naiveInPlace(x.data(), n, naive);
+            transpose::cpu::blockedInPlace(x.data(), n, transpose::cpu::kSeedBlock, blocked);
             const std::int64_t formula = (n * n - n) / 2;
             QCOMPARE(naive.swaps, formula);
             QCOMPARE(blocked.swaps, formula);
