@@ -9,8 +9,8 @@
 namespace gigacheck::reduced_matmul {
 
 inline constexpr std::string_view kFamilyName = "reduced_matmul";
-// Its OpKind range: family number 41 (issue 11's gallery: transpose 40, reduced matmul 41).
-inline constexpr std::uint16_t kFamilyNumber = 41;
+// Its OpKind range: family number 61 (issue 11's gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
+inline constexpr std::uint16_t kFamilyNumber = 61;
 inline constexpr OpKind kCopyIn = OpKind(kFamilyNumber * kOpKindsPerFamily + 0);
 inline constexpr OpKind kReduce = OpKind(kFamilyNumber * kOpKindsPerFamily + 1);  // A -> Ar, B -> Br
 inline constexpr OpKind kGemm = OpKind(kFamilyNumber * kOpKindsPerFamily + 2);    // C = Ar Br (OpenBLAS / cuBLAS)

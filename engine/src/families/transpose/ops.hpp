@@ -9,8 +9,8 @@
 namespace gigacheck::transpose {
 
 inline constexpr std::string_view kFamilyName = "transpose";
-// Its OpKind range: family number 40 (issue 11's gallery: transpose 40, reduced matmul 41).
-inline constexpr std::uint16_t kFamilyNumber = 40;
+// Its OpKind range: family number 60 (issue 11's gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
+inline constexpr std::uint16_t kFamilyNumber = 60;
 inline constexpr OpKind kCopyIn = OpKind(kFamilyNumber * kOpKindsPerFamily + 0);
 inline constexpr OpKind kTranspose = OpKind(kFamilyNumber * kOpKindsPerFamily + 1);
 inline constexpr OpKind kCopyOut = OpKind(kFamilyNumber * kOpKindsPerFamily + 2);
