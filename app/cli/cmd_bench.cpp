@@ -7,6 +7,8 @@
 #include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
 #include "gigacheck/online_abft.hpp"
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/transpose.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -16,7 +18,7 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | online | strassen"));
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | online | strassen | reduced | transpose"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -39,10 +41,12 @@ int benchCommand(const QStringList& args)
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
-    const int code = options.suite == "online" ? gigacheck::runOnlineBench(options, std::cout, err)
-                     : options.suite == "strassen"
-                         ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
-                         : gigacheck::runBench(options, std::cout, err);
+    // The other families' suites live in their families (bench/ there).
+    const int code = options.suite == "online"      ? gigacheck::runOnlineBench(options, std::cout, err)
+                     : options.suite == "strassen"  ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
+                     : options.suite == "reduced"   ? gigacheck::reduced_matmul::runBench(options, std::cout, err)
+                     : options.suite == "transpose" ? gigacheck::transpose::runBench(options, std::cout, err)
+                                                    : gigacheck::runBench(options, std::cout, err);
     std::string message = err.str();
     if (code == kExitVerified) {
         std::cerr << message;

@@ -10,6 +10,8 @@
 
 #include <fstream>
 #include <sstream>
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/transpose.hpp"
 
 #include <iostream>
 
@@ -41,6 +43,10 @@ int showCommand(const QStringList& args)
         std::cout << gigacheck::formatStrassenReport(*record);
     } else if (family == gigacheck::OnlineRecord::kFamily) {
         std::cout << gigacheck::formatOnlineReport(gigacheck::loadOnlineRecord(path));
+    } else if (family == "transpose") {
+        std::cout << gigacheck::transpose::report(gigacheck::transpose::loadRecord(path));
+    } else if (family == "reduced_matmul") {
+        std::cout << gigacheck::reduced_matmul::report(gigacheck::reduced_matmul::loadRecord(path));
     } else {
         throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
     }

@@ -17,5 +17,7 @@ int benchCommand(const QStringList& args);
 int showCommand(const QStringList& args);
 int campaignCommand(const QStringList& args);
 int strassenCommand(const QStringList& args);
+int reducedCommand(const QStringList& args);    // kernel gallery, seed 003
+int transposeCommand(const QStringList& args);  // kernel gallery, seed 004
 
 }  // namespace cli

@@ -83,7 +83,11 @@ int dispatch(const QStringList& arguments)
         return cli::campaignCommand(rest);
     if (command == QLatin1String("strassen"))
         return cli::strassenCommand(rest);
-    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, strassen, devices, bench, show)");
+    if (command == QLatin1String("reduced"))
+        return cli::reducedCommand(rest);
+    if (command == QLatin1String("transpose"))
+        return cli::transposeCommand(rest);
+    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, strassen, reduced, transpose, devices, bench, show)");
 }
 
 }  // namespace

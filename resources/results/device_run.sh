@@ -3,6 +3,7 @@
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
 #   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
+#   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
 set -u
 OUT=${OUT:-/tmp/gigacheck-out}
@@ -173,6 +174,47 @@ for phase in "$@"; do
     $CLI bench online --json "$OUT/bench_online.json" > "$OUT/bench_online.txt" 2>> "$LOG"
     echo "bench online exit $?" | tee -a "$LOG"
     tail -60 "$OUT/bench_online.txt"
+    ;;
+  gallery)
+    # Issue 11, the kernel gallery: build, its GPU test, compute-sanitizer on small runs, the four
+    # targets one by one, then both bench suites (tables + JSON under $OUT).
+    stamp gallery build
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
+      -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
+      cmake --build build -j16 --target gigacheck tst_cuda_gallery tst_transpose tst_reduced_matmul tst_cli_gallery >> "$OUT/build.txt" 2>&1
+    rc=$?
+    tail -3 "$OUT/build.txt" >> "$LOG"
+    if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
+    rm -f "$OUT/build.txt"
+    stamp gallery tests
+    ctest --test-dir build -R "tst_cuda_gallery|tst_transpose|tst_reduced_matmul|tst_cli_gallery" --output-on-failure --timeout 400 >> "$LOG" 2>&1
+    echo "gallery ctest exit $?" | tee -a "$LOG"
+    stamp gallery compute-sanitizer
+    for v in naive coalesced inplace padded library; do
+      compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape 257x257 --variant $v --backend cuda --reps 1 > /dev/null 2>> "$LOG"
+      echo "sanitizer transpose $v 257x257: exit $?" | tee -a "$LOG"
+    done
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape 300x125 --variant inplace --backend cuda --reps 1 > /dev/null 2>> "$LOG"
+    echo "sanitizer transpose inplace 300x125: exit $?" | tee -a "$LOG"
+    for v in naive4p naivep tiled8 tiled16 tiled32 reduce-blas; do
+      compute-sanitizer --tool memcheck --error-exitcode 9 $CLI reduced --n 130 --variant $v --backend cuda --reps 1 > /dev/null 2>> "$LOG"
+      echo "sanitizer reduced $v 130: exit $?" | tee -a "$LOG"
+    done
+    stamp gallery targets
+    for args in "--shape 16384x16384 --variant padded" "--shape 16384x16384 --variant library" \
+                "--shape 16384x16384 --variant inplace" "--shape 16384x8192 --variant inplace" \
+                "--shape 16384x16384 --variant coalesced"; do
+      $CLI transpose $args --backend cuda --reps 10 2>&1 | grep -E "^transpose|time|bandwidth|of a device|of the datasheet|verdict" >> "$LOG"
+    done
+    $CLI reduced --n 16384 --variant reduce-blas --backend cuda --reps 5 2>&1 | grep -E "^reduced|time|rate|library|verdict" >> "$LOG"
+    $CLI reduced --n 16384 --variant tiled32 --backend cuda --reps 3 2>&1 | grep -E "^reduced|time|rate|library|verdict" >> "$LOG"
+    tail -36 "$LOG"
+    for suite in transpose reduced; do
+      stamp bench $suite
+      $CLI bench $suite --json "$OUT/bench_$suite.json" > "$OUT/bench_$suite.txt" 2>> "$LOG"
+      echo "bench $suite exit $?" | tee -a "$LOG"
+      tail -45 "$OUT/bench_$suite.txt"
+    done
     ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core

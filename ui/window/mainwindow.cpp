@@ -2,6 +2,7 @@
 
 #include "views/animationpanel.hpp"
 #include "views/campaignview.hpp"
+#include "views/gallery/galleryview.hpp"
 #include "engine/enginecontroller.hpp"
 #include "panels/faultspanel.hpp"
 #include "views/heatmapview.hpp"
@@ -87,6 +88,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(report_, QStringLiteral("Report"));
     campaign_ = new CampaignView(this);
     tabs_->addTab(campaign_, QStringLiteral("Campaign"));
+    gallery_ = new gallery::GalleryView(this);
+    tabs_->addTab(gallery_, QStringLiteral("Kernel gallery"));
     connect(campaign_, &CampaignView::runRequested, this, [this](const RunConfig& config, const QString& what) {
         setConfig(config);  // the run's seed, strategy and fault: the replay is the run itself
         run_->log(QStringLiteral("re-running %1").arg(what));

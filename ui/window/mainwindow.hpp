@@ -18,6 +18,9 @@ class AnimationPanel;
 class CloseGuard;
 class DisplayScale;
 class RecentFiles;
+namespace gallery {
+class GalleryView;
+}
 class CampaignView;
 class EngineController;
 class FaultsPanel;
@@ -32,7 +35,7 @@ class TimelineView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class View { Heatmap, Timeline, Roofline, Report, Campaign };
+    enum class View { Heatmap, Timeline, Roofline, Report, Campaign, Gallery };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -110,6 +113,7 @@ private:
     TimelineView* timeline_ = nullptr;
     RooflineView* roofline_ = nullptr;
     CampaignView* campaign_ = nullptr;
+    gallery::GalleryView* gallery_ = nullptr;
     ReportView* report_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     RecentFiles* recent_ = nullptr;

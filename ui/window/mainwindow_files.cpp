@@ -6,6 +6,7 @@
 #include "models/rooflinemodel.hpp"
 #include "panels/runpanel.hpp"
 #include "views/campaignview.hpp"
+#include "views/gallery/galleryview.hpp"
 #include "views/heatmapview.hpp"
 #include "views/rooflineview.hpp"
 #include "views/timelineview.hpp"
@@ -131,6 +132,13 @@ bool MainWindow::exportView(View view, const QString& path, QString* error) cons
     case View::Campaign:
         decoration.title = QStringLiteral("Fault-injection campaign");
         return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, decoration, error);
+    case View::Gallery:
+        decoration.title = QStringLiteral("Kernel gallery");
+        if (!csv)
+            return exportPlot(gallery_->plot(), path, decoration, error);
+        if (error)
+            *error = QStringLiteral("the kernel gallery exports its plot (PNG, PDF, SVG), not CSV");
+        return false;
     case View::Report:
         break;
     }

@@ -5,6 +5,8 @@
 #include "families/blocked_gemm/ops.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/online_abft/ops.hpp"
+#include "families/reduced_matmul/ops.hpp"
+#include "families/transpose/ops.hpp"
 
 #include <array>
 
@@ -12,7 +14,8 @@ namespace gigacheck {
 
 std::span<const FamilyOps* const> allFamilies()
 {
-    static const std::array families{&blocked_gemm::family(), &online_abft::family(), &strassen::family()};
+    static const std::array families{&blocked_gemm::family(), &online_abft::family(), &strassen::family(),
+                                     &reduced_matmul::family(), &transpose::family()};
     return families;
 }
 

@@ -1,0 +1,74 @@
+// gigacheck reduced: one reduced matrix multiplication (seed 003), verified, timed and counted.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+#include "run_options.hpp"
+
+#include "gigacheck/reduced_matmul.hpp"
+
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+
+namespace {
+std::int64_t parsePositive(const std::string& s)
+{
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+        throw gigacheck::InputError("not a number");
+    }
+    if (used != s.size() || v <= 0)
+        throw gigacheck::InputError("expected a positive integer");
+    return v;
+}
+}  // namespace
+
+int reducedCommand(const QStringList& args)
+{
+    using namespace gigacheck::reduced_matmul;
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("n"), QStringLiteral("A and B are N x N (N even); C is N/2 x N/2."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("variant"),
+                      QString::fromStdString("Kernel: " + gigacheck::joinedNames<Variant>("|") + " (default reduce-blas)."),
+                      QStringLiteral("V"), QStringLiteral("reduce-blas")});
+    parser.addOption({QStringLiteral("type"), QStringLiteral("f32 | f64 (default f32)."), QStringLiteral("T"), QStringLiteral("f32")});
+    parser.addOption({QStringLiteral("backend"), QStringLiteral("auto | cpu | cuda (default auto)."), QStringLiteral("B"),
+                      QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("device"), QStringLiteral("CUDA device number. Default: the first."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("reps"), QStringLiteral("Timed repetitions after a warm-up (default 3)."), QStringLiteral("R"),
+                      QStringLiteral("3")});
+    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the random inputs (default 42)."), QStringLiteral("S"),
+                      QStringLiteral("42")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
+    if (!parseCommandLine(parser, QStringLiteral("reduced"),
+                          QStringLiteral("Reduced matrix multiplication (seed 003): C_ij = (A row 2i + row 2i+1) . "
+                                         "(B column 2j + column 2j+1). Exit 0 correct, 1 wrong, 2 bad input."),
+                          args))
+        return kExitVerified;
+    if (!parser.isSet(QStringLiteral("n")))
+        throw gigacheck::InputError("reduced needs --n N (an even matrix size)");
+    Config config;
+    config.n = optionValue(parser, QStringLiteral("n"), parsePositive);
+    config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
+    config.precision = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return gigacheck::precisionFromString(s); });
+    config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
+    if (parser.isSet(QStringLiteral("device")))
+        config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+    config.reps = int(optionValue(parser, QStringLiteral("reps"), parsePositive));
+    config.seed = std::uint64_t(optionValue(parser, QStringLiteral("seed"), parsePositive));
+    const Record record = runReduced(config);
+    std::cout << report(record) << std::flush;
+    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
+    if (!jsonPath.empty()) {
+        std::ofstream f(jsonPath);
+        if (!(f << toJson(record) << "\n"))
+            throw gigacheck::InputError("cannot write " + jsonPath);
+    }
+    return record.verified ? kExitVerified : kExitUncorrectable;
+}
+
+}  // namespace cli

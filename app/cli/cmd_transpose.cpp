@@ -1,0 +1,86 @@
+// gigacheck transpose: one matrix transpose (seed 004), verified, timed and counted.
+#include "commands.hpp"
+
+#include "command_line.hpp"
+#include "run_options.hpp"
+
+#include "gigacheck/transpose.hpp"
+
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+
+namespace {
+std::int64_t parsePositiveInt(const std::string& s)
+{
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+        throw gigacheck::InputError("not a number");
+    }
+    if (used != s.size() || v <= 0)
+        throw gigacheck::InputError("expected a positive integer");
+    return v;
+}
+
+// "MxN" -> {m, n}
+std::pair<std::int64_t, std::int64_t> parseMatrixShape(const std::string& s)
+{
+    const std::size_t x = s.find_first_of("xX");
+    if (x == std::string::npos)
+        throw gigacheck::InputError("expected MxN, e.g. 4096x4096");
+    return {parsePositiveInt(s.substr(0, x)), parsePositiveInt(s.substr(x + 1))};
+}
+}  // namespace
+
+int transposeCommand(const QStringList& args)
+{
+    using namespace gigacheck::transpose;
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("shape"), QStringLiteral("The input is M x N (row-major); the result N x M."), QStringLiteral("MxN")});
+    parser.addOption({QStringLiteral("variant"),
+                      QString::fromStdString("Kernel: " + gigacheck::joinedNames<Variant>("|") +
+                                             " (default inplace). CPU: naive, blocked, outofplace, inplace; "
+                                             "CUDA: naive, coalesced, inplace, padded, library."),
+                      QStringLiteral("V"), QStringLiteral("inplace")});
+    parser.addOption({QStringLiteral("type"), QStringLiteral("f32 | i32 (default f32)."), QStringLiteral("T"), QStringLiteral("f32")});
+    parser.addOption({QStringLiteral("backend"), QStringLiteral("auto | cpu | cuda (default auto)."), QStringLiteral("B"),
+                      QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("device"), QStringLiteral("CUDA device number. Default: the first."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("reps"),
+                      QStringLiteral("Timed repetitions after a warm-up (default 3); 0: one call and no warm-up (cache simulation)."),
+                      QStringLiteral("R"),
+                      QStringLiteral("3")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
+    if (!parseCommandLine(parser, QStringLiteral("transpose"),
+                          QStringLiteral("Matrix transpose (seed 004), in place or out of place. "
+                                         "Exit 0 correct, 1 wrong, 2 bad input."),
+                          args))
+        return kExitVerified;
+    if (!parser.isSet(QStringLiteral("shape")))
+        throw gigacheck::InputError("transpose needs --shape MxN");
+    Config config;
+    std::tie(config.m, config.n) = optionValue(parser, QStringLiteral("shape"), parseMatrixShape);
+    config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
+    config.type = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return elementTypeFromString(s); });
+    config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
+    if (parser.isSet(QStringLiteral("device")))
+        config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+    config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
+        return s == "0" ? std::int64_t(0) : parsePositiveInt(s);
+    }));
+    const Record record = runTranspose(config);
+    std::cout << report(record) << std::flush;
+    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
+    if (!jsonPath.empty()) {
+        std::ofstream f(jsonPath);
+        if (!(f << toJson(record) << "\n"))
+            throw gigacheck::InputError("cannot write " + jsonPath);
+    }
+    return record.verified ? kExitVerified : kExitUncorrectable;
+}
+
+}  // namespace cli

@@ -1,0 +1,38 @@
+#include "families/reduced_matmul/ops.hpp"
+
+#include <array>
+
+namespace gigacheck::reduced_matmul {
+
+std::span<const OpKindName> opKindNames()
+{
+    static constexpr std::array names{
+        OpKindName{kCopyIn, "reduced-copy-in"}, OpKindName{kReduce, "reduced-reduce"}, OpKindName{kGemm, "reduced-gemm"},
+        OpKindName{kKernel, "reduced-kernel"},  OpKindName{kCopyOut, "reduced-copy-out"},
+    };
+    return names;
+}
+
+namespace {
+void checkInputs(const ExecutionRequest& request, const std::string& backendName)
+{
+    const Inputs& in = familyInputs<Inputs>(request, kFamilyName);
+    if (!in.a || !in.b || !in.c || in.n <= 0 || in.n % 2)
+        throw BackendError(backendName + ": the reduced matmul request lacks its matrices or has an odd N");
+    const std::size_t full = std::size_t(in.n * in.n) * elementSize(in.precision);
+    if (request.schedule->buffers.size() != 5 || request.schedule->buffers[0].bytes != full)
+        throw BackendError(backendName + ": the reduced matmul schedule does not match N = " + std::to_string(in.n));
+}
+}  // namespace
+
+const FamilyOps& family()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps(), checkInputs};
+#else
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr, checkInputs};
+#endif
+    return ops;
+}
+
+}  // namespace gigacheck::reduced_matmul

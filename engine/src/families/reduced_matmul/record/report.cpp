@@ -1,0 +1,44 @@
+// The text report of one reduced matmul run (`gigacheck reduced`).
+#include "gigacheck/reduced_matmul.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace gigacheck::reduced_matmul {
+
+namespace {
+std::string format(const char* f, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+}  // namespace
+
+std::string report(const Record& r)
+{
+    const Counts& c = r.counts;
+    const std::string lib = r.backend == "cuda" ? "cuBLAS" : "OpenBLAS";
+    const std::int64_t n = r.config.n;
+    std::string s;
+    s += "reduced matmul N = " + std::to_string(n) + " (C " + std::to_string(n / 2) + "x" + std::to_string(n / 2) + "), " +
+         std::string(gigacheck::toString(r.config.precision)) + ", variant " + std::string(toString(r.config.variant)) +
+         " on " + r.backend + " (" + r.deviceName() + ")\n";
+    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+         " calls after a warm-up, from the executor's spans)\n";
+    s += "rate        " + format("%.1f GFLOP/s", r.gflops) + " (2 (N/2)^2 N flops of the reduced product)\n";
+    if (r.libraryMs > 0)
+        s += "library     " + lib + " GEMM alone on the reduced shape " + format("%.4f ms", r.libraryMs) + ": this kernel takes " +
+             format("%.2fx", r.kernelMs / r.libraryMs) + " its time\n";
+    s += "copies      " + format("A and B in %.3f ms", r.h2dMs) + format(", C out %.3f ms", r.d2hMs) + " (" +
+         std::to_string(r.spans.size()) + " spans in the record)\n";
+    s += "counts      " + format("%.4g", c.multiplications) + " multiplications, " + format("%.0f", c.loadsPerThread) +
+         " global loads per thread (" + std::to_string(c.threads) + " threads), " + format("%.4g", c.loadBytesRequested) +
+         " B requested, " + format("%.4g", c.footprintBytes) + " B footprint\n";
+    s += "verdict     " + std::string(r.verified ? "correct" : "WRONG") + ": " + std::to_string(r.checked - r.wrong) + " of " +
+         std::to_string(r.checked) + " checked elements within " + format("%.2e", r.tolerance) + " (max relative error " +
+         format("%.2e", r.maxRelError) + ")\n";
+    return s;
+}
+
+}  // namespace gigacheck::reduced_matmul

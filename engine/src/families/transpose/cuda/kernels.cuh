@@ -1,0 +1,43 @@
+// The GPU transpose kernels (seed 004 section 4 and beyond). Each names what it computes; its
+// launch configuration sits beside it. Row-major throughout; the result of an m x n input is n x m.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace gigacheck::transpose::kernels {
+
+inline constexpr int kTile = 32;        // 32 x 32 tiles: one warp spans a tile row
+inline constexpr int kTileRows = 8;     // 32 x 8 threads, 4 tile rows each
+inline constexpr int kSeedThreadsX = 8;   // seed section 5.2: thread block 8 x 32
+inline constexpr int kSeedThreadsY = 32;
+inline constexpr int kSegmentThreads = 256;
+inline constexpr int kSegmentElementsPerThread = 4;
+
+// "naive": one thread per element; the thread above the diagonal swaps X(r, c) and X(c, r).
+// Row reads are coalesced, the mirror's are strided by n (one sector per thread).
+template <class T> void launchNaiveInPlace(T* x, std::int64_t n, cudaStream_t s);
+
+// "coalesced": seed Algorithm 3 as written: 8 x 32 threads, both symmetric 32 x 32 tiles of a
+// pair through (unpadded) shared memory, the full n/32 x n/32 grid with the blocks below the
+// diagonal returning at once.
+template <class T> void launchSeedCoalesced(T* x, std::int64_t n, cudaStream_t s);
+
+// "inplace", square: one block per tile pair (i <= j, a triangular grid, no idle blocks),
+// 32 x 8 threads, padded shared tiles (no bank conflicts), 8 loads in flight per thread before
+// the first store. Works on the `tiles` g x g squares of an ld-strided matrix laid out as a grid
+// with `tilesPerRow` per row (the square case: one tile, g = ld = n).
+template <class T>
+void launchTilePairSwap(T* x, std::int64_t g, std::int64_t ld, std::int64_t tiles, std::int64_t tilesPerRow, cudaStream_t s);
+
+// "padded": out of place, 32 x 33 shared tile, 32 x 8 threads; any m x n.
+template <class T> void launchPadded(const T* in, T* out, std::int64_t m, std::int64_t n, cudaStream_t s);
+
+// Rectangular in place, step 2: moves the g-element segments along the cycles that start at
+// `leaders` (device array of `cycles` segment indices) of SegmentPermutation(a*g, b*g).
+template <class T>
+void launchSegmentCycles(T* x, std::int64_t g, std::int64_t a, std::int64_t b, const std::int64_t* leaders,
+                         std::int64_t cycles, cudaStream_t s);
+
+}  // namespace gigacheck::transpose::kernels

@@ -1,0 +1,59 @@
+// The text report of one transpose run (`gigacheck transpose`).
+#include "gigacheck/transpose.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace gigacheck::transpose {
+
+namespace {
+std::string format(const char* f, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+}  // namespace
+
+std::string report(const Record& r)
+{
+    const Counts& c = r.counts;
+    const bool gpu = r.backend == "cuda";
+    std::string s;
+    s += "transpose " + std::to_string(r.config.m) + "x" + std::to_string(r.config.n) + " " +
+         std::string(toString(r.config.type)) + ", variant " + std::string(toString(r.config.variant)) + " on " +
+         r.backend + " (" + r.deviceName() + ")\n";
+    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+         " transposes after a warm-up, from the executor's spans)\n";
+    s += "bandwidth   " + format("%.2f GB/s", r.gbps) + " effective (each element read once and written once)\n";
+    s += "copies      " + format("in %.3f ms", r.h2dMs) + format(", out %.3f ms", r.d2hMs) + " (" +
+         std::to_string(r.spans.size()) + " spans in the record)\n";
+    if (gpu) {
+        if (r.copyGbps > 0)
+            s += "            " + format("%.1f%%", 100 * r.gbps / r.copyGbps) + " of a device copy of the same bytes (" +
+                 format("%.1f GB/s", r.copyGbps) + ", this process)\n";
+        if (r.peakGbps > 0)
+            s += "            " + format("%.1f%%", 100 * r.gbps / r.peakGbps) + " of the datasheet peak (" +
+                 format("%.0f GB/s", r.peakGbps) + ", memory clock x bus width)\n";
+    }
+    s += "counts      " + std::to_string(c.moves) + " elements moved";
+    if (c.swaps)
+        s += ", " + std::to_string(c.swaps) + " swaps ((n^2 - n) / 2)";
+    s += ", " + format("%.0f", c.bytesRead) + " B read + " + format("%.0f", c.bytesWritten) + " B written";
+    if (c.passes > 1)
+        s += ", " + std::to_string(c.passes) + " passes (" + format("%.0f", c.trafficBytes) + " B of traffic)";
+    s += "\n";
+    if (gpu && c.threads) {
+        s += "            " + std::to_string(c.threads) + " threads (" + std::to_string(c.activeThreads) + " move data), " +
+             format("%.0f", c.loadsPerThread) + " global loads per thread, " + format("%.0f", c.sectorsPerWarpLoad) +
+             " / " + format("%.0f", c.sectorsPerWarpStore) + " sectors per warp load / store";
+        if (c.sharedConflictWays)
+            s += ", " + std::to_string(c.sharedConflictWays) + "-way shared bank conflicts";
+        s += "\n";
+    }
+    s += "verdict     " + std::string(r.verified ? "correct" : "WRONG") + ": " + std::to_string(r.mismatches) +
+         " of " + std::to_string(r.config.m * r.config.n) + " elements misplaced\n";
+    return s;
+}
+
+}  // namespace gigacheck::transpose

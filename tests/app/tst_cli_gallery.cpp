@@ -1,0 +1,115 @@
+// The kernel gallery's CLI verbs as scripts use them: exit 0 correct, 2 bad input (odd N, a
+// variant the backend lacks, a square-only variant on a rectangle), the report's lines, --json.
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result gigacheckCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(GIGACHECK_CLI), args);
+    Result r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+}  // namespace
+
+class TestCliGallery : public QObject {
+    Q_OBJECT
+
+private slots:
+    void reducedVerifies()
+    {
+        for (const char* variant : {"naive4p", "naivep", "reduce-blas"}) {
+            const Result r = gigacheckCli(QStringList{QStringLiteral("reduced"), QStringLiteral("--n"), QStringLiteral("64"),
+                                                      QStringLiteral("--variant"), QString::fromUtf8(variant),
+                                                      QStringLiteral("--backend"), QStringLiteral("cpu")});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY(r.out.contains(QStringLiteral("GFLOP/s")));
+            QVERIFY(r.out.contains(QStringLiteral("multiplications")));
+            QVERIFY(r.out.contains(QStringLiteral("verdict     correct")));
+        }
+    }
+
+    void reducedRefuses()
+    {
+        Result r = gigacheckCli(words("reduced --n 63 --variant naivep --backend cpu"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("even")));
+        r = gigacheckCli(words("reduced --n 64 --variant tiled16 --backend cpu"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no CPU implementation")));
+        r = gigacheckCli(words("reduced --n 64 --variant tiled64"));
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void transposeVerifies()
+    {
+        for (const char* args : {"transpose --shape 129x129 --variant naive --backend cpu",
+                                 "transpose --shape 128x128 --variant blocked --type i32 --backend cpu",
+                                 "transpose --shape 100x37 --variant outofplace --backend cpu",
+                                 "transpose --shape 100x37 --variant inplace --backend cpu"}) {
+            const Result r = gigacheckCli(words(args));
+            QVERIFY2(r.exitCode == 0, args);
+            QVERIFY(r.out.contains(QStringLiteral("GB/s")));
+            QVERIFY(r.out.contains(QStringLiteral("verdict     correct")));
+        }
+    }
+
+    void transposeRefuses()
+    {
+        Result r = gigacheckCli(words("transpose --shape 64x64 --variant coalesced --backend cpu"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no CPU implementation")));
+        r = gigacheckCli(words("transpose --shape 64x32 --variant blocked --backend cpu"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("square")));
+        r = gigacheckCli(words("transpose --shape 64x64 --variant blocked --backend cuda"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("no CUDA kernel")));
+        r = gigacheckCli(words("transpose --shape 64 --variant inplace"));
+        QCOMPARE(r.exitCode, 2);
+    }
+
+    void jsonRecords()
+    {
+        QTemporaryDir dir;
+        const QString t = dir.filePath(QStringLiteral("t.json")), rm = dir.filePath(QStringLiteral("r.json"));
+        QCOMPARE(gigacheckCli(words("transpose --shape 48x16 --variant inplace --backend cpu --json") << t).exitCode, 0);
+        QCOMPARE(gigacheckCli(words("reduced --n 32 --variant naivep --backend cpu --type f64 --json") << rm).exitCode, 0);
+        QFile ft(t), fr(rm);
+        QVERIFY(ft.open(QIODevice::ReadOnly));
+        QVERIFY(fr.open(QIODevice::ReadOnly));
+        const QJsonObject jt = QJsonDocument::fromJson(ft.readAll()).object();
+        const QJsonObject jr = QJsonDocument::fromJson(fr.readAll()).object();
+        QCOMPARE(jt.value(QStringLiteral("family")).toString(), QStringLiteral("transpose"));
+        QCOMPARE(jt.value(QStringLiteral("transpose")).toObject().value(QStringLiteral("verified")).toBool(), true);
+        QCOMPARE(jt.value(QStringLiteral("transpose")).toObject().value(QStringLiteral("counts")).toObject().value(QStringLiteral("passes")).toInt(), 2);
+        QCOMPARE(jr.value(QStringLiteral("family")).toString(), QStringLiteral("reduced_matmul"));
+        QCOMPARE(jr.value(QStringLiteral("reduced_matmul")).toObject().value(QStringLiteral("precision")).toString(), QStringLiteral("f64"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGallery)
+#include "tst_cli_gallery.moc"

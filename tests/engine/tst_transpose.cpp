@@ -1,0 +1,269 @@
+// The transpose family on the CPU: every kernel against the reference on odd, power-of-two and
+// rectangular shapes, in place leaves no element behind, the counts match the seed's formulas,
+// the refusals are clear.
+#include "gigacheck/transpose.hpp"
+
+#include "../../engine/src/families/transpose/cpu/kernels.hpp"
+#include "../../engine/src/families/transpose/ops.hpp"
+#include "../../engine/src/families/transpose/plan/schedule_builder.hpp"
+#include "../../engine/src/families/transpose/warp_access.hpp"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <vector>
+
+using namespace gigacheck;
+using namespace gigacheck::transpose;
+
+namespace {
+
+template <class T> std::vector<T> distinct(std::int64_t m, std::int64_t n)
+{
+    std::vector<T> x(std::size_t(m * n));
+    for (std::size_t k = 0; k < x.size(); ++k)
+        x[k] = T(k + 1);  // exact in float32 below 2^24
+    return x;
+}
+
+// Elements not at their transposed place (n x m result of m x n original).
+template <class T> std::int64_t misplaced(const std::vector<T>& original, const std::vector<T>& result, std::int64_t m, std::int64_t n)
+{
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j)
+            wrong += result[std::size_t(j * m + i)] != original[std::size_t(i * n + j)];
+    return wrong;
+}
+
+const std::vector<std::int64_t> kSquareSides{1, 2, 3, 15, 16, 17, 31, 32, 33, 64, 100, 128, 257};
+const std::vector<std::pair<std::int64_t, std::int64_t>> kShapes{
+    {1, 1}, {1, 7}, {7, 1}, {2, 3}, {3, 5}, {16, 48}, {48, 16}, {64, 32}, {32, 64}, {100, 37}, {37, 100},
+    {30, 45}, {256, 128}, {96, 160}, {129, 128}, {1000, 24}};
+
+}  // namespace
+
+class TestTranspose : public QObject {
+    Q_OBJECT
+
+private:
+    template <class T> void squareKernels()
+    {
+        for (std::int64_t n : kSquareSides) {
+            const std::vector<T> original = distinct<T>(n, n);
+            std::vector<T> a = original, b = original, c = original, d(original.size());
+            transpose::cpu::naiveInPlace(a.data(), n);
+            transpose::cpu::blockedInPlace(b.data(), n);
+            transpose::cpu::inPlaceAnyShape(c.data(), n, n);
+            transpose::cpu::outOfPlace(original.data(), d.data(), n, n);
+            QCOMPARE(misplaced(original, a, n, n), std::int64_t(0));
+            QCOMPARE(misplaced(original, b, n, n), std::int64_t(0));
+            QCOMPARE(misplaced(original, c, n, n), std::int64_t(0));
+            QCOMPARE(misplaced(original, d, n, n), std::int64_t(0));
+        }
+    }
+    template <class T> void anyShapeKernels()
+    {
+        for (const auto& [m, n] : kShapes) {
+            const std::vector<T> original = distinct<T>(m, n);
+            std::vector<T> inPlace = original, out(original.size());
+            transpose::cpu::inPlaceAnyShape(inPlace.data(), m, n);
+            transpose::cpu::outOfPlace(original.data(), out.data(), m, n);
+            QVERIFY2(misplaced(original, inPlace, m, n) == 0, qPrintable(QStringLiteral("in place %1x%2").arg(m).arg(n)));
+            QVERIFY2(misplaced(original, out, m, n) == 0, qPrintable(QStringLiteral("out of place %1x%2").arg(m).arg(n)));
+            // No element left behind or duplicated: the same multiset.
+            std::vector<T> sortedBefore = original, sortedAfter = inPlace;
+            std::sort(sortedBefore.begin(), sortedBefore.end());
+            std::sort(sortedAfter.begin(), sortedAfter.end());
+            QVERIFY(sortedBefore == sortedAfter);
+            // And back: transposing the n x m result restores the original.
+            transpose::cpu::inPlaceAnyShape(inPlace.data(), n, m);
+            QVERIFY(inPlace == original);
+        }
+    }
+
+private slots:
+    void squareFloat() { squareKernels<float>(); }
+    void squareInt32() { squareKernels<std::int32_t>(); }
+    void anyShapeFloat() { anyShapeKernels<float>(); }
+    void anyShapeInt32() { anyShapeKernels<std::int32_t>(); }
+
+    void blockSizesThatDoNotDivide()
+    {
+        for (std::int64_t block : {1, 3, 5, 16, 40})
+            for (std::int64_t n : {17, 33, 50}) {
+                const std::vector<float> original = distinct<float>(n, n);
+                std::vector<float> x = original;
+                transpose::cpu::blockedInPlace(x.data(), n, block);
+                QCOMPARE(misplaced(original, x, n, n), std::int64_t(0));
+            }
+    }
+
+    void segmentPermutationIsABijection()
+    {
+        for (const auto& [m, n] : kShapes) {
+            const transpose::cpu::SegmentPermutation p(m, n);
+            QCOMPARE(p.g * p.a, m);
+            QCOMPARE(p.g * p.b, n);
+            std::set<std::int64_t> seen;
+            for (std::int64_t s = 0; s < p.count(); ++s) {
+                const std::int64_t d = p.destination(s);
+                QVERIFY(d >= 0 && d < p.count());
+                seen.insert(d);
+            }
+            QCOMPARE(std::int64_t(seen.size()), p.count());
+        }
+    }
+
+    // The seed: "time complexity O(n^2 - n)": each loop nest swaps (n^2 - n) / 2 pairs, counted
+    // as they happen, and countsOf says the same.
+    void swapCountsMatchTheSeed()
+    {
+        for (std::int64_t n : kSquareSides) {
+            std::vector<float> x = distinct<float>(n, n);
+            transpose::cpu::SwapCount naive, blocked;
+            transpose::cpu::naiveInPlace(x.data(), n, naive);
+            transpose::cpu::blockedInPlace(x.data(), n, transpose::cpu::kSeedBlock, blocked);
+            const std::int64_t formula = (n * n - n) / 2;
+            QCOMPARE(naive.swaps, formula);
+            QCOMPARE(blocked.swaps, formula);
+            QCOMPARE(countsOf(Variant::Naive, n, n, ElementType::F32).swaps, formula);
+            QCOMPARE(countsOf(Variant::Blocked, n, n, ElementType::I32).swaps, formula);
+        }
+    }
+
+    // Effective bandwidth as the seed defines it: each element read once and written once.
+    void bytesFollowTheSeed()
+    {
+        for (Variant v : {Variant::Naive, Variant::Blocked, Variant::OutOfPlace, Variant::Coalesced, Variant::InPlace,
+                          Variant::Padded, Variant::Library}) {
+            const Counts c = countsOf(v, 512, 512, ElementType::F32);
+            QCOMPARE(c.bytesRead, 512.0 * 512 * 4);
+            QCOMPARE(c.bytesWritten, 512.0 * 512 * 4);
+        }
+        const Counts rect = countsOf(Variant::InPlace, 512, 256, ElementType::F32);
+        QCOMPARE(rect.passes, std::int64_t(2));
+        QCOMPARE(rect.trafficBytes, 4.0 * 512 * 256 * 4);
+    }
+
+    // Coalesced against strided, as one warp's addresses make them: 32 float32 in a row are 4
+    // sectors of 32 bytes; 32 rows apart are 32 sectors; the padded 32 x 33 tile has no bank
+    // conflict, the seed's unpadded 32 x 32 read column-wise by 8 x 4 lanes is 8-way.
+    void warpAccessCounts()
+    {
+        const std::int64_t n = 4096;
+        QCOMPARE(sectorsTouched([](int lane) { return std::int64_t(lane); }, 4), 4);
+        QCOMPARE(sectorsTouched([&](int lane) { return lane * n; }, 4), 32);
+        QCOMPARE(bankConflictWays([](int lane) { return std::int64_t(lane) * 32; }), 32);
+        QCOMPARE(bankConflictWays([](int lane) { return std::int64_t(lane) * 33; }), 1);
+
+        const Counts naive = countsOf(Variant::Naive, n, n, ElementType::F32);
+        QCOMPARE(naive.sectorsPerWarpLoad, (4.0 + 32.0) / 2);
+        QCOMPARE(naive.activeThreads, n * (n - 1) / 2);
+        QCOMPARE(naive.loadsPerThread, 2.0);
+        const Counts seed = countsOf(Variant::Coalesced, n, n, ElementType::F32);
+        QCOMPARE(seed.sectorsPerWarpLoad, 4.0);
+        QCOMPARE(seed.sharedConflictWays, 8);
+        const std::int64_t tiles = n / 32;
+        QCOMPARE(seed.threads, tiles * tiles * 256);
+        QCOMPARE(seed.activeThreads, tiles * (tiles + 1) / 2 * 256);
+        const Counts padded = countsOf(Variant::Padded, n, n, ElementType::F32);
+        QCOMPARE(padded.sectorsPerWarpLoad, 4.0);
+        QCOMPARE(padded.sectorsPerWarpStore, 4.0);
+        QCOMPARE(padded.sharedConflictWays, 1);
+        const Counts pairs = countsOf(Variant::InPlace, n, n, ElementType::F32);
+        QCOMPARE(pairs.threads, pairs.activeThreads);  // no idle blocks below the diagonal
+        QCOMPARE(pairs.sharedConflictWays, 1);
+    }
+
+    void cpuRunsVerify()
+    {
+        for (Variant v : {Variant::Naive, Variant::Blocked, Variant::OutOfPlace, Variant::InPlace})
+            for (ElementType t : {ElementType::F32, ElementType::I32}) {
+                Config c;
+                c.m = c.n = 65;
+                c.variant = v;
+                c.type = t;
+                c.backend = BackendKind::Cpu;
+                c.reps = 2;  // an even number of in-place calls is made odd by the run
+                const Record r = runTranspose(c);
+                QVERIFY(r.verified);
+                QCOMPARE(r.mismatches, std::int64_t(0));
+                QVERIFY(r.gbps > 0);
+                QVERIFY(toJson(r).find("\"family\": \"transpose\"") != std::string::npos);
+            }
+        Config rect;
+        rect.m = 96;
+        rect.n = 40;
+        rect.variant = Variant::InPlace;
+        rect.backend = BackendKind::Cpu;
+        QVERIFY(runTranspose(rect).verified);
+    }
+
+    // The schedule is plain data every executor accepts: copy in, an odd number of in-place
+    // transposes (each the current orientation), copy out; out of place into a second buffer.
+    void schedules()
+    {
+        for (Variant v : {Variant::Naive, Variant::Blocked, Variant::OutOfPlace, Variant::Coalesced, Variant::InPlace,
+                          Variant::Padded, Variant::Library})
+            for (int calls : {1, 2, 4}) {
+                const std::int64_t m = squareOnly(v) ? 64 : 96, n = 64;
+                const Schedule s = buildSchedule(v, ElementType::F32, m, n, calls);
+                QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+                QCOMPARE(s.family, std::string("transpose"));
+                QCOMPARE(s.buffers.size(), std::size_t(inPlace(v) ? 1 : 2));
+                QVERIFY(s.ops.front().kind == kCopyIn);
+                QVERIFY(s.ops.back().kind == kCopyOut);
+                const std::size_t transposes = s.ops.size() - 2;
+                QVERIFY(transposes >= std::size_t(calls));
+                if (inPlace(v))
+                    QCOMPARE(transposes % 2, std::size_t(1));
+                if (inPlace(v) && transposes > 1)
+                    QCOMPARE(s.ops[2].rows, n);  // the second call transposes the n x m result back
+            }
+    }
+
+    void recordCarriesSpans()
+    {
+        Config c;
+        c.m = 48;
+        c.n = 80;
+        c.variant = Variant::InPlace;
+        c.backend = BackendKind::Cpu;
+        c.reps = 4;
+        const Record r = runTranspose(c);
+        QVERIFY(r.verified);
+        QCOMPARE(r.family, std::string("transpose"));
+        QCOMPARE(r.spans.size(), std::size_t(2 + 5));  // copy in, 1 + 4 calls, copy out
+        QVERIFY(r.kernelMs > 0);
+        const std::string json = toJson(r);
+        QVERIFY(json.find("\"spans\"") != std::string::npos);
+        QVERIFY(json.find("\"format_version\"") != std::string::npos);
+    }
+
+    void refusals()
+    {
+        Config c;
+        c.m = c.n = 64;
+        c.variant = Variant::Coalesced;
+        QVERIFY_THROWS_EXCEPTION(InputError, checkConfig(c, BackendKind::Cpu));
+        c.variant = Variant::Blocked;
+        QVERIFY_THROWS_EXCEPTION(InputError, checkConfig(c, BackendKind::Cuda));
+        c.variant = Variant::Naive;
+        c.n = 32;
+        QVERIFY_THROWS_EXCEPTION(InputError, checkConfig(c, BackendKind::Cpu));
+        c.n = 64;
+        c.variant = Variant::Library;
+        c.type = ElementType::I32;
+        QVERIFY_THROWS_EXCEPTION(InputError, checkConfig(c, BackendKind::Cuda));
+        c.type = ElementType::F32;
+        checkConfig(c, BackendKind::Cuda);  // accepted
+        QVERIFY(variantFromString("outofplace") == Variant::OutOfPlace);
+        QVERIFY_THROWS_EXCEPTION(InputError, variantFromString("diagonal"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTranspose)
+#include "tst_transpose.moc"

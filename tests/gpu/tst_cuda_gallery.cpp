@@ -1,0 +1,91 @@
+// The kernel gallery on the GPU: every CUDA transpose and reduced matmul kernel against the
+// reference on odd, power-of-two and rectangular shapes (skipped, visibly, without a device).
+#include "gpu_available.hpp"
+
+#include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/transpose.hpp"
+
+#include <QtTest>
+
+using namespace gigacheck;
+
+class TestCudaGallery : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
+
+    void squareTransposes()
+    {
+        using namespace gigacheck::transpose;
+        for (Variant v : {Variant::Naive, Variant::Coalesced, Variant::InPlace, Variant::Padded, Variant::Library})
+            for (ElementType t : {ElementType::F32, ElementType::I32})
+                for (std::int64_t n : {1, 2, 31, 32, 33, 64, 100, 127, 512, 1000, 2048}) {
+                    if (v == Variant::Library && t == ElementType::I32)
+                        continue;
+                    Config c;
+                    c.m = c.n = n;
+                    c.variant = v;
+                    c.type = t;
+                    c.backend = BackendKind::Cuda;
+                    c.reps = n % 2 ? 1 : 2;  // both parities of in-place calls
+                    const Record r = runTranspose(c);
+                    QVERIFY2(r.verified, qPrintable(QStringLiteral("%1 %2 n=%3: %4 misplaced")
+                                                        .arg(QString::fromStdString(std::string(toString(v))))
+                                                        .arg(QString::fromStdString(std::string(toString(t))))
+                                                        .arg(n)
+                                                        .arg(r.mismatches)));
+                    QVERIFY(r.kernelMs > 0);
+                    QVERIFY(r.copyGbps > 0);
+                }
+    }
+
+    void rectangularTransposes()
+    {
+        using namespace gigacheck::transpose;
+        const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 7}, {7, 1}, {3, 5}, {64, 32}, {32, 64}, {100, 37}, {96, 160},
+                                                                {129, 128}, {1000, 24}, {2048, 1024}, {1024, 3072}, {1536, 1024}};
+        for (Variant v : {Variant::InPlace, Variant::Padded, Variant::Library})
+            for (const auto& [m, n] : shapes) {
+                Config c;
+                c.m = m;
+                c.n = n;
+                c.variant = v;
+                c.backend = BackendKind::Cuda;
+                c.reps = 2;
+                const Record r = runTranspose(c);
+                QVERIFY2(r.verified, qPrintable(QStringLiteral("%1 %2x%3: %4 misplaced")
+                                                    .arg(QString::fromStdString(std::string(toString(v))))
+                                                    .arg(m)
+                                                    .arg(n)
+                                                    .arg(r.mismatches)));
+            }
+    }
+
+    void reducedMatmuls()
+    {
+        using namespace gigacheck::reduced_matmul;
+        for (Variant v : {Variant::Naive4p, Variant::NaiveP, Variant::Tiled8, Variant::Tiled16, Variant::Tiled32, Variant::ReduceBlas})
+            for (Precision p : {Precision::F32, Precision::F64})
+                for (std::int64_t n : {2, 6, 34, 66, 130, 256, 1024}) {
+                    Config c;
+                    c.n = n;
+                    c.variant = v;
+                    c.precision = p;
+                    c.backend = BackendKind::Cuda;
+                    c.reps = 1;
+                    const Record r = runReduced(c);
+                    QVERIFY2(r.verified, qPrintable(QStringLiteral("%1 %2 n=%3: %4 of %5 wrong, max rel error %6")
+                                                        .arg(QString::fromStdString(std::string(toString(v))))
+                                                        .arg(QString::fromStdString(std::string(gigacheck::toString(p))))
+                                                        .arg(n)
+                                                        .arg(r.wrong)
+                                                        .arg(r.checked)
+                                                        .arg(r.maxRelError)));
+                    QVERIFY(r.libraryMs > 0);
+                }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaGallery)
+#include "tst_cuda_gallery.moc"

@@ -1,0 +1,139 @@
+// The kernel gallery view: the access-pattern steps cost what the seeds say (coalesced against
+// strided, the symmetric tile pair, 4N against 4N/TILE loads), a CPU sweep runs on its worker
+// thread and fills the log-log plot next to the seed's dashed figures, step / play move the
+// animation. Screenshots (grab) go to $GIGACHECK_SCREENSHOT_DIR when it is set.
+#include "views/gallery/accesspattern.hpp"
+#include "views/gallery/galleryview.hpp"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace gigacheck::ui::gallery;
+
+class TestGallery : public QObject {
+    Q_OBJECT
+
+private:
+    void screenshot(QWidget& w, const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("GIGACHECK_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(w.grab().save(dir + QLatin1Char('/') + name));
+    }
+
+private slots:
+    void coalescedAgainstStrided()
+    {
+        const std::vector<AccessStep> naive = buildSteps(Pattern::TransposeGpuNaive);
+        QVERIFY(naive.size() >= 2);
+        QCOMPARE(naive[0].touches.size(), std::size_t(15));  // warp 0, lanes above the diagonal
+        QCOMPARE(naive[0].sectors, 4);                       // one row: 4 lines
+        QCOMPARE(naive[1].sectors, 15);                      // its mirror: one line per lane
+        for (const AccessStep& s : buildSteps(Pattern::TransposeGpuTilePair)) {
+            QCOMPARE(s.touches.size(), std::size_t(8));  // a row of each tile of the pair
+            QCOMPARE(s.sectors, 2);                      // two full lines: coalesced both ways
+        }
+        const std::vector<AccessStep> padded = buildSteps(Pattern::TransposeGpuPadded);
+        QCOMPARE(padded.back().touches.front().matrix, 1);  // written into Y
+    }
+
+    void blockedVisitsDiagonalFirstThenPairs()
+    {
+        const std::vector<AccessStep> blocked = buildSteps(Pattern::TransposeCpuBlocked);
+        const int blocks = kSide / kTile;
+        QCOMPARE(int(blocked.size()), blocks + blocks * (blocks - 1) / 2);
+        QVERIFY(blocked.front().title.startsWith(QStringLiteral("diagonal")));
+        QVERIFY(blocked.back().title.startsWith(QStringLiteral("block pair")));
+        int swaps = 0;
+        for (const AccessStep& s : blocked)
+            for (const Touch& t : s.touches)
+                swaps += t.role == Role::Swap;
+        QCOMPARE(swaps, (kSide * kSide - kSide) / 2);  // the seed's (n^2 - n) / 2
+    }
+
+    void reducedLoads()
+    {
+        int naive = 0, tiledPerThread = 0;
+        for (const AccessStep& s : buildSteps(Pattern::ReducedNaive))
+            naive += int(s.touches.size());
+        QCOMPARE(naive, 4 * kSide);  // 4N
+        const std::vector<AccessStep> tiled = buildSteps(Pattern::ReducedTiled);
+        QCOMPARE(int(tiled.size()), kSide / kTile);
+        for (const AccessStep& s : tiled)
+            tiledPerThread += int(s.touches.size()) / (kTile * kTile);  // the block's loads over its threads
+        QCOMPARE(tiledPerThread, 4 * kSide / kTile);  // 4N / TILE
+    }
+
+    void sweepOnTheCpu()
+    {
+        GalleryView view;
+        view.resize(1100, 800);
+        view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(1);  // transpose
+        view.findChild<QComboBox*>(QStringLiteral("galleryBackend"))->setCurrentIndex(0);
+        const int variants = view.findChild<QListWidget*>(QStringLiteral("galleryVariants"))->count();
+        QCOMPARE(variants, 4);  // naive, blocked, outofplace, inplace
+        const QList<QSpinBox*> spins = view.findChildren<QSpinBox*>();
+        QCOMPARE(spins.size(), 2);
+        spins[0]->setValue(4);
+        spins[1]->setValue(7);
+        QSignalSpy done(&view, &GalleryView::sweepFinished);
+        view.startSweep();
+        QVERIFY(view.sweeping());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(int(view.points().size()), variants * 4);
+        for (const SweepPoint& p : view.points()) {
+            QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+            QVERIFY(p.verified);
+            QVERIFY(p.rate > 0);
+        }
+        QCOMPARE(view.plot()->graphCount(), variants);  // no seed figures for the CPU transpose
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        screenshot(view, QStringLiteral("gallery_transpose_cpu.png"));
+
+        // Reduced matmul: the seed's CPU figure is drawn dashed beside.
+        view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);
+        spins[0]->setValue(4);
+        spins[1]->setValue(6);
+        view.startSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+        QCOMPARE(int(view.points().size()), 3 * 3);
+        QCOMPARE(view.plot()->graphCount(), 3 + 1);
+        screenshot(view, QStringLiteral("gallery_reduced_cpu.png"));
+    }
+
+    void stepAndPlay()
+    {
+        GalleryView view;
+        view.resize(1100, 800);
+        auto* pattern = view.findChild<QComboBox*>(QStringLiteral("galleryPattern"));
+        pattern->setCurrentIndex(int(Pattern::TransposeGpuTilePair));
+        QCOMPARE(view.animationStep(), 0);
+        QCOMPARE(view.animationSteps(), 8);
+        view.stepForward();
+        view.stepForward();
+        QCOMPARE(view.animationStep(), 2);
+        view.stepBack();
+        QCOMPARE(view.animationStep(), 1);
+        view.togglePlay();
+        QTRY_COMPARE_WITH_TIMEOUT(view.animationStep(), 7, 20000);  // plays to the end
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.goToStepForScreenshot(3);
+        screenshot(view, QStringLiteral("gallery_tilepair.png"));
+        pattern->setCurrentIndex(int(Pattern::TransposeGpuNaive));
+        view.goToStepForScreenshot(1);
+        screenshot(view, QStringLiteral("gallery_naive_strided.png"));
+        pattern->setCurrentIndex(int(Pattern::ReducedTiled));
+        view.goToStepForScreenshot(1);
+        screenshot(view, QStringLiteral("gallery_reduced_tiled.png"));
+    }
+};
+
+QTEST_MAIN(TestGallery)
+#include "tst_gallery.moc"

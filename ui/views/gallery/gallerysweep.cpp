@@ -1,0 +1,89 @@
+#include "views/gallery/gallerysweep.hpp"
+
+#include <gigacheck/reduced_matmul.hpp>
+#include <gigacheck/transpose.hpp>
+
+#include <map>
+
+namespace gigacheck::ui::gallery {
+
+QStringList variantsOf(Family family, bool gpu)
+{
+    QStringList names;
+    if (family == Family::Reduced) {
+        for (const auto& row : enumTable<reduced_matmul::Variant>().rows)
+            if (gpu ? reduced_matmul::onCuda(row.value) : reduced_matmul::onCpu(row.value))
+                names << QString::fromUtf8(row.name.data(), qsizetype(row.name.size()));
+    } else {
+        for (const auto& row : enumTable<transpose::Variant>().rows)
+            if (gpu ? transpose::onCuda(row.value) : transpose::onCpu(row.value))
+                names << QString::fromUtf8(row.name.data(), qsizetype(row.name.size()));
+    }
+    return names;
+}
+
+QString rateUnit(Family family) { return family == Family::Reduced ? QStringLiteral("GFLOP/s") : QStringLiteral("GB/s"); }
+
+SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu)
+{
+    SweepPoint p;
+    p.variant = variant;
+    p.n = n;
+    try {
+        if (family == Family::Reduced) {
+            reduced_matmul::Config c;
+            c.n = n;
+            c.variant = reduced_matmul::variantFromString(variant.toStdString());
+            c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
+            c.reps = 1;
+            const reduced_matmul::Record r = reduced_matmul::runReduced(c);
+            p.ms = r.kernelMs;
+            p.rate = r.gflops;
+            p.verified = r.verified;
+        } else {
+            transpose::Config c;
+            c.m = c.n = n;
+            c.variant = transpose::variantFromString(variant.toStdString());
+            c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
+            c.reps = 1;
+            const transpose::Record r = transpose::runTranspose(c);
+            p.ms = r.kernelMs;
+            p.rate = r.gbps;
+            p.verified = r.verified;
+        }
+    } catch (const std::exception& e) {
+        p.error = QString::fromUtf8(e.what());
+    }
+    return p;
+}
+
+std::vector<SeedSeries> seedSeries(Family family, bool gpu)
+{
+    std::vector<SeedSeries> out;
+    if (family == Family::Reduced) {
+        std::map<reduced_matmul::Variant, SeedSeries> byVariant;
+        for (const reduced_matmul::SeedFigure& f : reduced_matmul::seedFigures()) {
+            if (f.gpu != gpu)
+                continue;
+            SeedSeries& s = byVariant[f.variant];
+            s.variant = QString::fromUtf8(reduced_matmul::toString(f.variant).data());
+            s.hardware = QString::fromUtf8((gpu ? reduced_matmul::kSeedGpu : reduced_matmul::kSeedCpu).data());
+            const double h = double(f.n) / 2;
+            s.points.push_back({s.variant, f.n, f.ms, 2 * h * h * double(f.n) / (f.ms * 1e-3) / 1e9, true, {}});
+        }
+        for (auto& [v, s] : byVariant)
+            out.push_back(s);
+    } else if (gpu) {
+        for (const transpose::SeedFigure& f : transpose::seedFigures()) {
+            SeedSeries s;
+            s.variant = QString::fromUtf8(transpose::toString(f.variant).data());
+            s.hardware = QString::fromUtf8(transpose::kSeedGpu.data());
+            const double bytes = 2.0 * double(f.n) * double(f.n) * 4;
+            s.points.push_back({s.variant, f.n, bytes / (f.gbps * 1e9) * 1e3, f.gbps, true, {}});
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+}  // namespace gigacheck::ui::gallery

@@ -1,0 +1,37 @@
+// A sweep of the kernel gallery: one kernel at one size, run through the engine (runReduced /
+// runTranspose) and reduced to the point the gallery plot draws; and the seeds' figures as points.
+// Plain data and functions, callable from a worker thread and from tests.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace gigacheck::ui::gallery {
+
+enum class Family { Reduced, Transpose };
+
+struct SweepPoint {
+    QString variant;
+    std::int64_t n = 0;  // transpose: square n x n
+    double ms = 0;
+    double rate = 0;  // GFLOP/s (reduced) or GB/s (transpose)
+    bool verified = false;
+    QString error;  // non-empty when the point could not run
+};
+
+QStringList variantsOf(Family family, bool gpu);
+QString rateUnit(Family family);
+// Runs one point (CPU or CUDA); errors are caught into SweepPoint::error.
+SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu);
+// The seed's own points (time and rate) with the hardware they were measured on.
+struct SeedSeries {
+    QString variant;
+    QString hardware;
+    std::vector<SweepPoint> points;
+};
+std::vector<SeedSeries> seedSeries(Family family, bool gpu);
+
+}  // namespace gigacheck::ui::gallery

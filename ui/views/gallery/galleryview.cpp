@@ -1,0 +1,331 @@
+#include "views/gallery/galleryview.hpp"
+
+#include "views/gallery/accesspatternwidget.hpp"
+#include "views/plotstyle.hpp"
+
+#include <gigacheck/backend.hpp>
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPointer>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace gigacheck::ui::gallery {
+
+GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
+{
+    familyBox_ = new QComboBox(this);
+    familyBox_->setObjectName(QStringLiteral("galleryFamily"));
+    familyBox_->addItems({QStringLiteral("Reduced matmul (seed 003)"), QStringLiteral("Transpose (seed 004)")});
+    backendBox_ = new QComboBox(this);
+    backendBox_->setObjectName(QStringLiteral("galleryBackend"));
+    backendBox_->addItem(QStringLiteral("CPU"));
+    if (cudaCompiledIn())
+        backendBox_->addItem(QStringLiteral("GPU"));
+    variantList_ = new QListWidget(this);
+    variantList_->setObjectName(QStringLiteral("galleryVariants"));
+    variantList_->setMaximumHeight(110);
+    fromBox_ = new QSpinBox(this);
+    toBox_ = new QSpinBox(this);
+    fromBox_->setRange(2, 15);
+    toBox_->setRange(2, 15);
+    fromBox_->setPrefix(QStringLiteral("2^"));
+    toBox_->setPrefix(QStringLiteral("2^"));
+    fromBox_->setValue(6);
+    toBox_->setValue(9);
+    axisBox_ = new QComboBox(this);
+    axisBox_->addItems({QStringLiteral("rate"), QStringLiteral("time")});
+    sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
+    sweepButton_->setObjectName(QStringLiteral("gallerySweep"));
+    status_ = new QLabel(this);
+    status_->setWordWrap(true);
+
+    auto* controls = new QHBoxLayout;
+    auto* pick = new QVBoxLayout;
+    pick->addWidget(familyBox_);
+    pick->addWidget(backendBox_);
+    auto* sizes = new QHBoxLayout;
+    sizes->addWidget(new QLabel(QStringLiteral("N from"), this));
+    sizes->addWidget(fromBox_);
+    sizes->addWidget(new QLabel(QStringLiteral("to"), this));
+    sizes->addWidget(toBox_);
+    pick->addLayout(sizes);
+    auto* plotRow = new QHBoxLayout;
+    plotRow->addWidget(new QLabel(QStringLiteral("plot"), this));
+    plotRow->addWidget(axisBox_);
+    plotRow->addWidget(sweepButton_);
+    pick->addLayout(plotRow);
+    controls->addLayout(pick);
+    controls->addWidget(variantList_, 1);
+    controls->addWidget(status_, 1);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("galleryPlot"));
+    plot_->setMinimumHeight(220);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
+        if (axis == plot_->xAxis)
+            ticker->setLogBase(2);  // the seeds' sizes are powers of two
+        axis->setTicker(ticker);
+    }
+    plot_->xAxis->setLabel(QStringLiteral("N"));
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(font());
+    applyPalette(plot_, palette());
+
+    patternBox_ = new QComboBox(this);
+    patternBox_->setObjectName(QStringLiteral("galleryPattern"));
+    for (const PatternInfo& p : patterns())
+        patternBox_->addItem(p.name);
+    auto* back = new QPushButton(QStringLiteral("◀ Back"), this);
+    auto* step = new QPushButton(QStringLiteral("Step ▶"), this);
+    playButton_ = new QPushButton(QStringLiteral("Play"), this);
+    stepTitle_ = new QLabel(this);
+    stepCost_ = new QLabel(this);
+    stepTitle_->setWordWrap(true);
+    pattern_ = new AccessPatternWidget(this);
+    timer_ = new QTimer(this);
+    timer_->setInterval(700);
+
+    auto* animation = new QWidget(this);
+    auto* animationLayout = new QVBoxLayout(animation);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(patternBox_, 1);
+    buttons->addWidget(back);
+    buttons->addWidget(step);
+    buttons->addWidget(playButton_);
+    animationLayout->addLayout(buttons);
+    animationLayout->addWidget(stepTitle_);
+    animationLayout->addWidget(stepCost_);
+    animationLayout->addWidget(pattern_, 1);
+    auto* legend = new QLabel(QStringLiteral("blue: read · orange: the swap partner · green: write · outlined in red: the "
+                                             "sectors (4-element lines) this step costs · shaded: earlier steps"),
+                              this);
+    legend->setWordWrap(true);
+    animationLayout->addWidget(legend);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(plot_);
+    split->addWidget(animation);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+
+    connect(familyBox_, &QComboBox::currentIndexChanged, this, [this] {
+        fillVariants();
+        points_.clear();
+        replot();
+    });
+    connect(backendBox_, &QComboBox::currentIndexChanged, this, [this] {
+        fillVariants();
+        points_.clear();
+        replot();
+    });
+    connect(axisBox_, &QComboBox::currentIndexChanged, this, &GalleryView::replot);
+    connect(sweepButton_, &QPushButton::clicked, this, [this] { sweeping() ? stopSweep() : startSweep(); });
+    connect(patternBox_, &QComboBox::currentIndexChanged, this, &GalleryView::setPattern);
+    connect(back, &QPushButton::clicked, this, &GalleryView::stepBack);
+    connect(step, &QPushButton::clicked, this, &GalleryView::stepForward);
+    connect(playButton_, &QPushButton::clicked, this, &GalleryView::togglePlay);
+    connect(timer_, &QTimer::timeout, this, [this] {
+        if (step_ + 1 >= int(steps_.size()))
+            togglePlay();
+        else
+            stepForward();
+    });
+
+    fillVariants();
+    setPattern(0);
+    replot();
+}
+
+GalleryView::~GalleryView()
+{
+    if (worker_) {
+        cancel_->store(true);
+        worker_->wait();
+    }
+}
+
+Family GalleryView::family() const { return familyBox_->currentIndex() == 0 ? Family::Reduced : Family::Transpose; }
+bool GalleryView::gpu() const { return backendBox_->currentText() == QLatin1String("GPU"); }
+
+void GalleryView::fillVariants()
+{
+    variantList_->clear();
+    for (const QString& v : variantsOf(family(), gpu())) {
+        auto* item = new QListWidgetItem(v, variantList_);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+    }
+    const bool reduced = family() == Family::Reduced;
+    fromBox_->setMinimum(reduced ? 2 : 1);
+}
+
+void GalleryView::startSweep()
+{
+    if (worker_)
+        return;
+    QStringList variants;
+    for (int i = 0; i < variantList_->count(); ++i)
+        if (variantList_->item(i)->checkState() == Qt::Checked)
+            variants << variantList_->item(i)->text();
+    const int from = std::min(fromBox_->value(), toBox_->value()), to = std::max(fromBox_->value(), toBox_->value());
+    points_.clear();
+    replot();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const Family fam = family();
+    const bool onGpu = gpu();
+    QPointer<GalleryView> self(this);
+    auto cancel = cancel_;
+    worker_ = QThread::create([self, cancel, variants, from, to, fam, onGpu] {
+        for (int e = from; e <= to && !cancel->load(); ++e)
+            for (const QString& v : variants) {
+                if (cancel->load())
+                    break;
+                const SweepPoint p = runPoint(fam, v, std::int64_t(1) << e, onGpu);
+                QMetaObject::invokeMethod(
+                    self, [self, p] {
+                        if (self)
+                            self->addPoint(p);
+                    },
+                    Qt::QueuedConnection);
+            }
+    });
+    connect(worker_, &QThread::finished, this, [this] {
+        worker_->deleteLater();
+        worker_ = nullptr;
+        sweepButton_->setText(QStringLiteral("Sweep"));
+        if (status_->text() == QLatin1String("sweeping..."))
+            status_->setText(QStringLiteral("%1 points measured").arg(points_.size()));
+        emit sweepFinished();
+    });
+    sweepButton_->setText(QStringLiteral("Stop"));
+    status_->setText(QStringLiteral("sweeping..."));
+    worker_->start();
+}
+
+void GalleryView::stopSweep()
+{
+    if (cancel_)
+        cancel_->store(true);
+}
+
+void GalleryView::addPoint(const SweepPoint& p)
+{
+    points_.push_back(p);
+    if (!p.error.isEmpty())
+        status_->setText(QStringLiteral("%1 at N = %2: %3").arg(p.variant).arg(p.n).arg(p.error));
+    else if (!p.verified)
+        status_->setText(QStringLiteral("%1 at N = %2: WRONG result").arg(p.variant).arg(p.n));
+    replot();
+}
+
+void GalleryView::replot()
+{
+    plot_->clearGraphs();
+    const bool rate = axisBox_->currentIndex() == 0;
+    plot_->yAxis->setLabel(rate ? rateUnit(family()) : QStringLiteral("time (ms)"));
+    std::map<QString, QCPGraph*> graphs;
+    const QStringList names = variantsOf(family(), gpu());
+    auto colourOf = [&](const QString& variant) { return accentColor(int(names.indexOf(variant))); };
+    for (const SweepPoint& p : points_) {
+        if (!p.error.isEmpty() || p.ms <= 0)
+            continue;
+        QCPGraph*& g = graphs[p.variant];
+        if (!g) {
+            g = plot_->addGraph();
+            g->setName(p.variant);
+            g->setPen(QPen(colourOf(p.variant), 2));
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+        }
+        g->addData(double(p.n), rate ? p.rate : p.ms);
+    }
+    for (const SeedSeries& s : seedSeries(family(), gpu())) {
+        QCPGraph* g = plot_->addGraph();
+        g->setName(s.variant + QStringLiteral(" (seed, ") + s.hardware + QStringLiteral(")"));
+        QPen pen(colourOf(s.variant), 1.5, Qt::DashLine);
+        g->setPen(pen);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, 7));
+        for (const SweepPoint& p : s.points)
+            g->addData(double(p.n), rate ? p.rate : p.ms);
+    }
+    plot_->rescaleAxes();
+    plot_->xAxis->scaleRange(1.3, plot_->xAxis->range().center());
+    plot_->yAxis->scaleRange(1.5, plot_->yAxis->range().center());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void GalleryView::setPattern(int index)
+{
+    if (index < 0 || index >= int(patterns().size()))
+        return;
+    steps_ = buildSteps(patterns()[std::size_t(index)].pattern);
+    pattern_->setPattern(patterns()[std::size_t(index)], &steps_);
+    step_ = 0;
+    showStep();
+}
+
+void GalleryView::stepForward()
+{
+    if (step_ + 1 < int(steps_.size()))
+        ++step_;
+    showStep();
+}
+
+void GalleryView::stepBack()
+{
+    if (step_ > 0)
+        --step_;
+    showStep();
+}
+
+void GalleryView::togglePlay()
+{
+    if (timer_->isActive()) {
+        timer_->stop();
+        playButton_->setText(QStringLiteral("Play"));
+    } else {
+        if (step_ + 1 >= int(steps_.size()))
+            step_ = -1;
+        timer_->start();
+        playButton_->setText(QStringLiteral("Pause"));
+        stepForward();
+    }
+}
+
+void GalleryView::goToStepForScreenshot(int index)
+{
+    if (timer_->isActive())
+        togglePlay();
+    step_ = std::clamp(index, 0, std::max(0, int(steps_.size()) - 1));
+    showStep();
+}
+
+void GalleryView::showStep()
+{
+    pattern_->setStep(step_);
+    if (step_ >= 0 && step_ < int(steps_.size())) {
+        const AccessStep& s = steps_[std::size_t(step_)];
+        stepTitle_->setText(QStringLiteral("Step %1 / %2: ").arg(step_ + 1).arg(steps_.size()) + s.title);
+        stepCost_->setText(s.cost);
+    }
+}
+
+}  // namespace gigacheck::ui::gallery
