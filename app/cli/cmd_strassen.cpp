@@ -111,7 +111,7 @@ int strassenCommand(const QStringList& args)
         throw InputError("--json needs a file name");
 
     const CancellableSection cancellable;
-    auto backend = makeBackend(c.backend, c.device);
+    auto backend = makeStrassenBackend(c);
     const StrassenResult r = runStrassen(c, *backend, nullptr, &cancelRequested());
     if (!json.empty()) {
         std::ofstream out(json);

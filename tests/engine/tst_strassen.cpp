@@ -33,7 +33,7 @@ StrassenConfig config(Shape shape, int levels, StrassenVariant v, Precision p = 
 
 StrassenResult run(const StrassenConfig& c)
 {
-    auto backend = makeCpuBackend();
+    auto backend = makeStrassenBackend(c);
     return runStrassen(c, *backend);
 }
 
@@ -200,7 +200,7 @@ private slots:
                     remote += t % g != 0;
                 QCOMPARE(copies, 3 * remote);
                 const StrassenResult r = run(c);
-                QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status).c_str());
+                QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
                 QCOMPARE(r.recovery.changedA, std::int64_t(0));
             }
     }

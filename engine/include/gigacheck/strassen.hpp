@@ -117,6 +117,10 @@ struct StrassenResult {
 };
 
 // Plans, runs, verifies and fills the result. Throws InputError on bad input.
+// The backend a config asks for, with as many devices as its decomposition places ops on: the
+// CPU emulates config.devices devices; CUDA lists the chosen GPU once per device when the machine
+// has fewer (G = 1 real GPU still runs a G-device schedule). Throws InputError like makeBackend.
+std::unique_ptr<Backend> makeStrassenBackend(const StrassenConfig& config);
 StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer = nullptr,
                            const std::atomic<bool>* cancel = nullptr);
 // The same on inputs the caller made (the bench reuses them across runs); a and b are left as the

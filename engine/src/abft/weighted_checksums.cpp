@@ -311,7 +311,8 @@ VerifyResult verifyWeighted(T* c, std::int64_t rows, std::int64_t cols, std::int
         if (cells.empty())
             return uncorrectable();
         for (std::size_t e = 0; e < cells.size(); ++e) {
-            const auto [i, j] = cells[e];
+            // Plain copies: a lambda may not capture structured bindings before clang 16.
+            const std::int64_t i = cells[e].first, j = cells[e].second;
             const auto sharesColumn = std::count_if(cells.begin(), cells.end(), [&](auto p) { return p.second == j; });
             const auto sharesRow = std::count_if(cells.begin(), cells.end(), [&](auto p) { return p.first == i; });
             double value = double(c[i * ld + j]) - deltas[e];

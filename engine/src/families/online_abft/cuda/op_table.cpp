@@ -96,8 +96,11 @@ void issueStore(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
 // (c_A is taken from each A panel by the product's own pass over it.)
 void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
 {
-    const Shape& sh = inputsOf(c.request).shape;
-    gigacheck::cuda::checksumB(inputsOf(c.request).precision, buf(c, kSlotB), sh.n, sh.q, ld(c, kSlotB), s);
+    const OnlineInputs& in = inputsOf(c.request);
+    // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
+    // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
+    const bool roundTf32 = in.gemm == GemmVariant::CublasTf32 && in.precision == Precision::F32;
+    gigacheck::cuda::checksumB(in.precision, buf(c, kSlotB), in.shape.n, in.shape.q, ld(c, kSlotB), s, roundTf32);
 }
 
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)

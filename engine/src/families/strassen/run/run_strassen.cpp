@@ -90,6 +90,21 @@ void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatr
     }
 }
 
+std::unique_ptr<Backend> makeStrassenBackend(const StrassenConfig& config)
+{
+    std::unique_ptr<Backend> backend = makeBackend(config.backend, config.device);
+    const int devices = config.distribute ? std::max(1, config.devices) : 1;
+    if (devices == 1)
+        return backend;
+    if (backend->device().backend == BackendKind::Cpu)
+        return makeCpuBackend(devices);
+    std::string why;
+    auto several = makeCudaBackend(&why, std::vector<int>(std::size_t(devices), backend->device().index));
+    if (!several)
+        throw InputError("--devices " + std::to_string(devices) + ": " + why);
+    return several;
+}
+
 StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer,
                            const std::atomic<bool>* cancel)
 {
