@@ -5,6 +5,7 @@
 #include "session/labsession.hpp"
 #include "plotstyle.hpp"
 
+#include <utility>
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -73,7 +74,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
         // Hidden behind another tab: nothing to draw now; showEvent catches up.
         if (isVisible() && layer_ == Layer::Values && matrix_.empty()) {
             rebuildGrid();
-            plot_->replot(QCustomPlot::rpQueuedReplot);
+            requestReplot();
         }
     });
 
@@ -82,7 +83,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     refine_->setInterval(120);
     connect(refine_, &QTimer::timeout, this, [this] {
         rebuildGrid();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     });
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), refine_, qOverload<>(&QTimer::start));
     connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), refine_, qOverload<>(&QTimer::start));
@@ -173,7 +174,7 @@ void HeatmapView::beginLiveResult()
         return;
     }
     rebuildGrid();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapView::addResultTiles(const QVector<HeatmapGrid>& tiles)
@@ -197,7 +198,7 @@ void HeatmapView::setMatrix(const HostMatrix& c)
         return;
     }
     rebuildGrid();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapView::setEvents(const std::vector<InjectEvent>& injections, const std::vector<VerifyEvent>& verifications)
@@ -206,7 +207,7 @@ void HeatmapView::setEvents(const std::vector<InjectEvent>& injections, const st
     verifications_ = verifications;
     if (layer_ != Layer::Values) {
         rebuildGrid();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     }
 }
 
@@ -216,7 +217,7 @@ void HeatmapView::setLayer(Layer layer)
     if (layerBox_->currentIndex() != int(layer))
         layerBox_->setCurrentIndex(int(layer));
     rebuildGrid();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 void HeatmapView::setFaults(const std::vector<FaultAt>& faults)
@@ -241,7 +242,7 @@ void HeatmapView::setStep(const AnimationStep* step)
         plot_->yAxis->setRange(double(step->rowOffset) - padR, double(step->rowOffset + step->rows + 1) + padR);
         rebuildGrid();
         refine_->stop();
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        requestReplot();
     } else {
         replotOverlay();
     }
@@ -253,7 +254,7 @@ void HeatmapView::resetZoom()
     plot_->yAxis->setRange(0, double(rows_));
     rebuildGrid();
     refine_->stop();
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    requestReplot();
 }
 
 MatrixWindow HeatmapView::visibleWindow() const
@@ -312,7 +313,7 @@ void HeatmapView::rebuildGrid()
                         return;
                     }
                     self->applyGrid(std::move(grid));
-                    self->plot_->replot(QCustomPlot::rpQueuedReplot);
+                    self->requestReplot();
                 }, Qt::QueuedConnection);
             });
         }
@@ -499,9 +500,22 @@ bool HeatmapView::exportCsv(const QString& path, QString* error) const
     return writeCsv(path, {QStringLiteral("row"), QStringLiteral("col"), layerBox_->currentText()}, rows, error);
 }
 
+// A hidden view (another tab in front, e.g. the timeline during a run) does not render: a
+// replot of the colour map costs ~20 ms of GUI-thread time; showEvent draws once instead.
+void HeatmapView::requestReplot()
+{
+    if (!isVisible() && window()->isVisible()) {  // (a view never shown, e.g. in a test, still renders)
+        replotPending_ = true;
+        return;
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void HeatmapView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    if (std::exchange(replotPending_, false))
+        plot_->replot(QCustomPlot::rpQueuedReplot);
     if (deferredGrid_) {
         applyGrid(std::move(*deferredGrid_));
         deferredGrid_.reset();

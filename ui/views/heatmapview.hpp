@@ -88,6 +88,7 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void requestReplot();
 
 private:
     void rebuildGrid();
@@ -127,6 +128,7 @@ private:
     // Large reductions run on the thread pool; results of superseded requests are dropped.
     quint64 gridGeneration_ = 0;
     bool gridPending_ = false;
+    bool replotPending_ = false;  // a replot asked for while hidden
     bool gridStale_ = false;  // grid_ shows an older state; rebuilt when the view is shown
     std::optional<HeatmapGrid> deferredGrid_;  // reduced while hidden; applied when shown
 
