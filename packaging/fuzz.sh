@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-readers=(record ceilings campaign)
+readers=(record ceilings campaign npy)
 
 skip() { echo "fuzz: SKIPPED: $*"; exit 77; }
 

@@ -5,13 +5,19 @@ set -euo pipefail
 
 # libqt6svg6-dev is a virtual name on Debian 12, provided by qt6-svg-dev: the real name is listed
 # so that dpkg-query sees it installed and a second run installs nothing. clang and its
-# compiler-rt (libFuzzer, sanitizers) build the readers' fuzzers (packaging/fuzz.sh).
+# compiler-rt (libFuzzer, sanitizers) build the readers' fuzzers (packaging/fuzz.sh). `file` and
+# dpkg-dev (from build-essential) are what `cpack -G DEB` needs to find the package's dependencies
+# (packaging/test-package.sh, ctest package.deb). libqcustomplot-dev pulls Qt 5's development
+# packages too (Debian ships the Qt 5 and Qt 6 builds of QCustomPlot in one -dev package): needed to
+# build, never by the built programs or the package.
+# python3-numpy: tests/engine/tst_npy.cpp cross-checks .npy files NumPy writes and reads.
 packages=(
-  build-essential cmake ninja-build
+  build-essential cmake ninja-build file
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   libopenblas-dev nlohmann-json3-dev libgl-dev
   xvfb xauth
   clang libclang-rt-dev
+  python3-numpy
 )
 
 missing=()

@@ -18,7 +18,7 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | online | strassen | reduced | transpose"));
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | link | online | strassen | multi-gpu-strassen | reduced | transpose | multi-gpu-gemm"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -31,7 +31,7 @@ int benchCommand(const QStringList& args)
     const QStringList suites = parser.positionalArguments();
     if (suites.size() != 1)
         throw gigacheck::InputError(
-            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper, online, strassen, reduced or transpose (see gigacheck bench --help)");
+            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper, link, online, strassen, multi-gpu-strassen, reduced, transpose or multi-gpu-gemm (see gigacheck bench --help)");
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());
@@ -44,8 +44,10 @@ int benchCommand(const QStringList& args)
     // The other families' suites live in their families (bench/ there).
     const int code = options.suite == "online"      ? gigacheck::runOnlineBench(options, std::cout, err)
                      : options.suite == "strassen"  ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
+                     : options.suite == "multi-gpu-strassen" ? gigacheck::runMultiGpuStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
                      : options.suite == "reduced"   ? gigacheck::reduced_matmul::runBench(options, std::cout, err)
                      : options.suite == "transpose" ? gigacheck::transpose::runBench(options, std::cout, err)
+                     : options.suite == "multi-gpu-gemm" ? gigacheck::runMultiGpuGemmBench(options, std::cout, err)
                                                     : gigacheck::runBench(options, std::cout, err);
     std::string message = err.str();
     if (code == kExitVerified) {

@@ -26,6 +26,22 @@ void printCeilings(const Ceilings& c)
     std::cout << "    ceilings (" << c.source << "): FP32 " << c.gflopsF32 << " GFLOP/s, TF32 " << c.gflopsTf32
               << " GFLOP/s, FP64 " << c.gflopsF64 << " GFLOP/s, device copy " << c.deviceBandwidthGBs
               << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s\n";
+    // The cost model's tables (the planner of --strategy auto reads them).
+    for (const char* kind : {"f32", "tf32", "f64"}) {
+        std::string line;
+        for (const GemmRatePoint& p : c.gemmRates)
+            if (p.kind == kind)
+                line += " " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + " " +
+                        std::to_string(int(p.gflops + 0.5));
+        if (!line.empty())
+            std::cout << "    GEMM rate " << kind << " (m x n x k GFLOP/s):" << line << "\n";
+    }
+    if (!c.copyRates.empty()) {
+        std::cout << "    2D copy rate (row width H2D/D2H GB/s):";
+        for (const CopyRatePoint& p : c.copyRates)
+            std::cout << " " << formatBytes(double(p.rowBytes)) << " " << p.h2dGBs << "/" << p.d2hGBs << ";";
+        std::cout << "\n";
+    }
 }
 
 QJsonObject toJsonObject(const DeviceInfo& d)
@@ -66,7 +82,8 @@ int devicesCommand(const QStringList& args)
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("measure"),
                       QStringLiteral("Measure the roofs (GEMM per precision, device copy, H2D, D2H) of each device and "
-                                     "store them for the roofline.")});
+                                     "the cost model's rate tables (GEMM per block shape, pinned 2D copy per row "
+                                     "width) and store them for the roofline and the planner.")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Also write the list as JSON to FILE."),
                       QStringLiteral("FILE")});
     if (!parseCommandLine(parser, QStringLiteral("devices"),

@@ -3,6 +3,7 @@
 
 #include "command_line.hpp"
 #include "interrupt.hpp"
+#include "run_inputs.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/run.hpp"
@@ -41,23 +42,36 @@ int runCommand(const QStringList& args)
                                          "reference\ndisagrees, 2 bad input or a failure."),
                           args))
         return kExitVerified;
-    const RunOptions options = runOptionsFrom(parser);
+    RunOptions options = runOptionsFrom(parser);
     if (options.scheme != Scheme::Blocked)
         return runOnlineCommand(options);
+    const GivenOperands given = loadGivenOperands(options);  // the shape and type follow from the files
     // From here a signal stops the run between operations and the partial record is still written
     // (a signal before this line ends the process with a message: nothing has run yet).
     const CancellableSection cancellable;
     if (!options.jsonPath.empty())
         checkWritable(options.jsonPath);
+    if (!options.saveC.empty())
+        checkWritableOutput(options.saveC, "C");
 
     RunHooks hooks;
     hooks.cancel = &cancelRequested();
+    HostMatrix c;
+    if (!options.saveC.empty())
+        hooks.resultOut = &c;
+    if (given.present()) {
+        hooks.givenA = &given.a;
+        hooks.givenB = &given.b;
+    }
     const RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
 
     if (!options.jsonPath.empty())
         saveRecord(record, options.jsonPath);
+    if (!options.quiet && given.present())
+        std::cout << describeGivenOperands(options, given);
     if (!options.quiet)
         std::cout << formatReport(record);
+    saveResult(options, c, record.status);
 
     if (record.status == "cancelled") {
         std::cerr << "gigacheck: error: run " << interruptWords()

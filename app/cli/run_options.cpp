@@ -115,13 +115,23 @@ void parseFaultModel(const std::string& text, FaultSpec& spec)
 void addRunOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        option("shape", "Problem size: A is M x N, B is N x Q (required).", "MxNxQ"),
+        option("shape", "Problem size: A is M x N, B is N x Q (required unless --load-a / --load-b give it).",
+               "MxNxQ"),
+        option("load-a", "Read A from a NumPy .npy file (2-D float32 or float64, C or Fortran order); needs "
+                         "--load-b. The shape and the type follow from the files.", "A.npy"),
+        option("load-b", "Read B from a NumPy .npy file (its rows: A's columns).", "B.npy"),
+        option("save-c", "Write the result C to a NumPy .npy file once the run has ended.", "C.npy"),
         option("type", "Values: f32 (float) or f64 (double). Default f32.", valuesOf<Precision>()),
         option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
                valuesOf<BackendKind>()),
         option("device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"),
-        option("strategy", "Buffering strategy under the memory cap (seed section 5). Default s1.",
-               valuesOf<StrategyKind>()),
+        option("devices", "Spread the C blocks over G devices (each with its own buffers under the cap, its own "
+                           "queues): on CUDA --device first, then the other GPUs, repeated when there are fewer; "
+                           "on the CPU G emulated devices. Default 1.",
+               "G"),
+        option("strategy", "Buffering strategy under the memory cap (seed section 5); auto: the cost-model "
+                           "planner picks strategy and blocking. Default s1.",
+               valuesOf<StrategyKind>() + "|auto"),
         option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
                       "(CPU: 1 GiB).",
                "SIZE"),
@@ -174,7 +184,7 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         return optionValue(parser, QString::fromLatin1(name), parse);
     };
     const std::string scheme(toString(o.scheme));
-    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft"})
+    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices"})
         if (set(name))
             throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
                              "GEMM), not to --scheme " + scheme);
@@ -226,6 +236,27 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         });
 }
 
+// --load-a / --load-b / --save-c: the paths only; run_inputs.cpp reads the files.
+void filesFrom(const QCommandLineParser& parser, RunOptions& o)
+{
+    const auto path = [&](const char* name, std::string& into) {
+        if (!parser.isSet(QString::fromLatin1(name)))
+            return;
+        into = text(parser.value(QString::fromLatin1(name)));
+        if (into.empty())
+            throw InputError(std::string("--") + name + " needs a file name (got an empty one)");
+    };
+    path("load-a", o.loadA);
+    path("load-b", o.loadB);
+    path("save-c", o.saveC);
+    if (o.loadA.empty() != o.loadB.empty())
+        throw InputError(std::string("--") + (o.loadA.empty() ? "load-b" : "load-a") + " needs --" +
+                         (o.loadA.empty() ? "load-a" : "load-b") + " too: the lab takes both of your matrices or "
+                         "generates both");
+    if (!o.loadA.empty() && parser.isSet(QStringLiteral("dist")))
+        throw InputError("--dist chooses generated values; with --load-a / --load-b the values are your files'");
+}
+
 }  // namespace
 
 RunOptions runOptionsFrom(const QCommandLineParser& parser)
@@ -233,8 +264,9 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (!parser.positionalArguments().isEmpty())
         throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) +
                          "' (see gigacheck run --help)");
-    if (!parser.isSet(QStringLiteral("shape")))
-        throw InputError("missing --shape MxNxQ (e.g. --shape 2048x1024x1536)");
+    if (!parser.isSet(QStringLiteral("shape")) && !parser.isSet(QStringLiteral("load-a")) &&
+        !parser.isSet(QStringLiteral("load-b")))
+        throw InputError("missing --shape MxNxQ (e.g. --shape 2048x1024x1536) or --load-a A.npy --load-b B.npy");
 
     RunOptions o;
     RunConfig& c = o.config;
@@ -244,15 +276,24 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     };
     const auto max64 = std::numeric_limits<std::uint64_t>::max();
 
-    c.shape = value("shape", parseShape);
+    o.shapeGiven = set("shape");
+    o.typeGiven = set("type");
+    if (o.shapeGiven)
+        c.shape = value("shape", parseShape);
+    filesFrom(parser, o);
     if (set("type"))
         c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
     if (set("device"))
         c.device = value("device", parseDeviceNumber);
-    if (set("strategy"))
-        c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
+    if (set("devices"))
+        c.devices = value("devices", [](const std::string& s) { return integer<int>(s, 1, kMaxRunDevices, "a device count"); });
+    if (set("strategy")) {
+        c.planByCostModel = parser.value(QStringLiteral("strategy")) == QStringLiteral("auto");
+        if (!c.planByCostModel)
+            c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
+    }
     if (set("mem"))
         c.memCapBytes = value("mem", [](const std::string& s) { return parseSize(s); });
     if (set("errors"))
@@ -318,6 +359,9 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
                                  "(or offline) or drop it");
         return o;
     }
+    if (!o.loadA.empty() || !o.saveC.empty())
+        throw InputError("--load-a / --load-b / --save-c work with --scheme blocked (the default), not --scheme " +
+                         std::string(toString(o.scheme)));
     onlineOptionsFrom(parser, o);
     return o;
 }

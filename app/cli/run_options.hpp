@@ -17,6 +17,9 @@ struct RunOptions {
     gigacheck::OnlineConfig online;       // --scheme online | offline | tmr
     std::string jsonPath;  // empty: no record written
     bool quiet = false;
+    // Your own matrices (run_inputs.cpp): A and B from .npy files, C written to one.
+    std::string loadA, loadB, saveC;
+    bool shapeGiven = false, typeGiven = false;
 };
 
 void addRunOptions(QCommandLineParser& parser);

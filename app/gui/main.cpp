@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QIcon>
 #include <QScreen>
 #include <QRegularExpression>
 
@@ -29,6 +30,8 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("gigacheck"));
     QApplication::setApplicationName(QStringLiteral("gigacheck-lab"));
     QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/gigacheck/icons/gigacheck-lab.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("gigacheck-lab"));  // the installed .desktop entry
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Gigacheck Lab: ABFT GEMM under a memory cap, live."));

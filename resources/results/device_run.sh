@@ -4,6 +4,10 @@
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
 #   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
+#   resources/results/device_run.sh build mgpu-strassen   (issue 14: Strassen over every visible GPU)
+#   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
+#   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
+#   resources/results/device_run.sh build package   (the CUDA module, issue 12 item 8; labbuild package: with the .deb)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
 set -u
 OUT=${OUT:-/tmp/gigacheck-out}
@@ -149,6 +153,34 @@ for phase in "$@"; do
     GIGACHECK_BENCH_SIZES=32768 $CLI bench strassen --json "$OUT/bench_strassen_32k.json" > "$OUT/bench_strassen_32k.txt" 2>&1
     tail -60 "$LOG"
     ;;
+  mgpu-strassen)
+    # Issue 14 items 1, 2, 4: the Strassen decompositions on several GPUs. The GPU test (every visible
+    # GPU count >= 2, and G = 2 on one GPU), the single-GPU strassen test again (its op table
+    # changed), compute-sanitizer over two devices, CLI runs (one record for the GUI's timeline),
+    # then bench multi-gpu-strassen (table + JSON, about 3 minutes on two H200s). After `build`.
+    stamp mgpu-strassen
+    nvidia-smi topo -m >> "$LOG" 2>&1
+    cmake --build build -j16 --target gigacheck tst_cuda_multi_gpu_strassen tst_cuda_strassen > "$OUT/build_mgs.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_mgs.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_mgs.txt"
+    for t in tst_cuda_multi_gpu_strassen tst_cuda_strassen; do
+      build/tests/$t 2>&1 | grep -E "QINFO|^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/$t: /" >> "$LOG"
+    done
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI strassen --shape 300x200x250 --backend cuda \
+      --devices 2 --decomposition winograd --quiet >> "$LOG" 2>&1; echo "sanitizer --devices 2 exit $?" >> "$LOG"
+    $CLI strassen --shape 14336x14336x14336 --type f64 --backend cuda --devices 2 --decomposition winograd \
+      --json "$OUT/strassen_2gpu_winograd.json" 2>&1 | grep -E "^(device|devices|time|error of C|verdict)" |
+      sed "s/^/winograd G=2: /" >> "$LOG"
+    for args in "--devices 2 --decomposition 2d" "--devices 3 --decomposition winograd" "--devices 1 --decomposition winograd"; do
+      $CLI strassen --shape 14336x14336x14336 --type f64 --backend cuda $args 2>&1 |
+        grep -E "^(devices|time|verdict)" | sed "s/^/$args: /" >> "$LOG"
+    done
+    stamp bench multi-gpu-strassen
+    $CLI bench multi-gpu-strassen --json "$OUT/bench_mgpu_strassen.json" > "$OUT/bench_mgpu_strassen.txt" 2>> "$LOG"
+    echo "bench multi-gpu-strassen exit $?" | tee -a "$LOG"
+    tail -40 "$LOG"
+    tail -50 "$OUT/bench_mgpu_strassen.txt"
+    ;;
   online)
     # Issue 9 (online ABFT, seed 002): its GPU tests, a few CLI runs, then `bench online`.
     stamp online: build tst_cuda_online
@@ -174,6 +206,33 @@ for phase in "$@"; do
     $CLI bench online --json "$OUT/bench_online.json" > "$OUT/bench_online.txt" 2>> "$LOG"
     echo "bench online exit $?" | tee -a "$LOG"
     tail -60 "$OUT/bench_online.txt"
+    ;;
+  online-lab)
+    # Issue 9 item 6 (branch online-lab): the lab side of the online family with the CUDA backend
+    # built in: its ui test (the CPU engine, offscreen), an online run on the device whose step
+    # frames the lab replays on the CPU, and the screenshots (the online step slider and fq sweep).
+    stamp online-lab: build gigacheck-lab tst_onlinelab
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
+      -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build_lab.txt" 2>&1 &&
+      cmake --build build -j16 --target gigacheck gigacheck-lab tst_onlinelab tst_cuda_online >> "$OUT/build_lab.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_lab.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_lab.txt"
+    QT_QPA_PLATFORM=offscreen build/tests/tst_onlinelab 2>&1 | grep -E "^(Totals|FAIL|SKIP|PASS)|Loc:" | sed "s/^/tst_onlinelab: /" >> "$LOG"
+    build/tests/tst_cuda_online 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_online: /" >> "$LOG"
+    # K = 2 and a fault in A on CUDA: refused (exit 2) until issue 9 item 2 (weighted checksums and
+    # input targets in the CUDA kernels) lands; the exit codes say where that stands.
+    for args in "--scheme online --panel 256 --check-every 1 --checksums 2 --inject-at 100,200@3 --inject-at 100,700@3" \
+                "--scheme online --panel 256 --check-every 1 --target a --inject-at 100,200@2"; do
+      echo "--- run 2048^3 cuda $args" >> "$LOG"
+      $CLI run --shape 2048x2048x2048 --backend cuda $args > /tmp/online_lab_run.txt 2>&1
+      echo "exit $?" >> /tmp/online_lab_run.txt; grep -vE "^    C\(" /tmp/online_lab_run.txt | tail -8 >> "$LOG"
+    done
+    for size in 1366x768 1920x1080; do
+      QT_QPA_PLATFORM=offscreen build/app/gui/gigacheck-lab --screenshots "$OUT/shots-$size" --size $size >> "$LOG" 2>&1
+      echo "screenshots $size exit $?" | tee -a "$LOG"
+      (cd "$OUT/shots-$size" && ls | grep -v online | xargs -r rm -f)
+    done
+    tail -30 "$LOG"
     ;;
   gallery)
     # Issue 11, the kernel gallery: build, its GPU test, compute-sanitizer on small runs, the four
@@ -215,6 +274,84 @@ for phase in "$@"; do
       echo "bench $suite exit $?" | tee -a "$LOG"
       tail -45 "$OUT/bench_$suite.txt"
     done
+    ;;
+  mgpu-gemm)
+    # Issue 14 item 3: the blocked ABFT GEMM spread over G GPUs (all visible; one GPU: G = 2 emulated).
+    stamp mgpu-gemm build
+    nvidia-smi --query-gpu=index,name,memory.total --format=csv >> "$LOG" 2>&1
+    nvidia-smi topo -m >> "$LOG" 2>&1
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
+      -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
+      cmake --build build -j16 --target gigacheck tst_cuda_multi_device_gemm tst_cuda_backend >> "$OUT/build.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; }
+    rm -f "$OUT/build.txt"
+    stamp mgpu-gemm gpu test
+    build/tests/tst_cuda_multi_device_gemm 2>&1 | grep -E "QINFO|d[0-9]:|^(Totals|FAIL|SKIP|PASS)" >> "$LOG"
+    build/tests/tst_cuda_backend -silent 2>&1 | grep -E "^(Totals|FAIL|SKIP)" | sed "s/^/tst_cuda_backend: /" >> "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 157x93x131 --backend cuda --devices 2 \
+      --strategy s3 --mem 60000B --errors 1 --fault-scope every --quiet >> "$LOG" 2>&1
+    echo "sanitizer run --devices 2: exit $?" | tee -a "$LOG"
+    stamp mgpu-gemm run record
+    $CLI run --shape 16384x16384x16384 --backend cuda --devices 2 --strategy s3 --mem 4GiB --errors 1 \
+      --json "$OUT/run_devices2.json" > "$OUT/run_devices2.txt" 2>> "$LOG"
+    echo "run --devices 2 exit $?" | tee -a "$LOG"
+    tail -40 "$LOG"
+    stamp bench multi-gpu-gemm
+    $CLI bench multi-gpu-gemm --json "$OUT/bench_mgpu_gemm.json" > "$OUT/bench_mgpu_gemm.txt" 2>> "$LOG"
+    echo "bench multi-gpu-gemm exit $?" | tee -a "$LOG"
+    tail -50 "$OUT/bench_mgpu_gemm.txt"
+    ;;
+  planner)
+    # Issue 13: the cost model's rate tables, predicted vs measured per strategy and cap, the link
+    # under load, and one --strategy auto run whose record carries the predicted spans. After build.
+    stamp devices --measure: roofs and the rate tables of the cost model
+    $CLI devices --measure > "$OUT/planner_devices.txt" 2>&1
+    echo "devices --measure exit $?" | tee -a "$LOG"
+    tail -12 "$OUT/planner_devices.txt"
+    stamp bench link
+    $CLI bench link --json "$OUT/planner_link.json" > "$OUT/planner_link.txt" 2>> "$LOG"
+    echo "bench link exit $?" | tee -a "$LOG"
+    tail -30 "$OUT/planner_link.txt"
+    stamp bench out-of-core with predictions
+    $CLI bench out-of-core --json "$OUT/planner_ooc.json" > "$OUT/planner_ooc.txt" 2>> "$LOG"
+    echo "bench out-of-core exit $?" | tee -a "$LOG"
+    tail -30 "$OUT/planner_ooc.txt"
+    stamp run --strategy auto: 32768^3 FP32 ABFT under 4 GiB
+    $CLI run --shape 32768x32768x32768 --backend cuda --strategy auto --mem 4GiB --reference none \
+      --json "$OUT/planner_auto_record.json" > "$OUT/planner_auto.txt" 2>&1
+    echo "run --strategy auto exit $?" | tee -a "$LOG"
+    grep -E "Planner|^Predicted|^  [a-z0-9-]+ \(|total: predicted|Verdict" "$OUT/planner_auto.txt" | cut -c1-1500 | tee -a "$LOG"
+    ;;
+  package)
+    # Issue 12 item 8 (after build or labbuild): the CUDA backend as the run-time module
+    # build/engine/libgigacheck_cuda.so. The programs link no CUDA library; with the module they use
+    # the GPU, without it (or with a broken one) they say why and run on the CPU.
+    stamp package: the CUDA module
+    cmake --build build -j16 --target gigacheck gigacheck_cuda >> "$LOG" 2>&1 || { echo "module build failed" | tee -a "$LOG"; exit 1; }
+    for f in build/app/cli/gigacheck build/engine/libgigacheck_engine.so build/engine/libgigacheck_cuda.so; do
+      echo "$f links: $(ldd $f | grep -oE 'lib(cudart|cublas|cublasLt|cuda)\.so[^ ]*' | sort -u | tr '\n' ' ')" | tee -a "$LOG"
+    done
+    $CLI devices 2>&1 | tee -a "$LOG"
+    $CLI run --shape 2048x2048x2048 --backend cuda --strategy s2 --mem 16MiB --errors 2 --quiet >> "$LOG" 2>&1
+    echo "cuda run through the module: exit $? (0 expected)" | tee -a "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x200x250 --backend cuda --strategy s2 \
+      --mem 200KB --errors 1 --quiet >> "$LOG" 2>&1
+    echo "sanitizer through the module: exit $? (0 expected)" | tee -a "$LOG"
+    GIGACHECK_CUDA_MODULE=/nonexistent/libgigacheck_cuda.so $CLI devices 2>&1 | tee -a "$LOG"
+    printf 'not a library\n' > /tmp/broken.so
+    GIGACHECK_CUDA_MODULE=/tmp/broken.so $CLI devices 2>&1 | tee -a "$LOG"
+    GIGACHECK_CUDA_MODULE=/tmp/broken.so $CLI run --shape 64x64x64 --backend cpu --quiet >> "$LOG" 2>&1
+    echo "cpu run with a broken module: exit $? (0 expected)" | tee -a "$LOG"
+    GIGACHECK_CUDA_MODULE=/tmp/broken.so $CLI run --shape 64x64x64 --backend cuda --quiet >> "$LOG" 2>&1
+    echo "cuda run with a broken module: exit $? (refused, nonzero expected)" | tee -a "$LOG"
+    ctest --test-dir build -L gpu --output-on-failure --timeout 400 >> "$LOG" 2>&1
+    echo "ctest -L gpu exit $?" | tee -a "$LOG"; grep -E "tests passed|Failed|Skipped" "$LOG" | tail -4
+    if [ -x build/app/gui/gigacheck-lab ] && command -v dpkg-deb > /dev/null; then
+      packaging/test-package.sh --build-dir build >> "$LOG" 2>&1
+      echo "test-package exit $?" | tee -a "$LOG"
+      (cd build && cpack -G DEB -B /tmp/gigacheck-debs > /dev/null 2>&1) &&
+        for d in /tmp/gigacheck-debs/*.deb; do echo "$d: $(dpkg-deb -f $d Package Depends Recommends Suggests | tr '\n' ' ')" | tee -a "$LOG"; done
+    fi
     ;;
   kernels | abft | ooc | paper)
     suite=$phase; [ $phase = abft ] && suite=abft-overhead; [ $phase = ooc ] && suite=out-of-core

@@ -4,6 +4,7 @@
 #include "gigacheck/strassen.hpp"
 
 #include "../../engine/src/families/strassen/recipe.hpp"
+#include "families/strassen/bench/multi_device_model.hpp"
 
 #include <QtTest>
 
@@ -170,11 +171,11 @@ private slots:
         QVERIFY(rounded.recovery.maxUlpsA > 0);
     }
 
-    void multiDeviceScheduleForOneTwoAndSevenDevices()
+    void multiDeviceScheduleForOneTwoThreeAndSevenDevices()
     {
         const OpKind kCopy = opKindFromString("strassen-copy");
         for (StrassenDecomposition d : {StrassenDecomposition::Winograd, StrassenDecomposition::TwoD})
-            for (int g : {1, 2, 7}) {
+            for (int g : {1, 2, 3, 7}) {
                 StrassenConfig c = config({66, 50, 34}, 2, StrassenVariant::Msmes);
                 c.devices = g;
                 c.distribute = true;
@@ -190,6 +191,12 @@ private slots:
                     devices.insert(op.device);
                     products += op.kind == kProduct && op.block.i == 1;
                     copies += op.kind == kCopy;
+                    // Peer copies on the remote device's copy queues: operands in, the result out.
+                    if (op.kind == kCopy) {
+                        QVERIFY(op.device != 0);
+                        QVERIFY(op.queue == (s.buffers[std::size_t(op.operands[1].slot)].device == op.device ? Queue::H2D
+                                                                                                           : Queue::D2H));
+                    }
                 }
                 const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
                 QCOMPARE(products, tasks);
@@ -202,7 +209,69 @@ private slots:
                 const StrassenResult r = run(c);
                 QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
                 QCOMPARE(r.recovery.changedA, std::int64_t(0));
+                if (g > 1) {
+                    QCOMPARE(int(r.devices.size()), g);
+                    QVERIFY2(r.placement.find("emulated on the CPU") != std::string::npos, r.placement.c_str());
+                    // Spans on every device and copy lane the schedule uses.
+                    std::set<std::pair<int, Queue>> lanes;
+                    for (const Span& sp : r.spans)
+                        lanes.insert({sp.device, sp.queue});
+                    QVERIFY(lanes.count({1, Queue::H2D}) && lanes.count({1, Queue::D2H}) && lanes.count({1, Queue::Compute}));
+                    // The record keeps every device and the placement.
+                    const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
+                    QVERIFY(back);
+                    QCOMPARE(int(back->devices.size()), g);
+                    QCOMPARE(back->placement, r.placement);
+                }
             }
+    }
+
+    // The schedule model of bench multi-gpu-strassen on rates chosen so that only GEMMs count.
+    void scheduleModelCountsTheBusiestGpu()
+    {
+        const strassen::ScheduleRates rates{1.0, 1e12, 1e12, 1e12};
+        auto model = [&](StrassenDecomposition d, int g, std::vector<int> gpuOf) {
+            StrassenConfig c = config({64, 64, 64}, 1, StrassenVariant::Msmes);
+            c.devices = g;
+            c.distribute = true;
+            c.decomposition = d;
+            return strassen::scheduleModelSeconds(buildStrassenSchedule(c), 4, gpuOf, rates);
+        };
+        // 2D: 8 GEMMs on one GPU, 4 on each of two, all 8 again for two logical devices of one GPU.
+        QCOMPARE(qRound(model(StrassenDecomposition::TwoD, 1, {0})), 8);
+        QCOMPARE(qRound(model(StrassenDecomposition::TwoD, 2, {0, 1})), 4);
+        QCOMPARE(qRound(model(StrassenDecomposition::TwoD, 2, {0, 0})), 8);
+        QCOMPARE(qRound(model(StrassenDecomposition::TwoD, 7, {0, 1, 2, 3, 4, 5, 6})), 2);
+        // Winograd with cuBLAS leaves: a local product costs one GEMM per C block it reaches (14 on
+        // one device); a remote one, one GEMM and a scatter.
+        QCOMPARE(qRound(model(StrassenDecomposition::Winograd, 1, {0})), 14);
+        QVERIFY(model(StrassenDecomposition::Winograd, 2, {0, 1}) < 14);
+        // The issue's model: ceil(tasks / G) rounds, no link on one device.
+        QCOMPARE(strassen::issueModelSeconds(1, 7, 15, 1.0, 0, 1, 1), 7.0);
+        QCOMPARE(strassen::issueModelSeconds(2, 7, 15, 1.0, 0, 1, 1), 4.0);
+        QCOMPARE(strassen::issueModelSeconds(7, 7, 15, 1.0, 0, 1, 1), 1.0);
+        QVERIFY(strassen::issueModelSeconds(2, 8, 4, 1.0, 1e9, 1e3, 100) > 4.0);
+    }
+
+    void distinctGpusFirstRepeatedOnlyWhenFewer()
+    {
+        QCOMPARE(strassenDeviceOrdinals(0, 2, 2), (std::vector<int>{0, 1}));
+        QCOMPARE(strassenDeviceOrdinals(1, 2, 2), (std::vector<int>{1, 0}));
+        QCOMPARE(strassenDeviceOrdinals(2, 4, 3), (std::vector<int>{2, 0, 1}));
+        QCOMPARE(strassenDeviceOrdinals(0, 8, 7), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+        QCOMPARE(strassenDeviceOrdinals(0, 1, 2), (std::vector<int>{0, 0}));
+        QCOMPARE(strassenDeviceOrdinals(1, 2, 7), (std::vector<int>{1, 0, 1, 0, 1, 0, 1}));
+        QCOMPARE(strassenDeviceOrdinals(-1, 3, 2), (std::vector<int>{0, 1}));
+        QVERIFY(strassenDeviceOrdinals(0, 0, 2).empty());
+        auto gpu = [](int ordinal) {
+            DeviceInfo d;
+            d.backend = BackendKind::Cuda;
+            d.index = ordinal;
+            return d;
+        };
+        QCOMPARE(strassenPlacement({gpu(0), gpu(1)}, 2), std::string("2 devices on 2 GPUs (CUDA ordinals 0, 1)"));
+        QVERIFY(strassenPlacement({gpu(0), gpu(0)}, 2).starts_with("2 devices emulated on 1 GPU (CUDA ordinals 0, 0"));
+        QVERIFY(strassenPlacement({gpu(1), gpu(0), gpu(1)}, 3).starts_with("3 devices emulated on 2 GPUs"));
     }
 
     void everyFaultPositionIsDetectedAndCorrected()

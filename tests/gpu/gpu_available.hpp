@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 #include <QtTest>
 
@@ -10,7 +11,7 @@
 #define GIGACHECK_REQUIRE_CUDA_DEVICE()                                                              \
     do {                                                                                           \
         if (!gigacheck::cudaCompiledIn())                                                          \
-            QSKIP("GPU test skipped: this build has no CUDA backend (nvcc not found at configure)"); \
+            QSKIP(("GPU test skipped: no CUDA backend: " + gigacheck::whyNoCudaBackend()).c_str()); \
         std::string gcWhy;                                                                         \
         if (!gigacheck::makeCudaBackend(&gcWhy))                                                   \
             QSKIP(("GPU test skipped: no CUDA device: " + gcWhy).c_str());                          \

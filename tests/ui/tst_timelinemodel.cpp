@@ -156,6 +156,31 @@ private slots:
         QCOMPARE(model.runCount(), 1);
         QCOMPARE(model.runLabel(0), std::string("s4"));
     }
+
+    void predictedSpansAreLanesOfTheirOwn()
+    {
+        TimelineModel model;
+        const int run = model.addRun("s2");
+        model.addSpans(run, {span(Queue::H2D, 0, OpKind::CopyH2D, 0, 1, 0), span(Queue::Compute, 0, OpKind::Product, 1, 3, 1)});
+        const int predicted =
+            model.addPredictedRun(run, {span(Queue::H2D, 0, OpKind::CopyH2D, 0, 0.8, 0), span(Queue::Compute, 0, OpKind::Product, 0.8, 3.2, 1)});
+        QCOMPARE(model.runLabel(predicted), std::string("s2 predicted"));
+        QCOMPARE(model.predictionOf(predicted), run);
+        QCOMPARE(model.predictionOf(run), -1);
+        QCOMPARE(model.spanCount(predicted), std::size_t(2));
+        bool labelled = false;
+        for (int l = 0; l < model.laneCount(); ++l)
+            labelled = labelled || model.laneLabel(l) == "s2 predicted compute s0";
+        QVERIFY(labelled);
+        const Span* twin = model.measuredTwin(predicted, 1);
+        QVERIFY(twin);
+        QCOMPARE(twin->end - twin->start, 2.0);
+        QVERIFY(!model.measuredTwin(run, 1));  // a measured run has no twin
+        // A new prediction of the same run replaces the old one.
+        model.addPredictedRun(run, {span(Queue::Compute, 0, OpKind::Product, 0, 2, 1)});
+        QCOMPARE(model.runCount(), 2);
+        QCOMPARE(model.spanCount(1), std::size_t(1));
+    }
 };
 
 GIGACHECK_UI_TEST_MAIN(TestTimelineModel)

@@ -41,6 +41,10 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
                 running_ = false;
                 emit runFinished(r, c);
             });
+    connect(worker, &EngineWorker::onlineFinished, this, [this](quint64 job, const OnlinePtr& run) {
+        if (current(job))
+            emit onlineFinished(run);
+    });
     connect(worker, &EngineWorker::failed, this, [this](quint64 job, const QString& message) {
         if (!current(job))
             return;
@@ -59,7 +63,7 @@ EngineController::~EngineController()
     thread_.wait();
 }
 
-quint64 EngineController::start(const RunConfig& config)
+quint64 EngineController::start(const RunConfig& config, const RunOperands& operands)
 {
     ++job_;
     running_ = true;
@@ -68,10 +72,26 @@ quint64 EngineController::start(const RunConfig& config)
         worker_->requestCancel(job_ - 1);  // the runs before this one, going or queued
         EngineWorker* worker = worker_;
         const quint64 job = job_;
-        QMetaObject::invokeMethod(worker, [worker, job, config] { worker->start(job, config); },
+        QMetaObject::invokeMethod(worker, [worker, job, config, operands] { worker->start(job, config, operands); },
                                   Qt::QueuedConnection);
     }
     emit runStarted(job_, config);
+    return job_;
+}
+
+quint64 EngineController::startOnline(const OnlineConfig& config)
+{
+    ++job_;
+    running_ = true;
+    clock_.start();
+    if (worker_) {
+        worker_->requestCancel(job_ - 1);
+        EngineWorker* worker = worker_;
+        const quint64 job = job_;
+        QMetaObject::invokeMethod(worker, [worker, job, config] { worker->startOnline(job, config); },
+                                  Qt::QueuedConnection);
+    }
+    emit runStarted(job_, runConfigView(config));
     return job_;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "metatypes.hpp"
+#include "onlinerun.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -20,7 +21,9 @@ public:
     ~EngineController() override;
 
     // Starts a run (cancelling one still going); returns its job id.
-    quint64 start(const RunConfig& config);
+    quint64 start(const RunConfig& config, const RunOperands& operands = {});
+    // A run of the online ABFT family; runStarted carries its runConfigView.
+    quint64 startOnline(const OnlineConfig& config);
     void cancel();
     bool isRunning() const { return running_; }
     quint64 currentJob() const { return job_; }
@@ -36,6 +39,8 @@ signals:
     void progressChanged(double fraction, double etaSeconds);
     void runFinished(const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
     void runFailed(const QString& message);
+    // An online run's record and frames, just before its runFinished.
+    void onlineFinished(const gigacheck::ui::OnlinePtr& run);
 
 private:
     bool current(quint64 job) const { return job == job_; }

@@ -49,17 +49,27 @@ Backend* EngineWorker::backendFor(BackendKind kind, int device)
     return slot.get();
 }
 
-void EngineWorker::start(quint64 job, const RunConfig& config)
+void EngineWorker::start(quint64 job, const RunConfig& config, const RunOperands& operands)
+{
+    enqueue(job, config, operands);
+}
+
+void EngineWorker::startOnline(quint64 job, const OnlineConfig& config)
+{
+    enqueue(job, config, {});
+}
+
+void EngineWorker::enqueue(quint64 job, JobConfig config, RunOperands operands)
 {
     if (busy_) {
-        queued_ = std::make_pair(job, config);
+        queued_ = Queued{job, std::move(config), std::move(operands)};
         cancel_.store(true);
         return;
     }
-    launch(job, config);
+    launch(job, config, operands);
 }
 
-void EngineWorker::launch(quint64 job, const RunConfig& config)
+void EngineWorker::launch(quint64 job, const JobConfig& config, const RunOperands& operands)
 {
     if (!flushTimer_) {
         // Created here, not in the constructor, so that it belongs to the worker's thread.
@@ -75,13 +85,14 @@ void EngineWorker::launch(quint64 job, const RunConfig& config)
         cancel_.store(true);
     observer_.clear();
     record_.reset();
+    online_.reset();
     result_ = HostMatrix();
     error_.clear();
     emit started(job);
     flushTimer_->start();
 
     try {
-        startCompute(job, config);
+        startCompute(job, config, operands);
     } catch (const std::exception& e) {
         // No thread for the run (the system is out of threads or memory): report it, stay usable.
         flushTimer_->stop();
@@ -90,17 +101,28 @@ void EngineWorker::launch(quint64 job, const RunConfig& config)
     }
 }
 
-void EngineWorker::startCompute(quint64 job, const RunConfig& config)
+void EngineWorker::startCompute(quint64 job, const JobConfig& config, const RunOperands& operands)
 {
-    compute_ = std::thread([this, job, config] {
+    compute_ = std::thread([this, job, config, operands] {
         lowerComputePriority();
         try {
             RunHooks hooks;
             hooks.observer = &observer_;
             hooks.cancel = &cancel_;
             hooks.resultOut = &result_;
-            hooks.backend = backendFor(config.backend, config.device);
-            record_ = runGemm(config, hooks);
+            if (const auto* online = std::get_if<OnlineConfig>(&config)) {
+                hooks.backend = backendFor(online->backend, online->device);
+                online_ = runOnlineForLab(*online, hooks);
+                record_ = asRunRecord(online_->record);
+            } else {
+                const RunConfig& gemm = std::get<RunConfig>(config);
+                hooks.backend = backendFor(gemm.backend, gemm.device);
+                if (operands.present()) {
+                    hooks.givenA = operands.a.get();
+                    hooks.givenB = operands.b.get();
+                }
+                record_ = runGemm(gemm, hooks);
+            }
         } catch (const std::exception& e) {
             // InputError, BackendError or anything else: reported, never fatal to the GUI.
             error_ = QString::fromStdString(e.what());
@@ -136,16 +158,19 @@ void EngineWorker::computeDone(quint64 job)
     if (record_ && record_->status == "failed") {
         emit failed(job, QString::fromStdString(record_->error.empty() ? "run failed" : record_->error));
     } else if (record_) {
+        if (online_)
+            emit onlineFinished(job, std::exchange(online_, nullptr));
         emit finished(job, std::make_shared<const RunRecord>(std::move(*record_)), result_);
     } else {
         emit failed(job, error_);
     }
     record_.reset();
+    online_.reset();
     result_ = HostMatrix();
     if (queued_) {
         auto next = std::move(*queued_);
         queued_.reset();
-        launch(next.first, next.second);
+        launch(next.job, next.config, next.operands);
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include "batchingobserver.hpp"
 #include "metatypes.hpp"
+#include "onlinerun.hpp"
 
 #include <gigacheck/backend.hpp>
 
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <variant>
 
 class QTimer;
 
@@ -43,7 +45,9 @@ public:
 
 public slots:
     // Starts a run; a run still going is cancelled first and this one starts after it.
-    void start(quint64 job, const gigacheck::RunConfig& config);
+    void start(quint64 job, const gigacheck::RunConfig& config, const gigacheck::ui::RunOperands& operands = {});
+    // The same for a run of the online ABFT family (scheme online / offline / TMR).
+    void startOnline(quint64 job, const gigacheck::OnlineConfig& config);
 
 signals:
     void started(quint64 job);
@@ -56,13 +60,18 @@ signals:
     // record is moved into a shared pointer here, so the GUI thread never copies it.
     void finished(quint64 job, const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
     void failed(quint64 job, const QString& message);
+    // An online ABFT run's own record and step frames, emitted just before its finished().
+    void onlineFinished(quint64 job, const gigacheck::ui::OnlinePtr& run);
 
 private:
-    void launch(quint64 job, const gigacheck::RunConfig& config);
+    using JobConfig = std::variant<RunConfig, OnlineConfig>;
+    void enqueue(quint64 job, JobConfig config, RunOperands operands);
+    void launch(quint64 job, const JobConfig& config, const RunOperands& operands);
     void flush();
     void computeDone(quint64 job);
     Backend* backendFor(BackendKind kind, int device);
-    void startCompute(quint64 job, const RunConfig& config);  // throws when no thread can start
+    // throws when no thread can start
+    void startCompute(quint64 job, const JobConfig& config, const RunOperands& operands);
 
     QTimer* flushTimer_ = nullptr;
     BatchingObserver observer_;
@@ -71,9 +80,15 @@ private:
     std::thread compute_;
     bool busy_ = false;
     quint64 job_ = 0;
-    std::optional<std::pair<quint64, RunConfig>> queued_;
+    struct Queued {
+        quint64 job;
+        JobConfig config;
+        RunOperands operands;  // the user's A and B (blocked GEMM runs only)
+    };
+    std::optional<Queued> queued_;
     // Written by the compute thread, read after join.
     std::optional<RunRecord> record_;
+    std::shared_ptr<OnlineRun> online_;
     HostMatrix result_;
     QString error_;
     // Backends are reused across runs (a CUDA context is expensive); made on first use.

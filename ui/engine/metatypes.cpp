@@ -1,4 +1,5 @@
 #include "metatypes.hpp"
+#include "onlinerun.hpp"
 
 static void initUiQrc()
 {
@@ -20,6 +21,8 @@ void registerMetaTypes()
     qRegisterMetaType<gigacheck::Plan>();
     qRegisterMetaType<QVector<gigacheck::ui::HeatmapGrid>>();
     qRegisterMetaType<gigacheck::ui::RecordPtr>();
+    qRegisterMetaType<gigacheck::OnlineConfig>();
+    qRegisterMetaType<gigacheck::ui::OnlinePtr>();
 }
 
 void initResources()

@@ -13,6 +13,12 @@
 namespace gigacheck::ui {
 // A finished record is made once on the engine thread and shared by everyone who shows it.
 using RecordPtr = std::shared_ptr<const RunRecord>;
+// The user's own A and B for a run (File > Import A / B): shared, never copied between threads;
+// both null for generated inputs.
+struct RunOperands {
+    std::shared_ptr<const HostMatrix> a, b;
+    bool present() const { return a && b; }
+};
 }  // namespace gigacheck::ui
 
 Q_DECLARE_METATYPE(gigacheck::Span)

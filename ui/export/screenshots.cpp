@@ -8,12 +8,21 @@
 #include "views/timelineview.hpp"
 #include "engine/enginecontroller.hpp"
 #include "views/heatmapview.hpp"
+#include "views/strassen/strassenview.hpp"
+#include "panels/faultspanel.hpp"
+#include "panels/onlinefaultbox.hpp"
+#include "panels/onlineschemebox.hpp"
+#include "panels/strategypanel.hpp"
+#include "views/online/onlinestepview.hpp"
+#include "views/online/onlinesweepview.hpp"
 
+#include <qcustomplot.h>
 
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <functional>
@@ -84,6 +93,101 @@ void settle(MainWindow& window)
         loop.exec();
     } while (window.heatmap()->gridPending() && clock.elapsed() < 10000);
     QCoreApplication::processEvents();
+}
+
+// Waits for `signal` of `sender` (or the timeout); false on timeout.
+template <class Sender, class Signal> bool waitFor(Sender* sender, Signal signal, int timeoutSeconds)
+{
+    QEventLoop loop;
+    bool fired = false;
+    auto c = QObject::connect(sender, signal, &loop, [&] {
+        fired = true;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutSeconds * 1000, &loop, &QEventLoop::quit);
+    loop.exec();
+    QObject::disconnect(c);
+    return fired;
+}
+
+// The Strassen tab: a small run with a fault in C (the stepper at its first product, the time per
+// stage), zoomed into a level-2 node with the run's lanes, and a short sweep (speedup vs N).
+template <class Grab> void takeStrassenScreenshots(MainWindow& window, const ScreenshotOptions& options, Grab& grab)
+{
+    strassenlab::StrassenView* view = window.strassenView();
+    window.showView(MainWindow::View::Strassen);
+    StrassenConfig c;
+    c.shape = {512, 512, 512};
+    c.levels = 2;
+    c.faults = {parseStrassenFault("c:1")};
+    c.backend = options.config.backend == BackendKind::Cuda ? BackendKind::Cuda : BackendKind::Cpu;
+    view->setConfig(c);
+    view->startRun();
+    if (!waitFor(view, &strassenlab::StrassenView::runFinished, options.timeoutSeconds))
+        return;
+    view->setZoom(false);
+    for (int i = 0; i < int(view->steps().size()); ++i)
+        if (view->steps()[std::size_t(i)].product) {
+            view->goToStep(i);
+            break;
+        }
+    view->plotTabs()->setCurrentWidget(view->stagePlot());
+    grab(QStringLiteral("strassen.png"));
+    view->setZoom(true);
+    view->setNode(0);
+    view->goToStep(4);
+    view->plotTabs()->setCurrentWidget(view->lanesPlot());
+    grab(QStringLiteral("strassen-zoom.png"));
+    view->setZoom(false);
+    view->startSweep();
+    if (waitFor(view, &strassenlab::StrassenView::sweepFinished, options.timeoutSeconds)) {
+        view->plotTabs()->setCurrentWidget(view->speedupPlot());
+        grab(QStringLiteral("strassen-sweep.png"));
+        view->plotTabs()->setCurrentWidget(view->errorPlot());
+        grab(QStringLiteral("strassen-error.png"));
+    }
+}
+
+// The online ABFT family (issue 9): a run with one fault after step 2 and a check after every
+// step, its step slider at the fault and at the check that catches it, and the fq sweep view
+// after a small CPU sweep. The scheme goes back to blocked ABFT afterwards.
+bool grabOnline(MainWindow& window, const ScreenshotOptions& options, const std::function<void(const QString&)>& grab,
+                QString* error)
+{
+    RunConfig c;
+    c.shape = Shape{512, 512, 512};
+    c.backend = options.config.backend;
+    c.faults.at = {FaultAt{170, 300, {}, {}}};
+    window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 64, 1, 1});
+    window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
+    const bool ran = runAndWait(window, c, options.timeoutSeconds, error);
+    window.strategyPanel()->schemeBox()->setSettings({});
+    window.faultsPanel()->onlineFaultBox()->setSettings({});
+    if (!ran)
+        return false;
+    window.showView(MainWindow::View::Heatmap);
+    OnlineStepView* steps = window.onlineSteps();
+    for (auto [phase, name] : {std::pair{OnlineStepModel::Phase::Fault, "online-step-fault.png"},
+                               std::pair{OnlineStepModel::Phase::Check, "online-step-check.png"}}) {
+        steps->setPosition(std::max(0, steps->model().positionOf(2, phase)));
+        grab(QString::fromLatin1(name));
+    }
+    window.showView(MainWindow::View::OnlineSweep);
+    FqSweepOptions sweep;
+    sweep.n = 512;
+    sweep.panel = 32;
+    sweep.trials = 4;
+    sweep.reps = 3;
+    window.onlineSweep()->setOptions(sweep);
+    window.onlineSweep()->start();
+    QEventLoop loop;
+    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::finished, &loop, &QEventLoop::quit);
+    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::failed, &loop, &QEventLoop::quit);
+    QTimer::singleShot(options.timeoutSeconds * 1000, &loop, &QEventLoop::quit);
+    if (window.onlineSweep()->model()->running())
+        loop.exec();
+    grab(QStringLiteral("online-sweep.png"));
+    return true;
 }
 
 }  // namespace
@@ -171,6 +275,10 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     grab(QStringLiteral("roofline.png"));
     window.showView(MainWindow::View::Report);
     grab(QStringLiteral("report.png"));
+    if (options.recordPath.isEmpty())
+        takeStrassenScreenshots(window, options, grab);
+    if (options.recordPath.isEmpty() && !grabOnline(window, options, grab, error))
+        return {};
     window.showView(MainWindow::View::Heatmap);
     return written;
 }

@@ -8,6 +8,7 @@ namespace gigacheck::ui {
 int TimelineModel::addRun(const std::string& label)
 {
     runLabels_.push_back(label);
+    predictionOf_.push_back(-1);
     const int run = runCount() - 1;
     // The three queues of stream 0 exist from the start so lanes do not jump as spans arrive.
     for (Queue q : {Queue::H2D, Queue::Compute, Queue::D2H})
@@ -18,6 +19,7 @@ int TimelineModel::addRun(const std::string& label)
 void TimelineModel::clear()
 {
     runLabels_.clear();
+    predictionOf_.clear();
     lanes_.clear();
     spanCount_ = 0;
     endTime_ = 0;
@@ -32,6 +34,7 @@ void TimelineModel::keepOnlyLastRun()
     for (auto& l : lanes_)
         l.run = 0;
     runLabels_ = {runLabels_.back()};
+    predictionOf_ = {-1};
     spanCount_ = 0;
     endTime_ = 0;
     for (const auto& l : lanes_) {
@@ -47,6 +50,7 @@ void TimelineModel::removeRunsFrom(int run)
         return;
     std::erase_if(lanes_, [run](const TimelineLane& l) { return l.run >= run; });
     runLabels_.resize(std::size_t(run));
+    predictionOf_.resize(std::size_t(run));
     spanCount_ = 0;
     endTime_ = 0;
     for (const auto& l : lanes_) {
@@ -87,6 +91,37 @@ void TimelineModel::addSpans(int run, const Span* spans, std::size_t count)
         endTime_ = std::max(endTime_, s.end);
     }
     spanCount_ += count;
+}
+
+int TimelineModel::addPredictedRun(int measuredRun, const std::vector<Span>& spans)
+{
+    for (int r = 0; r < runCount(); ++r)
+        if (predictionOf_[std::size_t(r)] == measuredRun) {
+            removeRunsFrom(r);  // the prediction shown before, and anything after it
+            break;
+        }
+    const int run = addRun(runLabels_[std::size_t(measuredRun)] + " predicted");
+    predictionOf_[std::size_t(run)] = measuredRun;
+    addSpans(run, spans);
+    return run;
+}
+
+int TimelineModel::predictionOf(int run) const
+{
+    return run >= 0 && run < runCount() ? predictionOf_[std::size_t(run)] : -1;
+}
+
+const Span* TimelineModel::measuredTwin(int predictedRun, int opId) const
+{
+    const int measured = predictionOf(predictedRun);
+    if (measured < 0)
+        return nullptr;
+    for (const TimelineLane& l : lanes_)
+        if (l.run == measured)
+            for (const Span& s : l.spans)
+                if (s.opId == opId)
+                    return &s;
+    return nullptr;
 }
 
 std::size_t TimelineModel::spanCount(int run) const

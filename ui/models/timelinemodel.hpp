@@ -31,6 +31,13 @@ public:
     void removeRunsFrom(int run);
     void addSpans(int run, const Span* spans, std::size_t count);
     void addSpans(int run, const std::vector<Span>& spans) { addSpans(run, spans.data(), spans.size()); }
+    // The cost model's spans of a run (RunRecord::predictedSpans) as a run of their own, labelled
+    // "<run's label> predicted", whose lanes follow; replaces the prediction shown before.
+    int addPredictedRun(int measuredRun, const std::vector<Span>& spans);
+    // The run whose prediction `run` is; -1 when run is a measured one.
+    int predictionOf(int run) const;
+    // The span of the same op in the measured run of a predicted run (nullptr when none).
+    const Span* measuredTwin(int predictedRun, int opId) const;
 
     int runCount() const { return int(runLabels_.size()); }
     const std::string& runLabel(int run) const { return runLabels_[std::size_t(run)]; }
@@ -50,6 +57,7 @@ private:
     int laneFor(int run, Queue queue, int stream, int device = 0);
 
     std::vector<std::string> runLabels_;
+    std::vector<int> predictionOf_;  // per run: the measured run it predicts, or -1
     std::vector<TimelineLane> lanes_;
     std::size_t spanCount_ = 0;
     double endTime_ = 0;

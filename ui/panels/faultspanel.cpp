@@ -1,5 +1,6 @@
 #include "faultspanel.hpp"
 
+#include "onlinefaultbox.hpp"
 #include "seededit.hpp"
 
 #include <QComboBox>
@@ -61,6 +62,9 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Target"), target_);
     form->addRow(QStringLiteral("Blocks"), scope_);
     form->addRow(QStringLiteral("Fault seed"), seed_);
+    online_ = new OnlineFaultBox(this);
+    online_->addRowsTo(form);
+    connect(online_, &OnlineFaultBox::changed, this, &FaultsPanel::changed);
     form->addRow(buttons);
     form->addRow(list_);
 

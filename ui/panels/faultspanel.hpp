@@ -12,6 +12,7 @@ class QSpinBox;
 
 namespace gigacheck::ui {
 
+class OnlineFaultBox;
 class SeedEdit;
 
 class FaultsPanel : public QWidget {
@@ -22,6 +23,8 @@ public:
     void apply(FaultSpec& spec) const;
     void load(const FaultSpec& spec);
     void setExplicitFaults(const std::vector<FaultAt>& faults);
+    // Target and step of the placed faults in online / offline / TMR runs.
+    OnlineFaultBox* onlineFaultBox() const { return online_; }
 
 signals:
     void changed();
@@ -37,6 +40,7 @@ private:
     QComboBox* scope_ = nullptr;
     SeedEdit* seed_ = nullptr;
     QListWidget* list_ = nullptr;
+    OnlineFaultBox* online_ = nullptr;
     std::vector<FaultAt> faults_;
 };
 

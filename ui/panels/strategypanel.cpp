@@ -1,6 +1,7 @@
 #include "strategypanel.hpp"
 
 #include "memorybar.hpp"
+#include "onlineschemebox.hpp"
 
 #include <QButtonGroup>
 #include <QHeaderView>
@@ -50,6 +51,11 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
     buffers_->setMaximumHeight(150);
     layout->addWidget(summary_);
     layout->addWidget(bar_);
+    // The scheme (issue 9); the window shows it at the top of the Run dock, where the log gives
+    // way to it (the plan keeps its place in view on a 768-pixel screen).
+    scheme_ = new OnlineSchemeBox(this);
+    scheme_->hide();
+    connect(scheme_, &OnlineSchemeBox::changed, this, &StrategyPanel::changed);
     layout->addWidget(buffers_);
     layout->addStretch(1);
     connect(group_, &QButtonGroup::idToggled, this, [this](int id, bool on) {

@@ -13,6 +13,7 @@ class QTableWidget;
 namespace gigacheck::ui {
 
 class MemoryBar;
+class OnlineSchemeBox;
 
 class StrategyPanel : public QWidget {
     Q_OBJECT
@@ -20,6 +21,8 @@ public:
     explicit StrategyPanel(QWidget* parent = nullptr);
     StrategyKind strategy() const;
     void setStrategy(StrategyKind s);
+    // The scheme (blocked ABFT or the online family's) and its parameters, above the strategies.
+    OnlineSchemeBox* schemeBox() const { return scheme_; }
     void showPlan(const Plan& plan);
     // Nothing fits (or the setup is invalid): the InputError text, in red.
     void showPlanError(const QString& message);
@@ -28,6 +31,7 @@ signals:
     void changed();
 
 private:
+    OnlineSchemeBox* scheme_ = nullptr;
     QButtonGroup* group_ = nullptr;
     QLabel* explanation_ = nullptr;  // what the chosen strategy does
     QLabel* summary_ = nullptr;

@@ -19,14 +19,17 @@ LabSession::LabSession(QObject* parent) : QObject(parent)
     });
     connect(engine_, &EngineController::resultTilesArrived, this, &LabSession::resultTilesArrived);
     connect(engine_, &EngineController::progressChanged, this, &LabSession::progressChanged);
+    connect(engine_, &EngineController::onlineFinished, this, [this](const OnlinePtr& run) { pendingOnline_ = run; });
     connect(engine_, &EngineController::runFinished, this, [this](const RecordPtr& record, const HostMatrix& c) {
         record_ = record;
+        online_ = record->family == OnlineRecord::kFamily ? std::exchange(pendingOnline_, nullptr) : nullptr;
         // The live events are the record's events; keep the record's (the complete list).
         if (injections_.size() != record->injections.size())
             injections_ = record->injections;
         if (verifications_.size() != record->verifications.size())
             verifications_ = record->verifications;
         pushHistory(record, true);
+        result_ = c;  // shares C's storage, no copy
         emit recordChanged(record_, Origin::Run, c);
         emit historyChanged();
     });
@@ -40,7 +43,16 @@ void LabSession::start(const RunConfig& config, bool keepPrevious)
     injections_.clear();
     verifications_.clear();
     emit runStarted(config, keepPrevious);
-    engine_->start(config);
+    engine_->start(config, operands_.present() ? operands_ : RunOperands{});
+}
+
+void LabSession::startOnline(const OnlineConfig& config, bool keepPrevious)
+{
+    injections_.clear();
+    verifications_.clear();
+    pendingOnline_.reset();
+    emit runStarted(runConfigView(config), keepPrevious);
+    engine_->startOnline(config);
 }
 
 void LabSession::cancel()
@@ -53,13 +65,30 @@ bool LabSession::isRunning() const
     return engine_->isRunning();
 }
 
+void LabSession::openOnlineRecord(OnlineRecord record)
+{
+    auto run = std::make_shared<OnlineRun>();
+    run->record = std::move(record);
+    RunRecord view = asRunRecord(run->record);
+    online_ = std::move(run);
+    record_ = std::make_shared<const RunRecord>(std::move(view));
+    baseline_.reset();
+    injections_ = record_->injections;
+    verifications_ = record_->verifications;
+    history_ = {record_};
+    emit recordChanged(record_, Origin::File, HostMatrix());
+    emit historyChanged();
+}
+
 void LabSession::openRecord(RunRecord record)
 {
+    online_.reset();
     record_ = std::make_shared<const RunRecord>(std::move(record));
     baseline_.reset();
     injections_ = record_->injections;
     verifications_ = record_->verifications;
     history_ = {record_};
+    result_ = HostMatrix();
     emit recordChanged(record_, Origin::File, HostMatrix());
     emit historyChanged();
 }

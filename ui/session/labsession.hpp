@@ -7,6 +7,7 @@
 #pragma once
 
 #include "engine/metatypes.hpp"
+#include "engine/onlinerun.hpp"
 
 #include <QObject>
 
@@ -30,12 +31,22 @@ public:
 
     // Starts a run (cancelling one still going). keepPrevious keeps the last run's lanes beside it.
     void start(const RunConfig& config, bool keepPrevious);
+    // A run of the online ABFT family (the views get runConfigView / asRunRecord; online() the rest).
+    void startOnline(const OnlineConfig& config, bool keepPrevious);
+    // The user's own A and B (File > Import A / B): used by every run from now on while both are
+    // set; either may be null (then runs generate both). The window keeps them fitting the shape.
+    void setOperands(RunOperands operands) { operands_ = std::move(operands); }
+    const RunOperands& operands() const { return operands_; }
+    // C of the last run (its partial C when cancelled); empty for an opened record.
+    const HostMatrix& result() const { return result_; }
     void cancel();
     bool isRunning() const;
     EngineController* engine() const { return engine_; }
 
     // A record read from a file becomes the current record (and the whole history).
     void openRecord(RunRecord record);
+    // An online ABFT record read from a file (no step frames: the step view offers a replay).
+    void openOnlineRecord(OnlineRecord record);
     // A record read from a file, shown beside the current one (timeline lanes, roofline points).
     void addBaseline(RunRecord baseline);
     // Drops the record opened for comparison (it stays through any number of runs until then).
@@ -44,6 +55,9 @@ public:
     // The record last finished or opened (null before the first).
     const RecordPtr& record() const { return record_; }
     const RecordPtr& baseline() const { return baseline_; }
+    // The current record's online ABFT run (null when it is a blocked GEMM record); set before
+    // recordChanged is emitted.
+    const OnlinePtr& online() const { return online_; }
     // Events of the current run: live while it goes on, the record's once it ended or was opened.
     const std::vector<InjectEvent>& injections() const { return injections_; }
     const std::vector<VerifyEvent>& verifications() const { return verifications_; }
@@ -73,9 +87,13 @@ private:
     EngineController* engine_ = nullptr;
     RecordPtr record_;
     RecordPtr baseline_;
+    OnlinePtr online_;
+    OnlinePtr pendingOnline_;  // the running job's, until its record arrives
     std::vector<InjectEvent> injections_;
     std::vector<VerifyEvent> verifications_;
     std::vector<RecordPtr> history_;
+    RunOperands operands_;
+    HostMatrix result_;
 };
 
 }  // namespace gigacheck::ui

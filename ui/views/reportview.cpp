@@ -17,7 +17,10 @@ ReportView::ReportView(QWidget* parent) : QPlainTextEdit(parent)
 
 void ReportView::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) { setRecord(r); });
+    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r) {
+        online_ = session->online();
+        setRecord(r);
+    });
 }
 
 void ReportView::setRecord(RecordPtr record)
@@ -45,7 +48,10 @@ void ReportView::refresh()
     if (!stale_)
         return;
     stale_ = false;
-    setPlainText(record_ ? QString::fromStdString(formatReport(*record_)) : QString());
+    if (online_ && record_ && record_->family == OnlineRecord::kFamily)
+        setPlainText(QString::fromStdString(formatOnlineReport(online_->record)));
+    else
+        setPlainText(record_ ? QString::fromStdString(formatReport(*record_)) : QString());
 }
 
 }  // namespace gigacheck::ui

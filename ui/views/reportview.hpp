@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/metatypes.hpp"
+#include "engine/onlinerun.hpp"
 
 #include <QPlainTextEdit>
 
@@ -27,6 +28,7 @@ private:
     void refresh();
 
     RecordPtr record_;
+    OnlinePtr online_;  // the current record's online ABFT run: its own report
     bool stale_ = false;
 };
 

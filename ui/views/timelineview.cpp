@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include <QCheckBox>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -75,10 +76,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     cpuNote_->setWordWrap(true);
     cpuNote_->setVisible(false);
 
+    predicted_ = new QCheckBox(QStringLiteral("predicted lanes (the cost model's timeline of this run, error per op in "
+                                              "the tooltip)"),
+                               this);
+    predicted_->setObjectName(QStringLiteral("timelinePredicted"));
+    connect(predicted_, &QCheckBox::toggled, this, [this](bool on) {
+        if (on && shownRecord_)
+            showPrediction(*shownRecord_);
+        if (!on)
+            for (int run = 0; run < model_.runCount(); ++run)
+                if (model_.predictionOf(run) >= 0) {
+                    model_.removeRunsFrom(run);
+                    updateLanes();
+                    scheduleReplot();
+                    break;
+                }
+    });
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
     layout->addWidget(legend_);
+    layout->addWidget(predicted_);
     layout->addWidget(cpuNote_);
 
     connect(plot_, &QCustomPlot::mouseWheel, this, [this] { follow_ = false; });
@@ -104,6 +123,7 @@ void TimelineView::subscribe(LabSession* session)
     connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c, bool keepPrevious) {
         // Only a run that ended well is a "previous run"; a failed or cancelled one never is.
         showComparisons(session->baseline(), keepPrevious ? lastGood_ : RecordPtr());
+        shownRecord_.reset();
         currentRun_ = model_.addRun(strategyLabel(c.strategy).toStdString());
         follow_ = true;
         updateLanes();
@@ -117,6 +137,9 @@ void TimelineView::subscribe(LabSession* session)
         // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
         cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu);
         setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+        shownRecord_ = r;
+        if (predicted_->isChecked())
+            showPrediction(*r);
         if (r->status == "ok")
             lastGood_ = r;
     });
@@ -200,6 +223,15 @@ void TimelineView::setRunSpans(const std::vector<Span>& spans)
     resetZoom();
 }
 
+void TimelineView::showPrediction(const RunRecord& r)
+{
+    if (currentRun_ < 0 || r.predictedSpans.empty())
+        return;
+    model_.addPredictedRun(currentRun_, r.predictedSpans);
+    updateLanes();
+    resetZoom();
+}
+
 void TimelineView::clear()
 {
     model_.clear();
@@ -248,6 +280,18 @@ QString TimelineView::tooltipAt(const QPoint& pixel) const
     const Span* s = model_.spanAt(lane, t, tolerance);
     if (!s)
         return {};
+    QString prediction;
+    if (const Span* measured = model_.measuredTwin(model_.lane(lane).run, s->opId)) {
+        const double p = s->end - s->start, m = measured->end - measured->start;
+        prediction = QStringLiteral("<br><i>predicted</i> by the cost model; measured %1, error %2")
+                         .arg(durationText(m))
+                         .arg(m > 0 ? QStringLiteral("%1 %").arg(100 * (p / m - 1), 0, 'f', 1) : QStringLiteral("-"));
+    }
+    return prediction.isEmpty() ? tooltipText(s) : tooltipText(s) + prediction;
+}
+
+QString TimelineView::tooltipText(const Span* s) const
+{
     return QStringLiteral("<b>%1</b> (op %2)<br>block %3, stream %4<br>%5 bytes, %6 flops<br>"
                           "%7 … %8 s, duration %9")
         .arg(kindLabel(s->kind))

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCheckBox;
 class QLabel;
 
 namespace gigacheck::ui {
@@ -49,6 +50,9 @@ private:
     // Starts the lanes over with the comparison runs: a record opened for comparison (it stays
     // until removed) and the last run that ended well, each labelled as such.
     void showComparisons(const RecordPtr& fromFile, const RecordPtr& previous);
+    // The record's predicted spans as lanes of their own beside its measured ones.
+    void showPrediction(const RunRecord& r);
+    QString tooltipText(const Span* s) const;
     void updateLanes();
     void scheduleReplot();
 
@@ -57,6 +61,8 @@ private:
     TimelinePlottable* spans_ = nullptr;
     QLabel* legend_ = nullptr;
     QLabel* cpuNote_ = nullptr;  // why the overlap of S2-S4 is hard to see on the CPU backend
+    QCheckBox* predicted_ = nullptr;  // "predicted lanes": the cost model's timeline of the record shown
+    RecordPtr shownRecord_;           // the record of the current run, whose prediction the box shows
     int currentRun_ = -1;
     bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
     int lanesShown_ = -1;

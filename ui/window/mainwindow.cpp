@@ -3,9 +3,14 @@
 #include "views/animationpanel.hpp"
 #include "views/campaignview.hpp"
 #include "views/gallery/galleryview.hpp"
+#include "views/strassen/strassenview.hpp"
 #include "engine/enginecontroller.hpp"
 #include "panels/faultspanel.hpp"
 #include "views/heatmapview.hpp"
+#include "panels/onlinefaultbox.hpp"
+#include "panels/onlineschemebox.hpp"
+#include "views/online/onlinestepview.hpp"
+#include "views/online/onlinesweepview.hpp"
 #include "export/plotexport.hpp"
 #include "models/rooflinemodel.hpp"
 #include "views/reportview.hpp"
@@ -21,11 +26,13 @@
 #include "window/windowlayout.hpp"
 
 #include <gigacheck/bench.hpp>
+#include <gigacheck/cuda_status.hpp>
 #include <gigacheck/defaults.hpp>
 #include <gigacheck/version.hpp>
 
 #include <QAction>
 #include <QActionGroup>
+#include <QBoxLayout>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -76,6 +83,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* heatmapPage = new QSplitter(Qt::Vertical, this);
     heatmapPage->addWidget(heatmap_);
     heatmapPage->addWidget(animation_);
+    onlineSteps_ = new OnlineStepView(this);  // in the animation's place while an online record is shown
+    heatmapPage->addWidget(onlineSteps_);
+    onlineSteps_->hide();
+    onlineSteps_->setMinimumHeight(260);
     heatmapPage->setStretchFactor(0, 3);
     heatmapPage->setStretchFactor(1, 1);
     heatmapPage->setChildrenCollapsible(false);
@@ -90,6 +101,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     tabs_->addTab(campaign_, QStringLiteral("Campaign"));
     gallery_ = new gallery::GalleryView(this);
     tabs_->addTab(gallery_, QStringLiteral("Kernel gallery"));
+    strassen_ = new strassenlab::StrassenView(this);
+    tabs_->addTab(strassen_, QStringLiteral("Strassen"));
+    onlineSweep_ = new OnlineSweepView(this);
+    tabs_->addTab(onlineSweep_, QStringLiteral("Online fq sweep"));
     connect(campaign_, &CampaignView::runRequested, this, [this](const RunConfig& config, const QString& what) {
         setConfig(config);  // the run's seed, strategy and fault: the replay is the run itself
         run_->log(QStringLiteral("re-running %1").arg(what));
@@ -100,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildDocks();
     buildMenus();
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
     statusBar()->showMessage(QStringLiteral("Set up a product, place faults on the heatmap, pick a strategy and run."));
 
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updatePlan);
@@ -125,6 +141,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     animation_->subscribe(session_);
     roofline_->subscribe(session_);
     report_->subscribe(session_);
+    onlineSteps_->subscribe(session_);
+    connect(session_, &LabSession::recordChanged, this, [this] {
+        const bool online = session_->online() != nullptr;
+        animation_->setVisible(!online);
+        onlineSteps_->setVisible(online);
+    });
     run_->subscribe(session_);
     connect(session_, &LabSession::recordChanged, this, &MainWindow::onRecordChanged);
     connect(session_, &LabSession::runFailed, this, [this](const QString& message) {
@@ -134,8 +156,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     restoreSettings();
     updatePlan();
-    setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend built in)")
-                                           : QStringLiteral("device: the CPU (this build has no CUDA backend)"));
+    // Without the CUDA backend, say why (a CUDA build whose module is missing or cannot load names it).
+    setup_->setDeviceText(cudaCompiledIn() ? QStringLiteral("device: chosen when a run starts (CUDA backend available)")
+                                           : QStringLiteral("device: the CPU (no CUDA backend: %1)")
+                                                 .arg(QString::fromStdString(whyNoCudaBackend())));
     // Name the devices once the window is up (probing CUDA can take a moment).
     QTimer::singleShot(0, this, [this] { setup_->probeDevices(!lastRecord()); });  // an opened record shows its own device
 }
@@ -151,11 +175,34 @@ void MainWindow::buildDocks()
     QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
     QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
     QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
+    // The scheme above Start: the Strategy dock has no room left on a 768-pixel screen.
+    if (auto* runLayout = qobject_cast<QBoxLayout*>(run_->layout())) {
+        runLayout->insertWidget(0, strategy_->schemeBox());
+        strategy_->schemeBox()->show();
+    }
     QDockWidget* runDock = makePanelDock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
+}
+
+void MainWindow::showDocksFor(View view)
+{
+    if (view == View::Strassen && docksHiddenForStrassen_.empty()) {
+        stateBeforeStrassen_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>())
+            if (d->isVisible()) {
+                docksHiddenForStrassen_.push_back(d);
+                d->hide();
+            }
+    } else if (view != View::Strassen) {
+        for (const QPointer<QDockWidget>& d : docksHiddenForStrassen_)
+            if (d)
+                d->show();
+        docksHiddenForStrassen_.clear();
+        stateBeforeStrassen_.clear();
+    }
 }
 
 void MainWindow::buildMenus()
@@ -180,6 +227,8 @@ void MainWindow::buildMenus()
     file->addAction(QStringLiteral("Open c&ampaign…"), this,
                     [=] { openChosen(QStringLiteral("Open campaign"), &MainWindow::openCampaign); });
     file->addAction(QStringLiteral("&Save run record…"), QKeySequence::Save, this, &MainWindow::saveRecordDialog);
+    file->addSeparator();
+    addMatrixActions(file);
     file->addSeparator();
     file->addAction(QStringLiteral("&Export plot (PNG, PDF, SVG)…"), QKeySequence(QStringLiteral("Ctrl+E")), this,
                     [this] { exportDialog(false); });
@@ -224,6 +273,15 @@ bool MainWindow::currentConfig(RunConfig* config, QString* error) const
     return true;
 }
 
+std::optional<OnlineConfig> MainWindow::currentOnlineConfig(QString* error) const
+{
+    const OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
+    RunConfig c;
+    if (scheme.scheme == Scheme::Blocked || !currentConfig(&c, error))
+        return std::nullopt;
+    return makeOnlineConfig(c, scheme, faults_->onlineFaultBox()->settings());
+}
+
 void MainWindow::setConfig(const RunConfig& config)
 {
     {
@@ -248,6 +306,7 @@ void MainWindow::updatePlan()
     }
     if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
         heatmap_->setShape(c.shape.m, c.shape.q);
+    dropOperandsNotFitting(c.shape);
     try {
         const Plan plan = makePlan(c.shape, c.precision, c.strategy, c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes,
                                    c.abft);
@@ -268,13 +327,19 @@ void MainWindow::startRun()
     }
     RunConfig c;
     QString error;
-    if (!currentConfig(&c, &error)) {
+    if (!currentConfig(&c, &error) || !operandsReady(&error)) {
         reportError(error);
         return;
     }
     const bool compare = run_->compareWithPrevious();
     RunRecord label;
     label.config = c;
+    if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
+        session_->startOnline(*online, compare);
+        statusBar()->showMessage(QStringLiteral("Running %1 (%2 ABFT) …").arg(runLabel(label), QString::fromUtf8(toString(online->scheme).data())));
+        showView(View::Timeline);
+        return;
+    }
     session_->start(c, compare);
     statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
     showView(View::Timeline);
@@ -333,7 +398,7 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), stateBeforeStrassen_.isEmpty() ? saveState() : stateBeforeStrassen_);
     RunConfig c;
     if (currentConfig(&c, nullptr)) {
         RunRecord holder;  // the record's JSON already knows how to write a RunConfig

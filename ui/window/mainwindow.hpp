@@ -8,6 +8,13 @@
 #include "session/labsession.hpp"
 
 #include <QMainWindow>
+#include <QPointer>
+
+#include <vector>
+
+class QDockWidget;
+
+#include <optional>
 
 class QMenu;
 class QTabWidget;
@@ -15,11 +22,16 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class OnlineStepView;
+class OnlineSweepView;
 class CloseGuard;
 class DisplayScale;
 class RecentFiles;
 namespace gallery {
 class GalleryView;
+}
+namespace strassenlab {
+class StrassenView;
 }
 class CampaignView;
 class EngineController;
@@ -35,13 +47,15 @@ class TimelineView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class View { Heatmap, Timeline, Roofline, Report, Campaign, Gallery };
+    enum class View { Heatmap, Timeline, Roofline, Report, Campaign, Gallery, Strassen, OnlineSweep };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // The configuration the panels describe; false with a reason when a field is invalid.
     bool currentConfig(RunConfig* config, QString* error) const;
+    // The online ABFT run the panels describe; nullopt (no error) when the scheme is blocked ABFT.
+    std::optional<OnlineConfig> currentOnlineConfig(QString* error) const;
     void setConfig(const RunConfig& config);
 
     bool openRecord(const QString& path, QString* error);
@@ -58,6 +72,17 @@ public:
     // The record last finished or opened (null before the first).
     const RecordPtr& lastRecord() const { return session_->record(); }
 
+    // Your own matrices (mainwindow_matrices.cpp): File > Import A / B from NumPy .npy files; the
+    // shape and precision fields follow the files, placed faults outside the new C are dropped
+    // with a message, and every run uses them until the shape no longer fits or they are
+    // forgotten. A bad file is refused with its reason and changes nothing.
+    enum class Operand { A, B };
+    bool importOperand(Operand which, const QString& path, QString* error);
+    void forgetOperands();
+    // File > Export C / the residuals / the injected-error map as .npy (float64 maps of C's shape).
+    enum class MatrixExport { C, Residuals, InjectedError };
+    bool exportMatrix(MatrixExport what, const QString& path, QString* error) const;
+
     void showView(View view);
     View currentView() const;
     // Exports the plot of a view (PNG/PDF/SVG by suffix) or its data (CSV).
@@ -72,7 +97,10 @@ public:
     TimelineView* timeline() const { return timeline_; }
     RooflineView* roofline() const { return roofline_; }
     CampaignView* campaignView() const { return campaign_; }
+    strassenlab::StrassenView* strassenView() const { return strassen_; }
     ReportView* report() const { return report_; }
+    OnlineStepView* onlineSteps() const { return onlineSteps_; }
+    OnlineSweepView* onlineSweep() const { return onlineSweep_; }
     LabSession* session() const { return session_; }
     DisplayScale* displayScale() const { return display_; }
     EngineController* engine() const { return session_->engine(); }
@@ -90,6 +118,8 @@ protected:
 
 private:
     void buildDocks();
+    // The docks set up blocked GEMM runs: hidden while the Strassen tab (its own controls) is shown.
+    void showDocksFor(View view);
     void buildMenus();
     void updatePlan();
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
@@ -100,6 +130,11 @@ private:
     void openRecordDialog();
     void saveRecordDialog();
     void exportDialog(bool data);
+    void addMatrixActions(QMenu* file);
+    // After a shape edit: imported operands that no longer fit it are forgotten, with a message.
+    void dropOperandsNotFitting(const Shape& shape);
+    // Before a run: false with a reason when only one of A and B was imported.
+    bool operandsReady(QString* why) const;
     // What a saved file is named after by default: strategy and shape of the run shown.
     QString defaultFileStem() const;
 
@@ -114,11 +149,16 @@ private:
     RooflineView* roofline_ = nullptr;
     CampaignView* campaign_ = nullptr;
     gallery::GalleryView* gallery_ = nullptr;
+    strassenlab::StrassenView* strassen_ = nullptr;
     ReportView* report_ = nullptr;
+    OnlineStepView* onlineSteps_ = nullptr;
+    OnlineSweepView* onlineSweep_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     RecentFiles* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
     DisplayScale* display_ = nullptr;
+    std::vector<QPointer<QDockWidget>> docksHiddenForStrassen_;
+    QByteArray stateBeforeStrassen_;  // what the settings keep while the docks are hidden
 };
 
 }  // namespace gigacheck::ui

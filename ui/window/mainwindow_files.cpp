@@ -7,6 +7,8 @@
 #include "panels/runpanel.hpp"
 #include "views/campaignview.hpp"
 #include "views/gallery/galleryview.hpp"
+#include "views/online/onlinesweepview.hpp"
+#include "views/strassen/strassenview.hpp"
 #include "views/heatmapview.hpp"
 #include "views/rooflineview.hpp"
 #include "views/timelineview.hpp"
@@ -17,6 +19,7 @@
 #include <gigacheck/record_envelope.hpp>
 
 #include <QFileInfo>
+#include <QTabWidget>
 #include <QStatusBar>
 
 namespace gigacheck::ui {
@@ -46,9 +49,24 @@ template <class F> bool reportingFailure(F&& f, QString* error)
 bool MainWindow::openRecord(const QString& path, QString* error)
 {
     return reportingFailure([&] {
-        // The lab draws blocked GEMM records; another family's record is refused by name until
-        // its view exists (the family adds its branch here).
+        // The lab draws blocked GEMM records; another family's record goes to its view, or is
+        // refused by name until its view exists (the family adds its branch here).
         const std::string family = recordFamilyOfFile(path.toStdString());
+        if (family == "strassen") {
+            QString why;
+            if (!strassen_->openRecordFile(path, &why))
+                throw InputError(why.toStdString());
+            showView(View::Strassen);
+            addRecent(path);
+            setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+            return;
+        }
+        if (family == OnlineRecord::kFamily) {
+            session_->openOnlineRecord(loadOnlineRecord(path.toStdString()));
+            addRecent(path);
+            setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+            return;
+        }
         if (family != "blocked_gemm")
             throw InputError("the lab has no view for records of family '" + family + "' yet");
         showRecord(loadRecord(path.toStdString()));
@@ -94,7 +112,10 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
         return false;
     }
     try {
-        gigacheck::saveRecord(*lastRecord(), path.toStdString());
+        if (session_->online())  // an online ABFT run: its own record, which reopens as one
+            saveOnlineRecord(session_->online()->record, path.toStdString());
+        else
+            gigacheck::saveRecord(*lastRecord(), path.toStdString());
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -139,6 +160,20 @@ bool MainWindow::exportView(View view, const QString& path, QString* error) cons
         if (error)
             *error = QStringLiteral("the kernel gallery exports its plot (PNG, PDF, SVG), not CSV");
         return false;
+    case View::Strassen:
+        decoration.title = QStringLiteral("Strassen — ") + strassen_->plotTabs()->tabText(strassen_->plotTabs()->currentIndex());
+        if (!csv)
+            return exportPlot(strassen_->currentPlot(), path, decoration, error);
+        if (error)
+            *error = QStringLiteral("the Strassen view exports its plots (PNG, PDF, SVG), not CSV");
+        return false;
+    case View::OnlineSweep:
+        decoration.title = QStringLiteral("Online ABFT: overhead and correctable share against fq");
+        if (!csv)
+            return exportPlot(onlineSweep_->plot(), path, decoration, error);
+        if (error)
+            *error = QStringLiteral("the fq sweep exports its plot (PNG, PDF, SVG), not CSV");
+        return false;
     case View::Report:
         break;
     }
@@ -179,7 +214,7 @@ void MainWindow::saveRecordDialog()
 
 void MainWindow::exportDialog(bool data)
 {
-    static const char* const kViewNames[] = {"heatmap", "timeline", "roofline", "report", "campaign"};
+    static const char* const kViewNames[] = {"heatmap", "timeline", "roofline", "report", "campaign", "gallery", "strassen", "online-sweep"};
     const View view = currentView();
     const QString stem = QStringLiteral("%1-%2").arg(QLatin1String(kViewNames[int(view)]), defaultFileStem());
     askPath(this, QStringLiteral("exportDialog"), data ? QStringLiteral("Export data") : QStringLiteral("Export plot"),

@@ -14,11 +14,26 @@ namespace gigacheck {
 
 struct FamilyOps;  // engine/src/core/op_table.hpp
 
+// The cost model's tables (blocked GEMM planner, gigacheck/cost_model.hpp), measured by
+// `gigacheck devices --measure`: the GEMM rate of one block shape and the pinned 2D copy rate
+// of one row width (the contiguous bytes per row of a host region).
+struct GemmRatePoint {
+    std::string kind;  // "f32", "tf32", "f64"
+    std::int64_t m = 0, n = 0, k = 0;  // C is m x n, the common dimension k
+    double gflops = 0;
+};
+struct CopyRatePoint {
+    std::int64_t rowBytes = 0;
+    double h2dGBs = 0, d2hGBs = 0;
+};
+
 // Measured or datasheet ceilings for the roofline (GFLOP/s and GB/s; 0 = unknown).
 struct Ceilings {
     double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;
     double deviceBandwidthGBs = 0, h2dGBs = 0, d2hGBs = 0;
     std::string source;  // "measured <date>", "datasheet", ""
+    std::vector<GemmRatePoint> gemmRates;  // empty: not measured (older ceilings files)
+    std::vector<CopyRatePoint> copyRates;
 };
 
 struct DeviceInfo {

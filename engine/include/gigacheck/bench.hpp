@@ -24,7 +24,7 @@ void saveCeilings(const DeviceInfo& device, const std::string& path);
 bool loadCeilings(const std::string& path, DeviceInfo& device);
 
 struct BenchOptions {
-    std::string suite;     // abft-overhead | kernels | out-of-core | paper
+    std::string suite;     // abft-overhead | kernels | out-of-core | paper | link
     std::string jsonPath;  // optional: full numbers as JSON
     bool quick = false;    // smaller sizes (smoke runs)
     int device = -1;       // CUDA device ordinal; -1: the first
@@ -32,5 +32,9 @@ struct BenchOptions {
 // Runs one suite, printing its table of ratios to out. Returns the process exit code
 // (0 ok, 2 bad suite name or no device, with the reason on err).
 int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+// gigacheck bench multi-gpu-gemm (families/blocked_gemm/bench/multi_gpu_gemm.cpp): the blocked
+// ABFT GEMM spread over every visible GPU (two logical devices on one GPU when there is only
+// one) against G = 1, cublasXt on the same GPUs and in-core cuBLAS on one GPU. Same exit codes.
+int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace gigacheck

@@ -8,6 +8,7 @@
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/run.hpp"
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -109,12 +110,58 @@ struct OnlineRecord : RecordEnvelope {
     int uncorrectableChecks() const;
 };
 
+// C_f right after one op of an online / offline run (a panel product, the faults after a step, a
+// check): resultRows x resultCols of C and its checksum rows / columns beyond, row-major with
+// leading dimension ld. Valid only during the call, on the compute queue's thread. Reported where
+// C lives in host memory (the CPU backend); a viewer of a device run replays it on the CPU
+// (ui/README.md, "Online ABFT").
+struct StepSnapshot {
+    int opId = 0;
+    OpKind kind{};
+    int step = 0;
+    const void* data = nullptr;
+    Precision precision = Precision::F32;
+    std::int64_t rows = 0, cols = 0, ld = 0;
+    std::int64_t resultRows = 0, resultCols = 0;
+};
+using StepSnapshotSink = std::function<void(const StepSnapshot&)>;
+
 // Throws InputError on inconsistent settings before anything runs (panel 0, a step beyond the
 // step count, a fault outside its matrix, K beyond the limit, a setting the backend cannot run).
 void validateOnlineConfig(const OnlineConfig& config, BackendKind resolvedBackend);
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks = {});
+// The same with C handed to `onStep` after every op that changes it (CPU backend).
+OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const StepSnapshotSink& onStep);
 
 std::string formatOnlineReport(const OnlineRecord& record);
+
+// The fq sweep (issue 9 item 5, README "Bench" 3): per check frequency (0: offline), the compute
+// time against the plain product, and for each fault count how many of `trials` runs with that
+// many faults (random cells, random steps) ended with every check correcting (no recompute).
+struct FqSweepOptions {
+    std::int64_t n = 512;      // n x n x n, FP32, uniform inputs
+    std::int64_t panel = 32;   // panel width b
+    std::vector<int> checkEvery{1, 2, 4, 8, 0};
+    std::vector<int> faultCounts{1, 2, 4, 8};
+    int trials = 10;
+    int reps = 3;              // timed runs per fq (median)
+    std::uint64_t seed = 7;    // inputs and placements
+};
+struct FqSweepRow {
+    int checkEvery = 1;
+    double seconds = 0;   // median compute time, no fault
+    double overhead = 0;  // seconds / plain - 1
+    std::vector<int> correctable;  // per faultCounts entry: runs of `trials` with no uncorrectable check
+};
+struct FqSweepResult {
+    FqSweepOptions options;
+    std::string device;
+    double plainSeconds = 0;  // the plain product (cuBLAS / OpenBLAS) in the same process
+    std::vector<FqSweepRow> rows;
+};
+// progress(fraction) returning false cancels (throws InputError "fq sweep cancelled").
+FqSweepResult sweepCheckEvery(const FqSweepOptions& options, Backend& backend,
+                              const std::function<bool(double)>& progress = {});
 
 // `gigacheck bench online` (README of engine/src/families/online_abft): returns the exit code.
 struct BenchOptions;

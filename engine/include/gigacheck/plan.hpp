@@ -49,6 +49,19 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
                            std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ);
 
+// Several devices (the cap is each device's): the C blocks are spread over `devices` devices in
+// contiguous ranges of the row-major block order (S4: of its block pairs), the first ranges one
+// block longer when they do not divide evenly. makePlan's plan is kept unless cutting the rows of C
+// into `devices` strips first (a plan of the strip, its row blocks repeated down C) leaves the
+// busiest device at least 5 % less work and no more block products: an in-core cap gives one
+// block, which one device would do alone. devices <= 1: makePlan itself.
+Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes, bool abft,
+              int devices);
+// The units a plan's C blocks are dealt out in (S4: pairs of blocks of one row), and the device
+// that computes C block (i, j) over `devices` devices (contiguous ranges, as above).
+int blockUnitCount(const Plan& plan);
+int deviceOfBlock(const Plan& plan, int devices, int i, int j);
+
 // The schedule of a plan with the plan beside it: the family's own data stays out of the
 // family-neutral Schedule, yet every caller of buildSchedule still reads splits and extents.
 // Its buffers and capBytes are the plan's.
@@ -68,10 +81,17 @@ struct GemmSchedule : Schedule {
 inline constexpr std::int64_t kMaxScheduleProducts = std::int64_t(1) << 20;
 GemmSchedule buildSchedule(const Plan& plan);
 GemmSchedule buildSchedule(const Plan& plan, bool withInjection);
+// The same over `devices` devices: each gets a copy of the plan's buffers (slots device * L + n,
+// L = plan.buffers.size(), under the per-device cap), its C blocks (deviceOfBlock) built with the
+// strategy as one device would, its own streams; the devices' ops are interleaved in issue order
+// (each device's own order kept) so that no device waits for another's issue. devices = 1 is
+// buildSchedule(plan, withInjection).
+GemmSchedule buildSchedule(const Plan& plan, bool withInjection, int devices);
 
 // validateOperations, then the blocked GEMM family's own invariants: queues match the kinds,
 // every product is the next k step of its block, every C block is copied to the host exactly
-// once, after its last product and verification.
+// once, after its last product and verification; over several devices, every op works on buffers
+// of its own device and all ops of a C block run on one device.
 std::string validateSchedule(const GemmSchedule& schedule);
 
 }  // namespace gigacheck

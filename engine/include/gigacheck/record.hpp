@@ -20,6 +20,8 @@ template <> const EnumTable<ReferenceMode>& enumTable<ReferenceMode>();  // name
 std::string_view toString(ReferenceMode);
 ReferenceMode referenceModeFromString(std::string_view);
 
+inline constexpr int kMaxRunDevices = 64;
+
 struct RunConfig {
     Shape shape;
     Precision precision = Precision::F32;
@@ -27,6 +29,10 @@ struct RunConfig {
     std::uint64_t seed = 1;
     BackendKind backend = BackendKind::Auto;
     int device = -1;  // CUDA device ordinal; -1: the first one
+    // Devices the C blocks are spread over (makePlan / buildSchedule with devices); on CUDA the
+    // chosen device first, then the other GPUs, ordinals repeated when there are fewer GPUs; on
+    // the CPU emulated devices. The record says "devices" only when above 1.
+    int devices = 1;  // 1 .. kMaxRunDevices
     StrategyKind strategy = StrategyKind::S1;
     std::uint64_t memCapBytes = 0;  // 0: the device's memory (CPU: 1 GiB)
     bool abft = true;
@@ -36,6 +42,9 @@ struct RunConfig {
     // Auto: full reference when m*n*q <= 2^34, else a sample of 64 rows.
     ReferenceMode reference = ReferenceMode::Auto;
     double thresholdLambda = 4.0;
+    // --strategy auto: the cost-model planner (gigacheck/cost_model.hpp) chooses the strategy and
+    // the blocking; `strategy` then holds its choice.
+    bool planByCostModel = false;
 };
 
 struct FaultReport {
@@ -75,6 +84,11 @@ struct RunRecord : RecordEnvelope {
     // The repair pass after the run, one per C block it looked at (blocked GEMM's block
     // recompute: written in the family section, where format 2 has always kept it).
     std::vector<RepairEvent> repairs;
+    // The cost model's prediction of the schedule that ran (issue 13): one span per op, timed
+    // from 0, beside the measured ones; empty in records from before it ("prediction" absent).
+    std::vector<Span> predictedSpans;
+    double predictedSeconds = 0;
+    std::string predictionSource;  // the model's rates (CostModel::source)
 
     // Verified correct: every block clean, corrected, or made right by the repair pass, and the
     // reference agrees.
@@ -87,6 +101,22 @@ std::string toJson(const RunRecord& r, int indent = 1);
 RunRecord recordFromJson(const std::string& text);
 void saveRecord(const RunRecord& r, const std::string& path);  // throws InputError on I/O failure
 RunRecord loadRecord(const std::string& path);
+
+// The cost model's prediction against what ran: totals (measured: first span start to last end)
+// and the busy time of each op kind (the sum of its spans), predicted and measured. Empty perKind
+// when the record has no prediction.
+struct PredictionError {
+    std::string kind;  // "copy-h2d", "product", ...
+    int ops = 0;
+    double predictedSeconds = 0, measuredSeconds = 0;
+    double errorPercent() const { return measuredSeconds > 0 ? 100 * (predictedSeconds / measuredSeconds - 1) : 0; }
+};
+struct PredictionComparison {
+    double predictedTotal = 0, measuredTotal = 0;
+    std::vector<PredictionError> perKind;
+    double errorPercent() const { return measuredTotal > 0 ? 100 * (predictedTotal / measuredTotal - 1) : 0; }
+};
+PredictionComparison comparePrediction(const RunRecord& r);
 
 // Seed 000 section 6 report: the GIGACHECK block plus the fault report.
 std::string formatReport(const RunRecord& r);

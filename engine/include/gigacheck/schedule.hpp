@@ -96,7 +96,7 @@ struct Operation {
     Region host;  // CopyH2D / CopyD2H
     std::int64_t rows = 0, cols = 0, depth = 0;  // extents of the block product this op serves
     std::vector<int> deps;  // ids of earlier ops that must finish before this one starts
-    // CUDA: also waits for the previous `exclusive` op of any stream, so that these ops run one
+    // CUDA: also waits for the previous `exclusive` op of any stream of its device, so that these ops run one
     // at a time (S1-S3 products, seed figure 10; see core/cuda/cuda_backend.cpp).
     bool exclusive = false;
     double flops = 0;       // counted from the shape (see metrics in the README)

@@ -60,8 +60,8 @@ struct StrassenConfig {
     int device = -1;
     int devices = 1;
     // The global decomposition over `devices` (seed chapter 4) is built when devices > 1 or when
-    // distribute is set (one device: every task local). Ops carry their device; the executors of
-    // this build run every op on one device (core's multi-device executors place them).
+    // distribute is set (one device: every task local). Ops carry their device; the backend from
+    // makeStrassenBackend has that many (distinct GPUs where the machine has them).
     bool distribute = false;
     StrassenDecomposition decomposition = StrassenDecomposition::Winograd;
     bool exactRestore = false;  // restore A and B from the host copy instead of recovery stages 6-7
@@ -114,13 +114,24 @@ struct StrassenResult {
     std::vector<Span> spans;
     std::vector<InjectEvent> injections;
     double restoreSeconds = 0;  // exact restore (host copy to device), part of seconds
+    // Several devices: each schedule device (CUDA ordinal in DeviceInfo::index) and how they map
+    // onto the machine ("2 devices on 2 GPUs (CUDA ordinals 0, 1)", "7 devices emulated on 2 GPUs
+    // ...", "... emulated on the CPU ..."). Empty on one device.
+    std::vector<DeviceInfo> devices;
+    std::string placement;
 };
 
 // Plans, runs, verifies and fills the result. Throws InputError on bad input.
 // The backend a config asks for, with as many devices as its decomposition places ops on: the
-// CPU emulates config.devices devices; CUDA lists the chosen GPU once per device when the machine
-// has fewer (G = 1 real GPU still runs a G-device schedule). Throws InputError like makeBackend.
+// CPU emulates config.devices devices; CUDA takes distinct GPUs (strassenDeviceOrdinals) and
+// repeats them only when the machine has fewer than config.devices (G = 1 real GPU still runs a
+// G-device schedule). Throws InputError like makeBackend.
 std::unique_ptr<Backend> makeStrassenBackend(const StrassenConfig& config);
+// The CUDA ordinal of each of `devices` schedule devices on a machine with `available` GPUs: the
+// chosen one first, then the others in ordinal order, round-robin again when devices > available.
+std::vector<int> strassenDeviceOrdinals(int chosen, int available, int devices);
+// The placement text of StrassenResult for a backend's devices and a schedule over `scheduled`.
+std::string strassenPlacement(const std::vector<DeviceInfo>& devices, int scheduled);
 StrassenResult runStrassen(const StrassenConfig& config, Backend& backend, RunObserver* observer = nullptr,
                            const std::atomic<bool>* cancel = nullptr);
 // The same on inputs the caller made (the bench reuses them across runs); a and b are left as the
@@ -134,6 +145,12 @@ void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatr
 // Sizes: GIGACHECK_BENCH_SIZES="1024,4096" overrides the list (a run longer than a device command's
 // limit can be split). Returns the exit code (0, or 2 with the reason on err).
 int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err);
+// gigacheck bench multi-gpu-strassen (bench/bench_multi_gpu.cpp): the 2D and Strassen-Winograd
+// decompositions on one GPU and on every visible GPU (two logical devices of one GPU where there
+// is one), FP64 and FP32, N = 7168, 14336, ... (GIGACHECK_BENCH_SIZES overrides; quick: 1792,
+// 3584), against one GPU and cuBLAS, with the measured peer bandwidth and both models. 0, or 2
+// with the reason on err.
+int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err);
 
 std::string formatStrassenReport(const StrassenResult& result);
 std::string strassenRecordJson(const StrassenResult& result);

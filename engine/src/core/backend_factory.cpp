@@ -43,16 +43,17 @@ private:
     std::optional<Ceilings> ceilings_;
 };
 
-// A CUDA backend with the roofs stored for its device, when there are any.
-std::unique_ptr<Backend> withStoredCeilings(std::unique_ptr<Backend> cuda, std::string why)
+// A backend with the roofs stored for its device, when there are any (the CPU's too: the cost
+// model of the planner reads its OpenBLAS and memcpy rates).
+std::unique_ptr<Backend> withStoredCeilings(std::unique_ptr<Backend> backend, std::string why)
 {
-    DeviceInfo info = cuda->device();
+    DeviceInfo info = backend->device();
     try {
         if (loadCeilings(defaultCeilingsPath(), info))
-            return std::make_unique<ExplainedBackend>(std::move(cuda), std::move(why), info.ceilings);
+            return std::make_unique<ExplainedBackend>(std::move(backend), std::move(why), info.ceilings);
     } catch (const std::exception&) {
     }
-    return std::make_unique<ExplainedBackend>(std::move(cuda), std::move(why));
+    return std::make_unique<ExplainedBackend>(std::move(backend), std::move(why));
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ std::unique_ptr<Backend> makeBackend(BackendKind kind, int device)
             throw InputError("--device " + std::to_string(device) +
                              " picks a CUDA device, but --backend cpu runs on the CPU (leave --device out, or use "
                              "--backend cuda)");
-        return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend cpu: requested");
+        return withStoredCeilings(makeCpuBackend(), "--backend cpu: requested");
     }
     std::string whyNot;
     std::unique_ptr<Backend> cuda = makeCudaBackend(&whyNot, device);
@@ -77,7 +78,7 @@ std::unique_ptr<Backend> makeBackend(BackendKind kind, int device)
     }
     if (cuda)
         return withStoredCeilings(std::move(cuda), "--backend auto: a CUDA device was found");
-    return std::make_unique<ExplainedBackend>(makeCpuBackend(), "--backend auto: no CUDA backend (" + whyNot + ")");
+    return withStoredCeilings(makeCpuBackend(), "--backend auto: no CUDA backend (" + whyNot + ")");
 }
 
 }  // namespace gigacheck

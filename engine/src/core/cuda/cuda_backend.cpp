@@ -106,6 +106,7 @@ public:
         setCurrent(0);
         if (table_.makeState)
             state_ = table_.makeState(context());
+        current_ = -1;  // makeState may have made other GPUs of the run current (per-device handles)
 
         poller_ = std::thread([this] { pollLoop(); });
         try {
@@ -304,13 +305,16 @@ private:
     // itself the GPU interleaves the GEMMs of both streams, both finish late and the copies
     // waiting for the first one start late (s3, N = 32768, 4 GiB cap on an H200: 1.61 s against
     // 1.49 s). S4's two concurrent products are its point.
+    // One at a time per device: the devices of a run compute side by side.
     void waitForExclusive(const Operation& op, cudaStream_t s)
     {
         if (!op.exclusive)
             return;
-        if (lastExclusive_ >= 0 && streamOf(ops_[std::size_t(lastExclusive_)]) != s)
-            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(lastExclusive_)].get(), 0));
-        lastExclusive_ = op.id;
+        lastExclusive_.resize(std::size_t(devices()), -1);
+        int& last = lastExclusive_[std::size_t(op.device)];
+        if (last >= 0 && streamOf(ops_[std::size_t(last)]) != s)
+            CUDA_CHECK(cudaStreamWaitEvent(s, dones_[std::size_t(last)].get(), 0));
+        last = op.id;
     }
 
     // ---- reporting --------------------------------------------------------------------------
@@ -381,7 +385,7 @@ private:
     std::vector<void*> bufferPointers_;
     std::vector<std::size_t> devicePeak_;  // bytes allocated on each schedule device
     std::vector<Stream> streams_;          // device-major: device, schedule stream, queue
-    int lastExclusive_ = -1;  // the exclusive op issued last (waitForExclusive)
+    std::vector<int> lastExclusive_;  // per device: the exclusive op issued last (waitForExclusive)
     std::vector<Event> runStarts_;  // per device
     std::vector<Event> starts_, dones_;
     std::unique_ptr<cuda::RunState> state_;  // the family's: destroyed before streams and buffers

@@ -52,6 +52,14 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
                                    {"h2d_gbs", c.h2dGBs},               {"d2h_gbs", c.d2hGBs},
                                    {"source", c.source},                {"memory_bytes", device.memoryBytes},
                                    {"compute_capability", device.computeCapability}};
+    // The cost model's tables (optional: files written before them still load).
+    nlohmann::json gemm = nlohmann::json::array(), copy = nlohmann::json::array();
+    for (const GemmRatePoint& p : c.gemmRates)
+        gemm.push_back({{"kind", p.kind}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"gflops", p.gflops}});
+    for (const CopyRatePoint& p : c.copyRates)
+        copy.push_back({{"row_bytes", p.rowBytes}, {"h2d_gbs", p.h2dGBs}, {"d2h_gbs", p.d2hGBs}});
+    all["devices"][device.name]["gemm_rates"] = gemm;
+    all["devices"][device.name]["copy_rates"] = copy;
     std::error_code ec;
     const std::filesystem::path p(path);
     if (p.has_parent_path())
@@ -78,6 +86,15 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
         c.h2dGBs = e.value("h2d_gbs", 0.0);
         c.d2hGBs = e.value("d2h_gbs", 0.0);
         c.source = e.value("source", std::string("stored"));
+        if (const auto gemm = e.find("gemm_rates"); gemm != e.end())
+            for (const nlohmann::json& p : gemm->get_ref<const nlohmann::json::array_t&>())
+                c.gemmRates.push_back({p.at("kind").get<std::string>(), p.at("m").get<std::int64_t>(),
+                                       p.at("n").get<std::int64_t>(), p.at("k").get<std::int64_t>(),
+                                       p.at("gflops").get<double>()});
+        if (const auto copy = e.find("copy_rates"); copy != e.end())
+            for (const nlohmann::json& p : copy->get_ref<const nlohmann::json::array_t&>())
+                c.copyRates.push_back({p.at("row_bytes").get<std::int64_t>(), p.at("h2d_gbs").get<double>(),
+                                       p.at("d2h_gbs").get<double>()});
     } catch (const nlohmann::json::exception& error) {
         throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
     }

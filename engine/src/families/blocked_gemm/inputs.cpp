@@ -1,6 +1,8 @@
 // The family's inputs as its ops see them, and their check before a run (FamilyOps::checkInputs).
 #include "families/blocked_gemm/ops.hpp"
 
+#include <algorithm>
+
 namespace gigacheck::blocked_gemm {
 
 Inputs& inputsOf(const ExecutionRequest& request) { return familyInputs<Inputs>(request, kFamilyName); }
@@ -17,7 +19,8 @@ void checkInputs(const ExecutionRequest& req, const std::string& backendName)
     };
     if (!matches(in->a, s.m, s.n) || !matches(in->b, s.n, s.q) || !matches(in->c, s.m, s.q))
         throw BackendError(backendName + ": host matrices do not match the plan's shape and precision");
-    if (p.buffers.size() != req.schedule->buffers.size())
+    // One copy of the plan's buffers per device (buildSchedule).
+    if (p.buffers.size() * std::size_t(std::max(1, req.schedule->devices)) != req.schedule->buffers.size())
         throw BackendError(backendName + ": the plan's buffers are not the schedule's");
 }
 

@@ -44,6 +44,9 @@ struct OnlineInputs final : FamilyInputs {
     // encoding finds an input corrupted before its checksums were taken.
     std::vector<double> hostRowSumsA, hostColSumsA, hostRowSumsB, hostColSumsB;
 
+    // C after each op that changes it, for a viewer (null: nobody asked; CPU ops only).
+    const StepSnapshotSink* onStep = nullptr;
+
     // Filled by the ops (compute queue only).
     std::vector<InputFaultReport> inputFaults;
     std::optional<VoteReport> vote;

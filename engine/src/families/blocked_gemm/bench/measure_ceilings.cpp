@@ -5,6 +5,7 @@
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
+#include "families/blocked_gemm/cuda/measure_rates.hpp"
 #endif
 
 #include <cblas.h>
@@ -43,6 +44,41 @@ std::string today()
     return buf;
 }
 
+// The cost model's tables on the CPU: OpenBLAS sgemm / dgemm per block shape (square and the ABFT
+// twin with one more row and column), and memcpy of rows out of a matrix twice as wide per row
+// width (the CPU backend's "copies"; both directions alike).
+void measureCpuRateTables(Ceilings& c)
+{
+    for (const std::int64_t s : {64, 128, 256, 512, 1024}) {
+        for (const std::int64_t extra : {0, 1}) {
+            const std::int64_t m = s + extra, n = s + extra, k = s;
+            const double flops = 2.0 * double(m) * double(n) * double(k);
+            std::vector<float> af(std::size_t(m * k), 0.5f), bf(std::size_t(k * n), 0.5f), cf(std::size_t(m * n));
+            std::vector<double> ad(af.begin(), af.end()), bd(bf.begin(), bf.end()), cd(cf.size());
+            const int reps = s <= 256 ? 7 : 3;
+            c.gemmRates.push_back({"f32", m, n, k, flops / secondsOf([&] {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, af.data(), int(k),
+                            bf.data(), int(n), 0.0f, cf.data(), int(n));
+            }, reps) / 1e9});
+            c.gemmRates.push_back({"f64", m, n, k, flops / secondsOf([&] {
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, ad.data(), int(k),
+                            bd.data(), int(n), 0.0, cd.data(), int(n));
+            }, reps) / 1e9});
+        }
+    }
+    const std::size_t total = std::size_t(32) << 20;
+    for (std::int64_t width = 256; width <= (std::int64_t(64) << 10); width *= 4) {
+        const std::size_t rows = total / std::size_t(width);
+        std::vector<char> src(rows * std::size_t(width) * 2, 1), dst(rows * std::size_t(width), 0);
+        const double seconds = secondsOf([&] {
+            for (std::size_t r = 0; r < rows; ++r)
+                std::memcpy(dst.data() + r * std::size_t(width), src.data() + 2 * r * std::size_t(width), std::size_t(width));
+        }, 3);
+        const double gbs = double(total) / seconds / 1e9;
+        c.copyRates.push_back({width, gbs, gbs});
+    }
+}
+
 // The CPU's roofs: OpenBLAS sgemm / dgemm at n = 1024, memcpy bandwidth (read + write).
 Ceilings measureCpuCeilings()
 {
@@ -62,6 +98,7 @@ Ceilings measureCpuCeilings()
     const std::size_t bytes = std::size_t(256) << 20;
     std::vector<char> x(bytes, 1), y(bytes, 0);
     c.deviceBandwidthGBs = 2.0 * double(bytes) / secondsOf([&] { std::memcpy(y.data(), x.data(), bytes); }, 3) / 1e9;
+    measureCpuRateTables(c);
     c.source = "measured " + today() + " (CPU: OpenBLAS GEMM, memcpy; no TF32, no host link)";
     return c;
 }
@@ -77,7 +114,11 @@ Ceilings measureCeilings(const DeviceInfo& device)
     const std::vector<DeviceInfo> devices = cuda::cudaDevices(&why);
     for (std::size_t i = 0; i < devices.size(); ++i)
         if (devices[i].name == device.name)
-            return cuda::measureDeviceCeilings(int(i));
+        {
+            Ceilings c = cuda::measureDeviceCeilings(int(i));
+            cuda::measureRateTables(c, false);
+            return c;
+        }
     throw BackendError("no CUDA device named \"" + device.name + "\"" + (why.empty() ? "" : ": " + why));
 #else
     throw BackendError("this build has no CUDA backend: cannot measure \"" + device.name + "\"");

@@ -11,7 +11,9 @@
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
+#include "families/blocked_gemm/cuda/measure_rates.hpp"
 #endif
+#include "gigacheck/cost_model.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,7 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace gigacheck {
@@ -31,7 +34,7 @@ using bench::percent;
 using bench::Table;
 using nlohmann::json;
 
-const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper"};
+const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper", "link"};
 
 #ifdef GIGACHECK_HAVE_CUDA
 
@@ -145,13 +148,12 @@ struct StrategyRun {
     int products = 0, notClean = 0;
     std::size_t peak = 0;
     std::string splits;
+    double predictedSeconds = 0;  // the cost model's total for the same schedule
 };
 
-StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, HostMatrix& a, HostMatrix& b, HostMatrix& c,
-                        bool abft = true)
+StrategyRun runPlan(Backend& backend, const Plan& plan, const CostModel& model, HostMatrix& a, HostMatrix& b,
+                    HostMatrix& c)
 {
-    const Shape shape{a.rows(), a.cols(), b.cols()};
-    const Plan plan = makePlan(shape, Precision::F32, s, cap, abft);
     const GemmSchedule schedule = buildSchedule(plan);
     blocked_gemm::Inputs inputs;
     inputs.plan = plan;
@@ -165,6 +167,7 @@ StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, Hos
     const ExecutionResult r = backend.execute(req);
     StrategyRun out;
     out.seconds = r.wallSeconds;
+    out.predictedSeconds = predictSchedule(schedule, model, "f32", elementSize(Precision::F32)).totalSeconds;
     out.peak = r.peakBufferBytes;
     out.products = plan.productCount();
     out.splits = std::to_string(plan.splitM) + "x" + std::to_string(plan.splitN) + "x" + std::to_string(plan.splitQ);
@@ -177,6 +180,31 @@ StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, Hos
     for (const VerifyEvent& v : r.verifications)
         out.notClean += v.result.verdict == Verdict::Clean ? 0 : 1;
     return out;
+}
+
+StrategyRun runStrategy(Backend& backend, StrategyKind s, std::uint64_t cap, const CostModel& model, HostMatrix& a,
+                        HostMatrix& b, HostMatrix& c, bool abft = true)
+{
+    const Shape shape{a.rows(), a.cols(), b.cols()};
+    return runPlan(backend, makePlan(shape, Precision::F32, s, cap, abft), model, a, b, c);
+}
+
+// The cost model of the bench's device: the stored rate tables, measured now when missing.
+CostModel benchModel(const Backend& backend, bool quick, std::ostream& out)
+{
+    DeviceInfo info = backend.device();
+    try {
+        loadCeilings(defaultCeilingsPath(), info);
+    } catch (const std::exception&) {
+    }
+    if (!hasMeasuredRates(info.ceilings)) {
+        out << "(no stored rate tables for this device: measuring them now; gigacheck devices --measure stores them)\n"
+            << std::flush;
+        cuda::measureRateTables(info.ceilings, quick);
+        cuda::linkBandwidth(info.ceilings.h2dGBs, info.ceilings.d2hGBs);
+        info.ceilings.source = "measured by the bench";
+    }
+    return costModelOf(info);
 }
 
 json outOfCore(const BenchOptions& o, std::ostream& out)
@@ -194,6 +222,9 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     const std::vector<int> xtBlocks = o.quick ? std::vector<int>{512, 1024} : std::vector<int>{2048, 4096, 8192};
     double h2d = 0, d2h = 0;
     cuda::linkBandwidth(h2d, d2h);
+    const CostModel model = benchModel(*backend, o.quick, out);
+    // Predicted vs measured per strategy and cap, and the planner's choice beside the best measured.
+    Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "target"});
 
     Table t({"N", "cap", "strategy", "splits m/n/q", "seconds", "GFLOP/s", "vs in-core", "vs cublasXt best",
              "vs bound", "bound by", "verdicts", "target"});
@@ -223,10 +254,12 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
         rows.push_back({{"n", n}, {"baseline", "in-core cublas"}, {"gflops", inCore}});
         for (const auto& [capName, cap] : caps) {
             double best = 0;
+            double bestMeasured = std::numeric_limits<double>::infinity();
+            std::string bestName = "-";
             for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
                 StrategyRun r;
                 try {
-                    r = runStrategy(*backend, s, cap, a, b, c);
+                    r = runStrategy(*backend, s, cap, model, a, b, c);
                 } catch (const InputError& e) {
                     t.add({std::to_string(n), capName, std::string(toString(s)), "does not fit: " + std::string(e.what())});
                     continue;
@@ -247,13 +280,41 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"seconds", r.seconds}, {"gflops", gflops}, {"h2d_bytes", r.h2dBytes},
                                 {"d2h_bytes", r.d2hBytes}, {"bound_seconds", bound}, {"gemm_seconds", gemmTime},
                                 {"link_seconds", linkTime}, {"peak_bytes", r.peak}, {"cap_bytes", cap},
-                                {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest}});
+                                {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest},
+                                {"predicted_seconds", r.predictedSeconds}});
+                const double error = r.predictedSeconds / r.seconds - 1;
+                p.add({std::to_string(n), capName, std::string(toString(s)), r.splits, fixed(r.seconds, 3),
+                       fixed(r.predictedSeconds, 3), percent(error),
+                       std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED"});
+                bestMeasured = std::min(bestMeasured, r.seconds);
+                if (bestMeasured == r.seconds)
+                    bestName = std::string(toString(s)) + " " + r.splits;
                 out << "." << std::flush;
+            }
+            // The planner's choice (strategy and blocking) run beside them.
+            try {
+                const PlannerChoice choice = planWithCostModel(
+                    {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
+                    cap, true, model, "f32");
+                const StrategyRun r = runPlan(*backend, choice.plan, model, a, b, c);
+                const double error = r.predictedSeconds / r.seconds - 1;
+                const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits;
+                p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),
+                       fixed(r.predictedSeconds, 3), percent(error),
+                       std::string(std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED") + "; best measured " +
+                           bestName + " " + fixed(std::min(bestMeasured, r.seconds), 3) + " s" +
+                           (r.seconds <= bestMeasured ? " (auto is best)" : " (auto " + percent(r.seconds / bestMeasured - 1) + " slower)")});
+                rows.push_back({{"n", n}, {"cap", capName}, {"strategy", "auto"}, {"chosen", chosen},
+                                {"splits", r.splits}, {"seconds", r.seconds}, {"predicted_seconds", r.predictedSeconds},
+                                {"best_measured", bestName}, {"best_measured_seconds", bestMeasured},
+                                {"explanation", choice.plan.explanation}});
+            } catch (const InputError& e) {
+                p.add({std::to_string(n), capName, "auto", "no plan: " + std::string(e.what())});
             }
             if (n == sizes.back() && cap == caps.back().second) {
                 // What ABFT costs out of core: the same strategies without checksums.
                 for (StrategyKind s : {StrategyKind::S2, StrategyKind::S3}) {
-                    const StrategyRun r = runStrategy(*backend, s, cap, a, b, c, false);
+                    const StrategyRun r = runStrategy(*backend, s, cap, model, a, b, c, false);
                     const double gflops = flops / r.seconds / 1e9;
                     t.add({std::to_string(n), capName, std::string(toString(s)) + " no ABFT", r.splits, fixed(r.seconds, 3),
                            fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), "-", "-", "-", "-"});
@@ -271,6 +332,34 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     out << "\nOut-of-core FP32 with ABFT, A B C in pinned host memory, cuBLAS products; seconds = first op start\n"
            "to last op end (CUDA events). Link: H2D " << fixed(h2d, 1) << " GB/s, D2H " << fixed(d2h, 1)
         << " GB/s (pinned, measured now). bound = max(2n^3 / in-core rate, link bytes of the chosen blocks / link rate)\n\n";
+    t.print(out);
+    out << "\nPredicted (cost model: " << model.source << ") vs measured; auto = the planner's choice of strategy and\n"
+           "blocking, run and compared with the best measured strategy of the same cap\n\n";
+    p.print(out);
+    return rows;
+}
+
+// ---- link -------------------------------------------------------------------------------------
+// Issue 13 item 3: the pinned H2D rate alone and under load, to find why the bench saw 31-48 GB/s
+// during GEMMs against 44-55 GB/s alone.
+json linkUnderLoad(const BenchOptions& o, std::ostream& out)
+{
+    const std::vector<cuda::LinkUnderLoad> results = cuda::measureLinkUnderLoad(o.quick);
+    Table t({"row width", "condition", "H2D GB/s", "vs alone", "GEMM slowdown"});
+    json rows = json::array();
+    double alone = 0;
+    for (const cuda::LinkUnderLoad& r : results) {
+        if (r.condition == "alone")
+            alone = r.h2dGBs;
+        t.add({formatBytes(double(r.rowBytes)), r.condition, fixed(r.h2dGBs, 1), alone > 0 ? percent(r.h2dGBs / alone) : "-",
+               r.condition.find("GEMM") != std::string::npos ? percent(r.gemmSlowdown) : "-"});
+        rows.push_back({{"row_bytes", r.rowBytes}, {"condition", r.condition}, {"h2d_gbs", r.h2dGBs},
+                        {"gemm_slowdown", r.gemmSlowdown}});
+    }
+    out << "\nPinned H2D (cudaMemcpy2DAsync, host rows of a matrix twice as wide, " << (o.quick ? 32 : 256)
+        << " MiB per copy) alone and while another stream runs an FP32 cuBLAS GEMM (default priorities, copy\n"
+           "stream high, copy stream low) or the ABFT checksum pass (checksumB, memory-bound); vs alone: of the same\n"
+           "row width; GEMM slowdown: the GEMM's time with the copy beside it over its time alone\n\n";
     t.print(out);
     return rows;
 }
@@ -330,7 +419,7 @@ json paper(const BenchOptions& o, std::ostream& out)
 int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
 {
     if (std::find(std::begin(kSuites), std::end(kSuites), options.suite) == std::end(kSuites)) {
-        err << "unknown bench suite '" << options.suite << "' (abft-overhead, kernels, out-of-core, paper)\n";
+        err << "unknown bench suite '" << options.suite << "' (abft-overhead, kernels, out-of-core, paper, link)\n";
         return 2;
     }
 #ifndef GIGACHECK_HAVE_CUDA
@@ -369,6 +458,8 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
             rows = kernels(options, out);
         else if (options.suite == "out-of-core")
             rows = outOfCore(options, out);
+        else if (options.suite == "link")
+            rows = linkUnderLoad(options, out);
         else
             rows = paper(options, out);
     } catch (const std::exception& e) {

@@ -11,6 +11,9 @@ namespace {
 // Per run: the family's inputs, the slot memory and the round-off bound accumulators of the Aux slots.
 struct State final : cpu::RunState {
     Inputs* inputs = nullptr;
+    // The inputs' plan with the schedule's buffers: over several devices each has a copy of the
+    // plan's, and the ops index them by schedule slot.
+    Plan plan;
     cpu::Buffers buffers;
 };
 
@@ -18,6 +21,8 @@ std::unique_ptr<cpu::RunState> makeState(const cpu::OpContext& context)
 {
     auto state = std::make_unique<State>();
     state->inputs = &inputsOf(context.request);
+    state->plan = state->inputs->plan;
+    state->plan.buffers = context.schedule.buffers;
     state->buffers.data = context.buffers;
     state->buffers.bounds.resize(context.buffers.size());
     return state;
@@ -26,7 +31,7 @@ std::unique_ptr<cpu::RunState> makeState(const cpu::OpContext& context)
 State& stateOf(cpu::OpContext& context) { return *static_cast<State*>(context.state); }
 cpu::Buffers& buffersOf(cpu::OpContext& context) { return stateOf(context).buffers; }
 Inputs& in(cpu::OpContext& context) { return *stateOf(context).inputs; }
-const Plan& planOf(cpu::OpContext& context) { return stateOf(context).inputs->plan; }
+const Plan& planOf(cpu::OpContext& context) { return stateOf(context).plan; }
 
 // Calls body with a T of the plan's precision (float or double).
 template <class Body> void inPrecision(cpu::OpContext& context, Body&& body)

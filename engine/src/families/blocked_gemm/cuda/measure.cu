@@ -370,15 +370,24 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
 
 double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps)
 {
+    int dev = 0;  // the bench's device (runBench makes it current)
+    CUDA_CHECK(cudaGetDevice(&dev));
+    return timeCublasXt(a, b, c, blockDim, reps, {dev});
+}
+
+double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
+                    const std::vector<int>& gpus)
+{
+    int current = 0;
+    CUDA_CHECK(cudaGetDevice(&current));
     cublasXtHandle_t h = nullptr;
     CUBLAS_CHECK(cublasXtCreate(&h));
     struct Guard {
         cublasXtHandle_t h;
         ~Guard() { cublasXtDestroy(h); }
     } guard{h};
-    int dev = 0;  // the bench's device (runBench makes it current)
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUBLAS_CHECK(cublasXtDeviceSelect(h, 1, &dev));
+    std::vector<int> devices = gpus;
+    CUBLAS_CHECK(cublasXtDeviceSelect(h, int(devices.size()), devices.data()));
     CUBLAS_CHECK(cublasXtSetBlockDim(h, blockDim));
     CUBLAS_CHECK(cublasXtSetPinningMemMode(h, CUBLASXT_PINNING_DISABLED));  // ours is pinned already
     const std::size_t m = std::size_t(a.rows()), n = std::size_t(a.cols()), q = std::size_t(b.cols());
@@ -394,7 +403,11 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
             CUBLAS_CHECK(cublasXtSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, q, m, n, &alpha, b.as<float>(), q, a.as<float>(), n,
                                        &beta, c.as<float>(), q));
         }
-        CUDA_CHECK(cudaDeviceSynchronize());
+        for (int gpu : devices) {  // cublasXt returns with the product done; to be sure on every GPU
+            CUDA_CHECK(cudaSetDevice(gpu));
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        CUDA_CHECK(cudaSetDevice(current));
         if (r > 0)
             t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }

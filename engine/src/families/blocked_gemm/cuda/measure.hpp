@@ -47,6 +47,9 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, 
 // C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block
 // dimension; seconds, median of reps.
 double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps);
+// The same over the given GPUs (cublasXtDeviceSelect; distinct ordinals: cublasXt takes each GPU once).
+double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
+                    const std::vector<int>& gpus);
 // In-core cuBLAS FP32 GEMM rate (GFLOP/s) for an m x n x q product on device-resident data.
 double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps);
 // Pinned host <-> device bandwidths in GB/s (256 MiB copies, median).

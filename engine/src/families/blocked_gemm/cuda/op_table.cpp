@@ -22,16 +22,34 @@ std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
 
 struct State final : cuda::RunState {
     Inputs* inputs = nullptr;
-    std::vector<std::unique_ptr<SideLane>> lanes;  // per schedule stream: ABFT passes beside the GEMM
-    // One cuBLAS handle per compute stream: handles keep per-stream workspace state.
+    // The inputs' plan with the schedule's buffers: over several devices each has a copy of the
+    // plan's, and the ops index them by schedule slot.
+    Plan plan;
+    // Per device and schedule stream (device * lanes + stream), made with that device current:
+    // ABFT passes beside the GEMM.
+    std::vector<std::unique_ptr<SideLane>> lanes;
+    // One cuBLAS handle per device and compute stream: handles keep per-stream workspace state
+    // and belong to the device current when they were made.
     std::vector<std::unique_ptr<CublasHandle>> handles;
+    std::vector<int> ordinalOf;  // per lane / handle: the GPU it was made on
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut;
+
+    ~State() override
+    {
+        // A cuBLAS handle is released with the device it was made on current.
+        for (std::size_t i = 0; i < handles.size(); ++i) {
+            if (cudaSetDevice(ordinalOf[i]) != cudaSuccess)
+                (void)cudaGetLastError();
+            handles[i].reset();
+            lanes[i].reset();
+        }
+    }
 };
 
 State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
 Inputs& in(const cuda::OpContext& c) { return *stateOf(c).inputs; }
-const Plan& planOf(const cuda::OpContext& c) { return in(c).plan; }
+const Plan& planOf(const cuda::OpContext& c) { return stateOf(c).plan; }
 void* buf(const cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
 std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[std::size_t(slot)].ld; }
 AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
@@ -61,10 +79,17 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
     state->inputs = &inputsOf(c.request);
-    for (int i = 0; i < c.lanes; ++i)
-        state->lanes.push_back(std::make_unique<SideLane>());
-    for (int i = 0; i < c.lanes; ++i)
-        state->handles.push_back(std::make_unique<CublasHandle>());
+    state->plan = state->inputs->plan;
+    state->plan.buffers = c.schedule.buffers;
+    for (int d = 0; d < c.schedule.devices; ++d) {
+        CUDA_CHECK(cudaSetDevice(c.ordinals[std::size_t(d)]));
+        for (int i = 0; i < c.lanes; ++i) {
+            state->lanes.push_back(std::make_unique<SideLane>());
+            state->handles.push_back(std::make_unique<CublasHandle>());
+            state->ordinalOf.push_back(c.ordinals[std::size_t(d)]);
+        }
+    }
+    CUDA_CHECK(cudaSetDevice(c.ordinals.front()));  // as the executor left it
     std::size_t verifies = 0, injections = 0;
     state->slotOf.assign(c.schedule.ops.size(), -1);
     for (const Operation& op : c.schedule.ops) {
@@ -138,7 +163,7 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     g.ldc = ld(c, op.dst);
     g.accumulate = op.accumulate;
     const bool abft = planOf(c).abft && op.aux >= 0;
-    const std::size_t lane = std::size_t(op.stream);
+    const std::size_t lane = std::size_t(op.device * c.lanes + op.stream);
     productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
                          abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);
 }

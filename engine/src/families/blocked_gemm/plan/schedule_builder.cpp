@@ -8,7 +8,7 @@
 
 namespace gigacheck {
 
-ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int streams)
+ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int streams, int devices)
     : plan_(plan), withInjection_(withInjection)
 {
     const BufferCounts n = bufferCounts(plan.strategy);
@@ -18,15 +18,59 @@ ScheduleBuilder::ScheduleBuilder(const Plan& plan, bool withInjection, int strea
     elem_ = double(elementSize(plan.precision));
     schedule_.family = std::string(blocked_gemm::kFamilyName);
     schedule_.plan = plan;
-    schedule_.buffers = plan.buffers;
+    for (int d = 0; d < devices; ++d)
+        for (BufferSpec spec : plan.buffers) {
+            spec.device = d;
+            schedule_.buffers.push_back(std::move(spec));
+        }
     schedule_.capBytes = plan.capBytes;
     schedule_.streams = streams;
-    slots_.resize(plan.buffers.size());
+    schedule_.devices = devices;
+    slots_.resize(schedule_.buffers.size());
+}
+
+GemmSchedule ScheduleBuilder::take()
+{
+    if (schedule_.devices <= 1)
+        return std::move(schedule_);
+    // Proportional merge: next comes the device that is least far through its own ops, so that
+    // the executors' issue (in order, a bounded window ahead of what has finished) feeds every
+    // device alike. The devices share no buffer, so no dependency crosses them.
+    std::vector<std::vector<int>> byDevice(std::size_t(schedule_.devices));
+    for (const Operation& op : schedule_.ops)
+        byDevice[std::size_t(op.device)].push_back(op.id);
+    std::vector<std::size_t> next(byDevice.size(), 0);
+    std::vector<int> newId(schedule_.ops.size(), -1);
+    std::vector<Operation> merged;
+    merged.reserve(schedule_.ops.size());
+    while (merged.size() < schedule_.ops.size()) {
+        std::size_t pick = byDevice.size();
+        double least = 2;
+        for (std::size_t d = 0; d < byDevice.size(); ++d) {
+            if (next[d] == byDevice[d].size())
+                continue;
+            const double through = double(next[d] + 1) / double(byDevice[d].size());
+            if (through < least) {
+                least = through;
+                pick = d;
+            }
+        }
+        Operation op = std::move(schedule_.ops[std::size_t(byDevice[pick][next[pick]++])]);
+        newId[std::size_t(op.id)] = int(merged.size());
+        op.id = int(merged.size());
+        for (int& dep : op.deps)
+            dep = newId[std::size_t(dep)];  // earlier on the same device: already placed
+        std::sort(op.deps.begin(), op.deps.end());
+        merged.push_back(std::move(op));
+    }
+    schedule_.ops = std::move(merged);
+    return std::move(schedule_);
 }
 
 Operation& ScheduleBuilder::add(Operation op)
 {
     op.id = int(schedule_.ops.size());
+    op.device = device_;
     op.operands = operandsOf(op);
     const OpAccess access = accessOf(op);
     auto depend = [&op](int id) {

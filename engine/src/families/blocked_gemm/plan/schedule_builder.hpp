@@ -9,13 +9,16 @@ namespace gigacheck {
 
 class ScheduleBuilder {
 public:
-    ScheduleBuilder(const Plan& plan, bool withInjection, int streams);
+    // devices: each gets a copy of the plan's buffers (device d's slots d * L .. d * L + L - 1).
+    ScheduleBuilder(const Plan& plan, bool withInjection, int streams, int devices = 1);
 
+    // The device the next ops go on, and whose buffers the slots below name.
+    void setDevice(int device) { device_ = device; }
     // Slots of the plan's buffers (see bufferLayout): A buffers, B buffers, C buffers, Aux buffers.
-    int slotA(int n) const { return n; }
-    int slotB(int n) const { return countA_ + n; }
-    int slotC(int n) const { return countA_ + countB_ + n; }
-    int slotAux(int n) const { return plan_.abft ? countA_ + countB_ + countC_ + n : -1; }
+    int slotA(int n) const { return base() + n; }
+    int slotB(int n) const { return base() + countA_ + n; }
+    int slotC(int n) const { return base() + countA_ + countB_ + n; }
+    int slotAux(int n) const { return plan_.abft ? base() + countA_ + countB_ + countC_ + n : -1; }
 
     void loadA(int i, int k, int slot, int stream);
     void loadB(int k, int j, int slot, int stream);
@@ -26,15 +29,18 @@ public:
     // follows after the last k step.
     void product(const BlockIndex& b, int a, int bSlot, int c, int stream, int storeStream);
 
-    GemmSchedule take() { return std::move(schedule_); }
+    // The schedule, the devices' ops interleaved in issue order (each device's order kept).
+    GemmSchedule take();
 
 private:
+    int base() const { return device_ * int(plan_.buffers.size()); }
     Operation& add(Operation op);
     void setExtents(Operation& op, const BlockIndex& b) const;
 
     Plan plan_;
     bool withInjection_;
     int countA_, countB_, countC_;
+    int device_ = 0;
     double elem_;
     GemmSchedule schedule_;
     struct SlotState {

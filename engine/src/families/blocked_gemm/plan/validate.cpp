@@ -42,17 +42,31 @@ std::string validateSchedule(const GemmSchedule& schedule)
             return opText(op) + " is on queue " + std::string(toString(op.queue));
         if (op.dst < 0)
             return opText(op) + " has no destination buffer";
+        // No op of this family moves data between devices: each works on its own device's buffers.
+        for (const OperandRegion& operand : op.operands)
+            if (schedule.buffers[std::size_t(operand.slot)].device != op.device)
+                return opText(op) + " on device " + std::to_string(op.device) + " uses buffer " +
+                       std::to_string(operand.slot) + " of device " +
+                       std::to_string(schedule.buffers[std::size_t(operand.slot)].device);
     }
 
     Reachability reach(ops);
     // Block products and C blocks: each product once, each C block stored once after its last
     // product, injection and verification, from the buffer those wrote.
     struct BlockState {
-        int products = 0, lastCompute = -1, stores = 0, slot = -1;
+        int products = 0, lastCompute = -1, stores = 0, slot = -1, device = -1;
     };
     std::map<std::pair<int, int>, BlockState> blocks;
     for (const Operation& op : ops) {
         const auto key = std::make_pair(op.block.i, op.block.j);
+        if (op.kind == OpKind::Product || op.kind == OpKind::Inject || op.kind == OpKind::Verify ||
+            op.kind == OpKind::CopyD2H) {
+            BlockState& b = blocks[key];
+            if (b.device >= 0 && b.device != op.device)
+                return opText(op) + " runs on device " + std::to_string(op.device) + ", its C block on device " +
+                       std::to_string(b.device);
+            b.device = op.device;
+        }
         switch (op.kind) {
         case OpKind::Product: {
             BlockState& b = blocks[key];

@@ -59,7 +59,7 @@ Json write(const FaultSpec& f)
 
 Json write(const RunConfig& c)
 {
-    return {{"shape", write(c.shape)},
+    Json out = {{"shape", write(c.shape)},
             {"precision", toString(c.precision)},
             {"distribution", toString(c.distribution)},
             {"seed", c.seed},
@@ -72,7 +72,11 @@ Json write(const RunConfig& c)
             {"tile", c.tile},
             {"faults", write(c.faults)},
             {"reference", toString(c.reference)},
-            {"threshold_lambda", number(c.thresholdLambda)}};
+            {"threshold_lambda", number(c.thresholdLambda)},
+            {"plan_by_cost_model", c.planByCostModel}};
+    if (c.devices > 1)  // records of one device stay as they were
+        out["devices"] = c.devices;
+    return out;
 }
 
 Json write(const Plan& p)
@@ -170,6 +174,10 @@ RunConfig readConfig(const Node& n)
     c.seed = n.get<std::uint64_t>("seed");
     c.backend = n.enumeration<BackendKind>("backend");
     c.device = n.getOr<int>("device", -1);  // records before device selection: the first device
+    c.devices = n.getOr<int>("devices", 1);
+    if (c.devices < 1 || c.devices > kMaxRunDevices)
+        throw InputError("record: config.devices must be 1 to " + std::to_string(kMaxRunDevices) + " (got " +
+                         std::to_string(c.devices) + ")");
     c.strategy = n.enumeration<StrategyKind>("strategy");
     c.memCapBytes = n.get<std::uint64_t>("mem_cap_bytes");
     c.abft = n.get<bool>("abft");
@@ -178,6 +186,7 @@ RunConfig readConfig(const Node& n)
     c.faults = readFaultSpec(n.child("faults"));
     c.reference = n.enumeration<ReferenceMode>("reference");
     c.thresholdLambda = n.get<double>("threshold_lambda");
+    c.planByCostModel = n.getOr<bool>("plan_by_cost_model", false);  // records before the planner: false
     return c;
 }
 
@@ -245,11 +254,28 @@ ReferenceCheck readReference(const Node& n)
 
 Json writeBlockedGemmSection(const RunRecord& r)
 {
-    return {{"config", write(r.config)},
-            {"plan", write(r.plan)},
-            {"faults", write(r.faults)},
-            {"reference", write(r.reference)},
-            {"repairs", writeRepairs(r.repairs)}};
+    Json section = {{"config", write(r.config)},
+                    {"plan", write(r.plan)},
+                    {"faults", write(r.faults)},
+                    {"reference", write(r.reference)},
+                    {"repairs", writeRepairs(r.repairs)}};
+    if (!r.predictedSpans.empty())
+        section["prediction"] = {{"total_seconds", number(r.predictedSeconds)},
+                                 {"source", r.predictionSource},
+                                 {"spans", writeAll(r.predictedSpans)}};
+    return section;
+}
+
+// Optional: records from before the cost model have no "prediction".
+void readPrediction(const Node& n, RunRecord& r)
+{
+    if (!n.has("prediction"))
+        return;
+    const Node p = n.child("prediction");
+    r.predictedSeconds = p.get<double>("total_seconds");
+    r.predictionSource = p.getOr<std::string>("source", "");
+    for (const Node& s : p.elements("spans"))
+        r.predictedSpans.push_back(readSpan(s));
 }
 
 void readBlockedGemmSection(const Node& n, RunRecord& r)
@@ -259,6 +285,7 @@ void readBlockedGemmSection(const Node& n, RunRecord& r)
     r.faults = readFaultReport(n.child("faults"));
     r.reference = readReference(n.child("reference"));
     r.repairs = readRepairs(n);  // absent in records from before the repair pass: none
+    readPrediction(n, r);
 }
 
 // Format 1: the GEMM parts at the top level, one device, events beside the spans.

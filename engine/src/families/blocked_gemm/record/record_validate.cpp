@@ -26,6 +26,7 @@ void finite(double v, const std::string& field)
 }
 
 std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
+std::string at(const std::string& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
 
 void validateShape(const Shape& s, const std::string& field)
 {
@@ -103,11 +104,11 @@ void validateBlock(const BlockIndex& b, const Plan& p, const std::string& field)
     inRange(b.k, 0, p.splitN - 1, field + ".k");
 }
 
-void validateSpans(const RunRecord& r)
+void validateSpans(const std::vector<Span>& spans, const std::string& name, const RunRecord& r)
 {
-    for (std::size_t s = 0; s < r.spans.size(); ++s) {
-        const Span& span = r.spans[s];
-        const std::string field = at("spans", s);
+    for (std::size_t s = 0; s < spans.size(); ++s) {
+        const Span& span = spans[s];
+        const std::string field = at(name, s);
         inRange(span.opId, 0, kMaxExtent, field + ".op_id");
         inRange(span.stream, 0, kMaxStreams - 1, field + ".stream");
         validateBlock(span.block, r.plan, field + ".block");
@@ -186,7 +187,9 @@ void validate(const RunRecord& r)
         return;
     }
     validatePlan(r.plan, r.config);
-    validateSpans(r);
+    validateSpans(r.spans, "spans", r);
+    validateSpans(r.predictedSpans, "prediction.spans", r);
+    finite(r.predictedSeconds, "prediction.total_seconds");
     validateInjections(r);
     validateVerifications(r);
 }

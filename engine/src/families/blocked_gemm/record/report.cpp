@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace gigacheck {
@@ -146,6 +147,36 @@ void writeBackendAndPlan(std::ostream& out, const RunRecord& r)
         out << "  " << p.explanation << "\n";
 }
 
+// A run spread over devices: each device's span of time (its first op's start to its last op's
+// end), compute busy time and C blocks stored, so an unbalanced spread shows.
+void writePerDevice(std::ostream& out, const RunRecord& r)
+{
+    const std::size_t devices = r.devices.size();
+    std::vector<double> first(devices, 1e300), last(devices, 0), compute(devices, 0);
+    std::vector<int> blocks(devices, 0);
+    for (const Span& s : r.spans) {
+        if (s.device < 0 || std::size_t(s.device) >= devices || s.kind == OpKind::Recompute)
+            continue;
+        const std::size_t d = std::size_t(s.device);
+        first[d] = std::min(first[d], s.start);
+        last[d] = std::max(last[d], s.end);
+        if (s.queue == Queue::Compute)
+            compute[d] += s.end - s.start;
+        if (s.kind == OpKind::CopyD2H)
+            ++blocks[d];
+    }
+    out << "Devices (" << devices << "):\n";
+    for (std::size_t d = 0; d < devices; ++d) {
+        out << "  d" << d << ": " << r.devices[d].name;
+        if (r.devices[d].backend == BackendKind::Cuda)
+            out << " (CUDA device " << r.devices[d].index << ")";
+        out << ": ";
+        if (last[d] > 0)
+            out << "time " << seconds(last[d] - first[d]) << ", compute busy " << seconds(compute[d]) << ", ";
+        out << blocks[d] << " C block(s)\n";
+    }
+}
+
 void writeMetrics(std::ostream& out, const RunRecord& r)
 {
     const Metrics& m = r.metrics;
@@ -157,6 +188,27 @@ void writeMetrics(std::ostream& out, const RunRecord& r)
         << formatBytes(m.bytesDevice) << "\n";
     out << "  intensity: " << general(m.intensityDevice) << " FLOP/B (device memory), "
         << general(m.intensityHostLink) << " FLOP/B (host link)\n";
+    if (r.devices.size() > 1)
+        writePerDevice(out, r);
+}
+
+// The cost model beside the measurement (issue 13): totals and each op kind's busy time.
+void writePrediction(std::ostream& out, const RunRecord& r)
+{
+    const PredictionComparison c = comparePrediction(r);
+    if (c.perKind.empty())
+        return;
+    auto percent = [](double p) {
+        std::ostringstream o;
+        o << std::showpos << std::fixed << std::setprecision(1) << p << " %";
+        return o.str();
+    };
+    out << "Predicted (cost model: " << r.predictionSource << "):\n";
+    out << "  total: predicted " << seconds(c.predictedTotal) << ", measured " << seconds(c.measuredTotal)
+        << ", error " << percent(c.errorPercent()) << "\n";
+    for (const PredictionError& e : c.perKind)
+        out << "  " << e.kind << " (" << e.ops << " ops): predicted " << seconds(e.predictedSeconds) << ", measured "
+            << seconds(e.measuredSeconds) << ", error " << percent(e.errorPercent()) << "\n";
 }
 
 // The repair pass (abft README "Repair pass"): one line per C block it looked at, with its cost.
@@ -238,6 +290,7 @@ std::string formatReport(const RunRecord& r)
     writeSeedBlock(out, r);
     writeBackendAndPlan(out, r);
     writeMetrics(out, r);
+    writePrediction(out, r);
     writeFaultReport(out, r);
     writeReference(out, r);
     if (r.status != "ok")

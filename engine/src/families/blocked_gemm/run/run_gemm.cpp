@@ -1,9 +1,12 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
+
+#include "gigacheck/cost_model.hpp"
 #include "core/timestamp.hpp"
 
 #include "gigacheck/defaults.hpp"
+#include "gigacheck/operands.hpp"
 #include "gigacheck/version.hpp"
 #include "core/result_block_observer.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
@@ -39,6 +42,9 @@ void validate(const RunConfig& c)
         throw InputError("the number of errors cannot be negative");
     if (c.device < -1)
         throw InputError("a CUDA device number is 0 or more (got " + std::to_string(c.device) + ")");
+    if (c.devices < 1 || c.devices > kMaxRunDevices)
+        throw InputError("--devices must be 1 to " + std::to_string(kMaxRunDevices) + " (got " +
+                         std::to_string(c.devices) + ")");
 }
 
 // Bytes of host memory a new allocation can still get without swapping or waking the OOM killer
@@ -63,7 +69,7 @@ void checkHostMemory(const RunConfig& c, const Plan* plan, bool buffersOnHost)
     const double matrices = (double(s.m) * double(s.n) + double(s.n) * double(s.q) + double(s.m) * double(s.q)) * elem;
     const double reference =
         resolveReferenceMode(c.reference, s) == ReferenceMode::Full ? double(s.m) * double(s.q) * elem : 0.0;
-    const double buffers = buffersOnHost && plan ? double(plan->bytesNeeded) : 0.0;
+    const double buffers = buffersOnHost && plan ? double(plan->bytesNeeded) * double(c.devices) : 0.0;
     const double need = matrices + reference + buffers;
     const double available = hostMemoryAvailable();
     if (available > 0 && need > available)
@@ -96,22 +102,47 @@ double typicalMagnitude(const Shape& s, Distribution d)
     return std::sqrt(double(std::max<std::int64_t>(s.n, 1))) * meanSquare;
 }
 
+namespace {
+
+// The user's A and B must be whole, of the run's shape and finite, before anything runs.
+void checkGivenOperands(const RunConfig& config, const RunHooks& hooks)
+{
+    if (!hooks.givenA && !hooks.givenB)
+        return;
+    if (!hooks.givenA || !hooks.givenB)
+        throw InputError("given operands: both A and B are needed (one of them is missing)");
+    const Shape s = shapeOfOperands(*hooks.givenA, *hooks.givenB);
+    if (!(s == config.shape))
+        throw InputError("A and B make a " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                         std::to_string(s.q) + " product, but the run's shape is " + std::to_string(config.shape.m) +
+                         "x" + std::to_string(config.shape.n) + "x" + std::to_string(config.shape.q));
+    requireFinite(*hooks.givenA, "A");
+    requireFinite(*hooks.givenB, "B");
+}
+
+}  // namespace
+
 RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
 {
     validate(config);
+    checkGivenOperands(config, hooks);
     checkHostMemory(config, nullptr, false);  // A, B and C alone; the plan of a huge shape takes a while
     std::unique_ptr<Backend> own;
     Backend* backend = hooks.backend;
     if (!backend) {
-        own = makeBackend(config.backend, config.device);
+        own = config.devices > 1 ? makeGemmBackend(config) : makeBackend(config.backend, config.device);
         backend = own.get();
     }
+    if (backend->devices().size() < std::size_t(config.devices))
+        throw InputError("--devices " + std::to_string(config.devices) + ": the backend has " +
+                         std::to_string(backend->devices().size()) + " device(s)");
 
     RunRecord record;
     record.toolVersion = kVersion;
     record.createdAt = nowIso8601();
     record.config = config;
     record.devices = backend->devices();
+    record.devices.resize(std::size_t(config.devices));  // the ones the schedule uses
     if (record.devices.front().whyChosen.empty())
         record.devices.front().whyChosen = "backend supplied by the caller";
 
@@ -120,11 +151,31 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     if (cap == 0)
         cap = record.devices.front().backend == BackendKind::Cpu || record.devices.front().memoryBytes == 0 ? kDefaultCpuMemCapBytes
                                                                                           : record.devices.front().memoryBytes;
-    record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft);
+    const CostModel model = costModelOf(record.devices.front());
+    const std::string rateKind = gemmRateKind(config.precision, config.gemm);
+    if (config.planByCostModel) {
+        const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2,
+                                               StrategyKind::S3, StrategyKind::S4};
+        record.plan = planWithCostModel(config.shape, config.precision, all, cap, config.abft, model, rateKind).plan;
+        record.config.strategy = record.plan.strategy;
+        // The planner models one device; over several, its strategy is spread as makePlan spreads any.
+        if (config.devices > 1)
+            record.plan = makePlan(config.shape, config.precision, record.plan.strategy, cap, config.abft, config.devices);
+    } else {
+        record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft, config.devices);
+    }
     // Before the schedule: for a huge shape building it alone can take a while.
     checkHostMemory(config, &record.plan, record.devices.front().backend == BackendKind::Cpu);
-    const GemmSchedule schedule = buildSchedule(record.plan, config.faults.any());
-    FaultPlan faults = planFaults(config.faults, record.plan, typicalMagnitude(config.shape, config.distribution));
+    const GemmSchedule schedule = buildSchedule(record.plan, config.faults.any(), config.devices);
+    // The model's timeline of this schedule, drawn and reported beside the measured one.
+    Prediction prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
+    record.predictedSpans = std::move(prediction.spans);
+    record.predictedSeconds = prediction.totalSeconds;
+    record.predictionSource = model.source;
+    const bool given = hooks.givenA && hooks.givenB;
+    FaultPlan faults = planFaults(config.faults, record.plan,
+                                  given ? typicalMagnitudeOf(*hooks.givenA, *hooks.givenB)
+                                        : typicalMagnitude(config.shape, config.distribution));
 
     // The plan is shown before the (possibly slow) generation of the inputs.
     if (hooks.observer)
@@ -143,8 +194,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     const HostAllocator alloc = backend->hostAllocator();
     HostMatrix a, b, c;
     try {
-        a = HostMatrix(config.precision, s.m, s.n, alloc);
-        b = HostMatrix(config.precision, s.n, s.q, alloc);
+        a = given ? convertedTo(*hooks.givenA, config.precision, alloc) : HostMatrix(config.precision, s.m, s.n, alloc);
+        b = given ? convertedTo(*hooks.givenB, config.precision, alloc) : HostMatrix(config.precision, s.n, s.q, alloc);
         c = HostMatrix(config.precision, s.m, s.q, alloc);
     } catch (const std::exception& e) {
         // The problem is too large for this host: a limit of the input, reported before anything runs.
@@ -152,8 +203,13 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
                             double(elementSize(config.precision));
         throw InputError("not enough host memory for A, B and C (" + formatBytes(need) + "): " + e.what());
     }
-    fillRandom(a, config.distribution, config.seed, 1);
-    fillRandom(b, config.distribution, config.seed, 2);
+    if (given) {  // float64 values beyond float32's range become infinities when converted
+        requireFinite(a, "A in " + std::string(toString(config.precision)));
+        requireFinite(b, "B in " + std::string(toString(config.precision)));
+    } else {
+        fillRandom(a, config.distribution, config.seed, 1);
+        fillRandom(b, config.distribution, config.seed, 2);
+    }
     if (hooks.onInputs)
         hooks.onInputs(a, b);
 

@@ -10,19 +10,14 @@
 #include "core/table.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/run/run_online.hpp"
-#ifdef GIGACHECK_HAVE_CUDA
-#include "families/blocked_gemm/cuda/measure.hpp"
-#endif
+#include "families/online_abft/sweep/fq_sweep.hpp"
 
-#include <cblas.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
-#include <random>
 
 namespace gigacheck {
 
@@ -55,19 +50,6 @@ std::string nowUtc()
     return buf;
 }
 
-// Compute time of a run from its spans: first op on the compute queue to the last one (the
-// loads of A and B and the store of C are the same for every scheme and for the plain product).
-double computeSeconds(const OnlineRecord& r)
-{
-    double first = 1e300, last = 0;
-    for (const Span& s : r.spans)
-        if (s.queue == Queue::Compute) {
-            first = std::min(first, s.start);
-            last = std::max(last, s.end);
-        }
-    return last > first ? last - first : 0.0;
-}
-
 double kindSeconds(const OnlineRecord& r, OpKind kind)
 {
     double t = 0;
@@ -77,25 +59,11 @@ double kindSeconds(const OnlineRecord& r, OpKind kind)
     return t;
 }
 
-// The plain product on this backend, same process: cuBLAS in-core on a GPU, OpenBLAS on the CPU.
+using online_abft::computeSeconds;
+
 double plainSeconds(BackendKind backend, std::int64_t n, int reps)
 {
-#ifdef GIGACHECK_HAVE_CUDA
-    if (backend == BackendKind::Cuda)
-        return 2.0 * double(n) * double(n) * double(n) / (cuda::inCoreGemmGflops(n, n, n, Precision::F32, reps) * 1e9);
-#endif
-    (void)backend;
-    std::vector<float> a(std::size_t(n * n), 0.5f), b(std::size_t(n * n), 0.25f), c(std::size_t(n * n));
-    std::vector<double> times;
-    for (int r = 0; r < reps + 1; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
-                    int(n), 0.0f, c.data(), int(n));
-        if (r > 0)
-            times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    return online_abft::plainProductSeconds(backend, n, reps);
 }
 
 struct Bench {
@@ -277,39 +245,29 @@ json latencySuite(Bench& bench, std::int64_t n, std::int64_t panel, std::ostream
 
 // Overhead against coverage: F faults scattered over time (each after a random step, in a random
 // cell); a run ends correctable when every check could correct what it found (no recompute).
-json sweepSuite(Bench& bench, std::int64_t n, std::int64_t panel, int trials, std::ostream& out)
+json sweepSuite(Backend& backend, std::int64_t n, std::int64_t panel, int trials, int reps, std::ostream& out)
 {
+    FqSweepOptions o;
+    o.n = n;
+    o.panel = panel;
+    o.trials = trials;
+    o.reps = reps;
+    o.seed = 2;
+    const FqSweepResult sweep = sweepCheckEvery(o, backend);
     json rows = json::array();
-    const BackendKind kind = bench.backend.device().backend;
-    const int steps = baseConfig(n, panel, kind).steps();
+    const int steps = int((n + panel - 1) / panel);
     out << "\nfq sweep, N = " << n << ", b = " << panel << " (" << steps << " steps), " << trials
         << " random placements per cell: runs whose faults were all corrected online (no recompute)\n";
     std::vector<std::string> head{"fq", "overhead (0 faults)"};
-    const std::vector<int> counts{1, 2, 4, 8};
-    for (int f : counts)
+    for (int f : o.faultCounts)
         head.push_back(std::to_string(f) + " faults");
     Table t(head);
-    std::mt19937_64 rng(7);
-    const double plain = plainSeconds(kind, n, 3);
-    for (int fq : {1, 2, 4, 8, 0}) {
-        OnlineConfig base = baseConfig(n, panel, kind);
-        base.scheme = fq == 0 ? Scheme::Offline : Scheme::Online;
-        base.checkEvery = fq;
-        const double overhead = computeSeconds(bench.median(base)) / plain - 1.0;
-        std::vector<std::string> row{fq == 0 ? "end (offline)" : std::to_string(fq), percent(overhead)};
-        json jr{{"fq", fq}, {"overhead", overhead}};
-        for (int count : counts) {
-            int ok = 0;
-            for (int trial = 0; trial < trials; ++trial) {
-                OnlineConfig c = base;
-                std::uniform_int_distribution<std::int64_t> cell(0, n - 1);
-                std::uniform_int_distribution<int> step(0, steps - 1);
-                for (int e = 0; e < count; ++e)
-                    c.faults.push_back(OnlineFault{OnlineTarget::Result, cell(rng), cell(rng), std::nullopt, step(rng)});
-                ok += bench.once(c).uncorrectableChecks() == 0;
-            }
-            row.push_back(std::to_string(ok) + "/" + std::to_string(trials));
-            jr["correctable_" + std::to_string(count)] = double(ok) / trials;
+    for (const FqSweepRow& r : sweep.rows) {
+        std::vector<std::string> row{r.checkEvery == 0 ? "end (offline)" : std::to_string(r.checkEvery), percent(r.overhead)};
+        json jr{{"fq", r.checkEvery}, {"overhead", r.overhead}};
+        for (std::size_t i = 0; i < o.faultCounts.size(); ++i) {
+            row.push_back(std::to_string(r.correctable[i]) + "/" + std::to_string(trials));
+            jr["correctable_" + std::to_string(o.faultCounts[i])] = double(r.correctable[i]) / trials;
         }
         t.add(row);
         rows.push_back(jr);
@@ -376,12 +334,7 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }
         const std::int64_t sweepN = gpu ? 4096 : 512;
-        Bench sweep{*backend, HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()),
-                    HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()),
-                    HostMatrix(Precision::F32, sweepN, sweepN, backend->hostAllocator()), options.quick ? 1 : 3};
-        fillRandom(sweep.a, Distribution::Uniform, 2, 1);
-        fillRandom(sweep.b, Distribution::Uniform, 2, 2);
-        doc["sweep"] = sweepSuite(sweep, sweepN, sweepN / 16, options.quick ? 4 : 10, out);
+        doc["sweep"] = sweepSuite(*backend, sweepN, sweepN / 16, options.quick ? 4 : 10, options.quick ? 1 : 3, out);
         seedTables(out, doc);
     } catch (const std::exception& e) {
         err << "bench online failed: " << e.what() << "\n";

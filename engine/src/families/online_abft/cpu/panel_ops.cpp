@@ -16,6 +16,27 @@ template <class T> T* slot(const cpu::OpContext& c, int s) { return static_cast<
 std::int64_t ldOf(const cpu::OpContext& c, int s) { return bufferOf(c.schedule, s).ld; }
 State& stateOf(const cpu::OpContext& c) { return *static_cast<State*>(c.state); }
 
+// C_f as it stands after this op, for a viewer that animates the steps (no copy: the observer
+// reads it during the call).
+template <class T> void reportSnapshot(const cpu::OpContext& c, const Operation& op)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    if (!in.onStep || !*in.onStep)
+        return;
+    StepSnapshot s;
+    s.opId = op.id;
+    s.kind = op.kind;
+    s.step = op.block.k;
+    s.data = c.buffers[std::size_t(kSlotC)];
+    s.precision = in.precision;
+    s.resultRows = in.shape.m;
+    s.resultCols = in.shape.q;
+    s.rows = in.shape.m + in.checksums;
+    s.cols = in.shape.q + in.checksums;
+    s.ld = ldOf(c, kSlotC);
+    (*in.onStep)(s);
+}
+
 void gemm(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
           std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate)
 {
@@ -248,6 +269,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
     else
         accumulateWeightedBound(st.weightedBound, a, lda, b, ldb, width);
     st.consumed = offset + width;
+    reportSnapshot<T>(c, op);
 }
 
 template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -266,6 +288,8 @@ template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOu
         if (f.at.target != OnlineTarget::A && f.at.target != OnlineTarget::B)
             out.injections.push_back(injectEvent(op, f, s, step));
     }
+    if (in.scheme != Scheme::Tmr)
+        reportSnapshot<T>(c, op);
 }
 
 // A fault in A after its checksums spreads along a row of C (row r off by delta * B(k, :)), one in
@@ -352,6 +376,7 @@ template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome&
     ev.cols = s.q;
     ev.result = std::move(r);
     out.verification = std::move(ev);
+    reportSnapshot<T>(c, op);
 }
 
 template <class T> void replicaProduct(cpu::OpContext& c, const Operation& op, OpOutcome&)

@@ -123,6 +123,11 @@ int OnlineRecord::uncorrectableChecks() const
 
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
 {
+    return runOnline(config, hooks, StepSnapshotSink());
+}
+
+OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const StepSnapshotSink& onStep)
+{
     std::unique_ptr<Backend> own;
     RunHooks withBackend = hooks;
     if (!withBackend.backend) {
@@ -146,7 +151,7 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
         if (hooks.onInputs)
             hooks.onInputs(a, b);
     }
-    OnlineRecord record = online_abft::runOnlineOn(config, withBackend, a, b, result);
+    OnlineRecord record = online_abft::runOnlineOn(config, withBackend, a, b, result, onStep ? &onStep : nullptr);
     if (hooks.resultOut)
         *hooks.resultOut = std::move(result);
     return record;
@@ -155,7 +160,7 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks)
 namespace online_abft {
 
 OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, HostMatrix& a, HostMatrix& b,
-                         HostMatrix& result)
+                         HostMatrix& result, const StepSnapshotSink* onStep)
 {
     Backend* backend = hooks.backend;
     OnlineRecord record;
@@ -170,6 +175,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
         c.checkEvery = 0;
     OnlineInputs in = inputsFor(c);
     in.faults = planFaults(c);
+    in.onStep = onStep;
     record.steps = c.scheme == Scheme::Tmr ? 0 : c.steps();
     for (int j = 0; j < record.steps; ++j)
         if (c.checksAfter(j))

@@ -8,6 +8,6 @@ namespace gigacheck::online_abft {
 // hooks.backend must be set; a and b are read (the host copies stay clean: faults strike the
 // device's copies), result receives C. Throws InputError on bad settings.
 OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, HostMatrix& a, HostMatrix& b,
-                         HostMatrix& result);
+                         HostMatrix& result, const StepSnapshotSink* onStep = nullptr);
 
 }  // namespace gigacheck::online_abft

@@ -3,9 +3,11 @@
 // error of C (FP64 reference where the host can afford it), recovery error of A and B; the
 // crossover N; the seed's performance model (section 3.5.2) from measured rates beside the
 // measured time, per stage for the largest run; and the multi-device model (seed figure 4.4).
+#include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include "core/table.hpp"
+#include "families/strassen/bench/multi_device_model.hpp"
 #include "families/strassen/bench/rates.hpp"
 #include "families/strassen/ops.hpp"
 
@@ -40,7 +42,9 @@ std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
                 out.push_back(std::stoll(item));
         return out;
     }
-    for (std::int64_t n = 1024; n <= (quick ? 4096 : 32768); n *= 2)
+    // Up to 16384: one run there is ~1-3 s of host work (inputs, copies, recovery scans), the
+    // variants x levels x types make ~40 of them; 32768 through GIGACHECK_BENCH_SIZES.
+    for (std::int64_t n = 1024; n <= (quick ? 4096 : 16384); n *= 2)
         // A, B, C in FP64 plus the reference run's own three: 6 N^2 * 8 bytes within 90% of memory.
         if (deviceBytes == 0 || double(6 * n * n * 8) < 0.9 * double(deviceBytes))
             out.push_back(n);
@@ -137,6 +141,10 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     // only up to 8192.
                     if (!kernel && n > 8192 && levels == 3 && (v == StrassenVariant::Msmes || v == StrassenVariant::Winograd))
                         continue;
+                    // Above 8192 the slow variants (msmes, winograd: a GEMM or a kernel per target,
+                    // 2-3x cuBLAS at 8192) stop at level 1; the fast ones keep levels 1-3.
+                    if (n > 8192 && levels > 1 && (v == StrassenVariant::Msmes || v == StrassenVariant::Winograd))
+                        continue;
                     StrassenConfig c = base;
                     c.variant = v;
                     c.levels = levels;
@@ -230,8 +238,25 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
 
     // Multi-device model (seed chapter 4, figure 4.4) from the single-GPU rates measured above and a
     // link bandwidth: G devices, 7 Strassen-Winograd tasks or 8 2D tasks of size N/2, sums spread
-    // over the devices, three N/2 blocks over the link per task.
-    const double linkGBs = 450;  // NVLink 4 per direction (H200 datasheet: 900 GB/s both ways)
+    // over the devices, three N/2 blocks over the link per task (multi_device_model.hpp). The link
+    // is measured where this machine has a second GPU; otherwise the datasheet's (`gigacheck bench
+    // multi-gpu-strassen` measures it and checks the model against runs).
+    double linkGBs = 450;  // NVLink 4 per direction (H200 datasheet: 900 GB/s both ways)
+    std::string linkSource = "datasheet, one GPU here";
+    {
+        std::string none;
+        int other = -1;
+        for (const DeviceInfo& d : listDevices(&none))
+            if (d.backend == BackendKind::Cuda && d.index != ordinal && other < 0)
+                other = d.index;
+        if (other >= 0) {
+            try {
+                linkGBs = std::min(strassen::peerCopyGBs(ordinal, other), strassen::peerCopyGBs(other, ordinal));
+                linkSource = "measured between CUDA devices " + std::to_string(ordinal) + " and " + std::to_string(other);
+            } catch (const std::exception&) {
+            }
+        }
+    }
     nlohmann::json multiJson = nlohmann::json::array();
     if (largest >= 2048) {
         const std::int64_t n = largest;
@@ -239,18 +264,13 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
         const double half = cublasAt.count({"f32", n / 2}) ? cublasAt[{"f32", n / 2}] / std::max(1.0, best[{"f32", n / 2}].speedup)
                                                            : single / 7.0;
         const double block = double(n / 2) * double(n / 2) * 4;
-        out << "\nmulti-device model, f32 N = " << n << " (link " << linkGBs
-            << " GB/s per direction, datasheet; task = the best single-GPU time at N/2 = " << fixed(half * 1e3, 2)
+        out << "\nmulti-device model, f32 N = " << n << " (link " << fixed(linkGBs, 0) << " GB/s per direction, "
+            << linkSource << "; task = the best single-GPU time at N/2 = " << fixed(half * 1e3, 2)
             << " ms; speedup against the best single-GPU run, " << fixed(single * 1e3, 2) << " ms)\n";
         bench::Table mt({"G", "2d ms", "2d speedup", "winograd ms", "winograd speedup"});
         for (int g = 1; g <= 8; ++g) {
             auto modelled = [&](int tasks, int sums) {
-                if (g == 1)
-                    return single;
-                const double rounds = std::ceil(double(tasks) / g);
-                const double sumTime = sums * 3 * block / (bandwidth * 1e9) / g;
-                const double comm = (rounds * 3 + 3.0 * sums / g) * block / (linkGBs * 1e9);
-                return rounds * half + sumTime + comm;
+                return g == 1 ? single : strassen::issueModelSeconds(g, tasks, sums, half, block, bandwidth, linkGBs);
             };
             const double t2d = modelled(8, 4), tw = modelled(7, 15);
             mt.add({std::to_string(g), fixed(t2d * 1e3, 2), fixed(single / t2d, 2), fixed(tw * 1e3, 2), fixed(single / tw, 2)});
@@ -264,6 +284,7 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
         f << nlohmann::json{{"suite", "strassen"},
                             {"device", info.name},
                             {"copy_gbs", bandwidth},
+                            {"link_gbs", linkGBs},
                             {"rows", rows},
                             {"stages", stagesJson},
                             {"multi_device_model", multiJson}}

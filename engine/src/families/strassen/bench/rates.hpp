@@ -13,5 +13,10 @@ namespace gigacheck::strassen {
 double cublasGemmSeconds(const Shape& shape, Precision precision, bool tf32, int device, int repetitions);
 // Device-to-device copy bandwidth in GB/s (read + write counted), from a 1 GiB copy.
 double deviceCopyGBs(int device);
+// Bandwidth of a copy from one GPU's memory to another's, in GB/s of bytes moved (one direction),
+// cudaMemcpyPeerAsync of 512 MiB with peer access enabled where the hardware allows (over NVLink
+// or PCIe; staged through the host by the driver where there is no peer access). from == to: a
+// device-to-device copy on that GPU (two logical devices of one GPU exchange blocks that way).
+double peerCopyGBs(int from, int to);
 
 }  // namespace gigacheck::strassen

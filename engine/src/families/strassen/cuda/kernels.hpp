@@ -14,5 +14,7 @@ void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::i
                cudaStream_t s);
 // *cell += delta.
 template <class T> void launchInject(T* cell, T delta, cudaStream_t s);
+// Loads the kernels above on the current device (lazy module loading), untimed.
+void loadKernels();
 
 }  // namespace gigacheck::strassen::device

@@ -169,6 +169,15 @@ void launchMultiTargetGemm(std::int64_t m, std::int64_t n, std::int64_t q, const
     CUDA_CHECK(cudaGetLastError());
 }
 
+void loadMultiTargetKernels()
+{
+    cudaFuncAttributes attributes;
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, multiTargetKernel<float, 16, true>));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, multiTargetKernel<float, 16, false>));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, multiTargetKernel<double, 8, true>));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, multiTargetKernel<double, 8, false>));
+}
+
 template void launchMultiTargetGemm<float>(std::int64_t, std::int64_t, std::int64_t, const float*, std::int64_t,
                                            const float*, std::int64_t, const Targets<float>&, cudaStream_t);
 template void launchMultiTargetGemm<double>(std::int64_t, std::int64_t, std::int64_t, const double*, std::int64_t,

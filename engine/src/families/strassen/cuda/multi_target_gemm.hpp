@@ -25,4 +25,7 @@ template <class T>
 void launchMultiTargetGemm(std::int64_t m, std::int64_t n, std::int64_t q, const T* a, std::int64_t lda, const T* b,
                            std::int64_t ldb, const Targets<T>& targets, cudaStream_t s);
 
+// Loads the kernel's instantiations on the current device (lazy module loading), untimed.
+void loadMultiTargetKernels();
+
 }  // namespace gigacheck::strassen::device

@@ -1,26 +1,43 @@
 // The strassen family's CUDA op table: block sums and scatters as kernels (cuda/kernels.cu),
 // products as cuBLAS GEMMs on sub-blocks (leading dimensions of the whole matrices, beta = 1 into
 // each target with alpha = its sign; beta = 0 into the workspace), copies of whole matrices.
-// The run state holds one cuBLAS handle with no workspace of its own (cublasSetWorkspace(0)):
-// the family promises no device memory beyond A, B and C (and M for the workspace variant), and
-// the cap's pool counts only those.
+// The run state holds one cuBLAS handle per GPU of the run (a handle belongs to the device current
+// when it was made), each with no workspace of its own (cublasSetWorkspace(0)): the family
+// promises no device memory beyond its schedule's buffers, and the cap's pool counts only those.
+// Copies between devices (the multi-device decomposition) go through core's copyBetweenDevices:
+// peer copies between distinct GPUs, device-to-device copies between logical devices of one GPU.
 #include "families/strassen/ops.hpp"
 
 #include "families/strassen/inputs.hpp"
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_copy.hpp"
 #include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/strassen/cuda/kernels.hpp"
 #include "families/strassen/cuda/multi_target_gemm.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <vector>
 
 namespace gigacheck::strassen {
 
 namespace {
 
 struct State final : cuda::RunState {
-    cuda::CublasHandle handle;
+    std::vector<int> gpus;  // the CUDA ordinal of each handle
+    std::vector<std::unique_ptr<cuda::CublasHandle>> handles;
     bool tf32 = false;
+
+    cublasHandle_t handleFor(int gpu) const
+    {
+        for (std::size_t i = 0; i < gpus.size(); ++i)
+            if (gpus[i] == gpu)
+                return handles[i]->get();
+        throw BackendError("strassen: no cuBLAS handle for CUDA device " + std::to_string(gpu));
+    }
 };
 
 State& stateOf(const cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -31,12 +48,23 @@ template <class T> T* at(const cuda::OpContext& c, const OperandRegion& r)
     return static_cast<T*>(c.buffers[std::size_t(r.slot)]) + r.row * ldOf(c, r.slot) + r.col;
 }
 
+// One handle per distinct GPU, each made with its GPU current; device 0's GPU is current again
+// on return (the executor expects it).
 std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
-    CUBLAS_CHECK(cublasSetWorkspace(state->handle.get(), nullptr, 0));
     state->tf32 = inputsOf(c.request).tf32;
-    CUBLAS_CHECK(cublasSetMathMode(state->handle.get(), state->tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
+    for (int gpu : c.ordinals) {
+        if (std::find(state->gpus.begin(), state->gpus.end(), gpu) != state->gpus.end())
+            continue;
+        CUDA_CHECK(cudaSetDevice(gpu));
+        auto handle = std::make_unique<cuda::CublasHandle>();
+        CUBLAS_CHECK(cublasSetWorkspace(handle->get(), nullptr, 0));
+        CUBLAS_CHECK(cublasSetMathMode(handle->get(), state->tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
+        state->gpus.push_back(gpu);
+        state->handles.push_back(std::move(handle));
+    }
+    CUDA_CHECK(cudaSetDevice(c.ordinals.front()));
     return state;
 }
 
@@ -71,10 +99,10 @@ void issueAdd(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 }
 
 // Row-major C (m x q) += alpha A (m x n) B (n x q) is column-major C^T = B^T A^T: cuBLAS gets B first.
-void gemm(const cuda::OpContext& c, const OperandRegion& ra, const OperandRegion& rb, const OperandRegion& rc,
-          double alpha, double beta, cudaStream_t s)
+void gemm(const cuda::OpContext& c, int device, const OperandRegion& ra, const OperandRegion& rb,
+          const OperandRegion& rc, double alpha, double beta, cudaStream_t s)
 {
-    cublasHandle_t h = stateOf(c).handle.get();
+    cublasHandle_t h = stateOf(c).handleFor(c.ordinals.at(std::size_t(device)));
     CUBLAS_CHECK(cublasSetStream(h, s));
     const int m = int(ra.rows), n = int(ra.cols), q = int(rb.cols);
     if (inputsOf(c.request).precision == Precision::F64) {
@@ -117,7 +145,7 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     for (std::size_t i = 2; i < op.operands.size(); ++i) {
         const OperandRegion& t = op.operands[i];
         const bool workspace = t.access == Access::Write;
-        gemm(c, op.operands[0], op.operands[1], t, workspace ? 1.0 : t.coefficient, workspace ? 0.0 : 1.0, s);
+        gemm(c, op.device, op.operands[0], op.operands[1], t, workspace ? 1.0 : t.coefficient, workspace ? 0.0 : 1.0, s);
     }
 }
 
@@ -135,17 +163,10 @@ void issueScatter(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     }
 }
 
-// Same device today (one CUDA device per run); a peer copy once the executors place slots on
-// several devices (cudaMemcpy2DAsync between devices with peer access goes over the link).
+// operands: [source region, destination region], on any devices of the run.
 void issueCopy(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const OperandRegion& src = op.operands[0];
-    const OperandRegion& dst = op.operands[1];
-    const std::size_t es = elemSize(c);
-    const auto* from = static_cast<const char*>(c.buffers[std::size_t(src.slot)]) + std::size_t(src.row * ldOf(c, src.slot) + src.col) * es;
-    auto* to = static_cast<char*>(c.buffers[std::size_t(dst.slot)]) + std::size_t(dst.row * ldOf(c, dst.slot) + dst.col) * es;
-    CUDA_CHECK(cudaMemcpy2DAsync(to, std::size_t(ldOf(c, dst.slot)) * es, from, std::size_t(ldOf(c, src.slot)) * es,
-                                 std::size_t(src.cols) * es, std::size_t(src.rows), cudaMemcpyDeviceToDevice, s));
+    cuda::copyBetweenDevices(c, op.operands[1], op.operands[0], elemSize(c), s);
 }
 
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -157,6 +178,18 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
         device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);
 }
 
+// The family's own kernels loaded before anything is timed (cuBLAS loads its GEMM kernels on the
+// first call of each shape class; the bench times cuBLAS first). GIGACHECK_NO_WARMUP=1 measures
+// what a cold first run costs, as for the blocked GEMM family.
+void warmUp(int device)
+{
+    if (std::getenv("GIGACHECK_NO_WARMUP"))
+        return;
+    CUDA_CHECK(cudaSetDevice(device));
+    device::loadKernels();
+    device::loadMultiTargetKernels();
+}
+
 }  // namespace
 
 const cuda::OpTable& cudaOps()
@@ -164,7 +197,7 @@ const cuda::OpTable& cudaOps()
     static const cuda::OpTable table{
         makeState,
         nullptr,  // checkInputs: no CUDA-only limits
-        nullptr,  // warmUp: none (the bench times cuBLAS first, which loads its kernels in the process)
+        warmUp,
         nullptr,
         {{kLoad, issueLoad},
          {kRestore, issueLoad},

@@ -4,6 +4,7 @@
 #include "core/cuda/resources.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace gigacheck::strassen {
@@ -84,6 +85,36 @@ double deviceCopyGBs(int device)
     CUDA_CHECK(cudaEventRecord(stop.get(), nullptr));
     CUDA_CHECK(cudaEventSynchronize(stop.get()));
     return 5.0 * 2.0 * double(bytes) / (cuda::elapsedMs(start.get(), stop.get()) * 1e-3) / 1e9;
+}
+
+double peerCopyGBs(int from, int to)
+{
+    const std::size_t bytes = std::size_t(512) << 20;
+    if (from != to) {
+        for (auto [a, b] : {std::pair{from, to}, std::pair{to, from}}) {
+            int can = 0;
+            if (cudaDeviceCanAccessPeer(&can, a, b) == cudaSuccess && can) {
+                CUDA_CHECK(cudaSetDevice(a));
+                const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+                if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled)
+                    CUDA_CHECK(e);
+            }
+            (void)cudaGetLastError();  // "already enabled", or no peer access: not an error here
+        }
+    }
+    CUDA_CHECK(cudaSetDevice(to));
+    cuda::DeviceBuffer y(bytes);
+    CUDA_CHECK(cudaSetDevice(from));
+    cuda::DeviceBuffer x(bytes);
+    cuda::Event start, stop;
+    CUDA_CHECK(cudaMemcpyPeer(y.get(), to, x.get(), from, bytes));  // warm-up
+    CUDA_CHECK(cudaEventRecord(start.get(), nullptr));
+    for (int r = 0; r < 5; ++r)
+        CUDA_CHECK(cudaMemcpyPeerAsync(y.get(), to, x.get(), from, bytes, nullptr));
+    CUDA_CHECK(cudaEventRecord(stop.get(), nullptr));
+    CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    const double seconds = cuda::elapsedMs(start.get(), stop.get()) * 1e-3;
+    return 5.0 * double(bytes) / seconds / 1e9;
 }
 
 }  // namespace gigacheck::strassen

@@ -278,6 +278,9 @@ private:
     // Strassen-Winograd tasks or 8 2D tasks, task t on device t mod G. A task on device 0 runs in
     // place into C; a remote task copies its operand blocks over, multiplies there, and its result
     // comes back into device 0's receive block, from which it is added into its C blocks.
+    // The copies run on the remote device's copy queues (operands in on its H2D queue, the result
+    // out on its D2H queue): they overlap the products of every device, and the timeline shows
+    // one lane per device and copy direction.
     void decompose(const Rect& a, const Rect& b, const Rect& c)
     {
         int task = 0;
@@ -289,8 +292,8 @@ private:
             }
             const int base = firstRemoteSlot_[std::size_t(device - 1)];
             const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols}, qd{0, 0, qa.rows, qb.cols};
-            copy(kSlotA, qa, base, ta, device, 1, stage);
-            copy(kSlotB, qb, base + 1, sb, device, 1, stage);
+            copy(kSlotA, qa, base, ta, device, Queue::H2D, 1, stage);
+            copy(kSlotB, qb, base + 1, sb, device, Queue::H2D, 1, stage);
             Operation& p = emit(kProduct, Queue::Compute);
             p.device = device;
             p.block = {1, stage, leafCount_++};
@@ -299,7 +302,7 @@ private:
             p.depth = qa.cols;
             p.operands = {region(base, Access::Read, ta), region(base + 1, Access::Read, sb), region(base + 2, Access::Write, qd)};
             p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
-            copy(base + 2, qd, base + 3, qd, 0, 1, stage);
+            copy(base + 2, qd, base + 3, qd, device, Queue::D2H, 1, stage);
             Operation& sc = emit(kScatter, Queue::Compute);
             sc.block = {1, stage, p.block.k};
             sc.operands.push_back(region(base + 3, Access::Read, qd));
@@ -334,9 +337,9 @@ private:
         }
     }
 
-    void copy(int fromSlot, const Rect& from, int toSlot, const Rect& to, int device, int level, int stage)
+    void copy(int fromSlot, const Rect& from, int toSlot, const Rect& to, int device, Queue queue, int level, int stage)
     {
-        Operation& op = emit(kCopy, Queue::Compute);
+        Operation& op = emit(kCopy, queue);
         op.device = device;
         op.block = {level, stage, leafCount_};
         op.operands = {region(fromSlot, Access::Read, from), region(toSlot, Access::Write, to)};

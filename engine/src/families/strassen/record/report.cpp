@@ -48,8 +48,8 @@ std::string formatStrassenReport(const StrassenResult& r)
     o << "\n";
     if (c.devices > 1 || c.distribute)
         o << "devices    " << c.devices << " (" << toString(c.decomposition)
-          << " decomposition, one level, task t on device t mod G; the CPU backend runs all devices' ops in "
-             "one memory, the CUDA backend of this build refuses ops placed on a device other than 0)\n";
+          << " decomposition, one level, task t on device t mod G, each task one GEMM)"
+          << (r.placement.empty() ? std::string() : ": " + r.placement) << "\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums\n";
     o << "memory     A, B, C " << formatBytes(double(r.operandBytes)) << "; peak " << formatBytes(double(r.peakDeviceBytes))
@@ -126,6 +126,7 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"faults", faults},
         {"checks", checks},
         {"verdict", r.status},
+        {"placement", r.placement},
     };
     // The envelope every family shares (status, devices, spans: block = level, stage, node).
     RecordEnvelope envelope;
@@ -134,7 +135,8 @@ std::string strassenRecordJson(const StrassenResult& r)
     envelope.family = "strassen";
     envelope.status = r.status == "uncorrectable" ? "ok" : r.status;
     envelope.error = r.error;
-    envelope.devices = {r.device};
+    // Several devices: every schedule device (the timeline's lanes per device name them).
+    envelope.devices = r.devices.empty() ? std::vector<DeviceInfo>{r.device} : r.devices;
     envelope.spans = r.spans;
     return recordjson::dumpRecord(recordjson::writeRecordDocument(envelope, section), 1);
 }
@@ -175,6 +177,9 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.status = s.value("verdict", envelope.status);
         r.error = envelope.error;
         r.device = envelope.devices.front();
+        if (envelope.devices.size() > 1)
+            r.devices = envelope.devices;
+        r.placement = s.value("placement", std::string());
         r.spans = envelope.spans;
         r.seconds = s.value("seconds", 0.0);
         r.restoreSeconds = s.value("restore_seconds", 0.0);

@@ -2,6 +2,8 @@
 // and B, ABFT verification of the operands and of C (with correction), the FP64 reference.
 #include "gigacheck/strassen.hpp"
 
+#include "gigacheck/bench.hpp"
+
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
@@ -9,6 +11,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -64,6 +67,23 @@ void recoveryError(const HostMatrix& now, const HostMatrix& original, double& ma
         scan(now.as<double>(), original.as<double>());
 }
 
+// The length of the union of [start, end) intervals: the time at least one of them was running.
+double unionSeconds(std::vector<std::pair<double, double>> intervals)
+{
+    std::sort(intervals.begin(), intervals.end());
+    double total = 0, start = 0, end = -1e300;
+    for (const auto& [s, e] : intervals) {
+        if (s > end) {
+            total += end > start ? end - start : 0;
+            start = s;
+            end = e;
+        } else {
+            end = std::max(end, e);
+        }
+    }
+    return total + (end > start ? end - start : 0);
+}
+
 std::vector<double> asDouble(const HostMatrix& m)
 {
     std::vector<double> out(std::size_t(m.rows() * m.cols()));
@@ -90,6 +110,47 @@ void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatr
     }
 }
 
+std::vector<int> strassenDeviceOrdinals(int chosen, int available, int devices)
+{
+    std::vector<int> gpus;
+    if (available <= 0 || devices <= 0)
+        return gpus;
+    chosen = chosen >= 0 && chosen < available ? chosen : 0;
+    gpus.push_back(chosen);
+    for (int o = 0; o < available; ++o)
+        if (o != chosen)
+            gpus.push_back(o);
+    std::vector<int> ordinals;
+    for (int d = 0; d < devices; ++d)
+        ordinals.push_back(gpus[std::size_t(d) % gpus.size()]);
+    return ordinals;
+}
+
+std::string strassenPlacement(const std::vector<DeviceInfo>& devices, int scheduled)
+{
+    if (scheduled <= 1)
+        return "1 device";
+    if (devices.empty() || devices.front().backend == BackendKind::Cpu)
+        return std::to_string(scheduled) + " devices emulated on the CPU (own queue threads each, one memory)";
+    std::vector<int> ordinals, distinct;
+    for (int d = 0; d < scheduled && d < int(devices.size()); ++d) {
+        ordinals.push_back(devices[std::size_t(d)].index);
+        if (std::find(distinct.begin(), distinct.end(), ordinals.back()) == distinct.end())
+            distinct.push_back(ordinals.back());
+    }
+    std::string list;
+    for (int o : ordinals) {
+        if (!list.empty())
+            list += ", ";
+        list += std::to_string(o);
+    }
+    const std::string gpus = std::to_string(distinct.size()) + (distinct.size() == 1 ? " GPU" : " GPUs");
+    if (int(distinct.size()) == scheduled)
+        return std::to_string(scheduled) + " devices on " + gpus + " (CUDA ordinals " + list + ")";
+    return std::to_string(scheduled) + " devices emulated on " + gpus + " (CUDA ordinals " + list +
+           "; logical devices of one GPU share it)";
+}
+
 std::unique_ptr<Backend> makeStrassenBackend(const StrassenConfig& config)
 {
     std::unique_ptr<Backend> backend = makeBackend(config.backend, config.device);
@@ -98,8 +159,12 @@ std::unique_ptr<Backend> makeStrassenBackend(const StrassenConfig& config)
         return backend;
     if (backend->device().backend == BackendKind::Cpu)
         return makeCpuBackend(devices);
+    // Distinct GPUs where the machine has them (the chosen one first); repeated only when fewer.
+    int available = 0;
+    for (const DeviceInfo& d : listDevices(nullptr))
+        available += d.backend == BackendKind::Cuda;
     std::string why;
-    auto several = makeCudaBackend(&why, std::vector<int>(std::size_t(devices), backend->device().index));
+    auto several = makeCudaBackend(&why, strassenDeviceOrdinals(backend->device().index, available, devices));
     if (!several)
         throw InputError("--devices " + std::to_string(devices) + ": " + why);
     return several;
@@ -145,6 +210,11 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
                                                                      : std::max(typicalC, 1.0));
     result.config.faults = planned.faults;
     const Schedule schedule = buildStrassenSchedule(planned);
+    if (schedule.devices > 1) {
+        const std::vector<DeviceInfo> all = backend.devices();
+        result.devices.assign(all.begin(), all.begin() + std::min<std::ptrdiff_t>(schedule.devices, std::ptrdiff_t(all.size())));
+        result.placement = strassenPlacement(all, schedule.devices);
+    }
     if (const std::string why = validateStrassenSchedule(schedule, planned); !why.empty())
         throw BackendError("strassen schedule invalid: " + why);
     for (const Operation& op : schedule.ops) {
@@ -184,17 +254,17 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     result.spans = std::move(executed.spans);
     result.peakDeviceBytes = executed.peakBufferBytes;
     result.extraBytes = executed.peakBufferBytes > result.operandBytes ? executed.peakBufferBytes - result.operandBytes : 0;
-    // The Strassen part: from the first compute op to the last (copies excluded, as cuBLAS is timed).
-    double first = 1e300, last = 0;
+    // The Strassen part: the time some device computes or copies between devices -- the union of
+    // those spans. Waiting for the H2D loads is left out (the first sums start once A is resident
+    // and then wait for B and C), as cuBLAS is timed on resident operands.
+    std::vector<std::pair<double, double>> busy;
     for (const Span& sp : result.spans) {
         if (sp.kind == strassen::kRestore)
             result.restoreSeconds += sp.end - sp.start;
-        if (sp.queue != Queue::Compute && sp.kind != strassen::kRestore)
-            continue;
-        first = std::min(first, sp.start);
-        last = std::max(last, sp.end);
+        if (sp.queue == Queue::Compute || sp.kind == strassen::kRestore || sp.kind == strassen::kCopy)
+            busy.emplace_back(sp.start, sp.end);
     }
-    result.seconds = last > first ? last - first : 0;
+    result.seconds = unionSeconds(std::move(busy));
     if (executed.cancelled) {
         result.status = "cancelled";
         return result;

@@ -1,0 +1,82 @@
+#include "run_inputs.hpp"
+
+#include "gigacheck/npy.hpp"
+#include "gigacheck/operands.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace cli {
+using namespace gigacheck;
+
+namespace {
+
+std::string shapeText(const Shape& s)
+{
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
+}
+
+}  // namespace
+
+GivenOperands loadGivenOperands(RunOptions& options)
+{
+    GivenOperands given;
+    if (options.loadA.empty())
+        return given;
+    given.a = readNpy(options.loadA);
+    given.b = readNpy(options.loadB);
+    Shape shape;
+    try {
+        shape = shapeOfOperands(given.a, given.b);
+    } catch (const InputError& e) {
+        throw InputError("--load-a " + options.loadA + " --load-b " + options.loadB + ": " + e.what());
+    }
+    requireFinite(given.a, options.loadA);
+    requireFinite(given.b, options.loadB);
+    RunConfig& c = options.config;
+    if (options.shapeGiven && !(c.shape == shape))
+        throw InputError("--shape " + shapeText(c.shape) + " disagrees with the files, which make a " +
+                         shapeText(shape) + " product; leave --shape out (it follows from the files)");
+    c.shape = shape;
+    if (!options.typeGiven)
+        c.precision = given.a.precision() == Precision::F32 && given.b.precision() == Precision::F32 ? Precision::F32
+                                                                                                     : Precision::F64;
+    return given;
+}
+
+std::string describeGivenOperands(const RunOptions& options, const GivenOperands& given)
+{
+    const auto one = [](const std::string& path, const HostMatrix& m) {
+        return path + " (" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", " +
+               (m.precision() == Precision::F32 ? "float32" : "float64") + ")";
+    };
+    return "Your matrices: A from " + one(options.loadA, given.a) + ", B from " + one(options.loadB, given.b) +
+           "; the run computes in " + std::string(toString(options.config.precision)) + "\n";
+}
+
+void checkWritableOutput(const std::string& path, const char* what)
+{
+    const bool existed = std::filesystem::exists(path);
+    if (!std::ofstream(path, std::ios::app))
+        throw InputError(std::string("cannot write ") + what + " '" + path + "': cannot open the file for writing");
+    if (!existed)
+        std::filesystem::remove(path);
+}
+
+bool saveResult(const RunOptions& options, const HostMatrix& c, const std::string& status)
+{
+    if (options.saveC.empty())
+        return true;
+    if (status != "ok" || c.empty()) {
+        std::cerr << "gigacheck: " << options.saveC << " not written: the run did not finish, so C is not whole\n";
+        return false;
+    }
+    writeNpy(c, options.saveC);
+    if (!options.quiet)
+        std::cout << "C written to " << options.saveC << " (" << c.rows() << " x " << c.cols() << ", "
+                  << (c.precision() == Precision::F32 ? "float32" : "float64") << ")\n";
+    return true;
+}
+
+}  // namespace cli

@@ -1,0 +1,30 @@
+// gigacheck run with your own matrices: --load-a / --load-b read (the run's shape and type follow
+// from them) and --save-c written (any run of --scheme blocked).
+#pragma once
+
+#include "run_options.hpp"
+
+#include "gigacheck/matrix.hpp"
+
+namespace cli {
+
+struct GivenOperands {
+    gigacheck::HostMatrix a, b;
+    bool present() const { return !a.empty(); }
+};
+
+// Reads the files of --load-a / --load-b and fits options.config to them: the shape (a --shape
+// that disagrees is refused) and, unless --type was given, the precision of the files (float32
+// when both are '<f4', else float64). InputError with the file's name and the reason otherwise.
+GivenOperands loadGivenOperands(RunOptions& options);
+
+// One line for the report: where A and B came from and what they are.
+std::string describeGivenOperands(const RunOptions& options, const GivenOperands& given);
+
+// Before a long run: a --save-c path that cannot be written is refused now, not after the run.
+void checkWritableOutput(const std::string& path, const char* what);
+
+// After the run: writes C to --save-c; false with a message on stderr when the run has no whole C.
+bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status);
+
+}  // namespace cli

@@ -1,0 +1,88 @@
+// The blocked GEMM family's cost model and planner (issue 13): each op's time predicted from the
+// device's measured rates, the whole schedule's time by simulating its queues and dependencies
+// (fill and drain included), and the blocking and strategy that minimise the prediction.
+#pragma once
+
+#include "gigacheck/backend.hpp"
+#include "gigacheck/plan.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gigacheck {
+
+// What the model knows of a device: its rate tables (Ceilings::gemmRates, copyRates) and the
+// scalar roofs they fall back on. Built by costModelOf from a DeviceInfo.
+struct CostModel {
+    std::vector<GemmRatePoint> gemmRates;
+    std::vector<CopyRatePoint> copyRates;
+    double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;  // fallbacks when a kind has no points
+    double h2dGBs = 0, d2hGBs = 0;                        // fallbacks when there are no copy points
+    double deviceBandwidthGBs = 0;                        // ABFT passes (checksums, verification)
+    double opLatencySeconds = 0;                          // per op: launch / queue hand-off
+    std::string source;  // where the rates come from, for the plan text
+};
+
+// The model of a device from its ceilings. Missing rates are replaced by documented assumptions
+// (the source then says "assumed"); the CPU's host link is its memcpy rate.
+CostModel costModelOf(const DeviceInfo& device);
+// True when the device has both tables measured (devices --measure of this build).
+bool hasMeasuredRates(const Ceilings& ceilings);
+
+// The GEMM rate kind of a run: "f64", "tf32" (FP32 with --gemm cublas-tf32) or "f32".
+std::string gemmRateKind(Precision precision, GemmVariant gemm);
+
+// Rates the model predicts: GEMM of C m x n with common dimension k (log-linear interpolation in
+// the effective size (m n k)^(1/3) between measured points of the same alignment class, i.e.
+// whether every extent is a multiple of 8; linear slow-down below the smallest point, the largest
+// point's rate above it), and a 2D copy of rows of rowBytes (log-linear in the row width).
+double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,
+                           std::int64_t k);
+double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes);
+
+// The time of one op of a blocked GEMM schedule: copies bytes / copy rate (row width = host
+// region columns x element size), products flops / GEMM rate (augmented shape with ABFT),
+// checksums and verifications bytes / device bandwidth, each plus the op latency.
+double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
+                          std::size_t elementBytes);
+
+// The schedule played on the model: every (device, queue) is one server taking its ops in issue
+// order (the CPU executor's threads; the CUDA copy engines and the SMs the compute streams share);
+// an op starts when its server is free and its deps are done. Spans are the predicted ones (start
+// 0 = the first op's start), in op order; totalSeconds = the last end.
+struct Prediction {
+    std::vector<Span> spans;
+    double totalSeconds = 0;
+};
+Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
+                           std::size_t elementBytes);
+
+// A plan with the given splits (the extents follow: ceil(extent / splits), no empty block).
+// Throws InputError when its buffers exceed the cap.
+Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes,
+                    bool abft, int splitM, int splitN, int splitQ);
+
+struct PlanCandidate {
+    StrategyKind strategy = StrategyKind::S1;
+    int splitM = 1, splitN = 1, splitQ = 1;
+    double lowerBoundSeconds = 0;  // max(compute, H2D, D2H) sums: no overlap can beat it
+    double predictedSeconds = -1;  // simulated; < 0 when the bound already ruled it out
+    bool fewestProducts = false;   // makePlan's choice for this strategy
+};
+struct PlannerChoice {
+    Plan plan;                 // its explanation tells the candidates and why this one
+    double predictedSeconds = 0;
+    std::vector<PlanCandidate> candidates;  // best first (simulated ones), then the pruned ones
+    int simulated = 0;                      // at most kPlannerMaxSimulations (+ one per strategy)
+};
+// Searches the blockings of each strategy (cuts of m and n of at most kPlannerMaxSplits each, the
+// fewest splits of q that fit for each, plus makePlan's plan), bounds each from below, simulates
+// them in order of their bound until the bound exceeds the best prediction (or kPlannerMaxSimulations
+// were simulated) and keeps the fastest.
+// Throws InputError like makePlan when no strategy fits.
+inline constexpr int kPlannerMaxSplits = 64;
+inline constexpr int kPlannerMaxSimulations = 96;
+PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
+                                std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind);
+
+}  // namespace gigacheck

@@ -1,0 +1,228 @@
+// The cost model's rate tables (`devices --measure`) and the link under load (`bench link`).
+#include "families/blocked_gemm/cuda/measure_rates.hpp"
+
+#include "abft/cuda/abft_device.hpp"
+#include "core/cuda/check.hpp"
+#include "core/cuda/resources.hpp"
+#include "families/blocked_gemm/cuda/gemm.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+using Index = std::int64_t;
+
+Index pad32(Index x) { return (x + 31) / 32 * 32; }
+std::size_t esz(Precision p) { return p == Precision::F64 ? 8 : 4; }
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Median ms of body on stream s over reps, after one warm-up.
+double timeMs(cudaStream_t s, int reps, const std::function<void()>& body)
+{
+    Event a, b;
+    body();
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+        CUDA_CHECK(cudaEventRecord(a.get(), s));
+        body();
+        CUDA_CHECK(cudaEventRecord(b.get(), s));
+        CUDA_CHECK(cudaEventSynchronize(b.get()));
+        t.push_back(elapsedMs(a.get(), b.get()));
+    }
+    return median(t);
+}
+
+// A stream with a priority (lower number = higher priority), destroyed with its owner.
+class PriorityStream {
+public:
+    explicit PriorityStream(int priority)
+    {
+        CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, priority));
+    }
+    ~PriorityStream() { cudaStreamDestroy(s_); }
+    PriorityStream(const PriorityStream&) = delete;
+    PriorityStream& operator=(const PriorityStream&) = delete;
+    cudaStream_t get() const { return s_; }
+
+private:
+    cudaStream_t s_ = nullptr;
+};
+
+GemmCall gemmOn(GemmVariant v, Precision p, Index m, Index n, Index k, const DeviceBuffer& a, const DeviceBuffer& b,
+                const DeviceBuffer& c)
+{
+    GemmCall g;
+    g.variant = v;
+    g.precision = p;
+    g.m = m;  // C is m x n over the common dimension k: the call's m x q over n
+    g.n = k;
+    g.q = n;
+    g.a = a.get();
+    g.lda = pad32(k);
+    g.b = b.get();
+    g.ldb = pad32(n);
+    g.c = c.get();
+    g.ldc = pad32(n);
+    return g;
+}
+
+double gemmGflops(GemmVariant v, Precision p, Index m, Index n, Index k, int reps)
+{
+    const std::size_t e = esz(p);
+    DeviceBuffer a(std::size_t(m * pad32(k)) * e), b(std::size_t(k * pad32(n)) * e), c(std::size_t(m * pad32(n)) * e);
+    CUDA_CHECK(cudaMemset(a.get(), 0, a.bytes()));
+    CUDA_CHECK(cudaMemset(b.get(), 0, b.bytes()));
+    Stream s;
+    CublasHandle h;
+    const GemmCall g = gemmOn(v, p, m, n, k, a, b, c);
+    const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
+    return gemmFlops(m, n, k) / (ms * 1e-3) / 1e9;
+}
+
+// Rows of rowBytes out of a host matrix twice as wide (a block of a larger matrix, as the run's
+// copies are), `bytes` in all; H2D and D2H GB/s.
+void copyRates(std::int64_t rowBytes, std::size_t bytes, double& h2d, double& d2h)
+{
+    const std::size_t rows = std::max<std::size_t>(1, bytes / std::size_t(rowBytes));
+    const std::size_t hostPitch = 2 * std::size_t(rowBytes);
+    const std::size_t devPitch = std::size_t(pad32(rowBytes / 4) * 4);
+    PinnedBuffer host(rows * hostPitch);
+    DeviceBuffer dev(rows * devPitch);
+    std::memset(host.get(), 1, host.bytes());
+    Stream s;
+    const double moved = double(rows) * double(rowBytes);
+    const double up = timeMs(s.get(), 5, [&] {
+        CUDA_CHECK(cudaMemcpy2DAsync(dev.get(), devPitch, host.get(), hostPitch, std::size_t(rowBytes), rows,
+                                     cudaMemcpyHostToDevice, s.get()));
+    });
+    const double down = timeMs(s.get(), 5, [&] {
+        CUDA_CHECK(cudaMemcpy2DAsync(host.get(), hostPitch, dev.get(), devPitch, std::size_t(rowBytes), rows,
+                                     cudaMemcpyDeviceToHost, s.get()));
+    });
+    h2d = moved / (up * 1e-3) / 1e9;
+    d2h = moved / (down * 1e-3) / 1e9;
+}
+
+}  // namespace
+
+void measureRateTables(Ceilings& c, bool quick)
+{
+    const std::vector<Index> sides = quick ? std::vector<Index>{512, 2048} : std::vector<Index>{512, 1024, 2048, 4096, 8192, 16384};
+    struct Kind {
+        const char* name;
+        GemmVariant variant;
+        Precision precision;
+    };
+    for (const Kind& k : {Kind{"f32", GemmVariant::Cublas, Precision::F32}, Kind{"tf32", GemmVariant::CublasTf32, Precision::F32},
+                          Kind{"f64", GemmVariant::Cublas, Precision::F64}}) {
+        for (Index s : sides) {
+            const int reps = s >= 8192 ? 3 : 5;
+            c.gemmRates.push_back({k.name, s, s, s, gemmGflops(k.variant, k.precision, s, s, s, reps)});
+            c.gemmRates.push_back({k.name, s + 1, s + 1, s, gemmGflops(k.variant, k.precision, s + 1, s + 1, s, reps)});
+        }
+    }
+    const std::size_t bytes = std::size_t(quick ? 32 : 256) << 20;
+    // Widths 2^k and 1.5 x 2^k: the rate is not monotonic in the width (link_2d_copies_2e85113.txt:
+    // D2H dips to 28 GB/s at 9-10 KB rows).
+    for (std::int64_t pow2 = 1024; pow2 <= (std::int64_t(128) << 10); pow2 *= 2) {
+        for (std::int64_t width : {pow2, pow2 * 3 / 2}) {
+            if (width > (std::int64_t(128) << 10))
+                continue;
+            CopyRatePoint p;
+            p.rowBytes = width;
+            copyRates(width, bytes, p.h2dGBs, p.d2hGBs);
+            c.copyRates.push_back(p);
+        }
+    }
+}
+
+std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick)
+{
+    int leastPriority = 0, greatestPriority = 0;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&leastPriority, &greatestPriority));
+    const Index n = quick ? 4096 : 8192;  // the GEMM and the checksum pass: one block of the bench's size
+    DeviceBuffer a(std::size_t(n * pad32(n)) * 4), b(std::size_t(n * pad32(n + 2)) * 4), c(std::size_t(n * pad32(n)) * 4);
+    CUDA_CHECK(cudaMemset(a.get(), 0, a.bytes()));
+    CUDA_CHECK(cudaMemset(b.get(), 0, b.bytes()));
+    CublasHandle handle;
+    const std::size_t bytes = std::size_t(quick ? 32 : 256) << 20;
+
+    std::vector<LinkUnderLoad> rows;
+    for (std::int64_t width = 4096; width <= (std::int64_t(64) << 10); width *= 2) {
+        const std::size_t count = bytes / std::size_t(width);
+        const std::size_t hostPitch = 2 * std::size_t(width);
+        PinnedBuffer host(count * hostPitch);
+        DeviceBuffer dev(count * std::size_t(width));
+        std::memset(host.get(), 1, host.bytes());
+
+        // The copy on its stream while `load` keeps another stream busy for longer than the copy.
+        auto measure = [&](const std::string& condition, int copyPriority, int loadPriority,
+                           const std::function<void(cudaStream_t)>& load, bool isGemm) {
+            PriorityStream copyStream(copyPriority), loadStream(loadPriority);
+            Event c0, c1, l0, l1;
+            double loadAlone = 0;
+            if (load) {
+                load(loadStream.get());  // warm-up
+                CUDA_CHECK(cudaEventRecord(l0.get(), loadStream.get()));
+                load(loadStream.get());
+                CUDA_CHECK(cudaEventRecord(l1.get(), loadStream.get()));
+                CUDA_CHECK(cudaEventSynchronize(l1.get()));
+                loadAlone = elapsedMs(l0.get(), l1.get());
+            }
+            std::vector<double> copyMs, loadMs;
+            for (int r = 0; r < 3; ++r) {
+                if (load) {
+                    // The copy overlaps the first load (timed alone: l0 .. l1); two more keep the
+                    // other stream busy should the copy outlast it.
+                    CUDA_CHECK(cudaEventRecord(l0.get(), loadStream.get()));
+                    load(loadStream.get());
+                    CUDA_CHECK(cudaEventRecord(l1.get(), loadStream.get()));
+                    load(loadStream.get());
+                    load(loadStream.get());
+                }
+                CUDA_CHECK(cudaEventRecord(c0.get(), copyStream.get()));
+                CUDA_CHECK(cudaMemcpy2DAsync(dev.get(), std::size_t(width), host.get(), hostPitch, std::size_t(width),
+                                             count, cudaMemcpyHostToDevice, copyStream.get()));
+                CUDA_CHECK(cudaEventRecord(c1.get(), copyStream.get()));
+                CUDA_CHECK(cudaDeviceSynchronize());
+                copyMs.push_back(elapsedMs(c0.get(), c1.get()));
+                if (load)
+                    loadMs.push_back(elapsedMs(l0.get(), l1.get()));
+            }
+            LinkUnderLoad row;
+            row.condition = condition;
+            row.rowBytes = width;
+            row.h2dGBs = double(count) * double(width) / (median(copyMs) * 1e-3) / 1e9;
+            row.gemmSlowdown = isGemm && loadAlone > 0 ? median(loadMs) / loadAlone - 1 : 0;
+            rows.push_back(row);
+        };
+        const GemmCall g = gemmOn(GemmVariant::Cublas, Precision::F32, n, n, n, a, b, c);
+        auto runGemm = [&](cudaStream_t s) {
+            CUBLAS_CHECK(cublasSetStream(handle.get(), s));
+            gemm(g, handle.get(), s);
+        };
+        auto runChecksums = [&](cudaStream_t s) {
+            for (int i = 0; i < 64; ++i)  // ~0.07 ms each on an H200: three loads outlast the copy
+                checksumB(Precision::F32, b.get(), n, n, pad32(n + 2), s);
+        };
+        measure("alone", leastPriority, leastPriority, nullptr, false);
+        measure("during GEMM", leastPriority, leastPriority, runGemm, true);
+        measure("during GEMM, copy stream high priority", greatestPriority, leastPriority, runGemm, true);
+        measure("during GEMM, copy stream low priority", leastPriority, greatestPriority, runGemm, true);
+        measure("during ABFT checksum passes", leastPriority, leastPriority, runChecksums, false);
+    }
+    return rows;
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,29 @@
+// The cost model's rate tables and the link-under-load measurements (issue 13), in plain C++ so
+// that bench/ compiles with or without CUDA. Each runs on the current device.
+#pragma once
+
+#include "gigacheck/backend.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+// cuBLAS GEMM rates per kind (f32, tf32, f64) for square blocks s x s x s and their ABFT-augmented
+// twins (s+1) x (s+1) x s, leading dimensions padded to 32 as the buffers are; pinned 2D copy
+// rates (cudaMemcpy2DAsync, host rows of a wider matrix) per row width. quick: fewer, smaller.
+void measureRateTables(Ceilings& c, bool quick);
+
+// Pinned H2D rate of 2D copies of one row width under one condition.
+struct LinkUnderLoad {
+    std::string condition;  // "alone", "during GEMM", "during GEMM, copy high priority", ...
+    std::int64_t rowBytes = 0;
+    double h2dGBs = 0;
+    double gemmSlowdown = 0;  // GEMM time with the copies / alone - 1 (0 when no GEMM runs)
+};
+// For every row width (4 KiB ... 64 KiB): alone, during a cuBLAS FP32 GEMM on another stream
+// (default priorities, copy stream high, copy stream low), and during the ABFT checksum pass
+// (checksumB, memory-bound) on another stream.
+std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick);
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,44 @@
+// The cost model's prediction against the measured run: totals and busy time per op kind.
+#include "gigacheck/record.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace gigacheck {
+
+PredictionComparison comparePrediction(const RunRecord& r)
+{
+    PredictionComparison c;
+    if (r.predictedSpans.empty())
+        return c;
+    c.predictedTotal = r.predictedSeconds;
+    if (!r.spans.empty()) {
+        double first = r.spans.front().start, last = r.spans.front().end;
+        for (const Span& s : r.spans) {
+            first = std::min(first, s.start);
+            last = std::max(last, s.end);
+        }
+        c.measuredTotal = last - first;
+    }
+    // Only the ops that ran are compared per kind (a cancelled run has fewer spans).
+    std::map<int, const Span*> measured;
+    for (const Span& s : r.spans)
+        if (s.kind != OpKind::Recompute)
+            measured[s.opId] = &s;
+    std::map<OpKind, PredictionError> kinds;
+    for (const Span& p : r.predictedSpans) {
+        const auto m = measured.find(p.opId);
+        if (m == measured.end())
+            continue;
+        PredictionError& e = kinds[p.kind];
+        e.kind = std::string(toString(p.kind));
+        ++e.ops;
+        e.predictedSeconds += p.end - p.start;
+        e.measuredSeconds += m->second->end - m->second->start;
+    }
+    for (const auto& [kind, error] : kinds)
+        c.perKind.push_back(error);
+    return c;
+}
+
+}  // namespace gigacheck

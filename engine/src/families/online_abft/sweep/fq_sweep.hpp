@@ -1,0 +1,15 @@
+// Timing pieces the fq sweep shares with `gigacheck bench online`.
+#pragma once
+
+#include "gigacheck/online_abft.hpp"
+
+namespace gigacheck::online_abft {
+
+// Compute time of a run from its spans: first op on the compute queue to the last one (the
+// loads of A and B and the store of C are the same for every scheme and for the plain product).
+double computeSeconds(const OnlineRecord& r);
+// The plain n x n x n FP32 product on this backend, same process, median of reps: cuBLAS in-core
+// on a GPU, OpenBLAS on the CPU.
+double plainProductSeconds(BackendKind backend, std::int64_t n, int reps);
+
+}  // namespace gigacheck::online_abft

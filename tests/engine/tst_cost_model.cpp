@@ -1,0 +1,349 @@
+// The cost model and planner on synthetic rates, exactly: interpolation of the rate tables, a
+// copy-then-compute pipeline against its closed form, the simulation's respect of dependencies and
+// queues on real schedules, the planner's choice being the smallest of its own predictions, and
+// the rate tables' round trip through the ceilings store.
+#include "gigacheck/bench.hpp"
+#include "gigacheck/cost_model.hpp"
+#include "gigacheck/record.hpp"
+#include "gigacheck/run.hpp"
+
+#include "engine/test_helpers.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+
+using namespace gigacheck;
+
+namespace {
+
+// A model with one GEMM rate (every shape), one copy rate (every width), no latency.
+CostModel flatModel(double gflops, double h2dGBs, double d2hGBs, double bandwidthGBs)
+{
+    CostModel m;
+    for (std::int64_t s : {1, 8})  // the smallest shapes of both alignment classes
+        m.gemmRates.push_back({"f32", s, s, s, gflops});
+    m.gemmRates.push_back({"f32", 1 << 20, 1 << 20, 1 << 20, gflops});
+    m.gemmRates.push_back({"f32", (1 << 20) + 1, (1 << 20) + 1, 1 << 20, gflops});
+    m.copyRates.push_back({1, h2dGBs, d2hGBs});
+    m.copyRates.push_back({std::int64_t(1) << 40, h2dGBs, d2hGBs});
+    m.deviceBandwidthGBs = bandwidthGBs;
+    m.opLatencySeconds = 0;
+    m.source = "synthetic";
+    return m;
+}
+
+Operation copyOp(int id, double bytes, std::vector<int> deps)
+{
+    Operation op;
+    op.id = id;
+    op.kind = OpKind::CopyH2D;
+    op.queue = Queue::H2D;
+    op.host = {Operand::A, 0, 0, 1, std::int64_t(bytes / 4)};
+    op.bytes = bytes;
+    op.deps = std::move(deps);
+    return op;
+}
+
+Operation productOp(int id, double flops, std::vector<int> deps)
+{
+    Operation op;
+    op.id = id;
+    op.kind = OpKind::Product;
+    op.queue = Queue::Compute;
+    op.rows = op.cols = op.depth = 8;
+    op.flops = flops;  // not 2*8^3: then the model reads it as augmented, which a flat model ignores
+    op.deps = std::move(deps);
+    return op;
+}
+
+// N loads and N products with two buffers: product i needs load i, load i+2 reuses the buffer of
+// product i. Issued load 0, then (load i+1, product i).
+Schedule pipeline(int n, double copyBytes, double productFlops)
+{
+    Schedule s;
+    s.family = "blocked_gemm";
+    std::vector<int> loadId(n), productId(n);
+    auto push = [&](Operation op) {
+        op.id = int(s.ops.size());
+        s.ops.push_back(std::move(op));
+        return int(s.ops.size()) - 1;
+    };
+    loadId[0] = push(copyOp(0, copyBytes, {}));
+    for (int i = 0; i < n; ++i) {
+        if (i + 1 < n)
+            loadId[i + 1] = push(copyOp(0, copyBytes, i >= 1 ? std::vector<int>{productId[i - 1]} : std::vector<int>{}));
+        productId[i] = push(productOp(0, productFlops, {loadId[i]}));
+    }
+    return s;
+}
+
+}  // namespace
+
+class TestCostModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void copyRateInterpolatesLogLinearly()
+    {
+        CostModel m;
+        m.copyRates = {{4096, 10, 5}, {16384, 20, 9}};
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192), 15.0);  // halfway in log2
+        QCOMPARE(predictedCopyGBs(m, Queue::D2H, 8192), 7.0);
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 65536), 20.0);  // held past the widest row
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 2048), 5.0);    // narrower: rate falls with the width
+    }
+
+    void gemmRateByShapeAndAlignment()
+    {
+        CostModel m;
+        m.gemmRates = {{"f32", 1024, 1024, 1024, 100}, {"f32", 4096, 4096, 4096, 300}, {"f32", 4097, 4097, 4096, 200}};
+        QCOMPARE(predictedGemmGflops(m, "f32", 2048, 2048, 2048), 200.0);
+        QCOMPARE(predictedGemmGflops(m, "f32", 512, 512, 512), 50.0);  // linear below the smallest point
+        // An odd extent (ABFT's extra row / column) takes the unaligned points.
+        QCOMPARE(predictedGemmGflops(m, "f32", 8193, 8193, 8192), 200.0);
+        // No tf32 points: the tf32 roof, else 0 -> the f32 fallback is not mixed in silently.
+        m.gflopsTf32 = 900;
+        QCOMPARE(predictedGemmGflops(m, "tf32", 4096, 4096, 4096), 900.0);
+    }
+
+    void pipelineMatchesClosedForm_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<double>("copySeconds");
+        QTest::addColumn<double>("productSeconds");
+        QTest::newRow("compute bound") << 10 << 0.25 << 1.0;
+        QTest::newRow("copy bound") << 10 << 2.0 << 0.5;
+        QTest::newRow("balanced") << 7 << 1.0 << 1.0;
+        QTest::newRow("single") << 1 << 3.0 << 2.0;
+    }
+    void pipelineMatchesClosedForm()
+    {
+        QFETCH(int, n);
+        QFETCH(double, copySeconds);
+        QFETCH(double, productSeconds);
+        // 1 GB/s copies and 1 GFLOP/s products: bytes and flops in units of 1e9 are the seconds.
+        const CostModel m = flatModel(1, 1, 1, 1);
+        const Schedule s = pipeline(n, copySeconds * 1e9, productSeconds * 1e9);
+        const Prediction p = predictSchedule(s, m, "f32", 4);
+        // Fill (the first load), n - 1 steps of the slower queue, drain (the last product).
+        const double closedForm = copySeconds + productSeconds + (n - 1) * std::max(copySeconds, productSeconds);
+        QVERIFY(std::abs(p.totalSeconds - closedForm) <= 1e-9 * closedForm);
+        QCOMPARE(int(p.spans.size()), int(s.ops.size()));
+    }
+
+    void simulationRespectsDependenciesAndQueues_data()
+    {
+        QTest::addColumn<int>("strategy");
+        for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+            QTest::newRow(std::string(toString(k)).c_str()) << int(k);
+    }
+    void simulationRespectsDependenciesAndQueues()
+    {
+        QFETCH(int, strategy);
+        const Plan plan = planWithSplits({96, 64, 80}, Precision::F32, StrategyKind(strategy), 1 << 30, true, 3, 2, 4);
+        const GemmSchedule s = buildSchedule(plan, true);
+        const Prediction p = predictSchedule(s, flatModel(2, 1, 0.5, 3), "f32", 4);
+        std::map<Queue, double> busy;
+        double sum = 0;
+        for (const Operation& op : s.ops) {
+            const Span& span = p.spans[std::size_t(op.id)];
+            QCOMPARE(span.opId, op.id);
+            QVERIFY(span.end >= span.start);
+            for (int d : op.deps)
+                QVERIFY(span.start >= p.spans[std::size_t(d)].end);
+            busy[op.queue] += span.end - span.start;
+            sum += span.end - span.start;
+        }
+        // One server per queue: no two spans of a queue overlap.
+        for (Queue q : {Queue::H2D, Queue::Compute, Queue::D2H}) {
+            std::vector<std::pair<double, double>> spans;
+            for (const Span& span : p.spans)
+                if (span.queue == q)
+                    spans.emplace_back(span.start, span.end);
+            std::sort(spans.begin(), spans.end());
+            for (std::size_t i = 1; i < spans.size(); ++i)
+                QVERIFY(spans[i].first >= spans[i - 1].second - 1e-15);
+        }
+        for (const auto& [queue, seconds] : busy)
+            QVERIFY(p.totalSeconds >= seconds - 1e-12);
+        QVERIFY(p.totalSeconds <= sum + 1e-12);
+    }
+
+    void overlapShortensCopyBoundRuns()
+    {
+        // Copies about as slow as products (128-blocks: 4.2 ms a product, 4.4 ms its two loads):
+        // S3 overlaps loads and stores with products, S1 cannot.
+        const CostModel m = flatModel(1, 0.03, 0.03, 1000);
+        auto predicted = [&](StrategyKind k) {
+            const Plan plan = planWithSplits({512, 512, 512}, Precision::F32, k, 1 << 30, false, 4, 4, 4);
+            return predictSchedule(buildSchedule(plan, false), m, "f32", 4).totalSeconds;
+        };
+        QVERIFY(predicted(StrategyKind::S3) < 0.8 * predicted(StrategyKind::S1));
+    }
+
+    void plannerPicksItsSmallestPrediction()
+    {
+        const CostModel m = flatModel(1, 1, 1, 1000);
+        const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2,
+                                               StrategyKind::S3, StrategyKind::S4};
+        const std::uint64_t cap = bytesForBlocks(StrategyKind::S3, Precision::F32, true, 128, 128, 128);
+        const PlannerChoice c = planWithCostModel({512, 384, 640}, Precision::F32, all, cap, true, m, "f32");
+        QVERIFY(c.plan.bytesNeeded <= cap);
+        QVERIFY(!c.candidates.empty());
+        QVERIFY(c.candidates.front().predictedSeconds >= 0);
+        QCOMPARE(c.predictedSeconds, c.candidates.front().predictedSeconds);
+        for (const PlanCandidate& k : c.candidates) {
+            if (k.predictedSeconds >= 0) {
+                QVERIFY(k.predictedSeconds >= c.predictedSeconds);
+                QVERIFY(k.predictedSeconds >= k.lowerBoundSeconds * (1 - 1e-9));  // the bound is a bound
+            } else {
+                // Pruned only when it cannot win, or once the simulation budget is spent.
+                QVERIFY(k.lowerBoundSeconds >= c.predictedSeconds || c.simulated >= kPlannerMaxSimulations);
+            }
+        }
+        const PlanCandidate& chosen = c.candidates.front();
+        QCOMPARE(int(chosen.strategy), int(c.plan.strategy));
+        QCOMPARE(chosen.splitM, c.plan.splitM);
+        // Re-simulating the chosen plan gives the same prediction.
+        const double again = predictSchedule(buildSchedule(c.plan, false), m, "f32", 4).totalSeconds;
+        QCOMPARE(again, c.predictedSeconds);
+        // None does not fit, S1 cannot overlap: the choice overlaps copies with products.
+        QVERIFY(c.plan.strategy != StrategyKind::S1 && c.plan.strategy != StrategyKind::None);
+        const QString text = test::qs(c.plan.explanation);
+        QVERIFY2(text.contains(QStringLiteral("Chosen: strategy")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Not possible: none")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("s1 ")), qPrintable(text));
+    }
+
+    void plannerHandlesTheBenchShapes_data()
+    {
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<qint64>("cap");
+        QTest::newRow("32768, 4 GiB") << qint64(32768) << qint64(4) * (1 << 30);
+        QTest::newRow("32768, 256 MiB") << qint64(32768) << (qint64(256) << 20);
+        QTest::newRow("16384, 1 GiB") << qint64(16384) << (qint64(1) << 30);
+    }
+    void plannerHandlesTheBenchShapes()
+    {
+        // H200-like rates: the plan fits, every strategy is considered, and the choice is explained.
+        QFETCH(qint64, n);
+        QFETCH(qint64, cap);
+        CostModel m;
+        for (std::int64_t s : {1024, 4096, 8192, 16384}) {
+            m.gemmRates.push_back({"f32", s, s, s, 50000.0 * s / 16384});
+            m.gemmRates.push_back({"f32", s + 1, s + 1, s, 40000.0 * s / 16384});
+        }
+        m.copyRates = {{4096, 34, 34}, {16384, 55, 50}, {65536, 55, 52}};
+        m.deviceBandwidthGBs = 4000;
+        m.opLatencySeconds = 8e-6;
+        m.source = "synthetic H200-like";
+        const PlannerChoice c = planWithCostModel({n, n, n}, Precision::F32,
+                                                  {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
+                                                  std::uint64_t(cap), true, m, "f32");
+        QVERIFY(c.plan.bytesNeeded <= std::uint64_t(cap));
+        QVERIFY(c.predictedSeconds > 0);
+        // No schedule beats the GEMM roof: 2 n^3 at the best rate.
+        QVERIFY(c.predictedSeconds >= 2.0 * double(n) * double(n) * double(n) / 50000e9);
+        for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+            QVERIFY(std::any_of(c.candidates.begin(), c.candidates.end(), [k](const PlanCandidate& x) {
+                return x.strategy == k && x.fewestProducts && x.predictedSeconds > 0;
+            }));
+        qInfo("%s", c.plan.explanation.c_str());
+    }
+
+    void planWithSplitsAgreesWithMakePlan()
+    {
+        for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
+            const Plan a = makePlan({1000, 700, 900}, Precision::F64, k, 8 << 20, true);
+            const Plan b = planWithSplits({1000, 700, 900}, Precision::F64, k, 8 << 20, true, a.splitM, a.splitN, a.splitQ);
+            QCOMPARE(b.blockM, a.blockM);
+            QCOMPARE(b.blockN, a.blockN);
+            QCOMPARE(b.blockQ, a.blockQ);
+            QCOMPARE(b.bytesNeeded, a.bytesNeeded);
+        }
+        QVERIFY(!test::inputErrorOf([] {
+                     planWithSplits({1000, 1000, 1000}, Precision::F32, StrategyKind::S1, 1 << 20, true, 1, 1, 1);
+                 }).isEmpty());
+    }
+
+    void modelOfAnUnmeasuredDeviceSaysSo()
+    {
+        DeviceInfo cpu;
+        cpu.backend = BackendKind::Cpu;
+        const CostModel m = costModelOf(cpu);
+        QVERIFY(test::qs(m.source).contains(QStringLiteral("assumed")));
+        QVERIFY(m.deviceBandwidthGBs > 0 && m.h2dGBs > 0 && m.gflopsF32 > 0);
+        QVERIFY(predictedOpSeconds(m, productOp(0, 2e9, {}), "f32", 4) > 0);
+    }
+
+    void runRecordsCarryThePrediction()
+    {
+        // A CPU run plans with --strategy auto and records one predicted span per op beside the
+        // measured ones; the prediction survives the JSON round trip and is compared per kind.
+        RunConfig config;
+        config.shape = {96, 64, 80};
+        config.backend = BackendKind::Cpu;
+        config.memCapBytes = 64 << 10;
+        config.planByCostModel = true;
+        const RunRecord r = runGemm(config);
+        QCOMPARE(r.status, std::string("ok"));
+        QVERIFY(r.config.planByCostModel);
+        QCOMPARE(int(r.config.strategy), int(r.plan.strategy));
+        QVERIFY2(test::qs(r.plan.explanation).contains(QStringLiteral("Planner (cost model")), r.plan.explanation.c_str());
+        QCOMPARE(r.predictedSpans.size(), r.spans.size());
+        QVERIFY(r.predictedSeconds > 0);
+        const RunRecord back = recordFromJson(toJson(r));
+        QCOMPARE(back.predictedSpans.size(), r.predictedSpans.size());
+        QCOMPARE(back.predictedSeconds, r.predictedSeconds);
+        QCOMPARE(back.predictedSpans.back().end, r.predictedSpans.back().end);
+        QVERIFY(back.config.planByCostModel);
+        const PredictionComparison c = comparePrediction(back);
+        QCOMPARE(c.predictedTotal, r.predictedSeconds);
+        QVERIFY(c.measuredTotal > 0);
+        int ops = 0;
+        for (const PredictionError& e : c.perKind)
+            ops += e.ops;
+        QCOMPARE(std::size_t(ops), r.spans.size());
+        QVERIFY(test::qs(formatReport(back)).contains(QStringLiteral("total: predicted")));
+
+        // A record without a prediction (older records) opens and reports nothing of it.
+        RunRecord old = r;
+        old.predictedSpans.clear();
+        old.predictedSeconds = 0;
+        const std::string text = toJson(old);
+        QVERIFY(text.find("\"prediction\"") == std::string::npos);
+        const RunRecord oldBack = recordFromJson(text);
+        QVERIFY(oldBack.predictedSpans.empty());
+        QVERIFY(comparePrediction(oldBack).perKind.empty());
+        QVERIFY(!test::qs(formatReport(oldBack)).contains(QStringLiteral("total: predicted")));
+    }
+
+    void rateTablesRoundTripThroughTheStore()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("ceilings.json")).toStdString();
+        DeviceInfo d;
+        d.name = "test device";
+        d.ceilings.gflopsF32 = 123;
+        d.ceilings.gemmRates = {{"f32", 1024, 1024, 1024, 100}, {"tf32", 4097, 4097, 4096, 450.5}};
+        d.ceilings.copyRates = {{4096, 12.5, 11}, {65536, 40, 38.25}};
+        saveCeilings(d, path);
+        DeviceInfo back;
+        back.name = "test device";
+        QVERIFY(loadCeilings(path, back));
+        QCOMPARE(back.ceilings.gflopsF32, 123.0);
+        QCOMPARE(int(back.ceilings.gemmRates.size()), 2);
+        QCOMPARE(back.ceilings.gemmRates[1].kind, std::string("tf32"));
+        QCOMPARE(back.ceilings.gemmRates[1].m, std::int64_t(4097));
+        QCOMPARE(back.ceilings.gemmRates[1].gflops, 450.5);
+        QCOMPARE(int(back.ceilings.copyRates.size()), 2);
+        QCOMPARE(back.ceilings.copyRates[1].d2hGBs, 38.25);
+        QVERIFY(hasMeasuredRates(back.ceilings));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostModel)
+#include "tst_cost_model.moc"

@@ -1,0 +1,282 @@
+// The Strassen view (issue 10 item 9): the stage highlighting of known recipe steps (what each
+// reads, overwrites and accumulates, with the sign; zoomed and inside a level-2 node), the ops of a
+// real schedule attributed to their steps, a real small CPU run driven through the view reaching
+// its verdict, faults placed by clicks (a block, a product of the step list) reaching the run's
+// config and caught, and a `gigacheck strassen --json` record opened by File › Open.
+#include "views/strassen/strassenblockswidget.hpp"
+#include "views/strassen/strassensteps.hpp"
+#include "views/strassen/strassenview.hpp"
+#include "window/mainwindow.hpp"
+
+#include "families/strassen/ops.hpp"
+#include "families/strassen/recipe.hpp"
+#include "uitestmain.hpp"
+
+#include <qcustomplot.h>
+
+#include <map>
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace gigacheck;
+using namespace gigacheck::ui;
+using namespace gigacheck::ui::strassenlab;
+
+namespace {
+
+BlockCell a(int r, int c) { return {MatrixId::A, r, c}; }
+BlockCell b(int r, int c) { return {MatrixId::B, r, c}; }
+BlockCell cc(int r, int c) { return {MatrixId::C, r, c}; }
+
+bool waitRun(StrassenView& view)
+{
+    QSignalSpy finished(&view, &StrassenView::runFinished);
+    QSignalSpy failed(&view, &StrassenView::runFailed);
+    view.startRun();
+    for (int i = 0; i < 600 && finished.isEmpty() && failed.isEmpty(); ++i)
+        QTest::qWait(100);  // the run is on the view's worker thread: the event loop keeps going
+    if (!failed.isEmpty())
+        qWarning() << "run failed:" << failed.first().first().toString();
+    return !finished.isEmpty();
+}
+
+}  // namespace
+
+class TestStrassenView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void msmesStepsLightWhatTheyTouch()
+    {
+        const std::vector<StepView> steps = recipeSteps(StrassenVariant::Msmes, false, 2, -1);
+        QCOMPARE(int(steps.size()), 23);  // stages 1-7 of the seed
+        // Stage 1, "A2 = A2 + A3": A3 read, A2 overwritten in place, no C block.
+        QCOMPARE(steps[0].stage, 1);
+        QCOMPARE(steps[0].formula, QStringLiteral("A2 = A2 + A3"));
+        QCOMPARE(steps[0].reads, std::vector<BlockCell>{a(1, 1)});
+        QCOMPARE(steps[0].overwrites, std::vector<BlockCell>{a(1, 0)});
+        QVERIFY(steps[0].accumulates.empty());
+        QVERIFY(steps[0].words.contains(QLatin1String("A2 += A3")));
+        // Stage 2, "M1 = A2 x B0; C2 += M1; C3 -= M1".
+        const StepView& m1 = steps[4];
+        QVERIFY(m1.product);
+        QCOMPARE(m1.productIndex, 0);
+        QCOMPARE(m1.stageName, QStringLiteral("stage 2: multiplication, group 1"));
+        QCOMPARE(m1.reads, (std::vector<BlockCell>{a(1, 0), b(0, 0)}));
+        QVERIFY(m1.overwrites.empty());
+        QCOMPARE(m1.accumulates, (std::vector<SignedCell>{{cc(1, 0), +1}, {cc(1, 1), -1}}));
+        QVERIFY(m1.words.contains(QStringLiteral("C2 (+)")) && m1.words.contains(QStringLiteral("C3 (−)")));
+        // Stage 6 recovers A0: "A0 = A0 - A3".
+        QCOMPARE(steps[17].stage, 6);
+        QCOMPARE(steps[17].overwrites, std::vector<BlockCell>{a(0, 0)});
+        QVERIFY(steps[17].words.contains(QLatin1String("recovery")));
+        // Exact restore drops stages 6-7 at the top level.
+        QCOMPARE(int(recipeSteps(StrassenVariant::Msmes, true, 2, -1).size()), 17);
+        // Block names.
+        QCOMPARE(blockName(cc(1, 1), 2), QStringLiteral("C3"));
+        QCOMPARE(blockName(a(3, 0), 4), QStringLiteral("A22"));
+    }
+
+    void accumulateAndZoomedSteps()
+    {
+        // accumulate keeps C transformed: "C3 = C3 - C1" overwrites C3 and reads C1.
+        const std::vector<StepView> acc = recipeSteps(StrassenVariant::Accumulate, false, 2, -1);
+        QCOMPARE(acc[2].formula, QStringLiteral("C3 = C3 - C1"));
+        QCOMPARE(acc[2].overwrites, std::vector<BlockCell>{cc(1, 1)});
+        QCOMPARE(acc[2].reads, std::vector<BlockCell>{cc(0, 1)});
+        // Its P1 lands in one C block; winograd's P1 in all four.
+        QCOMPARE(acc[6].accumulates.size(), std::size_t(1));
+        QCOMPARE(recipeSteps(StrassenVariant::Winograd, false, 2, -1)[3].accumulates.size(), std::size_t(4));
+
+        // Zoomed, the top level's "A2 = A2 + A3" covers the four sub-blocks of each quarter.
+        const std::vector<StepView> top4 = recipeSteps(StrassenVariant::Msmes, false, 4, -1);
+        QCOMPARE(top4[0].overwrites, (std::vector<BlockCell>{a(2, 0), a(2, 1), a(3, 0), a(3, 1)}));
+        QCOMPARE(top4[0].reads, (std::vector<BlockCell>{a(2, 2), a(2, 3), a(3, 2), a(3, 3)}));
+        // Inside M1 (= A2 x B0 into C2 +, C3 -), level 2: its first sum acts on A2's sub-blocks
+        // (A22 = A22 + A23) and its first product (A22 x B00) lands in C22 (+), C23 (-) from C2's
+        // target and, with M1's minus sign, C32 (-), C33 (+) from C3's.
+        const std::vector<StepView> inside = recipeSteps(StrassenVariant::Msmes, false, 4, 0);
+        QCOMPARE(inside[0].overwrites, std::vector<BlockCell>{a(3, 0)});
+        QCOMPARE(inside[0].reads, std::vector<BlockCell>{a(3, 1)});
+        QCOMPARE(inside[4].reads, (std::vector<BlockCell>{a(3, 0), b(0, 0)}));
+        QCOMPARE(inside[4].accumulates,
+                 (std::vector<SignedCell>{{cc(3, 0), +1}, {cc(3, 1), -1}, {cc(3, 2), -1}, {cc(3, 3), +1}}));
+        QCOMPARE(blockName(inside[4].accumulates[2].cell, 4), QStringLiteral("C32"));
+    }
+
+    void scheduleOpsFindTheirSteps()
+    {
+        StrassenConfig c;
+        c.shape = {64, 64, 64};
+        c.levels = 1;
+        const Schedule one = buildStrassenSchedule(c);
+        const StepAttribution at = attributeOps(one, 1, false, StrassenVariant::Msmes);
+        QVERIFY(at.matched);
+        QCOMPARE(at.firstLeafOfProduct, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+        // Every product op lands on the step whose A and B quarters it reads.
+        const auto& recipe = strassen::recipeOf(StrassenVariant::Msmes);
+        int products = 0;
+        for (const Operation& op : one.ops)
+            if (op.kind == strassen::kProduct) {
+                const int step = at.stepOfOp[std::size_t(op.id)];
+                QVERIFY(step >= 0);
+                const auto& s = recipe.steps[std::size_t(step)];
+                QCOMPARE(op.operands[0].row, (s.a / 2) * 32);
+                QCOMPARE(op.operands[0].col, (s.a % 2) * 32);
+                QCOMPARE(op.operands[1].row, (s.b / 2) * 32);
+                ++products;
+            }
+        QCOMPARE(products, 7);
+        // Odd shape, two levels: the three fringe products come first (product:K counts them).
+        c.shape = {67, 66, 65};
+        c.levels = 2;
+        const Schedule two = buildStrassenSchedule(c);
+        const StepAttribution at2 = attributeOps(two, 2, false, StrassenVariant::Msmes);
+        QVERIFY(at2.matched);
+        QCOMPARE(at2.firstLeafOfProduct.front(), 3);
+        // Two levels: each top-level product is a node of 7 leaves.
+        std::map<int, int> leavesPerStep;
+        for (const Operation& op : two.ops)
+            if (op.kind == strassen::kProduct && op.block.i == 2) {
+                const int step = at2.stepOfOp[std::size_t(op.id)];
+                QVERIFY(step >= 0 && recipe.steps[std::size_t(step)].kind == strassen::Step::Kind::Product);
+                ++leavesPerStep[step];
+            }
+        QCOMPARE(leavesPerStep.size(), std::size_t(7));
+        for (const auto& [step, n] : leavesPerStep)
+            QCOMPARE(n, 7);
+        // Inside node 0: its own sums and its 7 leaves.
+        const StepAttribution node = attributeOps(two, 2, false, StrassenVariant::Msmes, 0);
+        QVERIFY(node.matched);
+        QCOMPARE(node.firstLeafOfProduct, (std::vector<int>{3, 4, 5, 6, 7, 8, 9}));
+    }
+
+    void realRunReachesItsVerdict()
+    {
+        StrassenView view;
+        view.resize(1200, 800);
+        view.show();
+        StrassenConfig c;
+        c.shape = {96, 96, 96};
+        c.levels = 2;
+        c.backend = BackendKind::Cpu;
+        view.setConfig(c);
+        QVERIFY(waitRun(view));
+        QVERIFY(view.result());
+        QCOMPARE(QString::fromStdString(view.result()->status), QStringLiteral("ok"));
+        QVERIFY2(view.verdictText().startsWith(QLatin1String("VERIFIED")), qPrintable(view.verdictText()));
+        // The steps carry the run's measured times ("from a real run").
+        double total = 0;
+        for (const StepView& s : view.steps()) {
+            QVERIFY(s.seconds >= 0);
+            total += s.seconds;
+        }
+        QVERIFY(total > 0);
+        QVERIFY(view.stagePlot()->plottableCount() > 0);
+        QVERIFY(view.lanesPlot()->graphCount() > 0);
+        // Step / back move through the recipe.
+        view.goToStep(0);
+        view.stepForward();
+        QCOMPARE(view.currentStep(), 1);
+        view.stepBack();
+        QCOMPARE(view.currentStep(), 0);
+        // Zoomed into node 0 the level-2 steps get times too.
+        view.setZoom(true);
+        view.setNode(0);
+        QCOMPARE(view.blocks()->grid(), 4);
+        QVERIFY(!view.steps().empty());
+        QVERIFY(view.steps().front().seconds >= 0);
+    }
+
+    void clickedFaultsReachTheRun()
+    {
+        StrassenView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        StrassenConfig c;
+        c.shape = {64, 64, 64};
+        c.levels = 1;
+        c.backend = BackendKind::Cpu;
+        view.setConfig(c);
+        // A click on C1 in the picture: "c:1".
+        StrassenBlocksWidget* blocks = view.blocks();
+        QTest::mouseClick(blocks, Qt::LeftButton, {}, blocks->cellRect(cc(0, 1)).center().toPoint());
+        QCOMPARE(view.faultSpecs(), QStringList{QStringLiteral("c:1")});
+        // A click on M2's fault column in the step list: its leaf, product:1.
+        QTreeWidget* list = view.stepList();
+        int m2 = -1;
+        for (int i = 0; i < int(view.steps().size()); ++i)
+            if (view.steps()[std::size_t(i)].productIndex == 1)
+                m2 = i;
+        QVERIFY(m2 >= 0);
+        QTreeWidgetItem* item = list->topLevelItem(m2);
+        list->scrollToItem(item);
+        const QRect cell = list->visualItemRect(item);
+        const int x = list->header()->sectionViewportPosition(StrassenView::kFaultColumn) + 4;
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(x, cell.center().y()));
+        QCOMPARE(view.faultSpecs(), (QStringList{QStringLiteral("c:1"), QStringLiteral("product:1")}));
+        StrassenConfig config;
+        QVERIFY(view.currentConfig(&config, nullptr));
+        QCOMPARE(config.faults.size(), std::size_t(2));
+        QCOMPARE(int(config.faults[0].where), int(StrassenFault::Where::C));
+        QCOMPARE(config.faults[0].index, 1);
+        QCOMPARE(int(config.faults[1].where), int(StrassenFault::Where::Product));
+        QCOMPARE(config.faults[1].index, 1);
+        // A second click on the same block takes its fault back.
+        QTest::mouseClick(blocks, Qt::LeftButton, {}, blocks->cellRect(cc(0, 1)).center().toPoint());
+        QCOMPARE(view.faultSpecs(), QStringList{QStringLiteral("product:1")});
+        // The run injects it, the checksums catch and correct it.
+        QVERIFY(waitRun(view));
+        QCOMPARE(view.result()->config.faults.size(), std::size_t(1));
+        QVERIFY2(view.verdictText().startsWith(QLatin1String("CORRECTED")), qPrintable(view.verdictText()));
+    }
+
+    void badInputIsAMessage()
+    {
+        StrassenView view;
+        QSignalSpy failed(&view, &StrassenView::runFailed);
+        auto* faults = view.findChild<QLineEdit*>(QStringLiteral("strassenFaults"));
+        QVERIFY(faults);
+        faults->setText(QStringLiteral("d:9"));
+        view.startRun();
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(!view.running());
+    }
+
+    void opensAStrassenRecord()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("strassen.json"));
+        QProcess cli;
+        cli.start(QStringLiteral(GIGACHECK_CLI), {QStringLiteral("strassen"), QStringLiteral("--shape"), QStringLiteral("64x64x64"),
+                                                  QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("--variant"),
+                                                  QStringLiteral("winograd"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                                  QStringLiteral("--inject-at"), QStringLiteral("a:2"), QStringLiteral("--json"), path});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.openRecord(path, &error), qPrintable(error));
+        QCOMPARE(window.currentView(), MainWindow::View::Strassen);
+        StrassenView* view = window.strassenView();
+        QVERIFY(view->result());
+        QCOMPARE(int(view->result()->config.variant), int(StrassenVariant::Winograd));
+        QCOMPARE(view->faultSpecs().size(), 1);  // the record keeps the delta it used: "a:2:1000..."
+        QVERIFY(view->faultSpecs().front().startsWith(QLatin1String("a:2")));
+        QVERIFY2(view->verdictText().startsWith(QLatin1String("CORRECTED")), qPrintable(view->verdictText()));
+        double total = 0;
+        for (const StepView& s : view->steps())
+            total += std::max(0.0, s.seconds);
+        QVERIFY(total > 0);  // the record's spans fit the rebuilt schedule: per-step times
+    }
+};
+
+GIGACHECK_UI_TEST_MAIN(TestStrassenView)
+#include "tst_strassenview.moc"

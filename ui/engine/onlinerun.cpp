@@ -1,0 +1,184 @@
+#include "onlinerun.hpp"
+
+#include <gigacheck/backend.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gigacheck::ui {
+
+namespace {
+
+bool isKind(OpKind kind, std::string_view name)
+{
+    return toString(kind) == name;
+}
+
+int gridExtent(std::int64_t n)
+{
+    return int(std::min<std::int64_t>(n, StepFrames::kMaxCells));
+}
+
+// The value of largest magnitude of row[begin..end).
+template <class T> float signedMax(const T* row, std::int64_t begin, std::int64_t end)
+{
+    float best = 0;
+    for (std::int64_t j = begin; j < end; ++j) {
+        const float v = float(row[j]);
+        if (!(std::abs(v) <= std::abs(best)))  // NaN and inf win
+            best = v;
+    }
+    return best;
+}
+
+template <class T> void reduce(const StepSnapshot& s, const StepFrames& shape, std::vector<float>& out)
+{
+    const int gr = shape.gridRows, gc = shape.gridCols, k = shape.checksums;
+    const int width = gc + k;
+    out.assign(std::size_t((gr + k) * width), 0.0f);
+    const T* data = static_cast<const T*>(s.data);
+    const auto colEdge = [&](int cell) { return cell * s.resultCols / gc; };
+    for (std::int64_t i = 0; i < s.rows; ++i) {
+        const int cr = i < s.resultRows ? int(i * gr / s.resultRows) : gr + int(i - s.resultRows);
+        const T* row = data + i * s.ld;
+        float* cells = out.data() + std::size_t(cr) * width;
+        for (int cc = 0; cc < gc; ++cc) {
+            const float v = signedMax(row, colEdge(cc), colEdge(cc + 1));
+            if (!(std::abs(v) <= std::abs(cells[cc])))
+                cells[cc] = v;
+        }
+        for (int c = 0; c < k; ++c) {
+            const float v = float(row[s.resultCols + c]);
+            if (!(std::abs(v) <= std::abs(cells[gc + c])))
+                cells[gc + c] = v;
+        }
+    }
+}
+
+}  // namespace
+
+int StepFrames::cellRow(std::int64_t row) const
+{
+    return resultRows > 0 ? int(std::clamp<std::int64_t>(row, 0, resultRows - 1) * gridRows / resultRows) : 0;
+}
+
+int StepFrames::cellCol(std::int64_t col) const
+{
+    return resultCols > 0 ? int(std::clamp<std::int64_t>(col, 0, resultCols - 1) * gridCols / resultCols) : 0;
+}
+
+StepFrameRecorder::StepFrameRecorder(int steps)
+{
+    // Products thinned so that they, their faults and checks stay within kMaxFrames.
+    frames_.productStride = std::max(1, (3 * steps + StepFrames::kMaxFrames - 1) / StepFrames::kMaxFrames);
+    lastStep_ = std::max(0, steps - 1);
+}
+
+void StepFrameRecorder::record(const StepSnapshot& s)
+{
+    const std::lock_guard lock(mutex_);
+    if (frames_.frames.empty()) {
+        frames_.resultRows = s.resultRows;
+        frames_.resultCols = s.resultCols;
+        frames_.gridRows = gridExtent(s.resultRows);
+        frames_.gridCols = gridExtent(s.resultCols);
+        frames_.checksums = int(s.rows - s.resultRows);
+    }
+    const bool product = isKind(s.kind, "panel-product");
+    if (product && s.step % frames_.productStride != 0 && s.step != lastStep_)
+        return;
+    if (int(frames_.frames.size()) >= StepFrames::kMaxFrames)
+        return;
+    StepFrame frame;
+    frame.opId = s.opId;
+    frame.kind = s.kind;
+    frame.step = s.step;
+    if (s.precision == Precision::F32)
+        reduce<float>(s, frames_, frame.cells);
+    else
+        reduce<double>(s, frames_, frame.cells);
+    frames_.frames.push_back(std::move(frame));
+}
+
+StepFrames StepFrameRecorder::take()
+{
+    const std::lock_guard lock(mutex_);
+    StepFrames out = std::move(frames_);
+    frames_ = StepFrames();
+    frames_.productStride = out.productStride;
+    return out;
+}
+
+std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const RunHooks& hooks)
+{
+    auto run = std::make_shared<OnlineRun>();
+    const int steps = config.scheme == Scheme::Tmr ? 0 : config.steps();
+    StepFrameRecorder recorder(steps);
+    run->record = runOnline(config, hooks, [&](const StepSnapshot& s) { recorder.record(s); });
+    run->frames = recorder.take();
+    const Shape& s = config.shape;
+    const bool small = 2.0 * double(s.m) * double(s.n) * double(s.q) <= kMaxReplayFlops;
+    if (run->frames.frames.empty() && run->record.status == "ok" && config.scheme != Scheme::Tmr && small &&
+        !(hooks.cancel && hooks.cancel->load())) {
+        // C stayed on the device: the same run (same seed, faults, steps) again on the CPU.
+        OnlineConfig replay = run->record.config;
+        replay.backend = BackendKind::Cpu;
+        replay.device = -1;
+        replay.gemm = GemmVariant::Cublas;
+        replay.reference = ReferenceMode::None;
+        StepFrameRecorder cpuRecorder(steps);
+        RunHooks cpuHooks;
+        cpuHooks.cancel = hooks.cancel;
+        try {
+            (void)runOnline(replay, cpuHooks, [&](const StepSnapshot& s) { cpuRecorder.record(s); });
+            run->frames = cpuRecorder.take();
+            run->frames.replayedOnCpu = true;
+        } catch (const std::exception&) {
+            // A setting the CPU refuses: the run stands, without frames.
+        }
+    }
+    return run;
+}
+
+RunConfig runConfigView(const OnlineConfig& c)
+{
+    RunConfig r;
+    r.shape = c.shape;
+    r.precision = c.precision;
+    r.distribution = c.distribution;
+    r.seed = c.seed;
+    r.backend = c.backend;
+    r.device = c.device;
+    r.strategy = StrategyKind::None;  // in-core: the whole product at once, n in steps
+    r.gemm = c.gemm;
+    r.reference = c.reference;
+    r.thresholdLambda = c.thresholdLambda;
+    r.faults.count = 0;
+    r.faults.model = c.model;
+    r.faults.bit = c.bit;
+    for (const OnlineFault& f : c.faults)
+        if (f.target == OnlineTarget::Result)
+            r.faults.at.push_back(FaultAt{f.row, f.col, f.delta, f.step});
+    return r;
+}
+
+RunRecord asRunRecord(const OnlineRecord& online)
+{
+    RunRecord r;
+    static_cast<RecordEnvelope&>(r) = online;  // family stays online_abft: views can tell
+    r.config = runConfigView(online.config);
+    Plan& p = r.plan;
+    p.shape = online.config.shape;
+    p.precision = online.config.precision;
+    p.strategy = StrategyKind::None;
+    p.abft = online.config.scheme != Scheme::Tmr;
+    p.blockM = p.shape.m;
+    p.blockQ = p.shape.q;
+    p.splitN = std::max(1, online.steps);
+    p.blockN = online.config.panelWidth();
+    p.explanation = std::string(toString(online.config.scheme)) + " scheme of the online ABFT family (seed 002)";
+    r.reference = online.reference;
+    return r;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,104 @@
+#include "onlinefaultbox.hpp"
+
+#include "onlineschemebox.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace gigacheck::ui {
+
+OnlineFaultBox::OnlineFaultBox(QWidget* parent) : QWidget(parent)
+{
+    target_ = new QComboBox(this);
+    target_->setObjectName(QStringLiteral("onlineTarget"));
+    for (const auto& row : enumTable<OnlineTarget>().rows) {
+        const auto label = labelOf(row.value);
+        target_->addItem(QString::fromUtf8(label.data(), qsizetype(label.size())), int(row.value));
+    }
+    target_->setToolTip(QStringLiteral("Online / offline / TMR runs: what the placed faults strike (C, its checksum row "
+                                       "or column, or the input A / B: a fault in A(r, k) spreads along row r of C)"));
+    step_ = new QSpinBox(this);
+    step_->setObjectName(QStringLiteral("onlineStep"));
+    step_->setRange(-1, 1 << 20);
+    step_->setSpecialValueText(QStringLiteral("last step"));
+    step_->setPrefix(QStringLiteral("after step "));
+    step_->setToolTip(QStringLiteral("The step after which the placed faults strike (0-based panel product; TMR: the "
+                                     "replica). Default: after the last step; inputs: before their checksums"));
+    // Two rows like the panel's other fields: the dock stays as narrow as it was.
+    target_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    target_->setMinimumContentsLength(6);
+    targetLabel_ = new QLabel(QStringLiteral("Online target"), this);
+    targetLabel_->setToolTip(target_->toolTip());
+    hide();  // a holder: its fields live in the panel's form (addRowsTo)
+    connect(target_, qOverload<int>(&QComboBox::currentIndexChanged), this, &OnlineFaultBox::changed);
+    connect(step_, qOverload<int>(&QSpinBox::valueChanged), this, &OnlineFaultBox::changed);
+}
+
+void OnlineFaultBox::addRowsTo(QFormLayout* form)
+{
+    // One row (target, then the step): the panel gains no height, so no scroll bar narrows it.
+    auto* row = new QHBoxLayout;
+    row->addWidget(target_, 1);
+    row->addWidget(step_);
+    form->addRow(targetLabel_, row);
+}
+
+OnlineFaultSettings OnlineFaultBox::settings() const
+{
+    return {OnlineTarget(target_->currentData().toInt()), step_->value()};
+}
+
+void OnlineFaultBox::setSettings(const OnlineFaultSettings& s)
+{
+    target_->setCurrentIndex(target_->findData(int(s.target)));
+    step_->setValue(s.step);
+}
+
+OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings& scheme, const OnlineFaultSettings& faults)
+{
+    OnlineConfig c;
+    c.shape = base.shape;
+    c.precision = base.precision;
+    c.distribution = base.distribution;
+    c.seed = base.seed;
+    c.backend = base.backend;
+    c.device = base.device;
+    c.scheme = scheme.scheme;
+    c.panel = scheme.panel;
+    c.checkEvery = scheme.scheme == Scheme::Offline ? 0 : scheme.checkEvery;
+    c.checksums = scheme.checksums;
+    c.gemm = base.gemm;
+    c.reference = base.reference;
+    c.thresholdLambda = base.thresholdLambda;
+    c.model = base.faults.model;
+    c.bit = base.faults.bit;
+    c.randomErrors = base.faults.count;
+    const std::int64_t lastInner = std::max<std::int64_t>(0, base.shape.n - 1);
+    for (const FaultAt& at : base.faults.at) {
+        OnlineFault f;
+        f.target = faults.target;
+        f.delta = at.delta;
+        f.row = at.row;
+        f.col = at.col;
+        switch (faults.target) {
+        case OnlineTarget::Result: break;
+        case OnlineTarget::ChecksumRow: f.row = 0; break;
+        case OnlineTarget::ChecksumCol: f.col = 0; break;
+        case OnlineTarget::A: f.col = std::min(at.col, lastInner); break;
+        case OnlineTarget::B: f.row = std::min(at.row, lastInner); break;
+        }
+        if (at.step)
+            f.step = at.step;
+        else if (faults.step >= 0)
+            f.step = faults.step;
+        c.faults.push_back(f);
+    }
+    return c;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,50 @@
+// Where and when the faults of an online ABFT run strike (issue 9): the target (C, its checksum
+// row or column, the input A or B) of the faults placed on the heatmap, and the step after which
+// they strike. Part of the Faults panel; blocked ABFT runs ignore it.
+#pragma once
+
+#include <gigacheck/online_abft.hpp>
+
+#include <QWidget>
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+
+namespace gigacheck::ui {
+
+struct OnlineSchemeSettings;
+
+struct OnlineFaultSettings {
+    OnlineTarget target = OnlineTarget::Result;
+    int step = -1;  // -1: the default (C: after the last step; A / B: before the checksums)
+    bool operator==(const OnlineFaultSettings&) const = default;
+};
+
+class OnlineFaultBox : public QWidget {
+    Q_OBJECT
+public:
+    explicit OnlineFaultBox(QWidget* parent = nullptr);
+    // The two fields as rows of the panel's own form (one label column: nothing squeezed).
+    void addRowsTo(QFormLayout* form);
+    OnlineFaultSettings settings() const;
+    void setSettings(const OnlineFaultSettings& settings);
+
+signals:
+    void changed();
+
+private:
+    QComboBox* target_ = nullptr;
+    QSpinBox* step_ = nullptr;
+    QLabel* targetLabel_ = nullptr;
+};
+
+// The online run the panels describe: setup, random faults and placed faults of `base` (the
+// blocked-GEMM config the window builds), the scheme and its parameters, and the placed faults'
+// target and step (a fault that carries its own step keeps it). Placed cells map to targets as:
+// checksum row: C(m + 0, col); checksum column: C(row, q + 0); A: A(row, min(col, n - 1)) (it
+// spreads along row `row` of C); B: B(min(row, n - 1), col) (along column `col`).
+OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings& scheme, const OnlineFaultSettings& faults);
+
+}  // namespace gigacheck::ui

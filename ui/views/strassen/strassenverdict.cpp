@@ -1,0 +1,117 @@
+#include "views/strassen/strassenverdict.hpp"
+
+#include <QLocale>
+#include <QStringList>
+
+namespace gigacheck::ui::strassenlab {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString whereWords(const std::string& where)
+{
+    if (where == "c")
+        return QStringLiteral("C's row and column checksums");
+    if (where == "a")
+        return QStringLiteral("A's checksums after recovery");
+    if (where == "b")
+        return QStringLiteral("B's checksums after recovery");
+    return qs(where);
+}
+
+}  // namespace
+
+Verdict verdictOf(const StrassenResult& r)
+{
+    if (r.status == "cancelled")
+        return Verdict::Cancelled;
+    if (r.status == "failed")
+        return Verdict::Failed;
+    if (r.status == "uncorrectable")
+        return Verdict::Uncorrectable;
+    for (const StrassenCheck& k : r.checks)
+        if (k.verdict == "uncorrectable")
+            return Verdict::Uncorrectable;
+    for (const StrassenCheck& k : r.checks)
+        if (k.verdict == "corrected" || k.verdict == "recomputed")
+            return Verdict::Corrected;
+    return Verdict::Verified;
+}
+
+QString verdictHeadline(const StrassenResult& r)
+{
+    switch (verdictOf(r)) {
+    case Verdict::Verified:
+        return r.config.verify ? QStringLiteral("VERIFIED — C = A·B, no fault found") : QStringLiteral("DONE — not verified (checks off)");
+    case Verdict::Corrected: {
+        QStringList where;
+        for (const StrassenCheck& k : r.checks)
+            if (k.verdict == "corrected" || k.verdict == "recomputed")
+                where << whereWords(k.where);
+        where.removeDuplicates();
+        return QStringLiteral("CORRECTED — caught by %1").arg(where.join(QStringLiteral(" and ")));
+    }
+    case Verdict::Uncorrectable:
+        return QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
+    case Verdict::Failed:
+        return QStringLiteral("FAILED — %1").arg(qs(r.error));
+    case Verdict::Cancelled:
+        return QStringLiteral("CANCELLED");
+    }
+    return {};
+}
+
+QString verdictDetails(const StrassenResult& r)
+{
+    QStringList lines;
+    for (const StrassenFault& f : r.config.faults)
+        lines << QStringLiteral("fault injected at %1").arg(qs(toString(f)));
+    for (const StrassenCheck& k : r.checks) {
+        QString line = QStringLiteral("%1: %2").arg(whereWords(k.where), qs(k.verdict));
+        if (k.row >= 0 || k.col >= 0)
+            line += QStringLiteral(" at row %1, col %2").arg(k.row).arg(k.col);
+        if (!k.detail.empty())
+            line += QStringLiteral(" — ") + qs(k.detail);
+        lines << line;
+    }
+    if (lines.isEmpty())
+        lines << QStringLiteral("no fault injected; every check clean");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString measuredFigures(const StrassenResult& r)
+{
+    QStringList lines;
+    lines << QStringLiteral("recovery of A: %1 element(s) changed, max %2 ulps")
+                 .arg(r.recovery.changedA)
+                 .arg(r.recovery.maxUlpsA, 0, 'g', 3);
+    lines << QStringLiteral("recovery of B: %1 element(s) changed, max %2 ulps")
+                 .arg(r.recovery.changedB)
+                 .arg(r.recovery.maxUlpsB, 0, 'g', 3);
+    if (r.config.exactRestore)
+        lines << QStringLiteral("exact restore: A and B copied back from the host (%1 ms)").arg(r.restoreSeconds * 1e3, 0, 'f', 3);
+    if (r.relErrorC >= 0)
+        lines << QStringLiteral("error of C: %1 of max |C_ref| (FP64 reference)").arg(r.relErrorC, 0, 'e', 2);
+    lines << QStringLiteral("time: %1 ms (compute ops), %2 products, %3 GEMM calls, %4 in-place sums")
+                 .arg(r.seconds * 1e3, 0, 'f', 3)
+                 .arg(r.products)
+                 .arg(r.gemmCalls)
+                 .arg(r.additions);
+    lines << QStringLiteral("memory beyond A, B, C: %1 bytes").arg(QLocale::c().toString(qulonglong(r.extraBytes)));
+    lines << QStringLiteral("levels run: %1%2; device: %3")
+                 .arg(r.levels)
+                 .arg(r.levels != r.config.levels ? QStringLiteral(" (of %1 asked)").arg(r.config.levels) : QString())
+                 .arg(qs(r.device.name));
+    if (!(r.core == r.config.shape))
+        lines << QStringLiteral("core %1×%2×%3 by Strassen, the fringe peeled (plain GEMM updates)")
+                     .arg(r.core.m)
+                     .arg(r.core.n)
+                     .arg(r.core.q);
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace gigacheck::ui::strassenlab

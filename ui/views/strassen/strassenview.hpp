@@ -1,0 +1,159 @@
+// The Strassen tab (issue 10 item 9): set up and run a memory-efficient Strassen product on a
+// worker thread; A, B and C as sub-blocks lit step by step through the recipe (step / play, paced
+// by the run's measured times); faults placed by a click on a block or on a product of the step
+// list; the verdict and recovery error; plots of the time per stage, the run's lanes, and a small
+// sweep (speedup vs N against the plain GEMM, error vs levels). File › Open of a
+// `gigacheck strassen --json` record lands here too.
+#pragma once
+
+#include "views/strassen/strassensteps.hpp"
+#include "views/strassen/strassensweep.hpp"
+
+#include <gigacheck/strassen.hpp>
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QThread;
+class QTimer;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace gigacheck::ui::strassenlab {
+
+class StrassenBlocksWidget;
+
+class StrassenView : public QWidget {
+    Q_OBJECT
+public:
+    // The columns of the step list; a click in kFaultColumn on a product places a fault there.
+    enum Column { kStepColumn = 0, kFormulaColumn, kTimeColumn, kFaultColumn };
+
+    explicit StrassenView(QWidget* parent = nullptr);
+    ~StrassenView() override;
+
+    // The configuration the controls describe; false with a reason when a field is invalid.
+    bool currentConfig(StrassenConfig* config, QString* error) const;
+    void setConfig(const StrassenConfig& config);
+
+    // A `gigacheck strassen --json` record: its config in the controls, its result shown.
+    bool openRecordFile(const QString& path, QString* error);
+
+    bool running() const { return runThread_ != nullptr; }
+    bool sweeping() const { return sweepThread_ != nullptr; }
+    const StrassenResult* result() const { return result_ ? &*result_ : nullptr; }
+    const std::vector<StepView>& steps() const { return steps_; }
+    int currentStep() const { return step_; }
+    QStringList faultSpecs() const;
+    const std::vector<SweepPoint>& sweepPoints() const { return sweep_; }
+    QString verdictText() const;
+
+    StrassenBlocksWidget* blocks() const { return blocks_; }
+    QTreeWidget* stepList() const { return stepList_; }
+    QTabWidget* plotTabs() const { return plotTabs_; }
+    QCustomPlot* stagePlot() const { return stagePlot_; }
+    QCustomPlot* lanesPlot() const { return lanesPlot_; }
+    QCustomPlot* speedupPlot() const { return speedupPlot_; }
+    QCustomPlot* errorPlot() const { return errorPlot_; }
+    // The plot on the visible plot tab (File › Export).
+    QCustomPlot* currentPlot() const;
+
+public slots:
+    void startRun();
+    void cancelRun();
+    void startSweep();
+    void stopSweep();
+    void goToStep(int index);
+    void stepForward();
+    void stepBack();
+    void togglePlay();
+    void setZoom(bool fourByFour);
+    // node -1: the top level; k: inside the top level's product k (zoomed, runs of >= 2 levels).
+    void setNode(int node);
+    // Adds the fault, or removes it when it is already placed (a second click undoes the first).
+    void toggleFault(const QString& spec);
+
+signals:
+    void runFinished();
+    void runFailed(const QString& message);
+    void sweepFinished();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildControls();
+    void applyLabelFonts();
+    void rebuildSteps();
+    void showStep();
+    void showResult();
+    void replotAll();
+    void onBlockClicked(const BlockCell& cell);
+    void onStepItemClicked(QTreeWidgetItem* item, int column);
+    void setRunning(bool running);
+    void setStatus(const QString& text, bool error = false);
+    int playInterval() const;
+
+    // Controls.
+    QLineEdit* shapeEdit_ = nullptr;
+    QSpinBox* levelsBox_ = nullptr;
+    QComboBox* variantBox_ = nullptr;
+    QComboBox* typeBox_ = nullptr;
+    QComboBox* backendBox_ = nullptr;
+    QSpinBox* devicesBox_ = nullptr;
+    QComboBox* decompositionBox_ = nullptr;
+    QCheckBox* exactBox_ = nullptr;
+    QLineEdit* faultsEdit_ = nullptr;
+    QPushButton* runButton_ = nullptr;
+    QPushButton* sweepButton_ = nullptr;
+    QSpinBox* sweepToBox_ = nullptr;
+    QLabel* status_ = nullptr;
+
+    // Stepper.
+    StrassenBlocksWidget* blocks_ = nullptr;
+    QTreeWidget* stepList_ = nullptr;
+    QLabel* stepTitle_ = nullptr;
+    QLabel* stepWords_ = nullptr;
+    QPushButton* playButton_ = nullptr;
+    QSlider* speed_ = nullptr;
+    QCheckBox* pacedBox_ = nullptr;
+    QCheckBox* zoomBox_ = nullptr;
+    QComboBox* nodeBox_ = nullptr;
+    QTimer* timer_ = nullptr;
+    std::vector<StepView> steps_;
+    int step_ = 0;
+    int node_ = -1;
+
+    // Results.
+    QLabel* verdict_ = nullptr;
+    QLabel* details_ = nullptr;
+    QTabWidget* plotTabs_ = nullptr;
+    QCustomPlot* stagePlot_ = nullptr;
+    QCustomPlot* lanesPlot_ = nullptr;
+    QCustomPlot* speedupPlot_ = nullptr;
+    QCustomPlot* errorPlot_ = nullptr;
+
+    std::optional<StrassenResult> result_;
+    std::shared_ptr<const Schedule> schedule_;  // rebuilt from the result's config (op ids of its spans)
+    StepAttribution attribution_;               // of the level shown (node_), from schedule_
+    std::vector<int> stageOfOp_;                // top-level stage per op id: the lanes' colours
+    std::vector<SweepPoint> sweep_;
+
+    QThread* runThread_ = nullptr;
+    QThread* sweepThread_ = nullptr;
+    std::shared_ptr<std::atomic<bool>> runCancel_, sweepCancel_;
+};
+
+}  // namespace gigacheck::ui::strassenlab
