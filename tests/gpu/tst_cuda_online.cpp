@@ -57,8 +57,9 @@ const VerifyEvent* checkAt(const OnlineRecord& r, int step)
 
 // The device and the CPU backend on the same inputs (same config and seed): the same checks with
 // the same verdicts, mismatching lines and corrected cells, the same input fault reports, the same
-// recompute. Both must have verified their product.
-void sameAsCpu(const OnlineRecord& gpu, const OnlineRecord& cpu)
+// recompute. Both must have verified their product. lines = false (a fault of ~1e38, whose own
+// line may or may not overflow its checksum depending on the GEMM's order): verdicts and reports only.
+void sameAsCpu(const OnlineRecord& gpu, const OnlineRecord& cpu, bool lines = true)
 {
     QCOMPARE(gpu.status, std::string("ok"));
     QCOMPARE(cpu.status, std::string("ok"));
@@ -68,6 +69,8 @@ void sameAsCpu(const OnlineRecord& gpu, const OnlineRecord& cpu)
         const VerifyResult& c = cpu.verifications[i].result;
         QCOMPARE(gpu.verifications[i].block.k, cpu.verifications[i].block.k);
         QCOMPARE(name(g.verdict), name(c.verdict));
+        if (!lines)
+            continue;
         QCOMPARE(g.mismatchRows, c.mismatchRows);
         QCOMPARE(g.mismatchCols, c.mismatchCols);
         QCOMPARE(g.corrections.size(), c.corrections.size());
@@ -376,7 +379,7 @@ void TestCudaOnline::inputFaultsReportedAsOnTheCpu()
     c.faults = {f};
     const OnlineRecord gpu = runOnline(c);
     const OnlineRecord cpu = runOnline(onCpu(c));
-    sameAsCpu(gpu, cpu);
+    sameAsCpu(gpu, cpu, !bitFlip);
     QVERIFY2(gpu.verifiedCorrect(), qPrintable(QString::number(gpu.reference.maxRelError)));
     QCOMPARE(countVerdict(gpu, Verdict::Uncorrectable), 0);
     QVERIFY(!gpu.recomputed);
