@@ -3,6 +3,7 @@
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
 #   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
+#   (online-cuda: K >= 2 and --target a|b on the GPU, issue 9 items 2-3: test, sanitizer, 8192^3 runs; after build)
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
 #   resources/results/device_run.sh build mgpu-strassen   (issue 14: Strassen over every visible GPU)
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
@@ -207,6 +208,35 @@ for phase in "$@"; do
     echo "bench online exit $?" | tee -a "$LOG"
     tail -60 "$OUT/bench_online.txt"
     ;;
+  online-cuda)
+    # Issue 9 items 2 and 3 on the GPU (branch online-cuda): --checksums K >= 2 and --target a|b on
+    # the host-checked path. After `build`: its GPU test (the twins against the CPU backend),
+    # compute-sanitizer on small K = 2 and --target a runs, then 8192^3 with K = 1, 2, 3 and a fault
+    # in A. Every command under `timeout` (at most 50 + 60 + 2 x 30 + 5 x 14 = 240 s).
+    stamp online-cuda: build gigacheck tst_cuda_online
+    timeout 50 cmake --build build -j16 --target gigacheck tst_cuda_online > "$OUT/build_online_cuda.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_online_cuda.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_online_cuda.txt"
+    timeout 60 build/tests/tst_cuda_online > /tmp/tst_cuda_online.txt 2>&1
+    echo "tst_cuda_online exit $?" | tee -a "$LOG"
+    grep -E "^(Totals|FAIL|SKIP)|Loc:" /tmp/tst_cuda_online.txt | sed "s/^/tst_cuda_online: /" >> "$LOG"
+    timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme online --panel 64 --checksums 2 --inject-at 5,7@1 --inject-at 5,90@1 --quiet >> "$LOG" 2>&1
+    echo "online --checksums 2 sanitizer exit $?" | tee -a "$LOG"
+    timeout 30 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme online --panel 64 --target a --inject-at 5,100@0 --quiet >> "$LOG" 2>&1
+    echo "online --target a sanitizer exit $?" | tee -a "$LOG"
+    for args in "--checksums 1 --inject-at 100,200@3" \
+                "--checksums 2 --inject-at 100,200@3 --inject-at 100,700@3" \
+                "--checksums 3 --inject-at 100,200@3 --inject-at 100,700@3 --inject-at 100,5000@3" \
+                "--target a --inject-at 100,2000@0" "--target a --inject-at 100,2000"; do
+      stamp run 8192^3 online panel 1024 fq 1 $args
+      timeout 14 $CLI run --shape 8192x8192x8192 --backend cuda --reference sample --scheme online --panel 1024 \
+        --check-every 1 $args > /tmp/online_cuda_run.txt 2>&1
+      echo "exit $?" >> /tmp/online_cuda_run.txt; grep -vE "^    C\(" /tmp/online_cuda_run.txt | tail -12 >> "$LOG"
+    done
+    tail -80 "$LOG"
+    ;;
   online-lab)
     # Issue 9 item 6 (branch online-lab): the lab side of the online family with the CUDA backend
     # built in: its ui test (the CPU engine, offscreen), an online run on the device whose step
@@ -219,8 +249,7 @@ for phase in "$@"; do
     rm -f "$OUT/build_lab.txt"
     QT_QPA_PLATFORM=offscreen build/tests/tst_onlinelab 2>&1 | grep -E "^(Totals|FAIL|SKIP|PASS)|Loc:" | sed "s/^/tst_onlinelab: /" >> "$LOG"
     build/tests/tst_cuda_online 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_online: /" >> "$LOG"
-    # K = 2 and a fault in A on CUDA: refused (exit 2) until issue 9 item 2 (weighted checksums and
-    # input targets in the CUDA kernels) lands; the exit codes say where that stands.
+    # K = 2 and a fault in A on CUDA: the host-checked path (branch online-cuda; exit 0 expected).
     for args in "--scheme online --panel 256 --check-every 1 --checksums 2 --inject-at 100,200@3 --inject-at 100,700@3" \
                 "--scheme online --panel 256 --check-every 1 --target a --inject-at 100,200@2"; do
       echo "--- run 2048^3 cuda $args" >> "$LOG"

@@ -481,8 +481,18 @@ void TestOnlineAbft::inconsistentSettingsRefused()
     QVERIFY(inputErrorOf([&] { runOnline(t); }).contains(QStringLiteral("replica")));
     t.faults = {at(1, 1, 0, OnlineTarget::A)};
     QVERIFY(inputErrorOf([&] { runOnline(t); }).contains(QStringLiteral("TMR")));
-    QVERIFY(inputErrorOf([&] { validateOnlineConfig(config({8, 8, 8}, Scheme::Online, 4, 1, 2), BackendKind::Cuda); })
-                .contains(QStringLiteral("CPU backend only")));
+    // The device runs K weighted checksums and faults in A / B (the host-checked path), but not
+    // with TF32, whose threshold is derived for one checksum row and column only.
+    validateOnlineConfig(config({8, 8, 8}, Scheme::Online, 4, 1, 2), BackendKind::Cuda);
+    OnlineConfig input = config({8, 8, 8}, Scheme::Online, 4, 1, 1);
+    input.faults = {at(1, 1, 0, OnlineTarget::A)};
+    validateOnlineConfig(input, BackendKind::Cuda);
+    OnlineConfig tf32 = config({8, 8, 8}, Scheme::Online, 4, 1, 2);
+    tf32.gemm = GemmVariant::CublasTf32;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(tf32, BackendKind::Cuda); })
+                .contains(QStringLiteral("derived for FP32 / FP64 products only")));
+    input.gemm = GemmVariant::CublasTf32;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(input, BackendKind::Cuda); }).contains(QStringLiteral("--target a|b")));
 }
 
 void TestOnlineAbft::recordRoundTrip()

@@ -2,10 +2,15 @@
 // checksum relation after every step on odd shapes and panels, a fault at step j corrected at
 // step j, online against offline (with the recompute), faults in the checksums, TMR outvoting one
 // replica and reporting no majority, clean runs of every scheme, the same corrections as the CPU,
-// and the settings the device does not run refused. Skips visibly without a device.
+// K weighted checksums and faults in A / B on the host-checked path (each against the CPU
+// backend's result on the same inputs), and the settings the device does not run refused. Skips
+// visibly without a device.
 #include "gpu_available.hpp"
 
 #include "gigacheck/online_abft.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace gigacheck;
 
@@ -23,6 +28,12 @@ OnlineConfig config(Shape shape, Scheme scheme = Scheme::Online, std::int64_t pa
     c.panel = panel;
     c.checkEvery = scheme == Scheme::Offline ? 0 : fq;
     c.reference = ReferenceMode::Full;
+    return c;
+}
+
+OnlineConfig onCpu(OnlineConfig c)
+{
+    c.backend = BackendKind::Cpu;
     return c;
 }
 
@@ -44,6 +55,58 @@ const VerifyEvent* checkAt(const OnlineRecord& r, int step)
     return nullptr;
 }
 
+// The device and the CPU backend on the same inputs (same config and seed): the same checks with
+// the same verdicts, mismatching lines and corrected cells, the same input fault reports, the same
+// recompute. Both must have verified their product. lines = false (a fault of ~1e38, whose own
+// line may or may not overflow its checksum depending on the GEMM's order): verdicts and reports only.
+void sameAsCpu(const OnlineRecord& gpu, const OnlineRecord& cpu, bool lines = true)
+{
+    QCOMPARE(gpu.status, std::string("ok"));
+    QCOMPARE(cpu.status, std::string("ok"));
+    QCOMPARE(gpu.verifications.size(), cpu.verifications.size());
+    for (std::size_t i = 0; i < gpu.verifications.size(); ++i) {
+        const VerifyResult& g = gpu.verifications[i].result;
+        const VerifyResult& c = cpu.verifications[i].result;
+        QCOMPARE(gpu.verifications[i].block.k, cpu.verifications[i].block.k);
+        QCOMPARE(name(g.verdict), name(c.verdict));
+        if (!lines)
+            continue;
+        QCOMPARE(g.mismatchRows, c.mismatchRows);
+        QCOMPARE(g.mismatchCols, c.mismatchCols);
+        QCOMPARE(g.corrections.size(), c.corrections.size());
+        for (std::size_t x = 0; x < g.corrections.size(); ++x) {
+            QCOMPARE(g.corrections[x].row, c.corrections[x].row);
+            QCOMPARE(g.corrections[x].col, c.corrections[x].col);
+        }
+        QCOMPARE(g.checksumsRecomputed, c.checksumsRecomputed);
+    }
+    QCOMPARE(gpu.inputFaults.size(), cpu.inputFaults.size());
+    for (std::size_t i = 0; i < gpu.inputFaults.size(); ++i) {
+        const InputFaultReport& g = gpu.inputFaults[i];
+        const InputFaultReport& c = cpu.inputFaults[i];
+        QCOMPARE(name(g.operand), name(c.operand));
+        QCOMPARE(g.row, c.row);
+        QCOMPARE(g.col, c.col);
+        QCOMPARE(g.beforeChecksum, c.beforeChecksum);
+        QCOMPARE(g.caughtAtStep, c.caughtAtStep);
+        QCOMPARE(g.cellsOff, c.cellsOff);
+        QCOMPARE(g.corrected, c.corrected);
+        QVERIFY2(std::fabs(g.delta - c.delta) <= 1e-6 * std::max(1.0, std::fabs(c.delta)),
+                 qPrintable(QString::number(g.delta) + " vs " + QString::number(c.delta)));
+    }
+    QCOMPARE(gpu.recomputed, cpu.recomputed);
+    QCOMPARE(gpu.recomputeClean, cpu.recomputeClean);
+    QCOMPARE(gpu.verifiedCorrect(), cpu.verifiedCorrect());
+}
+
+int countVerdict(const OnlineRecord& r, Verdict v)
+{
+    int n = 0;
+    for (const VerifyEvent& e : r.verifications)
+        n += e.result.verdict == v;
+    return n;
+}
+
 }  // namespace
 
 class TestCudaOnline : public QObject {
@@ -57,6 +120,12 @@ private slots:
     void tmr();
     void cleanRunsOfEveryScheme();
     void sameCorrectionsAsTheCpu();
+    void weightedChecksumsCorrectKAndFlagKPlusOne_data();
+    void weightedChecksumsCorrectKAndFlagKPlusOne();
+    void weightedChecksumFaultsRebuilt();
+    void inputFaultsReportedAsOnTheCpu_data();
+    void inputFaultsReportedAsOnTheCpu();
+    void noFalsePositivesWithWeightedChecksums();
     void deviceLimitsRefused();
 };
 
@@ -182,14 +251,213 @@ void TestCudaOnline::sameCorrectionsAsTheCpu()
     QVERIFY(gpu.verifiedCorrect() && cpu.verifiedCorrect());
 }
 
+void TestCudaOnline::weightedChecksumsCorrectKAndFlagKPlusOne_data()
+{
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("f64");
+    QTest::newRow("K=2 f32") << 2 << false;
+    QTest::newRow("K=3 f32") << 3 << false;
+    QTest::newRow("K=2 f64") << 2 << true;
+    QTest::newRow("K=3 f64") << 3 << true;
+}
+
+// K weighted checksums on the device (host-checked path): K errors in one row of one check are
+// located by the row's K weighted sums and corrected; K errors in K rows and K columns likewise;
+// K + 1 in K + 1 rows and columns are flagged (and recomputed). Each against the CPU backend.
+void TestCudaOnline::weightedChecksumsCorrectKAndFlagKPlusOne()
+{
+    QFETCH(int, k);
+    QFETCH(bool, f64);
+    OnlineConfig c = config({150, 96, 140}, Scheme::Online, 32, 1);
+    c.checksums = k;
+    c.precision = f64 ? Precision::F64 : Precision::F32;
+
+    // K errors in one row.
+    c.faults.clear();
+    for (int e = 0; e < k; ++e)
+        c.faults.push_back(at(11, 5 + 9 * e, 2));
+    OnlineRecord gpu = runOnline(c);
+    QCOMPARE(name(checkAt(gpu, 2)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(int(checkAt(gpu, 2)->result.corrections.size()), k);
+    for (int e = 0; e < k; ++e) {
+        QCOMPARE(checkAt(gpu, 2)->result.corrections[std::size_t(e)].row, std::int64_t(11));
+        QCOMPARE(checkAt(gpu, 2)->result.corrections[std::size_t(e)].col, std::int64_t(5 + 9 * e));
+    }
+    QVERIFY(!gpu.recomputed);
+    QVERIFY(gpu.verifiedCorrect());
+    sameAsCpu(gpu, runOnline(onCpu(c)));
+
+    // K errors, each in its own row and column.
+    std::vector<OnlineFault> scattered;
+    for (int e = 0; e <= k; ++e)
+        scattered.push_back(at(7 + 23 * e, 3 + 19 * e, 2));
+    c.faults.assign(scattered.begin(), scattered.begin() + k);
+    gpu = runOnline(c);
+    QCOMPARE(name(checkAt(gpu, 2)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(int(checkAt(gpu, 2)->result.corrections.size()), k);
+    QVERIFY(!gpu.recomputed);
+    QVERIFY(gpu.verifiedCorrect());
+    sameAsCpu(gpu, runOnline(onCpu(c)));
+
+    // K + 1: flagged, C left as it was, the product computed again.
+    c.faults = scattered;
+    gpu = runOnline(c);
+    QCOMPARE(name(checkAt(gpu, 2)->result.verdict), name(Verdict::Uncorrectable));
+    QVERIFY(gpu.recomputed && gpu.recomputeClean);
+    QVERIFY(gpu.verifiedCorrect());
+    sameAsCpu(gpu, runOnline(onCpu(c)));
+
+    // Offline: the same K errors seen at the end.
+    OnlineConfig offline = c;
+    offline.scheme = Scheme::Offline;
+    offline.checkEvery = 0;
+    offline.faults.assign(scattered.begin(), scattered.begin() + k);
+    gpu = runOnline(offline);
+    QCOMPARE(int(gpu.verifications.size()), 1);
+    QCOMPARE(name(gpu.verifications[0].result.verdict), name(Verdict::Corrected));
+    QVERIFY(gpu.verifiedCorrect());
+    sameAsCpu(gpu, runOnline(onCpu(offline)));
+}
+
+void TestCudaOnline::weightedChecksumFaultsRebuilt()
+{
+    OnlineConfig c = config({50, 60, 40}, Scheme::Online, 20, 1);
+    c.checksums = 2;
+    c.faults = {at(1, 7, 0, OnlineTarget::ChecksumRow), at(12, 1, 1, OnlineTarget::ChecksumCol)};
+    const OnlineRecord r = runOnline(c);
+    QCOMPARE(name(checkAt(r, 0)->result.verdict), name(Verdict::Corrected));
+    QVERIFY(checkAt(r, 0)->result.checksumsRecomputed);
+    QCOMPARE(name(checkAt(r, 1)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(name(checkAt(r, 2)->result.verdict), name(Verdict::Clean));
+    QVERIFY(r.verifiedCorrect());
+    sameAsCpu(r, runOnline(onCpu(c)));
+}
+
+void TestCudaOnline::inputFaultsReportedAsOnTheCpu_data()
+{
+    QTest::addColumn<int>("target");
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("col");
+    QTest::addColumn<int>("step");  // -1: before the checksums
+    QTest::addColumn<int>("k");
+    QTest::addColumn<bool>("bitFlip");
+    QTest::addColumn<int>("caughtAt");
+    // 4 steps of 25 (n = 100): A(17, 60) is in panel 2, B(80, 9) in panel 3.
+    const int a = int(OnlineTarget::A), b = int(OnlineTarget::B);
+    QTest::newRow("A after, K=1") << a << 17 << 60 << 0 << 1 << false << 2;
+    QTest::newRow("B after, K=1") << b << 80 << 9 << 1 << 1 << false << 3;
+    QTest::newRow("A after, K=2") << a << 17 << 60 << 0 << 2 << false << 2;
+    QTest::newRow("B after, K=3") << b << 80 << 9 << 1 << 3 << false << 3;
+    QTest::newRow("A before, K=1") << a << 3 << 4 << -1 << 1 << false << -1;
+    QTest::newRow("B before, K=2") << b << 3 << 4 << -1 << 2 << false << -1;
+    QTest::newRow("A bit flip") << a << 17 << 30 << 0 << 1 << true << 1;
+    QTest::newRow("B bit flip, K=2") << b << 30 << 17 << 0 << 2 << true << 1;
+    QTest::newRow("A after its panel") << a << 3 << 4 << 2 << 1 << false << -2;  // never reaches C
+}
+
+// A fault in A (B) on the device copy, after or before its checksums were taken: reported as an
+// input fault exactly as the CPU backend reports it (operand, element, delta, the check that found
+// it, the cells of C it had spread to), the input and C restored, every verdict the CPU's.
+void TestCudaOnline::inputFaultsReportedAsOnTheCpu()
+{
+    QFETCH(int, target);
+    QFETCH(int, row);
+    QFETCH(int, col);
+    QFETCH(int, step);
+    QFETCH(int, k);
+    QFETCH(bool, bitFlip);
+    QFETCH(int, caughtAt);
+    OnlineConfig c = config({70, 100, 60}, Scheme::Online, 25, 1);
+    c.checksums = k;
+    OnlineFault f = at(row, col, step, OnlineTarget(target));
+    if (step < 0)
+        f.step.reset();
+    if (bitFlip)
+        c.model = FaultModel::BitFlip;
+    else
+        f.delta = 4.0;
+    c.faults = {f};
+    const OnlineRecord gpu = runOnline(c);
+    const OnlineRecord cpu = runOnline(onCpu(c));
+    sameAsCpu(gpu, cpu, !bitFlip);
+    QVERIFY2(gpu.verifiedCorrect(), qPrintable(QString::number(gpu.reference.maxRelError)));
+    QCOMPARE(countVerdict(gpu, Verdict::Uncorrectable), 0);
+    QVERIFY(!gpu.recomputed);
+    if (caughtAt == -2) {
+        QVERIFY(gpu.inputFaults.empty());
+        return;
+    }
+    QCOMPARE(int(gpu.inputFaults.size()), 1);
+    const InputFaultReport& in = gpu.inputFaults[0];
+    QCOMPARE(name(in.operand), name(OnlineTarget(target)));
+    QCOMPARE(in.row, std::int64_t(row));
+    QCOMPARE(in.col, std::int64_t(col));
+    QCOMPARE(in.caughtAtStep, caughtAt);
+    QCOMPARE(in.beforeChecksum, step < 0);
+    QVERIFY(in.corrected);
+    if (step >= 0 && !bitFlip) {
+        QCOMPARE(in.cellsOff, OnlineTarget(target) == OnlineTarget::A ? std::int64_t(60) : std::int64_t(70));
+        QVERIFY(std::fabs(in.delta - 4.0) < 1e-5);
+    }
+    if (step < 0)
+        QCOMPARE(countVerdict(gpu, Verdict::Clean), 4);
+}
+
+// Clean runs with K = 2 and 3 weighted checksums on the device: no check fires (residuals under
+// half their thresholds), the same as the CPU, every distribution and precision, online and offline.
+void TestCudaOnline::noFalsePositivesWithWeightedChecksums()
+{
+    for (Scheme scheme : {Scheme::Online, Scheme::Offline})
+        for (int k : {2, 3})
+            for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+                for (Precision p : {Precision::F32, Precision::F64}) {
+                    OnlineConfig c = config({257, 600, 129}, scheme, 64, 2);
+                    c.checksums = k;
+                    c.distribution = d;
+                    c.precision = p;
+                    c.seed = std::uint64_t(3 + int(d) + 10 * k);
+                    const OnlineRecord r = runOnline(c);
+                    QCOMPARE(r.status, std::string("ok"));
+                    QCOMPARE(countVerdict(r, Verdict::Clean), int(r.verifications.size()));
+                    for (const VerifyEvent& e : r.verifications)
+                        QVERIFY2(e.result.maxCleanResidualRatio < 0.5,
+                                 qPrintable(QString::number(e.result.maxCleanResidualRatio)));
+                    QVERIFY(r.inputFaults.empty());
+                    QVERIFY(!r.recomputed);
+                    QVERIFY(r.verifiedCorrect());
+                    sameAsCpu(r, runOnline(onCpu(c)));
+                }
+    // A larger product, K = 2, FP32: the device's residuals against thresholds that grow with n.
+    OnlineConfig big = config({1000, 2048, 999}, Scheme::Online, 256, 1);
+    big.checksums = 2;
+    const OnlineRecord r = runOnline(big);
+    QCOMPARE(countVerdict(r, Verdict::Clean), int(r.verifications.size()));
+    for (const VerifyEvent& e : r.verifications)
+        QVERIFY2(e.result.maxCleanResidualRatio < 0.5, qPrintable(QString::number(e.result.maxCleanResidualRatio)));
+    QVERIFY(r.verifiedCorrect());
+}
+
+// TF32 has no derived threshold for weighted checksums or the host-checked path: refused, saying why.
 void TestCudaOnline::deviceLimitsRefused()
 {
     OnlineConfig c = config({32, 32, 32}, Scheme::Online, 8, 1);
+    c.gemm = GemmVariant::CublasTf32;
     c.checksums = 2;
-    QVERIFY_THROWS_EXCEPTION(InputError, runOnline(c));
+    try {
+        runOnline(c);
+        QFAIL("--checksums 2 with cublas-tf32 ran");
+    } catch (const InputError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("derived for FP32 / FP64")), e.what());
+    }
     c.checksums = 1;
     c.faults = {at(1, 1, 0, OnlineTarget::A)};
     QVERIFY_THROWS_EXCEPTION(InputError, runOnline(c));
+    // What used to be refused now runs.
+    c.gemm = GemmVariant::Cublas;
+    QVERIFY(runOnline(c).verifiedCorrect());
+    c.faults.clear();
+    c.checksums = 2;
+    QVERIFY(runOnline(c).verifiedCorrect());
 }
 
 QTEST_GUILESS_MAIN(TestCudaOnline)

@@ -54,6 +54,18 @@ Thresholds weightedThresholds(const WeightedBound& acc, std::int64_t rows, std::
 template <class T> void weightedRowChecksums(T* b, std::int64_t depth, std::int64_t cols, std::int64_t ld, int k);
 template <class T> void weightedColumnChecksums(T* a, std::int64_t rows, std::int64_t depth, std::int64_t ld, int k);
 
+// The rule of every check of verifyWeighted: line x (row or column of the augmented block)
+// mismatches when one of its k residuals (control - stored, res[x * k + s]) is not <= its
+// threshold (NaN / Inf mismatch). Lists the mismatching lines in ascending order and the largest
+// residual / threshold ratio of the clean ones. The CUDA host-checked path classifies the
+// residuals the device computed with it (families/online_abft/host_check.hpp).
+struct WeightedMismatches {
+    std::vector<std::int64_t> badRows, badCols;
+    double maxCleanResidualRatio = 0;
+};
+WeightedMismatches weightedMismatches(const double* rowRes, std::int64_t rowLines, const double* colRes,
+                                      std::int64_t colLines, int k, const Thresholds& t);
+
 // Verifies a weighted full-checksum block and corrects what it can (k >= 2; k = 1 is
 // verifyAndCorrect): with R / K the mismatching result rows / columns, when |K| <= k each row of R
 // solves its k weighted residuals for the errors at the columns K (least squares), otherwise when

@@ -94,6 +94,32 @@ template <class T> void weightedColumnChecksums(T* a, std::int64_t rows, std::in
     }
 }
 
+WeightedMismatches weightedMismatches(const double* rowRes, std::int64_t rowLines, const double* colRes,
+                                      std::int64_t colLines, int k, const Thresholds& t)
+{
+    WeightedMismatches m;
+    const auto classify = [&](const double* res, std::int64_t lines, const std::vector<double>& threshold,
+                              std::vector<std::int64_t>& bad) {
+        for (std::int64_t x = 0; x < lines; ++x) {
+            bool mismatch = false;
+            double worst = 0;
+            for (int s = 0; s < k; ++s) {
+                const double v = res[std::size_t(x * k + s)];
+                if (!(std::fabs(v) <= threshold[std::size_t(x)]))  // NaN / Inf mismatch
+                    mismatch = true;
+                worst = std::max(worst, std::fabs(v));
+            }
+            if (mismatch)
+                bad.push_back(x);
+            else if (threshold[std::size_t(x)] > 0)
+                m.maxCleanResidualRatio = std::max(m.maxCleanResidualRatio, worst / threshold[std::size_t(x)]);
+        }
+    };
+    classify(rowRes, rowLines, t.row, m.badRows);
+    classify(colRes, colLines, t.col, m.badCols);
+    return m;
+}
+
 namespace {
 
 // Neumaier's compensated sum (as in verify.cpp): the checker adds almost no round-off of its own.
@@ -121,42 +147,25 @@ Residuals residuals(const T* c, std::int64_t rows, std::int64_t cols, std::int64
     Residuals r;
     r.row.assign(std::size_t((rows + k) * k), 0.0);
     r.col.assign(std::size_t((cols + k) * k), 0.0);
-    for (std::int64_t i = 0; i < rows + k; ++i) {
-        bool bad = false;
-        double worst = 0;
+    for (std::int64_t i = 0; i < rows + k; ++i)
         for (int s = 0; s < k; ++s) {
             CompensatedSum sum;
             for (std::int64_t j = 0; j < cols; ++j)
                 sum.add(wCol[std::size_t(s * cols + j)] * double(c[i * ld + j]));
-            const double res = sum.value() - double(c[i * ld + cols + s]);
-            r.row[std::size_t(i * k + s)] = res;
-            if (!(std::fabs(res) <= t.row[std::size_t(i)]))
-                bad = true;
-            worst = std::max(worst, std::fabs(res));
+            r.row[std::size_t(i * k + s)] = sum.value() - double(c[i * ld + cols + s]);
         }
-        if (bad)
-            r.badRows.push_back(i);
-        else if (stats && t.row[std::size_t(i)] > 0)
-            stats->maxCleanResidualRatio = std::max(stats->maxCleanResidualRatio, worst / t.row[std::size_t(i)]);
-    }
-    for (std::int64_t j = 0; j < cols + k; ++j) {
-        bool bad = false;
-        double worst = 0;
+    for (std::int64_t j = 0; j < cols + k; ++j)
         for (int s = 0; s < k; ++s) {
             CompensatedSum sum;
             for (std::int64_t i = 0; i < rows; ++i)
                 sum.add(wRow[std::size_t(s * rows + i)] * double(c[i * ld + j]));
-            const double res = sum.value() - double(c[(rows + s) * ld + j]);
-            r.col[std::size_t(j * k + s)] = res;
-            if (!(std::fabs(res) <= t.col[std::size_t(j)]))
-                bad = true;
-            worst = std::max(worst, std::fabs(res));
+            r.col[std::size_t(j * k + s)] = sum.value() - double(c[(rows + s) * ld + j]);
         }
-        if (bad)
-            r.badCols.push_back(j);
-        else if (stats && t.col[std::size_t(j)] > 0)
-            stats->maxCleanResidualRatio = std::max(stats->maxCleanResidualRatio, worst / t.col[std::size_t(j)]);
-    }
+    WeightedMismatches m = weightedMismatches(r.row.data(), rows + k, r.col.data(), cols + k, k, t);
+    r.badRows = std::move(m.badRows);
+    r.badCols = std::move(m.badCols);
+    if (stats)
+        stats->maxCleanResidualRatio = std::max(stats->maxCleanResidualRatio, m.maxCleanResidualRatio);
     return r;
 }
 

@@ -111,16 +111,22 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         }
     }
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
-        if (c.checksums != 1)
-            throw InputError("--checksums " + std::to_string(c.checksums) +
-                             ": weighted checksums run on the CPU backend only (the device kernels keep one checksum "
-                             "row and column); use --backend cpu");
-        for (const OnlineFault& f : c.faults)
-            if (f.target == OnlineTarget::A || f.target == OnlineTarget::B)
-                throw InputError("faults in A or B run on the CPU backend only (the device takes A's checksum from "
-                                 "each panel as it is used, so a fault there is self-consistent); use --backend cpu");
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32)
             throw InputError("online ABFT on the GPU multiplies with cuBLAS: --gemm cublas or cublas-tf32");
+        // K >= 2 and faults in A / B run on the host-checked path (README "On the GPU"): the
+        // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
+        // operands rounded where the checksums see it and a part for truncating accumulation
+        // (abft README "Detection threshold"), derived and measured for the device's K = 1 path.
+        const bool inputTarget = std::any_of(c.faults.begin(), c.faults.end(), [](const OnlineFault& f) {
+            return f.target == OnlineTarget::A || f.target == OnlineTarget::B;
+        });
+        if (c.gemm == GemmVariant::CublasTf32 && (c.checksums > 1 || inputTarget))
+            throw InputError(std::string(c.checksums > 1 ? "--checksums " + std::to_string(c.checksums)
+                                                         : std::string("--target a|b")) +
+                             " with --gemm cublas-tf32: the threshold of weighted checksums and of the host-checked "
+                             "path is derived for FP32 / FP64 products only (TF32 rounds the operands and may truncate "
+                             "the accumulation: its threshold exists for one checksum row and column on the device); "
+                             "use --gemm cublas, or --checksums 1 with faults in C");
     }
 }
 

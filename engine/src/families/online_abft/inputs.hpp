@@ -62,6 +62,29 @@ inline const BufferSpec& bufferOf(const Schedule& schedule, int slot)
     return schedule.buffers[std::size_t(slot)];
 }
 
+// The CUDA backend's host-checked path (cuda/op_table.cpp, README "On the GPU"): K >= 2 weighted
+// checksums, or a fault in A or B. The device computes the K weighted residuals of every line of
+// C_f and the round-off bound; the host decides with the CPU's code (host_check.hpp), and copies C
+// (and A / B) over only when a check flags something. Otherwise (K = 1, faults in C or its
+// checksums) the device path of the blocked family runs, decided and corrected on the device.
+inline bool hostChecked(const OnlineInputs& in)
+{
+    if (in.scheme == Scheme::Tmr)
+        return false;
+    if (in.checksums > 1)
+        return true;
+    for (const PlannedFault& f : in.faults)
+        if (f.at.target == OnlineTarget::A || f.at.target == OnlineTarget::B)
+            return true;
+    return false;
+}
+
+// Rows of the aux buffer (doubles, ld = max(m, q, n) + K + 1 on the host-checked path): 0 rowScale,
+// 1 colScale, 2 and 3 per-step scratch; host-checked: 4 .. 4 + K - 1 the weights w_t(x),
+// 4 + K .. 4 + 2K - 1 the row residuals (row i, sum s at (4 + K) * ld + i * K + s, spilling over
+// the K rows), 4 + 2K .. 4 + 3K - 1 the column residuals likewise.
+inline std::int64_t auxRows(const OnlineInputs& in) { return hostChecked(in) ? 4 + 3 * in.checksums : 4; }
+
 // The faults that strike right after this op (an InjectFault op of step / replica block.k).
 std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step);
 

@@ -3,20 +3,16 @@
 #pragma once
 
 #include "core/op_table.hpp"
+#include "families/online_abft/host_check.hpp"
 #include "families/online_abft/inputs.hpp"
 
 #include "gigacheck/weighted_checksums.hpp"
 
 namespace gigacheck::online_abft::cpu_ops {
 
-// Per run: the round-off bound so far, what the encoding kept of the inputs (plain sums in double,
-// against which a later fault in A or B is located), and how much of the inner dimension the
-// panel products have consumed.
+// Per run: the check state shared with the CUDA host-checked path (host_check.hpp).
 struct State final : cpu::RunState {
-    BoundAccumulator plainBound;   // K = 1: the blocked family's bound, same thresholds
-    WeightedBound weightedBound;   // K >= 2
-    std::vector<double> rowSumsA, colSumsA, rowSumsB, colSumsB;
-    std::int64_t consumed = 0;
+    CheckState check;
 };
 
 std::unique_ptr<cpu::RunState> makeState(const cpu::OpContext& context);

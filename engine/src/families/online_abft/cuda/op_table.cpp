@@ -4,6 +4,14 @@
 // side stream beside it (productWithChecksums), and a check that reads C once for row and column
 // sums together, then decides and corrects on the device (cuda::verify). Only VerifyOut, the
 // faults' before / after and the vote's counts come back.
+//
+// K >= 2 weighted checksums and faults in A or B take the host-checked path (inputs.hpp
+// hostChecked; README "On the GPU"): A's K checksum rows and B's K checksum columns are encoded
+// once for the whole operands (so a later fault in A is not self-consistent), the products are
+// augmented GEMMs, the device computes the K weighted residuals of every line of C_f and the
+// round-off bound (cuda/weighted_sums.cu), and the host decides with the CPU's own code
+// (host_check.hpp): C_f (and A_c / B_r for an input fault) comes to the host only when a check
+// flags something, and what the host corrected goes back.
 #include "families/online_abft/ops.hpp"
 
 #include "abft/cuda/verify_out_result.hpp"
@@ -11,6 +19,8 @@
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "families/online_abft/cuda/vote.hpp"
+#include "families/online_abft/cuda/weighted_sums.hpp"
+#include "families/online_abft/host_check.hpp"
 #include "families/online_abft/inputs.hpp"
 
 #include <algorithm>
@@ -29,11 +39,26 @@ using gigacheck::cuda::VerifyOut;
 
 std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
 
+// The host-checked path's host side: the check state the CPU keeps too, the weights, pinned room
+// for what the device sends (input sums, residuals and bound), each check's verdict (decided by
+// the issuing thread, read by the reporting thread once the check's done event passed), and host
+// copies of C_f, A_c and B_r made only when a check flags something.
+struct HostSide {
+    bool on = false;
+    CheckState check;
+    PinnedBuffer weights;    // K x auxLd doubles: w_t(x)
+    PinnedBuffer sums;       // max(input sums of A and B, residuals + bound)
+    PinnedBuffer encodeOut;  // before / after of the faults struck at encoding
+    std::vector<VerifyResult> results;  // per check slot
+    PinnedBuffer mirrorC, mirrorA, mirrorB;
+};
+
 struct State final : gigacheck::cuda::RunState {
     SideLane lane;
     CublasHandle handle;
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut, voteOut;
+    HostSide host;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -71,7 +96,235 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, checks) * sizeof(VerifyOut));
     state->injectOut = PinnedBuffer(std::max<std::size_t>(1, faults) * 2 * sizeof(double));
     state->voteOut = PinnedBuffer(sizeof(cuda::VoteOut));
+    if (hostChecked(in)) {
+        HostSide& h = state->host;
+        const Shape& s = in.shape;
+        const std::int64_t k = in.checksums, auxLd = ld(c, kSlotAux);
+        if (bufferOf(c.schedule, kSlotAux).rows < auxRows(in) || auxLd < std::max({s.m, s.q, s.n}) + k + 1)
+            throw BackendError("online ABFT on the GPU: the plan's aux buffer is too small for the host-checked path");
+        h.on = true;
+        h.check.reset(s, int(k));
+        h.weights = PinnedBuffer(std::size_t(k * auxLd) * sizeof(double));
+        for (int t = 0; t < int(k); ++t)
+            for (std::int64_t x = 0; x < auxLd; ++x)
+                h.weights.as<double>()[t * auxLd + x] = checksumWeight(t, x);
+        const std::int64_t inputSums = s.m + 2 * s.n + s.q;
+        const std::int64_t checkSums = (s.m + k + s.q + k) * (k + 1);
+        h.sums = PinnedBuffer(std::size_t(std::max(inputSums, checkSums)) * sizeof(double));
+        h.encodeOut = PinnedBuffer(std::max<std::size_t>(1, faultsAfter(in, -1).size()) * 2 * sizeof(double));
+        h.results.resize(std::max<std::size_t>(1, checks));
+    }
     return state;
+}
+
+// ---- the host-checked path ----------------------------------------------------------------------
+
+HostSide& hostOf(const gigacheck::cuda::OpContext& c) { return stateOf(c).host; }
+double* auxRow(const gigacheck::cuda::OpContext& c, std::int64_t row)
+{
+    return static_cast<double*>(buf(c, kSlotAux)) + row * ld(c, kSlotAux);
+}
+const double* deviceWeights(const gigacheck::cuda::OpContext& c) { return auxRow(c, 4); }
+double* rowResiduals(const gigacheck::cuda::OpContext& c) { return auxRow(c, 4 + inputsOf(c.request).checksums); }
+double* colResiduals(const gigacheck::cuda::OpContext& c) { return auxRow(c, 4 + 2 * inputsOf(c.request).checksums); }
+
+// A host copy of a whole buffer slot (rows x ld elements), made on stream s and waited for.
+template <class T> T* mirror(const gigacheck::cuda::OpContext& c, int slot, PinnedBuffer& into, cudaStream_t s)
+{
+    const BufferSpec& b = bufferOf(c.schedule, slot);
+    const std::size_t bytes = std::size_t(b.rows) * std::size_t(b.ld) * sizeof(T);
+    if (into.bytes() < bytes)
+        into = PinnedBuffer(bytes);
+    CUDA_CHECK(cudaMemcpyAsync(into.get(), buf(c, slot), bytes, cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    return into.as<T>();
+}
+
+// Element (row, col) of a host copy back to its slot on the device (ordered on s; the pinned copy
+// stays as it is until the next host step, which waits for s first).
+template <class T>
+void writeBack(const gigacheck::cuda::OpContext& c, int slot, const T* host, std::int64_t row, std::int64_t col,
+               cudaStream_t s)
+{
+    const std::int64_t l = ld(c, slot);
+    CUDA_CHECK(cudaMemcpyAsync(static_cast<T*>(buf(c, slot)) + row * l + col, host + row * l + col, sizeof(T),
+                               cudaMemcpyHostToDevice, s));
+}
+template <class T> void writeBackAll(const gigacheck::cuda::OpContext& c, int slot, const T* host, cudaStream_t s)
+{
+    const BufferSpec& b = bufferOf(c.schedule, slot);
+    CUDA_CHECK(cudaMemcpyAsync(buf(c, slot), host, std::size_t(b.rows) * std::size_t(b.ld) * sizeof(T),
+                               cudaMemcpyHostToDevice, s));
+}
+
+// Encoding: the faults planned before the checksums, the inputs against their sums taken where
+// they were made (the device's sums in the host's order: equal bits unless an element changed;
+// then the host locates and restores with the CPU's code on a copy), the K weighted checksums of
+// A and B, and the plain sums kept for locating a later fault.
+template <class T> void hostCheckedEncode(const gigacheck::cuda::OpContext& c, cudaStream_t s)
+{
+    OnlineInputs& in = inputsOf(c.request);
+    HostSide& h = hostOf(c);
+    const Shape& sh = in.shape;
+    const int k = in.checksums;
+    const std::int64_t auxLd = ld(c, kSlotAux), lda = ld(c, kSlotA), ldb = ld(c, kSlotB);
+    CUDA_CHECK(cudaMemcpyAsync(auxRow(c, 4), h.weights.get(), h.weights.bytes(), cudaMemcpyHostToDevice, s));
+
+    const std::vector<std::size_t> early = faultsAfter(in, -1);
+    for (std::size_t n = 0; n < early.size(); ++n) {
+        const PlannedFault& f = in.faults[early[n]];
+        DeviceInjection d;
+        d.row = f.at.row;
+        d.col = f.at.col;
+        d.bitFlip = f.model == FaultModel::BitFlip ? 1 : 0;
+        d.bit = f.bit;
+        d.delta = f.delta;
+        const int slot = f.at.target == OnlineTarget::B ? kSlotB : kSlotA;
+        gigacheck::cuda::inject(in.precision, buf(c, slot), ld(c, slot), &d, 1, h.encodeOut.as<double>() + 2 * n, s);
+    }
+
+    // Input sums: A's rows and columns, then B's, through the residual rows of aux.
+    double* scratch = rowResiduals(c);
+    double* sums = h.sums.as<double>();
+    double* rowsA = sums;
+    double* colsA = rowsA + sh.m;
+    double* rowsB = colsA + sh.n;
+    double* colsB = rowsB + sh.n;
+    cuda::inputSums(in.precision, buf(c, kSlotA), sh.m, sh.n, lda, scratch, scratch + sh.m, s);
+    CUDA_CHECK(cudaMemcpyAsync(rowsA, scratch, sizeof(double) * std::size_t(sh.m + sh.n), cudaMemcpyDeviceToHost, s));
+    cuda::inputSums(in.precision, buf(c, kSlotB), sh.n, sh.q, ldb, scratch, scratch + sh.n, s);
+    CUDA_CHECK(cudaMemcpyAsync(rowsB, scratch, sizeof(double) * std::size_t(sh.n + sh.q), cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    for (std::size_t n = 0; n < early.size(); ++n) {
+        PlannedFault& f = in.faults[early[n]];
+        f.before = h.encodeOut.as<double>()[2 * n];
+        f.after = h.encodeOut.as<double>()[2 * n + 1];
+        f.applied = true;
+    }
+
+    const auto vec = [](const double* p, std::int64_t n) { return std::vector<double>(p, p + n); };
+    const auto checkInput = [&](int slot, PinnedBuffer& into, std::int64_t rows, std::int64_t cols, std::int64_t l,
+                                OnlineTarget operand, const double* devRows, const double* devCols,
+                                const std::vector<double>& goodRows, const std::vector<double>& goodCols,
+                                std::vector<double>& keptRows, std::vector<double>& keptCols) {
+        keptRows = vec(devRows, rows);
+        keptCols = vec(devCols, cols);
+        if (goodRows.empty() || (keptRows == goodRows && keptCols == goodCols))
+            return;
+        // Something differs: the CPU's location and restore on a host copy, the restored
+        // elements back to the device, and the sums kept from the copy as it now is.
+        T* x = mirror<T>(c, slot, into, s);
+        for (const Located& l2 : checkInputAtEncoding(in, x, rows, cols, l, operand, goodRows, goodCols))
+            writeBack(c, slot, x, l2.row, l2.col, s);
+        plainSums(x, rows, cols, l, keptRows, keptCols);
+    };
+    checkInput(kSlotA, h.mirrorA, sh.m, sh.n, lda, OnlineTarget::A, rowsA, colsA, in.hostRowSumsA, in.hostColSumsA,
+               h.check.rowSumsA, h.check.colSumsA);
+    checkInput(kSlotB, h.mirrorB, sh.n, sh.q, ldb, OnlineTarget::B, rowsB, colsB, in.hostRowSumsB, in.hostColSumsB,
+               h.check.rowSumsB, h.check.colSumsB);
+
+    cuda::weightedChecksumsA(in.precision, buf(c, kSlotA), sh.m, sh.n, lda, k, deviceWeights(c), auxLd, s);
+    cuda::weightedChecksumsB(in.precision, buf(c, kSlotB), sh.n, sh.q, ldb, k, deviceWeights(c), auxLd, s);
+}
+
+// A panel product on the augmented panels (the checksum rows of A and columns of B ride along, as
+// on the CPU), then its round-off bound.
+void hostCheckedPanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    HostSide& h = hostOf(c);
+    const Shape& sh = in.shape;
+    const std::int64_t k = in.checksums, offset = std::int64_t(op.block.k) * in.panel;
+    GemmCall g;
+    g.variant = in.gemm;
+    g.precision = in.precision;
+    g.m = sh.m + k;
+    g.n = op.depth;
+    g.q = sh.q + k;
+    g.a = at(c, kSlotA, 0, offset);
+    g.lda = ld(c, kSlotA);
+    g.b = at(c, kSlotB, offset, 0);
+    g.ldb = ld(c, kSlotB);
+    g.c = buf(c, kSlotC);
+    g.ldc = ld(c, kSlotC);
+    g.accumulate = op.accumulate;
+    gigacheck::cuda::gemm(g, stateOf(c).handle.get(), s);
+    if (!op.accumulate)
+        CUDA_CHECK(cudaMemsetAsync(auxRow(c, 0), 0, 2 * sizeof(double) * std::size_t(ld(c, kSlotAux)), s));
+    cuda::weightedBound(in.precision, g.a, g.lda, g.b, g.ldb, sh.m + k, op.depth, sh.q + k, auxRow(c, 0), auxRow(c, 1),
+                        auxRow(c, 2), s);
+    h.check.consumed = offset + op.depth;
+}
+
+// A check: the device's residuals and bound to the host (K (m + q + 2K) + m + q + 2K doubles),
+// the CPU's thresholds and rule on them; when something mismatches, C_f to the host and the CPU's
+// check on it (and on A_c / B_r for an input fault), what it changed back to the device.
+template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    OnlineInputs& in = inputsOf(c.request);
+    HostSide& h = hostOf(c);
+    const Shape& sh = in.shape;
+    const int k = in.checksums;
+    const std::int64_t augRows = sh.m + k, augCols = sh.q + k;
+    cuda::weightedResiduals(in.precision, buf(c, kSlotC), sh.m, sh.q, ld(c, kSlotC), k, deviceWeights(c),
+                            ld(c, kSlotAux), rowResiduals(c), colResiduals(c), s);
+    double* rowRes = h.sums.as<double>();
+    double* colRes = rowRes + augRows * k;
+    double* rowScale = colRes + augCols * k;
+    double* colScale = rowScale + augRows;
+    const auto d2h = [&](double* to, const double* from, std::int64_t n) {
+        CUDA_CHECK(cudaMemcpyAsync(to, from, sizeof(double) * std::size_t(n), cudaMemcpyDeviceToHost, s));
+    };
+    d2h(rowRes, rowResiduals(c), augRows * k);
+    d2h(colRes, colResiduals(c), augCols * k);
+    d2h(rowScale, auxRow(c, 0), augRows);
+    d2h(colScale, auxRow(c, 1), augCols);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+
+    CheckState& st = h.check;
+    if (k == 1) {
+        st.plainBound.rowScale.assign(rowScale, rowScale + augRows);
+        st.plainBound.colScale.assign(colScale, colScale + augCols);
+        st.plainBound.depth = st.consumed;
+    } else {
+        st.weightedBound.rowScale.assign(rowScale, rowScale + augRows);
+        st.weightedBound.colScale.assign(colScale, colScale + augCols);
+        st.weightedBound.depth = st.consumed;
+    }
+    ResidualVerdict v = classifyResiduals(std::vector<double>(rowRes, rowRes + augRows * k),
+                                          std::vector<double>(colRes, colRes + augCols * k), k, checkThresholds(in, st));
+    VerifyResult& out = h.results[std::size_t(stateOf(c).slotOf[std::size_t(op.id)])];
+    if (v.clean) {
+        out = std::move(v.result);
+        return;
+    }
+
+    HostOperands<T> ops;
+    ops.c = mirror<T>(c, kSlotC, h.mirrorC, s);
+    ops.ldc = ld(c, kSlotC);
+    T* a = nullptr;
+    T* b = nullptr;
+    ops.a = [&] { return a ? a : (a = mirror<T>(c, kSlotA, h.mirrorA, s)); };
+    ops.b = [&] { return b ? b : (b = mirror<T>(c, kSlotB, h.mirrorB, s)); };
+    ops.lda = ld(c, kSlotA);
+    ops.ldb = ld(c, kSlotB);
+    const std::size_t reportsBefore = in.inputFaults.size();
+    out = checkOnHost(in, st, ops, op.block.k);
+
+    // What the host changed goes back: restored input elements, and C_f whole after an input
+    // repair or a checksum rebuild, else only the corrected cells.
+    const bool repaired = in.inputFaults.size() > reportsBefore;
+    for (std::size_t x = reportsBefore; x < in.inputFaults.size(); ++x) {
+        const InputFaultReport& f = in.inputFaults[x];
+        const bool inA = f.operand == OnlineTarget::A;
+        if (f.row >= 0 && (inA ? a : b))
+            writeBack(c, inA ? kSlotA : kSlotB, inA ? a : b, f.row, f.col, s);
+    }
+    if (repaired || out.checksumsRecomputed)
+        writeBackAll(c, kSlotC, ops.c, s);
+    else
+        for (const Correction& x : out.corrections)
+            writeBack(c, kSlotC, ops.c, x.row, x.col, s);
 }
 
 void issueLoad(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -97,6 +350,13 @@ void issueStore(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
 void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
+    if (hostOf(c).on) {
+        if (in.precision == Precision::F64)
+            hostCheckedEncode<double>(c, s);
+        else
+            hostCheckedEncode<float>(c, s);
+        return;
+    }
     // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
     // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
     const bool roundTf32 = in.gemm == GemmVariant::CublasTf32 && in.precision == Precision::F32;
@@ -105,6 +365,8 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStre
 
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    if (hostOf(c).on)
+        return hostCheckedPanelProduct(c, op, s);
     const OnlineInputs& in = inputsOf(c.request);
     const Shape& sh = inputsOf(c.request).shape;
     const std::int64_t offset = std::int64_t(op.block.k) * in.panel;
@@ -146,6 +408,17 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
         items.push_back(d);
     }
     const int slot = in.scheme == Scheme::Tmr ? op.dst : kSlotC;
+    if (hostOf(c).on) {
+        // One call per fault: a fault in A or B strikes the device copy of that input.
+        const std::vector<std::size_t> planned = faultsAfter(in, op.block.k);
+        for (std::size_t n = 0; n < items.size(); ++n) {
+            const OnlineTarget target = in.faults[planned[n]].at.target;
+            const int into = target == OnlineTarget::A ? kSlotA : target == OnlineTarget::B ? kSlotB : kSlotC;
+            gigacheck::cuda::inject(in.precision, buf(c, into), ld(c, into), &items[n], 1, injectSlot(c, op.id) + 2 * n,
+                                    s);
+        }
+        return;
+    }
     if (!items.empty())
         gigacheck::cuda::inject(inputsOf(c.request).precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
                                 injectSlot(c, op.id), s);
@@ -158,6 +431,13 @@ VerifyOut* verifySlot(const gigacheck::cuda::OpContext& c, int opId)
 
 void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    if (hostOf(c).on) {
+        if (inputsOf(c.request).precision == Precision::F64)
+            hostCheckedCheck<double>(c, op, s);
+        else
+            hostCheckedCheck<float>(c, op, s);
+        return;
+    }
     const Shape& sh = inputsOf(c.request).shape;
     gigacheck::cuda::verify(gigacheck::cuda::verifyCall(inputsOf(c.request).precision, buf(c, kSlotC), sh.m, sh.q, ld(c, kSlotC),
                                                         op.depth, auxOf(c), roundoff(c), inputsOf(c.request).lambda),
@@ -211,6 +491,8 @@ void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span
         f.after = values[2 * n + 1];
         f.applied = true;
         ++n;
+        if (f.at.target == OnlineTarget::A || f.at.target == OnlineTarget::B)
+            continue;  // an input fault is reported as such by the check that finds it
         Injection inj;
         inj.block = BlockIndex{0, 0, op.block.k};
         inj.target = f.at.target == OnlineTarget::ChecksumRow   ? FaultTarget::ChecksumRow
@@ -238,7 +520,8 @@ void reportCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Span&
     ev.block = BlockIndex{0, 0, op.block.k};
     ev.rows = sh.m;
     ev.cols = sh.q;
-    ev.result = gigacheck::cuda::toVerifyResult(*verifySlot(c, op.id));
+    ev.result = hostOf(c).on ? std::move(hostOf(c).results[std::size_t(stateOf(c).slotOf[std::size_t(op.id)])])
+                             : gigacheck::cuda::toVerifyResult(*verifySlot(c, op.id));
     outcome.verification = std::move(ev);
 }
 

@@ -49,7 +49,9 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
         p.buffers = {buffer("A_c", BufferRole::A, s.m + k, s.n, e),
                      buffer("B_r", BufferRole::B, s.n, s.q + std::max<std::int64_t>(k, 2), e),
                      buffer("C_f", BufferRole::C, s.m + k, s.q + k, e),
-                     buffer("aux", BufferRole::Aux, 4, std::max(s.m, s.q) + k + 1, sizeof(double))};
+                     buffer("aux", BufferRole::Aux, auxRows(in),
+                            (hostChecked(in) ? std::max({s.m, s.q, s.n}) : std::max(s.m, s.q)) + k + 1,
+                            sizeof(double))};
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " with " +
                         std::to_string(k) + " checksum row(s) / column(s) carried through every step, " +
                         (in.scheme == Scheme::Offline ? std::string("checked after the last step only (offline).")

@@ -4,6 +4,7 @@
 
 #include "core/timestamp.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
+#include "families/online_abft/host_check.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
 #include "families/online_abft/run/run_online.hpp"
 
@@ -61,25 +62,13 @@ std::vector<PlannedFault> planFaults(const OnlineConfig& c)
     return out;
 }
 
-void plainSums(const HostMatrix& x, std::vector<double>& rows, std::vector<double>& cols)
+// The shared order of host_check.hpp (the encoding compares against these bit for bit).
+void hostSums(const HostMatrix& x, std::vector<double>& rows, std::vector<double>& cols)
 {
-    rows.assign(std::size_t(x.rows()), 0.0);
-    cols.assign(std::size_t(x.cols()), 0.0);
-    const auto sum = [&]<class T>(const T* d) {
-        for (std::int64_t i = 0; i < x.rows(); ++i) {
-            double s = 0;
-            for (std::int64_t j = 0; j < x.cols(); ++j) {
-                const double v = double(d[i * x.cols() + j]);
-                s += v;
-                cols[std::size_t(j)] += v;
-            }
-            rows[std::size_t(i)] = s;
-        }
-    };
     if (x.precision() == Precision::F32)
-        sum(x.as<float>());
+        online_abft::plainSums(x.as<float>(), x.rows(), x.cols(), x.cols(), rows, cols);
     else
-        sum(x.as<double>());
+        online_abft::plainSums(x.as<double>(), x.rows(), x.cols(), x.cols(), rows, cols);
 }
 
 OnlineInputs inputsFor(const OnlineConfig& c)
@@ -191,10 +180,11 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     }
 
     const Shape& s = c.shape;
-    // The inputs' sums where they were made: the encoding finds an element corrupted on its way.
-    if (c.scheme != Scheme::Tmr && record.devices.front().backend == BackendKind::Cpu) {
-        plainSums(a, in.hostRowSumsA, in.hostColSumsA);
-        plainSums(b, in.hostRowSumsB, in.hostColSumsB);
+    // The inputs' sums where they were made: the encoding finds an element corrupted on its way
+    // (CUDA: on the host-checked path, against the same sums taken on the device in the same order).
+    if (c.scheme != Scheme::Tmr && (record.devices.front().backend == BackendKind::Cpu || hostChecked(in))) {
+        hostSums(a, in.hostRowSumsA, in.hostColSumsA);
+        hostSums(b, in.hostRowSumsB, in.hostColSumsB);
     }
 
     const auto execute = [&](OnlineInputs& inputs, const Schedule& sched) {

@@ -1,0 +1,229 @@
+// The online ABFT family's check decisions on the host, shared by the CPU ops and the CUDA
+// host-checked path (host_check.hpp).
+#include "families/online_abft/host_check.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gigacheck::online_abft {
+
+namespace {
+
+// y = M^T x (M: rows x cols, row-major, x of length rows) or, with noTrans, y = M x (x of length cols).
+void gemv(bool noTrans, const float* m, std::int64_t ld, std::int64_t rows, std::int64_t cols, const float* x,
+          std::int64_t incx, float* y, std::int64_t incy)
+{
+    cblas_sgemv(CblasRowMajor, noTrans ? CblasNoTrans : CblasTrans, int(rows), int(cols), 1.0f, m, int(ld), x, int(incx),
+                0.0f, y, int(incy));
+}
+void gemv(bool noTrans, const double* m, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* x,
+          std::int64_t incx, double* y, std::int64_t incy)
+{
+    cblas_dgemv(CblasRowMajor, noTrans ? CblasNoTrans : CblasTrans, int(rows), int(cols), 1.0, m, int(ld), x, int(incx),
+                0.0, y, int(incy));
+}
+
+template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckState& st, T* c, std::int64_t ldc)
+{
+    const Shape& s = in.shape;
+    const Thresholds t = checkThresholds(in, st);
+    if (in.checksums == 1)
+        return verifyAndCorrect(BlockView<T>{c, s.m, s.q, ldc}, t);
+    return verifyWeighted(c, s.m, s.q, ldc, in.checksums, t);
+}
+
+// A fault in A after its checksums spreads along a row of C (row r off by delta * B(k, :)), one in
+// B along a column; C's own checksums then mismatch on the other axis only, every line at once.
+// Found in the input against the sums kept at encoding, restored there, and taken out of C.
+template <class T>
+bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, const VerifyResult& r, int step)
+{
+    const Shape& s = in.shape;
+    const std::int64_t k = in.checksums;
+    const auto resultLines = [](const std::vector<std::int64_t>& v, std::int64_t limit) {
+        return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
+    };
+    const auto rows = resultLines(r.mismatchRows, s.m), cols = resultLines(r.mismatchCols, s.q);
+    // Its own row (column) may mismatch too when the fault is huge (the checksum cell of that line
+    // overflows), and the check then "corrects" the line from the other axis: still an input fault.
+    const bool inA = rows <= 1 && cols >= 2, inB = cols <= 1 && rows >= 2;
+    if (!inA && !inB)
+        return false;
+    T* a = ops.a();
+    T* b = ops.b();
+    T* cf = ops.c;
+    const std::int64_t lda = ops.lda, ldb = ops.ldb, ldc = ops.ldc;
+    bool found = false;
+    const auto located = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA, found)
+                             : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB, found);
+    if (located.empty())
+        return false;
+    for (const Located& l : located) {
+        // Only a panel already multiplied has spread it into C. The row (column) of C is computed
+        // again from the restored input over the depth consumed so far: exact whatever the fault
+        // (subtracting delta * B(k, :) would cancel catastrophically for a huge or infinite delta).
+        const std::int64_t inner = inA ? l.col : l.row;
+        const bool spread = inner < st.consumed;
+        if (spread && inA)
+            gemv(false, b, ldb, st.consumed, s.q + k, a + l.row * lda, 1, cf + l.row * ldc, 1);
+        else if (spread)
+            gemv(true, a, lda, s.m + k, st.consumed, b + l.col, ldb, cf + l.col, ldc);
+        in.inputFaults.push_back({inA ? OnlineTarget::A : OnlineTarget::B, l.row, l.col, l.delta, false, step,
+                                  spread ? (inA ? s.q : s.m) : 0, true});
+    }
+    return true;
+}
+
+}  // namespace
+
+void CheckState::reset(const Shape& s, int k)
+{
+    plainBound.reset(s.m, s.q);
+    weightedBound.reset(s.m + k, s.q + k);
+    rowSumsA.clear(), colSumsA.clear(), rowSumsB.clear(), colSumsB.clear();
+    consumed = 0;
+}
+
+template <class T>
+void plainSums(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::vector<double>& rowSums,
+               std::vector<double>& colSums)
+{
+    rowSums.assign(std::size_t(rows), 0.0);
+    colSums.assign(std::size_t(cols), 0.0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+        double s = 0;
+        for (std::int64_t j = 0; j < cols; ++j) {
+            const double v = double(x[i * ld + j]);
+            s += v;
+            colSums[std::size_t(j)] += v;
+        }
+        rowSums[std::size_t(i)] = s;
+    }
+}
+
+template <class T>
+std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                      const std::vector<double>& goodRows, const std::vector<double>& goodCols,
+                                      bool& found)
+{
+    std::vector<double> nowRows, nowCols;
+    plainSums(x, rows, cols, ld, nowRows, nowCols);
+    std::vector<std::int64_t> badRows, badCols;
+    for (std::int64_t i = 0; i < rows; ++i)
+        if (!(nowRows[std::size_t(i)] == goodRows[std::size_t(i)]))
+            badRows.push_back(i);
+    for (std::int64_t j = 0; j < cols; ++j)
+        if (!(nowCols[std::size_t(j)] == goodCols[std::size_t(j)]))
+            badCols.push_back(j);
+    found = !badRows.empty() || !badCols.empty();
+    std::vector<Located> out;
+    if (badRows.empty() || badCols.empty() || (badRows.size() > 1 && badCols.size() > 1))
+        return out;  // not locatable from plain sums
+    // The element is rebuilt from the good sum of its line without it (not as value - difference:
+    // a huge fault's difference has lost the element's own digits, an infinite one has none).
+    const auto restore = [&](std::int64_t i, std::int64_t j, bool fromColumn) {
+        const T before = x[i * ld + j];
+        double rest = 0;
+        if (fromColumn) {
+            for (std::int64_t r = 0; r < rows; ++r)
+                if (r != i)
+                    rest += double(x[r * ld + j]);
+            x[i * ld + j] = T(goodCols[std::size_t(j)] - rest);
+        } else {
+            for (std::int64_t c = 0; c < cols; ++c)
+                if (c != j)
+                    rest += double(x[i * ld + c]);
+            x[i * ld + j] = T(goodRows[std::size_t(i)] - rest);
+        }
+        out.push_back({i, j, double(before) - double(x[i * ld + j])});
+    };
+    if (badRows.size() == 1)
+        for (std::int64_t j : badCols)
+            restore(badRows[0], j, true);
+    else
+        for (std::int64_t i : badRows)
+            restore(i, badCols[0], false);
+    return out;
+}
+
+template <class T>
+std::vector<Located> checkInputAtEncoding(OnlineInputs& in, T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                          OnlineTarget operand, const std::vector<double>& goodRows,
+                                          const std::vector<double>& goodCols)
+{
+    if (goodRows.empty())
+        return {};
+    bool found = false;
+    const auto located = locateAndRestore(x, rows, cols, ld, goodRows, goodCols, found);
+    for (const Located& l : located)
+        in.inputFaults.push_back({operand, l.row, l.col, l.delta, true, -1, 0, true});
+    if (found && located.empty())
+        in.inputFaults.push_back({operand, -1, -1, 0, true, -1, 0, false});
+    return located;
+}
+
+Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st)
+{
+    if (in.checksums == 1)
+        return thresholds(st.plainBound, roundoffModel(in.precision), in.lambda);
+    return weightedThresholds(st.weightedBound, in.shape.m, in.shape.q, in.checksums, unitRoundoff(in.precision),
+                              in.lambda);
+}
+
+template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step)
+{
+    VerifyResult r = verifyNow(in, st, ops.c, ops.ldc);
+    // A whole line of C off (uncorrectable, or corrected as a collinear set): look for its cause in
+    // the inputs before believing in that many independent faults.
+    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, r, step)) {
+        // The input fault is out of C: the check must now pass (or correct what else is there).
+        const VerifyResult again = verifyNow(in, st, ops.c, ops.ldc);
+        if (again.verdict != Verdict::Uncorrectable) {
+            r.verdict = Verdict::Corrected;
+            r.corrections.insert(r.corrections.end(), again.corrections.begin(), again.corrections.end());
+            r.checksumsRecomputed = r.checksumsRecomputed || again.checksumsRecomputed;
+        } else {
+            r.verdict = Verdict::Uncorrectable;
+        }
+    }
+    return r;
+}
+
+ResidualVerdict classifyResiduals(const std::vector<double>& rowRes, const std::vector<double>& colRes, int k,
+                                  const Thresholds& t)
+{
+    ResidualVerdict v;
+    const std::int64_t rowLines = std::int64_t(t.row.size()), colLines = std::int64_t(t.col.size());
+    if (rowRes.size() != std::size_t(rowLines * k) || colRes.size() != std::size_t(colLines * k))
+        throw InputError("classifyResiduals: residuals do not match the thresholds");
+    WeightedMismatches m = weightedMismatches(rowRes.data(), rowLines, colRes.data(), colLines, k, t);
+    v.clean = m.badRows.empty() && m.badCols.empty();
+    v.badRows = std::move(m.badRows);
+    v.badCols = std::move(m.badCols);
+    // As verifyWeighted / verifyAndCorrect report a clean check.
+    v.result.maxCleanResidualRatio = m.maxCleanResidualRatio;
+    v.result.minThreshold = std::numeric_limits<double>::infinity();
+    for (double x : t.row)
+        v.result.minThreshold = std::min(v.result.minThreshold, x), v.result.maxThreshold = std::max(v.result.maxThreshold, x);
+    for (double x : t.col)
+        v.result.minThreshold = std::min(v.result.minThreshold, x), v.result.maxThreshold = std::max(v.result.maxThreshold, x);
+    return v;
+}
+
+#define GIGACHECK_ONLINE_HOST_CHECK(T)                                                                                   \
+    template void plainSums<T>(const T*, std::int64_t, std::int64_t, std::int64_t, std::vector<double>&,                 \
+                               std::vector<double>&);                                                                    \
+    template std::vector<Located> locateAndRestore<T>(T*, std::int64_t, std::int64_t, std::int64_t,                      \
+                                                      const std::vector<double>&, const std::vector<double>&, bool&);    \
+    template std::vector<Located> checkInputAtEncoding<T>(OnlineInputs&, T*, std::int64_t, std::int64_t, std::int64_t,   \
+                                                          OnlineTarget, const std::vector<double>&,                      \
+                                                          const std::vector<double>&);                                   \
+    template VerifyResult checkOnHost<T>(OnlineInputs&, CheckState&, HostOperands<T>&, int);
+GIGACHECK_ONLINE_HOST_CHECK(float)
+GIGACHECK_ONLINE_HOST_CHECK(double)
+#undef GIGACHECK_ONLINE_HOST_CHECK
+
+}  // namespace gigacheck::online_abft
