@@ -1,0 +1,232 @@
+// Rectangular in-place transpose on the GPU: the C2R decomposition of
+//   B. Catanzaro, A. Keller, M. Garland, "A Decomposition for In-place Matrix Transposition",
+//   PPoPP 2014,
+// index math in ../decomposition.hpp (shared with the CPU reference cpu/decomposition.cpp, which
+// the tests run without a GPU). With g = gcd(m, n), b = n / g, the m x n row-major matrix becomes
+// its n x m transpose in three passes, none of which needs a second matrix:
+//
+//   1. columnsKernel<Prerotate> (only when g > 1): every column c rotated down by c / b. A block
+//      loads a strip of W adjacent whole columns (m x W elements) into shared memory, coalesced
+//      along the strip's rows, and writes each element back from its rotated source row.
+//   2. shuffleRowsKernel: one row per block: read coalesced, scattered into shared memory by the
+//      row's permutation, written back coalesced (16-byte stores where n % 4 == 0).
+//   3. columnsKernel<Post>: as 1, with the column shuffle's gather.
+//
+// So the matrix goes through memory 3 times (2 when gcd(m, n) = 1), each pass a read and a write
+// of every element: counts.cpp says so. The per-element index arithmetic uses the walkers of
+// decomposition.hpp (additions and compares, no division per element). When one row (n elements)
+// or one strip of a single column (m elements) does not fit the shared memory, the pass keeps its
+// scratch in a global buffer instead: one slot (a row, or m x W elements) per block, grid-striding,
+// O(max(m, n)) per block, never a second matrix.
+#include "families/transpose/cuda/decomposition.cuh"
+
+#include "core/cuda/check.hpp"
+
+#include <algorithm>
+
+namespace gigacheck::transpose::kernels {
+
+namespace {
+
+using c2r::Index;
+
+constexpr int kRowUnroll = 4;
+constexpr int kColumnUnroll = 8;
+
+template <class T> struct Vec4;
+template <> struct Vec4<float> {
+    using type = float4;
+};
+template <> struct Vec4<std::int32_t> {
+    using type = int4;
+};
+
+template <class T> __device__ __forceinline__ T* scratchOf(T* scratch, std::int64_t slot)
+{
+    extern __shared__ __align__(16) unsigned char decompositionShared[];
+    return scratch ? scratch + slot : reinterpret_cast<T*>(decompositionShared);
+}
+
+// Pass 2. Row r of the m x n matrix: each element scattered to its column in the scratch row,
+// then the row written back in order.
+template <class T>
+__global__ void __launch_bounds__(kDecompositionThreads) shuffleRowsKernel(T* __restrict__ x, c2r::Shape s, bool vector, T* scratch)
+{
+    T* line = scratchOf(scratch, std::int64_t(blockIdx.x) * s.n);
+    const c2r::ShuffleStep unrolled = c2r::shuffleStep(s, std::int64_t(blockDim.x));
+    const c2r::ShuffleWalker first(s, threadIdx.x);
+    for (Index r = blockIdx.x; r < s.m; r += gridDim.x) {
+        T* row = x + r * s.n;
+        c2r::ShuffleWalker w = first;
+        for (Index c0 = threadIdx.x; c0 < s.n; c0 += Index(kRowUnroll) * blockDim.x) {
+            T v[kRowUnroll];
+            Index to[kRowUnroll];
+#pragma unroll
+            for (int u = 0; u < kRowUnroll; ++u) {
+                const Index c = c0 + Index(u) * blockDim.x;
+                if (c < s.n) {
+                    v[u] = row[c];
+                    to[u] = w.destination(s, r);
+                }
+                w.advance(s, unrolled);
+            }
+#pragma unroll
+            for (int u = 0; u < kRowUnroll; ++u)
+                if (c0 + Index(u) * blockDim.x < s.n)
+                    line[to[u]] = v[u];
+        }
+        __syncthreads();
+        if (vector) {
+            using V = typename Vec4<T>::type;
+            const V* from = reinterpret_cast<const V*>(line);
+            V* to = reinterpret_cast<V*>(row);
+            for (Index q = threadIdx.x; q < s.n / 4; q += blockDim.x)
+                to[q] = from[q];
+        } else {
+            for (Index c = threadIdx.x; c < s.n; c += blockDim.x)
+                row[c] = line[c];
+        }
+        __syncthreads();
+    }
+}
+
+enum class ColumnPass { Prerotate, Post };
+
+// Passes 1 and 3. A strip of W = 2^logW adjacent whole columns: loaded into the scratch (m x W,
+// row-major: a warp's load covers 32 / W strip rows of W contiguous elements), then every element
+// written back from its source row in the same column. blockDim.x is a multiple of W, so each
+// thread keeps one column of the strip and walks rows row0, row0 + rowStep, ...
+template <class T, ColumnPass Pass>
+__global__ void __launch_bounds__(kDecompositionThreads) columnsKernel(T* __restrict__ x, c2r::Shape s, int logW, T* scratch)
+{
+    const Index width = Index(1) << logW;
+    T* strip = scratchOf(scratch, std::int64_t(blockIdx.x) * (s.m << logW));
+    const int lane = int(threadIdx.x & (width - 1));
+    const Index row0 = threadIdx.x >> logW, rowStep = blockDim.x >> logW;
+    const Index strips = (s.n + width - 1) >> logW;
+    const c2r::PostStep post = c2r::postStep(s, rowStep);
+    for (Index st = blockIdx.x; st < strips; st += gridDim.x) {
+        const Index j = (st << logW) + lane;
+        const bool live = j < s.n;
+        if (live) {
+            for (Index i0 = row0; i0 < s.m; i0 += Index(kColumnUnroll) * rowStep) {
+                T v[kColumnUnroll];
+#pragma unroll
+                for (int u = 0; u < kColumnUnroll; ++u) {
+                    const Index i = i0 + Index(u) * rowStep;
+                    if (i < s.m)
+                        v[u] = x[i * s.n + j];
+                }
+#pragma unroll
+                for (int u = 0; u < kColumnUnroll; ++u) {
+                    const Index i = i0 + Index(u) * rowStep;
+                    if (i < s.m)
+                        strip[(i << logW) + lane] = v[u];
+                }
+            }
+        }
+        __syncthreads();
+        if (live) {
+            if constexpr (Pass == ColumnPass::Prerotate) {
+                const Index k = j / s.b;  // < g <= m
+                Index from = row0 - k;
+                if (from < 0)
+                    from += s.m;
+                for (Index i = row0; i < s.m; i += rowStep) {
+                    x[i * s.n + j] = strip[(from << logW) + lane];
+                    from += rowStep;
+                    if (from >= s.m)
+                        from -= s.m;
+                }
+            } else {
+                c2r::PostWalker w(s, row0, j);
+                for (Index i = row0; i < s.m; i += rowStep) {
+                    x[i * s.n + j] = strip[(w.source(s) << logW) + lane];
+                    w.advance(s, post);
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <class Kernel> void allowShared(Kernel kernel, std::size_t bytes)
+{
+    if (bytes > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
+}  // namespace
+
+std::size_t DecompositionConfig::scratchElements() const
+{
+    std::size_t elements = 0;
+    if (rowSharedBytes == 0)
+        elements = std::size_t(rowGrid * shape.n);
+    if (columnSharedBytes == 0)
+        elements = std::max(elements, std::size_t(columnGrid * (shape.m << columnLogWidth)));
+    return elements;
+}
+
+DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n)
+{
+    constexpr std::int64_t eb = 4;  // int32 / float32
+    int device = 0, optin = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const std::int64_t budget = std::max<std::int64_t>(optin, 48 * 1024);
+    const std::int64_t slots = 2 * std::int64_t(std::max(sms, 1));
+
+    DecompositionConfig cfg;
+    cfg.shape = c2r::shapeOf(m, n);
+    if (n * eb <= budget) {
+        cfg.rowSharedBytes = std::size_t(n * eb);
+        cfg.rowGrid = std::min<std::int64_t>(m, 0x7fffffff);
+    } else {
+        cfg.rowGrid = std::min(m, slots);
+    }
+    int logW = 5;  // 32 columns
+    while (logW > 0 && (m << logW) * eb > budget)
+        --logW;
+    cfg.columnLogWidth = logW;
+    const std::int64_t strips = (n + (std::int64_t(1) << logW) - 1) >> logW;
+    if ((m << logW) * eb <= budget) {
+        cfg.columnSharedBytes = std::size_t((m << logW) * eb);
+        cfg.columnGrid = std::min<std::int64_t>(strips, 0x7fffffff);
+    } else {
+        cfg.columnGrid = std::min(strips, slots);  // one column per block, its m elements in global scratch
+    }
+    return cfg;
+}
+
+template <class T> void launchDecomposition(T* x, const DecompositionConfig& cfg, T* scratch, cudaStream_t st)
+{
+    const c2r::Shape& s = cfg.shape;
+    if (s.m <= 0 || s.n <= 0)
+        return;
+    const dim3 block(kDecompositionThreads);
+    T* columnScratch = cfg.columnSharedBytes ? nullptr : scratch;
+    T* rowScratch = cfg.rowSharedBytes ? nullptr : scratch;
+    if (s.g > 1) {
+        allowShared(columnsKernel<T, ColumnPass::Prerotate>, cfg.columnSharedBytes);
+        columnsKernel<T, ColumnPass::Prerotate>
+            <<<unsigned(cfg.columnGrid), block, cfg.columnSharedBytes, st>>>(x, s, cfg.columnLogWidth, columnScratch);
+        CUDA_CHECK_LAUNCH();
+    }
+    allowShared(shuffleRowsKernel<T>, cfg.rowSharedBytes);
+    // 16-byte write-back where the rows (and the scratch slots) stay 16-byte aligned.
+    const bool vector = (s.n & 3) == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+                        reinterpret_cast<std::uintptr_t>(rowScratch) % 16 == 0;
+    shuffleRowsKernel<T><<<unsigned(cfg.rowGrid), block, cfg.rowSharedBytes, st>>>(x, s, vector, rowScratch);
+    CUDA_CHECK_LAUNCH();
+    allowShared(columnsKernel<T, ColumnPass::Post>, cfg.columnSharedBytes);
+    columnsKernel<T, ColumnPass::Post><<<unsigned(cfg.columnGrid), block, cfg.columnSharedBytes, st>>>(x, s, cfg.columnLogWidth,
+                                                                                                       columnScratch);
+    CUDA_CHECK_LAUNCH();
+}
+
+template void launchDecomposition<float>(float*, const DecompositionConfig&, float*, cudaStream_t);
+template void launchDecomposition<std::int32_t>(std::int32_t*, const DecompositionConfig&, std::int32_t*, cudaStream_t);
+
+}  // namespace gigacheck::transpose::kernels
