@@ -225,16 +225,29 @@ private slots:
             transpose::cpu::decompositionInPlace(x.data(), n, m);
             QVERIFY2(x == original, qPrintable(QStringLiteral("decomposition %1x%2 and back").arg(m).arg(n)));
         }
-        // Every shape up to 24 x 24 against the cycle-following kernel and the out-of-place one.
+        // Every shape up to 24 x 24, both ways of running the passes (C2R on the m x n grid, the
+        // inverse passes of C2R(n, m) on the n x m grid), against the cycle-following kernel and
+        // the out-of-place one.
         for (std::int64_t m = 1; m <= 24; ++m)
             for (std::int64_t n = 1; n <= 24; ++n) {
                 const std::vector<float> original = distinct<float>(m, n);
-                std::vector<float> a = original, b = original, c(original.size());
+                std::vector<float> a = original, b = original, c(original.size()), d = original, e = original;
                 transpose::cpu::decompositionInPlace(a.data(), m, n);
                 transpose::cpu::inPlaceAnyShape(b.data(), m, n);
                 transpose::cpu::outOfPlace(original.data(), c.data(), m, n);
-                QVERIFY2(a == b && a == c, qPrintable(QStringLiteral("decomposition %1x%2 vs references").arg(m).arg(n)));
+                transpose::cpu::c2rInPlace(d.data(), m, n);
+                transpose::cpu::r2cInPlace(e.data(), m, n);
+                QVERIFY2(a == b && a == c && d == c && e == c,
+                         qPrintable(QStringLiteral("decomposition %1x%2 vs references").arg(m).arg(n)));
             }
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{300, 125}, {125, 300}, {1, 500}, {500, 1}, {256, 96}}) {
+            const std::vector<std::int32_t> original = distinct<std::int32_t>(m, n);
+            std::vector<std::int32_t> c2rWay = original, r2cWay = original;
+            transpose::cpu::c2rInPlace(c2rWay.data(), m, n);
+            transpose::cpu::r2cInPlace(r2cWay.data(), m, n);
+            QCOMPARE(misplaced(original, c2rWay, m, n), std::int64_t(0));
+            QCOMPARE(misplaced(original, r2cWay, m, n), std::int64_t(0));
+        }
     }
 
     // Each pass keeps its elements in one column (1, 3) or one row (2) and permutes it: a bijection
@@ -251,6 +264,7 @@ private slots:
                 for (std::int64_t r = 0; r < m; ++r) {
                     pre.insert(c2r::prerotationSource(s, r, c));
                     post.insert(c2r::postSource(s, r, c));
+                    QCOMPARE(c2r::prerotationTarget(s, c2r::prerotationSource(s, r, c), c), r);  // the inverse rotation
                 }
                 QCOMPARE(std::int64_t(pre.size()), m);
                 QCOMPARE(std::int64_t(post.size()), m);

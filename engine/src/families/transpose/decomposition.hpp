@@ -17,6 +17,14 @@
 //   3. column shuffle: final (i, j) takes row ((p mod m) + (p / m) / b) mod m of column j, where
 //      p = i*n + j: the row the element of A(p mod m, p / m) was rotated to in pass 1.
 //
+// Run backwards, the three inverse passes transpose the other way: the inverse of the C2R
+// transpose of an n x m matrix (the memory viewed as n rows of m) is the transpose of the m x n
+// matrix in the same memory ("R2C"): inverse column shuffle (a scatter by postSource), inverse
+// row shuffle (a gather by shuffleDestination), inverse rotation (up by c / b). Both ways are
+// correct for every shape; the column passes want few rows (a strip of whole columns sits in
+// shared memory), so m <= n runs C2R on the m x n grid and m > n runs R2C on the n x m grid: the
+// column passes always see min(m, n) rows.
+//
 // The closed forms below are what the CPU reference uses; the walkers are their incremental forms
 // (no division per element) that the GPU threads use, and the tests check both against each other.
 #pragma once
@@ -75,6 +83,13 @@ GIGACHECK_C2R_HD inline Index prerotationSource(const Shape& s, Index r, Index c
 {
     const Index x = r - c / s.b;
     return x < 0 ? x + s.m : x;
+}
+
+// The inverse of pass 1, gather: (r, c) takes what is at (prerotationTarget(r, c), c).
+GIGACHECK_C2R_HD inline Index prerotationTarget(const Shape& s, Index r, Index c)
+{
+    const Index x = r + c / s.b;
+    return x >= s.m ? x - s.m : x;
 }
 
 // Pass 2, scatter: in row r, column c moves to this column.

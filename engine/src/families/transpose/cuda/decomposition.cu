@@ -5,6 +5,9 @@
 // the tests run without a GPU). With g = gcd(m, n), b = n / g, the m x n row-major matrix becomes
 // its n x m transpose in three passes, none of which needs a second matrix:
 //
+// (m <= n; for m > n the inverse passes of C2R(n, m) run in reverse order on the memory viewed as
+// n rows of m, so that the column passes always see min(m, n) rows: decomposition.hpp)
+//
 //   1. columnsKernel<Prerotate> (only when g > 1): every column c rotated down by c / b. A block
 //      loads a strip of W adjacent whole columns (m x W elements) into shared memory, coalesced
 //      along the strip's rows, and writes each element back from its rotated source row.
@@ -47,55 +50,75 @@ template <class T> __device__ __forceinline__ T* scratchOf(T* scratch, std::int6
     return scratch ? scratch + slot : reinterpret_cast<T*>(decompositionShared);
 }
 
-// Pass 2. Row r of the m x n matrix: each element scattered to its column in the scratch row,
-// then the row written back in order.
-template <class T>
+// Pass 2. Row r of the m x n grid: each element scattered to its column in the scratch row, then
+// the row written back in order (Inverse: the row copied in order, then gathered).
+template <class T, bool Inverse>
 __global__ void __launch_bounds__(kDecompositionThreads) shuffleRowsKernel(T* __restrict__ x, c2r::Shape s, bool vector, T* scratch)
 {
     T* line = scratchOf(scratch, std::int64_t(blockIdx.x) * s.n);
-    const c2r::ShuffleStep unrolled = c2r::shuffleStep(s, std::int64_t(blockDim.x));
+    const c2r::ShuffleStep step = c2r::shuffleStep(s, std::int64_t(blockDim.x));
+    const c2r::ShuffleStep& unrolled = step;  // the unrolled loop advances one block width per element too
     const c2r::ShuffleWalker first(s, threadIdx.x);
+    using V = typename Vec4<T>::type;
     for (Index r = blockIdx.x; r < s.m; r += gridDim.x) {
         T* row = x + r * s.n;
         c2r::ShuffleWalker w = first;
-        for (Index c0 = threadIdx.x; c0 < s.n; c0 += Index(kRowUnroll) * blockDim.x) {
-            T v[kRowUnroll];
-            Index to[kRowUnroll];
+        if constexpr (!Inverse) {
+            for (Index c0 = threadIdx.x; c0 < s.n; c0 += Index(kRowUnroll) * blockDim.x) {
+                T v[kRowUnroll];
+                Index to[kRowUnroll];
 #pragma unroll
-            for (int u = 0; u < kRowUnroll; ++u) {
-                const Index c = c0 + Index(u) * blockDim.x;
-                if (c < s.n) {
-                    v[u] = row[c];
-                    to[u] = w.destination(s, r);
+                for (int u = 0; u < kRowUnroll; ++u) {
+                    const Index c = c0 + Index(u) * blockDim.x;
+                    if (c < s.n) {
+                        v[u] = row[c];
+                        to[u] = w.destination(s, r);
+                    }
+                    w.advance(s, unrolled);
                 }
-                w.advance(s, unrolled);
-            }
 #pragma unroll
-            for (int u = 0; u < kRowUnroll; ++u)
-                if (c0 + Index(u) * blockDim.x < s.n)
-                    line[to[u]] = v[u];
-        }
-        __syncthreads();
-        if (vector) {
-            using V = typename Vec4<T>::type;
-            const V* from = reinterpret_cast<const V*>(line);
-            V* to = reinterpret_cast<V*>(row);
-            for (Index q = threadIdx.x; q < s.n / 4; q += blockDim.x)
-                to[q] = from[q];
+                for (int u = 0; u < kRowUnroll; ++u)
+                    if (c0 + Index(u) * blockDim.x < s.n)
+                        line[to[u]] = v[u];
+            }
+            __syncthreads();
+            if (vector) {
+                const V* from = reinterpret_cast<const V*>(line);
+                V* into = reinterpret_cast<V*>(row);
+                for (Index q = threadIdx.x; q < s.n / 4; q += blockDim.x)
+                    into[q] = from[q];
+            } else {
+                for (Index c = threadIdx.x; c < s.n; c += blockDim.x)
+                    row[c] = line[c];
+            }
         } else {
-            for (Index c = threadIdx.x; c < s.n; c += blockDim.x)
-                row[c] = line[c];
+            if (vector) {
+                const V* from = reinterpret_cast<const V*>(row);
+                V* into = reinterpret_cast<V*>(line);
+                for (Index q = threadIdx.x; q < s.n / 4; q += blockDim.x)
+                    into[q] = from[q];
+            } else {
+                for (Index c = threadIdx.x; c < s.n; c += blockDim.x)
+                    line[c] = row[c];
+            }
+            __syncthreads();
+            for (Index c = threadIdx.x; c < s.n; c += blockDim.x) {
+                row[c] = line[w.destination(s, r)];
+                w.advance(s, step);
+            }
         }
         __syncthreads();
     }
 }
 
-enum class ColumnPass { Prerotate, Post };
+enum class ColumnPass { Prerotate, Post, PostInverse, PrerotateInverse };
 
-// Passes 1 and 3. A strip of W = 2^logW adjacent whole columns: loaded into the scratch (m x W,
+// Passes 1 and 3 (and their inverses). A strip of W = 2^logW adjacent whole columns: loaded into the scratch (m x W,
 // row-major: a warp's load covers 32 / W strip rows of W contiguous elements), then every element
 // written back from its source row in the same column. blockDim.x is a multiple of W, so each
-// thread keeps one column of the strip and walks rows row0, row0 + rowStep, ...
+// thread keeps one column of the strip and walks rows row0, row0 + rowStep, ... Post and the
+// rotations gather on the way out; PostInverse scatters on the way in (strip row postSource(i, j)
+// takes element (i, j)) and writes the strip back in order.
 template <class T, ColumnPass Pass>
 __global__ void __launch_bounds__(kDecompositionThreads) columnsKernel(T* __restrict__ x, c2r::Shape s, int logW, T* scratch)
 {
@@ -109,19 +132,27 @@ __global__ void __launch_bounds__(kDecompositionThreads) columnsKernel(T* __rest
         const Index j = (st << logW) + lane;
         const bool live = j < s.n;
         if (live) {
+            c2r::PostWalker scatter(s, row0, j);  // PostInverse only
             for (Index i0 = row0; i0 < s.m; i0 += Index(kColumnUnroll) * rowStep) {
                 T v[kColumnUnroll];
+                Index to[kColumnUnroll];
 #pragma unroll
                 for (int u = 0; u < kColumnUnroll; ++u) {
                     const Index i = i0 + Index(u) * rowStep;
                     if (i < s.m)
                         v[u] = x[i * s.n + j];
+                    if constexpr (Pass == ColumnPass::PostInverse) {
+                        to[u] = scatter.source(s);
+                        scatter.advance(s, post);
+                    } else {
+                        to[u] = i;
+                    }
                 }
 #pragma unroll
                 for (int u = 0; u < kColumnUnroll; ++u) {
                     const Index i = i0 + Index(u) * rowStep;
                     if (i < s.m)
-                        strip[(i << logW) + lane] = v[u];
+                        strip[(to[u] << logW) + lane] = v[u];
                 }
             }
         }
@@ -138,12 +169,26 @@ __global__ void __launch_bounds__(kDecompositionThreads) columnsKernel(T* __rest
                     if (from >= s.m)
                         from -= s.m;
                 }
-            } else {
+            } else if constexpr (Pass == ColumnPass::PrerotateInverse) {
+                const Index k = j / s.b;  // < g <= m
+                Index from = row0 + k;
+                if (from >= s.m)
+                    from -= s.m;
+                for (Index i = row0; i < s.m; i += rowStep) {
+                    x[i * s.n + j] = strip[(from << logW) + lane];
+                    from += rowStep;
+                    if (from >= s.m)
+                        from -= s.m;
+                }
+            } else if constexpr (Pass == ColumnPass::Post) {
                 c2r::PostWalker w(s, row0, j);
                 for (Index i = row0; i < s.m; i += rowStep) {
                     x[i * s.n + j] = strip[(w.source(s) << logW) + lane];
                     w.advance(s, post);
                 }
+            } else {
+                for (Index i = row0; i < s.m; i += rowStep)
+                    x[i * s.n + j] = strip[(i << logW) + lane];
             }
         }
         __syncthreads();
@@ -155,6 +200,7 @@ template <class Kernel> void allowShared(Kernel kernel, std::size_t bytes)
     if (bytes > 48 * 1024)
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
+
 
 }  // namespace
 
@@ -179,7 +225,10 @@ DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n)
     const std::int64_t slots = 2 * std::int64_t(std::max(sms, 1));
 
     DecompositionConfig cfg;
-    cfg.shape = c2r::shapeOf(m, n);
+    cfg.inverse = m > n;  // the column passes on min(m, n) rows (decomposition.hpp)
+    cfg.shape = cfg.inverse ? c2r::shapeOf(n, m) : c2r::shapeOf(m, n);
+    m = cfg.shape.m;  // the grid the passes see: m rows of n
+    n = cfg.shape.n;
     if (n * eb <= budget) {
         cfg.rowSharedBytes = std::size_t(n * eb);
         cfg.rowGrid = std::min<std::int64_t>(m, 0x7fffffff);
@@ -200,30 +249,46 @@ DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n)
     return cfg;
 }
 
+namespace {
+
+template <class T, ColumnPass Pass> void launchColumns(T* x, const DecompositionConfig& cfg, T* scratch, cudaStream_t st)
+{
+    allowShared(columnsKernel<T, Pass>, cfg.columnSharedBytes);
+    columnsKernel<T, Pass><<<unsigned(cfg.columnGrid), kDecompositionThreads, cfg.columnSharedBytes, st>>>(
+        x, cfg.shape, cfg.columnLogWidth, cfg.columnSharedBytes ? nullptr : scratch);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class T, bool Inverse> void launchRows(T* x, const DecompositionConfig& cfg, T* scratch, cudaStream_t st)
+{
+    T* rowScratch = cfg.rowSharedBytes ? nullptr : scratch;
+    // 16-byte copies where the rows (and the scratch slots) stay 16-byte aligned.
+    const bool vector = (cfg.shape.n & 3) == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+                        reinterpret_cast<std::uintptr_t>(rowScratch) % 16 == 0;
+    allowShared(shuffleRowsKernel<T, Inverse>, cfg.rowSharedBytes);
+    shuffleRowsKernel<T, Inverse><<<unsigned(cfg.rowGrid), kDecompositionThreads, cfg.rowSharedBytes, st>>>(x, cfg.shape, vector,
+                                                                                                            rowScratch);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
 template <class T> void launchDecomposition(T* x, const DecompositionConfig& cfg, T* scratch, cudaStream_t st)
 {
     const c2r::Shape& s = cfg.shape;
     if (s.m <= 0 || s.n <= 0)
         return;
-    const dim3 block(kDecompositionThreads);
-    T* columnScratch = cfg.columnSharedBytes ? nullptr : scratch;
-    T* rowScratch = cfg.rowSharedBytes ? nullptr : scratch;
-    if (s.g > 1) {
-        allowShared(columnsKernel<T, ColumnPass::Prerotate>, cfg.columnSharedBytes);
-        columnsKernel<T, ColumnPass::Prerotate>
-            <<<unsigned(cfg.columnGrid), block, cfg.columnSharedBytes, st>>>(x, s, cfg.columnLogWidth, columnScratch);
-        CUDA_CHECK_LAUNCH();
+    if (!cfg.inverse) {  // C2R on the m x n grid
+        if (s.g > 1)
+            launchColumns<T, ColumnPass::Prerotate>(x, cfg, scratch, st);
+        launchRows<T, false>(x, cfg, scratch, st);
+        launchColumns<T, ColumnPass::Post>(x, cfg, scratch, st);
+    } else {  // R2C: the inverse passes of C2R(n, m) on the n x m grid
+        launchColumns<T, ColumnPass::PostInverse>(x, cfg, scratch, st);
+        launchRows<T, true>(x, cfg, scratch, st);
+        if (s.g > 1)
+            launchColumns<T, ColumnPass::PrerotateInverse>(x, cfg, scratch, st);
     }
-    allowShared(shuffleRowsKernel<T>, cfg.rowSharedBytes);
-    // 16-byte write-back where the rows (and the scratch slots) stay 16-byte aligned.
-    const bool vector = (s.n & 3) == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
-                        reinterpret_cast<std::uintptr_t>(rowScratch) % 16 == 0;
-    shuffleRowsKernel<T><<<unsigned(cfg.rowGrid), block, cfg.rowSharedBytes, st>>>(x, s, vector, rowScratch);
-    CUDA_CHECK_LAUNCH();
-    allowShared(columnsKernel<T, ColumnPass::Post>, cfg.columnSharedBytes);
-    columnsKernel<T, ColumnPass::Post><<<unsigned(cfg.columnGrid), block, cfg.columnSharedBytes, st>>>(x, s, cfg.columnLogWidth,
-                                                                                                       columnScratch);
-    CUDA_CHECK_LAUNCH();
 }
 
 template void launchDecomposition<float>(float*, const DecompositionConfig&, float*, cudaStream_t);

@@ -17,6 +17,9 @@ inline constexpr int kMaxStripColumns = 32;  // one 128-byte line of float32 per
 
 // How one orientation (m x n) is run: where each pass keeps its scratch and how many blocks run.
 struct DecompositionConfig {
+    // false: C2R on the m x n grid (m <= n); true: the inverse passes of C2R(n, m) on the memory
+    // viewed as n rows of m (m > n). shape is the grid the passes see (shape.m = min(m, n) rows).
+    bool inverse = false;
     c2r::Shape shape;
     // Row shuffle: one row per block; in shared memory (rowSharedBytes > 0) or in global scratch
     // (rowGrid slots of n elements).
@@ -32,7 +35,7 @@ struct DecompositionConfig {
 };
 
 // The configuration for an m x n input on the current device (its shared memory per block and SM
-// count): the widest strip whose m x width elements fit the shared memory, a row in shared memory
+// count): C2R or R2C so that columns have min(m, n) elements, the widest strip whose m x width elements fit the shared memory, a row in shared memory
 // when n elements fit; else global scratch with one slot per block, 2 blocks per SM.
 DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n);
 
