@@ -68,8 +68,8 @@ private slots:
 
     // The rectangular in-place transpose by the C2R decomposition (cuda/decomposition.cu) and the
     // padded kernel's 16-byte and scalar paths: odd, coprime, power-of-two, 1 x n, n x 1 shapes,
-    // rows too long for the shared memory (the row shuffle's global scratch: n = 70001, 65536) and
-    // columns too tall for it (the column passes' global scratch: m = 65536, 60013).
+    // C2R (m <= n) and R2C (m > n), rows too long for the shared memory (the row shuffle's global
+    // scratch: 3 x 70001, 2 x 65536, and through R2C 65536 x 2, 60013 x 3).
     void decompositionAndVectorPaths()
     {
         using namespace gigacheck::transpose;
