@@ -306,6 +306,11 @@ for phase in "$@"; do
       timeout 90 $CLI transpose $args --backend cuda --reps 10 2>&1 |
         grep -E "^transpose|time|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
     done
+    for k in 1 3; do  # the column passes' strip width: 2^k columns instead of the widest that fits
+      echo "== transpose --shape 16384x8192 --variant inplace, GIGACHECK_TRANSPOSE_STRIP_LOG2=$k" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_STRIP_LOG2=$k timeout 90 $CLI transpose --shape 16384x8192 --variant inplace --backend cuda --reps 10 2>&1 |
+        grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
+    done
     cat "$OUT/transpose_targets.txt" | tee -a "$LOG"
     ;;
   mgpu-gemm)

@@ -26,6 +26,7 @@
 #include "core/cuda/check.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace gigacheck::transpose::kernels {
 
@@ -238,6 +239,10 @@ DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n)
     int logW = 5;  // 32 columns
     while (logW > 0 && (m << logW) * eb > budget)
         --logW;
+    // Tuning on the device: GIGACHECK_TRANSPOSE_STRIP_LOG2=k caps the strip at 2^k columns (narrower
+    // strips, less shared memory per block, more blocks per SM).
+    if (const char* cap = std::getenv("GIGACHECK_TRANSPOSE_STRIP_LOG2"); cap && *cap >= '0' && *cap <= '5' && cap[1] == '\0')
+        logW = std::min(logW, *cap - '0');
     cfg.columnLogWidth = logW;
     const std::int64_t strips = (n + (std::int64_t(1) << logW) - 1) >> logW;
     if ((m << logW) * eb <= budget) {
