@@ -311,6 +311,14 @@ for phase in "$@"; do
       GIGACHECK_TRANSPOSE_STRIP_LOG2=$k timeout 90 $CLI transpose --shape 16384x8192 --variant inplace --backend cuda --reps 10 2>&1 |
         grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
     done
+    for args in "16384x8192" "8192x16384"; do  # the opt-in cluster path of the column passes
+      echo "== transpose --shape $args --variant inplace, GIGACHECK_TRANSPOSE_CLUSTER=1" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_CLUSTER=1 timeout 90 $CLI transpose --shape $args --variant inplace --backend cuda --reps 10 2>&1 |
+        grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
+    done
+    GIGACHECK_TRANSPOSE_CLUSTER=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape 300x125 \
+      --variant inplace --backend cuda --reps 1 > /dev/null 2>> "$LOG"
+    echo "sanitizer transpose 300x125 inplace, GIGACHECK_TRANSPOSE_CLUSTER=1: exit $?" | tee -a "$LOG"
     cat "$OUT/transpose_targets.txt" | tee -a "$LOG"
     ;;
   mgpu-gemm)

@@ -100,6 +100,30 @@ private slots:
                 }
     }
 
+    // The opt-in cluster path of the column passes (GIGACHECK_TRANSPOSE_CLUSTER=1: 8-block clusters,
+    // distributed shared memory); where the device runs no such cluster the default path runs, and
+    // either way every element must land at its place.
+    void decompositionThroughClusters()
+    {
+        using namespace gigacheck::transpose;
+        qputenv("GIGACHECK_TRANSPOSE_CLUSTER", "1");
+        const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 77},  {77, 1},   {300, 125},  {125, 300},   {127, 129},
+                                                                {4, 1000}, {1000, 4}, {2048, 1536}, {1536, 2048}, {9, 9000}};
+        for (ElementType t : {ElementType::F32, ElementType::I32})
+            for (const auto& [m, n] : shapes) {
+                Config c;
+                c.m = m;
+                c.n = n;
+                c.variant = Variant::InPlace;
+                c.type = t;
+                c.backend = BackendKind::Cuda;
+                c.reps = 2;
+                const Record r = runTranspose(c);
+                QVERIFY2(r.verified, qPrintable(QStringLiteral("cluster inplace %1x%2: %3 misplaced").arg(m).arg(n).arg(r.mismatches)));
+            }
+        qunsetenv("GIGACHECK_TRANSPOSE_CLUSTER");
+    }
+
     void reducedMatmuls()
     {
         using namespace gigacheck::reduced_matmul;

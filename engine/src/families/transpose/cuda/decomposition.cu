@@ -25,8 +25,11 @@
 
 #include "core/cuda/check.hpp"
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 namespace gigacheck::transpose::kernels {
 
@@ -36,6 +39,7 @@ using c2r::Index;
 
 constexpr int kRowUnroll = 4;
 constexpr int kColumnUnroll = 8;
+constexpr int kClusterBlocks = 8;
 
 template <class T> struct Vec4;
 template <> struct Vec4<float> {
@@ -196,12 +200,129 @@ __global__ void __launch_bounds__(kDecompositionThreads) columnsKernel(T* __rest
     }
 }
 
+// Opt-in (GIGACHECK_TRANSPOSE_CLUSTER=1), passes 1 and 3 through a thread-block cluster: the 8
+// blocks of a cluster share one strip of W = 32 (16, 8) columns, each block holding a band of 2^logBand
+// strip rows in its shared memory, so that every global access is a whole 128-byte (64-, 32-byte)
+// strip row; the permutation crosses bands through distributed shared memory (map_shared_rank).
+// Gathers read the source band remotely; PostInverse scatters into it.
+template <class T, ColumnPass Pass>
+__global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(kDecompositionThreads)
+    clusterColumnsKernel(T* __restrict__ x, c2r::Shape s, int logW, int logBand)
+{
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char decompositionShared[];
+    T* local = reinterpret_cast<T*>(decompositionShared);
+    const Index width = Index(1) << logW, bandMask = (Index(1) << logBand) - 1;
+    const int lane = int(threadIdx.x & (width - 1));
+    const Index rowStep = blockDim.x >> logW;
+    const Index first = Index(cluster.block_rank()) << logBand;
+    const Index last = first + bandMask + 1 < s.m ? first + bandMask + 1 : s.m;
+    const Index i0 = first + (threadIdx.x >> logW);
+    const Index strips = (s.n + width - 1) >> logW;
+    const Index clusters = gridDim.x / kClusterBlocks;
+    const c2r::PostStep post = c2r::postStep(s, rowStep);
+    auto slot = [&](Index row) -> T* {  // strip row `row` in the shared memory of the block that holds it
+        return cluster.map_shared_rank(local, unsigned(row >> logBand)) + (((row & bandMask) << logW) + lane);
+    };
+    for (Index st = blockIdx.x / kClusterBlocks; st < strips; st += clusters) {
+        const Index j = (st << logW) + lane;
+        const bool live = j < s.n;
+        if (live) {
+            c2r::PostWalker scatter(s, i0, j);  // PostInverse only
+            for (Index ib = i0; ib < last; ib += Index(kColumnUnroll) * rowStep) {
+                T v[kColumnUnroll];
+#pragma unroll
+                for (int u = 0; u < kColumnUnroll; ++u) {
+                    const Index i = ib + Index(u) * rowStep;
+                    if (i < last)
+                        v[u] = x[i * s.n + j];
+                }
+#pragma unroll
+                for (int u = 0; u < kColumnUnroll; ++u) {
+                    const Index i = ib + Index(u) * rowStep;
+                    if constexpr (Pass == ColumnPass::PostInverse) {
+                        if (i < last)
+                            *slot(scatter.source(s)) = v[u];
+                        scatter.advance(s, post);
+                    } else if (i < last) {
+                        local[((i - first) << logW) + lane] = v[u];
+                    }
+                }
+            }
+        }
+        cluster.sync();
+        if (live) {
+            if constexpr (Pass == ColumnPass::Prerotate || Pass == ColumnPass::PrerotateInverse) {
+                const Index k = j / s.b;  // < g <= m
+                Index from = Pass == ColumnPass::Prerotate ? i0 - k : i0 + k;
+                if (from < 0)
+                    from += s.m;
+                if (from >= s.m)
+                    from -= s.m;
+                for (Index i = i0; i < last; i += rowStep) {
+                    x[i * s.n + j] = *slot(from);
+                    from += rowStep;
+                    if (from >= s.m)
+                        from -= s.m;
+                }
+            } else if constexpr (Pass == ColumnPass::Post) {
+                c2r::PostWalker w(s, i0, j);
+                for (Index i = i0; i < last; i += rowStep) {
+                    x[i * s.n + j] = *slot(w.source(s));
+                    w.advance(s, post);
+                }
+            } else {
+                for (Index i = i0; i < last; i += rowStep)
+                    x[i * s.n + j] = local[((i - first) << logW) + lane];
+            }
+        }
+        cluster.sync();
+    }
+}
+
 template <class Kernel> void allowShared(Kernel kernel, std::size_t bytes)
 {
     if (bytes > 48 * 1024)
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
 
+
+// The cluster path where one strip of 32 (else 16, 8) columns fits the 8 blocks' shared memory and
+// the device runs such clusters; otherwise cfg stays as it is.
+void clusterColumns(DecompositionConfig& cfg, std::int64_t budget)
+{
+    const std::int64_t m = cfg.shape.m, n = cfg.shape.n;
+    int logBand = 0;
+    while ((std::int64_t(kClusterBlocks) << logBand) < m)
+        ++logBand;
+    for (int logW = 5; logW >= 3; --logW) {
+        const std::int64_t bytes = (std::int64_t(4) << logBand) << logW;
+        if (bytes > budget)
+            continue;
+        auto kernel = clusterColumnsKernel<float, ColumnPass::Post>;
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return;
+        }
+        const std::int64_t strips = (n + (std::int64_t(1) << logW) - 1) >> logW;
+        cudaLaunchConfig_t launch = {};
+        launch.gridDim = dim3(unsigned(kClusterBlocks * std::min<std::int64_t>(strips, 1 << 20)));
+        launch.blockDim = dim3(kDecompositionThreads);
+        launch.dynamicSmemBytes = std::size_t(bytes);
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch) != cudaSuccess || clusters < 1) {
+            (void)cudaGetLastError();
+            return;
+        }
+        cfg.cluster = true;
+        cfg.clusterLogBand = logBand;
+        cfg.columnLogWidth = logW;
+        cfg.columnSharedBytes = std::size_t(bytes);
+        cfg.columnGrid = kClusterBlocks * std::min<std::int64_t>(strips, 1 << 20);
+        return;
+    }
+}
 
 }  // namespace
 
@@ -251,6 +372,8 @@ DecompositionConfig decompositionConfig(std::int64_t m, std::int64_t n)
     } else {
         cfg.columnGrid = std::min(strips, slots);  // one column per block, its m elements in global scratch
     }
+    if (const char* cluster = std::getenv("GIGACHECK_TRANSPOSE_CLUSTER"); cluster && std::string_view(cluster) == "1")
+        clusterColumns(cfg, budget);
     return cfg;
 }
 
@@ -258,6 +381,13 @@ namespace {
 
 template <class T, ColumnPass Pass> void launchColumns(T* x, const DecompositionConfig& cfg, T* scratch, cudaStream_t st)
 {
+    if (cfg.cluster) {
+        allowShared(clusterColumnsKernel<T, Pass>, cfg.columnSharedBytes);
+        clusterColumnsKernel<T, Pass><<<unsigned(cfg.columnGrid), kDecompositionThreads, cfg.columnSharedBytes, st>>>(
+            x, cfg.shape, cfg.columnLogWidth, cfg.clusterLogBand);
+        CUDA_CHECK_LAUNCH();
+        return;
+    }
     allowShared(columnsKernel<T, Pass>, cfg.columnSharedBytes);
     columnsKernel<T, Pass><<<unsigned(cfg.columnGrid), kDecompositionThreads, cfg.columnSharedBytes, st>>>(
         x, cfg.shape, cfg.columnLogWidth, cfg.columnSharedBytes ? nullptr : scratch);

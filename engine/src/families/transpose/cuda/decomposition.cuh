@@ -30,6 +30,10 @@ struct DecompositionConfig {
     int columnLogWidth = 0;
     std::size_t columnSharedBytes = 0;
     std::int64_t columnGrid = 1;
+    // Opt-in (GIGACHECK_TRANSPOSE_CLUSTER=1): the column passes through 8-block clusters, a strip of
+    // 2^columnLogWidth columns shared by the cluster, 2^clusterLogBand strip rows per block.
+    bool cluster = false;
+    int clusterLogBand = 0;
     // Elements of global scratch the configuration needs (0: all on chip).
     std::size_t scratchElements() const;
 };
