@@ -5,6 +5,7 @@
 #   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
 #   (online-cuda: K >= 2 and --target a|b on the GPU, issue 9 items 2-3: test, sanitizer, 8192^3 runs; after build)
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
+#   resources/results/device_run.sh build transpose-tune   (the tuned transpose kernels: gallery test, sanitizer, targets)
 #   resources/results/device_run.sh build mgpu-strassen   (issue 14: Strassen over every visible GPU)
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
 #   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
@@ -303,6 +304,51 @@ for phase in "$@"; do
       echo "bench $suite exit $?" | tee -a "$LOG"
       tail -45 "$OUT/bench_$suite.txt"
     done
+    ;;
+  transpose-tune)
+    # The transpose kernels of branch transpose-tune (issue 11 targets): padded 16-byte strips, inplace
+    # square 64 x 64 tile pairs, rectangular inplace by the C2R decomposition. Run after `build`.
+    stamp transpose-tune build
+    { [ -f build/build.ninja ] || timeout 300 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90; } > "$OUT/build.txt" 2>&1 &&
+      timeout 600 cmake --build build -j16 --target gigacheck tst_cuda_gallery >> "$OUT/build.txt" 2>&1
+    rc=$?
+    tail -3 "$OUT/build.txt" >> "$LOG"
+    if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
+    rm -f "$OUT/build.txt"
+    stamp transpose-tune tst_cuda_gallery
+    timeout 240 build/tests/tst_cuda_gallery 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_gallery: /" | tee -a "$LOG"
+    stamp transpose-tune compute-sanitizer
+    for args in "256x192 --variant padded" "257x255 --variant padded" "256x256 --variant inplace" \
+                "257x257 --variant inplace" "300x125 --variant inplace" "1x77 --variant inplace" \
+                "65536x2 --variant inplace"; do
+      timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape $args --backend cuda --reps 1 \
+        > /dev/null 2>> "$LOG"
+      echo "sanitizer transpose $args: exit $?" | tee -a "$LOG"
+    done
+    stamp transpose-tune targets
+    : > "$OUT/transpose_targets.txt"
+    for args in "--shape 16384x16384 --variant padded" "--shape 16384x16384 --variant library" \
+                "--shape 16384x16384 --variant inplace" "--shape 16384x8192 --variant inplace" \
+                "--shape 8192x16384 --variant inplace"; do
+      echo "== transpose $args" >> "$OUT/transpose_targets.txt"
+      timeout 90 $CLI transpose $args --backend cuda --reps 10 2>&1 |
+        grep -E "^transpose|time|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
+    done
+    for k in 1 3; do  # the column passes' strip width: 2^k columns instead of the widest that fits
+      echo "== transpose --shape 16384x8192 --variant inplace, GIGACHECK_TRANSPOSE_STRIP_LOG2=$k" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_STRIP_LOG2=$k timeout 90 $CLI transpose --shape 16384x8192 --variant inplace --backend cuda --reps 10 2>&1 |
+        grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
+    done
+    for args in "16384x8192" "8192x16384"; do  # the opt-in cluster path of the column passes
+      echo "== transpose --shape $args --variant inplace, GIGACHECK_TRANSPOSE_CLUSTER=1" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_CLUSTER=1 timeout 90 $CLI transpose --shape $args --variant inplace --backend cuda --reps 10 2>&1 |
+        grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
+    done
+    GIGACHECK_TRANSPOSE_CLUSTER=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape 300x125 \
+      --variant inplace --backend cuda --reps 1 > /dev/null 2>> "$LOG"
+    echo "sanitizer transpose 300x125 inplace, GIGACHECK_TRANSPOSE_CLUSTER=1: exit $?" | tee -a "$LOG"
+    cat "$OUT/transpose_targets.txt" | tee -a "$LOG"
     ;;
   mgpu-gemm)
     # Issue 14 item 3: the blocked ABFT GEMM spread over G GPUs (all visible; one GPU: G = 2 emulated).

@@ -4,6 +4,7 @@
 #include "gigacheck/transpose.hpp"
 
 #include "../../engine/src/families/transpose/cpu/kernels.hpp"
+#include "../../engine/src/families/transpose/decomposition.hpp"
 #include "../../engine/src/families/transpose/ops.hpp"
 #include "../../engine/src/families/transpose/plan/schedule_builder.hpp"
 #include "../../engine/src/families/transpose/warp_access.hpp"
@@ -143,9 +144,18 @@ private slots:
             QCOMPARE(c.bytesRead, 512.0 * 512 * 4);
             QCOMPARE(c.bytesWritten, 512.0 * 512 * 4);
         }
+        // The C2R decomposition: column rotation (gcd > 1), row shuffle, column shuffle, each a read
+        // and a write of the whole matrix; coprime shapes skip the rotation.
         const Counts rect = countsOf(Variant::InPlace, 512, 256, ElementType::F32);
-        QCOMPARE(rect.passes, std::int64_t(2));
-        QCOMPARE(rect.trafficBytes, 4.0 * 512 * 256 * 4);
+        QCOMPARE(rect.passes, std::int64_t(3));
+        QCOMPARE(rect.trafficBytes, 6.0 * 512 * 256 * 4);
+        const Counts coprime = countsOf(Variant::InPlace, 128, 125, ElementType::F32);
+        QCOMPARE(coprime.passes, std::int64_t(2));
+        QCOMPARE(coprime.trafficBytes, 4.0 * 128 * 125 * 4);
+        QCOMPARE(coprime.bytesRead, 128.0 * 125 * 4);
+        const Counts square = countsOf(Variant::InPlace, 512, 512, ElementType::F32);
+        QCOMPARE(square.passes, std::int64_t(1));
+        QCOMPARE(square.trafficBytes, 2.0 * 512 * 512 * 4);
     }
 
     // Coalesced against strided, as one warp's addresses make them: 32 float32 in a row are 4
@@ -169,13 +179,150 @@ private slots:
         const std::int64_t tiles = n / 32;
         QCOMPARE(seed.threads, tiles * tiles * 256);
         QCOMPARE(seed.activeThreads, tiles * (tiles + 1) / 2 * 256);
+        // padded, 16-byte path: a warp's load is one 512-byte row (16 full sectors), its store four
+        // 128-byte output rows (16 full sectors); the rotated component order keeps the 32 x 129
+        // tile conflict free both ways. 32 x 128 strips of 256 threads.
         const Counts padded = countsOf(Variant::Padded, n, n, ElementType::F32);
-        QCOMPARE(padded.sectorsPerWarpLoad, 4.0);
-        QCOMPARE(padded.sectorsPerWarpStore, 4.0);
+        QCOMPARE(padded.sectorsPerWarpLoad, 16.0);
+        QCOMPARE(padded.sectorsPerWarpStore, 16.0);
         QCOMPARE(padded.sharedConflictWays, 1);
+        QCOMPARE(padded.threads, (n / 128) * (n / 32) * 256);
+        // The scalar fallback (a side not a multiple of 4): 32 x 33 tiles, 4 sectors per warp.
+        const Counts odd = countsOf(Variant::Padded, 4097, 4099, ElementType::F32);
+        QCOMPARE(odd.sectorsPerWarpLoad, 4.0);
+        QCOMPARE(odd.sharedConflictWays, 1);
+        // inplace square, 16-byte path: 64 x 64 tile pairs on the triangle, 2 rows of 256 bytes per
+        // warp instruction, conflict free.
         const Counts pairs = countsOf(Variant::InPlace, n, n, ElementType::F32);
         QCOMPARE(pairs.threads, pairs.activeThreads);  // no idle blocks below the diagonal
+        QCOMPARE(pairs.threads, (n / 64) * (n / 64 + 1) / 2 * 256);
+        QCOMPARE(pairs.sectorsPerWarpLoad, 16.0);
         QCOMPARE(pairs.sharedConflictWays, 1);
+        const Counts oddPairs = countsOf(Variant::InPlace, 4099, 4099, ElementType::F32);
+        QCOMPARE(oddPairs.sharedConflictWays, 1);
+        QCOMPARE(oddPairs.sectorsPerWarpLoad, 4.0);
+    }
+
+    // The C2R decomposition (decomposition.hpp) on the CPU, the reference of the CUDA kernels:
+    // every element at its transposed place, nothing lost or duplicated, and back again.
+    void decompositionShapes()
+    {
+        std::vector<std::pair<std::int64_t, std::int64_t>> shapes{
+            {1, 1},   {1, 2},    {2, 1},     {1, 77},    {77, 1},    {1, 1024},   {1024, 1},  {2, 3},    {3, 2},
+            {7, 13},  {13, 7},   {31, 33},   {33, 31},   {17, 17},   {64, 64},    {16, 48},   {48, 16},  {64, 32},
+            {32, 64}, {128, 96}, {300, 125}, {125, 300}, {127, 129}, {1000, 24},  {24, 1000}, {256, 1024}, {1024, 256},
+            {2048, 1536}, {999, 1000}, {4096, 2048}};
+        for (const auto& [m, n] : kShapes)
+            shapes.emplace_back(m, n);
+        for (const auto& [m, n] : shapes) {
+            const std::vector<std::int32_t> original = distinct<std::int32_t>(m, n);
+            std::vector<std::int32_t> x = original;
+            transpose::cpu::decompositionInPlace(x.data(), m, n);
+            QVERIFY2(misplaced(original, x, m, n) == 0, qPrintable(QStringLiteral("decomposition %1x%2").arg(m).arg(n)));
+            std::vector<std::int32_t> sortedAfter = x;
+            std::sort(sortedAfter.begin(), sortedAfter.end());
+            QVERIFY2(sortedAfter == original, qPrintable(QStringLiteral("decomposition %1x%2 lost an element").arg(m).arg(n)));
+            transpose::cpu::decompositionInPlace(x.data(), n, m);
+            QVERIFY2(x == original, qPrintable(QStringLiteral("decomposition %1x%2 and back").arg(m).arg(n)));
+        }
+        // Every shape up to 24 x 24, both ways of running the passes (C2R on the m x n grid, the
+        // inverse passes of C2R(n, m) on the n x m grid), against the cycle-following kernel and
+        // the out-of-place one.
+        for (std::int64_t m = 1; m <= 24; ++m)
+            for (std::int64_t n = 1; n <= 24; ++n) {
+                const std::vector<float> original = distinct<float>(m, n);
+                std::vector<float> a = original, b = original, c(original.size()), d = original, e = original;
+                transpose::cpu::decompositionInPlace(a.data(), m, n);
+                transpose::cpu::inPlaceAnyShape(b.data(), m, n);
+                transpose::cpu::outOfPlace(original.data(), c.data(), m, n);
+                transpose::cpu::c2rInPlace(d.data(), m, n);
+                transpose::cpu::r2cInPlace(e.data(), m, n);
+                QVERIFY2(a == b && a == c && d == c && e == c,
+                         qPrintable(QStringLiteral("decomposition %1x%2 vs references").arg(m).arg(n)));
+            }
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{300, 125}, {125, 300}, {1, 500}, {500, 1}, {256, 96}}) {
+            const std::vector<std::int32_t> original = distinct<std::int32_t>(m, n);
+            std::vector<std::int32_t> c2rWay = original, r2cWay = original;
+            transpose::cpu::c2rInPlace(c2rWay.data(), m, n);
+            transpose::cpu::r2cInPlace(r2cWay.data(), m, n);
+            QCOMPARE(misplaced(original, c2rWay, m, n), std::int64_t(0));
+            QCOMPARE(misplaced(original, r2cWay, m, n), std::int64_t(0));
+        }
+    }
+
+    // Each pass keeps its elements in one column (1, 3) or one row (2) and permutes it: a bijection
+    // of every column / row, for coprime, equal and common-factor dimensions.
+    void decompositionPassesAreBijections()
+    {
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {1, 9}, {9, 1}, {5, 7}, {12, 18}, {18, 12}, {16, 16}, {64, 40}, {300, 125}, {97, 1}}) {
+            const c2r::Shape s = c2r::shapeOf(m, n);
+            QCOMPARE(s.g * s.a, m);
+            QCOMPARE(s.g * s.b, n);
+            for (std::int64_t c = 0; c < n; ++c) {
+                std::set<std::int64_t> pre, post;
+                for (std::int64_t r = 0; r < m; ++r) {
+                    pre.insert(c2r::prerotationSource(s, r, c));
+                    post.insert(c2r::postSource(s, r, c));
+                    QCOMPARE(c2r::prerotationTarget(s, c2r::prerotationSource(s, r, c), c), r);  // the inverse rotation
+                }
+                QCOMPARE(std::int64_t(pre.size()), m);
+                QCOMPARE(std::int64_t(post.size()), m);
+                QVERIFY(*pre.rbegin() < m && *post.rbegin() < m && *pre.begin() >= 0 && *post.begin() >= 0);
+            }
+            for (std::int64_t r = 0; r < m; ++r) {
+                std::set<std::int64_t> row;
+                for (std::int64_t c = 0; c < n; ++c)
+                    row.insert(c2r::shuffleDestination(s, r, c));
+                QCOMPARE(std::int64_t(row.size()), n);
+                QVERIFY(*row.begin() >= 0 && *row.rbegin() < n);
+            }
+        }
+    }
+
+    // The GPU threads' incremental walkers (no division per element) give the closed forms, for
+    // the strides the kernels use (1024 threads; 1024 / W rows for strips of W columns) and others.
+    void decompositionWalkersMatchClosedForms()
+    {
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {1, 77}, {77, 1}, {3, 5}, {12, 18}, {300, 125}, {125, 300}, {1000, 24}, {2048, 1536}, {4099, 1031}, {8, 4096}}) {
+            const c2r::Shape s = c2r::shapeOf(m, n);
+            for (std::int64_t step : {1, 3, 32, 256, 1024}) {
+                const c2r::ShuffleStep d = c2r::shuffleStep(s, step);
+                for (std::int64_t r : {std::int64_t(0), m / 2, m - 1})
+                    for (std::int64_t c0 = 0; c0 < std::min(step, n); c0 += std::max<std::int64_t>(1, step / 7)) {
+                        c2r::ShuffleWalker w(s, c0);
+                        for (std::int64_t c = c0; c < n; c += step) {
+                            QCOMPARE(w.destination(s, r), c2r::shuffleDestination(s, r, c));
+                            w.advance(s, d);
+                        }
+                    }
+                const c2r::PostStep p = c2r::postStep(s, step);
+                for (std::int64_t j : {std::int64_t(0), n / 3, n - 1})
+                    for (std::int64_t i0 = 0; i0 < std::min(step, m); i0 += std::max<std::int64_t>(1, step / 5)) {
+                        c2r::PostWalker w(s, i0, j);
+                        for (std::int64_t i = i0; i < m; i += step) {
+                            QCOMPARE(w.source(s), c2r::postSource(s, i, j));
+                            w.advance(s, p);
+                        }
+                    }
+            }
+        }
+    }
+
+    void cpuRectangularRunsUseTheDecomposition()
+    {
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 77}, {77, 1}, {300, 125}, {257, 64}}) {
+            Config c;
+            c.m = m;
+            c.n = n;
+            c.variant = Variant::InPlace;
+            c.backend = BackendKind::Cpu;
+            c.reps = 2;
+            const Record r = runTranspose(c);
+            QVERIFY2(r.verified, qPrintable(QStringLiteral("cpu inplace %1x%2").arg(m).arg(n)));
+            QCOMPARE(r.counts.passes, std::int64_t(std::gcd(m, n) > 1 ? 3 : 2));
+        }
     }
 
     void cpuRunsVerify()

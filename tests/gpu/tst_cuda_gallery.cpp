@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <numeric>
+
 using namespace gigacheck;
 
 class TestCudaGallery : public QObject {
@@ -20,7 +22,9 @@ private slots:
         using namespace gigacheck::transpose;
         for (Variant v : {Variant::Naive, Variant::Coalesced, Variant::InPlace, Variant::Padded, Variant::Library})
             for (ElementType t : {ElementType::F32, ElementType::I32})
-                for (std::int64_t n : {1, 2, 31, 32, 33, 64, 100, 127, 512, 1000, 2048}) {
+                // 16-byte paths where n % 4 == 0 (4, 32, 60, 64, 68, 100, 512, 1000, 2048: whole and
+                // partial 64 x 64 pairs, 32 x 128 strips); the scalar fallbacks otherwise.
+                for (std::int64_t n : {1, 2, 4, 31, 32, 33, 60, 64, 68, 100, 127, 130, 257, 512, 1000, 2048}) {
                     if (v == Variant::Library && t == ElementType::I32)
                         continue;
                     Config c;
@@ -60,6 +64,64 @@ private slots:
                                                     .arg(n)
                                                     .arg(r.mismatches)));
             }
+    }
+
+    // The rectangular in-place transpose by the C2R decomposition (cuda/decomposition.cu) and the
+    // padded kernel's 16-byte and scalar paths: odd, coprime, power-of-two, 1 x n, n x 1 shapes,
+    // C2R (m <= n) and R2C (m > n), rows too long for the shared memory (the row shuffle's global
+    // scratch: 3 x 70001, 2 x 65536, and through R2C 65536 x 2, 60013 x 3).
+    void decompositionAndVectorPaths()
+    {
+        using namespace gigacheck::transpose;
+        const std::pair<std::int64_t, std::int64_t> shapes[] = {
+            {1, 77},    {77, 1},     {1, 4096},   {4096, 1},  {2, 3},      {300, 125}, {125, 300},  {127, 129},  {129, 127},
+            {257, 64},  {64, 257},   {36, 132},   {132, 36},  {4, 1000},   {1000, 4},  {100, 260},  {37, 100},   {1024, 512},
+            {512, 1024}, {2048, 1536}, {999, 1000}, {3, 70001}, {2, 65536}, {65536, 2}, {60013, 3}};
+        for (Variant v : {Variant::InPlace, Variant::Padded})
+            for (ElementType t : {ElementType::F32, ElementType::I32})
+                for (const auto& [m, n] : shapes) {
+                    Config c;
+                    c.m = m;
+                    c.n = n;
+                    c.variant = v;
+                    c.type = t;
+                    c.backend = BackendKind::Cuda;
+                    c.reps = (m + n) % 2 ? 1 : 2;  // both parities: forward and backward orientations
+                    const Record r = runTranspose(c);
+                    QVERIFY2(r.verified, qPrintable(QStringLiteral("%1 %2 %3x%4: %5 misplaced")
+                                                        .arg(QString::fromStdString(std::string(toString(v))))
+                                                        .arg(QString::fromStdString(std::string(toString(t))))
+                                                        .arg(m)
+                                                        .arg(n)
+                                                        .arg(r.mismatches)));
+                    QCOMPARE(r.mismatches, std::int64_t(0));
+                    if (v == Variant::InPlace)
+                        QCOMPARE(r.counts.passes, std::int64_t(std::gcd(m, n) > 1 ? 3 : 2));
+                }
+    }
+
+    // The opt-in cluster path of the column passes (GIGACHECK_TRANSPOSE_CLUSTER=1: 8-block clusters,
+    // distributed shared memory); where the device runs no such cluster the default path runs, and
+    // either way every element must land at its place.
+    void decompositionThroughClusters()
+    {
+        using namespace gigacheck::transpose;
+        qputenv("GIGACHECK_TRANSPOSE_CLUSTER", "1");
+        const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 77},  {77, 1},   {300, 125},  {125, 300},   {127, 129},
+                                                                {4, 1000}, {1000, 4}, {2048, 1536}, {1536, 2048}, {9, 9000}};
+        for (ElementType t : {ElementType::F32, ElementType::I32})
+            for (const auto& [m, n] : shapes) {
+                Config c;
+                c.m = m;
+                c.n = n;
+                c.variant = Variant::InPlace;
+                c.type = t;
+                c.backend = BackendKind::Cuda;
+                c.reps = 2;
+                const Record r = runTranspose(c);
+                QVERIFY2(r.verified, qPrintable(QStringLiteral("cluster inplace %1x%2: %3 misplaced").arg(m).arg(n).arg(r.mismatches)));
+            }
+        qunsetenv("GIGACHECK_TRANSPOSE_CLUSTER");
     }
 
     void reducedMatmuls()

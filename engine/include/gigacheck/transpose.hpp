@@ -19,7 +19,7 @@ enum class Variant {
     Blocked,     // CPU, in place, square: seed Algorithm 2 (diagonal blocks first, block 16)
     OutOfPlace,  // CPU, any m x n, into a second matrix, 16 x 16 cache blocks
     Coalesced,   // GPU, in place, square: seed Algorithm 3 (8 x 32 threads, 32 x 32 tiles)
-    InPlace,     // both, any m x n, no second matrix (square: tile-pair swaps)
+    InPlace,     // both, any m x n, no second matrix (square: tile-pair swaps; rectangular: C2R decomposition)
     Padded,      // GPU, any m x n, out of place through padded shared memory
     Library,     // GPU, cuBLAS geam (float32 only)
 };
@@ -49,7 +49,7 @@ struct Counts {
     double sectorsPerWarpStore = 0;  // GPU: ... one warp's store instruction
     int sharedConflictWays = 0;      // GPU: worst shared-memory bank conflict (1 = none, 0 = no shared)
     double trafficBytes = 0;         // bytes through memory in all passes (>= bytesRead + bytesWritten)
-    std::int64_t passes = 1;       // sweeps over the matrix (rectangular in place: 2)
+    std::int64_t passes = 1;       // sweeps over the matrix (rectangular in place: 3, coprime 2)
 };
 Counts countsOf(Variant, std::int64_t m, std::int64_t n, ElementType);
 

@@ -1,9 +1,11 @@
 // Counts of each transpose, from its loop nest (CPU) or its index arithmetic replayed for one
 // warp of an off-diagonal block (GPU, warp_access.hpp). Effective bandwidth follows the seed:
 // every element read once and written once, whatever the kernel really moves.
+#include "families/transpose/decomposition.hpp"
 #include "families/transpose/warp_access.hpp"
 #include "gigacheck/transpose.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace gigacheck::transpose {
@@ -59,6 +61,71 @@ void countPaddedTile(Counts& c, std::int64_t rowsOfTiles, std::int64_t colsOfTil
     (void)colsOfTiles;
 }
 
+// The 16-byte paths (cuda/kernels.cuh: kStripRows x kStripColumns, kPairTile; the same numbers).
+constexpr int kStripRows = 32, kStripColumns = 128, kPairTile = 64;
+constexpr std::size_t kVectorBytes = 16;
+
+// Worst bank conflict over the 4 component steps e of a vector kernel's shared access.
+int worstOverComponents(const std::function<std::int64_t(int lane, int e)>& word)
+{
+    int ways = 0;
+    for (int e = 0; e < 4; ++e)
+        ways = std::max(ways, bankConflictWays([&](int lane) { return word(lane, e); }));
+    return ways;
+}
+
+// padded, 16-byte path: warp ty = 0 of a 32 x 128 strip; lane tx loads a float4 of row 0 and
+// stores a float4 of 4 output columns (lanes l = tx % 8 along the row, q = tx / 8 over 4 rows).
+void countPaddedStrip(Counts& c, std::int64_t m, std::int64_t n)
+{
+    c.threads = c.activeThreads = ceilDiv(n, kStripColumns) * ceilDiv(m, kStripRows) * 256;
+    c.loadsPerThread = kStripRows / 8;  // 16-byte loads
+    c.sectorsPerWarpLoad = sectorsTouched([&](int tx) { return std::int64_t(tx); }, kVectorBytes);  // a 512-byte row
+    c.sectorsPerWarpStore = sectorsTouched([&](int tx) { return (tx >> 3) * (m / 4) + (tx & 7); }, kVectorBytes);
+    const int pitch = kStripColumns + 1;
+    const int store = worstOverComponents([&](int tx, int e) { return std::int64_t(4 * tx + ((e + (tx >> 3)) & 3)); });
+    const int load = worstOverComponents([&](int tx, int e) { return std::int64_t((4 * (tx & 7) + e) * pitch + (tx >> 3)); });
+    c.sharedConflictWays = std::max(store, load);
+}
+
+// inplace square, 16-byte path: 64 x 64 tile pairs, 256 threads; warp 0, pass 0.
+void countTilePairs64(Counts& c, std::int64_t n)
+{
+    const std::int64_t side = ceilDiv(n, kPairTile);
+    c.threads = c.activeThreads = side * (side + 1) / 2 * 256;
+    c.loadsPerThread = side > 1 ? 8 : 4;  // 16-byte loads: 4 of each tile of the pair
+    auto global = [&](int lane) { return (lane >> 4) * (n / 4) + (lane & 15); };  // 2 rows of 256 bytes
+    c.sectorsPerWarpLoad = c.sectorsPerWarpStore = sectorsTouched(global, kVectorBytes);
+    const int pitch = kPairTile + 1;
+    const int store = worstOverComponents([&](int lane, int e) {
+        const int t = lane & 15, h = lane >> 4;
+        return std::int64_t(h * pitch + 4 * t + ((e + 2 * (t >> 3)) & 3));
+    });
+    const int load = worstOverComponents([&](int lane, int e) {
+        const int l = lane & 15, q = lane >> 4;
+        return std::int64_t((4 * l + ((e + 2 * (l >> 3)) & 3)) * pitch + q);
+    });
+    c.sharedConflictWays = std::max(store, load);
+}
+
+// Rectangular in place, the C2R decomposition (cuda/decomposition.cu): the row shuffle's figures
+// (one block of 1024 threads per row, coalesced reads, the scatter into the shared row replayed
+// for the first warp of row 1); the column passes move strips of whole columns the same way.
+void countDecomposition(Counts& c, std::int64_t m, std::int64_t n, std::size_t eb, double bytes)
+{
+    const c2r::Shape s = c2r::shapeOf(m, n);
+    c.passes = s.g > 1 ? 3 : 2;  // column rotation (gcd > 1), row shuffle, column shuffle
+    c.trafficBytes = 2.0 * double(c.passes) * bytes;
+    c.threads = c.activeThreads = m * 1024;
+    c.loadsPerThread = double(ceilDiv(n, 1024));
+    auto row = [&](int lane) { return lane < n ? std::int64_t(n + lane) : -1; };
+    c.sectorsPerWarpLoad = sectorsTouched(row, eb);
+    auto rowVector = [&](int lane) { return 4 * lane < n ? std::int64_t(n / 4 + lane) : -1; };  // 16-byte write-back
+    c.sectorsPerWarpStore = n % 4 == 0 ? sectorsTouched(rowVector, kVectorBytes) : sectorsTouched(row, eb);
+    const std::int64_t r = m > 1 ? 1 : 0;
+    c.sharedConflictWays = bankConflictWays([&](int lane) { return lane < n ? c2r::shuffleDestination(s, r, lane) : -1; });
+}
+
 }  // namespace
 
 Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
@@ -81,22 +148,26 @@ Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
         countNaiveGpu(c, n, eb);
         break;
     case Variant::Coalesced: countSeedCoalesced(c, n, eb); break;
-    case Variant::InPlace: {
-        const std::int64_t g = std::gcd(m, n);
-        const std::int64_t side = ceilDiv(g, kTile);
-        c.threads = c.activeThreads = side * (side + 1) / 2 * 256 * ((m / g) * (n / g));
-        c.loadsPerThread = side > 1 ? 8 : 4;
-        countPaddedTile(c, side, side, n, eb);
+    case Variant::InPlace:
         if (!square) {
-            c.passes = 2;  // tiles in place, then the segment cycles
-            c.trafficBytes = 4 * bytes;
+            countDecomposition(c, m, n, eb, bytes);
+        } else if (n % 4 == 0) {
+            countTilePairs64(c, n);
+        } else {
+            const std::int64_t side = ceilDiv(n, kTile);
+            c.threads = c.activeThreads = side * (side + 1) / 2 * 256;
+            c.loadsPerThread = side > 1 ? 8 : 4;
+            countPaddedTile(c, side, side, n, eb);
         }
         break;
-    }
     case Variant::Padded:
-        c.threads = c.activeThreads = ceilDiv(m, kTile) * ceilDiv(n, kTile) * 256;
-        c.loadsPerThread = 4;
-        countPaddedTile(c, ceilDiv(m, kTile), ceilDiv(n, kTile), n, eb);
+        if (m % 4 == 0 && n % 4 == 0) {
+            countPaddedStrip(c, m, n);
+        } else {
+            c.threads = c.activeThreads = ceilDiv(m, kTile) * ceilDiv(n, kTile) * 256;
+            c.loadsPerThread = 4;
+            countPaddedTile(c, ceilDiv(m, kTile), ceilDiv(n, kTile), n, eb);
+        }
         break;
     case Variant::Blocked:
     case Variant::OutOfPlace:

@@ -13,8 +13,8 @@ constexpr std::array<EnumName<Variant>, 7> kVariants{{
     {Variant::Blocked, "blocked", "Blocked in place (CPU)", "Square, in place: seed Algorithm 2, diagonal blocks first, block 16"},
     {Variant::OutOfPlace, "outofplace", "Out of place (CPU)", "Any m x n into a second matrix, 16 x 16 cache blocks"},
     {Variant::Coalesced, "coalesced", "Coalesced in place (GPU)", "Square, in place: seed Algorithm 3, 8 x 32 threads, 32 x 32 tiles"},
-    {Variant::InPlace, "inplace", "In place, any shape", "Any m x n, no second matrix: tile-pair swaps, then segment cycles"},
-    {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place through a 32 x 33 shared tile"},
+    {Variant::InPlace, "inplace", "In place, any shape", "Any m x n, no second matrix: square 64 x 64 tile pairs (16-byte); rectangular the C2R decomposition (3 passes)"},
+    {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place: 32 x 128 strips, 16-byte loads and stores, 32 x 129 shared tile"},
     {Variant::Library, "library", "cuBLAS geam (GPU)", "The library reference, out of place, float32"},
 }};
 constexpr std::array<EnumName<ElementType>, 2> kTypes{{

@@ -45,6 +45,16 @@ template <class T> void outOfPlace(const T* x, T* y, std::int64_t m, std::int64_
 // Square: step 2 is the identity. gcd 1: element-wise cycle following.
 template <class T> void inPlaceAnyShape(T* x, std::int64_t m, std::int64_t n);
 
+// In place for any m x n by the C2R decomposition (decomposition.hpp, Catanzaro, Keller, Garland,
+// PPoPP 2014): a column rotation (when gcd(m, n) > 1), a row shuffle, a column shuffle, each
+// through one column or one row of scratch (max(m, n) elements). c2rInPlace runs the passes on the
+// m x n grid, r2cInPlace the inverse passes of C2R(n, m) on the n x m grid; both are correct for
+// every shape, decompositionInPlace picks the one whose columns are the shorter (m <= n: C2R), as
+// the CUDA kernels do (cuda/decomposition.cu): the CPU reference, the same index functions.
+template <class T> void c2rInPlace(T* x, std::int64_t m, std::int64_t n);
+template <class T> void r2cInPlace(T* x, std::int64_t m, std::int64_t n);
+template <class T> void decompositionInPlace(T* x, std::int64_t m, std::int64_t n);
+
 // Where segment s (g elements) of the tile-transposed m x n matrix belongs in the n x m result
 // (shared with the CUDA kernel's host-side cycle search).
 struct SegmentPermutation {

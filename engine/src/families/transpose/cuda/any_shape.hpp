@@ -1,31 +1,23 @@
-// The rectangular in-place transpose on the device (README: tiles in place, then segment
-// cycles): holds the cycle leaders of both orientations, found once on the host.
+// The rectangular in-place transpose on the device (README: the C2R decomposition,
+// cuda/decomposition.cu): the launch configuration of both orientations and the global scratch
+// when a row or a column does not fit the shared memory.
 #pragma once
 
 #include "core/cuda/resources.hpp"
-#include "families/transpose/cpu/kernels.hpp"
-
-#include <vector>
+#include "families/transpose/cuda/decomposition.cuh"
 
 namespace gigacheck::transpose {
-
-// The leaders of the non-trivial cycles of p (a visited bitset on the host).
-std::vector<std::int64_t> cycleLeaders(const cpu::SegmentPermutation& p);
 
 template <class T> class AnyShapeInPlace {
 public:
     AnyShapeInPlace(std::int64_t m, std::int64_t n);
     // Transposes the m x n matrix at x (forward) or the n x m one (backward) on stream s.
     void run(T* x, bool forward, cudaStream_t s) const;
+    std::size_t scratchBytes() const { return scratch_.bytes(); }
 
 private:
-    struct Orientation {
-        cpu::SegmentPermutation p;
-        gigacheck::cuda::DeviceBuffer leaders;
-        std::int64_t cycles = 0;
-    };
-    static Orientation make(std::int64_t m, std::int64_t n);
-    Orientation forward_, backward_;
+    kernels::DecompositionConfig forward_, backward_;
+    gigacheck::cuda::DeviceBuffer scratch_;
 };
 
 }  // namespace gigacheck::transpose

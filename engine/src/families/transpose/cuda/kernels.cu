@@ -110,49 +110,149 @@ template <class T> __global__ void paddedKernel(const T* __restrict__ in, T* __r
             out[(or0 + ty + r) * m + oc] = tile[tx][ty + r];
 }
 
-__device__ __forceinline__ std::int64_t segmentDestination(std::int64_t s, std::int64_t g, std::int64_t a, std::int64_t b)
+template <class T> struct Vec4;
+template <> struct Vec4<float> {
+    using type = float4;
+};
+template <> struct Vec4<std::int32_t> {
+    using type = int4;
+};
+
+template <class V> __device__ __forceinline__ auto component(const V& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+template <class V, class E> __device__ __forceinline__ void setComponent(V& v, int k, E e)
 {
-    const std::int64_t j = s % b, t = s / b, r = t % g, i = t / g;
-    return (j * g + r) * a + i;
+    if (k == 0)
+        v.x = e;
+    else if (k == 1)
+        v.y = e;
+    else if (k == 2)
+        v.z = e;
+    else
+        v.w = e;
 }
 
-// Each thread carries kSegmentElementsPerThread elements of the segment along the cycle: the
-// next segment's addresses do not depend on the data, so the loads of a step overlap.
+// "padded", 16-byte path (m % 4 == 0, n % 4 == 0, aligned pointers). One block of 32 x 8 threads
+// moves a 32-row x 128-column strip: each warp loads whole 512-byte input rows as float4 (4
+// loads in flight per thread, 16 KB per block), the strip goes through a 32 x 129 shared tile,
+// and each warp stores four 128-byte output rows as float4. Bank conflicts: a lane's 4 components
+// land in 4 consecutive words; lane groups of 8 write them in a rotated order so that the 32 lanes
+// of each shared store hit 32 distinct banks; the column-wise reads (4 consecutive tile rows, one
+// column) are conflict free through the 129-word pitch.
 template <class T>
-__global__ void segmentCyclesKernel(T* x, std::int64_t g, std::int64_t a, std::int64_t b, const std::int64_t* leaders, std::int64_t cycles)
+__global__ void __launch_bounds__(kTile * kTileRows) paddedVectorKernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t m,
+                                                                        std::int64_t n, std::int64_t stripsPerRow)
 {
-    const std::int64_t chunk = std::int64_t(kSegmentThreads) * kSegmentElementsPerThread;
-    const std::int64_t first = std::int64_t(blockIdx.x) * chunk + threadIdx.x;
-    for (std::int64_t cycle = blockIdx.y; cycle < cycles; cycle += gridDim.y) {
-        const std::int64_t start = leaders[cycle];
-        T carried[kSegmentElementsPerThread];
+    using V = typename Vec4<T>::type;
+    __shared__ T tile[kStripRows][kStripColumns + 1];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const std::int64_t r0 = std::int64_t(blockIdx.x / stripsPerRow) * kStripRows;
+    const std::int64_t c0 = std::int64_t(blockIdx.x % stripsPerRow) * kStripColumns;
+    V v[kStripRows / kTileRows];
+    const std::int64_t c = c0 + 4 * tx;
 #pragma unroll
-        for (int e = 0; e < kSegmentElementsPerThread; ++e) {
-            const std::int64_t off = first + e * kSegmentThreads;
-            if (off < g)
-                carried[e] = x[start * g + off];
+    for (int k = 0; k < kStripRows / kTileRows; ++k) {
+        const std::int64_t r = r0 + ty + kTileRows * k;
+        v[k] = V{};
+        if (r < m && c < n)
+            v[k] = __ldg(reinterpret_cast<const V*>(in + r * n + c));
+    }
+    const int rotation = tx >> 3;
+#pragma unroll
+    for (int k = 0; k < kStripRows / kTileRows; ++k)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int w = (e + rotation) & 3;
+            tile[ty + kTileRows * k][4 * tx + w] = component(v[k], w);
         }
-        std::int64_t to = segmentDestination(start, g, a, b);
-        while (to != start) {
+    __syncthreads();
+    // Output n x m: strip column cl is output row c0 + cl; lanes (l, q): columns r0 + 4l .. + 3.
+    const int l = tx & 7, q = tx >> 3;
+    const std::int64_t oc = r0 + 4 * l;
 #pragma unroll
-            for (int e = 0; e < kSegmentElementsPerThread; ++e) {
-                const std::int64_t off = first + e * kSegmentThreads;
-                if (off < g) {
-                    const T displaced = x[to * g + off];
-                    x[to * g + off] = carried[e];
-                    carried[e] = displaced;
-                }
-            }
-            to = segmentDestination(to, g, a, b);
-        }
-#pragma unroll
-        for (int e = 0; e < kSegmentElementsPerThread; ++e) {
-            const std::int64_t off = first + e * kSegmentThreads;
-            if (off < g)
-                x[start * g + off] = carried[e];
+    for (int k = 0; k < kStripColumns / kStripRows; ++k) {
+        const int cl = ty * 4 + q + kStripRows * k;
+        const std::int64_t orow = c0 + cl;
+        if (orow < n && oc < m) {
+            V o;
+            o.x = tile[4 * l][cl];
+            o.y = tile[4 * l + 1][cl];
+            o.z = tile[4 * l + 2][cl];
+            o.w = tile[4 * l + 3][cl];
+            *reinterpret_cast<V*>(out + orow * m + oc) = o;
         }
     }
 }
+
+// "inplace", square, 16-byte path (n % 4 == 0, aligned): one block per pair of symmetric 64 x 64
+// tiles on the upper triangle (i <= j: a triangular grid, no idle block), 256 threads. Both tiles
+// are loaded as float4 (16 lanes per 256-byte tile row, 8 loads in flight per thread, 32 KB per
+// block) into 64 x 65 shared tiles, then each is written, transposed, to the other's place as
+// float4 (16 lanes per output row). Diagonal tiles: one tile, transposed in place. The component
+// order is rotated per half-warp group in both directions so that no shared access conflicts.
+template <class T> __global__ void __launch_bounds__(256) tilePairSwapVectorKernel(T* __restrict__ x, std::int64_t n)
+{
+    using V = typename Vec4<T>::type;
+    __shared__ T upper[kPairTile][kPairTile + 1];
+    __shared__ T lower[kPairTile][kPairTile + 1];
+    std::int64_t ti, tj;
+    tilePairOf(blockIdx.x, ti, tj);
+    const bool diagonal = ti == tj;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const std::int64_t r0 = ti * kPairTile, c0 = tj * kPairTile;  // the upper tile; its mirror at (c0, r0)
+    constexpr int kPasses = kPairTile / 16;                         // 16 tile rows per pass of 8 warps
+    {
+        const int t = lane & 15, h = lane >> 4, rotation = (t >> 3) * 2;
+        V u[kPasses], w[kPasses];
+#pragma unroll
+        for (int k = 0; k < kPasses; ++k) {
+            const int rr = warp * 2 + h + 16 * k;
+            u[k] = V{};
+            w[k] = V{};
+            if (r0 + rr < n && c0 + 4 * t < n)
+                u[k] = *reinterpret_cast<const V*>(x + (r0 + rr) * n + c0 + 4 * t);
+            if (!diagonal && c0 + rr < n && r0 + 4 * t < n)
+                w[k] = *reinterpret_cast<const V*>(x + (c0 + rr) * n + r0 + 4 * t);
+        }
+#pragma unroll
+        for (int k = 0; k < kPasses; ++k) {
+            const int rr = warp * 2 + h + 16 * k;
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int c = (e + rotation) & 3;
+                upper[rr][4 * t + c] = component(u[k], c);
+                if (!diagonal)
+                    lower[rr][4 * t + c] = component(w[k], c);
+            }
+        }
+    }
+    __syncthreads();
+    const int l = lane & 15, q = lane >> 4, rotation = (l >> 3) * 2;
+    T(*const intoUpper)[kPairTile + 1] = diagonal ? upper : lower;
+#pragma unroll
+    for (int k = 0; k < kPasses; ++k) {
+        const int cl = warp * 2 + q + 16 * k;
+        if (r0 + cl < n && c0 + 4 * l < n) {  // X'(r0 + cl, c0 + 4l + e) = X(c0 + 4l + e, r0 + cl)
+            V o;
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int c = (e + rotation) & 3;
+                setComponent(o, c, intoUpper[4 * l + c][cl]);
+            }
+            *reinterpret_cast<V*>(x + (r0 + cl) * n + c0 + 4 * l) = o;
+        }
+        if (!diagonal && c0 + cl < n && r0 + 4 * l < n) {  // X'(c0 + cl, r0 + 4l + e) = X(r0 + 4l + e, c0 + cl)
+            V o;
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int c = (e + rotation) & 3;
+                setComponent(o, c, upper[4 * l + c][cl]);
+            }
+            *reinterpret_cast<V*>(x + (c0 + cl) * n + r0 + 4 * l) = o;
+        }
+    }
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 constexpr std::int64_t kMaxGridY = 65535;
 
@@ -189,21 +289,28 @@ void launchTilePairSwap(T* x, std::int64_t g, std::int64_t ld, std::int64_t tile
 template <class T> void launchPadded(const T* in, T* out, std::int64_t m, std::int64_t n, cudaStream_t s)
 {
     const dim3 block(kTile, kTileRows);
+    if (paddedUsesVectors(m, n) && aligned16(in) && aligned16(out)) {
+        const std::int64_t stripsPerRow = ceilDiv(n, kStripColumns);
+        paddedVectorKernel<<<unsigned(stripsPerRow * ceilDiv(m, kStripRows)), block, 0, s>>>(in, out, m, n, stripsPerRow);
+        CUDA_CHECK_LAUNCH();
+        return;
+    }
     const dim3 grid(unsigned(ceilDiv(n, kTile)), unsigned(ceilDiv(m, kTile)));
     paddedKernel<<<grid, block, 0, s>>>(in, out, m, n);
     CUDA_CHECK_LAUNCH();
 }
 
-template <class T>
-void launchSegmentCycles(T* x, std::int64_t g, std::int64_t a, std::int64_t b, const std::int64_t* leaders,
-                         std::int64_t cycles, cudaStream_t s)
+template <class T> void launchSquareInPlace(T* x, std::int64_t n, cudaStream_t s)
 {
-    if (cycles <= 0)
+    if (n <= 1)
         return;
-    const dim3 grid(unsigned(ceilDiv(g, std::int64_t(kSegmentThreads) * kSegmentElementsPerThread)),
-                    unsigned(std::min(cycles, kMaxGridY)));
-    segmentCyclesKernel<<<grid, kSegmentThreads, 0, s>>>(x, g, a, b, leaders, cycles);
-    CUDA_CHECK_LAUNCH();
+    if (squareUsesVectors(n) && aligned16(x)) {
+        const std::int64_t side = ceilDiv(n, kPairTile);
+        tilePairSwapVectorKernel<<<unsigned(side * (side + 1) / 2), 256, 0, s>>>(x, n);
+        CUDA_CHECK_LAUNCH();
+        return;
+    }
+    launchTilePairSwap(x, n, n, 1, 1, s);
 }
 
 #define GIGACHECK_TRANSPOSE_KERNELS(T)                                                                       \
@@ -211,7 +318,7 @@ void launchSegmentCycles(T* x, std::int64_t g, std::int64_t a, std::int64_t b, c
     template void launchSeedCoalesced<T>(T*, std::int64_t, cudaStream_t);                                   \
     template void launchTilePairSwap<T>(T*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, cudaStream_t); \
     template void launchPadded<T>(const T*, T*, std::int64_t, std::int64_t, cudaStream_t);                  \
-    template void launchSegmentCycles<T>(T*, std::int64_t, std::int64_t, std::int64_t, const std::int64_t*, std::int64_t, cudaStream_t);
+    template void launchSquareInPlace<T>(T*, std::int64_t, cudaStream_t);
 GIGACHECK_TRANSPOSE_KERNELS(float)
 GIGACHECK_TRANSPOSE_KERNELS(std::int32_t)
 #undef GIGACHECK_TRANSPOSE_KERNELS

@@ -12,8 +12,14 @@ inline constexpr int kTile = 32;        // 32 x 32 tiles: one warp spans a tile 
 inline constexpr int kTileRows = 8;     // 32 x 8 threads, 4 tile rows each
 inline constexpr int kSeedThreadsX = 8;   // seed section 5.2: thread block 8 x 32
 inline constexpr int kSeedThreadsY = 32;
-inline constexpr int kSegmentThreads = 256;
-inline constexpr int kSegmentElementsPerThread = 4;
+inline constexpr int kStripRows = 32;      // padded, 16-byte path: a 32 x 128 strip per block
+inline constexpr int kStripColumns = 128;
+inline constexpr int kPairTile = 64;       // inplace square, 16-byte path: 64 x 64 tile pairs
+
+// Whether the 16-byte paths apply (row lengths keep every row 16-byte aligned; the launchers also
+// check the pointers and fall back to the scalar kernels otherwise).
+inline bool paddedUsesVectors(std::int64_t m, std::int64_t n) { return m % 4 == 0 && n % 4 == 0; }
+inline bool squareUsesVectors(std::int64_t n) { return n % 4 == 0; }
 
 // "naive": one thread per element; the thread above the diagonal swaps X(r, c) and X(c, r).
 // Row reads are coalesced, the mirror's are strided by n (one sector per thread).
@@ -24,20 +30,19 @@ template <class T> void launchNaiveInPlace(T* x, std::int64_t n, cudaStream_t s)
 // diagonal returning at once.
 template <class T> void launchSeedCoalesced(T* x, std::int64_t n, cudaStream_t s);
 
-// "inplace", square: one block per tile pair (i <= j, a triangular grid, no idle blocks),
+// "inplace", square, scalar path (n % 4 != 0): one block per tile pair (i <= j, a triangular grid, no idle blocks),
 // 32 x 8 threads, padded shared tiles (no bank conflicts), 8 loads in flight per thread before
 // the first store. Works on the `tiles` g x g squares of an ld-strided matrix laid out as a grid
 // with `tilesPerRow` per row (the square case: one tile, g = ld = n).
 template <class T>
 void launchTilePairSwap(T* x, std::int64_t g, std::int64_t ld, std::int64_t tiles, std::int64_t tilesPerRow, cudaStream_t s);
 
-// "padded": out of place, 32 x 33 shared tile, 32 x 8 threads; any m x n.
+// "padded": out of place, any m x n. 16-byte path (m, n multiples of 4): 32 x 128 strips through
+// a 32 x 129 shared tile; else the scalar 32 x 33 tile, 32 x 8 threads.
 template <class T> void launchPadded(const T* in, T* out, std::int64_t m, std::int64_t n, cudaStream_t s);
 
-// Rectangular in place, step 2: moves the g-element segments along the cycles that start at
-// `leaders` (device array of `cycles` segment indices) of SegmentPermutation(a*g, b*g).
-template <class T>
-void launchSegmentCycles(T* x, std::int64_t g, std::int64_t a, std::int64_t b, const std::int64_t* leaders,
-                         std::int64_t cycles, cudaStream_t s);
+// "inplace", square n x n: the 16-byte 64 x 64 tile-pair kernel where n % 4 == 0, else
+// launchTilePairSwap. (Rectangular in place: cuda/decomposition.cuh.)
+template <class T> void launchSquareInPlace(T* x, std::int64_t n, cudaStream_t s);
 
 }  // namespace gigacheck::transpose::kernels

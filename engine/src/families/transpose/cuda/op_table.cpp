@@ -14,7 +14,7 @@ namespace gigacheck::transpose {
 
 namespace {
 
-// Per run: the cuBLAS handle of `library`, the cycle leaders of the rectangular in-place kernel.
+// Per run: the cuBLAS handle of `library`, the rectangular in-place decomposition's configuration.
 struct State : gigacheck::cuda::RunState {
     std::unique_ptr<gigacheck::cuda::CublasHandle> cublas;
     std::unique_ptr<AnyShapeInPlace<float>> anyShapeF32;
@@ -69,7 +69,7 @@ template <class T> void issueTyped(const gigacheck::cuda::OpContext& c, const In
     case Variant::Coalesced: kernels::launchSeedCoalesced(x, n, s); break;
     case Variant::InPlace:
         if (m == n) {
-            kernels::launchTilePairSwap(x, n, n, 1, 1, s);
+            kernels::launchSquareInPlace(x, n, s);
         } else {
             const bool forward = m == inputs.m;
             if constexpr (std::is_same_v<T, float>)
