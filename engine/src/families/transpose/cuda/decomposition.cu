@@ -209,6 +209,12 @@ template <class T, ColumnPass Pass>
 __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(kDecompositionThreads)
     clusterColumnsKernel(T* __restrict__ x, c2r::Shape s, int logW, int logBand)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    // Clusters exist from sm_90; clusterColumns never picks this path on an older device (its
+    // occupancy query fails there), so the sm_80 image only needs the symbol.
+    (void)x, (void)s, (void)logW, (void)logBand;
+    __trap();
+#else
     namespace cg = cooperative_groups;
     cg::cluster_group cluster = cg::this_cluster();
     extern __shared__ __align__(16) unsigned char decompositionShared[];
@@ -279,6 +285,7 @@ __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(kDecomp
         }
         cluster.sync();
     }
+#endif
 }
 
 template <class Kernel> void allowShared(Kernel kernel, std::size_t bytes)
