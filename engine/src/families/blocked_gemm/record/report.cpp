@@ -284,9 +284,24 @@ void writeReference(std::ostream& out, const RunRecord& r)
 
 }  // namespace
 
+std::string formatInputsLine(const RunRecord& r)
+{
+    if (r.inputs.empty())
+        return {};
+    std::string line = "Your matrices:";
+    for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+        const InputMatrix& m = r.inputs[i];
+        line += std::string(i ? ", " : " ") + m.operand + " from " + m.file + " (" + shapeText(m.rows, m.cols) + ", " +
+                m.dtype + ", " + (m.fortranOrder ? "Fortran order" : "C order") + ")";
+    }
+    return line + "; the run computes in " + std::string(toString(r.config.precision));
+}
+
 std::string formatReport(const RunRecord& r)
 {
     std::ostringstream out;
+    if (!r.inputs.empty())
+        out << formatInputsLine(r) << "\n";
     writeSeedBlock(out, r);
     writeBackendAndPlan(out, r);
     writeMetrics(out, r);
