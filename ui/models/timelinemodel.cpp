@@ -16,6 +16,12 @@ int TimelineModel::addRun(const std::string& label)
     return run;
 }
 
+void TimelineModel::setRunLabel(int run, const std::string& label)
+{
+    if (run >= 0 && run < runCount())
+        runLabels_[std::size_t(run)] = label;
+}
+
 void TimelineModel::clear()
 {
     runLabels_.clear();

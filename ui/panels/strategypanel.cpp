@@ -3,6 +3,8 @@
 #include "memorybar.hpp"
 #include "onlineschemebox.hpp"
 
+#include "models/sizetext.hpp"
+
 #include <QButtonGroup>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,6 +14,18 @@
 #include <QVBoxLayout>
 
 namespace gigacheck::ui {
+
+namespace {
+
+constexpr int kAutoId = 100;  // beside the StrategyKind ids of the other buttons
+
+QString strategyName(StrategyKind s)
+{
+    const std::string_view name = toString(s);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+}  // namespace
 
 StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
 {
@@ -33,8 +47,20 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
         group_->addButton(button, int(s));
         choices->addWidget(button);
     }
+    auto* autoButton = new QRadioButton(QStringLiteral("auto"), this);
+    autoButton->setObjectName(QStringLiteral("strategy_auto"));
+    autoButton->setToolTip(QStringLiteral("The cost-model planner chooses the strategy and the blocking with the smallest "
+                                          "predicted time under the cap, and explains why"));
+    group_->addButton(autoButton, kAutoId);
+    choices->addWidget(autoButton);
     choices->addStretch(1);
     layout->addLayout(choices);
+    autoChoiceLabel_ = new QLabel(this);
+    autoChoiceLabel_->setObjectName(QStringLiteral("autoChoice"));
+    autoChoiceLabel_->setTextFormat(Qt::RichText);
+    autoChoiceLabel_->setWordWrap(true);
+    autoChoiceLabel_->hide();
+    layout->addWidget(autoChoiceLabel_);
     layout->addWidget(explanation_);
     group_->button(int(StrategyKind::S1))->setChecked(true);
     explanation_->setText(group_->button(int(StrategyKind::S1))->toolTip());
@@ -62,12 +88,23 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
         if (!on)
             return;
         explanation_->setText(group_->button(id)->toolTip());
+        autoChoiceLabel_->setVisible(id == kAutoId);
+        if (id != kAutoId) {
+            autoChoice_.reset();
+            for (QAbstractButton* b : group_->buttons()) {
+                QFont f = b->font();
+                f.setBold(false);
+                b->setFont(f);
+            }
+        }
         emit changed();
     });
 }
 
 StrategyKind StrategyPanel::strategy() const
 {
+    if (group_->checkedId() == kAutoId)
+        return autoChoice_.value_or(StrategyKind::S1);
     return StrategyKind(group_->checkedId());
 }
 
@@ -77,8 +114,62 @@ void StrategyPanel::setStrategy(StrategyKind s)
         b->setChecked(true);
 }
 
+bool StrategyPanel::isAuto() const
+{
+    return group_->checkedId() == kAutoId;
+}
+
+void StrategyPanel::setAuto(bool on)
+{
+    if (on)
+        group_->button(kAutoId)->setChecked(true);
+    else if (isAuto())
+        setStrategy(autoChoice_.value_or(StrategyKind::S1));
+}
+
+void StrategyPanel::setBinaryUnits(bool binary)
+{
+    binary_ = binary;
+    bar_->setBinaryUnits(binary);
+}
+
+void StrategyPanel::showAutoPlanning()
+{
+    autoChoiceLabel_->setText(autoChoice_ ? QStringLiteral("<b>auto → %1</b> <i>(planning again…)</i>").arg(strategyName(*autoChoice_))
+                                          : QStringLiteral("<b>auto</b> <i>(the planner is choosing…)</i>"));
+}
+
+void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds)
+{
+    autoChoice_ = plan.strategy;
+    for (QAbstractButton* b : group_->buttons()) {
+        QFont f = b->font();
+        f.setBold(group_->id(b) == int(plan.strategy));
+        b->setFont(f);
+    }
+    autoChoiceLabel_->setText(QStringLiteral("<b>auto → %1</b>: %2, predicted %3")
+                                  .arg(strategyName(plan.strategy),
+                                       QString::fromUtf8(describe(plan.strategy).data(), qsizetype(describe(plan.strategy).size())).toHtmlEscaped())
+                                  .arg(predictedSeconds >= 1 ? QStringLiteral("%1 s").arg(predictedSeconds, 0, 'g', 3)
+                                                             : QStringLiteral("%1 ms").arg(predictedSeconds * 1e3, 0, 'g', 3)));
+    showPlan(plan);
+}
+
+void StrategyPanel::showAutoError(const QString& message)
+{
+    autoChoice_.reset();
+    for (QAbstractButton* b : group_->buttons()) {
+        QFont f = b->font();
+        f.setBold(false);
+        b->setFont(f);
+    }
+    autoChoiceLabel_->setText(QStringLiteral("<b>auto</b>: no choice"));
+    showPlanError(message);
+}
+
 void StrategyPanel::showPlan(const Plan& plan)
 {
+    const double cap = double(plan.capBytes), needed = double(plan.bytesNeeded);
     summary_->setText(QStringLiteral("<b>Plan</b>: C in %1 × %2 blocks of ≤ %3 × %4, n in %5 steps of ≤ %6 → "
                                      "%7 block products.<br>%8")
                           .arg(plan.splitM)
@@ -88,14 +179,14 @@ void StrategyPanel::showPlan(const Plan& plan)
                           .arg(plan.splitN)
                           .arg(plan.blockN)
                           .arg(plan.productCount())
-                          .arg(QString::fromStdString(plan.explanation).toHtmlEscaped()));
+                          .arg(withSizesIn(QString::fromStdString(plan.explanation), {cap, needed}, binary_).toHtmlEscaped()));
     bar_->setPlan(&plan);
     buffers_->setRowCount(int(plan.buffers.size()));
     for (int i = 0; i < int(plan.buffers.size()); ++i) {
         const BufferSpec& b = plan.buffers[std::size_t(i)];
         buffers_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(b.name)));
         buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
-        buffers_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(formatBytes(double(b.bytes)))));
+        buffers_->setItem(i, 2, new QTableWidgetItem(sizeText(double(b.bytes), binary_)));
     }
 }
 

@@ -1,10 +1,14 @@
-// Strategy: none / s1-s4 with a short explanation each, and the plan the chosen cap implies
-// (splits, block sizes, buffers against the cap), updated on every change.
+// Strategy: none / s1-s4 / auto with a short explanation each, and the plan the chosen cap implies
+// (splits, block sizes, buffers against the cap), updated on every change. With auto the window
+// has the cost-model planner choose (AutoPlanner, on a worker thread): the panel shows its choice
+// in bold beside the buttons ("auto → s2") and the planner's text explaining why.
 #pragma once
 
 #include <gigacheck/plan.hpp>
 
 #include <QWidget>
+
+#include <optional>
 
 class QButtonGroup;
 class QLabel;
@@ -19,8 +23,21 @@ class StrategyPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StrategyPanel(QWidget* parent = nullptr);
+    // The strategy the run uses: the button checked, or with auto the planner's latest choice (s1
+    // before the first).
     StrategyKind strategy() const;
-    void setStrategy(StrategyKind s);
+    void setStrategy(StrategyKind s);  // checks that button (auto off)
+    bool isAuto() const;
+    void setAuto(bool on);
+    // Sizes in binary units (the cap was typed in MiB / GiB): the bar, the plan text, the table.
+    void setBinaryUnits(bool binary);
+    // Auto: planning (the previous plan stays shown, marked as being updated), its choice, or why
+    // nothing fits (the planner's message, in red in the panel).
+    void showAutoPlanning();
+    void showAutoPlan(const Plan& plan, double predictedSeconds);
+    void showAutoError(const QString& message);
+    // The planner's choice shown (nullopt: none yet or it failed).
+    std::optional<StrategyKind> autoChoice() const { return autoChoice_; }
     // The scheme (blocked ABFT or the online family's) and its parameters, above the strategies.
     OnlineSchemeBox* schemeBox() const { return scheme_; }
     void showPlan(const Plan& plan);
@@ -37,6 +54,9 @@ private:
     QLabel* summary_ = nullptr;
     MemoryBar* bar_ = nullptr;
     QTableWidget* buffers_ = nullptr;
+    QLabel* autoChoiceLabel_ = nullptr;  // "auto → s2" in bold
+    std::optional<StrategyKind> autoChoice_;
+    bool binary_ = false;
 };
 
 }  // namespace gigacheck::ui
