@@ -81,7 +81,8 @@ private slots:
         QVERIFY(chosenButton && chosenButton->font().bold());
         // The plan text explains why.
         auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
-        QVERIFY2(summary->text().contains(QStringLiteral("Planner (cost model")), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QStringLiteral("Best predicted per strategy")), qPrintable(summary->text()));
+        QVERIFY2(summary->toolTip().contains(QStringLiteral("Planner (cost model")), qPrintable(summary->toolTip()));
         QVERIFY2(summary->text().contains(QStringLiteral("Chosen: strategy %1").arg(name(chosen))), qPrintable(summary->text()));
 
         // Edits in a row are planned once, for the last shape.

@@ -206,8 +206,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     // As a first launch on a screen of that size would lay the window out.
     applyFirstLaunchLayout(&window, QRect(0, 0, options.width, options.height));
     window.show();
-    if (options.presentation)
-        window.displayScale()->setPresentation(true);
+    window.displayScale()->setPresentation(options.presentation);  // not the last session's mode
     settle(window);
 
     RunConfig config = options.config;

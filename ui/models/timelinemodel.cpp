@@ -142,7 +142,9 @@ std::size_t TimelineModel::spanCount(int run) const
 std::string TimelineModel::laneLabel(int i) const
 {
     const TimelineLane& l = lane(i);
-    std::string label = runCount() > 1 ? runLabels_[std::size_t(l.run)] + " " : std::string();
+    // A lone run is named only when the planner chose its strategy ("auto→s2 H2D s0").
+    const std::string& run = runLabels_[std::size_t(l.run)];
+    std::string label = runCount() > 1 || run.rfind("auto", 0) == 0 ? run + " " : std::string();
     if (l.device != 0)  // single-device runs keep their labels
         label += "d" + std::to_string(l.device) + " ";
     label += std::string(toString(l.queue)) + " s" + std::to_string(l.stream);

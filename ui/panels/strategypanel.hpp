@@ -10,6 +10,7 @@
 
 #include <optional>
 
+class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QTableWidget;
@@ -41,13 +42,22 @@ public:
     // The scheme (blocked ABFT or the online family's) and its parameters, above the strategies.
     OnlineSchemeBox* schemeBox() const { return scheme_; }
     void showPlan(const Plan& plan);
+    // The planner's text in brief for the panel (the predictions per strategy and why the chosen
+    // one wins; the fits it refused by name); the whole text is the summary's tooltip.
+    static QString briefPlannerText(const QString& explanation);
     // Nothing fits (or the setup is invalid): the InputError text, in red.
     void showPlanError(const QString& message);
 
 signals:
     void changed();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void placeAutoButton();
+    void showPlanText(const Plan& plan, const QString& explanation);
+
     OnlineSchemeBox* scheme_ = nullptr;
     QButtonGroup* group_ = nullptr;
     QLabel* explanation_ = nullptr;  // what the chosen strategy does
@@ -55,6 +65,8 @@ private:
     MemoryBar* bar_ = nullptr;
     QTableWidget* buffers_ = nullptr;
     QLabel* autoChoiceLabel_ = nullptr;  // "auto → s2" in bold
+    QBoxLayout* choices_ = nullptr;  // none .. s4 (and auto, when they fit one row)
+    QBoxLayout* autoRow_ = nullptr;  // auto, in presentation mode
     std::optional<StrategyKind> autoChoice_;
     bool binary_ = false;
 };

@@ -78,9 +78,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     cpuNote_->setWordWrap(true);
     cpuNote_->setVisible(false);
 
-    predicted_ = new QCheckBox(QStringLiteral("predicted lanes (the cost model's timeline of this run, error per op in "
-                                              "the tooltip)"),
-                               this);
+    // Short: a check box does not wrap, and a long text widened the window past a 1366-pixel
+    // screen in presentation mode; the rest is its tooltip.
+    predicted_ = new QCheckBox(QStringLiteral("predicted lanes (cost model)"), this);
+    predicted_->setToolTip(QStringLiteral("The cost model's timeline of this run after the measured lanes; each op's "
+                                          "predicted and measured time and the error in the span's tooltip"));
     predicted_->setObjectName(QStringLiteral("timelinePredicted"));
     connect(predicted_, &QCheckBox::toggled, this, [this](bool on) {
         if (on && shownRecord_)
