@@ -102,7 +102,8 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
         out << " (" << faultWords(c.faults) << ")";
     out << "\n";
     out << "  Tile side: " << c.tile << "\n";
-    out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
+    out << "  Strategy: " << (c.planByCostModel ? "auto -> " : "") << toString(c.strategy) << " ("
+        << describe(c.strategy) << ")" << (c.planByCostModel ? " (chosen by the cost-model planner)" : "") << "\n";
     out << "Device info:\n";
     out << "  Name: " << r.devices.front().name;
     if (onCuda(r))
