@@ -44,6 +44,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -102,7 +103,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     campaign_ = new CampaignView(this);
     tabs_->addTab(campaign_, QStringLiteral("Campaign"));
     gallery_ = new gallery::GalleryView(this);
-    tabs_->addTab(gallery_, QStringLiteral("Kernel gallery"));
+    // In a scroll area: its controls at presentation sizes would otherwise set the whole window's
+    // minimum width past a 1366-pixel screen (every tab page counts, shown or not).
+    auto* galleryArea = new QScrollArea(this);
+    galleryArea->setWidgetResizable(true);
+    galleryArea->setFrameShape(QFrame::NoFrame);
+    galleryArea->setWidget(gallery_);
+    tabs_->addTab(galleryArea, QStringLiteral("Kernel gallery"));
     strassen_ = new strassenlab::StrassenView(this);
     tabs_->addTab(strassen_, QStringLiteral("Strassen"));
     onlineSweep_ = new OnlineSweepView(this);
