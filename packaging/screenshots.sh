@@ -4,6 +4,8 @@
 #   default: the issue's walk-through, 4096^2 FP32, three faults, s1 then s2 under 64 MiB
 #   on a GPU machine: packaging/screenshots.sh out --backend cuda --shape 16384x16384x16384 --cap 2GiB
 #   from a record:    packaging/screenshots.sh out --record run.json
+#   strategy auto on your own matrices, main views only:
+#                     packaging/screenshots.sh out --strategy auto --load-a A.npy --load-b B.npy --quick --size 1366x768
 # Needs a build with the GUI (packaging/build.sh, or GIGACHECK_BUILD_DIR pointing at one).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

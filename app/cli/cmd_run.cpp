@@ -63,12 +63,11 @@ int runCommand(const QStringList& args)
         hooks.givenA = &given.a;
         hooks.givenB = &given.b;
     }
-    const RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
+    RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
+    record.inputs = inputsOf(options);  // the report's "Your matrices" line comes from the record
 
     if (!options.jsonPath.empty())
         saveRecord(record, options.jsonPath);
-    if (!options.quiet && given.present())
-        std::cout << describeGivenOperands(options, given);
     if (!options.quiet)
         std::cout << formatReport(record);
     saveResult(options, c, record.status);

@@ -45,14 +45,11 @@ GivenOperands loadGivenOperands(RunOptions& options)
     return given;
 }
 
-std::string describeGivenOperands(const RunOptions& options, const GivenOperands& given)
+std::vector<InputMatrix> inputsOf(const RunOptions& options)
 {
-    const auto one = [](const std::string& path, const HostMatrix& m) {
-        return path + " (" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + ", " +
-               (m.precision() == Precision::F32 ? "float32" : "float64") + ")";
-    };
-    return "Your matrices: A from " + one(options.loadA, given.a) + ", B from " + one(options.loadB, given.b) +
-           "; the run computes in " + std::string(toString(options.config.precision)) + "\n";
+    if (options.loadA.empty())
+        return {};
+    return {inputMatrixOfFile("A", options.loadA), inputMatrixOfFile("B", options.loadB)};
 }
 
 void checkWritableOutput(const std::string& path, const char* what)

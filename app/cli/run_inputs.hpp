@@ -5,6 +5,9 @@
 #include "run_options.hpp"
 
 #include "gigacheck/matrix.hpp"
+#include "gigacheck/record.hpp"
+
+#include <vector>
 
 namespace cli {
 
@@ -18,8 +21,9 @@ struct GivenOperands {
 // when both are '<f4', else float64). InputError with the file's name and the reason otherwise.
 GivenOperands loadGivenOperands(RunOptions& options);
 
-// One line for the report: where A and B came from and what they are.
-std::string describeGivenOperands(const RunOptions& options, const GivenOperands& given);
+// What the run record keeps of the files (its "inputs" section, the report's "Your matrices" line);
+// empty without --load-a / --load-b.
+std::vector<gigacheck::InputMatrix> inputsOf(const RunOptions& options);
 
 // Before a long run: a --save-c path that cannot be written is refused now, not after the run.
 void checkWritableOutput(const std::string& path, const char* what);

@@ -1,6 +1,7 @@
 // gigacheck-lab: the lab's GUI. `gigacheck-lab record.json` opens a record;
 // `gigacheck-lab --screenshots DIR [--record FILE] [--backend auto|cpu|cuda] [--shape MxNxQ]
-//  [--strategy s2] [--compare s1] [--cap 16MiB]` grabs the main views offscreen and exits.
+//  [--strategy s2|auto] [--compare s1] [--cap 16MiB] [--load-a A.npy --load-b B.npy] [--quick]`
+// grabs the main views offscreen and exits.
 #include <window/mainwindow.hpp>
 #include <export/screenshots.hpp>
 #include <views/campaignview.hpp>
@@ -42,13 +43,16 @@ int main(int argc, char** argv)
     const QCommandLineOption record(QStringLiteral("record"), QStringLiteral("With --screenshots: open FILE instead of running."), QStringLiteral("FILE"));
     const QCommandLineOption backend(QStringLiteral("backend"), QStringLiteral("auto, cpu or cuda (default auto)."), QStringLiteral("KIND"), QStringLiteral("auto"));
     const QCommandLineOption shape(QStringLiteral("shape"), QStringLiteral("Demo shape MxNxQ (default 2048x2048x2048)."), QStringLiteral("MxNxQ"));
-    const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Demo strategy (default s2)."), QStringLiteral("S"));
+    const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Demo strategy (default s2; auto: the cost-model planner chooses)."), QStringLiteral("S"));
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Run this strategy first and keep its lanes (default s1; 'none' for no comparison)."), QStringLiteral("S"), QStringLiteral("s1"));
     const QCommandLineOption cap(QStringLiteral("cap"), QStringLiteral("Demo memory cap (default 16MiB)."), QStringLiteral("SIZE"));
     const QCommandLineOption campaign(QStringLiteral("campaign"), QStringLiteral("With --screenshots: open this campaign file and grab its chart as DIR/campaign.png."), QStringLiteral("FILE"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshots: the screen to lay the window out for (default 1600x1000)."), QStringLiteral("WxH"));
     const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("With --screenshots: in presentation mode."));
-    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign, size, presentation});
+    const QCommandLineOption loadA(QStringLiteral("load-a"), QStringLiteral("With --screenshots: import A from this .npy file (the shape follows)."), QStringLiteral("FILE"));
+    const QCommandLineOption loadB(QStringLiteral("load-b"), QStringLiteral("With --screenshots: import B from this .npy file."), QStringLiteral("FILE"));
+    const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("With --screenshots: only the timeline, heatmap and report after the run."));
+    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign, size, presentation, loadA, loadB, quick});
     parser.process(app);
 
     ui::MainWindow window;
@@ -99,8 +103,15 @@ int main(int argc, char** argv)
                     f.col = f.col * options.config.shape.q / 2048;
                 }
             }
-            if (parser.isSet(strategy))
+            if (parser.value(strategy) == QLatin1String("auto"))
+                options.config.planByCostModel = true;  // the planner's choice; s2 until its preview arrives
+            else if (parser.isSet(strategy))
                 options.config.strategy = strategyFromString(parser.value(strategy).toStdString());
+            options.loadA = parser.value(loadA);
+            options.loadB = parser.value(loadB);
+            if (options.loadA.isEmpty() != options.loadB.isEmpty())
+                throw InputError("--load-a needs --load-b too (and the other way round)");
+            options.quick = parser.isSet(quick);
             if (parser.isSet(cap))
                 options.config.memCapBytes = parseSize(parser.value(cap).toStdString());
             if (parser.value(compare) != QLatin1String("none"))

@@ -4,6 +4,7 @@
 #include "engine/npy_fixture.hpp"
 
 #include "gigacheck/npy.hpp"
+#include "gigacheck/record.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -94,6 +95,34 @@ private slots:
                     sum += aValue(i, k) * bValue(k, j);
                 QCOMPARE(c.at(i, j), sum);
             }
+    }
+
+    // The run record keeps the files (its "inputs" section): run prints the record's line once,
+    // and gigacheck show prints the same line from the saved record.
+    void theRecordKeepsTheFiles()
+    {
+        writeOperands(6, 5, 4, "f8");
+        const Result r = gigacheckCli({QStringLiteral("run"), QStringLiteral("--load-a"), path("A.npy"), QStringLiteral("--load-b"),
+                                       path("B.npy"), QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--json"),
+                                       path("inputs.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString expected = QStringLiteral("Your matrices: A from A.npy (6 x 5, float64, C order), B from B.npy "
+                                                "(5 x 4, float64, Fortran order); the run computes in f64");
+        QVERIFY2(r.out.contains(expected), qPrintable(r.out));
+        QCOMPARE(r.out.count(QStringLiteral("Your matrices:")), 1);
+        const Result shown = gigacheckCli({QStringLiteral("show"), path("inputs.json")});
+        QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+        QVERIFY2(shown.out.contains(expected), qPrintable(shown.out));
+        const gigacheck::RunRecord record = gigacheck::loadRecord(path("inputs.json").toStdString());
+        QCOMPARE(record.inputs.size(), std::size_t(2));
+        QVERIFY(record.inputs[1].fortranOrder);
+        // A generated run's record has none.
+        const Result generated = gigacheckCli({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("4x4x4"),
+                                               QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--json"),
+                                               path("generated.json")});
+        QVERIFY2(generated.exitCode == 0, qPrintable(generated.err));
+        QVERIFY(!generated.out.contains(QStringLiteral("Your matrices")));
+        QVERIFY(gigacheck::loadRecord(path("generated.json").toStdString()).inputs.empty());
     }
 
     void typeOverridesTheFiles()

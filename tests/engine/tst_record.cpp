@@ -340,6 +340,39 @@ private slots:
         QCOMPARE(back.devices.front().index, 0);
     }
 
+    // Your own matrices (issue 12, item 7): the files' names, shapes, dtypes and orders round-trip;
+    // a record of generated inputs has no "inputs" section, and records from before it still open.
+    void inputsRoundTrip()
+    {
+        RunRecord r = fullRecord();
+        r.inputs = {{"A", "a.npy", r.config.shape.m, r.config.shape.n, "float32", false},
+                    {"B", "b.npy", r.config.shape.n, r.config.shape.q, "float64", true}};
+        const std::string json = toJson(r);
+        QVERIFY(nlohmann::json::parse(json)["blocked_gemm"].contains("inputs"));
+        const RunRecord back = recordFromJson(json);
+        QCOMPARE(back.inputs.size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            QCOMPARE(back.inputs[i].operand, r.inputs[i].operand);
+            QCOMPARE(back.inputs[i].file, r.inputs[i].file);
+            QCOMPARE(back.inputs[i].rows, r.inputs[i].rows);
+            QCOMPARE(back.inputs[i].cols, r.inputs[i].cols);
+            QCOMPARE(back.inputs[i].dtype, r.inputs[i].dtype);
+            QCOMPARE(back.inputs[i].fortranOrder, r.inputs[i].fortranOrder);
+        }
+        const QString line = QString::fromStdString(formatInputsLine(back));
+        QVERIFY2(line.startsWith(QStringLiteral("Your matrices: A from a.npy (")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("float32, C order), B from b.npy")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("float64, Fortran order)")), qPrintable(line));
+        QVERIFY(QString::fromStdString(formatReport(back)).startsWith(line + QLatin1Char('\n')));
+
+        const std::string generated = toJson(fullRecord());
+        QVERIFY(!nlohmann::json::parse(generated)["blocked_gemm"].contains("inputs"));
+        QVERIFY(recordFromJson(generated).inputs.empty());
+        QVERIFY(!QString::fromStdString(formatReport(fullRecord())).contains(QStringLiteral("Your matrices")));
+        const std::string bad = withField(json, [](nlohmann::json& d) { d["blocked_gemm"]["inputs"][1]["order"] = "X"; });
+        QVERIFY(inputErrorOf([&] { recordFromJson(bad); }).contains(QStringLiteral("order")));
+    }
+
     void malformedJsonIsRefused()
     {
         const QString error = inputErrorOf([] { recordFromJson("{\"format_version\": 1,"); });

@@ -122,6 +122,8 @@ void EngineWorker::startCompute(quint64 job, const JobConfig& config, const RunO
                     hooks.givenB = operands.b.get();
                 }
                 record_ = runGemm(gemm, hooks);
+                if (operands.present())  // the record says where A and B came from (section "inputs")
+                    record_->inputs = {operands.aFile, operands.bFile};
             }
         } catch (const std::exception& e) {
             // InputError, BackendError or anything else: reported, never fatal to the GUI.

@@ -17,6 +17,7 @@ using RecordPtr = std::shared_ptr<const RunRecord>;
 // both null for generated inputs.
 struct RunOperands {
     std::shared_ptr<const HostMatrix> a, b;
+    InputMatrix aFile, bFile;  // the files they came from: the record's "inputs"
     bool present() const { return a && b; }
 };
 }  // namespace gigacheck::ui

@@ -15,6 +15,7 @@
 #include "panels/strategypanel.hpp"
 #include "views/online/onlinestepview.hpp"
 #include "views/online/onlinesweepview.hpp"
+#include "models/autoplanner.hpp"
 
 #include <qcustomplot.h>
 
@@ -26,6 +27,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <utility>
 
 namespace gigacheck::ui {
 
@@ -53,6 +55,8 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
                 const MidRunShot& midRun = {})
 {
     window.setConfig(config);
+    if (config.planByCostModel)
+        settle(window);  // strategy auto: the planner's choice is shown (and labels the lanes) before the run
     QEventLoop loop;
     bool ok = false;
     auto c1 = QObject::connect(&window, &MainWindow::runFinished, &loop, [&] {
@@ -91,7 +95,7 @@ void settle(MainWindow& window)
         QEventLoop loop;
         QTimer::singleShot(30, &loop, &QEventLoop::quit);
         loop.exec();
-    } while (window.heatmap()->gridPending() && clock.elapsed() < 10000);
+    } while ((window.heatmap()->gridPending() || window.autoPlanner()->pending()) && clock.elapsed() < 10000);
     QCoreApplication::processEvents();
 }
 
@@ -202,17 +206,31 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     // As a first launch on a screen of that size would lay the window out.
     applyFirstLaunchLayout(&window, QRect(0, 0, options.width, options.height));
     window.show();
-    if (options.presentation)
-        window.displayScale()->setPresentation(true);
+    window.displayScale()->setPresentation(options.presentation);  // not the last session's mode
     settle(window);
+
+    RunConfig config = options.config;
+    if (!options.loadA.isEmpty() || !options.loadB.isEmpty()) {
+        window.setConfig(config);
+        for (auto [which, path] : {std::pair{MainWindow::Operand::A, options.loadA}, std::pair{MainWindow::Operand::B, options.loadB}})
+            if (!path.isEmpty() && !window.importOperand(which, path, error))
+                return {};
+        RunConfig imported;
+        if (!window.currentConfig(&imported, error))
+            return {};
+        config.shape = imported.shape;
+        config.precision = imported.precision;
+        std::erase_if(config.faults.at, [&](const FaultAt& f) { return f.row >= config.shape.m || f.col >= config.shape.q; });
+    }
 
     if (!options.recordPath.isEmpty()) {
         if (!window.openRecord(options.recordPath, error))
             return {};
     } else {
         if (options.compareWith) {
-            RunConfig first = options.config;
+            RunConfig first = config;
             first.strategy = *options.compareWith;
+            first.planByCostModel = false;
             if (!runAndWait(window, first, options.timeoutSeconds, error))
                 return {};
         }
@@ -242,7 +260,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
                 grab(QStringLiteral("heatmap-live.png"));
             window.showView(MainWindow::View::Timeline);
         };
-        if (!runAndWait(window, options.config, options.timeoutSeconds, error, midRun))
+        if (!runAndWait(window, config, options.timeoutSeconds, error, options.quick ? MidRunShot() : midRun))
             return {};
     }
 
@@ -254,6 +272,12 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     window.heatmap()->setStep(nullptr);
     window.heatmap()->resetZoom();
     grab(QStringLiteral("heatmap.png"));
+    if (options.quick) {
+        window.showView(MainWindow::View::Report);
+        grab(QStringLiteral("report.png"));
+        window.showView(MainWindow::View::Heatmap);
+        return written;
+    }
 
     // The animation at its first correction (or the last step when nothing was corrected).
     AnimationPanel* anim = window.animation();

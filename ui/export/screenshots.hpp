@@ -20,11 +20,18 @@ struct ScreenshotOptions {
     std::optional<StrategyKind> compareWith; // run this strategy first and keep its lanes
     int width = 1600, height = 1000;
     bool presentation = false;  // View › Presentation mode on
+    // Your own matrices: imported before the run (File › Import A / B); the shape and precision
+    // follow the files and the demo faults outside the new C are dropped.
+    QString loadA, loadB;
+    // Only the main views after the run (timeline, heatmap, report): no animation, roofline,
+    // Strassen or online shots (a quick look at one state, e.g. strategy auto).
+    bool quick = false;
     int timeoutSeconds = 540;
 };
 
 // The demo of the "done when": 2048^2 FP32 (smaller than 4096^2 so the CPU is quick),
 // three faults (two in one row of one block, one in another block), s2 under a 16 MiB cap.
+// config.planByCostModel: strategy auto (the planner's preview is awaited before each grab).
 RunConfig demoConfig();
 
 // Returns the files written; on failure an empty list with the reason in *error.

@@ -29,8 +29,9 @@ std::vector<Roof> roofsFrom(const Ceilings& c)
 
 QString runLabel(const RunRecord& r)
 {
+    const QString strategy = QString::fromUtf8(toString(r.config.strategy).data(), qsizetype(toString(r.config.strategy).size()));
     return QStringLiteral("%1 %2×%3×%4")
-        .arg(QString::fromUtf8(toString(r.config.strategy).data(), qsizetype(toString(r.config.strategy).size())))
+        .arg(r.config.planByCostModel ? QStringLiteral("auto→") + strategy : strategy)
         .arg(r.config.shape.m)
         .arg(r.config.shape.n)
         .arg(r.config.shape.q);

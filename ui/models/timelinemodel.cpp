@@ -16,6 +16,12 @@ int TimelineModel::addRun(const std::string& label)
     return run;
 }
 
+void TimelineModel::setRunLabel(int run, const std::string& label)
+{
+    if (run >= 0 && run < runCount())
+        runLabels_[std::size_t(run)] = label;
+}
+
 void TimelineModel::clear()
 {
     runLabels_.clear();
@@ -136,7 +142,9 @@ std::size_t TimelineModel::spanCount(int run) const
 std::string TimelineModel::laneLabel(int i) const
 {
     const TimelineLane& l = lane(i);
-    std::string label = runCount() > 1 ? runLabels_[std::size_t(l.run)] + " " : std::string();
+    // A lone run is named only when the planner chose its strategy ("auto→s2 H2D s0").
+    const std::string& run = runLabels_[std::size_t(l.run)];
+    std::string label = runCount() > 1 || run.rfind("auto", 0) == 0 ? run + " " : std::string();
     if (l.device != 0)  // single-device runs keep their labels
         label += "d" + std::to_string(l.device) + " ";
     label += std::string(toString(l.queue)) + " s" + std::to_string(l.stream);

@@ -24,6 +24,8 @@ class TimelineModel {
 public:
     // Runs are shown top to bottom in the order they were added; the label names their lanes.
     int addRun(const std::string& label);
+    // Relabels a run (a live run's label once its record says what ran, e.g. "auto→s2").
+    void setRunLabel(int run, const std::string& label);
     void clear();
     // Drops every run but the last one added (the "compare with..." baseline).
     void keepOnlyLastRun();

@@ -1,5 +1,6 @@
 #include "memorybar.hpp"
 
+#include "models/sizetext.hpp"
 #include "views/plotstyle.hpp"
 
 #include <QPainter>
@@ -20,12 +21,39 @@ void MemoryBar::setPlan(const Plan* plan)
     for (const auto& b : buffers_) {
         used += b.bytes;
         tip << QStringLiteral("%1: %2 × %3 (%4)").arg(QString::fromStdString(b.name)).arg(b.rows).arg(b.cols)
-                   .arg(QString::fromStdString(formatBytes(double(b.bytes))));
+                   .arg(sizeText(double(b.bytes), binary_));
     }
-    tip << QStringLiteral("total %1 of cap %2").arg(QString::fromStdString(formatBytes(double(used))),
-                                                   QString::fromStdString(formatBytes(double(cap_))));
-    setToolTip(tip.join(QLatin1Char('\n')));
+    tip << QStringLiteral("total %1 of cap %2").arg(sizeText(double(used), binary_), sizeText(double(cap_), binary_));
+    setToolTip(cap_ ? tip.join(QLatin1Char('\n')) : QString());
     update();
+}
+
+void MemoryBar::setBinaryUnits(bool binary)
+{
+    if (binary_ == binary)
+        return;
+    binary_ = binary;
+    const Plan* none = nullptr;
+    if (cap_) {  // the tooltip again, in the new units
+        Plan p;
+        p.buffers = buffers_;
+        p.capBytes = cap_;
+        setPlan(&p);
+    } else {
+        setPlan(none);
+    }
+}
+
+QString MemoryBar::usageText() const
+{
+    if (cap_ == 0)
+        return {};
+    std::size_t used = 0;
+    for (const auto& b : buffers_)
+        used += b.bytes;
+    return QStringLiteral("%1 of %2 (%3%)")
+        .arg(sizeText(double(used), binary_), sizeText(double(cap_), binary_))
+        .arg(100.0 * double(used) / double(cap_), 0, 'f', 1);
 }
 
 void MemoryBar::paintEvent(QPaintEvent*)
@@ -58,14 +86,8 @@ void MemoryBar::paintEvent(QPaintEvent*)
         x += w;
         ++index;
     }
-    std::size_t used = 0;
-    for (const auto& b : buffers_)
-        used += b.bytes;
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRectF(0, 20, width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("%1 of %2 (%3%)")
-                   .arg(QString::fromStdString(formatBytes(double(used))), QString::fromStdString(formatBytes(double(cap_))))
-                   .arg(100.0 * double(used) / double(cap_), 0, 'f', 1));
+    p.drawText(QRectF(0, 20, width(), 14), Qt::AlignLeft | Qt::AlignVCenter, usageText());
 }
 
 }  // namespace gigacheck::ui

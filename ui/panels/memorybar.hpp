@@ -12,6 +12,10 @@ class MemoryBar : public QWidget {
 public:
     explicit MemoryBar(QWidget* parent = nullptr);
     void setPlan(const Plan* plan);  // nullptr: empty bar
+    // Sizes in KiB / MiB / GiB (the cap was typed so) rather than kB / MB / GB.
+    void setBinaryUnits(bool binary);
+    // The line under the bar ("768 KiB of 1 MiB (75.0%)"); empty without a plan.
+    QString usageText() const;
     QSize sizeHint() const override { return {320, 34}; }
     QSize minimumSizeHint() const override { return {120, 34}; }
 
@@ -21,6 +25,8 @@ protected:
 private:
     std::vector<BufferSpec> buffers_;
     std::uint64_t cap_ = 0;
+    bool binary_ = false;
+    QStringList tipLines_;
 };
 
 }  // namespace gigacheck::ui

@@ -1,5 +1,7 @@
 #include "runpanel.hpp"
 
+#include "models/sizetext.hpp"
+
 #include "models/rooflinemodel.hpp"
 #include "session/labsession.hpp"
 
@@ -110,7 +112,8 @@ void RunPanel::subscribe(LabSession* session)
         label.config = c;
         setRunning(true);
         log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
-                .arg(runLabel(label), QString::fromStdString(formatBytes(double(c.memCapBytes))))
+                .arg(runLabel(label), c.memCapBytes ? sizeText(double(c.memCapBytes), looksBinary(c.memCapBytes))
+                                                     : QStringLiteral("the device's memory"))
                 .arg(c.faults.at.size())
                 .arg(c.faults.count));
     });

@@ -2,6 +2,8 @@
 
 #include "seededit.hpp"
 
+#include "models/sizetext.hpp"
+
 #include <gigacheck/bench.hpp>
 
 #include <QCheckBox>
@@ -215,6 +217,11 @@ void SetupPanel::load(const RunConfig& config)
     abft_->setChecked(config.abft);
     updateHostMemory();
     emit changed();
+}
+
+bool SetupPanel::capInBinaryUnits() const
+{
+    return typedInBinaryUnits(cap_->text());
 }
 
 void SetupPanel::setDeviceText(const QString& text)

@@ -25,6 +25,8 @@ public:
     bool apply(RunConfig& config, QString* error) const;
     void load(const RunConfig& config);
     void setDeviceText(const QString& text);
+    // The cap was typed in binary units (64MiB): sizes are shown in KiB / MiB / GiB then.
+    bool capInBinaryUnits() const;
     // The GPUs a run can pick (CUDA entries of listDevices); whyNoCuda explains an empty list.
     void setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda);
     // Lists the devices (probing CUDA can take a moment) into the GPU chooser; listed in the device

@@ -3,7 +3,11 @@
 #include "memorybar.hpp"
 #include "onlineschemebox.hpp"
 
+#include "models/sizetext.hpp"
+
 #include <QButtonGroup>
+#include <QEvent>
+#include <QRegularExpression>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRadioButton>
@@ -12,6 +16,19 @@
 #include <QVBoxLayout>
 
 namespace gigacheck::ui {
+
+namespace {
+
+constexpr int kAutoId = 100;  // beside the StrategyKind ids of the other buttons
+constexpr int kOneRowWidth = 340;  // the Strategy dock is ~327 px wide on a 1366-pixel screen
+
+QString strategyName(StrategyKind s)
+{
+    const std::string_view name = toString(s);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+}  // namespace
 
 StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
 {
@@ -33,8 +50,24 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
         group_->addButton(button, int(s));
         choices->addWidget(button);
     }
+    auto* autoButton = new QRadioButton(QStringLiteral("auto"), this);
+    autoButton->setObjectName(QStringLiteral("strategy_auto"));
+    autoButton->setToolTip(QStringLiteral("The cost-model planner chooses the strategy and the blocking with the smallest "
+                                          "predicted time under the cap, and explains why"));
+    group_->addButton(autoButton, kAutoId);
+    choices->addWidget(autoButton);
     choices->addStretch(1);
     layout->addLayout(choices);
+    choices_ = choices;
+    autoRow_ = new QHBoxLayout;
+    autoRow_->addStretch(1);
+    layout->addLayout(autoRow_);
+    autoChoiceLabel_ = new QLabel(this);
+    autoChoiceLabel_->setObjectName(QStringLiteral("autoChoice"));
+    autoChoiceLabel_->setTextFormat(Qt::RichText);
+    autoChoiceLabel_->setWordWrap(true);
+    autoChoiceLabel_->hide();
+    layout->addWidget(autoChoiceLabel_);
     layout->addWidget(explanation_);
     group_->button(int(StrategyKind::S1))->setChecked(true);
     explanation_->setText(group_->button(int(StrategyKind::S1))->toolTip());
@@ -62,12 +95,47 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
         if (!on)
             return;
         explanation_->setText(group_->button(id)->toolTip());
+        autoChoiceLabel_->setVisible(id == kAutoId);
+        explanation_->setVisible(id != kAutoId);  // auto's line says what the chosen strategy does
+        if (id != kAutoId) {
+            autoChoice_.reset();
+            for (QAbstractButton* b : group_->buttons()) {
+                QFont f = b->font();
+                f.setBold(false);
+                b->setFont(f);
+            }
+        }
         emit changed();
     });
 }
 
+void StrategyPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        placeAutoButton();
+}
+
+// Six buttons side by side in presentation mode would widen the dock past a 1366-pixel screen:
+// auto then gets a row of its own (normal sizes keep one row, and the plan in view on 768 pixels).
+void StrategyPanel::placeAutoButton()
+{
+    QAbstractButton* autoButton = group_->button(kAutoId);
+    int width = 0;
+    for (QAbstractButton* b : group_->buttons())
+        width += b->sizeHint().width() + choices_->spacing();
+    const bool ownRow = width > kOneRowWidth;
+    QBoxLayout* target = ownRow ? autoRow_ : choices_;
+    if (target->indexOf(autoButton) >= 0)
+        return;
+    (ownRow ? choices_ : autoRow_)->removeWidget(autoButton);
+    target->insertWidget(ownRow ? 0 : target->count() - 1, autoButton);  // before the stretch
+}
+
 StrategyKind StrategyPanel::strategy() const
 {
+    if (group_->checkedId() == kAutoId)
+        return autoChoice_.value_or(StrategyKind::S1);
     return StrategyKind(group_->checkedId());
 }
 
@@ -77,8 +145,103 @@ void StrategyPanel::setStrategy(StrategyKind s)
         b->setChecked(true);
 }
 
+bool StrategyPanel::isAuto() const
+{
+    return group_->checkedId() == kAutoId;
+}
+
+void StrategyPanel::setAuto(bool on)
+{
+    if (on)
+        group_->button(kAutoId)->setChecked(true);
+    else if (isAuto())
+        setStrategy(autoChoice_.value_or(StrategyKind::S1));
+}
+
+void StrategyPanel::setBinaryUnits(bool binary)
+{
+    binary_ = binary;
+    bar_->setBinaryUnits(binary);
+}
+
+void StrategyPanel::showAutoPlanning()
+{
+    autoChoiceLabel_->setText(autoChoice_ ? QStringLiteral("<b>auto → %1</b> <i>(planning again…)</i>").arg(strategyName(*autoChoice_))
+                                          : QStringLiteral("<b>auto</b> <i>(the planner is choosing…)</i>"));
+}
+
+void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds)
+{
+    autoChoice_ = plan.strategy;
+    for (QAbstractButton* b : group_->buttons()) {
+        QFont f = b->font();
+        f.setBold(group_->id(b) == int(plan.strategy));
+        b->setFont(f);
+    }
+    const QString what = QString::fromUtf8(describe(plan.strategy).data(), qsizetype(describe(plan.strategy).size()));
+    autoChoiceLabel_->setText(QStringLiteral("<b>auto → %1</b> (predicted %2): %3")
+                                  .arg(strategyName(plan.strategy),
+                                       predictedSeconds >= 1 ? QStringLiteral("%1 s").arg(predictedSeconds, 0, 'g', 3)
+                                                             : QStringLiteral("%1 ms").arg(predictedSeconds * 1e3, 0, 'g', 3),
+                                       what.toHtmlEscaped()));
+    showPlanText(plan, briefPlannerText(QString::fromStdString(plan.explanation)));
+    summary_->setToolTip(withSizesIn(QString::fromStdString(plan.explanation), {double(plan.capBytes), double(plan.bytesNeeded)}, binary_));
+}
+
+QString StrategyPanel::briefPlannerText(const QString& explanation)
+{
+    const qsizetype begin = explanation.indexOf(QStringLiteral("Best predicted per strategy:"));
+    const qsizetype end = explanation.indexOf(QStringLiteral(". C is cut into"));  // the plan's own sentence follows
+    if (begin < 0 || end < begin)
+        return explanation;
+    QString brief = explanation.mid(begin, end - begin + 1);
+    // "Not possible: none: <why>. s1: <why>." -> "Not possible: none, s1 (the cap is too small for them)."
+    const qsizetype notPossible = brief.indexOf(QStringLiteral(" Not possible: "));
+    const qsizetype chosen = brief.indexOf(QStringLiteral(" Chosen: "));
+    if (notPossible >= 0 && chosen > notPossible) {
+        const QString refusals = brief.mid(notPossible + 15, chosen - notPossible - 15);
+        static const QRegularExpression names(QStringLiteral("(?:^|\\. )(none|s[1-4]): "));
+        QStringList which;
+        for (auto it = names.globalMatch(refusals); it.hasNext();)
+            which << it.next().captured(1);
+        brief.replace(notPossible, chosen - notPossible,
+                      QStringLiteral(" Not possible under this cap: %1 (tooltip: why).").arg(which.join(QStringLiteral(", "))));
+    }
+    // The panel already says what the chosen strategy does, and each strategy's fewest-products
+    // blocking is in the tooltip: the panel keeps the prediction per strategy and the reason.
+    static const QRegularExpression fewest(QStringLiteral("\\s*\\(fewest products [^)]*\\)"));
+    brief.remove(fewest);
+    for (const auto& row : enumTable<StrategyKind>().rows) {
+        const QString chosen = QStringLiteral("Chosen: strategy ") + strategyName(row.value);
+        brief.replace(chosen + QStringLiteral(" (") +
+                          QString::fromUtf8(row.description.data(), qsizetype(row.description.size())) + QLatin1Char(')'),
+                      chosen);
+    }
+    return brief;
+}
+
+void StrategyPanel::showAutoError(const QString& message)
+{
+    autoChoice_.reset();
+    for (QAbstractButton* b : group_->buttons()) {
+        QFont f = b->font();
+        f.setBold(false);
+        b->setFont(f);
+    }
+    autoChoiceLabel_->setText(QStringLiteral("<b>auto</b>: no choice"));
+    showPlanError(message);
+    summary_->setToolTip(message);
+}
+
 void StrategyPanel::showPlan(const Plan& plan)
 {
+    summary_->setToolTip(QString());
+    showPlanText(plan, QString::fromStdString(plan.explanation));
+}
+
+void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
+{
+    const double cap = double(plan.capBytes), needed = double(plan.bytesNeeded);
     summary_->setText(QStringLiteral("<b>Plan</b>: C in %1 × %2 blocks of ≤ %3 × %4, n in %5 steps of ≤ %6 → "
                                      "%7 block products.<br>%8")
                           .arg(plan.splitM)
@@ -88,19 +251,20 @@ void StrategyPanel::showPlan(const Plan& plan)
                           .arg(plan.splitN)
                           .arg(plan.blockN)
                           .arg(plan.productCount())
-                          .arg(QString::fromStdString(plan.explanation).toHtmlEscaped()));
+                          .arg(withSizesIn(explanation, {cap, needed}, binary_).toHtmlEscaped()));
     bar_->setPlan(&plan);
     buffers_->setRowCount(int(plan.buffers.size()));
     for (int i = 0; i < int(plan.buffers.size()); ++i) {
         const BufferSpec& b = plan.buffers[std::size_t(i)];
         buffers_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(b.name)));
         buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
-        buffers_->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(formatBytes(double(b.bytes)))));
+        buffers_->setItem(i, 2, new QTableWidgetItem(sizeText(double(b.bytes), binary_)));
     }
 }
 
 void StrategyPanel::showPlanError(const QString& message)
 {
+    summary_->setToolTip(QString());
     summary_->setText(QStringLiteral("<span style='color:#d32f2f'><b>No plan:</b> %1</span>").arg(message.toHtmlEscaped()));
     bar_->setPlan(nullptr);
     buffers_->setRowCount(0);

@@ -1,5 +1,7 @@
 #include "reportview.hpp"
 
+#include "models/sizetext.hpp"
+
 #include "session/labsession.hpp"
 
 #include <gigacheck/record.hpp>
@@ -51,7 +53,11 @@ void ReportView::refresh()
     if (online_ && record_ && record_->family == OnlineRecord::kFamily)
         setPlainText(QString::fromStdString(formatOnlineReport(online_->record)));
     else
-        setPlainText(record_ ? QString::fromStdString(formatReport(*record_)) : QString());
+        // Sizes of the cap in the units it was given in (a cap of 1 MiB reads "1 MiB", not "1.05 MB").
+        setPlainText(record_ ? withSizesIn(QString::fromStdString(formatReport(*record_)),
+                                           {double(record_->plan.capBytes), double(record_->config.memCapBytes)},
+                                           looksBinary(record_->plan.capBytes))
+                             : QString());
 }
 
 }  // namespace gigacheck::ui

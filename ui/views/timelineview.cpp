@@ -23,10 +23,12 @@ QString blockText(const BlockIndex& b)
     return QStringLiteral("(%1, %2, %3)").arg(b.i).arg(b.j).arg(b.k);
 }
 
-QString strategyLabel(StrategyKind s)
+// "s2", or "auto→s2" when the cost-model planner chose it (strategy auto).
+QString strategyLabel(const RunConfig& c)
 {
-    const std::string_view name = toString(s);
-    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+    const std::string_view name = toString(c.strategy);
+    const QString s = QString::fromUtf8(name.data(), qsizetype(name.size()));
+    return c.planByCostModel ? QStringLiteral("auto→") + s : s;
 }
 
 QString durationText(double seconds)
@@ -76,9 +78,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     cpuNote_->setWordWrap(true);
     cpuNote_->setVisible(false);
 
-    predicted_ = new QCheckBox(QStringLiteral("predicted lanes (the cost model's timeline of this run, error per op in "
-                                              "the tooltip)"),
-                               this);
+    // Short: a check box does not wrap, and a long text widened the window past a 1366-pixel
+    // screen in presentation mode; the rest is its tooltip.
+    predicted_ = new QCheckBox(QStringLiteral("predicted lanes (cost model)"), this);
+    predicted_->setToolTip(QStringLiteral("The cost model's timeline of this run after the measured lanes; each op's "
+                                          "predicted and measured time and the error in the span's tooltip"));
     predicted_->setObjectName(QStringLiteral("timelinePredicted"));
     connect(predicted_, &QCheckBox::toggled, this, [this](bool on) {
         if (on && shownRecord_)
@@ -119,12 +123,12 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 
 void TimelineView::subscribe(LabSession* session)
 {
-    auto label = [](const RunRecord& r) { return strategyLabel(r.config.strategy); };
+    auto label = [](const RunRecord& r) { return strategyLabel(r.config); };
     connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c, bool keepPrevious) {
         // Only a run that ended well is a "previous run"; a failed or cancelled one never is.
         showComparisons(session->baseline(), keepPrevious ? lastGood_ : RecordPtr());
         shownRecord_.reset();
-        currentRun_ = model_.addRun(strategyLabel(c.strategy).toStdString());
+        currentRun_ = model_.addRun(strategyLabel(c).toStdString());
         follow_ = true;
         updateLanes();
         resetZoom();
@@ -133,6 +137,10 @@ void TimelineView::subscribe(LabSession* session)
     connect(session, &LabSession::recordChanged, this, [this, label](const RecordPtr& r, LabSession::Origin origin) {
         if (origin == LabSession::Origin::File)
             beginRun(label(*r), false);
+        else if (currentRun_ >= 0 && model_.runLabel(currentRun_) != label(*r).toStdString()) {
+            model_.setRunLabel(currentRun_, label(*r).toStdString());  // what ran: auto's choice
+            updateLanes();
+        }
         // Why S2-S4 seem not to overlap on the CPU: its "loads" are memory copies of about a
         // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
         cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu);
@@ -169,11 +177,11 @@ void TimelineView::showComparisons(const RecordPtr& fromFile, const RecordPtr& p
 {
     model_.clear();
     if (fromFile) {
-        model_.addRun(strategyLabel(fromFile->config.strategy).toStdString() + " (file)");
+        model_.addRun(strategyLabel(fromFile->config).toStdString() + " (file)");
         model_.addSpans(0, fromFile->spans);
     }
     if (previous && previous != fromFile) {
-        const int run = model_.addRun(strategyLabel(previous->config.strategy).toStdString() + " (previous run)");
+        const int run = model_.addRun(strategyLabel(previous->config).toStdString() + " (previous run)");
         model_.addSpans(run, previous->spans);
     }
     previousShown_ = previous;

@@ -12,6 +12,8 @@
 #include "views/online/onlinestepview.hpp"
 #include "views/online/onlinesweepview.hpp"
 #include "export/plotexport.hpp"
+#include "models/autoplanner.hpp"
+#include "models/sizetext.hpp"
 #include "models/rooflinemodel.hpp"
 #include "views/reportview.hpp"
 #include "views/rooflineview.hpp"
@@ -42,6 +44,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -100,7 +103,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     campaign_ = new CampaignView(this);
     tabs_->addTab(campaign_, QStringLiteral("Campaign"));
     gallery_ = new gallery::GalleryView(this);
-    tabs_->addTab(gallery_, QStringLiteral("Kernel gallery"));
+    // In a scroll area: its controls at presentation sizes would otherwise set the whole window's
+    // minimum width past a 1366-pixel screen (every tab page counts, shown or not).
+    auto* galleryArea = new QScrollArea(this);
+    galleryArea->setWidgetResizable(true);
+    galleryArea->setFrameShape(QFrame::NoFrame);
+    galleryArea->setWidget(gallery_);
+    tabs_->addTab(galleryArea, QStringLiteral("Kernel gallery"));
     strassen_ = new strassenlab::StrassenView(this);
     tabs_->addTab(strassen_, QStringLiteral("Strassen"));
     onlineSweep_ = new OnlineSweepView(this);
@@ -113,6 +122,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     setCentralWidget(tabs_);
 
+    autoPlanner_ = new AutoPlanner(this);
+    connect(autoPlanner_, &AutoPlanner::planned, this, &MainWindow::onAutoPlanned);
     buildDocks();
     buildMenus();
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
@@ -266,7 +277,8 @@ bool MainWindow::currentConfig(RunConfig* config, QString* error) const
     RunConfig c;
     if (!setup_->apply(c, error))
         return false;
-    c.strategy = strategy_->strategy();
+    c.strategy = strategy_->strategy();  // with auto: the planner's latest choice (runGemm plans again)
+    c.planByCostModel = strategy_->isAuto();
     faults_->apply(c.faults);
     c.faults.at = heatmap_->faults();
     *config = c;
@@ -289,6 +301,7 @@ void MainWindow::setConfig(const RunConfig& config)
         setup_->load(config);
     }
     strategy_->setStrategy(config.strategy);
+    strategy_->setAuto(config.planByCostModel);
     faults_->load(config.faults);
     heatmap_->setShape(config.shape.m, config.shape.q);
     heatmap_->setFaults(config.faults.at);
@@ -299,6 +312,8 @@ void MainWindow::updatePlan()
 {
     RunConfig c;
     QString error;
+    const bool binary = setup_->capInBinaryUnits();
+    strategy_->setBinaryUnits(binary);
     if (!currentConfig(&c, &error)) {
         strategy_->showPlanError(error);
         heatmap_->setPlan(std::nullopt);
@@ -307,13 +322,39 @@ void MainWindow::updatePlan()
     if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
         heatmap_->setShape(c.shape.m, c.shape.q);
     dropOperandsNotFitting(c.shape);
+    const double cap = double(c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes);
+    if (c.planByCostModel) {
+        // The planner simulates many schedules: on a worker thread, after the edits settle.
+        strategy_->showAutoPlanning();
+        autoPlanner_->request(c);
+        return;
+    }
     try {
         const Plan plan = makePlan(c.shape, c.precision, c.strategy, c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes,
                                    c.abft);
         strategy_->showPlan(plan);
         heatmap_->setPlan(plan);
     } catch (const std::exception& e) {
-        strategy_->showPlanError(QString::fromStdString(e.what()));
+        QString message = withSizesIn(QString::fromStdString(e.what()), {cap}, binary);
+        message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
+        strategy_->showPlanError(message);
+        heatmap_->setPlan(std::nullopt);
+    }
+}
+
+void MainWindow::onAutoPlanned(const AutoPlanResult& result)
+{
+    if (!strategy_->isAuto())
+        return;  // another strategy was chosen meanwhile
+    if (result.ok) {
+        strategy_->showAutoPlan(result.plan, result.predictedSeconds);
+        heatmap_->setPlan(result.plan);
+    } else {
+        RunConfig c;
+        const double cap = currentConfig(&c, nullptr) && c.memCapBytes ? double(c.memCapBytes) : double(kDefaultCpuMemCapBytes);
+        QString message = withSizesIn(result.error, {cap}, setup_->capInBinaryUnits());
+        message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
+        strategy_->showAutoError(message);
         heatmap_->setPlan(std::nullopt);
     }
 }

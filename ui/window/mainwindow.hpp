@@ -44,6 +44,9 @@ class SetupPanel;
 class StrategyPanel;
 class TimelineView;
 
+class AutoPlanner;
+struct AutoPlanResult;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -77,7 +80,11 @@ public:
     // with a message, and every run uses them until the shape no longer fits or they are
     // forgotten. A bad file is refused with its reason and changes nothing.
     enum class Operand { A, B };
+    // Importing an operand whose shape does not fit the other imported one is refused (both shapes
+    // named) and keeps what was imported.
     bool importOperand(Operand which, const QString& path, QString* error);
+    // File > Forget imported A and B (enabled only while some are imported): generated inputs
+    // again, the shape and the placed faults kept; said in the status bar.
     void forgetOperands();
     // File > Export C / the residuals / the injected-error map as .npy (float64 maps of C's shape).
     enum class MatrixExport { C, Residuals, InjectedError };
@@ -104,6 +111,8 @@ public:
     LabSession* session() const { return session_; }
     DisplayScale* displayScale() const { return display_; }
     EngineController* engine() const { return session_->engine(); }
+    // Strategy auto's planner preview (a worker thread).
+    AutoPlanner* autoPlanner() const { return autoPlanner_; }
 
 public slots:
     void startRun();
@@ -133,6 +142,10 @@ private:
     void addMatrixActions(QMenu* file);
     // After a shape edit: imported operands that no longer fit it are forgotten, with a message.
     void dropOperandsNotFitting(const Shape& shape);
+    // File > Forget imported A and B is enabled while some are imported.
+    void updateOperandActions();
+    // Strategy auto: the planner's preview arrived.
+    void onAutoPlanned(const AutoPlanResult& result);
     // Before a run: false with a reason when only one of A and B was imported.
     bool operandsReady(QString* why) const;
     // What a saved file is named after by default: strategy and shape of the run shown.
@@ -157,6 +170,8 @@ private:
     RecentFiles* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
     DisplayScale* display_ = nullptr;
+    AutoPlanner* autoPlanner_ = nullptr;
+    QAction* forgetOperandsAction_ = nullptr;
     std::vector<QPointer<QDockWidget>> docksHiddenForStrassen_;
     QByteArray stateBeforeStrassen_;  // what the settings keep while the docks are hidden
 };

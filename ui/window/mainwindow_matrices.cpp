@@ -5,6 +5,7 @@
 #include "models/layermatrices.hpp"
 #include "panels/runpanel.hpp"
 #include "panels/setuppanel.hpp"
+#include "views/heatmapview.hpp"
 #include "window/filedialogs.hpp"
 
 #include <gigacheck/npy.hpp>
@@ -60,31 +61,42 @@ bool MainWindow::importOperand(Operand which, const QString& path, QString* erro
                         .arg(QFileInfo(path).fileName(), describe(m))
                         .arg(kMaxFieldDimension));
 
-    // The shape follows the file; the other operand stays only while it still fits.
+    // The shape follows the file. An operand that does not fit the other imported one is refused,
+    // naming both shapes: what was imported stays as it was.
     RunOperands operands = session_->operands();
     const QString name = QString::fromLatin1(operandName(which));
-    QString dropped;
+    const QString file = QFileInfo(path).fileName();
+    if (which == Operand::A && operands.b && operands.b->rows() != m.cols())
+        return fail(QStringLiteral("%1 is %2, but the imported B is %3: A needs as many columns as B has rows (%4 ≠ %5). "
+                                   "The imported A and B are kept; import a matching A, or File › Forget imported A and B "
+                                   "first")
+                        .arg(file, describe(m), describe(*operands.b))
+                        .arg(m.cols())
+                        .arg(operands.b->rows()));
+    if (which == Operand::B && operands.a && operands.a->cols() != m.rows())
+        return fail(QStringLiteral("%1 is %2, but the imported A is %3: B needs as many rows as A has columns (%4 ≠ %5). "
+                                   "The imported A and B are kept; import a matching B, or File › Forget imported A and B "
+                                   "first")
+                        .arg(file, describe(m), describe(*operands.a))
+                        .arg(m.rows())
+                        .arg(operands.a->cols()));
+    InputMatrix info;
+    try {
+        info = inputMatrixOfFile(name.toStdString(), path.toStdString());  // its order, from the header
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
     auto shared = std::make_shared<const HostMatrix>(std::move(m));
     if (which == Operand::A) {
         c.shape.m = shared->rows();
         c.shape.n = shared->cols();
-        if (operands.b && operands.b->rows() != shared->cols()) {
-            dropped = QStringLiteral("the imported B (%1) no longer fits A's %2 columns and was forgotten: import B again")
-                          .arg(describe(*operands.b))
-                          .arg(shared->cols());
-            operands.b.reset();
-        }
         operands.a = shared;
+        operands.aFile = info;
     } else {
         c.shape.n = shared->rows();
         c.shape.q = shared->cols();
-        if (operands.a && operands.a->cols() != shared->rows()) {
-            dropped = QStringLiteral("the imported A (%1) no longer fits B's %2 rows and was forgotten: import A again")
-                          .arg(describe(*operands.a))
-                          .arg(shared->rows());
-            operands.a.reset();
-        }
         operands.b = shared;
+        operands.bFile = info;
     }
     // The run computes in the files' precision (float64 when either is); the field can change it.
     const bool f32 = (!operands.a || operands.a->precision() == Precision::F32) &&
@@ -92,10 +104,9 @@ bool MainWindow::importOperand(Operand which, const QString& path, QString* erro
     c.precision = f32 ? Precision::F32 : Precision::F64;
     session_->setOperands(operands);
 
-    QString text = QStringLiteral("%1 imported from %2 (%3)").arg(name, QFileInfo(path).fileName(), describe(*shared));
-    if (!dropped.isEmpty())
-        text += QStringLiteral("; ") + dropped;
-    else if (!operands.present())
+    updateOperandActions();
+    QString text = QStringLiteral("%1 imported from %2 (%3)").arg(name, file, describe(*shared));
+    if (!operands.present())
         text += QStringLiteral("; import %1 too, then run").arg(which == Operand::A ? QStringLiteral("B") : QStringLiteral("A"));
     else
         text += QStringLiteral("; the next runs multiply your A and B");
@@ -114,7 +125,19 @@ void MainWindow::forgetOperands()
     if (!session_->operands().a && !session_->operands().b)
         return;
     session_->setOperands({});
-    run_->log(QStringLiteral("imported A and B forgotten: runs generate their inputs again"));
+    updateOperandActions();
+    // The shape stays, so every placed fault is still inside C and stays placed.
+    const QString text = QStringLiteral("Imported A and B forgotten: runs generate their inputs again (same shape, %1 "
+                                        "placed fault(s) kept)")
+                             .arg(heatmap_->faults().size());
+    run_->log(text);
+    statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::updateOperandActions()
+{
+    if (forgetOperandsAction_)
+        forgetOperandsAction_->setEnabled(session_->operands().a || session_->operands().b);
 }
 
 void MainWindow::dropOperandsNotFitting(const Shape& shape)
@@ -132,6 +155,7 @@ void MainWindow::dropOperandsNotFitting(const Shape& shape)
     if (gone.isEmpty())
         return;
     session_->setOperands(operands);
+    updateOperandActions();
     const QString text = QStringLiteral("The shape %1 × %2 × %3 no longer fits the imported %4: forgotten, runs generate "
                                         "it; File › Import brings it back")
                              .arg(shape.m).arg(shape.n).arg(shape.q).arg(gone.join(QStringLiteral(" and ")));
@@ -201,7 +225,10 @@ void MainWindow::addMatrixActions(QMenu* file)
         });
         a->setObjectName(QStringLiteral("import%1Action").arg(name));
     }
-    file->addAction(QStringLiteral("Forget imported A and B"), this, &MainWindow::forgetOperands);
+    forgetOperandsAction_ = file->addAction(QStringLiteral("&Forget imported A and B"), this, &MainWindow::forgetOperands);
+    forgetOperandsAction_->setObjectName(QStringLiteral("forgetOperandsAction"));
+    forgetOperandsAction_->setToolTip(QStringLiteral("Runs generate A and B again; the shape and the placed faults stay"));
+    updateOperandActions();
     struct Export {
         MatrixExport what;
         const char* label;

@@ -36,6 +36,8 @@ NpyHeader parseNpyHeader(std::string_view bytes, std::uint64_t fileBytes);
 // Reads a 2-D float32 / float64 matrix in the precision the file holds. Throws InputError
 // naming the file (truncated, lying header, other dtype, 1-D or 3-D, unreadable).
 HostMatrix readNpy(const std::string& path);
+// Only the header of a file (its shape, type and order), checked as readNpy checks it.
+NpyHeader readNpyHeader(const std::string& path);
 // The same from memory (the fuzzer and the tests).
 HostMatrix npyFromBytes(std::string_view bytes);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gigacheck/matrix.hpp"
+#include "gigacheck/record.hpp"
 
 #include <string>
 
@@ -14,6 +15,11 @@ Shape shapeOfOperands(const HostMatrix& a, const HostMatrix& b);
 // InputError naming `what` (e.g. "A.npy") and the first element that is NaN or infinite: a
 // checksum of such a matrix is meaningless, so the run refuses it before it starts.
 void requireFinite(const HostMatrix& m, const std::string& what);
+
+// What a run record keeps of an operand read from the .npy file at `path` (operand "A" or "B"):
+// the file's name without its folder, shape, dtype and order, from its header (readNpyHeader).
+// Throws InputError like readNpy when the header is bad.
+InputMatrix inputMatrixOfFile(const std::string& operand, const std::string& path);
 
 // A copy in precision p (float64 -> float32 rounds to nearest), in memory from `alloc`.
 HostMatrix convertedTo(const HostMatrix& m, Precision p, const HostAllocator& alloc = HostAllocator::heap());

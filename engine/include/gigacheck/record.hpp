@@ -73,6 +73,16 @@ struct ReferenceCheck {
     bool passed = true;
 };
 
+// One of the user's own matrices (gigacheck run --load-a / --load-b, the lab's File > Import):
+// what the record keeps of the file it came from (the values themselves are not in the record).
+struct InputMatrix {
+    std::string operand;  // "A" or "B"
+    std::string file;     // the file's name, without its folder
+    std::int64_t rows = 0, cols = 0;
+    std::string dtype;    // "float32" or "float64": what the file holds
+    bool fortranOrder = false;
+};
+
 // The blocked GEMM family's record: the envelope and its section.
 struct RunRecord : RecordEnvelope {
     RunRecord() { family = "blocked_gemm"; }
@@ -89,6 +99,9 @@ struct RunRecord : RecordEnvelope {
     std::vector<Span> predictedSpans;
     double predictedSeconds = 0;
     std::string predictionSource;  // the model's rates (CostModel::source)
+    // The user's own A and B when the run multiplied imported matrices (section "inputs"; absent,
+    // and empty here, when the run generated them, as in every record before it).
+    std::vector<InputMatrix> inputs;
 
     // Verified correct: every block clean, corrected, or made right by the repair pass, and the
     // reference agrees.
@@ -117,6 +130,10 @@ struct PredictionComparison {
     double errorPercent() const { return measuredTotal > 0 ? 100 * (predictedTotal / measuredTotal - 1) : 0; }
 };
 PredictionComparison comparePrediction(const RunRecord& r);
+
+// "Your matrices: A from a.npy (300 x 200, float32, C order), B from ...; the run computes in f32"
+// (no newline); empty when the record has no inputs. formatReport includes it.
+std::string formatInputsLine(const RunRecord& r);
 
 // Seed 000 section 6 report: the GIGACHECK block plus the fault report.
 std::string formatReport(const RunRecord& r);

@@ -114,6 +114,26 @@ HostMatrix readNpy(const std::string& path)
     }
 }
 
+NpyHeader readNpyHeader(const std::string& path)
+{
+    try {
+        std::error_code ec;
+        const std::uintmax_t size = std::filesystem::file_size(path, ec);
+        if (ec)
+            throw InputError(ec.message());
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw InputError("cannot open it for reading");
+        const std::size_t headerRead = std::size_t(std::min<std::uintmax_t>(size, 12 + kMaxNpyHeaderBytes));
+        std::string head(headerRead, '\0');
+        if (!in.read(head.data(), std::streamsize(headerRead)))
+            throw InputError("cannot read its header");
+        return parseNpyHeader(head, size);
+    } catch (const InputError& e) {
+        throw InputError("cannot read '" + path + "': " + e.what());
+    }
+}
+
 HostMatrix npyFromBytes(std::string_view bytes)
 {
     const NpyHeader h = parseNpyHeader(bytes, bytes.size());

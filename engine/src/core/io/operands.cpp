@@ -2,6 +2,10 @@
 // turned into a run whose checksums are meaningless.
 #include "gigacheck/operands.hpp"
 
+#include "gigacheck/npy.hpp"
+
+#include <filesystem>
+
 #include <algorithm>
 #include <cmath>
 
@@ -73,6 +77,19 @@ double typicalMagnitudeOf(const HostMatrix& a, const HostMatrix& b)
     const double magnitude = std::sqrt(double(std::max<std::int64_t>(a.cols(), 1)) * ma * mb);
     // All-zero operands still get a visible fault.
     return magnitude > 0 && std::isfinite(magnitude) ? magnitude : 1.0;
+}
+
+InputMatrix inputMatrixOfFile(const std::string& operand, const std::string& path)
+{
+    const NpyHeader h = readNpyHeader(path);
+    InputMatrix m;
+    m.operand = operand;
+    m.file = std::filesystem::path(path).filename().string();
+    m.rows = h.rows;
+    m.cols = h.cols;
+    m.dtype = h.precision == Precision::F32 ? "float32" : "float64";
+    m.fortranOrder = h.fortranOrder;
+    return m;
 }
 
 }  // namespace gigacheck

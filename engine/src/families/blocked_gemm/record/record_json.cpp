@@ -259,6 +259,17 @@ Json writeBlockedGemmSection(const RunRecord& r)
                     {"faults", write(r.faults)},
                     {"reference", write(r.reference)},
                     {"repairs", writeRepairs(r.repairs)}};
+    if (!r.inputs.empty()) {
+        Json inputs = Json::array();
+        for (const InputMatrix& m : r.inputs)
+            inputs.push_back({{"operand", m.operand},
+                              {"file", m.file},
+                              {"rows", m.rows},
+                              {"cols", m.cols},
+                              {"dtype", m.dtype},
+                              {"order", m.fortranOrder ? "F" : "C"}});
+        section["inputs"] = inputs;
+    }
     if (!r.predictedSpans.empty())
         section["prediction"] = {{"total_seconds", number(r.predictedSeconds)},
                                  {"source", r.predictionSource},
@@ -278,8 +289,33 @@ void readPrediction(const Node& n, RunRecord& r)
         r.predictedSpans.push_back(readSpan(s));
 }
 
+// Optional: records of generated inputs (and every record before imports) have no "inputs".
+void readInputs(const Node& n, RunRecord& r)
+{
+    if (!n.has("inputs"))
+        return;
+    for (const Node& e : n.elements("inputs")) {
+        InputMatrix m;
+        m.operand = e.get<std::string>("operand");
+        m.file = e.get<std::string>("file");
+        m.rows = e.get<std::int64_t>("rows");
+        m.cols = e.get<std::int64_t>("cols");
+        m.dtype = e.get<std::string>("dtype");
+        const std::string order = e.getOr<std::string>("order", "C");
+        if (m.operand != "A" && m.operand != "B")
+            throw InputError("record: inputs: operand '" + m.operand + "' is neither A nor B");
+        if (order != "C" && order != "F")
+            throw InputError("record: inputs: order '" + order + "' is neither C nor F");
+        if (m.rows <= 0 || m.cols <= 0)
+            throw InputError("record: inputs: " + m.operand + " has an empty shape");
+        m.fortranOrder = order == "F";
+        r.inputs.push_back(std::move(m));
+    }
+}
+
 void readBlockedGemmSection(const Node& n, RunRecord& r)
 {
+    readInputs(n, r);
     r.config = readConfig(n.child("config"));
     r.plan = readPlan(n.child("plan"));
     r.faults = readFaultReport(n.child("faults"));

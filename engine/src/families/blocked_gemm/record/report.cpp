@@ -102,7 +102,8 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
         out << " (" << faultWords(c.faults) << ")";
     out << "\n";
     out << "  Tile side: " << c.tile << "\n";
-    out << "  Strategy: " << toString(c.strategy) << " (" << describe(c.strategy) << ")\n";
+    out << "  Strategy: " << (c.planByCostModel ? "auto -> " : "") << toString(c.strategy) << " ("
+        << describe(c.strategy) << ")" << (c.planByCostModel ? " (chosen by the cost-model planner)" : "") << "\n";
     out << "Device info:\n";
     out << "  Name: " << r.devices.front().name;
     if (onCuda(r))
@@ -284,9 +285,24 @@ void writeReference(std::ostream& out, const RunRecord& r)
 
 }  // namespace
 
+std::string formatInputsLine(const RunRecord& r)
+{
+    if (r.inputs.empty())
+        return {};
+    std::string line = "Your matrices:";
+    for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+        const InputMatrix& m = r.inputs[i];
+        line += std::string(i ? ", " : " ") + m.operand + " from " + m.file + " (" + shapeText(m.rows, m.cols) + ", " +
+                m.dtype + ", " + (m.fortranOrder ? "Fortran order" : "C order") + ")";
+    }
+    return line + "; the run computes in " + std::string(toString(r.config.precision));
+}
+
 std::string formatReport(const RunRecord& r)
 {
     std::ostringstream out;
+    if (!r.inputs.empty())
+        out << formatInputsLine(r) << "\n";
     writeSeedBlock(out, r);
     writeBackendAndPlan(out, r);
     writeMetrics(out, r);

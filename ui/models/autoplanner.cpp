@@ -1,0 +1,132 @@
+#include "models/autoplanner.hpp"
+
+#include <gigacheck/bench.hpp>
+#include <gigacheck/defaults.hpp>
+
+#include <QCoreApplication>
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+
+namespace gigacheck::ui {
+
+DeviceInfo previewDevice(const RunConfig& config)
+{
+    std::string why;
+    const std::vector<DeviceInfo> devices = listDevices(&why);
+    const DeviceInfo* cpu = nullptr;
+    const DeviceInfo* firstGpu = nullptr;
+    const DeviceInfo* chosenGpu = nullptr;
+    for (const DeviceInfo& d : devices) {
+        if (d.backend == BackendKind::Cpu && !cpu)
+            cpu = &d;
+        if (d.backend == BackendKind::Cuda) {
+            if (!firstGpu)
+                firstGpu = &d;
+            if (d.index == config.device)
+                chosenGpu = &d;
+        }
+    }
+    const DeviceInfo* gpu = config.device < 0 ? firstGpu : chosenGpu;
+    switch (config.backend) {
+    case BackendKind::Cpu:
+        break;
+    case BackendKind::Cuda:
+        if (!gpu)
+            throw InputError(config.device < 0 ? "no CUDA device: " + why
+                                               : "CUDA device " + std::to_string(config.device) + " is not on this machine");
+        return *gpu;
+    case BackendKind::Auto:
+        if (gpu)
+            return *gpu;
+        break;
+    }
+    if (!cpu)
+        throw InputError("no CPU device listed");
+    return *cpu;
+}
+
+std::uint64_t previewCapBytes(const RunConfig& config, const DeviceInfo& device)
+{
+    if (config.memCapBytes)
+        return config.memCapBytes;
+    return device.backend == BackendKind::Cpu || device.memoryBytes == 0 ? kDefaultCpuMemCapBytes : device.memoryBytes;
+}
+
+PlannerChoice planAuto(const RunConfig& config)
+{
+    const DeviceInfo device = previewDevice(config);
+    const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
+                                           StrategyKind::S4};
+    return planWithCostModel(config.shape, config.precision, all, previewCapBytes(config, device), config.abft,
+                             costModelOf(device), gemmRateKind(config.precision, config.gemm));
+}
+
+AutoPlanner::AutoPlanner(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<AutoPlanResult>();
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(250);
+    connect(debounce_, &QTimer::timeout, this, &AutoPlanner::launch);
+}
+
+AutoPlanner::~AutoPlanner()
+{
+    if (worker_)
+        worker_->wait();
+}
+
+void AutoPlanner::setDebounceMs(int ms)
+{
+    debounce_->setInterval(ms);
+}
+
+void AutoPlanner::request(const RunConfig& config)
+{
+    config_ = config;
+    ++requested_;
+    pending_ = true;
+    debounce_->start();  // restarts: typing 1-0-2-4 plans once
+}
+
+void AutoPlanner::launch()
+{
+    if (worker_)
+        return;  // the running preview ends first; its end launches the latest request
+    const RunConfig config = config_;
+    const quint64 request = requested_;
+    launched_ = request;
+    QPointer<AutoPlanner> self(this);
+    QThread* gui = QCoreApplication::instance() ? QCoreApplication::instance()->thread() : nullptr;
+    worker_ = QThread::create([self, config, request, gui] {
+        AutoPlanResult result;
+        result.request = request;
+        result.onGuiThread = QThread::currentThread() == gui;
+        try {
+            PlannerChoice choice = planAuto(config);
+            result.plan = std::move(choice.plan);
+            result.predictedSeconds = choice.predictedSeconds;
+            result.ok = true;
+        } catch (const std::exception& e) {
+            result.error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(self, [self, result = std::move(result)] {
+            if (!self)
+                return;
+            self->worker_->wait();
+            self->worker_->deleteLater();
+            self->worker_ = nullptr;
+            if (result.request == self->requested_) {
+                self->pending_ = false;
+                self->latest_ = result;
+                emit self->planned(result);
+            } else if (!self->debounce_->isActive()) {
+                self->launch();  // a newer request came while this one was planned
+            }
+        });
+    });
+    worker_->start(QThread::LowPriority);
+}
+
+}  // namespace gigacheck::ui
