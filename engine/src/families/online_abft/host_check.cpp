@@ -2,6 +2,8 @@
 // host-checked path (host_check.hpp).
 #include "families/online_abft/host_check.hpp"
 
+#include "core/parallel_for.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
@@ -93,15 +95,24 @@ void plainSums(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld
 {
     rowSums.assign(std::size_t(rows), 0.0);
     colSums.assign(std::size_t(cols), 0.0);
-    for (std::int64_t i = 0; i < rows; ++i) {
-        double s = 0;
-        for (std::int64_t j = 0; j < cols; ++j) {
-            const double v = double(x[i * ld + j]);
-            s += v;
-            colSums[std::size_t(j)] += v;
+    // Rows, then columns in strips read row by row; each line still summed in index order, so the
+    // bits are those of one row-major pass whatever the split across threads.
+    parallelFor(rows, cols, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+            double s = 0;
+            for (std::int64_t j = 0; j < cols; ++j)
+                s += double(x[i * ld + j]);
+            rowSums[std::size_t(i)] = s;
         }
-        rowSums[std::size_t(i)] = s;
-    }
+    });
+    parallelFor(cols, rows, [&](std::int64_t j0, std::int64_t j1) {
+        double* __restrict col = colSums.data() + j0;
+        for (std::int64_t i = 0; i < rows; ++i) {
+            const T* row = x + i * ld + j0;
+            for (std::int64_t j = 0; j < j1 - j0; ++j)
+                col[j] += double(row[j]);
+        }
+    });
 }
 
 template <class T>
