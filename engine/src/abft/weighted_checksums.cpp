@@ -252,6 +252,37 @@ Residuals residuals(const T* c, std::int64_t rows, std::int64_t cols, std::int64
     return r;
 }
 
+// The residuals again after corrections of result cells: only the rows and columns holding a
+// corrected cell changed, so only they are summed again (each in its own order, the bits a full
+// pass would give); the others keep theirs.
+template <class T>
+void refreshResiduals(Residuals& r, const T* c, std::int64_t rows, std::int64_t cols, std::int64_t ld, int k,
+                      const Thresholds& t, const std::vector<double>& wRow, const std::vector<double>& wCol,
+                      const std::vector<Correction>& applied)
+{
+    std::vector<std::int64_t> touchedRows, touchedCols;
+    for (const Correction& x : applied)
+        touchedRows.push_back(x.row), touchedCols.push_back(x.col);
+    for (auto* v : {&touchedRows, &touchedCols}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    double sums[kMaxChecksums];
+    for (std::int64_t i : touchedRows) {
+        weightedRowSums(c, i, i + 1, cols, ld, k, wCol, sums);
+        for (int s = 0; s < k; ++s)
+            r.row[std::size_t(i * k + s)] = sums[s] - double(c[i * ld + cols + s]);
+    }
+    for (std::int64_t j : touchedCols) {
+        weightedColumnSums(c, rows, j, j + 1, ld, k, wRow, sums);
+        for (int s = 0; s < k; ++s)
+            r.col[std::size_t(j * k + s)] = sums[s] - double(c[(rows + s) * ld + j]);
+    }
+    WeightedMismatches m = weightedMismatches(r.row.data(), rows + k, r.col.data(), cols + k, k, t);
+    r.badRows = std::move(m.badRows);
+    r.badCols = std::move(m.badCols);
+}
+
 // Least squares of the k x n system M x = y (n <= k) through the normal equations with partial
 // pivoting; false when singular.
 bool solveSmall(const std::vector<double>& m, int k, int n, const std::vector<double>& y, std::vector<double>& x)
@@ -435,7 +466,8 @@ VerifyResult verifyWeighted(T* c, std::int64_t rows, std::int64_t cols, std::int
     }
 
     // Check again; what is left must sit in checksum lines only, which are then rebuilt.
-    Residuals again = residuals(c, rows, cols, ld, k, t, wRow, wCol, nullptr);
+    Residuals again = first;
+    refreshResiduals(again, c, rows, cols, ld, k, t, wRow, wCol, applied);
     const bool resultLeft = std::any_of(again.badRows.begin(), again.badRows.end(), [&](auto i) { return i < rows; }) ||
                             std::any_of(again.badCols.begin(), again.badCols.end(), [&](auto j) { return j < cols; });
     // A result line that still mismatches after the corrections: unless nothing was corrected and
