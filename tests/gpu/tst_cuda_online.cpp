@@ -126,6 +126,7 @@ private slots:
     void inputFaultsReportedAsOnTheCpu_data();
     void inputFaultsReportedAsOnTheCpu();
     void noFalsePositivesWithWeightedChecksums();
+    void flaggedChecksWriteBackWhatChanged();
     void deviceLimitsRefused();
 };
 
@@ -401,6 +402,34 @@ void TestCudaOnline::inputFaultsReportedAsOnTheCpu()
     }
     if (step < 0)
         QCOMPARE(countVerdict(gpu, Verdict::Clean), 4);
+}
+
+// A flagged check writes back only what the host changed (the corrected cells, the row / column
+// of C a repaired input fault had spread to, rebuilt checksum rows and columns): every later check
+// on the device copy must then see what the host decided, and the product must be right. 5 steps
+// of 20 (n = 100), K = 2: two faults in one row after step 0 (cells); a checksum column hit after
+// step 2 (checksums rebuilt at 2); B(70, 9) after step 1 (panel 3: column 9 of C off at step 3,
+// repaired there: a column back); A(15, 90) after step 3 (panel 4: row 15 off at step 4: a row).
+void TestCudaOnline::flaggedChecksWriteBackWhatChanged()
+{
+    OnlineConfig c = config({70, 100, 60}, Scheme::Online, 20, 1);
+    c.checksums = 2;
+    OnlineFault b = at(70, 9, 1, OnlineTarget::B);
+    b.delta = 4.0;
+    OnlineFault a = at(15, 90, 3, OnlineTarget::A);
+    a.delta = -3.0;
+    c.faults = {at(5, 7, 0), at(5, 40, 0), b, at(33, 1, 2, OnlineTarget::ChecksumCol), a};
+    const OnlineRecord gpu = runOnline(c);
+    const OnlineRecord cpu = runOnline(onCpu(c));
+    sameAsCpu(gpu, cpu);
+    QVERIFY2(gpu.verifiedCorrect(), qPrintable(QString::number(gpu.reference.maxRelError)));
+    QCOMPARE(countVerdict(gpu, Verdict::Uncorrectable), 0);
+    QVERIFY(!gpu.recomputed);
+    QCOMPARE(name(checkAt(gpu, 0)->result.verdict), name(Verdict::Corrected));
+    QCOMPARE(name(checkAt(gpu, 1)->result.verdict), name(Verdict::Clean));
+    QVERIFY(checkAt(gpu, 2)->result.checksumsRecomputed);
+    QCOMPARE(int(gpu.inputFaults.size()), 2);
+    QCOMPARE(countVerdict(gpu, Verdict::Clean), 1);
 }
 
 // Clean runs with K = 2 and 3 weighted checksums on the device: no check fires (residuals under

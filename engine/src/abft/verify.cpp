@@ -8,6 +8,9 @@
 // A check mismatches when |control - stored| exceeds its threshold (or is not a number).
 #include "gigacheck/abft.hpp"
 
+#include "abft/neumaier.hpp"
+#include "core/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -129,21 +132,48 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
                          std::to_string(t.col.size()) + " augmented block, C block is " +
                          std::to_string(c.rows + 1) + " x " + std::to_string(c.cols + 1));
 
-    // Control sums: row sums directly, column sums in one row-major pass.
+    // Control sums: every row (the checksum row too) and every column (the checksum column too)
+    // summed in index order, in parallel over lines; the columns read row by row in strips, so the
+    // bits are those of one row-major pass whatever the split.
     std::vector<double> rowControl(std::size_t(c.rows + 1));
-    std::vector<CompensatedSum> colAcc(std::size_t(c.cols + 1));
-    for (std::int64_t i = 0; i <= c.rows; ++i) {
-        CompensatedSum row;
-        for (std::int64_t j = 0; j < c.cols; ++j) {
-            const double v = double(c(i, j));
-            row.add(v);
-            if (i < c.rows)
-                colAcc[std::size_t(j)].add(v);
+    std::vector<double> colControl(std::size_t(c.cols + 1));
+    parallelFor(c.rows + 1, c.cols, [&](std::int64_t i0, std::int64_t i1) {
+        std::int64_t i = i0;
+        for (; i + 4 <= i1; i += 4) {  // four rows side by side: their dependency chains overlap
+            const T* r0 = &c(i, 0);
+            const T* r1 = r0 + c.ld;
+            const T* r2 = r1 + c.ld;
+            const T* r3 = r2 + c.ld;
+            double s0 = 0, s1 = 0, s2 = 0, s3 = 0, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+            for (std::int64_t j = 0; j < c.cols; ++j) {
+                neumaierAdd(s0, c0, double(r0[j]));
+                neumaierAdd(s1, c1, double(r1[j]));
+                neumaierAdd(s2, c2, double(r2[j]));
+                neumaierAdd(s3, c3, double(r3[j]));
+            }
+            rowControl[std::size_t(i)] = s0 + c0, rowControl[std::size_t(i + 1)] = s1 + c1;
+            rowControl[std::size_t(i + 2)] = s2 + c2, rowControl[std::size_t(i + 3)] = s3 + c3;
         }
-        rowControl[std::size_t(i)] = row.value();
-        if (i < c.rows)
-            colAcc[std::size_t(c.cols)].add(double(c(i, c.cols)));
-    }
+        for (; i < i1; ++i) {
+            CompensatedSum row;
+            for (std::int64_t j = 0; j < c.cols; ++j)
+                row.add(double(c(i, j)));
+            rowControl[std::size_t(i)] = row.value();
+        }
+    });
+    parallelFor(c.cols + 1, c.rows, [&](std::int64_t j0, std::int64_t j1) {
+        const std::int64_t width = j1 - j0;
+        std::vector<double> sum(std::size_t(width), 0.0), comp(std::size_t(width), 0.0);
+        double* __restrict sm = sum.data();
+        double* __restrict cp = comp.data();
+        for (std::int64_t i = 0; i < c.rows; ++i) {
+            const T* row = &c(i, j0);
+            for (std::int64_t j = 0; j < width; ++j)
+                neumaierAdd(sm[j], cp[j], double(row[j]));
+        }
+        for (std::int64_t j = 0; j < width; ++j)
+            colControl[std::size_t(j0 + j)] = sm[j] + cp[j];
+    });
 
     VerifyResult r;
     r.minThreshold = std::numeric_limits<double>::infinity();
@@ -172,7 +202,7 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
         check(rowControl[std::size_t(i)], double(c(i, c.cols)), t.row[std::size_t(i)], i, r.mismatchRows,
               r.rowResidual, rowRatio);
     for (std::int64_t j = 0; j <= c.cols; ++j)
-        check(colAcc[std::size_t(j)].value(), double(c(c.rows, j)), t.col[std::size_t(j)], j, r.mismatchCols,
+        check(colControl[std::size_t(j)], double(c(c.rows, j)), t.col[std::size_t(j)], j, r.mismatchCols,
               r.colResidual, colRatio);
 
     if (r.mismatchRows.empty() && r.mismatchCols.empty())

@@ -2,6 +2,9 @@
 // corrects up to K errors per check by solving K x c systems (gigacheck/weighted_checksums.hpp).
 #include "gigacheck/weighted_checksums.hpp"
 
+#include "abft/neumaier.hpp"
+#include "core/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -140,33 +143,144 @@ struct Residuals {
     std::vector<std::int64_t> badRows, badCols;  // augmented indices, ascending
 };
 
+// The control sums of the K weighted checks of rows [i0, i1) over the columns [0, cols):
+// out[(i - i0) * k + s] = sum_j wCol[s * cols + j] c(i, j), each summed in index order. Rows go
+// kRowLanes at a time, their K sums side by side, so that the sums' dependency chains overlap.
+template <class T>
+void weightedRowSums(const T* c, std::int64_t i0, std::int64_t i1, std::int64_t cols, std::int64_t ld, int k,
+                     const std::vector<double>& wCol, double* out)
+{
+    constexpr int kRowLanes = 4;
+    for (std::int64_t i = i0; i < i1; i += kRowLanes) {
+        const int lanes = int(std::min<std::int64_t>(kRowLanes, i1 - i));
+        double sum[kRowLanes * kMaxChecksums] = {}, comp[kRowLanes * kMaxChecksums] = {};
+        for (int s = 0; s < k; ++s) {
+            const double* w = wCol.data() + s * cols;
+            if (lanes == kRowLanes) {
+                const T* r0 = c + i * ld;
+                const T* r1 = r0 + ld;
+                const T* r2 = r1 + ld;
+                const T* r3 = r2 + ld;
+                double s0 = 0, s1 = 0, s2 = 0, s3 = 0, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+                for (std::int64_t j = 0; j < cols; ++j) {
+                    const double wj = w[j];
+                    neumaierAdd(s0, c0, wj * double(r0[j]));
+                    neumaierAdd(s1, c1, wj * double(r1[j]));
+                    neumaierAdd(s2, c2, wj * double(r2[j]));
+                    neumaierAdd(s3, c3, wj * double(r3[j]));
+                }
+                sum[0 * kMaxChecksums + s] = s0, comp[0 * kMaxChecksums + s] = c0;
+                sum[1 * kMaxChecksums + s] = s1, comp[1 * kMaxChecksums + s] = c1;
+                sum[2 * kMaxChecksums + s] = s2, comp[2 * kMaxChecksums + s] = c2;
+                sum[3 * kMaxChecksums + s] = s3, comp[3 * kMaxChecksums + s] = c3;
+            } else {
+                for (int r = 0; r < lanes; ++r) {
+                    const T* row = c + (i + r) * ld;
+                    double sm = 0, cp = 0;
+                    for (std::int64_t j = 0; j < cols; ++j)
+                        neumaierAdd(sm, cp, w[j] * double(row[j]));
+                    sum[r * kMaxChecksums + s] = sm, comp[r * kMaxChecksums + s] = cp;
+                }
+            }
+        }
+        for (int r = 0; r < lanes; ++r)
+            for (int s = 0; s < k; ++s)
+                out[(i + r - i0) * k + s] = sum[r * kMaxChecksums + s] + comp[r * kMaxChecksums + s];
+    }
+}
+
+// The control sums of the K weighted checks of columns [j0, j1) over the rows [0, rows):
+// out[(j - j0) * k + s] = sum_i wRow[s * rows + i] c(i, j), each summed in index order i = 0, 1, ...
+// (the same bits as a column walked top to bottom), read row by row: the strip of columns stays
+// contiguous in memory instead of one cache line per element.
+template <class T>
+void weightedColumnSums(const T* c, std::int64_t rows, std::int64_t j0, std::int64_t j1, std::int64_t ld, int k,
+                        const std::vector<double>& wRow, double* out)
+{
+    const std::int64_t width = j1 - j0;
+    std::vector<double> sum(std::size_t(k * width), 0.0), comp(std::size_t(k * width), 0.0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const T* row = c + i * ld + j0;
+        for (int s = 0; s < k; ++s) {
+            const double w = wRow[std::size_t(s * rows + i)];
+            double* __restrict sm = sum.data() + s * width;
+            double* __restrict cp = comp.data() + s * width;
+            for (std::int64_t j = 0; j < width; ++j) {
+                neumaierAdd(sm[j], cp[j], w * double(row[j]));
+            }
+        }
+    }
+    for (std::int64_t j = 0; j < width; ++j)
+        for (int s = 0; s < k; ++s)
+            out[j * k + s] = sum[std::size_t(s * width + j)] + comp[std::size_t(s * width + j)];
+}
+
+// Control sums of every check of a weighted block (rows + k rows, cols + k columns), in parallel
+// over lines; each line's sum has one fixed order, so the bits do not depend on the split.
+template <class T>
+void weightedControlSums(const T* c, std::int64_t rows, std::int64_t cols, std::int64_t ld, int k,
+                         const std::vector<double>& wRow, const std::vector<double>& wCol, std::vector<double>& rowSums,
+                         std::vector<double>& colSums)
+{
+    rowSums.assign(std::size_t((rows + k) * k), 0.0);
+    colSums.assign(std::size_t((cols + k) * k), 0.0);
+    parallelFor(rows + k, cols * k, [&](std::int64_t i0, std::int64_t i1) {
+        weightedRowSums(c, i0, i1, cols, ld, k, wCol, rowSums.data() + i0 * k);
+    });
+    parallelFor(cols + k, rows * k, [&](std::int64_t j0, std::int64_t j1) {
+        weightedColumnSums(c, rows, j0, j1, ld, k, wRow, colSums.data() + j0 * k);
+    });
+}
+
 template <class T>
 Residuals residuals(const T* c, std::int64_t rows, std::int64_t cols, std::int64_t ld, int k, const Thresholds& t,
                     const std::vector<double>& wRow, const std::vector<double>& wCol, VerifyResult* stats)
 {
     Residuals r;
-    r.row.assign(std::size_t((rows + k) * k), 0.0);
-    r.col.assign(std::size_t((cols + k) * k), 0.0);
+    weightedControlSums(c, rows, cols, ld, k, wRow, wCol, r.row, r.col);
     for (std::int64_t i = 0; i < rows + k; ++i)
-        for (int s = 0; s < k; ++s) {
-            CompensatedSum sum;
-            for (std::int64_t j = 0; j < cols; ++j)
-                sum.add(wCol[std::size_t(s * cols + j)] * double(c[i * ld + j]));
-            r.row[std::size_t(i * k + s)] = sum.value() - double(c[i * ld + cols + s]);
-        }
+        for (int s = 0; s < k; ++s)
+            r.row[std::size_t(i * k + s)] -= double(c[i * ld + cols + s]);
     for (std::int64_t j = 0; j < cols + k; ++j)
-        for (int s = 0; s < k; ++s) {
-            CompensatedSum sum;
-            for (std::int64_t i = 0; i < rows; ++i)
-                sum.add(wRow[std::size_t(s * rows + i)] * double(c[i * ld + j]));
-            r.col[std::size_t(j * k + s)] = sum.value() - double(c[(rows + s) * ld + j]);
-        }
+        for (int s = 0; s < k; ++s)
+            r.col[std::size_t(j * k + s)] -= double(c[(rows + s) * ld + j]);
     WeightedMismatches m = weightedMismatches(r.row.data(), rows + k, r.col.data(), cols + k, k, t);
     r.badRows = std::move(m.badRows);
     r.badCols = std::move(m.badCols);
     if (stats)
         stats->maxCleanResidualRatio = std::max(stats->maxCleanResidualRatio, m.maxCleanResidualRatio);
     return r;
+}
+
+// The residuals again after corrections of result cells: only the rows and columns holding a
+// corrected cell changed, so only they are summed again (each in its own order, the bits a full
+// pass would give); the others keep theirs.
+template <class T>
+void refreshResiduals(Residuals& r, const T* c, std::int64_t rows, std::int64_t cols, std::int64_t ld, int k,
+                      const Thresholds& t, const std::vector<double>& wRow, const std::vector<double>& wCol,
+                      const std::vector<Correction>& applied)
+{
+    std::vector<std::int64_t> touchedRows, touchedCols;
+    for (const Correction& x : applied)
+        touchedRows.push_back(x.row), touchedCols.push_back(x.col);
+    for (auto* v : {&touchedRows, &touchedCols}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    double sums[kMaxChecksums];
+    for (std::int64_t i : touchedRows) {
+        weightedRowSums(c, i, i + 1, cols, ld, k, wCol, sums);
+        for (int s = 0; s < k; ++s)
+            r.row[std::size_t(i * k + s)] = sums[s] - double(c[i * ld + cols + s]);
+    }
+    for (std::int64_t j : touchedCols) {
+        weightedColumnSums(c, rows, j, j + 1, ld, k, wRow, sums);
+        for (int s = 0; s < k; ++s)
+            r.col[std::size_t(j * k + s)] = sums[s] - double(c[(rows + s) * ld + j]);
+    }
+    WeightedMismatches m = weightedMismatches(r.row.data(), rows + k, r.col.data(), cols + k, k, t);
+    r.badRows = std::move(m.badRows);
+    r.badCols = std::move(m.badCols);
 }
 
 // Least squares of the k x n system M x = y (n <= k) through the normal equations with partial
@@ -213,20 +327,22 @@ template <class T>
 void rebuildChecksums(T* c, std::int64_t rows, std::int64_t cols, std::int64_t ld, int k, const std::vector<double>& wRow,
                       const std::vector<double>& wCol)
 {
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (int t = 0; t < k; ++t) {
-            CompensatedSum s;
-            for (std::int64_t j = 0; j < cols; ++j)
-                s.add(wCol[std::size_t(t * cols + j)] * double(c[i * ld + j]));
-            c[i * ld + cols + t] = T(s.value());
-        }
+    // The checksum columns of the result rows first, then the checksum rows over every column
+    // (the corner from the new checksum columns).
+    parallelFor(rows, cols * k, [&](std::int64_t i0, std::int64_t i1) {
+        std::vector<double> sums(std::size_t((i1 - i0) * k));
+        weightedRowSums(c, i0, i1, cols, ld, k, wCol, sums.data());
+        for (std::int64_t i = i0; i < i1; ++i)
+            for (int t = 0; t < k; ++t)
+                c[i * ld + cols + t] = T(sums[std::size_t((i - i0) * k + t)]);
+    });
+    std::vector<double> colSums(std::size_t((cols + k) * k));
+    parallelFor(cols + k, rows * k, [&](std::int64_t j0, std::int64_t j1) {
+        weightedColumnSums(c, rows, j0, j1, ld, k, wRow, colSums.data() + j0 * k);
+    });
     for (int s = 0; s < k; ++s)
-        for (std::int64_t j = 0; j < cols + k; ++j) {
-            CompensatedSum sum;
-            for (std::int64_t i = 0; i < rows; ++i)
-                sum.add(wRow[std::size_t(s * rows + i)] * double(c[i * ld + j]));
-            c[(rows + s) * ld + j] = T(sum.value());
-        }
+        for (std::int64_t j = 0; j < cols + k; ++j)
+            c[(rows + s) * ld + j] = T(colSums[std::size_t(j * k + s)]);
 }
 
 }  // namespace
@@ -350,7 +466,8 @@ VerifyResult verifyWeighted(T* c, std::int64_t rows, std::int64_t cols, std::int
     }
 
     // Check again; what is left must sit in checksum lines only, which are then rebuilt.
-    Residuals again = residuals(c, rows, cols, ld, k, t, wRow, wCol, nullptr);
+    Residuals again = first;
+    refreshResiduals(again, c, rows, cols, ld, k, t, wRow, wCol, applied);
     const bool resultLeft = std::any_of(again.badRows.begin(), again.badRows.end(), [&](auto i) { return i < rows; }) ||
                             std::any_of(again.badCols.begin(), again.badCols.end(), [&](auto j) { return j < cols; });
     // A result line that still mismatches after the corrections: unless nothing was corrected and

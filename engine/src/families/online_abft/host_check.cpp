@@ -2,6 +2,8 @@
 // host-checked path (host_check.hpp).
 #include "families/online_abft/host_check.hpp"
 
+#include "core/parallel_for.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
@@ -93,15 +95,40 @@ void plainSums(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld
 {
     rowSums.assign(std::size_t(rows), 0.0);
     colSums.assign(std::size_t(cols), 0.0);
-    for (std::int64_t i = 0; i < rows; ++i) {
-        double s = 0;
-        for (std::int64_t j = 0; j < cols; ++j) {
-            const double v = double(x[i * ld + j]);
-            s += v;
-            colSums[std::size_t(j)] += v;
+    // Rows, then columns in strips read row by row; each line still summed in index order, so the
+    // bits are those of one row-major pass whatever the split across threads.
+    parallelFor(rows, cols, [&](std::int64_t i0, std::int64_t i1) {
+        std::int64_t i = i0;
+        for (; i + 4 <= i1; i += 4) {  // four rows side by side: their chains overlap
+            const T* r0 = x + i * ld;
+            const T* r1 = r0 + ld;
+            const T* r2 = r1 + ld;
+            const T* r3 = r2 + ld;
+            double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+            for (std::int64_t j = 0; j < cols; ++j) {
+                s0 += double(r0[j]);
+                s1 += double(r1[j]);
+                s2 += double(r2[j]);
+                s3 += double(r3[j]);
+            }
+            rowSums[std::size_t(i)] = s0, rowSums[std::size_t(i + 1)] = s1;
+            rowSums[std::size_t(i + 2)] = s2, rowSums[std::size_t(i + 3)] = s3;
         }
-        rowSums[std::size_t(i)] = s;
-    }
+        for (; i < i1; ++i) {
+            double s = 0;
+            for (std::int64_t j = 0; j < cols; ++j)
+                s += double(x[i * ld + j]);
+            rowSums[std::size_t(i)] = s;
+        }
+    });
+    parallelFor(cols, rows, [&](std::int64_t j0, std::int64_t j1) {
+        double* __restrict col = colSums.data() + j0;
+        for (std::int64_t i = 0; i < rows; ++i) {
+            const T* row = x + i * ld + j0;
+            for (std::int64_t j = 0; j < j1 - j0; ++j)
+                col[j] += double(row[j]);
+        }
+    });
 }
 
 template <class T>

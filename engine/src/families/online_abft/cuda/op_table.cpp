@@ -150,11 +150,23 @@ void writeBack(const gigacheck::cuda::OpContext& c, int slot, const T* host, std
     CUDA_CHECK(cudaMemcpyAsync(static_cast<T*>(buf(c, slot)) + row * l + col, host + row * l + col, sizeof(T),
                                cudaMemcpyHostToDevice, s));
 }
-template <class T> void writeBackAll(const gigacheck::cuda::OpContext& c, int slot, const T* host, cudaStream_t s)
+// Rows [row, row + n) (every column of the slot) / columns [col, col + n) (every row) of a host copy
+// back to the device: a recomputed line of C, or its rebuilt checksum rows and columns.
+template <class T>
+void writeBackRows(const gigacheck::cuda::OpContext& c, int slot, const T* host, std::int64_t row, std::int64_t n,
+                   cudaStream_t s)
 {
-    const BufferSpec& b = bufferOf(c.schedule, slot);
-    CUDA_CHECK(cudaMemcpyAsync(buf(c, slot), host, std::size_t(b.rows) * std::size_t(b.ld) * sizeof(T),
-                               cudaMemcpyHostToDevice, s));
+    const std::int64_t l = ld(c, slot);
+    CUDA_CHECK(cudaMemcpyAsync(static_cast<T*>(buf(c, slot)) + row * l, host + row * l,
+                               std::size_t(n) * std::size_t(l) * sizeof(T), cudaMemcpyHostToDevice, s));
+}
+template <class T>
+void writeBackCols(const gigacheck::cuda::OpContext& c, int slot, const T* host, std::int64_t col, std::int64_t n,
+                   cudaStream_t s)
+{
+    const std::size_t pitch = std::size_t(ld(c, slot)) * sizeof(T);
+    CUDA_CHECK(cudaMemcpy2DAsync(static_cast<T*>(buf(c, slot)) + col, pitch, host + col, pitch, std::size_t(n) * sizeof(T),
+                                 std::size_t(bufferOf(c.schedule, slot).rows), cudaMemcpyHostToDevice, s));
 }
 
 // Encoding: the faults planned before the checksums, the inputs against their sums taken where
@@ -311,20 +323,28 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
     const std::size_t reportsBefore = in.inputFaults.size();
     out = checkOnHost(in, st, ops, op.block.k);
 
-    // What the host changed goes back: restored input elements, and C_f whole after an input
-    // repair or a checksum rebuild, else only the corrected cells.
-    const bool repaired = in.inputFaults.size() > reportsBefore;
+    // What the host changed goes back, and only that: the restored input elements and the line of
+    // C each repair computed again (a row of C_f for A, a column for B), the checksum rows and
+    // columns when they were rebuilt, and the corrected cells (their values as the host copy
+    // holds them now).
     for (std::size_t x = reportsBefore; x < in.inputFaults.size(); ++x) {
         const InputFaultReport& f = in.inputFaults[x];
         const bool inA = f.operand == OnlineTarget::A;
         if (f.row >= 0 && (inA ? a : b))
             writeBack(c, inA ? kSlotA : kSlotB, inA ? a : b, f.row, f.col, s);
+        if (f.row >= 0 && f.cellsOff > 0) {
+            if (inA)
+                writeBackRows(c, kSlotC, ops.c, f.row, 1, s);
+            else
+                writeBackCols(c, kSlotC, ops.c, f.col, 1, s);
+        }
     }
-    if (repaired || out.checksumsRecomputed)
-        writeBackAll(c, kSlotC, ops.c, s);
-    else
-        for (const Correction& x : out.corrections)
-            writeBack(c, kSlotC, ops.c, x.row, x.col, s);
+    if (out.checksumsRecomputed) {
+        writeBackRows(c, kSlotC, ops.c, sh.m, k, s);
+        writeBackCols(c, kSlotC, ops.c, sh.q, k, s);
+    }
+    for (const Correction& x : out.corrections)
+        writeBack(c, kSlotC, ops.c, x.row, x.col, s);
 }
 
 void issueLoad(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
