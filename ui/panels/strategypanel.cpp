@@ -260,6 +260,7 @@ void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
         buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
         buffers_->setItem(i, 2, new QTableWidgetItem(sizeText(double(b.bytes), binary_)));
     }
+    buffers_->resizeColumnsToContents();  // "385 × 256" whole, not "385 × …" (the last column stretches)
 }
 
 void StrategyPanel::showPlanError(const QString& message)
