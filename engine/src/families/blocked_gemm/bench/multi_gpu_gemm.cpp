@@ -3,6 +3,7 @@
 // against cublasXt over the same GPUs (block size sweep) and against in-core cuBLAS on one GPU
 // (the roof), all in one process. With one GPU, G = 2 runs two logical devices on it (emulated:
 // the ratios then say what the schedule costs, not what a second GPU gains).
+#include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
@@ -35,20 +36,6 @@ using bench::fixed;
 using bench::percent;
 using bench::Table;
 using nlohmann::json;
-
-std::string nowUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    return buf;
-}
-
-std::string commit()
-{
-    const char* c = std::getenv("GIGACHECK_COMMIT");
-    return c && *c ? c : "unknown (set GIGACHECK_COMMIT)";
-}
 
 std::vector<std::int64_t> benchSizes(bool quick)
 {
@@ -301,7 +288,7 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
         << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
         << "GPUs visible: " << devices.size()
         << (devices.size() == 1 ? " (G = 2 runs two logical devices on it: emulated)" : "") << "\n"
-        << "date: " << nowUtc() << "\ncommit: " << commit() << "\n" << std::flush;
+        << "date: " << benchDate() << "\ncommit: " << benchCommit() << "\n" << std::flush;
     json rows;
     try {
         rows = multiGpuGemm(options, int(devices.size()), device.memoryBytes, out);
@@ -311,7 +298,7 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
     }
     if (!options.jsonPath.empty()) {
         const json doc = {{"suite", "multi-gpu-gemm"}, {"device", device.name}, {"device_index", device.index},
-                          {"gpu_count", devices.size()}, {"date", nowUtc()}, {"commit", commit()},
+                          {"gpu_count", devices.size()}, {"date", benchDate()}, {"commit", benchCommit()},
                           {"quick", options.quick}, {"rows", rows}};
         std::ofstream f(options.jsonPath);
         if (!f) {

@@ -1,6 +1,7 @@
 // `gigacheck bench SUITE`: each suite prints a table of ratios against references measured in
 // the same process (cuBLAS, in-core cuBLAS, cublasXt, the roofline bound), with the device name,
 // the date and the commit (GIGACHECK_COMMIT) in the header; --json writes the full numbers.
+#include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
@@ -37,20 +38,6 @@ using nlohmann::json;
 const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper", "link"};
 
 #ifdef GIGACHECK_HAVE_CUDA
-
-std::string nowUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    return buf;
-}
-
-std::string commit()
-{
-    const char* c = std::getenv("GIGACHECK_COMMIT");
-    return c && *c ? c : "unknown (set GIGACHECK_COMMIT)";
-}
 
 // ---- abft-overhead --------------------------------------------------------------------------
 json abftOverhead(const BenchOptions& o, std::ostream& out)
@@ -449,7 +436,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     out << "gigacheck " << kVersion << " bench " << options.suite << (options.quick ? " (quick)" : "") << "\n"
         << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
         << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
-        << "date: " << nowUtc() << "\ncommit: " << commit() << "\n" << std::flush;
+        << "date: " << benchDate() << "\ncommit: " << benchCommit() << "\n" << std::flush;
     json rows;
     try {
         if (options.suite == "abft-overhead")
@@ -467,8 +454,8 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         return 1;
     }
     if (!options.jsonPath.empty()) {
-        const json doc = {{"suite", options.suite}, {"device", device.name}, {"device_index", device.index}, {"date", nowUtc()},
-                          {"commit", commit()}, {"quick", options.quick}, {"rows", rows}};
+        const json doc = {{"suite", options.suite}, {"device", device.name}, {"device_index", device.index}, {"date", benchDate()},
+                          {"commit", benchCommit()}, {"quick", options.quick}, {"rows", rows}};
         std::ofstream f(options.jsonPath);
         if (!f) {
             err << "cannot write " << options.jsonPath << "\n";

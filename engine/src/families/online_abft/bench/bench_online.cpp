@@ -3,6 +3,7 @@
 // CPU): online ABFT for several fq and error counts, offline ABFT (with the recompute when it finds
 // more than it can correct), TMR; the cost model of the checks beside the measurements; the
 // detection latency; and the fq sweep of overhead against faults that end correctable.
+#include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/version.hpp"
@@ -41,14 +42,6 @@ constexpr SeedRow kSeedRows[] = {
     {10240, 7590, 5820, 17400, 12337},
 };
 constexpr const char* kSeedGpu = "Tesla S1070 (Quadro FX 5600), CUBLAS 3.1";
-
-std::string nowUtc()
-{
-    const std::time_t now = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    return buf;
-}
 
 double kindSeconds(const OnlineRecord& r, OpKind kind)
 {
@@ -303,17 +296,16 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
     }
     const DeviceInfo device = backend->device();
     const bool gpu = device.backend == BackendKind::Cuda;
-    const char* commit = std::getenv("GIGACHECK_COMMIT");
     out << "gigacheck " << kVersion << " bench online" << (options.quick ? " (quick)" : "") << "\n"
         << "device: " << device.name << (gpu ? "" : " (no CUDA device: the CPU backend against OpenBLAS)") << "\n"
-        << "date: " << nowUtc() << "\ncommit: " << (commit && *commit ? commit : "unknown (set GIGACHECK_COMMIT)")
+        << "date: " << benchDate() << "\ncommit: " << benchCommit()
         << "\n";
     const std::vector<std::int64_t> sizes = options.quick ? (gpu ? std::vector<std::int64_t>{2048}
                                                                  : std::vector<std::int64_t>{512})
                                                           : (gpu ? std::vector<std::int64_t>{8192, 16384}
                                                                  : std::vector<std::int64_t>{1024, 2048});
     const int reps = options.quick ? 1 : 3;
-    json doc{{"suite", "online"}, {"device", device.name}, {"date", nowUtc()}, {"quick", options.quick}};
+    json doc{{"suite", "online"}, {"device", device.name}, {"date", benchDate()}, {"quick", options.quick}};
     try {
         for (std::int64_t n : sizes) {
             const std::int64_t panel = std::min<std::int64_t>(1024, n / 8);
