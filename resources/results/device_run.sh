@@ -290,7 +290,8 @@ for phase in "$@"; do
       echo "sanitizer reduced $v 130: exit $?" | tee -a "$LOG"
     done
     stamp gallery targets
-    for args in "--shape 16384x16384 --variant padded" "--shape 16384x16384 --variant library" \
+    for args in "--shape 16384x16384 --variant padded" "--shape 16384x8192 --variant padded" \
+                "--shape 8192x16384 --variant padded" "--shape 16384x16384 --variant library" \
                 "--shape 16384x16384 --variant inplace" "--shape 16384x8192 --variant inplace" \
                 "--shape 16384x16384 --variant coalesced"; do
       $CLI transpose $args --backend cuda --reps 10 2>&1 | grep -E "^transpose|time|bandwidth|of a device|of the datasheet|verdict" >> "$LOG"
@@ -319,7 +320,7 @@ for phase in "$@"; do
     stamp transpose-tune tst_cuda_gallery
     timeout 240 build/tests/tst_cuda_gallery 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_gallery: /" | tee -a "$LOG"
     stamp transpose-tune compute-sanitizer
-    for args in "256x192 --variant padded" "257x255 --variant padded" "256x256 --variant inplace" \
+    for args in "256x192 --variant padded" "260x196 --variant padded" "257x255 --variant padded" "256x256 --variant inplace" \
                 "257x257 --variant inplace" "300x125 --variant inplace" "1x77 --variant inplace" \
                 "65536x2 --variant inplace"; do
       timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape $args --backend cuda --reps 1 \
@@ -328,7 +329,8 @@ for phase in "$@"; do
     done
     stamp transpose-tune targets
     : > "$OUT/transpose_targets.txt"
-    for args in "--shape 16384x16384 --variant padded" "--shape 16384x16384 --variant library" \
+    for args in "--shape 16384x16384 --variant padded" "--shape 16384x8192 --variant padded" \
+                "--shape 8192x16384 --variant padded" "--shape 16384x16384 --variant library" \
                 "--shape 16384x16384 --variant inplace" "--shape 16384x8192 --variant inplace" \
                 "--shape 8192x16384 --variant inplace"; do
       echo "== transpose $args" >> "$OUT/transpose_targets.txt"

@@ -179,14 +179,15 @@ private slots:
         const std::int64_t tiles = n / 32;
         QCOMPARE(seed.threads, tiles * tiles * 256);
         QCOMPARE(seed.activeThreads, tiles * (tiles + 1) / 2 * 256);
-        // padded, 16-byte path: a warp's load is one 512-byte row (16 full sectors), its store four
-        // 128-byte output rows (16 full sectors); the rotated component order keeps the 32 x 129
-        // tile conflict free both ways. 32 x 128 strips of 256 threads.
+        // padded, 16-byte path: a warp's load is two 256-byte rows (16 full sectors), its store two
+        // 256-byte output rows (16 full sectors); the rotated component order keeps the 64 x 65
+        // tile conflict free both ways. 64 x 64 tiles of 256 threads.
         const Counts padded = countsOf(Variant::Padded, n, n, ElementType::F32);
         QCOMPARE(padded.sectorsPerWarpLoad, 16.0);
         QCOMPARE(padded.sectorsPerWarpStore, 16.0);
         QCOMPARE(padded.sharedConflictWays, 1);
-        QCOMPARE(padded.threads, (n / 128) * (n / 32) * 256);
+        QCOMPARE(padded.threads, (n / 64) * (n / 64) * 256);
+        QCOMPARE(padded.loadsPerThread, 4.0);
         // The scalar fallback (a side not a multiple of 4): 32 x 33 tiles, 4 sectors per warp.
         const Counts odd = countsOf(Variant::Padded, 4097, 4099, ElementType::F32);
         QCOMPARE(odd.sectorsPerWarpLoad, 4.0);

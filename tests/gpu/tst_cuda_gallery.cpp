@@ -23,7 +23,7 @@ private slots:
         for (Variant v : {Variant::Naive, Variant::Coalesced, Variant::InPlace, Variant::Padded, Variant::Library})
             for (ElementType t : {ElementType::F32, ElementType::I32})
                 // 16-byte paths where n % 4 == 0 (4, 32, 60, 64, 68, 100, 512, 1000, 2048: whole and
-                // partial 64 x 64 pairs, 32 x 128 strips); the scalar fallbacks otherwise.
+                // partial 64 x 64 pairs and tiles); the scalar fallbacks otherwise.
                 for (std::int64_t n : {1, 2, 4, 31, 32, 33, 60, 64, 68, 100, 127, 130, 257, 512, 1000, 2048}) {
                     if (v == Variant::Library && t == ElementType::I32)
                         continue;

@@ -61,8 +61,8 @@ void countPaddedTile(Counts& c, std::int64_t rowsOfTiles, std::int64_t colsOfTil
     (void)colsOfTiles;
 }
 
-// The 16-byte paths (cuda/kernels.cuh: kStripRows x kStripColumns, kPairTile; the same numbers).
-constexpr int kStripRows = 32, kStripColumns = 128, kPairTile = 64;
+// The 16-byte paths (cuda/kernels.cuh: kPaddedTile, kPairTile; the same numbers).
+constexpr int kPaddedTile = 64, kPairTile = 64;
 constexpr std::size_t kVectorBytes = 16;
 
 // Worst bank conflict over the 4 component steps e of a vector kernel's shared access.
@@ -74,17 +74,24 @@ int worstOverComponents(const std::function<std::int64_t(int lane, int e)>& word
     return ways;
 }
 
-// padded, 16-byte path: warp ty = 0 of a 32 x 128 strip; lane tx loads a float4 of row 0 and
-// stores a float4 of 4 output columns (lanes l = tx % 8 along the row, q = tx / 8 over 4 rows).
-void countPaddedStrip(Counts& c, std::int64_t m, std::int64_t n)
+// padded, 16-byte path: warp 0 of a 64 x 64 tile, 256 threads; lanes t = lane % 16 load float4s
+// of 2 input rows (h = lane / 16) and store float4s of 2 output rows, component order rotated per
+// 8-lane group.
+void countPaddedTile64(Counts& c, std::int64_t m, std::int64_t n)
 {
-    c.threads = c.activeThreads = ceilDiv(n, kStripColumns) * ceilDiv(m, kStripRows) * 256;
-    c.loadsPerThread = kStripRows / 8;  // 16-byte loads
-    c.sectorsPerWarpLoad = sectorsTouched([&](int tx) { return std::int64_t(tx); }, kVectorBytes);  // a 512-byte row
-    c.sectorsPerWarpStore = sectorsTouched([&](int tx) { return (tx >> 3) * (m / 4) + (tx & 7); }, kVectorBytes);
-    const int pitch = kStripColumns + 1;
-    const int store = worstOverComponents([&](int tx, int e) { return std::int64_t(4 * tx + ((e + (tx >> 3)) & 3)); });
-    const int load = worstOverComponents([&](int tx, int e) { return std::int64_t((4 * (tx & 7) + e) * pitch + (tx >> 3)); });
+    c.threads = c.activeThreads = ceilDiv(n, kPaddedTile) * ceilDiv(m, kPaddedTile) * 256;
+    c.loadsPerThread = kPaddedTile / 16;  // 16-byte loads
+    c.sectorsPerWarpLoad = sectorsTouched([&](int lane) { return (lane >> 4) * (n / 4) + (lane & 15); }, kVectorBytes);
+    c.sectorsPerWarpStore = sectorsTouched([&](int lane) { return (lane >> 4) * (m / 4) + (lane & 15); }, kVectorBytes);
+    const int pitch = kPaddedTile + 1;
+    const int store = worstOverComponents([&](int lane, int e) {
+        const int t = lane & 15, h = lane >> 4;
+        return std::int64_t(h * pitch + 4 * t + ((e + 2 * (t >> 3)) & 3));
+    });
+    const int load = worstOverComponents([&](int lane, int e) {
+        const int l = lane & 15, q = lane >> 4;
+        return std::int64_t((4 * l + ((e + 2 * (l >> 3)) & 3)) * pitch + q);
+    });
     c.sharedConflictWays = std::max(store, load);
 }
 
@@ -162,7 +169,7 @@ Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
         break;
     case Variant::Padded:
         if (m % 4 == 0 && n % 4 == 0) {
-            countPaddedStrip(c, m, n);
+            countPaddedTile64(c, m, n);
         } else {
             c.threads = c.activeThreads = ceilDiv(m, kTile) * ceilDiv(n, kTile) * 256;
             c.loadsPerThread = 4;

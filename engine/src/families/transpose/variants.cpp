@@ -14,7 +14,7 @@ constexpr std::array<EnumName<Variant>, 7> kVariants{{
     {Variant::OutOfPlace, "outofplace", "Out of place (CPU)", "Any m x n into a second matrix, 16 x 16 cache blocks"},
     {Variant::Coalesced, "coalesced", "Coalesced in place (GPU)", "Square, in place: seed Algorithm 3, 8 x 32 threads, 32 x 32 tiles"},
     {Variant::InPlace, "inplace", "In place, any shape", "Any m x n, no second matrix: square 64 x 64 tile pairs (16-byte); rectangular the C2R decomposition (3 passes)"},
-    {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place: 32 x 128 strips, 16-byte loads and stores, 32 x 129 shared tile"},
+    {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place: 64 x 64 tiles, 16-byte loads and streaming stores, 64 x 65 shared tile"},
     {Variant::Library, "library", "cuBLAS geam (GPU)", "The library reference, out of place, float32"},
 }};
 constexpr std::array<EnumName<ElementType>, 2> kTypes{{

@@ -12,8 +12,7 @@ inline constexpr int kTile = 32;        // 32 x 32 tiles: one warp spans a tile 
 inline constexpr int kTileRows = 8;     // 32 x 8 threads, 4 tile rows each
 inline constexpr int kSeedThreadsX = 8;   // seed section 5.2: thread block 8 x 32
 inline constexpr int kSeedThreadsY = 32;
-inline constexpr int kStripRows = 32;      // padded, 16-byte path: a 32 x 128 strip per block
-inline constexpr int kStripColumns = 128;
+inline constexpr int kPaddedTile = 64;     // padded, 16-byte path: a 64 x 64 tile per block
 inline constexpr int kPairTile = 64;       // inplace square, 16-byte path: 64 x 64 tile pairs
 
 // Whether the 16-byte paths apply (row lengths keep every row 16-byte aligned; the launchers also
@@ -37,8 +36,8 @@ template <class T> void launchSeedCoalesced(T* x, std::int64_t n, cudaStream_t s
 template <class T>
 void launchTilePairSwap(T* x, std::int64_t g, std::int64_t ld, std::int64_t tiles, std::int64_t tilesPerRow, cudaStream_t s);
 
-// "padded": out of place, any m x n. 16-byte path (m, n multiples of 4): 32 x 128 strips through
-// a 32 x 129 shared tile; else the scalar 32 x 33 tile, 32 x 8 threads.
+// "padded": out of place, any m x n. 16-byte path (m, n multiples of 4): 64 x 64 tiles through a
+// 64 x 65 shared tile, streaming stores; else the scalar 32 x 33 tile, 32 x 8 threads.
 template <class T> void launchPadded(const T* in, T* out, std::int64_t m, std::int64_t n, cudaStream_t s);
 
 // "inplace", square n x n: the 16-byte 64 x 64 tile-pair kernel where n % 4 == 0, else
