@@ -51,6 +51,21 @@ std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
     return out;
 }
 
+// GIGACHECK_BENCH_TYPES / GIGACHECK_BENCH_VARIANTS (comma lists, e.g. "f32,f64", "accumulate"):
+// only those, for one long size such as 32768 inside a session's time. Unset: all.
+bool selected(const char* variable, std::string_view name)
+{
+    const char* env = std::getenv(variable);
+    if (!env || !*env)
+        return true;
+    std::stringstream in(env);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (item == name)
+            return true;
+    return false;
+}
+
 // The seed's model (section 3.5.2) with measured rates: each product op costs its GEMM calls at
 // the cuBLAS rate of its leaf shape, each sum / scatter its bytes at the device copy bandwidth.
 struct Model {
@@ -117,6 +132,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
 
     for (std::int64_t n : sizes(quick, info.memoryBytes)) {
         for (const Leg& leg : legs) {
+            if (!selected("GIGACHECK_BENCH_TYPES", leg.type))
+                continue;
             Model model{ordinal, leg.precision, leg.tf32, bandwidth, {}};
             const double reference = model.gemm(n, n, n);
             cublasAt[{leg.type, n}] = reference;
@@ -145,6 +162,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     // 2-3x cuBLAS at 8192) stop at level 1; the fast ones keep levels 1-3.
                     if (n > 8192 && levels > 1 && (v == StrassenVariant::Msmes || v == StrassenVariant::Winograd))
                         continue;
+                    if (!selected("GIGACHECK_BENCH_VARIANTS", toString(v)))
+                        continue;
                     StrassenConfig c = base;
                     c.variant = v;
                     c.levels = levels;
@@ -168,6 +187,11 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                         if (s.queue == Queue::Compute)
                             predicted += model.predict(s, schedule.ops[std::size_t(s.opId)]);
                     const double speedup = reference / r.seconds;
+                    // Progress on stderr: a long size (32768) shows its rows as they come.
+                    err << "bench strassen: " << n << " " << leg.type << " " << name << " L" << levels << ": "
+                        << fixed(r.seconds * 1e3, 2) << " ms, cuBLAS " << fixed(reference * 1e3, 2) << " ms, "
+                        << fixed(speedup, 3) << "x\n"
+                        << std::flush;
                     table.add({std::to_string(n), leg.type, name, std::to_string(levels),
                                fixed(r.seconds * 1e3, 2), fixed(reference * 1e3, 2), fixed(speedup, 3),
                                fixed(predicted * 1e3, 2), std::to_string(r.extraBytes),
