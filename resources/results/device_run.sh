@@ -204,6 +204,9 @@ for phase in "$@"; do
       $CLI run --shape 8192x8192x8192 --backend cuda --reference sample $args > /tmp/online_run.txt 2>&1
       echo "exit $?" >> /tmp/online_run.txt; grep -vE "^    C\(" /tmp/online_run.txt | tail -12 >> "$LOG"
     done
+    # The bench places the checks on the cost model with the stored device bandwidth: measure it first.
+    stamp devices --measure
+    timeout 180 $CLI devices --measure >> "$LOG" 2>&1
     stamp bench online
     $CLI bench online --json "$OUT/bench_online.json" > "$OUT/bench_online.txt" 2>> "$LOG"
     echo "bench online exit $?" | tee -a "$LOG"

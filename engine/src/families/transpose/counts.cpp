@@ -74,6 +74,23 @@ int worstOverComponents(const std::function<std::int64_t(int lane, int e)>& word
     return ways;
 }
 
+// The 64 x 65 shared tile of both 64 x 64 16-byte kernels, warp 0: lanes t = lane % 16 write the
+// 4 components of a float4 into tile row h = lane / 16, lanes l read 4 tile rows of column q; the
+// component order rotated per 8-lane group in both directions.
+int tile64ConflictWays()
+{
+    const int pitch = 64 + 1;
+    const int store = worstOverComponents([&](int lane, int e) {
+        const int t = lane & 15, h = lane >> 4;
+        return std::int64_t(h * pitch + 4 * t + ((e + 2 * (t >> 3)) & 3));
+    });
+    const int load = worstOverComponents([&](int lane, int e) {
+        const int l = lane & 15, q = lane >> 4;
+        return std::int64_t((4 * l + ((e + 2 * (l >> 3)) & 3)) * pitch + q);
+    });
+    return std::max(store, load);
+}
+
 // padded, 16-byte path: warp 0 of a 64 x 64 tile, 256 threads; lanes t = lane % 16 load float4s
 // of 2 input rows (h = lane / 16) and store float4s of 2 output rows, component order rotated per
 // 8-lane group.
@@ -83,16 +100,7 @@ void countPaddedTile64(Counts& c, std::int64_t m, std::int64_t n)
     c.loadsPerThread = kPaddedTile / 16;  // 16-byte loads
     c.sectorsPerWarpLoad = sectorsTouched([&](int lane) { return (lane >> 4) * (n / 4) + (lane & 15); }, kVectorBytes);
     c.sectorsPerWarpStore = sectorsTouched([&](int lane) { return (lane >> 4) * (m / 4) + (lane & 15); }, kVectorBytes);
-    const int pitch = kPaddedTile + 1;
-    const int store = worstOverComponents([&](int lane, int e) {
-        const int t = lane & 15, h = lane >> 4;
-        return std::int64_t(h * pitch + 4 * t + ((e + 2 * (t >> 3)) & 3));
-    });
-    const int load = worstOverComponents([&](int lane, int e) {
-        const int l = lane & 15, q = lane >> 4;
-        return std::int64_t((4 * l + ((e + 2 * (l >> 3)) & 3)) * pitch + q);
-    });
-    c.sharedConflictWays = std::max(store, load);
+    c.sharedConflictWays = tile64ConflictWays();
 }
 
 // inplace square, 16-byte path: 64 x 64 tile pairs, 256 threads; warp 0, pass 0.
@@ -103,16 +111,7 @@ void countTilePairs64(Counts& c, std::int64_t n)
     c.loadsPerThread = side > 1 ? 8 : 4;  // 16-byte loads: 4 of each tile of the pair
     auto global = [&](int lane) { return (lane >> 4) * (n / 4) + (lane & 15); };  // 2 rows of 256 bytes
     c.sectorsPerWarpLoad = c.sectorsPerWarpStore = sectorsTouched(global, kVectorBytes);
-    const int pitch = kPairTile + 1;
-    const int store = worstOverComponents([&](int lane, int e) {
-        const int t = lane & 15, h = lane >> 4;
-        return std::int64_t(h * pitch + 4 * t + ((e + 2 * (t >> 3)) & 3));
-    });
-    const int load = worstOverComponents([&](int lane, int e) {
-        const int l = lane & 15, q = lane >> 4;
-        return std::int64_t((4 * l + ((e + 2 * (l >> 3)) & 3)) * pitch + q);
-    });
-    c.sharedConflictWays = std::max(store, load);
+    c.sharedConflictWays = tile64ConflictWays();
 }
 
 // Rectangular in place, the C2R decomposition (cuda/decomposition.cu): the row shuffle's figures
