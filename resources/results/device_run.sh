@@ -33,6 +33,11 @@ for phase in "$@"; do
     rm -f "$OUT/build.txt"
     ;;
   tests)
+    # Every GPU test needs its executable (`build` makes only a few): build the rest first.
+    stamp build every target
+    timeout 400 cmake --build build -j16 > "$OUT/build_all.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_all.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_all.txt"
     stamp ctest -L gpu
     ctest --test-dir build -L gpu --output-on-failure --timeout 400 >> "$LOG" 2>&1
     for t in tst_cuda_kernels tst_cuda_backend; do build/tests/$t -silent 2>&1 | grep -E "^(Totals|FAIL|SKIP)" | sed "s/^/$t: /" >> "$LOG"; done
