@@ -2,6 +2,8 @@
 // steps of a blocked product, turned into thresholds (see abft.hpp and README "Detection threshold").
 #include "gigacheck/abft.hpp"
 
+#include "core/parallel_for.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -47,34 +49,48 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
     const std::int64_t depth = a.cols;
 
     // Squared 2-norms of the rows of B (length cols + 1) and of the columns of A (length rows + 1).
+    // Parallel over the host's cores (core/parallel_for.hpp); each sum keeps its own index order,
+    // so the bits do not depend on the split.
     std::vector<double> bRowNorm2(std::size_t(depth), 0.0), aColNorm2(std::size_t(depth), 0.0);
-    for (std::int64_t k = 0; k < depth; ++k) {
-        double s = 0;
-        for (std::int64_t j = 0; j <= b.cols; ++j) {
-            const double v = double(b(k, j));
-            s += v * v;
+    parallelFor(depth, b.cols + 1, [&](std::int64_t k0, std::int64_t k1) {
+        for (std::int64_t k = k0; k < k1; ++k) {
+            double s = 0;
+            for (std::int64_t j = 0; j <= b.cols; ++j) {
+                const double v = double(b(k, j));
+                s += v * v;
+            }
+            bRowNorm2[std::size_t(k)] = s;
         }
-        bRowNorm2[std::size_t(k)] = s;
-    }
-    for (std::int64_t i = 0; i <= a.rows; ++i) {
-        double s = 0, sc = 0;
+    });
+    parallelFor(depth, a.rows + 1, [&](std::int64_t k0, std::int64_t k1) {  // over i in order, per k
+        for (std::int64_t i = 0; i <= a.rows; ++i)
+            for (std::int64_t k = k0; k < k1; ++k) {
+                const double v = double(a(i, k));
+                aColNorm2[std::size_t(k)] += v * v;
+            }
+    });
+    parallelFor(a.rows + 1, depth, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+            double s = 0, sc = 0;
+            for (std::int64_t k = 0; k < depth; ++k) {
+                const double v = double(a(i, k)), r = double(b(k, b.cols));
+                s += v * v * bRowNorm2[std::size_t(k)];
+                sc += v * v * r * r;
+            }
+            acc.rowScale[std::size_t(i)] += s;
+            acc.rowChecksumScale[std::size_t(i)] += sc;
+        }
+    });
+    parallelFor(b.cols + 1, depth, [&](std::int64_t j0, std::int64_t j1) {  // over k in order, per j
         for (std::int64_t k = 0; k < depth; ++k) {
-            const double v = double(a(i, k)), r = double(b(k, b.cols));
-            aColNorm2[std::size_t(k)] += v * v;
-            s += v * v * bRowNorm2[std::size_t(k)];
-            sc += v * v * r * r;
+            const double an = aColNorm2[std::size_t(k)], ca = double(a(a.rows, k));
+            for (std::int64_t j = j0; j < j1; ++j) {
+                const double v = double(b(k, j));
+                acc.colScale[std::size_t(j)] += an * v * v;
+                acc.colChecksumScale[std::size_t(j)] += ca * ca * v * v;
+            }
         }
-        acc.rowScale[std::size_t(i)] += s;
-        acc.rowChecksumScale[std::size_t(i)] += sc;
-    }
-    for (std::int64_t k = 0; k < depth; ++k) {
-        const double an = aColNorm2[std::size_t(k)], ca = double(a(a.rows, k));
-        for (std::int64_t j = 0; j <= b.cols; ++j) {
-            const double v = double(b(k, j));
-            acc.colScale[std::size_t(j)] += an * v * v;
-            acc.colChecksumScale[std::size_t(j)] += ca * ca * v * v;
-        }
-    }
+    });
     acc.depth += depth;
 }
 

@@ -9,6 +9,8 @@
 //      when that did not suffice) are recomputed from A and B and the block is re-checked again.
 #include "families/blocked_gemm/run/repair.hpp"
 
+#include "core/parallel_for.hpp"
+
 #include "gigacheck/tf32.hpp"
 
 #include <cblas.h>
@@ -67,35 +69,44 @@ VerifyResult recheck(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
     acc.reset(R, Q);
     for (std::int64_t k0 = 0; k0 < n; k0 += kDepthChunk) {
         const std::int64_t kn = std::min(kDepthChunk, n - k0);
+        // Parallel over the host's cores; every sum keeps its own index order (core/parallel_for.hpp).
         std::vector<double> columnSum(std::size_t(kn), 0.0);  // c_A of this chunk, row by row (A is row-major)
-        for (std::int64_t i = 0; i < R; ++i)
-            for (std::int64_t k = 0; k < kn; ++k) {
-                const T v = A[i * n + k0 + k];
-                aChunk[std::size_t(i * kn + k)] = v;
-                columnSum[std::size_t(k)] += double(v);
-            }
+        parallelFor(kn, R, [&](std::int64_t c0, std::int64_t c1) {
+            for (std::int64_t i = 0; i < R; ++i)
+                for (std::int64_t k = c0; k < c1; ++k) {
+                    const T v = A[i * n + k0 + k];
+                    aChunk[std::size_t(i * kn + k)] = v;
+                    columnSum[std::size_t(k)] += double(v);
+                }
+        });
         for (std::int64_t k = 0; k < kn; ++k)
             aChunk[std::size_t(R * kn + k)] = T(columnSum[std::size_t(k)]);
-        for (std::int64_t k = 0; k < kn; ++k) {
-            double s = 0;
-            for (std::int64_t j = 0; j < Q; ++j) {
-                const T v = B[(k0 + k) * q + j];
-                bChunk[std::size_t(k * (Q + 1) + j)] = v;
-                s += double(v);
+        parallelFor(kn, Q, [&](std::int64_t c0, std::int64_t c1) {
+            for (std::int64_t k = c0; k < c1; ++k) {
+                double s = 0;
+                for (std::int64_t j = 0; j < Q; ++j) {
+                    const T v = B[(k0 + k) * q + j];
+                    bChunk[std::size_t(k * (Q + 1) + j)] = v;
+                    s += double(v);
+                }
+                bChunk[std::size_t(k * (Q + 1) + Q)] = T(s);
             }
-            bChunk[std::size_t(k * (Q + 1) + Q)] = T(s);
-        }
+        });
         const BlockView<const T> av{aChunk.data(), R, kn, kn};
         const BlockView<const T> bv{bChunk.data(), kn, Q, Q + 1};
         accumulateBound<T>(acc, av, bv);
-        for (std::int64_t i = 0; i <= R; ++i)  // A_c r_B (corner c_A . r_B included)
-            for (std::int64_t k = 0; k < kn; ++k)
-                checksumCol[std::size_t(i)] += double(av(i, k)) * double(bv(k, Q));
-        for (std::int64_t k = 0; k < kn; ++k) {  // c_A B_r
-            const double ca = double(av(R, k));
-            for (std::int64_t j = 0; j < Q; ++j)
-                checksumRow[std::size_t(j)] += ca * double(bv(k, j));
-        }
+        parallelFor(R + 1, kn, [&](std::int64_t i0, std::int64_t i1) {  // A_c r_B (corner c_A . r_B included)
+            for (std::int64_t i = i0; i < i1; ++i)
+                for (std::int64_t k = 0; k < kn; ++k)
+                    checksumCol[std::size_t(i)] += double(av(i, k)) * double(bv(k, Q));
+        });
+        parallelFor(Q, kn, [&](std::int64_t j0, std::int64_t j1) {  // c_A B_r, over k in order per j
+            for (std::int64_t k = 0; k < kn; ++k) {
+                const double ca = double(av(R, k));
+                for (std::int64_t j = j0; j < j1; ++j)
+                    checksumRow[std::size_t(j)] += ca * double(bv(k, j));
+            }
+        });
     }
 
     std::vector<T> x(std::size_t((R + 1) * (Q + 1)));
