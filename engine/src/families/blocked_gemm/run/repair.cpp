@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <map>
 #include <set>
 
@@ -109,13 +110,17 @@ VerifyResult recheck(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
         });
     }
 
-    std::vector<T> x(std::size_t((R + 1) * (Q + 1)));
-    const BlockView<T> xv{x.data(), R, Q, Q + 1};
-    for (std::int64_t i = 0; i < R; ++i)
-        for (std::int64_t j = 0; j < Q; ++j)
-            xv(i, j) = C[i * q + j];
-    for (std::int64_t i = 0; i <= R; ++i)
-        xv(i, Q) = T(checksumCol[std::size_t(i)]);
+    // The augmented copy: uninitialised (every element is written below) and filled in parallel,
+    // so that the first touch of its pages (1 GiB for a 16384^2 block) is spread over the cores.
+    const std::unique_ptr<T[]> x(new T[std::size_t((R + 1) * (Q + 1))]);
+    const BlockView<T> xv{x.get(), R, Q, Q + 1};
+    parallelFor(R, Q, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+            std::memcpy(&xv(i, 0), C + i * q, std::size_t(Q) * sizeof(T));
+            xv(i, Q) = T(checksumCol[std::size_t(i)]);
+        }
+    });
+    xv(R, Q) = T(checksumCol[std::size_t(R)]);
     for (std::int64_t j = 0; j < Q; ++j)
         xv(R, j) = T(checksumRow[std::size_t(j)]);
     return verifyAndCorrect<T>(xv, thresholds(acc, model, lambda));  // corrects the copy only
