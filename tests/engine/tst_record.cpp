@@ -671,6 +671,16 @@ private slots:
         const QString onGpu = QString::fromStdString(formatReport(r));
         QVERIFY(onGpu.contains(QStringLiteral("GPU mul alg")));
         QVERIFY(onGpu.contains(QStringLiteral("Total CUDA time")));
+
+        // The host repair pass follows the device work: its seconds are named apart, not counted
+        // as CUDA time (a 16384^2 block's re-check took seconds after a 0.2 s run).
+        r.metrics.executeSeconds = 2.0;
+        RepairEvent repair;
+        repair.seconds = 1.5;
+        r.repairs = {repair};
+        const QString repaired = QString::fromStdString(formatReport(r));
+        QVERIFY2(repaired.contains(QStringLiteral("Total CUDA time (CUDA events): 500.000 ms (then the host repair pass: 1.500 s)")),
+                 qPrintable(repaired));
     }
 };
 
