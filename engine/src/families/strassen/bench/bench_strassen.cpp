@@ -13,11 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace gigacheck {
 
@@ -31,15 +34,26 @@ struct Leg {
     bool tf32;
 };
 
-std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
+// The non-empty items of a comma-separated environment variable (none when it is unset).
+std::vector<std::string> envList(const char* variable)
 {
-    std::vector<std::int64_t> out;
-    if (const char* env = std::getenv("GIGACHECK_BENCH_SIZES")) {
+    std::vector<std::string> out;
+    if (const char* env = std::getenv(variable)) {
         std::stringstream in(env);
         std::string item;
         while (std::getline(in, item, ','))
             if (!item.empty())
-                out.push_back(std::stoll(item));
+                out.push_back(item);
+    }
+    return out;
+}
+
+std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
+{
+    std::vector<std::int64_t> out;
+    if (std::getenv("GIGACHECK_BENCH_SIZES")) {
+        for (const std::string& item : envList("GIGACHECK_BENCH_SIZES"))
+            out.push_back(std::stoll(item));
         return out;
     }
     // Up to 16384: one run there is ~1-3 s of host work (inputs, copies, recovery scans), the
@@ -52,18 +66,11 @@ std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
 }
 
 // GIGACHECK_BENCH_TYPES / GIGACHECK_BENCH_VARIANTS (comma lists, e.g. "f32,f64", "accumulate"):
-// only those, for one long size such as 32768 inside a session's time. Unset: all.
+// only those, for one long size such as 32768 inside a session's time. Unset or empty: all.
 bool selected(const char* variable, std::string_view name)
 {
-    const char* env = std::getenv(variable);
-    if (!env || !*env)
-        return true;
-    std::stringstream in(env);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (item == name)
-            return true;
-    return false;
+    const std::vector<std::string> items = envList(variable);
+    return items.empty() || std::find(items.begin(), items.end(), name) != items.end();
 }
 
 // The seed's model (section 3.5.2) with measured rates: each product op costs its GEMM calls at
