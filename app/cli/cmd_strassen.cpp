@@ -50,6 +50,8 @@ int strassenCommand(const QStringList& args)
         opt("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
         opt("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
         opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
+        opt("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
+                    "second stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
         opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
         opt("seed", "Seed of the inputs (1).", "S"),
         opt("dist", "uniform | normal | wide (uniform).", "D"),
@@ -92,6 +94,12 @@ int strassenCommand(const QStringList& args)
     if (set("decomposition"))
         c.decomposition = strassenDecompositionFromString(value("decomposition"));
     c.exactRestore = set("exact-restore");
+    if (set("sums")) {
+        const std::string where = value("sums");
+        if (where != "beside" && where != "inline")
+            throw InputError("--sums '" + where + "': expected beside or inline");
+        c.sumsBeside = where == "beside";
+    }
     if (set("leaf")) {
         const std::string leaf = value("leaf");
         if (leaf != "cublas" && leaf != "kernel")

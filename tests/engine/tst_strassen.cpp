@@ -156,6 +156,70 @@ private slots:
             }
     }
 
+    // Sums beside products: a sum goes to compute stream 1 only when it does not need the op
+    // issued last on stream 0 (the product it would otherwise queue behind); the schedule stays
+    // proven (the validator checks every order of independent ops); --sums inline keeps one stream.
+    void sumsBesideOnlyWhereTheyNeedNotWait()
+    {
+        for (StrassenVariant v : kVariants)
+            for (int levels = 1; levels <= 3; ++levels) {
+                StrassenConfig c = config({64, 64, 64}, levels, v);
+                const Schedule s = buildStrassenSchedule(c);
+                const std::string what = std::string(toString(v)) + " L" + std::to_string(levels);
+                QVERIFY2(validateStrassenSchedule(s, c).empty(), what.c_str());
+                QCOMPARE(s.streams, 2);
+                int lastOnMain = -1, beside = 0, adds = 0;
+                for (const Operation& op : s.ops) {
+                    if (op.queue != Queue::Compute)
+                        continue;
+                    adds += op.kind == kAdd;
+                    if (op.stream == 0) {
+                        lastOnMain = op.id;
+                        continue;
+                    }
+                    QCOMPARE(op.stream, 1);
+                    QVERIFY2(op.kind == kAdd, what.c_str());
+                    QVERIFY2(std::find(op.deps.begin(), op.deps.end(), lastOnMain) == op.deps.end(), what.c_str());
+                    ++beside;
+                }
+                // Most sums of every recipe are free of the product before them.
+                QVERIFY2(2 * beside >= adds, (what + ": " + std::to_string(beside) + " of " + std::to_string(adds)).c_str());
+                // The same run with every op on one stream: the same products and sums.
+                c.sumsBeside = false;
+                const Schedule one = buildStrassenSchedule(c);
+                QCOMPARE(one.streams, 1);
+                QCOMPARE(one.ops.size(), s.ops.size());
+                for (const Operation& op : one.ops)
+                    QCOMPARE(op.stream, 0);
+            }
+        // The global decomposition keeps its one stream per device.
+        StrassenConfig d = config({64, 64, 64}, 1, StrassenVariant::Winograd);
+        d.devices = 2;
+        QCOMPARE(buildStrassenSchedule(d).streams, 1);
+    }
+
+    void sumsPlacementIsInTheRecordAndTheReport()
+    {
+        StrassenConfig c = config({32, 32, 32}, 2, StrassenVariant::Accumulate);
+        const StrassenResult beside = run(c);
+        QVERIFY(beside.additionsBeside > 0);
+        QVERIFY(beside.additionsBeside < beside.additions);
+        const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(beside));
+        QVERIFY(back.has_value());
+        QVERIFY(back->config.sumsBeside);
+        QCOMPARE(back->additionsBeside, beside.additionsBeside);
+        // The CPU executor runs a queue's ops one at a time: the report does not claim overlap.
+        QVERIFY(formatStrassenReport(beside).find("the CPU runs them in line") != std::string::npos);
+        c.sumsBeside = false;
+        const StrassenResult inlined = run(c);
+        QCOMPARE(inlined.additionsBeside, 0);
+        QCOMPARE(inlined.maxErrorC, beside.maxErrorC);
+        const std::optional<StrassenResult> back2 = strassenResultFromJson(strassenRecordJson(inlined));
+        QVERIFY(back2.has_value());
+        QVERIFY(!back2->config.sumsBeside);
+        QVERIFY(formatStrassenReport(inlined).find("--sums inline") != std::string::npos);
+    }
+
     void exactRestoreLeavesOperandsBitEqual()
     {
         StrassenConfig c = config({96, 96, 96}, 2, StrassenVariant::Msmes);

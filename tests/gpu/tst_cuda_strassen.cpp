@@ -95,6 +95,32 @@ private slots:
             }
     }
 
+    // Sums on a second stream beside the products (the default) against every op on one stream:
+    // the same bits in C and in the recovered A and B (every element sees the same operations in
+    // the same order; only independent ops overlap).
+    void sumsBesideGiveTheBitsOfSumsInline()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (StrassenVariant v : kVariants)
+                for (int levels = 1; levels <= 3; ++levels) {
+                    StrassenConfig c = config({512, 512, 512}, levels, v, p, false);
+                    c.distribution = Distribution::Wide;
+                    const StrassenResult beside = runStrassen(c, *backend);
+                    c.sumsBeside = false;
+                    const StrassenResult inlined = runStrassen(c, *backend);
+                    const std::string what = std::string(toString(v)) + " L" + std::to_string(levels);
+                    QVERIFY2(beside.status == "ok", (what + ": " + beside.error).c_str());
+                    QVERIFY(beside.additionsBeside > 0);
+                    QCOMPARE(inlined.additionsBeside, 0);
+                    QCOMPARE(beside.maxErrorC, inlined.maxErrorC);
+                    QCOMPARE(beside.recovery.changedA, inlined.recovery.changedA);
+                    QCOMPARE(beside.recovery.changedB, inlined.recovery.changedB);
+                    QCOMPARE(beside.recovery.maxUlpsA, inlined.recovery.maxUlpsA);
+                }
+    }
+
     void everyFaultPositionIsCaught()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();

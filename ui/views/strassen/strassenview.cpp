@@ -131,6 +131,12 @@ void StrassenView::buildControls()
     exactBox_ = new QCheckBox(QStringLiteral("exact restore"), this);
     exactBox_->setObjectName(QStringLiteral("strassenExact"));
     exactBox_->setToolTip(QStringLiteral("Copy A and B back from the host instead of recovering them in floating point"));
+    besideBox_ = new QCheckBox(QStringLiteral("sums beside"), this);
+    besideBox_->setObjectName(QStringLiteral("strassenSumsBeside"));
+    besideBox_->setChecked(true);
+    besideBox_->setToolTip(QStringLiteral("CUDA: the block sums that do not need the product just issued run on a second "
+                                          "stream beside it (the memory-bound sums hide behind the compute-bound GEMMs); "
+                                          "off: every op in issue order on one stream (--sums inline)"));
     faultsEdit_ = new QLineEdit(this);
     faultsEdit_->setObjectName(QStringLiteral("strassenFaults"));
     faultsEdit_->setPlaceholderText(QStringLiteral("click a block or ⚡ a product"));
@@ -169,6 +175,7 @@ void StrassenView::buildControls()
     controls->addWidget(exactBox_, 1, 4);
     controls->addWidget(sweepToBox_, 1, 5);
     controls->addWidget(sweepButton_, 1, 6);
+    controls->addWidget(besideBox_, 1, 7);
     auto* faultRow = new QHBoxLayout;
     faultRow->addWidget(label(QStringLiteral("faults")));
     faultRow->addWidget(faultsEdit_, 1);
@@ -399,6 +406,7 @@ bool StrassenView::currentConfig(StrassenConfig* config, QString* error) const
     c.distribute = c.devices > 1 || decomposition != QLatin1String("none");
     c.decomposition = decomposition == QLatin1String("2d") ? StrassenDecomposition::TwoD : StrassenDecomposition::Winograd;
     c.exactRestore = exactBox_->isChecked();
+    c.sumsBeside = besideBox_->isChecked();
     try {
         for (const QString& f : faultSpecs())
             c.faults.push_back(parseStrassenFault(f.toStdString()));
@@ -425,6 +433,7 @@ void StrassenView::setConfig(const StrassenConfig& c)
     devicesBox_->setValue(std::clamp(c.devices, 1, 8));
     decompositionBox_->setCurrentText(!(c.distribute || c.devices > 1) ? QStringLiteral("none") : qs(toString(c.decomposition)));
     exactBox_->setChecked(c.exactRestore);
+    besideBox_->setChecked(c.sumsBeside);
     QStringList faults;
     for (const StrassenFault& f : c.faults)
         faults << qs(toString(f));

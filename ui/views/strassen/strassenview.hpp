@@ -115,6 +115,7 @@ private:
     QSpinBox* devicesBox_ = nullptr;
     QComboBox* decompositionBox_ = nullptr;
     QCheckBox* exactBox_ = nullptr;
+    QCheckBox* besideBox_ = nullptr;
     QLineEdit* faultsEdit_ = nullptr;
     QPushButton* runButton_ = nullptr;
     QPushButton* sweepButton_ = nullptr;

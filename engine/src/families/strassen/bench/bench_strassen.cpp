@@ -157,7 +157,14 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
             makeStrassenInputs(base, *backend, a, b);
             for (StrassenVariant v : variants)
                 for (int levels = 1; levels <= 3; ++levels)
-                    for (bool kernel : {false, true}) {
+                    for (bool kernel : {false, true})
+                    for (bool beside : {true, false}) {
+                    // Sums in line (one stream, issue order) as well, for the fast variants: what
+                    // running the sums beside the products gains (GIGACHECK_BENCH_SUMS filters).
+                    if (!selected("GIGACHECK_BENCH_SUMS", beside ? "beside" : "inline"))
+                        continue;
+                    if (!beside && v != StrassenVariant::Accumulate && v != StrassenVariant::Workspace)
+                        continue;
                     // The multi-target kernel: for the variants whose products have several targets.
                     if (kernel && (leg.tf32 || v == StrassenVariant::Workspace || v == StrassenVariant::Accumulate))
                         continue;
@@ -175,7 +182,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     c.variant = v;
                     c.levels = levels;
                     c.multiTargetKernel = kernel;
-                    const std::string name = std::string(toString(v)) + (kernel ? "+kernel" : "");
+                    c.sumsBeside = beside;
+                    const std::string name = std::string(toString(v)) + (kernel ? "+kernel" : "") + (beside ? "" : "/inline");
                     StrassenResult r;
                     try {
                         r = runStrassenOn(c, *backend, a, b);
@@ -189,9 +197,11 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     }
                     const Schedule schedule = buildStrassenSchedule(c);
                     model.multiTarget = kernel;
+                    // Ops of compute stream 0 in sequence; the sums on stream 1 taken as hidden
+                    // beside the products (their cost shows as the model's error).
                     double predicted = 0;
                     for (const Span& s : r.spans)
-                        if (s.queue == Queue::Compute)
+                        if (s.queue == Queue::Compute && s.stream == 0)
                             predicted += model.predict(s, schedule.ops[std::size_t(s.opId)]);
                     const double speedup = reference / r.seconds;
                     // Progress on stderr: a long size (32768) shows its rows as they come.
@@ -208,6 +218,7 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                                     {"type", leg.type},
                                     {"variant", name},
                                     {"levels", levels},
+                                    {"sums", beside ? "beside" : "inline"},
                                     {"seconds", r.seconds},
                                     {"cublas_seconds", reference},
                                     {"speedup", speedup},

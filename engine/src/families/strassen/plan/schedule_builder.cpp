@@ -27,6 +27,8 @@ namespace strassen {
 
 namespace {
 
+void placeSumsBeside(Schedule& schedule);
+
 struct Rect {
     std::int64_t row = 0, col = 0, rows = 0, cols = 0;
     Rect quarter(int q) const
@@ -121,6 +123,8 @@ public:
         store(Operand::A, kSlotA, s.m, s.n);
         store(Operand::B, kSlotB, s.n, s.q);
         deriveDependencies(schedule_);
+        if (config_.sumsBeside && !decomposed_)
+            placeSumsBeside(schedule_);
         return std::move(schedule_);
     }
 
@@ -355,6 +359,31 @@ private:
     std::vector<bool> placed_;
     Schedule schedule_;
 };
+
+// Sums beside products (StrassenConfig::sumsBeside): the in-place sums are memory bound and the
+// leaf GEMMs compute bound, and most sums of a recipe do not touch the product running before
+// them (Winograd's "C2 = C2 - C0" while P5 writes C1; "B1 = B1 + B2" while P2 reads A1, B2).
+// Such a sum goes to compute stream 1 and runs beside that product; a sum that needs the op
+// issued last on stream 0 stays there, right behind it. Stream 1 keeps issue order and waits for
+// its deps on stream 0 through events, so the derived dependencies (and validateStrassenSchedule's
+// proof, which holds for any order of independent ops) are all the order there is.
+void placeSumsBeside(Schedule& schedule)
+{
+    int lastOnMain = -1;
+    bool any = false;
+    for (Operation& op : schedule.ops) {
+        if (op.queue != Queue::Compute || op.device != 0)
+            continue;
+        if (op.kind == kAdd && std::find(op.deps.begin(), op.deps.end(), lastOnMain) == op.deps.end()) {
+            op.stream = 1;
+            any = true;
+            continue;
+        }
+        lastOnMain = op.id;
+    }
+    if (any)
+        schedule.streams = 2;
+}
 
 bool overlaps(const OperandRegion& x, const OperandRegion& y)
 {

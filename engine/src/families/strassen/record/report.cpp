@@ -51,7 +51,14 @@ std::string formatStrassenReport(const StrassenResult& r)
           << " decomposition, one level, task t on device t mod G, each task one GEMM)"
           << (r.placement.empty() ? std::string() : ": " + r.placement) << "\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
-      << " in-place block sums\n";
+      << " in-place block sums";
+    if (r.additionsBeside > 0 && r.device.backend == BackendKind::Cuda)
+        o << " (" << r.additionsBeside << " of them beside the products, on a second compute stream)";
+    else if (r.additionsBeside > 0)
+        o << " (" << r.additionsBeside << " of them free to run beside the products; the CPU runs them in line)";
+    else if (r.additions > 0 && !c.sumsBeside)
+        o << " (in line with the products: --sums inline)";
+    o << "\n";
     o << "memory     A, B, C " << formatBytes(double(r.operandBytes)) << "; peak " << formatBytes(double(r.peakDeviceBytes))
       << "; extra " << r.extraBytes << " bytes\n";
     o << std::setprecision(4);
@@ -113,6 +120,8 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"products", r.products},
         {"gemm_calls", r.gemmCalls},
         {"additions", r.additions},
+        {"additions_beside", r.additionsBeside},
+        {"sums", c.sumsBeside ? "beside" : "inline"},
         {"operand_bytes", r.operandBytes},
         {"peak_device_bytes", r.peakDeviceBytes},
         {"extra_bytes", r.extraBytes},
@@ -186,6 +195,9 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.products = s.value("products", 0);
         r.gemmCalls = s.value("gemm_calls", 0);
         r.additions = s.value("additions", 0);
+        r.additionsBeside = s.value("additions_beside", 0);
+        // Records before 2026-11-26 ran every sum in line.
+        c.sumsBeside = s.value("sums", std::string("inline")) == "beside";
         r.operandBytes = s.value("operand_bytes", std::size_t(0));
         r.peakDeviceBytes = s.value("peak_device_bytes", std::size_t(0));
         r.extraBytes = s.value("extra_bytes", std::size_t(0));
