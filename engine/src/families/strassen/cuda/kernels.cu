@@ -3,6 +3,7 @@
 #include "core/cuda/check.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace gigacheck::strassen::device {
 
@@ -62,7 +63,10 @@ void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::i
 {
     if (rows <= 0 || cols <= 0)
         return;
-    const int threads = 256;
+    static const int threads = [] {
+        const char* env = std::getenv("GIGACHECK_STRASSEN_ADD_THREADS");
+        return env ? std::max(32, std::atoi(env)) : 256;
+    }();
     const unsigned rowBlocks = unsigned(std::min<std::int64_t>(rows, 65535));
     if (cols % 4 == 0 && aligned16(dst, ld) && aligned16(src, srcLd)) {
         const std::int64_t cols4 = cols / 4;
