@@ -51,7 +51,7 @@ int strassenCommand(const QStringList& args)
         opt("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
         opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
         opt("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
-                    "second stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
+                    "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
         opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
         opt("seed", "Seed of the inputs (1).", "S"),
         opt("dist", "uniform | normal | wide (uniform).", "D"),

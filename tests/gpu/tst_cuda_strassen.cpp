@@ -95,7 +95,7 @@ private slots:
             }
     }
 
-    // Sums on a second stream beside the products (the default) against every op on one stream:
+    // Sums on side streams beside the products (the default) against every op on one stream:
     // the same bits in C and in the recovered A and B (every element sees the same operations in
     // the same order; only independent ops overlap).
     void sumsBesideGiveTheBitsOfSumsInline()

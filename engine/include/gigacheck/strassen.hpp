@@ -65,8 +65,8 @@ struct StrassenConfig {
     bool distribute = false;
     StrassenDecomposition decomposition = StrassenDecomposition::Winograd;
     bool exactRestore = false;  // restore A and B from the host copy instead of recovery stages 6-7
-    // CUDA: the in-place sums that do not wait for the product just issued run on a second compute
-    // stream beside it (family README "Sums beside products"); false: every op of a device on one
+    // CUDA: the in-place sums that do not wait for the product just issued run on side compute
+    // streams beside it (family README "Sums beside products"); false: every op of a device on one
     // stream, in issue order (--sums inline). The CPU executor runs a queue's ops one at a time.
     bool sumsBeside = true;
     std::vector<StrassenFault> faults;
@@ -111,7 +111,7 @@ struct StrassenResult {
     double seconds = 0;
     std::size_t peakDeviceBytes = 0, operandBytes = 0, extraBytes = 0;
     int products = 0, gemmCalls = 0, additions = 0;
-    int additionsBeside = 0;  // of the additions: on the second compute stream (sumsBeside)
+    int additionsBeside = 0;  // of the additions: on side compute streams (sumsBeside)
     double relErrorC = -1;  // max |C - C_ref| / max |C_ref| (FP64 reference), -1: not computed
     double maxErrorC = -1;
     StrassenLevelError recovery;

@@ -134,8 +134,8 @@ void StrassenView::buildControls()
     besideBox_ = new QCheckBox(QStringLiteral("sums beside"), this);
     besideBox_->setObjectName(QStringLiteral("strassenSumsBeside"));
     besideBox_->setChecked(true);
-    besideBox_->setToolTip(QStringLiteral("CUDA: the block sums that do not need the product just issued run on a second "
-                                          "stream beside it (the memory-bound sums hide behind the compute-bound GEMMs); "
+    besideBox_->setToolTip(QStringLiteral("CUDA: the block sums that do not need the product just issued run on side streams "
+                                          "beside it (the memory-bound sums hide behind the compute-bound GEMMs); "
                                           "off: every op in issue order on one stream (--sums inline)"));
     faultsEdit_ = new QLineEdit(this);
     faultsEdit_->setObjectName(QStringLiteral("strassenFaults"));

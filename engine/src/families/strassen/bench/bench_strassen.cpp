@@ -197,7 +197,7 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     }
                     const Schedule schedule = buildStrassenSchedule(c);
                     model.multiTarget = kernel;
-                    // Ops of compute stream 0 in sequence; the sums on stream 1 taken as hidden
+                    // Ops of compute stream 0 in sequence; the sums on side streams taken as hidden
                     // beside the products (their cost shows as the model's error).
                     double predicted = 0;
                     for (const Span& s : r.spans)

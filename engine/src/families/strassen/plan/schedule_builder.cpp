@@ -363,26 +363,39 @@ private:
 // Sums beside products (StrassenConfig::sumsBeside): the in-place sums are memory bound and the
 // leaf GEMMs compute bound, and most sums of a recipe do not touch the product running before
 // them (Winograd's "C2 = C2 - C0" while P5 writes C1; "B1 = B1 + B2" while P2 reads A1, B2).
-// Such a sum goes to compute stream 1 and runs beside that product; a sum that needs the op
-// issued last on stream 0 stays there, right behind it. Stream 1 keeps issue order and waits for
-// its deps on stream 0 through events, so the derived dependencies (and validateStrassenSchedule's
-// proof, which holds for any order of independent ops) are all the order there is.
+// Such a sum goes to a side stream and runs beside that product; a sum that needs the op issued
+// last on stream 0 stays there, right behind it. A side stream runs in issue order, so a sum
+// joins the side stream whose last op it needs (a chain stays on one stream), else the side
+// stream used least recently: independent sums never queue behind each other (the next
+// subtree's first sums, ready long before, waited 0.5 ms behind the recovery of the previous
+// one with a single side stream; H200, 16384^3). Streams wait for their deps on other streams
+// through events, so the derived dependencies (and validateStrassenSchedule's proof, which holds
+// for any order of independent ops) are all the order there is.
 void placeSumsBeside(Schedule& schedule)
 {
+    constexpr int kSideStreams = 3;
     int lastOnMain = -1;
-    bool any = false;
+    std::vector<int> lastOnSide(kSideStreams, -1);
+    int used = 0;
     for (Operation& op : schedule.ops) {
         if (op.queue != Queue::Compute || op.device != 0)
             continue;
-        if (op.kind == kAdd && std::find(op.deps.begin(), op.deps.end(), lastOnMain) == op.deps.end()) {
-            op.stream = 1;
-            any = true;
+        const auto needs = [&](int id) { return id >= 0 && std::find(op.deps.begin(), op.deps.end(), id) != op.deps.end(); };
+        if (op.kind != kAdd || needs(lastOnMain)) {
+            lastOnMain = op.id;
             continue;
         }
-        lastOnMain = op.id;
+        int side = -1;
+        for (int s = 0; s < kSideStreams && side < 0; ++s)
+            if (needs(lastOnSide[std::size_t(s)]))
+                side = s;
+        if (side < 0)
+            side = int(std::min_element(lastOnSide.begin(), lastOnSide.end()) - lastOnSide.begin());
+        lastOnSide[std::size_t(side)] = op.id;
+        op.stream = 1 + side;
+        used = std::max(used, 1 + side);
     }
-    if (any)
-        schedule.streams = 2;
+    schedule.streams = 1 + used;
 }
 
 bool overlaps(const OperandRegion& x, const OperandRegion& y)

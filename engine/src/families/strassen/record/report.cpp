@@ -53,7 +53,7 @@ std::string formatStrassenReport(const StrassenResult& r)
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums";
     if (r.additionsBeside > 0 && r.device.backend == BackendKind::Cuda)
-        o << " (" << r.additionsBeside << " of them beside the products, on a second compute stream)";
+        o << " (" << r.additionsBeside << " of them beside the products, on side compute streams)";
     else if (r.additionsBeside > 0)
         o << " (" << r.additionsBeside << " of them free to run beside the products; the CPU runs them in line)";
     else if (r.additions > 0 && !c.sumsBeside)
