@@ -52,6 +52,8 @@ int strassenCommand(const QStringList& args)
         opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
         opt("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
                     "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
+        opt("check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
+                            "(one device)."),
         opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
         opt("seed", "Seed of the inputs (1).", "S"),
         opt("dist", "uniform | normal | wide (uniform).", "D"),
@@ -94,6 +96,7 @@ int strassenCommand(const QStringList& args)
     if (set("decomposition"))
         c.decomposition = strassenDecompositionFromString(value("decomposition"));
     c.exactRestore = set("exact-restore");
+    c.checkLeaves = set("check-leaves");
     if (set("sums")) {
         const std::string where = value("sums");
         if (where != "beside" && where != "inline")

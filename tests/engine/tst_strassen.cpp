@@ -232,6 +232,72 @@ private slots:
         QVERIFY(formatStrassenReport(inlined).find("--sums inline") != std::string::npos);
     }
 
+    // Leaf checks: every leaf product (fringe ones too) checked; clean inputs never trip one (FP32
+    // and FP64, wide magnitudes, every variant and level); a fault placed into a product is caught
+    // at that leaf and nowhere else, and C's checks repair it (accumulate's later C transforms
+    // spread it over a column: recomputed); a fault in a C block between
+    // stages is not a product's (no leaf trips) and C's checks catch it.
+    void leafChecksHoldOnCleanRunsAndCatchAProductFault()
+    {
+        const OpKind kLeafVerify = opKindFromString("strassen-leaf-verify");
+        for (StrassenVariant v : kVariants)
+            for (Precision p : {Precision::F32, Precision::F64})
+                for (int levels = 0; levels <= 3; ++levels) {
+                    StrassenConfig c = config({96, 80, 104}, levels, v, p);
+                    c.distribution = Distribution::Wide;
+                    c.checkLeaves = true;
+                    const StrassenResult r = run(c);
+                    const std::string what = std::string(toString(v)) + " " + std::string(toString(p)) + " L" +
+                                             std::to_string(levels);
+                    int products = 0;
+                    for (const Operation& op : buildStrassenSchedule(c).ops)
+                        products += op.kind == kLeafVerify;
+                    QVERIFY2(products > 0, what.c_str());
+                    QCOMPARE(r.leavesChecked, products);
+                    QVERIFY2(r.leafWorstRatio < 1, (what + ": " + std::to_string(r.leafWorstRatio)).c_str());
+                    QVERIFY2(r.leafWorstRatio > 0, what.c_str());
+                    QCOMPARE(r.status, std::string("ok"));
+                    for (const StrassenCheck& k : r.checks)
+                        QVERIFY2(k.verdict != "detected", (what + ": " + k.where).c_str());
+                }
+        for (StrassenVariant v : kVariants)
+            for (int leaf : {0, 5, 48}) {
+                StrassenConfig c = config({128, 128, 128}, 2, v);
+                c.checkLeaves = true;
+                c.faults = {{StrassenFault::Where::Product, leaf, 0}};
+                const StrassenResult r = run(c);
+                const std::string what = std::string(toString(v)) + " product:" + std::to_string(leaf);
+                std::vector<std::string> caught;
+                bool corrected = false;
+                for (const StrassenCheck& k : r.checks) {
+                    if (k.verdict == "detected")
+                        caught.push_back(k.where);
+                    corrected |= k.where == "c" && (k.verdict == "corrected" || k.verdict == "recomputed");
+                }
+                QCOMPARE(caught, std::vector<std::string>{"product " + std::to_string(leaf)});
+                QVERIFY2(corrected, what.c_str());
+                QCOMPARE(r.status, std::string("ok"));
+                QVERIFY(r.leafWorstRatio > 1);
+            }
+        StrassenConfig inC = config({128, 128, 128}, 2, StrassenVariant::Accumulate);
+        inC.checkLeaves = true;
+        inC.faults = {{StrassenFault::Where::C, 2, 0}};
+        const StrassenResult r = run(inC);
+        QVERIFY(r.leafWorstRatio < 1);
+        QCOMPARE(r.status, std::string("ok"));
+        // The record keeps the leaf checks.
+        const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
+        QVERIFY(back.has_value());
+        QVERIFY(back->config.checkLeaves);
+        QCOMPARE(back->leavesChecked, r.leavesChecked);
+        QCOMPARE(back->leafWorstRatio, r.leafWorstRatio);
+        // One device only: the decomposition's tasks are plain GEMMs.
+        StrassenConfig spread = config({64, 64, 64}, 1, StrassenVariant::Winograd);
+        spread.checkLeaves = true;
+        spread.devices = 2;
+        QVERIFY_THROWS_EXCEPTION(InputError, buildStrassenSchedule(spread));
+    }
+
     void exactRestoreLeavesOperandsBitEqual()
     {
         StrassenConfig c = config({96, 96, 96}, 2, StrassenVariant::Msmes);

@@ -121,6 +121,43 @@ private slots:
                 }
     }
 
+    // Leaf checks on the device: clean runs never trip one (FP32, FP64, TF32 leaves; every variant,
+    // L1-3), and a fault placed into a product is caught at that leaf only.
+    void leafChecksOnTheDevice()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        auto backend = makeBackend(BackendKind::Cuda);
+        struct Leg {
+            Precision p;
+            bool tf32;
+        };
+        for (Leg leg : {Leg{Precision::F32, false}, Leg{Precision::F64, false}, Leg{Precision::F32, true}})
+            for (StrassenVariant v : kVariants)
+                for (int levels = 1; levels <= 3; ++levels) {
+                    StrassenConfig c = config({512, 448, 576}, levels, v, leg.p, leg.tf32);
+                    c.checkLeaves = true;
+                    const StrassenResult r = runStrassen(c, *backend);
+                    const std::string what = std::string(toString(v)) + " L" + std::to_string(levels) +
+                                             (leg.tf32 ? " tf32" : std::string(" ") + std::string(toString(leg.p)));
+                    QVERIFY2(r.status == "ok", (what + ": " + r.error).c_str());
+                    QVERIFY(r.leavesChecked > 0);
+                    QVERIFY2(r.leafWorstRatio < 1 && r.leafWorstRatio > 0, (what + ": " + std::to_string(r.leafWorstRatio)).c_str());
+                    qInfo("%s: %d leaves, largest residual %.3g of its threshold", what.c_str(), r.leavesChecked, r.leafWorstRatio);
+                }
+        for (StrassenVariant v : kVariants) {
+            StrassenConfig c = config({512, 512, 512}, 2, v, Precision::F32, false);
+            c.checkLeaves = true;
+            c.faults = {{StrassenFault::Where::Product, 9, 0}};
+            const StrassenResult r = runStrassen(c, *backend);
+            std::vector<std::string> caught;
+            for (const StrassenCheck& k : r.checks)
+                if (k.verdict == "detected")
+                    caught.push_back(k.where);
+            QCOMPARE(caught, std::vector<std::string>{"product 9"});
+            QCOMPARE(r.status, std::string("ok"));
+        }
+    }
+
     void everyFaultPositionIsCaught()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();

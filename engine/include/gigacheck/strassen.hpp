@@ -69,6 +69,9 @@ struct StrassenConfig {
     // streams beside it (family README "Sums beside products"); false: every op of a device on one
     // stream, in issue order (--sums inline). The CPU executor runs a queue's ops one at a time.
     bool sumsBeside = true;
+    // ABFT on every leaf product (family README "Leaf checks"): the column checksum relation of
+    // each product checked on its C targets right after it; one device only.
+    bool checkLeaves = false;
     std::vector<StrassenFault> faults;
     Distribution distribution = Distribution::Uniform;
     std::uint64_t seed = 1;
@@ -112,6 +115,10 @@ struct StrassenResult {
     std::size_t peakDeviceBytes = 0, operandBytes = 0, extraBytes = 0;
     int products = 0, gemmCalls = 0, additions = 0;
     int additionsBeside = 0;  // of the additions: on side compute streams (sumsBeside)
+    // --check-leaves: leaf products checked, and the largest residual / threshold among them
+    // (> 1: that leaf was caught; each caught leaf is also a "detected" entry of checks).
+    int leavesChecked = 0;
+    double leafWorstRatio = 0;
     double relErrorC = -1;  // max |C - C_ref| / max |C_ref| (FP64 reference), -1: not computed
     double maxErrorC = -1;
     StrassenLevelError recovery;

@@ -20,6 +20,8 @@ QString whereWords(const std::string& where)
         return QStringLiteral("A's checksums after recovery");
     if (where == "b")
         return QStringLiteral("B's checksums after recovery");
+    if (where.rfind("product ", 0) == 0)
+        return QStringLiteral("leaf %1's checksums").arg(qs(where));
     return qs(where);
 }
 
@@ -101,6 +103,10 @@ QString measuredFigures(const StrassenResult& r)
                  .arg(r.products)
                  .arg(r.gemmCalls)
                  .arg(r.additions);
+    if (r.config.checkLeaves)
+        lines << QStringLiteral("leaf checks: %1 products checked right after they ran, largest residual %2× its threshold")
+                     .arg(r.leavesChecked)
+                     .arg(r.leafWorstRatio, 0, 'g', 3);
     lines << QStringLiteral("memory beyond A, B, C: %1 bytes").arg(QLocale::c().toString(qulonglong(r.extraBytes)));
     lines << QStringLiteral("levels run: %1%2; device: %3")
                  .arg(r.levels)

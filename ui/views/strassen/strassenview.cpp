@@ -137,6 +137,11 @@ void StrassenView::buildControls()
     besideBox_->setToolTip(QStringLiteral("CUDA: the block sums that do not need the product just issued run on side streams "
                                           "beside it (the memory-bound sums hide behind the compute-bound GEMMs); "
                                           "off: every op in issue order on one stream (--sums inline)"));
+    leavesBox_ = new QCheckBox(QStringLiteral("check leaves"), this);
+    leavesBox_->setObjectName(QStringLiteral("strassenCheckLeaves"));
+    leavesBox_->setToolTip(QStringLiteral("ABFT on every leaf product: its column checksums checked on its C blocks right "
+                                          "after it ran, so a fault in a product is caught where it happened "
+                                          "(--check-leaves; one device)"));
     faultsEdit_ = new QLineEdit(this);
     faultsEdit_->setObjectName(QStringLiteral("strassenFaults"));
     faultsEdit_->setPlaceholderText(QStringLiteral("click a block or ⚡ a product"));
@@ -180,6 +185,7 @@ void StrassenView::buildControls()
     faultRow->addWidget(label(QStringLiteral("faults")));
     faultRow->addWidget(faultsEdit_, 1);
     faultRow->addWidget(clearFaults);
+    faultRow->addWidget(leavesBox_);
     controls->addLayout(faultRow, 2, 0, 1, 9);
     // Spare width goes to an empty column, not to the shape field.
     controls->setColumnStretch(8, 1);
@@ -407,6 +413,7 @@ bool StrassenView::currentConfig(StrassenConfig* config, QString* error) const
     c.decomposition = decomposition == QLatin1String("2d") ? StrassenDecomposition::TwoD : StrassenDecomposition::Winograd;
     c.exactRestore = exactBox_->isChecked();
     c.sumsBeside = besideBox_->isChecked();
+    c.checkLeaves = leavesBox_->isChecked();
     try {
         for (const QString& f : faultSpecs())
             c.faults.push_back(parseStrassenFault(f.toStdString()));
@@ -434,6 +441,7 @@ void StrassenView::setConfig(const StrassenConfig& c)
     decompositionBox_->setCurrentText(!(c.distribute || c.devices > 1) ? QStringLiteral("none") : qs(toString(c.decomposition)));
     exactBox_->setChecked(c.exactRestore);
     besideBox_->setChecked(c.sumsBeside);
+    leavesBox_->setChecked(c.checkLeaves);
     QStringList faults;
     for (const StrassenFault& f : c.faults)
         faults << qs(toString(f));

@@ -116,6 +116,7 @@ private:
     QComboBox* decompositionBox_ = nullptr;
     QCheckBox* exactBox_ = nullptr;
     QCheckBox* besideBox_ = nullptr;
+    QCheckBox* leavesBox_ = nullptr;
     QLineEdit* faultsEdit_ = nullptr;
     QPushButton* runButton_ = nullptr;
     QPushButton* sweepButton_ = nullptr;

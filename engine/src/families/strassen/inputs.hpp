@@ -13,6 +13,8 @@ struct Inputs final : FamilyInputs {
     Precision precision = Precision::F32;
     bool tf32 = false;         // TF32 tensor-core cuBLAS leaves
     bool multiTarget = false;  // the multi-target kernel for products with several targets (CUDA)
+    // --check-leaves: each leaf's largest residual / threshold, filled by kStoreLeafChecks.
+    std::vector<double>* leafResults = nullptr;
 };
 
 Inputs& inputsOf(const ExecutionRequest& request);

@@ -13,6 +13,8 @@ std::span<const OpKindName> opKindNames()
         OpKindName{kProduct, "strassen-product"}, OpKindName{kScatter, "strassen-scatter"},
         OpKindName{kInject, "strassen-inject"},   OpKindName{kStore, "strassen-store"},
         OpKindName{kRestore, "strassen-restore"}, OpKindName{kCopy, "strassen-copy"},
+        OpKindName{kLeafSums, "strassen-leaf-sums"}, OpKindName{kLeafVerify, "strassen-leaf-verify"},
+        OpKindName{kStoreLeafChecks, "strassen-store-leaf-checks"},
     };
     return names;
 }

@@ -29,6 +29,15 @@ inline constexpr OpKind kRestore{kFirstKind + 6};
 // [source read, destination written]: a block copied between slots, on one device or from the
 // source's device to the destination's (multi-device decomposition, plan/multi_device.cpp).
 inline constexpr OpKind kCopy{kFirstKind + 7};
+// Leaf checks (--check-leaves, leaf_check.hpp): [target C regions read..., leaf-check slot written]:
+// the column sums and absolute sums of each target before its leaf product.
+inline constexpr OpKind kLeafSums{kFirstKind + 8};
+// [A read, B read, target C regions read (coefficient = sign)..., leaf-check slot read-write];
+// Operation::aux = the leaf's index: the product's checksum relation checked on its targets, the
+// largest residual / threshold written to the leaf's result cell.
+inline constexpr OpKind kLeafVerify{kFirstKind + 9};
+// [leaf-check slot read]: the leaves' results to the host (Inputs::leafResults).
+inline constexpr OpKind kStoreLeafChecks{kFirstKind + 10};
 
 // Buffer slots of every strassen schedule.
 inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotM = 3;

@@ -4,10 +4,14 @@
 #include "families/strassen/ops.hpp"
 
 #include "families/strassen/inputs.hpp"
+#include "families/strassen/leaf_check.hpp"
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace gigacheck::strassen {
 
@@ -118,6 +122,74 @@ void copy(cpu::OpContext& c, const Operation& op, OpOutcome&)
     });
 }
 
+// Leaf checks (leaf_check.hpp). The aux slot as doubles and its layout.
+double* leafAux(const cpu::OpContext& c, const Operation& op) { return static_cast<double*>(c.buffers[std::size_t(op.operands.back().slot)]); }
+LeafCheckLayout leafLayout(const cpu::OpContext& c, const Operation& op) { return {ldOf(c, op.operands.back().slot) / 2}; }
+
+// sum and abs sum of every column of a region, optionally weighted by w / |w| per row.
+template <class T>
+void columnSums(const cpu::OpContext& c, const OperandRegion& r, const double* w, const double* wAbs, double* sum, double* abs)
+{
+    const T* x = at<T>(c, r);
+    const std::int64_t ld = ldOf(c, r.slot);
+    std::fill(sum, sum + r.cols, 0.0);
+    std::fill(abs, abs + r.cols, 0.0);
+    for (std::int64_t i = 0; i < r.rows; ++i) {
+        const double wi = w ? w[i] : 1.0, wa = wAbs ? wAbs[i] : 1.0;
+        for (std::int64_t j = 0; j < r.cols; ++j) {
+            const double v = double(x[i * ld + j]);
+            sum[j] += wi * v;
+            abs[j] += wa * std::fabs(v);
+        }
+    }
+}
+
+void leafSums(cpu::OpContext& c, const Operation& op, OpOutcome&)
+{
+    inPrecision(c, [&]<class T>(T) {
+        const LeafCheckLayout l = leafLayout(c, op);
+        double* aux = leafAux(c, op);
+        for (std::size_t t = 0; t + 1 < op.operands.size(); ++t)
+            columnSums<T>(c, op.operands[t], nullptr, nullptr, aux + l.before(int(t)), aux + l.before(int(t)) + l.half);
+    });
+}
+
+void leafVerify(cpu::OpContext& c, const Operation& op, OpOutcome&)
+{
+    inPrecision(c, [&]<class T>(T) {
+        const LeafCheckLayout l = leafLayout(c, op);
+        double* aux = leafAux(c, op);
+        const OperandRegion& ra = op.operands[0];
+        const OperandRegion& rb = op.operands[1];
+        // w = the column sums of A_j (its checksum row), then w B_k and |w| |B_k|.
+        double* w = aux + l.weights();
+        columnSums<T>(c, ra, nullptr, nullptr, w, w + l.half);
+        double* e = aux + l.expected();
+        columnSums<T>(c, rb, w, w + l.half, e, e + l.half);
+        const bool tf32 = inputsOf(c.request).tf32;
+        const double u = std::numeric_limits<T>::epsilon() / 2, uIn = tf32 ? std::ldexp(1.0, -11) : 0.0;
+        double worst = 0;
+        for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
+            const OperandRegion& target = op.operands[t];
+            double* after = aux + l.after();
+            columnSums<T>(c, target, nullptr, nullptr, after, after + l.half);
+            const double* before = aux + l.before(int(t - 2));
+            for (std::int64_t j = 0; j < target.cols; ++j)
+                worst = std::max(worst, leafColumnRatio(before[j], before[l.half + j], after[j], after[l.half + j], e[j], e[l.half + j],
+                                                        target.coefficient, double(ra.cols), u, uIn));
+        }
+        aux[l.results() + op.aux] = worst;
+    });
+}
+
+void storeLeafChecks(cpu::OpContext& c, const Operation& op, OpOutcome&)
+{
+    const LeafCheckLayout l = leafLayout(c, op);
+    const double* aux = static_cast<const double*>(c.buffers[std::size_t(op.operands[0].slot)]);
+    if (std::vector<double>* out = inputsOf(c.request).leafResults)
+        out->assign(aux + l.results(), aux + l.results() + l.half);
+}
+
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     inPrecision(c, [&]<class T>(T) { *at<T>(c, op.operands[0]) += T(op.operands[0].coefficient); });
@@ -136,7 +208,10 @@ const cpu::OpTable& cpuOps()
          {kScatter, scatter},
          {kInject, inject},
          {kCopy, copy},
-         {kStore, store}},
+         {kStore, store},
+         {kLeafSums, leafSums},
+         {kLeafVerify, leafVerify},
+         {kStoreLeafChecks, storeLeafChecks}},
     };
     return table;
 }

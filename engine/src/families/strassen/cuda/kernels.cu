@@ -1,6 +1,7 @@
 #include "families/strassen/cuda/kernels.hpp"
 
 #include "core/cuda/check.hpp"
+#include "families/strassen/leaf_check.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -55,6 +56,46 @@ template <class T> bool aligned16(const T* p, std::int64_t ld)
 
 template <class T> __global__ void injectKernel(T* cell, T delta) { *cell += delta; }
 
+// One thread per column, a chunk of kSumRows rows per block row; partial sums added atomically
+// (the order of a double sum does not matter against the FP32 / FP64 thresholds).
+constexpr int kSumRows = 128;
+template <class T>
+__global__ void columnSumsKernel(const T* x, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* w,
+                                 const double* wAbs, double* sum, double* abs)
+{
+    const std::int64_t c = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= cols)
+        return;
+    const std::int64_t r0 = std::int64_t(blockIdx.y) * kSumRows, r1 = r0 + kSumRows < rows ? r0 + kSumRows : rows;
+    double s = 0, a = 0;
+    for (std::int64_t r = r0; r < r1; ++r) {
+        const double v = double(x[r * ld + c]);
+        s += (w ? w[r] : 1.0) * v;
+        a += (wAbs ? wAbs[r] : 1.0) * fabs(v);
+    }
+    atomicAdd(sum + c, s);
+    atomicAdd(abs + c, a);
+}
+
+// One block: the largest ratio of the target's columns, folded into *result.
+__global__ void leafCompareKernel(LeafColumns in, std::int64_t cols, double* result)
+{
+    __shared__ double worst[256];
+    double m = 0;
+    for (std::int64_t c = threadIdx.x; c < cols; c += blockDim.x)
+        m = fmax(m, leafColumnRatio(in.before[c], in.beforeAbs[c], in.after[c], in.afterAbs[c], in.expected[c],
+                                    in.expectedAbs[c], in.sign, in.k, in.u, in.uIn));
+    worst[threadIdx.x] = m;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            worst[threadIdx.x] = fmax(worst[threadIdx.x], worst[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *result = fmax(*result, worst[0]);
+}
+
 }  // namespace
 
 template <class T>
@@ -79,6 +120,26 @@ void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::i
     CUDA_CHECK(cudaGetLastError());
 }
 
+template <class T>
+void launchColumnSums(const T* x, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* w,
+                      const double* wAbs, double* sum, double* abs, cudaStream_t s)
+{
+    CUDA_CHECK(cudaMemsetAsync(sum, 0, std::size_t(cols) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(abs, 0, std::size_t(cols) * sizeof(double), s));
+    if (rows <= 0 || cols <= 0)
+        return;
+    const int threads = 256;
+    const dim3 grid(unsigned((cols + threads - 1) / threads), unsigned((rows + kSumRows - 1) / kSumRows));
+    columnSumsKernel<T><<<grid, threads, 0, s>>>(x, ld, rows, cols, w, wAbs, sum, abs);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, cudaStream_t s)
+{
+    leafCompareKernel<<<1, 256, 0, s>>>(in, cols, result);
+    CUDA_CHECK(cudaGetLastError());
+}
+
 template <class T> void launchInject(T* cell, T delta, cudaStream_t s)
 {
     injectKernel<T><<<1, 1, 0, s>>>(cell, delta);
@@ -97,11 +158,18 @@ void loadKernels()
     CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel4<double4, double>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, injectKernel<float>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, injectKernel<double>));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, columnSumsKernel<float>));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, columnSumsKernel<double>));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, leafCompareKernel));
 }
 
 template void launchAdd<float>(float*, const float*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, float, cudaStream_t);
 template void launchAdd<double>(double*, const double*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, double,
                                 cudaStream_t);
+template void launchColumnSums<float>(const float*, std::int64_t, std::int64_t, std::int64_t, const double*, const double*,
+                                      double*, double*, cudaStream_t);
+template void launchColumnSums<double>(const double*, std::int64_t, std::int64_t, std::int64_t, const double*,
+                                       const double*, double*, double*, cudaStream_t);
 template void launchInject<float>(float*, float, cudaStream_t);
 template void launchInject<double>(double*, double, cudaStream_t);
 

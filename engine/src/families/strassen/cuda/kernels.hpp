@@ -14,6 +14,17 @@ void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::i
                cudaStream_t s);
 // *cell += delta.
 template <class T> void launchInject(T* cell, T delta, cudaStream_t s);
+// Leaf checks (leaf_check.hpp): sum[c] = sum_r w[r] x[r, c], abs[c] = sum_r |w[r]| |x[r, c]| over a
+// rows x cols block (w = nullptr: weights 1), in double.
+template <class T>
+void launchColumnSums(const T* x, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* w,
+                      const double* wAbs, double* sum, double* abs, cudaStream_t s);
+// *result = max(*result, the largest leafColumnRatio over cols columns of one target).
+struct LeafColumns {
+    const double *before, *beforeAbs, *after, *afterAbs, *expected, *expectedAbs;
+    double sign, k, u, uIn;
+};
+void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, cudaStream_t s);
 // Loads the kernels above on the current device (lazy module loading), untimed.
 void loadKernels();
 

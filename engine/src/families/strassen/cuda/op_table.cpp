@@ -16,9 +16,12 @@
 #include "core/cuda/resources.hpp"
 #include "families/strassen/cuda/kernels.hpp"
 #include "families/strassen/cuda/multi_target_gemm.hpp"
+#include "families/strassen/leaf_check.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -178,6 +181,76 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
         device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);
 }
 
+// Leaf checks (leaf_check.hpp): the aux slot as doubles and its layout.
+double* leafAux(const cuda::OpContext& c, const Operation& op) { return static_cast<double*>(c.buffers[std::size_t(op.operands.back().slot)]); }
+LeafCheckLayout leafLayout(const cuda::OpContext& c, const Operation& op) { return {ldOf(c, op.operands.back().slot) / 2}; }
+
+template <class T> void columnSums(const cuda::OpContext& c, const OperandRegion& r, const double* w, const double* wAbs,
+                                   double* sum, double* abs, cudaStream_t s)
+{
+    device::launchColumnSums<T>(at<T>(c, r), ldOf(c, r.slot), r.rows, r.cols, w, wAbs, sum, abs, s);
+}
+
+template <class T> void leafSums(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const LeafCheckLayout l = leafLayout(c, op);
+    double* aux = leafAux(c, op);
+    for (std::size_t t = 0; t + 1 < op.operands.size(); ++t)
+        columnSums<T>(c, op.operands[t], nullptr, nullptr, aux + l.before(int(t)), aux + l.before(int(t)) + l.half, s);
+}
+
+template <class T> void leafVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const LeafCheckLayout l = leafLayout(c, op);
+    double* aux = leafAux(c, op);
+    const OperandRegion& ra = op.operands[0];
+    const OperandRegion& rb = op.operands[1];
+    double* w = aux + l.weights();
+    double* e = aux + l.expected();
+    columnSums<T>(c, ra, nullptr, nullptr, w, w + l.half, s);
+    columnSums<T>(c, rb, w, w + l.half, e, e + l.half, s);
+    double* result = aux + l.results() + op.aux;
+    CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(double), s));
+    const double u = std::numeric_limits<T>::epsilon() / 2, uIn = inputsOf(c.request).tf32 ? std::ldexp(1.0, -11) : 0.0;
+    for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
+        const OperandRegion& target = op.operands[t];
+        double* after = aux + l.after();
+        columnSums<T>(c, target, nullptr, nullptr, after, after + l.half, s);
+        const double* before = aux + l.before(int(t - 2));
+        const device::LeafColumns in{before, before + l.half, after, after + l.half, e, e + l.half,
+                                     target.coefficient, double(ra.cols), u, uIn};
+        device::launchLeafCompare(in, target.cols, result, s);
+    }
+}
+
+void issueLeafSums(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    if (inputsOf(c.request).precision == Precision::F64)
+        leafSums<double>(c, op, s);
+    else
+        leafSums<float>(c, op, s);
+}
+void issueLeafVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    if (inputsOf(c.request).precision == Precision::F64)
+        leafVerify<double>(c, op, s);
+    else
+        leafVerify<float>(c, op, s);
+}
+// The leaves' results to the host vector (pageable: the copy completes before the call returns
+// its data to the run, which reads it after the executor finished).
+void issueStoreLeafChecks(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    std::vector<double>* out = inputsOf(c.request).leafResults;
+    if (!out)
+        return;
+    const LeafCheckLayout l = leafLayout(c, op);
+    const std::int64_t cells = l.half;
+    out->assign(std::size_t(cells), 0.0);
+    CUDA_CHECK(cudaMemcpyAsync(out->data(), static_cast<const double*>(c.buffers[std::size_t(op.operands[0].slot)]) + l.results(),
+                               std::size_t(cells) * sizeof(double), cudaMemcpyDeviceToHost, s));
+}
+
 // The family's own kernels loaded before anything is timed (cuBLAS loads its GEMM kernels on the
 // first call of each shape class; the bench times cuBLAS first). GIGACHECK_NO_WARMUP=1 measures
 // what a cold first run costs, as for the blocked GEMM family.
@@ -206,7 +279,10 @@ const cuda::OpTable& cudaOps()
          {kScatter, issueScatter},
          {kInject, issueInject},
          {kCopy, issueCopy},
-         {kStore, issueStore}},
+         {kStore, issueStore},
+         {kLeafSums, issueLeafSums},
+         {kLeafVerify, issueLeafVerify},
+         {kStoreLeafChecks, issueStoreLeafChecks}},
     };
     return table;
 }

@@ -3,6 +3,7 @@
 // exact restore, stores. Every op names its regions; dependencies come from them.
 #include "families/strassen/plan/schedule_builder.hpp"
 
+#include "families/strassen/leaf_check.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/strassen/recipe.hpp"
 
@@ -72,6 +73,26 @@ public:
         leafQ_ = core.q >> levels_;
         if (config_.variant == StrassenVariant::Workspace && levels_ > 0 && !decomposed_)
             buffer("M", BufferRole::Aux, leafM_, leafQ_);
+        if (config_.checkLeaves) {
+            // One result per leaf: 7^L core leaves and at most three fringe products.
+            std::int64_t leaves = 3;
+            std::int64_t coreLeaves = 1;
+            for (int l = 0; l < levels_; ++l)
+                coreLeaves *= 7;
+            leaves += coreLeaves;
+            // The most targets of one leaf: the recipe's most per product, at every level.
+            std::size_t perStep = 1;
+            for (const Step& step : recipeOf(config_.variant).steps)
+                perStep = std::max(perStep, step.targets.size());
+            int maxTargets = 1;
+            for (int l = 0; l < levels_; ++l)
+                maxTargets *= int(perStep);
+            const std::int64_t half = std::max({s.q, s.n, leaves});
+            const std::int64_t rows = LeafCheckLayout::rows(maxTargets);
+            leafCheckSlot_ = int(buffers.size());
+            buffers.push_back({"leaf checks", BufferRole::Aux, rows, 2 * half, 2 * half,
+                               std::size_t(rows * 2 * half) * sizeof(double), 0});
+        }
         // Multi-device: per remote device its operand blocks and result, and a receive block on
         // device 0 (README "Multi-device decomposition").
         if (decomposed_ && levels_ > 0)
@@ -122,6 +143,10 @@ public:
         store(Operand::C, kSlotC, s.m, s.q);
         store(Operand::A, kSlotA, s.m, s.n);
         store(Operand::B, kSlotB, s.n, s.q);
+        if (leafCheckSlot_ >= 0) {
+            Operation& op = emit(kStoreLeafChecks, Queue::D2H);
+            op.operands.push_back(leafChecks(Access::Read));
+        }
         deriveDependencies(schedule_);
         if (config_.sumsBeside && !decomposed_)
             placeSumsBeside(schedule_);
@@ -154,10 +179,26 @@ private:
         op.bytes = double(rows * cols) * double(elementSize(config_.precision));
     }
 
+    OperandRegion leafChecks(Access access) const
+    {
+        const BufferSpec& b = schedule_.buffers[std::size_t(leafCheckSlot_)];
+        return region(leafCheckSlot_, access, {0, 0, b.rows, b.cols});
+    }
+
     // One leaf product: every target += sign * A*B; the workspace variant computes M once and
-    // scatters it (the fringe has one target and needs no workspace).
+    // scatters it (the fringe has one target and needs no workspace). With leaf checks, the
+    // targets' column sums before it and the product's checksum relation after it (and after a
+    // fault placed into it).
     void leaf(const Rect& a, const Rect& b, const std::vector<Dest>& targets, int level, int stage)
     {
+        if (leafCheckSlot_ >= 0) {
+            Operation& sums = emit(kLeafSums, Queue::Compute);
+            sums.block = {level, stage, leafCount_};
+            for (const Dest& d : targets)
+                sums.operands.push_back(region(kSlotC, Access::Read, d.c, d.sign));
+            sums.operands.push_back(leafChecks(Access::Write));
+            sums.bytes = double(targets.size()) * double(a.rows * b.cols) * double(elementSize(config_.precision));
+        }
         const bool viaWorkspace = config_.variant == StrassenVariant::Workspace && levels_ > 0 &&
                                   targets.size() > 1;
         const double flops = 2.0 * double(a.rows) * double(a.cols) * double(b.cols);
@@ -190,6 +231,21 @@ private:
             const StrassenFault& fault = config_.faults[f];
             if (!placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leafCount_)
                 inject(int(f), faultRegion(fault, targets.front().c));
+        }
+        if (leafCheckSlot_ >= 0) {
+            Operation& verify = emit(kLeafVerify, Queue::Compute);
+            verify.block = {level, stage, leafCount_};
+            verify.aux = leafCount_;
+            verify.rows = a.rows;
+            verify.cols = b.cols;
+            verify.depth = a.cols;
+            verify.operands.push_back(region(kSlotA, Access::Read, a));
+            verify.operands.push_back(region(kSlotB, Access::Read, b));
+            for (const Dest& d : targets)
+                verify.operands.push_back(region(kSlotC, Access::Read, d.c, d.sign));
+            verify.operands.push_back(leafChecks(Access::ReadWrite));
+            verify.bytes = double(a.rows * a.cols + b.rows * b.cols + std::int64_t(targets.size()) * a.rows * b.cols) *
+                           double(elementSize(config_.precision));
         }
         ++leafCount_;
     }
@@ -354,6 +410,7 @@ private:
     const int levels_;
     const bool decomposed_;
     std::vector<int> firstRemoteSlot_;
+    int leafCheckSlot_ = -1;
     std::int64_t leafM_ = 0, leafQ_ = 0;
     int leafCount_ = 0;
     std::vector<bool> placed_;
@@ -469,6 +526,8 @@ Schedule buildStrassenSchedule(const StrassenConfig& config)
             throw InputError("--inject-at: a quadrant is 0..3 (got " + std::to_string(f.index) + ")");
     // Multi-device: one level of global decomposition (the tasks are classic GEMMs).
     const bool decomposed = config.devices > 1 || config.distribute;
+    if (decomposed && config.checkLeaves)
+        throw InputError("--check-leaves: leaf checks run on one device (the decomposition's tasks are plain GEMMs)");
     strassen::Builder builder(config, levels, decomposed);
     builder.prepareFaults();
     return builder.build();

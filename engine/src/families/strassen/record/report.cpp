@@ -69,6 +69,9 @@ std::string formatStrassenReport(const StrassenResult& r)
     o << "recovery   A: " << r.recovery.changedA << " elements changed, max " << r.recovery.maxUlpsA << " ulps; B: "
       << r.recovery.changedB << " changed, max " << r.recovery.maxUlpsB << " ulps"
       << (c.exactRestore ? " (restored from the host copy)" : "") << "\n";
+    if (c.checkLeaves)
+        o << "leaves     " << r.leavesChecked << " leaf products checked, each right after it ran; largest residual "
+          << r.leafWorstRatio << " x its round-off threshold" << (r.leafWorstRatio > 1 ? " (caught: see checks)" : "") << "\n";
     if (r.relErrorC >= 0)
         o << "error of C max |C - C_ref| = " << r.maxErrorC << " (" << r.relErrorC << " of max |C_ref|, FP64 reference)\n";
     const auto stages = stageTimes(r);
@@ -122,6 +125,9 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"additions", r.additions},
         {"additions_beside", r.additionsBeside},
         {"sums", c.sumsBeside ? "beside" : "inline"},
+        {"check_leaves", c.checkLeaves},
+        {"leaves_checked", r.leavesChecked},
+        {"leaf_worst_ratio", r.leafWorstRatio},
         {"operand_bytes", r.operandBytes},
         {"peak_device_bytes", r.peakDeviceBytes},
         {"extra_bytes", r.extraBytes},
@@ -196,6 +202,9 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.gemmCalls = s.value("gemm_calls", 0);
         r.additions = s.value("additions", 0);
         r.additionsBeside = s.value("additions_beside", 0);
+        c.checkLeaves = s.value("check_leaves", false);
+        r.leavesChecked = s.value("leaves_checked", 0);
+        r.leafWorstRatio = s.value("leaf_worst_ratio", 0.0);
         // Records before 2026-11-26 ran every sum in line.
         c.sumsBeside = s.value("sums", std::string("inline")) == "beside";
         r.operandBytes = s.value("operand_bytes", std::size_t(0));

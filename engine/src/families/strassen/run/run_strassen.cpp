@@ -14,11 +14,21 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace gigacheck {
 
 namespace {
+
+// A leaf's residual / threshold for the check's text.
+std::string formatRatio(double ratio)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, ratio < 1e6 ? "%.3g" : "%.2e", ratio);
+    return text;
+}
+
 
 void fillIntegers(HostMatrix& m, std::uint64_t seed)
 {
@@ -241,6 +251,8 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     inputs.precision = config.precision;
     inputs.tf32 = config.tf32;
     inputs.multiTarget = config.multiTargetKernel;
+    std::vector<double> leafResults;
+    inputs.leafResults = &leafResults;
     request.inputs = &inputs;
     if (config.multiTargetKernel && config.tf32)
         throw InputError("--leaf kernel multiplies in FP32 or FP64, not TF32");
@@ -274,6 +286,21 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         return result;
     }
 
+    // Leaf checks: each leaf product's checksum relation, checked on the device right after it.
+    if (config.checkLeaves) {
+        std::int64_t leaves = 0;
+        for (const Operation& op : schedule.ops)
+            leaves += op.kind == strassen::kLeafVerify;
+        result.leavesChecked = int(leaves);
+        for (std::int64_t k = 0; k < leaves && k < std::int64_t(leafResults.size()); ++k) {
+            const double ratio = leafResults[std::size_t(k)];
+            result.leafWorstRatio = std::max(result.leafWorstRatio, ratio);
+            if (ratio > 1)
+                result.checks.push_back({"product " + std::to_string(k), "detected", -1, -1,
+                                         "leaf product " + std::to_string(k) + ": its column checksums on its C blocks are off by " +
+                                             formatRatio(ratio) + " x their round-off threshold"});
+        }
+    }
     recoveryError(a, originalA, result.recovery.maxUlpsA, result.recovery.changedA);
     recoveryError(b, originalB, result.recovery.maxUlpsB, result.recovery.changedB);
     result.recovery.level = result.levels;
