@@ -279,6 +279,15 @@ private slots:
                 QCOMPARE(r.status, std::string("ok"));
                 QVERIFY(r.leafWorstRatio > 1);
             }
+        // A fault above the leaf's threshold but within C's (the leaf's depth is N / 4 here): the
+        // run knows C is wrong and says so instead of "verified".
+        StrassenConfig small = config({256, 256, 256}, 2, StrassenVariant::Accumulate);
+        small.checkLeaves = true;
+        small.faults = {{StrassenFault::Where::Product, 5, 0.1}};
+        const StrassenResult hidden = run(small);
+        QVERIFY(hidden.leafWorstRatio > 1);
+        QCOMPARE(hidden.status, std::string("uncorrectable"));
+        QCOMPARE(strassenExitCode(hidden), 1);
         StrassenConfig inC = config({128, 128, 128}, 2, StrassenVariant::Accumulate);
         inC.checkLeaves = true;
         inC.faults = {{StrassenFault::Where::C, 2, 0}};
