@@ -22,7 +22,6 @@
 #include "core/cuda/testing_hooks.hpp"
 #include "core/op_reporting.hpp"
 
-#include <cstdlib>
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -231,16 +230,8 @@ private:
     {
         for (int d = 0; d < devices(); ++d) {
             setCurrent(d);
-            int least = 0, greatest = 0;
-            CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-            static const bool urgentSide = std::getenv("GIGACHECK_URGENT_STREAM1") != nullptr;
-            for (int i = 0; i < 3 * lanes(); ++i) {
-                const bool urgent = urgentSide && i / 3 == 1 && i % 3 == int(Queue::Compute);
-                if (urgent)
-                    streams_.emplace_back(greatest);
-                else
-                    streams_.emplace_back();
-            }
+            for (int i = 0; i < 3 * lanes(); ++i)
+                streams_.emplace_back();
         }
     }
 

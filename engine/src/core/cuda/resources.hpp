@@ -65,8 +65,6 @@ using PinnedBuffer = Buffer<PinnedMemory>;
 class Stream {
 public:
     Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-    // priority: as cudaDeviceGetStreamPriorityRange gives (lower numbers run first).
-    explicit Stream(int priority) { CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, priority)); }
     ~Stream()
     {
         if (s_)
