@@ -16,6 +16,7 @@
 
 #include <map>
 
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QProcess>
@@ -236,6 +237,41 @@ private slots:
         QVERIFY(waitRun(view));
         QCOMPARE(view.result()->config.faults.size(), std::size_t(1));
         QVERIFY2(view.verdictText().startsWith(QLatin1String("CORRECTED")), qPrintable(view.verdictText()));
+    }
+
+    // The two boxes of the controls reach the run: "check leaves" (--check-leaves) and "sums beside"
+    // (--sums beside | inline); a record opened later sets them back.
+    void leafChecksAndSumsBesideBoxes()
+    {
+        StrassenView view;
+        auto* leaves = view.findChild<QCheckBox*>(QStringLiteral("strassenCheckLeaves"));
+        auto* beside = view.findChild<QCheckBox*>(QStringLiteral("strassenSumsBeside"));
+        QVERIFY(leaves && beside);
+        QVERIFY(!leaves->isChecked());
+        QVERIFY(beside->isChecked());
+        StrassenConfig c;
+        c.shape = {128, 128, 128};
+        c.levels = 2;
+        c.backend = BackendKind::Cpu;
+        c.checkLeaves = true;
+        c.sumsBeside = false;
+        c.faults = {{StrassenFault::Where::Product, 3, 0}};
+        view.setConfig(c);
+        QVERIFY(leaves->isChecked());
+        QVERIFY(!beside->isChecked());
+        QVERIFY(waitRun(view));
+        const StrassenResult& r = *view.result();
+        QVERIFY(r.config.checkLeaves);
+        QVERIFY(!r.config.sumsBeside);
+        QCOMPARE(r.leavesChecked, 49);
+        bool caught = false;
+        for (const StrassenCheck& k : r.checks)
+            caught |= k.where == "product 3" && k.verdict == "detected";
+        QVERIFY(caught);
+        leaves->setChecked(false);
+        StrassenConfig now;
+        QVERIFY(view.currentConfig(&now, nullptr));
+        QVERIFY(!now.checkLeaves);
     }
 
     void badInputIsAMessage()
