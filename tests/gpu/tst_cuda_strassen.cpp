@@ -27,6 +27,13 @@ StrassenConfig config(Shape shape, int levels, StrassenVariant v, Precision p, b
     return c;
 }
 
+// The leaf precisions: FP32, FP64, TF32 (FP32 storage).
+struct Leg {
+    Precision p;
+    bool tf32;
+};
+constexpr Leg kLegs[] = {{Precision::F32, false}, {Precision::F64, false}, {Precision::F32, true}};
+
 }  // namespace
 
 class TestCudaStrassen : public QObject {
@@ -36,11 +43,7 @@ private slots:
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
         auto backend = makeBackend(BackendKind::Cuda);
-        struct Leg {
-            Precision p;
-            bool tf32;
-        };
-        for (Leg leg : {Leg{Precision::F32, false}, Leg{Precision::F64, false}, Leg{Precision::F32, true}})
+        for (const Leg& leg : kLegs)
             for (StrassenVariant v : kVariants)
                 for (int levels = 0; levels <= 3; ++levels)
                     for (Shape s : {Shape{256, 192, 320}, Shape{101, 67, 93}}) {
@@ -127,11 +130,7 @@ private slots:
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
         auto backend = makeBackend(BackendKind::Cuda);
-        struct Leg {
-            Precision p;
-            bool tf32;
-        };
-        for (Leg leg : {Leg{Precision::F32, false}, Leg{Precision::F64, false}, Leg{Precision::F32, true}})
+        for (const Leg& leg : kLegs)
             for (StrassenVariant v : kVariants)
                 for (int levels = 1; levels <= 3; ++levels) {
                     StrassenConfig c = config({512, 448, 576}, levels, v, leg.p, leg.tf32);
