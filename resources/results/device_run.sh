@@ -315,8 +315,8 @@ for phase in "$@"; do
     done
     ;;
   transpose-tune)
-    # The transpose kernels of branch transpose-tune (issue 11 targets): padded 16-byte strips, inplace
-    # square 64 x 64 tile pairs, rectangular inplace by the C2R decomposition. Run after `build`.
+    # The transpose kernels (issue 11 targets): padded 16-byte tiles, inplace square 64 x 64 tile
+    # pairs, rectangular inplace by the ratio decomposition (sides 2:1, 4:1) or C2R (others).
     stamp transpose-tune build
     { [ -f build/build.ninja ] || timeout 300 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90; } > "$OUT/build.txt" 2>&1 &&
@@ -330,7 +330,8 @@ for phase in "$@"; do
     stamp transpose-tune compute-sanitizer
     for args in "256x192 --variant padded" "260x196 --variant padded" "257x255 --variant padded" "256x256 --variant inplace" \
                 "257x257 --variant inplace" "300x125 --variant inplace" "1x77 --variant inplace" \
-                "65536x2 --variant inplace"; do
+                "65536x2 --variant inplace" "260x130 --variant inplace" "66x33 --variant inplace" \
+                "33x132 --variant inplace" "4100x1025 --variant inplace"; do
       timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape $args --backend cuda --reps 1 \
         > /dev/null 2>> "$LOG"
       echo "sanitizer transpose $args: exit $?" | tee -a "$LOG"
@@ -340,17 +341,18 @@ for phase in "$@"; do
     for args in "--shape 16384x16384 --variant padded" "--shape 16384x8192 --variant padded" \
                 "--shape 8192x16384 --variant padded" "--shape 16384x16384 --variant library" \
                 "--shape 16384x16384 --variant inplace" "--shape 16384x8192 --variant inplace" \
-                "--shape 8192x16384 --variant inplace"; do
+                "--shape 8192x16384 --variant inplace" "--shape 16384x4096 --variant inplace" \
+                "--shape 4096x16384 --variant inplace" "--shape 12288x4096 --variant inplace"; do
       echo "== transpose $args" >> "$OUT/transpose_targets.txt"
       timeout 90 $CLI transpose $args --backend cuda --reps 10 2>&1 |
         grep -E "^transpose|time|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
     done
     for k in 1 3; do  # the column passes' strip width: 2^k columns instead of the widest that fits
-      echo "== transpose --shape 16384x8192 --variant inplace, GIGACHECK_TRANSPOSE_STRIP_LOG2=$k" >> "$OUT/transpose_targets.txt"
-      GIGACHECK_TRANSPOSE_STRIP_LOG2=$k timeout 90 $CLI transpose --shape 16384x8192 --variant inplace --backend cuda --reps 10 2>&1 |
+      echo "== transpose --shape 12288x4096 --variant inplace, GIGACHECK_TRANSPOSE_STRIP_LOG2=$k" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_STRIP_LOG2=$k timeout 90 $CLI transpose --shape 12288x4096 --variant inplace --backend cuda --reps 10 2>&1 |
         grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
     done
-    for args in "16384x8192" "8192x16384"; do  # the opt-in cluster path of the column passes
+    for args in "12288x4096" "10000x7000"; do  # the opt-in cluster path of the column passes (C2R shapes)
       echo "== transpose --shape $args --variant inplace, GIGACHECK_TRANSPOSE_CLUSTER=1" >> "$OUT/transpose_targets.txt"
       GIGACHECK_TRANSPOSE_CLUSTER=1 timeout 90 $CLI transpose --shape $args --variant inplace --backend cuda --reps 10 2>&1 |
         grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"

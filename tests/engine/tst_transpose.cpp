@@ -7,6 +7,7 @@
 #include "../../engine/src/families/transpose/decomposition.hpp"
 #include "../../engine/src/families/transpose/ops.hpp"
 #include "../../engine/src/families/transpose/plan/schedule_builder.hpp"
+#include "../../engine/src/families/transpose/ratio_decomposition.hpp"
 #include "../../engine/src/families/transpose/warp_access.hpp"
 
 #include <QtTest>
@@ -144,11 +145,11 @@ private slots:
             QCOMPARE(c.bytesRead, 512.0 * 512 * 4);
             QCOMPARE(c.bytesWritten, 512.0 * 512 * 4);
         }
-        // The C2R decomposition: column rotation (gcd > 1), row shuffle, column shuffle, each a read
-        // and a write of the whole matrix; coprime shapes skip the rotation.
-        const Counts rect = countsOf(Variant::InPlace, 512, 256, ElementType::F32);
+        // The C2R decomposition (a ratio other than 2 or 4): column rotation (gcd > 1), row shuffle,
+        // column shuffle, each a read and a write of the whole matrix; coprime shapes skip the rotation.
+        const Counts rect = countsOf(Variant::InPlace, 768, 256, ElementType::F32);
         QCOMPARE(rect.passes, std::int64_t(3));
-        QCOMPARE(rect.trafficBytes, 6.0 * 512 * 256 * 4);
+        QCOMPARE(rect.trafficBytes, 6.0 * 768 * 256 * 4);
         const Counts coprime = countsOf(Variant::InPlace, 128, 125, ElementType::F32);
         QCOMPARE(coprime.passes, std::int64_t(2));
         QCOMPARE(coprime.trafficBytes, 4.0 * 128 * 125 * 4);
@@ -311,9 +312,60 @@ private slots:
         }
     }
 
+    // Where one side is 2 or 4 times the other, two passes (ratio_decomposition.hpp): every element
+    // at its place, none lost, and back again, tall and wide, even and odd sides, against C2R and
+    // the out-of-place kernel; other ratios are not taken.
+    void ratioDecomposition()
+    {
+        QVERIFY(!ratio::shapeOf(8, 8).applies());
+        QVERIFY(!ratio::shapeOf(24, 8).applies());   // 3: C2R
+        QVERIFY(!ratio::shapeOf(64, 8).applies());   // 8: C2R
+        QVERIFY(!ratio::shapeOf(10, 4).applies());   // not a multiple
+        QVERIFY(!ratio::shapeOf(0, 4).applies());
+        const ratio::Shape tall = ratio::shapeOf(16384, 8192), wide = ratio::shapeOf(4096, 16384);
+        QVERIFY(tall.applies() && tall.tall && tall.k == 2 && tall.side == 8192);
+        QVERIFY(wide.applies() && !wide.tall && wide.k == 4 && wide.side == 4096);
+        std::vector<std::pair<std::int64_t, std::int64_t>> shapes{{2, 1}, {1, 2}, {4, 1}, {1, 4},   {6, 3},    {3, 6},
+                                                                  {20, 5}, {5, 20}, {34, 17}, {17, 34}, {64, 32}, {32, 64},
+                                                                  {132, 33}, {33, 132}, {130, 65}, {65, 130}, {256, 1024}, {1024, 256}};
+        for (const auto& [m, n] : shapes) {
+            QVERIFY(ratio::shapeOf(m, n).applies());
+            const std::vector<std::int32_t> original = distinct<std::int32_t>(m, n);
+            std::vector<std::int32_t> x = original, viaC2r = original, out(original.size());
+            transpose::cpu::ratioInPlace(x.data(), m, n);
+            transpose::cpu::decompositionInPlace(viaC2r.data(), m, n);
+            transpose::cpu::outOfPlace(original.data(), out.data(), m, n);
+            QVERIFY2(misplaced(original, x, m, n) == 0, qPrintable(QStringLiteral("ratio %1x%2").arg(m).arg(n)));
+            QVERIFY(x == out && x == viaC2r);
+            std::vector<std::int32_t> sortedAfter = x;
+            std::sort(sortedAfter.begin(), sortedAfter.end());
+            QVERIFY2(sortedAfter == original, qPrintable(QStringLiteral("ratio %1x%2 lost an element").arg(m).arg(n)));
+            transpose::cpu::ratioInPlace(x.data(), n, m);
+            QVERIFY2(x == original, qPrintable(QStringLiteral("ratio %1x%2 and back").arg(m).arg(n)));
+            const std::vector<float> originalF = distinct<float>(m, n);
+            std::vector<float> f = originalF;
+            transpose::cpu::rectangularInPlace(f.data(), m, n);
+            QCOMPARE(misplaced(originalF, f, m, n), std::int64_t(0));
+            // The row pass is a bijection of each row.
+            const ratio::Shape s = ratio::shapeOf(m, n);
+            std::set<std::int64_t> row;
+            for (std::int64_t p = 0; p < s.rowLength(); ++p)
+                row.insert(ratio::sourceInRow(p, s.k, s.side));
+            QCOMPARE(std::int64_t(row.size()), s.rowLength());
+            QCOMPARE(*row.rbegin(), s.rowLength() - 1);
+            QCOMPARE(countsOf(Variant::InPlace, m, n, ElementType::F32).passes, std::int64_t(2));
+            QCOMPARE(countsOf(Variant::InPlace, m, n, ElementType::F32).trafficBytes, 4.0 * double(m * n) * 4.0);
+        }
+        // The row pass's shared accesses: conflict free for k = 4, two-way for k = 2 (lanes read
+        // every other word of one half of the row).
+        QCOMPARE(countsOf(Variant::InPlace, 4096, 16384, ElementType::F32).sharedConflictWays, 1);
+        QCOMPARE(countsOf(Variant::InPlace, 16384, 8192, ElementType::F32).sharedConflictWays, 2);
+    }
+
     void cpuRectangularRunsUseTheDecomposition()
     {
-        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 77}, {77, 1}, {300, 125}, {257, 64}}) {
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {1, 77}, {77, 1}, {300, 125}, {257, 64}, {64, 32}, {100, 400}, {130, 65}}) {
             Config c;
             c.m = m;
             c.n = n;
@@ -322,7 +374,7 @@ private slots:
             c.reps = 2;
             const Record r = runTranspose(c);
             QVERIFY2(r.verified, qPrintable(QStringLiteral("cpu inplace %1x%2").arg(m).arg(n)));
-            QCOMPARE(r.counts.passes, std::int64_t(std::gcd(m, n) > 1 ? 3 : 2));
+            QCOMPARE(r.counts.passes, std::int64_t(std::gcd(m, n) > 1 && !ratio::shapeOf(m, n).applies() ? 3 : 2));
         }
     }
 

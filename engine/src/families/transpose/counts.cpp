@@ -2,6 +2,7 @@
 // warp of an off-diagonal block (GPU, warp_access.hpp). Effective bandwidth follows the seed:
 // every element read once and written once, whatever the kernel really moves.
 #include "families/transpose/decomposition.hpp"
+#include "families/transpose/ratio_decomposition.hpp"
 #include "families/transpose/warp_access.hpp"
 #include "gigacheck/transpose.hpp"
 
@@ -132,6 +133,24 @@ void countDecomposition(Counts& c, std::int64_t m, std::int64_t n, std::size_t e
     c.sharedConflictWays = bankConflictWays([&](int lane) { return lane < n ? c2r::shuffleDestination(s, r, lane) : -1; });
 }
 
+// Rectangular in place where one side is 2 or 4 times the other: the ratio decomposition
+// (cuda/ratio_decomposition.cu): two passes; the figures of the row pass (512 threads per row,
+// 16-byte loads and stores, the permuted side in shared memory replayed for warp 0 of a row, worst
+// over the 4 components of a lane's vector).
+void countRatio(Counts& c, const ratio::Shape& s, double bytes)
+{
+    c.passes = 2;
+    c.trafficBytes = 4.0 * bytes;
+    c.threads = c.activeThreads = s.side * 512;
+    c.loadsPerThread = double(ceilDiv(s.rowLength(), 4 * 512));
+    auto linear = [&](int lane) { return 4 * lane < s.rowLength() ? std::int64_t(lane) : -1; };
+    c.sectorsPerWarpLoad = c.sectorsPerWarpStore = sectorsTouched(linear, kVectorBytes);
+    c.sharedConflictWays = worstOverComponents([&](int lane, int e) {
+        const std::int64_t p = 4 * std::int64_t(lane) + e;
+        return p < s.rowLength() ? ratio::sourceInRow(p, s.k, s.side) : -1;
+    });
+}
+
 }  // namespace
 
 Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
@@ -155,7 +174,9 @@ Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
         break;
     case Variant::Coalesced: countSeedCoalesced(c, n, eb); break;
     case Variant::InPlace:
-        if (!square) {
+        if (!square && ratio::shapeOf(m, n).applies()) {
+            countRatio(c, ratio::shapeOf(m, n), bytes);
+        } else if (!square) {
             countDecomposition(c, m, n, eb, bytes);
         } else if (n % 4 == 0) {
             countTilePairs64(c, n);

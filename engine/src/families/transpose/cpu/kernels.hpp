@@ -55,6 +55,13 @@ template <class T> void c2rInPlace(T* x, std::int64_t m, std::int64_t n);
 template <class T> void r2cInPlace(T* x, std::int64_t m, std::int64_t n);
 template <class T> void decompositionInPlace(T* x, std::int64_t m, std::int64_t n);
 
+// In place in two passes where one side is 2 or 4 times the other (ratio_decomposition.hpp: a row
+// pass through one row of scratch and the square transpose of k-element vectors); other shapes go
+// to decompositionInPlace. rectangularInPlace picks the ratio decomposition where it applies, else
+// C2R, as the CUDA kernels do: the CPU backend's rectangular `inplace`.
+template <class T> void ratioInPlace(T* x, std::int64_t m, std::int64_t n);
+template <class T> void rectangularInPlace(T* x, std::int64_t m, std::int64_t n);
+
 // Where segment s (g elements) of the tile-transposed m x n matrix belongs in the n x m result
 // (shared with the CUDA kernel's host-side cycle search).
 struct SegmentPermutation {

@@ -29,11 +29,11 @@ template <class T> void transposeTyped(Variant v, gigacheck::cpu::OpContext& c, 
     switch (v) {
     case Variant::Naive: cpu::naiveInPlace(x, op.rows); break;
     case Variant::Blocked: cpu::blockedInPlace(x, op.rows); break;
-    case Variant::InPlace:  // square: blocked swaps; rectangular: the C2R decomposition, as on the GPU
+    case Variant::InPlace:  // square: blocked swaps; rectangular: the ratio or the C2R decomposition, as on the GPU
         if (op.rows == op.cols)
             cpu::inPlaceAnyShape(x, op.rows, op.cols);
         else
-            cpu::decompositionInPlace(x, op.rows, op.cols);
+            cpu::rectangularInPlace(x, op.rows, op.cols);
         break;
     case Variant::OutOfPlace:
         cpu::outOfPlace(x, static_cast<T*>(c.buffers[std::size_t(op.operands[1].slot)]), op.rows, op.cols);

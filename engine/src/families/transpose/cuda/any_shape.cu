@@ -6,16 +6,26 @@ namespace gigacheck::transpose {
 
 template <class T>
 AnyShapeInPlace<T>::AnyShapeInPlace(std::int64_t m, std::int64_t n)
-    : forward_(kernels::decompositionConfig(m, n)), backward_(kernels::decompositionConfig(n, m))
+    : ratioForward_(kernels::ratioConfig(m, n)), ratioBackward_(kernels::ratioConfig(n, m))
 {
-    const std::size_t elements = std::max(forward_.scratchElements(), backward_.scratchElements());
+    std::size_t elements = 0;
+    if (ratioForward_.shape.applies()) {
+        elements = std::max(ratioForward_.scratchElements(), ratioBackward_.scratchElements());
+    } else {
+        forward_ = kernels::decompositionConfig(m, n);
+        backward_ = kernels::decompositionConfig(n, m);
+        elements = std::max(forward_.scratchElements(), backward_.scratchElements());
+    }
     if (elements)
         scratch_ = gigacheck::cuda::DeviceBuffer(elements * sizeof(T));
 }
 
 template <class T> void AnyShapeInPlace<T>::run(T* x, bool forward, cudaStream_t s) const
 {
-    kernels::launchDecomposition(x, forward ? forward_ : backward_, scratch_.template as<T>(), s);
+    if (ratioForward_.shape.applies())
+        kernels::launchRatioDecomposition(x, forward ? ratioForward_ : ratioBackward_, scratch_.template as<T>(), s);
+    else
+        kernels::launchDecomposition(x, forward ? forward_ : backward_, scratch_.template as<T>(), s);
 }
 
 template class AnyShapeInPlace<float>;

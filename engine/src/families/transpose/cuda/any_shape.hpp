@@ -1,10 +1,12 @@
-// The rectangular in-place transpose on the device (README: the C2R decomposition,
-// cuda/decomposition.cu): the launch configuration of both orientations and the global scratch
-// when a row or a column does not fit the shared memory.
+// The rectangular in-place transpose on the device (README): the ratio decomposition
+// (cuda/ratio_decomposition.cu, two passes) where one side is 2 or 4 times the other, else the C2R
+// decomposition (cuda/decomposition.cu, three passes); the launch configuration of both
+// orientations and the global scratch when a row or a column does not fit the shared memory.
 #pragma once
 
 #include "core/cuda/resources.hpp"
 #include "families/transpose/cuda/decomposition.cuh"
+#include "families/transpose/cuda/ratio_decomposition.cuh"
 
 namespace gigacheck::transpose {
 
@@ -16,6 +18,7 @@ public:
     std::size_t scratchBytes() const { return scratch_.bytes(); }
 
 private:
+    kernels::RatioConfig ratioForward_, ratioBackward_;
     kernels::DecompositionConfig forward_, backward_;
     gigacheck::cuda::DeviceBuffer scratch_;
 };

@@ -24,6 +24,7 @@
 #include "families/transpose/cuda/decomposition.cuh"
 
 #include "core/cuda/check.hpp"
+#include "families/transpose/cuda/vector16.cuh"
 
 #include <cooperative_groups.h>
 
@@ -41,14 +42,6 @@ constexpr int kRowUnroll = 4;
 constexpr int kColumnUnroll = 8;
 constexpr int kClusterBlocks = 8;
 
-template <class T> struct Vec4;
-template <> struct Vec4<float> {
-    using type = float4;
-};
-template <> struct Vec4<std::int32_t> {
-    using type = int4;
-};
-
 template <class T> __device__ __forceinline__ T* scratchOf(T* scratch, std::int64_t slot)
 {
     extern __shared__ __align__(16) unsigned char decompositionShared[];
@@ -64,7 +57,7 @@ __global__ void __launch_bounds__(kDecompositionThreads) shuffleRowsKernel(T* __
     const c2r::ShuffleStep step = c2r::shuffleStep(s, std::int64_t(blockDim.x));
     const c2r::ShuffleStep& unrolled = step;  // the unrolled loop advances one block width per element too
     const c2r::ShuffleWalker first(s, threadIdx.x);
-    using V = typename Vec4<T>::type;
+    using V = typename Vec16<T>::type;
     for (Index r = blockIdx.x; r < s.m; r += gridDim.x) {
         T* row = x + r * s.n;
         c2r::ShuffleWalker w = first;

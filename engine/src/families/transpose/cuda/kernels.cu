@@ -1,6 +1,7 @@
 #include "families/transpose/cuda/kernels.cuh"
 
 #include "core/cuda/check.hpp"
+#include "families/transpose/cuda/vector16.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -110,26 +111,9 @@ template <class T> __global__ void paddedKernel(const T* __restrict__ in, T* __r
             out[(or0 + ty + r) * m + oc] = tile[tx][ty + r];
 }
 
-template <class T> struct Vec4;
-template <> struct Vec4<float> {
-    using type = float4;
-};
-template <> struct Vec4<std::int32_t> {
-    using type = int4;
-};
-
-template <class V> __device__ __forceinline__ auto component(const V& v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
-template <class V, class E> __device__ __forceinline__ void setComponent(V& v, int k, E e)
-{
-    if (k == 0)
-        v.x = e;
-    else if (k == 1)
-        v.y = e;
-    else if (k == 2)
-        v.z = e;
-    else
-        v.w = e;
-}
+// The component a lane of a 16-lane group handles first: rotated per 8-lane group so that the
+// two groups of a half-warp start in different banks (4 per vector: 0 / 2; 2 per vector: 0 / 1).
+template <class T> __device__ __forceinline__ int rotationOf(int t) { return ((t >> 3) * (kPerVector<T> / 2)) & (kPerVector<T> - 1); }
 
 // "padded", 16-byte path (m % 4 == 0, n % 4 == 0, aligned pointers). One block of 256 threads
 // moves a 64 x 64 tile: 16 lanes load each 256-byte input row as float4 (4 loads in flight per
@@ -144,7 +128,7 @@ template <class T>
 __global__ void __launch_bounds__(256) paddedVectorKernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t m,
                                                           std::int64_t n, std::int64_t tilesPerColumn)
 {
-    using V = typename Vec4<T>::type;
+    using V = typename Vec16<T>::type;
     __shared__ T tile[kPaddedTile][kPaddedTile + 1];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const std::int64_t r0 = std::int64_t(blockIdx.x % tilesPerColumn) * kPaddedTile;
@@ -165,7 +149,7 @@ __global__ void __launch_bounds__(256) paddedVectorKernel(const T* __restrict__ 
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int w = (e + rotation) & 3;
-                tile[warp * 2 + h + 16 * k][4 * t + w] = component(v[k], w);
+                tile[warp * 2 + h + 16 * k][4 * t + w] = component<T>(v[k], w);
             }
     }
     __syncthreads();
@@ -179,81 +163,86 @@ __global__ void __launch_bounds__(256) paddedVectorKernel(const T* __restrict__ 
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int w = (e + rotation) & 3;
-                setComponent(o, w, tile[4 * l + w][cl]);
+                setComponent<T>(o, w, tile[4 * l + w][cl]);
             }
             __stcs(reinterpret_cast<V*>(out + (c0 + cl) * m + r0 + 4 * l), o);
         }
     }
 }
 
-// "inplace", square, 16-byte path (n % 4 == 0, aligned): one block per pair of symmetric 64 x 64
-// tiles on the upper triangle (i <= j: a triangular grid, no idle block), 256 threads. Both tiles
-// are loaded as float4 (16 lanes per 256-byte tile row, 8 loads in flight per thread, 32 KB per
-// block) into 64 x 65 shared tiles, then each is written, transposed, to the other's place as
-// float4 (16 lanes per output row). Diagonal tiles: one tile, transposed in place. The component
-// order is rotated per half-warp group in both directions so that no shared access conflicts.
+// "inplace", square, 16-byte path (n a multiple of the elements per 16 bytes, aligned): one block
+// per pair of symmetric S x S tiles on the upper triangle (i <= j: a triangular grid, no idle
+// block), 256 threads; S = 16 elements per 16-byte vector: 64 for float / int32, 32 and 16 for the
+// ratio decomposition's 8- and 16-byte vectors, so a tile row is always 256 bytes. Both tiles are
+// loaded as 16-byte vectors (16 lanes per tile row, S / 16 loads of each tile in flight per thread)
+// into S x (S + 1) shared tiles, then each is written, transposed, to the other's place as 16-byte
+// vectors (16 lanes per output row). Diagonal tiles: one tile, transposed in place. The component
+// order is rotated per 8-lane group in both directions so that no shared access conflicts.
 template <class T> __global__ void __launch_bounds__(256) tilePairSwapVectorKernel(T* __restrict__ x, std::int64_t n)
 {
-    using V = typename Vec4<T>::type;
-    __shared__ T upper[kPairTile][kPairTile + 1];
-    __shared__ T lower[kPairTile][kPairTile + 1];
+    using V = typename Vec16<T>::type;
+    constexpr int E = kPerVector<T>, S = 16 * E;
+    __shared__ T upper[S][S + 1];
+    __shared__ T lower[S][S + 1];
     std::int64_t ti, tj;
     tilePairOf(blockIdx.x, ti, tj);
     const bool diagonal = ti == tj;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const std::int64_t r0 = ti * kPairTile, c0 = tj * kPairTile;  // the upper tile; its mirror at (c0, r0)
-    constexpr int kPasses = kPairTile / 16;                         // 16 tile rows per pass of 8 warps
+    const std::int64_t r0 = ti * S, c0 = tj * S;  // the upper tile; its mirror at (c0, r0)
+    constexpr int kPasses = S / 16;               // 16 tile rows per pass of 8 warps
     {
-        const int t = lane & 15, h = lane >> 4, rotation = (t >> 3) * 2;
+        const int t = lane & 15, h = lane >> 4, rotation = rotationOf<T>(t);
         V u[kPasses], w[kPasses];
 #pragma unroll
         for (int k = 0; k < kPasses; ++k) {
             const int rr = warp * 2 + h + 16 * k;
             u[k] = V{};
             w[k] = V{};
-            if (r0 + rr < n && c0 + 4 * t < n)
-                u[k] = *reinterpret_cast<const V*>(x + (r0 + rr) * n + c0 + 4 * t);
-            if (!diagonal && c0 + rr < n && r0 + 4 * t < n)
-                w[k] = *reinterpret_cast<const V*>(x + (c0 + rr) * n + r0 + 4 * t);
+            if (r0 + rr < n && c0 + E * t < n)
+                u[k] = *reinterpret_cast<const V*>(x + (r0 + rr) * n + c0 + E * t);
+            if (!diagonal && c0 + rr < n && r0 + E * t < n)
+                w[k] = *reinterpret_cast<const V*>(x + (c0 + rr) * n + r0 + E * t);
         }
 #pragma unroll
         for (int k = 0; k < kPasses; ++k) {
             const int rr = warp * 2 + h + 16 * k;
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int c = (e + rotation) & 3;
-                upper[rr][4 * t + c] = component(u[k], c);
+            for (int e = 0; e < E; ++e) {
+                const int c = (e + rotation) & (E - 1);
+                upper[rr][E * t + c] = component<T>(u[k], c);
                 if (!diagonal)
-                    lower[rr][4 * t + c] = component(w[k], c);
+                    lower[rr][E * t + c] = component<T>(w[k], c);
             }
         }
     }
     __syncthreads();
-    const int l = lane & 15, q = lane >> 4, rotation = (l >> 3) * 2;
-    T(*const intoUpper)[kPairTile + 1] = diagonal ? upper : lower;
+    const int l = lane & 15, q = lane >> 4, rotation = rotationOf<T>(l);
+    T(*const intoUpper)[S + 1] = diagonal ? upper : lower;
 #pragma unroll
     for (int k = 0; k < kPasses; ++k) {
         const int cl = warp * 2 + q + 16 * k;
-        if (r0 + cl < n && c0 + 4 * l < n) {  // X'(r0 + cl, c0 + 4l + e) = X(c0 + 4l + e, r0 + cl)
+        if (r0 + cl < n && c0 + E * l < n) {  // X'(r0 + cl, c0 + E·l + e) = X(c0 + E·l + e, r0 + cl)
             V o;
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int c = (e + rotation) & 3;
-                setComponent(o, c, intoUpper[4 * l + c][cl]);
+            for (int e = 0; e < E; ++e) {
+                const int c = (e + rotation) & (E - 1);
+                setComponent<T>(o, c, intoUpper[E * l + c][cl]);
             }
-            *reinterpret_cast<V*>(x + (r0 + cl) * n + c0 + 4 * l) = o;
+            *reinterpret_cast<V*>(x + (r0 + cl) * n + c0 + E * l) = o;
         }
-        if (!diagonal && c0 + cl < n && r0 + 4 * l < n) {  // X'(c0 + cl, r0 + 4l + e) = X(r0 + 4l + e, c0 + cl)
+        if (!diagonal && c0 + cl < n && r0 + E * l < n) {  // X'(c0 + cl, r0 + E·l + e) = X(r0 + E·l + e, c0 + cl)
             V o;
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int c = (e + rotation) & 3;
-                setComponent(o, c, upper[4 * l + c][cl]);
+            for (int e = 0; e < E; ++e) {
+                const int c = (e + rotation) & (E - 1);
+                setComponent<T>(o, c, upper[E * l + c][cl]);
             }
-            *reinterpret_cast<V*>(x + (c0 + cl) * n + r0 + 4 * l) = o;
+            *reinterpret_cast<V*>(x + (c0 + cl) * n + r0 + E * l) = o;
         }
     }
 }
+
+static_assert(16 * kPerVector<float> == kPairTile, "the 4-byte tile-pair tile is kPairTile wide");
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -307,8 +296,8 @@ template <class T> void launchSquareInPlace(T* x, std::int64_t n, cudaStream_t s
 {
     if (n <= 1)
         return;
-    if (squareUsesVectors(n) && aligned16(x)) {
-        const std::int64_t side = ceilDiv(n, kPairTile);
+    if (n % kPerVector<T> == 0 && aligned16(x)) {
+        const std::int64_t side = ceilDiv(n, 16 * kPerVector<T>);
         tilePairSwapVectorKernel<<<unsigned(side * (side + 1) / 2), 256, 0, s>>>(x, n);
         CUDA_CHECK_LAUNCH();
         return;
@@ -325,5 +314,8 @@ template <class T> void launchSquareInPlace(T* x, std::int64_t n, cudaStream_t s
 GIGACHECK_TRANSPOSE_KERNELS(float)
 GIGACHECK_TRANSPOSE_KERNELS(std::int32_t)
 #undef GIGACHECK_TRANSPOSE_KERNELS
+// The ratio decomposition's square pass: vectors of two / four 4-byte elements as one element.
+template void launchSquareInPlace<unsigned long long>(unsigned long long*, std::int64_t, cudaStream_t);
+template void launchSquareInPlace<uint4>(uint4*, std::int64_t, cudaStream_t);
 
 }  // namespace gigacheck::transpose::kernels

@@ -15,10 +15,9 @@ inline constexpr int kSeedThreadsY = 32;
 inline constexpr int kPaddedTile = 64;     // padded, 16-byte path: a 64 x 64 tile per block
 inline constexpr int kPairTile = 64;       // inplace square, 16-byte path: 64 x 64 tile pairs
 
-// Whether the 16-byte paths apply (row lengths keep every row 16-byte aligned; the launchers also
-// check the pointers and fall back to the scalar kernels otherwise).
+// Whether the padded kernel's 16-byte path applies (row lengths keep every row 16-byte aligned; the
+// launchers also check the pointers and fall back to the scalar kernels otherwise).
 inline bool paddedUsesVectors(std::int64_t m, std::int64_t n) { return m % 4 == 0 && n % 4 == 0; }
-inline bool squareUsesVectors(std::int64_t n) { return n % 4 == 0; }
 
 // "naive": one thread per element; the thread above the diagonal swaps X(r, c) and X(c, r).
 // Row reads are coalesced, the mirror's are strided by n (one sector per thread).
@@ -40,8 +39,11 @@ void launchTilePairSwap(T* x, std::int64_t g, std::int64_t ld, std::int64_t tile
 // 64 x 65 shared tile, streaming stores; else the scalar 32 x 33 tile, 32 x 8 threads.
 template <class T> void launchPadded(const T* in, T* out, std::int64_t m, std::int64_t n, cudaStream_t s);
 
-// "inplace", square n x n: the 16-byte 64 x 64 tile-pair kernel where n % 4 == 0, else
-// launchTilePairSwap. (Rectangular in place: cuda/decomposition.cuh.)
+// "inplace", square n x n: the 16-byte tile-pair kernel (64 x 64 tiles of 4-byte elements) where
+// n % 4 == 0, else launchTilePairSwap. Also instantiated for 8-byte (unsigned long long) and
+// 16-byte (uint4) elements: the ratio decomposition's square pass of 2- and 4-element vectors
+// (32 x 32 and 16 x 16 tiles, 256-byte tile rows all the same; the 16-byte path where n is a
+// multiple of 2 / 1). (Rectangular in place: cuda/decomposition.cuh, cuda/ratio_decomposition.cuh.)
 template <class T> void launchSquareInPlace(T* x, std::int64_t n, cudaStream_t s);
 
 }  // namespace gigacheck::transpose::kernels
