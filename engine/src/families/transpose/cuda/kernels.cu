@@ -228,7 +228,7 @@ template <class T> __global__ void __launch_bounds__(256) tilePairSwapVectorKern
                 const int c = (e + rotation) & (E - 1);
                 setComponent<T>(o, c, intoUpper[E * l + c][cl]);
             }
-            *reinterpret_cast<V*>(x + (r0 + cl) * n + c0 + E * l) = o;
+            __stcs(reinterpret_cast<V*>(x + (r0 + cl) * n + c0 + E * l), o);
         }
         if (!diagonal && c0 + cl < n && r0 + E * l < n) {  // X'(c0 + cl, r0 + E·l + e) = X(r0 + E·l + e, c0 + cl)
             V o;
@@ -237,7 +237,7 @@ template <class T> __global__ void __launch_bounds__(256) tilePairSwapVectorKern
                 const int c = (e + rotation) & (E - 1);
                 setComponent<T>(o, c, upper[E * l + c][cl]);
             }
-            *reinterpret_cast<V*>(x + (c0 + cl) * n + r0 + E * l) = o;
+            __stcs(reinterpret_cast<V*>(x + (c0 + cl) * n + r0 + E * l), o);
         }
     }
 }

@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kRatioRowThreads) rowPassKernel(T* __restrict_
                     o.y = line[ratio::sourceInRow(p + 1, K, side)];
                     o.z = line[ratio::sourceInRow(p + 2, K, side)];
                     o.w = line[ratio::sourceInRow(p + 3, K, side)];
-                    reinterpret_cast<V*>(row)[q] = o;
+                    __stcs(reinterpret_cast<V*>(row) + q, o);
                 }
             } else {
                 for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x) {
@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(kRatioRowThreads) rowPassKernel(T* __restrict_
                 }
                 __syncthreads();
                 for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x)
-                    reinterpret_cast<V*>(row)[q] = reinterpret_cast<const V*>(line)[q];
+                    __stcs(reinterpret_cast<V*>(row) + q, reinterpret_cast<const V*>(line)[q]);
             }
         } else {
             if constexpr (Tall) {
