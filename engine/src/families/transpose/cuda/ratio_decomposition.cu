@@ -82,74 +82,8 @@ __global__ void __launch_bounds__(kRatioRowThreads) rowPassKernel(T* __restrict_
     }
 }
 
-// The row pass through registers only, where side % 4 == 0 and a row is at most Per·K 16-byte
-// vectors per thread: thread t loads vector t of each of the K segments of the row (tall) or K
-// consecutive vectors (wide), all threads wait (the row is overwritten in place), and the thread
-// writes the K vectors its loads make, the k x 4 element block transposed in registers. No shared
-// memory, every global access a 16-byte vector.
-template <class T, int K, bool Tall, int Per>
-__global__ void __launch_bounds__(kRatioRowThreads) rowPassRegistersKernel(T* __restrict__ x, std::int64_t side)
-{
-    using V = typename Vec16<T>::type;
-    const std::int64_t quads = side / 4;  // 16-byte vectors per segment
-    for (std::int64_t a = blockIdx.x; a < side; a += gridDim.x) {
-        V* row = reinterpret_cast<V*>(x + a * K * side);
-        T in[Per][4 * K];
-#pragma unroll
-        for (int u = 0; u < Per; ++u) {
-            const std::int64_t t = threadIdx.x + std::int64_t(u) * blockDim.x;
-            if (t < quads)
-#pragma unroll
-                for (int s = 0; s < K; ++s) {
-                    const V v = Tall ? row[s * quads + t] : row[K * t + s];
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        in[u][4 * s + e] = component<T>(v, e);
-                }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int u = 0; u < Per; ++u) {
-            const std::int64_t t = threadIdx.x + std::int64_t(u) * blockDim.x;
-            if (t < quads)
-#pragma unroll
-                for (int s = 0; s < K; ++s) {
-                    V o;
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        // Tall: output element q = 4s + e of this thread's block takes segment q % K,
-                        // element q / K. Wide: segment s, element e takes input element e·K + s.
-                        const int q = 4 * s + e;
-                        setComponent<T>(o, e, Tall ? in[u][(q % K) * 4 + q / K] : in[u][e * K + s]);
-                    }
-                    __stcs(Tall ? row + K * t + s : row + s * quads + t, o);
-                }
-        }
-        __syncthreads();
-    }
-}
-
-template <class T, int K, bool Tall, int Per> void launchRowRegisters(T* x, const RatioConfig& cfg, cudaStream_t st)
-{
-    rowPassRegistersKernel<T, K, Tall, Per><<<unsigned(std::min<std::int64_t>(cfg.shape.side, 0x7fffffff)), kRatioRowThreads, 0, st>>>(
-        x, cfg.shape.side);
-    CUDA_CHECK_LAUNCH();
-}
-
 template <class T, int K, bool Tall> void launchRows(T* x, const RatioConfig& cfg, T* scratch, cudaStream_t st)
 {
-    // Registers where the row fits Per·K vectors per thread (at most 16 vectors: 64 registers).
-    const std::int64_t perThread = (cfg.shape.side / 4 + kRatioRowThreads - 1) / kRatioRowThreads;
-    if (cfg.registers && cfg.shape.side % 4 == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && perThread * K <= 16) {
-        if (perThread <= 1)
-            return launchRowRegisters<T, K, Tall, 1>(x, cfg, st);
-        if (perThread <= 2)
-            return launchRowRegisters<T, K, Tall, 2>(x, cfg, st);
-        if (perThread <= 4)
-            return launchRowRegisters<T, K, Tall, 4>(x, cfg, st);
-        if constexpr (K == 2)
-            return launchRowRegisters<T, K, Tall, 8>(x, cfg, st);
-    }
     T* rowScratch = cfg.rowSharedBytes ? nullptr : scratch;
     const bool vector = cfg.shape.rowLength() % 4 == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
                         reinterpret_cast<std::uintptr_t>(rowScratch) % 16 == 0;
@@ -195,7 +129,6 @@ RatioConfig ratioConfig(std::int64_t m, std::int64_t n)
     const std::int64_t budget = std::max<std::int64_t>(optin, 48 * 1024);
     const std::int64_t rowBytes = cfg.shape.rowLength() * eb;
     const char* forced = std::getenv("GIGACHECK_TRANSPOSE_ROW_SCRATCH");
-    cfg.registers = !forced || (std::string_view(forced) != "1" && std::string_view(forced) != "shared");
     if (rowBytes <= budget && !(forced && std::string_view(forced) == "1")) {
         cfg.rowSharedBytes = std::size_t(rowBytes);
         cfg.rowGrid = std::min<std::int64_t>(cfg.shape.side, 0x7fffffff);

@@ -21,9 +21,6 @@ struct RatioConfig {
     // (rowGrid slots). GIGACHECK_TRANSPOSE_ROW_SCRATCH=1 forces the global scratch (tests).
     std::size_t rowSharedBytes = 0;
     std::int64_t rowGrid = 1;
-    // Where side % 4 == 0 and a row is at most 16 vectors of 16 bytes per thread: the row pass
-    // through registers, no shared memory (GIGACHECK_TRANSPOSE_ROW_SCRATCH=1 or =shared turn it off).
-    bool registers = true;
     std::size_t scratchElements() const { return rowSharedBytes ? 0 : std::size_t(rowGrid * shape.rowLength()); }
 };
 
