@@ -107,7 +107,7 @@ json gpuSection(const BenchOptions& o, std::ostream& out)
         shapes.push_back({std::int64_t(1) << e, std::int64_t(1) << e});
     const std::vector<std::pair<std::int64_t, std::int64_t>> rectangles =
         o.quick ? std::vector<std::pair<std::int64_t, std::int64_t>>{{4096, 2048}}
-                : std::vector<std::pair<std::int64_t, std::int64_t>>{{16384, 8192}, {8192, 16384}, {12288, 4096}, {10000, 7000}};
+                : std::vector<std::pair<std::int64_t, std::int64_t>>{{16384, 8192}, {8192, 16384}, {16384, 4096}, {12288, 4096}, {10000, 7000}};
     shapes.insert(shapes.end(), rectangles.begin(), rectangles.end());
     for (const auto& [m, n] : shapes)
         for (Variant v : {Variant::Naive, Variant::Coalesced, Variant::InPlace, Variant::Padded, Variant::Library}) {
