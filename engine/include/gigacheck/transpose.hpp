@@ -19,7 +19,7 @@ enum class Variant {
     Blocked,     // CPU, in place, square: seed Algorithm 2 (diagonal blocks first, block 16)
     OutOfPlace,  // CPU, any m x n, into a second matrix, 16 x 16 cache blocks
     Coalesced,   // GPU, in place, square: seed Algorithm 3 (8 x 32 threads, 32 x 32 tiles)
-    InPlace,     // both, any m x n, no second matrix (square: tile-pair swaps; rectangular: C2R decomposition)
+    InPlace,     // both, any m x n, no second matrix (square: tile-pair swaps; rectangular: the ratio decomposition for sides 2:1 and 4:1, else C2R)
     Padded,      // GPU, any m x n, out of place through padded shared memory
     Library,     // GPU, cuBLAS geam (float32 only)
 };
