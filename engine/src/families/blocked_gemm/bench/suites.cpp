@@ -8,6 +8,7 @@
 #include "gigacheck/schedule.hpp"
 #include "gigacheck/version.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
@@ -200,13 +201,29 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     std::unique_ptr<Backend> backend = makeCudaBackend(&why, o.device);
     if (!backend)
         throw BackendError("no CUDA device: " + why);
-    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{2048, 4096}
-                                                    : std::vector<std::int64_t>{16384, 32768};
-    const std::vector<std::pair<std::string, std::uint64_t>> caps =
+    // GIGACHECK_BENCH_SIZES (e.g. 32768), _CAPS ("4 GiB" written 4GiB), _STRATEGIES (s1..s4),
+    // _XT_BLOCKS (cublasXt block sides): one row of the table inside a device call's time.
+    std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{2048, 4096} : std::vector<std::int64_t>{16384, 32768};
+    if (const auto items = bench::envList("GIGACHECK_BENCH_SIZES"); !items.empty()) {
+        sizes.clear();
+        for (const std::string& item : items)
+            sizes.push_back(std::stoll(item));
+    }
+    std::vector<std::pair<std::string, std::uint64_t>> caps =
         o.quick ? std::vector<std::pair<std::string, std::uint64_t>>{{"8 MiB", 8ull << 20}, {"32 MiB", 32ull << 20}}
                 : std::vector<std::pair<std::string, std::uint64_t>>{
                       {"256 MiB", 256ull << 20}, {"1 GiB", 1ull << 30}, {"4 GiB", 4ull << 30}};
-    const std::vector<int> xtBlocks = o.quick ? std::vector<int>{512, 1024} : std::vector<int>{2048, 4096, 8192};
+    std::erase_if(caps, [](const auto& cap) {
+        std::string compact = cap.first;
+        std::erase(compact, ' ');
+        return !bench::selected("GIGACHECK_BENCH_CAPS", compact);
+    });
+    std::vector<int> xtBlocks = o.quick ? std::vector<int>{512, 1024} : std::vector<int>{2048, 4096, 8192};
+    if (const auto items = bench::envList("GIGACHECK_BENCH_XT_BLOCKS"); !items.empty()) {
+        xtBlocks.clear();
+        for (const std::string& item : items)
+            xtBlocks.push_back(std::stoi(item));
+    }
     double h2d = 0, d2h = 0;
     cuda::linkBandwidth(h2d, d2h);
     const CostModel model = benchModel(*backend, o.quick, out);
@@ -244,6 +261,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
             double bestMeasured = std::numeric_limits<double>::infinity();
             std::string bestName = "-";
             for (StrategyKind s : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
+                if (!bench::selected("GIGACHECK_BENCH_STRATEGIES", toString(s)))
+                    continue;
                 StrategyRun r;
                 try {
                     r = runStrategy(*backend, s, cap, model, a, b, c);

@@ -6,6 +6,7 @@
 #include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
 #include "families/strassen/bench/rates.hpp"
@@ -26,27 +27,15 @@ namespace gigacheck {
 
 namespace {
 
+using bench::envList;
 using bench::fixed;
+using bench::selected;
 
 struct Leg {
     std::string type;
     Precision precision;
     bool tf32;
 };
-
-// The non-empty items of a comma-separated environment variable (none when it is unset).
-std::vector<std::string> envList(const char* variable)
-{
-    std::vector<std::string> out;
-    if (const char* env = std::getenv(variable)) {
-        std::stringstream in(env);
-        std::string item;
-        while (std::getline(in, item, ','))
-            if (!item.empty())
-                out.push_back(item);
-    }
-    return out;
-}
 
 std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
 {
@@ -66,12 +55,7 @@ std::vector<std::int64_t> sizes(bool quick, std::uint64_t deviceBytes)
 }
 
 // GIGACHECK_BENCH_TYPES / GIGACHECK_BENCH_VARIANTS (comma lists, e.g. "f32,f64", "accumulate"):
-// only those, for one long size such as 32768 inside a session's time. Unset or empty: all.
-bool selected(const char* variable, std::string_view name)
-{
-    const std::vector<std::string> items = envList(variable);
-    return items.empty() || std::find(items.begin(), items.end(), name) != items.end();
-}
+// only those, for one long size such as 32768 inside a session's time (core/bench_filter.hpp).
 
 // The seed's model (section 3.5.2) with measured rates: each product op costs its GEMM calls at
 // the cuBLAS rate of its leaf shape, each sum / scatter its bytes at the device copy bandwidth.
