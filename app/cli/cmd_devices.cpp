@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <iostream>
 
 namespace cli {
@@ -41,6 +42,12 @@ void printCeilings(const Ceilings& c)
         for (const CopyRatePoint& p : c.copyRates)
             std::cout << " " << formatBytes(double(p.rowBytes)) << " " << p.h2dGBs << "/" << p.d2hGBs << ";";
         std::cout << "\n";
+        if (std::any_of(c.copyRates.begin(), c.copyRates.end(), [](const CopyRatePoint& p) { return p.h2dLoadedGBs > 0; })) {
+            std::cout << "    2D copy rate beside an FP32 GEMM (row width H2D/D2H GB/s):";
+            for (const CopyRatePoint& p : c.copyRates)
+                std::cout << " " << formatBytes(double(p.rowBytes)) << " " << p.h2dLoadedGBs << "/" << p.d2hLoadedGBs << ";";
+            std::cout << "\n";
+        }
     }
 }
 

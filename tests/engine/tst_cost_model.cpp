@@ -134,6 +134,24 @@ private slots:
         QCOMPARE(int(p.spans.size()), int(s.ops.size()));
     }
 
+    // A copy beside a product takes the rate measured beside a GEMM; the fill load, alone on the
+    // device, keeps the rate alone. Pipeline of 4 (copy 1 s alone, 2 s beside; product 1 s):
+    // fill 1 + 3 loaded copies of 2 + the last product 1 = 8 s (5 s without loaded rates).
+    void copiesBesideProductsTakeTheLoadedRate()
+    {
+        CostModel m = flatModel(1, 1, 1, 1);
+        const Schedule s = pipeline(4, 1e9, 1e9);
+        QVERIFY(std::abs(predictSchedule(s, m, "f32", 4).totalSeconds - 5.0) < 1e-9);
+        for (CopyRatePoint& p : m.copyRates)
+            p.h2dLoadedGBs = p.d2hLoadedGBs = 0.5;
+        const Prediction p = predictSchedule(s, m, "f32", 4);
+        QVERIFY2(std::abs(p.totalSeconds - 8.0) < 1e-9, qPrintable(QString::number(p.totalSeconds)));
+        QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - 1.0) < 1e-9);  // the fill: alone
+        QVERIFY(std::abs((p.spans[1].end - p.spans[1].start) - 2.0) < 1e-9);  // beside product 0
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 4096, true), 0.5);
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 4096, false), 1.0);
+    }
+
     void simulationRespectsDependenciesAndQueues_data()
     {
         QTest::addColumn<int>("strategy");
@@ -329,7 +347,7 @@ private slots:
         d.name = "test device";
         d.ceilings.gflopsF32 = 123;
         d.ceilings.gemmRates = {{"f32", 1024, 1024, 1024, 100}, {"tf32", 4097, 4097, 4096, 450.5}};
-        d.ceilings.copyRates = {{4096, 12.5, 11}, {65536, 40, 38.25}};
+        d.ceilings.copyRates = {{4096, 12.5, 11, 6.5, 7}, {65536, 40, 38.25, 22.5, 30}};
         saveCeilings(d, path);
         DeviceInfo back;
         back.name = "test device";
@@ -341,6 +359,8 @@ private slots:
         QCOMPARE(back.ceilings.gemmRates[1].gflops, 450.5);
         QCOMPARE(int(back.ceilings.copyRates.size()), 2);
         QCOMPARE(back.ceilings.copyRates[1].d2hGBs, 38.25);
+        QCOMPARE(back.ceilings.copyRates[1].h2dLoadedGBs, 22.5);
+        QCOMPARE(back.ceilings.copyRates[0].d2hLoadedGBs, 7.0);
         QVERIFY(hasMeasuredRates(back.ceilings));
     }
 };

@@ -25,6 +25,9 @@ struct GemmRatePoint {
 struct CopyRatePoint {
     std::int64_t rowBytes = 0;
     double h2dGBs = 0, d2hGBs = 0;
+    // The same copies while an FP32 GEMM runs on another stream (0: not measured): on an H200 the
+    // host link gives up to ~40 % of its rate then, which is what an out-of-core schedule sees.
+    double h2dLoadedGBs = 0, d2hLoadedGBs = 0;
 };
 
 // Measured or datasheet ceilings for the roofline (GFLOP/s and GB/s; 0 = unknown).

@@ -35,21 +35,25 @@ std::string gemmRateKind(Precision precision, GemmVariant gemm);
 // Rates the model predicts: GEMM of C m x n with common dimension k (log-linear interpolation in
 // the effective size (m n k)^(1/3) between measured points of the same alignment class, i.e.
 // whether every extent is a multiple of 8; linear slow-down below the smallest point, the largest
-// point's rate above it), and a 2D copy of rows of rowBytes (log-linear in the row width).
+// point's rate above it), and a 2D copy of rows of rowBytes (log-linear in the row width); a
+// `loaded` copy runs beside a GEMM: the rates measured so where the tables have them.
 double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,
                            std::int64_t k);
-double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes);
+double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded = false);
 
 // The time of one op of a blocked GEMM schedule: copies bytes / copy rate (row width = host
 // region columns x element size), products flops / GEMM rate (augmented shape with ABFT),
-// checksums and verifications bytes / device bandwidth, each plus the op latency.
+// checksums and verifications bytes / device bandwidth, each plus the op latency; `loaded`: a copy
+// beside a product.
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes);
+                          std::size_t elementBytes, bool loaded = false);
 
 // The schedule played on the model: every (device, queue) is one server taking its ops in issue
 // order (the CPU executor's threads; the CUDA copy engines and the SMs the compute streams share);
-// an op starts when its server is free and its deps are done. Spans are the predicted ones (start
-// 0 = the first op's start), in op order; totalSeconds = the last end.
+// an op starts when its server is free and its deps are done. Played twice where the tables have
+// loaded copy rates: a copy that spent at least half its first-play time beside a product of its
+// device takes the loaded rate in the second. Spans are the predicted ones (start 0 = the first
+// op's start), in op order; totalSeconds = the last end.
 struct Prediction {
     std::vector<Span> spans;
     double totalSeconds = 0;

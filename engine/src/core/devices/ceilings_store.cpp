@@ -57,7 +57,11 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
     for (const GemmRatePoint& p : c.gemmRates)
         gemm.push_back({{"kind", p.kind}, {"m", p.m}, {"n", p.n}, {"k", p.k}, {"gflops", p.gflops}});
     for (const CopyRatePoint& p : c.copyRates)
-        copy.push_back({{"row_bytes", p.rowBytes}, {"h2d_gbs", p.h2dGBs}, {"d2h_gbs", p.d2hGBs}});
+        copy.push_back({{"row_bytes", p.rowBytes},
+                        {"h2d_gbs", p.h2dGBs},
+                        {"d2h_gbs", p.d2hGBs},
+                        {"h2d_loaded_gbs", p.h2dLoadedGBs},
+                        {"d2h_loaded_gbs", p.d2hLoadedGBs}});
     all["devices"][device.name]["gemm_rates"] = gemm;
     all["devices"][device.name]["copy_rates"] = copy;
     std::error_code ec;
@@ -94,7 +98,8 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
         if (const auto copy = e.find("copy_rates"); copy != e.end())
             for (const nlohmann::json& p : copy->get_ref<const nlohmann::json::array_t&>())
                 c.copyRates.push_back({p.at("row_bytes").get<std::int64_t>(), p.at("h2d_gbs").get<double>(),
-                                       p.at("d2h_gbs").get<double>()});
+                                       p.at("d2h_gbs").get<double>(), p.value("h2d_loaded_gbs", 0.0),
+                                       p.value("d2h_loaded_gbs", 0.0)});
     } catch (const nlohmann::json::exception& error) {
         throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
     }

@@ -91,8 +91,9 @@ double gemmGflops(GemmVariant v, Precision p, Index m, Index n, Index k, int rep
 }
 
 // Rows of rowBytes out of a host matrix twice as wide (a block of a larger matrix, as the run's
-// copies are), `bytes` in all; H2D and D2H GB/s.
-void copyRates(std::int64_t rowBytes, std::size_t bytes, double& h2d, double& d2h)
+// copies are), `bytes` in all: H2D and D2H GB/s alone, and while FP32 GEMMs (4096^3, enough of
+// them to outlast the copy twice) keep another stream busy, as in an out-of-core schedule.
+void copyRates(std::int64_t rowBytes, std::size_t bytes, CopyRatePoint& p)
 {
     const std::size_t rows = std::max<std::size_t>(1, bytes / std::size_t(rowBytes));
     const std::size_t hostPitch = 2 * std::size_t(rowBytes);
@@ -102,16 +103,47 @@ void copyRates(std::int64_t rowBytes, std::size_t bytes, double& h2d, double& d2
     std::memset(host.get(), 1, host.bytes());
     Stream s;
     const double moved = double(rows) * double(rowBytes);
-    const double up = timeMs(s.get(), 5, [&] {
+    auto up = [&](cudaStream_t st) {
         CUDA_CHECK(cudaMemcpy2DAsync(dev.get(), devPitch, host.get(), hostPitch, std::size_t(rowBytes), rows,
-                                     cudaMemcpyHostToDevice, s.get()));
-    });
-    const double down = timeMs(s.get(), 5, [&] {
+                                     cudaMemcpyHostToDevice, st));
+    };
+    auto down = [&](cudaStream_t st) {
         CUDA_CHECK(cudaMemcpy2DAsync(host.get(), hostPitch, dev.get(), devPitch, std::size_t(rowBytes), rows,
-                                     cudaMemcpyDeviceToHost, s.get()));
-    });
-    h2d = moved / (up * 1e-3) / 1e9;
-    d2h = moved / (down * 1e-3) / 1e9;
+                                     cudaMemcpyDeviceToHost, st));
+    };
+    const double upMs = timeMs(s.get(), 5, [&] { up(s.get()); });
+    const double downMs = timeMs(s.get(), 5, [&] { down(s.get()); });
+    p.h2dGBs = moved / (upMs * 1e-3) / 1e9;
+    p.d2hGBs = moved / (downMs * 1e-3) / 1e9;
+
+    constexpr Index side = 4096;
+    DeviceBuffer a(std::size_t(side * side) * 4), b(std::size_t(side * side) * 4), c(std::size_t(side * side) * 4);
+    CUDA_CHECK(cudaMemset(a.get(), 0, a.bytes()));
+    CUDA_CHECK(cudaMemset(b.get(), 0, b.bytes()));
+    Stream load;
+    CublasHandle handle;
+    CUBLAS_CHECK(cublasSetStream(handle.get(), load.get()));
+    const GemmCall g = gemmOn(GemmVariant::Cublas, Precision::F32, side, side, side, a, b, c);
+    const double gemmMs = timeMs(load.get(), 2, [&] { gemm(g, handle.get(), load.get()); });
+    const int gemms = 2 + int(2 * std::max(upMs, downMs) / std::max(gemmMs, 1e-3));
+    Event c0, c1;
+    auto loaded = [&](const std::function<void(cudaStream_t)>& copy) {
+        std::vector<double> ms;
+        for (int r = 0; r < 3; ++r) {
+            gemm(g, handle.get(), load.get());  // the copy starts once the SMs are busy
+            CUDA_CHECK(cudaEventRecord(c0.get(), load.get()));
+            CUDA_CHECK(cudaStreamWaitEvent(s.get(), c0.get()));
+            copy(s.get());
+            CUDA_CHECK(cudaEventRecord(c1.get(), s.get()));
+            for (int i = 0; i < gemms; ++i)
+                gemm(g, handle.get(), load.get());
+            CUDA_CHECK(cudaDeviceSynchronize());
+            ms.push_back(elapsedMs(c0.get(), c1.get()));
+        }
+        return median(ms);
+    };
+    p.h2dLoadedGBs = moved / (loaded(up) * 1e-3) / 1e9;
+    p.d2hLoadedGBs = moved / (loaded(down) * 1e-3) / 1e9;
 }
 
 }  // namespace
@@ -141,7 +173,7 @@ void measureRateTables(Ceilings& c, bool quick)
                 continue;
             CopyRatePoint p;
             p.rowBytes = width;
-            copyRates(width, bytes, p.h2dGBs, p.d2hGBs);
+            copyRates(width, bytes, p);
             c.copyRates.push_back(p);
         }
     }

@@ -127,11 +127,13 @@ double predictedGemmGflops(const CostModel& model, const std::string& kind, std:
     return interpolate(points, effectiveSize(double(m), double(n), double(k)), true);
 }
 
-double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes)
+double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded)
 {
     std::vector<XY> points;
     for (const CopyRatePoint& p : model.copyRates) {
-        const double rate = direction == Queue::D2H ? p.d2hGBs : p.h2dGBs;
+        const double alone = direction == Queue::D2H ? p.d2hGBs : p.h2dGBs;
+        const double beside = direction == Queue::D2H ? p.d2hLoadedGBs : p.h2dLoadedGBs;
+        const double rate = loaded && beside > 0 ? beside : alone;
         if (p.rowBytes > 0 && rate > 0)
             points.push_back({double(p.rowBytes), rate});
     }
@@ -144,14 +146,14 @@ double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes
 }
 
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes)
+                          std::size_t elementBytes, bool loaded)
 {
     const double latency = model.opLatencySeconds;
     switch (op.kind) {
     case OpKind::CopyH2D:
     case OpKind::CopyD2H: {
         const double rowBytes = double(op.host.cols) * double(elementBytes);
-        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes) * 1e9);
+        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded) * 1e9);
     }
     case OpKind::Product: {
         // With ABFT the product runs on the augmented blocks: flops = 2 (rows+1)(cols+1) depth.

@@ -1,6 +1,8 @@
 // The schedule played on the cost model: one server per (device, queue), ops in issue order, each
 // starting when its server is free and its deps are done. Fill (the first loads before any product)
 // and drain (the last store after the last product) come out of the dependencies by themselves.
+// Copies beside products: a first play with the copies' rates alone finds them, a second gives
+// them the rates measured beside a GEMM (the host link loses much of its rate then).
 #include "gigacheck/cost_model.hpp"
 
 #include <algorithm>
@@ -9,8 +11,12 @@
 
 namespace gigacheck {
 
-Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
-                           std::size_t elementBytes)
+namespace {
+
+bool isCopy(const Operation& op) { return op.kind == OpKind::CopyH2D || op.kind == OpKind::CopyD2H; }
+
+Prediction play(const Schedule& schedule, const CostModel& model, const std::string& gemmKind, std::size_t elementBytes,
+                const std::vector<char>& loaded)
 {
     Prediction prediction;
     prediction.spans.reserve(schedule.ops.size());
@@ -23,13 +29,60 @@ Prediction predictSchedule(const Schedule& schedule, const CostModel& model, con
         double& free = serverFree[{op.device, op.queue}];
         Span span = spanOf(op);
         span.start = std::max(ready, free);
-        span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes);
+        span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0);
         free = span.end;
         ends[std::size_t(op.id)] = span.end;
         prediction.totalSeconds = std::max(prediction.totalSeconds, span.end);
         prediction.spans.push_back(span);
     }
     return prediction;
+}
+
+// Per op: whether it is a copy that spent at least half its span beside a product of its device.
+std::vector<char> copiesBesideProducts(const Schedule& schedule, const Prediction& first)
+{
+    std::map<int, std::vector<std::pair<double, double>>> products;  // per device, sorted by start
+    for (std::size_t i = 0; i < schedule.ops.size(); ++i)
+        if (schedule.ops[i].kind == OpKind::Product)
+            products[schedule.ops[i].device].push_back({first.spans[i].start, first.spans[i].end});
+    for (auto& [device, spans] : products)
+        std::sort(spans.begin(), spans.end());
+    std::vector<char> loaded(schedule.ops.size(), 0);
+    for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
+        const Operation& op = schedule.ops[i];
+        const auto it = products.find(op.device);
+        if (!isCopy(op) || it == products.end())
+            continue;
+        const double start = first.spans[i].start, end = first.spans[i].end;
+        double beside = 0;
+        // The products of one device run one at a time: the first one ending after `start` on.
+        auto p = std::lower_bound(it->second.begin(), it->second.end(), std::make_pair(start, start),
+                                  [](const auto& a, const auto& b) { return a.second < b.first; });
+        if (p != it->second.begin())
+            --p;
+        for (; p != it->second.end() && p->first < end; ++p)
+            beside += std::max(0.0, std::min(end, p->second) - std::max(start, p->first));
+        loaded[i] = end > start && beside >= 0.5 * (end - start);
+    }
+    return loaded;
+}
+
+bool hasLoadedRates(const CostModel& model)
+{
+    return std::any_of(model.copyRates.begin(), model.copyRates.end(),
+                       [](const CopyRatePoint& p) { return p.h2dLoadedGBs > 0 || p.d2hLoadedGBs > 0; });
+}
+
+}  // namespace
+
+Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
+                           std::size_t elementBytes)
+{
+    const std::vector<char> alone(schedule.ops.size(), 0);
+    Prediction first = play(schedule, model, gemmKind, elementBytes, alone);
+    if (!hasLoadedRates(model))
+        return first;
+    return play(schedule, model, gemmKind, elementBytes, copiesBesideProducts(schedule, first));
 }
 
 }  // namespace gigacheck
