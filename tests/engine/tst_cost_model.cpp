@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace gigacheck;
 
@@ -234,6 +235,55 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Chosen: strategy")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("Not possible: none")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("s1 ")), qPrintable(text));
+    }
+
+    // With a probe, the best predictions are predicted again with their block shapes measured: a
+    // probe that finds the first choice's shapes 4x slower than the tables moves the choice to
+    // one of the other probed candidates when they have other shapes, and never to a worse one.
+    void probedRatesRerankTheBestCandidates()
+    {
+        const CostModel m = flatModel(1, 1, 1, 1000);
+        const std::vector<StrategyKind> all = {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4};
+        const std::uint64_t cap = bytesForBlocks(StrategyKind::S3, Precision::F32, true, 128, 128, 128);
+        const Shape shape{512, 384, 640};
+        const PlannerChoice plain = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32");
+        std::set<GemmShape> firstShapes;
+        for (const Operation& op : buildSchedule(plain.plan, false).ops)
+            if (op.kind == OpKind::Product)
+                firstShapes.insert(productRateShape(op));
+        std::set<GemmShape> probedShapes;
+        std::set<std::string> kinds;
+        const GemmRateProbe probe = [&](const std::string& kind, std::int64_t pm, std::int64_t pn, std::int64_t pk) -> double {
+            kinds.insert(kind);
+            probedShapes.insert({pm, pn, pk});
+            return firstShapes.count({pm, pn, pk}) ? 0.25 : 1.0;
+        };
+        const PlannerChoice probed = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32", probe);
+        QVERIFY(!probedShapes.empty());
+        QVERIFY(kinds == std::set<std::string>{"f32"});
+        for (const GemmShape& g : firstShapes)
+            QVERIFY(probedShapes.count(g));  // the first choice was among the probed
+        // The model of the choice carries the measured points and predicts the choice's time.
+        QCOMPARE(probed.model.gemmRates.size(), m.gemmRates.size() + probedShapes.size());
+        QCOMPARE(predictSchedule(buildSchedule(probed.plan, false), probed.model, "f32", 4).totalSeconds, probed.predictedSeconds);
+        int probedCandidates = 0;
+        for (const PlanCandidate& k : probed.candidates)
+            if (k.predictedSeconds >= 0 && probedCandidates < kPlannerProbedCandidates) {
+                ++probedCandidates;
+                QVERIFY(k.predictedSeconds >= probed.predictedSeconds);
+            }
+        QVERIFY2(test::qs(probed.plan.explanation).contains(QStringLiteral("measured on the device")),
+                 qPrintable(test::qs(probed.plan.explanation)));
+        // The 4x slower shapes cost the first choice: whatever was chosen predicts no worse.
+        QVERIFY(probed.predictedSeconds <= predictSchedule(buildSchedule(plain.plan, false), probed.model, "f32", 4).totalSeconds);
+        // A probe that measures nothing leaves the plain choice.
+        const PlannerChoice none = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32",
+                                                     [](const std::string&, std::int64_t, std::int64_t, std::int64_t) { return 0.0; });
+        QCOMPARE(int(none.plan.strategy), int(plain.plan.strategy));
+        QCOMPARE(none.plan.splitM, plain.plan.splitM);
+        QCOMPARE(none.plan.splitN, plain.plan.splitN);
+        QCOMPARE(none.plan.splitQ, plain.plan.splitQ);
+        QCOMPARE(none.predictedSeconds, plain.predictedSeconds);
     }
 
     void plannerHandlesTheBenchShapes_data()

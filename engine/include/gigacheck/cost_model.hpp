@@ -6,6 +6,7 @@
 #include "gigacheck/backend.hpp"
 #include "gigacheck/plan.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,14 @@ double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
                           std::size_t elementBytes, bool loaded = false);
 
+// The GEMM shape whose rate a product op is predicted with: the block, plus ABFT's checksum row
+// and column when the op's flops say the product is augmented.
+struct GemmShape {
+    std::int64_t m = 0, n = 0, k = 0;
+    auto operator<=>(const GemmShape&) const = default;
+};
+GemmShape productRateShape(const Operation& op);
+
 // The schedule played on the model: every (device, queue) is one server taking its ops in issue
 // order (the CPU executor's threads; the CUDA copy engines and the SMs the compute streams share);
 // an op starts when its server is free and its deps are done. Played twice where the tables have
@@ -76,6 +85,7 @@ struct PlanCandidate {
 struct PlannerChoice {
     Plan plan;                 // its explanation tells the candidates and why this one
     double predictedSeconds = 0;
+    CostModel model;           // the model of the choice: the given one plus the rates the probe measured
     std::vector<PlanCandidate> candidates;  // best first (simulated ones), then the pruned ones
     int simulated = 0;                      // at most kPlannerMaxSimulations (+ one per strategy)
 };
@@ -86,7 +96,16 @@ struct PlannerChoice {
 // Throws InputError like makePlan when no strategy fits.
 inline constexpr int kPlannerMaxSplits = 64;
 inline constexpr int kPlannerMaxSimulations = 96;
+//
+// With a probe (a run on a device, never the GUI's preview): the GEMM rates of the block shapes
+// of the kPlannerProbedCandidates best predictions are measured on the device (the tables'
+// interpolation between square points misses a few per cent at ABFT's odd extents, which decides
+// between blockings as close as 3x2x3 and 3x3x2 at 32768), those candidates predicted again with
+// them, and the fastest of those kept.
+using GemmRateProbe = std::function<double(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k)>;
+inline constexpr int kPlannerProbedCandidates = 3;
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
-                                std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind);
+                                std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
+                                const GemmRateProbe& probe = {});
 
 }  // namespace gigacheck

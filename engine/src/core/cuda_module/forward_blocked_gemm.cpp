@@ -39,6 +39,11 @@ void linkBandwidth(double& h2dGBs, double& d2hGBs) { module().linkBandwidth(h2dG
 
 void measureRateTables(Ceilings& c, bool quick) { module().measureRateTables(c, quick); }
 
+double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
+{
+    return module().measureGemmRate(kind, m, n, k, reps);
+}
+
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick) { return module().measureLinkUnderLoad(quick); }
 
 }  // namespace gigacheck::cuda

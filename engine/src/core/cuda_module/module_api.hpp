@@ -52,6 +52,7 @@ struct Api {
     void (*linkBandwidth)(double& h2dGBs, double& d2hGBs) = nullptr;
     // families/blocked_gemm/cuda/measure_rates.hpp (the cost model's tables, `bench link`)
     void (*measureRateTables)(Ceilings& c, bool quick) = nullptr;
+    double (*measureGemmRate)(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps) = nullptr;
     std::vector<cuda::LinkUnderLoad> (*measureLinkUnderLoad)(bool quick) = nullptr;
 
     // families/strassen/bench/rates.hpp (cuda/rates.cu)

@@ -38,6 +38,7 @@ Api makeApi()
     api.inCoreGemmGflops = &cuda::inCoreGemmGflops;
     api.linkBandwidth = &cuda::linkBandwidth;
     api.measureRateTables = &cuda::measureRateTables;
+    api.measureGemmRate = &cuda::measureGemmRate;
     api.measureLinkUnderLoad = &cuda::measureLinkUnderLoad;
     api.strassenCublasGemmSeconds = &strassen::cublasGemmSeconds;
     api.strassenDeviceCopyGBs = &strassen::deviceCopyGBs;

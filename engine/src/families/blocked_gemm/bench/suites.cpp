@@ -10,6 +10,7 @@
 
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
+#include "families/blocked_gemm/plan/device_probe.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
@@ -301,8 +302,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
             try {
                 const PlannerChoice choice = planWithCostModel(
                     {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
-                    cap, true, model, "f32");
-                const StrategyRun r = runPlan(*backend, choice.plan, model, a, b, c);
+                    cap, true, model, "f32", gemmRateProbeOn(backend->device().index));
+                const StrategyRun r = runPlan(*backend, choice.plan, choice.model, a, b, c);
                 const double error = r.predictedSeconds / r.seconds - 1;
                 const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits;
                 p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),

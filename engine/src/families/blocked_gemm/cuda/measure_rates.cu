@@ -148,6 +148,12 @@ void copyRates(std::int64_t rowBytes, std::size_t bytes, CopyRatePoint& p)
 
 }  // namespace
 
+double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
+{
+    const Precision p = kind == "f64" ? Precision::F64 : Precision::F32;
+    return gemmGflops(kind == "tf32" ? GemmVariant::CublasTf32 : GemmVariant::Cublas, p, m, n, k, reps);
+}
+
 void measureRateTables(Ceilings& c, bool quick)
 {
     const std::vector<Index> sides = quick ? std::vector<Index>{512, 2048} : std::vector<Index>{512, 1024, 2048, 4096, 8192, 16384};

@@ -14,6 +14,11 @@ namespace gigacheck::cuda {
 // rates (cudaMemcpy2DAsync, host rows of a wider matrix) per row width. quick: fewer, smaller.
 void measureRateTables(Ceilings& c, bool quick);
 
+// The cuBLAS GEMM rate (GFLOP/s) of one shape, C m x n with the common dimension k, of a kind
+// ("f32", "tf32", "f64"), laid out as the tables' points are: the planner's probe of its best
+// candidates' block shapes (cost_model.hpp GemmRateProbe).
+double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps);
+
 // Pinned H2D rate of 2D copies of one row width under one condition.
 struct LinkUnderLoad {
     std::string condition;  // "alone", "during GEMM", "during GEMM, copy high priority", ...

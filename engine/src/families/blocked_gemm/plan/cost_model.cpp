@@ -109,6 +109,10 @@ std::string gemmRateKind(Precision precision, GemmVariant gemm)
 double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,
                            std::int64_t k)
 {
+    // A point measured at this very shape (the planner's probe) first.
+    for (const GemmRatePoint& p : model.gemmRates)
+        if (p.kind == kind && p.m == m && p.n == n && p.k == k && p.gflops > 0)
+            return p.gflops;
     // Points of the kind in the shape's alignment class; the other class, or the other FP32 kind,
     // when the class has none (an odd extent can cost a tensor-core GEMM much of its rate).
     const bool wantAligned = aligned(m) && aligned(n) && aligned(k);
@@ -145,6 +149,14 @@ double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes
     return interpolate(points, std::max(1.0, rowBytes), true);
 }
 
+GemmShape productRateShape(const Operation& op)
+{
+    // With ABFT the product runs on the augmented blocks: flops = 2 (rows+1)(cols+1) depth.
+    const double plain = 2.0 * double(op.rows) * double(op.cols) * double(op.depth);
+    const std::int64_t extra = op.flops > plain * (1 + 1e-12) ? 1 : 0;
+    return {op.rows + extra, op.cols + extra, op.depth};
+}
+
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
                           std::size_t elementBytes, bool loaded)
 {
@@ -156,11 +168,8 @@ double predictedOpSeconds(const CostModel& model, const Operation& op, const std
         return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded) * 1e9);
     }
     case OpKind::Product: {
-        // With ABFT the product runs on the augmented blocks: flops = 2 (rows+1)(cols+1) depth.
-        const double plain = 2.0 * double(op.rows) * double(op.cols) * double(op.depth);
-        const std::int64_t extra = op.flops > plain * (1 + 1e-12) ? 1 : 0;
-        const double gflops = predictedGemmGflops(model, gemmKind, op.rows + extra, op.cols + extra, op.depth);
-        return latency + op.flops / (gflops * 1e9);
+        const GemmShape g = productRateShape(op);
+        return latency + op.flops / (predictedGemmGflops(model, gemmKind, g.m, g.n, g.k) * 1e9);
     }
     case OpKind::Checksum:
     case OpKind::Verify:

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace gigacheck {
@@ -173,7 +174,8 @@ Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strate
 }
 
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
-                                std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind)
+                                std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
+                                const GemmRateProbe& probe)
 {
     const Context context{shape, precision, abft, model, gemmKind, elementSize(precision)};
     std::vector<PlanCandidate> candidates;
@@ -260,6 +262,50 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
         choice.plan = planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ);
         best = c.lowerBoundSeconds;
     }
+    choice.model = model;
+    std::string probed;
+    if (probe && choice.plan.blockM != 0) {
+        // The best predictions again, with their block shapes' rates measured on the device.
+        std::vector<PlanCandidate*> top;
+        for (PlanCandidate& c : candidates)
+            if (c.predictedSeconds >= 0)
+                top.push_back(&c);
+        std::sort(top.begin(), top.end(), [](const PlanCandidate* a, const PlanCandidate* b) { return a->predictedSeconds < b->predictedSeconds; });
+        top.resize(std::min<std::size_t>(top.size(), kPlannerProbedCandidates));
+        std::set<GemmShape> measured;
+        std::ostringstream rates;
+        for (const PlanCandidate* c : top) {
+            const Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
+            for (const Operation& op : buildSchedule(plan, false).ops) {
+                if (op.kind != OpKind::Product)
+                    continue;
+                const GemmShape g = productRateShape(op);
+                if (!measured.insert(g).second)
+                    continue;
+                const double gflops = probe(gemmKind, g.m, g.n, g.k);
+                if (gflops > 0) {
+                    choice.model.gemmRates.push_back({gemmKind, g.m, g.n, g.k, gflops});
+                    rates << (rates.tellp() > 0 ? ", " : "") << g.m << "x" << g.n << "x" << g.k << " " << std::fixed
+                          << std::setprecision(0) << gflops;
+                }
+            }
+        }
+        if (rates.tellp() > 0) {
+            best = std::numeric_limits<double>::infinity();
+            for (PlanCandidate* c : top) {
+                Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
+                Prediction prediction = predictSchedule(buildSchedule(plan, false), choice.model, gemmKind, context.elem);
+                c->predictedSeconds = prediction.totalSeconds;
+                if (prediction.totalSeconds < best) {
+                    best = prediction.totalSeconds;
+                    choice.plan = std::move(plan);
+                    bestPrediction = std::move(prediction);
+                }
+            }
+            probed = "The " + std::to_string(top.size()) + " best predictions predicted again with their block shapes' " +
+                     "GEMM rates measured on the device (GFLOP/s: " + rates.str() + "). ";
+        }
+    }
     choice.predictedSeconds = best;
     choice.simulated = simulated;
     std::stable_sort(candidates.begin(), candidates.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
@@ -276,7 +322,8 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     why << "Planner (cost model; " << model.source << "): " << candidates.size() << " blocking(s) of ";
     for (std::size_t i = 0; i < strategies.size(); ++i)
         why << (i ? ", " : "") << toString(strategies[i]);
-    why << " bounded from below, " << simulated << " simulated (queues and dependencies, fill and drain included). ";
+    why << " bounded from below, " << simulated << " simulated (queues and dependencies, fill and drain included). "
+        << probed;
     why << "Best predicted per strategy:";
     for (StrategyKind s : strategies) {
         const PlanCandidate* bestOf = nullptr;

@@ -9,6 +9,7 @@
 #include "gigacheck/operands.hpp"
 #include "gigacheck/version.hpp"
 #include "core/result_block_observer.hpp"
+#include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
 
@@ -151,12 +152,18 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     if (cap == 0)
         cap = record.devices.front().backend == BackendKind::Cpu || record.devices.front().memoryBytes == 0 ? kDefaultCpuMemCapBytes
                                                                                           : record.devices.front().memoryBytes;
-    const CostModel model = costModelOf(record.devices.front());
+    CostModel model = costModelOf(record.devices.front());
     const std::string rateKind = gemmRateKind(config.precision, config.gemm);
     if (config.planByCostModel) {
         const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2,
                                                StrategyKind::S3, StrategyKind::S4};
-        record.plan = planWithCostModel(config.shape, config.precision, all, cap, config.abft, model, rateKind).plan;
+        // On one GPU the planner measures its best candidates' block shapes there (GemmRateProbe).
+        GemmRateProbe probe;
+        if (record.devices.front().backend == BackendKind::Cuda && config.devices == 1)
+            probe = gemmRateProbeOn(record.devices.front().index);
+        PlannerChoice choice = planWithCostModel(config.shape, config.precision, all, cap, config.abft, model, rateKind, probe);
+        record.plan = std::move(choice.plan);
+        model = std::move(choice.model);
         record.config.strategy = record.plan.strategy;
         // The planner models one device; over several, its strategy is spread as makePlan spreads any.
         if (config.devices > 1)

@@ -1,0 +1,12 @@
+// The planner's GemmRateProbe on a CUDA device (cost_model.hpp planWithCostModel): the cuBLAS rate
+// of one block shape measured there, 0 when it cannot be (no memory for it, a CUDA error). Empty
+// in a build without CUDA.
+#pragma once
+
+#include "gigacheck/cost_model.hpp"
+
+namespace gigacheck {
+
+GemmRateProbe gemmRateProbeOn(int device);
+
+}  // namespace gigacheck
