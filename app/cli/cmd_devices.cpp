@@ -38,14 +38,21 @@ void printCeilings(const Ceilings& c)
             std::cout << "    GEMM rate " << kind << " (m x n x k GFLOP/s):" << line << "\n";
     }
     if (!c.copyRates.empty()) {
+        // Row width (@ host pitch where it was measured out of a wider matrix than twice the row).
+        auto label = [](const CopyRatePoint& p) {
+            std::string text = formatBytes(double(p.rowBytes));
+            if (p.hostPitchBytes > 0 && p.hostPitchBytes != 2 * p.rowBytes)
+                text += " @" + formatBytes(double(p.hostPitchBytes));
+            return text;
+        };
         std::cout << "    2D copy rate (row width H2D/D2H GB/s):";
         for (const CopyRatePoint& p : c.copyRates)
-            std::cout << " " << formatBytes(double(p.rowBytes)) << " " << p.h2dGBs << "/" << p.d2hGBs << ";";
+            std::cout << " " << label(p) << " " << p.h2dGBs << "/" << p.d2hGBs << ";";
         std::cout << "\n";
         if (std::any_of(c.copyRates.begin(), c.copyRates.end(), [](const CopyRatePoint& p) { return p.h2dLoadedGBs > 0; })) {
             std::cout << "    2D copy rate beside an FP32 GEMM (row width H2D/D2H GB/s):";
             for (const CopyRatePoint& p : c.copyRates)
-                std::cout << " " << formatBytes(double(p.rowBytes)) << " " << p.h2dLoadedGBs << "/" << p.d2hLoadedGBs << ";";
+                std::cout << " " << label(p) << " " << p.h2dLoadedGBs << "/" << p.d2hLoadedGBs << ";";
             std::cout << "\n";
         }
     }

@@ -97,6 +97,32 @@ private slots:
         QCOMPARE(predictedCopyGBs(m, Queue::H2D, 2048), 5.0);    // narrower: rate falls with the width
     }
 
+    // Rows out of a wide host matrix: the rate at the host pitch, log-linear between the pitches
+    // measured for a width, held beyond them; older tables (no pitch) count as twice the row.
+    void copyRateFollowsTheHostPitch()
+    {
+        CostModel m;
+        m.copyRates = {{8192, 50, 50, 50, 50, 16384}, {8192, 40, 40, 30, 30, 65536}, {8192, 40, 40, 30, 30, 262144},
+                       {32768, 55, 55, 55, 55, 65536}};
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192, false, 16384), 50.0);
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192, false, 32768), 45.0);  // halfway in log2
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192, true, 131072), 30.0);   // beside a GEMM
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192, true, 1 << 20), 30.0);  // held past the widest pitch
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 8192, false, 0), 50.0);       // 0: twice the row
+        QCOMPARE(predictedCopyGBs(m, Queue::H2D, 16384, true, 65536), 42.5);   // then across the widths
+        // The simulation takes each operand's pitch from its widest copy: a 2 x 2048 matrix copied
+        // as two 1024-column blocks has a pitch of 2048 floats = 8 KB.
+        CostModel flat;
+        flat.copyRates = {{1, 2, 2, 0, 0, 2}, {4096, 2, 2, 0, 0, 8192}, {4096, 1, 1, 0, 0, 8193}};
+        Schedule s;
+        for (int i = 0; i < 2; ++i) {
+            Operation op = copyOp(i, 4096, {});
+            op.host = {Operand::A, 0, 1024 * i, 1, 1024};
+            s.ops.push_back(op);
+        }
+        QCOMPARE(predictSchedule(s, flat, "f32", 4).totalSeconds, 2 * 4096 / 2e9);
+    }
+
     void gemmRateByShapeAndAlignment()
     {
         CostModel m;

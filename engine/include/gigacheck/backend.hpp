@@ -25,9 +25,11 @@ struct GemmRatePoint {
 struct CopyRatePoint {
     std::int64_t rowBytes = 0;
     double h2dGBs = 0, d2hGBs = 0;
-    // The same copies while an FP32 GEMM runs on another stream (0: not measured): on an H200 the
-    // host link gives up to ~40 % of its rate then, which is what an out-of-core schedule sees.
+    // The same copies while an FP32 GEMM runs on another stream (0: not measured): on an H200 rows
+    // of 4-16 KB out of a host matrix 64 KB or more wide lose 35-45 % of their rate then.
     double h2dLoadedGBs = 0, d2hLoadedGBs = 0;
+    // The host matrix's row pitch the rows were copied out of (0: twice the row, older tables).
+    std::int64_t hostPitchBytes = 0;
 };
 
 // Measured or datasheet ceilings for the roofline (GFLOP/s and GB/s; 0 = unknown).

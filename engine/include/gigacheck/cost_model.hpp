@@ -36,18 +36,21 @@ std::string gemmRateKind(Precision precision, GemmVariant gemm);
 // Rates the model predicts: GEMM of C m x n with common dimension k (log-linear interpolation in
 // the effective size (m n k)^(1/3) between measured points of the same alignment class, i.e.
 // whether every extent is a multiple of 8; linear slow-down below the smallest point, the largest
-// point's rate above it), and a 2D copy of rows of rowBytes (log-linear in the row width); a
-// `loaded` copy runs beside a GEMM: the rates measured so where the tables have them.
+// point's rate above it), and a 2D copy of rows of rowBytes out of a host matrix hostPitchBytes
+// wide (log-linear in the pitch between the pitches measured for a width, then in the row width;
+// 0: twice the row); a `loaded` copy runs beside a GEMM: the rates measured so where the tables
+// have them.
 double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,
                            std::int64_t k);
-double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded = false);
+double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded = false,
+                        double hostPitchBytes = 0);
 
 // The time of one op of a blocked GEMM schedule: copies bytes / copy rate (row width = host
 // region columns x element size), products flops / GEMM rate (augmented shape with ABFT),
 // checksums and verifications bytes / device bandwidth, each plus the op latency; `loaded`: a copy
-// beside a product.
+// beside a product, out of a host matrix hostPitchBytes wide (0: twice the row).
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes, bool loaded = false);
+                          std::size_t elementBytes, bool loaded = false, double hostPitchBytes = 0);
 
 // The GEMM shape whose rate a product op is predicted with: the block, plus ABFT's checksum row
 // and column when the op's flops say the product is augmented.

@@ -61,7 +61,8 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
                         {"h2d_gbs", p.h2dGBs},
                         {"d2h_gbs", p.d2hGBs},
                         {"h2d_loaded_gbs", p.h2dLoadedGBs},
-                        {"d2h_loaded_gbs", p.d2hLoadedGBs}});
+                        {"d2h_loaded_gbs", p.d2hLoadedGBs},
+                        {"host_pitch_bytes", p.hostPitchBytes}});
     all["devices"][device.name]["gemm_rates"] = gemm;
     all["devices"][device.name]["copy_rates"] = copy;
     std::error_code ec;
@@ -99,7 +100,7 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
             for (const nlohmann::json& p : copy->get_ref<const nlohmann::json::array_t&>())
                 c.copyRates.push_back({p.at("row_bytes").get<std::int64_t>(), p.at("h2d_gbs").get<double>(),
                                        p.at("d2h_gbs").get<double>(), p.value("h2d_loaded_gbs", 0.0),
-                                       p.value("d2h_loaded_gbs", 0.0)});
+                                       p.value("d2h_loaded_gbs", 0.0), p.value("host_pitch_bytes", std::int64_t(0))});
     } catch (const nlohmann::json::exception& error) {
         throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
     }

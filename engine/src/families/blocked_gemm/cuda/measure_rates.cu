@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <set>
 #include <vector>
 
 namespace gigacheck::cuda {
@@ -90,13 +91,14 @@ double gemmGflops(GemmVariant v, Precision p, Index m, Index n, Index k, int rep
     return gemmFlops(m, n, k) / (ms * 1e-3) / 1e9;
 }
 
-// Rows of rowBytes out of a host matrix twice as wide (a block of a larger matrix, as the run's
-// copies are), `bytes` in all: H2D and D2H GB/s alone, and while FP32 GEMMs (4096^3, enough of
-// them to outlast the copy twice) keep another stream busy, as in an out-of-core schedule.
+// Rows of rowBytes out of a host matrix of p.hostPitchBytes per row (a block of a larger matrix,
+// as the run's copies are), `bytes` in all: H2D and D2H GB/s alone, and while FP32 GEMMs (4096^3,
+// enough of them to outlast the copy twice) keep another stream busy, as in an out-of-core
+// schedule.
 void copyRates(std::int64_t rowBytes, std::size_t bytes, CopyRatePoint& p)
 {
     const std::size_t rows = std::max<std::size_t>(1, bytes / std::size_t(rowBytes));
-    const std::size_t hostPitch = 2 * std::size_t(rowBytes);
+    const std::size_t hostPitch = std::size_t(p.hostPitchBytes);
     const std::size_t devPitch = std::size_t(pad32(rowBytes / 4) * 4);
     PinnedBuffer host(rows * hostPitch);
     DeviceBuffer dev(rows * devPitch);
@@ -171,16 +173,28 @@ void measureRateTables(Ceilings& c, bool quick)
         }
     }
     const std::size_t bytes = std::size_t(quick ? 32 : 256) << 20;
+    constexpr std::size_t kHostBytes = std::size_t(1) << 30;  // host memory of one measurement at most
     // Widths 2^k and 1.5 x 2^k: the rate is not monotonic in the width (link_2d_copies_2e85113.txt:
-    // D2H dips to 28 GB/s at 9-10 KB rows).
+    // D2H dips to 28 GB/s at 9-10 KB rows). Host pitches twice the row, 64 KB and 256 KB: beside a
+    // GEMM, rows of 4-16 KB out of a wide matrix lose a third of their rate on an H200
+    // (resources/results/probes/copy_pitch_probe.cu).
     for (std::int64_t pow2 = 1024; pow2 <= (std::int64_t(128) << 10); pow2 *= 2) {
         for (std::int64_t width : {pow2, pow2 * 3 / 2}) {
             if (width > (std::int64_t(128) << 10))
                 continue;
-            CopyRatePoint p;
-            p.rowBytes = width;
-            copyRates(width, bytes, p);
-            c.copyRates.push_back(p);
+            std::set<std::int64_t> pitches{2 * width};
+            if (!quick)
+                for (std::int64_t wide : {std::int64_t(64) << 10, std::int64_t(256) << 10})
+                    if (wide > 2 * width)
+                        pitches.insert(wide);
+            for (std::int64_t pitch : pitches) {
+                CopyRatePoint p;
+                p.rowBytes = width;
+                p.hostPitchBytes = pitch;
+                const std::size_t rows = std::min(bytes / std::size_t(width), kHostBytes / std::size_t(pitch));
+                copyRates(width, rows * std::size_t(width), p);
+                c.copyRates.push_back(p);
+            }
         }
     }
 }

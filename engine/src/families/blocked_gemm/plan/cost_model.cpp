@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace gigacheck {
 
@@ -131,16 +132,22 @@ double predictedGemmGflops(const CostModel& model, const std::string& kind, std:
     return interpolate(points, effectiveSize(double(m), double(n), double(k)), true);
 }
 
-double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded)
+double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes, bool loaded, double hostPitchBytes)
 {
-    std::vector<XY> points;
+    // Per measured row width: the rate at this host pitch (log-linear between the pitches measured
+    // for that width, held beyond them; older tables: one point, pitch twice the row); then
+    // log-linear across the widths.
+    std::map<std::int64_t, std::vector<XY>> byWidth;
     for (const CopyRatePoint& p : model.copyRates) {
         const double alone = direction == Queue::D2H ? p.d2hGBs : p.h2dGBs;
         const double beside = direction == Queue::D2H ? p.d2hLoadedGBs : p.h2dLoadedGBs;
         const double rate = loaded && beside > 0 ? beside : alone;
         if (p.rowBytes > 0 && rate > 0)
-            points.push_back({double(p.rowBytes), rate});
+            byWidth[p.rowBytes].push_back({double(p.hostPitchBytes > 0 ? p.hostPitchBytes : 2 * p.rowBytes), rate});
     }
+    std::vector<XY> points;
+    for (const auto& [width, pitches] : byWidth)
+        points.push_back({double(width), interpolate(pitches, hostPitchBytes > 0 ? hostPitchBytes : 2 * double(width), false)});
     if (points.empty()) {
         const double fallback = direction == Queue::D2H ? model.d2hGBs : model.h2dGBs;
         return fallback > 0 ? fallback : kAssumedCpuCopyGBs;
@@ -158,14 +165,14 @@ GemmShape productRateShape(const Operation& op)
 }
 
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes, bool loaded)
+                          std::size_t elementBytes, bool loaded, double hostPitchBytes)
 {
     const double latency = model.opLatencySeconds;
     switch (op.kind) {
     case OpKind::CopyH2D:
     case OpKind::CopyD2H: {
         const double rowBytes = double(op.host.cols) * double(elementBytes);
-        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded) * 1e9);
+        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded, hostPitchBytes) * 1e9);
     }
     case OpKind::Product: {
         const GemmShape g = productRateShape(op);

@@ -15,9 +15,21 @@ namespace {
 
 bool isCopy(const Operation& op) { return op.kind == OpKind::CopyH2D || op.kind == OpKind::CopyD2H; }
 
+// The host matrices' row pitch in bytes, per operand: the widest column extent its copies reach
+// (the blocks tile the whole matrix).
+std::map<Operand, double> hostPitches(const Schedule& schedule, std::size_t elementBytes)
+{
+    std::map<Operand, double> widest;
+    for (const Operation& op : schedule.ops)
+        if (isCopy(op))
+            widest[op.host.matrix] = std::max(widest[op.host.matrix], double(op.host.col + op.host.cols) * double(elementBytes));
+    return widest;
+}
+
 Prediction play(const Schedule& schedule, const CostModel& model, const std::string& gemmKind, std::size_t elementBytes,
                 const std::vector<char>& loaded)
 {
+    std::map<Operand, double> pitch = hostPitches(schedule, elementBytes);
     Prediction prediction;
     prediction.spans.reserve(schedule.ops.size());
     std::map<std::pair<int, Queue>, double> serverFree;
@@ -29,7 +41,8 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         double& free = serverFree[{op.device, op.queue}];
         Span span = spanOf(op);
         span.start = std::max(ready, free);
-        span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0);
+        span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
+                                                   isCopy(op) ? pitch[op.host.matrix] : 0);
         free = span.end;
         ends[std::size_t(op.id)] = span.end;
         prediction.totalSeconds = std::max(prediction.totalSeconds, span.end);
