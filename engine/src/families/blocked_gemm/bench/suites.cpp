@@ -306,6 +306,12 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                 const StrategyRun r = runPlan(*backend, choice.plan, choice.model, a, b, c);
                 const double error = r.predictedSeconds / r.seconds - 1;
                 const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits;
+                // In the main table too, and in the best of the cap: auto is a strategy a user runs.
+                const double gflops = flops / r.seconds / 1e9;
+                best = std::max(best, gflops);
+                t.add({std::to_string(n), capName, "auto: " + std::string(toString(choice.plan.strategy)), r.splits,
+                       fixed(r.seconds, 3), fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest), "-", "-",
+                       r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean", "-"});
                 p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),
                        fixed(r.predictedSeconds, 3), percent(error),
                        std::string(std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED") + "; best measured " +
@@ -330,9 +336,10 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                 }
             }
             if (n == sizes.back() && cap == caps.back().second)
-                t.add({std::to_string(n), capName, "best strategy", "-", "-", fixed(best, 0), percent(best / inCore),
+                t.add({std::to_string(n), capName, "best (s1-s4, auto)", "-", "-", fixed(best, 0), percent(best / inCore),
                        percent(best / xtBest), "-", "-", "-",
                        std::string(best >= 0.9 * inCore ? ">=90% in-core: met" : ">=90% in-core: MISSED") +
+                           (best >= 0.95 * inCore ? ", >=95%: met" : ", >=95%: MISSED") +
                            (best > xtBest ? ", > cublasXt: met" : ", > cublasXt: MISSED")});
         }
     }
