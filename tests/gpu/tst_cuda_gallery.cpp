@@ -13,6 +13,23 @@
 
 using namespace gigacheck;
 
+namespace {
+
+// The rectangular / square in-place transpose of an m x n matrix of type t on the GPU.
+transpose::Record inPlaceOnTheDevice(std::int64_t m, std::int64_t n, transpose::ElementType t, int reps)
+{
+    transpose::Config c;
+    c.m = m;
+    c.n = n;
+    c.variant = transpose::Variant::InPlace;
+    c.type = t;
+    c.backend = BackendKind::Cuda;
+    c.reps = reps;
+    return transpose::runTranspose(c);
+}
+
+}  // namespace
+
 class TestCudaGallery : public QObject {
     Q_OBJECT
 
@@ -116,14 +133,7 @@ private slots:
             for (ElementType t : {ElementType::F32, ElementType::I32})
                 for (const auto& [m, n] : shapes) {
                     QVERIFY(ratio::shapeOf(m, n).applies());
-                    Config c;
-                    c.m = m;
-                    c.n = n;
-                    c.variant = Variant::InPlace;
-                    c.type = t;
-                    c.backend = BackendKind::Cuda;
-                    c.reps = (m + n) % 2 ? 1 : 2;
-                    const Record r = runTranspose(c);
+                    const Record r = inPlaceOnTheDevice(m, n, t, (m + n) % 2 ? 1 : 2);
                     QVERIFY2(r.verified, qPrintable(QStringLiteral("ratio %1x%2 (row scratch %3): %4 misplaced")
                                                         .arg(m)
                                                         .arg(n)
@@ -146,14 +156,7 @@ private slots:
                                                                 {4, 1000}, {1000, 4}, {2048, 1536}, {1536, 2048}, {9, 9000}};
         for (ElementType t : {ElementType::F32, ElementType::I32})
             for (const auto& [m, n] : shapes) {
-                Config c;
-                c.m = m;
-                c.n = n;
-                c.variant = Variant::InPlace;
-                c.type = t;
-                c.backend = BackendKind::Cuda;
-                c.reps = 2;
-                const Record r = runTranspose(c);
+                const Record r = inPlaceOnTheDevice(m, n, t, 2);
                 QVERIFY2(r.verified, qPrintable(QStringLiteral("cluster inplace %1x%2: %3 misplaced").arg(m).arg(n).arg(r.mismatches)));
             }
         qunsetenv("GIGACHECK_TRANSPOSE_CLUSTER");
