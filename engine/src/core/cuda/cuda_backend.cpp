@@ -25,10 +25,8 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <string_view>
 #include <thread>
 
 namespace gigacheck {
@@ -228,24 +226,12 @@ private:
         }
     }
 
-    // One stream per device, lane and queue. GIGACHECK_STREAM_PRIORITY=copies puts the copy queues
-    // at the device's highest priority, =compute the compute queues (an experiment of issue 13's
-    // link under load); unset: default priorities.
     void makeStreams()
     {
-        const char* env = std::getenv("GIGACHECK_STREAM_PRIORITY");
-        const std::string_view raise = env ? env : "";
         for (int d = 0; d < devices(); ++d) {
             setCurrent(d);
-            int least = 0, greatest = 0;
-            CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-            for (int i = 0; i < 3 * lanes(); ++i) {
-                const bool copy = Queue(i % 3) != Queue::Compute;
-                if ((raise == "copies" && copy) || (raise == "compute" && !copy))
-                    streams_.emplace_back(greatest);
-                else
-                    streams_.emplace_back();
-            }
+            for (int i = 0; i < 3 * lanes(); ++i)
+                streams_.emplace_back();
         }
     }
 

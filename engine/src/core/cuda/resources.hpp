@@ -65,8 +65,6 @@ using PinnedBuffer = Buffer<PinnedMemory>;
 class Stream {
 public:
     Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-    // A stream with a priority (lower number = higher priority, cudaDeviceGetStreamPriorityRange).
-    explicit Stream(int priority) { CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, priority)); }
     ~Stream()
     {
         if (s_)

@@ -272,11 +272,14 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
                 top.push_back(&c);
         std::sort(top.begin(), top.end(), [](const PlanCandidate* a, const PlanCandidate* b) { return a->predictedSeconds < b->predictedSeconds; });
         top.resize(std::min<std::size_t>(top.size(), kPlannerProbedCandidates));
+        // Each probed candidate's plan and schedule, built once: measured, then predicted again.
+        std::vector<std::pair<Plan, GemmSchedule>> probedPlans;
         std::set<GemmShape> measured;
         std::ostringstream rates;
         for (const PlanCandidate* c : top) {
-            const Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
-            for (const Operation& op : buildSchedule(plan, false).ops) {
+            Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
+            GemmSchedule schedule = buildSchedule(plan, false);
+            for (const Operation& op : schedule.ops) {
                 if (op.kind != OpKind::Product)
                     continue;
                 const GemmShape g = productRateShape(op);
@@ -289,16 +292,16 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
                           << std::setprecision(0) << gflops;
                 }
             }
+            probedPlans.emplace_back(std::move(plan), std::move(schedule));
         }
         if (rates.tellp() > 0) {
             best = std::numeric_limits<double>::infinity();
-            for (PlanCandidate* c : top) {
-                Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
-                Prediction prediction = predictSchedule(buildSchedule(plan, false), choice.model, gemmKind, context.elem);
-                c->predictedSeconds = prediction.totalSeconds;
+            for (std::size_t i = 0; i < top.size(); ++i) {
+                Prediction prediction = predictSchedule(probedPlans[i].second, choice.model, gemmKind, context.elem);
+                top[i]->predictedSeconds = prediction.totalSeconds;
                 if (prediction.totalSeconds < best) {
                     best = prediction.totalSeconds;
-                    choice.plan = std::move(plan);
+                    choice.plan = std::move(probedPlans[i].first);
                     bestPrediction = std::move(prediction);
                 }
             }
