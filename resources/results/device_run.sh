@@ -331,7 +331,8 @@ for phase in "$@"; do
     for args in "256x192 --variant padded" "260x196 --variant padded" "257x255 --variant padded" "256x256 --variant inplace" \
                 "257x257 --variant inplace" "300x125 --variant inplace" "1x77 --variant inplace" \
                 "65536x2 --variant inplace" "260x130 --variant inplace" "66x33 --variant inplace" \
-                "33x132 --variant inplace" "4100x1025 --variant inplace"; do
+                "33x132 --variant inplace" "4100x1025 --variant inplace" "640x320 --variant inplace" \
+                "320x1280 --variant inplace" "2048x1024 --variant inplace" "1024x4096 --variant inplace"; do
       timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $CLI transpose --shape $args --backend cuda --reps 1 \
         > /dev/null 2>> "$LOG"
       echo "sanitizer transpose $args: exit $?" | tee -a "$LOG"
@@ -346,6 +347,11 @@ for phase in "$@"; do
       echo "== transpose $args" >> "$OUT/transpose_targets.txt"
       timeout 90 $CLI transpose $args --backend cuda --reps 10 2>&1 |
         grep -E "^transpose|time|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
+    done
+    for args in "16384x8192" "8192x16384" "16384x4096" "4096x16384"; do  # the ratio decomposition as two kernels
+      echo "== transpose --shape $args --variant inplace, GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0" >> "$OUT/transpose_targets.txt"
+      GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0 timeout 90 $CLI transpose --shape $args --variant inplace --backend cuda --reps 10 2>&1 |
+        grep -E "time|of a device|verdict" >> "$OUT/transpose_targets.txt"
     done
     for k in 1 3; do  # the column passes' strip width: 2^k columns instead of the widest that fits
       echo "== transpose --shape 12288x4096 --variant inplace, GIGACHECK_TRANSPOSE_STRIP_LOG2=$k" >> "$OUT/transpose_targets.txt"

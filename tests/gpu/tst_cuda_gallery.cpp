@@ -121,27 +121,36 @@ private slots:
 
     // The ratio decomposition (cuda/ratio_decomposition.cu) where one side is 2 or 4 times the
     // other: tall and wide, sides that fill whole tiles and sides that do not (odd sides take the
-    // square kernel's scalar path), the row pass in shared memory and, forced, in global scratch.
+    // square kernel's scalar path), the row pass in shared memory and, forced, in global scratch;
+    // both passes pipelined in one kernel (cuda/ratio_pipeline.cu) and, forced, as two kernels.
     void ratioDecompositionPaths()
     {
         using namespace gigacheck::transpose;
-        const std::pair<std::int64_t, std::int64_t> shapes[] = {{2, 1},     {1, 2},     {4, 1},      {1, 4},       {66, 33},
-                                                                {33, 66},   {132, 33},  {33, 132},   {260, 130},   {130, 260},
-                                                                {2048, 1024}, {1024, 4096}, {4100, 1025}, {1026, 2052}};
-        for (const char* rowScratch : {"0", "1"}) {
-            qputenv("GIGACHECK_TRANSPOSE_ROW_SCRATCH", rowScratch);
-            for (ElementType t : {ElementType::F32, ElementType::I32})
-                for (const auto& [m, n] : shapes) {
-                    QVERIFY(ratio::shapeOf(m, n).applies());
-                    const Record r = inPlaceOnTheDevice(m, n, t, (m + n) % 2 ? 1 : 2);
-                    QVERIFY2(r.verified, qPrintable(QStringLiteral("ratio %1x%2 (row scratch %3): %4 misplaced")
-                                                        .arg(m)
-                                                        .arg(n)
-                                                        .arg(rowScratch)
-                                                        .arg(r.mismatches)));
-                    QCOMPARE(r.counts.passes, std::int64_t(2));
-                }
-        }
+        // The last ten are whole bands (32 rows for k = 2, 16 for k = 4): the pipelined kernel
+        // runs the tall ones unless GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0 or the row scratch is
+        // forced (an in-place run transposes back and forth: both orientations every time).
+        const std::pair<std::int64_t, std::int64_t> shapes[] = {
+            {2, 1},       {1, 2},       {4, 1},     {1, 4},     {66, 33},     {33, 66},     {132, 33},  {33, 132},
+            {260, 130},   {130, 260},   {4100, 1025}, {1026, 2052}, {64, 32},   {32, 64},   {64, 16},     {16, 64},
+            {2048, 1024}, {1024, 2048}, {4096, 1024}, {1024, 4096}, {640, 320}, {320, 1280}};
+        for (const char* pipeline : {"1", "0"})
+            for (const char* rowScratch : {"0", "1"}) {
+                qputenv("GIGACHECK_TRANSPOSE_RATIO_PIPELINE", pipeline);
+                qputenv("GIGACHECK_TRANSPOSE_ROW_SCRATCH", rowScratch);
+                for (ElementType t : {ElementType::F32, ElementType::I32})
+                    for (const auto& [m, n] : shapes) {
+                        QVERIFY(ratio::shapeOf(m, n).applies());
+                        const Record r = inPlaceOnTheDevice(m, n, t, (m + n) % 2 ? 1 : 2);
+                        QVERIFY2(r.verified, qPrintable(QStringLiteral("ratio %1x%2 (pipeline %3, row scratch %4): %5 misplaced")
+                                                            .arg(m)
+                                                            .arg(n)
+                                                            .arg(pipeline)
+                                                            .arg(rowScratch)
+                                                            .arg(r.mismatches)));
+                        QCOMPARE(r.counts.passes, std::int64_t(2));
+                    }
+            }
+        qunsetenv("GIGACHECK_TRANSPOSE_RATIO_PIPELINE");
         qunsetenv("GIGACHECK_TRANSPOSE_ROW_SCRATCH");
     }
 

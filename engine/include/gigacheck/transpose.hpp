@@ -74,7 +74,8 @@ BackendKind resolveBackend(const Config&);
 struct Record : RecordEnvelope {
     Config config;
     std::string backend;      // "cpu" / "cuda"
-    double kernelMs = 0;      // median of the timed transpose calls (the first call, a warm-up, excluded)
+    double kernelMs = 0;      // median of the timed m x n transpose calls (the first call, a warm-up, excluded)
+    double backMs = 0;        // in place, rectangular: median of the timed n x m calls between them (back)
     double h2dMs = 0, d2hMs = 0;  // the copies of the matrix in and out (spans)
     double gbps = 0;          // (bytesRead + bytesWritten) / kernel time
     double copyGbps = 0;      // CUDA: a device-to-device copy of the same bytes, same process

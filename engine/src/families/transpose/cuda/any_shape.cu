@@ -6,7 +6,7 @@ namespace gigacheck::transpose {
 
 template <class T>
 AnyShapeInPlace<T>::AnyShapeInPlace(std::int64_t m, std::int64_t n)
-    : ratioForward_(kernels::ratioConfig(m, n)), ratioBackward_(kernels::ratioConfig(n, m))
+    : ratioForward_(kernels::ratioConfig<T>(m, n)), ratioBackward_(kernels::ratioConfig<T>(n, m))
 {
     std::size_t elements = 0;
     if (ratioForward_.shape.applies()) {

@@ -9,12 +9,15 @@
 //     vector being one 8-byte (k = 2) or 16-byte (k = 4) element of the tile-pair kernel.
 //
 // Tall: row pass, then square pass; wide: square pass, then row pass. Two reads and two writes of
-// the matrix in all (C2R: three where gcd(m, n) > 1).
+// the matrix in all (C2R: three where gcd(m, n) > 1). Where the row fits the shared memory and the
+// side is whole bands, ratio_pipeline.cu runs both passes interleaved in one kernel instead (half
+// the matrix then moves through L2 between the passes).
 #include "families/transpose/cuda/ratio_decomposition.cuh"
 
 #include "core/cuda/check.hpp"
-#include "families/transpose/cuda/vector16.cuh"
 #include "families/transpose/cuda/kernels.cuh"
+#include "families/transpose/cuda/ratio_pipeline.cuh"
+#include "families/transpose/cuda/ratio_rows.cuh"
 
 #include <algorithm>
 #include <cstdlib>
@@ -32,37 +35,10 @@ __global__ void __launch_bounds__(kRatioRowThreads) rowPassKernel(T* __restrict_
     extern __shared__ __align__(16) unsigned char ratioShared[];
     const std::int64_t length = K * side;
     T* line = scratch ? scratch + std::int64_t(blockIdx.x) * length : reinterpret_cast<T*>(ratioShared);
-    using V = typename Vec16<T>::type;
     for (std::int64_t a = blockIdx.x; a < side; a += gridDim.x) {
         T* row = x + a * length;
         if (vector) {  // length % 4 == 0, row and line 16-byte aligned
-            const std::int64_t quads = length / 4;
-            if constexpr (Tall) {
-                for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x)
-                    reinterpret_cast<V*>(line)[q] = reinterpret_cast<const V*>(row)[q];
-                __syncthreads();
-                for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x) {
-                    const std::int64_t p = 4 * q;
-                    V o;
-                    o.x = line[ratio::sourceInRow(p, K, side)];
-                    o.y = line[ratio::sourceInRow(p + 1, K, side)];
-                    o.z = line[ratio::sourceInRow(p + 2, K, side)];
-                    o.w = line[ratio::sourceInRow(p + 3, K, side)];
-                    __stcs(reinterpret_cast<V*>(row) + q, o);
-                }
-            } else {
-                for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x) {
-                    const std::int64_t p = 4 * q;
-                    const V v = reinterpret_cast<const V*>(row)[q];
-                    line[ratio::sourceInRow(p, K, side)] = v.x;
-                    line[ratio::sourceInRow(p + 1, K, side)] = v.y;
-                    line[ratio::sourceInRow(p + 2, K, side)] = v.z;
-                    line[ratio::sourceInRow(p + 3, K, side)] = v.w;
-                }
-                __syncthreads();
-                for (std::int64_t q = threadIdx.x; q < quads; q += blockDim.x)
-                    __stcs(reinterpret_cast<V*>(row) + q, reinterpret_cast<const V*>(line)[q]);
-            }
+            permuteRowVectors<T, K, Tall, true, 0>(row, side, line);
         } else {
             if constexpr (Tall) {
                 for (std::int64_t p = threadIdx.x; p < length; p += blockDim.x)
@@ -115,7 +91,7 @@ template <class T> void launchSquarePass(T* x, const RatioConfig& cfg, cudaStrea
 
 }  // namespace
 
-RatioConfig ratioConfig(std::int64_t m, std::int64_t n)
+template <class T> RatioConfig ratioConfig(std::int64_t m, std::int64_t n)
 {
     constexpr std::int64_t eb = 4;  // int32 / float32
     RatioConfig cfg;
@@ -132,6 +108,10 @@ RatioConfig ratioConfig(std::int64_t m, std::int64_t n)
     if (rowBytes <= budget && !(forced && std::string_view(forced) == "1")) {
         cfg.rowSharedBytes = std::size_t(rowBytes);
         cfg.rowGrid = std::min<std::int64_t>(cfg.shape.side, 0x7fffffff);
+        const char* pipeline = std::getenv("GIGACHECK_TRANSPOSE_RATIO_PIPELINE");
+        cfg.pipelined = pipelineApplies(cfg.shape, cfg.rowSharedBytes) && !(pipeline && std::string_view(pipeline) == "0");
+        if (cfg.pipelined)
+            configureRatioPipeline<T>(cfg);
     } else {
         cfg.rowGrid = std::min(cfg.shape.side, 2 * std::int64_t(std::max(sms, 1)));  // one slot per block, 2 blocks per SM
     }
@@ -142,6 +122,10 @@ template <class T> void launchRatioDecomposition(T* x, const RatioConfig& cfg, T
 {
     if (!cfg.shape.applies())
         return;
+    if (cfg.pipelined && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && scratch) {
+        launchRatioPipeline(x, cfg, reinterpret_cast<unsigned*>(scratch), st);
+        return;
+    }
     if (cfg.shape.tall) {
         launchRowPass(x, cfg, scratch, st);
         launchSquarePass(x, cfg, st);
@@ -151,6 +135,8 @@ template <class T> void launchRatioDecomposition(T* x, const RatioConfig& cfg, T
     }
 }
 
+template RatioConfig ratioConfig<float>(std::int64_t, std::int64_t);
+template RatioConfig ratioConfig<std::int32_t>(std::int64_t, std::int64_t);
 template void launchRatioDecomposition<float>(float*, const RatioConfig&, float*, cudaStream_t);
 template void launchRatioDecomposition<std::int32_t>(std::int32_t*, const RatioConfig&, std::int32_t*, cudaStream_t);
 

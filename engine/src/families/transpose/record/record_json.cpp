@@ -20,6 +20,7 @@ std::string toJson(const Record& r)
         {"reps", r.config.reps},
         {"seed", r.config.seed},
         {"kernel_ms", r.kernelMs},
+        {"back_ms", r.backMs},
         {"copy_in_ms", r.h2dMs},
         {"copy_out_ms", r.d2hMs},
         {"gbps", r.gbps},
@@ -62,6 +63,7 @@ Record recordFromJson(const std::string& text)
     r.config.seed = t.get<std::uint64_t>("seed");
     r.backend = t.get<std::string>("backend");
     r.kernelMs = t.get<double>("kernel_ms");
+    r.backMs = t.getOr<double>("back_ms", 0.0);  // records before 2026-11-26 lack it
     r.h2dMs = t.get<double>("copy_in_ms");
     r.d2hMs = t.get<double>("copy_out_ms");
     r.gbps = t.get<double>("gbps");

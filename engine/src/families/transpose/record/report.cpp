@@ -23,8 +23,16 @@ std::string report(const Record& r)
     s += "transpose " + std::to_string(r.config.m) + "x" + std::to_string(r.config.n) + " " +
          std::string(toString(r.config.type)) + ", variant " + std::string(toString(r.config.variant)) + " on " +
          r.backend + " (" + r.deviceName() + ")\n";
-    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
-         " transposes after a warm-up, from the executor's spans)\n";
+    if (r.backMs > 0) {  // in place, rectangular: the calls alternate between the two orientations
+        s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
+             std::to_string(r.config.n) + " transposes of " + std::to_string(r.config.reps) +
+             " after a warm-up, from the executor's spans)\n";
+        s += "back        " + format("%.4f ms", r.backMs) + " (median of the " + std::to_string(r.config.n) + "x" +
+             std::to_string(r.config.m) + " transposes back between them)\n";
+    } else {
+        s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+             " transposes after a warm-up, from the executor's spans)\n";
+    }
     s += "bandwidth   " + format("%.2f GB/s", r.gbps) + " effective (each element read once and written once)\n";
     s += "copies      " + format("in %.3f ms", r.h2dMs) + format(", out %.3f ms", r.d2hMs) + " (" +
          std::to_string(r.spans.size()) + " spans in the record)\n";

@@ -121,17 +121,21 @@ Record runTranspose(const Config& config)
     rec.metrics = metricsOf(rec.spans);
     rec.metrics.peakBufferBytes = result.peakBufferBytes;
     rec.metrics.hostBytesRequired = data.size() * sizeof(std::uint32_t);
-    std::vector<double> timed, once;  // reps 0: one call, no warm-up (cache simulation)
+    // reps 0: one call, no warm-up (cache simulation). In place, the calls alternate between the
+    // m x n matrix and the n x m result (back): the record's time is the m x n calls', as a
+    // rectangle's two orientations may run different kernels.
+    std::vector<double> timed, back, once;
     for (const Span& s : rec.spans) {
         const double ms = (s.end - s.start) * 1e3;
         if (s.kind == kTranspose)
-            (s.block.k > 0 ? timed : once).push_back(ms);
+            (s.block.k == 0 ? once : schedule.ops[std::size_t(s.opId)].rows != m ? back : timed).push_back(ms);
         else if (s.kind == kCopyIn)
             rec.h2dMs = ms;
         else if (s.kind == kCopyOut)
             rec.d2hMs = ms;
     }
     rec.kernelMs = median(timed.empty() ? once : timed);
+    rec.backMs = back.empty() ? 0 : median(back);
     if (kind == BackendKind::Cuda) {
         const std::size_t bytes = std::size_t(m * n) * elementBytes(config.type);
         rec.copyGbps = device::deviceCopyGbps(bytes, std::max(config.reps, 1), config.device);
