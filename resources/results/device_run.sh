@@ -346,7 +346,7 @@ for phase in "$@"; do
                 "--shape 4096x16384 --variant inplace" "--shape 12288x4096 --variant inplace"; do
       echo "== transpose $args" >> "$OUT/transpose_targets.txt"
       timeout 90 $CLI transpose $args --backend cuda --reps 10 2>&1 |
-        grep -E "^transpose|time|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
+        grep -E "^transpose|time|^back|bandwidth|of a device|verdict|passes" >> "$OUT/transpose_targets.txt"
     done
     for args in "16384x8192" "8192x16384" "16384x4096" "4096x16384"; do  # the ratio decomposition as two kernels
       echo "== transpose --shape $args --variant inplace, GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0" >> "$OUT/transpose_targets.txt"
