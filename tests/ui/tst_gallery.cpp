@@ -1,9 +1,12 @@
 // The kernel gallery view: the access-pattern steps cost what the seeds say (coalesced against
 // strided, the symmetric tile pair, 4N against 4N/TILE loads), a CPU sweep runs on its worker
 // thread and fills the log-log plot next to the seed's dashed figures, step / play move the
-// animation. Screenshots (grab) go to $GIGACHECK_SCREENSHOT_DIR when it is set.
+// animation, and each reduced-matmul kernel sits on the roofline at its counts. Screenshots (grab) go to $GIGACHECK_SCREENSHOT_DIR when it is set.
 #include "views/gallery/accesspattern.hpp"
 #include "views/gallery/galleryview.hpp"
+
+#include <gigacheck/backend.hpp>
+#include <gigacheck/cuda_status.hpp>
 
 #include <qcustomplot.h>
 
@@ -12,6 +15,8 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
+
+#include <map>
 
 using namespace gigacheck::ui::gallery;
 
@@ -91,7 +96,12 @@ private slots:
             QVERIFY(p.verified);
             QVERIFY(p.rate > 0);
         }
-        QCOMPARE(view.plot()->graphCount(), variants);  // no seed figures for the CPU transpose
+        // No seed figures for the CPU transpose; the memory roof where this machine's ceilings are known.
+        int kernels = 0;
+        for (int i = 0; i < view.plot()->graphCount(); ++i)
+            kernels += !view.plot()->graph(i)->name().startsWith(QStringLiteral("memory roof"));
+        QCOMPARE(kernels, variants);
+        QCOMPARE(view.roofline()->graphCount(), 0);  // no arithmetic: no point on the roofline
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         screenshot(view, QStringLiteral("gallery_transpose_cpu.png"));
@@ -104,7 +114,84 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
         QCOMPARE(int(view.points().size()), 3 * 3);
         QCOMPARE(view.plot()->graphCount(), 3 + 1);
+        // The roofline: each kernel at N = 64, filled at FLOPs / least traffic (the same for
+        // every variant: one algorithm), hollow at FLOPs / requested bytes (naive4p asks the
+        // most, so its hollow point lies furthest left); its height the kernel's GFLOP/s.
+        QCustomPlot* roofline = view.roofline();
+        std::map<QString, std::pair<double, double>> filled;
+        for (int i = 0; i < roofline->graphCount(); ++i) {
+            QCPGraph* g = roofline->graph(i);
+            if (g->name().endsWith(QStringLiteral("(N = 64)"))) {
+                QCOMPARE(g->dataCount(), 1);
+                filled[g->name().section(QLatin1Char(' '), 0, 0)] = {g->data()->begin()->key, g->data()->begin()->value};
+            }
+        }
+        QCOMPARE(int(filled.size()), 3);
+        for (const SweepPoint& p : view.points()) {
+            if (p.n != 64)
+                continue;
+            QVERIFY(filled.count(p.variant));
+            QVERIFY(p.flops > 0 && p.memoryBytes > 0 && p.requestedBytes > 0);
+            QCOMPARE(filled[p.variant].first, p.flops / p.memoryBytes);
+            QVERIFY(qAbs(filled[p.variant].second - p.rate) <= 1e-6 * p.rate);
+        }
+        QCOMPARE(filled[QStringLiteral("naive4p")].first, filled[QStringLiteral("naivep")].first);
         screenshot(view, QStringLiteral("gallery_reduced_cpu.png"));
+    }
+
+    // The same sweeps on the GPU (the device machine; skipped visibly elsewhere): every kernel
+    // verified, the transpose's memory roof is the device copy each run measures.
+    void sweepOnTheGpu()
+    {
+        if (!gigacheck::cudaCompiledIn())
+            QSKIP(("GPU sweep skipped: no CUDA backend: " + gigacheck::whyNoCudaBackend()).c_str());
+        std::string why;
+        if (!gigacheck::makeCudaBackend(&why))
+            QSKIP(("GPU sweep skipped: no CUDA device: " + why).c_str());
+        GalleryView view;
+        view.resize(1366, 768);
+        auto* backend = view.findChild<QComboBox*>(QStringLiteral("galleryBackend"));
+        QCOMPARE(backend->count(), 2);
+        view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(1);  // transpose
+        backend->setCurrentIndex(1);
+        const int variants = view.findChild<QListWidget*>(QStringLiteral("galleryVariants"))->count();
+        QCOMPARE(variants, 5);  // naive, coalesced, inplace, padded, library
+        const QList<QSpinBox*> spins = view.findChildren<QSpinBox*>();
+        spins[0]->setValue(10);
+        spins[1]->setValue(12);
+        QSignalSpy done(&view, &GalleryView::sweepFinished);
+        view.startSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 120000);
+        QCOMPARE(int(view.points().size()), variants * 3);
+        for (const SweepPoint& p : view.points()) {
+            QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+            QVERIFY(p.verified);
+            QVERIFY(p.memoryRoofGBs > 0);  // the device copy of its run
+        }
+        bool roof = false;
+        for (int i = 0; i < view.plot()->graphCount(); ++i)
+            roof = roof || view.plot()->graph(i)->name().startsWith(QStringLiteral("memory roof"));
+        QVERIFY(roof);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        screenshot(view, QStringLiteral("gallery_transpose_gpu.png"));
+
+        view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);  // reduced matmul
+        const int reduced = view.findChild<QListWidget*>(QStringLiteral("galleryVariants"))->count();
+        spins[0]->setValue(10);
+        spins[1]->setValue(12);
+        view.startSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 120000);
+        QCOMPARE(int(view.points().size()), reduced * 3);
+        for (const SweepPoint& p : view.points()) {
+            QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+            QVERIFY(p.verified);
+        }
+        int placed = 0;
+        for (int i = 0; i < view.roofline()->graphCount(); ++i)
+            placed += view.roofline()->graph(i)->name().endsWith(QStringLiteral("(N = 4096)"));
+        QCOMPARE(placed, reduced);
+        screenshot(view, QStringLiteral("gallery_reduced_gpu.png"));
     }
 
     void stepAndPlay()

@@ -24,6 +24,20 @@ QStringList variantsOf(Family family, bool gpu)
 
 QString rateUnit(Family family) { return family == Family::Reduced ? QStringLiteral("GFLOP/s") : QStringLiteral("GB/s"); }
 
+namespace {
+
+void roofsOf(const RecordEnvelope& r, SweepPoint& p)
+{
+    if (r.devices.empty())
+        return;
+    const Ceilings& c = r.devices.front().ceilings;
+    p.memoryRoofGBs = c.deviceBandwidthGBs;
+    p.computeRoofGflops = c.gflopsF32;
+    p.roofSource = QString::fromStdString(c.source);
+}
+
+}  // namespace
+
 SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu)
 {
     SweepPoint p;
@@ -40,6 +54,10 @@ SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool 
             p.ms = r.kernelMs;
             p.rate = r.gflops;
             p.verified = r.verified;
+            p.flops = r.counts.flops;
+            p.memoryBytes = r.counts.footprintBytes;
+            p.requestedBytes = r.counts.loadBytesRequested;
+            roofsOf(r, p);
         } else {
             transpose::Config c;
             c.m = c.n = n;
@@ -50,6 +68,12 @@ SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool 
             p.ms = r.kernelMs;
             p.rate = r.gbps;
             p.verified = r.verified;
+            p.memoryBytes = r.counts.bytesRead + r.counts.bytesWritten;
+            roofsOf(r, p);
+            if (r.copyGbps > 0) {  // measured beside the kernel: the fairest memory roof there is
+                p.memoryRoofGBs = r.copyGbps;
+                p.roofSource = QStringLiteral("device copy, this run");
+            }
         }
     } catch (const std::exception& e) {
         p.error = QString::fromUtf8(e.what());

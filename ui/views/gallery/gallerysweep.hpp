@@ -20,6 +20,14 @@ struct SweepPoint {
     double rate = 0;  // GFLOP/s (reduced) or GB/s (transpose)
     bool verified = false;
     QString error;  // non-empty when the point could not run
+    // The roofline's coordinates, from the record's counts: FLOPs (0 for a transpose), the least
+    // device-memory traffic (inputs read once, output written once) and the bytes the kernel's
+    // loads request from L1 / L2 (reduced matmul: threads x loads x element size).
+    double flops = 0, memoryBytes = 0, requestedBytes = 0;
+    // The roofs of the device it ran on: memory GB/s (a transpose on the GPU: the device copy
+    // measured in its run; else the device's ceilings) and FP32 GFLOP/s; 0 where unknown.
+    double memoryRoofGBs = 0, computeRoofGflops = 0;
+    QString roofSource;
 };
 
 QStringList variantsOf(Family family, bool gpu);

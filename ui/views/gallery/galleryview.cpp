@@ -86,6 +86,27 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     plot_->legend->setFont(font());
     applyPalette(plot_, palette());
 
+    // Each kernel at its largest swept N: filled at its FLOPs over the least device-memory traffic,
+    // hollow at its FLOPs over the bytes its loads request (what tiling changes), under the roofs.
+    roofline_ = new QCustomPlot(this);
+    roofline_->setObjectName(QStringLiteral("galleryRoofline"));
+    roofline_->setMinimumHeight(220);
+    for (QCPAxis* axis : {roofline_->xAxis, roofline_->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    }
+    roofline_->xAxis->setLabel(QStringLiteral("FLOP / byte"));
+    roofline_->yAxis->setLabel(QStringLiteral("GFLOP/s"));
+    roofline_->legend->setVisible(true);
+    roofline_->legend->setFont(font());
+    roofline_->plotLayout()->insertRow(0);
+    roofline_->plotLayout()->addElement(0, 0, new QCPTextElement(roofline_, QStringLiteral("Roofline"), font()));
+    roofline_->plotLayout()->insertRow(1);
+    rooflineNote_ = new QCPTextElement(roofline_, QString(), font());
+    roofline_->plotLayout()->addElement(1, 0, rooflineNote_);
+    roofline_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    applyPalette(roofline_, palette());
+
     patternBox_ = new QComboBox(this);
     patternBox_->setObjectName(QStringLiteral("galleryPattern"));
     for (const PatternInfo& p : patterns())
@@ -117,8 +138,14 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     legend->setWordWrap(true);
     animationLayout->addWidget(legend);
 
+    auto* plots = new QSplitter(Qt::Horizontal, this);
+    plots->addWidget(plot_);
+    plots->addWidget(roofline_);
+    plots->setStretchFactor(0, 3);
+    plots->setStretchFactor(1, 2);
+    plots->setSizes({600, 400});  // before the first layout: proportions
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(plot_);
+    split->addWidget(plots);
     split->addWidget(animation);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -266,10 +293,98 @@ void GalleryView::replot()
         for (const SweepPoint& p : s.points)
             g->addData(double(p.n), rate ? p.rate : p.ms);
     }
+    // A transpose does no arithmetic: its roof is the memory bandwidth, a level line on the GB/s plot.
+    double roof = 0;
+    QString source;
+    for (const SweepPoint& p : points_)
+        if (p.error.isEmpty() && p.memoryRoofGBs > 0)
+            roof = p.memoryRoofGBs, source = p.roofSource;
+    if (rate && family() == Family::Transpose && roof > 0 && !graphs.empty()) {
+        QCPGraph* g = plot_->addGraph();
+        g->setName(QStringLiteral("memory roof %1 GB/s (%2)").arg(roof, 0, 'f', 0).arg(source));
+        g->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashDotLine));
+        double lo = 1e30, hi = 0;
+        for (const SweepPoint& p : points_)
+            lo = std::min(lo, double(p.n)), hi = std::max(hi, double(p.n));
+        g->addData(lo, roof);
+        g->addData(hi, roof);
+    }
     plot_->rescaleAxes();
     plot_->xAxis->scaleRange(1.3, plot_->xAxis->range().center());
     plot_->yAxis->scaleRange(1.5, plot_->yAxis->range().center());
     plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotRoofline();
+}
+
+void GalleryView::replotRoofline()
+{
+    roofline_->clearGraphs();
+    if (family() == Family::Transpose) {
+        const bool roof = std::any_of(points_.begin(), points_.end(), [](const SweepPoint& p) { return p.memoryRoofGBs > 0; });
+        rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic (0 FLOP per byte): its roof\nis the memory bandwidth, ") +
+                               (roof ? QStringLiteral("the level dash-dot line beside.")
+                                     : QStringLiteral("unknown here (gigacheck devices --measure;\non a GPU each run measures a device copy).")));
+        roofline_->legend->setVisible(false);
+        roofline_->xAxis->setRange(0.01, 100);
+        roofline_->yAxis->setRange(1, 1e5);
+        roofline_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // Each variant's point at its largest swept N.
+    std::map<QString, SweepPoint> last;
+    for (const SweepPoint& p : points_)
+        if (p.error.isEmpty() && p.ms > 0 && p.flops > 0 && p.memoryBytes > 0 && (!last.count(p.variant) || p.n >= last[p.variant].n))
+            last[p.variant] = p;
+    const QStringList names = variantsOf(family(), gpu());
+    double xLo = 1e30, xHi = 0, yLo = 1e30, yHi = 0, memoryRoof = 0, computeRoof = 0;
+    QString source;
+    for (const auto& [variant, p] : last) {
+        const QColor colour = accentColor(int(names.indexOf(variant)));
+        const double gflops = p.flops / (p.ms * 1e-3) / 1e9;
+        QCPGraph* g = roofline_->addGraph();
+        g->setName(QStringLiteral("%1 (N = %2)").arg(variant).arg(p.n));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 9));
+        const double x = p.flops / p.memoryBytes;
+        g->addData(x, gflops);
+        xLo = std::min(xLo, x), xHi = std::max(xHi, x);
+        if (p.requestedBytes > 0) {  // the same kernel against what its loads ask of the caches
+            QCPGraph* h = roofline_->addGraph();
+            h->setLineStyle(QCPGraph::lsNone);
+            h->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2), Qt::NoBrush, 9));
+            h->addData(p.flops / p.requestedBytes, gflops);
+            h->removeFromLegend();
+            xLo = std::min(xLo, p.flops / p.requestedBytes);
+        }
+        yLo = std::min(yLo, gflops), yHi = std::max(yHi, gflops);
+        if (p.memoryRoofGBs > 0 && p.computeRoofGflops > 0)
+            memoryRoof = p.memoryRoofGBs, computeRoof = p.computeRoofGflops, source = p.roofSource;
+    }
+    QString note = QStringLiteral("● FLOPs / least memory traffic   ○ FLOPs / bytes its loads request");
+    if (!last.empty() && memoryRoof > 0) {
+        const double ridge = computeRoof / memoryRoof;
+        const double lo = std::min(xLo, ridge) / 4, hi = std::max(xHi, ridge) * 4;
+        QCPGraph* r = roofline_->addGraph();
+        r->setName(QStringLiteral("roofs: %1 GB/s, %2 GFLOP/s (%3)").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source));
+        r->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
+        r->addData(lo, memoryRoof * lo);
+        r->addData(ridge, computeRoof);
+        r->addData(hi, computeRoof);
+        xLo = lo, xHi = hi;
+        yLo = std::min(yLo, memoryRoof * lo), yHi = std::max(yHi, computeRoof);
+    } else if (!last.empty()) {
+        note += QStringLiteral("\nroofs unknown here: gigacheck devices --measure");
+    }
+    rooflineNote_->setText(last.empty() ? QStringLiteral("sweep to place each kernel") : note);
+    roofline_->legend->setVisible(!last.empty());
+    if (last.empty()) {
+        roofline_->xAxis->setRange(0.01, 100);
+        roofline_->yAxis->setRange(1, 1e5);
+    } else {
+        roofline_->xAxis->setRange(xLo / 2, xHi * 2);
+        roofline_->yAxis->setRange(yLo / 4, yHi * 6);  // room above for the legend
+    }
+    roofline_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void GalleryView::setPattern(int index)

@@ -1,6 +1,7 @@
 // The kernel gallery in the lab: pick a family, a backend and kernels, sweep sizes, and see time or
-// GB/s / GFLOP/s against N (log-log) with the seed's figures dashed beside; below, the
-// access-pattern animation (step / play) that explains the curves.
+// GB/s / GFLOP/s against N (log-log) with the seed's figures dashed beside and the memory roof;
+// beside it each kernel as a point on the roofline; below, the access-pattern animation
+// (step / play) that explains the curves.
 #pragma once
 
 #include "views/gallery/accesspattern.hpp"
@@ -13,6 +14,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QListWidget;
@@ -36,6 +38,7 @@ public:
     int animationStep() const { return step_; }
     int animationSteps() const { return int(steps_.size()); }
     QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* roofline() const { return roofline_; }
 
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, on a worker thread.
@@ -55,6 +58,7 @@ private:
     void fillVariants();
     void addPoint(const SweepPoint& p);
     void replot();
+    void replotRoofline();
     void showStep();
     Family family() const;
     bool gpu() const;
@@ -68,6 +72,8 @@ private:
     QPushButton* sweepButton_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
+    QCustomPlot* roofline_ = nullptr;
+    QCPTextElement* rooflineNote_ = nullptr;
 
     QComboBox* patternBox_ = nullptr;
     QPushButton* playButton_ = nullptr;
