@@ -121,9 +121,9 @@ private slots:
         std::map<QString, std::pair<double, double>> filled;
         for (int i = 0; i < roofline->graphCount(); ++i) {
             QCPGraph* g = roofline->graph(i);
-            if (g->name().endsWith(QStringLiteral("(N = 64)"))) {
+            if (variantsOf(Family::Reduced, false).contains(g->name())) {  // a kernel's filled point
                 QCOMPARE(g->dataCount(), 1);
-                filled[g->name().section(QLatin1Char(' '), 0, 0)] = {g->data()->begin()->key, g->data()->begin()->value};
+                filled[g->name()] = {g->data()->begin()->key, g->data()->begin()->value};
             }
         }
         QCOMPARE(int(filled.size()), 3);
@@ -188,8 +188,9 @@ private slots:
             QVERIFY(p.verified);
         }
         int placed = 0;
+        const QStringList kernels = variantsOf(Family::Reduced, true);
         for (int i = 0; i < view.roofline()->graphCount(); ++i)
-            placed += view.roofline()->graph(i)->name().endsWith(QStringLiteral("(N = 4096)"));
+            placed += kernels.contains(view.roofline()->graph(i)->name());
         QCOMPARE(placed, reduced);
         screenshot(view, QStringLiteral("gallery_reduced_gpu.png"));
     }

@@ -100,11 +100,17 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     roofline_->legend->setVisible(true);
     roofline_->legend->setFont(font());
     roofline_->plotLayout()->insertRow(0);
-    roofline_->plotLayout()->addElement(0, 0, new QCPTextElement(roofline_, QStringLiteral("Roofline"), font()));
+    rooflineTitle_ = new QCPTextElement(roofline_, QStringLiteral("Roofline"), font());
+    roofline_->plotLayout()->addElement(0, 0, rooflineTitle_);
     roofline_->plotLayout()->insertRow(1);
     rooflineNote_ = new QCPTextElement(roofline_, QString(), font());
     roofline_->plotLayout()->addElement(1, 0, rooflineNote_);
-    roofline_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    // The legend in a row under the axes: inside it would hide the points, which gather at any corner.
+    roofline_->axisRect()->insetLayout()->take(roofline_->legend);
+    roofline_->plotLayout()->addElement(3, 0, roofline_->legend);
+    roofline_->plotLayout()->setRowStretchFactor(3, 0.001);
+    roofline_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    roofline_->legend->setWrap(3);
     applyPalette(roofline_, palette());
 
     patternBox_ = new QComboBox(this);
@@ -319,6 +325,7 @@ void GalleryView::replot()
 void GalleryView::replotRoofline()
 {
     roofline_->clearGraphs();
+    rooflineTitle_->setText(QStringLiteral("Roofline"));
     if (family() == Family::Transpose) {
         const bool roof = std::any_of(points_.begin(), points_.end(), [](const SweepPoint& p) { return p.memoryRoofGBs > 0; });
         rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic (0 FLOP per byte): its roof\nis the memory bandwidth, ") +
@@ -342,7 +349,7 @@ void GalleryView::replotRoofline()
         const QColor colour = accentColor(int(names.indexOf(variant)));
         const double gflops = p.flops / (p.ms * 1e-3) / 1e9;
         QCPGraph* g = roofline_->addGraph();
-        g->setName(QStringLiteral("%1 (N = %2)").arg(variant).arg(p.n));
+        g->setName(variant);
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 9));
         const double x = p.flops / p.memoryBytes;
@@ -350,6 +357,7 @@ void GalleryView::replotRoofline()
         xLo = std::min(xLo, x), xHi = std::max(xHi, x);
         if (p.requestedBytes > 0) {  // the same kernel against what its loads ask of the caches
             QCPGraph* h = roofline_->addGraph();
+            h->setName(variant + QStringLiteral(" (requested bytes)"));
             h->setLineStyle(QCPGraph::lsNone);
             h->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2), Qt::NoBrush, 9));
             h->addData(p.flops / p.requestedBytes, gflops);
@@ -360,7 +368,11 @@ void GalleryView::replotRoofline()
         if (p.memoryRoofGBs > 0 && p.computeRoofGflops > 0)
             memoryRoof = p.memoryRoofGBs, computeRoof = p.computeRoofGflops, source = p.roofSource;
     }
-    QString note = QStringLiteral("● FLOPs / least memory traffic   ○ FLOPs / bytes its loads request");
+    std::int64_t atN = 0;
+    for (const auto& [variant, p] : last)
+        atN = std::max(atN, p.n);
+    rooflineTitle_->setText(atN ? QStringLiteral("Roofline: each kernel at N = %1").arg(atN) : QStringLiteral("Roofline"));
+    QString note = QStringLiteral("● FLOPs / least memory traffic  ○ FLOPs / bytes its loads request");
     if (!last.empty() && memoryRoof > 0) {
         const double ridge = computeRoof / memoryRoof;
         const double lo = std::min(xLo, ridge) / 4, hi = std::max(xHi, ridge) * 4;
@@ -382,7 +394,7 @@ void GalleryView::replotRoofline()
         roofline_->yAxis->setRange(1, 1e5);
     } else {
         roofline_->xAxis->setRange(xLo / 2, xHi * 2);
-        roofline_->yAxis->setRange(yLo / 4, yHi * 6);  // room above for the legend
+        roofline_->yAxis->setRange(yLo / 3, yHi * 3);
     }
     roofline_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -73,6 +73,7 @@ private:
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* roofline_ = nullptr;
+    QCPTextElement* rooflineTitle_ = nullptr;
     QCPTextElement* rooflineNote_ = nullptr;
 
     QComboBox* patternBox_ = nullptr;
