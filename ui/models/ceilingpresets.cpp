@@ -2,6 +2,8 @@
 
 #include "engine/metatypes.hpp"
 
+#include <gigacheck/bench.hpp>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -51,6 +53,24 @@ int presetForDevice(const std::vector<CeilingPreset>& presets, const QString& de
         if (!presets[i].matches.isEmpty() && deviceName.contains(presets[i].matches, Qt::CaseInsensitive))
             return int(i);
     return -1;
+}
+
+Ceilings ceilingsForDevice(const DeviceInfo& device, const std::vector<CeilingPreset>& presets)
+{
+    const Ceilings& c = device.ceilings;
+    if (c.gflopsF32 > 0 || c.deviceBandwidthGBs > 0 || c.h2dGBs > 0)
+        return c;
+    DeviceInfo stored = device;
+    try {
+        if (loadCeilings(defaultCeilingsPath(), stored) && stored.ceilings.gflopsF32 > 0)
+            return stored.ceilings;
+    } catch (const std::exception&) {
+        // A broken ceilings file is no reason to lose the plot: fall back to the datasheet.
+    }
+    int preset = presetForDevice(presets, QString::fromStdString(device.name));
+    if (preset < 0)
+        preset = presetForDevice(presets, QStringLiteral("CPU:"));
+    return preset >= 0 ? presets[std::size_t(preset)].ceilings : Ceilings{};
 }
 
 }  // namespace gigacheck::ui

@@ -20,5 +20,9 @@ struct CeilingPreset {
 std::vector<CeilingPreset> loadCeilingPresets(const QString& path = QString(), QString* error = nullptr);
 // The preset whose `matches` occurs in the device name, or -1.
 int presetForDevice(const std::vector<CeilingPreset>& presets, const QString& deviceName);
+// The roofs for a device a run used: the run's own ceilings where it carries them, else those
+// `gigacheck devices --measure` stored on this machine for that device, else its datasheet preset,
+// else the CPU preset (empty where none exists).
+Ceilings ceilingsForDevice(const DeviceInfo& device, const std::vector<CeilingPreset>& presets);
 
 }  // namespace gigacheck::ui

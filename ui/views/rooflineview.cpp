@@ -98,23 +98,8 @@ Ceilings RooflineView::activeCeilings() const
     const int choice = source_->currentIndex();
     if (choice > 0)
         return presets_[std::size_t(choice - 1)].ceilings;
-    if (!runs_.empty()) {
-        const DeviceInfo& d = runs_.back()->devices.front();
-        const Ceilings& c = d.ceilings;
-        if (c.gflopsF32 > 0 || c.deviceBandwidthGBs > 0 || c.h2dGBs > 0)
-            return c;
-        // Ceilings measured on this machine by `gigacheck devices --measure`, when they name the device.
-        DeviceInfo stored = d;
-        try {
-            if (loadCeilings(defaultCeilingsPath(), stored) && stored.ceilings.gflopsF32 > 0)
-                return stored.ceilings;
-        } catch (const std::exception&) {
-            // A broken ceilings file is no reason to lose the plot: fall back to the datasheet.
-        }
-        const int preset = presetForDevice(presets_, QString::fromStdString(d.name));
-        if (preset >= 0)
-            return presets_[std::size_t(preset)].ceilings;
-    }
+    if (!runs_.empty())
+        return ceilingsForDevice(runs_.back()->devices.front(), presets_);
     const int cpu = presetForDevice(presets_, QStringLiteral("CPU:"));
     return cpu >= 0 ? presets_[std::size_t(cpu)].ceilings : Ceilings{};
 }

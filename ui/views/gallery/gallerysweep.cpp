@@ -1,5 +1,7 @@
 #include "views/gallery/gallerysweep.hpp"
 
+#include "models/ceilingpresets.hpp"
+
 #include <gigacheck/reduced_matmul.hpp>
 #include <gigacheck/transpose.hpp>
 
@@ -30,10 +32,12 @@ void roofsOf(const RecordEnvelope& r, SweepPoint& p)
 {
     if (r.devices.empty())
         return;
-    const Ceilings& c = r.devices.front().ceilings;
+    static const std::vector<CeilingPreset> presets = loadCeilingPresets();  // read once, from any thread
+    const Ceilings c = ceilingsForDevice(r.devices.front(), presets);
     p.memoryRoofGBs = c.deviceBandwidthGBs;
     p.computeRoofGflops = c.gflopsF32;
-    p.roofSource = QString::fromStdString(c.source);
+    // "datasheet: <its reference>" / "measured <date>": the kind only, the legend has one line.
+    p.roofSource = QString::fromStdString(c.source).section(QLatin1Char(':'), 0, 0).trimmed();
 }
 
 }  // namespace

@@ -377,7 +377,8 @@ void GalleryView::replotRoofline()
         const double ridge = computeRoof / memoryRoof;
         const double lo = std::min(xLo, ridge) / 4, hi = std::max(xHi, ridge) * 4;
         QCPGraph* r = roofline_->addGraph();
-        r->setName(QStringLiteral("roofs: %1 GB/s, %2 GFLOP/s (%3)").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source));
+        r->setName(QStringLiteral("roofs"));
+        note += QStringLiteral("\nroofs (dashed): %1 GB/s, %2 GFLOP/s, %3").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source);
         r->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         r->addData(lo, memoryRoof * lo);
         r->addData(ridge, computeRoof);
