@@ -1,5 +1,6 @@
 // The rectangular in-place transpose on the device (README): the ratio decomposition
-// (cuda/ratio_decomposition.cu, two passes) where one side is 2 or 4 times the other, else the C2R
+// (cuda/ratio_decomposition.cu, two passes; a tall matrix's pipelined in one kernel,
+// cuda/ratio_pipeline.cu) where one side is 2 or 4 times the other, else the C2R
 // decomposition (cuda/decomposition.cu, three passes); the launch configuration of both
 // orientations and the global scratch when a row or a column does not fit the shared memory.
 #pragma once
