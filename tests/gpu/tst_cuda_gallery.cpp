@@ -126,9 +126,10 @@ private slots:
     void ratioDecompositionPaths()
     {
         using namespace gigacheck::transpose;
-        // The last ten are whole bands (32 rows for k = 2, 16 for k = 4): the pipelined kernel
-        // runs the tall ones unless GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0 or the row scratch is
-        // forced (an in-place run transposes back and forth: both orientations every time).
+        // The last ten are whole bands (32 rows for k = 2, 16 for k = 4): with
+        // GIGACHECK_TRANSPOSE_RATIO_PIPELINE=1 the pipelined kernel runs the tall ones (at these
+        // sizes it would not by itself: they fit the L2), unless the row scratch is forced (an
+        // in-place run transposes back and forth: both orientations every time).
         const std::pair<std::int64_t, std::int64_t> shapes[] = {
             {2, 1},       {1, 2},       {4, 1},     {1, 4},     {66, 33},     {33, 66},     {132, 33},  {33, 132},
             {260, 130},   {130, 260},   {4100, 1025}, {1026, 2052}, {64, 32},   {32, 64},   {64, 16},     {16, 64},

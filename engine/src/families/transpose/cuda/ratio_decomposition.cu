@@ -108,8 +108,16 @@ template <class T> RatioConfig ratioConfig(std::int64_t m, std::int64_t n)
     if (rowBytes <= budget && !(forced && std::string_view(forced) == "1")) {
         cfg.rowSharedBytes = std::size_t(rowBytes);
         cfg.rowGrid = std::min<std::int64_t>(cfg.shape.side, 0x7fffffff);
+        // The pipeline pays where the matrix exceeds the L2 (about twice): below, the two kernels'
+        // second pass already reads from L2 (1024 x 2048: two kernels 58.7 % of a copy, pipelined
+        // 32 %; 16384 x 8192: 46.8 against 51.3 %, H200). GIGACHECK_TRANSPOSE_RATIO_PIPELINE=1 / 0
+        // forces it on / off (the tests run both at small sizes).
+        int l2 = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+        const double bytes = double(m) * double(n) * double(eb);
         const char* pipeline = std::getenv("GIGACHECK_TRANSPOSE_RATIO_PIPELINE");
-        cfg.pipelined = pipelineApplies(cfg.shape, cfg.rowSharedBytes) && !(pipeline && std::string_view(pipeline) == "0");
+        const bool wanted = pipeline ? std::string_view(pipeline) != "0" : bytes > 2.0 * double(l2);
+        cfg.pipelined = wanted && pipelineApplies(cfg.shape, cfg.rowSharedBytes);
         if (cfg.pipelined)
             configureRatioPipeline<T>(cfg);
     } else {

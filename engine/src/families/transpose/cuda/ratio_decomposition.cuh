@@ -23,8 +23,9 @@ struct RatioConfig {
     // (rowGrid slots). GIGACHECK_TRANSPOSE_ROW_SCRATCH=1 forces the global scratch (tests).
     std::size_t rowSharedBytes = 0;
     std::int64_t rowGrid = 1;
-    // Both passes in one pipelined kernel (ratio_pipeline.cuh) where it applies, its counters in
-    // the scratch; GIGACHECK_TRANSPOSE_RATIO_PIPELINE=0 runs the two kernels (tests, comparisons).
+    // Both passes in one pipelined kernel (ratio_pipeline.cuh) where it applies and the matrix is
+    // over twice the L2, its counters in the scratch; GIGACHECK_TRANSPOSE_RATIO_PIPELINE=1 / 0
+    // forces it on / off (tests, comparisons).
     bool pipelined = false;
     std::int64_t pipelineLookahead = 0, pipelineBlocks = 0;
     std::size_t pipelineSharedBytes = 0;
