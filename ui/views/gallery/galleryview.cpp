@@ -93,7 +93,10 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     roofline_->setMinimumHeight(220);
     for (QCPAxis* axis : {roofline_->xAxis, roofline_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
+        ticker->setTickCount(4);  // a narrow plot beside the sweep: labels that do not collide
+        ticker->setSubTickCount(0);
+        axis->setTicker(ticker);
     }
     roofline_->xAxis->setLabel(QStringLiteral("FLOP / byte"));
     roofline_->yAxis->setLabel(QStringLiteral("GFLOP/s"));
@@ -110,7 +113,7 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     roofline_->plotLayout()->addElement(3, 0, roofline_->legend);
     roofline_->plotLayout()->setRowStretchFactor(3, 0.001);
     roofline_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    roofline_->legend->setWrap(3);
+    roofline_->legend->setWrap(2);
     applyPalette(roofline_, palette());
 
     patternBox_ = new QComboBox(this);
@@ -155,6 +158,7 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     split->addWidget(animation);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({1, 1});  // plots and animation share the height (a 1366 x 768 screen gave the plots 160 px)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -328,9 +332,9 @@ void GalleryView::replotRoofline()
     rooflineTitle_->setText(QStringLiteral("Roofline"));
     if (family() == Family::Transpose) {
         const bool roof = std::any_of(points_.begin(), points_.end(), [](const SweepPoint& p) { return p.memoryRoofGBs > 0; });
-        rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic (0 FLOP per byte): its roof\nis the memory bandwidth, ") +
-                               (roof ? QStringLiteral("the level dash-dot line beside.")
-                                     : QStringLiteral("unknown here (gigacheck devices --measure;\non a GPU each run measures a device copy).")));
+        rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic\n(0 FLOP per byte): its roof is\nthe memory bandwidth, ") +
+                               (roof ? QStringLiteral("the level\ndash-dot line beside.")
+                                     : QStringLiteral("unknown here\n(gigacheck devices --measure).")));
         roofline_->legend->setVisible(false);
         roofline_->xAxis->setRange(0.01, 100);
         roofline_->yAxis->setRange(1, 1e5);
@@ -372,13 +376,14 @@ void GalleryView::replotRoofline()
     for (const auto& [variant, p] : last)
         atN = std::max(atN, p.n);
     rooflineTitle_->setText(atN ? QStringLiteral("Roofline: each kernel at N = %1").arg(atN) : QStringLiteral("Roofline"));
-    QString note = QStringLiteral("● FLOPs / least memory traffic  ○ FLOPs / bytes its loads request");
+    // Short lines: beside the sweep plot at 1366 x 768 this panel is about 260 px wide.
+    QString note = QStringLiteral("FLOPs over: ● least traffic ○ bytes loaded");
     if (!last.empty() && memoryRoof > 0) {
         const double ridge = computeRoof / memoryRoof;
         const double lo = std::min(xLo, ridge) / 4, hi = std::max(xHi, ridge) * 4;
         QCPGraph* r = roofline_->addGraph();
         r->setName(QStringLiteral("roofs"));
-        note += QStringLiteral("\nroofs (dashed): %1 GB/s, %2 GFLOP/s, %3").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source);
+        note += QStringLiteral("\nroofs %1 GB/s · %2 GFLOP/s, %3").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source);
         r->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         r->addData(lo, memoryRoof * lo);
         r->addData(ridge, computeRoof);
@@ -386,7 +391,7 @@ void GalleryView::replotRoofline()
         xLo = lo, xHi = hi;
         yLo = std::min(yLo, memoryRoof * lo), yHi = std::max(yHi, computeRoof);
     } else if (!last.empty()) {
-        note += QStringLiteral("\nroofs unknown here: gigacheck devices --measure");
+        note += QStringLiteral("\nroofs unknown: gigacheck devices --measure");
     }
     rooflineNote_->setText(last.empty() ? QStringLiteral("sweep to place each kernel") : note);
     roofline_->legend->setVisible(!last.empty());

@@ -25,8 +25,8 @@ std::string report(const Record& r)
          r.backend + " (" + r.deviceName() + ")\n";
     if (r.backMs > 0) {  // in place, rectangular: the calls alternate between the two orientations
         s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
-             std::to_string(r.config.n) + " transposes of " + std::to_string(r.config.reps) +
-             " after a warm-up, from the executor's spans)\n";
+             std::to_string(r.config.n) + " calls among " + std::to_string(r.config.reps) +
+             " timed after a warm-up, from the executor's spans)\n";
         s += "back        " + format("%.4f ms", r.backMs) + " (median of the " + std::to_string(r.config.n) + "x" +
              std::to_string(r.config.m) + " transposes back between them)\n";
     } else {
