@@ -6,11 +6,8 @@
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
 #include "gigacheck/record_envelope.hpp"
-#include "gigacheck/strassen.hpp"
-
-#include <fstream>
-#include <sstream>
 #include "gigacheck/reduced_matmul.hpp"
+#include "gigacheck/strassen.hpp"
 #include "gigacheck/transpose.hpp"
 
 #include <iostream>
@@ -34,13 +31,7 @@ int showCommand(const QStringList& args)
     if (family == "blocked_gemm") {
         std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
     } else if (family == "strassen") {
-        std::ifstream in(path);
-        std::stringstream content;
-        content << in.rdbuf();
-        const auto record = gigacheck::strassenResultFromJson(content.str());
-        if (!record)
-            throw gigacheck::InputError(path + ": not a strassen record");
-        std::cout << gigacheck::formatStrassenReport(*record);
+        std::cout << gigacheck::formatStrassenReport(gigacheck::loadStrassenRecord(path));
     } else if (family == gigacheck::OnlineRecord::kFamily) {
         std::cout << gigacheck::formatOnlineReport(gigacheck::loadOnlineRecord(path));
     } else if (family == "transpose") {

@@ -169,6 +169,9 @@ std::string strassenRecordJson(const StrassenResult& result);
 // The record read back (what the report needs); nullopt when the text is not a strassen record.
 // Throws InputError on a strassen record that does not parse.
 std::optional<StrassenResult> strassenResultFromJson(const std::string& text);
+// The record in the file at path, read within the readers' size and depth limits; InputError
+// naming the file when it cannot be read, is not a strassen record or does not parse.
+StrassenResult loadStrassenRecord(const std::string& path);
 // 0 verified correct, 1 uncorrectable, 2 failed.
 int strassenExitCode(const StrassenResult& result);
 

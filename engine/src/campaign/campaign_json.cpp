@@ -4,6 +4,7 @@
 // exhaust the stack or the memory.
 #include "gigacheck/campaign.hpp"
 #include "campaign/operand_faults.hpp"
+#include "core/record/json_limits.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -142,15 +143,32 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
 
 // Reading: every access names the field that is wrong.
 template <class T>
+T element(const nlohmann::json& j, std::size_t index, const std::string& where)
+{
+    if (!j.is_array() || index >= j.size())
+        throw InputError("campaign: field '" + where + "' is too short");
+    if (const std::optional<T> v = jsonlimits::integerValue<T>(j[index]))
+        return *v;
+    throw InputError("campaign: field '" + where + "' holds something other than integers");
+}
+
+template <class T>
 T field(const nlohmann::json& j, const char* key, const std::string& where)
 {
     if (!j.is_object() || !j.contains(key))
         throw InputError("campaign: missing field '" + where + key + "'");
     try {
-        if constexpr (std::is_same_v<T, double>)
+        if constexpr (std::is_same_v<T, double>) {
             return toNumber(j.at(key));
-        else
+        } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+            if (const std::optional<T> v = jsonlimits::integerValue<T>(j.at(key)))
+                return *v;
+            throw InputError("campaign: field '" + where + key + "' must be an integer from " +
+                             std::to_string(std::numeric_limits<T>::min()) + " to " +
+                             std::to_string(std::numeric_limits<T>::max()));
+        } else {
             return j.at(key).get<T>();
+        }
     } catch (const nlohmann::json::exception&) {
         throw InputError("campaign: field '" + where + key + "' has the wrong type");
     }
@@ -207,7 +225,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
     for (const auto& p : j.at("positions")) {
         if (!p.is_array() || p.size() != 2)
             throw InputError("campaign: field '" + at + "positions' holds something other than [row, col]");
-        run.positions.push_back(FaultAt{p[0].get<std::int64_t>(), p[1].get<std::int64_t>(), std::nullopt, std::nullopt});
+        run.positions.push_back(FaultAt{element<std::int64_t>(p, 0, at + "positions"),
+                                        element<std::int64_t>(p, 1, at + "positions"), std::nullopt, std::nullopt});
     }
     run.outcome = outcomeFromString(field<std::string>(j, "outcome", at));
     run.status = field<std::string>(j, "status", at);
@@ -228,7 +247,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
     for (const auto& a : j.at("applied")) {
         Injection inj;
         const auto& b = a.at("block");
-        inj.block = {b.at(0).get<int>(), b.at(1).get<int>(), b.at(2).get<int>()};
+        const std::string block = at + "applied.block";
+        inj.block = {element<int>(b, 0, block), element<int>(b, 1, block), element<int>(b, 2, block)};
         inj.localRow = field<std::int64_t>(a, "local_row", at + "applied.");
         inj.localCol = field<std::int64_t>(a, "local_col", at + "applied.");
         inj.globalRow = field<std::int64_t>(a, "global_row", at + "applied.");
@@ -286,20 +306,20 @@ CampaignResult campaignFromJson(const std::string& text)
     } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("campaign: not valid JSON (") + e.what() + ")");
     }
-    if (!doc.is_object() || doc.value("format", std::string()) != "gigacheck-campaign")
-        throw InputError("not a gigacheck campaign file (no \"format\": \"gigacheck-campaign\"; a run record "
-                         "opens with File > Open)");
-    if (!doc.contains("format_version"))  // found by fuzz_campaign: at() threw a JSON exception here
-        throw InputError("campaign: missing field 'format_version'");
-    const auto& version = doc.at("format_version");
-    if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
-        throw InputError("campaign: format_version must be a positive integer");
-    if (version.get<std::int64_t>() > kFormatVersion)
-        throw InputError("campaign format " + std::to_string(version.get<std::int64_t>()) +
-                         " is newer than this gigacheck supports (" + std::to_string(kFormatVersion) +
-                         "); update gigacheck");
     CampaignResult r;
-    try {
+    try {  // any JSON exception left below is a malformed file (found by fuzz_campaign)
+        if (!doc.is_object() || !doc.contains("format") || doc.at("format") != "gigacheck-campaign")
+            throw InputError("not a gigacheck campaign file (no \"format\": \"gigacheck-campaign\"; a run record "
+                             "opens with File > Open)");
+        if (!doc.contains("format_version"))
+            throw InputError("campaign: missing field 'format_version'");
+        const auto& version = doc.at("format_version");
+        if (!version.is_number_integer() || version.get<std::int64_t>() < 1)
+            throw InputError("campaign: format_version must be a positive integer");
+        if (version.get<std::int64_t>() > kFormatVersion)
+            throw InputError("campaign format " + std::to_string(version.get<std::int64_t>()) +
+                             " is newer than this gigacheck supports (" + std::to_string(kFormatVersion) +
+                             "); update gigacheck");
         r.toolVersion = field<std::string>(doc, "tool_version", "");
         r.createdAt = field<std::string>(doc, "created_at", "");
         r.interrupted = field<std::string>(doc, "status", "") == "interrupted";

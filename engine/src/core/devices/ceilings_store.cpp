@@ -75,6 +75,18 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
     out << all.dump(1) << '\n';
 }
 
+namespace {
+
+// An integer field of a stored rate (a float such as 1e30 must be refused, not cast).
+std::int64_t storedInteger(const nlohmann::json& rate, const char* key)
+{
+    if (const std::optional<std::int64_t> v = jsonlimits::integerValue<std::int64_t>(rate.at(key)))
+        return *v;
+    throw InputError(std::string("'") + key + "' is not an integer");
+}
+
+}  // namespace
+
 bool loadCeilings(const std::string& path, DeviceInfo& device)
 {
     const nlohmann::json all = readAll(path);
@@ -93,15 +105,17 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
         c.source = e.value("source", std::string("stored"));
         if (const auto gemm = e.find("gemm_rates"); gemm != e.end())
             for (const nlohmann::json& p : gemm->get_ref<const nlohmann::json::array_t&>())
-                c.gemmRates.push_back({p.at("kind").get<std::string>(), p.at("m").get<std::int64_t>(),
-                                       p.at("n").get<std::int64_t>(), p.at("k").get<std::int64_t>(),
+                c.gemmRates.push_back({p.at("kind").get<std::string>(), storedInteger(p, "m"),
+                                       storedInteger(p, "n"), storedInteger(p, "k"),
                                        p.at("gflops").get<double>()});
         if (const auto copy = e.find("copy_rates"); copy != e.end())
             for (const nlohmann::json& p : copy->get_ref<const nlohmann::json::array_t&>())
-                c.copyRates.push_back({p.at("row_bytes").get<std::int64_t>(), p.at("h2d_gbs").get<double>(),
+                c.copyRates.push_back({storedInteger(p, "row_bytes"), p.at("h2d_gbs").get<double>(),
                                        p.at("d2h_gbs").get<double>(), p.value("h2d_loaded_gbs", 0.0),
-                                       p.value("d2h_loaded_gbs", 0.0), p.value("host_pitch_bytes", std::int64_t(0))});
+                                       p.value("d2h_loaded_gbs", 0.0), p.contains("host_pitch_bytes") ? storedInteger(p, "host_pitch_bytes") : 0});
     } catch (const nlohmann::json::exception& error) {
+        throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
+    } catch (const InputError& error) {
         throw InputError("ceilings file " + path + ": the entry of '" + device.name + "' is malformed: " + error.what());
     }
     device.ceilings = c;

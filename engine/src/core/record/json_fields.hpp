@@ -2,6 +2,7 @@
 // Internal to src/record.
 #pragma once
 
+#include "core/record/json_limits.hpp"
 #include "gigacheck/types.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,7 +11,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gigacheck::recordjson {
@@ -75,24 +78,25 @@ public:
         } else if constexpr (std::is_unsigned_v<T>) {
             if (!json_.is_number_unsigned())
                 wrongType("a non-negative integer");
-            requireFits<T>();
+            return fitting<T>();
         } else {
             if (!json_.is_number_integer())
                 wrongType("an integer");
-            requireFits<T>();
+            return fitting<T>();
         }
         return json_.get<T>();
     }
 
-    std::vector<Node> elements(const char* key) const
+    std::vector<Node> elements(const char* key) const { return child(key).elements(); }
+    // This node's elements; it must be an array.
+    std::vector<Node> elements() const
     {
-        const Node list = child(key);
-        if (!list.json_.is_array())
-            list.wrongType("an array");
+        if (!json_.is_array())
+            wrongType("an array");
         std::vector<Node> out;
-        out.reserve(list.json_.size());
-        for (std::size_t i = 0; i < list.json_.size(); ++i)
-            out.emplace_back(list.json_[i], list.path_ + "[" + std::to_string(i) + "]");
+        out.reserve(json_.size());
+        for (std::size_t i = 0; i < json_.size(); ++i)
+            out.emplace_back(json_[i], path_ + "[" + std::to_string(i) + "]");
         return out;
     }
 
@@ -144,16 +148,12 @@ private:
             wrongType("an object");
     }
     // An integer that does not fit the field's type would wrap (4294967297 read as 1): refuse it.
-    template <class T> void requireFits() const
+    template <class T> T fitting() const
     {
+        if (const std::optional<T> v = jsonlimits::integerValue<T>(json_))
+            return *v;
         using Limits = std::numeric_limits<T>;
-        const bool fits = json_.is_number_unsigned()
-                              ? json_.template get<std::uint64_t>() <= std::uint64_t(Limits::max())
-                              : json_.template get<std::int64_t>() >= std::int64_t(Limits::min()) &&
-                                    json_.template get<std::int64_t>() <= std::int64_t(Limits::max());
-        if (!fits)
-            wrongType(("an integer from " + std::to_string(Limits::min()) + " to " + std::to_string(Limits::max()))
-                          .c_str());
+        wrongType(("an integer from " + std::to_string(Limits::min()) + " to " + std::to_string(Limits::max())).c_str());
     }
     [[noreturn]] void wrongType(const char* expected) const
     {

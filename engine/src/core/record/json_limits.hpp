@@ -9,8 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace gigacheck::jsonlimits {
 
@@ -26,6 +30,31 @@ void check(std::string_view text, std::string_view source, const Limits& limits 
 // Throws InputError "<source>: file is larger than ..." when the file at path is larger than the
 // limit, before it is read into memory. A file that cannot be sized is left to the reader.
 void checkFileSize(const std::string& path, std::string_view source, const Limits& limits = {});
+
+// The integer of type T that j holds, or nothing when j is not an integer or does not fit T. Every
+// reader of a file takes integers through this: nlohmann's get<int>() of 1e30 is undefined
+// behaviour (found by fuzz_campaign) and of 4294967297 wraps to 1.
+template <class T, class J> std::optional<T> integerValue(const J& j)
+{
+    static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+    using Limits = std::numeric_limits<T>;
+    if (j.is_number_unsigned()) {
+        const auto v = j.template get<std::uint64_t>();
+        if (v > std::uint64_t(Limits::max()))
+            return std::nullopt;
+        return T(v);
+    }
+    if (!j.is_number_integer())
+        return std::nullopt;
+    const auto v = j.template get<std::int64_t>();
+    if constexpr (std::is_unsigned_v<T>) {
+        if (v < 0 || std::uint64_t(v) > std::uint64_t(Limits::max()))
+            return std::nullopt;
+    } else if (v < std::int64_t(Limits::min()) || v > std::int64_t(Limits::max())) {
+        return std::nullopt;
+    }
+    return T(v);
+}
 
 // check(), then the parse; any parser error (syntax, a number out of range such as 1e400) becomes
 // an InputError "<source> is not valid JSON: ...".

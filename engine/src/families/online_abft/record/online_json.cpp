@@ -152,8 +152,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     c.reference = referenceModeFromString(cfg.get<std::string>("reference"));
     c.thresholdLambda = cfg.get<double>("threshold_lambda");
     r.steps = sec.get<int>("steps");
-    for (const auto& x : sec.child("check_steps").json())
-        r.checkSteps.push_back(x.get<int>());
+    r.checkSteps = sec.list<int>("check_steps");
     // The checks are the envelope's verifications (read above); the section keeps their summary.
     const Node inputs = sec.child("input_faults");
     for (std::size_t i = 0; i < inputs.json().size(); ++i) {
@@ -179,8 +178,12 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         VoteReport vote;
         vote.cellsOutvoted = v.get<std::int64_t>("cells_outvoted");
         vote.cellsWithoutMajority = v.get<std::int64_t>("cells_without_majority");
-        for (const auto& cell : v.child("no_majority").json())
-            vote.noMajority.emplace_back(cell.at(0).get<std::int64_t>(), cell.at(1).get<std::int64_t>());
+        for (const Node& cell : v.elements("no_majority")) {
+            const std::vector<Node> rowCol = cell.elements();
+            if (rowCol.size() != 2)
+                throw InputError("record: field '" + cell.path() + "' must be [row, col]");
+            vote.noMajority.emplace_back(rowCol[0].as<std::int64_t>(), rowCol[1].as<std::int64_t>());
+        }
         r.vote = vote;
     }
     return r;

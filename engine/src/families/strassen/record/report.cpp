@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -168,62 +169,87 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
     const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
     RecordEnvelope envelope;
     recordjson::readEnvelope(doc.root(), envelope);
-    const json& j = doc.json;
+    // Every integer goes through Node: a float such as 1e30 in an int field is refused, not cast.
+    using recordjson::Node;
+    const Node s = doc.root().child("strassen");
     try {
         StrassenResult r;
-        const json& s = j.at("strassen");
         StrassenConfig& c = r.config;
-        c.shape = {s.at("shape").at(0).get<std::int64_t>(), s.at("shape").at(1).get<std::int64_t>(),
-                   s.at("shape").at(2).get<std::int64_t>()};
-        r.core = {s.at("core").at(0).get<std::int64_t>(), s.at("core").at(1).get<std::int64_t>(),
-                  s.at("core").at(2).get<std::int64_t>()};
-        r.levels = s.at("levels").get<int>();
-        c.levels = s.value("levels_requested", r.levels);
-        c.variant = strassenVariantFromString(s.at("variant").get<std::string>());
-        const std::string type = s.at("type").get<std::string>();
+        const auto triple = [&](const char* key) {
+            const std::vector<Node> v = s.elements(key);
+            if (v.size() != 3)
+                throw InputError("record: field '" + s.child(key).path() + "' must hold 3 integers");
+            return std::array<std::int64_t, 3>{v[0].as<std::int64_t>(), v[1].as<std::int64_t>(), v[2].as<std::int64_t>()};
+        };
+        const auto shape = triple("shape");
+        c.shape = {shape[0], shape[1], shape[2]};
+        const auto core = triple("core");
+        r.core = {core[0], core[1], core[2]};
+        r.levels = s.get<int>("levels");
+        c.levels = s.getOr<int>("levels_requested", r.levels);
+        c.variant = strassenVariantFromString(s.get<std::string>("variant"));
+        const std::string type = s.get<std::string>("type");
         c.tf32 = type == "tf32";
         c.precision = c.tf32 ? Precision::F32 : precisionFromString(type);
-        c.devices = s.value("devices", 1);
-        c.decomposition = strassenDecompositionFromString(s.value("decomposition", std::string("winograd")));
-        c.exactRestore = s.value("exact_restore", false);
-        c.multiTargetKernel = s.value("leaf", std::string("cublas")) == "kernel";
-        for (const json& f : s.value("faults", json::array()))
-            c.faults.push_back(parseStrassenFault(f.get<std::string>()));
-        r.status = s.value("verdict", envelope.status);
+        c.devices = s.getOr<int>("devices", 1);
+        c.decomposition = strassenDecompositionFromString(s.getOr<std::string>("decomposition", "winograd"));
+        c.exactRestore = s.getOr<bool>("exact_restore", false);
+        c.multiTargetKernel = s.getOr<std::string>("leaf", "cublas") == "kernel";
+        if (s.has("faults"))
+            for (const Node& f : s.elements("faults"))
+                c.faults.push_back(parseStrassenFault(f.as<std::string>()));
+        r.status = s.getOr<std::string>("verdict", envelope.status);
         r.error = envelope.error;
         r.device = envelope.devices.front();
         if (envelope.devices.size() > 1)
             r.devices = envelope.devices;
-        r.placement = s.value("placement", std::string());
+        r.placement = s.getOr<std::string>("placement", "");
         r.spans = envelope.spans;
-        r.seconds = s.value("seconds", 0.0);
-        r.restoreSeconds = s.value("restore_seconds", 0.0);
-        r.products = s.value("products", 0);
-        r.gemmCalls = s.value("gemm_calls", 0);
-        r.additions = s.value("additions", 0);
-        r.additionsBeside = s.value("additions_beside", 0);
-        c.checkLeaves = s.value("check_leaves", false);
-        r.leavesChecked = s.value("leaves_checked", 0);
-        r.leafWorstRatio = s.value("leaf_worst_ratio", 0.0);
+        r.seconds = s.getOr<double>("seconds", 0.0);
+        r.restoreSeconds = s.getOr<double>("restore_seconds", 0.0);
+        r.products = s.getOr<int>("products", 0);
+        r.gemmCalls = s.getOr<int>("gemm_calls", 0);
+        r.additions = s.getOr<int>("additions", 0);
+        r.additionsBeside = s.getOr<int>("additions_beside", 0);
+        c.checkLeaves = s.getOr<bool>("check_leaves", false);
+        r.leavesChecked = s.getOr<int>("leaves_checked", 0);
+        r.leafWorstRatio = s.getOr<double>("leaf_worst_ratio", 0.0);
         // Records before 2026-11-26 ran every sum in line.
-        c.sumsBeside = s.value("sums", std::string("inline")) == "beside";
-        r.operandBytes = s.value("operand_bytes", std::size_t(0));
-        r.peakDeviceBytes = s.value("peak_device_bytes", std::size_t(0));
-        r.extraBytes = s.value("extra_bytes", std::size_t(0));
-        r.relErrorC = s.value("rel_error_c", -1.0);
-        r.maxErrorC = s.value("max_error_c", -1.0);
-        const json rec = s.value("recovery", json::object());
+        c.sumsBeside = s.getOr<std::string>("sums", "inline") == "beside";
+        r.operandBytes = s.getOr<std::size_t>("operand_bytes", 0);
+        r.peakDeviceBytes = s.getOr<std::size_t>("peak_device_bytes", 0);
+        r.extraBytes = s.getOr<std::size_t>("extra_bytes", 0);
+        r.relErrorC = s.getOr<double>("rel_error_c", -1.0);
+        r.maxErrorC = s.getOr<double>("max_error_c", -1.0);
         r.recovery.level = r.levels;
-        r.recovery.maxUlpsA = rec.value("max_ulps_a", 0.0);
-        r.recovery.maxUlpsB = rec.value("max_ulps_b", 0.0);
-        r.recovery.changedA = rec.value("changed_a", std::int64_t(0));
-        r.recovery.changedB = rec.value("changed_b", std::int64_t(0));
-        for (const json& k : s.value("checks", json::array()))
-            r.checks.push_back({k.value("where", std::string()), k.value("verdict", std::string()), k.value("row", std::int64_t(-1)),
-                                k.value("col", std::int64_t(-1)), k.value("detail", std::string())});
+        if (s.has("recovery")) {
+            const Node rec = s.child("recovery");
+            r.recovery.maxUlpsA = rec.getOr<double>("max_ulps_a", 0.0);
+            r.recovery.maxUlpsB = rec.getOr<double>("max_ulps_b", 0.0);
+            r.recovery.changedA = rec.getOr<std::int64_t>("changed_a", 0);
+            r.recovery.changedB = rec.getOr<std::int64_t>("changed_b", 0);
+        }
+        if (s.has("checks"))
+            for (const Node& k : s.elements("checks"))
+                r.checks.push_back({k.getOr<std::string>("where", ""), k.getOr<std::string>("verdict", ""),
+                                    k.getOr<std::int64_t>("row", -1), k.getOr<std::int64_t>("col", -1),
+                                    k.getOr<std::string>("detail", "")});
         return r;
     } catch (const json::exception& e) {
         throw InputError(std::string("strassen record does not parse: ") + e.what());
+    }
+}
+
+StrassenResult loadStrassenRecord(const std::string& path)
+{
+    try {
+        std::optional<StrassenResult> r = strassenResultFromJson(recordjson::loadRecordText(path));
+        if (!r)
+            throw InputError("not a strassen record");
+        return *r;
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        throw InputError(what.rfind(path, 0) == 0 ? what : path + ": " + what);
     }
 }
 
