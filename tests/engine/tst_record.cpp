@@ -491,6 +491,9 @@ private slots:
         QTest::newRow("version 0") << "/format_version" << "0" << "format_version";
         QTest::newRow("version a fraction") << "/format_version" << "1.5" << "format_version";
         QTest::newRow("negative tile") << "/blocked_gemm/config/tile" << "-32" << "blocked_gemm.config.tile";
+        // get<int>() of a float out of an int's range is undefined behaviour: refused before it.
+        QTest::newRow("tile 1e30") << "/blocked_gemm/config/tile" << "1e30" << "blocked_gemm.config.tile";
+        QTest::newRow("split a fraction") << "/blocked_gemm/plan/split_m" << "2.5" << "blocked_gemm.plan.split_m";
         QTest::newRow("tile over an int") << "/blocked_gemm/config/tile" << "4294967328" << "blocked_gemm.config.tile";
         QTest::newRow("zero split") << "/blocked_gemm/plan/split_m" << "0" << "blocked_gemm.plan.split_m";
         QTest::newRow("negative split") << "/blocked_gemm/plan/split_n" << "-1" << "blocked_gemm.plan.split_n";

@@ -2,6 +2,7 @@
 // on regions + symbolic execution), exact results on integer inputs, error bounds on random ones,
 // A and B recovered, odd shapes, every fault position detected and corrected.
 #include "gigacheck/strassen.hpp"
+#include "test_helpers.hpp"
 
 #include "../../engine/src/families/strassen/recipe.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
@@ -208,6 +209,39 @@ private slots:
         StrassenConfig d = config({64, 64, 64}, 1, StrassenVariant::Winograd);
         d.devices = 2;
         QCOMPARE(buildStrassenSchedule(d).streams, 1);
+    }
+
+    // `gigacheck show` and the lab open a record file through loadStrassenRecord: a saved record
+    // reads back; a damaged one is refused with the file and the field named, never cast (a float
+    // where an integer belongs was undefined behaviour in the reader).
+    void recordFilesLoadOrAreRefusedByName()
+    {
+        const StrassenResult r = run(config({32, 32, 32}, 1, StrassenVariant::Winograd));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto save = [&](const QString& name, const std::string& text) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly))
+                return std::string();
+            f.write(text.data(), qint64(text.size()));
+            return f.fileName().toStdString();
+        };
+        const std::string saved = strassenRecordJson(r);
+        const std::string good = save(QStringLiteral("good.json"), saved);
+        const StrassenResult back = loadStrassenRecord(good);
+        QCOMPARE(back.levels, r.levels);
+        QCOMPARE(back.config.shape.m, std::int64_t(32));
+        std::string damaged = saved;
+        const std::size_t at = damaged.find("\"shape\"");
+        QVERIFY(at != std::string::npos);
+        const std::size_t open = damaged.find('[', at);
+        damaged.replace(open + 1, damaged.find(',', open) - open - 1, "1e30");
+        const std::string bad = save(QStringLiteral("bad.json"), damaged);
+        const QString error = test::inputErrorOf([&] { loadStrassenRecord(bad); });
+        QVERIFY2(error.startsWith(test::qs(bad)), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("strassen.shape[0]")), qPrintable(error));
+        QVERIFY(test::inputErrorOf([&] { loadStrassenRecord(dir.filePath(QStringLiteral("missing.json")).toStdString()); })
+                    .contains(QStringLiteral("missing.json")));
     }
 
     void sumsPlacementIsInTheRecordAndTheReport()

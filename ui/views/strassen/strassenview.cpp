@@ -12,7 +12,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QFile>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -600,30 +599,20 @@ void StrassenView::cancelRun()
 
 bool StrassenView::openRecordFile(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
     try {
-        const std::optional<StrassenResult> r = strassenResultFromJson(file.readAll().toStdString());
-        if (!r) {
-            if (error)
-                *error = QStringLiteral("not a strassen record");
-            return false;
-        }
-        StrassenConfig c = r->config;
+        // The engine's loader: the readers' size and depth limits, errors naming the file.
+        const StrassenResult r = loadStrassenRecord(path.toStdString());
+        StrassenConfig c = r.config;
         c.distribute = c.devices > 1;
         std::shared_ptr<const Schedule> schedule;
         try {
             schedule = std::make_shared<const Schedule>(buildStrassenSchedule(c));
-            if (!spansFitSchedule(*schedule, r->spans))
+            if (!spansFitSchedule(*schedule, r.spans))
                 schedule.reset();  // a record of another build: stage times only, no per-step times
         } catch (const std::exception&) {
             schedule.reset();
         }
-        result_ = *r;
+        result_ = r;
         result_->config.distribute = c.distribute;
         schedule_ = schedule;
         setConfig(result_->config);
