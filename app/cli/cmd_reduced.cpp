@@ -8,22 +8,15 @@
 
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 namespace cli {
 
 namespace {
-std::int64_t parsePositive(const std::string& s)
+constexpr std::int64_t kMaxReps = 1000000;
+std::int64_t parseSize(const std::string& s)
 {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-        v = std::stoll(s, &used);
-    } catch (const std::exception&) {
-        throw gigacheck::InputError("not a number");
-    }
-    if (used != s.size() || v <= 0)
-        throw gigacheck::InputError("expected a positive integer");
-    return v;
+    return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int64_t>::max(), "a positive integer");
 }
 }  // namespace
 
@@ -52,14 +45,18 @@ int reducedCommand(const QStringList& args)
     if (!parser.isSet(QStringLiteral("n")))
         throw gigacheck::InputError("reduced needs --n N (an even matrix size)");
     Config config;
-    config.n = optionValue(parser, QStringLiteral("n"), parsePositive);
+    config.n = optionValue(parser, QStringLiteral("n"), parseSize);
     config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
     config.precision = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return gigacheck::precisionFromString(s); });
     config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
     if (parser.isSet(QStringLiteral("device")))
         config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
-    config.reps = int(optionValue(parser, QStringLiteral("reps"), parsePositive));
-    config.seed = std::uint64_t(optionValue(parser, QStringLiteral("seed"), parsePositive));
+    config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
+        return parseInteger<std::int64_t>(s, 1, kMaxReps, "a repetition count");
+    }));
+    config.seed = optionValue(parser, QStringLiteral("seed"), [](const std::string& s) {
+        return parseInteger<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
+    });
     const Record record = runReduced(config);
     std::cout << report(record) << std::flush;
     const std::string jsonPath = text(parser.value(QStringLiteral("json")));

@@ -7,7 +7,6 @@
 
 #include "gigacheck/strassen.hpp"
 
-#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -21,16 +20,6 @@ QCommandLineOption opt(const char* name, const char* description, const char* va
     if (!valueName)
         return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
     return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description), QString::fromLatin1(valueName));
-}
-
-int wholeNumber(const std::string& text, int min, int max, const char* what)
-{
-    int v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || p != text.data() + text.size() || v < min || v > max)
-        throw InputError(std::string(what) + " '" + text + "' is not a whole number in [" + std::to_string(min) + ", " +
-                         std::to_string(max) + "]");
-    return v;
 }
 
 }  // namespace
@@ -75,7 +64,7 @@ int strassenCommand(const QStringList& args)
     const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
     c.shape = parseShape(value("shape"));
     if (set("levels"))
-        c.levels = wholeNumber(value("levels"), 0, kMaxStrassenLevels, "--levels");
+        c.levels = parseInteger<int>(value("levels"), 0, kMaxStrassenLevels, "a level count (--levels)");
     if (set("variant"))
         c.variant = strassenVariantFromString(value("variant"));
     if (set("type")) {
@@ -92,7 +81,7 @@ int strassenCommand(const QStringList& args)
     if (set("device"))
         c.device = parseDeviceNumber(value("device"));
     if (set("devices"))
-        c.devices = wholeNumber(value("devices"), 1, 64, "--devices");
+        c.devices = parseInteger<int>(value("devices"), 1, 64, "a device count (--devices)");
     if (set("decomposition"))
         c.decomposition = strassenDecompositionFromString(value("decomposition"));
     c.exactRestore = set("exact-restore");
@@ -112,7 +101,7 @@ int strassenCommand(const QStringList& args)
     for (const QString& f : parser.values(QStringLiteral("inject-at")))
         c.faults.push_back(parseStrassenFault(text(f)));
     if (set("seed"))
-        c.seed = std::uint64_t(wholeNumber(value("seed"), 0, 1 << 30, "--seed"));
+        c.seed = parseInteger<std::uint64_t>(value("seed"), 0, 1 << 30, "a seed (--seed)");
     if (set("dist"))
         c.distribution = distributionFromString(value("dist"));
     c.integerInputs = set("integers");

@@ -8,22 +8,15 @@
 
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 namespace cli {
 
 namespace {
+constexpr std::int64_t kMaxReps = 1000000;
 std::int64_t parsePositiveInt(const std::string& s)
 {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-        v = std::stoll(s, &used);
-    } catch (const std::exception&) {
-        throw gigacheck::InputError("not a number");
-    }
-    if (used != s.size() || v <= 0)
-        throw gigacheck::InputError("expected a positive integer");
-    return v;
+    return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int64_t>::max(), "a positive integer");
 }
 
 // "MxN" -> {m, n}
@@ -70,7 +63,7 @@ int transposeCommand(const QStringList& args)
     if (parser.isSet(QStringLiteral("device")))
         config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
     config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
-        return s == "0" ? std::int64_t(0) : parsePositiveInt(s);
+        return parseInteger<std::int64_t>(s, 0, kMaxReps, "a repetition count");
     }));
     const Record record = runTranspose(config);
     std::cout << report(record) << std::flush;

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 
+#include "gigacheck/types.hpp"
+
+#include <charconv>
 #include <string>
 
 namespace cli {
@@ -20,6 +23,22 @@ std::string text(const QString& s);
 template <class Parse>
 auto optionValue(const QCommandLineParser& parser, const QString& name, Parse parse)
     -> decltype(parse(std::string()));
+
+// A whole decimal integer in [min, max], for every command's counts and sizes; anything else
+// (signs, spaces, suffixes, "1e3", a value past T) is an InputError naming what was expected.
+template <class T>
+T parseInteger(const std::string& text, T min, T max, const char* what)
+{
+    T value{};
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end)
+        throw gigacheck::InputError("'" + text + "' is not " + what);
+    if (value < min || value > max)
+        throw gigacheck::InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " +
+                                    std::to_string(max) + "]");
+    return value;
+}
 
 }  // namespace cli
 

@@ -23,20 +23,6 @@ QCommandLineOption option(const char* name, const char* description, std::string
 // An option's values, as in f32|f64, from the enum's name table.
 template <class E> std::string valuesOf() { return joinedNames<E>("|"); }
 
-// A whole decimal integer in [min, max]; anything else (signs, spaces, suffixes) is refused.
-template <class T>
-T integer(const std::string& text, T min, T max, const char* what)
-{
-    T value{};
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw InputError("'" + text + "' is not " + what);
-    if (value < min || value > max)
-        throw InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    return value;
-}
-
 double real(const std::string& text, const char* what)
 {
     double value = 0;
@@ -78,7 +64,7 @@ FaultAt parseInjectAt(const std::string& whole)
     const std::size_t atSign = whole.find('@');
     const std::string text = whole.substr(0, atSign);
     if (atSign != std::string::npos)
-        at.step = integer<int>(whole.substr(atSign + 1), 0, std::numeric_limits<int>::max(),
+        at.step = parseInteger<int>(whole.substr(atSign + 1), 0, std::numeric_limits<int>::max(),
                                "a step number (the fault strikes after that step, from 0)");
     const std::size_t colon = text.find(':');
     const std::string position = text.substr(0, colon);
@@ -86,8 +72,8 @@ FaultAt parseInjectAt(const std::string& whole)
     if (comma == std::string::npos)
         throw InputError("expected R,C, R,C:DELTA or R,C[:DELTA]@STEP (row and column of C, from 0)");
     const auto max = std::numeric_limits<std::int64_t>::max();
-    at.row = integer<std::int64_t>(position.substr(0, comma), 0, max, "a row index");
-    at.col = integer<std::int64_t>(position.substr(comma + 1), 0, max, "a column index");
+    at.row = parseInteger<std::int64_t>(position.substr(0, comma), 0, max, "a row index");
+    at.col = parseInteger<std::int64_t>(position.substr(comma + 1), 0, max, "a column index");
     if (colon != std::string::npos)
         at.delta = real(text.substr(colon + 1), "a number (the value added to C[R,C])");
     return at;
@@ -106,7 +92,7 @@ void parseFaultModel(const std::string& text, FaultSpec& spec)
     }
     if (text.rfind("bitflip:", 0) == 0) {
         spec.model = FaultModel::BitFlip;
-        spec.bit = integer<int>(text.substr(8), 0, 63, "a bit number");
+        spec.bit = parseInteger<int>(text.substr(8), 0, 63, "a bit number");
         return;
     }
     throw InputError("expected delta, bitflip or bitflip:B (B = bit to flip, 0 = least significant)");
@@ -221,18 +207,18 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         n.faults.push_back(OnlineFault{target, at.row, at.col, at.delta, at.step});
     if (set("panel"))
         n.panel = value("panel", [](const std::string& s) {
-            const auto p = integer<std::int64_t>(s, 0, std::numeric_limits<std::int32_t>::max(), "a panel width");
+            const auto p = parseInteger<std::int64_t>(s, 0, std::numeric_limits<std::int32_t>::max(), "a panel width");
             if (p == 0)
                 throw InputError("the panel width must be at least 1");
             return p;
         });
     if (set("check-every"))
-        n.checkEvery = value("check-every", [](const std::string& s) { return integer<int>(s, 0, 1 << 30, "a step count"); });
+        n.checkEvery = value("check-every", [](const std::string& s) { return parseInteger<int>(s, 0, 1 << 30, "a step count"); });
     if (o.scheme == Scheme::Offline)
         n.checkEvery = 0;
     if (set("checksums"))
         n.checksums = value("checksums", [](const std::string& s) {
-            return integer<int>(s, 1, kMaxChecksums, "a number of checksum vectors");
+            return parseInteger<int>(s, 1, kMaxChecksums, "a number of checksum vectors");
         });
 }
 
@@ -288,7 +274,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("device"))
         c.device = value("device", parseDeviceNumber);
     if (set("devices"))
-        c.devices = value("devices", [](const std::string& s) { return integer<int>(s, 1, kMaxRunDevices, "a device count"); });
+        c.devices = value("devices", [](const std::string& s) { return parseInteger<int>(s, 1, kMaxRunDevices, "a device count"); });
     if (set("strategy")) {
         c.planByCostModel = parser.value(QStringLiteral("strategy")) == QStringLiteral("auto");
         if (!c.planByCostModel)
@@ -297,7 +283,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("mem"))
         c.memCapBytes = value("mem", [](const std::string& s) { return parseSize(s); });
     if (set("errors"))
-        c.faults.count = value("errors", [](const std::string& s) { return integer<int>(s, 0, 1 << 20, "a count"); });
+        c.faults.count = value("errors", [](const std::string& s) { return parseInteger<int>(s, 0, 1 << 20, "a count"); });
     if (set("collinear"))
         c.faults.collinear = value("collinear", [](const std::string& s) { return collinearityFromString(s); });
     for (const QString& at : parser.values(QStringLiteral("inject-at"))) {
@@ -320,7 +306,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("fault-scope"))
         c.faults.scope = value("fault-scope", [](const std::string& s) { return faultScopeFromString(s); });
     if (set("seed")) {
-        c.seed = value("seed", [&](const std::string& s) { return integer<std::uint64_t>(s, 0, max64, "a seed"); });
+        c.seed = value("seed", [&](const std::string& s) { return parseInteger<std::uint64_t>(s, 0, max64, "a seed"); });
         c.faults.seed = c.seed;
     }
     if (set("dist"))
@@ -329,7 +315,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.gemm = value("gemm", [](const std::string& s) { return gemmFromString(s); });
     if (set("tile")) {
         c.tile = value("tile", [](const std::string& s) {
-            const int tile = integer<int>(s, 1, 1024, "a tile side");
+            const int tile = parseInteger<int>(s, 1, 1024, "a tile side");
             if (tile != 8 && tile != 16 && tile != 32)
                 throw InputError("the tile side must be 8, 16 or 32");
             return tile;
@@ -368,7 +354,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
 
 int parseDeviceNumber(const std::string& text)
 {
-    return integer<int>(text, 0, 1023, "a CUDA device number");
+    return parseInteger<int>(text, 0, 1023, "a CUDA device number");
 }
 
 }  // namespace cli
