@@ -21,27 +21,6 @@ using namespace gigacheck;
 
 namespace {
 
-QCommandLineOption option(const char* name, const char* description, const char* valueName = nullptr)
-{
-    if (!valueName)
-        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
-                              QString::fromLatin1(valueName));
-}
-
-template <class T>
-T wholeNumber(const std::string& text, T min, T max, const char* what)
-{
-    T value{};
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw InputError("'" + text + "' is not " + what);
-    if (value < min || value > max)
-        throw InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    return value;
-}
-
 // "s2", "none,s1,s4" or "all".
 std::vector<StrategyKind> parseStrategies(const std::string& text)
 {
@@ -116,7 +95,7 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
     const auto value = [&](const char* name, auto parse) {
         return optionValue(parser, QString::fromLatin1(name), parse);
     };
-    c.runs = value("runs", [](const std::string& s) { return wholeNumber<int>(s, 1, 10'000'000, "a run count"); });
+    c.runs = value("runs", [](const std::string& s) { return parseInteger<int>(s, 1, 10'000'000, "a run count"); });
     if (set("shape"))
         c.shape = value("shape", parseShape);
     if (set("type"))
@@ -133,14 +112,14 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
         c.target = value("target", [](const std::string& s) { return campaignTargetFromString(s); });
     if (set("faults-per-run"))
         c.faultsPerRun =
-            value("faults-per-run", [](const std::string& s) { return wholeNumber<int>(s, 1, 1 << 16, "a count"); });
+            value("faults-per-run", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 16, "a count"); });
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
     if (set("device"))
         c.device = value("device", parseDeviceNumber);
     if (set("seed"))
         c.seed = value("seed", [](const std::string& s) {
-            return wholeNumber<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
+            return parseInteger<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
         });
     if (set("dist"))
         c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });

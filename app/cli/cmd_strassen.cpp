@@ -13,42 +13,31 @@
 namespace cli {
 using namespace gigacheck;
 
-namespace {
-
-QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
-{
-    if (!valueName)
-        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description), QString::fromLatin1(valueName));
-}
-
-}  // namespace
-
 int strassenCommand(const QStringList& args)
 {
     QCommandLineParser parser;
     const std::string variants = joinedNames<StrassenVariant>("|");
     parser.addOptions({
-        opt("shape", "A is M x N, B is N x Q (required).", "MxNxQ"),
-        opt("levels", "Strassen levels, 0..4 (1); fewer when a dimension is smaller than 2^L.", "L"),
-        opt("variant", "msmes | winograd | workspace | accumulate (msmes).", "V"),
-        opt("type", "f32 | f64 | tf32 (f32).", "T"),
-        opt("backend", "auto | cpu | cuda (auto).", "B"),
-        opt("device", "CUDA device number.", "N"),
-        opt("devices", "devices to spread the work over (1).", "G"),
-        opt("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
-        opt("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
-        opt("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
-        opt("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
+        option("shape", "A is M x N, B is N x Q (required).", "MxNxQ"),
+        option("levels", "Strassen levels, 0..4 (1); fewer when a dimension is smaller than 2^L.", "L"),
+        option("variant", "msmes | winograd | workspace | accumulate (msmes).", "V"),
+        option("type", "f32 | f64 | tf32 (f32).", "T"),
+        option("backend", "auto | cpu | cuda (auto).", "B"),
+        option("device", "CUDA device number.", "N"),
+        option("devices", "devices to spread the work over (1).", "G"),
+        option("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
+        option("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
+        option("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
+        option("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
                     "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
-        opt("check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
+        option("check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
                             "(one device)."),
-        opt("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
-        opt("seed", "Seed of the inputs (1).", "S"),
-        opt("dist", "uniform | normal | wide (uniform).", "D"),
-        opt("integers", "Small integer inputs: every level is exact."),
-        opt("json", "Write the run record to FILE.", "FILE"),
-        opt("quiet", "Print only the verdict line."),
+        option("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
+        option("seed", "Seed of the inputs (1).", "S"),
+        option("dist", "uniform | normal | wide (uniform).", "D"),
+        option("integers", "Small integer inputs: every level is exact."),
+        option("json", "Write the run record to FILE.", "FILE"),
+        option("quiet", "Print only the verdict line."),
     });
     if (!parseCommandLine(parser, QStringLiteral("strassen"),
                           QStringLiteral("Multiplies A (MxN) by B (NxQ) with memory-efficient Strassen (seed 001): "

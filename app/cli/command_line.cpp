@@ -8,6 +8,14 @@ namespace cli {
 
 std::string text(const QString& s) { return s.toStdString(); }
 
+QCommandLineOption option(const char* name, const char* description, std::string_view valueName)
+{
+    if (valueName.empty())
+        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
+                              QString::fromLatin1(valueName.data(), qsizetype(valueName.size())));
+}
+
 bool parseCommandLine(QCommandLineParser& parser, const QString& command, const QString& description,
                       const QStringList& args)
 {

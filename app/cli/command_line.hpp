@@ -9,6 +9,7 @@
 
 #include <charconv>
 #include <string>
+#include <string_view>
 
 namespace cli {
 
@@ -18,6 +19,9 @@ bool parseCommandLine(QCommandLineParser& parser, const QString& command, const 
                       const QStringList& args);
 
 std::string text(const QString& s);
+
+// An option --name with its help text; with valueName, it takes a value shown as <valueName>.
+QCommandLineOption option(const char* name, const char* description, std::string_view valueName = {});
 
 // The value of an option, converted by parse; a conversion error is rethrown naming the option.
 template <class Parse>

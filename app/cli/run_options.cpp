@@ -12,14 +12,6 @@ using namespace gigacheck;
 
 namespace {
 
-QCommandLineOption option(const char* name, const char* description, std::string_view valueName = {})
-{
-    if (valueName.empty())
-        return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description));
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromUtf8(description),
-                              QString::fromLatin1(valueName.data(), qsizetype(valueName.size())));
-}
-
 // An option's values, as in f32|f64, from the enum's name table.
 template <class E> std::string valuesOf() { return joinedNames<E>("|"); }
 
