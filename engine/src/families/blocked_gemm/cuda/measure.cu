@@ -3,6 +3,7 @@
 
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
+#include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
@@ -95,29 +96,6 @@ void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, I
 }
 
 Index pad32(Index x) { return (x + 31) / 32 * 32; }
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// Median time (ms) of `body` over reps after one warm-up, measured with events on stream s.
-double timeMs(cudaStream_t s, int reps, const std::function<void()>& body)
-{
-    Event a, b;
-    body();  // warm-up: module load, cuBLAS heuristics
-    CUDA_CHECK(cudaStreamSynchronize(s));
-    std::vector<double> t;
-    for (int r = 0; r < reps; ++r) {
-        CUDA_CHECK(cudaEventRecord(a.get(), s));
-        body();
-        CUDA_CHECK(cudaEventRecord(b.get(), s));
-        CUDA_CHECK(cudaEventSynchronize(b.get()));
-        t.push_back(elapsedMs(a.get(), b.get()));
-    }
-    return median(t);
-}
 
 std::string isoDate()
 {

@@ -3,6 +3,7 @@
 
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
+#include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 
@@ -20,29 +21,6 @@ using Index = std::int64_t;
 
 Index pad32(Index x) { return (x + 31) / 32 * 32; }
 std::size_t esz(Precision p) { return p == Precision::F64 ? 8 : 4; }
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// Median ms of body on stream s over reps, after one warm-up.
-double timeMs(cudaStream_t s, int reps, const std::function<void()>& body)
-{
-    Event a, b;
-    body();
-    CUDA_CHECK(cudaStreamSynchronize(s));
-    std::vector<double> t;
-    for (int r = 0; r < reps; ++r) {
-        CUDA_CHECK(cudaEventRecord(a.get(), s));
-        body();
-        CUDA_CHECK(cudaEventRecord(b.get(), s));
-        CUDA_CHECK(cudaEventSynchronize(b.get()));
-        t.push_back(elapsedMs(a.get(), b.get()));
-    }
-    return median(t);
-}
 
 // A stream with a priority (lower number = higher priority), destroyed with its owner.
 class PriorityStream {

@@ -4,6 +4,8 @@
 // reference (every element up to n = 512, else a sample of rows and columns).
 #include "gigacheck/reduced_matmul.hpp"
 
+#include "core/median.hpp"
+#include "core/span_metrics.hpp"
 #include "core/timestamp.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 #include "families/reduced_matmul/ops.hpp"
@@ -32,35 +34,6 @@ double uniform(std::uint64_t k, std::uint64_t seed)  // counter-based, in (-1, 1
     x *= 0xc4ceb9fe1a85ec53ULL;
     x ^= x >> 33;
     return double(x >> 11) / double(std::uint64_t(1) << 53) * 2 - 1;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// The envelope's metrics from the spans: execute time, busy time per queue, bytes, flops.
-Metrics metricsOf(const std::vector<Span>& spans)
-{
-    Metrics m;
-    if (spans.empty())
-        return m;
-    double first = spans.front().start, last = spans.front().end;
-    for (const Span& s : spans) {
-        first = std::min(first, s.start);
-        last = std::max(last, s.end);
-        m.queueBusySeconds[int(s.queue)] += s.end - s.start;
-        m.flops += s.flops;
-        if (s.queue == Queue::Compute)
-            m.bytesDevice += s.bytes;
-        else
-            m.bytesHostLink += s.bytes;
-    }
-    m.executeSeconds = last - first;
-    if (m.executeSeconds > 0)
-        m.gflops = m.flops / m.executeSeconds / 1e9;
-    return m;
 }
 
 // Median over the timed repetitions (k > 0) of the time each repetition of `who` took (all its
@@ -135,7 +108,7 @@ template <class T> void runTyped(Record& rec, Backend& backend)
     request.inputs = &inputs;
     ExecutionResult result = backend.execute(request);
     rec.spans = std::move(result.spans);
-    rec.metrics = metricsOf(rec.spans);
+    rec.metrics = metricsOfSpans(rec.spans);
     rec.metrics.peakBufferBytes = result.peakBufferBytes;
     rec.metrics.usefulFlops = rec.counts.flops;
     rec.metrics.hostBytesRequired = (a.size() + b.size() + c.size()) * sizeof(T);

@@ -3,6 +3,8 @@
 // element, fill the record from the spans.
 #include "gigacheck/transpose.hpp"
 
+#include "core/median.hpp"
+#include "core/span_metrics.hpp"
 #include "core/timestamp.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
 #include "families/transpose/ops.hpp"
@@ -16,32 +18,6 @@
 namespace gigacheck::transpose {
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// The envelope's metrics from the spans: execute time, busy time per queue, bytes.
-Metrics metricsOf(const std::vector<Span>& spans)
-{
-    Metrics m;
-    if (spans.empty())
-        return m;
-    double first = spans.front().start, last = spans.front().end;
-    for (const Span& s : spans) {
-        first = std::min(first, s.start);
-        last = std::max(last, s.end);
-        m.queueBusySeconds[int(s.queue)] += s.end - s.start;
-        if (s.queue == Queue::Compute)
-            m.bytesDevice += s.bytes;
-        else
-            m.bytesHostLink += s.bytes;
-    }
-    m.executeSeconds = last - first;
-    return m;
-}
 
 std::unique_ptr<Backend> backendFor(const Config& config, BackendKind kind)
 {
@@ -118,7 +94,7 @@ Record runTranspose(const Config& config)
 
     rec.devices = {backend->device()};
     rec.spans = std::move(result.spans);
-    rec.metrics = metricsOf(rec.spans);
+    rec.metrics = metricsOfSpans(rec.spans);
     rec.metrics.peakBufferBytes = result.peakBufferBytes;
     rec.metrics.hostBytesRequired = data.size() * sizeof(std::uint32_t);
     // reps 0: one call, no warm-up (cache simulation). In place, the calls alternate between the

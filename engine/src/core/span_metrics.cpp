@@ -1,0 +1,29 @@
+#include "core/span_metrics.hpp"
+
+#include <algorithm>
+
+namespace gigacheck {
+
+Metrics metricsOfSpans(const std::vector<Span>& spans)
+{
+    Metrics m;
+    if (spans.empty())
+        return m;
+    double first = spans.front().start, last = spans.front().end;
+    for (const Span& s : spans) {
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+        m.queueBusySeconds[int(s.queue)] += s.end - s.start;
+        m.flops += s.flops;
+        if (s.queue == Queue::Compute)
+            m.bytesDevice += s.bytes;
+        else
+            m.bytesHostLink += s.bytes;
+    }
+    m.executeSeconds = last - first;
+    if (m.executeSeconds > 0)
+        m.gflops = m.flops / m.executeSeconds / 1e9;
+    return m;
+}
+
+}  // namespace gigacheck
