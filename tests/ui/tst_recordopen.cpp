@@ -128,6 +128,21 @@ private slots:
         qInfo("messages: %s", qPrintable(error));
     }
 
+    // Every family's loader names the file already; the lab says "Cannot open <path>: <why>", so
+    // the reason must not repeat the path. A float where an integer belongs names its field.
+    void damagedRecordsOfEveryFamilyNameTheFieldOnce()
+    {
+        MainWindow window;
+        for (const char* name : {"strassen-integers-as-floats", "online-integers-as-floats"}) {
+            const QString path = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/") + QLatin1String(name) +
+                                 QStringLiteral(".json");
+            QString error;
+            QVERIFY(!window.openRecord(path, &error));
+            QVERIFY2(!error.contains(path), qPrintable(error));
+            QVERIFY2(error.contains(QStringLiteral("must be an integer")), qPrintable(error));
+        }
+    }
+
     void savedRecordRoundTrips()
     {
         MainWindow window;

@@ -48,7 +48,14 @@ template <class F> bool reportingFailure(F&& f, QString* error)
 
 bool MainWindow::openRecord(const QString& path, QString* error)
 {
-    return reportingFailure([&] {
+    // The engine's loaders name the file; every caller here says "Cannot open <path>: <why>".
+    const auto withoutPath = [&](bool opened) {
+        const QString prefix = path + QStringLiteral(": ");
+        if (!opened && error && error->startsWith(prefix))
+            error->remove(0, prefix.size());
+        return opened;
+    };
+    return withoutPath(reportingFailure([&] {
         // The lab draws blocked GEMM records; another family's record goes to its view, or is
         // refused by name until its view exists (the family adds its branch here).
         const std::string family = recordFamilyOfFile(path.toStdString());
@@ -72,7 +79,7 @@ bool MainWindow::openRecord(const QString& path, QString* error)
         showRecord(loadRecord(path.toStdString()));
         addRecent(path);
         setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
-    }, error);
+    }, error));
 }
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
