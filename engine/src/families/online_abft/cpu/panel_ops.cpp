@@ -1,5 +1,6 @@
 #include "families/online_abft/cpu/panel_ops.hpp"
 
+#include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/vote_rule.hpp"
 
 #include <cblas.h>
@@ -109,26 +110,6 @@ template <class T> void applyPlanned(cpu::OpContext& c, PlannedFault& f, T* cell
     f.applied = true;
 }
 
-InjectEvent injectEvent(const Operation& op, const PlannedFault& f, const Shape& s, int step)
-{
-    Injection inj;
-    inj.block = BlockIndex{0, 0, step};
-    inj.target = f.at.target == OnlineTarget::ChecksumRow   ? FaultTarget::ChecksumRow
-                 : f.at.target == OnlineTarget::ChecksumCol ? FaultTarget::ChecksumCol
-                                                            : FaultTarget::Result;
-    inj.localRow = f.at.target == OnlineTarget::ChecksumRow ? s.m + f.at.row : f.at.row;
-    inj.localCol = f.at.target == OnlineTarget::ChecksumCol ? s.q + f.at.col : f.at.col;
-    inj.globalRow = f.at.target == OnlineTarget::ChecksumRow ? -1 : f.at.row;
-    inj.globalCol = f.at.target == OnlineTarget::ChecksumCol ? -1 : f.at.col;
-    inj.model = f.model;
-    inj.delta = f.delta;
-    inj.bit = f.bit;
-    inj.before = f.before;
-    inj.after = f.after;
-    inj.applied = f.applied;
-    return InjectEvent{op.id, inj, 0};
-}
-
 template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
 {
     OnlineInputs& in = inputsOf(c.request);
@@ -188,7 +169,7 @@ template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOu
             applyPlanned(c, f, faultCell<T>(c, f));
         }
         if (f.at.target != OnlineTarget::A && f.at.target != OnlineTarget::B)
-            out.injections.push_back(injectEvent(op, f, s, step));
+            out.injections.push_back(injectionEvent(op.id, f, s, step));
     }
     if (in.scheme != Scheme::Tmr)
         reportSnapshot<T>(c, op);

@@ -21,6 +21,7 @@
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
 #include "families/online_abft/host_check.hpp"
+#include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/inputs.hpp"
 
 #include <algorithm>
@@ -513,22 +514,7 @@ void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span
         ++n;
         if (f.at.target == OnlineTarget::A || f.at.target == OnlineTarget::B)
             continue;  // an input fault is reported as such by the check that finds it
-        Injection inj;
-        inj.block = BlockIndex{0, 0, op.block.k};
-        inj.target = f.at.target == OnlineTarget::ChecksumRow   ? FaultTarget::ChecksumRow
-                     : f.at.target == OnlineTarget::ChecksumCol ? FaultTarget::ChecksumCol
-                                                                : FaultTarget::Result;
-        inj.localRow = f.at.target == OnlineTarget::ChecksumRow ? sh.m + f.at.row : f.at.row;
-        inj.localCol = f.at.target == OnlineTarget::ChecksumCol ? sh.q + f.at.col : f.at.col;
-        inj.globalRow = f.at.target == OnlineTarget::ChecksumRow ? -1 : f.at.row;
-        inj.globalCol = f.at.target == OnlineTarget::ChecksumCol ? -1 : f.at.col;
-        inj.model = f.model;
-        inj.delta = f.delta;
-        inj.bit = f.bit;
-        inj.before = f.before;
-        inj.after = f.after;
-        inj.applied = true;
-        out.injections.push_back({op.id, inj, 0});
+        out.injections.push_back(injectionEvent(op.id, f, sh, op.block.k));
     }
 }
 
