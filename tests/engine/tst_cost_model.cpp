@@ -402,6 +402,12 @@ private slots:
             ops += e.ops;
         QCOMPARE(std::size_t(ops), r.spans.size());
         QVERIFY(test::qs(formatReport(back)).contains(QStringLiteral("total: predicted")));
+        // Fill and drain: the first loads before the first product, the last store after the last.
+        QVERIFY(c.measuredEnds.fillSeconds > 0);
+        QVERIFY(c.measuredEnds.drainSeconds > 0);
+        QVERIFY(c.predictedEnds.fillSeconds > 0);
+        QVERIFY(c.predictedEnds.fillSeconds + c.predictedEnds.drainSeconds < c.predictedTotal);
+        QVERIFY(test::qs(formatReport(back)).contains(QStringLiteral("fill + drain (no product running): predicted")));
 
         // A record without a prediction (older records) opens and reports nothing of it.
         RunRecord old = r;
@@ -438,6 +444,26 @@ private slots:
         QCOMPARE(back.ceilings.copyRates[1].h2dLoadedGBs, 22.5);
         QCOMPARE(back.ceilings.copyRates[0].d2hLoadedGBs, 7.0);
         QVERIFY(hasMeasuredRates(back.ceilings));
+    }
+
+    // Fill and drain from spans: the first product starts 1 s after the first load, the store ends
+    // 1.5 s after the last product; the repair pass after the run does not count.
+    void fillAndDrainAreTheEndsWithoutAProduct()
+    {
+        const auto span = [](OpKind kind, double start, double end) {
+            Span s;
+            s.kind = kind;
+            s.start = start;
+            s.end = end;
+            return s;
+        };
+        const std::vector<Span> spans{span(OpKind::CopyH2D, 0, 1),   span(OpKind::Product, 1, 5),
+                                      span(OpKind::Product, 4, 8),   span(OpKind::CopyD2H, 8, 9.5),
+                                      span(OpKind::Recompute, 9.5, 20)};
+        const FillDrain f = fillDrainOf(spans);
+        QCOMPARE(f.fillSeconds, 1.0);
+        QCOMPARE(f.drainSeconds, 1.5);
+        QCOMPARE(fillDrainOf({span(OpKind::CopyH2D, 0, 1)}).fillSeconds, 0.0);  // no product: nothing to say
     }
 };
 

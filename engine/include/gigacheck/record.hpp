@@ -124,8 +124,16 @@ struct PredictionError {
     double predictedSeconds = 0, measuredSeconds = 0;
     double errorPercent() const { return measuredSeconds > 0 ? 100 * (predictedSeconds / measuredSeconds - 1) : 0; }
 };
+// The ends of a run where the compute queue has nothing to do: fill, from the first op's start to
+// the first product's; drain, from the last product's end to the last op's (the first loads and
+// the last store, which no strategy overlaps with a product).
+struct FillDrain {
+    double fillSeconds = 0, drainSeconds = 0;
+};
+FillDrain fillDrainOf(const std::vector<Span>& spans);
 struct PredictionComparison {
     double predictedTotal = 0, measuredTotal = 0;
+    FillDrain predictedEnds, measuredEnds;
     std::vector<PredictionError> perKind;
     double errorPercent() const { return measuredTotal > 0 ? 100 * (predictedTotal / measuredTotal - 1) : 0; }
 };

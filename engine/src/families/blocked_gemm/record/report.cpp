@@ -216,6 +216,17 @@ void writePrediction(std::ostream& out, const RunRecord& r)
     out << "Predicted (cost model: " << r.predictionSource << "):\n";
     out << "  total: predicted " << seconds(c.predictedTotal) << ", measured " << seconds(c.measuredTotal)
         << ", error " << percent(c.errorPercent()) << "\n";
+    // Fill and drain: what the first loads and the last store cost before and after every product.
+    const auto share = [](double part, double whole) {
+        std::ostringstream o;
+        o << std::fixed << std::setprecision(1) << (whole > 0 ? 100 * part / whole : 0) << " %";
+        return o.str();
+    };
+    const FillDrain& p = c.predictedEnds;
+    const FillDrain& m = c.measuredEnds;
+    out << "  fill + drain (no product running): predicted " << seconds(p.fillSeconds) << " + " << seconds(p.drainSeconds)
+        << " (" << share(p.fillSeconds + p.drainSeconds, c.predictedTotal) << "), measured " << seconds(m.fillSeconds)
+        << " + " << seconds(m.drainSeconds) << " (" << share(m.fillSeconds + m.drainSeconds, c.measuredTotal) << ")\n";
     for (const PredictionError& e : c.perKind)
         out << "  " << e.kind << " (" << e.ops << " ops): predicted " << seconds(e.predictedSeconds) << ", measured "
             << seconds(e.measuredSeconds) << ", error " << percent(e.errorPercent()) << "\n";
