@@ -140,6 +140,7 @@ struct StrategyRun {
     std::string splits;
     double predictedSeconds = 0;  // the cost model's total for the same schedule
     double blockGemmSeconds = 0;  // the plan's products as device-resident cuBLAS GEMMs of their shapes
+    FillDrain measuredEnds, predictedEnds;  // no product running: the first loads, the last store
 };
 
 // Issue 13's GEMM roof "at those block shapes": every product of the plan timed as one cuBLAS GEMM
@@ -162,6 +163,13 @@ double blockGemmSeconds(const Plan& plan)
                 total += it->second;
             }
     return total;
+}
+
+// "35.1 / 33.0": the measured and the predicted time without a product running, in ms.
+std::string fillDrainText(const StrategyRun& r)
+{
+    const auto ms = [](const FillDrain& f) { return fixed(1e3 * (f.fillSeconds + f.drainSeconds), 1); };
+    return ms(r.measuredEnds) + " / " + ms(r.predictedEnds);
 }
 
 // Issue 13's bound of a run: the GEMM roof at its blocks' shapes or the host link for its blocks'
@@ -203,7 +211,10 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, const CostModel& model, 
     const ExecutionResult r = backend.execute(req);
     StrategyRun out;
     out.seconds = r.wallSeconds;
-    out.predictedSeconds = predictSchedule(schedule, model, "f32", elementSize(Precision::F32)).totalSeconds;
+    const Prediction predicted = predictSchedule(schedule, model, "f32", elementSize(Precision::F32));
+    out.predictedSeconds = predicted.totalSeconds;
+    out.predictedEnds = fillDrainOf(predicted.spans);
+    out.measuredEnds = fillDrainOf(r.spans);
     out.peak = r.peakBufferBytes;
     out.products = plan.productCount();
     out.splits = std::to_string(plan.splitM) + "x" + std::to_string(plan.splitN) + "x" + std::to_string(plan.splitQ);
@@ -277,7 +288,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     cuda::linkBandwidth(h2d, d2h);
     const CostModel model = benchModel(*backend, o.quick, out);
     // Predicted vs measured per strategy and cap, and the planner's choice beside the best measured.
-    Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "target"});
+    Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "fill+drain ms (meas / pred)",
+             "target"});
 
     Table t({"N", "cap", "strategy", "splits m/n/q", "seconds", "GFLOP/s", "vs in-core", "vs cublasXt best",
              "vs in-core bound", "vs bound", "bound by", "verdicts", "target"});
@@ -332,10 +344,12 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"gemm_seconds", bound.gemmSeconds}, {"in_core_gemm_seconds", bound.inCoreGemmSeconds},
                                 {"block_gemm_seconds", r.blockGemmSeconds}, {"link_seconds", bound.linkSeconds}, {"peak_bytes", r.peak}, {"cap_bytes", cap},
                                 {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest},
-                                {"predicted_seconds", r.predictedSeconds}});
+                                {"predicted_seconds", r.predictedSeconds},
+                                {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
+                                {"predicted_fill_drain_seconds", r.predictedEnds.fillSeconds + r.predictedEnds.drainSeconds}});
                 const double error = r.predictedSeconds / r.seconds - 1;
                 p.add({std::to_string(n), capName, std::string(toString(s)), r.splits, fixed(r.seconds, 3),
-                       fixed(r.predictedSeconds, 3), percent(error),
+                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r),
                        std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED"});
                 bestMeasured = std::min(bestMeasured, r.seconds);
                 if (bestMeasured == r.seconds)
@@ -359,12 +373,13 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                        percent(bound.inCoreSeconds / r.seconds), percent(bound.seconds / r.seconds), bound.by,
                        r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean", bound.verdict(r.seconds)});
                 p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),
-                       fixed(r.predictedSeconds, 3), percent(error),
+                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r),
                        std::string(std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED") + "; best measured " +
                            bestName + " " + fixed(std::min(bestMeasured, r.seconds), 3) + " s" +
                            (r.seconds <= bestMeasured ? " (auto is best)" : " (auto " + percent(r.seconds / bestMeasured - 1) + " slower)")});
                 rows.push_back({{"n", n}, {"cap", capName}, {"strategy", "auto"}, {"chosen", chosen},
                                 {"splits", r.splits}, {"seconds", r.seconds}, {"predicted_seconds", r.predictedSeconds},
+                                {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"bound_seconds", bound.seconds}, {"block_gemm_seconds", r.blockGemmSeconds},
                                 {"best_measured", bestName}, {"best_measured_seconds", bestMeasured},
                                 {"explanation", choice.plan.explanation}});
