@@ -157,6 +157,28 @@ private slots:
         QCOMPARE(model.runLabel(0), std::string("s4"));
     }
 
+    // Fill and drain (issue 13's lesson): no product runs before the first one and after the last;
+    // the repair pass after the run is not part of them, and each run keeps its own ends.
+    void runEndsAreTheFillAndTheDrain()
+    {
+        TimelineModel model;
+        const int run = model.addRun("s2");
+        model.addSpans(run, {span(Queue::H2D, 0, OpKind::CopyH2D, 0.5, 1.25), span(Queue::Compute, 0, OpKind::Product, 1.25, 3),
+                             span(Queue::Compute, 1, OpKind::Product, 2, 4), span(Queue::D2H, 0, OpKind::CopyD2H, 4, 4.5),
+                             span(Queue::Compute, 0, OpKind::Recompute, 5, 9)});
+        QVERIFY(model.runEnds(run).hasProduct);
+        QCOMPARE(model.runEnds(run).fill(), 0.75);
+        QCOMPARE(model.runEnds(run).drain(), 0.5);
+        const int other = model.addRun("transpose");
+        model.addSpans(other, {span(Queue::Compute, 0, OpKind::CopyH2D, 0, 1)});
+        QVERIFY(!model.runEnds(other).hasProduct);
+        QCOMPARE(model.runEnds(other).fill(), 0.0);
+        model.keepOnlyLastRun();
+        QVERIFY(!model.runEnds(0).hasProduct);
+        model.clear();
+        QCOMPARE(model.runCount(), 0);
+    }
+
     void predictedSpansAreLanesOfTheirOwn()
     {
         TimelineModel model;

@@ -114,6 +114,12 @@ private slots:
         // Between lanes: nothing.
         const QPoint between(pixel.x(), int(view.plot()->yAxis->coordToPixel(lane + 0.5)));
         QVERIFY(view.tooltipAt(between).isEmpty());
+        // Before the first product, where that lane has no span: the run's fill (0.5 ms of loads
+        // and checksums before step 0's product), with fill + drain of the whole run.
+        const QPoint fill(int(view.plot()->xAxis->coordToPixel(2.5e-4)), pixel.y());
+        const QString fillText = view.tooltipAt(fill);
+        QVERIFY2(fillText.contains(QStringLiteral("<b>fill</b>: 500.0 µs")), qPrintable(fillText));
+        QVERIFY2(fillText.contains(QStringLiteral("fill + drain")), qPrintable(fillText));
     }
 
     void plotsFollowThePalette()

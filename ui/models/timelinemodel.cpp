@@ -5,10 +5,25 @@
 
 namespace gigacheck::ui {
 
+void RunEnds::note(const Span& s)
+{
+    if (s.kind == OpKind::Recompute)
+        return;  // the repair pass after the run
+    start = hasSpan ? std::min(start, s.start) : s.start;
+    end = hasSpan ? std::max(end, s.end) : s.end;
+    hasSpan = true;
+    if (s.kind != OpKind::Product)
+        return;
+    firstProduct = hasProduct ? std::min(firstProduct, s.start) : s.start;
+    lastProduct = hasProduct ? std::max(lastProduct, s.end) : s.end;
+    hasProduct = true;
+}
+
 int TimelineModel::addRun(const std::string& label)
 {
     runLabels_.push_back(label);
     predictionOf_.push_back(-1);
+    ends_.emplace_back();
     const int run = runCount() - 1;
     // The three queues of stream 0 exist from the start so lanes do not jump as spans arrive.
     for (Queue q : {Queue::H2D, Queue::Compute, Queue::D2H})
@@ -26,6 +41,7 @@ void TimelineModel::clear()
 {
     runLabels_.clear();
     predictionOf_.clear();
+    ends_.clear();
     lanes_.clear();
     spanCount_ = 0;
     endTime_ = 0;
@@ -41,6 +57,7 @@ void TimelineModel::keepOnlyLastRun()
         l.run = 0;
     runLabels_ = {runLabels_.back()};
     predictionOf_ = {-1};
+    ends_ = {ends_.back()};
     spanCount_ = 0;
     endTime_ = 0;
     for (const auto& l : lanes_) {
@@ -57,6 +74,7 @@ void TimelineModel::removeRunsFrom(int run)
     std::erase_if(lanes_, [run](const TimelineLane& l) { return l.run >= run; });
     runLabels_.resize(std::size_t(run));
     predictionOf_.resize(std::size_t(run));
+    ends_.resize(std::size_t(run));
     spanCount_ = 0;
     endTime_ = 0;
     for (const auto& l : lanes_) {
@@ -95,6 +113,7 @@ void TimelineModel::addSpans(int run, const Span* spans, std::size_t count)
         lane.spans.insert(pos, s);
         lane.maxDuration = std::max(lane.maxDuration, s.end - s.start);
         endTime_ = std::max(endTime_, s.end);
+        ends_[std::size_t(run)].note(s);
     }
     spanCount_ += count;
 }

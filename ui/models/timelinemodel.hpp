@@ -20,6 +20,17 @@ struct TimelineLane {
     double maxDuration = 0;   // lets a range query start early enough to catch long spans
 };
 
+// A run's ends without a product running (blocked GEMM runs, issue 13): fill from its first
+// span's start to its first product's start, drain from its last product's end to its last span's
+// end (the repair pass after a run does not count).
+struct RunEnds {
+    bool hasSpan = false, hasProduct = false;
+    double start = 0, firstProduct = 0, lastProduct = 0, end = 0;
+    double fill() const { return hasProduct ? firstProduct - start : 0; }
+    double drain() const { return hasProduct ? end - lastProduct : 0; }
+    void note(const Span& s);  // widens the ends by a span that arrived
+};
+
 class TimelineModel {
 public:
     // Runs are shown top to bottom in the order they were added; the label names their lanes.
@@ -49,6 +60,7 @@ public:
     std::size_t spanCount() const { return spanCount_; }
     std::size_t spanCount(int run) const;
     double endTime() const { return endTime_; }
+    const RunEnds& runEnds(int run) const { return ends_[std::size_t(run)]; }
 
     // Index range [first, last) of the spans of lane that may overlap [t0, t1].
     std::pair<std::size_t, std::size_t> visibleRange(int lane, double t0, double t1) const;
@@ -60,6 +72,7 @@ private:
 
     std::vector<std::string> runLabels_;
     std::vector<int> predictionOf_;  // per run: the measured run it predicts, or -1
+    std::vector<RunEnds> ends_;      // per run
     std::vector<TimelineLane> lanes_;
     std::size_t spanCount_ = 0;
     double endTime_ = 0;

@@ -2,6 +2,7 @@
 // than a pixel merged with their neighbours of the same kind, so 100 000 spans stay smooth.
 #pragma once
 
+#include "models/timelinemapper.hpp"
 #include "models/timelinemodel.hpp"
 
 #include <qcustomplot.h>
@@ -25,6 +26,9 @@ protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
 
 private:
+    // Each blocked GEMM run's fill and drain (no product running) as shaded, labelled bands.
+    void drawEnds(QCPPainter* painter, const TimeMapper& tm, const QRect& clip) const;
+
     const TimelineModel* model_;
     int lastRectCount_ = 0;
 };

@@ -63,6 +63,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     QStringList legend;
     for (const auto& [color, label] : legendEntries())
         legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
+    legend << QStringLiteral("<span style='color:gray'>┆▒┆</span> fill / drain: no product running");
     legend_ = new QLabel(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
                              QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
                          this);
@@ -287,7 +288,7 @@ QString TimelineView::tooltipAt(const QPoint& pixel) const
     const double tolerance = 2 * std::abs(plot_->xAxis->pixelToCoord(1) - plot_->xAxis->pixelToCoord(0));
     const Span* s = model_.spanAt(lane, t, tolerance);
     if (!s)
-        return {};
+        return endsTooltip(model_.runEnds(model_.lane(lane).run), t);
     QString prediction;
     if (const Span* measured = model_.measuredTwin(model_.lane(lane).run, s->opId)) {
         const double p = s->end - s->start, m = measured->end - measured->start;
@@ -296,6 +297,21 @@ QString TimelineView::tooltipAt(const QPoint& pixel) const
                          .arg(m > 0 ? QStringLiteral("%1 %").arg(100 * (p / m - 1), 0, 'f', 1) : QStringLiteral("-"));
     }
     return prediction.isEmpty() ? tooltipText(s) : tooltipText(s) + prediction;
+}
+
+QString TimelineView::endsTooltip(const RunEnds& e, double t) const
+{
+    if (!e.hasProduct)
+        return {};
+    if (t >= e.start && t < e.firstProduct)
+        return QStringLiteral("<b>fill</b>: %1 before the first product starts (its first loads)<br>"
+                              "fill + drain: %2 of the run's %3 with no product running")
+            .arg(durationText(e.fill()), durationText(e.fill() + e.drain()), durationText(e.end - e.start));
+    if (t > e.lastProduct && t <= e.end)
+        return QStringLiteral("<b>drain</b>: %1 after the last product ends (the last store)<br>"
+                              "fill + drain: %2 of the run's %3 with no product running")
+            .arg(durationText(e.drain()), durationText(e.fill() + e.drain()), durationText(e.end - e.start));
+    return {};
 }
 
 QString TimelineView::tooltipText(const Span* s) const

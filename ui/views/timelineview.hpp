@@ -52,6 +52,8 @@ private:
     void showComparisons(const RecordPtr& fromFile, const RecordPtr& previous);
     // The record's predicted spans as lanes of their own beside its measured ones.
     void showPrediction(const RunRecord& r);
+    // Over a run's fill or drain band (no span there): what it is and how long.
+    QString endsTooltip(const RunEnds& e, double t) const;
     QString tooltipText(const Span* s) const;
     void updateLanes();
     void scheduleReplot();
