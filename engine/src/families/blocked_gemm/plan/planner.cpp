@@ -2,6 +2,7 @@
 // candidate is first bounded from below in closed form (cheap), then the candidates are simulated
 // in order of their bound until no remaining bound can beat the best prediction.
 #include "gigacheck/cost_model.hpp"
+#include "gigacheck/record.hpp"
 
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 
@@ -351,13 +352,16 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     if (!refusals.empty())
         why << " Not possible: " << refusals;
     const Busy busy = busyOf(bestPrediction);
+    const FillDrain ends = fillDrainOf(bestPrediction.spans);
     why << " Chosen: strategy " << toString(p.strategy) << " (" << describe(p.strategy) << "), "
         << splitsText(p.splitM, p.splitN, p.splitQ) << " splits, predicted " << seconds(best)
         << ", the smallest prediction";
     if (!bestPrediction.spans.empty()) {
         const char* bound = busy.compute >= std::max(busy.h2d, busy.d2h) ? "compute" : busy.h2d >= busy.d2h ? "H2D" : "D2H";
         why << " (busy: compute " << seconds(busy.compute) << ", H2D " << seconds(busy.h2d) << ", D2H "
-            << seconds(busy.d2h) << "; bound by " << bound << ", the rest is fill, drain and waits)";
+            << seconds(busy.d2h) << "; bound by " << bound << ", the rest is fill, drain and waits; fill "
+            << seconds(ends.fillSeconds) << " before the first product, drain " << seconds(ends.drainSeconds)
+            << " after the last)";
     }
     why << ". " << planSentence(p)
         << " Blocks are equal but the last (which takes the remainder): unequal first and last blocks are not "
