@@ -4,6 +4,7 @@
 // variants, and every fault position caught.
 #include "gigacheck/strassen.hpp"
 
+#include "families/strassen/bench/shared_target_products.hpp"
 #include "gpu_available.hpp"
 
 #include <QtTest>
@@ -59,6 +60,28 @@ private slots:
                         if (v != StrassenVariant::Workspace)
                             QCOMPARE(r.extraBytes, std::size_t(0));
                     }
+    }
+
+    // The seed's way (every product of a stage at once, atomic adds) and the lab's ordered rounds
+    // lose no update: on small integers both equal the serial stage bit for bit (bench strassen's
+    // "atomics against ordering" table rests on this).
+    void atomicAndOrderedStagesLoseNoUpdate()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (std::int64_t n : {std::int64_t(256), std::int64_t(1024)}) {
+                const auto stages = strassen::measureSharedTargetProducts(0, n, p, 1);
+                QCOMPARE(stages.size(), std::size_t(2));
+                QCOMPARE(stages[0].stage, 2);
+                QCOMPARE(stages[0].products, 4);
+                QCOMPARE(stages[1].products, 3);
+                for (const auto& t : stages) {
+                    QCOMPARE(t.rounds, 2);  // stage 2: {M1, M4}, {M2, M3}; stage 5: {M0}, {M5, M6}
+                    QVERIFY2(t.orderedExact, ("ordered, stage " + std::to_string(t.stage)).c_str());
+                    QVERIFY2(t.atomicExact, ("atomic, stage " + std::to_string(t.stage)).c_str());
+                    QVERIFY(t.serialSeconds > 0 && t.orderedSeconds > 0 && t.atomicSeconds > 0);
+                }
+            }
     }
 
     void multiTargetKernelIsExactOnIntegers()

@@ -9,6 +9,7 @@
 
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
+#include "families/strassen/bench/shared_target_products.hpp"
 #include "gigacheck/backend.hpp"
 
 #include <cstddef>
@@ -59,6 +60,9 @@ struct Api {
     double (*strassenCublasGemmSeconds)(const Shape&, Precision, bool tf32, int device, int repetitions) = nullptr;
     double (*strassenDeviceCopyGBs)(int device) = nullptr;
     double (*strassenPeerCopyGBs)(int from, int to) = nullptr;
+    // families/strassen/bench/shared_target_products.hpp
+    std::vector<strassen::SharedTargetTiming> (*strassenSharedTargetProducts)(int device, std::int64_t n, Precision,
+                                                                              int repetitions) = nullptr;
 
     // families/transpose/cuda/device_transpose.hpp
     bool (*transposeAvailable)(std::string* why) = nullptr;

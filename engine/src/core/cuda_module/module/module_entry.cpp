@@ -10,6 +10,7 @@
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/strassen/bench/rates.hpp"
+#include "families/strassen/bench/shared_target_products.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
 #include "families/transpose/ops.hpp"
@@ -43,6 +44,7 @@ Api makeApi()
     api.strassenCublasGemmSeconds = &strassen::cublasGemmSeconds;
     api.strassenDeviceCopyGBs = &strassen::deviceCopyGBs;
     api.strassenPeerCopyGBs = &strassen::peerCopyGBs;
+    api.strassenSharedTargetProducts = &strassen::measureSharedTargetProducts;
     api.transposeAvailable = &transpose::device::available;
     api.transposeDeviceCopyGbps = &transpose::device::deviceCopyGbps;
     api.transposeDatasheetPeakGbps = &transpose::device::datasheetPeakGbps;

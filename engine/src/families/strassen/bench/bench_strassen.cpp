@@ -2,7 +2,8 @@
 // process, N = 1024 ... 32768 (bounded by the device's memory): time, speedup, extra device memory,
 // error of C (FP64 reference where the host can afford it), recovery error of A and B; the
 // crossover N; the seed's performance model (section 3.5.2) from measured rates beside the
-// measured time, per stage for the largest run; and the multi-device model (seed figure 4.4).
+// measured time, per stage for the largest run; the multi-device model (seed figure 4.4); and
+// atomics against ordering for the products of a stage that share C blocks (shared_target_table).
 #include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
 
@@ -10,6 +11,7 @@
 #include "core/table.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
 #include "families/strassen/bench/rates.hpp"
+#include "families/strassen/bench/shared_target_table.hpp"
 #include "families/strassen/ops.hpp"
 
 #include <nlohmann/json.hpp>
@@ -305,6 +307,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
         mt.print(out);
     }
 
+    const nlohmann::json atomicsJson = strassen::printSharedTargetTable(ordinal, quick, info.memoryBytes, out, err);
+
     if (!jsonPath.empty()) {
         std::ofstream f(jsonPath);
         f << nlohmann::json{{"suite", "strassen"},
@@ -313,7 +317,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                             {"link_gbs", linkGBs},
                             {"rows", rows},
                             {"stages", stagesJson},
-                            {"multi_device_model", multiJson}}
+                            {"multi_device_model", multiJson},
+                            {"atomics_vs_ordering", atomicsJson}}
                  .dump(1)
           << "\n";
     }
