@@ -2,6 +2,8 @@
 // on regions + symbolic execution), exact results on integer inputs, error bounds on random ones,
 // A and B recovered, odd shapes, every fault position detected and corrected.
 #include "gigacheck/strassen.hpp"
+
+#include "families/strassen/leaf_check.hpp"
 #include "test_helpers.hpp"
 
 #include "../../engine/src/families/strassen/recipe.hpp"
@@ -313,15 +315,35 @@ private slots:
                 QCOMPARE(r.status, std::string("ok"));
                 QVERIFY(r.leafWorstRatio > 1);
             }
-        // A fault above the leaf's threshold but within C's (the leaf's depth is N / 4 here): the
-        // run knows C is wrong and says so instead of "verified".
-        StrassenConfig small = config({256, 256, 256}, 2, StrassenVariant::Accumulate);
-        small.checkLeaves = true;
-        small.faults = {{StrassenFault::Where::Product, 5, 0.1}};
-        const StrassenResult hidden = run(small);
-        QVERIFY(hidden.leafWorstRatio > 1);
-        QCOMPARE(hidden.status, std::string("uncorrectable"));
-        QCOMPARE(strassenExitCode(hidden), 1);
+        // A fault above the leaf's threshold but within C's (the leaf's depth is N / 4 here): C's
+        // checks cannot see it, the leaf says which column of its block is off, and the columns of
+        // C that error can have reached (accumulate's C-block sums spread it over the core's
+        // leaf-wide blocks) are recomputed: C ends right, as the FP64 reference confirms. Without
+        // leaf checks the same fault goes unseen (C's checks pass a C that is off).
+        for (StrassenVariant v : kVariants) {
+            StrassenConfig small = config({256, 256, 256}, 2, v);
+            small.reference = true;
+            small.faults = {{StrassenFault::Where::Product, 5, 0.1}};
+            const StrassenResult unseen = run(small);
+            small.checkLeaves = true;
+            const StrassenResult hidden = run(small);
+            const std::string what(toString(v));
+            QVERIFY2(hidden.leafWorstRatio > 1, what.c_str());
+            QCOMPARE(hidden.status, std::string("ok"));
+            QCOMPARE(strassenExitCode(hidden), 0);
+            bool repaired = false;
+            for (const StrassenCheck& k : hidden.checks)
+                if (k.where == "c" && k.verdict == "recomputed" && k.detail.find("leaf product 5") != std::string::npos) {
+                    repaired = true;
+                    // 256 / 4 = 64-wide leaves: at most 4 columns (accumulate), 1 where nothing spreads.
+                    QVERIFY2(k.detail.find("the 4 column(s)") != std::string::npos ||
+                                 k.detail.find("the 1 column(s)") != std::string::npos,
+                             k.detail.c_str());
+                }
+            QVERIFY2(repaired, what.c_str());
+            QVERIFY2(unseen.maxErrorC > 0.05, (what + ": " + std::to_string(unseen.maxErrorC)).c_str());
+            QVERIFY2(hidden.maxErrorC < 1e-3, (what + ": " + std::to_string(hidden.maxErrorC)).c_str());
+        }
         StrassenConfig inC = config({128, 128, 128}, 2, StrassenVariant::Accumulate);
         inC.checkLeaves = true;
         inC.faults = {{StrassenFault::Where::C, 2, 0}};
@@ -339,6 +361,21 @@ private slots:
         spread.checkLeaves = true;
         spread.devices = 2;
         QVERIFY_THROWS_EXCEPTION(InputError, buildStrassenSchedule(spread));
+    }
+
+    // The leaf's column code (leaf_check.hpp): one column, in one or several targets, is
+    // repairable; columns at different places are not.
+    void leafColumnCodesMerge()
+    {
+        using strassen::mergeLeafColumnCode;
+        QCOMPARE(mergeLeafColumnCode(0, 0), 0.0);
+        QCOMPARE(mergeLeafColumnCode(0, 8), 8.0);
+        QCOMPARE(mergeLeafColumnCode(8, 0), 8.0);
+        QCOMPARE(mergeLeafColumnCode(8, 8), 8.0);
+        QCOMPARE(mergeLeafColumnCode(8, 9), -1.0);
+        QCOMPARE(mergeLeafColumnCode(-1, 8), -1.0);
+        QCOMPARE(mergeLeafColumnCode(8, -1), -1.0);
+        QCOMPARE(mergeLeafColumnCode(-1, 0), -1.0);
     }
 
     void exactRestoreLeavesOperandsBitEqual()

@@ -178,6 +178,24 @@ private slots:
             QCOMPARE(caught, std::vector<std::string>{"product 9"});
             QCOMPARE(r.status, std::string("ok"));
         }
+        // A fault under C's threshold but over the leaf's: the device's column code leads the
+        // repair to the right columns (FP32 and FP64), C ends right.
+        for (Precision p : {Precision::F32, Precision::F64})
+            for (StrassenVariant v : kVariants) {
+                StrassenConfig c = config({256, 256, 256}, 2, v, p, false);
+                c.checkLeaves = true;
+                c.reference = true;
+                c.faults = {{StrassenFault::Where::Product, 5, p == Precision::F64 ? 1e-9 : 0.1}};
+                const StrassenResult r = runStrassen(c, *backend);
+                const std::string what = std::string(toString(v)) + " " + std::string(toString(p));
+                bool repaired = false;
+                for (const StrassenCheck& k : r.checks)
+                    repaired |= k.verdict == "recomputed" && k.detail.find("leaf product 5") != std::string::npos;
+                QVERIFY2(r.leafWorstRatio > 1, what.c_str());
+                QVERIFY2(repaired, what.c_str());
+                QVERIFY2(r.status == "ok", (what + ": " + r.status).c_str());
+                QVERIFY2(r.relErrorC < 1e-5, (what + ": " + std::to_string(r.relErrorC)).c_str());
+            }
     }
 
     void everyFaultPositionIsCaught()

@@ -268,6 +268,10 @@ private slots:
         for (const StrassenCheck& k : r.checks)
             caught |= k.where == "product 3" && k.verdict == "detected";
         QVERIFY(caught);
+        // The leaf caught it and its repair put C right before C's checks ran: the headline
+        // credits the leaf.
+        QVERIFY2(view.verdictText().startsWith(QStringLiteral("CORRECTED — caught by leaf product 3")),
+                 qPrintable(view.verdictText()));
         leaves->setChecked(false);
         StrassenConfig now;
         QVERIFY(view.currentConfig(&now, nullptr));

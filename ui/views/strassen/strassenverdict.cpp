@@ -50,10 +50,14 @@ QString verdictHeadline(const StrassenResult& r)
     case Verdict::Verified:
         return r.config.verify ? QStringLiteral("VERIFIED — C = A·B, no fault found") : QStringLiteral("DONE — not verified (checks off)");
     case Verdict::Corrected: {
+        // Who caught it: a leaf that detected it (its repair recomputes columns of C before C's
+        // checks run), and C's or the operands' checks where they corrected something themselves.
         QStringList where;
-        for (const StrassenCheck& k : r.checks)
-            if (k.verdict == "corrected" || k.verdict == "recomputed")
+        for (const StrassenCheck& k : r.checks) {
+            const bool leafRepair = k.detail.rfind("leaf product ", 0) == 0;
+            if (k.verdict == "detected" || ((k.verdict == "corrected" || k.verdict == "recomputed") && !leafRepair))
                 where << whereWords(k.where);
+        }
         where.removeDuplicates();
         return QStringLiteral("CORRECTED — caught by %1").arg(where.join(QStringLiteral(" and ")));
     }

@@ -8,11 +8,14 @@
 // worst-case round-off of the product and of the accumulation into C:
 //   (k u + 2 u_in) sum_k |w|_k |B(k, c)| + u (sum_i |C_before(i, c)| + sum_i |C_after(i, c)|)
 // times kLeafLambda, with u the unit round-off of the storage type, u_in that of TF32 operands
-// (2^-11) or 0, k the inner dimension. A leaf whose result exceeds 1 is reported as caught there.
+// (2^-11) or 0, k the inner dimension. A leaf whose result exceeds 1 is reported as caught there,
+// and where: the result row's second half holds per leaf the column code of leafColumnCode below,
+// from which the run recomputes the columns of C the fault can have reached (run/verify.cpp).
 // The aux slot is a matrix of doubles, rows of 2H with H >= the widest target, the deepest
 // product and the number of leaves; a row holds sums in [0, H) and absolute sums in [H, 2H):
 //   row 0: the target's sums after the product, row 1: the weights (A_j's column sums),
-//   row 2: the expected sums (w B_k), row 3: one result per leaf, rows 4...: each target's sums
+//   row 2: the expected sums (w B_k), row 3: one result per leaf in [0, H) and its column code in
+//   [H, 2H), rows 4...: each target's sums
 //   before the product (a Winograd leaf at level L has up to 4^L targets).
 #pragma once
 
@@ -45,6 +48,21 @@ inline double leafColumnRatio(double before, double beforeAbs, double after, dou
     const double threshold = kLeafLambda * ((k * u + 2 * uIn) * expectedAbs + u * (beforeAbs + afterAbs));
     // An all-zero column: any residual at all is a fault.
     return threshold > 0 ? residual / threshold : (residual > 0 ? 1e30 : 0.0);
+}
+
+// Which column of its targets a leaf found off, as one double that merges across columns and
+// targets: 0 none, c + 1 column c (relative to the target block; the same c in several targets
+// is one code: a product's error lands at the same place in each), -1 columns at different places.
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+inline double mergeLeafColumnCode(double a, double b)
+{
+    if (a == 0)
+        return b;
+    if (b == 0)
+        return a;
+    return a == b ? a : -1.0;
 }
 
 }  // namespace gigacheck::strassen

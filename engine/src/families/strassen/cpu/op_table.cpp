@@ -168,17 +168,22 @@ void leafVerify(cpu::OpContext& c, const Operation& op, OpOutcome&)
         columnSums<T>(c, rb, w, w + l.half, e, e + l.half);
         const bool tf32 = inputsOf(c.request).tf32;
         const double u = std::numeric_limits<T>::epsilon() / 2, uIn = tf32 ? std::ldexp(1.0, -11) : 0.0;
-        double worst = 0;
+        double worst = 0, code = 0;
         for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
             const OperandRegion& target = op.operands[t];
             double* after = aux + l.after();
             columnSums<T>(c, target, nullptr, nullptr, after, after + l.half);
             const double* before = aux + l.before(int(t - 2));
-            for (std::int64_t j = 0; j < target.cols; ++j)
-                worst = std::max(worst, leafColumnRatio(before[j], before[l.half + j], after[j], after[l.half + j], e[j], e[l.half + j],
-                                                        target.coefficient, double(ra.cols), u, uIn));
+            for (std::int64_t j = 0; j < target.cols; ++j) {
+                const double ratio = leafColumnRatio(before[j], before[l.half + j], after[j], after[l.half + j], e[j],
+                                                     e[l.half + j], target.coefficient, double(ra.cols), u, uIn);
+                worst = std::max(worst, ratio);
+                if (ratio > 1)
+                    code = mergeLeafColumnCode(code, double(j + 1));
+            }
         }
         aux[l.results() + op.aux] = worst;
+        aux[l.results() + l.half + op.aux] = code;
     });
 }
 
@@ -187,7 +192,7 @@ void storeLeafChecks(cpu::OpContext& c, const Operation& op, OpOutcome&)
     const LeafCheckLayout l = leafLayout(c, op);
     const double* aux = static_cast<const double*>(c.buffers[std::size_t(op.operands[0].slot)]);
     if (std::vector<double>* out = inputsOf(c.request).leafResults)
-        out->assign(aux + l.results(), aux + l.results() + l.half);
+        out->assign(aux + l.results(), aux + l.results() + 2 * l.half);  // ratios, then column codes
 }
 
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome&)

@@ -78,22 +78,32 @@ __global__ void columnSumsKernel(const T* x, std::int64_t ld, std::int64_t rows,
 }
 
 // One block: the largest ratio of the target's columns, folded into *result.
-__global__ void leafCompareKernel(LeafColumns in, std::int64_t cols, double* result)
+__global__ void leafCompareKernel(LeafColumns in, std::int64_t cols, double* result, double* code)
 {
     __shared__ double worst[256];
-    double m = 0;
-    for (std::int64_t c = threadIdx.x; c < cols; c += blockDim.x)
-        m = fmax(m, leafColumnRatio(in.before[c], in.beforeAbs[c], in.after[c], in.afterAbs[c], in.expected[c],
-                                    in.expectedAbs[c], in.sign, in.k, in.u, in.uIn));
+    __shared__ double where[256];
+    double m = 0, w = 0;
+    for (std::int64_t c = threadIdx.x; c < cols; c += blockDim.x) {
+        const double ratio = leafColumnRatio(in.before[c], in.beforeAbs[c], in.after[c], in.afterAbs[c], in.expected[c],
+                                             in.expectedAbs[c], in.sign, in.k, in.u, in.uIn);
+        m = fmax(m, ratio);
+        if (ratio > 1)
+            w = mergeLeafColumnCode(w, double(c + 1));
+    }
     worst[threadIdx.x] = m;
+    where[threadIdx.x] = w;
     __syncthreads();
     for (int half = blockDim.x / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half)
+        if (threadIdx.x < half) {
             worst[threadIdx.x] = fmax(worst[threadIdx.x], worst[threadIdx.x + half]);
+            where[threadIdx.x] = mergeLeafColumnCode(where[threadIdx.x], where[threadIdx.x + half]);
+        }
         __syncthreads();
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         *result = fmax(*result, worst[0]);
+        *code = mergeLeafColumnCode(*code, where[0]);
+    }
 }
 
 }  // namespace
@@ -134,9 +144,9 @@ void launchColumnSums(const T* x, std::int64_t ld, std::int64_t rows, std::int64
     CUDA_CHECK(cudaGetLastError());
 }
 
-void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, cudaStream_t s)
+void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, double* code, cudaStream_t s)
 {
-    leafCompareKernel<<<1, 256, 0, s>>>(in, cols, result);
+    leafCompareKernel<<<1, 256, 0, s>>>(in, cols, result, code);
     CUDA_CHECK(cudaGetLastError());
 }
 

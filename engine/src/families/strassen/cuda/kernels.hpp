@@ -19,12 +19,13 @@ template <class T> void launchInject(T* cell, T delta, cudaStream_t s);
 template <class T>
 void launchColumnSums(const T* x, std::int64_t ld, std::int64_t rows, std::int64_t cols, const double* w,
                       const double* wAbs, double* sum, double* abs, cudaStream_t s);
-// *result = max(*result, the largest leafColumnRatio over cols columns of one target).
+// *result = max(*result, the largest leafColumnRatio over cols columns of one target); *code merges
+// the columns above 1 (mergeLeafColumnCode).
 struct LeafColumns {
     const double *before, *beforeAbs, *after, *afterAbs, *expected, *expectedAbs;
     double sign, k, u, uIn;
 };
-void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, cudaStream_t s);
+void launchLeafCompare(const LeafColumns& in, std::int64_t cols, double* result, double* code, cudaStream_t s);
 // Loads the kernels above on the current device (lazy module loading), untimed.
 void loadKernels();
 

@@ -210,7 +210,9 @@ template <class T> void leafVerify(const cuda::OpContext& c, const Operation& op
     columnSums<T>(c, ra, nullptr, nullptr, w, w + l.half, s);
     columnSums<T>(c, rb, w, w + l.half, e, e + l.half, s);
     double* result = aux + l.results() + op.aux;
+    double* code = aux + l.results() + l.half + op.aux;
     CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(code, 0, sizeof(double), s));
     const double u = std::numeric_limits<T>::epsilon() / 2, uIn = inputsOf(c.request).tf32 ? std::ldexp(1.0, -11) : 0.0;
     for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
         const OperandRegion& target = op.operands[t];
@@ -219,7 +221,7 @@ template <class T> void leafVerify(const cuda::OpContext& c, const Operation& op
         const double* before = aux + l.before(int(t - 2));
         const device::LeafColumns in{before, before + l.half, after, after + l.half, e, e + l.half,
                                      target.coefficient, double(ra.cols), u, uIn};
-        device::launchLeafCompare(in, target.cols, result, s);
+        device::launchLeafCompare(in, target.cols, result, code, s);
     }
 }
 
@@ -245,7 +247,7 @@ void issueStoreLeafChecks(const cuda::OpContext& c, const Operation& op, cudaStr
     if (!out)
         return;
     const LeafCheckLayout l = leafLayout(c, op);
-    const std::int64_t cells = l.half;
+    const std::int64_t cells = 2 * l.half;  // ratios, then column codes
     out->assign(std::size_t(cells), 0.0);
     CUDA_CHECK(cudaMemcpyAsync(out->data(), static_cast<const double*>(c.buffers[std::size_t(op.operands[0].slot)]) + l.results(),
                                std::size_t(cells) * sizeof(double), cudaMemcpyDeviceToHost, s));

@@ -86,8 +86,13 @@ std::string formatStrassenReport(const StrassenResult& r)
         o << "fault      injected at " << toString(f) << "\n";
     for (const StrassenCheck& k : r.checks) {
         o << "check " << k.where << "    " << k.verdict;
-        if (k.row >= 0 || k.col >= 0)
+        // Only what is known: a leaf or a column recompute names a column, an operand row a row.
+        if (k.row >= 0 && k.col >= 0)
             o << " at row " << k.row << ", col " << k.col;
+        else if (k.row >= 0)
+            o << " at row " << k.row;
+        else if (k.col >= 0)
+            o << " at col " << k.col;
         if (!k.detail.empty())
             o << ": " << k.detail;
         o << "\n";

@@ -292,13 +292,17 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         for (const Operation& op : schedule.ops)
             leaves += op.kind == strassen::kLeafVerify;
         result.leavesChecked = int(leaves);
-        for (std::int64_t k = 0; k < leaves && k < std::int64_t(leafResults.size()); ++k) {
-            const double ratio = leafResults[std::size_t(k)];
+        const std::size_t half = leafResults.size() / 2;  // ratios, then column codes (leaf_check.hpp)
+        for (std::int64_t k = 0; k < leaves && k < std::int64_t(half); ++k) {
+            const double ratio = leafResults[std::size_t(k)], code = leafResults[half + std::size_t(k)];
             result.leafWorstRatio = std::max(result.leafWorstRatio, ratio);
             if (ratio > 1)
-                result.checks.push_back({"product " + std::to_string(k), "detected", -1, -1,
+                result.checks.push_back({"product " + std::to_string(k), "detected", -1,
+                                         code >= 1 ? std::int64_t(code) - 1 : -1,
                                          "leaf product " + std::to_string(k) + ": its column checksums on its C blocks are off by " +
-                                             formatRatio(ratio) + " x their round-off threshold"});
+                                             formatRatio(ratio) + " x their round-off threshold" +
+                                             (code >= 1 ? ", in column " + std::to_string(std::int64_t(code) - 1) + " of the block"
+                                                        : std::string(", in several columns"))});
         }
     }
     recoveryError(a, originalA, result.recovery.maxUlpsA, result.recovery.changedA);
@@ -306,22 +310,30 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     result.recovery.level = result.levels;
     bool cOk = true;
     if (config.verify) {
+        // A caught leaf knows the column of its C blocks that is off: the columns of C its error
+        // can have reached are recomputed first (a fault between the leaf's threshold and C's --
+        // the leaf's product has depth N / 2^L, C's N -- is otherwise invisible to C's checks).
+        const strassen::LeafRepair repair =
+            config.checkLeaves ? strassen::repairFromLeaves(c, originalA, originalB, schedule, strassen::kLeafVerify, leafResults,
+                                                            s, result.levels, result.checks)
+                               : strassen::LeafRepair{};
+        const std::size_t before = result.checks.size();
         const strassen::Suspects suspects =
             strassen::verifyOperands(a, b, originalA, originalB, sums, config, result.levels, result.checks);
         cOk = strassen::verifyResult(c, originalA, originalB, sums, config, result.levels, suspects, result.checks);
-        // A leaf caught a fault that C's own checks do not see: the leaf's threshold is that of a
-        // product of depth N / 2^L, C's of depth N, so a fault can lie between the two (H200,
-        // 16384^3 FP32: 4x the leaf's, under C's). C is then known wrong and not repaired.
-        bool leafCaught = false, cRepaired = false;
-        for (const StrassenCheck& k : result.checks) {
-            leafCaught |= k.verdict == "detected";
+        // A leaf caught a fault with several columns off (not repaired above) that C's own checks
+        // do not see: C is then known wrong and not trusted.
+        bool cRepaired = false;
+        for (std::size_t i = before; i < result.checks.size(); ++i) {
+            const StrassenCheck& k = result.checks[i];
             cRepaired |= k.where == "c" && (k.verdict == "corrected" || k.verdict == "recomputed");
         }
-        if (leafCaught && !cRepaired && cOk) {
+        if (!repair.unrepaired.empty() && !cRepaired && cOk) {
             cOk = false;
             const StrassenCheck verdict{"c", "uncorrectable", -1, -1,
-                                        "a leaf product was caught (above) but the error it left in C is within C's own "
-                                        "round-off threshold, so C's checksums cannot locate it: C is not trusted"};
+                                        "a leaf product was caught (above) with several columns off, and the error it left "
+                                        "in C is within C's own round-off threshold, so C's checksums cannot locate it: C "
+                                        "is not trusted"};
             auto clean = std::find_if(result.checks.begin(), result.checks.end(),
                                       [](const StrassenCheck& k) { return k.where == "c" && k.verdict == "clean"; });
             if (clean != result.checks.end())

@@ -1,5 +1,7 @@
 #include "families/strassen/run/verify.hpp"
 
+#include "families/strassen/plan/schedule_builder.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
@@ -59,26 +61,34 @@ std::vector<double> absOf(std::vector<double> v)
     return v;
 }
 
-// Rows (or columns) of C recomputed as classic dot products from the original operands.
+// Rows (or columns) of C recomputed from the original operands in double, as one product of the
+// gathered lines: C(rows, :) = A(rows, :) B, or C(:, cols) = A B(:, cols) (one pass over A or B).
 void recompute(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, const Shape& s,
                const std::vector<std::int64_t>& lines, bool rows)
 {
     if (lines.empty())
         return;
     const std::vector<double> da = asDouble(originalA), db = asDouble(originalB);
-    std::vector<double> line(std::size_t(std::max(s.q, s.m)));
-    for (std::int64_t x : lines) {
-        if (rows) {
-            cblas_dgemv(CblasRowMajor, CblasTrans, int(s.n), int(s.q), 1.0, db.data(), int(s.q), &da[std::size_t(x * s.n)], 1,
-                        0.0, line.data(), 1);
+    const std::int64_t k = std::int64_t(lines.size());
+    if (rows) {
+        std::vector<double> part(std::size_t(k * s.n)), out(std::size_t(k * s.q));
+        for (std::int64_t r = 0; r < k; ++r)
+            std::copy_n(&da[std::size_t(lines[std::size_t(r)] * s.n)], s.n, &part[std::size_t(r * s.n)]);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(k), int(s.q), int(s.n), 1.0, part.data(), int(s.n),
+                    db.data(), int(s.q), 0.0, out.data(), int(s.q));
+        for (std::int64_t r = 0; r < k; ++r)
             for (std::int64_t j = 0; j < s.q; ++j)
-                c.set(x, j, line[std::size_t(j)]);
-        } else {
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, int(s.m), int(s.n), 1.0, da.data(), int(s.n), &db[std::size_t(x)],
-                        int(s.q), 0.0, line.data(), 1);
-            for (std::int64_t i = 0; i < s.m; ++i)
-                c.set(i, x, line[std::size_t(i)]);
-        }
+                c.set(lines[std::size_t(r)], j, out[std::size_t(r * s.q + j)]);
+    } else {
+        std::vector<double> part(std::size_t(s.n * k)), out(std::size_t(s.m * k));
+        for (std::int64_t i = 0; i < s.n; ++i)
+            for (std::int64_t x = 0; x < k; ++x)
+                part[std::size_t(i * k + x)] = db[std::size_t(i * s.q + lines[std::size_t(x)])];
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(k), int(s.n), 1.0, da.data(), int(s.n),
+                    part.data(), int(k), 0.0, out.data(), int(k));
+        for (std::int64_t i = 0; i < s.m; ++i)
+            for (std::int64_t x = 0; x < k; ++x)
+                c.set(i, lines[std::size_t(x)], out[std::size_t(i * k + x)]);
     }
 }
 
@@ -176,6 +186,55 @@ Suspects verifyOperands(HostMatrix& a, HostMatrix& b, const HostMatrix& original
     check(a, originalA, sums.rowSumA, sums.colSumA, sums.rowAbsA, sums.colAbsA, "a");
     check(b, originalB, sums.rowSumB, sums.colSumB, sums.rowAbsB, sums.colAbsB, "b");
     return suspects;
+}
+
+LeafRepair repairFromLeaves(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
+                            const Schedule& schedule, OpKind leafVerify, const std::vector<double>& leafResults,
+                            const Shape& shape, int levels, std::vector<StrassenCheck>& checks)
+{
+    LeafRepair out;
+    const std::size_t half = leafResults.size() / 2;
+    const Shape core = coreShape(shape, levels);
+    std::vector<std::int64_t> cols;
+    for (const Operation& op : schedule.ops) {
+        if (op.kind != leafVerify || std::size_t(op.aux) >= half || !(leafResults[std::size_t(op.aux)] > 1))
+            continue;
+        const double code = leafResults[half + std::size_t(op.aux)];
+        if (!(code >= 1)) {
+            out.unrepaired.push_back(op.aux);
+            continue;
+        }
+        out.repaired.push_back(op.aux);
+        const std::int64_t column = std::int64_t(code) - 1;
+        std::vector<std::int64_t> mine;
+        for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
+            const OperandRegion& target = op.operands[t];
+            const std::int64_t at = target.col + column;
+            // A core leaf (level L > 0): the C-block sums after it move its error only to columns
+            // at the same place in other leaf-wide blocks of the core. A fringe leaf's stays put.
+            if (levels > 0 && op.block.i == levels && at < core.q)
+                for (std::int64_t j = at % target.cols; j < core.q; j += target.cols)
+                    mine.push_back(j);
+            else
+                mine.push_back(at);
+        }
+        std::sort(mine.begin(), mine.end());
+        mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+        StrassenCheck k;
+        k.where = "c";
+        k.verdict = "recomputed";
+        k.col = mine.front();
+        k.detail = "leaf product " + std::to_string(op.aux) + " was off in column " + std::to_string(column) +
+                   " of its C block(s): the " + std::to_string(mine.size()) +
+                   " column(s) of C its error can have reached recomputed from A and B";
+        checks.push_back(k);
+        cols.insert(cols.end(), mine.begin(), mine.end());
+    }
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    recompute(c, originalA, originalB, shape, cols, false);
+    out.columns = std::int64_t(cols.size());
+    return out;
 }
 
 bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, const OperandChecksums& sums,

@@ -4,6 +4,7 @@
 // operand corrupted inside the in-place stages. Host side, O(n^2) plus two matrix-vector products.
 #pragma once
 
+#include "gigacheck/schedule.hpp"
 #include "gigacheck/strassen.hpp"
 
 namespace gigacheck::strassen {
@@ -35,6 +36,21 @@ struct Suspects {
 Suspects verifyOperands(HostMatrix& a, HostMatrix& b, const HostMatrix& originalA, const HostMatrix& originalB,
                     const OperandChecksums& sums, const StrassenConfig& config, int levels,
                     std::vector<StrassenCheck>& checks);
+
+// Repair from a caught leaf (--check-leaves): each leaf over its threshold whose column code names
+// one column c of its C blocks (leaf_check.hpp) has its error in the columns of C it can reach --
+// a core leaf's, moved by the C-block sums that follow it, only to the columns at the same place
+// in the core's other leaf-wide blocks; a fringe leaf's stays at its own column. Those columns are
+// recomputed from the original operands (one "recomputed" check per leaf), so that C's own checks
+// then see the product right even where the error was under C's threshold. leafResults: the
+// leaves' ratios, then their column codes. Leaves with several columns off are left unrepaired.
+struct LeafRepair {
+    std::vector<int> repaired, unrepaired;  // leaf numbers
+    std::int64_t columns = 0;               // columns of C recomputed
+};
+LeafRepair repairFromLeaves(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
+                            const Schedule& schedule, OpKind leafVerify, const std::vector<double>& leafResults,
+                            const Shape& shape, int levels, std::vector<StrassenCheck>& checks);
 
 // Recomputes the suspect rows and columns of C from the original operands, then verifies C against
 // the checksums; corrects a single cell from its residual, recomputes the rows
