@@ -99,7 +99,12 @@ std::string formatStrassenReport(const StrassenResult& r)
     }
     if (!r.error.empty())
         o << "error      " << r.error << "\n";
-    o << "verdict    " << (r.status == "ok" ? "VERIFIED" : r.status) << "\n";
+    int repairs = 0;
+    for (const StrassenCheck& k : r.checks)
+        repairs += k.verdict == "corrected" || k.verdict == "recomputed";
+    o << "verdict    " << (r.status == "ok" ? "VERIFIED" : r.status)
+      << (r.status == "ok" && repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string())
+      << "\n";
     return o.str();
 }
 
