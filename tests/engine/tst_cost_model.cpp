@@ -8,6 +8,7 @@
 #include "gigacheck/run.hpp"
 
 #include "engine/test_helpers.hpp"
+#include "families/blocked_gemm/bench/time_breakdown.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -464,6 +465,46 @@ private slots:
         QCOMPARE(f.fillSeconds, 1.0);
         QCOMPARE(f.drainSeconds, 1.5);
         QCOMPARE(fillDrainOf({span(OpKind::CopyH2D, 0, 1)}).fillSeconds, 0.0);  // no product: nothing to say
+    }
+
+    // bench out-of-core's "where the time goes": the parts add up to the span, each from the spans
+    // as a user would read them off the timeline.
+    void timeBreakdownAddsUpToTheSpan()
+    {
+        const auto span = [](OpKind kind, Queue queue, double start, double end) {
+            Span s;
+            s.kind = kind;
+            s.queue = queue;
+            s.start = start;
+            s.end = end;
+            return s;
+        };
+        // load 0-1 | product 1-4 | verify 4-4.5 | idle 4.5-5 (waiting for a copy 3-5) | product 5-7,
+        // a second stream's product 6.5-8 overlapping it | checksum 8-8.2 after the last product |
+        // store 8-9 | the repair pass after the run (not the schedule's).
+        const std::vector<Span> spans{span(OpKind::CopyH2D, Queue::H2D, 0, 1),
+                                      span(OpKind::Product, Queue::Compute, 1, 4),
+                                      span(OpKind::Verify, Queue::Compute, 4, 4.5),
+                                      span(OpKind::CopyH2D, Queue::H2D, 3, 5),
+                                      span(OpKind::Product, Queue::Compute, 5, 7),
+                                      span(OpKind::Product, Queue::Compute, 6.5, 8),
+                                      span(OpKind::Checksum, Queue::Compute, 8, 8.2),
+                                      span(OpKind::CopyD2H, Queue::D2H, 8, 9),
+                                      span(OpKind::Recompute, Queue::Compute, 9, 30)};
+        const blocked_gemm::TimeBreakdown b = blocked_gemm::breakdownOf(spans, 5.0);
+        QCOMPARE(b.spanSeconds, 9.0);
+        QCOMPARE(b.fillSeconds, 1.0);
+        QCOMPARE(b.drainSeconds, 1.0);
+        QCOMPARE(b.gemmAloneSeconds, 5.0);
+        QCOMPARE(b.stretchSeconds, 1.0);  // products busy 3 + 3 = 6 against 5 alone
+        QCOMPARE(b.abftAloneSeconds, 0.5);
+        QCOMPARE(b.stallSeconds, 0.5);
+        QCOMPARE(b.gemmAloneSeconds + b.stretchSeconds + b.abftAloneSeconds + b.stallSeconds + b.fillSeconds +
+                     b.drainSeconds,
+                 b.spanSeconds);
+        // Products that overlap more than they stretch: a negative stretch.
+        QVERIFY(blocked_gemm::breakdownOf(spans, 7.0).stretchSeconds < 0);
+        QCOMPARE(blocked_gemm::breakdownOf({span(OpKind::CopyH2D, Queue::H2D, 0, 2)}, 0).stallSeconds, 0.0);
     }
 };
 

@@ -10,6 +10,7 @@
 
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
+#include "families/blocked_gemm/bench/time_breakdown.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
@@ -141,6 +142,7 @@ struct StrategyRun {
     double predictedSeconds = 0;  // the cost model's total for the same schedule
     double blockGemmSeconds = 0;  // the plan's products as device-resident cuBLAS GEMMs of their shapes
     FillDrain measuredEnds, predictedEnds;  // no product running: the first loads, the last store
+    blocked_gemm::TimeBreakdown breakdown;  // where the time goes beyond the products alone
 };
 
 // Issue 13's GEMM roof "at those block shapes": every product of the plan timed as one cuBLAS GEMM
@@ -221,6 +223,7 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, const CostModel& model, 
     out.products = plan.productCount();
     out.splits = std::to_string(plan.splitM) + "x" + std::to_string(plan.splitN) + "x" + std::to_string(plan.splitQ);
     out.blockGemmSeconds = blockGemmSeconds(plan);
+    out.breakdown = blocked_gemm::breakdownOf(r.spans, out.blockGemmSeconds);
     for (const Span& sp : r.spans) {
         if (sp.queue == Queue::H2D)
             out.h2dBytes += sp.bytes;
@@ -293,6 +296,24 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "fill+drain ms (meas / pred)",
              "target"});
 
+    // Where each run's time goes beyond its products alone (time_breakdown.hpp): the measurement
+    // behind a run that stays more than 10 % off its bound.
+    Table w({"N", "cap", "strategy", "splits m/n/q", "span ms", "GEMMs alone", "stretch", "ABFT alone", "stalls",
+             "fill + drain"});
+    const auto addBreakdown = [&](std::int64_t n, const std::string& capName, const std::string& name,
+                                  const StrategyRun& r, json& row) {
+        const blocked_gemm::TimeBreakdown& b = r.breakdown;
+        const auto part = [&](double seconds) {
+            return fixed(seconds * 1e3, 1) + " (" + percent(b.spanSeconds > 0 ? seconds / b.spanSeconds : 0) + ")";
+        };
+        w.add({std::to_string(n), capName, name, r.splits, fixed(b.spanSeconds * 1e3, 1), part(b.gemmAloneSeconds),
+               part(b.stretchSeconds), part(b.abftAloneSeconds), part(b.stallSeconds),
+               part(b.fillSeconds + b.drainSeconds)});
+        row["breakdown"] = {{"span_seconds", b.spanSeconds},        {"gemm_alone_seconds", b.gemmAloneSeconds},
+                            {"stretch_seconds", b.stretchSeconds},  {"abft_alone_seconds", b.abftAloneSeconds},
+                            {"stall_seconds", b.stallSeconds},      {"fill_seconds", b.fillSeconds},
+                            {"drain_seconds", b.drainSeconds}};
+    };
     Table t({"N", "cap", "strategy", "splits m/n/q", "seconds", "GFLOP/s", "vs in-core", "vs cublasXt best",
              "vs in-core bound", "vs bound", "bound by", "verdicts", "target"});
     json rows = json::array();
@@ -349,6 +370,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"predicted_seconds", r.predictedSeconds},
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"predicted_fill_drain_seconds", r.predictedEnds.fillSeconds + r.predictedEnds.drainSeconds}});
+                addBreakdown(n, capName, std::string(toString(s)), r, rows.back());
                 const double error = r.predictedSeconds / r.seconds - 1;
                 p.add({std::to_string(n), capName, std::string(toString(s)), r.splits, fixed(r.seconds, 3),
                        fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r),
@@ -385,6 +407,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"bound_seconds", bound.seconds}, {"block_gemm_seconds", r.blockGemmSeconds},
                                 {"best_measured", bestName}, {"best_measured_seconds", bestMeasured},
                                 {"explanation", choice.plan.explanation}});
+                addBreakdown(n, capName, "auto: " + std::string(toString(choice.plan.strategy)), r, rows.back());
             } catch (const InputError& e) {
                 p.add({std::to_string(n), capName, "auto", "no plan: " + std::string(e.what())});
             }
@@ -413,6 +436,11 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
            "their block shapes (at least 2n^3 / in-core rate), link bytes of the chosen blocks / link rate); in-core bound:\n"
            "the same with 2n^3 / in-core rate as the GEMM term\n\n";
     t.print(out);
+    out << "\nWhere the time goes (from each run's spans): span = GEMMs alone (the plan's products timed one by\n"
+           "one, device-resident: the bound's GEMM term) + stretch (the products' busy time in the run beyond that;\n"
+           "negative where products of two streams overlap) + ABFT alone (compute busy, no product running) + stalls\n"
+           "(compute idle between the first and the last product: waiting for copies) + fill + drain\n\n";
+    w.print(out);
     out << "\nPredicted (cost model: " << model.source << ") vs measured; auto = the planner's choice of strategy and\n"
            "blocking, run and compared with the best measured strategy of the same cap\n\n";
     p.print(out);

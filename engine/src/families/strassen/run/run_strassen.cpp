@@ -4,6 +4,7 @@
 
 #include "gigacheck/bench.hpp"
 
+#include "core/interval_union.hpp"
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
@@ -78,23 +79,6 @@ void recoveryError(const HostMatrix& now, const HostMatrix& original, double& ma
         scan(now.as<float>(), original.as<float>());
     else
         scan(now.as<double>(), original.as<double>());
-}
-
-// The length of the union of [start, end) intervals: the time at least one of them was running.
-double unionSeconds(std::vector<std::pair<double, double>> intervals)
-{
-    std::sort(intervals.begin(), intervals.end());
-    double total = 0, start = 0, end = -1e300;
-    for (const auto& [s, e] : intervals) {
-        if (s > end) {
-            total += end > start ? end - start : 0;
-            start = s;
-            end = e;
-        } else {
-            end = std::max(end, e);
-        }
-    }
-    return total + (end > start ? end - start : 0);
 }
 
 std::vector<double> asDouble(const HostMatrix& m)
