@@ -2,6 +2,8 @@
 // lab adds: backend choice, plan, time per queue, the fault report and the reference check.
 #include "gigacheck/record.hpp"
 
+#include "families/blocked_gemm/record/time_breakdown.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -198,6 +200,18 @@ void writeMetrics(std::ostream& out, const RunRecord& r)
         << formatBytes(m.bytesDevice) << "\n";
     out << "  intensity: " << general(m.intensityDevice) << " FLOP/B (device memory), "
         << general(m.intensityHostLink) << " FLOP/B (host link)\n";
+    // Where the run's time went (time_breakdown.hpp): what a slow strategy lost its time to.
+    const blocked_gemm::TimeBreakdown b = blocked_gemm::breakdownOf(r.spans);
+    if (b.productBusySeconds > 0 && b.spanSeconds > 0) {
+        const auto part = [&](double x) {
+            std::ostringstream o;
+            o << seconds(x) << " (" << std::fixed << std::setprecision(1) << 100 * x / b.spanSeconds << " %)";
+            return o.str();
+        };
+        out << "  where the time went: products " << part(b.productBusySeconds) << ", ABFT alone "
+            << part(b.abftAloneSeconds) << ", compute idle waiting for copies " << part(b.stallSeconds)
+            << ", fill + drain " << part(b.fillSeconds + b.drainSeconds) << "\n";
+    }
     if (r.devices.size() > 1)
         writePerDevice(out, r);
 }

@@ -1,4 +1,4 @@
-#include "families/blocked_gemm/bench/time_breakdown.hpp"
+#include "families/blocked_gemm/record/time_breakdown.hpp"
 
 #include "core/interval_union.hpp"
 
@@ -7,10 +7,9 @@
 
 namespace gigacheck::blocked_gemm {
 
-TimeBreakdown breakdownOf(const std::vector<Span>& spans, double gemmAloneSeconds)
+TimeBreakdown breakdownOf(const std::vector<Span>& spans)
 {
     TimeBreakdown b;
-    b.gemmAloneSeconds = gemmAloneSeconds;
     double first = 0, last = 0, firstProduct = 0, lastProduct = 0;
     bool any = false, anyProduct = false;
     std::vector<std::pair<double, double>> products, compute;
@@ -40,9 +39,9 @@ TimeBreakdown breakdownOf(const std::vector<Span>& spans, double gemmAloneSecond
         s = std::clamp(s, firstProduct, lastProduct);
         e = std::clamp(e, firstProduct, lastProduct);
     }
-    const double productBusy = unionSeconds(products), computeBusy = unionSeconds(compute);
-    b.stretchSeconds = productBusy - gemmAloneSeconds;
-    b.abftAloneSeconds = computeBusy - productBusy;
+    const double computeBusy = unionSeconds(compute);
+    b.productBusySeconds = unionSeconds(products);
+    b.abftAloneSeconds = computeBusy - b.productBusySeconds;
     b.stallSeconds = (lastProduct - firstProduct) - computeBusy;
     return b;
 }
