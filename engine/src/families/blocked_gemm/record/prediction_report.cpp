@@ -1,6 +1,8 @@
 // The cost model's prediction against the measured run: totals, fill and drain, busy time per op kind.
 #include "gigacheck/record.hpp"
 
+#include "families/blocked_gemm/record/time_breakdown.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -8,26 +10,8 @@ namespace gigacheck {
 
 FillDrain fillDrainOf(const std::vector<Span>& spans)
 {
-    FillDrain f;
-    double first = 0, last = 0, firstProduct = 0, lastProduct = 0;
-    bool any = false, anyProduct = false;
-    for (const Span& s : spans) {
-        if (s.kind == OpKind::Recompute)
-            continue;  // the repair pass after the run is not the schedule's
-        first = any ? std::min(first, s.start) : s.start;
-        last = any ? std::max(last, s.end) : s.end;
-        any = true;
-        if (s.kind == OpKind::Product) {
-            firstProduct = anyProduct ? std::min(firstProduct, s.start) : s.start;
-            lastProduct = anyProduct ? std::max(lastProduct, s.end) : s.end;
-            anyProduct = true;
-        }
-    }
-    if (anyProduct) {
-        f.fillSeconds = firstProduct - first;
-        f.drainSeconds = last - lastProduct;
-    }
-    return f;
+    const blocked_gemm::TimeBreakdown b = blocked_gemm::breakdownOf(spans);
+    return FillDrain{b.fillSeconds, b.drainSeconds};
 }
 
 PredictionComparison comparePrediction(const RunRecord& r)

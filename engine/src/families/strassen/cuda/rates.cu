@@ -2,6 +2,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/resources.hpp"
+#include "families/strassen/cuda/index_hash.cuh"
 
 #include <algorithm>
 #include <utility>
@@ -16,11 +17,7 @@ namespace {
 template <class T> __global__ void fillKernel(T* p, std::size_t count, unsigned seed)
 {
     for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x) {
-        unsigned x = unsigned(i) * 2654435761u ^ seed;
-        x ^= x >> 13;
-        x *= 0x5bd1e995u;
-        x ^= x >> 15;
-        p[i] = T(double(x) / 2147483648.0 - 1.0);
+        p[i] = T(double(indexHash(i, seed)) / 2147483648.0 - 1.0);
     }
 }
 

@@ -4,6 +4,7 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/resources.hpp"
 #include "core/median.hpp"
+#include "families/strassen/cuda/index_hash.cuh"
 #include "families/strassen/cuda/multi_target_gemm.hpp"
 #include "families/strassen/recipe.hpp"
 
@@ -20,11 +21,7 @@ enum class Way { Serial, Ordered, Atomic, Racy };
 template <class T> __global__ void fillSmallIntegers(T* p, std::size_t count, unsigned seed)
 {
     for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x) {
-        unsigned x = unsigned(i) * 2654435761u ^ seed;
-        x ^= x >> 13;
-        x *= 0x5bd1e995u;
-        x ^= x >> 15;
-        p[i] = T(int(x % 5u) - 2);
+        p[i] = T(int(indexHash(i, seed) % 5u) - 2);
     }
 }
 
