@@ -20,8 +20,9 @@ __global__ void __launch_bounds__(cuda::tile::kThreads, sizeof(T) == 4 ? 2 : 1)
     multiTargetKernel(Index m, Index n, Index q, const T* __restrict__ a, Index lda, const T* __restrict__ b, Index ldb,
                       const Targets<T> targets)
 {
+    const int tid = threadIdx.x;
+    const int tx = tid % 16, ty = tid / 16;
     const Index m0 = Index(blockIdx.y) * kBM, q0 = Index(blockIdx.x) * kBN;
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     T acc[8][8];
     cuda::tile::tileProduct<T, BK, VEC>(m, n, q, a, lda, b, ldb, m0, q0, acc);
     // The seed's epilogue: C_l += M; C_m -= M; ... from the same accumulators.
@@ -31,12 +32,12 @@ __global__ void __launch_bounds__(cuda::tile::kThreads, sizeof(T) == 4 ? 2 : 1)
         const T sign = targets.sign[t];
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
-            const Index r = m0 + cuda::tile::tileRow(i, ty);
+            const Index r = m0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + (i - 4));
             if (r >= m)
                 continue;
 #pragma unroll
             for (int j = 0; j < 8; ++j) {
-                const Index col = q0 + cuda::tile::tileCol(j, tx);
+                const Index col = q0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + (j - 4));
                 if (col < q) {
                     if constexpr (ATOMIC)
                         atomicAdd(c + r * ldc + col, sign * acc[i][j]);
