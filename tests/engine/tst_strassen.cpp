@@ -159,6 +159,35 @@ private slots:
             }
     }
 
+    // With the multi-target kernel, a product that reaches other C blocks than the product just
+    // before it runs beside it on a stream of its own: msmes stage 2 M1 | M2, M3 together | M4, and
+    // stage 5 M0 | M5, M6 together; never without the kernel or with --sums inline.
+    void productsBesideWithTheKernel()
+    {
+        const OpKind kProduct = opKindFromString("strassen-product");
+        const auto productStreams = [&](const StrassenConfig& c) {
+            std::vector<int> out;
+            for (const Operation& op : buildStrassenSchedule(c).ops)
+                if (op.kind == kProduct)
+                    out.push_back(op.stream);
+            return out;
+        };
+        StrassenConfig c = config({64, 64, 64}, 1, StrassenVariant::Msmes);
+        c.multiTargetKernel = true;
+        const Schedule s = buildStrassenSchedule(c);
+        const std::vector<int> streams = productStreams(c);
+        QCOMPARE(streams.size(), std::size_t(7));
+        const int lane = s.streams - 1;
+        QVERIFY(lane > 0);
+        QCOMPARE(streams, (std::vector<int>{0, 0, lane, 0, 0, 0, lane}));
+        c.sumsBeside = false;
+        QCOMPARE(productStreams(c), std::vector<int>(7, 0));
+        c.sumsBeside = true;
+        c.multiTargetKernel = false;
+        for (int stream : productStreams(c))
+            QCOMPARE(stream, 0);
+    }
+
     // Sums beside products: a sum goes to a side stream (1-3) only when it does not need the op
     // issued last on stream 0 (the product it would otherwise queue behind), to the side stream
     // whose last op it needs if there is one; the schedule stays proven (the validator checks every
