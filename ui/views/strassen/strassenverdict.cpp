@@ -78,8 +78,13 @@ QString verdictDetails(const StrassenResult& r)
         lines << QStringLiteral("fault injected at %1").arg(qs(toString(f)));
     for (const StrassenCheck& k : r.checks) {
         QString line = QStringLiteral("%1: %2").arg(whereWords(k.where), qs(k.verdict));
-        if (k.row >= 0 || k.col >= 0)
+        // Only what is known: a leaf or a column recompute names a column, an operand row a row.
+        if (k.row >= 0 && k.col >= 0)
             line += QStringLiteral(" at row %1, col %2").arg(k.row).arg(k.col);
+        else if (k.row >= 0)
+            line += QStringLiteral(" at row %1").arg(k.row);
+        else if (k.col >= 0)
+            line += QStringLiteral(" at col %1").arg(k.col);
         if (!k.detail.empty())
             line += QStringLiteral(" — ") + qs(k.detail);
         lines << line;
