@@ -2,6 +2,7 @@
 // the full reference (masked, corrected, corrected by recompute, DUE, SDC, false alarm); the outcome
 // table with 95 % Wilson intervals on stdout, progress on stderr, JSON / CSV on request.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "command_line.hpp"
 #include "interrupt.hpp"
@@ -137,23 +138,6 @@ std::string summaryPath(const std::string& csvPath)
     return (p.parent_path() / (p.stem().string() + "-summary" + p.extension().string())).string();
 }
 
-void checkWritable(const std::string& path)
-{
-    const bool existed = std::filesystem::exists(path);
-    if (std::filesystem::is_directory(path) || !std::ofstream(path, std::ios::app))
-        throw InputError("cannot write '" + path + "': cannot open the file for writing");
-    if (!existed)
-        std::filesystem::remove(path);
-}
-
-void writeFile(const std::string& path, const std::string& content)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    if (!out)
-        throw InputError("cannot write '" + path + "'");
-}
-
 // One line on stderr every tenth of the campaign or every 5 s, whichever comes first.
 class Progress {
 public:
@@ -201,10 +185,10 @@ int campaignCommand(const QStringList& args)
     const CampaignOptions options = campaignOptionsFrom(parser);
     const CancellableSection cancellable;
     if (!options.jsonPath.empty())
-        checkWritable(options.jsonPath);
+        checkWritable(options.jsonPath, "campaign record");
     if (!options.csvPath.empty()) {
-        checkWritable(options.csvPath);
-        checkWritable(summaryPath(options.csvPath));
+        checkWritable(options.csvPath, "campaign table");
+        checkWritable(summaryPath(options.csvPath), "campaign summary");
     }
 
     Progress progress;
@@ -214,10 +198,10 @@ int campaignCommand(const QStringList& args)
     const CampaignResult result = runCampaign(options.config, hooks);  // InputError -> exit 2 in main
 
     if (!options.jsonPath.empty())
-        writeFile(options.jsonPath, campaignToJson(result));
+        writeTextFile(options.jsonPath, campaignToJson(result), "campaign record");
     if (!options.csvPath.empty()) {
-        writeFile(options.csvPath, campaignRunsCsv(result));
-        writeFile(summaryPath(options.csvPath), campaignSummaryCsv(result));
+        writeTextFile(options.csvPath, campaignRunsCsv(result), "campaign table");
+        writeTextFile(summaryPath(options.csvPath), campaignSummaryCsv(result), "campaign summary");
     }
     std::cout << formatCampaignReport(result);
     if (result.interrupted) {

@@ -1,5 +1,6 @@
 // gigacheck reduced: one reduced matrix multiplication (seed 003), verified, timed and counted.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "command_line.hpp"
 #include "run_options.hpp"
@@ -57,14 +58,15 @@ int reducedCommand(const QStringList& args)
     config.seed = optionValue(parser, QStringLiteral("seed"), [](const std::string& s) {
         return parseInteger<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
     });
+    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
+    if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
+        throw gigacheck::InputError("--json needs a file name");
+    if (!jsonPath.empty())
+        checkWritable(jsonPath, "run record");
     const Record record = runReduced(config);
     std::cout << report(record) << std::flush;
-    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
-    if (!jsonPath.empty()) {
-        std::ofstream f(jsonPath);
-        if (!(f << toJson(record) << "\n"))
-            throw gigacheck::InputError("cannot write " + jsonPath);
-    }
+    if (!jsonPath.empty())
+        writeTextFile(jsonPath, toJson(record) + "\n", "run record");
     return record.verified ? kExitVerified : kExitUncorrectable;
 }
 

@@ -1,5 +1,6 @@
 // gigacheck run: one ABFT-checked product under a memory cap, its report and its record.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "command_line.hpp"
 #include "interrupt.hpp"
@@ -15,20 +16,6 @@
 
 namespace cli {
 using namespace gigacheck;
-
-namespace {
-
-// Finds an unwritable --json path before a long run rather than after it.
-void checkWritable(const std::string& path)
-{
-    const bool existed = std::filesystem::exists(path);
-    if (!std::ofstream(path, std::ios::app))
-        throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
-    if (!existed)
-        std::filesystem::remove(path);
-}
-
-}  // namespace
 
 int runCommand(const QStringList& args)
 {
@@ -50,9 +37,9 @@ int runCommand(const QStringList& args)
     // (a signal before this line ends the process with a message: nothing has run yet).
     const CancellableSection cancellable;
     if (!options.jsonPath.empty())
-        checkWritable(options.jsonPath);
+        checkWritable(options.jsonPath, "run record");
     if (!options.saveC.empty())
-        checkWritableOutput(options.saveC, "C");
+        checkWritable(options.saveC, "C");
 
     RunHooks hooks;
     hooks.cancel = &cancelRequested();

@@ -1,5 +1,6 @@
 // gigacheck run --scheme online | offline | tmr: the online ABFT family's run, report and record.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "interrupt.hpp"
 #include "run_options.hpp"
@@ -14,13 +15,8 @@ using namespace gigacheck;
 int runOnlineCommand(const RunOptions& options)
 {
     const CancellableSection cancellable;
-    if (!options.jsonPath.empty()) {
-        const bool existed = std::filesystem::exists(options.jsonPath);
-        if (!std::ofstream(options.jsonPath, std::ios::app))
-            throw InputError("cannot write run record '" + options.jsonPath + "': cannot open the file for writing");
-        if (!existed)
-            std::filesystem::remove(options.jsonPath);
-    }
+    if (!options.jsonPath.empty())
+        checkWritable(options.jsonPath, "run record");
     RunHooks hooks;
     hooks.cancel = &cancelRequested();
     const OnlineRecord record = runOnline(options.online, hooks);  // InputError -> exit 2 in main

@@ -1,5 +1,6 @@
 // gigacheck strassen: one memory-efficient Strassen product (seed 001), its report and record.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "command_line.hpp"
 #include "interrupt.hpp"
@@ -98,16 +99,14 @@ int strassenCommand(const QStringList& args)
     const std::string json = set("json") ? value("json") : std::string();
     if (set("json") && json.empty())
         throw InputError("--json needs a file name");
+    if (!json.empty())
+        checkWritable(json, "run record");
 
     const CancellableSection cancellable;
     auto backend = makeStrassenBackend(c);
     const StrassenResult r = runStrassen(c, *backend, nullptr, &cancelRequested());
-    if (!json.empty()) {
-        std::ofstream out(json);
-        if (!out)
-            throw InputError("cannot write run record '" + json + "'");
-        out << strassenRecordJson(r) << "\n";
-    }
+    if (!json.empty())
+        writeTextFile(json, strassenRecordJson(r) + "\n", "run record");
     if (set("quiet"))
         std::cout << (r.status == "ok" ? "verified correct" : "NOT verified correct") << "\n";
     else

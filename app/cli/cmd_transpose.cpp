@@ -1,5 +1,6 @@
 // gigacheck transpose: one matrix transpose (seed 004), verified, timed and counted.
 #include "commands.hpp"
+#include "output_files.hpp"
 
 #include "command_line.hpp"
 #include "run_options.hpp"
@@ -65,14 +66,15 @@ int transposeCommand(const QStringList& args)
     config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
         return parseInteger<std::int64_t>(s, 0, kMaxReps, "a repetition count");
     }));
+    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
+    if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
+        throw gigacheck::InputError("--json needs a file name");
+    if (!jsonPath.empty())
+        checkWritable(jsonPath, "run record");
     const Record record = runTranspose(config);
     std::cout << report(record) << std::flush;
-    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
-    if (!jsonPath.empty()) {
-        std::ofstream f(jsonPath);
-        if (!(f << toJson(record) << "\n"))
-            throw gigacheck::InputError("cannot write " + jsonPath);
-    }
+    if (!jsonPath.empty())
+        writeTextFile(jsonPath, toJson(record) + "\n", "run record");
     return record.verified ? kExitVerified : kExitUncorrectable;
 }
 

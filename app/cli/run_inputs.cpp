@@ -52,15 +52,6 @@ std::vector<InputMatrix> inputsOf(const RunOptions& options)
     return {inputMatrixOfFile("A", options.loadA), inputMatrixOfFile("B", options.loadB)};
 }
 
-void checkWritableOutput(const std::string& path, const char* what)
-{
-    const bool existed = std::filesystem::exists(path);
-    if (!std::ofstream(path, std::ios::app))
-        throw InputError(std::string("cannot write ") + what + " '" + path + "': cannot open the file for writing");
-    if (!existed)
-        std::filesystem::remove(path);
-}
-
 bool saveResult(const RunOptions& options, const HostMatrix& c, const std::string& status)
 {
     if (options.saveC.empty())

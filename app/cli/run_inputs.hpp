@@ -25,8 +25,6 @@ GivenOperands loadGivenOperands(RunOptions& options);
 // empty without --load-a / --load-b.
 std::vector<gigacheck::InputMatrix> inputsOf(const RunOptions& options);
 
-// Before a long run: a --save-c path that cannot be written is refused now, not after the run.
-void checkWritableOutput(const std::string& path, const char* what);
 
 // After the run: writes C to --save-c; false with a message on stderr when the run has no whole C.
 bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status);

@@ -109,6 +109,25 @@ private slots:
         QCOMPARE(jr.value(QStringLiteral("family")).toString(), QStringLiteral("reduced_matmul"));
         QCOMPARE(jr.value(QStringLiteral("reduced_matmul")).toObject().value(QStringLiteral("precision")).toString(), QStringLiteral("f64"));
     }
+
+    // An unwritable --json path is refused before the run (exit 2, one line naming it, no report),
+    // not found after it; so is --json with no file name.
+    void unwritableRecordIsRefusedBeforeTheRun()
+    {
+        QTemporaryDir dir;
+        for (const char* verb : {"transpose --shape 48x16 --variant inplace --backend cpu --json",
+                                 "reduced --n 32 --variant naivep --backend cpu --json",
+                                 "strassen --shape 64x64x64 --levels 1 --backend cpu --json"}) {
+            const Result r = gigacheckCli(words(verb) << dir.path());  // a directory
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(QStringLiteral("cannot write run record")), qPrintable(r.err));
+            QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+            const Result missingDir = gigacheckCli(words(verb) << dir.filePath(QStringLiteral("no/such/dir/r.json")));
+            QCOMPARE(missingDir.exitCode, 2);
+            QVERIFY(missingDir.out.isEmpty());
+        }
+        QCOMPARE(gigacheckCli(words("reduced --n 32 --variant naivep --backend cpu --json") << QString()).exitCode, 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliGallery)
