@@ -151,7 +151,7 @@ public:
         deriveDependencies(schedule_);
         if (config_.sumsBeside && !decomposed_)
             placeSumsBeside(schedule_);
-        if (config_.sumsBeside && !decomposed_)
+        if (config_.sumsBeside && config_.multiTargetKernel && !decomposed_)
             placeProductsBeside(schedule_);
         return std::move(schedule_);
     }
@@ -458,7 +458,7 @@ void placeSumsBeside(Schedule& schedule)
     schedule.streams = 1 + used;
 }
 
-// Products beside products: in a product stage of msmes or winograd, a product that
+// Products beside products (--leaf kernel): in a product stage of msmes or winograd, a product that
 // does not need the product issued just before it (they reach different C blocks) runs on a stream
 // of its own beside it (msmes stage 2: M1, then M2 and M3 together, then M4; stage 5: M0, then M5
 // and M6 together). Measured in bench strassen's "atomics against ordering" (H200): products of
