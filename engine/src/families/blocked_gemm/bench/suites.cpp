@@ -9,6 +9,7 @@
 #include "gigacheck/version.hpp"
 
 #include "core/bench_filter.hpp"
+#include "core/interval_union.hpp"
 #include "core/table.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
@@ -143,7 +144,18 @@ struct StrategyRun {
     double blockGemmSeconds = 0;  // the plan's products as device-resident cuBLAS GEMMs of their shapes
     FillDrain measuredEnds, predictedEnds;  // no product running: the first loads, the last store
     blocked_gemm::TimeBreakdown breakdown;  // where the time goes beyond the products alone
+    double h2dBusy = 0, predictedH2dBusy = 0;  // the H2D queue's busy time, measured and predicted
 };
+
+// The time a queue was busy (the union of its spans): where a prediction that misses is wrong.
+double busySeconds(const std::vector<Span>& spans, Queue queue)
+{
+    std::vector<std::pair<double, double>> intervals;
+    for (const Span& s : spans)
+        if (s.queue == queue && s.kind != OpKind::Recompute)
+            intervals.emplace_back(s.start, s.end);
+    return unionSeconds(std::move(intervals));
+}
 
 // Issue 13's GEMM roof "at those block shapes": every product of the plan timed as one cuBLAS GEMM
 // of its extents, operands already on the device, in this process. Small blocks run below the
@@ -175,6 +187,7 @@ std::string fillDrainText(const StrategyRun& r)
     const auto ms = [](const FillDrain& f) { return fixed(1e3 * (f.fillSeconds + f.drainSeconds), 1); };
     return ms(r.measuredEnds) + " / " + ms(r.predictedEnds);
 }
+std::string h2dBusyText(const StrategyRun& r) { return fixed(1e3 * r.h2dBusy, 1) + " / " + fixed(1e3 * r.predictedH2dBusy, 1); }
 
 // Issue 13's bound of a run: the GEMM roof at its blocks' shapes or the host link for its blocks'
 // bytes, whichever is slower. The stricter in-core bound puts 2n^3 / in-core rate as the GEMM term.
@@ -224,6 +237,8 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, const CostModel& model, 
     out.splits = std::to_string(plan.splitM) + "x" + std::to_string(plan.splitN) + "x" + std::to_string(plan.splitQ);
     out.blockGemmSeconds = blockGemmSeconds(plan);
     out.breakdown = blocked_gemm::breakdownOf(r.spans);
+    out.h2dBusy = busySeconds(r.spans, Queue::H2D);
+    out.predictedH2dBusy = busySeconds(predicted.spans, Queue::H2D);
     for (const Span& sp : r.spans) {
         if (sp.queue == Queue::H2D)
             out.h2dBytes += sp.bytes;
@@ -294,6 +309,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     const CostModel model = benchModel(*backend, o.quick, out);
     // Predicted vs measured per strategy and cap, and the planner's choice beside the best measured.
     Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "fill+drain ms (meas / pred)",
+             "H2D busy ms (meas / pred)",
              "target"});
 
     // Where each run's time goes beyond its products alone (time_breakdown.hpp): the measurement
@@ -370,11 +386,12 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"not_clean", r.notClean}, {"in_core_gflops", inCore}, {"cublasxt_gflops", xtBest},
                                 {"predicted_seconds", r.predictedSeconds},
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
-                                {"predicted_fill_drain_seconds", r.predictedEnds.fillSeconds + r.predictedEnds.drainSeconds}});
+                                {"predicted_fill_drain_seconds", r.predictedEnds.fillSeconds + r.predictedEnds.drainSeconds},
+                                {"h2d_busy_seconds", r.h2dBusy}, {"predicted_h2d_busy_seconds", r.predictedH2dBusy}});
                 addBreakdown(n, capName, std::string(toString(s)), r, rows.back());
                 const double error = r.predictedSeconds / r.seconds - 1;
                 p.add({std::to_string(n), capName, std::string(toString(s)), r.splits, fixed(r.seconds, 3),
-                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r),
+                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r), h2dBusyText(r),
                        std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED"});
                 bestMeasured = std::min(bestMeasured, r.seconds);
                 if (bestMeasured == r.seconds)
@@ -398,7 +415,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                        percent(bound.inCoreSeconds / r.seconds), percent(bound.seconds / r.seconds), bound.by,
                        r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean", bound.verdict(r.seconds)});
                 p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),
-                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r),
+                       fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r), h2dBusyText(r),
                        std::string(std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED") + "; best measured " +
                            bestName + " " + fixed(std::min(bestMeasured, r.seconds), 3) + " s" +
                            (r.seconds <= bestMeasured ? " (auto is best)" : " (auto " + percent(r.seconds / bestMeasured - 1) + " slower)")});
