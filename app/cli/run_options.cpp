@@ -136,6 +136,11 @@ void addRunOptions(QCommandLineParser& parser)
         option("checksums", "Online / offline: K weighted checksum vectors per axis (up to K errors per check). "
                             "Default 1.",
                "K"),
+        option("column-blocks", "Online / offline on the GPU: C in G column blocks, each with its own checksum "
+                                "column, built and checked on its own stream with no join between them (the "
+                                "checks hide under the other block's GEMM). auto: 2 when q >= 4096 on the device "
+                                "path (K = 1, faults in C, cublas), else 1. Default auto.",
+               "G|auto"),
         option("fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()),
         option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
         option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
@@ -167,7 +172,7 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
             throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
                              "GEMM), not to --scheme " + scheme);
     if (o.scheme == Scheme::Tmr)
-        for (const char* name : {"panel", "check-every", "checksums"})
+        for (const char* name : {"panel", "check-every", "checksums", "column-blocks"})
             if (set(name))
                 throw InputError(std::string("--") + name + " has no meaning for --scheme tmr (three whole "
                                  "products and a vote)");
@@ -211,6 +216,10 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
     if (set("checksums"))
         n.checksums = value("checksums", [](const std::string& s) {
             return parseInteger<int>(s, 1, kMaxChecksums, "a number of checksum vectors");
+        });
+    if (set("column-blocks"))
+        n.columnBlocks = value("column-blocks", [](const std::string& s) {
+            return s == "auto" ? 0 : parseInteger<int>(s, 1, 8, "a number of column blocks (1..8) or auto");
         });
 }
 
@@ -331,7 +340,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
                          std::string(toString(c.faults.target)) + ")");
     o.quiet = set("quiet");
     if (o.scheme == Scheme::Blocked) {
-        for (const char* name : {"panel", "check-every", "checksums"})
+        for (const char* name : {"panel", "check-every", "checksums", "column-blocks"})
             if (set(name))
                 throw InputError(std::string("--") + name + " belongs to the online schemes; add --scheme online "
                                  "(or offline) or drop it");

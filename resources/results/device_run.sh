@@ -2,7 +2,7 @@
 # Build, GPU tests, compute-sanitizer and benchmarks on the device machine, in one call.
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
-#   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs and `bench online`; after build)
+#   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs; online-bench: `bench online`; after build)
 #   (online-cuda: K >= 2 and --target a|b on the GPU, issue 9 items 2-3: test, sanitizer, 8192^3 runs; after build)
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
 #   resources/results/device_run.sh build transpose-tune   (the tuned transpose kernels: gallery test, sanitizer, targets)
@@ -201,7 +201,11 @@ for phase in "$@"; do
     compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
       --scheme tmr --inject-at 5,7@1 --quiet >> "$LOG" 2>&1
     echo "tmr sanitizer exit $?" | tee -a "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme online --panel 64 --column-blocks 2 --inject-at 5,7@1 --inject-at 9,150@1 --quiet >> "$LOG" 2>&1
+    echo "online column blocks sanitizer exit $?" | tee -a "$LOG"
     for args in "--scheme online --panel 1024 --check-every 1 --inject-at 100,200@3" \
+                "--scheme online --panel 1024 --check-every 1 --column-blocks 1 --inject-at 100,200@3" \
                 "--scheme online --panel 1024 --check-every 4 --inject-at 100,200@3" \
                 "--scheme offline --panel 1024 --inject-at 100,200@1 --inject-at 3000,4000@5" \
                 "--scheme tmr --inject-at 100,200@1" "--scheme tmr --inject-at 100,200@0 --inject-at 100,200@2"; do
@@ -209,6 +213,8 @@ for phase in "$@"; do
       $CLI run --shape 8192x8192x8192 --backend cuda --reference sample $args > /tmp/online_run.txt 2>&1
       echo "exit $?" >> /tmp/online_run.txt; grep -vE "^    C\(" /tmp/online_run.txt | tail -12 >> "$LOG"
     done
+    ;;
+  online-bench)
     # The bench places the checks on the cost model with the stored device bandwidth: measure it first.
     stamp devices --measure
     timeout 180 $CLI devices --measure >> "$LOG" 2>&1

@@ -84,6 +84,8 @@ private slots:
     void noFalsePositivesOverCleanRuns_data();
     void noFalsePositivesOverCleanRuns();
     void scheduleShape();
+    void columnBlockScheduleRunsBlocksApart();
+    void columnBlocksWhereTheyRun();
     void inconsistentSettingsRefused();
     void recordRoundTrip();
 };
@@ -463,6 +465,115 @@ void TestOnlineAbft::scheduleShape()
     QCOMPARE(name(opKindFromString("panel-product")), name(online_abft::kPanelProduct));
 }
 
+// G column blocks (README "Column blocks"): each block's chain on its own stream, depending on no
+// other block's op but the load of A; faults land in the block of their column; the loads and
+// stores of the blocks cover B and C exactly.
+void TestOnlineAbft::columnBlockScheduleRunsBlocksApart()
+{
+    OnlineConfig c = config({40, 100, 300}, Scheme::Online, 30, 2);  // 4 steps, checks after 1 and 3
+    c.backend = BackendKind::Cuda;
+    c.columnBlocks = 3;
+    online_abft::OnlineInputs in;
+    in.scheme = c.scheme;
+    in.shape = c.shape;
+    in.columnBlocks = resolvedColumnBlocks(c, BackendKind::Cuda);
+    QCOMPARE(in.columnBlocks, 3);
+    in.panel = c.panelWidth();
+    in.steps = c.steps();
+    in.checkEvery = 2;
+    const auto planned = [](OnlineFault f) {
+        online_abft::PlannedFault p;
+        p.at = f;
+        return p;
+    };
+    in.faults = {planned(at(1, 250, 1)), planned(at(0, 2, 0, OnlineTarget::ChecksumCol)),
+                 planned(at(0, 70, 3, OnlineTarget::ChecksumRow))};
+    QCOMPARE(online_abft::blockOf(in, in.faults[0].at), 2);
+    QCOMPARE(online_abft::blockOf(in, in.faults[1].at), 2);
+    QCOMPARE(online_abft::blockOf(in, in.faults[2].at), 1);
+    std::int64_t covered = 0;
+    for (int b = 0; b < 3; ++b) {
+        const online_abft::ColumnBlock cb = online_abft::columnBlock(in, b);
+        QCOMPARE(cb.col, covered);
+        QVERIFY(cb.cols >= 64);
+        covered += cb.cols;
+    }
+    QCOMPARE(covered, std::int64_t(300));
+
+    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
+    QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+    QCOMPARE(s.streams, 3);
+    QCOMPARE(plan.buffers.size(), std::size_t(1 + 3 * 3));
+    QCOMPARE(plan.buffers[std::size_t(online_abft::slotC(1))].cols, online_abft::columnBlock(in, 1).cols + 1);
+    const int loadA = 0;
+    QCOMPARE(name(s.ops[loadA].kind), name(online_abft::kLoadInputs));
+    std::vector<QStringList> chains(3);
+    std::vector<std::int64_t> stored(3), loaded(3);
+    for (const Operation& op : s.ops) {
+        if (op.id == loadA)
+            continue;
+        const int b = op.block.j;
+        QCOMPARE(op.stream, b);
+        for (int d : op.deps)
+            QVERIFY2(d == loadA || s.ops[std::size_t(d)].block.j == b, qPrintable(QStringLiteral("op %1").arg(op.id)));
+        if (op.kind == online_abft::kPanelProduct || op.kind == online_abft::kCheck || op.kind == online_abft::kInjectFault)
+            chains[std::size_t(b)] << name(op.kind) + QString::number(op.block.k);
+        if (op.kind == online_abft::kStoreResult)
+            stored[std::size_t(b)] = op.host.col;
+        if (op.kind == online_abft::kLoadInputs)
+            loaded[std::size_t(b)] = op.host.col;
+    }
+    QCOMPARE(chains[0].join(QLatin1Char(' ')),
+             QStringLiteral("panel-product0 panel-product1 check1 panel-product2 panel-product3 check3"));
+    QCOMPARE(chains[1].join(QLatin1Char(' ')),
+             QStringLiteral("panel-product0 panel-product1 check1 panel-product2 panel-product3 inject-fault3 check3"));
+    QCOMPARE(chains[2].join(QLatin1Char(' ')),
+             QStringLiteral("panel-product0 inject-fault0 panel-product1 inject-fault1 check1 panel-product2 "
+                            "panel-product3 check3"));
+    for (int b = 0; b < 3; ++b) {
+        QCOMPARE(stored[std::size_t(b)], online_abft::columnBlock(in, b).col);
+        QCOMPARE(loaded[std::size_t(b)], online_abft::columnBlock(in, b).col);
+    }
+}
+
+// Auto: two blocks on the GPU's device path for q >= 4096, one elsewhere; more than one is
+// refused where C is checked whole, with the reason.
+void TestOnlineAbft::columnBlocksWhereTheyRun()
+{
+    OnlineConfig c = config({64, 64, 4096});
+    QCOMPARE(resolvedColumnBlocks(c, BackendKind::Cuda), 2);
+    QCOMPARE(resolvedColumnBlocks(c, BackendKind::Cpu), 1);
+    OnlineConfig narrow = config({64, 64, 4000});
+    QCOMPARE(resolvedColumnBlocks(narrow, BackendKind::Cuda), 1);
+    OnlineConfig weighted = config({64, 64, 4096}, Scheme::Online, 0, 1, 2);
+    QCOMPARE(resolvedColumnBlocks(weighted, BackendKind::Cuda), 1);
+    OnlineConfig tf32 = c;
+    tf32.gemm = GemmVariant::CublasTf32;
+    QCOMPARE(resolvedColumnBlocks(tf32, BackendKind::Cuda), 1);
+
+    OnlineConfig two = config({64, 64, 256});
+    two.columnBlocks = 2;
+    validateOnlineConfig(two, BackendKind::Cuda);
+    QVERIFY(inputErrorOf([&] { runOnline(two); }).contains(QStringLiteral("the CPU backend builds C as one block")));
+    weighted.columnBlocks = 2;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(weighted, BackendKind::Cuda); }).contains(QStringLiteral("host-checked")));
+    tf32.columnBlocks = 2;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(tf32, BackendKind::Cuda); }).contains(QStringLiteral("cublas-tf32")));
+    OnlineConfig tooNarrow = config({64, 64, 100});
+    tooNarrow.columnBlocks = 2;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(tooNarrow, BackendKind::Cuda); }).contains(QStringLiteral("64 columns")));
+    two.columnBlocks = 9;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(two, BackendKind::Cuda); }).contains(QStringLiteral("--column-blocks")));
+    // checksum-col names the block's checksum column: 0..G-1 with K = 1.
+    OnlineConfig sums = config({64, 64, 256});
+    sums.columnBlocks = 2;
+    sums.faults = {at(3, 1, 0, OnlineTarget::ChecksumCol)};
+    validateOnlineConfig(sums, BackendKind::Cuda);
+    sums.faults[0].col = 2;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(sums, BackendKind::Cuda); }).contains(QStringLiteral("outside")));
+}
+
 void TestOnlineAbft::inconsistentSettingsRefused()
 {
     OnlineConfig c = config({40, 100, 30}, Scheme::Online, 30);
@@ -508,6 +619,8 @@ void TestOnlineAbft::recordRoundTrip()
     QCOMPARE(back.config.faults, r.config.faults);
     QCOMPARE(back.steps, r.steps);
     QCOMPARE(back.checkSteps, r.checkSteps);
+    QCOMPARE(back.columnBlocks, 1);
+    QCOMPARE(back.config.columnBlocks, 0);  // as asked: auto
     QCOMPARE(back.verifications.size(), r.verifications.size());
     for (std::size_t i = 0; i < r.verifications.size(); ++i) {
         QCOMPARE(name(back.verifications[i].result.verdict), name(r.verifications[i].result.verdict));

@@ -120,6 +120,7 @@ private slots:
     void tmr();
     void cleanRunsOfEveryScheme();
     void sameCorrectionsAsTheCpu();
+    void columnBlocksCorrectEachBlockApart();
     void weightedChecksumsCorrectKAndFlagKPlusOne_data();
     void weightedChecksumsCorrectKAndFlagKPlusOne();
     void weightedChecksumFaultsRebuilt();
@@ -250,6 +251,50 @@ void TestCudaOnline::sameCorrectionsAsTheCpu()
         QCOMPARE(gpu.verifications[i].result.corrections.size(), cpu.verifications[i].result.corrections.size());
     }
     QVERIFY(gpu.verifiedCorrect() && cpu.verifiedCorrect());
+}
+
+// C in column blocks (README "Column blocks"), each with its own checksum column and stream: a
+// fault per block at the same step is corrected by its block's check (one block would see two rows
+// and two columns: uncorrectable), corrections and mismatches in C's own indices, a checksum
+// column fault of block 1 and a checksum row fault rebuilt; the product right (full reference).
+void TestCudaOnline::columnBlocksCorrectEachBlockApart()
+{
+    for (const Precision p : {Precision::F32, Precision::F64}) {
+        OnlineConfig c = config({200, 160, 330}, Scheme::Online, 32, 1);  // blocks [0, 64), [64, 192), [192, 330)
+        c.precision = p;
+        c.columnBlocks = 3;
+        c.faults = {at(5, 10, 0), at(150, 100, 2), at(50, 200, 2), at(7, 1, 1, OnlineTarget::ChecksumCol),
+                    at(0, 300, 3, OnlineTarget::ChecksumRow)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(r.columnBlocks, 3);
+        QCOMPARE(int(r.verifications.size()), 3 * r.steps);
+        QVERIFY(!r.recomputed);
+        QVERIFY2(r.verifiedCorrect(), qPrintable(QString::fromStdString(formatOnlineReport(r))));
+        const auto correctedAt = [&](int step, int block, std::int64_t row, std::int64_t col) {
+            for (const VerifyEvent& e : r.verifications)
+                if (e.block.k == step && e.block.j == block)
+                    for (const Correction& x : e.result.corrections)
+                        if (x.row == row && x.col == col)
+                            return name(e.result.verdict) == name(Verdict::Corrected);
+            return false;
+        };
+        QVERIFY(correctedAt(0, 0, 5, 10));
+        QVERIFY(correctedAt(2, 1, 150, 100));
+        QVERIFY(correctedAt(2, 2, 50, 200));
+        int rebuilt = 0;
+        for (const VerifyEvent& e : r.verifications) {
+            QVERIFY(name(e.result.verdict) != name(Verdict::Uncorrectable));
+            rebuilt += e.result.checksumsRecomputed;
+            for (std::int64_t col : e.result.mismatchCols)  // a checksum column is q + its block
+                QVERIFY(col < 330 || col == 330 + e.block.j);
+        }
+        QCOMPARE(rebuilt, 2);
+        QCOMPARE(r.injections.size(), std::size_t(5));
+    }
+    // Auto on a narrow C: one block, as before.
+    const OnlineRecord one = runOnline(config({64, 64, 256}, Scheme::Online, 32, 1));
+    QCOMPARE(one.columnBlocks, 1);
 }
 
 void TestCudaOnline::weightedChecksumsCorrectKAndFlagKPlusOne_data()

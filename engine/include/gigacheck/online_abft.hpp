@@ -32,7 +32,8 @@ OnlineTarget onlineTargetFromString(std::string_view);
 // One fault at a chosen place and moment.
 //  result:       C(row, col).
 //  checksum-row: C(m + row, col), row < K: column col of weighted checksum row `row`.
-//  checksum-col: C(row, q + col), col < K.
+//  checksum-col: C(row, q + col), col < K; with G column blocks (K = 1) col < G names the block
+//                whose checksum column it strikes.
 //  a / b:        A(row, col) / B(row, col).
 // step: after which panel product it strikes (0-based). Default: C targets after the last step;
 // A / B before the checksums are taken (at encoding). TMR: the replica (0, 1, 2) it corrupts.
@@ -55,6 +56,10 @@ struct OnlineConfig {
     std::int64_t panel = 0;   // panel width b; 0: min(n, 1024)
     int checkEvery = 1;       // fq; 0: only after the last step (offline sets 0)
     int checksums = 1;        // K weighted checksum vectors per axis (1..kMaxChecksums)
+    // C in G column blocks, each with its own checksum column, built and checked on its own CUDA
+    // stream with no join between them (README "Column blocks"). 0: auto (2 on the GPU's device
+    // path when q >= 4096, else 1); > 1 only there (CUDA, K = 1, faults in C, not TF32).
+    int columnBlocks = 0;
     std::vector<OnlineFault> faults;
     int randomErrors = 0;     // further random result faults, each after a random step
     FaultModel model = FaultModel::Delta;
@@ -95,7 +100,9 @@ struct OnlineRecord : RecordEnvelope {
     OnlineConfig config;
     int steps = 0;
     std::vector<int> checkSteps;  // steps a check follows
-    // Envelope: injections = faults in C and its checksums, verifications = one per check (block.k = step).
+    int columnBlocks = 1;         // as run (config.columnBlocks resolved); a check per block and step
+    // Envelope: injections = faults in C and its checksums, verifications = one per check (block.k =
+    // step, block.j = the column block; indices global: column q + b is block b's checksum column).
     std::vector<InputFaultReport> inputFaults;
     std::vector<OnlineFault> appliedInputFaults;  // A / B faults as applied (delta resolved)
     std::optional<VoteReport> vote;
@@ -129,6 +136,8 @@ using StepSnapshotSink = std::function<void(const StepSnapshot&)>;
 // Throws InputError on inconsistent settings before anything runs (panel 0, a step beyond the
 // step count, a fault outside its matrix, K beyond the limit, a setting the backend cannot run).
 void validateOnlineConfig(const OnlineConfig& config, BackendKind resolvedBackend);
+// The column blocks a run of this config has on that backend (config.columnBlocks, auto resolved).
+int resolvedColumnBlocks(const OnlineConfig& config, BackendKind resolvedBackend);
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks = {});
 // The same with C handed to `onStep` after every op that changes it (CPU backend).
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const StepSnapshotSink& onStep);

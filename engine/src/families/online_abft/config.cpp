@@ -59,6 +59,65 @@ bool OnlineConfig::checksAfter(int step) const
     return fq > 0 && (step + 1) % fq == 0;
 }
 
+namespace {
+
+bool hasInputTarget(const OnlineConfig& c)
+{
+    return std::any_of(c.faults.begin(), c.faults.end(), [](const OnlineFault& f) {
+        return f.target == OnlineTarget::A || f.target == OnlineTarget::B;
+    });
+}
+
+// Column blocks exist on the GPU's device path only (README "Column blocks"): there each block's
+// products and checks run on their own stream and one block's epilogue and check hide under the
+// other's GEMM. The CPU has no second stream to gain from, and the host-checked path (K >= 2,
+// inputs) waits on the host at every check; TF32 rounds A in place in the products' own pass,
+// which two blocks would do at once.
+std::string whyOneColumnBlock(const OnlineConfig& c, BackendKind backend)
+{
+    if (backend != BackendKind::Cuda)
+        return "the CPU backend builds C as one block (column blocks overlap on CUDA streams)";
+    if (c.scheme == Scheme::Tmr)
+        return "TMR has no checksums to split";
+    if (c.checksums > 1)
+        return "--checksums " + std::to_string(c.checksums) + " runs on the host-checked path, which checks C whole";
+    if (hasInputTarget(c))
+        return "faults in A or B run on the host-checked path, which checks C whole";
+    if (c.gemm != GemmVariant::Cublas)
+        return "--gemm cublas-tf32 rounds A in place in each product's pass over it: one block at a time";
+    return {};
+}
+
+constexpr std::int64_t kMinBlockColumns = 64;
+constexpr int kMaxColumnBlocks = 8;
+
+void validateColumnBlocks(const OnlineConfig& c, BackendKind backend)
+{
+    if (c.columnBlocks < 0 || c.columnBlocks > kMaxColumnBlocks)
+        throw InputError("--column-blocks must be auto or 1.." + std::to_string(kMaxColumnBlocks) + " (got " +
+                         std::to_string(c.columnBlocks) + ")");
+    if (c.columnBlocks <= 1)
+        return;
+    const std::string why = whyOneColumnBlock(c, backend);
+    if (!why.empty())
+        throw InputError("--column-blocks " + std::to_string(c.columnBlocks) + ": " + why + "; use --column-blocks 1 or auto");
+    if (c.shape.q < kMinBlockColumns * c.columnBlocks)
+        throw InputError("--column-blocks " + std::to_string(c.columnBlocks) + " needs at least " +
+                         std::to_string(kMinBlockColumns) + " columns of C per block (q = " + std::to_string(c.shape.q) +
+                         ")");
+}
+
+}  // namespace
+
+int resolvedColumnBlocks(const OnlineConfig& c, BackendKind backend)
+{
+    if (c.columnBlocks > 0)
+        return c.columnBlocks;
+    // Auto: two blocks where the split's overlap pays (measured on an H200: README "Column
+    // blocks"); below q = 4096 a GEMM of half of C no longer fills the GPU.
+    return whyOneColumnBlock(c, backend).empty() && c.shape.q >= 4096 ? 2 : 1;
+}
+
 void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
 {
     const Shape& s = c.shape;
@@ -88,14 +147,15 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         switch (f.target) {
         case OnlineTarget::Result: break;
         case OnlineTarget::ChecksumRow: rows = c.checksums; break;
-        case OnlineTarget::ChecksumCol: cols = c.checksums; break;
+        case OnlineTarget::ChecksumCol: cols = c.checksums * resolvedColumnBlocks(c, backend); break;
         case OnlineTarget::A: rows = s.m, cols = s.n; break;
         case OnlineTarget::B: rows = s.n, cols = s.q; break;
         }
         if (f.row < 0 || f.col < 0 || f.row >= rows || f.col >= cols)
             throw InputError(where + " is outside its matrix (" + std::to_string(rows) + " x " + std::to_string(cols) +
                              (f.target == OnlineTarget::ChecksumRow || f.target == OnlineTarget::ChecksumCol
-                                  ? "; the row / column index names one of the K checksum vectors"
+                                  ? "; the row / column index names one of the K checksum vectors (checksum-col: "
+                                    "with G column blocks, the block's checksum column)"
                                   : "") +
                              ")");
         if (c.scheme == Scheme::Tmr) {
@@ -110,6 +170,7 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
                              std::to_string(c.panelWidth()) + ")");
         }
     }
+    validateColumnBlocks(c, backend);
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32)
             throw InputError("online ABFT on the GPU multiplies with cuBLAS: --gemm cublas or cublas-tf32");
@@ -117,9 +178,7 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
         // operands rounded where the checksums see it and a part for truncating accumulation
         // (abft README "Detection threshold"), derived and measured for the device's K = 1 path.
-        const bool inputTarget = std::any_of(c.faults.begin(), c.faults.end(), [](const OnlineFault& f) {
-            return f.target == OnlineTarget::A || f.target == OnlineTarget::B;
-        });
+        const bool inputTarget = hasInputTarget(c);
         if (c.gemm == GemmVariant::CublasTf32 && (c.checksums > 1 || inputTarget))
             throw InputError(std::string(c.checksums > 1 ? "--checksums " + std::to_string(c.checksums)
                                                          : std::string("--target a|b")) +

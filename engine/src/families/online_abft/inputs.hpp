@@ -23,8 +23,12 @@ struct PlannedFault {
 };
 
 // Buffer slots of the schedule (plan.buffers).
-// ABFT: A_c, B_r, C_f, aux. TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
+// ABFT: A_c, B_r, C_f, aux (with G column blocks: those of block 0, then B_r, C_f, aux of block 1,
+// ...: slotB / slotC / slotAux). TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
 enum Slot : int { kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5 };
+inline int slotB(int block) { return block == 0 ? kSlotB : 4 + 3 * (block - 1); }
+inline int slotC(int block) { return block == 0 ? kSlotC : 5 + 3 * (block - 1); }
+inline int slotAux(int block) { return block == 0 ? kSlotAux : 6 + 3 * (block - 1); }
 
 struct OnlineInputs final : FamilyInputs {
     Shape shape;
@@ -34,6 +38,7 @@ struct OnlineInputs final : FamilyInputs {
     HostMatrix* c = nullptr;  // m x q, written by store-result
     Scheme scheme = Scheme::Online;
     int checksums = 1;
+    int columnBlocks = 1;  // resolved (resolvedColumnBlocks); > 1 only on the CUDA device path
     std::int64_t panel = 1;
     int steps = 1;
     int checkEvery = 1;  // 0: only after the last step
@@ -87,5 +92,16 @@ inline std::int64_t auxRows(const OnlineInputs& in) { return hostChecked(in) ? 4
 
 // The faults that strike right after this op (an InjectFault op of step / replica block.k).
 std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step);
+
+// Column block b of C (README "Column blocks"): columns [col, col + cols); block starts fall on
+// multiples of 64 columns where the shape allows. One block: all of C.
+struct ColumnBlock {
+    std::int64_t col = 0, cols = 0;
+};
+ColumnBlock columnBlock(const OnlineInputs& in, int block);
+// The block a fault in C or its checksums strikes (checksum-col: the block it names).
+int blockOf(const OnlineInputs& in, const OnlineFault& f);
+// faultsAfter(in, step) restricted to one column block.
+std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step, int block);
 
 }  // namespace gigacheck::online_abft

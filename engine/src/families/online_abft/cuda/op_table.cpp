@@ -54,9 +54,11 @@ struct HostSide {
     PinnedBuffer mirrorC, mirrorA, mirrorB;
 };
 
+// One side lane and one cuBLAS handle per column block: the blocks' GEMMs run at once on their
+// own streams, and a handle's workspace must not be shared by concurrent kernels.
 struct State final : gigacheck::cuda::RunState {
-    SideLane lane;
-    CublasHandle handle;
+    std::vector<std::unique_ptr<SideLane>> lanes;
+    std::vector<std::unique_ptr<CublasHandle>> handles;
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut, voteOut;
     HostSide host;
@@ -66,9 +68,13 @@ State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*
 
 void* buf(const gigacheck::cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
 std::int64_t ld(const gigacheck::cuda::OpContext& c, int slot) { return bufferOf(c.schedule, slot).ld; }
-AuxView auxOf(const gigacheck::cuda::OpContext& c)
+AuxView auxOf(const gigacheck::cuda::OpContext& c, int block = 0)
 {
-    return AuxView{static_cast<double*>(buf(c, kSlotAux)), ld(c, kSlotAux)};
+    return AuxView{static_cast<double*>(buf(c, slotAux(block))), ld(c, slotAux(block))};
+}
+cublasHandle_t handleOf(const gigacheck::cuda::OpContext& c, int block = 0)
+{
+    return stateOf(c).handles[std::size_t(block)]->get();
 }
 RoundoffModel roundoff(const gigacheck::cuda::OpContext& c)
 {
@@ -91,8 +97,12 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
             state->slotOf[std::size_t(op.id)] = int(checks++);
         if (op.kind == kInjectFault) {
             state->slotOf[std::size_t(op.id)] = int(faults);
-            faults += faultsAfter(in, op.block.k).size();
+            faults += faultsAfter(in, op.block.k, op.block.j).size();
         }
+    }
+    for (int b = 0; b < std::max(1, in.columnBlocks); ++b) {
+        state->lanes.push_back(std::make_unique<SideLane>());
+        state->handles.push_back(std::make_unique<CublasHandle>());
     }
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, checks) * sizeof(VerifyOut));
     state->injectOut = PinnedBuffer(std::max<std::size_t>(1, faults) * 2 * sizeof(double));
@@ -261,7 +271,7 @@ void hostCheckedPanelProduct(const gigacheck::cuda::OpContext& c, const Operatio
     g.c = buf(c, kSlotC);
     g.ldc = ld(c, kSlotC);
     g.accumulate = op.accumulate;
-    gigacheck::cuda::gemm(g, stateOf(c).handle.get(), s);
+    gigacheck::cuda::gemm(g, handleOf(c), s);
     if (!op.accumulate)
         CUDA_CHECK(cudaMemsetAsync(auxRow(c, 0), 0, 2 * sizeof(double) * std::size_t(ld(c, kSlotAux)), s));
     cuda::weightedBound(in.precision, g.a, g.lda, g.b, g.ldb, sh.m + k, op.depth, sh.q + k, auxRow(c, 0), auxRow(c, 1),
@@ -348,11 +358,18 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
         writeBack(c, kSlotC, ops.c, x.row, x.col, s);
 }
 
+// The op's host region (a column block's part of B or C, or all of the matrix) to / from its slot.
+std::size_t hostOffset(const HostMatrix& m, const Region& r, std::size_t es)
+{
+    return (std::size_t(r.row) * std::size_t(m.cols()) + std::size_t(r.col)) * es;
+}
+
 void issueLoad(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(inputsOf(c.request).precision);
     const HostMatrix& src = op.host.matrix == Operand::A ? *inputsOf(c.request).a : *inputsOf(c.request).b;
-    CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es, src.data(),
+    CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es,
+                                 static_cast<const char*>(src.data()) + hostOffset(src, op.host, es),
                                  std::size_t(src.cols()) * es, std::size_t(op.host.cols) * es,
                                  std::size_t(op.host.rows), cudaMemcpyHostToDevice, s));
 }
@@ -361,14 +378,14 @@ void issueStore(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
 {
     const std::size_t es = elemSize(inputsOf(c.request).precision);
     HostMatrix& dst = *inputsOf(c.request).c;
-    CUDA_CHECK(cudaMemcpy2DAsync(dst.data(), std::size_t(dst.cols()) * es, buf(c, op.dst),
-                                 std::size_t(ld(c, op.dst)) * es, std::size_t(op.host.cols) * es,
-                                 std::size_t(op.host.rows), cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(dst.data()) + hostOffset(dst, op.host, es),
+                                 std::size_t(dst.cols()) * es, buf(c, op.dst), std::size_t(ld(c, op.dst)) * es,
+                                 std::size_t(op.host.cols) * es, std::size_t(op.host.rows), cudaMemcpyDeviceToHost, s));
 }
 
 // r_B and the row norms of B_r for the whole of B, once: every panel product reads its rows.
 // (c_A is taken from each A panel by the product's own pass over it.)
-void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
+void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
     if (hostOf(c).on) {
@@ -381,7 +398,9 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation&, cudaStre
     // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
     // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
     const bool roundTf32 = in.gemm == GemmVariant::CublasTf32 && in.precision == Precision::F32;
-    gigacheck::cuda::checksumB(in.precision, buf(c, kSlotB), in.shape.n, in.shape.q, ld(c, kSlotB), s, roundTf32);
+    const int b = op.block.j;
+    gigacheck::cuda::checksumB(in.precision, buf(c, slotB(b)), in.shape.n, columnBlock(in, b).cols, ld(c, slotB(b)), s,
+                               roundTf32);
 }
 
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -391,20 +410,21 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     const OnlineInputs& in = inputsOf(c.request);
     const Shape& sh = inputsOf(c.request).shape;
     const std::int64_t offset = std::int64_t(op.block.k) * in.panel;
+    const int b = op.block.j;
     GemmCall g;
     g.variant = inputsOf(c.request).gemm;
     g.precision = inputsOf(c.request).precision;
     g.m = sh.m;
     g.n = op.depth;
-    g.q = sh.q;
+    g.q = columnBlock(in, b).cols;
     g.a = at(c, kSlotA, 0, offset);
     g.lda = ld(c, kSlotA);
-    g.b = at(c, kSlotB, offset, 0);
-    g.ldb = ld(c, kSlotB);
-    g.c = buf(c, kSlotC);
-    g.ldc = ld(c, kSlotC);
+    g.b = at(c, slotB(b), offset, 0);
+    g.ldb = ld(c, slotB(b));
+    g.c = buf(c, slotC(b));
+    g.ldc = ld(c, slotC(b));
     g.accumulate = op.accumulate;
-    gigacheck::cuda::productWithChecksums(g, stateOf(c).handle.get(), s, &stateOf(c).lane, auxOf(c),
+    gigacheck::cuda::productWithChecksums(g, handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(), auxOf(c, b),
                                           roundoff(c).uInput > 0);
 }
 
@@ -417,18 +437,21 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
 {
     const OnlineInputs& in = inputsOf(c.request);
     const Shape& sh = inputsOf(c.request).shape;
+    // Block-local columns: a column block's C_f holds its columns and its checksum column after them.
+    const ColumnBlock cb = in.scheme == Scheme::Tmr ? ColumnBlock{0, sh.q} : columnBlock(in, op.block.j);
     std::vector<DeviceInjection> items;
-    for (std::size_t i : faultsAfter(in, op.block.k)) {
+    for (std::size_t i : faultsAfter(in, op.block.k, op.block.j)) {
         const PlannedFault& f = in.faults[i];
         DeviceInjection d;
         d.row = f.at.target == OnlineTarget::ChecksumRow ? sh.m + f.at.row : f.at.row;
-        d.col = f.at.target == OnlineTarget::ChecksumCol ? sh.q + f.at.col : f.at.col;
+        d.col = f.at.target == OnlineTarget::ChecksumCol ? (in.columnBlocks > 1 ? cb.cols : sh.q + f.at.col)
+                                                         : f.at.col - cb.col;
         d.bitFlip = f.model == FaultModel::BitFlip ? 1 : 0;
         d.bit = f.bit;
         d.delta = f.delta;
         items.push_back(d);
     }
-    const int slot = in.scheme == Scheme::Tmr ? op.dst : kSlotC;
+    const int slot = in.scheme == Scheme::Tmr ? op.dst : slotC(op.block.j);
     if (hostOf(c).on) {
         // One call per fault: a fault in A or B strikes the device copy of that input.
         const std::vector<std::size_t> planned = faultsAfter(in, op.block.k);
@@ -459,9 +482,10 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
             hostCheckedCheck<float>(c, op, s);
         return;
     }
-    const Shape& sh = inputsOf(c.request).shape;
-    gigacheck::cuda::verify(gigacheck::cuda::verifyCall(inputsOf(c.request).precision, buf(c, kSlotC), sh.m, sh.q, ld(c, kSlotC),
-                                                        op.depth, auxOf(c), roundoff(c), inputsOf(c.request).lambda),
+    const OnlineInputs& in = inputsOf(c.request);
+    const int b = op.block.j;
+    gigacheck::cuda::verify(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
+                                                        ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda),
                             verifySlot(c, op.id), s);
 }
 
@@ -480,7 +504,7 @@ void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& o
     g.ldb = ld(c, kSlotB);
     g.c = buf(c, op.dst);
     g.ldc = ld(c, op.dst);
-    gigacheck::cuda::gemm(g, stateOf(c).handle.get(), s);
+    gigacheck::cuda::gemm(g, handleOf(c), s);
 }
 
 void issueVote(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
@@ -506,7 +530,7 @@ void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span
     const Shape& sh = inputsOf(c.request).shape;
     const double* values = injectSlot(c, op.id);
     std::size_t n = 0;
-    for (std::size_t i : faultsAfter(in, op.block.k)) {
+    for (std::size_t i : faultsAfter(in, op.block.k, op.block.j)) {
         PlannedFault& f = in.faults[i];
         f.before = values[2 * n];
         f.after = values[2 * n + 1];
@@ -518,16 +542,30 @@ void reportInject(const gigacheck::cuda::OpContext& c, const Operation& op, Span
     }
 }
 
+// A column block's verdict in C's own indices: its columns shifted by the block's first, its
+// checksum column (local index = its width) numbered q + b.
+void toGlobalColumns(VerifyResult& v, const OnlineInputs& in, int block)
+{
+    const ColumnBlock cb = columnBlock(in, block);
+    const auto global = [&](std::int64_t col) { return col < cb.cols ? cb.col + col : in.shape.q + block; };
+    for (std::int64_t& col : v.mismatchCols)
+        col = global(col);
+    for (Correction& x : v.corrections)
+        x.col = global(x.col);
+}
+
 void reportCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Span&, OpOutcome& outcome)
 {
-    const Shape& sh = inputsOf(c.request).shape;
+    const OnlineInputs& in = inputsOf(c.request);
     VerifyEvent ev;
     ev.opId = op.id;
-    ev.block = BlockIndex{0, 0, op.block.k};
-    ev.rows = sh.m;
-    ev.cols = sh.q;
+    ev.block = BlockIndex{0, op.block.j, op.block.k};
+    ev.rows = in.shape.m;
+    ev.cols = in.shape.q;
     ev.result = hostOf(c).on ? std::move(hostOf(c).results[std::size_t(stateOf(c).slotOf[std::size_t(op.id)])])
                              : gigacheck::cuda::toVerifyResult(*verifySlot(c, op.id));
+    if (in.columnBlocks > 1)
+        toGlobalColumns(ev.result, in, op.block.j);
     outcome.verification = std::move(ev);
 }
 

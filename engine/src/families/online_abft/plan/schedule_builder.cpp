@@ -44,6 +44,21 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
                      buffer("vote", BufferRole::Aux, 1, 1024, 1)};  // the device vote's counters
         p.explanation = "TMR: three products of A (" + std::to_string(s.m) + " x " + std::to_string(s.n) + ") by B, "
                         "then an element-wise majority vote into C0.";
+    } else if (in.columnBlocks > 1) {
+        // Column blocks (K = 1, the device path): A_c shared, then B_r, C_f and aux of each block.
+        p.buffers = {buffer("A_c", BufferRole::A, s.m + 1, s.n, e)};
+        for (int b = 0; b < in.columnBlocks; ++b) {
+            const std::int64_t w = columnBlock(in, b).cols;
+            const std::string tag = "[" + std::to_string(b) + "]";
+            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e));
+            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e));
+            p.buffers.push_back(buffer("aux" + tag, BufferRole::Aux, 4, std::max(s.m, w) + 2, sizeof(double)));
+        }
+        p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " in " +
+                        std::to_string(in.columnBlocks) + " column blocks, each with its own checksum column and "
+                        "built and checked on its own stream, " +
+                        (in.scheme == Scheme::Offline ? std::string("checked after the last step only (offline).")
+                                                      : "checked every " + std::to_string(in.checkEvery) + " step(s).");
     } else {
         const std::int64_t k = in.checksums;
         p.buffers = {buffer("A_c", BufferRole::A, s.m + k, s.n, e),
@@ -63,8 +78,108 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
     return p;
 }
 
+namespace {
+
+// G column blocks (README "Column blocks"): each block's chain -- load its part of B, encode it,
+// then per step its panel product, its faults and its check, then store its part of C -- runs on
+// stream b with no dependency on another block's chain; only A_c (loaded once) is shared.
+Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, const OnlineConfig& config)
+{
+    Schedule s;
+    s.family = std::string(kFamilyName);
+    s.buffers = plan.buffers;
+    s.capBytes = plan.capBytes;
+    s.streams = in.columnBlocks;
+    const Shape& sh = plan.shape;
+    const double e = double(elementSize(plan.precision));
+    const double rows = double(sh.m) + 1;
+    const auto add = [&](OpKind kind, Queue queue, int block, std::vector<int> deps,
+                         std::vector<OperandRegion> operands) -> Operation& {
+        Operation op;
+        op.id = int(s.ops.size());
+        op.kind = kind;
+        op.queue = queue;
+        op.stream = block;
+        op.block.j = block;
+        op.operands = std::move(operands);
+        op.rows = sh.m;
+        op.cols = columnBlock(in, block).cols;
+        op.depth = sh.n;
+        op.deps = std::move(deps);
+        s.ops.push_back(std::move(op));
+        return s.ops.back();
+    };
+
+    Operation& loadA = add(kLoadInputs, Queue::H2D, 0, {}, {use(kSlotA, Access::Write)});
+    loadA.dst = kSlotA;
+    loadA.host = Region{Operand::A, 0, 0, sh.m, sh.n};
+    loadA.bytes = double(sh.m) * double(sh.n) * e;
+    loadA.cols = sh.n;
+    const int loadAId = loadA.id;
+
+    std::vector<int> last(std::size_t(in.columnBlocks));
+    for (int b = 0; b < in.columnBlocks; ++b) {
+        const ColumnBlock cb = columnBlock(in, b);
+        Operation& load = add(kLoadInputs, Queue::H2D, b, {}, {use(slotB(b), Access::Write)});
+        load.dst = slotB(b);
+        load.host = Region{Operand::B, 0, cb.col, sh.n, cb.cols};
+        load.bytes = double(sh.n) * double(cb.cols) * e;
+        Operation& encode = add(kEncode, Queue::Compute, b, {load.id}, {use(slotB(b), Access::ReadWrite)});
+        encode.flops = 2.0 * double(sh.n) * double(cb.cols);
+        encode.bytes = double(sh.n) * double(cb.cols) * e;
+        last[std::size_t(b)] = encode.id;
+    }
+    for (int j = 0; j < in.steps; ++j) {
+        const std::int64_t width = std::min(in.panel, sh.n - std::int64_t(j) * in.panel);
+        for (int b = 0; b < in.columnBlocks; ++b) {
+            int& chain = last[std::size_t(b)];
+            const double cols = double(columnBlock(in, b).cols) + 1;
+            std::vector<int> deps{chain};
+            if (j == 0)
+                deps.push_back(loadAId);
+            Operation& op = add(kPanelProduct, Queue::Compute, b, deps,
+                                {use(kSlotA, Access::Read), use(slotB(b), Access::Read), use(slotC(b), Access::ReadWrite),
+                                 use(slotAux(b), Access::ReadWrite)});
+            op.block.k = j;
+            op.depth = width;
+            op.accumulate = j > 0;
+            op.flops = 2.0 * rows * cols * double(width);
+            op.bytes = (rows * double(width) + double(width) * cols + 2.0 * rows * cols) * e;
+            chain = op.id;
+            if (!faultsAfter(in, j, b).empty()) {
+                Operation& f = add(kInjectFault, Queue::Compute, b, {chain}, {use(slotC(b), Access::ReadWrite)});
+                f.block.k = j;
+                f.dst = slotC(b);
+                chain = f.id;
+            }
+            if (config.checksAfter(j)) {
+                Operation& check = add(kCheck, Queue::Compute, b, {chain},
+                                       {use(slotC(b), Access::ReadWrite), use(slotAux(b), Access::ReadWrite)});
+                check.block.k = j;
+                check.depth = std::min(sh.n, std::int64_t(j + 1) * in.panel);
+                check.flops = 2.0 * rows * cols;
+                check.bytes = rows * cols * e;
+                chain = check.id;
+            }
+        }
+    }
+    for (int b = 0; b < in.columnBlocks; ++b) {
+        const ColumnBlock cb = columnBlock(in, b);
+        Operation& store = add(kStoreResult, Queue::D2H, b, {last[std::size_t(b)]}, {use(slotC(b), Access::Read)});
+        store.dst = slotC(b);
+        store.host = Region{Operand::C, 0, cb.col, sh.m, cb.cols};
+        store.bytes = double(sh.m) * double(cb.cols) * e;
+    }
+    return s;
+}
+
+}  // namespace
+
 Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const OnlineConfig& config)
 {
+    if (in.scheme != Scheme::Tmr && in.columnBlocks > 1)
+        return buildColumnBlockSchedule(plan, in, config);
+
     Schedule s;
     s.family = std::string(kFamilyName);
     s.buffers = plan.buffers;
@@ -159,6 +274,39 @@ Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const Onl
     }
     store(kSlotC);
     return s;
+}
+
+ColumnBlock columnBlock(const OnlineInputs& in, int block)
+{
+    const std::int64_t q = in.shape.q, g = std::max(1, in.columnBlocks);
+    const auto start = [&](std::int64_t b) {
+        if (b >= g)
+            return q;
+        const std::int64_t even = b * q / g;
+        return q >= 64 * g ? even / 64 * 64 : even;
+    };
+    return ColumnBlock{start(block), start(block + 1) - start(block)};
+}
+
+int blockOf(const OnlineInputs& in, const OnlineFault& f)
+{
+    if (in.columnBlocks <= 1 || f.target == OnlineTarget::A || f.target == OnlineTarget::B)
+        return 0;
+    if (f.target == OnlineTarget::ChecksumCol)
+        return int(f.col);
+    for (int b = in.columnBlocks - 1; b > 0; --b)
+        if (f.col >= columnBlock(in, b).col)
+            return b;
+    return 0;
+}
+
+std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step, int block)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i : faultsAfter(in, step))
+        if (blockOf(in, in.faults[i].at) == block)
+            out.push_back(i);
+    return out;
 }
 
 std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step)

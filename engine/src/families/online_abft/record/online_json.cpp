@@ -47,6 +47,7 @@ Json checkJson(const VerifyEvent& e)
         corrections.push_back({{"row", c.row}, {"col", c.col}, {"before", number(c.before)}, {"after", number(c.after)}});
     return Json{{"op", e.opId},
                 {"step", e.block.k},
+                {"column_block", e.block.j},
                 {"time", number(e.time)},
                 {"verdict", toString(r.verdict)},
                 {"mismatch_rows", r.mismatchRows},
@@ -92,6 +93,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"panel", c.panelWidth()},
           {"check_every", c.checkEvery},
           {"checksums", c.checksums},
+          {"column_blocks", c.columnBlocks},  // as asked: 0 = auto
           {"faults", faults},
           {"random_errors", c.randomErrors},
           {"fault_model", toString(c.model)},
@@ -101,6 +103,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"threshold_lambda", number(c.thresholdLambda)}}},
         {"steps", r.steps},
         {"check_steps", r.checkSteps},
+        {"column_blocks", r.columnBlocks},  // as run
         {"checks", checks},  // the envelope's events.verifications, with the step named
         {"input_faults", inputFaults},
         {"applied_input_faults", applied},
@@ -144,6 +147,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     c.panel = cfg.get<std::int64_t>("panel");
     c.checkEvery = cfg.get<int>("check_every");
     c.checksums = cfg.get<int>("checksums");
+    c.columnBlocks = cfg.getOr<int>("column_blocks", 1);  // records before column blocks: one block
     const Node faults = cfg.child("faults");
     for (std::size_t i = 0; i < faults.json().size(); ++i)
         c.faults.push_back(faultFrom(Node(faults.json()[i], faults.path() + "[" + std::to_string(i) + "]")));
@@ -153,6 +157,9 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     c.thresholdLambda = cfg.get<double>("threshold_lambda");
     r.steps = sec.get<int>("steps");
     r.checkSteps = sec.list<int>("check_steps");
+    r.columnBlocks = sec.getOr<int>("column_blocks", 1);
+    if (r.columnBlocks < 1 || r.columnBlocks > 64 || c.columnBlocks < 0 || c.columnBlocks > 64)
+        throw InputError("record: 'column_blocks' must be 1..64");
     // The checks are the envelope's verifications (read above); the section keeps their summary.
     const Node inputs = sec.child("input_faults");
     for (std::size_t i = 0; i < inputs.json().size(); ++i) {

@@ -32,6 +32,9 @@ std::string formatOnlineReport(const OnlineRecord& r)
         o << (c.checkEvery == 0 || c.scheme == Scheme::Offline ? std::string("checked after the last step only")
                                                                 : "checked every " + std::to_string(c.checkEvery) + " step(s)");
         o << " (" << r.checkSteps.size() << " check(s)), " << c.checksums << " checksum vector(s) per axis";
+        if (r.columnBlocks > 1)
+            o << ";\n  C in " << r.columnBlocks << " column blocks, each with its own checksum column (q + b), built "
+              << "and checked on its own stream: a check per block and step";
     }
     o << "\n  device: " << r.devices.front().name << " (" << toString(r.devices.front().backend) << ")\n";
     o << "  execute time: " << number(r.metrics.executeSeconds * 1e3, "%.3f") << " ms";
@@ -59,7 +62,10 @@ std::string formatOnlineReport(const OnlineRecord& r)
         case Verdict::Corrected: ++corrected; break;
         case Verdict::Uncorrectable: ++uncorrectable; break;
         }
-        o << "  check after step " << e.block.k << ": " << toString(v.verdict) << " (" << v.mismatchRows.size()
+        o << "  check after step " << e.block.k;
+        if (r.columnBlocks > 1)
+            o << " (column block " << e.block.j << ")";
+        o << ": " << toString(v.verdict) << " (" << v.mismatchRows.size()
           << " row(s), " << v.mismatchCols.size() << " column(s) mismatched";
         if (!v.corrections.empty())
             o << ", " << v.corrections.size() << " cell(s) corrected";

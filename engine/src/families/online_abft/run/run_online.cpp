@@ -71,11 +71,12 @@ void hostSums(const HostMatrix& x, std::vector<double>& rows, std::vector<double
         online_abft::plainSums(x.as<double>(), x.rows(), x.cols(), x.cols(), rows, cols);
 }
 
-OnlineInputs inputsFor(const OnlineConfig& c)
+OnlineInputs inputsFor(const OnlineConfig& c, BackendKind backend)
 {
     OnlineInputs in;
     in.scheme = c.scheme;
     in.checksums = c.checksums;
+    in.columnBlocks = c.scheme == Scheme::Tmr ? 1 : resolvedColumnBlocks(c, backend);
     in.panel = c.panelWidth();
     in.steps = c.steps();
     in.checkEvery = c.scheme == Scheme::Offline ? 0 : c.checkEvery;
@@ -162,8 +163,10 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     OnlineConfig& c = record.config;
     if (c.scheme == Scheme::Offline)
         c.checkEvery = 0;
-    OnlineInputs in = inputsFor(c);
+    const BackendKind backendKind = record.devices.front().backend;
+    OnlineInputs in = inputsFor(c, backendKind);
     in.faults = planFaults(c);
+    record.columnBlocks = in.columnBlocks;
     in.onStep = onStep;
     record.steps = c.scheme == Scheme::Tmr ? 0 : c.steps();
     for (int j = 0; j < record.steps; ++j)
@@ -215,7 +218,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
         // Offline ABFT (and online, should a check still fail) has one answer to what it cannot
         // correct: compute the product again (seed 002 section VI.D: "about double").
         if (record.status == "ok" && record.uncorrectableChecks() > 0) {
-            OnlineInputs again = inputsFor(c);
+            OnlineInputs again = inputsFor(c, backendKind);
             again.hostRowSumsA = in.hostRowSumsA, again.hostColSumsA = in.hostColSumsA;
             again.hostRowSumsB = in.hostRowSumsB, again.hostColSumsB = in.hostColSumsB;
             const Schedule clean = buildOnlineSchedule(plan, again, c);
