@@ -3,21 +3,30 @@
 #include "families/online_abft/ops.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace gigacheck::online_abft {
 
 namespace {
 
-BufferSpec buffer(std::string name, BufferRole role, std::int64_t rows, std::int64_t cols, std::size_t elem)
+BufferSpec buffer(std::string name, BufferRole role, std::int64_t rows, std::int64_t cols, std::size_t elem,
+                  std::int64_t align = 1)
 {
     BufferSpec b;
     b.name = std::move(name);
     b.role = role;
     b.rows = rows;
     b.cols = cols;
-    b.ld = cols;
-    b.bytes = std::size_t(rows) * std::size_t(cols) * elem;
+    b.ld = (cols + align - 1) / align * align;
+    b.bytes = std::size_t(rows) * std::size_t(b.ld) * elem;
     return b;
+}
+
+// Rows of the device path's B_r and C_f start on 128-byte boundaries (32 elements), so that the
+// GEMMs of the unaugmented panels read and write them with aligned vector accesses.
+std::int64_t rowAlignment()
+{
+    return std::getenv("GIGACHECK_EXPERIMENT_PACKED") ? 1 : 32;  // TEMPORARY experiment toggle
 }
 
 OperandRegion use(int slot, Access access) { return OperandRegion{slot, access}; }
@@ -50,8 +59,8 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
         for (int b = 0; b < in.columnBlocks; ++b) {
             const std::int64_t w = columnBlock(in, b).cols;
             const std::string tag = "[" + std::to_string(b) + "]";
-            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e));
-            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e));
+            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, rowAlignment()));
+            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, rowAlignment()));
             p.buffers.push_back(buffer("aux" + tag, BufferRole::Aux, 4, std::max(s.m, w) + 2, sizeof(double)));
         }
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " in " +
@@ -118,6 +127,7 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
     const int loadAId = loadA.id;
 
     std::vector<int> last(std::size_t(in.columnBlocks));
+    int firstProduct = -1;
     for (int b = 0; b < in.columnBlocks; ++b) {
         const ColumnBlock cb = columnBlock(in, b);
         Operation& load = add(kLoadInputs, Queue::H2D, b, {}, {use(slotB(b), Access::Write)});
@@ -137,6 +147,8 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
             std::vector<int> deps{chain};
             if (j == 0)
                 deps.push_back(loadAId);
+            if (j == 0 && b > 0 && std::getenv("GIGACHECK_EXPERIMENT_STAGGER"))  // TEMPORARY
+                deps.push_back(firstProduct);
             Operation& op = add(kPanelProduct, Queue::Compute, b, deps,
                                 {use(kSlotA, Access::Read), use(slotB(b), Access::Read), use(slotC(b), Access::ReadWrite),
                                  use(slotAux(b), Access::ReadWrite)});
@@ -146,6 +158,8 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
             op.flops = 2.0 * rows * cols * double(width);
             op.bytes = (rows * double(width) + double(width) * cols + 2.0 * rows * cols) * e;
             chain = op.id;
+            if (j == 0)
+                firstProduct = op.id;
             if (!faultsAfter(in, j, b).empty()) {
                 Operation& f = add(kInjectFault, Queue::Compute, b, {chain}, {use(slotC(b), Access::ReadWrite)});
                 f.block.k = j;
