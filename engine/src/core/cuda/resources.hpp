@@ -65,6 +65,16 @@ using PinnedBuffer = Buffer<PinnedMemory>;
 class Stream {
 public:
     Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+    // A stream of the device's greatest priority: the block scheduler dispatches its kernels'
+    // blocks before the waiting blocks of kernels on ordinary streams.
+    static Stream highestPriority()
+    {
+        int least = 0, greatest = 0;
+        CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        Stream st(nullptr);
+        CUDA_CHECK(cudaStreamCreateWithPriority(&st.s_, cudaStreamNonBlocking, greatest));
+        return st;
+    }
     ~Stream()
     {
         if (s_)
@@ -77,6 +87,7 @@ public:
     cudaStream_t get() const { return s_; }
 
 private:
+    explicit Stream(std::nullptr_t) {}
     cudaStream_t s_ = nullptr;
 };
 

@@ -17,6 +17,10 @@ struct SideLane {
     Stream side;
     Event fork{cudaEventDisableTiming}, join{cudaEventDisableTiming};
 };
+// The same with the side stream at the device's greatest priority.
+struct PriorityLane : SideLane {
+    PriorityLane() : SideLane{Stream::highestPriority()} {}
+};
 
 // cublas-tf32 on FP32: the operand blocks are rounded to TF32 in place by the checksum passes that
 // read them (checksumB for B, the products' pass over A), gigacheck/tf32.hpp says why.

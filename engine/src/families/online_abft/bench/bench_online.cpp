@@ -3,6 +3,7 @@
 // CPU): online ABFT for several fq and error counts, offline ABFT (with the recompute when it finds
 // more than it can correct), TMR; the cost model of the checks beside the measurements; the
 // detection latency; and the fq sweep of overhead against faults that end correctable.
+#include "core/bench_filter.hpp"
 #include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/online_abft.hpp"
@@ -318,10 +319,14 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
                                                                  : std::vector<std::int64_t>{512})
                                                           : (gpu ? std::vector<std::int64_t>{8192, 16384}
                                                                  : std::vector<std::int64_t>{1024, 2048});
+    std::vector<std::int64_t> chosen;  // GIGACHECK_BENCH_SIZES (core/bench_filter.hpp)
+    for (std::int64_t n : sizes)
+        if (bench::selected("GIGACHECK_BENCH_SIZES", std::to_string(n)))
+            chosen.push_back(n);
     const int reps = options.quick ? 1 : 3;
     json doc{{"suite", "online"}, {"device", device.name}, {"date", benchDate()}, {"quick", options.quick}};
     try {
-        for (std::int64_t n : sizes) {
+        for (std::int64_t n : chosen) {
             const std::int64_t panel = std::min<std::int64_t>(1024, n / 8);
             Bench bench{*backend, HostMatrix(Precision::F32, n, n, backend->hostAllocator()),
                         HostMatrix(Precision::F32, n, n, backend->hostAllocator()),
@@ -336,11 +341,12 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             bench.once(tmrWarm);
             const double plain = plainSeconds(device.backend, n, reps + 2);
             doc["timing"].push_back(timingSuite(bench, n, panel, plain, device.ceilings.deviceBandwidthGBs, out));
-            if (n == sizes.front())
+            if (n == chosen.front())
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }
         const std::int64_t sweepN = gpu ? 4096 : 512;
-        doc["sweep"] = sweepSuite(*backend, sweepN, sweepN / 16, options.quick ? 4 : 10, options.quick ? 1 : 3, out);
+        if (bench::selected("GIGACHECK_BENCH_VARIANTS", "sweep"))
+            doc["sweep"] = sweepSuite(*backend, sweepN, sweepN / 16, options.quick ? 4 : 10, options.quick ? 1 : 3, out);
         seedTables(out, doc);
     } catch (const std::exception& e) {
         err << "bench online failed: " << e.what() << "\n";

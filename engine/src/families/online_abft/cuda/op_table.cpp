@@ -55,9 +55,12 @@ struct HostSide {
 };
 
 // One side lane and one cuBLAS handle per column block: the blocks' GEMMs run at once on their
-// own streams, and a handle's workspace must not be shared by concurrent kernels.
+// own streams, and a handle's workspace must not be shared by concurrent kernels. With column
+// blocks the side lanes, and the lanes that run the checks and faults, are of the greatest
+// priority (README "Column blocks": otherwise a block's check waits for every wave of the other
+// block's GEMM, and its next product waits for the check).
 struct State final : gigacheck::cuda::RunState {
-    std::vector<std::unique_ptr<SideLane>> lanes;
+    std::vector<std::unique_ptr<SideLane>> lanes, checkLanes;
     std::vector<std::unique_ptr<CublasHandle>> handles;
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut, voteOut;
@@ -101,7 +104,12 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         }
     }
     for (int b = 0; b < std::max(1, in.columnBlocks); ++b) {
-        state->lanes.push_back(std::make_unique<SideLane>());
+        if (in.columnBlocks > 1) {
+            state->lanes.push_back(std::make_unique<gigacheck::cuda::PriorityLane>());
+            state->checkLanes.push_back(std::make_unique<gigacheck::cuda::PriorityLane>());
+        } else {
+            state->lanes.push_back(std::make_unique<SideLane>());
+        }
         state->handles.push_back(std::make_unique<CublasHandle>());
     }
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, checks) * sizeof(VerifyOut));
@@ -428,6 +436,20 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
                                           roundoff(c).uInput > 0);
 }
 
+// Issues `work` on the block's priority lane, ordered after what s has and before what s gets
+// next (column blocks); on s itself with one block.
+template <class Work> void onCheckLane(const gigacheck::cuda::OpContext& c, int block, cudaStream_t s, Work&& work)
+{
+    if (stateOf(c).checkLanes.empty())
+        return work(s);
+    SideLane& lane = *stateOf(c).checkLanes[std::size_t(block)];
+    CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
+    CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+    work(lane.side.get());
+    CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
+    CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+}
+
 double* injectSlot(const gigacheck::cuda::OpContext& c, int opId)
 {
     return stateOf(c).injectOut.as<double>() + 2 * stateOf(c).slotOf[std::size_t(opId)];
@@ -464,8 +486,10 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
         return;
     }
     if (!items.empty())
-        gigacheck::cuda::inject(inputsOf(c.request).precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
-                                injectSlot(c, op.id), s);
+        onCheckLane(c, op.block.j, s, [&](cudaStream_t on) {
+            gigacheck::cuda::inject(in.precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
+                                    injectSlot(c, op.id), on);
+        });
 }
 
 VerifyOut* verifySlot(const gigacheck::cuda::OpContext& c, int opId)
@@ -484,9 +508,12 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     }
     const OnlineInputs& in = inputsOf(c.request);
     const int b = op.block.j;
-    gigacheck::cuda::verify(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
-                                                        ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda),
-                            verifySlot(c, op.id), s);
+    onCheckLane(c, b, s, [&](cudaStream_t on) {
+        gigacheck::cuda::verify(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m,
+                                                            columnBlock(in, b).cols, ld(c, slotC(b)), op.depth, auxOf(c, b),
+                                                            roundoff(c), in.lambda),
+                                verifySlot(c, op.id), on);
+    });
 }
 
 void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
