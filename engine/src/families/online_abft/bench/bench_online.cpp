@@ -165,14 +165,17 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
         }
     }
     // The same with C as one block (one stream: each step's epilogue and check wait for each
-    // other), where auto chose more: what the column blocks are worth.
-    if (resolvedColumnBlocks(baseConfig(n, panel, kind), kind) > 1) {
-        for (int fq : {1, 4}) {
-            OnlineConfig c = baseConfig(n, panel, kind);
-            c.checkEvery = fq;
-            c.columnBlocks = 1;
-            c.faults = scatteredFaults(1, steps, n);
-            add("online", fq, 1, bench.median(c));
+    // other) and as four, where auto chose two: what the column blocks are worth.
+    const int chosenBlocks = resolvedColumnBlocks(baseConfig(n, panel, kind), kind);
+    if (chosenBlocks > 1) {
+        for (int blocks : {1, 4}) {
+            for (int fq : {1, 4}) {
+                OnlineConfig c = baseConfig(n, panel, kind);
+                c.checkEvery = fq;
+                c.columnBlocks = blocks;
+                c.faults = scatteredFaults(1, steps, n);
+                add("online", fq, 1, bench.median(c));
+            }
         }
     }
     double offlineTwo = 0, onlineTwo = 0;

@@ -3,7 +3,6 @@
 #include "families/online_abft/ops.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace gigacheck::online_abft {
 
@@ -22,12 +21,9 @@ BufferSpec buffer(std::string name, BufferRole role, std::int64_t rows, std::int
     return b;
 }
 
-// Rows of the device path's B_r and C_f start on 128-byte boundaries (32 elements), so that the
+// Rows of the column blocks' B_r and C_f start on 128-byte boundaries (32 elements), so that the
 // GEMMs of the unaugmented panels read and write them with aligned vector accesses.
-std::int64_t rowAlignment()
-{
-    return std::getenv("GIGACHECK_EXPERIMENT_PACKED") ? 1 : 32;  // TEMPORARY experiment toggle
-}
+constexpr std::int64_t kRowAlignment = 32;
 
 OperandRegion use(int slot, Access access) { return OperandRegion{slot, access}; }
 
@@ -59,8 +55,8 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
         for (int b = 0; b < in.columnBlocks; ++b) {
             const std::int64_t w = columnBlock(in, b).cols;
             const std::string tag = "[" + std::to_string(b) + "]";
-            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, rowAlignment()));
-            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, rowAlignment()));
+            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, kRowAlignment));
+            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, kRowAlignment));
             p.buffers.push_back(buffer("aux" + tag, BufferRole::Aux, 4, std::max(s.m, w) + 2, sizeof(double)));
         }
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " in " +
@@ -127,14 +123,15 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
     const int loadAId = loadA.id;
 
     std::vector<int> last(std::size_t(in.columnBlocks));
-    int firstProduct = -1;
     for (int b = 0; b < in.columnBlocks; ++b) {
         const ColumnBlock cb = columnBlock(in, b);
         Operation& load = add(kLoadInputs, Queue::H2D, b, {}, {use(slotB(b), Access::Write)});
         load.dst = slotB(b);
         load.host = Region{Operand::B, 0, cb.col, sh.n, cb.cols};
         load.bytes = double(sh.n) * double(cb.cols) * e;
-        Operation& encode = add(kEncode, Queue::Compute, b, {load.id}, {use(slotB(b), Access::ReadWrite)});
+        // After A too: the compute work starts when every input is in, as with one block (a block
+        // encoding while A still loads would stretch the compute queue's span by the load).
+        Operation& encode = add(kEncode, Queue::Compute, b, {load.id, loadAId}, {use(slotB(b), Access::ReadWrite)});
         encode.flops = 2.0 * double(sh.n) * double(cb.cols);
         encode.bytes = double(sh.n) * double(cb.cols) * e;
         last[std::size_t(b)] = encode.id;
@@ -144,12 +141,7 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
         for (int b = 0; b < in.columnBlocks; ++b) {
             int& chain = last[std::size_t(b)];
             const double cols = double(columnBlock(in, b).cols) + 1;
-            std::vector<int> deps{chain};
-            if (j == 0)
-                deps.push_back(loadAId);
-            if (j == 0 && b > 0 && std::getenv("GIGACHECK_EXPERIMENT_STAGGER"))  // TEMPORARY
-                deps.push_back(firstProduct);
-            Operation& op = add(kPanelProduct, Queue::Compute, b, deps,
+            Operation& op = add(kPanelProduct, Queue::Compute, b, {chain},
                                 {use(kSlotA, Access::Read), use(slotB(b), Access::Read), use(slotC(b), Access::ReadWrite),
                                  use(slotAux(b), Access::ReadWrite)});
             op.block.k = j;
@@ -158,8 +150,6 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
             op.flops = 2.0 * rows * cols * double(width);
             op.bytes = (rows * double(width) + double(width) * cols + 2.0 * rows * cols) * e;
             chain = op.id;
-            if (j == 0)
-                firstProduct = op.id;
             if (!faultsAfter(in, j, b).empty()) {
                 Operation& f = add(kInjectFault, Queue::Compute, b, {chain}, {use(slotC(b), Access::ReadWrite)});
                 f.block.k = j;
