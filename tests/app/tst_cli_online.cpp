@@ -94,6 +94,10 @@ void TestCliOnline::badInput_data()
     QTest::newRow("tmr replica 3") << "--scheme tmr --inject-at 1,1@3" << "names the replica";
     QTest::newRow("target a without position") << "--scheme online --target a --errors 2" << "needs --inject-at";
     QTest::newRow("unknown scheme") << "--scheme quad" << "unknown scheme";
+    QTest::newRow("column blocks on the cpu") << "--scheme online --column-blocks 2" << "the CPU backend builds C as one block";
+    QTest::newRow("column blocks 9") << "--scheme online --column-blocks 9" << "out of range [1, 8]";
+    QTest::newRow("column blocks with tmr") << "--scheme tmr --column-blocks 2" << "no meaning for --scheme tmr";
+    QTest::newRow("column blocks with blocked") << "--column-blocks 2" << "belongs to the online schemes";
 }
 
 void TestCliOnline::badInput()

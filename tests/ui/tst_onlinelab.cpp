@@ -8,6 +8,7 @@
 #include <panels/onlinefaultbox.hpp>
 #include <panels/onlineschemebox.hpp>
 #include <panels/strategypanel.hpp>
+#include <engine/onlinerun.hpp>
 #include <session/labsession.hpp>
 #include <views/animationpanel.hpp>
 #include <views/heatmapview.hpp>
@@ -235,6 +236,40 @@ private slots:
         QVERIFY(!window.session()->online());
         QVERIFY(!window.onlineSteps()->isVisible());
         QVERIFY(window.animation()->isVisible());
+    }
+
+    // A GPU run in column blocks (config and record say 2): the lab opens its record, and its step
+    // view replays it on the CPU as one block, a fault in block 1's checksum column striking C's one.
+    void columnBlockRecordOpensAndReplays()
+    {
+        QTemporaryDir dir;
+        OnlineConfig oc;
+        oc.shape = {64, 48, 160};
+        oc.backend = BackendKind::Cpu;
+        oc.panel = 12;
+        oc.faults = {OnlineFault{OnlineTarget::Result, 5, 100, std::nullopt, 1}};
+        OnlineRecord device = runOnline(oc);
+        device.config.backend = BackendKind::Cuda;
+        device.config.columnBlocks = 2;
+        device.config.faults.push_back(OnlineFault{OnlineTarget::ChecksumCol, 3, 1, std::nullopt, 2});
+        device.columnBlocks = 2;
+        const QString path = dir.filePath(QStringLiteral("blocks.json"));
+        saveOnlineRecord(device, path.toStdString());
+
+        const OnlineConfig replay = cpuReplayOf(device.config);
+        QVERIFY(replay.backend == BackendKind::Cpu);
+        QCOMPARE(replay.columnBlocks, 0);
+        QCOMPARE(replay.faults[1].col, std::int64_t(0));
+        QVERIFY(validateOnlineConfigAccepts(replay));
+        QCOMPARE(runOnline(replay).status, std::string("ok"));
+
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openRecord(path, &error), qPrintable(error));
+        QVERIFY(window.session()->online());
+        QVERIFY(window.onlineSteps()->isVisible());
     }
 
 private:

@@ -109,6 +109,19 @@ StepFrames StepFrameRecorder::take()
     return out;
 }
 
+OnlineConfig cpuReplayOf(const OnlineConfig& config)
+{
+    OnlineConfig c = config;
+    c.backend = BackendKind::Cpu;
+    c.device = -1;
+    c.gemm = GemmVariant::Cublas;
+    c.columnBlocks = 0;
+    for (OnlineFault& f : c.faults)
+        if (f.target == OnlineTarget::ChecksumCol && c.checksums == 1)
+            f.col = 0;
+    return c;
+}
+
 std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const RunHooks& hooks)
 {
     auto run = std::make_shared<OnlineRun>();
@@ -121,10 +134,7 @@ std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const Run
     if (run->frames.frames.empty() && run->record.status == "ok" && config.scheme != Scheme::Tmr && small &&
         !(hooks.cancel && hooks.cancel->load())) {
         // C stayed on the device: the same run (same seed, faults, steps) again on the CPU.
-        OnlineConfig replay = run->record.config;
-        replay.backend = BackendKind::Cpu;
-        replay.device = -1;
-        replay.gemm = GemmVariant::Cublas;
+        OnlineConfig replay = cpuReplayOf(run->record.config);
         replay.reference = ReferenceMode::None;
         StepFrameRecorder cpuRecorder(steps);
         RunHooks cpuHooks;

@@ -65,6 +65,9 @@ private:
 // thread, when the product is small enough to replay quickly (m n q <= kMaxReplayFlops / 2).
 constexpr double kMaxReplayFlops = 4e9;
 std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const RunHooks& hooks);
+// The configuration of a device run as the CPU replays it for the step view: same seed, faults
+// and steps, C as one block (a fault in block b's checksum column strikes C's one checksum column).
+OnlineConfig cpuReplayOf(const OnlineConfig& config);
 
 // What the blocked-GEMM views see of an online record.
 RunConfig runConfigView(const OnlineConfig& config);

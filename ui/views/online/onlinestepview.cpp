@@ -1,5 +1,6 @@
 #include "views/online/onlinestepview.hpp"
 
+#include "engine/onlinerun.hpp"
 #include "session/labsession.hpp"
 #include "views/plotstyle.hpp"
 
@@ -92,10 +93,7 @@ OnlineStepView::OnlineStepView(QWidget* parent) : QWidget(parent)
     connect(replay_, &QPushButton::clicked, this, [this] {
         if (!model_.run())
             return;
-        OnlineConfig c = model_.run()->record.config;
-        c.backend = BackendKind::Cpu;
-        c.device = -1;
-        emit replayRequested(c);
+        emit replayRequested(cpuReplayOf(model_.run()->record.config));
     });
     showPosition(0);
 }
