@@ -68,6 +68,7 @@ private slots:
         window.findChild<QSpinBox*>(QStringLiteral("panelWidth"))->setValue(16);
         window.findChild<QSpinBox*>(QStringLiteral("checkEvery"))->setValue(2);
         window.findChild<QSpinBox*>(QStringLiteral("checksums"))->setValue(2);
+        window.findChild<QSpinBox*>(QStringLiteral("columnBlocks"))->setValue(2);
         auto* target = window.faultsPanel()->findChild<QComboBox*>(QStringLiteral("onlineTarget"));
         target->setCurrentIndex(target->findData(int(OnlineTarget::A)));
         window.faultsPanel()->findChild<QSpinBox*>(QStringLiteral("onlineStep"))->setValue(1);
@@ -92,6 +93,7 @@ private slots:
             QCOMPARE(c->panel, std::int64_t(16));
             QCOMPARE(c->checkEvery, s == Scheme::Offline ? 0 : 2);
             QCOMPARE(c->checksums, 2);
+            QCOMPARE(c->columnBlocks, 2);
             QCOMPARE(c->faults.size(), std::size_t(1));
             QVERIFY(c->faults[0].target == OnlineTarget::A);
             QCOMPARE(c->faults[0].row, std::int64_t(3));
@@ -108,6 +110,7 @@ private slots:
         QCOMPARE(window.currentOnlineConfig(&error)->faults[0].col, std::int64_t(60));
         target->setCurrentIndex(target->findData(int(OnlineTarget::ChecksumRow)));
         QCOMPARE(window.currentOnlineConfig(&error)->faults[0].row, std::int64_t(0));
+        window.findChild<QSpinBox*>(QStringLiteral("columnBlocks"))->setValue(0);  // auto: what the CPU runs
         QVERIFY(validateOnlineConfigAccepts(*window.currentOnlineConfig(&error)));
     }
 

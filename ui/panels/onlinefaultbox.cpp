@@ -72,6 +72,7 @@ OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings&
     c.panel = scheme.panel;
     c.checkEvery = scheme.scheme == Scheme::Offline ? 0 : scheme.checkEvery;
     c.checksums = scheme.checksums;
+    c.columnBlocks = scheme.columnBlocks;
     c.gemm = base.gemm;
     c.reference = base.reference;
     c.thresholdLambda = base.thresholdLambda;

@@ -43,6 +43,15 @@ OnlineSchemeBox::OnlineSchemeBox(QWidget* parent) : QWidget(parent)
     checksums_->setRange(1, kMaxChecksums);
     checksums_->setToolTip(QStringLiteral("K weighted checksum vectors per axis: up to K errors in one row or column are corrected"));
 
+    columnBlocks_ = new QSpinBox(this);
+    columnBlocks_->setObjectName(QStringLiteral("columnBlocks"));
+    columnBlocks_->setRange(0, 8);
+    columnBlocks_->setSpecialValueText(QStringLiteral("auto"));
+    columnBlocks_->setToolTip(QStringLiteral(
+        "G column blocks of C on the GPU, each with its own checksum column, built and checked on its own stream: one "
+        "block's check runs beside the other's GEMM (auto: 2 when C has 4096 columns or more, K = 1, faults in C; the "
+        "CPU builds C as one block)"));
+
     // Two short rows, the explanation in the tooltip: the plan below stays in view on a 768-pixel
     // screen and the dock no wider (tests/ui/tst_layoutfit.cpp).
     auto* top = new QHBoxLayout;
@@ -59,6 +68,7 @@ OnlineSchemeBox::OnlineSchemeBox(QWidget* parent) : QWidget(parent)
     add(QStringLiteral("b"), panel_);
     add(QStringLiteral("fq"), checkEvery_);
     add(QStringLiteral("K"), checksums_);
+    add(QStringLiteral("G"), columnBlocks_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
@@ -68,7 +78,7 @@ OnlineSchemeBox::OnlineSchemeBox(QWidget* parent) : QWidget(parent)
         updateEnabled();
         emit changed();
     });
-    for (QSpinBox* box : {panel_, checkEvery_, checksums_})
+    for (QSpinBox* box : {panel_, checkEvery_, checksums_, columnBlocks_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &OnlineSchemeBox::changed);
     updateEnabled();
 }
@@ -80,6 +90,7 @@ OnlineSchemeSettings OnlineSchemeBox::settings() const
     s.panel = panel_->value();
     s.checkEvery = checkEvery_->value();
     s.checksums = checksums_->value();
+    s.columnBlocks = columnBlocks_->value();
     return s;
 }
 
@@ -89,6 +100,7 @@ void OnlineSchemeBox::setSettings(const OnlineSchemeSettings& s)
     panel_->setValue(int(s.panel));
     checkEvery_->setValue(std::max(1, s.checkEvery));
     checksums_->setValue(s.checksums);
+    columnBlocks_->setValue(s.columnBlocks);
 }
 
 void OnlineSchemeBox::updateEnabled()
@@ -98,6 +110,7 @@ void OnlineSchemeBox::updateEnabled()
     panel_->setEnabled(abft);
     checkEvery_->setEnabled(s == Scheme::Online);
     checksums_->setEnabled(abft);
+    columnBlocks_->setEnabled(abft);
     // The explanation is the combo's tooltip: the plan below stays in view on a 768-pixel screen.
     scheme_->setToolTip(scheme_->currentData(Qt::ToolTipRole).toString() +
                         (s == Scheme::Blocked ? QString() : QStringLiteral(" The strategies below apply to blocked ABFT only.")));

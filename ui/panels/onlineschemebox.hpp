@@ -1,6 +1,6 @@
 // The scheme of a run (issue 9): blocked ABFT (the strategies below it, seed 000) or the online
 // ABFT family's online / offline / TMR (seed 002) with its panel width b, check frequency fq and
-// number of weighted checksums K. Part of the Strategy panel.
+// number of weighted checksums K, and (GPU) its column blocks G. Part of the Strategy panel.
 #pragma once
 
 #include <gigacheck/online_abft.hpp>
@@ -18,6 +18,7 @@ struct OnlineSchemeSettings {
     std::int64_t panel = 0;  // 0: min(n, 1024)
     int checkEvery = 1;
     int checksums = 1;
+    int columnBlocks = 0;  // 0: auto (2 on the GPU when q >= 4096, else 1)
     bool operator==(const OnlineSchemeSettings&) const = default;
 };
 
@@ -38,6 +39,7 @@ private:
     QSpinBox* panel_ = nullptr;
     QSpinBox* checkEvery_ = nullptr;
     QSpinBox* checksums_ = nullptr;
+    QSpinBox* columnBlocks_ = nullptr;
 };
 
 }  // namespace gigacheck::ui
