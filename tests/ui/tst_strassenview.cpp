@@ -17,6 +17,7 @@
 #include <map>
 
 #include <QCheckBox>
+#include <QLabel>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QProcess>
@@ -272,6 +273,10 @@ private slots:
         // credits the leaf.
         QVERIFY2(view.verdictText().startsWith(QStringLiteral("CORRECTED — caught by leaf product 3")),
                  qPrintable(view.verdictText()));
+        // The details say where the repair came from: the leaf, not C's checksums.
+        const QString details = view.findChild<QLabel*>(QStringLiteral("strassenDetails"))->text();
+        QVERIFY2(details.contains(QStringLiteral("C's columns named by the leaf: ")), qPrintable(details));
+        QVERIFY2(!details.contains(QStringLiteral("C's row and column checksums: recomputed")), qPrintable(details));
         leaves->setChecked(false);
         StrassenConfig now;
         QVERIFY(view.currentConfig(&now, nullptr));

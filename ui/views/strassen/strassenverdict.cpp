@@ -77,7 +77,11 @@ QString verdictDetails(const StrassenResult& r)
     for (const StrassenFault& f : r.config.faults)
         lines << QStringLiteral("fault injected at %1").arg(qs(toString(f)));
     for (const StrassenCheck& k : r.checks) {
-        QString line = QStringLiteral("%1: %2").arg(whereWords(k.where), qs(k.verdict));
+        // A repair from a leaf's report (run/verify.cpp repairFromLeaves) is filed under C, but C's
+        // checksums did not find it: the leaf did, and its columns of C were computed again.
+        const bool leafRepair = k.where == "c" && k.detail.rfind("leaf product ", 0) == 0;
+        QString line = QStringLiteral("%1: %2").arg(leafRepair ? QStringLiteral("C's columns named by the leaf") : whereWords(k.where),
+                                                    qs(k.verdict));
         // Only what is known: a leaf or a column recompute names a column, an operand row a row.
         if (k.row >= 0 && k.col >= 0)
             line += QStringLiteral(" at row %1, col %2").arg(k.row).arg(k.col);
