@@ -293,8 +293,8 @@ std::string reproduceCommand(const CampaignConfig& c, const CampaignRun& run)
     if (run.operand) {
         // gigacheck run has no operand faults: say what the fault was; the campaign replays it.
         cmd += "  # without the fault: this run flipped " + std::string(1, char(run.operand - 'a' + 'A'));
-        for (const FaultAt& at : run.positions)
-            cmd += "(" + std::to_string(at.row) + "," + std::to_string(at.col) + ")";
+        for (const FaultAt& at : run.positions)  // appended piece by piece: "(" + string&& trips GCC 12's -Wrestrict
+            cmd.append("(").append(std::to_string(at.row)).append(",").append(std::to_string(at.col)).append(")");
         cmd += c.model == FaultModel::Delta ? std::string(" by a delta") : " bit " + std::to_string(run.bit);
         return cmd + " before the checksums (gigacheck campaign --seed " + std::to_string(c.seed) + ", run " +
                std::to_string(run.index) + ")";
