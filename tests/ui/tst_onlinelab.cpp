@@ -256,6 +256,14 @@ private slots:
         device.config.columnBlocks = 2;
         device.config.faults.push_back(OnlineFault{OnlineTarget::ChecksumCol, 3, 1, std::nullopt, 2});
         device.columnBlocks = 2;
+        // Block 1's checksum column rebuilt at its check: a cell at column q + 1, beyond C's one.
+        QVERIFY(!device.verifications.empty());
+        VerifyEvent& check = device.verifications.front();
+        check.block.j = 1;
+        check.result.verdict = Verdict::Corrected;
+        check.result.checksumsRecomputed = true;
+        check.result.mismatchCols = {161};
+        check.result.corrections.push_back(Correction{3, 161, 1.0, 2.0});
         const QString path = dir.filePath(QStringLiteral("blocks.json"));
         saveOnlineRecord(device, path.toStdString());
 
@@ -273,6 +281,9 @@ private slots:
         QVERIFY2(window.openRecord(path, &error), qPrintable(error));
         QVERIFY(window.session()->online());
         QVERIFY(window.onlineSteps()->isVisible());
+        window.resize(1366, 768);
+        QVERIFY(!window.grab().isNull());  // heatmap, animation and step view drew it
+        QVERIFY2(window.report()->text().contains(QStringLiteral("column block 1")), qPrintable(window.report()->text()));
     }
 
 private:
