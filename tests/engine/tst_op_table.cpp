@@ -311,6 +311,28 @@ private slots:
         QVERIFY(familyOps("blocked_gemm").cpu != nullptr);
         QVERIFY_THROWS_EXCEPTION(BackendError, familyOps("no-such-family"));
     }
+
+    // Every family says what its kinds do, so the views colour them without knowing the family:
+    // a load, a product, a check look the same in blocked GEMM, online ABFT, Strassen and the gallery.
+    void theFamiliesGiveTheirKindsRoles()
+    {
+        const auto role = [](const char* name) { return int(roleOf(opKindFromString(name))); };
+        QCOMPARE(role("copy-h2d"), int(OpRole::Load));
+        QCOMPARE(role("load-inputs"), int(OpRole::Load));
+        QCOMPARE(role("strassen-load"), int(OpRole::Load));
+        QCOMPARE(role("transpose-copy-in"), int(OpRole::Load));
+        QCOMPARE(role("panel-product"), int(OpRole::Product));
+        QCOMPARE(role("strassen-product"), int(OpRole::Product));
+        QCOMPARE(role("reduced-gemm"), int(OpRole::Product));
+        QCOMPARE(role("check"), int(OpRole::Verify));
+        QCOMPARE(role("strassen-leaf-verify"), int(OpRole::Verify));
+        QCOMPARE(role("encode"), int(OpRole::Checksum));
+        QCOMPARE(role("strassen-add"), int(OpRole::Sums));
+        QCOMPARE(role("inject-fault"), int(OpRole::Inject));
+        QCOMPARE(role("store-result"), int(OpRole::Store));
+        QCOMPARE(role("recompute"), int(OpRole::Recompute));
+        QCOMPARE(int(roleOf(kAxpy)), int(OpRole::Other));  // a kind no engine family names
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpTable)

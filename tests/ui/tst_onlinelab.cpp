@@ -14,6 +14,7 @@
 #include <views/heatmapview.hpp>
 #include <views/online/fqsweepmodel.hpp>
 #include <views/online/onlinestepview.hpp>
+#include <views/plotstyle.hpp>
 #include <views/reportview.hpp>
 #include <views/timelineview.hpp>
 #include <window/mainwindow.hpp>
@@ -226,6 +227,14 @@ private slots:
         QVERIFY(window.session()->online());
         QCOMPARE(window.session()->record()->family, std::string(OnlineRecord::kFamily));
         QCOMPARE(window.timeline()->model().spanCount(), online.spans.size());
+        // Its panel products and checks are drawn as products and checks (by role), and the
+        // legend lists what the spans are.
+        QVERIFY(kindColor(opKindFromString("panel-product")) == kindColor(OpKind::Product));
+        QVERIFY(kindColor(opKindFromString("check")) == kindColor(OpKind::Verify));
+        QStringList legend;
+        for (const auto& [color, label] : window.timeline()->legendEntries())
+            legend << label;
+        QCOMPARE(legend.join(QLatin1Char(' ')), QStringLiteral("copy-h2d checksum product inject verify copy-d2h"));
         QVERIFY(window.onlineSteps()->isVisible());
         QCOMPARE(window.onlineSteps()->model().faults().size(), std::size_t(1));
         QCOMPARE(window.onlineSteps()->model().faults()[0].caughtAtStep, 1);

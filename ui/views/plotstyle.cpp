@@ -61,18 +61,43 @@ void applyPlotScale(QCustomPlot* plot, const QFont& font)
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QColor kindColor(OpKind kind)
+QColor roleColor(OpRole role)
 {
-    switch (kind) {
-    case OpKind::CopyH2D: return QColor(0xd6, 0x45, 0x45);   // loads: red, as in the seed's figures
-    case OpKind::Checksum: return QColor(0xe8, 0xa3, 0x3d);
-    case OpKind::Product: return QColor(0x3b, 0x76, 0xd1);   // compute: blue
-    case OpKind::Inject: return QColor(0xb0, 0x3c, 0xd6);
-    case OpKind::Verify: return QColor(0x2b, 0xa8, 0x9c);
-    case OpKind::CopyD2H: return QColor(0x4c, 0xa8, 0x3f);   // stores: green
-    case OpKind::Recompute: return QColor(0xc9, 0x3a, 0x5e);  // the repair pass after the run
+    switch (role) {
+    case OpRole::Load: return QColor(0xd6, 0x45, 0x45);      // loads: red, as in the seed's figures
+    case OpRole::Checksum: return QColor(0xe8, 0xa3, 0x3d);
+    case OpRole::Product: return QColor(0x3b, 0x76, 0xd1);   // compute: blue
+    case OpRole::Sums: return QColor(0x8a, 0x9a, 0x2a);      // in-place sums (Strassen's stages, reductions)
+    case OpRole::Inject: return QColor(0xb0, 0x3c, 0xd6);
+    case OpRole::Verify: return QColor(0x2b, 0xa8, 0x9c);
+    case OpRole::Store: return QColor(0x4c, 0xa8, 0x3f);     // stores: green
+    case OpRole::Recompute: return QColor(0xc9, 0x3a, 0x5e); // the repair pass after the run
+    case OpRole::Other: break;
     }
     return Qt::gray;
+}
+
+// The legend's words: blocked GEMM's kind names where a role has one (they are what its spans
+// say), plain words for the others.
+QString roleLabel(OpRole role)
+{
+    switch (role) {
+    case OpRole::Load: return QStringLiteral("copy-h2d");
+    case OpRole::Checksum: return QStringLiteral("checksum");
+    case OpRole::Product: return QStringLiteral("product");
+    case OpRole::Sums: return QStringLiteral("sums");
+    case OpRole::Inject: return QStringLiteral("inject");
+    case OpRole::Verify: return QStringLiteral("verify");
+    case OpRole::Store: return QStringLiteral("copy-d2h");
+    case OpRole::Recompute: return QStringLiteral("recompute");
+    case OpRole::Other: break;
+    }
+    return QStringLiteral("other");
+}
+
+QColor kindColor(OpKind kind)
+{
+    return roleColor(roleOf(kind));
 }
 
 QString kindLabel(OpKind kind)

@@ -13,7 +13,10 @@ class QCustomPlot;
 
 namespace gigacheck::ui {
 
-QColor kindColor(OpKind kind);
+// Spans are coloured by what they do (gigacheck/schedule.hpp OpRole), whichever family ran them.
+QColor roleColor(OpRole role);
+QString roleLabel(OpRole role);
+QColor kindColor(OpKind kind);  // roleColor(roleOf(kind))
 QString kindLabel(OpKind kind);
 // Axes, grid and background from the plot's palette; call again on QEvent::PaletteChange.
 // The palette is the owning widget's: on its PaletteChange the plot's own is not updated yet.

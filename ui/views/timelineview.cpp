@@ -60,15 +60,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     plot_->yAxis->setRange(-0.5, 2.5);
     applyPalette(plot_, palette());
 
-    QStringList legend;
-    for (const auto& [color, label] : legendEntries())
-        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
-    legend << QStringLiteral("<span style='color:gray'>┆▒┆</span> fill / drain: no product running");
-    legend_ = new QLabel(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
-                             QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"),
-                         this);
+    legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
     legend_->setWordWrap(true);
+    updateLegend(0);
 
     cpuNote_ = new QLabel(QStringLiteral("<i>CPU backend: a load is a memory copy of about a millisecond beside products of "
                                          "tens to hundreds, so the overlap of S2–S4 shows as thin red slivers beside the "
@@ -205,6 +200,7 @@ void TimelineView::addSpans(const QVector<Span>& spans)
     if (currentRun_ < 0)
         currentRun_ = model_.addRun("run");
     model_.addSpans(currentRun_, spans.constData(), std::size_t(spans.size()));
+    updateLegend(legendRoles_ | rolesOf(spans.constData(), std::size_t(spans.size())));
     if (model_.laneCount() != lanesShown_)
         updateLanes();
     if (follow_)
@@ -265,6 +261,7 @@ void TimelineView::updateLanes()
         ticker->addTick(i, QString::fromStdString(model_.laneLabel(i)));
     lanesShown_ = model_.laneCount();
     plot_->yAxis->setRange(-0.5, std::max(model_.laneCount(), 1) - 0.5);
+    updateLegend(shownRoles());
 }
 
 void TimelineView::scheduleReplot()
@@ -331,11 +328,52 @@ QString TimelineView::tooltipText(const Span* s) const
 
 std::vector<std::pair<QColor, QString>> TimelineView::legendEntries() const
 {
+    return legendEntriesOf(shownRoles());
+}
+
+// Bit r: a span of role r is shown (any family's kinds, by gigacheck::roleOf).
+std::uint32_t TimelineView::rolesOf(const Span* spans, std::size_t count)
+{
+    std::uint32_t roles = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        roles |= 1u << unsigned(roleOf(spans[i].kind));
+    return roles;
+}
+
+std::uint32_t TimelineView::shownRoles() const
+{
+    std::uint32_t roles = 0;
+    for (int lane = 0; lane < model_.laneCount(); ++lane)
+        roles |= rolesOf(model_.lane(lane).spans.data(), model_.lane(lane).spans.size());
+    return roles;
+}
+
+// The legend lists the roles of the spans shown, in the lab's order; before any run, blocked
+// GEMM's (the default scheme).
+std::vector<std::pair<QColor, QString>> TimelineView::legendEntriesOf(std::uint32_t roles)
+{
+    if (roles == 0)
+        for (OpRole r : {OpRole::Load, OpRole::Checksum, OpRole::Product, OpRole::Inject, OpRole::Verify, OpRole::Store,
+                         OpRole::Recompute})
+            roles |= 1u << unsigned(r);
     std::vector<std::pair<QColor, QString>> entries;
-    for (OpKind k : {OpKind::CopyH2D, OpKind::Checksum, OpKind::Product, OpKind::Inject, OpKind::Verify, OpKind::CopyD2H,
-                     OpKind::Recompute})
-        entries.emplace_back(kindColor(k), kindLabel(k));
+    for (unsigned r = 0; r <= unsigned(OpRole::Other); ++r)
+        if (roles & (1u << r))
+            entries.emplace_back(roleColor(OpRole(r)), roleLabel(OpRole(r)));
     return entries;
+}
+
+void TimelineView::updateLegend(std::uint32_t roles)
+{
+    if (roles == legendRoles_)
+        return;
+    legendRoles_ = roles;
+    QStringList legend;
+    for (const auto& [color, label] : legendEntriesOf(roles))
+        legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
+    legend << QStringLiteral("<span style='color:gray'>┆▒┆</span> fill / drain: no product running");
+    legend_->setText(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
+                     QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"));
 }
 
 bool TimelineView::exportCsv(const QString& path, QString* error) const

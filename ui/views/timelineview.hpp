@@ -57,6 +57,11 @@ private:
     QString tooltipText(const Span* s) const;
     void updateLanes();
     void scheduleReplot();
+    static std::uint32_t rolesOf(const Span* spans, std::size_t count);
+    std::uint32_t shownRoles() const;
+    static std::vector<std::pair<QColor, QString>> legendEntriesOf(std::uint32_t roles);
+    // Rewrites the legend when the roles shown change (a live batch adds its own).
+    void updateLegend(std::uint32_t roles);
 
     TimelineModel model_;
     QCustomPlot* plot_ = nullptr;
@@ -68,6 +73,7 @@ private:
     int currentRun_ = -1;
     bool follow_ = true;  // live runs keep the whole run in view until the user zooms or pans
     int lanesShown_ = -1;
+    std::uint32_t legendRoles_ = ~0u;  // the roles the legend lists now (~0: not written yet)
     RecordPtr lastGood_;       // the last run with status ok: the only "previous run"
     RecordPtr previousShown_;  // the previous run shown beside the current one, if any
 };

@@ -53,6 +53,12 @@ enum class Operand { None, A, B, C };
 std::string_view toString(Queue);
 // The name a family gave the kind ("copy-h2d", "product", ...); "?" for a kind no family names.
 std::string_view toString(OpKind);
+// What an op does in the lab's colour language, whatever its family: the timeline colours and
+// its legend go by role, so a new family's kinds are drawn as what they are (a load, a product,
+// a check) without the views knowing the family.
+enum class OpRole : std::uint8_t { Load, Checksum, Product, Sums, Inject, Verify, Store, Recompute, Other };
+// The role its family gave the kind; Other for a kind no family names.
+OpRole roleOf(OpKind);
 // Throws InputError for a name no family of this build gives a kind.
 OpKind opKindFromString(std::string_view);
 

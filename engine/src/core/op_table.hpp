@@ -29,6 +29,7 @@ struct OpOutcome {
 struct OpKindName {
     OpKind kind;
     std::string_view name;  // the stable name of records and the CLI ("copy-h2d", "product", ...)
+    OpRole role = OpRole::Other;  // how the views draw it (gigacheck/schedule.hpp)
 };
 
 namespace cpu {

@@ -25,6 +25,15 @@ std::string_view toString(OpKind k)
     return "?";
 }
 
+OpRole roleOf(OpKind k)
+{
+    for (const FamilyOps* family : allFamilies())
+        for (const OpKindName& n : family->kinds)
+            if (n.kind == k)
+                return n.role;
+    return OpRole::Other;
+}
+
 OpKind opKindFromString(std::string_view name)
 {
     for (const FamilyOps* family : allFamilies())

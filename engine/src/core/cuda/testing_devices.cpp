@@ -42,7 +42,7 @@ void issueStore(const OpContext& c, const Operation& op, cudaStream_t s)
 }
 
 const OpTable kCudaOps{nullptr, nullptr, nullptr, nullptr, {{kLoad, issueLoad}, {kCopy, issueCopy}, {kStore, issueStore}}};
-const OpKindName kNames[] = {{kLoad, "test-load"}, {kCopy, "test-copy"}, {kStore, "test-store"}};
+const OpKindName kNames[] = {{kLoad, "test-load", OpRole::Load}, {kCopy, "test-copy", OpRole::Other}, {kStore, "test-store", OpRole::Store}};
 const FamilyOps kFamily{"device-copy-test", kNames, nullptr, &kCudaOps, nullptr};
 
 Operation op(int id, OpKind kind, Queue queue, int device, std::vector<OperandRegion> operands, std::vector<int> deps)

@@ -7,11 +7,14 @@ namespace gigacheck::blocked_gemm {
 std::span<const OpKindName> opKindNames()
 {
     static constexpr std::array names{
-        OpKindName{OpKind::CopyH2D, "copy-h2d"}, OpKindName{OpKind::Checksum, "checksum"},
-        OpKindName{OpKind::Product, "product"},  OpKindName{OpKind::Inject, "inject"},
-        OpKindName{OpKind::Verify, "verify"},    OpKindName{OpKind::CopyD2H, "copy-d2h"},
+        OpKindName{OpKind::CopyH2D, "copy-h2d", OpRole::Load},
+        OpKindName{OpKind::Checksum, "checksum", OpRole::Checksum},
+        OpKindName{OpKind::Product, "product", OpRole::Product},
+        OpKindName{OpKind::Inject, "inject", OpRole::Inject},
+        OpKindName{OpKind::Verify, "verify", OpRole::Verify},
+        OpKindName{OpKind::CopyD2H, "copy-d2h", OpRole::Store},
         // Never scheduled: the span of the repair pass after the run (run/repair.cpp).
-        OpKindName{OpKind::Recompute, "recompute"},
+        OpKindName{OpKind::Recompute, "recompute", OpRole::Recompute},
     };
     return names;
 }

@@ -9,10 +9,14 @@ namespace gigacheck::online_abft {
 std::span<const OpKindName> opKindNames()
 {
     static constexpr std::array names{
-        OpKindName{kLoadInputs, "load-inputs"},   OpKindName{kEncode, "encode"},
-        OpKindName{kPanelProduct, "panel-product"}, OpKindName{kInjectFault, "inject-fault"},
-        OpKindName{kCheck, "check"},             OpKindName{kReplicaProduct, "replica-product"},
-        OpKindName{kVote, "vote"},               OpKindName{kStoreResult, "store-result"},
+        OpKindName{kLoadInputs, "load-inputs", OpRole::Load},
+        OpKindName{kEncode, "encode", OpRole::Checksum},
+        OpKindName{kPanelProduct, "panel-product", OpRole::Product},
+        OpKindName{kInjectFault, "inject-fault", OpRole::Inject},
+        OpKindName{kCheck, "check", OpRole::Verify},
+        OpKindName{kReplicaProduct, "replica-product", OpRole::Product},
+        OpKindName{kVote, "vote", OpRole::Verify},
+        OpKindName{kStoreResult, "store-result", OpRole::Store},
     };
     return names;
 }

@@ -7,8 +7,9 @@ namespace gigacheck::reduced_matmul {
 std::span<const OpKindName> opKindNames()
 {
     static constexpr std::array names{
-        OpKindName{kCopyIn, "reduced-copy-in"}, OpKindName{kReduce, "reduced-reduce"}, OpKindName{kGemm, "reduced-gemm"},
-        OpKindName{kKernel, "reduced-kernel"},  OpKindName{kCopyOut, "reduced-copy-out"},
+        OpKindName{kCopyIn, "reduced-copy-in", OpRole::Load},  OpKindName{kReduce, "reduced-reduce", OpRole::Sums},
+        OpKindName{kGemm, "reduced-gemm", OpRole::Product},    OpKindName{kKernel, "reduced-kernel", OpRole::Product},
+        OpKindName{kCopyOut, "reduced-copy-out", OpRole::Store},
     };
     return names;
 }

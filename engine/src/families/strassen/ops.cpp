@@ -9,12 +9,17 @@ namespace gigacheck::strassen {
 std::span<const OpKindName> opKindNames()
 {
     static constexpr std::array names{
-        OpKindName{kLoad, "strassen-load"},       OpKindName{kAdd, "strassen-add"},
-        OpKindName{kProduct, "strassen-product"}, OpKindName{kScatter, "strassen-scatter"},
-        OpKindName{kInject, "strassen-inject"},   OpKindName{kStore, "strassen-store"},
-        OpKindName{kRestore, "strassen-restore"}, OpKindName{kCopy, "strassen-copy"},
-        OpKindName{kLeafSums, "strassen-leaf-sums"}, OpKindName{kLeafVerify, "strassen-leaf-verify"},
-        OpKindName{kStoreLeafChecks, "strassen-store-leaf-checks"},
+        OpKindName{kLoad, "strassen-load", OpRole::Load},
+        OpKindName{kAdd, "strassen-add", OpRole::Sums},
+        OpKindName{kProduct, "strassen-product", OpRole::Product},
+        OpKindName{kScatter, "strassen-scatter", OpRole::Sums},
+        OpKindName{kInject, "strassen-inject", OpRole::Inject},
+        OpKindName{kStore, "strassen-store", OpRole::Store},
+        OpKindName{kRestore, "strassen-restore", OpRole::Load},  // A, B back from the host copy
+        OpKindName{kCopy, "strassen-copy", OpRole::Other},       // between devices
+        OpKindName{kLeafSums, "strassen-leaf-sums", OpRole::Checksum},
+        OpKindName{kLeafVerify, "strassen-leaf-verify", OpRole::Verify},
+        OpKindName{kStoreLeafChecks, "strassen-store-leaf-checks", OpRole::Store},
     };
     return names;
 }

@@ -7,9 +7,9 @@ namespace gigacheck::transpose {
 std::span<const OpKindName> opKindNames()
 {
     static constexpr std::array names{
-        OpKindName{kCopyIn, "transpose-copy-in"},
-        OpKindName{kTranspose, "transpose"},
-        OpKindName{kCopyOut, "transpose-copy-out"},
+        OpKindName{kCopyIn, "transpose-copy-in", OpRole::Load},
+        OpKindName{kTranspose, "transpose", OpRole::Product},
+        OpKindName{kCopyOut, "transpose-copy-out", OpRole::Store},
     };
     return names;
 }
