@@ -7,6 +7,7 @@
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
 #   resources/results/device_run.sh build transpose-tune   (the tuned transpose kernels: gallery test, sanitizer, targets)
 #   resources/results/device_run.sh build mgpu-strassen   (issue 14: Strassen over every visible GPU)
+#   (GIGACHECK_JOBS: build jobs, 16 by default; 64 on the four-GPU machines)
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
 #   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
 #   resources/results/device_run.sh build package   (the CUDA module, issue 12 item 8; labbuild package: with the .deb)
@@ -26,7 +27,7 @@ for phase in "$@"; do
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv >> "$LOG" 2>&1
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 --target gigacheck tst_cuda_kernels tst_cuda_backend tst_cuda_warmup tst_cuda_tf32 >> "$OUT/build.txt" 2>&1
+      cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_kernels tst_cuda_backend tst_cuda_warmup tst_cuda_tf32 >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -5 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -35,7 +36,7 @@ for phase in "$@"; do
   tests)
     # Every GPU test needs its executable (`build` makes only a few): build the rest first.
     stamp build every target
-    timeout 400 cmake --build build -j16 > "$OUT/build_all.txt" 2>&1 ||
+    timeout 400 cmake --build build -j${GIGACHECK_JOBS:-16} > "$OUT/build_all.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build_all.txt" | head -40; exit 1; }
     rm -f "$OUT/build_all.txt"
     stamp ctest -L gpu
@@ -78,7 +79,7 @@ for phase in "$@"; do
   labbuild)
     stamp build the whole lab, GUI included, and run every test
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
-      -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 && cmake --build build -j16 >> "$OUT/build.txt" 2>&1
+      -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 && cmake --build build -j${GIGACHECK_JOBS:-16} >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -3 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -110,7 +111,7 @@ for phase in "$@"; do
     # Issue 15, TF32 (branch tf32): the operands are rounded to TF32 in the checksum passes and the
     # checksums taken over them. Needs the build phase first (or any CUDA build in build/).
     stamp tf32: gpu tests
-    cmake --build build -j16 --target gigacheck tst_cuda_tf32 tst_cuda_single_fault tst_cuda_backend tst_cuda_kernels \
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_tf32 tst_cuda_single_fault tst_cuda_backend tst_cuda_kernels \
       > /tmp/tf32_build.txt 2>&1 || { grep -E "error|Error" /tmp/tf32_build.txt | head -40; exit 1; }
     # tst_cuda_tf32 prints which rounding cuBLAS applies to unrounded inputs ("hypothesis: ...").
     for t in tst_cuda_tf32 tst_cuda_single_fault tst_cuda_backend tst_cuda_kernels; do
@@ -139,7 +140,7 @@ for phase in "$@"; do
     # The strassen family (issue 10): its GPU test, a few CLI runs, bench strassen in two halves
     # (each under a device command's 10 minutes). Needs the build phase's targets plus these two.
     stamp strassen
-    cmake --build build -j16 --target gigacheck tst_cuda_strassen >> "$LOG" 2>&1 | tail -2
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_strassen >> "$LOG" 2>&1 | tail -2
     build/tests/tst_cuda_strassen 2>&1 | grep -E "QINFO|^(Totals|FAIL|SKIP)" | sed "s/^/tst_cuda_strassen: /" >> "$LOG"
     for v in msmes winograd workspace accumulate; do
       $CLI strassen --shape 4096x4096x4096 --levels 2 --variant $v --backend cuda --type f32 2>&1 |
@@ -167,7 +168,7 @@ for phase in "$@"; do
     # then bench multi-gpu-strassen (table + JSON, about 3 minutes on two H200s). After `build`.
     stamp mgpu-strassen
     nvidia-smi topo -m >> "$LOG" 2>&1
-    cmake --build build -j16 --target gigacheck tst_cuda_multi_gpu_strassen tst_cuda_strassen > "$OUT/build_mgs.txt" 2>&1 ||
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_multi_gpu_strassen tst_cuda_strassen > "$OUT/build_mgs.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build_mgs.txt" | head -40; exit 1; }
     rm -f "$OUT/build_mgs.txt"
     for t in tst_cuda_multi_gpu_strassen tst_cuda_strassen; do
@@ -191,7 +192,7 @@ for phase in "$@"; do
   online)
     # Issue 9 (online ABFT, seed 002): its GPU tests, a few CLI runs, then `bench online`.
     stamp online: build tst_cuda_online
-    cmake --build build -j16 --target gigacheck tst_cuda_online > "$OUT/build_online.txt" 2>&1 ||
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_online > "$OUT/build_online.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build_online.txt" | head -40; exit 1; }
     rm -f "$OUT/build_online.txt"
     build/tests/tst_cuda_online 2>&1 | grep -E "^(Totals|FAIL|SKIP)|Loc:" | sed "s/^/tst_cuda_online: /" >> "$LOG"
@@ -229,7 +230,7 @@ for phase in "$@"; do
     # compute-sanitizer on small K = 2 and --target a runs, then 8192^3 with K = 1, 2, 3 and a fault
     # in A. Every command under `timeout` (at most 50 + 60 + 2 x 30 + 5 x 14 = 240 s).
     stamp online-cuda: build gigacheck tst_cuda_online
-    timeout 50 cmake --build build -j16 --target gigacheck tst_cuda_online > "$OUT/build_online_cuda.txt" 2>&1 ||
+    timeout 50 cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_online > "$OUT/build_online_cuda.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build_online_cuda.txt" | head -40; exit 1; }
     rm -f "$OUT/build_online_cuda.txt"
     timeout 60 build/tests/tst_cuda_online > /tmp/tst_cuda_online.txt 2>&1
@@ -259,7 +260,7 @@ for phase in "$@"; do
     stamp online-lab: build gigacheck-lab tst_onlinelab
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build_lab.txt" 2>&1 &&
-      cmake --build build -j16 --target gigacheck gigacheck-lab tst_onlinelab tst_cuda_online >> "$OUT/build_lab.txt" 2>&1 ||
+      cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck gigacheck-lab tst_onlinelab tst_cuda_online >> "$OUT/build_lab.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build_lab.txt" | head -40; exit 1; }
     rm -f "$OUT/build_lab.txt"
     QT_QPA_PLATFORM=offscreen build/tests/tst_onlinelab 2>&1 | grep -E "^(Totals|FAIL|SKIP|PASS)|Loc:" | sed "s/^/tst_onlinelab: /" >> "$LOG"
@@ -284,7 +285,7 @@ for phase in "$@"; do
     stamp gallery build
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 --target gigacheck tst_cuda_gallery tst_transpose tst_reduced_matmul tst_cli_gallery >> "$OUT/build.txt" 2>&1
+      cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_gallery tst_transpose tst_reduced_matmul tst_cli_gallery >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -3 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -326,7 +327,7 @@ for phase in "$@"; do
     stamp transpose-tune build
     { [ -f build/build.ninja ] || timeout 300 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90; } > "$OUT/build.txt" 2>&1 &&
-      timeout 600 cmake --build build -j16 --target gigacheck tst_cuda_gallery >> "$OUT/build.txt" 2>&1
+      timeout 600 cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_gallery >> "$OUT/build.txt" 2>&1
     rc=$?
     tail -3 "$OUT/build.txt" >> "$LOG"
     if [ $rc -ne 0 ]; then grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; fi
@@ -381,7 +382,7 @@ for phase in "$@"; do
     nvidia-smi topo -m >> "$LOG" 2>&1
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
       -DGIGACHECK_WITH_GUI=OFF -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.txt" 2>&1 &&
-      cmake --build build -j16 --target gigacheck tst_cuda_multi_device_gemm tst_cuda_backend >> "$OUT/build.txt" 2>&1 ||
+      cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_multi_device_gemm tst_cuda_backend >> "$OUT/build.txt" 2>&1 ||
       { grep -E "error|Error" "$OUT/build.txt" | head -40; exit 1; }
     rm -f "$OUT/build.txt"
     stamp mgpu-gemm gpu test
@@ -426,7 +427,7 @@ for phase in "$@"; do
     # build/engine/libgigacheck_cuda.so. The programs link no CUDA library; with the module they use
     # the GPU, without it (or with a broken one) they say why and run on the CPU.
     stamp package: the CUDA module
-    cmake --build build -j16 --target gigacheck gigacheck_cuda >> "$LOG" 2>&1 || { echo "module build failed" | tee -a "$LOG"; exit 1; }
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck gigacheck_cuda >> "$LOG" 2>&1 || { echo "module build failed" | tee -a "$LOG"; exit 1; }
     for f in build/app/cli/gigacheck build/engine/libgigacheck_engine.so build/engine/libgigacheck_cuda.so; do
       echo "$f links: $(ldd $f | grep -oE 'lib(cudart|cublas|cublasLt|cuda)\.so[^ ]*' | sort -u | tr '\n' ' ')" | tee -a "$LOG"
     done
