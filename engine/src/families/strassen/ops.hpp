@@ -40,7 +40,7 @@ inline constexpr OpKind kLeafVerify{kFirstKind + 9};
 inline constexpr OpKind kStoreLeafChecks{kFirstKind + 10};
 
 // Buffer slots of every strassen schedule.
-inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotM = 3;
+inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2;  // then, where a schedule has them, the leaf workspace "M", the leaf checks, the remote blocks
 
 std::span<const OpKindName> opKindNames();
 
