@@ -19,6 +19,8 @@ namespace {
 
 // The family's kinds by their record names (ops.hpp is internal to the engine).
 const OpKind kProduct = opKindFromString("strassen-product");
+const OpKind kLoad = opKindFromString("strassen-load");
+const OpKind kStore = opKindFromString("strassen-store");
 const OpKind kAdd = opKindFromString("strassen-add");
 
 constexpr StrassenVariant kVariants[] = {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
@@ -443,6 +445,11 @@ private slots:
                     products += op.kind == kProduct && op.block.i == 1;
                     if (op.kind == kProduct && op.block.i == 1)
                         gemmCalls += int(op.operands.size()) - 2;
+                    // Nothing of the decomposition starts before A, B and C are resident (the
+                    // first three ops load them).
+                    if (op.kind != kLoad && op.kind != kStore)
+                        for (int load : {0, 1, 2})
+                            QVERIFY2(std::find(op.deps.begin(), op.deps.end(), load) != op.deps.end(), what.c_str());
                     copies += op.kind == kCopy;
                     // Peer copies on the remote device's copy queues: operands in, the result out.
                     if (op.kind == kCopy) {

@@ -256,21 +256,12 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     result.extraBytes = executed.peakBufferBytes > result.operandBytes ? executed.peakBufferBytes - result.operandBytes : 0;
     // The Strassen part: the time some device computes or copies between devices -- the union of
     // those spans. Waiting for the H2D loads is left out (the first sums start once A is resident
-    // and then wait for B and C), as cuBLAS is timed on resident operands. So is a copy between
-    // devices while the loads still run: it makes no progress beside them (4 H100s, 14336^2 FP64:
-    // the first 411 MB peer copy took 65.9 ms beside device 0's loads of B and C, the next ones
-    // 1.04 ms), so only its part after the last load counts.
-    double loadsEnd = 0;
-    for (const Span& sp : result.spans)
-        if (sp.kind == strassen::kLoad)
-            loadsEnd = std::max(loadsEnd, sp.end);
+    // and then wait for B and C), as cuBLAS is timed on resident operands.
     std::vector<std::pair<double, double>> busy;
     for (const Span& sp : result.spans) {
         if (sp.kind == strassen::kRestore)
             result.restoreSeconds += sp.end - sp.start;
-        if (sp.kind == strassen::kCopy)
-            busy.emplace_back(std::max(sp.start, std::min(sp.end, loadsEnd)), sp.end);
-        else if (sp.queue == Queue::Compute || sp.kind == strassen::kRestore)
+        if (sp.queue == Queue::Compute || sp.kind == strassen::kRestore || sp.kind == strassen::kCopy)
             busy.emplace_back(sp.start, sp.end);
     }
     result.seconds = unionSeconds(std::move(busy));
