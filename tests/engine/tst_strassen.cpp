@@ -238,10 +238,19 @@ private slots:
                 for (const Operation& op : one.ops)
                     QCOMPARE(op.stream, 0);
             }
-        // The global decomposition keeps its one stream per device.
+        // The global decomposition: on device 0 the sums, its products and the scatters into C each
+        // on a stream of their own; one stream on the other devices.
         StrassenConfig d = config({64, 64, 64}, 1, StrassenVariant::Winograd);
         d.devices = 2;
-        QCOMPARE(buildStrassenSchedule(d).streams, 1);
+        const Schedule spread = buildStrassenSchedule(d);
+        QCOMPARE(spread.streams, 3);
+        const OpKind kScatter = opKindFromString("strassen-scatter");
+        for (const Operation& op : spread.ops) {
+            if (op.device != 0 || op.queue != Queue::Compute)
+                QCOMPARE(op.stream, 0);
+            else
+                QCOMPARE(op.stream, op.kind == kProduct ? 1 : op.kind == kScatter ? 2 : 0);
+        }
     }
 
     // `gigacheck show` and the lab open a record file through loadStrassenRecord: a saved record
@@ -439,7 +448,8 @@ private slots:
                 const std::string what = std::string(toString(d)) + " G=" + std::to_string(g);
                 QVERIFY2(why.empty(), (what + ": " + why).c_str());
                 std::set<int> devices;
-                int products = 0, copies = 0, gemmCalls = 0;
+                int products = 0, copies = 0, privateCopies = 0, gemmCalls = 0;
+                std::set<int> localProducts;
                 for (const Operation& op : s.ops) {
                     devices.insert(op.device);
                     products += op.kind == kProduct && op.block.i == 1;
@@ -451,6 +461,20 @@ private slots:
                         for (int load : {0, 1, 2})
                             QVERIFY2(std::find(op.deps.begin(), op.deps.end(), load) != op.deps.end(), what.c_str());
                     copies += op.kind == kCopy;
+                    if (op.kind == kProduct && op.device == 0 && op.block.i == 1)
+                        localProducts.insert(op.id);
+                    // No sum waits for a product of device 0: a task there whose operand blocks a
+                    // later sum overwrites multiplies private copies of them.
+                    if (op.kind == kAdd)
+                        for (int dep : op.deps)
+                            QVERIFY2(!localProducts.count(dep), (what + ": a sum waits for device 0's product").c_str());
+                    // Device 0's private copies: from its A or B into its own blocks.
+                    if (op.kind == kCopy && op.device == 0) {
+                        QCOMPARE(s.buffers[std::size_t(op.operands[0].slot)].device, 0);
+                        QCOMPARE(s.buffers[std::size_t(op.operands[1].slot)].device, 0);
+                        ++privateCopies;
+                        continue;
+                    }
                     // Peer copies on the remote device's copy queues: operands in, the result out.
                     if (op.kind == kCopy) {
                         QVERIFY(op.device != 0);
@@ -468,7 +492,9 @@ private slots:
                 int remote = 0;
                 for (int t = 0; t < tasks; ++t)
                     remote += t % g != 0;
-                QCOMPARE(copies, 3 * remote);
+                QCOMPARE(copies - privateCopies, 3 * remote);
+                if (d == StrassenDecomposition::TwoD)
+                    QCOMPARE(privateCopies, 0);
                 const StrassenResult r = run(c);
                 QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
                 QCOMPARE(r.recovery.changedA, std::int64_t(0));

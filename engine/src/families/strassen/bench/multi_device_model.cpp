@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace gigacheck::strassen {
 
@@ -20,57 +21,47 @@ double issueModelSeconds(int devices, int tasks, int sums, double taskSeconds, d
 
 double scheduleModelSeconds(const Schedule& schedule, double es, const std::vector<int>& gpuOf, const ScheduleRates& rates)
 {
-    struct Load {
-        double compute = 0, in = 0, out = 0;
-        double firstIn = 0, lastOut = 0;  // a remote device's head (its first task's two operand blocks) and tail
-        int copiesIn = 0;
-    };
-    std::map<int, Load> perGpu;
-    std::vector<Load> perDevice(std::size_t(std::max(1, schedule.devices)));
     const auto gpu = [&](int device) { return gpuOf.at(std::size_t(device)); };
-    for (const Operation& op : schedule.ops) {
-        Load& d = perDevice[std::size_t(op.device)];
-        const auto elements = [&](const OperandRegion& r) { return double(r.rows) * double(r.cols); };
-        if (op.kind == kProduct) {
-            const int calls = int(op.operands.size()) - 2;  // one GEMM per target
-            // Tasks are products of one size (N/2); the fringe of a peeled shape is left out.
-            if (op.block.i == 1)
-                d.compute += std::max(1, calls) * rates.gemmSeconds;
-        } else if (op.kind == kAdd) {
-            d.compute += 3 * elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
-        } else if (op.kind == kScatter) {
-            d.compute += double(1 + 2 * (op.operands.size() - 1)) * elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
-        } else if (op.kind == kCopy) {
+    const auto elements = [](const OperandRegion& r) { return double(r.rows) * double(r.cols); };
+    const auto cost = [&](const Operation& op) {
+        if (op.kind == kProduct)  // tasks are products of one size (N/2); a peeled fringe is left out
+            return op.block.i == 1 ? std::max(1, int(op.operands.size()) - 2) * rates.gemmSeconds : 0.0;
+        if (op.kind == kAdd)
+            return 3 * elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
+        if (op.kind == kScatter)
+            return double(1 + 2 * (op.operands.size() - 1)) * elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
+        if (op.kind == kCopy) {
             const int from = gpu(schedule.buffers[std::size_t(op.operands[0].slot)].device);
             const int to = gpu(schedule.buffers[std::size_t(op.operands[1].slot)].device);
-            const double t = elements(op.operands[0]) * es / ((from == to ? rates.localCopyGBs : rates.linkGBs) * 1e9);
-            if (op.queue == Queue::H2D) {
-                d.in += t;
-                if (d.copiesIn++ < 2)
-                    d.firstIn += t;
-            } else {
-                d.out += t;
-                d.lastOut = t;
-            }
+            return elements(op.operands[0]) * es / ((from == to ? rates.localCopyGBs : rates.linkGBs) * 1e9);
         }
+        return 0.0;  // host loads and stores: outside the measured time
+    };
+    // Each op starts when its dependencies have ended and the op before it on its stream has; a
+    // product also waits for the GPU's previous product (a GEMM of N/2 fills the GPU, so logical
+    // devices sharing one take turns).
+    std::vector<double> ends(schedule.ops.size(), 0);
+    std::map<std::tuple<int, int, int, int>, double> streamFree;
+    std::map<int, double> gemmFree;
+    double last = 0;
+    for (const Operation& op : schedule.ops) {
+        const bool host = op.kind == kLoad || op.kind == kStore || op.kind == kRestore;
+        double start = 0;
+        for (int d : op.deps)
+            start = std::max(start, ends[std::size_t(d)]);
+        double& lane = streamFree[{op.device, gpu(op.device), int(op.queue), op.stream}];
+        start = std::max(start, lane);
+        if (op.kind == kProduct)
+            start = std::max(start, gemmFree[gpu(op.device)]);
+        const double end = start + (host ? 0.0 : cost(op));
+        ends[std::size_t(op.id)] = end;
+        lane = end;
+        if (op.kind == kProduct)
+            gemmFree[gpu(op.device)] = end;
+        if (!host)
+            last = std::max(last, end);
     }
-    // Logical devices of one GPU share its SMs: their compute adds up; a GPU's copies in and out
-    // run on its copy engines.
-    double longest = 0;
-    for (int device = 0; device < int(perDevice.size()); ++device) {
-        Load& g = perGpu[gpu(device)];
-        g.compute += perDevice[std::size_t(device)].compute;
-        g.in += perDevice[std::size_t(device)].in;
-        g.out += perDevice[std::size_t(device)].out;
-    }
-    for (const auto& [ordinal, g] : perGpu)
-        longest = std::max({longest, g.compute, g.in, g.out});
-    for (int device = 1; device < int(perDevice.size()); ++device) {
-        const Load& d = perDevice[std::size_t(device)];
-        const Load& g = perGpu[gpu(device)];
-        longest = std::max(longest, d.firstIn + g.compute + d.lastOut);
-    }
-    return longest;
+    return last;
 }
 
 }  // namespace gigacheck::strassen
