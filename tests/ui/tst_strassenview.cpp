@@ -15,6 +15,7 @@
 #include <qcustomplot.h>
 
 #include <map>
+#include <set>
 
 #include <QCheckBox>
 #include <QLabel>
@@ -22,6 +23,8 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSplitter>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -194,6 +197,39 @@ private slots:
         QCOMPARE(view.blocks()->grid(), 4);
         QVERIFY(!view.steps().empty());
         QVERIFY(view.steps().front().seconds >= 0);
+    }
+
+    // A four-device run has 12 lanes: with the Timeline plot shown, the plots take the height
+    // they need to be read from the step picture above (at 1366x768 they were 5 px a lane).
+    void timelineMakesRoomForEveryDevicesLanes()
+    {
+        StrassenView view;
+        view.resize(1300, 700);
+        view.show();
+        StrassenConfig c;
+        c.shape = {128, 128, 128};
+        c.levels = 1;
+        c.devices = 4;
+        c.decomposition = StrassenDecomposition::Winograd;
+        c.backend = BackendKind::Cpu;
+        view.setConfig(c);
+        QVERIFY(waitRun(view));
+        QCOMPARE(QString::fromStdString(view.result()->status), QStringLiteral("ok"));
+        auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("strassenPlots"));
+        auto* split = view.findChild<QSplitter*>(QStringLiteral("strassenSplit"));
+        QVERIFY(tabs && split);
+        const int before = split->sizes().value(1);
+        tabs->setCurrentWidget(view.lanesPlot());
+        QCoreApplication::processEvents();
+        view.lanesPlot()->replot();  // the plot lays itself out when it draws
+        std::set<std::pair<int, int>> lanes;
+        for (const Span& sp : view.result()->spans)
+            lanes.insert({sp.device, int(sp.queue)});
+        QVERIFY(lanes.size() >= 12);
+        const int lineHeight = QFontMetrics(view.lanesPlot()->yAxis->tickLabelFont()).height();
+        QVERIFY2(view.lanesPlot()->axisRect()->height() >= int(lanes.size()) * lineHeight,
+                 qPrintable(QStringLiteral("%1 px for %2 lanes").arg(view.lanesPlot()->axisRect()->height()).arg(lanes.size())));
+        QVERIFY(split->sizes().value(1) >= before);
     }
 
     void clickedFaultsReachTheRun()

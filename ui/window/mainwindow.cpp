@@ -53,15 +53,6 @@
 
 namespace gigacheck::ui {
 
-namespace {
-
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-}  // namespace
-
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     registerMetaTypes();

@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -25,6 +26,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QThread>
 #include <QTimer>
@@ -315,6 +317,7 @@ void StrassenView::buildControls()
     plotTabs_->addTab(lanesPlot_, QStringLiteral("Timeline"));
     plotTabs_->addTab(speedupPlot_, QStringLiteral("Speedup vs N"));
     plotTabs_->addTab(errorPlot_, QStringLiteral("Error vs levels"));
+    connect(plotTabs_, &QTabWidget::currentChanged, this, [this] { fitLanes(); });
 
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(plotTabs_);
@@ -324,6 +327,7 @@ void StrassenView::buildControls()
     bottom->setChildrenCollapsible(false);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    split_ = split;
     split->setObjectName(QStringLiteral("strassenSplit"));
     split->addWidget(top);
     split->addWidget(bottom);
@@ -827,10 +831,28 @@ void StrassenView::replotAll()
             if (s.opId >= 0 && s.queue == Queue::Compute && s.block.j > 0)
                 stages[std::size_t(s.opId)] = s.block.j;
     }
-    plotLanes(lanesPlot_, result_ ? result_->spans : std::vector<Span>{}, stages);
+    laneCount_ = int(plotLanes(lanesPlot_, result_ ? result_->spans : std::vector<Span>{}, stages).size());
+    fitLanes();
     plotSpeedup(speedupPlot_, sweep_);
     plotErrorVsLevels(errorPlot_, sweep_);
     showStep();
+}
+
+void StrassenView::fitLanes()
+{
+    if (plotTabs_->currentWidget() != lanesPlot_ || laneCount_ == 0)
+        return;
+    const int lineHeight = QFontMetrics(lanesPlot_->yAxis->tickLabelFont()).height();
+    // Lanes at a label's height, plus the time axis and the stages' legend (two rows).
+    const int wanted = laneCount_ * (lineHeight + 2) + 5 * lineHeight + plotTabs_->tabBar()->height();
+    QList<int> sizes = split_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    const int bottom = std::min(wanted, total - split_->widget(0)->minimumSizeHint().height());
+    if (sizes.size() == 2 && sizes[1] < bottom) {
+        sizes[0] = total - bottom;
+        sizes[1] = bottom;
+        split_->setSizes(sizes);
+    }
 }
 
 void StrassenView::startSweep()

@@ -25,6 +25,7 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 class QThread;
 class QTimer;
@@ -98,6 +99,9 @@ private:
     void applyLabelFonts();
     void rebuildSteps();
     void showStep();
+    // With the Timeline plot shown, gives the plots the height the run's lanes need to be read
+    // (a four-GPU run has 14 of them), taken from the step picture above.
+    void fitLanes();
     void showResult();
     void replotAll();
     void onBlockClicked(const BlockCell& cell);
@@ -142,6 +146,8 @@ private:
     QLabel* verdict_ = nullptr;
     QLabel* details_ = nullptr;
     QTabWidget* plotTabs_ = nullptr;
+    QSplitter* split_ = nullptr;  // the step picture above, the plots below
+    int laneCount_ = 0;           // lanes of the run on the Timeline plot
     QCustomPlot* stagePlot_ = nullptr;
     QCustomPlot* lanesPlot_ = nullptr;
     QCustomPlot* speedupPlot_ = nullptr;

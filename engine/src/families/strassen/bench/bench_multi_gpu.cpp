@@ -294,8 +294,8 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
            "issue model: ceil(tasks/G) x cuBLAS(N/2) + sums/G at the device copy rate + 3 blocks per task and sum "
            "over the measured link (family README \"Bench and model\")"
         << (emulated ? "; it assumes G separate GPUs, so it cannot match an emulated G" : "")
-        << "\nschedule model: this schedule's ops from the same rates, per GPU the longer of its compute and its copy "
-           "queues, plus a remote device's first operands and last result\n";
+        << "\nschedule model: this schedule's ops from the same rates, played in issue order along its dependencies "
+           "(an op after what it depends on and the op before it on its stream; a GPU's products one at a time)\n";
 
     // The issue's model for G = 2..8 at the largest size from this machine's rates.
     nlohmann::json modelJson = nlohmann::json::array();
