@@ -21,6 +21,8 @@
 #include <QLabel>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QSpinBox>
+#include <QComboBox>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -230,6 +232,36 @@ private slots:
         QVERIFY2(view.lanesPlot()->axisRect()->height() >= int(lanes.size()) * lineHeight,
                  qPrintable(QStringLiteral("%1 px for %2 lanes").arg(view.lanesPlot()->axisRect()->height()).arg(lanes.size())));
         QVERIFY(split->sizes().value(1) >= before);
+    }
+
+    // The steps shown are those that would run: over several devices the Winograd decomposition's
+    // (not the variant box's msmes), and the 2D decomposition says it has none.
+    void decompositionStepsFollowTheDevices()
+    {
+        StrassenView view;
+        view.resize(1200, 800);
+        view.show();
+        StrassenConfig c;
+        c.shape = {128, 128, 128};
+        c.variant = StrassenVariant::Msmes;
+        c.backend = BackendKind::Cpu;
+        view.setConfig(c);
+        QVERIFY(!view.steps().empty());
+        QVERIFY(view.steps()[1].formula.startsWith(QLatin1String("B1 = B1 - B3")));  // msmes's second sum
+        auto* devices = view.findChild<QSpinBox*>(QStringLiteral("strassenDevices"));
+        auto* decomposition = view.findChild<QComboBox*>(QStringLiteral("strassenDecomposition"));
+        QVERIFY(devices && decomposition);
+        devices->setValue(4);
+        decomposition->setCurrentText(QStringLiteral("winograd"));
+        QVERIFY(!view.steps().empty());
+        QVERIFY2(view.steps()[1].formula.startsWith(QLatin1String("B1 = B1 - B0")), qPrintable(view.steps()[1].formula));
+        decomposition->setCurrentText(QStringLiteral("2d"));
+        QVERIFY(view.steps().empty());
+        const QString title = view.findChild<QLabel*>(QStringLiteral("strassenStepTitle"))->text();
+        QVERIFY2(title.contains(QLatin1String("2D decomposition")), qPrintable(title));
+        devices->setValue(1);
+        decomposition->setCurrentText(QStringLiteral("none"));
+        QVERIFY(view.steps()[1].formula.startsWith(QLatin1String("B1 = B1 - B3")));
     }
 
     void clickedFaultsReachTheRun()

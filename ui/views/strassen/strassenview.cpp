@@ -390,8 +390,10 @@ void StrassenView::buildControls()
     });
     connect(zoomBox_, &QCheckBox::toggled, this, &StrassenView::setZoom);
     connect(nodeBox_, &QComboBox::currentIndexChanged, this, [this](int index) { setNode(index - 1); });
-    for (QComboBox* box : {variantBox_})
+    // The steps follow what would run: the variant, or the decomposition over the devices.
+    for (QComboBox* box : {variantBox_, decompositionBox_})
         connect(box, &QComboBox::currentIndexChanged, this, &StrassenView::rebuildSteps);
+    connect(devicesBox_, &QSpinBox::valueChanged, this, &StrassenView::rebuildSteps);
     connect(exactBox_, &QCheckBox::toggled, this, &StrassenView::rebuildSteps);
     nodeBox_->setEnabled(false);
 }
@@ -654,7 +656,13 @@ void StrassenView::rebuildSteps()
 {
     StrassenConfig c;
     const bool haveConfig = currentConfig(&c, nullptr);
-    const StrassenVariant variant = haveConfig ? c.variant : strassenVariantFromString(variantBox_->currentText().toStdString());
+    // A global decomposition runs Strassen-Winograd's one level (whatever the variant box says) or
+    // the 2D scheme's 8 block products, which has no sums to step through.
+    const bool decomposed = haveConfig && (c.devices > 1 || c.distribute);
+    twoD_ = decomposed && c.decomposition == StrassenDecomposition::TwoD;
+    const StrassenVariant variant = decomposed ? StrassenVariant::Winograd
+                                    : haveConfig ? c.variant
+                                                 : strassenVariantFromString(variantBox_->currentText().toStdString());
     const bool exact = exactBox_->isChecked();
     const int grid = zoomBox_->isChecked() ? 4 : 2;
 
@@ -671,7 +679,7 @@ void StrassenView::rebuildSteps()
         nodeBox_->setCurrentIndex(std::clamp(node_ + 1, 0, nodeBox_->count() - 1));
         nodeBox_->setEnabled(grid == 4);
     }
-    steps_ = recipeSteps(variant, exact, grid, node_);
+    steps_ = twoD_ ? std::vector<StepView>{} : recipeSteps(variant, exact, grid, node_);
 
     // Times from the run shown, when it ran this recipe.
     attribution_ = {};
@@ -717,7 +725,9 @@ void StrassenView::showStep()
 {
     if (steps_.empty()) {
         blocks_->setStep(nullptr);
-        stepTitle_->setText(QStringLiteral("No steps: the level-2 recipe needs the 4×4 zoom"));
+        stepTitle_->setText(twoD_ ? QStringLiteral("The 2D decomposition has no sums to step through: 8 block products "
+                                                   "C_ij += A_ik·B_kj, task t on device t mod G (see the Timeline plot)")
+                                  : QStringLiteral("No steps: the level-2 recipe needs the 4×4 zoom"));
         stepWords_->clear();
         return;
     }

@@ -148,6 +148,7 @@ private:
     QTabWidget* plotTabs_ = nullptr;
     QSplitter* split_ = nullptr;  // the step picture above, the plots below
     int laneCount_ = 0;           // lanes of the run on the Timeline plot
+    bool twoD_ = false;           // the 2D decomposition is set up: no recipe steps
     QCustomPlot* stagePlot_ = nullptr;
     QCustomPlot* lanesPlot_ = nullptr;
     QCustomPlot* speedupPlot_ = nullptr;
