@@ -239,6 +239,21 @@ private slots:
         QCOMPARE(window.onlineSteps()->model().faults().size(), std::size_t(1));
         QCOMPARE(window.onlineSteps()->model().faults()[0].caughtAtStep, 1);
         QVERIFY(window.onlineSteps()->model().frame(0) == nullptr);  // a file keeps no frames: replay offered
+        // The panels took its setup, scheme and fault (they showed blocked ABFT at 1024^3): Run
+        // runs it again.
+        const std::optional<OnlineConfig> again0 = window.currentOnlineConfig(&error);
+        QVERIFY2(again0, qPrintable(error));
+        QCOMPARE(again0->shape.m, oc.shape.m);
+        QCOMPARE(again0->shape.n, oc.shape.n);
+        QCOMPARE(again0->shape.q, oc.shape.q);
+        QCOMPARE(int(again0->scheme), int(Scheme::Online));
+        QCOMPARE(again0->panel, std::int64_t(12));
+        QCOMPARE(again0->checkEvery, 1);
+        QCOMPARE(int(again0->backend), int(BackendKind::Cpu));
+        QCOMPARE(again0->faults.size(), std::size_t(1));
+        QCOMPARE(again0->faults[0].row, std::int64_t(5));
+        QCOMPARE(again0->faults[0].col, std::int64_t(6));
+        QCOMPARE(again0->faults[0].step.value_or(-1), 1);
         // It saves as an online record again.
         const QString again = dir.filePath(QStringLiteral("again.json"));
         QVERIFY(window.saveRecord(again, &error));
@@ -246,6 +261,7 @@ private slots:
 
         QVERIFY2(window.openRecord(blockedPath, &error), qPrintable(error));
         QVERIFY(!window.session()->online());
+        QVERIFY(!window.currentOnlineConfig(nullptr));  // the scheme box is back on blocked ABFT
         QVERIFY(!window.onlineSteps()->isVisible());
         QVERIFY(window.animation()->isVisible());
     }

@@ -102,4 +102,28 @@ OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings&
     return c;
 }
 
+OnlinePanels onlinePanelsOf(const OnlineConfig& config, RunConfig base)
+{
+    OnlinePanels p;
+    base.shape = config.shape;
+    base.precision = config.precision;
+    base.distribution = config.distribution;
+    base.seed = config.seed;
+    base.backend = config.backend;
+    base.device = config.device;
+    base.gemm = config.gemm;
+    base.reference = config.reference;
+    base.thresholdLambda = config.thresholdLambda;
+    base.faults.model = config.model;
+    base.faults.bit = config.bit;
+    base.faults.count = config.randomErrors;
+    base.faults.at.clear();
+    for (const OnlineFault& f : config.faults)
+        base.faults.at.push_back({f.row, f.col, f.delta, f.step});
+    p.base = std::move(base);
+    p.scheme = {config.scheme, config.panel, std::max(1, config.checkEvery), config.checksums, config.columnBlocks};
+    p.faults = {config.faults.empty() ? OnlineTarget::Result : config.faults.front().target, -1};
+    return p;
+}
+
 }  // namespace gigacheck::ui

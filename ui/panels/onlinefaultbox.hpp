@@ -3,6 +3,8 @@
 // they strike. Part of the Faults panel; blocked ABFT runs ignore it.
 #pragma once
 
+#include "panels/onlineschemebox.hpp"
+
 #include <gigacheck/online_abft.hpp>
 
 #include <QWidget>
@@ -13,8 +15,6 @@ class QLabel;
 class QSpinBox;
 
 namespace gigacheck::ui {
-
-struct OnlineSchemeSettings;
 
 struct OnlineFaultSettings {
     OnlineTarget target = OnlineTarget::Result;
@@ -46,5 +46,16 @@ private:
 // checksum row: C(m + 0, col); checksum column: C(row, q + 0); A: A(row, min(col, n - 1)) (it
 // spreads along row `row` of C); B: B(min(row, n - 1), col) (along column `col`).
 OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings& scheme, const OnlineFaultSettings& faults);
+
+// The other way: what the panels show for an online record's configuration, so that a reopened
+// record runs again as it ran. `base` keeps what an online config does not carry (the memory cap,
+// the strategy); the placed faults take the record's cells, steps and deltas, and their target
+// the first fault's.
+struct OnlinePanels {
+    RunConfig base;
+    OnlineSchemeSettings scheme;
+    OnlineFaultSettings faults;
+};
+OnlinePanels onlinePanelsOf(const OnlineConfig& config, RunConfig base);
 
 }  // namespace gigacheck::ui

@@ -4,7 +4,11 @@
 
 #include "export/plotexport.hpp"
 #include "models/rooflinemodel.hpp"
+#include "panels/faultspanel.hpp"
+#include "panels/onlinefaultbox.hpp"
+#include "panels/onlineschemebox.hpp"
 #include "panels/runpanel.hpp"
+#include "panels/strategypanel.hpp"
 #include "views/campaignview.hpp"
 #include "views/gallery/galleryview.hpp"
 #include "views/online/onlinesweepview.hpp"
@@ -69,7 +73,15 @@ bool MainWindow::openRecord(const QString& path, QString* error)
             return;
         }
         if (family == OnlineRecord::kFamily) {
-            session_->openOnlineRecord(loadOnlineRecord(path.toStdString()));
+            OnlineRecord record = loadOnlineRecord(path.toStdString());
+            // The panels take the record's setup, scheme and faults: Run runs it again.
+            RunConfig base;
+            currentConfig(&base, nullptr);
+            const OnlinePanels panels = onlinePanelsOf(record.config, base);
+            setConfig(panels.base);
+            strategy_->schemeBox()->setSettings(panels.scheme);
+            faults_->onlineFaultBox()->setSettings(panels.faults);
+            session_->openOnlineRecord(std::move(record));
             addRecent(path);
             setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
             return;
@@ -108,6 +120,10 @@ bool MainWindow::compareWithRecord(const QString& path, QString* error)
 void MainWindow::showRecord(const RunRecord& record)
 {
     setConfig(record.config);
+    // A blocked-GEMM record runs again as blocked ABFT, whatever scheme was chosen before.
+    OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
+    scheme.scheme = Scheme::Blocked;
+    strategy_->schemeBox()->setSettings(scheme);
     session_->openRecord(record);
 }
 
