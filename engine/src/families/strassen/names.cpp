@@ -88,9 +88,13 @@ std::string toString(const StrassenFault& f)
                     : f.where == StrassenFault::Where::C     ? "c"
                     : f.where == StrassenFault::Where::A     ? "a"
                                                              : "b";
-    std::string s = std::string(w) + ":" + std::to_string(f.index);
-    if (f.delta != 0)
-        s += ":" + std::to_string(f.delta);
+    std::string s = w;
+    s += ':';
+    s += std::to_string(f.index);
+    if (f.delta != 0) {
+        s += ':';
+        s += std::to_string(f.delta);
+    }
     return s;
 }
 

@@ -144,8 +144,11 @@ double maxRelDiff(const std::vector<float>& x, const std::vector<float>& ref)
 std::string listOf(const std::vector<int>& v)
 {
     std::string out;
-    for (std::size_t i = 0; i < v.size(); ++i)
-        out += (i ? "," : "") + std::to_string(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i)
+            out += ',';
+        out += std::to_string(v[i]);
+    }
     return out;
 }
 

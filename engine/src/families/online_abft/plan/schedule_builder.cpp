@@ -54,7 +54,9 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
         p.buffers = {buffer("A_c", BufferRole::A, s.m + 1, s.n, e)};
         for (int b = 0; b < in.columnBlocks; ++b) {
             const std::int64_t w = columnBlock(in, b).cols;
-            const std::string tag = "[" + std::to_string(b) + "]";
+            std::string tag = std::to_string(b);  // "[b]", built so that GCC 12 sees no overlap (-Wrestrict)
+            tag.insert(tag.begin(), '[');
+            tag += ']';
             p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, kRowAlignment));
             p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, kRowAlignment));
             p.buffers.push_back(buffer("aux" + tag, BufferRole::Aux, 4, std::max(s.m, w) + 2, sizeof(double)));

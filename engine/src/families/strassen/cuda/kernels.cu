@@ -47,7 +47,14 @@ __global__ void addKernel4(T* dst, const T* src, std::int64_t ld, std::int64_t s
 
 template <class T> struct Vec4;
 template <> struct Vec4<float> { using type = float4; };
-template <> struct Vec4<double> { using type = double4; };
+// CUDA 13 deprecates double4 for its ambiguous alignment; double4_16a is the old one (16 bytes),
+// which is all the callers check for.
+#if CUDART_VERSION >= 13000
+using Double4 = double4_16a;
+#else
+using Double4 = double4;
+#endif
+template <> struct Vec4<double> { using type = Double4; };
 
 template <class T> bool aligned16(const T* p, std::int64_t ld)
 {
@@ -165,7 +172,7 @@ void loadKernels()
     CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel<float>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel<double>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel4<float4, float>));
-    CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel4<double4, double>));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, addKernel4<Double4, double>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, injectKernel<float>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, injectKernel<double>));
     CUDA_CHECK(cudaFuncGetAttributes(&a, columnSumsKernel<float>));
