@@ -438,7 +438,8 @@ private slots:
         const OpKind kCopy = opKindFromString("strassen-copy");
         for (StrassenDecomposition d : {StrassenDecomposition::Winograd, StrassenDecomposition::TwoD})
             for (int g : {1, 2, 3, 7}) {
-                StrassenConfig c = config({66, 50, 34}, 2, StrassenVariant::Msmes);
+                // One level: each task one GEMM (the core peeled to multiples of 2).
+                StrassenConfig c = config({66, 50, 34}, 1, StrassenVariant::Msmes);
                 c.devices = g;
                 c.distribute = true;
                 c.decomposition = d;
@@ -513,6 +514,53 @@ private slots:
                     QCOMPARE(back->placement, r.placement);
                 }
             }
+    }
+
+    // More levels than the decomposition's one: each task runs the variant's recursion on its own
+    // blocks and device (seed table 4.3, "Strassen-Winograd + MSMES"), exact on integers, A and B
+    // recovered, the top-level chain of sums never waiting for device 0's products.
+    void localStrassenInsideEachTask()
+    {
+        const OpKind kZero = opKindFromString("strassen-zero");
+        for (StrassenDecomposition d : {StrassenDecomposition::Winograd, StrassenDecomposition::TwoD})
+            for (int g : {1, 2, 3, 7})
+                for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Accumulate})
+                    for (int levels : {2, 3}) {
+                        StrassenConfig c = config({68, 52, 36}, levels, v);
+                        c.devices = g;
+                        c.distribute = true;
+                        c.decomposition = d;
+                        c.integerInputs = true;
+                        const std::string what = std::string(toString(d)) + " G=" + std::to_string(g) + " " +
+                                                 std::string(toString(v)) + " L" + std::to_string(levels);
+                        const Schedule s = buildStrassenSchedule(c);
+                        const std::string why = validateStrassenSchedule(s, c);
+                        QVERIFY2(why.empty(), (what + ": " + why).c_str());
+                        const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
+                        int leaves = 0, zeros = 0, remoteSums = 0;
+                        std::set<int> localProducts;
+                        for (const Operation& op : s.ops) {
+                            leaves += op.kind == kProduct && op.block.i == levels;
+                            zeros += op.kind == kZero;
+                            remoteSums += op.kind == kAdd && op.device != 0;
+                            if (op.kind == kProduct && op.device == 0 && op.block.i >= 1)
+                                localProducts.insert(op.id);
+                            if (op.kind == kAdd && op.block.i == 0)
+                                for (int dep : op.deps)
+                                    QVERIFY2(!localProducts.count(dep), (what + ": a top-level sum waits for device 0's product").c_str());
+                        }
+                        int leavesPerTask = 1;
+                        for (int l = 1; l < levels; ++l)
+                            leavesPerTask *= 7;
+                        QCOMPARE(leaves, tasks * leavesPerTask);
+                        QCOMPARE(zeros, tasks);  // every task's result block starts at zero
+                        QVERIFY2((remoteSums > 0) == (g > 1), what.c_str());  // the remote devices sum too
+                        const StrassenResult r = run(c);
+                        QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
+                        QCOMPARE(r.recovery.changedA, std::int64_t(0));
+                        QCOMPARE(r.recovery.changedB, std::int64_t(0));
+                        QCOMPARE(r.levels, levels);
+                    }
     }
 
     // The schedule model of bench multi-gpu-strassen on rates chosen so that only GEMMs count.

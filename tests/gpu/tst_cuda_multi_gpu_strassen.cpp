@@ -84,6 +84,35 @@ private slots:
         QVERIFY2(r.placement.starts_with("2 devices emulated on 1 GPU"), r.placement.c_str());
     }
 
+    // Two and three levels: each task runs the variant's recursion on its own device (seed table
+    // 4.3), exact on integers, on two logical devices of one GPU and on every visible GPU.
+    void localStrassenInsideTasks()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        const int gpus = visibleGpus();
+        std::vector<std::pair<int, bool>> runs{{2, false}};  // G = 2 as two logical devices of GPU 0
+        if (gpus >= 2)
+            runs.push_back({gpus, true});  // every visible GPU, distinct
+        for (const auto& [g, distinct] : runs) {
+            for (StrassenDecomposition d : {StrassenDecomposition::TwoD, StrassenDecomposition::Winograd})
+                for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Accumulate})
+                    for (int levels : {2, 3}) {
+                        StrassenConfig c = config({1024, 768, 1280}, Precision::F64, d, g);
+                        c.levels = levels;
+                        c.variant = v;
+                        c.integerInputs = true;
+                        std::string why;
+                        auto backend = distinct ? makeStrassenBackend(c) : makeCudaBackend(&why, std::vector<int>{0, 0});
+                        QVERIFY2(backend, why.c_str());
+                        const std::string what = std::string(toString(d)) + " " + std::string(toString(v)) + " L" +
+                                                 std::to_string(levels) + " G=" + std::to_string(g);
+                        checkExactRun(c, *backend, what);
+                        if (QTest::currentTestFailed())
+                            return;
+                    }
+        }
+    }
+
     void everyVisibleGpuCount()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();

@@ -20,6 +20,7 @@ std::span<const OpKindName> opKindNames()
         OpKindName{kLeafSums, "strassen-leaf-sums", OpRole::Checksum},
         OpKindName{kLeafVerify, "strassen-leaf-verify", OpRole::Verify},
         OpKindName{kStoreLeafChecks, "strassen-store-leaf-checks", OpRole::Store},
+        OpKindName{kZero, "strassen-zero", OpRole::Sums},
     };
     return names;
 }

@@ -38,6 +38,9 @@ inline constexpr OpKind kLeafSums{kFirstKind + 8};
 inline constexpr OpKind kLeafVerify{kFirstKind + 9};
 // [leaf-check slot read]: the leaves' results to the host (Inputs::leafResults).
 inline constexpr OpKind kStoreLeafChecks{kFirstKind + 10};
+// [region written]: set to zero (a decomposition task's result block, before its local Strassen
+// accumulates into it).
+inline constexpr OpKind kZero{kFirstKind + 11};
 
 // Buffer slots of every strassen schedule.
 inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2;  // then, where a schedule has them, the leaf workspace "M", the leaf checks, the remote blocks

@@ -152,12 +152,23 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         << fixed(outGBs, 0) << " GB/s, " << ordinals[1] << "->" << ordinals[0] << " " << fixed(backGBs, 0)
         << " GB/s (one direction, measured); device copy " << fixed(deviceGBs, 0) << " GB/s (read + write)\n"
         << "time: first to last op other than host loads and stores (sums, products, copies between devices, "
-           "scatters); each task one cuBLAS GEMM\n"
+           "scatters); each task one cuBLAS GEMM, but in winograd+local a level of the accumulate variant (seed table 4.3)\n"
         << "host checks: checksums up to N = " << kVerifyUpTo << ", FP64 reference up to N = " << kReferenceUpTo
         << " (skipped beyond: host time)\n\n";
 
     const std::vector<Leg> legs = {{"f64", Precision::F64}, {"f32", Precision::F32}};
-    const StrassenDecomposition decompositions[] = {StrassenDecomposition::TwoD, StrassenDecomposition::Winograd};
+    // The rows: the two decompositions with one GEMM per task, and the seed's best configuration
+    // (table 4.3: Strassen-Winograd decomposition, a local Strassen in each task; here the
+    // single-GPU family's fastest variant, accumulate, one level below the decomposition's).
+    struct Scheme {
+        std::string label;
+        StrassenDecomposition decomposition;
+        int levels;
+        StrassenVariant variant;
+    };
+    const Scheme schemes[] = {{"2d", StrassenDecomposition::TwoD, 1, StrassenVariant::Msmes},
+                              {"winograd", StrassenDecomposition::Winograd, 1, StrassenVariant::Msmes},
+                              {"winograd+local", StrassenDecomposition::Winograd, 2, StrassenVariant::Accumulate}};
     auto configFor = [&](std::int64_t n, const Leg& leg, StrassenDecomposition d, int devices) {
         StrassenConfig c;
         c.shape = {n, n, n};
@@ -176,13 +187,15 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
     // Untimed: cuBLAS and the family's kernels loaded on every GPU, the peer mappings made.
     try {
         for (const Leg& leg : legs)
-            for (StrassenDecomposition d : decompositions)
+            for (const Scheme& scheme : schemes)
                 for (int devices : {1, g}) {
-                    StrassenConfig c = configFor(kUnit / 4, leg, d, devices);
+                    StrassenConfig c = configFor(kUnit / 4, leg, scheme.decomposition, devices);
+                    c.levels = scheme.levels;
+                    c.variant = scheme.variant;
                     c.verify = c.reference = false;
                     const StrassenResult r = runStrassen(c, devices == 1 ? *one : *several);
                     if (r.status != "ok")
-                        out << "warm-up " << leg.type << " " << toString(d) << " G = " << devices << ": " << r.status
+                        out << "warm-up " << leg.type << " " << scheme.label << " G = " << devices << ": " << r.status
                             << " " << r.error << "\n";
                 }
     } catch (const std::exception& e) {
@@ -222,10 +235,13 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                 table.add({std::to_string(n), leg.type, "-", "-", "failed", e.what()});
                 continue;
             }
-            for (StrassenDecomposition d : decompositions) {
+            for (const Scheme& scheme : schemes) {
+                const StrassenDecomposition d = scheme.decomposition;
                 double oneGpu = 0;
                 for (int devices : {1, g}) {
-                    const StrassenConfig c = configFor(n, leg, d, devices);
+                    StrassenConfig c = configFor(n, leg, d, devices);
+                    c.levels = scheme.levels;
+                    c.variant = scheme.variant;
                     const std::string gText = std::to_string(devices) + (devices > 1 && emulated ? " emul." : "");
                     StrassenResult r;
                     try {
@@ -235,8 +251,8 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                         r.error = e.what();
                     }
                     if (r.status != "ok") {
-                        table.add({std::to_string(n), leg.type, std::string(toString(d)), gText, r.status, r.error});
-                        rows.push_back({{"n", n}, {"type", leg.type}, {"decomposition", std::string(toString(d))}, {"g", devices},
+                        table.add({std::to_string(n), leg.type, scheme.label, gText, r.status, r.error});
+                        rows.push_back({{"n", n}, {"type", leg.type}, {"decomposition", scheme.label}, {"g", devices},
                                         {"status", r.status}, {"error", r.error}});
                         continue;
                     }
@@ -254,13 +270,14 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                     std::string check = c.verify ? "verified" : "not checked";
                     if (r.relErrorC >= 0)
                         check += ", rel err " + fixed(r.relErrorC * 1e9, 2) + "e-9";
-                    table.add({std::to_string(n), leg.type, std::string(toString(d)), gText, fixed(t * 1e3, 2),
+                    table.add({std::to_string(n), leg.type, scheme.label, gText, fixed(t * 1e3, 2),
                                oneGpu > 0 ? fixed(oneGpu / t, 2) : "-", fixed(cublas / t, 2), fixed(cublas * 1e3, 2),
                                fixed(issueModel * 1e3, 2), percentError(issueModel, t), fixed(scheduleModel * 1e3, 2),
                                percentError(scheduleModel, t), check});
                     rows.push_back({{"n", n},
                                     {"type", leg.type},
-                                    {"decomposition", std::string(toString(d))},
+                                    {"decomposition", scheme.label},
+                                    {"levels", scheme.levels},
                                     {"g", devices},
                                     {"emulated", devices > 1 && emulated},
                                     {"placement", r.placement},

@@ -23,9 +23,16 @@ double scheduleModelSeconds(const Schedule& schedule, double es, const std::vect
 {
     const auto gpu = [&](int device) { return gpuOf.at(std::size_t(device)); };
     const auto elements = [](const OperandRegion& r) { return double(r.rows) * double(r.cols); };
+    // gemmSeconds is one task's GEMM (N/2 of the core); other products cost their share of its
+    // flops (a local Strassen's leaves, a peeled fringe).
+    const BufferSpec& a = schedule.buffers[std::size_t(kSlotA)];
+    const BufferSpec& c = schedule.buffers[std::size_t(kSlotC)];
+    const double taskFlops = 2.0 * double(c.rows / 2) * double(a.cols / 2) * double(c.cols / 2);
     const auto cost = [&](const Operation& op) {
-        if (op.kind == kProduct)  // tasks are products of one size (N/2); a peeled fringe is left out
-            return op.block.i == 1 ? std::max(1, int(op.operands.size()) - 2) * rates.gemmSeconds : 0.0;
+        if (op.kind == kProduct)
+            return taskFlops > 0 ? op.flops / taskFlops * rates.gemmSeconds : 0.0;
+        if (op.kind == kZero)
+            return elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
         if (op.kind == kAdd)
             return 3 * elements(op.operands[0]) * es / (rates.deviceGBs * 1e9);
         if (op.kind == kScatter)

@@ -122,6 +122,15 @@ void copy(cpu::OpContext& c, const Operation& op, OpOutcome&)
     });
 }
 
+void zero(cpu::OpContext& c, const Operation& op, OpOutcome&)
+{
+    inPrecision(c, [&]<class T>(T) {
+        const OperandRegion& d = op.operands[0];
+        for (std::int64_t r = 0; r < d.rows; ++r)
+            std::fill_n(at<T>(c, d) + r * ldOf(c, d.slot), d.cols, T(0));
+    });
+}
+
 // Leaf checks (leaf_check.hpp). The aux slot as doubles and its layout.
 double* leafAux(const cpu::OpContext& c, const Operation& op) { return static_cast<double*>(c.buffers[std::size_t(op.operands.back().slot)]); }
 LeafCheckLayout leafLayout(const cpu::OpContext& c, const Operation& op) { return {ldOf(c, op.operands.back().slot) / 2}; }
@@ -213,6 +222,7 @@ const cpu::OpTable& cpuOps()
          {kScatter, scatter},
          {kInject, inject},
          {kCopy, copy},
+         {kZero, zero},
          {kStore, store},
          {kLeafSums, leafSums},
          {kLeafVerify, leafVerify},

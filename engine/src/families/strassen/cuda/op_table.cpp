@@ -172,6 +172,14 @@ void issueCopy(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     cuda::copyBetweenDevices(c, op.operands[1], op.operands[0], elemSize(c), s);
 }
 
+void issueZero(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& d = op.operands[0];
+    const std::size_t es = elemSize(c);
+    CUDA_CHECK(cudaMemset2DAsync(static_cast<char*>(c.buffers[std::size_t(d.slot)]) + (std::size_t(d.row) * std::size_t(ldOf(c, d.slot)) + std::size_t(d.col)) * es,
+                                 std::size_t(ldOf(c, d.slot)) * es, 0, std::size_t(d.cols) * es, std::size_t(d.rows), s));
+}
+
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OperandRegion& r = op.operands[0];
@@ -281,6 +289,7 @@ const cuda::OpTable& cudaOps()
          {kScatter, issueScatter},
          {kInject, issueInject},
          {kCopy, issueCopy},
+         {kZero, issueZero},
          {kStore, issueStore},
          {kLeafSums, issueLeafSums},
          {kLeafVerify, issueLeafVerify},

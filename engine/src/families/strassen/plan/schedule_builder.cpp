@@ -74,21 +74,30 @@ public:
         buffer("C", BufferRole::C, s.m, s.q);
         leafM_ = core.m >> levels_;
         leafQ_ = core.q >> levels_;
-        // One leaf workspace on device 0: the workspace variant's, and the Winograd decomposition's,
-        // whose device-0 tasks with several targets multiply once into it and add it into each
-        // target as the remote tasks do with their result (one GEMM instead of one per target:
-        // 4 GEMMs of N/2 fewer over the 7 tasks; measured on 4 H100s, README "Multi-GPU Strassen").
-        if (levels_ > 0 && ((config_.variant == StrassenVariant::Workspace && !decomposed_) ||
-                            (decomposed_ && config_.decomposition == StrassenDecomposition::Winograd))) {
+        // A decomposition's tasks multiply blocks of N/2 (one level), by one GEMM or, with more
+        // levels, by the variant's recursion inside the task ("local Strassen", seed table 4.3).
+        taskM_ = core.m >> 1;
+        taskN_ = core.n >> 1;
+        taskQ_ = core.q >> 1;
+        local_ = decomposed_ && levels_ > 1;
+        const bool winogradTasks = decomposed_ && levels_ > 0 && config_.decomposition == StrassenDecomposition::Winograd;
+        // One workspace on device 0: the workspace variant's leaf block; in a decomposition a task
+        // block, into which device 0's Winograd tasks with several targets multiply once (then added
+        // into each target, as the remote tasks' results are: one GEMM instead of one per target)
+        // and its local Strassen tasks accumulate.
+        if (levels_ > 0 && config_.variant == StrassenVariant::Workspace && !decomposed_) {
             slotM_ = int(buffers.size());
             buffer("M", BufferRole::Aux, leafM_, leafQ_);
+        } else if (winogradTasks || local_) {
+            slotM_ = int(buffers.size());
+            buffer("M", BufferRole::Aux, taskM_, taskQ_);
         }
-        // The Winograd decomposition's device-0 tasks multiply private copies of their operand
-        // blocks when a later in-place sum overwrites them (decompose()).
-        if (levels_ > 0 && decomposed_ && config_.decomposition == StrassenDecomposition::Winograd) {
+        // Device 0's tasks multiply private copies of their operand blocks where a later in-place
+        // sum overwrites them, or where a local Strassen sums in them (decompose()).
+        if (winogradTasks || local_) {
             privateSlot_ = int(buffers.size());
-            buffer("TA@0", BufferRole::A, leafM_, core.n >> levels_);
-            buffer("SB@0", BufferRole::B, core.n >> levels_, leafQ_);
+            buffer("TA@0", BufferRole::A, taskM_, taskN_);
+            buffer("SB@0", BufferRole::B, taskN_, taskQ_);
         }
         if (config_.checkLeaves) {
             // One result per leaf: 7^L core leaves and at most three fringe products.
@@ -115,10 +124,10 @@ public:
         if (decomposed_ && levels_ > 0)
             for (int d = 1; d < config_.devices; ++d) {
                 firstRemoteSlot_.push_back(int(buffers.size()));
-                buffer("TA@" + std::to_string(d), BufferRole::A, leafM_, core.n >> levels_, d);
-                buffer("SB@" + std::to_string(d), BufferRole::B, core.n >> levels_, leafQ_, d);
-                buffer("QD@" + std::to_string(d), BufferRole::C, leafM_, leafQ_, d);
-                buffer("R@" + std::to_string(d), BufferRole::C, leafM_, leafQ_);
+                buffer("TA@" + std::to_string(d), BufferRole::A, taskM_, taskN_, d);
+                buffer("SB@" + std::to_string(d), BufferRole::B, taskN_, taskQ_, d);
+                buffer("QD@" + std::to_string(d), BufferRole::C, taskM_, taskQ_, d);
+                buffer("R@" + std::to_string(d), BufferRole::C, taskM_, taskQ_);
             }
         // The cap: every buffer of the schedule. Per device the buffers need less (device 0 holds
         // A, B, C), but core's CPU executor of phase A still draws every device's buffers from one
@@ -183,6 +192,7 @@ private:
         op.id = int(schedule_.ops.size());
         op.kind = kind;
         op.queue = queue;
+        op.device = device_;
         schedule_.ops.push_back(std::move(op));
         return schedule_.ops.back();
     }
@@ -212,20 +222,17 @@ private:
     // scatters it (the fringe has one target and needs no workspace). With leaf checks, the
     // targets' column sums before it and the product's checksum relation after it (and after a
     // fault placed into it).
-    // slotA / slotB: where the operands are read (a device-0 task of the decomposition reads
-    // private copies).
-    void leaf(const Rect& a, const Rect& b, const std::vector<Dest>& targets, int level, int stage, int slotA = kSlotA,
-              int slotB = kSlotB)
+    void leaf(const Rect& a, const Rect& b, const std::vector<Dest>& targets, int level, int stage)
     {
         if (leafCheckSlot_ >= 0) {
             Operation& sums = emit(kLeafSums, Queue::Compute);
             sums.block = {level, stage, leafCount_};
             for (const Dest& d : targets)
-                sums.operands.push_back(region(kSlotC, Access::Read, d.c, d.sign));
+                sums.operands.push_back(region(slotC_, Access::Read, d.c, d.sign));
             sums.operands.push_back(leafChecks(Access::Write));
             sums.bytes = double(targets.size()) * double(a.rows * b.cols) * double(elementSize(config_.precision));
         }
-        const bool viaWorkspace = slotM_ >= 0 && targets.size() > 1;
+        const bool viaWorkspace = !inTask_ && slotM_ >= 0 && targets.size() > 1;
         const double flops = 2.0 * double(a.rows) * double(a.cols) * double(b.cols);
         const double es = double(elementSize(config_.precision));
         Operation& op = emit(kProduct, Queue::Compute);
@@ -233,8 +240,8 @@ private:
         op.rows = a.rows;
         op.cols = b.cols;
         op.depth = a.cols;
-        op.operands.push_back(region(slotA, Access::Read, a));
-        op.operands.push_back(region(slotB, Access::Read, b));
+        op.operands.push_back(region(slotA_, Access::Read, a));
+        op.operands.push_back(region(slotB_, Access::Read, b));
         if (viaWorkspace) {
             op.operands.push_back(region(slotM_, Access::Write, {0, 0, a.rows, b.cols}));
             op.flops = flops;
@@ -243,18 +250,18 @@ private:
             sc.block = {level, stage, leafCount_};
             sc.operands.push_back(region(slotM_, Access::Read, {0, 0, a.rows, b.cols}));
             for (const Dest& d : targets)
-                sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+                sc.operands.push_back(region(slotC_, Access::ReadWrite, d.c, d.sign));
             sc.flops = double(targets.size()) * double(a.rows * b.cols);
             sc.bytes = es * double(a.rows * b.cols) * double(1 + 2 * targets.size());
         } else {
             for (const Dest& d : targets)
-                op.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+                op.operands.push_back(region(slotC_, Access::ReadWrite, d.c, d.sign));
             op.flops = flops * double(targets.size());
             op.bytes = es * double(targets.size()) * double(a.rows * a.cols + b.rows * b.cols + 2 * a.rows * b.cols);
         }
         for (std::size_t f = 0; f < config_.faults.size(); ++f) {
             const StrassenFault& fault = config_.faults[f];
-            if (!placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leafCount_)
+            if (!inTask_ && !placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leafCount_)
                 inject(int(f), faultRegion(fault, targets.front().c));
         }
         if (leafCheckSlot_ >= 0) {
@@ -264,10 +271,10 @@ private:
             verify.rows = a.rows;
             verify.cols = b.cols;
             verify.depth = a.cols;
-            verify.operands.push_back(region(kSlotA, Access::Read, a));
-            verify.operands.push_back(region(kSlotB, Access::Read, b));
+            verify.operands.push_back(region(slotA_, Access::Read, a));
+            verify.operands.push_back(region(slotB_, Access::Read, b));
             for (const Dest& d : targets)
-                verify.operands.push_back(region(kSlotC, Access::Read, d.c, d.sign));
+                verify.operands.push_back(region(slotC_, Access::Read, d.c, d.sign));
             verify.operands.push_back(leafChecks(Access::ReadWrite));
             verify.bytes = double(a.rows * a.cols + b.rows * b.cols + std::int64_t(targets.size()) * a.rows * b.cols) *
                            double(elementSize(config_.precision));
@@ -302,7 +309,7 @@ private:
             }
             if (step.kind == Step::Kind::Add) {
                 const Rect& whole = step.matrix == Matrix::A ? a : step.matrix == Matrix::B ? b : targets.front().c;
-                const int slot = step.matrix == Matrix::A ? kSlotA : step.matrix == Matrix::B ? kSlotB : kSlotC;
+                const int slot = step.matrix == Matrix::A ? slotA_ : step.matrix == Matrix::B ? slotB_ : slotC_;
                 const Rect dst = whole.quarter(step.dst), src = whole.quarter(step.src);
                 Operation& op = emit(kAdd, Queue::Compute);
                 op.block = {level, step.stage, nodeIndex};
@@ -371,40 +378,66 @@ private:
         int task = 0;
         // overwritten: a later in-place sum writes one of the task's operand blocks.
         auto run = [&](const Rect& qa, const Rect& qb, const std::vector<Dest>& targets, int stage, bool overwritten) {
-            const int device = task++ % config_.devices;
+            const int index = task++;
+            const int device = index % config_.devices;
+            const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols}, qd{0, 0, qa.rows, qb.cols};
             if (device == 0) {
                 // The sums after it would wait for its product to finish reading (12 ms at 14336^2
                 // FP64, every later task behind it): it multiplies private copies instead (two
-                // device copies, 0.3 ms) and the sums go on beside it.
-                if (overwritten && privateSlot_ >= 0) {
-                    const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols};
+                // device copies, 0.3 ms) and the sums go on beside it. A local Strassen sums in its
+                // operands, so it always takes copies.
+                const bool copies = privateSlot_ >= 0 && (overwritten || local_);
+                if (copies) {
                     copy(kSlotA, qa, privateSlot_, ta, 0, Queue::H2D, 1, stage);
                     copy(kSlotB, qb, privateSlot_ + 1, sb, 0, Queue::H2D, 1, stage);
-                    leaf(ta, sb, targets, 1, stage, privateSlot_, privateSlot_ + 1);
+                    slotA_ = privateSlot_;
+                    slotB_ = privateSlot_ + 1;
+                }
+                if (local_) {
+                    // Into the zeroed workspace, then added into its C blocks like a remote result.
+                    zero(slotM_, qd, stage);
+                    slotC_ = slotM_;
+                    localStrassen(copies ? ta : qa, copies ? sb : qb, qd, index, stage);
+                    slotA_ = kSlotA;
+                    slotB_ = kSlotB;
+                    slotC_ = kSlotC;
+                    scatter(slotM_, qd, targets, stage, index);
                 } else {
-                    leaf(qa, qb, targets, 1, stage);
+                    leaf(copies ? ta : qa, copies ? sb : qb, targets, 1, stage);
+                    slotA_ = kSlotA;
+                    slotB_ = kSlotB;
                 }
                 return;
             }
             const int base = firstRemoteSlot_[std::size_t(device - 1)];
-            const Rect ta{0, 0, qa.rows, qa.cols}, sb{0, 0, qb.rows, qb.cols}, qd{0, 0, qa.rows, qb.cols};
             copy(kSlotA, qa, base, ta, device, Queue::H2D, 1, stage);
             copy(kSlotB, qb, base + 1, sb, device, Queue::H2D, 1, stage);
-            Operation& p = emit(kProduct, Queue::Compute);
-            p.device = device;
-            p.block = {1, stage, leafCount_++};
-            p.rows = qa.rows;
-            p.cols = qb.cols;
-            p.depth = qa.cols;
-            p.operands = {region(base, Access::Read, ta), region(base + 1, Access::Read, sb), region(base + 2, Access::Write, qd)};
-            p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
+            int k = index;  // the scatter's block.k: the task, or its one product's leaf index
+            if (local_) {
+                device_ = device;
+                slotA_ = base;
+                slotB_ = base + 1;
+                slotC_ = base + 2;
+                zero(base + 2, qd, stage);
+                localStrassen(ta, sb, qd, index, stage);
+                device_ = 0;
+                slotA_ = kSlotA;
+                slotB_ = kSlotB;
+                slotC_ = kSlotC;
+            } else {
+                Operation& p = emit(kProduct, Queue::Compute);
+                p.device = device;
+                p.block = {1, stage, leafCount_++};
+                p.rows = qa.rows;
+                p.cols = qb.cols;
+                p.depth = qa.cols;
+                p.operands = {region(base, Access::Read, ta), region(base + 1, Access::Read, sb),
+                              region(base + 2, Access::Write, qd)};
+                p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
+                k = p.block.k;
+            }
             copy(base + 2, qd, base + 3, qd, device, Queue::D2H, 1, stage);
-            Operation& sc = emit(kScatter, Queue::Compute);
-            sc.block = {1, stage, p.block.k};
-            sc.operands.push_back(region(base + 3, Access::Read, qd));
-            for (const Dest& d : targets)
-                sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
-            sc.flops = double(targets.size()) * double(qd.rows * qd.cols);
+            scatter(base + 3, qd, targets, stage, k);
         };
         if (config_.decomposition == StrassenDecomposition::TwoD) {
             for (int i = 0; i < 2; ++i)
@@ -439,6 +472,36 @@ private:
         }
     }
 
+    // A task's local Strassen (seed table 4.3): the variant's recursion below the decomposition's
+    // level, on the task's blocks (slotA_, slotB_, slotC_ on device_), accumulating into `result`.
+    void localStrassen(const Rect& a, const Rect& b, const Rect& result, int index, int stage)
+    {
+        inTask_ = true;
+        node(a, b, {{result, +1}}, 1, index, stage);
+        inTask_ = false;
+    }
+
+    void zero(int slot, const Rect& r, int stage)
+    {
+        Operation& op = emit(kZero, Queue::Compute);
+        op.block = {1, stage, leafCount_};
+        op.rows = r.rows;
+        op.cols = r.cols;
+        op.operands.push_back(region(slot, Access::Write, r));
+        op.bytes = double(r.rows * r.cols) * double(elementSize(config_.precision));
+    }
+
+    // A task's result (in `slot`, on device 0) added into its C blocks with their signs.
+    void scatter(int slot, const Rect& r, const std::vector<Dest>& targets, int stage, int index)
+    {
+        Operation& sc = emit(kScatter, Queue::Compute);
+        sc.block = {1, stage, index};
+        sc.operands.push_back(region(slot, Access::Read, r));
+        for (const Dest& d : targets)
+            sc.operands.push_back(region(kSlotC, Access::ReadWrite, d.c, d.sign));
+        sc.flops = double(targets.size()) * double(r.rows * r.cols);
+    }
+
     void copy(int fromSlot, const Rect& from, int toSlot, const Rect& to, int device, Queue queue, int level, int stage)
     {
         Operation& op = emit(kCopy, queue);
@@ -456,6 +519,13 @@ private:
     int slotM_ = -1;        // the leaf workspace "M" on device 0, where the schedule has one
     int privateSlot_ = -1;  // "TA@0", then "SB@0": device 0's private operand copies, where it has them
     std::int64_t leafM_ = 0, leafQ_ = 0;
+    std::int64_t taskM_ = 0, taskN_ = 0, taskQ_ = 0;  // a decomposition task's blocks
+    bool local_ = false;  // a decomposition whose tasks run the variant's recursion (levels > 1)
+    // Where node() and leaf() read and write, and on which device: the run's A, B, C on device 0,
+    // or a decomposition task's blocks on its device.
+    int slotA_ = kSlotA, slotB_ = kSlotB, slotC_ = kSlotC;
+    int device_ = 0;
+    bool inTask_ = false;  // inside a task's local Strassen: no workspace, no fault placement
     int leafCount_ = 0;
     std::vector<bool> placed_;
     Schedule schedule_;
@@ -492,7 +562,8 @@ void placeDeviceZeroLanes(Schedule& schedule)
     for (Operation& op : schedule.ops) {
         if (op.device != 0 || op.queue != Queue::Compute)
             continue;
-        op.stream = op.kind == kProduct ? 1 : op.kind == kScatter ? 2 : 0;
+        // A local Strassen's own sums (level >= 1) go with its products.
+        op.stream = op.kind == kScatter ? 2 : op.kind == kProduct || op.block.i >= 1 ? 1 : 0;
         several = several || op.stream > 0;
     }
     schedule.streams = several ? 3 : 1;
@@ -577,8 +648,9 @@ bool contains(const OperandRegion& outer, const OperandRegion& inner)
 
 int scheduleLevels(const StrassenConfig& config)
 {
+    // The decomposition is the first level; further levels are each task's local Strassen.
     if (config.devices > 1 || config.distribute)
-        return std::min(effectiveLevels(config.shape, std::max(config.levels, 1)), 1);
+        return effectiveLevels(config.shape, std::max(config.levels, 1));
     return effectiveLevels(config.shape, config.levels);
 }
 

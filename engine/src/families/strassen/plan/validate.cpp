@@ -154,17 +154,30 @@ public:
             }
             return {};
         }
-        if (op.kind == kScatter) {
-            const Poly* m = tile(op.operands[0], 0, 0);
-            if (!m)
+        if (op.kind == kScatter || op.kind == kZero) {
+            // Tile by tile over the region (a task's result spans several leaf tiles when the task
+            // runs a local Strassen).
+            const OperandRegion& src = op.operands[0];
+            const auto [tr, tc] = tileSize(slots_[std::size_t(src.slot)].role);
+            if (src.rows % tr || src.cols % tc)
                 return outside(op, where);
-            const Poly copy = *m;
-            for (std::size_t i = 1; i < op.operands.size(); ++i) {
-                Poly* target = tile(op.operands[i], 0, 0);
-                if (!target)
-                    return outside(op, where);
-                addInto(*target, copy, op.operands[i].coefficient);
-            }
+            for (std::int64_t r = 0; r < src.rows / tr; ++r)
+                for (std::int64_t c = 0; c < src.cols / tc; ++c) {
+                    Poly* m = tile(src, r, c);
+                    if (!m)
+                        return outside(op, where);
+                    if (op.kind == kZero) {
+                        m->clear();
+                        continue;
+                    }
+                    const Poly copy = *m;
+                    for (std::size_t i = 1; i < op.operands.size(); ++i) {
+                        Poly* target = tile(op.operands[i], r, c);
+                        if (!target)
+                            return outside(op, where);
+                        addInto(*target, copy, op.operands[i].coefficient);
+                    }
+                }
         }
         return {};
     }

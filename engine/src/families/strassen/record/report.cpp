@@ -49,7 +49,10 @@ std::string formatStrassenReport(const StrassenResult& r)
     o << "\n";
     if (c.devices > 1 || c.distribute)
         o << "devices    " << c.devices << " (" << toString(c.decomposition)
-          << " decomposition, one level, task t on device t mod G, each task one GEMM)"
+          << " decomposition, one level, task t on device t mod G, each task "
+          << (r.levels > 1 ? std::to_string(r.levels - 1) + " level(s) of " + std::string(toString(c.variant)) + " on its device"
+                           : std::string("one GEMM"))
+          << ")"
           << (r.placement.empty() ? std::string() : ": " + r.placement) << "\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums";

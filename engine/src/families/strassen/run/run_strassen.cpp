@@ -220,7 +220,8 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
             result.gemmCalls += int(op.operands.size()) - 2;
         }
         result.additions += op.kind == strassen::kAdd;
-        result.additionsBeside += op.kind == strassen::kAdd && op.stream >= 1;
+        // Sums beside the products (placeSumsBeside); a decomposition's streams are its own.
+        result.additionsBeside += op.kind == strassen::kAdd && op.stream >= 1 && schedule.devices == 1 && !planned.distribute;
     }
     result.operandBytes = std::size_t(s.m * s.n + s.n * s.q + s.m * s.q) * elementSize(config.precision);
     if (observer)
