@@ -20,7 +20,7 @@ int strassenCommand(const QStringList& args)
     const std::string variants = joinedNames<StrassenVariant>("|");
     parser.addOptions({
         option("shape", "A is M x N, B is N x Q (required).", "MxNxQ"),
-        option("levels", "Strassen levels, 0..4 (1); fewer when a dimension is smaller than 2^L.", "L"),
+        option("levels", "Strassen levels, 0..4 (1); fewer when a dimension is smaller than 2^L. With --devices: the decomposition is the first, the others run inside each task.", "L"),
         option("variant", "msmes | winograd | workspace | accumulate (msmes).", "V"),
         option("type", "f32 | f64 | tf32 (f32).", "T"),
         option("backend", "auto | cpu | cuda (auto).", "B"),
