@@ -15,6 +15,7 @@
 #include <views/online/fqsweepmodel.hpp>
 #include <views/online/onlinestepview.hpp>
 #include <views/plotstyle.hpp>
+#include <models/rooflinemodel.hpp>
 #include <views/reportview.hpp>
 #include <views/timelineview.hpp>
 #include <window/mainwindow.hpp>
@@ -22,6 +23,7 @@
 #include <gigacheck/online_abft.hpp>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -227,6 +229,10 @@ private slots:
         QVERIFY(window.session()->online());
         QCOMPARE(window.session()->record()->family, std::string(OnlineRecord::kFamily));
         QCOMPARE(window.timeline()->model().spanCount(), online.spans.size());
+        // Named by its scheme and panel width (the log, the timeline's run, the roofline), and
+        // without the note on S2-S4's loads, which is about blocked GEMM's strategies.
+        QCOMPARE(runLabel(*window.session()->record()), QStringLiteral("online b=12 64×48×40"));
+        QVERIFY(window.timeline()->findChild<QLabel*>(QStringLiteral("timelineCpuNote"))->isHidden());
         // Its panel products and checks are drawn as products and checks (by role), and the
         // legend lists what the spans are.
         QVERIFY(kindColor(opKindFromString("panel-product")) == kindColor(OpKind::Product));
@@ -261,6 +267,7 @@ private slots:
 
         QVERIFY2(window.openRecord(blockedPath, &error), qPrintable(error));
         QVERIFY(!window.session()->online());
+        QVERIFY(!window.timeline()->findChild<QLabel*>(QStringLiteral("timelineCpuNote"))->isHidden());
         QVERIFY(!window.currentOnlineConfig(nullptr));  // the scheme box is back on blocked ABFT
         QVERIFY(!window.onlineSteps()->isVisible());
         QVERIFY(window.animation()->isVisible());

@@ -29,6 +29,14 @@ std::vector<Roof> roofsFrom(const Ceilings& c)
 
 QString runLabel(const RunRecord& r)
 {
+    // An online ABFT run seen as a record (ui/engine/onlinerun): its scheme, not a strategy.
+    if (r.family != RunRecord().family)
+        return QStringLiteral("%1 b=%2 %3×%4×%5")
+            .arg(QString::fromStdString(r.plan.explanation).section(QLatin1Char(' '), 0, 0))
+            .arg(r.plan.blockN)
+            .arg(r.config.shape.m)
+            .arg(r.config.shape.n)
+            .arg(r.config.shape.q);
     const QString strategy = QString::fromUtf8(toString(r.config.strategy).data(), qsizetype(toString(r.config.strategy).size()));
     return QStringLiteral("%1 %2×%3×%4")
         .arg(r.config.planByCostModel ? QStringLiteral("auto→") + strategy : strategy)

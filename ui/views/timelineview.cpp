@@ -139,7 +139,8 @@ void TimelineView::subscribe(LabSession* session)
         }
         // Why S2-S4 seem not to overlap on the CPU: its "loads" are memory copies of about a
         // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
-        cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu);
+        // (A note about the strategies: blocked GEMM's records only.)
+        cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu && r->family == RunRecord().family);
         setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
         shownRecord_ = r;
         if (predicted_->isChecked())
