@@ -24,6 +24,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -125,7 +126,13 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.setConfig(smallCpu());
+        auto* s2 = window.strategyPanel()->findChild<QRadioButton*>(QStringLiteral("strategy_s2"));
+        auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
+        QVERIFY(s2 && summary && s2->isEnabled());
         window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 16, 1, 1});  // 5 steps
+        // The strategies and the plan are blocked ABFT's: greyed out, and the panel says what runs.
+        QVERIFY(!s2->isEnabled());
+        QVERIFY2(summary->text().contains(QLatin1String("5 panel product(s) of width b = 16")), qPrintable(summary->text()));
         window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
         window.heatmap()->setFaults({FaultAt{10, 20, {}, {}}});
         QVERIFY(runAndWait(window));
@@ -204,6 +211,24 @@ private slots:
         QCOMPARE(r.rows[0].correctable[0], 2);  // one fault, checked after its step: always corrected
         QCOMPARE(r.rows[1].correctable[0], 2);  // one fault offline: corrected at the end
         QCOMPARE(model.csv().count(QLatin1Char('\n')), qsizetype(3));
+    }
+
+    void blockedSchemeBringsTheStrategiesBack()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setConfig(smallCpu());
+        auto* s2 = window.strategyPanel()->findChild<QRadioButton*>(QStringLiteral("strategy_s2"));
+        auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
+        window.strategyPanel()->schemeBox()->setSettings({Scheme::Tmr, 16, 1, 1});
+        QVERIFY(!s2->isEnabled());
+        QVERIFY2(summary->text().contains(QLatin1String("TMR")), qPrintable(summary->text()));
+        QVERIFY(window.strategyPanel()->findChild<QLabel*>(QStringLiteral("strategyExplanation"))->isHidden());
+        window.strategyPanel()->schemeBox()->setSettings({Scheme::Blocked, 16, 1, 1});
+        QVERIFY(s2->isEnabled());
+        QVERIFY(!window.strategyPanel()->findChild<QLabel*>(QStringLiteral("strategyExplanation"))->isHidden());
+        QVERIFY2(summary->text().startsWith(QLatin1String("<b>Plan</b>")), qPrintable(summary->text()));
     }
 
     void recordsOpen()

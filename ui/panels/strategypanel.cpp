@@ -263,6 +263,54 @@ void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
     buffers_->resizeColumnsToContents();  // "385 × 256" whole, not "385 × …" (the last column stretches)
 }
 
+void StrategyPanel::showScheme(const OnlineSchemeSettings& scheme, const Shape& shape)
+{
+    for (QAbstractButton* b : group_->buttons())
+        b->setEnabled(false);
+    // Blocked ABFT's strategy text, memory bar and buffer table say nothing about this scheme.
+    explanation_->hide();
+    bar_->hide();
+    buffers_->hide();
+    const std::int64_t b = scheme.panel > 0 ? std::min(scheme.panel, shape.n) : std::min<std::int64_t>(shape.n, 1024);
+    const std::int64_t steps = b > 0 ? (shape.n + b - 1) / b : 0;
+    QString what;
+    switch (scheme.scheme) {
+    case Scheme::Online:
+        what = QStringLiteral("checked every %1 step(s) and after the last").arg(scheme.checkEvery);
+        break;
+    case Scheme::Offline:
+        what = QStringLiteral("checked once, after the last (offline ABFT)");
+        break;
+    case Scheme::Tmr:
+        what = QStringLiteral("computed three times and voted element by element (TMR), no checksums");
+        break;
+    case Scheme::Blocked:
+        break;
+    }
+    summary_->setToolTip(QString());
+    summary_->setText(QStringLiteral("<b>%1</b> (seed 002) runs in core: the strategies and the memory cap above are "
+                                     "blocked ABFT's. C is built by %2 panel product(s) of width b = %3, %4%5.")
+                          .arg(scheme.scheme == Scheme::Tmr       ? QStringLiteral("TMR")
+                               : scheme.scheme == Scheme::Offline ? QStringLiteral("Offline ABFT")
+                                                                  : QStringLiteral("Online ABFT"))
+                          .arg(steps)
+                          .arg(b)
+                          .arg(what)
+                          .arg(scheme.scheme == Scheme::Tmr ? QString()
+                                                            : QStringLiteral(", with %1 checksum vector(s) per axis").arg(scheme.checksums)));
+    bar_->setPlan(nullptr);
+    buffers_->setRowCount(0);
+}
+
+void StrategyPanel::enableStrategies()
+{
+    for (QAbstractButton* b : group_->buttons())
+        b->setEnabled(true);
+    explanation_->setVisible(!isAuto());  // auto's own line says what its choice does
+    bar_->show();
+    buffers_->show();
+}
+
 void StrategyPanel::showPlanError(const QString& message)
 {
     summary_->setToolTip(QString());

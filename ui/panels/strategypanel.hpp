@@ -19,6 +19,7 @@ namespace gigacheck::ui {
 
 class MemoryBar;
 class OnlineSchemeBox;
+struct OnlineSchemeSettings;
 
 class StrategyPanel : public QWidget {
     Q_OBJECT
@@ -47,6 +48,11 @@ public:
     static QString briefPlannerText(const QString& explanation);
     // Nothing fits (or the setup is invalid): the InputError text, in red.
     void showPlanError(const QString& message);
+    // An online-family scheme is chosen: the strategies, the cap and the plan are blocked ABFT's,
+    // so they are greyed out and the panel says what the scheme will run instead.
+    void showScheme(const OnlineSchemeSettings& scheme, const Shape& shape);
+    // The strategies back (blocked ABFT chosen).
+    void enableStrategies();
 
 signals:
     void changed();

@@ -313,6 +313,12 @@ void MainWindow::updatePlan()
     if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
         heatmap_->setShape(c.shape.m, c.shape.q);
     dropOperandsNotFitting(c.shape);
+    if (const OnlineSchemeSettings scheme = strategy_->schemeBox()->settings(); scheme.scheme != Scheme::Blocked) {
+        strategy_->showScheme(scheme, c.shape);
+        heatmap_->setPlan(std::nullopt);
+        return;
+    }
+    strategy_->enableStrategies();
     const double cap = double(c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes);
     if (c.planByCostModel) {
         // The planner simulates many schedules: on a worker thread, after the edits settle.
