@@ -390,22 +390,17 @@ private:
                 if (copies) {
                     copy(kSlotA, qa, privateSlot_, ta, 0, Queue::H2D, 1, stage);
                     copy(kSlotB, qb, privateSlot_ + 1, sb, 0, Queue::H2D, 1, stage);
-                    slotA_ = privateSlot_;
-                    slotB_ = privateSlot_ + 1;
                 }
+                const int slotA = copies ? privateSlot_ : kSlotA, slotB = copies ? privateSlot_ + 1 : kSlotB;
+                const Rect& ra = copies ? ta : qa;
+                const Rect& rb = copies ? sb : qb;
                 if (local_) {
                     // Into the zeroed workspace, then added into its C blocks like a remote result.
                     zero(slotM_, qd, stage);
-                    slotC_ = slotM_;
-                    localStrassen(copies ? ta : qa, copies ? sb : qb, qd, index, stage);
-                    slotA_ = kSlotA;
-                    slotB_ = kSlotB;
-                    slotC_ = kSlotC;
+                    inBlocks(slotA, slotB, slotM_, 0, [&] { localStrassen(ra, rb, qd, index, stage); });
                     scatter(slotM_, qd, targets, stage, index);
                 } else {
-                    leaf(copies ? ta : qa, copies ? sb : qb, targets, 1, stage);
-                    slotA_ = kSlotA;
-                    slotB_ = kSlotB;
+                    inBlocks(slotA, slotB, kSlotC, 0, [&] { leaf(ra, rb, targets, 1, stage); });
                 }
                 return;
             }
@@ -414,16 +409,10 @@ private:
             copy(kSlotB, qb, base + 1, sb, device, Queue::H2D, 1, stage);
             int k = index;  // the scatter's block.k: the task, or its one product's leaf index
             if (local_) {
-                device_ = device;
-                slotA_ = base;
-                slotB_ = base + 1;
-                slotC_ = base + 2;
-                zero(base + 2, qd, stage);
-                localStrassen(ta, sb, qd, index, stage);
-                device_ = 0;
-                slotA_ = kSlotA;
-                slotB_ = kSlotB;
-                slotC_ = kSlotC;
+                inBlocks(base, base + 1, base + 2, device, [&] {
+                    zero(base + 2, qd, stage);
+                    localStrassen(ta, sb, qd, index, stage);
+                });
             } else {
                 Operation& p = emit(kProduct, Queue::Compute);
                 p.device = device;
@@ -470,6 +459,21 @@ private:
             });
             run(a.quarter(step.a), b.quarter(step.b), targets, step.stage, overwritten);
         }
+    }
+
+    // Runs `body` with node() and leaf() working in these slots on this device, then back to the
+    // run's A, B, C on device 0.
+    template <class Body> void inBlocks(int a, int b, int c, int device, Body&& body)
+    {
+        slotA_ = a;
+        slotB_ = b;
+        slotC_ = c;
+        device_ = device;
+        body();
+        slotA_ = kSlotA;
+        slotB_ = kSlotB;
+        slotC_ = kSlotC;
+        device_ = 0;
     }
 
     // A task's local Strassen (seed table 4.3): the variant's recursion below the decomposition's
