@@ -291,6 +291,11 @@ private slots:
         Schedule wrong = chainSchedule(2);
         wrong.ops.back().device = 2;  // a device the schedule does not have
         QVERIFY(QString::fromStdString(validateOperations(wrong)).contains(QStringLiteral("device 2")));
+        Schedule urgent = chainSchedule(2);
+        urgent.urgentStreams = {0};  // priorities are the CUDA backend's; the CPU runs it the same
+        QCOMPARE(QString::fromStdString(validateOperations(urgent)), QString());
+        urgent.urgentStreams = {1};  // a stream the schedule does not have
+        QVERIFY(QString::fromStdString(validateOperations(urgent)).contains(QStringLiteral("urgent stream 1")));
         QVERIFY_THROWS_EXCEPTION(BackendError, runChain(wrong, 3, a, c));
         const std::vector<DeviceInfo> infos = makeCpuBackend(3)->devices();
         QCOMPARE(infos.size(), std::size_t(3));

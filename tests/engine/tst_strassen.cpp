@@ -483,6 +483,17 @@ private slots:
                                                                                                            : Queue::D2H));
                     }
                 }
+                // Device 0's top-level sums (remote tasks wait for them) and scatters run on urgent
+                // streams, its products on an ordinary one: no sum waits out a product's waves.
+                for (const Operation& op : s.ops) {
+                    if (op.device != 0 || op.queue != Queue::Compute || s.streams == 1)
+                        continue;
+                    const bool urgent = std::find(s.urgentStreams.begin(), s.urgentStreams.end(), op.stream) !=
+                                        s.urgentStreams.end();
+                    QVERIFY2(urgent == (op.kind != kProduct), (what + ": op " + std::to_string(op.id)).c_str());
+                }
+                if (g > 1)
+                    QVERIFY2(s.streams == 3 && !s.urgentStreams.empty(), what.c_str());
                 const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
                 QCOMPARE(products, tasks);
                 // One GEMM per task wherever it runs: a device-0 task with several C targets

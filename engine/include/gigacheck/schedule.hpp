@@ -117,6 +117,11 @@ struct Schedule {
     std::uint64_t capBytes = 0;
     std::vector<Operation> ops;
     int streams = 1;  // streams per device
+    // Streams (indices < streams, on every device) whose compute work the CUDA backend issues at the
+    // device's greatest priority: the block scheduler gives their kernels the SMs a GEMM on another
+    // stream frees before that GEMM's own waiting blocks, so a short kernel on them does not wait
+    // behind every wave of the GEMM. The CPU executor has no priorities and ignores it.
+    std::vector<int> urgentStreams;
     int devices = 1;  // devices the schedule places ops and buffers on (indices 0..devices-1)
 };
 

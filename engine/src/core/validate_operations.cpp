@@ -46,6 +46,11 @@ std::string validateOperations(const Schedule& schedule)
             return "buffer " + b.name + " is placed on device " + std::to_string(b.device) + " of " +
                    std::to_string(schedule.devices);
 
+    for (int s : schedule.urgentStreams)
+        if (s < 0 || s >= schedule.streams)
+            return "urgent stream " + std::to_string(s) + " is not one of the schedule's " +
+                   std::to_string(schedule.streams) + " streams";
+
     // Shape of every op: ids, backward deps, streams, devices, slots.
     for (std::size_t n = 0; n < ops.size(); ++n) {
         const Operation& op = ops[n];

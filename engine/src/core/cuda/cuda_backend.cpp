@@ -166,6 +166,11 @@ private:
         return {req_, *req_.schedule, bufferPointers_, lanes(), state_.get(), ordinals_};
     }
     int lanes() const { return std::max(1, req_.schedule->streams); }
+    bool isUrgent(int lane) const
+    {
+        const std::vector<int>& u = req_.schedule->urgentStreams;
+        return std::find(u.begin(), u.end(), lane) != u.end();
+    }
     int devices() const { return int(ordinals_.size()); }
 
     // Makes schedule device d's GPU current on the calling thread (the issuing thread only).
@@ -230,8 +235,9 @@ private:
     {
         for (int d = 0; d < devices(); ++d) {
             setCurrent(d);
-            for (int i = 0; i < 3 * lanes(); ++i)
-                streams_.emplace_back();
+            for (int lane = 0; lane < lanes(); ++lane)
+                for (int queue = 0; queue < 3; ++queue)
+                    streams_.push_back(queue == int(Queue::Compute) && isUrgent(lane) ? Stream::highestPriority() : Stream());
         }
     }
 

@@ -560,6 +560,10 @@ void startWhenResident(Schedule& schedule)
 // device's result. On one stream, a sum for the next remote task queued behind a 12 ms local
 // product and behind the scatter waiting for the previous task (4 H100s, 14336^2 FP64 Winograd:
 // 83 ms where the model says 33). Across streams only the derived dependencies order them.
+// The sums and the scatters are urgent: issued beside a local product on an ordinary stream, a
+// 0.3 ms sum that a remote task's operands wait for got SMs only after the product's last wave
+// (4 H200s, 14336^2 FP64 Winograd at ce06c3a: 11.9 ms, so device 2 started 12 ms late; a scatter
+// 11.2 ms; 43 ms where the model says 32). Remote devices run one stream, urgent or not alike.
 void placeDeviceZeroLanes(Schedule& schedule)
 {
     bool several = false;
@@ -571,6 +575,8 @@ void placeDeviceZeroLanes(Schedule& schedule)
         several = several || op.stream > 0;
     }
     schedule.streams = several ? 3 : 1;
+    if (several)
+        schedule.urgentStreams = {0, 2};
 }
 
 // Sums beside products (StrassenConfig::sumsBeside): the in-place sums are memory bound and the
