@@ -494,6 +494,26 @@ private slots:
                 }
                 if (g > 1)
                     QVERIFY2(s.streams == 3 && !s.urgentStreams.empty(), what.c_str());
+                // A remote device with several tasks takes them in two block sets by turns: the
+                // operands of its next task come in while the task before multiplies.
+                for (int dev = 1; dev < g; ++dev) {
+                    std::vector<int> inCopies, deviceProducts;
+                    for (const Operation& op : s.ops) {
+                        if (op.device != dev)
+                            continue;
+                        if (op.kind == kCopy && op.queue == Queue::H2D)
+                            inCopies.push_back(op.id);
+                        if (op.kind == kProduct)
+                            deviceProducts.push_back(op.id);
+                    }
+                    QCOMPARE(inCopies.size(), 2 * deviceProducts.size());
+                    for (std::size_t t = 1; t < deviceProducts.size(); ++t)
+                        for (std::size_t k = 2 * t; k < 2 * t + 2; ++k) {
+                            const std::vector<int>& deps = s.ops[std::size_t(inCopies[k])].deps;
+                            QVERIFY2(std::find(deps.begin(), deps.end(), deviceProducts[t - 1]) == deps.end(),
+                                     (what + ": a copy in waits for the device's previous product").c_str());
+                        }
+                }
                 const int tasks = d == StrassenDecomposition::TwoD ? 8 : 7;
                 QCOMPARE(products, tasks);
                 // One GEMM per task wherever it runs: a device-0 task with several C targets
