@@ -8,6 +8,7 @@
 #include "gigacheck/bench.hpp"
 #include "gigacheck/strassen.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
 #include "families/strassen/bench/rates.hpp"
@@ -156,7 +157,12 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         << "host checks: checksums up to N = " << kVerifyUpTo << ", FP64 reference up to N = " << kReferenceUpTo
         << " (skipped beyond: host time)\n\n";
 
-    const std::vector<Leg> legs = {{"f64", Precision::F64}, {"f32", Precision::F32}};
+    // GIGACHECK_BENCH_TYPES ("f64,f32") and GIGACHECK_BENCH_VARIANTS (the decomp. column: "2d,winograd,
+    // winograd+local") narrow the table to what one device call has time for (core/bench_filter.hpp).
+    std::vector<Leg> legs;
+    for (const Leg& leg : {Leg{"f64", Precision::F64}, Leg{"f32", Precision::F32}})
+        if (bench::selected("GIGACHECK_BENCH_TYPES", leg.type))
+            legs.push_back(leg);
     // The rows: the two decompositions with one GEMM per task, and the seed's best configuration
     // (table 4.3: Strassen-Winograd decomposition, a local Strassen in each task; here the
     // single-GPU family's fastest variant, accumulate, one level below the decomposition's).
@@ -166,9 +172,12 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         int levels;
         StrassenVariant variant;
     };
-    const Scheme schemes[] = {{"2d", StrassenDecomposition::TwoD, 1, StrassenVariant::Msmes},
-                              {"winograd", StrassenDecomposition::Winograd, 1, StrassenVariant::Msmes},
-                              {"winograd+local", StrassenDecomposition::Winograd, 2, StrassenVariant::Accumulate}};
+    std::vector<Scheme> schemes;
+    for (const Scheme& scheme : {Scheme{"2d", StrassenDecomposition::TwoD, 1, StrassenVariant::Msmes},
+                                 Scheme{"winograd", StrassenDecomposition::Winograd, 1, StrassenVariant::Msmes},
+                                 Scheme{"winograd+local", StrassenDecomposition::Winograd, 2, StrassenVariant::Accumulate}})
+        if (bench::selected("GIGACHECK_BENCH_VARIANTS", scheme.label))
+            schemes.push_back(scheme);
     auto configFor = [&](std::int64_t n, const Leg& leg, StrassenDecomposition d, int devices) {
         StrassenConfig c;
         c.shape = {n, n, n};
