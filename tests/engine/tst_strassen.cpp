@@ -494,6 +494,24 @@ private slots:
                 }
                 if (g > 1)
                     QVERIFY2(s.streams == 3 && !s.urgentStreams.empty(), what.c_str());
+                // Device 0 likewise: the copies for its next task do not wait for its previous
+                // product, and with remote tasks every Winograd product there goes through the
+                // workspace M (straight into C it would wait for remote results scattered there).
+                int lastDeviceZeroProduct = -1;
+                for (const Operation& op : s.ops) {
+                    if (op.device != 0)
+                        continue;
+                    if (op.kind == kCopy) {
+                        QVERIFY2(std::find(op.deps.begin(), op.deps.end(), lastDeviceZeroProduct) == op.deps.end(),
+                                 (what + ": device 0's copy in waits for its previous product").c_str());
+                    }
+                    if (op.kind == kProduct && op.block.i == 1) {
+                        lastDeviceZeroProduct = op.id;
+                        if (d == StrassenDecomposition::Winograd && g > 1)
+                            QCOMPARE(QString::fromStdString(s.buffers[std::size_t(op.operands[2].slot)].name),
+                                     QStringLiteral("M"));
+                    }
+                }
                 // A remote device with several tasks takes them in two block sets by turns: the
                 // operands of its next task come in while the task before multiplies.
                 for (int dev = 1; dev < g; ++dev) {

@@ -94,10 +94,18 @@ public:
         }
         // Device 0's tasks multiply private copies of their operand blocks where a later in-place
         // sum overwrites them, or where a local Strassen sums in them (decompose()).
+        // Two sets where device 0 has two or more tasks, used by turns: the copies for its next
+        // task (and the sums after them, which remote tasks wait for) need not wait for its
+        // current product to release the one set (4 H200s, 14336^2 FP64 Winograd at 6b93392:
+        // device 2's second task started 2 ms late behind them).
         if (winogradTasks || local_) {
-            privateSlot_ = int(buffers.size());
-            buffer("TA@0", BufferRole::A, taskM_, taskN_);
-            buffer("SB@0", BufferRole::B, taskN_, taskQ_);
+            const int tasks = config_.decomposition == StrassenDecomposition::TwoD ? 8 : 7;
+            const int onDeviceZero = (tasks + config_.devices - 1) / config_.devices;
+            for (int set = 0; set < std::min(onDeviceZero, 2); ++set) {
+                privateSets_.push_back(int(buffers.size()));
+                buffer(set == 0 ? "TA@0" : "TA'@0", BufferRole::A, taskM_, taskN_);
+                buffer(set == 0 ? "SB@0" : "SB'@0", BufferRole::B, taskN_, taskQ_);
+            }
         }
         if (config_.checkLeaves) {
             // One result per leaf: 7^L core leaves and at most three fringe products.
@@ -243,7 +251,7 @@ private:
             sums.operands.push_back(leafChecks(Access::Write));
             sums.bytes = double(targets.size()) * double(a.rows * b.cols) * double(elementSize(config_.precision));
         }
-        const bool viaWorkspace = !inTask_ && slotM_ >= 0 && targets.size() > 1;
+        const bool viaWorkspace = !inTask_ && slotM_ >= 0 && (targets.size() > 1 || throughWorkspace_);
         const double flops = 2.0 * double(a.rows) * double(a.cols) * double(b.cols);
         const double es = double(elementSize(config_.precision));
         Operation& op = emit(kProduct, Queue::Compute);
@@ -397,12 +405,13 @@ private:
                 // FP64, every later task behind it): it multiplies private copies instead (two
                 // device copies, 0.3 ms) and the sums go on beside it. A local Strassen sums in its
                 // operands, so it always takes copies.
-                const bool copies = privateSlot_ >= 0 && (overwritten || local_);
+                const bool copies = !privateSets_.empty() && (overwritten || local_);
+                const int priv = copies ? privateSets_[std::size_t(index / config_.devices) % privateSets_.size()] : -1;
                 if (copies) {
-                    copy(kSlotA, qa, privateSlot_, ta, 0, Queue::H2D, 1, stage);
-                    copy(kSlotB, qb, privateSlot_ + 1, sb, 0, Queue::H2D, 1, stage);
+                    copy(kSlotA, qa, priv, ta, 0, Queue::H2D, 1, stage);
+                    copy(kSlotB, qb, priv + 1, sb, 0, Queue::H2D, 1, stage);
                 }
-                const int slotA = copies ? privateSlot_ : kSlotA, slotB = copies ? privateSlot_ + 1 : kSlotB;
+                const int slotA = copies ? priv : kSlotA, slotB = copies ? priv + 1 : kSlotB;
                 const Rect& ra = copies ? ta : qa;
                 const Rect& rb = copies ? sb : qb;
                 if (local_) {
@@ -411,7 +420,12 @@ private:
                     inBlocks(slotA, slotB, slotM_, 0, [&] { localStrassen(ra, rb, qd, index, stage); });
                     scatter(slotM_, qd, targets, stage, index);
                 } else {
+                    // With remote tasks, even a one-target task goes through M: straight into its C
+                    // block it would wait for every remote result scattered there before it
+                    // (device 0's second product waited 5 ms for device 2's result into C2).
+                    throughWorkspace_ = config_.devices > 1 && slotM_ >= 0;
                     inBlocks(slotA, slotB, kSlotC, 0, [&] { leaf(ra, rb, targets, 1, stage); });
+                    throughWorkspace_ = false;
                 }
                 return;
             }
@@ -533,7 +547,8 @@ private:
     std::vector<std::vector<int>> remoteSets_;  // per remote device: the first slot of each block set
     int leafCheckSlot_ = -1;
     int slotM_ = -1;        // the leaf workspace "M" on device 0, where the schedule has one
-    int privateSlot_ = -1;  // "TA@0", then "SB@0": device 0's private operand copies, where it has them
+    std::vector<int> privateSets_;  // "TA@0" then "SB@0" (and a second pair): device 0's private operand copies
+    bool throughWorkspace_ = false;  // the next leaf multiplies into M and scatters, even with one target
     std::int64_t leafM_ = 0, leafQ_ = 0;
     std::int64_t taskM_ = 0, taskN_ = 0, taskQ_ = 0;  // a decomposition task's blocks
     bool local_ = false;  // a decomposition whose tasks run the variant's recursion (levels > 1)
