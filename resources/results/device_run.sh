@@ -179,11 +179,18 @@ for phase in "$@"; do
     $CLI strassen --shape 14336x14336x14336 --type f64 --backend cuda --devices 2 --decomposition winograd \
       --json "$OUT/strassen_2gpu_winograd.json" 2>&1 | grep -E "^(device|devices|time|error of C|verdict)" |
       sed "s/^/winograd G=2: /" >> "$LOG"
+    # A span record over every visible GPU (open it in the lab: one lane per device and copy engine).
+    gpus=$(nvidia-smi -L | wc -l)
+    [ "$gpus" -gt 2 ] && $CLI strassen --shape 14336x14336x14336 --type f64 --backend cuda --devices $gpus \
+      --decomposition winograd --json "$OUT/strassen_${gpus}gpu_winograd.json" 2>&1 | grep -E "^(time|verdict)" |
+      sed "s/^/winograd G=$gpus: /" >> "$LOG"
     for args in "--devices 2 --decomposition 2d" "--devices 3 --decomposition winograd" "--devices 1 --decomposition winograd"; do
       $CLI strassen --shape 14336x14336x14336 --type f64 --backend cuda $args 2>&1 |
         grep -E "^(devices|time|verdict)" | sed "s/^/$args: /" >> "$LOG"
     done
     stamp bench multi-gpu-strassen
+    # 7168 by default (the budget skips the rest on 4 GPUs); GIGACHECK_BENCH_SIZES=14336 for the
+    # seed's size, with GIGACHECK_BENCH_TYPES / _VARIANTS to fit one call (about 200 s for all 12 rows).
     $CLI bench multi-gpu-strassen --json "$OUT/bench_mgpu_strassen.json" > "$OUT/bench_mgpu_strassen.txt" 2>> "$LOG"
     echo "bench multi-gpu-strassen exit $?" | tee -a "$LOG"
     tail -40 "$LOG"
