@@ -660,6 +660,48 @@ private slots:
         QVERIFY(strassenPlacement({gpu(1), gpu(0), gpu(1)}, 3).starts_with("3 devices emulated on 2 GPUs"));
     }
 
+    // A product fault inside a decomposition task (one GEMM on a remote device, or a leaf of a
+    // task's local Strassen) is placed right after that product, on its device, in the task's
+    // blocks, and reaches C with the task's result: C's checks find it and C ends right.
+    void productFaultsInsideDecompositionTasks()
+    {
+        const OpKind kInject = opKindFromString("strassen-inject");
+        for (int levels : {1, 2})
+            for (int g : {2, 3})
+                for (int k : {0, 1, 2, 5, 9, 30}) {
+                    if (levels == 1 && k >= 7)
+                        continue;
+                    StrassenConfig c = config({64, 64, 64}, levels, StrassenVariant::Accumulate, Precision::F64);
+                    c.devices = g;
+                    c.distribute = true;
+                    c.faults = {{StrassenFault::Where::Product, k, 0}};
+                    const std::string what = "L" + std::to_string(levels) + " G=" + std::to_string(g) + " product:" +
+                                             std::to_string(k);
+                    const Schedule s = buildStrassenSchedule(c);
+                    QVERIFY2(validateStrassenSchedule(s, c).empty(), what.c_str());
+                    int productDevice = -1, injectDevice = -2, productId = -1, injectId = -1;
+                    for (const Operation& op : s.ops) {
+                        if (op.kind == kProduct && op.block.k == k && productId < 0) {
+                            productDevice = op.device;
+                            productId = op.id;
+                        }
+                        if (op.kind == kInject && op.aux == 0) {
+                            injectDevice = op.device;
+                            injectId = op.id;
+                        }
+                    }
+                    QVERIFY2(productId >= 0 && injectId > productId, what.c_str());
+                    QVERIFY2(injectDevice == productDevice, what.c_str());
+                    const StrassenResult r = run(c);
+                    bool caught = false;
+                    for (const StrassenCheck& check : r.checks)
+                        caught |= check.verdict != "clean";
+                    QVERIFY2(caught, what.c_str());
+                    QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                    QVERIFY2(r.relErrorC < 1e-10, (what + ": " + std::to_string(r.relErrorC)).c_str());
+                }
+    }
+
     void everyFaultPositionIsDetectedAndCorrected()
     {
         std::vector<StrassenFault> faults;

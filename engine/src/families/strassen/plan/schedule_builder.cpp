@@ -278,11 +278,7 @@ private:
             op.flops = flops * double(targets.size());
             op.bytes = es * double(targets.size()) * double(a.rows * a.cols + b.rows * b.cols + 2 * a.rows * b.cols);
         }
-        for (std::size_t f = 0; f < config_.faults.size(); ++f) {
-            const StrassenFault& fault = config_.faults[f];
-            if (!inTask_ && !placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leafCount_)
-                inject(int(f), faultRegion(fault, targets.front().c));
-        }
+        placeProductFaults(leafCount_, targets.front().c);
         if (leafCheckSlot_ >= 0) {
             Operation& verify = emit(kLeafVerify, Queue::Compute);
             verify.block = {level, stage, leafCount_};
@@ -351,12 +347,13 @@ private:
     // A fault's cell: the middle of the region it targets.
     static Rect faultRegion(const StrassenFault&, const Rect& r) { return {r.row + r.rows / 2, r.col + r.cols / 2, 1, 1}; }
 
-    void inject(int index, const Rect& cell)
+    // slot: where the cell lies (a product's target block: slotC_, which in a decomposition task
+    // is the task's result block on its device); by default the run's A, B or C.
+    void inject(int index, const Rect& cell, int slot = -1)
     {
         const StrassenFault& fault = config_.faults[std::size_t(index)];
-        const int slot = fault.where == StrassenFault::Where::A ? kSlotA
-                         : fault.where == StrassenFault::Where::B ? kSlotB
-                                                                  : kSlotC;
+        if (slot < 0)
+            slot = fault.where == StrassenFault::Where::A ? kSlotA : fault.where == StrassenFault::Where::B ? kSlotB : kSlotC;
         Operation& op = emit(kInject, Queue::Compute);
         op.aux = index;
         op.operands.push_back(region(slot, Access::ReadWrite, cell, fault.delta));
@@ -372,6 +369,17 @@ private:
                 inject(int(f), faultRegion(fault, a.quarter(fault.index)));
             if (fault.where == StrassenFault::Where::B)
                 inject(int(f), faultRegion(fault, b.quarter(fault.index)));
+        }
+    }
+    // Faults into product `leaf`, right after it: into its (first) target, in the blocks being
+    // worked in -- inside a decomposition task its result block on its device, from which the
+    // fault reaches C with the result, as a wrong product would.
+    void placeProductFaults(int leaf, const Rect& target)
+    {
+        for (std::size_t f = 0; f < config_.faults.size(); ++f) {
+            const StrassenFault& fault = config_.faults[f];
+            if (!placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leaf)
+                inject(int(f), faultRegion(fault, target), slotC_);
         }
     }
     void placeCFaults(const Rect& c)
@@ -450,6 +458,7 @@ private:
                               region(base + 2, Access::Write, qd)};
                 p.flops = 2.0 * double(qa.rows * qa.cols * qb.cols);
                 k = p.block.k;
+                inBlocks(base, base + 1, base + 2, device, [&] { placeProductFaults(k, qd); });
             }
             copy(base + 2, qd, base + 3, qd, device, Queue::D2H, 1, stage);
             scatter(base + 3, qd, targets, stage, k);
@@ -556,7 +565,7 @@ private:
     // or a decomposition task's blocks on its device.
     int slotA_ = kSlotA, slotB_ = kSlotB, slotC_ = kSlotC;
     int device_ = 0;
-    bool inTask_ = false;  // inside a task's local Strassen: no workspace, no fault placement
+    bool inTask_ = false;  // inside a task's local Strassen: no workspace
     int leafCount_ = 0;
     std::vector<bool> placed_;
     Schedule schedule_;
