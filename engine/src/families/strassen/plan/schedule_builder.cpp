@@ -99,9 +99,7 @@ public:
         // current product to release the one set (4 H200s, 14336^2 FP64 Winograd at 6b93392:
         // device 2's second task started 2 ms late behind them).
         if (winogradTasks || local_) {
-            const int tasks = config_.decomposition == StrassenDecomposition::TwoD ? 8 : 7;
-            const int onDeviceZero = (tasks + config_.devices - 1) / config_.devices;
-            for (int set = 0; set < std::min(onDeviceZero, 2); ++set) {
+            for (int set = 0; set < std::min(tasksOn(0), 2); ++set) {
                 privateSets_.push_back(int(buffers.size()));
                 buffer(set == 0 ? "TA@0" : "TA'@0", BufferRole::A, taskM_, taskN_);
                 buffer(set == 0 ? "SB@0" : "SB'@0", BufferRole::B, taskN_, taskQ_);
@@ -134,11 +132,9 @@ public:
         // second task waited for the first one's copy back and its own copies in, 3 ms of 12 at
         // 14336^2 FP64 on 4 H200s).
         if (decomposed_ && levels_ > 0) {
-            const int tasks = config_.decomposition == StrassenDecomposition::TwoD ? 8 : 7;
             for (int d = 1; d < config_.devices; ++d) {
-                const int onDevice = tasks / config_.devices + (d < tasks % config_.devices ? 1 : 0);
                 remoteSets_.emplace_back();
-                for (int set = 0; set < std::min(onDevice, 2); ++set) {
+                for (int set = 0; set < std::min(tasksOn(d), 2); ++set) {
                     remoteSets_.back().push_back(int(buffers.size()));
                     const std::string at = (set == 0 ? "@" : "'@") + std::to_string(d);
                     buffer("TA" + at, BufferRole::A, taskM_, taskN_, d);
@@ -205,6 +201,13 @@ public:
     }
 
 private:
+    // How many of the decomposition's tasks run on `device` (task t on device t mod G).
+    int tasksOn(int device) const
+    {
+        const int tasks = config_.decomposition == StrassenDecomposition::TwoD ? 8 : 7;
+        return tasks / config_.devices + (device < tasks % config_.devices ? 1 : 0);
+    }
+
     Operation& emit(OpKind kind, Queue queue)
     {
         Operation op;
