@@ -113,6 +113,10 @@ void addRunOptions(QCommandLineParser& parser)
         option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
                       "(CPU: 1 GiB).",
                "SIZE"),
+        option("h2d-staging", "How the CUDA backend's block loads leave the host: pack (into contiguous pinned "
+                              "staging by host threads, then one contiguous copy), direct (one 2D copy out of "
+                              "the host matrix) or auto (pack rows narrower than 32 KiB). Default auto.",
+               valuesOf<H2dStaging>()),
         option("errors", "Random faults per chosen block product. Default 0.", "K"),
         option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
                valuesOf<Collinearity>()),
@@ -167,7 +171,7 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         return optionValue(parser, QString::fromLatin1(name), parse);
     };
     const std::string scheme(toString(o.scheme));
-    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices"})
+    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices", "h2d-staging"})
         if (set(name))
             throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
                              "GEMM), not to --scheme " + scheme);
@@ -323,6 +327,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         });
     }
     c.abft = !set("no-abft");
+    if (set("h2d-staging"))
+        c.h2dStaging = value("h2d-staging", [](const std::string& s) { return h2dStagingFromString(s); });
     if (set("reference"))
         c.reference = value("reference", [](const std::string& s) { return referenceModeFromString(s); });
     if (set("json")) {

@@ -10,6 +10,7 @@
 #   (GIGACHECK_JOBS: build jobs, 16 by default; 64 on the four-GPU machines)
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
 #   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
+#   resources/results/device_run.sh build staging   (issue 13: block loads packed on the host against direct 2D copies)
 #   resources/results/device_run.sh build package   (the CUDA module, issue 12 item 8; labbuild package: with the .deb)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
 set -u
@@ -428,6 +429,26 @@ for phase in "$@"; do
       --json "$OUT/planner_auto_record.json" > "$OUT/planner_auto.txt" 2>&1
     echo "run --strategy auto exit $?" | tee -a "$LOG"
     grep -E "Planner|^Predicted|^  [a-z0-9-]+ \(|total: predicted|Verdict" "$OUT/planner_auto.txt" | cut -c1-1500 | tee -a "$LOG"
+    ;;
+  staging)
+    # Issue 13 item 3: block loads packed on the host (--h2d-staging). After build: the GPU test
+    # (packed loads give direct copies' C bit for bit), compute-sanitizer over a packed run, the rate
+    # tables (the model prices packed loads as contiguous copies), then bench out-of-core, each
+    # strategy packed (auto) and direct ("sN direct"). GIGACHECK_BENCH_SIZES / _CAPS narrow it.
+    stamp staging
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_backend > "$OUT/build_st.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_st.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_st.txt"
+    build/tests/tst_cuda_backend 2>&1 | grep -E "^(Totals|FAIL)|Loc:|hostPacking" | sed "s/^/tst_cuda_backend: /" >> "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 1531x1207x1409 --backend cuda --strategy s2 \
+      --mem 6MB --h2d-staging pack --errors 1 --quiet >> "$LOG" 2>&1; echo "sanitizer --h2d-staging pack exit $?" >> "$LOG"
+    $CLI devices --measure > "$OUT/staging_devices.txt" 2>&1
+    echo "devices --measure exit $?" >> "$LOG"
+    stamp bench out-of-core, packed and direct
+    GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-32768} GIGACHECK_BENCH_CAPS=${GIGACHECK_BENCH_CAPS:-256MiB} \
+      $CLI bench out-of-core --json "$OUT/staging_ooc.json" > "$OUT/staging_ooc.txt" 2>> "$LOG"
+    echo "bench out-of-core exit $?" >> "$LOG"
+    tail -40 "$OUT/staging_ooc.txt"
     ;;
   package)
     # Issue 12 item 8 (after build or labbuild): the CUDA backend as the run-time module

@@ -100,7 +100,7 @@ private slots:
         QVERIFY(run.out.startsWith(QStringLiteral("Usage: gigacheck run")));
         for (const char* option : {"--shape", "--type", "--backend", "--strategy", "--mem", "--errors", "--collinear",
                                    "--inject-at", "--fault", "--seed", "--dist", "--tile", "--no-abft", "--json",
-                                   "--gemm", "--target", "--fault-scope", "--reference", "--quiet"})
+                                   "--gemm", "--target", "--fault-scope", "--reference", "--h2d-staging", "--quiet"})
             QVERIFY2(run.out.contains(QLatin1String(option)), option);
         QCOMPARE(gigacheckCli(words("show --help")).exitCode, 0);
         const Result campaign = gigacheckCli(words("campaign --help"));
@@ -129,6 +129,9 @@ private slots:
         QTest::newRow("device on the cpu") << "run --shape 64x64x64 --backend cpu --device 0" << "--backend cpu";
         QTest::newRow("device that does not exist") << "run --shape 64x64x64 --backend cpu --device 9999" << "--device";
         QTest::newRow("bad tile") << "run --shape 64x64x64 --tile 12" << "--tile";
+        QTest::newRow("bad h2d staging") << "run --shape 64x64x64 --h2d-staging staged" << "pack";
+        QTest::newRow("h2d staging online") << "run --shape 64x64x64 --scheme online --h2d-staging pack"
+                                            << "--scheme blocked";
         QTest::newRow("bad fault model") << "run --shape 64x64x64 --fault bitflop" << "--fault";
         QTest::newRow("bad inject-at") << "run --shape 64x64x64 --inject-at 3" << "--inject-at";
         QTest::newRow("negative errors") << "run --shape 64x64x64 --errors -1" << "--errors";

@@ -180,6 +180,43 @@ private slots:
         QCOMPARE(predictedCopyGBs(m, Queue::H2D, 4096, false), 1.0);
     }
 
+    // --h2d-staging: which loads are packed on the host, and the model pricing a packed load as
+    // one contiguous copy of its bytes. Rates: 4 KiB rows 1 GB/s, 4 MiB rows 4 GB/s; a load of
+    // 1024 rows of 4 KiB out of a 64 KiB-wide matrix: 4 ms direct, 1 ms packed.
+    void packedLoadsArePricedAsContiguousCopies()
+    {
+        QVERIFY(packsOnHost(H2dStaging::Auto, 1024, 4096, 65536));
+        QVERIFY(packsOnHost(H2dStaging::Auto, 2, kPackRowsBelowBytes - 4, 1 << 20));
+        QVERIFY(!packsOnHost(H2dStaging::Auto, 1024, kPackRowsBelowBytes, 1 << 20));  // wide rows: direct
+        QVERIFY(packsOnHost(H2dStaging::Pack, 1024, kPackRowsBelowBytes, 1 << 20));
+        QVERIFY(!packsOnHost(H2dStaging::Pack, 1024, 65536, 65536));  // whole rows: contiguous already
+        QVERIFY(!packsOnHost(H2dStaging::Pack, 1, 4096, 65536));      // one row: contiguous already
+        QVERIFY(!packsOnHost(H2dStaging::Direct, 1024, 4096, 65536));
+        for (H2dStaging st : {H2dStaging::Auto, H2dStaging::Pack, H2dStaging::Direct})
+            QVERIFY(h2dStagingFromString(toString(st)) == st);
+        QVERIFY_THROWS_EXCEPTION(InputError, h2dStagingFromString("staged"));
+
+        CostModel m = flatModel(1, 1, 1, 1);
+        m.copyRates = {{4096, 1, 1}, {4 << 20, 4, 4}};
+        Schedule s;
+        s.ops.push_back(copyOp(0, 1024.0 * 4096, {}));
+        s.ops[0].host = {Operand::A, 0, 0, 1024, 1024};
+        Operation wide = copyOp(1, 1024.0 * 65536, {});  // the matrix's full rows set its pitch
+        wide.host = {Operand::A, 1024, 0, 1024, 16384};
+        wide.queue = Queue::D2H;  // its own server: the first load's time is its own
+        wide.kind = OpKind::CopyD2H;
+        s.ops.push_back(wide);
+        const auto firstLoad = [&](H2dStaging st) {
+            m.h2dStaging = st;
+            const Prediction p = predictSchedule(s, m, "f32", 4);
+            return p.spans[0].end - p.spans[0].start;
+        };
+        const double direct = firstLoad(H2dStaging::Direct), packed = firstLoad(H2dStaging::Auto);
+        QVERIFY2(std::abs(direct - 4096.0 * 1024 / 1e9) < 1e-9, qPrintable(QString::number(direct)));
+        QVERIFY2(std::abs(packed - 4096.0 * 1024 / 4e9) < 1e-9, qPrintable(QString::number(packed)));
+        QVERIFY(costModelOf(DeviceInfo{}).h2dStaging == H2dStaging::Direct);
+    }
+
     void simulationRespectsDependenciesAndQueues_data()
     {
         QTest::addColumn<int>("strategy");

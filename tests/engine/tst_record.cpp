@@ -53,6 +53,7 @@ RunRecord fullRecord()
     c.faults.seed = 99;
     c.reference = ReferenceMode::Sample;
     c.thresholdLambda = 3.5;
+    c.h2dStaging = H2dStaging::Pack;
 
     DeviceInfo& d = r.devices.front();
     d.backend = BackendKind::Cpu;
@@ -238,6 +239,7 @@ private slots:
         QCOMPARE(c.faults.seed, 99ULL);
         COMPARE_NAMES(c.reference, ReferenceMode::Sample);
         QCOMPARE(c.thresholdLambda, 3.5);
+        COMPARE_NAMES(c.h2dStaging, H2dStaging::Pack);
 
         QCOMPARE(back.devices.front().name, r.devices.front().name);
         QCOMPARE(back.devices.front().memoryBytes, r.devices.front().memoryBytes);
@@ -454,6 +456,7 @@ private slots:
         QVERIFY(!v1.plan.buffers.empty());
         QVERIFY(!v1.verifications.empty());
         COMPARE_NAMES(v1.devices.front().backend, BackendKind::Cpu);
+        COMPARE_NAMES(v1.config.h2dStaging, H2dStaging::Direct);  // before packing: every load direct
 
         const RunRecord v2 = recordFromJson(toJson(v1));
         QCOMPARE(v2.formatVersion, 2);

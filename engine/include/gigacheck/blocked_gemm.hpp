@@ -29,6 +29,7 @@ struct Inputs final : FamilyInputs {
     GemmVariant gemm = GemmVariant::Cublas;
     int tile = 32;
     double thresholdLambda = 4.0;
+    H2dStaging h2dStaging = H2dStaging::Auto;  // CUDA: which block loads are packed on the host first
 };
 
 }  // namespace gigacheck::blocked_gemm

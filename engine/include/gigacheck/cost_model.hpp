@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/h2d_staging.hpp"
 #include "gigacheck/plan.hpp"
 
 #include <functional>
@@ -22,6 +23,10 @@ struct CostModel {
     double deviceBandwidthGBs = 0;                        // ABFT passes (checksums, verification)
     double opLatencySeconds = 0;                          // per op: launch / queue hand-off
     std::string source;  // where the rates come from, for the plan text
+    // How the run's H2D block copies are made (a run setting, not the device's): a copy packed on
+    // the host (packsOnHost) is priced as one contiguous copy of its bytes. costModelOf: Direct;
+    // the CUDA runs set their --h2d-staging.
+    H2dStaging h2dStaging = H2dStaging::Direct;
 };
 
 // The model of a device from its ceilings. Missing rates are replaced by documented assumptions
@@ -48,9 +53,11 @@ double predictedCopyGBs(const CostModel& model, Queue direction, double rowBytes
 // The time of one op of a blocked GEMM schedule: copies bytes / copy rate (row width = host
 // region columns x element size), products flops / GEMM rate (augmented shape with ABFT),
 // checksums and verifications bytes / device bandwidth, each plus the op latency; `loaded`: a copy
-// beside a product, out of a host matrix hostPitchBytes wide (0: twice the row).
+// beside a product, out of a host matrix hostPitchBytes wide (0: twice the row); packedOnHost: an
+// H2D copy packed into contiguous staging first, priced as one contiguous copy of its bytes.
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes, bool loaded = false, double hostPitchBytes = 0);
+                          std::size_t elementBytes, bool loaded = false, double hostPitchBytes = 0,
+                          bool packedOnHost = false);
 
 // The GEMM shape whose rate a product op is predicted with: the block, plus ABFT's checksum row
 // and column when the op's flops say the product is augmented.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/h2d_staging.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/repair.hpp"
@@ -45,6 +46,8 @@ struct RunConfig {
     // --strategy auto: the cost-model planner (gigacheck/cost_model.hpp) chooses the strategy and
     // the blocking; `strategy` then holds its choice.
     bool planByCostModel = false;
+    // How the CUDA backend's block loads leave the host (gigacheck/h2d_staging.hpp).
+    H2dStaging h2dStaging = H2dStaging::Auto;
 };
 
 struct FaultReport {

@@ -7,6 +7,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
+#include "families/blocked_gemm/cuda/host_staging.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
 
@@ -34,6 +35,8 @@ struct State final : cuda::RunState {
     std::vector<int> ordinalOf;  // per lane / handle: the GPU it was made on
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut;
+    // The block loads packed on the host (null when none is).
+    std::unique_ptr<HostStaging> staging;
 
     ~State() override
     {
@@ -75,6 +78,38 @@ std::vector<std::size_t> injectionsFor(const Inputs& inputs, const Operation& op
     return out;
 }
 
+const HostMatrix& sourceOf(const Inputs& inputs, const Operation& op)
+{
+    return op.host.matrix == Operand::A ? *inputs.a : *inputs.b;
+}
+
+// The loads --h2d-staging packs on the host, and the staging for them. Without pinned memory for
+// the slots the run copies directly, as before packing existed.
+std::unique_ptr<HostStaging> makeStaging(const cuda::OpContext& c, const State& state)
+{
+    const std::int64_t es = std::int64_t(elemSize(state.plan.precision));
+    std::vector<std::int64_t> packedBytes(c.schedule.ops.size(), 0);
+    bool any = false;
+    for (const Operation& op : c.schedule.ops) {
+        if (op.kind != OpKind::CopyH2D)
+            continue;
+        const std::int64_t rowBytes = op.host.cols * es;
+        if (!packsOnHost(state.inputs->h2dStaging, op.host.rows, rowBytes, sourceOf(*state.inputs, op).cols() * es))
+            continue;
+        packedBytes[std::size_t(op.id)] = (op.host.rows - 1) * state.plan.buffers[std::size_t(op.dst)].ld * es + rowBytes;
+        any = true;
+    }
+    if (!any)
+        return nullptr;
+    try {
+        return std::make_unique<HostStaging>(c, packedBytes);
+    } catch (const BackendError&) {
+        (void)cudaGetLastError();
+        CUDA_CHECK(cudaSetDevice(c.ordinals.front()));
+        return nullptr;
+    }
+}
+
 std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
@@ -102,6 +137,7 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     }
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, verifies) * sizeof(VerifyOut));
     state->injectOut = PinnedBuffer(std::max<std::size_t>(1, injections) * 2 * sizeof(double));
+    state->staging = makeStaging(c, *state);
     return state;
 }
 
@@ -119,9 +155,15 @@ double* injectSlot(const cuda::OpContext& c, int opId)
 void issueCopyH2D(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(planOf(c).precision);
-    const HostMatrix& src = op.host.matrix == Operand::A ? *in(c).a : *in(c).b;
+    const HostMatrix& src = sourceOf(in(c), op);
     const char* base = static_cast<const char*>(src.data()) +
                        (std::size_t(op.host.row) * std::size_t(src.cols()) + std::size_t(op.host.col)) * es;
+    if (HostStaging* staging = stateOf(c).staging.get(); staging && staging->packs(op.id)) {
+        const std::int64_t e = std::int64_t(es);
+        staging->issue(op, {base, nullptr, op.host.rows, op.host.cols * e, src.cols() * e, ld(c, op.dst) * e},
+                       buf(c, op.dst), s);
+        return;
+    }
     CUDA_CHECK(cudaMemcpy2DAsync(buf(c, op.dst), std::size_t(ld(c, op.dst)) * es, base, std::size_t(src.cols()) * es,
                                  std::size_t(op.host.cols) * es, std::size_t(op.host.rows), cudaMemcpyHostToDevice, s));
 }

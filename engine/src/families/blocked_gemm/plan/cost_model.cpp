@@ -165,14 +165,16 @@ GemmShape productRateShape(const Operation& op)
 }
 
 double predictedOpSeconds(const CostModel& model, const Operation& op, const std::string& gemmKind,
-                          std::size_t elementBytes, bool loaded, double hostPitchBytes)
+                          std::size_t elementBytes, bool loaded, double hostPitchBytes, bool packedOnHost)
 {
     const double latency = model.opLatencySeconds;
     switch (op.kind) {
     case OpKind::CopyH2D:
     case OpKind::CopyD2H: {
-        const double rowBytes = double(op.host.cols) * double(elementBytes);
-        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded, hostPitchBytes) * 1e9);
+        // Packed on the host: one contiguous copy of the block's bytes (the packing runs ahead of it).
+        const double rowBytes = packedOnHost ? op.bytes : double(op.host.cols) * double(elementBytes);
+        const double pitch = packedOnHost ? op.bytes : hostPitchBytes;
+        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded, pitch) * 1e9);
     }
     case OpKind::Product: {
         const GemmShape g = productRateShape(op);

@@ -15,6 +15,13 @@ namespace {
 
 bool isCopy(const Operation& op) { return op.kind == OpKind::CopyH2D || op.kind == OpKind::CopyD2H; }
 
+// A block load the CUDA backend packs on the host first (gigacheck/h2d_staging.hpp).
+bool isPackedCopy(const CostModel& model, const Operation& op, std::size_t elementBytes, double hostPitchBytes)
+{
+    return op.kind == OpKind::CopyH2D &&
+           packsOnHost(model.h2dStaging, op.host.rows, op.host.cols * std::int64_t(elementBytes), std::int64_t(hostPitchBytes));
+}
+
 // The host matrices' row pitch in bytes, per operand: the widest column extent its copies reach
 // (the blocks tile the whole matrix).
 std::map<Operand, double> hostPitches(const Schedule& schedule, std::size_t elementBytes)
@@ -42,7 +49,8 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         Span span = spanOf(op);
         span.start = std::max(ready, free);
         span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
-                                                   isCopy(op) ? pitch[op.host.matrix] : 0);
+                                                   isCopy(op) ? pitch[op.host.matrix] : 0,
+                                                   isPackedCopy(model, op, elementBytes, pitch[op.host.matrix]));
         free = span.end;
         ends[std::size_t(op.id)] = span.end;
         prediction.totalSeconds = std::max(prediction.totalSeconds, span.end);

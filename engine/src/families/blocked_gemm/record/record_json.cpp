@@ -73,7 +73,8 @@ Json write(const RunConfig& c)
             {"faults", write(c.faults)},
             {"reference", toString(c.reference)},
             {"threshold_lambda", number(c.thresholdLambda)},
-            {"plan_by_cost_model", c.planByCostModel}};
+            {"plan_by_cost_model", c.planByCostModel},
+            {"h2d_staging", toString(c.h2dStaging)}};
     if (c.devices > 1)  // records of one device stay as they were
         out["devices"] = c.devices;
     return out;
@@ -187,6 +188,8 @@ RunConfig readConfig(const Node& n)
     c.reference = n.enumeration<ReferenceMode>("reference");
     c.thresholdLambda = n.get<double>("threshold_lambda");
     c.planByCostModel = n.getOr<bool>("plan_by_cost_model", false);  // records before the planner: false
+    // Records before host packing copied every block directly.
+    c.h2dStaging = n.has("h2d_staging") ? n.enumeration<H2dStaging>("h2d_staging") : H2dStaging::Direct;
     return c;
 }
 

@@ -153,6 +153,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         cap = record.devices.front().backend == BackendKind::Cpu || record.devices.front().memoryBytes == 0 ? kDefaultCpuMemCapBytes
                                                                                           : record.devices.front().memoryBytes;
     CostModel model = costModelOf(record.devices.front());
+    if (record.devices.front().backend == BackendKind::Cuda)  // the CPU backend copies with memcpy
+        model.h2dStaging = config.h2dStaging;
     const std::string rateKind = gemmRateKind(config.precision, config.gemm);
     if (config.planByCostModel) {
         const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2,
@@ -229,6 +231,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     inputs.gemm = config.gemm;
     inputs.tile = config.tile;
     inputs.thresholdLambda = config.thresholdLambda;
+    inputs.h2dStaging = config.h2dStaging;
     ExecutionRequest request;
     request.schedule = &schedule;
     request.inputs = &inputs;

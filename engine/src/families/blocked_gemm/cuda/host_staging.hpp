@@ -1,0 +1,61 @@
+// Block loads packed on the host (gigacheck/h2d_staging.hpp says when and why): host threads copy
+// the block's rows out of the host matrix into a pinned staging slot, laid out as the device
+// buffer is (its leading dimension), and one contiguous copy takes the slot to the device.
+//
+// Per device: a pack stream whose host functions do the packing, and kSlots staging slots used in
+// turn. A slot is packed once its previous copy has left it (event `copied`), and copied once it is
+// packed (event `packed`), so packing runs up to kSlots - 1 loads ahead of the copy engine while
+// the copies themselves wait for their buffers as before. The copy op's span therefore includes any
+// wait for its packing.
+#pragma once
+
+#include "core/cuda/op_table.hpp"
+#include "core/cuda/resources.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+// One packing: rows of rowBytes, srcPitch apart in the host matrix, into dst dstPitch apart
+// (the bytes between rowBytes and dstPitch are zeroed: they land in the device buffer's padding).
+struct PackJob {
+    const char* src = nullptr;
+    char* dst = nullptr;
+    std::int64_t rows = 0, rowBytes = 0, srcPitch = 0, dstPitch = 0;
+};
+// Runs the job on up to kPackThreads host threads (fewer for small blocks).
+void packRows(const PackJob& job);
+
+class HostStaging {
+public:
+    static constexpr int kSlots = 3;
+
+    // packedBytes[op id]: the staged bytes of each op that is packed, 0 for the others. Makes each
+    // device's stream, events and slots (the largest packed copy of that device) with it current.
+    HostStaging(const OpContext& c, const std::vector<std::int64_t>& packedBytes);
+    // Waits for the packings still queued, so that no host function outlives its job.
+    ~HostStaging();
+    HostStaging(const HostStaging&) = delete;
+    HostStaging& operator=(const HostStaging&) = delete;
+
+    bool packs(int opId) const { return packedBytes_[std::size_t(opId)] > 0; }
+    // Packs op's block (job.dst is filled in) and copies it to dst on stream s. The op's device
+    // must be current.
+    void issue(const Operation& op, PackJob job, void* dst, cudaStream_t s);
+
+private:
+    struct Device {
+        int ordinal = 0;
+        Stream pack;
+        std::vector<PinnedBuffer> slots;
+        std::vector<std::unique_ptr<Event>> packed, copied;
+        int next = 0;
+    };
+    std::vector<std::int64_t> packedBytes_;
+    std::vector<PackJob> jobs_;  // per op id: the host function's argument, alive for the run
+    std::vector<std::unique_ptr<Device>> devices_;
+};
+
+}  // namespace gigacheck::cuda

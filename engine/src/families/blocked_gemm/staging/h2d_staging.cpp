@@ -1,0 +1,31 @@
+// Names of H2dStaging (CLI --h2d-staging, the record) and the rule of which copies are packed.
+#include "gigacheck/h2d_staging.hpp"
+
+namespace gigacheck {
+
+namespace {
+constexpr EnumName<H2dStaging> kStagings[] = {
+    {H2dStaging::Auto, "auto"}, {H2dStaging::Pack, "pack"}, {H2dStaging::Direct, "direct"}};
+}  // namespace
+
+template <> const EnumTable<H2dStaging>& enumTable<H2dStaging>()
+{
+    static const EnumTable<H2dStaging> table{"H2D staging", kStagings};
+    return table;
+}
+
+std::string_view toString(H2dStaging s) { return nameOf(s); }
+H2dStaging h2dStagingFromString(std::string_view s) { return valueOfName<H2dStaging>(s); }
+
+bool packsOnHost(H2dStaging staging, std::int64_t rows, std::int64_t rowBytes, std::int64_t hostPitchBytes)
+{
+    const bool contiguous = rows <= 1 || rowBytes >= hostPitchBytes;
+    switch (staging) {
+    case H2dStaging::Direct: return false;
+    case H2dStaging::Pack: return !contiguous;
+    case H2dStaging::Auto: return !contiguous && rowBytes < kPackRowsBelowBytes;
+    }
+    return false;
+}
+
+}  // namespace gigacheck
