@@ -448,7 +448,12 @@ for phase in "$@"; do
     GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-32768} GIGACHECK_BENCH_CAPS=${GIGACHECK_BENCH_CAPS:-256MiB} \
       $CLI bench out-of-core --json "$OUT/staging_ooc.json" > "$OUT/staging_ooc.txt" 2>> "$LOG"
     echo "bench out-of-core exit $?" >> "$LOG"
-    tail -40 "$OUT/staging_ooc.txt"
+    stamp run s1 and s2 at 32768 under 256 MiB, --h2d-staging auto: the plan text says what auto chose
+    for s in s1 s2; do
+      $CLI run --shape 32768x32768x32768 --backend cuda --strategy $s --mem 256MiB --reference none 2>&1 |
+        grep -oE "Block loads: [^)]*\)|Verdict.*|verdict.*" | sed "s/^/$s auto: /" >> "$LOG"
+    done
+    tail -45 "$OUT/staging_ooc.txt"
     ;;
   package)
     # Issue 12 item 8 (after build or labbuild): the CUDA backend as the run-time module

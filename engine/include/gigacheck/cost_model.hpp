@@ -27,7 +27,12 @@ struct CostModel {
     // the host (packsOnHost) is priced as one contiguous copy of its bytes. costModelOf: Direct;
     // the CUDA runs set their --h2d-staging.
     H2dStaging h2dStaging = H2dStaging::Direct;
+    // The host's packing rate (Ceilings::hostPackGBs; 0: unknown, then kAssumedHostPackGBs).
+    double hostPackGBs = 0;
 };
+
+// A host whose pack rate was never measured (older ceilings files): about the H200 host's.
+inline constexpr double kAssumedHostPackGBs = 25;
 
 // The model of a device from its ceilings. Missing rates are replaced by documented assumptions
 // (the source then says "assumed"); the CPU's host link is its memcpy rate.
@@ -79,6 +84,17 @@ struct Prediction {
 };
 Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
                            std::size_t elementBytes);
+
+// --h2d-staging auto on a GPU: pack or direct, whichever the model predicts faster for this
+// schedule (direct on a tie, e.g. when every load is contiguous, and when the host's pack rate was
+// never measured), with both predictions and a sentence for the plan text.
+struct StagingChoice {
+    H2dStaging staging = H2dStaging::Direct;
+    double packSeconds = 0, directSeconds = 0;
+    std::string explanation;
+};
+StagingChoice chooseH2dStaging(const Schedule& schedule, CostModel model, const std::string& gemmKind,
+                               std::size_t elementBytes);
 
 // A plan with the given splits (the extents follow: ceil(extent / splits), no empty block).
 // Throws InputError when its buffers exceed the cap.

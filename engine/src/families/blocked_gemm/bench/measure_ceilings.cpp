@@ -2,6 +2,8 @@
 // GEMM family's kernels (OpenBLAS on the CPU, cuBLAS on a GPU), copy and host-link bandwidths.
 #include "gigacheck/bench.hpp"
 
+#include "families/blocked_gemm/staging/pack_rows.hpp"
+
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
@@ -117,6 +119,7 @@ Ceilings measureCeilings(const DeviceInfo& device)
         {
             Ceilings c = cuda::measureDeviceCeilings(int(i));
             cuda::measureRateTables(c, false);
+            c.hostPackGBs = measureHostPackGBs();
             return c;
         }
     throw BackendError("no CUDA device named \"" + device.name + "\"" + (why.empty() ? "" : ": " + why));

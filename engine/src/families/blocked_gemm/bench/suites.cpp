@@ -145,6 +145,7 @@ struct StrategyRun {
     FillDrain measuredEnds, predictedEnds;  // no product running: the first loads, the last store
     blocked_gemm::TimeBreakdown breakdown;  // where the time goes beyond the products alone
     double h2dBusy = 0, predictedH2dBusy = 0;  // the H2D queue's busy time, measured and predicted
+    H2dStaging staging = H2dStaging::Direct;     // how its block loads left the host
 };
 
 // The time a queue was busy (the union of its spans): where a prediction that misses is wrong.
@@ -212,13 +213,13 @@ Bound boundOf(const StrategyRun& r, double flops, double inCoreGflops, double h2
     return b;
 }
 
-// Whether any block load of the plan is packed on the host under `staging`.
-bool packsAny(const Plan& plan, H2dStaging staging, const HostMatrix& a, const HostMatrix& b)
+// Whether --h2d-staging pack would pack any block load of the plan (not every one is contiguous).
+bool packsAny(const Plan& plan, const HostMatrix& a, const HostMatrix& b)
 {
     const std::int64_t es = std::int64_t(elementSize(plan.precision));
     for (const Operation& op : buildSchedule(plan).ops)
-        if (op.kind == OpKind::CopyH2D &&
-            packsOnHost(staging, op.host.rows, op.host.cols * es, (op.host.matrix == Operand::A ? a : b).cols() * es))
+        if (op.kind == OpKind::CopyH2D && packsOnHost(H2dStaging::Pack, op.host.rows, op.host.cols * es,
+                                                      (op.host.matrix == Operand::A ? a : b).cols() * es))
             return true;
     return false;
 }
@@ -227,6 +228,8 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, CostModel model, HostMat
                     HostMatrix& c, H2dStaging staging = H2dStaging::Auto)
 {
     const GemmSchedule schedule = buildSchedule(plan);
+    if (staging == H2dStaging::Auto)  // as runGemm resolves it
+        staging = chooseH2dStaging(schedule, model, "f32", elementSize(Precision::F32)).staging;
     blocked_gemm::Inputs inputs;
     inputs.plan = plan;
     inputs.a = &a;
@@ -240,6 +243,7 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, CostModel model, HostMat
     const ExecutionResult r = backend.execute(req);
     StrategyRun out;
     out.seconds = r.wallSeconds;
+    out.staging = staging;
     model.h2dStaging = staging;
     const Prediction predicted = predictSchedule(schedule, model, "f32", elementSize(Precision::F32));
     out.predictedSeconds = predicted.totalSeconds;
@@ -319,9 +323,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     }
     double h2d = 0, d2h = 0;
     cuda::linkBandwidth(h2d, d2h);
-    // The runs pack narrow block rows on the host (--h2d-staging auto), and the model knows it.
-    CostModel model = benchModel(*backend, o.quick, out);
-    model.h2dStaging = H2dStaging::Auto;
+    const CostModel model = benchModel(*backend, o.quick, out);
     // Predicted vs measured per strategy and cap, and the planner's choice beside the best measured.
     Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "fill+drain ms (meas / pred)",
              "H2D busy ms (meas / pred)",
@@ -387,6 +389,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                        percent(bound.inCoreSeconds / r.seconds), percent(bound.seconds / r.seconds), bound.by,
                        r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean", bound.verdict(r.seconds)});
                 rows.push_back({{"n", n}, {"cap", capName}, {"strategy", name}, {"splits", r.splits},
+                                {"h2d_staging", toString(r.staging)},
                                 {"seconds", r.seconds}, {"gflops", gflops}, {"h2d_bytes", r.h2dBytes},
                                 {"d2h_bytes", r.d2hBytes}, {"bound_seconds", bound.seconds},
                                 {"gemm_seconds", bound.gemmSeconds}, {"in_core_gemm_seconds", bound.inCoreGemmSeconds},
@@ -410,18 +413,23 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                     continue;
                 StrategyRun r;
                 try {
-                    r = runStrategy(*backend, s, cap, model, a, b, c);
+                    r = runStrategy(*backend, s, cap, model, a, b, c, true, H2dStaging::Direct);
                 } catch (const InputError& e) {
                     t.add({std::to_string(n), capName, std::string(toString(s)), "does not fit: " + std::string(e.what())});
                     continue;
                 }
-                addStrategyRow(std::string(toString(s)), r);
-                // What the host packing is worth: the same plan with every block copied directly.
-                if (bench::selected("GIGACHECK_BENCH_STAGING", "direct") &&
-                    packsAny(makePlan({n, n, n}, Precision::F32, s, cap, true), H2dStaging::Auto, a, b)) {
-                    out << "." << std::flush;
-                    const StrategyRun direct = runStrategy(*backend, s, cap, model, a, b, c, true, H2dStaging::Direct);
-                    addStrategyRow(std::string(toString(s)) + " direct", direct);
+                // Where some load is not contiguous: packed on the host and direct, both (what auto
+                // chooses between; GIGACHECK_BENCH_STAGING=pack or direct keeps one).
+                if (!packsAny(makePlan({n, n, n}, Precision::F32, s, cap, true), a, b)) {
+                    addStrategyRow(std::string(toString(s)), r);
+                } else {
+                    if (bench::selected("GIGACHECK_BENCH_STAGING", "direct"))
+                        addStrategyRow(std::string(toString(s)) + " direct", r);
+                    if (bench::selected("GIGACHECK_BENCH_STAGING", "pack")) {
+                        out << "." << std::flush;
+                        addStrategyRow(std::string(toString(s)) + " pack",
+                                       runStrategy(*backend, s, cap, model, a, b, c, true, H2dStaging::Pack));
+                    }
                 }
                 out << "." << std::flush;
             }
@@ -432,7 +440,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                     cap, true, model, "f32", gemmRateProbeOn(backend->device().index));
                 const StrategyRun r = runPlan(*backend, choice.plan, choice.model, a, b, c);
                 const double error = r.predictedSeconds / r.seconds - 1;
-                const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits;
+                const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits +
+                                           (r.staging == H2dStaging::Pack ? " pack" : "");
                 // In the main table too, and in the best of the cap: auto is a strategy a user runs.
                 const double gflops = flops / r.seconds / 1e9;
                 best = std::max(best, gflops);
@@ -447,6 +456,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                            bestName + " " + fixed(std::min(bestMeasured, r.seconds), 3) + " s" +
                            (r.seconds <= bestMeasured ? " (auto is best)" : " (auto " + percent(r.seconds / bestMeasured - 1) + " slower)")});
                 rows.push_back({{"n", n}, {"cap", capName}, {"strategy", "auto"}, {"chosen", chosen},
+                                {"h2d_staging", toString(r.staging)},
                                 {"splits", r.splits}, {"seconds", r.seconds}, {"predicted_seconds", r.predictedSeconds},
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"bound_seconds", bound.seconds}, {"block_gemm_seconds", r.blockGemmSeconds},

@@ -1,49 +1,15 @@
 #include "families/blocked_gemm/cuda/host_staging.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <thread>
 
 namespace gigacheck::cuda {
 
 namespace {
 
-// Enough host threads to outrun the link (one thread copies ~8-12 GB/s out of a large matrix;
-// the link needs ~37 GB/s beside the GEMMs at 256 MiB), few enough to leave the host its cores.
-constexpr std::int64_t kPackThreads = 8;
-constexpr std::int64_t kBytesPerThread = std::int64_t(4) << 20;  // below it, fewer threads
-
-void packRange(const PackJob& j, std::int64_t begin, std::int64_t end)
-{
-    const std::int64_t pad = j.dstPitch - j.rowBytes;
-    for (std::int64_t r = begin; r < end; ++r) {
-        char* to = j.dst + r * j.dstPitch;
-        std::memcpy(to, j.src + r * j.srcPitch, std::size_t(j.rowBytes));
-        if (pad > 0 && r + 1 < j.rows)  // the last row's padding lies beyond the copied bytes
-            std::memset(to + j.rowBytes, 0, std::size_t(pad));
-    }
-}
-
 // The host function of the pack stream: its argument is the op's PackJob.
 void CUDART_CB packCallback(void* job) { packRows(*static_cast<const PackJob*>(job)); }
 
 }  // namespace
-
-void packRows(const PackJob& j)
-{
-    const std::int64_t threads =
-        std::clamp<std::int64_t>(j.rows * j.rowBytes / kBytesPerThread, 1, std::min(kPackThreads, j.rows));
-    const std::int64_t chunk = (j.rows + threads - 1) / threads;
-    std::vector<std::thread> workers;
-    for (std::int64_t t = 1; t < threads; ++t) {
-        const std::int64_t begin = t * chunk, end = std::min(j.rows, begin + chunk);
-        if (begin < end)
-            workers.emplace_back([&j, begin, end] { packRange(j, begin, end); });
-    }
-    packRange(j, 0, std::min(j.rows, chunk));
-    for (std::thread& w : workers)
-        w.join();
-}
 
 HostStaging::HostStaging(const OpContext& c, const std::vector<std::int64_t>& packedBytes)
     : packedBytes_(packedBytes), jobs_(packedBytes.size())

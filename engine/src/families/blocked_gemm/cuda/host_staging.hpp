@@ -11,6 +11,8 @@
 
 #include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
+#include "families/blocked_gemm/staging/pack_rows.hpp"
+#include "gigacheck/h2d_staging.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -18,19 +20,9 @@
 
 namespace gigacheck::cuda {
 
-// One packing: rows of rowBytes, srcPitch apart in the host matrix, into dst dstPitch apart
-// (the bytes between rowBytes and dstPitch are zeroed: they land in the device buffer's padding).
-struct PackJob {
-    const char* src = nullptr;
-    char* dst = nullptr;
-    std::int64_t rows = 0, rowBytes = 0, srcPitch = 0, dstPitch = 0;
-};
-// Runs the job on up to kPackThreads host threads (fewer for small blocks).
-void packRows(const PackJob& job);
-
 class HostStaging {
 public:
-    static constexpr int kSlots = 3;
+    static constexpr int kSlots = kStagingSlots;
 
     // packedBytes[op id]: the staged bytes of each op that is packed, 0 for the others. Makes each
     // device's stream, events and slots (the largest packed copy of that device) with it current.

@@ -72,6 +72,7 @@ CostModel costModelOf(const DeviceInfo& device)
     model.h2dGBs = gpu ? c.h2dGBs : c.deviceBandwidthGBs / 2;
     model.d2hGBs = gpu ? c.d2hGBs : c.deviceBandwidthGBs / 2;
     model.opLatencySeconds = gpu ? kGpuOpLatencySeconds : kCpuOpLatencySeconds;
+    model.hostPackGBs = c.hostPackGBs;
 
     std::vector<std::string> assumed;
     if (model.gflopsF32 <= 0 && model.gemmRates.empty()) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <utility>
+#include <vector>
 
 namespace gigacheck {
 
@@ -33,13 +34,23 @@ std::map<Operand, double> hostPitches(const Schedule& schedule, std::size_t elem
     return widest;
 }
 
+// The host packing of one device (cuda/host_staging.hpp): one server taking the packed loads in
+// issue order, each into the next of kStagingSlots slots once that slot's previous copy is done.
+struct PackLane {
+    double free = 0;
+    std::vector<double> slotFree = std::vector<double>(std::size_t(kStagingSlots), 0.0);
+    int next = 0;
+};
+
 Prediction play(const Schedule& schedule, const CostModel& model, const std::string& gemmKind, std::size_t elementBytes,
                 const std::vector<char>& loaded)
 {
     std::map<Operand, double> pitch = hostPitches(schedule, elementBytes);
+    const double packGBs = model.hostPackGBs > 0 ? model.hostPackGBs : kAssumedHostPackGBs;
     Prediction prediction;
     prediction.spans.reserve(schedule.ops.size());
     std::map<std::pair<int, Queue>, double> serverFree;
+    std::map<int, PackLane> packs;
     std::vector<double> ends(schedule.ops.size(), 0.0);
     for (const Operation& op : schedule.ops) {
         double ready = 0;
@@ -48,9 +59,22 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         double& free = serverFree[{op.device, op.queue}];
         Span span = spanOf(op);
         span.start = std::max(ready, free);
-        span.end = span.start + predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
-                                                   isCopy(op) ? pitch[op.host.matrix] : 0,
-                                                   isPackedCopy(model, op, elementBytes, pitch[op.host.matrix]));
+        const bool packed = isPackedCopy(model, op, elementBytes, pitch[op.host.matrix]);
+        // A packed load's copy waits for its packing (inside its span, as the executor times it).
+        double packedAt = 0;
+        int slot = 0;
+        if (packed) {
+            PackLane& lane = packs[op.device];
+            slot = lane.next;
+            lane.next = (lane.next + 1) % kStagingSlots;
+            const double packStart = std::max(lane.free, lane.slotFree[std::size_t(slot)]);
+            packedAt = lane.free = packStart + op.bytes / (packGBs * 1e9);
+        }
+        span.end = std::max(span.start, packedAt) +
+                   predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
+                                      isCopy(op) ? pitch[op.host.matrix] : 0, packed);
+        if (packed)
+            packs[op.device].slotFree[std::size_t(slot)] = span.end;
         free = span.end;
         ends[std::size_t(op.id)] = span.end;
         prediction.totalSeconds = std::max(prediction.totalSeconds, span.end);

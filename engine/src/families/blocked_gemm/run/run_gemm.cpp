@@ -153,8 +153,6 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         cap = record.devices.front().backend == BackendKind::Cpu || record.devices.front().memoryBytes == 0 ? kDefaultCpuMemCapBytes
                                                                                           : record.devices.front().memoryBytes;
     CostModel model = costModelOf(record.devices.front());
-    if (record.devices.front().backend == BackendKind::Cuda)  // the CPU backend copies with memcpy
-        model.h2dStaging = config.h2dStaging;
     const std::string rateKind = gemmRateKind(config.precision, config.gemm);
     if (config.planByCostModel) {
         const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2,
@@ -176,6 +174,17 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     // Before the schedule: for a huge shape building it alone can take a while.
     checkHostMemory(config, &record.plan, record.devices.front().backend == BackendKind::Cpu);
     const GemmSchedule schedule = buildSchedule(record.plan, config.faults.any(), config.devices);
+    // How the block loads leave the host (the CPU backend copies with memcpy): auto asks the model.
+    H2dStaging staging = H2dStaging::Direct;
+    if (record.devices.front().backend == BackendKind::Cuda) {
+        staging = config.h2dStaging;
+        if (staging == H2dStaging::Auto) {
+            const StagingChoice choice = chooseH2dStaging(schedule, model, rateKind, elementSize(config.precision));
+            staging = choice.staging;
+            record.plan.explanation += (record.plan.explanation.empty() ? "" : " ") + choice.explanation;
+        }
+        model.h2dStaging = staging;
+    }
     // The model's timeline of this schedule, drawn and reported beside the measured one.
     Prediction prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
     record.predictedSpans = std::move(prediction.spans);
@@ -231,7 +240,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     inputs.gemm = config.gemm;
     inputs.tile = config.tile;
     inputs.thresholdLambda = config.thresholdLambda;
-    inputs.h2dStaging = config.h2dStaging;
+    inputs.h2dStaging = staging;
     ExecutionRequest request;
     request.schedule = &schedule;
     request.inputs = &inputs;

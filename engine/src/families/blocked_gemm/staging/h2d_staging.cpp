@@ -1,4 +1,4 @@
-// Names of H2dStaging (CLI --h2d-staging, the record) and the rule of which copies are packed.
+// Names of H2dStaging (CLI --h2d-staging, the record) and which copies a staging packs.
 #include "gigacheck/h2d_staging.hpp"
 
 namespace gigacheck {
@@ -20,12 +20,7 @@ H2dStaging h2dStagingFromString(std::string_view s) { return valueOfName<H2dStag
 bool packsOnHost(H2dStaging staging, std::int64_t rows, std::int64_t rowBytes, std::int64_t hostPitchBytes)
 {
     const bool contiguous = rows <= 1 || rowBytes >= hostPitchBytes;
-    switch (staging) {
-    case H2dStaging::Direct: return false;
-    case H2dStaging::Pack: return !contiguous;
-    case H2dStaging::Auto: return !contiguous && rowBytes < kPackRowsBelowBytes;
-    }
-    return false;
+    return staging == H2dStaging::Pack && !contiguous;
 }
 
 }  // namespace gigacheck
