@@ -2,8 +2,6 @@
 // GEMM family's kernels (OpenBLAS on the CPU, cuBLAS on a GPU), copy and host-link bandwidths.
 #include "gigacheck/bench.hpp"
 
-#include "families/blocked_gemm/staging/pack_rows.hpp"
-
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
@@ -118,8 +116,7 @@ Ceilings measureCeilings(const DeviceInfo& device)
         if (devices[i].name == device.name)
         {
             Ceilings c = cuda::measureDeviceCeilings(int(i));
-            cuda::measureRateTables(c, false);
-            c.hostPackGBs = measureHostPackGBs();
+            cuda::measureRateTables(c, false);  // with the host's pack rate beside copies
             return c;
         }
     throw BackendError("no CUDA device named \"" + device.name + "\"" + (why.empty() ? "" : ": " + why));

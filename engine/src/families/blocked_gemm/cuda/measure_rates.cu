@@ -6,6 +6,7 @@
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/staging/pack_rows.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -126,6 +127,24 @@ void copyRates(std::int64_t rowBytes, std::size_t bytes, CopyRatePoint& p)
     p.d2hLoadedGBs = moved / (loaded(down) * 1e-3) / 1e9;
 }
 
+// The host's packing rate (staging/pack_rows.hpp) while the link copies into the device at full
+// rate: in a run the packing of the next blocks and the copies of the earlier ones share the
+// host's memory (on the H200's host 31 GB/s alone, and runs packed well below that).
+double hostPackBesideCopiesGBs()
+{
+    const std::size_t bytes = std::size_t(256) << 20;
+    PinnedBuffer src(bytes);
+    DeviceBuffer dst(bytes);
+    std::memset(src.get(), 1, bytes);
+    Stream s;
+    const double gbs = measureHostPackGBs([&] {
+        for (int i = 0; i < 24; ++i)  // ~110 ms at 55 GB/s: outlasts the packings timed
+            CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyHostToDevice, s.get()));
+    });
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    return gbs;
+}
+
 }  // namespace
 
 double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
@@ -175,6 +194,7 @@ void measureRateTables(Ceilings& c, bool quick)
             }
         }
     }
+    c.hostPackGBs = hostPackBesideCopiesGBs();
 }
 
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 namespace gigacheck {
 
@@ -22,7 +23,8 @@ inline constexpr std::int64_t kPackThreads = 8;
 void packRows(const PackJob& job);
 
 // The host's packing rate in GB/s of block bytes: blocks of 16 KiB rows out of a 128 KiB-wide
-// matrix (the rows of 32768-wide FP32 matrices under small caps), best of a few.
-double measureHostPackGBs();
+// matrix (the rows of 32768-wide FP32 matrices under small caps), best of a few; whileTimed runs
+// first, after the buffers are made (the GPU measurement starts its copies there).
+double measureHostPackGBs(const std::function<void()>& whileTimed = {});
 
 }  // namespace gigacheck
