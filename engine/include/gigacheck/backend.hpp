@@ -36,12 +36,12 @@ struct CopyRatePoint {
 struct Ceilings {
     double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;
     double deviceBandwidthGBs = 0, h2dGBs = 0, d2hGBs = 0;
-    // GPU hosts: how fast the host's threads pack a block of narrow rows into contiguous memory
-    // while the link copies into the device, as in a run (gigacheck/h2d_staging.hpp; 0: not measured).
-    double hostPackGBs = 0;
     std::string source;  // "measured <date>", "datasheet", ""
     std::vector<GemmRatePoint> gemmRates;  // empty: not measured (older ceilings files)
     std::vector<CopyRatePoint> copyRates;
+    // GPU hosts: how fast the host's threads pack a block of narrow rows into contiguous memory
+    // while the link copies into the device, as in a run (gigacheck/h2d_staging.hpp; 0: not measured).
+    double hostPackGBs = 0;
 };
 
 struct DeviceInfo {
