@@ -115,7 +115,8 @@ void addRunOptions(QCommandLineParser& parser)
                "SIZE"),
         option("h2d-staging", "How the CUDA backend's block loads leave the host: pack (into contiguous pinned "
                               "staging by host threads, then one contiguous copy), direct (one 2D copy out of "
-                              "the host matrix) or auto (pack rows narrower than 32 KiB). Default auto.",
+                              "the host matrix) or auto (whichever the cost model predicts faster with the host's "
+                              "pack rate from devices --measure; direct when none is stored). Default auto.",
                valuesOf<H2dStaging>()),
         option("errors", "Random faults per chosen block product. Default 0.", "K"),
         option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",

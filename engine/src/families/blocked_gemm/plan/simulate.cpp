@@ -59,7 +59,8 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         double& free = serverFree[{op.device, op.queue}];
         Span span = spanOf(op);
         span.start = std::max(ready, free);
-        const bool packed = isPackedCopy(model, op, elementBytes, pitch[op.host.matrix]);
+        const double hostPitch = isCopy(op) ? pitch[op.host.matrix] : 0;
+        const bool packed = isPackedCopy(model, op, elementBytes, hostPitch);
         // A packed load's copy waits for its packing (inside its span, as the executor times it).
         double packedAt = 0;
         int slot = 0;
@@ -72,7 +73,7 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         }
         span.end = std::max(span.start, packedAt) +
                    predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
-                                      isCopy(op) ? pitch[op.host.matrix] : 0, packed);
+                                      hostPitch, packed);
         if (packed)
             packs[op.device].slotFree[std::size_t(slot)] = span.end;
         free = span.end;
