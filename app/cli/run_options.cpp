@@ -146,6 +146,10 @@ void addRunOptions(QCommandLineParser& parser)
                                 "checks hide under the other block's GEMM). auto: 2 when q >= 4096 on the device "
                                 "path (K = 1, faults in C, cublas), else 1. Default auto.",
                "G|auto"),
+        option("merge-steps", "Online / offline: the steps between two checks as one GEMM of their panels (no "
+                              "check sees the C in between; a fault after a step splits its group there). auto: on "
+                              "the GPU's device path, one GEMM per step on the CPU. Default auto.",
+               valuesOf<StepMerge>()),
         option("fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()),
         option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
         option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
@@ -177,7 +181,7 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
             throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
                              "GEMM), not to --scheme " + scheme);
     if (o.scheme == Scheme::Tmr)
-        for (const char* name : {"panel", "check-every", "checksums", "column-blocks"})
+        for (const char* name : {"panel", "check-every", "checksums", "column-blocks", "merge-steps"})
             if (set(name))
                 throw InputError(std::string("--") + name + " has no meaning for --scheme tmr (three whole "
                                  "products and a vote)");
@@ -226,6 +230,8 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         n.columnBlocks = value("column-blocks", [](const std::string& s) {
             return s == "auto" ? 0 : parseInteger<int>(s, 1, 8, "a number of column blocks (1..8) or auto");
         });
+    if (set("merge-steps"))
+        n.mergeSteps = value("merge-steps", [](const std::string& s) { return stepMergeFromString(s); });
 }
 
 // --load-a / --load-b / --save-c: the paths only; run_inputs.cpp reads the files.
@@ -347,7 +353,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
                          std::string(toString(c.faults.target)) + ")");
     o.quiet = set("quiet");
     if (o.scheme == Scheme::Blocked) {
-        for (const char* name : {"panel", "check-every", "checksums", "column-blocks"})
+        for (const char* name : {"panel", "check-every", "checksums", "column-blocks", "merge-steps"})
             if (set(name))
                 throw InputError(std::string("--") + name + " belongs to the online schemes; add --scheme online "
                                  "(or offline) or drop it");

@@ -213,9 +213,14 @@ for phase in "$@"; do
     compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
       --scheme online --panel 64 --column-blocks 2 --inject-at 5,7@1 --inject-at 9,150@1 --quiet >> "$LOG" 2>&1
     echo "online column blocks sanitizer exit $?" | tee -a "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 300x257x200 --backend cuda \
+      --scheme online --panel 32 --check-every 3 --merge-steps on --column-blocks 2 --inject-at 5,7@4 --quiet >> "$LOG" 2>&1
+    echo "online merged steps sanitizer exit $?" | tee -a "$LOG"
     for args in "--scheme online --panel 1024 --check-every 1 --inject-at 100,200@3" \
                 "--scheme online --panel 1024 --check-every 1 --column-blocks 1 --inject-at 100,200@3" \
                 "--scheme online --panel 1024 --check-every 4 --inject-at 100,200@3" \
+                "--scheme online --panel 1024 --check-every 4 --merge-steps off --inject-at 100,200@3" \
+                "--scheme online --panel 1024 --check-every 4 --inject-at 100,200@1" \
                 "--scheme offline --panel 1024 --inject-at 100,200@1 --inject-at 3000,4000@5" \
                 "--scheme tmr --inject-at 100,200@1" "--scheme tmr --inject-at 100,200@0 --inject-at 100,200@2"; do
       stamp run 8192^3 $args

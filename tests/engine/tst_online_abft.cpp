@@ -86,6 +86,8 @@ private slots:
     void scheduleShape();
     void columnBlockScheduleRunsBlocksApart();
     void columnBlocksWhereTheyRun();
+    void mergedStepsSchedule();
+    void mergedStepsEndLikeEveryStep();
     void inconsistentSettingsRefused();
     void recordRoundTrip();
 };
@@ -574,6 +576,119 @@ void TestOnlineAbft::columnBlocksWhereTheyRun()
     QVERIFY(inputErrorOf([&] { validateOnlineConfig(sums, BackendKind::Cuda); }).contains(QStringLiteral("outside")));
 }
 
+// Merged steps (README "Merged steps"): the steps between two checks as one product op of their
+// panels together; a fault after a step inside a group splits it there, per column block.
+void TestOnlineAbft::mergedStepsSchedule()
+{
+    OnlineConfig c = config({40, 100, 300}, Scheme::Online, 30, 2);  // steps 30, 30, 30, 10; checks after 1, 3
+    c.backend = BackendKind::Cuda;
+    c.columnBlocks = 3;
+    online_abft::OnlineInputs in;
+    in.scheme = c.scheme;
+    in.shape = c.shape;
+    in.columnBlocks = 3;
+    in.panel = c.panelWidth();
+    in.steps = c.steps();
+    in.checkEvery = 2;
+    in.mergeSteps = true;
+    const auto planned = [](OnlineFault f) {
+        online_abft::PlannedFault p;
+        p.at = f;
+        return p;
+    };
+    in.faults = {planned(at(1, 250, 0)), planned(at(0, 70, 2, OnlineTarget::ChecksumRow))};  // blocks 2 and 1
+    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
+    QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
+    std::vector<QStringList> chains(3);
+    for (const Operation& op : s.ops)
+        if (op.kind == online_abft::kPanelProduct)
+            chains[std::size_t(op.block.j)] << QStringLiteral("product%1+%2").arg(op.block.k).arg(op.depth);
+        else if (op.kind == online_abft::kCheck || op.kind == online_abft::kInjectFault)
+            chains[std::size_t(op.block.j)] << name(op.kind) + QString::number(op.block.k);
+    QCOMPARE(chains[0].join(QLatin1Char(' ')), QStringLiteral("product0+60 check1 product2+40 check3"));
+    QCOMPARE(chains[1].join(QLatin1Char(' ')),
+             QStringLiteral("product0+60 check1 product2+30 inject-fault2 product3+10 check3"));
+    QCOMPARE(chains[2].join(QLatin1Char(' ')),
+             QStringLiteral("product0+30 inject-fault0 product1+30 check1 product2+40 check3"));
+    for (const Operation& op : s.ops)
+        if (op.kind == online_abft::kPanelProduct)
+            QCOMPARE(op.accumulate, op.block.k > 0);
+
+    // Offline, one block: one product of the whole inner dimension, then the check.
+    OnlineConfig off = config({40, 100, 30}, Scheme::Offline, 30);
+    online_abft::OnlineInputs one;
+    one.scheme = off.scheme;
+    one.shape = off.shape;
+    one.panel = off.panelWidth();
+    one.steps = off.steps();
+    one.checkEvery = 0;
+    one.mergeSteps = true;
+    const Schedule o = online_abft::buildOnlineSchedule(online_abft::makeOnlinePlan(off.shape, off.precision, one), one, off);
+    QStringList kinds;
+    for (const Operation& op : o.ops)
+        kinds << qs(toString(op.kind));
+    QCOMPARE(kinds.join(QLatin1Char(' ')), QStringLiteral("load-inputs load-inputs encode panel-product check store-result"));
+    QCOMPARE(o.ops[3].depth, std::int64_t(100));
+}
+
+// A merged run finds, corrects and reports what the run with a product per step does: the same
+// checks, the same corrected cells at the same steps, the result within the reference.
+void TestOnlineAbft::mergedStepsEndLikeEveryStep()
+{
+    struct Case {
+        Scheme scheme;
+        int fq;
+        std::vector<OnlineFault> faults;
+        int products;  // with merged steps
+    };
+    const std::vector<Case> cases{
+        {Scheme::Online, 4, {at(5, 6, 1)}, 4},                 // groups 0-1 | 2-3 | 4-7 | 8
+        {Scheme::Online, 2, {at(70, 3, 4), at(2, 50, 6)}, 7},    // 0-1 | 2-3 | 4 | 5 | 6 | 7 | 8
+        {Scheme::Offline, 0, {at(11, 12, 8)}, 1},
+        {Scheme::Online, 3, {}, 3},
+    };
+    for (const Case& k : cases) {
+        OnlineConfig c = config({96, 130, 80}, k.scheme, 16, k.fq);  // 9 steps
+        c.faults = k.faults;
+        c.mergeSteps = StepMerge::Off;
+        const OnlineRecord every = runOnline(c);
+        c.mergeSteps = StepMerge::On;
+        const OnlineRecord merged = runOnline(c);
+        QVERIFY(!every.mergedSteps);
+        QCOMPARE(every.panelProducts, 9);
+        QVERIFY(merged.mergedSteps);
+        QCOMPARE(merged.panelProducts, k.products);
+        QVERIFY(merged.verifiedCorrect());
+        QCOMPARE(merged.checkSteps, every.checkSteps);
+        QCOMPARE(merged.verifications.size(), every.verifications.size());
+        for (std::size_t i = 0; i < every.verifications.size(); ++i) {
+            const VerifyResult& a = every.verifications[i].result;
+            const VerifyResult& b = merged.verifications[i].result;
+            QCOMPARE(merged.verifications[i].block.k, every.verifications[i].block.k);
+            QCOMPARE(name(b.verdict), name(a.verdict));
+            QCOMPARE(b.corrections.size(), a.corrections.size());
+            for (std::size_t x = 0; x < a.corrections.size(); ++x) {
+                QCOMPARE(b.corrections[x].row, a.corrections[x].row);
+                QCOMPARE(b.corrections[x].col, a.corrections[x].col);
+            }
+        }
+        QCOMPARE(merged.injections.size(), k.faults.size());
+    }
+    // Auto merges on the GPU's device path only: the CPU keeps a product per step (the step view).
+    OnlineConfig c = config({96, 130, 80}, Scheme::Online, 16, 4);
+    QVERIFY(!resolvedMergeSteps(c, BackendKind::Cpu));
+    QVERIFY(resolvedMergeSteps(c, BackendKind::Cuda));
+    QCOMPARE(runOnline(c).panelProducts, 9);
+    c.checksums = 2;  // the host-checked path: a product per step
+    QVERIFY(!resolvedMergeSteps(c, BackendKind::Cuda));
+    c.mergeSteps = StepMerge::On;
+    QVERIFY(inputErrorOf([&] { runOnline(c); }).contains(QStringLiteral("--merge-steps on")));
+    OnlineConfig tmr = config({10, 10, 10}, Scheme::Tmr);
+    tmr.mergeSteps = StepMerge::On;
+    QVERIFY(inputErrorOf([&] { runOnline(tmr); }).contains(QStringLiteral("TMR")));
+}
+
 void TestOnlineAbft::inconsistentSettingsRefused()
 {
     OnlineConfig c = config({40, 100, 30}, Scheme::Online, 30);
@@ -621,6 +736,9 @@ void TestOnlineAbft::recordRoundTrip()
     QCOMPARE(back.checkSteps, r.checkSteps);
     QCOMPARE(back.columnBlocks, 1);
     QCOMPARE(back.config.columnBlocks, 0);  // as asked: auto
+    QCOMPARE(name(back.config.mergeSteps), name(StepMerge::Auto));
+    QCOMPARE(back.mergedSteps, r.mergedSteps);
+    QCOMPARE(back.panelProducts, r.panelProducts);
     QCOMPARE(back.verifications.size(), r.verifications.size());
     for (std::size_t i = 0; i < r.verifications.size(); ++i) {
         QCOMPARE(name(back.verifications[i].result.verdict), name(r.verifications[i].result.verdict));

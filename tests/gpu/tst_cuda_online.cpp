@@ -121,6 +121,7 @@ private slots:
     void cleanRunsOfEveryScheme();
     void sameCorrectionsAsTheCpu();
     void columnBlocksCorrectEachBlockApart();
+    void mergedStepsEndLikeEveryStep();
     void weightedChecksumsCorrectKAndFlagKPlusOne_data();
     void weightedChecksumsCorrectKAndFlagKPlusOne();
     void weightedChecksumFaultsRebuilt();
@@ -295,6 +296,44 @@ void TestCudaOnline::columnBlocksCorrectEachBlockApart()
     // Auto on a narrow C: one block, as before.
     const OnlineRecord one = runOnline(config({64, 64, 256}, Scheme::Online, 32, 1));
     QCOMPARE(one.columnBlocks, 1);
+}
+
+// Merged steps (README "Merged steps", auto on the device path): the steps between checks as one
+// GEMM, split where a fault strikes; the same checks, verdicts and corrected cells as one GEMM per
+// step on the device and as the CPU (which keeps a product per step), in one and in three column
+// blocks, FP32 and FP64, online and offline.
+void TestCudaOnline::mergedStepsEndLikeEveryStep()
+{
+    struct Case {
+        Scheme scheme;
+        int fq, blocks;
+        std::vector<OnlineFault> faults;
+    };
+    const std::vector<Case> cases{
+        {Scheme::Online, 4, 1, {at(5, 6, 1), at(90, 70, 6)}},
+        {Scheme::Online, 3, 3, {at(5, 10, 0), at(150, 100, 4), at(50, 200, 4), at(0, 300, 7, OnlineTarget::ChecksumRow)}},
+        {Scheme::Offline, 0, 1, {at(11, 12, 5)}},
+        {Scheme::Offline, 0, 3, {}},
+    };
+    for (const Precision p : {Precision::F32, Precision::F64})
+        for (const Case& k : cases) {
+            OnlineConfig c = config({200, 288, 330}, k.scheme, 32, k.fq);  // 9 steps
+            c.precision = p;
+            c.columnBlocks = k.blocks;
+            c.faults = k.faults;
+            const OnlineRecord merged = runOnline(c);
+            QVERIFY(merged.mergedSteps);
+            QVERIFY(merged.panelProducts < merged.steps);
+            QVERIFY2(merged.verifiedCorrect(), qPrintable(QString::fromStdString(formatOnlineReport(merged))));
+            c.mergeSteps = StepMerge::Off;
+            const OnlineRecord every = runOnline(c);
+            QCOMPARE(every.panelProducts, every.steps);
+            sameAsCpu(merged, every);
+            if (k.blocks == 1) {
+                c.mergeSteps = StepMerge::Auto;
+                sameAsCpu(merged, runOnline(onCpu(c)));
+            }
+        }
 }
 
 void TestCudaOnline::weightedChecksumsCorrectKAndFlagKPlusOne_data()

@@ -116,6 +116,7 @@ OnlineConfig cpuReplayOf(const OnlineConfig& config)
     c.device = -1;
     c.gemm = GemmVariant::Cublas;
     c.columnBlocks = 0;
+    c.mergeSteps = StepMerge::Off;  // the step view shows C after every step
     for (OnlineFault& f : c.faults)
         if (f.target == OnlineTarget::ChecksumCol && c.checksums == 1)
             f.col = 0;

@@ -29,6 +29,17 @@ template <> const EnumTable<OnlineTarget>& enumTable<OnlineTarget>();
 std::string_view toString(OnlineTarget);
 OnlineTarget onlineTargetFromString(std::string_view);
 
+// Steps between two checks run as one GEMM of their panels together (README "Merged steps"): no
+// check sees the C in between, so C += A_j B_j for j in the group equals one product of depth
+// b x (steps in the group), without each step's read and write of C. A fault after a step inside
+// a group splits the group there, so every fault strikes the C of its step. auto: on the GPU's
+// device path (the CPU keeps one product per step, for the lab's step view); on: wherever the
+// device path or the CPU runs (not TMR, not the host-checked path); off: one GEMM per step.
+enum class StepMerge { Auto, On, Off };
+template <> const EnumTable<StepMerge>& enumTable<StepMerge>();
+std::string_view toString(StepMerge);
+StepMerge stepMergeFromString(std::string_view);
+
 // One fault at a chosen place and moment.
 //  result:       C(row, col).
 //  checksum-row: C(m + row, col), row < K: column col of weighted checksum row `row`.
@@ -67,6 +78,7 @@ struct OnlineConfig {
     GemmVariant gemm = GemmVariant::Cublas;  // CUDA: cublas or cublas-tf32 products
     ReferenceMode reference = ReferenceMode::Auto;
     double thresholdLambda = 4.0;
+    StepMerge mergeSteps = StepMerge::Auto;  // --merge-steps
 
     int steps() const;  // ceil(n / panel width)
     std::int64_t panelWidth() const;
@@ -110,6 +122,8 @@ struct OnlineRecord : RecordEnvelope {
     bool recomputeClean = false;
     double recomputeSeconds = 0;
     ReferenceCheck reference;
+    bool mergedSteps = false;  // as run (config.mergeSteps resolved): unchecked steps as one GEMM
+    int panelProducts = 0;     // GEMMs (per column block) that built C: steps, or fewer when merged
 
     // Every check clean or corrected (or the recompute clean), TMR found a majority everywhere,
     // and the reference agrees.
@@ -138,6 +152,8 @@ using StepSnapshotSink = std::function<void(const StepSnapshot&)>;
 void validateOnlineConfig(const OnlineConfig& config, BackendKind resolvedBackend);
 // The column blocks a run of this config has on that backend (config.columnBlocks, auto resolved).
 int resolvedColumnBlocks(const OnlineConfig& config, BackendKind resolvedBackend);
+// Whether a run of this config merges the steps between checks into one GEMM (auto resolved).
+bool resolvedMergeSteps(const OnlineConfig& config, BackendKind resolvedBackend);
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks = {});
 // The same with C handed to `onStep` after every op that changes it (CPU backend).
 OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const StepSnapshotSink& onStep);

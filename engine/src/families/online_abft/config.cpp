@@ -22,6 +22,11 @@ constexpr EnumName<OnlineTarget> kTargets[] = {
     {OnlineTarget::A, "a", "Input A"},
     {OnlineTarget::B, "b", "Input B"},
 };
+constexpr EnumName<StepMerge> kStepMerges[] = {
+    {StepMerge::Auto, "auto", "Auto", "One GEMM per group of unchecked steps on the GPU, one per step on the CPU."},
+    {StepMerge::On, "on", "Merged", "The steps between two checks as one GEMM."},
+    {StepMerge::Off, "off", "Every step", "One GEMM per step."},
+};
 }  // namespace
 
 template <> const EnumTable<Scheme>& enumTable<Scheme>()
@@ -34,6 +39,13 @@ template <> const EnumTable<OnlineTarget>& enumTable<OnlineTarget>()
     static const EnumTable<OnlineTarget> table{"fault target", kTargets};
     return table;
 }
+template <> const EnumTable<StepMerge>& enumTable<StepMerge>()
+{
+    static const EnumTable<StepMerge> table{"step merge", kStepMerges};
+    return table;
+}
+std::string_view toString(StepMerge m) { return nameOf(m); }
+StepMerge stepMergeFromString(std::string_view s) { return valueOfName<StepMerge>(s); }
 std::string_view toString(Scheme s) { return nameOf(s); }
 Scheme schemeFromString(std::string_view s) { return valueOfName<Scheme>(s); }
 std::string_view toString(OnlineTarget t) { return nameOf(t); }
@@ -118,6 +130,30 @@ int resolvedColumnBlocks(const OnlineConfig& c, BackendKind backend)
     return whyOneColumnBlock(c, backend).empty() && c.shape.q >= 4096 ? 2 : 1;
 }
 
+namespace {
+
+// Merging needs the device path or the CPU's own check (README "Merged steps"): TMR has no steps,
+// and the host-checked path (K >= 2, faults in A / B) tracks its bound and input sums per step.
+std::string whyNoMerge(const OnlineConfig& c)
+{
+    if (c.scheme == Scheme::Tmr)
+        return "TMR has no panel steps";
+    if (c.checksums > 1)
+        return "--checksums " + std::to_string(c.checksums) + " runs one product per step";
+    if (hasInputTarget(c))
+        return "faults in A or B need one product per step";
+    return {};
+}
+
+}  // namespace
+
+bool resolvedMergeSteps(const OnlineConfig& c, BackendKind backend)
+{
+    if (c.mergeSteps == StepMerge::Off || !whyNoMerge(c).empty())
+        return false;
+    return c.mergeSteps == StepMerge::On || backend == BackendKind::Cuda;
+}
+
 void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
 {
     const Shape& s = c.shape;
@@ -171,6 +207,8 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         }
     }
     validateColumnBlocks(c, backend);
+    if (c.mergeSteps == StepMerge::On && !whyNoMerge(c).empty())
+        throw InputError("--merge-steps on: " + whyNoMerge(c) + "; use --merge-steps auto or off");
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32)
             throw InputError("online ABFT on the GPU multiplies with cuBLAS: --gemm cublas or cublas-tf32");

@@ -42,6 +42,7 @@ struct OnlineInputs final : FamilyInputs {
     std::int64_t panel = 1;
     int steps = 1;
     int checkEvery = 1;  // 0: only after the last step
+    bool mergeSteps = false;  // resolved (resolvedMergeSteps): the steps between checks as one product op
     double lambda = 4.0;
     GemmVariant gemm = GemmVariant::Cublas;
     std::vector<PlannedFault> faults;

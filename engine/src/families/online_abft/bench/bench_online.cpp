@@ -133,7 +133,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     out << "\nN = " << n << " (FP32, " << n << "^3), panel width b = " << panel << ", " << steps
         << " steps; plain " << (kind == BackendKind::Cuda ? "cuBLAS" : "OpenBLAS") << ": " << fixed(plain * 1e3, 2)
         << " ms\n";
-    Table t({"scheme", "fq", "faults", "blocks", "time ms", "vs plain", "overhead", "checks ms (model)", "outcome"});
+    Table t({"scheme", "fq", "faults", "blocks", "GEMMs", "time ms", "vs plain", "overhead", "checks ms (model)", "outcome"});
     double onlineFq1 = 0;
     const auto add = [&](const std::string& scheme, int fq, int faults, const OnlineRecord& r) {
         const double time = computeSeconds(r);
@@ -145,11 +145,14 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                                                     double(n + r.columnBlocks) * 4.0 / (bandwidthGBs * 1e9)
                                               : 0.0;
         t.add({scheme, scheme == "tmr" ? "-" : scheme == "offline" ? "end" : std::to_string(fq), std::to_string(faults),
-               scheme == "tmr" ? "-" : std::to_string(r.columnBlocks), fixed(time * 1e3, 2),
+               scheme == "tmr" ? "-" : std::to_string(r.columnBlocks),
+               scheme == "tmr" ? "3" : std::to_string(r.panelProducts) + (r.mergedSteps ? "" : " (each step)"),
+               fixed(time * 1e3, 2),
                fixed(time / plain, 3) + "x", percent(time / plain - 1.0),
                fixed(checks * 1e3, 2) + (model > 0 ? " (" + fixed(model * 1e3, 2) + ")" : ""), verdictSummary(r)});
         rows.push_back({{"n", n}, {"panel", panel}, {"scheme", scheme}, {"fq", fq}, {"faults", faults},
-                        {"column_blocks", r.columnBlocks}, {"seconds", time}, {"plain_seconds", plain},
+                        {"column_blocks", r.columnBlocks}, {"merged_steps", r.mergedSteps},
+                        {"panel_products", r.panelProducts}, {"seconds", time}, {"plain_seconds", plain},
                         {"ratio", time / plain}, {"check_seconds", checks}, {"check_model_seconds", model},
                         {"checks", r.verifications.size()}, {"recomputed", r.recomputed}, {"verified", r.status == "ok"}});
         return time;
@@ -177,6 +180,23 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                 add("online", fq, 1, bench.median(c));
             }
         }
+    }
+    // One GEMM per step where auto merged the steps between checks (README "Merged steps"): what
+    // the merging is worth.
+    if (resolvedMergeSteps(baseConfig(n, panel, kind), kind)) {
+        for (int fq : {2, 4}) {
+            OnlineConfig c = baseConfig(n, panel, kind);
+            c.checkEvery = fq;
+            c.mergeSteps = StepMerge::Off;
+            c.faults = scatteredFaults(1, steps, n);
+            add("online", fq, 1, bench.median(c));
+        }
+        OnlineConfig c = baseConfig(n, panel, kind);
+        c.scheme = Scheme::Offline;
+        c.checkEvery = 0;
+        c.mergeSteps = StepMerge::Off;
+        c.faults = scatteredFaults(1, steps, n);
+        add("offline", 0, 1, bench.median(c));
     }
     double offlineTwo = 0, onlineTwo = 0;
     for (int faults : {0, 1, 2}) {

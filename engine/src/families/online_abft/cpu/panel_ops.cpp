@@ -19,7 +19,7 @@ State& stateOf(const cpu::OpContext& c) { return *static_cast<State*>(c.state); 
 
 // C_f as it stands after this op, for a viewer that animates the steps (no copy: the observer
 // reads it during the call).
-template <class T> void reportSnapshot(const cpu::OpContext& c, const Operation& op)
+template <class T> void reportSnapshot(const cpu::OpContext& c, const Operation& op, int step)
 {
     const OnlineInputs& in = inputsOf(c.request);
     if (!in.onStep || !*in.onStep)
@@ -27,7 +27,7 @@ template <class T> void reportSnapshot(const cpu::OpContext& c, const Operation&
     StepSnapshot s;
     s.opId = op.id;
     s.kind = op.kind;
-    s.step = op.block.k;
+    s.step = step;
     s.data = c.buffers[std::size_t(kSlotC)];
     s.precision = in.precision;
     s.resultRows = in.shape.m;
@@ -152,7 +152,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
     else
         accumulateWeightedBound(st.check.weightedBound, a, lda, b, ldb, width);
     st.check.consumed = offset + width;
-    reportSnapshot<T>(c, op);
+    reportSnapshot<T>(c, op, int((offset + width + in.panel - 1) / in.panel) - 1);  // a merged op: its last step
 }
 
 template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -172,7 +172,7 @@ template <class T> void injectFault(cpu::OpContext& c, const Operation& op, OpOu
             out.injections.push_back(injectionEvent(op.id, f, s, step));
     }
     if (in.scheme != Scheme::Tmr)
-        reportSnapshot<T>(c, op);
+        reportSnapshot<T>(c, op, op.block.k);
 }
 
 template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -194,7 +194,7 @@ template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome&
     ev.cols = s.q;
     ev.result = std::move(r);
     out.verification = std::move(ev);
-    reportSnapshot<T>(c, op);
+    reportSnapshot<T>(c, op, op.block.k);
 }
 
 template <class T> void replicaProduct(cpu::OpContext& c, const Operation& op, OpOutcome&)

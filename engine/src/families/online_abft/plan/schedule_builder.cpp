@@ -27,6 +27,20 @@ constexpr std::int64_t kRowAlignment = 32;
 
 OperandRegion use(int slot, Access access) { return OperandRegion{slot, access}; }
 
+// With merged steps (README "Merged steps") a product op covers the steps since the last check,
+// fault or group end: the group ends after step j when a check or a fault follows j, or at the
+// last step. Without merging every step is its own group.
+bool groupEndsAfter(const OnlineInputs& in, const OnlineConfig& config, int step, bool faultsFollow)
+{
+    return !in.mergeSteps || step == in.steps - 1 || config.checksAfter(step) || faultsFollow;
+}
+
+// The inner dimension of steps first .. last (the last panel may be narrower).
+std::int64_t depthOfSteps(std::int64_t n, std::int64_t panel, int first, int last)
+{
+    return std::min(n, std::int64_t(last + 1) * panel) - std::int64_t(first) * panel;
+}
+
 }  // namespace
 
 Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
@@ -138,21 +152,27 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
         encode.bytes = double(sh.n) * double(cb.cols) * e;
         last[std::size_t(b)] = encode.id;
     }
+    std::vector<int> groupStart(std::size_t(in.columnBlocks), 0);
     for (int j = 0; j < in.steps; ++j) {
-        const std::int64_t width = std::min(in.panel, sh.n - std::int64_t(j) * in.panel);
         for (int b = 0; b < in.columnBlocks; ++b) {
             int& chain = last[std::size_t(b)];
+            const bool faulted = !faultsAfter(in, j, b).empty();
+            if (!groupEndsAfter(in, config, j, faulted))
+                continue;
+            const int first = groupStart[std::size_t(b)];
+            groupStart[std::size_t(b)] = j + 1;
+            const std::int64_t width = depthOfSteps(sh.n, in.panel, first, j);
             const double cols = double(columnBlock(in, b).cols) + 1;
             Operation& op = add(kPanelProduct, Queue::Compute, b, {chain},
                                 {use(kSlotA, Access::Read), use(slotB(b), Access::Read), use(slotC(b), Access::ReadWrite),
                                  use(slotAux(b), Access::ReadWrite)});
-            op.block.k = j;
+            op.block.k = first;  // the group's first step; depth spans its steps
             op.depth = width;
-            op.accumulate = j > 0;
+            op.accumulate = first > 0;
             op.flops = 2.0 * rows * cols * double(width);
             op.bytes = (rows * double(width) + double(width) * cols + 2.0 * rows * cols) * e;
             chain = op.id;
-            if (!faultsAfter(in, j, b).empty()) {
+            if (faulted) {
                 Operation& f = add(kInjectFault, Queue::Compute, b, {chain}, {use(slotC(b), Access::ReadWrite)});
                 f.block.k = j;
                 f.dst = slotC(b);
@@ -257,14 +277,19 @@ Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const Onl
     Operation& encode = add(kEncode, Queue::Compute, {use(kSlotA, Access::ReadWrite), use(kSlotB, Access::ReadWrite)});
     encode.flops = 2.0 * k * (double(sh.m) * double(sh.n) + double(sh.n) * double(sh.q));
     encode.bytes = (double(sh.m) * double(sh.n) + double(sh.n) * double(sh.q)) * e;
+    int groupStart = 0;
     for (int j = 0; j < in.steps; ++j) {
-        const std::int64_t width = std::min(in.panel, sh.n - std::int64_t(j) * in.panel);
+        if (!groupEndsAfter(in, config, j, !faultsAfter(in, j).empty()))
+            continue;
+        const int first = groupStart;
+        groupStart = j + 1;
+        const std::int64_t width = depthOfSteps(sh.n, in.panel, first, j);
         Operation& op = add(kPanelProduct, Queue::Compute,
                             {use(kSlotA, Access::Read), use(kSlotB, Access::Read), use(kSlotC, Access::ReadWrite),
                              use(kSlotAux, Access::ReadWrite)});
-        op.block.k = j;
+        op.block.k = first;  // the group's first step; depth spans its steps
         op.depth = width;
-        op.accumulate = j > 0;
+        op.accumulate = first > 0;
         op.flops = 2.0 * rowsF * colsF * double(width);
         op.bytes = (rowsF * double(width) + double(width) * colsF + 2.0 * rowsF * colsF) * e;
         inject(j);

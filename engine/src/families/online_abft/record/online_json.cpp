@@ -100,10 +100,13 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
           {"bit", c.bit},
           {"gemm", toString(c.gemm)},
           {"reference", toString(c.reference)},
-          {"threshold_lambda", number(c.thresholdLambda)}}},
+          {"threshold_lambda", number(c.thresholdLambda)},
+          {"merge_steps", toString(c.mergeSteps)}}},
         {"steps", r.steps},
         {"check_steps", r.checkSteps},
         {"column_blocks", r.columnBlocks},  // as run
+        {"merged_steps", r.mergedSteps},    // as run
+        {"panel_products", r.panelProducts},
         {"checks", checks},  // the envelope's events.verifications, with the step named
         {"input_faults", inputFaults},
         {"applied_input_faults", applied},
@@ -155,9 +158,15 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     c.gemm = gemmFromString(cfg.get<std::string>("gemm"));
     c.reference = referenceModeFromString(cfg.get<std::string>("reference"));
     c.thresholdLambda = cfg.get<double>("threshold_lambda");
+    // Records before merged steps: one product per step.
+    c.mergeSteps = stepMergeFromString(cfg.getOr<std::string>("merge_steps", "off"));
     r.steps = sec.get<int>("steps");
     r.checkSteps = sec.list<int>("check_steps");
     r.columnBlocks = sec.getOr<int>("column_blocks", 1);
+    r.mergedSteps = sec.getOr<bool>("merged_steps", false);
+    r.panelProducts = sec.getOr<int>("panel_products", r.steps);
+    if (r.panelProducts < 0 || r.panelProducts > r.steps)
+        throw InputError("record: 'panel_products' must be 0.." + std::to_string(r.steps));
     if (r.columnBlocks < 1 || r.columnBlocks > 64 || c.columnBlocks < 0 || c.columnBlocks > 64)
         throw InputError("record: 'column_blocks' must be 1..64");
     // The checks are the envelope's verifications (read above); the section keeps their summary.

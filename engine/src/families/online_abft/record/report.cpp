@@ -35,6 +35,10 @@ std::string formatOnlineReport(const OnlineRecord& r)
         if (r.columnBlocks > 1)
             o << ";\n  C in " << r.columnBlocks << " column blocks, each with its own checksum column (q + b), built "
               << "and checked on its own stream: a check per block and step";
+        if (r.mergedSteps && r.panelProducts < r.steps)
+            o << ";\n  the steps between checks merged: " << r.panelProducts << " GEMM(s)"
+              << (r.columnBlocks > 1 ? " per column block" : "") << " for " << r.steps
+              << " step(s) (--merge-steps off: one per step)";
     }
     o << "\n  device: " << r.devices.front().name << " (" << toString(r.devices.front().backend) << ")\n";
     o << "  execute time: " << number(r.metrics.executeSeconds * 1e3, "%.3f") << " ms";

@@ -5,6 +5,7 @@
 #include "core/timestamp.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
 #include "families/online_abft/host_check.hpp"
+#include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
 #include "families/online_abft/run/run_online.hpp"
 
@@ -80,6 +81,7 @@ OnlineInputs inputsFor(const OnlineConfig& c, BackendKind backend)
     in.panel = c.panelWidth();
     in.steps = c.steps();
     in.checkEvery = c.scheme == Scheme::Offline ? 0 : c.checkEvery;
+    in.mergeSteps = resolvedMergeSteps(c, backend);
     in.lambda = c.thresholdLambda;
     in.gemm = c.gemm;
     in.shape = c.shape;
@@ -175,6 +177,9 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
 
     const Plan plan = makeOnlinePlan(c.shape, c.precision, in);
     const Schedule schedule = buildOnlineSchedule(plan, in, c);
+    record.mergedSteps = in.mergeSteps;
+    for (const Operation& op : schedule.ops)
+        record.panelProducts += op.kind == kPanelProduct && op.block.j == 0 ? 1 : 0;
     if (hooks.observer)
         hooks.observer->onPlan(schedule);
     if (hooks.cancel && hooks.cancel->load()) {
