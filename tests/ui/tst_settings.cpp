@@ -29,6 +29,7 @@ private slots:
             c.shape = Shape{4096, 4096, 4096};
             c.strategy = StrategyKind::S2;
             c.memCapBytes = 64ull << 20;
+            c.h2dStaging = H2dStaging::Pack;
             c.faults.at = {FaultAt{1, 2, {}, {}}, FaultAt{1, 3000, {}, {}}, FaultAt{3000, 100, {}, {}}};
             window.setConfig(c);
             window.findChild<QDockWidget*>(QStringLiteral("dockFaults"))->setFloating(true);
@@ -42,6 +43,7 @@ private slots:
         QVERIFY(restored.shape == (Shape{4096, 4096, 4096}));
         QVERIFY(restored.strategy == StrategyKind::S2);
         QCOMPARE(restored.memCapBytes, std::uint64_t(64) << 20);
+        QVERIFY(restored.h2dStaging == H2dStaging::Pack);
         QCOMPARE(restored.faults.at.size(), std::size_t(3));
         QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("dockFaults"))->isFloating());
     }
@@ -90,6 +92,30 @@ private slots:
         auto* none = laptop.findChild<QComboBox*>(QStringLiteral("gpu"));
         QVERIFY(!none->isEnabled());
         QVERIFY(none->currentText().contains(QStringLiteral("no CUDA device found")));
+    }
+
+    // How the block loads leave the host (--h2d-staging) is chosen beside the CUDA GEMM: auto by
+    // default, each choice reaching the run's config, a record's choice shown when it is opened.
+    void hostStagingReachesTheRunConfig()
+    {
+        SetupPanel panel;
+        auto* staging = panel.findChild<QComboBox*>(QStringLiteral("h2dStaging"));
+        QVERIFY(staging);
+        QCOMPARE(staging->count(), 3);
+        RunConfig c;
+        QVERIFY(panel.apply(c, nullptr));
+        QVERIFY(c.h2dStaging == H2dStaging::Auto);
+        QVERIFY(staging->toolTip().contains(QStringLiteral("--h2d-staging")));
+        for (const H2dStaging s : {H2dStaging::Pack, H2dStaging::Direct}) {
+            staging->setCurrentIndex(staging->findData(int(s)));
+            QCOMPARE(staging->currentText(), QString::fromUtf8(toString(s).data()));
+            QVERIFY(panel.apply(c, nullptr));
+            QVERIFY(c.h2dStaging == s);
+        }
+        RunConfig opened;
+        opened.h2dStaging = H2dStaging::Pack;
+        panel.load(opened);
+        QCOMPARE(staging->currentText(), QStringLiteral("pack"));
     }
 
     // Seeds use all 64 bits: a record made with a large seed reruns the same matrices and faults.

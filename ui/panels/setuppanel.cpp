@@ -69,6 +69,20 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
         gemm_->addItem(qs(row.name), int(row.value));
     gemm_->setCurrentIndex(gemm_->findData(int(RunConfig{}.gemm)));
     gemm_->setToolTip(QStringLiteral("Product kernel on the CUDA backend (the CPU backend always uses OpenBLAS)"));
+    staging_ = new QComboBox(this);
+    staging_->setObjectName(QStringLiteral("h2dStaging"));
+    for (const auto& row : enumTable<H2dStaging>().rows)
+        staging_->addItem(qs(row.name), int(row.value));
+    staging_->setCurrentIndex(staging_->findData(int(RunConfig{}.h2dStaging)));
+    staging_->setToolTip(QStringLiteral(
+        "How the CUDA backend's block loads leave the host (gigacheck run --h2d-staging):\n"
+        "pack: host threads pack each block of A or B into pinned staging, then one contiguous copy;\n"
+        "direct: one 2D copy straight out of the host matrix;\n"
+        "auto: whichever the cost model predicts faster for this schedule, with the host's measured packing rate."));
+    auto* gemmRow = new QHBoxLayout;
+    gemmRow->addWidget(gemm_, 1);
+    gemmRow->addWidget(new QLabel(QStringLiteral("loads"), this));
+    gemmRow->addWidget(staging_);
     cap_ = new QLineEdit(QStringLiteral("64MiB"), this);
     cap_->setObjectName(QStringLiteral("memoryCap"));
     cap_->setToolTip(QStringLiteral("Device memory the plan may use: 10MB, 64MiB, 4GiB, or 0 for the whole device"));
@@ -86,7 +100,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Seed"), seed_);
     form->addRow(QStringLiteral("Backend"), backend_);
     form->addRow(QStringLiteral("GPU"), gpu_);
-    form->addRow(QStringLiteral("GEMM (CUDA)"), gemm_);
+    form->addRow(QStringLiteral("GEMM (CUDA)"), gemmRow);
     form->addRow(QStringLiteral("Memory cap"), cap_);
     form->addRow(abft_);
     form->addRow(hostMemory_);
@@ -95,7 +109,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     for (QSpinBox* box : {m_, n_, q_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &SetupPanel::changed);
     connect(seed_, &QLineEdit::textChanged, this, &SetupPanel::changed);
-    for (QComboBox* box : {precision_, distribution_, backend_, gpu_, gemm_})
+    for (QComboBox* box : {precision_, distribution_, backend_, gpu_, gemm_, staging_})
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::changed);
     connect(backend_, qOverload<int>(&QComboBox::currentIndexChanged), this, &SetupPanel::updateGpuEnabled);
     connect(cap_, &QLineEdit::textChanged, this, &SetupPanel::changed);
@@ -182,6 +196,7 @@ bool SetupPanel::apply(RunConfig& config, QString* error) const
     config.backend = BackendKind(backend_->currentData().toInt());
     config.device = config.backend == BackendKind::Cpu ? -1 : gpu_->currentData().toInt();
     config.gemm = GemmVariant(gemm_->currentData().toInt());
+    config.h2dStaging = H2dStaging(staging_->currentData().toInt());
     config.abft = abft_->isChecked();
     try {
         // "0" is the whole device (as a record with no cap shows it); parseSize refuses a zero size.
@@ -210,6 +225,7 @@ void SetupPanel::load(const RunConfig& config)
     selectGpu(config.device);
     updateGpuEnabled();
     gemm_->setCurrentIndex(gemm_->findData(int(config.gemm)));
+    staging_->setCurrentIndex(staging_->findData(int(config.h2dStaging)));
     cap_->setText(config.memCapBytes == 0 ? QStringLiteral("0")
                                           : config.memCapBytes % (1024 * 1024) == 0
                                               ? QStringLiteral("%1MiB").arg(config.memCapBytes / (1024 * 1024))

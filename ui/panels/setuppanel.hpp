@@ -1,4 +1,5 @@
-// Matrix setup: shape m x n x q, precision, distribution, seed, backend and GPU, memory cap, ABFT.
+// Matrix setup: shape m x n x q, precision, distribution, seed, backend and GPU, the CUDA GEMM and
+// how its block loads leave the host, memory cap, ABFT.
 #pragma once
 
 #include <gigacheck/record.hpp>
@@ -50,6 +51,7 @@ private:
     QComboBox* backend_ = nullptr;
     QComboBox* gpu_ = nullptr;  // data: CUDA device ordinal, -1 = the first
     QComboBox* gemm_ = nullptr;
+    QComboBox* staging_ = nullptr;  // --h2d-staging: how the CUDA backend's block loads leave the host
     QLineEdit* cap_ = nullptr;
     QCheckBox* abft_ = nullptr;
     QLabel* device_ = nullptr;
