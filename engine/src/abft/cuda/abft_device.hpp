@@ -92,12 +92,6 @@ struct VerifyCall {
     double u = 0, lambda = 4.0;  // u: RoundoffModel::uAccumulate
     double uInput = 0;           // RoundoffModel::uInput; needs checksumProducts(..., inputRounding)
     double truncationSumFactor = 0;  // truncationSumFactor(model, depth) of abft.hpp (TF32 operands)
-    // The check runs beside another stream's GEMM: its sums in at most one block per SM, each block
-    // walking more rows. A GEMM block fills its SM, so a check block displaces the GEMM for the
-    // SM-time it holds: one read of C beside the online family's panel GEMMs cost +0.8 % in short
-    // blocks over ~4 per SM against +0.4-0.5 % in one per SM on the H200, although slower alone
-    // (resources/results/probes/check_footprint_probe.cu). Alone, the wide grid is faster.
-    bool besideGemm = false;
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);

@@ -140,17 +140,11 @@ __device__ __forceinline__ void zero(T (&x)[E])
 // verification sums). Twice the base height halves the column atomics: measured faster on an H200
 // once the grid still has >= 2 blocks per SM (FP32, N = 16384: both products 0.623 vs 0.658 ms,
 // N = 8192 0.172 vs 0.184), slower below (N = 4096: too few blocks, 0.078 vs 0.061 ms).
-int smCount()
+Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
 {
     int device = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-}
-
-Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
-{
-    const int sms = smCount();
     const Index tall = 2 * base;
     return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
 }
@@ -871,12 +865,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
     const unsigned tiles = blocksFor(cols + 1, kSumCols);
-    Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
-    if (v.besideGemm) {  // at most one block per SM (VerifyCall::besideGemm)
-        const Index rowTiles = Index(smCount()) > Index(tiles) ? Index(smCount()) / Index(tiles) : 1;
-        const Index lean = (rows + 1 + rowTiles - 1) / rowTiles;
-        tileRows = lean > tileRows ? lean : tileRows;
-    }
+    const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
     fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
         c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
     CUDA_CHECK_LAUNCH();

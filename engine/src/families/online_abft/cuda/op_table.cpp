@@ -508,12 +508,12 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     }
     const OnlineInputs& in = inputsOf(c.request);
     const int b = op.block.j;
-    gigacheck::cuda::VerifyCall call = gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m,
-                                                                   columnBlock(in, b).cols, ld(c, slotC(b)), op.depth,
-                                                                   auxOf(c, b), roundoff(c), in.lambda);
-    // With column blocks the check runs beside the other blocks' GEMMs: in few, long blocks.
-    call.besideGemm = in.columnBlocks > 1;
-    onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
+    onCheckLane(c, b, s, [&](cudaStream_t on) {
+        gigacheck::cuda::verify(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m,
+                                                            columnBlock(in, b).cols, ld(c, slotC(b)), op.depth, auxOf(c, b),
+                                                            roundoff(c), in.lambda),
+                                verifySlot(c, op.id), on);
+    });
 }
 
 void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
