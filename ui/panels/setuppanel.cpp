@@ -79,13 +79,14 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
         "pack: host threads pack each block of A or B into pinned staging, then one contiguous copy;\n"
         "direct: one 2D copy straight out of the host matrix;\n"
         "auto: whichever the cost model predicts faster for this schedule, with the host's measured packing rate."));
-    auto* gemmRow = new QHBoxLayout;
-    gemmRow->addWidget(gemm_, 1);
-    gemmRow->addWidget(new QLabel(QStringLiteral("loads"), this));
-    gemmRow->addWidget(staging_);
     cap_ = new QLineEdit(QStringLiteral("64MiB"), this);
     cap_->setObjectName(QStringLiteral("memoryCap"));
     cap_->setToolTip(QStringLiteral("Device memory the plan may use: 10MB, 64MiB, 4GiB, or 0 for the whole device"));
+    // Beside the cap: the staging matters when the cap makes the run load blocks (out of core).
+    auto* capRow = new QHBoxLayout;
+    capRow->addWidget(cap_, 1);
+    capRow->addWidget(new QLabel(QStringLiteral("loads"), this));
+    capRow->addWidget(staging_);
     abft_ = new QCheckBox(QStringLiteral("ABFT checksums (detect and correct)"), this);
     abft_->setChecked(true);
     device_ = new QLabel(QStringLiteral("device: chosen when a run starts"), this);
@@ -100,8 +101,8 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Seed"), seed_);
     form->addRow(QStringLiteral("Backend"), backend_);
     form->addRow(QStringLiteral("GPU"), gpu_);
-    form->addRow(QStringLiteral("GEMM (CUDA)"), gemmRow);
-    form->addRow(QStringLiteral("Memory cap"), cap_);
+    form->addRow(QStringLiteral("GEMM (CUDA)"), gemm_);
+    form->addRow(QStringLiteral("Memory cap"), capRow);
     form->addRow(abft_);
     form->addRow(hostMemory_);
     form->addRow(device_);
