@@ -138,16 +138,24 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
     loadA.cols = sh.n;
     const int loadAId = loadA.id;
 
-    std::vector<int> last(std::size_t(in.columnBlocks));
+    std::vector<int> inputs{loadAId};
     for (int b = 0; b < in.columnBlocks; ++b) {
         const ColumnBlock cb = columnBlock(in, b);
         Operation& load = add(kLoadInputs, Queue::H2D, b, {}, {use(slotB(b), Access::Write)});
         load.dst = slotB(b);
         load.host = Region{Operand::B, 0, cb.col, sh.n, cb.cols};
         load.bytes = double(sh.n) * double(cb.cols) * e;
-        // After A too: the compute work starts when every input is in, as with one block (a block
-        // encoding while A still loads would stretch the compute queue's span by the load).
-        Operation& encode = add(kEncode, Queue::Compute, b, {load.id, loadAId}, {use(slotB(b), Access::ReadWrite)});
+        inputs.push_back(load.id);
+    }
+    // Every block's encode waits for every input (A and each block's columns of B): the compute
+    // work starts when all is in, as with one block. A block starting while the next block's
+    // columns still load would run its last steps alone at the end, each check and GEMM tail with
+    // nothing beside it (README "Column blocks"); a block encoding while A still loads would stretch
+    // the compute queue's span by the load.
+    std::vector<int> last(std::size_t(in.columnBlocks));
+    for (int b = 0; b < in.columnBlocks; ++b) {
+        const ColumnBlock cb = columnBlock(in, b);
+        Operation& encode = add(kEncode, Queue::Compute, b, inputs, {use(slotB(b), Access::ReadWrite)});
         encode.flops = 2.0 * double(sh.n) * double(cb.cols);
         encode.bytes = double(sh.n) * double(cb.cols) * e;
         last[std::size_t(b)] = encode.id;
