@@ -297,7 +297,13 @@ void StrategyPanel::showScheme(const OnlineSchemeSettings& scheme, const Shape& 
                           .arg(b)
                           .arg(what)
                           .arg(scheme.scheme == Scheme::Tmr ? QString()
-                                                            : QStringLiteral(", with %1 checksum vector(s) per axis").arg(scheme.checksums)));
+                                                            : QStringLiteral(", with %1 checksum vector(s) per axis").arg(scheme.checksums)) +
+                      // README "Merged steps": no check sees C in between, so the GPU multiplies them at once.
+                      (scheme.scheme != Scheme::Tmr && scheme.checksums == 1 &&
+                               (scheme.scheme == Scheme::Offline || scheme.checkEvery > 1)
+                           ? QStringLiteral(" On the GPU the steps between two checks run as one GEMM (gigacheck run "
+                                            "--merge-steps); the step view replays every step.")
+                           : QString()));
     bar_->setPlan(nullptr);
     buffers_->setRowCount(0);
 }
