@@ -21,9 +21,6 @@ BufferSpec buffer(std::string name, BufferRole role, std::int64_t rows, std::int
     return b;
 }
 
-// Block b of G is (1 + (G - 1 - 2b) / ((G - 1) kWidthSkew)) q / G columns wide (columnBlock).
-constexpr std::int64_t kWidthSkew = 20;
-
 // Rows of the column blocks' B_r and C_f start on 128-byte boundaries (32 elements), so that the
 // GEMMs of the unaugmented panels read and write them with aligned vector accesses.
 constexpr std::int64_t kRowAlignment = 32;
@@ -324,12 +321,7 @@ ColumnBlock columnBlock(const OnlineInputs& in, int block)
     const auto start = [&](std::int64_t b) {
         if (b >= g)
             return q;
-        std::int64_t even = b * q / g;
-        // From q = 4096 (GEMMs that fill the GPU) block 0 is ~5 % wider than q / G and the last ~5 %
-        // narrower, so that the blocks reach their checks at different moments: each block's check
-        // then runs beside another block's GEMM instead of all in one bubble (README "Column blocks").
-        if (q >= 4096 && g > 1)
-            even += (q / g) * b * (g - b) / (g - 1) / kWidthSkew;
+        const std::int64_t even = b * q / g;
         return q >= 64 * g ? even / 64 * 64 : even;
     };
     return ColumnBlock{start(block), start(block + 1) - start(block)};
