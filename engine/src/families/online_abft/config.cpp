@@ -80,6 +80,17 @@ bool hasInputTarget(const OnlineConfig& c)
     });
 }
 
+// Why a config runs on the host-checked path (inputs.hpp hostChecked: K >= 2, or faults in A / B);
+// empty when it does not.
+std::string whyHostChecked(const OnlineConfig& c)
+{
+    if (c.checksums > 1)
+        return "--checksums " + std::to_string(c.checksums) + " runs on the host-checked path";
+    if (hasInputTarget(c))
+        return "faults in A or B run on the host-checked path";
+    return {};
+}
+
 // Column blocks exist on the GPU's device path only (README "Column blocks"): there each block's
 // products and checks run on their own stream and one block's epilogue and check hide under the
 // other's GEMM. The CPU has no second stream to gain from, and the host-checked path (K >= 2,
@@ -91,10 +102,8 @@ std::string whyOneColumnBlock(const OnlineConfig& c, BackendKind backend)
         return "the CPU backend builds C as one block (column blocks overlap on CUDA streams)";
     if (c.scheme == Scheme::Tmr)
         return "TMR has no checksums to split";
-    if (c.checksums > 1)
-        return "--checksums " + std::to_string(c.checksums) + " runs on the host-checked path, which checks C whole";
-    if (hasInputTarget(c))
-        return "faults in A or B run on the host-checked path, which checks C whole";
+    if (const std::string why = whyHostChecked(c); !why.empty())
+        return why + ", which checks C whole";
     if (c.gemm != GemmVariant::Cublas)
         return "--gemm cublas-tf32 rounds A in place in each product's pass over it: one block at a time";
     return {};
@@ -138,10 +147,8 @@ std::string whyNoMerge(const OnlineConfig& c)
 {
     if (c.scheme == Scheme::Tmr)
         return "TMR has no panel steps";
-    if (c.checksums > 1)
-        return "--checksums " + std::to_string(c.checksums) + " runs one product per step";
-    if (hasInputTarget(c))
-        return "faults in A or B need one product per step";
+    if (const std::string why = whyHostChecked(c); !why.empty())
+        return why + ", which keeps one product per step";
     return {};
 }
 
