@@ -11,6 +11,7 @@
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
 #   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
 #   resources/results/device_run.sh build staging   (issue 13: block loads packed on the host against direct 2D copies)
+#   resources/results/device_run.sh build taper   (issue 13: the planner's tapered ends against its equal blocks)
 #   resources/results/device_run.sh build package   (the CUDA module, issue 12 item 8; labbuild package: with the .deb)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
 set -u
@@ -434,6 +435,32 @@ for phase in "$@"; do
       --json "$OUT/planner_auto_record.json" > "$OUT/planner_auto.txt" 2>&1
     echo "run --strategy auto exit $?" | tee -a "$LOG"
     grep -E "Planner|^Predicted|^  [a-z0-9-]+ \(|total: predicted|Verdict" "$OUT/planner_auto.txt" | cut -c1-1500 | tee -a "$LOG"
+    ;;
+  taper)
+    # Issue 13 item 1 (smaller first and last blocks): the GPU test of the blocked family, the rate
+    # tables, then bench out-of-core, whose "auto" row runs the planner's choice and, when that has
+    # tapered ends, "auto equal" its best equal blocks in the same process; a CLI run prints the plan
+    # text. GIGACHECK_BENCH_SIZES / _CAPS / _STRATEGIES narrow the bench (32768, 4GiB and 1GiB, s3).
+    stamp taper
+    cmake --build build -j${GIGACHECK_JOBS:-16} --target gigacheck tst_cuda_backend > "$OUT/build_tp.txt" 2>&1 ||
+      { grep -E "error|Error" "$OUT/build_tp.txt" | head -40; exit 1; }
+    rm -f "$OUT/build_tp.txt"
+    build/tests/tst_cuda_backend 2>&1 | grep -E "^(Totals|FAIL)|Loc:" | sed "s/^/tst_cuda_backend: /" >> "$LOG"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $CLI run --shape 1531x1207x1409 --backend cuda --strategy auto \
+      --mem 6MB --errors 1 --quiet >> "$LOG" 2>&1; echo "sanitizer --strategy auto exit $?" >> "$LOG"
+    $CLI devices --measure > "$OUT/taper_devices.txt" 2>&1
+    echo "devices --measure exit $?" >> "$LOG"
+    stamp bench out-of-core: auto against auto equal
+    GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-32768} GIGACHECK_BENCH_CAPS=${GIGACHECK_BENCH_CAPS:-4GiB,1GiB} \
+      GIGACHECK_BENCH_STRATEGIES=${GIGACHECK_BENCH_STRATEGIES:-s3} \
+      $CLI bench out-of-core --json "$OUT/taper_ooc.json" > "$OUT/taper_ooc.txt" 2>> "$LOG"
+    echo "bench out-of-core exit $?" >> "$LOG"
+    stamp run --strategy auto at 32768 under 4 GiB: the plan text
+    $CLI run --shape 32768x32768x32768 --backend cuda --strategy auto --mem 4GiB --reference none --errors 1 \
+      > "$OUT/taper_run.txt" 2>&1
+    echo "run --strategy auto exit $?" >> "$LOG"
+    grep -E "Planner|unequal blocks|Verdict|verdict|total: predicted" "$OUT/taper_run.txt" | cut -c1-2500 >> "$LOG"
+    tail -45 "$OUT/taper_ooc.txt"
     ;;
   staging)
     # Issue 13 item 3: block loads packed on the host (--h2d-staging). After build: the GPU test

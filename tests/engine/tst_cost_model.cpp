@@ -396,6 +396,62 @@ private slots:
         QCOMPARE(none.predictedSeconds, plain.predictedSeconds);
     }
 
+    // Fill and drain overlap nothing: on a compute-bound schedule at one flat GEMM rate, with a
+    // cost per op (so that the fill is not simply cut into many thin k steps) and a slow link,
+    // thinner first and last blocks shorten them for little: the planner tapers the ends, says so,
+    // predicts less than its best equal blocks, and re-simulating its plan gives its prediction;
+    // taperEnds = false keeps equal blocks.
+    void plannerTapersTheEndsWhereThatIsFaster()
+    {
+        CostModel m = flatModel(1, 0.02, 0.02, 1000);
+        m.opLatencySeconds = 1e-3;  // a cost per op: fill is not simply cut into many thin k steps
+        const std::vector<StrategyKind> all = {StrategyKind::S2, StrategyKind::S3};
+        const std::uint64_t cap = bytesForBlocks(StrategyKind::S3, Precision::F32, true, 512, 1024, 512);
+        const Shape shape{1024, 1024, 1024};
+        const PlannerChoice equal = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32", {}, false);
+        QVERIFY(!equal.plan.tapered());
+        QVERIFY(std::none_of(equal.candidates.begin(), equal.candidates.end(), [](const PlanCandidate& c) { return c.tapered(); }));
+        const PlannerChoice tapered = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32");
+        QVERIFY2(tapered.plan.tapered(), tapered.plan.explanation.c_str());
+        QVERIFY(tapered.predictedSeconds < equal.predictedSeconds);
+        QCOMPARE(predictSchedule(buildSchedule(tapered.plan, false), m, "f32", 4).totalSeconds, tapered.predictedSeconds);
+        QVERIFY(tapered.plan.bytesNeeded <= cap);
+        QCOMPARE(validateSchedule(buildSchedule(tapered.plan, false)), std::string());
+        const PlanCandidate& chosen = tapered.candidates.front();
+        QVERIFY(chosen.tapered());
+        QCOMPARE(chosen.splitM, tapered.plan.splitM);
+        QCOMPARE(chosen.splitQ, tapered.plan.splitQ);
+        for (const PlanCandidate& k : tapered.candidates)
+            if (k.predictedSeconds >= 0)
+                QVERIFY(k.predictedSeconds >= k.lowerBoundSeconds * (1 - 1e-9));  // tapered bounds too
+        // The fill (the first loads) is what shrank.
+        const FillDrain thin = fillDrainOf(predictSchedule(buildSchedule(tapered.plan, false), m, "f32", 4).spans);
+        const FillDrain wide = fillDrainOf(predictSchedule(buildSchedule(equal.plan, false), m, "f32", 4).spans);
+        QVERIFY(thin.fillSeconds + thin.drainSeconds < wide.fillSeconds + wide.drainSeconds);
+        const QString text = test::qs(tapered.plan.explanation);
+        QVERIFY2(text.contains(QStringLiteral("with tapered ends")) && text.contains(QStringLiteral("with equal blocks")),
+                 qPrintable(text));
+        QVERIFY2(test::qs(equal.plan.explanation).contains(QStringLiteral("Blocks are equal")),
+                 qPrintable(test::qs(equal.plan.explanation)));
+        // The record keeps the unequal blocks; a reader refuses starts that do not cut C.
+        RunRecord r;
+        r.config.shape = shape;
+        r.config.memCapBytes = cap;
+        r.plan = withTaperedEnds(equal.plan, 64, 64);
+        QVERIFY(!r.plan.rowStarts.empty() && !r.plan.colStarts.empty());
+        const RunRecord back = recordFromJson(toJson(r));
+        QVERIFY(back.plan.rowStarts == r.plan.rowStarts);
+        QVERIFY(back.plan.colStarts == r.plan.colStarts);
+        QCOMPARE(back.plan.rowsOf(0), std::int64_t(64));
+        QVERIFY(test::qs(formatReport(back)).contains(QStringLiteral("unequal blocks (tapered ends)")));
+        RunRecord bad = r;
+        bad.plan.rowStarts.back() = shape.m;  // an empty last block
+        QVERIFY_THROWS_EXCEPTION(InputError, recordFromJson(toJson(bad)));
+        bad = r;
+        bad.plan.colStarts.pop_back();  // fewer starts than blocks
+        QVERIFY_THROWS_EXCEPTION(InputError, recordFromJson(toJson(bad)));
+    }
+
     void plannerHandlesTheBenchShapes_data()
     {
         QTest::addColumn<qint64>("n");

@@ -95,6 +95,8 @@ private slots:
     void failureInAQueueThread();
     void refusesPlanOverCap();
     void executesAScheduleDirectly();
+    void executesTaperedPlans_data();
+    void executesTaperedPlans();
     void deviceInfo();
     void deviceNumbersAreCheckedWithAReason();
 };
@@ -276,6 +278,91 @@ void TestCpuBackend::executesAScheduleDirectly()
         for (std::int64_t j = 0; j < 90; ++j) {
             double ref = 0;
             for (std::int64_t k = 0; k < 50; ++k)
+                ref += a.at(i, k) * b.at(k, j);
+            QVERIFY2(std::abs(c.at(i, j) - ref) < 1e-10, qPrintable(QStringLiteral("%1,%2").arg(i).arg(j)));
+        }
+}
+
+void TestCpuBackend::executesTaperedPlans_data()
+{
+    QTest::addColumn<int>("strategy");
+    for (StrategyKind k : {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
+        QTest::newRow(std::string(toString(k)).c_str()) << int(k);
+}
+
+// The planner's unequal blocks (thin first and last block rows and columns): every strategy's
+// schedule validates, covers C exactly once, and the product comes out right with a fault in a
+// thin block corrected there, in C's own coordinates.
+void TestCpuBackend::executesTaperedPlans()
+{
+    QFETCH(int, strategy);
+    const Shape shape{101, 47, 95};
+    const StrategyKind kind = StrategyKind(strategy);
+    const Plan equal = makePlan(shape, Precision::F64, kind, bytesForBlocks(kind, Precision::F64, true, 40, 24, 40), true);
+    const Plan plan = withTaperedEnds(equal, 12, 16);
+    QVERIFY(plan.tapered());
+    QCOMPARE(plan.rowsOf(0), std::int64_t(12));
+    QCOMPARE(plan.rowsOf(plan.splitM - 1), std::int64_t(12));
+    QCOMPARE(plan.colsOf(0), std::int64_t(16));
+    QCOMPARE(plan.colsOf(plan.splitQ - 1), std::int64_t(16));
+    QCOMPARE(plan.bytesNeeded, equal.bytesNeeded);  // the buffers are the equal plan's
+    std::int64_t rows = 0, cols = 0;
+    for (int i = 0; i < plan.splitM; ++i) {
+        QCOMPARE(plan.rowOffset(i), rows);
+        QVERIFY(plan.rowsOf(i) >= 1 && plan.rowsOf(i) <= plan.blockM);
+        QCOMPARE(plan.rowBlockOf(rows), i);
+        QCOMPARE(plan.rowBlockOf(rows + plan.rowsOf(i) - 1), i);
+        rows += plan.rowsOf(i);
+    }
+    for (int j = 0; j < plan.splitQ; ++j) {
+        QCOMPARE(plan.colOffset(j), cols);
+        QVERIFY(plan.colsOf(j) >= 1 && plan.colsOf(j) <= plan.blockQ);
+        QCOMPARE(plan.colBlockOf(cols), j);
+        cols += plan.colsOf(j);
+    }
+    QCOMPARE(rows, shape.m);
+    QCOMPARE(cols, shape.q);
+
+    const GemmSchedule s = buildSchedule(plan);
+    QCOMPARE(validateSchedule(s), std::string());
+    FaultSpec spec;
+    spec.at.push_back({5, 60, 7.0, {}});  // row 5: the thin first block row
+    FaultPlan faults = planFaults(spec, plan, 1.0);
+    QCOMPARE(faults.injections.size(), std::size_t(1));
+    QCOMPARE(faults.injections[0].block.i, 0);
+    QCOMPARE(faults.injections[0].block.j, plan.colBlockOf(60));
+    QCOMPARE(faults.injections[0].localCol, 60 - plan.colOffset(plan.colBlockOf(60)));
+    HostMatrix a(Precision::F64, shape.m, shape.n), b(Precision::F64, shape.n, shape.q), c(Precision::F64, shape.m, shape.q);
+    fillRandom(a, Distribution::Normal, 3, 1);
+    fillRandom(b, Distribution::Normal, 3, 2);
+    blocked_gemm::Inputs inputs;
+    inputs.plan = plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.faults = &faults;
+    ExecutionRequest req;
+    req.schedule = &s;
+    req.inputs = &inputs;
+    const ExecutionResult res = makeCpuBackend()->execute(req);
+    QVERIFY(res.peakBufferBytes <= plan.bytesNeeded);
+    int corrected = 0;
+    for (const VerifyEvent& v : res.verifications) {
+        QCOMPARE(v.rowOffset, plan.rowOffset(v.block.i));
+        QCOMPARE(v.colOffset, plan.colOffset(v.block.j));
+        if (v.result.verdict == Verdict::Corrected) {
+            ++corrected;
+            QCOMPARE(v.rowOffset + v.result.corrections[0].row, std::int64_t(5));
+            QCOMPARE(v.colOffset + v.result.corrections[0].col, std::int64_t(60));
+        } else {
+            QVERIFY(v.result.verdict == Verdict::Clean);
+        }
+    }
+    QCOMPARE(corrected, 1);
+    for (std::int64_t i = 0; i < shape.m; ++i)
+        for (std::int64_t j = 0; j < shape.q; ++j) {
+            double ref = 0;
+            for (std::int64_t k = 0; k < shape.n; ++k)
                 ref += a.at(i, k) * b.at(k, j);
             QVERIFY2(std::abs(c.at(i, j) - ref) < 1e-10, qPrintable(QStringLiteral("%1,%2").arg(i).arg(j)));
         }

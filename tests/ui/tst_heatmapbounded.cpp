@@ -85,6 +85,26 @@ private slots:
         QCOMPARE(gridLineOffsets(block, count, extent, lo, hi, pixelsPerUnit, HeatmapOverlay::kMinGridSpacing), expected);
     }
 
+    // Unequal blocks (the planner's tapered ends): the starts inside the view, thinned to the
+    // pixels, and a million of them cost as many steps as lines drawn.
+    void unequalBlocksDrawTheirOwnBoundaries()
+    {
+        const std::vector<std::int64_t> tapered{0, 256, 1280, 2304, 3328};  // ends of 256, blocks of 1024
+        QCOMPARE(gridLineOffsetsAt(tapered, 0, 3584, 0.2, HeatmapOverlay::kMinGridSpacing),
+                 (std::vector<std::int64_t>{256, 1280, 2304, 3328}));
+        QCOMPARE(gridLineOffsetsAt(tapered, 1000, 2400, 1.0, HeatmapOverlay::kMinGridSpacing),
+                 (std::vector<std::int64_t>{1280, 2304}));
+        QCOMPARE(gridLineOffsetsAt({0}, 0, 100, 1.0, HeatmapOverlay::kMinGridSpacing), std::vector<std::int64_t>{});
+        std::vector<std::int64_t> many(1'000'000);
+        for (std::size_t i = 0; i < many.size(); ++i)
+            many[i] = std::int64_t(i);
+        const auto lines = gridLineOffsetsAt(many, 0, 1e6, 1000.0 / 1e6, HeatmapOverlay::kMinGridSpacing);
+        QVERIFY2(lines.size() <= 1000 / HeatmapOverlay::kMinGridSpacing + 2, qPrintable(QString::number(lines.size())));
+        QVERIFY(lines.size() >= 200);
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            QVERIFY(double(lines[i] - lines[i - 1]) * 1000.0 / 1e6 >= HeatmapOverlay::kMinGridSpacing - 1e-9);
+    }
+
     void absurdSplitsGiveAtMostAPixelsWorthOfLines_data()
     {
         QTest::addColumn<qlonglong>("extent");

@@ -2,6 +2,9 @@
 
 #include "plotstyle.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace gigacheck::ui {
 
 namespace {
@@ -83,6 +86,24 @@ std::vector<std::int64_t> gridLineOffsets(std::int64_t blockSize, std::int64_t c
     return offsets;
 }
 
+std::vector<std::int64_t> gridLineOffsetsAt(const std::vector<std::int64_t>& starts, double lo, double hi,
+                                            double pixelsPerUnit, double minSpacing)
+{
+    std::vector<std::int64_t> offsets;
+    if (starts.size() < 2 || !(pixelsPerUnit > 0) || !(hi > lo))
+        return offsets;
+    const double gap = minSpacing / pixelsPerUnit;  // matrix units between two lines
+    double from = std::max(lo, 1.0);
+    for (;;) {
+        const auto it = std::lower_bound(starts.begin() + 1, starts.end(), std::int64_t(std::ceil(from)));
+        if (it == starts.end() || double(*it) > hi)
+            break;
+        offsets.push_back(*it);
+        from = double(*it) + std::max(gap, 1.0);
+    }
+    return offsets;
+}
+
 HeatmapOverlay::HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer)
     : QCPLayerable(plot, layer), x_(xAxis), y_(yAxis)
 {
@@ -141,12 +162,16 @@ void HeatmapOverlay::drawGrid(QCPPainter* painter) const
                                               : mParentPlot->palette().color(QPalette::WindowText);
     line.setAlpha(150);
     painter->setPen(QPen(line, 1, Qt::DashLine));
-    // Only the boundaries inside the view, at least kMinGridSpacing pixels apart.
-    auto drawLines = [&](std::int64_t blockSize, int count, std::int64_t extent, QCPAxis* axis, bool vertical) {
+    // Only the boundaries inside the view, at least kMinGridSpacing pixels apart: equal blocks (the
+    // last taking the remainder) or the planner's unequal ones.
+    auto drawLines = [&](const std::vector<std::int64_t>& starts, std::int64_t blockSize, int count, std::int64_t extent,
+                         QCPAxis* axis, bool vertical) {
         const QCPRange range = axis->range();
         const double pixelsPerUnit = std::abs(axis->coordToPixel(1) - axis->coordToPixel(0));
-        for (const std::int64_t offset : gridLineOffsets(blockSize, count, extent, range.lower, range.upper, pixelsPerUnit,
-                                                         kMinGridSpacing)) {
+        const std::vector<std::int64_t> offsets =
+            starts.empty() ? gridLineOffsets(blockSize, count, extent, range.lower, range.upper, pixelsPerUnit, kMinGridSpacing)
+                           : gridLineOffsetsAt(starts, range.lower, range.upper, pixelsPerUnit, kMinGridSpacing);
+        for (const std::int64_t offset : offsets) {
             const double p = axis->coordToPixel(double(offset));
             if (vertical && p >= r.left() && p <= r.right())
                 painter->drawLine(QLineF(p, r.top(), p, r.bottom()));
@@ -154,8 +179,8 @@ void HeatmapOverlay::drawGrid(QCPPainter* painter) const
                 painter->drawLine(QLineF(r.left(), p, r.right(), p));
         }
     };
-    drawLines(plan_->blockQ, plan_->splitQ, plan_->shape.q, x_, true);
-    drawLines(plan_->blockM, plan_->splitM, plan_->shape.m, y_, false);
+    drawLines(plan_->colStarts, plan_->blockQ, plan_->splitQ, plan_->shape.q, x_, true);
+    drawLines(plan_->rowStarts, plan_->blockM, plan_->splitM, plan_->shape.m, y_, false);
 }
 
 void HeatmapOverlay::drawStep(QCPPainter* painter) const

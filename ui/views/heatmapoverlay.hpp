@@ -25,6 +25,12 @@ namespace gigacheck::ui {
 std::vector<std::int64_t> gridLineOffsets(std::int64_t blockSize, std::int64_t count, std::int64_t extent, double lo,
                                           double hi, double pixelsPerUnit, double minSpacing);
 
+// The same for unequal blocks (a plan's rowStarts / colStarts): the starts after the first inside
+// [lo, hi], each at least minSpacing pixels after the previous line drawn (binary searches: as
+// many steps as lines drawn, whatever the number of blocks).
+std::vector<std::int64_t> gridLineOffsetsAt(const std::vector<std::int64_t>& starts, double lo, double hi,
+                                            double pixelsPerUnit, double minSpacing);
+
 class HeatmapOverlay : public QCPLayerable {
     Q_OBJECT
 public:

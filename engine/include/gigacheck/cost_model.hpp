@@ -107,6 +107,11 @@ struct PlanCandidate {
     double lowerBoundSeconds = 0;  // max(compute, H2D, D2H) sums: no overlap can beat it
     double predictedSeconds = -1;  // simulated; < 0 when the bound already ruled it out
     bool fewestProducts = false;   // makePlan's choice for this strategy
+    // Tapered ends (withTaperedEnds): the equal-block candidate of splits baseSplitM x splitN x
+    // baseSplitQ with first and last block rows of endRows and columns of endCols (0: equal).
+    int baseSplitM = 0, baseSplitQ = 0;
+    std::int64_t endRows = 0, endCols = 0;
+    bool tapered() const { return endRows > 0 || endCols > 0; }
 };
 struct PlannerChoice {
     Plan plan;                 // its explanation tells the candidates and why this one
@@ -130,8 +135,14 @@ inline constexpr int kPlannerMaxSimulations = 96;
 // them, and the fastest of those kept.
 using GemmRateProbe = std::function<double(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k)>;
 inline constexpr int kPlannerProbedCandidates = 3;
+//
+// Tapered ends (taperEnds): the best kPlannerTaperedBases equal-block predictions are predicted
+// again with thinner first and last block rows and/or columns (half and a quarter of a block, a
+// multiple of 64): the first product's loads and the last block's store, which overlap nothing,
+// shrink, at the price of more, smaller products and reloads. Kept where predicted faster.
+inline constexpr int kPlannerTaperedBases = 3;
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe = {});
+                                const GemmRateProbe& probe = {}, bool taperEnds = true);
 
 }  // namespace gigacheck

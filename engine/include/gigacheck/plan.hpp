@@ -22,7 +22,7 @@ struct Plan {
     bool abft = true;
     std::uint64_t capBytes = 0;  // the memory cap the plan was made for
     int splitM = 1, splitN = 1, splitQ = 1;
-    std::int64_t blockM = 0, blockN = 0, blockQ = 0;  // largest block extents (edge blocks are smaller)
+    std::int64_t blockM = 0, blockN = 0, blockQ = 0;  // largest block extents (other blocks may be smaller)
     std::vector<BufferSpec> buffers;
     std::size_t bytesNeeded = 0;  // sum of buffers
     std::string explanation;       // one paragraph for reports and the GUI
@@ -36,7 +36,23 @@ struct Plan {
     std::int64_t rowOffset(int i) const;
     std::int64_t colOffset(int j) const;
     std::int64_t depthOffset(int k) const;
+    // The block row / column holding a row / column of C.
+    int rowBlockOf(std::int64_t row) const;
+    int colBlockOf(std::int64_t col) const;
+    bool tapered() const { return !rowStarts.empty() || !colStarts.empty(); }
+
+    // Unequal blocks (the planner's tapered ends, issue 13): where each block row / column of C
+    // starts (size splitM / splitQ, first 0, ascending, no block above blockM / blockQ). Empty:
+    // equal blocks of blockM / blockQ, the last taking the remainder.
+    std::vector<std::int64_t> rowStarts, colStarts;
 };
+
+// The plan with thinner first and last block rows (endRows > 0) and columns (endCols > 0): the
+// first product's loads (fill) and the last block's store (drain) shrink; the blocks between
+// are equal and no larger than the plan's, so the buffers and the cap stay as they are. Returns
+// the plan unchanged along a dimension where the ends leave nothing between them or are not
+// thinner than its blocks.
+Plan withTaperedEnds(const Plan& plan, std::int64_t endRows, std::int64_t endCols);
 
 // Chooses splits and block sizes so that the strategy's buffers fit in capBytes, preferring the
 // fewest block products (largest blocks) and then the fewest bytes copied. Strategy None requires

@@ -179,8 +179,8 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
         if (cap == 0)
             cap = device.backend == BackendKind::Cuda && device.memoryBytes ? device.memoryBytes : 1ull << 30;
         const Plan plan = makePlan(s, p, k, cap, true);
-        const std::int64_t rows = s.m - std::int64_t(plan.splitM - 1) * plan.blockM;
-        const std::int64_t cols = s.q - std::int64_t(plan.splitQ - 1) * plan.blockQ;
+        const std::int64_t rows = plan.rowsOf(plan.splitM - 1);
+        const std::int64_t cols = plan.colsOf(plan.splitQ - 1);
         const bool checksums = c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any;
         if (c.inject && checksums && c.faultsPerRun > std::min(rows, cols))
             throw InputError(std::to_string(c.faultsPerRun) + " checksum faults per run do not fit: under " +

@@ -61,16 +61,11 @@ private:
     std::uint64_t state_;
 };
 
-// Block extents from the plan's fields (block i covers rows [i*blockM, min(m, (i+1)*blockM))),
-// so that fault planning does not depend on the plan module's code.
+// Block extents and offsets as the plan gives them (equal blocks, or the planner's tapered ends).
 struct Blocking {
     const Plan& plan;
-    static std::int64_t extent(std::int64_t total, std::int64_t block, int index)
-    {
-        return std::max<std::int64_t>(0, std::min(total - index * block, block));
-    }
-    std::int64_t rows(int i) const { return extent(plan.shape.m, plan.blockM, i); }
-    std::int64_t cols(int j) const { return extent(plan.shape.q, plan.blockQ, j); }
+    std::int64_t rows(int i) const { return plan.rowsOf(i); }
+    std::int64_t cols(int j) const { return plan.colsOf(j); }
 };
 
 std::string blockName(const BlockIndex& b)
@@ -85,7 +80,8 @@ void checkPlan(const Plan& plan)
         throw InputError("cannot plan faults for an empty product (" + std::to_string(s.m) + " x " +
                          std::to_string(s.n) + " x " + std::to_string(s.q) + ")");
     if (plan.splitM < 1 || plan.splitN < 1 || plan.splitQ < 1 || plan.blockM < 1 || plan.blockQ < 1 ||
-        plan.blockM * plan.splitM < s.m || plan.blockQ * plan.splitQ < s.q)
+        plan.rowOffset(plan.splitM - 1) + plan.rowsOf(plan.splitM - 1) < s.m ||
+        plan.colOffset(plan.splitQ - 1) + plan.colsOf(plan.splitQ - 1) < s.q)
         throw InputError("cannot plan faults: the plan's blocking does not cover C");
 }
 
@@ -195,8 +191,8 @@ FaultPlan planFaults(const FaultSpec& spec, const Plan& plan, double typicalMagn
         inj.target = target;
         const bool checksumRow = localRow == blocking.rows(b.i);
         const bool checksumCol = localCol == blocking.cols(b.j);
-        inj.globalRow = checksumRow ? -1 : std::int64_t(b.i) * plan.blockM + localRow;
-        inj.globalCol = checksumCol ? -1 : std::int64_t(b.j) * plan.blockQ + localCol;
+        inj.globalRow = checksumRow ? -1 : plan.rowOffset(b.i) + localRow;
+        inj.globalCol = checksumCol ? -1 : plan.colOffset(b.j) + localCol;
         inj.model = spec.model;
         inj.bit = bit;
         inj.delta = spec.model == FaultModel::Delta ? randomDelta(rng, typicalMagnitude) : 0.0;
@@ -232,8 +228,8 @@ FaultPlan planFaults(const FaultSpec& spec, const Plan& plan, double typicalMagn
             throw InputError("fault at (" + std::to_string(at.row) + ", " + std::to_string(at.col) + "): step " +
                              std::to_string(step) + " does not exist (the plan has " +
                              std::to_string(plan.splitN) + " k step" + (plan.splitN == 1 ? "" : "s") + ")");
-        const BlockIndex b{int(at.row / plan.blockM), int(at.col / plan.blockQ), step};
-        Injection inj = makeInjection(b, at.row % plan.blockM, at.col % plan.blockQ, FaultTarget::Result);
+        const BlockIndex b{plan.rowBlockOf(at.row), plan.colBlockOf(at.col), step};
+        Injection inj = makeInjection(b, at.row - plan.rowOffset(b.i), at.col - plan.colOffset(b.j), FaultTarget::Result);
         if (at.delta) {  // an explicit delta makes it a delta fault whatever the spec's model
             inj.model = FaultModel::Delta;
             inj.delta = *at.delta;

@@ -433,11 +433,9 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                 }
                 out << "." << std::flush;
             }
-            // The planner's choice (strategy and blocking) run beside them.
-            try {
-                const PlannerChoice choice = planWithCostModel(
-                    {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
-                    cap, true, model, "f32", gemmRateProbeOn(backend->device().index));
+            // The planner's choice (strategy and blocking) run beside them; when it tapered the ends,
+            // its choice among equal blocks too (label "auto equal"), in the same process.
+            const auto runAuto = [&](const PlannerChoice& choice, const std::string& label) {
                 const StrategyRun r = runPlan(*backend, choice.plan, choice.model, a, b, c);
                 const double error = r.predictedSeconds / r.seconds - 1;
                 const std::string chosen = std::string(toString(choice.plan.strategy)) + " " + r.splits +
@@ -446,23 +444,34 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                 const double gflops = flops / r.seconds / 1e9;
                 best = std::max(best, gflops);
                 const Bound bound = boundOf(r, flops, inCore, h2d, d2h);
-                t.add({std::to_string(n), capName, "auto: " + std::string(toString(choice.plan.strategy)), r.splits,
+                t.add({std::to_string(n), capName, label + ": " + std::string(toString(choice.plan.strategy)), r.splits,
                        fixed(r.seconds, 3), fixed(gflops, 0), percent(gflops / inCore), percent(gflops / xtBest),
                        percent(bound.inCoreSeconds / r.seconds), percent(bound.seconds / r.seconds), bound.by,
                        r.notClean ? std::to_string(r.notClean) + " NOT clean" : "clean", bound.verdict(r.seconds)});
-                p.add({std::to_string(n), capName, "auto: " + chosen, r.splits, fixed(r.seconds, 3),
+                p.add({std::to_string(n), capName, label + ": " + chosen, r.splits, fixed(r.seconds, 3),
                        fixed(r.predictedSeconds, 3), percent(error), fillDrainText(r), h2dBusyText(r),
                        std::string(std::abs(error) <= 0.1 ? "<=10%: met" : "<=10%: MISSED") + "; best measured " +
                            bestName + " " + fixed(std::min(bestMeasured, r.seconds), 3) + " s" +
                            (r.seconds <= bestMeasured ? " (auto is best)" : " (auto " + percent(r.seconds / bestMeasured - 1) + " slower)")});
-                rows.push_back({{"n", n}, {"cap", capName}, {"strategy", "auto"}, {"chosen", chosen},
+                rows.push_back({{"n", n}, {"cap", capName}, {"strategy", label}, {"chosen", chosen},
                                 {"h2d_staging", toString(r.staging)},
                                 {"splits", r.splits}, {"seconds", r.seconds}, {"predicted_seconds", r.predictedSeconds},
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"bound_seconds", bound.seconds}, {"block_gemm_seconds", r.blockGemmSeconds},
                                 {"best_measured", bestName}, {"best_measured_seconds", bestMeasured},
                                 {"explanation", choice.plan.explanation}});
-                addBreakdown(n, capName, "auto: " + std::string(toString(choice.plan.strategy)), r, rows.back());
+                addBreakdown(n, capName, label + ": " + std::string(toString(choice.plan.strategy)), r, rows.back());
+            };
+            try {
+                const PlannerChoice choice = planWithCostModel(
+                    {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
+                    cap, true, model, "f32", gemmRateProbeOn(backend->device().index));
+                runAuto(choice, "auto");
+                if (choice.plan.tapered())
+                    runAuto(planWithCostModel({n, n, n}, Precision::F32,
+                                              {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}, cap,
+                                              true, model, "f32", gemmRateProbeOn(backend->device().index), false),
+                            "auto equal");
             } catch (const InputError& e) {
                 p.add({std::to_string(n), capName, "auto", "no plan: " + std::string(e.what())});
             }

@@ -86,12 +86,77 @@ InputError tooManyProducts(const Shape& shape, std::uint64_t capBytes, double pr
 
 }  // namespace
 
-std::int64_t Plan::rowsOf(int i) const { return extentOf(shape.m, blockM, i); }
-std::int64_t Plan::colsOf(int j) const { return extentOf(shape.q, blockQ, j); }
+namespace {
+
+// Extent of block `index` of a cut given by its starts (empty: equal blocks of `block`).
+std::int64_t extentAt(const std::vector<std::int64_t>& starts, std::int64_t total, std::int64_t block, int index)
+{
+    if (starts.empty())
+        return extentOf(total, block, index);
+    if (index < 0 || std::size_t(index) >= starts.size())
+        return 0;
+    const std::int64_t end = std::size_t(index) + 1 < starts.size() ? starts[std::size_t(index) + 1] : total;
+    return end - starts[std::size_t(index)];
+}
+
+std::int64_t offsetAt(const std::vector<std::int64_t>& starts, std::int64_t block, int index)
+{
+    if (starts.empty() || index < 0)
+        return std::int64_t(index) * block;
+    return std::size_t(index) < starts.size() ? starts[std::size_t(index)] : starts.back();
+}
+
+int blockAt(const std::vector<std::int64_t>& starts, std::int64_t block, std::int64_t at)
+{
+    if (starts.empty())
+        return block > 0 ? int(at / block) : 0;
+    const auto after = std::upper_bound(starts.begin(), starts.end(), at);
+    return after == starts.begin() ? 0 : int(after - starts.begin() - 1);
+}
+
+// Starts of a cut of `total` with ends of `end` and equal blocks of at most `block` between them
+// (empty when that is no cut of ends thinner than the blocks).
+std::vector<std::int64_t> taperedStarts(std::int64_t total, std::int64_t block, std::int64_t end)
+{
+    std::vector<std::int64_t> starts;
+    if (end <= 0 || end >= block || total - 2 * end <= 0)
+        return starts;
+    const std::int64_t middle = total - 2 * end;
+    const std::int64_t count = (middle + block - 1) / block;
+    const std::int64_t each = (middle + count - 1) / count;
+    starts.push_back(0);
+    for (std::int64_t at = end; at < end + middle; at += each)
+        starts.push_back(at);
+    starts.push_back(end + middle);
+    return starts;
+}
+
+}  // namespace
+
+std::int64_t Plan::rowsOf(int i) const { return extentAt(rowStarts, shape.m, blockM, i); }
+std::int64_t Plan::colsOf(int j) const { return extentAt(colStarts, shape.q, blockQ, j); }
 std::int64_t Plan::depthOf(int k) const { return extentOf(shape.n, blockN, k); }
-std::int64_t Plan::rowOffset(int i) const { return std::int64_t(i) * blockM; }
-std::int64_t Plan::colOffset(int j) const { return std::int64_t(j) * blockQ; }
+std::int64_t Plan::rowOffset(int i) const { return offsetAt(rowStarts, blockM, i); }
+std::int64_t Plan::colOffset(int j) const { return offsetAt(colStarts, blockQ, j); }
 std::int64_t Plan::depthOffset(int k) const { return std::int64_t(k) * blockN; }
+int Plan::rowBlockOf(std::int64_t row) const { return blockAt(rowStarts, blockM, row); }
+int Plan::colBlockOf(std::int64_t col) const { return blockAt(colStarts, blockQ, col); }
+
+Plan withTaperedEnds(const Plan& plan, std::int64_t endRows, std::int64_t endCols)
+{
+    Plan tapered = plan;
+    if (plan.strategy == StrategyKind::None || plan.tapered())
+        return tapered;
+    if (std::vector<std::int64_t> rows = taperedStarts(plan.shape.m, plan.blockM, endRows); !rows.empty()) {
+        tapered.splitM = int(rows.size());
+        tapered.rowStarts = std::move(rows);
+    }
+    if (std::vector<std::int64_t> cols = taperedStarts(plan.shape.q, plan.blockQ, endCols); !cols.empty()) {
+        tapered.splitQ = int(cols.size());
+        tapered.colStarts = std::move(cols);
+    }
+    return tapered;
+}
 
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
                            std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ)

@@ -55,6 +55,18 @@ std::string splitsText(int m, int n, int q)
     return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(q);
 }
 
+// "3x2x3", with the tapered ends where there are some: "5x2x5 (ends 2752 x 2752)".
+std::string candidateText(const PlanCandidate& c)
+{
+    std::string text = splitsText(c.splitM, c.splitN, c.splitQ);
+    if (c.tapered())
+        text += " (ends " + (c.endRows ? std::to_string(c.endRows) : std::string("equal")) + " x " +
+                (c.endCols ? std::to_string(c.endCols) : std::string("equal")) + ")";
+    return text;
+}
+
+std::int64_t roundUpTo64(double x) { return std::max<std::int64_t>(64, (std::int64_t(std::ceil(x)) + 63) / 64 * 64); }
+
 std::string seconds(double s)
 {
     std::ostringstream o;
@@ -118,6 +130,26 @@ double lowerBound(const Context& c, StrategyKind strategy, int sm, int sn, int s
     return std::max({fill + compute + drain, h2d, d2h});
 }
 
+// The same bound for any plan, block by block (the tapered candidates: few blocks, unequal ones).
+double lowerBound(const Context& c, const Plan& plan)
+{
+    double compute = 0, h2d = 0, d2h = 0;
+    for (int i = 0; i < plan.splitM; ++i)
+        for (int j = 0; j < plan.splitQ; ++j) {
+            const bool loadsA = plan.strategy != StrategyKind::S4 || j % 2 == 0;  // S4: one A load per pair
+            for (int k = 0; k < plan.splitN; ++k) {
+                compute += productSeconds(c, plan.rowsOf(i), plan.colsOf(j), plan.depthOf(k));
+                h2d += (loadsA ? copySeconds(c, Queue::H2D, plan.rowsOf(i), plan.depthOf(k)) : 0.0) +
+                       copySeconds(c, Queue::H2D, plan.depthOf(k), plan.colsOf(j));
+            }
+            d2h += copySeconds(c, Queue::D2H, plan.rowsOf(i), plan.colsOf(j));
+        }
+    const double fill = copySeconds(c, Queue::H2D, plan.rowsOf(0), plan.depthOf(0)) +
+                        copySeconds(c, Queue::H2D, plan.depthOf(0), plan.colsOf(0));
+    const double drain = copySeconds(c, Queue::D2H, plan.rowsOf(plan.splitM - 1), plan.colsOf(plan.splitQ - 1));
+    return std::max({fill + compute + drain, h2d, d2h});
+}
+
 std::string planSentence(const Plan& plan)
 {
     std::ostringstream o;
@@ -176,8 +208,15 @@ Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strate
 
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe)
+                                const GemmRateProbe& probe, bool taperEnds)
 {
+    // A candidate's plan: its splits, or its equal-block base with the tapered ends.
+    const auto planOf = [&](const PlanCandidate& c) {
+        if (!c.tapered())
+            return planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ);
+        return withTaperedEnds(planWithSplits(shape, precision, c.strategy, capBytes, abft, c.baseSplitM, c.splitN, c.baseSplitQ),
+                               c.endRows, c.endCols);
+    };
     const Context context{shape, precision, abft, model, gemmKind, elementSize(precision)};
     std::vector<PlanCandidate> candidates;
     std::string refusals;
@@ -257,6 +296,54 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
             bestPrediction = std::move(prediction);
         }
     }
+    // Tapered ends on the best equal-block predictions (fill and drain shrink; more products).
+    if (taperEnds && choice.plan.blockM != 0) {
+        std::vector<const PlanCandidate*> bases;
+        for (const PlanCandidate& c : candidates)
+            if (c.predictedSeconds >= 0 && c.strategy != StrategyKind::None)
+                bases.push_back(&c);
+        std::sort(bases.begin(), bases.end(),
+                  [](const PlanCandidate* a, const PlanCandidate* b) { return a->predictedSeconds < b->predictedSeconds; });
+        bases.resize(std::min<std::size_t>(bases.size(), kPlannerTaperedBases));
+        std::vector<PlanCandidate> tapered;
+        for (const PlanCandidate* base : bases) {
+            const Plan equal = planOf(*base);
+            for (const double fraction : {0.5, 0.25}) {
+                for (const int ends : {1, 2, 3}) {  // rows, columns, both
+                    const std::int64_t endRows = (ends & 1) && equal.splitM >= 2 ? roundUpTo64(double(equal.blockM) * fraction) : 0;
+                    const std::int64_t endCols = (ends & 2) && equal.splitQ >= 2 ? roundUpTo64(double(equal.blockQ) * fraction) : 0;
+                    Plan plan = withTaperedEnds(equal, endRows, endCols);
+                    if (!plan.tapered() || std::int64_t(plan.productCount()) > kMaxSimulatedProducts)
+                        continue;
+                    PlanCandidate c = *base;
+                    c.fewestProducts = false;
+                    c.baseSplitM = base->splitM;
+                    c.baseSplitQ = base->splitQ;
+                    c.endRows = plan.rowStarts.empty() ? 0 : endRows;
+                    c.endCols = plan.colStarts.empty() ? 0 : endCols;
+                    c.splitM = plan.splitM;
+                    c.splitQ = plan.splitQ;
+                    c.lowerBoundSeconds = lowerBound(context, plan);
+                    const bool seen = std::any_of(tapered.begin(), tapered.end(), [&](const PlanCandidate& t) {
+                        return t.strategy == c.strategy && t.baseSplitM == c.baseSplitM && t.splitN == c.splitN &&
+                               t.baseSplitQ == c.baseSplitQ && t.endRows == c.endRows && t.endCols == c.endCols;
+                    });
+                    if (seen)
+                        continue;
+                    Prediction prediction = predictSchedule(buildSchedule(plan, false), model, gemmKind, context.elem);
+                    c.predictedSeconds = prediction.totalSeconds;
+                    ++simulated;
+                    if (prediction.totalSeconds < best) {
+                        best = prediction.totalSeconds;
+                        choice.plan = std::move(plan);
+                        bestPrediction = std::move(prediction);
+                    }
+                    tapered.push_back(c);
+                }
+            }
+        }
+        candidates.insert(candidates.end(), tapered.begin(), tapered.end());
+    }
     if (choice.plan.blockM == 0) {
         // Every candidate too large to simulate: the one with the smallest bound.
         const PlanCandidate& c = candidates.front();
@@ -278,7 +365,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
         std::set<GemmShape> measured;
         std::ostringstream rates;
         for (const PlanCandidate* c : top) {
-            Plan plan = planWithSplits(shape, precision, c->strategy, capBytes, abft, c->splitM, c->splitN, c->splitQ);
+            Plan plan = planOf(*c);
             GemmSchedule schedule = buildSchedule(plan, false);
             for (const Operation& op : schedule.ops) {
                 if (op.kind != OpKind::Product)
@@ -342,8 +429,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
         }
         if (!bestOf)
             continue;
-        why << " " << toString(s) << " " << splitsText(bestOf->splitM, bestOf->splitN, bestOf->splitQ) << " splits "
-            << seconds(bestOf->predictedSeconds);
+        why << " " << toString(s) << " " << candidateText(*bestOf) << " splits " << seconds(bestOf->predictedSeconds);
         if (fewestOf && fewestOf != bestOf && fewestOf->predictedSeconds >= 0)
             why << " (fewest products " << splitsText(fewestOf->splitM, fewestOf->splitN, fewestOf->splitQ) << ": "
                 << seconds(fewestOf->predictedSeconds) << ")";
@@ -354,8 +440,8 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     const Busy busy = busyOf(bestPrediction);
     const FillDrain ends = fillDrainOf(bestPrediction.spans);
     why << " Chosen: strategy " << toString(p.strategy) << " (" << describe(p.strategy) << "), "
-        << splitsText(p.splitM, p.splitN, p.splitQ) << " splits, predicted " << seconds(best)
-        << ", the smallest prediction";
+        << splitsText(p.splitM, p.splitN, p.splitQ) << " splits" << (p.tapered() ? " with tapered ends" : "")
+        << ", predicted " << seconds(best) << ", the smallest prediction";
     if (!bestPrediction.spans.empty()) {
         const char* bound = busy.compute >= std::max(busy.h2d, busy.d2h) ? "compute" : busy.h2d >= busy.d2h ? "H2D" : "D2H";
         why << " (busy: compute " << seconds(busy.compute) << ", H2D " << seconds(busy.h2d) << ", D2H "
@@ -363,9 +449,24 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
             << seconds(ends.fillSeconds) << " before the first product, drain " << seconds(ends.drainSeconds)
             << " after the last)";
     }
-    why << ". " << planSentence(p)
-        << " Blocks are equal but the last (which takes the remainder): unequal first and last blocks are not "
-           "planned (see plan/README.md).";
+    why << ". " << planSentence(p);
+    double bestEqual = std::numeric_limits<double>::infinity(), bestTapered = bestEqual;
+    for (const PlanCandidate& c : candidates)
+        if (c.predictedSeconds >= 0)
+            (c.tapered() ? bestTapered : bestEqual) = std::min(c.tapered() ? bestTapered : bestEqual, c.predictedSeconds);
+    if (p.tapered())
+        why << " The first and last block " << (p.rowStarts.empty() ? "" : "rows (" + std::to_string(p.rowsOf(0)) + ")")
+            << (!p.rowStarts.empty() && !p.colStarts.empty() ? " and " : "")
+            << (p.colStarts.empty() ? "" : "columns (" + std::to_string(p.colsOf(0)) + ")")
+            << " are thinner than the others, so that the first loads and the last store, which overlap no product, "
+               "are shorter: predicted "
+            << seconds(best) << " against " << seconds(bestEqual) << " with equal blocks.";
+    else if (std::isfinite(bestTapered))
+        why << " Thinner first and last blocks (shorter first loads and last store, more products) were predicted "
+               "no faster (best "
+            << seconds(bestTapered) << ").";
+    else
+        why << " Blocks are equal but the last, which takes the remainder.";
     choice.plan.explanation = why.str();
     return choice;
 }

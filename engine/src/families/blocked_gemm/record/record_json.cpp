@@ -91,20 +91,26 @@ Json write(const Plan& p)
                            {"ld", b.ld},
                            {"bytes", b.bytes}});
     }
-    return {{"shape", write(p.shape)},
-            {"precision", toString(p.precision)},
-            {"strategy", toString(p.strategy)},
-            {"abft", p.abft},
-            {"cap_bytes", p.capBytes},
-            {"split_m", p.splitM},
-            {"split_n", p.splitN},
-            {"split_q", p.splitQ},
-            {"block_m", p.blockM},
-            {"block_n", p.blockN},
-            {"block_q", p.blockQ},
-            {"buffers", buffers},
-            {"bytes_needed", p.bytesNeeded},
-            {"explanation", p.explanation}};
+    Json plan = {{"shape", write(p.shape)},
+                 {"precision", toString(p.precision)},
+                 {"strategy", toString(p.strategy)},
+                 {"abft", p.abft},
+                 {"cap_bytes", p.capBytes},
+                 {"split_m", p.splitM},
+                 {"split_n", p.splitN},
+                 {"split_q", p.splitQ},
+                 {"block_m", p.blockM},
+                 {"block_n", p.blockN},
+                 {"block_q", p.blockQ},
+                 {"buffers", buffers},
+                 {"bytes_needed", p.bytesNeeded},
+                 {"explanation", p.explanation}};
+    // Unequal blocks only (older readers ignore the keys and see equal blocks of block_m / block_q).
+    if (!p.rowStarts.empty())
+        plan["row_starts"] = p.rowStarts;
+    if (!p.colStarts.empty())
+        plan["col_starts"] = p.colStarts;
+    return plan;
 }
 
 Json write(const FaultReport& f)
@@ -219,6 +225,10 @@ Plan readPlan(const Node& n)
     }
     p.bytesNeeded = n.get<std::size_t>("bytes_needed");
     p.explanation = n.getOr<std::string>("explanation", "");
+    if (n.has("row_starts"))
+        p.rowStarts = n.list<std::int64_t>("row_starts");
+    if (n.has("col_starts"))
+        p.colStarts = n.list<std::int64_t>("col_starts");
     return p;
 }
 

@@ -73,6 +73,26 @@ void validateCut(std::int64_t total, int splits, std::int64_t block, const char*
                                                      std::to_string((total + block - 1) / block));
 }
 
+// Unequal blocks (the planner's tapered ends): one start per block, the first at 0, ascending,
+// inside the matrix, no block empty or above the largest extent.
+void validateStarts(const std::vector<std::int64_t>& starts, std::int64_t total, int splits, std::int64_t block,
+                    const char* startsName)
+{
+    const std::string field = std::string("blocked_gemm.plan.") + startsName;
+    inRange(splits, 1, total, field + " (its split)");
+    inRange(block, 1, total, field + " (its block extent)");
+    if (starts.size() != std::size_t(splits))
+        refuse(field, "has " + std::to_string(starts.size()) + " entries for " + std::to_string(splits) + " blocks");
+    if (starts.front() != 0)
+        refuse(field, "does not start at 0");
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        const std::int64_t end = i + 1 < starts.size() ? starts[i + 1] : total;
+        if (end <= starts[i] || end - starts[i] > block)
+            refuse(field + "[" + std::to_string(i) + "]", "makes a block of " + std::to_string(end - starts[i]) +
+                                                              " (each must be 1 to " + std::to_string(block) + ")");
+    }
+}
+
 bool hasPlan(const Plan& p) { return !(p.shape == Shape{}); }
 
 void validatePlan(const Plan& p, const RunConfig& c)
@@ -80,9 +100,15 @@ void validatePlan(const Plan& p, const RunConfig& c)
     validateShape(p.shape, "blocked_gemm.plan.shape");
     if (!(p.shape == c.shape))
         refuse("blocked_gemm.plan.shape", "differs from blocked_gemm.config.shape");
-    validateCut(p.shape.m, p.splitM, p.blockM, "split_m", "block_m");
+    if (p.rowStarts.empty())
+        validateCut(p.shape.m, p.splitM, p.blockM, "split_m", "block_m");
+    else
+        validateStarts(p.rowStarts, p.shape.m, p.splitM, p.blockM, "row_starts");
     validateCut(p.shape.n, p.splitN, p.blockN, "split_n", "block_n");
-    validateCut(p.shape.q, p.splitQ, p.blockQ, "split_q", "block_q");
+    if (p.colStarts.empty())
+        validateCut(p.shape.q, p.splitQ, p.blockQ, "split_q", "block_q");
+    else
+        validateStarts(p.colStarts, p.shape.q, p.splitQ, p.blockQ, "col_starts");
     if (std::int64_t(p.splitM) * p.splitN * p.splitQ > kMaxProducts)
         refuse("blocked_gemm.plan.split_m", "times split_n times split_q exceeds " + std::to_string(kMaxProducts) + " block products");
     if (p.buffers.size() > kMaxBuffers)

@@ -45,6 +45,26 @@ std::string shapeText(std::int64_t rows, std::int64_t cols)
 }
 
 // The seed names its values after C types.
+// "2752, 3 x 9088, 2752": runs of equal extents folded, at most 12 runs.
+template <class ExtentOf>
+std::string extentsText(int count, ExtentOf extentOf)
+{
+    std::ostringstream o;
+    int runs = 0;
+    for (int i = 0; i < count;) {
+        int same = 1;
+        while (i + same < count && extentOf(i + same) == extentOf(i))
+            ++same;
+        if (++runs > 12) {
+            o << ", ...";
+            break;
+        }
+        o << (i ? ", " : "") << (same > 1 ? std::to_string(same) + " x " : "") << extentOf(i);
+        i += same;
+    }
+    return o.str();
+}
+
 std::string_view valuesType(Precision p) { return p == Precision::F32 ? "float" : "double"; }
 
 bool onCuda(const RunRecord& r) { return r.devices.front().backend == BackendKind::Cuda; }
@@ -149,6 +169,9 @@ void writeBackendAndPlan(std::ostream& out, const RunRecord& r)
         << " split(s) of the common dimension (" << p.productCount() << " block products)\n";
     out << "  block extents: " << p.blockM << " x " << p.blockN << " times " << p.blockN << " x " << p.blockQ
         << (p.abft ? " (plus checksum row/column)" : "") << "\n";
+    if (p.tapered())
+        out << "  unequal blocks (tapered ends): rows " << extentsText(p.splitM, [&](int i) { return p.rowsOf(i); })
+            << "; columns " << extentsText(p.splitQ, [&](int j) { return p.colsOf(j); }) << "\n";
     out << "  buffers:";
     for (const BufferSpec& b : p.buffers)
         out << " " << b.name << " " << formatBytes(double(b.bytes)) << ";";
