@@ -400,7 +400,7 @@ private slots:
     // cost per op (so that the fill is not simply cut into many thin k steps) and a slow link,
     // thinner first and last blocks shorten them for little: the planner tapers the ends, says so,
     // predicts less than its best equal blocks, and re-simulating its plan gives its prediction;
-    // taperEnds = false keeps equal blocks.
+    // EndTaper::Off keeps equal blocks; Forced tapers where Auto would not.
     void plannerTapersTheEndsWhereThatIsFaster()
     {
         CostModel m = flatModel(1, 0.02, 0.02, 1000);
@@ -408,7 +408,7 @@ private slots:
         const std::vector<StrategyKind> all = {StrategyKind::S2, StrategyKind::S3};
         const std::uint64_t cap = bytesForBlocks(StrategyKind::S3, Precision::F32, true, 512, 1024, 512);
         const Shape shape{1024, 1024, 1024};
-        const PlannerChoice equal = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32", {}, false);
+        const PlannerChoice equal = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32", {}, EndTaper::Off);
         QVERIFY(!equal.plan.tapered());
         QVERIFY(std::none_of(equal.candidates.begin(), equal.candidates.end(), [](const PlanCandidate& c) { return c.tapered(); }));
         const PlannerChoice tapered = planWithCostModel(shape, Precision::F32, all, cap, true, m, "f32");
@@ -428,6 +428,16 @@ private slots:
         const FillDrain thin = fillDrainOf(predictSchedule(buildSchedule(tapered.plan, false), m, "f32", 4).spans);
         const FillDrain wide = fillDrainOf(predictSchedule(buildSchedule(equal.plan, false), m, "f32", 4).spans);
         QVERIFY(thin.fillSeconds + thin.drainSeconds < wide.fillSeconds + wide.drainSeconds);
+        // Forced: a tapered plan even where equal blocks predict faster (the flat model without a cost
+        // per op, where many thin k steps already hide the fill), and the text says so.
+        const CostModel flat = flatModel(1, 1, 1, 1000);
+        const PlannerChoice autoFlat = planWithCostModel(shape, Precision::F32, all, cap, true, flat, "f32");
+        const PlannerChoice forced = planWithCostModel(shape, Precision::F32, all, cap, true, flat, "f32", {}, EndTaper::Forced);
+        QVERIFY(forced.plan.tapered());
+        QVERIFY(forced.predictedSeconds >= autoFlat.predictedSeconds);
+        QVERIFY2(test::qs(forced.plan.explanation).contains(QStringLiteral("Tapered ends forced")),
+                 qPrintable(test::qs(forced.plan.explanation)));
+        QCOMPARE(predictSchedule(buildSchedule(forced.plan, false), flat, "f32", 4).totalSeconds, forced.predictedSeconds);
         const QString text = test::qs(tapered.plan.explanation);
         QVERIFY2(text.contains(QStringLiteral("with tapered ends")) && text.contains(QStringLiteral("with equal blocks")),
                  qPrintable(text));

@@ -136,13 +136,16 @@ inline constexpr int kPlannerMaxSimulations = 96;
 using GemmRateProbe = std::function<double(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k)>;
 inline constexpr int kPlannerProbedCandidates = 3;
 //
-// Tapered ends (taperEnds): the best kPlannerTaperedBases equal-block predictions are predicted
-// again with thinner first and last block rows and/or columns (half and a quarter of a block, a
-// multiple of 64): the first product's loads and the last block's store, which overlap nothing,
-// shrink, at the price of more, smaller products and reloads. Kept where predicted faster.
+// Tapered ends: the best kPlannerTaperedBases equal-block predictions are predicted again with
+// thinner first and last block rows and/or columns (half and a quarter of a block, a multiple of
+// 64): the first product's loads and the last block's store, which overlap nothing, shrink, at
+// the price of more, smaller products and reloads. Auto keeps them where predicted faster; Off
+// never tries them; Forced takes the best tapered plan even when it predicts slower (the bench
+// runs it to check the model's verdict), equal blocks only where none can be tapered.
+enum class EndTaper { Off, Auto, Forced };
 inline constexpr int kPlannerTaperedBases = 3;
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe = {}, bool taperEnds = true);
+                                const GemmRateProbe& probe = {}, EndTaper taper = EndTaper::Auto);
 
 }  // namespace gigacheck

@@ -433,8 +433,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                 }
                 out << "." << std::flush;
             }
-            // The planner's choice (strategy and blocking) run beside them; when it tapered the ends,
-            // its choice among equal blocks too (label "auto equal"), in the same process.
+            // The planner's choice (strategy and blocking) run beside them, and the other side of its
+            // choice of tapered ends ("auto equal" / "auto tapered"), in the same process.
             const auto runAuto = [&](const PlannerChoice& choice, const std::string& label) {
                 const StrategyRun r = runPlan(*backend, choice.plan, choice.model, a, b, c);
                 const double error = r.predictedSeconds / r.seconds - 1;
@@ -467,11 +467,14 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                     {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
                     cap, true, model, "f32", gemmRateProbeOn(backend->device().index));
                 runAuto(choice, "auto");
-                if (choice.plan.tapered())
-                    runAuto(planWithCostModel({n, n, n}, Precision::F32,
-                                              {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}, cap,
-                                              true, model, "f32", gemmRateProbeOn(backend->device().index), false),
-                            "auto equal");
+                // The other side of the planner's tapering verdict, measured: its equal blocks where it
+                // tapered the ends, else its best tapered plan.
+                const PlannerChoice other = planWithCostModel(
+                    {n, n, n}, Precision::F32, {StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4},
+                    cap, true, model, "f32", gemmRateProbeOn(backend->device().index),
+                    choice.plan.tapered() ? EndTaper::Off : EndTaper::Forced);
+                if (other.plan.tapered() != choice.plan.tapered())
+                    runAuto(other, choice.plan.tapered() ? "auto equal" : "auto tapered");
             } catch (const InputError& e) {
                 p.add({std::to_string(n), capName, "auto", "no plan: " + std::string(e.what())});
             }

@@ -208,7 +208,7 @@ Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strate
 
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe, bool taperEnds)
+                                const GemmRateProbe& probe, EndTaper taper)
 {
     // A candidate's plan: its splits, or its equal-block base with the tapered ends.
     const auto planOf = [&](const PlanCandidate& c) {
@@ -297,7 +297,8 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
         }
     }
     // Tapered ends on the best equal-block predictions (fill and drain shrink; more products).
-    if (taperEnds && choice.plan.blockM != 0) {
+    if (taper != EndTaper::Off && choice.plan.blockM != 0) {
+        double bestTapered = std::numeric_limits<double>::infinity();
         std::vector<const PlanCandidate*> bases;
         for (const PlanCandidate& c : candidates)
             if (c.predictedSeconds >= 0 && c.strategy != StrategyKind::None)
@@ -333,7 +334,9 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
                     Prediction prediction = predictSchedule(buildSchedule(plan, false), model, gemmKind, context.elem);
                     c.predictedSeconds = prediction.totalSeconds;
                     ++simulated;
-                    if (prediction.totalSeconds < best) {
+                    const bool forcedBest = taper == EndTaper::Forced && prediction.totalSeconds < bestTapered;
+                    bestTapered = std::min(bestTapered, prediction.totalSeconds);
+                    if (prediction.totalSeconds < best || forcedBest) {
                         best = prediction.totalSeconds;
                         choice.plan = std::move(plan);
                         bestPrediction = std::move(prediction);
@@ -355,8 +358,10 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     if (probe && choice.plan.blockM != 0) {
         // The best predictions again, with their block shapes' rates measured on the device.
         std::vector<PlanCandidate*> top;
+        // Forced tapering re-ranks the tapered candidates only.
+        const bool taperedOnly = taper == EndTaper::Forced && choice.plan.tapered();
         for (PlanCandidate& c : candidates)
-            if (c.predictedSeconds >= 0)
+            if (c.predictedSeconds >= 0 && (!taperedOnly || c.tapered()))
                 top.push_back(&c);
         std::sort(top.begin(), top.end(), [](const PlanCandidate* a, const PlanCandidate* b) { return a->predictedSeconds < b->predictedSeconds; });
         top.resize(std::min<std::size_t>(top.size(), kPlannerProbedCandidates));
@@ -454,7 +459,10 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     for (const PlanCandidate& c : candidates)
         if (c.predictedSeconds >= 0)
             (c.tapered() ? bestTapered : bestEqual) = std::min(c.tapered() ? bestTapered : bestEqual, c.predictedSeconds);
-    if (p.tapered())
+    if (p.tapered() && taper == EndTaper::Forced)
+        why << " Tapered ends forced (the first and last block rows " << p.rowsOf(0) << ", columns " << p.colsOf(0)
+            << "): predicted " << seconds(best) << " against " << seconds(bestEqual) << " with equal blocks.";
+    else if (p.tapered())
         why << " The first and last block " << (p.rowStarts.empty() ? "" : "rows (" + std::to_string(p.rowsOf(0)) + ")")
             << (!p.rowStarts.empty() && !p.colStarts.empty() ? " and " : "")
             << (p.colStarts.empty() ? "" : "columns (" + std::to_string(p.colsOf(0)) + ")")
