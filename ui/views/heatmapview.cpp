@@ -112,6 +112,7 @@ void HeatmapView::subscribe(LabSession* session)
                 if (origin == LabSession::Origin::Run) {
                     if (c.rows() != rows_ || c.cols() != cols_)
                         setShape(r->config.shape.m, r->config.shape.q);
+                    recordPlan_ = r->plan;
                     setPlan(r->plan);
                     setMatrix(c);
                     // The live events usually are the record's already: then nothing to redo.
@@ -119,6 +120,7 @@ void HeatmapView::subscribe(LabSession* session)
                         setEvents(r->injections, r->verifications);
                     return;
                 }
+                recordPlan_ = r->plan;
                 setPlan(r->plan);
                 setEvents(r->injections, r->verifications);
                 // A record holds no matrix: show where the faults and residuals were.
@@ -149,6 +151,12 @@ std::size_t HeatmapView::dropFaultsOutside()
     return std::erase_if(faults_, [this](const FaultAt& f) {
         return f.row < 0 || f.col < 0 || f.row >= rows_ || f.col >= cols_;
     });
+}
+
+void HeatmapView::clearPreviewPlan()
+{
+    const bool fits = recordPlan_ && recordPlan_->shape.m == rows_ && recordPlan_->shape.q == cols_ && recordPlan_->splitM >= 1;
+    setPlan(fits ? recordPlan_ : std::nullopt);
 }
 
 void HeatmapView::setPlan(const std::optional<Plan>& plan)

@@ -48,6 +48,9 @@ public:
     std::int64_t rows() const { return rows_; }
     std::int64_t cols() const { return cols_; }
     void setPlan(const std::optional<Plan>& plan);
+    // The preview cannot plan (no CUDA device for a record made on a GPU, a cap too small): the
+    // grid of the record on show stays where it fits the shape, else there is none.
+    void clearPreviewPlan();
     void setMatrix(const HostMatrix& c);
     // A run starts: the values of the last one go, and C fills block by block as addResultTiles
     // brings the blocks that are final (merged and redrawn a few times a second, not per batch).
@@ -112,6 +115,7 @@ private:
     QTimer* refine_ = nullptr;
 
     std::int64_t rows_ = 0, cols_ = 0;
+    std::optional<Plan> recordPlan_;  // the plan of the record on show (opened or just run)
     Layer layer_ = Layer::Values;
     HostMatrix matrix_;
     std::vector<HeatmapGrid> liveTiles_;

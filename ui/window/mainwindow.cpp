@@ -307,7 +307,7 @@ void MainWindow::updatePlan()
     strategy_->setBinaryUnits(binary);
     if (!currentConfig(&c, &error)) {
         strategy_->showPlanError(error);
-        heatmap_->setPlan(std::nullopt);
+        heatmap_->clearPreviewPlan();
         return;
     }
     if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
@@ -335,7 +335,7 @@ void MainWindow::updatePlan()
         QString message = withSizesIn(QString::fromStdString(e.what()), {cap}, binary);
         message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
         strategy_->showPlanError(message);
-        heatmap_->setPlan(std::nullopt);
+        heatmap_->clearPreviewPlan();
     }
 }
 
@@ -352,7 +352,7 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
         QString message = withSizesIn(result.error, {cap}, setup_->capInBinaryUnits());
         message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
         strategy_->showAutoError(message);
-        heatmap_->setPlan(std::nullopt);
+        heatmap_->clearPreviewPlan();
     }
 }
 

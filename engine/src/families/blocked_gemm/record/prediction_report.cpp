@@ -22,14 +22,17 @@ PredictionComparison comparePrediction(const RunRecord& r)
     c.predictedTotal = r.predictedSeconds;
     c.predictedEnds = fillDrainOf(r.predictedSpans);
     c.measuredEnds = fillDrainOf(r.spans);
-    if (!r.spans.empty()) {
-        double first = r.spans.front().start, last = r.spans.front().end;
-        for (const Span& s : r.spans) {
-            first = std::min(first, s.start);
-            last = std::max(last, s.end);
-        }
-        c.measuredTotal = last - first;
+    // The schedule's own span: the host repair pass after it (Recompute spans) is not predicted.
+    double first = 0, last = 0;
+    bool any = false;
+    for (const Span& s : r.spans) {
+        if (s.kind == OpKind::Recompute)
+            continue;
+        first = any ? std::min(first, s.start) : s.start;
+        last = any ? std::max(last, s.end) : s.end;
+        any = true;
     }
+    c.measuredTotal = last - first;
     // Only the ops that ran are compared per kind (a cancelled run has fewer spans).
     std::map<int, const Span*> measured;
     for (const Span& s : r.spans)
