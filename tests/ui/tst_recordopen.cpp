@@ -2,6 +2,8 @@
 // layers and fault markers, animation, roofline and report. Broken files give a message.
 #include "ui/uitestmain.hpp"
 
+#include "gigacheck/backend.hpp"
+
 #include <views/animationpanel.hpp>
 #include <views/heatmapview.hpp>
 #include <window/mainwindow.hpp>
@@ -94,6 +96,29 @@ private slots:
         QVERIFY(process.waitForFinished(60000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         checkOpens(path);
+    }
+
+    // A record made on an H200 whose planner tapered the ends (rows 2752, 5440, 5440, 2752): it opens
+    // on a machine without a GPU, and the heat map keeps drawing the record's unequal blocks although
+    // the preview of its configuration (auto on CUDA) cannot plan here.
+    void recordWithTaperedBlocksKeepsItsGrid()
+    {
+        const QString path = QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_tapered_h200.json");
+        checkOpens(path);
+        const RunRecord expected = loadRecord(path.toStdString());
+        QVERIFY(expected.plan.tapered());
+        QCOMPARE(expected.plan.rowsOf(0), std::int64_t(2752));
+        if (makeBackend(BackendKind::Auto)->device().backend != BackendKind::Cpu)
+            QSKIP("a GPU is present: the preview plans there and draws its own grid");
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openRecord(path, &error), qPrintable(error));
+        QTRY_VERIFY(window.heatmap()->gridPlan().has_value());
+        QTest::qWait(1500);  // the preview (250 ms debounce, a worker) has answered: no CUDA device
+        QVERIFY(window.heatmap()->gridPlan().has_value());
+        QVERIFY(window.heatmap()->gridPlan()->rowStarts == expected.plan.rowStarts);
     }
 
     void compareWithARecordShowsBothRuns()

@@ -41,6 +41,7 @@ public:
     HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer);
 
     void setPlan(const std::optional<Plan>& plan) { plan_ = plan; }
+    const std::optional<Plan>& plan() const { return plan_; }
     void setFaults(const std::vector<FaultAt>& faults) { faults_ = faults; }
     void setStep(const AnimationStep* step) { step_ = step ? std::optional<AnimationStep>(*step) : std::nullopt; }
     // The fault being dragged is drawn at this position instead (-1: none).

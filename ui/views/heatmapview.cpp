@@ -153,6 +153,8 @@ std::size_t HeatmapView::dropFaultsOutside()
     });
 }
 
+const std::optional<Plan>& HeatmapView::gridPlan() const { return overlay_->plan(); }
+
 void HeatmapView::clearPreviewPlan()
 {
     const bool fits = recordPlan_ && recordPlan_->shape.m == rows_ && recordPlan_->shape.q == cols_ && recordPlan_->splitM >= 1;

@@ -51,6 +51,7 @@ public:
     // The preview cannot plan (no CUDA device for a record made on a GPU, a cap too small): the
     // grid of the record on show stays where it fits the shape, else there is none.
     void clearPreviewPlan();
+    const std::optional<Plan>& gridPlan() const;  // the blocks the grid draws
     void setMatrix(const HostMatrix& c);
     // A run starts: the values of the last one go, and C fills block by block as addResultTiles
     // brings the blocks that are final (merged and redrawn a few times a second, not per batch).
