@@ -55,6 +55,37 @@ double kindSeconds(const OnlineRecord& r, OpKind kind)
 
 using online_abft::computeSeconds;
 
+// Where a column-block run loses time outright (README "C in two buffers, measured"): each block's
+// first product start and last compute end against the run's, and the mean check span.
+std::string blockTimingText(const OnlineRecord& r)
+{
+    const int blocks = std::max(1, r.columnBlocks);
+    std::vector<double> start(std::size_t(blocks), 1e300), end(std::size_t(blocks), 0);
+    double first = 1e300, last = 0, checks = 0;
+    int checkCount = 0;
+    for (const Span& s : r.spans) {
+        if (s.queue != Queue::Compute || s.stream < 0 || s.stream >= blocks)
+            continue;
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+        if (s.kind == online_abft::kPanelProduct)
+            start[std::size_t(s.stream)] = std::min(start[std::size_t(s.stream)], s.start);
+        end[std::size_t(s.stream)] = std::max(end[std::size_t(s.stream)], s.end);
+        if (s.kind == online_abft::kCheck) {
+            checks += s.end - s.start;
+            ++checkCount;
+        }
+    }
+    std::string starts, ends;
+    for (int b = 0; b < blocks; ++b) {
+        starts += (b ? " / " : "") + fixed((start[std::size_t(b)] - first) * 1e3, 2);
+        ends += (b ? " / " : "") + fixed((last - end[std::size_t(b)]) * 1e3, 2);
+    }
+    return "first product after the first compute op (ms, per block): " + starts +
+           "; compute done before the run's end (ms): " + ends + "; a check's span on average " +
+           fixed(checkCount ? checks / checkCount * 1e3 : 0.0, 3) + " ms";
+}
+
 double plainSeconds(BackendKind backend, std::int64_t n, int reps)
 {
     return online_abft::plainProductSeconds(backend, n, reps);
@@ -135,6 +166,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
         << " ms\n";
     Table t({"scheme", "fq", "faults", "blocks", "GEMMs", "time ms", "vs plain", "overhead", "checks ms (model)", "outcome"});
     double onlineFq1 = 0;
+    std::string fq1Blocks;
     const auto add = [&](const std::string& scheme, int fq, int faults, const OnlineRecord& r) {
         const double time = computeSeconds(r);
         // Busy time of the checks (with column blocks, the blocks' checks overlap each other and the
@@ -162,9 +194,12 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             OnlineConfig c = baseConfig(n, panel, kind);
             c.checkEvery = fq;
             c.faults = scatteredFaults(faults, steps, n);
-            const double time = add("online", fq, faults, bench.median(c));
-            if (fq == 1 && faults == 1)
+            const OnlineRecord r = bench.median(c);
+            const double time = add("online", fq, faults, r);
+            if (fq == 1 && faults == 1) {
                 onlineFq1 = time;
+                fq1Blocks = blockTimingText(r);
+            }
         }
     }
     // The same with C as one block (one stream: each step's epilogue and check wait for each
@@ -227,7 +262,8 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                                                                                "`gigacheck devices --measure`")
         << "\n";
     if (onlineFq1 > 0)
-        out << "TMR / online fq=1 (1 fault): " << fixed(tmr / onlineFq1, 2) << "x\n";
+        out << "TMR / online fq=1 (1 fault): " << fixed(tmr / onlineFq1, 2) << "x\n"
+            << "online fq=1 (1 fault), the median run: " << fq1Blocks << "\n";
     const SeedRow& seed = kSeedRows[7];  // N = 8192
     out << "ours beside the seed (its N = 8192 row, " << kSeedGpu << "): online fq=1 overhead "
         << percent(onlineFq1 / plain - 1.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)
