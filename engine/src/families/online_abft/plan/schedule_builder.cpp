@@ -160,15 +160,8 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
         encode.bytes = double(sh.n) * double(cb.cols) * e;
         last[std::size_t(b)] = encode.id;
     }
-    // Paced blocks: a block's product also waits for every other block's product of an earlier
-    // step (issued at an earlier j), so that no block runs ahead. Left alone, the block whose GEMM
-    // got the SMs first pulled ahead by a whole product and the other ran its last product and
-    // check alone at the end (bench online: 1.1 ms at 8192, 5.3 ms at 16384). A product never
-    // waits for the other block's check, so one block's check still runs beside the other's GEMM.
-    std::vector<int> lastProduct(std::size_t(in.columnBlocks), -1);
     std::vector<int> groupStart(std::size_t(in.columnBlocks), 0);
     for (int j = 0; j < in.steps; ++j) {
-        const std::vector<int> earlierProducts = lastProduct;  // of steps before j
         for (int b = 0; b < in.columnBlocks; ++b) {
             int& chain = last[std::size_t(b)];
             const bool faulted = !faultsAfter(in, j, b).empty();
@@ -178,14 +171,9 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
             groupStart[std::size_t(b)] = j + 1;
             const std::int64_t width = depthOfSteps(sh.n, in.panel, first, j);
             const double cols = double(columnBlock(in, b).cols) + 1;
-            std::vector<int> deps{chain};
-            for (int o = 0; o < in.columnBlocks; ++o)
-                if (o != b && earlierProducts[std::size_t(o)] >= 0)
-                    deps.push_back(earlierProducts[std::size_t(o)]);
-            Operation& op = add(kPanelProduct, Queue::Compute, b, deps,
+            Operation& op = add(kPanelProduct, Queue::Compute, b, {chain},
                                 {use(kSlotA, Access::Read), use(slotB(b), Access::Read), use(slotC(b), Access::ReadWrite),
                                  use(slotAux(b), Access::ReadWrite)});
-            lastProduct[std::size_t(b)] = op.id;
             op.block.k = first;  // the group's first step; depth spans its steps
             op.depth = width;
             op.accumulate = first > 0;
