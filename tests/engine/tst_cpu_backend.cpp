@@ -84,6 +84,56 @@ public:
     }
 };
 
+// The CPU backend alone on a blocked schedule of the plan: A and B normal random, C written.
+ExecutionResult executeOnCpu(const Plan& plan, const Schedule& s, HostMatrix& a, HostMatrix& b, HostMatrix& c,
+                             FaultPlan& faults)
+{
+    fillRandom(a, Distribution::Normal, 3, 1);
+    fillRandom(b, Distribution::Normal, 3, 2);
+    blocked_gemm::Inputs inputs;
+    inputs.plan = plan;
+    inputs.a = &a;
+    inputs.b = &b;
+    inputs.c = &c;
+    inputs.faults = &faults;
+    ExecutionRequest req;
+    req.schedule = &s;
+    req.inputs = &inputs;
+    return makeCpuBackend()->execute(req);
+}
+
+// Every verification at its block's offsets, clean or correcting the one cell (row, col) of C:
+// how many corrected, -1 when a verification does not hold to that.
+int correctionsOnlyAt(const ExecutionResult& res, const Plan& plan, std::int64_t row, std::int64_t col)
+{
+    int corrected = 0;
+    for (const VerifyEvent& v : res.verifications) {
+        if (v.rowOffset != plan.rowOffset(v.block.i) || v.colOffset != plan.colOffset(v.block.j))
+            return -1;
+        if (v.result.verdict == Verdict::Clean)
+            continue;
+        if (v.result.verdict != Verdict::Corrected || v.result.corrections.size() != 1 ||
+            v.rowOffset + v.result.corrections[0].row != row || v.colOffset + v.result.corrections[0].col != col)
+            return -1;
+        ++corrected;
+    }
+    return corrected;
+}
+
+// The first cell where C differs from A B (f64, summed in order) by 1e-10 or more; empty when none.
+QString productMismatch(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c)
+{
+    for (std::int64_t i = 0; i < c.rows(); ++i)
+        for (std::int64_t j = 0; j < c.cols(); ++j) {
+            double ref = 0;
+            for (std::int64_t k = 0; k < a.cols(); ++k)
+                ref += a.at(i, k) * b.at(k, j);
+            if (!(std::abs(c.at(i, j) - ref) < 1e-10))
+                return QStringLiteral("%1,%2").arg(i).arg(j);
+        }
+    return {};
+}
+
 }  // namespace
 
 class TestCpuBackend : public QObject {
@@ -238,18 +288,7 @@ void TestCpuBackend::executesAScheduleDirectly()
     spec.at.push_back({33, 44, 5.0, 0});  // in the first k step
     FaultPlan faults = planFaults(spec, plan, 1.0);
     HostMatrix a(Precision::F64, 70, 50), b(Precision::F64, 50, 90), c(Precision::F64, 70, 90);
-    fillRandom(a, Distribution::Normal, 3, 1);
-    fillRandom(b, Distribution::Normal, 3, 2);
-    blocked_gemm::Inputs inputs;
-    inputs.plan = plan;
-    inputs.a = &a;
-    inputs.b = &b;
-    inputs.c = &c;
-    inputs.faults = &faults;
-    ExecutionRequest req;
-    req.schedule = &s;
-    req.inputs = &inputs;
-    const ExecutionResult res = makeCpuBackend()->execute(req);
+    const ExecutionResult res = executeOnCpu(plan, s, a, b, c, faults);
     QVERIFY(!res.cancelled);
     QCOMPARE(res.peakBufferBytes, plan.bytesNeeded);
     QCOMPARE(res.spans.size(), s.ops.size());
@@ -260,27 +299,9 @@ void TestCpuBackend::executesAScheduleDirectly()
     QCOMPARE(inj.after - inj.before, 5.0);
     QCOMPARE(inj.globalRow, std::int64_t(33));
     QVERIFY(faults.injections[0].applied);  // the caller's fault plan is filled in too
-    int corrected = 0;
-    for (const VerifyEvent& v : res.verifications) {
-        QCOMPARE(v.rowOffset, plan.rowOffset(v.block.i));
-        QCOMPARE(v.colOffset, plan.colOffset(v.block.j));
-        if (v.result.verdict == Verdict::Corrected) {
-            ++corrected;
-            QCOMPARE(v.result.corrections.size(), std::size_t(1));
-            QCOMPARE(v.rowOffset + v.result.corrections[0].row, std::int64_t(33));
-            QCOMPARE(v.colOffset + v.result.corrections[0].col, std::int64_t(44));
-        } else {
-            QVERIFY(v.result.verdict == Verdict::Clean);
-        }
-    }
-    QCOMPARE(corrected, 1);
-    for (std::int64_t i = 0; i < 70; ++i)
-        for (std::int64_t j = 0; j < 90; ++j) {
-            double ref = 0;
-            for (std::int64_t k = 0; k < 50; ++k)
-                ref += a.at(i, k) * b.at(k, j);
-            QVERIFY2(std::abs(c.at(i, j) - ref) < 1e-10, qPrintable(QStringLiteral("%1,%2").arg(i).arg(j)));
-        }
+    QCOMPARE(correctionsOnlyAt(res, plan, 33, 44), 1);
+    const QString wrong = productMismatch(a, b, c);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 }
 
 void TestCpuBackend::executesTaperedPlans_data()
@@ -333,39 +354,11 @@ void TestCpuBackend::executesTaperedPlans()
     QCOMPARE(faults.injections[0].block.j, plan.colBlockOf(60));
     QCOMPARE(faults.injections[0].localCol, 60 - plan.colOffset(plan.colBlockOf(60)));
     HostMatrix a(Precision::F64, shape.m, shape.n), b(Precision::F64, shape.n, shape.q), c(Precision::F64, shape.m, shape.q);
-    fillRandom(a, Distribution::Normal, 3, 1);
-    fillRandom(b, Distribution::Normal, 3, 2);
-    blocked_gemm::Inputs inputs;
-    inputs.plan = plan;
-    inputs.a = &a;
-    inputs.b = &b;
-    inputs.c = &c;
-    inputs.faults = &faults;
-    ExecutionRequest req;
-    req.schedule = &s;
-    req.inputs = &inputs;
-    const ExecutionResult res = makeCpuBackend()->execute(req);
+    const ExecutionResult res = executeOnCpu(plan, s, a, b, c, faults);
     QVERIFY(res.peakBufferBytes <= plan.bytesNeeded);
-    int corrected = 0;
-    for (const VerifyEvent& v : res.verifications) {
-        QCOMPARE(v.rowOffset, plan.rowOffset(v.block.i));
-        QCOMPARE(v.colOffset, plan.colOffset(v.block.j));
-        if (v.result.verdict == Verdict::Corrected) {
-            ++corrected;
-            QCOMPARE(v.rowOffset + v.result.corrections[0].row, std::int64_t(5));
-            QCOMPARE(v.colOffset + v.result.corrections[0].col, std::int64_t(60));
-        } else {
-            QVERIFY(v.result.verdict == Verdict::Clean);
-        }
-    }
-    QCOMPARE(corrected, 1);
-    for (std::int64_t i = 0; i < shape.m; ++i)
-        for (std::int64_t j = 0; j < shape.q; ++j) {
-            double ref = 0;
-            for (std::int64_t k = 0; k < shape.n; ++k)
-                ref += a.at(i, k) * b.at(k, j);
-            QVERIFY2(std::abs(c.at(i, j) - ref) < 1e-10, qPrintable(QStringLiteral("%1,%2").arg(i).arg(j)));
-        }
+    QCOMPARE(correctionsOnlyAt(res, plan, 5, 60), 1);
+    const QString wrong = productMismatch(a, b, c);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 }
 
 void TestCpuBackend::deviceInfo()
