@@ -95,6 +95,7 @@ struct VerifyCall {
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
+void diagReadOnly(const VerifyCall& call, cudaStream_t s);  // TEMPORARY (issue 9 diagnosis)
 
 struct DeviceInjection {
     Index row = 0, col = 0;  // in the augmented block

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Summarizes a kernel_trace CSV of one gigacheck run: the run's window (after the last big host-to-device
-copy, before the first big device-to-host copy after it), per stream what ran, how many GEMMs ran at once
+copy, before the last big device-to-host copy: each column block stores its own), per stream what ran, how many GEMMs ran at once
 over the window, and the first and last kernels of the window in order."""
 import csv, sys
 from collections import defaultdict
@@ -16,7 +16,7 @@ h2d = [r for r in rows if r['kind'] == 'C' and r['regs_or_copykind'] == '1' and 
 if not h2d: sys.exit('no big host-to-device copy')
 t0 = max(r['e'] for r in h2d)
 d2h = [r for r in rows if r['kind'] == 'C' and r['regs_or_copykind'] == '2' and nbytes(r) >= BIG and r['s'] >= t0]
-t1 = min(r['s'] for r in d2h) if d2h else max(r['e'] for r in rows)
+t1 = max(r['s'] for r in d2h) if d2h else max(r['e'] for r in rows)
 win = [r for r in rows if r['kind'] != 'C' and r['s'] >= t0 and r['e'] <= t1]
 first, last = min(r['s'] for r in win), max(r['e'] for r in win)
 print(f"window: {len(win)} kernels/memsets, first start to last end {(last-first)/1e6:.3f} ms")
@@ -43,6 +43,9 @@ for label, sel in (("GEMMs", isgemm), ("any kernel", lambda r: True)):
     print(f"{label} running at once: " + ", ".join(f"{k}: {v/1e6:.3f} ms" for k, v in sorted(acc.items())))
 gemms = [r for r in win if isgemm(r)]
 print(f"GEMM kernels: {len(gemms)}, summed {sum(r['e']-r['s'] for r in gemms)/1e6:.3f} ms")
+if gemms:
+    g0 = min(r['s'] for r in gemms)
+    print(f"SPAN first GEMM start to last kernel end: {(last-g0)/1e6:.3f} ms; to last GEMM end: {(max(r['e'] for r in gemms)-g0)/1e6:.3f} ms")
 def show(rs):
     for r in rs:
         print(f"  {(r['s']-first)/1e3:10.1f} {(r['e']-r['s'])/1e3:9.1f} us  st {r['stream']:>3} g {r['grid']:>6} {r['name'][:70]}")
