@@ -460,6 +460,65 @@ __global__ void __launch_bounds__(256, 2)
     }
 }
 
+// The same sums with few registers (<= 64 per thread, 128 threads, 16 KiB of loads in flight per
+// block), so that a block fits on an SM beside a cuBLAS SGEMM CTA (256 threads x 202 registers):
+// a check beside another stream's GEMM (the online family's column blocks, the blocked family's
+// pipelines) then reads C with memory bandwidth the GEMM leaves unused, instead of waiting for a
+// CTA to retire and holding its SM. Tiles of kLeanRows rows x kWarp * 2 vectors columns.
+constexpr int kLeanVecs = 2, kLeanWarps = 4, kLeanRows = 128;
+template <class T>
+__global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
+    leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec)
+{
+    constexpr int E = kLeanVecs * Vec<T>::n, tileCols = kWarp * E;
+    __shared__ double colPart[kLeanWarps][tileCols];
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index r0 = Index(blockIdx.y) * kLeanRows, c0 = Index(blockIdx.x) * tileCols;
+    double colAcc[E];
+    zero(colAcc);
+    const Index rEnd = min(r0 + kLeanRows, rows + 1);
+    for (Index i = r0 + warp; i < rEnd; i += 2 * kLeanWarps) {
+        const Index i2 = i + kLeanWarps;
+        const bool second = i2 < rEnd;
+        T xr[E], yr[E];
+        loadLane<T, E>(c + i * ldc, c0, cols + 1, lane, vec, xr);
+        if (second)
+            loadLane<T, E>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
+        else
+            zero(yr);
+        double sx = 0, sy = 0;
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+            const double x = double(xr[e]), y = double(yr[e]);
+            if (c0 + laneCol<T>(lane, e) < cols) {  // the checksum column is not summed
+                sx += x;
+                sy += y;
+            }
+            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);  // nor the checksum row
+        }
+        sx = warpSum(sx);
+        sy = warpSum(sy);
+        if (lane == 0) {
+            atomicAdd(rowSum + i, sx);
+            if (second)
+                atomicAdd(rowSum + i2, sy);
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
+    __syncthreads();
+    for (int t = threadIdx.x; t < tileCols; t += blockDim.x) {
+        const Index j = c0 + t;
+        if (j > cols)
+            continue;
+        double s = 0;
+        for (int w = 0; w < kLeanWarps; ++w)
+            s += colPart[w][t];
+        atomicAdd(colSum + j, s);
+    }
+}
+
 // In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
 // -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
 template <class T>
@@ -864,10 +923,17 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
+    static const bool wide = std::getenv("GIGACHECK_SUMS") && std::string(std::getenv("GIGACHECK_SUMS")) == "wide";  // TEMPORARY A/B
+    if (wide) {
     const unsigned tiles = blocksFor(cols + 1, kSumCols);
     const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
     fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
         c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
+    } else {
+        leanSumsKernel<T><<<dim3(blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n), blocksFor(rows + 1, kLeanRows)),
+                            kLeanWarps * kWarp, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
+                                                        vectorizable(c, ldc, 0, sizeof(T)));
+    }
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
