@@ -1013,14 +1013,17 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
 void diagReadOnly(const VerifyCall& v, cudaStream_t s)  // TEMPORARY (issue 9 diagnosis): the check's sums alone
 {
     const AuxView aux = v.aux;
-    CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(v.rows + 1), s));
-    CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(v.cols + 1), s));
-    const unsigned tiles = blocksFor(v.cols + 1, kSumCols);
-    const Index tileRows = tileRowsFor(kSumRows, tiles, v.rows + 1);
-    if (v.precision == Precision::F32)
-        fusedSumsKernel<float><<<dim3(tiles, blocksFor(v.rows + 1, tileRows)), 256, 0, s>>>(
-            static_cast<float*>(v.c), v.rows, v.cols, v.ldc, aux.scratch0(), aux.scratch1(),
-            vectorizable(static_cast<float*>(v.c), v.ldc, 0, sizeof(float)), tileRows);
+    const std::string d = std::getenv("GIGACHECK_ONLINE_DIAG") ? std::getenv("GIGACHECK_ONLINE_DIAG") : "";
+    if (d.find("nomemsets") == std::string::npos) {
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(v.rows + 1), s));
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(v.cols + 1), s));
+    }
+    if (d.find("nosums") == std::string::npos && v.precision == Precision::F32) {
+        float* c = static_cast<float*>(v.c);
+        leanSumsKernel<float><<<dim3(blocksFor(v.cols + 1, kWarp * kLeanVecs * 4), blocksFor(v.rows + 1, kLeanRows)),
+                                kLeanWarps * kWarp, 0, s>>>(c, v.rows, v.cols, v.ldc, aux.scratch0(), aux.scratch1(),
+                                                            vectorizable(c, v.ldc, 0, sizeof(float)));
+    }
     CUDA_CHECK_LAUNCH();
 }
 
