@@ -468,15 +468,15 @@ __global__ void __launch_bounds__(256, 2)
 constexpr int kLeanVecs = 2, kLeanWarps = 4, kLeanRows = 128;
 template <class T>
 __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
-    leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec)
+    leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec, Index tileRows = kLeanRows)
 {
     constexpr int E = kLeanVecs * Vec<T>::n, tileCols = kWarp * E;
     __shared__ double colPart[kLeanWarps][tileCols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * kLeanRows, c0 = Index(blockIdx.x) * tileCols;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * tileCols;
     double colAcc[E];
     zero(colAcc);
-    const Index rEnd = min(r0 + kLeanRows, rows + 1);
+    const Index rEnd = min(r0 + tileRows, rows + 1);
     for (Index i = r0 + warp; i < rEnd; i += 2 * kLeanWarps) {
         const Index i2 = i + kLeanWarps;
         const bool second = i2 < rEnd;
@@ -930,9 +930,10 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
         c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
     } else {
-        leanSumsKernel<T><<<dim3(blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n), blocksFor(rows + 1, kLeanRows)),
+        static const Index tr = std::getenv("GIGACHECK_LEAN_ROWS") ? std::atoll(std::getenv("GIGACHECK_LEAN_ROWS")) : kLeanRows;
+        leanSumsKernel<T><<<dim3(blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n), blocksFor(rows + 1, tr)),
                             kLeanWarps * kWarp, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                        vectorizable(c, ldc, 0, sizeof(T)));
+                                                        vectorizable(c, ldc, 0, sizeof(T)), tr);
     }
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
@@ -1010,6 +1011,27 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
         verifyImpl<float>(call, hostOut, s);
 }
 
+// TEMPORARY (issue 9 diagnosis): the two-buffer probe's bare read of C (float sums, no atomics).
+__global__ void __launch_bounds__(256) probeReadKernel(const float* c, Index rows, Index w, Index ld, double* out)
+{
+    const Index per = w / 4, total = per * rows;
+    const Index stride = Index(gridDim.x) * blockDim.x;
+    float acc = 0;
+    for (Index base = blockIdx.x * Index(blockDim.x) + threadIdx.x; base < total; base += stride * 4) {
+        float4 v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            const Index i = base + u * stride;
+            v[u] = i < total ? reinterpret_cast<const float4*>(c + (i / per) * ld)[i % per] : make_float4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+            acc += v[u].x + v[u].y + v[u].z + v[u].w;
+    }
+    if (acc == 12345.f)
+        out[0] = acc;
+}
+
 void diagReadOnly(const VerifyCall& v, cudaStream_t s)  // TEMPORARY (issue 9 diagnosis): the check's sums alone
 {
     const AuxView aux = v.aux;
@@ -1018,11 +1040,14 @@ void diagReadOnly(const VerifyCall& v, cudaStream_t s)  // TEMPORARY (issue 9 di
         CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(v.rows + 1), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(v.cols + 1), s));
     }
-    if (d.find("nosums") == std::string::npos && v.precision == Precision::F32) {
+    const Index tr = std::getenv("GIGACHECK_LEAN_ROWS") ? std::atoll(std::getenv("GIGACHECK_LEAN_ROWS")) : kLeanRows;
+    if (d.find("proberead") != std::string::npos) {
+        probeReadKernel<<<132, 256, 0, s>>>(static_cast<const float*>(v.c), v.rows + 1, v.cols + 1, v.ldc, aux.scratch0());
+    } else if (d.find("nosums") == std::string::npos && v.precision == Precision::F32) {
         float* c = static_cast<float*>(v.c);
-        leanSumsKernel<float><<<dim3(blocksFor(v.cols + 1, kWarp * kLeanVecs * 4), blocksFor(v.rows + 1, kLeanRows)),
+        leanSumsKernel<float><<<dim3(blocksFor(v.cols + 1, kWarp * kLeanVecs * 4), blocksFor(v.rows + 1, tr)),
                                 kLeanWarps * kWarp, 0, s>>>(c, v.rows, v.cols, v.ldc, aux.scratch0(), aux.scratch1(),
-                                                            vectorizable(c, v.ldc, 0, sizeof(float)));
+                                                            vectorizable(c, v.ldc, 0, sizeof(float)), tr);
     }
     CUDA_CHECK_LAUNCH();
 }
