@@ -92,10 +92,13 @@ struct VerifyCall {
     double u = 0, lambda = 4.0;  // u: RoundoffModel::uAccumulate
     double uInput = 0;           // RoundoffModel::uInput; needs checksumProducts(..., inputRounding)
     double truncationSumFactor = 0;  // truncationSumFactor(model, depth) of abft.hpp (TF32 operands)
+    // Another stream's GEMM runs beside this check (the online family's column blocks): C is summed
+    // by few-register blocks that fit beside its CTAs (abft_kernels.cu leanSumsKernel). Alone, the
+    // wide sums read C faster.
+    bool besideGemm = false;
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
-void diagReadOnly(const VerifyCall& call, cudaStream_t s);  // TEMPORARY (issue 9 diagnosis)
 
 struct DeviceInjection {
     Index row = 0, col = 0;  // in the augmented block

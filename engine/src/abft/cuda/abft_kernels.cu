@@ -149,6 +149,20 @@ Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
     return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
 }
 
+// Rows per block of the lean sums: about one block per SM over all strips (at least 128 rows).
+// Measured at 8192^3 online FQ = 1 (two column blocks, kernel traces, H200): blocks of 1024 rows
+// cost the run 0.31 ms less than blocks of 128 (2193 blocks, each holding a slot beside a GEMM CTA
+// for a few microseconds: many more block starts and column atomics for the same bytes).
+Index leanTileRows(unsigned strips, Index extent)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index perStrip = Index(sms) / Index(strips) > 0 ? Index(sms) / Index(strips) : 1;
+    const Index rows = (extent + perStrip - 1) / perStrip;
+    return rows > 128 ? rows : 128;
+}
+
 bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 {
     const Index n = Index(16 / elem);
@@ -460,15 +474,16 @@ __global__ void __launch_bounds__(256, 2)
     }
 }
 
-// The same sums with few registers (<= 64 per thread, 128 threads, 16 KiB of loads in flight per
-// block), so that a block fits on an SM beside a cuBLAS SGEMM CTA (256 threads x 202 registers):
-// a check beside another stream's GEMM (the online family's column blocks, the blocked family's
-// pipelines) then reads C with memory bandwidth the GEMM leaves unused, instead of waiting for a
-// CTA to retire and holding its SM. Tiles of kLeanRows rows x kWarp * 2 vectors columns.
-constexpr int kLeanVecs = 2, kLeanWarps = 4, kLeanRows = 128;
+// The same sums beside another stream's GEMM (VerifyCall::besideGemm): few registers (<= 64 per
+// thread at 128 threads, 8 KiB of loads in flight per block) so that a block fits on an SM next to
+// a cuBLAS SGEMM CTA (256 threads x 202 registers) and starts at once, and about one tall block per
+// SM, each summing tileRows rows of a strip of kWarp * 2 vectors columns. The wide kernel's blocks
+// do not fit there: each waited for a GEMM CTA to retire and then held its SM (kernel traces,
+// online README "The check beside the other block's GEMM").
+constexpr int kLeanVecs = 2, kLeanWarps = 4;
 template <class T>
 __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
-    leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec, Index tileRows = kLeanRows)
+    leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec, Index tileRows)
 {
     constexpr int E = kLeanVecs * Vec<T>::n, tileCols = kWarp * E;
     __shared__ double colPart[kLeanWarps][tileCols];
@@ -923,17 +938,17 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
     CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
-    static const bool wide = std::getenv("GIGACHECK_SUMS") && std::string(std::getenv("GIGACHECK_SUMS")) == "wide";  // TEMPORARY A/B
-    if (wide) {
-    const unsigned tiles = blocksFor(cols + 1, kSumCols);
-    const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
-    fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vectorizable(c, ldc, 0, sizeof(T)), tileRows);
+    const bool vec = vectorizable(c, ldc, 0, sizeof(T));
+    if (v.besideGemm) {
+        const unsigned strips = blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n);
+        const Index tileRows = leanTileRows(strips, rows + 1);
+        leanSumsKernel<T><<<dim3(strips, blocksFor(rows + 1, tileRows)), kLeanWarps * kWarp, 0, s>>>(
+            c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vec, tileRows);
     } else {
-        static const Index tr = std::getenv("GIGACHECK_LEAN_ROWS") ? std::atoll(std::getenv("GIGACHECK_LEAN_ROWS")) : kLeanRows;
-        leanSumsKernel<T><<<dim3(blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n), blocksFor(rows + 1, tr)),
-                            kLeanWarps * kWarp, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                        vectorizable(c, ldc, 0, sizeof(T)), tr);
+        const unsigned tiles = blocksFor(cols + 1, kSumCols);
+        const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
+        fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
+            c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vec, tileRows);
     }
     CUDA_CHECK_LAUNCH();
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
@@ -1009,47 +1024,6 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
         verifyImpl<double>(call, hostOut, s);
     else
         verifyImpl<float>(call, hostOut, s);
-}
-
-// TEMPORARY (issue 9 diagnosis): the two-buffer probe's bare read of C (float sums, no atomics).
-__global__ void __launch_bounds__(256) probeReadKernel(const float* c, Index rows, Index w, Index ld, double* out)
-{
-    const Index per = w / 4, total = per * rows;
-    const Index stride = Index(gridDim.x) * blockDim.x;
-    float acc = 0;
-    for (Index base = blockIdx.x * Index(blockDim.x) + threadIdx.x; base < total; base += stride * 4) {
-        float4 v[4];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            const Index i = base + u * stride;
-            v[u] = i < total ? reinterpret_cast<const float4*>(c + (i / per) * ld)[i % per] : make_float4(0, 0, 0, 0);
-        }
-#pragma unroll
-        for (int u = 0; u < 4; ++u)
-            acc += v[u].x + v[u].y + v[u].z + v[u].w;
-    }
-    if (acc == 12345.f)
-        out[0] = acc;
-}
-
-void diagReadOnly(const VerifyCall& v, cudaStream_t s)  // TEMPORARY (issue 9 diagnosis): the check's sums alone
-{
-    const AuxView aux = v.aux;
-    const std::string d = std::getenv("GIGACHECK_ONLINE_DIAG") ? std::getenv("GIGACHECK_ONLINE_DIAG") : "";
-    if (d.find("nomemsets") == std::string::npos) {
-        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(v.rows + 1), s));
-        CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(v.cols + 1), s));
-    }
-    const Index tr = std::getenv("GIGACHECK_LEAN_ROWS") ? std::atoll(std::getenv("GIGACHECK_LEAN_ROWS")) : kLeanRows;
-    if (d.find("proberead") != std::string::npos) {
-        probeReadKernel<<<132, 256, 0, s>>>(static_cast<const float*>(v.c), v.rows + 1, v.cols + 1, v.ldc, aux.scratch0());
-    } else if (d.find("nosums") == std::string::npos && v.precision == Precision::F32) {
-        float* c = static_cast<float*>(v.c);
-        leanSumsKernel<float><<<dim3(blocksFor(v.cols + 1, kWarp * kLeanVecs * 4), blocksFor(v.rows + 1, tr)),
-                                kLeanWarps * kWarp, 0, s>>>(c, v.rows, v.cols, v.ldc, aux.scratch0(), aux.scratch1(),
-                                                            vectorizable(c, v.ldc, 0, sizeof(float)), tr);
-    }
-    CUDA_CHECK_LAUNCH();
 }
 
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,

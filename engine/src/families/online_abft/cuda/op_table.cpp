@@ -24,9 +24,6 @@
 #include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/inputs.hpp"
 
-#include <cstring>
-#include <cstdlib>
-#include <string>
 #include <algorithm>
 
 namespace gigacheck::online_abft {
@@ -39,6 +36,7 @@ using gigacheck::cuda::DeviceInjection;
 using gigacheck::cuda::GemmCall;
 using gigacheck::cuda::PinnedBuffer;
 using gigacheck::cuda::SideLane;
+using gigacheck::cuda::VerifyCall;
 using gigacheck::cuda::VerifyOut;
 
 std::size_t elemSize(Precision p) { return p == Precision::F64 ? 8 : 4; }
@@ -414,13 +412,6 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
                                roundTf32);
 }
 
-// TEMPORARY diagnosis (issue 9): GIGACHECK_ONLINE_DIAG=nopasses|nochecks|readcheck leaves work out.
-bool diag(const char* what)
-{
-    static const std::string v = std::getenv("GIGACHECK_ONLINE_DIAG") ? std::getenv("GIGACHECK_ONLINE_DIAG") : "";
-    return v.find(what) != std::string::npos;
-}
-
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     if (hostOf(c).on)
@@ -442,8 +433,6 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     g.c = buf(c, slotC(b));
     g.ldc = ld(c, slotC(b));
     g.accumulate = op.accumulate;
-    if (diag("nopasses"))
-        return gigacheck::cuda::gemm(g, handleOf(c, b), s);
     gigacheck::cuda::productWithChecksums(g, handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(), auxOf(c, b),
                                           roundoff(c).uInput > 0);
 }
@@ -520,24 +509,11 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     }
     const OnlineInputs& in = inputsOf(c.request);
     const int b = op.block.j;
-    if (diag("nochecks") || diag("readcheck")) {
-        std::memset(verifySlot(c, op.id), 0, sizeof(VerifyOut));
-        if (diag("nochecks"))
-            return;
-        onCheckLane(c, b, s, [&](cudaStream_t on) {
-            gigacheck::cuda::diagReadOnly(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m,
-                                                                      columnBlock(in, b).cols, ld(c, slotC(b)), op.depth,
-                                                                      auxOf(c, b), roundoff(c), in.lambda),
-                                          on);
-        });
-        return;
-    }
-    onCheckLane(c, b, s, [&](cudaStream_t on) {
-        gigacheck::cuda::verify(gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m,
-                                                            columnBlock(in, b).cols, ld(c, slotC(b)), op.depth, auxOf(c, b),
-                                                            roundoff(c), in.lambda),
-                                verifySlot(c, op.id), on);
-    });
+    VerifyCall call = gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
+                                                  ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
+    // The other blocks' GEMMs run beside every check but the last (the blocks end together).
+    call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
+    onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
 }
 
 void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
