@@ -158,8 +158,7 @@ Index leanTileRows(unsigned strips, Index extent)
     int device = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const Index perSm = std::getenv("GIGACHECK_LEAN_PER_SM") ? std::atoll(std::getenv("GIGACHECK_LEAN_PER_SM")) : 1;  // TEMPORARY
-    const Index perStrip = perSm * Index(sms) / Index(strips) > 0 ? perSm * Index(sms) / Index(strips) : 1;
+    const Index perStrip = Index(sms) / Index(strips) > 0 ? Index(sms) / Index(strips) : 1;
     const Index rows = (extent + perStrip - 1) / perStrip;
     return rows > 128 ? rows : 128;
 }
