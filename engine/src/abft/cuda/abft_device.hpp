@@ -79,11 +79,9 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 // roundA (FP32 only; the TF32 product): the pass over A rounds A to TF32 in place as it reads it,
 // and c_A, A r_B and the bounds are those of the rounded values; the GEMM must then run after
 // this call (protected_product.cpp), and B must have been rounded by checksumB.
-// besideGemm: another stream's GEMM runs beside the passes (the online family's column blocks):
-// their blocks are the lean ones that fit beside its CTAs (as VerifyCall::besideGemm).
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
-                      bool inputRounding = false, bool roundA = false, bool besideGemm = false);
+                      bool inputRounding = false, bool roundA = false);
 
 struct VerifyCall {
     Precision precision = Precision::F32;

@@ -228,24 +228,22 @@ __global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, do
 //   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
 //   cA[k]  = sum_{i<rows} a_ik,  aSq[k] = sum_{i<rows} a_ik^2   (for the pass over B)
 // The column checksum of A is computed here, in double, instead of in a pass of its own: this pass
-// reads A anyway. Tile tileRows x (kWarp * Elems) columns, Warps warps, each warp Group rows at a
-// time: wide (kAElems, 8 warps, tileRowsFor) for a pass that has the GPU, lean (4, 4 warps, <= 85
-// registers, leanTileRows) for one beside another stream's GEMM (as leanSumsKernel).
+// reads A anyway. Tile tileRows (kARows or twice, tileRowsFor) x (kWarp * kAElems) columns, 8 warps,
+// each warp kAGroup rows at a time.
 constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
-template <class T, int Elems, int Warps, int Group, int MinBlocks>
-__global__ void __launch_bounds__(Warps * kWarp, MinBlocks)
+template <class T>
+__global__ void __launch_bounds__(256, 2)
     aPassKernel(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
                 Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
                 bool roundTf32)
 {
-    constexpr int tileCols = kWarp * Elems;
-    __shared__ double colPart[2][Warps][tileCols];
+    __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * tileCols;
-    double r[Elems], w[Elems], cs[Elems], cq[Elems];
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
+    double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
 #pragma unroll
-    for (int e = 0; e < Elems; ++e) {
+    for (int e = 0; e < kAElems; ++e) {
         const Index k = c0 + laneCol<T>(lane, e);
         r[e] = w[e] = cs[e] = cq[e] = 0;
         if (k < kn) {
@@ -256,27 +254,28 @@ __global__ void __launch_bounds__(Warps * kWarp, MinBlocks)
         }
     }
     const Index rEnd = min(r0 + tileRows, rows);
-    // Group rows per warp step (rows i, i + Warps, ...): all their loads in flight together.
-    for (Index i = r0 + warp; i < rEnd; i += Warps * Group) {
-        T xr[Group][Elems];
+    constexpr int kAGroup = sizeof(T) == 4 ? 4 : 2;  // 64 bytes per lane in flight, no spills
+    // kAGroup rows per warp step (rows i, i + 8, ...): all their loads in flight together.
+    for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
+        T xr[kAGroup][kAElems];
 #pragma unroll
-        for (int g = 0; g < Group; ++g) {
-            if (i + Warps * g < rEnd)
-                loadLane<T, Elems>(a + (i + Warps * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+        for (int g = 0; g < kAGroup; ++g) {
+            if (i + 8 * g < rEnd)
+                loadLane<T, kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
             else
                 zero(xr[g]);
         }
         if (roundTf32)  // after all loads of the step are in flight
 #pragma unroll
-            for (int g = 0; g < Group; ++g)
-                if (i + Warps * g < rEnd)
-                    roundAndStoreLane<Elems>(a + (i + Warps * g) * lda + k0, c0, kn, lane, vec, xr[g]);
-        double dot[Group], sq[Group];
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd)
+                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+        double dot[kAGroup], sq[kAGroup];
 #pragma unroll
-        for (int g = 0; g < Group; ++g) {
+        for (int g = 0; g < kAGroup; ++g) {
             dot[g] = sq[g] = 0;
 #pragma unroll
-            for (int e = 0; e < Elems; ++e) {
+            for (int e = 0; e < kAElems; ++e) {
                 const double x = double(xr[g][e]);
                 dot[g] += x * r[e];
                 sq[g] += x * x * w[e];
@@ -285,31 +284,31 @@ __global__ void __launch_bounds__(Warps * kWarp, MinBlocks)
             }
         }
 #pragma unroll
-        for (int g = 0; g < Group; ++g) {
+        for (int g = 0; g < kAGroup; ++g) {
             dot[g] = warpSum(dot[g]);
             sq[g] = warpSum(sq[g]);
         }
         if (lane == 0)
 #pragma unroll
-            for (int g = 0; g < Group; ++g)
-                if (i + Warps * g < rEnd) {
-                    atomicAdd(c + (i + Warps * g) * ldc + cols, T(dot[g]));
-                    atomicAdd(rowScale + i + Warps * g, sq[g]);
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd) {
+                    atomicAdd(c + (i + 8 * g) * ldc + cols, T(dot[g]));
+                    atomicAdd(rowScale + i + 8 * g, sq[g]);
                 }
     }
 #pragma unroll
-    for (int e = 0; e < Elems; ++e) {
+    for (int e = 0; e < kAElems; ++e) {
         const int local = int(laneCol<T>(lane, e));
         colPart[0][warp][local] = cs[e];
         colPart[1][warp][local] = cq[e];
     }
     __syncthreads();
-    for (int t = threadIdx.x; t < tileCols; t += blockDim.x) {
+    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
         const Index k = c0 + t;
         if (k >= kn)
             continue;
         double s = 0, q = 0;
-        for (int y = 0; y < Warps; ++y) {
+        for (int y = 0; y < 8; ++y) {
             s += colPart[0][y][t];
             q += colPart[1][y][t];
         }
@@ -324,16 +323,15 @@ __global__ void __launch_bounds__(Warps * kWarp, MinBlocks)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
 // with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
 // lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
-// Wide: 8 row lanes x kBGroup rows in flight (tileRowsFor); lean (beside a GEMM): 4 x 4 (leanTileRows).
 constexpr int kBRows = 512, kBGroup = 8;
 
-template <class T, int RowLanes, int Group, int MinBlocks>
-__global__ void __launch_bounds__(RowLanes * kWarp, MinBlocks) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
+template <class T>
+__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
                             const double* cA, const double* aSq, double* colScale, double* rowScale,
                             bool checksumWeight, bool vec, Index tileRows)
 {
     constexpr int n = Vec<T>::n;
-    __shared__ double pd[RowLanes][kWarp * n], pq[RowLanes][kWarp * n], pc[RowLanes];
+    __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
     const Index kStart = Index(blockIdx.y) * tileRows;
     const bool cornerLane = j0 <= cols && cols < j0 + n;
@@ -343,13 +341,13 @@ __global__ void __launch_bounds__(RowLanes * kWarp, MinBlocks) bPassKernel(const
         d[e] = q[e] = 0;
     if (j0 <= cols) {
         const Index kEnd = min(kStart + tileRows, kn);
-        // Group rows of this lane per step, all loads issued before the first use.
-        for (Index k = kStart + threadIdx.y; k < kEnd; k += RowLanes * Group) {
-            T x[Group][n], rk[Group], nk[Group];
-            double ca[Group], sq[Group];
+        // kBGroup rows of this lane per step, all loads issued before the first use.
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
+            T x[kBGroup][n], rk[kBGroup], nk[kBGroup];
+            double ca[kBGroup], sq[kBGroup];
 #pragma unroll
-            for (int g = 0; g < Group; ++g) {
-                const Index kk = k + RowLanes * g;
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
                 ca[g] = sq[g] = 0;
                 rk[g] = nk[g] = T(0);
                 if (kk < kEnd) {
@@ -366,7 +364,7 @@ __global__ void __launch_bounds__(RowLanes * kWarp, MinBlocks) bPassKernel(const
                 }
             }
 #pragma unroll
-            for (int g = 0; g < Group; ++g) {
+            for (int g = 0; g < kBGroup; ++g) {
                 const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
 #pragma unroll
                 for (int e = 0; e < n; ++e) {
@@ -396,7 +394,7 @@ __global__ void __launch_bounds__(RowLanes * kWarp, MinBlocks) bPassKernel(const
             if (j > cols)
                 break;
             double sd = 0, sq = 0;
-            for (int y = 0; y < RowLanes; ++y) {
+            for (int y = 0; y < 8; ++y) {
                 sd += pd[y][threadIdx.x * n + e];
                 sq += pq[y][threadIdx.x * n + e];
             }
@@ -405,7 +403,7 @@ __global__ void __launch_bounds__(RowLanes * kWarp, MinBlocks) bPassKernel(const
         }
         if (cornerLane) {
             double s = 0;
-            for (int y = 0; y < RowLanes; ++y)
+            for (int y = 0; y < 8; ++y)
                 s += pc[y];
             atomicAdd(rowScale + rows, s);
         }
@@ -899,8 +897,7 @@ void checksumBImpl(T* b, Index depth, Index cols, Index ldb, bool roundTf32, cud
 
 template <class T>
 void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, bool inputRounding, bool roundA, bool besideGemm,
-                          cudaStream_t s)
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, bool roundA, cudaStream_t s)
 {
     const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
     if (!accumulate) {
@@ -909,42 +906,26 @@ void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ld
         CUDA_CHECK_LAUNCH();
     }
     const bool vecA = vectorizable(a, lda, aux.ld, sizeof(T)), vecB = vectorizable(b, ldb, 0, sizeof(T));
-    constexpr int n = Vec<T>::n;
     // c_A and the column norms of A live in the two scratch rows of Aux, so the inner dimension
     // goes in chunks of aux.ld; each chunk still reads its part of A and B once.
     for (Index k0 = 0; k0 < depth; k0 += aux.ld) {
         const Index kn = depth - k0 < aux.ld ? depth - k0 : aux.ld;
         CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(kn), s));
         CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(kn), s));
-        if (rows > 0 && besideGemm) {
-            constexpr int elems = 4, warps = 4;
-            const unsigned tiles = blocksFor(kn, kWarp * elems);
-            const Index tileRows = leanTileRows(tiles, rows);
-            aPassKernel<T, elems, warps, 2, 6><<<dim3(tiles, blocksFor(rows, tileRows)), warps * kWarp, 0, s>>>(
-                a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA, tileRows, roundA);
-            CUDA_CHECK_LAUNCH();
-        } else if (rows > 0) {
+        if (rows > 0) {
             const unsigned tiles = blocksFor(kn, kACols);
             const Index tileRows = tileRowsFor(kARows, tiles, rows);
-            aPassKernel<T, kAElems, 8, sizeof(T) == 4 ? 4 : 2, 2><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
+            aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
                 a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
                 checksumWeight, vecA, tileRows, roundA);
             CUDA_CHECK_LAUNCH();
         }
+        constexpr int n = Vec<T>::n;
         const unsigned strips = blocksFor(cols + 1, kWarp * n);
-        if (besideGemm) {
-            constexpr int rowLanes = 4;
-            const Index tileRows = leanTileRows(strips, kn);
-            bPassKernel<T, rowLanes, sizeof(T) == 4 ? 4 : 2, 6><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, rowLanes), 0, s>>>(
-                b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-                checksumWeight, vecB, tileRows);
-        } else {
-            const Index tileRows = tileRowsFor(kBRows, strips, kn);
-            bPassKernel<T, 8, kBGroup, 2><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
-                b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-                checksumWeight, vecB, tileRows);
-        }
+        const Index tileRows = tileRowsFor(kBRows, strips, kn);
+        bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
+            b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
+            checksumWeight, vecB, tileRows);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -1026,17 +1007,15 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
                       Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding,
-                      bool roundA, bool besideGemm)
+                      bool roundA)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
         checksumProductsImpl(static_cast<double*>(a), lda, static_cast<const double*>(b), ldb,
-                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, false,
-                             besideGemm, s);
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, false, s);
     else
         checksumProductsImpl(static_cast<float*>(a), lda, static_cast<const float*>(b), ldb,
-                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, roundA,
-                             besideGemm, s);
+                             static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, roundA, s);
 }
 
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)

@@ -10,7 +10,7 @@ bool roundsOperandsToTf32(const GemmCall& g)
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding, bool besideOtherGemms)
+                          bool inputRounding)
 {
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
@@ -25,7 +25,7 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         CUDA_CHECK(cudaEventRecord(lane->fork.get(), s));
         CUDA_CHECK(cudaStreamWaitEvent(lane->side.get(), lane->fork.get(), 0));
         checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux, g.accumulate,
-                         lane->side.get(), inputRounding, false, besideOtherGemms);
+                         lane->side.get(), inputRounding);
         CUDA_CHECK(cudaEventRecord(lane->join.get(), lane->side.get()));
     }
     gemm(g, handle, s);
