@@ -534,19 +534,6 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     }
 }
 
-// Zeroes the sums' two accumulators in one launch of few-register blocks (beside a GEMM, where the
-// driver's memset kernels waited for GEMM CTAs to retire: 0.1 ms of 16 checks at 8192^3, traces).
-__global__ void __launch_bounds__(128) zeroTwoKernel(double* x, Index nx, double* y, Index ny)
-{
-    const Index stride = Index(gridDim.x) * blockDim.x;
-    for (Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x; t < nx || t < ny; t += stride) {
-        if (t < nx)
-            x[t] = 0;
-        if (t < ny)
-            y[t] = 0;
-    }
-}
-
 // In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
 // -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
 template <class T>
@@ -949,17 +936,15 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     T* c = static_cast<T*>(v.c);
     const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
     const AuxView aux = v.aux;
+    CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
+    CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
     const bool vec = vectorizable(c, ldc, 0, sizeof(T));
     if (v.besideGemm) {
-        zeroTwoKernel<<<32, 128, 0, s>>>(aux.scratch0(), rows + 1, aux.scratch1(), cols + 1);
-        CUDA_CHECK_LAUNCH();
         const unsigned strips = blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n);
         const Index tileRows = leanTileRows(strips, rows + 1);
         leanSumsKernel<T><<<dim3(strips, blocksFor(rows + 1, tileRows)), kLeanWarps * kWarp, 0, s>>>(
             c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vec, tileRows);
     } else {
-        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, sizeof(double) * std::size_t(rows + 1), s));
-        CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, sizeof(double) * std::size_t(cols + 1), s));
         const unsigned tiles = blocksFor(cols + 1, kSumCols);
         const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
         fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
