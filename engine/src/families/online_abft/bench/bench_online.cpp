@@ -260,7 +260,10 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
            "rate, BW the device bandwidth)"
         << (bandwidthGBs > 0 ? "; BW = " + fixed(bandwidthGBs, 0) + " GB/s" : "; no stored device bandwidth: run "
                                                                                "`gigacheck devices --measure`")
-        << "\n";
+        << "\n"
+        << "checks ms: the checks' spans, summed; with column blocks on a GPU a check beside the other blocks' GEMMs "
+           "sums C in few-register blocks that share the GEMM's SMs, so its span is mostly latency hidden behind "
+           "that GEMM, not cost (online README, \"The check beside the other block's GEMM\")\n";
     if (onlineFq1 > 0)
         out << "TMR / online fq=1 (1 fault): " << fixed(tmr / onlineFq1, 2) << "x\n"
             << "online fq=1 (1 fault), the median run: " << fq1Blocks << "\n";
