@@ -412,8 +412,66 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
 
 // ---- verification ------------------------------------------------------------------------------
 // One pass over the augmented C: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows),
-// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). Tiles of tileRows (kSumRows or twice) rows x
-// kWarp * kSumElems columns keep the partial-sum atomics few; 16-byte loads, two rows per warp step.
+// colSum[j] = sum_{i<rows} C[i,j] (j <= cols). A block sums tileRows rows of a strip of kWarp * E
+// columns, each warp two rows per step (i and i + warps); row sums meet in one atomic per row and
+// strip, column sums in shared memory and one atomic per column and block. Two shapes of it below.
+
+// One warp step of the sums: rows i and i2 (when `second`) of the strip at c0 into the lane's
+// column accumulators and, through one atomic each, the row sums. inRow(e): the lane's element e
+// is not the checksum column (which is not summed along its row).
+template <class T, int E, class InRow>
+__device__ __forceinline__ void sumRowPair(const T* c, Index rows, Index cols, Index ldc, Index c0, int lane, bool vec,
+                                           Index i, Index i2, bool second, InRow inRow, double (&colAcc)[E],
+                                           double* rowSum)
+{
+    T xr[E], yr[E];
+    loadLane<T, E>(c + i * ldc, c0, cols + 1, lane, vec, xr);
+    if (second)
+        loadLane<T, E>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
+    else
+        zero(yr);
+    double sx = 0, sy = 0;
+#pragma unroll
+    for (int e = 0; e < E; ++e) {
+        const double x = double(xr[e]), y = double(yr[e]);
+        if (inRow(e)) {
+            sx += x;
+            sy += y;
+        }
+        // The checksum row (i == rows) is not part of the column sums; it is always the last.
+        colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);
+    }
+    sx = warpSum(sx);
+    sy = warpSum(sy);
+    if (lane == 0) {
+        atomicAdd(rowSum + i, sx);
+        if (second)
+            atomicAdd(rowSum + i2, sy);
+    }
+}
+
+// The block's column sums: each warp's accumulators through shared memory, one atomic per column.
+template <class T, int E, int Warps>
+__device__ __forceinline__ void addColumnSums(double (&colPart)[Warps][kWarp * E], const double (&colAcc)[E], int lane,
+                                              int warp, Index c0, Index cols, double* colSum)
+{
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
+    __syncthreads();
+    for (int t = threadIdx.x; t < kWarp * E; t += blockDim.x) {
+        const Index j = c0 + t;
+        if (j > cols)
+            continue;
+        double s = 0;
+        for (int w = 0; w < Warps; ++w)
+            s += colPart[w][t];
+        atomicAdd(colSum + j, s);
+    }
+}
+
+// Wide, for a check that has the GPU: 8 warps, 16 elements per lane, tiles of tileRows (kSumRows or
+// twice, tileRowsFor) rows; 16-byte loads.
 constexpr int kSumElems = 16, kSumCols = kWarp * kSumElems, kSumRows = 128;
 template <class T>
 __global__ void __launch_bounds__(256, 2)
@@ -431,107 +489,33 @@ __global__ void __launch_bounds__(256, 2)
         inRowSum[e] = c0 + laneCol<T>(lane, e) < cols;  // the checksum column is not summed
     }
     const Index rEnd = min(r0 + tileRows, rows + 1);
-    for (Index i = r0 + warp; i < rEnd; i += 16) {
-        const Index i2 = i + 8;
-        const bool second = i2 < rEnd;
-        T xr[kSumElems], yr[kSumElems];
-        loadLane<T, kSumElems>(c + i * ldc, c0, cols + 1, lane, vec, xr);
-        if (second)
-            loadLane<T, kSumElems>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
-        else
-            zero(yr);
-        double sx = 0, sy = 0;
-#pragma unroll
-        for (int e = 0; e < kSumElems; ++e) {
-            const double x = double(xr[e]), y = double(yr[e]);
-            if (inRowSum[e]) {
-                sx += x;
-                sy += y;
-            }
-            // The checksum row (i == rows) is not part of the column sums; it is always the last.
-            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);
-        }
-        sx = warpSum(sx);
-        sy = warpSum(sy);
-        if (lane == 0) {
-            atomicAdd(rowSum + i, sx);
-            if (second)
-                atomicAdd(rowSum + i2, sy);
-        }
-    }
-#pragma unroll
-    for (int e = 0; e < kSumElems; ++e)
-        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
-    __syncthreads();
-    for (int t = threadIdx.x; t < kSumCols; t += blockDim.x) {
-        const Index j = c0 + t;
-        if (j > cols)
-            continue;
-        double s = 0;
-        for (int w = 0; w < 8; ++w)
-            s += colPart[w][t];
-        atomicAdd(colSum + j, s);
-    }
+    for (Index i = r0 + warp; i < rEnd; i += 16)
+        sumRowPair<T, kSumElems>(c, rows, cols, ldc, c0, lane, vec, i, i + 8, i + 8 < rEnd,
+                                 [&](int e) { return inRowSum[e]; }, colAcc, rowSum);
+    addColumnSums<T, kSumElems, 8>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
-// The same sums beside another stream's GEMM (VerifyCall::besideGemm): few registers (<= 64 per
+// Lean, for a check beside another stream's GEMM (VerifyCall::besideGemm): few registers (<= 64 per
 // thread at 128 threads, 8 KiB of loads in flight per block) so that a block fits on an SM next to
 // a cuBLAS SGEMM CTA (256 threads x 202 registers) and starts at once, and about one tall block per
-// SM, each summing tileRows rows of a strip of kWarp * 2 vectors columns. The wide kernel's blocks
-// do not fit there: each waited for a GEMM CTA to retire and then held its SM (kernel traces,
-// online README "The check beside the other block's GEMM").
+// SM (leanTileRows). The wide kernel's blocks do not fit there: each waited for a GEMM CTA to retire
+// and then held its SM (kernel traces, online README "The check beside the other block's GEMM").
 constexpr int kLeanVecs = 2, kLeanWarps = 4;
 template <class T>
 __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     leanSumsKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool vec, Index tileRows)
 {
-    constexpr int E = kLeanVecs * Vec<T>::n, tileCols = kWarp * E;
-    __shared__ double colPart[kLeanWarps][tileCols];
+    constexpr int E = kLeanVecs * Vec<T>::n;
+    __shared__ double colPart[kLeanWarps][kWarp * E];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * tileCols;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * (kWarp * E);
     double colAcc[E];
     zero(colAcc);
     const Index rEnd = min(r0 + tileRows, rows + 1);
-    for (Index i = r0 + warp; i < rEnd; i += 2 * kLeanWarps) {
-        const Index i2 = i + kLeanWarps;
-        const bool second = i2 < rEnd;
-        T xr[E], yr[E];
-        loadLane<T, E>(c + i * ldc, c0, cols + 1, lane, vec, xr);
-        if (second)
-            loadLane<T, E>(c + i2 * ldc, c0, cols + 1, lane, vec, yr);
-        else
-            zero(yr);
-        double sx = 0, sy = 0;
-#pragma unroll
-        for (int e = 0; e < E; ++e) {
-            const double x = double(xr[e]), y = double(yr[e]);
-            if (c0 + laneCol<T>(lane, e) < cols) {  // the checksum column is not summed
-                sx += x;
-                sy += y;
-            }
-            colAcc[e] += (i < rows ? x : 0.0) + (i2 < rows ? y : 0.0);  // nor the checksum row
-        }
-        sx = warpSum(sx);
-        sy = warpSum(sy);
-        if (lane == 0) {
-            atomicAdd(rowSum + i, sx);
-            if (second)
-                atomicAdd(rowSum + i2, sy);
-        }
-    }
-#pragma unroll
-    for (int e = 0; e < E; ++e)
-        colPart[warp][laneCol<T>(lane, e)] = colAcc[e];
-    __syncthreads();
-    for (int t = threadIdx.x; t < tileCols; t += blockDim.x) {
-        const Index j = c0 + t;
-        if (j > cols)
-            continue;
-        double s = 0;
-        for (int w = 0; w < kLeanWarps; ++w)
-            s += colPart[w][t];
-        atomicAdd(colSum + j, s);
-    }
+    for (Index i = r0 + warp; i < rEnd; i += 2 * kLeanWarps)
+        sumRowPair<T, E>(c, rows, cols, ldc, c0, lane, vec, i, i + kLeanWarps, i + kLeanWarps < rEnd,
+                         [&](int e) { return c0 + laneCol<T>(lane, e) < cols; }, colAcc, rowSum);
+    addColumnSums<T, E, kLeanWarps>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
 // In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
