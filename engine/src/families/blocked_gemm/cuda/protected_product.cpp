@@ -59,7 +59,9 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s);
-    verify(verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model), blocks.out, s);
+    VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
+    v.besideGemm = blocks.besideGemm;
+    verify(v, blocks.out, s);
 }
 
 }  // namespace gigacheck::cuda

@@ -49,6 +49,7 @@ struct ProtectedBlocks {
     const DeviceInjection* fault = nullptr;  // none when null
     double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
     VerifyOut* out = nullptr;                // pinned
+    bool besideGemm = false;                 // VerifyCall::besideGemm (the GPU tests' lean sums)
 };
 void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cudaStream_t s, SideLane& lane);
 

@@ -44,7 +44,7 @@ void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a,
 }
 
 ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
-                                          const RoundoffModel& model, const DeviceFault& fault)
+                                          const RoundoffModel& model, const DeviceFault& fault, bool besideGemm)
 {
     const Precision p = a.precision();
     const std::size_t e = esz(p);
@@ -81,6 +81,7 @@ ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, co
     blocks.fault = fault.row >= 0 ? &d : nullptr;
     blocks.faultBeforeAfter = injected.as<double>();
     blocks.out = out.as<VerifyOut>();
+    blocks.besideGemm = besideGemm;
     protectedProduct(blocks, h.get(), s.get(), lane);
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
@@ -90,6 +91,8 @@ ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, co
     if (r.correctionCount > 0) {
         result.before = r.before[0];
         result.after = r.after[0];
+        result.row = r.corrRow[0];
+        result.col = r.corrCol[0];
     }
     result.maxCleanResidualRatio = r.maxCleanRatio;
     result.minThreshold = r.minThreshold;

@@ -5,6 +5,7 @@
 #include "gigacheck/abft.hpp"
 #include "gigacheck/matrix.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -19,13 +20,17 @@ struct ProtectedProduct {
     std::string verdict;  // clean | corrected | uncorrectable
     int corrections = 0;
     double before = 0, after = 0;  // of the first correction
+    std::int64_t row = -1, col = -1;  // the first corrected cell
     double maxCleanResidualRatio = 0, minThreshold = 0, maxThreshold = 0;
 };
 struct DeviceFault {
     std::int64_t row = -1, col = -1;  // none when row < 0
     double delta = 0;
 };
+// besideGemm: verify with the sums kernel of a check that runs beside another stream's GEMM
+// (abft_device.hpp VerifyCall::besideGemm), for the test that both sums kernels decide alike.
 ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,
-                                          const RoundoffModel& model, const DeviceFault& fault = {});
+                                          const RoundoffModel& model, const DeviceFault& fault = {},
+                                          bool besideGemm = false);
 
 }  // namespace gigacheck::cuda
