@@ -3,6 +3,7 @@
 # Usage (from the repository root, Qt carried as in ../shared/device/README.md):
 #   GIGACHECK_COMMIT=<sha> resources/results/device_run.sh build tests sanitizer kernels abft ooc paper
 #   (online: the online ABFT family's GPU test, sanitizer, 8192^3 runs; online-bench: `bench online`; after build)
+#   (trace: kernel traces of online runs, resources/results/probes/kernel_trace; after build)
 #   (online-cuda: K >= 2 and --target a|b on the GPU, issue 9 items 2-3: test, sanitizer, 8192^3 runs; after build)
 #   resources/results/device_run.sh gallery   (the kernel gallery, issue 11: its own build, tests, benches)
 #   resources/results/device_run.sh build transpose-tune   (the tuned transpose kernels: gallery test, sanitizer, targets)
@@ -228,6 +229,13 @@ for phase in "$@"; do
       $CLI run --shape 8192x8192x8192 --backend cuda --reference sample $args > /tmp/online_run.txt 2>&1
       echo "exit $?" >> /tmp/online_run.txt; grep -vE "^    C\(" /tmp/online_run.txt | tail -12 >> "$LOG"
     done
+    ;;
+  trace)
+    # Kernel timelines (CUPTI, probes/kernel_trace/): plain, online FQ = 1 / 4 and offline runs at 8192^3
+    # and 16384^3, summarized; then `bench online` at 8192 with the SM clock and power beside it.
+    stamp kernel traces
+    resources/results/probes/kernel_trace/trace_online.sh >> "$LOG" 2>&1
+    grep -E "^== |SPAN|running at once" "$OUT/traces.txt" | tail -40
     ;;
   online-bench)
     # The bench places the checks on the cost model with the stored device bandwidth: measure it first.

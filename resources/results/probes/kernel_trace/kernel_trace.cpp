@@ -25,7 +25,7 @@ struct Row {
     char kind;  // K kernel, S memset, C memcpy
     uint64_t start, end;
     uint32_t stream;
-    int grid, block, regs;
+    int grid, block, regs, smem;  // smem: static + dynamic shared memory per block, bytes
     std::string name;
 };
 
@@ -70,13 +70,14 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
         if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
             auto* k = reinterpret_cast<KERNEL_T*>(rec);
             got.push_back({'K', k->start, k->end, k->streamId, int(k->gridX * k->gridY * k->gridZ),
-                           int(k->blockX * k->blockY * k->blockZ), int(k->registersPerThread), shortName(k->name)});
+                           int(k->blockX * k->blockY * k->blockZ), int(k->registersPerThread),
+                           int(k->staticSharedMemory + k->dynamicSharedMemory), shortName(k->name)});
         } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             auto* m = reinterpret_cast<MEMSET_T*>(rec);
-            got.push_back({'S', m->start, m->end, m->streamId, 0, 0, 0, "memset " + std::to_string(m->bytes)});
+            got.push_back({'S', m->start, m->end, m->streamId, 0, 0, 0, 0, "memset " + std::to_string(m->bytes)});
         } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             auto* m = reinterpret_cast<MEMCPY_T*>(rec);
-            got.push_back({'C', m->start, m->end, m->streamId, 0, 0, int(m->copyKind),
+            got.push_back({'C', m->start, m->end, m->streamId, 0, 0, int(m->copyKind), 0,
                            "memcpy " + std::to_string(m->bytes)});
         }
     }
@@ -96,11 +97,11 @@ void writeRows()
     }
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return;
-    std::fprintf(f, "kind,start_ns,end_ns,stream,grid,block,regs_or_copykind,name\n");
+    std::fprintf(f, "kind,start_ns,end_ns,stream,grid,block,regs_or_copykind,smem,name\n");
     std::lock_guard<std::mutex> lock(rowsMutex);
     for (const Row& r : *rows)
-        std::fprintf(f, "%c,%llu,%llu,%u,%d,%d,%d,%s\n", r.kind, static_cast<unsigned long long>(r.start),
-                     static_cast<unsigned long long>(r.end), r.stream, r.grid, r.block, r.regs, r.name.c_str());
+        std::fprintf(f, "%c,%llu,%llu,%u,%d,%d,%d,%d,%s\n", r.kind, static_cast<unsigned long long>(r.start),
+                     static_cast<unsigned long long>(r.end), r.stream, r.grid, r.block, r.regs, r.smem, r.name.c_str());
     std::fclose(f);
     std::fprintf(stderr, "kernel_trace: %zu records -> %s\n", rows->size(), path.c_str());
 }
