@@ -109,6 +109,11 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
     v.aux = av;
     v.u = 1e-7;
     verify(v, out.as<VerifyOut>(), s);
+    // The lean sums of a check beside another stream's GEMM (online column blocks): loaded lazily
+    // at its first check, the load waits for the GEMM running beside it, and the other block's
+    // first product is issued only after that (kernel traces, online README).
+    v.besideGemm = true;
+    verify(v, out.as<VerifyOut>(), s);
     CUDA_CHECK(cudaStreamSynchronize(s));
 }
 

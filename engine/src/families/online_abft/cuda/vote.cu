@@ -50,4 +50,11 @@ void vote(Precision p, void* r0, const void* r1, const void* r2, std::int64_t co
     CUDA_CHECK(cudaMemcpyAsync(hostOut, scratch, sizeof(VoteOut), cudaMemcpyDeviceToHost, s));
 }
 
+void loadVoteKernels()
+{
+    cudaFuncAttributes a;
+    CUDA_CHECK(cudaFuncGetAttributes(&a, voteKernel<float>));
+    CUDA_CHECK(cudaFuncGetAttributes(&a, voteKernel<double>));
+}
+
 }  // namespace gigacheck::online_abft::cuda

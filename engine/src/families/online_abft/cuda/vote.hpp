@@ -22,4 +22,7 @@ struct VoteOut {
 void vote(Precision p, void* r0, const void* r1, const void* r2, std::int64_t count, VoteOut* scratch,
           VoteOut* hostOut, cudaStream_t s);
 
+// Loads the vote's kernels (lazy module loading), untimed: the family's warm-up.
+void loadVoteKernels();
+
 }  // namespace gigacheck::online_abft::cuda
