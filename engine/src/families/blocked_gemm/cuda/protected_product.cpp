@@ -10,7 +10,7 @@ bool roundsOperandsToTf32(const GemmCall& g)
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding)
+                          bool inputRounding, bool gemmFirst)
 {
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
@@ -23,16 +23,15 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
     }
     if (!lane)
         return gemm(g, handle, s);
-    // The GEMM is launched before the passes beside it: a GEMM CTA (cuBLAS SGEMM: 256 threads x
-    // 202 registers) cannot share an SM with a pass block, and passes launched first held the SMs
-    // while the GEMM waited (online FQ = 4 traces: the first product started ~120 us late). Launched
-    // after, the passes take SMs as the GEMM's CTAs retire.
     CUDA_CHECK(cudaEventRecord(lane->fork.get(), s));
-    gemm(g, handle, s);
+    if (gemmFirst)
+        gemm(g, handle, s);
     CUDA_CHECK(cudaStreamWaitEvent(lane->side.get(), lane->fork.get(), 0));
     checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux, g.accumulate,
                      lane->side.get(), inputRounding);
     CUDA_CHECK(cudaEventRecord(lane->join.get(), lane->side.get()));
+    if (!gemmFirst)
+        gemm(g, handle, s);
     CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
 }
 
