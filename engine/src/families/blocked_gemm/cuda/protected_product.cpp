@@ -10,7 +10,7 @@ bool roundsOperandsToTf32(const GemmCall& g)
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding, bool gemmFirst)
+                          bool inputRounding)
 {
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
@@ -21,18 +21,16 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         gemm(g, handle, s);
         return;
     }
-    if (!lane)
-        return gemm(g, handle, s);
-    CUDA_CHECK(cudaEventRecord(lane->fork.get(), s));
-    if (gemmFirst)
-        gemm(g, handle, s);
-    CUDA_CHECK(cudaStreamWaitEvent(lane->side.get(), lane->fork.get(), 0));
-    checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux, g.accumulate,
-                     lane->side.get(), inputRounding);
-    CUDA_CHECK(cudaEventRecord(lane->join.get(), lane->side.get()));
-    if (!gemmFirst)
-        gemm(g, handle, s);
-    CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
+    if (lane) {
+        CUDA_CHECK(cudaEventRecord(lane->fork.get(), s));
+        CUDA_CHECK(cudaStreamWaitEvent(lane->side.get(), lane->fork.get(), 0));
+        checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux, g.accumulate,
+                         lane->side.get(), inputRounding);
+        CUDA_CHECK(cudaEventRecord(lane->join.get(), lane->side.get()));
+    }
+    gemm(g, handle, s);
+    if (lane)
+        CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
 }
 
 VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,

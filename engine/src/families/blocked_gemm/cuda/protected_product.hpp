@@ -32,11 +32,8 @@ bool roundsOperandsToTf32(const GemmCall& g);
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
 // slower for the others: resources/results/README.md). Needs checksumB of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
-// gemmFirst: the GEMM is launched before the passes, so that it starts at once where the GPU is
-// free (the passes' blocks cannot share an SM with a cuBLAS SGEMM CTA); the passes then take SMs as
-// its CTAs retire.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding, bool gemmFirst = false);
+                          bool inputRounding);
 
 // The verification of an augmented C block whose inner dimension so far is depth.
 VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,

@@ -435,7 +435,7 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     g.ldc = ld(c, slotC(b));
     g.accumulate = op.accumulate;
     gigacheck::cuda::productWithChecksums(g, handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(), auxOf(c, b),
-                                          roundoff(c).uInput > 0, !std::getenv("GIGACHECK_PASSES_FIRST"));
+                                          roundoff(c).uInput > 0);
 }
 
 // Issues `work` on the block's priority lane, ordered after what s has and before what s gets
