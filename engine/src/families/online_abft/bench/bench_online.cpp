@@ -102,15 +102,27 @@ struct Bench {
         hooks.backend = &backend;
         return online_abft::runOnlineOn(config, hooks, a, b, c);
     }
-    // The run with the median compute time of reps.
-    OnlineRecord median(const OnlineConfig& config)
+    // The run with the median compute time of reps, and the median of a plain product of the same
+    // size timed before each of them: a row's ratio is against the plain products of its own
+    // minute, so the device's drift over the bench (clocks, temperature) stays out of the ratios
+    // (one plain product at the start moved them by up to 1 point between processes on an H200).
+    struct Timed {
+        OnlineRecord record;
+        double plain = 0;
+        double seconds() const { return computeSeconds(record); }
+    };
+    Timed median(const OnlineConfig& config)
     {
         std::vector<OnlineRecord> runs;
-        for (int r = 0; r < reps; ++r)
+        std::vector<double> plains;
+        for (int r = 0; r < reps; ++r) {
+            plains.push_back(plainSeconds(backend.device().backend, config.shape.m, 1));
             runs.push_back(once(config));
+        }
         std::sort(runs.begin(), runs.end(),
                   [](const OnlineRecord& x, const OnlineRecord& y) { return computeSeconds(x) < computeSeconds(y); });
-        return runs[runs.size() / 2];
+        std::sort(plains.begin(), plains.end());
+        return {runs[runs.size() / 2], plains[plains.size() / 2]};
     }
 };
 
@@ -163,12 +175,13 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     const int steps = baseConfig(n, panel, kind).steps();
     out << "\nN = " << n << " (FP32, " << n << "^3), panel width b = " << panel << ", " << steps
         << " steps; plain " << (kind == BackendKind::Cuda ? "cuBLAS" : "OpenBLAS") << ": " << fixed(plain * 1e3, 2)
-        << " ms\n";
+        << " ms (each row: against a plain product timed before each of its runs, median)\n";
     Table t({"scheme", "fq", "faults", "blocks", "GEMMs", "time ms", "vs plain", "overhead", "checks ms (model)", "outcome"});
-    double onlineFq1 = 0;
+    double onlineFq1 = 0, onlineFq1Plain = 0;
     std::string fq1Blocks;
-    const auto add = [&](const std::string& scheme, int fq, int faults, const OnlineRecord& r) {
-        const double time = computeSeconds(r);
+    const auto add = [&](const std::string& scheme, int fq, int faults, const Bench::Timed& timed) {
+        const OnlineRecord& r = timed.record;
+        const double time = timed.seconds(), rowPlain = timed.plain;
         // Busy time of the checks (with column blocks, the blocks' checks overlap each other and the
         // other block's GEMM: their sum is work, not added time).
         const double checks = kindSeconds(r, online_abft::kCheck);
@@ -180,12 +193,12 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                scheme == "tmr" ? "-" : std::to_string(r.columnBlocks),
                scheme == "tmr" ? "3" : std::to_string(r.panelProducts) + (r.mergedSteps ? "" : " (each step)"),
                fixed(time * 1e3, 2),
-               fixed(time / plain, 3) + "x", percent(time / plain - 1.0),
+               fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
                fixed(checks * 1e3, 2) + (model > 0 ? " (" + fixed(model * 1e3, 2) + ")" : ""), verdictSummary(r)});
         rows.push_back({{"n", n}, {"panel", panel}, {"scheme", scheme}, {"fq", fq}, {"faults", faults},
                         {"column_blocks", r.columnBlocks}, {"merged_steps", r.mergedSteps},
-                        {"panel_products", r.panelProducts}, {"seconds", time}, {"plain_seconds", plain},
-                        {"ratio", time / plain}, {"check_seconds", checks}, {"check_model_seconds", model},
+                        {"panel_products", r.panelProducts}, {"seconds", time}, {"plain_seconds", rowPlain},
+                        {"ratio", time / rowPlain}, {"check_seconds", checks}, {"check_model_seconds", model},
                         {"checks", r.verifications.size()}, {"recomputed", r.recomputed}, {"verified", r.status == "ok"}});
         return time;
     };
@@ -194,11 +207,12 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             OnlineConfig c = baseConfig(n, panel, kind);
             c.checkEvery = fq;
             c.faults = scatteredFaults(faults, steps, n);
-            const OnlineRecord r = bench.median(c);
+            const Bench::Timed r = bench.median(c);
             const double time = add("online", fq, faults, r);
             if (fq == 1 && faults == 1) {
                 onlineFq1 = time;
-                fq1Blocks = blockTimingText(r);
+                onlineFq1Plain = r.plain;
+                fq1Blocks = blockTimingText(r.record);
             }
         }
     }
@@ -244,7 +258,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     {
         OnlineConfig c = baseConfig(n, panel, kind);
         c.faults = scatteredFaults(2, steps, n);
-        onlineTwo = computeSeconds(bench.median(c));
+        onlineTwo = bench.median(c).seconds();
     }
     double tmr = 0;
     for (int faults : {0, 1}) {
@@ -269,7 +283,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             << "online fq=1 (1 fault), the median run: " << fq1Blocks << "\n";
     const SeedRow& seed = kSeedRows[7];  // N = 8192
     out << "ours beside the seed (its N = 8192 row, " << kSeedGpu << "): online fq=1 overhead "
-        << percent(onlineFq1 / plain - 1.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)
+        << percent(onlineFq1Plain > 0 ? onlineFq1 / onlineFq1Plain - 1.0 : 0.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)
         << "), TMR / online " << fixed(tmr / onlineFq1, 2) << "x (seed " << fixed(seed.tmr / seed.online, 2)
         << "x), offline with 2 faults (recompute) / online with 2 faults " << fixed(offlineTwo / onlineTwo, 2)
         << "x (seed traditional ABFT " << fixed(seed.traditional / seed.online, 2) << "x)\n";
