@@ -520,7 +520,8 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
 
 // Zeroes two accumulators in one launch of few-register blocks: beside a GEMM the driver's memset
 // kernels waited for GEMM CTAs to retire (two per check and two per product's passes; the check's
-// two took 0.1 ms of 16 checks at 8192^3 in the kernel traces), and one launch is one fewer alone.
+// two took 0.1 ms of 16 checks at 8192^3 in the kernel traces). Measured against the memsets
+// (results README, fourteenth session): online FQ = 1 at 8192^3 0.2-0.3 point faster.
 __global__ void __launch_bounds__(128) zeroTwoKernel(double* x, Index nx, double* y, Index ny)
 {
     const Index stride = Index(gridDim.x) * blockDim.x;
@@ -534,11 +535,6 @@ __global__ void __launch_bounds__(128) zeroTwoKernel(double* x, Index nx, double
 
 void zeroTwo(double* x, Index nx, double* y, Index ny, cudaStream_t s)
 {
-    if (std::getenv("GIGACHECK_ZERO_MEMSETS")) {  // A/B switch (temporary): the driver's memsets
-        CUDA_CHECK(cudaMemsetAsync(x, 0, sizeof(double) * std::size_t(nx), s));
-        CUDA_CHECK(cudaMemsetAsync(y, 0, sizeof(double) * std::size_t(ny), s));
-        return;
-    }
     zeroTwoKernel<<<32, 128, 0, s>>>(x, nx, y, ny);
     CUDA_CHECK_LAUNCH();
 }

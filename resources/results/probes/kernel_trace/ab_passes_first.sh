@@ -1,6 +1,6 @@
 #!/bin/bash
 # Issue 9: the online products' checksum passes launched after their GEMM (the default at 77dceee)
-# against before it (GIGACHECK_PASSES_FIRST=1, a temporary switch of 77dceee), `bench online` timing
+# against before it (GIGACHECK_PASSES_FIRST=1, a temporary switch that exists only at 77dceee and 8fd124d), `bench online` timing
 # alternated twice in one machine session. Run after `device_run.sh build`; writes $OUT/ab_passes_first.txt.
 set -u
 OUT=${OUT:-/tmp/gigacheck-out}

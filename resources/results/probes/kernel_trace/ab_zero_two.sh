@@ -1,6 +1,6 @@
 #!/bin/bash
 # Issue 9: the sums' accumulators zeroed by one few-register kernel (zeroTwo) against the driver's two
-# memsets (GIGACHECK_ZERO_MEMSETS=1, a temporary switch of the commit measured), in every check and
+# memsets (GIGACHECK_ZERO_MEMSETS=1, a temporary switch that exists only at 6a30930), in every check and
 # every product's passes; `bench online` timing at 8192, alternated twice in one machine session.
 # Run after `device_run.sh build`; writes $OUT/ab_zero_two.txt.
 set -u
