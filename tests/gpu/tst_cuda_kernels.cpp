@@ -1,5 +1,6 @@
 // The GEMM kernels (naive, tiled 8/16/32, optimized BK 8/16, cuBLAS, cuBLAS TF32) against an
-// OpenBLAS twin on odd shapes, FP32 and FP64, with the error bound of each arithmetic.
+// OpenBLAS twin on odd shapes, FP32 and FP64, with the error bound of each arithmetic; and the
+// cuBLASLt configuration the tuner keeps for a shape (gemm_tuning.hpp), with and without C.
 #include "gpu_available.hpp"
 
 #include "gigacheck/abft.hpp"
@@ -25,6 +26,8 @@ private slots:
     void variantsMatchOpenBlas_data();
     void variantsMatchOpenBlas();
     void tiledRefusesOtherTiles();
+    void tunedConfigurationMatchesReference_data();
+    void tunedConfigurationMatchesReference();
 };
 
 void TestCudaKernels::variantsMatchOpenBlas_data()
@@ -85,6 +88,53 @@ void TestCudaKernels::variantsMatchOpenBlas()
             if (!(std::fabs(got - ref) <= 2.0 * (n + 2) * u * mag + 1e-300))
                 QFAIL(qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4 (|A||B| = %5)")
                                      .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17).arg(mag)));
+        }
+#endif
+}
+
+void TestCudaKernels::tunedConfigurationMatchesReference_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    QTest::addColumn<bool>("accumulate");
+    // A panel product of the online family's kind (C += A_j B_j), a plain one, and an odd shape.
+    QTest::addRow("panel-accumulate") << 768 << 256 << 384 << true;
+    QTest::addRow("plain") << 512 << 320 << 448 << false;
+    QTest::addRow("odd-accumulate") << 131 << 77 << 53 << true;
+}
+
+void TestCudaKernels::tunedConfigurationMatchesReference()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(bool, accumulate);
+    HostMatrix a(Precision::F32, m, n), b(Precision::F32, n, q), c(Precision::F32, m, q);
+    fillRandom(a, Distribution::Normal, 11, 0);
+    fillRandom(b, Distribution::Normal, 11, 1);
+    fillRandom(c, Distribution::Normal, 11, 2);
+    const HostMatrix c0 = c;
+    int configurations = 0;
+    const std::string kept = cuda::tunedGemmOnDevice(a, b, c, accumulate, &configurations);
+    qInfo("%s: %d cuBLASLt configuration(s) timed, kept %s", QTest::currentDataTag(), configurations, kept.c_str());
+    if (m % 4 == 0 && n % 4 == 0 && q % 4 == 0) {  // aligned shapes: cuBLASLt has FP32 kernels for them
+        QVERIFY(configurations > 0);
+        QVERIFY2(kept.rfind("cuBLASLt", 0) == 0, kept.c_str());
+    }
+    const double u = unitRoundoff(Precision::F32, false);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < q; ++j) {
+            double ref = accumulate ? c0.at(i, j) : 0.0, mag = accumulate ? std::fabs(c0.at(i, j)) : 0.0;
+            for (int k = 0; k < n; ++k) {
+                ref += a.at(i, k) * b.at(k, j);
+                mag += std::fabs(a.at(i, k) * b.at(k, j));
+            }
+            const double got = c.at(i, j);
+            if (!(std::fabs(got - ref) <= 2.0 * (n + 3) * u * mag + 1e-300))
+                QFAIL(qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4 (%5)")
+                                     .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17).arg(QString::fromStdString(kept))));
         }
 #endif
 }

@@ -124,6 +124,9 @@ struct OnlineRecord : RecordEnvelope {
     ReferenceCheck reference;
     bool mergedSteps = false;  // as run (config.mergeSteps resolved): unchecked steps as one GEMM
     int panelProducts = 0;     // GEMMs (per column block) that built C: steps, or fewer when merged
+    // CUDA device path: the panel GEMMs' kernel, cuBLAS's pick or the configuration tuned for the
+    // shape, with both times ("" on the CPU and in older records).
+    std::string panelGemm;
 
     // Every check clean or corrected (or the recompute clean), TMR found a majority everywhere,
     // and the reference agrees.

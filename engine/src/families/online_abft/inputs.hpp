@@ -56,6 +56,7 @@ struct OnlineInputs final : FamilyInputs {
     // Filled by the ops (compute queue only).
     std::vector<InputFaultReport> inputFaults;
     std::optional<VoteReport> vote;
+    std::string panelGemm;  // how the device multiplied the panels (cuda/op_table.cpp noteTuning)
 };
 
 OnlineInputs& inputsOf(const ExecutionRequest& request);  // ops.cpp

@@ -37,6 +37,7 @@ Api makeApi()
     api.timeCublasXtOn = static_cast<double (*)(const HostMatrix&, const HostMatrix&, HostMatrix&, int, int, const std::vector<int>&)>(
         &cuda::timeCublasXt);
     api.inCoreGemmGflops = &cuda::inCoreGemmGflops;
+    api.tunedInCoreGemmGflops = &cuda::tunedInCoreGemmGflops;
     api.linkBandwidth = &cuda::linkBandwidth;
     api.measureRateTables = &cuda::measureRateTables;
     api.measureGemmRate = &cuda::measureGemmRate;

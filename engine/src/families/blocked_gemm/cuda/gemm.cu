@@ -1,6 +1,7 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/gemm_tile.cuh"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 
 #include <string>
 
@@ -170,6 +171,8 @@ void gemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
         return;
     }
     if (g.variant == GemmVariant::Cublas || g.variant == GemmVariant::CublasTf32) {
+        if (g.tuned && runTunedGemm(g, stream))
+            return;
         launchCublas(g, handle, stream);
         return;
     }

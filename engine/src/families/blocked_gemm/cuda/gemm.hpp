@@ -25,6 +25,7 @@ struct GemmCall {
     void* c = nullptr;
     std::int64_t ldc = 0;
     bool accumulate = false;
+    bool tuned = false;  // cublas FP32: the configuration tuneGemm kept for this shape, if any (gemm_tuning.hpp)
 };
 
 // Throws InputError for a tile other than 8/16/32, BackendError on CUDA/cuBLAS failure.

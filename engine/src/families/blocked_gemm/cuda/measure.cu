@@ -6,6 +6,7 @@
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 
 #include "gigacheck/abft.hpp"
@@ -145,6 +146,31 @@ double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
     g.ldc = q;
     const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
+}
+
+double tunedInCoreGemmGflops(Index n, int reps, std::string* kept)
+{
+    DeviceBuffer a(std::size_t(n * n) * 4), b(std::size_t(n * n) * 4), c(std::size_t(n * n) * 4);
+    Stream s;
+    CublasHandle h;
+    fill(Precision::F32, a.get(), n, n, n, 1, s.get());
+    fill(Precision::F32, b.get(), n, n, n, 2, s.get());
+    GemmCall g;
+    g.variant = GemmVariant::Cublas;
+    g.precision = Precision::F32;
+    g.m = g.n = g.q = n;
+    g.a = a.get();
+    g.b = b.get();
+    g.c = c.get();
+    g.lda = g.ldb = g.ldc = n;
+    g.tuned = true;
+    TuningOptions anyLength;
+    anyLength.longestMs = 1e30;
+    const GemmTuning t = tuneGemm(g, h.get(), s.get(), anyLength);
+    if (kept)
+        *kept = t.kept;
+    const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
+    return gemmFlops(n, n, n) / (ms * 1e-3) / 1e9;
 }
 
 Ceilings measureDeviceCeilings(int device)

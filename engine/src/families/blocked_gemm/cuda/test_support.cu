@@ -4,6 +4,7 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 
 #include <algorithm>
@@ -41,6 +42,40 @@ void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a,
     gemm(g, h.get(), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
+}
+
+std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, bool accumulate,
+                              int* configurations)
+{
+    DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
+    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CublasHandle h;
+    Stream s;
+    GemmCall g;
+    g.variant = GemmVariant::Cublas;
+    g.precision = Precision::F32;
+    g.m = a.rows();
+    g.n = a.cols();
+    g.q = b.cols();
+    g.a = da.get();
+    g.lda = a.cols();
+    g.b = db.get();
+    g.ldb = b.cols();
+    g.c = dc.get();
+    g.ldc = c.cols();
+    g.accumulate = accumulate;
+    g.tuned = true;
+    TuningOptions keepFastest;
+    keepFastest.keepFastest = true;
+    const GemmTuning t = tuneGemm(g, h.get(), s.get(), keepFastest);
+    if (configurations)
+        *configurations = t.configurations;
+    CUDA_CHECK(cudaMemcpy(dc.get(), c.data(), c.bytes(), cudaMemcpyHostToDevice));  // tuning wrote C
+    gemm(g, h.get(), s.get());
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
+    return t.kept;
 }
 
 ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, const HostMatrix& b,

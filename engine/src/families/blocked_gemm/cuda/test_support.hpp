@@ -13,6 +13,12 @@ namespace gigacheck::cuda {
 // Runs one GEMM variant on host matrices (copies in and out), for the kernel tests.
 void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
 
+// C (+)= A B in FP32 with the cuBLASLt configuration tuneGemm finds fastest for the shape (kept
+// even where cuBLAS's own pick is faster: gemm_tuning.hpp), C copied in and out. Returns the kept
+// configuration's name ("cuBLAS's pick" when cuBLASLt accepted none) and how many were timed.
+std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, bool accumulate,
+                              int* configurations);
+
 // One ABFT-protected in-core product on host matrices, as the backend runs it (operand
 // checksums, GEMM with the checksum products beside it, optional fault, verification), with the
 // given round-off model; for the threshold tests. Nothing is copied back but the verdict.

@@ -6,6 +6,7 @@
 
 #include "abft/cuda/abft_device.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "core/cuda/resources.hpp"
 
 #include <cstdlib>
@@ -137,6 +138,7 @@ void forgetWarmUp()
 {
     std::lock_guard lock(gMutex);
     gWarm.clear();
+    forgetGemmTunings();
 }
 
 }  // namespace gigacheck::cuda

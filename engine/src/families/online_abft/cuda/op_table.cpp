@@ -17,6 +17,7 @@
 #include "abft/cuda/verify_out_result.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
+#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
@@ -25,6 +26,7 @@
 #include "families/online_abft/inputs.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 namespace gigacheck::online_abft {
@@ -91,6 +93,21 @@ char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::i
                                                   elemSize(inputsOf(c.request).precision);
 }
 
+GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op);
+
+// The record's line on the panel GEMMs: each distinct shape's kernel once.
+void noteTuning(OnlineInputs& in, const gigacheck::cuda::GemmTuning& t)
+{
+    if (!t.tried)
+        return;
+    char times[160];
+    std::snprintf(times, sizeof times, ": %.3f ms per GEMM against %.3f ms for cuBLAS's pick (%d configurations timed)",
+                  t.bestMs, t.libraryMs, t.configurations);
+    const std::string line = t.kept + (t.kept == "cuBLAS's pick" ? std::string() : std::string(times));
+    if (in.panelGemm.find(line) == std::string::npos)
+        in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
+}
+
 std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
@@ -134,6 +151,15 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         h.sums = PinnedBuffer(std::size_t(std::max(inputSums, checkSums)) * sizeof(double));
         h.encodeOut = PinnedBuffer(std::max<std::size_t>(1, faultsAfter(in, -1).size()) * 2 * sizeof(double));
         h.results.resize(std::max<std::size_t>(1, checks));
+    } else {
+        // cuBLAS's pick for a panel shape can be far from its best kernel (gemm_tuning.hpp): each
+        // distinct panel GEMM is tuned here, untimed, on the run's own buffers before anything is
+        // loaded into them (C is written by each block's first product).
+        for (const Operation& op : c.schedule.ops)
+            if (op.kind == kPanelProduct) {
+                const std::size_t b = std::size_t(op.block.j);
+                noteTuning(inputsOf(c.request), gigacheck::cuda::tuneGemm(panelGemm(c, op), state->handles[b]->get(), state->lanes[b]->side.get()));
+            }
     }
     return state;
 }
@@ -413,18 +439,16 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
                                roundTf32);
 }
 
-void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
+// The device path's GEMM of a panel product: the block's unaugmented panels, C accumulated.
+GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op)
 {
-    if (hostOf(c).on)
-        return hostCheckedPanelProduct(c, op, s);
     const OnlineInputs& in = inputsOf(c.request);
-    const Shape& sh = inputsOf(c.request).shape;
     const std::int64_t offset = std::int64_t(op.block.k) * in.panel;
     const int b = op.block.j;
     GemmCall g;
-    g.variant = inputsOf(c.request).gemm;
-    g.precision = inputsOf(c.request).precision;
-    g.m = sh.m;
+    g.variant = in.gemm;
+    g.precision = in.precision;
+    g.m = in.shape.m;
     g.n = op.depth;
     g.q = columnBlock(in, b).cols;
     g.a = at(c, kSlotA, 0, offset);
@@ -434,8 +458,17 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     g.c = buf(c, slotC(b));
     g.ldc = ld(c, slotC(b));
     g.accumulate = op.accumulate;
-    gigacheck::cuda::productWithChecksums(g, handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(), auxOf(c, b),
-                                          roundoff(c).uInput > 0);
+    g.tuned = true;
+    return g;
+}
+
+void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    if (hostOf(c).on)
+        return hostCheckedPanelProduct(c, op, s);
+    const int b = op.block.j;
+    gigacheck::cuda::productWithChecksums(panelGemm(c, op), handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(),
+                                          auxOf(c, b), roundoff(c).uInput > 0);
 }
 
 // Issues `work` on the block's priority lane, ordered after what s has and before what s gets

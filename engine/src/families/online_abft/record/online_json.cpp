@@ -106,6 +106,7 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
         {"check_steps", r.checkSteps},
         {"column_blocks", r.columnBlocks},  // as run
         {"merged_steps", r.mergedSteps},    // as run
+        {"panel_gemm", r.panelGemm},
         {"panel_products", r.panelProducts},
         {"checks", checks},  // the envelope's events.verifications, with the step named
         {"input_faults", inputFaults},
@@ -164,6 +165,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     r.checkSteps = sec.list<int>("check_steps");
     r.columnBlocks = sec.getOr<int>("column_blocks", 1);
     r.mergedSteps = sec.getOr<bool>("merged_steps", false);
+    r.panelGemm = sec.getOr<std::string>("panel_gemm", "");
     r.panelProducts = sec.getOr<int>("panel_products", r.steps);
     if (r.panelProducts < 0 || r.panelProducts > r.steps)
         throw InputError("record: 'panel_products' must be 0.." + std::to_string(r.steps));

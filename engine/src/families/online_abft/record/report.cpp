@@ -93,6 +93,8 @@ std::string formatOnlineReport(const OnlineRecord& r)
     }
     if (c.scheme != Scheme::Tmr)
         o << "  checks: " << clean << " clean, " << corrected << " corrected, " << uncorrectable << " uncorrectable\n";
+    if (!r.panelGemm.empty())
+        o << "  panel GEMM: " << r.panelGemm << "\n";
     if (r.recomputed)
         o << "  recompute: the whole product again, " << (r.recomputeClean ? "clean" : "NOT clean") << "\n";
     if (r.vote) {

@@ -249,6 +249,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     (void)started;
     record.inputFaults = in.inputFaults;
     record.vote = in.vote;
+    record.panelGemm = in.panelGemm;
     for (const PlannedFault& f : in.faults)
         if (f.at.target == OnlineTarget::A || f.at.target == OnlineTarget::B) {
             OnlineFault applied = f.at;

@@ -30,6 +30,16 @@ double computeSeconds(const OnlineRecord& r)
     return last > first ? last - first : 0.0;
 }
 
+double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, std::string* kept)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (backend == BackendKind::Cuda)
+        return 2.0 * double(n) * double(n) * double(n) / (cuda::tunedInCoreGemmGflops(n, reps, kept) * 1e9);
+#endif
+    (void)backend, (void)n, (void)reps, (void)kept;
+    return 0.0;
+}
+
 double plainProductSeconds(BackendKind backend, std::int64_t n, int reps)
 {
 #ifdef GIGACHECK_HAVE_CUDA

@@ -11,5 +11,7 @@ double computeSeconds(const OnlineRecord& r);
 // The plain n x n x n FP32 product on this backend, same process, median of reps: cuBLAS in-core
 // on a GPU, OpenBLAS on the CPU.
 double plainProductSeconds(BackendKind backend, std::int64_t n, int reps);
+// On a GPU, the same with the fastest cuBLASLt configuration for n^3 (kept: its name); 0 elsewhere.
+double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, std::string* kept);
 
 }  // namespace gigacheck::online_abft
