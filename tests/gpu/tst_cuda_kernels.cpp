@@ -133,8 +133,10 @@ void TestCudaKernels::tunedConfigurationMatchesReference()
             }
             const double got = c.at(i, j);
             if (!(std::fabs(got - ref) <= 2.0 * (n + 3) * u * mag + 1e-300))
-                QFAIL(qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4 (%5)")
-                                     .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17).arg(QString::fromStdString(kept))));
+                QFAIL(qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4 = C0 %5 + AB (%6)")
+                                     .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)
+                                     .arg(accumulate ? double(c0.at(i, j)) : 0.0, 0, 'g', 17)
+                                     .arg(QString::fromStdString(kept))));
         }
 #endif
 }

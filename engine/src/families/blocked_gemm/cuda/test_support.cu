@@ -71,7 +71,9 @@ std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatr
     const GemmTuning t = tuneGemm(g, h.get(), s.get(), keepFastest);
     if (configurations)
         *configurations = t.configurations;
-    CUDA_CHECK(cudaMemcpy(dc.get(), c.data(), c.bytes(), cudaMemcpyHostToDevice));  // tuning wrote C
+    // Tuning wrote C: C again, on s (a pageable cudaMemcpy may still be in flight when a kernel on
+    // a non-blocking stream starts).
+    CUDA_CHECK(cudaMemcpyAsync(dc.get(), c.data(), c.bytes(), cudaMemcpyHostToDevice, s.get()));
     gemm(g, h.get(), s.get());
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
