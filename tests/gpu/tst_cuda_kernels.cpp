@@ -115,7 +115,8 @@ void TestCudaKernels::tunedConfigurationMatchesReference()
     fillRandom(a, Distribution::Normal, 11, 0);
     fillRandom(b, Distribution::Normal, 11, 1);
     fillRandom(c, Distribution::Normal, 11, 2);
-    const HostMatrix c0 = c;
+    HostMatrix c0(Precision::F32, m, q);  // HostMatrix copies share their data: fill a second one alike
+    fillRandom(c0, Distribution::Normal, 11, 2);
     int configurations = 0;
     const std::string kept = cuda::tunedGemmOnDevice(a, b, c, accumulate, &configurations);
     qInfo("%s: %d cuBLASLt configuration(s) timed, kept %s", QTest::currentDataTag(), configurations, kept.c_str());
