@@ -68,11 +68,16 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                         stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
                                     fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
                 const double overhead = r.protectedMs / r.plainMs - 1.0;
-                std::string target = "-";
+                // Issue 13's targets: FP32 stays <= 1 % (N >= 8192, where it was <= 0.4 %); TF32 <= 12 %
+                // at 4096, <= 5 % at 8192, <= 3 % at 16384.
+                double limit = -1;
                 if (std::string(m.name) == "FP32" && n >= 8192)
-                    target = overhead <= 0.02 ? "<=2%: met" : "<=2%: MISSED";
-                if (std::string(m.name) == "TF32" && n == 16384)
-                    target = overhead <= 0.05 ? "<=5%: met" : "<=5%: MISSED";
+                    limit = 0.01;
+                if (std::string(m.name) == "TF32")
+                    limit = n <= 4096 ? 0.12 : n <= 8192 ? 0.05 : 0.03;
+                std::string target = "-";
+                if (limit > 0)
+                    target = "<=" + fixed(limit * 100, 0) + "%: " + (overhead <= limit ? "met" : "MISSED");
                 t.add({std::to_string(n), m.name, std::to_string(errors), fixed(r.plainMs, 3), fixed(r.protectedMs, 3),
                        percent(overhead, 2), r.verdict, errors ? fixed(r.delta / r.threshold, 1) : "-",
                        errors ? fixed(r.correctedRelError, 9) : "-", target});
