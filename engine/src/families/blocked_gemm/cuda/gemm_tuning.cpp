@@ -103,6 +103,17 @@ struct Candidate {
     double ms = 0;
 };
 
+// GIGACHECK_GEMM_TUNING_TILES=20,24: only these cuBLASLt tile ids (measurements of what a tile
+// choice does beside the checks; unset: every tile).
+bool tileAllowed(std::uint32_t tile)
+{
+    const char* env = std::getenv("GIGACHECK_GEMM_TUNING_TILES");
+    if (!env || !*env)
+        return true;
+    const std::string list = std::string(",") + env + ",";
+    return list.find("," + std::to_string(tile) + ",") != std::string::npos;
+}
+
 // Every configuration cuBLASLt accepts for the shape without workspace and without split-K.
 std::vector<Candidate> candidates(const Tuned& t)
 {
@@ -126,6 +137,7 @@ std::vector<Candidate> candidates(const Tuned& t)
         const std::uint32_t options = std::uint32_t(std::clamp(capInt(algo, CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX) + 1, 1, kCustomOptions));
         for (std::uint32_t tile : tiles)
             for (std::uint32_t stage : stages)
+                if (tileAllowed(tile))
                 for (std::uint32_t swizzle = 0; swizzle < swizzles; ++swizzle)
                     for (std::uint32_t option = 0; option < options; ++option) {
                         Candidate c{algo, {}, 0};
