@@ -730,8 +730,13 @@ void TestOnlineAbft::recordRoundTrip()
 {
     OnlineConfig c = config({30, 40, 20}, Scheme::Online, 16, 2, 2);
     c.faults = {at(2, 3, 0), at(5, 6, 1, OnlineTarget::B)};
-    const OnlineRecord r = runOnline(c);
+    OnlineRecord r = runOnline(c);
+    QVERIFY(r.panelGemm.empty());  // the CPU multiplies with OpenBLAS: no device kernel to name
+    // A device run names its panel GEMMs' kernel (the report's "panel GEMM:" line); it travels.
+    r.panelGemm = "cuBLASLt algo 55, tile 24, stages 31, swizzle 1, option 0: 1.338 ms per GEMM against 1.377 ms";
     const OnlineRecord back = onlineRecordFromJson(onlineToJson(r));
+    QCOMPARE(back.panelGemm, r.panelGemm);
+    QVERIFY(formatOnlineReport(back).find("panel GEMM: cuBLASLt algo 55") != std::string::npos);
     QCOMPARE(name(back.config.scheme), name(Scheme::Online));
     QCOMPARE(back.config.panel, std::int64_t(16));
     QCOMPARE(back.config.checkEvery, 2);

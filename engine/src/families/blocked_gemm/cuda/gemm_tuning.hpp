@@ -26,7 +26,7 @@ struct GemmTuning {
 
 // Times on stream s with the call's own buffers (C is overwritten; A and B only read), so it runs
 // before a schedule's first op, untimed. Once per process, device and shape (extents, leading
-// dimensions, accumulate): later calls return the first one's result. A product whose cuBLAS pick
+// dimensions, accumulate, the operands' address alignment): later calls return the first one's result. A product whose cuBLAS pick
 // takes more than options.longestMs is not tuned (~80 of its times; its waves amortize the tile
 // choice). GIGACHECK_NO_GEMM_TUNING=1
 // turns tuning off (the A/B of the results README). Throws BackendError on CUDA errors.
