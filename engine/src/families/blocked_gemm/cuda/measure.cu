@@ -125,7 +125,12 @@ void linkBandwidth(double& h2dGBs, double& d2hGBs)
     d2hGBs = double(bytes) / (d2h * 1e-3) / 1e9;
 }
 
-double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
+namespace {
+
+// A device-resident cuBLAS product of m x n x q, median GFLOP/s; with `tuning`, first tuned
+// (gemm_tuning.hpp) and run with the kept configuration, its name into *kept.
+double residentGemmGflops(Index m, Index n, Index q, Precision p, int reps, const TuningOptions* tuning,
+                          std::string* kept)
 {
     DeviceBuffer a(std::size_t(m * n) * esz(p)), b(std::size_t(n * q) * esz(p)), c(std::size_t(m * q) * esz(p));
     Stream s;
@@ -144,33 +149,28 @@ double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
     g.ldb = q;
     g.c = c.get();
     g.ldc = q;
+    if (tuning) {
+        g.tuned = true;
+        const GemmTuning t = tuneGemm(g, h.get(), s.get(), *tuning);
+        if (kept)
+            *kept = t.kept;
+    }
     const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
 }
 
+}  // namespace
+
+double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
+{
+    return residentGemmGflops(m, n, q, p, reps, nullptr, nullptr);
+}
+
 double tunedInCoreGemmGflops(Index n, int reps, std::string* kept)
 {
-    DeviceBuffer a(std::size_t(n * n) * 4), b(std::size_t(n * n) * 4), c(std::size_t(n * n) * 4);
-    Stream s;
-    CublasHandle h;
-    fill(Precision::F32, a.get(), n, n, n, 1, s.get());
-    fill(Precision::F32, b.get(), n, n, n, 2, s.get());
-    GemmCall g;
-    g.variant = GemmVariant::Cublas;
-    g.precision = Precision::F32;
-    g.m = g.n = g.q = n;
-    g.a = a.get();
-    g.b = b.get();
-    g.c = c.get();
-    g.lda = g.ldb = g.ldc = n;
-    g.tuned = true;
     TuningOptions anyLength;
     anyLength.longestMs = 1e30;
-    const GemmTuning t = tuneGemm(g, h.get(), s.get(), anyLength);
-    if (kept)
-        *kept = t.kept;
-    const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
-    return gemmFlops(n, n, n) / (ms * 1e-3) / 1e9;
+    return residentGemmGflops(n, n, n, Precision::F32, reps, &anyLength, kept);
 }
 
 Ceilings measureDeviceCeilings(int device)

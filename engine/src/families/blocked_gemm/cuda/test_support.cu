@@ -18,18 +18,13 @@ Index pad32(Index x) { return (x + 31) / 32 * 32; }
 
 }  // namespace
 
-void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
+// C[m x q] (+)= A B on device copies of host matrices laid out densely.
+GemmCall denseCall(GemmVariant v, const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, const DeviceBuffer& da,
+                   const DeviceBuffer& db, DeviceBuffer& dc)
 {
-    const Precision p = a.precision();
-    DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
-    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
-    CublasHandle h;
     GemmCall g;
     g.variant = v;
-    g.tile = tile;
-    g.optimizedBk = optimizedBk;
-    g.precision = p;
+    g.precision = a.precision();
     g.m = a.rows();
     g.n = a.cols();
     g.q = b.cols();
@@ -39,6 +34,18 @@ void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a,
     g.ldb = b.cols();
     g.c = dc.get();
     g.ldc = c.cols();
+    return g;
+}
+
+void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
+{
+    DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
+    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CublasHandle h;
+    GemmCall g = denseCall(v, a, b, c, da, db, dc);
+    g.tile = tile;
+    g.optimizedBk = optimizedBk;
     gemm(g, h.get(), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
@@ -52,18 +59,7 @@ std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatr
     CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
     CublasHandle h;
     Stream s;
-    GemmCall g;
-    g.variant = GemmVariant::Cublas;
-    g.precision = Precision::F32;
-    g.m = a.rows();
-    g.n = a.cols();
-    g.q = b.cols();
-    g.a = da.get();
-    g.lda = a.cols();
-    g.b = db.get();
-    g.ldb = b.cols();
-    g.c = dc.get();
-    g.ldc = c.cols();
+    GemmCall g = denseCall(GemmVariant::Cublas, a, b, c, da, db, dc);
     g.accumulate = accumulate;
     g.tuned = true;
     TuningOptions keepFastest;
