@@ -148,9 +148,10 @@ std::vector<Candidate> candidates(const Tuned& t)
             stages.push_back(CUBLASLT_MATMUL_STAGES_UNDEFINED);
         const std::uint32_t swizzles = capInt(algo, CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT) ? 2 : 1;
         const std::uint32_t options = std::uint32_t(std::clamp(capInt(algo, CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX) + 1, 1, kCustomOptions));
-        for (std::uint32_t tile : tiles)
+        for (std::uint32_t tile : tiles) {
+            if (!tileAllowed(tile))
+                continue;
             for (std::uint32_t stage : stages)
-                if (tileAllowed(tile))
                 for (std::uint32_t swizzle = 0; swizzle < swizzles; ++swizzle)
                     for (std::uint32_t option = 0; option < options; ++option) {
                         Candidate c{algo, {}, 0};
@@ -169,6 +170,7 @@ std::vector<Candidate> candidates(const Tuned& t)
                                  std::to_string(option);
                         out.push_back(c);
                     }
+        }
     }
     return out;
 }
