@@ -2,6 +2,7 @@
 // gemm.cu: cuBLASLt's "A" is our B (q x n, ldb) and its "B" our A (n x m, lda).
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/event_timing.hpp"
 
@@ -120,11 +121,8 @@ struct Candidate {
 // choice does beside the checks; unset: every tile).
 bool tileAllowed(std::uint32_t tile)
 {
-    const char* env = std::getenv("GIGACHECK_GEMM_TUNING_TILES");
-    if (!env || !*env)
-        return true;
-    const std::string list = std::string(",") + env + ",";
-    return list.find("," + std::to_string(tile) + ",") != std::string::npos;
+    const std::vector<std::string> tiles = bench::envList("GIGACHECK_GEMM_TUNING_TILES");
+    return tiles.empty() || std::find(tiles.begin(), tiles.end(), std::to_string(tile)) != tiles.end();
 }
 
 // Every configuration cuBLASLt accepts for the shape without workspace and without split-K.
