@@ -12,6 +12,7 @@
 #   resources/results/device_run.sh mgpu-gemm (blocked GEMM over all GPUs, issue 14.3: its build, test, record, bench)
 #   resources/results/device_run.sh build planner   (issue 13: rate tables, bench link, predicted vs measured, --strategy auto)
 #   resources/results/device_run.sh build staging   (issue 13: block loads packed on the host against direct 2D copies)
+#   resources/results/device_run.sh build calibration   (issue 13: predictions calibrated on the run's own host matrices)
 #   resources/results/device_run.sh build taper   (issue 13: the planner's tapered ends against its equal blocks)
 #   resources/results/device_run.sh build package   (the CUDA module, issue 12 item 8; labbuild package: with the .deb)
 # Writes at most 8 files under $OUT: log.txt and one table (+ JSON) per benchmark suite.
@@ -443,6 +444,23 @@ for phase in "$@"; do
       --json "$OUT/planner_auto_record.json" > "$OUT/planner_auto.txt" 2>&1
     echo "run --strategy auto exit $?" | tee -a "$LOG"
     grep -E "Planner|^Predicted|^  [a-z0-9-]+ \(|total: predicted|Verdict" "$OUT/planner_auto.txt" | cut -c1-1500 | tee -a "$LOG"
+    ;;
+  calibration)
+    # Issue 13 item 2 (predicted within 10 %): the rate tables, then bench out-of-core (16384 unless
+    # GIGACHECK_BENCH_SIZES says otherwise) with every prediction calibrated on the bench's own host
+    # matrices (its "table only" column: the prediction without), and one CLI run's prediction. After build.
+    stamp devices --measure
+    $CLI devices --measure > "$OUT/calib_devices.txt" 2>&1
+    echo "devices --measure exit $?" | tee -a "$LOG"
+    stamp bench out-of-core, calibrated predictions
+    GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-16384} GIGACHECK_BENCH_XT_BLOCKS=${GIGACHECK_BENCH_XT_BLOCKS:-8192} \
+      $CLI bench out-of-core --json "$OUT/calib_ooc.json" > "$OUT/calib_ooc.txt" 2>> "$LOG"
+    echo "bench out-of-core exit $?" | tee -a "$LOG"
+    sed -n '/^Predicted/,$p' "$OUT/calib_ooc.txt" | tee -a "$LOG"
+    stamp run s1 16384^3 under 256 MiB: the calibrated prediction in a CLI run
+    $CLI run --shape 16384x16384x16384 --backend cuda --strategy s1 --mem 256MiB --reference none > "$OUT/calib_run.txt" 2>&1
+    echo "run exit $?" | tee -a "$LOG"
+    grep -E "^Predicted|predicted" "$OUT/calib_run.txt" | cut -c1-600 | tee -a "$LOG"
     ;;
   taper)
     # Issue 13 item 1 (smaller first and last blocks): the GPU test of the blocked family, the rate

@@ -180,6 +180,113 @@ private slots:
         QCOMPARE(predictedCopyGBs(m, Queue::H2D, 4096, false), 1.0);
     }
 
+    // The calibration on the run's own host matrices: the sample is the distinct direct loads of A
+    // and B (a reload, a store and a packed load are not), spread over the schedule within the
+    // budget, copied from the right addresses; the factor is the table's time over the measured
+    // one, clamped; it scales the alone rate of direct loads and bounds their loaded rate.
+    void calibrationScalesTheRunsOwnLoads()
+    {
+        CostModel m = flatModel(1, 1, 1, 1);  // 1 GB/s every width
+        const HostMatrix a(Precision::F32, 512, 256), b(Precision::F32, 256, 256);
+        Schedule s;
+        auto load = [&](Operand matrix, std::int64_t row) {
+            Operation op = copyOp(int(s.ops.size()), 64.0 * 1024, {});
+            op.host = {matrix, row, 0, 64, 256};
+            s.ops.push_back(op);
+        };
+        for (int i = 0; i < 8; ++i)
+            load(Operand::A, 64 * i);
+        load(Operand::A, 0);    // a reload: the same memory
+        load(Operand::B, 128);  // the ninth distinct load
+        Operation store = copyOp(int(s.ops.size()), 64.0 * 1024, {});
+        store.kind = OpKind::CopyD2H;
+        store.queue = Queue::D2H;
+        store.host = {Operand::C, 0, 0, 64, 256};
+        s.ops.push_back(store);
+
+        std::vector<HostLoad> seen;
+        double gbs = 0.8;
+        const HostLoadTimer timer = [&](const std::vector<HostLoad>& loads) {
+            seen = loads;
+            double bytes = 0;
+            for (const HostLoad& l : loads)
+                bytes += double(l.rows) * double(l.rowBytes);
+            return bytes / (gbs * 1e9);
+        };
+        H2dCalibration c = calibrateH2d(s, m, 4, a, b, timer);
+        QCOMPARE(c.candidates, 9);
+        QCOMPARE(c.loads, 9);
+        QCOMPARE(int(seen.size()), 9);
+        QVERIFY(std::abs(c.factor - 0.8) < 1e-9);
+        QVERIFY(std::abs(c.measuredGBs - 0.8) < 1e-9 && std::abs(c.tableGBs - 1.0) < 1e-9);
+        QVERIFY(c.text.find("x0.80") != std::string::npos);
+        const char* a0 = static_cast<const char*>(a.data());
+        for (int i = 0; i < 8; ++i) {
+            QCOMPARE(static_cast<const char*>(seen[std::size_t(i)].source), a0 + std::size_t(64 * i) * 1024);
+            QCOMPARE(seen[std::size_t(i)].rows, std::int64_t(64));
+            QCOMPARE(seen[std::size_t(i)].rowBytes, std::int64_t(1024));
+            QCOMPARE(seen[std::size_t(i)].pitchBytes, std::int64_t(1024));
+        }
+        QCOMPARE(static_cast<const char*>(seen[8].source), static_cast<const char*>(b.data()) + 128 * 1024);
+
+        // A budget of three loads: every third, from the first to the last third.
+        c = calibrateH2d(s, m, 4, a, b, timer, 3 * 64 * 1024);
+        QCOMPARE(c.loads, 3);
+        QCOMPARE(static_cast<const char*>(seen[0].source), a0);
+        QCOMPARE(static_cast<const char*>(seen[2].source), a0 + std::size_t(64 * 6) * 1024);
+        QVERIFY(c.bytes <= 3 * 64 * 1024);
+
+        // Out of range, untimed, nothing to sample: clamped or 1.
+        gbs = 0.01;
+        QCOMPARE(calibrateH2d(s, m, 4, a, b, timer).factor, 0.25);
+        QCOMPARE(calibrateH2d(s, m, 4, a, b, [](const std::vector<HostLoad>&) { return 0.0; }).factor, 1.0);
+        QCOMPARE(calibrateH2d(s, m, 4, a, b, HostLoadTimer{}).factor, 1.0);
+        CostModel packing = m;
+        packing.h2dStaging = H2dStaging::Pack;
+        QCOMPARE(calibrateH2d(s, packing, 4, a, b, timer).candidates, 9);  // whole rows: never packed
+        Schedule narrow;
+        narrow.ops.push_back(copyOp(0, 64.0 * 512, {}));
+        narrow.ops[0].host = {Operand::A, 0, 0, 64, 128};  // half rows: packed, read from the staging
+        gbs = 0.8;
+        c = calibrateH2d(narrow, packing, 4, a, b, timer);
+        QCOMPARE(c.candidates, 0);
+        QCOMPARE(c.factor, 1.0);
+        QVERIFY(c.text.find("not calibrated") != std::string::npos);
+        QCOMPARE(calibrateH2d(narrow, m, 4, a, b, timer).candidates, 1);  // the same load direct
+
+        // The prediction: the pipeline of copiesBesideProductsTakeTheLoadedRate (copies 1 s alone at
+        // 1 GB/s, products 1 s). Factor 0.8: the fill takes 1.25 s; copies beside a product keep a
+        // lower loaded rate (0.5: 2 s each, 8.25 s in all) and are bounded by the scaled alone rate
+        // where the loaded one is higher (0.9 -> 0.8: 1.25 s each, 6 s in all).
+        const Schedule pipe = pipeline(4, 1e9, 1e9);
+        m.h2dInSituFactor = 0.8;
+        for (CopyRatePoint& p : m.copyRates)
+            p.h2dLoadedGBs = 0.5;
+        Prediction p = predictSchedule(pipe, m, "f32", 4);
+        QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - 1.25) < 1e-9);
+        QVERIFY2(std::abs(p.totalSeconds - 8.25) < 1e-9, qPrintable(QString::number(p.totalSeconds)));
+        for (CopyRatePoint& p2 : m.copyRates)
+            p2.h2dLoadedGBs = 0.9;
+        p = predictSchedule(pipe, m, "f32", 4);
+        QVERIFY2(std::abs(p.totalSeconds - 6.0) < 1e-9, qPrintable(QString::number(p.totalSeconds)));
+        // A packed load reads the staging, not the matrices: not scaled.
+        Schedule one;
+        one.ops.push_back(copyOp(0, 1024.0 * 4096, {}));
+        one.ops[0].host = {Operand::A, 0, 0, 1024, 1024};
+        Operation wide = copyOp(1, 8, {});
+        wide.kind = OpKind::CopyD2H;
+        wide.queue = Queue::D2H;
+        wide.host = {Operand::A, 1024, 0, 1024, 16384};  // sets A's pitch: 64 KiB
+        one.ops.push_back(wide);
+        m.hostPackGBs = 1e6;
+        m.h2dStaging = H2dStaging::Pack;
+        p = predictSchedule(one, m, "f32", 4);
+        QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - (4096.0 * 1024 / 1e9 + 4096.0 * 1024 / 1e15)) < 1e-9);
+        m.h2dStaging = H2dStaging::Direct;
+        p = predictSchedule(one, m, "f32", 4);
+        QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - 4096.0 * 1024 / 0.8e9) < 1e-9);
+    }
+
     // --h2d-staging: which loads a staging packs, a packed load priced as one contiguous copy of its
     // bytes after its packing at the host's rate, and auto choosing by the predictions. Rates:
     // 4 KiB rows 1 GB/s, 4 MiB rows 4 GB/s; a load of 1024 rows of 4 KiB (4 MiB) out of a 64 KiB-wide

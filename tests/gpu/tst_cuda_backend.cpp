@@ -91,6 +91,7 @@ private slots:
     void checksumWorkIsCountedWhereItRuns();
     void hostPackingGivesTheDirectCopiesResult_data();
     void hostPackingGivesTheDirectCopiesResult();
+    void predictionIsCalibratedOnTheRunsOwnMatrices();
 };
 
 void TestCudaBackend::matchesReference_data()
@@ -215,6 +216,21 @@ void TestCudaBackend::largeBlockedRunsAreCorrect()
     QCOMPARE(r.faults.corrected + r.faults.belowThreshold, r.faults.injected);
     for (const VerifyEvent& v : r.verifications)
         QVERIFY(v.result.verdict != Verdict::Uncorrectable);
+}
+
+// Issue 13: the predicted timeline of a CUDA run uses the H2D rate of a sample of its own block
+// loads (cost_model.hpp calibrateH2d), timed on the device before the run; the source says so.
+void TestCudaBackend::predictionIsCalibratedOnTheRunsOwnMatrices()
+{
+    RunConfig cfg = baseConfig(StrategyKind::S1, Precision::F32, GemmVariant::Cublas);
+    cfg.shape = {1531, 1207, 1409};
+    cfg.memCapBytes = 6000000;
+    cfg.h2dStaging = H2dStaging::Direct;
+    const RunRecord r = runGemm(cfg);
+    QVERIFY2(r.status == "ok" && r.reference.passed, qPrintable(describeFailure(r)));
+    QVERIFY2(r.predictionSource.find("on this run's host matrices") != std::string::npos, r.predictionSource.c_str());
+    QVERIFY(r.predictedSeconds > 0 && !r.predictedSpans.empty());
+    qInfo("%s", r.predictionSource.c_str());
 }
 
 void TestCudaBackend::explicitFaultsCorrectedLikeHostTwin_data()

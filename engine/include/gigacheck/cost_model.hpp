@@ -5,6 +5,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/matrix.hpp"
 #include "gigacheck/plan.hpp"
 
 #include <functional>
@@ -29,6 +30,11 @@ struct CostModel {
     H2dStaging h2dStaging = H2dStaging::Direct;
     // The host's packing rate (Ceilings::hostPackGBs; 0: unknown, then kAssumedHostPackGBs).
     double hostPackGBs = 0;
+    // The run's own host matrices against the table (calibrateH2d): the rate a sample of the
+    // schedule's direct block loads reached, alone, over the table's rate for them. Scales every
+    // direct H2D load's alone rate; a loaded copy keeps the table's loaded rate unless the scaled
+    // alone rate is lower. 1: not calibrated.
+    double h2dInSituFactor = 1;
 };
 
 // A host whose pack rate was never measured (older ceilings files): about the H200 host's.
@@ -84,6 +90,36 @@ struct Prediction {
 };
 Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
                            std::size_t elementBytes);
+
+// ---- the link on the run's own host matrices (issue 13: predicted within 10 %) ---------------
+// The table's copy rates are measured on one buffer; the same 2D copy shape runs at 30-51 GB/s
+// from different parts of a run's host matrices (results README, fourteenth session). Before a
+// run, a sample of its own direct block loads is copied alone and timed, and the model's H2D rates
+// are scaled by what they reached.
+//
+// One load as the calibration copies it: rows of rowBytes, pitchBytes apart, from source.
+struct HostLoad {
+    const void* source = nullptr;
+    std::int64_t rows = 0, rowBytes = 0, pitchBytes = 0;
+};
+// Copies the loads one after another alone on the device and returns the seconds they took in all
+// (0 when it cannot: no device, no memory for its scratch, a CUDA error).
+using HostLoadTimer = std::function<double(const std::vector<HostLoad>&)>;
+struct H2dCalibration {
+    double factor = 1;  // CostModel::h2dInSituFactor
+    int loads = 0;      // sampled, of `candidates` distinct direct loads
+    int candidates = 0;
+    double bytes = 0, measuredGBs = 0, tableGBs = 0;  // the sample's bytes and rates (measured, table)
+    std::string text;   // one sentence for the plan / prediction source
+};
+// The sample: the schedule's distinct direct (not packed) H2D loads of A and B, evenly spaced in
+// issue order, at most budgetBytes in all (at least one). The factor is clamped to [0.25, 1.5]
+// (a measurement outside that is not the host's placement); 1 when there is nothing to sample or
+// the timer returns 0.
+inline constexpr std::uint64_t kH2dCalibrationBudgetBytes = 256ull << 20;
+H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
+                            const HostMatrix& a, const HostMatrix& b, const HostLoadTimer& timer,
+                            std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
 
 // --h2d-staging auto on a GPU: pack or direct, whichever the model predicts faster for this
 // schedule (direct on a tie, e.g. when every load is contiguous, and when the host's pack rate was

@@ -51,4 +51,6 @@ double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, 
 
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick) { return module().measureLinkUnderLoad(quick); }
 
+double timeHostLoads(const std::vector<HostLoad>& loads) { return module().timeHostLoads(loads); }
+
 }  // namespace gigacheck::cuda

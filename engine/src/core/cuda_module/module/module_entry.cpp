@@ -42,6 +42,7 @@ Api makeApi()
     api.measureRateTables = &cuda::measureRateTables;
     api.measureGemmRate = &cuda::measureGemmRate;
     api.measureLinkUnderLoad = &cuda::measureLinkUnderLoad;
+    api.timeHostLoads = &cuda::timeHostLoads;
     api.strassenCublasGemmSeconds = &strassen::cublasGemmSeconds;
     api.strassenDeviceCopyGBs = &strassen::deviceCopyGBs;
     api.strassenPeerCopyGBs = &strassen::peerCopyGBs;

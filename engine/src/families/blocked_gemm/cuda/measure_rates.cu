@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <set>
 #include <vector>
@@ -273,6 +274,46 @@ std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick)
         measure("during ABFT checksum passes", leastPriority, leastPriority, runChecksums, false);
     }
     return rows;
+}
+
+double timeHostLoads(const std::vector<HostLoad>& loads)
+{
+    // One scratch of at most 32 MiB: a larger load is copied in row chunks of the same pattern,
+    // so that the calibration stays small beside a run's memory cap.
+    constexpr std::size_t kScratchBytes = 32ull << 20;
+    try {
+        std::size_t widest = 0;
+        for (const HostLoad& l : loads)
+            widest = std::max(widest, std::size_t(l.rowBytes));
+        if (loads.empty() || widest == 0)
+            return 0;
+        const std::size_t devPitch = (widest + 127) / 128 * 128;
+        const std::size_t chunkRows = std::max<std::size_t>(1, kScratchBytes / devPitch);
+        DeviceBuffer scratch(chunkRows * devPitch);
+        Stream s;
+        auto copy = [&](const HostLoad& l) {
+            const char* src = static_cast<const char*>(l.source);
+            for (std::size_t r = 0; r < std::size_t(l.rows); r += chunkRows) {
+                const std::size_t rows = std::min(chunkRows, std::size_t(l.rows) - r);
+                CUDA_CHECK(cudaMemcpy2DAsync(scratch.get(), devPitch, src + r * std::size_t(l.pitchBytes),
+                                             std::size_t(l.pitchBytes), std::size_t(l.rowBytes), rows,
+                                             cudaMemcpyHostToDevice, s.get()));
+            }
+        };
+        // One row of the first load untimed: the copy path's first use stays out of the sum.
+        CUDA_CHECK(cudaMemcpy2DAsync(scratch.get(), devPitch, loads.front().source, std::size_t(loads.front().pitchBytes),
+                                     std::size_t(loads.front().rowBytes), 1, cudaMemcpyHostToDevice, s.get()));
+        Event a, b;
+        CUDA_CHECK(cudaEventRecord(a.get(), s.get()));
+        for (const HostLoad& l : loads)
+            copy(l);
+        CUDA_CHECK(cudaEventRecord(b.get(), s.get()));
+        CUDA_CHECK(cudaEventSynchronize(b.get()));
+        return elapsedMs(a.get(), b.get()) * 1e-3;
+    } catch (const std::exception&) {
+        cudaGetLastError();  // a failed allocation or copy: not calibrated, the run goes on
+        return 0;
+    }
 }
 
 }  // namespace gigacheck::cuda

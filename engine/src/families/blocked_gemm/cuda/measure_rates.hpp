@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/cost_model.hpp"
 
 #include <string>
 #include <vector>
@@ -30,5 +31,10 @@ struct LinkUnderLoad {
 // (default priorities, copy stream high, copy stream low), and during the ABFT checksum pass
 // (checksumB, memory-bound) on another stream.
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick);
+
+// The loads copied one after another alone on the current device into a scratch buffer (pinned or
+// not, as the run's host matrices are): their total seconds, 0 when it cannot (the planner's
+// calibration on a run's own host matrices, cost_model.hpp calibrateH2d).
+double timeHostLoads(const std::vector<HostLoad>& loads);
 
 }  // namespace gigacheck::cuda

@@ -175,7 +175,13 @@ double predictedOpSeconds(const CostModel& model, const Operation& op, const std
         // Packed on the host: one contiguous copy of the block's bytes (the packing runs ahead of it).
         const double rowBytes = packedOnHost ? op.bytes : double(op.host.cols) * double(elementBytes);
         const double pitch = packedOnHost ? op.bytes : hostPitchBytes;
-        return latency + op.bytes / (predictedCopyGBs(model, op.queue, rowBytes, loaded, pitch) * 1e9);
+        double rate = predictedCopyGBs(model, op.queue, rowBytes, loaded, pitch);
+        // A direct load reads the run's own host matrices: their calibrated alone rate bounds it.
+        if (op.kind == OpKind::CopyH2D && !packedOnHost && model.h2dInSituFactor != 1) {
+            const double alone = predictedCopyGBs(model, op.queue, rowBytes, false, pitch) * model.h2dInSituFactor;
+            rate = loaded ? std::min(rate, alone) : alone;
+        }
+        return latency + op.bytes / (rate * 1e9);
     }
     case OpKind::Product: {
         const GemmShape g = productRateShape(op);

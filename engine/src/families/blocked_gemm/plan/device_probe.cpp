@@ -26,4 +26,21 @@ GemmRateProbe gemmRateProbeOn(int device)
 #endif
 }
 
+HostLoadTimer hostLoadTimerOn(int device)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    return [device](const std::vector<HostLoad>& loads) {
+        try {
+            cuda::useDevice(device);
+            return cuda::timeHostLoads(loads);
+        } catch (const std::exception&) {
+            return 0.0;
+        }
+    };
+#else
+    (void)device;
+    return {};
+#endif
+}
+
 }  // namespace gigacheck

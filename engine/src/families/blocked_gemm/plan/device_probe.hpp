@@ -9,4 +9,8 @@ namespace gigacheck {
 
 GemmRateProbe gemmRateProbeOn(int device);
 
+// The H2D calibration's timer on a CUDA device (cost_model.hpp calibrateH2d): the run's own block
+// loads copied alone there. Empty in a build without CUDA.
+HostLoadTimer hostLoadTimerOn(int device);
+
 }  // namespace gigacheck

@@ -230,6 +230,21 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     if (hooks.onInputs)
         hooks.onInputs(a, b);
+    // The model on this run's own host matrices (cost_model.hpp calibrateH2d): a sample of its
+    // block loads copied alone, the prediction drawn beside the measured timeline made again with
+    // their rate. GIGACHECK_NO_LINK_CALIBRATION=1 keeps the table's rates.
+    if (record.devices.front().backend == BackendKind::Cuda && config.devices == 1 &&
+        !std::getenv("GIGACHECK_NO_LINK_CALIBRATION")) {
+        const H2dCalibration calibration = calibrateH2d(schedule, model, elementSize(config.precision), a, b,
+                                                        hostLoadTimerOn(record.devices.front().index));
+        if (calibration.factor != 1) {
+            model.h2dInSituFactor = calibration.factor;
+            prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
+            record.predictedSpans = std::move(prediction.spans);
+            record.predictedSeconds = prediction.totalSeconds;
+        }
+        record.predictionSource = model.source + "; " + calibration.text;
+    }
 
     blocked_gemm::Inputs inputs;
     inputs.plan = record.plan;
