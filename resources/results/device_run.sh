@@ -452,6 +452,7 @@ for phase in "$@"; do
     stamp devices --measure
     $CLI devices --measure > "$OUT/calib_devices.txt" 2>&1
     echo "devices --measure exit $?" | tee -a "$LOG"
+    nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current --format=csv >> "$LOG" 2>&1
     stamp bench out-of-core, calibrated predictions
     GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-16384} GIGACHECK_BENCH_XT_BLOCKS=${GIGACHECK_BENCH_XT_BLOCKS:-8192} \
       $CLI bench out-of-core --json "$OUT/calib_ooc.json" > "$OUT/calib_ooc.txt" 2>> "$LOG"

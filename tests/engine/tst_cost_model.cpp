@@ -229,12 +229,27 @@ private slots:
         }
         QCOMPARE(static_cast<const char*>(seen[8].source), static_cast<const char*>(b.data()) + 128 * 1024);
 
-        // A budget of three loads: every third, from the first to the last third.
+        // A budget of three loads' bytes: every load, each cut to its first 21 rows (3 * 64 / 9).
         c = calibrateH2d(s, m, 4, a, b, timer, 3 * 64 * 1024);
-        QCOMPARE(c.loads, 3);
-        QCOMPARE(static_cast<const char*>(seen[0].source), a0);
-        QCOMPARE(static_cast<const char*>(seen[2].source), a0 + std::size_t(64 * 6) * 1024);
+        QCOMPARE(c.loads, 9);
+        for (const HostLoad& l : seen)
+            QCOMPARE(l.rows, std::int64_t(21));
+        QCOMPARE(static_cast<const char*>(seen[2].source), a0 + std::size_t(64 * 2) * 1024);
         QVERIFY(c.bytes <= 3 * 64 * 1024);
+        QVERIFY(std::abs(c.factor - 0.8) < 1e-9);  // the rate of the rows, as of the whole loads
+
+        // More loads than kH2dCalibrationLoads: evenly spaced, the first and the last third included.
+        const HostMatrix tall(Precision::F32, 40 * 8, 256);
+        Schedule many;
+        for (int i = 0; i < 40; ++i) {
+            Operation op = copyOp(i, 8.0 * 1024, {});
+            op.host = {Operand::A, 8 * i, 0, 8, 256};
+            many.ops.push_back(op);
+        }
+        c = calibrateH2d(many, m, 4, tall, b, timer);
+        QCOMPARE(c.candidates, 40);
+        QCOMPARE(c.loads, 14);  // every third: 0, 3, ..., 39
+        QCOMPARE(static_cast<const char*>(seen.back().source), static_cast<const char*>(tall.data()) + std::size_t(8 * 39) * 1024);
 
         // Out of range, untimed, nothing to sample: clamped or 1.
         gbs = 0.01;

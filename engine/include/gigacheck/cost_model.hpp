@@ -112,11 +112,13 @@ struct H2dCalibration {
     double bytes = 0, measuredGBs = 0, tableGBs = 0;  // the sample's bytes and rates (measured, table)
     std::string text;   // one sentence for the plan / prediction source
 };
-// The sample: the schedule's distinct direct (not packed) H2D loads of A and B, evenly spaced in
-// issue order, at most budgetBytes in all (at least one). The factor is clamped to [0.25, 1.5]
-// (a measurement outside that is not the host's placement); 1 when there is nothing to sample or
-// the timer returns 0.
+// The sample: up to kH2dCalibrationLoads of the schedule's distinct direct (not packed) H2D loads
+// of A and B, evenly spaced in issue order, each cut to its first rows so that the sample stays
+// within budgetBytes (at least one row each). The factor is clamped to [0.25, 1.5] (a measurement
+// outside that is not the host's placement); 1 when there is nothing to sample or the timer
+// returns 0.
 inline constexpr std::uint64_t kH2dCalibrationBudgetBytes = 256ull << 20;
+inline constexpr int kH2dCalibrationLoads = 16;
 H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
                             const HostMatrix& a, const HostMatrix& b, const HostLoadTimer& timer,
                             std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);

@@ -300,16 +300,20 @@ double timeHostLoads(const std::vector<HostLoad>& loads)
                                              cudaMemcpyHostToDevice, s.get()));
             }
         };
-        // One row of the first load untimed: the copy path's first use stays out of the sum.
-        CUDA_CHECK(cudaMemcpy2DAsync(scratch.get(), devPitch, loads.front().source, std::size_t(loads.front().pitchBytes),
-                                     std::size_t(loads.front().rowBytes), 1, cudaMemcpyHostToDevice, s.get()));
+        // Twice, the faster kept: the first pass also brings the link up from idle (the bench
+        // measured a first pass after the planner's pause at 0.5-0.6 of the run's own copies).
         Event a, b;
-        CUDA_CHECK(cudaEventRecord(a.get(), s.get()));
-        for (const HostLoad& l : loads)
-            copy(l);
-        CUDA_CHECK(cudaEventRecord(b.get(), s.get()));
-        CUDA_CHECK(cudaEventSynchronize(b.get()));
-        return elapsedMs(a.get(), b.get()) * 1e-3;
+        double best = 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            CUDA_CHECK(cudaEventRecord(a.get(), s.get()));
+            for (const HostLoad& l : loads)
+                copy(l);
+            CUDA_CHECK(cudaEventRecord(b.get(), s.get()));
+            CUDA_CHECK(cudaEventSynchronize(b.get()));
+            const double seconds = elapsedMs(a.get(), b.get()) * 1e-3;
+            best = pass == 0 ? seconds : std::min(best, seconds);
+        }
+        return best;
     } catch (const std::exception&) {
         cudaGetLastError();  // a failed allocation or copy: not calibrated, the run goes on
         return 0;

@@ -33,8 +33,8 @@ struct LinkUnderLoad {
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick);
 
 // The loads copied one after another alone on the current device into a scratch buffer (pinned or
-// not, as the run's host matrices are): their total seconds, 0 when it cannot (the planner's
-// calibration on a run's own host matrices, cost_model.hpp calibrateH2d).
+// not, as the run's host matrices are), twice: the faster pass's seconds, 0 when it cannot (the
+// planner's calibration on a run's own host matrices, cost_model.hpp calibrateH2d).
 double timeHostLoads(const std::vector<HostLoad>& loads);
 
 }  // namespace gigacheck::cuda

@@ -58,9 +58,11 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
         return out;
     }
 
-    // Every stride-th load, so that the sample spreads over the whole matrices within the budget.
-    const std::size_t stride =
-        std::max<std::size_t>(1, std::size_t(std::ceil(candidateBytes / double(std::max<std::uint64_t>(budgetBytes, 1)))));
+    // At most kH2dCalibrationLoads loads, evenly spaced in issue order, so that the sample spreads
+    // over the whole matrices; each cut to its first rows so that the sample stays within the budget.
+    const std::size_t stride = (candidates.size() + std::size_t(kH2dCalibrationLoads) - 1) / std::size_t(kH2dCalibrationLoads);
+    const std::size_t sampled = (candidates.size() + stride - 1) / stride;
+    const double perLoadBytes = double(std::max<std::uint64_t>(budgetBytes, 1)) / double(sampled);
     CostModel table = model;
     table.h2dInSituFactor = 1;
     std::vector<HostLoad> loads;
@@ -70,11 +72,14 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
         const HostMatrix& m = op.host.matrix == Operand::A ? a : b;
         const std::int64_t rowBytes = op.host.cols * std::int64_t(elementBytes);
         const std::int64_t pitch = m.cols() * std::int64_t(elementBytes);
+        const std::int64_t rows =
+            std::clamp<std::int64_t>(std::int64_t(perLoadBytes / double(rowBytes)), 1, op.host.rows);
         const char* source = static_cast<const char*>(m.data()) +
                              (std::size_t(op.host.row) * std::size_t(m.cols()) + std::size_t(op.host.col)) * elementBytes;
-        loads.push_back({source, op.host.rows, rowBytes, pitch});
-        const double bytes = double(op.host.rows) * double(rowBytes);
+        loads.push_back({source, rows, rowBytes, pitch});
+        const double bytes = double(rows) * double(rowBytes);
         out.bytes += bytes;
+        // As the schedule's copy of the whole block would be priced (rows do not change the rate).
         tableSeconds += bytes / (predictedCopyGBs(table, Queue::H2D, double(rowBytes), false, double(pitch)) * 1e9);
     }
     out.loads = int(loads.size());
