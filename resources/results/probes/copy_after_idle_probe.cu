@@ -52,7 +52,7 @@ int main()
     int block = 0;
     auto load = [&](cudaStream_t s) {
         // Each time another block row of A (as s1 walks the matrix): a different part of the host matrix.
-        const char* src = reinterpret_cast<const char*>(host) + size_t(block % 3) * rows * pitch + size_t(block / 3 % 5) * rowBytes;
+        const char* src = reinterpret_cast<const char*>(host) + size_t(block % 3) * 5461 * pitch + size_t(block / 3 % 5) * 3276 * 4;
         ++block;
         CK(cudaMemcpy2DAsync(dev, devPitch, src, pitch, rowBytes, rows, cudaMemcpyHostToDevice, s));
     };
