@@ -1,5 +1,5 @@
 // A stand-alone probe (not built by CMake), kept so that anyone can rerun it on a GPU:
-//   nvcc -O3 -arch=sm_90 copy_after_idle_probe.cu -o probe && ./probe
+//   nvcc -O3 -arch=sm_90 copy_after_idle_probe.cu -lcublas -o probe && ./probe
 // Issue 13 (predicted within 10 %): s1's block loads under 256 MiB run at ~0.73 of the rate the
 // cost model's table gives them, and a calibration that copies the run's own loads twice back to
 // back finds the table's rate (x0.99-1.07, results README, sixteenth session). s1's loads follow
@@ -7,6 +7,7 @@
 // matrix, pinned; 5462 rows of 13108 bytes at a 64 KiB pitch, 71.6 MB) after the link was idle
 // for a gap of 0 to 128 ms: host asleep (GPU idle) and GPU busy with a spinning kernel on every SM
 // (as during a product), then the same load once more right after (warm).
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -101,7 +102,19 @@ int main()
     const size_t bRows = 3277, bRowBytes = 5462 * 4, bDevPitch = (bRowBytes + 127) / 128 * 128;
     CK(cudaMalloc(&devB, bRows * bDevPitch));
     const double bMb = double(bRows) * double(bRowBytes) / 1e6;
-    for (int withProduct = 0; withProduct < 2; ++withProduct) {
+    // The product as a spin (SMs busy, device memory quiet) and as the real cuBLAS SGEMM of the
+    // blocks (5462 x 5462 x 3277 on device buffers: ~0.5 GB of device memory traffic).
+    cublasHandle_t handle;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) { printf("no cuBLAS\n"); return 1; }
+    cublasSetStream(handle, work);
+    float *ga = nullptr, *gb = nullptr, *gc = nullptr;
+    CK(cudaMalloc(&ga, size_t(5462) * 3296 * 4));
+    CK(cudaMalloc(&gb, size_t(3277) * 5472 * 4));
+    CK(cudaMalloc(&gc, size_t(5462) * 5472 * 4));
+    CK(cudaMemset(ga, 0, size_t(5462) * 3296 * 4));
+    CK(cudaMemset(gb, 0, size_t(3277) * 5472 * 4));
+    const float one = 1.f;
+    for (int withProduct = 0; withProduct < 3; ++withProduct) {
         std::vector<double> rate;
         cudaEvent_t loaded, done;
         CK(cudaEventCreateWithFlags(&loaded, cudaEventDisableTiming));
@@ -119,7 +132,10 @@ int main()
             if (withProduct) {
                 CK(cudaEventRecord(loaded, copy));
                 CK(cudaStreamWaitEvent(work, loaded));
-                spin<<<prop.multiProcessorCount * 4, 128, 0, work>>>((long long)(3.9 * clockKHz));
+                if (withProduct == 1)
+                    spin<<<prop.multiProcessorCount * 4, 128, 0, work>>>((long long)(3.9 * clockKHz));
+                else
+                    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 5462, 5462, 3277, &one, gb, 5472, ga, 3296, &one, gc, 5472);
                 CK(cudaEventRecord(done, work));
             }
             CK(cudaEventSynchronize(b));
@@ -130,7 +146,7 @@ int main()
         CK(cudaDeviceSynchronize());
         std::sort(rate.begin(), rate.end());
         printf("s1 pattern, A + B loads (%.1f MB) %s: median %.1f GB/s (%.1f-%.1f)\n", mb + bMb,
-               withProduct ? "each pair after a 3.9 ms product" : "back to back", rate[rate.size() / 2], rate.front(),
+               withProduct == 0 ? "back to back" : withProduct == 1 ? "each pair after a 3.9 ms spin" : "each pair after the SGEMM", rate[rate.size() / 2], rate.front(),
                rate.back());
     }
     return 0;
