@@ -302,6 +302,42 @@ private slots:
         QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - 4096.0 * 1024 / 0.8e9) < 1e-9);
     }
 
+    // s1's shape: each step's loads wait for the previous product (one buffer each). The first
+    // direct load after a product takes the loaded rate (the GPU's SGEMM slows the next narrow-row
+    // load as much as one beside it); the second load of the step, after the first, the rate alone;
+    // the fill loads too. Copies 1 s alone, 2 s loaded; products 1 s; 3 steps of (A, B, product):
+    // A0 1 + B0 1 + P0 1 + (A 2 + B 1 + P 1) x 2 = 11 s (9 s without the rule). Packed: not.
+    void firstLoadAfterAProductTakesTheLoadedRate()
+    {
+        CostModel m = flatModel(1, 1, 1, 1);
+        for (CopyRatePoint& p : m.copyRates)
+            p.h2dLoadedGBs = p.d2hLoadedGBs = 0.5;
+        Schedule s;
+        int previousProduct = -1;
+        for (int step = 0; step < 3; ++step) {
+            const std::vector<int> deps = previousProduct < 0 ? std::vector<int>{} : std::vector<int>{previousProduct};
+            Operation a = copyOp(int(s.ops.size()), 1e9, deps);
+            a.host = {Operand::A, 0, 0, 1, 250000000};
+            s.ops.push_back(a);
+            Operation b = copyOp(int(s.ops.size()), 1e9, deps);
+            b.host = {Operand::B, 0, 0, 1, 250000000};
+            s.ops.push_back(b);
+            s.ops.push_back(productOp(int(s.ops.size()), 1e9, {a.id, b.id}));
+            previousProduct = int(s.ops.size()) - 1;
+        }
+        const Prediction p = predictSchedule(s, m, "f32", 4);
+        QVERIFY2(std::abs(p.totalSeconds - 11.0) < 1e-9, qPrintable(QString::number(p.totalSeconds)));
+        const auto seconds = [&](int id) { return p.spans[std::size_t(id)].end - p.spans[std::size_t(id)].start; };
+        QVERIFY(std::abs(seconds(0) - 1.0) < 1e-9);  // the fill: alone
+        QVERIFY(std::abs(seconds(1) - 1.0) < 1e-9);
+        QVERIFY(std::abs(seconds(3) - 2.0) < 1e-9);  // first after product 0
+        QVERIFY(std::abs(seconds(4) - 1.0) < 1e-9);  // after the load, not the product
+        QVERIFY(std::abs(seconds(6) - 2.0) < 1e-9);
+        // Without loaded rates in the table: the rates alone (9 s).
+        const Prediction plain = predictSchedule(s, flatModel(1, 1, 1, 1), "f32", 4);
+        QVERIFY(std::abs(plain.totalSeconds - 9.0) < 1e-9);
+    }
+
     // --h2d-staging: which loads a staging packs, a packed load priced as one contiguous copy of its
     // bytes after its packing at the host's rate, and auto choosing by the predictions. Rates:
     // 4 KiB rows 1 GB/s, 4 MiB rows 4 GB/s; a load of 1024 rows of 4 KiB (4 MiB) out of a 64 KiB-wide

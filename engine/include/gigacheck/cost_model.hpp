@@ -82,7 +82,9 @@ GemmShape productRateShape(const Operation& op);
 // order (the CPU executor's threads; the CUDA copy engines and the SMs the compute streams share);
 // an op starts when its server is free and its deps are done. Played twice where the tables have
 // loaded copy rates: a copy that spent at least half its first-play time beside a product of its
-// device takes the loaded rate in the second. Spans are the predicted ones (start 0 = the first
+// device takes the loaded rate in the second, and so does a direct H2D load that is the first on
+// its queue after a product of its device ended (it runs as slowly as one beside a GEMM: s1's and
+// s4's loads, simulate.cpp). Spans are the predicted ones (start 0 = the first
 // op's start), in op order; totalSeconds = the last end.
 struct Prediction {
     std::vector<Span> spans;

@@ -84,8 +84,14 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
     return prediction;
 }
 
-// Per op: whether it is a copy that spent at least half its span beside a product of its device.
-std::vector<char> copiesBesideProducts(const Schedule& schedule, const Prediction& first)
+// Per op: whether a copy is priced at the rate measured beside a GEMM. Either it spent at least
+// half its span beside a product of its device, or it is a direct (not packed) H2D load that is
+// the first on its queue after a product of its device ended: on an H200 the first narrow-row load
+// after an SGEMM ran at 30.6 GB/s, the one after it at 43.3, both 50-54 after an idle GPU or a
+// spin kernel (probes/copy_after_idle_probe.cu): what s1's and s4's loads, each waiting for the
+// product that frees its buffer, meet in every step.
+std::vector<char> copiesPricedLoaded(const Schedule& schedule, const Prediction& first, const CostModel& model,
+                                     std::size_t elementBytes)
 {
     std::map<int, std::vector<std::pair<double, double>>> products;  // per device, sorted by start
     for (std::size_t i = 0; i < schedule.ops.size(); ++i)
@@ -93,10 +99,15 @@ std::vector<char> copiesBesideProducts(const Schedule& schedule, const Predictio
             products[schedule.ops[i].device].push_back({first.spans[i].start, first.spans[i].end});
     for (auto& [device, spans] : products)
         std::sort(spans.begin(), spans.end());
+    const std::map<Operand, double> pitch = hostPitches(schedule, elementBytes);
+    std::map<std::pair<int, Queue>, double> queueFree;  // the end of the queue's previous op, in issue order
     std::vector<char> loaded(schedule.ops.size(), 0);
     for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
         const Operation& op = schedule.ops[i];
         const auto it = products.find(op.device);
+        double& previousEnd = queueFree[{op.device, op.queue}];
+        const double before = previousEnd;
+        previousEnd = first.spans[i].end;
         if (!isCopy(op) || it == products.end())
             continue;
         const double start = first.spans[i].start, end = first.spans[i].end;
@@ -108,7 +119,17 @@ std::vector<char> copiesBesideProducts(const Schedule& schedule, const Predictio
             --p;
         for (; p != it->second.end() && p->first < end; ++p)
             beside += std::max(0.0, std::min(end, p->second) - std::max(start, p->first));
-        loaded[i] = end > start && beside >= 0.5 * (end - start);
+        bool afterProduct = false;
+        const auto hostPitch = pitch.find(op.host.matrix);
+        if (op.kind == OpKind::CopyH2D &&
+            !isPackedCopy(model, op, elementBytes, hostPitch == pitch.end() ? 0 : hostPitch->second)) {
+            // One at a time, the products' ends are sorted too: the first ending after the queue's
+            // previous op, if it ended by this copy's start.
+            const auto next = std::upper_bound(it->second.begin(), it->second.end(), before,
+                                               [](double t, const auto& product) { return t < product.second; });
+            afterProduct = next != it->second.end() && next->second <= start * (1 + 1e-12) + 1e-15;
+        }
+        loaded[i] = end > start && (beside >= 0.5 * (end - start) || afterProduct);
     }
     return loaded;
 }
@@ -128,7 +149,7 @@ Prediction predictSchedule(const Schedule& schedule, const CostModel& model, con
     Prediction first = play(schedule, model, gemmKind, elementBytes, alone);
     if (!hasLoadedRates(model))
         return first;
-    return play(schedule, model, gemmKind, elementBytes, copiesBesideProducts(schedule, first));
+    return play(schedule, model, gemmKind, elementBytes, copiesPricedLoaded(schedule, first, model, elementBytes));
 }
 
 }  // namespace gigacheck
