@@ -278,17 +278,19 @@ std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick)
 
 double timeHostLoads(const std::vector<HostLoad>& loads)
 {
-    // One scratch of at most 32 MiB: a larger load is copied in row chunks of the same pattern,
-    // so that the calibration stays small beside a run's memory cap.
+    // One scratch of at most 32 MiB (no larger than the tallest load): a larger load is copied in
+    // row chunks of the same pattern, so that the calibration stays small beside a run's cap.
     constexpr std::size_t kScratchBytes = 32ull << 20;
     try {
-        std::size_t widest = 0;
-        for (const HostLoad& l : loads)
+        std::size_t widest = 0, tallest = 0;
+        for (const HostLoad& l : loads) {
             widest = std::max(widest, std::size_t(l.rowBytes));
-        if (loads.empty() || widest == 0)
+            tallest = std::max(tallest, std::size_t(l.rows));
+        }
+        if (loads.empty() || widest == 0 || tallest == 0)
             return 0;
         const std::size_t devPitch = (widest + 127) / 128 * 128;
-        const std::size_t chunkRows = std::max<std::size_t>(1, kScratchBytes / devPitch);
+        const std::size_t chunkRows = std::clamp<std::size_t>(kScratchBytes / devPitch, 1, tallest);
         DeviceBuffer scratch(chunkRows * devPitch);
         Stream s;
         auto copy = [&](const HostLoad& l) {
