@@ -529,7 +529,9 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
            "(compute idle between the first and the last product: waiting for copies) + fill + drain\n\n";
     w.print(out);
     out << "\nPredicted (cost model: " << model.source << ") vs measured; auto = the planner's choice of strategy and\n"
-           "blocking, run and compared with the best measured strategy of the same cap\n\n";
+           "blocking, run and compared with the best measured strategy of the same cap. Each prediction uses the H2D\n"
+           "rate its run's own loads reached before it (calibrateH2d); table only: the prediction without that, and\n"
+           "the factor (x) it applied\n\n";
     p.print(out);
     return rows;
 }

@@ -9,16 +9,29 @@
 
 namespace gigacheck {
 
+#ifdef GIGACHECK_HAVE_CUDA
+namespace {
+
+// A measurement on one device: 0 when it cannot be made (no memory for it, a CUDA error), so that
+// the planner falls back on its tables.
+template <class Measure> double measuredOn(int device, Measure&& measure)
+{
+    try {
+        cuda::useDevice(device);
+        return measure();
+    } catch (const std::exception&) {
+        return 0.0;
+    }
+}
+
+}  // namespace
+#endif
+
 GemmRateProbe gemmRateProbeOn(int device)
 {
 #ifdef GIGACHECK_HAVE_CUDA
     return [device](const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k) {
-        try {
-            cuda::useDevice(device);
-            return cuda::measureGemmRate(kind, m, n, k, 3);
-        } catch (const std::exception&) {
-            return 0.0;
-        }
+        return measuredOn(device, [&] { return cuda::measureGemmRate(kind, m, n, k, 3); });
     };
 #else
     (void)device;
@@ -30,12 +43,7 @@ HostLoadTimer hostLoadTimerOn(int device)
 {
 #ifdef GIGACHECK_HAVE_CUDA
     return [device](const std::vector<HostLoad>& loads) {
-        try {
-            cuda::useDevice(device);
-            return cuda::timeHostLoads(loads);
-        } catch (const std::exception&) {
-            return 0.0;
-        }
+        return measuredOn(device, [&] { return cuda::timeHostLoads(loads); });
     };
 #else
     (void)device;
