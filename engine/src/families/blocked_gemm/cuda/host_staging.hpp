@@ -45,8 +45,18 @@ private:
         std::vector<std::unique_ptr<Event>> packed, copied;
         int next = 0;
     };
+    // Per op id: the host function's argument, alive for the run, and how long its packing took
+    // (written by the host function; read after the pack streams are synchronized).
+    struct TimedJob {
+        PackJob job;
+        double seconds = 0;
+    };
     std::vector<std::int64_t> packedBytes_;
-    std::vector<PackJob> jobs_;  // per op id: the host function's argument, alive for the run
+    std::vector<TimedJob> jobs_;
+    // GIGACHECK_STAGING_STATS=1: events around each contiguous copy, and one line on stderr at the
+    // end of the run with the packing and copy rates (what a prediction of packed loads misses).
+    bool stats_ = false;
+    std::vector<std::pair<std::unique_ptr<Event>, std::unique_ptr<Event>>> copyEvents_;
     std::vector<std::unique_ptr<Device>> devices_;
 };
 
