@@ -9,6 +9,7 @@
 
 #include "engine/test_helpers.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
+#include "families/blocked_gemm/staging/pack_rows.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -300,6 +301,61 @@ private slots:
         m.h2dStaging = H2dStaging::Direct;
         p = predictSchedule(one, m, "f32", 4);
         QVERIFY(std::abs((p.spans[0].end - p.spans[0].start) - 4096.0 * 1024 / 0.8e9) < 1e-9);
+    }
+
+    // The pack rate on the run's own packed loads: only packed loads are sampled (direct ones are
+    // calibrateH2d's), the rate is the table's times measured / reference (clamped), and the real
+    // timer packs the loads on this host.
+    void packRateCalibratedOnTheRunsOwnLoads()
+    {
+        CostModel m = flatModel(1, 1, 1, 1);
+        m.hostPackGBs = 20;
+        m.h2dStaging = H2dStaging::Pack;
+        const HostMatrix a(Precision::F32, 512, 256), b(Precision::F32, 256, 256);
+        Schedule s;
+        for (int i = 0; i < 4; ++i) {  // half rows of A: packed
+            Operation op = copyOp(i, 64.0 * 512, {});
+            op.host = {Operand::A, 64 * i, 128 * (i % 2), 64, 128};
+            s.ops.push_back(op);
+        }
+        Operation whole = copyOp(4, 64.0 * 1024, {});  // whole rows of B: contiguous, never packed
+        whole.host = {Operand::B, 0, 0, 64, 256};
+        s.ops.push_back(whole);
+
+        std::vector<HostLoad> seen;
+        const HostPackTimer timer = [&](const std::vector<HostLoad>& loads) {
+            seen = loads;
+            double bytes = 0;
+            for (const HostLoad& l : loads)
+                bytes += double(l.rows) * double(l.rowBytes);
+            return bytes / 10e9;  // 10 GB/s
+        };
+        PackCalibration c = calibratePacking(s, m, 4, a, b, timer, 40);  // the reference pattern at 40 GB/s
+        QCOMPARE(c.candidates, 4);
+        QCOMPARE(int(seen.size()), 4);
+        QCOMPARE(static_cast<const char*>(seen[1].source), static_cast<const char*>(a.data()) + (64 * 256 + 128) * 4);
+        QCOMPARE(seen[1].rowBytes, std::int64_t(512));
+        QCOMPARE(seen[1].pitchBytes, std::int64_t(1024));
+        QVERIFY(std::abs(c.measuredGBs - 10) < 1e-9);
+        QVERIFY(std::abs(c.factor - 0.25) < 1e-9);
+        QVERIFY(std::abs(c.packGBs - 5) < 1e-9);
+        QVERIFY(c.text.find("on this run's loads") != std::string::npos);
+        QCOMPARE(calibratePacking(s, m, 4, a, b, timer, 1).factor, 2.0);  // clamped
+        QCOMPARE(calibratePacking(s, m, 4, a, b, timer, 0).packGBs, 20.0);  // no reference: the table's
+
+        // Direct staging: nothing packed, the table's rate (the assumed one where none was measured).
+        m.h2dStaging = H2dStaging::Direct;
+        m.hostPackGBs = 0;
+        c = calibratePacking(s, m, 4, a, b, timer, 40);
+        QCOMPARE(c.candidates, 0);
+        QCOMPARE(c.packGBs, kAssumedHostPackGBs);
+        QVERIFY(c.text.find("not calibrated") != std::string::npos);
+
+        // The host's own timer packs them and takes time.
+        m.h2dStaging = H2dStaging::Pack;
+        c = calibratePacking(s, m, 4, a, b, hostPackTimer(), 40);
+        QCOMPARE(c.loads, 4);
+        QVERIFY(c.measuredGBs > 0);
     }
 
     // s1's shape: each step's loads wait for the previous product (one buffer each). The first

@@ -219,7 +219,8 @@ void TestCudaBackend::largeBlockedRunsAreCorrect()
 }
 
 // Issue 13: the predicted timeline of a CUDA run uses the H2D rate of a sample of its own block
-// loads (cost_model.hpp calibrateH2d), timed on the device before the run; the source says so.
+// loads (cost_model.hpp calibrateH2d), timed on the device before the run, and packed, the pack
+// rate of its own loads (calibratePacking); the source says so.
 void TestCudaBackend::predictionIsCalibratedOnTheRunsOwnMatrices()
 {
     RunConfig cfg = baseConfig(StrategyKind::S1, Precision::F32, GemmVariant::Cublas);
@@ -231,6 +232,13 @@ void TestCudaBackend::predictionIsCalibratedOnTheRunsOwnMatrices()
     QVERIFY2(r.predictionSource.find("on this run's host matrices") != std::string::npos, r.predictionSource.c_str());
     QVERIFY(r.predictedSeconds > 0 && !r.predictedSpans.empty());
     qInfo("%s", r.predictionSource.c_str());
+
+    // Packed on the host: the pack rate of its own loads too (calibratePacking).
+    cfg.h2dStaging = H2dStaging::Pack;
+    const RunRecord packed = runGemm(cfg);
+    QVERIFY2(packed.status == "ok" && packed.reference.passed, qPrintable(describeFailure(packed)));
+    QVERIFY2(packed.predictionSource.find("on this run's loads") != std::string::npos, packed.predictionSource.c_str());
+    qInfo("%s", packed.predictionSource.c_str());
 }
 
 void TestCudaBackend::explicitFaultsCorrectedLikeHostTwin_data()

@@ -125,6 +125,24 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
                             const HostMatrix& a, const HostMatrix& b, const HostLoadTimer& timer,
                             std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
 
+// The host's packing on the run's own packed loads (--h2d-staging pack): the table's pack rate is
+// one pattern (16 KiB rows into a 32 MiB destination, beside copies), a run packs its own row
+// widths into slots of whole blocks. A sample of the run's packed loads (as calibrateH2d samples
+// the direct ones) is packed alone, each into a destination of its own, and compared with the
+// table's pattern packed alone now (referenceGBs); the model's pack rate is the table's times that
+// ratio (clamped to [0.25, 2]).
+using HostPackTimer = std::function<double(const std::vector<HostLoad>&)>;  // seconds to pack them
+struct PackCalibration {
+    double factor = 1;
+    double packGBs = 0;  // the rate to put in CostModel::hostPackGBs
+    int loads = 0, candidates = 0;
+    double bytes = 0, measuredGBs = 0, referenceGBs = 0;
+    std::string text;
+};
+PackCalibration calibratePacking(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
+                                 const HostMatrix& a, const HostMatrix& b, const HostPackTimer& timer,
+                                 double referenceGBs, std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
+
 // --h2d-staging auto on a GPU: pack or direct, whichever the model predicts faster for this
 // schedule (direct on a tie, e.g. when every load is contiguous, and when the host's pack rate was
 // never measured), with both predictions and a sentence for the plan text.

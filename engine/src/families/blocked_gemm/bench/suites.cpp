@@ -13,6 +13,7 @@
 #include "core/table.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
+#include "families/blocked_gemm/staging/pack_rows.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
@@ -152,8 +153,8 @@ struct StrategyRun {
     double h2dBusy = 0, predictedH2dBusy = 0;  // the H2D queue's busy time, measured and predicted
     H2dStaging staging = H2dStaging::Direct;     // how its block loads left the host
     // The prediction with the device's table alone (no calibration on the bench's host matrices)
-    // and the calibration's factor (cost_model.hpp calibrateH2d).
-    double tablePredictedSeconds = 0, h2dFactor = 1;
+    // and the calibrations' factors (cost_model.hpp calibrateH2d, calibratePacking).
+    double tablePredictedSeconds = 0, h2dFactor = 1, packFactor = 1;
 };
 
 // The time a queue was busy (the union of its spans): where a prediction that misses is wrong.
@@ -200,7 +201,8 @@ std::string h2dBusyText(const StrategyRun& r) { return fixed(1e3 * r.h2dBusy, 1)
 // The table-only prediction's error and the calibration's factor: what the calibration changed.
 std::string tableOnlyText(const StrategyRun& r)
 {
-    return percent(r.tablePredictedSeconds / r.seconds - 1) + " (x" + fixed(r.h2dFactor, 2) + ")";
+    return percent(r.tablePredictedSeconds / r.seconds - 1) + " (x" + fixed(r.h2dFactor, 2) +
+           (r.staging == H2dStaging::Pack ? ", pack x" + fixed(r.packFactor, 2) : std::string()) + ")";
 }
 
 // Issue 13's bound of a run: the GEMM roof at its blocks' shapes or the host link for its blocks'
@@ -260,6 +262,12 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, CostModel model, HostMat
     model.h2dInSituFactor =
         calibrateH2d(schedule, model, elementSize(Precision::F32), a, b, hostLoadTimerOn(backend.device().index)).factor;
     out.h2dFactor = model.h2dInSituFactor;
+    if (staging == H2dStaging::Pack) {
+        const PackCalibration pack =
+            calibratePacking(schedule, model, elementSize(Precision::F32), a, b, hostPackTimer(), referencePackGBs());
+        model.hostPackGBs = pack.packGBs;
+        out.packFactor = pack.factor;
+    }
     const ExecutionResult r = backend.execute(req);
     out.seconds = r.wallSeconds;
     out.staging = staging;
@@ -344,7 +352,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     const CostModel model = benchModel(*backend, o.quick, out);
     // Predicted vs measured per strategy and cap, and the planner's choice beside the best measured.
     Table p({"N", "cap", "strategy", "splits m/n/q", "measured s", "predicted s", "error", "fill+drain ms (meas / pred)",
-             "H2D busy ms (meas / pred)", "table only (H2D x)",
+             "H2D busy ms (meas / pred)", "table only (H2D x, pack x)",
              "target"});
 
     // Where each run's time goes beyond its products alone (time_breakdown.hpp): the measurement
@@ -417,7 +425,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"predicted_fill_drain_seconds", r.predictedEnds.fillSeconds + r.predictedEnds.drainSeconds},
                                 {"h2d_busy_seconds", r.h2dBusy}, {"predicted_h2d_busy_seconds", r.predictedH2dBusy},
-                                {"table_predicted_seconds", r.tablePredictedSeconds}, {"h2d_in_situ_factor", r.h2dFactor}});
+                                {"table_predicted_seconds", r.tablePredictedSeconds}, {"h2d_in_situ_factor", r.h2dFactor},
+                                {"pack_in_situ_factor", r.packFactor}});
                 addBreakdown(n, capName, name, r, rows.back());
                 const double error = r.predictedSeconds / r.seconds - 1;
                 p.add({std::to_string(n), capName, name, r.splits, fixed(r.seconds, 3),
@@ -476,6 +485,7 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
                                 {"h2d_staging", toString(r.staging)},
                                 {"splits", r.splits}, {"seconds", r.seconds}, {"predicted_seconds", r.predictedSeconds},
                                 {"table_predicted_seconds", r.tablePredictedSeconds}, {"h2d_in_situ_factor", r.h2dFactor},
+                                {"pack_in_situ_factor", r.packFactor},
                                 {"fill_drain_seconds", r.measuredEnds.fillSeconds + r.measuredEnds.drainSeconds},
                                 {"bound_seconds", bound.seconds}, {"block_gemm_seconds", r.blockGemmSeconds},
                                 {"best_measured", bestName}, {"best_measured_seconds", bestMeasured},
@@ -530,8 +540,8 @@ json outOfCore(const BenchOptions& o, std::ostream& out)
     w.print(out);
     out << "\nPredicted (cost model: " << model.source << ") vs measured; auto = the planner's choice of strategy and\n"
            "blocking, run and compared with the best measured strategy of the same cap. Each prediction uses the H2D\n"
-           "rate its run's own loads reached before it (calibrateH2d); table only: the prediction without that, and\n"
-           "the factor (x) it applied\n\n";
+           "rate its run's own loads reached before it (calibrateH2d) and, packed, the pack rate of its own loads\n"
+           "(calibratePacking); table only: the prediction without them, and the factors (x) they applied\n\n";
     p.print(out);
     return rows;
 }

@@ -12,6 +12,7 @@
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
+#include "families/blocked_gemm/staging/pack_rows.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -230,20 +231,25 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     if (hooks.onInputs)
         hooks.onInputs(a, b);
-    // The model on this run's own host matrices (cost_model.hpp calibrateH2d): a sample of its
-    // block loads copied alone, the prediction drawn beside the measured timeline made again with
-    // their rate. GIGACHECK_NO_LINK_CALIBRATION=1 keeps the table's rates.
+    // The model on this run's own host matrices (cost_model.hpp calibrateH2d, calibratePacking): a
+    // sample of its direct loads copied alone and of its packed loads packed alone, the prediction
+    // drawn beside the measured timeline made again with their rates.
+    // GIGACHECK_NO_LINK_CALIBRATION=1 keeps the table's rates.
     if (record.devices.front().backend == BackendKind::Cuda && config.devices == 1 &&
         !std::getenv("GIGACHECK_NO_LINK_CALIBRATION")) {
         const H2dCalibration calibration = calibrateH2d(schedule, model, elementSize(config.precision), a, b,
                                                         hostLoadTimerOn(record.devices.front().index));
-        if (calibration.factor != 1) {
-            model.h2dInSituFactor = calibration.factor;
-            prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
-            record.predictedSpans = std::move(prediction.spans);
-            record.predictedSeconds = prediction.totalSeconds;
-        }
+        model.h2dInSituFactor = calibration.factor;
         record.predictionSource = model.source + "; " + calibration.text;
+        if (staging == H2dStaging::Pack) {
+            const PackCalibration pack = calibratePacking(schedule, model, elementSize(config.precision), a, b,
+                                                          hostPackTimer(), referencePackGBs());
+            model.hostPackGBs = pack.packGBs;
+            record.predictionSource += "; " + pack.text;
+        }
+        prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
+        record.predictedSpans = std::move(prediction.spans);
+        record.predictedSeconds = prediction.totalSeconds;
     }
 
     blocked_gemm::Inputs inputs;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -56,6 +57,39 @@ double measureHostPackGBs(const std::function<void()>& whileTimed)
         best = std::max(best, s > 0 ? double(rows * rowBytes) / s / 1e9 : 0.0);
     }
     return best;
+}
+
+HostPackTimer hostPackTimer()
+{
+    return [](const std::vector<HostLoad>& loads) {
+        std::size_t total = 0;
+        for (const HostLoad& l : loads)
+            total += std::size_t(l.rows) * std::size_t(l.rowBytes);
+        std::vector<char> scratch;
+        try {
+            scratch.resize(total);
+        } catch (const std::bad_alloc&) {
+            return 0.0;
+        }
+        double best = 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            const auto t0 = std::chrono::steady_clock::now();
+            char* dst = scratch.data();
+            for (const HostLoad& l : loads) {
+                packRows({static_cast<const char*>(l.source), dst, l.rows, l.rowBytes, l.pitchBytes, l.rowBytes});
+                dst += l.rows * l.rowBytes;
+            }
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            best = pass == 0 ? s : std::min(best, s);
+        }
+        return best;
+    };
+}
+
+double referencePackGBs()
+{
+    static const double gbs = measureHostPackGBs();
+    return gbs;
 }
 
 }  // namespace gigacheck

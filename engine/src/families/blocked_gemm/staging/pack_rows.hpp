@@ -3,6 +3,8 @@
 // stores for the cost model (Ceilings::hostPackGBs).
 #pragma once
 
+#include "gigacheck/cost_model.hpp"
+
 #include <cstdint>
 #include <functional>
 
@@ -26,5 +28,11 @@ void packRows(const PackJob& job);
 // matrix (the rows of 32768-wide FP32 matrices under small caps), best of a few; whileTimed runs
 // first, after the buffers are made (the GPU measurement starts its copies there).
 double measureHostPackGBs(const std::function<void()>& whileTimed = {});
+
+// calibratePacking's timer and reference (gigacheck/cost_model.hpp): the loads packed alone on the
+// host's threads, each into a destination of its own, twice, the faster pass's seconds; and
+// measureHostPackGBs() alone, measured once per process.
+HostPackTimer hostPackTimer();
+double referencePackGBs();
 
 }  // namespace gigacheck
