@@ -448,13 +448,14 @@ for phase in "$@"; do
   calibration)
     # Issue 13 item 2 (predicted within 10 %): the rate tables, then bench out-of-core (16384 unless
     # GIGACHECK_BENCH_SIZES says otherwise) with every prediction calibrated on the bench's own host
-    # matrices (its "table only" column: the prediction without), and one CLI run's prediction. After build.
+    # matrices (its "table only" column: the prediction without; the packed runs' pack and copy rates go
+    # to log.txt, GIGACHECK_STAGING_STATS), and one CLI run's prediction. After build.
     stamp devices --measure
     $CLI devices --measure > "$OUT/calib_devices.txt" 2>&1
     echo "devices --measure exit $?" | tee -a "$LOG"
     nvidia-smi --query-gpu=pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current --format=csv >> "$LOG" 2>&1
     stamp bench out-of-core, calibrated predictions
-    GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-16384} GIGACHECK_BENCH_XT_BLOCKS=${GIGACHECK_BENCH_XT_BLOCKS:-8192} \
+    GIGACHECK_STAGING_STATS=1 GIGACHECK_BENCH_SIZES=${GIGACHECK_BENCH_SIZES:-16384} GIGACHECK_BENCH_XT_BLOCKS=${GIGACHECK_BENCH_XT_BLOCKS:-8192} \
       $CLI bench out-of-core --json "$OUT/calib_ooc.json" > "$OUT/calib_ooc.txt" 2>> "$LOG"
     echo "bench out-of-core exit $?" | tee -a "$LOG"
     sed -n '/^Predicted/,$p' "$OUT/calib_ooc.txt" | tee -a "$LOG"
