@@ -13,7 +13,6 @@
 #include "core/table.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
-#include "families/blocked_gemm/staging/pack_rows.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
@@ -259,15 +258,10 @@ StrategyRun runPlan(Backend& backend, const Plan& plan, CostModel model, HostMat
     StrategyRun out;
     model.h2dStaging = staging;
     out.tablePredictedSeconds = predictSchedule(schedule, model, "f32", elementSize(Precision::F32)).totalSeconds;
-    model.h2dInSituFactor =
-        calibrateH2d(schedule, model, elementSize(Precision::F32), a, b, hostLoadTimerOn(backend.device().index)).factor;
-    out.h2dFactor = model.h2dInSituFactor;
-    if (staging == H2dStaging::Pack) {
-        const PackCalibration pack =
-            calibratePacking(schedule, model, elementSize(Precision::F32), a, b, hostPackTimer(), referencePackGBs());
-        model.hostPackGBs = pack.packGBs;
-        out.packFactor = pack.factor;
-    }
+    const RunCalibration calibration =
+        calibrateOnRunsMatrices(model, schedule, elementSize(Precision::F32), a, b, backend.device().index);
+    out.h2dFactor = calibration.h2d.factor;
+    out.packFactor = calibration.pack.factor;
     const ExecutionResult r = backend.execute(req);
     out.seconds = r.wallSeconds;
     out.staging = staging;

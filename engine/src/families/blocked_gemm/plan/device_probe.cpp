@@ -1,5 +1,7 @@
 #include "families/blocked_gemm/plan/device_probe.hpp"
 
+#include "families/blocked_gemm/staging/pack_rows.hpp"
+
 #ifdef GIGACHECK_HAVE_CUDA
 #include "core/cuda/devices.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
@@ -49,6 +51,21 @@ HostLoadTimer hostLoadTimerOn(int device)
     (void)device;
     return {};
 #endif
+}
+
+RunCalibration calibrateOnRunsMatrices(CostModel& model, const Schedule& schedule, std::size_t elementBytes,
+                                       const HostMatrix& a, const HostMatrix& b, int device)
+{
+    RunCalibration out;
+    out.h2d = calibrateH2d(schedule, model, elementBytes, a, b, hostLoadTimerOn(device));
+    model.h2dInSituFactor = out.h2d.factor;
+    out.text = out.h2d.text;
+    if (model.h2dStaging == H2dStaging::Pack) {
+        out.pack = calibratePacking(schedule, model, elementBytes, a, b, hostPackTimer(), referencePackGBs());
+        model.hostPackGBs = out.pack.packGBs;
+        out.text += "; " + out.pack.text;
+    }
+    return out;
 }
 
 }  // namespace gigacheck

@@ -13,4 +13,15 @@ GemmRateProbe gemmRateProbeOn(int device);
 // loads copied alone there. Empty in a build without CUDA.
 HostLoadTimer hostLoadTimerOn(int device);
 
+// Both calibrations on a run's own host matrices, as runGemm and the bench make them before a run
+// on a CUDA device: model.h2dInSituFactor from calibrateH2d and, where model.h2dStaging packs,
+// model.hostPackGBs from calibratePacking. text: their sentences for the prediction source.
+struct RunCalibration {
+    H2dCalibration h2d;
+    PackCalibration pack;
+    std::string text;
+};
+RunCalibration calibrateOnRunsMatrices(CostModel& model, const Schedule& schedule, std::size_t elementBytes,
+                                       const HostMatrix& a, const HostMatrix& b, int device);
+
 }  // namespace gigacheck

@@ -12,7 +12,6 @@
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
-#include "families/blocked_gemm/staging/pack_rows.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -237,16 +236,9 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     // GIGACHECK_NO_LINK_CALIBRATION=1 keeps the table's rates.
     if (record.devices.front().backend == BackendKind::Cuda && config.devices == 1 &&
         !std::getenv("GIGACHECK_NO_LINK_CALIBRATION")) {
-        const H2dCalibration calibration = calibrateH2d(schedule, model, elementSize(config.precision), a, b,
-                                                        hostLoadTimerOn(record.devices.front().index));
-        model.h2dInSituFactor = calibration.factor;
+        const RunCalibration calibration = calibrateOnRunsMatrices(model, schedule, elementSize(config.precision), a, b,
+                                                                   record.devices.front().index);
         record.predictionSource = model.source + "; " + calibration.text;
-        if (staging == H2dStaging::Pack) {
-            const PackCalibration pack = calibratePacking(schedule, model, elementSize(config.precision), a, b,
-                                                          hostPackTimer(), referencePackGBs());
-            model.hostPackGBs = pack.packGBs;
-            record.predictionSource += "; " + pack.text;
-        }
         prediction = predictSchedule(schedule, model, rateKind, elementSize(config.precision));
         record.predictedSpans = std::move(prediction.spans);
         record.predictedSeconds = prediction.totalSeconds;
