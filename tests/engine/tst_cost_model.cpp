@@ -304,8 +304,8 @@ private slots:
     }
 
     // The pack rate on the run's own packed loads: only packed loads are sampled (direct ones are
-    // calibrateH2d's), the rate is the table's times measured / reference (clamped), and the real
-    // timer packs the loads on this host.
+    // calibrateH2d's), the rate they were packed at becomes the model's (clamped against the
+    // table's), and the real timer packs the loads on this host.
     void packRateCalibratedOnTheRunsOwnLoads()
     {
         CostModel m = flatModel(1, 1, 1, 1);
@@ -330,32 +330,72 @@ private slots:
                 bytes += double(l.rows) * double(l.rowBytes);
             return bytes / 10e9;  // 10 GB/s
         };
-        PackCalibration c = calibratePacking(s, m, 4, a, b, timer, 40);  // the reference pattern at 40 GB/s
+        PackCalibration c = calibratePacking(s, m, 4, a, b, timer);
         QCOMPARE(c.candidates, 4);
-        QCOMPARE(int(seen.size()), 4);
+        QCOMPARE(int(seen.size()), 4);  // small loads: all of them, whole
         QCOMPARE(static_cast<const char*>(seen[1].source), static_cast<const char*>(a.data()) + (64 * 256 + 128) * 4);
+        QCOMPARE(seen[1].rows, std::int64_t(64));
         QCOMPARE(seen[1].rowBytes, std::int64_t(512));
         QCOMPARE(seen[1].pitchBytes, std::int64_t(1024));
         QVERIFY(std::abs(c.measuredGBs - 10) < 1e-9);
-        QVERIFY(std::abs(c.factor - 0.25) < 1e-9);
-        QVERIFY(std::abs(c.packGBs - 5) < 1e-9);
+        QVERIFY(std::abs(c.factor - 0.5) < 1e-9);
+        QVERIFY(std::abs(c.packGBs - 10) < 1e-9);
         QVERIFY(c.text.find("on this run's loads") != std::string::npos);
-        QCOMPARE(calibratePacking(s, m, 4, a, b, timer, 1).factor, 2.0);  // clamped
-        QCOMPARE(calibratePacking(s, m, 4, a, b, timer, 0).packGBs, 20.0);  // no reference: the table's
+        m.hostPackGBs = 100;  // 10 GB/s is not a tenth of the host's packing: clamped
+        QCOMPARE(calibratePacking(s, m, 4, a, b, timer).packGBs, 25.0);
+        m.hostPackGBs = 20;
+        const HostPackTimer failed = [](const std::vector<HostLoad>&) { return 0.0; };
+        c = calibratePacking(s, m, 4, a, b, failed);
+        QCOMPARE(c.packGBs, 20.0);  // not timed: the table's
+        QVERIFY(c.text.find("could not be timed") != std::string::npos);
 
         // Direct staging: nothing packed, the table's rate (the assumed one where none was measured).
         m.h2dStaging = H2dStaging::Direct;
         m.hostPackGBs = 0;
-        c = calibratePacking(s, m, 4, a, b, timer, 40);
+        c = calibratePacking(s, m, 4, a, b, timer);
         QCOMPARE(c.candidates, 0);
         QCOMPARE(c.packGBs, kAssumedHostPackGBs);
         QVERIFY(c.text.find("not calibrated") != std::string::npos);
 
         // The host's own timer packs them and takes time.
         m.h2dStaging = H2dStaging::Pack;
-        c = calibratePacking(s, m, 4, a, b, hostPackTimer(), 40);
+        c = calibratePacking(s, m, 4, a, b, hostPackTimer());
         QCOMPARE(c.loads, 4);
         QVERIFY(c.measuredGBs > 0);
+    }
+
+    // Large packed loads under a small budget: both operands sampled, and a block cut no further
+    // than the bytes that still get all of the run's packing threads (a cut of a few MB packs on
+    // fewer threads and measured a third slower than its block on an H200's host).
+    void packSampleKeepsTheRunsThreadsAndBothOperands()
+    {
+        CostModel m = flatModel(1, 1, 1, 1);
+        m.hostPackGBs = 20;
+        m.h2dStaging = H2dStaging::Pack;
+        const HostMatrix a(Precision::F32, 8192, 4096), b(Precision::F32, 4096, 1024);
+        Schedule s;
+        for (int i = 0; i < 2; ++i) {  // A: 8192 rows of 8 KiB out of 16 KiB, 64 MiB each
+            Operation op = copyOp(i, 8192.0 * 8192, {});
+            op.host = {Operand::A, 0, 2048 * i, 8192, 2048};
+            s.ops.push_back(op);
+        }
+        for (int i = 0; i < 2; ++i) {  // B: 4096 rows of 2 KiB out of 4 KiB, 8 MiB each
+            Operation op = copyOp(2 + i, 4096.0 * 2048, {});
+            op.host = {Operand::B, 0, 512 * i, 4096, 512};
+            s.ops.push_back(op);
+        }
+        std::vector<HostLoad> seen;
+        const HostPackTimer timer = [&](const std::vector<HostLoad>& loads) {
+            seen = loads;
+            return 1e-3;
+        };
+        const PackCalibration c = calibratePacking(s, m, 4, a, b, timer, 1 << 20);
+        QCOMPARE(c.candidates, 4);
+        QCOMPARE(int(seen.size()), 2);
+        QCOMPARE(static_cast<const char*>(seen[0].source), static_cast<const char*>(a.data()));
+        QCOMPARE(seen[0].rows * seen[0].rowBytes, kPackThreads * (std::int64_t(4) << 20));  // cut to 32 MiB
+        QCOMPARE(static_cast<const char*>(seen[1].source), static_cast<const char*>(b.data()));
+        QCOMPARE(seen[1].rows, std::int64_t(4096));  // whole
     }
 
     // s1's shape: each step's loads wait for the previous product (one buffer each). The first

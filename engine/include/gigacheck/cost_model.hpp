@@ -126,22 +126,22 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
                             std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
 
 // The host's packing on the run's own packed loads (--h2d-staging pack): the table's pack rate is
-// one pattern (16 KiB rows into a 32 MiB destination, beside copies), a run packs its own row
-// widths into slots of whole blocks. A sample of the run's packed loads (as calibrateH2d samples
-// the direct ones) is packed alone, each into a destination of its own, and compared with the
-// table's pattern packed alone now (referenceGBs); the model's pack rate is the table's times that
-// ratio (clamped to [0.25, 2]).
+// one pattern (16 KiB rows into a 32 MiB destination), a run packs its own row widths into pinned
+// slots of whole blocks while the link copies the previous slot. A sample of the run's packed loads
+// (per operand, whole blocks or cuts large enough to get the run's packing threads) is packed as
+// the run packs them, and the rate it reached becomes the model's (as a factor on the table's,
+// clamped to [0.25, 2]: beyond that the measurement is not the host's packing).
 using HostPackTimer = std::function<double(const std::vector<HostLoad>&)>;  // seconds to pack them
 struct PackCalibration {
-    double factor = 1;
+    double factor = 1;   // packGBs / the table's rate
     double packGBs = 0;  // the rate to put in CostModel::hostPackGBs
     int loads = 0, candidates = 0;
-    double bytes = 0, measuredGBs = 0, referenceGBs = 0;
+    double bytes = 0, measuredGBs = 0;
     std::string text;
 };
 PackCalibration calibratePacking(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
                                  const HostMatrix& a, const HostMatrix& b, const HostPackTimer& timer,
-                                 double referenceGBs, std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
+                                 std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
 
 // --h2d-staging auto on a GPU: pack or direct, whichever the model predicts faster for this
 // schedule (direct on a tie, e.g. when every load is contiguous, and when the host's pack rate was

@@ -52,5 +52,6 @@ double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, 
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick) { return module().measureLinkUnderLoad(quick); }
 
 double timeHostLoads(const std::vector<HostLoad>& loads) { return module().timeHostLoads(loads); }
+double timeHostPacking(const std::vector<HostLoad>& loads) { return module().timeHostPacking(loads); }
 
 }  // namespace gigacheck::cuda

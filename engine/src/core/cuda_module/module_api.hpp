@@ -57,6 +57,7 @@ struct Api {
     double (*measureGemmRate)(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps) = nullptr;
     std::vector<cuda::LinkUnderLoad> (*measureLinkUnderLoad)(bool quick) = nullptr;
     double (*timeHostLoads)(const std::vector<HostLoad>& loads) = nullptr;
+    double (*timeHostPacking)(const std::vector<HostLoad>& loads) = nullptr;
 
     // families/strassen/bench/rates.hpp (cuda/rates.cu)
     double (*strassenCublasGemmSeconds)(const Shape&, Precision, bool tf32, int device, int repetitions) = nullptr;

@@ -43,6 +43,7 @@ Api makeApi()
     api.measureGemmRate = &cuda::measureGemmRate;
     api.measureLinkUnderLoad = &cuda::measureLinkUnderLoad;
     api.timeHostLoads = &cuda::timeHostLoads;
+    api.timeHostPacking = &cuda::timeHostPacking;
     api.strassenCublasGemmSeconds = &strassen::cublasGemmSeconds;
     api.strassenDeviceCopyGBs = &strassen::deviceCopyGBs;
     api.strassenPeerCopyGBs = &strassen::peerCopyGBs;

@@ -7,11 +7,14 @@
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/staging/pack_rows.hpp"
+#include "gigacheck/h2d_staging.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -318,6 +321,51 @@ double timeHostLoads(const std::vector<HostLoad>& loads)
         return best;
     } catch (const std::exception&) {
         cudaGetLastError();  // a failed allocation or copy: not calibrated, the run goes on
+        return 0;
+    }
+}
+
+
+double timeHostPacking(const std::vector<HostLoad>& loads)
+{
+    try {
+        std::size_t largest = 0;
+        for (const HostLoad& l : loads)
+            largest = std::max(largest, std::size_t(l.rows * l.rowBytes));
+        if (largest == 0)
+            return 0;
+        // As HostStaging does it: kStagingSlots pinned slots in turn, each packed once its previous
+        // copy has left it, then copied to the device while the next one is packed (the link reads
+        // host memory beside the packing threads, as in the run).
+        std::vector<PinnedBuffer> slots;
+        std::vector<std::unique_ptr<Event>> copied;
+        for (int k = 0; k < kStagingSlots; ++k) {
+            slots.emplace_back(largest);
+            copied.push_back(std::make_unique<Event>(cudaEventDisableTiming));
+        }
+        DeviceBuffer scratch(largest);
+        Stream s;
+        double best = 0;
+        for (int pass = 0; pass < 2; ++pass) {  // the faster kept: the first also faults pages in
+            double seconds = 0;
+            for (std::size_t i = 0; i < loads.size(); ++i) {
+                const HostLoad& l = loads[i];
+                const std::size_t k = i % slots.size();
+                CUDA_CHECK(cudaEventSynchronize(copied[k]->get()));
+                const auto start = std::chrono::steady_clock::now();
+                packRows({static_cast<const char*>(l.source), slots[k].as<char>(), l.rows, l.rowBytes, l.pitchBytes,
+                          l.rowBytes});
+                seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                CUDA_CHECK(cudaMemcpyAsync(scratch.get(), slots[k].get(), std::size_t(l.rows * l.rowBytes),
+                                           cudaMemcpyHostToDevice, s.get()));
+                CUDA_CHECK(cudaEventRecord(copied[k]->get(), s.get()));
+            }
+            CUDA_CHECK(cudaStreamSynchronize(s.get()));
+            best = pass == 0 ? seconds : std::min(best, seconds);
+        }
+        return best;
+    } catch (const std::exception&) {
+        cudaGetLastError();  // no pinned memory for the slots, a CUDA error: not calibrated
         return 0;
     }
 }

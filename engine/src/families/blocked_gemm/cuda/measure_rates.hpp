@@ -37,4 +37,9 @@ std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick);
 // planner's calibration on a run's own host matrices, cost_model.hpp calibrateH2d).
 double timeHostLoads(const std::vector<HostLoad>& loads);
 
+// The loads packed on the host as the run packs them (cuda/host_staging.hpp: kStagingSlots pinned
+// slots in turn, each slot copied to the device while the next is packed), twice: the faster
+// pass's packing seconds, 0 when it cannot (calibratePacking's timer on a CUDA device).
+double timeHostPacking(const std::vector<HostLoad>& loads);
+
 }  // namespace gigacheck::cuda

@@ -53,6 +53,18 @@ HostLoadTimer hostLoadTimerOn(int device)
 #endif
 }
 
+HostPackTimer hostPackTimerOn(int device)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    return [device](const std::vector<HostLoad>& loads) {
+        return measuredOn(device, [&] { return cuda::timeHostPacking(loads); });
+    };
+#else
+    (void)device;
+    return hostPackTimer();
+#endif
+}
+
 RunCalibration calibrateOnRunsMatrices(CostModel& model, const Schedule& schedule, std::size_t elementBytes,
                                        const HostMatrix& a, const HostMatrix& b, int device)
 {
@@ -61,7 +73,7 @@ RunCalibration calibrateOnRunsMatrices(CostModel& model, const Schedule& schedul
     model.h2dInSituFactor = out.h2d.factor;
     out.text = out.h2d.text;
     if (model.h2dStaging == H2dStaging::Pack) {
-        out.pack = calibratePacking(schedule, model, elementBytes, a, b, hostPackTimer(), referencePackGBs());
+        out.pack = calibratePacking(schedule, model, elementBytes, a, b, hostPackTimerOn(device));
         model.hostPackGBs = out.pack.packGBs;
         out.text += "; " + out.pack.text;
     }

@@ -13,6 +13,11 @@ GemmRateProbe gemmRateProbeOn(int device);
 // loads copied alone there. Empty in a build without CUDA.
 HostLoadTimer hostLoadTimerOn(int device);
 
+// The pack calibration's timer (cost_model.hpp calibratePacking): the run's own packed loads packed
+// into pinned slots, each copied to the device while the next is packed, as the run does
+// (cuda::timeHostPacking); on the host alone (hostPackTimer) in a build without CUDA.
+HostPackTimer hostPackTimerOn(int device);
+
 // Both calibrations on a run's own host matrices, as runGemm and the bench make them before a run
 // on a CUDA device: model.h2dInSituFactor from calibrateH2d and, where model.h2dStaging packs,
 // model.hostPackGBs from calibratePacking. text: their sentences for the prediction source.

@@ -1,5 +1,7 @@
 #include "families/blocked_gemm/staging/pack_rows.hpp"
 
+#include "gigacheck/h2d_staging.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -62,41 +64,28 @@ double measureHostPackGBs(const std::function<void()>& whileTimed)
 HostPackTimer hostPackTimer()
 {
     return [](const std::vector<HostLoad>& loads) {
-        std::size_t total = 0;
+        std::size_t largest = 0;
         for (const HostLoad& l : loads)
-            total += std::size_t(l.rows) * std::size_t(l.rowBytes);
-        std::vector<char> scratch;
+            largest = std::max(largest, std::size_t(l.rows) * std::size_t(l.rowBytes));
+        std::vector<std::vector<char>> slots;
         try {
-            scratch.resize(total);
+            slots.assign(std::size_t(kStagingSlots), std::vector<char>(largest));
         } catch (const std::bad_alloc&) {
             return 0.0;
         }
         double best = 0;
         for (int pass = 0; pass < 2; ++pass) {
             const auto t0 = std::chrono::steady_clock::now();
-            char* dst = scratch.data();
-            for (const HostLoad& l : loads) {
-                packRows({static_cast<const char*>(l.source), dst, l.rows, l.rowBytes, l.pitchBytes, l.rowBytes});
-                dst += l.rows * l.rowBytes;
+            for (std::size_t i = 0; i < loads.size(); ++i) {
+                const HostLoad& l = loads[i];
+                packRows({static_cast<const char*>(l.source), slots[i % slots.size()].data(), l.rows, l.rowBytes,
+                          l.pitchBytes, l.rowBytes});
             }
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             best = pass == 0 ? s : std::min(best, s);
         }
         return best;
     };
-}
-
-double referencePackGBs()
-{
-    // 0 when the host cannot spare the pattern's 288 MiB: the calibration then keeps the table's rate.
-    static const double gbs = [] {
-        try {
-            return measureHostPackGBs();
-        } catch (const std::bad_alloc&) {
-            return 0.0;
-        }
-    }();
-    return gbs;
 }
 
 }  // namespace gigacheck

@@ -29,10 +29,9 @@ void packRows(const PackJob& job);
 // first, after the buffers are made (the GPU measurement starts its copies there).
 double measureHostPackGBs(const std::function<void()>& whileTimed = {});
 
-// calibratePacking's timer and reference (gigacheck/cost_model.hpp): the loads packed alone on the
-// host's threads, each into a destination of its own, twice, the faster pass's seconds; and
-// measureHostPackGBs() alone, measured once per process.
+// calibratePacking's timer where no GPU takes the copies (gigacheck/cost_model.hpp): the loads
+// packed one after another into kStagingSlots slots in turn, twice, the faster pass's seconds. On a
+// CUDA device cuda::timeHostPacking packs them the same way with each slot copied to the device.
 HostPackTimer hostPackTimer();
-double referencePackGBs();
 
 }  // namespace gigacheck
