@@ -131,7 +131,10 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
 // (per operand, whole blocks or cuts large enough to get the run's packing threads) is packed as
 // the run packs them, and the rate it reached becomes the model's (as a factor on the table's,
 // clamped to [0.25, 2]: beyond that the measurement is not the host's packing).
+// The timers pack the sample three times and return the median pass (the host's packing rate varied
+// by 20 % between passes seconds apart on an H200's host).
 using HostPackTimer = std::function<double(const std::vector<HostLoad>&)>;  // seconds to pack them
+inline constexpr std::uint64_t kPackCalibrationBudgetBytes = 384ull << 20;
 struct PackCalibration {
     double factor = 1;   // packGBs / the table's rate
     double packGBs = 0;  // the rate to put in CostModel::hostPackGBs
@@ -141,7 +144,7 @@ struct PackCalibration {
 };
 PackCalibration calibratePacking(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
                                  const HostMatrix& a, const HostMatrix& b, const HostPackTimer& timer,
-                                 std::uint64_t budgetBytes = kH2dCalibrationBudgetBytes);
+                                 std::uint64_t budgetBytes = kPackCalibrationBudgetBytes);
 
 // --h2d-staging auto on a GPU: pack or direct, whichever the model predicts faster for this
 // schedule (direct on a tie, e.g. when every load is contiguous, and when the host's pack rate was

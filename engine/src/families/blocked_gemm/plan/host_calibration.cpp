@@ -98,11 +98,12 @@ Sample sampleDirectLoads(const Schedule& schedule, const CostModel& model, std::
     return out;
 }
 
-// The packed loads' sample, per operand in proportion to its packed bytes (A's and B's rows pack at
-// different rates): evenly spaced loads, whole or cut to budgetBytes / their number but never below
-// kPackThreads x 4 MiB, so that each is packed on as many threads as the run gives the whole block
-// (a 18 MB cut of a 72 MB block packed at 15-18 GB/s on an H200's host, the block at 25:
-// probes/pack_in_situ_probe.cu).
+// The packed loads' sample, per operand in proportion to the bytes the run packs of it, reloads
+// included (A's and B's rows pack at different rates): evenly spaced distinct loads, whole or cut
+// to budgetBytes / their number (at least kStagingSlots: the timer's slots hold the largest) but
+// never below kPackThreads x 4 MiB, so that each is packed on as
+// many threads as the run gives the whole block (a 18 MB cut of a 72 MB block packed at 15-18 GB/s
+// on an H200's host, the block at 25: probes/pack_in_situ_probe.cu).
 Sample samplePackedLoads(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
                          const HostMatrix& a, const HostMatrix& b, std::uint64_t budgetBytes)
 {
@@ -112,19 +113,29 @@ Sample samplePackedLoads(const Schedule& schedule, const CostModel& model, std::
     if (candidates.empty())
         return out;
     std::map<Operand, std::vector<const Operation*>> byOperand;
-    double total = 0;
+    double distinctBytes = 0;
     for (const Operation* op : candidates) {
         byOperand[op->host.matrix].push_back(op);
-        total += op->bytes;
+        distinctBytes += op->bytes;
+    }
+    std::map<Operand, double> packedBytes;  // what the run packs of each operand
+    double total = 0;
+    for (const Operation& op : schedule.ops) {
+        const auto it = byOperand.find(op.host.matrix);
+        if (op.kind != OpKind::CopyH2D || it == byOperand.end())
+            continue;
+        const std::int64_t pitch = (op.host.matrix == Operand::A ? a : b).cols() * std::int64_t(elementBytes);
+        if (packsOnHost(model.h2dStaging, op.host.rows, op.host.cols * std::int64_t(elementBytes), pitch)) {
+            packedBytes[op.host.matrix] += op.bytes;
+            total += op.bytes;
+        }
     }
     const double budget = double(std::max<std::uint64_t>(budgetBytes, 1));
-    const int count = std::clamp(int(budget / (total / double(candidates.size()))), 1, kH2dCalibrationLoads);
-    const double maxBytes = std::max(budget / count, double(kPackThreads) * double(4 << 20));
+    const int count = std::clamp(int(budget / (distinctBytes / double(candidates.size()))), 1, kH2dCalibrationLoads);
+    const double maxBytes = std::max(budget / std::max(count, kStagingSlots), double(kPackThreads) * double(4 << 20));
     for (const auto& [operand, ops] : byOperand) {
-        double bytes = 0;
-        for (const Operation* op : ops)
-            bytes += op->bytes;
-        const std::size_t n = std::clamp<std::size_t>(std::size_t(std::lround(count * bytes / total)), 1, ops.size());
+        const std::size_t n =
+            std::clamp<std::size_t>(std::size_t(std::lround(count * packedBytes[operand] / total)), 1, ops.size());
         for (std::size_t i = 0; i < n; ++i) {
             const HostLoad load = sampledLoad(*ops[i * ops.size() / n], elementBytes, a, b, maxBytes);
             out.loads.push_back(load);
