@@ -83,8 +83,7 @@ HostPackTimer hostPackTimer()
             }
             passes.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
-        std::sort(passes.begin(), passes.end());
-        return passes[1];  // the median
+        return *std::min_element(passes.begin(), passes.end());  // the fastest
     };
 }
 
