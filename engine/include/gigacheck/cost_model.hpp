@@ -131,9 +131,8 @@ H2dCalibration calibrateH2d(const Schedule& schedule, const CostModel& model, st
 // (per operand, whole blocks or cuts large enough to get the run's packing threads) is packed as
 // the run packs them, and the rate it reached becomes the model's (as a factor on the table's,
 // clamped to [0.25, 2]: beyond that the measurement is not the host's packing).
-// The timers pack the sample three times and return the fastest pass: a hiccup of the host only
-// slows a pass of ~10 ms down, which the run's hundreds of loads average out (on an H200's host the
-// median of three read 0.46-1.1 of the rate the run then reached; results README, seventeenth session).
+// The timers pack the sample three times and return the median pass (the host's packing rate varied
+// by 20 % between passes seconds apart on an H200's host).
 using HostPackTimer = std::function<double(const std::vector<HostLoad>&)>;  // seconds to pack them
 inline constexpr std::uint64_t kPackCalibrationBudgetBytes = 384ull << 20;
 struct PackCalibration {

@@ -39,7 +39,7 @@ double timeHostLoads(const std::vector<HostLoad>& loads);
 
 // The loads packed on the host as the run packs them (cuda/host_staging.hpp: kStagingSlots pinned
 // slots in turn, each slot copied to the device while the next is packed), three times: the
-// fastest pass's packing seconds, 0 when it cannot (calibratePacking's timer on a CUDA device).
+// median pass's packing seconds, 0 when it cannot (calibratePacking's timer on a CUDA device).
 double timeHostPacking(const std::vector<HostLoad>& loads);
 
 }  // namespace gigacheck::cuda

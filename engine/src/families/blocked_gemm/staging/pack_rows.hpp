@@ -30,7 +30,7 @@ void packRows(const PackJob& job);
 double measureHostPackGBs(const std::function<void()>& whileTimed = {});
 
 // calibratePacking's timer where no GPU takes the copies (gigacheck/cost_model.hpp): the loads
-// packed one after another into kStagingSlots slots in turn, three times, the fastest pass's seconds. On a
+// packed one after another into kStagingSlots slots in turn, three times, the median pass's seconds. On a
 // CUDA device cuda::timeHostPacking packs them the same way with each slot copied to the device.
 HostPackTimer hostPackTimer();
 
