@@ -26,9 +26,7 @@ void printCeilings(const Ceilings& c)
     }
     std::cout << "    ceilings (" << c.source << "): FP32 " << c.gflopsF32 << " GFLOP/s, TF32 " << c.gflopsTf32
               << " GFLOP/s, FP64 " << c.gflopsF64 << " GFLOP/s, device copy " << c.deviceBandwidthGBs
-              << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s"
-              << (c.duplexGBs > 0 ? ", both ways at once " + std::to_string(int(c.duplexGBs + 0.5)) + " GB/s" : std::string())
-              << "\n";
+              << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s\n";
     // The cost model's tables (the planner of --strategy auto reads them).
     for (const char* kind : {"f32", "tf32", "f64"}) {
         std::string line;

@@ -398,39 +398,6 @@ private slots:
         QCOMPARE(seen[1].rows, std::int64_t(4096));  // whole
     }
 
-    // Copies both ways at once share the link's duplex rate (CostModel::duplexGBs): a load and a
-    // store of 1 GB at 10 GB/s each, side by side, take 0.2 s where the duplex rate is 10 GB/s and
-    // 0.133 s where it is 15; one after the other, or unmeasured (0), 0.1 s each.
-    void copiesBothWaysShareTheDuplexRate()
-    {
-        CostModel m = flatModel(1, 10, 10, 1);
-        Schedule s;
-        s.ops.push_back(copyOp(0, 1e9, {}));
-        Operation store = copyOp(1, 1e9, {});
-        store.kind = OpKind::CopyD2H;
-        store.queue = Queue::D2H;
-        store.host = {Operand::C, 0, 0, 1, std::int64_t(1e9 / 4)};
-        s.ops.push_back(store);
-        auto seconds = [&](const Prediction& p, int op) { return p.spans[std::size_t(op)].end - p.spans[std::size_t(op)].start; };
-
-        Prediction p = predictSchedule(s, m, "f32", 4);
-        QVERIFY(std::abs(seconds(p, 0) - 0.1) < 1e-9 && std::abs(seconds(p, 1) - 0.1) < 1e-9);
-        m.duplexGBs = 10;
-        p = predictSchedule(s, m, "f32", 4);
-        QVERIFY2(std::abs(seconds(p, 0) - 0.2) < 1e-9, std::to_string(seconds(p, 0)).c_str());
-        QVERIFY(std::abs(seconds(p, 1) - 0.2) < 1e-9);
-        QVERIFY(std::abs(p.totalSeconds - 0.2) < 1e-9);
-        m.duplexGBs = 15;
-        p = predictSchedule(s, m, "f32", 4);
-        QVERIFY(std::abs(seconds(p, 0) - 0.2 / 1.5) < 1e-9);
-
-        s.ops[1].deps = {0};  // the store after the load: nothing shared
-        m.duplexGBs = 10;
-        p = predictSchedule(s, m, "f32", 4);
-        QVERIFY(std::abs(p.totalSeconds - 0.2) < 1e-9);
-        QVERIFY(std::abs(seconds(p, 0) - 0.1) < 1e-9 && std::abs(seconds(p, 1) - 0.1) < 1e-9);
-    }
-
     // s1's shape: each step's loads wait for the previous product (one buffer each). The first
     // direct load after a product takes the loaded rate (the GPU's SGEMM slows the next narrow-row
     // load as much as one beside it); the second load of the step, after the first, the rate alone;
@@ -873,8 +840,6 @@ private slots:
         d.ceilings.gflopsF32 = 123;
         d.ceilings.gemmRates = {{"f32", 1024, 1024, 1024, 100}, {"tf32", 4097, 4097, 4096, 450.5}};
         d.ceilings.copyRates = {{4096, 12.5, 11, 6.5, 7}, {65536, 40, 38.25, 22.5, 30}};
-        d.ceilings.hostPackGBs = 24.5;
-        d.ceilings.duplexGBs = 51.5;
         saveCeilings(d, path);
         DeviceInfo back;
         back.name = "test device";
@@ -888,8 +853,6 @@ private slots:
         QCOMPARE(back.ceilings.copyRates[1].d2hGBs, 38.25);
         QCOMPARE(back.ceilings.copyRates[1].h2dLoadedGBs, 22.5);
         QCOMPARE(back.ceilings.copyRates[0].d2hLoadedGBs, 7.0);
-        QCOMPARE(back.ceilings.hostPackGBs, 24.5);
-        QCOMPARE(back.ceilings.duplexGBs, 51.5);
         QVERIFY(hasMeasuredRates(back.ceilings));
     }
 

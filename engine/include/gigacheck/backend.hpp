@@ -42,10 +42,6 @@ struct Ceilings {
     // GPU hosts: how fast the host's threads pack a block of narrow rows into contiguous memory
     // while the link copies into the device, as in a run (gigacheck/h2d_staging.hpp; 0: not measured).
     double hostPackGBs = 0;
-    // Both directions of the link at once: the bytes an H2D and a D2H copy carry together per
-    // second (on the H200's host ~52 GB/s, about one direction's rate: the host does not copy both
-    // ways at full rate; 0: not measured, the model then lets the directions run side by side).
-    double duplexGBs = 0;
 };
 
 struct DeviceInfo {

@@ -30,9 +30,6 @@ struct CostModel {
     H2dStaging h2dStaging = H2dStaging::Direct;
     // The host's packing rate (Ceilings::hostPackGBs; 0: unknown, then kAssumedHostPackGBs).
     double hostPackGBs = 0;
-    // Ceilings::duplexGBs: while an H2D and a D2H copy of a device overlap, their rates together
-    // are held to it (0: not measured, the directions do not share).
-    double duplexGBs = 0;
     // The run's own host matrices against the table (calibrateH2d): the rate a sample of the
     // schedule's direct block loads reached, alone, over the table's rate for them. Scales every
     // direct H2D load's alone rate; a loaded copy keeps the table's loaded rate unless the scaled

@@ -50,7 +50,7 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
     all["devices"][device.name] = {{"gflops_f32", c.gflopsF32},         {"gflops_tf32", c.gflopsTf32},
                                    {"gflops_f64", c.gflopsF64},         {"device_bandwidth_gbs", c.deviceBandwidthGBs},
                                    {"h2d_gbs", c.h2dGBs},               {"d2h_gbs", c.d2hGBs},
-                                   {"host_pack_gbs", c.hostPackGBs},    {"duplex_gbs", c.duplexGBs},
+                                   {"host_pack_gbs", c.hostPackGBs},
                                    {"source", c.source},                {"memory_bytes", device.memoryBytes},
                                    {"compute_capability", device.computeCapability}};
     // The cost model's tables (optional: files written before them still load).
@@ -104,7 +104,6 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
         c.h2dGBs = e.value("h2d_gbs", 0.0);
         c.d2hGBs = e.value("d2h_gbs", 0.0);
         c.hostPackGBs = e.value("host_pack_gbs", 0.0);  // files before host packing: not measured
-        c.duplexGBs = e.value("duplex_gbs", 0.0);       // files before it: not measured
         c.source = e.value("source", std::string("stored"));
         if (const auto gemm = e.find("gemm_rates"); gemm != e.end())
             for (const nlohmann::json& p : gemm->get_ref<const nlohmann::json::array_t&>())

@@ -149,33 +149,6 @@ double hostPackBesideCopiesGBs()
     return gbs;
 }
 
-// An H2D and a D2H copy of the same size at once, on two streams, pinned host memory: the bytes
-// both moved per second, best of three. On the H200's host an H2D load beside the store of a C
-// block ran at 19 GB/s and the store at 32 (s2 at 32768 under 256 MiB): together about one
-// direction's rate, where the model had let both run at theirs.
-double duplexGBs(std::size_t bytes)
-{
-    PinnedBuffer upHost(bytes), downHost(bytes);
-    DeviceBuffer upDevice(bytes), downDevice(bytes);
-    std::memset(upHost.get(), 1, bytes);
-    CUDA_CHECK(cudaMemset(downDevice.get(), 0, bytes));
-    Stream up, down;
-    Event start, downDone, end;
-    double best = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        CUDA_CHECK(cudaEventRecord(start.get(), up.get()));
-        CUDA_CHECK(cudaStreamWaitEvent(down.get(), start.get()));
-        CUDA_CHECK(cudaMemcpyAsync(upDevice.get(), upHost.get(), bytes, cudaMemcpyHostToDevice, up.get()));
-        CUDA_CHECK(cudaMemcpyAsync(downHost.get(), downDevice.get(), bytes, cudaMemcpyDeviceToHost, down.get()));
-        CUDA_CHECK(cudaEventRecord(downDone.get(), down.get()));
-        CUDA_CHECK(cudaStreamWaitEvent(up.get(), downDone.get()));
-        CUDA_CHECK(cudaEventRecord(end.get(), up.get()));
-        CUDA_CHECK(cudaEventSynchronize(end.get()));
-        best = std::max(best, 2.0 * double(bytes) / (elapsedMs(start.get(), end.get()) * 1e-3) / 1e9);
-    }
-    return best;
-}
-
 }  // namespace
 
 double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
@@ -226,7 +199,6 @@ void measureRateTables(Ceilings& c, bool quick)
         }
     }
     c.hostPackGBs = hostPackBesideCopiesGBs();
-    c.duplexGBs = duplexGBs(bytes);
 }
 
 std::vector<LinkUnderLoad> measureLinkUnderLoad(bool quick)

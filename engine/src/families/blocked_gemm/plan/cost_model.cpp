@@ -73,7 +73,6 @@ CostModel costModelOf(const DeviceInfo& device)
     model.d2hGBs = gpu ? c.d2hGBs : c.deviceBandwidthGBs / 2;
     model.opLatencySeconds = gpu ? kGpuOpLatencySeconds : kCpuOpLatencySeconds;
     model.hostPackGBs = c.hostPackGBs;
-    model.duplexGBs = gpu ? c.duplexGBs : 0;
 
     std::vector<std::string> assumed;
     if (model.gflopsF32 <= 0 && model.gemmRates.empty()) {

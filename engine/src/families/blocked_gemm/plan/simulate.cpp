@@ -2,9 +2,7 @@
 // starting when its server is free and its deps are done. Fill (the first loads before any product)
 // and drain (the last store after the last product) come out of the dependencies by themselves.
 // Copies beside products: a first play with the copies' rates alone finds them, a second gives
-// them the rates measured beside a GEMM (the host link loses much of its rate then); where the
-// device's duplex rate was measured, a third stretches the copies that overlap copies the other
-// way (duplexSlowdowns).
+// them the rates measured beside a GEMM (the host link loses much of its rate then).
 #include "gigacheck/cost_model.hpp"
 
 #include <algorithm>
@@ -44,9 +42,8 @@ struct PackLane {
     int next = 0;
 };
 
-// slowdown (empty: none): per op, the factor its own time is stretched by (duplexSlowdowns).
 Prediction play(const Schedule& schedule, const CostModel& model, const std::string& gemmKind, std::size_t elementBytes,
-                const std::vector<char>& loaded, const std::vector<double>& slowdown = {})
+                const std::vector<char>& loaded)
 {
     std::map<Operand, double> pitch = hostPitches(schedule, elementBytes);
     const double packGBs = model.hostPackGBs > 0 ? model.hostPackGBs : kAssumedHostPackGBs;
@@ -76,8 +73,7 @@ Prediction play(const Schedule& schedule, const CostModel& model, const std::str
         }
         span.end = std::max(span.start, packedAt) +
                    predictedOpSeconds(model, op, gemmKind, elementBytes, loaded[std::size_t(op.id)] != 0,
-                                      hostPitch, packed) *
-                       (slowdown.empty() ? 1.0 : slowdown[std::size_t(op.id)]);
+                                      hostPitch, packed);
         if (packed)
             packs[op.device].slotFree[std::size_t(slot)] = span.end;
         free = span.end;
@@ -138,51 +134,6 @@ std::vector<char> copiesPricedLoaded(const Schedule& schedule, const Prediction&
     return loaded;
 }
 
-// Per op: how much longer a copy takes for sharing the link with copies the other way
-// (CostModel::duplexGBs). A copy at rate r beside one the other way at r' (their rates in `played`)
-// runs both at duplex / (r + r') of their rates when r + r' exceeds duplex; over the fraction f of
-// its span that overlaps such copies its time is stretched by 1 + f ((r + r') / duplex - 1). On the
-// H200 (s2, 32768 under 256 MiB) loads beside a C store ran at 19 GB/s for 32 predicted, the
-// stores at 32 for 50: 51 GB/s together, the measured duplex rate.
-std::vector<double> duplexSlowdowns(const Schedule& schedule, const Prediction& played, const CostModel& model)
-{
-    std::vector<double> slowdown(schedule.ops.size(), 1.0);
-    struct Copy {
-        double start, end, gbs;
-    };
-    std::map<std::pair<int, Queue>, std::vector<Copy>> copies;  // per (device, direction), by start
-    auto rateOf = [&](std::size_t i) {
-        const double seconds = played.spans[i].end - played.spans[i].start;
-        return seconds > 0 ? schedule.ops[i].bytes / seconds / 1e9 : 0.0;
-    };
-    for (std::size_t i = 0; i < schedule.ops.size(); ++i)
-        if (isCopy(schedule.ops[i]))
-            copies[{schedule.ops[i].device, schedule.ops[i].queue}].push_back(
-                {played.spans[i].start, played.spans[i].end, rateOf(i)});
-    for (auto& [key, list] : copies)
-        std::sort(list.begin(), list.end(), [](const Copy& a, const Copy& b) { return a.start < b.start; });
-    for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
-        const Operation& op = schedule.ops[i];
-        if (!isCopy(op))
-            continue;
-        const auto other = copies.find({op.device, op.queue == Queue::H2D ? Queue::D2H : Queue::H2D});
-        const double start = played.spans[i].start, end = played.spans[i].end, own = rateOf(i);
-        if (other == copies.end() || !(end > start) || own <= 0)
-            continue;
-        // One queue's copies run one at a time: sorted by start, their ends are sorted too.
-        auto c = std::lower_bound(other->second.begin(), other->second.end(), start,
-                                  [](const Copy& copy, double t) { return copy.end <= t; });
-        double stretch = 0;
-        for (; c != other->second.end() && c->start < end; ++c) {
-            const double overlap = std::min(end, c->end) - std::max(start, c->start);
-            if (overlap > 0)
-                stretch += overlap / (end - start) * std::max(0.0, (own + c->gbs) / model.duplexGBs - 1);
-        }
-        slowdown[i] = 1 + stretch;
-    }
-    return slowdown;
-}
-
 bool hasLoadedRates(const CostModel& model)
 {
     return std::any_of(model.copyRates.begin(), model.copyRates.end(),
@@ -196,12 +147,9 @@ Prediction predictSchedule(const Schedule& schedule, const CostModel& model, con
 {
     const std::vector<char> alone(schedule.ops.size(), 0);
     Prediction first = play(schedule, model, gemmKind, elementBytes, alone);
-    const std::vector<char> loaded =
-        hasLoadedRates(model) ? copiesPricedLoaded(schedule, first, model, elementBytes) : alone;
-    Prediction second = hasLoadedRates(model) ? play(schedule, model, gemmKind, elementBytes, loaded) : std::move(first);
-    if (model.duplexGBs <= 0)
-        return second;
-    return play(schedule, model, gemmKind, elementBytes, loaded, duplexSlowdowns(schedule, second, model));
+    if (!hasLoadedRates(model))
+        return first;
+    return play(schedule, model, gemmKind, elementBytes, copiesPricedLoaded(schedule, first, model, elementBytes));
 }
 
 }  // namespace gigacheck
