@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 
 namespace cli {
 using namespace gigacheck;
@@ -29,13 +30,12 @@ void printCeilings(const Ceilings& c)
               << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s\n";
     // The cost model's tables (the planner of --strategy auto reads them).
     for (const char* kind : {"f32", "tf32", "f64"}) {
-        std::string line;
+        std::ostringstream line;
         for (const GemmRatePoint& p : c.gemmRates)
             if (p.kind == kind)
-                line += " " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + " " +
-                        std::to_string(int(p.gflops + 0.5));
-        if (!line.empty())
-            std::cout << "    GEMM rate " << kind << " (m x n x k GFLOP/s):" << line << "\n";
+                line << " " << p.m << "x" << p.n << "x" << p.k << " " << int(p.gflops + 0.5);
+        if (!line.str().empty())
+            std::cout << "    GEMM rate " << kind << " (m x n x k GFLOP/s):" << line.str() << "\n";
     }
     if (!c.copyRates.empty()) {
         // Row width (@ host pitch where it was measured out of a wider matrix than twice the row).

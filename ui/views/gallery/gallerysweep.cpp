@@ -97,7 +97,13 @@ std::vector<SeedSeries> seedSeries(Family family, bool gpu)
             s.variant = QString::fromUtf8(reduced_matmul::toString(f.variant).data());
             s.hardware = QString::fromUtf8((gpu ? reduced_matmul::kSeedGpu : reduced_matmul::kSeedCpu).data());
             const double h = double(f.n) / 2;
-            s.points.push_back({s.variant, f.n, f.ms, 2 * h * h * double(f.n) / (f.ms * 1e-3) / 1e9, true, {}});
+            SweepPoint point;
+            point.variant = s.variant;
+            point.n = f.n;
+            point.ms = f.ms;
+            point.rate = 2 * h * h * double(f.n) / (f.ms * 1e-3) / 1e9;
+            point.verified = true;
+            s.points.push_back(point);
         }
         for (auto& [v, s] : byVariant)
             out.push_back(s);
@@ -107,7 +113,13 @@ std::vector<SeedSeries> seedSeries(Family family, bool gpu)
             s.variant = QString::fromUtf8(transpose::toString(f.variant).data());
             s.hardware = QString::fromUtf8(transpose::kSeedGpu.data());
             const double bytes = 2.0 * double(f.n) * double(f.n) * 4;
-            s.points.push_back({s.variant, f.n, bytes / (f.gbps * 1e9) * 1e3, f.gbps, true, {}});
+            SweepPoint point;
+            point.variant = s.variant;
+            point.n = f.n;
+            point.ms = bytes / (f.gbps * 1e9) * 1e3;
+            point.rate = f.gbps;
+            point.verified = true;
+            s.points.push_back(point);
             out.push_back(s);
         }
     }
