@@ -165,8 +165,8 @@ std::string TimelineModel::laneLabel(int i) const
     const std::string& run = runLabels_[std::size_t(l.run)];
     std::string label = runCount() > 1 || run.rfind("auto", 0) == 0 ? run + " " : std::string();
     if (l.device != 0)  // single-device runs keep their labels
-        label += "d" + std::to_string(l.device) + " ";
-    label += std::string(toString(l.queue)) + " s" + std::to_string(l.stream);
+        label.append("d").append(std::to_string(l.device)).append(" ");
+    label.append(toString(l.queue)).append(" s").append(std::to_string(l.stream));
     return label;
 }
 
