@@ -393,7 +393,7 @@ private slots:
         QCOMPARE(c.candidates, 4);
         QCOMPARE(int(seen.size()), 2);
         QCOMPARE(static_cast<const char*>(seen[0].source), static_cast<const char*>(a.data()));
-        QCOMPARE(seen[0].rows * seen[0].rowBytes, kPackThreads * (std::int64_t(4) << 20));  // cut to 32 MiB
+        QCOMPARE(seen[0].rows * seen[0].rowBytes, kPackBytesForAllThreads);  // cut to 32 MiB
         QCOMPARE(static_cast<const char*>(seen[1].source), static_cast<const char*>(b.data()));
         QCOMPARE(seen[1].rows, std::int64_t(4096));  // whole
     }

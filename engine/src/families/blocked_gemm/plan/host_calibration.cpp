@@ -32,11 +32,17 @@ std::string fixed2(double v)
     return text;
 }
 
-// The schedule's distinct direct (packed == false) or packed loads of A and B in issue order.
-std::vector<const Operation*> distinctLoads(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
-                                            const HostMatrix& a, const HostMatrix& b, bool packed)
+// The schedule's distinct direct (packed == false) or packed loads of A and B in issue order, and
+// the bytes of each operand those loads move, reloads included.
+struct Loads {
+    std::vector<const Operation*> distinct;
+    std::map<Operand, double> issuedBytes;
+};
+
+Loads loadsOf(const Schedule& schedule, const CostModel& model, std::size_t elementBytes, const HostMatrix& a,
+              const HostMatrix& b, bool packed)
 {
-    std::vector<const Operation*> out;
+    Loads out;
     std::set<RegionKey> seen;  // a block reloaded reads the same memory
     for (const Operation& op : schedule.ops) {
         if (op.kind != OpKind::CopyH2D || (op.host.matrix != Operand::A && op.host.matrix != Operand::B))
@@ -45,8 +51,9 @@ std::vector<const Operation*> distinctLoads(const Schedule& schedule, const Cost
         const std::int64_t pitch = m.cols() * std::int64_t(elementBytes);
         if (packsOnHost(model.h2dStaging, op.host.rows, op.host.cols * std::int64_t(elementBytes), pitch) != packed)
             continue;
+        out.issuedBytes[op.host.matrix] += op.bytes;
         if (seen.insert({op.host.matrix, op.host.row, op.host.col, op.host.rows, op.host.cols}).second)
-            out.push_back(&op);
+            out.distinct.push_back(&op);
     }
     return out;
 }
@@ -77,7 +84,7 @@ Sample sampleDirectLoads(const Schedule& schedule, const CostModel& model, std::
                          const HostMatrix& a, const HostMatrix& b, std::uint64_t budgetBytes)
 {
     Sample out;
-    const std::vector<const Operation*> candidates = distinctLoads(schedule, model, elementBytes, a, b, false);
+    const std::vector<const Operation*> candidates = loadsOf(schedule, model, elementBytes, a, b, false).distinct;
     out.candidates = int(candidates.size());
     if (candidates.empty())
         return out;
@@ -99,43 +106,33 @@ Sample sampleDirectLoads(const Schedule& schedule, const CostModel& model, std::
 }
 
 // The packed loads' sample, per operand in proportion to the bytes the run packs of it, reloads
-// included (A's and B's rows pack at different rates): evenly spaced distinct loads, whole or cut
-// to budgetBytes / their number (at least kStagingSlots: the timer's slots hold the largest) but
-// never below kPackThreads x 4 MiB, so that each is packed on as
-// many threads as the run gives the whole block (a 18 MB cut of a 72 MB block packed at 15-18 GB/s
-// on an H200's host, the block at 25: probes/pack_in_situ_probe.cu).
+// included (A's and B's rows pack at different rates): evenly spaced distinct loads, whole or cut to
+// budgetBytes / their number (at least kStagingSlots: the timer's slots hold the largest), but never
+// below kPackBytesForAllThreads, so that each is packed on as many threads as the run gives the
+// whole block (an 18 MB cut of a 72 MB block packed at 15-18 GB/s on an H200's host, the block at
+// 25: probes/pack_in_situ_probe.cu).
 Sample samplePackedLoads(const Schedule& schedule, const CostModel& model, std::size_t elementBytes,
                          const HostMatrix& a, const HostMatrix& b, std::uint64_t budgetBytes)
 {
     Sample out;
-    const std::vector<const Operation*> candidates = distinctLoads(schedule, model, elementBytes, a, b, true);
-    out.candidates = int(candidates.size());
-    if (candidates.empty())
+    const Loads loads = loadsOf(schedule, model, elementBytes, a, b, true);
+    out.candidates = int(loads.distinct.size());
+    if (loads.distinct.empty())
         return out;
     std::map<Operand, std::vector<const Operation*>> byOperand;
-    double distinctBytes = 0;
-    for (const Operation* op : candidates) {
+    double distinctBytes = 0, total = 0;
+    for (const Operation* op : loads.distinct) {
         byOperand[op->host.matrix].push_back(op);
         distinctBytes += op->bytes;
     }
-    std::map<Operand, double> packedBytes;  // what the run packs of each operand
-    double total = 0;
-    for (const Operation& op : schedule.ops) {
-        const auto it = byOperand.find(op.host.matrix);
-        if (op.kind != OpKind::CopyH2D || it == byOperand.end())
-            continue;
-        const std::int64_t pitch = (op.host.matrix == Operand::A ? a : b).cols() * std::int64_t(elementBytes);
-        if (packsOnHost(model.h2dStaging, op.host.rows, op.host.cols * std::int64_t(elementBytes), pitch)) {
-            packedBytes[op.host.matrix] += op.bytes;
-            total += op.bytes;
-        }
-    }
+    for (const auto& [operand, bytes] : loads.issuedBytes)
+        total += bytes;
     const double budget = double(std::max<std::uint64_t>(budgetBytes, 1));
-    const int count = std::clamp(int(budget / (distinctBytes / double(candidates.size()))), 1, kH2dCalibrationLoads);
-    const double maxBytes = std::max(budget / std::max(count, kStagingSlots), double(kPackThreads) * double(4 << 20));
+    const int count = std::clamp(int(budget / (distinctBytes / double(loads.distinct.size()))), 1, kH2dCalibrationLoads);
+    const double maxBytes = std::max(budget / std::max(count, kStagingSlots), double(kPackBytesForAllThreads));
     for (const auto& [operand, ops] : byOperand) {
         const std::size_t n =
-            std::clamp<std::size_t>(std::size_t(std::lround(count * packedBytes[operand] / total)), 1, ops.size());
+            std::clamp<std::size_t>(std::size_t(std::lround(count * loads.issuedBytes.at(operand) / total)), 1, ops.size());
         for (std::size_t i = 0; i < n; ++i) {
             const HostLoad load = sampledLoad(*ops[i * ops.size() / n], elementBytes, a, b, maxBytes);
             out.loads.push_back(load);

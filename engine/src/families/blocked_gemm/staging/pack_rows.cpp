@@ -13,8 +13,6 @@ namespace gigacheck {
 
 namespace {
 
-constexpr std::int64_t kBytesPerThread = std::int64_t(4) << 20;  // below it, fewer threads
-
 void packRange(const PackJob& j, std::int64_t begin, std::int64_t end)
 {
     const std::int64_t pad = j.dstPitch - j.rowBytes;
@@ -31,7 +29,7 @@ void packRange(const PackJob& j, std::int64_t begin, std::int64_t end)
 void packRows(const PackJob& j)
 {
     const std::int64_t threads =
-        std::clamp<std::int64_t>(j.rows * j.rowBytes / kBytesPerThread, 1, std::max<std::int64_t>(1, std::min(kPackThreads, j.rows)));
+        std::clamp<std::int64_t>(j.rows * j.rowBytes / kPackBytesPerThread, 1, std::max<std::int64_t>(1, std::min(kPackThreads, j.rows)));
     const std::int64_t chunk = (j.rows + threads - 1) / threads;
     std::vector<std::thread> workers;
     for (std::int64_t t = 1; t < threads; ++t) {

@@ -22,6 +22,10 @@ struct PackJob {
 // the fastest on the H200's host (25-30 GB/s; 12 and 16 no faster: the host's memory bandwidth,
 // resources/results/probes/h2d_split_pack_probe.cu).
 inline constexpr std::int64_t kPackThreads = 8;
+// Each thread takes at least kPackBytesPerThread: a job of kPackBytesForAllThreads or more gets
+// all kPackThreads (calibratePacking's sample keeps its cuts at least that large).
+inline constexpr std::int64_t kPackBytesPerThread = std::int64_t(4) << 20;
+inline constexpr std::int64_t kPackBytesForAllThreads = kPackThreads * kPackBytesPerThread;
 void packRows(const PackJob& job);
 
 // The host's packing rate in GB/s of block bytes: blocks of 16 KiB rows out of a 128 KiB-wide
