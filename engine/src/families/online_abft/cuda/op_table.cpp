@@ -14,9 +14,6 @@
 // flags something, and what the host corrected goes back.
 #include "families/online_abft/ops.hpp"
 
-#include <cstdlib>
-#include <string_view>
-
 #include "abft/cuda/verify_out_result.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
@@ -550,8 +547,6 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
                                                   ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
     // The other blocks' GEMMs run beside every check but the last (the blocks end together).
     call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
-    if (const char* e = std::getenv("GIGACHECK_BESIDE_SUMS"); e && std::string_view(e) == "wide")  // A/B, temporary
-        call.besideGemm = false;
     onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
 }
 
