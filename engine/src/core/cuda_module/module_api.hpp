@@ -9,6 +9,7 @@
 
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
+#include "families/online_abft/cuda/panel_floor.hpp"
 #include "families/strassen/bench/shared_target_products.hpp"
 #include "gigacheck/backend.hpp"
 
@@ -58,6 +59,10 @@ struct Api {
     std::vector<cuda::LinkUnderLoad> (*measureLinkUnderLoad)(bool quick) = nullptr;
     double (*timeHostLoads)(const std::vector<HostLoad>& loads) = nullptr;
     double (*timeHostPacking)(const std::vector<HostLoad>& loads) = nullptr;
+
+    // families/online_abft/cuda/panel_floor.hpp (`bench online`)
+    cuda::PanelFloor (*panelProductsAlone)(std::int64_t m, std::int64_t n, std::int64_t panel,
+                                           const std::vector<std::int64_t>& blockCols, int reps) = nullptr;
 
     // families/strassen/bench/rates.hpp (cuda/rates.cu)
     double (*strassenCublasGemmSeconds)(const Shape&, Precision, bool tf32, int device, int repetitions) = nullptr;

@@ -6,6 +6,7 @@
 #include "core/cuda/op_table.hpp"
 #include "core/cuda_module/module_api.hpp"
 #include "families/blocked_gemm/ops.hpp"
+#include "families/online_abft/cuda/panel_floor.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 #include "families/reduced_matmul/ops.hpp"
@@ -44,6 +45,7 @@ Api makeApi()
     api.measureLinkUnderLoad = &cuda::measureLinkUnderLoad;
     api.timeHostLoads = &cuda::timeHostLoads;
     api.timeHostPacking = &cuda::timeHostPacking;
+    api.panelProductsAlone = &cuda::panelProductsAlone;
     api.strassenCublasGemmSeconds = &strassen::cublasGemmSeconds;
     api.strassenDeviceCopyGBs = &strassen::deviceCopyGBs;
     api.strassenPeerCopyGBs = &strassen::peerCopyGBs;

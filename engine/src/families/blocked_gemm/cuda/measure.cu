@@ -3,6 +3,7 @@
 
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
+#include "core/cuda/device_fill.hpp"
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
@@ -24,36 +25,6 @@
 namespace gigacheck::cuda {
 
 namespace {
-
-// Counter-based uniform(-1, 1): reproducible, no state, fills gigabytes in milliseconds.
-__device__ __forceinline__ double hashUniform(unsigned long long x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return double(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
-
-template <class T>
-__global__ void fillKernel(T* p, Index rows, Index cols, Index ld, unsigned long long seed)
-{
-    const Index n = rows * cols;
-    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < n; e += Index(gridDim.x) * blockDim.x) {
-        const Index r = e / cols, c = e % cols;
-        p[r * ld + c] = T(hashUniform(seed * 0x9E3779B97F4A7C15ULL + (unsigned long long)e));
-    }
-}
-
-void fill(Precision p, void* ptr, Index rows, Index cols, Index ld, unsigned long long seed, cudaStream_t s)
-{
-    if (p == Precision::F64)
-        fillKernel<double><<<1024, 256, 0, s>>>(static_cast<double*>(ptr), rows, cols, ld, seed);
-    else
-        fillKernel<float><<<1024, 256, 0, s>>>(static_cast<float*>(ptr), rows, cols, ld, seed);
-    CUDA_CHECK_LAUNCH();
-}
 
 std::size_t esz(Precision p) { return p == Precision::F64 ? 8 : 4; }
 // One element of a device matrix, as double.

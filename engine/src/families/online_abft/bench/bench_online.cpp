@@ -9,6 +9,7 @@
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/version.hpp"
 
+#include "core/median.hpp"
 #include "core/table.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/run/run_online.hpp"
@@ -188,6 +189,7 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     std::string panelGemm;
     double onlineFq1 = 0, onlineFq1Plain = 0;
     std::string fq1Blocks;
+    double panelsAlone = 0, panelsAlonePlain = 0;
     const auto add = [&](const std::string& scheme, int fq, int faults, const Bench::Timed& timed) {
         const OnlineRecord& r = timed.record;
         const double time = timed.seconds(), rowPlain = timed.plain;
@@ -226,6 +228,29 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
                 panelGemm = r.record.panelGemm;
             }
         }
+    }
+    // The floor of any check schedule around cuBLAS (README "The cost model"): the same panel
+    // products, blocks and tuned configurations with no checksum pass and no check, each of its runs
+    // paired with a plain product as the rows are. What a row costs above it is its ABFT.
+    if (kind == BackendKind::Cuda) {
+        const OnlineConfig c = baseConfig(n, panel, kind);
+        std::vector<double> floors, plains;
+        std::string gemms;
+        for (int r = 0; r < bench.reps; ++r) {
+            plains.push_back(plainSeconds(kind, n, 1));
+            floors.push_back(online_abft::panelProductsAloneSeconds(c, kind, &gemms));
+        }
+        const double time = median(floors), rowPlain = median(plains);
+        const int blocks = resolvedColumnBlocks(c, kind);
+        t.add({"panels", "-", "-", std::to_string(blocks), std::to_string(steps) + " (each step)", fixed(time * 1e3, 2),
+               fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
+               tunedPlain > 0 ? percent(time / tunedPlain - 1.0) : "-", "-",
+               "the products alone: no checksums, no checks (the floor)"});
+        rows.push_back({{"n", n}, {"panel", panel}, {"scheme", "panel products alone"}, {"column_blocks", blocks},
+                        {"panel_products", steps}, {"seconds", time}, {"plain_seconds", rowPlain},
+                        {"ratio", time / rowPlain}, {"plain_tuned_seconds", tunedPlain}, {"panel_gemm", gemms}});
+        panelsAlone = time;
+        panelsAlonePlain = rowPlain;
     }
     // The same with C as one block (one stream: each step's epilogue and check wait for each
     // other) and as four, where auto chose two: what the column blocks are worth.
@@ -294,6 +319,13 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             << "online fq=1 (1 fault), the median run: " << fq1Blocks << "\n";
     if (!panelGemm.empty())
         out << "online fq=1 panel GEMMs: " << panelGemm << "\n";
+    if (panelsAlone > 0 && onlineFq1Plain > 0)
+        out << "the floor: the panel products alone take " << fixed(panelsAlone * 1e3, 2) << " ms, "
+            << percent(panelsAlone / panelsAlonePlain - 1.0) << " over plain cuBLAS; online fq=1 (1 fault) takes "
+            << fixed(onlineFq1 * 1e3, 2) << " ms, " << percent(onlineFq1 / onlineFq1Plain - 1.0) << ": its checksum passes and checks add "
+            << fixed((onlineFq1 - panelsAlone) * 1e3, 2) << " ms to the products (" << percent(onlineFq1 / panelsAlone - 1.0)
+            << "), " << percent(onlineFq1 / onlineFq1Plain - panelsAlone / panelsAlonePlain)
+            << " of the plain product against the rows' own plain products\n";
     const SeedRow& seed = kSeedRows[7];  // N = 8192
     out << "ours beside the seed (its N = 8192 row, " << kSeedGpu << "): online fq=1 overhead "
         << percent(onlineFq1Plain > 0 ? onlineFq1 / onlineFq1Plain - 1.0 : 0.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)
@@ -430,7 +462,7 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             bench.once(tmrWarm);
             const double plain = plainSeconds(device.backend, n, reps + 2);
             doc["timing"].push_back(timingSuite(bench, n, panel, plain, device.ceilings.deviceBandwidthGBs, out));
-            if (n == chosen.front())
+            if (n == chosen.front() && bench::selected("GIGACHECK_BENCH_VARIANTS", "latency"))
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }
         const std::int64_t sweepN = gpu ? 4096 : 512;

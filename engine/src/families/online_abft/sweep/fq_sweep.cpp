@@ -5,8 +5,11 @@
 
 #include "families/online_abft/run/run_online.hpp"
 
+#include "families/online_abft/inputs.hpp"
+
 #ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/cuda/measure.hpp"
+#include "families/online_abft/cuda/panel_floor.hpp"
 #endif
 
 #include <cblas.h>
@@ -37,6 +40,26 @@ double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, s
         return 2.0 * double(n) * double(n) * double(n) / (cuda::tunedInCoreGemmGflops(n, reps, kept) * 1e9);
 #endif
     (void)backend, (void)n, (void)reps, (void)kept;
+    return 0.0;
+}
+
+double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (backend == BackendKind::Cuda) {
+        OnlineInputs in;
+        in.shape = config.shape;
+        in.columnBlocks = resolvedColumnBlocks(config, backend);
+        std::vector<std::int64_t> widths;
+        for (int b = 0; b < in.columnBlocks; ++b)
+            widths.push_back(columnBlock(in, b).cols);
+        const cuda::PanelFloor floor = cuda::panelProductsAlone(config.shape.m, config.shape.n, config.panel, widths, 1);
+        if (gemms)
+            *gemms = floor.gemms;
+        return floor.seconds;
+    }
+#endif
+    (void)config, (void)backend, (void)gemms;
     return 0.0;
 }
 

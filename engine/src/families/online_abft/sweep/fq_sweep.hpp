@@ -13,5 +13,9 @@ double computeSeconds(const OnlineRecord& r);
 double plainProductSeconds(BackendKind backend, std::int64_t n, int reps);
 // On a GPU, the same with the fastest cuBLASLt configuration for n^3 (kept: its name); 0 elsewhere.
 double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, std::string* kept);
+// On a GPU, the panel products of config's device path alone, in its column blocks, with no
+// checksum pass and no check (cuda/panel_floor.hpp): the floor of any check schedule around cuBLAS.
+// gemms: the configurations they ran. 0 on the CPU.
+double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms);
 
 }  // namespace gigacheck::online_abft
