@@ -28,6 +28,7 @@ private slots:
     void tiledRefusesOtherTiles();
     void tunedConfigurationMatchesReference_data();
     void tunedConfigurationMatchesReference();
+    void longProductBorrowsAShorterDepthsConfiguration();
 };
 
 void TestCudaKernels::variantsMatchOpenBlas_data()
@@ -138,6 +139,38 @@ void TestCudaKernels::tunedConfigurationMatchesReference()
                                      .arg(i).arg(j).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17)
                                      .arg(accumulate ? double(c0.at(i, j)) : 0.0, 0, 'g', 17)
                                      .arg(QString::fromStdString(kept))));
+        }
+#endif
+}
+
+// A product too long for the tuner to time every configuration on (online's merged steps at
+// 16384) runs the configuration kept for the same product at a shorter depth: the path is taken,
+// and its results hold the FP32 bound (rows sampled: the FP64 reference of 1024 x 8192 x 1024).
+void TestCudaKernels::longProductBorrowsAShorterDepthsConfiguration()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    const int m = 1024, n = 8192, q = 1024;
+    HostMatrix a(Precision::F32, m, n), b(Precision::F32, n, q), c(Precision::F32, m, q);
+    fillRandom(a, Distribution::Normal, 12, 0);
+    fillRandom(b, Distribution::Normal, 12, 1);
+    fillRandom(c, Distribution::Normal, 12, 2);
+    HostMatrix c0(Precision::F32, m, q);
+    fillRandom(c0, Distribution::Normal, 12, 2);
+    int configurations = 0;
+    const std::string kept = cuda::tunedGemmOnDevice(a, b, c, true, &configurations, true);
+    qInfo("kept %s", kept.c_str());
+    QVERIFY2(kept.find("(kept at depth ") != std::string::npos, kept.c_str());
+    QCOMPARE(configurations, 1);
+    const double u = unitRoundoff(Precision::F32, false);
+    for (int i = 0; i < m; i += 61)
+        for (int j = 0; j < q; ++j) {
+            double ref = c0.at(i, j), mag = std::fabs(c0.at(i, j));
+            for (int k = 0; k < n; ++k) {
+                ref += a.at(i, k) * b.at(k, j);
+                mag += std::fabs(a.at(i, k) * b.at(k, j));
+            }
+            QVERIFY2(std::fabs(c.at(i, j) - ref) <= 2.0 * (n + 3) * u * mag,
+                     qPrintable(QStringLiteral("C(%1,%2) = %3, reference %4").arg(i).arg(j).arg(c.at(i, j)).arg(ref)));
         }
 #endif
 }

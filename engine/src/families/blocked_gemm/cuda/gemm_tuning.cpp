@@ -184,6 +184,51 @@ double timeCandidate(const Tuned& t, const Candidate& c, const GemmCall& g, cuda
     return ran ? ms : -1.0;
 }
 
+void describe(Tuned& t, const GemmCall& g, int device)
+{
+    t.lt = ltHandle(device);
+    CUBLAS_CHECK(cublasLtMatmulDescCreate(&t.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t.a, CUDA_R_32F, std::uint64_t(g.q), std::uint64_t(g.n), g.ldb));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t.b, CUDA_R_32F, std::uint64_t(g.n), std::uint64_t(g.m), g.lda));
+    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t.c, CUDA_R_32F, std::uint64_t(g.q), std::uint64_t(g.m), g.ldc));
+}
+
+std::unique_ptr<Tuned> tune(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, int device, const TuningOptions& o);
+
+// A product too long to time every configuration on (e.g. online's merged steps at 16384: 40-80 ms
+// each) borrows the configuration kept for the same product at a depth whose pick takes half the
+// limit (tuned here if it was not yet: on the call's own buffers, which the caller allows to be
+// overwritten), and keeps it only if it is faster than cuBLAS's pick on the real depth too: the
+// tile and stage choice follows the output's extent, not the depth. Called with gMutex held.
+void borrowFromShorterDepth(Tuned& t, const GemmCall& g, cublasHandle_t handle, cudaStream_t s, int device,
+                            const TuningOptions& o)
+{
+    GemmCall shorter = g;
+    shorter.n = std::max<Index>(1, Index(double(g.n) * o.longestMs / (2.0 * t.report.libraryMs)) / 256 * 256);
+    if (shorter.n >= g.n)
+        return;
+    auto& donor = gTuned[keyOf(shorter, device)];
+    if (!donor)
+        donor = tune(shorter, handle, s, device, o);
+    if (!donor->useLt)
+        return;
+    describe(t, g, device);
+    const Candidate c{donor->algo, donor->report.kept, 0};
+    cublasLtMatmulHeuristicResult_t check{};
+    if (cublasLtMatmulAlgoCheck(t.lt, t.desc, t.a, t.b, t.c, t.c, &c.algo, &check) != CUBLAS_STATUS_SUCCESS ||
+        check.workspaceSize != 0)
+        return;
+    const double ms = timeCandidate(t, c, g, s, 3);
+    (void)cudaGetLastError();
+    t.report.configurations = 1;
+    if (ms > 0 && (o.keepFastest || ms < t.report.libraryMs * (1.0 - kMinGain))) {
+        t.useLt = true;
+        t.algo = c.algo;
+        t.report.bestMs = ms;
+        t.report.kept = c.name + " (kept at depth " + std::to_string(shorter.n) + ")";
+    }
+}
+
 std::unique_ptr<Tuned> tune(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, int device, const TuningOptions& o)
 {
     auto t = std::make_unique<Tuned>();
@@ -193,13 +238,12 @@ std::unique_ptr<Tuned> tune(const GemmCall& g, cublasHandle_t handle, cudaStream
     library.tuned = false;
     const auto libraryMs = [&] { return timeMs(s, 3, [&] { gemm(library, handle, s); }); };
     t->report.libraryMs = t->report.bestMs = libraryMs();
-    if (t->report.libraryMs > o.longestMs)
+    if (t->report.libraryMs > o.longestMs) {
+        borrowFromShorterDepth(*t, g, handle, s, device, o);
+        CUDA_CHECK(cudaStreamSynchronize(s));
         return t;
-    t->lt = ltHandle(device);
-    CUBLAS_CHECK(cublasLtMatmulDescCreate(&t->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t->a, CUDA_R_32F, std::uint64_t(g.q), std::uint64_t(g.n), g.ldb));
-    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t->b, CUDA_R_32F, std::uint64_t(g.n), std::uint64_t(g.m), g.lda));
-    CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&t->c, CUDA_R_32F, std::uint64_t(g.q), std::uint64_t(g.m), g.ldc));
+    }
+    describe(*t, g, device);
 
     std::vector<Candidate> all = candidates(*t);
     for (Candidate& c : all)

@@ -26,15 +26,18 @@ struct GemmTuning {
 
 // Times on stream s with the call's own buffers (C is overwritten; A and B only read), so it runs
 // before a schedule's first op, untimed. Once per process, device and shape (extents, leading
-// dimensions, accumulate, the operands' address alignment): later calls return the first one's result. A product whose cuBLAS pick
-// takes more than options.longestMs is not tuned (~80 of its times; its waves amortize the tile
-// choice). GIGACHECK_NO_GEMM_TUNING=1
-// turns tuning off (the A/B of the results README). Throws BackendError on CUDA errors.
+// dimensions, accumulate, the operands' address alignment): later calls return the first one's
+// result. A product whose cuBLAS pick takes more than options.longestMs (timing its ~80
+// configurations would cost seconds) borrows the configuration kept for the same product at a
+// depth whose pick takes half that, tuned then if it was not yet, and keeps it if it beats cuBLAS's
+// pick on its own depth too (report: "... (kept at depth D)", configurations 1).
+// GIGACHECK_NO_GEMM_TUNING=1 turns tuning off (the A/B of the results README). Throws BackendError
+// on CUDA errors.
 struct TuningOptions {
     // The GPU tests: keep the fastest cuBLASLt configuration even where cuBLAS's pick is faster,
     // so that a test checks the results of the path gemm() takes when tuned.
     bool keepFastest = false;
-    double longestMs = 25.0;  // cuBLAS's pick slower than this: not tuned (the bench's reference lifts it)
+    double longestMs = 25.0;  // cuBLAS's pick slower than this: borrowed from a shorter depth (the bench's reference lifts it)
 };
 GemmTuning tuneGemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, const TuningOptions& options = {});
 

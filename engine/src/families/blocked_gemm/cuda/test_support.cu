@@ -2,6 +2,7 @@
 #include "families/blocked_gemm/cuda/test_support.hpp"
 
 #include "core/cuda/check.hpp"
+#include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
@@ -52,7 +53,7 @@ void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a,
 }
 
 std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, bool accumulate,
-                              int* configurations)
+                              int* configurations, bool throughShorterDepth)
 {
     DeviceBuffer da(a.bytes()), db(b.bytes()), dc(c.bytes());
     CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
@@ -64,6 +65,11 @@ std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatr
     g.tuned = true;
     TuningOptions keepFastest;
     keepFastest.keepFastest = true;
+    if (throughShorterDepth) {
+        GemmCall pick = g;
+        pick.tuned = false;
+        keepFastest.longestMs = 0.5 * timeMs(s.get(), 3, [&] { gemm(pick, h.get(), s.get()); });
+    }
     const GemmTuning t = tuneGemm(g, h.get(), s.get(), keepFastest);
     if (configurations)
         *configurations = t.configurations;

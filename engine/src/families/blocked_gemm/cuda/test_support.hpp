@@ -16,8 +16,10 @@ void gemmOnDevice(GemmVariant v, int tile, int optimizedBk, const HostMatrix& a,
 // C (+)= A B in FP32 with the cuBLASLt configuration tuneGemm finds fastest for the shape (kept
 // even where cuBLAS's own pick is faster: gemm_tuning.hpp), C copied in and out. Returns the kept
 // configuration's name ("cuBLAS's pick" when cuBLASLt accepted none) and how many were timed.
+// throughShorterDepth: the tuner's length limit set to half of cuBLAS's pick time for the shape, so
+// that the product borrows the configuration kept at a shorter depth (gemm_tuning.cpp).
 std::string tunedGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, bool accumulate,
-                              int* configurations);
+                              int* configurations, bool throughShorterDepth = false);
 
 // One ABFT-protected in-core product on host matrices, as the backend runs it (operand
 // checksums, GEMM with the checksum products beside it, optional fault, verification), with the
