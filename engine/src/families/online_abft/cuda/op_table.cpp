@@ -101,8 +101,8 @@ void noteTuning(OnlineInputs& in, const gigacheck::cuda::GemmTuning& t)
     if (!t.tried)
         return;
     char times[160];
-    std::snprintf(times, sizeof times, ": %.3f ms per GEMM against %.3f ms for cuBLAS's pick (%d configurations timed)",
-                  t.bestMs, t.libraryMs, t.configurations);
+    std::snprintf(times, sizeof times, ": %.3f ms per GEMM against %.3f ms for cuBLAS's pick (%d configuration%s timed)",
+                  t.bestMs, t.libraryMs, t.configurations, t.configurations == 1 ? "" : "s");
     const std::string line = t.kept + (t.kept == "cuBLAS's pick" ? std::string() : std::string(times));
     if (in.panelGemm.find(line) == std::string::npos)
         in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
