@@ -232,16 +232,23 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     // The floor of any check schedule around cuBLAS (README "The cost model"): the same panel
     // products, blocks and tuned configurations with no checksum pass and no check, each of its runs
     // paired with a plain product as the rows are. What a row costs above it is its ABFT.
+    std::vector<double> floors, plains;
+    std::string gemms;
+    const OnlineConfig floorConfig = baseConfig(n, panel, kind);
     if (kind == BackendKind::Cuda) {
-        const OnlineConfig c = baseConfig(n, panel, kind);
-        std::vector<double> floors, plains;
-        std::string gemms;
-        for (int r = 0; r < bench.reps; ++r) {
-            plains.push_back(plainSeconds(kind, n, 1));
-            floors.push_back(online_abft::panelProductsAloneSeconds(c, kind, &gemms));
+        try {
+            for (int r = 0; r < bench.reps; ++r) {
+                plains.push_back(plainSeconds(kind, n, 1));
+                floors.push_back(online_abft::panelProductsAloneSeconds(floorConfig, kind, &gemms));
+            }
+        } catch (const BackendError& e) {  // its own copies of A, B and C did not fit: the rows stand
+            out << "panel products alone: not measured (" << e.what() << ")\n";
+            floors.clear();
         }
+    }
+    if (!floors.empty()) {
         const double time = median(floors), rowPlain = median(plains);
-        const int blocks = resolvedColumnBlocks(c, kind);
+        const int blocks = resolvedColumnBlocks(floorConfig, kind);
         t.add({"panels", "-", "-", std::to_string(blocks), std::to_string(steps) + " (each step)", fixed(time * 1e3, 2),
                fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
                tunedPlain > 0 ? percent(time / tunedPlain - 1.0) : "-", "-",
