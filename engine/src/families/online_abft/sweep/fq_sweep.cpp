@@ -59,8 +59,22 @@ double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend
         return floor.seconds;
     }
 #endif
-    (void)config, (void)backend, (void)gemms;
-    return 0.0;
+    // The CPU: the same steps as OpenBLAS products of the unaugmented panels, C accumulated (one block).
+    (void)backend;
+    const std::int64_t m = config.shape.m, n = config.shape.n, q = config.shape.q;
+    const std::int64_t panel = std::max<std::int64_t>(1, config.panel);
+    std::vector<float> a(std::size_t(m * n), 0.5f), b(std::size_t(n * q), 0.25f), c(std::size_t(m * q));
+    if (gemms)
+        *gemms = "OpenBLAS";
+    const auto steps = [&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::int64_t k0 = 0; k0 < n; k0 += panel)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(q), int(std::min(panel, n - k0)), 1.0f,
+                        a.data() + k0, int(n), b.data() + k0 * q, int(q), k0 > 0 ? 1.0f : 0.0f, c.data(), int(q));
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    steps();  // warm-up: pages, OpenBLAS's threads
+    return steps();
 }
 
 double plainProductSeconds(BackendKind backend, std::int64_t n, int reps)

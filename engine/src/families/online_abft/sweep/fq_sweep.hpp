@@ -15,7 +15,7 @@ double plainProductSeconds(BackendKind backend, std::int64_t n, int reps);
 double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, std::string* kept);
 // On a GPU, the panel products of config's device path alone, in its column blocks, with no
 // checksum pass and no check (cuda/panel_floor.hpp): the floor of any check schedule around cuBLAS.
-// gemms: the configurations they ran. 0 on the CPU.
+// gemms: the configurations they ran. On the CPU: the steps as OpenBLAS products (one block).
 double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms);
 
 }  // namespace gigacheck::online_abft
