@@ -95,6 +95,11 @@ inline std::int64_t auxRows(const OnlineInputs& in) { return hostChecked(in) ? 4
 // The faults that strike right after this op (an InjectFault op of step / replica block.k).
 std::vector<std::size_t> faultsAfter(const OnlineInputs& in, int step);
 
+// Rows of the column blocks' B_r and C_f start on 128-byte boundaries (32 elements), so that the
+// GEMMs of the unaugmented panels read and write them with aligned vector accesses
+// (plan/schedule_builder.cpp; cuda/panel_floor.cpp multiplies the same layout).
+inline constexpr std::int64_t kColumnBlockRowAlignment = 32;
+
 // Column block b of C (README "Column blocks"): columns [col, col + cols); block starts fall on
 // multiples of 64 columns where the shape allows. One block: all of C.
 struct ColumnBlock {

@@ -7,6 +7,7 @@
 #include "core/median.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "families/online_abft/inputs.hpp"
 
 #include <memory>
 
@@ -14,8 +15,11 @@ namespace gigacheck::cuda {
 
 namespace {
 
-constexpr std::int64_t kRowAlignment = 32;  // as the online plan's B_r and C_f (plan/schedule_builder.cpp)
-std::int64_t aligned(std::int64_t cols) { return (cols + kRowAlignment - 1) / kRowAlignment * kRowAlignment; }
+std::int64_t aligned(std::int64_t cols)
+{
+    constexpr std::int64_t r = online_abft::kColumnBlockRowAlignment;  // the online plan's B_r and C_f
+    return (cols + r - 1) / r * r;
+}
 
 struct Block {
     std::int64_t cols = 0;

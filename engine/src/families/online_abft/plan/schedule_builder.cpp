@@ -21,9 +21,6 @@ BufferSpec buffer(std::string name, BufferRole role, std::int64_t rows, std::int
     return b;
 }
 
-// Rows of the column blocks' B_r and C_f start on 128-byte boundaries (32 elements), so that the
-// GEMMs of the unaugmented panels read and write them with aligned vector accesses.
-constexpr std::int64_t kRowAlignment = 32;
 
 OperandRegion use(int slot, Access access) { return OperandRegion{slot, access}; }
 
@@ -71,8 +68,8 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
             std::string tag = std::to_string(b);  // "[b]", built so that GCC 12 sees no overlap (-Wrestrict)
             tag.insert(tag.begin(), '[');
             tag += ']';
-            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, kRowAlignment));
-            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, kRowAlignment));
+            p.buffers.push_back(buffer("B_r" + tag, BufferRole::B, s.n, w + 2, e, kColumnBlockRowAlignment));
+            p.buffers.push_back(buffer("C_f" + tag, BufferRole::C, s.m + 1, w + 1, e, kColumnBlockRowAlignment));
             p.buffers.push_back(buffer("aux" + tag, BufferRole::Aux, 4, std::max(s.m, w) + 2, sizeof(double)));
         }
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " in " +
