@@ -4,6 +4,7 @@
 #include "test_helpers.hpp"
 
 #include "core/op_table.hpp"
+#include "families/blocked_gemm/cuda/tuning_choice.hpp"
 #include "families/online_abft/inputs.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
@@ -90,6 +91,7 @@ private slots:
     void mergedStepsEndLikeEveryStep();
     void inconsistentSettingsRefused();
     void recordRoundTrip();
+    void panelTuningKeepsAPreferredTileOnlyWithinItsMargin();
 };
 
 void TestOnlineAbft::checksumRelationAfterEveryStep_data()
@@ -758,6 +760,27 @@ void TestOnlineAbft::recordRoundTrip()
     QCOMPARE(back.spans.size(), r.spans.size());
     QCOMPARE(name(back.spans[3].kind), name(online_abft::kPanelProduct));
     QCOMPARE(back.verifiedCorrect(), r.verifiedCorrect());
+}
+
+// The GPU tuner's rule (tuning_choice.hpp), as the online family uses it for its panel GEMMs: the
+// fastest configuration alone, unless one of a preferred tile is at most `within` slower.
+void TestOnlineAbft::panelTuningKeepsAPreferredTileOnlyWithinItsMargin()
+{
+    using gigacheck::cuda::chooseConfiguration;
+    // Lone times of the H200's finals at 16384: 128 x 128 5.397 ms, 256 x 128 5.462 ms (1.2 % slower).
+    const std::vector<double> ms{5.397, 5.420, 5.462, 5.500};
+    const std::vector<bool> wide{false, false, true, false};
+    QCOMPARE(chooseConfiguration(ms, wide, 0.03), 2);
+    QCOMPARE(chooseConfiguration(ms, wide, 0.01), 0);  // 1.2 % is more than 1 %
+    QCOMPARE(chooseConfiguration(ms, {}, 0.03), 0);    // nothing preferred: the fastest
+    QCOMPARE(chooseConfiguration(ms, wide, 0.0), 0);
+    // A preferred configuration that is the fastest anyway, refused ones (<= 0) skipped, none at all.
+    QCOMPARE(chooseConfiguration({5.5, -1.0, 5.2}, {false, true, true}, 0.03), 2);
+    QCOMPARE(chooseConfiguration({-1.0, 5.0}, {true, false}, 0.5), 1);
+    QCOMPARE(chooseConfiguration({-1.0, -1.0}, {true, true}, 0.5), -1);
+    QCOMPARE(chooseConfiguration({}, {}, 0.03), -1);
+    // Of two preferred, the faster one.
+    QCOMPARE(chooseConfiguration({5.0, 5.1, 5.05}, {false, true, true}, 0.03), 2);
 }
 
 QTEST_GUILESS_MAIN(TestOnlineAbft)

@@ -2,6 +2,8 @@
 // gemm.cu: cuBLASLt's "A" is our B (q x n, ldb) and its "B" our A (n x m, lda).
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 
+#include "families/blocked_gemm/cuda/tuning_choice.hpp"
+
 #include "core/bench_filter.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/event_timing.hpp"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -115,6 +118,7 @@ struct Candidate {
     cublasLtMatmulAlgo_t algo;
     std::string name;
     double ms = 0;
+    std::uint32_t tile = CUBLASLT_MATMUL_TILE_UNDEFINED;
 };
 
 // GIGACHECK_GEMM_TUNING_TILES=20,24: only these cuBLASLt tile ids (measurements of what a tile
@@ -152,7 +156,7 @@ std::vector<Candidate> candidates(const Tuned& t)
             for (std::uint32_t stage : stages)
                 for (std::uint32_t swizzle = 0; swizzle < swizzles; ++swizzle)
                     for (std::uint32_t option = 0; option < options; ++option) {
-                        Candidate c{algo, {}, 0};
+                        Candidate c{algo, {}, 0, tile};
                         const std::int32_t splitK = 1;
                         cublasLtMatmulAlgoConfigSetAttribute(&c.algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof(tile));
                         cublasLtMatmulAlgoConfigSetAttribute(&c.algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stage, sizeof(stage));
@@ -213,7 +217,7 @@ void borrowFromShorterDepth(Tuned& t, const GemmCall& g, cublasHandle_t handle, 
     if (!donor->useLt)
         return;
     describe(t, g, device);
-    const Candidate c{donor->algo, donor->report.kept, 0};
+    const Candidate c{donor->algo, donor->report.kept, 0, CUBLASLT_MATMUL_TILE_UNDEFINED};
     cublasLtMatmulHeuristicResult_t check{};
     if (cublasLtMatmulAlgoCheck(t.lt, t.desc, t.a, t.b, t.c, t.c, &c.algo, &check) != CUBLAS_STATUS_SUCCESS ||
         check.workspaceSize != 0)
@@ -251,20 +255,37 @@ std::unique_ptr<Tuned> tune(const GemmCall& g, cublasHandle_t handle, cudaStream
     (void)cudaGetLastError();  // a refused configuration leaves nothing sticky; clear what it set
     all.erase(std::remove_if(all.begin(), all.end(), [](const Candidate& c) { return c.ms < 0; }), all.end());
     t->report.configurations = int(all.size());
+    const auto isPreferred = [&](const Candidate& c) {
+        return std::find(o.preferredTiles.begin(), o.preferredTiles.end(), c.tile) != o.preferredTiles.end();
+    };
     std::sort(all.begin(), all.end(), [](const Candidate& x, const Candidate& y) { return x.ms < y.ms; });
-    all.resize(std::min<std::size_t>(all.size(), 3));
-    for (Candidate& c : all)
+    // The finals: the 3 fastest, and the fastest of a preferred tile if it is not among them.
+    const auto preferredFirst = std::find_if(all.begin(), all.end(), isPreferred);
+    if (preferredFirst - all.begin() >= 3)
+        std::iter_swap(all.begin() + 3, preferredFirst);
+    all.resize(std::min<std::size_t>(all.size(), 4));
+    std::vector<double> ms;
+    std::vector<bool> preferred;
+    for (Candidate& c : all) {
         c.ms = timeCandidate(*t, c, g, s, 3);
+        ms.push_back(c.ms);
+        preferred.push_back(isPreferred(c));
+    }
     t->report.libraryMs = std::min(t->report.libraryMs, libraryMs());  // the pick's best of two medians
     t->report.bestMs = t->report.libraryMs;
-    const auto fastest = std::min_element(all.begin(), all.end(), [](const Candidate& x, const Candidate& y) {
-        return (x.ms > 0 ? x.ms : 1e300) < (y.ms > 0 ? y.ms : 1e300);
-    });
-    if (fastest != all.end() && fastest->ms > 0 && (o.keepFastest || fastest->ms < t->report.libraryMs * (1.0 - kMinGain))) {
+    const int chosen = chooseConfiguration(ms, preferred, o.preferWithin);
+    const int fastest = chooseConfiguration(ms, {}, 0.0);
+    if (chosen >= 0 && (o.keepFastest || all[std::size_t(chosen)].ms < t->report.libraryMs * (1.0 - kMinGain))) {
+        const Candidate& c = all[std::size_t(chosen)];
         t->useLt = true;
-        t->algo = fastest->algo;
-        t->report.bestMs = fastest->ms;
-        t->report.kept = fastest->name;
+        t->algo = c.algo;
+        t->report.bestMs = c.ms;
+        t->report.kept = c.name;
+        if (chosen != fastest) {
+            char note[96];
+            std::snprintf(note, sizeof note, " (preferred tile; %.3f ms for the fastest alone)", all[std::size_t(fastest)].ms);
+            t->report.kept += note;
+        }
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
     return t;

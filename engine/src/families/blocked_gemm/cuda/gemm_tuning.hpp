@@ -12,7 +12,9 @@
 
 #include "families/blocked_gemm/cuda/gemm.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gigacheck::cuda {
 
@@ -27,7 +29,7 @@ struct GemmTuning {
 // Times on stream s with the call's own buffers (C is overwritten; A and B only read), so it runs
 // before a schedule's first op, untimed. Once per process, device and shape (extents, leading
 // dimensions, accumulate, the operands' address alignment): later calls return the first one's
-// result. A product whose cuBLAS pick takes more than options.longestMs (timing its ~80
+// result (whatever options the later calls pass). A product whose cuBLAS pick takes more than options.longestMs (timing its ~80
 // configurations would cost seconds) borrows the configuration kept for the same product at a
 // depth whose pick takes half that, tuned then if it was not yet, and keeps it if it beats cuBLAS's
 // pick on its own depth too (report: "... (kept at depth D)", configurations 1).
@@ -38,6 +40,11 @@ struct TuningOptions {
     // so that a test checks the results of the path gemm() takes when tuned.
     bool keepFastest = false;
     double longestMs = 25.0;  // cuBLAS's pick slower than this: borrowed from a shorter depth (the bench's reference lifts it)
+    // cuBLASLt tile ids (CUBLASLT_MATMUL_TILE_*) kept over a faster configuration when their lone
+    // time is at most preferWithin slower (tuning_choice.hpp): set by a family that measured these
+    // tiles faster in its own sustained pattern than lone timings say (online ABFT's panels).
+    std::vector<std::uint32_t> preferredTiles;
+    double preferWithin = 0.0;
 };
 GemmTuning tuneGemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, const TuningOptions& options = {});
 

@@ -19,6 +19,7 @@
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
 #include "families/online_abft/host_check.hpp"
@@ -158,7 +159,8 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         for (const Operation& op : c.schedule.ops)
             if (op.kind == kPanelProduct) {
                 const std::size_t b = std::size_t(op.block.j);
-                noteTuning(inputsOf(c.request), gigacheck::cuda::tuneGemm(panelGemm(c, op), state->handles[b]->get(), state->lanes[b]->side.get()));
+                noteTuning(inputsOf(c.request), gigacheck::cuda::tuneGemm(panelGemm(c, op), state->handles[b]->get(), state->lanes[b]->side.get(),
+                                                                                 cuda::panelTuningOptions()));
             }
     }
     return state;

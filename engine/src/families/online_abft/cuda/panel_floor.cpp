@@ -7,6 +7,7 @@
 #include "core/median.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/inputs.hpp"
 
 #include <memory>
@@ -67,7 +68,8 @@ PanelFloor panelProductsAlone(std::int64_t m, std::int64_t n, std::int64_t panel
     // Tuned once per process and shape: the online runs before this one have tuned the same shapes.
     for (const auto& blk : blocks)
         for (std::int64_t step : {std::int64_t(0), std::min<std::int64_t>(1, steps - 1)}) {
-            const GemmTuning t = tuneGemm(call(*blk, step), blk->handle.get(), blk->stream.get());
+            const GemmTuning t = tuneGemm(call(*blk, step), blk->handle.get(), blk->stream.get(),
+                                             online_abft::cuda::panelTuningOptions());
             const std::string line = t.kept + (step > 0 ? " (accumulating)" : " (first)");
             if (out.gemms.find(line) == std::string::npos)
                 out.gemms.append(out.gemms.empty() ? "" : "; ").append(line);
