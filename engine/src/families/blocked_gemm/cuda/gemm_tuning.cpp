@@ -261,7 +261,7 @@ std::unique_ptr<Tuned> tune(const GemmCall& g, cublasHandle_t handle, cudaStream
     std::sort(all.begin(), all.end(), [](const Candidate& x, const Candidate& y) { return x.ms < y.ms; });
     // The finals: the 3 fastest, and the fastest of a preferred tile if it is not among them.
     const auto preferredFirst = std::find_if(all.begin(), all.end(), isPreferred);
-    if (preferredFirst - all.begin() >= 3)
+    if (preferredFirst != all.end() && preferredFirst - all.begin() >= 3)
         std::iter_swap(all.begin() + 3, preferredFirst);
     all.resize(std::min<std::size_t>(all.size(), 4));
     std::vector<double> ms;
