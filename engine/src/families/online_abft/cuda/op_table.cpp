@@ -548,7 +548,7 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     VerifyCall call = gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
                                                   ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
     // The other blocks' GEMMs run beside every check but the last (the blocks end together).
-    call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps && !std::getenv("GIGACHECK_WIDE_CHECKS");  // temporary A/B switch
+    call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
     onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
 }
 
