@@ -217,7 +217,7 @@ void borrowFromShorterDepth(Tuned& t, const GemmCall& g, cublasHandle_t handle, 
     if (!donor->useLt)
         return;
     describe(t, g, device);
-    const Candidate c{donor->algo, donor->report.kept, 0, CUBLASLT_MATMUL_TILE_UNDEFINED};
+    const Candidate c{donor->algo, donor->report.kept, 0};
     cublasLtMatmulHeuristicResult_t check{};
     if (cublasLtMatmulAlgoCheck(t.lt, t.desc, t.a, t.b, t.c, t.c, &c.algo, &check) != CUBLAS_STATUS_SUCCESS ||
         check.workspaceSize != 0)

@@ -6,7 +6,8 @@
 // (H200, resources/results/probes/panel_gemm_search_probe.cu). tuneGemm times cuBLAS's pick and
 // every cuBLASLt configuration of the shape (algorithm, tile, stages, CTA swizzle, custom option;
 // no split-K, no workspace, so that the sums are ordered as in one kernel and concurrent calls on
-// several streams share nothing), and keeps the fastest; gemm() runs it for calls with `tuned` set.
+// several streams share nothing), and keeps the fastest (or one of a tile the caller prefers, within
+// its margin: TuningOptions); gemm() runs it for calls with `tuned` set.
 // FP32 with FP32 compute only (`--gemm cublas`), the case that was measured.
 #pragma once
 
@@ -29,8 +30,8 @@ struct GemmTuning {
 // Times on stream s with the call's own buffers (C is overwritten; A and B only read), so it runs
 // before a schedule's first op, untimed. Once per process, device and shape (extents, leading
 // dimensions, accumulate, the operands' address alignment): later calls return the first one's
-// result (whatever options the later calls pass). A product whose cuBLAS pick takes more than options.longestMs (timing its ~80
-// configurations would cost seconds) borrows the configuration kept for the same product at a
+// result, whatever options they pass. A product whose cuBLAS pick takes more than
+// options.longestMs (timing its ~80 configurations would cost seconds) borrows the configuration kept for the same product at a
 // depth whose pick takes half that, tuned then if it was not yet, and keeps it if it beats cuBLAS's
 // pick on its own depth too (report: "... (kept at depth D)", configurations 1).
 // GIGACHECK_NO_GEMM_TUNING=1 turns tuning off (the A/B of the results README). Throws BackendError
