@@ -100,6 +100,12 @@ struct VerifyCall {
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
 
+// The first half of verify: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows) and colSum[j] =
+// sum_{i<rows} C[i,j] (j <= cols) of the augmented C in one read, both zeroed first; besideGemm as
+// in VerifyCall. Alone, it is the least any check of C costs (`bench online`'s "panels + sums" row).
+void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
+             bool besideGemm, cudaStream_t s);
+
 struct DeviceInjection {
     Index row = 0, col = 0;  // in the augmented block
     int bitFlip = 0;         // 0: add delta, 1: flip bit

@@ -935,25 +935,32 @@ void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ld
 }
 
 template <class T>
+void sumsOfCImpl(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum, bool besideGemm,
+                 cudaStream_t s)
+{
+    zeroTwo(rowSum, rows + 1, colSum, cols + 1, s);
+    const bool vec = vectorizable(c, ldc, 0, sizeof(T));
+    if (besideGemm) {
+        const unsigned strips = blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n);
+        const Index tileRows = leanTileRows(strips, rows + 1);
+        leanSumsKernel<T><<<dim3(strips, blocksFor(rows + 1, tileRows)), kLeanWarps * kWarp, 0, s>>>(
+            c, rows, cols, ldc, rowSum, colSum, vec, tileRows);
+    } else {
+        const unsigned tiles = blocksFor(cols + 1, kSumCols);
+        const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
+        fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(c, rows, cols, ldc, rowSum,
+                                                                                      colSum, vec, tileRows);
+    }
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
 void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 {
     T* c = static_cast<T*>(v.c);
     const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
     const AuxView aux = v.aux;
-    zeroTwo(aux.scratch0(), rows + 1, aux.scratch1(), cols + 1, s);
-    const bool vec = vectorizable(c, ldc, 0, sizeof(T));
-    if (v.besideGemm) {
-        const unsigned strips = blocksFor(cols + 1, kWarp * kLeanVecs * Vec<T>::n);
-        const Index tileRows = leanTileRows(strips, rows + 1);
-        leanSumsKernel<T><<<dim3(strips, blocksFor(rows + 1, tileRows)), kLeanWarps * kWarp, 0, s>>>(
-            c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vec, tileRows);
-    } else {
-        const unsigned tiles = blocksFor(cols + 1, kSumCols);
-        const Index tileRows = tileRowsFor(kSumRows, tiles, rows + 1);
-        fusedSumsKernel<T><<<dim3(tiles, blocksFor(rows + 1, tileRows)), 256, 0, s>>>(
-            c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), vec, tileRows);
-    }
-    CUDA_CHECK_LAUNCH();
+    sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
     // and 4 uI |checked sum|.
@@ -1027,6 +1034,15 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
         verifyImpl<double>(call, hostOut, s);
     else
         verifyImpl<float>(call, hostOut, s);
+}
+
+void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
+             bool besideGemm, cudaStream_t s)
+{
+    if (p == Precision::F64)
+        sumsOfCImpl(static_cast<const double*>(c), rows, cols, ldc, rowSum, colSum, besideGemm, s);
+    else
+        sumsOfCImpl(static_cast<const float*>(c), rows, cols, ldc, rowSum, colSum, besideGemm, s);
 }
 
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,

@@ -5,9 +5,10 @@
 namespace gigacheck::cuda {
 
 PanelFloor panelProductsAlone(std::int64_t m, std::int64_t n, std::int64_t panel, const std::vector<std::int64_t>& blockCols,
-                              int reps)
+                              int reps, bool sumsAfterEachStep)
 {
-    return cuda_module::require("the online bench's panel products").panelProductsAlone(m, n, panel, blockCols, reps);
+    return cuda_module::require("the online bench's panel products")
+        .panelProductsAlone(m, n, panel, blockCols, reps, sumsAfterEachStep);
 }
 
 }  // namespace gigacheck::cuda

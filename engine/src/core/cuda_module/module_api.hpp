@@ -62,7 +62,8 @@ struct Api {
 
     // families/online_abft/cuda/panel_floor.hpp (`bench online`)
     cuda::PanelFloor (*panelProductsAlone)(std::int64_t m, std::int64_t n, std::int64_t panel,
-                                           const std::vector<std::int64_t>& blockCols, int reps) = nullptr;
+                                           const std::vector<std::int64_t>& blockCols, int reps,
+                                           bool sumsAfterEachStep) = nullptr;
 
     // families/strassen/bench/rates.hpp (cuda/rates.cu)
     double (*strassenCublasGemmSeconds)(const Shape&, Precision, bool tf32, int device, int repetitions) = nullptr;

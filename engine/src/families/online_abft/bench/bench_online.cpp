@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <tuple>
+#include <utility>
 
 namespace gigacheck {
 
@@ -233,7 +235,10 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     // The floor of any check schedule around cuBLAS (README "The cost model"): the same panel
     // products, blocks and tuned configurations with no checksum pass and no check, each of its runs
     // paired with a plain product as the rows are. What a row costs above it is its ABFT.
-    std::vector<double> floors, plains;
+    // And the same products with the check's sums of C after each step (one read of C per step and
+    // nothing else of a check): the least a check beside cuBLAS can cost; online fq=1 above it is
+    // what its checksum passes and decisions cost.
+    std::vector<double> floors, floorsWithSums, plains, plainsWithSums;
     std::string gemms;
     const OnlineConfig floorConfig = baseConfig(n, panel, kind);
     {
@@ -241,24 +246,35 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             for (int r = 0; r < bench.reps; ++r) {
                 plains.push_back(plainSeconds(kind, n, 1));
                 floors.push_back(online_abft::panelProductsAloneSeconds(floorConfig, kind, &gemms));
+                plainsWithSums.push_back(plainSeconds(kind, n, 1));
+                floorsWithSums.push_back(online_abft::panelProductsAloneSeconds(floorConfig, kind, nullptr, true));
             }
         } catch (const BackendError& e) {  // its own copies of A, B and C did not fit: the rows stand
             out << "panel products alone: not measured (" << e.what() << ")\n";
             floors.clear();
         }
     }
+    double panelsWithSums = 0, panelsWithSumsPlain = 0;
+    const int floorBlocks = resolvedColumnBlocks(floorConfig, kind);
     if (!floors.empty()) {
-        const double time = median(floors), rowPlain = median(plains);
-        const int blocks = resolvedColumnBlocks(floorConfig, kind);
-        t.add({"panels", "-", "-", std::to_string(blocks), std::to_string(steps) + " (each step)", fixed(time * 1e3, 2),
-               fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
-               tunedPlain > 0 ? percent(time / tunedPlain - 1.0) : "-", "-",
-               "the products alone: no checksums, no checks (the floor)"});
-        rows.push_back({{"n", n}, {"panel", panel}, {"scheme", "panel products alone"}, {"column_blocks", blocks},
-                        {"panel_products", steps}, {"seconds", time}, {"plain_seconds", rowPlain},
-                        {"ratio", time / rowPlain}, {"plain_tuned_seconds", tunedPlain}, {"panel_gemm", gemms}});
-        panelsAlone = time;
-        panelsAlonePlain = rowPlain;
+        const int blocks = floorBlocks;
+        const auto floorRow = [&](const std::string& name, const std::string& what, const std::vector<double>& times,
+                                  const std::vector<double>& pairedPlains) {
+            const double time = median(times), rowPlain = median(pairedPlains);
+            t.add({name, "-", "-", std::to_string(blocks), std::to_string(steps) + " (each step)", fixed(time * 1e3, 2),
+                   fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
+                   tunedPlain > 0 ? percent(time / tunedPlain - 1.0) : "-", "-", what});
+            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", name == "panels" ? "panel products alone" : "panel products + sums"},
+                            {"column_blocks", blocks}, {"panel_products", steps}, {"seconds", time},
+                            {"plain_seconds", rowPlain}, {"ratio", time / rowPlain}, {"plain_tuned_seconds", tunedPlain},
+                            {"panel_gemm", gemms}});
+            return std::pair{time, rowPlain};
+        };
+        std::tie(panelsAlone, panelsAlonePlain) =
+            floorRow("panels", "the products alone: no checksums, no checks (the floor)", floors, plains);
+        std::tie(panelsWithSums, panelsWithSumsPlain) =
+            floorRow("panels+sums", "and the check's sums of C after each step (the least a check costs)", floorsWithSums,
+                     plainsWithSums);
     }
     // The same with C as one block (one stream: each step's epilogue and check wait for each
     // other) and as four, where auto chose two: what the column blocks are worth.
@@ -337,6 +353,15 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
             << fixed((onlineFq1 - panelsAlone) * 1e3, 2) << " ms to the products (" << percent(onlineFq1 / panelsAlone - 1.0)
             << "), " << percent(onlineFq1 / onlineFq1Plain - panelsAlone / panelsAlonePlain)
             << " of the plain product against the rows' own plain products\n";
+    if (panelsWithSums > 0 && onlineFq1Plain > 0)
+        out << "the least a check costs: the products with the check's sums of C after each step take "
+            << fixed(panelsWithSums * 1e3, 2) << " ms, " << percent(panelsWithSums / panelsWithSumsPlain - 1.0)
+            << " over plain (" << percent(panelsWithSums / plain - 1.0) << " over the heading's): one read of C per step adds "
+            << fixed((panelsWithSums - panelsAlone) * 1e3, 2) << " ms to the products (model "
+            << (bandwidthGBs > 0 ? fixed(double(steps) * double(n + 1) * double(n + floorBlocks) * 4.0 / (bandwidthGBs * 1e9) * 1e3, 2)
+                                 : std::string("-"))
+            << " ms); online fq=1's checksum passes and decisions add " << fixed((onlineFq1 - panelsWithSums) * 1e3, 2)
+            << " ms more\n";
     const SeedRow& seed = kSeedRows[7];  // N = 8192
     out << "ours beside the seed (its N = 8192 row, " << kSeedGpu << "): online fq=1 overhead "
         << percent(onlineFq1Plain > 0 ? onlineFq1 / onlineFq1Plain - 1.0 : 0.0) << " (seed " << percent(seed.online / seed.cublas - 1.0)

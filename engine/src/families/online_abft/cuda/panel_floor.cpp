@@ -1,6 +1,7 @@
 // The panel products of an online run alone (panel_floor.hpp).
 #include "families/online_abft/cuda/panel_floor.hpp"
 
+#include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_fill.hpp"
 #include "core/cuda/resources.hpp"
@@ -24,11 +25,13 @@ std::int64_t aligned(std::int64_t cols)
 
 struct Block {
     std::int64_t cols = 0;
-    DeviceBuffer b, c;
-    Stream stream;
+    DeviceBuffer b, c, sums;
+    Stream stream, lane = Stream::highestPriority();  // lane: the sums, as the checks' lanes (op_table.cpp)
+    Event product{cudaEventDisableTiming}, summed{cudaEventDisableTiming};
     CublasHandle handle;
-    Block(std::int64_t n, std::int64_t m, std::int64_t w)
-        : cols(w), b(std::size_t(n * aligned(w + 2)) * 4), c(std::size_t((m + 1) * aligned(w + 1)) * 4)
+    Block(std::int64_t n, std::int64_t m, std::int64_t w, bool withSums)
+        : cols(w), b(std::size_t(n * aligned(w + 2)) * 4), c(std::size_t((m + 1) * aligned(w + 1)) * 4),
+          sums(withSums ? std::size_t(m + 1 + w + 1) * sizeof(double) : 0)
     {
     }
 };
@@ -36,13 +39,13 @@ struct Block {
 }  // namespace
 
 PanelFloor panelProductsAlone(std::int64_t m, std::int64_t n, std::int64_t panel, const std::vector<std::int64_t>& blockCols,
-                              int reps)
+                              int reps, bool sumsAfterEachStep)
 {
     PanelFloor out;
     DeviceBuffer a(std::size_t((m + 1) * n) * 4);
     std::vector<std::unique_ptr<Block>> blocks;
     for (std::int64_t w : blockCols)
-        blocks.push_back(std::make_unique<Block>(n, m, w));
+        blocks.push_back(std::make_unique<Block>(n, m, w, sumsAfterEachStep));
     Stream main;
     fill(Precision::F32, a.get(), m + 1, n, n, 1, main.get());
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -85,8 +88,20 @@ PanelFloor panelProductsAlone(std::int64_t m, std::int64_t n, std::int64_t panel
         for (const auto& blk : blocks)
             CUDA_CHECK(cudaStreamWaitEvent(blk->stream.get(), start.get(), 0));
         for (std::int64_t step = 0; step < steps; ++step)
-            for (const auto& blk : blocks)
+            for (const auto& blk : blocks) {
                 gemm(call(*blk, step), blk->handle.get(), blk->stream.get());
+                if (!sumsAfterEachStep)
+                    continue;
+                // The check's sums of the block's C_f beside the other blocks' products; the block's
+                // next product waits for them, as it waits for its check in a run.
+                CUDA_CHECK(cudaEventRecord(blk->product.get(), blk->stream.get()));
+                CUDA_CHECK(cudaStreamWaitEvent(blk->lane.get(), blk->product.get(), 0));
+                double* rowSum = static_cast<double*>(blk->sums.get());
+                sumsOfC(Precision::F32, blk->c.get(), m, blk->cols, aligned(blk->cols + 1), rowSum, rowSum + m + 1,
+                        blocks.size() > 1, blk->lane.get());
+                CUDA_CHECK(cudaEventRecord(blk->summed.get(), blk->lane.get()));
+                CUDA_CHECK(cudaStreamWaitEvent(blk->stream.get(), blk->summed.get(), 0));
+            }
         for (std::size_t i = 0; i < blocks.size(); ++i) {
             CUDA_CHECK(cudaEventRecord(ends[i]->get(), blocks[i]->stream.get()));
             CUDA_CHECK(cudaStreamWaitEvent(main.get(), ends[i]->get(), 0));

@@ -21,8 +21,11 @@ struct PanelFloor {
 // device path does: the block's first product with beta = 0, the others accumulated into C, panels of
 // `panel` columns of A and rows of B, and the device path's leading dimensions (A_c: n; B_r: w + 2 and
 // C_f: w + 1, rounded up to 32 elements). Each distinct GEMM shape runs its tuned configuration.
+// sumsAfterEachStep: after each product the check's row and column sums of the block's C_f
+// (abft_device.hpp sumsOfC) on a lane of the greatest priority, the block's next product waiting for
+// them -- one read of C per step and nothing else of a check: the least any check beside cuBLAS costs.
 // Throws BackendError on CUDA errors (out of memory included).
 PanelFloor panelProductsAlone(std::int64_t m, std::int64_t n, std::int64_t panel, const std::vector<std::int64_t>& blockCols,
-                              int reps);
+                              int reps, bool sumsAfterEachStep = false);
 
 }  // namespace gigacheck::cuda

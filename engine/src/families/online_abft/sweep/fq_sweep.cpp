@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <vector>
 
 namespace gigacheck {
 
@@ -43,7 +44,8 @@ double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, s
     return 0.0;
 }
 
-double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms)
+double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms,
+                                 bool sumsAfterEachStep)
 {
 #ifdef GIGACHECK_HAVE_CUDA
     if (backend == BackendKind::Cuda) {
@@ -53,7 +55,8 @@ double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend
         std::vector<std::int64_t> widths;
         for (int b = 0; b < in.columnBlocks; ++b)
             widths.push_back(columnBlock(in, b).cols);
-        const cuda::PanelFloor floor = cuda::panelProductsAlone(config.shape.m, config.shape.n, config.panel, widths, 1);
+        const cuda::PanelFloor floor =
+            cuda::panelProductsAlone(config.shape.m, config.shape.n, config.panel, widths, 1, sumsAfterEachStep);
         if (gemms)
             *gemms = floor.gemms;
         return floor.seconds;
@@ -64,13 +67,29 @@ double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend
     const std::int64_t m = config.shape.m, n = config.shape.n, q = config.shape.q;
     const std::int64_t panel = std::max<std::int64_t>(1, config.panel);
     std::vector<float> a(std::size_t(m * n), 0.5f), b(std::size_t(n * q), 0.25f), c(std::size_t(m * q));
+    std::vector<double> rowSum(static_cast<std::size_t>(m)), colSum(static_cast<std::size_t>(q));
     if (gemms)
         *gemms = "OpenBLAS";
+    const auto sums = [&] {  // one read of C, in rows
+        std::fill(colSum.begin(), colSum.end(), 0.0);
+        for (std::int64_t i = 0; i < m; ++i) {
+            double s = 0;
+            for (std::int64_t j = 0; j < q; ++j) {
+                const double x = c[std::size_t(i * q + j)];
+                s += x;
+                colSum[std::size_t(j)] += x;
+            }
+            rowSum[std::size_t(i)] = s;
+        }
+    };
     const auto steps = [&] {
         const auto t0 = std::chrono::steady_clock::now();
-        for (std::int64_t k0 = 0; k0 < n; k0 += panel)
+        for (std::int64_t k0 = 0; k0 < n; k0 += panel) {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(q), int(std::min(panel, n - k0)), 1.0f,
                         a.data() + k0, int(n), b.data() + k0 * q, int(q), k0 > 0 ? 1.0f : 0.0f, c.data(), int(q));
+            if (sumsAfterEachStep)
+                sums();
+        }
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     steps();  // warm-up: pages, OpenBLAS's threads

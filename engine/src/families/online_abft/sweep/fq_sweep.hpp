@@ -16,6 +16,9 @@ double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, s
 // On a GPU, the panel products of config's device path alone, in its column blocks, with no
 // checksum pass and no check (cuda/panel_floor.hpp): the floor of any check schedule around cuBLAS.
 // gemms: the configurations they ran. On the CPU: the steps as OpenBLAS products (one block).
-double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms);
+// sumsAfterEachStep: and after each product the check's row and column sums of C, nothing else of
+// a check (one read of C per step: the least any check costs).
+double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms,
+                                 bool sumsAfterEachStep = false);
 
 }  // namespace gigacheck::online_abft
