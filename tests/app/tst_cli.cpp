@@ -7,6 +7,9 @@
 #include <QtTest>
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QThread>
 
 #include <csignal>
@@ -87,6 +90,45 @@ private slots:
         const Result r = gigacheckCli({QStringLiteral("--version")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(QStringLiteral("gigacheck 0.")), qPrintable(r.out));
+    }
+
+    // `bench online`'s floors, which scripts compare a scheme's row against: the panel products
+    // alone and with the check's sums of C after each step, each paired with its plain products.
+    void benchOnlineWritesItsFloorRows()
+    {
+        const QString json = tmp_.filePath(QStringLiteral("online.json"));
+        qputenv("GIGACHECK_BENCH_VARIANTS", "timing");
+        const Result r = gigacheckCli({QStringLiteral("bench"), QStringLiteral("online"), QStringLiteral("--quick"),
+                                       QStringLiteral("--json"), json},
+                                      600000);
+        qunsetenv("GIGACHECK_BENCH_VARIANTS");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("the least a check costs:")), qPrintable(r.out));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray sizes = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("timing")).toArray();
+        QCOMPARE(sizes.size(), 1);
+        QJsonObject alone, withSums, onlineFq1;
+        for (const QJsonValue& v : sizes.at(0).toArray()) {
+            const QJsonObject row = v.toObject();
+            const QString scheme = row.value(QStringLiteral("scheme")).toString();
+            if (scheme == QStringLiteral("panel products alone"))
+                alone = row;
+            else if (scheme == QStringLiteral("panel products + sums"))
+                withSums = row;
+            else if (scheme == QStringLiteral("online") && row.value(QStringLiteral("fq")).toInt() == 1 &&
+                     row.value(QStringLiteral("faults")).toInt() == 1)
+                onlineFq1 = row;
+        }
+        QVERIFY(!alone.isEmpty() && !withSums.isEmpty() && !onlineFq1.isEmpty());
+        for (const QJsonObject& row : {alone, withSums}) {
+            QVERIFY(row.value(QStringLiteral("seconds")).toDouble() > 0);
+            QVERIFY(row.value(QStringLiteral("plain_seconds")).toDouble() > 0);
+            // As many products as the online run of the same shape has steps.
+            QCOMPARE(row.value(QStringLiteral("panel_products")).toInt(),
+                     onlineFq1.value(QStringLiteral("checks")).toInt() /
+                         onlineFq1.value(QStringLiteral("column_blocks")).toInt());
+        }
     }
 
     void help()
