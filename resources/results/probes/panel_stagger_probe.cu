@@ -10,26 +10,9 @@
 // beside it: the engine's pattern (two column blocks on two streams), one block of full width, the
 // same with the stagger at 1/4, 1/2 and 3/4 of a CTA's lifetime, and beta = 0 (what the epilogue's read
 // of C costs), for the two best configurations of panel_gemm_search_probe (tiles 128 x 128 and 256 x 128).
-#include <cublasLt.h>
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
+#include "probe_util.hpp"
 
 #include <unistd.h>
-
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s line %d\n", cudaGetErrorString(e), __LINE__); exit(1); } } while (0)
-#define BK(x) do { cublasStatus_t e = (x); if (e != CUBLAS_STATUS_SUCCESS) { printf("cuBLAS %d line %d\n", int(e), __LINE__); exit(1); } } while (0)
-
-__global__ void fill(float* p, size_t n, unsigned seed)
-{
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        p[i] = float(((i + seed) * 2654435761u) % 1000) / 1000.f - 0.5f;
-}
 
 // Holds one GEMM CTA's worth of an SM (1024 threads x <= 32 registers = half the register file; the
 // shared memory keeps a second one off the same SM) for `ns` nanoseconds.
@@ -43,64 +26,6 @@ __global__ void __launch_bounds__(1024, 1) occupy(long long ns)
     } while (t - t0 < ns);
     if (t == 0)
         scratch[threadIdx.x] = 0;  // never: keeps the shared memory request
-}
-
-template <class F> float medianMs(F&& f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    f();
-    CK(cudaDeviceSynchronize());
-    std::vector<float> t;
-    for (int r = 0; r < reps; ++r) {
-        CK(cudaEventRecord(a));
-        f();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
-struct Lt {
-    cublasLtHandle_t h;
-    cublasLtMatmulDesc_t op;
-    cublasLtMatrixLayout_t lb, la, lc;
-    cublasLtMatmulAlgo_t algo;
-};
-
-// C[m x w] (+)= A[m x k] B[k x w], row-major, as column-major B^T A^T; algorithm 55 with `tile`.
-Lt makeLt(cublasLtHandle_t h, int64_t m, int64_t k, int64_t w, int64_t lda, int64_t ldb, int64_t ldc, uint32_t tile, uint32_t swizzle)
-{
-    Lt l;
-    l.h = h;
-    BK(cublasLtMatmulDescCreate(&l.op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    BK(cublasLtMatrixLayoutCreate(&l.lb, CUDA_R_32F, w, k, ldb));
-    BK(cublasLtMatrixLayoutCreate(&l.la, CUDA_R_32F, k, m, lda));
-    BK(cublasLtMatrixLayoutCreate(&l.lc, CUDA_R_32F, w, m, ldc));
-    BK(cublasLtMatmulAlgoInit(h, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, 55, &l.algo));
-    const uint32_t stages = 31, custom = 0;
-    const int32_t splitK = 1;
-    cublasLtMatmulAlgoConfigSetAttribute(&l.algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof(tile));
-    cublasLtMatmulAlgoConfigSetAttribute(&l.algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof(stages));
-    cublasLtMatmulAlgoConfigSetAttribute(&l.algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitK, sizeof(splitK));
-    cublasLtMatmulAlgoConfigSetAttribute(&l.algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING, &swizzle, sizeof(swizzle));
-    cublasLtMatmulAlgoConfigSetAttribute(&l.algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, &custom, sizeof(custom));
-    cublasLtMatmulHeuristicResult_t check{};
-    BK(cublasLtMatmulAlgoCheck(h, l.op, l.lb, l.la, l.lc, l.lc, &l.algo, &check));
-    return l;
-}
-
-void run(const Lt& l, const float* a, const float* b, float* c, float beta, cudaStream_t s)
-{
-    const float one = 1.f;
-    BK(cublasLtMatmul(l.h, l.op, &one, b, l.lb, a, l.la, &beta, c, l.lc, c, l.lc, &l.algo, nullptr, 0, s));
 }
 
 int main()
@@ -145,7 +70,7 @@ int main()
     for (Tile t : {Tile{20, 1, 128, 128}, Tile{24, 1, 256, 128}}) {
         const Lt half = makeLt(lt, m, b, w2, m, ld2, ld2, t.id, t.swizzle);
         const Lt whole = makeLt(lt, m, b, m, m, ld1, ld1, t.id, t.swizzle);
-        const float one1 = medianMs([&] { run(whole, A, B, C, 1.f, 0); }, 9);
+        const float one1 = medianMs([&] { ltMatmul(whole, A, B, C, 1.f, 0); }, 9);
         const int64_t tiles = (m / t.rows) * (m / t.cols);
         int perSm = 0;
         // CTA lifetime: the product's time over its waves (slots = SMs x CTAs per SM, from the measured
@@ -162,7 +87,7 @@ int main()
                 CK(cudaStreamWaitEvent(st, ev[0]));
             for (int64_t j = 0; j < steps; ++j)
                 for (int k = 0; k < 2; ++k)
-                    run(half, A + j * b, B + j * b * ld2, k ? C1 : C, beta, s[k]);
+                    ltMatmul(half, A + j * b, B + j * b * ld2, k ? C1 : C, beta, s[k]);
             for (int k = 0; k < 2; ++k) {
                 CK(cudaEventRecord(ev[1 + k], s[k]));
                 CK(cudaStreamWaitEvent(0, ev[1 + k]));
@@ -178,7 +103,7 @@ int main()
                     CK(cudaStreamWaitEvent(urgent, ev[2 + j]));
                     occupy<<<sms, 1024, occupyShared, urgent>>>((long long)staggerNs);
                 }
-                run(whole, A + j * b, B + j * b * ld1, C, beta, s[0]);
+                ltMatmul(whole, A + j * b, B + j * b * ld1, C, beta, s[0]);
             }
             CK(cudaEventRecord(ev[1], s[0]));
             CK(cudaStreamWaitEvent(0, ev[1]));
@@ -210,7 +135,7 @@ int main()
                     CK(cudaEventCreate(&z));
                     CK(cudaEventRecord(a, s[0]));
                     for (int i = 0; i < n; ++i)
-                        run(whole, A + (i % steps) * b, B + (i % steps) * b * ld1, C, 1.f, s[0]);
+                        ltMatmul(whole, A + (i % steps) * b, B + (i % steps) * b * ld1, C, 1.f, s[0]);
                     CK(cudaEventRecord(z, s[0]));
                     CK(cudaEventSynchronize(z));
                     float ms = 0;

@@ -257,24 +257,24 @@ json timingSuite(Bench& bench, std::int64_t n, std::int64_t panel, double plain,
     double panelsWithSums = 0, panelsWithSumsPlain = 0;
     const int floorBlocks = resolvedColumnBlocks(floorConfig, kind);
     if (!floors.empty()) {
-        const int blocks = floorBlocks;
-        const auto floorRow = [&](const std::string& name, const std::string& what, const std::vector<double>& times,
-                                  const std::vector<double>& pairedPlains) {
+        // name: the table's scheme column; scheme: the JSON's (scripts select rows by it).
+        const auto floorRow = [&](const std::string& name, const std::string& scheme, const std::string& what,
+                                  const std::vector<double>& times, const std::vector<double>& pairedPlains) {
             const double time = median(times), rowPlain = median(pairedPlains);
-            t.add({name, "-", "-", std::to_string(blocks), std::to_string(steps) + " (each step)", fixed(time * 1e3, 2),
-                   fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
+            t.add({name, "-", "-", std::to_string(floorBlocks), std::to_string(steps) + " (each step)",
+                   fixed(time * 1e3, 2), fixed(time / rowPlain, 3) + "x", percent(time / rowPlain - 1.0),
                    tunedPlain > 0 ? percent(time / tunedPlain - 1.0) : "-", "-", what});
-            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", name == "panels" ? "panel products alone" : "panel products + sums"},
-                            {"column_blocks", blocks}, {"panel_products", steps}, {"seconds", time},
-                            {"plain_seconds", rowPlain}, {"ratio", time / rowPlain}, {"plain_tuned_seconds", tunedPlain},
-                            {"panel_gemm", gemms}});
+            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", scheme}, {"column_blocks", floorBlocks},
+                            {"panel_products", steps}, {"seconds", time}, {"plain_seconds", rowPlain},
+                            {"ratio", time / rowPlain}, {"plain_tuned_seconds", tunedPlain}, {"panel_gemm", gemms}});
             return std::pair{time, rowPlain};
         };
-        std::tie(panelsAlone, panelsAlonePlain) =
-            floorRow("panels", "the products alone: no checksums, no checks (the floor)", floors, plains);
+        std::tie(panelsAlone, panelsAlonePlain) = floorRow("panels", "panel products alone",
+                                                           "the products alone: no checksums, no checks (the floor)",
+                                                           floors, plains);
         std::tie(panelsWithSums, panelsWithSumsPlain) =
-            floorRow("panels+sums", "and the check's sums of C after each step (the least a check costs)", floorsWithSums,
-                     plainsWithSums);
+            floorRow("panels+sums", "panel products + sums",
+                     "and the check's sums of C after each step (the least a check costs)", floorsWithSums, plainsWithSums);
     }
     // The same with C as one block (one stream: each step's epilogue and check wait for each
     // other) and as four, where auto chose two: what the column blocks are worth.

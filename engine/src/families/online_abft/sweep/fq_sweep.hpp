@@ -17,7 +17,8 @@ double tunedPlainProductSeconds(BackendKind backend, std::int64_t n, int reps, s
 // checksum pass and no check (cuda/panel_floor.hpp): the floor of any check schedule around cuBLAS.
 // gemms: the configurations they ran. On the CPU: the steps as OpenBLAS products (one block).
 // sumsAfterEachStep: and after each product the check's row and column sums of C, nothing else of
-// a check (one read of C per step: the least any check costs).
+// a check (one read of C per step: the least any check costs; on the CPU a plain pass summing rows
+// and columns in double, not the CPU check's own code).
 double panelProductsAloneSeconds(const OnlineConfig& config, BackendKind backend, std::string* gemms,
                                  bool sumsAfterEachStep = false);
 
