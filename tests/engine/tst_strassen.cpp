@@ -8,9 +8,11 @@
 
 #include "../../engine/src/families/strassen/recipe.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
+#include "families/strassen/bench/pristine_operands.hpp"
 
 #include <QtTest>
 
+#include <cstring>
 #include <set>
 
 using namespace gigacheck;
@@ -123,6 +125,41 @@ private slots:
                     QCOMPARE(r.levels, levels);
                     QCOMPARE(r.checks.back().verdict, std::string("clean"));
                 }
+    }
+
+    // The bench's rows share one pair of inputs; runStrassenOn leaves A and B recovered (rounded).
+    // Two rows of the same recipe, with another recipe between them, report the same recovery
+    // figures when each starts from the pristine inputs; on the leftovers of the rows before they
+    // do not (what the bench showed before PristineOperands).
+    void benchRowsStartFromPristineInputs()
+    {
+        StrassenConfig c = config({64, 64, 64}, 2, StrassenVariant::Accumulate);
+        c.verify = false;
+        StrassenConfig other = config({64, 64, 64}, 1, StrassenVariant::Msmes);
+        other.verify = false;
+        auto backend = makeStrassenBackend(c);
+        strassen::PristineOperands operands(c, *backend);
+        const HostMatrix madeA = [&] {
+            HostMatrix m(Precision::F32, 64, 64);
+            std::memcpy(m.data(), operands.a().data(), m.bytes());
+            return m;
+        }();
+        operands.refresh();
+        const StrassenResult first = runStrassenOn(c, *backend, operands.a(), operands.b());
+        QVERIFY(first.recovery.changedA > 0);  // recovery rounds: the figures measure something
+        operands.refresh();
+        runStrassenOn(other, *backend, operands.a(), operands.b());
+        operands.refresh();
+        QCOMPARE(std::memcmp(operands.a().data(), madeA.data(), madeA.bytes()), 0);
+        const StrassenResult second = runStrassenOn(c, *backend, operands.a(), operands.b());
+        QCOMPARE(second.recovery.changedA, first.recovery.changedA);
+        QCOMPARE(second.recovery.changedB, first.recovery.changedB);
+        QCOMPARE(second.recovery.maxUlpsA, first.recovery.maxUlpsA);
+        QCOMPARE(second.recovery.maxUlpsB, first.recovery.maxUlpsB);
+        // Without the refresh the same recipe runs on rounded inputs and reports other figures.
+        runStrassenOn(other, *backend, operands.a(), operands.b());
+        const StrassenResult stale = runStrassenOn(c, *backend, operands.a(), operands.b());
+        QVERIFY(stale.recovery.changedA != first.recovery.changedA || stale.recovery.changedB != first.recovery.changedB);
     }
 
     void zeroExtraMemoryForInPlaceVariants()

@@ -11,6 +11,7 @@
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
+#include "families/strassen/bench/pristine_operands.hpp"
 #include "families/strassen/bench/rates.hpp"
 #include "families/strassen/ops.hpp"
 
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace gigacheck {
@@ -55,9 +57,10 @@ std::vector<std::int64_t> benchSizes(bool quick, double gpuBytes, double hostByt
     for (int k = 1; k <= kMaxMultiple; ++k) {
         const double n2 = double(k * kUnit) * double(k * kUnit) * 8;  // FP64, the larger
         // One GPU: A, B, C and, for logical devices sharing it, every device's three blocks; the
-        // host: pinned A, B, C, the run's copies of A and B and the inputs' doubles.
+        // host: pinned A, B, C, the run's copies of A and B, the pristine A and B every row starts
+        // from (PristineOperands) and the inputs' doubles.
         const bool fitsGpu = gpuBytes == 0 || (3.0 + double(devices)) * n2 < 0.85 * gpuBytes;
-        const bool fitsHost = hostBytes == 0 || 6.0 * n2 < 0.6 * hostBytes;
+        const bool fitsHost = hostBytes == 0 || 8.0 * n2 < 0.6 * hostBytes;
         if (fitsGpu && fitsHost)
             out.push_back(k * kUnit);
     }
@@ -235,11 +238,11 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         for (const Leg& leg : legs) {
             const double es = double(elementSize(leg.precision));
             double cublas = 0, half = 0;
-            HostMatrix a, b;
+            std::optional<strassen::PristineOperands> operands;  // every row on the inputs as made
             try {
                 cublas = strassen::cublasGemmSeconds({n, n, n}, leg.precision, false, chosen, 3);
                 half = strassen::cublasGemmSeconds({n / 2, n / 2, n / 2}, leg.precision, false, chosen, 3);
-                makeStrassenInputs(configFor(n, leg, StrassenDecomposition::TwoD, 1), *one, a, b);
+                operands.emplace(configFor(n, leg, StrassenDecomposition::TwoD, 1), *one);
             } catch (const std::exception& e) {
                 table.add({std::to_string(n), leg.type, "-", "-", "failed", e.what()});
                 continue;
@@ -254,7 +257,8 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                     const std::string gText = std::to_string(devices) + (devices > 1 && emulated ? " emul." : "");
                     StrassenResult r;
                     try {
-                        r = runStrassenOn(c, devices == 1 ? *one : *several, a, b);
+                        operands->refresh();
+                        r = runStrassenOn(c, devices == 1 ? *one : *several, operands->a(), operands->b());
                     } catch (const std::exception& e) {
                         r.status = "failed";
                         r.error = e.what();

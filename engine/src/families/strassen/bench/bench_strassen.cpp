@@ -10,6 +10,7 @@
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "families/strassen/bench/multi_device_model.hpp"
+#include "families/strassen/bench/pristine_operands.hpp"
 #include "families/strassen/bench/rates.hpp"
 #include "families/strassen/bench/shared_target_table.hpp"
 #include "families/strassen/ops.hpp"
@@ -139,8 +140,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
             base.verify = false;
             // The FP64 host reference costs 2 N^3 flops on the CPU: only up to N = 2048.
             base.reference = n <= 2048;
-            HostMatrix a, b;
-            makeStrassenInputs(base, *backend, a, b);
+            // Every row on the inputs as made (the rows before it left them recovered, rounded).
+            strassen::PristineOperands operands(base, *backend);
             for (StrassenVariant v : variants)
                 for (int levels = 1; levels <= 3; ++levels)
                     for (bool kernel : {false, true})
@@ -172,7 +173,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     const std::string name = std::string(toString(v)) + (kernel ? "+kernel" : "") + (beside ? "" : "/inline");
                     StrassenResult r;
                     try {
-                        r = runStrassenOn(c, *backend, a, b);
+                        operands.refresh();
+                        r = runStrassenOn(c, *backend, operands.a(), operands.b());
                     } catch (const std::exception& e) {
                         table.add({std::to_string(n), leg.type, name, std::to_string(levels), "failed", e.what()});
                         continue;
