@@ -20,6 +20,7 @@ std::vector<PixelRun> dominantKindRuns(const std::vector<Span>& spans, std::size
             kinds.push_back(spans[i].kind);
     const std::size_t nKinds = kinds.size();
     std::vector<double> share(std::size_t(width) * nKinds, 0.0);
+    std::vector<double> busy(std::size_t(width), 0.0);  // covered fraction of each column
     const double secondsPerPixel = mapper.secondsPerPixel();
     for (std::size_t i = first; i < last; ++i) {
         const Span& s = spans[i];
@@ -32,6 +33,7 @@ std::vector<PixelRun> dominantKindRuns(const std::vector<Span>& spans, std::size
             // The span's time inside column c (at least a sliver, so a lone short span still shows).
             const double from = std::max(xs, double(c)), to = std::min(xe, double(c + 1));
             share[std::size_t(c - left) * nKinds + k] += std::max(to - from, 1e-6) * secondsPerPixel;
+            busy[std::size_t(c - left)] += std::max(to - from, 0.0);
         }
     }
     for (int c = 0; c < width; ++c) {
@@ -40,12 +42,22 @@ std::vector<PixelRun> dominantKindRuns(const std::vector<Span>& spans, std::size
         if (*best <= 0)
             continue;
         const OpKind kind = kinds[std::size_t(best - column)];
-        if (!runs.empty() && runs.back().x1 == left + c && runs.back().kind == kind)
+        // Rounded up (a lone 1-ns span is one level), capped (spans overlapping in one lane).
+        const int level = std::clamp(int(std::ceil(busy[std::size_t(c)] * kBusyLevels - 1e-9)), 1, kBusyLevels);
+        const double columnBusy = double(level) / kBusyLevels;
+        if (!runs.empty() && runs.back().x1 == left + c && runs.back().kind == kind && runs.back().busy == columnBusy)
             ++runs.back().x1;
         else
-            runs.push_back(PixelRun{left + c, left + c + 1, kind});
+            runs.push_back(PixelRun{left + c, left + c + 1, kind, columnBusy});
     }
     return runs;
+}
+
+double busyOpacity(double busy)
+{
+    // 0.15: a 2 %-busy lane reads as a pale tint, clearly not the solid colour of a busy one.
+    constexpr double kFloor = 0.15;
+    return std::clamp(std::max(kFloor, busy), kFloor, 1.0);
 }
 
 }  // namespace gigacheck::ui

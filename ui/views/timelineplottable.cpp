@@ -42,9 +42,12 @@ void TimelinePlottable::draw(QCPPainter* painter)
         if (top > clip.bottom() || top + height < clip.top())
             continue;
         auto [first, last] = model_->visibleRange(lane, tr.lower, tr.upper);
-        // Per pixel column the kind with the largest share of its time: short spans never hide long ones.
+        // Per pixel column the kind with the largest share of its time (short spans never hide long
+        // ones), as opaque as the column is busy (a lane idle 98 % of the time never looks solid).
         for (const PixelRun& run : dominantKindRuns(model_->lane(lane).spans, first, last, tm, clip.left(), clip.right() + 1)) {
-            painter->setBrush(kindColor(run.kind));
+            QColor color = kindColor(run.kind);
+            color.setAlphaF(float(busyOpacity(run.busy)));
+            painter->setBrush(color);
             painter->drawRect(QRectF(run.x0, top, run.x1 - run.x0, height));
             ++rects;
         }
