@@ -126,6 +126,45 @@ private slots:
         QCOMPARE(window.heatmap()->faults().size(), std::size_t(2));
     }
 
+    // Typing 8192 into m passes through 8, 81 and 819: none of them may be applied (each would
+    // drop the faults outside that C); the shape counts once the typing is done.
+    void typingANewSizeKeepsTheFaultsUntilItIsDone()
+    {
+        MainWindow window;
+        RunConfig c = smallRun();
+        c.shape = Shape{4096, 64, 4096};
+        c.faults.at = {FaultAt{3000, 3000, std::nullopt, std::nullopt}, FaultAt{100, 4000, std::nullopt, std::nullopt},
+                       FaultAt{4095, 10, std::nullopt, std::nullopt}};
+        window.setConfig(c);
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(3));
+        auto* m = window.findChild<QSpinBox*>(QStringLiteral("shapeM"));
+        QVERIFY(m);
+        m->setFocus();
+        m->selectAll();
+        for (const QChar digit : QStringLiteral("8192")) {
+            QTest::keyClicks(m, QString(digit));
+            QCOMPARE(window.heatmap()->faults().size(), std::size_t(3));  // nothing applied mid-word
+        }
+        QTest::keyClick(m, Qt::Key_Return);
+        QCOMPARE(m->value(), 8192);
+        RunConfig typed;
+        QVERIFY(window.currentConfig(&typed, nullptr));
+        QCOMPARE(typed.shape.m, std::int64_t(8192));
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(3));  // all still inside the larger C
+        QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("fell outside")));
+
+        // A smaller size typed and confirmed drops only what falls outside, once.
+        m->selectAll();
+        QTest::keyClicks(m, QStringLiteral("2000"));
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(3));
+        QTest::keyClick(m, Qt::Key_Return);
+        QCOMPARE(window.heatmap()->faults().size(), std::size_t(1));
+        QCOMPARE(window.heatmap()->faults()[0].row, 100);
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("2 placed fault(s) fell outside")) && said.contains(QStringLiteral("1 kept")),
+                 qPrintable(said));
+    }
+
     void closingDuringARunAsksAndCancelKeepsItRunning()
     {
         MainWindow window;

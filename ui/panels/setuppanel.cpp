@@ -29,6 +29,9 @@ QSpinBox* dimensionBox(QWidget* parent, int value)
     box->setRange(1, 200000);
     box->setValue(value);
     box->setAccelerated(true);
+    // Typing 8192 must not apply 8, 81 and 819 on the way (each would drop the placed faults
+    // outside that C): the value counts on Enter, on leaving the field, or from the arrows.
+    box->setKeyboardTracking(false);
     return box;
 }
 
