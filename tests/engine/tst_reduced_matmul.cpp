@@ -8,7 +8,9 @@
 
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
+#include <set>
 #include <random>
 #include <vector>
 
@@ -130,6 +132,97 @@ private slots:
             }
             QCOMPARE(referenceGemms, 3);
             QCOMPARE(variantOps, v == Variant::ReduceBlas ? 6 : 3);
+            // Between the reference's last op and the variant's first, one clear op writes every
+            // slot the variant writes (C; Ar and Br for reduce-blas): the reference's correct
+            // values must not be there when the variant starts.
+            int lastReference = -1, firstVariant = -1, clear = -1;
+            for (const Operation& op : s.ops) {
+                if (op.block.i == kReferenceCall && op.kind != kCopyIn && op.kind != kCopyOut)
+                    lastReference = op.id;
+                if (op.block.i == kVariantCall && firstVariant < 0)
+                    firstVariant = op.id;
+                if (op.kind == kClear) {
+                    QCOMPARE(clear, -1);
+                    clear = op.id;
+                }
+            }
+            QVERIFY(lastReference < clear && clear < firstVariant);
+            std::set<int> cleared, written;
+            for (const OperandRegion& r : s.ops[std::size_t(clear)].operands)
+                cleared.insert(r.slot);
+            for (const Operation& op : s.ops)
+                if (op.block.i == kVariantCall)
+                    for (const OperandRegion& r : op.operands)
+                        if (r.access != Access::Read)
+                            written.insert(r.slot);
+            QCOMPARE(cleared, written);
+        }
+    }
+
+    // A variant that leaves C unwritten must fail the check: before the clear op the reference
+    // GEMM's correct C was still in the slot and such a variant verified. The test hook makes the
+    // variant's ops do nothing (reduce-blas: its reduction alone, so that its GEMM reads stale or
+    // cleared Ar and Br).
+    void unwrittenOutputFails()
+    {
+        const std::vector<std::pair<Variant, const char*>> cases{{Variant::Naive4p, "reduced-kernel"},
+                                                                 {Variant::NaiveP, "reduced-kernel"},
+                                                                 {Variant::ReduceBlas, "reduced-gemm"},
+                                                                 {Variant::ReduceBlas, "reduced-reduce"}};
+        for (const auto& [v, skipped] : cases) {
+            Config c;
+            c.n = 34;
+            c.variant = v;
+            c.backend = BackendKind::Cpu;
+            c.reps = 1;
+            qputenv("GIGACHECK_REDUCED_TEST_SKIP", skipped);
+            const Record r = runReduced(c);
+            qunsetenv("GIGACHECK_REDUCED_TEST_SKIP");
+            QVERIFY2(!r.verified, skipped);
+            QCOMPARE(r.status, std::string("failed"));
+            QCOMPARE(r.wrong, r.checked);  // every element still holds the clear's NaN
+            QVERIFY(runReduced(c).verified);
+        }
+    }
+
+    // The naive loops stop between rows of C when the cancel flag is set; a run cancelled before it
+    // starts comes back "cancelled", unverified.
+    void cancellation()
+    {
+        const std::int64_t n = 8;
+        std::vector<float> a(std::size_t(n * n), 1.0f), b(a), c(std::size_t(n * n / 4), -7.0f);
+        std::atomic<bool> stop{true};
+        reduced_matmul::cpu::naive4p(a.data(), b.data(), c.data(), n, &stop);
+        reduced_matmul::cpu::naiveP(a.data(), b.data(), c.data(), n, &stop);
+        for (float x : c)
+            QCOMPARE(x, -7.0f);
+        stop = false;
+        reduced_matmul::cpu::naiveP(a.data(), b.data(), c.data(), n, &stop);
+        QCOMPARE(c[0], float(4 * n));
+
+        Config cfg;
+        cfg.n = 64;
+        cfg.variant = Variant::Naive4p;
+        cfg.backend = BackendKind::Cpu;
+        std::atomic<bool> cancelled{true};
+        cfg.cancel = &cancelled;
+        const Record r = runReduced(cfg);
+        QCOMPARE(r.status, std::string("cancelled"));
+        QVERIFY(!r.verified);
+    }
+
+    // A size whose matrices cannot fit is refused with the bytes it needs, before any allocation.
+    void oversizedRefused()
+    {
+        Config c;
+        c.n = std::int64_t(1) << 32;
+        c.variant = Variant::NaiveP;
+        try {
+            checkConfig(c, BackendKind::Cpu);
+            QFAIL("2^32 accepted");
+        } catch (const InputError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.contains(QStringLiteral("needs")) && what.contains(QStringLiteral("host memory")), e.what());
         }
     }
 
@@ -143,8 +236,8 @@ private slots:
         const Record r = runReduced(c);
         QVERIFY(r.verified);
         QCOMPARE(r.family, std::string("reduced_matmul"));
-        // copy in, reduce, 3 reference GEMMs, 3 x (reduce + GEMM), copy out
-        QCOMPARE(r.spans.size(), std::size_t(1 + 1 + 3 + 6 + 1));
+        // copy in, reduce, 3 reference GEMMs, the clear, 3 x (reduce + GEMM), copy out
+        QCOMPARE(r.spans.size(), std::size_t(1 + 1 + 3 + 1 + 6 + 1));
         QVERIFY(r.kernelMs > 0 && r.libraryMs > 0);
         QVERIFY(toJson(r).find("\"spans\"") != std::string::npos);
     }

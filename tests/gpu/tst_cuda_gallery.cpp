@@ -195,6 +195,29 @@ private slots:
                     QVERIFY(r.libraryMs > 0);
                 }
     }
+
+    // C (and Ar, Br) are NaN when the variant starts, not the reference GEMM's result: a kernel
+    // that writes nothing (the test hook skips its launches) fails the check on every element.
+    void reducedUnwrittenOutputFails()
+    {
+        using namespace gigacheck::reduced_matmul;
+        const std::vector<std::pair<Variant, const char*>> cases{{Variant::Naive4p, "reduced-kernel"},
+                                                                 {Variant::Tiled32, "reduced-kernel"},
+                                                                 {Variant::ReduceBlas, "reduced-gemm"},
+                                                                 {Variant::ReduceBlas, "reduced-reduce"}};
+        for (const auto& [v, skipped] : cases) {
+            Config c;
+            c.n = 130;
+            c.variant = v;
+            c.backend = BackendKind::Cuda;
+            c.reps = 1;
+            qputenv("GIGACHECK_REDUCED_TEST_SKIP", skipped);
+            const Record r = runReduced(c);
+            qunsetenv("GIGACHECK_REDUCED_TEST_SKIP");
+            QVERIFY2(!r.verified, skipped);
+            QCOMPARE(r.wrong, r.checked);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCudaGallery)

@@ -8,6 +8,7 @@
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/types.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -51,9 +52,14 @@ struct Config {
     int device = -1;
     int reps = 3;
     std::uint64_t seed = 42;
+    // Set from another thread to stop the run: checked between ops and, in the CPU naive loops,
+    // between rows of C. A cancelled run returns status "cancelled", unverified.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
-// InputError for an odd or non-positive n, or a variant the backend lacks.
+// InputError for an odd or non-positive n, a variant the backend lacks, or an N whose matrices
+// do not fit the host memory (A, B, C, and on the CPU the backend's buffers; the bytes needed and
+// available in the message) or the BLAS's int extents.
 void checkConfig(const Config&, BackendKind resolved);
 BackendKind resolveBackend(const Config&);
 

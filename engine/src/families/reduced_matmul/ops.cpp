@@ -1,6 +1,10 @@
 #include "families/reduced_matmul/ops.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace gigacheck::reduced_matmul {
 
@@ -9,9 +13,29 @@ std::span<const OpKindName> opKindNames()
     static constexpr std::array names{
         OpKindName{kCopyIn, "reduced-copy-in", OpRole::Load},  OpKindName{kReduce, "reduced-reduce", OpRole::Sums},
         OpKindName{kGemm, "reduced-gemm", OpRole::Product},    OpKindName{kKernel, "reduced-kernel", OpRole::Product},
-        OpKindName{kCopyOut, "reduced-copy-out", OpRole::Store},
+        OpKindName{kCopyOut, "reduced-copy-out", OpRole::Store}, OpKindName{kClear, "reduced-clear", OpRole::Other},
     };
     return names;
+}
+
+bool skippedForTest(const Operation& op)
+{
+    if (op.block.i != kVariantCall)
+        return false;
+    const char* list = std::getenv("GIGACHECK_REDUCED_TEST_SKIP");
+    if (!list || !*list)
+        return false;
+    std::string_view name;
+    for (const OpKindName& k : opKindNames())
+        if (k.kind == op.kind)
+            name = k.name;
+    for (std::string_view rest(list); !rest.empty();) {  // comma-separated names
+        const std::size_t comma = std::min(rest.find(','), rest.size());
+        if (!name.empty() && rest.substr(0, comma) == name)
+            return true;
+        rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+    return false;
 }
 
 namespace {

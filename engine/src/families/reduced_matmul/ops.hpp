@@ -1,5 +1,6 @@
 // The reduced matmul family as the executors see it: its op kinds (copy A and B in, reduce the
-// pairs, the library GEMM of the reduced shape, a hand-written kernel, copy C out), their names,
+// pairs, the library GEMM of the reduced shape, clear what the variant writes, a hand-written
+// kernel, copy C out), their names,
 // its inputs and the tables of their CPU and CUDA implementations (README.md "Adding a family").
 #pragma once
 
@@ -16,11 +17,21 @@ inline constexpr OpKind kReduce = OpKind(kFamilyNumber * kOpKindsPerFamily + 1);
 inline constexpr OpKind kGemm = OpKind(kFamilyNumber * kOpKindsPerFamily + 2);    // C = Ar Br (OpenBLAS / cuBLAS)
 inline constexpr OpKind kKernel = OpKind(kFamilyNumber * kOpKindsPerFamily + 3);  // C from A, B (naive / tiled)
 inline constexpr OpKind kCopyOut = OpKind(kFamilyNumber * kOpKindsPerFamily + 4);
+// Fills its written operands with NaN (all bits set) between the reference and the variant: the
+// reference GEMM leaves a correct C (and Ar, Br) behind, which would hide an element the variant
+// never writes.
+inline constexpr OpKind kClear = OpKind(kFamilyNumber * kOpKindsPerFamily + 5);
 
 // Operation::block of the product ops: i = 1 for the variant's own calls, 0 for the library
 // reference; k = the repetition (0: the warm-up).
 inline constexpr int kReferenceCall = 0;
 inline constexpr int kVariantCall = 1;
+inline constexpr int kClearCall = 2;  // the clear op's block.i
+
+// Test hook: GIGACHECK_REDUCED_TEST_SKIP names op kinds ("reduced-kernel", "reduced-reduce",
+// "reduced-gemm", comma-separated) whose variant calls (block.i == kVariantCall) do nothing, so
+// that the tests can show a variant that writes nothing fails verification.
+bool skippedForTest(const Operation& op);
 
 struct Inputs : FamilyInputs {
     Variant variant = Variant::ReduceBlas;

@@ -10,7 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <string>
+#include <string_view>
 
 namespace gigacheck::reduced_matmul {
 
@@ -27,6 +31,14 @@ std::string seedColumn(std::int64_t n, Variant v, bool gpu)
     return "";
 }
 
+// GIGACHECK_GALLERY_LONG=1: the CPU naive loops up to 2048 (the seed's last CPU size, a minute a
+// call on one core) and reduce-blas to 8192.
+bool longSizes()
+{
+    const char* v = std::getenv("GIGACHECK_GALLERY_LONG");
+    return v && *v && std::string(v) != "0";
+}
+
 json section(const BenchOptions& o, std::ostream& out, bool gpu)
 {
     json rows = json::array();
@@ -34,13 +46,14 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
                     "seed (" + std::string(gpu ? kSeedGpu : kSeedCpu) + ")"});
     const std::vector<std::int64_t> sizes = gpu ? (o.quick ? std::vector<std::int64_t>{128, 512, 2048}
                                                            : std::vector<std::int64_t>{128, 512, 2048, 8192, 16384})
-                                                : std::vector<std::int64_t>{128, 512, 2048};
+                                                : longSizes() ? std::vector<std::int64_t>{128, 512, 2048, 8192}
+                                                              : std::vector<std::int64_t>{128, 512, 2048};
     const std::vector<Variant> variants = gpu ? std::vector<Variant>{Variant::Naive4p, Variant::NaiveP, Variant::Tiled8, Variant::Tiled16,
                                                                      Variant::Tiled32, Variant::ReduceBlas}
                                               : std::vector<Variant>{Variant::Naive4p, Variant::NaiveP, Variant::ReduceBlas};
     for (std::int64_t n : sizes)
         for (Variant v : variants) {
-            if (!gpu && v != Variant::ReduceBlas && n > 512)
+            if (!gpu && v != Variant::ReduceBlas && n > (longSizes() ? 2048 : 512))
                 continue;  // the naive loops: seconds at 1024, minutes beyond
             Config c;
             c.n = n;
@@ -48,7 +61,7 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
             c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
             c.device = o.device;
             // The naive kernels take seconds at N >= 8192: one timed call after the warm-up.
-            c.reps = n >= 8192 && tileOf(v) == 0 && v != Variant::ReduceBlas ? 1 : 3;
+            c.reps = n >= (gpu ? 8192 : 2048) && tileOf(v) == 0 && v != Variant::ReduceBlas ? 1 : 3;
             const Record r = runReduced(c);
             t.add({std::string(toString(v)), std::to_string(n), fixed(r.kernelMs, 3), fixed(r.gflops, 1) + (r.verified ? "" : " WRONG"),
                    r.libraryMs > 0 ? fixed(r.kernelMs / r.libraryMs, 2) : "", fixed(r.counts.loadsPerThread, 0),
@@ -58,10 +71,32 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
         }
     out << "\n" << (gpu ? "GPU" : "CPU (naive loops on one core, OpenBLAS with its threads)")
         << ", float32. x library: this kernel's time over the library GEMM alone on the reduced shape (N/2 x N x N/2), "
-           "same process.\nTarget on the H200: reduce-blas <= 1.1x cuBLAS. The seed's times are kernel times from nvprof "
-           "on its GPU: compare ratios between rows, not seconds.\n\n";
+           "same process.\n";
+    if (gpu)
+        out << "Target on the H200: reduce-blas <= 1.1x cuBLAS. The seed's times are kernel times from nvprof on its "
+            << kSeedGpu << ": compare ratios between rows, not seconds.\n\n";
+    else
+        out << "The seed's CPU times are wall-clock times of its single-threaded, unoptimised naive 4p loop on an "
+            << kSeedCpu << " (naive4p rows only): compare them with naive4p here, also one core."
+            << (longSizes() ? "" : " GIGACHECK_GALLERY_LONG=1: naive to 2048, reduce-blas to 8192.") << "\n\n";
     t.print(out);
     return rows;
+}
+
+// GIGACHECK_GALLERY_SECTIONS=cpu,gpu (transpose also cache): only those sections, so that a long
+// CPU table and the GPU table can run as separate commands. Unset: every section.
+bool sectionWanted(std::string_view name)
+{
+    const char* v = std::getenv("GIGACHECK_GALLERY_SECTIONS");
+    if (!v || !*v)
+        return true;
+    for (std::string_view rest(v); !rest.empty();) {
+        const std::size_t comma = std::min(rest.find(','), rest.size());
+        if (rest.substr(0, comma) == name)
+            return true;
+        rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+    return false;
 }
 
 }  // namespace
@@ -74,8 +109,9 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         << (gpu ? "" : "no CUDA device (" + why + "): the CPU part only\n") << std::flush;
     json doc = {{"suite", "reduced"}, {"quick", options.quick}, {"date", nowIso8601()}};
     try {
-        doc["cpu"] = section(options, out, false);
-        if (gpu)
+        if (sectionWanted("cpu"))
+            doc["cpu"] = section(options, out, false);
+        if (gpu && sectionWanted("gpu"))
             doc["gpu"] = section(options, out, true);
     } catch (const std::exception& e) {
         err << "bench reduced failed: " << e.what() << "\n";

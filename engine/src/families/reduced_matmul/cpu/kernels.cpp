@@ -4,10 +4,10 @@
 
 namespace gigacheck::reduced_matmul::cpu {
 
-template <class T> void naive4p(const T* a, const T* b, T* c, std::int64_t n)
+template <class T> void naive4p(const T* a, const T* b, T* c, std::int64_t n, const std::atomic<bool>* cancel)
 {
     const std::int64_t h = n / 2;
-    for (std::int64_t i = 0; i < h; ++i)
+    for (std::int64_t i = 0; i < h && !(cancel && cancel->load(std::memory_order_relaxed)); ++i)
         for (std::int64_t j = 0; j < h; ++j) {
             const T* a0 = a + 2 * i * n;
             const T* a1 = a0 + n;
@@ -20,10 +20,10 @@ template <class T> void naive4p(const T* a, const T* b, T* c, std::int64_t n)
         }
 }
 
-template <class T> void naiveP(const T* a, const T* b, T* c, std::int64_t n)
+template <class T> void naiveP(const T* a, const T* b, T* c, std::int64_t n, const std::atomic<bool>* cancel)
 {
     const std::int64_t h = n / 2;
-    for (std::int64_t i = 0; i < h; ++i)
+    for (std::int64_t i = 0; i < h && !(cancel && cancel->load(std::memory_order_relaxed)); ++i)
         for (std::int64_t j = 0; j < h; ++j) {
             const T* a0 = a + 2 * i * n;
             const T* a1 = a0 + n;
@@ -68,8 +68,8 @@ template <class T> void reduceBlas(const T* a, const T* b, T* c, T* ar, T* br, s
 }
 
 #define GIGACHECK_REDUCED_CPU(T)                                                \
-    template void naive4p<T>(const T*, const T*, T*, std::int64_t);            \
-    template void naiveP<T>(const T*, const T*, T*, std::int64_t);             \
+    template void naive4p<T>(const T*, const T*, T*, std::int64_t, const std::atomic<bool>*); \
+    template void naiveP<T>(const T*, const T*, T*, std::int64_t, const std::atomic<bool>*);  \
     template void reduceRowPairs<T>(const T*, T*, std::int64_t);               \
     template void reduceColumnPairs<T>(const T*, T*, std::int64_t);            \
     template void reduceBlas<T>(const T*, const T*, T*, T*, T*, std::int64_t);

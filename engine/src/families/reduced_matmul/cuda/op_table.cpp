@@ -1,6 +1,6 @@
 // The reduced matmul family's CUDA implementations: asynchronous copies, the reduction kernels,
-// cuBLAS GEMM of the reduced shape and the hand-written kernels (cuda/kernels.cuh), each issued on
-// the stream the executor gives it.
+// cuBLAS GEMM of the reduced shape, the NaN fill before the variant and the hand-written kernels
+// (cuda/kernels.cuh), each issued on the stream the executor gives it.
 #include "families/reduced_matmul/ops.hpp"
 
 #include "core/cuda/op_table.hpp"
@@ -39,8 +39,10 @@ void issueCopyOut(const gigacheck::cuda::OpContext& c, const Operation&, cudaStr
                                cudaMemcpyDeviceToHost, s));
 }
 
-void issueReduce(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
+void issueReduce(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    if (skippedForTest(op))
+        return;
     const Inputs& inputs = in(c);
     if (inputs.precision == Precision::F32)
         kernels::launchReduce(slot<float>(c, kSlotA), slot<float>(c, kSlotB), slot<float>(c, kSlotAr), slot<float>(c, kSlotBr), inputs.n, s);
@@ -63,8 +65,10 @@ template <class T> void gemmTyped(const gigacheck::cuda::OpContext& c, std::int6
         CUBLAS_CHECK(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, h, h, k, &one, slot<double>(c, kSlotBr), h, slot<double>(c, kSlotAr),
                                  k, &zero, slot<double>(c, kSlotC), h));
 }
-void issueGemm(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
+void issueGemm(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    if (skippedForTest(op))
+        return;
     const Inputs& inputs = in(c);
     inputs.precision == Precision::F32 ? gemmTyped<float>(c, inputs.n, s) : gemmTyped<double>(c, inputs.n, s);
 }
@@ -83,11 +87,21 @@ template <class T> void kernelTyped(const gigacheck::cuda::OpContext& c, Variant
     case Variant::ReduceBlas: throw BackendError("reduce-blas runs as reduce and GEMM ops, not a kernel op");
     }
 }
-void issueKernel(const gigacheck::cuda::OpContext& c, const Operation&, cudaStream_t s)
+void issueKernel(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    if (skippedForTest(op))
+        return;
     const Inputs& inputs = in(c);
     inputs.precision == Precision::F32 ? kernelTyped<float>(c, inputs.variant, inputs.n, s)
                                        : kernelTyped<double>(c, inputs.variant, inputs.n, s);
+}
+
+// Every written operand to NaN (all bytes 0xFF: a NaN in float and double).
+void issueClear(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    for (const OperandRegion& r : op.operands)
+        if (r.access == Access::Write)
+            CUDA_CHECK(cudaMemsetAsync(c.buffers[std::size_t(r.slot)], 0xFF, c.schedule.buffers[std::size_t(r.slot)].bytes, s));
 }
 
 }  // namespace
@@ -102,7 +116,8 @@ const gigacheck::cuda::OpTable& cudaOps()
                                       {kReduce, issueReduce},
                                       {kGemm, issueGemm},
                                       {kKernel, issueKernel},
-                                      {kCopyOut, issueCopyOut}}};
+                                      {kCopyOut, issueCopyOut},
+                                      {kClear, issueClear}}};
     return table;
 }
 

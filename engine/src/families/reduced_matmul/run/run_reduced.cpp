@@ -5,6 +5,7 @@
 #include "gigacheck/reduced_matmul.hpp"
 
 #include "core/median.hpp"
+#include "core/memory_check.hpp"
 #include "core/span_metrics.hpp"
 #include "core/timestamp.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
@@ -87,6 +88,20 @@ template <class T> void verify(Record& rec, const std::vector<T>& a, const std::
         }
 }
 
+// Bytes of one run: A, B and C on the host; the schedule's buffers (A, B, C, Ar, Br).
+struct Footprint {
+    double host = 0, buffers = 0;
+};
+Footprint footprintOf(const Config& c)
+{
+    const double full = double(c.n) * double(c.n) * double(elementSize(c.precision));
+    return {2 * full + full / 4, 2 * full + full + full / 4};
+}
+std::string describe(const Config& c)
+{
+    return "reduced matmul N = " + std::to_string(c.n) + " " + std::string(gigacheck::toString(c.precision));
+}
+
 template <class T> void runTyped(Record& rec, Backend& backend)
 {
     const std::int64_t n = rec.config.n;
@@ -106,8 +121,13 @@ template <class T> void runTyped(Record& rec, Backend& backend)
     ExecutionRequest request;
     request.schedule = &schedule;
     request.inputs = &inputs;
+    request.cancel = rec.config.cancel;
     ExecutionResult result = backend.execute(request);
     rec.spans = std::move(result.spans);
+    if (result.cancelled || (rec.config.cancel && rec.config.cancel->load())) {
+        rec.status = "cancelled";  // C is incomplete: nothing to time or check
+        return;
+    }
     rec.metrics = metricsOfSpans(rec.spans);
     rec.metrics.peakBufferBytes = result.peakBufferBytes;
     rec.metrics.usefulFlops = rec.counts.flops;
@@ -141,6 +161,14 @@ void checkConfig(const Config& c, BackendKind backend)
     if (backend == BackendKind::Cpu && !onCpu(c.variant))
         throw InputError("reduced matmul variant '" + std::string(toString(c.variant)) +
                          "' has no CPU implementation (CPU: naive4p, naivep, reduce-blas)");
+    const Footprint f = footprintOf(c);
+    if (backend == BackendKind::Cpu)
+        requireHostMemory(f.host + f.buffers, describe(c),
+                          "A, B and C " + formatBytes(f.host) + ", the CPU backend's A, B, C, Ar and Br " + formatBytes(f.buffers));
+    else
+        requireHostMemory(f.host, describe(c), "A, B and C on the host");
+    if (c.n > 2147483647)  // OpenBLAS and cuBLAS take int extents
+        throw InputError(describe(c) + ": N above 2^31 - 1 does not fit the BLAS libraries' int extents");
 }
 
 Record runReduced(const Config& config)
@@ -163,12 +191,20 @@ Record runReduced(const Config& config)
     } else {
         backend = makeCpuBackend();
     }
+    if (kind == BackendKind::Cuda) {
+        const DeviceInfo d = backend->device();
+        requireDeviceMemory(footprintOf(config).buffers, d.memoryBytes, d.name, describe(config), "A, B, C, Ar and Br");
+    }
     backend->prepare();
     rec.devices = {backend->device()};
     if (config.precision == Precision::F32)
         runTyped<float>(rec, *backend);
     else
         runTyped<double>(rec, *backend);
+    if (rec.status == "cancelled") {
+        rec.error = "cancelled";
+        return rec;
+    }
     rec.verified = rec.wrong == 0;
     rec.status = rec.verified ? "ok" : "failed";
     if (!rec.verified)
