@@ -37,7 +37,7 @@ int transposeCommand(const QStringList& args)
     parser.addOption({QStringLiteral("shape"), QStringLiteral("The input is M x N (row-major); the result N x M."), QStringLiteral("MxN")});
     parser.addOption({QStringLiteral("variant"),
                       QString::fromStdString("Kernel: " + gigacheck::joinedNames<Variant>("|") +
-                                             " (default inplace). CPU: naive, blocked, outofplace, inplace; "
+                                             " (default inplace). CPU: naive, blocked, outofplace, inplace, library; "
                                              "CUDA: naive, coalesced, inplace, padded, library."),
                       QStringLiteral("V"), QStringLiteral("inplace")});
     parser.addOption({QStringLiteral("type"), QStringLiteral("f32 | i32 (default f32)."), QStringLiteral("T"), QStringLiteral("f32")});

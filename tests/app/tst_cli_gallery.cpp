@@ -92,6 +92,35 @@ private slots:
         QCOMPARE(r.exitCode, 2);
     }
 
+    // A size whose matrices do not fit is refused before anything is allocated, with the bytes it
+    // needs: not an overflowed size ("lacks its matrices", "no host matrix") nor std::bad_alloc.
+    void oversizedInputsAreRefusedWithTheirBytes()
+    {
+        for (const char* args : {"reduced --n 4294967296 --variant naivep", "reduced --n 4294967296 --variant reduce-blas --backend cpu",
+                                 "transpose --shape 4294967296x4294967296", "transpose --shape 1000000x1000000 --backend cpu",
+                                 "transpose --shape 1000000x1000000 --variant outofplace --backend cpu"}) {
+            const Result r = gigacheckCli(words(args));
+            QVERIFY2(r.exitCode == 2, args);
+            QVERIFY2(r.err.contains(QStringLiteral(" needs ")) && r.err.contains(QStringLiteral("memory")), qPrintable(r.err));
+            QVERIFY2(r.err.contains(QStringLiteral("choose a smaller size")), qPrintable(r.err));
+            QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+            QVERIFY(!r.err.contains(QStringLiteral("bad_alloc")));
+            QVERIFY(r.out.isEmpty());
+        }
+        // 2^32 x 2^32 float32 is 2^66 bytes: said as such, not wrapped to 0.
+        const Result r = gigacheckCli(words("transpose --shape 4294967296x4294967296 --backend cpu"));
+        QVERIFY2(r.err.contains(QStringLiteral("no machine has that much")), qPrintable(r.err));
+    }
+
+    // --reps 0 is one cold call, and the report says so.
+    void transposeOneColdCall()
+    {
+        const Result r = gigacheckCli(words("transpose --shape 64x64 --variant naive --backend cpu --reps 0"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("one cold call, no warm-up")), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("median of 0")));
+    }
+
     void jsonRecords()
     {
         QTemporaryDir dir;

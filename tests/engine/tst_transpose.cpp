@@ -12,6 +12,8 @@
 
 #include <QtTest>
 
+#include <atomic>
+
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -462,6 +464,53 @@ private slots:
         checkConfig(c, BackendKind::Cuda);  // accepted
         QVERIFY(variantFromString("outofplace") == Variant::OutOfPlace);
         QVERIFY_THROWS_EXCEPTION(InputError, variantFromString("diagonal"));
+        c.type = ElementType::I32;
+        QVERIFY_THROWS_EXCEPTION(InputError, checkConfig(c, BackendKind::Cpu));  // somatcopy: float32 only
+    }
+
+    // The CPU library reference (OpenBLAS somatcopy) on square, odd and rectangular shapes.
+    void cpuLibraryVerifies()
+    {
+        for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{64, 64}, {129, 129}, {100, 37}, {1, 17}, {48, 16}}) {
+            Config c;
+            c.m = m;
+            c.n = n;
+            c.variant = Variant::Library;
+            c.backend = BackendKind::Cpu;
+            c.reps = 1;
+            const Record r = runTranspose(c);
+            QVERIFY2(r.verified, qPrintable(QStringLiteral("library %1x%2: %3 misplaced").arg(m).arg(n).arg(r.mismatches)));
+        }
+    }
+
+    // A shape whose matrices cannot fit is refused with the bytes it needs (2^32 x 2^32: 2^66
+    // bytes, not an overflowed size of 0).
+    void oversizedRefused()
+    {
+        Config c;
+        c.m = c.n = std::int64_t(1) << 32;
+        for (BackendKind b : {BackendKind::Cpu, BackendKind::Cuda})
+            try {
+                checkConfig(c, b);
+                QFAIL("2^32 x 2^32 accepted");
+            } catch (const InputError& e) {
+                const QString what = QString::fromUtf8(e.what());
+                QVERIFY2(what.contains(QStringLiteral("needs")) && what.contains(QStringLiteral("no machine has")), e.what());
+            }
+    }
+
+    // A run cancelled before it starts stops between ops and says so.
+    void cancellation()
+    {
+        Config c;
+        c.m = c.n = 64;
+        c.variant = Variant::Naive;
+        c.backend = BackendKind::Cpu;
+        std::atomic<bool> stop{true};
+        c.cancel = &stop;
+        const Record r = runTranspose(c);
+        QCOMPARE(r.status, std::string("cancelled"));
+        QVERIFY(!r.verified);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/types.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -61,10 +62,15 @@ struct Config {
     int device = -1;  // CUDA ordinal; -1 the first
     int reps = 3;     // timed repetitions after one warm-up (the median is reported); 0: one call, no warm-up
     std::uint64_t seed = 42;
+    // Set from another thread to stop the run between transposes; a cancelled run returns status
+    // "cancelled", unverified.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // Throws InputError with a clear message for a variant the backend lacks, a square-only variant
-// on a rectangular shape, library with int32, or a non-positive shape.
+// on a rectangular shape, library with int32, a non-positive shape, or a shape whose matrices do
+// not fit the host memory (the matrix, its copy for the check and on the CPU the backend's
+// buffers; the bytes needed and available in the message).
 void checkConfig(const Config&, BackendKind resolved);
 // Auto: CUDA when the variant has a CUDA kernel and a device exists, else the CPU.
 BackendKind resolveBackend(const Config&);
@@ -78,7 +84,7 @@ struct Record : RecordEnvelope {
     double backMs = 0;        // in place, rectangular: median of the timed n x m calls between them (back)
     double h2dMs = 0, d2hMs = 0;  // the copies of the matrix in and out (spans)
     double gbps = 0;          // (bytesRead + bytesWritten) / kernel time
-    double copyGbps = 0;      // CUDA: a device-to-device copy of the same bytes, same process
+    double copyGbps = 0;      // CUDA: the best device-to-device copy of the same bytes, same process, before and after the kernels
     double peakGbps = 0;      // CUDA: datasheet peak from the memory clock and bus width
     Counts counts;
     bool verified = false;

@@ -198,7 +198,7 @@ Counts countsOf(Variant v, std::int64_t m, std::int64_t n, ElementType type)
         break;
     case Variant::Blocked:
     case Variant::OutOfPlace:
-    case Variant::Library:  // cuBLAS: its kernels are not ours to count
+    case Variant::Library:  // OpenBLAS / cuBLAS: their kernels are not ours to count
         break;
     }
     return c;

@@ -15,7 +15,7 @@ constexpr std::array<EnumName<Variant>, 7> kVariants{{
     {Variant::Coalesced, "coalesced", "Coalesced in place (GPU)", "Square, in place: seed Algorithm 3, 8 x 32 threads, 32 x 32 tiles"},
     {Variant::InPlace, "inplace", "In place, any shape", "Any m x n, no second matrix: square 64 x 64 tile pairs (16-byte); rectangular the C2R decomposition (3 passes)"},
     {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place: 64 x 64 tiles, 16-byte loads and streaming stores, 64 x 65 shared tile"},
-    {Variant::Library, "library", "cuBLAS geam (GPU)", "The library reference, out of place, float32"},
+    {Variant::Library, "library", "Library (OpenBLAS / cuBLAS)", "The library reference, out of place, float32: OpenBLAS somatcopy on the CPU, cuBLAS geam on the GPU"},
 }};
 constexpr std::array<EnumName<ElementType>, 2> kTypes{{
     {ElementType::F32, "f32", "float32"},
@@ -42,7 +42,10 @@ Variant variantFromString(std::string_view s) { return valueOfName<Variant>(s); 
 ElementType elementTypeFromString(std::string_view s) { return valueOfName<ElementType>(s); }
 std::size_t elementBytes(ElementType) { return 4; }
 
-bool onCpu(Variant v) { return v == Variant::Naive || v == Variant::Blocked || v == Variant::OutOfPlace || v == Variant::InPlace; }
+bool onCpu(Variant v)
+{
+    return v == Variant::Naive || v == Variant::Blocked || v == Variant::OutOfPlace || v == Variant::InPlace || v == Variant::Library;
+}
 bool onCuda(Variant v)
 {
     return v == Variant::Naive || v == Variant::Coalesced || v == Variant::InPlace || v == Variant::Padded || v == Variant::Library;

@@ -31,7 +31,8 @@ CacheMisses simulateCacheMisses(const std::string& cli, Variant v, std::int64_t 
         return r;
     }
     const std::string out = "/tmp/gigacheck-callgrind-" + std::to_string(::getpid()) + ".out";
-    const std::string command = "valgrind --tool=callgrind --cache-sim=yes '--toggle-collect=" + kernelFunction(v) +
+    const std::string command = "valgrind --tool=callgrind --cache-sim=yes " + std::string(kSimulatedCacheOptions) +
+                                " '--toggle-collect=" + kernelFunction(v) +
                                 "' --callgrind-out-file=" + out + " '" + cli + "' transpose --shape " + std::to_string(n) + "x" +
                                 std::to_string(n) + " --variant " + std::string(toString(v)) + " --type " +
                                 std::string(toString(type)) + " --backend cpu --reps 0 > /dev/null 2>&1";

@@ -1,9 +1,13 @@
 // The transpose family's CPU implementations: the copies are memcpy between the host matrix and
-// the buffer pool's memory; the kernel is the variant's CPU loop nest (cpu/kernels.hpp).
+// the buffer pool's memory; the kernel is the variant's CPU loop nest (cpu/kernels.hpp), or
+// OpenBLAS's somatcopy for `library`.
 #include "families/transpose/cpu/kernels.hpp"
 #include "families/transpose/ops.hpp"
 
+#include <cblas.h>
+
 #include <cstring>
+#include <type_traits>
 
 namespace gigacheck::transpose {
 
@@ -37,6 +41,13 @@ template <class T> void transposeTyped(Variant v, gigacheck::cpu::OpContext& c, 
         break;
     case Variant::OutOfPlace:
         cpu::outOfPlace(x, static_cast<T*>(c.buffers[std::size_t(op.operands[1].slot)]), op.rows, op.cols);
+        break;
+    case Variant::Library:  // the CPU library reference: OpenBLAS's out-of-place transposing copy (float32)
+        if constexpr (std::is_same_v<T, float>)
+            cblas_somatcopy(CblasRowMajor, CblasTrans, blasint(op.rows), blasint(op.cols), 1.0f, x, blasint(op.cols),
+                            static_cast<float*>(c.buffers[std::size_t(op.operands[1].slot)]), blasint(op.rows));
+        else
+            throw BackendError("library (OpenBLAS somatcopy) transposes float32 only");
         break;
     default: throw BackendError(std::string("transpose variant '") + std::string(toString(v)) + "' has no CPU implementation");
     }

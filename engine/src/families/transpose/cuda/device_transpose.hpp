@@ -11,7 +11,9 @@ namespace gigacheck::transpose::device {
 bool available(std::string* why);
 
 // A cudaMemcpy device-to-device of `bytes` on CUDA device `device` (-1: the first), GB/s of bytes
-// read + written, median of reps after a warm-up.
+// read + written: the best (highest rate) of reps copies between the same two buffers, after two
+// warm-up copies. The best, not the median: the copy is the yardstick, and a median of a few
+// copies swung by 10 % between processes (3750 against 4150 GB/s on an H200).
 double deviceCopyGbps(std::size_t bytes, int reps, int device);
 // 2 x memory clock x bus width of the device, GB/s (0 when the driver does not say).
 double datasheetPeakGbps(int device);

@@ -29,6 +29,8 @@ std::string report(const Record& r)
              " timed after a warm-up, from the executor's spans)\n";
         s += "back        " + format("%.4f ms", r.backMs) + " (median of the " + std::to_string(r.config.n) + "x" +
              std::to_string(r.config.m) + " transposes back between them)\n";
+    } else if (r.config.reps == 0) {
+        s += "time        " + format("%.4f ms", r.kernelMs) + " (one cold call, no warm-up, from the executor's span)\n";
     } else {
         s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
              " transposes after a warm-up, from the executor's spans)\n";
@@ -39,7 +41,8 @@ std::string report(const Record& r)
     if (gpu) {
         if (r.copyGbps > 0)
             s += "            " + format("%.1f%%", 100 * r.gbps / r.copyGbps) + " of a device copy of the same bytes (" +
-                 format("%.1f GB/s", r.copyGbps) + ", this process)\n";
+                 format("%.1f GB/s", r.copyGbps) +
+                 ": cudaMemcpy D2D, the best of 10 after 2 warm-ups, timed before and after the kernels, this process)\n";
         if (r.peakGbps > 0)
             s += "            " + format("%.1f%%", 100 * r.gbps / r.peakGbps) + " of the datasheet peak (" +
                  format("%.0f GB/s", r.peakGbps) + ", memory clock x bus width)\n";

@@ -4,6 +4,7 @@
 #include "gigacheck/transpose.hpp"
 
 #include "core/median.hpp"
+#include "core/memory_check.hpp"
 #include "core/span_metrics.hpp"
 #include "core/timestamp.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
@@ -30,6 +31,16 @@ std::unique_ptr<Backend> backendFor(const Config& config, BackendKind kind)
     return b;
 }
 
+// Copies timed for the 100 % line: the best of these after a warm-up, before and after the kernels.
+constexpr int kCopyReps = 10;
+
+std::string describe(const Config& c)
+{
+    return "transpose " + std::to_string(c.m) + "x" + std::to_string(c.n) + " " + std::string(toString(c.type));
+}
+// One matrix's bytes, in double: a side of 2^32 must give its byte count, not an overflow.
+double matrixBytes(const Config& c) { return double(c.m) * double(c.n) * double(elementBytes(c.type)); }
+
 }  // namespace
 
 BackendKind resolveBackend(const Config& c)
@@ -49,14 +60,23 @@ void checkConfig(const Config& c, BackendKind backend)
         throw InputError("transpose: the shape must be positive, got " + std::to_string(c.m) + "x" + std::to_string(c.n));
     const std::string name(toString(c.variant));
     if (backend == BackendKind::Cpu && !onCpu(c.variant))
-        throw InputError("transpose variant '" + name + "' has no CPU implementation (CPU: naive, blocked, outofplace, inplace)");
+        throw InputError("transpose variant '" + name + "' has no CPU implementation (CPU: naive, blocked, outofplace, inplace, library)");
     if (backend == BackendKind::Cuda && !onCuda(c.variant))
         throw InputError("transpose variant '" + name + "' has no CUDA kernel (CUDA: naive, coalesced, inplace, padded, library)");
     if (squareOnly(c.variant) && c.m != c.n)
         throw InputError("transpose variant '" + name + "' needs a square matrix (got " + std::to_string(c.m) + "x" +
                          std::to_string(c.n) + "); inplace takes any m x n");
     if (c.variant == Variant::Library && c.type != ElementType::F32)
-        throw InputError("transpose variant 'library' (cuBLAS geam) takes float32 only (--type f32)");
+        throw InputError("transpose variant 'library' (OpenBLAS somatcopy / cuBLAS geam) takes float32 only (--type f32)");
+    // The host holds the matrix and its original for the check (32-bit values); the CPU backend's
+    // buffers are host memory too (X, and Y out of place).
+    const double matrix = matrixBytes(c), buffers = matrix * (inPlace(c.variant) ? 1 : 2);
+    if (backend == BackendKind::Cpu)
+        requireHostMemory(2 * matrix + buffers, describe(c),
+                          "the matrix and its original for the check " + formatBytes(2 * matrix) + ", the CPU backend's " +
+                              (inPlace(c.variant) ? "X " : "X and Y ") + formatBytes(buffers));
+    else
+        requireHostMemory(2 * matrix, describe(c), "the matrix and its original for the check");
     if (backend == BackendKind::Cuda && (c.m > 2147483647 || c.n > 2147483647))
         throw InputError("transpose: a side above 2^31 - 1 does not fit the kernels' grids");
 }
@@ -74,12 +94,23 @@ Record runTranspose(const Config& config)
     rec.counts = countsOf(config.variant, config.m, config.n, config.type);
     const std::int64_t m = config.m, n = config.n;
 
+    std::unique_ptr<Backend> backend = backendFor(config, kind);
+    const std::size_t bytes = std::size_t(m * n) * elementBytes(config.type);
+    if (kind == BackendKind::Cuda) {  // X (and Y out of place), or the two buffers of the device copy
+        const DeviceInfo d = backend->device();
+        requireDeviceMemory(matrixBytes(config) * 2, d.memoryBytes, d.name, describe(config),
+                            inPlace(config.variant) ? "X, and the device copy's two buffers" : "X and Y");
+    }
+
     std::vector<std::uint32_t> data(std::size_t(m * n));
     fillDistinct(data, config.seed);
     const std::vector<std::uint32_t> original = data;
 
-    std::unique_ptr<Backend> backend = backendFor(config, kind);
     backend->prepare();
+    // The 100 % line: the best device copy of the same bytes, measured before the kernels and again
+    // after them (one process can run its copies at two speeds: 3750 against 4150 GB/s on an H200).
+    if (kind == BackendKind::Cuda)
+        rec.copyGbps = device::deviceCopyGbps(bytes, kCopyReps, config.device);
     const Schedule schedule = buildSchedule(config.variant, config.type, m, n, 1 + std::max(config.reps, 0));
     Inputs inputs;
     inputs.variant = config.variant;
@@ -90,7 +121,15 @@ Record runTranspose(const Config& config)
     ExecutionRequest request;
     request.schedule = &schedule;
     request.inputs = &inputs;
+    request.cancel = config.cancel;
     ExecutionResult result = backend->execute(request);
+    if (result.cancelled) {
+        rec.devices = {backend->device()};
+        rec.spans = std::move(result.spans);
+        rec.status = "cancelled";
+        rec.error = "cancelled";
+        return rec;
+    }
 
     rec.devices = {backend->device()};
     rec.spans = std::move(result.spans);
@@ -113,8 +152,7 @@ Record runTranspose(const Config& config)
     rec.kernelMs = median(timed.empty() ? once : timed);
     rec.backMs = back.empty() ? 0 : median(back);
     if (kind == BackendKind::Cuda) {
-        const std::size_t bytes = std::size_t(m * n) * elementBytes(config.type);
-        rec.copyGbps = device::deviceCopyGbps(bytes, std::max(config.reps, 1), config.device);
+        rec.copyGbps = std::max(rec.copyGbps, device::deviceCopyGbps(bytes, kCopyReps, config.device));
         rec.peakGbps = device::datasheetPeakGbps(config.device);
     }
     rec.mismatches = countMisplaced(original, data, m, n);
