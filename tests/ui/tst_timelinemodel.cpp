@@ -179,6 +179,27 @@ private slots:
         QCOMPARE(model.runCount(), 0);
     }
 
+    void busyShareIsTheRunTimeALaneWorked()
+    {
+        // 10 s run: H2D s0 busy 0.2 s, H2D s1 busy 0.4 s, compute busy 9 s; D2H s0 is an empty lane.
+        TimelineModel m;
+        const int run = m.addRun("s2");
+        std::vector<Span> spans{span(Queue::Compute, 0, OpKind::Product, 0.0, 9.0),
+                                span(Queue::Compute, 0, OpKind::Verify, 9.5, 10.0)};
+        spans.back().end = 9.5;  // a zero-length check
+        for (int i = 0; i < 20; ++i)
+            spans.push_back(span(Queue::H2D, 0, OpKind::CopyH2D, 0.5 * i, 0.5 * i + 0.01));
+        for (int i = 0; i < 20; ++i)
+            spans.push_back(span(Queue::H2D, 1, OpKind::CopyH2D, 0.5 * i, 0.5 * i + 0.02));
+        spans.push_back(span(Queue::H2D, 1, OpKind::CopyH2D, 9.99, 10.0));
+        m.addSpans(run, spans);
+        QCOMPARE(m.runEnds(run).end, 10.0);
+        // (0.2 / 10 + 0.41 / 10) / 2 lanes
+        QVERIFY(std::abs(m.busyShare(run, Queue::H2D) - 0.0305) < 1e-12);
+        QVERIFY(std::abs(m.busyShare(run, Queue::Compute) - 0.9) < 1e-12);
+        QCOMPARE(m.busyShare(run, Queue::D2H), 0.0);
+    }
+
     void predictedSpansAreLanesOfTheirOwn()
     {
         TimelineModel model;

@@ -5,6 +5,10 @@
 #include <views/timelineplottable.hpp>
 #include <views/timelineview.hpp>
 
+#include <session/labsession.hpp>
+
+#include <QLabel>
+
 #include <qcustomplot.h>
 
 using namespace gigacheck;
@@ -150,6 +154,28 @@ private slots:
         view.setRunSpans(record);
         QCOMPARE(view.model().spanCount(0), std::size_t(30));
         QCOMPARE(view.model().spanCount(1), std::size_t(24));
+    }
+
+    void cpuNoteQuotesTheBusySharesItShows()
+    {
+        // The note under a CPU run says how busy the load lanes were (issue 12: it spoke of "thin
+        // red slivers" under a lane drawn solid red).
+        LabSession session;
+        TimelineView view;
+        view.subscribe(&session);
+        RunRecord r;  // blocked GEMM on the CPU
+        const QVector<Span> spans = syntheticRun(40);
+        r.spans.assign(spans.begin(), spans.end());
+        session.openRecord(r);
+        auto* note = view.findChild<QLabel*>(QStringLiteral("timelineCpuNote"));
+        QVERIFY(note && !note->isHidden());
+        // Per stream, every other 1.6-ms step: 0.4 ms of loads (12.5 %), 1.2 ms of compute (37.5 %).
+        QVERIFY(std::abs(view.model().busyShare(0, Queue::H2D) - 0.125) < 1e-3);
+        const QString loads = QStringLiteral("busy %1 %").arg(std::lround(100 * view.model().busyShare(0, Queue::H2D)));
+        QVERIFY2(note->text().contains(loads), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("compute lanes 38 %")), qPrintable(note->text()));
+        QVERIFY(note->text().contains(QStringLiteral("pale")));
+        QVERIFY(!note->text().contains(QStringLiteral("slivers")));
     }
 };
 

@@ -118,6 +118,25 @@ void TimelineModel::addSpans(int run, const Span* spans, std::size_t count)
     spanCount_ += count;
 }
 
+double TimelineModel::busyShare(int run, Queue queue) const
+{
+    const RunEnds& e = runEnds(run);
+    if (!e.hasSpan || e.end <= e.start)
+        return 0;
+    double sum = 0;
+    int lanes = 0;
+    for (const TimelineLane& l : lanes_) {
+        if (l.run != run || l.queue != queue || l.spans.empty())
+            continue;
+        double busy = 0;
+        for (const Span& s : l.spans)
+            busy += s.end - s.start;
+        sum += std::min(busy / (e.end - e.start), 1.0);
+        ++lanes;
+    }
+    return lanes > 0 ? sum / lanes : 0;
+}
+
 int TimelineModel::addPredictedRun(int measuredRun, const std::vector<Span>& spans)
 {
     for (int r = 0; r < runCount(); ++r)

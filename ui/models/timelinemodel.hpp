@@ -61,6 +61,10 @@ public:
     std::size_t spanCount(int run) const;
     double endTime() const { return endTime_; }
     const RunEnds& runEnds(int run) const { return ends_[std::size_t(run)]; }
+    // The share of the run's time (first span's start to last span's end) that its lanes of queue
+    // were busy, averaged over those lanes that hold spans; 0 when none does. The note under the
+    // timeline quotes it (why a CPU run's load lanes are drawn pale).
+    double busyShare(int run, Queue queue) const;
 
     // Index range [first, last) of the spans of lane that may overlap [t0, t1].
     std::pair<std::size_t, std::size_t> visibleRange(int lane, double t0, double t1) const;

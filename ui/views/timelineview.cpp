@@ -65,11 +65,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     legend_->setWordWrap(true);
     updateLegend(0);
 
-    cpuNote_ = new QLabel(QStringLiteral("<i>CPU backend: a load is a memory copy of about a millisecond beside products of "
-                                         "tens to hundreds, so the overlap of S2–S4 shows as thin red slivers beside the "
-                                         "blue products; zoom in (wheel) on a product's start to see the next block load "
-                                         "while it computes. On a GPU the copies cross PCIe and take a visible share.</i>"),
-                          this);
+    cpuNote_ = new QLabel(this);  // its text quotes the shown run: updateCpuNote
     cpuNote_->setObjectName(QStringLiteral("timelineCpuNote"));
     cpuNote_->setWordWrap(true);
     cpuNote_->setVisible(false);
@@ -137,11 +133,13 @@ void TimelineView::subscribe(LabSession* session)
             model_.setRunLabel(currentRun_, label(*r).toStdString());  // what ran: auto's choice
             updateLanes();
         }
-        // Why S2-S4 seem not to overlap on the CPU: its "loads" are memory copies of about a
-        // millisecond beside products of tens or hundreds; zoomed in they sit beside the products.
-        // (A note about the strategies: blocked GEMM's records only.)
-        cpuNote_->setVisible(r->devices.front().backend == BackendKind::Cpu && r->family == RunRecord().family);
         setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+        // Why S2-S4 seem not to overlap on the CPU (a note about the strategies: blocked GEMM's
+        // records only).
+        const bool cpuBlocked = r->devices.front().backend == BackendKind::Cpu && r->family == RunRecord().family;
+        cpuNote_->setVisible(cpuBlocked);
+        if (cpuBlocked)
+            updateCpuNote();
         shownRecord_ = r;
         if (predicted_->isChecked())
             showPrediction(*r);
@@ -168,6 +166,24 @@ void TimelineView::subscribe(LabSession* session)
     };
     connect(session, &LabSession::baselineAdded, this, showWithCurrent);
     connect(session, &LabSession::baselineRemoved, this, showWithCurrent);
+}
+
+void TimelineView::updateCpuNote()
+{
+    // The CPU's "loads" are memory copies far shorter than a product, so the load lanes are busy a
+    // few per cent of the run and drawn pale (each column as opaque as it is busy); zoomed in, the
+    // next load sits beside the running product.
+    const auto percent = [](double share) {
+        return share < 0.1 ? QString::number(100 * share, 'f', 1) : QString::number(std::lround(100 * share));
+    };
+    cpuNote_->setText(QStringLiteral("<i>CPU backend: a block load is a memory copy far shorter than a product; in this "
+                                     "run the load (H2D) lanes were busy %1 % of the time, the compute lanes %2 %, so "
+                                     "the loads show only as a pale red tint (a lane is drawn as strong as it is busy). "
+                                     "S2–S4's overlap is there but too short to see whole: zoom in (wheel) on a "
+                                     "product's start to see the next block load while it computes. On a GPU the "
+                                     "copies cross PCIe and take a visible share.</i>")
+                          .arg(percent(model_.busyShare(currentRun_, Queue::H2D)),
+                               percent(model_.busyShare(currentRun_, Queue::Compute))));
 }
 
 void TimelineView::showComparisons(const RecordPtr& fromFile, const RecordPtr& previous)
@@ -373,6 +389,7 @@ void TimelineView::updateLegend(std::uint32_t roles)
     for (const auto& [color, label] : legendEntriesOf(roles))
         legend << QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label);
     legend << QStringLiteral("<span style='color:gray'>┆▒┆</span> fill / drain: no product running");
+    legend << QStringLiteral("<span style='color:#f3c9c9'>■</span> pale: partly idle");
     legend_->setText(legend.join(QStringLiteral("&nbsp;&nbsp;")) +
                      QStringLiteral("&nbsp;&nbsp;&nbsp;<i>wheel: zoom, drag: pan, double-click: whole run</i>"));
 }

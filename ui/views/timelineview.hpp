@@ -55,6 +55,8 @@ private:
     // Over a run's fill or drain band (no span there): what it is and how long.
     QString endsTooltip(const RunEnds& e, double t) const;
     QString tooltipText(const Span* s) const;
+    // The CPU note with the shown run's busy shares of its load and compute lanes.
+    void updateCpuNote();
     void updateLanes();
     void scheduleReplot();
     static std::uint32_t rolesOf(const Span* spans, std::size_t count);
