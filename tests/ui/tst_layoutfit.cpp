@@ -134,9 +134,10 @@ private slots:
     void aLayoutFromALargerScreenIsAdapted()
     {
         QByteArray geometry, state;
+        const QSize largeAvailable(1920, 1080 - kDesktopChrome);
         {
             MainWindow large;
-            showAt(large, QRect(0, 0, 1920, 1080 - kDesktopChrome));
+            showAt(large, QRect(QPoint(0, 0), largeAvailable));
             // The user widened both sides on the large screen.
             QList<QDockWidget*> docks{large.findChild<QDockWidget*>(QStringLiteral("dockSetup")),
                                       large.findChild<QDockWidget*>(QStringLiteral("dockStrategy"))};
@@ -147,15 +148,45 @@ private slots:
         }
         MainWindow small;
         const QRect available(0, 0, 1366, 768 - kDesktopChrome);
-        QVERIFY(restoreWindowLayout(&small, geometry, state, available));
+        QVERIFY(restoreWindowLayout(&small, geometry, state, largeAvailable, available));
         small.show();
         QVERIFY(QTest::qWaitForWindowExposed(&small));
         QTRY_VERIFY(small.centralWidget()->width() >= small.width() * 2 / 5);
-        QVERIFY(small.width() <= available.width());
-        QVERIFY(small.height() <= available.height());
+        QVERIFY(available.contains(small.frameGeometry()));
+        // Not squeezed into a corner (Qt's restoreGeometry alone leaves 2/3 of the screen).
+        const QRect covered = small.frameGeometry() & available;
+        QVERIFY2(qint64(covered.width()) * covered.height() >= qint64(available.width()) * available.height() * 9 / 10,
+                 qPrintable(QStringLiteral("%1×%2 at %3,%4").arg(covered.width()).arg(covered.height()).arg(covered.x()).arg(covered.y())));
         const QString hidden = firstHiddenInput(small);
         QVERIFY2(hidden.isEmpty(), qPrintable(hidden));
         QVERIFY(small.centralWidget()->width() >= small.width() * 2 / 5);
+        // The docks are still where the user put them.
+        QCOMPARE(small.dockWidgetArea(small.findChild<QDockWidget*>(QStringLiteral("dockSetup"))), Qt::LeftDockWidgetArea);
+        QCOMPARE(small.dockWidgetArea(small.findChild<QDockWidget*>(QStringLiteral("dockStrategy"))), Qt::RightDockWidgetArea);
+    }
+
+    // A relaunch on the same screen: the whole frame, status bar included, is on screen, even where
+    // Qt's restoreGeometry shifts a window that filled the screen down by a guessed title bar.
+    void aLayoutFromTheSameScreenStaysOnIt()
+    {
+        const QRect available(0, 0, 1366, 768 - kDesktopChrome);
+        QByteArray geometry, state;
+        {
+            MainWindow first;
+            showAt(first, available);
+            geometry = first.saveGeometry();
+            state = first.saveState();
+        }
+        MainWindow again;
+        QVERIFY(restoreWindowLayout(&again, geometry, state, available.size(), available));
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCoreApplication::processEvents();
+        QVERIFY2(available.contains(again.frameGeometry()),
+                 qPrintable(QStringLiteral("%1×%2 at %3,%4").arg(again.frameGeometry().width()).arg(again.frameGeometry().height())
+                                .arg(again.frameGeometry().x()).arg(again.frameGeometry().y())));
+        const QRect covered = again.frameGeometry() & available;  // and not squeezed
+        QVERIFY(qint64(covered.width()) * covered.height() >= qint64(available.width()) * available.height() * 9 / 10);
     }
 
     void presentationModeEnlargesEverythingAndStillFits()

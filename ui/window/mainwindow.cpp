@@ -436,6 +436,8 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    // The screen it was saved on: a layout restored on another one is adapted to it.
+    settings.setValue(QStringLiteral("window/availableSize"), screen()->availableGeometry().size());
     settings.setValue(QStringLiteral("window/state"), stateBeforeStrassen_.isEmpty() ? saveState() : stateBeforeStrassen_);
     RunConfig c;
     if (currentConfig(&c, nullptr)) {
@@ -450,7 +452,8 @@ void MainWindow::restoreSettings()
     QSettings settings;
     const QRect available = screen()->availableGeometry();
     if (!restoreWindowLayout(this, settings.value(QStringLiteral("window/geometry")).toByteArray(),
-                             settings.value(QStringLiteral("window/state")).toByteArray(), available))
+                             settings.value(QStringLiteral("window/state")).toByteArray(),
+                             settings.value(QStringLiteral("window/availableSize")).toSize(), available))
         applyFirstLaunchLayout(this, available);
     const QString last = settings.value(QStringLiteral("lastConfig")).toString();
     if (!last.isEmpty()) {

@@ -90,31 +90,64 @@ void updateDockMinimums(QMainWindow* window)
     }
 }
 
-void applyFirstLaunchLayout(QMainWindow* window, const QRect& available)
+namespace {
+
+// The window's size on first launch: the available area, up to 1920×1080, centred.
+void sizeForScreen(QMainWindow* window, const QRect& available)
 {
-    updateDockMinimums(window);
     const QSize size(std::min(available.width(), kMaxFirstWidth), std::min(available.height(), kMaxFirstHeight));
     window->resize(size);
     window->move(available.topLeft() + QPoint((available.width() - size.width()) / 2, (available.height() - size.height()) / 2));
-    const int share = int(size.width() * kDockShare);
+}
+
+}  // namespace
+
+void applyFirstLaunchLayout(QMainWindow* window, const QRect& available)
+{
+    updateDockMinimums(window);
+    sizeForScreen(window, available);
+    const int share = int(window->width() * kDockShare);
     sizeSides(window, [share](int minimum) { return std::max(minimum, std::min(share, minimum * 3 / 2)); });
 }
 
-bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QRect& available)
+void fitIntoScreen(QMainWindow* window, const QRect& available)
+{
+    if (window->isMaximized() || window->isFullScreen() || available.isEmpty())
+        return;
+    // The frame (title bar and borders, known once a window manager framed the window) counts too.
+    const QSize frameExtra = window->frameGeometry().size() - window->size();
+    const QSize largest = available.size() - frameExtra;
+    if (window->width() > largest.width() || window->height() > largest.height())
+        window->resize(window->size().boundedTo(largest));
+    const QRect frame = window->frameGeometry();
+    const QPoint topLeft(std::clamp(frame.x(), available.left(), std::max(available.left(), available.right() + 1 - frame.width())),
+                         std::clamp(frame.y(), available.top(), std::max(available.top(), available.bottom() + 1 - frame.height())));
+    if (topLeft != frame.topLeft())
+        window->move(topLeft);
+}
+
+bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QSize& savedAvailable,
+                         const QRect& available)
 {
     if (geometry.isEmpty() || state.isEmpty())
         return false;
     window->restoreGeometry(geometry);
     window->restoreState(state);
     updateDockMinimums(window);
-    // Saved on a larger screen: bring the window inside this one.
-    if (!window->isMaximized() && !window->isFullScreen() &&
-        (window->width() > available.width() || window->height() > available.height() || !available.intersects(window->geometry()))) {
-        window->resize(std::min(window->width(), available.width()), std::min(window->height(), available.height()));
-        window->move(available.topLeft());
+    if (savedAvailable != available.size()) {
+        // Saved on another screen (or by a version that did not say which): Qt's restoreGeometry
+        // squeezes a larger window to 2/3 of this screen, so size it as a first launch here would,
+        // keeping where the docks are. A maximised window stays maximised.
+        if (!window->isMaximized() && !window->isFullScreen())
+            sizeForScreen(window, available);
     }
-    // Dock widths are known once the window is laid out at its new size.
-    QTimer::singleShot(0, window, [window] { balanceDocks(window); });
+    // Even on the same screen Qt may shift the frame (by a guessed title bar): keep all of it on screen.
+    fitIntoScreen(window, available);
+    // Dock widths are known once the window is laid out at its new size; the frame once it is shown.
+    QTimer::singleShot(0, window, [window, available] {
+        fitIntoScreen(window, available);
+        balanceDocks(window);
+    });
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QRect>
+#include <QSize>
 
 class QDockWidget;
 class QMainWindow;
@@ -26,10 +27,16 @@ void updateDockMinimums(QMainWindow* window);
 // the docks get the width their panels need, the views the rest.
 void applyFirstLaunchLayout(QMainWindow* window, const QRect& available);
 
-// Restores a saved geometry and dock state, then adapts them to the screen the window is on now
-// (smaller window, dock widths no wider than the panels need when room is short). False when
-// nothing was saved.
-bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QRect& available);
+// Restores a saved geometry and dock state, then adapts them to the screen the window is on now:
+// saved on a screen whose available area (savedAvailable, saved beside the layout) differs from
+// this one, the window is sized as on a first launch here, the docks stay where they were (no
+// wider than the panels need when room is short). The frame always ends inside `available`.
+// False when nothing was saved.
+bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QSize& savedAvailable,
+                         const QRect& available);
+
+// Not maximised: the window, frame included, made no larger than `available` and moved inside it.
+void fitIntoScreen(QMainWindow* window, const QRect& available);
 
 // After the window size changed: docks wider than their share give the views room again.
 void balanceDocks(QMainWindow* window);
