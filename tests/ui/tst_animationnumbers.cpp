@@ -7,6 +7,8 @@
 
 #include <gigacheck/run.hpp>
 
+#include <cmath>
+
 using namespace gigacheck;
 using namespace gigacheck::ui;
 
@@ -35,12 +37,46 @@ private slots:
 
         const QString correct = steps[3].explanation;
         const Correction& fix = res.corrections[0];
-        QVERIFY2(correct.contains(QStringLiteral("C[5, 7] = %1").arg(fix.before, 0, 'g', 6)), qPrintable(correct));
-        QVERIFY(correct.contains(QStringLiteral("<b>%1</b>").arg(fix.after, 0, 'g', 6)));
+        const CorrectionNumbers shown = correctionNumbers(fix.before, fix.after);
+        QVERIFY2(correct.contains(QStringLiteral("C[5, 7] = %1 − (%2) = <b>%3</b>").arg(shown.before, shown.error, shown.after)),
+                 qPrintable(correct));
+        QVERIFY(qAbs(shown.before.toDouble() - fix.before) <= 1e-5 * qMax(1.0, qAbs(fix.before)));
+        QVERIFY(qAbs(shown.after.toDouble() - fix.after) <= 1e-5 * qMax(1.0, qAbs(fix.before)));
 
         for (const AnimationStep& s : steps)
             QVERIFY2(!s.explanation.contains(QStringLiteral("§")) && !s.explanation.contains(QStringLiteral("seed")),
                      qPrintable(s.explanation));
+    }
+
+    // The shown numbers add up: before − (error) = after, digit for digit, at one precision.
+    void theCorrectionsNumbersAddUp_data()
+    {
+        QTest::addColumn<double>("before");
+        QTest::addColumn<double>("after");
+        QTest::newRow("audit: each at 'g' 6 gave 5.05443 for 5.06") << -1858.4912345 << 5.0544321;
+        QTest::newRow("small") << 0.123456789 << 0.120000123;
+        QTest::newRow("large") << 987654321.987 << 12.5;
+        QTest::newRow("negative result") << 3.25 << -7.0000049;
+        QTest::newRow("huge") << 3.5e20 << 1.0;
+    }
+
+    void theCorrectionsNumbersAddUp()
+    {
+        QFETCH(double, before);
+        QFETCH(double, after);
+        const CorrectionNumbers shown = correctionNumbers(before, after);
+        const auto decimals = [](const QString& s) { return s.contains(QLatin1Char('.')) ? s.size() - s.indexOf(QLatin1Char('.')) - 1 : 0; };
+        QVERIFY2(decimals(shown.before) == decimals(shown.error) && decimals(shown.error) == decimals(shown.after),
+                 qPrintable(shown.before + QLatin1Char(' ') + shown.error + QLatin1Char(' ') + shown.after));
+        if (shown.before.contains(QLatin1Char('e')))
+            return;  // scientific: same precision, no exact decimal sum to check
+        // Exact in integer units of the last decimal.
+        const double unit = std::pow(10.0, decimals(shown.before));
+        const qint64 b = qRound64(shown.before.toDouble() * unit), e = qRound64(shown.error.toDouble() * unit),
+                     a = qRound64(shown.after.toDouble() * unit);
+        QVERIFY2(b - e == a, qPrintable(shown.before + QStringLiteral(" − (") + shown.error + QStringLiteral(") = ") + shown.after));
+        QVERIFY(qAbs(shown.before.toDouble() - before) <= 0.5 / unit * 1.0001);
+        QVERIFY(qAbs(shown.after.toDouble() - after) <= 0.5 / unit * 1.0001);
     }
 };
 

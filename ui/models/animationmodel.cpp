@@ -1,6 +1,7 @@
 #include "animationmodel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gigacheck::ui {
 
@@ -72,13 +73,34 @@ QString correctionValues(const VerifyResult& res, std::int64_t rowOffset, std::i
     QString text = QStringLiteral("<br><b>Here:</b>");
     for (std::size_t i = 0; i < std::min(res.corrections.size(), kShown); ++i) {
         const Correction& c = res.corrections[i];
+        const CorrectionNumbers shown = correctionNumbers(c.before, c.after);
         text += QStringLiteral("<br>&nbsp;&nbsp;C[%1, %2] = %3 − (%4) = <b>%5</b>")
-                    .arg(rowOffset + c.row).arg(colOffset + c.col).arg(c.before, 0, 'g', 6).arg(c.before - c.after, 0, 'g', 6).arg(c.after, 0, 'g', 6);
+                    .arg(rowOffset + c.row).arg(colOffset + c.col).arg(shown.before, shown.error, shown.after);
     }
     if (res.corrections.size() > kShown)
         text += QStringLiteral("<br>&nbsp;&nbsp;… and %1 more").arg(res.corrections.size() - kShown);
     return text;
 }
+
+}  // namespace
+
+CorrectionNumbers correctionNumbers(double before, double after)
+{
+    const double largest = std::max({std::abs(before), std::abs(after), std::abs(before - after)});
+    if (!std::isfinite(largest) || largest >= 1e12 || (largest > 0 && largest < 1e-6)) {
+        // Outside what fixed decimals show well: each in scientific notation, at the same precision.
+        return {QString::number(before, 'e', 6), QString::number(before - after, 'e', 6), QString::number(after, 'e', 6)};
+    }
+    // Six significant digits of the largest of the three; all three at those decimals.
+    const int decimals = largest > 0 ? std::clamp(5 - int(std::floor(std::log10(largest))), 0, 11) : 0;
+    const double unit = std::pow(10.0, decimals);
+    const double shownBefore = std::round(before * unit) / unit + 0.0;  // + 0.0: never "-0.00"
+    const double shownAfter = std::round(after * unit) / unit + 0.0;
+    return {QString::number(shownBefore, 'f', decimals), QString::number(shownBefore - shownAfter + 0.0, 'f', decimals),
+            QString::number(shownAfter, 'f', decimals)};
+}
+
+namespace {
 
 QString blockName(const BlockIndex& b)
 {

@@ -41,4 +41,12 @@ std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& inject
                                           const std::vector<VerifyEvent>& verifications,
                                           const std::vector<RepairEvent>& repairs = {});
 
+// A correction's three numbers as shown, "before − (error) = after", at one common number of
+// decimals (about six significant digits of the largest) so that the shown numbers add up: before
+// and after are rounded, the error is their difference at those decimals.
+struct CorrectionNumbers {
+    QString before, error, after;
+};
+CorrectionNumbers correctionNumbers(double before, double after);
+
 }  // namespace gigacheck::ui
