@@ -189,7 +189,7 @@ private slots:
     void closingDuringARunCanSaveThePartialRecord()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("partial-run.json"));  // the name the dialog offers
+        const QString path = dir.filePath(QStringLiteral("partial-run-s1-3072x8192x3072.json"));  // the name the dialog offers
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -211,6 +211,32 @@ private slots:
         const RunRecord saved = loadRecord(path.toStdString());
         QCOMPARE(saved.status, std::string("cancelled"));
         QVERIFY(!saved.spans.empty());
+    }
+
+    // The run ended while the question was open: Save offers to save a finished run, named as one.
+    void aRunThatFinishesWhileAskingIsSavedAsFinished()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setConfig(smallRun());
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        window.startRun();
+        QVERIFY(window.engine()->isRunning());
+        QVERIFY(!window.close());
+        QMessageBox* box = closeQuestion(window);
+        QVERIFY(box);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        QCOMPARE(finished.first().first().value<RunRecord>().status, std::string("ok"));
+        box->button(QMessageBox::Save)->click();
+        QFileDialog* dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<QFileDialog*>(QStringLiteral("saveRecordDialog"))) &&
+                                     dialog->isVisible(),
+                                 10000);
+        const QString offered = QFileInfo(dialog->selectedFiles().value(0)).fileName();
+        QCOMPARE(offered, QStringLiteral("run-s2-256x192x224.json"));
+        QVERIFY(!dialog->windowTitle().contains(QStringLiteral("stopped")));
+        dialog->close();
     }
 
     void aFailedRunKeepsTheComparisonLanes()

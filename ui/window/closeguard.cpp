@@ -3,6 +3,8 @@
 #include "filedialogs.hpp"
 #include "session/labsession.hpp"
 
+#include <gigacheck/record.hpp>
+
 #include <QMainWindow>
 #include <QMessageBox>
 
@@ -51,8 +53,11 @@ void CloseGuard::saveThenClose()
             closeNow();
             return;
         }
-        askPath(window_, QStringLiteral("saveRecordDialog"), QStringLiteral("Save the stopped run"), QStringLiteral("records"),
-                QStringLiteral("partial-run.json"), QStringLiteral("Run records (*.json)"), true,
+        // Named from the record there is now: the run may have finished while the question was open.
+        const RunRecord& record = *session_->record();
+        askPath(window_, QStringLiteral("saveRecordDialog"),
+                record.status == "ok" ? QStringLiteral("Save the finished run") : QStringLiteral("Save the stopped run"),
+                QStringLiteral("records"), suggestedName(record), QStringLiteral("Run records (*.json)"), true,
                 [this](const QString& path) {
                     if (saveTo_(path))
                         closeNow();
@@ -66,6 +71,17 @@ void CloseGuard::saveThenClose()
     connect(session_, &LabSession::recordChanged, this, askWhere, Qt::SingleShotConnection);
     connect(session_, &LabSession::runFailed, this, [this] { closeNow(); }, Qt::SingleShotConnection);
     session_->cancel();
+}
+
+QString CloseGuard::suggestedName(const RunRecord& record)
+{
+    const std::string_view strategy = toString(record.config.strategy);
+    return QStringLiteral("%1-%2-%3x%4x%5.json")
+        .arg(record.status == "ok" ? QStringLiteral("run") : QStringLiteral("partial-run"))
+        .arg(QString::fromUtf8(strategy.data(), qsizetype(strategy.size())))
+        .arg(record.config.shape.m)
+        .arg(record.config.shape.n)
+        .arg(record.config.shape.q);
 }
 
 void CloseGuard::closeNow()

@@ -11,6 +11,10 @@
 class QMainWindow;
 class QMessageBox;
 
+namespace gigacheck {
+struct RunRecord;
+}
+
 namespace gigacheck::ui {
 
 class LabSession;
@@ -24,6 +28,9 @@ public:
     // True when the window may close now; otherwise the question is open (object name
     // "closeDuringRun") and the window closes, or not, on its answer.
     bool allowClose();
+    // The file name Save offers, from the record as it is when asked: "partial-run-s1-…json" for a
+    // stopped run, "run-s1-…json" for one that finished while the question was open.
+    static QString suggestedName(const RunRecord& record);
 
 private:
     void answer(int button);
