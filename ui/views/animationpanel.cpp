@@ -83,7 +83,7 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
 
 void AnimationPanel::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::runStarted, this, [this] { setEvents({}, {}); });
+    connect(session, &LabSession::runStarted, this, &AnimationPanel::clear);
     connect(session, &LabSession::injectionsArrived, this,
             [this, session] { setEvents(session->injections(), session->verifications()); });
     connect(session, &LabSession::verificationsArrived, this, [this, session](const QVector<VerifyEvent>& events) {
@@ -155,6 +155,13 @@ void AnimationPanel::goTo(int index)
         return;
     current_ = std::clamp(index, 0, int(steps_.size()) - 1);
     show();
+}
+
+void AnimationPanel::clear()
+{
+    pause();
+    current_ = -1;
+    setEvents({}, {});
 }
 
 void AnimationPanel::show()

@@ -39,6 +39,8 @@ public slots:
     void play();
     void pause();
     void goTo(int index);
+    // The run it showed no longer matches the setup (another shape): no steps, nothing highlighted.
+    void clear();
 
 signals:
     void stepChanged(const gigacheck::ui::AnimationStep* step);

@@ -295,6 +295,7 @@ void MainWindow::setConfig(const RunConfig& config)
     strategy_->setAuto(config.planByCostModel);
     faults_->load(config.faults);
     heatmap_->setShape(config.shape.m, config.shape.q);
+    animation_->clear();  // the map is empty now: no old run's block or bands on it
     heatmap_->setFaults(config.faults.at);
     updatePlan();
 }
@@ -310,8 +311,10 @@ void MainWindow::updatePlan()
         heatmap_->clearPreviewPlan();
         return;
     }
-    if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q)
+    if (heatmap_->rows() != c.shape.m || heatmap_->cols() != c.shape.q) {
         heatmap_->setShape(c.shape.m, c.shape.q);
+        animation_->clear();  // the old run's steps belong to another shape
+    }
     dropOperandsNotFitting(c.shape);
     if (const OnlineSchemeSettings scheme = strategy_->schemeBox()->settings(); scheme.scheme != Scheme::Blocked) {
         strategy_->showScheme(scheme, c.shape);
