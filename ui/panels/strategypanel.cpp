@@ -10,8 +10,10 @@
 #include <QRegularExpression>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QRadioButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 
@@ -242,16 +244,25 @@ void StrategyPanel::showPlan(const Plan& plan)
 void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
 {
     const double cap = double(plan.capBytes), needed = double(plan.bytesNeeded);
+    // A plan can hold more products than a run can schedule (buildSchedule refuses them): say so
+    // before the run, not after it.
+    const QLocale english(QLocale::English);
+    const QString tooMany = plan.productCount() > kMaxScheduleProducts
+                                ? QStringLiteral("<br><span style='color:#d32f2f'><b>A run would refuse this plan:</b> %1 block "
+                                                 "products, more than the %2 a run can schedule; raise the memory cap so "
+                                                 "that blocks are larger.</span>")
+                                      .arg(english.toString(qint64(plan.productCount())), english.toString(qint64(kMaxScheduleProducts)))
+                                : QString();
     summary_->setText(QStringLiteral("<b>Plan</b>: C in %1 × %2 blocks of ≤ %3 × %4, n in %5 steps of ≤ %6 → "
-                                     "%7 block products.<br>%8")
+                                     "%7 block products.")
                           .arg(plan.splitM)
                           .arg(plan.splitQ)
                           .arg(plan.blockM)
                           .arg(plan.blockQ)
                           .arg(plan.splitN)
                           .arg(plan.blockN)
-                          .arg(plan.productCount())
-                          .arg(withSizesIn(explanation, {cap, needed}, binary_).toHtmlEscaped()));
+                          .arg(plan.productCount()) +
+                      tooMany + QStringLiteral("<br>") + withSizesIn(explanation, {cap, needed}, binary_).toHtmlEscaped());
     bar_->setPlan(&plan);
     buffers_->setRowCount(int(plan.buffers.size()));
     for (int i = 0; i < int(plan.buffers.size()); ++i) {
