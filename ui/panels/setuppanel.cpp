@@ -95,6 +95,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     device_ = new QLabel(QStringLiteral("device: chosen when a run starts"), this);
     device_->setWordWrap(true);
     hostMemory_ = new QLabel(this);
+    hostMemory_->setObjectName(QStringLiteral("hostMemory"));
 
     auto* form = new QFormLayout(this);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a field under its label, never cuts it
@@ -188,7 +189,8 @@ void SetupPanel::updateHostMemory()
     const double elements = double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
                             double(m_->value()) * q_->value();
     const double bytes = elements * double(elementSize(Precision(precision_->currentData().toInt())));
-    hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(QString::fromStdString(formatBytes(bytes))));
+    // In the cap's units: "12 MiB" beside a cap typed in MiB, never "12.58 MB".
+    hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(sizeText(bytes, capInBinaryUnits())));
 }
 
 bool SetupPanel::apply(RunConfig& config, QString* error) const

@@ -1,6 +1,6 @@
 #include "reportview.hpp"
 
-#include "models/sizetext.hpp"
+#include "models/labwords.hpp"
 
 #include "session/labsession.hpp"
 
@@ -53,11 +53,8 @@ void ReportView::refresh()
     if (online_ && record_ && record_->family == OnlineRecord::kFamily)
         setPlainText(QString::fromStdString(formatOnlineReport(online_->record)));
     else
-        // Sizes of the cap in the units it was given in (a cap of 1 MiB reads "1 MiB", not "1.05 MB").
-        setPlainText(record_ ? withSizesIn(QString::fromStdString(formatReport(*record_)),
-                                           {double(record_->plan.capBytes), double(record_->config.memCapBytes)},
-                                           looksBinary(record_->plan.capBytes))
-                             : QString());
+        // Sizes in the units the cap was given in (a cap of 1 MiB reads "1 MiB", not "1.05 MB"), the lab's words.
+        setPlainText(record_ ? labReportText(*record_) : QString());
 }
 
 }  // namespace gigacheck::ui

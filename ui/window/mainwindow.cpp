@@ -13,6 +13,7 @@
 #include "views/online/onlinesweepview.hpp"
 #include "export/plotexport.hpp"
 #include "models/autoplanner.hpp"
+#include "models/labwords.hpp"
 #include "models/sizetext.hpp"
 #include "models/rooflinemodel.hpp"
 #include "views/reportview.hpp"
@@ -42,7 +43,6 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -335,9 +335,7 @@ void MainWindow::updatePlan()
         strategy_->showPlan(plan);
         heatmap_->setPlan(plan);
     } catch (const std::exception& e) {
-        QString message = withSizesIn(QString::fromStdString(e.what()), {cap}, binary);
-        message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
-        strategy_->showPlanError(message);
+        strategy_->showPlanError(inLabWords(withSizesIn(QString::fromStdString(e.what()), {cap}, binary)));
         heatmap_->clearPreviewPlan();
     }
 }
@@ -352,9 +350,7 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
     } else {
         RunConfig c;
         const double cap = currentConfig(&c, nullptr) && c.memCapBytes ? double(c.memCapBytes) : double(kDefaultCpuMemCapBytes);
-        QString message = withSizesIn(result.error, {cap}, setup_->capInBinaryUnits());
-        message.replace(QStringLiteral("raise --mem"), QStringLiteral("raise the memory cap"));  // the panel's words
-        strategy_->showAutoError(message);
+        strategy_->showAutoError(inLabWords(withSizesIn(result.error, {cap}, setup_->capInBinaryUnits())));
         heatmap_->clearPreviewPlan();
     }
 }
@@ -401,9 +397,7 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
         return;
     }
     // The engine explains its choice in the CLI's words ("--backend cpu: requested"); say it in the panel's.
-    QString why = QString::fromStdString(record->devices.front().whyChosen);
-    why.replace(QRegularExpression(QStringLiteral("^--backend (\\w+): requested")), QStringLiteral("backend \\1 chosen above"));
-    why.replace(QStringLiteral("--backend auto"), QStringLiteral("backend auto"));
+    const QString why = inLabWords(QString::fromStdString(record->devices.front().whyChosen));
     setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->devices.front().name), why));
     // Plain words: what happened to the run and to C.
     const QString how = record->status == "cancelled" ? QStringLiteral("Run cancelled: the partial record is kept")
