@@ -81,7 +81,7 @@ private slots:
         view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(1);  // transpose
         view.findChild<QComboBox*>(QStringLiteral("galleryBackend"))->setCurrentIndex(0);
         const int variants = view.findChild<QListWidget*>(QStringLiteral("galleryVariants"))->count();
-        QCOMPARE(variants, 4);  // naive, blocked, outofplace, inplace
+        QCOMPARE(variants, 5);  // naive, blocked, outofplace, inplace, library (OpenBLAS somatcopy)
         const QList<QSpinBox*> spins = view.findChildren<QSpinBox*>();
         QCOMPARE(spins.size(), 2);
         spins[0]->setValue(4);
@@ -136,7 +136,44 @@ private slots:
             QVERIFY(qAbs(filled[p.variant].second - p.rate) <= 1e-6 * p.rate);
         }
         QCOMPARE(filled[QStringLiteral("naive4p")].first, filled[QStringLiteral("naivep")].first);
+        // The sweep plot's legend sits in a row under the axes, not over the points.
+        QCOMPARE(view.plot()->legend->layout(), static_cast<QCPLayout*>(view.plot()->plotLayout()));
+        QCOMPARE(view.plot()->axisRect()->insetLayout()->elementCount(), 0);
+        QVERIFY(view.plot()->legend->outerRect().top() >= view.plot()->axisRect()->outerRect().bottom());
         screenshot(view, QStringLiteral("gallery_reduced_cpu.png"));
+    }
+
+    // A CPU naive4p point at 2^12 runs for a minute or more: Stop ends it inside the point (the
+    // loop checks the flag between rows of C, the executor between ops), and a view closed
+    // mid-point returns without waiting, its worker ending by itself soon after.
+    void stopMidPointAndCloseWithoutWaiting()
+    {
+        QCOMPARE(GalleryView::maxExponent(Family::Reduced, false), 12);
+        QCOMPARE(GalleryView::maxExponent(Family::Transpose, false), 13);
+        QCOMPARE(GalleryView::maxExponent(Family::Reduced, true), 15);
+        auto* view = new GalleryView;
+        view->findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);  // reduced matmul
+        view->findChild<QComboBox*>(QStringLiteral("galleryBackend"))->setCurrentIndex(0);
+        auto* list = view->findChild<QListWidget*>(QStringLiteral("galleryVariants"));
+        for (int i = 0; i < list->count(); ++i)
+            list->item(i)->setCheckState(list->item(i)->text() == QLatin1String("naive4p") ? Qt::Checked : Qt::Unchecked);
+        const QList<QSpinBox*> spins = view->findChildren<QSpinBox*>();
+        spins[1]->setValue(15);
+        QCOMPARE(spins[1]->value(), 12);  // capped on the CPU
+        spins[0]->setValue(12);
+        QSignalSpy done(view, &GalleryView::sweepFinished);
+        view->startSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(GalleryView::sweepsRunning(), 1, 10000);
+        view->stopSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QVERIFY(!view->sweeping());
+        QVERIFY(view->points().empty());  // the stopped point is incomplete: not drawn
+        QCOMPARE(GalleryView::sweepsRunning(), 0);
+
+        view->startSweep();
+        QTRY_COMPARE_WITH_TIMEOUT(GalleryView::sweepsRunning(), 1, 10000);
+        delete view;  // returns at once: the worker is told to stop, not waited for
+        QTRY_COMPARE_WITH_TIMEOUT(GalleryView::sweepsRunning(), 0, 60000);
     }
 
     // The same sweeps on the GPU (the device machine; skipped visibly elsewhere): every kernel

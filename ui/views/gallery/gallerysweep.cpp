@@ -42,7 +42,7 @@ void roofsOf(const RecordEnvelope& r, SweepPoint& p)
 
 }  // namespace
 
-SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu)
+SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu, const std::atomic<bool>* cancel)
 {
     SweepPoint p;
     p.variant = variant;
@@ -54,7 +54,10 @@ SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool 
             c.variant = reduced_matmul::variantFromString(variant.toStdString());
             c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
             c.reps = 1;
+            c.cancel = cancel;
             const reduced_matmul::Record r = reduced_matmul::runReduced(c);
+            if (r.status == "cancelled")
+                p.error = QStringLiteral("cancelled");
             p.ms = r.kernelMs;
             p.rate = r.gflops;
             p.verified = r.verified;
@@ -68,7 +71,10 @@ SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool 
             c.variant = transpose::variantFromString(variant.toStdString());
             c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
             c.reps = 1;
+            c.cancel = cancel;
             const transpose::Record r = transpose::runTranspose(c);
+            if (r.status == "cancelled")
+                p.error = QStringLiteral("cancelled");
             p.ms = r.kernelMs;
             p.rate = r.gbps;
             p.verified = r.verified;

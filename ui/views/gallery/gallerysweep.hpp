@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -32,8 +33,10 @@ struct SweepPoint {
 
 QStringList variantsOf(Family family, bool gpu);
 QString rateUnit(Family family);
-// Runs one point (CPU or CUDA); errors are caught into SweepPoint::error.
-SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu);
+// Runs one point (CPU or CUDA); errors are caught into SweepPoint::error. cancel (may be null):
+// set from another thread, the run stops between ops (the CPU naive matmul loops between rows)
+// and the point comes back with error "cancelled".
+SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu, const std::atomic<bool>* cancel = nullptr);
 // The seed's own points (time and rate) with the hardware they were measured on.
 struct SeedSeries {
     QString variant;

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -84,6 +85,13 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     plot_->xAxis->setLabel(QStringLiteral("N"));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
+    // The legend in a row under the axes, as the roofline's: inside it hid the seed's points at the
+    // largest N (the A30's at 2^15), where the curves end.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(3);
     applyPalette(plot_, palette());
 
     // Each kernel at its largest swept N: filled at its FLOPs over the least device-memory traffic,
@@ -192,12 +200,28 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     replot();
 }
 
+// Never waits for the worker: it is told to stop (the engine checks the flag between ops and the
+// CPU naive loops between rows) and deletes itself when its current point returns; the points
+// it would still deliver go to a view that is gone, which the QPointer in startSweep drops.
 GalleryView::~GalleryView()
 {
-    if (worker_) {
-        cancel_->store(true);
-        worker_->wait();
-    }
+    if (!worker_)
+        return;
+    cancel_->store(true);
+    disconnect(worker_, nullptr, this, nullptr);
+    connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
+    if (worker_->isFinished())
+        delete worker_;  // a finished signal before the connect would have left it behind
+}
+
+int GalleryView::maxExponent(Family family, bool gpu)
+{
+    if (gpu)
+        return 15;
+    // The CPU points that finish in seconds on a few cores: the reduced matmul's reference GEMMs
+    // (OpenBLAS, not cancellable inside a call) reach minutes beyond 2^12, a transpose's calls
+    // and its check tens of seconds beyond 2^13. `gigacheck bench` goes further.
+    return family == Family::Reduced ? 12 : 13;
 }
 
 Family GalleryView::family() const { return familyBox_->currentIndex() == 0 ? Family::Reduced : Family::Transpose; }
@@ -213,6 +237,11 @@ void GalleryView::fillVariants()
     }
     const bool reduced = family() == Family::Reduced;
     fromBox_->setMinimum(reduced ? 2 : 1);
+    fromBox_->setMaximum(maxExponent(family(), gpu()));
+    toBox_->setMaximum(maxExponent(family(), gpu()));
+    toBox_->setToolTip(QStringLiteral("Up to 2^%1 here: larger %2 points take minutes (gigacheck bench goes further)")
+                           .arg(maxExponent(family(), gpu()))
+                           .arg(gpu() ? QStringLiteral("GPU") : QStringLiteral("CPU")));
 }
 
 void GalleryView::startSweep()
@@ -232,18 +261,23 @@ void GalleryView::startSweep()
     QPointer<GalleryView> self(this);
     auto cancel = cancel_;
     worker_ = QThread::create([self, cancel, variants, from, to, fam, onGpu] {
+        ++sweepsRunning_;
         for (int e = from; e <= to && !cancel->load(); ++e)
             for (const QString& v : variants) {
                 if (cancel->load())
                     break;
-                const SweepPoint p = runPoint(fam, v, std::int64_t(1) << e, onGpu);
+                const SweepPoint p = runPoint(fam, v, std::int64_t(1) << e, onGpu, cancel.get());
+                if (cancel->load())
+                    break;  // a stopped point is incomplete: not drawn
+                // Posted to the application, which outlives the view: self is only read on the GUI thread.
                 QMetaObject::invokeMethod(
-                    self, [self, p] {
+                    qApp, [self, p] {
                         if (self)
                             self->addPoint(p);
                     },
                     Qt::QueuedConnection);
             }
+        --sweepsRunning_;
     });
     connect(worker_, &QThread::finished, this, [this] {
         worker_->deleteLater();

@@ -39,6 +39,10 @@ public:
     int animationSteps() const { return int(steps_.size()); }
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* roofline() const { return roofline_; }
+    // The largest size exponent the view sweeps (CPU: what finishes in seconds).
+    static int maxExponent(Family family, bool gpu);
+    // Sweep workers still running, views destroyed or not (tests: closing does not wait for them).
+    static int sweepsRunning() { return sweepsRunning_.load(); }
 
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, on a worker thread.
@@ -88,6 +92,7 @@ private:
     std::vector<SweepPoint> points_;
     QThread* worker_ = nullptr;
     std::shared_ptr<std::atomic<bool>> cancel_;
+    static inline std::atomic<int> sweepsRunning_{0};
 };
 
 }  // namespace gigacheck::ui::gallery
