@@ -1,6 +1,7 @@
 #include "rooflinemodel.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 
 namespace gigacheck::ui {
@@ -75,6 +76,37 @@ RooflineRun summarizeRun(const RunRecord& record, const QString& label, double l
                               sum.flops / sum.bytes, sum.flops / sum.seconds / 1e9, RooflinePoint::Kind::Operation});
     }
     return run;
+}
+
+QString runColorKey(const RunRecord& record)
+{
+    return runLabel(record) + QLatin1Char('@') + QString::fromStdString(record.createdAt);
+}
+
+std::vector<int> runColorIndices(const std::vector<QString>& keys, int colors)
+{
+    std::vector<int> indices;
+    if (colors <= 0)
+        return std::vector<int>(keys.size(), 0);
+    std::vector<bool> taken(std::size_t(colors), false);
+    int takenCount = 0;
+    for (const QString& key : keys) {
+        std::uint32_t hash = 2166136261u;
+        for (const char byte : key.toUtf8()) {
+            hash ^= std::uint8_t(byte);
+            hash *= 16777619u;
+        }
+        int index = int(hash % std::uint32_t(colors));
+        if (takenCount < colors)  // more runs than colours: repeats cannot be avoided
+            while (taken[std::size_t(index)])
+                index = (index + 1) % colors;
+        if (!taken[std::size_t(index)]) {
+            taken[std::size_t(index)] = true;
+            ++takenCount;
+        }
+        indices.push_back(index);
+    }
+    return indices;
 }
 
 }  // namespace gigacheck::ui

@@ -34,5 +34,12 @@ std::vector<Roof> roofsFrom(const Ceilings& c);
 RooflineRun summarizeRun(const RunRecord& record, const QString& label, double linkGBs);
 // A short label for a record: strategy and shape.
 QString runLabel(const RunRecord& record);
+// What names a run for its colour: its label and when it was recorded, so a record reopened
+// (or shown in another order) keeps its colour.
+QString runColorKey(const RunRecord& record);
+// Per run key, an index into a palette of `colors` colours taken from a hash of the key (FNV-1a of
+// its UTF-8, the same in every session), never from the run's position; a run whose colour an
+// earlier run of the list already took moves on to the next free one.
+std::vector<int> runColorIndices(const std::vector<QString>& keys, int colors);
 
 }  // namespace gigacheck::ui

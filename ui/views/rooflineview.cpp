@@ -24,6 +24,7 @@ namespace {
 constexpr double kMinIntensity = 1e-2, kMaxIntensity = 1e4;
 constexpr double kCloseRoofs = 1.5;        // compute roofs nearer than this ratio share a label height
 constexpr double kComputeLabelStep = 5.0;  // each compute label sits this factor left of the previous
+constexpr int kRunColors = 6;              // plotstyle's accentColor cycles six colours
 }
 
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
@@ -41,7 +42,13 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     plot_->yAxis->setLabel(QStringLiteral("performance (GFLOP/s)"));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(plotFont(font(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend in a row under the axes, as the gallery's roofline: inside it hid the operation
+    // triangles and the points, which gather in any corner.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setWrap(2);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     source_ = new QComboBox(this);
@@ -52,6 +59,8 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     for (const auto& p : presets_)
         source_->addItem(p.name);
     note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("rooflineNote"));
+    note_->setTextFormat(Qt::RichText);
     note_->setWordWrap(true);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(QStringLiteral("Roofs:"), this));
@@ -147,10 +156,14 @@ void RooflineView::rebuild()
         }
         auto* label = new QCPItemText(plot_);
         if (r.memory) {
-            // Memory roofs are labelled at different heights so parallel lines do not share a spot.
-            const double at = std::min(peak / r.value, kMaxIntensity) / std::pow(8.0, 1 + roofIndex % 3);
+            // Memory roofs are labelled at different heights so parallel lines do not share a spot,
+            // the text hanging right and down from the line: a rising line never crosses it, and
+            // its left end never leaves the plot (a centred label lost "m" of "memory" at 1366x768).
+            const double at = std::max(std::min(peak / r.value, kMaxIntensity) / std::pow(8.0, 1 + roofIndex % 3),
+                                       kMinIntensity * 1.5);
             label->position->setCoords(at, r.value * at);
-            label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+            label->setPositionAlignment(Qt::AlignTop | Qt::AlignLeft);
+            label->setPadding(QMargins(6, 2, 0, 0));
         } else {
             const bool below = std::find(labelBelow.begin(), labelBelow.end(), &r) != labelBelow.end();
             label->position->setCoords(kMaxIntensity / 3 / std::pow(kComputeLabelStep, computeIndex++), r.value);
@@ -166,9 +179,15 @@ void RooflineView::rebuild()
     // Forget the summaries of runs no longer shown.
     std::erase_if(cache_, [this](const CachedSummary& s) { return std::find(runs_.begin(), runs_.end(), s.run) == runs_.end(); });
     double minY = lowest, maxY = peak;
+    // A run's colour comes from the run (its label and time), not its place in the list: it stays
+    // when the run is reopened or others are added.
+    std::vector<QString> colorKeys;
+    for (const RecordPtr& run : runs_)
+        colorKeys.push_back(runColorKey(*run));
+    runColors_ = runColorIndices(colorKeys, kRunColors);
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         summaries_.push_back(summaryOf(runs_[i], c.h2dGBs));
-        const QColor color = accentColor(int(i));
+        const QColor color = accentColor(runColors_[i]);
         for (const RooflinePoint& p : summaries_.back().points) {
             QCPGraph* g = plot_->addGraph();
             g->setLineStyle(QCPGraph::lsNone);
@@ -208,12 +227,32 @@ void RooflineView::rebuild()
     plot_->xAxis->setRange(kMinIntensity, kMaxIntensity);
     plot_->yAxis->setRange(std::max(minY / 4, 1e-4), maxY * 4);
     applyPalette(plot_, palette());
+    // Datasheet presets are someone else's machine: say so, and why a naive point may sit above
+    // the compute roof.
+    const bool datasheet = QString::fromStdString(c.source).startsWith(QLatin1String("datasheet"));
+    const QString datasheetWords =
+        datasheet ? QStringLiteral(" These roofs are an illustrative datasheet machine, not this one, and a naive point "
+                                   "(link bandwidth × intensity, not capped by any compute roof) can sit above them; "
+                                   "run <tt>gigacheck devices --measure</tt> once and the first Roofs entry uses this "
+                                   "machine's measured ceilings.")
+                  : QString();
     note_->setText(QStringLiteral("Roofs: %1. Run points use host-link intensity (flops / bytes over H2D + D2H) "
                                   "and GFLOP/s over the execution time; hollow circles are the seed's naive "
                                   "points (intensity × H2D bandwidth); triangles are operation kinds at their "
-                                  "own intensity and busy-time rate.")
-                       .arg(c.source.empty() ? QStringLiteral("none known") : QString::fromStdString(c.source)));
+                                  "own intensity and busy-time rate.%2")
+                       .arg(c.source.empty() ? QStringLiteral("none known") : QString::fromStdString(c.source).toHtmlEscaped(),
+                            datasheetWords));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QColor RooflineView::runColor(std::size_t run) const
+{
+    return accentColor(run < runColors_.size() ? runColors_[run] : 0);
+}
+
+QString RooflineView::noteText() const
+{
+    return note_->text();
 }
 
 bool RooflineView::exportCsv(const QString& path, QString* error) const

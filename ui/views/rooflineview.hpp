@@ -31,6 +31,10 @@ public:
     QCustomPlot* plot() const { return plot_; }
     const std::vector<Roof>& roofs() const { return roofs_; }
     const std::vector<RooflineRun>& runs() const { return summaries_; }
+    // The colour of each shown run (same order as runs()), stable per run: runColorIndices.
+    QColor runColor(std::size_t run) const;
+    // The text under the plot: what the roofs are, what the markers mean.
+    QString noteText() const;
     Ceilings activeCeilings() const;
     // Rows: run, point, kind, intensity, gflops; then the roofs.
     bool exportCsv(const QString& path, QString* error) const;
@@ -56,6 +60,7 @@ private:
     std::vector<CachedSummary> cache_;  // of the runs shown
     std::vector<Roof> roofs_;
     std::vector<RooflineRun> summaries_;
+    std::vector<int> runColors_;  // accentColor index per shown run
 };
 
 }  // namespace gigacheck::ui
