@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace gigacheck::ui {
 
@@ -53,7 +54,12 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     buttons->addWidget(remove);
     buttons->addWidget(clear);
 
-    auto* form = new QFormLayout(this);
+    // The form at the top and the panel's spare height below it: in a taller dock (presentation
+    // mode) the rows keep their height, no label floats above its fields.
+    auto* outer = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    outer->addLayout(form);
+    outer->addStretch(1);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts a field under its label, never cuts it
     form->addRow(QStringLiteral("Random faults"), count_);
     form->addRow(QStringLiteral("Arrangement"), collinear_);

@@ -114,8 +114,11 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
 void StrategyPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         placeAutoButton();
+        // The table's own font changes after the panel's: measure the columns once it has.
+        QTimer::singleShot(0, buffers_, [table = buffers_] { table->resizeColumnsToContents(); });
+    }
 }
 
 // Six buttons side by side in presentation mode would widen the dock past a 1366-pixel screen:
