@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <optional>
 
 #include <QFile>
 #include <QFileInfo>
@@ -38,7 +39,54 @@ QString csvField(const QString& field)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
+// How many legend columns fit in width pixels: every column as wide as the widest entry, so the
+// rows never run past the picture's edges (QCP sizes each column by its widest item).
+int legendColumnsThatFit(const QCPLegend* legend, int width)
+{
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+    const QMargins m = legend->margins();
+    const int available = width - m.left() - m.right() - 2 * legend->columnSpacing();
+    return std::clamp((available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1,
+                      std::max(1, legend->itemCount()));
+}
+
 }  // namespace
+
+LegendBelowAxes::LegendBelowAxes(QCustomPlot* plot, int width) : plot_(plot), legend_(plot->legend)
+{
+    wrap_ = legend_->wrap();
+    order_ = int(legend_->fillOrder());
+    QCPLayoutInset* inset = plot_->axisRect()->insetLayout();
+    for (int i = 0; i < inset->elementCount(); ++i)
+        if (inset->elementAt(i) == legend_) {
+            wasInset_ = true;
+            insetAlignment_ = inset->insetAlignment(i);
+        }
+    if (wasInset_) {
+        inset->take(legend_);
+        inset->simplify();
+        QCPLayoutGrid* layout = plot_->plotLayout();
+        layout->insertRow(layout->rowCount());
+        layout->addElement(layout->rowCount() - 1, 0, legend_);
+        layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+    }
+    // The wrap first: setFillOrder rearranges the entries by it.
+    legend_->setWrap(legendColumnsThatFit(legend_, width));
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+LegendBelowAxes::~LegendBelowAxes()
+{
+    if (wasInset_) {
+        plot_->plotLayout()->take(legend_);
+        plot_->plotLayout()->simplify();
+        plot_->axisRect()->insetLayout()->addElement(legend_, insetAlignment_);
+    }
+    legend_->setWrap(wrap_);
+    legend_->setFillOrder(QCPLayoutGrid::FillOrder(order_), true);
+}
 
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* error, int width, int height)
 {
@@ -78,6 +126,7 @@ bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& 
     }
     std::vector<QCPGraph*> entries;
     const bool legendWasVisible = plot->legend && plot->legend->visible();
+    std::vector<QCPAbstractPlottable*> inLegend;  // the view's own entries, put back afterwards
     for (const auto& [color, text] : decoration.legend) {
         QCPGraph* entry = plot->addGraph();  // no data: only its legend swatch shows
         entry->setName(text);
@@ -85,16 +134,19 @@ bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& 
         entry->setLineStyle(QCPGraph::lsLine);
         entries.push_back(entry);
     }
-    if (!entries.empty()) {
-        // Only the entries of the decoration in the legend, in one row below the plot area.
-        for (int i = 0; i < plot->plottableCount(); ++i)
-            if (std::find(entries.begin(), entries.end(), plot->plottable(i)) == entries.end())
-                plot->plottable(i)->removeFromLegend();
-        plot->legend->setVisible(true);
-        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-        plot->legend->setWrap(0);
-    }
     const int width = std::max(plot->width(), 320), height = std::max(plot->height(), 240);
+    std::optional<LegendBelowAxes> legendBelow;
+    if (!entries.empty()) {
+        // Only the entries of the decoration in the legend, in rows of their own below the axes.
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (QCPAbstractPlottable* p = plot->plottable(i);
+                std::find(entries.begin(), entries.end(), p) == entries.end() && plot->legend->hasItemWithPlottable(p)) {
+                inLegend.push_back(p);
+                p->removeFromLegend();
+            }
+        plot->legend->setVisible(true);
+        legendBelow.emplace(plot, width);
+    }
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok;
     if (suffix == QLatin1String("png")) {
@@ -104,8 +156,11 @@ bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& 
     } else {
         ok = exportPlot(plot, path, error, width, height);
     }
+    legendBelow.reset();
     for (QCPGraph* entry : entries)
         plot->removeGraph(entry);
+    for (QCPAbstractPlottable* p : inLegend)
+        p->addToLegend();
     if (!entries.empty())
         plot->legend->setVisible(legendWasVisible);
     if (title) {

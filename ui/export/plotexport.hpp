@@ -8,6 +8,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QCPLegend;
 
 namespace gigacheck::ui {
 
@@ -24,6 +25,26 @@ struct ExportDecoration {
     double scale = 1.0;
 };
 bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& decoration, QString* error);
+
+// While it lives, the plot's legend sits in a row of its own under the axes (an inset legend is
+// taken out of the axes), in as many columns as fit in width pixels: an export's legend never
+// covers the plot (the timeline's H2D lane) nor runs past the picture's edges. Put back as it
+// was when it goes. Used by exportPlot with a decoration's legend.
+class LegendBelowAxes {
+public:
+    LegendBelowAxes(QCustomPlot* plot, int width);
+    ~LegendBelowAxes();
+    LegendBelowAxes(const LegendBelowAxes&) = delete;
+    LegendBelowAxes& operator=(const LegendBelowAxes&) = delete;
+
+private:
+    QCustomPlot* plot_;
+    QCPLegend* legend_;
+    bool wasInset_ = false;
+    Qt::Alignment insetAlignment_ = Qt::AlignRight | Qt::AlignTop;
+    int wrap_ = 0;
+    int order_ = 0;  // QCPLayoutGrid::FillOrder
+};
 // The resolution chosen in File › Export resolution (1×, 2×, 3×; remembered).
 double exportScale();
 void setExportScale(double scale);

@@ -345,7 +345,12 @@ QString TimelineView::tooltipText(const Span* s) const
 
 std::vector<std::pair<QColor, QString>> TimelineView::legendEntries() const
 {
-    return legendEntriesOf(shownRoles());
+    auto entries = legendEntriesOf(shownRoles());
+    // An export's legend says what a pale column is, as the view's does.
+    QColor pale = roleColor(OpRole::Load);
+    pale.setAlphaF(0.25f);
+    entries.emplace_back(pale, QStringLiteral("pale: partly idle"));
+    return entries;
 }
 
 // Bit r: a span of role r is shown (any family's kinds, by gigacheck::roleOf).
