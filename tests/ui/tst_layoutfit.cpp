@@ -213,6 +213,29 @@ private slots:
         QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("dockSetup"))->isVisible());
     }
 
+    // QT_SCALE_FACTOR=1.5 on a 1366×768 projector leaves 910×512 logical pixels: the window (and,
+    // in presentation mode, its larger fonts) stays on the screen; the docks shrink and scroll.
+    void aScaledSmallScreenKeepsTheWindowOnIt()
+    {
+        const QRect available(0, 0, 1366 * 2 / 3, (768 - kDesktopChrome) * 2 / 3);
+        MainWindow window;
+        showAt(window, available);
+        QVERIFY2(window.width() <= available.width() && window.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1×%2").arg(window.width()).arg(window.height())));
+        QVERIFY(window.minimumSizeHint().width() <= available.width());
+        QVERIFY(window.centralWidget()->width() >= window.width() / 3);
+
+        window.findChild<QAction*>(QStringLiteral("presentationMode"))->trigger();
+        const auto onScreen = [&] {
+            return available.contains(window.frameGeometry()) && window.minimumSizeHint().width() <= available.width();
+        };
+        const bool fits = QTest::qWaitFor(onScreen, 5000);
+        const QRect frame = window.frameGeometry();
+        window.findChild<QAction*>(QStringLiteral("presentationMode"))->trigger();  // back, whatever happened
+        QVERIFY2(fits, qPrintable(QStringLiteral("%1×%2 at %3,%4 (minimum width %5)").arg(frame.width()).arg(frame.height())
+                                      .arg(frame.x()).arg(frame.y()).arg(window.minimumSizeHint().width())));
+    }
+
     void theTextSizePersists()
     {
         const double normalPoints = QApplication::font().pointSizeF();

@@ -108,6 +108,7 @@ void DisplayScale::apply()
     // The panels' new sizes are known once the font change has reached their layouts.
     QTimer::singleShot(0, window_, [window = window_] {
         updateDockMinimums(window);
+        fitIntoScreen(window, availableArea(window));  // larger minimums must not push it off the screen
         balanceDocks(window);
     });
     emit changed(f);

@@ -84,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     heatmapPage->setStretchFactor(0, 3);
     heatmapPage->setStretchFactor(1, 1);
     heatmapPage->setChildrenCollapsible(false);
-    animation_->setMinimumHeight(190);
+    animation_->setMinimumHeight(150);  // its explanation scrolls; the window must fit 512 logical pixels (1.5× on 768)
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->addTab(heatmapPage, QStringLiteral("C heatmap && error animation"));
@@ -182,7 +182,8 @@ void MainWindow::buildDocks()
         runLayout->insertWidget(0, strategy_->schemeBox());
         strategy_->schemeBox()->show();
     }
-    QDockWidget* runDock = makePanelDock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, false);
+    // Scrolls too: on a screen too narrow for every panel (a scale factor) the docks shrink.
+    QDockWidget* runDock = makePanelDock(this, QStringLiteral("Run"), QStringLiteral("dockRun"), run_, true);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);

@@ -3,7 +3,9 @@
 #include <qcustomplot.h>
 
 #include <QDockWidget>
+#include <QHash>
 #include <QMainWindow>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTimer>
@@ -17,6 +19,8 @@ namespace {
 constexpr int kMaxFirstWidth = 1920;
 constexpr int kMaxFirstHeight = 1080;
 constexpr double kDockShare = 0.24;  // of the window's width per side on a large screen
+constexpr int kSeparatorsAndMargins = 24;  // the two dock separators and the window's margins
+constexpr int kNarrowestDock = 120;        // a dock squeezed for a small screen keeps this much
 
 QList<QDockWidget*> docksIn(QMainWindow* window, Qt::DockWidgetArea area)
 {
@@ -51,7 +55,17 @@ template <class Width> void sizeSides(QMainWindow* window, Width width)
         window->resizeDocks(docks, widths, Qt::Horizontal);
 }
 
+constexpr const char* kAvailableProperty = "gigacheckAvailableArea";
+
 }  // namespace
+
+QRect availableArea(const QMainWindow* window)
+{
+    const QVariant laidOutFor = window->property(kAvailableProperty);
+    if (laidOutFor.isValid())
+        return laidOutFor.toRect();
+    return window->screen() ? window->screen()->availableGeometry() : QRect();
+}
 
 QDockWidget* makePanelDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll)
 {
@@ -78,14 +92,40 @@ void updateDockMinimums(QMainWindow* window)
     if (QWidget* views = window->centralWidget())
         for (QCustomPlot* plot : views->findChildren<QCustomPlot*>())
             plot->setMinimumSize(240, 160);
+    // What each dock's panel needs to be shown whole.
+    QHash<QDockWidget*, int> needs;
+    int sideNeed[2] = {0, 0};
     for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        int need = 0;
         if (auto* area = qobject_cast<QScrollArea*>(d->widget())) {
             QWidget* panel = area->widget();
             panel->adjustSize();
             const int scrollBar = area->verticalScrollBar()->sizeHint().width();
-            area->setMinimumWidth(panel->minimumSizeHint().width() + scrollBar + 2 * area->frameWidth());
+            need = panel->minimumSizeHint().width() + scrollBar + 2 * area->frameWidth();
         } else {
-            d->widget()->setMinimumWidth(d->widget()->minimumSizeHint().width());
+            need = d->widget()->minimumSizeHint().width();
+        }
+        needs.insert(d, need);
+        const Qt::DockWidgetArea area = window->dockWidgetArea(d);
+        if (!d->isFloating() && (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea))
+            sideNeed[area == Qt::LeftDockWidgetArea ? 0 : 1] = std::max(sideNeed[area == Qt::LeftDockWidgetArea ? 0 : 1], need);
+    }
+    // The window must fit the screen (QT_SCALE_FACTOR=1.5 leaves 910 pixels of a 1366 screen): when
+    // both sides and the views' minimum do not, each side gets its share of what the views leave
+    // and its panels scroll sideways instead of pushing the window off the screen.
+    const int screenWidth = availableArea(window).width();
+    const int views = window->centralWidget() ? window->centralWidget()->minimumSizeHint().width() : 0;
+    const int room = screenWidth - views - kSeparatorsAndMargins;
+    const int sides = sideNeed[0] + sideNeed[1];
+    const double share = screenWidth > 0 && sides > room ? std::max(0.0, double(room)) / sides : 1.0;
+    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        const int need = needs.value(d);
+        const int width = share < 1.0 ? std::min(need, std::max(kNarrowestDock, int(need * share))) : need;
+        if (auto* area = qobject_cast<QScrollArea*>(d->widget())) {
+            area->setMinimumWidth(width);
+            area->setHorizontalScrollBarPolicy(width < need ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOff);
+        } else {
+            d->widget()->setMinimumWidth(width);
         }
     }
 }
@@ -104,6 +144,7 @@ void sizeForScreen(QMainWindow* window, const QRect& available)
 
 void applyFirstLaunchLayout(QMainWindow* window, const QRect& available)
 {
+    window->setProperty(kAvailableProperty, available);
     updateDockMinimums(window);
     sizeForScreen(window, available);
     const int share = int(window->width() * kDockShare);
@@ -131,6 +172,7 @@ bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const 
 {
     if (geometry.isEmpty() || state.isEmpty())
         return false;
+    window->setProperty(kAvailableProperty, available);
     window->restoreGeometry(geometry);
     window->restoreState(state);
     updateDockMinimums(window);

@@ -20,7 +20,9 @@ namespace gigacheck::ui {
 QDockWidget* makePanelDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll);
 
 // Each panel dock at least as wide as its panel's widest row, at the current font; call again
-// after a font change (presentation mode, zoom).
+// after a font change (presentation mode, zoom). Where the screen is too narrow for both sides and
+// the views (a scale factor, presentation mode on a small screen), the docks shrink in proportion
+// and their panels scroll sideways, so that the window stays on the screen.
 void updateDockMinimums(QMainWindow* window);
 
 // First launch on a screen with this available area: the window fills it (up to 1920×1080) and
@@ -34,6 +36,10 @@ void applyFirstLaunchLayout(QMainWindow* window, const QRect& available);
 // False when nothing was saved.
 bool restoreWindowLayout(QMainWindow* window, const QByteArray& geometry, const QByteArray& state, const QSize& savedAvailable,
                          const QRect& available);
+
+// The area the window was laid out for (applyFirstLaunchLayout, restoreWindowLayout), else its
+// screen's available geometry: what updateDockMinimums fits the docks into.
+QRect availableArea(const QMainWindow* window);
 
 // Not maximised: the window, frame included, made no larger than `available` and moved inside it.
 void fitIntoScreen(QMainWindow* window, const QRect& available);
