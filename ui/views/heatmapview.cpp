@@ -37,6 +37,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     scale_ = new QCPColorScale(plot_);
     plot_->plotLayout()->addElement(0, 1, scale_);
     map_->setColorScale(scale_);
+    scaleTicker_ = scale_->axis()->ticker();
     auto* group = new QCPMarginGroup(plot_);
     plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
@@ -375,8 +376,17 @@ void HeatmapView::applyGrid(HeatmapGrid grid)
             lo = std::min(lo, v);
             hi = std::max(hi, v);
         }
+    // A layer with nothing to show (C not run yet, no injected error, no mismatch) gets a scale
+    // without a range to read: ±1e-12 there was a number nobody had measured.
+    // (During a run C fills from live tiles while matrix_ is still empty: their values count.)
+    const bool nothing = lo == 0 && hi == 0;
+    const bool notRun = layer_ == Layer::Values && matrix_.empty() && liveTiles_.empty();
+    auto zeroTicker = QSharedPointer<QCPAxisTickerText>::create();
+    if (!notRun)
+        zeroTicker->addTick(0, QStringLiteral("0"));  // an all-zero C or error: its one value
+    scale_->axis()->setTicker(nothing ? QSharedPointer<QCPAxisTicker>(zeroTicker) : scaleTicker_);
     if (layer_ == Layer::Values) {
-        const double m = std::max({std::abs(lo), std::abs(hi), 1e-12});
+        const double m = nothing ? 1.0 : std::max(std::abs(lo), std::abs(hi));
         // Diverging blue-white-red: zero is white, so an empty (not yet run) map is blank paper.
         QCPColorGradient diverging;
         diverging.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
@@ -387,9 +397,11 @@ void HeatmapView::applyGrid(HeatmapGrid grid)
         scale_->axis()->setLabel(matrix_.empty() ? QStringLiteral("C (run to fill)") : QStringLiteral("C_ij"));
     } else {
         map_->setGradient(QCPColorGradient(QCPColorGradient::gpHot).inverted());
-        map_->setDataRange(QCPRange(0, std::max(hi, 1e-12)));
-        scale_->axis()->setLabel(layer_ == Layer::InjectedError ? QStringLiteral("|C* − C|")
-                                                                : QStringLiteral("|control − stored|"));
+        map_->setDataRange(QCPRange(0, nothing ? 1.0 : hi));
+        const QString label = layer_ == Layer::InjectedError ? QStringLiteral("|C* − C|") : QStringLiteral("|control − stored|");
+        scale_->axis()->setLabel(nothing ? label + (layer_ == Layer::InjectedError ? QStringLiteral(": no error")
+                                                                                   : QStringLiteral(": no mismatch"))
+                                         : label);
     }
     updateStatus();
 }

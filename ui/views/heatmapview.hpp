@@ -12,6 +12,7 @@
 
 #include <QWidget>
 
+#include <QSharedPointer>
 #include <QVector>
 
 #include <optional>
@@ -19,6 +20,7 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPAxisTicker;
 class QComboBox;
 class QLabel;
 class QMouseEvent;
@@ -110,6 +112,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPColorScale* scale_ = nullptr;
+    QSharedPointer<QCPAxisTicker> scaleTicker_;  // the scale's own ticks, while a layer has values
     HeatmapOverlay* overlay_ = nullptr;
     QComboBox* layerBox_ = nullptr;
     QLabel* status_ = nullptr;
