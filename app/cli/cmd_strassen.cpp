@@ -62,8 +62,10 @@ int strassenCommand(const QStringList& args)
         if (t == "tf32") {
             c.precision = Precision::F32;
             c.tf32 = true;
-        } else {
+        } else if (t == "f32" || t == "f64") {
             c.precision = precisionFromString(t);
+        } else {
+            throw InputError("--type '" + t + "': expected f32, f64 or tf32");
         }
     }
     if (set("backend"))

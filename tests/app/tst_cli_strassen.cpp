@@ -64,6 +64,44 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("check c    recomputed")));
     }
 
+    // Exit 1: a NaN in C is located but cannot be corrected.
+    void uncorrectableExitsOne()
+    {
+        const Result r = cli(QStringLiteral("strassen --shape 64x64x64 --backend cpu --inject-at c:1:nan"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QStringLiteral("check c    uncorrectable")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("verdict    uncorrectable")));
+        QVERIFY(r.err.contains(QStringLiteral("uncorrectable errors remain")));
+    }
+
+    // A decomposition's operand fault lands before the tasks read it: with --exact-restore (which
+    // rewrites A from the host copy) C's checks still see it, and the run says where.
+    void decompositionOperandFaultIsSeenWithExactRestore()
+    {
+        const Result r = cli(QStringLiteral("strassen --backend cpu --shape 64x64x64 --devices 3 --inject-at a:1 "
+                                            "--exact-restore"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("check c    recomputed")), qPrintable(r.out));
+    }
+
+    // The delta as given, 0 included (as run --inject-at R,C:0).
+    void zeroDeltaIsUsedAsGiven()
+    {
+        const Result r = cli(QStringLiteral("strassen --backend cpu --shape 64x64x64 --inject-at c:1:0"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("injected at c:1:0\n")), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("corrected")));
+    }
+
+    // The headline says what ran: --leaf kernel on the CPU makes OpenBLAS calls.
+    void cpuLeavesAreNamedAsRun()
+    {
+        const Result r = cli(QStringLiteral("strassen --backend cpu --shape 64x64x64 --leaf kernel"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("leaves: OpenBLAS")), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("multi-target kernel")));
+    }
+
     void badInputExitsTwoWithOneLine()
     {
         for (const char* line : {"strassen --shape 64x64 --backend cpu", "strassen --shape 64x64x64 --levels 5",
@@ -75,6 +113,11 @@ private slots:
             QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ")), qPrintable(r.err));
             QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         }
+        // The messages name what is valid.
+        QVERIFY(cli(QStringLiteral("strassen --shape 64x64x64 --type f16")).err.contains(QStringLiteral("f32, f64 or tf32")));
+        const Result past = cli(QStringLiteral("strassen --shape 131x97x113 --levels 2 --backend cpu --inject-at product:1000"));
+        QCOMPARE(past.exitCode, 2);
+        QVERIFY2(past.err.contains(QStringLiteral("product:1000: this run has 52 leaf products")), qPrintable(past.err));
     }
 };
 

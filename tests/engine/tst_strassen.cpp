@@ -53,8 +53,15 @@ private slots:
     void validatorProvesEveryRecipeAndLevel()
     {
         for (StrassenVariant v : kVariants)
-            for (int levels = 0; levels <= 3; ++levels)
+            for (int levels = 0; levels <= kMaxStrassenLevels; ++levels)
                 for (bool exact : {false, true}) {
+                    // The CLI allows 4 levels. There the proof of winograd (4^4 targets per leaf)
+                    // takes seconds on two cores: level 4 for the seed's msmes and for accumulate
+                    // (whose recipe is winograd's with the C-block sums; workspace is msmes's),
+                    // with recovery stages (exact restore only drops them).
+                    if (levels == kMaxStrassenLevels &&
+                        (exact || v == StrassenVariant::Winograd || v == StrassenVariant::Workspace))
+                        continue;
                     StrassenConfig c = config({64, 48, 32}, levels, v);
                     c.exactRestore = exact;
                     const Schedule s = buildStrassenSchedule(c);
@@ -112,7 +119,13 @@ private slots:
     {
         for (StrassenVariant v : kVariants)
             for (Precision p : {Precision::F32, Precision::F64})
-                for (int levels = 0; levels <= 3; ++levels) {
+                for (int levels = 0; levels <= kMaxStrassenLevels; ++levels) {
+                    // Level 4 (the CLI allows it): FP32, msmes and accumulate (as the validator test
+                    // above; winograd's 14^4 leaf GEMMs and their proof take seconds on two cores),
+                    // FP32 being where exactness is the tighter claim.
+                    if (levels == kMaxStrassenLevels &&
+                        (p == Precision::F64 || v == StrassenVariant::Winograd || v == StrassenVariant::Workspace))
+                        continue;
                     StrassenConfig c = config({48, 40, 56}, levels, v, p);
                     c.integerInputs = true;
                     const StrassenResult r = run(c);
@@ -160,6 +173,25 @@ private slots:
         runStrassenOn(other, *backend, operands.a(), operands.b());
         const StrassenResult stale = runStrassenOn(c, *backend, operands.a(), operands.b());
         QVERIFY(stale.recovery.changedA != first.recovery.changedA || stale.recovery.changedB != first.recovery.changedB);
+    }
+
+    // --type tf32 on the CPU: the leaves multiply operands rounded to TF32 (10 mantissa bits), so C
+    // shows TF32's error, not FP32's; A and B are rounded only in the leaves' copies, their
+    // recovery is FP32's; small integers stay exact.
+    void tf32LeavesEmulatedOnTheCpu()
+    {
+        StrassenConfig c = config({128, 128, 128}, 2, StrassenVariant::Accumulate);
+        const StrassenResult f32 = run(c);
+        c.tf32 = true;
+        const StrassenResult tf32 = run(c);
+        QCOMPARE(tf32.status, std::string("ok"));
+        QVERIFY2(tf32.relErrorC > 50 * f32.relErrorC, (std::to_string(tf32.relErrorC) + " vs " + std::to_string(f32.relErrorC)).c_str());
+        QVERIFY(tf32.relErrorC < 1e-2);
+        QCOMPARE(tf32.recovery.changedA, f32.recovery.changedA);
+        QCOMPARE(tf32.recovery.maxUlpsB, f32.recovery.maxUlpsB);
+        QVERIFY(formatStrassenReport(tf32).find("type tf32 (emulated") != std::string::npos);
+        c.integerInputs = true;
+        QCOMPARE(run(c).maxErrorC, 0.0);
     }
 
     void zeroExtraMemoryForInPlaceVariants()
@@ -321,6 +353,37 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("strassen.shape[0]")), qPrintable(error));
         QVERIFY(test::inputErrorOf([&] { loadStrassenRecord(dir.filePath(QStringLiteral("missing.json")).toStdString()); })
                     .contains(QStringLiteral("missing.json")));
+    }
+
+    // The record keeps whether a decomposition ran: one device with --decomposition 2d comes back
+    // with it (report line, schedule), a plain run names none; old records (every run said
+    // "decomposition": "winograd", no "distribute") read as before: a decomposition when devices > 1.
+    void recordKeepsAOneDeviceDecomposition()
+    {
+        StrassenConfig c = config({32, 32, 32}, 1, StrassenVariant::Msmes);
+        c.distribute = true;
+        c.decomposition = StrassenDecomposition::TwoD;
+        const StrassenResult r = run(c);
+        const std::string text = strassenRecordJson(r);
+        QVERIFY(text.find("\"distribute\": true") != std::string::npos);
+        const std::optional<StrassenResult> back = strassenResultFromJson(text);
+        QVERIFY(back);
+        QVERIFY(back->config.distribute);
+        QCOMPARE(int(back->config.decomposition), int(StrassenDecomposition::TwoD));
+        QVERIFY(formatStrassenReport(*back).find("devices    1 (2d decomposition") != std::string::npos);
+        QCOMPARE(buildStrassenSchedule(back->config).ops.size(), buildStrassenSchedule(c).ops.size());
+
+        const StrassenResult plain = run(config({32, 32, 32}, 1, StrassenVariant::Msmes));
+        std::string plainText = strassenRecordJson(plain);
+        QVERIFY(plainText.find("\"decomposition\"") == std::string::npos);
+        QVERIFY(!strassenResultFromJson(plainText)->config.distribute);
+        QVERIFY(formatStrassenReport(*strassenResultFromJson(plainText)).find("devices ") == std::string::npos);
+        // An old record: "decomposition" always there, no "distribute".
+        const std::size_t at = plainText.find("\"distribute\": false");
+        QVERIFY(at != std::string::npos);
+        plainText.replace(at, std::string("\"distribute\": false").size(), "\"decomposition\": \"winograd\"");
+        const std::optional<StrassenResult> old = strassenResultFromJson(plainText);
+        QVERIFY(old && !old->config.distribute);
     }
 
     void sumsPlacementIsInTheRecordAndTheReport()
@@ -737,6 +800,122 @@ private slots:
                     QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
                     QVERIFY2(r.relErrorC < 1e-10, (what + ": " + std::to_string(r.relErrorC)).c_str());
                 }
+    }
+
+    // A decomposition places its faults between stages as one device does: A / B before the first
+    // task reads them (after Winograd's first sums; 2D has none), C after the first product stage
+    // (2D: after its tasks); never after the last product, where --exact-restore erased an operand
+    // fault without a trace (devices 3, a:1: op 47 of 51, every check clean).
+    void decompositionFaultsLandBetweenStages()
+    {
+        const OpKind kInject = opKindFromString("strassen-inject");
+        const OpKind kCopy = opKindFromString("strassen-copy");
+        for (StrassenDecomposition d : {StrassenDecomposition::TwoD, StrassenDecomposition::Winograd})
+            for (int g : {1, 2, 3})
+                for (bool exact : {false, true})
+                    for (StrassenFault::Where where : {StrassenFault::Where::A, StrassenFault::Where::B, StrassenFault::Where::C})
+                        for (int q : {0, 1, 3}) {
+                            StrassenConfig c = config({64, 64, 64}, 1, StrassenVariant::Msmes);
+                            c.devices = g;
+                            c.distribute = true;
+                            c.decomposition = d;
+                            c.exactRestore = exact;
+                            c.faults = {{where, q, 0}};
+                            const std::string what = std::string(toString(d)) + " G=" + std::to_string(g) +
+                                                     (exact ? " exact " : " ") + faultPlace(c.faults[0]);
+                            const Schedule s = buildStrassenSchedule(c);
+                            QVERIFY2(validateStrassenSchedule(s, c).empty(), what.c_str());
+                            int inject = -1, firstTask = -1, lastProduct = -1;
+                            for (const Operation& op : s.ops) {
+                                if (op.kind == kInject)
+                                    inject = op.id;
+                                if ((op.kind == kProduct || op.kind == kCopy) && firstTask < 0)
+                                    firstTask = op.id;
+                                if (op.kind == kProduct)
+                                    lastProduct = op.id;
+                            }
+                            QVERIFY2(inject >= 0, what.c_str());
+                            if (where != StrassenFault::Where::C)
+                                QVERIFY2(inject < firstTask, what.c_str());
+                            else if (d == StrassenDecomposition::Winograd)
+                                QVERIFY2(inject > firstTask && inject < lastProduct, what.c_str());
+                            else
+                                QVERIFY2(inject > lastProduct, what.c_str());  // 2D: one product stage
+                            const StrassenResult r = run(c);
+                            bool caught = false;
+                            for (const StrassenCheck& k : r.checks)
+                                caught |= k.verdict != "clean";
+                            QVERIFY2(caught, what.c_str());
+                            QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                            QVERIFY2(r.relErrorC < 1e-4, (what + ": " + std::to_string(r.relErrorC)).c_str());
+                        }
+    }
+
+    // Operand faults of a run without levels land before its one product, so an exact restore
+    // cannot erase them either.
+    void operandFaultsBeforeTheOnlyProduct()
+    {
+        for (StrassenFault::Where where : {StrassenFault::Where::A, StrassenFault::Where::B}) {
+            StrassenConfig c = config({48, 40, 56}, 0, StrassenVariant::Msmes);
+            c.exactRestore = true;
+            c.faults = {{where, 2, 0}};
+            const StrassenResult r = run(c);
+            bool caught = false;
+            for (const StrassenCheck& k : r.checks)
+                caught |= k.where == "c" && k.verdict == "recomputed";
+            QVERIFY2(caught, faultPlace(c.faults[0]).c_str());
+            QCOMPARE(r.status, std::string("ok"));
+        }
+    }
+
+    // product:K past the last product is refused with the count, not placed into C at the end.
+    void productFaultPastTheLastIsRefused()
+    {
+        StrassenConfig c = config({131, 97, 113}, 2, StrassenVariant::Msmes);
+        c.faults = {{StrassenFault::Where::Product, 1000, 0}};
+        try {
+            buildStrassenSchedule(c);
+            QFAIL("product:1000 of 52 accepted");
+        } catch (const InputError& e) {
+            const std::string why = e.what();
+            QVERIFY2(why.find("52 leaf products") != std::string::npos, why.c_str());
+        }
+        c.faults = {{StrassenFault::Where::Product, 51, 0}};
+        QVERIFY(validateStrassenSchedule(buildStrassenSchedule(c), c).empty());
+        // A decomposition counts its tasks' products: 3 fringe products and 7 one-GEMM tasks.
+        c.devices = 2;
+        c.distribute = true;
+        c.levels = 1;
+        c.faults = {{StrassenFault::Where::Product, 9, 0}};
+        QVERIFY(validateStrassenSchedule(buildStrassenSchedule(c), c).empty());
+        c.faults = {{StrassenFault::Where::Product, 10, 0}};
+        QVERIFY_THROWS_EXCEPTION(InputError, buildStrassenSchedule(c));
+    }
+
+    // ":DELTA" is used as given, 0 included (as run's --inject-at R,C:0); without it the run picks
+    // 1000 x the typical value. The record keeps the delta to the last bit.
+    void faultDeltaAsGiven()
+    {
+        const StrassenFault zero = parseStrassenFault("c:1:0");
+        QVERIFY(zero.deltaGiven);
+        QCOMPARE(zero.delta, 0.0);
+        QCOMPARE(toString(zero), std::string("c:1:0"));
+        QVERIFY(!parseStrassenFault("c:1").deltaGiven);
+        QCOMPARE(parseStrassenFault(toString(parseStrassenFault("a:2:1e-9"))).delta, 1e-9);
+        StrassenConfig c = config({64, 64, 64}, 1, StrassenVariant::Msmes);
+        c.faults = {zero};
+        const StrassenResult r = run(c);
+        QCOMPARE(r.status, std::string("ok"));
+        for (const StrassenCheck& k : r.checks)
+            QCOMPARE(k.verdict, std::string("clean"));  // nothing was added
+        QCOMPARE(toString(r.config.faults[0]), std::string("c:1:0"));
+        c.faults = {parseStrassenFault("c:1")};
+        const StrassenResult defaulted = run(c);
+        QVERIFY(defaulted.config.faults[0].delta != 0);
+        bool corrected = false;
+        for (const StrassenCheck& k : defaulted.checks)
+            corrected |= k.verdict == "corrected";
+        QVERIFY(corrected);
     }
 
     void everyFaultPositionIsDetectedAndCorrected()

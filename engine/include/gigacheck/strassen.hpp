@@ -41,18 +41,23 @@ struct StrassenFault {
     enum class Where { Product, C, A, B };
     Where where = Where::Product;
     int index = 0;
-    double delta = 0;  // 0: 1000 x the typical |value| of the target
+    double delta = 0;  // added to the cell; 0 and not deltaGiven: 1000 x the typical |value| of the target
+    // ":DELTA" given, 0 included (as `run --inject-at R,C:0` adds 0).
+    bool deltaGiven = false;
 };
 // "product:K", "c:Q", "a:Q", "b:Q", each optionally ":DELTA". Throws InputError.
 StrassenFault parseStrassenFault(std::string_view);
+// "c:1:0.5" (the delta when given or resolved, shortest round-trip form), "c:1" otherwise.
 std::string toString(const StrassenFault&);
+// Where only: "product:1000".
+std::string faultPlace(const StrassenFault&);
 
 struct StrassenConfig {
     Shape shape;
     int levels = 1;
     StrassenVariant variant = StrassenVariant::Msmes;
     Precision precision = Precision::F32;
-    bool tf32 = false;  // FP32 storage, TF32 tensor-core leaves (CUDA; the CPU multiplies in FP32)
+    bool tf32 = false;  // FP32 storage, TF32 tensor-core leaves (CUDA; the CPU emulates them: operands rounded to TF32)
     // CUDA leaves: cuBLAS (one beta = 1 GEMM per target), or the seed's multi-target kernel (the
     // product computed once, added into every target; FP32 / FP64, not TF32). The CPU: OpenBLAS.
     bool multiTargetKernel = false;

@@ -75,6 +75,7 @@ StrassenFault parseStrassenFault(std::string_view text)
             f.delta = std::stod(delta, &used);
             if (used != delta.size())
                 throw bad();
+            f.deltaGiven = true;
         } catch (const std::logic_error&) {
             throw bad();
         }
@@ -82,18 +83,25 @@ StrassenFault parseStrassenFault(std::string_view text)
     return f;
 }
 
-std::string toString(const StrassenFault& f)
+std::string faultPlace(const StrassenFault& f)
 {
     const char* w = f.where == StrassenFault::Where::Product ? "product"
                     : f.where == StrassenFault::Where::C     ? "c"
                     : f.where == StrassenFault::Where::A     ? "a"
                                                              : "b";
-    std::string s = w;
-    s += ':';
-    s += std::to_string(f.index);
-    if (f.delta != 0) {
+    return std::string(w) + ':' + std::to_string(f.index);
+}
+
+std::string toString(const StrassenFault& f)
+{
+    std::string s = faultPlace(f);
+    if (f.deltaGiven || f.delta != 0) {
+        // Shortest form that reads back to the same double (std::to_string kept 6 decimals: a
+        // delta of 1e-9 came back from a record as 0).
+        char text[64];
+        const auto [end, ec] = std::to_chars(text, text + sizeof text, f.delta);
         s += ':';
-        s += std::to_string(f.delta);
+        s.append(text, ec == std::errc() ? end : text);
     }
     return s;
 }

@@ -1,10 +1,11 @@
 // The strassen family's CPU op table: in-place sums of blocks, products with OpenBLAS (beta = 1
-// into every target, alpha = its sign), the workspace scatter, faults, and the host copies. The
+// into every target, alpha = its sign; TF32 leaves emulated on rounded copies of the operands), the workspace scatter, faults, and the host copies. The
 // CPU executor (core/cpu) runs these on its compute and copy threads.
 #include "families/strassen/ops.hpp"
 
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/leaf_check.hpp"
+#include "gigacheck/tf32.hpp"
 
 #include <cblas.h>
 
@@ -12,6 +13,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 namespace gigacheck::strassen {
 
@@ -79,17 +82,42 @@ void add(cpu::OpContext& c, const Operation& op, OpOutcome&)
     });
 }
 
+// An operand block rounded to TF32 (gigacheck/tf32.hpp), as a TF32 tensor-core leaf sees it, in a
+// scratch copy: A and B themselves must stay as they are, the in-place sums and their recovery
+// work on the FP32 values. The CPU then multiplies exact TF32 values in FP32.
+const float* roundedToTf32(const cpu::OpContext& c, const OperandRegion& r, std::vector<float>& scratch)
+{
+    scratch.resize(std::size_t(r.rows * r.cols));
+    const float* x = at<float>(c, r);
+    const std::int64_t ld = ldOf(c, r.slot);
+    for (std::int64_t i = 0; i < r.rows; ++i)
+        std::memcpy(scratch.data() + i * r.cols, x + i * ld, std::size_t(r.cols) * sizeof(float));
+    roundBlockToTf32(scratch.data(), r.rows, r.cols, r.cols);
+    return scratch.data();
+}
+
 void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     inPrecision(c, [&]<class T>(T) {
         const OperandRegion& ra = op.operands[0];
         const OperandRegion& rb = op.operands[1];
+        const T* a = at<T>(c, ra);
+        const T* b = at<T>(c, rb);
+        int lda = int(ldOf(c, ra.slot)), ldb = int(ldOf(c, rb.slot));
+        // --type tf32 on the CPU: TF32 leaves emulated (operands rounded, FP32 products).
+        if constexpr (std::is_same_v<T, float>)
+            if (inputsOf(c.request).tf32) {
+                thread_local std::vector<float> roundedA, roundedB;
+                a = roundedToTf32(c, ra, roundedA);
+                b = roundedToTf32(c, rb, roundedB);
+                lda = int(ra.cols);
+                ldb = int(rb.cols);
+            }
         for (std::size_t i = 2; i < op.operands.size(); ++i) {
             const OperandRegion& t = op.operands[i];
             const bool workspace = t.access == Access::Write;
-            gemm(at<T>(c, ra), int(ldOf(c, ra.slot)), at<T>(c, rb), int(ldOf(c, rb.slot)), at<T>(c, t),
-                 int(ldOf(c, t.slot)), int(ra.rows), int(rb.cols), int(ra.cols), workspace ? 1.0 : t.coefficient,
-                 workspace ? 0.0 : 1.0);
+            gemm(a, lda, b, ldb, at<T>(c, t), int(ldOf(c, t.slot)), int(ra.rows), int(rb.cols), int(ra.cols),
+                 workspace ? 1.0 : t.coefficient, workspace ? 0.0 : 1.0);
         }
     });
 }

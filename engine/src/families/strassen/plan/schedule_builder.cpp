@@ -165,17 +165,25 @@ public:
             leaf({core.m, 0, s.m - core.m, s.n}, {0, 0, s.n, s.q}, {{{core.m, 0, s.m - core.m, s.q}, +1}}, 0, 0);
 
         if (core.m > 0 && core.n > 0 && core.q > 0) {
+            // No levels: one plain product, with operand faults before it (after it nothing would
+            // read them, and an exact restore would erase them).
+            if (levels_ == 0)
+                placeOperandFaults({0, 0, core.m, core.n}, {0, 0, core.n, core.q});
             if (decomposed_)
                 decompose({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {0, 0, core.m, core.q});
             else
                 node({0, 0, core.m, core.n}, {0, 0, core.n, core.q}, {{{0, 0, core.m, core.q}, +1}}, 0, 0, 0);
         }
-        // Faults no stage reached (a product index past the last): placed at the end.
+        // A product index past the last is refused, never placed somewhere else.
+        for (std::size_t f = 0; f < config_.faults.size(); ++f)
+            if (!placed_[f] && config_.faults[f].where == StrassenFault::Where::Product)
+                throw InputError("--inject-at " + faultPlace(config_.faults[f]) + ": this run has " + std::to_string(leafCount_) +
+                                 " leaf products (product:0 .. product:" + std::to_string(leafCount_ - 1) + ")");
+        // C faults after the last product stage (a run without levels: after its one product).
         placeOperandFaults({0, 0, s.m, s.n}, {0, 0, s.n, s.q});
         placeCFaults({0, 0, s.m, s.q});
-        for (std::size_t f = 0; f < config_.faults.size(); ++f)
-            if (!placed_[f])
-                inject(int(f), faultRegion(config_.faults[f], Rect{0, 0, s.m, s.q}));
+        if (config_.exactRestore)
+            refuseErasedOperandFaults();
 
         if (config_.exactRestore) {
             load(kRestore, Operand::A, kSlotA, s.m, s.n);
@@ -392,6 +400,30 @@ private:
                 inject(int(f), faultRegion(config_.faults[f], c.quarter(config_.faults[f].index)));
     }
 
+    // An A / B fault that no product (or copy to another device) reads after it is erased by the
+    // exact restore without a trace (the run would say "injected", every check clean): refused,
+    // never silently dropped. The placements above put operand faults before the first product.
+    void refuseErasedOperandFaults() const
+    {
+        for (const Operation& op : schedule_.ops) {
+            if (op.kind != kInject)
+                continue;
+            const StrassenFault& fault = config_.faults[std::size_t(op.aux)];
+            if (fault.where != StrassenFault::Where::A && fault.where != StrassenFault::Where::B)
+                continue;
+            const OperandRegion& cell = op.operands.front();
+            const bool read = std::any_of(schedule_.ops.begin() + op.id + 1, schedule_.ops.end(), [&](const Operation& later) {
+                return (later.kind == kProduct || later.kind == kCopy) && std::any_of(later.operands.begin(), later.operands.end(), [&](const OperandRegion& r) {
+                           return r.slot == cell.slot && r.access != Access::Write && r.row <= cell.row &&
+                                  cell.row < r.row + r.rows && r.col <= cell.col && cell.col < r.col + r.cols;
+                       });
+            });
+            if (!read)
+                throw InputError("--inject-at " + faultPlace(fault) + ": no op reads that operand after the fault, and "
+                                 "--exact-restore would overwrite it from the host copy: nothing could see it");
+        }
+    }
+
 public:
     void prepareFaults() { placed_.assign(config_.faults.size(), false); }
 
@@ -466,16 +498,30 @@ private:
             copy(base + 2, qd, base + 3, qd, device, Queue::D2H, 1, stage);
             scatter(base + 3, qd, targets, stage, k);
         };
+        // Faults between stages as on one device: A / B after the sums before the first task
+        // (2D has none: before its tasks), C after the first product stage (2D's tasks are one
+        // stage: after them).
         if (config_.decomposition == StrassenDecomposition::TwoD) {
+            placeOperandFaults(a, b);
             for (int i = 0; i < 2; ++i)
                 for (int j = 0; j < 2; ++j)
                     for (int k = 0; k < 2; ++k)
                         run(a.quarter(i * 2 + k), b.quarter(k * 2 + j), {{c.quarter(i * 2 + j), +1}}, 2, false);
+            placeCFaults(c);
             return;
         }
         const std::vector<Step>& steps = recipeOf(StrassenVariant::Winograd).steps;
+        bool firstAddsDone = false, firstProductsDone = false;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const Step& step = steps[i];
+            if (!firstAddsDone && step.kind == Step::Kind::Product) {
+                firstAddsDone = true;
+                placeOperandFaults(a, b);
+            }
+            if (firstAddsDone && !firstProductsDone && step.kind == Step::Kind::Add) {
+                firstProductsDone = true;
+                placeCFaults(c);
+            }
             if (step.kind == Step::Kind::Add) {
                 const Rect& whole = step.matrix == Matrix::A ? a : b;
                 const int slot = step.matrix == Matrix::A ? kSlotA : kSlotB;

@@ -40,8 +40,14 @@ std::string formatStrassenReport(const StrassenResult& r)
     const StrassenConfig& c = r.config;
     o << "STRASSEN " << shapeText(c.shape) << "  variant " << toString(c.variant) << "  levels " << r.levels
       << (r.levels != c.levels ? " (of " + std::to_string(c.levels) + " asked: a dimension is smaller than 2^L)" : "")
-      << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision)))
-      << (c.multiTargetKernel ? "  leaves: multi-target kernel" : "") << "\n";
+      << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision)));
+    // What ran: the CPU has OpenBLAS leaves only, and emulates TF32 (operands rounded to TF32).
+    const bool cpu = r.device.backend == BackendKind::Cpu;
+    if (c.tf32 && cpu)
+        o << " (emulated: operands rounded to TF32, FP32 products)";
+    if (c.multiTargetKernel)
+        o << (cpu ? "  leaves: OpenBLAS, one call per target (--leaf kernel is CUDA's)" : "  leaves: multi-target kernel");
+    o << "\n";
     o << "device     " << r.device.name << "\n";
     o << "core       " << shapeText(r.core);
     if (!(r.core == c.shape))
@@ -121,7 +127,7 @@ std::string strassenRecordJson(const StrassenResult& r)
     json checks = json::array();
     for (const StrassenCheck& k : r.checks)
         checks.push_back({{"where", k.where}, {"verdict", k.verdict}, {"row", k.row}, {"col", k.col}, {"detail", k.detail}});
-    const json section = {
+    json section = {
         {"shape", {c.shape.m, c.shape.n, c.shape.q}},
         {"core", {r.core.m, r.core.n, r.core.q}},
         {"levels", r.levels},
@@ -129,7 +135,9 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"variant", std::string(toString(c.variant))},
         {"type", c.tf32 ? std::string("tf32") : std::string(toString(c.precision))},
         {"devices", c.devices},
-        {"decomposition", std::string(toString(c.decomposition))},
+        // Whether the global decomposition ran (one device too: --devices 1 --decomposition 2d);
+        // its name only then ("decomposition" of a plain run said "winograd" before 2026-11-29).
+        {"distribute", c.devices > 1 || c.distribute},
         {"exact_restore", c.exactRestore},
         {"leaf", c.multiTargetKernel ? "kernel" : "cublas"},
         {"seconds", r.seconds},
@@ -157,6 +165,8 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"verdict", r.status},
         {"placement", r.placement},
     };
+    if (c.devices > 1 || c.distribute)
+        section["decomposition"] = std::string(toString(c.decomposition));
     // The envelope every family shares (status, devices, spans: block = level, stage, node).
     RecordEnvelope envelope;
     envelope.toolVersion = kVersion;
@@ -206,6 +216,8 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         c.precision = c.tf32 ? Precision::F32 : precisionFromString(type);
         c.devices = s.getOr<int>("devices", 1);
         c.decomposition = strassenDecompositionFromString(s.getOr<std::string>("decomposition", "winograd"));
+        // Records before 2026-11-29 have no "distribute": a decomposition ran when devices > 1.
+        c.distribute = s.getOr<bool>("distribute", c.devices > 1);
         c.exactRestore = s.getOr<bool>("exact_restore", false);
         c.multiTargetKernel = s.getOr<std::string>("leaf", "cublas") == "kernel";
         if (s.has("faults"))

@@ -201,7 +201,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     StrassenConfig planned = config;
     const double typicalC = rms(a) * rms(b) * std::sqrt(double(s.n));
     for (StrassenFault& f : planned.faults)
-        if (f.delta == 0)
+        if (!f.deltaGiven && f.delta == 0)
             f.delta = 1000.0 * (f.where == StrassenFault::Where::A   ? std::max(rms(a), 1.0)
                                 : f.where == StrassenFault::Where::B ? std::max(rms(b), 1.0)
                                                                      : std::max(typicalC, 1.0));
