@@ -118,6 +118,20 @@ private slots:
         QCOMPARE(staging->currentText(), QStringLiteral("pack"));
     }
 
+    // A record of a shape beyond what the boxes offer for typing (300000 rows, which the CLI
+    // runs) opens with that shape: clamping it to the boxes' range redrew C smaller and dropped
+    // the record's faults outside it.
+    void aRecordsLargeShapeIsKept()
+    {
+        SetupPanel panel;
+        RunConfig opened;
+        opened.shape = Shape{300000, 8, 8};
+        panel.load(opened);
+        RunConfig c;
+        QVERIFY(panel.apply(c, nullptr));
+        QVERIFY(c.shape == (Shape{300000, 8, 8}));
+    }
+
     // Seeds use all 64 bits: a record made with a large seed reruns the same matrices and faults.
     void largeSeedsSurviveThePanels()
     {

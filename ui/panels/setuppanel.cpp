@@ -14,6 +14,10 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 namespace gigacheck::ui {
 
 namespace {
@@ -221,9 +225,18 @@ bool SetupPanel::apply(RunConfig& config, QString* error) const
 void SetupPanel::load(const RunConfig& config)
 {
     const QSignalBlocker blocks[] = {QSignalBlocker(m_), QSignalBlocker(n_), QSignalBlocker(q_)};
-    m_->setValue(int(config.shape.m));
-    n_->setValue(int(config.shape.n));
-    q_->setValue(int(config.shape.q));
+    // A record may hold a shape beyond what the boxes offer for typing (the CLI runs up to
+    // 2^31 - 1): widen a box to the record's value instead of clamping it, which would redraw
+    // C smaller, re-plan and drop the record's faults outside it.
+    const auto show = [](QSpinBox* box, std::int64_t v) {
+        const int value = int(std::min<std::int64_t>(v, std::numeric_limits<int>::max()));
+        if (value > box->maximum())
+            box->setMaximum(value);
+        box->setValue(value);
+    };
+    show(m_, config.shape.m);
+    show(n_, config.shape.n);
+    show(q_, config.shape.q);
     precision_->setCurrentIndex(precision_->findData(int(config.precision)));
     distribution_->setCurrentIndex(distribution_->findData(int(config.distribution)));
     seed_->setValue(config.seed);
