@@ -272,7 +272,7 @@ void TestRun::acceptanceCase()
     QCOMPARE(r.faults.falsePositives, 0);
     QVERIFY(r.verifiedCorrect());
     qInfo("acceptance: %d products, execute %.2f s, %.1f GFLOP/s, max clean residual/threshold %.3g",
-          r.plan.productCount(), r.metrics.executeSeconds, r.metrics.gflops, r.faults.maxCleanResidualRatio);
+          int(r.plan.productCount()), r.metrics.executeSeconds, r.metrics.gflops, r.faults.maxCleanResidualRatio);
 }
 
 void TestRun::withoutAbftProductIsRight_data()

@@ -5,6 +5,8 @@
 #include "ui/uitestruns.hpp"
 
 #include <engine/enginecontroller.hpp>
+#include <engine/onlinerun.hpp>
+#include <models/onlinestepmodel.hpp>
 #include <panels/faultspanel.hpp>
 #include <views/heatmapview.hpp>
 #include <window/mainwindow.hpp>
@@ -28,6 +30,7 @@ Q_DECLARE_METATYPE(gigacheck::Ceilings)
 namespace {
 
 const QString kSample = QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json");
+const QString kCorpus = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/");
 
 RunConfig smallRun()
 {
@@ -41,11 +44,13 @@ RunConfig smallRun()
 
 RunConfig longRun() { return test::longCpuRun(); }
 
-QByteArray sampleBytes()
+QByteArray fileBytes(const QString& path)
 {
-    QFile f(kSample);
+    QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+
+QByteArray sampleBytes() { return fileBytes(kSample); }
 
 // The warning boxes the window shows (non-modal, so tests are never blocked).
 QStringList warnings(const QWidget& window)
@@ -119,6 +124,50 @@ private slots:
         QVERIFY(huge != sample);
         QTest::newRow("shape 2^64 - 1") << huge << "shape.m";
         QTest::newRow("a directory") << QByteArray("<directory>") << "directory";
+        // Forged records of the fuzz corpus (issue 15): 2^31 - 1 online steps spun the GUI thread
+        // into gigabytes; a shape of -4 opened as "-4x64x64"; splits of a 2^31 - 1 square C, each
+        // consistent with the shape, overflowed the product count.
+        const QByteArray steps = fileBytes(kCorpus + QStringLiteral("online-steps-2147483647.json"));
+        QVERIFY(steps.contains("\"steps\": 2147483647"));
+        QTest::newRow("online steps 2^31 - 1") << steps << "'online_abft.steps' is 2147483647";
+        const QByteArray negative = fileBytes(kCorpus + QStringLiteral("online-shape-negative.json"));
+        QVERIFY(negative.contains("\"m\": -4"));
+        QTest::newRow("online shape m = -4") << negative << "'online_abft.config.shape.m' is -4";
+        const QByteArray products = fileBytes(kCorpus + QStringLiteral("blocked-splits-2147483647.json"));
+        QVERIFY(!products.isEmpty());
+        QTest::newRow("2^31 - 1 x 2^31 - 1 blocks") << products << "more than a run schedules";
+    }
+
+    // A record that got past the reader some other way still gives the step view bounded work:
+    // a position per step up to OnlineStepModel::kMaxSteps, found without a scan per step.
+    void onlineStepViewWorkIsBounded()
+    {
+        auto run = std::make_shared<OnlineRun>();
+        OnlineRecord& r = run->record;
+        r.config.shape = Shape{64, 2147483647, 64};
+        r.config.panel = 1;
+        r.steps = 2147483647;
+        r.checkSteps = {0, 5, 2147483646};
+        InjectEvent fault;
+        fault.injection.block.k = 5;
+        fault.injection.localRow = fault.injection.localCol = 3;
+        r.injections.assign(20000, fault);
+        VerifyEvent check;
+        check.block.k = 5;
+        check.result.verdict = Verdict::Corrected;
+        check.result.corrections = {Correction{3, 3, 1.0, 0.0}};
+        r.verifications.assign(20000, check);
+        OnlineStepModel model;
+        model.setRun(run);
+        // One product position per shown step, the fault and the checks inside them.
+        QCOMPARE(model.count(), OnlineStepModel::kMaxSteps + 3);
+        QCOMPARE(model.position(model.count() - 1).step, OnlineStepModel::kMaxSteps - 1);
+        const int fault5 = model.positionOf(5, OnlineStepModel::Phase::Fault);
+        QVERIFY(fault5 > 0);
+        QCOMPARE(model.faults().size(), std::size_t(20000));
+        QCOMPARE(model.faults().front().caughtAtStep, 5);
+        QVERIFY(model.faults().front().corrected);
+        QVERIFY(model.describe(fault5).contains(QStringLiteral("of 2147483647")));
     }
 
     void brokenRecordsSayWhyAndLoseNothing()

@@ -3,6 +3,10 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_set>
 
 namespace gigacheck::ui {
 
@@ -22,22 +26,48 @@ OnlineStepModel::Phase phaseOf(OpKind kind)
     return OnlineStepModel::Phase::Product;
 }
 
-// The check at or after `step` that saw the cell (its row or column mismatched, or it corrected it).
-const VerifyEvent* catcher(const OnlineRecord& r, int step, std::int64_t row, std::int64_t col)
-{
-    for (const VerifyEvent& e : r.verifications) {
-        if (e.block.k < step || e.result.verdict == Verdict::Clean)
-            continue;
-        const auto has = [](const std::vector<std::int64_t>& v, std::int64_t x) {
-            return std::find(v.begin(), v.end(), x) != v.end();
-        };
-        const bool corrected = std::any_of(e.result.corrections.begin(), e.result.corrections.end(),
-                                           [&](const Correction& c) { return c.row == row && c.col == col; });
-        if (corrected || has(e.result.mismatchRows, row) || has(e.result.mismatchCols, col))
-            return &e;
+// The checks that saw something (not clean), in step order, each with its mismatched rows and
+// columns and corrected cells as sets: finding the check that caught a fault costs a lookup per
+// check, not a scan of its lists.
+class Catchers {
+public:
+    explicit Catchers(const OnlineRecord& r)
+    {
+        for (const VerifyEvent& e : r.verifications) {
+            if (e.result.verdict == Verdict::Clean)
+                continue;
+            Seen seen{&e, {e.result.mismatchRows.begin(), e.result.mismatchRows.end()},
+                      {e.result.mismatchCols.begin(), e.result.mismatchCols.end()}, {}};
+            for (const Correction& c : e.result.corrections)
+                seen.corrected.insert({c.row, c.col});
+            checks_.push_back(std::move(seen));
+        }
+        std::stable_sort(checks_.begin(), checks_.end(),
+                         [](const Seen& a, const Seen& b) { return a.event->block.k < b.event->block.k; });
     }
-    return nullptr;
-}
+
+    // The first check at or after `step` that saw the cell (its row or column mismatched, or it
+    // corrected it). A record may hold millions of faults and checks: past a budget of lookups
+    // (far beyond any run's) the remaining faults are left uncaught rather than the lab frozen.
+    const VerifyEvent* find(int step, std::int64_t row, std::int64_t col)
+    {
+        auto it = std::lower_bound(checks_.begin(), checks_.end(), step,
+                                   [](const Seen& s, int k) { return s.event->block.k < k; });
+        for (; it != checks_.end() && budget_ > 0; ++it, --budget_)
+            if (it->corrected.count({row, col}) || it->rows.count(row) || it->cols.count(col))
+                return it->event;
+        return nullptr;
+    }
+
+private:
+    struct Seen {
+        const VerifyEvent* event;
+        std::unordered_set<std::int64_t> rows, cols;
+        std::set<std::pair<std::int64_t, std::int64_t>> corrected;
+    };
+    std::vector<Seen> checks_;
+    std::int64_t budget_ = std::int64_t(1) << 24;
+};
 
 QString targetName(OnlineTarget t)
 {
@@ -61,9 +91,9 @@ void OnlineStepModel::setRun(OnlinePtr run)
     if (!run_ || run_->record.config.scheme == Scheme::Tmr)
         return;
     const OnlineRecord& r = run_->record;
-    const Shape& s = r.config.shape;
     // The faults: C and its checksums from the injections (augmented coordinates), inputs from
     // what was applied and what the checks reported.
+    Catchers catchers(r);
     for (const InjectEvent& e : r.injections) {
         const Injection& in = e.injection;
         Fault f;
@@ -73,29 +103,38 @@ void OnlineStepModel::setRun(OnlinePtr run)
         f.row = in.localRow;
         f.col = in.localCol;
         f.step = in.block.k;
-        if (const VerifyEvent* c = catcher(r, f.step, f.row, f.col)) {
+        if (const VerifyEvent* c = catchers.find(f.step, f.row, f.col)) {
             f.caughtAtStep = c->block.k;
             f.corrected = c->result.verdict == Verdict::Corrected;
         }
         faults_.push_back(f);
     }
+    std::map<std::tuple<OnlineTarget, std::int64_t, std::int64_t>, const InputFaultReport*> reports;
+    for (const InputFaultReport& rep : r.inputFaults)
+        reports[{rep.operand, rep.row, rep.col}] = &rep;  // the last one, as before
     for (const OnlineFault& a : r.appliedInputFaults) {
         Fault f;
         f.target = a.target;
         f.row = a.row;
         f.col = a.col;
         f.step = a.step.value_or(-1);
-        for (const InputFaultReport& rep : r.inputFaults)
-            if (rep.operand == a.target && rep.row == a.row && rep.col == a.col) {
-                f.caughtAtStep = rep.caughtAtStep;
-                f.corrected = rep.corrected;
-            }
+        if (const auto rep = reports.find({a.target, a.row, a.col}); rep != reports.end()) {
+            f.caughtAtStep = rep->second->caughtAtStep;
+            f.corrected = rep->second->corrected;
+        }
         faults_.push_back(f);
     }
-    (void)s;
-    const auto hasFaultAfter = [&](int step) {
-        return std::any_of(faults_.begin(), faults_.end(), [&](const Fault& f) { return f.step == step; });
-    };
+    // Positions are a few per step: their number follows the record's steps, which the reader
+    // bounds (online_validate.hpp, 2^20); bounded here too, so that a record read some other way
+    // cannot make the step view build billions of them.
+    const int steps = std::clamp(r.steps, 0, kMaxSteps);
+    std::vector<char> faultAfter(std::size_t(steps), 0), checkAfter(std::size_t(steps), 0);
+    for (const Fault& f : faults_)
+        if (f.step >= 0 && f.step < steps)
+            faultAfter[std::size_t(f.step)] = 1;
+    for (int step : r.checkSteps)
+        if (step >= 0 && step < steps)
+            checkAfter[std::size_t(step)] = 1;
     const std::vector<StepFrame>& frames = run_->frames.frames;
     std::size_t next = 0;
     int latest = -1;
@@ -106,11 +145,11 @@ void OnlineStepModel::setRun(OnlinePtr run)
             latest = int(next++);
         positions_.push_back({step, phase, latest});
     };
-    for (int j = 0; j < r.steps; ++j) {
+    for (int j = 0; j < steps; ++j) {
         add(j, Phase::Product);
-        if (hasFaultAfter(j))
+        if (faultAfter[std::size_t(j)])
             add(j, Phase::Fault);
-        if (std::find(r.checkSteps.begin(), r.checkSteps.end(), j) != r.checkSteps.end())
+        if (checkAfter[std::size_t(j)])
             add(j, Phase::Check);
     }
 }

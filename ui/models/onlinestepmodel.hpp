@@ -14,6 +14,8 @@ namespace gigacheck::ui {
 
 class OnlineStepModel {
 public:
+    // The most steps shown (the engine refuses records with more: online_validate.hpp).
+    static constexpr int kMaxSteps = 1 << 20;
     enum class Phase { Product, Fault, Check };
     struct Position {
         int step = 0;

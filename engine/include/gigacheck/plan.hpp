@@ -4,6 +4,8 @@
 #include "gigacheck/schedule.hpp"
 #include "gigacheck/types.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,16 @@ struct Plan {
     std::string explanation;       // one paragraph for reports and the GUI
 
     int blockCount() const { return splitM * splitQ; }
-    int productCount() const { return splitM * splitQ * splitN; }
+    // In 64 bits, as three int splits multiply past 2^31 (a run schedules at most
+    // kMaxScheduleProducts; a record claiming more is refused when read). Splits of a hand-made
+    // plan may even pass 2^63: the count then stops at INT64_MAX instead of wrapping.
+    std::int64_t productCount() const
+    {
+        const std::int64_t blocks = std::int64_t(splitM) * splitQ;  // < 2^62
+        if (splitN > 0 && blocks > std::numeric_limits<std::int64_t>::max() / splitN)
+            return std::numeric_limits<std::int64_t>::max();
+        return blocks * splitN;
+    }
     // Extents and offsets of block i / j / k (the last block takes the remainder).
     std::int64_t rowsOf(int i) const;
     std::int64_t colsOf(int j) const;

@@ -2,38 +2,12 @@
 #include "families/blocked_gemm/record/record_validate.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace gigacheck::recordcheck {
 
 namespace {
-
-[[noreturn]] void refuse(const std::string& field, const std::string& why)
-{
-    throw InputError("record: field '" + field + "' " + why);
-}
-
-void inRange(std::int64_t v, std::int64_t lo, std::int64_t hi, const std::string& field)
-{
-    if (v < lo || v > hi)
-        refuse(field, "is " + std::to_string(v) + ", outside " + std::to_string(lo) + ".." + std::to_string(hi));
-}
-
-void finite(double v, const std::string& field)
-{
-    if (!std::isfinite(v))
-        refuse(field, "must be a finite number");
-}
-
-std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
-std::string at(const std::string& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
-
-void validateShape(const Shape& s, const std::string& field)
-{
-    inRange(s.m, 1, kMaxExtent, field + ".m");
-    inRange(s.n, 1, kMaxExtent, field + ".n");
-    inRange(s.q, 1, kMaxExtent, field + ".q");
-}
 
 int highestBit(Precision p) { return int(elementSize(p) * 8) - 1; }
 
@@ -109,8 +83,15 @@ void validatePlan(const Plan& p, const RunConfig& c)
         validateCut(p.shape.q, p.splitQ, p.blockQ, "split_q", "block_q");
     else
         validateStarts(p.colStarts, p.shape.q, p.splitQ, p.blockQ, "col_starts");
-    if (std::int64_t(p.splitM) * p.splitN * p.splitQ > kMaxProducts)
-        refuse("blocked_gemm.plan.split_m", "times split_n times split_q exceeds " + std::to_string(kMaxProducts) + " block products");
+    // More products than a run schedules (buildSchedule refuses them): no run wrote this plan.
+    // productCount stops at INT64_MAX rather than wrapping (splits up to 2^31 - 1 each).
+    if (p.productCount() > kMaxProducts)
+        refuse("blocked_gemm.plan.split_m", "times split_n times split_q makes " +
+                                                (p.productCount() == std::numeric_limits<std::int64_t>::max()
+                                                     ? std::string("more than 2^63")
+                                                     : std::to_string(p.productCount())) +
+                                                " block products, more than a run schedules (" +
+                                                std::to_string(kMaxProducts) + ")");
     if (p.buffers.size() > kMaxBuffers)
         refuse("blocked_gemm.plan.buffers", "lists " + std::to_string(p.buffers.size()) + " buffers, more than " +
                                    std::to_string(kMaxBuffers));

@@ -1,6 +1,8 @@
 // What a run record claims, checked before anything uses or draws it (internal to the blocked GEMM family).
 #pragma once
 
+#include "core/record/record_checks.hpp"
+#include "gigacheck/plan.hpp"
 #include "gigacheck/record.hpp"
 
 #include <cstdint>
@@ -8,8 +10,8 @@
 namespace gigacheck::recordcheck {
 
 // Ceilings a record must stay under; each is far above what a real run writes.
-inline constexpr std::int64_t kMaxExtent = 2147483647;        // one matrix dimension: 2^31 - 1
-inline constexpr std::int64_t kMaxProducts = 2147483647;      // block products of a plan (an int)
+// kMaxExtent (one matrix dimension) and the shared checks: core/record/record_checks.hpp.
+inline constexpr std::int64_t kMaxProducts = kMaxScheduleProducts;  // block products a run schedules
 inline constexpr std::size_t kMaxExplicitFaults = 10000;      // config.faults.at (clicked or --inject-at)
 inline constexpr int kMaxRandomFaults = 1 << 20;              // config.faults.count, as the CLI allows
 inline constexpr std::size_t kMaxBuffers = 64;                // plan.buffers (S4 uses 7)

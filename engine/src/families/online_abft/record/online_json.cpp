@@ -6,6 +6,7 @@
 
 #include "core/record/envelope_json.hpp"
 #include "core/record/json_fields.hpp"
+#include "families/online_abft/record/online_validate.hpp"
 
 
 namespace gigacheck {
@@ -156,6 +157,11 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     for (std::size_t i = 0; i < faults.json().size(); ++i)
         c.faults.push_back(faultFrom(Node(faults.json()[i], faults.path() + "[" + std::to_string(i) + "]")));
     c.randomErrors = cfg.get<int>("random_errors");
+    // Written since the family began, but not read until the record was validated (audit 8): a
+    // reopened record then ran again with delta faults whatever it said.
+    if (cfg.has("fault_model"))
+        c.model = cfg.enumeration<FaultModel>("fault_model");
+    c.bit = cfg.getOr<int>("bit", -1);
     c.gemm = gemmFromString(cfg.get<std::string>("gemm"));
     c.reference = referenceModeFromString(cfg.get<std::string>("reference"));
     c.thresholdLambda = cfg.get<double>("threshold_lambda");
@@ -167,10 +173,6 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
     r.mergedSteps = sec.getOr<bool>("merged_steps", false);
     r.panelGemm = sec.getOr<std::string>("panel_gemm", "");
     r.panelProducts = sec.getOr<int>("panel_products", r.steps);
-    if (r.panelProducts < 0 || r.panelProducts > r.steps)
-        throw InputError("record: 'panel_products' must be 0.." + std::to_string(r.steps));
-    if (r.columnBlocks < 1 || r.columnBlocks > 64 || c.columnBlocks < 0 || c.columnBlocks > 64)
-        throw InputError("record: 'column_blocks' must be 1..64");
     // The checks are the envelope's verifications (read above); the section keeps their summary.
     const Node inputs = sec.child("input_faults");
     for (std::size_t i = 0; i < inputs.json().size(); ++i) {
@@ -178,6 +180,11 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         r.inputFaults.push_back({onlineTargetFromString(f.get<std::string>("operand")), f.get<std::int64_t>("row"),
                                  f.get<std::int64_t>("col"), f.get<double>("delta"), f.get<bool>("before_checksum"),
                                  f.get<int>("caught_at_step"), f.get<std::int64_t>("cells_off"), f.get<bool>("corrected")});
+    }
+    if (sec.has("applied_input_faults")) {  // written always; read since audit 8 (the step view's input faults)
+        const Node applied = sec.child("applied_input_faults");
+        for (const Node& f : applied.elements())
+            r.appliedInputFaults.push_back(faultFrom(f));
     }
     const Node recompute = sec.child("recompute");
     r.recomputed = recompute.get<bool>("done");
@@ -204,6 +211,7 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         }
         r.vote = vote;
     }
+    online_abft::validateRecord(r);  // nothing uses or draws what the record claims before this
     return r;
 }
 

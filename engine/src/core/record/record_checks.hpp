@@ -1,0 +1,25 @@
+// Range checks every family's record reader shares (issue 15): a record someone sent may claim
+// anything, so what it claims is checked before anything uses or draws it. Each throws InputError
+// "record: field '<path>' ..." naming the field. Internal to the engine.
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace gigacheck::recordcheck {
+
+// One matrix dimension: 2^31 - 1 (the CLI and the runs refuse more).
+inline constexpr std::int64_t kMaxExtent = 2147483647;
+
+[[noreturn]] void refuse(const std::string& field, const std::string& why);
+// v within lo..hi (inclusive).
+void inRange(std::int64_t v, std::int64_t lo, std::int64_t hi, const std::string& field);
+void finite(double v, const std::string& field);
+// m, n and q each 1..kMaxExtent; field is the shape's path ("online_abft.config.shape").
+void validateShape(const Shape& s, const std::string& field);
+// "list[i]"
+std::string at(const std::string& list, std::size_t i);
+
+}  // namespace gigacheck::recordcheck
