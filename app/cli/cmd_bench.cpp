@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "output_files.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/bench.hpp"
@@ -35,7 +36,9 @@ int benchCommand(const QStringList& args)
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());
-    options.jsonPath = text(parser.value(QStringLiteral("json")));
+    // --json "" is refused, not ignored: the numbers must not be lost after a long run.
+    if (parser.isSet(QStringLiteral("json")))
+        options.jsonPath = requireOutputPath(text(parser.value(QStringLiteral("json"))), "json", "bench JSON");
     options.quick = parser.isSet(QStringLiteral("quick"));
     if (parser.isSet(QStringLiteral("device")))
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);

@@ -48,8 +48,9 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),
-        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000) is the only one "
-                         "today. Default blocked.",
+        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000), the only one a "
+                         "campaign drives; online, offline and tmr run one at a time (gigacheck run --scheme). "
+                         "Default blocked.",
                "blocked"),
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
                         "mode). Default bitflip:any.",

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "output_files.hpp"
 
 #include "gigacheck/bench.hpp"
 
@@ -105,6 +106,10 @@ int devicesCommand(const QStringList& args)
         return kExitVerified;
     if (!parser.positionalArguments().isEmpty())
         throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) + "'");
+    // Before the list is printed (and measured): an empty or unwritable --json is bad input.
+    std::string jsonPath;
+    if (parser.isSet(QStringLiteral("json")))
+        jsonPath = requireOutputPath(text(parser.value(QStringLiteral("json"))), "json", "device list");
 
     std::string whyNoCuda;
     std::vector<DeviceInfo> devices = listDevices(&whyNoCuda);
@@ -131,8 +136,8 @@ int devicesCommand(const QStringList& args)
     }
     if (parser.isSet(QStringLiteral("measure")))
         std::cout << "Ceilings stored in " << ceilingsPath << "\n";
-    if (parser.isSet(QStringLiteral("json")))
-        writeJson(devices, text(parser.value(QStringLiteral("json"))));
+    if (!jsonPath.empty())
+        writeJson(devices, jsonPath);
     return kExitVerified;
 }
 

@@ -3,6 +3,7 @@
 
 #include "command_line.hpp"
 
+#include "gigacheck/campaign.hpp"
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/record.hpp"
 #include "gigacheck/record_envelope.hpp"
@@ -14,19 +15,12 @@
 
 namespace cli {
 
-int showCommand(const QStringList& args)
+namespace {
+
+// Each family's records have their own report: dispatch on the record's family. A family adds
+// its line here.
+void printRecordReport(const std::string& path)
 {
-    QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A run record written by gigacheck run --json."));
-    if (!parseCommandLine(parser, QStringLiteral("show"), QStringLiteral("Prints the report of a saved run record."),
-                          args))
-        return kExitVerified;
-    const QStringList files = parser.positionalArguments();
-    if (files.size() != 1)
-        throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
-    // Each family's records have their own report: dispatch on the record's family. A family adds
-    // its line here.
-    const std::string path = text(files.first());
     const std::string family = gigacheck::recordFamilyOfFile(path);
     if (family == "blocked_gemm") {
         std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
@@ -40,6 +34,33 @@ int showCommand(const QStringList& args)
         std::cout << gigacheck::reduced_matmul::report(gigacheck::reduced_matmul::loadRecord(path));
     } else {
         throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
+    }
+}
+
+}  // namespace
+
+int showCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A run record written by gigacheck run --json (or a campaign of gigacheck campaign --json)."));
+    if (!parseCommandLine(parser, QStringLiteral("show"), QStringLiteral("Prints the report of a saved run record."),
+                          args))
+        return kExitVerified;
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1)
+        throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
+    const std::string path = text(files.first());
+    try {
+        printRecordReport(path);
+    } catch (const gigacheck::InputError&) {
+        // A campaign has format_version 1 like the first run records, so it fails as one ("missing
+        // field 'config.precision'"): say what it is, print its report, and where its chart is.
+        if (!gigacheck::isCampaignFile(path))
+            throw;
+        const std::string report = gigacheck::formatCampaignReport(gigacheck::loadCampaign(path));  // or refused
+        std::cout << path << " is a fault-injection campaign (gigacheck campaign --json), not a run record; "
+                  << "the lab charts it (gigacheck-lab: File > Open campaign...). Its report:\n\n"
+                  << report;
     }
     return kExitVerified;
 }

@@ -16,6 +16,15 @@ void checkWritable(const std::string& path, const std::string& what)
         std::filesystem::remove(path);
 }
 
+std::string requireOutputPath(const std::string& path, const std::string& option, const std::string& what)
+{
+    if (path.empty())
+        throw gigacheck::InputError("--" + option + " needs a file name (got an empty one); leave --" + option +
+                                    " out to write no " + what);
+    checkWritable(path, what);
+    return path;
+}
+
 void writeTextFile(const std::string& path, const std::string& text, const std::string& what)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -215,8 +215,10 @@ private slots:
         QTest::newRow("campaign of zero runs") << "campaign --runs 0" << "--runs 0";
         QTest::newRow("campaign runs not a number") << "campaign --runs many" << "--runs many";
         QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
-        QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme online"
+        QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme systolic"
                                                  << "only 'blocked'";
+        QTest::newRow("campaign of an online scheme") << "campaign --runs 3 --backend cpu --scheme online"
+                                                      << "one run at a time with gigacheck run --scheme online";
         QTest::newRow("campaign operand faults that do not fit") << "campaign --runs 3 --backend cpu --shape 2x3x4 "
                                                                     "--target a --faults-per-run 7"
                                                                  << "do not fit";
@@ -248,6 +250,16 @@ private slots:
         QByteArray wrapped = sampleRecord();
         wrapped.replace("\"format_version\": 1", "\"format_version\": 4294967297");
         QTest::newRow("show format 2^32 + 1") << "show " + writeFile("wrapped.json", wrapped) << "'format_version'";
+        // Forged records of the fuzz corpus (issue 15): each once printed as if it were a run.
+        const QString corpus = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/");
+        QTest::newRow("show 2^31 - 1 online steps") << "show " + corpus + "online-steps-2147483647.json"
+                                                    << corpus + "online-steps-2147483647.json: record: field "
+                                                                "'online_abft.steps' is 2147483647 but n = 64 in "
+                                                                "panels of 16 makes 4";
+        QTest::newRow("show an online shape of -4") << "show " + corpus + "online-shape-negative.json"
+                                                    << "'online_abft.config.shape.m' is -4";
+        QTest::newRow("show 2^31 - 1 x 2^31 - 1 blocks") << "show " + corpus + "blocked-splits-2147483647.json"
+                                                         << "more than a run schedules (1048576)";
     }
 
     void badInputExitsTwoWithOneLine()
@@ -395,6 +407,9 @@ private slots:
         QTest::newRow("run --json") << (words("run --shape 16x16x16 --backend cpu --json") << QString());
         QTest::newRow("campaign --json") << (words("campaign --runs 2 --backend cpu --json") << QString());
         QTest::newRow("campaign --csv") << (words("campaign --runs 2 --backend cpu --csv") << QString());
+        // Once silently ignored (bench) or refused by Qt after the list was printed (devices).
+        QTest::newRow("bench --json") << (words("bench reduced --quick --json") << QString());
+        QTest::newRow("devices --json") << (words("devices --json") << QString());
     }
 
     void emptyPathsAreBadInput()
@@ -402,8 +417,31 @@ private slots:
         QFETCH(QStringList, args);
         const Result r = gigacheckCli(args);
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("needs a file name")), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: --json needs a file name")) ||
+                     r.err.startsWith(QStringLiteral("gigacheck: error: --csv needs a file name")),
+                 qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));  // refused before anything ran or was listed
+    }
+
+    // A campaign file handed to show: said so, its report printed, the lab named (audit 8, item 9).
+    void showOfACampaignSaysSoAndPrintsItsReport()
+    {
+        const QString file = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/campaign/small-any.json");
+        const Result r = gigacheckCli({QStringLiteral("show"), file});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(file + QStringLiteral(" is a fault-injection campaign")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("Open campaign")));
+        QVERIFY(r.out.contains(QStringLiteral("GIGACHECK CAMPAIGN")));
+        QVERIFY(!r.err.contains(QStringLiteral("config.precision")));
+        // A damaged campaign is refused as a campaign, naming the file once.
+        const QString bad = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/campaign/run-bit-outside.json");
+        const Result refused = gigacheckCli({QStringLiteral("show"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.startsWith(QStringLiteral("gigacheck: error: ") + bad + QStringLiteral(": campaign: ")),
+                 qPrintable(refused.err));
+        QCOMPARE(refused.err.count(bad), 1);
+        QVERIFY2(refused.out.isEmpty(), qPrintable(refused.out));
     }
 
     void campaignWritesJsonAndCsv()

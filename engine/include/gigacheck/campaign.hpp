@@ -159,6 +159,9 @@ std::string formatCampaignReport(const CampaignResult& result);
 std::string campaignToJson(const CampaignResult& result);
 CampaignResult campaignFromJson(const std::string& text);  // throws InputError
 CampaignResult loadCampaign(const std::string& path);      // throws InputError
+// Whether the file is a campaign ("format": "gigacheck-campaign"), for readers handed a file that
+// may be a run record or a campaign (`gigacheck show`). Never throws: false when unreadable.
+bool isCampaignFile(const std::string& path);
 // One row per run; the summary (outcome, group, count, fraction, interval) in a second CSV.
 std::string campaignRunsCsv(const CampaignResult& result);
 std::string campaignSummaryCsv(const CampaignResult& result);

@@ -4,6 +4,7 @@
 
 #include "campaign/operand_faults.hpp"
 
+#include "gigacheck/defaults.hpp"
 #include "gigacheck/plan.hpp"
 
 #include <algorithm>
@@ -144,10 +145,18 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
 {
     if (c.runs < 1)
         throw InputError("a campaign needs at least one run (--runs N, N >= 1)");
+    // The seed-002 schemes run (gigacheck run --scheme online|offline|tmr), but not in campaigns:
+    // a campaign's run is a runGemm RunRecord, classified from its per-block fault report,
+    // reproduced as a blocked `gigacheck run` and replayed in the lab's block animation, and
+    // its --target / --strategy / --mem vocabulary is the blocked family's.
+    if (c.scheme == "online" || c.scheme == "offline" || c.scheme == "tmr")
+        throw InputError("--scheme " + c.scheme +
+                         ": campaigns run the blocked scheme only (each run is a blocked GEMM run, classified from "
+                         "its per-block fault report and replayed in the lab's block animation); inject into the "
+                         "seed-002 schemes one run at a time with gigacheck run --scheme " + c.scheme +
+                         " --inject-at ROW,COL");
     if (c.scheme != "blocked")
-        throw InputError("unknown ABFT scheme '" + c.scheme +
-                         "': only 'blocked' exists (the blocked offline ABFT of seed 000; the online, "
-                         "offline and TMR schemes of seed 002 are not implemented yet)");
+        throw InputError("unknown ABFT scheme '" + c.scheme + "': campaigns run only 'blocked'");
     if (c.strategies.empty())
         throw InputError("a campaign needs at least one strategy");
     if (c.faultsPerRun < 1)
@@ -174,10 +183,10 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
     // must fit in the smallest block's checksum row and column.
     const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
     for (StrategyKind k : c.strategies) {
-        // A cap of 0 means the device's memory, as runGemm resolves it (1 GiB on the CPU backend).
+        // A cap of 0 means the device's memory, as runGemm resolves it (kDefaultCpuMemCapBytes on the CPU).
         std::uint64_t cap = campaignCapBytes(c, k);
         if (cap == 0)
-            cap = device.backend == BackendKind::Cuda && device.memoryBytes ? device.memoryBytes : 1ull << 30;
+            cap = device.backend == BackendKind::Cuda && device.memoryBytes ? device.memoryBytes : kDefaultCpuMemCapBytes;
         const Plan plan = makePlan(s, p, k, cap, true);
         const std::int64_t rows = plan.rowsOf(plan.splitM - 1);
         const std::int64_t cols = plan.colsOf(plan.splitQ - 1);

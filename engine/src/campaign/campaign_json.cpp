@@ -91,14 +91,23 @@ Json write(const CampaignConfig& c)
             {"lambda", c.thresholdLambda}};
 }
 
-Json write(const Injection& inj)
+// An operand fault's element (block (-1, -1, -1), position in A or B) is labelled with its
+// operand, "a" or "b"; the cells of C a fault after the checksums then changes are "result".
+std::string appliedTarget(const Injection& inj, const CampaignRun& run)
+{
+    if (run.operand && inj.block.i < 0)
+        return std::string(1, run.operand);
+    return std::string(toString(inj.target));
+}
+
+Json write(const Injection& inj, const CampaignRun& run)
 {
     return {{"block", {inj.block.i, inj.block.j, inj.block.k}},
             {"local_row", inj.localRow},
             {"local_col", inj.localCol},
             {"global_row", inj.globalRow},
             {"global_col", inj.globalCol},
-            {"target", toString(inj.target)},
+            {"target", appliedTarget(inj, run)},
             {"model", toString(inj.model)},
             {"bit", inj.bit},
             {"delta", number(inj.delta)},
@@ -113,7 +122,7 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
         positions.push_back({at.row, at.col});
     Json applied = Json::array();
     for (const Injection& inj : run.applied)
-        applied.push_back(write(inj));
+        applied.push_back(write(inj, run));
     const FaultReport& f = run.faults;
     return {{"run", run.index},
             {"seed", run.seed},
@@ -253,7 +262,13 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
         inj.localCol = field<std::int64_t>(a, "local_col", at + "applied.");
         inj.globalRow = field<std::int64_t>(a, "global_row", at + "applied.");
         inj.globalCol = field<std::int64_t>(a, "global_col", at + "applied.");
-        inj.target = faultTargetFromString(field<std::string>(a, "target", at + "applied."));
+        // "a" / "b": an operand element (older files said "result"); FaultTarget names C's cells only.
+        const std::string appliedTarget = field<std::string>(a, "target", at + "applied.");
+        const bool operandElement = appliedTarget == "a" || appliedTarget == "b";
+        if (operandElement && (run.operand != appliedTarget[0] || inj.block.i >= 0))
+            throw InputError("campaign: field '" + at + "applied.target' is '" + appliedTarget +
+                             "' but the run's target is '" + target + "'");
+        inj.target = operandElement ? FaultTarget::Result : faultTargetFromString(appliedTarget);
         inj.model = field<std::string>(a, "model", at + "applied.") == "bitflip" ? FaultModel::BitFlip : FaultModel::Delta;
         inj.bit = field<int>(a, "bit", at + "applied.");
         inj.delta = field<double>(a, "delta", at + "applied.");
@@ -350,6 +365,24 @@ CampaignResult campaignFromJson(const std::string& text)
     }
     r.summary = summarize(r.runs);
     return r;
+}
+
+bool isCampaignFile(const std::string& path)
+{
+    try {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        if (ec || size > kMaxFileBytes || std::filesystem::is_directory(path, ec))
+            return false;
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        const auto doc = jsonlimits::parse<nlohmann::json>(text.str(), path, {std::size_t(kMaxFileBytes), kMaxDepth});
+        const auto format = doc.is_object() ? doc.find("format") : doc.end();
+        return format != doc.end() && *format == "gigacheck-campaign";
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 CampaignResult loadCampaign(const std::string& path)
