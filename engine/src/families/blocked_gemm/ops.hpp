@@ -10,8 +10,8 @@ namespace gigacheck::blocked_gemm {
 
 inline constexpr std::string_view kFamilyName = "blocked_gemm";
 
-// Its kinds are the six OpKind values named in gigacheck/schedule.hpp (records, the timeline and
-// the roofline have always named them there).
+// Its kinds are the seven OpKind values named in gigacheck/schedule.hpp, CopyH2D .. Recompute
+// (records, the timeline and the roofline have always named them there).
 std::span<const OpKindName> opKindNames();
 
 const cpu::OpTable& cpuOps();    // cpu/op_table.cpp
