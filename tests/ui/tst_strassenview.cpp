@@ -4,6 +4,7 @@
 // its verdict, faults placed by clicks (a block, a product of the step list) reaching the run's
 // config and caught, and a `gigacheck strassen --json` record opened by File › Open.
 #include "views/strassen/strassenblockswidget.hpp"
+#include "views/strassen/strassenplots.hpp"
 #include "views/strassen/strassensteps.hpp"
 #include "views/strassen/strassenview.hpp"
 #include "window/mainwindow.hpp"
@@ -14,6 +15,7 @@
 
 #include <qcustomplot.h>
 
+#include <atomic>
 #include <map>
 #include <set>
 
@@ -361,6 +363,100 @@ private slots:
         view.startRun();
         QCOMPARE(failed.size(), 1);
         QVERIFY(!view.running());
+    }
+
+    // The sweep: speedup points for every variant (workspace and accumulate are the ones that
+    // beat cuBLAS), error and recovery points per level on the chosen distribution, the kernel
+    // leaf only where CUDA has it; the recovery plot draws max ulps and changed counts.
+    void sweepCoversEveryVariantAndTheRecovery()
+    {
+        SweepRequest request;
+        request.backend = BackendKind::Cpu;
+        request.fromExponent = request.toExponent = 6;
+        request.errorN = 64;
+        request.maxErrorLevels = 2;
+        request.repeats = 1;
+        request.distribution = Distribution::Wide;
+        request.multiTargetKernel = true;
+        QCOMPARE(int(sweepConfig(request, StrassenVariant::Accumulate, 64, 2).distribution), int(Distribution::Wide));
+        QVERIFY(!sweepConfig(request, StrassenVariant::Msmes, 64, 2).multiTargetKernel);  // the CPU has no kernel
+        SweepRequest cuda = request;
+        cuda.backend = BackendKind::Cuda;
+        QVERIFY(sweepConfig(cuda, StrassenVariant::Msmes, 64, 2).multiTargetKernel);
+        QVERIFY(!sweepConfig(cuda, StrassenVariant::Accumulate, 64, 2).multiTargetKernel);
+        std::vector<SweepPoint> points;
+        std::atomic<bool> cancel{false};
+        runSweep(request, [&](const SweepPoint& p) { points.push_back(p); }, cancel);
+        std::set<StrassenVariant> timed;
+        int recovered = 0;
+        for (const SweepPoint& p : points) {
+            QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+            if (p.kind == SweepPoint::Kind::Speedup)
+                timed.insert(p.variant);
+            else if (p.levels > 0) {
+                QVERIFY(p.recovery.changedA + p.recovery.changedB > 0);  // wide inputs: recovery rounds
+                QVERIFY(p.recovery.maxUlpsA > 0);
+                ++recovered;
+            }
+        }
+        QCOMPARE(timed, (std::set<StrassenVariant>{StrassenVariant::Msmes, StrassenVariant::Winograd,
+                                                    StrassenVariant::Workspace, StrassenVariant::Accumulate}));
+        QCOMPARE(recovered, 4);  // msmes and winograd at levels 1 and 2
+        QCustomPlot plot;
+        plotRecoveryVsLevels(&plot, points);
+        QCOMPARE(plot.graphCount(), 4);  // per variant: max ulps and changed elements
+        for (int g = 0; g < plot.graphCount(); ++g)
+            QCOMPARE(plot.graph(g)->dataCount(), 2);
+    }
+
+    // The distribution and leaf selectors reach the config; the leaf choice only where CUDA is.
+    void distributionAndLeafSelectors()
+    {
+        StrassenView view;
+        auto* dist = view.findChild<QComboBox*>(QStringLiteral("strassenDist"));
+        auto* leaf = view.findChild<QComboBox*>(QStringLiteral("strassenLeaf"));
+        auto* backend = view.findChild<QComboBox*>(QStringLiteral("strassenBackend"));
+        QVERIFY(dist && leaf && backend);
+        backend->setCurrentIndex(0);  // CPU
+        QVERIFY(!leaf->isEnabled());
+        leaf->setCurrentIndex(1);
+        dist->setCurrentText(QStringLiteral("normal"));
+        StrassenConfig c;
+        QString error;
+        QVERIFY2(view.currentConfig(&c, &error), qPrintable(error));
+        QCOMPARE(int(c.distribution), int(Distribution::Normal));
+        QVERIFY(!c.multiTargetKernel);  // OpenBLAS on the CPU, whatever the box says
+        if (backend->count() > 1) {
+            backend->setCurrentIndex(1);
+            QVERIFY(leaf->isEnabled());
+            QVERIFY(view.currentConfig(&c, &error));
+            QVERIFY(c.multiTargetKernel);
+        }
+        QVERIFY(view.plotTabs()->indexOf(view.recoveryPlot()) >= 0);
+    }
+
+    // A record of one device with a decomposition opens with that decomposition (it came back as
+    // a plain msmes schedule before the record said so).
+    void opensAOneDeviceDecompositionRecord()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("d.json"));
+        QProcess cli;
+        cli.start(QStringLiteral(GIGACHECK_CLI), {QStringLiteral("strassen"), QStringLiteral("--shape"), QStringLiteral("64x64x64"),
+                                                  QStringLiteral("--devices"), QStringLiteral("1"), QStringLiteral("--decomposition"),
+                                                  QStringLiteral("2d"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                                  QStringLiteral("--json"), path});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        StrassenView view;
+        QString error;
+        QVERIFY2(view.openRecordFile(path, &error), qPrintable(error));
+        QVERIFY(view.result()->config.distribute);
+        QCOMPARE(view.findChild<QComboBox*>(QStringLiteral("strassenDecomposition"))->currentText(), QStringLiteral("2d"));
+        StrassenConfig c;
+        QVERIFY(view.currentConfig(&c, &error));
+        QVERIFY(c.distribute);
+        QCOMPARE(int(c.decomposition), int(StrassenDecomposition::TwoD));
     }
 
     void opensAStrassenRecord()

@@ -17,6 +17,8 @@
 #include "views/online/onlinesweepview.hpp"
 #include "models/autoplanner.hpp"
 
+#include <gigacheck/record_envelope.hpp>
+
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -114,8 +116,36 @@ template <class Sender, class Signal> bool waitFor(Sender* sender, Signal signal
     return fired;
 }
 
-// The Strassen tab: a small run with a fault in C (the stepper at its first product, the time per
-// stage), zoomed into a level-2 node with the run's lanes, and a short sweep (speedup vs N).
+// The Strassen tab on the result it shows (a run, or an opened record): the stepper at the first
+// product with the time per stage; then the run's lanes, zoomed into a level-2 node where the run
+// has one on a single device (strassen-zoom.png), else as they are (strassen-lanes.png: a
+// decomposition's device lanes).
+template <class Grab> void grabStrassenResult(strassenlab::StrassenView* view, Grab& grab)
+{
+    view->setZoom(false);
+    for (int i = 0; i < int(view->steps().size()); ++i)
+        if (view->steps()[std::size_t(i)].product) {
+            view->goToStep(i);
+            break;
+        }
+    view->plotTabs()->setCurrentWidget(view->stagePlot());
+    grab(QStringLiteral("strassen.png"));
+    const StrassenResult* r = view->result();
+    const bool nested = r && r->levels >= 2 && !r->config.distribute && r->config.devices == 1;
+    view->plotTabs()->setCurrentWidget(view->lanesPlot());
+    if (!nested) {
+        grab(QStringLiteral("strassen-lanes.png"));
+        return;
+    }
+    view->setZoom(true);
+    view->setNode(0);
+    view->goToStep(4);
+    grab(QStringLiteral("strassen-zoom.png"));
+    view->setZoom(false);
+}
+
+// The Strassen tab: a small run with a fault in C (grabStrassenResult) and a short sweep (speedup
+// vs N, error vs levels).
 template <class Grab> void takeStrassenScreenshots(MainWindow& window, const ScreenshotOptions& options, Grab& grab)
 {
     strassenlab::StrassenView* view = window.strassenView();
@@ -129,20 +159,7 @@ template <class Grab> void takeStrassenScreenshots(MainWindow& window, const Scr
     view->startRun();
     if (!waitFor(view, &strassenlab::StrassenView::runFinished, options.timeoutSeconds))
         return;
-    view->setZoom(false);
-    for (int i = 0; i < int(view->steps().size()); ++i)
-        if (view->steps()[std::size_t(i)].product) {
-            view->goToStep(i);
-            break;
-        }
-    view->plotTabs()->setCurrentWidget(view->stagePlot());
-    grab(QStringLiteral("strassen.png"));
-    view->setZoom(true);
-    view->setNode(0);
-    view->goToStep(4);
-    view->plotTabs()->setCurrentWidget(view->lanesPlot());
-    grab(QStringLiteral("strassen-zoom.png"));
-    view->setZoom(false);
+    grabStrassenResult(view, grab);
     view->startSweep();
     if (waitFor(view, &strassenlab::StrassenView::sweepFinished, options.timeoutSeconds)) {
         view->plotTabs()->setCurrentWidget(view->speedupPlot());
@@ -245,6 +262,13 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
         if (image.save(path))
             written << path;
     };
+
+    // A Strassen record opens in the Strassen tab: its shots, not the GEMM views (empty then).
+    if (!options.recordPath.isEmpty() && recordFamilyOfFile(options.recordPath.toStdString()) == "strassen") {
+        window.showView(MainWindow::View::Strassen);
+        grabStrassenResult(window.strassenView(), grab);
+        return written;
+    }
 
     if (options.recordPath.isEmpty()) {
         // The second run keeps the first one's lanes on the same time axis.

@@ -15,8 +15,20 @@ namespace {
 
 QString variantName(StrassenVariant v)
 {
-    return v == StrassenVariant::Winograd ? QStringLiteral("Strassen-Winograd") : QStringLiteral("classic (msmes)");
+    switch (v) {
+    case StrassenVariant::Winograd:
+        return QStringLiteral("Strassen-Winograd");
+    case StrassenVariant::Workspace:
+        return QStringLiteral("workspace");
+    case StrassenVariant::Accumulate:
+        return QStringLiteral("accumulate");
+    case StrassenVariant::Msmes:
+        break;
+    }
+    return QStringLiteral("classic (msmes)");
 }
+// One accent per variant, the same on every plot.
+int variantColour(StrassenVariant v) { return int(v); }
 
 QCPGraph* seriesGraph(QCustomPlot* plot, const QString& name, int colour)
 {
@@ -98,7 +110,7 @@ void plotSpeedup(QCustomPlot* plot, const std::vector<SweepPoint>& points)
         QCPGraph*& g = graphs[p.variant];
         if (!g)
             g = seriesGraph(plot, QStringLiteral("%1, %2 level(s)").arg(variantName(p.variant)).arg(p.levels),
-                            p.variant == StrassenVariant::Winograd ? 1 : 0);
+                            variantColour(p.variant));
         g->addData(double(p.n), p.speedup());
         lo = std::min(lo, p.speedup());
         hi = std::max(hi, p.speedup());
@@ -119,6 +131,70 @@ void plotSpeedup(QCustomPlot* plot, const std::vector<SweepPoint>& points)
         const double pad = std::max(0.05, (hi - lo) * 0.2);
         plot->yAxis->setRange(std::max(0.0, lo - pad), hi + pad);
     }
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void plotRecoveryVsLevels(QCustomPlot* plot, const std::vector<SweepPoint>& points)
+{
+    plot->clearGraphs();
+    plot->clearItems();
+    for (QCPAxis* axis : {plot->yAxis, plot->yAxis2}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        axis->setNumberFormat(QStringLiteral("eb"));
+        axis->setNumberPrecision(0);
+    }
+    plot->yAxis2->setVisible(true);
+    plot->yAxis2->setTickLabels(true);
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+    ticker->setTickStep(1);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setLabel(QStringLiteral("levels"));
+    plot->yAxis->setLabel(QStringLiteral("max error of recovered A, B (ulps) —"));
+    plot->yAxis2->setLabel(QStringLiteral("elements of A, B changed - -"));
+    plot->legend->setVisible(true);
+    // Per variant: the worse operand's max ulps (solid, left axis), the changed elements of A and
+    // B together (dashed, right axis). A level with nothing changed has no point on a log axis.
+    std::map<StrassenVariant, std::pair<QCPGraph*, QCPGraph*>> graphs;
+    double ulpsHi = 1, changedHi = 1, n = 0;
+    for (const SweepPoint& p : points) {
+        if (p.kind != SweepPoint::Kind::Error || !p.error.isEmpty() || p.levels == 0)
+            continue;
+        n = double(p.n);
+        auto& [ulps, changed] = graphs[p.variant];
+        if (!ulps) {
+            ulps = seriesGraph(plot, variantName(p.variant) + QStringLiteral(" ulps"), variantColour(p.variant));
+            changed = seriesGraph(plot, variantName(p.variant) + QStringLiteral(" changed"), variantColour(p.variant));
+            changed->setValueAxis(plot->yAxis2);
+            QPen dashed = changed->pen();
+            dashed.setStyle(Qt::DashLine);
+            changed->setPen(dashed);
+            changed->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6 * plotScale()));
+        }
+        const double worst = std::max(p.recovery.maxUlpsA, p.recovery.maxUlpsB);
+        const double count = double(p.recovery.changedA + p.recovery.changedB);
+        if (worst > 0)
+            ulps->addData(double(p.levels), worst);
+        if (count > 0)
+            changed->addData(double(p.levels), count);
+        ulpsHi = std::max(ulpsHi, worst);
+        changedHi = std::max(changedHi, count);
+    }
+    plot->xAxis->setRange(0.6, 4.4);
+    plot->yAxis->setRange(0.5, ulpsHi * 4);
+    plot->yAxis2->setRange(0.5, changedHi * 4);
+    if (graphs.empty()) {
+        emptyMessage(plot, QStringLiteral("Sweep to measure the recovery of A and B per level"));
+    } else {
+        auto* title = new QCPItemText(plot);
+        title->position->setType(QCPItemPosition::ptAxisRectRatio);
+        title->position->setCoords(0.02, 0.04);
+        title->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        title->setText(QStringLiteral("N = %1: A and B after the in-place sums are undone, against the originals").arg(n));
+        title->setFont(plotFont(plot->font(), 9));
+        title->setColor(plot->xAxis->labelColor());
+    }
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -148,14 +224,14 @@ void plotErrorVsLevels(QCustomPlot* plot, const std::vector<SweepPoint>& points)
             for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd}) {
                 QCPGraph*& g = graphs[v];
                 if (!g)
-                    g = seriesGraph(plot, variantName(v), v == StrassenVariant::Winograd ? 1 : 0);
+                    g = seriesGraph(plot, variantName(v), variantColour(v));
                 g->addData(0, p.relError);
             }
             plain = graphs[StrassenVariant::Msmes];
         } else {
             QCPGraph*& g = graphs[p.variant];
             if (!g)
-                g = seriesGraph(plot, variantName(p.variant), p.variant == StrassenVariant::Winograd ? 1 : 0);
+                g = seriesGraph(plot, variantName(p.variant), variantColour(p.variant));
             g->addData(double(p.levels), p.relError);
         }
         lo = lo == 0 ? p.relError : std::min(lo, p.relError);

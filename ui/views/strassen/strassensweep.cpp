@@ -15,6 +15,10 @@ StrassenConfig sweepConfig(const SweepRequest& request, StrassenVariant variant,
     c.tf32 = request.tf32;
     c.backend = request.backend;
     c.device = request.device;
+    // The kernel multiplies products with several targets once (msmes, winograd; CUDA only).
+    c.multiTargetKernel = request.multiTargetKernel && request.backend == BackendKind::Cuda && !request.tf32 &&
+                          (variant == StrassenVariant::Msmes || variant == StrassenVariant::Winograd);
+    c.distribution = request.distribution;
     c.verify = false;      // the timings are the compute ops'; checksums are host work
     c.reference = false;   // only the error runs need the FP64 reference
     return c;
@@ -37,6 +41,7 @@ void runSweep(const SweepRequest& request, const std::function<void(const SweepP
                 }
                 best = best < 0 ? result.seconds : std::min(best, result.seconds);
                 p.relError = result.relErrorC;
+                p.recovery = result.recovery;
             }
             p.seconds = best;
             return best >= 0;
@@ -60,7 +65,8 @@ void runSweep(const SweepRequest& request, const std::function<void(const SweepP
             report(plain);
             continue;
         }
-        for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd}) {
+        for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
+                                  StrassenVariant::Accumulate}) {
             if (cancel.load())
                 break;
             SweepPoint p;
@@ -83,7 +89,6 @@ void runSweep(const SweepRequest& request, const std::function<void(const SweepP
             p.levels = levels;
             StrassenConfig c = sweepConfig(request, v, request.errorN, levels);
             c.reference = true;
-            c.distribution = Distribution::Uniform;
             measure(c, 1, p);
             report(p);
         }

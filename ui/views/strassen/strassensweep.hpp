@@ -1,7 +1,8 @@
-// The Strassen view's small sweep (run on the view's worker thread): speedup vs N of msmes and
-// Strassen-Winograd against the plain GEMM (the same family at 0 levels: one leaf GEMM on the
-// same backend, in the same process), and the error of C vs the number of levels, classic vs
-// Winograd, against an FP64 reference.
+// The Strassen view's small sweep (run on the view's worker thread): speedup vs N of every variant
+// (msmes, Strassen-Winograd, and the workspace and accumulate variants, the ones that beat cuBLAS)
+// against the plain GEMM (the same family at 0 levels: one leaf GEMM on the same backend, in the
+// same process), and per level, classic vs Winograd, the error of C against an FP64 reference and
+// the recovery error of A and B (max ulps, changed elements), on inputs of the chosen distribution.
 #pragma once
 
 #include <gigacheck/strassen.hpp>
@@ -20,6 +21,9 @@ struct SweepRequest {
     BackendKind backend = BackendKind::Cpu;
     int device = -1;
     int levels = 1;                    // of the speedup runs
+    // CUDA: msmes and winograd by the seed's multi-target kernel instead of cuBLAS (--leaf kernel).
+    bool multiTargetKernel = false;
+    Distribution distribution = Distribution::Uniform;  // of the error-vs-level runs (--dist)
     int fromExponent = 7, toExponent = 10;  // N = 2^from ... 2^to
     std::int64_t errorN = 256;         // the size of the error-vs-level runs
     int maxErrorLevels = 4;
@@ -34,6 +38,7 @@ struct SweepPoint {
     double seconds = 0;       // Speedup: the variant's compute time
     double plainSeconds = 0;  // Speedup: the plain GEMM's, same N
     double relError = -1;     // Error: max |C - C_ref| / max |C_ref|
+    StrassenLevelError recovery;  // Error: recovered A and B against the originals
     QString error;            // the run failed: why
     double speedup() const { return seconds > 0 ? plainSeconds / seconds : 0; }
 };

@@ -143,6 +143,18 @@ void StrassenView::buildControls()
     leavesBox_->setToolTip(QStringLiteral("ABFT on every leaf product: its column checksums checked on its C blocks right "
                                           "after it ran, so a fault in a product is caught where it happened "
                                           "(--check-leaves; one device)"));
+    leafBox_ = new QComboBox(this);
+    leafBox_->setObjectName(QStringLiteral("strassenLeaf"));
+    leafBox_->addItems({QStringLiteral("cuBLAS leaves"), QStringLiteral("kernel leaves")});
+    leafBox_->setToolTip(QStringLiteral("CUDA leaves of msmes and winograd: cuBLAS (one GEMM per target) or the seed's "
+                                        "multi-target kernel (each product once, added into every target; --leaf kernel). "
+                                        "The CPU has OpenBLAS leaves only"));
+    distBox_ = new QComboBox(this);
+    distBox_->setObjectName(QStringLiteral("strassenDist"));
+    for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+        distBox_->addItem(qs(toString(d)));
+    distBox_->setToolTip(QStringLiteral("The inputs' distribution (--dist), of the run and of the sweep's error and recovery "
+                                        "runs: uniform U(-1, 1), normal N(0, 1), wide (magnitudes over six decades)"));
     faultsEdit_ = new QLineEdit(this);
     faultsEdit_->setObjectName(QStringLiteral("strassenFaults"));
     faultsEdit_->setPlaceholderText(QStringLiteral("click a block or ⚡ a product"));
@@ -153,7 +165,8 @@ void StrassenView::buildControls()
     runButton_->setDefault(true);
     sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
     sweepButton_->setObjectName(QStringLiteral("strassenSweep"));
-    sweepButton_->setToolTip(QStringLiteral("Speedup vs N (N = 128 … the largest) against the plain GEMM, and the error of C "
+    sweepButton_->setToolTip(QStringLiteral("Speedup vs N (N = 128 … the largest) of every variant against the plain GEMM, and the "
+                                            "recovery error of A and B and the error of C "
                                             "vs levels, on the chosen backend and type"));
     sweepToBox_ = new QSpinBox(this);
     sweepToBox_->setObjectName(QStringLiteral("strassenSweepTo"));
@@ -187,6 +200,9 @@ void StrassenView::buildControls()
     faultRow->addWidget(faultsEdit_, 1);
     faultRow->addWidget(clearFaults);
     faultRow->addWidget(leavesBox_);
+    faultRow->addWidget(leafBox_);
+    faultRow->addWidget(label(QStringLiteral("inputs")));
+    faultRow->addWidget(distBox_);
     controls->addLayout(faultRow, 2, 0, 1, 9);
     // Spare width goes to an empty column, not to the shape field.
     controls->setColumnStretch(8, 1);
@@ -303,6 +319,7 @@ void StrassenView::buildControls()
     lanesPlot_ = makePlot(this, QStringLiteral("strassenLanesPlot"));
     speedupPlot_ = makePlot(this, QStringLiteral("strassenSpeedupPlot"));
     errorPlot_ = makePlot(this, QStringLiteral("strassenErrorPlot"));
+    recoveryPlot_ = makePlot(this, QStringLiteral("strassenRecoveryPlot"));
     // The lanes' legend (one entry per stage) below the plot, wrapped, never over the lanes.
     lanesPlot_->axisRect()->insetLayout()->take(lanesPlot_->legend);
     lanesPlot_->plotLayout()->addElement(1, 0, lanesPlot_->legend);
@@ -317,6 +334,7 @@ void StrassenView::buildControls()
     plotTabs_->addTab(lanesPlot_, QStringLiteral("Timeline"));
     plotTabs_->addTab(speedupPlot_, QStringLiteral("Speedup vs N"));
     plotTabs_->addTab(errorPlot_, QStringLiteral("Error vs levels"));
+    plotTabs_->addTab(recoveryPlot_, QStringLiteral("Recovery vs levels"));
     connect(plotTabs_, &QTabWidget::currentChanged, this, [this] { fitLanes(); });
 
     auto* bottom = new QSplitter(Qt::Horizontal, this);
@@ -355,6 +373,10 @@ void StrassenView::buildControls()
 
     connect(runButton_, &QPushButton::clicked, this, [this] { running() ? cancelRun() : startRun(); });
     connect(sweepButton_, &QPushButton::clicked, this, [this] { sweeping() ? stopSweep() : startSweep(); });
+    // The leaf choice exists where the backend has it (the CPU multiplies with OpenBLAS).
+    const auto leafWhereCuda = [this] { leafBox_->setEnabled(backendBox_->currentText() == QLatin1String("CUDA")); };
+    connect(backendBox_, &QComboBox::currentIndexChanged, this, leafWhereCuda);
+    leafWhereCuda();
     connect(clearFaults, &QPushButton::clicked, this, [this] {
         faultsEdit_->clear();
         blocks_->setFaultQuadrants({});
@@ -419,6 +441,8 @@ bool StrassenView::currentConfig(StrassenConfig* config, QString* error) const
     c.exactRestore = exactBox_->isChecked();
     c.sumsBeside = besideBox_->isChecked();
     c.checkLeaves = leavesBox_->isChecked();
+    c.multiTargetKernel = leafBox_->isEnabled() && leafBox_->currentIndex() == 1;
+    c.distribution = distributionFromString(distBox_->currentText().toStdString());
     try {
         for (const QString& f : faultSpecs())
             c.faults.push_back(parseStrassenFault(f.toStdString()));
@@ -447,6 +471,8 @@ void StrassenView::setConfig(const StrassenConfig& c)
     exactBox_->setChecked(c.exactRestore);
     besideBox_->setChecked(c.sumsBeside);
     leavesBox_->setChecked(c.checkLeaves);
+    leafBox_->setCurrentIndex(c.multiTargetKernel ? 1 : 0);
+    distBox_->setCurrentText(qs(toString(c.distribution)));
     QStringList faults;
     for (const StrassenFault& f : c.faults)
         faults << qs(toString(f));
@@ -609,7 +635,8 @@ bool StrassenView::openRecordFile(const QString& path, QString* error)
         // The engine's loader: the readers' size and depth limits, errors naming the file.
         const StrassenResult r = loadStrassenRecord(path.toStdString());
         StrassenConfig c = r.config;
-        c.distribute = c.devices > 1;
+        // The record says whether a decomposition ran (one device too); old records: devices > 1.
+        c.distribute = c.distribute || c.devices > 1;
         std::shared_ptr<const Schedule> schedule;
         try {
             schedule = std::make_shared<const Schedule>(buildStrassenSchedule(c));
@@ -845,6 +872,7 @@ void StrassenView::replotAll()
     fitLanes();
     plotSpeedup(speedupPlot_, sweep_);
     plotErrorVsLevels(errorPlot_, sweep_);
+    plotRecoveryVsLevels(recoveryPlot_, sweep_);
     showStep();
 }
 
@@ -880,6 +908,8 @@ void StrassenView::startSweep()
     request.tf32 = c.tf32;
     request.backend = c.backend;
     request.levels = std::max(1, c.levels);
+    request.multiTargetKernel = c.multiTargetKernel;
+    request.distribution = c.distribution;
     request.fromExponent = 7;
     request.toExponent = sweepToBox_->value();
     request.errorN = std::min<std::int64_t>(std::int64_t(1) << sweepToBox_->value(), 256);
@@ -902,6 +932,7 @@ void StrassenView::startSweep()
                             self->setStatus(QStringLiteral("sweep at N = %1: %2").arg(p.n).arg(p.error), true);
                         plotSpeedup(self->speedupPlot_, self->sweep_);
                         plotErrorVsLevels(self->errorPlot_, self->sweep_);
+                        plotRecoveryVsLevels(self->recoveryPlot_, self->sweep_);
                     },
                     Qt::QueuedConnection);
             },
@@ -951,7 +982,7 @@ void StrassenView::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange && stepTitle_)
         applyLabelFonts();
     if (event->type() == QEvent::PaletteChange)
-        for (QCustomPlot* p : {stagePlot_, lanesPlot_, speedupPlot_, errorPlot_})
+        for (QCustomPlot* p : {stagePlot_, lanesPlot_, speedupPlot_, errorPlot_, recoveryPlot_})
             if (p)
                 applyPalette(p, palette());
     // Presentation mode and the text size change the font: pens and markers follow the plot scale.

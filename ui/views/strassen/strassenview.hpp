@@ -2,7 +2,8 @@
 // worker thread; A, B and C as sub-blocks lit step by step through the recipe (step / play, paced
 // by the run's measured times); faults placed by a click on a block or on a product of the step
 // list; the verdict and recovery error; plots of the time per stage, the run's lanes, and a small
-// sweep (speedup vs N against the plain GEMM, error vs levels). File › Open of a
+// sweep (speedup vs N of every variant against the plain GEMM, error of C and recovery error of
+// A and B vs levels, on inputs of the chosen distribution). File › Open of a
 // `gigacheck strassen --json` record lands here too.
 #pragma once
 
@@ -68,6 +69,7 @@ public:
     QCustomPlot* lanesPlot() const { return lanesPlot_; }
     QCustomPlot* speedupPlot() const { return speedupPlot_; }
     QCustomPlot* errorPlot() const { return errorPlot_; }
+    QCustomPlot* recoveryPlot() const { return recoveryPlot_; }
     // The plot on the visible plot tab (File › Export).
     QCustomPlot* currentPlot() const;
 
@@ -121,6 +123,8 @@ private:
     QCheckBox* exactBox_ = nullptr;
     QCheckBox* besideBox_ = nullptr;
     QCheckBox* leavesBox_ = nullptr;
+    QComboBox* leafBox_ = nullptr;  // cuBLAS or the multi-target kernel (CUDA only)
+    QComboBox* distBox_ = nullptr;  // the inputs' distribution
     QLineEdit* faultsEdit_ = nullptr;
     QPushButton* runButton_ = nullptr;
     QPushButton* sweepButton_ = nullptr;
@@ -153,6 +157,7 @@ private:
     QCustomPlot* lanesPlot_ = nullptr;
     QCustomPlot* speedupPlot_ = nullptr;
     QCustomPlot* errorPlot_ = nullptr;
+    QCustomPlot* recoveryPlot_ = nullptr;
 
     std::optional<StrassenResult> result_;
     std::shared_ptr<const Schedule> schedule_;  // rebuilt from the result's config (op ids of its spans)
