@@ -127,6 +127,9 @@ void plotSpeedup(QCustomPlot* plot, const std::vector<SweepPoint>& points)
         one->point1->setCoords(1, 1);
         one->point2->setCoords(2, 1);
         one->setPen(QPen(plot->xAxis->basePen().color(), plotScale(), Qt::DashLine));
+        // The legend (four variants) at the top middle: the curves start high at the smallest N
+        // and end high at the largest, where a corner legend covered their last points.
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
         plot->xAxis->setRange(nLo / 1.4, nHi * 1.4);
         const double pad = std::max(0.05, (hi - lo) * 0.2);
         plot->yAxis->setRange(std::max(0.0, lo - pad), hi + pad);
