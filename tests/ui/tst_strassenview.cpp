@@ -8,6 +8,7 @@
 #include "views/strassen/strassensteps.hpp"
 #include "views/strassen/strassenview.hpp"
 #include "window/mainwindow.hpp"
+#include "export/screenshots.hpp"
 
 #include "families/strassen/ops.hpp"
 #include "families/strassen/recipe.hpp"
@@ -457,6 +458,33 @@ private slots:
         QVERIFY(view.currentConfig(&c, &error));
         QVERIFY(c.distribute);
         QCOMPARE(int(c.decomposition), int(StrassenDecomposition::TwoD));
+    }
+
+    // --screenshots DIR --record strassen.json: the Strassen tab's shots, not the empty GEMM views.
+    void screenshotsOfAStrassenRecord()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.json"));
+        QProcess cli;
+        cli.start(QStringLiteral(GIGACHECK_CLI), {QStringLiteral("strassen"), QStringLiteral("--shape"), QStringLiteral("64x64x64"),
+                                                  QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("--backend"),
+                                                  QStringLiteral("cpu"), QStringLiteral("--json"), path});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        MainWindow window;
+        ScreenshotOptions options;
+        options.directory = dir.filePath(QStringLiteral("shots"));
+        options.recordPath = path;
+        options.width = 1366;
+        options.height = 768;
+        QString error;
+        const QStringList written = takeScreenshots(window, options, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QStringList names;
+        for (const QString& f : written)
+            names << QFileInfo(f).fileName();
+        QCOMPARE(names, (QStringList{QStringLiteral("strassen.png"), QStringLiteral("strassen-zoom.png")}));
+        QCOMPARE(window.currentView(), MainWindow::View::Strassen);
     }
 
     void opensAStrassenRecord()
