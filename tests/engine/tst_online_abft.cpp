@@ -726,6 +726,12 @@ void TestOnlineAbft::inconsistentSettingsRefused()
                 .contains(QStringLiteral("derived for FP32 / FP64 products only")));
     input.gemm = GemmVariant::CublasTf32;
     QVERIFY(inputErrorOf([&] { validateOnlineConfig(input, BackendKind::Cuda); }).contains(QStringLiteral("--target a|b")));
+    // More panel steps than a run keeps (n = 2^21 in panels of 1): refused before anything is
+    // allocated, with the way out; at the limit it is accepted.
+    OnlineConfig many = config({8, std::int64_t(1) << 21, 8}, Scheme::Online, 1);
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(many, BackendKind::Cpu); }).contains(QStringLiteral("wider --panel")));
+    many.panel = 2;
+    validateOnlineConfig(many, BackendKind::Cpu);
 }
 
 void TestOnlineAbft::recordRoundTrip()

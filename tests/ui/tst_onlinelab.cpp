@@ -265,7 +265,7 @@ private slots:
         QStringList legend;
         for (const auto& [color, label] : window.timeline()->legendEntries())
             legend << label;
-        QCOMPARE(legend.join(QLatin1Char(' ')), QStringLiteral("copy-h2d checksum product inject verify copy-d2h"));
+        QCOMPARE(legend.join(QLatin1Char(' ')), QStringLiteral("copy-h2d checksum product inject verify copy-d2h pale: partly idle"));
         QVERIFY(window.onlineSteps()->isVisible());
         QCOMPARE(window.onlineSteps()->model().faults().size(), std::size_t(1));
         QCOMPARE(window.onlineSteps()->model().faults()[0].caughtAtStep, 1);

@@ -56,6 +56,10 @@ struct OnlineFault {
     bool operator==(const OnlineFault&) const = default;
 };
 
+// The most panel steps a run (and a record) may have: a run keeps a few ops and spans per step,
+// so n = 2^31 - 1 in panels of 1 would hold gigabytes of them; as blocked GEMM's product limit.
+inline constexpr std::int64_t kMaxOnlineSteps = std::int64_t(1) << 20;
+
 struct OnlineConfig {
     Shape shape;
     Precision precision = Precision::F32;

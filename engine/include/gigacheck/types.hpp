@@ -16,7 +16,8 @@ enum class Precision { F32, F64 };
 enum class Distribution { Uniform, Normal, Wide };
 enum class StrategyKind { None, S1, S2, S3, S4 };
 enum class BackendKind { Auto, Cpu, Cuda };
-// Product implementation on the CUDA backend; the CPU backend always uses OpenBLAS.
+// Product implementation on the CUDA backend; the CPU backend uses OpenBLAS (cublas-tf32: OpenBLAS
+// on operands rounded to TF32, emulating the tensor cores' inputs).
 enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32 };
 
 // A (m x n) * B (n x q) = C (m x q), all row-major.

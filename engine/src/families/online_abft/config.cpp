@@ -182,6 +182,13 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         throw InputError("the threshold factor lambda must be a positive number");
     if (c.randomErrors < 0)
         throw InputError("the number of errors cannot be negative");
+    if (c.scheme != Scheme::Tmr) {
+        const std::int64_t b = c.panelWidth();
+        if ((s.n + b - 1) / b > kMaxOnlineSteps)
+            throw InputError("--panel " + std::to_string(b) + " makes " + std::to_string((s.n + b - 1) / b) +
+                             " steps of n = " + std::to_string(s.n) + "; a run keeps at most " +
+                             std::to_string(kMaxOnlineSteps) + ": choose a wider --panel");
+    }
     const int steps = c.steps();
     for (const OnlineFault& f : c.faults) {
         const std::string where = "fault " + std::to_string(f.row) + "," + std::to_string(f.col) + " (" +

@@ -76,7 +76,8 @@ std::string shapeText(const Shape& s)
     return o.str();
 }
 
-// Plan::productCount() is an int: a cap so small that it needs more products is refused.
+// A cap so small that its blocking needs more products than a plan holds is refused (a run
+// refuses more than kMaxScheduleProducts later, with the same advice).
 InputError tooManyProducts(const Shape& shape, std::uint64_t capBytes, double products)
 {
     return InputError("the memory cap of " + formatBytes(double(capBytes)) + " cuts " + shapeText(shape) +
@@ -266,7 +267,7 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         if (plan.blockM == 0)
             throw InputError("no blocking of " + shapeText(shape) + " fits the memory cap of " +
                              formatBytes(double(capBytes)));
-        // Plan::productCount() is an int: a cap so small that it needs more products is refused.
+        // The split counts are ints: a cap so small that it needs more products is refused.
         if (bestProducts > double(std::numeric_limits<int>::max()))
             throw tooManyProducts(shape, capBytes, bestProducts);
     }

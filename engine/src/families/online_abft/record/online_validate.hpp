@@ -11,9 +11,8 @@
 namespace gigacheck::online_abft {
 
 // Ceilings a record must stay under, far above what a run writes.
-// Panel steps: a run keeps a schedule of a few ops and spans per step; past a blocked run's
-// product limit (kMaxScheduleProducts, 2^20) it would hold gigabytes of them.
-inline constexpr std::int64_t kMaxRecordSteps = std::int64_t(1) << 20;
+// Panel steps: as many as a run may have (kMaxOnlineSteps).
+inline constexpr std::int64_t kMaxRecordSteps = kMaxOnlineSteps;
 inline constexpr std::size_t kMaxRecordFaults = 10000;  // config.faults (--inject-at, clicked)
 inline constexpr int kMaxRecordRandomErrors = 1 << 20;  // config.random_errors
 inline constexpr int kMaxRecordColumnBlocks = 64;
