@@ -210,6 +210,26 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("nested")), qPrintable(error));
         QVERIFY(!window.openCampaign(dir.filePath(QStringLiteral("missing.json")), &error));
         QVERIFY(!error.isEmpty());
+        // The caller puts the path in front of the reason: the reason does not repeat it.
+        QVERIFY2(!error.startsWith(dir.filePath(QStringLiteral("missing.json"))), qPrintable(error));
+    }
+
+    // A campaign file opened where a record is expected (gigacheck-lab FILE, File › Open) shows
+    // the campaign instead of refusing a record field it does not have.
+    void aCampaignOpenedAsARecordShowsTheCampaign()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("campaign.json"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(campaignToJson(campaign_)));
+        }
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.openRecord(path, &error), qPrintable(error));
+        QVERIFY(window.currentView() == MainWindow::View::Campaign);
+        QCOMPARE(window.campaignView()->model()->rowCount(), 24);
     }
 
 private:

@@ -20,6 +20,7 @@
 #include "window/recentfiles.hpp"
 
 #include <gigacheck/bench.hpp>
+#include <gigacheck/campaign.hpp>
 #include <gigacheck/record_envelope.hpp>
 
 #include <QFileInfo>
@@ -62,6 +63,14 @@ bool MainWindow::openRecord(const QString& path, QString* error)
     return withoutPath(reportingFailure([&] {
         // The lab draws blocked GEMM records; another family's record goes to its view, or is
         // refused by name until its view exists (the family adds its branch here).
+        // A campaign file given where a record was expected (the command line, File › Open):
+        // open it as the campaign it is instead of refusing a field a record would have.
+        if (isCampaignFile(path.toStdString())) {
+            QString why;
+            if (!openCampaign(path, &why))
+                throw InputError(why.toStdString());
+            return;
+        }
         const std::string family = recordFamilyOfFile(path.toStdString());
         if (family == "strassen") {
             QString why;
@@ -149,8 +158,13 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
 
 bool MainWindow::openCampaign(const QString& path, QString* error)
 {
-    if (!campaign_->openFile(path, error))
+    if (!campaign_->openFile(path, error)) {
+        // The loader names the file already; every caller says "Cannot open <path>: <why>".
+        const QString prefix = path + QStringLiteral(": ");
+        if (error && error->startsWith(prefix))
+            error->remove(0, prefix.size());
         return false;
+    }
     showView(View::Campaign);
     return true;
 }
