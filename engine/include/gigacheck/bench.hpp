@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/measure_progress.hpp"
 
 #include <ostream>
 #include <string>
@@ -14,8 +15,10 @@ namespace gigacheck {
 std::vector<DeviceInfo> listDevices(std::string* whyNoCuda);
 
 // Measures the roofs of a device: GEMM rate per precision (cuBLAS FP32, TF32, FP64 / OpenBLAS on
-// the CPU), device copy bandwidth, pinned H2D and D2H. Throws BackendError on failure.
-Ceilings measureCeilings(const DeviceInfo& device);
+// the CPU), device copy bandwidth, pinned H2D and D2H, and the cost model's rate tables. Throws
+// BackendError on failure and MeasureCancelled when options.progress cancelled it (checked before
+// every point, so within a stage); options.progress hears of every point (measure_progress.hpp).
+Ceilings measureCeilings(const DeviceInfo& device, const MeasureOptions& options = {});
 
 // Stored ceilings (JSON) for the roofline; default path: $XDG_CONFIG_HOME/gigacheck/ceilings.json.
 std::string defaultCeilingsPath();

@@ -8,7 +8,7 @@ namespace {
 const cuda_module::Api& module() { return cuda_module::require("measuring the device"); }
 }  // namespace
 
-Ceilings measureDeviceCeilings(int device) { return module().measureDeviceCeilings(device); }
+Ceilings measureDeviceCeilings(int device, MeasureSteps* steps) { return module().measureDeviceCeilings(device, steps); }
 
 GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps)
 {
@@ -42,7 +42,7 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
 
 void linkBandwidth(double& h2dGBs, double& d2hGBs) { module().linkBandwidth(h2dGBs, d2hGBs); }
 
-void measureRateTables(Ceilings& c, bool quick) { module().measureRateTables(c, quick); }
+void measureRateTables(Ceilings& c, bool quick, MeasureSteps* steps) { module().measureRateTables(c, quick, steps); }
 
 double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
 {

@@ -44,7 +44,7 @@ struct Api {
     const cuda::OpTable& (*reducedMatmulOps)() = nullptr;
 
     // families/blocked_gemm/cuda/measure.hpp (the bench and `devices --measure`)
-    Ceilings (*measureDeviceCeilings)(int device) = nullptr;
+    Ceilings (*measureDeviceCeilings)(int device, MeasureSteps* steps) = nullptr;
     cuda::GemmTiming (*timeGemm)(GemmVariant, int tile, int optimizedBk, Precision, std::int64_t n, int reps) = nullptr;
     cuda::AbftTiming (*timeAbftOverhead)(Precision, bool tf32, std::int64_t n, int errors, int reps) = nullptr;
     double (*timeCublasXt)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps) = nullptr;
@@ -54,7 +54,7 @@ struct Api {
     double (*tunedInCoreGemmGflops)(std::int64_t n, int reps, std::string* kept) = nullptr;
     void (*linkBandwidth)(double& h2dGBs, double& d2hGBs) = nullptr;
     // families/blocked_gemm/cuda/measure_rates.hpp (the cost model's tables, `bench link`)
-    void (*measureRateTables)(Ceilings& c, bool quick) = nullptr;
+    void (*measureRateTables)(Ceilings& c, bool quick, MeasureSteps* steps) = nullptr;
     double (*measureGemmRate)(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps) = nullptr;
     std::vector<cuda::LinkUnderLoad> (*measureLinkUnderLoad)(bool quick) = nullptr;
     double (*timeHostLoads)(const std::vector<HostLoad>& loads) = nullptr;

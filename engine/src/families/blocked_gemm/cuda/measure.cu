@@ -144,12 +144,19 @@ double tunedInCoreGemmGflops(Index n, int reps, std::string* kept)
     return residentGemmGflops(n, n, n, Precision::F32, reps, &anyLength, kept);
 }
 
-Ceilings measureDeviceCeilings(int device)
+Ceilings measureDeviceCeilings(int device, MeasureSteps* steps)
 {
+    auto next = [steps](const char* stage) {
+        if (steps)
+            steps->next(stage);
+    };
     CUDA_CHECK(cudaSetDevice(device));
     Ceilings c;
+    next("FP32 GEMM roof");
     c.gflopsF32 = inCoreGemmGflops(8192, 8192, 8192, Precision::F32, 5);
+    next("FP64 GEMM roof");
     c.gflopsF64 = inCoreGemmGflops(8192, 8192, 8192, Precision::F64, 5);
+    next("TF32 GEMM roof");
     {
         const Index n = 8192;
         DeviceBuffer a(std::size_t(n * n) * 4), b(std::size_t(n * n) * 4), cc(std::size_t(n * n) * 4);
@@ -167,6 +174,7 @@ Ceilings measureDeviceCeilings(int device)
         const double ms = timeMs(s.get(), 5, [&] { gemm(g, h.get(), s.get()); });
         c.gflopsTf32 = gemmFlops(n, n, n) / (ms * 1e-3) / 1e9;
     }
+    next("device memory bandwidth");
     {
         const std::size_t bytes = std::size_t(1) << 30;
         DeviceBuffer x(bytes), y(bytes);
@@ -177,6 +185,7 @@ Ceilings measureDeviceCeilings(int device)
         });
         c.deviceBandwidthGBs = 2.0 * double(bytes) / (ms * 1e-3) / 1e9;  // read + write
     }
+    next("host link bandwidth");
     linkBandwidth(c.h2dGBs, c.d2hGBs);
     c.source = "measured " + isoDate();
     return c;

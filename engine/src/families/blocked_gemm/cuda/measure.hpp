@@ -3,6 +3,7 @@
 // CUDA-event times; each runs on the current device (core/cuda/devices.hpp useDevice).
 #pragma once
 
+#include "core/devices/measure_steps.hpp"
 #include "gigacheck/abft.hpp"
 #include "gigacheck/backend.hpp"
 
@@ -12,8 +13,10 @@
 namespace gigacheck::cuda {
 
 // GEMM roofs (cuBLAS FP32 / TF32 / FP64 at N = 8192), device copy bandwidth (bytes read +
-// written), pinned H2D and D2H bandwidth (256 MiB copies).
-Ceilings measureDeviceCeilings(int device);
+// written), pinned H2D and D2H bandwidth (256 MiB copies): kDeviceCeilingPoints points. steps (may
+// be null): told before every point (and throws MeasureCancelled there when cancelled).
+inline constexpr int kDeviceCeilingPoints = 5;
+Ceilings measureDeviceCeilings(int device, MeasureSteps* steps = nullptr);
 
 struct GemmTiming {
     double medianMs = 0;

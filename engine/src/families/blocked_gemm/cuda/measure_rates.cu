@@ -6,6 +6,7 @@
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/rate_table_plan.hpp"
 #include "families/blocked_gemm/staging/pack_rows.hpp"
 #include "gigacheck/h2d_staging.hpp"
 
@@ -15,7 +16,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <set>
 #include <vector>
 
 namespace gigacheck::cuda {
@@ -157,9 +157,13 @@ double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, 
     return gemmGflops(kind == "tf32" ? GemmVariant::CublasTf32 : GemmVariant::Cublas, p, m, n, k, reps);
 }
 
-void measureRateTables(Ceilings& c, bool quick)
+void measureRateTables(Ceilings& c, bool quick, MeasureSteps* steps)
 {
-    const std::vector<Index> sides = quick ? std::vector<Index>{512, 2048} : std::vector<Index>{512, 1024, 2048, 4096, 8192, 16384};
+    const RateTablePlan plan = rateTablePlan(quick);
+    auto next = [steps](const char* stage) {
+        if (steps)
+            steps->next(stage);
+    };
     struct Kind {
         const char* name;
         GemmVariant variant;
@@ -167,37 +171,26 @@ void measureRateTables(Ceilings& c, bool quick)
     };
     for (const Kind& k : {Kind{"f32", GemmVariant::Cublas, Precision::F32}, Kind{"tf32", GemmVariant::CublasTf32, Precision::F32},
                           Kind{"f64", GemmVariant::Cublas, Precision::F64}}) {
-        for (Index s : sides) {
+        for (Index s : plan.sides) {
             const int reps = s >= 8192 ? 3 : 5;
+            next("GEMM rate table");
             c.gemmRates.push_back({k.name, s, s, s, gemmGflops(k.variant, k.precision, s, s, s, reps)});
+            next("GEMM rate table");
             c.gemmRates.push_back({k.name, s + 1, s + 1, s, gemmGflops(k.variant, k.precision, s + 1, s + 1, s, reps)});
         }
     }
     const std::size_t bytes = std::size_t(quick ? 32 : 256) << 20;
     constexpr std::size_t kHostBytes = std::size_t(1) << 30;  // host memory of one measurement at most
-    // Widths 2^k and 1.5 x 2^k: the rate is not monotonic in the width (link_2d_copies_2e85113.txt:
-    // D2H dips to 28 GB/s at 9-10 KB rows). Host pitches twice the row, 64 KB and 256 KB: beside a
-    // GEMM, rows of 4-16 KB out of a wide matrix lose a third of their rate on an H200
-    // (resources/results/probes/copy_pitch_probe.cu).
-    for (std::int64_t pow2 = 1024; pow2 <= (std::int64_t(128) << 10); pow2 *= 2) {
-        for (std::int64_t width : {pow2, pow2 * 3 / 2}) {
-            if (width > (std::int64_t(128) << 10))
-                continue;
-            std::set<std::int64_t> pitches{2 * width};
-            if (!quick)
-                for (std::int64_t wide : {std::int64_t(64) << 10, std::int64_t(256) << 10})
-                    if (wide > 2 * width)
-                        pitches.insert(wide);
-            for (std::int64_t pitch : pitches) {
-                CopyRatePoint p;
-                p.rowBytes = width;
-                p.hostPitchBytes = pitch;
-                const std::size_t rows = std::min(bytes / std::size_t(width), kHostBytes / std::size_t(pitch));
-                copyRates(width, rows * std::size_t(width), p);
-                c.copyRates.push_back(p);
-            }
-        }
+    for (const auto& [width, pitch] : plan.copies) {
+        next("2D copy rate table");
+        CopyRatePoint p;
+        p.rowBytes = width;
+        p.hostPitchBytes = pitch;
+        const std::size_t rows = std::min(bytes / std::size_t(width), kHostBytes / std::size_t(pitch));
+        copyRates(width, rows * std::size_t(width), p);
+        c.copyRates.push_back(p);
     }
+    next("host packing beside copies");
     c.hostPackGBs = hostPackBesideCopiesGBs();
 }
 

@@ -2,6 +2,7 @@
 // that bench/ compiles with or without CUDA. Each runs on the current device.
 #pragma once
 
+#include "core/devices/measure_steps.hpp"
 #include "gigacheck/backend.hpp"
 #include "gigacheck/cost_model.hpp"
 
@@ -12,8 +13,10 @@ namespace gigacheck::cuda {
 
 // cuBLAS GEMM rates per kind (f32, tf32, f64) for square blocks s x s x s and their ABFT-augmented
 // twins (s+1) x (s+1) x s, leading dimensions padded to 32 as the buffers are; pinned 2D copy
-// rates (cudaMemcpy2DAsync, host rows of a wider matrix) per row width. quick: fewer, smaller.
-void measureRateTables(Ceilings& c, bool quick);
+// rates (cudaMemcpy2DAsync, host rows of a wider matrix) per row width; the points are
+// rateTablePlan(quick)'s (rate_table_plan.hpp). quick: fewer, smaller. steps (may be null): told
+// before every point (and throws MeasureCancelled there when cancelled).
+void measureRateTables(Ceilings& c, bool quick, MeasureSteps* steps = nullptr);
 
 // The cuBLAS GEMM rate (GFLOP/s) of one shape, C m x n with the common dimension k, of a kind
 // ("f32", "tf32", "f64"), laid out as the tables' points are: the planner's probe of its best
