@@ -3,6 +3,7 @@
 #include "output_files.hpp"
 
 #include "command_line.hpp"
+#include "interrupt.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/transpose.hpp"
@@ -69,12 +70,21 @@ int transposeCommand(const QStringList& args)
     const std::string jsonPath = text(parser.value(QStringLiteral("json")));
     if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
         throw gigacheck::InputError("--json needs a file name");
+    // From here a signal stops the run between transposes and
+    // the partial record is still written; a signal before this line ends the process with a message.
+    const CancellableSection cancellable;
+    config.cancel = &cancelRequested();
     if (!jsonPath.empty())
         checkWritable(jsonPath, "run record");
     const Record record = runTranspose(config);
     std::cout << report(record) << std::flush;
     if (!jsonPath.empty())
         writeTextFile(jsonPath, toJson(record) + "\n", "run record");
+    if (record.status == "cancelled") {
+        std::cerr << "gigacheck: error: transpose " << interruptWords()
+                  << (jsonPath.empty() ? "" : "; partial record written to " + jsonPath) << "\n";
+        return kExitFailure;
+    }
     return record.verified ? kExitVerified : kExitUncorrectable;
 }
 

@@ -7,6 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+#include <sys/types.h>
+
 namespace {
 
 struct Result {
@@ -31,6 +34,44 @@ Result gigacheckCli(const QStringList& args)
 }
 
 QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+const QString kCorpus = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/");
+
+// True once the process catches this signal (its handler is installed): /proc/PID/status SigCgt.
+bool catchesSignal(qint64 pid, int signal)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("SigCgt:"))
+            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (signal - 1)) & 1u;
+    return false;
+}
+
+// Starts gigacheck, waits until it handles the signal and then afterMs more (past the parsing, into
+// the run), sends the signal and waits for the end.
+Result signalled(const QStringList& args, int signal, int afterMs)
+{
+    QProcess p;
+    p.start(QStringLiteral(GIGACHECK_CLI), args);
+    Result r;
+    if (!p.waitForStarted())
+        return r;
+    QElapsedTimer waited;
+    waited.start();
+    while (!catchesSignal(p.processId(), signal) && waited.elapsed() < 30000 && p.state() == QProcess::Running)
+        QThread::usleep(200);
+    QTest::qWait(afterMs);
+    if (p.state() == QProcess::Running)
+        ::kill(pid_t(p.processId()), signal);
+    if (!p.waitForFinished(60000))
+        p.kill();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
 
 }  // namespace
 
@@ -137,6 +178,81 @@ private slots:
         QCOMPARE(jt.value(QStringLiteral("transpose")).toObject().value(QStringLiteral("counts")).toObject().value(QStringLiteral("passes")).toInt(), 3);  // C2R: rotation, row and column shuffles (gcd 16)
         QCOMPARE(jr.value(QStringLiteral("family")).toString(), QStringLiteral("reduced_matmul"));
         QCOMPARE(jr.value(QStringLiteral("reduced_matmul")).toObject().value(QStringLiteral("precision")).toString(), QStringLiteral("f64"));
+        // What a run writes, show reads back (issue 15's checks refuse none of it).
+        for (const QString& path : {t, rm}) {
+            const Result shown = gigacheckCli({QStringLiteral("show"), path});
+            QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+            QVERIFY2(shown.out.contains(QStringLiteral("verdict     correct")), qPrintable(shown.out));
+        }
+    }
+
+    // Records that claim the impossible (issue 15): show refuses them, exit 2, one line naming the
+    // file and the field; it once printed "median of the -3x32 calls" and "C 0x0".
+    void showRefusesForgedRecords_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("transpose m = -3") << "transpose-m-negative.json" << "record: field 'transpose.m' is -3, outside 1..2147483647";
+        QTest::newRow("reduced N = 0") << "reduced-n-zero.json" << "record: field 'reduced_matmul.n' is 0, outside 2..2147483647";
+    }
+
+    void showRefusesForgedRecords()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, says);
+        const QString path = kCorpus + file;
+        QVERIFY(QFile::exists(path));
+        const Result r = gigacheckCli({QStringLiteral("show"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ") + path + QStringLiteral(": ") + says), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    }
+
+    // A signal during a run stops it between operations (the CPU naive loops between rows): exit 2
+    // as every verb's interrupted run, the signal named, the partial record written and marked
+    // cancelled, and show reads it back as such.
+    void interruptWritesAPartialRecord_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QString>("says");
+        // Each would run for minutes on two cores.
+        QTest::newRow("reduced SIGINT") << "reduced --n 2048 --variant naive4p --backend cpu" << int(SIGINT)
+                                        << "reduced interrupted (SIGINT)";
+        QTest::newRow("transpose SIGINT") << "transpose --shape 512x512 --variant naive --backend cpu --reps 20000"
+                                          << int(SIGINT) << "transpose interrupted (SIGINT)";
+        QTest::newRow("transpose SIGTERM") << "transpose --shape 300x200 --variant inplace --backend cpu --reps 20000"
+                                           << int(SIGTERM) << "transpose terminated (SIGTERM)";
+    }
+
+    void interruptWritesAPartialRecord()
+    {
+        QFETCH(QString, args);
+        QFETCH(int, signal);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("partial.json"));
+        const Result r = signalled(args.split(QLatin1Char(' ')) << QStringLiteral("--json") << json, signal, 1000);
+        QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        QVERIFY2(r.err.startsWith(QStringLiteral("gigacheck: error: ") + says + QStringLiteral("; partial record written to ") + json),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.out.contains(QStringLiteral("cancelled   the run was stopped after")), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("verdict")));
+
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject record = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(record.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        const Result shown = gigacheckCli({QStringLiteral("show"), json});
+        QVERIFY2(shown.exitCode == 0, qPrintable(shown.err));
+        QCOMPARE(shown.out, r.out);  // the same report from the file as at the stop
+        // A transpose stopped after timed calls (past the warm-up and, in place on a rectangle, a
+        // call back) still reports their median: each ran whole.
+        const QRegularExpression done(QStringLiteral("stopped after (\\d+) of"));
+        if (args.startsWith(QStringLiteral("transpose")) && done.match(r.out).captured(1).toLongLong() >= 3)
+            QVERIFY2(r.out.contains(QStringLiteral("calls timed before the stop")), qPrintable(r.out));
     }
 
     // An unwritable --json path is refused before the run (exit 2, one line naming it, no report),

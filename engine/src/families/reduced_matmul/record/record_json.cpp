@@ -4,6 +4,7 @@
 
 #include "core/record/envelope_json.hpp"
 #include "families/reduced_matmul/ops.hpp"
+#include "families/reduced_matmul/record/record_validate.hpp"
 
 namespace gigacheck::reduced_matmul {
 
@@ -72,9 +73,18 @@ Record recordFromJson(const std::string& text)
     r.counts.loadBytesRequested = c.get<double>("load_bytes_requested");
     r.counts.footprintBytes = c.get<double>("footprint_bytes");
     r.counts.flops = c.get<double>("flops");
+    validateRecord(r);  // nothing uses or prints what the record claims before this
     return r;
 }
 
-Record loadRecord(const std::string& path) { return recordFromJson(recordjson::loadRecordText(path)); }
+Record loadRecord(const std::string& path)
+{
+    try {
+        return recordFromJson(recordjson::loadRecordText(path));
+    } catch (const InputError& e) {
+        const std::string what = e.what();  // the file's own errors name it already
+        throw InputError(what.find(path) != std::string::npos ? what : path + ": " + what);
+    }
+}
 
 }  // namespace gigacheck::reduced_matmul

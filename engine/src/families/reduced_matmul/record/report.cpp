@@ -1,6 +1,8 @@
 // The text report of one reduced matmul run (`gigacheck reduced`).
 #include "gigacheck/reduced_matmul.hpp"
 
+#include "families/reduced_matmul/record/record_validate.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -24,7 +26,11 @@ std::string report(const Record& r)
     s += "reduced matmul N = " + std::to_string(n) + " (C " + std::to_string(n / 2) + "x" + std::to_string(n / 2) + "), " +
          std::string(gigacheck::toString(r.config.precision)) + ", variant " + std::string(toString(r.config.variant)) +
          " on " + r.backend + " (" + r.deviceName() + ")\n";
-    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+    if (r.status == "cancelled") {  // a partial record: what ran, nothing timed or checked
+        return s + "cancelled   the run was stopped after " + std::to_string(r.spans.size()) + " of its " +
+               std::to_string(plannedOps(r.config)) + " ops (spans in the record): not timed, not checked\n";
+    }
+    s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(plannedCalls(r.config) - 1) +
          " calls after a warm-up, from the executor's spans)\n";
     s += "rate        " + format("%.1f GFLOP/s", r.gflops) + " (2 (N/2)^2 N flops of the reduced product)\n";
     if (r.libraryMs > 0)

@@ -4,6 +4,7 @@
 
 #include "core/record/envelope_json.hpp"
 #include "families/transpose/ops.hpp"
+#include "families/transpose/record/record_validate.hpp"
 
 namespace gigacheck::transpose {
 
@@ -84,9 +85,18 @@ Record recordFromJson(const std::string& text)
     r.counts.sectorsPerWarpLoad = c.get<double>("sectors_per_warp_load");
     r.counts.sectorsPerWarpStore = c.get<double>("sectors_per_warp_store");
     r.counts.sharedConflictWays = c.get<int>("shared_conflict_ways");
+    validateRecord(r);  // nothing uses or prints what the record claims before this
     return r;
 }
 
-Record loadRecord(const std::string& path) { return recordFromJson(recordjson::loadRecordText(path)); }
+Record loadRecord(const std::string& path)
+{
+    try {
+        return recordFromJson(recordjson::loadRecordText(path));
+    } catch (const InputError& e) {
+        const std::string what = e.what();  // the file's own errors name it already
+        throw InputError(what.find(path) != std::string::npos ? what : path + ": " + what);
+    }
+}
 
 }  // namespace gigacheck::transpose

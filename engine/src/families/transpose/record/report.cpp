@@ -1,6 +1,9 @@
 // The text report of one transpose run (`gigacheck transpose`).
 #include "gigacheck/transpose.hpp"
 
+#include "families/transpose/ops.hpp"
+#include "families/transpose/record/record_validate.hpp"
+
 #include <cstdio>
 #include <string>
 
@@ -23,6 +26,18 @@ std::string report(const Record& r)
     s += "transpose " + std::to_string(r.config.m) + "x" + std::to_string(r.config.n) + " " +
          std::string(toString(r.config.type)) + ", variant " + std::string(toString(r.config.variant)) + " on " +
          r.backend + " (" + r.deviceName() + ")\n";
+    if (r.status == "cancelled") {  // a partial record: what ran and its times, nothing verified
+        std::int64_t calls = 0;
+        for (const Span& span : r.spans)
+            calls += span.kind == kTranspose;
+        s += "cancelled   the run was stopped after " + std::to_string(calls) + " of its " +
+             std::to_string(plannedOps(r.config) - 2) + " transposes (" + std::to_string(r.spans.size()) +
+             " spans in the record): not verified\n";
+        if (r.kernelMs > 0)  // each call in the spans ran whole
+            s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
+                 std::to_string(r.config.n) + " calls timed before the stop), " + format("%.2f GB/s", r.gbps) + " effective\n";
+        return s;
+    }
     if (r.backMs > 0) {  // in place, rectangular: the calls alternate between the two orientations
         s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
              std::to_string(r.config.n) + " calls among " + std::to_string(r.config.reps) +

@@ -41,6 +41,28 @@ std::string describe(const Config& c)
 // One matrix's bytes, in double: a side of 2^32 must give its byte count, not an overflow.
 double matrixBytes(const Config& c) { return double(c.m) * double(c.n) * double(elementBytes(c.type)); }
 
+// The record's times from the spans. reps 0: one call, no warm-up (cache simulation). In place,
+// the calls alternate between the m x n matrix and the n x m result (back): the record's time is
+// the m x n calls', as a rectangle's two orientations may run different kernels. A cancelled run
+// that timed no call after the warm-up reports no time rather than the warm-up's.
+void timeCalls(Record& rec, const Schedule& schedule, bool cancelled)
+{
+    std::vector<double> timed, back, once;
+    for (const Span& s : rec.spans) {
+        const double ms = (s.end - s.start) * 1e3;
+        if (s.kind == kTranspose)
+            (s.block.k == 0 ? once : schedule.ops[std::size_t(s.opId)].rows != rec.config.m ? back : timed).push_back(ms);
+        else if (s.kind == kCopyIn)
+            rec.h2dMs = ms;
+        else if (s.kind == kCopyOut)
+            rec.d2hMs = ms;
+    }
+    rec.kernelMs = median(timed.empty() && (!cancelled || rec.config.reps == 0) ? once : timed);
+    rec.backMs = back.empty() ? 0 : median(back);
+    if (rec.kernelMs > 0)
+        rec.gbps = (rec.counts.bytesRead + rec.counts.bytesWritten) / (rec.kernelMs * 1e-3) / 1e9;
+}
+
 }  // namespace
 
 BackendKind resolveBackend(const Config& c)
@@ -123,34 +145,18 @@ Record runTranspose(const Config& config)
     request.inputs = &inputs;
     request.cancel = config.cancel;
     ExecutionResult result = backend->execute(request);
-    if (result.cancelled) {
-        rec.devices = {backend->device()};
-        rec.spans = std::move(result.spans);
-        rec.status = "cancelled";
-        rec.error = "cancelled";
-        return rec;
-    }
-
     rec.devices = {backend->device()};
     rec.spans = std::move(result.spans);
     rec.metrics = metricsOfSpans(rec.spans);
     rec.metrics.peakBufferBytes = result.peakBufferBytes;
     rec.metrics.hostBytesRequired = data.size() * sizeof(std::uint32_t);
-    // reps 0: one call, no warm-up (cache simulation). In place, the calls alternate between the
-    // m x n matrix and the n x m result (back): the record's time is the m x n calls', as a
-    // rectangle's two orientations may run different kernels.
-    std::vector<double> timed, back, once;
-    for (const Span& s : rec.spans) {
-        const double ms = (s.end - s.start) * 1e3;
-        if (s.kind == kTranspose)
-            (s.block.k == 0 ? once : schedule.ops[std::size_t(s.opId)].rows != m ? back : timed).push_back(ms);
-        else if (s.kind == kCopyIn)
-            rec.h2dMs = ms;
-        else if (s.kind == kCopyOut)
-            rec.d2hMs = ms;
+    // A cancel stops the run between transposes, so every call in the spans ran whole and is timed.
+    timeCalls(rec, schedule, result.cancelled);
+    if (result.cancelled) {  // the matrix is left half done: nothing to verify
+        rec.status = "cancelled";
+        rec.error = "cancelled";
+        return rec;
     }
-    rec.kernelMs = median(timed.empty() ? once : timed);
-    rec.backMs = back.empty() ? 0 : median(back);
     if (kind == BackendKind::Cuda) {
         rec.copyGbps = std::max(rec.copyGbps, device::deviceCopyGbps(bytes, kCopyReps, config.device));
         rec.peakGbps = device::datasheetPeakGbps(config.device);
@@ -160,8 +166,6 @@ Record runTranspose(const Config& config)
     rec.status = rec.verified ? "ok" : "failed";
     if (!rec.verified)
         rec.error = std::to_string(rec.mismatches) + " elements not at their transposed place";
-    if (rec.kernelMs > 0)
-        rec.gbps = (rec.counts.bytesRead + rec.counts.bytesWritten) / (rec.kernelMs * 1e-3) / 1e9;
     return rec;
 }
 
