@@ -156,6 +156,8 @@ void SetupPanel::probeDevices(bool showList)
 
 void SetupPanel::setDevices(const std::vector<DeviceInfo>& devices, const QString& whyNoCuda)
 {
+    devices_ = devices;
+    whyNoCuda_ = whyNoCuda;
     const int selected = gpu_->currentData().toInt();
     const QSignalBlocker block(gpu_);
     gpu_->clear();
@@ -175,6 +177,39 @@ void SetupPanel::setDevices(const std::vector<DeviceInfo>& devices, const QStrin
     }
     selectGpu(selected);
     updateGpuEnabled();
+}
+
+bool SetupPanel::selectedDevice(DeviceInfo* device, QString* why)
+{
+    if (devices_.empty())
+        probeDevices(false);
+    const auto backend = BackendKind(backend_->currentData().toInt());
+    const int ordinal = gpu_->currentData().toInt();
+    auto found = devices_.end();
+    if (backend != BackendKind::Cpu)
+        found = std::find_if(devices_.begin(), devices_.end(), [ordinal](const DeviceInfo& d) {
+            return d.backend == BackendKind::Cuda && (ordinal < 0 || d.index == ordinal);
+        });
+    if (found == devices_.end() && backend == BackendKind::Cuda) {
+        if (why) {
+            if (ordinal >= 0)
+                *why = QStringLiteral("GPU %1 is not on this machine").arg(ordinal);
+            else if (whyNoCuda_.startsWith(QStringLiteral("no CUDA")))
+                *why = whyNoCuda_;
+            else
+                *why = whyNoCuda_.isEmpty() ? QStringLiteral("no CUDA device") : QStringLiteral("no CUDA device: %1").arg(whyNoCuda_);
+        }
+        return false;
+    }
+    if (found == devices_.end())
+        found = std::find_if(devices_.begin(), devices_.end(), [](const DeviceInfo& d) { return d.backend == BackendKind::Cpu; });
+    if (found == devices_.end()) {
+        if (why)
+            *why = QStringLiteral("the devices of this machine could not be listed");
+        return false;
+    }
+    *device = *found;
+    return true;
 }
 
 // Picks the device; one this machine does not list (a record from a GPU server) stays visible as such.

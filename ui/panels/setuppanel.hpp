@@ -33,6 +33,10 @@ public:
     // Lists the devices (probing CUDA can take a moment) into the GPU chooser; listed in the device
     // text too when showList (an opened record shows its own device there instead).
     void probeDevices(bool showList);
+    // The device the Backend and GPU fields pick, as listed (for "Measure this machine…"): the CPU,
+    // the chosen GPU, or with auto the first GPU, else the CPU. False with a reason when the
+    // chosen GPU is not on this machine (lists the devices first when that has not happened yet).
+    bool selectedDevice(DeviceInfo* device, QString* why);
 
 signals:
     void changed();
@@ -56,6 +60,8 @@ private:
     QCheckBox* abft_ = nullptr;
     QLabel* device_ = nullptr;
     QLabel* hostMemory_ = nullptr;
+    std::vector<DeviceInfo> devices_;  // as setDevices last heard of them (the CPU last)
+    QString whyNoCuda_;
 };
 
 }  // namespace gigacheck::ui

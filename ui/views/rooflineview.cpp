@@ -7,11 +7,15 @@
 
 #include <gigacheck/bench.hpp>
 
+#include "core/cpu/device_info.hpp"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,6 +34,7 @@ constexpr int kRunColors = 6;              // plotstyle's accentColor cycles six
 RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
 {
     presets_ = loadCeilingPresets();
+    thisCpu_ = cpuDeviceInfo();
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("rooflinePlot"));
     for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
@@ -62,9 +67,29 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     note_->setObjectName(QStringLiteral("rooflineNote"));
     note_->setTextFormat(Qt::RichText);
     note_->setWordWrap(true);
+    measure_ = new QPushButton(QStringLiteral("Measure this machine…"), this);
+    measure_->setObjectName(QStringLiteral("measureCeilings"));
+    measure_->setToolTip(QStringLiteral("Measure the roofs of the device chosen in Matrix setup (the CPU or a GPU), as "
+                                        "gigacheck devices --measure does, and store them for the roofline and the planner"));
+    measureProgress_ = new QProgressBar(this);
+    measureProgress_->setObjectName(QStringLiteral("measureProgress"));
+    measureProgress_->setTextVisible(true);
+    measureProgress_->hide();
+    measureCancel_ = new QPushButton(QStringLiteral("Cancel"), this);
+    measureCancel_->setObjectName(QStringLiteral("measureCancel"));
+    measureCancel_->hide();
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(QStringLiteral("Roofs:"), this));
     bar->addWidget(source_, 1);
+    bar->addWidget(measure_);
+    bar->addWidget(measureProgress_, 1);
+    bar->addWidget(measureCancel_);
+    connect(measure_, &QPushButton::clicked, this, &RooflineView::measureRequested);
+    connect(measureCancel_, &QPushButton::clicked, this, [this] {
+        measureCancel_->setEnabled(false);
+        measureProgress_->setFormat(QStringLiteral("cancelling after this point…"));
+        emit measureCancelRequested();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
@@ -107,10 +132,51 @@ Ceilings RooflineView::activeCeilings() const
     const int choice = source_->currentIndex();
     if (choice > 0)
         return presets_[std::size_t(choice - 1)].ceilings;
-    if (!runs_.empty())
-        return ceilingsForDevice(runs_.back()->devices.front(), presets_);
-    const int cpu = presetForDevice(presets_, QStringLiteral("CPU:"));
-    return cpu >= 0 ? presets_[std::size_t(cpu)].ceilings : Ceilings{};
+    return ceilingsForDevice(runs_.empty() ? thisCpu_ : runs_.back()->devices.front(), presets_);
+}
+
+void RooflineView::setMeasuring(bool measuring)
+{
+    measure_->setVisible(!measuring);
+    measureProgress_->setVisible(measuring);
+    measureCancel_->setVisible(measuring);
+    measureCancel_->setEnabled(true);
+    if (measuring) {
+        measureProgress_->setRange(0, 0);  // busy until the first point says how many there are
+        measureProgress_->setFormat(QStringLiteral("starting…"));
+    }
+}
+
+void RooflineView::showMeasureProgress(const QString& stage, int done, int total)
+{
+    measureProgress_->setRange(0, std::max(total, 1));
+    measureProgress_->setValue(std::clamp(done, 0, std::max(total, 1)));
+    if (measureCancel_->isEnabled())  // else "cancelling…" stays: a point reported before the click
+        measureProgress_->setFormat(QStringLiteral("%1 (%2 of %3 done)").arg(stage).arg(done).arg(total));
+}
+
+void RooflineView::showMeasured(const DeviceInfo& device)
+{
+    const QString name = QStringLiteral("measured: %1").arg(QString::fromStdString(device.name));
+    auto same = std::find_if(presets_.begin(), presets_.end(), [&name](const CeilingPreset& p) { return p.name == name; });
+    int index = 0;
+    if (same != presets_.end()) {
+        same->ceilings = device.ceilings;
+        index = int(same - presets_.begin()) + 1;
+    } else {
+        presets_.insert(presets_.begin(), CeilingPreset{name, QString(), device.ceilings});
+        source_->insertItem(1, name);
+        index = 1;
+    }
+    if (source_->currentIndex() == index)
+        rebuild();
+    else
+        source_->setCurrentIndex(index);  // rebuilds
+}
+
+bool RooflineView::showsMeasuredRoofs() const
+{
+    return QString::fromStdString(activeCeilings().source).startsWith(QLatin1String("measured"));
 }
 
 void RooflineView::rebuild()
@@ -233,8 +299,8 @@ void RooflineView::rebuild()
     const QString datasheetWords =
         datasheet ? QStringLiteral(" These roofs are an illustrative datasheet machine, not this one, and a naive point "
                                    "(link bandwidth × intensity, not capped by any compute roof) can sit above them; "
-                                   "run <tt>gigacheck devices --measure</tt> once and the first Roofs entry uses this "
-                                   "machine's measured ceilings.")
+                                   "<b>Measure this machine…</b> (or <tt>gigacheck devices --measure</tt>) once and the "
+                                   "roofs are this machine's measured ceilings.")
                   : QString();
     note_->setText(QStringLiteral("Roofs: %1. Run points use host-link intensity (flops / bytes over H2D + D2H) "
                                   "and GFLOP/s over the execution time; hollow circles are the seed's naive "

@@ -12,6 +12,8 @@
 class QCustomPlot;
 class QComboBox;
 class QLabel;
+class QProgressBar;
+class QPushButton;
 
 namespace gigacheck::ui {
 
@@ -39,6 +41,21 @@ public:
     // Rows: run, point, kind, intensity, gflops; then the roofs.
     bool exportCsv(const QString& path, QString* error) const;
 
+    // "Measure this machine…" beside the Roofs box (the window measures: measureRequested); while
+    // a measurement goes on, a progress bar and Cancel in its place (measureCancelRequested).
+    QPushButton* measureButton() const { return measure_; }
+    void setMeasuring(bool measuring);
+    void showMeasureProgress(const QString& stage, int done, int total);
+    // Roofs just measured on this machine: an entry "measured: <device>" in the Roofs box (one per
+    // device, replaced by a newer measurement), chosen at once.
+    void showMeasured(const DeviceInfo& device);
+    // The roofs drawn are measured ones (not a datasheet preset).
+    bool showsMeasuredRoofs() const;
+
+signals:
+    void measureRequested();
+    void measureCancelRequested();
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -48,7 +65,13 @@ private:
     QCustomPlot* plot_ = nullptr;
     QComboBox* source_ = nullptr;
     QLabel* note_ = nullptr;
+    QPushButton* measure_ = nullptr;
+    QProgressBar* measureProgress_ = nullptr;
+    QPushButton* measureCancel_ = nullptr;
+    // Measured entries first ("measured: <device>", no `matches`), then the datasheet presets;
+    // the Roofs box lists them after its first entry (the run's device).
     std::vector<CeilingPreset> presets_;
+    DeviceInfo thisCpu_;  // without a run: this machine's CPU (its stored roofs, else its preset)
     const RooflineRun& summaryOf(const RecordPtr& run, double h2dGBs);
 
     std::vector<RecordPtr> runs_;

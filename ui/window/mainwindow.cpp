@@ -2,6 +2,7 @@
 
 #include "views/animationpanel.hpp"
 #include "views/campaignview.hpp"
+#include "engine/ceilingsmeasurer.hpp"
 #include "views/gallery/galleryview.hpp"
 #include "views/strassen/strassenview.hpp"
 #include "engine/enginecontroller.hpp"
@@ -43,6 +44,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -115,8 +117,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     autoPlanner_ = new AutoPlanner(this);
     connect(autoPlanner_, &AutoPlanner::planned, this, &MainWindow::onAutoPlanned);
+    measurer_ = new CeilingsMeasurer(this);
     buildDocks();
     buildMenus();
+    connectMeasurer();
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
     statusBar()->showMessage(QStringLiteral("Set up a product, place faults on the heatmap, pick a strategy and run."));
 
@@ -256,6 +260,11 @@ void MainWindow::buildMenus()
     connect(session_, &LabSession::recordChanged, start, [start] { start->setEnabled(true); });
     connect(session_, &LabSession::runFailed, start, [start] { start->setEnabled(true); });
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(QStringLiteral("Esc")), this, &MainWindow::cancelRun);
+    run->addSeparator();
+    // Greyed while a measurement goes on (its Cancel is in the Roofline view, beside the progress).
+    measureAction_ = run->addAction(QStringLiteral("&Measure this machine…"), this, &MainWindow::measureCeilings);
+    measureAction_->setObjectName(QStringLiteral("measureAction"));
+    measureAction_->setToolTip(roofline_->measureButton()->toolTip());
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -361,6 +370,11 @@ void MainWindow::startRun()
     if (session_->isRunning()) {
         // F5, the menu or a campaign replay during a run: the run going on is never dropped.
         statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
+        return;
+    }
+    if (measurer_->isRunning()) {
+        // A run beside the measurement would skew both.
+        statusBar()->showMessage(QStringLiteral("The ceilings are being measured: wait for it or cancel it (Roofline tab) first."), 6000);
         return;
     }
     RunConfig c;
@@ -471,6 +485,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     saveSettings();
     session_->cancel();
+    measurer_->cancel();  // nothing stored; its worker ends after the current point, unwaited
     QMainWindow::closeEvent(event);
 }
 

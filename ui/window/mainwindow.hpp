@@ -22,6 +22,7 @@ class QTabWidget;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class CeilingsMeasurer;
 class OnlineStepView;
 class OnlineSweepView;
 class CloseGuard;
@@ -113,10 +114,16 @@ public:
     EngineController* engine() const { return session_->engine(); }
     // Strategy auto's planner preview (a worker thread).
     AutoPlanner* autoPlanner() const { return autoPlanner_; }
+    // "Measure this machine…" (worker thread; progress and Cancel in the Roofline view).
+    CeilingsMeasurer* ceilingsMeasurer() const { return measurer_; }
 
 public slots:
     void startRun();
     void cancelRun();
+    // Run › Measure this machine… and the Roofline view's button: measures the ceilings of the
+    // device Matrix setup picks, stores them where `gigacheck devices --measure` does and shows
+    // them as the roofs; refused (with a message) during a run, whose work would skew them.
+    void measureCeilings();
 
 signals:
     void runFinished(const gigacheck::RunRecord& record);
@@ -130,6 +137,8 @@ private:
     // The docks set up blocked GEMM runs: hidden while the Strassen tab (its own controls) is shown.
     void showDocksFor(View view);
     void buildMenus();
+    // The measurer's signals into the Roofline view, the status bar and the run log.
+    void connectMeasurer();
     void updatePlan();
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
@@ -171,6 +180,8 @@ private:
     CloseGuard* closeGuard_ = nullptr;
     DisplayScale* display_ = nullptr;
     AutoPlanner* autoPlanner_ = nullptr;
+    CeilingsMeasurer* measurer_ = nullptr;
+    QAction* measureAction_ = nullptr;
     QAction* forgetOperandsAction_ = nullptr;
     std::vector<QPointer<QDockWidget>> docksHiddenForStrassen_;
     QByteArray stateBeforeStrassen_;  // what the settings keep while the docks are hidden

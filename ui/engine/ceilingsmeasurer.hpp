@@ -1,0 +1,58 @@
+// "Measure this machine…": the roofline ceilings of one device (what `gigacheck devices --measure`
+// measures) on a worker thread, a progress report per point, Cancel within a stage, and the result
+// stored where the CLI stores it (defaultCeilingsPath). As the gallery's sweep: closing never
+// waits for the worker; it is told to stop and deletes itself when its current point returns.
+#pragma once
+
+#include <gigacheck/backend.hpp>
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace gigacheck::ui {
+
+class CeilingsMeasurer : public QObject {
+    Q_OBJECT
+public:
+    explicit CeilingsMeasurer(QObject* parent = nullptr);
+    ~CeilingsMeasurer() override;
+
+    // Starts measuring `device`; false (nothing started) while a measurement goes on.
+    bool start(const DeviceInfo& device);
+    // Stops before the next point (within a stage); nothing is stored, `cancelled` follows.
+    void cancel();
+    bool isRunning() const { return worker_ != nullptr; }
+    // The device being (or last) measured.
+    const DeviceInfo& device() const { return device_; }
+    // MeasureOptions::quick (fewer, smaller points): for the tests only, which keeps them short.
+    void setQuick(bool quick) { quick_ = quick; }
+    // Workers still running, measurers destroyed or not (tests: closing does not wait for them).
+    static int workersRunning() { return workersRunning_.load(); }
+
+signals:
+    // Before each point: its stage, the points done and the points in all.
+    void progressed(const QString& stage, int done, int total);
+    // Stored in `path`; device carries the ceilings.
+    void measured(const gigacheck::DeviceInfo& device, const QString& path);
+    void cancelled();
+    void failed(const QString& message);
+    // After measured, cancelled or failed: isRunning() is false again.
+    void finished();
+
+private:
+    struct Outcome;
+    void conclude(const Outcome& outcome);
+
+    QThread* worker_ = nullptr;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    DeviceInfo device_;
+    bool quick_ = false;
+    static inline std::atomic<int> workersRunning_{0};
+};
+
+}  // namespace gigacheck::ui
