@@ -2,6 +2,7 @@
 #include "core/record/record_checks.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace gigacheck::recordcheck {
 
@@ -30,5 +31,39 @@ void validateShape(const Shape& s, const std::string& field)
 }
 
 std::string at(const std::string& list, std::size_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+void nonNegative(double v, const std::string& field)
+{
+    finite(v, field);
+    if (v < 0)
+        refuse(field, "is negative");
+}
+
+std::string exactNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+void spanBasics(const Span& span, const std::string& field, std::size_t deviceCount)
+{
+    inRange(span.device, 0, std::int64_t(deviceCount) - 1, field + ".device");
+    inRange(span.stream, 0, 63, field + ".stream");
+    finite(span.start, field + ".start");
+    finite(span.end, field + ".end");
+    if (span.end < span.start)
+        refuse(field + ".end", "is before its start");
+    nonNegative(span.bytes, field + ".bytes");
+    nonNegative(span.flops, field + ".flops");
+}
+
+void noFaultEvents(std::size_t injections, std::size_t verifications, const std::string& family)
+{
+    if (injections != 0)
+        refuse("events.injections", "lists faults, but a " + family + " run injects none");
+    if (verifications != 0)
+        refuse("events.verifications", "lists checksum checks, but a " + family + " run makes none");
+}
 
 }  // namespace gigacheck::recordcheck

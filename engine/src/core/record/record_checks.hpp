@@ -3,6 +3,7 @@
 // "record: field '<path>' ..." naming the field. Internal to the engine.
 #pragma once
 
+#include "gigacheck/events.hpp"
 #include "gigacheck/types.hpp"
 
 #include <cstdint>
@@ -21,5 +22,14 @@ void finite(double v, const std::string& field);
 void validateShape(const Shape& s, const std::string& field);
 // "list[i]"
 std::string at(const std::string& list, std::size_t i);
+// Finite and >= 0 (times, rates, bytes).
+void nonNegative(double v, const std::string& field);
+// A double as it round-trips (%.17g), for "is X, but ... makes Y".
+std::string exactNumber(double v);
+// What every span claims whatever its family: a device among the record's, a stream, finite
+// times in order, bytes and flops >= 0. field is the span's path ("spans[3]").
+void spanBasics(const Span& span, const std::string& field, std::size_t deviceCount);
+// A family that injects no faults and makes no checksum checks: its record lists none.
+void noFaultEvents(std::size_t injections, std::size_t verifications, const std::string& family);
 
 }  // namespace gigacheck::recordcheck

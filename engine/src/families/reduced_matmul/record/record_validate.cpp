@@ -5,7 +5,6 @@
 #include "families/reduced_matmul/ops.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -14,31 +13,19 @@ namespace gigacheck::reduced_matmul {
 using recordcheck::at;
 using recordcheck::finite;
 using recordcheck::inRange;
+using recordcheck::exactNumber;
+using recordcheck::nonNegative;
 using recordcheck::refuse;
 
 namespace {
 
 const std::string kSection = "reduced_matmul";
 
-void nonNegative(double v, const std::string& field)
-{
-    finite(v, field);
-    if (v < 0)
-        refuse(field, "is negative");
-}
-
-std::string number(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
 // A figure computed from N alone (countsOf): the record must carry exactly that value.
 void follows(double recorded, double expected, const std::string& field)
 {
     if (recorded != expected)
-        refuse(field, "is " + number(recorded) + ", but N and the variant make " + number(expected));
+        refuse(field, "is " + exactNumber(recorded) + ", but N and the variant make " + exactNumber(expected));
 }
 
 void validateConfig(const Record& r)
@@ -119,22 +106,12 @@ void validateSpans(const Record& r)
                                       [&](const OpKindName& k) { return k.kind == span.kind; });
         if (!ours)
             refuse(field + ".kind", "is not an op of the reduced matmul family");
-        inRange(span.device, 0, std::int64_t(r.devices.size()) - 1, field + ".device");
-        inRange(span.stream, 0, 63, field + ".stream");
+        recordcheck::spanBasics(span, field, r.devices.size());
         inRange(span.block.i, kReferenceCall, kClearCall, field + ".block.i");
         inRange(span.block.j, 0, 0, field + ".block.j");
         inRange(span.block.k, 0, calls - 1, field + ".block.k");
-        finite(span.start, field + ".start");
-        finite(span.end, field + ".end");
-        if (span.end < span.start)
-            refuse(field + ".end", "is before its start");
-        nonNegative(span.bytes, field + ".bytes");
-        nonNegative(span.flops, field + ".flops");
     }
-    if (!r.injections.empty())
-        refuse("events.injections", "lists faults, but a reduced matmul run injects none");
-    if (!r.verifications.empty())
-        refuse("events.verifications", "lists checksum checks, but a reduced matmul run makes none");
+    recordcheck::noFaultEvents(r.injections.size(), r.verifications.size(), "reduced matmul");
 }
 
 }  // namespace

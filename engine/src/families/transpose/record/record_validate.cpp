@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -15,25 +14,14 @@ namespace gigacheck::transpose {
 using recordcheck::at;
 using recordcheck::finite;
 using recordcheck::inRange;
+using recordcheck::nonNegative;
 using recordcheck::refuse;
 
 namespace {
 
 const std::string kSection = "transpose";
 
-void nonNegative(double v, const std::string& field)
-{
-    finite(v, field);
-    if (v < 0)
-        refuse(field, "is negative");
-}
-
-std::string number(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+std::string number(double v) { return recordcheck::exactNumber(v); }
 std::string number(std::int64_t v) { return std::to_string(v); }
 
 // A figure computed from the shape alone: the record must carry exactly that value.
@@ -137,22 +125,12 @@ void validateSpans(const Record& r)
         inRange(span.opId, 0, ops - 1, field + ".op_id");
         if (span.kind != kCopyIn && span.kind != kTranspose && span.kind != kCopyOut)
             refuse(field + ".kind", "is not an op of the transpose family");
-        inRange(span.device, 0, std::int64_t(r.devices.size()) - 1, field + ".device");
-        inRange(span.stream, 0, 63, field + ".stream");
+        recordcheck::spanBasics(span, field, r.devices.size());
         inRange(span.block.i, 0, 0, field + ".block.i");
         inRange(span.block.j, 0, 0, field + ".block.j");
         inRange(span.block.k, 0, ops - 3, field + ".block.k");
-        finite(span.start, field + ".start");
-        finite(span.end, field + ".end");
-        if (span.end < span.start)
-            refuse(field + ".end", "is before its start");
-        nonNegative(span.bytes, field + ".bytes");
-        nonNegative(span.flops, field + ".flops");
     }
-    if (!r.injections.empty())
-        refuse("events.injections", "lists faults, but a transpose run injects none");
-    if (!r.verifications.empty())
-        refuse("events.verifications", "lists checksum checks, but a transpose run makes none");
+    recordcheck::noFaultEvents(r.injections.size(), r.verifications.size(), "transpose");
 }
 
 }  // namespace
