@@ -5,6 +5,8 @@
 #   packaging/test-package.sh                    # the build in build-release/ (packaging/build.sh)
 #   packaging/test-package.sh --build-dir DIR    # another build
 #   packaging/test-package.sh --keep             # keep the packages and the root (printed)
+#   packaging/test-package.sh --install          # as root: also apt-get install the built .deb on
+#                                                # this machine, run the installed programs, remove it
 # Checks: the packages' Depends (no Qt 5, pulled in directly or through a dependency; OpenBLAS and
 # Qt 6 present), every library of the installed programs resolves outside the build tree, then
 # `gigacheck devices`, `gigacheck run --shape 64x64x64 --backend cpu` and `gigacheck-lab
@@ -17,11 +19,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 keep=0
+install=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --install) install=1; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "test-package: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -139,6 +143,30 @@ run_installed "$prefix/bin/gigacheck-lab" --screenshots "$work/shots" --backend 
 shots=$(ls "$work/shots"/*.png 2>/dev/null | wc -l)
 [ "$shots" -ge 3 ] || { tail -20 "$work/lab.txt"; fail "gigacheck-lab wrote $shots screenshots"; }
 echo "ok: $shots screenshots"
+
+# Installed as a user would (README "Installing the package"): apt resolves the Depends from the
+# distribution, the programs land in /usr/bin and run from there; removed again afterwards.
+if [ "$install" -eq 1 ]; then
+  [ "$(id -u)" -eq 0 ] || fail "--install needs root (apt-get install)"
+  command -v apt-get >/dev/null 2>&1 || fail "--install needs apt-get"
+  dpkg -s gigacheck >/dev/null 2>&1 && fail "a gigacheck package is installed already: remove it first"
+  step "apt-get install $deb"
+  apt-get install -y "$deb" >"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log"; fail "apt-get install"; }
+  dpkg -s gigacheck | grep -q '^Status: install ok installed' || fail "gigacheck is not installed after apt-get"
+  run_installed /usr/bin/gigacheck devices >"$work/installed-devices.txt" || fail "installed gigacheck devices"
+  run_installed /usr/bin/gigacheck run --shape 64x64x64 --backend cpu --json "$work/installed.json" >/dev/null ||
+    fail "installed gigacheck run"
+  [ -s "$work/installed.json" ] || fail "the installed gigacheck wrote no record"
+  if [ "$gui" -eq 1 ]; then
+    run_installed /usr/bin/gigacheck-lab --screenshots "$work/installed-shots" --backend cpu --shape 128x128x128 \
+      >"$work/installed-lab.txt" 2>&1 || { tail -20 "$work/installed-lab.txt"; fail "installed gigacheck-lab"; }
+  fi
+  echo "ok: installed with apt-get, devices / run$([ "$gui" -eq 1 ] && echo " / the lab's screenshots") from /usr/bin"
+  if [ "$keep" -eq 0 ]; then
+    apt-get remove -y gigacheck >>"$work/apt.log" 2>&1 || fail "apt-get remove gigacheck"
+    echo "ok: removed again"
+  fi
+fi
 
 [ "$keep" -eq 1 ] && echo "test-package: kept $work"
 echo "test-package: passed"
