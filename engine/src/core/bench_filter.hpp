@@ -32,4 +32,11 @@ inline bool selected(const char* variable, std::string_view name)
     return items.empty() || std::find(items.begin(), items.end(), name) != items.end();
 }
 
+// Whether a switch variable is on (set, not empty, not "0"): GIGACHECK_GALLERY_LONG=1.
+inline bool switchedOn(const char* variable)
+{
+    const char* v = std::getenv(variable);
+    return v && *v && std::string_view(v) != "0";
+}
+
 }  // namespace gigacheck::bench

@@ -4,6 +4,7 @@
 #include "gigacheck/reduced_matmul.hpp"
 #include "gigacheck/version.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "core/timestamp.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
@@ -33,11 +34,7 @@ std::string seedColumn(std::int64_t n, Variant v, bool gpu)
 
 // GIGACHECK_GALLERY_LONG=1: the CPU naive loops up to 2048 (the seed's last CPU size, a minute a
 // call on one core) and reduce-blas to 8192.
-bool longSizes()
-{
-    const char* v = std::getenv("GIGACHECK_GALLERY_LONG");
-    return v && *v && std::string(v) != "0";
-}
+bool longSizes() { return bench::switchedOn("GIGACHECK_GALLERY_LONG"); }
 
 json section(const BenchOptions& o, std::ostream& out, bool gpu)
 {
@@ -85,19 +82,7 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
 
 // GIGACHECK_GALLERY_SECTIONS=cpu,gpu (transpose also cache): only those sections, so that a long
 // CPU table and the GPU table can run as separate commands. Unset: every section.
-bool sectionWanted(std::string_view name)
-{
-    const char* v = std::getenv("GIGACHECK_GALLERY_SECTIONS");
-    if (!v || !*v)
-        return true;
-    for (std::string_view rest(v); !rest.empty();) {
-        const std::size_t comma = std::min(rest.find(','), rest.size());
-        if (rest.substr(0, comma) == name)
-            return true;
-        rest.remove_prefix(std::min(comma + 1, rest.size()));
-    }
-    return false;
-}
+bool sectionWanted(std::string_view name) { return bench::selected("GIGACHECK_GALLERY_SECTIONS", name); }
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "gigacheck/transpose.hpp"
 #include "gigacheck/version.hpp"
 
+#include "core/bench_filter.hpp"
 #include "core/table.hpp"
 #include "core/timestamp.hpp"
 #include "families/transpose/bench/cache_misses.hpp"
@@ -48,11 +49,7 @@ std::string seedGpuColumn(Variant v, std::int64_t m, std::int64_t n)
 
 // GIGACHECK_GALLERY_LONG=1: the seed's full range (CPU 2^6 ... 2^15 at every power, cache
 // simulation to 2^13); minutes to tens of minutes, so not the default.
-bool longSizes()
-{
-    const char* v = std::getenv("GIGACHECK_GALLERY_LONG");
-    return v && *v && std::string(v) != "0";
-}
+bool longSizes() { return bench::switchedOn("GIGACHECK_GALLERY_LONG"); }
 
 std::string ratio(double ms, double libraryMs) { return ms > 0 && libraryMs > 0 ? fixed(ms / libraryMs, 2) : ""; }
 
@@ -193,19 +190,7 @@ json gpuSection(const BenchOptions& o, std::ostream& out)
 
 // GIGACHECK_GALLERY_SECTIONS=cpu,gpu (transpose also cache): only those sections, so that a long
 // CPU table and the GPU table can run as separate commands. Unset: every section.
-bool sectionWanted(std::string_view name)
-{
-    const char* v = std::getenv("GIGACHECK_GALLERY_SECTIONS");
-    if (!v || !*v)
-        return true;
-    for (std::string_view rest(v); !rest.empty();) {
-        const std::size_t comma = std::min(rest.find(','), rest.size());
-        if (rest.substr(0, comma) == name)
-            return true;
-        rest.remove_prefix(std::min(comma + 1, rest.size()));
-    }
-    return false;
-}
+bool sectionWanted(std::string_view name) { return bench::selected("GIGACHECK_GALLERY_SECTIONS", name); }
 
 }  // namespace
 
