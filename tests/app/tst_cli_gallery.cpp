@@ -7,72 +7,19 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app/cli_process.hpp"
+
 #include <csignal>
 #include <sys/types.h>
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Result gigacheckCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(GIGACHECK_CLI), args);
-    Result r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+using Result = gigacheck::test::CliResult;
+using gigacheck::test::gigacheckCli;
+using gigacheck::test::signalled;
+using gigacheck::test::words;
 
 const QString kCorpus = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/");
-
-// True once the process catches this signal (its handler is installed): /proc/PID/status SigCgt.
-bool catchesSignal(qint64 pid, int signal)
-{
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return false;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("SigCgt:"))
-            return (line.mid(7).trimmed().toULongLong(nullptr, 16) >> (signal - 1)) & 1u;
-    return false;
-}
-
-// Starts gigacheck, waits until it handles the signal and then afterMs more (past the parsing, into
-// the run), sends the signal and waits for the end.
-Result signalled(const QStringList& args, int signal, int afterMs)
-{
-    QProcess p;
-    p.start(QStringLiteral(GIGACHECK_CLI), args);
-    Result r;
-    if (!p.waitForStarted())
-        return r;
-    QElapsedTimer waited;
-    waited.start();
-    while (!catchesSignal(p.processId(), signal) && waited.elapsed() < 30000 && p.state() == QProcess::Running)
-        QThread::usleep(200);
-    QTest::qWait(afterMs);
-    if (p.state() == QProcess::Running)
-        ::kill(pid_t(p.processId()), signal);
-    if (!p.waitForFinished(60000))
-        p.kill();
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
 }  // namespace
 
 class TestCliGallery : public QObject {
