@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 
+#include <optional>
 namespace cli {
 using namespace gigacheck;
 
@@ -67,6 +68,9 @@ void addCampaignOptions(QCommandLineParser& parser)
                "S"),
         option("dist", "Input values: uniform, normal or wide. Default uniform.", "uniform|normal|wide"),
         option("json", "Write the campaign (config, every run with its configuration, summary) to FILE.", "FILE"),
+        option("shard", "Run only the K-th of N disjoint slices of the campaign (K from 1; every run keeps its "
+                        "seed), for one node of a job array; gigacheck campaign merge joins the shard files.",
+               "K/N"),
         option("csv", "Write one row per run to FILE and the summary to FILE's name with -summary.", "FILE"),
     });
 }
@@ -74,9 +78,20 @@ void addCampaignOptions(QCommandLineParser& parser)
 struct CampaignOptions {
     CampaignConfig config;
     std::string jsonPath, csvPath;
+    std::optional<CampaignShard> shard;
 };
 
 std::string nonEmptyPath(const QCommandLineParser& parser, const char* name)
+// "K/N": two whole numbers and nothing else (the range is checked against --runs after).
+CampaignShard parseShard(const std::string& s)
+{
+    const std::size_t slash = s.find('/');
+    if (slash == std::string::npos)
+        throw InputError("expected K/N, the K-th of N shards (e.g. 3/8; K from 1)");
+    return {parseInteger<int>(s.substr(0, slash), 1, 10'000'000, "a shard number K (1 to N)"),
+            parseInteger<int>(s.substr(slash + 1), 1, 10'000'000, "a shard count N")};
+}
+
 {
     const std::string path = text(parser.value(QString::fromLatin1(name)));
     if (path.empty())
@@ -126,6 +141,14 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
     if (set("dist"))
         c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });
     if (set("json"))
+    if (set("shard")) {
+        o.shard = value("shard", parseShard);
+        try {
+            validateCampaignShard(*o.shard, c.runs);
+        } catch (const InputError& e) {  // "shard K/N: ..." as the option the user typed
+            throw InputError(std::string("--") + e.what());
+        }
+    }
         o.jsonPath = nonEmptyPath(parser, "json");
     if (set("csv"))
         o.csvPath = nonEmptyPath(parser, "csv");
@@ -170,6 +193,8 @@ private:
 int campaignCommand(const QStringList& args)
 {
     QCommandLineParser parser;
+    if (!args.isEmpty() && args.first() == QLatin1String("merge"))
+        return campaignMergeCommand(args.mid(1));
     addCampaignOptions(parser);
     if (!parseCommandLine(parser, QStringLiteral("campaign"),
                           QStringLiteral("Runs N fault injections in one process (one backend, reused) and "
@@ -178,7 +203,9 @@ int campaignCommand(const QStringList& args)
                                          "corruption (SDC) or false alarm; prints the\noutcome table with 95 % "
                                          "Wilson intervals and tables by bit, target and strategy.\nEvery run's "
                                          "configuration is in the JSON / CSV (column reproduce: the gigacheck run\n"
-                                         "command of that run alone).\nExit status: 0 the campaign ran (whatever "
+                                         "command of that run alone).\nSpread over machines: --shard K/N on each "
+                                         "(K = 1..N), then\ngigacheck campaign merge SHARD.json... --json FILE "
+                                         "(gigacheck campaign merge --help).\nExit status: 0 the campaign ran (whatever "
                                          "it found), 2 bad input, a failure or an\ninterruption (the runs done so "
                                          "far are still written)."),
                           args))
@@ -196,7 +223,9 @@ int campaignCommand(const QStringList& args)
     CampaignHooks hooks;
     hooks.cancel = &cancelRequested();
     hooks.onRun = [&](const CampaignRun& run, int done, int total) { progress(run, done, total); };
-    const CampaignResult result = runCampaign(options.config, hooks);  // InputError -> exit 2 in main
+    // InputError -> exit 2 in main
+    const CampaignResult result =
+        options.shard ? runCampaign(options.config, *options.shard, hooks) : runCampaign(options.config, hooks);
 
     if (!options.jsonPath.empty())
         writeTextFile(options.jsonPath, campaignToJson(result), "campaign record");
@@ -207,9 +236,11 @@ int campaignCommand(const QStringList& args)
     std::cout << formatCampaignReport(result);
     if (result.interrupted) {
         std::cerr << "gigacheck: error: campaign " << interruptWords() << " after " << result.runs.size() << " of "
-                  << options.config.runs << " runs"
+                  << planned.end - planned.begin << " runs"
                   << (options.jsonPath.empty() && options.csvPath.empty() ? "" : "; the runs done are written")
                   << "\n";
+        const RunRange planned = options.shard ? shardRuns(options.config.runs, *options.shard)
+                                               : RunRange{0, options.config.runs};
         return kExitFailure;
     }
     return kExitVerified;

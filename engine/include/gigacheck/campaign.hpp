@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,11 +123,26 @@ CampaignSummary summarize(const std::vector<CampaignRun>& runs);
 // The run's target as the tables name it: result, checksum-row, checksum-col, or none.
 std::string targetKey(const CampaignRun& run);
 
+// One of N disjoint slices of a campaign, for campaigns spread over machines (a Slurm job array:
+// K is 1-based, as SLURM_ARRAY_TASK_ID with --array=1-N). Shard K holds runs
+// [(K-1) R / N, K R / N) of the whole campaign's R, each drawn exactly as in the whole campaign.
+struct CampaignShard {
+    int index = 1;  // K, 1..count
+    int count = 1;  // N, 1..runs
+};
+struct RunRange {
+    int begin = 0, end = 0;  // run numbers [begin, end), 0-based as CampaignRun::index
+};
+RunRange shardRuns(int runs, const CampaignShard& shard);
+// Throws InputError unless 1 <= K <= N <= runs.
+void validateCampaignShard(const CampaignShard& shard, int runs);
+
 struct CampaignResult {
-    CampaignConfig config;
+    CampaignConfig config;  // the whole campaign's, in a shard too (config.runs: all the shards' runs)
     DeviceInfo device;
     std::string toolVersion, createdAt;
     bool interrupted = false;
+    std::optional<CampaignShard> shard;  // set for a shard; a whole or merged campaign has none
     std::vector<CampaignRun> runs;
     CampaignSummary summary;
 };
@@ -153,12 +169,24 @@ struct CampaignHooks {
 
 // Runs the campaign in this process. An interrupted campaign returns the runs that finished.
 CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks = {});
+// Runs shard K of N only (onRun counts within the shard); the result says which shard it is.
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignShard& shard, const CampaignHooks& hooks = {});
+
+// Joins every shard 1..N of one campaign into the campaign the whole run gives (its runs in order,
+// its summary recomputed from them; created now, on the first shard's device, or the shards'
+// devices named together). Throws InputError, one line naming the files (names[i] for shards[i]),
+// for a whole campaign or an interrupted shard, shards of different campaigns (configuration,
+// split, backend or gigacheck version), a shard given twice, missing shards (which K), or a
+// shard whose runs are not its slice's.
+CampaignResult mergeCampaignShards(const std::vector<CampaignResult>& shards, const std::vector<std::string>& names = {});
 
 // Outputs. The text report holds the outcome table with intervals and the three group tables.
 std::string formatCampaignReport(const CampaignResult& result);
 std::string campaignToJson(const CampaignResult& result);
 CampaignResult campaignFromJson(const std::string& text);  // throws InputError
 CampaignResult loadCampaign(const std::string& path);      // throws InputError
+// The configuration as a campaign file writes it (a JSON object): what shards must share.
+std::string campaignConfigJson(const CampaignConfig& config);
 // Whether the file is a campaign ("format": "gigacheck-campaign"), for readers handed a file that
 // may be a run record or a campaign (`gigacheck show`). Never throws: false when unreadable.
 bool isCampaignFile(const std::string& path);

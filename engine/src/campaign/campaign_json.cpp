@@ -147,6 +147,17 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
             {"max_error_over_tolerance", number(run.maxErrorOverTolerance)},
             {"seconds", run.seconds},
             {"applied", applied},
+// Which slice of the whole campaign (config.runs runs) a shard file holds; its runs' numbers.
+Json write(const CampaignShard& shard, int runs)
+{
+    const RunRange range = shardRuns(runs, shard);
+    return {{"index", shard.index},
+            {"count", shard.count},
+            {"campaign_runs", runs},
+            {"first_run", range.begin},
+            {"last_run", range.end - 1}};
+}
+
             {"reproduce", reproduceCommand(c, run)}};
 }
 
@@ -209,6 +220,20 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.seed = field<std::uint64_t>(j, "seed", at);
     c.distribution = distributionFromString(field<std::string>(j, "dist", at));
     c.thresholdLambda = field<double>(j, "lambda", at);
+CampaignShard readShard(const nlohmann::json& j, const CampaignConfig& c)
+{
+    const std::string at = "shard.";
+    const CampaignShard shard{field<int>(j, "index", at), field<int>(j, "count", at)};
+    if (field<int>(j, "campaign_runs", at) != c.runs)
+        throw InputError("campaign: shard.campaign_runs differs from config.runs");
+    validateCampaignShard(shard, c.runs);
+    const RunRange range = shardRuns(c.runs, shard);
+    if (field<int>(j, "first_run", at) != range.begin || field<int>(j, "last_run", at) != range.end - 1)
+        throw InputError("campaign: shard.first_run / last_run are not shard " + std::to_string(shard.index) + "/" +
+                         std::to_string(shard.count) + "'s runs");
+    return shard;
+}
+
     return c;
 }
 
@@ -287,23 +312,25 @@ std::string campaignToJson(const CampaignResult& r)
     Json runs = Json::array();
     for (const CampaignRun& run : r.runs)
         runs.push_back(write(run, r.config));
-    const Json doc = {{"format", "gigacheck-campaign"},
-                      {"format_version", kFormatVersion},
-                      {"tool_version", r.toolVersion},
-                      {"created_at", r.createdAt},
-                      {"status", r.interrupted ? "interrupted" : "complete"},
-                      {"config", write(r.config)},
-                      {"device",
-                       {{"backend", toString(r.device.backend)},
-                        {"name", r.device.name},
-                        {"index", r.device.index},
-                        {"why_chosen", r.device.whyChosen}}},
-                      {"summary",
-                       {{"all", write(r.summary.all)},
-                        {"by_bit", write(r.summary.byBit)},
-                        {"by_target", write(r.summary.byTarget)},
-                        {"by_strategy", write(r.summary.byStrategy)}}},
-                      {"runs", runs}};
+    Json doc = {{"format", "gigacheck-campaign"},
+                {"format_version", kFormatVersion},
+                {"tool_version", r.toolVersion},
+                {"created_at", r.createdAt},
+                {"status", r.interrupted ? "interrupted" : "complete"},
+                {"config", write(r.config)}};
+    if (r.shard)  // only shards say so: a whole or merged campaign reads as before
+        doc["shard"] = write(*r.shard, r.config.runs);
+    doc["device"] = {{"backend", toString(r.device.backend)},
+                     {"name", r.device.name},
+                     {"index", r.device.index},
+                     {"why_chosen", r.device.whyChosen}};
+    doc["summary"] = {{"all", write(r.summary.all)},
+                      {"by_bit", write(r.summary.byBit)},
+                      {"by_target", write(r.summary.byTarget)},
+                      {"by_strategy", write(r.summary.byStrategy)}};
+    doc["runs"] = std::move(runs);
+std::string campaignConfigJson(const CampaignConfig& config) { return write(config).dump(); }
+
     return doc.dump(1) + "\n";
 }
 
@@ -336,6 +363,8 @@ CampaignResult campaignFromJson(const std::string& text)
                              " is newer than this gigacheck supports (" + std::to_string(kFormatVersion) +
                              "); update gigacheck");
         r.toolVersion = field<std::string>(doc, "tool_version", "");
+        if (doc.contains("shard"))
+            r.shard = readShard(doc.at("shard"), r.config);
         r.createdAt = field<std::string>(doc, "created_at", "");
         r.interrupted = field<std::string>(doc, "status", "") == "interrupted";
         r.config = readConfig(doc.at("config"));

@@ -82,9 +82,10 @@ std::string formatCampaignReport(const CampaignResult& r)
     const CampaignConfig& c = r.config;
     std::ostringstream out;
     out << "GIGACHECK CAMPAIGN =====\n";
+    const RunRange range = r.shard ? shardRuns(c.runs, *r.shard) : RunRange{0, c.runs};
     out << "  " << r.runs.size() << " run(s)";
     if (r.interrupted)
-        out << " of " << c.runs << " (interrupted)";
+        out << " of " << range.end - range.begin << " (interrupted)";
     out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", scheme " << c.scheme << ", strategy "
         << strategiesText(c) << ", cap "
         << (c.memCapBytes ? formatBytes(double(c.memCapBytes))
@@ -99,6 +100,10 @@ std::string formatCampaignReport(const CampaignResult& r)
         out << " into " << toString(c.target) << ", " << c.faultsPerRun << " per run";
     out << ", seed " << c.seed << "\n";
     out << "  device: " << r.device.name << " (" << toString(r.device.backend) << ")\n";
+    if (r.shard)  // the tables below are this slice's; the campaign's come from the merge
+        out << "  shard " << r.shard->index << "/" << r.shard->count << ": runs " << range.begin << "-"
+            << range.end - 1 << " of the campaign's " << c.runs
+            << " (gigacheck campaign merge joins the shards into the campaign)\n";
     out << "Outcomes (95 % Wilson interval):\n";
     const std::int64_t n = r.summary.all.total;
     for (Outcome o : kOutcomes) {

@@ -107,7 +107,11 @@ CampaignSummary summarize(const std::vector<CampaignRun>& runs)
     return s;
 }
 
-CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks)
+namespace {
+
+// Runs [begin, end) of the campaign (all of it, or one shard's slice).
+CampaignResult runRange(const CampaignConfig& config, const std::optional<CampaignShard>& shard,
+                        const CampaignHooks& hooks)
 {
     std::unique_ptr<Backend> own;
     Backend* backend = hooks.backend;
@@ -121,9 +125,13 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
     result.toolVersion = kVersion;
     result.createdAt = nowIso8601();
     validateCampaign(config, result.device);
+    if (shard)
+        validateCampaignShard(*shard, config.runs);
+    result.shard = shard;
+    const RunRange range = shard ? shardRuns(config.runs, *shard) : RunRange{0, config.runs};
     backend->prepare();
 
-    for (int i = 0; i < config.runs; ++i) {
+    for (int i = range.begin; i < range.end; ++i) {
         if (hooks.cancel && hooks.cancel->load()) {
             result.interrupted = true;
             break;
@@ -160,10 +168,22 @@ CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& ho
         fillOutcome(run, record);
         result.runs.push_back(std::move(run));
         if (hooks.onRun)
-            hooks.onRun(result.runs.back(), i + 1, config.runs);
+            hooks.onRun(result.runs.back(), i - range.begin + 1, range.end - range.begin);
     }
     result.summary = summarize(result.runs);
     return result;
+}
+
+}  // namespace
+
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignHooks& hooks)
+{
+    return runRange(config, std::nullopt, hooks);
+}
+
+CampaignResult runCampaign(const CampaignConfig& config, const CampaignShard& shard, const CampaignHooks& hooks)
+{
+    return runRange(config, shard, hooks);
 }
 
 }  // namespace gigacheck
