@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-
 #include <optional>
+
 namespace cli {
 using namespace gigacheck;
 
@@ -67,21 +67,20 @@ void addCampaignOptions(QCommandLineParser& parser)
                        "Default 1.",
                "S"),
         option("dist", "Input values: uniform, normal or wide. Default uniform.", "uniform|normal|wide"),
-        option("json", "Write the campaign (config, every run with its configuration, summary) to FILE.", "FILE"),
         option("shard", "Run only the K-th of N disjoint slices of the campaign (K from 1; every run keeps its "
                         "seed), for one node of a job array; gigacheck campaign merge joins the shard files.",
                "K/N"),
+        option("json", "Write the campaign (config, every run with its configuration, summary) to FILE.", "FILE"),
         option("csv", "Write one row per run to FILE and the summary to FILE's name with -summary.", "FILE"),
     });
 }
 
 struct CampaignOptions {
     CampaignConfig config;
-    std::string jsonPath, csvPath;
     std::optional<CampaignShard> shard;
+    std::string jsonPath, csvPath;
 };
 
-std::string nonEmptyPath(const QCommandLineParser& parser, const char* name)
 // "K/N": two whole numbers and nothing else (the range is checked against --runs after).
 CampaignShard parseShard(const std::string& s)
 {
@@ -92,6 +91,7 @@ CampaignShard parseShard(const std::string& s)
             parseInteger<int>(s.substr(slash + 1), 1, 10'000'000, "a shard count N")};
 }
 
+std::string nonEmptyPath(const QCommandLineParser& parser, const char* name)
 {
     const std::string path = text(parser.value(QString::fromLatin1(name)));
     if (path.empty())
@@ -140,7 +140,6 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
         });
     if (set("dist"))
         c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });
-    if (set("json"))
     if (set("shard")) {
         o.shard = value("shard", parseShard);
         try {
@@ -149,6 +148,7 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
             throw InputError(std::string("--") + e.what());
         }
     }
+    if (set("json"))
         o.jsonPath = nonEmptyPath(parser, "json");
     if (set("csv"))
         o.csvPath = nonEmptyPath(parser, "csv");
@@ -192,9 +192,9 @@ private:
 
 int campaignCommand(const QStringList& args)
 {
-    QCommandLineParser parser;
     if (!args.isEmpty() && args.first() == QLatin1String("merge"))
         return campaignMergeCommand(args.mid(1));
+    QCommandLineParser parser;
     addCampaignOptions(parser);
     if (!parseCommandLine(parser, QStringLiteral("campaign"),
                           QStringLiteral("Runs N fault injections in one process (one backend, reused) and "
@@ -235,12 +235,12 @@ int campaignCommand(const QStringList& args)
     }
     std::cout << formatCampaignReport(result);
     if (result.interrupted) {
+        const RunRange planned = options.shard ? shardRuns(options.config.runs, *options.shard)
+                                               : RunRange{0, options.config.runs};
         std::cerr << "gigacheck: error: campaign " << interruptWords() << " after " << result.runs.size() << " of "
                   << planned.end - planned.begin << " runs"
                   << (options.jsonPath.empty() && options.csvPath.empty() ? "" : "; the runs done are written")
                   << "\n";
-        const RunRange planned = options.shard ? shardRuns(options.config.runs, *options.shard)
-                                               : RunRange{0, options.config.runs};
         return kExitFailure;
     }
     return kExitVerified;

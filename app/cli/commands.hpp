@@ -16,8 +16,8 @@ int devicesCommand(const QStringList& args);
 int benchCommand(const QStringList& args);
 int showCommand(const QStringList& args);
 int campaignCommand(const QStringList& args);
-int strassenCommand(const QStringList& args);
 int campaignMergeCommand(const QStringList& args);  // gigacheck campaign merge: shard files into one
+int strassenCommand(const QStringList& args);
 int reducedCommand(const QStringList& args);    // kernel gallery, seed 003
 int transposeCommand(const QStringList& args);  // kernel gallery, seed 004
 

@@ -147,6 +147,9 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
             {"max_error_over_tolerance", number(run.maxErrorOverTolerance)},
             {"seconds", run.seconds},
             {"applied", applied},
+            {"reproduce", reproduceCommand(c, run)}};
+}
+
 // Which slice of the whole campaign (config.runs runs) a shard file holds; its runs' numbers.
 Json write(const CampaignShard& shard, int runs)
 {
@@ -156,9 +159,6 @@ Json write(const CampaignShard& shard, int runs)
             {"campaign_runs", runs},
             {"first_run", range.begin},
             {"last_run", range.end - 1}};
-}
-
-            {"reproduce", reproduceCommand(c, run)}};
 }
 
 // Reading: every access names the field that is wrong.
@@ -220,6 +220,9 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.seed = field<std::uint64_t>(j, "seed", at);
     c.distribution = distributionFromString(field<std::string>(j, "dist", at));
     c.thresholdLambda = field<double>(j, "lambda", at);
+    return c;
+}
+
 CampaignShard readShard(const nlohmann::json& j, const CampaignConfig& c)
 {
     const std::string at = "shard.";
@@ -232,9 +235,6 @@ CampaignShard readShard(const nlohmann::json& j, const CampaignConfig& c)
         throw InputError("campaign: shard.first_run / last_run are not shard " + std::to_string(shard.index) + "/" +
                          std::to_string(shard.count) + "'s runs");
     return shard;
-}
-
-    return c;
 }
 
 FaultTarget runTarget(const std::string& key)
@@ -329,10 +329,10 @@ std::string campaignToJson(const CampaignResult& r)
                       {"by_target", write(r.summary.byTarget)},
                       {"by_strategy", write(r.summary.byStrategy)}};
     doc["runs"] = std::move(runs);
-std::string campaignConfigJson(const CampaignConfig& config) { return write(config).dump(); }
-
     return doc.dump(1) + "\n";
 }
+
+std::string campaignConfigJson(const CampaignConfig& config) { return write(config).dump(); }
 
 CampaignResult campaignFromJson(const std::string& text)
 {
@@ -363,11 +363,11 @@ CampaignResult campaignFromJson(const std::string& text)
                              " is newer than this gigacheck supports (" + std::to_string(kFormatVersion) +
                              "); update gigacheck");
         r.toolVersion = field<std::string>(doc, "tool_version", "");
-        if (doc.contains("shard"))
-            r.shard = readShard(doc.at("shard"), r.config);
         r.createdAt = field<std::string>(doc, "created_at", "");
         r.interrupted = field<std::string>(doc, "status", "") == "interrupted";
         r.config = readConfig(doc.at("config"));
+        if (doc.contains("shard"))
+            r.shard = readShard(doc.at("shard"), r.config);
         const auto& d = doc.at("device");
         r.device.backend = backendFromString(field<std::string>(d, "backend", "device."));
         r.device.name = field<std::string>(d, "name", "device.");
