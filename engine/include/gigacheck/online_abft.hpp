@@ -100,12 +100,21 @@ struct InputFaultReport {
     bool corrected = false;         // the element and the row / column of C restored
 };
 
-// The element-wise majority vote of TMR.
+// The element-wise majority vote of TMR. A disputed cell (outvoted, or without a majority) is
+// settled by computing it again from A and B: two replicas struck alike would otherwise out-vote
+// the right one. Disputes beyond the listed ones cannot be settled (the run is then not verified
+// by TMR).
 struct VoteReport {
     std::int64_t cellsOutvoted = 0;      // cells where one replica disagreed and was outvoted
     std::int64_t cellsWithoutMajority = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> noMajority;  // the first 64 such cells
+    std::vector<std::pair<std::int64_t, std::int64_t>> disputed;    // the first kMaxDisputedCells
+    std::int64_t cellsRecomputed = 0;    // disputed cells computed again from A and B
+    std::int64_t majorityOverruled = 0;  // of those: the majority's value was wrong
+    std::int64_t disputes() const { return cellsOutvoted + cellsWithoutMajority; }
+    bool settled() const { return cellsRecomputed >= disputes(); }
 };
+inline constexpr std::int64_t kMaxDisputedCells = 1024;
 
 // The online ABFT family's record: core's envelope (status, devices, spans, events with the checks
 // as verifications, metrics) and the family's section.

@@ -106,9 +106,17 @@ struct RunRecord : RecordEnvelope {
     // and empty here, when the run generated them, as in every record before it).
     std::vector<InputMatrix> inputs;
 
-    // Verified correct: every block clean, corrected, or made right by the repair pass, and the
-    // reference agrees.
+    // Verified correct: a check that could have seen a fault ran, and every check that ran says
+    // C is right: every block clean, corrected, or made right by the repair pass, and the
+    // reference agrees. A full reference that agrees is enough on its own (C is then right
+    // whatever an ABFT check said); without ABFT only a full reference verifies.
     bool verifiedCorrect() const;
+    // The run ended but nothing that could have seen a fault ran (--no-abft without a full
+    // reference): neither verified nor known wrong (exit 3).
+    bool notVerified() const;
+    // What the verdict rests on: "ABFT", "ABFT and the full reference", "ABFT and a sampled
+    // reference", "the full reference", or "nothing".
+    std::string verifiedBy() const;
 };
 
 std::string toJson(const RunRecord& r, int indent = 1);

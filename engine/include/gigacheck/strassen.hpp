@@ -81,7 +81,8 @@ struct StrassenConfig {
     Distribution distribution = Distribution::Uniform;
     std::uint64_t seed = 1;
     bool integerInputs = false;  // small integers: every level is exact (tests)
-    bool reference = true;       // FP64 reference product (host) for the error of C
+    bool reference = true;       // FP64 reference product (host): the error of C, part of the verdict
+    bool referenceAlways = false;  // also past 2^34 multiply-adds (where auto leaves it out)
     bool verify = true;          // checksums of A, B, C (host); the bench times without them
     double thresholdLambda = 8.0;
 };
@@ -113,7 +114,8 @@ struct StrassenResult {
     StrassenConfig config;
     int levels = 0;
     Shape core;  // the part multiplied with Strassen; the rest is peeled (family README)
-    std::string status = "ok";  // ok | uncorrectable | failed | cancelled
+    // ok (verified) | uncorrectable (C known wrong) | not_verified (no check ran) | failed | cancelled
+    std::string status = "ok";
     std::string error;
     DeviceInfo device;
     double seconds = 0;
@@ -125,7 +127,15 @@ struct StrassenResult {
     int leavesChecked = 0;
     double leafWorstRatio = 0;
     double relErrorC = -1;  // max |C - C_ref| / max |C_ref| (FP64 reference), -1: not computed
-    double maxErrorC = -1;
+    double maxErrorC = -1;  // over the finite cells; nonFiniteC counts NaN / Inf cells
+    std::int64_t nonFiniteC = 0;
+    // The reference's verdict: cells beyond its tolerance and the largest |C - C_ref| / tolerance.
+    std::int64_t referenceMismatches = 0;
+    double referenceWorstRatio = -1;  // -1: no reference
+    // C's checks: the largest residual / threshold among the checks that passed (-1: not checked).
+    double cWorstCleanRatio = -1;
+    // What the verdict rests on: "checksums", "reference", "checksums+reference", "none".
+    std::string verifiedBy = "none";
     StrassenLevelError recovery;
     std::vector<StrassenCheck> checks;
     std::vector<Span> spans;
@@ -177,7 +187,7 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text);
 // The record in the file at path, read within the readers' size and depth limits; InputError
 // naming the file when it cannot be read, is not a strassen record or does not parse.
 StrassenResult loadStrassenRecord(const std::string& path);
-// 0 verified correct, 1 uncorrectable, 2 failed.
+// 0 verified correct, 1 uncorrectable, 2 failed, 3 not verified (neither checksums nor reference).
 int strassenExitCode(const StrassenResult& result);
 
 }  // namespace gigacheck

@@ -35,9 +35,10 @@ Verdict verdictOf(const StrassenResult& r)
         return Verdict::Failed;
     if (r.status == "uncorrectable")
         return Verdict::Uncorrectable;
-    for (const StrassenCheck& k : r.checks)
-        if (k.verdict == "uncorrectable")
-            return Verdict::Uncorrectable;
+    if (r.status == "not_verified")
+        return Verdict::NotVerified;
+    // The run's status is the verdict (a passing reference overrules a checksum alarm); the
+    // checks only say whether something was repaired on the way.
     for (const StrassenCheck& k : r.checks)
         if (k.verdict == "corrected" || k.verdict == "recomputed")
             return Verdict::Corrected;
@@ -48,7 +49,8 @@ QString verdictHeadline(const StrassenResult& r)
 {
     switch (verdictOf(r)) {
     case Verdict::Verified:
-        return r.config.verify ? QStringLiteral("VERIFIED — C = A·B, no fault found") : QStringLiteral("DONE — not verified (checks off)");
+        return r.verifiedBy == "reference" ? QStringLiteral("VERIFIED by the FP64 reference — C = A·B")
+                                           : QStringLiteral("VERIFIED — C = A·B, no fault found");
     case Verdict::Corrected: {
         // Who caught it: a leaf that detected it (its repair recomputes columns of C before C's
         // checks run), and C's or the operands' checks where they corrected something themselves.
@@ -62,7 +64,10 @@ QString verdictHeadline(const StrassenResult& r)
         return QStringLiteral("CORRECTED — caught by %1").arg(where.join(QStringLiteral(" and ")));
     }
     case Verdict::Uncorrectable:
-        return QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
+        return r.referenceMismatches > 0 ? QStringLiteral("WRONG — C differs from the FP64 reference")
+                                         : QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
+    case Verdict::NotVerified:
+        return QStringLiteral("NOT VERIFIED — no check ran (checks and reference off); C may be wrong");
     case Verdict::Failed:
         return QStringLiteral("FAILED — %1").arg(qs(r.error));
     case Verdict::Cancelled:
@@ -110,7 +115,12 @@ QString measuredFigures(const StrassenResult& r)
     if (r.config.exactRestore)
         lines << QStringLiteral("exact restore: A and B copied back from the host (%1 ms)").arg(r.restoreSeconds * 1e3, 0, 'f', 3);
     if (r.relErrorC >= 0)
-        lines << QStringLiteral("error of C: %1 of max |C_ref| (FP64 reference)").arg(r.relErrorC, 0, 'e', 2);
+        lines << QStringLiteral("error of C: %1 of max |C_ref| (FP64 reference: %2 cells beyond its tolerance)")
+                     .arg(r.relErrorC, 0, 'e', 2)
+                     .arg(r.referenceMismatches);
+    if (r.cWorstCleanRatio >= 0)
+        lines << QStringLiteral("C's checksums: largest clean residual %1× their round-off threshold")
+                     .arg(r.cWorstCleanRatio, 0, 'g', 3);
     lines << QStringLiteral("time: %1 ms (compute ops), %2 products, %3 GEMM calls, %4 in-place sums")
                  .arg(r.seconds * 1e3, 0, 'f', 3)
                  .arg(r.products)

@@ -9,7 +9,7 @@
 
 namespace gigacheck::ui::strassenlab {
 
-enum class Verdict { Verified, Corrected, Uncorrectable, Failed, Cancelled };
+enum class Verdict { Verified, Corrected, Uncorrectable, NotVerified, Failed, Cancelled };
 Verdict verdictOf(const StrassenResult& result);
 // One line, large in the view: "VERIFIED — C = A·B, no fault found".
 QString verdictHeadline(const StrassenResult& result);

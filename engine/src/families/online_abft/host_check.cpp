@@ -38,45 +38,44 @@ template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckSta
 }
 
 // A fault in A after its checksums spreads along a row of C (row r off by delta * B(k, :)), one in
-// B along a column; C's own checksums then mismatch on the other axis only, every line at once.
-// Found in the input against the sums kept at encoding, restored there, and taken out of C.
+// B along a column. Whatever pattern C's checks saw -- a whole line, or one cell when the line's
+// other checks overflowed or cancelled -- the operands are compared with the sums kept at
+// encoding before a correction of C is believed: a changed element is restored there and its line
+// of C computed again. Returns false when the operands are as encoded; sets unlocated when an
+// operand changed where its sums cannot locate it (C cannot then be trusted).
 template <class T>
-bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, const VerifyResult& r, int step)
+bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step, bool& unlocated)
 {
     const Shape& s = in.shape;
     const std::int64_t k = in.checksums;
-    const auto resultLines = [](const std::vector<std::int64_t>& v, std::int64_t limit) {
-        return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
-    };
-    const auto rows = resultLines(r.mismatchRows, s.m), cols = resultLines(r.mismatchCols, s.q);
-    // Its own row (column) may mismatch too when the fault is huge (the checksum cell of that line
-    // overflows), and the check then "corrects" the line from the other axis: still an input fault.
-    const bool inA = rows <= 1 && cols >= 2, inB = cols <= 1 && rows >= 2;
-    if (!inA && !inB)
-        return false;
     T* a = ops.a();
     T* b = ops.b();
     T* cf = ops.c;
     const std::int64_t lda = ops.lda, ldb = ops.ldb, ldc = ops.ldc;
-    bool found = false;
-    const auto located = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA, found)
-                             : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB, found);
-    if (located.empty())
-        return false;
-    for (const Located& l : located) {
-        // Only a panel already multiplied has spread it into C. The row (column) of C is computed
-        // again from the restored input over the depth consumed so far: exact whatever the fault
-        // (subtracting delta * B(k, :) would cancel catastrophically for a huge or infinite delta).
-        const std::int64_t inner = inA ? l.col : l.row;
-        const bool spread = inner < st.consumed;
-        if (spread && inA)
-            gemv(false, b, ldb, st.consumed, s.q + k, a + l.row * lda, 1, cf + l.row * ldc, 1);
-        else if (spread)
-            gemv(true, a, lda, s.m + k, st.consumed, b + l.col, ldb, cf + l.col, ldc);
-        in.inputFaults.push_back({inA ? OnlineTarget::A : OnlineTarget::B, l.row, l.col, l.delta, false, step,
-                                  spread ? (inA ? s.q : s.m) : 0, true});
+    bool repaired = false;
+    for (const bool inA : {true, false}) {
+        if ((inA ? st.rowSumsA : st.rowSumsB).empty())
+            continue;
+        bool found = false;
+        const auto located = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA, found)
+                                 : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB, found);
+        unlocated = unlocated || (found && located.empty());
+        for (const Located& l : located) {
+            // Only a panel already multiplied has spread it into C. The row (column) of C is computed
+            // again from the restored input over the depth consumed so far: exact whatever the fault
+            // (subtracting delta * B(k, :) would cancel catastrophically for a huge or infinite delta).
+            const std::int64_t inner = inA ? l.col : l.row;
+            const bool spread = inner < st.consumed;
+            if (spread && inA)
+                gemv(false, b, ldb, st.consumed, s.q + k, a + l.row * lda, 1, cf + l.row * ldc, 1);
+            else if (spread)
+                gemv(true, a, lda, s.m + k, st.consumed, b + l.col, ldb, cf + l.col, ldc);
+            in.inputFaults.push_back({inA ? OnlineTarget::A : OnlineTarget::B, l.row, l.col, l.delta, false, step,
+                                      spread ? (inA ? s.q : s.m) : 0, true});
+            repaired = true;
+        }
     }
-    return true;
+    return repaired;
 }
 
 }  // namespace
@@ -203,9 +202,9 @@ Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st)
 template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step)
 {
     VerifyResult r = verifyNow(in, st, ops.c, ops.ldc);
-    // A whole line of C off (uncorrectable, or corrected as a collinear set): look for its cause in
-    // the inputs before believing in that many independent faults.
-    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, r, step)) {
+    // Any mismatch: look for its cause in the inputs before believing in a fault of C itself.
+    bool unlocated = false;
+    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, step, unlocated)) {
         // The input fault is out of C: the check must now pass (or correct what else is there).
         const VerifyResult again = verifyNow(in, st, ops.c, ops.ldc);
         if (again.verdict != Verdict::Uncorrectable) {
@@ -216,6 +215,8 @@ template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, Ho
             r.verdict = Verdict::Uncorrectable;
         }
     }
+    if (unlocated)
+        r.verdict = Verdict::Uncorrectable;  // an operand changed where its sums cannot say where
     return r;
 }
 

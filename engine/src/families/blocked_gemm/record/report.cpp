@@ -373,7 +373,11 @@ std::string formatReport(const RunRecord& r)
     if (r.status != "ok")
         out << "INCOMPLETE (" << r.status << ")\n";
     else if (r.verifiedCorrect())
-        out << "VERIFIED CORRECT\n";
+        out << "VERIFIED CORRECT (checked by " << r.verifiedBy() << ")\n";
+    else if (r.notVerified())
+        out << "NOT VERIFIED: no check that could see a fault ran (" << (r.config.abft ? "" : "--no-abft")
+            << (r.reference.mode == ReferenceMode::Sample ? " with a sampled reference" : " with --reference none")
+            << "); C may be wrong\n";
     else if (r.faults.uncorrectable > 0 || (r.faults.blocksUncorrectable > 0 && r.repairs.empty()) ||
              std::any_of(r.repairs.begin(), r.repairs.end(),
                          [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))

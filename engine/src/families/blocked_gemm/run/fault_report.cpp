@@ -135,6 +135,10 @@ bool RunRecord::verifiedCorrect() const
 {
     if (status != "ok" || !reference.passed)
         return false;
+    if (reference.mode == ReferenceMode::Full)
+        return true;  // every cell compared with the reference, within its tolerance
+    if (!config.abft)
+        return false;  // a sampled reference alone cannot see a fault outside its rows
     // An uncorrectable verdict is made good only by a repair of its block that ended right.
     if (std::any_of(repairs.begin(), repairs.end(),
                     [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))
@@ -142,6 +146,19 @@ bool RunRecord::verifiedCorrect() const
     return std::none_of(verifications.begin(), verifications.end(), [this](const VerifyEvent& v) {
         return v.result.verdict == Verdict::Uncorrectable && !repairOf(*this, v.block);
     });
+}
+
+bool RunRecord::notVerified() const
+{
+    return status == "ok" && reference.passed && !config.abft && reference.mode != ReferenceMode::Full;
+}
+
+std::string RunRecord::verifiedBy() const
+{
+    const bool full = reference.mode == ReferenceMode::Full, sampled = reference.mode == ReferenceMode::Sample;
+    if (config.abft)
+        return full ? "ABFT and the full reference" : sampled ? "ABFT and a sampled reference" : "ABFT";
+    return full ? "the full reference" : "nothing";
 }
 
 }  // namespace gigacheck

@@ -221,6 +221,8 @@ template <class T> void vote(cpu::OpContext& c, const Operation&, OpOutcome&)
                 report.noMajority.emplace_back(x / s.q, x % s.q);
             ++report.cellsWithoutMajority;
         }
+        if ((v.outvoted || !v.majority) && std::int64_t(report.disputed.size()) < kMaxDisputedCells)
+            report.disputed.emplace_back(x / s.q, x % s.q);
         r0[x] = T(v.value);
     }
     inputsOf(c.request).vote = std::move(report);

@@ -639,8 +639,12 @@ void reportVote(const gigacheck::cuda::OpContext& c, const Operation&, Span&, Op
     VoteReport report;
     report.cellsOutvoted = std::int64_t(out.outvoted);
     report.cellsWithoutMajority = std::int64_t(out.withoutMajority);
-    for (unsigned i = 0; i < std::min<unsigned>(out.listed, unsigned(cuda::kVoteListed)); ++i)
-        report.noMajority.emplace_back(out.cells[i] / sh.q, out.cells[i] % sh.q);
+    for (unsigned i = 0; i < std::min<unsigned>(out.listed, unsigned(cuda::kVoteListed)); ++i) {
+        const long long x = out.cells[i] < 0 ? -out.cells[i] - 1 : out.cells[i];
+        report.disputed.emplace_back(x / sh.q, x % sh.q);
+        if (out.cells[i] < 0 && report.noMajority.size() < 64)
+            report.noMajority.emplace_back(x / sh.q, x % sh.q);
+    }
     inputsOf(c.request).vote = std::move(report);
 }
 

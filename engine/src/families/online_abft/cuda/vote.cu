@@ -15,14 +15,15 @@ __global__ void voteKernel(T* r0, const T* r1, const T* r2, long long count, Vot
          x += (long long)gridDim.x * blockDim.x) {
         const VoteOutcomeOf<T> v = majorityOf<T>(r0[x], r1[x], r2[x]);
         outvoted += v.outvoted;
-        if (!v.majority) {
-            ++none;
+        if (!v.majority || v.outvoted) {
             const unsigned slot = atomicAdd(&out->listed, 1u);
             if (slot < kVoteListed)
-                out->cells[slot] = x;
-        } else if (v.outvoted) {
-            r0[x] = v.value;
+                out->cells[slot] = v.majority ? x : -(x + 1);
         }
+        if (!v.majority)
+            ++none;
+        else if (v.outvoted)
+            r0[x] = v.value;
     }
     if (outvoted)
         atomicAdd(&out->outvoted, outvoted);

@@ -9,12 +9,13 @@
 
 namespace gigacheck::online_abft::cuda {
 
-inline constexpr int kVoteListed = 64;
+inline constexpr int kVoteListed = 1024;  // kMaxDisputedCells
 
 struct VoteOut {
     unsigned long long outvoted, withoutMajority;
     unsigned int listed;
-    long long cells[kVoteListed];  // row-major indices of cells without a majority
+    // Disputed cells: the row-major index x of an outvoted cell, -(x + 1) of one without a majority.
+    long long cells[kVoteListed];
 };
 
 // r0, r1, r2: count contiguous elements each; scratch: device memory of sizeof(VoteOut); hostOut

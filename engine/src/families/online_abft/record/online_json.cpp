@@ -127,6 +127,8 @@ std::string onlineToJson(const OnlineRecord& r, int indent)
             cells.push_back({i, j});
         section["vote"] = {{"cells_outvoted", r.vote->cellsOutvoted},
                            {"cells_without_majority", r.vote->cellsWithoutMajority},
+                           {"cells_recomputed", r.vote->cellsRecomputed},
+                           {"majority_overruled", r.vote->majorityOverruled},
                            {"no_majority", cells}};
     }
     return recordjson::dumpRecord(recordjson::writeRecordDocument(r, section), indent);
@@ -203,6 +205,9 @@ OnlineRecord onlineRecordFromJson(const std::string& text)
         VoteReport vote;
         vote.cellsOutvoted = v.get<std::int64_t>("cells_outvoted");
         vote.cellsWithoutMajority = v.get<std::int64_t>("cells_without_majority");
+        // Records before disputes were settled by a recompute: none was.
+        vote.cellsRecomputed = v.getOr<std::int64_t>("cells_recomputed", 0);
+        vote.majorityOverruled = v.getOr<std::int64_t>("majority_overruled", 0);
         for (const Node& cell : v.elements("no_majority")) {
             const std::vector<Node> rowCol = cell.elements();
             if (rowCol.size() != 2)

@@ -141,6 +141,8 @@ void validateOutcome(const OnlineRecord& r)
     const VoteReport& v = *r.vote;
     inRange(v.cellsOutvoted, 0, cells, kSection + ".vote.cells_outvoted");
     inRange(v.cellsWithoutMajority, 0, cells, kSection + ".vote.cells_without_majority");
+    inRange(v.cellsRecomputed, 0, std::min<std::int64_t>(cells, kMaxDisputedCells), kSection + ".vote.cells_recomputed");
+    inRange(v.majorityOverruled, 0, v.cellsRecomputed, kSection + ".vote.majority_overruled");
     if (v.noMajority.size() > kMaxNoMajorityCells)
         refuse(kSection + ".vote.no_majority", "lists more than " + std::to_string(kMaxNoMajorityCells) + " cells");
     for (std::size_t i = 0; i < v.noMajority.size(); ++i) {

@@ -99,7 +99,12 @@ std::string formatOnlineReport(const OnlineRecord& r)
         o << "  recompute: the whole product again, " << (r.recomputeClean ? "clean" : "NOT clean") << "\n";
     if (r.vote) {
         o << "  vote: " << r.vote->cellsOutvoted << " cell(s) outvoted, " << r.vote->cellsWithoutMajority
-          << " without a majority\n";
+          << " without a majority";
+        if (r.vote->disputes() > 0)
+            o << "; " << r.vote->cellsRecomputed << " of the " << r.vote->disputes()
+              << " disputed cell(s) computed again from A and B (the majority was wrong in " << r.vote->majorityOverruled
+              << ")" << (r.vote->settled() ? "" : "; the others could not be settled");
+        o << "\n";
         for (const auto& [i, j] : r.vote->noMajority)
             o << "    no majority at C(" << i << ", " << j << ")\n";
     }
@@ -109,7 +114,11 @@ std::string formatOnlineReport(const OnlineRecord& r)
         o << ", " << ref.rowsChecked << " rows, " << ref.mismatches << " mismatch(es), max error / tolerance "
           << number(ref.maxRelError, "%.3g") << (ref.passed ? " (passed)" : " (FAILED)");
     o << "\n";
-    o << "  verdict: " << (r.verifiedCorrect() ? "verified correct" : "NOT verified correct") << "\n";
+    const bool fullReference = ref.mode == ReferenceMode::Full;
+    const std::string own = r.config.scheme == Scheme::Tmr ? "the TMR vote" : "the ABFT checks";
+    o << "  verdict: " << (r.verifiedCorrect() ? "verified correct" : "NOT verified correct") << " (checked by " << own
+      << (fullReference ? " and the full reference" : ref.mode == ReferenceMode::Sample ? " and a sampled reference" : "")
+      << ")\n";
     return o.str();
 }
 

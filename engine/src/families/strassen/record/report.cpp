@@ -82,8 +82,18 @@ std::string formatStrassenReport(const StrassenResult& r)
     if (c.checkLeaves)
         o << "leaves     " << r.leavesChecked << " leaf products checked, each right after it ran; largest residual "
           << r.leafWorstRatio << " x its round-off threshold" << (r.leafWorstRatio > 1 ? " (caught: see checks)" : "") << "\n";
-    if (r.relErrorC >= 0)
-        o << "error of C max |C - C_ref| = " << r.maxErrorC << " (" << r.relErrorC << " of max |C_ref|, FP64 reference)\n";
+    if (r.relErrorC >= 0) {
+        o << "error of C max |C - C_ref| = " << r.maxErrorC << " (" << r.relErrorC << " of max |C_ref|, FP64 reference";
+        if (r.nonFiniteC > 0)
+            o << "; " << r.nonFiniteC << " cells NaN / Inf";
+        if (r.referenceWorstRatio >= 0)
+            o << "; " << r.referenceMismatches << " cells beyond its tolerance, worst " << r.referenceWorstRatio
+              << " x tolerance";
+        o << ")\n";
+    }
+    if (r.cWorstCleanRatio >= 0)
+        o << "C checks   largest clean residual " << r.cWorstCleanRatio
+          << " x its round-off threshold (row and column checksums of C against A (B e) and (e^T A) B)\n";
     const auto stages = stageTimes(r);
     if (!stages.empty()) {
         o << "stages     (level, stage: ms)";
@@ -111,9 +121,18 @@ std::string formatStrassenReport(const StrassenResult& r)
     int repairs = 0;
     for (const StrassenCheck& k : r.checks)
         repairs += k.verdict == "corrected" || k.verdict == "recomputed";
-    o << "verdict    " << (r.status == "ok" ? "VERIFIED" : r.status)
-      << (r.status == "ok" && repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string())
-      << "\n";
+    const std::string by = r.verifiedBy == "checksums"   ? "C's checksums"
+                           : r.verifiedBy == "reference" ? "the FP64 reference"
+                                                         : "C's checksums and the FP64 reference";
+    if (r.status == "ok")
+        o << "verdict    VERIFIED by " << by
+          << (repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string()) << "\n";
+    else if (r.status == "not_verified")
+        o << "verdict    NOT VERIFIED: no check ran (--no-verify and --reference none); C may be wrong\n";
+    else if (r.status == "uncorrectable")
+        o << "verdict    UNCORRECTABLE: C is wrong (seen by " << by << ")\n";
+    else
+        o << "verdict    " << r.status << "\n";
     return o.str();
 }
 
@@ -155,6 +174,11 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"extra_bytes", r.extraBytes},
         {"rel_error_c", r.relErrorC},
         {"max_error_c", r.maxErrorC},
+        {"non_finite_c", r.nonFiniteC},
+        {"reference_mismatches", r.referenceMismatches},
+        {"reference_worst_ratio", std::min(r.referenceWorstRatio, 1e300)},
+        {"c_worst_clean_ratio", r.cWorstCleanRatio},
+        {"verified_by", r.verifiedBy},
         {"recovery",
          {{"max_ulps_a", r.recovery.maxUlpsA},
           {"max_ulps_b", r.recovery.maxUlpsB},
@@ -172,7 +196,7 @@ std::string strassenRecordJson(const StrassenResult& r)
     envelope.toolVersion = kVersion;
     envelope.createdAt = nowIso8601();
     envelope.family = "strassen";
-    envelope.status = r.status == "uncorrectable" ? "ok" : r.status;
+    envelope.status = r.status == "uncorrectable" || r.status == "not_verified" ? "ok" : r.status;
     envelope.error = r.error;
     // Several devices: every schedule device (the timeline's lanes per device name them).
     envelope.devices = r.devices.empty() ? std::vector<DeviceInfo>{r.device} : r.devices;
@@ -246,6 +270,11 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.extraBytes = s.getOr<std::size_t>("extra_bytes", 0);
         r.relErrorC = s.getOr<double>("rel_error_c", -1.0);
         r.maxErrorC = s.getOr<double>("max_error_c", -1.0);
+        r.nonFiniteC = s.getOr<std::int64_t>("non_finite_c", 0);
+        r.referenceMismatches = s.getOr<std::int64_t>("reference_mismatches", 0);
+        r.referenceWorstRatio = s.getOr<double>("reference_worst_ratio", -1.0);
+        r.cWorstCleanRatio = s.getOr<double>("c_worst_clean_ratio", -1.0);
+        r.verifiedBy = s.getOr<std::string>("verified_by", "checksums");
         r.recovery.level = r.levels;
         if (s.has("recovery")) {
             const Node rec = s.child("recovery");

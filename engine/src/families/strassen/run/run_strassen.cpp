@@ -10,8 +10,6 @@
 #include "families/strassen/plan/schedule_builder.hpp"
 #include "families/strassen/run/verify.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -81,13 +79,43 @@ void recoveryError(const HostMatrix& now, const HostMatrix& original, double& ma
         scan(now.as<double>(), original.as<double>());
 }
 
-std::vector<double> asDouble(const HostMatrix& m)
+// The verdict from every check that ran: C's checksums (cOk) and, when it ran, the FP64
+// reference, which always takes part -- a reference mismatch is a wrong C whatever the checksums
+// said, and a passing reference is a right C whatever alarm they raised. No check: not verified.
+void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenReference& ref)
 {
-    std::vector<double> out(std::size_t(m.rows() * m.cols()));
-    for (std::int64_t i = 0; i < m.rows(); ++i)
-        for (std::int64_t j = 0; j < m.cols(); ++j)
-            out[std::size_t(i * m.cols() + j)] = m.at(i, j);
-    return out;
+    const bool checked = result.config.verify;
+    if (ref.ran) {
+        result.maxErrorC = ref.maxError;
+        result.relErrorC = ref.maxRef > 0 ? ref.maxError / ref.maxRef : ref.maxError;
+        result.nonFiniteC = ref.nonFinite;
+        result.referenceMismatches = ref.mismatches;
+        result.referenceWorstRatio = ref.worstRatio;
+    }
+    if (ref.ran && !ref.passed) {
+        result.status = "uncorrectable";
+        result.verifiedBy = checked ? "checksums+reference" : "reference";
+        result.checks.push_back({"reference", "mismatch", -1, -1,
+                                 std::to_string(ref.mismatches) + " cells of C differ from the FP64 reference beyond its tolerance" +
+                                     (ref.nonFinite ? " (" + std::to_string(ref.nonFinite) + " NaN / Inf)" : std::string()) +
+                                     (checked && cOk ? "; C's checksums did not see it" : std::string())});
+        return;
+    }
+    if (ref.ran && !cOk && checked) {
+        result.status = "ok";
+        result.verifiedBy = "reference";
+        result.checks.push_back({"reference", "clean", -1, -1,
+                                 "C matches the FP64 reference: the checksums' alarm above was round-off, not a wrong C"});
+        return;
+    }
+    if (!checked && !ref.ran) {
+        result.status = "not_verified";
+        result.verifiedBy = "none";
+        return;
+    }
+    result.verifiedBy = checked && ref.ran ? "checksums+reference" : checked ? "checksums" : "reference";
+    if (!cOk)
+        result.status = "uncorrectable";
 }
 
 }  // namespace
@@ -196,7 +224,8 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     std::memcpy(originalA.data(), a.data(), a.bytes());
     std::memcpy(originalB.data(), b.data(), b.bytes());
     // Checksums of A and B before stage 1.
-    const strassen::OperandChecksums sums = config.verify ? strassen::takeChecksums(a, b) : strassen::OperandChecksums{};
+    const strassen::OperandChecksums sums =
+        config.verify ? strassen::takeChecksums(a, b, config, result.levels) : strassen::OperandChecksums{};
 
     StrassenConfig planned = config;
     const double typicalC = rms(a) * rms(b) * std::sqrt(double(s.n));
@@ -305,7 +334,8 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         const std::size_t before = result.checks.size();
         const strassen::Suspects suspects =
             strassen::verifyOperands(a, b, originalA, originalB, sums, config, result.levels, result.checks);
-        cOk = strassen::verifyResult(c, originalA, originalB, sums, config, result.levels, suspects, result.checks);
+        cOk = strassen::verifyResult(c, originalA, originalB, sums, config, result.levels, suspects, result.checks,
+                                     result.cWorstCleanRatio);
         // A leaf caught a fault with several columns off (not repaired above) that C's own checks
         // do not see: C is then known wrong and not trusted.
         bool cRepaired = false;
@@ -328,23 +358,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         }
     }
 
-    if (config.reference && double(s.m) * double(s.n) * double(s.q) <= double(std::int64_t(1) << 34)) {
-        const std::vector<double> da = asDouble(originalA), db = asDouble(originalB);
-        std::vector<double> ref(std::size_t(s.m * s.q));
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.q), int(s.n), 1.0, da.data(), int(s.n),
-                    db.data(), int(s.q), 0.0, ref.data(), int(s.q));
-        double maxErr = 0, maxRef = 0;
-        for (std::int64_t i = 0; i < s.m; ++i)
-            for (std::int64_t j = 0; j < s.q; ++j) {
-                const double r = ref[std::size_t(i * s.q + j)];
-                maxErr = std::max(maxErr, std::abs(c.at(i, j) - r));
-                maxRef = std::max(maxRef, std::abs(r));
-            }
-        result.maxErrorC = maxErr;
-        result.relErrorC = maxRef > 0 ? maxErr / maxRef : maxErr;
-    }
-    if (!cOk)
-        result.status = "uncorrectable";
+    settleVerdict(result, cOk, strassen::checkAgainstReference(c, originalA, originalB, config, result.levels));
     return result;
 }
 
@@ -354,6 +368,8 @@ int strassenExitCode(const StrassenResult& r)
         return 0;
     if (r.status == "uncorrectable")
         return 1;
+    if (r.status == "not_verified")
+        return 3;
     return 2;
 }
 

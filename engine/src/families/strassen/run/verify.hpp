@@ -9,19 +9,43 @@
 
 namespace gigacheck::strassen {
 
-// Checksums of the operands before the run: row and column sums of A and B, and A*(B e), e^T A * B
-// with their magnitudes (|A| (|B| e)) for the round-off threshold.
+// Checksums of the operands before the run: row and column sums of A and B, A*(B e), e^T A * B,
+// and the round-off thresholds of C's row and column checks (cThresholds).
 struct OperandChecksums {
     std::vector<double> rowSumA, colSumA, rowSumB, colSumB;
     std::vector<double> rowAbsA, colAbsA, rowAbsB, colAbsB;
     std::vector<double> expectRow, expectCol;  // A (B e) and (e^T A) B
-    std::vector<double> boundRow, boundCol;    // |A| (|B| e) and (e^T |A|) |B|
+    std::vector<double> thresholdRow, thresholdCol;
+    double sumFactor = 0;  // a check of sum S also allows sumFactor * |S| (abft.hpp)
 };
-OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b);
+OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels);
 
-// Unit round-off of the leaves and the growth factor of the error with the levels.
+// Unit round-off of the leaves (the operands' rounding for TF32 leaves).
 double leafRoundoff(Precision p, bool tf32);
-double strassenGrowth(std::int64_t n, int levels);
+
+// How much larger than a conventional product's the round-off of a Strassen C is at `levels`
+// levels: each level combines seven products of sums of operand blocks, so C's error grows by a
+// constant factor per level (measured: resources/results/strassen-threshold.md).
+double strassenGrowth(int levels);
+
+// The thresholds of C's checks, from the same machinery as a blocked run's (abft.hpp thresholds():
+// a bound on the round-off of the actual sums, from the 2-norms of the products, not the worst case
+// over all inputs) times strassenGrowth. Strassen mixes rows i, i + leafM, i + 2 leafM ... of the
+// core (and columns j, j + leafQ ...), so a check takes the largest threshold of its class.
+void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
+                 OperandChecksums& sums);
+
+// The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * u * (n + max(m, q) + 2) *
+// growth * sqrt(max(row scale, column scale)) (the blocked reference's tolerance times the growth);
+// NaN or Inf in C is a mismatch. C's checks are never looser than this tolerance, so every fault
+// that moves a cell of C by more than it is seen by them.
+struct StrassenReference {
+    bool ran = false, passed = true;
+    std::int64_t mismatches = 0, nonFinite = 0;  // nonFinite: NaN / Inf cells (mismatches too)
+    double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
+};
+StrassenReference checkAgainstReference(const HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
+                                        const StrassenConfig& config, int levels);
 
 // Rows and columns of C that used a corrupted operand element: a fault at A(i, k) reaches, through
 // the in-place sums and the recursion, only the C rows at the same offset i mod leafM inside each
@@ -53,10 +77,14 @@ LeafRepair repairFromLeaves(HostMatrix& c, const HostMatrix& originalA, const Ho
                             const Shape& shape, int levels, std::vector<StrassenCheck>& checks);
 
 // Recomputes the suspect rows and columns of C from the original operands, then verifies C against
-// the checksums; corrects a single cell from its residual, recomputes the rows
+// the checksums; corrects a single located cell by recomputing it from row i of A and column j of B
+// (no cancellation against a huge fault), recomputes the rows
 // (or columns) that disagree from the original operands otherwise, and verifies again. Returns
 // false when errors remain.
+// worstCleanRatio: the largest residual / threshold among the checks that passed on the first
+// verification (how close round-off came to a false alarm).
 bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, const OperandChecksums& sums,
-                  const StrassenConfig& config, int levels, const Suspects& suspects, std::vector<StrassenCheck>& checks);
+                  const StrassenConfig& config, int levels, const Suspects& suspects, std::vector<StrassenCheck>& checks,
+                  double& worstCleanRatio);
 
 }  // namespace gigacheck::strassen

@@ -1,0 +1,221 @@
+// The strassen family's verdict: never "verified" over a wrong C. C's checks at every level and
+// variant have a threshold tight enough to see a fault that moves a cell past the reference's
+// tolerance, round-off never raises an alarm, a located cell is recomputed (not patched by a
+// residual that cancels), the reference always takes part, and a run with no check is "not
+// verified".
+#include "gigacheck/strassen.hpp"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace gigacheck;
+
+namespace {
+
+StrassenConfig config(Shape shape, int levels, StrassenVariant v, Precision p = Precision::F32)
+{
+    StrassenConfig c;
+    c.shape = shape;
+    c.levels = levels;
+    c.variant = v;
+    c.precision = p;
+    c.backend = BackendKind::Cpu;
+    return c;
+}
+
+StrassenResult run(const StrassenConfig& c)
+{
+    auto backend = makeStrassenBackend(c);
+    return runStrassen(c, *backend);
+}
+
+bool cRepaired(const StrassenResult& r)
+{
+    return std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
+        return k.where == "c" && (k.verdict == "corrected" || k.verdict == "recomputed");
+    });
+}
+
+bool anyAlarm(const StrassenResult& r)
+{
+    return std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) { return k.verdict != "clean"; });
+}
+
+QString describe(const StrassenResult& r)
+{
+    QString s = QStringLiteral("status %1, error %2 (%3 cells past the reference's tolerance), clean ratio %4;")
+                    .arg(QString::fromStdString(r.status))
+                    .arg(r.maxErrorC)
+                    .arg(r.referenceMismatches)
+                    .arg(r.cWorstCleanRatio);
+    for (const StrassenCheck& k : r.checks)
+        s += QStringLiteral(" [%1 %2: %3]").arg(QString::fromStdString(k.where), QString::fromStdString(k.verdict),
+                                                QString::fromStdString(k.detail));
+    return s;
+}
+
+}  // namespace
+
+class TestStrassenVerdict : public QObject {
+    Q_OBJECT
+private slots:
+    // A fault of 1000 x the typical |C| in a C quadrant: C's own checks see it at every level and
+    // variant (the reference only confirms), so the run ends with C right.
+    void cFaultCaughtByCsChecksAtEveryLevel_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("levels");
+        QTest::addColumn<int>("variant");
+        QTest::addColumn<int>("quadrant");
+        for (StrassenVariant v : {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
+                                  StrassenVariant::Accumulate})
+            for (int levels : {2, 3})
+                for (int quadrant : {0, 3})
+                    QTest::addRow("%s-L%d-c%d", toString(v).data(), levels, quadrant)
+                        << 512 << levels << int(v) << quadrant;
+        // The case a user found at 2048^3: a fault larger than every entry of C passed as VERIFIED.
+        QTest::addRow("msmes-2048-L2-c0") << 2048 << 2 << int(StrassenVariant::Msmes) << 0;
+    }
+    void cFaultCaughtByCsChecksAtEveryLevel()
+    {
+        QFETCH(int, n);
+        QFETCH(int, levels);
+        QFETCH(int, variant);
+        QFETCH(int, quadrant);
+        StrassenConfig c = config({n, n, n}, levels, StrassenVariant(variant));
+        c.faults.push_back(parseStrassenFault("c:" + std::to_string(quadrant)));
+        const StrassenResult r = run(c);
+        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(cRepaired(r), qPrintable(describe(r)));
+        QCOMPARE(r.referenceMismatches, std::int64_t(0));
+        QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums+reference"));
+        QVERIFY2(r.cWorstCleanRatio >= 0 && r.cWorstCleanRatio < 1, qPrintable(describe(r)));
+    }
+
+    // Without the reference the checksums alone decide, and still end with C right.
+    void checksumsAloneVerify()
+    {
+        StrassenConfig c = config({1024, 1024, 1024}, 3, StrassenVariant::Accumulate);
+        c.faults.push_back(parseStrassenFault("c:1"));
+        c.reference = false;
+        const StrassenResult r = run(c);
+        QVERIFY2(r.status == "ok" && cRepaired(r), qPrintable(describe(r)));
+        QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums"));
+        QCOMPARE(r.relErrorC, -1.0);
+        QCOMPARE(strassenExitCode(r), 0);
+    }
+
+    // Faults from tiny to huge: none may end "verified" with a cell past the reference's tolerance
+    // that C's checks did not see; every one ends with C right.
+    void noFaultSlipsUnderTheThreshold()
+    {
+        for (int levels : {1, 2, 3})
+            for (double delta : {1e-4, 1e-3, 1e-2, 0.1, 1.0, 10.0, 1e3, 1e6}) {
+                StrassenConfig c = config({256, 320, 288}, levels, StrassenVariant::Winograd);
+                c.faults.push_back(parseStrassenFault("c:2:" + std::to_string(delta)));
+                const StrassenResult r = run(c);
+                QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+                QCOMPARE(r.referenceMismatches, std::int64_t(0));
+                const bool seenByReference = std::any_of(r.checks.begin(), r.checks.end(),
+                                                         [](const StrassenCheck& k) { return k.where == "reference"; });
+                QVERIFY2(!seenByReference, qPrintable(describe(r)));
+            }
+    }
+
+    // Round-off never raises an alarm: odd shapes, every level, distribution and precision.
+    void cleanRunsRaiseNoAlarm()
+    {
+        const Shape shapes[] = {{1, 1, 1}, {17, 33, 9}, {129, 257, 65}, {300, 200, 100}, {511, 513, 512}};
+        int runs = 0;
+        double worst = 0;
+        for (const Shape& s : shapes)
+            for (int levels = 0; levels <= 4; ++levels)
+                for (Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Wide})
+                    for (int type = 0; type < 3; ++type) {
+                        StrassenConfig c = config(s, levels, levels % 2 ? StrassenVariant::Winograd : StrassenVariant::Msmes,
+                                                  type == 1 ? Precision::F64 : Precision::F32);
+                        c.tf32 = type == 2;
+                        c.distribution = d;
+                        c.seed = std::uint64_t(runs + 1);
+                        const StrassenResult r = run(c);
+                        const QString what = QStringLiteral("%1x%2x%3 L%4 dist %5 type %6: ")
+                                                 .arg(s.m).arg(s.n).arg(s.q).arg(levels).arg(int(d)).arg(type);
+                        QVERIFY2(r.status == "ok" && !anyAlarm(r), qPrintable(what + describe(r)));
+                        QCOMPARE(r.referenceMismatches, std::int64_t(0));
+                        worst = std::max(worst, r.cWorstCleanRatio);
+                        ++runs;
+                    }
+        QVERIFY2(worst < 1, qPrintable(QString::number(worst)));
+        QVERIFY(runs == 225);
+    }
+
+    // A located cell is recomputed from A and B: a 1e30 fault is not patched to 0 by a residual that
+    // cancels against it, and a correct C after a product fault is never "uncorrectable".
+    void hugeAndTinyFaultsEndRight_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<int>("variant");
+        QTest::addColumn<int>("precision");
+        QTest::newRow("f32 product:3:1e30") << "64x64x64" << "product:3:1e30" << int(StrassenVariant::Msmes)
+                                            << int(Precision::F32);
+        QTest::newRow("f64 1x1x1 winograd product:0") << "1x1x1" << "product:0" << int(StrassenVariant::Winograd)
+                                                      << int(Precision::F64);
+        QTest::newRow("f64 c:0:1e300") << "96x80x72" << "c:0:1e300" << int(StrassenVariant::Accumulate)
+                                       << int(Precision::F64);
+    }
+    void hugeAndTinyFaultsEndRight()
+    {
+        QFETCH(QString, shape);
+        QFETCH(QString, fault);
+        QFETCH(int, variant);
+        QFETCH(int, precision);
+        const QStringList dims = shape.split(QLatin1Char('x'));
+        StrassenConfig c = config({dims[0].toLongLong(), dims[1].toLongLong(), dims[2].toLongLong()}, 1,
+                                  StrassenVariant(variant), Precision(precision));
+        c.faults.push_back(parseStrassenFault(fault.toStdString()));
+        const StrassenResult r = run(c);
+        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QCOMPARE(r.referenceMismatches, std::int64_t(0));
+        QCOMPARE(r.nonFiniteC, std::int64_t(0));
+        QVERIFY2(r.relErrorC >= 0 && r.relErrorC < 1e-5, qPrintable(describe(r)));
+    }
+
+    // No check at all: "not verified" (exit 3), never "verified". The reference alone still decides.
+    void withoutAnyCheckNotVerified()
+    {
+        StrassenConfig c = config({64, 64, 64}, 2, StrassenVariant::Msmes);
+        c.verify = false;
+        c.reference = false;
+        c.faults.push_back(parseStrassenFault("c:0"));
+        StrassenResult r = run(c);
+        QCOMPARE(QString::fromStdString(r.status), QStringLiteral("not_verified"));
+        QCOMPARE(strassenExitCode(r), 3);
+        QVERIFY(formatStrassenReport(r).find("NOT VERIFIED") != std::string::npos);
+
+        c.reference = true;  // the same fault, seen by the reference alone
+        r = run(c);
+        QCOMPARE(QString::fromStdString(r.status), QStringLiteral("uncorrectable"));
+        QCOMPARE(strassenExitCode(r), 1);
+        QVERIFY(r.referenceMismatches > 0);
+        QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("reference"));
+    }
+
+    // The record keeps what the verdict rests on.
+    void recordKeepsTheVerdictsBasis()
+    {
+        StrassenConfig c = config({128, 128, 128}, 2, StrassenVariant::Winograd);
+        c.faults.push_back(parseStrassenFault("c:3"));
+        const StrassenResult r = run(c);
+        const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
+        QVERIFY(back.has_value());
+        QCOMPARE(QString::fromStdString(back->verifiedBy), QString::fromStdString(r.verifiedBy));
+        QCOMPARE(back->cWorstCleanRatio, r.cWorstCleanRatio);
+        QCOMPARE(back->referenceMismatches, r.referenceMismatches);
+        QCOMPARE(QString::fromStdString(back->status), QString::fromStdString(r.status));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStrassenVerdict)
+#include "tst_strassen_verdict.moc"
