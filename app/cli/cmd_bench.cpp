@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "device_check.hpp"
 #include "output_files.hpp"
 #include "run_options.hpp"
 
@@ -42,6 +43,8 @@ int benchCommand(const QStringList& args)
     options.quick = parser.isSet(QStringLiteral("quick"));
     if (parser.isSet(QStringLiteral("device")))
         options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+    // Every suite, whether it would use the device or not: --device is never silently ignored.
+    requireDevice(options.device);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
     // The other families' suites live in their families (bench/ there).

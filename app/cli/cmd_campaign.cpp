@@ -5,6 +5,7 @@
 #include "output_files.hpp"
 
 #include "command_line.hpp"
+#include "device_check.hpp"
 #include "interrupt.hpp"
 #include "run_options.hpp"
 
@@ -211,6 +212,7 @@ int campaignCommand(const QStringList& args)
                           args))
         return kExitVerified;
     const CampaignOptions options = campaignOptionsFrom(parser);
+    requireDevice(options.config.device, options.config.backend);
     const CancellableSection cancellable;
     if (!options.jsonPath.empty())
         checkWritable(options.jsonPath, "campaign record");
@@ -226,6 +228,7 @@ int campaignCommand(const QStringList& args)
     // InputError -> exit 2 in main
     const CampaignResult result =
         options.shard ? runCampaign(options.config, *options.shard, hooks) : runCampaign(options.config, hooks);
+    cancellable.holdSignals();  // a signal from here waits: the files are written whole
 
     if (!options.jsonPath.empty())
         writeTextFile(options.jsonPath, campaignToJson(result), "campaign record");
@@ -234,6 +237,7 @@ int campaignCommand(const QStringList& args)
         writeTextFile(summaryPath(options.csvPath), campaignSummaryCsv(result), "campaign summary");
     }
     std::cout << formatCampaignReport(result);
+    cancellable.release(result.interrupted);
     if (result.interrupted) {
         const RunRange planned = options.shard ? shardRuns(options.config.runs, *options.shard)
                                                : RunRange{0, options.config.runs};

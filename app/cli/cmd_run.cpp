@@ -51,21 +51,27 @@ int runCommand(const QStringList& args)
         hooks.givenB = &given.b;
     }
     RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
+    cancellable.holdSignals();  // a signal from here waits: the record and C are written whole
     record.inputs = inputsOf(options);  // the report's "Your matrices" line comes from the record
 
     if (!options.jsonPath.empty())
         saveRecord(record, options.jsonPath);
     if (!options.quiet)
         std::cout << formatReport(record);
-    saveResult(options, c, record.status);
+    // One line per ending: a C that could not be written is said in the run's closing line.
+    const std::string cNotWritten = saveResult(options, c, record.status)
+                                        ? std::string()
+                                        : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
+    cancellable.release(record.status == "cancelled");
 
     if (record.status == "cancelled") {
         std::cerr << "gigacheck: error: run " << interruptWords()
-                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";
+                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << cNotWritten
+                  << "\n";
         return kExitFailure;
     }
     if (record.status != "ok") {
-        std::cerr << "gigacheck: error: run failed: " << record.error << "\n";
+        std::cerr << "gigacheck: error: run failed: " << record.error << cNotWritten << "\n";
         return kExitFailure;
     }
     const bool verified = record.verifiedCorrect();

@@ -20,11 +20,13 @@ int runOnlineCommand(const RunOptions& options)
     RunHooks hooks;
     hooks.cancel = &cancelRequested();
     const OnlineRecord record = runOnline(options.online, hooks);  // InputError -> exit 2 in main
+    cancellable.holdSignals();  // a signal from here waits: the record is written whole
 
     if (!options.jsonPath.empty())
         saveOnlineRecord(record, options.jsonPath);
     if (!options.quiet)
         std::cout << formatOnlineReport(record);
+    cancellable.release(record.status == "cancelled");
     if (record.status == "cancelled") {
         std::cerr << "gigacheck: error: run " << interruptWords()
                   << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";

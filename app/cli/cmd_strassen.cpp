@@ -3,6 +3,7 @@
 #include "output_files.hpp"
 
 #include "command_line.hpp"
+#include "device_check.hpp"
 #include "interrupt.hpp"
 #include "run_options.hpp"
 
@@ -101,18 +102,21 @@ int strassenCommand(const QStringList& args)
     const std::string json = set("json") ? value("json") : std::string();
     if (set("json") && json.empty())
         throw InputError("--json needs a file name");
+    requireDevice(c.device, c.backend);
     if (!json.empty())
         checkWritable(json, "run record");
 
     const CancellableSection cancellable;
     auto backend = makeStrassenBackend(c);
     const StrassenResult r = runStrassen(c, *backend, nullptr, &cancelRequested());
+    cancellable.holdSignals();  // a signal from here waits: the record is written whole
     if (!json.empty())
         writeTextFile(json, strassenRecordJson(r) + "\n", "run record");
     if (set("quiet"))
         std::cout << (r.status == "ok" ? "verified correct" : "NOT verified correct") << "\n";
     else
         std::cout << formatStrassenReport(r);
+    cancellable.release(r.status == "cancelled");
     if (r.status == "failed" || r.status == "cancelled") {
         std::cerr << "gigacheck: error: strassen run " << r.status << (r.error.empty() ? "" : ": " + r.error) << "\n";
         return kExitFailure;

@@ -2,9 +2,35 @@
 
 #include "gigacheck/types.hpp"
 
+#include <QSet>
+
 #include <cstdio>
 
 namespace cli {
+
+namespace {
+
+// The options that are lists by design (their help says "repeatable"); every other option that
+// takes a value takes one, and a second one is refused rather than silently winning.
+const QStringList kRepeatable{QStringLiteral("inject-at")};
+
+void refuseRepeatedValues(const QCommandLineParser& parser, const QString& command)
+{
+    QSet<QString> seen;
+    for (const QString& name : parser.optionNames()) {
+        if (seen.contains(name) && !kRepeatable.contains(name)) {
+            const QStringList values = parser.values(name);
+            if (values.isEmpty())
+                continue;  // a switch (--quiet twice) says the same thing twice
+            throw gigacheck::InputError("--" + text(name) + " given " + std::to_string(values.size()) + " times (" +
+                                        text(values.join(QStringLiteral(", "))) + "); it takes one value (see gigacheck " +
+                                        text(command) + " --help)");
+        }
+        seen.insert(name);
+    }
+}
+
+}  // namespace
 
 std::string text(const QString& s) { return s.toStdString(); }
 
@@ -29,6 +55,7 @@ bool parseCommandLine(QCommandLineParser& parser, const QString& command, const 
     words += args;
     if (!parser.parse(words))
         throw gigacheck::InputError(text(parser.errorText()) + " (see gigacheck " + text(command) + " --help)");
+    refuseRepeatedValues(parser, command);
     if (parser.isSet(help)) {
         // Qt's usage line names the binary only; the command belongs in it.
         QString helpText = parser.helpText();

@@ -14,7 +14,8 @@
 namespace cli {
 
 // Parses args (the words after the command name). Returns false when --help was asked and its text
-// printed (the caller exits 0). Throws gigacheck::InputError on unknown options or missing values.
+// printed (the caller exits 0). Throws gigacheck::InputError on unknown options, missing values and
+// an option that takes one value given more than once (only --inject-at is a list by design).
 bool parseCommandLine(QCommandLineParser& parser, const QString& command, const QString& description,
                       const QStringList& args);
 

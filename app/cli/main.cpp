@@ -62,6 +62,7 @@ int fail(std::string message)
     for (char& c : message)
         if (c == '\n' || c == '\r')
             c = ' ';
+    cli::endingNow();  // a signal from here adds no second line
     std::fprintf(stderr, "gigacheck: error: %s\n", message.c_str());
     return cli::kExitFailure;
 }
@@ -103,12 +104,15 @@ int dispatch(const QStringList& arguments)
 
 int main(int argc, char** argv)
 {
-    cli::installInterruptHandlers();  // first: a Ctrl-C during start-up still ends with a message
+    // Already installed before the libraries' start-up code (interrupt.cpp); kept first here too.
+    cli::installInterruptHandlers();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("gigacheck"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(gigacheck::kVersion));
     try {
-        return dispatch(QCoreApplication::arguments());
+        const int code = dispatch(QCoreApplication::arguments());
+        cli::endingNow();  // the command has said its last line; the way out adds none
+        return code;
     } catch (const gigacheck::InputError& e) {
         return fail(e.what());
     } catch (const gigacheck::BackendError& e) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 namespace cli {
 using namespace gigacheck;
@@ -56,10 +57,10 @@ bool saveResult(const RunOptions& options, const HostMatrix& c, const std::strin
 {
     if (options.saveC.empty())
         return true;
-    if (status != "ok" || c.empty()) {
-        std::cerr << "gigacheck: " << options.saveC << " not written: the run did not finish, so C is not whole\n";
-        return false;
-    }
+    if (status != "ok")
+        return false;  // the caller's closing line says so (one line per ending)
+    if (c.empty())
+        throw std::logic_error("the run ended without its C; " + options.saveC + " not written");
     writeNpy(c, options.saveC);
     if (!options.quiet)
         std::cout << "C written to " << options.saveC << " (" << c.rows() << " x " << c.cols() << ", "

@@ -26,7 +26,8 @@ GivenOperands loadGivenOperands(RunOptions& options);
 std::vector<gigacheck::InputMatrix> inputsOf(const RunOptions& options);
 
 
-// After the run: writes C to --save-c; false with a message on stderr when the run has no whole C.
+// After the run: writes C to --save-c; false (and nothing written or said: the caller's closing
+// line tells) when the run did not finish, so C is not whole.
 bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status);
 
 }  // namespace cli

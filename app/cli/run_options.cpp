@@ -1,6 +1,7 @@
 #include "run_options.hpp"
 
 #include "command_line.hpp"
+#include "device_check.hpp"
 
 #include "gigacheck/weighted_checksums.hpp"
 
@@ -353,6 +354,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
                          "; drop one of them (random checksum faults: --errors K --target " +
                          std::string(toString(c.faults.target)) + ")");
     o.quiet = set("quiet");
+    requireDevice(c.device, c.backend);  // an absent --device: refused before anything runs
     if (o.scheme == Scheme::Blocked) {
         for (const char* name : {"panel", "check-every", "checksums", "column-blocks", "merge-steps"})
             if (set(name))
