@@ -6,7 +6,6 @@
 
 #include "gigacheck/bench.hpp"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -84,10 +83,9 @@ void writeJson(const std::vector<DeviceInfo>& devices, const std::string& path)
     QJsonArray list;
     for (const DeviceInfo& d : devices)
         list.append(toJsonObject(d));
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(QJsonDocument(QJsonObject{{QStringLiteral("devices"), list}}).toJson()) < 0)
-        throw InputError("cannot write '" + path + "': " + text(file.errorString()));
+    // Whole or not at all, and a failed write is exit 2 (QFile's buffered write hid /dev/full's).
+    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("devices"), list}}).toJson();
+    writeTextFile(path, json.toStdString(), "device list");
 }
 
 }  // namespace

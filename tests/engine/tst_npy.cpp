@@ -15,7 +15,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <csignal>
 #include <limits>
+
+#include <sys/resource.h>
 
 Q_DECLARE_METATYPE(gigacheck::Precision)
 
@@ -250,7 +253,7 @@ void TestNpy::fileErrorsNameTheFile()
     const QString why = inputErrorOf([&] { readNpy(missing.toStdString()); });
     QVERIFY2(why.contains(missing), qPrintable(why));
     const QString folder = inputErrorOf([&] { readNpy(dir.path().toStdString()); });
-    QVERIFY2(folder.contains(QStringLiteral("folder")), qPrintable(folder));
+    QVERIFY2(folder.contains(QStringLiteral("directory")), qPrintable(folder));
     const QString empty = dir.filePath(QStringLiteral("empty.npy"));
     QVERIFY(writeFile(empty, {}));
     QVERIFY(inputErrorOf([&] { readNpy(empty.toStdString()); }).contains(QStringLiteral("not a NumPy")));
@@ -260,17 +263,27 @@ void TestNpy::fileErrorsNameTheFile()
 
 void TestNpy::failedWriteKeepsTheOldFile()
 {
-    // The writer goes through PATH.part: a refused write leaves the old file whole.
+    // The writer goes through a temporary file renamed over the target: a write that fails half way
+    // (here a file-size limit; on a desktop a full disk) leaves the old file whole and no temporary.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("c.npy"));
     HostMatrix old(Precision::F64, 2, 2);
     old.fill(3.0);
     writeNpy(old, path.toStdString());
-    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("c.npy.part")));  // the temporary file cannot be made
-    QVERIFY(!inputErrorOf([&] { writeNpy(HostMatrix(Precision::F64, 5, 5), path.toStdString()); }).isEmpty());
+    rlimit saved{};
+    QVERIFY(getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+    rlimit small = saved;
+    small.rlim_cur = 200;
+    QVERIFY(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    const QString why = inputErrorOf([&] { writeNpy(HostMatrix(Precision::F64, 50, 50), path.toStdString()); });
+    setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previousHandler);
+    QVERIFY2(why.contains(QStringLiteral("write failed")), qPrintable(why));
     const HostMatrix back = readNpy(path.toStdString());
     QCOMPARE(back.rows(), std::int64_t(2));
     QCOMPARE(back.at(1, 1), 3.0);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("c.npy")});
 }
 
 void TestNpy::operandChecks()

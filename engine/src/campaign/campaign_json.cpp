@@ -9,9 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace gigacheck {
 
@@ -20,7 +17,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 constexpr int kFormatVersion = 1;
 constexpr int kMaxDepth = 16;
-constexpr std::uintmax_t kMaxFileBytes = 1ull << 30;
+constexpr std::size_t kMaxFileBytes = jsonlimits::kMaxFileBytes;  // as a run record
 
 Json number(double v)
 {
@@ -399,14 +396,9 @@ CampaignResult campaignFromJson(const std::string& text)
 bool isCampaignFile(const std::string& path)
 {
     try {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
-        if (ec || size > kMaxFileBytes || std::filesystem::is_directory(path, ec))
-            return false;
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        const auto doc = jsonlimits::parse<nlohmann::json>(text.str(), path, {std::size_t(kMaxFileBytes), kMaxDepth});
+        // A regular file within the limit, checked before it is opened (core/io/input_file.hpp).
+        const std::string text = jsonlimits::readFile(path, "campaign", {kMaxFileBytes, kMaxDepth});
+        const auto doc = jsonlimits::parse<nlohmann::json>(text, path, {kMaxFileBytes, kMaxDepth});
         const auto format = doc.is_object() ? doc.find("format") : doc.end();
         return format != doc.end() && *format == "gigacheck-campaign";
     } catch (const std::exception&) {
@@ -416,21 +408,9 @@ bool isCampaignFile(const std::string& path)
 
 CampaignResult loadCampaign(const std::string& path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError("cannot read campaign '" + path + "': it is a directory");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw InputError("cannot read campaign '" + path + "': " + ec.message());
-    if (size > kMaxFileBytes)
-        throw InputError("cannot read campaign '" + path + "': larger than 1 GiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError("cannot read campaign '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = jsonlimits::readFile(path, "campaign", {kMaxFileBytes, kMaxDepth});
     try {
-        return campaignFromJson(text.str());
+        return campaignFromJson(text);
     } catch (const InputError& e) {
         throw InputError(path + ": " + e.what());
     }

@@ -3,13 +3,12 @@
 #include "gigacheck/bench.hpp"
 
 #include "core/record/json_limits.hpp"
+#include "gigacheck/safe_write.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace gigacheck {
 
@@ -17,14 +16,12 @@ namespace {
 
 nlohmann::json readAll(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))  // nothing measured yet (a dangling link counts as none)
         return nlohmann::json::object();
     const std::string source = "ceilings file " + path;
-    jsonlimits::checkFileSize(path, source);
-    std::ostringstream text;
-    text << in.rdbuf();
-    nlohmann::json j = jsonlimits::parse<nlohmann::json>(text.str(), source);
+    const std::string text = jsonlimits::readFile(path, "ceilings file");  // a regular file, bounded
+    nlohmann::json j = jsonlimits::parse<nlohmann::json>(text, source);
     return j.is_object() ? j : nlohmann::json::object();
 }
 
@@ -70,10 +67,7 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
     const std::filesystem::path p(path);
     if (p.has_parent_path())
         std::filesystem::create_directories(p.parent_path(), ec);
-    std::ofstream out(path);
-    if (!out)
-        throw InputError("cannot write ceilings file " + path);
-    out << all.dump(1) << '\n';
+    writeFileAtomically(path, all.dump(1) + "\n", "ceilings file");
 }
 
 namespace {

@@ -2,12 +2,15 @@
 // into the matrix, byte-swapped when big-endian, transposed when in Fortran order.
 #include "gigacheck/npy.hpp"
 
+#include "core/io/input_file.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <new>
 #include <system_error>
 
@@ -76,8 +79,6 @@ HostMatrix readMatrix(const NpyHeader& h, const ReadValues& read)
 HostMatrix readNpyFile(const std::string& path)
 {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError("it is a folder, not a file");
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec)
         throw InputError(ec.message());
@@ -107,6 +108,9 @@ HostMatrix readNpyFile(const std::string& path)
 
 HostMatrix readNpy(const std::string& path)
 {
+    // A regular file, checked before it is opened (a FIFO would block, /dev/zero never end); its
+    // size is bounded by what its header claims, checked against the file's length.
+    checkInputFile(path, "matrix", std::numeric_limits<std::uintmax_t>::max());
     try {
         return readNpyFile(path);
     } catch (const InputError& e) {
@@ -116,6 +120,7 @@ HostMatrix readNpy(const std::string& path)
 
 NpyHeader readNpyHeader(const std::string& path)
 {
+    checkInputFile(path, "matrix", std::numeric_limits<std::uintmax_t>::max());
     try {
         std::error_code ec;
         const std::uintmax_t size = std::filesystem::file_size(path, ec);

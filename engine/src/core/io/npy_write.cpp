@@ -2,11 +2,11 @@
 // dict padded with spaces so that the values start on a 64-byte boundary.
 #include "gigacheck/npy.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <vector>
 
 namespace gigacheck {
@@ -63,29 +63,13 @@ void writeNpy(const HostMatrix& m, const std::string& path)
 {
     if (m.empty())
         throw InputError("cannot write '" + path + "': the matrix is empty");
-    const std::string part = path + ".part";
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError("cannot write '" + path + "': cannot open '" + part + "' for writing");
+    // Streamed in pieces (a matrix may not fit in memory twice), whole or not at all, never over a
+    // device, a FIFO or a link (gigacheck/safe_write.hpp).
+    writeFileAtomically(path, "matrix", [&m](const ByteSink& sink) {
         const std::string header = headerOf(m);
-        out.write(header.data(), std::streamsize(header.size()));
-        forEachLittleEndianPiece(m, [&out](const char* p, std::size_t n) { out.write(p, std::streamsize(n)); });
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            std::filesystem::remove(part, ignored);
-            throw InputError("cannot write '" + path + "': the disk refused the data (full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(part, ignored);
-        throw InputError("cannot write '" + path + "': " + ec.message());
-    }
+        sink(header.data(), header.size());
+        forEachLittleEndianPiece(m, sink);
+    });
 }
 
 }  // namespace gigacheck

@@ -1,12 +1,9 @@
-// The record envelope every family shares, as JSON (envelope_json.hpp), and recordFamilyOf.
+// The record envelope every family shares, as JSON (envelope_json.hpp).
 #include "core/record/envelope_json.hpp"
 
 #include "core/op_table.hpp"
 #include "core/record/json_limits.hpp"
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "gigacheck/safe_write.hpp"
 
 namespace gigacheck::recordjson {
 
@@ -347,68 +344,14 @@ Node familySection(const Node& root, std::string_view family)
 
 void saveRecordText(const std::string& text, const std::string& path)
 {
-    // Written beside the target and renamed over it: a write that fails half way (disk full,
-    // quota) leaves the record that was there intact rather than a truncated one.
-    const std::string partial = path + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError("cannot write run record '" + path + "': cannot open the file for writing");
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            std::filesystem::remove(partial, ignored);
-            throw InputError("cannot write run record '" + path + "': write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(partial, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        throw InputError("cannot write run record '" + path + "': " + ec.message());
-    }
+    // Whole or not at all, and never over a device, a FIFO or a link (gigacheck/safe_write.hpp).
+    writeFileAtomically(path, text, "run record");
 }
 
 std::string loadRecordText(const std::string& path)
 {
-    // A directory opens as a stream on Linux and then reads as empty: say what it is.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError("cannot read run record '" + path + "': it is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError("cannot read run record '" + path + "': no such file or not readable");
-    jsonlimits::checkFileSize(path, path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw InputError("cannot read run record '" + path + "': read failed");
-    return text.str();
+    // A regular file within the size limit, checked before it is opened (a FIFO would block).
+    return jsonlimits::readFile(path, "run record");
 }
 
 }  // namespace gigacheck::recordjson
-
-namespace gigacheck {
-
-std::string recordFamilyOf(const std::string& jsonText)
-{
-    const recordjson::RecordDocument doc = recordjson::readRecordDocument(jsonText);
-    if (doc.formatVersion == 1)
-        return "blocked_gemm";  // format 1 predates families: it was the only one
-    return doc.root().get<std::string>("family");
-}
-
-std::string recordFamilyOfFile(const std::string& path)
-{
-    const std::string text = recordjson::loadRecordText(path);
-    try {
-        return recordFamilyOf(text);
-    } catch (const InputError& e) {
-        throw InputError(path + ": " + e.what());
-    }
-}
-
-}  // namespace gigacheck

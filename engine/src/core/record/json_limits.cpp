@@ -1,14 +1,14 @@
 // Depth and size limits of JSON text, checked by one flat scan (json_limits.hpp).
 #include "core/record/json_limits.hpp"
 
-#include <filesystem>
+#include "core/io/input_file.hpp"
 
 namespace gigacheck::jsonlimits {
 
 void check(std::string_view text, std::string_view source, const Limits& limits)
 {
     if (text.size() > limits.maxBytes)
-        throw InputError(std::string(source) + ": larger than " + formatBytes(double(limits.maxBytes)) +
+        throw InputError(std::string(source) + ": larger than " + binaryBytes(limits.maxBytes) +
                          ", refused");
     int depth = 0;
     bool inString = false, escaped = false;
@@ -38,13 +38,9 @@ void check(std::string_view text, std::string_view source, const Limits& limits)
     }
 }
 
-void checkFileSize(const std::string& path, std::string_view source, const Limits& limits)
+std::string readFile(const std::string& path, std::string_view what, const Limits& limits)
 {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > limits.maxBytes)
-        throw InputError(std::string(source) + ": larger than " + formatBytes(double(limits.maxBytes)) +
-                         ", refused");
+    return readInputFile(path, what, limits.maxBytes);
 }
 
 }  // namespace gigacheck::jsonlimits

@@ -18,8 +18,12 @@
 
 namespace gigacheck::jsonlimits {
 
+// The largest JSON file a reader takes (records, campaigns, the ceilings store): 1 GiB, a record of
+// millions of spans. Documented in the README ("Hostile files") and app/cli/README.md.
+inline constexpr std::size_t kMaxFileBytes = std::size_t(1) << 30;
+
 struct Limits {
-    std::size_t maxBytes = std::size_t(1) << 30;  // 1 GiB: a record of millions of spans still fits
+    std::size_t maxBytes = kMaxFileBytes;
     int maxDepth = 32;                            // a run record nests 5 levels deep
 };
 
@@ -27,9 +31,10 @@ struct Limits {
 // arrays deeper than limits.maxDepth (brackets inside strings do not count). One pass, no recursion.
 void check(std::string_view text, std::string_view source, const Limits& limits = {});
 
-// Throws InputError "<source>: file is larger than ..." when the file at path is larger than the
-// limit, before it is read into memory. A file that cannot be sized is left to the reader.
-void checkFileSize(const std::string& path, std::string_view source, const Limits& limits = {});
+// The text of a JSON file: a regular file no larger than limits.maxBytes, checked before it is
+// opened (core/io/input_file.hpp: a device or a FIFO is never opened). Throws InputError
+// "cannot read <what> '<path>': ...".
+std::string readFile(const std::string& path, std::string_view what, const Limits& limits = {});
 
 // The integer of type T that j holds, or nothing when j is not an integer or does not fit T. Every
 // reader of a file takes integers through this: nlohmann's get<int>() of 1e30 is undefined

@@ -15,6 +15,8 @@
 #include "families/blocked_gemm/cuda/measure.hpp"
 #endif
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -303,12 +305,7 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
         const json doc = {{"suite", "multi-gpu-gemm"}, {"device", device.name}, {"device_index", device.index},
                           {"gpu_count", devices.size()}, {"date", benchDate()}, {"commit", benchCommit()},
                           {"quick", options.quick}, {"rows", rows}};
-        std::ofstream f(options.jsonPath);
-        if (!f) {
-            err << "cannot write " << options.jsonPath << "\n";
-            return 1;
-        }
-        f << doc.dump(1) << "\n";
+        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 #endif

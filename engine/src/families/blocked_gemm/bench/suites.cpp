@@ -20,6 +20,8 @@
 #endif
 #include "gigacheck/cost_model.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -670,12 +672,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     if (!options.jsonPath.empty()) {
         const json doc = {{"suite", options.suite}, {"device", device.name}, {"device_index", device.index}, {"date", benchDate()},
                           {"commit", benchCommit()}, {"quick", options.quick}, {"rows", rows}};
-        std::ofstream f(options.jsonPath);
-        if (!f) {
-            err << "cannot write " << options.jsonPath << "\n";
-            return 1;
-        }
-        f << doc.dump(1) << "\n";
+        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 #endif

@@ -15,6 +15,8 @@
 #include "families/online_abft/run/run_online.hpp"
 #include "families/online_abft/sweep/fq_sweep.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -514,12 +516,7 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
         return 1;
     }
     if (!options.jsonPath.empty()) {
-        std::ofstream f(options.jsonPath);
-        if (!f) {
-            err << "cannot write " << options.jsonPath << "\n";
-            return 1;
-        }
-        f << doc.dump(1) << "\n";
+        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 }

@@ -9,6 +9,8 @@
 #include "core/timestamp.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -103,11 +105,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         return 1;
     }
     if (!options.jsonPath.empty()) {
-        std::ofstream f(options.jsonPath);
-        if (!(f << doc.dump(1) << "\n")) {
-            err << "cannot write " << options.jsonPath << "\n";
-            return 1;
-        }
+        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 }

@@ -15,6 +15,8 @@
 #include "families/strassen/bench/rates.hpp"
 #include "families/strassen/ops.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -365,24 +367,23 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
     }
 
     if (!jsonPath.empty()) {
-        std::ofstream f(jsonPath);
-        f << nlohmann::json{{"suite", "multi-gpu-strassen"},
-                            {"device", name},
-                            {"gpu_count", count},
-                            {"devices", g},
-                            {"emulated", emulated},
-                            {"ordinals", ordinals},
-                            {"peer_gbs", {{"out", outGBs}, {"back", backGBs}}},
-                            {"link_gbs", linkGBs},
-                            {"device_copy_gbs", deviceGBs},
-                            {"verify_up_to", kVerifyUpTo},
-                            {"reference_up_to", kReferenceUpTo},
-                            {"rows", rows},
-                            {"skipped_sizes", skipped},
-                            {"seconds", elapsed()},
-                            {"issue_model", modelJson}}
-                 .dump(1)
-          << "\n";
+        const std::string text = nlohmann::json{{"suite", "multi-gpu-strassen"},
+                                                {"device", name},
+                                                {"gpu_count", count},
+                                                {"devices", g},
+                                                {"emulated", emulated},
+                                                {"ordinals", ordinals},
+                                                {"peer_gbs", {{"out", outGBs}, {"back", backGBs}}},
+                                                {"link_gbs", linkGBs},
+                                                {"device_copy_gbs", deviceGBs},
+                                                {"verify_up_to", kVerifyUpTo},
+                                                {"reference_up_to", kReferenceUpTo},
+                                                {"rows", rows},
+                                                {"skipped_sizes", skipped},
+                                                {"seconds", elapsed()},
+                                                {"issue_model", modelJson}}
+                                     .dump(1);
+        writeFileAtomically(jsonPath, text + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 }

@@ -15,6 +15,8 @@
 #include "families/strassen/bench/shared_target_table.hpp"
 #include "families/strassen/ops.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -312,17 +314,16 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
     const nlohmann::json atomicsJson = strassen::printSharedTargetTable(ordinal, quick, info.memoryBytes, out, err);
 
     if (!jsonPath.empty()) {
-        std::ofstream f(jsonPath);
-        f << nlohmann::json{{"suite", "strassen"},
-                            {"device", info.name},
-                            {"copy_gbs", bandwidth},
-                            {"link_gbs", linkGBs},
-                            {"rows", rows},
-                            {"stages", stagesJson},
-                            {"multi_device_model", multiJson},
-                            {"atomics_vs_ordering", atomicsJson}}
-                 .dump(1)
-          << "\n";
+        const std::string text = nlohmann::json{{"suite", "strassen"},
+                                                {"device", info.name},
+                                                {"copy_gbs", bandwidth},
+                                                {"link_gbs", linkGBs},
+                                                {"rows", rows},
+                                                {"stages", stagesJson},
+                                                {"multi_device_model", multiJson},
+                                                {"atomics_vs_ordering", atomicsJson}}
+                                     .dump(1);
+        writeFileAtomically(jsonPath, text + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 }

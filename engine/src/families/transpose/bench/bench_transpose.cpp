@@ -12,6 +12,8 @@
 #include "families/transpose/cuda/device_transpose.hpp"
 #include "families/transpose/ratio_decomposition.hpp"
 
+#include "gigacheck/safe_write.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -213,11 +215,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         return 1;
     }
     if (!options.jsonPath.empty()) {
-        std::ofstream f(options.jsonPath);
-        if (!(f << doc.dump(1) << "\n")) {
-            err << "cannot write " << options.jsonPath << "\n";
-            return 1;
-        }
+        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }
     return 0;
 }
