@@ -9,6 +9,7 @@
 #include "gigacheck/record_envelope.hpp"
 #include "core/record/json_fields.hpp"
 
+#include <memory>
 #include <string>
 
 namespace gigacheck::recordjson {
@@ -20,12 +21,15 @@ namespace gigacheck::recordjson {
 Json writeRecordDocument(const RecordEnvelope& envelope, Json section);
 std::string dumpRecord(const Json& document, int indent);
 
-// Bounded parse (json_limits: size, nesting) of a record's text; then the format version, judged
+// Bounded parse (size, nesting: json_limits) of a record's text in one SAX pass
+// (record_document.cpp): a format >= 2 record's top-level spans are read into Span values as they
+// arrive (readEnvelope takes them), everything else into the DOM. Then the format version, judged
 // first: a newer record is refused for its version (InputError), whatever else it holds.
 struct RecordDocument {
     Json json;
     int formatVersion = 0;
-    Node root() const { return Node(json, ""); }
+    std::unique_ptr<PreparsedSpans> spans = std::make_unique<PreparsedSpans>();
+    Node root() const { return Node(json, "", spans.get()); }
 };
 RecordDocument readRecordDocument(const std::string& text);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/record/json_limits.hpp"
+#include "gigacheck/events.hpp"
 #include "gigacheck/types.hpp"
 
 #include <nlohmann/json.hpp>
@@ -31,10 +32,25 @@ inline Json number(double v)
     return v;
 }
 
+// A record's spans read while its document was parsed (record_document.cpp), each as it arrived,
+// instead of kept in the DOM: they are the bulk of a large record (a 350 MB one holds 1.5 million).
+// error is the first span's refusal, thrown when the envelope's reader reaches the spans.
+struct PreparsedSpans {
+    bool present = false;  // the document's "spans" were read here, its DOM holds an empty array
+    std::vector<Span> spans;
+    std::string error;
+};
+
 // A node of the document together with its dotted path, so errors can say which field is wrong.
 class Node {
 public:
-    Node(const Json& json, std::string path) : json_(json), path_(std::move(path)) {}
+    Node(const Json& json, std::string path, PreparsedSpans* preparsed = nullptr)
+        : json_(json), path_(std::move(path)), preparsed_(preparsed)
+    {
+    }
+
+    // The document's pre-read spans (only the root node of a document read by readRecordDocument).
+    PreparsedSpans* preparsedSpans() const { return preparsed_; }
 
     const std::string& path() const { return path_; }
     const Json& json() const { return json_; }
@@ -163,6 +179,7 @@ private:
 
     const Json& json_;
     std::string path_;
+    PreparsedSpans* preparsed_ = nullptr;
 };
 
 }  // namespace gigacheck::recordjson
