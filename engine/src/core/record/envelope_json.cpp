@@ -5,6 +5,8 @@
 #include "core/record/json_limits.hpp"
 #include "gigacheck/safe_write.hpp"
 
+#include <stdexcept>
+
 namespace gigacheck::recordjson {
 
 namespace {
@@ -290,6 +292,29 @@ Json writeRecordDocument(const RecordEnvelope& e, Json section)
 
 std::string dumpRecord(const Json& document, int indent) { return document.dump(indent) + "\n"; }
 
+namespace {
+
+// parent's list under key: as pre-read with the document (record_document.cpp), moved out (a
+// large record's spans are not held twice), or from the DOM.
+template <class T, class Read>
+std::vector<T> listOf(Preparsed<T>* pre, const Node& parent, const char* key, Read read)
+{
+    if (pre && pre->present) {
+        if (!pre->error.empty())
+            throw InputError(pre->error);
+        if (pre->taken)
+            throw std::logic_error("record: the envelope of one document read twice");
+        pre->taken = true;
+        return std::move(pre->items);
+    }
+    std::vector<T> out;
+    for (const Node& n : parent.elements(key))
+        out.push_back(read(n));
+    return out;
+}
+
+}  // namespace
+
 void readEnvelope(const Node& root, RecordEnvelope& r)
 {
     r.formatVersion = root.get<int>("format_version");
@@ -306,21 +331,10 @@ void readEnvelope(const Node& root, RecordEnvelope& r)
         r.devices.push_back(readDevice(d));
     r.metrics = readMetrics(root.child("metrics"));
     const Node events = root.child("events");
-    r.injections.clear();
-    for (const Node& n : events.elements("injections"))
-        r.injections.push_back(readInjectEvent(n));
-    r.verifications.clear();
-    for (const Node& n : events.elements("verifications"))
-        r.verifications.push_back(readVerifyEvent(n));
-    r.spans.clear();
-    if (PreparsedSpans* pre = root.preparsedSpans(); pre && pre->present) {  // read with the document
-        if (!pre->error.empty())
-            throw InputError(pre->error);
-        r.spans = pre->spans;
-        return;
-    }
-    for (const Node& n : root.elements("spans"))
-        r.spans.push_back(readSpan(n));
+    PreparsedLists* pre = root.preparsed();
+    r.injections = listOf(pre ? &pre->injections : nullptr, events, "injections", readInjectEvent);
+    r.verifications = listOf(pre ? &pre->verifications : nullptr, events, "verifications", readVerifyEvent);
+    r.spans = listOf(pre ? &pre->spans : nullptr, root, "spans", readSpan);
 }
 
 Node familySection(const Node& root, std::string_view family)

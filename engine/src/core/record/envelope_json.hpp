@@ -22,14 +22,15 @@ Json writeRecordDocument(const RecordEnvelope& envelope, Json section);
 std::string dumpRecord(const Json& document, int indent);
 
 // Bounded parse (size, nesting: json_limits) of a record's text in one SAX pass
-// (record_document.cpp): a format >= 2 record's top-level spans are read into Span values as they
-// arrive (readEnvelope takes them), everything else into the DOM. Then the format version, judged
-// first: a newer record is refused for its version (InputError), whatever else it holds.
+// (record_document.cpp): a format >= 2 record's spans and events are read into Span / InjectEvent /
+// VerifyEvent values as they arrive (readEnvelope takes them), everything else into the DOM. Then
+// the format version, judged first: a newer record is refused for its version (InputError),
+// whatever else it holds.
 struct RecordDocument {
     Json json;
     int formatVersion = 0;
-    std::unique_ptr<PreparsedSpans> spans = std::make_unique<PreparsedSpans>();
-    Node root() const { return Node(json, "", spans.get()); }
+    std::unique_ptr<PreparsedLists> lists = std::make_unique<PreparsedLists>();
+    Node root() const { return Node(json, "", lists.get()); }
 };
 RecordDocument readRecordDocument(const std::string& text);
 

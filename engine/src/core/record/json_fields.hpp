@@ -32,25 +32,32 @@ inline Json number(double v)
     return v;
 }
 
-// A record's spans read while its document was parsed (record_document.cpp), each as it arrived,
-// instead of kept in the DOM: they are the bulk of a large record (a 350 MB one holds 1.5 million).
-// error is the first span's refusal, thrown when the envelope's reader reaches the spans.
-struct PreparsedSpans {
-    bool present = false;  // the document's "spans" were read here, its DOM holds an empty array
-    std::vector<Span> spans;
+// The lists of a record read while its document was parsed (record_document.cpp), one element at
+// a time as it arrived, instead of kept in the DOM: its spans and events are the bulk of a large
+// record (a 350 MB one holds 1.5 million spans). error is the first element's refusal, thrown when
+// the envelope's reader reaches that list, so refusals come in the order they always did.
+template <class T> struct Preparsed {
+    bool present = false;  // read here; the document's DOM holds an empty array in its place
+    bool taken = false;    // items moved into the record (readEnvelope reads a document once)
+    std::vector<T> items;
     std::string error;
+};
+struct PreparsedLists {
+    Preparsed<Span> spans;
+    Preparsed<InjectEvent> injections;
+    Preparsed<VerifyEvent> verifications;
 };
 
 // A node of the document together with its dotted path, so errors can say which field is wrong.
 class Node {
 public:
-    Node(const Json& json, std::string path, PreparsedSpans* preparsed = nullptr)
+    Node(const Json& json, std::string path, PreparsedLists* preparsed = nullptr)
         : json_(json), path_(std::move(path)), preparsed_(preparsed)
     {
     }
 
-    // The document's pre-read spans (only the root node of a document read by readRecordDocument).
-    PreparsedSpans* preparsedSpans() const { return preparsed_; }
+    // The document's pre-read lists (only the root node of a document read by readRecordDocument).
+    PreparsedLists* preparsed() const { return preparsed_; }
 
     const std::string& path() const { return path_; }
     const Json& json() const { return json_; }
@@ -179,7 +186,7 @@ private:
 
     const Json& json_;
     std::string path_;
-    PreparsedSpans* preparsed_ = nullptr;
+    PreparsedLists* preparsed_ = nullptr;
 };
 
 }  // namespace gigacheck::recordjson

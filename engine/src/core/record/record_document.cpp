@@ -1,13 +1,15 @@
 // readRecordDocument (envelope_json.hpp): a record's text in one SAX pass. The envelope and the
-// family's section go into the DOM as before; a format >= 2 record's top-level "spans" array, the
-// bulk of a large record, is read one span at a time (a small DOM of that span, then readSpan, so
-// the checks and messages are those of every other reader) into PreparsedSpans. A 350 MB record
-// took 2.4 GB and two parses (one to find its family); it now takes its text and its spans.
+// family's section go into the DOM as before; a format >= 2 record's "spans", "events.injections"
+// and "events.verifications", the bulk of a large record, are read one element at a time (a small
+// DOM of that element, then readSpan / readInjectEvent / readVerifyEvent, so the checks and
+// messages are those of every other reader) into PreparsedLists. A 350 MB record took 2.3 GB and
+// two parses (one to find its family); it now takes its text and the values read from it.
 // Nesting depth and size are checked here too: the parser never sees a deeper level.
 #include "core/record/envelope_json.hpp"
 
 #include "core/io/input_file.hpp"
 
+#include <functional>
 #include <optional>
 
 namespace gigacheck::recordjson {
@@ -16,9 +18,24 @@ namespace {
 
 using DomParser = nlohmann::detail::json_sax_dom_parser<Json>;
 
+// One list of the document read element by element: where it is, how an element is read.
+struct Diversion {
+    int arrayDepth = 0;  // containers open once the list's array is
+    std::string path;    // "spans", "events.verifications": the elements' Node paths
+    std::function<void(const Node&)> read;
+    std::string* error = nullptr;
+};
+
+template <class T, class Read> Diversion divert(int depth, std::string path, Preparsed<T>& list, Read read)
+{
+    list = Preparsed<T>{};
+    list.present = true;
+    return {depth, std::move(path), [&list, read](const Node& n) { list.items.push_back(read(n)); }, &list.error};
+}
+
 class RecordSax {
 public:
-    RecordSax(Json& root, PreparsedSpans& spans, int maxDepth) : main_(root, true), spans_(spans), maxDepth_(maxDepth) {}
+    RecordSax(Json& root, PreparsedLists& lists, int maxDepth) : main_(root, true), lists_(lists), maxDepth_(maxDepth) {}
 
     bool null() { return scalar([](DomParser& p) { return p.null(); }); }
     bool boolean(bool v) { return scalar([v](DomParser& p) { return p.boolean(v); }); }
@@ -42,6 +59,8 @@ public:
     {
         if (depth_ == 1)
             topKey_ = k;
+        else if (depth_ == 2)
+            secondKey_ = k;
         return target().key(k);
     }
     bool start_object(std::size_t n) { return open(false, [n](DomParser& p) { return p.start_object(n); }); }
@@ -55,22 +74,37 @@ public:
 
 private:
     DomParser main_;
-    PreparsedSpans& spans_;
+    PreparsedLists& lists_;
     const int maxDepth_;
-    int depth_ = 0;            // containers open
-    std::string topKey_;       // the last key of the top-level object
-    bool formatTwo_ = false;   // format_version >= 2 came before the spans: they are read here
-    bool inSpans_ = false;     // inside the top-level spans array
-    Json element_;             // the span being read, as a small DOM
+    int depth_ = 0;           // containers open
+    std::string topKey_;      // the last key of the top-level object
+    std::string secondKey_;   // the last key of the object open at depth 2 (inside "events")
+    bool formatTwo_ = false;  // format_version >= 2 came first: its lists are read here
+    std::optional<Diversion> diversion_;  // the list being read element by element
+    Json element_;                        // its element being read, as a small DOM
     std::optional<DomParser> elementParser_;
     std::size_t index_ = 0;
 
     void noteVersion(bool formatTwo)
     {
         if (depth_ == 1 && topKey_ == "format_version")
-            formatTwo_ = formatTwo;  // format 1 reads its spans from the DOM (readVersion1)
+            formatTwo_ = formatTwo;  // format 1 has another layout, read from the DOM (readVersion1)
     }
-    DomParser& target() { return inSpans_ ? *elementParser_ : main_; }
+    DomParser& target() { return diversion_ ? *elementParser_ : main_; }
+
+    // The list whose array opens now (depth_ already counts it), if it is one read element-wise.
+    std::optional<Diversion> listOpening()
+    {
+        if (!formatTwo_)
+            return std::nullopt;
+        if (depth_ == 2 && topKey_ == "spans")
+            return divert(depth_, "spans", lists_.spans, readSpan);
+        if (depth_ == 3 && topKey_ == "events" && secondKey_ == "injections")
+            return divert(depth_, "events.injections", lists_.injections, readInjectEvent);
+        if (depth_ == 3 && topKey_ == "events" && secondKey_ == "verifications")
+            return divert(depth_, "events.verifications", lists_.verifications, readVerifyEvent);
+        return std::nullopt;
+    }
 
     void beginElement()
     {
@@ -79,11 +113,11 @@ private:
     }
     void endElement()
     {
-        if (spans_.error.empty()) {  // after the first refusal the rest is only parsed
+        if (diversion_->error->empty()) {  // after the first refusal the rest is only parsed
             try {
-                spans_.spans.push_back(readSpan(Node(element_, "spans[" + std::to_string(index_) + "]")));
+                diversion_->read(Node(element_, diversion_->path + "[" + std::to_string(index_) + "]"));
             } catch (const InputError& e) {
-                spans_.error = e.what();
+                *diversion_->error = e.what();
             }
         }
         ++index_;
@@ -93,7 +127,7 @@ private:
 
     template <class F> bool scalar(F f)
     {
-        if (inSpans_ && depth_ == 2) {  // a span that is not an object: readSpan says so
+        if (diversion_ && depth_ == diversion_->arrayDepth) {  // an element that is no object: its reader says so
             beginElement();
             f(*elementParser_);
             endElement();
@@ -106,26 +140,27 @@ private:
         if (++depth_ > maxDepth_)
             throw InputError("record: objects and arrays nested deeper than " + std::to_string(maxDepth_) +
                              " levels, refused");
-        if (!inSpans_ && array && depth_ == 2 && formatTwo_ && topKey_ == "spans") {
-            inSpans_ = true;
-            spans_ = PreparsedSpans{};
-            spans_.present = true;
-            index_ = 0;
-            return f(main_);  // the DOM keeps an empty array in their place
+        if (depth_ == 2)
+            secondKey_.clear();
+        if (!diversion_ && array) {
+            if ((diversion_ = listOpening())) {
+                index_ = 0;
+                return f(main_);  // the DOM keeps an empty array in the list's place
+            }
         }
-        if (inSpans_ && depth_ == 3)
+        if (diversion_ && depth_ == diversion_->arrayDepth + 1)
             beginElement();
         return f(target());
     }
     template <class F> bool close(F f)
     {
         --depth_;
-        if (inSpans_ && depth_ == 1) {  // the spans array itself ends
-            inSpans_ = false;
+        if (diversion_ && depth_ == diversion_->arrayDepth - 1) {  // the list's array itself ends
+            diversion_.reset();
             return f(main_);
         }
         const bool ok = f(target());
-        if (inSpans_ && depth_ == 2)
+        if (diversion_ && depth_ == diversion_->arrayDepth)
             endElement();
         return ok;
     }
@@ -139,7 +174,7 @@ RecordDocument readRecordDocument(const std::string& text)
     if (text.size() > limits.maxBytes)
         throw InputError("record: larger than " + binaryBytes(limits.maxBytes) + ", refused");
     RecordDocument doc;
-    RecordSax sax(doc.json, *doc.spans, limits.maxDepth);
+    RecordSax sax(doc.json, *doc.lists, limits.maxDepth);
     Json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, true);
     const Node root = doc.root();
     // The version first: a newer record may have any shape, so say why before anything else fails.

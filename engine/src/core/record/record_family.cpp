@@ -28,16 +28,16 @@ public:
     std::string parseError;  // the parser's message, when the text is not JSON
     bool topIsObject = false;
 
-    bool null() override { return scalar({}, {}); }
-    bool boolean(bool) override { return scalar({}, {}); }
-    bool number_integer(number_integer_t v) override { return scalar(v, {}); }
+    bool null() override { return scalar(false, {}, {}); }
+    bool boolean(bool) override { return scalar(false, {}, {}); }
+    bool number_integer(number_integer_t v) override { return scalar(true, v, {}); }
     bool number_unsigned(number_unsigned_t v) override
     {
-        return scalar(v <= number_unsigned_t(INT64_MAX) ? std::optional<std::int64_t>(v) : std::nullopt, {});
+        return scalar(true, v <= number_unsigned_t(INT64_MAX) ? std::optional<std::int64_t>(v) : std::nullopt, {});
     }
-    bool number_float(number_float_t, const string_t&) override { return scalar({}, {}); }
-    bool string(string_t& s) override { return scalar({}, s); }
-    bool binary(binary_t&) override { return scalar({}, {}); }
+    bool number_float(number_float_t, const string_t&) override { return scalar(false, {}, {}); }
+    bool string(string_t& s) override { return scalar(false, {}, s); }
+    bool binary(binary_t&) override { return scalar(false, {}, {}); }
     bool start_object(std::size_t) override { return open(true); }
     bool start_array(std::size_t) override { return open(false); }
     bool end_object() override { return close(); }
@@ -71,34 +71,35 @@ private:
     bool open(bool object)
     {
         if (depth_ == 0)
-            topIsObject = object;
+            topIsObject = object;  // not one: parsed on, so that a syntax error is still said first
         else if (depth_ == 1)
-            mark(std::nullopt, std::nullopt);
+            mark(false, std::nullopt, std::nullopt);
         if (++depth_ > jsonlimits::Limits{}.maxDepth)
             throw InputError("record: objects and arrays nested deeper than " +
                              std::to_string(jsonlimits::Limits{}.maxDepth) + " levels, refused");
-        return topIsObject;  // a top level that is not an object ends the pass
+        return true;
     }
     bool close()
     {
         --depth_;
         return true;
     }
-    bool scalar(std::optional<std::int64_t> v, std::optional<std::string> s)
+    bool scalar(bool integer, std::optional<std::int64_t> v, std::optional<std::string> s)
     {
-        if (depth_ == 0)
-            return false;  // a bare value, not an object
-        if (depth_ == 1)
-            mark(v, std::move(s));
+        if (depth_ == 1 && topIsObject)
+            mark(integer, v, std::move(s));
         return !known();
     }
-    void mark(std::optional<std::int64_t> v, std::optional<std::string> s)
+    void mark(bool integer, std::optional<std::int64_t> v, std::optional<std::string> s)
     {
         if (key_ == "format_version") {
+            // Node::as<int>'s words, as the full reader says them.
             if (v && *v >= INT32_MIN && *v <= INT32_MAX)
                 version = v;
             else if (wrongType.empty())
-                wrongType = "record: field 'format_version' must be an integer";
+                wrongType = integer ? "record: field 'format_version' must be an integer from " +
+                                          std::to_string(INT32_MIN) + " to " + std::to_string(INT32_MAX)
+                                    : std::string("record: field 'format_version' must be an integer");
         } else if (key_ == "family") {
             if (s)
                 family = std::move(s);
