@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
+#include <sys/stat.h>
+
 using namespace gigacheck;
 using namespace gigacheck::ui;
 
@@ -114,6 +116,24 @@ private slots:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(f.readAll()), QStringLiteral("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n"));
+    }
+
+    // A CSV or a picture never replaces a FIFO (nor blocks on one): refused in one line.
+    void exportToAFifoIsRefused()
+    {
+        const QString fifo = dir_.filePath(QStringLiteral("export.fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        for (const char* suffix : {"", ".png"}) {
+            QString error;
+            const QString path = fifo + QLatin1String(suffix);
+            if (*suffix)
+                QVERIFY(QFile::link(fifo, path));  // a link to it: a picture is named by its suffix
+            QVERIFY(!window_->exportView(MainWindow::View::Timeline, path, &error));
+            QVERIFY2(error.contains(QStringLiteral("FIFO")), qPrintable(error));
+        }
+        QVERIFY(!writeCsv(fifo, {QStringLiteral("a")}, {}, nullptr));
+        struct stat st {};
+        QVERIFY(::lstat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
     }
 
     void unknownFormatIsRefused()

@@ -5,16 +5,31 @@
 #include <algorithm>
 #include <optional>
 
-#include <QFile>
+#include <gigacheck/safe_write.hpp>
+#include <gigacheck/types.hpp>
+
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSvgGenerator>
-#include <QTextStream>
 
 namespace gigacheck::ui {
 
 namespace {
+
+// A picture is written by QCustomPlot straight into the file: what it must not replace or block on
+// (a device, a FIFO, a directory) is refused first.
+bool canExportTo(const QString& path, QString* error)
+{
+    try {
+        checkOutputFile(path.toStdString(), "picture");
+        return true;
+    } catch (const InputError& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
 
 bool exportSvg(QCustomPlot* plot, const QString& path, int width, int height)
 {
@@ -90,6 +105,8 @@ LegendBelowAxes::~LegendBelowAxes()
 
 bool exportPlot(QCustomPlot* plot, const QString& path, QString* error, int width, int height)
 {
+    if (!canExportTo(path, error))
+        return false;
     if (width <= 0 || height <= 0) {
         width = std::max(plot->width(), 320);
         height = std::max(plot->height(), 240);
@@ -114,6 +131,8 @@ bool exportPlot(QCustomPlot* plot, const QString& path, QString* error, int widt
 
 bool exportPlot(QCustomPlot* plot, const QString& path, const ExportDecoration& decoration, QString* error)
 {
+    if (!canExportTo(path, error))
+        return false;
     // Title and legend are added for the export only and removed again: the view stays as it was.
     QCPTextElement* title = nullptr;
     if (!decoration.title.isEmpty()) {
@@ -184,30 +203,31 @@ void setExportScale(double scale)
 bool writeCsv(const QString& path, const QStringList& header, const std::vector<QStringList>& rows,
               QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QTextStream out(&file);
-    auto writeRow = [&out](const QStringList& row) {
+    QString text;
+    auto writeRow = [&text](const QStringList& row) {
         QStringList fields;
         fields.reserve(row.size());
         for (const QString& f : row)
             fields << csvField(f);
-        out << fields.join(QLatin1Char(',')) << '\n';
+        text += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     };
     writeRow(header);
     for (const auto& row : rows)
         writeRow(row);
-    out.flush();
-    if (!file.commit()) {
+    // Whole or not at all, never over a device, a FIFO or a link (gigacheck/safe_write.hpp).
+    return writeExportFile(path, text.toUtf8(), error);
+}
+
+bool writeExportFile(const QString& path, const QByteArray& bytes, QString* error)
+{
+    try {
+        writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())), "file");
+        return true;
+    } catch (const InputError& e) {
         if (error)
-            *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
+            *error = QString::fromStdString(e.what());
         return false;
     }
-    return true;
 }
 
 }  // namespace gigacheck::ui

@@ -49,8 +49,13 @@ private:
 double exportScale();
 void setExportScale(double scale);
 
-// RFC 4180 CSV: fields with commas, quotes or newlines are quoted.
+// RFC 4180 CSV: fields with commas, quotes or newlines are quoted. Written by writeExportFile.
 bool writeCsv(const QString& path, const QStringList& header, const std::vector<QStringList>& rows,
               QString* error);
+
+// Every exported file the lab writes itself: whole or not at all, never over a device, a FIFO or
+// a directory, through a link to its target, keeping the file's mode (gigacheck/safe_write.hpp).
+// False with the one-line reason in *error.
+bool writeExportFile(const QString& path, const QByteArray& bytes, QString* error);
 
 }  // namespace gigacheck::ui

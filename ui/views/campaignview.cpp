@@ -1,11 +1,11 @@
 #include "campaignview.hpp"
 
+#include "export/plotexport.hpp"
 #include "plotstyle.hpp"
 
 #include <qcustomplot.h>
 
 #include <QEvent>
-#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -191,14 +191,7 @@ bool CampaignView::openRun(std::size_t index)
 
 bool CampaignView::exportCsv(const QString& path, QString* error) const
 {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    file.write(QByteArray::fromStdString(campaignRunsCsv(model_->campaign())));
-    return true;
+    return writeExportFile(path, QByteArray::fromStdString(campaignRunsCsv(model_->campaign())), error);
 }
 
 void CampaignView::onMouseMove(const QPointF& pixel)
