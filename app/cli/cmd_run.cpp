@@ -26,7 +26,7 @@ int runCommand(const QStringList& args)
                                          "cap,\ninjects the requested faults, detects and corrects them, checks the "
                                          "result\nagainst an independent reference and prints the report.\n"
                                          "Exit status: 0 verified correct, 1 uncorrectable errors remain or the "
-                                         "reference\ndisagrees, 2 bad input or a failure."),
+                                         "reference\ndisagrees, 2 bad input or a failure, 3 not verified (--no-abft without a full reference)."),
                           args))
         return kExitVerified;
     RunOptions options = runOptionsFrom(parser);
@@ -76,12 +76,14 @@ int runCommand(const QStringList& args)
     }
     const bool verified = record.verifiedCorrect();
     if (options.quiet)
-        std::cout << (verified ? "verified correct" : "NOT verified correct") << "\n";
+        std::cout << (verified ? "verified correct" : record.notVerified() ? "not verified" : "NOT verified correct") << "\n";
+    if (record.notVerified()) {
+        std::cerr << "gigacheck: not verified: no check that could see a fault ran (--no-abft without a full reference)\n";
+        return kExitNotVerified;
+    }
     if (!verified) {
         std::cerr << "gigacheck: "
-                  << (record.faults.uncorrectable > 0 || (record.faults.blocksUncorrectable > 0 && record.repairs.empty())
-                          ? "uncorrectable errors remain"
-                                                            : "the result does not match the reference")
+                  << (!record.reference.passed ? "the result does not match the reference" : "uncorrectable errors remain")
                   << "\n";
         return kExitUncorrectable;
     }

@@ -42,9 +42,9 @@ int runOnlineCommand(const RunOptions& options)
     if (!verified) {
         const bool noMajority = record.vote && record.vote->cellsWithoutMajority > 0;
         std::cerr << "gigacheck: "
-                  << (noMajority ? "TMR found no majority for some cells"
-                      : record.uncorrectableChecks() > 0 && !record.recomputeClean ? "uncorrectable errors remain"
-                                                                                   : "the result does not match the reference")
+                  << (!record.reference.passed ? "the result does not match the reference"
+                      : noMajority             ? "TMR found no majority for some cells"
+                                               : "uncorrectable errors remain")
                   << "\n";
         return kExitUncorrectable;
     }

@@ -10,6 +10,7 @@ namespace cli {
 inline constexpr int kExitVerified = 0;       // result verified correct (clean or corrected)
 inline constexpr int kExitUncorrectable = 1;  // uncorrectable errors remain, or the reference disagrees
 inline constexpr int kExitFailure = 2;        // bad input or a failure
+inline constexpr int kExitNotVerified = 3;    // the run ended but no check that could see a fault ran
 
 int runCommand(const QStringList& args);
 int devicesCommand(const QStringList& args);

@@ -54,7 +54,8 @@ const char* const kUsage =
     "  -h, --help     this help; gigacheck COMMAND --help for a command's options\n"
     "  -v, --version  print the version\n"
     "\n"
-    "Exit status: 0 verified correct, 1 uncorrectable errors remain, 2 bad input or failure.\n";
+    "Exit status: 0 verified correct, 1 the result is wrong (uncorrectable, or the reference disagrees),\n"
+    "2 bad input or failure, 3 not verified (no check that could see a fault ran).\n";
 
 // stderr gets exactly one line, whatever the message holds.
 int fail(std::string message)

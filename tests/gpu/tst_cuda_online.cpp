@@ -208,12 +208,24 @@ void TestCudaOnline::tmr()
     QVERIFY(r.vote);
     QCOMPARE(r.vote->cellsOutvoted, std::int64_t(3));
     QCOMPARE(r.vote->cellsWithoutMajority, std::int64_t(0));
+    QCOMPARE(r.vote->cellsRecomputed, std::int64_t(3));
     QVERIFY(r.verifiedCorrect());
+    // No majority: the device lists the cell, the host computes it again from A and B.
     c.faults = {at(3, 4, 0), at(3, 4, 2)};
     r = runOnline(c);
     QCOMPARE(r.vote->cellsWithoutMajority, std::int64_t(1));
     QCOMPARE(r.vote->noMajority[0], (std::pair<std::int64_t, std::int64_t>{3, 4}));
-    QVERIFY(!r.verifiedCorrect());
+    QCOMPARE(r.vote->cellsRecomputed, std::int64_t(1));
+    QVERIFY(r.reference.passed);
+    QVERIFY(r.verifiedCorrect());
+    // Two replicas struck alike: their majority is wrong and the recompute overrules it.
+    OnlineFault first = at(7, 8, 0), second = at(7, 8, 1);
+    first.delta = second.delta = 5.0;
+    c.faults = {first, second};
+    r = runOnline(c);
+    QCOMPARE(r.vote->majorityOverruled, std::int64_t(1));
+    QVERIFY(r.reference.passed);
+    QVERIFY(r.verifiedCorrect());
 }
 
 void TestCudaOnline::cleanRunsOfEveryScheme()

@@ -44,17 +44,35 @@ template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckSta
 // of C computed again. Returns false when the operands are as encoded; sets unlocated when an
 // operand changed where its sums cannot locate it (C cannot then be trusted).
 template <class T>
-bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step, bool& unlocated)
+bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, const VerifyResult& r, int step,
+                      bool& unlocated)
 {
     const Shape& s = in.shape;
     const std::int64_t k = in.checksums;
+    const auto resultLines = [](const std::vector<std::int64_t>& v, std::int64_t limit) {
+        return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
+    };
+    const auto rows = resultLines(r.mismatchRows, s.m), cols = resultLines(r.mismatchCols, s.q);
+    // A whole row off (A) or column off (B) names its operand; its own line may mismatch too when the
+    // fault is huge. A mismatch inside the result (one cell, or a few) may still hide an operand
+    // fault, and so may any check whose threshold overflowed (a huge operand element raises the
+    // round-off scales of its lines to Inf, so their checks pass whatever C holds): both operands
+    // are then compared with their encoded sums.
+    const bool lineOfA = rows <= 1 && cols >= 2, lineOfB = cols <= 1 && rows >= 2;
+    const Thresholds t = checkThresholds(in, st);
+    const auto finite = [](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+    };
+    const bool suspicious = (rows >= 1 && cols >= 1) || !finite(t.row) || !finite(t.col);
+    if (!lineOfA && !lineOfB && !suspicious)
+        return false;
     T* a = ops.a();
     T* b = ops.b();
     T* cf = ops.c;
     const std::int64_t lda = ops.lda, ldb = ops.ldb, ldc = ops.ldc;
     bool repaired = false;
     for (const bool inA : {true, false}) {
-        if ((inA ? st.rowSumsA : st.rowSumsB).empty())
+        if ((inA ? st.rowSumsA : st.rowSumsB).empty() || (inA ? lineOfB && !lineOfA : lineOfA && !lineOfB))
             continue;
         bool found = false;
         const auto located = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA, found)
@@ -204,7 +222,7 @@ template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, Ho
     VerifyResult r = verifyNow(in, st, ops.c, ops.ldc);
     // Any mismatch: look for its cause in the inputs before believing in a fault of C itself.
     bool unlocated = false;
-    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, step, unlocated)) {
+    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, r, step, unlocated)) {
         // The input fault is out of C: the check must now pass (or correct what else is there).
         const VerifyResult again = verifyNow(in, st, ops.c, ops.ldc);
         if (again.verdict != Verdict::Uncorrectable) {

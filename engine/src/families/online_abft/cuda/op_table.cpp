@@ -632,6 +632,9 @@ void reportCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Span&
     outcome.verification = std::move(ev);
 }
 
+static_assert(sizeof(cuda::VoteOut) <= 8 * (kMaxDisputedCells + 4), "the plan's vote buffer holds VoteOut");
+static_assert(cuda::kVoteListed == kMaxDisputedCells);
+
 void reportVote(const gigacheck::cuda::OpContext& c, const Operation&, Span&, OpOutcome&)
 {
     const Shape& sh = inputsOf(c.request).shape;

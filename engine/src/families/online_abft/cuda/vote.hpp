@@ -9,7 +9,7 @@
 
 namespace gigacheck::online_abft::cuda {
 
-inline constexpr int kVoteListed = 1024;  // kMaxDisputedCells
+inline constexpr int kVoteListed = 1024;  // kMaxDisputedCells (the plan's "vote" buffer holds VoteOut)
 
 struct VoteOut {
     unsigned long long outvoted, withoutMajority;

@@ -57,7 +57,8 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
         p.buffers = {buffer("A", BufferRole::A, s.m, s.n, e), buffer("B", BufferRole::B, s.n, s.q, e),
                      buffer("C0", BufferRole::C, s.m, s.q, e), buffer("C1", BufferRole::C, s.m, s.q, e),
                      buffer("C2", BufferRole::C, s.m, s.q, e),
-                     buffer("vote", BufferRole::Aux, 1, 1024, 1)};  // the device vote's counters
+                     // The device vote's counters and its list of disputed cells (cuda/vote.hpp VoteOut).
+                     buffer("vote", BufferRole::Aux, 1, 8 * (kMaxDisputedCells + 4), 1)};
         p.explanation = "TMR: three products of A (" + std::to_string(s.m) + " x " + std::to_string(s.n) + ") by B, "
                         "then an element-wise majority vote into C0.";
     } else if (in.columnBlocks > 1) {

@@ -1,0 +1,122 @@
+// The exit-code contract of a verdict (README "CLI reference"): 0 only when a check that could
+// have seen the fault ran and says C is right, 1 only when C is wrong, 3 when nothing checked.
+#include "cli_process.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+using gigacheck::test::CliResult;
+using gigacheck::test::gigacheckCli;
+using gigacheck::test::words;
+
+namespace {
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QString explain(const CliResult& r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
+
+}  // namespace
+
+class TestCliVerdicts : public QObject {
+    Q_OBJECT
+private slots:
+    void nothingCheckedIsNotVerified()
+    {
+        const CliResult r = gigacheckCli(words("run --shape 64x64x64 --backend cpu --no-abft --reference none --inject-at 3,3"));
+        QVERIFY2(r.exitCode == 3, qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("NOT VERIFIED")), qPrintable(explain(r)));
+        QVERIFY2(!r.out.contains(QStringLiteral("VERIFIED CORRECT")), qPrintable(explain(r)));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+
+        const CliResult q = gigacheckCli(words("strassen --shape 64x64x64 --levels 2 --backend cpu --no-abft --reference none "
+                                               "--inject-at c:0"));
+        QVERIFY2(q.exitCode == 3, qPrintable(explain(q)));
+        QVERIFY2(q.out.contains(QStringLiteral("NOT VERIFIED")), qPrintable(explain(q)));
+    }
+
+    void referenceAloneSeesAnUnprotectedFault()
+    {
+        const CliResult r = gigacheckCli(words("run --shape 64x64x64 --backend cpu --no-abft --inject-at 3,3"));
+        QVERIFY2(r.exitCode == 1, qPrintable(explain(r)));
+        QVERIFY2(r.err.contains(QStringLiteral("does not match the reference")), qPrintable(explain(r)));
+        const CliResult clean = gigacheckCli(words("run --shape 64x64x64 --backend cpu --no-abft"));
+        QVERIFY2(clean.exitCode == 0, qPrintable(explain(clean)));
+        QVERIFY2(clean.out.contains(QStringLiteral("checked by the full reference")), qPrintable(explain(clean)));
+    }
+
+    // The case a user found: C quadrant 0 struck at 2048^3, two levels, printed VERIFIED with C wrong.
+    void strassenCFaultAtTwoLevelsIsCaught()
+    {
+        const CliResult r = gigacheckCli(words("strassen --shape 2048x2048x2048 --levels 2 --inject-at c:0 --backend cpu"));
+        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("check c    corrected")) || r.out.contains(QStringLiteral("check c    recomputed")),
+                 qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("0 cells beyond its tolerance")), qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("largest clean residual")), qPrintable(explain(r)));
+    }
+
+    // An overflowing f64 fault in A after step 0 spreads over a whole row of C: the operand is
+    // restored and its row recomputed, never "corrected" as one cell.
+    void onlineOverflowingOperandFaultRepairedAtTheOperand()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("online.json"));
+        for (const char* reference : {"sample", "full"}) {
+            const CliResult r = gigacheckCli(
+                words("run --shape 257x129x31 --type f64 --backend cpu --scheme online --panel 8 --target a "
+                      "--inject-at 1,128@0 --fault bitflip:62 --reference")
+                << QString::fromLatin1(reference) << QStringLiteral("--json") << json);
+            QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+            const QJsonObject section = readJson(json).value(QStringLiteral("online_abft")).toObject();
+            const QJsonArray faults = section.value(QStringLiteral("input_faults")).toArray();
+            QVERIFY2(!faults.isEmpty(), qPrintable(explain(r)));
+            const QJsonObject f = faults.first().toObject();
+            QCOMPARE(f.value(QStringLiteral("row")).toInt(), 1);
+            QCOMPARE(f.value(QStringLiteral("col")).toInt(), 128);
+            QVERIFY(f.value(QStringLiteral("corrected")).toBool());
+        }
+    }
+
+    // Two replicas struck alike out-vote the right one; the disputed cell is computed again from A
+    // and B, so C is right without a reference.
+    void tmrTwoEqualFaultsDoNotWin()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("tmr.json"));
+        const CliResult r = gigacheckCli(words("run --shape 64x64x64 --backend cpu --scheme tmr --inject-at 3,3:5@0 "
+                                               "--inject-at 3,3:5@1 --reference none --json")
+                                         << json);
+        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+        const QJsonObject vote =
+            readJson(json).value(QStringLiteral("online_abft")).toObject().value(QStringLiteral("vote")).toObject();
+        QCOMPARE(vote.value(QStringLiteral("cells_recomputed")).toInt(), 1);
+        QCOMPARE(vote.value(QStringLiteral("majority_overruled")).toInt(), 1);
+        // The same run with the full reference agrees that C is right.
+        const CliResult checked = gigacheckCli(words("run --shape 64x64x64 --backend cpu --scheme tmr --inject-at 3,3:5@0 "
+                                                     "--inject-at 3,3:5@1 --reference full"));
+        QVERIFY2(checked.exitCode == 0, qPrintable(explain(checked)));
+    }
+
+    // A reference that passes never yields "does not match the reference".
+    void passingReferenceNeverSaysMismatch()
+    {
+        for (const char* scheme : {"online", "offline"}) {
+            const CliResult r = gigacheckCli(words("run --shape 96x80x72 --type f64 --backend cpu --target a --inject-at 5,7 "
+                                                   "--fault bitflip:0 --reference full --scheme")
+                                             << QString::fromLatin1(scheme));
+            QVERIFY2(!r.err.contains(QStringLiteral("does not match the reference")), qPrintable(explain(r)));
+            QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliVerdicts)
+#include "tst_cli_verdicts.moc"
