@@ -315,7 +315,13 @@ void TestAbftRepair::repairsSurviveTheRecordAndOldRecordsLoad()
     const RunRecord old = recordFromJson(doc.dump());
     QVERIFY(old.repairs.empty());
     QCOMPARE(old.faults.correctedByRecompute, 0);
-    QVERIFY(!old.verifiedCorrect());  // its uncorrectable verdict stands without a repair
+    // The full reference found C right: that is enough on its own, whatever the ABFT check said.
+    QVERIFY(old.verifiedCorrect());
+    // With a sampled reference, its uncorrectable verdict stands without a repair.
+    RunRecord sampled = old;
+    sampled.reference.mode = ReferenceMode::Sample;
+    QVERIFY(!sampled.verifiedCorrect());
+    QVERIFY(!sampled.notVerified());
 }
 
 QTEST_APPLESS_MAIN(TestAbftRepair)
