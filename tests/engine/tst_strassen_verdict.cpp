@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 
 using namespace gigacheck;
 
@@ -148,6 +150,49 @@ private slots:
                     }
         QVERIFY2(worst < 1, qPrintable(QString::number(worst)));
         QVERIFY(runs == 225);
+    }
+
+    // Random odd shapes (one in 25 larger), every variant, level, type and distribution; runs by
+    // default 25, GIGACHECK_CLEAN_RUNS for a long sweep (resources/results/strassen_clean_sweep_cpu.txt).
+    void randomCleanSweep()
+    {
+        const char* env = std::getenv("GIGACHECK_CLEAN_RUNS");
+        const int runs = env ? std::max(1, std::atoi(env)) : 25;
+        std::uint64_t x = 0x9E3779B97F4A7C15ull;
+        auto next = [&x](std::uint64_t bound) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            return std::int64_t(x % bound);
+        };
+        const StrassenVariant variants[] = {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
+                                            StrassenVariant::Accumulate};
+        std::map<QString, double> worst;
+        int alarms = 0;
+        for (int i = 0; i < runs; ++i) {
+            const bool large = i % 25 == 24;
+            auto dim = [&]() { return large ? 512 + next(513) : 1 + next(200); };
+            StrassenConfig c = config({dim(), dim(), dim()}, int(next(5)), variants[next(4)]);
+            const int type = int(next(3));
+            c.precision = type == 1 ? Precision::F64 : Precision::F32;
+            c.tf32 = type == 2;
+            c.distribution = Distribution(next(3));
+            c.seed = std::uint64_t(i + 1);
+            c.reference = false;  // C's own checks are under test
+            const StrassenResult r = run(c);
+            const QString key = QStringLiteral("%1 L%2")
+                                    .arg(c.tf32 ? QStringLiteral("tf32") : QString::fromLatin1(toString(c.precision).data()))
+                                    .arg(r.levels);
+            worst[key] = std::max(worst[key], r.cWorstCleanRatio);
+            if (r.status != "ok" || anyAlarm(r)) {
+                ++alarms;
+                qWarning("false alarm at %lldx%lldx%lld: %s", (long long)c.shape.m, (long long)c.shape.n,
+                         (long long)c.shape.q, qPrintable(describe(r)));
+            }
+        }
+        if (env)
+            for (const auto& [key, ratio] : worst)
+                qInfo("clean runs, %s: largest clean residual %.4g x threshold", qPrintable(key), ratio);
+        qInfo("%d clean runs, %d false alarms", runs, alarms);
+        QCOMPARE(alarms, 0);
     }
 
     // A located cell is recomputed from A and B: a 1e30 fault is not patched to 0 by a residual that
