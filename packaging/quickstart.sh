@@ -8,7 +8,8 @@ root="$(cd "$here/.." && pwd)"
 build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 
 "$here/setup-debian.sh"
-GIGACHECK_BUILD_DIR="$build" "$here/build.sh"
+# The programs only (and the CUDA module where nvcc exists); packaging/test.sh builds the tests.
+GIGACHECK_TARGETS="gigacheck gigacheck-lab gigacheck_cuda" GIGACHECK_BUILD_DIR="$build" "$here/build.sh"
 
 gui="$build/app/gui/gigacheck-lab"
 if [ -x "$gui" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then

@@ -21,9 +21,13 @@ using namespace gigacheck;
 
 int main(int argc, char** argv)
 {
-    // Screenshots need no display: fall back to the offscreen platform when none is set.
+    // Screenshots, --help and --version need no display: fall back to the offscreen platform when
+    // none is set (the xcb plugin would abort before the help is printed).
+    const auto headless = [](const QByteArray& a) {
+        return a == "--screenshots" || a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
+    };
     for (int i = 1; i < argc; ++i)
-        if (QByteArray(argv[i]) == "--screenshots" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+        if (headless(QByteArray(argv[i])) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
             qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
