@@ -10,6 +10,7 @@
 #include "run_options.hpp"
 
 #include "gigacheck/campaign.hpp"
+#include "gigacheck/strassen.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -50,17 +51,26 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),
-        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000), the only one a "
-                         "campaign drives; online, offline and tmr run one at a time (gigacheck run --scheme). "
-                         "Default blocked.",
-               "blocked"),
+        option("family", "Algorithm family: blocked (blocked GEMM under a memory cap), online (online / offline "
+                         "ABFT or TMR, --scheme) or strassen (--levels). Default blocked, or online with --scheme "
+                         "online|offline|tmr.",
+               "blocked|online|strassen"),
+        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000); online, offline or "
+                         "tmr (the online family, seed 002). Default blocked; online with --family online.",
+               "blocked|online|offline|tmr"),
+        option("check-every", "Online scheme: check every FQ steps. Default 1.", "FQ"),
+        option("panel", "Online / offline: panel width b. Default min(N, 1024).", "B"),
+        option("levels", "Strassen: recursion levels, a comma list cycled run by run (1-4). Default 1.", "L[,L...]"),
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
-                        "mode). Default bitflip:any.",
+                        "mode). Default bitflip:any; strassen: delta (its faults are deltas between stages).",
                "bitflip:any|bitflip:B|delta|none"),
-        option("target", "Where faults land: the result C, a checksum row or column, the operand A or B before "
-                         "its checksums are taken (a, b; also a-before, b-before) or after (a-after, b-after), or "
-                         "any of result, checksum, a, b at random. Default result.",
-               "result|checksum|a|b|a-after|b-after|any"),
+        option("target", "Where faults land. blocked: the result C, a checksum row or column, the operand A or B "
+                         "before its checksums are taken (a, b; also a-before, b-before) or after (a-after, b-after), "
+                         "or any of result, checksum, a, b at random. online: C at a random step, a checksum row or "
+                         "column at a step, A / B before the checksums (a, b) or after a step (a-after, b-after), or "
+                         "any of these (tmr: result, a cell of one replica). strassen: a leaf product (product), a C "
+                         "quadrant (c), an A / B quadrant between stages (a, b), or any. Default result; strassen any.",
+               "result|checksum|a|b|a-after|b-after|product|c|any"),
         option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
         option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
         option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),
@@ -74,6 +84,76 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("json", "Write the campaign (config, every run with its configuration, summary) to FILE.", "FILE"),
         option("csv", "Write one row per run to FILE and the summary to FILE's name with -summary.", "FILE"),
     });
+}
+
+// "1,2,3": Strassen level counts.
+std::vector<int> parseLevels(const std::string& text)
+{
+    std::vector<int> out;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        out.push_back(parseInteger<int>(text.substr(start, comma == std::string::npos ? comma : comma - start), 1,
+                                        kMaxStrassenLevels, "a level count (1-4)"));
+        if (comma == std::string::npos)
+            return out;
+        start = comma + 1;
+    }
+}
+
+// --family and --scheme together: --scheme online|offline|tmr alone means the online family; each
+// family's defaults (scheme, fault, target) where the user gave none. The options of one family
+// are refused in another's campaign (one line, exit 2).
+void familyFrom(const QCommandLineParser& parser, CampaignConfig& c)
+{
+    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto value = [&](const char* name, auto parse) {
+        return optionValue(parser, QString::fromLatin1(name), parse);
+    };
+    const std::string scheme = set("scheme") ? text(parser.value(QStringLiteral("scheme"))) : std::string();
+    const bool onlineScheme = scheme == "online" || scheme == "offline" || scheme == "tmr";
+    if (set("family"))
+        c.family = value("family", [](const std::string& s) { return campaignFamilyFromString(s); });
+    else if (onlineScheme)
+        c.family = CampaignFamily::Online;
+    const std::string family(toString(c.family));
+    c.scheme = !scheme.empty() ? scheme
+               : c.family == CampaignFamily::Online   ? "online"
+               : c.family == CampaignFamily::Strassen ? "strassen"
+                                                      : "blocked";
+    if (c.family == CampaignFamily::Strassen && set("scheme") && scheme != "strassen")
+        throw InputError("--scheme " + scheme + ": a Strassen campaign has no scheme to choose (its checks are the "
+                         "family's own); leave --scheme out");
+    if (c.family == CampaignFamily::Blocked && onlineScheme)
+        throw InputError("--scheme " + scheme + " belongs to the online family: use --family online --scheme " +
+                         scheme + " (or --scheme " + scheme + " alone)");
+    if (c.family == CampaignFamily::Strassen && !set("fault"))
+        c.model = FaultModel::Delta;
+    if (c.family == CampaignFamily::Strassen && !set("target"))
+        c.target = CampaignTarget::Any;
+    for (const char* name : {"strategy", "mem"})
+        if (set(name) && c.family != CampaignFamily::Blocked)
+            throw InputError(std::string("--") + name + " belongs to blocked campaigns (the memory-capped blocked "
+                             "GEMM), not to a " + family + " campaign");
+    for (const char* name : {"check-every", "panel"})
+        if (set(name) && c.family != CampaignFamily::Online)
+            throw InputError(std::string("--") + name + " belongs to online campaigns (--family online), not to a " +
+                             family + " campaign");
+    if (set("levels") && c.family != CampaignFamily::Strassen)
+        throw InputError("--levels belongs to Strassen campaigns (--family strassen), not to a " + family + " campaign");
+    if (set("check-every") && c.scheme != "online")
+        throw InputError("--check-every belongs to --scheme online (" + c.scheme +
+                         (c.scheme == "offline" ? " checks only after the last step)" : " has no steps to check)"));
+    if (set("panel") && c.scheme == "tmr")
+        throw InputError("--panel has no meaning for --scheme tmr (three whole products and a vote)");
+    if (set("check-every"))
+        c.checkEvery = value("check-every", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 30, "a step count"); });
+    if (set("panel"))
+        c.panel = value("panel", [](const std::string& s) {
+            return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int32_t>::max(), "a panel width");
+        });
+    if (set("levels"))
+        c.levels = value("levels", parseLevels);
 }
 
 struct CampaignOptions {
@@ -122,8 +202,7 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
         c.strategies = value("strategy", parseStrategies);
     if (set("mem"))
         c.memCapBytes = value("mem", [](const std::string& s) { return parseSize(s); });
-    if (set("scheme"))
-        c.scheme = text(parser.value(QStringLiteral("scheme")));
+    familyFrom(parser, c);
     if (set("fault"))
         value("fault", [&](const std::string& s) { return parseCampaignFault(s, c), 0; });
     if (set("target"))
@@ -202,9 +281,11 @@ int campaignCommand(const QStringList& args)
                                          "classifies each run\nagainst the full reference: masked, corrected, "
                                          "corrected by recompute, detected\nuncorrectable (DUE), silent data "
                                          "corruption (SDC) or false alarm; prints the\noutcome table with 95 % "
-                                         "Wilson intervals and tables by bit, target and strategy.\nEvery run's "
-                                         "configuration is in the JSON / CSV (column reproduce: the gigacheck run\n"
-                                         "command of that run alone).\nSpread over machines: --shard K/N on each "
+                                         "Wilson intervals and tables by bit, target and strategy (Strassen: level).\n"
+                                         "Families: blocked (default), online (--scheme online|offline|tmr), "
+                                         "strassen.\nEvery run's configuration is in the JSON / CSV (column "
+                                         "reproduce: the gigacheck run\nor gigacheck strassen command of that run "
+                                         "alone).\nSpread over machines: --shard K/N on each "
                                          "(K = 1..N), then\ngigacheck campaign merge SHARD.json... --json FILE "
                                          "(gigacheck campaign merge --help).\nExit status: 0 the campaign ran (whatever "
                                          "it found), 2 bad input, a failure or an\ninterruption (the runs done so "

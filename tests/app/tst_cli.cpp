@@ -164,8 +164,9 @@ private slots:
         QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
         QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme systolic"
                                                  << "only 'blocked'";
-        QTest::newRow("campaign of an online scheme") << "campaign --runs 3 --backend cpu --scheme online"
-                                                      << "one run at a time with gigacheck run --scheme online";
+        QTest::newRow("campaign of an online scheme in the blocked family")
+            << "campaign --runs 3 --backend cpu --family blocked --scheme online"
+            << "use --family online --scheme online";
         QTest::newRow("campaign operand faults that do not fit") << "campaign --runs 3 --backend cpu --shape 2x3x4 "
                                                                     "--target a --faults-per-run 7"
                                                                  << "do not fit";

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -230,6 +231,54 @@ private slots:
         QVERIFY2(window.openRecord(path, &error), qPrintable(error));
         QVERIFY(window.currentView() == MainWindow::View::Campaign);
         QCOMPARE(window.campaignView()->model()->rowCount(), 24);
+    }
+
+    // Online and Strassen campaigns open (File > Open campaign): the family in the summary, its
+    // column in the table, and a run is not replayed in the blocked animation but named by its
+    // reproduce command.
+    void familyCampaignsOpen()
+    {
+        CampaignConfig strassen;
+        strassen.family = CampaignFamily::Strassen;
+        strassen.scheme = "strassen";
+        strassen.levels = {1, 2};
+        strassen.model = FaultModel::Delta;
+        strassen.target = CampaignTarget::Any;
+        CampaignConfig tmr;
+        tmr.family = CampaignFamily::Online;
+        tmr.scheme = "tmr";
+        for (CampaignConfig c : {strassen, tmr}) {
+            c.runs = 6;
+            c.shape = {32, 32, 32};
+            c.backend = BackendKind::Cpu;
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("family.json"));
+            {
+                QFile file(path);
+                QVERIFY(file.open(QIODevice::WriteOnly));
+                file.write(QByteArray::fromStdString(campaignToJson(runCampaign(c))));
+            }
+            MainWindow window;
+            window.resize(1200, 800);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QString error;
+            QVERIFY2(window.openCampaign(path, &error), qPrintable(error));
+            CampaignView* view = window.campaignView();
+            QCOMPARE(view->model()->rowCount(), 6);
+            const auto* summary = view->findChild<QLabel*>(QStringLiteral("campaignSummary"));
+            QVERIFY(summary && summary->text().contains(QStringLiteral("family ") +
+                                                        QString::fromLatin1(toString(c.family).data())));
+            QSignalSpy spy(view, &CampaignView::runRequested);
+            QVERIFY(!view->openRun(0));
+            QCOMPARE(spy.count(), 0);
+            bool named = false;
+            for (const QLabel* label : view->findChildren<QLabel*>())
+                named |= label->text().contains(QStringLiteral("Reproduce it with: gigacheck ") +
+                                                (c.family == CampaignFamily::Strassen ? QStringLiteral("strassen")
+                                                                                      : QStringLiteral("run --scheme tmr")));
+            QVERIFY(named);
+        }
     }
 
 private:

@@ -49,7 +49,13 @@ Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 
 // that use it get delta * B[k, :] on row r of C (A(r, k)) or A[:, k] * delta on column c
 // (B(k, c)), before their verification (engine/src/campaign/README.md). Any: result, checksum
 // row / column, A or B (before), as before this split.
-enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter };
+// Strassen (--family strassen): Product (a leaf product's result, right after it), CQuadrant ("c":
+// a quadrant of C after the top level's first product stage); A / B there are a quadrant of the
+// operand between stages (gigacheck strassen --inject-at product:K|c:Q|a:Q|b:Q). Online (--family
+// online): Result is C at a step, Checksum a checksum row / column at a step, A / B an input before
+// its checksums (at encoding), AAfter / BAfter an input after a step. Which targets a family takes:
+// campaignTargetsOf.
+enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter, Product, CQuadrant };
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
@@ -59,13 +65,26 @@ enum class CampaignType { F32, F64, Tf32 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
 
+// The algorithm family a campaign drives (one FamilyCampaign each, engine/src/campaign/families/):
+// blocked GEMM (runGemm), online ABFT (runOnline: scheme online, offline or tmr), Strassen.
+enum class CampaignFamily { Blocked, Online, Strassen };
+std::string_view toString(CampaignFamily);
+CampaignFamily campaignFamilyFromString(std::string_view);  // throws InputError
+// The --target names a family takes, in the order the help lists them ("result, checksum, ...").
+std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily);
+
 struct CampaignConfig {
+    CampaignFamily family = CampaignFamily::Blocked;
     int runs = 100;
     Shape shape{256, 256, 256};
     CampaignType type = CampaignType::F32;
     std::vector<StrategyKind> strategies{StrategyKind::S1};  // cycled run by run
     std::uint64_t memCapBytes = 0;                            // 0: see campaignCapBytes
-    std::string scheme = "blocked";                           // the only ABFT scheme today
+    // blocked family: "blocked"; online family: "online", "offline" or "tmr"; strassen: "strassen".
+    std::string scheme = "blocked";
+    int checkEvery = 1;          // online: check every fq steps (offline: only after the last)
+    std::int64_t panel = 0;      // online / offline: panel width b; 0: min(n, 1024)
+    std::vector<int> levels{1};  // strassen: recursion levels, cycled run by run as strategies
     bool inject = true;                                       // false: --fault none (false-alarm mode)
     FaultModel model = FaultModel::BitFlip;
     int bit = -1;  // bit flips: -1 = a random bit per run
@@ -82,6 +101,14 @@ struct CampaignConfig {
 void parseCampaignFault(std::string_view text, CampaignConfig& config);
 std::string campaignFaultText(const CampaignConfig& config);
 
+// One Strassen fault of a campaign run: product K, C / A / B quadrant Q, and its delta (explicit,
+// so that `gigacheck strassen --inject-at WHERE:DELTA` replays it exactly).
+struct StrassenFaultPlace {
+    std::string where;  // "product", "c", "a", "b"
+    int index = 0;
+    double delta = 0;
+};
+
 // One run: what it was (enough to reproduce it alone) and how it ended.
 struct CampaignRun {
     int index = 0;
@@ -92,6 +119,13 @@ struct CampaignRun {
     char operand = 0;                          // 'a' / 'b': an operand fault; positions are in A / B
     bool afterChecksums = false;               // the operand fault came after the checksums (a-after / b-after)
     std::vector<FaultAt> positions;            // result faults, in C coordinates (--inject-at)
+    // Online and Strassen runs: the family's own name of the target ("checksum-row", "product",
+    // "c", ...; empty for blocked runs), the step (online: after which panel product; TMR: the
+    // replica; -1: before the checksums) and the level count (Strassen; -1 otherwise).
+    std::string familyTarget;
+    int step = -1;
+    int level = -1;
+    std::vector<StrassenFaultPlace> places;  // Strassen: where each fault goes (quadrant / leaf, delta)
     std::vector<Injection> applied;            // what the backend actually changed
     Outcome outcome = Outcome::Masked;
     std::string status;  // the record's status ("ok" or "failed") and its error
@@ -117,10 +151,12 @@ struct CampaignGroup {
 
 struct CampaignSummary {
     OutcomeCounts all;
-    std::vector<CampaignGroup> byBit, byTarget, byStrategy;  // ordered: bit ascending, then by name
+    // ordered: bit / level ascending, then by name. byStrategy: blocked runs; byLevel: Strassen runs.
+    std::vector<CampaignGroup> byBit, byTarget, byStrategy, byLevel;
 };
-CampaignSummary summarize(const std::vector<CampaignRun>& runs);
-// The run's target as the tables name it: result, checksum-row, checksum-col, or none.
+CampaignSummary summarize(const std::vector<CampaignRun>& runs, CampaignFamily family = CampaignFamily::Blocked);
+// The run's target as the tables name it: result, checksum-row, checksum-col, a, b, a-after, b-after,
+// none; online and Strassen runs their own (familyTarget: product, c, ...).
 std::string targetKey(const CampaignRun& run);
 
 // One of N disjoint slices of a campaign, for campaigns spread over machines (a Slurm job array:
@@ -150,9 +186,10 @@ struct CampaignResult {
 // The memory cap of a run under this strategy: --mem, or by default a quarter of A + B + C (several
 // blocks; at least 64 KiB) for s1-s4 and the device's memory (0) for none, which keeps the whole problem on the device.
 std::uint64_t campaignCapBytes(const CampaignConfig& config, StrategyKind strategy);
-// The exact RunConfig of one run (what `gigacheck run` and the lab re-run).
+// The exact RunConfig of one run (what `gigacheck run` and the lab re-run). Blocked campaigns only.
 RunConfig campaignRunConfig(const CampaignConfig& config, const CampaignRun& run);
-// The `gigacheck run` command line that reproduces one run on its own.
+// The gigacheck command line that reproduces one run on its own (`gigacheck run`, `gigacheck run
+// --scheme online|offline|tmr` or `gigacheck strassen`, as the family runs it).
 std::string reproduceCommand(const CampaignConfig& config, const CampaignRun& run);
 // The run's identity drawn from the campaign seed (strategy, target, bit, positions, seed).
 CampaignRun planCampaignRun(const CampaignConfig& config, int index);

@@ -2,7 +2,8 @@
 // that any single run can be reproduced alone (`gigacheck run` or the lab).
 #include "gigacheck/campaign.hpp"
 
-#include "campaign/operand_faults.hpp"
+#include "campaign/campaign_rng.hpp"
+#include "campaign/family_campaign.hpp"
 
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/plan.hpp"
@@ -17,25 +18,6 @@
 namespace gigacheck {
 
 namespace {
-
-// Reproducible on every machine (std distributions are implementation-defined): splitmix64.
-class CampaignRng {
-public:
-    explicit CampaignRng(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next()
-    {
-        std::uint64_t x = (state_ += 0x9E3779B97F4A7C15ull);
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        return x ^ (x >> 31);
-    }
-    std::int64_t below(std::int64_t n) { return n <= 1 ? 0 : std::int64_t(next() % std::uint64_t(n)); }
-
-private:
-    std::uint64_t state_;
-};
-
-int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
 
 std::uint64_t defaultCap(const CampaignConfig& c)
 {
@@ -66,6 +48,8 @@ std::string_view toString(CampaignTarget t)
     case CampaignTarget::Any: return "any";
     case CampaignTarget::AAfter: return "a-after";
     case CampaignTarget::BAfter: return "b-after";
+    case CampaignTarget::Product: return "product";
+    case CampaignTarget::CQuadrant: return "c";
     }
     return "?";
 }
@@ -73,7 +57,8 @@ std::string_view toString(CampaignTarget t)
 CampaignTarget campaignTargetFromString(std::string_view s)
 {
     for (CampaignTarget t : {CampaignTarget::Result, CampaignTarget::Checksum, CampaignTarget::A, CampaignTarget::B,
-                             CampaignTarget::Any, CampaignTarget::AAfter, CampaignTarget::BAfter})
+                             CampaignTarget::Any, CampaignTarget::AAfter, CampaignTarget::BAfter,
+                             CampaignTarget::Product, CampaignTarget::CQuadrant})
         if (toString(t) == s)
             return t;
     if (s == "a-before")  // a and b: before the checksums, the names kept from before the split
@@ -81,7 +66,7 @@ CampaignTarget campaignTargetFromString(std::string_view s)
     if (s == "b-before")
         return CampaignTarget::B;
     throw InputError("unknown campaign target '" + std::string(s) +
-                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after or any)");
+                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after, product, c or any)");
 }
 
 std::string_view toString(CampaignType t)
@@ -141,181 +126,88 @@ std::string campaignFaultText(const CampaignConfig& c)
     return c.bit < 0 ? "bitflip:any" : "bitflip:" + std::to_string(c.bit);
 }
 
+std::string_view toString(CampaignFamily f)
+{
+    switch (f) {
+    case CampaignFamily::Blocked: return "blocked";
+    case CampaignFamily::Online: return "online";
+    case CampaignFamily::Strassen: return "strassen";
+    }
+    return "?";
+}
+
+CampaignFamily campaignFamilyFromString(std::string_view s)
+{
+    for (CampaignFamily f : {CampaignFamily::Blocked, CampaignFamily::Online, CampaignFamily::Strassen})
+        if (toString(f) == s)
+            return f;
+    throw InputError("unknown family '" + std::string(s) + "' (expected blocked, online or strassen)");
+}
+
+std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily f)
+{
+    using T = CampaignTarget;
+    switch (f) {
+    case CampaignFamily::Blocked: return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any};
+    case CampaignFamily::Online: return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any};
+    case CampaignFamily::Strassen: return {T::Product, T::CQuadrant, T::A, T::B, T::Any};
+    }
+    return {};
+}
+
+const FamilyCampaign& blockedCampaign();
+const FamilyCampaign& onlineCampaign();
+const FamilyCampaign& strassenCampaign();
+
+const FamilyCampaign& campaignFamilyOf(const CampaignConfig& c)
+{
+    switch (c.family) {
+    case CampaignFamily::Online: return onlineCampaign();
+    case CampaignFamily::Strassen: return strassenCampaign();
+    case CampaignFamily::Blocked: break;
+    }
+    return blockedCampaign();
+}
+
 void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
 {
     if (c.runs < 1)
         throw InputError("a campaign needs at least one run (--runs N, N >= 1)");
-    // The seed-002 schemes run (gigacheck run --scheme online|offline|tmr), but not in campaigns:
-    // a campaign's run is a runGemm RunRecord, classified from its per-block fault report,
-    // reproduced as a blocked `gigacheck run` and replayed in the lab's block animation, and
-    // its --target / --strategy / --mem vocabulary is the blocked family's.
-    if (c.scheme == "online" || c.scheme == "offline" || c.scheme == "tmr")
-        throw InputError("--scheme " + c.scheme +
-                         ": campaigns run the blocked scheme only (each run is a blocked GEMM run, classified from "
-                         "its per-block fault report and replayed in the lab's block animation); inject into the "
-                         "seed-002 schemes one run at a time with gigacheck run --scheme " + c.scheme +
-                         " --inject-at ROW,COL");
-    if (c.scheme != "blocked")
-        throw InputError("unknown ABFT scheme '" + c.scheme + "': campaigns run only 'blocked'");
     if (c.strategies.empty())
         throw InputError("a campaign needs at least one strategy");
     if (c.faultsPerRun < 1)
         throw InputError("--faults-per-run must be at least 1");
-    if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
-        throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
-                         " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
     const Shape& s = c.shape;
     if (s.m < 1 || s.n < 1 || s.q < 1)
         throw InputError("every dimension of the shape must be at least 1");
-    const bool onA = c.target == CampaignTarget::A || c.target == CampaignTarget::AAfter;
-    const bool onB = c.target == CampaignTarget::B || c.target == CampaignTarget::BAfter;
-    const double cells = onA   ? double(s.m) * double(s.n)
-                         : onB ? double(s.n) * double(s.q)
-                         : c.target == CampaignTarget::Any
-                             ? std::min({double(s.m) * double(s.q), double(s.m) * double(s.n), double(s.n) * double(s.q)})
-                             : double(s.m) * double(s.q);
-    if (c.inject && (c.target == CampaignTarget::AAfter || c.target == CampaignTarget::BAfter))
-        checkOperandAfterChecksums(s, nullptr);
-    if (c.inject && double(c.faultsPerRun) > cells)
-        throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in the target (" +
-                         std::to_string(std::int64_t(cells)) + " elements)");
-    // Every strategy must plan under the cap (InputError names the cap otherwise), and checksum faults
-    // must fit in the smallest block's checksum row and column.
-    const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-    for (StrategyKind k : c.strategies) {
-        // A cap of 0 means the device's memory, as runGemm resolves it (kDefaultCpuMemCapBytes on the CPU).
-        std::uint64_t cap = campaignCapBytes(c, k);
-        if (cap == 0)
-            cap = device.backend == BackendKind::Cuda && device.memoryBytes ? device.memoryBytes : kDefaultCpuMemCapBytes;
-        const Plan plan = makePlan(s, p, k, cap, true);
-        const std::int64_t rows = plan.rowsOf(plan.splitM - 1);
-        const std::int64_t cols = plan.colsOf(plan.splitQ - 1);
-        const bool checksums = c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any;
-        if (c.inject && checksums && c.faultsPerRun > std::min(rows, cols))
-            throw InputError(std::to_string(c.faultsPerRun) + " checksum faults per run do not fit: under " +
-                             std::string(toString(k)) + " the smallest block has a checksum row of " +
-                             std::to_string(cols) + " and a checksum column of " + std::to_string(rows) + " cells");
+    if (c.inject) {
+        const std::vector<CampaignTarget> targets = campaignTargetsOf(c.family);
+        if (std::find(targets.begin(), targets.end(), c.target) == targets.end()) {
+            std::string names;
+            for (CampaignTarget t : targets)
+                names.append(names.empty() ? "" : ", ").append(toString(t));
+            throw InputError("--target " + std::string(toString(c.target)) + " is not a target of " +
+                             (c.family == CampaignFamily::Online ? "an " : "a ") + std::string(toString(c.family)) +
+                             " campaign (" + names + ")");
+        }
     }
+    campaignFamilyOf(c).validate(c, device);
 }
 
 CampaignRun planCampaignRun(const CampaignConfig& c, int index)
 {
-    CampaignRng rng(c.seed * 0xD1B54A32D192ED03ull + std::uint64_t(index) * 0x8CB92BA72F3D8DD7ull + 1);
+    CampaignRng rng = CampaignRng::forRun(c.seed, index);
     CampaignRun run;
     run.index = index;
     run.seed = rng.next() >> 1;  // kept below 2^63 so that every JSON reader keeps it exact
     run.strategy = c.strategies[std::size_t(index) % c.strategies.size()];
-    if (!c.inject)
-        return run;
-    switch (c.target) {
-    case CampaignTarget::Result: run.target = FaultTarget::Result; break;
-    case CampaignTarget::Checksum: run.target = rng.below(2) ? FaultTarget::ChecksumCol : FaultTarget::ChecksumRow; break;
-    case CampaignTarget::A: run.operand = 'a'; break;
-    case CampaignTarget::B: run.operand = 'b'; break;
-    case CampaignTarget::AAfter: run.operand = 'a'; run.afterChecksums = true; break;
-    case CampaignTarget::BAfter: run.operand = 'b'; run.afterChecksums = true; break;
-    case CampaignTarget::Any: {
-        const std::int64_t pick = rng.below(5);
-        run.target = pick == 1 ? FaultTarget::ChecksumRow : pick == 2 ? FaultTarget::ChecksumCol : FaultTarget::Result;
-        run.operand = pick == 3 ? 'a' : pick == 4 ? 'b' : 0;
-    }
-    }
-    if (c.model == FaultModel::BitFlip)
-        run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
-    if (run.target == FaultTarget::Result) {
-        // Distinct cells, uniform over C (or the operand): a soft error is as likely in any element.
-        const std::int64_t rows = run.operand == 'b' ? c.shape.n : c.shape.m;
-        const std::int64_t cols = run.operand == 'a' ? c.shape.n : c.shape.q;
-        std::set<std::pair<std::int64_t, std::int64_t>> seen;
-        while (int(run.positions.size()) < c.faultsPerRun) {
-            const std::int64_t r = rng.below(rows), col = rng.below(cols);
-            if (seen.insert({r, col}).second)
-                run.positions.push_back(FaultAt{r, col, std::nullopt, std::nullopt});
-        }
-    }
+    campaignFamilyOf(c).plan(c, run, rng);
     return run;
-}
-
-RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
-{
-    RunConfig r;
-    r.shape = c.shape;
-    r.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-    r.gemm = c.type == CampaignType::Tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
-    r.distribution = c.distribution;
-    r.seed = run.seed;
-    r.backend = c.backend;
-    r.device = c.device;
-    r.strategy = run.strategy;
-    r.memCapBytes = campaignCapBytes(c, run.strategy);
-    r.abft = true;
-    r.reference = ReferenceMode::Full;  // every cell: an SDC anywhere must be seen
-    r.thresholdLambda = c.thresholdLambda;
-    r.faults.seed = run.seed;
-    if (c.inject && run.afterChecksums) {  // its effect on C, as explicit deltas (operandAfterChecksumFaults)
-        r.faults.model = FaultModel::Delta;
-        r.faults.target = FaultTarget::Result;
-        r.faults.at = operandAfterChecksumFaults(c, run);
-        return r;
-    }
-    if (!c.inject || run.operand)  // operand faults go in through RunHooks::onInputs, not the schedule
-        return r;
-    r.faults.model = c.model;
-    r.faults.bit = run.bit;
-    r.faults.target = run.target;
-    if (run.target == FaultTarget::Result)
-        r.faults.at = run.positions;
-    else
-        r.faults.count = c.faultsPerRun;  // planFaults picks the block and the cells from the seed
-    return r;
 }
 
 std::string reproduceCommand(const CampaignConfig& c, const CampaignRun& run)
 {
-    const RunConfig r = campaignRunConfig(c, run);
-    const Shape& s = r.shape;
-    std::string cmd = "gigacheck run --shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                      std::to_string(s.q) + " --type " + std::string(toString(r.precision));
-    if (c.type == CampaignType::Tf32)
-        cmd += " --gemm cublas-tf32";
-    cmd += " --backend " + std::string(toString(r.backend));
-    if (r.device >= 0)
-        cmd += " --device " + std::to_string(r.device);
-    cmd += " --strategy " + std::string(toString(r.strategy));
-    if (r.memCapBytes)
-        cmd += " --mem " + std::to_string(r.memCapBytes);
-    cmd += " --dist " + std::string(toString(r.distribution)) + " --seed " + std::to_string(r.seed) +
-           " --reference full";
-    if (!c.inject)
-        return cmd;
-    if (run.afterChecksums) {
-        // Exact: the deltas of the row (A) or column (B) of C that the corrupted element makes.
-        cmd += " --fault delta";
-        for (const FaultAt& at : r.faults.at) {
-            char delta[40];
-            std::snprintf(delta, sizeof delta, "%.17g", at.delta.value_or(0.0));
-            cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col) + ":" + delta;
-        }
-        return cmd + "  # " + std::string(1, char(run.operand - 'a' + 'A')) + operandPositionsText(run) +
-               " corrupted after the checksums, as its effect on C";
-    }
-    if (run.operand) {
-        // gigacheck run has no operand faults: say what the fault was; the campaign replays it.
-        cmd += "  # without the fault: this run flipped " + std::string(1, char(run.operand - 'a' + 'A'));
-        for (const FaultAt& at : run.positions)  // appended piece by piece: "(" + string&& trips GCC 12's -Wrestrict
-            cmd.append("(").append(std::to_string(at.row)).append(",").append(std::to_string(at.col)).append(")");
-        cmd += c.model == FaultModel::Delta ? std::string(" by a delta") : " bit " + std::to_string(run.bit);
-        return cmd + " before the checksums (gigacheck campaign --seed " + std::to_string(c.seed) + ", run " +
-               std::to_string(run.index) + ")";
-    }
-    cmd += r.faults.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(r.faults.bit);
-    if (r.faults.target == FaultTarget::Result) {
-        for (const FaultAt& at : r.faults.at)
-            cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
-    } else {
-        cmd += " --errors " + std::to_string(r.faults.count) + " --target " + std::string(toString(r.faults.target));
-    }
-    return cmd;
+    return campaignFamilyOf(c).reproduce(c, run);
 }
 
 }  // namespace gigacheck

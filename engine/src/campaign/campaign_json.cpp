@@ -6,8 +6,11 @@
 #include "campaign/operand_faults.hpp"
 #include "core/record/json_limits.hpp"
 
+#include "gigacheck/strassen.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gigacheck {
@@ -72,7 +75,8 @@ Json write(const CampaignConfig& c)
     Json strategies = Json::array();
     for (StrategyKind k : c.strategies)
         strategies.push_back(toString(k));
-    return {{"runs", c.runs},
+    Json out = {{"family", toString(c.family)},
+            {"runs", c.runs},
             {"shape", {{"m", c.shape.m}, {"n", c.shape.n}, {"q", c.shape.q}}},
             {"type", toString(c.type)},
             {"strategies", strategies},
@@ -86,6 +90,14 @@ Json write(const CampaignConfig& c)
             {"seed", c.seed},
             {"dist", toString(c.distribution)},
             {"lambda", c.thresholdLambda}};
+    // The families' own settings, only where they mean something (a blocked file reads as before).
+    if (c.family == CampaignFamily::Online) {
+        out["check_every"] = c.checkEvery;
+        out["panel"] = c.panel;
+    }
+    if (c.family == CampaignFamily::Strassen)
+        out["levels"] = c.levels;
+    return out;
 }
 
 // An operand fault's element (block (-1, -1, -1), position in A or B) is labelled with its
@@ -121,7 +133,7 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
     for (const Injection& inj : run.applied)
         applied.push_back(write(inj, run));
     const FaultReport& f = run.faults;
-    return {{"run", run.index},
+    Json out = {{"run", run.index},
             {"seed", run.seed},
             {"strategy", toString(run.strategy)},
             {"type", toString(c.type)},
@@ -145,6 +157,16 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
             {"seconds", run.seconds},
             {"applied", applied},
             {"reproduce", reproduceCommand(c, run)}};
+    if (c.family == CampaignFamily::Online)
+        out["step"] = run.step;
+    if (c.family == CampaignFamily::Strassen) {
+        out["level"] = run.level;
+        Json places = Json::array();
+        for (const StrassenFaultPlace& p : run.places)
+            places.push_back({{"where", p.where}, {"index", p.index}, {"delta", number(p.delta)}});
+        out["places"] = places;
+    }
+    return out;
 }
 
 // Which slice of the whole campaign (config.runs runs) a shard file holds; its runs' numbers.
@@ -195,6 +217,9 @@ CampaignConfig readConfig(const nlohmann::json& j)
 {
     const std::string at = "config.";
     CampaignConfig c;
+    // Files before the families are blocked campaigns.
+    if (j.is_object() && j.contains("family"))
+        c.family = campaignFamilyFromString(field<std::string>(j, "family", at));
     c.runs = field<int>(j, "runs", at);
     const auto& shape = j.at("shape");
     c.shape = {field<std::int64_t>(shape, "m", at + "shape."), field<std::int64_t>(shape, "n", at + "shape."),
@@ -217,6 +242,27 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.seed = field<std::uint64_t>(j, "seed", at);
     c.distribution = distributionFromString(field<std::string>(j, "dist", at));
     c.thresholdLambda = field<double>(j, "lambda", at);
+    if (c.family == CampaignFamily::Online) {
+        c.checkEvery = field<int>(j, "check_every", at);
+        c.panel = field<std::int64_t>(j, "panel", at);
+    }
+    if (c.family == CampaignFamily::Strassen) {
+        c.levels.clear();
+        const auto& levels = j.at("levels");
+        for (std::size_t n = 0; n < levels.size(); ++n)
+            c.levels.push_back(element<int>(levels, n, at + "levels"));
+        if (c.levels.empty() || std::any_of(c.levels.begin(), c.levels.end(),
+                                            [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
+            throw InputError("campaign: config.levels must hold level counts from 1 to " +
+                             std::to_string(kMaxStrassenLevels));
+    }
+    // Each family's runs are drawn and replayed by its schemes only.
+    const bool schemeFits = c.family == CampaignFamily::Online     ? c.scheme == "online" || c.scheme == "offline" || c.scheme == "tmr"
+                            : c.family == CampaignFamily::Strassen ? c.scheme == "strassen"
+                                                                   : true;
+    if (!schemeFits)
+        throw InputError("campaign: config.scheme '" + c.scheme + "' is not a scheme of the " +
+                         std::string(toString(c.family)) + " family");
     return c;
 }
 
@@ -241,7 +287,7 @@ FaultTarget runTarget(const std::string& key)
                : faultTargetFromString(key);
 }
 
-CampaignRun readRun(const nlohmann::json& j, std::size_t n)
+CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily family)
 {
     const std::string at = "runs[" + std::to_string(n) + "].";
     CampaignRun run;
@@ -249,9 +295,28 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n)
     run.seed = field<std::uint64_t>(j, "seed", at);
     run.strategy = strategyFromString(field<std::string>(j, "strategy", at));
     const std::string target = field<std::string>(j, "target", at);
-    run.target = runTarget(target);
-    run.operand = target == "a" || target == "b" || target == "a-after" || target == "b-after" ? target[0] : 0;
-    run.afterChecksums = target == "a-after" || target == "b-after";
+    if (family == CampaignFamily::Blocked) {
+        run.target = runTarget(target);
+        run.operand = target == "a" || target == "b" || target == "a-after" || target == "b-after" ? target[0] : 0;
+        run.afterChecksums = target == "a-after" || target == "b-after";
+    } else if (target != "none") {  // the family's own name (checked against its targets by its reader)
+        run.familyTarget = target;
+    }
+    if (family == CampaignFamily::Online)
+        run.step = field<int>(j, "step", at);
+    if (family == CampaignFamily::Strassen) {
+        run.level = field<int>(j, "level", at);
+        if (run.level < 1 || run.level > kMaxStrassenLevels)
+            throw InputError("campaign: field '" + at + "level' must be 1 to " + std::to_string(kMaxStrassenLevels));
+        for (const auto& p : j.at("places")) {
+            StrassenFaultPlace place;
+            place.where = field<std::string>(p, "where", at + "places.");
+            place.index = field<int>(p, "index", at + "places.");
+            place.delta = field<double>(p, "delta", at + "places.");
+            parseStrassenFault(place.where + ":" + std::to_string(place.index));  // product / c / a / b, index in range
+            run.places.push_back(place);
+        }
+    }
     run.bit = field<int>(j, "bit", at);
     for (const auto& p : j.at("positions")) {
         if (!p.is_array() || p.size() != 2)
@@ -325,6 +390,8 @@ std::string campaignToJson(const CampaignResult& r)
                       {"by_bit", write(r.summary.byBit)},
                       {"by_target", write(r.summary.byTarget)},
                       {"by_strategy", write(r.summary.byStrategy)}};
+    if (!r.summary.byLevel.empty())  // Strassen campaigns (recomputed from the runs on load, as the others)
+        doc["summary"]["by_level"] = write(r.summary.byLevel);
     doc["runs"] = std::move(runs);
     return doc.dump(1) + "\n";
 }
@@ -375,7 +442,7 @@ CampaignResult campaignFromJson(const std::string& text)
             throw InputError("campaign: field 'runs' is not an array");
         const int elementBits = r.config.type == CampaignType::F64 ? 64 : 32;
         for (std::size_t n = 0; n < runs.size(); ++n) {
-            r.runs.push_back(readRun(runs[n], n));
+            r.runs.push_back(readRun(runs[n], n, r.config.family));
             // Its report, CSV and replay flip this bit again (found by fuzz_campaign: bit 81 escaped
             // the reader and threw from the CSV writer).
             const int bit = r.runs.back().bit;

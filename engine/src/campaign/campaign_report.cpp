@@ -1,6 +1,7 @@
-// A campaign as text (outcome table with 95 % Wilson intervals, tables by bit, target and strategy)
+// A campaign as text (outcome table with 95 % Wilson intervals, tables by bit, target, strategy and level)
 // and as CSV (one row per run; the summary in a second file).
 #include "gigacheck/campaign.hpp"
+#include "campaign/family_campaign.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -86,15 +87,25 @@ std::string formatCampaignReport(const CampaignResult& r)
     out << "  " << r.runs.size() << " run(s)";
     if (r.interrupted)
         out << " of " << range.end - range.begin << " (interrupted)";
-    out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", scheme " << c.scheme << ", strategy "
-        << strategiesText(c) << ", cap "
-        << (c.memCapBytes ? formatBytes(double(c.memCapBytes))
-                          : formatBytes(double(campaignCapBytes(c, StrategyKind::S1))) + " (a quarter of A + B + C" +
-                                std::string(std::find(c.strategies.begin(), c.strategies.end(), StrategyKind::None) !=
-                                                    c.strategies.end()
-                                                ? "; none: the device's memory)"
-                                                : ")"))
-        << "\n";
+    out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", family " << toString(c.family) << ", scheme "
+        << c.scheme;
+    if (c.family == CampaignFamily::Online && c.scheme != "tmr")
+        out << ", panel " << (c.panel ? std::to_string(c.panel) : std::string("min(n, 1024)"))
+            << (c.scheme == "online" ? ", check every " + std::to_string(c.checkEvery) + " step(s)" : std::string());
+    if (c.family == CampaignFamily::Strassen) {
+        out << ", levels ";
+        for (std::size_t i = 0; i < c.levels.size(); ++i)
+            out << (i ? "," : "") << c.levels[i];
+    }
+    if (c.family == CampaignFamily::Blocked)
+        out << ", strategy " << strategiesText(c) << ", cap "
+            << (c.memCapBytes ? formatBytes(double(c.memCapBytes))
+                              : formatBytes(double(campaignCapBytes(c, StrategyKind::S1))) + " (a quarter of A + B + C" +
+                                    std::string(std::find(c.strategies.begin(), c.strategies.end(), StrategyKind::None) !=
+                                                        c.strategies.end()
+                                                    ? "; none: the device's memory)"
+                                                    : ")"));
+    out << "\n";
     out << "  fault " << campaignFaultText(c);
     if (c.inject)
         out << " into " << toString(c.target) << ", " << c.faultsPerRun << " per run";
@@ -116,21 +127,10 @@ std::string formatCampaignReport(const CampaignResult& r)
     writeGroups(out, "By bit:", r.summary.byBit);
     writeGroups(out, "By target:", r.summary.byTarget);
     writeGroups(out, "By strategy:", r.summary.byStrategy);
+    writeGroups(out, "By level:", r.summary.byLevel);
     // What the scheme can promise for the faults of this campaign (issue 15 item 6).
-    if (c.inject && (c.target == CampaignTarget::Result || c.target == CampaignTarget::Any))
-        out << "ABFT promise (result): one corrupted cell per block product is located by its row and column "
-               "checksums and corrected; flips below the round-off threshold are masked by definition.\n";
-    if (c.inject && (c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any))
-        out << "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
-               "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
-    if (c.inject && (c.target == CampaignTarget::A || c.target == CampaignTarget::B || c.target == CampaignTarget::Any))
-        out << "ABFT promise (operands, before the checksums): none -- C = A'B is self-consistent, so every check "
-               "passes and anything above rounding is an SDC against the intended inputs.\n";
-    if (c.inject && (c.target == CampaignTarget::AAfter || c.target == CampaignTarget::BAfter))
-        out << "ABFT promise (operands, after the checksums): detected -- a corrupted A(r, k) makes a whole row r "
-               "of C wrong (B(k, c): a whole column c), which the checksums taken before see; not correctable "
-               "cell by cell, but as a collinear row / column from the other checksum, or by recomputing the "
-               "lines from A and B in the repair pass; never silent unless the change is below round-off.\n";
+    if (c.inject)
+        out << campaignFamilyOf(c).promise(c);
     const std::int64_t sdc = r.summary.all[Outcome::SilentCorruption];
     const std::int64_t alarms = r.summary.all[Outcome::FalseAlarm];
     out << "Verdict: " << (sdc == 0 ? std::string("no silent data corruption")
@@ -191,6 +191,8 @@ std::string campaignSummaryCsv(const CampaignResult& r)
         rows("target", g.key, g.counts);
     for (const CampaignGroup& g : r.summary.byStrategy)
         rows("strategy", g.key, g.counts);
+    for (const CampaignGroup& g : r.summary.byLevel)
+        rows("level", g.key, g.counts);
     return out.str();
 }
 

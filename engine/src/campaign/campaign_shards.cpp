@@ -146,7 +146,7 @@ CampaignResult mergeCampaignShards(const std::vector<CampaignResult>& shards, co
         merged.device.whyChosen = "merged from " + std::to_string(byIndex.size()) + " shards on " +
                                   std::to_string(deviceNames.size()) + " kinds of device";
     }
-    merged.summary = summarize(merged.runs);
+    merged.summary = summarize(merged.runs, merged.config.family);
     return merged;
 }
 

@@ -1,5 +1,6 @@
 // Outcome classes of one run and the Wilson interval of their fractions.
 #include "gigacheck/campaign.hpp"
+#include "campaign/family_campaign.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -68,6 +69,26 @@ Outcome classifyRun(const RunRecord& r)
     if (f.detected > 0 || f.corrected > 0)
         return Outcome::Corrected;
     return Outcome::Masked;
+}
+
+Outcome judgeRun(const RunJudgement& j)
+{
+    // The same order as classifyRun: a failed run, then what nothing was injected into, then the
+    // run's own give-up, then the reference against a verdict of correct.
+    if (j.failed)
+        return Outcome::DetectedUncorrectable;
+    if (j.injected == 0) {
+        if (j.alarm)
+            return Outcome::FalseAlarm;
+        return j.referencePassed ? Outcome::Masked : Outcome::SilentCorruption;
+    }
+    if (j.gaveUp)
+        return Outcome::DetectedUncorrectable;
+    if (!j.referencePassed)
+        return Outcome::SilentCorruption;
+    if (j.recomputed)
+        return Outcome::CorrectedByRecompute;
+    return j.alarm ? Outcome::Corrected : Outcome::Masked;
 }
 
 Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z)

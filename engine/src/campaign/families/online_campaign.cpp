@@ -1,0 +1,242 @@
+// The online ABFT family in a campaign (--family online, --scheme online | offline | tmr): each run
+// a runOnline OnlineRecord with its faults at a chosen step, judged against the FP64 product of the
+// original inputs, replayed by `gigacheck run --scheme S ... --inject-at R,C@STEP`.
+#include "campaign/family_campaign.hpp"
+#include "campaign/campaign_rng.hpp"
+
+#include "gigacheck/online_abft.hpp"
+#include "families/blocked_gemm/run/reference.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace gigacheck {
+
+namespace {
+
+int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
+bool isTmr(const CampaignConfig& c) { return c.scheme == "tmr"; }
+
+// The family's target names a run can draw ("any" picks one of them).
+constexpr const char* kOnlineTargets[] = {"result", "checksum-row", "checksum-col", "a", "b", "a-after", "b-after"};
+
+OnlineConfig baseConfig(const CampaignConfig& c)
+{
+    OnlineConfig o;
+    o.shape = c.shape;
+    o.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
+    o.gemm = c.type == CampaignType::Tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    o.distribution = c.distribution;
+    o.backend = c.backend;
+    o.device = c.device;
+    o.scheme = schemeFromString(c.scheme);
+    o.panel = c.panel;
+    o.checkEvery = c.scheme == "offline" ? 0 : c.checkEvery;
+    o.reference = ReferenceMode::Full;  // every cell; the campaign judges against its own reference anyway
+    o.thresholdLambda = c.thresholdLambda;
+    o.model = c.model;
+    return o;
+}
+
+OnlineTarget onlineTargetOf(const std::string& name)
+{
+    return name == "a-after" ? OnlineTarget::A : name == "b-after" ? OnlineTarget::B : onlineTargetFromString(name);
+}
+
+// The run's OnlineConfig: its seed, bit and faults at its step.
+OnlineConfig runConfigOf(const CampaignConfig& c, const CampaignRun& run)
+{
+    OnlineConfig o = baseConfig(c);
+    o.seed = run.seed;
+    o.bit = run.bit;
+    if (!c.inject)
+        return o;
+    const OnlineTarget target = onlineTargetOf(run.familyTarget);
+    for (const FaultAt& at : run.positions)
+        o.faults.push_back(OnlineFault{target, at.row, at.col, std::nullopt,
+                                       run.step >= 0 ? std::optional<int>(run.step) : std::nullopt});
+    return o;
+}
+
+// Rows x columns a target's positions are drawn from (checksum-row: weighted row 0; checksum-col:
+// the first column block's checksum column).
+std::pair<std::int64_t, std::int64_t> extentOf(const std::string& target, const Shape& s)
+{
+    if (target == "checksum-row")
+        return {1, s.q};
+    if (target == "checksum-col")
+        return {s.m, 1};
+    if (target == "a" || target == "a-after")
+        return {s.m, s.n};
+    if (target == "b" || target == "b-after")
+        return {s.n, s.q};
+    return {s.m, s.q};
+}
+
+class OnlineCampaign final : public FamilyCampaign {
+public:
+    void validate(const CampaignConfig& c, const DeviceInfo& device) const override
+    {
+        if (c.scheme != "online" && c.scheme != "offline" && c.scheme != "tmr")
+            throw InputError("--scheme " + c.scheme + " is not a scheme of the online family (online, offline or tmr)");
+        if (c.scheme == "online" && c.checkEvery < 1)
+            throw InputError("--check-every must be at least 1 (offline ABFT: --scheme offline)");
+        if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
+            throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
+                             " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
+        if (c.inject && isTmr(c) && c.target != CampaignTarget::Result && c.target != CampaignTarget::Any)
+            throw InputError("--target " + std::string(toString(c.target)) +
+                             ": TMR has no checksums and no input copy to corrupt; its campaigns take --target result "
+                             "(a cell of one replica)");
+        if (c.inject) {
+            const std::string smallest = c.target == CampaignTarget::Any && !isTmr(c) ? "checksum-row"
+                                         : c.target == CampaignTarget::Checksum     ? "checksum-row"
+                                                                                    : std::string(toString(c.target));
+            auto [rows, cols] = extentOf(smallest, c.shape);
+            if (c.target == CampaignTarget::Checksum || (c.target == CampaignTarget::Any && !isTmr(c)))
+                rows = cols = std::min(c.shape.m, c.shape.q);  // a checksum row of q cells, a column of m
+            if (double(c.faultsPerRun) > double(rows) * double(cols))
+                throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in the target (" +
+                                 std::to_string(rows * cols) + " elements)");
+        }
+        // The family's own checks (panel, steps, TF32 with input faults on the GPU, ...) on a sample run.
+        CampaignRun sample = planCampaignRun(c, 0);
+        validateOnlineConfig(runConfigOf(c, sample), device.backend);
+    }
+
+    void plan(const CampaignConfig& c, CampaignRun& run, CampaignRng& rng) const override
+    {
+        run.strategy = StrategyKind::None;  // no memory cap in this family: the whole problem resident
+        if (!c.inject)
+            return;
+        std::string target;
+        switch (c.target) {
+        case CampaignTarget::Any: target = isTmr(c) ? "result" : kOnlineTargets[rng.below(7)]; break;
+        case CampaignTarget::Checksum: target = rng.below(2) ? "checksum-col" : "checksum-row"; break;
+        default: target = std::string(toString(c.target)); break;
+        }
+        run.familyTarget = target;
+        if (c.model == FaultModel::BitFlip)
+            run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
+        const int steps = baseConfig(c).steps();
+        // A / B before the checksums strike at encoding (no step); TMR's step is the replica.
+        run.step = isTmr(c) ? int(rng.below(3)) : target == "a" || target == "b" ? -1 : int(rng.below(steps));
+        const auto [rows, cols] = extentOf(target, c.shape);
+        std::set<std::pair<std::int64_t, std::int64_t>> seen;
+        while (int(run.positions.size()) < c.faultsPerRun) {
+            const std::int64_t r = rng.below(rows), col = rng.below(cols);
+            if (seen.insert({r, col}).second)
+                run.positions.push_back(FaultAt{r, col, std::nullopt, std::nullopt});
+        }
+    }
+
+    bool run(const CampaignConfig& c, CampaignRun& run, Backend& backend, const std::atomic<bool>* cancel) const override
+    {
+        const OnlineConfig config = runConfigOf(c, run);
+        RunHooks hooks;
+        hooks.backend = &backend;
+        hooks.cancel = cancel;
+        HostMatrix result;
+        hooks.resultOut = &result;
+        const OnlineRecord record = runOnline(config, hooks);
+        if (record.status == "cancelled")
+            return false;
+        run.status = record.status;
+        run.error = record.error;
+        RunJudgement j;
+        j.failed = record.status != "ok";
+        for (const InjectEvent& e : record.injections)
+            if (e.injection.applied) {
+                run.applied.push_back(e.injection);
+                ++j.injected;
+            }
+        j.injected += int(record.appliedInputFaults.size());
+        FaultReport& f = run.faults;
+        for (const VerifyEvent& e : record.verifications) {
+            f.corrected += e.result.verdict == Verdict::Corrected;
+            f.uncorrectable += e.result.verdict == Verdict::Uncorrectable;
+        }
+        f.detected = f.corrected + f.uncorrectable + int(record.inputFaults.size());
+        if (record.vote)
+            f.detected += int(record.vote->disputes());
+        const bool recomputed = (record.recomputed && record.recomputeClean) ||
+                                (record.vote && record.vote->cellsRecomputed > 0);
+        f.correctedByRecompute = recomputed ? 1 : 0;
+        f.injected = j.injected;
+        j.alarm = f.detected > 0 || record.recomputed;
+        // The run's own verdict, the reference left out: OnlineRecord::verifiedCorrect without it.
+        bool verified = !j.failed && (!record.vote || record.vote->settled()) &&
+                        (record.uncorrectableChecks() == 0 || (record.recomputed && record.recomputeClean));
+        for (const InputFaultReport& in : record.inputFaults)
+            verified = verified && in.corrected;
+        j.gaveUp = !j.failed && !verified;
+        j.recomputed = recomputed;
+        if (!j.failed) {
+            // Judged against the product of the inputs as generated, before any fault touched them.
+            HostMatrix a(config.precision, c.shape.m, c.shape.n), b(config.precision, c.shape.n, c.shape.q);
+            fillRandom(a, config.distribution, config.seed, 1);
+            fillRandom(b, config.distribution, config.seed, 2);
+            const ReferenceCheck ref = checkAgainstReference(a, b, result, ReferenceMode::Full, c.thresholdLambda,
+                                                             config.gemm == GemmVariant::CublasTf32);
+            j.referencePassed = ref.passed;
+            run.maxErrorOverTolerance = ref.maxRelError;
+        }
+        run.referencePassed = j.referencePassed;
+        run.outcome = judgeRun(j);
+        return true;
+    }
+
+    std::string reproduce(const CampaignConfig& c, const CampaignRun& run) const override
+    {
+        const OnlineConfig o = runConfigOf(c, run);
+        const Shape& s = c.shape;
+        std::string cmd = "gigacheck run --scheme " + c.scheme + " --shape " + std::to_string(s.m) + "x" +
+                          std::to_string(s.n) + "x" + std::to_string(s.q) + " --type " +
+                          std::string(toString(o.precision));
+        if (c.type == CampaignType::Tf32)
+            cmd += " --gemm cublas-tf32";
+        cmd += " --backend " + std::string(toString(c.backend));
+        if (c.device >= 0)
+            cmd += " --device " + std::to_string(c.device);
+        if (!isTmr(c) && c.panel > 0)
+            cmd += " --panel " + std::to_string(c.panel);
+        if (c.scheme == "online")
+            cmd += " --check-every " + std::to_string(c.checkEvery);
+        cmd += " --dist " + std::string(toString(c.distribution)) + " --seed " + std::to_string(run.seed) +
+               " --reference full";
+        if (!c.inject)
+            return cmd;
+        cmd += c.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(run.bit);
+        cmd += " --target " + std::string(toString(onlineTargetOf(run.familyTarget)));
+        for (const FaultAt& at : run.positions) {
+            cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
+            if (run.step >= 0)
+                cmd += "@" + std::to_string(run.step);
+        }
+        return cmd;
+    }
+
+    std::string promise(const CampaignConfig& c) const override
+    {
+        if (!c.inject)
+            return "";
+        if (isTmr(c))
+            return "TMR promise (result): a cell struck in one replica is outvoted by the other two and "
+                   "recomputed from A and B; never silent.\n";
+        return "ABFT promise (" + c.scheme +
+               "): a fault in C or its checksums at any step is detected by the next check (online: every fq steps; "
+               "offline: after the last) and corrected, or the product is computed again; a fault in A or B, before "
+               "or after the checksums, is found against the inputs' sums taken where they were made and the "
+               "element and its row / column of C restored; never silent unless below round-off.\n";
+    }
+};
+
+}  // namespace
+
+const FamilyCampaign& onlineCampaign()
+{
+    static const OnlineCampaign family;
+    return family;
+}
+
+}  // namespace gigacheck

@@ -1,0 +1,167 @@
+// The Strassen family in a campaign (--family strassen): each run a runStrassen with its faults
+// between stages (a leaf product, a C quadrant, an A / B quadrant), levels cycled run by run,
+// judged against the FP64 reference of the original operands; replayed by `gigacheck strassen`.
+#include "campaign/family_campaign.hpp"
+#include "campaign/campaign_rng.hpp"
+
+#include "gigacheck/run.hpp"
+#include "gigacheck/strassen.hpp"
+
+#include <cmath>
+
+namespace gigacheck {
+
+namespace {
+
+constexpr const char* kStrassenTargets[] = {"product", "c", "a", "b"};
+
+int leavesOf(const Shape& s, int levels)
+{
+    int n = 1;
+    for (int l = 0; l < effectiveLevels(s, levels); ++l)
+        n *= 7;
+    return n;
+}
+
+StrassenFault faultOf(const StrassenFaultPlace& p)
+{
+    StrassenFault f = parseStrassenFault(p.where + ":" + std::to_string(p.index));
+    f.delta = p.delta;
+    f.deltaGiven = true;
+    return f;
+}
+
+StrassenConfig configOf(const CampaignConfig& c, const CampaignRun& run)
+{
+    StrassenConfig s;
+    s.shape = c.shape;
+    s.levels = run.level;
+    s.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
+    s.tf32 = c.type == CampaignType::Tf32;
+    s.backend = c.backend;
+    s.device = c.device;
+    s.seed = run.seed;
+    s.distribution = c.distribution;
+    s.reference = true;  // the FP64 reference of the original operands judges every run
+    s.referenceAlways = true;
+    for (const StrassenFaultPlace& p : run.places)
+        s.faults.push_back(faultOf(p));
+    return s;
+}
+
+class StrassenCampaign final : public FamilyCampaign {
+public:
+    void validate(const CampaignConfig& c, const DeviceInfo&) const override
+    {
+        if (c.scheme != "strassen")
+            throw InputError("--scheme " + c.scheme + " is not a scheme of the Strassen family (its checks are its own)");
+        if (c.inject && c.model != FaultModel::Delta)
+            throw InputError("--fault " + campaignFaultText(c) +
+                             ": Strassen faults are deltas added between stages (gigacheck strassen --inject-at "
+                             "WHERE:DELTA); use --fault delta or none");
+        if (c.levels.empty())
+            throw InputError("a Strassen campaign needs at least one level count (--levels)");
+        for (int l : c.levels)
+            if (l < 1 || l > kMaxStrassenLevels)
+                throw InputError("--levels " + std::to_string(l) + ": Strassen campaigns run 1 to " +
+                                 std::to_string(kMaxStrassenLevels) + " levels");
+        if (c.inject && c.faultsPerRun > 4)
+            throw InputError(std::to_string(c.faultsPerRun) + " faults per run: a Strassen campaign places at most 4 "
+                             "(one per quadrant or leaf drawn at random)");
+    }
+
+    void plan(const CampaignConfig& c, CampaignRun& run, CampaignRng& rng) const override
+    {
+        run.seed &= (std::uint64_t(1) << 30) - 1;  // gigacheck strassen --seed takes 0..2^30
+        run.strategy = StrategyKind::None;
+        run.level = c.levels[std::size_t(run.index) % c.levels.size()];
+        if (!c.inject)
+            return;
+        const std::string target = c.target == CampaignTarget::Any ? kStrassenTargets[rng.below(4)]
+                                   : c.target == CampaignTarget::CQuadrant ? "c"
+                                                                           : std::string(toString(c.target));
+        run.familyTarget = target;
+        const bool operand = target == "a" || target == "b";
+        // +-U(10, 100) x the typical magnitude of what it hits, as the other families' deltas.
+        const double typical = operand ? std::sqrt(typicalMagnitude(Shape{1, 1, 1}, c.distribution))
+                                       : typicalMagnitude(c.shape, c.distribution);
+        for (int f = 0; f < c.faultsPerRun; ++f) {
+            StrassenFaultPlace p;
+            p.where = target;
+            p.index = int(rng.below(target == "product" ? leavesOf(c.shape, run.level) : 4));
+            const double sign = rng.below(2) ? 1.0 : -1.0;
+            p.delta = sign * (10.0 + 90.0 * rng.uniform()) * typical;
+            run.places.push_back(p);
+        }
+    }
+
+    bool run(const CampaignConfig& c, CampaignRun& run, Backend& backend, const std::atomic<bool>* cancel) const override
+    {
+        const StrassenResult r = runStrassen(configOf(c, run), backend, nullptr, cancel);
+        if (r.status == "cancelled")
+            return false;
+        run.status = r.status == "failed" ? "failed" : "ok";
+        run.error = r.error;
+        RunJudgement j;
+        j.failed = r.status == "failed";
+        j.injected = int(r.config.faults.size());
+        for (const InjectEvent& e : r.injections)
+            if (e.injection.applied)
+                run.applied.push_back(e.injection);
+        FaultReport& f = run.faults;
+        f.injected = j.injected;
+        for (const StrassenCheck& k : r.checks) {
+            if (k.where == "reference") {  // the judge, not a check of the scheme
+                j.referencePassed = j.referencePassed && k.verdict != "mismatch";
+                continue;
+            }
+            if (k.verdict == "clean")
+                continue;
+            ++f.detected;
+            f.corrected += k.verdict == "corrected";
+            f.correctedByRecompute += k.verdict == "recomputed";
+            f.uncorrectable += k.verdict == "uncorrectable";
+        }
+        j.alarm = f.detected > 0;
+        j.gaveUp = f.uncorrectable > 0;  // the checksums' own verdict: C not verified
+        j.recomputed = f.correctedByRecompute > 0;
+        run.referencePassed = j.referencePassed;
+        run.maxErrorOverTolerance = r.referenceWorstRatio;
+        run.outcome = judgeRun(j);
+        return true;
+    }
+
+    std::string reproduce(const CampaignConfig& c, const CampaignRun& run) const override
+    {
+        const Shape& s = c.shape;
+        std::string cmd = "gigacheck strassen --shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                          std::to_string(s.q) + " --levels " + std::to_string(run.level) + " --type " +
+                          std::string(toString(c.type)) + " --backend " + std::string(toString(c.backend));
+        if (c.device >= 0)
+            cmd += " --device " + std::to_string(c.device);
+        cmd += " --dist " + std::string(toString(c.distribution)) + " --seed " + std::to_string(run.seed) +
+               " --reference full";
+        for (const StrassenFaultPlace& p : run.places)
+            cmd += " --inject-at " + toString(faultOf(p));
+        return cmd;
+    }
+
+    std::string promise(const CampaignConfig& c) const override
+    {
+        if (!c.inject)
+            return "";
+        return "Strassen promise: a fault in a leaf product, a C quadrant or an A / B quadrant between stages that "
+               "changes C beyond the reference tolerance is detected by C's (or the operands') checksums and "
+               "corrected or recomputed, or the run says uncorrectable (DUE); never a verified wrong C.\n";
+    }
+};
+
+}  // namespace
+
+const FamilyCampaign& strassenCampaign()
+{
+    static const StrassenCampaign family;
+    return family;
+}
+
+}  // namespace gigacheck

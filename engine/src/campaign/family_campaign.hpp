@@ -1,0 +1,45 @@
+// What a campaign needs from an algorithm family: how run i is drawn (its config and fault), how
+// it runs and is judged against the FP64 reference of the original operands, and the gigacheck
+// command that replays it. One implementation per family in families/; run_campaign.cpp,
+// campaign_config.cpp and the JSON / report code ask campaignFamilyOf and hold no family if-chains.
+#pragma once
+
+#include "gigacheck/campaign.hpp"
+
+#include <atomic>
+#include <string>
+
+namespace gigacheck {
+
+class FamilyCampaign {
+public:
+    virtual ~FamilyCampaign() = default;
+    // InputError for what this family cannot run (scheme, target, fault model, shape) -- the
+    // checks every family shares (runs, faults per run) are done before.
+    virtual void validate(const CampaignConfig& config, const DeviceInfo& device) const = 0;
+    // Run `index`'s identity after its seed was drawn from `rng` (run.index, run.seed and
+    // run.strategy are set): target, bit, positions / places, step, level.
+    virtual void plan(const CampaignConfig& config, CampaignRun& run, class CampaignRng& rng) const = 0;
+    // Runs it on `backend` and fills status, faults, reference and outcome. False: cancelled (no
+    // outcome; the campaign drops the run and stops).
+    virtual bool run(const CampaignConfig& config, CampaignRun& run, Backend& backend,
+                     const std::atomic<bool>* cancel) const = 0;
+    virtual std::string reproduce(const CampaignConfig& config, const CampaignRun& run) const = 0;
+    // What the scheme promises for the campaign's faults (lines of the report), "" for none.
+    virtual std::string promise(const CampaignConfig& config) const = 0;
+};
+
+const FamilyCampaign& campaignFamilyOf(const CampaignConfig& config);
+
+// Shared by the families: the outcome from what the run's own checks said and the reference.
+struct RunJudgement {
+    bool failed = false;        // the run could not finish (backend error)
+    int injected = 0;           // faults that were applied
+    bool alarm = false;         // any check raised something (detected, corrected, recomputed, gave up)
+    bool gaveUp = false;        // the run's verdict without the reference: not verified (exit 1)
+    bool recomputed = false;    // repaired by recomputing
+    bool referencePassed = true;
+};
+Outcome judgeRun(const RunJudgement& j);
+
+}  // namespace gigacheck

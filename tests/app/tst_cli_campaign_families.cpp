@@ -1,0 +1,126 @@
+// gigacheck campaign --family online|strassen: a Strassen campaign over levels 1-2 and a TMR
+// campaign run, write their family into the JSON with a by-level table for Strassen, and each
+// run's reproduce command replays that run (same verdict); a target the family does not have is
+// refused in one line, exit 2.
+#include "cli_process.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using gigacheck::test::CliResult;
+using gigacheck::test::gigacheckCli;
+using gigacheck::test::words;
+
+namespace {
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+bool refusedInOneLine(const CliResult& r, const QString& expected)
+{
+    return r.exitCode == 2 && r.err.startsWith(QStringLiteral("gigacheck: error: ")) &&
+           r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(expected);
+}
+
+// The reproduce command of a run, without its leading "gigacheck", as arguments.
+QStringList replayArguments(const QJsonObject& run)
+{
+    QStringList args = run.value(QStringLiteral("reproduce")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    args.removeFirst();
+    return args;
+}
+
+}  // namespace
+
+class TestCliCampaignFamilies : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private slots:
+    void strassenCampaign()
+    {
+        const QString json = dir_.filePath(QStringLiteral("strassen.json"));
+        const CliResult r = gigacheckCli(words("campaign --family strassen --runs 12 --shape 64x64x64 --levels 1,2 "
+                                               "--backend cpu --seed 4 --json") << json);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("family strassen")) && r.out.contains(QStringLiteral("By level:")),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("fault delta into any")));  // the family's defaults
+        const QJsonObject doc = readJson(json);
+        QCOMPARE(doc.value(QStringLiteral("config")).toObject().value(QStringLiteral("family")).toString(),
+                 QStringLiteral("strassen"));
+        QCOMPARE(doc.value(QStringLiteral("summary")).toObject().value(QStringLiteral("by_level")).toArray().size(), 2);
+        const QJsonArray runs = doc.value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 12);
+        for (const QJsonValue& v : runs) {
+            const QJsonObject run = v.toObject();
+            QVERIFY(run.value(QStringLiteral("reproduce")).toString().startsWith(QStringLiteral("gigacheck strassen ")));
+            QVERIFY(run.value(QStringLiteral("outcome")).toString() != QStringLiteral("sdc"));
+        }
+        // The first run replayed alone: the same fault, a verified C (the campaign did not call it DUE).
+        const QJsonObject first = runs.first().toObject();
+        const CliResult replay = gigacheckCli(replayArguments(first));
+        QVERIFY2(replay.exitCode == (first.value(QStringLiteral("outcome")).toString() == QStringLiteral("due") ? 1 : 0),
+                 qPrintable(replay.out + replay.err));
+    }
+
+    void tmrCampaign()
+    {
+        const QString json = dir_.filePath(QStringLiteral("tmr.json"));
+        const CliResult r = gigacheckCli(words("campaign --family online --scheme tmr --runs 6 --shape 32x40x24 "
+                                               "--backend cpu --json") << json);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("family online, scheme tmr")), qPrintable(r.out));
+        const QJsonObject doc = readJson(json);
+        QCOMPARE(doc.value(QStringLiteral("config")).toObject().value(QStringLiteral("scheme")).toString(),
+                 QStringLiteral("tmr"));
+        const QJsonObject run = doc.value(QStringLiteral("runs")).toArray().first().toObject();
+        QVERIFY(run.value(QStringLiteral("reproduce")).toString().startsWith(QStringLiteral("gigacheck run --scheme tmr ")));
+        const CliResult replay = gigacheckCli(replayArguments(run));
+        QVERIFY2(replay.exitCode == 0 && replay.out.contains(QStringLiteral("verified correct")),
+                 qPrintable(replay.out + replay.err));
+    }
+
+    void onlineSchemeAloneMeansTheOnlineFamily()
+    {
+        const CliResult r = gigacheckCli(words("campaign --scheme offline --runs 4 --shape 32x32x32 --panel 8 "
+                                               "--backend cpu --target any"));
+        QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("family online, scheme offline")),
+                 qPrintable(r.out + r.err));
+    }
+
+    void refusesWhatTheFamilyLacks_data()
+    {
+        QTest::addColumn<QString>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("strassen checksum target") << "--family strassen --target checksum"
+                                                  << "--target checksum is not a target of a strassen campaign";
+        QTest::newRow("online product target") << "--family online --target product"
+                                               << "--target product is not a target of an online campaign";
+        QTest::newRow("tmr input target") << "--family online --scheme tmr --target a" << "TMR";
+        QTest::newRow("strassen bit flips") << "--family strassen --fault bitflip:3" << "--fault delta";
+        QTest::newRow("levels in a blocked campaign") << "--levels 2" << "--levels belongs to Strassen campaigns";
+        QTest::newRow("strategy in an online campaign") << "--family online --strategy s2" << "--strategy belongs";
+        QTest::newRow("unknown family") << "--family systolic" << "systolic";
+    }
+    void refusesWhatTheFamilyLacks()
+    {
+        QFETCH(QString, arguments);
+        QFETCH(QString, expected);
+        const CliResult r = gigacheckCli(words("campaign --runs 3 --shape 32x32x32 --backend cpu") +
+                                         arguments.split(QLatin1Char(' ')));
+        QVERIFY2(refusedInOneLine(r, expected), qPrintable(QString::number(r.exitCode) + QStringLiteral(" ") + r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCampaignFamilies)
+#include "tst_cli_campaign_families.moc"

@@ -1,0 +1,229 @@
+// Campaigns of every family (issue 41 item 4): online (fq 1 and 4), offline, TMR and Strassen (L1-L3)
+// with faults anywhere their family offers, on the CPU and small enough to take seconds. Each run is
+// judged against the FP64 product of the original operands: no SDC on the targets the schemes
+// promise, the outcome counts add up, Strassen has its by-level table, a family campaign shards
+// and merges into the campaign run whole, and its file reads back as it was written.
+#include "gigacheck/campaign.hpp"
+
+#include "test_helpers.hpp"
+
+#include <QtTest>
+
+using namespace gigacheck;
+using gigacheck::test::inputErrorOf;
+using gigacheck::test::qs;
+
+namespace {
+
+CampaignConfig onlineCampaign(const char* scheme, int checkEvery)
+{
+    CampaignConfig c;
+    c.family = CampaignFamily::Online;
+    c.scheme = scheme;
+    c.checkEvery = checkEvery;
+    c.panel = 8;  // 6 steps of n = 48: faults at every step, checks every fq
+    c.runs = 42;
+    c.shape = {40, 48, 36};
+    c.backend = BackendKind::Cpu;
+    c.target = CampaignTarget::Any;
+    c.seed = 11;
+    return c;
+}
+
+CampaignConfig strassenCampaign()
+{
+    CampaignConfig c;
+    c.family = CampaignFamily::Strassen;
+    c.scheme = "strassen";
+    c.levels = {1, 2, 3};
+    c.model = FaultModel::Delta;
+    c.runs = 36;
+    c.shape = {64, 72, 56};
+    c.backend = BackendKind::Cpu;
+    c.target = CampaignTarget::Any;
+    c.seed = 3;
+    return c;
+}
+
+std::int64_t sumOf(const std::vector<CampaignGroup>& groups)
+{
+    std::int64_t n = 0;
+    for (const CampaignGroup& g : groups)
+        n += g.counts.total;
+    return n;
+}
+
+// The outcome table and every group table count each run once.
+void checkCounts(const CampaignResult& r)
+{
+    QCOMPARE(r.summary.all.total, std::int64_t(r.runs.size()));
+    std::int64_t perOutcome = 0;
+    for (Outcome o : kOutcomes)
+        perOutcome += r.summary.all[o];
+    QCOMPARE(perOutcome, r.summary.all.total);
+    QCOMPARE(sumOf(r.summary.byTarget), r.summary.all.total);
+    if (r.config.inject && r.config.model == FaultModel::BitFlip)
+        QCOMPARE(sumOf(r.summary.byBit), r.summary.all.total);
+}
+
+// No silent corruption, and every SDC (should one appear) names its replay.
+void checkNoSdc(const CampaignResult& r)
+{
+    for (const CampaignRun& run : r.runs)
+        QVERIFY2(run.outcome != Outcome::SilentCorruption,
+                 qPrintable(QStringLiteral("run %1 (%2) is SDC: %3")
+                                .arg(run.index)
+                                .arg(qs(targetKey(run)), qs(reproduceCommand(r.config, run)))));
+}
+
+}  // namespace
+
+class TestCampaignFamilies : public QObject {
+    Q_OBJECT
+
+private slots:
+    void onlineSchemesKeepTheirPromises_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::addColumn<int>("checkEvery");
+        QTest::newRow("online fq 1") << "online" << 1;
+        QTest::newRow("online fq 4") << "online" << 4;
+        QTest::newRow("offline") << "offline" << 1;
+        QTest::newRow("tmr") << "tmr" << 1;
+    }
+    void onlineSchemesKeepTheirPromises()
+    {
+        QFETCH(QString, scheme);
+        QFETCH(int, checkEvery);
+        const CampaignConfig c = onlineCampaign(qPrintable(scheme), checkEvery);
+        const CampaignResult r = runCampaign(c);
+        QCOMPARE(int(r.runs.size()), c.runs);
+        checkCounts(r);
+        checkNoSdc(r);
+        QCOMPARE(r.summary.all[Outcome::FalseAlarm], std::int64_t(0));
+        QVERIFY(r.summary.byStrategy.empty());  // no memory-capped strategies in this family
+        QVERIFY(r.summary.byLevel.empty());
+        // --target any spreads over the family's targets (TMR: one replica's cell).
+        if (scheme == QStringLiteral("tmr")) {
+            QCOMPARE(int(r.summary.byTarget.size()), 1);
+        } else {
+            QVERIFY2(r.summary.byTarget.size() >= 6, qPrintable(qs(formatCampaignReport(r))));
+        }
+        for (const CampaignRun& run : r.runs) {
+            const std::string cmd = reproduceCommand(c, run);
+            QVERIFY2(cmd.rfind("gigacheck run --scheme " + c.scheme + " ", 0) == 0, cmd.c_str());
+            QVERIFY2(cmd.find("--seed " + std::to_string(run.seed)) != std::string::npos, cmd.c_str());
+            QVERIFY2(cmd.find("--inject-at " + std::to_string(run.positions.front().row) + "," +
+                              std::to_string(run.positions.front().col)) != std::string::npos,
+                     cmd.c_str());
+        }
+        QVERIFY(formatCampaignReport(r).find("family online, scheme " + c.scheme) != std::string::npos);
+    }
+
+    void strassenLevelsOneToThree()
+    {
+        const CampaignConfig c = strassenCampaign();
+        const CampaignResult r = runCampaign(c);
+        QCOMPARE(int(r.runs.size()), c.runs);
+        checkCounts(r);
+        checkNoSdc(r);
+        QCOMPARE(r.summary.all[Outcome::FalseAlarm], std::int64_t(0));
+        // The by-level table: levels 1, 2, 3 cycled, 12 runs each.
+        QCOMPARE(int(r.summary.byLevel.size()), 3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            QCOMPARE(qs(r.summary.byLevel[i].key), QString::number(int(i) + 1));
+            QCOMPARE(r.summary.byLevel[i].counts.total, std::int64_t(12));
+        }
+        QCOMPARE(sumOf(r.summary.byLevel), r.summary.all.total);
+        QCOMPARE(int(r.summary.byTarget.size()), 4);  // product, c, a, b
+        QVERIFY(formatCampaignReport(r).find("By level:") != std::string::npos);
+        for (const CampaignRun& run : r.runs) {
+            QCOMPARE(run.places.size(), std::size_t(1));
+            QCOMPARE(qs(run.places.front().where), qs(targetKey(run)));
+            const std::string cmd = reproduceCommand(c, run);
+            QVERIFY2(cmd.rfind("gigacheck strassen --shape 64x72x56 --levels " + std::to_string(run.level), 0) == 0,
+                     cmd.c_str());
+            QVERIFY2(cmd.find("--inject-at " + run.places.front().where + ":") != std::string::npos, cmd.c_str());
+        }
+    }
+
+    void cleanRunsRaiseNoAlarm()
+    {
+        CampaignConfig s = strassenCampaign();
+        s.inject = false;
+        s.runs = 9;
+        const CampaignResult strassen = runCampaign(s);
+        QCOMPARE(strassen.summary.all[Outcome::Masked], std::int64_t(9));
+        CampaignConfig o = onlineCampaign("online", 1);
+        o.inject = false;
+        o.runs = 6;
+        const CampaignResult online = runCampaign(o);
+        QCOMPARE(online.summary.all[Outcome::Masked], std::int64_t(6));
+        QCOMPARE(qs(targetKey(online.runs.front())), QStringLiteral("none"));
+    }
+
+    void familyCampaignShardsAndMerges()
+    {
+        for (const CampaignConfig& c : {strassenCampaign(), onlineCampaign("online", 4)}) {
+            CampaignConfig small = c;
+            small.runs = 15;
+            const CampaignResult whole = runCampaign(small);
+            std::vector<CampaignResult> shards;
+            for (int k = 1; k <= 3; ++k)
+                shards.push_back(campaignFromJson(campaignToJson(runCampaign(small, CampaignShard{k, 3}))));
+            const CampaignResult merged = mergeCampaignShards(shards);
+            QCOMPARE(merged.runs.size(), whole.runs.size());
+            for (std::size_t i = 0; i < whole.runs.size(); ++i) {
+                QCOMPARE(merged.runs[i].seed, whole.runs[i].seed);
+                QVERIFY(merged.runs[i].outcome == whole.runs[i].outcome);
+                QCOMPARE(merged.runs[i].level, whole.runs[i].level);
+                QCOMPARE(merged.runs[i].step, whole.runs[i].step);
+                QCOMPARE(qs(reproduceCommand(merged.config, merged.runs[i])),
+                         qs(reproduceCommand(whole.config, whole.runs[i])));
+            }
+            // The summary CSV holds every table (by level too) with counts and intervals.
+            QCOMPARE(qs(campaignSummaryCsv(merged)), qs(campaignSummaryCsv(whole)));
+        }
+    }
+
+    void jsonRoundTrip()
+    {
+        for (CampaignConfig c : {strassenCampaign(), onlineCampaign("tmr", 1), onlineCampaign("offline", 1)}) {
+            c.runs = 8;
+            const CampaignResult r = runCampaign(c);
+            const std::string text = campaignToJson(r);
+            const CampaignResult back = campaignFromJson(text);
+            QVERIFY(back.config.family == c.family);
+            QCOMPARE(qs(back.config.scheme), qs(c.scheme));
+            QCOMPARE(back.config.levels, c.levels);
+            QCOMPARE(back.config.checkEvery, c.checkEvery);
+            QCOMPARE(back.config.panel, c.panel);
+            QCOMPARE(qs(campaignToJson(back)), qs(text));  // every field read back as written
+            QCOMPARE(qs(formatCampaignReport(back)), qs(formatCampaignReport(r)));
+        }
+    }
+
+    void refusesTargetsOutsideTheFamily()
+    {
+        DeviceInfo cpu;
+        cpu.backend = BackendKind::Cpu;
+        CampaignConfig s = strassenCampaign();
+        s.target = CampaignTarget::Checksum;
+        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("not a target of a strassen campaign")));
+        s = strassenCampaign();
+        s.model = FaultModel::BitFlip;
+        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("--fault delta")));
+        CampaignConfig o = onlineCampaign("tmr", 1);
+        o.target = CampaignTarget::A;
+        QVERIFY(inputErrorOf([&] { validateCampaign(o, cpu); }).contains(QStringLiteral("TMR")));
+        o = onlineCampaign("online", 1);
+        o.target = CampaignTarget::Product;
+        QVERIFY(inputErrorOf([&] { validateCampaign(o, cpu); }).contains(QStringLiteral("not a target of an online")));
+        CampaignConfig b;
+        b.target = CampaignTarget::CQuadrant;
+        QVERIFY(inputErrorOf([&] { validateCampaign(b, cpu); }).contains(QStringLiteral("--target c")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCampaignFamilies)
+#include "tst_campaign_families.moc"
