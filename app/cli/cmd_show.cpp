@@ -50,18 +50,17 @@ int showCommand(const QStringList& args)
     if (files.size() != 1)
         throw gigacheck::InputError("show takes exactly one FILE (see gigacheck show --help)");
     const std::string path = text(files.first());
-    try {
-        printRecordReport(path);
-    } catch (const gigacheck::InputError&) {
-        // A campaign has format_version 1 like the first run records, so it fails as one ("missing
-        // field 'config.precision'"): say what it is, print its report, and where its chart is.
-        if (!gigacheck::isCampaignFile(path))
-            throw;
+    // A campaign has format_version 1 like the first run records and would fail as one ("missing
+    // field 'config.precision'"): asked first (its "format" is read, not the whole file), it is said
+    // what it is, its report printed, and where its chart is.
+    if (gigacheck::isCampaignFile(path)) {
         const std::string report = gigacheck::formatCampaignReport(gigacheck::loadCampaign(path));  // or refused
         std::cout << path << " is a fault-injection campaign (gigacheck campaign --json), not a run record; "
                   << "the lab charts it (gigacheck-lab: File > Open campaign...). Its report:\n\n"
                   << report;
+        return kExitVerified;
     }
+    printRecordReport(path);
     return kExitVerified;
 }
 

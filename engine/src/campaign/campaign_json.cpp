@@ -5,6 +5,7 @@
 #include "gigacheck/campaign.hpp"
 #include "campaign/operand_faults.hpp"
 #include "core/record/json_limits.hpp"
+#include "core/record/streamed_dom.hpp"
 
 #include "gigacheck/strassen.hpp"
 
@@ -398,20 +399,66 @@ std::string campaignToJson(const CampaignResult& r)
 
 std::string campaignConfigJson(const CampaignConfig& config) { return write(config).dump(); }
 
+namespace {
+
+// The runs read one at a time as the file is parsed (core/record/streamed_dom.hpp): a campaign of
+// 10^6 runs is almost all runs, and their DOM took 6 GB (and the callback parser minutes) for a
+// 1 GiB file. The first refusal is kept for the place where the runs are judged.
+struct StreamedRuns {
+    bool present = false;
+    std::vector<CampaignRun> runs;
+    std::string error;
+};
+
+// The document without its runs when they could be streamed (the config, which says how a run
+// reads, came first, as gigacheck writes it), else whole; nesting bounded as the parser meets it.
+nlohmann::json parseCampaign(const std::string& text, StreamedRuns& streamed)
+{
+    using Streamed = jsonlimits::StreamedDom<nlohmann::json>;
+    const auto choose = [&streamed](const std::vector<std::string>& keys,
+                                    const nlohmann::json& root) -> Streamed::OnElement {
+        if (streamed.present || keys != std::vector<std::string>{"runs"})
+            return {};
+        const auto config = root.find("config");
+        if (config == root.end() || !config->is_object())
+            return {};  // read from the DOM, as before
+        CampaignFamily family = CampaignConfig{}.family;
+        try {
+            if (config->contains("family"))
+                family = campaignFamilyFromString(config->at("family").get<std::string>());
+        } catch (const std::exception&) {
+            return {};  // readConfig says what is wrong with it
+        }
+        streamed.present = true;
+        return [&streamed, family](const nlohmann::json& run, std::size_t n) {
+            if (!streamed.error.empty())
+                return;  // after the first refusal the rest is only parsed
+            try {
+                streamed.runs.push_back(readRun(run, n, family));
+            } catch (const InputError& e) {
+                streamed.error = e.what();
+            } catch (const nlohmann::json::exception& e) {
+                streamed.error = std::string("campaign: a field is missing or has the wrong type (") + e.what() + ")";
+            }
+        };
+    };
+    nlohmann::json doc;
+    // Depth counted as nlohmann's parser callback did (the top level is 0), so the limit is as before.
+    Streamed::parse(text, doc, choose, kMaxDepth + 1,
+                    {[](int) {
+                         return "campaign: nested deeper than " + std::to_string(kMaxDepth) +
+                                " levels (not a campaign file)";
+                     },
+                     [](const char* why) { return std::string("campaign: not valid JSON (") + why + ")"; }});
+    return doc;
+}
+
+}  // namespace
+
 CampaignResult campaignFromJson(const std::string& text)
 {
-    nlohmann::json doc;
-    try {
-        // The callback sees every value with its depth: a deep file is refused before it grows.
-        doc = nlohmann::json::parse(text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-            if (depth > kMaxDepth)
-                throw InputError("campaign: nested deeper than " + std::to_string(kMaxDepth) +
-                                 " levels (not a campaign file)");
-            return true;
-        });
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(std::string("campaign: not valid JSON (") + e.what() + ")");
-    }
+    StreamedRuns streamed;
+    const nlohmann::json doc = parseCampaign(text, streamed);
     CampaignResult r;
     try {  // any JSON exception left below is a malformed file (found by fuzz_campaign)
         if (!doc.is_object() || !doc.contains("format") || doc.at("format") != "gigacheck-campaign")
@@ -437,40 +484,34 @@ CampaignResult campaignFromJson(const std::string& text)
         r.device.name = field<std::string>(d, "name", "device.");
         r.device.index = field<int>(d, "index", "device.");
         r.device.whyChosen = field<std::string>(d, "why_chosen", "device.");
-        const auto& runs = doc.at("runs");
-        if (!runs.is_array())
-            throw InputError("campaign: field 'runs' is not an array");
+        if (streamed.present) {
+            if (!streamed.error.empty())
+                throw InputError(streamed.error);
+            r.runs = std::move(streamed.runs);
+        } else {
+            const auto& runs = doc.at("runs");
+            if (!runs.is_array())
+                throw InputError("campaign: field 'runs' is not an array");
+            for (std::size_t n = 0; n < runs.size(); ++n)
+                r.runs.push_back(readRun(runs[n], n, r.config.family));
+        }
         const int elementBits = r.config.type == CampaignType::F64 ? 64 : 32;
-        for (std::size_t n = 0; n < runs.size(); ++n) {
-            r.runs.push_back(readRun(runs[n], n, r.config.family));
+        for (std::size_t n = 0; n < r.runs.size(); ++n) {
             // Its report, CSV and replay flip this bit again (found by fuzz_campaign: bit 81 escaped
             // the reader and threw from the CSV writer).
-            const int bit = r.runs.back().bit;
+            const int bit = r.runs[n].bit;
             if (r.config.inject && r.config.model == FaultModel::BitFlip && (bit < 0 || bit >= elementBits))
                 throw InputError("campaign: runs[" + std::to_string(n) + "].bit " + std::to_string(bit) +
                                  " is outside a " + std::string(toString(r.config.type)) + " element (bits 0-" +
                                  std::to_string(elementBits - 1) + ")");
-            if (r.runs.back().afterChecksums)  // its replay rebuilds the fault from the inputs
-                checkOperandAfterChecksums(r.config.shape, &r.runs.back());
+            if (r.runs[n].afterChecksums)  // its replay rebuilds the fault from the inputs
+                checkOperandAfterChecksums(r.config.shape, &r.runs[n]);
         }
     } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("campaign: a field is missing or has the wrong type (") + e.what() + ")");
     }
     r.summary = summarize(r.runs);
     return r;
-}
-
-bool isCampaignFile(const std::string& path)
-{
-    try {
-        // A regular file within the limit, checked before it is opened (core/io/input_file.hpp).
-        const std::string text = jsonlimits::readFile(path, "campaign", {kMaxFileBytes, kMaxDepth});
-        const auto doc = jsonlimits::parse<nlohmann::json>(text, path, {kMaxFileBytes, kMaxDepth});
-        const auto format = doc.is_object() ? doc.find("format") : doc.end();
-        return format != doc.end() && *format == "gigacheck-campaign";
-    } catch (const std::exception&) {
-        return false;
-    }
 }
 
 CampaignResult loadCampaign(const std::string& path)
