@@ -246,6 +246,8 @@ CampaignConfig readConfig(const nlohmann::json& j)
     if (c.family == CampaignFamily::Online) {
         c.checkEvery = field<int>(j, "check_every", at);
         c.panel = field<std::int64_t>(j, "panel", at);
+        if (c.checkEvery < 0 || c.panel < 0 || c.panel > std::numeric_limits<std::int32_t>::max())
+            throw InputError("campaign: config.check_every and config.panel must be 0 or more (panel below 2^31)");
     }
     if (c.family == CampaignFamily::Strassen) {
         c.levels.clear();
@@ -510,7 +512,7 @@ CampaignResult campaignFromJson(const std::string& text)
     } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("campaign: a field is missing or has the wrong type (") + e.what() + ")");
     }
-    r.summary = summarize(r.runs);
+    r.summary = summarize(r.runs, r.config.family);
     return r;
 }
 
