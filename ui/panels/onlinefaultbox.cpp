@@ -4,7 +4,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QSpinBox>
 
@@ -25,10 +25,11 @@ OnlineFaultBox::OnlineFaultBox(QWidget* parent) : QWidget(parent)
     step_ = new QSpinBox(this);
     step_->setObjectName(QStringLiteral("onlineStep"));
     step_->setRange(-1, 1 << 20);
-    step_->setSpecialValueText(QStringLiteral("last step"));
+    step_->setValue(-1);  // the default step (a spin box starts at 0: every fault "after step 0")
+    step_->setSpecialValueText(QStringLiteral("middle step"));
     step_->setPrefix(QStringLiteral("after step "));
     step_->setToolTip(QStringLiteral("The step after which the placed faults strike (0-based panel product; TMR: the "
-                                     "replica). Default: after the last step; inputs: before their checksums"));
+                                     "replica). Default: a middle step, where the next check can still correct them"));
     // Two rows like the panel's other fields: the dock stays as narrow as it was.
     target_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     target_->setMinimumContentsLength(6);
@@ -41,11 +42,50 @@ OnlineFaultBox::OnlineFaultBox(QWidget* parent) : QWidget(parent)
 
 void OnlineFaultBox::addRowsTo(QFormLayout* form)
 {
-    // One row (target, then the step): the panel gains no height, so no scroll bar narrows it.
-    auto* row = new QHBoxLayout;
-    row->addWidget(target_, 1);
-    row->addWidget(step_);
-    form->addRow(targetLabel_, row);
+    // The step on a row of its own: beside the target it was cut off in a narrow dock, and it is
+    // what decides whether a first try can be corrected.
+    form->addRow(targetLabel_, target_);
+    stepLabel_ = new QLabel(QStringLiteral("Fault step"), this);
+    stepLabel_->setToolTip(step_->toolTip());
+    form->addRow(stepLabel_, step_);
+    form_ = form;
+}
+
+void OnlineFaultBox::setScheme(Scheme scheme, int steps)
+{
+    if (form_) {
+        form_->setRowVisible(targetLabel_, scheme != Scheme::Blocked);
+        form_->setRowVisible(stepLabel_, scheme != Scheme::Blocked);
+    }
+    if (scheme == Scheme::Blocked)
+        return;  // hidden, and its value kept for when the scheme comes back
+    const QSignalBlocker block(step_);  // the range, not the user, changed: no "changed" for it
+    if (scheme == Scheme::Tmr) {  // TMR has no steps: the number is the replica the faults strike
+        stepLabel_->setText(QStringLiteral("Replica"));
+        step_->setPrefix(QStringLiteral("replica "));
+        step_->setMaximum(2);
+        step_->setSpecialValueText(QStringLiteral("replica 0"));
+        return;
+    }
+    stepLabel_->setText(QStringLiteral("Fault step"));
+    step_->setPrefix(QStringLiteral("after step "));
+    step_->setMaximum(std::max(0, steps - 1));
+    step_->setSpecialValueText(QStringLiteral("middle step (%1)").arg(defaultFaultStep(steps)));
+}
+
+int defaultFaultStep(int steps)
+{
+    return std::max(0, steps / 2);
+}
+
+int onlineStepCount(const OnlineSchemeSettings& scheme, const Shape& shape)
+{
+    if (scheme.scheme != Scheme::Online && scheme.scheme != Scheme::Offline)
+        return 0;
+    OnlineConfig c;
+    c.shape = shape;
+    c.panel = scheme.panel;
+    return c.steps();
 }
 
 OnlineFaultSettings OnlineFaultBox::settings() const
@@ -97,6 +137,8 @@ OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings&
             f.step = at.step;
         else if (faults.step >= 0)
             f.step = faults.step;
+        else if (scheme.scheme != Scheme::Tmr)
+            f.step = defaultFaultStep(c.steps());  // not after step 0 nor the last: a middle step
         c.faults.push_back(f);
     }
     return c;

@@ -18,7 +18,7 @@ namespace gigacheck::ui {
 
 struct OnlineFaultSettings {
     OnlineTarget target = OnlineTarget::Result;
-    int step = -1;  // -1: the default (C: after the last step; A / B: before the checksums)
+    int step = -1;  // -1: the default, a middle step (online / offline; TMR: the engine's replica 0)
     bool operator==(const OnlineFaultSettings&) const = default;
 };
 
@@ -30,6 +30,9 @@ public:
     void addRowsTo(QFormLayout* form);
     OnlineFaultSettings settings() const;
     void setSettings(const OnlineFaultSettings& settings);
+    // The scheme the panels describe and its step count: the rows show for online / offline (the
+    // step 0 .. steps - 1, "middle step (k)" by default) and TMR (the replica instead).
+    void setScheme(Scheme scheme, int steps);
 
 signals:
     void changed();
@@ -38,7 +41,15 @@ private:
     QComboBox* target_ = nullptr;
     QSpinBox* step_ = nullptr;
     QLabel* targetLabel_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
+    QFormLayout* form_ = nullptr;
 };
+
+// The step a placed fault of an online / offline run strikes after when it names none: the middle
+// one, so that a first try lands where a check can still catch and correct it.
+int defaultFaultStep(int steps);
+// The steps of the online run `scheme` makes of `shape` (0 for TMR and blocked).
+int onlineStepCount(const OnlineSchemeSettings& scheme, const Shape& shape);
 
 // The online run the panels describe: setup, random faults and placed faults of `base` (the
 // blocked-GEMM config the window builds), the scheme and its parameters, and the placed faults'

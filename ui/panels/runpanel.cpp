@@ -3,6 +3,7 @@
 #include "models/sizetext.hpp"
 
 #include "models/rooflinemodel.hpp"
+#include "models/runverdict.hpp"
 #include "session/labsession.hpp"
 
 #include <QCheckBox>
@@ -107,10 +108,17 @@ QString RunPanel::logText() const
 
 void RunPanel::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c) {
+    connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c) {
         RunRecord label;
         label.config = c;
         setRunning(true);
+        if (const std::optional<OnlineConfig>& online = session->startedOnline()) {  // its scheme, not a strategy
+            log(QStringLiteral("start %1, %2 placed + %3 random fault(s)")
+                    .arg(onlineRunLabel(*online))
+                    .arg(online->faults.size())
+                    .arg(online->randomErrors));
+            return;
+        }
         log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
                 .arg(runLabel(label), c.memCapBytes ? sizeText(double(c.memCapBytes), looksBinary(c.memCapBytes))
                                                      : QStringLiteral("the device's memory"))
@@ -134,7 +142,7 @@ void RunPanel::subscribe(LabSession* session)
                         .arg(e.result.mismatchRows.size()).arg(e.result.mismatchCols.size())
                         .arg(e.result.corrections.size()));
     });
-    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r, LabSession::Origin origin) {
+    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r, LabSession::Origin origin) {
         const RunRecord& record = *r;
         if (origin == LabSession::Origin::File) {
             log(QStringLiteral("opened record: %1, %2 spans, %3 verification(s)")
@@ -148,20 +156,15 @@ void RunPanel::subscribe(LabSession* session)
             setProgress(1.0, 0.0);
         else if (record.status == "cancelled")  // not "idle" beside a bar stopped part-way
             eta_->setText(QStringLiteral("cancelled at %1%").arg(progress_->value() / 10));
-        const FaultReport& f = record.faults;
-        // Every injection counted once: corrected by its check, by the repair pass's recompute, or not.
-        log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; faults: %6")
+        // The verdict and counts every view shows (models/runverdict): an online run's from its own record.
+        const RunVerdict v = runVerdictOf(record, session->online().get());
+        log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; %6")
                 .arg(QString::fromStdString(record.status))
                 .arg(record.metrics.totalSeconds, 0, 'f', 3)
                 .arg(record.metrics.executeSeconds, 0, 'f', 3)
-                .arg(record.metrics.gflops, 0, 'f', 2)
+                .arg(v.gflops, 0, 'f', 2)
                 .arg(record.spans.size())
-                .arg(QStringLiteral("%1 injected, %2 detected, %3 corrected, %4 corrected by recompute, %5 uncorrectable")
-                         .arg(f.injected)
-                         .arg(f.detected)
-                         .arg(f.corrected)
-                         .arg(f.correctedByRecompute)
-                         .arg(f.uncorrectable)));
+                .arg(v.summary()));
     });
     connect(session, &LabSession::runFailed, this, [this] { setRunning(false); });
 }

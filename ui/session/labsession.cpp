@@ -42,6 +42,7 @@ void LabSession::start(const RunConfig& config, bool keepPrevious)
 {
     injections_.clear();
     verifications_.clear();
+    startedOnline_.reset();
     emit runStarted(config, keepPrevious);
     engine_->start(config, operands_.present() ? operands_ : RunOperands{});
 }
@@ -51,6 +52,7 @@ void LabSession::startOnline(const OnlineConfig& config, bool keepPrevious)
     injections_.clear();
     verifications_.clear();
     pendingOnline_.reset();
+    startedOnline_ = config;
     emit runStarted(runConfigView(config), keepPrevious);
     engine_->startOnline(config);
 }

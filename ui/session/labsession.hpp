@@ -12,6 +12,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace gigacheck::ui {
@@ -58,6 +59,9 @@ public:
     // The current record's online ABFT run (null when it is a blocked GEMM record); set before
     // recordChanged is emitted.
     const OnlinePtr& online() const { return online_; }
+    // The online configuration of the run started last (nullopt when it was blocked GEMM): the
+    // views name a running online job by its scheme, not by runConfigView's strategy.
+    const std::optional<OnlineConfig>& startedOnline() const { return startedOnline_; }
     // Events of the current run: live while it goes on, the record's once it ended or was opened.
     const std::vector<InjectEvent>& injections() const { return injections_; }
     const std::vector<VerifyEvent>& verifications() const { return verifications_; }
@@ -88,7 +92,8 @@ private:
     RecordPtr record_;
     RecordPtr baseline_;
     OnlinePtr online_;
-    OnlinePtr pendingOnline_;  // the running job's, until its record arrives
+    OnlinePtr pendingOnline_;
+    std::optional<OnlineConfig> startedOnline_;  // the running job's, until its record arrives
     std::vector<InjectEvent> injections_;
     std::vector<VerifyEvent> verifications_;
     std::vector<RecordPtr> history_;

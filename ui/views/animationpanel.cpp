@@ -1,5 +1,7 @@
 #include "animationpanel.hpp"
 
+#include "models/runverdict.hpp"
+
 #include "session/labsession.hpp"
 
 #include <QHBoxLayout>
@@ -49,7 +51,11 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     controls->addWidget(forward);
     controls->addWidget(new QLabel(QStringLiteral("speed"), this));
     controls->addWidget(speed_);
-    controls->addStretch(1);
+    // The run's verdict in every view's words (models/runverdict); never widens the window.
+    verdict_ = new QLabel(this);
+    verdict_->setObjectName(QStringLiteral("animationVerdict"));
+    verdict_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    controls->addWidget(verdict_, 1);
     auto* heading = new QHBoxLayout;  // the step's position beside its title keeps the controls narrow
     heading->addWidget(position_);
     heading->addWidget(title_, 1);
@@ -84,6 +90,12 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
 void AnimationPanel::subscribe(LabSession* session)
 {
     connect(session, &LabSession::runStarted, this, &AnimationPanel::clear);
+    connect(session, &LabSession::runStarted, verdict_, &QLabel::clear);
+    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r) {
+        const QString text = runVerdictOf(*r, session->online().get()).summary();
+        verdict_->setText(text);
+        verdict_->setToolTip(text);
+    });
     connect(session, &LabSession::injectionsArrived, this,
             [this, session] { setEvents(session->injections(), session->verifications()); });
     connect(session, &LabSession::verificationsArrived, this, [this, session](const QVector<VerifyEvent>& events) {
@@ -155,6 +167,11 @@ void AnimationPanel::goTo(int index)
         return;
     current_ = std::clamp(index, 0, int(steps_.size()) - 1);
     show();
+}
+
+QString AnimationPanel::verdictText() const
+{
+    return verdict_->text();
 }
 
 void AnimationPanel::clear()

@@ -41,6 +41,7 @@ public slots:
     void goTo(int index);
     // The run it showed no longer matches the setup (another shape): no steps, nothing highlighted.
     void clear();
+    QString verdictText() const;
 
 signals:
     void stepChanged(const gigacheck::ui::AnimationStep* step);
@@ -53,6 +54,7 @@ private:
     int current_ = -1;
     QLabel* position_ = nullptr;
     QLabel* title_ = nullptr;
+    QLabel* verdict_ = nullptr;  // the run's verdict, as the status bar says it
     QLabel* formula_ = nullptr;
     QPushButton* playButton_ = nullptr;
     QSlider* speed_ = nullptr;

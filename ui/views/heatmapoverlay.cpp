@@ -292,6 +292,18 @@ void HeatmapOverlay::drawFaults(QCPPainter* painter) const
     if (visible.size() <= kMaxSeparateMarkers) {
         for (const QPointF& p : visible)
             drawMarker(painter, p, false);
+        // "@ step k" beside each marker while few are in view (a crowd would be unreadable).
+        if (defaultStep_ && visible.size() <= kMaxStepLabels) {
+            painter->setPen(QColor(0xd6, 0x00, 0x6b));
+            for (std::size_t i = 0; i < faults_.size(); ++i)
+                if (const QPointF p = cellCenter(faults_[i].row, faults_[i].col); area.contains(p)) {
+                    const QString label = faultLabel(i);
+                    const QRectF text = painter->fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
+                    const QRectF box(p.x() + kMarkerRadius * plotScale() + 2, p.y() - text.height() / 2, text.width(), text.height());
+                    painter->fillRect(box, QColor(255, 255, 255, 200));
+                    painter->drawText(box, Qt::AlignCenter, label);
+                }
+        }
     } else {
         SquareCover squares(area, 2 * kMarkerRadius);
         std::vector<QPointF> representatives;
@@ -307,6 +319,13 @@ void HeatmapOverlay::drawFaults(QCPPainter* painter) const
     }
     if (dragIndex_ >= 0 && std::size_t(dragIndex_) < faults_.size())
         drawMarker(painter, cellCenter(dragRow_, dragCol_), true);
+}
+
+QString HeatmapOverlay::faultLabel(std::size_t i) const
+{
+    if (!defaultStep_ || i >= faults_.size())
+        return {};
+    return QStringLiteral("@ step %1").arg(faults_[i].step.value_or(*defaultStep_));
 }
 
 void HeatmapOverlay::drawMarker(QCPPainter* painter, const QPointF& p, bool dragging) const

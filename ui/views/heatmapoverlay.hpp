@@ -37,12 +37,18 @@ public:
     static constexpr double kMarkerRadius = 6;
     static constexpr double kMinGridSpacing = 4;       // pixels between two drawn block lines
     static constexpr std::size_t kMaxSeparateMarkers = 1000;  // beyond: one marker per square
+    static constexpr std::size_t kMaxStepLabels = 24;         // "@ step k" labels while at most these are in view
 
     HeatmapOverlay(QCustomPlot* plot, QCPAxis* xAxis, QCPAxis* yAxis, const QString& layer);
 
     void setPlan(const std::optional<Plan>& plan) { plan_ = plan; }
     const std::optional<Plan>& plan() const { return plan_; }
     void setFaults(const std::vector<FaultAt>& faults) { faults_ = faults; }
+    // Online / offline runs: each marker says the step its fault strikes after ("@ step k": its
+    // own step, else defaultStep); nullopt (blocked GEMM, TMR): no label.
+    void setFaultSteps(std::optional<int> defaultStep) { defaultStep_ = defaultStep; }
+    // The label of fault i's marker (empty without one).
+    QString faultLabel(std::size_t i) const;
     void setStep(const AnimationStep* step) { step_ = step ? std::optional<AnimationStep>(*step) : std::nullopt; }
     // The fault being dragged is drawn at this position instead (-1: none).
     void setDragPreview(int index, std::int64_t row, std::int64_t col);
@@ -65,6 +71,7 @@ private:
     QCPAxis* y_;
     std::optional<Plan> plan_;
     std::vector<FaultAt> faults_;
+    std::optional<int> defaultStep_;
     std::optional<AnimationStep> step_;
     int dragIndex_ = -1;
     std::int64_t dragRow_ = 0, dragCol_ = 0;

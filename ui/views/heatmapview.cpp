@@ -243,6 +243,17 @@ void HeatmapView::setFaults(const std::vector<FaultAt>& faults)
     }
 }
 
+void HeatmapView::setFaultSteps(std::optional<int> defaultStep)
+{
+    overlay_->setFaultSteps(defaultStep);
+    replotOverlay();
+}
+
+QString HeatmapView::faultLabel(std::size_t i) const
+{
+    return overlay_->faultLabel(i);
+}
+
 void HeatmapView::setStep(const AnimationStep* step)
 {
     overlay_->setStep(step);

@@ -68,6 +68,11 @@ public:
 
     void setFaults(const std::vector<FaultAt>& faults);
     const std::vector<FaultAt>& faults() const { return faults_; }
+    // Online / offline runs: the markers say "@ step k" (a fault's own step, else defaultStep);
+    // nullopt: no step on them (blocked GEMM, TMR).
+    void setFaultSteps(std::optional<int> defaultStep);
+    // What fault i's marker says beside it (empty without a step).
+    QString faultLabel(std::size_t i) const;
     // Highlights an animation step (nullptr clears) and brings its block into view.
     void setStep(const AnimationStep* step);
 

@@ -1,6 +1,7 @@
 #include "reportview.hpp"
 
 #include "models/labwords.hpp"
+#include "models/runverdict.hpp"
 
 #include "session/labsession.hpp"
 
@@ -50,11 +51,17 @@ void ReportView::refresh()
     if (!stale_)
         return;
     stale_ = false;
-    if (online_ && record_ && record_->family == OnlineRecord::kFamily)
-        setPlainText(QString::fromStdString(formatOnlineReport(online_->record)));
+    if (!record_) {
+        setPlainText(QString());
+        return;
+    }
+    // The verdict first, in the words of the status bar, the Run log and the timeline.
+    const QString verdict = QStringLiteral("Verdict: %1\n\n").arg(runVerdictOf(*record_, online_.get()).summary());
+    if (online_ && record_->family == OnlineRecord::kFamily)
+        setPlainText(verdict + QString::fromStdString(formatOnlineReport(online_->record)));
     else
         // Sizes in the units the cap was given in (a cap of 1 MiB reads "1 MiB", not "1.05 MB"), the lab's words.
-        setPlainText(record_ ? labReportText(*record_) : QString());
+        setPlainText(verdict + labReportText(*record_));
 }
 
 }  // namespace gigacheck::ui

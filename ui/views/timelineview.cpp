@@ -5,6 +5,8 @@
 #include "models/timelinemapper.hpp"
 #include "timelineplottable.hpp"
 
+#include "models/recomputespans.hpp"
+#include "models/runverdict.hpp"
 #include "session/labsession.hpp"
 
 #include <qcustomplot.h>
@@ -29,6 +31,17 @@ QString strategyLabel(const RunConfig& c)
     const std::string_view name = toString(c.strategy);
     const QString s = QString::fromUtf8(name.data(), qsizetype(name.size()));
     return c.planByCostModel ? QStringLiteral("auto→") + s : s;
+}
+
+// What a run's lanes are named by: a blocked run's strategy, an online run's scheme (its own
+// record when the session has it; an opened baseline's first word of the plan, which is it).
+QString runName(const RunRecord& r, const OnlineRun* online)
+{
+    if (online && r.family == OnlineRecord::kFamily)
+        return schemeLabel(online->record.config);
+    if (r.family == OnlineRecord::kFamily)
+        return QString::fromStdString(r.plan.explanation).section(QLatin1Char(' '), 0, 0);
+    return strategyLabel(r.config);
 }
 
 QString durationText(double seconds)
@@ -65,6 +78,12 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     legend_->setWordWrap(true);
     updateLegend(0);
 
+    verdict_ = new QLabel(this);  // the run's verdict in the words of every view (models/runverdict)
+    verdict_->setObjectName(QStringLiteral("timelineVerdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextFormat(Qt::PlainText);
+    verdict_->setVisible(false);
+
     cpuNote_ = new QLabel(this);  // its text quotes the shown run: updateCpuNote
     cpuNote_->setObjectName(QStringLiteral("timelineCpuNote"));
     cpuNote_->setWordWrap(true);
@@ -91,6 +110,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(verdict_);
     layout->addWidget(plot_, 1);
     layout->addWidget(legend_);
     layout->addWidget(predicted_);
@@ -115,25 +135,36 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 
 void TimelineView::subscribe(LabSession* session)
 {
-    auto label = [](const RunRecord& r) { return strategyLabel(r.config); };
+    auto label = [session](const RunRecord& r) { return runName(r, session->online().get()); };
     connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c, bool keepPrevious) {
         // Only a run that ended well is a "previous run"; a failed or cancelled one never is.
         showComparisons(session->baseline(), keepPrevious ? lastGood_ : RecordPtr());
         shownRecord_.reset();
-        currentRun_ = model_.addRun(strategyLabel(c).toStdString());
+        clearRecomputeMark();
+        verdict_->setVisible(false);
+        const std::optional<OnlineConfig>& online = session->startedOnline();
+        currentRun_ = model_.addRun((online ? schemeLabel(*online) : strategyLabel(c)).toStdString());
         follow_ = true;
         updateLanes();
         resetZoom();
     });
     connect(session, &LabSession::spansArrived, this, &TimelineView::addSpans);
-    connect(session, &LabSession::recordChanged, this, [this, label](const RecordPtr& r, LabSession::Origin origin) {
+    connect(session, &LabSession::recordChanged, this, [this, label, session](const RecordPtr& r, LabSession::Origin origin) {
+        const OnlineRun* online = r->family == OnlineRecord::kFamily ? session->online().get() : nullptr;
         if (origin == LabSession::Origin::File)
             beginRun(label(*r), false);
         else if (currentRun_ >= 0 && model_.runLabel(currentRun_) != label(*r).toStdString()) {
             model_.setRunLabel(currentRun_, label(*r).toStdString());  // what ran: auto's choice
             updateLanes();
         }
-        setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+        clearRecomputeMark();
+        const int recompute = online ? recomputeFirstOp(r->spans, online->record.recomputed) : -1;
+        if (recompute >= 0)
+            setRunSpansWithRecompute(r->spans, recompute, online->record.recomputeSeconds);
+        else
+            setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
+        verdict_->setText(QStringLiteral("Verdict — %1").arg(runVerdictOf(*r, online).summary()));
+        verdict_->setVisible(true);
         // Why S2-S4 seem not to overlap on the CPU (a note about the strategies: blocked GEMM's
         // records only).
         const bool cpuBlocked = r->devices.front().backend == BackendKind::Cpu && r->family == RunRecord().family;
@@ -149,6 +180,7 @@ void TimelineView::subscribe(LabSession* session)
     connect(session, &LabSession::runFailed, this, [this, session] {
         // A failed run leaves no lanes: what was shown for comparison stays as it was.
         showComparisons(session->baseline(), previousShown_);
+        clearRecomputeMark();
         currentRun_ = -1;
         updateLanes();
         resetZoom();
@@ -190,11 +222,11 @@ void TimelineView::showComparisons(const RecordPtr& fromFile, const RecordPtr& p
 {
     model_.clear();
     if (fromFile) {
-        model_.addRun(strategyLabel(fromFile->config).toStdString() + " (file)");
+        model_.addRun(runName(*fromFile, nullptr).toStdString() + " (file)");
         model_.addSpans(0, fromFile->spans);
     }
     if (previous && previous != fromFile) {
-        const int run = model_.addRun(strategyLabel(previous->config).toStdString() + " (previous run)");
+        const int run = model_.addRun(runName(*previous, nullptr).toStdString() + " (previous run)");
         model_.addSpans(run, previous->spans);
     }
     previousShown_ = previous;
@@ -243,6 +275,59 @@ void TimelineView::setRunSpans(const std::vector<Span>& spans)
     model_.addSpans(currentRun_, spans);
     updateLanes();
     resetZoom();
+}
+
+void TimelineView::setRunSpansWithRecompute(const std::vector<Span>& spans, int firstRecomputeOp, double seconds)
+{
+    // The first pass and the recompute as two runs on one time axis: the recompute's lanes follow,
+    // named "<scheme> recompute", and a line with its label marks where it began.
+    const std::string label = currentRun_ >= 0 ? model_.runLabel(currentRun_) : std::string("run");
+    if (currentRun_ >= 0)
+        model_.removeRunsFrom(currentRun_);
+    std::vector<Span> first, again;
+    for (const Span& s : spans)
+        (s.opId < firstRecomputeOp ? first : again).push_back(s);
+    currentRun_ = model_.addRun(label);
+    model_.addSpans(currentRun_, first);
+    const int recomputeRun = model_.addRun(label + " recompute");
+    model_.addSpans(recomputeRun, again);
+    updateLanes();
+    double start = 0;
+    if (!again.empty())
+        start = std::min_element(again.begin(), again.end(), [](const Span& a, const Span& b) { return a.start < b.start; })->start;
+    int firstLane = 0;
+    while (firstLane < model_.laneCount() && model_.lane(firstLane).run != recomputeRun)
+        ++firstLane;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->point1->setCoords(start, 0);
+    line->point2->setCoords(start, 1);
+    line->setPen(QPen(roleColor(OpRole::Recompute), 1.5, Qt::DashLine));
+    auto* text = new QCPItemText(plot_);
+    text->setObjectName(QStringLiteral("recomputeLabel"));
+    text->position->setCoords(start, firstLane - 0.5);
+    // Beside the line, on the side with room: a late recompute's label reads leftwards into the first pass.
+    const bool late = start > 0.5 * model_.endTime();
+    text->setPositionAlignment((late ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+    text->setText(late ? QStringLiteral(" recompute: the whole product again, %1 ▸ ").arg(durationText(seconds))
+                       : QStringLiteral(" ◂ recompute: the whole product again, %1 ").arg(durationText(seconds)));
+    text->setColor(roleColor(OpRole::Recompute));
+    text->setBrush(QBrush(QColor(255, 255, 255, 200)));
+    recomputeItems_ = {line, text};
+    recomputeText_ = text->text();
+    resetZoom();
+}
+
+void TimelineView::clearRecomputeMark()
+{
+    for (QCPAbstractItem* item : recomputeItems_)
+        plot_->removeItem(item);
+    recomputeItems_.clear();
+    recomputeText_.clear();
+}
+
+QString TimelineView::verdictText() const
+{
+    return verdict_->text();
 }
 
 void TimelineView::showPrediction(const RunRecord& r)

@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QWidget>
 
+class QCPAbstractItem;
 class QCustomPlot;
 class QCheckBox;
 class QLabel;
@@ -40,6 +41,10 @@ public:
     QString tooltipAt(const QPoint& pixel) const;
     // The colours of the operation kinds and what they mean (the legend below the plot).
     std::vector<std::pair<QColor, QString>> legendEntries() const;
+    // The verdict shown above the lanes (the run's, in every view's words; empty before a record).
+    QString verdictText() const;
+    // The label of the recompute's mark (empty when the shown run recomputed nothing).
+    const QString& recomputeText() const { return recomputeText_; }
     // Rows: run, lane, op, kind, block, start, end, bytes, flops.
     bool exportCsv(const QString& path, QString* error) const;
 
@@ -50,6 +55,10 @@ private:
     // Starts the lanes over with the comparison runs: a record opened for comparison (it stays
     // until removed) and the last run that ended well, each labelled as such.
     void showComparisons(const RecordPtr& fromFile, const RecordPtr& previous);
+    // An online run whose check could not correct: its first pass, then the recompute (the spans
+    // from op firstRecomputeOp on) as a run of its own, marked and labelled where it began.
+    void setRunSpansWithRecompute(const std::vector<Span>& spans, int firstRecomputeOp, double seconds);
+    void clearRecomputeMark();
     // The record's predicted spans as lanes of their own beside its measured ones.
     void showPrediction(const RunRecord& r);
     // Over a run's fill or drain band (no span there): what it is and how long.
@@ -69,6 +78,9 @@ private:
     QCustomPlot* plot_ = nullptr;
     TimelinePlottable* spans_ = nullptr;
     QLabel* legend_ = nullptr;
+    QLabel* verdict_ = nullptr;  // the shown run's verdict (models/runverdict)
+    std::vector<QCPAbstractItem*> recomputeItems_;  // the recompute's line and label
+    QString recomputeText_;
     QLabel* cpuNote_ = nullptr;  // why the overlap of S2-S4 is hard to see on the CPU backend
     QCheckBox* predicted_ = nullptr;  // "predicted lanes": the cost model's timeline of the record shown
     RecordPtr shownRecord_;           // the record of the current run, whose prediction the box shows

@@ -17,6 +17,7 @@
 #include "models/labwords.hpp"
 #include "models/sizetext.hpp"
 #include "models/rooflinemodel.hpp"
+#include "models/runverdict.hpp"
 #include "views/reportview.hpp"
 #include "views/rooflineview.hpp"
 #include "panels/runpanel.hpp"
@@ -131,6 +132,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         statusBar()->showMessage(QStringLiteral("%1 fault(s) placed on C").arg(f.size()), 4000);
     });
     connect(faults_, &FaultsPanel::explicitFaultsEdited, heatmap_, &HeatmapView::setFaults);
+    connect(faults_->onlineFaultBox(), &OnlineFaultBox::changed, this, &MainWindow::updatePlan);  // the markers' "@ step k"
     connect(heatmap_, &HeatmapView::faultsDropped, this, [this](int dropped, int kept) {
         const QString text = QStringLiteral("%1 placed fault(s) fell outside the new C and were removed; %2 kept.").arg(dropped).arg(kept);
         run_->log(text);
@@ -326,6 +328,15 @@ void MainWindow::updatePlan()
         animation_->clear();  // the old run's steps belong to another shape
     }
     dropOperandsNotFitting(c.shape);
+    {
+        // The step of the placed faults: chosen in the Faults panel for online / offline runs
+        // (a middle step by default) and written on the heatmap's markers.
+        const OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
+        const int steps = onlineStepCount(scheme, c.shape);
+        faults_->onlineFaultBox()->setScheme(scheme.scheme, steps);
+        const int chosen = faults_->onlineFaultBox()->settings().step;
+        heatmap_->setFaultSteps(steps > 0 ? std::optional<int>(chosen >= 0 ? chosen : defaultFaultStep(steps)) : std::nullopt);
+    }
     if (const OnlineSchemeSettings scheme = strategy_->schemeBox()->settings(); scheme.scheme != Scheme::Blocked) {
         strategy_->showScheme(scheme, c.shape);
         heatmap_->setPlan(std::nullopt);
@@ -388,7 +399,7 @@ void MainWindow::startRun()
     label.config = c;
     if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
         session_->startOnline(*online, compare);
-        statusBar()->showMessage(QStringLiteral("Running %1 (%2 ABFT) …").arg(runLabel(label), QString::fromUtf8(toString(online->scheme).data())));
+        statusBar()->showMessage(QStringLiteral("Running %1 …").arg(onlineRunLabel(*online)));  // the scheme, not a strategy
         showView(View::Timeline);
         return;
     }
@@ -414,11 +425,8 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
     // The engine explains its choice in the CLI's words ("--backend cpu: requested"); say it in the panel's.
     const QString why = inLabWords(QString::fromStdString(record->devices.front().whyChosen));
     setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->devices.front().name), why));
-    // Plain words: what happened to the run and to C.
-    const QString how = record->status == "cancelled" ? QStringLiteral("Run cancelled: the partial record is kept")
-                        : record->verifiedCorrect()   ? QStringLiteral("Run finished: C is verified correct")
-                                                      : QStringLiteral("Run finished, but C could not be verified correct (see the report)");
-    statusBar()->showMessage(how);
+    // Plain words: what happened to the run and to C, as every view says it (models/runverdict).
+    statusBar()->showMessage(runVerdictOf(*record, session_->online().get()).statusLine());
     setWindowTitle(QStringLiteral("Gigacheck Lab — %1 (not saved)").arg(runLabel(*record)));  // no old file's name
     emit runFinished(*record);
 }

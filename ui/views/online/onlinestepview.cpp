@@ -1,6 +1,7 @@
 #include "views/online/onlinestepview.hpp"
 
 #include "engine/onlinerun.hpp"
+#include "models/runverdict.hpp"
 #include "session/labsession.hpp"
 #include "views/plotstyle.hpp"
 
@@ -65,6 +66,11 @@ OnlineStepView::OnlineStepView(QWidget* parent) : QWidget(parent)
     controls->addWidget(slider_, 1);
     controls->addWidget(play_);
     controls->addWidget(replay_);
+    // The run's verdict in every view's words (models/runverdict); never widens the window.
+    verdict_ = new QLabel(this);
+    verdict_->setObjectName(QStringLiteral("onlineStepVerdict"));
+    verdict_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    controls->addWidget(verdict_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
@@ -110,6 +116,9 @@ void OnlineStepView::setRun(OnlinePtr run)
     timer_->stop();
     play_->setText(QStringLiteral("Play"));
     model_.setRun(std::move(run));
+    const QString verdict = model_.run() ? runVerdictOf(model_.run()->record).summary() : QString();
+    verdict_->setText(verdict);
+    verdict_->setToolTip(verdict);
     const StepFrames* frames = model_.run() ? &model_.run()->frames : nullptr;
     const bool hasFrames = frames && !frames->frames.empty();
     replay_->setVisible(model_.run() && !hasFrames && model_.count() > 0);
@@ -154,6 +163,11 @@ int OnlineStepView::position() const
 void OnlineStepView::setPosition(int position)
 {
     slider_->setValue(position);
+}
+
+QString OnlineStepView::verdictText() const
+{
+    return verdict_->text();
 }
 
 QString OnlineStepView::description() const

@@ -31,6 +31,7 @@ public:
     int position() const;
     void setPosition(int position);
     QString description() const;
+    QString verdictText() const;
 
 signals:
     // The record has no frames (opened from a file): run its configuration again on the CPU.
@@ -51,6 +52,7 @@ private:
     QPushButton* play_ = nullptr;
     QPushButton* replay_ = nullptr;
     QLabel* text_ = nullptr;
+    QLabel* verdict_ = nullptr;  // the run's verdict, as the status bar says it
     QTimer* timer_ = nullptr;
 };
 
