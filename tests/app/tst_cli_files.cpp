@@ -221,6 +221,21 @@ private slots:
         QFile::remove(fifo);
     }
 
+    // --load-a / --load-b of a FIFO: refused before it is opened (opening it would wait for a writer).
+    void loadingAFifoIsRefused()
+    {
+        const QString fifo = tmp_.filePath(QStringLiteral("a.fifo"));
+        QFile::remove(fifo);
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const Result r = gigacheckCli({QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                       QStringLiteral("--load-a"), fifo, QStringLiteral("--load-b"), fifo},
+                                      kLimitMs);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(oneLine(r) && r.err.contains(QStringLiteral("FIFO")), qPrintable(r.err));
+        QVERIFY(isFifo(fifo));
+        QFile::remove(fifo);
+    }
+
     // A file above the readers' limit (1 GiB) is refused by its size: a sparse file, no disk used.
     void showRefusesAFileAboveTheLimit()
     {
