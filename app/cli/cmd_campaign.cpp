@@ -55,8 +55,8 @@ void addCampaignOptions(QCommandLineParser& parser)
                          "ABFT or TMR, --scheme) or strassen (--levels). Default blocked, or online with --scheme "
                          "online|offline|tmr.",
                "blocked|online|strassen"),
-        option("scheme", "ABFT scheme: blocked (offline checksums per block product, seed 000); online, offline or "
-                         "tmr (the online family, seed 002). Default blocked; online with --family online.",
+        option("scheme", "ABFT scheme: blocked (offline checksums per block product, as in the Gigacheck report); online, offline or "
+                         "tmr (the online ABFT family). Default blocked; online with --family online.",
                "blocked|online|offline|tmr"),
         option("check-every", "Online scheme: check every FQ steps. Default 1.", "FQ"),
         option("panel", "Online / offline: panel width b. Default min(N, 1024).", "B"),

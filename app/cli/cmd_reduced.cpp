@@ -41,7 +41,7 @@ int reducedCommand(const QStringList& args)
                       QStringLiteral("42")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
     if (!parseCommandLine(parser, QStringLiteral("reduced"),
-                          QStringLiteral("Reduced matrix multiplication (seed 003): C_ij = (A row 2i + row 2i+1) . "
+                          QStringLiteral("Reduced matrix multiplication: C_ij = (A row 2i + row 2i+1) . "
                                          "(B column 2j + column 2j+1). Exit 0 correct, 1 wrong, 2 bad input."),
                           args))
         return kExitVerified;

@@ -34,7 +34,7 @@ int strassenCommand(const QStringList& args)
                     "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
         option("check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
                             "(one device)."),
-        option("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the seed's multi-target kernel (cublas).", "K"),
+        option("leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the thesis's multi-target kernel (cublas).", "K"),
         option("seed", "Seed of the inputs (1).", "S"),
         option("dist", "uniform | normal | wide (uniform).", "D"),
         option("integers", "Small integer inputs: every level is exact."),
@@ -45,7 +45,7 @@ int strassenCommand(const QStringList& args)
         option("quiet", "Print only the verdict line."),
     });
     if (!parseCommandLine(parser, QStringLiteral("strassen"),
-                          QStringLiteral("Multiplies A (MxN) by B (NxQ) with memory-efficient Strassen (seed 001): "
+                          QStringLiteral("Multiplies A (MxN) by B (NxQ) with memory-efficient Strassen (Krishnan's thesis): "
                                          "in-place sums in A and B,\nproducts accumulated into C, A and B recovered; "
                                          "checksums verify A, B and C.\nExit status: 0 verified correct, 1 "
                                          "C is wrong (uncorrectable, or the reference disagrees), 2 bad input or a "

@@ -52,7 +52,7 @@ int transposeCommand(const QStringList& args)
                       QStringLiteral("3")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
     if (!parseCommandLine(parser, QStringLiteral("transpose"),
-                          QStringLiteral("Matrix transpose (seed 004), in place or out of place. "
+                          QStringLiteral("Matrix transpose, in place or out of place. "
                                          "Exit 0 correct, 1 wrong, 2 bad input."),
                           args))
         return kExitVerified;

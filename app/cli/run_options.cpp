@@ -108,7 +108,7 @@ void addRunOptions(QCommandLineParser& parser)
                            "queues): on CUDA --device first, then the other GPUs, repeated when there are fewer; "
                            "on the CPU G emulated devices. Default 1.",
                "G"),
-        option("strategy", "Buffering strategy under the memory cap (seed section 5); auto: the cost-model "
+        option("strategy", "Buffering strategy under the memory cap (the Gigacheck report, section 5); auto: the cost-model "
                            "planner picks strategy and blocking. Default s1.",
                valuesOf<StrategyKind>() + "|auto"),
         option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
@@ -132,7 +132,7 @@ void addRunOptions(QCommandLineParser& parser)
         option("target", "Where faults land: the result block or its checksum row / column; with an online "
                          "scheme also the inputs a / b. Default result.",
                valuesOf<OnlineTarget>()),
-        option("scheme", "blocked (seed 000: blocked GEMM under a cap, the default), online (seed 002: panel "
+        option("scheme", "blocked (blocked GEMM under a cap, the Gigacheck report; the default), online (panel "
                          "products checked every FQ steps), offline (checked at the end only) or tmr (three "
                          "products and a vote).",
                valuesOf<Scheme>()),

@@ -188,7 +188,7 @@ RunRecord asRunRecord(const OnlineRecord& online)
     p.splitN = std::max(1, online.steps);
     p.blockN = online.config.panelWidth();
     // Its first word is the scheme (runLabel shows it).
-    p.explanation = std::string(toString(online.config.scheme)) + " scheme of the online ABFT family (seed 002)";
+    p.explanation = std::string(toString(online.config.scheme)) + " scheme of the online ABFT family";
     r.reference = online.reference;
     return r;
 }

@@ -302,7 +302,7 @@ void StrategyPanel::showScheme(const OnlineSchemeSettings& scheme, const Shape& 
         break;
     }
     summary_->setToolTip(QString());
-    summary_->setText(QStringLiteral("<b>%1</b> (seed 002) runs in core: the strategies and the memory cap above are "
+    summary_->setText(QStringLiteral("<b>%1</b> (online ABFT family) runs in core: the strategies and the memory cap above are "
                                      "blocked ABFT's. C is built by %2 panel product(s) of width b = %3, %4%5.")
                           .arg(scheme.scheme == Scheme::Tmr       ? QStringLiteral("TMR")
                                : scheme.scheme == Scheme::Offline ? QStringLiteral("Offline ABFT")

@@ -303,7 +303,7 @@ void RooflineView::rebuild()
                                    "roofs are this machine's measured ceilings.")
                   : QString();
     note_->setText(QStringLiteral("Roofs: %1. Run points use host-link intensity (flops / bytes over H2D + D2H) "
-                                  "and GFLOP/s over the execution time; hollow circles are the seed's naive "
+                                  "and GFLOP/s over the execution time; hollow circles are the paper's naive "
                                   "points (intensity × H2D bandwidth); triangles are operation kinds at their "
                                   "own intensity and busy-time rate.%2")
                        .arg(c.source.empty() ? QStringLiteral("none known") : QString::fromStdString(c.source).toHtmlEscaped(),

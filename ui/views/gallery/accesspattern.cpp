@@ -16,13 +16,13 @@ int sectorsOf(const std::vector<Touch>& touches)
 const std::vector<PatternInfo>& patterns()
 {
     static const std::vector<PatternInfo> list{
-        {Pattern::TransposeCpuNaive, QStringLiteral("Transpose, CPU naive (seed Algorithm 1)"), QStringLiteral("X"), {}},
-        {Pattern::TransposeCpuBlocked, QStringLiteral("Transpose, CPU blocked (seed Algorithm 2)"), QStringLiteral("X"), {}},
+        {Pattern::TransposeCpuNaive, QStringLiteral("Transpose, CPU naive (the paper's Algorithm 1)"), QStringLiteral("X"), {}},
+        {Pattern::TransposeCpuBlocked, QStringLiteral("Transpose, CPU blocked (the paper's Algorithm 2)"), QStringLiteral("X"), {}},
         {Pattern::TransposeGpuNaive, QStringLiteral("Transpose, GPU naive: one warp"), QStringLiteral("X"), {}},
-        {Pattern::TransposeGpuTilePair, QStringLiteral("Transpose, GPU tile pair (seed Algorithm 3, inplace)"), QStringLiteral("X"), {}},
+        {Pattern::TransposeGpuTilePair, QStringLiteral("Transpose, GPU tile pair (the paper's Algorithm 3, in place)"), QStringLiteral("X"), {}},
         {Pattern::TransposeGpuPadded, QStringLiteral("Transpose, GPU padded out of place"), QStringLiteral("X"), QStringLiteral("Y = X^T")},
-        {Pattern::ReducedNaive, QStringLiteral("Reduced matmul, naive: one thread (seed fig. 4.2)"), QStringLiteral("A"), QStringLiteral("B")},
-        {Pattern::ReducedTiled, QStringLiteral("Reduced matmul, tiled: one C tile's sweep (seed fig. 4.3)"), QStringLiteral("A"), QStringLiteral("B")},
+        {Pattern::ReducedNaive, QStringLiteral("Reduced matmul, naive: one thread (the chapter's fig. 4.2)"), QStringLiteral("A"), QStringLiteral("B")},
+        {Pattern::ReducedTiled, QStringLiteral("Reduced matmul, tiled: one C tile's sweep (the chapter's fig. 4.3)"), QStringLiteral("A"), QStringLiteral("B")},
     };
     return list;
 }

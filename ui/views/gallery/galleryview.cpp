@@ -29,7 +29,7 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
 {
     familyBox_ = new QComboBox(this);
     familyBox_->setObjectName(QStringLiteral("galleryFamily"));
-    familyBox_->addItems({QStringLiteral("Reduced matmul (seed 003)"), QStringLiteral("Transpose (seed 004)")});
+    familyBox_->addItems({QStringLiteral("Reduced matmul"), QStringLiteral("Transpose")});
     backendBox_ = new QComboBox(this);
     backendBox_->setObjectName(QStringLiteral("galleryBackend"));
     backendBox_->addItem(QStringLiteral("CPU"));
@@ -330,7 +330,7 @@ void GalleryView::replot()
     }
     for (const SeedSeries& s : seedSeries(family(), gpu())) {
         QCPGraph* g = plot_->addGraph();
-        g->setName(s.variant + QStringLiteral(" (seed, ") + s.hardware + QStringLiteral(")"));
+        g->setName(s.variant + QStringLiteral(" (paper, ") + s.hardware + QStringLiteral(")"));
         QPen pen(colourOf(s.variant), 1.5, Qt::DashLine);
         g->setPen(pen);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, 7));

@@ -57,7 +57,7 @@ void plotStageTimes(QCustomPlot* plot, const std::vector<StageTime>& stages)
     plot->clearItems();
     plot->legend->setVisible(false);
     plot->yAxis->setLabel(QStringLiteral("time (ms)"));
-    plot->xAxis->setLabel(QStringLiteral("level · stage (the seed's Table 3.2)"));
+    plot->xAxis->setLabel(QStringLiteral("level · stage (the thesis's Table 3.2)"));
     if (stages.empty()) {
         emptyMessage(plot, QStringLiteral("Run (or open a record) to see the time per stage"));
         plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));

@@ -127,7 +127,7 @@ void StrassenView::buildControls()
     decompositionBox_ = new QComboBox(this);
     decompositionBox_->setObjectName(QStringLiteral("strassenDecomposition"));
     decompositionBox_->addItems({QStringLiteral("none"), QStringLiteral("winograd"), QStringLiteral("2d")});
-    decompositionBox_->setToolTip(QStringLiteral("The global decomposition over the devices (seed chapter 4): none (one "
+    decompositionBox_->setToolTip(QStringLiteral("The global decomposition over the devices (the thesis's chapter 4): none (one "
                                                  "device, MSMES recursion), Strassen-Winograd's 7 tasks or 2D's 8"));
     exactBox_ = new QCheckBox(QStringLiteral("exact restore"), this);
     exactBox_->setObjectName(QStringLiteral("strassenExact"));
@@ -146,7 +146,7 @@ void StrassenView::buildControls()
     leafBox_ = new QComboBox(this);
     leafBox_->setObjectName(QStringLiteral("strassenLeaf"));
     leafBox_->addItems({QStringLiteral("cuBLAS leaves"), QStringLiteral("kernel leaves")});
-    leafBox_->setToolTip(QStringLiteral("CUDA leaves of msmes and winograd: cuBLAS (one GEMM per target) or the seed's "
+    leafBox_->setToolTip(QStringLiteral("CUDA leaves of msmes and winograd: cuBLAS (one GEMM per target) or the thesis's "
                                         "multi-target kernel (each product once, added into every target; --leaf kernel). "
                                         "The CPU has OpenBLAS leaves only"));
     distBox_ = new QComboBox(this);
@@ -264,8 +264,8 @@ void StrassenView::buildControls()
 
     stepList_ = new QTreeWidget(this);
     stepList_->setObjectName(QStringLiteral("strassenSteps"));
-    stepList_->setHeaderLabels({QStringLiteral("st."), QStringLiteral("formula (seed)"), QStringLiteral("ms"), QStringLiteral("⚡")});
-    stepList_->headerItem()->setToolTip(kStepColumn, QStringLiteral("the seed's stage"));
+    stepList_->setHeaderLabels({QStringLiteral("st."), QStringLiteral("formula (thesis)"), QStringLiteral("ms"), QStringLiteral("⚡")});
+    stepList_->headerItem()->setToolTip(kStepColumn, QStringLiteral("the thesis's stage"));
     stepList_->headerItem()->setToolTip(kFaultColumn, QStringLiteral("click ⚡ on a product to place a fault in its result"));
     stepList_->setRootIsDecorated(false);
     stepList_->setUniformRowHeights(true);

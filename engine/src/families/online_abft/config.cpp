@@ -10,8 +10,8 @@ namespace gigacheck {
 
 namespace {
 constexpr EnumName<Scheme> kSchemes[] = {
-    {Scheme::Blocked, "blocked", "Blocked ABFT (S1-S4)", "Blocked GEMM under a memory cap, checked after every block product (seed 000)."},
-    {Scheme::Online, "online", "Online ABFT", "Panel outer products, checksums kept after every step, checked every fq steps (seed 002)."},
+    {Scheme::Blocked, "blocked", "Blocked ABFT (S1-S4)", "Blocked GEMM under a memory cap, checked after every block product (the Gigacheck report)."},
+    {Scheme::Online, "online", "Online ABFT", "Panel outer products, checksums kept after every step, checked every fq steps."},
     {Scheme::Offline, "offline", "Offline ABFT", "The same panel products, checked once at the end; recomputed when it cannot correct."},
     {Scheme::Tmr, "tmr", "TMR", "Three products and an element-wise majority vote."},
 };

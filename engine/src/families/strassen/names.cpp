@@ -8,7 +8,7 @@ namespace gigacheck {
 
 namespace {
 constexpr std::array kVariants{
-    EnumName<StrassenVariant>{StrassenVariant::Msmes, "msmes", "MSMES (seed stages 1-7)",
+    EnumName<StrassenVariant>{StrassenVariant::Msmes, "msmes", "MSMES (the thesis's stages 1-7)",
                               "In-place sums in A and B, each product accumulated into its two C blocks, A and B recovered."},
     EnumName<StrassenVariant>{StrassenVariant::Winograd, "winograd", "Strassen-Winograd in place",
                               "7 products, 15 additions, staged in place in A and B; products into every C block they reach."},

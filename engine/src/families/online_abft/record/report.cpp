@@ -23,7 +23,7 @@ std::string formatOnlineReport(const OnlineRecord& r)
 {
     const OnlineConfig& c = r.config;
     std::ostringstream o;
-    o << "GIGACHECK online ABFT family (seed 002)\n";
+    o << "GIGACHECK online ABFT family\n";
     o << "  A: " << c.shape.m << " x " << c.shape.n << "  B: " << c.shape.n << " x " << c.shape.q << " -> C: "
       << c.shape.m << " x " << c.shape.q << "  (" << toString(c.precision) << ")\n";
     o << "  scheme: " << toString(c.scheme);
