@@ -213,6 +213,36 @@ private slots:
         QVERIFY(!saved.spans.empty());
     }
 
+    // File > Save of a finished run: the title names the file and no longer says "(not saved)".
+    void savingARunNamesTheFileInTheTitle()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setConfig(smallRun());
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("(not saved)")), qPrintable(window.windowTitle()));
+        QAction* save = nullptr;  // File > Save run record… (Ctrl+S)
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->shortcut() == QKeySequence(QKeySequence::Save))
+                save = a;
+        QVERIFY(save);
+        save->trigger();
+        QFileDialog* dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<QFileDialog*>(QStringLiteral("saveRecordDialog"))) &&
+                                     dialog->isVisible(),
+                                 10000);
+        dialog->setDirectory(dir.path());
+        const QString name = QFileInfo(dialog->selectedFiles().value(0)).fileName();
+        static_cast<QDialog*>(dialog)->accept();
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.filePath(name)), 5000);
+        QVERIFY2(!window.windowTitle().contains(QStringLiteral("(not saved)")), qPrintable(window.windowTitle()));
+        QVERIFY2(window.windowTitle().contains(name), qPrintable(window.windowTitle()));
+    }
+
     // The run ended while the question was open: Save offers to save a finished run, named as one.
     void aRunThatFinishesWhileAskingIsSavedAsFinished()
     {

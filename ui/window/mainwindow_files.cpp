@@ -242,10 +242,13 @@ void MainWindow::saveRecordDialog()
             QStringLiteral("run-%1.json").arg(defaultFileStem()), QStringLiteral("Run records (*.json)"), true,
             [this](const QString& path) {
                 QString error;
-                if (!saveRecord(path, &error))
+                if (!saveRecord(path, &error)) {
                     reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
-                else
+                } else {
                     addRecent(path);
+                    // Saved: the title names the file, no longer "(not saved)".
+                    setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
+                }
             });
 }
 
