@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 
 using namespace gigacheck;
@@ -180,6 +181,24 @@ private slots:
         window.setConfig(c);
         QVERIFY2(summary->text().contains(QStringLiteral("No plan")), qPrintable(summary->text()));
         QVERIFY(summary->text().contains(QStringLiteral("cap")));
+    }
+
+    // A record's cap is shown in the largest binary unit that writes it exactly, never raw bytes.
+    void capShownInBinaryUnits()
+    {
+        MainWindow window;
+        auto* cap = window.setupPanel()->findChild<QLineEdit*>(QStringLiteral("memoryCap"));
+        QVERIFY(cap);
+        const std::pair<std::uint64_t, QString> cases[] = {
+            {196608, QStringLiteral("192KiB")}, {64ull << 20, QStringLiteral("64MiB")},
+            {2ull << 30, QStringLiteral("2GiB")}, {1000, QStringLiteral("1000B")}, {0, QStringLiteral("0")}};
+        for (const auto& [bytes, text] : cases) {
+            RunConfig c;
+            c.shape = Shape{256, 256, 256};
+            c.memCapBytes = bytes;
+            window.setConfig(c);
+            QCOMPARE(cap->text(), text);
+        }
     }
 };
 

@@ -280,10 +280,13 @@ void SetupPanel::load(const RunConfig& config)
     updateGpuEnabled();
     gemm_->setCurrentIndex(gemm_->findData(int(config.gemm)));
     staging_->setCurrentIndex(staging_->findData(int(config.h2dStaging)));
-    cap_->setText(config.memCapBytes == 0 ? QStringLiteral("0")
-                                          : config.memCapBytes % (1024 * 1024) == 0
-                                              ? QStringLiteral("%1MiB").arg(config.memCapBytes / (1024 * 1024))
-                                              : QString::number(config.memCapBytes));
+    // In the largest binary unit that writes it exactly (a record's 196608 bytes reads 192KiB).
+    const std::uint64_t cap = config.memCapBytes;
+    cap_->setText(cap == 0                           ? QStringLiteral("0")
+                  : cap % (1024ull * 1024 * 1024) == 0 ? QStringLiteral("%1GiB").arg(cap / (1024ull * 1024 * 1024))
+                  : cap % (1024 * 1024) == 0         ? QStringLiteral("%1MiB").arg(cap / (1024 * 1024))
+                  : cap % 1024 == 0                  ? QStringLiteral("%1KiB").arg(cap / 1024)
+                                                     : QStringLiteral("%1B").arg(cap));
     abft_->setChecked(config.abft);
     updateHostMemory();
     emit changed();
