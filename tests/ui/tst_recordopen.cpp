@@ -12,7 +12,11 @@
 
 #include <qcustomplot.h>
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QProcess>
+#include <QUrl>
 #include <QTemporaryDir>
 
 using namespace gigacheck;
@@ -179,6 +183,32 @@ private slots:
         const RunRecord again = loadRecord(path.toStdString());
         QCOMPARE(again.spans.size(), window.lastRecord()->spans.size());
         QCOMPARE(again.injections.size(), window.lastRecord()->injections.size());
+    }
+
+    // A record file dropped on the window opens as File > Open opens it; a drop that is not a
+    // local file is not accepted.
+    void droppedRecordOpens()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString path = QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json");
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("ui_record_s2_cli.json")), qPrintable(window.windowTitle()));
+        QVERIFY(window.lastRecord());
+
+        QMimeData text;
+        text.setText(QStringLiteral("not a file"));
+        QDragEnterEvent other(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        other.ignore();
+        QApplication::sendEvent(&window, &other);
+        QVERIFY(!other.isAccepted());
     }
 };
 

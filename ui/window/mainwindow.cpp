@@ -62,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     initResources();
     setWindowTitle(QStringLiteral("Gigacheck Lab %1").arg(QString::fromLatin1(kVersion)));
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    setAcceptDrops(true);
 
     session_ = new LabSession(this);
     closeGuard_ = new CloseGuard(this, session_, [this](const QString& path) {

@@ -13,6 +13,8 @@
 #include <vector>
 
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
 
 #include <optional>
 
@@ -131,6 +133,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    // A record or campaign file dropped on the window opens as File > Open opens it.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildDocks();

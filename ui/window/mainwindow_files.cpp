@@ -19,6 +19,11 @@
 #include "window/filedialogs.hpp"
 #include "window/recentfiles.hpp"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
+
 #include <gigacheck/bench.hpp>
 #include <gigacheck/campaign.hpp>
 #include <gigacheck/record_envelope.hpp>
@@ -101,6 +106,36 @@ bool MainWindow::openRecord(const QString& path, QString* error)
         addRecent(path);
         setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
     }, error));
+}
+
+namespace {
+
+// The first local file among the dropped URLs; empty when there is none.
+QString droppedFile(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile())
+            return url.toLocalFile();
+    return {};
+}
+
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFile(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedFile(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openRecordReporting(path);  // as File > Open: an unreadable file is a message, nothing is lost
 }
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
