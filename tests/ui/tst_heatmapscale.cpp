@@ -82,7 +82,7 @@ private slots:
         QVERIFY2(labels.size() >= 3, qPrintable(labels.join(QLatin1Char(' '))));
         QCOMPARE(colorScale(view)->dataRange().upper, 4.0);
         QCOMPARE(colorScale(view)->dataRange().lower, -4.0);
-        QCOMPARE(colorScale(view)->axis()->label(), QStringLiteral("C_ij"));
+        QCOMPARE(colorScale(view)->axis()->label(), QStringLiteral("value of C"));
         // An all-zero C is one value: "0", not ±1e-12.
         view.setMatrix(HostMatrix(Precision::F32, 96, 80));
         QTRY_VERIFY(!view.gridPending());

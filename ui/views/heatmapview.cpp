@@ -405,7 +405,7 @@ void HeatmapView::applyGrid(HeatmapGrid grid)
         diverging.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
         map_->setGradient(diverging);
         map_->setDataRange(QCPRange(-m, m));
-        scale_->axis()->setLabel(matrix_.empty() ? QStringLiteral("C (run to fill)") : QStringLiteral("C_ij"));
+        scale_->axis()->setLabel(matrix_.empty() ? QStringLiteral("C (run to fill)") : QStringLiteral("value of C"));
     } else {
         map_->setGradient(QCPColorGradient(QCPColorGradient::gpHot).inverted());
         map_->setDataRange(QCPRange(0, nothing ? 1.0 : hi));

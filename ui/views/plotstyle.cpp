@@ -107,9 +107,11 @@ QString kindLabel(OpKind kind)
 
 QColor accentColor(int index)
 {
+    // Eight: Strassen's stages 0-7 each keep their own colour (stage 1 and 7 shared one with six).
     static const QColor colors[] = {QColor(0x3b, 0x76, 0xd1), QColor(0xe0, 0x6c, 0x2c), QColor(0x2b, 0xa8, 0x9c),
-                                    QColor(0xb0, 0x3c, 0xd6), QColor(0xc9, 0x3a, 0x5e), QColor(0x8a, 0x9a, 0x2a)};
-    return colors[index % 6];
+                                    QColor(0xb0, 0x3c, 0xd6), QColor(0xc9, 0x3a, 0x5e), QColor(0x8a, 0x9a, 0x2a),
+                                    QColor(0x7a, 0x55, 0x30), QColor(0x1f, 0x3a, 0x6e)};
+    return colors[index % 8];
 }
 
 void applyPalette(QCustomPlot* plot, const QPalette& pal)
