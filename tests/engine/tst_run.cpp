@@ -63,6 +63,7 @@ private slots:
     void withoutAbftProductIsRight_data();
     void withoutAbftProductIsRight();
     void withoutAbftFaultsReachTheResult();
+    void totalTimeHoldsTheRepairPass();
     void refusesBadInput_data();
     void refusesBadInput();
     void recordIsFilledIn();
@@ -300,6 +301,18 @@ void TestRun::withoutAbftProductIsRight()
     QVERIFY(std::none_of(r.spans.begin(), r.spans.end(), [](const Span& s) {
         return s.kind == OpKind::Checksum || s.kind == OpKind::Verify;
     }));
+}
+
+// The repair pass after the run (re-checking the blocks that were corrected) is in the spans and so
+// in the execution time; the total must hold it too, never be below its part.
+void TestRun::totalTimeHoldsTheRepairPass()
+{
+    RunConfig c = baseConfig({96, 64, 80}, StrategyKind::S2, Precision::F32);
+    c.faults.count = 2;
+    const RunRecord r = runGemm(c);
+    QVERIFY(!r.repairs.empty());
+    QVERIFY2(r.metrics.totalSeconds >= r.metrics.executeSeconds,
+             qPrintable(QStringLiteral("total %1 s, execute %2 s").arg(r.metrics.totalSeconds).arg(r.metrics.executeSeconds)));
 }
 
 void TestRun::withoutAbftFaultsReachTheResult()
