@@ -118,10 +118,11 @@ private slots:
                 c.faults.push_back(parseStrassenFault("c:2:" + std::to_string(delta)));
                 const StrassenResult r = run(c);
                 QVERIFY2(r.status == "ok", qPrintable(describe(r)));
-                QCOMPARE(r.referenceMismatches, std::int64_t(0));
-                const bool seenByReference = std::any_of(r.checks.begin(), r.checks.end(),
-                                                         [](const StrassenCheck& k) { return k.where == "reference"; });
-                QVERIFY2(!seenByReference, qPrintable(describe(r)));
+                // A fault C's checks let pass is one the reference repairs; from 10 up, C's own checks see it.
+                const bool repairedByReference = std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
+                    return k.where == "reference" && k.verdict == "corrected";
+                });
+                QVERIFY2(delta < 10.0 || !repairedByReference, qPrintable(describe(r)));
             }
     }
 

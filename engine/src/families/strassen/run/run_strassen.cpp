@@ -92,6 +92,17 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
         result.referenceMismatches = ref.mismatches;
         result.referenceWorstRatio = ref.worstRatio;
     }
+    if (ref.ran && ref.repaired > 0 && ref.passed) {
+        // C's checks let cells pass that the reference finds off: repaired from the reference.
+        result.status = "ok";
+        result.verifiedBy = "reference";
+        result.referenceMismatches = ref.repaired;
+        result.checks.push_back({"reference", "corrected", -1, -1,
+                                 std::to_string(ref.repaired) + " cells of C beyond the FP64 reference's tolerance" +
+                                     (checked && cOk ? " that C's checksums did not see" : std::string()) +
+                                     " took the reference's value (computed from A and B)"});
+        return;
+    }
     if (ref.ran && !ref.passed) {
         result.status = "uncorrectable";
         result.verifiedBy = checked ? "checksums+reference" : "reference";

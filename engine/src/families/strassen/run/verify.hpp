@@ -26,7 +26,7 @@ double leafRoundoff(Precision p, bool tf32);
 // How much larger than a conventional product's the round-off of a Strassen C is at `levels`
 // levels: each level combines seven products of sums of operand blocks, so C's error grows by a
 // constant factor per level (measured: resources/results/strassen-threshold.md).
-double strassenGrowth(int levels);
+double strassenGrowth(int levels, bool tf32);
 
 // The thresholds of C's checks, from the same machinery as a blocked run's (abft.hpp thresholds():
 // a bound on the round-off of the actual sums, from the 2-norms of the products, not the worst case
@@ -35,16 +35,17 @@ double strassenGrowth(int levels);
 void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
                  OperandChecksums& sums);
 
-// The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * u * (n + max(m, q) + 2) *
-// growth * sqrt(max(row scale, column scale)) (the blocked reference's tolerance times the growth);
-// NaN or Inf in C is a mismatch. C's checks are never looser than this tolerance, so every fault
-// that moves a cell of C by more than it is seen by them.
+// The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * (u (n + 2) + 2 sqrt(2) u_in)
+// * growth * sqrt(sum_k a_ik^2 b_kj^2) (the largest of the cell's row and column classes); NaN or
+// Inf in C is beyond it. With C's checks on, a cell beyond it takes the reference's value
+// (repaired), so C ends right and the run says which cells the checks did not see.
 struct StrassenReference {
     bool ran = false, passed = true;
-    std::int64_t mismatches = 0, nonFinite = 0;  // nonFinite: NaN / Inf cells (mismatches too)
+    std::int64_t mismatches = 0, nonFinite = 0;  // left beyond the tolerance; nonFinite: NaN / Inf cells
+    std::int64_t repaired = 0;  // cells beyond it that took the reference's value (computed from A and B)
     double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
 };
-StrassenReference checkAgainstReference(const HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
+StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
                                         const StrassenConfig& config, int levels);
 
 // Rows and columns of C that used a corrupted operand element: a fault at A(i, k) reaches, through
