@@ -64,7 +64,7 @@ struct BoundAccumulator {
 template <class T>
 void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b);
 
-// Threshold of row check i and column check j (documented in README "Detection threshold"):
+// Threshold of row check i and column check j (documented in docs/reference.md "Detection threshold"):
 //   t_row(i) = lambda * u * (depth + cols + 2) * sqrt(rowScale[i])
 //   t_col(j) = lambda * u * (depth + rows + 2) * sqrt(colScale[j])
 // Each rounding error in C_ij and in the sums is at most u times a partial sum; partial sums of

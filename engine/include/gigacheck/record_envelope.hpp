@@ -3,7 +3,7 @@
 // adds its own section (blocked GEMM: RunRecord in record.hpp; another family:
 // engine/src/families/<family>/record/, written and read with core's envelope functions in
 // engine/src/core/record/envelope_json.hpp). Saved as versioned JSON (format_version; the top
-// README "Run record").
+// docs/reference.md "Run record").
 #pragma once
 
 #include "gigacheck/backend.hpp"

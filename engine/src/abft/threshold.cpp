@@ -1,5 +1,5 @@
 // The round-off bound of ABFT detection: per-row / per-column scales accumulated over the k
-// steps of a blocked product, turned into thresholds (see abft.hpp and README "Detection threshold").
+// steps of a blocked product, turned into thresholds (see abft.hpp and docs/reference.md "Detection threshold").
 #include "gigacheck/abft.hpp"
 
 #include "core/parallel_for.hpp"
@@ -94,7 +94,7 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
     acc.depth += depth;
 }
 
-// Detection threshold (README "Detection threshold"):
+// Detection threshold (docs/reference.md "Detection threshold"):
 //   t_row(i) = lambda * u * (depth + cols + 2) * sqrt(rowScale[i])
 //   t_col(j) = lambda * u * (depth + rows + 2) * sqrt(colScale[j])
 // A row check compares the sum of cols computed entries (each carrying up to depth roundings of
@@ -125,7 +125,7 @@ double truncationSumFactor(const RoundoffModel& model, std::int64_t depth)
     return model.tf32Operands ? 2.0 * model.uAccumulate * double(depth) : 0.0;
 }
 
-// Operand rounding the checksums do not see (uInput > 0; abft.hpp, README "Detection threshold")
+// Operand rounding the checksums do not see (uInput > 0; abft.hpp, docs/reference.md "Detection threshold")
 // adds a zero-mean part that follows sqrt(scale + checksum scale) and a mean part that follows
 // the checked sum (sumFactor).
 Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda)
