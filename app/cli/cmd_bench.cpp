@@ -7,10 +7,7 @@
 #include "run_options.hpp"
 
 #include "gigacheck/bench.hpp"
-#include "gigacheck/strassen.hpp"
-#include "gigacheck/online_abft.hpp"
-#include "gigacheck/reduced_matmul.hpp"
-#include "gigacheck/transpose.hpp"
+#include "gigacheck/family.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -47,14 +44,11 @@ int benchCommand(const QStringList& args)
     requireDevice(options.device);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
-    // The other families' suites live in their families (bench/ there).
-    const int code = options.suite == "online"      ? gigacheck::runOnlineBench(options, std::cout, err)
-                     : options.suite == "strassen"  ? gigacheck::runStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
-                     : options.suite == "multi-gpu-strassen" ? gigacheck::runMultiGpuStrassenBench(options.quick, options.device, options.jsonPath, std::cout, err)
-                     : options.suite == "reduced"   ? gigacheck::reduced_matmul::runBench(options, std::cout, err)
-                     : options.suite == "transpose" ? gigacheck::transpose::runBench(options, std::cout, err)
-                     : options.suite == "multi-gpu-gemm" ? gigacheck::runMultiGpuGemmBench(options, std::cout, err)
-                                                    : gigacheck::runBench(options, std::cout, err);
+    // Every suite belongs to a family (its bench/ folder), found through the registry.
+    const gigacheck::BenchSuite* suite = gigacheck::findBenchSuite(options.suite);
+    if (!suite)
+        throw gigacheck::InputError("unknown bench suite '" + options.suite + "' (" + gigacheck::benchSuiteNames() + ")");
+    const int code = suite->run(options, std::cout, err);
     std::string message = err.str();
     if (code == kExitVerified) {
         std::cerr << message;

@@ -4,40 +4,11 @@
 #include "command_line.hpp"
 
 #include "gigacheck/campaign.hpp"
-#include "gigacheck/online_abft.hpp"
-#include "gigacheck/record.hpp"
-#include "gigacheck/record_envelope.hpp"
-#include "gigacheck/reduced_matmul.hpp"
-#include "gigacheck/strassen.hpp"
-#include "gigacheck/transpose.hpp"
+#include "gigacheck/family.hpp"
 
 #include <iostream>
 
 namespace cli {
-
-namespace {
-
-// Each family's records have their own report: dispatch on the record's family. A family adds
-// its line here.
-void printRecordReport(const std::string& path)
-{
-    const std::string family = gigacheck::recordFamilyOfFile(path);
-    if (family == "blocked_gemm") {
-        std::cout << gigacheck::formatReport(gigacheck::loadRecord(path));
-    } else if (family == "strassen") {
-        std::cout << gigacheck::formatStrassenReport(gigacheck::loadStrassenRecord(path));
-    } else if (family == gigacheck::OnlineRecord::kFamily) {
-        std::cout << gigacheck::formatOnlineReport(gigacheck::loadOnlineRecord(path));
-    } else if (family == "transpose") {
-        std::cout << gigacheck::transpose::report(gigacheck::transpose::loadRecord(path));
-    } else if (family == "reduced_matmul") {
-        std::cout << gigacheck::reduced_matmul::report(gigacheck::reduced_matmul::loadRecord(path));
-    } else {
-        throw gigacheck::InputError(path + ": this gigacheck has no report for records of family '" + family + "'");
-    }
-}
-
-}  // namespace
 
 int showCommand(const QStringList& args)
 {
@@ -60,7 +31,8 @@ int showCommand(const QStringList& args)
                   << report;
         return kExitVerified;
     }
-    printRecordReport(path);
+    // The record's family reads it (any format it ever wrote) and reports it.
+    std::cout << gigacheck::reportOf(*gigacheck::loadAnyRecord(path));
     return kExitVerified;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -82,23 +83,20 @@ int dispatch(const QStringList& arguments)
         std::printf("gigacheck %s\n", gigacheck::kVersion);
         return 0;
     }
-    if (command == QLatin1String("run"))
-        return cli::runCommand(rest);
-    if (command == QLatin1String("devices"))
-        return cli::devicesCommand(rest);
-    if (command == QLatin1String("bench"))
-        return cli::benchCommand(rest);
-    if (command == QLatin1String("show"))
-        return cli::showCommand(rest);
-    if (command == QLatin1String("campaign"))
-        return cli::campaignCommand(rest);
-    if (command == QLatin1String("strassen"))
-        return cli::strassenCommand(rest);
-    if (command == QLatin1String("reduced"))
-        return cli::reducedCommand(rest);
-    if (command == QLatin1String("transpose"))
-        return cli::transposeCommand(rest);
-    return fail("unknown command '" + command.toStdString() + "' (commands: run, campaign, strassen, reduced, transpose, devices, bench, show)");
+    // Commands in the order the unknown-command message lists them.
+    using Command = int (*)(const QStringList&);
+    static constexpr std::pair<const char*, Command> kCommands[] = {
+        {"run", cli::runCommand},           {"campaign", cli::campaignCommand}, {"strassen", cli::strassenCommand},
+        {"reduced", cli::reducedCommand},   {"transpose", cli::transposeCommand}, {"devices", cli::devicesCommand},
+        {"bench", cli::benchCommand},       {"show", cli::showCommand},
+    };
+    std::string names;
+    for (const auto& [name, run] : kCommands) {
+        if (command == QLatin1String(name))
+            return run(rest);
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    return fail("unknown command '" + command.toStdString() + "' (commands: " + names + ")");
 }
 
 }  // namespace

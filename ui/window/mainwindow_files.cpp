@@ -32,6 +32,11 @@
 #include <QTabWidget>
 #include <QStatusBar>
 
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <utility>
+
 namespace gigacheck::ui {
 
 namespace {
@@ -66,8 +71,6 @@ bool MainWindow::openRecord(const QString& path, QString* error)
         return opened;
     };
     return withoutPath(reportingFailure([&] {
-        // The lab draws blocked GEMM records; another family's record goes to its view, or is
-        // refused by name until its view exists (the family adds its branch here).
         // A campaign file given where a record was expected (the command line, File › Open):
         // open it as the campaign it is instead of refusing a field a record would have.
         if (isCampaignFile(path.toStdString())) {
@@ -76,33 +79,36 @@ bool MainWindow::openRecord(const QString& path, QString* error)
                 throw InputError(why.toStdString());
             return;
         }
-        const std::string family = recordFamilyOfFile(path.toStdString());
-        if (family == "strassen") {
-            QString why;
-            if (!strassen_->openRecordFile(path, &why))
-                throw InputError(why.toStdString());
-            showView(View::Strassen);
-            addRecent(path);
-            setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
-            return;
-        }
-        if (family == OnlineRecord::kFamily) {
-            OnlineRecord record = loadOnlineRecord(path.toStdString());
-            // The panels take the record's setup, scheme and faults: Run runs it again.
-            RunConfig base;
-            currentConfig(&base, nullptr);
-            const OnlinePanels panels = onlinePanelsOf(record.config, base);
-            setConfig(panels.base);
-            strategy_->schemeBox()->setSettings(panels.scheme);
-            faults_->onlineFaultBox()->setSettings(panels.faults);
-            session_->openOnlineRecord(std::move(record));
-            addRecent(path);
-            setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
-            return;
-        }
-        if (family != "blocked_gemm")
+        // Each family with a lab view opens its records in it: a family adds its view's line here;
+        // another family's record is refused by name.
+        const std::string file = path.toStdString();
+        const std::pair<std::string_view, std::function<void()>> views[] = {
+            {"blocked_gemm", [&] { showRecord(loadRecord(file)); }},
+            {"strassen",
+             [&] {
+                 QString why;
+                 if (!strassen_->openRecordFile(path, &why))
+                     throw InputError(why.toStdString());
+                 showView(View::Strassen);
+             }},
+            {OnlineRecord::kFamily,
+             [&] {
+                 OnlineRecord record = loadOnlineRecord(file);
+                 // The panels take the record's setup, scheme and faults: Run runs it again.
+                 RunConfig base;
+                 currentConfig(&base, nullptr);
+                 const OnlinePanels panels = onlinePanelsOf(record.config, base);
+                 setConfig(panels.base);
+                 strategy_->schemeBox()->setSettings(panels.scheme);
+                 faults_->onlineFaultBox()->setSettings(panels.faults);
+                 session_->openOnlineRecord(std::move(record));
+             }},
+        };
+        const std::string family = recordFamilyOfFile(file);
+        const auto view = std::find_if(std::begin(views), std::end(views), [&](const auto& v) { return v.first == family; });
+        if (view == std::end(views))
             throw InputError("the lab has no view for records of family '" + family + "' yet");
-        showRecord(loadRecord(path.toStdString()));
+        view->second();
         addRecent(path);
         setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
     }, error));

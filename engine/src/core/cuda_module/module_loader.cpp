@@ -104,4 +104,23 @@ const Api& require(const char* what)
     throw BackendError(std::string(what) + " needs the CUDA module: " + why);
 }
 
+const void* loadFamilyPart(std::string_view family, std::string* why)
+{
+    const Api* api = load(why);
+    if (!api)
+        return nullptr;
+    const void* part = api->familyPart(std::string(family).c_str());
+    if (!part && why)
+        *why = "the CUDA module " + std::string(kModuleFileName) + " has no part for the family '" + std::string(family) + "'";
+    return part;
+}
+
+const void* requireFamilyPart(std::string_view family, const char* what)
+{
+    std::string why;
+    if (const void* part = loadFamilyPart(family, &why))
+        return part;
+    throw BackendError(std::string(what) + " needs the CUDA module: " + why);
+}
+
 }  // namespace gigacheck::cuda_module

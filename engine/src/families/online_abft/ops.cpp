@@ -1,5 +1,6 @@
 #include "families/online_abft/ops.hpp"
 
+#include "core/cuda_ops_or_null.hpp"
 #include "families/online_abft/inputs.hpp"
 
 #include <array>
@@ -38,11 +39,7 @@ void checkInputs(const ExecutionRequest& request, const std::string& backendName
 
 const FamilyOps& family()
 {
-#ifdef GIGACHECK_HAVE_CUDA
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps(), checkInputs};
-#else
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr, checkInputs};
-#endif
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), GIGACHECK_CUDA_OPS_OR_NULL(cudaOps), checkInputs};
     return ops;
 }
 

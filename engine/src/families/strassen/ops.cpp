@@ -1,5 +1,6 @@
 #include "families/strassen/ops.hpp"
 
+#include "core/cuda_ops_or_null.hpp"
 #include "families/strassen/inputs.hpp"
 
 #include <array>
@@ -27,11 +28,7 @@ std::span<const OpKindName> opKindNames()
 
 const FamilyOps& family()
 {
-#ifdef GIGACHECK_HAVE_CUDA
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), &cudaOps(), checkInputs};
-#else
-    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), nullptr, checkInputs};
-#endif
+    static const FamilyOps ops{kFamilyName, opKindNames(), &cpuOps(), GIGACHECK_CUDA_OPS_OR_NULL(cudaOps), checkInputs};
     return ops;
 }
 

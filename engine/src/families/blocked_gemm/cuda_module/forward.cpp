@@ -1,11 +1,23 @@
-// families/blocked_gemm/cuda/measure.hpp in the engine of a CUDA build: forwarded to the module.
+// Blocked GEMM's CUDA functions in the engine of a CUDA build (cuda/measure.hpp,
+// cuda/measure_rates.hpp, its op table): forwarded to its part of the module (part.hpp).
 #include "core/cuda_module/module_loader.hpp"
-#include "families/blocked_gemm/cuda/measure.hpp"
-#include "families/blocked_gemm/cuda/measure_rates.hpp"
+#include "families/blocked_gemm/cuda_module/part.hpp"
+#include "families/blocked_gemm/ops.hpp"
+
+namespace gigacheck::blocked_gemm {
+const cuda::OpTable& cudaOps()
+{
+    const CudaModulePart* part = cuda_module::loadPart<CudaModulePart>(kFamilyName, nullptr);
+    return cuda_module::opTableOr(part ? part->ops : nullptr);
+}
+}  // namespace gigacheck::blocked_gemm
 
 namespace gigacheck::cuda {
 namespace {
-const cuda_module::Api& module() { return cuda_module::require("measuring the device"); }
+const blocked_gemm::CudaModulePart& module()
+{
+    return cuda_module::requirePart<blocked_gemm::CudaModulePart>(blocked_gemm::kFamilyName, "measuring the device");
+}
 }  // namespace
 
 Ceilings measureDeviceCeilings(int device, MeasureSteps* steps) { return module().measureDeviceCeilings(device, steps); }

@@ -1,0 +1,55 @@
+// What the CLI, the record reader and the lab ask of the registry (gigacheck/family.hpp).
+#include "gigacheck/family.hpp"
+
+#include "gigacheck/types.hpp"
+
+namespace gigacheck {
+
+const Family* findFamily(std::string_view name)
+{
+    for (const Family* f : families())
+        if (f->name == name)
+            return f;
+    return nullptr;
+}
+
+const Family& familyOfRecordFile(const std::string& path)
+{
+    const std::string name = recordFamilyOfFile(path);
+    if (const Family* f = findFamily(name))
+        return *f;
+    throw InputError(path + ": this gigacheck has no report for records of family '" + name + "'");
+}
+
+std::shared_ptr<const RecordEnvelope> loadAnyRecord(const std::string& path)
+{
+    return familyOfRecordFile(path).loadRecord(path);
+}
+
+std::string reportOf(const RecordEnvelope& record)
+{
+    const Family* f = findFamily(record.family);
+    if (!f)
+        throw InputError("this gigacheck has no report for records of family '" + record.family + "'");
+    return f->report(record);
+}
+
+const BenchSuite* findBenchSuite(std::string_view name)
+{
+    for (const Family* f : families())
+        for (const BenchSuite& s : f->benchSuites)
+            if (s.name == name)
+                return &s;
+    return nullptr;
+}
+
+std::string benchSuiteNames()
+{
+    std::string names;
+    for (const Family* f : families())
+        for (const BenchSuite& s : f->benchSuites)
+            names += (names.empty() ? "" : ", ") + std::string(s.name);
+    return names;
+}
+
+}  // namespace gigacheck
