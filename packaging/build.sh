@@ -5,7 +5,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIGACHECK_WITH_CUDA=ON "$@"
+# CUTLASS (the fused-ABFT kernels, cmake/Cutlass.cmake) from the packed release beside the
+# repository when there is one (the build machines and CI have it there).
+cutlass=()
+archive="$root/../shared/third_party/cutlass-4.7.0.tar.xz"
+if [ -f "$archive" ]; then cutlass=(-DGIGACHECK_CUTLASS_ARCHIVE="$(cd "$(dirname "$archive")" && pwd)/$(basename "$archive")"); fi
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIGACHECK_WITH_CUDA=ON "${cutlass[@]}" "$@"
 # GIGACHECK_TARGETS="a b": only those targets (the quick start builds the programs, not the tests).
 if [ -n "${GIGACHECK_TARGETS:-}" ]; then
   targets=()

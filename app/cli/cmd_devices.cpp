@@ -5,6 +5,7 @@
 #include "output_files.hpp"
 
 #include "gigacheck/bench.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -84,7 +85,10 @@ void writeJson(const std::vector<DeviceInfo>& devices, const std::string& path)
     for (const DeviceInfo& d : devices)
         list.append(toJsonObject(d));
     // Whole or not at all, and a failed write is exit 2 (QFile's buffered write hid /dev/full's).
-    const QByteArray json = QJsonDocument(QJsonObject{{QStringLiteral("devices"), list}}).toJson();
+    const QByteArray json =
+        QJsonDocument(QJsonObject{{QStringLiteral("devices"), list},
+                                  {QStringLiteral("cutlass_kernels"), QString::fromStdString(cutlassKernelsStatus())}})
+            .toJson();
     writeTextFile(path, json.toStdString(), "device list");
 }
 
@@ -132,6 +136,8 @@ int devicesCommand(const QStringList& args)
         std::cout << "\n";
         printCeilings(d.ceilings);
     }
+    // The fused-ABFT GEMMs (--gemm cutlass-tf32) are a build option: say whether this build has them.
+    std::cout << "CUTLASS kernels: " << cutlassKernelsStatus() << "\n";
     if (parser.isSet(QStringLiteral("measure")))
         std::cout << "Ceilings stored in " << ceilingsPath << "\n";
     if (!jsonPath.empty())

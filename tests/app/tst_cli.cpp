@@ -303,9 +303,15 @@ private slots:
         const Result r = gigacheckCli({QStringLiteral("devices"), QStringLiteral("--json"), json});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("cpu: CPU")), qPrintable(r.out));
+        // Whether this build has the fused-ABFT CUTLASS kernels, and why not.
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("CUTLASS kernels: (built \\(CUTLASS|not built \\(.+\\))"))),
+                 qPrintable(r.out));
         QFile file(json);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QVERIFY(file.readAll().contains("\"backend\": \"cpu\""));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("\"backend\": \"cpu\""));
+        QVERIFY2(text.contains("\"cutlass_kernels\": \"built (") || text.contains("\"cutlass_kernels\": \"not built ("),
+                 text.constData());
     }
 
     void showRefusesNewerRecords()

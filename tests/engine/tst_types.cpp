@@ -101,7 +101,7 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(joinedNames<Distribution>("|")), QStringLiteral("uniform|normal|wide"));
     QCOMPARE(qs(joinedNames<StrategyKind>("|")), QStringLiteral("none|s1|s2|s3|s4"));
     QCOMPARE(qs(joinedNames<BackendKind>("|")), QStringLiteral("auto|cpu|cuda"));
-    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32"));
+    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32"));
     QCOMPARE(qs(joinedNames<FaultModel>("|")), QStringLiteral("delta|bitflip"));
     QCOMPARE(qs(joinedNames<FaultTarget>("|")), QStringLiteral("result|checksum-row|checksum-col"));
     QCOMPARE(qs(joinedNames<Collinearity>("|")), QStringLiteral("none|row|col"));
@@ -122,7 +122,7 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(enumTable<StrategyKind>().rows[2].description), qs(describe(StrategyKind::S2)));
     QCOMPARE(inputErrorOf([] { gemmFromString("cublas_tf32"); }),
              QStringLiteral("unknown GEMM variant 'cublas_tf32' (expected one of: naive, tiled, optimized, cublas, "
-                            "cublas-tf32)"));
+                            "cublas-tf32, cutlass-tf32)"));
 }
 
 void TestTypes::elementSizes()

@@ -62,6 +62,7 @@ void TestCudaSingleFault::everyBitEndsVerifiedCorrect_data()
     QTest::addColumn<Precision>("precision");
     for (StrategyKind k : {StrategyKind::None, StrategyKind::S2}) {
         QTest::addRow("%s/cublas-tf32", toString(k).data()) << k << GemmVariant::CublasTf32 << Precision::F32;
+        QTest::addRow("%s/cutlass-tf32", toString(k).data()) << k << GemmVariant::CutlassTf32 << Precision::F32;
         QTest::addRow("%s/cublas-f32", toString(k).data()) << k << GemmVariant::Cublas << Precision::F32;
         QTest::addRow("%s/cublas-f64", toString(k).data()) << k << GemmVariant::Cublas << Precision::F64;
     }
@@ -72,6 +73,8 @@ void TestCudaSingleFault::everyBitEndsVerifiedCorrect()
     QFETCH(StrategyKind, strategy);
     QFETCH(GemmVariant, gemm);
     QFETCH(Precision, precision);
+    if (gemm == GemmVariant::CutlassTf32)  // C's sums from the GEMM's epilogue, the fault in its arithmetic
+        GIGACHECK_REQUIRE_CUTLASS_KERNELS();
     const int bits = precision == Precision::F32 ? 32 : 64;
     for (int bit = 0; bit < bits; ++bit) {
         const RunConfig cfg = flipAt(strategy, gemm, precision, bit);
@@ -90,7 +93,7 @@ void TestCudaSingleFault::everyBitEndsVerifiedCorrect()
         // TF32, a detected fault: the corrected cell is as accurate as the untouched cells of its row
         // (exact: double dot products of the rounded operands). FP32 / FP64 cells are judged by
         // the reference tolerance above.
-        if (gemm != GemmVariant::CublasTf32 || r.faults.detected == 0)
+        if (!multipliesInTf32(gemm) || r.faults.detected == 0)
             continue;
         HostMatrix a(precision, cfg.shape.m, cfg.shape.n), b(precision, cfg.shape.n, cfg.shape.q);
         fillRandom(a, cfg.distribution, cfg.seed, 1);
@@ -120,6 +123,7 @@ void TestCudaSingleFault::deviceDecidesAsTheHost_data()
         for (Precision p : {Precision::F32, Precision::F64})
             QTest::addRow("%s/%s", toString(k).data(), toString(p).data()) << k << p << GemmVariant::Cublas;
         QTest::addRow("%s/tf32", toString(k).data()) << k << Precision::F32 << GemmVariant::CublasTf32;
+        QTest::addRow("%s/cutlass-tf32", toString(k).data()) << k << Precision::F32 << GemmVariant::CutlassTf32;
     }
 }
 
@@ -130,6 +134,8 @@ void TestCudaSingleFault::deviceDecidesAsTheHost()
     QFETCH(StrategyKind, strategy);
     QFETCH(Precision, precision);
     QFETCH(GemmVariant, gemm);
+    if (gemm == GemmVariant::CutlassTf32)
+        GIGACHECK_REQUIRE_CUTLASS_KERNELS();
     const int bits = precision == Precision::F32 ? 32 : 64;
     for (int bit = 0; bit < bits; ++bit) {
         const RunConfig cfg = flipAt(strategy, gemm, precision, bit);

@@ -11,4 +11,8 @@ namespace gigacheck {
 // not installed, or it could not be loaded (the loader's message: libcublas.so.12 missing, ...).
 std::string whyNoCudaBackend();
 
+// Whether this build has the CUTLASS kernels (--gemm cutlass-tf32, Hopper): "built (...)" or
+// "not built (why)", as cmake/Cutlass.cmake decided.
+std::string cutlassKernelsStatus();
+
 }  // namespace gigacheck

@@ -18,7 +18,11 @@ enum class StrategyKind { None, S1, S2, S3, S4 };
 enum class BackendKind { Auto, Cpu, Cuda };
 // Product implementation on the CUDA backend; the CPU backend uses OpenBLAS (cublas-tf32: OpenBLAS
 // on operands rounded to TF32, emulating the tensor cores' inputs).
-enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32 };
+enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32, CutlassTf32 };
+
+// The variants that multiply FP32 operands in TF32 on the tensor cores (cuBLAS's, and the CUTLASS
+// kernel whose epilogue writes C's sums): their checksums are taken over TF32-rounded operands.
+constexpr bool multipliesInTf32(GemmVariant v) { return v == GemmVariant::CublasTf32 || v == GemmVariant::CutlassTf32; }
 
 // A (m x n) * B (n x q) = C (m x q), all row-major.
 struct Shape {

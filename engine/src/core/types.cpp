@@ -41,7 +41,8 @@ constexpr EnumName<GemmVariant> kGemms[] = {{GemmVariant::Naive, "naive"},
                                             {GemmVariant::Tiled, "tiled"},
                                             {GemmVariant::Optimized, "optimized"},
                                             {GemmVariant::Cublas, "cublas"},
-                                            {GemmVariant::CublasTf32, "cublas-tf32"}};
+                                            {GemmVariant::CublasTf32, "cublas-tf32"},
+                                            {GemmVariant::CutlassTf32, "cutlass-tf32"}};
 
 std::string lower(std::string_view s)
 {

@@ -96,6 +96,10 @@ struct VerifyCall {
     // by few-register blocks that fit beside its CTAs (abft_kernels.cu leanSumsKernel). Alone, the
     // wide sums read C faster.
     bool besideGemm = false;
+    // The product's epilogue already wrote C's row and column sums into aux.scratch0 / scratch1
+    // (a fused-sums GEMM, productWithChecksums): the check reads only C's checksum row and column,
+    // not C.
+    bool sumsFromProduct = false;
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
@@ -106,14 +110,26 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
 void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
              bool besideGemm, cudaStream_t s);
 
+// Zeroes the sums a fused-sums GEMM adds into: aux.scratch0 (rows + 1) and aux.scratch1 (cols + 1).
+void zeroProductSums(AuxView aux, Index rows, Index cols, cudaStream_t s);
+
 struct DeviceInjection {
     Index row = 0, col = 0;  // in the augmented block
     int bitFlip = 0;         // 0: add delta, 1: flip bit
     int bit = 0;
     double delta = 0;
 };
+// The sums a fused-sums GEMM wrote (VerifyCall::sumsFromProduct) of a C block of rows x cols.
+struct ProductSums {
+    double* rowSum = nullptr;
+    double* colSum = nullptr;
+    Index rows = 0, cols = 0;
+};
+
 // Applies the injections in order; beforeAfter (pinned host, 2 doubles per injection) gets the values.
+// With productSums, a fault in C's main part is one of the product's arithmetic, which the epilogue
+// that summed C saw too: its change is added to that row's and column's sums.
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
-            cudaStream_t s);
+            cudaStream_t s, ProductSums productSums = {});
 
 }  // namespace gigacheck::cuda

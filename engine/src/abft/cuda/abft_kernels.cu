@@ -518,6 +518,40 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     addColumnSums<T, E, kLeanWarps>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
+// After a fused-sums GEMM (VerifyCall::sumsFromProduct), which summed C's main part: the two sums
+// that involve the augmentation, rowSum[rows] (C's checksum row) and colSum[cols] (its checksum
+// column), as sumsOfC defines them. One block: the two lines are rows + cols elements.
+template <class T>
+__global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index rows, Index cols, Index ldc,
+                                                               double* rowSum, double* colSum)
+{
+    __shared__ double part[2][32];
+    double row = 0, col = 0;
+    for (Index j = threadIdx.x; j < cols; j += blockDim.x)
+        row += double(c[rows * ldc + j]);
+    for (Index i = threadIdx.x; i < rows; i += blockDim.x)
+        col += double(c[i * ldc + cols]);
+    for (int o = 16; o > 0; o /= 2) {
+        row += __shfl_down_sync(0xffffffffu, row, o);
+        col += __shfl_down_sync(0xffffffffu, col, o);
+    }
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0) {
+        part[0][warp] = row;
+        part[1][warp] = col;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double r = 0, k = 0;
+        for (int w = 0; w < int(blockDim.x / 32); ++w) {
+            r += part[0][w];
+            k += part[1][w];
+        }
+        rowSum[rows] = r;
+        colSum[cols] = k;
+    }
+}
+
 // Zeroes two accumulators in one launch of few-register blocks: beside a GEMM the driver's memset
 // kernels waited for GEMM CTAs to retire (two per check and two per product's passes; the check's
 // two took 0.1 ms of 16 checks at 8192^3 in the kernel traces). Measured against the memsets
@@ -875,7 +909,7 @@ __device__ __forceinline__ double flipBit(double v, int bit)
 }
 
 template <class T>
-__global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeAfter)
+__global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeAfter, ProductSums sums)
 {
     for (int e = 0; e < batch.count; ++e) {  // in order: two faults on one cell compose
         const DeviceInjection& inj = batch.items[e];
@@ -884,6 +918,11 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
         // FP32 deltas add in float, FP64 in double, as the host's applyFault does.
         const T after = inj.bitFlip ? flipBit(before, inj.bit) : T(before + T(inj.delta));
         *cell = after;
+        if (sums.rowSum && inj.row < sums.rows && inj.col < sums.cols) {
+            const double change = double(after) - double(before);
+            sums.rowSum[inj.row] += change;
+            sums.colSum[inj.col] += change;
+        }
         beforeAfter[2 * e] = double(before);
         beforeAfter[2 * e + 1] = double(after);
     }
@@ -960,7 +999,12 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     T* c = static_cast<T*>(v.c);
     const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
     const AuxView aux = v.aux;
-    sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
+    if (v.sumsFromProduct)
+    {
+        augmentationSumsKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
+        CUDA_CHECK_LAUNCH();
+    } else
+        sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
     // and 4 uI |checked sum|.
@@ -983,14 +1027,15 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 }
 
 template <class T>
-void injectImpl(T* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter, cudaStream_t s)
+void injectImpl(T* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter, cudaStream_t s,
+                ProductSums sums)
 {
     for (int first = 0; first < count; first += kInjectBatch) {
         InjectBatch batch{};
         batch.count = count - first < kInjectBatch ? count - first : kInjectBatch;
         for (int e = 0; e < batch.count; ++e)
             batch.items[e] = items[first + e];
-        injectKernel<T><<<1, 1, 0, s>>>(c, ldc, batch, beforeAfter + 2 * first);
+        injectKernel<T><<<1, 1, 0, s>>>(c, ldc, batch, beforeAfter + 2 * first, sums);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -1046,12 +1091,17 @@ void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, doub
 }
 
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
-            cudaStream_t s)
+            cudaStream_t s, ProductSums productSums)
 {
     if (p == Precision::F64)
-        injectImpl(static_cast<double*>(c), ldc, items, count, beforeAfter, s);
+        injectImpl(static_cast<double*>(c), ldc, items, count, beforeAfter, s, productSums);
     else
-        injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s);
+        injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s, productSums);
+}
+
+void zeroProductSums(AuxView aux, Index rows, Index cols, cudaStream_t s)
+{
+    zeroTwo(aux.scratch0(), rows + 1, aux.scratch1(), cols + 1, s);
 }
 
 }  // namespace gigacheck::cuda

@@ -48,7 +48,7 @@ ReferenceCheck referenceOfIntendedInputs(const RunConfig& rc, const HostMatrix& 
     HostMatrix a(rc.precision, rc.shape.m, rc.shape.n), b(rc.precision, rc.shape.n, rc.shape.q);
     fillRandom(a, rc.distribution, rc.seed, 1);
     fillRandom(b, rc.distribution, rc.seed, 2);
-    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda, rc.gemm == GemmVariant::CublasTf32);
+    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda, multipliesInTf32(rc.gemm));
 }
 
 void fillOutcome(CampaignRun& run, RunRecord& record)

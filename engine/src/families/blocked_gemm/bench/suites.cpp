@@ -60,6 +60,11 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
              "fixed rel.err", "target"});
     Table stages({"N", "precision", "ABFT stage alone", "GB read", "ms", "GB/s"});
+    // The fused product (--gemm cutlass-tf32) against the same plain cuBLAS TF32 GEMM.
+    Table fused({"N", "errors", "plain cuBLAS TF32 ms", "CUTLASS kernel ms", "kernel vs cuBLAS", "protected ms",
+                 "overhead", "verdict", "fault / max thr.", "fixed rel.err", "target"});
+    std::string fusedWhy;
+    int fusedRows = 0;
     json rows = json::array();
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
@@ -87,6 +92,23 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                 {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
                                 {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
                                 {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
+                if (m.tf32 && r.fused.ran) {
+                    const cuda::AbftTiming::Fused& f = r.fused;
+                    const double fusedOverhead = f.protectedMs / r.plainMs - 1.0;
+                    ++fusedRows;
+                    fused.add({std::to_string(n), std::to_string(errors), fixed(r.plainMs, 3), fixed(f.kernelMs, 3),
+                               percent(r.plainMs / f.kernelMs), fixed(f.protectedMs, 3), percent(fusedOverhead, 2),
+                               f.verdict, errors ? fixed(r.delta / f.threshold, 1) : "-",
+                               errors ? fixed(f.correctedRelError, 9) : "-",
+                               "<=" + fixed(limit * 100, 0) + "%: " + (fusedOverhead <= limit ? "met" : "MISSED")});
+                    rows.push_back({{"n", n}, {"precision", "TF32 fused (cutlass-tf32)"}, {"errors", errors},
+                                    {"plain_ms", r.plainMs}, {"kernel_ms", f.kernelMs}, {"protected_ms", f.protectedMs},
+                                    {"overhead", fusedOverhead}, {"verdict", f.verdict}, {"corrections", f.corrections},
+                                    {"corrected_rel_error", f.correctedRelError}, {"max_threshold", f.threshold},
+                                    {"fault_delta", r.delta}});
+                } else if (m.tf32) {
+                    fusedWhy = r.fused.why;
+                }
                 out << "." << std::flush;
             }
     out << "\nABFT overhead: protected (checksum of B, checksum products beside the GEMM, [1 injected fault],\n"
@@ -95,10 +117,58 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     t.print(out);
     out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
     stages.print(out);
+    out << "\nTF32 fused (--gemm cutlass-tf32): the CUTLASS kernel's epilogue writes C's row and column sums, so the\n"
+           "check reads no C; overhead against the same plain cuBLAS TF32 GEMM, in the same repetitions\n\n";
+    if (fusedRows == 0)
+        out << "  not measured: " << (fusedWhy.empty() ? std::string("no TF32 row ran") : fusedWhy) << "\n";
+    else
+        fused.print(out);
     return rows;
 }
 
 // ---- kernels --------------------------------------------------------------------------------
+// TF32 on the tensor cores: cuBLAS against each CUTLASS tile shape this build has (the kernel of
+// --gemm cutlass-tf32, timed without its sums), on FP32 inputs.
+void tensorCoreKernels(const BenchOptions& o, std::ostream& out, json& rows)
+{
+    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
+                                                    : std::vector<std::int64_t>{4096, 8192, 16384};
+    Table t({"N", "variant", "ms", "GFLOP/s", "vs cuBLAS TF32", "max rel.err", "target"});
+    std::string why;
+    for (std::int64_t n : sizes) {
+        const cuda::GemmTiming ref = cuda::timeGemm(GemmVariant::CublasTf32, 0, 16, Precision::F32, n, 5);
+        t.add({std::to_string(n), "cublas-tf32", fixed(ref.medianMs, 3), fixed(ref.gflops, 0), "100.0%",
+               fixed(ref.relError, 9), "-"});
+        rows.push_back({{"n", n}, {"variant", "cublas-tf32"}, {"ms", ref.medianMs}, {"gflops", ref.gflops},
+                        {"vs_cublas_tf32", 1.0}, {"rel_error", ref.relError}});
+        for (int config = 0, count = 1; config < count; ++config) {
+            cuda::GemmTiming r;
+            try {
+                r = cuda::timeGemm(GemmVariant::CutlassTf32, config, 16, Precision::F32, n, 5);
+            } catch (const BackendError& e) {
+                why = e.what();
+                break;
+            }
+            count = r.kernelCount;
+            const double ratio = r.gflops / ref.gflops;
+            const std::string name = "cutlass-tf32 " + r.kernel;
+            std::string target = "-";
+            if (n >= 8192)
+                target = ratio >= 0.95 ? ">=95%: met" : ">=95%: MISSED";
+            t.add({std::to_string(n), name, fixed(r.medianMs, 3), fixed(r.gflops, 0), percent(ratio),
+                   fixed(r.relError, 9), target});
+            rows.push_back({{"n", n}, {"variant", name}, {"ms", r.medianMs}, {"gflops", r.gflops},
+                            {"vs_cublas_tf32", ratio}, {"rel_error", r.relError}});
+        }
+        out << "." << std::flush;
+    }
+    out << "\n\nGEMM kernels, TF32 on the tensor cores (FP32 inputs and C), the same measure; the first CUTLASS\n"
+           "shape is the one --gemm cutlass-tf32 runs\n\n";
+    t.print(out);
+    if (!why.empty())
+        out << "  CUTLASS kernels not timed: " << why << "\n";
+}
+
 json kernels(const BenchOptions& o, std::ostream& out)
 {
     const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{512, 1024}
@@ -138,6 +208,7 @@ json kernels(const BenchOptions& o, std::ostream& out)
     out << "\nGEMM kernels, FP32, C = A B with n x n random inputs, median of CUDA-event times;\n"
            "max rel.err = max |C - C_ref| / (|A| |B|) on sampled rows against an FP64 host product\n\n";
     t.print(out);
+    tensorCoreKernels(o, out, rows);
     return rows;
 }
 

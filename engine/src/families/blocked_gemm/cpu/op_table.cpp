@@ -45,7 +45,7 @@ template <class Body> void inPrecision(cpu::OpContext& context, Body&& body)
 // `--gemm cublas-tf32` on the CPU: TF32 emulated (operands rounded to TF32, FP32 products).
 bool emulatesTf32(cpu::OpContext& c)
 {
-    return planOf(c).precision == Precision::F32 && in(c).gemm == GemmVariant::CublasTf32;
+    return planOf(c).precision == Precision::F32 && multipliesInTf32(in(c).gemm);
 }
 
 void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)

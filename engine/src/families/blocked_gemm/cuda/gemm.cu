@@ -2,6 +2,7 @@
 #include "core/cuda/gemm_tile.cuh"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include <string>
 
@@ -155,6 +156,27 @@ void launchCublas(const GemmCall& g, cublasHandle_t h, cudaStream_t s)
                               CUBLAS_GEMM_DEFAULT));
 }
 
+void launchCutlass(const GemmCall& g, cudaStream_t s)
+{
+    CutlassTf32Call call;
+    call.m = g.m;
+    call.n = g.n;
+    call.q = g.q;
+    call.a = static_cast<const float*>(g.a);
+    call.lda = g.lda;
+    call.b = static_cast<const float*>(g.b);
+    call.ldb = g.ldb;
+    call.c = static_cast<float*>(g.c);
+    call.ldc = g.ldc;
+    call.accumulate = g.accumulate;
+    call.rowSums = g.rowSums;
+    call.colSums = g.colSums;
+    call.config = g.cutlassConfig;
+    if (const char* why = cutlassTf32Gemm(call, s))
+        throw BackendError(why);
+    CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void gemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
@@ -170,7 +192,11 @@ void gemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
         }
         return;
     }
-    if (g.variant == GemmVariant::Cublas || g.variant == GemmVariant::CublasTf32) {
+    if (writesSumsOfC(g)) {
+        launchCutlass(g, stream);
+        return;
+    }
+    if (g.variant == GemmVariant::Cublas || g.variant == GemmVariant::CublasTf32 || g.variant == GemmVariant::CutlassTf32) {
         if (g.tuned && runTunedGemm(g, stream))
             return;
         launchCublas(g, handle, stream);

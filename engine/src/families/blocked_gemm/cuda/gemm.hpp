@@ -2,7 +2,8 @@
 //   C[m x q] = A[m x n] * B[n x q]  (+ C when accumulate)
 // naive: one thread per element; tiled: seed figure 7 with a T x T shared-memory tile;
 // optimized: 128 x 128 block tile, 8 x 8 register tile per thread, 16-byte loads, double-buffered
-// shared memory; cublas / cublas-tf32: the library (row-major through the transpose identity).
+// shared memory; cublas / cublas-tf32: the library (row-major through the transpose identity);
+// cutlass-tf32: the CUTLASS TF32 kernel of Hopper (gemm/cutlass/), whose epilogue can write C's sums.
 #pragma once
 
 #include "gigacheck/types.hpp"
@@ -26,7 +27,18 @@ struct GemmCall {
     std::int64_t ldc = 0;
     bool accumulate = false;
     bool tuned = false;  // cublas FP32: the configuration tuneGemm kept for this shape, if any (gemm_tuning.hpp)
+    // cutlass-tf32 (FP32; FP64 runs cuBLAS): the epilogue adds C's row / column sums into these
+    // (device, zeroed by the caller) when set, and the tile shape (-1: the default; bench kernels).
+    double* rowSums = nullptr;
+    double* colSums = nullptr;
+    int cutlassConfig = -1;
 };
+
+// cutlass-tf32 on FP32: the kernel that writes C can also write its sums (GemmCall::rowSums).
+inline bool writesSumsOfC(const GemmCall& g)
+{
+    return g.variant == GemmVariant::CutlassTf32 && g.precision == Precision::F32 && g.n > 0;
+}
 
 // Throws InputError for a tile other than 8/16/32, BackendError on CUDA/cuBLAS failure.
 void gemm(const GemmCall& call, cublasHandle_t handle, cudaStream_t stream);

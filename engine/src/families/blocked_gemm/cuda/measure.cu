@@ -9,6 +9,7 @@
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include "gigacheck/abft.hpp"
 
@@ -210,6 +211,11 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
     g.c = c.get();
     g.lda = g.ldb = g.ldc = n;
     GemmTiming t;
+    if (v == GemmVariant::CutlassTf32) {
+        g.cutlassConfig = tile;
+        t.kernel = cutlassTf32ConfigName(tile);
+        t.kernelCount = cutlassTf32ConfigCount();
+    }
     t.medianMs = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     t.gflops = gemmFlops(n, n, n) / (t.medianMs * 1e-3) / 1e9;
 
@@ -302,15 +308,46 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     // GEMM too was measured slower out of core and with TF32; A's checksum comes with the
     // products' pass over A), then the checksum products on a side stream beside the GEMM.
     auto runProtected = [&] { protectedProduct(blocks, h.get(), s.get(), lane); };
-    // Interleaved repetitions: clock drift hits both sides alike.
     AbftTiming t;
-    std::vector<double> plainMs, protectedMs;
+
+    // TF32: the fused CUTLASS product on the same buffers (each protected run rewrites C and Aux;
+    // the operands' rounding is idempotent), when the kernel runs on this device.
+    PinnedBuffer fusedOut(sizeof(VerifyOut));
+    ProtectedBlocks fusedBlocks = blocks;
+    fusedBlocks.gemm.variant = GemmVariant::CutlassTf32;
+    fusedBlocks.out = fusedOut.as<VerifyOut>();
+    GemmCall fusedPlain = plain;
+    fusedPlain.variant = GemmVariant::CutlassTf32;
+    if (tf32 && p == Precision::F32) {
+        try {
+            gemm(fusedPlain, h.get(), s.get());
+            CUDA_CHECK(cudaStreamSynchronize(s.get()));
+            t.fused.ran = true;
+        } catch (const BackendError& e) {
+            (void)cudaGetLastError();
+            t.fused.why = e.what();
+        }
+    }
+    auto runFused = [&] { protectedProduct(fusedBlocks, h.get(), s.get(), lane); };
+    auto runFusedPlain = [&] { gemm(fusedPlain, h.get(), s.get()); };
+
+    // Interleaved repetitions: clock drift hits both sides alike.
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
+        if (t.fused.ran) {
+            fusedMs.push_back(timeMs(s.get(), 1, runFused));
+            fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
+        }
     }
     t.plainMs = median(plainMs);
     t.protectedMs = median(protectedMs);
+    if (t.fused.ran) {
+        t.fused.protectedMs = median(fusedMs);
+        t.fused.kernelMs = median(fusedPlainMs);
+    }
+    runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
 
     // Each ABFT stage alone, to see how close its passes come to the copy bandwidth.
     if (errors == 0) {
@@ -329,15 +366,15 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     t.corrections = r.correctionCount;
     t.threshold = r.maxThreshold;
     t.delta = errors > 0 ? fault.delta : 0;
-    if (errors > 0) {
-        // As a run does after its verifications (abft README "Repair pass"): every result cell the
-        // verification corrected is recomputed as one dot product in double over the operands the
-        // product multiplied (under TF32 the protected passes rounded xa / xb in place).
-        for (int x = 0; x < r.correctionCount; ++x)
-            if (r.corrRow[x] < n && r.corrCol[x] < n)
-                recomputeCellOnHost(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, r.corrRow[x], r.corrCol[x]);
-        // The clean value: the plain GEMM of those same operands (for TF32 the plain timing above
-        // multiplied the unrounded inputs, whose rounding is the library's own).
+    // As a run does after its verifications (abft README "Repair pass"): every result cell the
+    // verification corrected is recomputed as one dot product in double over the operands the
+    // product multiplied (under TF32 the protected passes rounded xa / xb in place); then its
+    // distance from the clean value, the plain GEMM of those same operands (for TF32 the plain
+    // timing above multiplied the unrounded inputs, whose rounding is the library's own).
+    auto correctedRelError = [&](const VerifyOut& v) {
+        for (int x = 0; x < v.correctionCount; ++x)
+            if (v.corrRow[x] < n && v.corrCol[x] < n)
+                recomputeCellOnHost(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, v.corrRow[x], v.corrCol[x]);
         GemmCall same = plain;
         same.a = xa.get();
         same.b = xb.get();
@@ -347,7 +384,19 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const double clean = cellOf(p, pc.get(), n, fault.row, fault.col);
         const double fixed = cellOf(p, xc.get(), ldc, fault.row, fault.col);
-        t.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
+        return std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
+    };
+    if (errors > 0)
+        t.correctedRelError = correctedRelError(r);
+    if (t.fused.ran) {
+        runFused();
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        const VerifyOut& f = *fusedOut.as<VerifyOut>();
+        t.fused.verdict = f.verdict == kClean ? "clean" : f.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.fused.corrections = f.correctionCount;
+        t.fused.threshold = f.maxThreshold;
+        if (errors > 0)
+            t.fused.correctedRelError = correctedRelError(f);
     }
     return t;
 }

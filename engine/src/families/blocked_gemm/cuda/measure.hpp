@@ -22,8 +22,12 @@ struct GemmTiming {
     double medianMs = 0;
     double gflops = 0;
     double relError = 0;  // max |C - C_ref| / (|A| |B|)_ij on sampled rows, C_ref in FP64 on the host
+    // cutlass-tf32: the tile / cluster shape timed, and how many this build has (tile = 0 .. count - 1).
+    std::string kernel;
+    int kernelCount = 0;
 };
-// C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16).
+// C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16). For
+// cutlass-tf32, tile is the index of the CUTLASS tile configuration (BackendError when none runs here).
 GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps);
 
 struct StageTiming {
@@ -43,8 +47,21 @@ struct AbftTiming {
     double threshold = 0;          // largest detection threshold of the block
     double delta = 0;              // the injected fault
     std::vector<StageTiming> stages;  // each ABFT stage alone (errors == 0 only)
+    // tf32 only: the same protected product with --gemm cutlass-tf32 (the CUTLASS kernel writes C's
+    // sums; the verification reads no C), in the same interleaved repetitions, against the same
+    // plain cuBLAS TF32 GEMM. ran = false with `why` when the kernel cannot run here.
+    struct Fused {
+        bool ran = false;
+        std::string why;
+        double kernelMs = 0;     // the CUTLASS kernel alone, no sums (plain, tight leading dimensions)
+        double protectedMs = 0;  // checksums + fused GEMM + (inject) + verify/correct
+        std::string verdict;
+        int corrections = 0;
+        double correctedRelError = 0, threshold = 0;
+    } fused;
 };
-// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides.
+// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides (and times
+// the fused CUTLASS product beside them, AbftTiming::fused).
 AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
 
 // C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block

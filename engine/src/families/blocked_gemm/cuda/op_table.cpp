@@ -34,6 +34,7 @@ struct State final : cuda::RunState {
     std::vector<std::unique_ptr<CublasHandle>> handles;
     std::vector<int> ordinalOf;  // per lane / handle: the GPU it was made on
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
+    std::vector<int> auxOfInject;  // per inject op: the Aux slot of the product before it (-1: none)
     PinnedBuffer verifyOut, injectOut;
     // The block loads packed on the host (null when none is).
     std::unique_ptr<HostStaging> staging;
@@ -58,7 +59,18 @@ std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[s
 AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
 RoundoffModel roundoff(const cuda::OpContext& c)
 {
-    return roundoffModel(planOf(c).precision, in(c).gemm == GemmVariant::CublasTf32);
+    return roundoffModel(planOf(c).precision, multipliesInTf32(in(c).gemm));
+}
+
+// cutlass-tf32: the block's product (the op before this inject / verify, on its stream: the
+// schedule builder's product -> inject -> verify) wrote C's sums into its Aux scratch rows.
+bool productWroteSums(const cuda::OpContext& c, const Operation& op, int aux)
+{
+    GemmCall g;
+    g.variant = in(c).gemm;
+    g.precision = planOf(c).precision;
+    g.n = op.depth;
+    return planOf(c).abft && aux >= 0 && writesSumsOfC(g);
 }
 
 // The fault plan's injections for this op's block that lie inside the stored block.
@@ -127,7 +139,13 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     CUDA_CHECK(cudaSetDevice(c.ordinals.front()));  // as the executor left it
     std::size_t verifies = 0, injections = 0;
     state->slotOf.assign(c.schedule.ops.size(), -1);
+    state->auxOfInject.assign(c.schedule.ops.size(), -1);
+    std::vector<int> auxOfProductInto(c.schedule.buffers.size(), -1);
     for (const Operation& op : c.schedule.ops) {
+        if (op.kind == OpKind::Product)
+            auxOfProductInto[std::size_t(op.dst)] = op.aux;
+        if (op.kind == OpKind::Inject)
+            state->auxOfInject[std::size_t(op.id)] = auxOfProductInto[std::size_t(op.dst)];
         if (op.kind == OpKind::Verify)
             state->slotOf[std::size_t(op.id)] = int(verifies++);
         if (op.kind == OpKind::Inject) {
@@ -185,7 +203,7 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
     // TF32: B is rounded to TF32 in the same pass (protected_product.hpp, roundsOperandsToTf32).
     if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
         checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s,
-                  in(c).gemm == GemmVariant::CublasTf32);
+                  multipliesInTf32(in(c).gemm));
 }
 
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -213,6 +231,7 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const std::size_t es = elemSize(planOf(c).precision);
+    const int aux = stateOf(c).auxOfInject[std::size_t(op.id)];
     std::vector<DeviceInjection> items;
     for (std::size_t index : injectionsFor(in(c), op)) {
         const Injection& inj = in(c).faults->injections[index];
@@ -228,15 +247,18 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     }
     if (!items.empty())
         inject(planOf(c).precision, buf(c, op.dst), ld(c, op.dst), items.data(), int(items.size()),
-               injectSlot(c, op.id), s);
+               injectSlot(c, op.id), s,
+               productWroteSums(c, op, aux) ? productSumsOf(auxOf(c, aux), op.rows, op.cols) : ProductSums{});
 }
 
 void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const Plan& plan = planOf(c);
-    verify(verifyCall(plan.precision, buf(c, op.dst), op.rows, op.cols, ld(c, op.dst),
-                      plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c), in(c).thresholdLambda),
-           verifySlot(c, op.id), s);
+    VerifyCall v = verifyCall(plan.precision, buf(c, op.dst), op.rows, op.cols, ld(c, op.dst),
+                              plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c),
+                              in(c).thresholdLambda);
+    v.sumsFromProduct = productWroteSums(c, op, op.aux);
+    verify(v, verifySlot(c, op.id), s);
 }
 
 // ---- report -----------------------------------------------------------------------------------

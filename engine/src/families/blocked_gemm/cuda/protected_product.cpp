@@ -6,7 +6,7 @@ namespace gigacheck::cuda {
 
 bool roundsOperandsToTf32(const GemmCall& g)
 {
-    return g.variant == GemmVariant::CublasTf32 && g.precision == Precision::F32;
+    return multipliesInTf32(g.variant) && g.precision == Precision::F32;
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
@@ -18,6 +18,16 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         // resources/results/README.md), B having been rounded by its checksum pass.
         checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux,
                          g.accumulate, s, inputRounding, true);
+        if (writesSumsOfC(g)) {
+            // The epilogue writes C's sums into the scratch rows the passes above have finished with;
+            // the verification then reads no C (VerifyCall::sumsFromProduct).
+            zeroProductSums(aux, g.m, g.q, s);
+            GemmCall fused = g;
+            fused.rowSums = aux.scratch0();
+            fused.colSums = aux.scratch1();
+            gemm(fused, handle, s);
+            return;
+        }
         gemm(g, handle, s);
         return;
     }
@@ -31,6 +41,11 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
     gemm(g, handle, s);
     if (lane)
         CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
+}
+
+ProductSums productSumsOf(AuxView aux, Index rows, Index cols)
+{
+    return ProductSums{aux.scratch0(), aux.scratch1(), rows, cols};
 }
 
 VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,
@@ -57,10 +72,13 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     g.accumulate = false;
     checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s, roundsOperandsToTf32(g));
     productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
+    const bool fusedSums = writesSumsOfC(g);
     if (blocks.fault)
-        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s);
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
+               fusedSums ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
     v.besideGemm = blocks.besideGemm;
+    v.sumsFromProduct = fusedSums;
     verify(v, blocks.out, s);
 }
 

@@ -32,8 +32,13 @@ bool roundsOperandsToTf32(const GemmCall& g);
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
 // slower for the others: resources/results/README.md). Needs checksumB of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
+// cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding);
+
+// Where a fused-sums GEMM (writesSumsOfC) left C's sums for a block of rows x cols: the scratch rows
+// of its Aux, which its fault injection adjusts and its verification reads.
+ProductSums productSumsOf(AuxView aux, Index rows, Index cols);
 
 // The verification of an augmented C block whose inner dimension so far is depth.
 VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,

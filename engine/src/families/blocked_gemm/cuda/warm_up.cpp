@@ -8,6 +8,7 @@
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "core/cuda/resources.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include <cstdlib>
 #include <mutex>
@@ -99,8 +100,29 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
         both(large);
     }
 
+    // The CUTLASS kernel (built and on Hopper only: elsewhere it declines before any launch), with
+    // its sums, plus the small kernels of a check that reads them.
+    if (p == Precision::F32) {
+        CutlassTf32Call fused;
+        fused.m = fused.n = fused.q = n;
+        fused.a = a.as<float>();
+        fused.b = b.as<float>();
+        fused.c = c.as<float>();
+        fused.lda = fused.ldb = fused.ldc = ld;
+        fused.rowSums = av.scratch0();
+        fused.colSums = av.scratch1();
+        for (int config = 0; config < cutlassTf32ConfigCount(); ++config)
+            for (bool accumulate : {false, true}) {
+                fused.config = config;
+                fused.accumulate = accumulate;
+                (void)cutlassTf32Gemm(fused, s);
+            }
+        zeroProductSums(av, n, n, s);
+    }
+
     DeviceInjection inj;  // adds 0 to C(0, 0)
     inject(p, c.get(), ld, &inj, 1, injected.as<double>(), s);
+    inject(p, c.get(), ld, &inj, 1, injected.as<double>(), s, ProductSums{av.scratch0(), av.scratch1(), n, n});
     VerifyCall v;
     v.precision = p;
     v.c = c.get();
@@ -114,6 +136,9 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
     // at its first check, the load waits for the GEMM running beside it, and the other block's
     // first product is issued only after that (kernel traces, online README).
     v.besideGemm = true;
+    verify(v, out.as<VerifyOut>(), s);
+    v.besideGemm = false;
+    v.sumsFromProduct = true;  // after a fused-sums GEMM
     verify(v, out.as<VerifyOut>(), s);
     CUDA_CHECK(cudaStreamSynchronize(s));
 }

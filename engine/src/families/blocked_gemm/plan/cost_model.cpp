@@ -105,7 +105,7 @@ std::string gemmRateKind(Precision precision, GemmVariant gemm)
 {
     if (precision == Precision::F64)
         return "f64";
-    return gemm == GemmVariant::CublasTf32 ? "tf32" : "f32";
+    return multipliesInTf32(gemm) ? "tf32" : "f32";
 }
 
 double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,

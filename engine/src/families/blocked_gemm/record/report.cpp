@@ -114,7 +114,7 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Values type: " << valuesType(c.precision) << "\n";
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
         << (onCuda(r) ? toString(c.gemm)
-            : c.gemm == GemmVariant::CublasTf32 && c.precision == Precision::F32 ? std::string_view("OpenBLAS, TF32 emulated")
+            : multipliesInTf32(c.gemm) && c.precision == Precision::F32 ? std::string_view("OpenBLAS, TF32 emulated")
                                                                                   : std::string_view("OpenBLAS"))
         << ")\n";
     out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("

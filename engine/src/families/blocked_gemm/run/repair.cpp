@@ -321,7 +321,7 @@ void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, Host
                RunObserver* observer)
 {
     // cublas-tf32 on CUDA, and its emulation on the CPU (cpu/op_table.cpp).
-    const bool tf32 = record.config.gemm == GemmVariant::CublasTf32;
+    const bool tf32 = multipliesInTf32(record.config.gemm);
     record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
                                     record.config.thresholdLambda);
     double at = 0;

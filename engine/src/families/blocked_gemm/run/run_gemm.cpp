@@ -290,7 +290,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     if (record.status == "ok")
         record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
-                                                 config.thresholdLambda, config.gemm == GemmVariant::CublasTf32);
+                                                 config.thresholdLambda, multipliesInTf32(config.gemm));
     record.metrics = computeMetrics(record);
     record.faults = computeFaultReport(record);
     if (hooks.resultOut)
