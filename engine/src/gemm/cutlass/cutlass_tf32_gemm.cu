@@ -26,6 +26,7 @@ using namespace cute;
 namespace fusion = cutlass::epilogue::fusion;
 
 constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
+constexpr int kMaxDevices = 64;
 
 // C row-major (m x q), A row-major (m x n, K-major), B row-major (n x q, N-major: the builder
 // moves it through registers, as TF32 GMMA reads only K-major operands from shared memory).
@@ -55,7 +56,7 @@ struct Tf32GemmWithSums {
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
     using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
-    static const char* run(const CutlassTf32Call& g, int smCount, cudaStream_t s)
+    static const char* run(const CutlassTf32Call& g, int device, int smCount, cudaStream_t s)
     {
         using StrideA = typename Kernel::StrideA;
         using StrideB = typename Kernel::StrideB;
@@ -87,12 +88,14 @@ struct Tf32GemmWithSums {
             return "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give";
         // The adapter's initialize() would fill the sums with the reduction's identity, which
         // CUTLASS cannot do for doubles: the caller zeroes them, and the kernel is launched from
-        // its parameters (shared-memory limit raised once).
-        static const bool smemRaised = cudaFuncSetAttribute(cutlass::device_kernel<Kernel>,
-                                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                            int(Kernel::SharedStorageSize)) == cudaSuccess;
-        if (!smemRaised)
-            return "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved";
+        // its parameters (shared-memory limit raised once per device).
+        static bool smemRaised[kMaxDevices] = {};
+        if (!smemRaised[device]) {
+            if (cudaFuncSetAttribute(cutlass::device_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(Kernel::SharedStorageSize)) != cudaSuccess)
+                return "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved";
+            smemRaised[device] = true;
+        }
         typename Kernel::Params params = Kernel::to_underlying_arguments(args, nullptr);
         if (Gemm::run(params, s) != cutlass::Status::kSuccess)
             return "CUTLASS TF32 GEMM: launch failed";
@@ -102,7 +105,7 @@ struct Tf32GemmWithSums {
 
 struct Config {
     const char* name;
-    const char* (*run)(const CutlassTf32Call&, int, cudaStream_t);
+    const char* (*run)(const CutlassTf32Call&, int device, int smCount, cudaStream_t);
 };
 
 // The first entry is the default (`bench kernels` measured the others against it).
@@ -119,8 +122,8 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 // sm_90a machine code runs on compute capability 9.0 only; the multiprocessors per device once.
 int hopperSmCount(int device)
 {
-    static int cached[64] = {};
-    if (device < 0 || device >= 64)
+    static int cached[kMaxDevices] = {};
+    if (device < 0 || device >= kMaxDevices)
         return -1;
     if (cached[device] == 0) {
         int major = 0, minor = 0, sms = 0;
@@ -150,7 +153,7 @@ const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s)
                "sm_90a only";
     if (call.m > INT32_MAX || call.n > INT32_MAX || call.q > INT32_MAX)
         return "CUTLASS TF32 GEMM: an extent beyond 2^31";
-    return kConfigs[call.config < 0 ? 0 : call.config].run(call, sms, s);
+    return kConfigs[call.config < 0 ? 0 : call.config].run(call, device, sms, s);
 }
 
 int cutlassTf32ConfigCount() { return kConfigCount; }

@@ -69,6 +69,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
             for (int errors : {0, 1}) {
+                if (!bench::selected("GIGACHECK_BENCH_TYPES", m.name))  // FP32, TF32, FP64
+                    continue;
                 const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : m.tf32 ? 21 : 7);
                 if (!m.tf32)
                     for (const cuda::StageTiming& st : r.stages)
@@ -190,6 +192,8 @@ json kernels(const BenchOptions& o, std::ostream& out)
     for (std::int64_t n : sizes) {
         double cublasGflops = 0;
         for (const Variant& v : variants) {
+            if (v.v != GemmVariant::Cublas && !bench::selected("GIGACHECK_BENCH_VARIANTS", v.name))
+                continue;  // cuBLAS stays: the reference of the ratios
             const bool slow = v.v == GemmVariant::Naive || v.v == GemmVariant::Tiled;
             const cuda::GemmTiming r = cuda::timeGemm(v.v, v.tile, v.bk, Precision::F32, n, slow && n >= 4096 ? 2 : 5);
             if (v.v == GemmVariant::Cublas)
