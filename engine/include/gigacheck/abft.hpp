@@ -61,8 +61,20 @@ struct BoundAccumulator {
     std::int64_t depth = 0;
     void reset(std::int64_t rows, std::int64_t cols);
 };
+// Inner-index classes of a product whose algorithm mixes inner indices before it multiplies
+// (Strassen: column k of A is summed with column k + N/2, row k of B with row k + N/2, and their
+// rounded sums meet): index k in [0, core) shares a class with k + leaf, k + 2 leaf, ... The norms
+// of B's rows and A's columns (and the checksum entries) then take their class's largest, so the
+// scales bound every pairing the algorithm forms, not only a_ik b_kj. Default: no classes.
+struct DepthClasses {
+    std::int64_t core = 0, leaf = 0;
+};
 template <class T>
-void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b);
+void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b, DepthClasses classes = {});
+
+// Each entry of v in [0, core) takes the largest of its class (indices equal modulo leaf); the
+// entries from core on (a fringe the classes do not mix) stay. leaf <= 0 or core <= leaf: unchanged.
+void maxOverClasses(std::vector<double>& v, std::int64_t core, std::int64_t leaf);
 
 // Threshold of row check i and column check j (documented in docs/reference.md "Detection threshold"):
 //   t_row(i) = lambda * u * (depth + cols + 2) * sqrt(rowScale[i])
@@ -97,6 +109,18 @@ Thresholds thresholds(const BoundAccumulator& acc, double u, double lambda = 4.0
 // The tf32Operands part of sumFactor for a product of inner dimension depth (0 otherwise).
 double truncationSumFactor(const RoundoffModel& model, std::int64_t depth);
 Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, double lambda = 4.0);
+
+// Tolerance of one cell of a product against an FP64 reference: the round-off of the cell's own
+// dot product (V-ABFT style: the actual sum's scale, not the worst case over all inputs). With
+// S = sum_k a_ik^2 b_kj^2 over an inner dimension of depth (docs/reference.md "Reference check"):
+//   tol = 2 lambda (uA (depth + 2) + 2 sqrt(2) uI) growth sqrt(S) + 4 uI |ref|
+// growth: how much larger than one dot product's the algorithm's round-off is (1 for a
+// conventional product; Strassen's per level); the factor 2 covers the reference's own round-off.
+struct CellTolerance {
+    double scaleFactor = 0, refFactor = 0;
+    double operator()(double sumSquares, double ref) const;
+};
+CellTolerance cellTolerance(const RoundoffModel& model, std::int64_t depth, double lambda, double growth = 1.0);
 
 struct Correction {
     std::int64_t row = 0, col = 0;  // in the augmented block (== rows / cols: checksum)

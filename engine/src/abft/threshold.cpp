@@ -35,10 +35,24 @@ void BoundAccumulator::reset(std::int64_t rows, std::int64_t cols)
     depth = 0;
 }
 
+void maxOverClasses(std::vector<double>& v, std::int64_t core, std::int64_t leaf)
+{
+    core = std::min<std::int64_t>(core, std::int64_t(v.size()));
+    if (leaf <= 0 || core <= leaf)
+        return;
+    for (std::int64_t r = 0; r < leaf; ++r) {
+        double worst = 0;
+        for (std::int64_t i = r; i < core; i += leaf)
+            worst = std::max(worst, v[std::size_t(i)]);
+        for (std::int64_t i = r; i < core; i += leaf)
+            v[std::size_t(i)] = worst;
+    }
+}
+
 // a: (rows + 1) x depth (checksum row included), b: depth x (cols + 1) (checksum column included).
 // The checksum row / column take part in the scales: they are operands of the stored checksums.
 template <class T>
-void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b)
+void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<const T> b, DepthClasses classes)
 {
     if (a.cols != b.rows)
         throw InputError("accumulateBound: A block depth " + std::to_string(a.cols) +
@@ -69,11 +83,19 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
                 aColNorm2[std::size_t(k)] += v * v;
             }
     });
+    // |r_B[k]| and |c_A[k]|, class-maxed like the norms (no classes: the same bits as r_B, c_A squared).
+    std::vector<double> rB(static_cast<std::size_t>(depth)), cA(static_cast<std::size_t>(depth));
+    for (std::int64_t k = 0; k < depth; ++k) {
+        rB[std::size_t(k)] = std::abs(double(b(k, b.cols)));
+        cA[std::size_t(k)] = std::abs(double(a(a.rows, k)));
+    }
+    for (std::vector<double>* v : {&bRowNorm2, &aColNorm2, &rB, &cA})
+        maxOverClasses(*v, classes.core, classes.leaf);
     parallelFor(a.rows + 1, depth, [&](std::int64_t i0, std::int64_t i1) {
         for (std::int64_t i = i0; i < i1; ++i) {
             double s = 0, sc = 0;
             for (std::int64_t k = 0; k < depth; ++k) {
-                const double v = double(a(i, k)), r = double(b(k, b.cols));
+                const double v = double(a(i, k)), r = rB[std::size_t(k)];
                 s += v * v * bRowNorm2[std::size_t(k)];
                 sc += v * v * r * r;
             }
@@ -83,7 +105,7 @@ void accumulateBound(BoundAccumulator& acc, BlockView<const T> a, BlockView<cons
     });
     parallelFor(b.cols + 1, depth, [&](std::int64_t j0, std::int64_t j1) {  // over k in order, per j
         for (std::int64_t k = 0; k < depth; ++k) {
-            const double an = aColNorm2[std::size_t(k)], ca = double(a(a.rows, k));
+            const double an = aColNorm2[std::size_t(k)], ca = cA[std::size_t(k)];
             for (std::int64_t j = j0; j < j1; ++j) {
                 const double v = double(b(k, j));
                 acc.colScale[std::size_t(j)] += an * v * v;
@@ -153,7 +175,21 @@ Thresholds thresholds(const BoundAccumulator& acc, const RoundoffModel& model, d
     return t;
 }
 
-template void accumulateBound<float>(BoundAccumulator&, BlockView<const float>, BlockView<const float>);
-template void accumulateBound<double>(BoundAccumulator&, BlockView<const double>, BlockView<const double>);
+double CellTolerance::operator()(double sumSquares, double ref) const
+{
+    return scaleFactor * std::sqrt(std::max(0.0, sumSquares)) + refFactor * std::abs(ref);
+}
+
+CellTolerance cellTolerance(const RoundoffModel& model, std::int64_t depth, double lambda, double growth)
+{
+    CellTolerance t;
+    const double u = model.uAccumulate * double(depth + 2) + 2.0 * std::sqrt(2.0) * model.uInput;
+    t.scaleFactor = 2.0 * lambda * u * growth;
+    t.refFactor = 4.0 * model.uInput;
+    return t;
+}
+
+template void accumulateBound<float>(BoundAccumulator&, BlockView<const float>, BlockView<const float>, DepthClasses);
+template void accumulateBound<double>(BoundAccumulator&, BlockView<const double>, BlockView<const double>, DepthClasses);
 
 }  // namespace gigacheck

@@ -111,6 +111,15 @@ double leafRoundoff(Precision p, bool tf32)
 // 3.5-4x with TF32 leaves, on uniform, normal and wide-range data: 3^L, and 4^L for TF32 leaves.
 double strassenGrowth(int levels, bool tf32) { return std::pow(tf32 ? 4.0 : 3.0, std::max(levels, 0)); }
 
+// A cell's own TF32 error is dominated by the rounding of the stage sums it was multiplied from
+// (2 sqrt(2) u_in of cellTolerance), which one level doubles at most (each operand a sum of two
+// blocks, whose class-maxed scale the tolerance already takes): 2^L. C's checks keep 4^L (their
+// residual also sums the accumulation's round-off over a whole line).
+double referenceGrowth(int levels, bool tf32)
+{
+    return tf32 ? std::pow(2.0, std::max(levels, 0)) : strassenGrowth(levels, false);
+}
+
 namespace {
 
 // The round-off model of a Strassen C: the storage type's accumulation; TF32 leaves round their
@@ -124,8 +133,9 @@ RoundoffModel strassenRoundoff(const StrassenConfig& config)
 }
 
 // The round-off scales of the whole product A B (abft.hpp BoundAccumulator), over A with its
-// column checksum row and B with its row checksum column, in double.
-BoundAccumulator productScales(const HostMatrix& a, const HostMatrix& b)
+// column checksum row and B with its row checksum column, in double; the inner indices Strassen
+// mixes (k, k + leafN, ... of the core) take their class's largest norms (abft.hpp DepthClasses).
+BoundAccumulator productScales(const HostMatrix& a, const HostMatrix& b, DepthClasses classes)
 {
     const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
     std::vector<double> augA(std::size_t((m + 1) * n)), augB(std::size_t(n * (q + 1)));
@@ -137,22 +147,19 @@ BoundAccumulator productScales(const HostMatrix& a, const HostMatrix& b)
     rowChecksum(BlockView<double>{augB.data(), n, q, q + 1});
     BoundAccumulator acc;
     acc.reset(m, q);
-    accumulateBound(acc, BlockView<const double>{augA.data(), m, n, n}, BlockView<const double>{augB.data(), n, q, q + 1});
+    accumulateBound(acc, BlockView<const double>{augA.data(), m, n, n}, BlockView<const double>{augB.data(), n, q, q + 1},
+                    classes);
     return acc;
 }
 
 // Each line of the core takes the largest threshold of the lines Strassen mixes with it.
-void classMax(std::vector<double>& t, std::int64_t core, std::int64_t leaf)
+void classMax(std::vector<double>& t, std::int64_t core, std::int64_t leaf) { maxOverClasses(t, core, leaf); }
+
+// The classes of inner indices a Strassen of `levels` levels mixes (k, k + leafN, ... of the core).
+DepthClasses depthClasses(const Shape& shape, int levels)
 {
-    if (leaf <= 0 || core <= leaf)
-        return;
-    for (std::int64_t r = 0; r < leaf; ++r) {
-        double worst = 0;
-        for (std::int64_t i = r; i < core; i += leaf)
-            worst = std::max(worst, t[std::size_t(i)]);
-        for (std::int64_t i = r; i < core; i += leaf)
-            t[std::size_t(i)] = worst;
-    }
+    const Shape core = coreShape(shape, levels);
+    return levels > 0 ? DepthClasses{core.n, core.n >> levels} : DepthClasses{};
 }
 
 }  // namespace
@@ -160,7 +167,7 @@ void classMax(std::vector<double>& t, std::int64_t core, std::int64_t leaf)
 void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
                  OperandChecksums& sums)
 {
-    const BoundAccumulator acc = productScales(a, b);
+    const BoundAccumulator acc = productScales(a, b, depthClasses(config.shape, levels));
     const Thresholds t = thresholds(acc, strassenRoundoff(config), config.thresholdLambda);
     const double growth = strassenGrowth(levels, config.tf32);
     const std::int64_t m = a.rows(), q = b.cols();
@@ -189,19 +196,30 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
     std::vector<double> ref(std::size_t(s.m * s.q));
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.q), int(s.n), 1.0, da.data(), int(s.n),
                 db.data(), int(s.q), 0.0, ref.data(), int(s.q));
-    // Per cell, the round-off of its own dot product: sqrt(sum_k a_ik^2 b_kj^2), one product of the
-    // squares, at most (n + 2) roundings of it, times Strassen's growth; each cell takes the largest
-    // scale of the cells the recursion mixes with it (same row class, same column class). A
-    // row's or column's whole norm would let a fault as large as C's entries pass at four levels.
-    const RoundoffModel model = strassenRoundoff(config);
+    // Per cell, the round-off of its own dot product (abft.hpp cellTolerance): sqrt(sum_k a_ik^2
+    // b_kj^2), one product of the squares, times Strassen's growth; B's squares take the largest
+    // of their inner-index class (row k of B meets column k + N/2 of A in the stage sums), and
+    // each cell the largest scale of the cells the recursion mixes with it (same row class, same
+    // column class). A row's or column's whole norm would let a fault as large as C's entries
+    // pass at four levels.
+    const Shape core = coreShape(s, levels);
     std::vector<double> a2(da.size()), b2(db.size()), cellScale(std::size_t(s.m * s.q));
     for (std::size_t k = 0; k < da.size(); ++k)
         a2[k] = da[k] * da[k];
     for (std::size_t k = 0; k < db.size(); ++k)
         b2[k] = db[k] * db[k];
+    if (const DepthClasses classes = depthClasses(s, levels); classes.leaf > 0 && classes.core > classes.leaf) {
+        std::vector<double> column(std::size_t(s.n));
+        for (std::int64_t j = 0; j < s.q; ++j) {
+            for (std::int64_t k = 0; k < s.n; ++k)
+                column[std::size_t(k)] = b2[std::size_t(k * s.q + j)];
+            maxOverClasses(column, classes.core, classes.leaf);
+            for (std::int64_t k = 0; k < s.n; ++k)
+                b2[std::size_t(k * s.q + j)] = column[std::size_t(k)];
+        }
+    }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(s.m), int(s.q), int(s.n), 1.0, a2.data(), int(s.n),
                 b2.data(), int(s.q), 0.0, cellScale.data(), int(s.q));
-    const Shape core = coreShape(s, levels);
     const std::int64_t leafM = core.m >> levels, leafQ = core.q >> levels;
     if (levels > 0 && leafM > 0 && leafQ > 0) {
         std::vector<double> classWorst(std::size_t(leafM * leafQ), 0.0);
@@ -214,13 +232,13 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
             for (std::int64_t j = 0; j < core.q; ++j)
                 cellScale[std::size_t(i * s.q + j)] = classWorst[std::size_t((i % leafM) * leafQ + j % leafQ)];
     }
-    const double u = model.uAccumulate * double(s.n + 2) + 2.0 * std::sqrt(2.0) * model.uInput;
-    const double factor = 2.0 * config.thresholdLambda * u * strassenGrowth(levels, config.tf32);
+    const CellTolerance tolerance =
+        cellTolerance(strassenRoundoff(config), s.n, config.thresholdLambda, referenceGrowth(levels, config.tf32));
     for (std::int64_t i = 0; i < s.m; ++i)
         for (std::int64_t j = 0; j < s.q; ++j) {
             const double r = ref[std::size_t(i * s.q + j)];
             const double err = std::abs(c.at(i, j) - r);
-            const double tol = factor * std::sqrt(cellScale[std::size_t(i * s.q + j)]) + 4.0 * model.uInput * std::abs(r);
+            const double tol = tolerance(cellScale[std::size_t(i * s.q + j)], r);
             out.maxRef = std::max(out.maxRef, std::abs(r));
             // NaN in C (a flipped exponent, an overflow) is a mismatch and an infinite error.
             double e = std::isnan(err) ? INFINITY : err;

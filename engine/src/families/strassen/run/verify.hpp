@@ -27,6 +27,9 @@ double leafRoundoff(Precision p, bool tf32);
 // levels: each level combines seven products of sums of operand blocks, so C's error grows by a
 // constant factor per level (measured: resources/results/strassen-threshold.md).
 double strassenGrowth(int levels, bool tf32);
+// The same for one cell against the FP64 reference: 3^L, and 2^L with TF32 leaves, whose cell
+// error is the rounding of the stage sums (measured: resources/results/README.md).
+double referenceGrowth(int levels, bool tf32);
 
 // The thresholds of C's checks, from the same machinery as a blocked run's (abft.hpp thresholds():
 // a bound on the round-off of the actual sums, from the 2-norms of the products, not the worst case
@@ -36,7 +39,8 @@ void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig&
                  OperandChecksums& sums);
 
 // The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * (u (n + 2) + 2 sqrt(2) u_in)
-// * growth * sqrt(sum_k a_ik^2 b_kj^2) (the largest of the cell's row and column classes); NaN or
+// * referenceGrowth * sqrt(sum_k a_ik^2 b_kj^2) + 4 u_in |C_ref| (abft.hpp cellTolerance; b_kj^2 the
+// largest of its inner-index class, the sum the largest of the cell's row and column classes); NaN or
 // Inf in C is beyond it. With C's checks on, a cell beyond it takes the reference's value
 // (repaired), so C ends right and the run says which cells the checks did not see.
 struct StrassenReference {
