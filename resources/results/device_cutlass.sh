@@ -4,7 +4,7 @@
 # check and time --gemm cutlass-tf32 against cuBLAS TF32 in one process.
 # Here, before the device call: mkdir -p .carry-cutlass && cp ../shared/third_party/cutlass-4.7.0.tar.xz* .carry-cutlass/
 # and carry [".carry-qt", ".carry-cutlass"].
-# Usage: OUT=dir GIGACHECK_COMMIT=hash resources/results/device_cutlass.sh [all|bench|tests]
+# Usage: OUT=dir GIGACHECK_COMMIT=hash [SWEEP=OFF] [TYPES=TF32] [DEADLINE=s] resources/results/device_cutlass.sh [all|bench|tests]
 set -uo pipefail
 OUT=${OUT:-/tmp/gigacheck-cutlass}
 mkdir -p "$OUT"
@@ -22,10 +22,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 echo "commit ${GIGACHECK_COMMIT:-unknown}" >> "$log"
 cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DGIGACHECK_WITH_GUI=OFF -DGIGACHECK_FUZZ=OFF \
-  -DGIGACHECK_CUTLASS_ARCHIVE="$archive" -DGIGACHECK_CUTLASS_TILE_SWEEP=ON > "$OUT/build.txt" 2>&1 ||
+  -DGIGACHECK_CUTLASS_ARCHIVE="$archive" -DGIGACHECK_CUTLASS_TILE_SWEEP=${SWEEP:-ON} > "$OUT/build.txt" 2>&1 ||
   { tail -30 "$OUT/build.txt" | tee -a "$log"; exit 1; }
-timeout 420 cmake --build $build -j16 --target gigacheck tst_cuda_single_fault tst_cuda_tf32 tst_cuda_backend \
-  tst_cuda_kernels >> "$OUT/build.txt" 2>&1 || { grep -B2 -A20 "error" "$OUT/build.txt" | head -60 | tee -a "$log"; exit 1; }
+timeout 420 cmake --build $build -j16 --target gigacheck ${TESTS:-tst_cuda_single_fault tst_cuda_tf32 tst_cuda_backend tst_cuda_kernels} \
+  >> "$OUT/build.txt" 2>&1 || { grep -B2 -A20 "error" "$OUT/build.txt" | head -60 | tee -a "$log"; exit 1; }
 awk '/cutlass_tf32_gemm/ {print "CUTLASS translation unit (every tile shape): " ($2 - $1) / 1000 " s"}' $build/.ninja_log | tee -a "$log"
 cli=$build/app/cli/gigacheck
 obj=$(find $build -name 'cutlass_tf32_gemm.cu.o' | head -1)
@@ -45,7 +45,7 @@ if [ "$what" != tests ]; then
   echo "exit $?" >> "$log"
   sed -n '/TF32 on the tensor cores/,$p' "$OUT/bench_kernels.txt" | tee -a "$log"
   step "bench abft-overhead (FP32 and TF32, the fused product beside)"
-  GIGACHECK_BENCH_TYPES=FP32,TF32 timeout 200 $cli bench abft-overhead --json "$OUT/bench_abft.json" > "$OUT/bench_abft.txt" 2>&1
+  GIGACHECK_BENCH_TYPES=${TYPES:-FP32,TF32} timeout 200 $cli bench abft-overhead --json "$OUT/bench_abft.json" > "$OUT/bench_abft.txt" 2>&1
   echo "exit $?" >> "$log"
   grep -E "^ *N |TF32" "$OUT/bench_abft.txt" | head -20 >> "$log"
   sed -n '/TF32 fused/,$p' "$OUT/bench_abft.txt" | tee -a "$log"
@@ -53,7 +53,7 @@ fi
 
 if [ "$what" != bench ]; then
   step "GPU tests (cutlass-tf32 rows included)"
-  for t in tst_cuda_single_fault tst_cuda_tf32 tst_cuda_kernels tst_cuda_backend; do
+  for t in ${TESTS:-tst_cuda_single_fault tst_cuda_tf32 tst_cuda_kernels tst_cuda_backend}; do
     [ $SECONDS -lt ${DEADLINE:-520} ] || { echo "$t not run: out of time" | tee -a "$log"; continue; }
     timeout $(( ${DEADLINE:-520} + 20 - SECONDS ))  $build/tests/$t > /tmp/$t.txt 2>&1; echo "$t exit $?" | tee -a "$log"
     cat /tmp/$t.txt >> "$OUT/tests.txt"

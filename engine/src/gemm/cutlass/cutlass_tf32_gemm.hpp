@@ -28,8 +28,16 @@ struct CutlassTf32Call {
     int config = -1;  // an index below cutlassTf32ConfigCount(); -1: the default tile
 };
 
+// What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the
+// leading dimensions and the addresses in whole 16 bytes. Other shapes go to cuBLAS TF32.
+inline bool cutlassTf32Fits(const CutlassTf32Call& c)
+{
+    auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    return c.n % 4 == 0 && c.q % 4 == 0 && c.lda % 4 == 0 && c.ldb % 4 == 0 && c.ldc % 4 == 0 && aligned(c.a) &&
+           aligned(c.b) && aligned(c.c);
+}
+
 // Null when the GEMM was issued on s, else why not (no such device, alignment, launch error).
-// TMA needs 16-byte aligned operands and leading dimensions that are multiples of 4 floats.
 const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s);
 
 // The tile / cluster shapes built ("128x256x32 c2x1"), for `bench kernels`; 0 without CUTLASS.

@@ -2,7 +2,6 @@
 #include "core/cuda/gemm_tile.cuh"
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
-#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include <string>
 
@@ -150,7 +149,7 @@ void launchCublas(const GemmCall& g, cublasHandle_t h, cudaStream_t s)
     }
     const float alpha = 1.0f, beta = g.accumulate ? 1.0f : 0.0f;
     const cublasComputeType_t compute =
-        g.variant == GemmVariant::CublasTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+        multipliesInTf32(g.variant) ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     CUBLAS_CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, g.b, CUDA_R_32F, int(g.ldb), g.a,
                               CUDA_R_32F, int(g.lda), &beta, g.c, CUDA_R_32F, int(g.ldc), compute,
                               CUBLAS_GEMM_DEFAULT));
@@ -158,21 +157,7 @@ void launchCublas(const GemmCall& g, cublasHandle_t h, cudaStream_t s)
 
 void launchCutlass(const GemmCall& g, cudaStream_t s)
 {
-    CutlassTf32Call call;
-    call.m = g.m;
-    call.n = g.n;
-    call.q = g.q;
-    call.a = static_cast<const float*>(g.a);
-    call.lda = g.lda;
-    call.b = static_cast<const float*>(g.b);
-    call.ldb = g.ldb;
-    call.c = static_cast<float*>(g.c);
-    call.ldc = g.ldc;
-    call.accumulate = g.accumulate;
-    call.rowSums = g.rowSums;
-    call.colSums = g.colSums;
-    call.config = g.cutlassConfig;
-    if (const char* why = cutlassTf32Gemm(call, s))
+    if (const char* why = cutlassTf32Gemm(cutlassCallOf(g), s))
         throw BackendError(why);
     CUDA_CHECK_LAUNCH();
 }

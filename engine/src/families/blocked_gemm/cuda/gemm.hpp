@@ -8,6 +8,8 @@
 
 #include "gigacheck/types.hpp"
 
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -34,10 +36,33 @@ struct GemmCall {
     int cutlassConfig = -1;
 };
 
-// cutlass-tf32 on FP32: the kernel that writes C can also write its sums (GemmCall::rowSums).
+// The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
+inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
+{
+    CutlassTf32Call call;
+    call.m = g.m;
+    call.n = g.n;
+    call.q = g.q;
+    call.a = static_cast<const float*>(g.a);
+    call.lda = g.lda;
+    call.b = static_cast<const float*>(g.b);
+    call.ldb = g.ldb;
+    call.c = static_cast<float*>(g.c);
+    call.ldc = g.ldc;
+    call.accumulate = g.accumulate;
+    call.rowSums = g.rowSums;
+    call.colSums = g.colSums;
+    call.config = g.cutlassConfig;
+    return call;
+}
+
+// cutlass-tf32 on FP32 where the CUTLASS kernel takes the shape: the kernel that writes C can also
+// write its sums (GemmCall::rowSums). Other shapes (an inner dimension or a width not a multiple of
+// 4) run cuBLAS TF32, checked by the passes over C as cublas-tf32 is.
 inline bool writesSumsOfC(const GemmCall& g)
 {
-    return g.variant == GemmVariant::CutlassTf32 && g.precision == Precision::F32 && g.n > 0;
+    return g.variant == GemmVariant::CutlassTf32 && g.precision == Precision::F32 && g.n > 0 &&
+           cutlassTf32Fits(cutlassCallOf(g));
 }
 
 // Throws InputError for a tile other than 8/16/32, BackendError on CUDA/cuBLAS failure.

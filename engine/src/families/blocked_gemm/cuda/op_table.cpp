@@ -35,6 +35,10 @@ struct State final : cuda::RunState {
     std::vector<int> ordinalOf;  // per lane / handle: the GPU it was made on
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     std::vector<int> auxOfInject;  // per inject op: the Aux slot of the product before it (-1: none)
+    // Per buffer slot: whether the last product issued with this Aux wrote C's sums into it
+    // (cutlass-tf32 where the kernel takes the shape). Ops of one block are issued in order
+    // (product -> inject -> verify on one stream); each block has its own Aux slot.
+    std::vector<char> sumsInAux;
     PinnedBuffer verifyOut, injectOut;
     // The block loads packed on the host (null when none is).
     std::unique_ptr<HostStaging> staging;
@@ -64,13 +68,9 @@ RoundoffModel roundoff(const cuda::OpContext& c)
 
 // cutlass-tf32: the block's product (the op before this inject / verify, on its stream: the
 // schedule builder's product -> inject -> verify) wrote C's sums into its Aux scratch rows.
-bool productWroteSums(const cuda::OpContext& c, const Operation& op, int aux)
+bool productWroteSums(const cuda::OpContext& c, int aux)
 {
-    GemmCall g;
-    g.variant = in(c).gemm;
-    g.precision = planOf(c).precision;
-    g.n = op.depth;
-    return planOf(c).abft && aux >= 0 && writesSumsOfC(g);
+    return aux >= 0 && stateOf(c).sumsInAux[std::size_t(aux)] != 0;
 }
 
 // The fault plan's injections for this op's block that lie inside the stored block.
@@ -140,6 +140,7 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     std::size_t verifies = 0, injections = 0;
     state->slotOf.assign(c.schedule.ops.size(), -1);
     state->auxOfInject.assign(c.schedule.ops.size(), -1);
+    state->sumsInAux.assign(c.schedule.buffers.size(), 0);
     std::vector<int> auxOfProductInto(c.schedule.buffers.size(), -1);
     for (const Operation& op : c.schedule.ops) {
         if (op.kind == OpKind::Product)
@@ -223,6 +224,8 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     g.ldc = ld(c, op.dst);
     g.accumulate = op.accumulate;
     const bool abft = planOf(c).abft && op.aux >= 0;
+    if (abft)
+        stateOf(c).sumsInAux[std::size_t(op.aux)] = writesSumsOfC(g) ? 1 : 0;
     const std::size_t lane = std::size_t(op.device * c.lanes + op.stream);
     productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
                          abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);
@@ -248,7 +251,7 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     if (!items.empty())
         inject(planOf(c).precision, buf(c, op.dst), ld(c, op.dst), items.data(), int(items.size()),
                injectSlot(c, op.id), s,
-               productWroteSums(c, op, aux) ? productSumsOf(auxOf(c, aux), op.rows, op.cols) : ProductSums{});
+               productWroteSums(c, aux) ? productSumsOf(auxOf(c, aux), op.rows, op.cols) : ProductSums{});
 }
 
 void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -257,7 +260,7 @@ void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     VerifyCall v = verifyCall(plan.precision, buf(c, op.dst), op.rows, op.cols, ld(c, op.dst),
                               plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c),
                               in(c).thresholdLambda);
-    v.sumsFromProduct = productWroteSums(c, op, op.aux);
+    v.sumsFromProduct = productWroteSums(c, op.aux);
     verify(v, verifySlot(c, op.id), s);
 }
 
