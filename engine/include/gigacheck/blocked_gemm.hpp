@@ -11,6 +11,7 @@
 #include "gigacheck/abft.hpp"
 #include "gigacheck/backend.hpp"
 #include "gigacheck/faults.hpp"
+#include "gigacheck/operand_checks.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/record.hpp"
 #include "gigacheck/run.hpp"
@@ -30,6 +31,10 @@ struct Inputs final : FamilyInputs {
     int tile = 32;
     double thresholdLambda = 4.0;
     H2dStaging h2dStaging = H2dStaging::Auto;  // CUDA: which block loads are packed on the host first
+    // End-to-end operand checks (gigacheck/operand_checks.hpp): the checksums A and B had where
+    // they entered, and the log the Checksum ops add each copy's comparison to; null: none.
+    const EntryChecksums* entry = nullptr;
+    OperandCheckLog* operandLog = nullptr;
 };
 
 }  // namespace gigacheck::blocked_gemm

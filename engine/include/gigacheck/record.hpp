@@ -7,6 +7,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/operand_checks.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/repair.hpp"
@@ -97,6 +98,10 @@ struct RunRecord : RecordEnvelope {
     // The repair pass after the run, one per C block it looked at (blocked GEMM's block
     // recompute: written in the family section, where format 2 has always kept it).
     std::vector<RepairEvent> repairs;
+    // The end-to-end operand checks (gigacheck/operand_checks.hpp): copies of A and B compared
+    // with the checksums taken where they entered; ran = false where the backend does not
+    // compare (section "operand_checks" absent).
+    OperandCheckReport operandChecks;
     // The cost model's prediction of the schedule that ran (issue 13): one span per op, timed
     // from 0, beside the measured ones; empty in records from before it ("prediction" absent).
     std::vector<Span> predictedSpans;

@@ -26,6 +26,9 @@ struct RepairEvent {
     std::vector<std::int64_t> recomputedRows, recomputedCols;
     bool wholeBlock = false;
     std::int64_t cellsRecomputed = 0;  // cells corrected from checksums, recomputed as one dot product
+    // Recomputed whole because an operand copy that fed it failed its entry check
+    // (gigacheck/operand_checks.hpp), whatever its own verifications said.
+    bool operandCopy = false;
     double flops = 0, seconds = 0;      // cost of the pass for this block (re-checks included)
 };
 
@@ -33,9 +36,14 @@ struct RepairEvent {
 // A and B and recomputed where needed; every result cell a verification corrected is recomputed
 // as one dot product. c is the run's final result, a and b its inputs; model the arithmetic that
 // made c. Rewrites the repaired parts of c; returns one event per block it looked at.
+// A C block to recompute whole from A and B whatever its verifications said.
+struct BlockToRecompute {
+    int blockI = 0, blockJ = 0;
+    std::int64_t rowOffset = 0, colOffset = 0, rows = 0, cols = 0;
+};
 std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b, HostMatrix& c,
                                         const std::vector<VerifyEvent>& verifications, const RoundoffModel& model,
-                                        double lambda);
+                                        double lambda, const std::vector<BlockToRecompute>& recompute = {});
 
 // The host re-check of one C block over the full inner dimension: checksums from A and B,
 // thresholds from the bound accumulated over the block's rows of A and columns of B. Returns the

@@ -48,10 +48,21 @@ Outcome classifyRun(const RunRecord& r)
     if (r.status != "ok")
         return Outcome::DetectedUncorrectable;
     const FaultReport& f = r.faults;
+    // The end-to-end operand checks: a copy of A or B that failed its entry check, the C blocks
+    // recomputed for it, and a host operand that could not be restored (exit 1).
+    const bool operandAlarm = !r.operandChecks.mismatches.empty();
+    const bool operandRecomputed = std::any_of(r.repairs.begin(), r.repairs.end(), [](const RepairEvent& e) {
+        return e.operandCopy && e.outcome == RepairOutcome::CorrectedByRecompute;
+    });
+    const bool operandLost = r.operandChecks.hostBlocksUnrestorable > 0 ||
+                             std::any_of(r.repairs.begin(), r.repairs.end(), [](const RepairEvent& e) {
+                                 return e.operandCopy && e.outcome == RepairOutcome::Uncorrectable;
+                             });
     // ABFT gave up on a block and nothing repaired it afterwards: the run ends at exit 1, whatever
     // the reference says (the recompute repair, when it exists, counts in correctedByRecompute).
-    const bool gaveUp = f.blocksUncorrectable > 0 && f.correctedByRecompute == 0;
-    const bool alarm = f.blocksCorrected > 0 || f.blocksUncorrectable > 0 || f.correctedByRecompute > 0;
+    const bool gaveUp = (f.blocksUncorrectable > 0 && f.correctedByRecompute == 0 && !operandRecomputed) || operandLost;
+    const bool alarm =
+        f.blocksCorrected > 0 || f.blocksUncorrectable > 0 || f.correctedByRecompute > 0 || operandAlarm;
     if (f.injected == 0) {
         if (alarm || f.falsePositives > 0)
             return Outcome::FalseAlarm;
@@ -64,7 +75,7 @@ Outcome classifyRun(const RunRecord& r)
         return Outcome::SilentCorruption;
     if (f.falsePositives > 0)
         return Outcome::FalseAlarm;
-    if (f.correctedByRecompute > 0)
+    if (f.correctedByRecompute > 0 || operandRecomputed)
         return Outcome::CorrectedByRecompute;
     if (f.detected > 0 || f.corrected > 0)
         return Outcome::Corrected;

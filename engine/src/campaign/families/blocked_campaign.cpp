@@ -237,8 +237,12 @@ public:
             out += "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
                    "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
         if (t == CampaignTarget::A || t == CampaignTarget::B || t == CampaignTarget::Any)
-            out += "ABFT promise (operands, before the checksums): none -- C = A'B is self-consistent, so every check "
-                   "passes and anything above rounding is an SDC against the intended inputs.\n";
+            out += "End-to-end promise (operands, before the checksums): detected -- C = A'B is self-consistent, so no "
+                   "check of C sees it, but every copy of an A / B block is compared with the checksums taken where the "
+                   "operand entered the program: the element is restored from them and the C blocks it fed are "
+                   "recomputed (corrected by recompute); several elements off one row and one column of a block: DUE. "
+                   "Only the CPU backend compares copies so far (elsewhere such a fault is an SDC), and data already "
+                   "wrong when it entered the program cannot be seen.\n";
         if (t == CampaignTarget::AAfter || t == CampaignTarget::BAfter)
             out += "ABFT promise (operands, after the checksums): detected -- a corrupted A(r, k) makes a whole row r "
                    "of C wrong (B(k, c): a whole column c), which the checksums taken before see; not correctable "

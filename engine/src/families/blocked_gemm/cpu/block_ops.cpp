@@ -71,6 +71,24 @@ void checksum(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf
 }
 
 template <class T>
+void checkOperandCopy(const Operation& op, const Plan& plan, Buffers& bufs, const EntryChecksums& entry,
+                      OperandCheckLog& log, double lambda)
+{
+    const BufferSpec& spec = plan.buffers[std::size_t(op.dst)];
+    const bool isA = spec.role == BufferRole::A;
+    double cleanRatio = 0;
+    OperandMismatch m = compareWithEntry<T>(entry, isA ? 'a' : 'b', isA ? op.block.i : op.block.k,
+                                            isA ? op.block.k : op.block.j, slot<T>(bufs, op.dst), spec.ld, lambda,
+                                            &cleanRatio);
+    if (m.lines.empty()) {
+        log.addClean(cleanRatio);
+        return;
+    }
+    m.product = op.block;
+    log.add(std::move(m), cleanRatio);
+}
+
+template <class T>
 void product(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32)
 {
     const std::int64_t extra = plan.abft ? 1 : 0;
@@ -138,6 +156,8 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
                                   const HostMatrix&);                                                   \
     template void copyToHost<T>(const Operation&, const Plan&, const Buffers&, HostMatrix&);            \
     template void checksum<T>(const Operation&, const Plan&, Buffers&, bool);                           \
+    template void checkOperandCopy<T>(const Operation&, const Plan&, Buffers&, const EntryChecksums&,     \
+                                      OperandCheckLog&, double);                                        \
     template void product<T>(const Operation&, const Plan&, Buffers&, bool);                            \
     template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
     template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&);

@@ -57,7 +57,13 @@ void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)
 
 void checksum(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { cpu::checksum<T>(op, planOf(c), buffersOf(c), emulatesTf32(c)); });
+    inPrecision(c, [&]<class T>(T) {
+        // The copy as it arrived, before TF32 rounding and encoding: against its entry checksums.
+        if (in(c).entry && in(c).operandLog)
+            cpu::checkOperandCopy<T>(op, planOf(c), buffersOf(c), *in(c).entry, *in(c).operandLog,
+                                     in(c).thresholdLambda);
+        cpu::checksum<T>(op, planOf(c), buffersOf(c), emulatesTf32(c));
+    });
 }
 
 void product(cpu::OpContext& c, const Operation& op, OpOutcome&)

@@ -263,6 +263,54 @@ ReferenceCheck readReference(const Node& n)
     return r;
 }
 
+// ---- the end-to-end operand checks (optional: written when the backend ran them) ----------
+
+Json write(const OperandCheckReport& o)
+{
+    Json mismatches = Json::array();
+    for (const OperandMismatch& m : o.mismatches)
+        mismatches.push_back({{"operand", std::string(1, m.operand)},
+                              {"block_row", m.blockRow},
+                              {"block_col", m.blockCol},
+                              {"product", {{"i", m.product.i}, {"j", m.product.j}, {"k", m.product.k}}},
+                              {"lines", m.lines},
+                              {"max_residual_ratio", number(m.maxResidualRatio)}});
+    return {{"copies_checked", o.copiesChecked},
+            {"max_clean_ratio", number(o.maxCleanRatio)},
+            {"mismatches", mismatches},
+            {"host_elements_restored", o.hostElementsRestored},
+            {"host_blocks_unrestorable", o.hostBlocksUnrestorable},
+            {"entry_seconds", number(o.entrySeconds)}};
+}
+
+void readOperandChecks(const Node& section, RunRecord& r)
+{
+    if (!section.has("operand_checks"))
+        return;
+    const Node n = section.child("operand_checks");
+    OperandCheckReport& o = r.operandChecks;
+    o.ran = true;
+    o.copiesChecked = n.get<std::int64_t>("copies_checked");
+    o.maxCleanRatio = n.get<double>("max_clean_ratio");
+    for (const Node& e : n.elements("mismatches")) {
+        OperandMismatch m;
+        const std::string operand = e.get<std::string>("operand");
+        if (operand != "a" && operand != "b")
+            throw InputError("record: operand_checks: operand '" + operand + "' is neither a nor b");
+        m.operand = operand[0];
+        m.blockRow = e.get<int>("block_row");
+        m.blockCol = e.get<int>("block_col");
+        const Node product = e.child("product");
+        m.product = {product.get<int>("i"), product.get<int>("j"), product.get<int>("k")};
+        m.lines = e.list<std::int64_t>("lines");
+        m.maxResidualRatio = e.get<double>("max_residual_ratio");
+        o.mismatches.push_back(std::move(m));
+    }
+    o.hostElementsRestored = n.get<std::int64_t>("host_elements_restored");
+    o.hostBlocksUnrestorable = n.get<std::int64_t>("host_blocks_unrestorable");
+    o.entrySeconds = n.get<double>("entry_seconds");
+}
+
 // ---- the blocked GEMM family's section ----------------------------------------------------
 
 Json writeBlockedGemmSection(const RunRecord& r)
@@ -283,6 +331,8 @@ Json writeBlockedGemmSection(const RunRecord& r)
                               {"order", m.fortranOrder ? "F" : "C"}});
         section["inputs"] = inputs;
     }
+    if (r.operandChecks.ran)
+        section["operand_checks"] = write(r.operandChecks);
     if (!r.predictedSpans.empty())
         section["prediction"] = {{"total_seconds", number(r.predictedSeconds)},
                                  {"source", r.predictionSource},
@@ -334,6 +384,7 @@ void readBlockedGemmSection(const Node& n, RunRecord& r)
     r.faults = readFaultReport(n.child("faults"));
     r.reference = readReference(n.child("reference"));
     r.repairs = readRepairs(n);  // absent in records from before the repair pass: none
+    readOperandChecks(n, r);     // absent where the backend did not compare operand copies
     readPrediction(n, r);
 }
 

@@ -9,7 +9,7 @@ constexpr std::array kRepairOutcomes{RepairOutcome::Confirmed, RepairOutcome::Co
 
 Json write(const RepairEvent& e)
 {
-    return {{"block", {{"i", e.blockI}, {"j", e.blockJ}}},
+    Json out = {{"block", {{"i", e.blockI}, {"j", e.blockJ}}},
             {"row_offset", e.rowOffset},
             {"col_offset", e.colOffset},
             {"rows", e.rows},
@@ -23,6 +23,9 @@ Json write(const RepairEvent& e)
             {"cells_recomputed", e.cellsRecomputed},
             {"flops", number(e.flops)},
             {"seconds", number(e.seconds)}};
+    if (e.operandCopy)  // written only when set: other records stay as they were
+        out["operand_copy"] = true;
+    return out;
 }
 
 RepairEvent read(const Node& n)
@@ -44,6 +47,7 @@ RepairEvent read(const Node& n)
     e.cellsRecomputed = n.get<std::int64_t>("cells_recomputed");
     e.flops = n.get<double>("flops");
     e.seconds = n.get<double>("seconds");
+    e.operandCopy = n.getOr<bool>("operand_copy", false);
     return e;
 }
 

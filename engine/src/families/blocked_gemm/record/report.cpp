@@ -288,10 +288,38 @@ void writeRepairs(std::ostream& out, const RunRecord& r)
                 out << "rows " << listIndices(e.recomputedRows, e.rowOffset, e.rows) << ", cols "
                     << listIndices(e.recomputedCols, e.colOffset, e.cols);
         }
+        if (e.operandCopy)
+            out << "; an operand copy it was multiplied from failed its entry check";
         if (e.cellsRecomputed > 0)
             out << "; " << e.cellsRecomputed << " corrected cell(s) recomputed as dot products";
         out << "; cost " << general(e.flops) << " flop, " << seconds(e.seconds) << "\n";
     }
+}
+
+// The end-to-end operand checks (gigacheck/operand_checks.hpp), and what they cannot see.
+void writeOperandChecks(std::ostream& out, const RunRecord& r)
+{
+    const OperandCheckReport& o = r.operandChecks;
+    if (!r.config.abft)
+        return;
+    if (!o.ran) {
+        out << "  operand checks: not run on this backend (A and B are checked only through C's checksums)\n";
+        return;
+    }
+    out << "  operand checks: " << o.copiesChecked << " copies of A and B blocks compared with the checksums taken "
+        << "where A and B entered the program (" << seconds(o.entrySeconds) << "); " << o.mismatches.size()
+        << " differed; largest clean residual / threshold " << general(o.maxCleanRatio) << "\n";
+    for (const OperandMismatch& m : o.mismatches)
+        out << "  copy of " << char(m.operand - 'a' + 'A') << " block (" << m.blockRow << ", " << m.blockCol
+            << ") for block product (" << m.product.i << ", " << m.product.j << ", " << m.product.k << "): "
+            << m.lines.size() << (m.operand == 'a' ? " column(s)" : " row(s)") << " off, up to "
+            << general(m.maxResidualRatio) << " x the threshold\n";
+    if (o.hostElementsRestored > 0)
+        out << "  host operand elements restored from the entry checksums: " << o.hostElementsRestored << "\n";
+    if (o.hostBlocksUnrestorable > 0)
+        out << "  HOST OPERAND BLOCKS WRONG AND NOT RESTORABLE: " << o.hostBlocksUnrestorable << "\n";
+    out << "  (an operand already wrong when it entered the program cannot be seen: its checksums describe it "
+           "as it came)\n";
 }
 
 void writeFaultReport(std::ostream& out, const RunRecord& r)
@@ -320,6 +348,7 @@ void writeFaultReport(std::ostream& out, const RunRecord& r)
             << ") uncorrectable: candidate rows " << listIndices(v.result.mismatchRows, v.rowOffset, v.rows)
             << "; candidate cols " << listIndices(v.result.mismatchCols, v.colOffset, v.cols) << "\n";
     }
+    writeOperandChecks(out, r);
     writeRepairs(out, r);
 }
 
@@ -379,6 +408,7 @@ std::string formatReport(const RunRecord& r)
             << (r.reference.mode == ReferenceMode::Sample ? " with a sampled reference" : " with --reference none")
             << "); C may be wrong\n";
     else if (r.faults.uncorrectable > 0 || (r.faults.blocksUncorrectable > 0 && r.repairs.empty()) ||
+             r.operandChecks.hostBlocksUnrestorable > 0 ||
              std::any_of(r.repairs.begin(), r.repairs.end(),
                          [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))
         out << "UNCORRECTABLE ERRORS REMAIN\n";

@@ -114,6 +114,11 @@ FaultReport computeFaultReport(const RunRecord& r)
     // False positives: alarms in block products with no injection, and corrections of cells
     // that were not injected.
     for (const VerifyEvent& v : r.verifications) {
+        // A block multiplied from an operand copy that failed its entry check: its alarms are that
+        // fault's (the repair recomputed the block), not false.
+        const RepairEvent* repair = repairOf(r, v.block);
+        if (repair && repair->operandCopy)
+            continue;
         const auto it = judged.find(&v);
         if (it == judged.end()) {
             if (v.result.verdict != Verdict::Clean)
@@ -134,6 +139,10 @@ FaultReport computeFaultReport(const RunRecord& r)
 bool RunRecord::verifiedCorrect() const
 {
     if (status != "ok" || !reference.passed)
+        return false;
+    // An operand found wrong since it entered that could not be restored: C is the product of
+    // inputs nobody gave, whatever a reference over them says.
+    if (operandChecks.hostBlocksUnrestorable > 0)
         return false;
     if (reference.mode == ReferenceMode::Full)
         return true;  // every cell compared with the reference, within its tolerance

@@ -199,6 +199,7 @@ struct Pending {
     BlockRef blk;
     std::set<std::pair<std::int64_t, std::int64_t>> correctedCells;  // result cells corrected from checksums
     std::set<std::int64_t> candidateRows, candidateCols;              // result lines of uncorrectable verdicts
+    bool operandCopy = false;  // recompute it whole: an operand copy that fed it failed its entry check
 };
 
 template <class T>
@@ -233,6 +234,10 @@ RepairEvent repairBlock(const HostMatrix& a, const HostMatrix& b, HostMatrix& c,
     for (std::int64_t col : v.mismatchCols)
         if (col < blk.cols)
             cols.insert(col);
+    e.operandCopy = p.operandCopy;
+    if (p.operandCopy)  // C was multiplied from a wrong operand: every line of it is suspect
+        for (std::int64_t r = 0; r < blk.rows; ++r)
+            rows.insert(r);
     if (clean(v) && rows.empty() && cols.empty()) {
         e.outcome = RepairOutcome::Confirmed;
     } else {
@@ -276,7 +281,7 @@ VerifyResult recheckBlock(const HostMatrix& a, const HostMatrix& b, const HostMa
 
 std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b, HostMatrix& c,
                                         const std::vector<VerifyEvent>& verifications, const RoundoffModel& model,
-                                        double lambda)
+                                        double lambda, const std::vector<BlockToRecompute>& recompute)
 {
     // C blocks with a verification that was not clean, the result cells corrected in them and the
     // result lines their uncorrectable verdicts named.
@@ -298,6 +303,11 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
                     p.candidateCols.insert(col);
         }
     }
+    for (const BlockToRecompute& r : recompute) {
+        Pending& p = pending[{r.blockI, r.blockJ}];
+        p.blk = {r.rowOffset, r.colOffset, r.rows, r.cols};
+        p.operandCopy = true;
+    }
     std::vector<RepairEvent> events;
     if (pending.empty())
         return events;
@@ -318,12 +328,12 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
 }
 
 void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
-               RunObserver* observer)
+               RunObserver* observer, const std::vector<BlockToRecompute>& recompute)
 {
     // cublas-tf32 on CUDA, and its emulation on the CPU (cpu/op_table.cpp).
     const bool tf32 = multipliesInTf32(record.config.gemm);
     record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
-                                    record.config.thresholdLambda);
+                                    record.config.thresholdLambda, recompute);
     double at = 0;
     for (const Span& s : record.spans)
         at = std::max(at, s.end);

@@ -1,6 +1,7 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include "gigacheck/cost_model.hpp"
 #include "core/timestamp.hpp"
@@ -228,6 +229,14 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         fillRandom(a, config.distribution, config.seed, 1);
         fillRandom(b, config.distribution, config.seed, 2);
     }
+    // The checksums of A and B where they entered the program (gigacheck/operand_checks.hpp),
+    // before anything else touches them: every block copy is compared with them as it is encoded.
+    // The CPU backend compares; the CUDA op table does not yet (the record then has no
+    // "operand_checks").
+    std::optional<EntryChecksums> entry;
+    OperandCheckLog operandLog;
+    if (config.abft && record.devices.front().backend == BackendKind::Cpu)
+        entry = takeEntryChecksums(a, b, record.plan);
     if (hooks.onInputs)
         hooks.onInputs(a, b);
     // The model on this run's own host matrices (cost_model.hpp calibrateH2d, calibratePacking): a
@@ -254,6 +263,10 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     inputs.tile = config.tile;
     inputs.thresholdLambda = config.thresholdLambda;
     inputs.h2dStaging = staging;
+    if (entry) {
+        inputs.entry = &*entry;
+        inputs.operandLog = &operandLog;
+    }
     ExecutionRequest request;
     request.schedule = &schedule;
     request.inputs = &inputs;
@@ -282,8 +295,21 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
 
     // Blocks whose verification was not clean: re-checked and, where needed, recomputed on the
     // host from A and B (abft README "Repair pass"), before the reference judges the result.
+    std::vector<BlockToRecompute> recompute;
+    if (entry) {
+        record.operandChecks = operandLog.report;
+        record.operandChecks.ran = true;
+        record.operandChecks.entrySeconds = entry->seconds;
+        // A copy that failed its check: its host block restored if it is the one that is wrong,
+        // and the C blocks it fed recomputed from the (restored) host operands below.
+        if (record.status == "ok" && !record.operandChecks.mismatches.empty()) {
+            const Plan& p = record.plan;
+            for (const auto& [i, j] : repairOperands(*entry, a, b, record.operandChecks, config.thresholdLambda))
+                recompute.push_back({i, j, p.rowOffset(i), p.colOffset(j), p.rowsOf(i), p.colsOf(j)});
+        }
+    }
     if (record.status == "ok" && config.abft) {
-        repairRun(record, a, b, c, int(schedule.ops.size()), hooks.observer);
+        repairRun(record, a, b, c, int(schedule.ops.size()), hooks.observer, recompute);
         // The repair pass is part of the run: its spans count in the execution time, so its
         // time counts in the total too (the total is never below its part).
         record.metrics.totalSeconds = elapsed(started);
