@@ -155,8 +155,11 @@ void addRunOptions(QCommandLineParser& parser)
         option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
         option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
                valuesOf<Distribution>()),
-        option("gemm", "Product kernel on the CUDA backend. The CPU multiplies with OpenBLAS; there cublas-tf32 is "
-                       "emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. Default cublas.",
+        option("gemm", "Product kernel on the CUDA backend. cutlass-tf32: a TF32 kernel for Hopper GPUs whose "
+                       "epilogue also writes C's row and column sums (builds with CUTLASS; gigacheck devices says "
+                       "whether this one has it). The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
+                       "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
+                       "Default cublas.",
                valuesOf<GemmVariant>()),
         option("tile", "Tile side of the tiled kernel. Default 32.", "8|16|32"),
         option("no-abft", "Plain product: no checksums, no detection or correction."),
