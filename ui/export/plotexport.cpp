@@ -1,5 +1,7 @@
 #include "plotexport.hpp"
 
+#include "views/legendfit.hpp"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -52,19 +54,6 @@ QString csvField(const QString& field)
     QString quoted = field;
     quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
     return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-// How many legend columns fit in width pixels: every column as wide as the widest entry, so the
-// rows never run past the picture's edges (QCP sizes each column by its widest item).
-int legendColumnsThatFit(const QCPLegend* legend, int width)
-{
-    int widest = 1;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
-    const QMargins m = legend->margins();
-    const int available = width - m.left() - m.right() - 2 * legend->columnSpacing();
-    return std::clamp((available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1,
-                      std::max(1, legend->itemCount()));
 }
 
 }  // namespace

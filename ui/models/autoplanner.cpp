@@ -107,6 +107,7 @@ void AutoPlanner::launch()
             PlannerChoice choice = planAuto(config);
             result.plan = std::move(choice.plan);
             result.predictedSeconds = choice.predictedSeconds;
+            result.calibrated = hasMeasuredRates(previewDevice(config).ceilings);
             result.ok = true;
         } catch (const std::exception& e) {
             result.error = QString::fromStdString(e.what());

@@ -22,6 +22,9 @@ struct AutoPlanResult {
     bool ok = false;
     Plan plan;            // ok: the planner's choice (plan.strategy) and its explanation
     double predictedSeconds = 0;
+    // The device's rate tables were measured (gigacheck devices --measure): else the prediction
+    // rests on datasheet roofs and assumptions and is shown as uncalibrated.
+    bool calibrated = false;
     QString error;        // !ok: the planner's message (e.g. no strategy fits the cap)
     bool onGuiThread = true;  // where it was computed (the tests check: never the GUI thread)
 };

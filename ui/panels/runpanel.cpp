@@ -15,6 +15,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace gigacheck::ui {
 
 namespace {
@@ -64,6 +66,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
 
 void RunPanel::setRunning(bool running)
 {
+    running_ = running;
     start_->setEnabled(!running);
     cancel_->setEnabled(running);
     if (running) {
@@ -77,7 +80,14 @@ void RunPanel::setRunning(bool running)
 
 void RunPanel::setProgress(double fraction, double etaSeconds)
 {
-    progress_->setValue(int(fraction * 1000));
+    if (running_ && fraction >= 1.0) {
+        // Every op reported, but the run has not ended (the repair pass, the record): never 100 %
+        // with Cancel still active.
+        progress_->setValue(progress_->maximum() - 1);
+        eta_->setText(QStringLiteral("finishing…"));
+        return;
+    }
+    progress_->setValue(int(std::min(fraction, 1.0) * 1000));
     if (fraction >= 1.0) {
         eta_->setText(QStringLiteral("done"));
         return;
@@ -99,6 +109,11 @@ bool RunPanel::compareWithPrevious() const
 void RunPanel::setCompareWithPrevious(bool on)
 {
     compare_->setChecked(on);
+}
+
+QString RunPanel::etaText() const
+{
+    return eta_->text();
 }
 
 QString RunPanel::logText() const

@@ -27,6 +27,8 @@ public:
     void setCompareWithPrevious(bool on);
     QPushButton* startButton() const { return start_; }
     QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QString etaText() const;
     QString logText() const;
 
 signals:
@@ -38,6 +40,7 @@ private:
     QPushButton* cancel_ = nullptr;
     QCheckBox* compare_ = nullptr;
     QProgressBar* progress_ = nullptr;
+    bool running_ = false;  // between runStarted and the end: the bar stops short of 100 %
     QLabel* eta_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
 };

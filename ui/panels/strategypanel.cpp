@@ -175,7 +175,7 @@ void StrategyPanel::showAutoPlanning()
                                           : QStringLiteral("<b>auto</b> <i>(the planner is choosing…)</i>"));
 }
 
-void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds)
+void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds, bool calibrated)
 {
     autoChoice_ = plan.strategy;
     for (QAbstractButton* b : group_->buttons()) {
@@ -184,10 +184,14 @@ void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds)
         b->setFont(f);
     }
     const QString what = QString::fromUtf8(describe(plan.strategy).data(), qsizetype(describe(plan.strategy).size()));
-    autoChoiceLabel_->setText(QStringLiteral("<b>auto → %1</b> (predicted %2): %3")
+    const QString time = predictedSeconds >= 1 ? QStringLiteral("%1 s").arg(predictedSeconds, 0, 'g', 3)
+                                               : QStringLiteral("%1 ms").arg(predictedSeconds * 1e3, 0, 'g', 3);
+    autoChoiceLabel_->setText(QStringLiteral("<b>auto → %1</b> (%2): %3")
                                   .arg(strategyName(plan.strategy),
-                                       predictedSeconds >= 1 ? QStringLiteral("%1 s").arg(predictedSeconds, 0, 'g', 3)
-                                                             : QStringLiteral("%1 ms").arg(predictedSeconds * 1e3, 0, 'g', 3),
+                                       calibrated ? QStringLiteral("predicted ") + time
+                                                  : QStringLiteral("uncalibrated guess %1; <i>gigacheck devices --measure</i> "
+                                                                   "measures this device's rates")
+                                                        .arg(time),
                                        what.toHtmlEscaped()));
     showPlanText(plan, briefPlannerText(QString::fromStdString(plan.explanation)));
     summary_->setToolTip(withSizesIn(QString::fromStdString(plan.explanation), {double(plan.capBytes), double(plan.bytesNeeded)}, binary_));

@@ -36,7 +36,9 @@ public:
     // Auto: planning (the previous plan stays shown, marked as being updated), its choice, or why
     // nothing fits (the planner's message, in red in the panel).
     void showAutoPlanning();
-    void showAutoPlan(const Plan& plan, double predictedSeconds);
+    // calibrated: the device's rates were measured; else the time is labelled uncalibrated with the
+    // command that measures them.
+    void showAutoPlan(const Plan& plan, double predictedSeconds, bool calibrated = true);
     void showAutoError(const QString& message);
     // The planner's choice shown (nullopt: none yet or it failed).
     std::optional<StrategyKind> autoChoice() const { return autoChoice_; }

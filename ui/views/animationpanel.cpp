@@ -51,17 +51,19 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     controls->addWidget(forward);
     controls->addWidget(new QLabel(QStringLiteral("speed"), this));
     controls->addWidget(speed_);
-    // The run's verdict in every view's words (models/runverdict); never widens the window.
+    // The run's verdict in every view's words (models/runverdict), on a line of its own that
+    // wraps: never widens the window, never cut off.
     verdict_ = new QLabel(this);
     verdict_->setObjectName(QStringLiteral("animationVerdict"));
-    verdict_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    controls->addWidget(verdict_, 1);
+    verdict_->setWordWrap(true);
+    controls->addStretch(1);
     auto* heading = new QHBoxLayout;  // the step's position beside its title keeps the controls narrow
     heading->addWidget(position_);
     heading->addWidget(title_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addWidget(verdict_);
     layout->addLayout(heading);
     // The explanation scrolls when it is taller than the panel (presentation mode on a small screen).
     auto* formulaArea = new QScrollArea(this);

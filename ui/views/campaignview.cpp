@@ -1,4 +1,5 @@
 #include "campaignview.hpp"
+#include "views/legendfit.hpp"
 
 #include "export/plotexport.hpp"
 #include "plotstyle.hpp"
@@ -6,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -42,6 +44,7 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot_->legend->setWrap(3);
+    keepLegendFitting(plot_);  // as many columns as the plot is wide
     // Stacked bottom-up in the order of the outcome table: masked at the base, false alarms on top.
     QCPBars* below = nullptr;
     for (Outcome o : kOutcomes) {
@@ -94,6 +97,7 @@ CampaignView::CampaignView(QWidget* parent) : QWidget(parent)
     layout->addWidget(hint_);
     layout->addWidget(split, 1);
 
+    connect(plot_, &QCustomPlot::beforeReplot, this, &CampaignView::labelTicks);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         if (event->button() != Qt::LeftButton)
@@ -119,25 +123,56 @@ void CampaignView::setCampaign(const CampaignResult& campaign)
 void CampaignView::rebuild()
 {
     const auto& groups = model_->groups();
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QVector<double> keys;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (std::size_t g = 0; g < groups.size(); ++g)
         keys << double(g);
-        ticker->addTick(double(g), qs(groups[g].key));
-    }
     for (Outcome o : kOutcomes) {
         QVector<double> values;
         for (const CampaignGroup& g : groups)
             values << fraction(g.counts, o);
         bars_[std::size_t(o)]->setData(keys, values, true);
     }
-    plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setTickLabelRotation(groups.size() > 40 ? 90 : 0);
+    labelStep_ = 0;  // labelled again before the replot, for the plot's width
     plot_->xAxis->setLabel(model_->groupsAreBits() ? QStringLiteral("flipped bit (0 = least significant)")
                                                    : QStringLiteral("fault target"));
     plot_->xAxis->setRange(-0.6, std::max<double>(double(groups.size()) - 0.4, 0.6));
     plot_->yAxis->setRange(0, 1.0);
     plot_->replot();
+}
+
+int CampaignView::tickLabelStepFor(int axisPixels) const
+{
+    const auto& groups = model_->groups();
+    if (groups.empty())
+        return 1;
+    const QFontMetrics metrics(plot_->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const CampaignGroup& g : groups)
+        widest = std::max(widest, metrics.horizontalAdvance(qs(g.key)));
+    const double perBar = double(std::max(axisPixels, 1)) / double(groups.size());
+    const double needed = widest + metrics.horizontalAdvance(QStringLiteral("  "));
+    int step = 1;
+    while (step * perBar < needed && std::size_t(step) < groups.size())
+        step *= 2;
+    return step;
+}
+
+void CampaignView::labelTicks()
+{
+    // Every bar keeps its place; only every step-th is labelled, so that the labels never run
+    // together ("1011121314") on a narrow plot. Targets are words: they turn upright instead.
+    const auto& groups = model_->groups();
+    const bool bits = model_->groupsAreBits();
+    const int step = bits ? tickLabelStepFor(plot_->axisRect()->width()) : 1;
+    const bool upright = !bits && tickLabelStepFor(plot_->axisRect()->width()) > 1;
+    if (step == labelStep_ && upright == (plot_->xAxis->tickLabelRotation() != 0))
+        return;
+    labelStep_ = step;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t g = 0; g < groups.size(); g += std::size_t(step))
+        ticker->addTick(double(g), qs(groups[g].key));
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTickLabelRotation(upright ? 90 : 0);
 }
 
 std::optional<CampaignView::Segment> CampaignView::segmentAt(const QPointF& pixel) const

@@ -42,6 +42,10 @@ public:
     // operand faults (which the engine worker cannot replay).
     bool openSegment(const Segment& segment);
     bool openRun(std::size_t index);
+    // Every how many bars a tick is labelled so that the labels of an axis axisPixels wide never
+    // run together (1: every bar).
+    int tickLabelStepFor(int axisPixels) const;
+    int tickLabelStep() const { return labelStep_; }
     // The runs, one row each (the same columns as `gigacheck campaign --csv`).
     bool exportCsv(const QString& path, QString* error) const;
 
@@ -54,6 +58,7 @@ protected:
 
 private:
     void rebuild();
+    void labelTicks();
     void onMouseMove(const QPointF& pixel);
 
     CampaignModel* model_ = nullptr;
@@ -62,6 +67,7 @@ private:
     QLabel* summary_ = nullptr;
     QLabel* hint_ = nullptr;
     QTableView* table_ = nullptr;
+    int labelStep_ = 0;  // of the ticker in place; 0: none yet
 };
 
 }  // namespace gigacheck::ui

@@ -71,7 +71,8 @@ QColor roleColor(OpRole role)
     case OpRole::Inject: return QColor(0xb0, 0x3c, 0xd6);
     case OpRole::Verify: return QColor(0x2b, 0xa8, 0x9c);
     case OpRole::Store: return QColor(0x4c, 0xa8, 0x3f);     // stores: green
-    case OpRole::Recompute: return QColor(0xc9, 0x3a, 0x5e); // the repair pass after the run
+    // The repair pass after the run: a calm slate, since it mostly confirms (models/repairpass.hpp).
+    case OpRole::Recompute: return QColor(0x6c, 0x7a, 0x8f);
     case OpRole::Other: break;
     }
     return Qt::gray;
@@ -89,7 +90,7 @@ QString roleLabel(OpRole role)
     case OpRole::Inject: return QStringLiteral("inject");
     case OpRole::Verify: return QStringLiteral("verify");
     case OpRole::Store: return QStringLiteral("copy-d2h");
-    case OpRole::Recompute: return QStringLiteral("recompute");
+    case OpRole::Recompute: return QStringLiteral("repair pass");
     case OpRole::Other: break;
     }
     return QStringLiteral("other");

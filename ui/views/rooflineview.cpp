@@ -1,4 +1,5 @@
 #include "rooflineview.hpp"
+#include "views/legendfit.hpp"
 
 #include "export/plotexport.hpp"
 #include "plotstyle.hpp"
@@ -54,6 +55,7 @@ RooflineView::RooflineView(QWidget* parent) : QWidget(parent)
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot_->legend->setWrap(2);
+    keepLegendFitting(plot_);  // as many columns as the plot is wide
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     source_ = new QComboBox(this);

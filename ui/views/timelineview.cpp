@@ -6,6 +6,9 @@
 #include "timelineplottable.hpp"
 
 #include "models/recomputespans.hpp"
+#include "models/repairpass.hpp"
+
+#include <gigacheck/cost_model.hpp>
 #include "models/runverdict.hpp"
 #include "session/labsession.hpp"
 
@@ -172,6 +175,7 @@ void TimelineView::subscribe(LabSession* session)
         if (cpuBlocked)
             updateCpuNote();
         shownRecord_ = r;
+        labelPrediction(*r);
         if (predicted_->isChecked())
             showPrediction(*r);
         if (r->status == "ok")
@@ -330,6 +334,18 @@ QString TimelineView::verdictText() const
     return verdict_->text();
 }
 
+void TimelineView::labelPrediction(const RunRecord& r)
+{
+    // The cost model's lanes are only as good as its rates: without measured ones they are a guess.
+    const bool calibrated = !r.devices.empty() && hasMeasuredRates(r.devices.front().ceilings);
+    predicted_->setText(calibrated ? QStringLiteral("predicted lanes (cost model)")
+                                   : QStringLiteral("predicted lanes (cost model, uncalibrated)"));
+    predicted_->setToolTip(calibrated ? QStringLiteral("The cost model's timeline of this run after the measured lanes; each op's "
+                                                       "predicted and measured time and the error in the span's tooltip")
+                                      : QStringLiteral("The cost model had no measured rates for this device (datasheet roofs and "
+                                                       "assumptions): its lanes are a guess. gigacheck devices --measure measures them."));
+}
+
 void TimelineView::showPrediction(const RunRecord& r)
 {
     if (currentRun_ < 0 || r.predictedSpans.empty())
@@ -415,9 +431,11 @@ QString TimelineView::endsTooltip(const RunEnds& e, double t) const
 
 QString TimelineView::tooltipText(const Span* s) const
 {
-    return QStringLiteral("<b>%1</b> (op %2)<br>block %3, stream %4<br>%5 bytes, %6 flops<br>"
+    const QString head = s->kind == OpKind::Recompute ? repairPassText(shownRecord_.get(), *s)
+                                                      : QStringLiteral("<b>%1</b>").arg(kindLabel(s->kind));
+    return QStringLiteral("%1 (op %2)<br>block %3, stream %4<br>%5 bytes, %6 flops<br>"
                           "%7 … %8 s, duration %9")
-        .arg(kindLabel(s->kind))
+        .arg(head)
         .arg(s->opId)
         .arg(blockText(s->block))
         .arg(s->stream)

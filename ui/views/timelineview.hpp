@@ -64,6 +64,8 @@ private:
     // Over a run's fill or drain band (no span there): what it is and how long.
     QString endsTooltip(const RunEnds& e, double t) const;
     QString tooltipText(const Span* s) const;
+    // The predicted-lanes box says "uncalibrated" when the record's device had no measured rates.
+    void labelPrediction(const RunRecord& r);
     // The CPU note with the shown run's busy shares of its load and compute lanes.
     void updateCpuNote();
     void updateLanes();

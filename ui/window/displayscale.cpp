@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace gigacheck::ui {
 
@@ -77,6 +78,7 @@ void DisplayScale::setPresentation(bool on)
     if (on) {
         // Each side's panels as tabs of one dock: at 1.5× they would not fit one above the other.
         normalState_ = window_->saveState();
+        normalGeometry_ = window_->saveGeometry();
         QDockWidget* first[2] = {nullptr, nullptr};
         for (QDockWidget* d : window_->findChildren<QDockWidget*>()) {
             const int side = window_->dockWidgetArea(d) == Qt::LeftDockWidgetArea ? 0 : 1;
@@ -90,13 +92,16 @@ void DisplayScale::setPresentation(bool on)
         for (QDockWidget* d : first)
             if (d)
                 d->raise();
-    } else if (!normalState_.isEmpty()) {
-        window_->restoreState(normalState_);
+        apply();
+        return;
     }
-    apply();
+    const QByteArray state = std::exchange(normalState_, {});
+    if (!state.isEmpty())
+        window_->restoreState(state);
+    apply(state);
 }
 
-void DisplayScale::apply()
+void DisplayScale::apply(const QByteArray& restoreState)
 {
     const double f = factor();
     QFont font = baseFont_;
@@ -106,8 +111,20 @@ void DisplayScale::apply()
     for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>())
         applyPlotScale(plot, font);
     // The panels' new sizes are known once the font change has reached their layouts.
-    QTimer::singleShot(0, window_, [window = window_] {
+    const QByteArray geometry = restoreState.isEmpty() ? QByteArray() : std::exchange(normalGeometry_, {});
+    QTimer::singleShot(0, window_, [window = window_, restoreState, geometry] {
         updateDockMinimums(window);
+        if (!restoreState.isEmpty()) {
+            // Back from presentation mode: exactly the layout it left (the dock widths too), once
+            // the panels' minimums are the normal ones again (the font reaches them in posted events).
+            QTimer::singleShot(0, window, [window, restoreState, geometry] {
+                updateDockMinimums(window);
+                if (!geometry.isEmpty() && !window->isMaximized() && !window->isFullScreen())
+                    window->restoreGeometry(geometry);
+                window->restoreState(restoreState);
+            });
+            return;
+        }
         fitIntoScreen(window, availableArea(window));  // larger minimums must not push it off the screen
         balanceDocks(window);
     });

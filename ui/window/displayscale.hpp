@@ -36,13 +36,16 @@ signals:
     void changed(double factor);
 
 private:
-    void apply();
+    // restoreState: the layout to put back once the new font sizes are laid out (leaving
+    // presentation mode), instead of balancing the docks anew.
+    void apply(const QByteArray& restoreState = {});
 
     QMainWindow* window_;
     QFont baseFont_;
     int zoom_ = 100;
     bool presentation_ = false;
     QByteArray normalState_;  // the dock layout to return to after presentation mode
+    QByteArray normalGeometry_;  // and the window's size and place
     QAction* presentationAction_ = nullptr;
 };
 

@@ -26,6 +26,8 @@
 #include "views/timelineview.hpp"
 #include "window/closeguard.hpp"
 #include "window/displayscale.hpp"
+#include "window/confighistory.hpp"
+#include "window/familyviews.hpp"
 #include "window/filedialogs.hpp"
 #include "window/recentfiles.hpp"
 #include "window/windowlayout.hpp"
@@ -72,50 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
         return false;
     });
-    heatmap_ = new HeatmapView(this);
-    animation_ = new AnimationPanel(this);
-    timeline_ = new TimelineView(this);
-    roofline_ = new RooflineView(this);
-    report_ = new ReportView(this);
-
-    auto* heatmapPage = new QSplitter(Qt::Vertical, this);
-    heatmapPage->addWidget(heatmap_);
-    heatmapPage->addWidget(animation_);
-    onlineSteps_ = new OnlineStepView(this);  // in the animation's place while an online record is shown
-    heatmapPage->addWidget(onlineSteps_);
-    onlineSteps_->hide();
-    onlineSteps_->setMinimumHeight(260);
-    heatmapPage->setStretchFactor(0, 3);
-    heatmapPage->setStretchFactor(1, 1);
-    heatmapPage->setChildrenCollapsible(false);
-    animation_->setMinimumHeight(150);  // its explanation scrolls; the window must fit 512 logical pixels (1.5× on 768)
-    tabs_ = new QTabWidget(this);
-    tabs_->setObjectName(QStringLiteral("views"));
-    tabs_->addTab(heatmapPage, QStringLiteral("C heatmap && error animation"));
-    tabs_->addTab(timeline_, QStringLiteral("Timeline"));
-    tabs_->addTab(roofline_, QStringLiteral("Roofline"));
-    tabs_->addTab(report_, QStringLiteral("Report"));
-    campaign_ = new CampaignView(this);
-    tabs_->addTab(campaign_, QStringLiteral("Campaign"));
-    gallery_ = new gallery::GalleryView(this);
-    // In a scroll area: its controls at presentation sizes would otherwise set the whole window's
-    // minimum width past a 1366-pixel screen (every tab page counts, shown or not).
-    auto* galleryArea = new QScrollArea(this);
-    galleryArea->setWidgetResizable(true);
-    galleryArea->setFrameShape(QFrame::NoFrame);
-    galleryArea->setWidget(gallery_);
-    tabs_->addTab(galleryArea, QStringLiteral("Kernel gallery"));
-    strassen_ = new strassenlab::StrassenView(this);
-    tabs_->addTab(strassen_, QStringLiteral("Strassen"));
-    onlineSweep_ = new OnlineSweepView(this);
-    tabs_->addTab(onlineSweep_, QStringLiteral("Online fq sweep"));
-    connect(campaign_, &CampaignView::runRequested, this, [this](const RunConfig& config, const QString& what) {
-        setConfig(config);  // the run's seed, strategy and fault: the replay is the run itself
-        run_->log(QStringLiteral("re-running %1").arg(what));
-        startRun();
-        showView(View::Heatmap);  // the error animation, not the timeline startRun shows
-    });
-    setCentralWidget(tabs_);
+    buildViews();
 
     autoPlanner_ = new AutoPlanner(this);
     connect(autoPlanner_, &AutoPlanner::planned, this, &MainWindow::onAutoPlanned);
@@ -123,7 +82,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildDocks();
     buildMenus();
     connectMeasurer();
-    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
     statusBar()->showMessage(QStringLiteral("Set up a product, place faults on the heatmap, pick a strategy and run."));
 
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updatePlan);
@@ -170,7 +128,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                                            : QStringLiteral("device: the CPU (no CUDA backend: %1)")
                                                  .arg(QString::fromStdString(whyNoCudaBackend())));
     // Name the devices once the window is up (probing CUDA can take a moment).
-    QTimer::singleShot(0, this, [this] { setup_->probeDevices(!lastRecord()); });  // an opened record shows its own device
+    QTimer::singleShot(0, this, [this] {
+        setup_->probeDevices(!lastRecord());  // an opened record shows its own device
+        history_->resetBaseline();            // the starting point: nothing to undo
+    });
+    history_->resetBaseline();
 }
 
 MainWindow::~MainWindow() = default;
@@ -195,24 +157,6 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
-}
-
-void MainWindow::showDocksFor(View view)
-{
-    if (view == View::Strassen && docksHiddenForStrassen_.empty()) {
-        stateBeforeStrassen_ = saveState();
-        for (QDockWidget* d : findChildren<QDockWidget*>())
-            if (d->isVisible()) {
-                docksHiddenForStrassen_.push_back(d);
-                d->hide();
-            }
-    } else if (view != View::Strassen) {
-        for (const QPointer<QDockWidget>& d : docksHiddenForStrassen_)
-            if (d)
-                d->show();
-        docksHiddenForStrassen_.clear();
-        stateBeforeStrassen_.clear();
-    }
 }
 
 void MainWindow::buildMenus()
@@ -255,6 +199,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+    buildEditMenu(menuBar()->addMenu(QStringLiteral("&Edit")));
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     // Greyed while a run goes on, like the button (startRun refuses it anyway).
     QAction* start = run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
@@ -367,7 +312,7 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
     if (!strategy_->isAuto())
         return;  // another strategy was chosen meanwhile
     if (result.ok) {
-        strategy_->showAutoPlan(result.plan, result.predictedSeconds);
+        strategy_->showAutoPlan(result.plan, result.predictedSeconds, result.calibrated);
         heatmap_->setPlan(result.plan);
     } else {
         RunConfig c;
@@ -379,6 +324,7 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
 
 void MainWindow::startRun()
 {
+    history_->flush();  // what runs is a step of its own, undoable
     if (session_->isRunning()) {
         // F5, the menu or a campaign replay during a run: the run going on is never dropped.
         statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
@@ -407,6 +353,22 @@ void MainWindow::startRun()
     session_->start(c, compare);
     statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
     showView(View::Timeline);
+}
+
+void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
+{
+    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
+        return;
+    history_->noteChange(QStringLiteral("Re-run %1").arg(what));
+    setConfig(config);  // the run's seed, strategy, cap and fault: the replay is the run itself
+    // Campaign runs replayed here are blocked ABFT runs: never the online scheme chosen before.
+    OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
+    scheme.scheme = Scheme::Blocked;
+    strategy_->schemeBox()->setSettings(scheme);
+    faults_->onlineFaultBox()->setSettings({});
+    history_->flush();    run_->log(QStringLiteral("re-running %1").arg(what));
+    startRun();
+    showView(View::Heatmap);  // the error animation, not the timeline startRun shows
 }
 
 void MainWindow::cancelRun()
@@ -443,16 +405,6 @@ void MainWindow::reportError(const QString& message)
     box->show();
 }
 
-void MainWindow::showView(View view)
-{
-    tabs_->setCurrentIndex(int(view));
-}
-
-MainWindow::View MainWindow::currentView() const
-{
-    return View(tabs_->currentIndex());
-}
-
 void MainWindow::saveSettings() const
 {
     QSettings settings;
@@ -460,6 +412,7 @@ void MainWindow::saveSettings() const
     // The screen it was saved on: a layout restored on another one is adapted to it.
     settings.setValue(QStringLiteral("window/availableSize"), screen()->availableGeometry().size());
     settings.setValue(QStringLiteral("window/state"), stateBeforeStrassen_.isEmpty() ? saveState() : stateBeforeStrassen_);
+    settings.setValue(QStringLiteral("view/family"), int(tabs_->family()));
     RunConfig c;
     if (currentConfig(&c, nullptr)) {
         RunRecord holder;  // the record's JSON already knows how to write a RunConfig
@@ -476,6 +429,8 @@ void MainWindow::restoreSettings()
                              settings.value(QStringLiteral("window/state")).toByteArray(),
                              settings.value(QStringLiteral("window/availableSize")).toSize(), available))
         applyFirstLaunchLayout(this, available);
+    if (const int family = settings.value(QStringLiteral("view/family"), 0).toInt(); family >= 0 && family <= int(LabFamily::Gallery))
+        tabs_->setFamily(LabFamily(family));
     const QString last = settings.value(QStringLiteral("lastConfig")).toString();
     if (!last.isEmpty()) {
         try {

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <vector>
 
 class QDockWidget;
@@ -19,7 +20,7 @@ class QDropEvent;
 #include <optional>
 
 class QMenu;
-class QTabWidget;
+class QUndoStack;
 
 namespace gigacheck::ui {
 
@@ -29,6 +30,9 @@ class OnlineStepView;
 class OnlineSweepView;
 class CloseGuard;
 class DisplayScale;
+class FamilyViews;
+class ConfigHistory;
+struct LabSetup;
 class RecentFiles;
 namespace gallery {
 class GalleryView;
@@ -93,8 +97,11 @@ public:
     enum class MatrixExport { C, Residuals, InjectedError };
     bool exportMatrix(MatrixExport what, const QString& path, QString* error) const;
 
+    // Shows a view, switching the family selector to the view's family when it is another's.
     void showView(View view);
     View currentView() const;
+    // The views: the family selector and the family's tabs.
+    FamilyViews* views() const;
     // Exports the plot of a view (PNG/PDF/SVG by suffix) or its data (CSV).
     bool exportView(View view, const QString& path, QString* error) const;
 
@@ -114,6 +121,12 @@ public:
     LabSession* session() const { return session_; }
     DisplayScale* displayScale() const { return display_; }
     EngineController* engine() const { return session_->engine(); }
+    // Edit › Undo / Redo of the panels and the placed faults (mainwindow_edit.cpp).
+    QUndoStack* undoStack() const;
+    ConfigHistory* configHistory() const;
+    // Opening a record (File › Open, recent files, a drop) or re-running a campaign's run over a
+    // configuration with placed faults asks first; this answers instead of a dialog (tests).
+    void setReplaceQuestion(std::function<bool(const QString&)> answer) { replaceQuestion_ = std::move(answer); }
     // Strategy auto's planner preview (a worker thread).
     AutoPlanner* autoPlanner() const { return autoPlanner_; }
     // "Measure this machine…" (worker thread; progress and Cancel in the Roofline view).
@@ -138,13 +151,21 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildViews();  // mainwindow_views.cpp
     void buildDocks();
-    // The docks set up blocked GEMM runs: hidden while the Strassen tab (its own controls) is shown.
+    // The docks set up checked GEMM runs: hidden while the Strassen view (its own controls) is shown.
     void showDocksFor(View view);
     void buildMenus();
+    void buildEditMenu(QMenu* edit);
+    std::optional<LabSetup> captureSetup() const;
+    void restoreSetup(const LabSetup& setup);
+    // True when there are no placed faults, or the user agrees to replace them (what: "Opening x").
+    bool confirmReplacing(const QString& what);
     // The measurer's signals into the Roofline view, the status bar and the run log.
     void connectMeasurer();
     void updatePlan();
+    // A campaign view's click: that run, exactly, in the lab.
+    void rerunCampaignRun(const RunConfig& config, const QString& what);
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
     void addRecent(const QString& path);
@@ -180,13 +201,15 @@ private:
     ReportView* report_ = nullptr;
     OnlineStepView* onlineSteps_ = nullptr;
     OnlineSweepView* onlineSweep_ = nullptr;
-    QTabWidget* tabs_ = nullptr;
+    FamilyViews* tabs_ = nullptr;
     RecentFiles* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
     DisplayScale* display_ = nullptr;
     AutoPlanner* autoPlanner_ = nullptr;
     CeilingsMeasurer* measurer_ = nullptr;
     QAction* measureAction_ = nullptr;
+    ConfigHistory* history_ = nullptr;
+    std::function<bool(const QString&)> replaceQuestion_;
     QAction* forgetOperandsAction_ = nullptr;
     std::vector<QPointer<QDockWidget>> docksHiddenForStrassen_;
     QByteArray stateBeforeStrassen_;  // what the settings keep while the docks are hidden

@@ -16,6 +16,7 @@
 #include "views/heatmapview.hpp"
 #include "views/rooflineview.hpp"
 #include "views/timelineview.hpp"
+#include "window/confighistory.hpp"
 #include "window/filedialogs.hpp"
 #include "window/recentfiles.hpp"
 
@@ -146,6 +147,20 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
 {
+    // Only records the panels take (blocked and online ABFT) replace the configuration.
+    const bool replaces = [&] {
+        try {
+            if (isCampaignFile(path.toStdString()))
+                return false;
+            const std::string family = recordFamilyOfFile(path.toStdString());
+            return family == "blocked_gemm" || family == OnlineRecord::kFamily;
+        } catch (const std::exception&) {
+            return false;  // openRecord says why it cannot be opened
+        }
+    }();
+    if (replaces && !confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName())))
+        return false;
+    history_->noteChange(QStringLiteral("Open %1").arg(QFileInfo(path).fileName()));
     QString why;
     if (openRecord(path, &why))
         return true;

@@ -2,7 +2,10 @@
 
 #include <qcustomplot.h>
 
+#include <QBoxLayout>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QGridLayout>
 #include <QHash>
 #include <QMainWindow>
 #include <QScreen>
@@ -57,6 +60,31 @@ template <class Width> void sizeSides(QMainWindow* window, Width width)
 
 constexpr const char* kAvailableProperty = "gigacheckAvailableArea";
 
+// The docks one above the other on each side share its height in proportion to what their panels
+// need, so that a panel that needs a few pixels more than an even share does not scroll.
+void sizeHeights(QMainWindow* window)
+{
+    for (Qt::DockWidgetArea area : {Qt::LeftDockWidgetArea, Qt::RightDockWidgetArea}) {
+        QList<QDockWidget*> stacked;
+        QList<int> needs;
+        for (QDockWidget* d : docksIn(window, area)) {
+            auto* scroll = qobject_cast<QScrollArea*>(d->widget());
+            if (!scroll || !window->tabifiedDockWidgets(d).isEmpty())
+                continue;
+            const int title = d->minimumSizeHint().height() - scroll->minimumSizeHint().height();
+            // A panel with wrapped text needs its height for the width it has (QScrollArea asks the same).
+            QWidget* panel = scroll->widget();
+            const int width = scroll->viewport()->width();
+            const int height = panel->hasHeightForWidth() && width > 0 ? std::max(panel->heightForWidth(width), panel->minimumSizeHint().height())
+                                                                       : panel->minimumSizeHint().height();
+            stacked << d;
+            needs << title + height + 2 * scroll->frameWidth();
+        }
+        if (stacked.size() > 1)
+            window->resizeDocks(stacked, needs, Qt::Vertical);
+    }
+}
+
 }  // namespace
 
 QRect availableArea(const QMainWindow* window)
@@ -67,8 +95,32 @@ QRect availableArea(const QMainWindow* window)
     return window->screen() ? window->screen()->availableGeometry() : QRect();
 }
 
+namespace {
+
+// Panels packed closer than the style's default spacing: two panels one above the other must fit
+// a 768-pixel screen's side without scrolling (tests/ui/tst_screenfit.cpp).
+void compactLayouts(QWidget* panel)
+{
+    constexpr int kRowSpacing = 3;
+    for (QLayout* layout : panel->findChildren<QLayout*>()) {
+        if (auto* form = qobject_cast<QFormLayout*>(layout))
+            form->setVerticalSpacing(std::min(form->verticalSpacing() < 0 ? kRowSpacing : form->verticalSpacing(), kRowSpacing));
+        else if (auto* grid = qobject_cast<QGridLayout*>(layout))
+            grid->setVerticalSpacing(std::min(grid->verticalSpacing() < 0 ? kRowSpacing : grid->verticalSpacing(), kRowSpacing));
+        else if (auto* box = qobject_cast<QBoxLayout*>(layout); box && box->direction() >= QBoxLayout::TopToBottom)
+            box->setSpacing(std::min(box->spacing() < 0 ? kRowSpacing : box->spacing(), kRowSpacing));
+    }
+    if (QLayout* top = panel->layout()) {
+        const QMargins m = top->contentsMargins();
+        top->setContentsMargins(std::min(m.left(), 6), std::min(m.top(), 4), std::min(m.right(), 6), std::min(m.bottom(), 4));
+    }
+}
+
+}  // namespace
+
 QDockWidget* makePanelDock(QMainWindow* window, const QString& title, const QString& name, QWidget* content, bool scroll)
 {
+    compactLayouts(content);
     auto* d = new QDockWidget(title, window);
     d->setObjectName(name);  // restoreState() needs stable names
     if (scroll) {
@@ -149,6 +201,8 @@ void applyFirstLaunchLayout(QMainWindow* window, const QRect& available)
     sizeForScreen(window, available);
     const int share = int(window->width() * kDockShare);
     sizeSides(window, [share](int minimum) { return std::max(minimum, std::min(share, minimum * 3 / 2)); });
+    sizeHeights(window);
+    QTimer::singleShot(0, window, [window] { sizeHeights(window); });  // with the docks' real widths
 }
 
 void fitIntoScreen(QMainWindow* window, const QRect& available)

@@ -1,4 +1,5 @@
 #include "views/gallery/galleryview.hpp"
+#include "views/legendfit.hpp"
 
 #include "views/gallery/accesspatternwidget.hpp"
 #include "views/plotstyle.hpp"
@@ -92,6 +93,7 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot_->legend->setWrap(3);
+    keepLegendFitting(plot_);  // as many columns as the plot is wide
     applyPalette(plot_, palette());
 
     // Each kernel at its largest swept N: filled at its FLOPs over the least device-memory traffic,
@@ -122,6 +124,7 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     roofline_->plotLayout()->setRowStretchFactor(3, 0.001);
     roofline_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     roofline_->legend->setWrap(2);
+    keepLegendFitting(roofline_);  // as many columns as the plot is wide
     applyPalette(roofline_, palette());
 
     patternBox_ = new QComboBox(this);

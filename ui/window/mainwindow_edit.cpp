@@ -1,0 +1,137 @@
+// MainWindow's Edit menu: Undo / Redo of the panels (ConfigHistory), and the question asked before
+// a record or a campaign's run replaces a configuration with placed faults.
+#include "mainwindow.hpp"
+
+#include "panels/faultspanel.hpp"
+#include "panels/onlinefaultbox.hpp"
+#include "panels/onlineschemebox.hpp"
+#include "panels/setuppanel.hpp"
+#include "panels/strategypanel.hpp"
+#include "views/heatmapview.hpp"
+#include "window/confighistory.hpp"
+
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QUndoStack>
+
+namespace gigacheck::ui {
+
+namespace {
+
+QString schemeText(const OnlineSchemeSettings& s, const OnlineFaultSettings& f)
+{
+    return QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+        .arg(int(s.scheme)).arg(s.panel).arg(s.checkEvery).arg(s.checksums).arg(s.columnBlocks).arg(int(f.target)).arg(f.step);
+}
+
+void parseSchemeText(const QString& text, OnlineSchemeSettings* s, OnlineFaultSettings* f)
+{
+    const QStringList parts = text.split(QLatin1Char(' '));
+    if (parts.size() != 7)
+        return;
+    s->scheme = Scheme(parts[0].toInt());
+    s->panel = parts[1].toLongLong();
+    s->checkEvery = parts[2].toInt();
+    s->checksums = parts[3].toInt();
+    s->columnBlocks = parts[4].toInt();
+    f->target = OnlineTarget(parts[5].toInt());
+    f->step = parts[6].toInt();
+}
+
+QString configJson(const RunConfig& config)
+{
+    RunRecord holder;  // the record's JSON already knows how to write a RunConfig
+    holder.config = config;
+    return QString::fromStdString(toJson(holder, -1));
+}
+
+}  // namespace
+
+void MainWindow::buildEditMenu(QMenu* edit)
+{
+    history_ = new ConfigHistory(
+        this, [this] { return captureSetup(); }, [this](const LabSetup& s) { restoreSetup(s); });
+    QAction* undo = history_->stack()->createUndoAction(edit, QStringLiteral("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName(QStringLiteral("undoAction"));
+    QAction* redo = history_->stack()->createRedoAction(edit, QStringLiteral("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    redo->setObjectName(QStringLiteral("redoAction"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    // Every edit of the panels and of the placed faults is a step (one per event-loop pass).
+    const auto note = [this] { history_->noteChange(); };
+    connect(setup_, &SetupPanel::changed, this, note);
+    connect(strategy_, &StrategyPanel::changed, this, note);
+    connect(faults_, &FaultsPanel::changed, this, note);
+    connect(faults_, &FaultsPanel::explicitFaultsEdited, this, note);
+    connect(faults_->onlineFaultBox(), &OnlineFaultBox::changed, this, note);
+    connect(heatmap_, &HeatmapView::faultsChanged, this, note);
+}
+
+std::optional<LabSetup> MainWindow::captureSetup() const
+{
+    RunConfig c;
+    if (!currentConfig(&c, nullptr))
+        return std::nullopt;  // a field being typed: the step comes once it is valid
+    LabSetup s;
+    RunConfig faultsOnly;
+    faultsOnly.faults.at = std::move(c.faults.at);
+    c.faults.at.clear();
+    s.config = configJson(c);
+    s.faults = configJson(faultsOnly);
+    s.placedFaults = int(faultsOnly.faults.at.size());
+    s.scheme = schemeText(strategy_->schemeBox()->settings(), faults_->onlineFaultBox()->settings());
+    return s;
+}
+
+void MainWindow::restoreSetup(const LabSetup& s)
+{
+    try {
+        RunConfig c = recordFromJson(s.config.toStdString()).config;
+        c.faults.at = recordFromJson(s.faults.toStdString()).config.faults.at;
+        OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
+        OnlineFaultSettings faults = faults_->onlineFaultBox()->settings();
+        parseSchemeText(s.scheme, &scheme, &faults);
+        setConfig(c);
+        strategy_->schemeBox()->setSettings(scheme);
+        faults_->onlineFaultBox()->setSettings(faults);
+        updatePlan();
+    } catch (const std::exception& e) {
+        reportError(QStringLiteral("Cannot undo: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+bool MainWindow::confirmReplacing(const QString& what)
+{
+    const std::size_t placed = heatmap_->faults().size();
+    if (placed == 0)
+        return true;
+    const QString question = QStringLiteral("%1 replaces the configuration and its %2 placed fault(s).\n"
+                                            "Edit › Undo brings them back.")
+                                 .arg(what)
+                                 .arg(placed);
+    if (replaceQuestion_)
+        return replaceQuestion_(question);
+    QMessageBox box(QMessageBox::Question, QStringLiteral("Gigacheck Lab"), question, QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("replaceQuestion"));
+    QPushButton* go = box.addButton(QStringLiteral("Replace"), QMessageBox::AcceptRole);
+    box.setDefaultButton(go);
+    box.exec();
+    return box.clickedButton() == go;
+}
+
+QUndoStack* MainWindow::undoStack() const
+{
+    return history_->stack();
+}
+
+ConfigHistory* MainWindow::configHistory() const
+{
+    return history_;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,105 @@
+// MainWindow's views: one family at a time (FamilyViews: the selector left of the tabs), the
+// Strassen view's own controls in place of the docks.
+#include "mainwindow.hpp"
+
+#include "panels/runpanel.hpp"
+#include "views/animationpanel.hpp"
+#include "views/campaignview.hpp"
+#include "views/gallery/galleryview.hpp"
+#include "views/heatmapview.hpp"
+#include "views/online/onlinestepview.hpp"
+#include "views/online/onlinesweepview.hpp"
+#include "views/reportview.hpp"
+#include "views/rooflineview.hpp"
+#include "views/strassen/strassenview.hpp"
+#include "views/timelineview.hpp"
+#include "window/familyviews.hpp"
+
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QSplitter>
+
+namespace gigacheck::ui {
+
+void MainWindow::buildViews()
+{
+    heatmap_ = new HeatmapView(this);
+    animation_ = new AnimationPanel(this);
+    timeline_ = new TimelineView(this);
+    roofline_ = new RooflineView(this);
+    report_ = new ReportView(this);
+
+    auto* heatmapPage = new QSplitter(Qt::Vertical, this);
+    heatmapPage->addWidget(heatmap_);
+    heatmapPage->addWidget(animation_);
+    onlineSteps_ = new OnlineStepView(this);  // in the animation's place while an online record is shown
+    heatmapPage->addWidget(onlineSteps_);
+    onlineSteps_->hide();
+    onlineSteps_->setMinimumHeight(260);
+    heatmapPage->setStretchFactor(0, 3);
+    heatmapPage->setStretchFactor(1, 1);
+    heatmapPage->setChildrenCollapsible(false);
+    animation_->setMinimumHeight(150);  // its explanation scrolls; the window must fit 512 logical pixels (1.5× on 768)
+
+    using F = LabFamily;
+    tabs_ = new FamilyViews(this);
+    // In View's order: the index of a page is its View.
+    tabs_->addView(heatmapPage, QStringLiteral("C && error animation"), {F::AbftGemm});
+    tabs_->addView(timeline_, QStringLiteral("Timeline"), {F::AbftGemm});
+    tabs_->addView(roofline_, QStringLiteral("Roofline"), {F::AbftGemm});
+    tabs_->addView(report_, QStringLiteral("Report"), {F::AbftGemm});
+    campaign_ = new CampaignView(this);
+    tabs_->addView(campaign_, QStringLiteral("Campaign"), {F::AbftGemm, F::Strassen});
+    gallery_ = new gallery::GalleryView(this);
+    // In a scroll area: its controls at presentation sizes would otherwise set the whole window's
+    // minimum width past a 1366-pixel screen (every page counts, shown or not).
+    auto* galleryArea = new QScrollArea(this);
+    galleryArea->setWidgetResizable(true);
+    galleryArea->setFrameShape(QFrame::NoFrame);
+    galleryArea->setWidget(gallery_);
+    tabs_->addView(galleryArea, QStringLiteral("Sweep && access patterns"), {F::Gallery});
+    strassen_ = new strassenlab::StrassenView(this);
+    tabs_->addView(strassen_, QStringLiteral("Steps && plots"), {F::Strassen});
+    onlineSweep_ = new OnlineSweepView(this);
+    tabs_->addView(onlineSweep_, QStringLiteral("fq sweep"), {F::AbftGemm});
+    tabs_->setFamily(F::AbftGemm);
+    connect(campaign_, &CampaignView::runRequested, this, &MainWindow::rerunCampaignRun);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
+    setCentralWidget(tabs_);
+}
+
+void MainWindow::showDocksFor(View view)
+{
+    // The Strassen view carries its own controls: the docks (which set up the checked GEMM) give it their room.
+    if (view == View::Strassen && docksHiddenForStrassen_.empty()) {
+        stateBeforeStrassen_ = saveState();
+        for (QDockWidget* d : findChildren<QDockWidget*>())
+            if (d->isVisible()) {
+                docksHiddenForStrassen_.push_back(d);
+                d->hide();
+            }
+    } else if (view != View::Strassen) {
+        for (const QPointer<QDockWidget>& d : docksHiddenForStrassen_)
+            if (d)
+                d->show();
+        docksHiddenForStrassen_.clear();
+        stateBeforeStrassen_.clear();
+    }
+}
+
+void MainWindow::showView(View view)
+{
+    tabs_->showPage(int(view));
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    return View(tabs_->currentIndex());
+}
+
+FamilyViews* MainWindow::views() const
+{
+    return tabs_;
+}
+
+}  // namespace gigacheck::ui
