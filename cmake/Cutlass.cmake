@@ -2,7 +2,9 @@
 # (--gemm cutlass-tf32, Hopper sm_90a). Found, in this order, from:
 #   CUTLASS_DIR                 a folder holding include/cutlass/cutlass.h (a checkout or a release)
 #   GIGACHECK_CUTLASS_ARCHIVE   a packed release (cutlass-4.7.0.tar.xz) with NAME.sha256 beside it:
-#                               checked, then unpacked into the build folder (never into the tree)
+#                               checked, then unpacked into the build folder (never into the tree);
+#                               unset, the release is looked for in .carry-cutlass/ (the device
+#                               scripts carry it there) and in ../shared/third_party/ (build machines)
 #   GIGACHECK_FETCH_CUTLASS     the tag's source from upstream, when this machine reaches it; a
 #                               failed download turns the option off instead of failing the build
 # Without any of them the build still works: the CUTLASS kernels are left out and
@@ -101,6 +103,12 @@ else()
     set(where "CUTLASS_DIR")
   elseif(GIGACHECK_CUTLASS_ARCHIVE)
     _gigacheck_cutlass_unpack("${GIGACHECK_CUTLASS_ARCHIVE}" root)
+    set(where "archive")
+  elseif(EXISTS "${PROJECT_SOURCE_DIR}/.carry-cutlass/cutlass-4.7.0.tar.xz")
+    _gigacheck_cutlass_unpack("${PROJECT_SOURCE_DIR}/.carry-cutlass/cutlass-4.7.0.tar.xz" root)
+    set(where "archive")
+  elseif(EXISTS "${PROJECT_SOURCE_DIR}/../shared/third_party/cutlass-4.7.0.tar.xz")
+    _gigacheck_cutlass_unpack("${PROJECT_SOURCE_DIR}/../shared/third_party/cutlass-4.7.0.tar.xz" root)
     set(where "archive")
   elseif(GIGACHECK_FETCH_CUTLASS)
     _gigacheck_cutlass_download(root)

@@ -2,6 +2,9 @@
 # On a GPU machine with Qt carried (see ../shared/device/README.md): build the whole lab (GUI
 # included), run every test (GPU tests for real), store the measured roofs, then take the GUI's
 # screenshots against the real GPU. Writes at most 8 files under $OUT.
+# CUTLASS (--gemm cutlass-tf32) is built when the device call carries .carry-cutlass/ (here, first:
+# mkdir -p .carry-cutlass && cp ../shared/third_party/cutlass-4.7.0.tar.xz* .carry-cutlass/; the
+# build finds it there, cmake/Cutlass.cmake).
 # Usage: OUT=dir packaging/device-lab.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/gigacheck-lab-out}
