@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 
 using namespace gigacheck;
 
@@ -49,6 +50,7 @@ private slots:
     void flipsThatWereSilentAreCorrected();
     void anyBitCampaignHasNoSilentCorruption();
     void cleanTf32RunsRaiseNoFalseAlarm();
+    void cutlassTf32IsEmulatedAsTf32();
 };
 
 // The emulated product equals the FP32 product of the TF32-rounded inputs, not that of the inputs.
@@ -171,6 +173,34 @@ void TestTf32Runs::cleanTf32RunsRaiseNoFalseAlarm()
             QVERIFY2(r.summary.all[Outcome::Masked] == std::int64_t(r.runs.size()), formatCampaignReport(r).c_str());
         }
     QCOMPARE(runs, 7 * 3 * 20);
+}
+
+// --gemm cutlass-tf32 (the CUTLASS kernel that writes C's sums, Hopper only) on the CPU: the same
+// TF32 emulation, thresholds and reference as cublas-tf32, so a run gives the same C and verdicts.
+void TestTf32Runs::cutlassTf32IsEmulatedAsTf32()
+{
+    for (StrategyKind s : {StrategyKind::None, StrategyKind::S2}) {
+        RunConfig tf32 = tf32Run({200, 131, 97}, s);
+        tf32.faults.model = FaultModel::BitFlip;
+        tf32.faults.bit = 27;
+        tf32.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
+        RunConfig cutlass = tf32;
+        cutlass.gemm = GemmVariant::CutlassTf32;
+        HostMatrix cTf32, cCutlass;
+        RunHooks hooks;
+        hooks.resultOut = &cTf32;
+        const RunRecord a = runGemm(tf32, hooks);
+        hooks.resultOut = &cCutlass;
+        const RunRecord b = runGemm(cutlass, hooks);
+        QVERIFY2(b.status == "ok", b.error.c_str());
+        QVERIFY(b.verifiedCorrect());
+        QCOMPARE(b.faults.detected, 1);
+        QCOMPARE(b.faults.detected, a.faults.detected);
+        QCOMPARE(b.faults.maxThreshold, a.faults.maxThreshold);
+        QCOMPARE(b.reference.maxRelError, a.reference.maxRelError);
+        QCOMPARE(cCutlass.bytes(), cTf32.bytes());
+        QVERIFY(std::memcmp(cCutlass.data(), cTf32.data(), cTf32.bytes()) == 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTf32Runs)
