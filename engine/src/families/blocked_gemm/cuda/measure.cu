@@ -330,15 +330,19 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     }
     auto runFused = [&] { protectedProduct(fusedBlocks, h.get(), s.get(), lane); };
     auto runFusedPlain = [&] { gemm(fusedPlain, h.get(), s.get()); };
+    GemmCall fusedRounded = prot;  // xa / xb rounded in place by the protected runs before it
+    fusedRounded.variant = GemmVariant::CutlassTf32;
+    auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs;
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
         if (t.fused.ran) {
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
+            fusedRoundedMs.push_back(timeMs(s.get(), 1, runFusedRounded));
         }
     }
     t.plainMs = median(plainMs);
@@ -346,6 +350,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     if (t.fused.ran) {
         t.fused.protectedMs = median(fusedMs);
         t.fused.kernelMs = median(fusedPlainMs);
+        t.fused.kernelRoundedMs = median(fusedRoundedMs);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
 

@@ -54,6 +54,9 @@ struct AbftTiming {
         bool ran = false;
         std::string why;
         double kernelMs = 0;     // the CUTLASS kernel alone, no sums (plain, tight leading dimensions)
+        // The same on the protected product's operands, TF32-rounded by its passes (13 zero bits
+        // per value: does the kernel run faster on them, as on zeros?).
+        double kernelRoundedMs = 0;
         double protectedMs = 0;  // checksums + fused GEMM + (inject) + verify/correct
         std::string verdict;
         int corrections = 0;
