@@ -142,6 +142,31 @@ private slots:
         QCOMPARE(strassenExitCode(r), 0);
     }
 
+    // What C's checks can see is in the run: a TF32 L3 C check sees one cell only far above max |C|,
+    // so --reference auto runs the reference whatever the size; past 2^34 multiply-adds a fault of
+    // 20 % of max |C| is then still repaired (not VERIFIED over a wrong C, as C's checks alone say).
+    void weakChecksBringTheReference()
+    {
+        StrassenConfig c = config({2600, 2600, 2600}, 3, StrassenVariant::Msmes);
+        c.tf32 = true;
+        c.faults.push_back(parseStrassenFault("c:0:20"));  // 0.2 x max |C|; C's checks see 26 x max |C|
+        const StrassenResult r = run(c);
+        QVERIFY2(r.cDetectionFloor > r.cMaxAbs && r.cMaxAbs > 0, qPrintable(describe(r)));
+        QVERIFY2(r.relErrorC >= 0, qPrintable(describe(r)));  // the reference ran (2600^3 > 2^34)
+        QVERIFY2(r.status == "ok" && r.maxErrorC < 0.5, qPrintable(describe(r)));
+        QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("reference"));
+        const std::string report = formatStrassenReport(r);
+        QVERIFY(report.find("C sees") != std::string::npos);
+
+        StrassenConfig small = config({256, 256, 256}, 1, StrassenVariant::Msmes, Precision::F64);
+        const StrassenResult tight = run(small);  // FP64 L1: C's checks see far less than 1 % of max |C|
+        QVERIFY2(tight.cDetectionFloor >= 0 && tight.cDetectionFloor < 0.01 * tight.cMaxAbs, qPrintable(describe(tight)));
+        const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
+        QVERIFY(back.has_value());
+        QCOMPARE(back->cDetectionFloor, r.cDetectionFloor);
+        QCOMPARE(back->cMaxAbs, r.cMaxAbs);
+    }
+
     // The same clean product has no cell past the reference's tolerance (no repair, no alarm).
     void tf32CleanWithinReference()
     {

@@ -134,6 +134,11 @@ struct StrassenResult {
     double referenceWorstRatio = -1;  // -1: no reference
     // C's checks: the largest residual / threshold among the checks that passed (-1: not checked).
     double cWorstCleanRatio = -1;
+    // The smallest error of one cell that C's checks are sure to see (its row's or its column's
+    // threshold, whichever is smaller, for the cell where that is largest), and the largest |C|
+    // beside it: a cell off by less can pass C's checks; the reference, where it runs, judges
+    // each cell against its own tolerance. -1: not checked.
+    double cDetectionFloor = -1, cMaxAbs = -1;
     // What the verdict rests on: "checksums", "reference", "checksums+reference", "none".
     std::string verifiedBy = "none";
     StrassenLevelError recovery;

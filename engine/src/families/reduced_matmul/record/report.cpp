@@ -42,7 +42,8 @@ std::string report(const Record& r)
          " global loads per thread (" + std::to_string(c.threads) + " threads), " + format("%.4g", c.loadBytesRequested) +
          " B requested, " + format("%.4g", c.footprintBytes) + " B footprint\n";
     s += "verdict     " + std::string(r.verified ? "correct" : "WRONG") + ": " + std::to_string(r.checked - r.wrong) + " of " +
-         std::to_string(r.checked) + " checked elements within " + format("%.2e", r.tolerance) + " (max relative error " +
+         std::to_string(r.checked) + " checked elements within their round-off tolerance (at most " + format("%.2e", r.tolerance) +
+         " of the magnitude; max relative error " +
          format("%.2e", r.maxRelError) + ")\n";
     return s;
 }

@@ -11,12 +11,14 @@
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/reduced_matmul/plan/schedule_builder.hpp"
+#include "gigacheck/abft.hpp"
 #include "gigacheck/version.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 namespace gigacheck::reduced_matmul {
@@ -68,22 +70,32 @@ template <class T> void verify(Record& rec, const std::vector<T>& a, const std::
         rows.push_back(h - 1);
         cols.push_back(h - 1);
     }
-    const double eps = std::numeric_limits<T>::epsilon();
-    rec.tolerance = 4.0 * double(n) * eps;  // a loose a-priori bound on the relative error of a length-n dot product
+    // Each cell against the round-off of its own dot product (abft.hpp cellTolerance, the threshold
+    // machinery of every family): the pair sums a0 + a1, b0 + b1 round once in the storage type
+    // (uInput), the 4 N products of naive4p (N of the others) accumulate in it; S = sum_k m_k^2.
+    RoundoffModel model;
+    model.uAccumulate = model.uInput = unitRoundoff(std::is_same_v<T, double> ? Precision::F64 : Precision::F32);
+    const CellTolerance tolerance = cellTolerance(model, 4 * n, 4.0);
+    rec.tolerance = 0;  // the largest tolerance / magnitude a checked cell was allowed
     for (std::int64_t i : rows)
         for (std::int64_t j : cols) {
-            double exact = 0, magnitude = 0;
+            double exact = 0, magnitude = 0, squares = 0;
             for (std::int64_t k = 0; k < n; ++k) {
                 const double ra = double(a[std::size_t(2 * i * n + k)]) + double(a[std::size_t((2 * i + 1) * n + k)]);
                 const double rb = double(b[std::size_t(k * n + 2 * j)]) + double(b[std::size_t(k * n + 2 * j + 1)]);
                 exact += ra * rb;
                 // Bounds the terms of both forms ((a0 + a1)(b0 + b1) and the four products of 4p).
-                magnitude += (std::abs(double(a[std::size_t(2 * i * n + k)])) + std::abs(double(a[std::size_t((2 * i + 1) * n + k)]))) *
-                             (std::abs(double(b[std::size_t(k * n + 2 * j)])) + std::abs(double(b[std::size_t(k * n + 2 * j + 1)])));
+                const double m = (std::abs(double(a[std::size_t(2 * i * n + k)])) + std::abs(double(a[std::size_t((2 * i + 1) * n + k)]))) *
+                                 (std::abs(double(b[std::size_t(k * n + 2 * j)])) + std::abs(double(b[std::size_t(k * n + 2 * j + 1)])));
+                magnitude += m;
+                squares += m * m;
             }
-            const double rel = std::abs(double(c[std::size_t(i * h + j)]) - exact) / std::max(magnitude, 1e-300);
-            rec.maxRelError = std::max(rec.maxRelError, rel);
-            rec.wrong += !(rel <= rec.tolerance);
+            const double err = std::abs(double(c[std::size_t(i * h + j)]) - exact);
+            const double tol = tolerance(squares, exact);
+            const double scale = std::max(magnitude, 1e-300);
+            rec.maxRelError = std::max(rec.maxRelError, err / scale);
+            rec.tolerance = std::max(rec.tolerance, tol / scale);
+            rec.wrong += !(err <= tol);  // NaN (a cell never written) is wrong
             ++rec.checked;
         }
 }

@@ -5,6 +5,7 @@
 #include "core/timestamp.hpp"
 #include "gigacheck/version.hpp"
 #include "families/strassen/ops.hpp"
+#include "families/strassen/run/verify.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +95,15 @@ std::string formatStrassenReport(const StrassenResult& r)
     if (r.cWorstCleanRatio >= 0)
         o << "C checks   largest clean residual " << r.cWorstCleanRatio
           << " x its round-off threshold (row and column checksums of C against A (B e) and (e^T A) B)\n";
+    if (r.cDetectionFloor >= 0) {
+        o << "C sees     any one cell off by more than " << r.cDetectionFloor;
+        if (r.cMaxAbs > 0)
+            o << " (" << r.cDetectionFloor / r.cMaxAbs << " x max |C|)";
+        o << "; a smaller error is left to the FP64 reference's per-cell tolerance"
+          << (r.relErrorC >= 0 ? "" : " (not run)") << "\n";
+        if (strassen::checksTooWeak(r.cDetectionFloor, r.cMaxAbs))
+            o << "           (past 1 % of max |C|: with --reference auto the reference runs at any size)\n";
+    }
     const auto stages = stageTimes(r);
     if (!stages.empty()) {
         o << "stages     (level, stage: ms)";
@@ -178,6 +188,8 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"reference_mismatches", r.referenceMismatches},
         {"reference_worst_ratio", std::min(r.referenceWorstRatio, 1e300)},
         {"c_worst_clean_ratio", r.cWorstCleanRatio},
+        {"c_detection_floor", r.cDetectionFloor},
+        {"c_max_abs", r.cMaxAbs},
         {"verified_by", r.verifiedBy},
         {"recovery",
          {{"max_ulps_a", r.recovery.maxUlpsA},
@@ -274,6 +286,8 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.referenceMismatches = s.getOr<std::int64_t>("reference_mismatches", 0);
         r.referenceWorstRatio = s.getOr<double>("reference_worst_ratio", -1.0);
         r.cWorstCleanRatio = s.getOr<double>("c_worst_clean_ratio", -1.0);
+        r.cDetectionFloor = s.getOr<double>("c_detection_floor", -1.0);
+        r.cMaxAbs = s.getOr<double>("c_max_abs", -1.0);
         r.verifiedBy = s.getOr<std::string>("verified_by", "checksums");
         r.recovery.level = r.levels;
         if (s.has("recovery")) {

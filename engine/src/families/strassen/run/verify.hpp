@@ -43,6 +43,11 @@ void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig&
 // largest of its inner-index class, the sum the largest of the cell's row and column classes); NaN or
 // Inf in C is beyond it. With C's checks on, a cell beyond it takes the reference's value
 // (repaired), so C ends right and the run says which cells the checks did not see.
+// checksWeak (auto only): C's checks cannot see an error of kWeakCheckFraction of max |C| in one
+// cell (checksTooWeak), so the reference runs past the auto size (2^34 multiply-adds) too: the
+// only per-cell check of a whole C.
+inline constexpr double kWeakCheckFraction = 0.01;
+bool checksTooWeak(double detectionFloor, double maxAbsC);
 struct StrassenReference {
     bool ran = false, passed = true;
     std::int64_t mismatches = 0, nonFinite = 0;  // left beyond the tolerance; nonFinite: NaN / Inf cells
@@ -50,7 +55,7 @@ struct StrassenReference {
     double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
 };
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
-                                        const StrassenConfig& config, int levels);
+                                        const StrassenConfig& config, int levels, bool checksWeak = false);
 
 // Rows and columns of C that used a corrupted operand element: a fault at A(i, k) reaches, through
 // the in-place sums and the recursion, only the C rows at the same offset i mod leafM inside each
@@ -88,6 +93,12 @@ LeafRepair repairFromLeaves(HostMatrix& c, const HostMatrix& originalA, const Ho
 // false when errors remain.
 // worstCleanRatio: the largest residual / threshold among the checks that passed on the first
 // verification (how close round-off came to a false alarm).
+// The smallest error of one cell that C's checks are sure to see: a cell (i, j) off by d shows in
+// row i when d exceeds its threshold, in column j likewise; over every cell, the largest of the
+// smaller of the two, i.e. min(largest row threshold, largest column threshold), the sum parts
+// (sumFactor |expected sum|) included.
+double cDetectionFloor(const OperandChecksums& sums);
+
 bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, const OperandChecksums& sums,
                   const StrassenConfig& config, int levels, const Suspects& suspects, std::vector<StrassenCheck>& checks,
                   double& worstCleanRatio);
