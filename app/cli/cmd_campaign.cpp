@@ -10,6 +10,7 @@
 #include "run_options.hpp"
 
 #include "gigacheck/campaign.hpp"
+#include "gigacheck/fault_models.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include <charconv>
@@ -63,14 +64,20 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("levels", "Strassen: recursion levels, a comma list cycled run by run (1-4). Default 1.", "L[,L...]"),
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
                         "mode). Default bitflip:any; strassen: delta (its faults are deltas between stages).",
-               "bitflip:any|bitflip:B|delta|none"),
+               "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
+        option("model", "Blocked family: how far each fault reaches from its cell -- one cell, L cells of its row or "
+                        "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",
+               "cell|row[:L]|col[:L]|tile[:S]"),
         option("target", "Where faults land. blocked: the result C, a checksum row or column, the operand A or B "
                          "before its checksums are taken (a, b; also a-before, b-before) or after (a-after, b-after), "
                          "or any of result, checksum, a, b at random. online: C at a random step, a checksum row or "
                          "column at a step, A / B before the checksums (a, b) or after a step (a-after, b-after), or "
                          "any of these (tmr: result, a cell of one replica). strassen: a leaf product (product), a C "
-                         "quadrant (c), an A / B quadrant between stages (a, b), or any. Default result; strassen any.",
-               "result|checksum|a|b|a-after|b-after|product|c|any"),
+                         "quadrant (c), an A / B quadrant between stages (a, b), or any. Default result; strassen any. "
+                         "The checker's own faults (blocked, CPU backend): check (a row / column check reports a "
+                         "mismatch over a clean line), correction (a cell's fault and the write of its correction), "
+                         "encoding (an entry of A's or B's checksum after the checksum kernel).",
+               "result|checksum|a|b|a-after|b-after|product|c|check|correction|encoding|any"),
         option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
         option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
         option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),
@@ -207,6 +214,8 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
         value("fault", [&](const std::string& s) { return parseCampaignFault(s, c), 0; });
     if (set("target"))
         c.target = value("target", [](const std::string& s) { return campaignTargetFromString(s); });
+    if (set("model"))
+        value("model", [&](const std::string& s) { return parseFaultExtent(s, c.extent, c.extentLength), 0; });
     if (set("faults-per-run"))
         c.faultsPerRun =
             value("faults-per-run", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 16, "a count"); });

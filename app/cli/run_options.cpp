@@ -1,5 +1,7 @@
 #include "run_options.hpp"
 
+#include "gigacheck/fault_models.hpp"
+
 #include "command_line.hpp"
 #include "device_check.hpp"
 
@@ -7,6 +9,7 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
 
 namespace cli {
 using namespace gigacheck;
@@ -85,10 +88,14 @@ void parseFaultModel(const std::string& text, FaultSpec& spec)
     }
     if (text.rfind("bitflip:", 0) == 0) {
         spec.model = FaultModel::BitFlip;
-        spec.bit = parseInteger<int>(text.substr(8), 0, 63, "a bit number");
+        const std::size_t plus = text.find('+', 8);  // bitflip:B+B2: two bits of one word
+        spec.bit = parseInteger<int>(text.substr(8, plus == std::string::npos ? std::string::npos : plus - 8), 0, 63,
+                                     "a bit number");
+        spec.bit2 = plus == std::string::npos ? -1 : parseInteger<int>(text.substr(plus + 1), 0, 63, "a bit number");
         return;
     }
-    throw InputError("expected delta, bitflip or bitflip:B (B = bit to flip, 0 = least significant)");
+    throw InputError("expected delta, bitflip, bitflip:B or bitflip:B+B2 (B = bit to flip, 0 = least significant; "
+                     "+B2: a second bit of the same word)");
 }
 
 void addRunOptions(QCommandLineParser& parser)
@@ -100,7 +107,10 @@ void addRunOptions(QCommandLineParser& parser)
                          "--load-b. The shape and the type follow from the files.", "A.npy"),
         option("load-b", "Read B from a NumPy .npy file (its rows: A's columns).", "B.npy"),
         option("save-c", "Write the result C to a NumPy .npy file once the run has ended.", "C.npy"),
-        option("type", "Values: f32 (float) or f64 (double). Default f32.", valuesOf<Precision>()),
+        option("type", "Values: f32 (float) or f64 (double); bf16 / f16: FP32 values whose products read 16-bit "
+                       "inputs (BF16 / FP16 on the tensor cores, accumulated in FP32, C in FP32: --gemm cublas-bf16 / "
+                       "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. Default f32.",
+               valuesOf<Precision>() + "|bf16|f16"),
         option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
                valuesOf<BackendKind>()),
         option("device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"),
@@ -127,11 +137,17 @@ void addRunOptions(QCommandLineParser& parser)
                             "checksums; tmr: STEP names the replica). Repeatable.",
                "R,C[:DELTA][@STEP]"),
         option("fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
-                        "bit). Default delta.",
-               "delta|bitflip:B"),
+                        "bit), or bits B and B2 of the same value. Default delta.",
+               "delta|bitflip:B|bitflip:B+B2"),
+        option("extent", "How far each fault reaches from its cell (blocked scheme): one cell, L cells of its row or "
+                         "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",
+               "cell|row[:L]|col[:L]|tile[:S]"),
         option("target", "Where faults land: the result block or its checksum row / column; with an online "
-                         "scheme also the inputs a / b. Default result.",
-               valuesOf<OnlineTarget>()),
+                         "scheme also the inputs a / b. The blocked scheme on the CPU also takes faults of the checker "
+                         "itself: check (a row / column check reports a mismatch over a clean line), correction (the "
+                         "value a correction writes is hit; with --inject-at or --errors), encoding-a / encoding-b (an "
+                         "entry of A's / B's checksum hit after encoding). Default result.",
+               valuesOf<OnlineTarget>() + "|check|correction|encoding-a|encoding-b"),
         option("scheme", "blocked (blocked GEMM under a cap, the Gigacheck report; the default), online (panel "
                          "products checked every FQ steps), offline (checked at the end only) or tmr (three "
                          "products and a vote).",
@@ -181,7 +197,8 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         return optionValue(parser, QString::fromLatin1(name), parse);
     };
     const std::string scheme(toString(o.scheme));
-    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices", "h2d-staging"})
+    for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices", "h2d-staging",
+                             "extent"})
         if (set(name))
             throw InputError(std::string("--") + name + " belongs to --scheme blocked (the memory-capped blocked "
                              "GEMM), not to --scheme " + scheme);
@@ -284,8 +301,17 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (o.shapeGiven)
         c.shape = value("shape", parseShape);
     filesFrom(parser, o);
-    if (set("type"))
-        c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
+    // bf16 / f16: FP32 storage, the product's inputs 16-bit (a GEMM variant, as TF32 is).
+    std::optional<GemmVariant> sixteenBitGemm;
+    if (set("type")) {
+        const std::string type = text(parser.value(QStringLiteral("type")));
+        if (type == "bf16" || type == "f16") {
+            c.precision = Precision::F32;
+            sixteenBitGemm = type == "bf16" ? GemmVariant::CublasBf16 : GemmVariant::CublasF16;
+        } else {
+            c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
+        }
+    }
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
     if (set("device"))
@@ -320,6 +346,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         else
             value("target", [](const std::string& s) { return onlineTargetFromString(s); });
     }
+    if (set("extent"))
+        value("extent", [&](const std::string& s) { return parseFaultExtent(s, c.faults.extent, c.faults.extentLength), 0; });
     if (set("fault-scope"))
         c.faults.scope = value("fault-scope", [](const std::string& s) { return faultScopeFromString(s); });
     if (set("seed")) {
@@ -330,6 +358,13 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.distribution = value("dist", [](const std::string& s) { return distributionFromString(s); });
     if (set("gemm"))
         c.gemm = value("gemm", [](const std::string& s) { return gemmFromString(s); });
+    if (sixteenBitGemm) {
+        if (set("gemm") && c.gemm != *sixteenBitGemm)
+            throw InputError("--type " + text(parser.value(QStringLiteral("type"))) + " multiplies with --gemm " +
+                             std::string(toString(*sixteenBitGemm)) + " (got --gemm " + std::string(toString(c.gemm)) +
+                             ")");
+        c.gemm = *sixteenBitGemm;
+    }
     if (set("tile")) {
         c.tile = value("tile", [](const std::string& s) {
             const int tile = parseInteger<int>(s, 1, 1024, "a tile side");
@@ -350,7 +385,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     }
     // Explicit positions are cells of the result: with a checksum target the report would name a
     // target the fault never reached.
-    if (!c.faults.at.empty() && c.faults.target != FaultTarget::Result)
+    if (!c.faults.at.empty() && c.faults.target != FaultTarget::Result && c.faults.target != FaultTarget::Correction &&
+        !isCheckerFault(c.faults.target))
         throw InputError("--inject-at places faults in the result C, but --target " +
                          std::string(toString(c.faults.target)) + " asks for the checksum " +
                          (c.faults.target == FaultTarget::ChecksumRow ? "row" : "column") +
@@ -359,6 +395,10 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     o.quiet = set("quiet");
     requireDevice(c.device, c.backend);  // an absent --device: refused before anything runs
     if (o.scheme == Scheme::Blocked) {
+        if (!c.faults.at.empty() && (c.faults.target == FaultTarget::Check || c.faults.target == FaultTarget::EncodingA ||
+                                     c.faults.target == FaultTarget::EncodingB))
+            throw InputError("--target " + std::string(toString(c.faults.target)) + " takes random faults (--errors K), "
+                             "not --inject-at");
         for (const char* name : {"panel", "check-every", "checksums", "column-blocks", "merge-steps"})
             if (set(name))
                 throw InputError(std::string("--") + name + " belongs to the online schemes; add --scheme online "

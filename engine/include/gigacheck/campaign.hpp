@@ -55,7 +55,11 @@ Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 
 // online): Result is C at a step, Checksum a checksum row / column at a step, A / B an input before
 // its checksums (at encoding), AAfter / BAfter an input after a step. Which targets a family takes:
 // campaignTargetsOf.
-enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter, Product, CQuadrant };
+// The checker's own faults (blocked family, CPU backend; gigacheck/fault_models.hpp): Check (one
+// row / column check of a verification lies: it reports a mismatch over a clean line), Correction
+// (a result cell's fault and the write of its correction hit), Encoding (an entry of an A / B
+// block's checksum c_A / r_B hit right after the checksum kernel).
+enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter, Product, CQuadrant, Check, Correction, Encoding };
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
@@ -88,6 +92,11 @@ struct CampaignConfig {
     bool inject = true;                                       // false: --fault none (false-alarm mode)
     FaultModel model = FaultModel::BitFlip;
     int bit = -1;  // bit flips: -1 = a random bit per run
+    bool twoBits = false;  // bit flips of two bits of one word (--fault bitflip2 / bitflip:B+B2)
+    int bit2 = -1;         // the second bit; -1 = a random one per run (another than the first)
+    // Blocked family: how far each fault reaches (--model cell|row:L|col:L|tile:S).
+    FaultExtent extent = FaultExtent::Cell;
+    int extentLength = 32;
     CampaignTarget target = CampaignTarget::Result;
     int faultsPerRun = 1;
     BackendKind backend = BackendKind::Auto;
@@ -116,6 +125,7 @@ struct CampaignRun {
     StrategyKind strategy = StrategyKind::S1;
     FaultTarget target = FaultTarget::Result;  // resolved per run
     int bit = -1;                              // -1: not a bit flip
+    int bit2 = -1;                             // two-bit flips: the second bit (-1: none)
     char operand = 0;                          // 'a' / 'b': an operand fault; positions are in A / B
     bool afterChecksums = false;               // the operand fault came after the checksums (a-after / b-after)
     std::vector<FaultAt> positions;            // result faults, in C coordinates (--inject-at)

@@ -12,7 +12,15 @@ namespace gigacheck {
 enum class FaultModel { Delta, BitFlip };
 // Result: inside the m x q product block. ChecksumRow: the extra row of C (c_A B).
 // ChecksumCol: the extra column of C (A r_B).
-enum class FaultTarget { Result, ChecksumRow, ChecksumCol };
+// The checker's own faults (CPU backend; gigacheck/fault_models.hpp): Check, one row / column
+// check of the verification pass lies (reports a mismatch over a clean line: a corrupted residual
+// or threshold); Correction, the value a correction writes is hit (with a fault in the cell that
+// makes the correction); EncodingA / EncodingB, the checksum kernel's output (an entry of c_A / r_B)
+// is hit after encoding.
+enum class FaultTarget { Result, ChecksumRow, ChecksumCol, Check, Correction, EncodingA, EncodingB };
+// How far one fault reaches: one cell; a segment of one row or one column of a block (a warp's
+// worth: 32 cells by default); a square tile of cells (a tile's worth) -- clipped to the block.
+enum class FaultExtent { Cell, RowSegment, ColSegment, Tile };
 enum class Collinearity { Scattered, Row, Col };
 // Which block products receive the random faults: one chosen from the seed, or every one.
 enum class FaultScope { OneProduct, EveryProduct };
@@ -22,6 +30,7 @@ template <> const EnumTable<FaultModel>& enumTable<FaultModel>();
 template <> const EnumTable<FaultTarget>& enumTable<FaultTarget>();
 template <> const EnumTable<Collinearity>& enumTable<Collinearity>();  // also reads "scattered", "column"
 template <> const EnumTable<FaultScope>& enumTable<FaultScope>();
+template <> const EnumTable<FaultExtent>& enumTable<FaultExtent>();  // "cell", "row", "col", "tile"
 
 std::string_view toString(FaultModel);
 std::string_view toString(FaultTarget);
@@ -48,6 +57,9 @@ struct FaultSpec {
     int bit = -1;  // bit to flip; -1: the most significant exponent bit (30 for FP32, 62 for FP64)
     FaultTarget target = FaultTarget::Result;
     FaultScope scope = FaultScope::OneProduct;
+    FaultExtent extent = FaultExtent::Cell;  // each fault's reach (random and --inject-at ones)
+    int extentLength = 32;                   // segment length / tile side
+    int bit2 = -1;                           // bit flips: a second bit of the same word (-1: none)
     std::uint64_t seed = 1;
     bool any() const { return count > 0 || !at.empty(); }
 };
@@ -61,6 +73,7 @@ struct Injection {
     FaultModel model = FaultModel::Delta;
     double delta = 0;  // Delta model
     int bit = 0;       // BitFlip model
+    int bit2 = -1;     // BitFlip model: a second bit of the same word, -1 for none
     // Filled by the backend when applied:
     double before = 0, after = 0;
     bool applied = false;

@@ -6,6 +6,7 @@
 #include "campaign/family_campaign.hpp"
 
 #include "gigacheck/defaults.hpp"
+#include "gigacheck/fault_models.hpp"
 #include "gigacheck/plan.hpp"
 
 #include <algorithm>
@@ -50,6 +51,9 @@ std::string_view toString(CampaignTarget t)
     case CampaignTarget::BAfter: return "b-after";
     case CampaignTarget::Product: return "product";
     case CampaignTarget::CQuadrant: return "c";
+    case CampaignTarget::Check: return "check";
+    case CampaignTarget::Correction: return "correction";
+    case CampaignTarget::Encoding: return "encoding";
     }
     return "?";
 }
@@ -58,7 +62,8 @@ CampaignTarget campaignTargetFromString(std::string_view s)
 {
     for (CampaignTarget t : {CampaignTarget::Result, CampaignTarget::Checksum, CampaignTarget::A, CampaignTarget::B,
                              CampaignTarget::Any, CampaignTarget::AAfter, CampaignTarget::BAfter,
-                             CampaignTarget::Product, CampaignTarget::CQuadrant})
+                             CampaignTarget::Product, CampaignTarget::CQuadrant, CampaignTarget::Check,
+                             CampaignTarget::Correction, CampaignTarget::Encoding})
         if (toString(t) == s)
             return t;
     if (s == "a-before")  // a and b: before the checksums, the names kept from before the split
@@ -66,7 +71,8 @@ CampaignTarget campaignTargetFromString(std::string_view s)
     if (s == "b-before")
         return CampaignTarget::B;
     throw InputError("unknown campaign target '" + std::string(s) +
-                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after, product, c or any)");
+                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after, product, c, check, correction, "
+                     "encoding or any)");
 }
 
 std::string_view toString(CampaignType t)
@@ -94,6 +100,14 @@ void parseCampaignFault(std::string_view text, CampaignConfig& c)
         return;
     }
     c.inject = true;
+    c.twoBits = false;
+    c.bit2 = -1;
+    if (text == "bitflip2" || text == "bitflip2:any") {  // two random bits of one word
+        c.model = FaultModel::BitFlip;
+        c.bit = -1;
+        c.twoBits = true;
+        return;
+    }
     if (text == "delta") {
         c.model = FaultModel::Delta;
         c.bit = -1;
@@ -105,7 +119,17 @@ void parseCampaignFault(std::string_view text, CampaignConfig& c)
         return;
     }
     if (text.rfind("bitflip:", 0) == 0) {
-        const std::string_view digits = text.substr(8);
+        std::string_view digits = text.substr(8);
+        if (const std::size_t plus = digits.find('+'); plus != std::string_view::npos) {  // bitflip:B+B2
+            const std::string_view second = digits.substr(plus + 1);
+            int bit2 = -1;
+            const auto [p2, e2] = std::from_chars(second.data(), second.data() + second.size(), bit2);
+            if (second.empty() || e2 != std::errc() || p2 != second.data() + second.size() || bit2 < 0 || bit2 > 63)
+                throw InputError("'" + std::string(second) + "' is not a bit number (0-63)");
+            c.twoBits = true;
+            c.bit2 = bit2;
+            digits = digits.substr(0, plus);
+        }
         int bit = -1;
         const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bit);
         if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || bit < 0 || bit > 63)
@@ -114,7 +138,8 @@ void parseCampaignFault(std::string_view text, CampaignConfig& c)
         c.bit = bit;
         return;
     }
-    throw InputError("expected bitflip:any, bitflip:B (B = bit to flip, 0 = least significant), delta or none");
+    throw InputError("expected bitflip:any, bitflip:B (B = bit to flip, 0 = least significant), bitflip2 (two random "
+                     "bits of one word), bitflip:B+B2, delta or none");
 }
 
 std::string campaignFaultText(const CampaignConfig& c)
@@ -123,6 +148,8 @@ std::string campaignFaultText(const CampaignConfig& c)
         return "none";
     if (c.model == FaultModel::Delta)
         return "delta";
+    if (c.twoBits)
+        return c.bit < 0 ? "bitflip2" : "bitflip:" + std::to_string(c.bit) + "+" + std::to_string(c.bit2);
     return c.bit < 0 ? "bitflip:any" : "bitflip:" + std::to_string(c.bit);
 }
 
@@ -148,7 +175,8 @@ std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily f)
 {
     using T = CampaignTarget;
     switch (f) {
-    case CampaignFamily::Blocked: return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any};
+    case CampaignFamily::Blocked:
+        return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any};
     case CampaignFamily::Online: return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any};
     case CampaignFamily::Strassen: return {T::Product, T::CQuadrant, T::A, T::B, T::Any};
     }
@@ -191,6 +219,9 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
                              " campaign (" + names + ")");
         }
     }
+    if (c.family != CampaignFamily::Blocked && c.inject && (c.twoBits || c.extent != FaultExtent::Cell))
+        throw InputError("two-bit flips and --model " + faultExtentText(c.extent, c.extentLength) +
+                         " are fault models of the blocked family (--family blocked)");
     campaignFamilyOf(c).validate(c, device);
 }
 

@@ -4,6 +4,7 @@
 // exhaust the stack or the memory.
 #include "gigacheck/campaign.hpp"
 #include "campaign/operand_faults.hpp"
+#include "gigacheck/fault_models.hpp"
 #include "core/record/json_limits.hpp"
 #include "core/record/streamed_dom.hpp"
 
@@ -98,6 +99,8 @@ Json write(const CampaignConfig& c)
     }
     if (c.family == CampaignFamily::Strassen)
         out["levels"] = c.levels;
+    if (c.extent != FaultExtent::Cell)  // one cell per fault: the key is absent, as in older files
+        out["model"] = faultExtentText(c.extent, c.extentLength);
     return out;
 }
 
@@ -112,7 +115,7 @@ std::string appliedTarget(const Injection& inj, const CampaignRun& run)
 
 Json write(const Injection& inj, const CampaignRun& run)
 {
-    return {{"block", {inj.block.i, inj.block.j, inj.block.k}},
+    Json out = {{"block", {inj.block.i, inj.block.j, inj.block.k}},
             {"local_row", inj.localRow},
             {"local_col", inj.localCol},
             {"global_row", inj.globalRow},
@@ -123,6 +126,9 @@ Json write(const Injection& inj, const CampaignRun& run)
             {"delta", number(inj.delta)},
             {"before", number(inj.before)},
             {"after", number(inj.after)}};
+    if (inj.bit2 >= 0)
+        out["bit2"] = inj.bit2;
+    return out;
 }
 
 Json write(const CampaignRun& run, const CampaignConfig& c)
@@ -158,6 +164,8 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
             {"seconds", run.seconds},
             {"applied", applied},
             {"reproduce", reproduceCommand(c, run)}};
+    if (run.bit2 >= 0)  // two-bit flips only
+        out["bit2"] = run.bit2;
     if (c.family == CampaignFamily::Online)
         out["step"] = run.step;
     if (c.family == CampaignFamily::Strassen) {
@@ -243,6 +251,8 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.seed = field<std::uint64_t>(j, "seed", at);
     c.distribution = distributionFromString(field<std::string>(j, "dist", at));
     c.thresholdLambda = field<double>(j, "lambda", at);
+    if (j.contains("model"))
+        parseFaultExtent(field<std::string>(j, "model", at), c.extent, c.extentLength);
     if (c.family == CampaignFamily::Online) {
         c.checkEvery = field<int>(j, "check_every", at);
         c.panel = field<std::int64_t>(j, "panel", at);
@@ -321,6 +331,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily famil
         }
     }
     run.bit = field<int>(j, "bit", at);
+    if (j.contains("bit2"))
+        run.bit2 = field<int>(j, "bit2", at);
     for (const auto& p : j.at("positions")) {
         if (!p.is_array() || p.size() != 2)
             throw InputError("campaign: field '" + at + "positions' holds something other than [row, col]");
@@ -361,6 +373,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily famil
         inj.target = operandElement ? FaultTarget::Result : faultTargetFromString(appliedTarget);
         inj.model = field<std::string>(a, "model", at + "applied.") == "bitflip" ? FaultModel::BitFlip : FaultModel::Delta;
         inj.bit = field<int>(a, "bit", at + "applied.");
+        if (a.contains("bit2"))
+            inj.bit2 = field<int>(a, "bit2", at + "applied.");
         inj.delta = field<double>(a, "delta", at + "applied.");
         inj.before = field<double>(a, "before", at + "applied.");
         inj.after = field<double>(a, "after", at + "applied.");

@@ -14,12 +14,19 @@ double applyFault(const Injection& inj, double value, Precision p)
         return f64 ? value + inj.delta : double(float(value) + float(inj.delta));
 
     const int bits = f64 ? 64 : 32;
-    if (inj.bit < 0 || inj.bit >= bits)
-        throw InputError("bit " + std::to_string(inj.bit) + " is outside an " + std::string(toString(p)) +
+    const auto outside = [&](int bit) {
+        throw InputError("bit " + std::to_string(bit) + " is outside an " + std::string(toString(p)) +
                          " element (bits 0-" + std::to_string(bits - 1) + ")");
+    };
+    if (inj.bit < 0 || inj.bit >= bits)
+        outside(inj.bit);
+    if (inj.bit2 < -1 || inj.bit2 >= bits)  // -1: no second bit
+        outside(inj.bit2);
+    // Two bits of one word (bit2 >= 0): both flipped at once.
+    const std::uint64_t mask = (std::uint64_t(1) << inj.bit) | (inj.bit2 >= 0 ? std::uint64_t(1) << inj.bit2 : 0);
     if (f64)
-        return std::bit_cast<double>(std::bit_cast<std::uint64_t>(value) ^ (std::uint64_t(1) << inj.bit));
-    return double(std::bit_cast<float>(std::bit_cast<std::uint32_t>(float(value)) ^ (std::uint32_t(1) << inj.bit)));
+        return std::bit_cast<double>(std::bit_cast<std::uint64_t>(value) ^ mask);
+    return double(std::bit_cast<float>(std::bit_cast<std::uint32_t>(float(value)) ^ std::uint32_t(mask)));
 }
 
 }  // namespace gigacheck

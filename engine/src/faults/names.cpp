@@ -8,7 +8,15 @@ constexpr EnumName<FaultModel> kModels[] = {{FaultModel::Delta, "delta", "delta 
                                             {FaultModel::BitFlip, "bitflip", "bit flip"}};
 constexpr EnumName<FaultTarget> kTargets[] = {{FaultTarget::Result, "result"},
                                               {FaultTarget::ChecksumRow, "checksum-row"},
-                                              {FaultTarget::ChecksumCol, "checksum-col"}};
+                                              {FaultTarget::ChecksumCol, "checksum-col"},
+                                              {FaultTarget::Check, "check", "a check of the verification (lies)"},
+                                              {FaultTarget::Correction, "correction", "the correction write"},
+                                              {FaultTarget::EncodingA, "encoding-a", "A's checksum (encoding)"},
+                                              {FaultTarget::EncodingB, "encoding-b", "B's checksum (encoding)"}};
+constexpr EnumName<FaultExtent> kExtents[] = {{FaultExtent::Cell, "cell", "one cell"},
+                                              {FaultExtent::RowSegment, "row", "a row segment"},
+                                              {FaultExtent::ColSegment, "col", "a column segment"},
+                                              {FaultExtent::Tile, "tile", "a tile"}};
 constexpr EnumName<Collinearity> kCollinearities[] = {{Collinearity::Scattered, "none", "scattered"},
                                                       {Collinearity::Row, "row", "one row"},
                                                       {Collinearity::Col, "col", "one column"}};
@@ -36,6 +44,12 @@ template <> const EnumTable<Collinearity>& enumTable<Collinearity>()
 template <> const EnumTable<FaultScope>& enumTable<FaultScope>()
 {
     static const EnumTable<FaultScope> table{"fault scope", kScopes};
+    return table;
+}
+
+template <> const EnumTable<FaultExtent>& enumTable<FaultExtent>()
+{
+    static const EnumTable<FaultExtent> table{"fault extent", kExtents};
     return table;
 }
 

@@ -5,6 +5,7 @@
 #include "campaign/operand_faults.hpp"
 
 #include "gigacheck/defaults.hpp"
+#include "gigacheck/fault_models.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/run.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
@@ -79,6 +80,15 @@ public:
         if (c.scheme != "blocked")
             throw InputError("unknown ABFT scheme '" + c.scheme +
                              "': campaigns run only 'blocked' (--family blocked), online, offline or tmr (--family online)");
+        const bool checker = c.target == CampaignTarget::Check || c.target == CampaignTarget::Correction ||
+                             c.target == CampaignTarget::Encoding;
+        if (c.inject && (checker || c.twoBits) && (device.backend == BackendKind::Cuda || c.backend == BackendKind::Cuda))
+            throw InputError(std::string(checker ? "--target " + std::string(toString(c.target)) + " (a fault of the checker)"
+                                                 : std::string("two-bit flips")) +
+                             " is emulated on the CPU backend only: add --backend cpu");
+        if (c.inject && c.twoBits && (c.bit2 >= bitsOf(c.type) || (c.bit >= 0 && c.bit == c.bit2)))
+            throw InputError("two-bit flip: the bits must be two different bits of an " + std::string(toString(c.type)) +
+                             " element (0-" + std::to_string(bitsOf(c.type) - 1) + ")");
         if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
             throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
                              " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
@@ -124,6 +134,9 @@ public:
         case CampaignTarget::B: run.operand = 'b'; break;
         case CampaignTarget::AAfter: run.operand = 'a'; run.afterChecksums = true; break;
         case CampaignTarget::BAfter: run.operand = 'b'; run.afterChecksums = true; break;
+        case CampaignTarget::Check: run.target = FaultTarget::Check; break;
+        case CampaignTarget::Correction: run.target = FaultTarget::Correction; break;
+        case CampaignTarget::Encoding: run.target = rng.below(2) ? FaultTarget::EncodingB : FaultTarget::EncodingA; break;
         case CampaignTarget::Any: {
             const std::int64_t pick = rng.below(5);
             run.target = pick == 1 ? FaultTarget::ChecksumRow : pick == 2 ? FaultTarget::ChecksumCol : FaultTarget::Result;
@@ -134,7 +147,12 @@ public:
         }
         if (c.model == FaultModel::BitFlip)
             run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
-        if (run.target == FaultTarget::Result) {
+        if (c.model == FaultModel::BitFlip && c.twoBits) {  // another bit of the same word
+            run.bit2 = c.bit2 >= 0 ? c.bit2 : int(rng.below(bitsOf(c.type) - 1));
+            if (c.bit2 < 0 && run.bit2 >= run.bit)
+                ++run.bit2;
+        }
+        if (run.target == FaultTarget::Result || run.target == FaultTarget::Correction) {
             // Distinct cells, uniform over C (or the operand): a soft error is as likely in any element.
             const std::int64_t rows = run.operand == 'b' ? c.shape.n : c.shape.m;
             const std::int64_t cols = run.operand == 'a' ? c.shape.n : c.shape.q;
@@ -217,7 +235,13 @@ public:
                    std::to_string(run.index) + ")";
         }
         cmd += r.faults.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(r.faults.bit);
-        if (r.faults.target == FaultTarget::Result) {
+        if (r.faults.model == FaultModel::BitFlip && r.faults.bit2 >= 0)
+            cmd += "+" + std::to_string(r.faults.bit2);
+        if (r.faults.extent != FaultExtent::Cell)
+            cmd += " --extent " + faultExtentText(r.faults.extent, r.faults.extentLength);
+        if (r.faults.target == FaultTarget::Result || r.faults.target == FaultTarget::Correction) {
+            if (r.faults.target == FaultTarget::Correction)
+                cmd += " --target correction";
             for (const FaultAt& at : r.faults.at)
                 cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
         } else {
@@ -248,6 +272,25 @@ public:
                    "of C wrong (B(k, c): a whole column c), which the checksums taken before see; not correctable "
                    "cell by cell, but as a collinear row / column from the other checksum, or by recomputing the "
                    "lines from A and B in the repair pass; never silent unless the change is below round-off.\n";
+        if (c.extent != FaultExtent::Cell && (t == CampaignTarget::Result || t == CampaignTarget::Any ||
+                                              t == CampaignTarget::Correction))
+            out += "ABFT promise (" + faultExtentText(c.extent, c.extentLength) + " per fault): a row or column "
+                   "segment is collinear and corrected from the other axis's checksums; a tile (several rows and "
+                   "columns) is beyond the checksums' correction: the block is recomputed by the repair pass "
+                   "(corrected by recompute), never silent.\n";
+        if (c.twoBits)
+            out += "ABFT promise (two bits of one word): one corrupted cell as for one bit -- corrected, or masked "
+                   "below the round-off threshold.\n";
+        if (t == CampaignTarget::Check)
+            out += "Promise (a lying check): a row / column check that reports a mismatch over a clean line moves "
+                   "no cell by more than round-off -- at worst its line is recomputed by the repair pass; never a "
+                   "wrong C.\n";
+        if (t == CampaignTarget::Correction)
+            out += "Promise (a hit correction write): the repair pass recomputes every corrected cell from A and B, "
+                   "so a wrong value written by a correction never stays in C (corrected by recompute).\n";
+        if (t == CampaignTarget::Encoding)
+            out += "Promise (a hit checksum kernel): a wrong entry of c_A / r_B makes C's checksum row / column "
+                   "wrong, never C: the checksums are rebuilt (corrected) or the block re-checked; never a wrong C.\n";
         return out;
     }
 };
@@ -280,8 +323,11 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
         return r;
     r.faults.model = c.model;
     r.faults.bit = run.bit;
+    r.faults.bit2 = run.bit2;
     r.faults.target = run.target;
-    if (run.target == FaultTarget::Result)
+    r.faults.extent = c.extent;
+    r.faults.extentLength = c.extentLength;
+    if (run.target == FaultTarget::Result || run.target == FaultTarget::Correction)
         r.faults.at = run.positions;
     else
         r.faults.count = c.faultsPerRun;  // planFaults picks the block and the cells from the seed

@@ -68,7 +68,7 @@ Json write(const Span& s)
 
 Json write(const Injection& i)
 {
-    return {{"block", write(i.block)},
+    Json out = {{"block", write(i.block)},
             {"local_row", i.localRow},
             {"local_col", i.localCol},
             {"global_row", i.globalRow},
@@ -80,6 +80,9 @@ Json write(const Injection& i)
             {"before", number(i.before)},
             {"after", number(i.after)},
             {"applied", i.applied}};
+    if (i.bit2 >= 0)  // two-bit flips only: other records stay as they were
+        out["bit2"] = i.bit2;
+    return out;
 }
 
 Json write(const InjectEvent& e)
@@ -214,6 +217,7 @@ InjectEvent readInjectEvent(const Node& n)
     inj.model = i.enumeration<FaultModel>("model");
     inj.delta = i.get<double>("delta");
     inj.bit = i.get<int>("bit");
+    inj.bit2 = i.getOr<int>("bit2", -1);
     inj.before = i.get<double>("before");
     inj.after = i.get<double>("after");
     inj.applied = i.get<bool>("applied");

@@ -1,9 +1,11 @@
 #include "families/blocked_gemm/cpu/block_ops.hpp"
 
+#include "gigacheck/fault_models.hpp"
 #include "gigacheck/tf32.hpp"
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -122,6 +124,8 @@ std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& 
     const BlockView<T> c{slot<T>(bufs, op.dst), op.rows, op.cols, ldOf(plan, op.dst)};
     for (std::size_t index : faults->forBlock(op.block)) {
         Injection& inj = faults->injections[index];
+        if (isCheckerFault(inj.target))  // applied by the checksum and verify ops
+            continue;
         // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
         if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra ||
             inj.localCol >= op.cols + extra)
@@ -137,9 +141,52 @@ std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& 
 }
 
 template <class T>
-VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda, const RoundoffModel& model)
+std::vector<InjectEvent> injectEncoding(const Operation& op, const Plan& plan, Buffers& bufs, FaultPlan* faults)
 {
-    const Thresholds t = thresholds(bufs.bounds[std::size_t(op.aux)], model, lambda);
+    std::vector<InjectEvent> events;
+    if (!faults || !plan.abft)
+        return events;
+    const BufferSpec& spec = plan.buffers[std::size_t(op.dst)];
+    const bool isA = spec.role == BufferRole::A;
+    for (Injection& inj : faults->injections) {
+        // The first encoding of the operand block the fault names (A (i, k) or B (k, j)), whichever
+        // block product it was loaded for (S4 shares A between two); the fault then belongs to it.
+        const bool mine = isA ? inj.target == FaultTarget::EncodingA && inj.block.i == op.block.i && inj.block.k == op.block.k
+                              : inj.target == FaultTarget::EncodingB && inj.block.j == op.block.j && inj.block.k == op.block.k;
+        if (!mine || inj.applied || inj.localRow >= op.depth)
+            continue;
+        // c_A[k] is row `rows` of the A block, r_B[k] column `cols` of the B block.
+        T& entry = isA ? slot<T>(bufs, op.dst)[op.rows * spec.ld + inj.localRow]
+                       : slot<T>(bufs, op.dst)[inj.localRow * spec.ld + op.cols];
+        inj.block = op.block;
+        inj.before = double(entry);
+        entry = T(applyFault(inj, inj.before, plan.precision));
+        inj.after = double(entry);
+        inj.applied = true;
+        events.push_back({op.id, inj, 0});
+    }
+    return events;
+}
+
+template <class T>
+VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda, const RoundoffModel& model,
+                   FaultPlan* faults, std::vector<InjectEvent>& events)
+{
+    Thresholds t = thresholds(bufs.bounds[std::size_t(op.aux)], model, lambda);
+    const std::vector<std::size_t> mine = faults ? faults->forBlock(op.block) : std::vector<std::size_t>{};
+    // A check that lies: the verification reports row (or column) check r as mismatching whatever
+    // its residual (its threshold below any residual: a corrupted residual or threshold).
+    for (std::size_t index : mine) {
+        Injection& inj = faults->injections[index];
+        if (inj.target != FaultTarget::Check || inj.applied)
+            continue;
+        double& threshold = inj.localCol == op.cols ? t.row[std::size_t(inj.localRow)] : t.col[std::size_t(inj.localCol)];
+        inj.before = threshold;
+        threshold = -1e300;
+        inj.after = threshold;
+        inj.applied = true;
+        events.push_back({op.id, inj, 0});
+    }
     VerifyEvent ev;
     ev.opId = op.id;
     ev.block = op.block;
@@ -147,7 +194,25 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
     ev.colOffset = plan.colOffset(op.block.j);
     ev.rows = op.rows;
     ev.cols = op.cols;
-    ev.result = verifyAndCorrect<T>({slot<T>(bufs, op.dst), op.rows, op.cols, ldOf(plan, op.dst)}, t);
+    const BlockView<T> c{slot<T>(bufs, op.dst), op.rows, op.cols, ldOf(plan, op.dst)};
+    ev.result = verifyAndCorrect<T>(c, t);
+    // A correction write that is hit: the cell gets the fault's value instead of the corrected one
+    // (the event keeps what the checker meant to write).
+    for (std::size_t index : mine) {
+        Injection& inj = faults->injections[index];
+        if (inj.target != FaultTarget::Correction || inj.applied)
+            continue;
+        const bool corrected = std::any_of(ev.result.corrections.begin(), ev.result.corrections.end(),
+                                           [&](const Correction& k) { return k.row == inj.localRow && k.col == inj.localCol; });
+        if (!corrected)
+            continue;
+        T& cell = c(inj.localRow, inj.localCol);
+        inj.before = double(cell);
+        cell = T(applyFault(inj, inj.before, plan.precision));
+        inj.after = double(cell);
+        inj.applied = true;
+        events.push_back({op.id, inj, 0});
+    }
     return ev;
 }
 
@@ -160,7 +225,9 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
                                       OperandCheckLog&, double);                                        \
     template void product<T>(const Operation&, const Plan&, Buffers&, bool);                            \
     template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
-    template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&);
+    template std::vector<InjectEvent> injectEncoding<T>(const Operation&, const Plan&, Buffers&, FaultPlan*); \
+    template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&,      \
+                                   FaultPlan*, std::vector<InjectEvent>&);
 GIGACHECK_INSTANTIATE(float)
 GIGACHECK_INSTANTIATE(double)
 #undef GIGACHECK_INSTANTIATE

@@ -27,7 +27,13 @@ template <class T> void product(const Operation& op, const Plan& plan, Buffers& 
 // Applies the fault plan's injections for this block product; returns the events (time unset).
 template <class T> std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs,
                                                    FaultPlan* faults);
+// The checksum kernel's faults (targets encoding-a / encoding-b): an entry of the block's new
+// c_A / r_B hit right after encoding; returns the events (time unset).
+template <class T> std::vector<InjectEvent> injectEncoding(const Operation& op, const Plan& plan, Buffers& bufs,
+                                                           FaultPlan* faults);
+// Verification; the checker's own faults of this block product (targets check, correction) are
+// applied in it and their events appended to `events`.
 template <class T> VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double lambda,
-                                      const RoundoffModel& model);
+                                      const RoundoffModel& model, FaultPlan* faults, std::vector<InjectEvent>& events);
 
 }  // namespace gigacheck::cpu

@@ -55,7 +55,7 @@ void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)
     });
 }
 
-void checksum(cpu::OpContext& c, const Operation& op, OpOutcome&)
+void checksum(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     inPrecision(c, [&]<class T>(T) {
         // The copy as it arrived, before TF32 rounding and encoding: against its entry checksums.
@@ -63,6 +63,7 @@ void checksum(cpu::OpContext& c, const Operation& op, OpOutcome&)
             cpu::checkOperandCopy<T>(op, planOf(c), buffersOf(c), *in(c).entry, *in(c).operandLog,
                                      in(c).thresholdLambda);
         cpu::checksum<T>(op, planOf(c), buffersOf(c), emulatesTf32(c));
+        out.injections = cpu::injectEncoding<T>(op, planOf(c), buffersOf(c), in(c).faults);
     });
 }
 
@@ -83,7 +84,8 @@ void verify(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     inPrecision(c, [&]<class T>(T) {
         out.verification = cpu::verify<T>(op, planOf(c), buffersOf(c), in(c).thresholdLambda,
-                                          roundoffModel(planOf(c).precision, emulatesTf32(c)));
+                                          roundoffModel(planOf(c).precision, emulatesTf32(c)), in(c).faults,
+                                          out.injections);
     });
 }
 

@@ -139,11 +139,14 @@ void validateInjections(const RunRecord& r)
         finite(event.time, "events." + at("injections", e) + ".time");
         validateBlock(inj.block, p, field + ".block");
         // Local indices may name the checksum row / column, one past the block.
-        inRange(inj.localRow, 0, p.rowsOf(inj.block.i), field + ".local_row");
+        // An encoding fault names entry k of c_A / r_B: an index into the block's depth.
+        const bool encoding = inj.target == FaultTarget::EncodingA || inj.target == FaultTarget::EncodingB;
+        inRange(inj.localRow, 0, encoding ? p.depthOf(inj.block.k) - 1 : p.rowsOf(inj.block.i), field + ".local_row");
         inRange(inj.localCol, 0, p.colsOf(inj.block.j), field + ".local_col");
         inRange(inj.globalRow, -1, p.shape.m - 1, field + ".global_row");
         inRange(inj.globalCol, -1, p.shape.q - 1, field + ".global_col");
         inRange(inj.bit, 0, 63, field + ".bit");
+        inRange(inj.bit2, -1, 63, field + ".bit2");
     }
 }
 

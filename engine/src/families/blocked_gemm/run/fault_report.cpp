@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace gigacheck {
@@ -30,9 +31,12 @@ public:
         const auto it = byBlock_.find(key(e.injection.block));
         if (it == byBlock_.end())
             return nullptr;
+        // The checker's own faults in a verification (a lying check, a hit correction write) are
+        // judged by that verification itself.
+        const bool inVerify = e.injection.target == FaultTarget::Check || e.injection.target == FaultTarget::Correction;
         const VerifyEvent* best = nullptr;
         for (const VerifyEvent* v : it->second)
-            if (v->opId > e.opId && (!best || v->opId < best->opId))
+            if ((v->opId > e.opId || (inVerify && v->opId == e.opId)) && (!best || v->opId < best->opId))
                 best = v;
         return best;
     }
@@ -84,7 +88,11 @@ FaultReport computeFaultReport(const RunRecord& r)
         if (!v)
             continue;  // ABFT off: nothing checks it
         const VerifyResult& res = v->result;
-        const bool detected = contains(res.mismatchRows, inj.localRow) || contains(res.mismatchCols, inj.localCol);
+        // An encoding fault (c_A / r_B) shows in C's checksum row (A) / column (B), not at its indices.
+        const bool encodingA = inj.target == FaultTarget::EncodingA, encodingB = inj.target == FaultTarget::EncodingB;
+        const bool detected = encodingA   ? contains(res.mismatchRows, v->rows) || !res.mismatchCols.empty()
+                              : encodingB ? contains(res.mismatchCols, v->cols) || !res.mismatchRows.empty()
+                                          : contains(res.mismatchRows, inj.localRow) || contains(res.mismatchCols, inj.localCol);
         if (!detected) {
             // A change no larger than the threshold is round-off-sized: harmless and not detectable.
             // Anything larger slipped through: counted, never hidden.
@@ -100,10 +108,20 @@ FaultReport computeFaultReport(const RunRecord& r)
             ++f.uncorrectable;  // the block is still wrong, whatever its verification did
             continue;
         }
+        if (inj.target == FaultTarget::Correction) {
+            // The corrected value was written wrong: made right only by the repair pass, which
+            // recomputes every corrected cell from A and B.
+            if (repair && repair->cellsRecomputed > 0)
+                ++f.correctedByRecompute;
+            else
+                ++f.uncorrectable;
+            continue;
+        }
         const bool cellRestored = std::any_of(res.corrections.begin(), res.corrections.end(), [&](const Correction& c) {
             return c.row == inj.localRow && c.col == inj.localCol;
         });
-        if (res.verdict != Verdict::Uncorrectable && (cellRestored || (onChecksum(inj, *v) && res.checksumsRecomputed)))
+        const bool onChecksums = onChecksum(inj, *v) || encodingA || encodingB;
+        if (res.verdict != Verdict::Uncorrectable && (cellRestored || (onChecksums && res.checksumsRecomputed)))
             ++f.corrected;
         else if (repair && repair->outcome == RepairOutcome::CorrectedByRecompute)
             ++f.correctedByRecompute;
@@ -113,7 +131,20 @@ FaultReport computeFaultReport(const RunRecord& r)
 
     // False positives: alarms in block products with no injection, and corrections of cells
     // that were not injected.
+    // A hit encoding of A (i, k) / B (k, j) feeds every product that shares the buffer (S4 shares A
+    // between two): their alarms are that fault's.
+    std::set<std::pair<int, int>> encodedA, encodedB;
+    for (const InjectEvent& e : r.injections) {
+        if (!e.injection.applied)
+            continue;
+        if (e.injection.target == FaultTarget::EncodingA)
+            encodedA.insert({e.injection.block.i, e.injection.block.k});
+        if (e.injection.target == FaultTarget::EncodingB)
+            encodedB.insert({e.injection.block.k, e.injection.block.j});
+    }
     for (const VerifyEvent& v : r.verifications) {
+        if (encodedA.count({v.block.i, v.block.k}) || encodedB.count({v.block.k, v.block.j}))
+            continue;
         // A block multiplied from an operand copy that failed its entry check: its alarms are that
         // fault's (the repair recomputed the block), not false.
         const RepairEvent* repair = repairOf(r, v.block);
@@ -125,6 +156,12 @@ FaultReport computeFaultReport(const RunRecord& r)
                 f.falsePositives += std::max<int>(1, int(v.result.corrections.size()));
             continue;
         }
+        // A lying check or a hit encoding: whatever the verification corrected follows from it.
+        if (std::any_of(it->second.begin(), it->second.end(), [](const Injection* inj) {
+                return inj->target == FaultTarget::Check || inj->target == FaultTarget::EncodingA ||
+                       inj->target == FaultTarget::EncodingB;
+            }))
+            continue;
         for (const Correction& c : v.result.corrections) {
             const bool injectedCell = std::any_of(it->second.begin(), it->second.end(), [&](const Injection* inj) {
                 return inj->localRow == c.row && inj->localCol == c.col;

@@ -3,6 +3,7 @@
 #include "gigacheck/run.hpp"
 
 #include "gigacheck/cost_model.hpp"
+#include "gigacheck/fault_models.hpp"
 #include "core/timestamp.hpp"
 
 #include "gigacheck/defaults.hpp"
@@ -191,9 +192,13 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     record.predictedSeconds = prediction.totalSeconds;
     record.predictionSource = model.source;
     const bool given = hooks.givenA && hooks.givenB;
-    FaultPlan faults = planFaults(config.faults, record.plan,
+    FaultPlan faults = planFaults(placementOf(config.faults), record.plan,
                                   given ? typicalMagnitudeOf(*hooks.givenA, *hooks.givenB)
                                         : typicalMagnitude(config.shape, config.distribution));
+    // Segments, tiles, two-bit flips and the checker's own faults (gigacheck/fault_models.hpp).
+    shapeFaults(faults, config.faults, record.plan);
+    if (const std::string why = faultsUnsupportedOn(config.faults, record.devices.front().backend); !why.empty())
+        throw InputError(why);
 
     // The plan is shown before the (possibly slow) generation of the inputs.
     if (hooks.observer)
@@ -234,7 +239,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     // "operand_checks").
     std::optional<EntryChecksums> entry;
     OperandCheckLog operandLog;
-    if (config.abft && record.devices.front().backend == BackendKind::Cpu)
+    // GIGACHECK_NO_OPERAND_CHECKS=1 leaves them out (to measure what they cost).
+    if (config.abft && record.devices.front().backend == BackendKind::Cpu && !std::getenv("GIGACHECK_NO_OPERAND_CHECKS"))
         entry = takeEntryChecksums(a, b, record.plan);
     if (hooks.onInputs)
         hooks.onInputs(a, b);
