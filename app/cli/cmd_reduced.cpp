@@ -1,10 +1,8 @@
 // gigacheck reduced: one reduced matrix multiplication (seed 003), verified, timed and counted.
 #include "commands.hpp"
-#include "output_files.hpp"
 
 #include "command_line.hpp"
-#include "device_check.hpp"
-#include "interrupt.hpp"
+#include "gallery_run.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/reduced_matmul.hpp"
@@ -63,25 +61,7 @@ int reducedCommand(const QStringList& args)
     const std::string jsonPath = text(parser.value(QStringLiteral("json")));
     if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
         throw gigacheck::InputError("--json needs a file name");
-    requireDevice(config.device, config.backend);
-    // From here a signal stops the run between operations (the CPU naive loops between rows) and
-    // the partial record is still written; a signal before this line ends the process with a message.
-    const CancellableSection cancellable;
-    config.cancel = &cancelRequested();
-    if (!jsonPath.empty())
-        checkWritable(jsonPath, "run record");
-    const Record record = runReduced(config);
-    cancellable.holdSignals();  // a signal from here waits: the record is written whole
-    std::cout << report(record) << std::flush;
-    if (!jsonPath.empty())
-        writeTextFile(jsonPath, toJson(record) + "\n", "run record");
-    cancellable.release(record.status == "cancelled");
-    if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: reduced " << interruptWords()
-                  << (jsonPath.empty() ? "" : "; partial record written to " + jsonPath) << "\n";
-        return kExitFailure;
-    }
-    return record.verified ? kExitVerified : kExitUncorrectable;
+    return runGalleryVerb("reduced", config, jsonPath, &runReduced, &report, &toJson);
 }
 
 }  // namespace cli

@@ -1,10 +1,8 @@
 // gigacheck transpose: one matrix transpose (seed 004), verified, timed and counted.
 #include "commands.hpp"
-#include "output_files.hpp"
 
 #include "command_line.hpp"
-#include "device_check.hpp"
-#include "interrupt.hpp"
+#include "gallery_run.hpp"
 #include "run_options.hpp"
 
 #include "gigacheck/transpose.hpp"
@@ -71,25 +69,7 @@ int transposeCommand(const QStringList& args)
     const std::string jsonPath = text(parser.value(QStringLiteral("json")));
     if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
         throw gigacheck::InputError("--json needs a file name");
-    requireDevice(config.device, config.backend);
-    // From here a signal stops the run between transposes and
-    // the partial record is still written; a signal before this line ends the process with a message.
-    const CancellableSection cancellable;
-    config.cancel = &cancelRequested();
-    if (!jsonPath.empty())
-        checkWritable(jsonPath, "run record");
-    const Record record = runTranspose(config);
-    cancellable.holdSignals();  // a signal from here waits: the record is written whole
-    std::cout << report(record) << std::flush;
-    if (!jsonPath.empty())
-        writeTextFile(jsonPath, toJson(record) + "\n", "run record");
-    cancellable.release(record.status == "cancelled");
-    if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: transpose " << interruptWords()
-                  << (jsonPath.empty() ? "" : "; partial record written to " + jsonPath) << "\n";
-        return kExitFailure;
-    }
-    return record.verified ? kExitVerified : kExitUncorrectable;
+    return runGalleryVerb("transpose", config, jsonPath, &runTranspose, &report, &toJson);
 }
 
 }  // namespace cli

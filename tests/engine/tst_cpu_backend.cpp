@@ -3,6 +3,7 @@
 // run with BackendError and the backend stays usable; the cap is enforced.
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Fault planning and injection: names, random positions (reproducible, collinear or scattered,
 // checksum targets, one or every product), explicit positions, validation, delta and bit flips.
-#include "gigacheck/faults.hpp"
+#include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include "engine/test_helpers.hpp"
 

@@ -2,7 +2,8 @@
 // Seed 000 section 4.3, extended: explicit positions, bit flips, checksum targets, block choice.
 #pragma once
 
-#include "gigacheck/plan.hpp"
+#include "gigacheck/schedule.hpp"
+#include "gigacheck/types.hpp"
 
 #include <optional>
 #include <vector>
@@ -85,10 +86,7 @@ struct FaultPlan {
     std::vector<std::size_t> forBlock(const BlockIndex& b) const;
 };
 
-// Expands the spec for this plan. typicalMagnitude is the expected |C_ij| (random deltas are
-// +-U(10, 100) times it, large enough to stand out of round-off). Throws InputError for
-// positions outside C, a bit outside the precision, or more collinear faults than the block has room for.
-FaultPlan planFaults(const FaultSpec& spec, const Plan& plan, double typicalMagnitude);
+// A blocked GEMM plan's injections for a spec: planFaults (gigacheck/blocked_gemm/plan_faults.hpp).
 
 // Applies one injection to a value (delta or bit flip in the stored precision).
 double applyFault(const Injection& inj, double value, Precision p);

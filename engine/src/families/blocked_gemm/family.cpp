@@ -1,6 +1,6 @@
 // Blocked GEMM's contract (gigacheck/family.hpp): the Gigacheck report's checked, blocked GEMM
 // under a device-memory cap.
-#include "gigacheck/family.hpp"
+#include "families/family_contract.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
 #include "gigacheck/record.hpp"
@@ -9,13 +9,6 @@
 
 namespace gigacheck::blocked_gemm {
 namespace {
-
-std::shared_ptr<const RecordEnvelope> load(const std::string& path)
-{
-    return std::make_shared<const RunRecord>(gigacheck::loadRecord(path));
-}
-
-std::string report(const RecordEnvelope& record) { return formatReport(static_cast<const RunRecord&>(record)); }
 
 // runBench tells its five suites apart by options.suite.
 constexpr std::array kSuites{
@@ -28,7 +21,8 @@ constexpr std::array kSuites{
 
 const Family& familyContract()
 {
-    static const Family f{kFamilyName, "blocked GEMM", "run", &family, &load, &report, kSuites};
+    static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
+                          &contract::reportAs<RunRecord, &formatReport>, kSuites};
     return f;
 }
 

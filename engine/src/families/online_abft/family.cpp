@@ -1,6 +1,6 @@
 // Online ABFT's contract (gigacheck/family.hpp): outer-product GEMM whose checksums hold after
 // every step, against offline ABFT and TMR (`gigacheck run --scheme online|offline|tmr`).
-#include "gigacheck/family.hpp"
+#include "families/family_contract.hpp"
 
 #include "families/online_abft/ops.hpp"
 #include "gigacheck/online_abft.hpp"
@@ -10,20 +10,14 @@
 namespace gigacheck::online_abft {
 namespace {
 
-std::shared_ptr<const RecordEnvelope> load(const std::string& path)
-{
-    return std::make_shared<const OnlineRecord>(loadOnlineRecord(path));
-}
-
-std::string report(const RecordEnvelope& record) { return formatOnlineReport(static_cast<const OnlineRecord&>(record)); }
-
 constexpr std::array kSuites{BenchSuite{"online", &runOnlineBench}};
 
 }  // namespace
 
 const Family& familyContract()
 {
-    static const Family f{kFamilyName, "online ABFT", "run", &family, &load, &report, kSuites};
+    static const Family f{kFamilyName, "online ABFT", "run", &family, &contract::loadRecordAs<OnlineRecord, &loadOnlineRecord>,
+                          &contract::reportAs<OnlineRecord, &formatOnlineReport>, kSuites};
     return f;
 }
 

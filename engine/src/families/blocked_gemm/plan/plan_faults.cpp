@@ -1,5 +1,5 @@
 // Expands a FaultSpec into concrete injections for a plan (seed 000 section 4.3, extended).
-#include "gigacheck/faults.hpp"
+#include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,25 @@
+// What a family's family.cpp fills its contract (gigacheck/family.hpp) with,
+// when its record type derives from RecordEnvelope and has a loader and a
+// report of its own: written once here.
+#pragma once
+
+#include "gigacheck/family.hpp"
+
+#include <memory>
+#include <string>
+
+namespace gigacheck::contract {
+
+// Family::loadRecord from the family's own loader.
+template <class Record, Record (*load)(const std::string &)>
+std::shared_ptr<const RecordEnvelope> loadRecordAs(const std::string &path) {
+  return std::make_shared<const Record>(load(path));
+}
+
+// Family::report from the family's own report of its record type.
+template <class Record, std::string (*report)(const Record &)>
+std::string reportAs(const RecordEnvelope &record) {
+  return report(static_cast<const Record &>(record));
+}
+
+} // namespace gigacheck::contract
