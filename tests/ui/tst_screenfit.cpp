@@ -8,6 +8,7 @@
 // Presentation mode on and off gives back exactly the dock widths it left.
 #include "ui/uitestmain.hpp"
 
+#include <panels/runpanel.hpp>
 #include <views/campaignview.hpp>
 #include <views/legendfit.hpp>
 #include <window/familyviews.hpp>
@@ -263,6 +264,7 @@ private slots:
         action->trigger();
         settle();
         QVERIFY(widths() != before);
+        QVERIFY(window.runPanel()->startButton()->isVisible());  // Start never behind another panel's tab
         action->trigger();
         settle();
         QCOMPARE(widths(), before);

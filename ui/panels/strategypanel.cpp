@@ -244,8 +244,20 @@ void StrategyPanel::showAutoError(const QString& message)
 
 void StrategyPanel::showPlan(const Plan& plan)
 {
-    summary_->setToolTip(QString());
-    showPlanText(plan, QString::fromStdString(plan.explanation));
+    // The panel already says what the strategy does and the Plan line gives the blocking: the
+    // explanation keeps the cap and how the buffers use it (two docks must fit a 768-pixel side);
+    // the whole of it is the tooltip.
+    const QString full = QString::fromStdString(plan.explanation);
+    QString brief = full;
+    for (const auto& row : enumTable<StrategyKind>().rows)
+        brief.replace(QStringLiteral(" (") + QString::fromUtf8(row.description.data(), qsizetype(row.description.size())) +
+                          QLatin1Char(')'),
+                      QString());
+    static const QRegularExpression blocking(QStringLiteral("C is cut into [^.]*block product\\(s\\)\\.\\s*"));
+    brief.remove(blocking);
+    summary_->setToolTip(brief == full ? QString()
+                                       : withSizesIn(full, {double(plan.capBytes), double(plan.bytesNeeded)}, binary_));
+    showPlanText(plan, brief);
 }
 
 void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)

@@ -90,8 +90,9 @@ void ConfigHistory::pushStep(const LabSetup& before, const LabSetup& after, cons
         else
             text = QStringLiteral("Configuration change");
     }
+    auto* step = new SetupStep(this, before, after, text);  // before may be last_ itself: copied first
     last_ = after;
-    stack_->push(new SetupStep(this, before, after, text));
+    stack_->push(step);
 }
 
 }  // namespace gigacheck::ui

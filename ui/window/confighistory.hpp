@@ -18,7 +18,7 @@ namespace gigacheck::ui {
 // Everything a step restores, as plain data that compares.
 struct LabSetup {
     QString config;       // the RunConfig without its placed faults (the record's JSON)
-    QString faults;       // the placed faults (a RunConfig holding only them, as JSON)
+    QString faults;       // the RunConfig with them: what the step restores
     QString scheme;       // the scheme box's and the online fault box's settings, as text
     int placedFaults = 0;
     bool operator==(const LabSetup&) const = default;

@@ -92,6 +92,9 @@ void DisplayScale::setPresentation(bool on)
         for (QDockWidget* d : first)
             if (d)
                 d->raise();
+        // Start and Cancel stay in view: the run panel is the one shown of its side's tabs.
+        if (auto* run = window_->findChild<QDockWidget*>(QStringLiteral("dockRun")); run && run->isVisible())
+            run->raise();
         apply();
         return;
     }

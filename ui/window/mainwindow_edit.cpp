@@ -78,12 +78,10 @@ std::optional<LabSetup> MainWindow::captureSetup() const
     if (!currentConfig(&c, nullptr))
         return std::nullopt;  // a field being typed: the step comes once it is valid
     LabSetup s;
-    RunConfig faultsOnly;
-    faultsOnly.faults.at = std::move(c.faults.at);
+    s.faults = configJson(c);  // all of it, what a step restores
+    s.placedFaults = int(c.faults.at.size());
     c.faults.at.clear();
-    s.config = configJson(c);
-    s.faults = configJson(faultsOnly);
-    s.placedFaults = int(faultsOnly.faults.at.size());
+    s.config = configJson(c);  // without the faults: which kind of step it is
     s.scheme = schemeText(strategy_->schemeBox()->settings(), faults_->onlineFaultBox()->settings());
     return s;
 }
@@ -91,8 +89,7 @@ std::optional<LabSetup> MainWindow::captureSetup() const
 void MainWindow::restoreSetup(const LabSetup& s)
 {
     try {
-        RunConfig c = recordFromJson(s.config.toStdString()).config;
-        c.faults.at = recordFromJson(s.faults.toStdString()).config.faults.at;
+        const RunConfig c = recordFromJson(s.faults.toStdString()).config;
         OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
         OnlineFaultSettings faults = faults_->onlineFaultBox()->settings();
         parseSchemeText(s.scheme, &scheme, &faults);

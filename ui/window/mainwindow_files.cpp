@@ -147,19 +147,26 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
 {
-    // Only records the panels take (blocked and online ABFT) replace the configuration.
-    const bool replaces = [&] {
+    // Only records the panels take (blocked and online ABFT) replace the configuration; a file
+    // that cannot be opened is refused before anything is asked.
+    if (!heatmap_->faults().empty()) {
+        const QString online = QString::fromStdString(std::string(OnlineRecord::kFamily));
+        QString family;
         try {
-            if (isCampaignFile(path.toStdString()))
-                return false;
-            const std::string family = recordFamilyOfFile(path.toStdString());
-            return family == "blocked_gemm" || family == OnlineRecord::kFamily;
+            if (!isCampaignFile(path.toStdString())) {
+                family = QString::fromStdString(recordFamilyOfFile(path.toStdString()));
+                if (family == QLatin1String("blocked_gemm"))
+                    (void)loadRecord(path.toStdString());
+                else if (family == online)
+                    (void)loadOnlineRecord(path.toStdString());
+            }
         } catch (const std::exception&) {
-            return false;  // openRecord says why it cannot be opened
+            family.clear();  // openRecord below says why, as for any file
         }
-    }();
-    if (replaces && !confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName())))
-        return false;
+        const bool replaces = family == QLatin1String("blocked_gemm") || family == online;
+        if (replaces && !confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName())))
+            return false;
+    }
     history_->noteChange(QStringLiteral("Open %1").arg(QFileInfo(path).fileName()));
     QString why;
     if (openRecord(path, &why))

@@ -18,6 +18,7 @@
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStatusBar>
 
 namespace gigacheck::ui {
 
@@ -65,6 +66,7 @@ void MainWindow::buildViews()
     tabs_->setFamily(F::AbftGemm);
     connect(campaign_, &CampaignView::runRequested, this, &MainWindow::rerunCampaignRun);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
+    connect(tabs_, &FamilyViews::familyChanged, statusBar(), &QStatusBar::clearMessage);  // no other family's message
     setCentralWidget(tabs_);
 }
 
