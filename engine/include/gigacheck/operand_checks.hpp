@@ -11,6 +11,7 @@
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/plan.hpp"
 
+#include <cstdint>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -23,6 +24,24 @@ namespace gigacheck {
 //   lambda * u * (count + 2) * sqrt(sum of the squares of the values)
 // (engine/src/abft/operand_threshold.cpp: one threshold machinery, in abft).
 double operandSumThreshold(double sumOfSquares, std::int64_t count, double u, double lambda = 4.0);
+
+// The sum of n contiguous values in double, in four interleaved partial sums (a row sum is a
+// dependency chain otherwise); the entry checksums and the host re-check use it alike, so a row
+// re-summed from unchanged values gives the entry's sum bit for bit.
+template <class T> double lineSum(const T* p, std::int64_t n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += double(p[i]);
+        s1 += double(p[i + 1]);
+        s2 += double(p[i + 2]);
+        s3 += double(p[i + 3]);
+    }
+    for (; i < n; ++i)
+        s0 += double(p[i]);
+    return (s0 + s1) + (s2 + s3);
+}
 
 // Sums of the lines of one operand block and their sums of squares (the threshold's scale).
 struct LineSums {

@@ -22,15 +22,18 @@ void rowSumsPerBlock(const T* m, std::int64_t rows, std::int64_t cols, int block
     parallelFor(rows, cols, [&](std::int64_t r0, std::int64_t r1) {
         for (std::int64_t r = r0; r < r1; ++r)
             for (int k = 0; k < blocks; ++k) {
-                double s = 0, s2 = 0;
                 const T* row = m + r * cols + offsetOf(k);
-                for (std::int64_t c = 0, n = extentOf(k); c < n; ++c) {
-                    const double v = double(row[c]);
-                    s += v;
-                    s2 += v * v;
+                const std::int64_t n = extentOf(k);
+                double q0 = 0, q1 = 0;  // the threshold's scale: any order will do
+                std::int64_t c = 0;
+                for (; c + 2 <= n; c += 2) {
+                    q0 += double(row[c]) * double(row[c]);
+                    q1 += double(row[c + 1]) * double(row[c + 1]);
                 }
-                out[std::size_t(k)].sum[std::size_t(r)] = s;
-                out[std::size_t(k)].squares[std::size_t(r)] = s2;
+                for (; c < n; ++c)
+                    q0 += double(row[c]) * double(row[c]);
+                out[std::size_t(k)].sum[std::size_t(r)] = lineSum(row, n);
+                out[std::size_t(k)].squares[std::size_t(r)] = q0 + q1;
             }
     });
 }
@@ -107,12 +110,8 @@ OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int 
             for (std::int64_t c = 0; c < cols; ++c)
                 copy[std::size_t(c)] += double(block[r * ld + c]);
     } else {
-        for (std::int64_t r = 0; r < rows; ++r) {
-            double s = 0;
-            for (std::int64_t c = 0; c < cols; ++c)
-                s += double(block[r * ld + c]);
-            copy[std::size_t(r)] = s;
-        }
+        for (std::int64_t r = 0; r < rows; ++r)
+            copy[std::size_t(r)] = lineSum(block + r * ld, cols);
     }
     OperandMismatch m;
     m.operand = operand;

@@ -73,8 +73,9 @@ HostBlockCheck checkHostBlock(const T* m, std::int64_t ld, const BlockGeometry& 
             return !(sum == entry.sum[at]);
         return !(std::fabs(sum - entry.sum[at]) <= operandSumThreshold(entry.squares[at], count, u, lambda));
     };
-    for (std::int64_t r = 0; r < g.rows; ++r)
-        if (mismatch(rowSum(m, ld, g, r), *g.rowSums, std::size_t(g.rowOffset + r), g.cols))
+    for (std::int64_t r = 0; r < g.rows; ++r)  // lineSum: the entry's order, bit for bit
+        if (mismatch(lineSum(m + (g.rowOffset + r) * ld + g.colOffset, g.cols), *g.rowSums, std::size_t(g.rowOffset + r),
+                     g.cols))
             out.rows.push_back(r);
     for (std::int64_t c = 0; c < g.cols; ++c)
         if (mismatch(columnSum(m, ld, g, c), *g.columnSums, std::size_t(g.colOffset + c), g.rows))

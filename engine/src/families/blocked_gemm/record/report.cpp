@@ -303,7 +303,7 @@ void writeOperandChecks(std::ostream& out, const RunRecord& r)
     if (!r.config.abft)
         return;
     if (!o.ran) {
-        out << "  operand checks: not run on this backend (A and B are checked only through C's checksums)\n";
+        out << "  operand checks: not run (A and B are checked only through C's checksums)\n";
         return;
     }
     out << "  operand checks: " << o.copiesChecked << " copies of A and B blocks compared with the checksums taken "
