@@ -25,10 +25,11 @@ double leafRoundoff(Precision p, bool tf32);
 
 // How much larger than a conventional product's the round-off of a Strassen C is at `levels`
 // levels: each level combines seven products of sums of operand blocks, so C's error grows by a
-// constant factor per level (measured: resources/results/strassen-threshold.md).
+// constant factor per level: 2^L, 4^L with TF32 leaves (measured:
+// resources/results/strassen_threshold_calibration_cpu.txt and the sweeps of resources/results/README.md).
 double strassenGrowth(int levels, bool tf32);
-// The same for one cell against the FP64 reference: 3^L, and 2^L with TF32 leaves, whose cell
-// error is the rounding of the stage sums (measured: resources/results/README.md).
+// The same for one cell against the FP64 reference: 2^L, with TF32 leaves too, whose cell error
+// is the rounding of the stage sums (measured: resources/results/README.md).
 double referenceGrowth(int levels, bool tf32);
 
 // The thresholds of C's checks, from the same machinery as a blocked run's (abft.hpp thresholds():
