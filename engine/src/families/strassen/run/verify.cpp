@@ -109,7 +109,7 @@ double leafRoundoff(Precision p, bool tf32)
 // Measured (resources/results/strassen_threshold_calibration_cpu.txt, growth 1): the largest clean
 // residual of C's checks, over the conventional product's threshold, grows 2.2-2.6x per level in
 // FP32 / FP64 from 0.005-0.01 at L0 (0.35 at L4), and about 4x with TF32 leaves (1 at L3): 2^L
-// keeps FP32 / FP64 below 0.03 of the threshold at every level (10 000-run sweep:
+// keeps FP32 / FP64 below 0.1 of the threshold at every level (10 000-run sweep:
 // resources/results/README.md), 4^L for TF32 leaves.
 double strassenGrowth(int levels, bool tf32) { return std::pow(tf32 ? 4.0 : 2.0, std::max(levels, 0)); }
 
