@@ -47,8 +47,9 @@ void addCampaignOptions(QCommandLineParser& parser)
     parser.addOptions({
         option("runs", "Number of runs, each with its own inputs and faults (required).", "N"),
         option("shape", "Problem size: A is M x N, B is N x Q. Default 256x256x256.", "MxNxQ"),
-        option("type", "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU). Default f32.",
-               "f32|f64|tf32"),
+        option("type", "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); bf16 / f16: FP32 "
+                       "values multiplied with BF16 / FP16 inputs (blocked family). Default f32.",
+               "f32|f64|tf32|bf16|f16"),
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),

@@ -27,12 +27,17 @@ double unitRoundoff(Precision p, bool tf32 = false);
 // uInput > 0 models operands rounded (to u_I) where the checksums do NOT see it (the checksum side
 // on unrounded inputs): the engine's TF32 path used that before it rounded the operands itself;
 // kept for a product whose input rounding cannot be followed.
+// BF16 / FP16 inputs (`cublas-bf16`, `cublas-f16`) are treated as TF32 is: the operands rounded to
+// the input format before the product, the checksums over the rounded values, tf32Operands set
+// (it names any rounded input format); `operands` says which format (the repair pass rounds to it).
 struct RoundoffModel {
     double uAccumulate = 0;
     double uInput = 0;
     bool tf32Operands = false;
+    InputFormat operands = InputFormat::F32;
 };
 RoundoffModel roundoffModel(Precision p, bool tf32 = false);
+RoundoffModel roundoffModel(Precision p, InputFormat operands);
 
 // Views of an augmented block in row-major storage with leading dimension ld.
 // A block: (rows + 1) x depth, row `rows` = column checksum c_A.

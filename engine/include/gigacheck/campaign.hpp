@@ -64,8 +64,9 @@ std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
 // The precision of a campaign: tf32 is FP32 storage with the TF32 tensor-core GEMM (on the CPU:
-// emulated, operands rounded to TF32 and multiplied in FP32).
-enum class CampaignType { F32, F64, Tf32 };
+// emulated, operands rounded to TF32 and multiplied in FP32); bf16 / f16 the same with 16-bit
+// inputs (--gemm cublas-bf16 / cublas-f16; blocked family only).
+enum class CampaignType { F32, F64, Tf32, Bf16, F16 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
 

@@ -18,11 +18,25 @@ enum class StrategyKind { None, S1, S2, S3, S4 };
 enum class BackendKind { Auto, Cpu, Cuda };
 // Product implementation on the CUDA backend; the CPU backend uses OpenBLAS (cublas-tf32: OpenBLAS
 // on operands rounded to TF32, emulating the tensor cores' inputs).
-enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32, CutlassTf32 };
+// cublas-bf16 / cublas-f16: FP32 storage, operands rounded to BF16 / FP16 and multiplied by cuBLAS
+// with 16-bit inputs, FP32 accumulation and an FP32 C (`--type bf16|f16`).
+enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32, CutlassTf32, CublasBf16, CublasF16 };
 
 // The variants that multiply FP32 operands in TF32 on the tensor cores (cuBLAS's, and the CUTLASS
 // kernel whose epilogue writes C's sums): their checksums are taken over TF32-rounded operands.
 constexpr bool multipliesInTf32(GemmVariant v) { return v == GemmVariant::CublasTf32 || v == GemmVariant::CutlassTf32; }
+
+// The format the tensor cores read FP32 operands in (gigacheck/input_rounding.hpp rounds to it).
+enum class InputFormat { F32, Tf32, Bf16, F16 };
+constexpr InputFormat inputFormatOf(GemmVariant v)
+{
+    return multipliesInTf32(v)                ? InputFormat::Tf32
+           : v == GemmVariant::CublasBf16     ? InputFormat::Bf16
+           : v == GemmVariant::CublasF16      ? InputFormat::F16
+                                              : InputFormat::F32;
+}
+// The operand blocks are rounded before the product and their checksums taken over the rounded values.
+constexpr bool roundsOperands(GemmVariant v) { return inputFormatOf(v) != InputFormat::F32; }
 
 // A (m x n) * B (n x q) = C (m x q), all row-major.
 struct Shape {

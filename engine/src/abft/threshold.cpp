@@ -18,11 +18,18 @@ double unitRoundoff(Precision p, bool tf32)
 
 RoundoffModel roundoffModel(Precision p, bool tf32)
 {
+    return roundoffModel(p, tf32 ? InputFormat::Tf32 : InputFormat::F32);
+}
+
+RoundoffModel roundoffModel(Precision p, InputFormat operands)
+{
     RoundoffModel m;
     m.uAccumulate = unitRoundoff(p);
-    // TF32: the operands are rounded before the product and the checksums see the rounded values
-    // (gigacheck/tf32.hpp), so the inputs are exact for the checksum relation (uInput = 0).
-    m.tf32Operands = tf32 && p == Precision::F32;
+    // TF32 / BF16 / FP16: the operands are rounded before the product and the checksums see the
+    // rounded values (gigacheck/input_rounding.hpp), so the inputs are exact for the checksum
+    // relation (uInput = 0) whatever the input format's own round-off.
+    m.tf32Operands = operands != InputFormat::F32 && p == Precision::F32;
+    m.operands = m.tf32Operands ? operands : InputFormat::F32;
     return m;
 }
 

@@ -81,16 +81,18 @@ std::string_view toString(CampaignType t)
     case CampaignType::F32: return "f32";
     case CampaignType::F64: return "f64";
     case CampaignType::Tf32: return "tf32";
+    case CampaignType::Bf16: return "bf16";
+    case CampaignType::F16: return "f16";
     }
     return "?";
 }
 
 CampaignType campaignTypeFromString(std::string_view s)
 {
-    for (CampaignType t : {CampaignType::F32, CampaignType::F64, CampaignType::Tf32})
+    for (CampaignType t : {CampaignType::F32, CampaignType::F64, CampaignType::Tf32, CampaignType::Bf16, CampaignType::F16})
         if (toString(t) == s)
             return t;
-    throw InputError("unknown type '" + std::string(s) + "' (expected f32, f64 or tf32)");
+    throw InputError("unknown type '" + std::string(s) + "' (expected f32, f64, tf32, bf16 or f16)");
 }
 
 void parseCampaignFault(std::string_view text, CampaignConfig& c)
@@ -222,6 +224,9 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
     if (c.family != CampaignFamily::Blocked && c.inject && (c.twoBits || c.extent != FaultExtent::Cell))
         throw InputError("two-bit flips and --model " + faultExtentText(c.extent, c.extentLength) +
                          " are fault models of the blocked family (--family blocked)");
+    if ((c.type == CampaignType::Bf16 || c.type == CampaignType::F16) && c.family != CampaignFamily::Blocked)
+        throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the blocked family's "
+                         "campaigns (--family blocked)");
     campaignFamilyOf(c).validate(c, device);
 }
 

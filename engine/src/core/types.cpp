@@ -42,7 +42,9 @@ constexpr EnumName<GemmVariant> kGemms[] = {{GemmVariant::Naive, "naive"},
                                             {GemmVariant::Optimized, "optimized"},
                                             {GemmVariant::Cublas, "cublas"},
                                             {GemmVariant::CublasTf32, "cublas-tf32"},
-                                            {GemmVariant::CutlassTf32, "cutlass-tf32"}};
+                                            {GemmVariant::CutlassTf32, "cutlass-tf32"},
+                                            {GemmVariant::CublasBf16, "cublas-bf16"},
+                                            {GemmVariant::CublasF16, "cublas-f16"}};
 
 std::string lower(std::string_view s)
 {

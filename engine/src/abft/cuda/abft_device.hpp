@@ -68,20 +68,21 @@ struct VerifyOut {
 };
 
 // Writes r_B into column `cols` and the row 2-norms of B_r into column cols + 1 (needs ldb >= cols + 2).
-// roundTf32 (FP32 only; the TF32 product): B_r is rounded to TF32 in place in the same pass, and
-// r_B and the norms are those of the rounded values (gigacheck/tf32.hpp).
-void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, bool roundTf32 = false);
+// rounding (FP32 only; the TF32 / BF16 / FP16 product): B_r is rounded to that format in place in the
+// same pass, and r_B and the norms are those of the rounded values (gigacheck/input_rounding.hpp).
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s,
+               InputFormat rounding = InputFormat::F32);
 
 // After checksumB of the B block; A's checksum row is not read (c_A is computed here).
 // accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
 // inputRounding (TF32 products): rowScale / colScale also take the checksum scales of abft.hpp
 // (sum_k a_ik^2 r_k^2, sum_k c_k^2 b_kj^2), i.e. they hold Q_row / Q_col of the TF32 threshold.
-// roundA (FP32 only; the TF32 product): the pass over A rounds A to TF32 in place as it reads it,
+// roundA (FP32 only; the TF32 / BF16 / FP16 product): the pass over A rounds A to that format in place as it reads it,
 // and c_A, A r_B and the bounds are those of the rounded values; the GEMM must then run after
 // this call (protected_product.cpp), and B must have been rounded by checksumB.
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
-                      bool inputRounding = false, bool roundA = false);
+                      bool inputRounding = false, InputFormat roundA = InputFormat::F32);
 
 struct VerifyCall {
     Precision precision = Precision::F32;

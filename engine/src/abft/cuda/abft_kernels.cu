@@ -1,7 +1,7 @@
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
 #include "gigacheck/locate_rule.hpp"
-#include "gigacheck/tf32.hpp"
+#include "gigacheck/input_rounding.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -101,12 +101,13 @@ __device__ __forceinline__ void loadLane(const T* row, Index c0, Index end, int 
 // loadLane read it, so the pass that reads an operand anyway leaves it as the TF32 GEMM will see
 // it (one extra write, no extra read). Doubles are never rounded.
 template <int E>
-__device__ __forceinline__ void roundAndStoreLane(float* row, Index c0, Index end, int lane, bool vec, float (&x)[E])
+__device__ __forceinline__ void roundAndStoreLane(float* row, Index c0, Index end, int lane, bool vec, float (&x)[E],
+                                                  InputFormat f)
 {
     constexpr int n = Vec<float>::n;
 #pragma unroll
     for (int idx = 0; idx < E; ++idx)
-        x[idx] = roundToTf32(x[idx]);
+        x[idx] = roundToInput(x[idx], f);
     const Index first = c0 + lane * n;
     if (vec && first + Index(E / n - 1) * (kWarp * n) + n <= end) {
 #pragma unroll
@@ -124,7 +125,7 @@ __device__ __forceinline__ void roundAndStoreLane(float* row, Index c0, Index en
 }
 
 template <int E>
-__device__ __forceinline__ void roundAndStoreLane(double*, Index, Index, int, bool, double (&)[E])
+__device__ __forceinline__ void roundAndStoreLane(double*, Index, Index, int, bool, double (&)[E], InputFormat)
 {
 }
 
@@ -175,9 +176,9 @@ bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 // The norm stays with the B block (the plan leaves room for it after r_B) because every block
 // product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
 // that it does not overflow the element type where the squares would.
-// roundTf32: B_r is first rounded to TF32 in place (the sums then follow the rounded values).
+// rounding (TF32, BF16, FP16): B_r is first rounded in place (the sums then follow the rounded values).
 template <class T>
-__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, bool roundTf32)
+__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, InputFormat rounding)
 {
     constexpr int n = Vec<T>::n, E = 4 * n;  // 4 vectors per lane per step: 64 bytes in flight
     const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
@@ -189,8 +190,8 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
     for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
         T x[E];
         loadLane<T, E>(row, c0, cols, lane, vec, x);
-        if (roundTf32)
-            roundAndStoreLane<E>(row, c0, cols, lane, vec, x);
+        if (rounding != InputFormat::F32)
+            roundAndStoreLane<E>(row, c0, cols, lane, vec, x, rounding);
 #pragma unroll
         for (int e = 0; e < E; ++e) {
             const double v = double(x[e]);
@@ -236,7 +237,7 @@ template <class T>
 __global__ void __launch_bounds__(256, 2)
     aPassKernel(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
                 Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
-                bool roundTf32)
+                InputFormat rounding)
 {
     __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -265,11 +266,11 @@ __global__ void __launch_bounds__(256, 2)
             else
                 zero(xr[g]);
         }
-        if (roundTf32)  // after all loads of the step are in flight
+        if (rounding != InputFormat::F32)  // after all loads of the step are in flight
 #pragma unroll
             for (int g = 0; g < kAGroup; ++g)
                 if (i + 8 * g < rEnd)
-                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g]);
+                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g], rounding);
         double dot[kAGroup], sq[kAGroup];
 #pragma unroll
         for (int g = 0; g < kAGroup; ++g) {
@@ -930,18 +931,18 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
 
 // ---- typed launchers ---------------------------------------------------------------------------
 template <class T>
-void checksumBImpl(T* b, Index depth, Index cols, Index ldb, bool roundTf32, cudaStream_t s)
+void checksumBImpl(T* b, Index depth, Index cols, Index ldb, InputFormat rounding, cudaStream_t s)
 {
     if (depth <= 0)
         return;
     rowSumsKernel<T><<<blocksFor(depth, 8), 256, 0, s>>>(b, depth, cols, ldb, vectorizable(b, ldb, 0, sizeof(T)),
-                                                         roundTf32);
+                                                         rounding);
     CUDA_CHECK_LAUNCH();
 }
 
 template <class T>
 void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, bool inputRounding, bool roundA, cudaStream_t s)
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, InputFormat roundA, cudaStream_t s)
 {
     const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
     if (!accumulate) {
@@ -1051,23 +1052,23 @@ void requireNormRoom(Index cols, Index ldb)
 
 }  // namespace
 
-void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, bool roundTf32)
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, InputFormat rounding)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
-        checksumBImpl(static_cast<double*>(b), depth, cols, ldb, false, s);
+        checksumBImpl(static_cast<double*>(b), depth, cols, ldb, InputFormat::F32, s);
     else
-        checksumBImpl(static_cast<float*>(b), depth, cols, ldb, roundTf32, s);
+        checksumBImpl(static_cast<float*>(b), depth, cols, ldb, rounding, s);
 }
 
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
                       Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding,
-                      bool roundA)
+                      InputFormat roundA)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
         checksumProductsImpl(static_cast<double*>(a), lda, static_cast<const double*>(b), ldb,
-                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, false, s);
+                             static_cast<double*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, InputFormat::F32, s);
     else
         checksumProductsImpl(static_cast<float*>(a), lda, static_cast<const float*>(b), ldb,
                              static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, roundA, s);

@@ -49,7 +49,7 @@ ReferenceCheck referenceOfIntendedInputs(const RunConfig& rc, const HostMatrix& 
     HostMatrix a(rc.precision, rc.shape.m, rc.shape.n), b(rc.precision, rc.shape.n, rc.shape.q);
     fillRandom(a, rc.distribution, rc.seed, 1);
     fillRandom(b, rc.distribution, rc.seed, 2);
-    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda, multipliesInTf32(rc.gemm));
+    return checkAgainstReference(a, b, c, ReferenceMode::Full, rc.thresholdLambda, inputFormatOf(rc.gemm));
 }
 
 void fillOutcome(CampaignRun& run, RunRecord& record)
@@ -202,8 +202,8 @@ public:
         const Shape& s = r.shape;
         std::string cmd = "gigacheck run --shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                           std::to_string(s.q) + " --type " + std::string(toString(r.precision));
-        if (c.type == CampaignType::Tf32)
-            cmd += " --gemm cublas-tf32";
+        if (c.type == CampaignType::Tf32 || c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
+            cmd += " --gemm " + std::string(toString(r.gemm));
         cmd += " --backend " + std::string(toString(r.backend));
         if (r.device >= 0)
             cmd += " --device " + std::to_string(r.device);
@@ -302,7 +302,10 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
     RunConfig r;
     r.shape = c.shape;
     r.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-    r.gemm = c.type == CampaignType::Tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    r.gemm = c.type == CampaignType::Tf32   ? GemmVariant::CublasTf32
+             : c.type == CampaignType::Bf16 ? GemmVariant::CublasBf16
+             : c.type == CampaignType::F16  ? GemmVariant::CublasF16
+                                            : GemmVariant::Cublas;
     r.distribution = c.distribution;
     r.seed = run.seed;
     r.backend = c.backend;

@@ -1,7 +1,7 @@
 #include "families/blocked_gemm/cpu/block_ops.hpp"
 
 #include "gigacheck/fault_models.hpp"
-#include "gigacheck/tf32.hpp"
+#include "gigacheck/input_rounding.hpp"
 
 #include <cblas.h>
 
@@ -56,15 +56,16 @@ void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, Host
 }
 
 template <class T>
-void checksum(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32)
+void checksum(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input)
 {
     const BufferSpec& spec = plan.buffers[std::size_t(op.dst)];
-    // TF32 emulation: the operand block as a TF32 product sees it, before its checksum is taken
-    // (gigacheck/tf32.hpp); the product then multiplies exact TF32 values in FP32.
+    // TF32 / BF16 / FP16 emulation: the operand block as the tensor cores see it, before its checksum
+    // is taken (gigacheck/input_rounding.hpp); the product then multiplies exact values in FP32.
     if constexpr (std::is_same_v<T, float>)
-        if (roundTf32) {
+        if (input != InputFormat::F32) {
             const bool isA = spec.role == BufferRole::A;
-            roundBlockToTf32(slot<float>(bufs, op.dst), isA ? op.rows : op.depth, isA ? op.depth : op.cols, spec.ld);
+            roundBlockToInput(slot<float>(bufs, op.dst), isA ? op.rows : op.depth, isA ? op.depth : op.cols, spec.ld,
+                              input);
         }
     if (spec.role == BufferRole::A)
         columnChecksum<T>({slot<T>(bufs, op.dst), op.rows, op.depth, spec.ld});
@@ -91,14 +92,14 @@ void checkOperandCopy(const Operation& op, const Plan& plan, Buffers& bufs, cons
 }
 
 template <class T>
-void product(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32)
+void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input)
 {
     const std::int64_t extra = plan.abft ? 1 : 0;
     // TF32 emulation without ABFT (no Checksum op rounded the blocks): round here; idempotent.
     if constexpr (std::is_same_v<T, float>)
-        if (roundTf32 && !plan.abft) {
-            roundBlockToTf32(slot<float>(bufs, op.srcA), op.rows, op.depth, ldOf(plan, op.srcA));
-            roundBlockToTf32(slot<float>(bufs, op.srcB), op.depth, op.cols, ldOf(plan, op.srcB));
+        if (input != InputFormat::F32 && !plan.abft) {
+            roundBlockToInput(slot<float>(bufs, op.srcA), op.rows, op.depth, ldOf(plan, op.srcA), input);
+            roundBlockToInput(slot<float>(bufs, op.srcB), op.depth, op.cols, ldOf(plan, op.srcB), input);
         }
     const T* a = slot<T>(bufs, op.srcA);
     const T* b = slot<T>(bufs, op.srcB);
@@ -220,10 +221,10 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
     template void copyToDevice<T>(const Operation&, const Plan&, Buffers&, const HostMatrix&,           \
                                   const HostMatrix&);                                                   \
     template void copyToHost<T>(const Operation&, const Plan&, const Buffers&, HostMatrix&);            \
-    template void checksum<T>(const Operation&, const Plan&, Buffers&, bool);                           \
+    template void checksum<T>(const Operation&, const Plan&, Buffers&, InputFormat);                       \
     template void checkOperandCopy<T>(const Operation&, const Plan&, Buffers&, const EntryChecksums&,     \
                                       OperandCheckLog&, double);                                        \
-    template void product<T>(const Operation&, const Plan&, Buffers&, bool);                            \
+    template void product<T>(const Operation&, const Plan&, Buffers&, InputFormat);                        \
     template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
     template std::vector<InjectEvent> injectEncoding<T>(const Operation&, const Plan&, Buffers&, FaultPlan*); \
     template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&,      \

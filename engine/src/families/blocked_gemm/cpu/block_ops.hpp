@@ -16,14 +16,14 @@ struct Buffers {
 template <class T> void copyToDevice(const Operation& op, const Plan& plan, Buffers& bufs,
                                      const HostMatrix& a, const HostMatrix& b);
 template <class T> void copyToHost(const Operation& op, const Plan& plan, const Buffers& bufs, HostMatrix& c);
-// roundTf32 (FP32 under --gemm cublas-tf32): the operand block is rounded to TF32 first.
-template <class T> void checksum(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32);
+// input (FP32 under --gemm cublas-tf32 / -bf16 / -f16): the operand block is rounded to it first.
+template <class T> void checksum(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input);
 // End-to-end operand check: the copy in op.dst (an A or B block, as it arrived) against the
 // checksums its operand had where it entered the program; the comparison goes to the log.
 template <class T> void checkOperandCopy(const Operation& op, const Plan& plan, Buffers& bufs,
                                          const EntryChecksums& entry, OperandCheckLog& log, double lambda);
 // C [+]= A * B over the augmented extents (OpenBLAS), and the round-off bound into aux.
-template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs, bool roundTf32);
+template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input);
 // Applies the fault plan's injections for this block product; returns the events (time unset).
 template <class T> std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs,
                                                    FaultPlan* faults);

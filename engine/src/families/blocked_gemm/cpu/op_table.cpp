@@ -42,10 +42,11 @@ template <class Body> void inPrecision(cpu::OpContext& context, Body&& body)
         body(double{});
 }
 
-// `--gemm cublas-tf32` on the CPU: TF32 emulated (operands rounded to TF32, FP32 products).
-bool emulatesTf32(cpu::OpContext& c)
+// `--gemm cublas-tf32 / -bf16 / -f16` on the CPU: the tensor cores emulated (operands rounded to
+// TF32 / BF16 / FP16, FP32 products); F32 for every other product.
+InputFormat emulatedInput(cpu::OpContext& c)
 {
-    return planOf(c).precision == Precision::F32 && multipliesInTf32(in(c).gemm);
+    return planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32;
 }
 
 void copyH2D(cpu::OpContext& c, const Operation& op, OpOutcome&)
@@ -62,14 +63,14 @@ void checksum(cpu::OpContext& c, const Operation& op, OpOutcome& out)
         if (in(c).entry && in(c).operandLog)
             cpu::checkOperandCopy<T>(op, planOf(c), buffersOf(c), *in(c).entry, *in(c).operandLog,
                                      in(c).thresholdLambda);
-        cpu::checksum<T>(op, planOf(c), buffersOf(c), emulatesTf32(c));
+        cpu::checksum<T>(op, planOf(c), buffersOf(c), emulatedInput(c));
         out.injections = cpu::injectEncoding<T>(op, planOf(c), buffersOf(c), in(c).faults);
     });
 }
 
 void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { cpu::product<T>(op, planOf(c), buffersOf(c), emulatesTf32(c)); });
+    inPrecision(c, [&]<class T>(T) { cpu::product<T>(op, planOf(c), buffersOf(c), emulatedInput(c)); });
 }
 
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -84,7 +85,7 @@ void verify(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     inPrecision(c, [&]<class T>(T) {
         out.verification = cpu::verify<T>(op, planOf(c), buffersOf(c), in(c).thresholdLambda,
-                                          roundoffModel(planOf(c).precision, emulatesTf32(c)), in(c).faults,
+                                          roundoffModel(planOf(c).precision, emulatedInput(c)), in(c).faults,
                                           out.injections);
     });
 }

@@ -1,6 +1,7 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/gemm_tile.cuh"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_16bit.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 
 #include <string>
@@ -179,6 +180,13 @@ void gemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
     }
     if (writesSumsOfC(g)) {
         launchCutlass(g, stream);
+        return;
+    }
+    if (g.variant == GemmVariant::CublasBf16 || g.variant == GemmVariant::CublasF16) {
+        if (g.precision == Precision::F64)  // 16-bit inputs are for FP32 values: doubles run FP64 cuBLAS
+            launchCublas(g, handle, stream);
+        else
+            gemm16Bit(g, handle, stream);
         return;
     }
     if (g.variant == GemmVariant::Cublas || g.variant == GemmVariant::CublasTf32 || g.variant == GemmVariant::CutlassTf32) {

@@ -358,10 +358,10 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     if (errors == 0) {
         const double ab = double(n + 1) * double(n) * double(e);
         const VerifyCall v = verifyCall(p, xc.get(), n, n, ldc, n, av, model);
-        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get(), roundsOperandsToTf32(prot)); })});
+        t.stages.push_back({"checksum B (1 pass)", ab, timeMs(s.get(), 5, [&] { checksumB(p, xb.get(), n, n, ldb, s.get(), operandRounding(prot)); })});
         t.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
                                 checksumProducts(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, n, n, av, false, s.get(),
-                                                 model.uInput > 0, roundsOperandsToTf32(prot));
+                                                 model.uInput > 0, operandRounding(prot));
                             })});
         t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
     }

@@ -204,7 +204,7 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
     // TF32: B is rounded to TF32 in the same pass (protected_product.hpp, roundsOperandsToTf32).
     if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
         checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s,
-                  multipliesInTf32(in(c).gemm));
+                  planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32);
 }
 
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)

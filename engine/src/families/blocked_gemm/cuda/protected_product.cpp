@@ -4,9 +4,15 @@
 
 namespace gigacheck::cuda {
 
+// Any rounded input format (TF32, BF16, FP16), the name kept from when TF32 was the only one.
 bool roundsOperandsToTf32(const GemmCall& g)
 {
-    return multipliesInTf32(g.variant) && g.precision == Precision::F32;
+    return operandRounding(g) != InputFormat::F32;
+}
+
+InputFormat operandRounding(const GemmCall& g)
+{
+    return g.precision == Precision::F32 ? inputFormatOf(g.variant) : InputFormat::F32;
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
@@ -17,7 +23,7 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         // products run before the GEMM on s (measured no slower for TF32 than beside it:
         // resources/results/README.md), B having been rounded by its checksum pass.
         checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux,
-                         g.accumulate, s, inputRounding, true);
+                         g.accumulate, s, inputRounding, operandRounding(g));
         if (writesSumsOfC(g)) {
             // The epilogue writes C's sums into the scratch rows the passes above have finished with;
             // the verification then reads no C (VerifyCall::sumsFromProduct).
@@ -70,7 +76,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 {
     GemmCall g = blocks.gemm;
     g.accumulate = false;
-    checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s, roundsOperandsToTf32(g));
+    checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s, operandRounding(g));
     productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
     const bool fusedSums = writesSumsOfC(g);
     if (blocks.fault)

@@ -25,6 +25,8 @@ struct PriorityLane : SideLane {
 // cublas-tf32 on FP32: the operand blocks are rounded to TF32 in place by the checksum passes that
 // read them (checksumB for B, the products' pass over A), gigacheck/tf32.hpp says why.
 bool roundsOperandsToTf32(const GemmCall& g);
+// The format the operands are rounded to (TF32, BF16, FP16; F32: not rounded).
+InputFormat operandRounding(const GemmCall& g);
 
 // C[rows x cols] (+)= A B with the GEMM variant of g on stream s. With a lane, the checksum
 // column / row of C and the round-off bound (memory-bound passes that touch only C's augmentation

@@ -37,10 +37,11 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
                                  std::size_t(n), cudaMemcpyDeviceToHost, s));
 
     const AuxView av{aux.as<double>(), ld};
-    for (bool roundTf32 : {false, true}) {  // the TF32 product rounds its operands in these passes
-        checksumB(p, b.get(), n, n, ld, s, roundTf32);
+    // The TF32 / BF16 / FP16 products round their operands in these passes.
+    for (InputFormat rounding : {InputFormat::F32, InputFormat::Tf32, InputFormat::Bf16, InputFormat::F16}) {
+        checksumB(p, b.get(), n, n, ld, s, rounding);
         for (bool accumulate : {false, true})
-            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, false, roundTf32);
+            checksumProducts(p, a.get(), ld, b.get(), ld, c.get(), ld, n, n, n, av, accumulate, s, false, rounding);
     }
 
     GemmCall g;

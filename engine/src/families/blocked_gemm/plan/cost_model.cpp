@@ -105,7 +105,13 @@ std::string gemmRateKind(Precision precision, GemmVariant gemm)
 {
     if (precision == Precision::F64)
         return "f64";
-    return multipliesInTf32(gemm) ? "tf32" : "f32";
+    switch (inputFormatOf(gemm)) {
+    case InputFormat::Tf32: return "tf32";
+    case InputFormat::Bf16: return "bf16";
+    case InputFormat::F16: return "f16";
+    case InputFormat::F32: break;
+    }
+    return "f32";
 }
 
 double predictedGemmGflops(const CostModel& model, const std::string& kind, std::int64_t m, std::int64_t n,

@@ -114,8 +114,11 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  Values type: " << valuesType(c.precision) << "\n";
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
         << (onCuda(r) ? toString(c.gemm)
-            : multipliesInTf32(c.gemm) && c.precision == Precision::F32 ? std::string_view("OpenBLAS, TF32 emulated")
-                                                                                  : std::string_view("OpenBLAS"))
+            : c.precision != Precision::F32                       ? std::string_view("OpenBLAS")
+            : inputFormatOf(c.gemm) == InputFormat::Tf32          ? std::string_view("OpenBLAS, TF32 emulated")
+            : inputFormatOf(c.gemm) == InputFormat::Bf16          ? std::string_view("OpenBLAS, BF16 inputs emulated")
+            : inputFormatOf(c.gemm) == InputFormat::F16           ? std::string_view("OpenBLAS, FP16 inputs emulated")
+                                                                  : std::string_view("OpenBLAS"))
         << ")\n";
     out << "  Host memory required: " << formatBytes(double(r.metrics.hostBytesRequired)) << " ("
         << mebibytes(double(r.metrics.hostBytesRequired)) << ")\n";

@@ -1,6 +1,7 @@
 #include "families/blocked_gemm/run/reference.hpp"
 
 #include "gigacheck/abft.hpp"
+#include "gigacheck/input_rounding.hpp"
 
 #include <cblas.h>
 
@@ -42,8 +43,10 @@ template <class T> std::vector<T> squares(const T* x, std::size_t count)
 
 template <class T>
 ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, ReferenceMode mode,
-                     double lambda, bool tf32)
+                     double lambda, InputFormat input)
 {
+    const bool tf32 = input != InputFormat::F32;  // any rounded input format (TF32, BF16, FP16)
+    const double uIn = inputUnitRoundoff(input);
     const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
     const T* A = a.as<T>();
     const T* B = b.as<T>();
@@ -89,7 +92,7 @@ ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
         if (mode == ReferenceMode::Full)
             gemm(a2.data(), b2.data(), s2.data(), m, n, q);
     }
-    const double tf32Factor = tf32 ? 2 * lambda * 2 * unitRoundoff(Precision::F32, true) : 0.0;
+    const double tf32Factor = tf32 ? 2 * lambda * 2 * uIn : 0.0;
 
     const double factor = 2 * lambda * unitRoundoff(c.precision()) * double(n + std::max(m, q) + 2);
     ReferenceCheck out;
@@ -120,7 +123,7 @@ ReferenceCheck check(const HostMatrix& a, const HostMatrix& b, const HostMatrix&
             double tol = factor * std::sqrt(std::max(rowScale, colScale[std::size_t(j)]));
             if (tf32)  // zero-mean part, and the mean of a truncating library (--no-abft) at 4 u_I |C_ij|
                 tol += tf32Factor * std::sqrt(std::max(0.0, double(s2Row[j]))) +
-                       4 * unitRoundoff(Precision::F32, true) * std::abs(double(refRow[j]));
+                       4 * uIn * std::abs(double(refRow[j]));
             out.maxAbsError = std::max(out.maxAbsError, err);
             // NaN or Inf in C (a flipped exponent left in place) counts as a mismatch.
             if (!(err <= tol))
@@ -144,15 +147,15 @@ ReferenceMode resolveReferenceMode(ReferenceMode mode, const Shape& s)
 }
 
 ReferenceCheck checkAgainstReference(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c,
-                                     ReferenceMode mode, double lambda, bool tf32)
+                                     ReferenceMode mode, double lambda, InputFormat input)
 {
     if (mode == ReferenceMode::None || mode == ReferenceMode::Auto) {
         ReferenceCheck none;
         none.mode = ReferenceMode::None;
         return none;
     }
-    return c.precision() == Precision::F32 ? check<float>(a, b, c, mode, lambda, tf32)
-                                           : check<double>(a, b, c, mode, lambda, false);
+    return c.precision() == Precision::F32 ? check<float>(a, b, c, mode, lambda, input)
+                                           : check<double>(a, b, c, mode, lambda, InputFormat::F32);
 }
 
 }  // namespace gigacheck

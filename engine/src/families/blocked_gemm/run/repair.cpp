@@ -11,7 +11,7 @@
 
 #include "core/parallel_for.hpp"
 
-#include "gigacheck/tf32.hpp"
+#include "gigacheck/input_rounding.hpp"
 
 #include <cblas.h>
 
@@ -177,12 +177,13 @@ double recomputeLines(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, c
     return 2.0 * double(n) * (double(rows.size()) * double(blk.cols) + double(cols.size()) * double(blk.rows));
 }
 
-// A copy of an FP32 matrix rounded to TF32 (HostMatrix copies share their data: a new one).
-HostMatrix roundedToTf32(const HostMatrix& m)
+// A copy of an FP32 matrix rounded to the input format (TF32, BF16, FP16) of the product (HostMatrix
+// copies share their data: a new one).
+HostMatrix roundedToInput(const HostMatrix& m, InputFormat f)
 {
     HostMatrix out(m.precision(), m.rows(), m.cols());
     std::memcpy(out.data(), m.data(), m.bytes());
-    roundBlockToTf32(out.as<float>(), m.rows(), m.cols(), m.cols());
+    roundBlockToInput(out.as<float>(), m.rows(), m.cols(), m.cols(), f);
     return out;
 }
 
@@ -275,7 +276,7 @@ VerifyResult recheckBlock(const HostMatrix& a, const HostMatrix& b, const HostMa
     if (c.precision() == Precision::F64)
         return recheck<double>(a, b, c, blk, model, lambda);
     if (model.tf32Operands)  // the operands the TF32 product multiplied
-        return recheck<float>(roundedToTf32(a), roundedToTf32(b), c, blk, model, lambda);
+        return recheck<float>(roundedToInput(a, model.operands), roundedToInput(b, model.operands), c, blk, model, lambda);
     return recheck<float>(a, b, c, blk, model, lambda);
 }
 
@@ -315,7 +316,8 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
     // the re-check, the recomputed cells and lines use the same operands (gigacheck/tf32.hpp), so
     // a recomputed cell is what an untouched cell is, up to FP32 accumulation.
     const bool rounded = model.tf32Operands && c.precision() == Precision::F32;
-    const HostMatrix ra = rounded ? roundedToTf32(a) : a, rb = rounded ? roundedToTf32(b) : b;
+    const HostMatrix ra = rounded ? roundedToInput(a, model.operands) : a,
+                     rb = rounded ? roundedToInput(b, model.operands) : b;
     for (const auto& [ij, p] : pending) {
         RepairEvent e = c.precision() == Precision::F64
                             ? repairBlock<double>(ra, rb, c, p, model, lambda)
@@ -330,9 +332,9 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
 void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
                RunObserver* observer, const std::vector<BlockToRecompute>& recompute)
 {
-    // cublas-tf32 on CUDA, and its emulation on the CPU (cpu/op_table.cpp).
-    const bool tf32 = multipliesInTf32(record.config.gemm);
-    record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, tf32),
+    // cublas-tf32 / -bf16 / -f16 on CUDA, and their emulation on the CPU (cpu/op_table.cpp).
+    const InputFormat input = inputFormatOf(record.config.gemm);
+    record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, input),
                                     record.config.thresholdLambda, recompute);
     double at = 0;
     for (const Span& s : record.spans)

@@ -13,6 +13,7 @@
 #include "core/result_block_observer.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/run/reference.hpp"
+#include "families/blocked_gemm/run/input_range.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
 
 #include <chrono>
@@ -234,6 +235,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         fillRandom(a, config.distribution, config.seed, 1);
         fillRandom(b, config.distribution, config.seed, 2);
     }
+    requireInputFormatRange(a, inputFormatOf(config.gemm), "A");  // --type f16: nothing past 65504
+    requireInputFormatRange(b, inputFormatOf(config.gemm), "B");
     // The checksums of A and B where they entered the program (gigacheck/operand_checks.hpp),
     // before anything else touches them: every block copy is compared with them as it is encoded.
     // The CPU backend compares; the CUDA op table does not yet (the record then has no
@@ -322,7 +325,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     if (record.status == "ok")
         record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
-                                                 config.thresholdLambda, multipliesInTf32(config.gemm));
+                                                 config.thresholdLambda, inputFormatOf(config.gemm));
     record.metrics = computeMetrics(record);
     record.faults = computeFaultReport(record);
     if (hooks.resultOut)

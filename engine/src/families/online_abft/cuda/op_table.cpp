@@ -438,7 +438,7 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
     const bool roundTf32 = in.gemm == GemmVariant::CublasTf32 && in.precision == Precision::F32;
     const int b = op.block.j;
     gigacheck::cuda::checksumB(in.precision, buf(c, slotB(b)), in.shape.n, columnBlock(in, b).cols, ld(c, slotB(b)), s,
-                               roundTf32);
+                               roundTf32 ? InputFormat::Tf32 : InputFormat::F32);
 }
 
 // The device path's GEMM of a panel product: the block's unaugmented panels, C accumulated.

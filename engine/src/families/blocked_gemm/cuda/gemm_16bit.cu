@@ -1,0 +1,132 @@
+#include "families/blocked_gemm/cuda/gemm_16bit.hpp"
+
+#include "core/cuda/check.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <list>
+#include <mutex>
+#include <tuple>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+using Index = std::int64_t;
+
+__device__ __forceinline__ void store16(__nv_bfloat16* p, float x) { *p = __float2bfloat16_rn(x); }
+__device__ __forceinline__ void store16(__half* p, float x) { *p = __float2half_rn(x); }
+
+// One thread per 4 consecutive elements of a row; the rows along y (grid-stride beyond 65535).
+constexpr int kConvertPerThread = 4;
+template <class H>
+__global__ void convertKernel(const float* src, Index ld, Index rows, Index cols, H* dst)
+{
+    const Index c0 = (Index(blockIdx.x) * blockDim.x + threadIdx.x) * kConvertPerThread;
+    for (Index r = Index(blockIdx.y) * blockDim.y + threadIdx.y; r < rows; r += Index(gridDim.y) * blockDim.y) {
+#pragma unroll
+        for (int e = 0; e < kConvertPerThread; ++e)
+            if (c0 + e < cols)
+                store16(dst + r * cols + c0 + e, src[r * ld + c0 + e]);
+    }
+}
+
+// The 16-bit copies of A and B, one scratch per (device, stream): a stream's products run in
+// order, so the next product's conversion never overwrites what a running GEMM reads. Grown with
+// cudaMalloc/cudaFree (both wait for the device, only when a larger product comes); the oldest of
+// more than kKeptScratches is freed (its stream may be gone: cudaFree waits for the whole device).
+struct Scratch {
+    int device = -1;
+    cudaStream_t stream = nullptr;
+    void* data = nullptr;
+    std::size_t bytes = 0;
+};
+constexpr std::size_t kKeptScratches = 8;
+std::mutex scratchMutex;
+std::list<Scratch> scratches;
+
+void* scratchFor(cudaStream_t stream, std::size_t bytes)
+{
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(scratchMutex);
+    for (auto it = scratches.begin(); it != scratches.end(); ++it) {
+        if (it->device != device || it->stream != stream)
+            continue;
+        if (it->bytes < bytes) {
+            CUDA_CHECK(cudaFree(it->data));
+            it->data = nullptr;
+            it->bytes = 0;
+            CUDA_CHECK(cudaMalloc(&it->data, bytes));
+            it->bytes = bytes;
+        }
+        scratches.splice(scratches.begin(), scratches, it);  // most recently used first
+        return scratches.front().data;
+    }
+    Scratch s{device, stream, nullptr, 0};
+    CUDA_CHECK(cudaMalloc(&s.data, bytes));
+    s.bytes = bytes;
+    scratches.push_front(s);
+    while (scratches.size() > kKeptScratches) {
+        int current = device;
+        CUDA_CHECK(cudaSetDevice(scratches.back().device));
+        const cudaError_t freed = cudaFree(scratches.back().data);
+        CUDA_CHECK(cudaSetDevice(current));
+        scratches.pop_back();
+        CUDA_CHECK(freed);
+    }
+    return scratches.front().data;
+}
+
+cudaDataType_t dataTypeOf(InputFormat f) { return f == InputFormat::Bf16 ? CUDA_R_16BF : CUDA_R_16F; }
+
+}  // namespace
+
+void convertTo16Bit(InputFormat format, const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols,
+                    void* dst, cudaStream_t stream)
+{
+    if (rows <= 0 || cols <= 0)
+        return;
+    const dim3 block(64, 4);
+    const Index xBlocks = (cols + Index(block.x) * kConvertPerThread - 1) / (Index(block.x) * kConvertPerThread);
+    const Index yBlocks = (rows + block.y - 1) / block.y;
+    const dim3 grid(unsigned(xBlocks), unsigned(yBlocks < 65535 ? yBlocks : 65535));
+    if (format == InputFormat::Bf16)
+        convertKernel<<<grid, block, 0, stream>>>(src, ld, rows, cols, static_cast<__nv_bfloat16*>(dst));
+    else
+        convertKernel<<<grid, block, 0, stream>>>(src, ld, rows, cols, static_cast<__half*>(dst));
+    CUDA_CHECK_LAUNCH();
+}
+
+void gemmOf16BitOperands(InputFormat format, const void* a16, const void* b16, float* c, std::int64_t m,
+                         std::int64_t n, std::int64_t q, cublasHandle_t handle, cudaStream_t stream)
+{
+    // Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B first.
+    CUBLAS_CHECK(cublasSetStream(handle, stream));
+    const float alpha = 1.0f, beta = 0.0f;
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(q), int(m), int(n), &alpha, b16, dataTypeOf(format),
+                              int(q), a16, dataTypeOf(format), int(n), &beta, c, CUDA_R_32F, int(q), CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+}
+
+void gemm16Bit(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
+{
+    const InputFormat format = inputFormatOf(g.variant);
+    if (g.precision != Precision::F32 || (format != InputFormat::Bf16 && format != InputFormat::F16))
+        throw BackendError("gemm16Bit: --gemm " + std::string(toString(g.variant)) + " on " +
+                           std::string(toString(g.precision)) + " operands");
+    // A then B, packed, each start 256-byte aligned.
+    const std::size_t aBytes = (std::size_t(g.m) * std::size_t(g.n) * 2 + 255) / 256 * 256;
+    const std::size_t bBytes = std::size_t(g.n) * std::size_t(g.q) * 2;
+    char* scratch = static_cast<char*>(scratchFor(stream, aBytes + bBytes));
+    convertTo16Bit(format, static_cast<const float*>(g.a), g.lda, g.m, g.n, scratch, stream);
+    convertTo16Bit(format, static_cast<const float*>(g.b), g.ldb, g.n, g.q, scratch + aBytes, stream);
+    CUBLAS_CHECK(cublasSetStream(handle, stream));
+    const float alpha = 1.0f, beta = g.accumulate ? 1.0f : 0.0f;
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(g.q), int(g.m), int(g.n), &alpha, scratch + aBytes,
+                              dataTypeOf(format), int(g.q), scratch, dataTypeOf(format), int(g.n), &beta, g.c, CUDA_R_32F,
+                              int(g.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+}  // namespace gigacheck::cuda
