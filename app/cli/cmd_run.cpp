@@ -4,6 +4,7 @@
 
 #include "command_line.hpp"
 #include "interrupt.hpp"
+#include "run_ending.hpp"
 #include "run_inputs.hpp"
 #include "run_options.hpp"
 
@@ -64,12 +65,8 @@ int runCommand(const QStringList& args)
                                         : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
     cancellable.release(record.status == "cancelled");
 
-    if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: run " << interruptWords()
-                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << cNotWritten
-                  << "\n";
-        return kExitFailure;
-    }
+    if (record.status == "cancelled")
+        return cancelledRunEnding("run", options.jsonPath, cNotWritten);
     if (record.status != "ok") {
         std::cerr << "gigacheck: error: run failed: " << record.error << cNotWritten << "\n";
         return kExitFailure;

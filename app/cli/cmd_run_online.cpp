@@ -3,6 +3,7 @@
 #include "output_files.hpp"
 
 #include "interrupt.hpp"
+#include "run_ending.hpp"
 #include "run_options.hpp"
 
 #include <filesystem>
@@ -27,11 +28,8 @@ int runOnlineCommand(const RunOptions& options)
     if (!options.quiet)
         std::cout << formatOnlineReport(record);
     cancellable.release(record.status == "cancelled");
-    if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: run " << interruptWords()
-                  << (options.jsonPath.empty() ? "" : "; partial record written to " + options.jsonPath) << "\n";
-        return kExitFailure;
-    }
+    if (record.status == "cancelled")
+        return cancelledRunEnding("run", options.jsonPath);
     if (record.status != "ok") {
         std::cerr << "gigacheck: error: run failed: " << record.error << "\n";
         return kExitFailure;

@@ -7,6 +7,7 @@
 #include "device_check.hpp"
 #include "interrupt.hpp"
 #include "output_files.hpp"
+#include "run_ending.hpp"
 
 #include <iostream>
 #include <string>
@@ -30,11 +31,8 @@ int runGalleryVerb(const char* verb, Config& config, const std::string& jsonPath
     if (!jsonPath.empty())
         writeTextFile(jsonPath, toJson(record) + "\n", "run record");
     cancellable.release(record.status == "cancelled");
-    if (record.status == "cancelled") {
-        std::cerr << "gigacheck: error: " << verb << " " << interruptWords()
-                  << (jsonPath.empty() ? "" : "; partial record written to " + jsonPath) << "\n";
-        return kExitFailure;
-    }
+    if (record.status == "cancelled")
+        return cancelledRunEnding(verb, jsonPath);
     return record.verified ? kExitVerified : kExitUncorrectable;
 }
 
