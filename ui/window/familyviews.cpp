@@ -23,8 +23,9 @@ FamilyViews::FamilyViews(QWidget* parent) : QTabWidget(parent)
                            Qt::ToolTipRole);
     selector_->setToolTip(QStringLiteral("The family of algorithms the views show"));
     setCornerWidget(selector_, Qt::TopLeftCorner);
-    // Never scroll arrows: a family's tabs fit (tests/ui/tst_screenfit.cpp).
-    setUsesScrollButtons(false);
+    // A family's tabs fit every screen at normal text size without scroll arrows
+    // (tests/ui/tst_screenfit.cpp); the arrows stay as the fallback for presentation text on a
+    // small screen, where tabs that could not shrink would push the docks off it.
     tabBar()->setElideMode(Qt::ElideNone);
     connect(selector_, &QComboBox::activated, this, [this](int row) { setFamily(LabFamily(selector_->itemData(row).toInt())); });
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
