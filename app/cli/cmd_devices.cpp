@@ -27,10 +27,11 @@ void printCeilings(const Ceilings& c)
         return;
     }
     std::cout << "    ceilings (" << c.source << "): FP32 " << c.gflopsF32 << " GFLOP/s, TF32 " << c.gflopsTf32
+              << " GFLOP/s, BF16 " << c.gflopsBf16 << " GFLOP/s, FP16 " << c.gflopsF16
               << " GFLOP/s, FP64 " << c.gflopsF64 << " GFLOP/s, device copy " << c.deviceBandwidthGBs
               << " GB/s, H2D " << c.h2dGBs << " GB/s, D2H " << c.d2hGBs << " GB/s\n";
     // The cost model's tables (the planner of --strategy auto reads them).
-    for (const char* kind : {"f32", "tf32", "f64"}) {
+    for (const char* kind : {"f32", "tf32", "bf16", "f16", "f64"}) {
         std::ostringstream line;
         for (const GemmRatePoint& p : c.gemmRates)
             if (p.kind == kind)
@@ -71,6 +72,8 @@ QJsonObject toJsonObject(const DeviceInfo& d)
         {QStringLiteral("ceilings"),
          QJsonObject{{QStringLiteral("gflops_f32"), c.gflopsF32},
                      {QStringLiteral("gflops_tf32"), c.gflopsTf32},
+                     {QStringLiteral("gflops_bf16"), c.gflopsBf16},
+                     {QStringLiteral("gflops_f16"), c.gflopsF16},
                      {QStringLiteral("gflops_f64"), c.gflopsF64},
                      {QStringLiteral("device_bandwidth_gbs"), c.deviceBandwidthGBs},
                      {QStringLiteral("h2d_gbs"), c.h2dGBs},

@@ -101,7 +101,7 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(joinedNames<Distribution>("|")), QStringLiteral("uniform|normal|wide"));
     QCOMPARE(qs(joinedNames<StrategyKind>("|")), QStringLiteral("none|s1|s2|s3|s4"));
     QCOMPARE(qs(joinedNames<BackendKind>("|")), QStringLiteral("auto|cpu|cuda"));
-    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32"));
+    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32|cublas-bf16|cublas-f16"));
     QCOMPARE(qs(joinedNames<FaultModel>("|")), QStringLiteral("delta|bitflip"));
     QCOMPARE(qs(joinedNames<FaultTarget>("|")), QStringLiteral("result|checksum-row|checksum-col"));
     QCOMPARE(qs(joinedNames<Collinearity>("|")), QStringLiteral("none|row|col"));

@@ -62,6 +62,7 @@ private slots:
             if (stages.empty() || stages.back() != r.stage)
                 stages.push_back(r.stage);
         const std::vector<std::string> expected{"FP32 GEMM roof",     "FP64 GEMM roof",     "TF32 GEMM roof",
+                                                "BF16 / FP16 GEMM roof",
                                                 "device memory bandwidth", "host link bandwidth", "GEMM rate table",
                                                 "2D copy rate table", "host packing beside copies", "done"};
         QCOMPARE(stages, expected);
@@ -72,7 +73,7 @@ private slots:
         }
         QCOMPARE(int(c.gemmRates.size()), gemmPoints);
         QCOMPARE(int(c.copyRates.size()), copyPoints);
-        QVERIFY(c.gflopsF32 > 0 && c.gflopsTf32 > 0 && c.gflopsF64 > 0);
+        QVERIFY(c.gflopsF32 > 0 && c.gflopsTf32 > 0 && c.gflopsF64 > 0 && c.gflopsBf16 > 0 && c.gflopsF16 > 0);
         QVERIFY(c.deviceBandwidthGBs > 0 && c.h2dGBs > 0 && c.d2hGBs > 0 && c.hostPackGBs > 0);
         QVERIFY2(QString::fromStdString(c.source).contains(QStringLiteral("quick")), c.source.c_str());
     }

@@ -42,6 +42,9 @@ struct Ceilings {
     // GPU hosts: how fast the host's threads pack a block of narrow rows into contiguous memory
     // while the link copies into the device, as in a run (gigacheck/h2d_staging.hpp; 0: not measured).
     double hostPackGBs = 0;
+    // BF16 / FP16 inputs with FP32 accumulation (tensor cores; 0 = unknown). Last, so that brace
+    // initialisers written before them still fill the fields above.
+    double gflopsBf16 = 0, gflopsF16 = 0;
 };
 
 struct DeviceInfo {

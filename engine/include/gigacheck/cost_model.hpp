@@ -20,6 +20,7 @@ struct CostModel {
     std::vector<GemmRatePoint> gemmRates;
     std::vector<CopyRatePoint> copyRates;
     double gflopsF32 = 0, gflopsTf32 = 0, gflopsF64 = 0;  // fallbacks when a kind has no points
+    double gflopsBf16 = 0, gflopsF16 = 0;
     double h2dGBs = 0, d2hGBs = 0;                        // fallbacks when there are no copy points
     double deviceBandwidthGBs = 0;                        // ABFT passes (checksums, verification)
     double opLatencySeconds = 0;                          // per op: launch / queue hand-off

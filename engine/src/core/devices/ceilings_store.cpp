@@ -45,6 +45,7 @@ void saveCeilings(const DeviceInfo& device, const std::string& path)
     all["format_version"] = 1;
     const Ceilings& c = device.ceilings;
     all["devices"][device.name] = {{"gflops_f32", c.gflopsF32},         {"gflops_tf32", c.gflopsTf32},
+                                   {"gflops_bf16", c.gflopsBf16},       {"gflops_f16", c.gflopsF16},
                                    {"gflops_f64", c.gflopsF64},         {"device_bandwidth_gbs", c.deviceBandwidthGBs},
                                    {"h2d_gbs", c.h2dGBs},               {"d2h_gbs", c.d2hGBs},
                                    {"host_pack_gbs", c.hostPackGBs},
@@ -93,6 +94,8 @@ bool loadCeilings(const std::string& path, DeviceInfo& device)
     try {
         c.gflopsF32 = e.value("gflops_f32", 0.0);
         c.gflopsTf32 = e.value("gflops_tf32", 0.0);
+        c.gflopsBf16 = e.value("gflops_bf16", 0.0);  // files before the 16-bit roofs: unknown
+        c.gflopsF16 = e.value("gflops_f16", 0.0);
         c.gflopsF64 = e.value("gflops_f64", 0.0);
         c.deviceBandwidthGBs = e.value("device_bandwidth_gbs", 0.0);
         c.h2dGBs = e.value("h2d_gbs", 0.0);

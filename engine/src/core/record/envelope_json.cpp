@@ -32,6 +32,8 @@ Json write(const Ceilings& c)
 {
     return {{"gflops_f32", number(c.gflopsF32)},
             {"gflops_tf32", number(c.gflopsTf32)},
+            {"gflops_bf16", number(c.gflopsBf16)},
+            {"gflops_f16", number(c.gflopsF16)},
             {"gflops_f64", number(c.gflopsF64)},
             {"device_bandwidth_gbs", number(c.deviceBandwidthGBs)},
             {"h2d_gbs", number(c.h2dGBs)},
@@ -148,6 +150,8 @@ Ceilings readCeilings(const Node& n)
     Ceilings c;
     c.gflopsF32 = n.get<double>("gflops_f32");
     c.gflopsTf32 = n.get<double>("gflops_tf32");
+    c.gflopsBf16 = n.getOr<double>("gflops_bf16", 0.0);  // records before the 16-bit roofs
+    c.gflopsF16 = n.getOr<double>("gflops_f16", 0.0);
     c.gflopsF64 = n.get<double>("gflops_f64");
     c.deviceBandwidthGBs = n.get<double>("device_bandwidth_gbs");
     c.h2dGBs = n.get<double>("h2d_gbs");

@@ -49,14 +49,23 @@ const char* const kSuites[] = {"abft-overhead", "kernels", "out-of-core", "paper
 // ---- abft-overhead --------------------------------------------------------------------------
 json abftOverhead(const BenchOptions& o, std::ostream& out)
 {
-    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
-                                                    : std::vector<std::int64_t>{4096, 8192, 16384};
+    std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
+                                              : std::vector<std::int64_t>{4096, 8192, 16384};
+    if (const auto items = bench::envList("GIGACHECK_BENCH_SIZES"); !items.empty()) {  // e.g. 4096,8192
+        sizes.clear();
+        for (const std::string& item : items)
+            sizes.push_back(std::stoll(item));
+    }
     struct Mode {
         const char* name;
         Precision p;
-        bool tf32;
+        GemmVariant variant;
+        bool tf32() const { return variant == GemmVariant::CublasTf32; }
+        bool tensorCores() const { return roundsOperands(variant); }
     };
-    const Mode modes[] = {{"FP32", Precision::F32, false}, {"TF32", Precision::F32, true}, {"FP64", Precision::F64, false}};
+    const Mode modes[] = {{"FP32", Precision::F32, GemmVariant::Cublas},     {"TF32", Precision::F32, GemmVariant::CublasTf32},
+                          {"BF16", Precision::F32, GemmVariant::CublasBf16}, {"FP16", Precision::F32, GemmVariant::CublasF16},
+                          {"FP64", Precision::F64, GemmVariant::Cublas}};
     Table t({"N", "precision", "errors", "plain cuBLAS ms", "protected ms", "overhead", "verdict", "fault / max thr.",
              "fixed rel.err", "target"});
     Table stages({"N", "precision", "ABFT stage alone", "GB read", "ms", "GB/s"});
@@ -70,10 +79,11 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     for (std::int64_t n : sizes)
         for (const Mode& m : modes)
             for (int errors : {0, 1}) {
-                if (!bench::selected("GIGACHECK_BENCH_TYPES", m.name))  // FP32, TF32, FP64
+                if (!bench::selected("GIGACHECK_BENCH_TYPES", m.name))  // FP32, TF32, BF16, FP16, FP64
                     continue;
-                const cuda::AbftTiming r = cuda::timeAbftOverhead(m.p, m.tf32, n, errors, o.quick ? 3 : m.tf32 ? 21 : 7);
-                if (!m.tf32)
+                const cuda::AbftTiming r =
+                    cuda::timeAbftOverhead(m.p, m.variant, n, errors, o.quick ? 3 : m.tensorCores() ? 21 : 7);
+                if (!m.tensorCores())
                     for (const cuda::StageTiming& st : r.stages)
                         stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
                                     fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
@@ -83,7 +93,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                 double limit = -1;
                 if (std::string(m.name) == "FP32" && n >= 8192)
                     limit = 0.01;
-                if (std::string(m.name) == "TF32")
+                if (m.tensorCores())  // TF32, BF16 and FP16 alike
                     limit = n <= 4096 ? 0.12 : n <= 8192 ? 0.05 : 0.03;
                 std::string target = "-";
                 if (limit > 0)
@@ -95,7 +105,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                 {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
                                 {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
                                 {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
-                if (m.tf32 && r.fused.ran) {
+                if (m.tf32() && r.fused.ran) {
                     const cuda::AbftTiming::Fused& f = r.fused;
                     const double fusedOverhead = f.protectedMs / r.plainMs - 1.0;
                     ++fusedRows;
@@ -111,14 +121,16 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                     {"overhead", fusedOverhead}, {"verdict", f.verdict}, {"corrections", f.corrections},
                                     {"corrected_rel_error", f.correctedRelError}, {"max_threshold", f.threshold},
                                     {"fault_delta", r.delta}});
-                } else if (m.tf32) {
+                } else if (m.tf32()) {
                     fusedWhy = r.fused.why;
                 }
                 out << "." << std::flush;
             }
     out << "\nABFT overhead: protected (checksum of B, checksum products beside the GEMM, [1 injected fault],\n"
            "verify + correct) vs plain cuBLAS GEMM of the same n x n x n product, in-core, median of CUDA-event\n"
-           "times (7 repetitions; 21 for TF32, whose short GEMMs vary more)\n\n";
+           "times (7 repetitions; 21 for TF32 / BF16 / FP16, whose short GEMMs vary more). BF16 / FP16: FP32\n"
+           "values, 16-bit inputs, FP32 accumulation and C; the plain side reads operands already in 16 bits, the\n"
+           "protected side rounds its FP32 operands in its checksum passes and converts them before its GEMM\n\n";
     t.print(out);
     out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
     stages.print(out);

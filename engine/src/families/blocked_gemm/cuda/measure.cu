@@ -7,6 +7,7 @@
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/cuda/gemm.hpp"
+#include "families/blocked_gemm/cuda/gemm_16bit.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
@@ -174,6 +175,17 @@ Ceilings measureDeviceCeilings(int device, MeasureSteps* steps)
         g.lda = g.ldb = g.ldc = n;
         const double ms = timeMs(s.get(), 5, [&] { gemm(g, h.get(), s.get()); });
         c.gflopsTf32 = gemmFlops(n, n, n) / (ms * 1e-3) / 1e9;
+        // The 16-bit roofs: cuBLAS on operands already in BF16 / FP16 (no conversion timed), C in FP32.
+        next("BF16 / FP16 GEMM roof");
+        DeviceBuffer a16(std::size_t(n * n) * 2), b16(std::size_t(n * n) * 2);
+        for (InputFormat f : {InputFormat::Bf16, InputFormat::F16}) {
+            convertTo16Bit(f, static_cast<const float*>(a.get()), n, n, n, a16.get(), s.get());
+            convertTo16Bit(f, static_cast<const float*>(b.get()), n, n, n, b16.get(), s.get());
+            const double ms16 = timeMs(s.get(), 5, [&] {
+                gemmOf16BitOperands(f, a16.get(), b16.get(), static_cast<float*>(cc.get()), n, n, n, h.get(), s.get());
+            });
+            (f == InputFormat::Bf16 ? c.gflopsBf16 : c.gflopsF16) = gemmFlops(n, n, n) / (ms16 * 1e-3) / 1e9;
+        }
     }
     next("device memory bandwidth");
     {
@@ -250,10 +262,12 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
     return t;
 }
 
-AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int reps)
+AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int errors, int reps)
 {
     const std::size_t e = esz(p);
-    const GemmVariant variant = tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    const bool tf32 = variant == GemmVariant::CublasTf32;
+    const InputFormat input = p == Precision::F32 ? inputFormatOf(variant) : InputFormat::F32;
+    const bool sixteenBit = input == InputFormat::Bf16 || input == InputFormat::F16;
     Stream s;
     CublasHandle h;
 
@@ -293,7 +307,7 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     // |C_ij| ~ sqrt(n / 9) for U(-1, 1) inputs; every threshold here (TF32 included) stays well
     // below 1000 up to n = 16384.
     fault.delta = 1000.0;
-    const RoundoffModel model = roundoffModel(p, tf32);
+    const RoundoffModel model = roundoffModel(p, input);
     SideLane lane;
     ProtectedBlocks blocks;
     blocks.gemm = prot;
@@ -303,7 +317,18 @@ AbftTiming timeAbftOverhead(Precision p, bool tf32, Index n, int errors, int rep
     blocks.faultBeforeAfter = injected.as<double>();
     blocks.out = out.as<VerifyOut>();
 
-    auto runPlain = [&] { gemm(plain, h.get(), s.get()); };
+    // BF16 / FP16: plain cuBLAS of the same precision reads operands already in 16 bits.
+    DeviceBuffer pa16(sixteenBit ? std::size_t(n * n) * 2 : 0), pb16(sixteenBit ? std::size_t(n * n) * 2 : 0);
+    if (sixteenBit) {
+        convertTo16Bit(input, static_cast<const float*>(pa.get()), n, n, n, pa16.get(), s.get());
+        convertTo16Bit(input, static_cast<const float*>(pb.get()), n, n, n, pb16.get(), s.get());
+    }
+    auto runPlain = [&] {
+        if (sixteenBit)
+            gemmOf16BitOperands(input, pa16.get(), pb16.get(), static_cast<float*>(pc.get()), n, n, n, h.get(), s.get());
+        else
+            gemm(plain, h.get(), s.get());
+    };
     // As the backend does (protected_product.hpp): B's checksum pass first (moving it beside the
     // GEMM too was measured slower out of core and with TF32; A's checksum comes with the
     // products' pass over A), then the checksum products on a side stream beside the GEMM.

@@ -12,10 +12,10 @@
 
 namespace gigacheck::cuda {
 
-// GEMM roofs (cuBLAS FP32 / TF32 / FP64 at N = 8192), device copy bandwidth (bytes read +
+// GEMM roofs (cuBLAS FP32 / TF32 / BF16 / FP16 / FP64 at N = 8192), device copy bandwidth (bytes read +
 // written), pinned H2D and D2H bandwidth (256 MiB copies): kDeviceCeilingPoints points. steps (may
 // be null): told before every point (and throws MeasureCancelled there when cancelled).
-inline constexpr int kDeviceCeilingPoints = 5;
+inline constexpr int kDeviceCeilingPoints = 6;  // + the BF16 / FP16 roof
 Ceilings measureDeviceCeilings(int device, MeasureSteps* steps = nullptr);
 
 struct GemmTiming {
@@ -63,9 +63,12 @@ struct AbftTiming {
         double correctedRelError = 0, threshold = 0;
     } fused;
 };
-// In-core ABFT overhead of one n x n x n product; tf32 uses cuBLAS TF32 for both sides (and times
-// the fused CUTLASS product beside them, AbftTiming::fused).
-AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps);
+// In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
+// cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
+// (AbftTiming::fused). BF16 / FP16: the plain side is cuBLAS on operands already in 16-bit storage
+// (converted once, untimed); the protected side keeps FP32 operands, rounds them in its checksum
+// passes and converts them to 16 bits before its GEMM (gemm_16bit.hpp), all of it timed.
+AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, std::int64_t n, int errors, int reps);
 
 // C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block
 // dimension; seconds, median of reps.

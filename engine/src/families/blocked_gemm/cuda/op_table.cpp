@@ -63,7 +63,7 @@ std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[s
 AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
 RoundoffModel roundoff(const cuda::OpContext& c)
 {
-    return roundoffModel(planOf(c).precision, multipliesInTf32(in(c).gemm));
+    return roundoffModel(planOf(c).precision, inputFormatOf(in(c).gemm));  // TF32, BF16, FP16 alike
 }
 
 // cutlass-tf32: the block's product (the op before this inject / verify, on its stream: the

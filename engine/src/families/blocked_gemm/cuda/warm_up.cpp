@@ -58,8 +58,8 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
         }
     };
     for (GemmVariant v : {GemmVariant::Naive, GemmVariant::Tiled, GemmVariant::Optimized, GemmVariant::Cublas,
-                          GemmVariant::CublasTf32}) {
-        if (v == GemmVariant::CublasTf32 && p == Precision::F64)
+                          GemmVariant::CublasTf32, GemmVariant::CublasBf16, GemmVariant::CublasF16}) {
+        if (roundsOperands(v) && p == Precision::F64)
             continue;
         g.variant = v;
         if (v == GemmVariant::Tiled) {
@@ -94,8 +94,8 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
     large.b = xb.get();
     large.c = xc.get();
     large.lda = large.ldb = large.ldc = big;
-    for (GemmVariant v : {GemmVariant::Cublas, GemmVariant::CublasTf32}) {
-        if (v == GemmVariant::CublasTf32 && p == Precision::F64)
+    for (GemmVariant v : {GemmVariant::Cublas, GemmVariant::CublasTf32, GemmVariant::CublasBf16, GemmVariant::CublasF16}) {
+        if (roundsOperands(v) && p == Precision::F64)
             continue;
         large.variant = v;
         both(large);

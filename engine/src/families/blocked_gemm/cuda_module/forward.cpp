@@ -27,9 +27,9 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::
     return module().timeGemm(v, tile, optimizedBk, p, n, reps);
 }
 
-AbftTiming timeAbftOverhead(Precision p, bool tf32, std::int64_t n, int errors, int reps)
+AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, std::int64_t n, int errors, int reps)
 {
-    return module().timeAbftOverhead(p, tf32, n, errors, reps);
+    return module().timeAbftOverhead(p, variant, n, errors, reps);
 }
 
 double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps)

@@ -50,6 +50,10 @@ double fallbackGflops(const CostModel& model, const std::string& kind)
         return model.gflopsF64;
     if (kind == "tf32" && model.gflopsTf32 > 0)
         return model.gflopsTf32;
+    if (kind == "bf16" && model.gflopsBf16 > 0)
+        return model.gflopsBf16;
+    if (kind == "f16" && model.gflopsF16 > 0)
+        return model.gflopsF16;
     return model.gflopsF32;
 }
 
@@ -66,6 +70,8 @@ CostModel costModelOf(const DeviceInfo& device)
     model.copyRates = c.copyRates;
     model.gflopsF32 = c.gflopsF32;
     model.gflopsTf32 = c.gflopsTf32;
+    model.gflopsBf16 = c.gflopsBf16;
+    model.gflopsF16 = c.gflopsF16;
     model.gflopsF64 = c.gflopsF64;
     model.deviceBandwidthGBs = c.deviceBandwidthGBs;
     // The CPU's "host link" is a memcpy: each copied byte is read and written once.
