@@ -168,6 +168,8 @@ private slots:
         // The record reads back with the model's fields.
         const RunRecord back = recordFromJson(toJson(r));
         QCOMPARE(toJson(back), toJson(r));
+        QVERIFY(back.config.faults.extent == c.faults.extent && back.config.faults.extentLength == c.faults.extentLength);
+        QCOMPARE(back.config.faults.bit2, c.faults.bit2);
     }
 
     void campaignsOfEveryModelHaveNoSilentCorruption_data()

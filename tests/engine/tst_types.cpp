@@ -103,7 +103,8 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(joinedNames<BackendKind>("|")), QStringLiteral("auto|cpu|cuda"));
     QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32|cublas-bf16|cublas-f16"));
     QCOMPARE(qs(joinedNames<FaultModel>("|")), QStringLiteral("delta|bitflip"));
-    QCOMPARE(qs(joinedNames<FaultTarget>("|")), QStringLiteral("result|checksum-row|checksum-col"));
+    QCOMPARE(qs(joinedNames<FaultTarget>("|")),
+             QStringLiteral("result|checksum-row|checksum-col|check|correction|encoding-a|encoding-b"));
     QCOMPARE(qs(joinedNames<Collinearity>("|")), QStringLiteral("none|row|col"));
     QCOMPARE(qs(joinedNames<FaultScope>("|")), QStringLiteral("one|every"));
     QCOMPARE(qs(joinedNames<ReferenceMode>("|")), QStringLiteral("auto|full|sample|none"));

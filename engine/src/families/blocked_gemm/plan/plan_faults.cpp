@@ -130,6 +130,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> randomCells(const FaultSpec& 
             cells.emplace_back(r, cols);
         return cells;
     case FaultTarget::Result:
+    default:  // the checker's own faults are placed as result cells (gigacheck/fault_models.hpp)
         break;
     }
     switch (spec.collinear) {

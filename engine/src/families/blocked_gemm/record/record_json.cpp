@@ -4,6 +4,7 @@
 // newer format than this build understands. Format 1 (before families) had the GEMM parts at the
 // top level and a single device; it is still read (readVersion1).
 #include "gigacheck/record.hpp"
+#include "gigacheck/fault_models.hpp"
 
 #include "core/record/envelope_json.hpp"
 #include "families/blocked_gemm/ops.hpp"
@@ -47,7 +48,7 @@ Json write(const FaultSpec& f)
                       {"delta", a.delta ? number(*a.delta) : Json()},
                       {"step", a.step ? Json(*a.step) : Json()}});
     }
-    return {{"count", f.count},
+    Json out = {{"count", f.count},
             {"collinear", toString(f.collinear)},
             {"at", at},
             {"model", toString(f.model)},
@@ -55,6 +56,12 @@ Json write(const FaultSpec& f)
             {"target", toString(f.target)},
             {"scope", toString(f.scope)},
             {"seed", f.seed}};
+    // The fault models beside one cell (gigacheck/fault_models.hpp), written only when used.
+    if (f.extent != FaultExtent::Cell)
+        out["extent"] = faultExtentText(f.extent, f.extentLength);
+    if (f.bit2 >= 0)
+        out["bit2"] = f.bit2;
+    return out;
 }
 
 Json write(const RunConfig& c)
@@ -169,6 +176,9 @@ FaultSpec readFaultSpec(const Node& n)
     f.target = n.enumeration<FaultTarget>("target");
     f.scope = n.enumeration<FaultScope>("scope");
     f.seed = n.get<std::uint64_t>("seed");
+    if (n.has("extent"))
+        parseFaultExtent(n.get<std::string>("extent"), f.extent, f.extentLength);
+    f.bit2 = n.getOr<int>("bit2", -1);
     return f;
 }
 
