@@ -37,6 +37,8 @@ std::vector<CeilingPreset> loadCeilingPresets(const QString& path, QString* erro
         Ceilings& c = p.ceilings;
         c.gflopsF32 = o.value(QStringLiteral("gflops_f32")).toDouble();
         c.gflopsTf32 = o.value(QStringLiteral("gflops_tf32")).toDouble();
+        c.gflopsBf16 = o.value(QStringLiteral("gflops_bf16")).toDouble();
+        c.gflopsF16 = o.value(QStringLiteral("gflops_f16")).toDouble();
         c.gflopsF64 = o.value(QStringLiteral("gflops_f64")).toDouble();
         c.deviceBandwidthGBs = o.value(QStringLiteral("device_bandwidth_gbs")).toDouble();
         c.h2dGBs = o.value(QStringLiteral("h2d_gbs")).toDouble();

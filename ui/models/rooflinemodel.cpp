@@ -15,6 +15,13 @@ std::vector<Roof> roofsFrom(const Ceilings& c)
     };
     add("FP32 peak", c.gflopsF32, false);
     add("TF32 peak", c.gflopsTf32, false);
+    // One roof where BF16 and FP16 run at the same rate (every NVIDIA tensor core so far), else two.
+    if (c.gflopsBf16 > 0 && std::abs(c.gflopsBf16 - c.gflopsF16) <= 0.01 * c.gflopsBf16) {
+        add("BF16 / FP16 peak", c.gflopsBf16, false);
+    } else {
+        add("BF16 peak", c.gflopsBf16, false);
+        add("FP16 peak", c.gflopsF16, false);
+    }
     add("FP64 peak", c.gflopsF64, false);
     // One line where the host link is memory itself (the CPU backend), else two.
     if (c.h2dGBs > 0 && std::abs(c.h2dGBs - c.deviceBandwidthGBs) <= 0.01 * c.h2dGBs) {

@@ -39,6 +39,11 @@ QSpinBox* dimensionBox(QWidget* parent, int value)
     return box;
 }
 
+// bf16 / f16 in the precision box: FP32 values whose products read BF16 / FP16 inputs (the GEMM
+// variants cublas-bf16 / cublas-f16, as `gigacheck run --type bf16|f16` chooses them).
+constexpr int kBf16Inputs = 1000, kF16Inputs = 1001;
+Precision precisionOfItem(int item) { return item >= kBf16Inputs ? Precision::F32 : Precision(item); }
+
 }  // namespace
 
 SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
@@ -59,6 +64,11 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     precision_ = new QComboBox(this);
     for (const auto& row : enumTable<Precision>().rows)
         precision_->addItem(qs(row.name), int(row.value));
+    precision_->addItem(QStringLiteral("bf16"), kBf16Inputs);
+    precision_->addItem(QStringLiteral("f16"), kF16Inputs);
+    precision_->setToolTip(QStringLiteral("f32 / f64: the values and the arithmetic; bf16 / f16: FP32 values whose "
+                                          "products read BF16 / FP16 inputs, accumulated in FP32 (GEMM cublas-bf16 / "
+                                          "cublas-f16; emulated on the CPU; f16 refuses values beyond 65504)"));
     distribution_ = new QComboBox(this);
     for (const auto& row : enumTable<Distribution>().rows)
         distribution_->addItem(qs(row.name), int(row.value));
@@ -227,7 +237,7 @@ void SetupPanel::updateHostMemory()
 {
     const double elements = double(m_->value()) * n_->value() + double(n_->value()) * q_->value() +
                             double(m_->value()) * q_->value();
-    const double bytes = elements * double(elementSize(Precision(precision_->currentData().toInt())));
+    const double bytes = elements * double(elementSize(precisionOfItem(precision_->currentData().toInt())));
     // In the cap's units: "12 MiB" beside a cap typed in MiB, never "12.58 MB".
     hostMemory_->setText(QStringLiteral("host memory for A, B, C: %1").arg(sizeText(bytes, capInBinaryUnits())));
 }
@@ -235,12 +245,17 @@ void SetupPanel::updateHostMemory()
 bool SetupPanel::apply(RunConfig& config, QString* error) const
 {
     config.shape = Shape{m_->value(), n_->value(), q_->value()};
-    config.precision = Precision(precision_->currentData().toInt());
+    const int precisionItem = precision_->currentData().toInt();
+    config.precision = precisionOfItem(precisionItem);
     config.distribution = Distribution(distribution_->currentData().toInt());
     config.seed = seed_->value();
     config.backend = BackendKind(backend_->currentData().toInt());
     config.device = config.backend == BackendKind::Cpu ? -1 : gpu_->currentData().toInt();
     config.gemm = GemmVariant(gemm_->currentData().toInt());
+    if (precisionItem == kBf16Inputs)
+        config.gemm = GemmVariant::CublasBf16;
+    else if (precisionItem == kF16Inputs)
+        config.gemm = GemmVariant::CublasF16;
     config.h2dStaging = H2dStaging(staging_->currentData().toInt());
     config.abft = abft_->isChecked();
     try {
@@ -272,7 +287,10 @@ void SetupPanel::load(const RunConfig& config)
     show(m_, config.shape.m);
     show(n_, config.shape.n);
     show(q_, config.shape.q);
-    precision_->setCurrentIndex(precision_->findData(int(config.precision)));
+    const InputFormat input = config.precision == Precision::F32 ? inputFormatOf(config.gemm) : InputFormat::F32;
+    precision_->setCurrentIndex(precision_->findData(input == InputFormat::Bf16  ? kBf16Inputs
+                                                     : input == InputFormat::F16 ? kF16Inputs
+                                                                                 : int(config.precision)));
     distribution_->setCurrentIndex(distribution_->findData(int(config.distribution)));
     seed_->setValue(config.seed);
     backend_->setCurrentIndex(backend_->findData(int(config.backend)));
