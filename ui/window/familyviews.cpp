@@ -3,6 +3,8 @@
 #include <QComboBox>
 #include <QTabBar>
 
+#include "views/plotstyle.hpp"
+
 #include <algorithm>
 
 namespace gigacheck::ui {
@@ -23,8 +25,8 @@ FamilyViews::FamilyViews(QWidget* parent) : QTabWidget(parent)
                            Qt::ToolTipRole);
     selector_->setToolTip(QStringLiteral("The family of algorithms the views show"));
     setCornerWidget(selector_, Qt::TopLeftCorner);
-    // A family's tabs fit every screen at normal text size without scroll arrows
-    // (tests/ui/tst_screenfit.cpp); the arrows stay as the fallback for presentation text on a
+    // A family's tabs fit every screen at normal text size without scroll arrows (minimumSizeHint,
+    // tests/ui/tst_screenfit.cpp); the arrows stay as the fallback for presentation text on a
     // small screen, where tabs that could not shrink would push the docks off it.
     tabBar()->setElideMode(Qt::ElideNone);
     connect(selector_, &QComboBox::activated, this, [this](int row) { setFamily(LabFamily(selector_->itemData(row).toInt())); });
@@ -40,6 +42,14 @@ int FamilyViews::addView(QWidget* page, const QString& label, std::initializer_l
     families_.emplace_back(families);
     setTabVisible(index, belongsTo(index, family_));
     return index;
+}
+
+QSize FamilyViews::minimumSizeHint() const
+{
+    QSize size = QTabWidget::minimumSizeHint();
+    if (plotScale() <= 1.0)
+        size.setWidth(std::max(size.width(), selector_->sizeHint().width() + tabBar()->sizeHint().width()));
+    return size;
 }
 
 bool FamilyViews::belongsTo(int index, LabFamily family) const
@@ -64,6 +74,7 @@ void FamilyViews::setFamily(LabFamily family)
     setCurrentIndex(show);
     for (int i = 0; i < count(); ++i)
         setTabVisible(i, belongsTo(i, family));
+    updateGeometry();  // another family's tabs: another minimum width
     if (changed)
         emit familyChanged(family);
 }

@@ -28,6 +28,10 @@ public:
     // Shows the page, switching to its first family when the current one does not have it.
     void showPage(int index);
     QComboBox* selector() const { return selector_; }
+    // At normal text size at least as wide as the selector and the family's tabs, so that they
+    // never need scroll arrows; larger text (presentation mode) may scroll them instead of pushing
+    // the docks off a small screen.
+    QSize minimumSizeHint() const override;
 
 signals:
     void familyChanged(gigacheck::ui::LabFamily family);
