@@ -154,7 +154,11 @@ double hostPackBesideCopiesGBs()
 double measureGemmRate(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps)
 {
     const Precision p = kind == "f64" ? Precision::F64 : Precision::F32;
-    return gemmGflops(kind == "tf32" ? GemmVariant::CublasTf32 : GemmVariant::Cublas, p, m, n, k, reps);
+    const GemmVariant v = kind == "tf32"   ? GemmVariant::CublasTf32
+                          : kind == "bf16" ? GemmVariant::CublasBf16  // the 16-bit conversion included, as in a run
+                          : kind == "f16"  ? GemmVariant::CublasF16
+                                           : GemmVariant::Cublas;
+    return gemmGflops(v, p, m, n, k, reps);
 }
 
 void measureRateTables(Ceilings& c, bool quick, MeasureSteps* steps)
