@@ -33,13 +33,25 @@ for type in bf16 f16; do
               "--shape 3001x1531x1409 --strategy s3 --mem 40MB --errors 2" "--shape 2000x1500x1800 --fault bitflip:30 --errors 3" \
               "--shape 2048x2048x2048 --no-abft" "--shape 1024x1024x1024 --scheme blocked --strategy s4 --mem 16MB --errors 1 --dist wide"; do
     [ "$(left)" -gt 60 ] || { echo "-- $type $args: not run (time)" >> "$log"; continue; }
-    echo "-- run --backend cuda --type $type $args" >> "$log"
-    timeout 30 $cli run --backend cuda --type $type $args > "$OUT/run_${type}.txt" 2>&1; echo "   exit $?" >> "$log"
-    grep -E "Verdict|Reference check|injected|error:" "$OUT/run_${type}.txt" >> "$log"
+    echo "-- run --backend cuda --type $type $args" | tee -a "$OUT/run_${type}.txt" >> "$log"
+    timeout 30 $cli run --backend cuda --type $type $args > /tmp/run_16bit.txt 2>&1; echo "   exit $?" >> "$log"
+    cat /tmp/run_16bit.txt >> "$OUT/run_${type}.txt"
+    grep -E "Verdict|Reference check|injected|error:" /tmp/run_16bit.txt >> "$log"
   done
 done
 echo "-- f16 operand beyond 65504 (expect exit 2)" >> "$log"
-python3 -c "import numpy as n; a=n.ones((64,32),n.float32); a[3,5]=7e4; n.save('$OUT/big.npy',a); n.save('$OUT/b.npy',n.ones((32,16),n.float32))" 2>>"$log" &&
+npy() {  # npy FILE ROWS COLS [BIG_ROW BIG_COL]: float32 ones (one cell 7e4), NumPy format 1.0, stdlib only
+  python3 - "$@" <<'PY'
+import struct, sys
+path, rows, cols = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+big = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else None
+head = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+head += " " * (63 - (10 + len(head)) % 64) + "\n"
+vals = [7e4 if big == (i, j) else 1.0 for i in range(rows) for j in range(cols)]
+open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() + struct.pack("<%df" % len(vals), *vals))
+PY
+}
+npy "$OUT/big.npy" 64 32 3 5 2>>"$log" && npy "$OUT/b.npy" 32 16 2>>"$log" &&
   { timeout 20 $cli run --backend cuda --type f16 --load-a "$OUT/big.npy" --load-b "$OUT/b.npy" >> "$log" 2>&1; echo "   exit $?" >> "$log"; }
 
 step "bench abft-overhead BF16, FP16 at 4096, 8192 (21 repetitions, 0 and 1 fault)"
