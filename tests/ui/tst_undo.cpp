@@ -17,6 +17,7 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -98,6 +99,25 @@ private slots:
         QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
         QCOMPARE(redo->shortcut(), QKeySequence(QKeySequence::Redo));
         QVERIFY(!undo->isEnabled());  // nothing done yet
+    }
+
+    // The Edit menu is in the menu bar whatever view is shown and whatever can be undone.
+    void theEditMenuStaysInTheMenuBar()
+    {
+        const auto editShown = [&] {
+            for (QAction* a : window_->menuBar()->actions())
+                if (a->text() == QStringLiteral("&Edit"))
+                    return a->isVisible() && !window_->menuBar()->actionGeometry(a).isEmpty();
+            return false;
+        };
+        QVERIFY(editShown());
+        clickCell(*window_, 3, 4);
+        for (MainWindow::View v : {MainWindow::View::Timeline, MainWindow::View::Roofline, MainWindow::View::Report,
+                                   MainWindow::View::Strassen, MainWindow::View::Gallery, MainWindow::View::Heatmap}) {
+            window_->showView(v);
+            QCoreApplication::processEvents();
+            QVERIFY2(editShown(), qPrintable(QString::number(int(v))));
+        }
     }
 
     void faultPlacementAndClearUndo()

@@ -78,8 +78,10 @@ RooflineRun summarizeRun(const RunRecord& record, const QString& label, double l
     for (const auto& [kind, sum] : sums) {
         if (sum.flops <= 0 || sum.bytes <= 0 || sum.seconds <= 0)
             continue;  // copies have no flops: no point on a log-log plot
-        run.points.push_back({label + QStringLiteral(" ") +
-                                  QString::fromUtf8(toString(kind).data(), qsizetype(toString(kind).size())),
+        // The host repair pass is named for what it is, as on the timeline (models/repairpass.hpp).
+        const QString kindName = kind == OpKind::Recompute ? QStringLiteral("repair pass")
+                                                           : QString::fromUtf8(toString(kind).data(), qsizetype(toString(kind).size()));
+        run.points.push_back({label + QStringLiteral(" ") + kindName,
                               sum.flops / sum.bytes, sum.flops / sum.seconds / 1e9, RooflinePoint::Kind::Operation});
     }
     return run;

@@ -78,7 +78,9 @@ void DisplayScale::setPresentation(bool on)
     if (on) {
         // Each side's panels as tabs of one dock: at 1.5× they would not fit one above the other.
         normalState_ = window_->saveState();
-        normalGeometry_ = window_->saveGeometry();
+        // The window's size only once it has one: presentation mode restored at start-up comes
+        // before the window is laid out for its screen.
+        normalGeometry_ = window_->isVisible() ? window_->saveGeometry() : QByteArray();
         QDockWidget* first[2] = {nullptr, nullptr};
         for (QDockWidget* d : window_->findChildren<QDockWidget*>()) {
             const int side = window_->dockWidgetArea(d) == Qt::LeftDockWidgetArea ? 0 : 1;
