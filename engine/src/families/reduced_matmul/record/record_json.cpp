@@ -1,10 +1,9 @@
 // The reduced matmul record as JSON: core's envelope (format_version, family "reduced_matmul",
 // status, devices, spans, metrics), then the family's section "reduced_matmul", one field table
-// for writing and reading (core/record/field_table.hpp).
+// for writing and reading (families/gallery_record.hpp).
 #include "gigacheck/reduced_matmul.hpp"
 
-#include "core/record/envelope_json.hpp"
-#include "core/record/field_table.hpp"
+#include "families/gallery_record.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/reduced_matmul/record/record_validate.hpp"
 
@@ -42,35 +41,13 @@ const auto kCountFields = std::make_tuple(
 
 }  // namespace
 
-std::string toJson(const Record& r)
-{
-    recordjson::Json section = recordjson::Json::object();
-    recordjson::writeFields(section, r, kSectionFields);
-    recordjson::Json& counts = section["counts"] = recordjson::Json::object();
-    recordjson::writeFields(counts, r.counts, kCountFields);
-    return recordjson::dumpRecord(recordjson::writeRecordDocument(r, std::move(section)), 1);
-}
+std::string toJson(const Record& r) { return gallery::recordToJson(r, kSectionFields, kCountFields); }
 
 Record recordFromJson(const std::string& text)
 {
-    const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
-    Record r;
-    recordjson::readEnvelope(doc.root(), r);
-    const recordjson::Node s = recordjson::familySection(doc.root(), kFamilyName);
-    recordjson::readFields(s, r, kSectionFields);
-    recordjson::readFields(s.child("counts"), r.counts, kCountFields);
-    validateRecord(r);  // nothing uses or prints what the record claims before this
-    return r;
+    return gallery::recordFromJson(text, kFamilyName, kSectionFields, kCountFields, &validateRecord);
 }
 
-Record loadRecord(const std::string& path)
-{
-    try {
-        return recordFromJson(recordjson::loadRecordText(path));
-    } catch (const InputError& e) {
-        const std::string what = e.what();  // the file's own errors name it already
-        throw InputError(what.find(path) != std::string::npos ? what : path + ": " + what);
-    }
-}
+Record loadRecord(const std::string& path) { return gallery::loadRecord(path, &recordFromJson); }
 
 }  // namespace gigacheck::reduced_matmul
