@@ -4,6 +4,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/operand_checks.hpp"
+#include "gigacheck/plan.hpp"
 
 namespace gigacheck::cpu {
 
