@@ -79,7 +79,8 @@ RooflineRun summarizeRun(const RunRecord& record, const QString& label, double l
         if (sum.flops <= 0 || sum.bytes <= 0 || sum.seconds <= 0)
             continue;  // copies have no flops: no point on a log-log plot
         // The host repair pass is named for what it is, as on the timeline (models/repairpass.hpp).
-        const QString kindName = kind == OpKind::Recompute ? QStringLiteral("repair pass")
+        // (A no-break space: the plot labels a point with the label's last word.)
+        const QString kindName = kind == OpKind::Recompute ? QStringLiteral("repair\u00a0pass")
                                                            : QString::fromUtf8(toString(kind).data(), qsizetype(toString(kind).size()));
         run.points.push_back({label + QStringLiteral(" ") + kindName,
                               sum.flops / sum.bytes, sum.flops / sum.seconds / 1e9, RooflinePoint::Kind::Operation});
