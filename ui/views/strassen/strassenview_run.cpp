@@ -109,6 +109,9 @@ void StrassenView::startRun()
         setRunning(false);
     });
     setRunning(true);
+    // Not the last run's verdict beside a run that has not ended.
+    verdict_->setText(QStringLiteral("running…"));
+    verdict_->setStyleSheet(QString());
     setStatus(QStringLiteral("running %1×%2×%3, %4, %5 level(s)…")
                   .arg(c.shape.m)
                   .arg(c.shape.n)
