@@ -309,7 +309,13 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
             c.precision = Precision::F32;
             sixteenBitGemm = type == "bf16" ? GemmVariant::CublasBf16 : GemmVariant::CublasF16;
         } else {
-            c.precision = value("type", [](const std::string& s) { return precisionFromString(s); });
+            c.precision = value("type", [](const std::string& s) {
+                try {
+                    return precisionFromString(s);
+                } catch (const InputError&) {
+                    throw InputError("unknown type '" + s + "' (expected f32, f64, bf16 or f16)");
+                }
+            });
         }
     }
     if (set("backend"))

@@ -111,7 +111,7 @@ private slots:
         QTest::newRow("bad size unit") << "run --shape 64x64x64 --mem 12XB" << "--mem 12XB";
         QTest::newRow("bad strategy") << "run --shape 64x64x64 --strategy s9" << "s9";
         QTest::newRow("fault outside C") << "run --shape 64x64x64 --backend cpu --inject-at 64,3" << "outside";
-        QTest::newRow("bad precision") << "run --shape 64x64x64 --type f16" << "f16";
+        QTest::newRow("bad precision") << "run --shape 64x64x64 --type f8" << "f8";
         QTest::newRow("unknown option") << "run --shape 64x64x64 --frobnicate" << "frobnicate";
         QTest::newRow("missing shape") << "run --errors 1" << "--shape";
         QTest::newRow("device not a number") << "run --shape 64x64x64 --device x" << "--device x";
@@ -161,7 +161,7 @@ private slots:
         QTest::newRow("campaign without runs") << "campaign --shape 32x32x32" << "--runs";
         QTest::newRow("campaign of zero runs") << "campaign --runs 0" << "--runs 0";
         QTest::newRow("campaign runs not a number") << "campaign --runs many" << "--runs many";
-        QTest::newRow("campaign bad type") << "campaign --runs 3 --type f16" << "f16";
+        QTest::newRow("campaign bad type") << "campaign --runs 3 --type f8" << "f8";
         QTest::newRow("campaign unknown scheme") << "campaign --runs 3 --backend cpu --scheme systolic"
                                                  << "only 'blocked'";
         QTest::newRow("campaign of an online scheme in the blocked family")
