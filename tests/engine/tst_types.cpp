@@ -123,7 +123,9 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(enumTable<StrategyKind>().rows[2].description), qs(describe(StrategyKind::S2)));
     QCOMPARE(inputErrorOf([] { gemmFromString("cublas_tf32"); }),
              QStringLiteral("unknown GEMM variant 'cublas_tf32' (expected one of: naive, tiled, optimized, cublas, "
-                            "cublas-tf32, cutlass-tf32)"));
+                            "cublas-tf32, cutlass-tf32, cublas-bf16, cublas-f16)"));
+    QVERIFY(gemmFromString("cublas-bf16") == GemmVariant::CublasBf16);
+    QVERIFY(gemmFromString("cublas-f16") == GemmVariant::CublasF16);
 }
 
 void TestTypes::elementSizes()
