@@ -14,10 +14,14 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIGACHECK_WIT
 # GIGACHECK_TARGETS="a b": only those targets (the quick start builds the programs, not the tests).
 if [ -n "${GIGACHECK_TARGETS:-}" ]; then
   targets=()
+  # Read the list once: piping it into `grep -q` under pipefail failed at random (grep exits at the
+  # first match, the writer gets SIGPIPE) and silently dropped targets.
+  known="$(cmake --build "$build" --target help)"
   for t in $GIGACHECK_TARGETS; do
     # A target this configuration lacks (no GUI, no nvcc) is skipped, not an error.
-    if cmake --build "$build" --target help | grep -q "^$t:"; then targets+=(--target "$t"); fi
+    if grep -q "^$t:" <<<"$known"; then targets+=(--target "$t"); fi
   done
+  echo "build: targets ${targets[*]}"
   cmake --build "$build" -j"$(nproc)" "${targets[@]}"
 else
   cmake --build "$build" -j"$(nproc)"
