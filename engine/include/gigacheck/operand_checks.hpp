@@ -1,8 +1,8 @@
 // End-to-end operand checks of the blocked GEMM: checksums of A and B taken on the host where the
 // data entered the program (generated, or read by --load-a / --load-b), before anything else
 // touches it. Every device copy of an operand block is compared with them when it is encoded
-// (before the product); when one differs, the host copy is checked too, a corrupted host element
-// is put back from the entry sums, and the C blocks the copy fed are recomputed (repair pass).
+// (before the product, on the CPU and the CUDA backend alike); when one differs, the host copy
+// is checked too, a corrupted host element is put back from the entry sums, and the C blocks the copy fed are recomputed (repair pass).
 // An operand corrupted after it entered the program -- in the host matrix, in transit, in device
 // memory before its checksums -- is then repaired instead of multiplied. What they cannot see:
 // data that was already wrong when it entered (the entry checksums describe it as it came).
@@ -98,6 +98,11 @@ struct OperandCheckLog {
 template <class T>
 OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int blockRow, int blockCol, const T* block,
                                  std::int64_t ld, double lambda, double* cleanRatio);
+
+// The same comparison for line sums taken elsewhere (the CUDA backend sums its device copies in
+// double, into pinned memory): copySums holds one sum per column (A) or row (B) of the block.
+OperandMismatch compareSumsWithEntry(const EntryChecksums& entry, char operand, int blockRow, int blockCol,
+                                     const double* copySums, double lambda, double* cleanRatio);
 
 // After the run (before the repair pass): the host blocks behind the mismatching copies are
 // checked against the entry sums and a wrong element is restored (one per block line, located by

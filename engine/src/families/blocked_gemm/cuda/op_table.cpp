@@ -8,8 +8,10 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/host_staging.hpp"
+#include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
+#include "gigacheck/operand_checks.hpp"
 
 #include <algorithm>
 
@@ -40,6 +42,10 @@ struct State final : cuda::RunState {
     // (product -> inject -> verify on one stream); each block has its own Aux slot.
     std::vector<char> sumsInAux;
     PinnedBuffer verifyOut, injectOut;
+    // End-to-end operand checks (gigacheck/operand_checks.hpp), where the run took entry checksums:
+    // per Checksum op, where its copy's line sums start in operandSums (-1: none).
+    std::vector<std::int64_t> operandSumsAt;
+    PinnedBuffer operandSums;
     // The block loads packed on the host (null when none is).
     std::unique_ptr<HostStaging> staging;
 
@@ -138,6 +144,8 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     }
     CUDA_CHECK(cudaSetDevice(c.ordinals.front()));  // as the executor left it
     std::size_t verifies = 0, injections = 0;
+    std::int64_t operandLines = 0;
+    state->operandSumsAt.assign(c.schedule.ops.size(), -1);
     state->slotOf.assign(c.schedule.ops.size(), -1);
     state->auxOfInject.assign(c.schedule.ops.size(), -1);
     state->sumsInAux.assign(c.schedule.buffers.size(), 0);
@@ -149,6 +157,10 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
             state->auxOfInject[std::size_t(op.id)] = auxOfProductInto[std::size_t(op.dst)];
         if (op.kind == OpKind::Verify)
             state->slotOf[std::size_t(op.id)] = int(verifies++);
+        if (op.kind == OpKind::Checksum && state->inputs->entry && state->inputs->operandLog) {
+            state->operandSumsAt[std::size_t(op.id)] = operandLines;
+            operandLines += op.depth;  // A (i, k): a sum per column; B (k, j): a sum per row
+        }
         if (op.kind == OpKind::Inject) {
             state->slotOf[std::size_t(op.id)] = int(injections);
             injections += injectionsFor(*state->inputs, op).size();
@@ -156,6 +168,8 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     }
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, verifies) * sizeof(VerifyOut));
     state->injectOut = PinnedBuffer(std::max<std::size_t>(1, injections) * 2 * sizeof(double));
+    if (operandLines > 0)
+        state->operandSums = PinnedBuffer(std::size_t(operandLines) * sizeof(double));
     state->staging = makeStaging(c, *state);
     return state;
 }
@@ -197,8 +211,26 @@ void issueCopyD2H(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
                                  std::size_t(op.host.cols) * es, std::size_t(op.host.rows), cudaMemcpyDeviceToHost, s));
 }
 
+double* operandSumsOf(const cuda::OpContext& c, const Operation& op)
+{
+    const std::int64_t at = stateOf(c).operandSumsAt[std::size_t(op.id)];
+    return at < 0 ? nullptr : stateOf(c).operandSums.as<double>() + at;
+}
+
+bool isABlock(const cuda::OpContext& c, const Operation& op)
+{
+    return planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::A;
+}
+
 void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    // The copy as it arrived, before anything rounds it: its line sums for the entry checksums.
+    if (double* sums = operandSumsOf(c, op)) {
+        if (isABlock(c, op))
+            operandColumnSums(planOf(c).precision, buf(c, op.dst), op.rows, op.depth, ld(c, op.dst), sums, s);
+        else
+            operandRowSums(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), sums, s);
+    }
     // A's column checksum is computed (into Aux) by each product's pass over A, which that pass
     // needs anyway: on the device the Checksum op of an A block has no work.
     // TF32: B is rounded to TF32 in the same pass (protected_product.hpp, roundsOperandsToTf32).
@@ -268,6 +300,19 @@ void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 
 void reportChecksum(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome&)
 {
+    if (const double* sums = operandSumsOf(c, op)) {
+        const bool isA = isABlock(c, op);
+        double cleanRatio = 0;
+        OperandMismatch m = compareSumsWithEntry(*in(c).entry, isA ? 'a' : 'b', isA ? op.block.i : op.block.k,
+                                                 isA ? op.block.k : op.block.j, sums, in(c).thresholdLambda,
+                                                 &cleanRatio);
+        if (m.lines.empty()) {
+            in(c).operandLog->addClean(cleanRatio);
+        } else {
+            m.product = op.block;
+            in(c).operandLog->add(std::move(m), cleanRatio);
+        }
+    }
     // A's column checksum is made by every product's pass over A on the device (the A block's
     // Checksum op has no work): count it there, so the roofline's per-kind rates stay true.
     if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::A)

@@ -92,27 +92,16 @@ EntryChecksums takeEntryChecksums(const HostMatrix& a, const HostMatrix& b, cons
     return e;
 }
 
-template <class T>
-OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int blockRow, int blockCol, const T* block,
-                                 std::int64_t ld, double lambda, double* cleanRatio)
+OperandMismatch compareSumsWithEntry(const EntryChecksums& entry, char operand, int blockRow, int blockCol,
+                                     const double* copySums, double lambda, double* cleanRatio)
 {
     const Plan& p = entry.plan;
     const bool isA = operand == 'a';
-    // A (i, k): column sums over its rows; B (k, j): row sums over its columns.
     const std::int64_t rows = isA ? p.rowsOf(blockRow) : p.depthOf(blockRow);
     const std::int64_t cols = isA ? p.depthOf(blockCol) : p.colsOf(blockCol);
     const LineSums& sums = isA ? entry.aColumns[std::size_t(blockRow)] : entry.bRows[std::size_t(blockCol)];
     const std::int64_t first = p.depthOffset(isA ? blockCol : blockRow);  // the block's depth range
     const std::int64_t lines = isA ? cols : rows, count = isA ? rows : cols;
-    std::vector<double> copy(std::size_t(lines), 0.0);
-    if (isA) {
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (std::int64_t c = 0; c < cols; ++c)
-                copy[std::size_t(c)] += double(block[r * ld + c]);
-    } else {
-        for (std::int64_t r = 0; r < rows; ++r)
-            copy[std::size_t(r)] = lineSum(block + r * ld, cols);
-    }
     OperandMismatch m;
     m.operand = operand;
     m.blockRow = blockRow;
@@ -122,7 +111,7 @@ OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int 
     for (std::int64_t l = 0; l < lines; ++l) {
         const std::size_t at = std::size_t(first + l);
         const double threshold = operandSumThreshold(sums.squares[at], count, u, lambda);
-        const double residual = std::fabs(copy[std::size_t(l)] - sums.sum[at]);
+        const double residual = std::fabs(copySums[l] - sums.sum[at]);
         if (!(residual <= threshold)) {  // NaN and Inf mismatch
             m.lines.push_back(l);
             m.maxResidualRatio = std::max(m.maxResidualRatio, threshold > 0 ? residual / threshold : HUGE_VAL);
@@ -135,6 +124,27 @@ OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int 
     if (cleanRatio)
         *cleanRatio = clean;
     return m;
+}
+
+template <class T>
+OperandMismatch compareWithEntry(const EntryChecksums& entry, char operand, int blockRow, int blockCol, const T* block,
+                                 std::int64_t ld, double lambda, double* cleanRatio)
+{
+    const Plan& p = entry.plan;
+    const bool isA = operand == 'a';
+    // A (i, k): column sums over its rows; B (k, j): row sums over its columns.
+    const std::int64_t rows = isA ? p.rowsOf(blockRow) : p.depthOf(blockRow);
+    const std::int64_t cols = isA ? p.depthOf(blockCol) : p.colsOf(blockCol);
+    std::vector<double> copy(std::size_t(isA ? cols : rows), 0.0);
+    if (isA) {
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c)
+                copy[std::size_t(c)] += double(block[r * ld + c]);
+    } else {
+        for (std::int64_t r = 0; r < rows; ++r)
+            copy[std::size_t(r)] = lineSum(block + r * ld, cols);
+    }
+    return compareSumsWithEntry(entry, operand, blockRow, blockCol, copy.data(), lambda, cleanRatio);
 }
 
 template OperandMismatch compareWithEntry<float>(const EntryChecksums&, char, int, int, const float*, std::int64_t,

@@ -238,13 +238,12 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     requireInputFormatRange(a, inputFormatOf(config.gemm), "A");  // --type f16: nothing past 65504
     requireInputFormatRange(b, inputFormatOf(config.gemm), "B");
     // The checksums of A and B where they entered the program (gigacheck/operand_checks.hpp),
-    // before anything else touches them: every block copy is compared with them as it is encoded.
-    // The CPU backend compares; the CUDA op table does not yet (the record then has no
-    // "operand_checks").
+    // before anything else touches them: every block copy is compared with them as it is encoded
+    // (the CPU backend on the host, the CUDA backend by a sums pass over its device copy).
     std::optional<EntryChecksums> entry;
     OperandCheckLog operandLog;
     // GIGACHECK_NO_OPERAND_CHECKS=1 leaves them out (to measure what they cost).
-    if (config.abft && record.devices.front().backend == BackendKind::Cpu && !std::getenv("GIGACHECK_NO_OPERAND_CHECKS"))
+    if (config.abft && !std::getenv("GIGACHECK_NO_OPERAND_CHECKS"))
         entry = takeEntryChecksums(a, b, record.plan);
     if (hooks.onInputs)
         hooks.onInputs(a, b);
