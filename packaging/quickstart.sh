@@ -8,8 +8,15 @@ root="$(cd "$here/.." && pwd)"
 build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 
 "$here/setup-debian.sh"
-# The programs only (and the CUDA module where nvcc exists); packaging/test.sh builds the tests.
-GIGACHECK_TARGETS="gigacheck gigacheck-lab gigacheck_cuda" GIGACHECK_BUILD_DIR="$build" "$here/build.sh"
+# The CUDA module only where it can run: for this machine's GPU alone, and not at all without a GPU
+# (nvcc present or not). packaging/build.sh and CI build it for every supported architecture.
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  cuda=(-DCMAKE_CUDA_ARCHITECTURES=native)
+else
+  cuda=(-DGIGACHECK_WITH_CUDA=OFF)
+fi
+# The programs only; packaging/test.sh builds the tests.
+GIGACHECK_TARGETS="gigacheck gigacheck-lab gigacheck_cuda" GIGACHECK_BUILD_DIR="$build" "$here/build.sh" "${cuda[@]}"
 
 gui="$build/app/gui/gigacheck-lab"
 if [ -x "$gui" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
