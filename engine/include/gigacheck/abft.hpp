@@ -127,6 +127,21 @@ struct CellTolerance {
 };
 CellTolerance cellTolerance(const RoundoffModel& model, std::int64_t depth, double lambda, double growth = 1.0);
 
+// Operand rounding the checksums cannot see, with the scale of the operands actually rounded: an
+// algorithm that forms its operands before rounding them (Strassen's TF32 leaves round the stage
+// sums, not A and B) hands, per check or cell, Q = the sum of the squares of the products those
+// rounded values enter (a line check's: with the line sums they are multiplied by). Its part of a
+// threshold or tolerance is, as the uInput part of thresholds():
+//   lambda 2 sqrt(2) uI sqrt(Q) + 4 uI |S|
+// (2 uI allows truncation as well as rounding to nearest, sqrt(2) joins the two operands' parts;
+// the |S| part is a truncation's mean, S the checked sum or the reference cell). lambda is the
+// blocked family's 4: Q is the actual operands' scale, with no growth or class maximum to cover.
+struct InputRoundingBound {
+    double scaleFactor = 0, sumFactor = 0;
+    double operator()(double q, double sum) const;
+};
+InputRoundingBound inputRoundingBound(double uInput, double lambda = 4.0);
+
 struct Correction {
     std::int64_t row = 0, col = 0;  // in the augmented block (== rows / cols: checksum)
     double before = 0, after = 0;

@@ -196,6 +196,16 @@ CellTolerance cellTolerance(const RoundoffModel& model, std::int64_t depth, doub
     return t;
 }
 
+double InputRoundingBound::operator()(double q, double sum) const
+{
+    return scaleFactor * std::sqrt(std::max(0.0, q)) + sumFactor * std::abs(sum);
+}
+
+InputRoundingBound inputRoundingBound(double uInput, double lambda)
+{
+    return {lambda * 2.0 * std::sqrt(2.0) * uInput, 4.0 * uInput};
+}
+
 template void accumulateBound<float>(BoundAccumulator&, BlockView<const float>, BlockView<const float>, DepthClasses);
 template void accumulateBound<double>(BoundAccumulator&, BlockView<const double>, BlockView<const double>, DepthClasses);
 

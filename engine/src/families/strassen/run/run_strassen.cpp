@@ -234,14 +234,11 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     HostMatrix originalA(config.precision, s.m, s.n), originalB(config.precision, s.n, s.q);
     std::memcpy(originalA.data(), a.data(), a.bytes());
     std::memcpy(originalB.data(), b.data(), b.bytes());
-    // Checksums of A and B before stage 1.
-    const strassen::OperandChecksums sums =
-        config.verify ? strassen::takeChecksums(a, b, config, result.levels) : strassen::OperandChecksums{};
-
     StrassenConfig planned = config;
     const double typicalC = rms(a) * rms(b) * std::sqrt(double(s.n));
+    const bool flips = config.faultModel.model == FaultModel::BitFlip;
     for (StrassenFault& f : planned.faults)
-        if (!f.deltaGiven && f.delta == 0)
+        if (!f.deltaGiven && f.delta == 0 && !flips)
             f.delta = 1000.0 * (f.where == StrassenFault::Where::A   ? std::max(rms(a), 1.0)
                                 : f.where == StrassenFault::Where::B ? std::max(rms(b), 1.0)
                                                                      : std::max(typicalC, 1.0));
@@ -254,6 +251,14 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     }
     if (const std::string why = validateStrassenSchedule(schedule, planned); !why.empty())
         throw BackendError("strassen schedule invalid: " + why);
+    // Checksums of A and B before stage 1; TF32 leaves' thresholds from the stage sums the
+    // schedule's leaves multiply (leaf_rounding.hpp).
+    std::optional<strassen::LeafRoundingScales> leafScales;
+    if (config.verify && config.tf32)
+        leafScales = strassen::leafRoundingScales(schedule, a, b, result.core, result.levels, false);
+    const strassen::OperandChecksums sums =
+        config.verify ? strassen::takeChecksums(a, b, config, result.levels, leafScales ? &*leafScales : nullptr)
+                      : strassen::OperandChecksums{};
     for (const Operation& op : schedule.ops) {
         if (op.kind == strassen::kProduct) {
             ++result.products;
@@ -278,6 +283,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     inputs.multiTarget = config.multiTargetKernel;
     std::vector<double> leafResults;
     inputs.leafResults = &leafResults;
+    inputs.faults = strassen::faultActions(planned);
     request.inputs = &inputs;
     if (config.multiTargetKernel && config.tf32)
         throw InputError("--leaf kernel multiplies in FP32 or FP64, not TF32");
@@ -379,7 +385,8 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     // whatever the size: it is then the only check that sees each cell.
     settleVerdict(result, cOk,
                   strassen::checkAgainstReference(c, originalA, originalB, config, result.levels,
-                                                  strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs)));
+                                                  strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs),
+                                                  &schedule));
     return result;
 }
 

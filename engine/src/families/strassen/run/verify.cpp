@@ -163,11 +163,18 @@ DepthClasses depthClasses(const Shape& shape, int levels)
 }  // namespace
 
 void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
-                 OperandChecksums& sums)
+                 OperandChecksums& sums, const LeafRoundingScales* leaf)
 {
     const BoundAccumulator acc = productScales(a, b, depthClasses(config.shape, levels));
-    const Thresholds t = thresholds(acc, strassenRoundoff(config), config.thresholdLambda);
-    const double growth = strassenGrowth(levels, config.tf32);
+    // TF32 leaves with the actual stage sums' scales: the accumulation's part as FP32's, the
+    // operands' rounding from those scales (added below).
+    const bool leafScales = config.tf32 && leaf && leaf->rowQ.size() == std::size_t(a.rows()) &&
+                            leaf->colQ.size() == std::size_t(b.cols());
+    RoundoffModel model = strassenRoundoff(config);
+    if (leafScales)
+        model.uInput = 0;
+    const Thresholds t = thresholds(acc, model, config.thresholdLambda);
+    const double growth = strassenGrowth(levels, config.tf32 && !leafScales);
     const std::int64_t m = a.rows(), q = b.cols();
     sums.thresholdRow.assign(t.row.begin(), t.row.begin() + m);
     sums.thresholdCol.assign(t.col.begin(), t.col.begin() + q);
@@ -179,6 +186,16 @@ void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig&
     classMax(sums.thresholdRow, core.m, core.m >> levels);
     classMax(sums.thresholdCol, core.q, core.q >> levels);
     sums.sumFactor = t.sumFactor * growth;
+    if (leafScales) {
+        // Per line, the scale of the rounded operands its leaves multiply: exact per row and
+        // column (the rows Strassen mixes are inside the stage sums), no class maximum.
+        const InputRoundingBound input = inputRoundingBound(unitRoundoff(Precision::F32, true));
+        for (std::int64_t i = 0; i < m; ++i)
+            sums.thresholdRow[std::size_t(i)] += input(leaf->rowQ[std::size_t(i)], 0.0);
+        for (std::int64_t j = 0; j < q; ++j)
+            sums.thresholdCol[std::size_t(j)] += input(leaf->colQ[std::size_t(j)], 0.0);
+        sums.sumFactor += input.sumFactor * growth;
+    }
 }
 
 bool checksTooWeak(double detectionFloor, double maxAbsC)
@@ -187,7 +204,8 @@ bool checksTooWeak(double detectionFloor, double maxAbsC)
 }
 
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
-                                        const StrassenConfig& config, int levels, bool checksWeak)
+                                        const StrassenConfig& config, int levels, bool checksWeak,
+                                        const Schedule* schedule)
 {
     StrassenReference out;
     const Shape s = config.shape;
@@ -235,13 +253,24 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
             for (std::int64_t j = 0; j < core.q; ++j)
                 cellScale[std::size_t(i * s.q + j)] = classWorst[std::size_t((i % leafM) * leafQ + j % leafQ)];
     }
-    const CellTolerance tolerance =
-        cellTolerance(strassenRoundoff(config), s.n, config.thresholdLambda, referenceGrowth(levels, config.tf32));
+    // TF32 leaves: the operands' rounding from the stage sums each cell's leaves multiply.
+    std::optional<LeafRoundingScales> leaf;
+    if (config.tf32 && schedule)
+        leaf = leafRoundingScales(*schedule, originalA, originalB, core, levels, true);
+    RoundoffModel model = strassenRoundoff(config);
+    if (leaf)
+        model.uInput = 0;
+    const CellTolerance fp32Part = cellTolerance(model, s.n, config.thresholdLambda, referenceGrowth(levels, config.tf32));
+    const InputRoundingBound input = inputRoundingBound(unitRoundoff(Precision::F32, true));
+    auto tolerance = [&](std::int64_t i, std::int64_t j, double ref) {
+        const double t = fp32Part(cellScale[std::size_t(i * s.q + j)], ref);
+        return leaf ? t + input(leaf->cellQ[std::size_t(i * s.q + j)], ref) : t;
+    };
     for (std::int64_t i = 0; i < s.m; ++i)
         for (std::int64_t j = 0; j < s.q; ++j) {
             const double r = ref[std::size_t(i * s.q + j)];
             const double err = std::abs(c.at(i, j) - r);
-            const double tol = tolerance(cellScale[std::size_t(i * s.q + j)], r);
+            const double tol = tolerance(i, j, r);
             out.maxRef = std::max(out.maxRef, std::abs(r));
             // NaN in C (a flipped exponent, an overflow) is a mismatch and an infinite error.
             double e = std::isnan(err) ? INFINITY : err;
@@ -262,7 +291,8 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
     return out;
 }
 
-OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels)
+OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
+                               const LeafRoundingScales* leaf)
 {
     OperandChecksums s;
     const Sums sa = sumsOf(a), sb = sumsOf(b);
@@ -277,7 +307,7 @@ OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const S
     const std::vector<double> da = asDouble(a), db = asDouble(b);
     s.expectRow = times(da, a.rows(), a.cols(), sb.row, false);  // A (B e)
     s.expectCol = times(db, b.rows(), b.cols(), sa.col, true);   // (e^T A) B
-    cThresholds(a, b, config, levels, s);
+    cThresholds(a, b, config, levels, s, leaf);
     return s;
 }
 

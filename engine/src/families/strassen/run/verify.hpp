@@ -4,6 +4,8 @@
 // operand corrupted inside the in-place stages. Host side, O(n^2) plus two matrix-vector products.
 #pragma once
 
+#include "families/strassen/run/leaf_rounding.hpp"
+
 #include "gigacheck/schedule.hpp"
 #include "gigacheck/strassen.hpp"
 
@@ -18,14 +20,18 @@ struct OperandChecksums {
     std::vector<double> thresholdRow, thresholdCol;
     double sumFactor = 0;  // a check of sum S also allows sumFactor * |S| (abft.hpp)
 };
-OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels);
+// leaf: the TF32 leaves' rounding scales of the actual stage sums (leaf_rounding.hpp), or null.
+OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
+                               const LeafRoundingScales* leaf = nullptr);
 
 // Unit round-off of the leaves (the operands' rounding for TF32 leaves).
 double leafRoundoff(Precision p, bool tf32);
 
 // How much larger than a conventional product's the round-off of a Strassen C is at `levels`
 // levels: each level combines seven products of sums of operand blocks, so C's error grows by a
-// constant factor per level: 2^L, 4^L with TF32 leaves (measured:
+// constant factor per level: 2^L for the accumulation (FP32 / FP64, and TF32 leaves' FP32 part when
+// their operand rounding comes from the actual stage sums); 4^L for the whole TF32 threshold when
+// it cannot (the schedule's products not followed) (measured:
 // resources/results/strassen_threshold_calibration_cpu.txt and the sweeps of resources/results/README.md).
 double strassenGrowth(int levels, bool tf32);
 // The same for one cell against the FP64 reference: 2^L, with TF32 leaves too, whose cell error
@@ -36,14 +42,19 @@ double referenceGrowth(int levels, bool tf32);
 // a bound on the round-off of the actual sums, from the 2-norms of the products, not the worst case
 // over all inputs) times strassenGrowth. Strassen mixes rows i, i + leafM, i + 2 leafM ... of the
 // core (and columns j, j + leafQ ...), so a check takes the largest threshold of its class.
+// TF32 leaves with leaf scales: that FP32 threshold (growth 2^L) plus the rounding of the operands
+// the leaves actually multiply, abft.hpp inputRoundingBound over leaf->rowQ / colQ.
 void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
-                 OperandChecksums& sums);
+                 OperandChecksums& sums, const LeafRoundingScales* leaf = nullptr);
 
 // The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * (u (n + 2) + 2 sqrt(2) u_in)
 // * referenceGrowth * sqrt(sum_k a_ik^2 b_kj^2) + 4 u_in |C_ref| (abft.hpp cellTolerance; b_kj^2 the
 // largest of its inner-index class, the sum the largest of the cell's row and column classes); NaN or
-// Inf in C is beyond it. With C's checks on, a cell beyond it takes the reference's value
-// (repaired), so C ends right and the run says which cells the checks did not see.
+// Inf in C is beyond it. TF32 leaves with the schedule given: the FP32 tolerance (growth 2^L) plus
+// abft.hpp inputRoundingBound over the cell's own scale of the rounded stage sums (leaf_rounding.hpp
+// cellQ), in place of the operands' rounding times 2^L over the class-maxed scale (kept when the
+// schedule's products cannot be followed). With C's checks on, a cell beyond it takes the
+// reference's value (repaired), so C ends right and the run says which cells the checks did not see.
 // checksWeak (auto only): C's checks cannot see an error of kWeakCheckFraction of max |C| in one
 // cell (checksTooWeak), so the reference runs past the auto size (2^34 multiply-adds) too: the
 // only per-cell check of a whole C.
@@ -56,7 +67,8 @@ struct StrassenReference {
     double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
 };
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
-                                        const StrassenConfig& config, int levels, bool checksWeak = false);
+                                        const StrassenConfig& config, int levels, bool checksWeak = false,
+                                        const Schedule* schedule = nullptr);
 
 // Rows and columns of C that used a corrupted operand element: a fault at A(i, k) reaches, through
 // the in-place sums and the recursion, only the C rows at the same offset i mod leafM inside each
