@@ -1,37 +1,34 @@
 #include "engine/ceilingsmeasurer.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include <gigacheck/bench.hpp>
 
-#include <QCoreApplication>
-#include <QPointer>
-#include <QThread>
+#include <memory>
 
 namespace gigacheck::ui {
 
 namespace {
 
-// The engine's hook, on the worker thread: cancel from the shared flag, each point posted to the
-// GUI thread (through the application, which outlives the measurer: `self` is read there only).
+// The engine's hook, on the job's thread: cancel from the job's token, each point posted to the
+// GUI thread (where the measurer, if it still exists, reports it) and shown as the job's progress.
 class PostedProgress : public MeasureProgress {
 public:
-    PostedProgress(QPointer<CeilingsMeasurer> self, std::shared_ptr<std::atomic<bool>> cancel)
-        : self_(std::move(self)), cancel_(std::move(cancel))
-    {
-    }
-    bool cancelled() override { return cancel_->load(); }
+    PostedProgress(const JobContext& job, QPointer<CeilingsMeasurer> self) : job_(job), self_(std::move(self)) {}
+    bool cancelled() override { return job_.cancelled(); }
     void stage(const std::string& name, int done, int total) override
     {
-        QMetaObject::invokeMethod(
-            qApp, [self = self_, stage = QString::fromStdString(name), done, total] {
-                if (self && self->isRunning())
-                    emit self->progressed(stage, done, total);
-            },
-            Qt::QueuedConnection);
+        if (total > 0)
+            job_.setProgress(double(done) / total);
+        job_.post([self = self_, stage = QString::fromStdString(name), done, total] {
+            if (self && self->isRunning())
+                emit self->progressed(stage, done, total);
+        });
     }
 
 private:
+    const JobContext& job_;
     QPointer<CeilingsMeasurer> self_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
 };
 
 }  // namespace
@@ -45,72 +42,67 @@ struct CeilingsMeasurer::Outcome {
 
 CeilingsMeasurer::CeilingsMeasurer(QObject* parent) : QObject(parent) {}
 
-// Never waits for the worker (see the header): whatever it still posts finds the QPointer null.
+// Never waits for the job (see the header): whatever it still posts finds no measurer.
 CeilingsMeasurer::~CeilingsMeasurer()
 {
-    if (!worker_)
-        return;
-    cancel_->store(true);
-    disconnect(worker_, nullptr, this, nullptr);
-    connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
-    if (worker_->isFinished())
-        delete worker_;  // a finished signal before the connect would have left it behind
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
+}
+
+int CeilingsMeasurer::workersRunning()
+{
+    return BackgroundJobs::instance()->running(jobName());
 }
 
 bool CeilingsMeasurer::start(const DeviceInfo& device)
 {
-    if (worker_)
+    if (job_)
         return false;
-    device_ = device;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     // Read here, on the GUI thread: the same file `devices --measure` writes.
     const std::string path = defaultCeilingsPath();
-    QPointer<CeilingsMeasurer> self(this);
-    auto cancel = cancel_;
     const bool quick = quick_;
-    worker_ = QThread::create([self, cancel, device, path, quick] {
-        ++workersRunning_;
-        Outcome outcome;
-        outcome.device = device;
-        outcome.path = QString::fromStdString(path);
+    auto outcome = std::make_shared<Outcome>();  // written by the job, read in onDone
+    outcome->device = device;
+    outcome->path = QString::fromStdString(path);
+    JobSpec spec;
+    spec.name = jobName();
+    spec.owner = this;
+    spec.onDone = [this, outcome] {
+        conclude(*outcome);
+        job_ = 0;
+        emit finished();
+    };
+    QPointer<CeilingsMeasurer> self(this);
+    const quint64 job = BackgroundJobs::instance()->start(spec, [self, outcome, device, path, quick](const JobContext& job) {
         try {
-            PostedProgress progress(self, cancel);
+            PostedProgress progress(job, self);
             MeasureOptions options;
             options.progress = &progress;
             options.quick = quick;
-            outcome.device.ceilings = measureCeilings(device, options);
+            outcome->device.ceilings = measureCeilings(device, options);
             // A cancel during the last point still means "nothing stored".
-            if (cancel->load())
+            if (job.cancelled())
                 throw MeasureCancelled();
-            saveCeilings(outcome.device, path);
-            outcome.kind = Outcome::Kind::Measured;
+            saveCeilings(outcome->device, path);
+            outcome->kind = Outcome::Kind::Measured;
         } catch (const MeasureCancelled&) {
-            outcome.kind = Outcome::Kind::Cancelled;
+            outcome->kind = Outcome::Kind::Cancelled;
         } catch (const std::exception& e) {
-            outcome.kind = Outcome::Kind::Failed;
-            outcome.message = QString::fromUtf8(e.what());
+            outcome->kind = Outcome::Kind::Failed;
+            outcome->message = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(
-            qApp, [self, outcome] {
-                if (self)
-                    self->conclude(outcome);
-            },
-            Qt::QueuedConnection);
-        --workersRunning_;
     });
-    connect(worker_, &QThread::finished, this, [this] {
-        worker_->deleteLater();
-        worker_ = nullptr;
-        emit finished();
-    });
-    worker_->start();
+    if (!job)
+        return false;
+    device_ = device;
+    job_ = job;
     return true;
 }
 
 void CeilingsMeasurer::cancel()
 {
-    if (cancel_)
-        cancel_->store(true);
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
 }
 
 void CeilingsMeasurer::conclude(const Outcome& outcome)

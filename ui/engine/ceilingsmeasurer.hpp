@@ -1,18 +1,13 @@
 // "Measure this machine…": the roofline ceilings of one device (what `gigacheck devices --measure`
-// measures) on a worker thread, a progress report per point, Cancel within a stage, and the result
-// stored where the CLI stores it (defaultCeilingsPath). As the gallery's sweep: closing never
-// waits for the worker; it is told to stop and deletes itself when its current point returns.
+// measures) as a run job of BackgroundJobs, a progress report per point, Cancel within a stage, and
+// the result stored where the CLI stores it (defaultCeilingsPath). Closing never waits for the
+// job; it is told to stop and ends alone when its current point returns.
 #pragma once
 
 #include <gigacheck/backend.hpp>
 
 #include <QObject>
 #include <QString>
-
-#include <atomic>
-#include <memory>
-
-class QThread;
 
 namespace gigacheck::ui {
 
@@ -22,17 +17,18 @@ public:
     explicit CeilingsMeasurer(QObject* parent = nullptr);
     ~CeilingsMeasurer() override;
 
-    // Starts measuring `device`; false (nothing started) while a measurement goes on.
+    // Starts measuring `device`; false (nothing started) while a measurement or another run job goes on.
     bool start(const DeviceInfo& device);
     // Stops before the next point (within a stage); nothing is stored, `cancelled` follows.
     void cancel();
-    bool isRunning() const { return worker_ != nullptr; }
+    bool isRunning() const { return job_ != 0; }
     // The device being (or last) measured.
     const DeviceInfo& device() const { return device_; }
     // MeasureOptions::quick (fewer, smaller points): for the tests only, which keeps them short.
     void setQuick(bool quick) { quick_ = quick; }
-    // Workers still running, measurers destroyed or not (tests: closing does not wait for them).
-    static int workersRunning() { return workersRunning_.load(); }
+    // Measurements still running, measurers destroyed or not (tests: closing does not wait for them).
+    static int workersRunning();
+    static QString jobName() { return QStringLiteral("ceilings measurement"); }
 
 signals:
     // Before each point: its stage, the points done and the points in all.
@@ -48,11 +44,9 @@ private:
     struct Outcome;
     void conclude(const Outcome& outcome);
 
-    QThread* worker_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    quint64 job_ = 0;  // BackgroundJobs' id while measuring
     DeviceInfo device_;
     bool quick_ = false;
-    static inline std::atomic<int> workersRunning_{0};
 };
 
 }  // namespace gigacheck::ui

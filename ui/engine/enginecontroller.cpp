@@ -1,6 +1,9 @@
 #include "enginecontroller.hpp"
 
+#include "backgroundjobs.hpp"
 #include "engineworker.hpp"
+
+#include <utility>
 
 namespace gigacheck::ui {
 
@@ -32,6 +35,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
         if (!current(job))
             return;
         const double elapsed = clock_.elapsed() / 1000.0;
+        BackgroundJobs::instance()->setProgress(adopted_, f);
         emit progressChanged(f, f > 0.01 ? elapsed * (1 - f) / f : -1.0);
     });
     connect(worker, &EngineWorker::finished, this,
@@ -39,6 +43,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
                 if (!current(job))
                     return;
                 running_ = false;
+                releaseRun();
                 emit runFinished(r, c);
             });
     connect(worker, &EngineWorker::onlineFinished, this, [this](quint64 job, const OnlinePtr& run) {
@@ -49,6 +54,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
         if (!current(job))
             return;
         running_ = false;
+        releaseRun();
         emit runFailed(message);
     });
     thread_.setObjectName(QStringLiteral("gigacheck-engine"));
@@ -57,6 +63,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
 
 EngineController::~EngineController()
 {
+    releaseRun();
     if (worker_)
         worker_->requestCancel(job_);
     thread_.quit();
@@ -68,6 +75,7 @@ quint64 EngineController::start(const RunConfig& config, const RunOperands& oper
     ++job_;
     running_ = true;
     clock_.start();
+    adoptRun();
     if (worker_) {
         worker_->requestCancel(job_ - 1);  // the runs before this one, going or queued
         EngineWorker* worker = worker_;
@@ -84,6 +92,7 @@ quint64 EngineController::startOnline(const OnlineConfig& config)
     ++job_;
     running_ = true;
     clock_.start();
+    adoptRun();
     if (worker_) {
         worker_->requestCancel(job_ - 1);
         EngineWorker* worker = worker_;
@@ -93,6 +102,18 @@ quint64 EngineController::startOnline(const OnlineConfig& config)
     }
     emit runStarted(job_, runConfigView(config));
     return job_;
+}
+
+void EngineController::adoptRun()
+{
+    releaseRun();
+    adopted_ = BackgroundJobs::instance()->adopt(QStringLiteral("checked GEMM run"), [this] { cancel(); });
+}
+
+void EngineController::releaseRun()
+{
+    if (adopted_)
+        BackgroundJobs::instance()->release(std::exchange(adopted_, 0));
 }
 
 void EngineController::cancel()

@@ -1,5 +1,6 @@
 // The GUI thread's handle on the engine: owns the worker thread, hands out job ids, drops
-// results of stale jobs, and turns progress into an ETA.
+// results of stale jobs, and turns progress into an ETA. Each run is also registered with
+// BackgroundJobs (adopt), so that the lab's busy state and "one run job at a time" include it.
 #pragma once
 
 #include "metatypes.hpp"
@@ -44,12 +45,16 @@ signals:
 
 private:
     bool current(quint64 job) const { return job == job_; }
+    // The run as a job of BackgroundJobs (replacing the previous run's) and its end there.
+    void adoptRun();
+    void releaseRun();
 
     QThread thread_;
     QPointer<EngineWorker> worker_;
     quint64 job_ = 0;
     bool running_ = false;
     QElapsedTimer clock_;
+    quint64 adopted_ = 0;  // the run's id in BackgroundJobs
 };
 
 }  // namespace gigacheck::ui

@@ -1,12 +1,15 @@
 #include "models/autoplanner.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include <gigacheck/bench.hpp>
 #include <gigacheck/defaults.hpp>
 
 #include <QCoreApplication>
-#include <QPointer>
 #include <QThread>
 #include <QTimer>
+
+#include <memory>
 
 namespace gigacheck::ui {
 
@@ -71,11 +74,7 @@ AutoPlanner::AutoPlanner(QObject* parent) : QObject(parent)
     connect(debounce_, &QTimer::timeout, this, &AutoPlanner::launch);
 }
 
-AutoPlanner::~AutoPlanner()
-{
-    if (worker_)
-        worker_->wait();
-}
+AutoPlanner::~AutoPlanner() = default;
 
 void AutoPlanner::setDebounceMs(int ms)
 {
@@ -92,42 +91,41 @@ void AutoPlanner::request(const RunConfig& config)
 
 void AutoPlanner::launch()
 {
-    if (worker_)
+    if (job_)
         return;  // the running preview ends first; its end launches the latest request
     const RunConfig config = config_;
     const quint64 request = requested_;
     launched_ = request;
-    QPointer<AutoPlanner> self(this);
     QThread* gui = QCoreApplication::instance() ? QCoreApplication::instance()->thread() : nullptr;
-    worker_ = QThread::create([self, config, request, gui] {
-        AutoPlanResult result;
-        result.request = request;
-        result.onGuiThread = QThread::currentThread() == gui;
+    auto result = std::make_shared<AutoPlanResult>();  // written by the job, read in onDone
+    JobSpec spec;
+    spec.name = QStringLiteral("planner preview");
+    spec.owner = this;
+    spec.kind = JobKind::Preview;
+    spec.lowPriority = true;
+    spec.onDone = [this, result] {
+        job_ = 0;
+        if (result->request == requested_) {
+            pending_ = false;
+            latest_ = *result;
+            emit planned(*result);
+        } else if (!debounce_->isActive()) {
+            launch();  // a newer request came while this one was planned
+        }
+    };
+    job_ = BackgroundJobs::instance()->start(spec, [result, config, request, gui](const JobContext&) {
+        result->request = request;
+        result->onGuiThread = QThread::currentThread() == gui;
         try {
             PlannerChoice choice = planAuto(config);
-            result.plan = std::move(choice.plan);
-            result.predictedSeconds = choice.predictedSeconds;
-            result.calibrated = hasMeasuredRates(previewDevice(config).ceilings);
-            result.ok = true;
+            result->plan = std::move(choice.plan);
+            result->predictedSeconds = choice.predictedSeconds;
+            result->calibrated = hasMeasuredRates(previewDevice(config).ceilings);
+            result->ok = true;
         } catch (const std::exception& e) {
-            result.error = QString::fromStdString(e.what());
+            result->error = QString::fromStdString(e.what());
         }
-        QMetaObject::invokeMethod(self, [self, result = std::move(result)] {
-            if (!self)
-                return;
-            self->worker_->wait();
-            self->worker_->deleteLater();
-            self->worker_ = nullptr;
-            if (result.request == self->requested_) {
-                self->pending_ = false;
-                self->latest_ = result;
-                emit self->planned(result);
-            } else if (!self->debounce_->isActive()) {
-                self->launch();  // a newer request came while this one was planned
-            }
-        });
     });
-    worker_->start(QThread::LowPriority);
 }
 
 }  // namespace gigacheck::ui

@@ -1,5 +1,6 @@
 // Strategy "auto" in the lab (issue 13): the cost-model planner's preview (planWithCostModel over
-// every strategy, for the device the run will use) on a worker thread, never the GUI thread. Edits
+// every strategy, for the device the run will use) as a preview job of BackgroundJobs, never on
+// the GUI thread. Edits
 // of the shape or the cap are debounced; while a preview is computed a newer request waits and is
 // planned next, and a result older than the latest request is dropped.
 #pragma once
@@ -12,7 +13,6 @@
 
 #include <optional>
 
-class QThread;
 class QTimer;
 
 namespace gigacheck::ui {
@@ -41,7 +41,7 @@ class AutoPlanner : public QObject {
     Q_OBJECT
 public:
     explicit AutoPlanner(QObject* parent = nullptr);
-    ~AutoPlanner() override;  // waits for a preview being computed
+    ~AutoPlanner() override;  // never waits: a preview being computed ends alone, its result dropped
 
     // Plans config after the debounce delay (a later request within it replaces this one).
     void request(const RunConfig& config);
@@ -58,7 +58,7 @@ private:
     void launch();
 
     QTimer* debounce_ = nullptr;
-    QThread* worker_ = nullptr;
+    quint64 job_ = 0;  // BackgroundJobs' id of the preview being computed
     RunConfig config_;
     quint64 requested_ = 0;  // the latest request's number
     quint64 launched_ = 0;   // the request the worker is planning

@@ -1,6 +1,7 @@
 #include "heatmapview.hpp"
 
 #include "heatmapoverlay.hpp"
+#include "engine/backgroundjobs.hpp"
 #include "export/plotexport.hpp"
 #include "session/labsession.hpp"
 #include "plotstyle.hpp"
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QPointer>
 #include <QPushButton>
-#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -319,24 +319,28 @@ void HeatmapView::rebuildGrid()
         } else if (w.rows * w.cols <= kAsyncElements) {
             applyGrid(HeatmapGrid::fromMatrix(matrix_, w, kMaxCells));
         } else {
-            // Reading 16384^2 elements takes long enough to stall the GUI: reduce on the pool and
-            // come back through the (always alive) application object, checking we still exist.
+            // Reading 16384^2 elements takes long enough to stall the GUI: reduce in a preview
+            // job; its result reaches this view only while it exists and is dropped when stale.
             gridPending_ = true;
-            QPointer<HeatmapView> self(this);
-            QThreadPool::globalInstance()->start([self, matrix = matrix_, w, generation] {
-                HeatmapGrid grid = HeatmapGrid::fromMatrix(matrix, w, kMaxCells);
-                QMetaObject::invokeMethod(qApp, [self, generation, grid = std::move(grid)]() mutable {
-                    if (!self || generation != self->gridGeneration_)
-                        return;
-                    self->gridPending_ = false;
-                    if (!self->isVisible()) {
-                        // A run ended behind another tab: the colour map is filled when shown.
-                        self->deferredGrid_ = std::move(grid);
-                        return;
-                    }
-                    self->applyGrid(std::move(grid));
-                    self->requestReplot();
-                }, Qt::QueuedConnection);
+            auto grid = std::make_shared<HeatmapGrid>();
+            JobSpec spec;
+            spec.name = QStringLiteral("heatmap reduction");
+            spec.owner = this;
+            spec.kind = JobKind::Preview;
+            spec.onDone = [this, generation, grid] {
+                if (generation != gridGeneration_)
+                    return;
+                gridPending_ = false;
+                if (!isVisible()) {
+                    // A run ended behind another tab: the colour map is filled when shown.
+                    deferredGrid_ = std::move(*grid);
+                    return;
+                }
+                applyGrid(std::move(*grid));
+                requestReplot();
+            };
+            BackgroundJobs::instance()->start(spec, [grid, matrix = matrix_, w](const JobContext&) {
+                *grid = HeatmapGrid::fromMatrix(matrix, w, kMaxCells);
             });
         }
         return;

@@ -1,4 +1,5 @@
 #include "views/gallery/galleryview.hpp"
+#include "engine/backgroundjobs.hpp"
 #include "views/legendfit.hpp"
 
 #include "views/gallery/accesspatternwidget.hpp"
@@ -17,7 +18,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -203,18 +203,18 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     replot();
 }
 
-// Never waits for the worker: it is told to stop (the engine checks the flag between ops and the
-// CPU naive loops between rows) and deletes itself when its current point returns; the points
-// it would still deliver go to a view that is gone, which the QPointer in startSweep drops.
+// Never waits for the sweep: it is told to stop (the engine checks the flag between ops and the
+// CPU naive loops between rows) and ends alone when its current point returns; the points it
+// would still deliver go to a view that is gone, which the job drops.
 GalleryView::~GalleryView()
 {
-    if (!worker_)
-        return;
-    cancel_->store(true);
-    disconnect(worker_, nullptr, this, nullptr);
-    connect(worker_, &QThread::finished, worker_, &QObject::deleteLater);
-    if (worker_->isFinished())
-        delete worker_;  // a finished signal before the connect would have left it behind
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
+}
+
+int GalleryView::sweepsRunning()
+{
+    return BackgroundJobs::instance()->running(jobName());
 }
 
 int GalleryView::maxExponent(Family family, bool gpu)
@@ -249,56 +249,54 @@ void GalleryView::fillVariants()
 
 void GalleryView::startSweep()
 {
-    if (worker_)
+    if (job_)
         return;
     QStringList variants;
     for (int i = 0; i < variantList_->count(); ++i)
         if (variantList_->item(i)->checkState() == Qt::Checked)
             variants << variantList_->item(i)->text();
     const int from = std::min(fromBox_->value(), toBox_->value()), to = std::max(fromBox_->value(), toBox_->value());
-    points_.clear();
-    replot();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     const Family fam = family();
     const bool onGpu = gpu();
-    QPointer<GalleryView> self(this);
-    auto cancel = cancel_;
-    worker_ = QThread::create([self, cancel, variants, from, to, fam, onGpu] {
-        ++sweepsRunning_;
-        for (int e = from; e <= to && !cancel->load(); ++e)
-            for (const QString& v : variants) {
-                if (cancel->load())
-                    break;
-                const SweepPoint p = runPoint(fam, v, std::int64_t(1) << e, onGpu, cancel.get());
-                if (cancel->load())
-                    break;  // a stopped point is incomplete: not drawn
-                // Posted to the application, which outlives the view: self is only read on the GUI thread.
-                QMetaObject::invokeMethod(
-                    qApp, [self, p] {
-                        if (self)
-                            self->addPoint(p);
-                    },
-                    Qt::QueuedConnection);
-            }
-        --sweepsRunning_;
-    });
-    connect(worker_, &QThread::finished, this, [this] {
-        worker_->deleteLater();
-        worker_ = nullptr;
+    JobSpec spec;
+    spec.name = jobName();
+    spec.owner = this;
+    spec.onDone = [this] {
+        job_ = 0;
         sweepButton_->setText(QStringLiteral("Sweep"));
         if (status_->text() == QLatin1String("sweeping..."))
             status_->setText(QStringLiteral("%1 points measured").arg(points_.size()));
         emit sweepFinished();
+    };
+    const quint64 job = BackgroundJobs::instance()->start(spec, [this, variants, from, to, fam, onGpu](const JobContext& job) {
+        const int total = (to - from + 1) * int(variants.size());
+        int done = 0;
+        for (int e = from; e <= to && !job.cancelled(); ++e)
+            for (const QString& v : variants) {
+                if (job.cancelled())
+                    break;
+                const SweepPoint p = runPoint(fam, v, std::int64_t(1) << e, onGpu, job.cancelFlag());
+                if (job.cancelled())
+                    break;  // a stopped point is incomplete: not drawn
+                job.setProgress(double(++done) / std::max(total, 1));
+                job.post([this, p] { addPoint(p); });  // only while the view exists
+            }
     });
+    if (!job) {
+        status_->setText(BackgroundJobs::instance()->refusedBecause());
+        return;
+    }
+    job_ = job;
+    points_.clear();
+    replot();
     sweepButton_->setText(QStringLiteral("Stop"));
     status_->setText(QStringLiteral("sweeping..."));
-    worker_->start();
 }
 
 void GalleryView::stopSweep()
 {
-    if (cancel_)
-        cancel_->store(true);
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
 }
 
 void GalleryView::addPoint(const SweepPoint& p)

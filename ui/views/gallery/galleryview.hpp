@@ -9,9 +9,6 @@
 
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
-
 class QCheckBox;
 class QComboBox;
 class QCPTextElement;
@@ -20,7 +17,6 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
-class QThread;
 class QTimer;
 
 namespace gigacheck::ui::gallery {
@@ -34,18 +30,20 @@ public:
     ~GalleryView() override;
 
     const std::vector<SweepPoint>& points() const { return points_; }
-    bool sweeping() const { return worker_ != nullptr; }
+    bool sweeping() const { return job_ != 0; }
     int animationStep() const { return step_; }
     int animationSteps() const { return int(steps_.size()); }
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* roofline() const { return roofline_; }
     // The largest size exponent the view sweeps (CPU: what finishes in seconds).
     static int maxExponent(Family family, bool gpu);
-    // Sweep workers still running, views destroyed or not (tests: closing does not wait for them).
-    static int sweepsRunning() { return sweepsRunning_.load(); }
+    // Sweeps still running, views destroyed or not (tests: closing does not wait for them).
+    static int sweepsRunning();
+    static QString jobName() { return QStringLiteral("gallery sweep"); }
 
 public slots:
-    // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, on a worker thread.
+    // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, as a background run
+    // job (refused, with the reason in the status line, while another run job goes on).
     void startSweep();
     void stopSweep();
     void setPattern(int index);
@@ -90,9 +88,7 @@ private:
     int step_ = 0;
 
     std::vector<SweepPoint> points_;
-    QThread* worker_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    static inline std::atomic<int> sweepsRunning_{0};
+    quint64 job_ = 0;  // BackgroundJobs' id while sweeping
 };
 
 }  // namespace gigacheck::ui::gallery

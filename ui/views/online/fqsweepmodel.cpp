@@ -1,67 +1,69 @@
 #include "views/online/fqsweepmodel.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include <gigacheck/backend.hpp>
 
-#include <QPointer>
-#include <QThread>
+#include <memory>
 
 namespace gigacheck::ui {
 
-FqSweepModel::FqSweepModel(QObject* parent) : QObject(parent) {}
+FqSweepModel::FqSweepModel(QObject* parent) : QObject(parent)
+{
+    connect(BackgroundJobs::instance(), &BackgroundJobs::jobProgress, this, [this](quint64 job, double f) {
+        if (job == job_ && job_ != 0)
+            emit progress(f);
+    });
+}
 
+// Never waits: the sweep is told to stop and ends alone (its result finds no model).
 FqSweepModel::~FqSweepModel()
 {
-    if (worker_) {
-        cancel_->store(true);
-        worker_->wait();
-    }
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
 }
 
 bool FqSweepModel::start(const FqSweepOptions& options, BackendKind backend)
 {
-    if (worker_)
+    if (job_)
         return false;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancel = cancel_;
-    QPointer<FqSweepModel> self(this);
-    worker_ = QThread::create([self, cancel, options, backend] {
+    struct Outcome {
         std::optional<FqSweepResult> result;
         QString error;
+    };
+    auto outcome = std::make_shared<Outcome>();  // written by the job, read in onDone
+    JobSpec spec;
+    spec.name = jobName();
+    spec.owner = this;
+    spec.lowPriority = true;
+    spec.onDone = [this, outcome] {
+        job_ = 0;
+        if (outcome->result) {
+            result_ = std::move(outcome->result);
+            emit finished();
+        } else {
+            emit failed(outcome->error);
+        }
+    };
+    job_ = BackgroundJobs::instance()->start(spec, [outcome, options, backend](const JobContext& job) {
         try {
             std::unique_ptr<Backend> engine = makeBackend(backend, -1);
             engine->prepare();
-            result = sweepCheckEvery(options, *engine, [self, cancel](double f) {
-                QMetaObject::invokeMethod(self, [self, f] {
-                    if (self)
-                        emit self->progress(f);
-                });
-                return !cancel->load();
+            outcome->result = sweepCheckEvery(options, *engine, [&job](double f) {
+                job.setProgress(f);
+                return !job.cancelled();
             });
         } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
+            outcome->error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(self, [self, result = std::move(result), error] {
-            if (!self)
-                return;
-            self->worker_->wait();
-            self->worker_->deleteLater();
-            self->worker_ = nullptr;
-            if (result) {
-                self->result_ = result;
-                emit self->finished();
-            } else {
-                emit self->failed(error);
-            }
-        });
     });
-    worker_->start(QThread::LowPriority);
-    return true;
+    return job_ != 0;
 }
 
 void FqSweepModel::cancel()
 {
-    if (cancel_)
-        cancel_->store(true);
+    if (job_)
+        BackgroundJobs::instance()->cancel(job_);
 }
 
 QString FqSweepModel::csv() const

@@ -1,5 +1,6 @@
 // The fq sweep of the lab (issue 9 item 5): the engine's sweepCheckEvery (the function `gigacheck
-// bench online` prints) on a worker thread, its result kept for the view and the CSV export.
+// bench online` prints) as a run job of the lab's BackgroundJobs, its result kept for the view and
+// the CSV export.
 #pragma once
 
 #include <gigacheck/online_abft.hpp>
@@ -7,11 +8,7 @@
 #include <QObject>
 #include <QString>
 
-#include <atomic>
-#include <memory>
 #include <optional>
-
-class QThread;
 
 namespace gigacheck::ui {
 
@@ -21,10 +18,12 @@ public:
     explicit FqSweepModel(QObject* parent = nullptr);
     ~FqSweepModel() override;
 
-    // Starts a sweep on its own thread (false while one goes on).
+    // Starts the sweep as a background run job (false while it, or another run job, goes on).
     bool start(const FqSweepOptions& options, BackendKind backend);
     void cancel();
-    bool running() const { return worker_ != nullptr; }
+    bool running() const { return job_ != 0; }
+    // The job's name in the Run dock.
+    static QString jobName() { return QStringLiteral("fq sweep"); }
     const std::optional<FqSweepResult>& result() const { return result_; }
     // The result as a table: fq, overhead, one column per fault count (share correctable).
     QString csv() const;
@@ -35,8 +34,7 @@ signals:
     void failed(const QString& message);
 
 private:
-    QThread* worker_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    quint64 job_ = 0;  // BackgroundJobs' id while sweeping
     std::optional<FqSweepResult> result_;
 };
 

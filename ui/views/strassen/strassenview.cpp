@@ -1,5 +1,7 @@
 #include "views/strassen/strassenview.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include "views/plotstyle.hpp"
 #include "views/strassen/strassenblockswidget.hpp"
 #include "views/strassen/strassenplots.hpp"
@@ -28,7 +30,6 @@
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QThread>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -56,13 +57,12 @@ StrassenView::StrassenView(QWidget* parent) : QWidget(parent)
     replotAll();
 }
 
+// Never waits: a run or sweep going on is told to stop and ends alone (its results find no view).
 StrassenView::~StrassenView()
 {
-    for (auto [thread, cancel] : {std::pair{runThread_, runCancel_}, std::pair{sweepThread_, sweepCancel_}})
-        if (thread) {
-            cancel->store(true);
-            thread->wait();
-        }
+    for (quint64 job : {runJob_, sweepJob_})
+        if (job)
+            BackgroundJobs::instance()->cancel(job);
 }
 
 QStringList StrassenView::faultSpecs() const

@@ -1,5 +1,5 @@
-// The Strassen tab (issue 10 item 9): set up and run a memory-efficient Strassen product on a
-// worker thread; A, B and C as sub-blocks lit step by step through the recipe (step / play, paced
+// The Strassen tab (issue 10 item 9): set up and run a memory-efficient Strassen product as a
+// background run job (the Run dock's Start, Cancel and progress drive it); A, B and C as sub-blocks lit step by step through the recipe (step / play, paced
 // by the run's measured times); faults placed by a click on a block or on a product of the step
 // list; the verdict and recovery error; plots of the time per stage, the run's lanes, and a small
 // sweep (speedup vs N of every variant against the plain GEMM, error of C and recovery error of
@@ -14,7 +14,6 @@
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -28,7 +27,6 @@ class QSlider;
 class QSpinBox;
 class QSplitter;
 class QTabWidget;
-class QThread;
 class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -53,8 +51,11 @@ public:
     // A `gigacheck strassen --json` record: its config in the controls, its result shown.
     bool openRecordFile(const QString& path, QString* error);
 
-    bool running() const { return runThread_ != nullptr; }
-    bool sweeping() const { return sweepThread_ != nullptr; }
+    bool running() const { return runJob_ != 0; }
+    bool sweeping() const { return sweepJob_ != 0; }
+    // The jobs' names in the Run dock.
+    static QString runJobName() { return QStringLiteral("Strassen run"); }
+    static QString sweepJobName() { return QStringLiteral("Strassen sweep"); }
     const StrassenResult* result() const { return result_ ? &*result_ : nullptr; }
     const std::vector<StepView>& steps() const { return steps_; }
     int currentStep() const { return step_; }
@@ -165,9 +166,7 @@ private:
     std::vector<int> stageOfOp_;                // top-level stage per op id: the lanes' colours
     std::vector<SweepPoint> sweep_;
 
-    QThread* runThread_ = nullptr;
-    QThread* sweepThread_ = nullptr;
-    std::shared_ptr<std::atomic<bool>> runCancel_, sweepCancel_;
+    quint64 runJob_ = 0, sweepJob_ = 0;  // BackgroundJobs' ids while they go on
 };
 
 }  // namespace gigacheck::ui::strassenlab

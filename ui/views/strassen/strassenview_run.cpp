@@ -1,6 +1,8 @@
-// The Strassen view's work: a run, an opened record and the sweep, each on a worker thread,
-// with their Cancel.
+// The Strassen view's work: a run, an opened record and the sweep, the run and the sweep as
+// background run jobs (BackgroundJobs), with their Cancel.
 #include "views/strassen/strassenview.hpp"
+
+#include "engine/backgroundjobs.hpp"
 
 #include "views/plotstyle.hpp"
 #include "views/strassen/strassenblockswidget.hpp"
@@ -30,7 +32,6 @@
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QThread>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -45,6 +46,20 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
+
+}  // namespace
+
+namespace {
+
+// The engine's progress (fraction of operations done) as the job's, for the Run dock's bar.
+class JobProgressObserver : public RunObserver {
+public:
+    explicit JobProgressObserver(const JobContext& job) : job_(job) {}
+    void onProgress(double fraction) override { job_.setProgress(fraction); }
+
+private:
+    const JobContext& job_;
+};
 
 }  // namespace
 
@@ -64,67 +79,67 @@ void StrassenView::startRun()
         std::shared_ptr<const Schedule> schedule;
         QString error;
     };
-    runCancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancel = runCancel_;
-    QPointer<StrassenView> self(this);
-    runThread_ = QThread::create([self, cancel, c] {
-        auto outcome = std::make_shared<Outcome>();
+    auto outcome = std::make_shared<Outcome>();  // written by the job, read in onDone
+    JobSpec spec;
+    spec.name = runJobName();
+    spec.owner = this;
+    spec.onDone = [this, outcome] {
+        runJob_ = 0;
+        setRunning(false);
+        if (!outcome->error.isEmpty() || !outcome->result) {
+            setStatus(QStringLiteral("Run failed: %1").arg(outcome->error), true);
+            emit runFailed(outcome->error);
+            return;
+        }
+        result_ = std::move(outcome->result);
+        schedule_ = outcome->schedule;
+        showResult();
+        if (result_->status == "failed") {
+            setStatus(QStringLiteral("Run failed: %1").arg(QString::fromStdString(result_->error)), true);
+            emit runFailed(QString::fromStdString(result_->error));
+            return;
+        }
+        setStatus(QStringLiteral("Run %1 on %2: %3")
+                      .arg(result_->status == "cancelled" ? QStringLiteral("cancelled") : QStringLiteral("finished"),
+                           QString::fromStdString(result_->device.name), verdictHeadline(*result_)));
+        emit runFinished();
+    };
+    const quint64 job = BackgroundJobs::instance()->start(spec, [outcome, c](const JobContext& job) {
         try {
             auto backend = makeStrassenBackend(c);
-            outcome->result = runStrassen(c, *backend, nullptr, cancel.get());
+            JobProgressObserver progress(job);
+            outcome->result = runStrassen(c, *backend, &progress, job.cancelFlag());
             // The schedule the run executed (deterministic): op ids of its spans -> recipe steps.
             StrassenConfig plain = outcome->result->config;
             outcome->schedule = std::make_shared<const Schedule>(buildStrassenSchedule(plain));
         } catch (const std::exception& e) {
             outcome->error = QString::fromStdString(e.what());
         }
-        QMetaObject::invokeMethod(
-            self,
-            [self, outcome] {
-                if (!self)
-                    return;
-                if (!outcome->error.isEmpty() || !outcome->result) {
-                    self->setStatus(QStringLiteral("Run failed: %1").arg(outcome->error), true);
-                    emit self->runFailed(outcome->error);
-                    return;
-                }
-                self->result_ = std::move(outcome->result);
-                self->schedule_ = outcome->schedule;
-                self->showResult();
-                if (self->result_->status == "failed") {
-                    self->setStatus(QStringLiteral("Run failed: %1").arg(QString::fromStdString(self->result_->error)), true);
-                    emit self->runFailed(QString::fromStdString(self->result_->error));
-                    return;
-                }
-                self->setStatus(QStringLiteral("Run %1 on %2: %3")
-                                    .arg(self->result_->status == "cancelled" ? QStringLiteral("cancelled") : QStringLiteral("finished"),
-                                         QString::fromStdString(self->result_->device.name), verdictHeadline(*self->result_)));
-                emit self->runFinished();
-            },
-            Qt::QueuedConnection);
     });
-    connect(runThread_, &QThread::finished, this, [this] {
-        runThread_->deleteLater();
-        runThread_ = nullptr;
-        setRunning(false);
-    });
+    if (!job) {
+        const QString why = BackgroundJobs::instance()->refusedBecause();
+        setStatus(why, true);
+        emit runFailed(why);
+        return;
+    }
+    runJob_ = job;
     setRunning(true);
-    // Not the last run's verdict beside a run that has not ended.
+    // Not the last run's verdict beside a run that has not ended: its words greyed, its figures gone.
     verdict_->setText(QStringLiteral("running…"));
-    verdict_->setStyleSheet(QString());
+    verdict_->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    details_->setText(QStringLiteral("The previous run's verdict and figures are replaced when this run ends."));
     setStatus(QStringLiteral("running %1×%2×%3, %4, %5 level(s)…")
                   .arg(c.shape.m)
                   .arg(c.shape.n)
                   .arg(c.shape.q)
                   .arg(qs(toString(c.variant)))
                   .arg(c.levels));
-    runThread_->start();
 }
 
 void StrassenView::cancelRun()
 {
-    if (runCancel_)
-        runCancel_->store(true);
+    if (runJob_)
+        BackgroundJobs::instance()->cancel(runJob_);
 }
 
 bool StrassenView::openRecordFile(const QString& path, QString* error)
@@ -177,49 +192,47 @@ void StrassenView::startSweep()
     request.fromExponent = 7;
     request.toExponent = sweepToBox_->value();
     request.errorN = std::min<std::int64_t>(std::int64_t(1) << sweepToBox_->value(), 256);
-    sweep_.clear();
-    replotAll();
-    sweepCancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancel = sweepCancel_;
-    QPointer<StrassenView> self(this);
-    sweepThread_ = QThread::create([self, cancel, request] {
-        runSweep(
-            request,
-            [self](const SweepPoint& p) {
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, p] {
-                        if (!self)
-                            return;
-                        self->sweep_.push_back(p);
-                        if (!p.error.isEmpty())
-                            self->setStatus(QStringLiteral("sweep at N = %1: %2").arg(p.n).arg(p.error), true);
-                        plotSpeedup(self->speedupPlot_, self->sweep_);
-                        plotErrorVsLevels(self->errorPlot_, self->sweep_);
-                        plotRecoveryVsLevels(self->recoveryPlot_, self->sweep_);
-                    },
-                    Qt::QueuedConnection);
-            },
-            *cancel);
-    });
-    connect(sweepThread_, &QThread::finished, this, [this] {
-        sweepThread_->deleteLater();
-        sweepThread_ = nullptr;
+    JobSpec spec;
+    spec.name = sweepJobName();
+    spec.owner = this;
+    spec.onDone = [this] {
+        sweepJob_ = 0;
         sweepButton_->setText(QStringLiteral("Sweep"));
         if (!status_->styleSheet().contains(QLatin1String("dc2626")))
             setStatus(QStringLiteral("sweep: %1 points measured").arg(sweep_.size()));
         emit sweepFinished();
+    };
+    const quint64 job = BackgroundJobs::instance()->start(spec, [this, request](const JobContext& job) {
+        runSweep(
+            request,
+            [this, &job](const SweepPoint& p) {
+                job.post([this, p] {  // only while the view exists
+                    sweep_.push_back(p);
+                    if (!p.error.isEmpty())
+                        setStatus(QStringLiteral("sweep at N = %1: %2").arg(p.n).arg(p.error), true);
+                    plotSpeedup(speedupPlot_, sweep_);
+                    plotErrorVsLevels(errorPlot_, sweep_);
+                    plotRecoveryVsLevels(recoveryPlot_, sweep_);
+                });
+            },
+            *job.cancelFlag());
     });
+    if (!job) {
+        setStatus(BackgroundJobs::instance()->refusedBecause(), true);
+        return;
+    }
+    sweepJob_ = job;
+    sweep_.clear();
+    replotAll();
     sweepButton_->setText(QStringLiteral("Stop"));
     setStatus(QStringLiteral("sweeping N = 128 … %1 and levels 0 … 4 at N = %2…").arg(std::int64_t(1) << request.toExponent).arg(request.errorN));
     plotTabs_->setCurrentWidget(speedupPlot_);
-    sweepThread_->start();
 }
 
 void StrassenView::stopSweep()
 {
-    if (sweepCancel_)
-        sweepCancel_->store(true);
+    if (sweepJob_)
+        BackgroundJobs::instance()->cancel(sweepJob_);
 }
 
 }  // namespace gigacheck::ui::strassenlab

@@ -1,0 +1,216 @@
+#include "engine/backgroundjobs.hpp"
+
+#include <QCoreApplication>
+#include <QThread>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace gigacheck::ui {
+
+// Shared by the job's thread and the GUI thread; the owner is only read on the GUI thread.
+struct JobContext::State {
+    quint64 id = 0;
+    BackgroundJobs* jobs = nullptr;  // outlives every thread it started (its destructor waits)
+    std::atomic<bool> cancel{false};
+    std::atomic<int> postedPermille{-1};
+    bool hasOwner = false;
+    QPointer<QObject> owner;
+    bool ownerAlive() const { return !hasOwner || owner; }
+};
+
+bool JobContext::cancelled() const
+{
+    return state_->cancel.load();
+}
+
+std::atomic<bool>* JobContext::cancelFlag() const
+{
+    return &state_->cancel;
+}
+
+void JobContext::setProgress(double fraction) const
+{
+    // Posted at most once per 0.1 %: a sweep reporting every trial does not flood the event loop.
+    const int permille = int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000));
+    if (state_->postedPermille.exchange(permille) == permille)
+        return;
+    auto state = state_;
+    QMetaObject::invokeMethod(
+        state->jobs, [state, fraction] { state->jobs->setProgress(state->id, fraction); }, Qt::QueuedConnection);
+}
+
+void JobContext::post(std::function<void()> onGui) const
+{
+    auto state = state_;
+    QMetaObject::invokeMethod(
+        state->jobs,
+        [state, onGui = std::move(onGui)] {
+            if (state->ownerAlive())
+                onGui();
+        },
+        Qt::QueuedConnection);
+}
+
+BackgroundJobs* BackgroundJobs::instance()
+{
+    static QPointer<BackgroundJobs> jobs;
+    if (!jobs)
+        jobs = new BackgroundJobs(QCoreApplication::instance());
+    return jobs;
+}
+
+BackgroundJobs::BackgroundJobs(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<JobKind>();
+    setObjectName(QStringLiteral("backgroundJobs"));
+}
+
+BackgroundJobs::~BackgroundJobs()
+{
+    // At exit: whatever still runs is told to stop and waited for; what it posts dies with this object.
+    std::vector<QPointer<QThread>> threads;
+    for (auto& [id, job] : jobs_) {
+        if (job.state)
+            job.state->cancel.store(true);
+        if (job.thread)
+            threads.push_back(job.thread);
+    }
+    for (const QPointer<QThread>& t : threads)
+        if (t) {
+            t->wait();
+            delete t;
+        }
+}
+
+quint64 BackgroundJobs::add(Job job)
+{
+    const quint64 id = ++next_;
+    const JobKind kind = job.kind;
+    const QString name = job.name;
+    job.clock.start();
+    jobs_.emplace(id, std::move(job));
+    emit jobStarted(id, name, kind);
+    if (kind == JobKind::Run) {
+        runJob_ = id;
+        emit busyChanged(true);
+    }
+    return id;
+}
+
+quint64 BackgroundJobs::start(const JobSpec& spec, Work work)
+{
+    if (spec.kind == JobKind::Run && busy())
+        return 0;
+    auto state = std::make_shared<JobContext::State>();
+    state->jobs = this;
+    state->hasOwner = spec.owner != nullptr;
+    state->owner = spec.owner;
+    Job job;
+    job.name = spec.name;
+    job.kind = spec.kind;
+    job.state = state;
+    const quint64 id = next_ + 1;
+    state->id = id;
+    auto onDone = spec.onDone;
+    QThread* thread = QThread::create([this, state, work = std::move(work), onDone] {
+        try {
+            work(JobContext(state));
+        } catch (...) {
+            // The work reports its own errors through post(); nothing may escape a thread.
+        }
+        QMetaObject::invokeMethod(
+            this, [this, state, onDone] { end(state->id, onDone, state->ownerAlive()); },
+            Qt::QueuedConnection);
+    });
+    thread->setObjectName(spec.name);
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    job.thread = thread;
+    add(std::move(job));
+    thread->start(spec.lowPriority ? QThread::LowPriority : QThread::InheritPriority);
+    return id;
+}
+
+quint64 BackgroundJobs::adopt(const QString& name, std::function<void()> cancel)
+{
+    Job job;
+    job.name = name;
+    job.kind = JobKind::Run;
+    job.cancel = std::move(cancel);
+    return add(std::move(job));
+}
+
+void BackgroundJobs::setProgress(quint64 id, double fraction)
+{
+    auto it = jobs_.find(id);
+    if (it == jobs_.end())
+        return;
+    const double elapsed = it->second.clock.elapsed() / 1000.0;
+    emit jobProgress(id, fraction, fraction > 0.01 && fraction < 1.0 ? elapsed * (1 - fraction) / fraction : -1.0);
+}
+
+void BackgroundJobs::release(quint64 id)
+{
+    end(id, {}, false);
+}
+
+void BackgroundJobs::end(quint64 id, const std::function<void()>& onDone, bool ownerAlive)
+{
+    auto it = jobs_.find(id);
+    if (it == jobs_.end())
+        return;
+    const QString name = it->second.name;
+    jobs_.erase(it);
+    const bool wasRun = runJob_ == id;
+    if (wasRun)
+        runJob_ = 0;
+    emit jobEnded(id, name);
+    if (wasRun)
+        emit busyChanged(false);
+    if (onDone && ownerAlive)
+        onDone();
+}
+
+void BackgroundJobs::cancel(quint64 id)
+{
+    auto it = jobs_.find(id);
+    if (it == jobs_.end())
+        return;
+    if (it->second.state)
+        it->second.state->cancel.store(true);
+    else if (it->second.cancel)
+        it->second.cancel();
+}
+
+void BackgroundJobs::cancelRun()
+{
+    cancel(runJob_);
+}
+
+bool BackgroundJobs::isAdopted(quint64 id) const
+{
+    auto it = jobs_.find(id);
+    return it != jobs_.end() && !it->second.state;
+}
+
+QString BackgroundJobs::runName() const
+{
+    auto it = jobs_.find(runJob_);
+    return it == jobs_.end() ? QString() : it->second.name;
+}
+
+QString BackgroundJobs::refusedBecause() const
+{
+    return busy() ? QStringLiteral("%1 is running: wait for it or cancel it first").arg(runName()) : QString();
+}
+
+int BackgroundJobs::running(const QString& name) const
+{
+    int n = 0;
+    for (const auto& [id, job] : jobs_)
+        n += job.name == name;
+    return n;
+}
+
+}  // namespace gigacheck::ui

@@ -1,0 +1,124 @@
+// The one place in the lab that starts background work: named jobs on worker threads, each with
+// a cancel token and progress, whose results come back to the GUI thread through
+// JobContext::post, guarded by the job's owner (a view destroyed mid-job never receives them and
+// is never waited for: the job is told to stop and ends alone).
+//
+// Two kinds. A *run* job is the user's work (a Strassen run or sweep, a gallery sweep, the fq
+// sweep, a ceilings measurement): one at a time, and the "busy" state that the Run dock shows
+// and cancels. A *preview* job (the auto strategy's planner preview, a heatmap reduction) runs
+// beside it and never makes the lab busy.
+//
+// The checked-GEMM runs (blocked, online, offline, TMR) keep their own worker, EngineController's
+// QThread with EngineWorker's compute thread: that worker's event loop flushes the observer's
+// batches on a real 30 ms timer while the run computes, queues the next run behind a cancelled
+// one and keeps the backends (a CUDA context) across runs. Those runs are registered here with
+// adopt(), so that "busy", one job at a time and the Run dock's progress cover them too.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+
+class QThread;
+
+namespace gigacheck::ui {
+
+class BackgroundJobs;
+
+enum class JobKind { Run, Preview };
+
+// What the work sees of its job, on the worker thread.
+class JobContext {
+public:
+    struct State;
+    explicit JobContext(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+    bool cancelled() const;
+    // The token itself, for engine calls that read a std::atomic<bool>* between operations.
+    std::atomic<bool>* cancelFlag() const;
+    // Thread-safe: the job's progress (0..1), shown with an ETA in the Run dock.
+    void setProgress(double fraction) const;
+    // Runs `onGui` on the GUI thread, in order with every other post of this job and before its
+    // onDone, unless the job's owner is gone by then.
+    void post(std::function<void()> onGui) const;
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+struct JobSpec {
+    QString name;              // what the Run dock and the status bar call it ("Strassen run")
+    QObject* owner = nullptr;  // posts and onDone reach it only while it lives
+    JobKind kind = JobKind::Run;
+    bool lowPriority = false;  // previews: the GUI thread and a run go first
+    // On the GUI thread once the work has returned and every post of it has run (owner alive).
+    std::function<void()> onDone;
+};
+
+class BackgroundJobs : public QObject {
+    Q_OBJECT
+public:
+    using Work = std::function<void(const JobContext&)>;
+
+    // The lab's one instance (a child of the application; its destruction at exit cancels every
+    // job and waits for the threads, so none outlives the event loop it posts to).
+    static BackgroundJobs* instance();
+    ~BackgroundJobs() override;
+
+    // Starts `work` on a thread of its own; returns the job's id, or 0 when a run job is asked
+    // for while another run goes on (refusedBecause() says which).
+    quint64 start(const JobSpec& spec, Work work);
+    // Registers a run executed elsewhere (EngineController's worker): busy until release().
+    quint64 adopt(const QString& name, std::function<void()> cancel);
+    void setProgress(quint64 job, double fraction);
+    void release(quint64 job);
+
+    void cancel(quint64 job);
+    // Cancels the run job going on, whichever it is (the Run dock's Cancel).
+    void cancelRun();
+    bool isRunning(quint64 job) const { return jobs_.count(job) != 0; }
+    bool isAdopted(quint64 job) const;
+    // A run job goes on.
+    bool busy() const { return runJob_ != 0; }
+    quint64 runJob() const { return runJob_; }
+    QString runName() const;
+    // Why the last start() was refused: "<the run going on> is running".
+    QString refusedBecause() const;
+    // Jobs of that name not yet ended, their owners alive or not (tests: closing never waits).
+    int running(const QString& name) const;
+
+signals:
+    void jobStarted(quint64 job, const QString& name, gigacheck::ui::JobKind kind);
+    // etaSeconds < 0 while unknown.
+    void jobProgress(quint64 job, double fraction, double etaSeconds);
+    void jobEnded(quint64 job, const QString& name);
+    void busyChanged(bool busy);
+
+private:
+    explicit BackgroundJobs(QObject* parent);
+    struct Job {
+        QString name;
+        JobKind kind = JobKind::Run;
+        std::shared_ptr<JobContext::State> state;  // null for an adopted job
+        std::function<void()> cancel;              // adopted jobs
+        QPointer<QThread> thread;
+        QElapsedTimer clock;
+    };
+    quint64 add(Job job);
+    void end(quint64 job, const std::function<void()>& onDone, bool ownerAlive);
+    friend class JobContext;
+
+    std::map<quint64, Job> jobs_;
+    quint64 next_ = 0;
+    quint64 runJob_ = 0;
+};
+
+}  // namespace gigacheck::ui
+
+Q_DECLARE_METATYPE(gigacheck::ui::JobKind)
