@@ -20,6 +20,7 @@
 #                   with a shard left out is reported as incomplete, not merged
 #   CLI, SKIP_BUILD the gigacheck to use and whether to build it (default: build-campaigns/)
 #   WORK            scratch folder (default /tmp/gigacheck-campaigns-work)
+#   ONLY            an extended regular expression: only the campaigns whose name matches it
 set -uo pipefail
 OUT=${OUT:-/tmp/gigacheck-campaigns}
 WORK=${WORK:-/tmp/gigacheck-campaigns-work}
@@ -80,6 +81,12 @@ campaigns=(
   "clean_strassen_f64   1100 $strassen --type f64 --levels 1,2,3 --fault none"
   "clean_strassen_tf32  1100 $strassen --type tf32 --levels 1,2,3 --fault none"
 )
+
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for line in "${campaigns[@]}"; do [[ ${line%% *} =~ $ONLY ]] && kept+=("$line"); done
+  campaigns=("${kept[@]}")
+fi
 
 step "campaigns on $BACKEND: scale $SCALE, $JOBS processes, $SHARDS shards each, budget ${BUDGET_S} s"
 shards="$WORK/shards"

@@ -9,6 +9,7 @@
 #include "families/blocked_gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/gemm_16bit.hpp"
 #include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "families/blocked_gemm/cuda/protected_product.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
@@ -389,6 +390,14 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
                                                  model.uInput > 0, operandRounding(prot));
                             })});
         t.stages.push_back({"verify (1 pass)", ab, timeMs(s.get(), 5, [&] { verify(v, out.as<VerifyOut>(), s.get()); })});
+        // The end-to-end operand checks' sums over the copies of A and B as they arrived
+        // (operand_sums.hpp; compared with the entry checksums on the host).
+        PinnedBuffer operandSums(std::size_t(2 * n) * sizeof(double));
+        t.stages.push_back({"operand sums of A and B (2 passes)", 2.0 * double(n) * double(n) * double(e),
+                            timeMs(s.get(), 5, [&] {
+                                blocked_gemm::operandColumnSums(p, xa.get(), n, n, lda, operandSums.as<double>(), s.get());
+                                blocked_gemm::operandRowSums(p, xb.get(), n, n, ldb, operandSums.as<double>() + n, s.get());
+                            })});
     }
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
