@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "gallery_options.hpp"
 #include "gallery_run.hpp"
 #include "run_options.hpp"
 
@@ -30,14 +31,12 @@ int reducedCommand(const QStringList& args)
                       QString::fromStdString("Kernel: " + gigacheck::joinedNames<Variant>("|") + " (default reduce-blas)."),
                       QStringLiteral("V"), QStringLiteral("reduce-blas")});
     parser.addOption({QStringLiteral("type"), QStringLiteral("f32 | f64 (default f32)."), QStringLiteral("T"), QStringLiteral("f32")});
-    parser.addOption({QStringLiteral("backend"), QStringLiteral("auto | cpu | cuda (default auto)."), QStringLiteral("B"),
-                      QStringLiteral("auto")});
-    parser.addOption({QStringLiteral("device"), QStringLiteral("CUDA device number. Default: the first."), QStringLiteral("N")});
+    addBackendOptions(parser);
     parser.addOption({QStringLiteral("reps"), QStringLiteral("Timed repetitions after a warm-up (default 3)."), QStringLiteral("R"),
                       QStringLiteral("3")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the random inputs (default 42)."), QStringLiteral("S"),
                       QStringLiteral("42")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
+    addJsonOption(parser);
     if (!parseCommandLine(parser, QStringLiteral("reduced"),
                           QStringLiteral("Reduced matrix multiplication: C_ij = (A row 2i + row 2i+1) . "
                                          "(B column 2j + column 2j+1). Exit 0 correct, 1 wrong, 2 bad input."),
@@ -49,18 +48,14 @@ int reducedCommand(const QStringList& args)
     config.n = optionValue(parser, QStringLiteral("n"), parseSize);
     config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
     config.precision = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return gigacheck::precisionFromString(s); });
-    config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
-    if (parser.isSet(QStringLiteral("device")))
-        config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+    readBackendOptions(parser, config);
     config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
         return parseInteger<std::int64_t>(s, 1, kMaxReps, "a repetition count");
     }));
     config.seed = optionValue(parser, QStringLiteral("seed"), [](const std::string& s) {
         return parseInteger<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
     });
-    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
-    if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
-        throw gigacheck::InputError("--json needs a file name");
+    const std::string jsonPath = jsonPathOption(parser);
     return runGalleryVerb("reduced", config, jsonPath, &runReduced, &report, &toJson);
 }
 

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "gallery_options.hpp"
 #include "gallery_run.hpp"
 #include "run_options.hpp"
 
@@ -41,14 +42,12 @@ int transposeCommand(const QStringList& args)
                                              "CUDA: naive, coalesced, inplace, padded, library."),
                       QStringLiteral("V"), QStringLiteral("inplace")});
     parser.addOption({QStringLiteral("type"), QStringLiteral("f32 | i32 (default f32)."), QStringLiteral("T"), QStringLiteral("f32")});
-    parser.addOption({QStringLiteral("backend"), QStringLiteral("auto | cpu | cuda (default auto)."), QStringLiteral("B"),
-                      QStringLiteral("auto")});
-    parser.addOption({QStringLiteral("device"), QStringLiteral("CUDA device number. Default: the first."), QStringLiteral("N")});
+    addBackendOptions(parser);
     parser.addOption({QStringLiteral("reps"),
                       QStringLiteral("Timed repetitions after a warm-up (default 3); 0: one call and no warm-up (cache simulation)."),
                       QStringLiteral("R"),
                       QStringLiteral("3")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the record as JSON to FILE."), QStringLiteral("FILE")});
+    addJsonOption(parser);
     if (!parseCommandLine(parser, QStringLiteral("transpose"),
                           QStringLiteral("Matrix transpose, in place or out of place. "
                                          "Exit 0 correct, 1 wrong, 2 bad input."),
@@ -60,15 +59,11 @@ int transposeCommand(const QStringList& args)
     std::tie(config.m, config.n) = optionValue(parser, QStringLiteral("shape"), parseMatrixShape);
     config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
     config.type = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return elementTypeFromString(s); });
-    config.backend = optionValue(parser, QStringLiteral("backend"), [](const std::string& s) { return gigacheck::backendFromString(s); });
-    if (parser.isSet(QStringLiteral("device")))
-        config.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+    readBackendOptions(parser, config);
     config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
         return parseInteger<std::int64_t>(s, 0, kMaxReps, "a repetition count");
     }));
-    const std::string jsonPath = text(parser.value(QStringLiteral("json")));
-    if (parser.isSet(QStringLiteral("json")) && jsonPath.empty())
-        throw gigacheck::InputError("--json needs a file name");
+    const std::string jsonPath = jsonPathOption(parser);
     return runGalleryVerb("transpose", config, jsonPath, &runTranspose, &report, &toJson);
 }
 

@@ -631,6 +631,26 @@ __device__ __forceinline__ TopTwo mergeTop(TopTwo a, TopTwo b)
 
 __device__ __forceinline__ unsigned long long bitsOf(double v) { return (unsigned long long)__double_as_longlong(v); }
 
+// One check line (row or column) of decideKernel, read by one thread: its threshold into the
+// thread's reported range (bit patterns: NaN orders above inf); a mismatch listed with its mark
+// (the first kMaxListed; count is the block's shared counter), a clean line's ratio kept.
+__device__ __forceinline__ void noteCheckLine(long long line, double thr, double mark, unsigned long long& tMin,
+                                              unsigned long long& tMax, unsigned long long& ratio, int& count,
+                                              long long* list, double* marks)
+{
+    tMin = min(tMin, bitsOf(thr));
+    tMax = max(tMax, bitsOf(thr));
+    if (isMismatch(mark)) {
+        const int slot = atomicAdd(&count, 1);
+        if (slot < kMaxListed) {
+            list[slot] = line;
+            marks[slot] = mark;
+        }
+    } else {
+        ratio = max(ratio, bitsOf(-1.0 - mark));
+    }
+}
+
 // One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
 // located cell from its line's checksum minus the sum of the other cells (exact even when the
 // faulty value is inf), and write the verdict into pinned host memory.
@@ -667,33 +687,11 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     for (Index i = tid; i <= rows; i += blockDim.x) {
         // Reported range only: the sum part uses the stored checksum (the control sums are spent).
         const double thr = rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
-        tMin = min(tMin, bitsOf(thr));
-        tMax = max(tMax, bitsOf(thr));
-        const double v = rowMark[i];
-        if (isMismatch(v)) {
-            const int slot = atomicAdd(&nr, 1);
-            if (slot < kMaxListed) {
-                listR[slot] = i;
-                resR[slot] = v;
-            }
-        } else {
-            ratio = max(ratio, bitsOf(-1.0 - v));
-        }
+        noteCheckLine(i, thr, rowMark[i], tMin, tMax, ratio, nr, listR, resR);
     }
     for (Index j = tid; j <= cols; j += blockDim.x) {
         const double thr = colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
-        tMin = min(tMin, bitsOf(thr));
-        tMax = max(tMax, bitsOf(thr));
-        const double v = colMark[j];
-        if (isMismatch(v)) {
-            const int slot = atomicAdd(&nc, 1);
-            if (slot < kMaxListed) {
-                listC[slot] = j;
-                resC[slot] = v;
-            }
-        } else {
-            ratio = max(ratio, bitsOf(-1.0 - v));
-        }
+        noteCheckLine(j, thr, colMark[j], tMin, tMax, ratio, nc, listC, resC);
     }
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {

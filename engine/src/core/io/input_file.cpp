@@ -1,6 +1,7 @@
 // Input files checked before they are opened (input_file.hpp).
 #include "core/io/input_file.hpp"
 
+#include "core/io/file_kind.hpp"
 #include "gigacheck/types.hpp"
 
 #include <cerrno>
@@ -22,18 +23,8 @@ namespace {
 // Why st is not a file a reader takes (empty when it is a regular file no larger than maxBytes).
 std::string whyNot(const struct stat& st, std::uintmax_t maxBytes)
 {
-    if (S_ISDIR(st.st_mode))
-        return "it is a directory, not a file";
-    if (S_ISCHR(st.st_mode))
-        return "it is a character device, not a regular file";
-    if (S_ISBLK(st.st_mode))
-        return "it is a block device, not a regular file";
-    if (S_ISFIFO(st.st_mode))
-        return "it is a FIFO (named pipe), not a regular file";
-    if (S_ISSOCK(st.st_mode))
-        return "it is a socket, not a regular file";
-    if (!S_ISREG(st.st_mode))
-        return "it is not a regular file";
+    if (std::string why = notRegularFile(st.st_mode); !why.empty())
+        return why;
     if (std::uintmax_t(st.st_size) > maxBytes)
         return "it is larger than " + binaryBytes(maxBytes) + " (" + std::to_string(std::uintmax_t(st.st_size)) +
                " bytes), the limit of this reader";

@@ -76,13 +76,14 @@ HostMatrix readMatrix(const NpyHeader& h, const ReadValues& read)
     }
 }
 
-HostMatrix readNpyFile(const std::string& path)
+// Opens the file into `in` and parses its header; `in` stays open for the values.
+NpyHeader openNpyFile(const std::string& path, std::ifstream& in)
 {
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec)
         throw InputError(ec.message());
-    std::ifstream in(path, std::ios::binary);
+    in.open(path, std::ios::binary);
     if (!in)
         throw InputError("cannot open it for reading");
     // Enough for any header the parser accepts; the values are read after it has checked them.
@@ -90,7 +91,13 @@ HostMatrix readNpyFile(const std::string& path)
     std::string head(headerRead, '\0');
     if (!in.read(head.data(), std::streamsize(headerRead)))
         throw InputError("cannot read its header");
-    const NpyHeader h = parseNpyHeader(head, size);
+    return parseNpyHeader(head, size);
+}
+
+HostMatrix readNpyFile(const std::string& path)
+{
+    std::ifstream in;
+    const NpyHeader h = openNpyFile(path, in);
     in.seekg(std::streamoff(h.dataOffset));
     return readMatrix(h, [&in](void* dst, std::size_t bytes) {
         // In pieces: a stream's count is a signed streamsize.
@@ -122,18 +129,8 @@ NpyHeader readNpyHeader(const std::string& path)
 {
     checkInputFile(path, "matrix", std::numeric_limits<std::uintmax_t>::max());
     try {
-        std::error_code ec;
-        const std::uintmax_t size = std::filesystem::file_size(path, ec);
-        if (ec)
-            throw InputError(ec.message());
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            throw InputError("cannot open it for reading");
-        const std::size_t headerRead = std::size_t(std::min<std::uintmax_t>(size, 12 + kMaxNpyHeaderBytes));
-        std::string head(headerRead, '\0');
-        if (!in.read(head.data(), std::streamsize(headerRead)))
-            throw InputError("cannot read its header");
-        return parseNpyHeader(head, size);
+        std::ifstream in;
+        return openNpyFile(path, in);
     } catch (const InputError& e) {
         throw InputError("cannot read '" + path + "': " + e.what());
     }

@@ -1,6 +1,7 @@
 // Output files written whole through a temporary file beside the target (gigacheck/safe_write.hpp).
 #include "gigacheck/safe_write.hpp"
 
+#include "core/io/file_kind.hpp"
 #include "gigacheck/types.hpp"
 
 #include <cerrno>
@@ -37,24 +38,6 @@ struct Failure {
 };
 
 std::string errnoText(int error) { return std::strerror(error); }
-
-// "a character device" etc. for a file that exists and is not a regular file; empty when it is one.
-std::string notRegular(const struct stat& st)
-{
-    if (S_ISREG(st.st_mode))
-        return {};
-    if (S_ISDIR(st.st_mode))
-        return "it is a directory, not a file";
-    if (S_ISCHR(st.st_mode))
-        return "it is a character device, not a regular file";
-    if (S_ISBLK(st.st_mode))
-        return "it is a block device, not a regular file";
-    if (S_ISFIFO(st.st_mode))
-        return "it is a FIFO (named pipe), not a regular file";
-    if (S_ISSOCK(st.st_mode))
-        return "it is a socket, not a regular file";
-    return "it is not a regular file";
-}
 
 // The end of path's chain of symbolic links (path itself when it is none); relative link targets
 // are taken from the link's own folder. The end need not exist.
@@ -149,7 +132,7 @@ std::string checkOutputFile(const std::string& path, std::string_view what)
     if (!exists && errno != ENOENT)
         fail(errnoText(errno));
     if (exists) {
-        if (const std::string why = notRegular(st); !why.empty())
+        if (const std::string why = notRegularFile(st.st_mode); !why.empty())
             fail(why);
         if (::access(target.c_str(), W_OK) != 0)
             fail("the file is not writable: " + errnoText(errno));

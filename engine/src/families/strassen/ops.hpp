@@ -4,6 +4,8 @@
 
 #include "core/op_table.hpp"
 
+#include <vector>
+
 namespace gigacheck::strassen {
 
 inline constexpr std::string_view kFamilyName = "strassen";
@@ -46,6 +48,29 @@ inline constexpr OpKind kZero{kFirstKind + 11};
 inline constexpr int kSlotA = 0, kSlotB = 1, kSlotC = 2;  // then, where a schedule has them, the leaf workspace "M", the leaf checks, the remote blocks
 
 std::span<const OpKindName> opKindNames();
+
+// One backend's implementation of every op kind (CPU: cpu::OpFunction, CUDA: cuda::IssueFunction).
+template <class Function> struct OpImplementations {
+    Function load, add, product, scatter, inject, copy, zero, store, leafSums, leafVerify, storeLeafChecks;
+};
+
+// The rows of a backend's op table (cpu::OpEntry, cuda::OpEntry), the same kinds for both: kRestore
+// is a load from the host copy.
+template <class Entry, class Function> std::vector<Entry> opEntries(const OpImplementations<Function>& f)
+{
+    return {{kLoad, f.load},
+            {kRestore, f.load},
+            {kAdd, f.add},
+            {kProduct, f.product},
+            {kScatter, f.scatter},
+            {kInject, f.inject},
+            {kCopy, f.copy},
+            {kZero, f.zero},
+            {kStore, f.store},
+            {kLeafSums, f.leafSums},
+            {kLeafVerify, f.leafVerify},
+            {kStoreLeafChecks, f.storeLeafChecks}};
+}
 
 const cpu::OpTable& cpuOps();    // cpu/op_table.cpp
 const cuda::OpTable& cudaOps();  // cuda/op_table.cpp (CUDA builds only)

@@ -11,7 +11,7 @@
 
 #include "core/table.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
-#include "core/cuda/devices.hpp"
+#include "families/blocked_gemm/bench/bench_device.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
 #endif
 
@@ -269,41 +269,28 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
     err << "no CUDA device: this build has no CUDA backend (nvcc was not found when it was configured)\n";
     return 2;
 #else
-    std::string why;
-    const std::vector<DeviceInfo> devices = cuda::cudaDevices(&why);
-    if (devices.empty()) {
-        err << "no CUDA device: " << why << "\n";
+    // In-core cuBLAS (the roof) runs on the chosen device.
+    const std::optional<BenchDevice> chosen = chooseBenchDevice(options.device, err);
+    if (!chosen)
         return 2;
-    }
-    const int wanted = std::max(options.device, 0);
-    if (wanted >= int(devices.size())) {
-        err << "no CUDA device " << wanted << " (" << devices.size() << " found, numbered 0.." << devices.size() - 1
-            << ")\n";
-        return 2;
-    }
-    const DeviceInfo& device = devices[std::size_t(wanted)];
-    try {
-        cuda::useDevice(device.index);  // in-core cuBLAS (the roof) runs on the current device
-    } catch (const std::exception& e) {
-        err << "cannot use CUDA device " << device.index << ": " << e.what() << "\n";
-        return 2;
-    }
+    const DeviceInfo& device = chosen->device;
+    const std::size_t visible = chosen->visible;
     out << "gigacheck " << kVersion << " bench multi-gpu-gemm" << (options.quick ? " (quick)" : "") << "\n"
         << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
         << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
-        << "GPUs visible: " << devices.size()
-        << (devices.size() == 1 ? " (G = 2 runs two logical devices on it: emulated)" : "") << "\n"
+        << "GPUs visible: " << visible
+        << (visible == 1 ? " (G = 2 runs two logical devices on it: emulated)" : "") << "\n"
         << "date: " << benchDate() << "\ncommit: " << benchCommit() << "\n" << std::flush;
     json rows;
     try {
-        rows = multiGpuGemm(options, int(devices.size()), device.memoryBytes, out);
+        rows = multiGpuGemm(options, int(visible), device.memoryBytes, out);
     } catch (const std::exception& e) {
         err << "bench multi-gpu-gemm failed: " << e.what() << "\n";
         return 1;
     }
     if (!options.jsonPath.empty()) {
         const json doc = {{"suite", "multi-gpu-gemm"}, {"device", device.name}, {"device_index", device.index},
-                          {"gpu_count", devices.size()}, {"date", benchDate()}, {"commit", benchCommit()},
+                          {"gpu_count", visible}, {"date", benchDate()}, {"commit", benchCommit()},
                           {"quick", options.quick}, {"rows", rows}};
         writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
     }

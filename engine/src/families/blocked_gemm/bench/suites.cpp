@@ -14,7 +14,7 @@
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
-#include "core/cuda/devices.hpp"
+#include "families/blocked_gemm/bench/bench_device.hpp"
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
 #endif
@@ -720,25 +720,11 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     err << "no CUDA device: this build has no CUDA backend (nvcc was not found when it was configured)\n";
     return 2;
 #else
-    std::string why;
-    const std::vector<DeviceInfo> devices = cuda::cudaDevices(&why);
-    if (devices.empty()) {
-        err << "no CUDA device: " << why << "\n";
+    // The device measurements (cuda/measure.cu) run on the chosen device.
+    const std::optional<BenchDevice> chosen = chooseBenchDevice(options.device, err);
+    if (!chosen)
         return 2;
-    }
-    const int wanted = std::max(options.device, 0);
-    if (wanted >= int(devices.size())) {
-        err << "no CUDA device " << wanted << " (" << devices.size() << " found, numbered 0.."
-            << devices.size() - 1 << ")\n";
-        return 2;
-    }
-    const DeviceInfo& device = devices[std::size_t(wanted)];
-    try {
-        cuda::useDevice(device.index);  // the device measurements (cuda/measure.cu) run on the current device
-    } catch (const std::exception& e) {
-        err << "cannot use CUDA device " << device.index << ": " << e.what() << "\n";
-        return 2;
-    }
+    const DeviceInfo& device = chosen->device;
     out << "gigacheck " << kVersion << " bench " << options.suite << (options.quick ? " (quick)" : "") << "\n"
         << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
         << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"

@@ -30,6 +30,18 @@ void gemm(const double* a, std::int64_t lda, const double* b, std::int64_t ldb, 
                 int(ldb), accumulate ? 1.0 : 0.0, c, int(ldc));
 }
 
+// The fault hits `value` (a cell of C, a checksum entry): the injection keeps the value before and
+// after and is marked applied, and op reports it as an event.
+template <class T>
+void applyFaultTo(T& value, Injection& inj, Precision precision, const Operation& op, std::vector<InjectEvent>& events)
+{
+    inj.before = double(value);
+    value = T(applyFault(inj, inj.before, precision));
+    inj.after = double(value);
+    inj.applied = true;
+    events.push_back({op.id, inj, 0});
+}
+
 }  // namespace
 
 template <class T>
@@ -131,12 +143,7 @@ std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& 
         if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra ||
             inj.localCol >= op.cols + extra)
             continue;
-        T& cell = c(inj.localRow, inj.localCol);
-        inj.before = double(cell);
-        cell = T(applyFault(inj, inj.before, plan.precision));
-        inj.after = double(cell);
-        inj.applied = true;
-        events.push_back({op.id, inj, 0});
+        applyFaultTo(c(inj.localRow, inj.localCol), inj, plan.precision, op, events);
     }
     return events;
 }
@@ -160,11 +167,7 @@ std::vector<InjectEvent> injectEncoding(const Operation& op, const Plan& plan, B
         T& entry = isA ? slot<T>(bufs, op.dst)[op.rows * spec.ld + inj.localRow]
                        : slot<T>(bufs, op.dst)[inj.localRow * spec.ld + op.cols];
         inj.block = op.block;
-        inj.before = double(entry);
-        entry = T(applyFault(inj, inj.before, plan.precision));
-        inj.after = double(entry);
-        inj.applied = true;
-        events.push_back({op.id, inj, 0});
+        applyFaultTo(entry, inj, plan.precision, op, events);
     }
     return events;
 }
@@ -207,12 +210,7 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
                                            [&](const Correction& k) { return k.row == inj.localRow && k.col == inj.localCol; });
         if (!corrected)
             continue;
-        T& cell = c(inj.localRow, inj.localCol);
-        inj.before = double(cell);
-        cell = T(applyFault(inj, inj.before, plan.precision));
-        inj.after = double(cell);
-        inj.applied = true;
-        events.push_back({op.id, inj, 0});
+        applyFaultTo(c(inj.localRow, inj.localCol), inj, plan.precision, op, events);
     }
     return ev;
 }

@@ -40,24 +40,26 @@ BlockGeometry geometry(const EntryChecksums& e, char operand, int blockRow, int 
     return g;
 }
 
+// The sum in double of `count` elements `stride` apart from `first`, in order, element `skip` left out.
+template <class T> double sumExcept(const T* first, std::int64_t count, std::int64_t stride, std::int64_t skip)
+{
+    double s = 0;
+    for (std::int64_t at = 0; at < count; ++at)
+        if (at != skip)
+            s += double(first[at * stride]);
+    return s;
+}
+
 template <class T>
 double rowSum(const T* m, std::int64_t ld, const BlockGeometry& g, std::int64_t r, std::int64_t skip = -1)
 {
-    double s = 0;
-    for (std::int64_t c = 0; c < g.cols; ++c)
-        if (c != skip)
-            s += double(m[(g.rowOffset + r) * ld + g.colOffset + c]);
-    return s;
+    return sumExcept(m + (g.rowOffset + r) * ld + g.colOffset, g.cols, 1, skip);
 }
 
 template <class T>
 double columnSum(const T* m, std::int64_t ld, const BlockGeometry& g, std::int64_t c, std::int64_t skip = -1)
 {
-    double s = 0;
-    for (std::int64_t r = 0; r < g.rows; ++r)
-        if (r != skip)
-            s += double(m[(g.rowOffset + r) * ld + g.colOffset + c]);
-    return s;
+    return sumExcept(m + g.rowOffset * ld + g.colOffset + c, g.rows, ld, skip);
 }
 
 // lambda > 0: the lines whose sum is off by more than the round-off threshold (is the block

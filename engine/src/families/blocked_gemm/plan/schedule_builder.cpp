@@ -131,21 +131,11 @@ void ScheduleBuilder::loadB(int k, int j, int slot, int stream)
     add(std::move(op));
 }
 
-void ScheduleBuilder::checksumA(const BlockIndex& b, int slot, int stream)
-{
-    if (!plan_.abft)
-        return;
-    Operation op;
-    op.kind = OpKind::Checksum;
-    op.stream = stream;
-    op.dst = slot;
-    setExtents(op, b);
-    op.flops = double(op.rows) * double(op.depth);
-    op.bytes = (double(op.rows) * double(op.depth) + double(op.depth)) * elem_;
-    add(std::move(op));
-}
+void ScheduleBuilder::checksumA(const BlockIndex& b, int slot, int stream) { checksum(b, slot, stream, Operand::A); }
 
-void ScheduleBuilder::checksumB(const BlockIndex& b, int slot, int stream)
+void ScheduleBuilder::checksumB(const BlockIndex& b, int slot, int stream) { checksum(b, slot, stream, Operand::B); }
+
+void ScheduleBuilder::checksum(const BlockIndex& b, int slot, int stream, Operand of)
 {
     if (!plan_.abft)
         return;
@@ -154,8 +144,10 @@ void ScheduleBuilder::checksumB(const BlockIndex& b, int slot, int stream)
     op.stream = stream;
     op.dst = slot;
     setExtents(op, b);
-    op.flops = double(op.depth) * double(op.cols);
-    op.bytes = (double(op.depth) * double(op.cols) + double(op.depth)) * elem_;
+    // One pass over the block (rows x depth of A, depth x cols of B), one checksum of depth written.
+    const double blockElements = double(op.depth) * double(of == Operand::A ? op.rows : op.cols);
+    op.flops = blockElements;
+    op.bytes = (blockElements + double(op.depth)) * elem_;
     add(std::move(op));
 }
 

@@ -36,6 +36,7 @@ private:
     int base() const { return device_ * int(plan_.buffers.size()); }
     Operation& add(Operation op);
     void setExtents(Operation& op, const BlockIndex& b) const;
+    void checksum(const BlockIndex& b, int slot, int stream, Operand of);  // of: A or B
 
     Plan plan_;
     bool withInjection_;

@@ -1,19 +1,15 @@
 // The text report of an online ABFT / offline ABFT / TMR run.
 #include "gigacheck/online_abft.hpp"
 
-#include <cstdio>
+#include "core/printf_number.hpp"
+
 #include <sstream>
 
 namespace gigacheck {
 
 namespace {
 
-std::string number(double v, const char* format = "%.6g")
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
+std::string number(double v, const char* format = "%.6g") { return printfNumber(format, v); }
 
 std::string stepName(int step) { return step < 0 ? std::string("encoding") : "step " + std::to_string(step); }
 

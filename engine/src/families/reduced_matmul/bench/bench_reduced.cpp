@@ -2,14 +2,11 @@
 // GFLOP/s and the ratio to the library GEMM of the reduced shape measured in the same process;
 // the seed's Table 4.2 (GTX 1050 Mobile, nvprof) beside.
 #include "gigacheck/reduced_matmul.hpp"
-#include "gigacheck/version.hpp"
 
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
-#include "core/timestamp.hpp"
+#include "families/gallery/bench_frame.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
-
-#include "gigacheck/safe_write.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -82,32 +79,15 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
     return rows;
 }
 
-// GIGACHECK_GALLERY_SECTIONS=cpu,gpu (transpose also cache): only those sections, so that a long
-// CPU table and the GPU table can run as separate commands. Unset: every section.
-bool sectionWanted(std::string_view name) { return bench::selected("GIGACHECK_GALLERY_SECTIONS", name); }
-
 }  // namespace
 
 int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
 {
-    std::string why;
-    const bool gpu = device::available(&why);
-    out << "gigacheck " << kVersion << " bench reduced" << (options.quick ? " (quick)" : "") << "\ndate: " << nowIso8601() << "\n"
-        << (gpu ? "" : "no CUDA device (" + why + "): the CPU part only\n") << std::flush;
-    json doc = {{"suite", "reduced"}, {"quick", options.quick}, {"date", nowIso8601()}};
-    try {
-        if (sectionWanted("cpu"))
-            doc["cpu"] = section(options, out, false);
-        if (gpu && sectionWanted("gpu"))
-            doc["gpu"] = section(options, out, true);
-    } catch (const std::exception& e) {
-        err << "bench reduced failed: " << e.what() << "\n";
-        return 1;
-    }
-    if (!options.jsonPath.empty()) {
-        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
-    }
-    return 0;
+    const gallery::BenchSection sections[] = {
+        {"cpu", "cpu", false, [](const BenchOptions& o, std::ostream& os) { return section(o, os, false); }},
+        {"gpu", "gpu", true, [](const BenchOptions& o, std::ostream& os) { return section(o, os, true); }},
+    };
+    return gallery::runGalleryBench("reduced", &device::available, sections, options, out, err);
 }
 
 }  // namespace gigacheck::reduced_matmul

@@ -3,6 +3,7 @@
 #include "gigacheck/reduced_matmul.hpp"
 
 #include "core/record/envelope_json.hpp"
+#include "families/gallery/record_file.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/reduced_matmul/record/record_validate.hpp"
 
@@ -77,14 +78,6 @@ Record recordFromJson(const std::string& text)
     return r;
 }
 
-Record loadRecord(const std::string& path)
-{
-    try {
-        return recordFromJson(recordjson::loadRecordText(path));
-    } catch (const InputError& e) {
-        const std::string what = e.what();  // the file's own errors name it already
-        throw InputError(what.find(path) != std::string::npos ? what : path + ": " + what);
-    }
-}
+Record loadRecord(const std::string& path) { return gallery::loadRecordFile(path, &recordFromJson); }
 
 }  // namespace gigacheck::reduced_matmul

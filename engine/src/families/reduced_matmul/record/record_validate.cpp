@@ -2,6 +2,7 @@
 #include "families/reduced_matmul/record/record_validate.hpp"
 
 #include "core/record/record_checks.hpp"
+#include "families/gallery/verdict_check.hpp"
 #include "families/reduced_matmul/ops.hpp"
 
 #include <algorithm>
@@ -59,18 +60,11 @@ void validateVerdict(const Record& r)
     // An element that came out infinite makes an infinite error: a number >= 0, or inf.
     if (!(r.maxRelError >= 0))
         refuse(kSection + ".max_rel_error", "must be a number >= 0");
-    if (r.status != "ok" && r.status != "failed" && r.status != "cancelled")
-        refuse("status", "is '" + r.status + "', not ok, failed or cancelled");
-    if (r.verified != (r.status == "ok"))
-        refuse(kSection + ".verified", std::string("is ") + (r.verified ? "true" : "false") + " for a run whose status is '" +
-                                           r.status + "'");
+    gallery::validateVerdict(kSection, r.status, r.verified, r.wrong, "wrong",
+                             "is true, but " + std::to_string(r.wrong) + " of " + std::to_string(r.checked) +
+                                 " checked elements are wrong");
     if (r.verified && r.checked == 0)
         refuse(kSection + ".verified", "is true, but no element was checked");
-    if (r.verified && r.wrong != 0)
-        refuse(kSection + ".verified", "is true, but " + std::to_string(r.wrong) + " of " + std::to_string(r.checked) +
-                                           " checked elements are wrong");
-    if (r.status == "failed" && r.wrong == 0)
-        refuse(kSection + ".wrong", "is 0 for a run whose status is 'failed'");
 }
 
 void validateCounts(const Record& r)

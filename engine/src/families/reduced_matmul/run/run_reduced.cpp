@@ -7,12 +7,11 @@
 #include "core/median.hpp"
 #include "core/memory_check.hpp"
 #include "core/span_metrics.hpp"
-#include "core/timestamp.hpp"
+#include "families/gallery/run_start.hpp"
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/reduced_matmul/plan/schedule_builder.hpp"
 #include "gigacheck/abft.hpp"
-#include "gigacheck/version.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -186,23 +185,10 @@ void checkConfig(const Config& c, BackendKind backend)
 Record runReduced(const Config& config)
 {
     Record rec;
-    rec.config = config;
-    rec.family = std::string(kFamilyName);
-    rec.toolVersion = kVersion;
-    rec.createdAt = nowIso8601();
-    const BackendKind kind = resolveBackend(config);
-    checkConfig(config, kind);
-    rec.backend = kind == BackendKind::Cuda ? "cuda" : "cpu";
+    const BackendKind kind = gallery::startRecord(rec, config, kFamilyName);
     rec.counts = countsOf(config.variant, config.n, config.precision);
-    std::unique_ptr<Backend> backend;
-    if (kind == BackendKind::Cuda) {
-        std::string why;
-        backend = makeCudaBackend(&why, config.device);
-        if (!backend)
-            throw InputError("reduced matmul variant '" + std::string(toString(config.variant)) + "' on CUDA: no CUDA device: " + why);
-    } else {
-        backend = makeCpuBackend();
-    }
+    std::unique_ptr<Backend> backend =
+        gallery::galleryBackend(kind, config.device, "reduced matmul variant '" + std::string(toString(config.variant)) + "'");
     if (kind == BackendKind::Cuda) {
         const DeviceInfo d = backend->device();
         requireDeviceMemory(footprintOf(config).buffers, d.memoryBytes, d.name, describe(config), "A, B, C, Ar and Br");

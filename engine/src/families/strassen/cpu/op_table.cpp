@@ -243,18 +243,10 @@ const cpu::OpTable& cpuOps()
 {
     static const cpu::OpTable table{
         nullptr,
-        {{kLoad, load},
-         {kRestore, load},
-         {kAdd, add},
-         {kProduct, product},
-         {kScatter, scatter},
-         {kInject, inject},
-         {kCopy, copy},
-         {kZero, zero},
-         {kStore, store},
-         {kLeafSums, leafSums},
-         {kLeafVerify, leafVerify},
-         {kStoreLeafChecks, storeLeafChecks}},
+        opEntries<cpu::OpEntry>(OpImplementations<cpu::OpFunction>{
+            .load = load, .add = add, .product = product, .scatter = scatter, .inject = inject, .copy = copy,
+            .zero = zero, .store = store, .leafSums = leafSums, .leafVerify = leafVerify,
+            .storeLeafChecks = storeLeafChecks}),
     };
     return table;
 }

@@ -282,18 +282,10 @@ const cuda::OpTable& cudaOps()
         nullptr,  // checkInputs: no CUDA-only limits
         warmUp,
         nullptr,
-        {{kLoad, issueLoad},
-         {kRestore, issueLoad},
-         {kAdd, issueAdd},
-         {kProduct, issueProduct},
-         {kScatter, issueScatter},
-         {kInject, issueInject},
-         {kCopy, issueCopy},
-         {kZero, issueZero},
-         {kStore, issueStore},
-         {kLeafSums, issueLeafSums},
-         {kLeafVerify, issueLeafVerify},
-         {kStoreLeafChecks, issueStoreLeafChecks}},
+        opEntries<cuda::OpEntry>(OpImplementations<cuda::IssueFunction>{
+            .load = issueLoad, .add = issueAdd, .product = issueProduct, .scatter = issueScatter,
+            .inject = issueInject, .copy = issueCopy, .zero = issueZero, .store = issueStore,
+            .leafSums = issueLeafSums, .leafVerify = issueLeafVerify, .storeLeafChecks = issueStoreLeafChecks}),
     };
     return table;
 }

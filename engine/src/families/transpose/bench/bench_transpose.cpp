@@ -3,16 +3,13 @@
 // the GPU), on the GPU as % of a device copy of the same bytes measured in the same process and as
 // % of the datasheet peak; the seed's own figures beside, labelled with their hardware.
 #include "gigacheck/transpose.hpp"
-#include "gigacheck/version.hpp"
 
 #include "core/bench_filter.hpp"
 #include "core/table.hpp"
-#include "core/timestamp.hpp"
+#include "families/gallery/bench_frame.hpp"
 #include "families/transpose/bench/cache_misses.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
 #include "families/transpose/ratio_decomposition.hpp"
-
-#include "gigacheck/safe_write.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -190,34 +187,16 @@ json gpuSection(const BenchOptions& o, std::ostream& out)
     return rows;
 }
 
-// GIGACHECK_GALLERY_SECTIONS=cpu,gpu (transpose also cache): only those sections, so that a long
-// CPU table and the GPU table can run as separate commands. Unset: every section.
-bool sectionWanted(std::string_view name) { return bench::selected("GIGACHECK_GALLERY_SECTIONS", name); }
-
 }  // namespace
 
 int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
 {
-    std::string why;
-    const bool gpu = device::available(&why);
-    out << "gigacheck " << kVersion << " bench transpose" << (options.quick ? " (quick)" : "") << "\ndate: " << nowIso8601()
-        << "\n" << (gpu ? "" : "no CUDA device (" + why + "): the CPU part only\n") << std::flush;
-    json doc = {{"suite", "transpose"}, {"quick", options.quick}, {"date", nowIso8601()}};
-    try {
-        if (sectionWanted("cpu"))
-            doc["cpu"] = cpuSection(options, out);
-        if (sectionWanted("cache"))
-            doc["cpu_cache_misses"] = cacheSection(options, out);
-        if (gpu && sectionWanted("gpu"))
-            doc["gpu"] = gpuSection(options, out);
-    } catch (const std::exception& e) {
-        err << "bench transpose failed: " << e.what() << "\n";
-        return 1;
-    }
-    if (!options.jsonPath.empty()) {
-        writeFileAtomically(options.jsonPath, doc.dump(1) + "\n", "bench JSON");  // InputError: exit 2
-    }
-    return 0;
+    const gallery::BenchSection sections[] = {
+        {"cpu", "cpu", false, &cpuSection},
+        {"cache", "cpu_cache_misses", false, &cacheSection},
+        {"gpu", "gpu", true, &gpuSection},
+    };
+    return gallery::runGalleryBench("transpose", &device::available, sections, options, out, err);
 }
 
 }  // namespace gigacheck::transpose

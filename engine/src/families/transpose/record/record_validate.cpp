@@ -2,6 +2,7 @@
 #include "families/transpose/record/record_validate.hpp"
 
 #include "core/record/record_checks.hpp"
+#include "families/gallery/verdict_check.hpp"
 #include "families/transpose/ops.hpp"
 
 #include <algorithm>
@@ -67,15 +68,8 @@ void validateVerdict(const Record& r)
 {
     const Config& c = r.config;
     inRange(r.mismatches, 0, c.m * c.n, kSection + ".mismatches");  // each side <= 2^31 - 1: no overflow
-    if (r.status != "ok" && r.status != "failed" && r.status != "cancelled")
-        refuse("status", "is '" + r.status + "', not ok, failed or cancelled");
-    if (r.verified && r.mismatches != 0)
-        refuse(kSection + ".verified", "is true, but " + std::to_string(r.mismatches) + " elements are misplaced");
-    if (r.verified != (r.status == "ok"))
-        refuse(kSection + ".verified", std::string("is ") + (r.verified ? "true" : "false") + " for a run whose status is '" +
-                                           r.status + "'");
-    if (r.status == "failed" && r.mismatches == 0)
-        refuse(kSection + ".mismatches", "is 0 for a run whose status is 'failed'");
+    gallery::validateVerdict(kSection, r.status, r.verified, r.mismatches, "mismatches",
+                             "is true, but " + std::to_string(r.mismatches) + " elements are misplaced");
 }
 
 void validateCounts(const Record& r)

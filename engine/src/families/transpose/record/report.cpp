@@ -1,22 +1,13 @@
 // The text report of one transpose run (`gigacheck transpose`).
 #include "gigacheck/transpose.hpp"
 
+#include "core/printf_number.hpp"
 #include "families/transpose/ops.hpp"
 #include "families/transpose/record/record_validate.hpp"
 
-#include <cstdio>
 #include <string>
 
 namespace gigacheck::transpose {
-
-namespace {
-std::string format(const char* f, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-}  // namespace
 
 std::string report(const Record& r)
 {
@@ -34,45 +25,45 @@ std::string report(const Record& r)
              std::to_string(plannedOps(r.config) - 2) + " transposes (" + std::to_string(r.spans.size()) +
              " spans in the record): not verified\n";
         if (r.kernelMs > 0)  // each call in the spans ran whole
-            s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
-                 std::to_string(r.config.n) + " calls timed before the stop), " + format("%.2f GB/s", r.gbps) + " effective\n";
+            s += "time        " + printfNumber("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
+                 std::to_string(r.config.n) + " calls timed before the stop), " + printfNumber("%.2f GB/s", r.gbps) + " effective\n";
         return s;
     }
     if (r.backMs > 0) {  // in place, rectangular: the calls alternate between the two orientations
-        s += "time        " + format("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
+        s += "time        " + printfNumber("%.4f ms", r.kernelMs) + " (median of the " + std::to_string(r.config.m) + "x" +
              std::to_string(r.config.n) + " calls among " + std::to_string(r.config.reps) +
              " timed after a warm-up, from the executor's spans)\n";
-        s += "back        " + format("%.4f ms", r.backMs) + " (median of the " + std::to_string(r.config.n) + "x" +
+        s += "back        " + printfNumber("%.4f ms", r.backMs) + " (median of the " + std::to_string(r.config.n) + "x" +
              std::to_string(r.config.m) + " transposes back between them)\n";
     } else if (r.config.reps == 0) {
-        s += "time        " + format("%.4f ms", r.kernelMs) + " (one cold call, no warm-up, from the executor's span)\n";
+        s += "time        " + printfNumber("%.4f ms", r.kernelMs) + " (one cold call, no warm-up, from the executor's span)\n";
     } else {
-        s += "time        " + format("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
+        s += "time        " + printfNumber("%.4f ms", r.kernelMs) + " (median of " + std::to_string(r.config.reps) +
              " transposes after a warm-up, from the executor's spans)\n";
     }
-    s += "bandwidth   " + format("%.2f GB/s", r.gbps) + " effective (each element read once and written once)\n";
-    s += "copies      " + format("in %.3f ms", r.h2dMs) + format(", out %.3f ms", r.d2hMs) + " (" +
+    s += "bandwidth   " + printfNumber("%.2f GB/s", r.gbps) + " effective (each element read once and written once)\n";
+    s += "copies      " + printfNumber("in %.3f ms", r.h2dMs) + printfNumber(", out %.3f ms", r.d2hMs) + " (" +
          std::to_string(r.spans.size()) + " spans in the record)\n";
     if (gpu) {
         if (r.copyGbps > 0)
-            s += "            " + format("%.1f%%", 100 * r.gbps / r.copyGbps) + " of a device copy of the same bytes (" +
-                 format("%.1f GB/s", r.copyGbps) +
+            s += "            " + printfNumber("%.1f%%", 100 * r.gbps / r.copyGbps) + " of a device copy of the same bytes (" +
+                 printfNumber("%.1f GB/s", r.copyGbps) +
                  ": cudaMemcpy D2D, the best of 10 after 2 warm-ups, timed before and after the kernels, this process)\n";
         if (r.peakGbps > 0)
-            s += "            " + format("%.1f%%", 100 * r.gbps / r.peakGbps) + " of the datasheet peak (" +
-                 format("%.0f GB/s", r.peakGbps) + ", memory clock x bus width)\n";
+            s += "            " + printfNumber("%.1f%%", 100 * r.gbps / r.peakGbps) + " of the datasheet peak (" +
+                 printfNumber("%.0f GB/s", r.peakGbps) + ", memory clock x bus width)\n";
     }
     s += "counts      " + std::to_string(c.moves) + " elements moved";
     if (c.swaps)
         s += ", " + std::to_string(c.swaps) + " swaps ((n^2 - n) / 2)";
-    s += ", " + format("%.0f", c.bytesRead) + " B read + " + format("%.0f", c.bytesWritten) + " B written";
+    s += ", " + printfNumber("%.0f", c.bytesRead) + " B read + " + printfNumber("%.0f", c.bytesWritten) + " B written";
     if (c.passes > 1)
-        s += ", " + std::to_string(c.passes) + " passes (" + format("%.0f", c.trafficBytes) + " B of traffic)";
+        s += ", " + std::to_string(c.passes) + " passes (" + printfNumber("%.0f", c.trafficBytes) + " B of traffic)";
     s += "\n";
     if (gpu && c.threads) {
         s += "            " + std::to_string(c.threads) + " threads (" + std::to_string(c.activeThreads) + " move data), " +
-             format("%.0f", c.loadsPerThread) + " global loads per thread, " + format("%.0f", c.sectorsPerWarpLoad) +
-             " / " + format("%.0f", c.sectorsPerWarpStore) + " sectors per warp load / store";
+             printfNumber("%.0f", c.loadsPerThread) + " global loads per thread, " + printfNumber("%.0f", c.sectorsPerWarpLoad) +
+             " / " + printfNumber("%.0f", c.sectorsPerWarpStore) + " sectors per warp load / store";
         if (c.sharedConflictWays)
             s += ", " + std::to_string(c.sharedConflictWays) + "-way shared bank conflicts";
         s += "\n";

@@ -6,12 +6,11 @@
 #include "core/median.hpp"
 #include "core/memory_check.hpp"
 #include "core/span_metrics.hpp"
-#include "core/timestamp.hpp"
+#include "families/gallery/run_start.hpp"
 #include "families/transpose/cuda/device_transpose.hpp"
 #include "families/transpose/ops.hpp"
 #include "families/transpose/plan/schedule_builder.hpp"
 #include "families/transpose/run/matrix_values.hpp"
-#include "gigacheck/version.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -19,17 +18,6 @@
 namespace gigacheck::transpose {
 
 namespace {
-
-std::unique_ptr<Backend> backendFor(const Config& config, BackendKind kind)
-{
-    if (kind == BackendKind::Cpu)
-        return makeCpuBackend();
-    std::string why;
-    std::unique_ptr<Backend> b = makeCudaBackend(&why, config.device);
-    if (!b)
-        throw InputError("transpose variant '" + std::string(toString(config.variant)) + "' on CUDA: no CUDA device: " + why);
-    return b;
-}
 
 // Copies timed for the 100 % line: the best of these after a warm-up, before and after the kernels.
 constexpr int kCopyReps = 10;
@@ -106,17 +94,12 @@ void checkConfig(const Config& c, BackendKind backend)
 Record runTranspose(const Config& config)
 {
     Record rec;
-    rec.config = config;
-    rec.family = std::string(kFamilyName);
-    rec.toolVersion = kVersion;
-    rec.createdAt = nowIso8601();
-    const BackendKind kind = resolveBackend(config);
-    checkConfig(config, kind);
-    rec.backend = kind == BackendKind::Cuda ? "cuda" : "cpu";
+    const BackendKind kind = gallery::startRecord(rec, config, kFamilyName);
     rec.counts = countsOf(config.variant, config.m, config.n, config.type);
     const std::int64_t m = config.m, n = config.n;
 
-    std::unique_ptr<Backend> backend = backendFor(config, kind);
+    std::unique_ptr<Backend> backend =
+        gallery::galleryBackend(kind, config.device, "transpose variant '" + std::string(toString(config.variant)) + "'");
     const std::size_t bytes = std::size_t(m * n) * elementBytes(config.type);
     if (kind == BackendKind::Cuda) {  // X (and Y out of place), or the two buffers of the device copy
         const DeviceInfo d = backend->device();
