@@ -4,7 +4,7 @@
 #include "test_helpers.hpp"
 
 #include "core/op_table.hpp"
-#include "families/blocked_gemm/cuda/tuning_choice.hpp"
+#include "gemm/cuda/tuning_choice.hpp"
 #include "families/online_abft/inputs.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"

@@ -8,7 +8,7 @@
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/plan.hpp"
 #include "gigacheck/run.hpp"
-#include "families/blocked_gemm/run/reference.hpp"
+#include "gemm/reference.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include "campaign/campaign_rng.hpp"
 
 #include "gigacheck/online_abft.hpp"
-#include "families/blocked_gemm/run/reference.hpp"
+#include "gemm/reference.hpp"
 
 #include <algorithm>
 #include <set>

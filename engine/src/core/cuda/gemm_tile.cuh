@@ -1,5 +1,5 @@
 // The register-tiled GEMM main loop shared by the blocked family's optimized kernel
-// (families/blocked_gemm/cuda/gemm.cu) and Strassen's multi-target kernel
+// (gemm/cuda/gemm.cu) and Strassen's multi-target kernel
 // (families/strassen/cuda/multi_target_gemm.cu); each adds its own epilogue.
 //
 // 256 threads compute a 128 x 128 tile of C; each thread an 8 x 8 register tile made of two 4-row

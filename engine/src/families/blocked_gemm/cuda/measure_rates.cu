@@ -5,7 +5,7 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/rate_table_plan.hpp"
 #include "families/blocked_gemm/staging/pack_rows.hpp"
 #include "gigacheck/h2d_staging.hpp"

@@ -9,7 +9,7 @@
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/host_staging.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
-#include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/protected_product.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
 #include "gigacheck/operand_checks.hpp"
 

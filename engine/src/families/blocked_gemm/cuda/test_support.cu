@@ -4,9 +4,9 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
-#include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/protected_product.hpp"
 
 #include <algorithm>
 

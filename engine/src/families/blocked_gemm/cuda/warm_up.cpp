@@ -5,8 +5,8 @@
 #include "families/blocked_gemm/cuda/warm_up.hpp"
 
 #include "abft/cuda/abft_device.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
 #include "core/cuda/resources.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 

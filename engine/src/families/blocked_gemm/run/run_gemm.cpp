@@ -12,7 +12,7 @@
 #include "gigacheck/version.hpp"
 #include "core/result_block_observer.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
-#include "families/blocked_gemm/run/reference.hpp"
+#include "gemm/reference.hpp"
 #include "families/blocked_gemm/run/input_range.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
 

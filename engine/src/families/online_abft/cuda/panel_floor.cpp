@@ -6,8 +6,8 @@
 #include "core/cuda/device_fill.hpp"
 #include "core/cuda/resources.hpp"
 #include "core/median.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
 #include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/inputs.hpp"
 

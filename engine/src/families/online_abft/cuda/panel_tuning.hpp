@@ -6,7 +6,7 @@
 // the A/B of the online README's section "Tiles".
 #pragma once
 
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
 
 #include <cublasLt.h>
 

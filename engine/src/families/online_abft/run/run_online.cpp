@@ -3,7 +3,7 @@
 #include "gigacheck/online_abft.hpp"
 
 #include "core/timestamp.hpp"
-#include "families/blocked_gemm/run/reference.hpp"
+#include "gemm/reference.hpp"
 #include "families/online_abft/host_check.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"

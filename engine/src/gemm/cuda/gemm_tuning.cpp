@@ -1,8 +1,8 @@
 // See gemm_tuning.hpp. Row-major C[m x q] = A[m x n] B[n x q] is column-major C^T = B^T A^T, as in
 // gemm.cu: cuBLASLt's "A" is our B (q x n, ldb) and its "B" our A (n x m, lda).
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
 
-#include "families/blocked_gemm/cuda/tuning_choice.hpp"
+#include "gemm/cuda/tuning_choice.hpp"
 
 #include "core/bench_filter.hpp"
 #include "core/cuda/check.hpp"

@@ -11,7 +11,7 @@
 // FP32 with FP32 compute only (`--gemm cublas`), the case that was measured.
 #pragma once
 
-#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm.hpp"
 
 #include <cstdint>
 #include <string>

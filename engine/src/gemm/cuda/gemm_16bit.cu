@@ -1,4 +1,4 @@
-#include "families/blocked_gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cuda/gemm_16bit.hpp"
 
 #include "core/cuda/check.hpp"
 

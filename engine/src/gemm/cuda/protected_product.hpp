@@ -5,7 +5,7 @@
 
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/resources.hpp"
-#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm.hpp"
 
 #include "gigacheck/abft.hpp"
 

@@ -1,4 +1,4 @@
-#include "families/blocked_gemm/run/reference.hpp"
+#include "gemm/reference.hpp"
 
 #include "gigacheck/abft.hpp"
 #include "gigacheck/input_rounding.hpp"

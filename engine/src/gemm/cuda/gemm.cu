@@ -1,8 +1,8 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/gemm_tile.cuh"
-#include "families/blocked_gemm/cuda/gemm.hpp"
-#include "families/blocked_gemm/cuda/gemm_16bit.hpp"
-#include "families/blocked_gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cuda/gemm_tuning.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "families/blocked_gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/protected_product.hpp"
 
 #include "core/cuda/check.hpp"
 

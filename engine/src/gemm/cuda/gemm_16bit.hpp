@@ -5,7 +5,7 @@
 // them in place, so the conversion is exact and the checksums see what the tensor cores multiply.
 #pragma once
 
-#include "families/blocked_gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm.hpp"
 
 namespace gigacheck::cuda {
 
