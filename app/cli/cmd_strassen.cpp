@@ -29,7 +29,15 @@ int strassenCommand(const QStringList& args)
         option("devices", "devices to spread the work over (1).", "G"),
         option("decomposition", "2d | winograd: the multi-device decomposition (winograd).", "D"),
         option("exact-restore", "Restore A and B from the host copy instead of recovering them in floating point."),
-        option("inject-at", "A fault between stages: product:K, c:Q, a:Q or b:Q [:DELTA]; repeatable.", "WHERE"),
+        option("inject-at", "A fault at cell R,C (from 0) of c (default), a or b, between stages (c: after the first "
+                            "product stage, a / b: after the first addition stage) or right after leaf product K "
+                            "(@K, one device); the quadrant form c:Q, a:Q, b:Q (Q 0..3) strikes the quadrant's "
+                            "middle cell; product:K[:R,C] the result of leaf product K right after it. Adds DELTA "
+                            "(default: 1000 x the typical value, or --fault's bit flip). Repeatable.",
+               "[TARGET:]R,C[:DELTA][@K]"),
+        option("fault", "What a fault without its own DELTA does: add a delta, or flip bit B of the stored element "
+                        "(default: the top exponent bit), or bits B and B2 of it. Default delta.",
+               "delta|bitflip:B|bitflip:B+B2"),
         option("sums", "beside | inline: CUDA sums that do not wait for the product just issued run beside it on a "
                     "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"),
         option("check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
@@ -105,6 +113,8 @@ int strassenCommand(const QStringList& args)
     c.verify = !set("no-abft");
     for (const QString& f : parser.values(QStringLiteral("inject-at")))
         c.faults.push_back(parseStrassenFault(text(f)));
+    if (set("fault"))
+        c.faultModel = optionValue(parser, QStringLiteral("fault"), parseFaultModelSpec);
     if (set("seed"))
         c.seed = parseInteger<std::uint64_t>(value("seed"), 0, 1 << 30, "a seed (--seed)");
     if (set("dist"))
@@ -135,7 +145,7 @@ int strassenCommand(const QStringList& args)
         return kExitFailure;
     }
     if (r.status == "not_verified") {
-        std::cerr << "gigacheck: not verified: no check ran (--no-abft with --reference none)\n";
+        std::cerr << "gigacheck: not verified: " << strassenNotVerifiedReason(r) << "\n";
         return kExitNotVerified;
     }
     if (r.status != "ok") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/schedule.hpp"
 
 #include <optional>
@@ -34,22 +35,31 @@ std::string_view toString(StrassenDecomposition);
 StrassenVariant strassenVariantFromString(std::string_view);
 StrassenDecomposition strassenDecompositionFromString(std::string_view);
 
-// A fault placed between stages (--inject-at): into the result of leaf product `index` (issue
-// order), into C quadrant `index` after the top level's first product stage, or into A / B
-// quadrant `index` after the top level's first addition stage (an operand overwritten in place).
+// A fault placed between stages (--inject-at, gigacheck/fault_grammar.hpp): into the result of
+// leaf product `index` (issue order), into C quadrant `index` after the top level's first product
+// stage, or into A / B quadrant `index` after the top level's first addition stage (an operand
+// overwritten in place). With a cell (row, col) the fault strikes that cell instead of the middle of
+// the quadrant (C, A, B: the matrix's own coordinates; product: in its first target block); with
+// afterProduct it strikes right after leaf product K instead of between stages (@K; one device).
 struct StrassenFault {
     enum class Where { Product, C, A, B };
     Where where = Where::Product;
-    int index = 0;
+    int index = 0;     // the leaf product K, or the quadrant Q when there is no cell
     double delta = 0;  // added to the cell; 0 and not deltaGiven: 1000 x the typical |value| of the target
-    // ":DELTA" given, 0 included (as `run --inject-at R,C:0` adds 0).
+    // ":DELTA" given, 0 included (as `run --inject-at R,C:0` adds 0). A given delta is added whatever
+    // --fault says (as run does); the others follow StrassenConfig::faultModel.
     bool deltaGiven = false;
+    std::int64_t row = -1, col = -1;  // the cell, -1: the middle of the quadrant / the product's target
+    int afterProduct = -1;            // @K: right after leaf product K (C, A, B faults)
+    bool hasCell() const { return row >= 0; }
 };
-// "product:K", "c:Q", "a:Q", "b:Q", each optionally ":DELTA". Throws InputError.
+// The fault grammar's forms Strassen places: [c:|a:|b:]R,C[:DELTA][@K], c:Q / a:Q / b:Q[:DELTA][@K],
+// product:K[:R,C][:DELTA]. Throws InputError naming them.
 StrassenFault parseStrassenFault(std::string_view);
-// "c:1:0.5" (the delta when given or resolved, shortest round-trip form), "c:1" otherwise.
+StrassenFault strassenFaultOf(const InjectSpec&);
+// "c:1:0.5", "a:3,4@2" (the delta when given or resolved, shortest round-trip form).
 std::string toString(const StrassenFault&);
-// Where only: "product:1000".
+// Where only: "product:1000", "c:3,4@2".
 std::string faultPlace(const StrassenFault&);
 
 struct StrassenConfig {
@@ -78,6 +88,8 @@ struct StrassenConfig {
     // each product checked on its C targets right after it; one device only.
     bool checkLeaves = false;
     std::vector<StrassenFault> faults;
+    // --fault: what the faults without a delta of their own do (a delta, or a bit flip of the element).
+    FaultModelSpec faultModel;
     Distribution distribution = Distribution::Uniform;
     std::uint64_t seed = 1;
     bool integerInputs = false;  // small integers: every level is exact (tests)
@@ -185,6 +197,10 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
 int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err);
 
 std::string formatStrassenReport(const StrassenResult& result);
+// Why a run is not verified, in words for the report, the CLI and the lab: C's checksums were off
+// and the FP64 reference did not run -- off (--reference none), or left out by auto past 2^34
+// multiply-adds (--reference full runs it).
+std::string strassenNotVerifiedReason(const StrassenResult& result);
 std::string strassenRecordJson(const StrassenResult& result);
 // The record read back (what the report needs); nullopt when the text is not a strassen record.
 // Throws InputError on a strassen record that does not parse.

@@ -67,7 +67,7 @@ QString verdictHeadline(const StrassenResult& r)
         return r.referenceMismatches > 0 ? QStringLiteral("WRONG — C differs from the FP64 reference")
                                          : QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
     case Verdict::NotVerified:
-        return QStringLiteral("NOT VERIFIED — no check ran (checks and reference off); C may be wrong");
+        return QStringLiteral("NOT VERIFIED — %1; C may be wrong").arg(qs(strassenNotVerifiedReason(r)));
     case Verdict::Failed:
         return QStringLiteral("FAILED — %1").arg(qs(r.error));
     case Verdict::Cancelled:

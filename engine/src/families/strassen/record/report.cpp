@@ -111,8 +111,16 @@ std::string formatStrassenReport(const StrassenResult& r)
             o << "  " << key.first << "." << key.second << ": " << sec * 1e3;
         o << "\n";
     }
-    for (const StrassenFault& f : c.faults)
-        o << "fault      injected at " << toString(f) << "\n";
+    for (const StrassenFault& f : c.faults) {
+        o << "fault      injected at " << toString(f);
+        if (!f.deltaGiven && c.faultModel.model == FaultModel::BitFlip) {
+            o << ", bit " << resolvedBit(c.faultModel.bit, c.precision);
+            if (c.faultModel.bit2 >= 0)
+                o << " and bit " << c.faultModel.bit2;
+            o << " flipped";
+        }
+        o << "\n";
+    }
     for (const StrassenCheck& k : r.checks) {
         o << "check " << k.where << "    " << k.verdict;
         // Only what is known: a leaf or a column recompute names a column, an operand row a row.
@@ -138,12 +146,20 @@ std::string formatStrassenReport(const StrassenResult& r)
         o << "verdict    VERIFIED by " << by
           << (repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string()) << "\n";
     else if (r.status == "not_verified")
-        o << "verdict    NOT VERIFIED: no check ran (--no-verify and --reference none); C may be wrong\n";
+        o << "verdict    NOT VERIFIED: " << strassenNotVerifiedReason(r) << "; C may be wrong\n";
     else if (r.status == "uncorrectable")
         o << "verdict    UNCORRECTABLE: C is wrong (seen by " << by << ")\n";
     else
         o << "verdict    " << r.status << "\n";
     return o.str();
+}
+
+std::string strassenNotVerifiedReason(const StrassenResult& r)
+{
+    std::string why = "no check ran: C's checksums off (--no-abft)";
+    if (!r.config.reference)
+        return why + " and the FP64 reference off (--reference none)";
+    return why + " and the FP64 reference left out past 2^34 multiply-adds (--reference auto; --reference full runs it)";
 }
 
 std::string strassenRecordJson(const StrassenResult& r)
@@ -197,6 +213,7 @@ std::string strassenRecordJson(const StrassenResult& r)
           {"changed_a", r.recovery.changedA},
           {"changed_b", r.recovery.changedB}}},
         {"faults", faults},
+        {"fault", toString(c.faultModel)},  // what the faults without a delta did (--fault)
         {"checks", checks},
         {"verdict", r.status},
         {"placement", r.placement},
@@ -259,6 +276,7 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         if (s.has("faults"))
             for (const Node& f : s.elements("faults"))
                 c.faults.push_back(parseStrassenFault(f.as<std::string>()));
+        c.faultModel = parseFaultModelSpec(s.getOr<std::string>("fault", "delta"));  // records before bit flips: deltas
         r.status = s.getOr<std::string>("verdict", envelope.status);
         r.error = envelope.error;
         r.device = envelope.devices.front();
