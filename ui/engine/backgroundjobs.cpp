@@ -161,11 +161,12 @@ void BackgroundJobs::end(quint64 id, const std::function<void()>& onDone, bool o
     if (it == jobs_.end())
         return;
     const QString name = it->second.name;
+    const bool cancelled = it->second.state && it->second.state->cancel.load();
     jobs_.erase(it);
     const bool wasRun = runJob_ == id;
     if (wasRun)
         runJob_ = 0;
-    emit jobEnded(id, name);
+    emit jobEnded(id, name, cancelled);
     if (wasRun)
         emit busyChanged(false);
     if (onDone && ownerAlive)

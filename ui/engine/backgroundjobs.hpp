@@ -97,7 +97,8 @@ signals:
     void jobStarted(quint64 job, const QString& name, gigacheck::ui::JobKind kind);
     // etaSeconds < 0 while unknown.
     void jobProgress(quint64 job, double fraction, double etaSeconds);
-    void jobEnded(quint64 job, const QString& name);
+    // cancelled: its token was set (a cancelled job may still have delivered a partial result).
+    void jobEnded(quint64 job, const QString& name, bool cancelled);
     void busyChanged(bool busy);
 
 private:

@@ -1,5 +1,6 @@
 #include "runpanel.hpp"
 
+#include "engine/backgroundjobs.hpp"
 #include "models/sizetext.hpp"
 
 #include "models/rooflinemodel.hpp"
@@ -67,6 +68,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
 void RunPanel::setRunning(bool running)
 {
     running_ = running;
+    progress_->setRange(0, 1000);
     start_->setEnabled(!running);
     cancel_->setEnabled(running);
     if (running) {
@@ -87,6 +89,7 @@ void RunPanel::setProgress(double fraction, double etaSeconds)
         eta_->setText(QStringLiteral("finishing…"));
         return;
     }
+    progress_->setRange(0, 1000);  // a job's busy bar becomes a fraction
     progress_->setValue(int(std::min(fraction, 1.0) * 1000));
     if (fraction >= 1.0) {
         eta_->setText(QStringLiteral("done"));
@@ -94,6 +97,44 @@ void RunPanel::setProgress(double fraction, double etaSeconds)
     }
     eta_->setText(etaSeconds < 0 ? QStringLiteral("running…")
                                  : QStringLiteral("about %1 s left").arg(etaSeconds, 0, 'f', etaSeconds < 10 ? 1 : 0));
+}
+
+void RunPanel::setStartText(const QString& text, const QString& toolTip)
+{
+    start_->setText(text);
+    start_->setToolTip(toolTip);
+}
+
+void RunPanel::followJobs(BackgroundJobs* jobs)
+{
+    connect(jobs, &BackgroundJobs::jobStarted, this, [this, jobs](quint64 job, const QString& name, JobKind kind) {
+        if (kind != JobKind::Run || jobs->isAdopted(job))
+            return;  // previews never make the lab busy; the session reports its own runs
+        followedJob_ = job;
+        setRunning(true);
+        progress_->setRange(0, 0);  // busy until the job reports a fraction
+        eta_->setText(QStringLiteral("%1…").arg(name));
+        log(QStringLiteral("start %1").arg(name));
+    });
+    connect(jobs, &BackgroundJobs::jobProgress, this, [this](quint64 job, double fraction, double eta) {
+        if (job == followedJob_)
+            setProgress(fraction, eta);
+    });
+    connect(jobs, &BackgroundJobs::jobEnded, this, [this](quint64 job, const QString& name, bool cancelled) {
+        if (job != followedJob_)
+            return;
+        followedJob_ = 0;
+        const int reached = progress_->maximum() > 0 ? progress_->value() / 10 : 0;
+        setRunning(false);
+        if (cancelled) {
+            progress_->setValue(reached * 10);
+            eta_->setText(QStringLiteral("cancelled at %1%").arg(reached));
+            log(QStringLiteral("%1 cancelled").arg(name));
+            return;
+        }
+        setProgress(1.0, 0.0);
+        log(QStringLiteral("%1 ended").arg(name));
+    });
 }
 
 void RunPanel::log(const QString& line)

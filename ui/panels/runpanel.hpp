@@ -11,6 +11,7 @@ class QPushButton;
 
 namespace gigacheck::ui {
 
+class BackgroundJobs;
 class LabSession;
 
 class RunPanel : public QWidget {
@@ -20,6 +21,12 @@ public:
     // Follows the session: running state, progress, and a log line per start, fault, non-clean
     // verification, end of run and opened record.
     void subscribe(LabSession* session);
+    // Follows the other run jobs (a Strassen run or sweep, a gallery or fq sweep, a measurement):
+    // the same Start / Cancel, progress (a busy bar until the job reports a fraction) with ETA,
+    // and a log line at their start and end.
+    void followJobs(BackgroundJobs* jobs);
+    // What Start starts for the family or view shown ("▶ Start run", "▶ Start sweep").
+    void setStartText(const QString& text, const QString& toolTip);
     void setRunning(bool running);
     void setProgress(double fraction, double etaSeconds);
     void log(const QString& line);
@@ -41,6 +48,7 @@ private:
     QCheckBox* compare_ = nullptr;
     QProgressBar* progress_ = nullptr;
     bool running_ = false;  // between runStarted and the end: the bar stops short of 100 %
+    quint64 followedJob_ = 0;  // the BackgroundJobs run job shown, when not the session's
     QLabel* eta_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
 };

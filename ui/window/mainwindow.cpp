@@ -2,6 +2,7 @@
 
 #include "views/animationpanel.hpp"
 #include "views/campaignview.hpp"
+#include "engine/backgroundjobs.hpp"
 #include "engine/ceilingsmeasurer.hpp"
 #include "views/gallery/galleryview.hpp"
 #include "views/strassen/strassenview.hpp"
@@ -115,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         onlineSteps_->setVisible(online);
     });
     run_->subscribe(session_);
+    connectRunDock();  // mainwindow_run.cpp: one Start / Cancel for every family
     connect(session_, &LabSession::recordChanged, this, &MainWindow::onRecordChanged);
     connect(session_, &LabSession::runFailed, this, [this](const QString& message) {
         reportError(QStringLiteral("Run failed: %1").arg(message));
@@ -204,9 +206,7 @@ void MainWindow::buildMenus()
     // Greyed while a run goes on, like the button (startRun refuses it anyway).
     QAction* start = run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
     start->setObjectName(QStringLiteral("startAction"));
-    connect(session_, &LabSession::runStarted, start, [start] { start->setEnabled(false); });
-    connect(session_, &LabSession::recordChanged, start, [start] { start->setEnabled(true); });
-    connect(session_, &LabSession::runFailed, start, [start] { start->setEnabled(true); });
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, start, [start](bool busy) { start->setEnabled(!busy); });
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(QStringLiteral("Esc")), this, &MainWindow::cancelRun);
     run->addSeparator();
     // Greyed while a measurement goes on (its Cancel is in the Roofline view, beside the progress).
@@ -322,39 +322,6 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
     }
 }
 
-void MainWindow::startRun()
-{
-    history_->flush();  // what runs is a step of its own, undoable
-    if (session_->isRunning()) {
-        // F5, the menu or a campaign replay during a run: the run going on is never dropped.
-        statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
-        return;
-    }
-    if (measurer_->isRunning()) {
-        // A run beside the measurement would skew both.
-        statusBar()->showMessage(QStringLiteral("The ceilings are being measured: wait for it or cancel it (Roofline tab) first."), 6000);
-        return;
-    }
-    RunConfig c;
-    QString error;
-    if (!currentConfig(&c, &error) || !operandsReady(&error)) {
-        reportError(error);
-        return;
-    }
-    const bool compare = run_->compareWithPrevious();
-    RunRecord label;
-    label.config = c;
-    if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
-        session_->startOnline(*online, compare);
-        statusBar()->showMessage(QStringLiteral("Running %1 …").arg(onlineRunLabel(*online)));  // the scheme, not a strategy
-        showView(View::Timeline);
-        return;
-    }
-    session_->start(c, compare);
-    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
-    showView(View::Timeline);
-}
-
 void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
 {
     if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
@@ -369,14 +336,6 @@ void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
     history_->flush();    run_->log(QStringLiteral("re-running %1").arg(what));
     startRun();
     showView(View::Heatmap);  // the error animation, not the timeline startRun shows
-}
-
-void MainWindow::cancelRun()
-{
-    if (!session_->isRunning())
-        return;
-    run_->log(QStringLiteral("cancel requested"));
-    session_->cancel();
 }
 
 void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin origin)

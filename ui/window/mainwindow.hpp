@@ -151,6 +151,12 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // mainwindow_run.cpp: what Start starts for the family and view shown, and the Run dock that
+    // follows every run job.
+    enum class RunTarget { CheckedGemm, Strassen, Gallery, FqSweep };
+    RunTarget runTarget() const;
+    void connectRunDock();
+    void updateRunTarget();
     void buildViews();  // mainwindow_views.cpp
     void buildDocks();
     // The docks set up checked GEMM runs: hidden while the Strassen view (its own controls) is shown.

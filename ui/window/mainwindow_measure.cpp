@@ -3,6 +3,7 @@
 // `gigacheck devices --measure` stores them and drawn as the roofs at once.
 #include "mainwindow.hpp"
 
+#include "engine/backgroundjobs.hpp"
 #include "engine/ceilingsmeasurer.hpp"
 #include "panels/runpanel.hpp"
 #include "panels/setuppanel.hpp"
@@ -29,7 +30,10 @@ void MainWindow::measureCeilings()
         reportError(QStringLiteral("Cannot measure the ceilings: %1.").arg(why));
         return;
     }
-    measurer_->start(device);
+    if (!measurer_->start(device)) {  // a Strassen run or a sweep goes on
+        statusBar()->showMessage(BackgroundJobs::instance()->refusedBecause() + QStringLiteral(" (Esc)."), 6000);
+        return;
+    }
     roofline_->setMeasuring(true);
     measureAction_->setEnabled(false);
     showView(View::Roofline);

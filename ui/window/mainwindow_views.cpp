@@ -1,5 +1,5 @@
 // MainWindow's views: one family at a time (FamilyViews: the selector left of the tabs), the
-// Strassen view's own controls in place of the docks.
+// Strassen view's own controls in place of the set-up docks.
 #include "mainwindow.hpp"
 
 #include "panels/runpanel.hpp"
@@ -72,11 +72,12 @@ void MainWindow::buildViews()
 
 void MainWindow::showDocksFor(View view)
 {
-    // The Strassen view carries its own controls: the docks (which set up the checked GEMM) give it their room.
+    // The Strassen view carries its own set-up controls: the docks that set up the checked GEMM give
+    // it their room; the Run dock stays, its Start / Cancel and progress are the Strassen run's too.
     if (view == View::Strassen && docksHiddenForStrassen_.empty()) {
         stateBeforeStrassen_ = saveState();
         for (QDockWidget* d : findChildren<QDockWidget*>())
-            if (d->isVisible()) {
+            if (d->isVisible() && d->objectName() != QLatin1String("dockRun")) {
                 docksHiddenForStrassen_.push_back(d);
                 d->hide();
             }

@@ -49,8 +49,6 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     toBox_->setValue(9);
     axisBox_ = new QComboBox(this);
     axisBox_->addItems({QStringLiteral("rate"), QStringLiteral("time")});
-    sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
-    sweepButton_->setObjectName(QStringLiteral("gallerySweep"));
     status_ = new QLabel(this);
     status_->setWordWrap(true);
 
@@ -67,7 +65,6 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     auto* plotRow = new QHBoxLayout;
     plotRow->addWidget(new QLabel(QStringLiteral("plot"), this));
     plotRow->addWidget(axisBox_);
-    plotRow->addWidget(sweepButton_);
     pick->addLayout(plotRow);
     controls->addLayout(pick);
     controls->addWidget(variantList_, 1);
@@ -186,7 +183,6 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
         replot();
     });
     connect(axisBox_, &QComboBox::currentIndexChanged, this, &GalleryView::replot);
-    connect(sweepButton_, &QPushButton::clicked, this, [this] { sweeping() ? stopSweep() : startSweep(); });
     connect(patternBox_, &QComboBox::currentIndexChanged, this, &GalleryView::setPattern);
     connect(back, &QPushButton::clicked, this, &GalleryView::stepBack);
     connect(step, &QPushButton::clicked, this, &GalleryView::stepForward);
@@ -263,7 +259,6 @@ void GalleryView::startSweep()
     spec.owner = this;
     spec.onDone = [this] {
         job_ = 0;
-        sweepButton_->setText(QStringLiteral("Sweep"));
         if (status_->text() == QLatin1String("sweeping..."))
             status_->setText(QStringLiteral("%1 points measured").arg(points_.size()));
         emit sweepFinished();
@@ -289,7 +284,6 @@ void GalleryView::startSweep()
     job_ = job;
     points_.clear();
     replot();
-    sweepButton_->setText(QStringLiteral("Stop"));
     status_->setText(QStringLiteral("sweeping..."));
 }
 

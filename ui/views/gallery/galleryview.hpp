@@ -43,7 +43,8 @@ public:
 
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, as a background run
-    // job (refused, with the reason in the status line, while another run job goes on).
+    // job (refused, with the reason in the status line, while another run job goes on). The Run
+    // dock's Start, Cancel and progress drive it while the Kernel gallery is the family shown.
     void startSweep();
     void stopSweep();
     void setPattern(int index);
@@ -71,7 +72,6 @@ private:
     QSpinBox* fromBox_ = nullptr;
     QSpinBox* toBox_ = nullptr;
     QComboBox* axisBox_ = nullptr;
-    QPushButton* sweepButton_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* roofline_ = nullptr;

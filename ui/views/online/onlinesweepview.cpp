@@ -1,5 +1,7 @@
 #include "views/online/onlinesweepview.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include "views/plotstyle.hpp"
 
 #include <gigacheck/backend.hpp>
@@ -37,8 +39,6 @@ OnlineSweepView::OnlineSweepView(QWidget* parent) : QWidget(parent)
     backend_->addItem(QStringLiteral("CPU"), int(BackendKind::Cpu));
     if (cudaCompiledIn())
         backend_->addItem(QStringLiteral("GPU"), int(BackendKind::Cuda));
-    run_ = new QPushButton(QStringLiteral("Sweep"), this);
-    run_->setObjectName(QStringLiteral("sweepRun"));
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     status_->setText(QStringLiteral("fq = 1, 2, 4, 8 and offline (end); 1, 2, 4, 8 faults at random cells and steps. "
@@ -53,7 +53,6 @@ OnlineSweepView::OnlineSweepView(QWidget* parent) : QWidget(parent)
     add(QStringLiteral("b"), panel_);
     add(QStringLiteral("trials"), trials_);
     controls->addWidget(backend_);
-    controls->addWidget(run_);
     controls->addStretch(1);
 
     plot_ = new QCustomPlot(this);
@@ -86,12 +85,10 @@ OnlineSweepView::OnlineSweepView(QWidget* parent) : QWidget(parent)
     layout->addWidget(status_);
     layout->addWidget(plot_, 1);
 
-    connect(run_, &QPushButton::clicked, this, [this] { model_->running() ? model_->cancel() : start(); });
     connect(model_, &FqSweepModel::progress, this, [this](double f) {
         status_->setText(QStringLiteral("Sweeping… %1 %").arg(int(100 * f)));
     });
     connect(model_, &FqSweepModel::finished, this, [this] {
-        run_->setText(QStringLiteral("Sweep"));
         const FqSweepResult& r = *model_->result();
         status_->setText(QStringLiteral("%1: plain product %2 ms; overhead = compute time / plain − 1 (median of %3), "
                                         "%4 placements per point")
@@ -102,7 +99,6 @@ OnlineSweepView::OnlineSweepView(QWidget* parent) : QWidget(parent)
         replot();
     });
     connect(model_, &FqSweepModel::failed, this, [this](const QString& message) {
-        run_->setText(QStringLiteral("Sweep"));
         status_->setText(QStringLiteral("Sweep stopped: %1").arg(message));
     });
     replot();
@@ -128,8 +124,8 @@ void OnlineSweepView::setOptions(const FqSweepOptions& o)
 
 void OnlineSweepView::start()
 {
-    if (model_->start(options(), BackendKind(backend_->currentData().toInt())))
-        run_->setText(QStringLiteral("Cancel"));
+    if (!model_->start(options(), BackendKind(backend_->currentData().toInt())))
+        status_->setText(BackgroundJobs::instance()->refusedBecause());
 }
 
 void OnlineSweepView::replot()

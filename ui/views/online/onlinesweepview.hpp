@@ -10,7 +10,6 @@
 class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QPushButton;
 class QSpinBox;
 
 namespace gigacheck::ui {
@@ -23,6 +22,7 @@ public:
     FqSweepOptions options() const;
     // N, b and trials into the controls; reps as given (the controls have none).
     void setOptions(const FqSweepOptions& options);
+    // Starts the sweep (the Run dock's Start while this view is shown; its Cancel stops it).
     void start();
     QCustomPlot* plot() const { return plot_; }
 
@@ -38,7 +38,6 @@ private:
     QSpinBox* trials_ = nullptr;
     int reps_ = 3;
     QComboBox* backend_ = nullptr;
-    QPushButton* run_ = nullptr;
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
 };

@@ -133,9 +133,10 @@ void StrassenView::setStatus(const QString& text, bool error)
     status_->setStyleSheet(error ? QStringLiteral("color: #dc2626; font-weight: bold") : QString());
 }
 
+// The run itself is started, cancelled and followed in the Run dock; meanwhile no sweep.
 void StrassenView::setRunning(bool on)
 {
-    runButton_->setText(on ? QStringLiteral("Cancel") : QStringLiteral("Run"));
+    sweepButton_->setEnabled(!on);
 }
 
 void StrassenView::showResult()

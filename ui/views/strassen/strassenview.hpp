@@ -127,7 +127,6 @@ private:
     QComboBox* leafBox_ = nullptr;  // cuBLAS or the multi-target kernel (CUDA only)
     QComboBox* distBox_ = nullptr;  // the inputs' distribution
     QLineEdit* faultsEdit_ = nullptr;
-    QPushButton* runButton_ = nullptr;
     QPushButton* sweepButton_ = nullptr;
     QSpinBox* sweepToBox_ = nullptr;
     QLabel* status_ = nullptr;

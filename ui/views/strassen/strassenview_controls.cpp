@@ -137,9 +137,6 @@ void StrassenView::buildControls()
     faultsEdit_->setPlaceholderText(QStringLiteral("click a block or ⚡ a product"));
     faultsEdit_->setToolTip(QStringLiteral("--inject-at: product:K, c:Q, a:Q, b:Q (optionally :DELTA), comma separated"));
     auto* clearFaults = new QPushButton(QStringLiteral("Clear"), this);
-    runButton_ = new QPushButton(QStringLiteral("Run"), this);
-    runButton_->setObjectName(QStringLiteral("strassenRun"));
-    runButton_->setDefault(true);
     sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
     sweepButton_->setObjectName(QStringLiteral("strassenSweep"));
     sweepButton_->setToolTip(QStringLiteral("Speedup vs N (N = 128 … the largest) of every variant against the plain GEMM, and the "
@@ -164,7 +161,6 @@ void StrassenView::buildControls()
     controls->addWidget(variantBox_, 0, 4);
     controls->addWidget(typeBox_, 0, 5);
     controls->addWidget(backendBox_, 0, 6);
-    controls->addWidget(runButton_, 0, 7);
     controls->addWidget(label(QStringLiteral("devices")), 1, 0);
     controls->addWidget(devicesBox_, 1, 1);
     controls->addWidget(decompositionBox_, 1, 2, 1, 2);
@@ -348,7 +344,6 @@ void StrassenView::buildControls()
     outer->addWidget(scroll);
     applyLabelFonts();
 
-    connect(runButton_, &QPushButton::clicked, this, [this] { running() ? cancelRun() : startRun(); });
     connect(sweepButton_, &QPushButton::clicked, this, [this] { sweeping() ? stopSweep() : startSweep(); });
     // The leaf choice exists where the backend has it (the CPU multiplies with OpenBLAS).
     const auto leafWhereCuda = [this] { leafBox_->setEnabled(backendBox_->currentText() == QLatin1String("CUDA")); };

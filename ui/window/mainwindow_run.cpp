@@ -1,0 +1,140 @@
+// MainWindow's one Start / Cancel (the Run dock, F5, Esc, the Run menu) for every family: the
+// checked GEMM run the panels describe, the Strassen run, the kernel gallery's sweep or the fq
+// sweep, whichever the family selector and the view shown say. Each is a run job of
+// BackgroundJobs, so one runs at a time and the Run dock shows its progress and cancels it.
+#include "mainwindow.hpp"
+
+#include "engine/backgroundjobs.hpp"
+#include "engine/ceilingsmeasurer.hpp"
+#include "models/rooflinemodel.hpp"
+#include "models/runverdict.hpp"
+#include "panels/runpanel.hpp"
+#include "panels/onlineschemebox.hpp"
+#include "panels/strategypanel.hpp"
+#include "views/gallery/galleryview.hpp"
+#include "views/online/onlinesweepview.hpp"
+#include "views/strassen/strassenview.hpp"
+#include "window/confighistory.hpp"
+#include "window/familyviews.hpp"
+
+#include <QPushButton>
+#include <QStatusBar>
+
+namespace gigacheck::ui {
+
+MainWindow::RunTarget MainWindow::runTarget() const
+{
+    switch (tabs_->family()) {
+    case LabFamily::Strassen:
+        return RunTarget::Strassen;
+    case LabFamily::Gallery:
+        return RunTarget::Gallery;
+    case LabFamily::AbftGemm:
+        break;
+    }
+    return currentView() == View::OnlineSweep ? RunTarget::FqSweep : RunTarget::CheckedGemm;
+}
+
+void MainWindow::connectRunDock()
+{
+    run_->followJobs(BackgroundJobs::instance());
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateRunTarget);
+    connect(tabs_, &FamilyViews::familyChanged, this, &MainWindow::updateRunTarget);
+    connect(strassen_, &strassenlab::StrassenView::runFinished, this, [this] {
+        const QString text = QStringLiteral("Strassen run: %1").arg(strassen_->verdictText());
+        run_->log(text);
+        statusBar()->showMessage(text);
+    });
+    connect(strassen_, &strassenlab::StrassenView::runFailed, this, [this](const QString& message) {
+        run_->log(QStringLiteral("Strassen run failed: %1").arg(message));
+        statusBar()->showMessage(QStringLiteral("Strassen run failed: %1").arg(message), 10000);
+    });
+    updateRunTarget();
+}
+
+void MainWindow::updateRunTarget()
+{
+    const RunTarget target = runTarget();
+    switch (target) {
+    case RunTarget::CheckedGemm:
+        run_->setStartText(QStringLiteral("▶ Start run"), QStringLiteral("Run the product set up in the panels (F5)"));
+        break;
+    case RunTarget::Strassen:
+        run_->setStartText(QStringLiteral("▶ Start run"), QStringLiteral("Run the Strassen product set up above the steps (F5)"));
+        break;
+    case RunTarget::Gallery:
+        run_->setStartText(QStringLiteral("▶ Start sweep"), QStringLiteral("Sweep the checked kernels over the sizes chosen (F5)"));
+        break;
+    case RunTarget::FqSweep:
+        run_->setStartText(QStringLiteral("▶ Start sweep"), QStringLiteral("Sweep the check frequency fq (F5)"));
+        break;
+    }
+    // The scheme (blocked, online, offline, TMR) belongs to the checked GEMM run only.
+    strategy_->schemeBox()->setVisible(target == RunTarget::CheckedGemm);
+}
+
+void MainWindow::startRun()
+{
+    history_->flush();  // what runs is a step of its own, undoable
+    if (session_->isRunning()) {
+        // F5, the menu or a campaign replay during a run: the run going on is never dropped.
+        statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
+        return;
+    }
+    if (measurer_->isRunning()) {
+        // A run beside the measurement would skew both.
+        statusBar()->showMessage(QStringLiteral("The ceilings are being measured: wait for it or cancel it (Roofline tab) first."), 6000);
+        return;
+    }
+    if (BackgroundJobs::instance()->busy()) {
+        statusBar()->showMessage(BackgroundJobs::instance()->refusedBecause() + QStringLiteral(" (Esc)."), 6000);
+        return;
+    }
+    switch (runTarget()) {
+    case RunTarget::Strassen:
+        showView(View::Strassen);
+        strassen_->startRun();
+        return;
+    case RunTarget::Gallery:
+        gallery_->startSweep();
+        return;
+    case RunTarget::FqSweep:
+        onlineSweep_->start();
+        return;
+    case RunTarget::CheckedGemm:
+        break;
+    }
+    RunConfig c;
+    QString error;
+    if (!currentConfig(&c, &error) || !operandsReady(&error)) {
+        reportError(error);
+        return;
+    }
+    const bool compare = run_->compareWithPrevious();
+    RunRecord label;
+    label.config = c;
+    if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
+        session_->startOnline(*online, compare);
+        statusBar()->showMessage(QStringLiteral("Running %1 …").arg(onlineRunLabel(*online)));  // the scheme, not a strategy
+        showView(View::Timeline);
+        return;
+    }
+    session_->start(c, compare);
+    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
+    showView(View::Timeline);
+}
+
+void MainWindow::cancelRun()
+{
+    if (session_->isRunning()) {
+        run_->log(QStringLiteral("cancel requested"));
+        session_->cancel();
+        return;
+    }
+    if (BackgroundJobs::instance()->busy()) {  // a Strassen run, a sweep, a measurement
+        run_->log(QStringLiteral("cancel requested: %1").arg(BackgroundJobs::instance()->runName()));
+        BackgroundJobs::instance()->cancelRun();
+    }
+}
+
+}  // namespace gigacheck::ui
