@@ -14,14 +14,6 @@
 
 namespace cli {
 
-namespace {
-constexpr std::int64_t kMaxReps = 1000000;
-std::int64_t parseSize(const std::string& s)
-{
-    return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int64_t>::max(), "a positive integer");
-}
-}  // namespace
-
 int reducedCommand(const QStringList& args)
 {
     using namespace gigacheck::reduced_matmul;
@@ -45,13 +37,11 @@ int reducedCommand(const QStringList& args)
     if (!parser.isSet(QStringLiteral("n")))
         throw gigacheck::InputError("reduced needs --n N (an even matrix size)");
     Config config;
-    config.n = optionValue(parser, QStringLiteral("n"), parseSize);
+    config.n = optionValue(parser, QStringLiteral("n"), parsePositiveExtent);
     config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
     config.precision = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return gigacheck::precisionFromString(s); });
     readBackendOptions(parser, config);
-    config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
-        return parseInteger<std::int64_t>(s, 1, kMaxReps, "a repetition count");
-    }));
+    config.reps = repsOption(parser, 1);
     config.seed = optionValue(parser, QStringLiteral("seed"), [](const std::string& s) {
         return parseInteger<std::uint64_t>(s, 0, std::numeric_limits<std::uint64_t>::max(), "a seed");
     });

@@ -15,19 +15,13 @@
 namespace cli {
 
 namespace {
-constexpr std::int64_t kMaxReps = 1000000;
-std::int64_t parsePositiveInt(const std::string& s)
-{
-    return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int64_t>::max(), "a positive integer");
-}
-
 // "MxN" -> {m, n}
 std::pair<std::int64_t, std::int64_t> parseMatrixShape(const std::string& s)
 {
     const std::size_t x = s.find_first_of("xX");
     if (x == std::string::npos)
         throw gigacheck::InputError("expected MxN, e.g. 4096x4096");
-    return {parsePositiveInt(s.substr(0, x)), parsePositiveInt(s.substr(x + 1))};
+    return {parsePositiveExtent(s.substr(0, x)), parsePositiveExtent(s.substr(x + 1))};
 }
 }  // namespace
 
@@ -60,9 +54,7 @@ int transposeCommand(const QStringList& args)
     config.variant = optionValue(parser, QStringLiteral("variant"), [](const std::string& s) { return variantFromString(s); });
     config.type = optionValue(parser, QStringLiteral("type"), [](const std::string& s) { return elementTypeFromString(s); });
     readBackendOptions(parser, config);
-    config.reps = int(optionValue(parser, QStringLiteral("reps"), [](const std::string& s) {
-        return parseInteger<std::int64_t>(s, 0, kMaxReps, "a repetition count");
-    }));
+    config.reps = repsOption(parser, 0);
     const std::string jsonPath = jsonPathOption(parser);
     return runGalleryVerb("transpose", config, jsonPath, &runTranspose, &report, &toJson);
 }

@@ -10,6 +10,7 @@
 
 #include <QCommandLineParser>
 
+#include <cstdint>
 #include <string>
 
 namespace cli {
@@ -27,5 +28,12 @@ template <class Config> void readBackendOptions(const QCommandLineParser& parser
 
 // --json's file name; empty when --json is not given; InputError for --json "".
 std::string jsonPathOption(const QCommandLineParser& parser);
+
+// A matrix extent: a whole number >= 1.
+std::int64_t parsePositiveExtent(const std::string& text);
+
+// --reps (the verb declares it with its own help): a count in [least, 1 000 000], the limit that
+// the records' checks accept too.
+int repsOption(const QCommandLineParser& parser, int least);
 
 }  // namespace cli

@@ -1,9 +1,11 @@
 // Choosing and making current the device of a blocked-GEMM bench (bench_device.hpp).
 #include "families/blocked_gemm/bench/bench_device.hpp"
 
+#include "gigacheck/cuda_status.hpp"
+#include "gigacheck/types.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
-
 #include "core/cuda/devices.hpp"
+#endif
 
 #include <algorithm>
 #include <exception>
@@ -11,6 +13,16 @@
 #include <vector>
 
 namespace gigacheck {
+
+std::string benchDeviceLine(const DeviceInfo& device)
+{
+    return "device: " + device.name + " (CUDA device " + std::to_string(device.index) + ", compute capability " +
+           device.computeCapability + ", " + formatBytes(double(device.memoryBytes)) + ")";
+}
+
+std::string noCudaBuildLine() { return "no CUDA device: " + whyNoCudaBackend(); }
+
+#ifdef GIGACHECK_HAVE_CUDA
 
 std::optional<BenchDevice> chooseBenchDevice(int wanted, std::ostream& err)
 {
@@ -36,6 +48,6 @@ std::optional<BenchDevice> chooseBenchDevice(int wanted, std::ostream& err)
     return BenchDevice{device, devices.size()};
 }
 
-}  // namespace gigacheck
-
 #endif  // GIGACHECK_HAVE_CUDA
+
+}  // namespace gigacheck

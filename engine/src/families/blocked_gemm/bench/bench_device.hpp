@@ -1,17 +1,24 @@
 // The CUDA device a blocked-GEMM bench runs on (`bench SUITE --device N`, 0 when not given), made
 // current: the in-process references (cuBLAS, the device measurements) run on the current device.
-// CUDA builds only.
+// Choosing one: CUDA builds only.
 #pragma once
-
-#ifdef GIGACHECK_HAVE_CUDA
 
 #include "gigacheck/backend.hpp"
 
 #include <cstddef>
 #include <optional>
 #include <ostream>
+#include <string>
 
 namespace gigacheck {
+
+// "device: NAME (CUDA device I, compute capability X, MEMORY)": the line of every bench header.
+std::string benchDeviceLine(const DeviceInfo& device);
+
+// In a build without CUDA: why no bench that needs a device can run, for err (the bench exits 2).
+std::string noCudaBuildLine();
+
+#ifdef GIGACHECK_HAVE_CUDA
 
 struct BenchDevice {
     DeviceInfo device;
@@ -22,6 +29,6 @@ struct BenchDevice {
 // cannot be used): the bench then exits 2.
 std::optional<BenchDevice> chooseBenchDevice(int wanted, std::ostream& err);
 
-}  // namespace gigacheck
-
 #endif  // GIGACHECK_HAVE_CUDA
+
+}  // namespace gigacheck

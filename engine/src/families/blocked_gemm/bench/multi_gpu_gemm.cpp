@@ -10,8 +10,8 @@
 #include "gigacheck/version.hpp"
 
 #include "core/table.hpp"
-#ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/bench/bench_device.hpp"
+#ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/cuda/measure.hpp"
 #endif
 
@@ -266,7 +266,7 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
 #ifndef GIGACHECK_HAVE_CUDA
     (void)options;
     (void)out;
-    err << "no CUDA device: this build has no CUDA backend (nvcc was not found when it was configured)\n";
+    err << noCudaBuildLine() << "\n";
     return 2;
 #else
     // In-core cuBLAS (the roof) runs on the chosen device.
@@ -276,8 +276,7 @@ int runMultiGpuGemmBench(const BenchOptions& options, std::ostream& out, std::os
     const DeviceInfo& device = chosen->device;
     const std::size_t visible = chosen->visible;
     out << "gigacheck " << kVersion << " bench multi-gpu-gemm" << (options.quick ? " (quick)" : "") << "\n"
-        << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
-        << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
+        << benchDeviceLine(device) << "\n"
         << "GPUs visible: " << visible
         << (visible == 1 ? " (G = 2 runs two logical devices on it: emulated)" : "") << "\n"
         << "date: " << benchDate() << "\ncommit: " << benchCommit() << "\n" << std::flush;

@@ -13,8 +13,8 @@
 #include "core/table.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"
-#ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/bench/bench_device.hpp"
+#ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
 #endif
@@ -717,7 +717,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     }
 #ifndef GIGACHECK_HAVE_CUDA
     (void)out;
-    err << "no CUDA device: this build has no CUDA backend (nvcc was not found when it was configured)\n";
+    err << noCudaBuildLine() << "\n";
     return 2;
 #else
     // The device measurements (cuda/measure.cu) run on the chosen device.
@@ -726,8 +726,7 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         return 2;
     const DeviceInfo& device = chosen->device;
     out << "gigacheck " << kVersion << " bench " << options.suite << (options.quick ? " (quick)" : "") << "\n"
-        << "device: " << device.name << " (CUDA device " << device.index << ", compute capability "
-        << device.computeCapability << ", " << formatBytes(double(device.memoryBytes)) << ")\n"
+        << benchDeviceLine(device) << "\n"
         << "date: " << benchDate() << "\ncommit: " << benchCommit() << "\n" << std::flush;
     json rows;
     try {
