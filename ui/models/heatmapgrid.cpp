@@ -35,30 +35,15 @@ void HeatmapGrid::accumulate(std::int64_t row, std::int64_t col, double v)
         keep(at(cx, cy), v);
 }
 
+// A row or a column is the rectangle one line thick.
 void HeatmapGrid::accumulateRow(std::int64_t row, std::int64_t col0, std::int64_t col1, double v)
 {
-    const int cy = cellOfRow(row);
-    if (cy < 0)
-        return;
-    col0 = std::max(col0, window_.col0);
-    col1 = std::min(col1, window_.col0 + window_.cols);
-    if (col0 >= col1)
-        return;
-    for (int cx = cellOfCol(col0); cx <= cellOfCol(col1 - 1); ++cx)
-        keep(at(cx, cy), v);
+    accumulateRect(row, row + 1, col0, col1, v);
 }
 
 void HeatmapGrid::accumulateCol(std::int64_t col, std::int64_t row0, std::int64_t row1, double v)
 {
-    const int cx = cellOfCol(col);
-    if (cx < 0)
-        return;
-    row0 = std::max(row0, window_.row0);
-    row1 = std::min(row1, window_.row0 + window_.rows);
-    if (row0 >= row1)
-        return;
-    for (int cy = cellOfRow(row0); cy <= cellOfRow(row1 - 1); ++cy)
-        keep(at(cx, cy), v);
+    accumulateRect(row0, row1, col, col + 1, v);
 }
 
 void HeatmapGrid::accumulateRect(std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1, double v)

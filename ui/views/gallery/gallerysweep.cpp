@@ -9,19 +9,25 @@
 
 namespace gigacheck::ui::gallery {
 
-QStringList variantsOf(Family family, bool gpu)
+namespace {
+
+// The names of a family's variants that runsThere (onCpu / onCuda) accepts, in the family's order.
+template <class Variant> QStringList variantNames(bool (*runsThere)(Variant))
 {
     QStringList names;
-    if (family == Family::Reduced) {
-        for (const auto& row : enumTable<reduced_matmul::Variant>().rows)
-            if (gpu ? reduced_matmul::onCuda(row.value) : reduced_matmul::onCpu(row.value))
-                names << QString::fromUtf8(row.name.data(), qsizetype(row.name.size()));
-    } else {
-        for (const auto& row : enumTable<transpose::Variant>().rows)
-            if (gpu ? transpose::onCuda(row.value) : transpose::onCpu(row.value))
-                names << QString::fromUtf8(row.name.data(), qsizetype(row.name.size()));
-    }
+    for (const auto& row : enumTable<Variant>().rows)
+        if (runsThere(row.value))
+            names << QString::fromUtf8(row.name.data(), qsizetype(row.name.size()));
     return names;
+}
+
+}  // namespace
+
+QStringList variantsOf(Family family, bool gpu)
+{
+    if (family == Family::Reduced)
+        return variantNames(gpu ? &reduced_matmul::onCuda : &reduced_matmul::onCpu);
+    return variantNames(gpu ? &transpose::onCuda : &transpose::onCpu);
 }
 
 QString rateUnit(Family family) { return family == Family::Reduced ? QStringLiteral("GFLOP/s") : QStringLiteral("GB/s"); }
@@ -40,6 +46,23 @@ void roofsOf(const RecordEnvelope& r, SweepPoint& p)
     p.roofSource = QString::fromStdString(c.source).section(QLatin1Char(':'), 0, 0).trimmed();
 }
 
+// One timed call of the point's configuration (shape and variant set by the caller) on the chosen
+// backend, cancellable; the figures every gallery record has (time, verdict, roofs) go into p.
+template <class Config, class Record>
+Record runGalleryPoint(Config c, bool gpu, const std::atomic<bool>* cancel, Record (*run)(const Config&), SweepPoint& p)
+{
+    c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
+    c.reps = 1;
+    c.cancel = cancel;
+    const Record r = run(c);
+    if (r.status == "cancelled")
+        p.error = QStringLiteral("cancelled");
+    p.ms = r.kernelMs;
+    p.verified = r.verified;
+    roofsOf(r, p);
+    return r;
+}
+
 }  // namespace
 
 SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu, const std::atomic<bool>* cancel)
@@ -52,34 +75,18 @@ SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool 
             reduced_matmul::Config c;
             c.n = n;
             c.variant = reduced_matmul::variantFromString(variant.toStdString());
-            c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
-            c.reps = 1;
-            c.cancel = cancel;
-            const reduced_matmul::Record r = reduced_matmul::runReduced(c);
-            if (r.status == "cancelled")
-                p.error = QStringLiteral("cancelled");
-            p.ms = r.kernelMs;
+            const reduced_matmul::Record r = runGalleryPoint(c, gpu, cancel, &reduced_matmul::runReduced, p);
             p.rate = r.gflops;
-            p.verified = r.verified;
             p.flops = r.counts.flops;
             p.memoryBytes = r.counts.footprintBytes;
             p.requestedBytes = r.counts.loadBytesRequested;
-            roofsOf(r, p);
         } else {
             transpose::Config c;
             c.m = c.n = n;
             c.variant = transpose::variantFromString(variant.toStdString());
-            c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
-            c.reps = 1;
-            c.cancel = cancel;
-            const transpose::Record r = transpose::runTranspose(c);
-            if (r.status == "cancelled")
-                p.error = QStringLiteral("cancelled");
-            p.ms = r.kernelMs;
+            const transpose::Record r = runGalleryPoint(c, gpu, cancel, &transpose::runTranspose, p);
             p.rate = r.gbps;
-            p.verified = r.verified;
             p.memoryBytes = r.counts.bytesRead + r.counts.bytesWritten;
-            roofsOf(r, p);
             if (r.copyGbps > 0) {  // measured beside the kernel: the fairest memory roof there is
                 p.memoryRoofGBs = r.copyGbps;
                 p.roofSource = QStringLiteral("device copy, this run");
