@@ -10,9 +10,11 @@ build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 "$here/setup-debian.sh"
 # The CUDA module only where it can run: for this machine's GPU alone, and not at all without a GPU
 # (nvcc present or not). packaging/build.sh and CI build it for every supported architecture.
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+gpus="$(nvidia-smi -L 2>/dev/null || true)"  # read whole: grep -q on a pipe under pipefail can fail
+if grep -q '^GPU' <<<"$gpus"; then
   cuda=(-DCMAKE_CUDA_ARCHITECTURES=native)
 else
+  echo "quickstart: no NVIDIA GPU found: building without the CUDA module (packaging/build.sh builds it)"
   cuda=(-DGIGACHECK_WITH_CUDA=OFF)
 fi
 # The programs only; packaging/test.sh builds the tests.

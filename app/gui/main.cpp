@@ -1,9 +1,11 @@
 // gigacheck-lab: the lab's GUI. `gigacheck-lab record.json` opens a record;
 // `gigacheck-lab --screenshots DIR [--record FILE] [--backend auto|cpu|cuda] [--shape MxNxQ]
 //  [--strategy s2|auto] [--compare s1] [--cap 16MiB] [--load-a A.npy --load-b B.npy] [--quick]`
-// grabs the main views offscreen and exits.
+// grabs the main views offscreen and exits; `gigacheck-lab --walkthrough DIR [--size WxH]` runs every
+// family once and grabs each (export/walkthrough.hpp).
 #include <window/mainwindow.hpp>
 #include <export/screenshots.hpp>
+#include <export/walkthrough.hpp>
 #include <views/campaignview.hpp>
 
 #include <gigacheck/version.hpp>
@@ -24,12 +26,23 @@ int main(int argc, char** argv)
     // Screenshots, --help and --version need no display: fall back to the offscreen platform when
     // none is set (the xcb plugin would abort before the help is printed).
     const auto headless = [](const QByteArray& a) {
-        return a == "--screenshots" || a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
+        return a == "--screenshots" || a == "--walkthrough" || a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v";
     };
+    const bool noDisplay = qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    bool needsNoDisplay = false;
     for (int i = 1; i < argc; ++i)
-        if (headless(QByteArray(argv[i])) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
-            qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
+        needsNoDisplay = needsNoDisplay || headless(QByteArray(argv[i]));
+    if (noDisplay && needsNoDisplay)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (noDisplay && !needsNoDisplay) {
+        // The window needs a screen: say how to get one (or do without) instead of aborting.
+        std::cerr << "gigacheck-lab: no display (DISPLAY and WAYLAND_DISPLAY are unset). Start it\n"
+                     "  on a virtual screen:     xvfb-run -s '-screen 0 1366x768x24' gigacheck-lab\n"
+                     "  offscreen, as pictures:  gigacheck-lab --screenshots DIR\n"
+                     "  without a window:        gigacheck run --help  (the same runs in the terminal)\n";
+        return 2;
+    }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("gigacheck"));
@@ -51,13 +64,25 @@ int main(int argc, char** argv)
     const QCommandLineOption compare(QStringLiteral("compare"), QStringLiteral("Run this strategy first and keep its lanes (default s1; 'none' for no comparison)."), QStringLiteral("S"), QStringLiteral("s1"));
     const QCommandLineOption cap(QStringLiteral("cap"), QStringLiteral("Demo memory cap (default 16MiB)."), QStringLiteral("SIZE"));
     const QCommandLineOption campaign(QStringLiteral("campaign"), QStringLiteral("With --screenshots: open this campaign file and grab its chart as DIR/campaign.png."), QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshots: the screen to lay the window out for (default 1600x1000)."), QStringLiteral("WxH"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshots or --walkthrough: the screen to lay the window out for (default 1600x1000, 1366x768)."), QStringLiteral("WxH"));
     const QCommandLineOption presentation(QStringLiteral("presentation"), QStringLiteral("With --screenshots: in presentation mode."));
     const QCommandLineOption loadA(QStringLiteral("load-a"), QStringLiteral("With --screenshots: import A from this .npy file (the shape follows)."), QStringLiteral("FILE"));
     const QCommandLineOption loadB(QStringLiteral("load-b"), QStringLiteral("With --screenshots: import B from this .npy file."), QStringLiteral("FILE"));
+    const QCommandLineOption walkthrough(QStringLiteral("walkthrough"), QStringLiteral("Run every family once (a fault, its result, its step view, an export) and grab each into DIR as walk-<family>-<what>.png; --size sets the screen (default 1366x768)."), QStringLiteral("DIR"));
     const QCommandLineOption quick(QStringLiteral("quick"), QStringLiteral("With --screenshots: only the timeline, heatmap and report after the run."));
-    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign, size, presentation, loadA, loadB, quick});
+    parser.addOptions({shots, record, backend, shape, strategy, compare, cap, campaign, size, presentation, loadA, loadB, quick, walkthrough});
     parser.process(app);
+
+    // --size WxH into width and height (kept when it is not given).
+    const auto readSize = [&](int* width, int* height) {
+        if (!parser.isSet(size))
+            return;
+        const auto wh = parser.value(size).split(QRegularExpression(QStringLiteral("[xX×]")));
+        if (wh.size() != 2 || wh[0].toInt() < 320 || wh[1].toInt() < 240)
+            throw InputError("--size wants WxH, e.g. 1366x768");
+        *width = wh[0].toInt();
+        *height = wh[1].toInt();
+    };
 
     ui::MainWindow window;
     try {
@@ -82,18 +107,28 @@ int main(int argc, char** argv)
             std::cout << path.toStdString() << '\n';
             return 0;
         }
+        if (parser.isSet(walkthrough)) {
+            ui::WalkthroughOptions options;
+            options.directory = parser.value(walkthrough);
+            readSize(&options.width, &options.height);
+            if (parser.isSet(backend))
+                options.backend = backendFromString(parser.value(backend).toStdString());
+            QString error;
+            const QStringList written = ui::takeWalkthrough(window, options, &error);
+            if (written.isEmpty()) {
+                std::cerr << "gigacheck-lab: walkthrough failed: " << error.toStdString() << '\n';
+                return 1;
+            }
+            for (const QString& path : written)
+                std::cout << path.toStdString() << '\n';
+            return 0;
+        }
         if (parser.isSet(shots)) {
             ui::ScreenshotOptions options;
             options.directory = parser.value(shots);
             options.recordPath = parser.value(record);
             options.config = ui::demoConfig();
-            if (parser.isSet(size)) {
-                const auto wh = parser.value(size).split(QRegularExpression(QStringLiteral("[xX×]")));
-                if (wh.size() != 2 || wh[0].toInt() < 320 || wh[1].toInt() < 240)
-                    throw InputError("--size wants WxH, e.g. 1366x768");
-                options.width = wh[0].toInt();
-                options.height = wh[1].toInt();
-            }
+            readSize(&options.width, &options.height);
             options.presentation = parser.isSet(presentation);
             options.config.backend = backendFromString(parser.value(backend).toStdString());
             if (parser.isSet(shape)) {
