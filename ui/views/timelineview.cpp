@@ -312,8 +312,11 @@ void TimelineView::setRunSpansWithRecompute(const std::vector<Span>& spans, int 
     // Beside the line, on the side with room: a late recompute's label reads leftwards into the first pass.
     const bool late = start > 0.5 * model_.endTime();
     text->setPositionAlignment((late ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-    text->setText(late ? QStringLiteral(" recompute: the whole product again, %1 ▸ ").arg(durationText(seconds))
-                       : QStringLiteral(" ◂ recompute: the whole product again, %1 ").arg(durationText(seconds)));
+    // Two lines: on one, a recompute starting near the middle of a 1366-pixel screen's timeline had
+    // its label cut at the plot's edge ("npute: the whole product again").
+    text->setTextAlignment(late ? Qt::AlignRight : Qt::AlignLeft);
+    text->setText(late ? QStringLiteral(" recompute: the whole product again \n%1 ▸ ").arg(durationText(seconds))
+                       : QStringLiteral(" ◂ recompute: the whole product again \n%1 ").arg(durationText(seconds)));
     text->setColor(roleColor(OpRole::Recompute));
     text->setBrush(QBrush(QColor(255, 255, 255, 200)));
     recomputeItems_ = {line, text};

@@ -66,9 +66,13 @@ void FamilyViews::setFamily(LabFamily family)
     family_ = family;
     selector_->setCurrentIndex(selector_->findData(int(family)));
     int show = lastPage_[std::size_t(family)];
-    if (!belongsTo(show, family))
-        for (int i = 0; i < count() && !belongsTo(show, family); ++i)
+    // None shown yet: the family's own first page, not a page it shares (Strassen opened on an
+    // empty Campaign chart instead of its steps).
+    for (int i = 0; i < count() && !belongsTo(show, family); ++i)
+        if (belongsTo(i, family) && families_[std::size_t(i)].size() == 1)
             show = i;
+    for (int i = 0; i < count() && !belongsTo(show, family); ++i)
+        show = i;
     // The page first, then the others hidden: a hidden current tab would make Qt pick a neighbour.
     setTabVisible(show, true);
     setCurrentIndex(show);
