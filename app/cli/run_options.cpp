@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
 
 #include "command_line.hpp"
@@ -54,48 +55,22 @@ Shape parseShape(const std::string& text)
     return {dims[0], dims[1], dims[2]};
 }
 
-FaultAt parseInjectAt(const std::string& whole)
+FaultAt parseInjectAt(const std::string& text)
 {
-    FaultAt at;
-    const std::size_t atSign = whole.find('@');
-    const std::string text = whole.substr(0, atSign);
-    if (atSign != std::string::npos)
-        at.step = parseInteger<int>(whole.substr(atSign + 1), 0, std::numeric_limits<int>::max(),
-                               "a step number (the fault strikes after that step, from 0)");
-    const std::size_t colon = text.find(':');
-    const std::string position = text.substr(0, colon);
-    const std::size_t comma = position.find(',');
-    if (comma == std::string::npos)
-        throw InputError("expected R,C, R,C:DELTA or R,C[:DELTA]@STEP (row and column of C, from 0)");
-    const auto max = std::numeric_limits<std::int64_t>::max();
-    at.row = parseInteger<std::int64_t>(position.substr(0, comma), 0, max, "a row index");
-    at.col = parseInteger<std::int64_t>(position.substr(comma + 1), 0, max, "a column index");
-    if (colon != std::string::npos)
-        at.delta = real(text.substr(colon + 1), "a number (the value added to C[R,C])");
-    return at;
+    const InjectSpec spec = parseInjectSpec(text);
+    if (spec.target == InjectTarget::Product || spec.quadrant)
+        throw InputError("--inject-at '" + text + "': product:K and the quadrant form TARGET:Q place Strassen's faults "
+                         "(gigacheck strassen); run takes [TARGET:]R,C[:DELTA][@STEP] with TARGET c, a, b, "
+                         "checksum-row or checksum-col");
+    return FaultAt{spec.row, spec.col, spec.delta, spec.when};
 }
 
 void parseFaultModel(const std::string& text, FaultSpec& spec)
 {
-    if (text == "delta") {
-        spec.model = FaultModel::Delta;
-        return;
-    }
-    if (text == "bitflip") {
-        spec.model = FaultModel::BitFlip;
-        spec.bit = -1;
-        return;
-    }
-    if (text.rfind("bitflip:", 0) == 0) {
-        spec.model = FaultModel::BitFlip;
-        const std::size_t plus = text.find('+', 8);  // bitflip:B+B2: two bits of one word
-        spec.bit = parseInteger<int>(text.substr(8, plus == std::string::npos ? std::string::npos : plus - 8), 0, 63,
-                                     "a bit number");
-        spec.bit2 = plus == std::string::npos ? -1 : parseInteger<int>(text.substr(plus + 1), 0, 63, "a bit number");
-        return;
-    }
-    throw InputError("expected delta, bitflip, bitflip:B or bitflip:B+B2 (B = bit to flip, 0 = least significant; "
-                     "+B2: a second bit of the same word)");
+    const FaultModelSpec model = parseFaultModelSpec(text);
+    spec.model = model.model;
+    spec.bit = model.bit;
+    spec.bit2 = model.bit2;
 }
 
 void addRunOptions(QCommandLineParser& parser)
@@ -132,10 +107,12 @@ void addRunOptions(QCommandLineParser& parser)
         option("errors", "Random faults per chosen block product. Default 0.", "K"),
         option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
                valuesOf<Collinearity>()),
-        option("inject-at", "A fault at row R, column C of the result (from 0), adding DELTA (default: a random "
-                            "delta), after step STEP (default: the last; online schemes: A / B before their "
-                            "checksums; tmr: STEP names the replica). Repeatable.",
-               "R,C[:DELTA][@STEP]"),
+        option("inject-at", "A fault at row R, column C (from 0) of TARGET: c, the result (default); with an online "
+                            "scheme also a / b (the inputs) or checksum-row / checksum-col. Adds DELTA (default: "
+                            "a random delta, or --fault's bit flip) after step STEP (default: the last; online "
+                            "schemes: A / B before their checksums; tmr: STEP names the replica). A TARGET: prefix "
+                            "and --target must agree. Repeatable.",
+               "[TARGET:]R,C[:DELTA][@STEP]"),
         option("fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
                         "bit), or bits B and B2 of the same value. Default delta.",
                "delta|bitflip:B|bitflip:B+B2"),
@@ -189,8 +166,30 @@ void addRunOptions(QCommandLineParser& parser)
 
 namespace {
 
+// --inject-at's TARGET (run takes cells of c, a, b and the checksums) as the online family's target.
+OnlineTarget onlineTargetOf(InjectTarget t)
+{
+    switch (t) {
+    case InjectTarget::A: return OnlineTarget::A;
+    case InjectTarget::B: return OnlineTarget::B;
+    case InjectTarget::ChecksumRow: return OnlineTarget::ChecksumRow;
+    case InjectTarget::ChecksumCol: return OnlineTarget::ChecksumCol;
+    default: return OnlineTarget::Result;
+    }
+}
+
+// A TARGET: prefix of the f-th --inject-at that --target contradicts.
+InputError targetConflict(const QCommandLineParser& parser, std::size_t f, const std::string& target)
+{
+    const std::string at = text(parser.values(QStringLiteral("inject-at")).at(qsizetype(f)));
+    return InputError("--inject-at " + at + " names its target, and --target " + target + " another one: drop "
+                      "--target or make them the same (--inject-at TARGET:R,C, TARGET c, a, b, checksum-row or "
+                      "checksum-col)");
+}
+
 // --scheme online | offline | tmr: the shared options carried over, the blocked GEMM's refused.
-void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
+void onlineOptionsFrom(const QCommandLineParser& parser, const std::vector<std::optional<InjectTarget>>& prefixes,
+                       RunOptions& o)
 {
     const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
     const auto value = [&](const char* name, auto parse) {
@@ -228,11 +227,17 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         return onlineTargetFromString(s);
     })
                                               : OnlineTarget::Result;
+    if (set("target"))
+        for (std::size_t f = 0; f < prefixes.size(); ++f)
+            if (prefixes[f] && onlineTargetOf(*prefixes[f]) != target)
+                throw targetConflict(parser, f, std::string(toString(target)));
     if (target != OnlineTarget::Result && c.faults.at.empty())
         throw InputError("--target " + std::string(toString(target)) + " needs --inject-at R,C (random faults go "
                          "into the result only)");
-    for (const FaultAt& at : c.faults.at)
-        n.faults.push_back(OnlineFault{target, at.row, at.col, at.delta, at.step});
+    for (std::size_t f = 0; f < c.faults.at.size(); ++f) {
+        const FaultAt& at = c.faults.at[f];
+        n.faults.push_back(OnlineFault{prefixes[f] ? onlineTargetOf(*prefixes[f]) : target, at.row, at.col, at.delta, at.step});
+    }
     if (set("panel"))
         n.panel = value("panel", [](const std::string& s) {
             const auto p = parseInteger<std::int64_t>(s, 0, std::numeric_limits<std::int32_t>::max(), "a panel width");
@@ -254,6 +259,35 @@ void onlineOptionsFrom(const QCommandLineParser& parser, RunOptions& o)
         });
     if (set("merge-steps"))
         n.mergeSteps = value("merge-steps", [](const std::string& s) { return stepMergeFromString(s); });
+}
+
+// The blocked scheme's --inject-at cells are cells of C: a c: prefix agrees with --target result
+// or correction (a cell's fault, then its correction hit); the other targets are refused with
+// where they are offered.
+void blockedPrefixesFrom(const QCommandLineParser& parser, const std::vector<std::optional<InjectTarget>>& prefixes,
+                         FaultSpec& faults)
+{
+    for (std::size_t f = 0; f < prefixes.size(); ++f) {
+        if (!prefixes[f])
+            continue;
+        const std::string at = text(parser.values(QStringLiteral("inject-at")).at(qsizetype(f)));
+        switch (*prefixes[f]) {
+        case InjectTarget::A:
+        case InjectTarget::B:
+            throw InputError("--inject-at " + at + ": a cell of A or B is a fault of the online schemes (--scheme "
+                             "online or offline); the blocked scheme's operand faults are a campaign's (gigacheck "
+                             "campaign --target a|b)");
+        case InjectTarget::ChecksumRow:
+        case InjectTarget::ChecksumCol:
+            throw InputError("--inject-at " + at + ": the blocked scheme places checksum faults at random (--errors K "
+                             "--target " + std::string(toString(*prefixes[f])) + "); its --inject-at cells are cells "
+                             "of c (an online scheme takes checksum cells)");
+        default:
+            if (parser.isSet(QStringLiteral("target")) && faults.target != FaultTarget::Result &&
+                faults.target != FaultTarget::Correction)
+                throw targetConflict(parser, f, std::string(toString(faults.target)));
+        }
+    }
 }
 
 // --load-a / --load-b / --save-c: the paths only; run_inputs.cpp reads the files.
@@ -335,12 +369,12 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.faults.count = value("errors", [](const std::string& s) { return parseInteger<int>(s, 0, 1 << 20, "a count"); });
     if (set("collinear"))
         c.faults.collinear = value("collinear", [](const std::string& s) { return collinearityFromString(s); });
+    // --inject-at [TARGET:]R,C[:DELTA][@STEP]: the cells, and each one's TARGET where it names one.
+    std::vector<std::optional<InjectTarget>> prefixes;
     for (const QString& at : parser.values(QStringLiteral("inject-at"))) {
-        try {
-            c.faults.at.push_back(parseInjectAt(text(at)));
-        } catch (const InputError& e) {
-            throw InputError("--inject-at " + text(at) + ": " + e.what());
-        }
+        c.faults.at.push_back(parseInjectAt(text(at)));
+        const InjectSpec spec = parseInjectSpec(text(at));
+        prefixes.push_back(spec.targetGiven ? std::optional(spec.target) : std::nullopt);
     }
     if (set("fault"))
         value("fault", [&](const std::string& s) { return parseFaultModel(s, c.faults), 0; });
@@ -389,6 +423,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         if (o.jsonPath.empty())
             throw InputError("--json needs a file name (got an empty one); leave --json out to write no record");
     }
+    if (o.scheme == Scheme::Blocked)
+        blockedPrefixesFrom(parser, prefixes, c.faults);
     // Explicit positions are cells of the result: with a checksum target the report would name a
     // target the fault never reached.
     if (!c.faults.at.empty() && c.faults.target != FaultTarget::Result && c.faults.target != FaultTarget::Correction &&
@@ -414,7 +450,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (!o.loadA.empty() || !o.saveC.empty())
         throw InputError("--load-a / --load-b / --save-c work with --scheme blocked (the default), not --scheme " +
                          std::string(toString(o.scheme)));
-    onlineOptionsFrom(parser, o);
+    onlineOptionsFrom(parser, prefixes, o);
     return o;
 }
 

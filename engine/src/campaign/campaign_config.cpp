@@ -6,12 +6,12 @@
 #include "campaign/family_campaign.hpp"
 
 #include "gigacheck/defaults.hpp"
+#include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/plan.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <charconv>
 #include <cstdio>
 #include <set>
 #include <utility>
@@ -110,38 +110,18 @@ void parseCampaignFault(std::string_view text, CampaignConfig& c)
         c.twoBits = true;
         return;
     }
-    if (text == "delta") {
-        c.model = FaultModel::Delta;
-        c.bit = -1;
-        return;
+    // Every verb's --fault (gigacheck/fault_grammar.hpp); bitflip and bitflip:any draw a bit per run.
+    FaultModelSpec model;
+    try {
+        model = parseFaultModelSpec(text == "bitflip:any" ? std::string_view("bitflip") : text);
+    } catch (const InputError& e) {
+        throw InputError(std::string(e.what()) + "; a campaign also takes bitflip:any (a random bit per run), "
+                         "bitflip2 (two random bits of one word) and none (no fault: false alarms)");
     }
-    if (text == "bitflip:any" || text == "bitflip") {
-        c.model = FaultModel::BitFlip;
-        c.bit = -1;
-        return;
-    }
-    if (text.rfind("bitflip:", 0) == 0) {
-        std::string_view digits = text.substr(8);
-        if (const std::size_t plus = digits.find('+'); plus != std::string_view::npos) {  // bitflip:B+B2
-            const std::string_view second = digits.substr(plus + 1);
-            int bit2 = -1;
-            const auto [p2, e2] = std::from_chars(second.data(), second.data() + second.size(), bit2);
-            if (second.empty() || e2 != std::errc() || p2 != second.data() + second.size() || bit2 < 0 || bit2 > 63)
-                throw InputError("'" + std::string(second) + "' is not a bit number (0-63)");
-            c.twoBits = true;
-            c.bit2 = bit2;
-            digits = digits.substr(0, plus);
-        }
-        int bit = -1;
-        const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), bit);
-        if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || bit < 0 || bit > 63)
-            throw InputError("'" + std::string(digits) + "' is not a bit number (0-63)");
-        c.model = FaultModel::BitFlip;
-        c.bit = bit;
-        return;
-    }
-    throw InputError("expected bitflip:any, bitflip:B (B = bit to flip, 0 = least significant), bitflip2 (two random "
-                     "bits of one word), bitflip:B+B2, delta or none");
+    c.model = model.model;
+    c.bit = model.bit;
+    c.twoBits = model.bit2 >= 0;
+    c.bit2 = model.bit2;
 }
 
 std::string campaignFaultText(const CampaignConfig& c)

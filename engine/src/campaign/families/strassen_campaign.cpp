@@ -57,8 +57,8 @@ public:
             throw InputError("--scheme " + c.scheme + " is not a scheme of the Strassen family (its checks are its own)");
         if (c.inject && c.model != FaultModel::Delta)
             throw InputError("--fault " + campaignFaultText(c) +
-                             ": Strassen faults are deltas added between stages (gigacheck strassen --inject-at "
-                             "WHERE:DELTA); use --fault delta or none");
+                             ": a Strassen campaign adds deltas between stages (a single gigacheck strassen run "
+                             "also flips bits: --fault bitflip:B); use --fault delta or none");
         if (c.levels.empty())
             throw InputError("a Strassen campaign needs at least one level count (--levels)");
         for (int l : c.levels)

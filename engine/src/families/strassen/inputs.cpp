@@ -21,4 +21,35 @@ void checkInputs(const ExecutionRequest& req, const std::string& backendName)
         throw BackendError(backendName + ": host matrices do not match the schedule's A, B, C");
 }
 
+std::vector<Injection> faultActions(const StrassenConfig& config)
+{
+    std::vector<Injection> actions(config.faults.size());
+    const FaultModelSpec& model = config.faultModel;
+    if (model.model != FaultModel::BitFlip)
+        return actions;
+    const int bit = resolvedBit(model.bit, config.precision);
+    const int bit2 = model.bit2 < 0 ? -1 : resolvedBit(model.bit2, config.precision);
+    if (bit2 == bit)
+        throw InputError("two-bit flip: the second bit must differ from the first (both are " + std::to_string(bit) + ")");
+    for (std::size_t f = 0; f < actions.size(); ++f) {
+        if (config.faults[f].deltaGiven)
+            continue;  // a delta given with the fault is added, as run adds it
+        actions[f].model = FaultModel::BitFlip;
+        actions[f].bit = bit;
+        actions[f].bit2 = bit2;
+    }
+    return actions;
+}
+
+Injection injectionOf(const ExecutionRequest& request, const Operation& inject)
+{
+    const std::vector<Injection>& faults = inputsOf(request).faults;
+    if (inject.aux >= 0 && std::size_t(inject.aux) < faults.size() && faults[std::size_t(inject.aux)].model == FaultModel::BitFlip)
+        return faults[std::size_t(inject.aux)];
+    Injection delta;
+    delta.model = FaultModel::Delta;
+    delta.delta = inject.operands.front().coefficient;
+    return delta;
+}
+
 }  // namespace gigacheck::strassen

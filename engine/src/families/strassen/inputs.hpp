@@ -3,6 +3,8 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/faults.hpp"
+#include "gigacheck/strassen.hpp"
 
 namespace gigacheck::strassen {
 
@@ -15,9 +17,17 @@ struct Inputs final : FamilyInputs {
     bool multiTarget = false;  // the multi-target kernel for products with several targets (CUDA)
     // --check-leaves: each leaf's largest residual / threshold, filled by kStoreLeafChecks.
     std::vector<double>* leafResults = nullptr;
+    // What each fault does to its cell, by its index (kInject's Operation::aux): a bit flip (model,
+    // bit, bit2); a fault missing here adds its region's coefficient (the delta).
+    std::vector<Injection> faults;
 };
 
 Inputs& inputsOf(const ExecutionRequest& request);
 void checkInputs(const ExecutionRequest& request, const std::string& backendName);
+// Inputs::faults for a run: --fault's bit flip (bits resolved for the precision, checked) for every
+// fault without a delta of its own; deltas add. Throws InputError for a bit outside the element.
+std::vector<Injection> faultActions(const StrassenConfig& config);
+// What the kInject op does: its fault's bit flip, or adding the region's coefficient.
+Injection injectionOf(const ExecutionRequest& request, const Operation& inject);
 
 }  // namespace gigacheck::strassen

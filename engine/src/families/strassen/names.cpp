@@ -1,8 +1,7 @@
-// Name tables of the strassen enums and the --inject-at syntax.
+// Name tables of the strassen enums, and the fault grammar mapped to Strassen's fault places.
 #include "gigacheck/strassen.hpp"
 
 #include <array>
-#include <charconv>
 
 namespace gigacheck {
 
@@ -39,71 +38,75 @@ std::string_view toString(StrassenDecomposition d) { return nameOf(d); }
 StrassenVariant strassenVariantFromString(std::string_view s) { return valueOfName<StrassenVariant>(s); }
 StrassenDecomposition strassenDecompositionFromString(std::string_view s) { return valueOfName<StrassenDecomposition>(s); }
 
-StrassenFault parseStrassenFault(std::string_view text)
+StrassenFault strassenFaultOf(const InjectSpec& spec)
 {
-    const auto bad = [&] {
-        return InputError("--inject-at '" + std::string(text) +
-                          "': expected product:K, c:Q, a:Q or b:Q (K a leaf product, Q a quadrant 0..3), optionally :DELTA");
+    const std::string text = toString(spec);
+    const auto refuse = [&](const std::string& why) {
+        return InputError("--inject-at '" + text + "': " + why + " (strassen takes [c:|a:|b:]R,C[:DELTA][@K], the "
+                          "quadrant form c:Q, a:Q, b:Q [:DELTA][@K] and product:K[:R,C][:DELTA]; K a leaf product)");
     };
-    const std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos)
-        throw bad();
-    const std::string_view where = text.substr(0, colon);
-    std::string_view rest = text.substr(colon + 1);
     StrassenFault f;
-    if (where == "product")
-        f.where = StrassenFault::Where::Product;
-    else if (where == "c")
-        f.where = StrassenFault::Where::C;
-    else if (where == "a")
-        f.where = StrassenFault::Where::A;
-    else if (where == "b")
-        f.where = StrassenFault::Where::B;
-    else
-        throw bad();
-    const std::size_t second = rest.find(':');
-    const std::string_view index = rest.substr(0, second);
-    const auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), f.index);
-    if (ec != std::errc() || p != index.data() + index.size() || f.index < 0)
-        throw bad();
-    if (f.where != StrassenFault::Where::Product && f.index > 3)
-        throw bad();
-    if (second != std::string_view::npos) {
-        const std::string delta(rest.substr(second + 1));
-        try {
-            std::size_t used = 0;
-            f.delta = std::stod(delta, &used);
-            if (used != delta.size())
-                throw bad();
-            f.deltaGiven = true;
-        } catch (const std::logic_error&) {
-            throw bad();
-        }
+    switch (spec.target) {
+    case InjectTarget::C: f.where = StrassenFault::Where::C; break;
+    case InjectTarget::A: f.where = StrassenFault::Where::A; break;
+    case InjectTarget::B: f.where = StrassenFault::Where::B; break;
+    case InjectTarget::Product: f.where = StrassenFault::Where::Product; break;
+    case InjectTarget::ChecksumRow:
+    case InjectTarget::ChecksumCol:
+        throw refuse("Strassen keeps no checksum row or column between stages (its checks take their sums at the end)");
+    }
+    if (f.where == StrassenFault::Where::Product) {
+        if (spec.when)
+            throw refuse("product:K already says when (right after leaf product K); @WHEN is for c, a and b");
+        f.index = spec.product;
+    } else {
+        f.index = spec.quadrant.value_or(0);
+        f.afterProduct = spec.when.value_or(-1);
+    }
+    if (spec.hasCell()) {
+        f.row = spec.row;
+        f.col = spec.col;
+    }
+    if (spec.delta) {
+        f.delta = *spec.delta;
+        f.deltaGiven = true;
     }
     return f;
 }
 
-std::string faultPlace(const StrassenFault& f)
+StrassenFault parseStrassenFault(std::string_view text) { return strassenFaultOf(parseInjectSpec(text)); }
+
+namespace {
+
+InjectSpec specOf(const StrassenFault& f)
 {
-    const char* w = f.where == StrassenFault::Where::Product ? "product"
-                    : f.where == StrassenFault::Where::C     ? "c"
-                    : f.where == StrassenFault::Where::A     ? "a"
-                                                             : "b";
-    return std::string(w) + ':' + std::to_string(f.index);
+    InjectSpec s;
+    s.targetGiven = true;
+    s.target = f.where == StrassenFault::Where::Product ? InjectTarget::Product
+               : f.where == StrassenFault::Where::C     ? InjectTarget::C
+               : f.where == StrassenFault::Where::A     ? InjectTarget::A
+                                                        : InjectTarget::B;
+    if (f.where == StrassenFault::Where::Product)
+        s.product = f.index;
+    else if (!f.hasCell())
+        s.quadrant = f.index;
+    s.row = f.row;
+    s.col = f.col;
+    if (f.afterProduct >= 0)
+        s.when = f.afterProduct;
+    return s;
 }
+
+}  // namespace
+
+std::string faultPlace(const StrassenFault& f) { return toString(specOf(f)); }
 
 std::string toString(const StrassenFault& f)
 {
-    std::string s = faultPlace(f);
-    if (f.deltaGiven || f.delta != 0) {
-        // Shortest form that reads back to the same double (std::to_string kept 6 decimals: a
-        // delta of 1e-9 came back from a record as 0).
-        char text[64];
-        const auto [end, ec] = std::to_chars(text, text + sizeof text, f.delta);
-        s += ':';
-        s.append(text, ec == std::errc() ? end : text);
-    }
-    return s;
+    InjectSpec s = specOf(f);
+    if (f.deltaGiven || f.delta != 0)
+        s.delta = f.delta;
+    return toString(s);
 }
 
 }  // namespace gigacheck

@@ -234,7 +234,11 @@ void storeLeafChecks(cpu::OpContext& c, const Operation& op, OpOutcome&)
 
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { *at<T>(c, op.operands[0]) += T(op.operands[0].coefficient); });
+    const Injection how = injectionOf(c.request, op);  // a delta, or a bit flip as run's faults flip
+    inPrecision(c, [&]<class T>(T) {
+        T& cell = *at<T>(c, op.operands[0]);
+        cell = T(applyFault(how, double(cell), inputsOf(c.request).precision));
+    });
 }
 
 }  // namespace

@@ -62,6 +62,12 @@ template <class T> bool aligned16(const T* p, std::int64_t ld)
 }
 
 template <class T> __global__ void injectKernel(T* cell, T delta) { *cell += delta; }
+// The stored word's bits in mask flipped (a bit flip, as the blocked family's injections do).
+__global__ void flipBitsKernel(float* cell, unsigned mask) { *cell = __uint_as_float(__float_as_uint(*cell) ^ mask); }
+__global__ void flipBitsKernel(double* cell, unsigned long long mask)
+{
+    *cell = __longlong_as_double(static_cast<long long>(static_cast<unsigned long long>(__double_as_longlong(*cell)) ^ mask));
+}
 
 // One thread per column, a chunk of kSumRows rows per block row; partial sums added atomically
 // (the order of a double sum does not matter against the FP32 / FP64 thresholds).
@@ -163,6 +169,15 @@ template <class T> void launchInject(T* cell, T delta, cudaStream_t s)
     CUDA_CHECK(cudaGetLastError());
 }
 
+template <class T> void launchFlipBits(T* cell, std::uint64_t mask, cudaStream_t s)
+{
+    if constexpr (sizeof(T) == 4)
+        flipBitsKernel<<<1, 1, 0, s>>>(cell, unsigned(mask));
+    else
+        flipBitsKernel<<<1, 1, 0, s>>>(cell, static_cast<unsigned long long>(mask));
+    CUDA_CHECK(cudaGetLastError());
+}
+
 // With lazy module loading (the CUDA default) a kernel's first launch loads it inside whatever
 // runs first: on an H200 the first sum stage of a 16384^3 run took 40 ms instead of 0.8 ms.
 // Asking for a kernel's attributes loads it, untimed.
@@ -189,5 +204,7 @@ template void launchColumnSums<double>(const double*, std::int64_t, std::int64_t
                                        const double*, double*, double*, cudaStream_t);
 template void launchInject<float>(float*, float, cudaStream_t);
 template void launchInject<double>(double*, double, cudaStream_t);
+template void launchFlipBits<float>(float*, std::uint64_t, cudaStream_t);
+template void launchFlipBits<double>(double*, std::uint64_t, cudaStream_t);
 
 }  // namespace gigacheck::strassen::device

@@ -14,6 +14,8 @@ void launchAdd(T* dst, const T* src, std::int64_t ld, std::int64_t srcLd, std::i
                cudaStream_t s);
 // *cell += delta.
 template <class T> void launchInject(T* cell, T delta, cudaStream_t s);
+// *cell's stored bits in mask flipped (the low 32 for float).
+template <class T> void launchFlipBits(T* cell, std::uint64_t mask, cudaStream_t s);
 // Leaf checks (leaf_check.hpp): sum[c] = sum_r w[r] x[r, c], abs[c] = sum_r |w[r]| |x[r, c]| over a
 // rows x cols block (w = nullptr: weights 1), in double.
 template <class T>

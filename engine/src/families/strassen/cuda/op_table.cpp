@@ -183,10 +183,19 @@ void issueZero(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OperandRegion& r = op.operands[0];
-    if (inputsOf(c.request).precision == Precision::F64)
+    const bool f64 = inputsOf(c.request).precision == Precision::F64;
+    if (const Injection how = injectionOf(c.request, op); how.model == FaultModel::BitFlip) {
+        // The bits were checked against the precision when the run resolved them.
+        const std::uint64_t mask = (std::uint64_t(1) << how.bit) | (how.bit2 >= 0 ? std::uint64_t(1) << how.bit2 : 0);
+        if (f64)
+            device::launchFlipBits<double>(at<double>(c, r), mask, s);
+        else
+            device::launchFlipBits<float>(at<float>(c, r), mask, s);
+    } else if (f64) {
         device::launchInject<double>(at<double>(c, r), r.coefficient, s);
-    else
+    } else {
         device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);
+    }
 }
 
 // Leaf checks (leaf_check.hpp): the aux slot as doubles and its layout.

@@ -164,6 +164,9 @@ public:
         if (core.m < s.m)
             leaf({core.m, 0, s.m - core.m, s.n}, {0, 0, s.n, s.q}, {{{core.m, 0, s.m - core.m, s.q}, +1}}, 0, 0);
 
+        coreA_ = {0, 0, core.m, core.n};
+        coreB_ = {0, 0, core.n, core.q};
+        coreC_ = {0, 0, core.m, core.q};
         if (core.m > 0 && core.n > 0 && core.q > 0) {
             // No levels: one plain product, with operand faults before it (after it nothing would
             // read them, and an exact restore would erase them).
@@ -176,10 +179,12 @@ public:
         }
         // A product index past the last is refused, never placed somewhere else.
         for (std::size_t f = 0; f < config_.faults.size(); ++f)
-            if (!placed_[f] && config_.faults[f].where == StrassenFault::Where::Product)
+            if (!placed_[f] && (config_.faults[f].where == StrassenFault::Where::Product || config_.faults[f].afterProduct >= 0))
                 throw InputError("--inject-at " + faultPlace(config_.faults[f]) + ": this run has " + std::to_string(leafCount_) +
-                                 " leaf products (product:0 .. product:" + std::to_string(leafCount_ - 1) + ")");
-        // C faults after the last product stage (a run without levels: after its one product).
+                                 " leaf products (" + (config_.faults[f].where == StrassenFault::Where::Product ? "product:" : "@") +
+                                 "0 .. " + std::to_string(leafCount_ - 1) + ")");
+        // C faults after the last product stage (a run without levels: after its one product);
+        // cells outside the core (the peeled fringe) here too.
         placeOperandFaults({0, 0, s.m, s.n}, {0, 0, s.n, s.q});
         placeCFaults({0, 0, s.m, s.q});
         if (config_.exactRestore)
@@ -355,8 +360,31 @@ private:
         }
     }
 
-    // A fault's cell: the middle of the region it targets.
-    static Rect faultRegion(const StrassenFault&, const Rect& r) { return {r.row + r.rows / 2, r.col + r.cols / 2, 1, 1}; }
+    // A fault's cell in the region it targets: its own cell (a product's: inside the target block),
+    // else the middle of the region.
+    static Rect faultRegion(const StrassenFault& f, const Rect& r)
+    {
+        if (!f.hasCell())
+            return {r.row + r.rows / 2, r.col + r.cols / 2, 1, 1};
+        if (f.where != StrassenFault::Where::Product)
+            return {f.row, f.col, 1, 1};
+        if (f.row >= r.rows || f.col >= r.cols)
+            throw InputError("--inject-at " + faultPlace(f) + ": leaf product " + std::to_string(f.index) + "'s result is " +
+                             std::to_string(r.rows) + " x " + std::to_string(r.cols) + " (R,C inside it, from 0)");
+        return {r.row + f.row, r.col + f.col, 1, 1};
+    }
+    // Whether a fault of C / A / B lands in this region now: its cell lies inside (a quadrant's
+    // middle always does), and it waits for no leaf product (@K).
+    static bool landsIn(const StrassenFault& f, const Rect& r)
+    {
+        return f.afterProduct < 0 && (!f.hasCell() || (r.row <= f.row && f.row < r.row + r.rows && r.col <= f.col && f.col < r.col + r.cols));
+    }
+    // The cell of a C / A / B fault in the whole core (or matrix, for a cell) of its operand.
+    Rect wholeCell(const StrassenFault& f) const
+    {
+        const Rect& whole = f.where == StrassenFault::Where::A ? coreA_ : f.where == StrassenFault::Where::B ? coreB_ : coreC_;
+        return faultRegion(f, f.hasCell() ? whole : whole.quarter(f.index));
+    }
 
     // slot: where the cell lies (a product's target block: slotC_, which in a decomposition task
     // is the task's result block on its device); by default the run's A, B or C.
@@ -376,9 +404,9 @@ private:
             const StrassenFault& fault = config_.faults[f];
             if (placed_[f])
                 continue;
-            if (fault.where == StrassenFault::Where::A)
+            if (fault.where == StrassenFault::Where::A && landsIn(fault, a))
                 inject(int(f), faultRegion(fault, a.quarter(fault.index)));
-            if (fault.where == StrassenFault::Where::B)
+            if (fault.where == StrassenFault::Where::B && landsIn(fault, b))
                 inject(int(f), faultRegion(fault, b.quarter(fault.index)));
         }
     }
@@ -391,12 +419,15 @@ private:
             const StrassenFault& fault = config_.faults[f];
             if (!placed_[f] && fault.where == StrassenFault::Where::Product && fault.index == leaf)
                 inject(int(f), faultRegion(fault, target), slotC_);
+            // @K: a cell of C, A or B right after leaf K (one device: the run's own slots).
+            if (!placed_[f] && fault.where != StrassenFault::Where::Product && fault.afterProduct == leaf)
+                inject(int(f), wholeCell(fault));
         }
     }
     void placeCFaults(const Rect& c)
     {
         for (std::size_t f = 0; f < config_.faults.size(); ++f)
-            if (!placed_[f] && config_.faults[f].where == StrassenFault::Where::C)
+            if (!placed_[f] && config_.faults[f].where == StrassenFault::Where::C && landsIn(config_.faults[f], c))
                 inject(int(f), faultRegion(config_.faults[f], c.quarter(config_.faults[f].index)));
     }
 
@@ -616,6 +647,7 @@ private:
     int device_ = 0;
     bool inTask_ = false;  // inside a task's local Strassen: no workspace
     int leafCount_ = 0;
+    Rect coreA_, coreB_, coreC_;  // the core of A, B, C: where a fault's quadrant lies
     std::vector<bool> placed_;
     Schedule schedule_;
 };
@@ -796,11 +828,22 @@ Schedule buildStrassenSchedule(const StrassenConfig& config)
     if (config.shape.m <= 0 || config.shape.n <= 0 || config.shape.q <= 0)
         throw InputError("the shape must be positive in every dimension");
     const int levels = strassen::scheduleLevels(config);
-    for (const StrassenFault& f : config.faults)
-        if (f.where != StrassenFault::Where::Product && (f.index < 0 || f.index > 3))
-            throw InputError("--inject-at: a quadrant is 0..3 (got " + std::to_string(f.index) + ")");
     // Multi-device: one level of global decomposition (the tasks are classic GEMMs).
     const bool decomposed = config.devices > 1 || config.distribute;
+    for (const StrassenFault& f : config.faults) {
+        if (f.where != StrassenFault::Where::Product && !f.hasCell() && (f.index < 0 || f.index > 3))
+            throw InputError("--inject-at: a quadrant is 0..3 (got " + std::to_string(f.index) + ")");
+        const Shape& s = config.shape;
+        const std::int64_t rows = f.where == StrassenFault::Where::B ? s.n : s.m;
+        const std::int64_t cols = f.where == StrassenFault::Where::A ? s.n : s.q;
+        const char* name = f.where == StrassenFault::Where::A ? "A" : f.where == StrassenFault::Where::B ? "B" : "C";
+        if (f.where != StrassenFault::Where::Product && f.hasCell() && (f.row >= rows || f.col >= cols))
+            throw InputError("--inject-at " + faultPlace(f) + ": outside " + name + " (" + std::to_string(rows) + " x " +
+                             std::to_string(cols) + ", R,C from 0)");
+        if (f.afterProduct >= 0 && decomposed)
+            throw InputError("--inject-at " + faultPlace(f) + ": @K (after leaf product K) places a fault on one "
+                             "device; a decomposition's products run in their tasks' own blocks");
+    }
     if (decomposed && config.checkLeaves)
         throw InputError("--check-leaves: leaf checks run on one device (the decomposition's tasks are plain GEMMs)");
     strassen::Builder builder(config, levels, decomposed);
