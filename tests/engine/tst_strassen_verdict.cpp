@@ -369,6 +369,8 @@ private slots:
         QVERIFY(back.has_value());
         QCOMPARE(QString::fromStdString(back->verifiedBy), QString::fromStdString(r.verifiedBy));
         QCOMPARE(back->cWorstCleanRatio, r.cWorstCleanRatio);
+        QVERIFY(r.referenceFloor > 0);  // the reference ran: its largest per-cell tolerance
+        QCOMPARE(back->referenceFloor, r.referenceFloor);
         QCOMPARE(back->referenceMismatches, r.referenceMismatches);
         QCOMPARE(QString::fromStdString(back->status), QString::fromStdString(r.status));
     }

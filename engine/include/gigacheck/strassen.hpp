@@ -151,6 +151,9 @@ struct StrassenResult {
     // beside it: a cell off by less can pass C's checks; the reference, where it runs, judges
     // each cell against its own tolerance. -1: not checked.
     double cDetectionFloor = -1, cMaxAbs = -1;
+    // The same for the FP64 reference: the largest of its per-cell tolerances, so any one cell off
+    // by more is seen (and repaired from the reference). -1: the reference did not run.
+    double referenceFloor = -1;
     // What the verdict rests on: "checksums", "reference", "checksums+reference", "none".
     std::string verifiedBy = "none";
     StrassenLevelError recovery;

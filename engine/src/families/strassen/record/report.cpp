@@ -104,6 +104,12 @@ std::string formatStrassenReport(const StrassenResult& r)
         if (strassen::checksTooWeak(r.cDetectionFloor, r.cMaxAbs))
             o << "           (past 1 % of max |C|: with --reference auto the reference runs at any size)\n";
     }
+    if (r.referenceFloor >= 0) {
+        o << "reference  sees any one cell off by more than " << r.referenceFloor;
+        if (r.cMaxAbs > 0)
+            o << " (" << r.referenceFloor / r.cMaxAbs << " x max |C|)";
+        o << ": the largest of its per-cell tolerances\n";
+    }
     const auto stages = stageTimes(r);
     if (!stages.empty()) {
         o << "stages     (level, stage: ms)";
@@ -206,6 +212,7 @@ std::string strassenRecordJson(const StrassenResult& r)
         {"c_worst_clean_ratio", r.cWorstCleanRatio},
         {"c_detection_floor", r.cDetectionFloor},
         {"c_max_abs", r.cMaxAbs},
+        {"reference_detection_floor", r.referenceFloor},
         {"verified_by", r.verifiedBy},
         {"recovery",
          {{"max_ulps_a", r.recovery.maxUlpsA},
@@ -306,6 +313,7 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
         r.cWorstCleanRatio = s.getOr<double>("c_worst_clean_ratio", -1.0);
         r.cDetectionFloor = s.getOr<double>("c_detection_floor", -1.0);
         r.cMaxAbs = s.getOr<double>("c_max_abs", -1.0);
+        r.referenceFloor = s.getOr<double>("reference_detection_floor", -1.0);
         r.verifiedBy = s.getOr<std::string>("verified_by", "checksums");
         r.recovery.level = r.levels;
         if (s.has("recovery")) {

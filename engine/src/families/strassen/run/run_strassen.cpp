@@ -91,6 +91,7 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
         result.nonFiniteC = ref.nonFinite;
         result.referenceMismatches = ref.mismatches;
         result.referenceWorstRatio = ref.worstRatio;
+        result.referenceFloor = ref.maxTolerance;
     }
     if (ref.ran && ref.repaired > 0 && ref.passed) {
         // C's checks let cells pass that the reference finds off: repaired from the reference.

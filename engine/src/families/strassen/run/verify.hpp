@@ -65,6 +65,7 @@ struct StrassenReference {
     std::int64_t mismatches = 0, nonFinite = 0;  // left beyond the tolerance; nonFinite: NaN / Inf cells
     std::int64_t repaired = 0;  // cells beyond it that took the reference's value (computed from A and B)
     double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
+    double maxTolerance = 0;  // the largest per-cell tolerance: any one cell off by more is seen
 };
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
                                         const StrassenConfig& config, int levels, bool checksWeak = false,
