@@ -366,6 +366,28 @@ private slots:
         QVERIFY(!view.running());
     }
 
+    // The faults field reads the command line's grammar: a cell's comma is not a separator.
+    void faultsFieldReadsCellsAndQuadrants()
+    {
+        StrassenView view;
+        auto* faults = view.findChild<QLineEdit*>(QStringLiteral("strassenFaults"));
+        QVERIFY(faults);
+        faults->setText(QStringLiteral("c:3,4:2, a:2,product:5;b:10,11@3"));
+        StrassenConfig c;
+        QString error;
+        QVERIFY2(view.currentConfig(&c, &error), qPrintable(error));
+        QCOMPARE(int(c.faults.size()), 4);
+        QCOMPARE(c.faults[0].row, std::int64_t(3));
+        QCOMPARE(c.faults[0].col, std::int64_t(4));
+        QCOMPARE(c.faults[1].index, 2);
+        QVERIFY(!c.faults[1].hasCell());
+        QVERIFY(c.faults[2].where == StrassenFault::Where::Product);
+        QCOMPARE(c.faults[3].afterProduct, 3);
+        // And writes them back the same way.
+        view.setConfig(c);
+        QCOMPARE(faults->text(), QStringLiteral("c:3,4:2, a:2, product:5, b:10,11@3"));
+    }
+
     // The sweep: speedup points for every variant (workspace and accumulate are the ones that
     // beat cuBLAS), error and recovery points per level on the chosen distribution, the kernel
     // leaf only where CUDA has it; the recovery plot draws max ulps and changed counts.

@@ -68,7 +68,8 @@ StrassenView::~StrassenView()
 QStringList StrassenView::faultSpecs() const
 {
     QStringList out;
-    for (const QString& part : faultsEdit_->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts))
+    // A comma before a digit belongs to a cell (c:3,4); the others separate faults.
+    for (const QString& part : faultsEdit_->text().split(QRegularExpression(QStringLiteral("[;\\s]+|,(?!\\d)")), Qt::SkipEmptyParts))
         out << part.trimmed();
     return out;
 }

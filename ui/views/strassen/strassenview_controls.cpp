@@ -135,7 +135,9 @@ void StrassenView::buildControls()
     faultsEdit_ = new QLineEdit(this);
     faultsEdit_->setObjectName(QStringLiteral("strassenFaults"));
     faultsEdit_->setPlaceholderText(QStringLiteral("click a block or ⚡ a product"));
-    faultsEdit_->setToolTip(QStringLiteral("--inject-at: product:K, c:Q, a:Q, b:Q (optionally :DELTA), comma separated"));
+    faultsEdit_->setToolTip(QStringLiteral("--inject-at, as on the command line: a cell [c:|a:|b:]R,C, a quadrant c:Q, a:Q, b:Q "
+                                           "or product:K[:R,C]; optionally :DELTA, and @K (right after leaf product K); "
+                                           "separated by commas or spaces"));
     auto* clearFaults = new QPushButton(QStringLiteral("Clear"), this);
     sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
     sweepButton_->setObjectName(QStringLiteral("strassenSweep"));
@@ -360,9 +362,10 @@ void StrassenView::buildControls()
             const QStringList parts = f.split(QLatin1Char(':'));
             if (parts.size() < 2)
                 continue;
-            const int q = parts[1].toInt();
+            bool quadrant = false;  // a cell (c:3,4) lights no quadrant
+            const int q = parts[1].toInt(&quadrant);
             const QString where = parts[0].trimmed().toLower();
-            if (q < 0 || q > 3 || (where != QLatin1String("a") && where != QLatin1String("b") && where != QLatin1String("c")))
+            if (!quadrant || q < 0 || q > 3 || (where != QLatin1String("a") && where != QLatin1String("b") && where != QLatin1String("c")))
                 continue;
             const MatrixId o = where == QLatin1String("a") ? MatrixId::A : where == QLatin1String("b") ? MatrixId::B : MatrixId::C;
             quadrants.push_back({o, q / 2, q % 2});
