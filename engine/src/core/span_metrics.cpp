@@ -9,10 +9,7 @@ Metrics metricsOfSpans(const std::vector<Span>& spans)
     Metrics m;
     if (spans.empty())
         return m;
-    double first = spans.front().start, last = spans.front().end;
     for (const Span& s : spans) {
-        first = std::min(first, s.start);
-        last = std::max(last, s.end);
         m.queueBusySeconds[int(s.queue)] += s.end - s.start;
         m.flops += s.flops;
         if (s.queue == Queue::Compute)
@@ -20,10 +17,22 @@ Metrics metricsOfSpans(const std::vector<Span>& spans)
         else
             m.bytesHostLink += s.bytes;
     }
-    m.executeSeconds = last - first;
+    m.executeSeconds = spanExtentSeconds(spans);
     if (m.executeSeconds > 0)
         m.gflops = m.flops / m.executeSeconds / 1e9;
     return m;
+}
+
+double spanExtentSeconds(const std::vector<Span>& spans)
+{
+    if (spans.empty())
+        return 0;
+    double first = spans.front().start, last = spans.front().end;
+    for (const Span& s : spans) {
+        first = std::min(first, s.start);
+        last = std::max(last, s.end);
+    }
+    return last - first;
 }
 
 }  // namespace gigacheck

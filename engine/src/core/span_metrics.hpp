@@ -11,4 +11,7 @@ namespace gigacheck {
 
 Metrics metricsOfSpans(const std::vector<Span>& spans);
 
+// From the first start to the last end of the spans: a run's execute (wall) time; 0 without spans.
+double spanExtentSeconds(const std::vector<Span>& spans);
+
 }  // namespace gigacheck

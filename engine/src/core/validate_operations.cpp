@@ -1,25 +1,13 @@
 // accessOf and validateOperations: the invariants every executor relies on, checked from the
 // operations alone, whatever their family and kind.
 #include "gigacheck/schedule.hpp"
+
+#include "core/op_text.hpp"
 #include "core/reachability.hpp"
 
 #include <algorithm>
-#include <sstream>
 
 namespace gigacheck {
-
-namespace {
-
-std::string opText(const Operation& op)
-{
-    std::ostringstream o;
-    o << "op " << op.id << " (" << toString(op.kind) << " block " << op.block.i << "," << op.block.j
-      << "," << op.block.k << ")";
-    return o.str();
-}
-
-
-}  // namespace
 
 OpAccess accessOf(const Operation& op)
 {

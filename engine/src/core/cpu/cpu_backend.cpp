@@ -11,6 +11,7 @@
 #include "core/cpu/device_info.hpp"
 #include "core/op_reporting.hpp"
 #include "core/op_table.hpp"
+#include "core/span_metrics.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -91,14 +92,7 @@ public:
             result_.devicePeakBytes.push_back(pool->peak());
             result_.peakBufferBytes = std::max(result_.peakBufferBytes, pool->peak());
         }
-        if (!result_.spans.empty()) {
-            double first = result_.spans.front().start, last = 0;
-            for (const Span& s : result_.spans) {
-                first = std::min(first, s.start);
-                last = std::max(last, s.end);
-            }
-            result_.wallSeconds = last - first;
-        }
+        result_.wallSeconds = spanExtentSeconds(result_.spans);
         return std::move(result_);
     }
 

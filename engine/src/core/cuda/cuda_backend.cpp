@@ -21,6 +21,7 @@
 #include "core/cuda/resources.hpp"
 #include "core/cuda/testing_hooks.hpp"
 #include "core/op_reporting.hpp"
+#include "core/span_metrics.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -134,14 +135,7 @@ public:
         result_.devicePeakBytes = devicePeak_;
         for (std::size_t bytes : devicePeak_)
             result_.peakBufferBytes = std::max(result_.peakBufferBytes, bytes);
-        if (!result_.spans.empty()) {
-            double first = result_.spans.front().start, last = 0;
-            for (const Span& s : result_.spans) {
-                first = std::min(first, s.start);
-                last = std::max(last, s.end);
-            }
-            result_.wallSeconds = last - first;
-        }
+        result_.wallSeconds = spanExtentSeconds(result_.spans);
         return std::move(result_);
     }
 

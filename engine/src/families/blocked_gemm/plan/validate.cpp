@@ -1,22 +1,14 @@
 // validateSchedule: the blocked GEMM family's invariants on top of validateOperations (core).
 #include "gigacheck/plan.hpp"
+#include "core/op_text.hpp"
 #include "core/reachability.hpp"
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 namespace gigacheck {
 
 namespace {
-
-std::string opText(const Operation& op)
-{
-    std::ostringstream o;
-    o << "op " << op.id << " (" << toString(op.kind) << " block " << op.block.i << "," << op.block.j
-      << "," << op.block.k << ")";
-    return o.str();
-}
 
 Queue queueOf(OpKind kind)
 {
