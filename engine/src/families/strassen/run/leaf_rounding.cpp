@@ -1,11 +1,13 @@
 #include "families/strassen/run/leaf_rounding.hpp"
 
+#include "core/parallel_for.hpp"
 #include "families/strassen/ops.hpp"
 
 #include <cblas.h>
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 namespace gigacheck::strassen {
 
@@ -226,6 +228,21 @@ std::vector<double> asDouble(const HostMatrix& m)
 struct ProductScales {
     std::vector<double> rowTerm, colTerm, cell;  // cell: rows x cols, only when asked
 };
+// Per cell, sum_k S_A(r,k)^2 S_B(k,c)^2: one product of the squared operands (OpenBLAS).
+std::vector<double> cellScales(const std::vector<double>& sa, const std::vector<double>& sb, std::int64_t rows,
+                               std::int64_t depth, std::int64_t cols)
+{
+    std::vector<double> cell(std::size_t(rows * cols), 0.0);
+    if (rows <= 0 || cols <= 0 || depth <= 0)
+        return cell;
+    std::vector<double> a2(sa.size()), b2(sb.size());
+    std::transform(sa.begin(), sa.end(), a2.begin(), [](double v) { return v * v; });
+    std::transform(sb.begin(), sb.end(), b2.begin(), [](double v) { return v * v; });
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(rows), int(cols), int(depth), 1.0, a2.data(), int(depth),
+                b2.data(), int(cols), 0.0, cell.data(), int(cols));
+    return cell;
+}
+
 ProductScales productScales(const std::vector<double>& sa, const std::vector<double>& sb, std::int64_t rows,
                             std::int64_t depth, std::int64_t cols, bool withCells)
 {
@@ -258,14 +275,8 @@ ProductScales productScales(const std::vector<double>& sa, const std::vector<dou
             s.colTerm[std::size_t(c)] += v * v * w;
         }
     }
-    if (withCells && rows > 0 && cols > 0 && depth > 0) {
-        std::vector<double> a2(sa.size()), b2(sb.size());
-        std::transform(sa.begin(), sa.end(), a2.begin(), [](double v) { return v * v; });
-        std::transform(sb.begin(), sb.end(), b2.begin(), [](double v) { return v * v; });
-        s.cell.assign(std::size_t(rows * cols), 0.0);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(rows), int(cols), int(depth), 1.0, a2.data(), int(depth),
-                    b2.data(), int(cols), 0.0, s.cell.data(), int(cols));
-    }
+    if (withCells)
+        s.cell = cellScales(sa, sb, rows, depth, cols);
     return s;
 }
 
@@ -303,39 +314,62 @@ std::optional<LeafRoundingScales> leafRoundingScales(const Schedule& schedule, c
                     out.cellQ[std::size_t((row0 + r) * q + col0 + c)] += cellWeight * s.cell[std::size_t(r * cols + c)];
     };
 
-    std::vector<double> sa(std::size_t(tm * tn)), sb(std::size_t(tn * tq));
-    for (const Leaf& leaf : leaves) {
-        if (leaf.cTiles.empty())
-            continue;
-        std::fill(sa.begin(), sa.end(), 0.0);
-        std::fill(sb.begin(), sb.end(), 0.0);
-        for (const auto& [t, coef] : leaf.a) {
-            const std::int64_t i0 = (t / side) * tm, k0 = (t % side) * tn;
-            for (std::int64_t r = 0; r < tm; ++r)
-                for (std::int64_t k = 0; k < tn; ++k)
-                    sa[std::size_t(r * tn + k)] += double(coef) * da[std::size_t((i0 + r) * n + k0 + k)];
+    // Leaves in batches: each one's operand sums and line terms on a thread of its own, then, in
+    // leaf order, its cells (a product of squares on OpenBLAS's threads) and the placement, so the
+    // sums are the same bits whatever the thread count.
+    std::vector<const Leaf*> todo;
+    for (const Leaf& leaf : leaves)
+        if (!leaf.cTiles.empty())
+            todo.push_back(&leaf);
+    struct Work {
+        std::vector<double> sa, sb;
+        ProductScales s;
+    };
+    const std::size_t batch = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    std::vector<Work> work(std::min(batch, std::max<std::size_t>(todo.size(), 1)));
+    for (std::size_t first = 0; first < todo.size(); first += batch) {
+        const std::size_t count = std::min(batch, todo.size() - first);
+        parallelFor(std::int64_t(count), tm * tn + tn * tq, [&](std::int64_t w0, std::int64_t w1) {
+            for (std::int64_t w = w0; w < w1; ++w) {
+                const Leaf& leaf = *todo[first + std::size_t(w)];
+                Work& job = work[std::size_t(w)];
+                job.sa.assign(std::size_t(tm * tn), 0.0);
+                job.sb.assign(std::size_t(tn * tq), 0.0);
+                for (const auto& [t, coef] : leaf.a) {
+                    const std::int64_t i0 = (t / side) * tm, k0 = (t % side) * tn;
+                    for (std::int64_t r = 0; r < tm; ++r)
+                        for (std::int64_t k = 0; k < tn; ++k)
+                            job.sa[std::size_t(r * tn + k)] += double(coef) * da[std::size_t((i0 + r) * n + k0 + k)];
+                }
+                for (const auto& [key, coef] : leaf.b) {
+                    const int t = key - kBKey;
+                    const std::int64_t k0 = (t / side) * tn, j0 = (t % side) * tq;
+                    for (std::int64_t k = 0; k < tn; ++k)
+                        for (std::int64_t c = 0; c < tq; ++c)
+                            job.sb[std::size_t(k * tq + c)] += double(coef) * db[std::size_t((k0 + k) * q + j0 + c)];
+                }
+                job.s = productScales(job.sa, job.sb, tm, tn, tq, false);
+            }
+        });
+        for (std::size_t w = 0; w < count; ++w) {
+            const Leaf& leaf = *todo[first + w];
+            Work& job = work[w];
+            // A row check sums the leaf's row over every C tile of that tile row, with its coefficients.
+            std::vector<double> rowWeight(std::size_t(side), 0.0), colWeight(std::size_t(side), 0.0);
+            for (const auto& [t, coef] : leaf.cTiles) {
+                rowWeight[std::size_t(t / side)] += double(coef);
+                colWeight[std::size_t(t % side)] += double(coef);
+            }
+            for (int i = 0; i < side; ++i)
+                place(job.s, i * tm, tm, 0, 0, rowWeight[std::size_t(i)] * rowWeight[std::size_t(i)], 0, 0);
+            for (int j = 0; j < side; ++j)
+                place(job.s, 0, 0, j * tq, tq, 0, colWeight[std::size_t(j)] * colWeight[std::size_t(j)], 0);
+            if (withCells) {
+                job.s.cell = cellScales(job.sa, job.sb, tm, tn, tq);
+                for (const auto& [t, coef] : leaf.cTiles)
+                    place(job.s, (t / side) * tm, tm, (t % side) * tq, tq, 0, 0, double(coef) * double(coef));
+            }
         }
-        for (const auto& [key, coef] : leaf.b) {
-            const int t = key - kBKey;
-            const std::int64_t k0 = (t / side) * tn, j0 = (t % side) * tq;
-            for (std::int64_t k = 0; k < tn; ++k)
-                for (std::int64_t c = 0; c < tq; ++c)
-                    sb[std::size_t(k * tq + c)] += double(coef) * db[std::size_t((k0 + k) * q + j0 + c)];
-        }
-        const ProductScales s = productScales(sa, sb, tm, tn, tq, withCells);
-        // A row check sums the leaf's row over every C tile of that tile row, with its coefficients.
-        std::vector<double> rowWeight(std::size_t(side), 0.0), colWeight(std::size_t(side), 0.0);
-        for (const auto& [t, coef] : leaf.cTiles) {
-            rowWeight[std::size_t(t / side)] += double(coef);
-            colWeight[std::size_t(t % side)] += double(coef);
-        }
-        for (int i = 0; i < side; ++i)
-            place(s, i * tm, tm, 0, 0, rowWeight[std::size_t(i)] * rowWeight[std::size_t(i)], 0, 0);
-        for (int j = 0; j < side; ++j)
-            place(s, 0, 0, j * tq, tq, 0, colWeight[std::size_t(j)] * colWeight[std::size_t(j)], 0);
-        if (withCells)
-            for (const auto& [t, coef] : leaf.cTiles)
-                place(s, (t / side) * tm, tm, (t % side) * tq, tq, 0, 0, double(coef) * double(coef));
     }
     for (const Fringe& f : tracker.fringe()) {
         std::vector<double> fa(std::size_t(f.a.rows * f.a.cols)), fb(std::size_t(f.b.rows * f.b.cols));

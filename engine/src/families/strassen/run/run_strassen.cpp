@@ -254,9 +254,15 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         throw BackendError("strassen schedule invalid: " + why);
     // Checksums of A and B before stage 1; TF32 leaves' thresholds from the stage sums the
     // schedule's leaves multiply (leaf_rounding.hpp).
+    // The cells' scales too where the reference may run (auto: up to 2^34 multiply-adds, or past it
+    // when C's checks turn out too weak, as with TF32 leaves they mostly are).
     std::optional<strassen::LeafRoundingScales> leafScales;
-    if (config.verify && config.tf32)
-        leafScales = strassen::leafRoundingScales(schedule, a, b, result.core, result.levels, false);
+    if (config.tf32 && (config.verify || config.reference)) {
+        const bool referenceMayRun = config.reference && (config.referenceAlways || config.verify ||
+                                                          double(s.m) * double(s.n) * double(s.q) <=
+                                                              double(std::int64_t(1) << 34));
+        leafScales = strassen::leafRoundingScales(schedule, a, b, result.core, result.levels, referenceMayRun);
+    }
     const strassen::OperandChecksums sums =
         config.verify ? strassen::takeChecksums(a, b, config, result.levels, leafScales ? &*leafScales : nullptr)
                       : strassen::OperandChecksums{};
@@ -387,7 +393,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     settleVerdict(result, cOk,
                   strassen::checkAgainstReference(c, originalA, originalB, config, result.levels,
                                                   strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs),
-                                                  &schedule));
+                                                  leafScales ? &*leafScales : nullptr));
     return result;
 }
 

@@ -206,7 +206,7 @@ bool checksTooWeak(double detectionFloor, double maxAbsC)
 
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
                                         const StrassenConfig& config, int levels, bool checksWeak,
-                                        const Schedule* schedule)
+                                        const LeafRoundingScales* leafScales)
 {
     StrassenReference out;
     const Shape s = config.shape;
@@ -255,9 +255,8 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
                 cellScale[std::size_t(i * s.q + j)] = classWorst[std::size_t((i % leafM) * leafQ + j % leafQ)];
     }
     // TF32 leaves: the operands' rounding from the stage sums each cell's leaves multiply.
-    std::optional<LeafRoundingScales> leaf;
-    if (config.tf32 && schedule)
-        leaf = leafRoundingScales(*schedule, originalA, originalB, core, levels, true);
+    const LeafRoundingScales* leaf =
+        config.tf32 && leafScales && leafScales->cellQ.size() == std::size_t(s.m * s.q) ? leafScales : nullptr;
     RoundoffModel model = strassenRoundoff(config);
     if (leaf)
         model.uInput = 0;

@@ -50,9 +50,9 @@ void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig&
 // The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * (u (n + 2) + 2 sqrt(2) u_in)
 // * referenceGrowth * sqrt(sum_k a_ik^2 b_kj^2) + 4 u_in |C_ref| (abft.hpp cellTolerance; b_kj^2 the
 // largest of its inner-index class, the sum the largest of the cell's row and column classes); NaN or
-// Inf in C is beyond it. TF32 leaves with the schedule given: the FP32 tolerance (growth 2^L) plus
-// abft.hpp inputRoundingBound over the cell's own scale of the rounded stage sums (leaf_rounding.hpp
-// cellQ), in place of the operands' rounding times 2^L over the class-maxed scale (kept when the
+// Inf in C is beyond it. TF32 leaves with leaf->cellQ: the FP32 tolerance (growth 2^L) plus
+// abft.hpp inputRoundingBound over the cell's own scale of the rounded stage sums (leaf_rounding.hpp),
+// in place of the operands' rounding times 2^L over the class-maxed scale (kept when the
 // schedule's products cannot be followed). With C's checks on, a cell beyond it takes the
 // reference's value (repaired), so C ends right and the run says which cells the checks did not see.
 // checksWeak (auto only): C's checks cannot see an error of kWeakCheckFraction of max |C| in one
@@ -69,7 +69,7 @@ struct StrassenReference {
 };
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
                                         const StrassenConfig& config, int levels, bool checksWeak = false,
-                                        const Schedule* schedule = nullptr);
+                                        const LeafRoundingScales* leaf = nullptr);
 
 // Rows and columns of C that used a corrupted operand element: a fault at A(i, k) reaches, through
 // the in-place sums and the recursion, only the C rows at the same offset i mod leafM inside each
