@@ -64,7 +64,7 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("panel", "Online / offline: panel width b. Default min(N, 1024).", "B"),
         option("levels", "Strassen: recursion levels, a comma list cycled run by run (1-4). Default 1.", "L[,L...]"),
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
-                        "mode). Default bitflip:any; strassen: delta (its faults are deltas between stages).",
+                        "mode). Default bitflip:any; strassen: delta (a bit flip strikes the element a delta would).",
                "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
         option("model", "Blocked family: how far each fault reaches from its cell -- one cell, L cells of its row or "
                         "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",

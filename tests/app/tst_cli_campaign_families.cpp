@@ -73,6 +73,30 @@ private slots:
                  qPrintable(replay.out + replay.err));
     }
 
+    // Bit flips in a Strassen campaign: each run flips bit B of the element its fault strikes; the
+    // reproduce line replays it with --fault, and never an SDC.
+    void strassenBitFlipCampaign()
+    {
+        const QString json = dir_.filePath(QStringLiteral("strassen-flips.json"));
+        const CliResult r = gigacheckCli(words("campaign --family strassen --runs 8 --shape 64x64x64 --levels 1,2 "
+                                               "--fault bitflip:30 --backend cpu --seed 5 --json") << json);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("fault bitflip:30 into any")), qPrintable(r.out));
+        const QJsonArray runs = readJson(json).value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 8);
+        for (const QJsonValue& v : runs) {
+            const QJsonObject run = v.toObject();
+            QCOMPARE(run.value(QStringLiteral("bit")).toInt(), 30);
+            QVERIFY(run.value(QStringLiteral("reproduce")).toString().contains(QStringLiteral(" --fault bitflip:30 ")));
+            QVERIFY(run.value(QStringLiteral("outcome")).toString() != QStringLiteral("sdc"));
+        }
+        const QJsonObject first = runs.first().toObject();
+        const CliResult replay = gigacheckCli(replayArguments(first));
+        QVERIFY2(replay.exitCode == (first.value(QStringLiteral("outcome")).toString() == QStringLiteral("due") ? 1 : 0),
+                 qPrintable(replay.out + replay.err));
+        QVERIFY2(replay.out.contains(QStringLiteral("bit 30 flipped")), qPrintable(replay.out));
+    }
+
     void tmrCampaign()
     {
         const QString json = dir_.filePath(QStringLiteral("tmr.json"));
@@ -107,7 +131,7 @@ private slots:
         QTest::newRow("online product target") << "--family online --target product"
                                                << "--target product is not a target of an online campaign";
         QTest::newRow("tmr input target") << "--family online --scheme tmr --target a" << "TMR";
-        QTest::newRow("strassen bit flips") << "--family strassen --fault bitflip:3" << "--fault delta";
+        QTest::newRow("strassen bit beyond an f32") << "--family strassen --fault bitflip:40" << "bits 0-31";
         QTest::newRow("levels in a blocked campaign") << "--levels 2" << "--levels belongs to Strassen campaigns";
         QTest::newRow("strategy in an online campaign") << "--family online --strategy s2" << "--strategy belongs";
         QTest::newRow("unknown family") << "--family systolic" << "systolic";

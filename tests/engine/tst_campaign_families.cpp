@@ -211,8 +211,10 @@ private slots:
         s.target = CampaignTarget::Checksum;
         QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("not a target of a strassen campaign")));
         s = strassenCampaign();
-        s.model = FaultModel::BitFlip;
-        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("--fault delta")));
+        s.model = FaultModel::BitFlip;  // bit flips are the family's too; a bit beyond the element is not
+        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).isEmpty());
+        s.bit = 40;
+        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("bits 0-31")));
         CampaignConfig o = onlineCampaign("tmr", 1);
         o.target = CampaignTarget::A;
         QVERIFY(inputErrorOf([&] { validateCampaign(o, cpu); }).contains(QStringLiteral("TMR")));

@@ -23,12 +23,23 @@ int leavesOf(const Shape& s, int levels)
     return n;
 }
 
-StrassenFault faultOf(const StrassenFaultPlace& p)
+// A run's fault: its delta, or (a bit-flip run) no delta of its own, so that --fault flips it.
+StrassenFault faultOf(const StrassenFaultPlace& p, const CampaignRun& run)
 {
     StrassenFault f = parseStrassenFault(p.where + ":" + std::to_string(p.index));
-    f.delta = p.delta;
-    f.deltaGiven = true;
+    if (run.bit < 0) {
+        f.delta = p.delta;
+        f.deltaGiven = true;
+    }
     return f;
+}
+
+int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
+
+std::string faultFlag(const CampaignRun& run)
+{
+    FaultModelSpec flip{FaultModel::BitFlip, run.bit, run.bit2};
+    return run.bit < 0 ? std::string() : " --fault " + toString(flip);
 }
 
 StrassenConfig configOf(const CampaignConfig& c, const CampaignRun& run)
@@ -45,7 +56,9 @@ StrassenConfig configOf(const CampaignConfig& c, const CampaignRun& run)
     s.reference = true;  // the FP64 reference of the original operands judges every run
     s.referenceAlways = true;
     for (const StrassenFaultPlace& p : run.places)
-        s.faults.push_back(faultOf(p));
+        s.faults.push_back(faultOf(p, run));
+    if (run.bit >= 0)
+        s.faultModel = FaultModelSpec{FaultModel::BitFlip, run.bit, run.bit2};
     return s;
 }
 
@@ -55,10 +68,16 @@ public:
     {
         if (c.scheme != "strassen")
             throw InputError("--scheme " + c.scheme + " is not a scheme of the Strassen family (its checks are its own)");
-        if (c.inject && c.model != FaultModel::Delta)
-            throw InputError("--fault " + campaignFaultText(c) +
-                             ": a Strassen campaign adds deltas between stages (a single gigacheck strassen run "
-                             "also flips bits: --fault bitflip:B); use --fault delta or none");
+        // Bit flips: bit B (or a random one per run) of the element each fault strikes.
+        if (c.inject && c.model == FaultModel::BitFlip) {
+            const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
+            if (c.bit >= 0)
+                resolvedBit(c.bit, p);
+            if (c.bit2 >= 0)
+                resolvedBit(c.bit2, p);
+            if (c.twoBits && c.bit >= 0 && c.bit == c.bit2)
+                throw InputError("--fault " + campaignFaultText(c) + ": the second bit must differ from the first");
+        }
         if (c.levels.empty())
             throw InputError("a Strassen campaign needs at least one level count (--levels)");
         for (int l : c.levels)
@@ -92,6 +111,16 @@ public:
             const double sign = rng.below(2) ? 1.0 : -1.0;
             p.delta = sign * (10.0 + 90.0 * rng.uniform()) * typical;
             run.places.push_back(p);
+        }
+        if (c.model == FaultModel::BitFlip) {
+            for (StrassenFaultPlace& p : run.places)
+                p.delta = 0;  // drawn all the same: a run's places are those of the delta campaign
+            run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
+            if (c.twoBits) {
+                run.bit2 = c.bit2 >= 0 ? c.bit2 : int(rng.below(bitsOf(c.type) - 1));
+                if (c.bit2 < 0 && run.bit2 >= run.bit)  // a second bit other than the first
+                    ++run.bit2;
+            }
         }
     }
 
@@ -143,8 +172,9 @@ public:
             cmd += " --device " + std::to_string(c.device);
         cmd += " --dist " + std::string(toString(c.distribution)) + " --seed " + std::to_string(run.seed) +
                " --reference full";
+        cmd += faultFlag(run);
         for (const StrassenFaultPlace& p : run.places)
-            cmd += " --inject-at " + toString(faultOf(p));
+            cmd += " --inject-at " + toString(faultOf(p, run));
         return cmd;
     }
 
