@@ -1,5 +1,6 @@
 // Expands a FaultSpec into concrete injections for a plan (seed 000 section 4.3, extended).
 #include "gigacheck/blocked_gemm/plan_faults.hpp"
+#include "gigacheck/fault_grammar.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -87,15 +88,7 @@ void checkPlan(const Plan& plan)
 
 int resolveBit(const FaultSpec& spec, Precision p)
 {
-    const int bits = p == Precision::F64 ? 64 : 32;
-    if (spec.model != FaultModel::BitFlip)
-        return 0;
-    if (spec.bit == -1)
-        return bits - 2;  // most significant exponent bit: 30 (FP32), 62 (FP64)
-    if (spec.bit < 0 || spec.bit >= bits)
-        throw InputError("bit " + std::to_string(spec.bit) + " is outside an " + std::string(toString(p)) +
-                         " element (bits 0-" + std::to_string(bits - 1) + ")");
-    return spec.bit;
+    return spec.model == FaultModel::BitFlip ? resolvedBit(spec.bit, p) : 0;  // the grammar's bit rule
 }
 
 double randomDelta(FaultRng& rng, double typicalMagnitude)
