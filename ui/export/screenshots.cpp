@@ -80,6 +80,7 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
         *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
         loop.quit();
     });
+    window.showView(MainWindow::View::Timeline);  // Start runs the family shown: the checked GEMM's
     window.startRun();
     loop.exec();
     QObject::disconnect(c1);

@@ -88,6 +88,7 @@ bool runDocks(MainWindow& window, const RunConfig& config, int timeoutSeconds, Q
         *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
         loop.quit();
     });
+    window.showView(MainWindow::View::Timeline);  // Start runs the family shown: the checked GEMM's
     window.startRun();
     loop.exec();
     QObject::disconnect(c1);

@@ -334,6 +334,7 @@ void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
     strategy_->schemeBox()->setSettings(scheme);
     faults_->onlineFaultBox()->setSettings({});
     history_->flush();    run_->log(QStringLiteral("re-running %1").arg(what));
+    showView(View::Timeline);  // Start runs the family shown: the checked GEMM's, not a Strassen run
     startRun();
     showView(View::Heatmap);  // the error animation, not the timeline startRun shows
 }
