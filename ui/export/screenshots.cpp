@@ -1,5 +1,7 @@
 #include "screenshots.hpp"
 
+#include "export/grab_wait.hpp"
+
 #include "views/animationpanel.hpp"
 #include "window/displayscale.hpp"
 #include "window/mainwindow.hpp"
@@ -23,7 +25,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTabWidget>
 #include <QTimer>
@@ -47,8 +48,6 @@ RunConfig demoConfig()
 }
 
 namespace {
-
-void settle(MainWindow& window);
 
 // Called once while the run is past half-way with blocks of C already on the heatmap.
 using MidRunShot = std::function<void()>;
@@ -87,34 +86,6 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
     QObject::disconnect(c2);
     QObject::disconnect(c3);
     return ok;
-}
-
-void settle(MainWindow& window)
-{
-    // Let queued replots and layouts happen, and a large heatmap finish its reduction, before grabbing.
-    QElapsedTimer clock;
-    clock.start();
-    do {
-        QEventLoop loop;
-        QTimer::singleShot(30, &loop, &QEventLoop::quit);
-        loop.exec();
-    } while ((window.heatmap()->gridPending() || window.autoPlanner()->pending()) && clock.elapsed() < 10000);
-    QCoreApplication::processEvents();
-}
-
-// Waits for `signal` of `sender` (or the timeout); false on timeout.
-template <class Sender, class Signal> bool waitFor(Sender* sender, Signal signal, int timeoutSeconds)
-{
-    QEventLoop loop;
-    bool fired = false;
-    auto c = QObject::connect(sender, signal, &loop, [&] {
-        fired = true;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutSeconds * 1000, &loop, &QEventLoop::quit);
-    loop.exec();
-    QObject::disconnect(c);
-    return fired;
 }
 
 // The Strassen tab on the result it shows (a run, or an opened record): the stepper at the first

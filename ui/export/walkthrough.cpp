@@ -1,5 +1,7 @@
 #include "walkthrough.hpp"
 
+#include "export/grab_wait.hpp"
+
 #include "window/mainwindow.hpp"
 #include "window/windowlayout.hpp"
 #include "window/displayscale.hpp"
@@ -24,7 +26,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTabWidget>
 #include <QTimer>
@@ -40,34 +41,6 @@ QStringList walkthroughFamilies()
 }
 
 namespace {
-
-// Queued replots, layouts and a heatmap's reduction happen before a grab.
-void settle(MainWindow& window)
-{
-    QElapsedTimer clock;
-    clock.start();
-    do {
-        QEventLoop loop;
-        QTimer::singleShot(30, &loop, &QEventLoop::quit);
-        loop.exec();
-    } while ((window.heatmap()->gridPending() || window.autoPlanner()->pending()) && clock.elapsed() < 10000);
-    QCoreApplication::processEvents();
-}
-
-// Waits for `signal` of `sender`, or the timeout; false on timeout.
-template <class Sender, class Signal> bool waitFor(Sender* sender, Signal signal, int timeoutSeconds)
-{
-    QEventLoop loop;
-    bool fired = false;
-    auto c = QObject::connect(sender, signal, &loop, [&] {
-        fired = true;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutSeconds * 1000, &loop, &QEventLoop::quit);
-    loop.exec();
-    QObject::disconnect(c);
-    return fired;
-}
 
 // One run of the checked-GEMM docks (blocked, online, offline or TMR), as Start would run it.
 bool runDocks(MainWindow& window, const RunConfig& config, int timeoutSeconds, QString* error)
