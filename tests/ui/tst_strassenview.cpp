@@ -409,7 +409,15 @@ private slots:
         QVERIFY(!sweepConfig(cuda, StrassenVariant::Accumulate, 64, 2).multiTargetKernel);
         std::vector<SweepPoint> points;
         std::atomic<bool> cancel{false};
-        runSweep(request, [&](const SweepPoint& p) { points.push_back(p); }, cancel);
+        double work = 0;  // the progress the Run dock shows: by work done, 1 at the end
+        runSweep(
+            request,
+            [&](const SweepPoint& p) {
+                points.push_back(p);
+                work += pointWork(request, p);
+            },
+            cancel);
+        QCOMPARE(work / sweepWork(request), 1.0);
         std::set<StrassenVariant> timed;
         int recovered = 0;
         for (const SweepPoint& p : points) {

@@ -24,6 +24,35 @@ StrassenConfig sweepConfig(const SweepRequest& request, StrassenVariant variant,
     return c;
 }
 
+namespace {
+
+constexpr int kSpeedupVariants = 4;  // msmes, winograd, workspace, accumulate
+
+double cube(std::int64_t n)
+{
+    return double(n) * double(n) * double(n);
+}
+
+}  // namespace
+
+double sweepWork(const SweepRequest& request)
+{
+    double work = 0;
+    for (int e = request.fromExponent; e <= request.toExponent; ++e)
+        work += (kSpeedupVariants + 1) * cube(std::int64_t(1) << e);
+    const int errorPoints = 2 * request.maxErrorLevels + 1;  // levels 0 ... L of msmes, 1 ... L of winograd
+    return work + errorPoints * cube(request.errorN);
+}
+
+double pointWork(const SweepRequest& request, const SweepPoint& point)
+{
+    if (point.kind == SweepPoint::Kind::Error)
+        return cube(request.errorN);
+    // A plain GEMM (0 levels) is reported only when it failed, alone, and it ends its N.
+    const bool plainFailed = point.levels == 0;
+    return plainFailed ? (kSpeedupVariants + 1) * cube(point.n) : (1.0 + 1.0 / kSpeedupVariants) * cube(point.n);
+}
+
 void runSweep(const SweepRequest& request, const std::function<void(const SweepPoint&)>& report, const std::atomic<bool>& cancel)
 {
     std::unique_ptr<Backend> backend;

@@ -45,6 +45,11 @@ struct SweepPoint {
 
 // The configuration of one sweep run (exposed for the tests).
 StrassenConfig sweepConfig(const SweepRequest& request, StrassenVariant variant, std::int64_t n, int levels);
+// The sweep's work in multiply-adds (N^3 per run, the plain GEMM's share spread over the variants
+// of its N), in all and per reported point: its progress by work, not by points, since the
+// largest N takes nearly all of the time.
+double sweepWork(const SweepRequest& request);
+double pointWork(const SweepRequest& request, const SweepPoint& point);
 // Runs the sweep, handing each point to `report` as it is measured; stops early when cancel is set.
 void runSweep(const SweepRequest& request, const std::function<void(const SweepPoint&)>& report,
               const std::atomic<bool>& cancel);

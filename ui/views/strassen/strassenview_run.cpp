@@ -203,9 +203,13 @@ void StrassenView::startSweep()
         emit sweepFinished();
     };
     const quint64 job = BackgroundJobs::instance()->start(spec, [this, request](const JobContext& job) {
+        const double total = sweepWork(request);
+        double done = 0;
         runSweep(
             request,
-            [this, &job](const SweepPoint& p) {
+            [this, &job, &request, total, &done](const SweepPoint& p) {
+                done += pointWork(request, p);
+                job.setProgress(done / total);
                 job.post([this, p] {  // only while the view exists
                     sweep_.push_back(p);
                     if (!p.error.isEmpty())
