@@ -172,6 +172,23 @@ private slots:
         QVERIFY2(clean.referenceWorstRatio < 0.5, qPrintable(describe(clean)));
     }
 
+    // An A fault with --exact-restore (A put back, so only C shows it): C's checks see a few rows of
+    // its class; the products that cancel the fault elsewhere round differently (TF32 leaves), so
+    // the other rows of the class carry a residue under a line's threshold. The whole class is
+    // recomputed: C ends at its clean error with no cell left to the reference (222 were).
+    void operandFaultResidueRecomputedByClass()
+    {
+        StrassenConfig c = config({700, 513, 901}, 3, StrassenVariant::Msmes);
+        c.tf32 = true;
+        c.exactRestore = true;
+        c.faults.push_back(parseStrassenFault("a:1"));
+        const StrassenResult r = run(c);
+        QVERIFY2(r.status == "ok" && cRepaired(r), qPrintable(describe(r)));
+        QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums+reference"));
+        QCOMPARE(r.referenceMismatches, std::int64_t(0));
+        QVERIFY2(r.maxErrorC < 0.3, qPrintable(describe(r)));  // clean TF32 L3 here: 0.15
+    }
+
     // What C's checks can see is in the run: a TF32 L3 C check sees one cell only above max |C|,
     // so --reference auto runs the reference whatever the size; past 2^34 multiply-adds a fault of
     // 20 % of max |C| is then still repaired (not VERIFIED over a wrong C, as C's checks alone say).
