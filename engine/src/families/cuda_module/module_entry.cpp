@@ -6,6 +6,7 @@
 #include "core/cuda/devices.hpp"
 #include "core/cuda_module/module_api.hpp"
 #include "families/family_list.hpp"
+#include "gemm/cuda_module/part.hpp"
 
 #include <cstring>
 
@@ -27,7 +28,9 @@ struct NamedPart {
 const void* familyPart(const char* family)
 {
 #define GIGACHECK_NAMED_PART(name) NamedPart{#name, &gigacheck::name::cudaModulePart},
-    static constexpr NamedPart parts[] = {GIGACHECK_FOR_EACH_FAMILY(GIGACHECK_NAMED_PART)};
+    // The families' parts and the GEMM layer's below them (the rates their benches measure against).
+    static constexpr NamedPart parts[] = {GIGACHECK_FOR_EACH_FAMILY(GIGACHECK_NAMED_PART)
+                                              NamedPart{gemm::kModulePartName, &gigacheck::gemm::cudaModulePart}};
 #undef GIGACHECK_NAMED_PART
     for (const NamedPart& p : parts)
         if (std::strcmp(p.family, family) == 0)

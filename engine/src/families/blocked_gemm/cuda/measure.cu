@@ -8,6 +8,7 @@
 #include "core/cuda/resources.hpp"
 #include "gemm/cuda/gemm.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cuda/gemm_rates.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
@@ -97,54 +98,6 @@ void linkBandwidth(double& h2dGBs, double& d2hGBs)
     });
     h2dGBs = double(bytes) / (h2d * 1e-3) / 1e9;
     d2hGBs = double(bytes) / (d2h * 1e-3) / 1e9;
-}
-
-namespace {
-
-// A device-resident cuBLAS product of m x n x q, median GFLOP/s; with `tuning`, first tuned
-// (gemm_tuning.hpp) and run with the kept configuration, its name into *kept.
-double residentGemmGflops(Index m, Index n, Index q, Precision p, int reps, const TuningOptions* tuning,
-                          std::string* kept)
-{
-    DeviceBuffer a(std::size_t(m * n) * esz(p)), b(std::size_t(n * q) * esz(p)), c(std::size_t(m * q) * esz(p));
-    Stream s;
-    CublasHandle h;
-    fill(p, a.get(), m, n, n, 1, s.get());
-    fill(p, b.get(), n, q, q, 2, s.get());
-    GemmCall g;
-    g.variant = GemmVariant::Cublas;
-    g.precision = p;
-    g.m = m;
-    g.n = n;
-    g.q = q;
-    g.a = a.get();
-    g.lda = n;
-    g.b = b.get();
-    g.ldb = q;
-    g.c = c.get();
-    g.ldc = q;
-    if (tuning) {
-        g.tuned = true;
-        const GemmTuning t = tuneGemm(g, h.get(), s.get(), *tuning);
-        if (kept)
-            *kept = t.kept;
-    }
-    const double ms = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
-    return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
-}
-
-}  // namespace
-
-double inCoreGemmGflops(Index m, Index n, Index q, Precision p, int reps)
-{
-    return residentGemmGflops(m, n, q, p, reps, nullptr, nullptr);
-}
-
-double tunedInCoreGemmGflops(Index n, int reps, std::string* kept)
-{
-    TuningOptions anyLength;
-    anyLength.longestMs = 1e30;
-    return residentGemmGflops(n, n, n, Precision::F32, reps, &anyLength, kept);
 }
 
 Ceilings measureDeviceCeilings(int device, MeasureSteps* steps)

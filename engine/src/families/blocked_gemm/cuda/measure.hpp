@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/devices/measure_steps.hpp"
+#include "gemm/cuda/gemm_rates.hpp"
 #include "gigacheck/abft.hpp"
 #include "gigacheck/backend.hpp"
 
@@ -76,12 +77,7 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
 // The same over the given GPUs (cublasXtDeviceSelect; distinct ordinals: cublasXt takes each GPU once).
 double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
                     const std::vector<int>& gpus);
-// In-core cuBLAS FP32 GEMM rate (GFLOP/s) for an m x n x q product on device-resident data.
-double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps);
-// The same for n x n x n FP32 with the fastest cuBLASLt configuration of the shape (gemm_tuning.hpp,
-// tuned here whatever its length): the bench's second reference, beside cuBLAS's own pick. kept:
-// the configuration's name.
-double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept);
+// The in-core GEMM rates (inCoreGemmGflops, tunedInCoreGemmGflops): gemm/cuda/gemm_rates.hpp (included).
 // Pinned host <-> device bandwidths in GB/s (256 MiB copies, median).
 void linkBandwidth(double& h2dGBs, double& d2hGBs);
 

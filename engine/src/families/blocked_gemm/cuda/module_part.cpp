@@ -17,8 +17,6 @@ const void* cudaModulePart()
         p.timeCublasXt = static_cast<double (*)(const HostMatrix&, const HostMatrix&, HostMatrix&, int, int)>(&cuda::timeCublasXt);
         p.timeCublasXtOn = static_cast<double (*)(const HostMatrix&, const HostMatrix&, HostMatrix&, int, int, const std::vector<int>&)>(
             &cuda::timeCublasXt);
-        p.inCoreGemmGflops = &cuda::inCoreGemmGflops;
-        p.tunedInCoreGemmGflops = &cuda::tunedInCoreGemmGflops;
         p.linkBandwidth = &cuda::linkBandwidth;
         p.measureRateTables = &cuda::measureRateTables;
         p.measureGemmRate = &cuda::measureGemmRate;

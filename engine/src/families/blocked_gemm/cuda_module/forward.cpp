@@ -37,16 +37,6 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
     return module().timeCublasXt(a, b, c, blockDim, reps);
 }
 
-double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps)
-{
-    return module().inCoreGemmGflops(m, n, q, p, reps);
-}
-
-double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept)
-{
-    return module().tunedInCoreGemmGflops(n, reps, kept);
-}
-
 double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps, const std::vector<int>& gpus)
 {
     return module().timeCublasXtOn(a, b, c, blockDim, reps, gpus);

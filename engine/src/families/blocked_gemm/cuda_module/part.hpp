@@ -21,8 +21,6 @@ struct CudaModulePart {
     double (*timeCublasXt)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps) = nullptr;
     double (*timeCublasXtOn)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
                              const std::vector<int>& gpus) = nullptr;
-    double (*inCoreGemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, Precision, int reps) = nullptr;
-    double (*tunedInCoreGemmGflops)(std::int64_t n, int reps, std::string* kept) = nullptr;
     void (*linkBandwidth)(double& h2dGBs, double& d2hGBs) = nullptr;
     // cuda/measure_rates.hpp (the cost model's tables, `bench link`)
     void (*measureRateTables)(Ceilings& c, bool quick, MeasureSteps* steps) = nullptr;

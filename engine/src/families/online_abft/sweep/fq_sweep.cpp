@@ -8,8 +8,8 @@
 #include "families/online_abft/inputs.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
-#include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/online_abft/cuda/panel_floor.hpp"
+#include "gemm/cuda/gemm_rates.hpp"
 #endif
 
 #include <cblas.h>
