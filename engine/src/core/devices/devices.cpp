@@ -1,5 +1,6 @@
 // Device listing for `gigacheck devices`: the CUDA devices, then the CPU.
 #include "gigacheck/bench.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 #include "core/cpu/device_info.hpp"
 #ifdef GIGACHECK_HAVE_CUDA
@@ -15,7 +16,7 @@ std::vector<DeviceInfo> listDevices(std::string* whyNoCuda)
     out = cuda::cudaDevices(whyNoCuda);
 #else
     if (whyNoCuda)
-        *whyNoCuda = "this build has no CUDA backend (nvcc was not found when it was configured)";
+        *whyNoCuda = whyNoCudaBackend();
 #endif
     out.push_back(cpuDeviceInfo());
     return out;

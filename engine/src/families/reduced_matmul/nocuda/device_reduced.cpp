@@ -1,12 +1,13 @@
 // Built without nvcc: no CUDA device.
 #include "families/reduced_matmul/cuda/device_reduced.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 namespace gigacheck::reduced_matmul::device {
 
 bool available(std::string* why)
 {
     if (why)
-        *why = "this build has no CUDA backend (nvcc was not found when it was configured)";
+        *why = whyNoCudaBackend();
     return false;
 }
 

@@ -1,5 +1,6 @@
 // Built without nvcc: there is no device to measure.
 #include "families/transpose/cuda/device_transpose.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 #include "gigacheck/types.hpp"
 
@@ -8,7 +9,7 @@ namespace gigacheck::transpose::device {
 bool available(std::string* why)
 {
     if (why)
-        *why = "this build has no CUDA backend (nvcc was not found when it was configured)";
+        *why = whyNoCudaBackend();
     return false;
 }
 
