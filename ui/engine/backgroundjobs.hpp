@@ -113,7 +113,6 @@ private:
     };
     quint64 add(Job job);
     void end(quint64 job, const std::function<void()>& onDone, bool ownerAlive);
-    friend class JobContext;
 
     std::map<quint64, Job> jobs_;
     quint64 next_ = 0;
