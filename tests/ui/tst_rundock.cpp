@@ -92,7 +92,10 @@ private slots:
         QVERIFY(!run->startButton()->isEnabled());
         QVERIFY(run->cancelButton()->isEnabled());
         QCOMPARE(window.strassenView()->verdictText(), QStringLiteral("running…"));
+        auto* sweep = window.strassenView()->findChild<QPushButton*>(QStringLiteral("strassenSweep"));
+        QVERIFY(sweep && !sweep->isEnabled());  // no sweep beside the run
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kGenerous);
+        QVERIFY(sweep->isEnabled());
         QVERIFY(!BackgroundJobs::instance()->busy());
         QVERIFY2(window.strassenView()->verdictText().startsWith(QStringLiteral("VERIFIED")),
                  qPrintable(window.strassenView()->verdictText()));

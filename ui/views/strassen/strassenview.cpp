@@ -134,10 +134,11 @@ void StrassenView::setStatus(const QString& text, bool error)
     status_->setStyleSheet(error ? QStringLiteral("color: #dc2626; font-weight: bold") : QString());
 }
 
-// The run itself is started, cancelled and followed in the Run dock; meanwhile no sweep.
+// The run itself is started, cancelled and followed in the Run dock; meanwhile no sweep (also
+// greyed while any other run job goes on, strassenview_controls.cpp).
 void StrassenView::setRunning(bool on)
 {
-    sweepButton_->setEnabled(!on);
+    sweepButton_->setEnabled(!on && !BackgroundJobs::instance()->busy());
 }
 
 void StrassenView::showResult()

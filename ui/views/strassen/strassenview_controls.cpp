@@ -2,6 +2,8 @@
 // the stepper and the plots) and reading them into a StrassenConfig and back.
 #include "views/strassen/strassenview.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include "views/plotstyle.hpp"
 #include "views/strassen/strassenblockswidget.hpp"
 #include "views/strassen/strassenplots.hpp"
@@ -143,7 +145,7 @@ void StrassenView::buildControls()
     sweepButton_->setObjectName(QStringLiteral("strassenSweep"));
     sweepButton_->setToolTip(QStringLiteral("Speedup vs N (N = 128 … the largest) of every variant against the plain GEMM, and the "
                                             "recovery error of A and B and the error of C "
-                                            "vs levels, on the chosen backend and type"));
+                                            "vs levels, on the chosen backend and type; its progress and Cancel are in the Run dock"));
     sweepToBox_ = new QSpinBox(this);
     sweepToBox_->setObjectName(QStringLiteral("strassenSweepTo"));
     sweepToBox_->setRange(8, 15);
@@ -346,7 +348,9 @@ void StrassenView::buildControls()
     outer->addWidget(scroll);
     applyLabelFonts();
 
-    connect(sweepButton_, &QPushButton::clicked, this, [this] { sweeping() ? stopSweep() : startSweep(); });
+    connect(sweepButton_, &QPushButton::clicked, this, &StrassenView::startSweep);
+    // One run job at a time: no sweep beside a run or another sweep (the Run dock cancels them).
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, sweepButton_, [this](bool busy) { sweepButton_->setEnabled(!busy); });
     // The leaf choice exists where the backend has it (the CPU multiplies with OpenBLAS).
     const auto leafWhereCuda = [this] { leafBox_->setEnabled(backendBox_->currentText() == QLatin1String("CUDA")); };
     connect(backendBox_, &QComboBox::currentIndexChanged, this, leafWhereCuda);

@@ -197,7 +197,6 @@ void StrassenView::startSweep()
     spec.owner = this;
     spec.onDone = [this] {
         sweepJob_ = 0;
-        sweepButton_->setText(QStringLiteral("Sweep"));
         if (!status_->styleSheet().contains(QLatin1String("dc2626")))
             setStatus(QStringLiteral("sweep: %1 points measured").arg(sweep_.size()));
         emit sweepFinished();
@@ -228,7 +227,6 @@ void StrassenView::startSweep()
     sweepJob_ = job;
     sweep_.clear();
     replotAll();
-    sweepButton_->setText(QStringLiteral("Stop"));
     setStatus(QStringLiteral("sweeping N = 128 … %1 and levels 0 … 4 at N = %2…").arg(std::int64_t(1) << request.toExponent).arg(request.errorN));
     plotTabs_->setCurrentWidget(speedupPlot_);
 }
