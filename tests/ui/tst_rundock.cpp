@@ -12,6 +12,7 @@
 #include <window/mainwindow.hpp>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
@@ -94,8 +95,12 @@ private slots:
         QCOMPARE(window.strassenView()->verdictText(), QStringLiteral("running…"));
         auto* sweep = window.strassenView()->findChild<QPushButton*>(QStringLiteral("strassenSweep"));
         QVERIFY(sweep && !sweep->isEnabled());  // no sweep beside the run
+        auto* busy = window.statusBar()->findChild<QLabel*>(QStringLiteral("busyJob"));
+        QVERIFY(busy && busy->isVisible());
+        QCOMPARE(busy->text(), QStringLiteral("● Strassen run"));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kGenerous);
         QVERIFY(sweep->isEnabled());
+        QVERIFY(!busy->isVisible());
         QVERIFY(!BackgroundJobs::instance()->busy());
         QVERIFY2(window.strassenView()->verdictText().startsWith(QStringLiteral("VERIFIED")),
                  qPrintable(window.strassenView()->verdictText()));

@@ -17,6 +17,7 @@
 #include "window/confighistory.hpp"
 #include "window/familyviews.hpp"
 
+#include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
 
@@ -38,6 +39,15 @@ MainWindow::RunTarget MainWindow::runTarget() const
 void MainWindow::connectRunDock()
 {
     run_->followJobs(BackgroundJobs::instance());
+    // The busy state in the status bar too, where it shows with the Run dock closed.
+    auto* busy = new QLabel(this);
+    busy->setObjectName(QStringLiteral("busyJob"));
+    busy->hide();
+    statusBar()->addPermanentWidget(busy);
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, busy, [busy](bool on) {
+        busy->setText(on ? QStringLiteral("● %1").arg(BackgroundJobs::instance()->runName()) : QString());
+        busy->setVisible(on);
+    });
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateRunTarget);
     connect(tabs_, &FamilyViews::familyChanged, this, &MainWindow::updateRunTarget);
     connect(strassen_, &strassenlab::StrassenView::runFinished, this, [this] {
