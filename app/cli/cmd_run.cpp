@@ -8,7 +8,7 @@
 #include "run_inputs.hpp"
 #include "run_options.hpp"
 
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -5,7 +5,7 @@
 #include "run_options.hpp"
 
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gigacheck/online_abft.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <QCommandLineParser>
 

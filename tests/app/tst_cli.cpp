@@ -1,6 +1,6 @@
 // The gigacheck CLI as scripts use it: exit codes, one-line errors, reports, records that load.
 #include "gigacheck/campaign.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 #include "engine/npy_fixture.hpp"
 
 #include "gigacheck/npy.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>

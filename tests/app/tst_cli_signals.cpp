@@ -1,7 +1,7 @@
 // SIGINT / SIGTERM against the gigacheck CLI: exactly one stderr line per ending, a message for a
 // signal at any moment once the program's code runs, and a second signal that still leaves a whole
 // partial record or says in its one line that none was written.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <QDeadlineTimer>
 #include <QFile>

@@ -5,7 +5,7 @@
 // cell is corrected or masked, and FP16 refuses an operand beyond its range.
 #include "gigacheck/campaign.hpp"
 #include "gigacheck/input_rounding.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QtTest>
 

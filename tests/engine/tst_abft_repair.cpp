@@ -2,9 +2,9 @@
 // only one axis detects is located by the other axis's largest residual when that is unambiguous
 // and consistent; what cannot be located is recomputed from A and B; a corrected cell is
 // recomputed as one dot product, so that it is as accurate as an untouched one, TF32 included.
-#include "gigacheck/record.hpp"
-#include "gigacheck/repair.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/repair.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/tf32.hpp"
 
 #include <QtTest>

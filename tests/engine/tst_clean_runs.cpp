@@ -1,7 +1,7 @@
 // Issue 15 item 3 on the CPU backend: over a thousand clean products (odd, skinny and 1-wide
 // shapes; FP32 and FP64; uniform, normal and wide data; every strategy with small blocks) raise
 // no alarm: no verification is anything but clean, nothing is repaired, the reference agrees.
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QtTest>
 

@@ -3,9 +3,9 @@
 // queues on real schedules, the planner's choice being the smallest of its own predictions, and
 // the rate tables' round trip through the ceilings store.
 #include "gigacheck/bench.hpp"
-#include "gigacheck/cost_model.hpp"
-#include "gigacheck/record.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include "engine/test_helpers.hpp"
 #include "families/blocked_gemm/record/time_breakdown.hpp"

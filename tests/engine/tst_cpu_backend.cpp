@@ -2,7 +2,7 @@
 // cancel stops a run promptly and the next run works; a failure inside a queue thread ends the
 // run with BackendError and the backend stays usable; the cap is enforced.
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include <QtTest>

@@ -1,6 +1,6 @@
 // The fault report follows every injection to the verification that judged it: a fault that
 // slipped through a check must show up as missed, never disappear from the report.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <QtTest>
 

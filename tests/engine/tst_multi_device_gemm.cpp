@@ -6,8 +6,8 @@
 #include "test_helpers.hpp"
 
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/record.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -8,7 +8,7 @@
 
 #include "gigacheck/npy.hpp"
 #include "gigacheck/operands.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>

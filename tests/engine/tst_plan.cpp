@@ -1,6 +1,6 @@
 // makePlan: every strategy's buffers fit the cap and cover the shape, the search takes the
 // fewest block products, and impossible requests are refused with what was needed and allowed.
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include "engine/test_helpers.hpp"
 

@@ -1,6 +1,6 @@
 // The run record is the artefact the CLI writes and the GUI reads: every field must survive a
 // save/load, newer formats and damaged files must be refused with a message naming the problem.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // runGemm end to end on the CPU backend: every strategy on odd shapes and tight caps gives the
 // reference product after correcting injected faults, with no false positives and the buffer
 // pool under the cap; bad input is refused with a clear message; the record is filled in.
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/version.hpp"
 
 #include "engine/test_helpers.hpp"

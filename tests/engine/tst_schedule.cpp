@@ -1,7 +1,7 @@
 // Schedules: every strategy's schedule validates (deps backwards, buffer hazards ordered, each C
 // block stored once after its last verification) for many shapes and caps; validateSchedule
 // catches broken ones; ops carry the right queues, streams, flops and bytes, issued depth-first.
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 #include "gigacheck/schedule.hpp"
 
 #include "engine/test_helpers.hpp"

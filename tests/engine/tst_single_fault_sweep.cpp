@@ -2,7 +2,7 @@
 // block, in an early k step, in the checksum row or column), in every strategy and precision,
 // ends verified correct with every cell within the reference tolerance. The near-threshold
 // mantissa flips (FP32 bits 10-16) used to end uncorrectable: one axis fired, the other did not.
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QtTest>
 

@@ -5,9 +5,9 @@
 #include "engine/test_helpers.hpp"
 
 #include "gigacheck/campaign.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/record_envelope.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <nlohmann/json.hpp>
 

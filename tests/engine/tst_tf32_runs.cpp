@@ -4,7 +4,7 @@
 // 256^3 product's cell, campaign c7a5b9c on the H200) are detected and corrected, every flip ends
 // corrected or masked, and clean TF32 products of odd shapes and distributions raise no alarm.
 #include "gigacheck/campaign.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/tf32.hpp"
 
 #include <QtTest>

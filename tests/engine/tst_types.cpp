@@ -3,7 +3,7 @@
 #include "gigacheck/abft.hpp"
 #include "gigacheck/faults.hpp"
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/types.hpp"
 
 #include "engine/test_helpers.hpp"

@@ -3,7 +3,7 @@
 // nothing else may escape, crash, hang or leak, an accepted record must print its report, and a
 // family whose reader keeps the whole record must reload its own JSON to the same text.
 #include "gigacheck/online_abft.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/record_envelope.hpp"
 #include "gigacheck/reduced_matmul.hpp"
 #include "gigacheck/strassen.hpp"

@@ -7,7 +7,7 @@
 
 #include "gigacheck/input_rounding.hpp"
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <QtTest>
 

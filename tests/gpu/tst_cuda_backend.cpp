@@ -5,7 +5,7 @@
 #include "gpu_available.hpp"
 
 #include "gigacheck/bench.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
 #include "../../engine/src/core/cuda/testing_hooks.hpp"

@@ -13,7 +13,7 @@
 #include "gpu_available.hpp"
 
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/tf32.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA

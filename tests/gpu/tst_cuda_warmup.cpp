@@ -3,7 +3,7 @@
 // else has touched the device in this process before the first run.
 #include "gpu_available.hpp"
 
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 using namespace gigacheck;
 

@@ -5,7 +5,7 @@
 #include <views/animationpanel.hpp>
 #include <views/heatmapview.hpp>
 
-#include <gigacheck/run.hpp>
+#include <gigacheck/blocked_gemm/run.hpp>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;

@@ -5,7 +5,7 @@
 
 #include <models/animationmodel.hpp>
 
-#include <gigacheck/run.hpp>
+#include <gigacheck/blocked_gemm/run.hpp>
 
 #include <cmath>
 

@@ -12,8 +12,8 @@
 #include <views/timelineview.hpp>
 #include <window/mainwindow.hpp>
 
-#include <gigacheck/cost_model.hpp>
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/cost_model.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <QCheckBox>
 #include <QLabel>

@@ -10,7 +10,7 @@
 #include <views/reportview.hpp>
 #include <window/mainwindow.hpp>
 
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <QLabel>
 #include <QMessageBox>

@@ -16,7 +16,7 @@
 #include <views/timelineview.hpp>
 #include <window/mainwindow.hpp>
 
-#include <gigacheck/run.hpp>
+#include <gigacheck/blocked_gemm/run.hpp>
 
 #include <sys/resource.h>
 

@@ -1,7 +1,7 @@
 // Run configurations shared by the ui tests.
 #pragma once
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 namespace gigacheck::ui::test {
 

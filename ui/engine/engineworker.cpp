@@ -1,6 +1,6 @@
 #include "engineworker.hpp"
 
-#include <gigacheck/run.hpp>
+#include <gigacheck/blocked_gemm/run.hpp>
 
 #include <algorithm>
 

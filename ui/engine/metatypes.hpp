@@ -3,7 +3,7 @@
 
 #include "models/heatmapgrid.hpp"
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QMetaType>
 #include <QVector>

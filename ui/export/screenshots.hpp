@@ -2,7 +2,7 @@
 // views and grabs each one offscreen with QWidget::grab(); the README's images come from here.
 #pragma once
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QString>
 #include <QStringList>

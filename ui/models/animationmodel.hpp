@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gigacheck/events.hpp>
-#include <gigacheck/repair.hpp>
+#include <gigacheck/blocked_gemm/repair.hpp>
 
 #include <QString>
 

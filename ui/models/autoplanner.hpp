@@ -5,8 +5,8 @@
 // planned next, and a result older than the latest request is dropped.
 #pragma once
 
-#include <gigacheck/cost_model.hpp>
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/cost_model.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QObject>
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "models/sizetext.hpp"
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QRegularExpression>
 

@@ -5,7 +5,7 @@
 // not "recompute", so that a confirmation never reads as a recomputation.
 #pragma once
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QString>
 

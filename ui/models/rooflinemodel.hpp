@@ -3,7 +3,7 @@
 // operation kind. Plain data, tested without a screen.
 #pragma once
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QString>
 

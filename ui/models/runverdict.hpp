@@ -7,7 +7,7 @@
 
 #include "engine/onlinerun.hpp"
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QString>
 

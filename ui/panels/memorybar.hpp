@@ -1,7 +1,7 @@
 // The plan's buffers stacked against the memory cap, one coloured segment per buffer.
 #pragma once
 
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <QWidget>
 

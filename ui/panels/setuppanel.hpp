@@ -2,7 +2,7 @@
 // how its block loads leave the host, memory cap, ABFT.
 #pragma once
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // in bold beside the buttons ("auto → s2") and the planner's text explaining why.
 #pragma once
 
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <QWidget>
 

@@ -10,7 +10,7 @@
 #include "models/animationmodel.hpp"
 
 #include <gigacheck/faults.hpp>
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <qcustomplot.h>
 

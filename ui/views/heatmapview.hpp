@@ -8,7 +8,7 @@
 #include "models/heatmapgrid.hpp"
 
 #include <gigacheck/faults.hpp>
-#include <gigacheck/plan.hpp>
+#include <gigacheck/blocked_gemm/plan.hpp>
 
 #include <QWidget>
 

@@ -5,7 +5,7 @@
 
 #include "session/labsession.hpp"
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 namespace gigacheck::ui {
 

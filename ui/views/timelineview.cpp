@@ -8,7 +8,7 @@
 #include "models/recomputespans.hpp"
 #include "models/repairpass.hpp"
 
-#include <gigacheck/cost_model.hpp>
+#include <gigacheck/blocked_gemm/cost_model.hpp>
 #include "models/runverdict.hpp"
 #include "session/labsession.hpp"
 

@@ -3,7 +3,7 @@
 #include "filedialogs.hpp"
 #include "session/labsession.hpp"
 
-#include <gigacheck/record.hpp>
+#include <gigacheck/blocked_gemm/record.hpp>
 
 #include <QMainWindow>
 #include <QMessageBox>

@@ -14,7 +14,7 @@ namespace gigacheck {
 
 struct FamilyOps;  // engine/src/core/op_table.hpp
 
-// The cost model's tables (blocked GEMM planner, gigacheck/cost_model.hpp), measured by
+// The cost model's tables (blocked GEMM planner, gigacheck/blocked_gemm/cost_model.hpp), measured by
 // `gigacheck devices --measure`: the GEMM rate of one block shape and the pinned 2D copy rate
 // of one row width (the contiguous bytes per row of a host region).
 struct GemmRatePoint {
@@ -40,7 +40,7 @@ struct Ceilings {
     std::vector<GemmRatePoint> gemmRates;  // empty: not measured (older ceilings files)
     std::vector<CopyRatePoint> copyRates;
     // GPU hosts: how fast the host's threads pack a block of narrow rows into contiguous memory
-    // while the link copies into the device, as in a run (gigacheck/h2d_staging.hpp; 0: not measured).
+    // while the link copies into the device, as in a run (gigacheck/blocked_gemm/h2d_staging.hpp; 0: not measured).
     double hostPackGBs = 0;
     // BF16 / FP16 inputs with FP32 accumulation (tensor cores; 0 = unknown). Last, so that brace
     // initialisers written before them still fill the fields above.

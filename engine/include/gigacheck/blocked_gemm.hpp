@@ -12,9 +12,9 @@
 #include "gigacheck/backend.hpp"
 #include "gigacheck/faults.hpp"
 #include "gigacheck/operand_checks.hpp"
-#include "gigacheck/plan.hpp"
-#include "gigacheck/record.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 namespace gigacheck::blocked_gemm {
 

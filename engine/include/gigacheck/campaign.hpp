@@ -3,7 +3,7 @@
 // with 95 % Wilson intervals and tables by bit, target and strategy.
 #pragma once
 
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <array>
 #include <atomic>

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "gigacheck/faults.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include <string>
 #include <string_view>

@@ -4,9 +4,9 @@
 // engine/src/families/online_abft/README.md has the scheme, the cost model and the record section.
 #pragma once
 
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/record_envelope.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <functional>
 #include <optional>

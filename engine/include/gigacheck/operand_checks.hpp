@@ -9,7 +9,7 @@
 #pragma once
 
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include <cstdint>
 #include <mutex>

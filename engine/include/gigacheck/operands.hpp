@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // 000 figures 11-14, issued depth-first as in section 2.3); the executors (backends) run it,
 // looking each op's implementation up in the family's op table. Nothing here touches memory, and
 // nothing here belongs to one family: a family keeps its own plan beside the schedule (blocked
-// GEMM: gigacheck/plan.hpp, GemmSchedule) and hands it to its ops through its FamilyInputs.
+// GEMM: gigacheck/blocked_gemm/plan.hpp, GemmSchedule) and hands it to its ops through its FamilyInputs.
 #pragma once
 
 #include "gigacheck/types.hpp"

@@ -8,7 +8,7 @@
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include <algorithm>
 #include <cmath>

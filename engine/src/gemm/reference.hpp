@@ -1,7 +1,7 @@
 // The independent reference check of a run's result (OpenBLAS, never blocked, never injected).
 #pragma once
 
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 namespace gigacheck {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gigacheck/faults.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 namespace gigacheck {
 

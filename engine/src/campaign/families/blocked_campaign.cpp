@@ -6,8 +6,8 @@
 
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/fault_models.hpp"
-#include "gigacheck/plan.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gemm/reference.hpp"
 
 #include <algorithm>

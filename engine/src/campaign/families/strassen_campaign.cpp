@@ -4,7 +4,7 @@
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_rng.hpp"
 
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 #include "families/family_contract.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <array>
 

@@ -6,7 +6,7 @@
 #include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/version.hpp"
 
 #include "core/table.hpp"

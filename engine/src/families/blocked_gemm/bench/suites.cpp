@@ -4,7 +4,7 @@
 #include "core/bench_stamp.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/schedule.hpp"
 #include "gigacheck/version.hpp"
 
@@ -18,7 +18,7 @@
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
 #endif
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include "gigacheck/safe_write.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/operand_checks.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 namespace gigacheck::cpu {
 

@@ -1,4 +1,4 @@
-// Block loads packed on the host (gigacheck/h2d_staging.hpp says when and why): host threads copy
+// Block loads packed on the host (gigacheck/blocked_gemm/h2d_staging.hpp says when and why): host threads copy
 // the block's rows out of the host matrix into a pinned staging slot, laid out as the device
 // buffer is (its leading dimension), and one contiguous copy takes the slot to the device.
 //
@@ -12,7 +12,7 @@
 #include "core/cuda/op_table.hpp"
 #include "core/cuda/resources.hpp"
 #include "families/blocked_gemm/staging/pack_rows.hpp"
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 
 #include <cstdint>
 #include <memory>

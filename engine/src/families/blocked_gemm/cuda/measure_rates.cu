@@ -8,7 +8,7 @@
 #include "gemm/cuda/gemm.hpp"
 #include "families/blocked_gemm/cuda/rate_table_plan.hpp"
 #include "families/blocked_gemm/staging/pack_rows.hpp"
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 
 #include "core/devices/measure_steps.hpp"
 #include "gigacheck/backend.hpp"
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include <string>
 #include <vector>

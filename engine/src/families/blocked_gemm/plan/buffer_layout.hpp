@@ -1,7 +1,7 @@
 // Which buffers each strategy needs and what each costs: the single source of the cap accounting.
 #pragma once
 
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 namespace gigacheck {
 

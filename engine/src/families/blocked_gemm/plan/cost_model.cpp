@@ -1,5 +1,5 @@
 // The cost model: rates from a device's measured tables, each op's predicted time.
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include <algorithm>
 #include <cmath>

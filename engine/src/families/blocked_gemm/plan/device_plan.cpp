@@ -1,6 +1,6 @@
 // Plans over several devices: which device computes which C block, and a plan that gives every
 // device work when the cap alone would not cut C into enough blocks.
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 

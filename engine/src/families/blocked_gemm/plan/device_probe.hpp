@@ -3,7 +3,7 @@
 // in a build without CUDA.
 #pragma once
 
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 namespace gigacheck {
 

@@ -1,7 +1,7 @@
-// The cost model calibrated on the run's own host matrices (gigacheck/cost_model.hpp calibrateH2d,
+// The cost model calibrated on the run's own host matrices (gigacheck/blocked_gemm/cost_model.hpp calibrateH2d,
 // calibratePacking): a sample of the run's block loads copied (direct loads) or packed (packed
 // loads) before the run, the table's rates scaled by what they reached.
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include "families/blocked_gemm/staging/pack_rows.hpp"
 

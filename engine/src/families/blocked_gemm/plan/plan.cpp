@@ -1,5 +1,5 @@
 // Blocking under a memory cap (seed 000 section 5): block extents, buffer accounting, the search.
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 

@@ -1,8 +1,8 @@
 // The planner: the blocking and strategy with the smallest predicted time under the cap. Each
 // candidate is first bounded from below in closed form (cheap), then the candidates are simulated
 // in order of their bound until no remaining bound can beat the best prediction.
-#include "gigacheck/cost_model.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 

@@ -3,7 +3,7 @@
 // write-after-write), so strategies only state the order of issue (depth-first, seed 2.3).
 #pragma once
 
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 namespace gigacheck {
 

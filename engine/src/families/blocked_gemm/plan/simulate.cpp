@@ -3,7 +3,7 @@
 // and drain (the last store after the last product) come out of the dependencies by themselves.
 // Copies beside products: a first play with the copies' rates alone finds them, a second gives
 // them the rates measured beside a GEMM (the host link loses much of its rate then).
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include <algorithm>
 #include <map>
@@ -16,7 +16,7 @@ namespace {
 
 bool isCopy(const Operation& op) { return op.kind == OpKind::CopyH2D || op.kind == OpKind::CopyD2H; }
 
-// A block load the CUDA backend packs on the host first (gigacheck/h2d_staging.hpp).
+// A block load the CUDA backend packs on the host first (gigacheck/blocked_gemm/h2d_staging.hpp).
 bool isPackedCopy(const CostModel& model, const Operation& op, std::size_t elementBytes, double hostPitchBytes)
 {
     return op.kind == OpKind::CopyH2D &&

@@ -1,5 +1,5 @@
 // --h2d-staging auto: the cost model decides whether a run's block loads are packed on the host.
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include "core/table.hpp"
 

@@ -1,5 +1,5 @@
 // validateSchedule: the blocked GEMM family's invariants on top of validateOperations (core).
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 #include "core/op_text.hpp"
 #include "core/reachability.hpp"
 

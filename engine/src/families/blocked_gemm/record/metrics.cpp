@@ -1,6 +1,6 @@
 // Seed 000 section 6 metrics, from the spans (each carries the flops and bytes counted from its
 // operation's shape when the schedule was built).
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The cost model's prediction against the measured run: totals, fill and drain, busy time per op kind.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include "families/blocked_gemm/record/time_breakdown.hpp"
 

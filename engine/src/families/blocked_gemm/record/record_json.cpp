@@ -3,7 +3,7 @@
 // is written; reading names the field that is missing or malformed, and refuses records from a
 // newer format than this build understands. Format 1 (before families) had the GEMM parts at the
 // top level and a single device; it is still read (readVersion1).
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/fault_models.hpp"
 
 #include "core/record/envelope_json.hpp"

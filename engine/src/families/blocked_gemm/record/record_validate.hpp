@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/record/record_checks.hpp"
-#include "gigacheck/plan.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Name table of ReferenceMode for the CLI (--reference) and the record (names.hpp).
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 namespace gigacheck {
 

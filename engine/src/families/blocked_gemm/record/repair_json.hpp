@@ -2,7 +2,7 @@
 // Internal to the blocked GEMM family.
 #pragma once
 
-#include "gigacheck/repair.hpp"
+#include "gigacheck/blocked_gemm/repair.hpp"
 #include "core/record/json_fields.hpp"
 
 namespace gigacheck::recordjson {

@@ -1,6 +1,6 @@
 // The text report of a run: seed 000 section 6's GIGACHECK block (figure 18), then what the
 // lab adds: backend choice, plan, time per queue, the fault report and the reference check.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include "families/blocked_gemm/record/time_breakdown.hpp"
 

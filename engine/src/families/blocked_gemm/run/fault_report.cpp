@@ -1,6 +1,6 @@
 // The fault report: every applied injection is followed to the verification of its block
 // product, and verdicts are checked against what was actually injected.
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // makeGemmBackend: the backend of a run spread over several devices, and why those devices.
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include "gigacheck/bench.hpp"
 

@@ -1,8 +1,8 @@
-// runGemm's repair step (abft README "Repair pass"); the pass itself is in gigacheck/repair.hpp.
+// runGemm's repair step (abft README "Repair pass"); the pass itself is in gigacheck/blocked_gemm/repair.hpp.
 #pragma once
 
-#include "gigacheck/record.hpp"
-#include "gigacheck/repair.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/repair.hpp"
 
 namespace gigacheck {
 

@@ -1,9 +1,9 @@
 // runGemm: one run end to end (config -> plan -> schedule -> execute -> reference -> record).
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/run.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/blocked_gemm/plan_faults.hpp"
 
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 #include "gigacheck/fault_models.hpp"
 #include "core/timestamp.hpp"
 

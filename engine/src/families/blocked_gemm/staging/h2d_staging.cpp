@@ -1,5 +1,5 @@
 // Names of H2dStaging (CLI --h2d-staging, the record) and which copies a staging packs.
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 
 namespace gigacheck {
 

@@ -1,6 +1,6 @@
 #include "families/blocked_gemm/staging/pack_rows.hpp"
 
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // stores for the cost model (Ceilings::hostPackGBs).
 #pragma once
 
-#include "gigacheck/cost_model.hpp"
+#include "gigacheck/blocked_gemm/cost_model.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -33,7 +33,7 @@ void packRows(const PackJob& job);
 // first, after the buffers are made (the GPU measurement starts its copies there).
 double measureHostPackGBs(const std::function<void()>& whileTimed = {});
 
-// calibratePacking's timer where no GPU takes the copies (gigacheck/cost_model.hpp): the loads
+// calibratePacking's timer where no GPU takes the copies (gigacheck/blocked_gemm/cost_model.hpp): the loads
 // packed one after another into kStagingSlots slots in turn, three times, the median pass's seconds. On a
 // CUDA device cuda::timeHostPacking packs them the same way with each slot copied to the device.
 HostPackTimer hostPackTimer();

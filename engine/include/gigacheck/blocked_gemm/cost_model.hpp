@@ -4,9 +4,9 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include <functional>
 #include <string>

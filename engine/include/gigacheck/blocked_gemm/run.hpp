@@ -2,7 +2,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
-#include "gigacheck/record.hpp"
+#include "gigacheck/blocked_gemm/record.hpp"
 
 #include <atomic>
 #include <functional>

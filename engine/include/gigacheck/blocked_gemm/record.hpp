@@ -6,11 +6,11 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
-#include "gigacheck/h2d_staging.hpp"
+#include "gigacheck/blocked_gemm/h2d_staging.hpp"
 #include "gigacheck/operand_checks.hpp"
-#include "gigacheck/plan.hpp"
+#include "gigacheck/blocked_gemm/plan.hpp"
 #include "gigacheck/record_envelope.hpp"
-#include "gigacheck/repair.hpp"
+#include "gigacheck/blocked_gemm/repair.hpp"
 
 #include <string>
 #include <vector>
@@ -44,10 +44,10 @@ struct RunConfig {
     // Auto: full reference when m*n*q <= 2^34, else a sample of 64 rows.
     ReferenceMode reference = ReferenceMode::Auto;
     double thresholdLambda = 4.0;
-    // --strategy auto: the cost-model planner (gigacheck/cost_model.hpp) chooses the strategy and
+    // --strategy auto: the cost-model planner (gigacheck/blocked_gemm/cost_model.hpp) chooses the strategy and
     // the blocking; `strategy` then holds its choice.
     bool planByCostModel = false;
-    // How the CUDA backend's block loads leave the host (gigacheck/h2d_staging.hpp).
+    // How the CUDA backend's block loads leave the host (gigacheck/blocked_gemm/h2d_staging.hpp).
     H2dStaging h2dStaging = H2dStaging::Auto;
 };
 
