@@ -34,6 +34,9 @@ struct GemmCall {
     double* rowSums = nullptr;
     double* colSums = nullptr;
     int cutlassConfig = -1;
+    // cutlass-tf32: B^T (q x n floats, row-major, leading dimension n) for the K-major kernel. gemm()
+    // reads it instead of b; productWithChecksums writes it from the rounded B first.
+    void* bTransposed = nullptr;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -45,8 +48,9 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.q = g.q;
     call.a = static_cast<const float*>(g.a);
     call.lda = g.lda;
-    call.b = static_cast<const float*>(g.b);
-    call.ldb = g.ldb;
+    call.b = static_cast<const float*>(g.bTransposed ? g.bTransposed : g.b);
+    call.ldb = g.bTransposed ? g.n : g.ldb;
+    call.bTransposed = g.bTransposed != nullptr;
     call.c = static_cast<float*>(g.c);
     call.ldc = g.ldc;
     call.accumulate = g.accumulate;

@@ -1,6 +1,7 @@
 #include "gemm/cuda/protected_product.hpp"
 
 #include "core/cuda/check.hpp"
+#include "gemm/cuda/operand_transpose.hpp"
 
 namespace gigacheck::cuda {
 
@@ -28,6 +29,9 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
             // The epilogue writes C's sums into the scratch rows the passes above have finished with;
             // the verification then reads no C (VerifyCall::sumsFromProduct).
             zeroProductSums(aux, g.m, g.q, s);
+            if (g.bTransposed)  // B rounded by its checksum pass, laid K-major for the kernel
+                transposeOperand(static_cast<const float*>(g.b), g.n, g.q, g.ldb, static_cast<float*>(g.bTransposed),
+                                 g.n, s);
             GemmCall fused = g;
             fused.rowSums = aux.scratch0();
             fused.colSums = aux.scratch1();

@@ -34,7 +34,8 @@ InputFormat operandRounding(const GemmCall& g);
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
 // slower for the others: resources/results/README.md). Needs checksumB of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
-// cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows.
+// cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
+// g.bTransposed (scratch of q x n floats) B, rounded, is first laid there K-major for the faster kernel.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding);
 

@@ -26,10 +26,14 @@ struct CutlassTf32Call {
     double* rowSums = nullptr;
     double* colSums = nullptr;
     int config = -1;  // an index below cutlassTf32ConfigCount(); -1: the default tile
+    // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
+    // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
+    bool bTransposed = false;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the
 // leading dimensions and the addresses in whole 16 bytes. Other shapes go to cuBLAS TF32.
+// (With bTransposed the same conditions hold: B^T's rows are n long.)
 inline bool cutlassTf32Fits(const CutlassTf32Call& c)
 {
     auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
@@ -41,6 +45,7 @@ inline bool cutlassTf32Fits(const CutlassTf32Call& c)
 const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s);
 
 // The tile / cluster shapes built ("128x256x32 c2x1"), for `bench kernels`; 0 without CUTLASS.
+// Every shape runs B as it lies (N-major); the default shape also runs B^T (bTransposed).
 int cutlassTf32ConfigCount();
 const char* cutlassTf32ConfigName(int config);
 

@@ -10,6 +10,7 @@
 #include "gemm/cuda/gemm_16bit.hpp"
 #include "gemm/cuda/gemm_rates.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
+#include "gemm/cuda/operand_transpose.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
@@ -158,10 +159,11 @@ Ceilings measureDeviceCeilings(int device, MeasureSteps* steps)
     return c;
 }
 
-GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index n, int reps)
+GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index n, int reps, bool bTransposed)
 {
     const std::size_t bytes = std::size_t(n * n) * esz(p);
-    DeviceBuffer a(bytes), b(bytes), c(bytes);
+    const bool kMajorB = bTransposed && v == GemmVariant::CutlassTf32 && p == Precision::F32;
+    DeviceBuffer a(bytes), b(bytes), c(bytes), bt(kMajorB ? bytes : 0);
     Stream s;
     CublasHandle h;
     fill(p, a.get(), n, n, n, 11, s.get());
@@ -181,6 +183,11 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
         g.cutlassConfig = tile;
         t.kernel = cutlassTf32ConfigName(tile);
         t.kernelCount = cutlassTf32ConfigCount();
+        if (kMajorB) {
+            transposeOperand(static_cast<const float*>(b.get()), n, n, n, bt.as<float>(), n, s.get());
+            g.bTransposed = bt.get();
+            t.kernel += " B K-major";
+        }
     }
     t.medianMs = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     t.gflops = gemmFlops(n, n, n) / (t.medianMs * 1e-3) / 1e9;
@@ -290,14 +297,21 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     AbftTiming t;
 
     // TF32: the fused CUTLASS product on the same buffers (each protected run rewrites C and Aux;
-    // the operands' rounding is idempotent), when the kernel runs on this device.
+    // the operands' rounding is idempotent), when the kernel runs on this device. Its kernel reads
+    // B^T (both operands K-major): the protected product lays the rounded B out so in its own pass;
+    // the kernel timed alone gets the plain B^T laid out beforehand.
+    const bool fusedWanted = tf32 && p == Precision::F32;
+    DeviceBuffer fusedBt(fusedWanted ? std::size_t(n * n) * e : 0), plainBt(fusedWanted ? std::size_t(n * n) * e : 0);
     PinnedBuffer fusedOut(sizeof(VerifyOut));
     ProtectedBlocks fusedBlocks = blocks;
     fusedBlocks.gemm.variant = GemmVariant::CutlassTf32;
+    fusedBlocks.gemm.bTransposed = fusedBt.get();
     fusedBlocks.out = fusedOut.as<VerifyOut>();
     GemmCall fusedPlain = plain;
     fusedPlain.variant = GemmVariant::CutlassTf32;
-    if (tf32 && p == Precision::F32) {
+    fusedPlain.bTransposed = plainBt.get();
+    if (fusedWanted) {
+        transposeOperand(static_cast<const float*>(pb.get()), n, n, n, plainBt.as<float>(), n, s.get());
         try {
             gemm(fusedPlain, h.get(), s.get());
             CUDA_CHECK(cudaStreamSynchronize(s.get()));
@@ -311,6 +325,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runFusedPlain = [&] { gemm(fusedPlain, h.get(), s.get()); };
     GemmCall fusedRounded = prot;  // xa / xb rounded in place by the protected runs before it
     fusedRounded.variant = GemmVariant::CutlassTf32;
+    fusedRounded.bTransposed = fusedBt.get();  // the rounded B^T the protected runs laid out
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
 
     // Interleaved repetitions: clock drift hits both sides alike.

@@ -28,8 +28,10 @@ struct GemmTiming {
     int kernelCount = 0;
 };
 // C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16). For
-// cutlass-tf32, tile is the index of the CUTLASS tile configuration (BackendError when none runs here).
-GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps);
+// cutlass-tf32, tile is the index of the CUTLASS tile configuration (BackendError when none runs here),
+// and bTransposed times the kernel on B^T laid out beforehand (untimed): both operands K-major.
+GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps,
+                    bool bTransposed = false);
 
 struct StageTiming {
     std::string name;

@@ -22,9 +22,9 @@ const blocked_gemm::CudaModulePart& module()
 
 Ceilings measureDeviceCeilings(int device, MeasureSteps* steps) { return module().measureDeviceCeilings(device, steps); }
 
-GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps)
+GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps, bool bTransposed)
 {
-    return module().timeGemm(v, tile, optimizedBk, p, n, reps);
+    return module().timeGemm(v, tile, optimizedBk, p, n, reps, bTransposed);
 }
 
 AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, std::int64_t n, int errors, int reps)

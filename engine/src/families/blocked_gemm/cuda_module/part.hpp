@@ -16,7 +16,8 @@ struct CudaModulePart {
     const cuda::OpTable* ops = nullptr;
     // cuda/measure.hpp
     Ceilings (*measureDeviceCeilings)(int device, MeasureSteps* steps) = nullptr;
-    cuda::GemmTiming (*timeGemm)(GemmVariant, int tile, int optimizedBk, Precision, std::int64_t n, int reps) = nullptr;
+    cuda::GemmTiming (*timeGemm)(GemmVariant, int tile, int optimizedBk, Precision, std::int64_t n, int reps,
+                                  bool bTransposed) = nullptr;
     cuda::AbftTiming (*timeAbftOverhead)(Precision, GemmVariant, std::int64_t n, int errors, int reps) = nullptr;
     double (*timeCublasXt)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps) = nullptr;
     double (*timeCublasXtOn)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
