@@ -2,10 +2,9 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
-#include "device_check.hpp"
 #include "output_files.hpp"
-#include "run_options.hpp"
 
+#include "gigacheck/command_options.hpp"
 #include "gigacheck/bench.hpp"
 #include "gigacheck/family.hpp"
 
@@ -39,9 +38,9 @@ int benchCommand(const QStringList& args)
         options.jsonPath = requireOutputPath(text(parser.value(QStringLiteral("json"))), "json", "bench JSON");
     options.quick = parser.isSet(QStringLiteral("quick"));
     if (parser.isSet(QStringLiteral("device")))
-        options.device = optionValue(parser, QStringLiteral("device"), parseDeviceNumber);
+        options.device = optionValue(parser, QStringLiteral("device"), gigacheck::parseDeviceNumber);
     // Every suite, whether it would use the device or not: --device is never silently ignored.
-    requireDevice(options.device);
+    gigacheck::requireDevice(options.device);
     // The suite's reason for failing becomes the CLI's one-line error; other messages pass through.
     std::ostringstream err;
     // Every suite belongs to a family (its bench/ folder), found through the registry.

@@ -5,10 +5,9 @@
 #include "output_files.hpp"
 
 #include "command_line.hpp"
-#include "device_check.hpp"
 #include "interrupt.hpp"
-#include "run_options.hpp"
 
+#include "gigacheck/command_options.hpp"
 #include "gigacheck/campaign.hpp"
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/strassen.hpp"

@@ -10,15 +10,13 @@ namespace cli {
 
 namespace {
 
-// The options that are lists by design (their help says "repeatable"); every other option that
-// takes a value takes one, and a second one is refused rather than silently winning.
-const QStringList kRepeatable{QStringLiteral("inject-at")};
-
-void refuseRepeatedValues(const QCommandLineParser& parser, const QString& command)
+// repeatable: the options that are lists by design (their help says "repeatable"); every other
+// option that takes a value takes one, and a second one is refused rather than silently winning.
+void refuseRepeatedValues(const QCommandLineParser& parser, const QString& command, const QStringList& repeatable)
 {
     QSet<QString> seen;
     for (const QString& name : parser.optionNames()) {
-        if (seen.contains(name) && !kRepeatable.contains(name)) {
+        if (seen.contains(name) && !repeatable.contains(name)) {
             const QStringList values = parser.values(name);
             if (values.isEmpty())
                 continue;  // a switch (--quiet twice) says the same thing twice
@@ -43,7 +41,7 @@ QCommandLineOption option(const char* name, const char* description, std::string
 }
 
 bool parseCommandLine(QCommandLineParser& parser, const QString& command, const QString& description,
-                      const QStringList& args)
+                      const QStringList& args, const QStringList& repeatable)
 {
     parser.setApplicationDescription(description);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -55,7 +53,7 @@ bool parseCommandLine(QCommandLineParser& parser, const QString& command, const 
     words += args;
     if (!parser.parse(words))
         throw gigacheck::InputError(text(parser.errorText()) + " (see gigacheck " + text(command) + " --help)");
-    refuseRepeatedValues(parser, command);
+    refuseRepeatedValues(parser, command, repeatable);
     if (parser.isSet(help)) {
         // Qt's usage line names the binary only; the command belongs in it.
         QString helpText = parser.helpText();

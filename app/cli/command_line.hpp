@@ -5,9 +5,9 @@
 #include <QString>
 #include <QStringList>
 
+#include "gigacheck/command_options.hpp"
 #include "gigacheck/types.hpp"
 
-#include <charconv>
 #include <string>
 #include <string_view>
 
@@ -15,9 +15,9 @@ namespace cli {
 
 // Parses args (the words after the command name). Returns false when --help was asked and its text
 // printed (the caller exits 0). Throws gigacheck::InputError on unknown options, missing values and
-// an option that takes one value given more than once (only --inject-at is a list by design).
+// an option that takes one value given more than once (only the repeatable ones are lists by design).
 bool parseCommandLine(QCommandLineParser& parser, const QString& command, const QString& description,
-                      const QStringList& args);
+                      const QStringList& args, const QStringList& repeatable = {QStringLiteral("inject-at")});
 
 std::string text(const QString& s);
 
@@ -29,21 +29,9 @@ template <class Parse>
 auto optionValue(const QCommandLineParser& parser, const QString& name, Parse parse)
     -> decltype(parse(std::string()));
 
-// A whole decimal integer in [min, max], for every command's counts and sizes; anything else
-// (signs, spaces, suffixes, "1e3", a value past T) is an InputError naming what was expected.
-template <class T>
-T parseInteger(const std::string& text, T min, T max, const char* what)
-{
-    T value{};
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw gigacheck::InputError("'" + text + "' is not " + what);
-    if (value < min || value > max)
-        throw gigacheck::InputError("'" + text + "' is out of range [" + std::to_string(min) + ", " +
-                                    std::to_string(max) + "]");
-    return value;
-}
+// A whole decimal integer in [min, max] (gigacheck/command_options.hpp, shared with the families'
+// verbs).
+using gigacheck::parseInteger;
 
 }  // namespace cli
 

@@ -1,8 +1,10 @@
 // gigacheck: the headless lab. Dispatches to one subcommand; every failure becomes one line on
 // stderr and exit status 2 (see commands.hpp for the codes).
 #include "commands.hpp"
+#include "family_verb.hpp"
 #include "interrupt.hpp"
 
+#include "gigacheck/family.hpp"
 #include "gigacheck/types.hpp"
 #include "gigacheck/version.hpp"
 
@@ -15,50 +17,37 @@
 
 namespace {
 
-const char* const kUsage =
-    "Usage: gigacheck COMMAND [options]\n"
-    "\n"
-    "ABFT (checksum-protected) matrix multiplication under a device-memory cap.\n"
-    "\n"
-    "Commands:\n"
-    "  run      multiply, inject faults, detect and correct them, print the report\n"
-    "           gigacheck run --shape MxNxQ [--type f32|f64|bf16|f16] [--backend auto|cpu|cuda]\n"
-    "             [--strategy none|s1|s2|s3|s4|auto] [--mem SIZE] [--errors K] [--collinear row|col|none]\n"
-    "             [--inject-at [TARGET:]R,C[:DELTA][@STEP]]... [--fault delta|bitflip:B[+B2]] [--extent cell|row:L|col:L|tile:S] [--seed S]\n"
-    "             [--dist uniform|normal|wide] [--tile 8|16|32] [--no-abft] [--json FILE] ...\n"
-    "           gigacheck run --shape MxNxQ --scheme online|offline|tmr [--panel B] [--check-every FQ]\n"
-    "             [--checksums K] [--target result|checksum-row|checksum-col|a|b] ...\n"
-    "  campaign run N fault injections in one process and classify each outcome\n"
-    "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32|bf16|f16]\n"
-    "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
-    "             [--fault bitflip:any|bitflip:B[+B2]|bitflip2|delta|none] [--model cell|row:L|col:L|tile:S]\n"
-    "             [--target result|checksum|a|b|a-after|b-after|check|correction|encoding|any]\n"
-    "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
-    "             [--shard K/N] [--json FILE] [--csv FILE]\n"
-    "           gigacheck campaign merge SHARD.json... [--json FILE]   (the --shard files into one)\n"
-    "  devices  list devices and their roofline ceilings (--measure times them)\n"
-    "  strassen memory-efficient Strassen: in-place stages, recovery, checksums\n"
-    "           gigacheck strassen --shape MxNxQ [--levels L] [--variant msmes|winograd|workspace|accumulate]\n"
-    "             [--type f32|f64|tf32] [--backend auto|cpu|cuda] [--devices G] [--decomposition 2d|winograd]\n"
-    "             [--exact-restore] [--inject-at [TARGET:]R,C[:DELTA][@K]|c:Q|a:Q|b:Q|product:K]...\n"
-    "             [--fault delta|bitflip:B[+B2]] [--json FILE]\n"
-    "  reduced  reduced matmul: gigacheck reduced --n N --variant naive4p|naivep|tiled8|tiled16|tiled32|reduce-blas\n"
-    "             [--type f32|f64] [--backend auto|cpu|cuda] [--json FILE]\n"
-    "  transpose matrix transpose: gigacheck transpose --shape MxN\n"
-    "             --variant naive|blocked|outofplace|coalesced|inplace|padded|library [--type f32|i32]\n"
-    "             [--backend auto|cpu|cuda] [--json FILE]\n"
-    "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper | link | online | strassen\n"
-    "           | reduced | transpose\n"
-    "           | multi-gpu-strassen (the Strassen decompositions on every visible GPU, against one GPU and cuBLAS)\n"
-    "           | multi-gpu-gemm (blocked ABFT GEMM over every visible GPU, against cublasXt)\n"
-    "  show     print the report of a saved run record\n"
-    "\n"
-    "Options:\n"
-    "  -h, --help     this help; gigacheck COMMAND --help for a command's options\n"
-    "  -v, --version  print the version\n"
-    "\n"
-    "Exit status: 0 verified correct, 1 the result is wrong (uncorrectable, or the reference disagrees),\n"
-    "2 bad input or failure, 3 not verified (no check that could see a fault ran).\n";
+// `gigacheck --help`: the family verbs' entries come from the registry (family_verb.cpp).
+std::string usage()
+{
+    return "Usage: gigacheck COMMAND [options]\n"
+           "\n"
+           "ABFT (checksum-protected) matrix multiplication under a device-memory cap.\n"
+           "\n"
+           "Commands:\n" +
+           cli::familyVerbsUsage() +
+           "  campaign run N fault injections in one process and classify each outcome\n"
+           "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32|bf16|f16]\n"
+           "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
+           "             [--fault bitflip:any|bitflip:B[+B2]|bitflip2|delta|none] [--model cell|row:L|col:L|tile:S]\n"
+           "             [--target result|checksum|a|b|a-after|b-after|check|correction|encoding|any]\n"
+           "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
+           "             [--shard K/N] [--json FILE] [--csv FILE]\n"
+           "           gigacheck campaign merge SHARD.json... [--json FILE]   (the --shard files into one)\n"
+           "  devices  list devices and their roofline ceilings (--measure times them)\n"
+           "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper | link | online | strassen\n"
+           "           | reduced | transpose\n"
+           "           | multi-gpu-strassen (the Strassen decompositions on every visible GPU, against one GPU and cuBLAS)\n"
+           "           | multi-gpu-gemm (blocked ABFT GEMM over every visible GPU, against cublasXt)\n"
+           "  show     print the report of a saved run record\n"
+           "\n"
+           "Options:\n"
+           "  -h, --help     this help; gigacheck COMMAND --help for a command's options\n"
+           "  -v, --version  print the version\n"
+           "\n"
+           "Exit status: 0 verified correct, 1 the result is wrong (uncorrectable, or the reference disagrees),\n"
+           "2 bad input or failure, 3 not verified (no check that could see a fault ran).\n";
+}
 
 // stderr gets exactly one line, whatever the message holds.
 int fail(std::string message)
@@ -78,21 +67,26 @@ int dispatch(const QStringList& arguments)
     const QString command = arguments.at(1);
     const QStringList rest = arguments.mid(2);
     if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
-        std::fputs(kUsage, stdout);
+        std::fputs(usage().c_str(), stdout);
         return 0;
     }
     if (command == QLatin1String("--version") || command == QLatin1String("-v")) {
         std::printf("gigacheck %s\n", gigacheck::kVersion);
         return 0;
     }
-    // Commands in the order the unknown-command message lists them.
+    // A family's verb, by the registry; then the commands that are no family's.
+    if (const gigacheck::Family* family = gigacheck::findFamilyByVerb(command.toStdString()))
+        return cli::runFamilyVerb(*family, rest);
     using Command = int (*)(const QStringList&);
     static constexpr std::pair<const char*, Command> kCommands[] = {
-        {"run", cli::runCommand},           {"campaign", cli::campaignCommand}, {"strassen", cli::strassenCommand},
-        {"reduced", cli::reducedCommand},   {"transpose", cli::transposeCommand}, {"devices", cli::devicesCommand},
+        {"campaign", cli::campaignCommand}, {"devices", cli::devicesCommand},
         {"bench", cli::benchCommand},       {"show", cli::showCommand},
     };
+    // The unknown-command message lists the family verbs, then the others.
     std::string names;
+    for (const gigacheck::Family* f : gigacheck::families())
+        if (f->command)
+            names += (names.empty() ? "" : ", ") + std::string(f->verb);
     for (const auto& [name, run] : kCommands) {
         if (command == QLatin1String(name))
             return run(rest);

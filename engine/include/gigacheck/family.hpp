@@ -10,10 +10,13 @@
 //   loadRecord, report     its records read back (every format it ever wrote) as a RecordEnvelope
 //                          with its own payload, and their text report
 //   benchSuites            the `gigacheck bench` suites it owns
+//   command                its CLI verb: options, usage lines and run (nullptr: the family runs
+//                          through another family's verb, as online ABFT through `run --scheme`)
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once
 
 #include "gigacheck/bench.hpp"
+#include "gigacheck/command_options.hpp"
 #include "gigacheck/record_envelope.hpp"
 
 #include <memory>
@@ -21,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gigacheck {
 
@@ -30,6 +34,22 @@ struct BenchSuite {
     std::string_view name;  // gigacheck bench NAME
     // Prints the suite's table to out; returns the exit code (0, or 2 with the reason on err).
     int (*run)(const BenchOptions& options, std::ostream& out, std::ostream& err) = nullptr;
+};
+
+// A family's CLI verb (`gigacheck VERB [options]`): app/cli builds its parser from options(),
+// lists summary and usage in `gigacheck --help` and hands the values to run.
+struct FamilyCommand {
+    // The first line of its entry in `gigacheck --help`, after the verb.
+    std::string_view summary;
+    // The entry's further lines (the usage), each shown under the summary.
+    std::span<const std::string_view> usage;
+    // The description at the top of `gigacheck VERB --help`.
+    std::string_view description;
+    // Its options, in the order its --help lists them.
+    std::vector<OptionSpec> (*options)() = nullptr;
+    // Reads the options, runs, prints the report and writes the record; returns the exit code (0
+    // verified, 1 wrong, 2 bad input or failure, 3 not verified). Bad input: InputError.
+    int (*run)(const CommandOptions& options, CommandIo& io) = nullptr;
 };
 
 struct Family {
@@ -43,12 +63,15 @@ struct Family {
     // The report of a record loadRecord returned.
     std::string (*report)(const RecordEnvelope& record) = nullptr;
     std::span<const BenchSuite> benchSuites;
+    const FamilyCommand* command = nullptr;
 };
 
 // Every family of this build, in the registry's order.
 std::span<const Family* const> families();
 // nullptr when no family of this build has that name.
 const Family* findFamily(std::string_view name);
+// The family whose command is `gigacheck verb`; nullptr when none.
+const Family* findFamilyByVerb(std::string_view verb);
 // The family of the record at path (recordFamilyOfFile); InputError naming the file and the
 // family when this build has none of that name.
 const Family& familyOfRecordFile(const std::string& path);

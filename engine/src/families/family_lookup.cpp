@@ -13,6 +13,14 @@ const Family* findFamily(std::string_view name)
     return nullptr;
 }
 
+const Family* findFamilyByVerb(std::string_view verb)
+{
+    for (const Family* f : families())
+        if (f->command && f->verb == verb)
+            return f;
+    return nullptr;
+}
+
 const Family& familyOfRecordFile(const std::string& path)
 {
     const std::string name = recordFamilyOfFile(path);

@@ -2,6 +2,7 @@
 // under a device-memory cap.
 #include "families/family_contract.hpp"
 
+#include "families/blocked_gemm/cli/verb.hpp"
 #include "families/blocked_gemm/ops.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
 
@@ -22,7 +23,7 @@ constexpr std::array kSuites{
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
-                          &contract::reportAs<RunRecord, &formatReport>, kSuites};
+                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &command()};
     return f;
 }
 

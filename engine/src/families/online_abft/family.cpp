@@ -1,5 +1,6 @@
 // Online ABFT's contract (gigacheck/family.hpp): outer-product GEMM whose checksums hold after
-// every step, against offline ABFT and TMR (`gigacheck run --scheme online|offline|tmr`).
+// every step, against offline ABFT and TMR. No verb of its own: blocked GEMM's `gigacheck run`
+// runs it with --scheme online|offline|tmr.
 #include "families/family_contract.hpp"
 
 #include "families/online_abft/ops.hpp"

@@ -2,6 +2,7 @@
 // (col 2j + col 2j+1 of B), from the naive kernel to tiled ones.
 #include "families/family_contract.hpp"
 
+#include "families/reduced_matmul/cli/verb.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "gigacheck/reduced_matmul.hpp"
 
@@ -17,7 +18,7 @@ constexpr std::array kSuites{BenchSuite{"reduced", &runBench}};
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "reduced matmul", "reduced", &family, &contract::loadRecordAs<Record, &loadRecord>,
-                          &contract::reportAs<Record, &report>, kSuites};
+                          &contract::reportAs<Record, &report>, kSuites, &command()};
     return f;
 }
 

@@ -2,6 +2,7 @@
 // Strassen-Winograd, on one or several devices.
 #include "gigacheck/family.hpp"
 
+#include "families/strassen/cli/verb.hpp"
 #include "families/strassen/ops.hpp"
 #include "gigacheck/strassen.hpp"
 
@@ -50,7 +51,7 @@ constexpr std::array kSuites{BenchSuite{"strassen", &benchStrassen}, BenchSuite{
 
 const Family& familyContract()
 {
-    static const Family f{kFamilyName, "Strassen", "strassen", &family, &load, &report, kSuites};
+    static const Family f{kFamilyName, "Strassen", "strassen", &family, &load, &report, kSuites, &command()};
     return f;
 }
 

@@ -2,6 +2,7 @@
 // bandwidth peak.
 #include "families/family_contract.hpp"
 
+#include "families/transpose/cli/verb.hpp"
 #include "families/transpose/ops.hpp"
 #include "gigacheck/transpose.hpp"
 
@@ -17,7 +18,7 @@ constexpr std::array kSuites{BenchSuite{"transpose", &runBench}};
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "transpose", "transpose", &family, &contract::loadRecordAs<Record, &loadRecord>,
-                          &contract::reportAs<Record, &report>, kSuites};
+                          &contract::reportAs<Record, &report>, kSuites, &command()};
     return f;
 }
 

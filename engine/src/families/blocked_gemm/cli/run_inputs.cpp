@@ -1,15 +1,13 @@
-#include "run_inputs.hpp"
+// Your own matrices for gigacheck run (run_inputs.hpp).
+#include "families/blocked_gemm/cli/run_inputs.hpp"
 
 #include "gigacheck/npy.hpp"
 #include "gigacheck/operands.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <iostream>
+#include <ostream>
 #include <stdexcept>
 
-namespace cli {
-using namespace gigacheck;
+namespace gigacheck::blocked_gemm::verb {
 
 namespace {
 
@@ -53,7 +51,7 @@ std::vector<InputMatrix> inputsOf(const RunOptions& options)
     return {inputMatrixOfFile("A", options.loadA), inputMatrixOfFile("B", options.loadB)};
 }
 
-bool saveResult(const RunOptions& options, const HostMatrix& c, const std::string& status)
+bool saveResult(const RunOptions& options, const HostMatrix& c, const std::string& status, std::ostream& out)
 {
     if (options.saveC.empty())
         return true;
@@ -63,9 +61,9 @@ bool saveResult(const RunOptions& options, const HostMatrix& c, const std::strin
         throw std::logic_error("the run ended without its C; " + options.saveC + " not written");
     writeNpy(c, options.saveC);
     if (!options.quiet)
-        std::cout << "C written to " << options.saveC << " (" << c.rows() << " x " << c.cols() << ", "
+        out << "C written to " << options.saveC << " (" << c.rows() << " x " << c.cols() << ", "
                   << (c.precision() == Precision::F32 ? "float32" : "float64") << ")\n";
     return true;
 }
 
-}  // namespace cli
+}  // namespace gigacheck::blocked_gemm::verb

@@ -2,14 +2,15 @@
 // from them) and --save-c written (any run of --scheme blocked).
 #pragma once
 
-#include "run_options.hpp"
+#include "families/blocked_gemm/cli/run_options.hpp"
 
-#include "gigacheck/matrix.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/matrix.hpp"
 
+#include <ostream>
 #include <vector>
 
-namespace cli {
+namespace gigacheck::blocked_gemm::verb {
 
 struct GivenOperands {
     gigacheck::HostMatrix a, b;
@@ -25,9 +26,8 @@ GivenOperands loadGivenOperands(RunOptions& options);
 // empty without --load-a / --load-b.
 std::vector<gigacheck::InputMatrix> inputsOf(const RunOptions& options);
 
+// After the run: writes C to --save-c (and says so on out unless --quiet); false (and nothing
+// written or said: the caller's closing line tells) when the run did not finish, so C is not whole.
+bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status, std::ostream& out);
 
-// After the run: writes C to --save-c; false (and nothing written or said: the caller's closing
-// line tells) when the run did not finish, so C is not whole.
-bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status);
-
-}  // namespace cli
+}  // namespace gigacheck::blocked_gemm::verb

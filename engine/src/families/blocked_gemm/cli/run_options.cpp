@@ -1,59 +1,22 @@
-#include "run_options.hpp"
+// gigacheck run's options (run_options.hpp).
+#include "families/blocked_gemm/cli/run_options.hpp"
 
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
 
-#include "command_line.hpp"
-#include "device_check.hpp"
-
 #include "gigacheck/weighted_checksums.hpp"
 
-#include <charconv>
 #include <limits>
 #include <optional>
 
-namespace cli {
-using namespace gigacheck;
+namespace gigacheck::blocked_gemm::verb {
 
 namespace {
 
 // An option's values, as in f32|f64, from the enum's name table.
 template <class E> std::string valuesOf() { return joinedNames<E>("|"); }
 
-double real(const std::string& text, const char* what)
-{
-    double value = 0;
-    const char* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw InputError("'" + text + "' is not " + what);
-    return value;
-}
-
 }  // namespace
-
-Shape parseShape(const std::string& text)
-{
-    std::int64_t dims[3] = {0, 0, 0};
-    std::size_t start = 0;
-    for (int d = 0; d < 3; ++d) {
-        std::size_t stop = text.find_first_of("xX", start);
-        if ((d < 2) != (stop != std::string::npos))
-            throw InputError("expected MxNxQ (A is M x N, B is N x Q), e.g. 2048x1024x1536");
-        if (stop == std::string::npos)
-            stop = text.size();
-        const std::string part = text.substr(start, stop - start);
-        std::int64_t value = 0;
-        const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
-        if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-            throw InputError("expected MxNxQ (A is M x N, B is N x Q), e.g. 2048x1024x1536");
-        if (value < 1)
-            throw InputError("every dimension must be at least 1");
-        dims[d] = value;
-        start = stop + 1;
-    }
-    return {dims[0], dims[1], dims[2]};
-}
 
 FaultAt parseInjectAt(const std::string& text)
 {
@@ -73,95 +36,95 @@ void parseFaultModel(const std::string& text, FaultSpec& spec)
     spec.bit2 = model.bit2;
 }
 
-void addRunOptions(QCommandLineParser& parser)
+std::vector<OptionSpec> runOptionSpecs()
 {
-    parser.addOptions({
-        option("shape", "Problem size: A is M x N, B is N x Q (required unless --load-a / --load-b give it).",
-               "MxNxQ"),
-        option("load-a", "Read A from a NumPy .npy file (2-D float32 or float64, C or Fortran order); needs "
-                         "--load-b. The shape and the type follow from the files.", "A.npy"),
-        option("load-b", "Read B from a NumPy .npy file (its rows: A's columns).", "B.npy"),
-        option("save-c", "Write the result C to a NumPy .npy file once the run has ended.", "C.npy"),
-        option("type", "Values: f32 (float) or f64 (double); bf16 / f16: FP32 values whose products read 16-bit "
-                       "inputs (BF16 / FP16 on the tensor cores, accumulated in FP32, C in FP32: --gemm cublas-bf16 / "
-                       "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. Default f32.",
-               valuesOf<Precision>() + "|bf16|f16"),
-        option("backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
-               valuesOf<BackendKind>()),
-        option("device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"),
-        option("devices", "Spread the C blocks over G devices (each with its own buffers under the cap, its own "
-                           "queues): on CUDA --device first, then the other GPUs, repeated when there are fewer; "
-                           "on the CPU G emulated devices. Default 1.",
-               "G"),
-        option("strategy", "Buffering strategy under the memory cap (the Gigacheck report, section 5); auto: the cost-model "
-                           "planner picks strategy and blocking. Default s1.",
-               valuesOf<StrategyKind>() + "|auto"),
-        option("mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
-                      "(CPU: 1 GiB).",
-               "SIZE"),
-        option("h2d-staging", "How the CUDA backend's block loads leave the host: pack (into contiguous pinned "
-                              "staging by host threads, then one contiguous copy), direct (one 2D copy out of "
-                              "the host matrix) or auto (whichever the cost model predicts faster with the host's "
-                              "pack rate from devices --measure; direct when none is stored). Default auto.",
-               valuesOf<H2dStaging>()),
-        option("errors", "Random faults per chosen block product. Default 0.", "K"),
-        option("collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
-               valuesOf<Collinearity>()),
-        option("inject-at", "A fault at row R, column C (from 0) of TARGET: c, the result (default); with an online "
-                            "scheme also a / b (the inputs) or checksum-row / checksum-col. Adds DELTA (default: "
-                            "a random delta, or --fault's bit flip) after step STEP (default: the last; online "
-                            "schemes: A / B before their checksums; tmr: STEP names the replica). A TARGET: prefix "
-                            "and --target must agree. Repeatable.",
-               "[TARGET:]R,C[:DELTA][@STEP]"),
-        option("fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
-                        "bit), or bits B and B2 of the same value. Default delta.",
-               "delta|bitflip:B|bitflip:B+B2"),
-        option("extent", "How far each fault reaches from its cell (blocked scheme): one cell, L cells of its row or "
-                         "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",
-               "cell|row[:L]|col[:L]|tile[:S]"),
-        option("target", "Where faults land: the result block or its checksum row / column; with an online "
-                         "scheme also the inputs a / b. The blocked scheme on the CPU also takes faults of the checker "
-                         "itself: check (a row / column check reports a mismatch over a clean line), correction (the "
-                         "value a correction writes is hit; with --inject-at or --errors), encoding-a / encoding-b (an "
-                         "entry of A's / B's checksum hit after encoding). Default result.",
-               valuesOf<OnlineTarget>() + "|check|correction|encoding-a|encoding-b"),
-        option("scheme", "blocked (blocked GEMM under a cap, the Gigacheck report; the default), online (panel "
-                         "products checked every FQ steps), offline (checked at the end only) or tmr (three "
-                         "products and a vote).",
-               valuesOf<Scheme>()),
-        option("panel", "Online / offline: panel width b of the outer products C += A_j B_j. Default min(N, 1024).",
-               "B"),
-        option("check-every", "Online: verify the checksums every FQ steps (and after the last). Default 1.", "FQ"),
-        option("checksums", "Online / offline: K weighted checksum vectors per axis (up to K errors per check). "
-                            "Default 1.",
-               "K"),
-        option("column-blocks", "Online / offline on the GPU: C in G column blocks, each with its own checksum "
-                                "column, built and checked on its own stream with no join between them (the "
-                                "checks hide under the other block's GEMM). auto: 2 when q >= 4096 on the device "
-                                "path (K = 1, faults in C, cublas), else 1. Default auto.",
-               "G|auto"),
-        option("merge-steps", "Online / offline: the steps between two checks as one GEMM of their panels (no "
-                              "check sees the C in between; a fault after a step splits its group there). auto: on "
-                              "the GPU's device path, one GEMM per step on the CPU. Default auto.",
-               valuesOf<StepMerge>()),
-        option("fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()),
-        option("seed", "Seed of the inputs and of the faults. Default 1.", "S"),
-        option("dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
-               valuesOf<Distribution>()),
-        option("gemm", "Product kernel on the CUDA backend. cutlass-tf32: a TF32 kernel for Hopper GPUs whose "
-                       "epilogue also writes C's row and column sums (builds with CUTLASS; gigacheck devices says "
-                       "whether this one has it). The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
-                       "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
-                       "Default cublas.",
-               valuesOf<GemmVariant>()),
-        option("tile", "Tile side of the tiled kernel. Default 32.", "8|16|32"),
-        option("no-abft", "Plain product: no checksums, no detection or correction."),
-        option("reference", "Independent reference product: auto (full up to 2^34 multiply-adds, else 64 sampled "
-                            "rows), full, sample or none. Default auto.",
-               valuesOf<ReferenceMode>()),
-        option("json", "Write the run record (JSON) to FILE, also when the run fails or is interrupted.", "FILE"),
-        option("quiet", "Print only the verdict line, not the report."),
-    });
+    return {
+        {"shape", "Problem size: A is M x N, B is N x Q (required unless --load-a / --load-b give it).",
+         "MxNxQ"},
+        {"load-a", "Read A from a NumPy .npy file (2-D float32 or float64, C or Fortran order); needs "
+         "--load-b. The shape and the type follow from the files.", "A.npy"},
+        {"load-b", "Read B from a NumPy .npy file (its rows: A's columns).", "B.npy"},
+        {"save-c", "Write the result C to a NumPy .npy file once the run has ended.", "C.npy"},
+        {"type", "Values: f32 (float) or f64 (double); bf16 / f16: FP32 values whose products read 16-bit "
+         "inputs (BF16 / FP16 on the tensor cores, accumulated in FP32, C in FP32: --gemm cublas-bf16 / "
+         "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. Default f32.",
+         valuesOf<Precision>() + "|bf16|f16"},
+        {"backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
+         valuesOf<BackendKind>()},
+        {"device", "CUDA device number, as `gigacheck devices` lists them. Default: the first.", "N"},
+        {"devices", "Spread the C blocks over G devices (each with its own buffers under the cap, its own "
+         "queues): on CUDA --device first, then the other GPUs, repeated when there are fewer; "
+         "on the CPU G emulated devices. Default 1.",
+         "G"},
+        {"strategy", "Buffering strategy under the memory cap (the Gigacheck report, section 5); auto: the cost-model "
+         "planner picks strategy and blocking. Default s1.",
+         valuesOf<StrategyKind>() + "|auto"},
+        {"mem", "Device-memory cap: B, KB, MB, GB, KiB, MiB, GiB. Default: the device's memory "
+         "(CPU: 1 GiB).",
+         "SIZE"},
+        {"h2d-staging", "How the CUDA backend's block loads leave the host: pack (into contiguous pinned "
+         "staging by host threads, then one contiguous copy), direct (one 2D copy out of "
+         "the host matrix) or auto (whichever the cost model predicts faster with the host's "
+         "pack rate from devices --measure; direct when none is stored). Default auto.",
+         valuesOf<H2dStaging>()},
+        {"errors", "Random faults per chosen block product. Default 0.", "K"},
+        {"collinear", "Arrange the random faults on one row, one column, or scattered (none). Default none.",
+         valuesOf<Collinearity>()},
+        {"inject-at", "A fault at row R, column C (from 0) of TARGET: c, the result (default); with an online "
+         "scheme also a / b (the inputs) or checksum-row / checksum-col. Adds DELTA (default: "
+         "a random delta, or --fault's bit flip) after step STEP (default: the last; online "
+         "schemes: A / B before their checksums; tmr: STEP names the replica). A TARGET: prefix "
+         "and --target must agree. Repeatable.",
+         "[TARGET:]R,C[:DELTA][@STEP]", "", true},
+        {"fault", "Fault model: add a delta, or flip bit B of the stored value (default: the top exponent "
+         "bit), or bits B and B2 of the same value. Default delta.",
+         "delta|bitflip:B|bitflip:B+B2"},
+        {"extent", "How far each fault reaches from its cell (blocked scheme): one cell, L cells of its row or "
+         "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",
+         "cell|row[:L]|col[:L]|tile[:S]"},
+        {"target", "Where faults land: the result block or its checksum row / column; with an online "
+         "scheme also the inputs a / b. The blocked scheme on the CPU also takes faults of the checker "
+         "itself: check (a row / column check reports a mismatch over a clean line), correction (the "
+         "value a correction writes is hit; with --inject-at or --errors), encoding-a / encoding-b (an "
+         "entry of A's / B's checksum hit after encoding). Default result.",
+         valuesOf<OnlineTarget>() + "|check|correction|encoding-a|encoding-b"},
+        {"scheme", "blocked (blocked GEMM under a cap, the Gigacheck report; the default), online (panel "
+         "products checked every FQ steps), offline (checked at the end only) or tmr (three "
+         "products and a vote).",
+         valuesOf<Scheme>()},
+        {"panel", "Online / offline: panel width b of the outer products C += A_j B_j. Default min(N, 1024).",
+         "B"},
+        {"check-every", "Online: verify the checksums every FQ steps (and after the last). Default 1.", "FQ"},
+        {"checksums", "Online / offline: K weighted checksum vectors per axis (up to K errors per check). "
+         "Default 1.",
+         "K"},
+        {"column-blocks", "Online / offline on the GPU: C in G column blocks, each with its own checksum "
+         "column, built and checked on its own stream with no join between them (the "
+         "checks hide under the other block's GEMM). auto: 2 when q >= 4096 on the device "
+         "path (K = 1, faults in C, cublas), else 1. Default auto.",
+         "G|auto"},
+        {"merge-steps", "Online / offline: the steps between two checks as one GEMM of their panels (no "
+         "check sees the C in between; a fault after a step splits its group there). auto: on "
+         "the GPU's device path, one GEMM per step on the CPU. Default auto.",
+         valuesOf<StepMerge>()},
+        {"fault-scope", "Random faults go into one block product or every one. Default one.", valuesOf<FaultScope>()},
+        {"seed", "Seed of the inputs and of the faults. Default 1.", "S"},
+        {"dist", "Input values: uniform U(-1,1), normal N(0,1), wide (six decades). Default uniform.",
+         valuesOf<Distribution>()},
+        {"gemm", "Product kernel on the CUDA backend. cutlass-tf32: a TF32 kernel for Hopper GPUs whose "
+         "epilogue also writes C's row and column sums (builds with CUTLASS; gigacheck devices says "
+         "whether this one has it). The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
+         "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
+         "Default cublas.",
+         valuesOf<GemmVariant>()},
+        {"tile", "Tile side of the tiled kernel. Default 32.", "8|16|32"},
+        {"no-abft", "Plain product: no checksums, no detection or correction."},
+        {"reference", "Independent reference product: auto (full up to 2^34 multiply-adds, else 64 sampled "
+         "rows), full, sample or none. Default auto.",
+         valuesOf<ReferenceMode>()},
+        {"json", "Write the run record (JSON) to FILE, also when the run fails or is interrupted.", "FILE"},
+        {"quiet", "Print only the verdict line, not the report."},
+    };
 }
 
 namespace {
@@ -179,21 +142,21 @@ OnlineTarget onlineTargetOf(InjectTarget t)
 }
 
 // A TARGET: prefix of the f-th --inject-at that --target contradicts.
-InputError targetConflict(const QCommandLineParser& parser, std::size_t f, const std::string& target)
+InputError targetConflict(const CommandOptions& options, std::size_t f, const std::string& target)
 {
-    const std::string at = text(parser.values(QStringLiteral("inject-at")).at(qsizetype(f)));
+    const std::string at = options.values("inject-at").at(f);
     return InputError("--inject-at " + at + " names its target, and --target " + target + " another one: drop "
                       "--target or make them the same (--inject-at TARGET:R,C, TARGET c, a, b, checksum-row or "
                       "checksum-col)");
 }
 
 // --scheme online | offline | tmr: the shared options carried over, the blocked GEMM's refused.
-void onlineOptionsFrom(const QCommandLineParser& parser, const std::vector<std::optional<InjectTarget>>& prefixes,
+void onlineOptionsFrom(const CommandOptions& options, const std::vector<std::optional<InjectTarget>>& prefixes,
                        RunOptions& o)
 {
-    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto set = [&](const char* name) { return options.isSet(name); };
     const auto value = [&](const char* name, auto parse) {
-        return optionValue(parser, QString::fromLatin1(name), parse);
+        return options.value(name, parse);
     };
     const std::string scheme(toString(o.scheme));
     for (const char* name : {"strategy", "mem", "collinear", "fault-scope", "tile", "no-abft", "devices", "h2d-staging",
@@ -230,7 +193,7 @@ void onlineOptionsFrom(const QCommandLineParser& parser, const std::vector<std::
     if (set("target"))
         for (std::size_t f = 0; f < prefixes.size(); ++f)
             if (prefixes[f] && onlineTargetOf(*prefixes[f]) != target)
-                throw targetConflict(parser, f, std::string(toString(target)));
+                throw targetConflict(options, f, std::string(toString(target)));
     if (target != OnlineTarget::Result && c.faults.at.empty())
         throw InputError("--target " + std::string(toString(target)) + " needs --inject-at R,C (random faults go "
                          "into the result only)");
@@ -264,13 +227,13 @@ void onlineOptionsFrom(const QCommandLineParser& parser, const std::vector<std::
 // The blocked scheme's --inject-at cells are cells of C: a c: prefix agrees with --target result
 // or correction (a cell's fault, then its correction hit); the other targets are refused with
 // where they are offered.
-void blockedPrefixesFrom(const QCommandLineParser& parser, const std::vector<std::optional<InjectTarget>>& prefixes,
+void blockedPrefixesFrom(const CommandOptions& options, const std::vector<std::optional<InjectTarget>>& prefixes,
                          FaultSpec& faults)
 {
     for (std::size_t f = 0; f < prefixes.size(); ++f) {
         if (!prefixes[f])
             continue;
-        const std::string at = text(parser.values(QStringLiteral("inject-at")).at(qsizetype(f)));
+        const std::string at = options.values("inject-at").at(f);
         switch (*prefixes[f]) {
         case InjectTarget::A:
         case InjectTarget::B:
@@ -283,20 +246,20 @@ void blockedPrefixesFrom(const QCommandLineParser& parser, const std::vector<std
                              "--target " + std::string(toString(*prefixes[f])) + "); its --inject-at cells are cells "
                              "of c (an online scheme takes checksum cells)");
         default:
-            if (parser.isSet(QStringLiteral("target")) && faults.target != FaultTarget::Result &&
+            if (options.isSet("target") && faults.target != FaultTarget::Result &&
                 faults.target != FaultTarget::Correction)
-                throw targetConflict(parser, f, std::string(toString(faults.target)));
+                throw targetConflict(options, f, std::string(toString(faults.target)));
         }
     }
 }
 
 // --load-a / --load-b / --save-c: the paths only; run_inputs.cpp reads the files.
-void filesFrom(const QCommandLineParser& parser, RunOptions& o)
+void filesFrom(const CommandOptions& options, RunOptions& o)
 {
     const auto path = [&](const char* name, std::string& into) {
-        if (!parser.isSet(QString::fromLatin1(name)))
+        if (!options.isSet(name))
             return;
-        into = text(parser.value(QString::fromLatin1(name)));
+        into = options.value(name);
         if (into.empty())
             throw InputError(std::string("--") + name + " needs a file name (got an empty one)");
     };
@@ -307,26 +270,26 @@ void filesFrom(const QCommandLineParser& parser, RunOptions& o)
         throw InputError(std::string("--") + (o.loadA.empty() ? "load-b" : "load-a") + " needs --" +
                          (o.loadA.empty() ? "load-a" : "load-b") + " too: the lab takes both of your matrices or "
                          "generates both");
-    if (!o.loadA.empty() && parser.isSet(QStringLiteral("dist")))
+    if (!o.loadA.empty() && options.isSet("dist"))
         throw InputError("--dist chooses generated values; with --load-a / --load-b the values are your files'");
 }
 
 }  // namespace
 
-RunOptions runOptionsFrom(const QCommandLineParser& parser)
+RunOptions runOptionsFrom(const CommandOptions& options)
 {
-    if (!parser.positionalArguments().isEmpty())
-        throw InputError("unexpected argument '" + text(parser.positionalArguments().first()) +
+    if (!options.positional().empty())
+        throw InputError("unexpected argument '" + options.positional().front() +
                          "' (see gigacheck run --help)");
-    if (!parser.isSet(QStringLiteral("shape")) && !parser.isSet(QStringLiteral("load-a")) &&
-        !parser.isSet(QStringLiteral("load-b")))
+    if (!options.isSet("shape") && !options.isSet("load-a") &&
+        !options.isSet("load-b"))
         throw InputError("missing --shape MxNxQ (e.g. --shape 2048x1024x1536) or --load-a A.npy --load-b B.npy");
 
     RunOptions o;
     RunConfig& c = o.config;
-    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto set = [&](const char* name) { return options.isSet(name); };
     const auto value = [&](const char* name, auto parse) {
-        return optionValue(parser, QString::fromLatin1(name), parse);
+        return options.value(name, parse);
     };
     const auto max64 = std::numeric_limits<std::uint64_t>::max();
 
@@ -334,11 +297,11 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     o.typeGiven = set("type");
     if (o.shapeGiven)
         c.shape = value("shape", parseShape);
-    filesFrom(parser, o);
+    filesFrom(options, o);
     // bf16 / f16: FP32 storage, the product's inputs 16-bit (a GEMM variant, as TF32 is).
     std::optional<GemmVariant> sixteenBitGemm;
     if (set("type")) {
-        const std::string type = text(parser.value(QStringLiteral("type")));
+        const std::string type = options.value("type");
         if (type == "bf16" || type == "f16") {
             c.precision = Precision::F32;
             sixteenBitGemm = type == "bf16" ? GemmVariant::CublasBf16 : GemmVariant::CublasF16;
@@ -359,7 +322,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("devices"))
         c.devices = value("devices", [](const std::string& s) { return parseInteger<int>(s, 1, kMaxRunDevices, "a device count"); });
     if (set("strategy")) {
-        c.planByCostModel = parser.value(QStringLiteral("strategy")) == QStringLiteral("auto");
+        c.planByCostModel = options.value("strategy") == "auto";
         if (!c.planByCostModel)
             c.strategy = value("strategy", [](const std::string& s) { return strategyFromString(s); });
     }
@@ -371,9 +334,9 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.faults.collinear = value("collinear", [](const std::string& s) { return collinearityFromString(s); });
     // --inject-at [TARGET:]R,C[:DELTA][@STEP]: the cells, and each one's TARGET where it names one.
     std::vector<std::optional<InjectTarget>> prefixes;
-    for (const QString& at : parser.values(QStringLiteral("inject-at"))) {
-        c.faults.at.push_back(parseInjectAt(text(at)));
-        const InjectSpec spec = parseInjectSpec(text(at));
+    for (const std::string& at : options.values("inject-at")) {
+        c.faults.at.push_back(parseInjectAt(at));
+        const InjectSpec spec = parseInjectSpec(at);
         prefixes.push_back(spec.targetGiven ? std::optional(spec.target) : std::nullopt);
     }
     if (set("fault"))
@@ -400,7 +363,7 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
         c.gemm = value("gemm", [](const std::string& s) { return gemmFromString(s); });
     if (sixteenBitGemm) {
         if (set("gemm") && c.gemm != *sixteenBitGemm)
-            throw InputError("--type " + text(parser.value(QStringLiteral("type"))) + " multiplies with --gemm " +
+            throw InputError("--type " + options.value("type") + " multiplies with --gemm " +
                              std::string(toString(*sixteenBitGemm)) + " (got --gemm " + std::string(toString(c.gemm)) +
                              ")");
         c.gemm = *sixteenBitGemm;
@@ -419,12 +382,12 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (set("reference"))
         c.reference = value("reference", [](const std::string& s) { return referenceModeFromString(s); });
     if (set("json")) {
-        o.jsonPath = text(parser.value(QStringLiteral("json")));
+        o.jsonPath = options.value("json");
         if (o.jsonPath.empty())
             throw InputError("--json needs a file name (got an empty one); leave --json out to write no record");
     }
     if (o.scheme == Scheme::Blocked)
-        blockedPrefixesFrom(parser, prefixes, c.faults);
+        blockedPrefixesFrom(options, prefixes, c.faults);
     // Explicit positions are cells of the result: with a checksum target the report would name a
     // target the fault never reached.
     if (!c.faults.at.empty() && c.faults.target != FaultTarget::Result && c.faults.target != FaultTarget::Correction &&
@@ -450,13 +413,8 @@ RunOptions runOptionsFrom(const QCommandLineParser& parser)
     if (!o.loadA.empty() || !o.saveC.empty())
         throw InputError("--load-a / --load-b / --save-c work with --scheme blocked (the default), not --scheme " +
                          std::string(toString(o.scheme)));
-    onlineOptionsFrom(parser, prefixes, o);
+    onlineOptionsFrom(options, prefixes, o);
     return o;
 }
 
-int parseDeviceNumber(const std::string& text)
-{
-    return parseInteger<int>(text, 0, 1023, "a CUDA device number");
-}
-
-}  // namespace cli
+}  // namespace gigacheck::blocked_gemm::verb

@@ -1,0 +1,95 @@
+#include "family_verb.hpp"
+
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "interrupt.hpp"
+
+#include <QCommandLineParser>
+
+#include <iostream>
+#include <optional>
+
+namespace cli {
+namespace {
+
+// The console and the signals, as a family's run sees them.
+class ConsoleIo final : public gigacheck::CommandIo {
+public:
+    std::ostream& out() override { return std::cout; }
+    std::ostream& err() override { return std::cerr; }
+    void beginCancellable() override { section_.emplace(); }
+    const std::atomic<bool>& cancel() const override { return cancelRequested(); }
+    void holdSignals() override
+    {
+        if (section_)
+            section_->holdSignals();
+    }
+    void release(bool endingSaysSo) override
+    {
+        if (section_)
+            section_->release(endingSaysSo);
+    }
+    std::string interruptWords() const override { return cli::interruptWords(); }
+
+private:
+    std::optional<CancellableSection> section_;
+};
+
+QString qText(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+int runFamilyVerb(const gigacheck::Family& family, const QStringList& args)
+{
+    const gigacheck::FamilyCommand& command = *family.command;
+    const std::vector<gigacheck::OptionSpec> specs = command.options();
+    QCommandLineParser parser;
+    QStringList repeatable;
+    for (const gigacheck::OptionSpec& s : specs) {
+        if (s.valueName.empty())
+            parser.addOption(QCommandLineOption(qText(s.name), qText(s.help)));
+        else
+            parser.addOption(QCommandLineOption(qText(s.name), qText(s.help), qText(s.valueName), qText(s.defaultValue)));
+        if (s.repeatable)
+            repeatable << qText(s.name);
+    }
+    const QString verb = QString::fromUtf8(family.verb.data(), qsizetype(family.verb.size()));
+    const QString description = QString::fromUtf8(command.description.data(), qsizetype(command.description.size()));
+    if (!parseCommandLine(parser, verb, description, args, repeatable))
+        return kExitVerified;
+    gigacheck::CommandOptions options(specs);
+    for (const gigacheck::OptionSpec& s : specs) {
+        const QString name = qText(s.name);
+        if (!parser.isSet(name))
+            continue;
+        if (s.valueName.empty())
+            options.add(s.name);
+        else
+            for (const QString& v : parser.values(name))
+                options.add(s.name, text(v));
+    }
+    for (const QString& word : parser.positionalArguments())
+        options.addPositional(text(word));
+    ConsoleIo io;
+    return command.run(options, io);
+}
+
+std::string familyVerbsUsage()
+{
+    // "  VERB     summary", then the usage lines under the summary.
+    constexpr std::size_t kVerbColumn = 9;
+    const std::string indent(2 + kVerbColumn, ' ');
+    std::string usage;
+    for (const gigacheck::Family* f : gigacheck::families()) {
+        if (!f->command)
+            continue;
+        const std::string verb(f->verb);
+        usage += "  " + verb + std::string(verb.size() < kVerbColumn ? kVerbColumn - verb.size() : 1, ' ') +
+                 std::string(f->command->summary) + "\n";
+        for (std::string_view line : f->command->usage)
+            usage += indent + std::string(line) + "\n";
+    }
+    return usage;
+}
+
+}  // namespace cli
