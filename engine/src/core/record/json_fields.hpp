@@ -132,14 +132,18 @@ public:
     }
 
     // Enum by its stable name in its name table (names.hpp), listing the names when it is unknown.
-    template <class E> E enumeration(const char* key) const
+    template <class E> E enumeration(const char* key) const { return child(key).asEnumeration<E>(); }
+    // This node as an enum: a name of its table, or one of the table's older names (aliases).
+    template <class E> E asEnumeration() const
     {
-        const Node n = child(key);
-        const std::string s = n.as<std::string>();
+        const std::string s = as<std::string>();
         for (const EnumName<E>& row : enumTable<E>().rows)
             if (row.name == s)
                 return row.value;
-        throw InputError("record: field '" + n.path_ + "' has unknown value '" + s + "' (expected one of " +
+        for (const EnumName<E>& row : enumTable<E>().aliases)
+            if (row.name == s)
+                return row.value;
+        throw InputError("record: field '" + path_ + "' has unknown value '" + s + "' (expected one of " +
                          joinedNames<E>(", ") + ")");
     }
     // Enum by toString over a list of values (enums without a name table: Queue, OpKind).

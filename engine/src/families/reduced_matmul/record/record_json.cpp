@@ -1,79 +1,56 @@
 // The reduced matmul record as JSON: core's envelope (format_version, family "reduced_matmul",
-// status, devices, spans, metrics), then the family's section "reduced_matmul".
+// status, devices, spans, metrics), then the family's section "reduced_matmul". The section's
+// fields are listed once (sectionFields) for writing and reading.
 #include "gigacheck/reduced_matmul.hpp"
 
-#include "core/record/envelope_json.hpp"
+#include "core/record/field_io.hpp"
 #include "families/gallery/record_file.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "families/reduced_matmul/record/record_validate.hpp"
 
 namespace gigacheck::reduced_matmul {
 
-std::string toJson(const Record& r)
+namespace {
+
+template <class Io, class R> void sectionFields(Io& io, R& r)
 {
-    using recordjson::Json;
-    const Counts& c = r.counts;
-    Json section = {
-        {"n", r.config.n},
-        {"variant", toString(r.config.variant)},
-        {"precision", gigacheck::toString(r.config.precision)},
-        {"backend", r.backend},
-        {"reps", r.config.reps},
-        {"seed", r.config.seed},
-        {"kernel_ms", r.kernelMs},
-        {"library_ms", r.libraryMs},
-        {"copy_in_ms", r.h2dMs},
-        {"copy_out_ms", r.d2hMs},
-        {"gflops", r.gflops},
-        {"verified", r.verified},
-        {"checked", r.checked},
-        {"wrong", r.wrong},
-        {"max_rel_error", r.maxRelError},
-        {"tolerance", r.tolerance},
-        {"counts",
-         {{"multiplications", c.multiplications},
-          {"loads_per_thread", c.loadsPerThread},
-          {"threads", c.threads},
-          {"load_bytes_requested", c.loadBytesRequested},
-          {"footprint_bytes", c.footprintBytes},
-          {"flops", c.flops}}},
-    };
-    return recordjson::dumpRecord(recordjson::writeRecordDocument(r, std::move(section)), 1);
+    auto& c = r.config;
+    io("n", c.n);
+    io("variant", c.variant);
+    io("precision", c.precision);
+    io("backend", r.backend);
+    io("reps", c.reps);
+    io("seed", c.seed);
+    io("kernel_ms", r.kernelMs);
+    io("library_ms", r.libraryMs);
+    io("copy_in_ms", r.h2dMs);
+    io("copy_out_ms", r.d2hMs);
+    io("gflops", r.gflops);
+    io("verified", r.verified);
+    io("checked", r.checked);
+    io("wrong", r.wrong);
+    io("max_rel_error", r.maxRelError);
+    io("tolerance", r.tolerance);
+    io.object("counts", [&] {
+        auto& k = r.counts;
+        io("multiplications", k.multiplications);
+        io("loads_per_thread", k.loadsPerThread);
+        io("threads", k.threads);
+        io("load_bytes_requested", k.loadBytesRequested);
+        io("footprint_bytes", k.footprintBytes);
+        io("flops", k.flops);
+    });
 }
 
-}  // namespace gigacheck::reduced_matmul
+constexpr auto kSection = [](auto& io, auto& r) { sectionFields(io, r); };
 
-namespace gigacheck::reduced_matmul {
+}  // namespace
+
+std::string toJson(const Record& r) { return recordjson::writeRecordWith(r, kSection, 1); }
 
 Record recordFromJson(const std::string& text)
 {
-    const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
-    Record r;
-    recordjson::readEnvelope(doc.root(), r);
-    const recordjson::Node s = recordjson::familySection(doc.root(), kFamilyName);
-    r.config.n = s.get<std::int64_t>("n");
-    r.config.variant = s.enumeration<Variant>("variant");
-    r.config.precision = s.enumeration<Precision>("precision");
-    r.config.reps = s.get<int>("reps");
-    r.config.seed = s.get<std::uint64_t>("seed");
-    r.backend = s.get<std::string>("backend");
-    r.kernelMs = s.get<double>("kernel_ms");
-    r.libraryMs = s.get<double>("library_ms");
-    r.h2dMs = s.get<double>("copy_in_ms");
-    r.d2hMs = s.get<double>("copy_out_ms");
-    r.gflops = s.get<double>("gflops");
-    r.verified = s.get<bool>("verified");
-    r.checked = s.get<std::int64_t>("checked");
-    r.wrong = s.get<std::int64_t>("wrong");
-    r.maxRelError = s.get<double>("max_rel_error");
-    r.tolerance = s.get<double>("tolerance");
-    const recordjson::Node c = s.child("counts");
-    r.counts.multiplications = c.get<double>("multiplications");
-    r.counts.loadsPerThread = c.get<double>("loads_per_thread");
-    r.counts.threads = c.get<std::int64_t>("threads");
-    r.counts.loadBytesRequested = c.get<double>("load_bytes_requested");
-    r.counts.footprintBytes = c.get<double>("footprint_bytes");
-    r.counts.flops = c.get<double>("flops");
+    Record r = recordjson::readRecordWith<Record>(text, kFamilyName, kSection);
     validateRecord(r);  // nothing uses or prints what the record claims before this
     return r;
 }
