@@ -1,0 +1,175 @@
+// The strassen record as JSON: core's envelope (status, devices, spans: block = level, stage,
+// node), built from the result at write time, then the family's section "strassen". The section's
+// fields are listed once (sectionFields) for writing and reading; most are optional because the
+// record grew with the family and every older record still opens.
+#include "gigacheck/strassen.hpp"
+
+#include "core/record/field_io.hpp"
+#include "core/timestamp.hpp"
+#include "gigacheck/version.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace gigacheck {
+
+namespace {
+
+using recordjson::Json;
+using recordjson::Node;
+
+Json shapeJson(const Shape& s) { return Json::array({s.m, s.n, s.q}); }
+
+void readShape(const Node& n, Shape& s)
+{
+    const std::vector<Node> v = n.elements();
+    if (v.size() != 3)
+        throw InputError("record: field '" + n.path() + "' must hold 3 integers");
+    s = {v[0].as<std::int64_t>(), v[1].as<std::int64_t>(), v[2].as<std::int64_t>()};
+}
+
+// A flag stored as one of two words ("kernel" / "cublas"); any other word reads as false.
+template <class Io, class B>
+void flagWord(Io& io, const char* key, B& flag, bool fallback, const char* yes, const char* no)
+{
+    io.optionalAs(key, flag, fallback, [=](bool f) { return Json(f ? yes : no); },
+                  [=](const Node& n, bool& f) { f = n.as<std::string>() == yes; });
+}
+
+template <class Io, class R> void sectionFields(Io& io, R& r)
+{
+    auto& c = r.config;
+    io.as("shape", c.shape, shapeJson, readShape);
+    io.as("core", r.core, shapeJson, readShape);
+    io("levels", r.levels);
+    io.optional("levels_requested", c.levels, r.levels);
+    io("variant", c.variant);
+    // FP32 storage with TF32 leaves is the type "tf32".
+    io.as("type", c, [](const auto& c) { return Json(c.tf32 ? std::string("tf32") : std::string(toString(c.precision))); },
+          [](const Node& n, auto& c) {
+              const std::string type = n.as<std::string>();
+              c.tf32 = type == "tf32";
+              c.precision = c.tf32 ? Precision::F32 : precisionFromString(type);
+          });
+    io.optional("devices", c.devices, 1);
+    // Whether the global decomposition ran (one device too: --devices 1 --decomposition 2d).
+    // Records before 2026-11-29 have no "distribute": a decomposition ran when devices > 1.
+    io.optionalAs("distribute", c.distribute, c.devices > 1, [&](bool d) { return Json(c.devices > 1 || d); },
+                  [](const Node& n, bool& d) { d = n.as<bool>(); });
+    io.optional("exact_restore", c.exactRestore, false);
+    flagWord(io, "leaf", c.multiTargetKernel, false, "kernel", "cublas");
+    io.optional("seconds", r.seconds, 0.0);
+    io.optional("restore_seconds", r.restoreSeconds, 0.0);
+    io.optional("products", r.products, 0);
+    io.optional("gemm_calls", r.gemmCalls, 0);
+    io.optional("additions", r.additions, 0);
+    io.optional("additions_beside", r.additionsBeside, 0);
+    flagWord(io, "sums", c.sumsBeside, false, "beside", "inline");  // records before 2026-11-26: in line
+    io.optional("check_leaves", c.checkLeaves, false);
+    io.optional("leaves_checked", r.leavesChecked, 0);
+    io.optional("leaf_worst_ratio", r.leafWorstRatio, 0.0);
+    io.optional("operand_bytes", r.operandBytes, 0);
+    io.optional("peak_device_bytes", r.peakDeviceBytes, 0);
+    io.optional("extra_bytes", r.extraBytes, 0);
+    io.optional("rel_error_c", r.relErrorC, -1.0);
+    io.optional("max_error_c", r.maxErrorC, -1.0);
+    io.optional("non_finite_c", r.nonFiniteC, 0);
+    io.optional("reference_mismatches", r.referenceMismatches, 0);
+    // An infinite ratio (a non-finite cell) is written as 1e300, a number every reader takes.
+    io.optionalAs("reference_worst_ratio", r.referenceWorstRatio, -1.0,
+                  [](double v) { return recordjson::number(std::min(v, 1e300)); },
+                  [](const Node& n, double& v) { v = n.as<double>(); });
+    io.optional("c_worst_clean_ratio", r.cWorstCleanRatio, -1.0);
+    io.optional("c_detection_floor", r.cDetectionFloor, -1.0);
+    io.optional("c_max_abs", r.cMaxAbs, -1.0);
+    io.optional("reference_detection_floor", r.referenceFloor, -1.0);
+    io.optional("verified_by", r.verifiedBy, "checksums");
+    io.optionalObject("recovery", true, [&] {
+        io.optional("max_ulps_a", r.recovery.maxUlpsA, 0.0);
+        io.optional("max_ulps_b", r.recovery.maxUlpsB, 0.0);
+        io.optional("changed_a", r.recovery.changedA, 0);
+        io.optional("changed_b", r.recovery.changedB, 0);
+    });
+    io.optionalAs(
+        "faults", c.faults, std::vector<StrassenFault>{},
+        [](const std::vector<StrassenFault>& faults) {
+            Json out = Json::array();
+            for (const StrassenFault& f : faults)
+                out.push_back(toString(f));
+            return out;
+        },
+        [](const Node& n, std::vector<StrassenFault>& faults) {
+            for (const Node& f : n.elements())
+                faults.push_back(parseStrassenFault(f.as<std::string>()));
+        });
+    // What the faults without a delta did (--fault); records before bit flips: deltas.
+    io.optionalAs("fault", c.faultModel, parseFaultModelSpec("delta"),
+                  [](const FaultModelSpec& m) { return Json(toString(m)); },
+                  [](const Node& n, FaultModelSpec& m) { m = parseFaultModelSpec(n.as<std::string>()); });
+    io.optionalObjects("checks", r.checks, [&](auto& k) {
+        io.optional("where", k.where, "");
+        io.optional("verdict", k.verdict, "");
+        io.optional("row", k.row, -1);
+        io.optional("col", k.col, -1);
+        io.optional("detail", k.detail, "");
+    });
+    // The reader sets the envelope's status first: a record without "verdict" keeps it.
+    io.optional("verdict", r.status, r.status);
+    io.optional("placement", r.placement, "");
+    // Named only where the decomposition ran.
+    if (!Io::kWrites || c.devices > 1 || c.distribute)
+        io.optional("decomposition", c.decomposition, StrassenDecomposition::Winograd);
+}
+
+}  // namespace
+
+std::string strassenRecordJson(const StrassenResult& r)
+{
+    recordjson::FieldWriter section;
+    sectionFields(section, r);
+    RecordEnvelope envelope;
+    envelope.toolVersion = kVersion;
+    envelope.createdAt = nowIso8601();
+    envelope.family = "strassen";
+    envelope.status = r.status == "uncorrectable" || r.status == "not_verified" ? "ok" : r.status;
+    envelope.error = r.error;
+    // Several devices: every schedule device (the timeline's lanes per device name them).
+    envelope.devices = r.devices.empty() ? std::vector<DeviceInfo>{r.device} : r.devices;
+    envelope.spans = r.spans;
+    return recordjson::dumpRecord(recordjson::writeRecordDocument(envelope, section.take()), 1);
+}
+
+std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
+{
+    if (recordFamilyOf(text) != "strassen")
+        return std::nullopt;
+    const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
+    RecordEnvelope envelope;
+    recordjson::readEnvelope(doc.root(), envelope);
+    StrassenResult r;
+    r.status = envelope.status;
+    r.error = envelope.error;
+    r.device = envelope.devices.front();
+    if (envelope.devices.size() > 1)
+        r.devices = envelope.devices;
+    r.spans = envelope.spans;
+    recordjson::FieldReader section(doc.root().child("strassen"));
+    sectionFields(section, r);
+    r.recovery.level = r.levels;
+    return r;
+}
+
+StrassenResult loadStrassenRecord(const std::string& path)
+{
+    try {
+        std::optional<StrassenResult> r = strassenResultFromJson(recordjson::loadRecordText(path));
+        if (!r)
+            throw InputError("not a strassen record");
+        return *r;
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        throw InputError(what.rfind(path, 0) == 0 ? what : path + ": " + what);
+    }
+}
+
+}  // namespace gigacheck
