@@ -185,7 +185,9 @@ private slots:
         QVERIFY(window.campaignView()->openRun(pick));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         QVERIFY(window.currentView() == MainWindow::View::Heatmap);
-        const RunRecord& replay = *window.lastRecord();
+        const auto replayRecord = blockedRecordOf(window.lastRecord());
+        QVERIFY(replayRecord);
+        const RunRecord& replay = *replayRecord;
         const CampaignRun& run = campaign_.runs[pick];
         QCOMPARE(replay.config.seed, run.seed);
         QVERIFY(replay.config.strategy == run.strategy);

@@ -1,6 +1,7 @@
 // Fault placement on the C heatmap: a click adds a fault at that (row, col), drag moves it,
 // right-click removes it, and the run's record contains the fault, detected and corrected.
 #include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
 
 #include <views/animationpanel.hpp>
 #include <engine/enginecontroller.hpp>
@@ -78,7 +79,7 @@ private slots:
         QSignalSpy finished(window_.get(), &MainWindow::runFinished);
         window_->startRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        const RunRecord record = finished.first().first().value<RunRecord>();
+        const RunRecord record = test::blockedRunOf(finished);
         QCOMPARE(record.config.faults.at.size(), std::size_t(1));
         QCOMPARE(record.config.faults.at[0].row, std::int64_t(37));
         QCOMPARE(record.config.faults.at[0].col, std::int64_t(51));
@@ -178,7 +179,7 @@ private slots:
         });
         window_->startRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
-        const RunRecord r = finished.first().first().value<RunRecord>();
+        const RunRecord r = test::blockedRunOf(finished);
         QCOMPARE(tiles, r.plan.blockCount());  // one tile per block of C, each once
         QVERIFY2(spansAtFirstTiles < r.spans.size() / 2,
                  qPrintable(QStringLiteral("first blocks after %1 of %2 spans").arg(spansAtFirstTiles).arg(r.spans.size())));

@@ -4,6 +4,7 @@
 // reaches 100 % only once the run has ended, with Cancel disabled then; the total time holds its
 // parts; the cost model's time is labelled uncalibrated where the device's rates were not measured.
 #include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
 
 #include <models/repairpass.hpp>
 #include <panels/runpanel.hpp>
@@ -45,7 +46,7 @@ RunRecord runToTheEnd(MainWindow& window, const RunConfig& config)
     window.startRun();
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000))
         return {};
-    return finished.first().first().value<RunRecord>();
+    return test::blockedRunOf(finished);
 }
 
 std::vector<const Span*> repairSpans(const RunRecord& r)

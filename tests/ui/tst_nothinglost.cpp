@@ -41,7 +41,7 @@ bool runToTheEnd(MainWindow& window)
     QSignalSpy finished(&window, &MainWindow::runFinished);
     window.startRun();
     return QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000) &&
-           finished.first().first().value<RunRecord>().status == "ok";
+           test::blockedRunOf(finished).status == "ok";
 }
 
 // Starts the long run and waits until it is under way.
@@ -257,7 +257,7 @@ private slots:
         QMessageBox* box = closeQuestion(window);
         QVERIFY(box);
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        QCOMPARE(finished.first().first().value<RunRecord>().status, std::string("ok"));
+        QCOMPARE(test::blockedRunOf(finished).status, std::string("ok"));
         box->button(QMessageBox::Save)->click();
         QFileDialog* dialog = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((dialog = window.findChild<QFileDialog*>(QStringLiteral("saveRecordDialog"))) &&

@@ -256,7 +256,7 @@ private slots:
         QCOMPARE(window.timeline()->model().spanCount(), online.spans.size());
         // Named by its scheme and panel width (the log, the timeline's run, the roofline), and
         // without the note on S2-S4's loads, which is about blocked GEMM's strategies.
-        QCOMPARE(runLabel(*window.session()->record()), QStringLiteral("online b=12 64×48×40"));
+        QCOMPARE(runLabel(*window.session()->record()), QStringLiteral("online fq 1 b=12 64×48×40"));
         QVERIFY(window.timeline()->findChild<QLabel*>(QStringLiteral("timelineCpuNote"))->isHidden());
         // Its panel products and checks are drawn as products and checks (by role), and the
         // legend lists what the spans are.

@@ -170,7 +170,7 @@ private slots:
         QSignalSpy finished(&window, &MainWindow::runFinished);
         window.startRun();
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000));
-        const RecordPtr record = window.lastRecord();
+        const auto record = blockedRecordOf(window.lastRecord());
         QVERIFY(record);
         QCOMPARE(record->status, std::string("ok"));
         QCOMPARE(record->inputs.size(), std::size_t(2));
@@ -191,9 +191,11 @@ private slots:
         QVERIFY2(window.saveRecord(path("run.json"), &error), qPrintable(error));
         MainWindow other;
         QVERIFY2(other.openRecord(path("run.json"), &error), qPrintable(error));
-        QCOMPARE(other.lastRecord()->inputs.size(), std::size_t(2));
-        QCOMPARE(other.lastRecord()->inputs[1].file, std::string("B.npy"));
-        QVERIFY(other.lastRecord()->inputs[1].fortranOrder);
+        const auto reopened = blockedRecordOf(other.lastRecord());
+        QVERIFY(reopened);
+        QCOMPARE(reopened->inputs.size(), std::size_t(2));
+        QCOMPARE(reopened->inputs[1].file, std::string("B.npy"));
+        QVERIFY(reopened->inputs[1].fortranOrder);
         QVERIFY(other.report()->text().contains(QStringLiteral("Your matrices: A from A.npy")));
 
         // A generated run has no inputs section.
@@ -201,7 +203,7 @@ private slots:
         finished.clear();
         window.startRun();
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000));
-        QVERIFY(window.lastRecord()->inputs.empty());
+        QVERIFY(blockedRecordOf(window.lastRecord()) && blockedRecordOf(window.lastRecord())->inputs.empty());
         QVERIFY(!window.report()->text().contains(QStringLiteral("Your matrices")));
     }
 

@@ -3,6 +3,7 @@
 // in MiB are in binary units (setup, report), the Report tab speaks the lab's words and not the
 // CLI's, and the error animation of a run does not outlive a change of shape.
 #include "ui/uitestmain.hpp"
+#include "ui/uitestruns.hpp"
 
 #include <models/labwords.hpp>
 #include <panels/runpanel.hpp>
@@ -41,7 +42,7 @@ RunRecord runToTheEnd(MainWindow& window)
     window.startRun();
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000))
         return {};
-    return finished.first().first().value<RunRecord>();
+    return test::blockedRunOf(finished);
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ bool nextRunWorks(MainWindow& window)
     window.startRun();
     if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000))
         return false;
-    return finished.first().first().value<RunRecord>().status == "ok";
+    return test::blockedRunOf(finished).status == "ok";
 }
 
 QRectF textRect(const QCPItemText* text)
@@ -294,7 +294,7 @@ private slots:
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 60000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
-        const RunRecord r = finished.first().first().value<RunRecord>();
+        const RunRecord r = test::blockedRunOf(finished);
         QCOMPARE(r.status, std::string("ok"));
         QCOMPARE(r.faults.injected, 1);
         QVERIFY(r.verifiedCorrect());
@@ -311,7 +311,7 @@ private slots:
         window.cancelRun();  // before the worker has picked the job up
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 3000);
         qInfo("cancelled run ended after %lld ms", clock.elapsed());
-        QCOMPARE(finished.first().first().value<RunRecord>().status, std::string("cancelled"));
+        QCOMPARE(test::blockedRunOf(finished).status, std::string("cancelled"));
         QVERIFY(!window.engine()->isRunning());
 
         // The same while the worker still winds the previous run down, so the new job waits in
@@ -326,7 +326,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 3000);
         qInfo("queued cancelled run ended after %lld ms", clock.elapsed());
         QCOMPARE(finished.count(), 1);
-        QCOMPARE(finished.first().first().value<RunRecord>().status, std::string("cancelled"));
+        QCOMPARE(test::blockedRunOf(finished).status, std::string("cancelled"));
         QVERIFY(nextRunWorks(window));
     }
 
@@ -342,7 +342,7 @@ private slots:
         QTest::qWait(300);  // a stale result of the first job would arrive by now
         QCOMPARE(finished.count(), 1);
         QVERIFY(failed.isEmpty());
-        QCOMPARE(finished.first().first().value<RunRecord>().status, std::string("ok"));
+        QCOMPARE(test::blockedRunOf(finished).status, std::string("ok"));
         QVERIFY(!window.engine()->isRunning());
     }
 

@@ -159,7 +159,9 @@ private slots:
         probe.stop();
         attributing()->recording = false;
         const qint64 runMs = clock.elapsed();
-        const RunRecord& record = *window.lastRecord();
+        const auto blocked = blockedRecordOf(window.lastRecord());
+        QVERIFY(blocked);
+        const RunRecord& record = *blocked;
         const std::size_t spans = window.timeline()->model().spanCount();
         qInfo("run %.1f s, %zu spans in %lld batches; GUI-thread CPU: longest stretch between two ticks %.1f ms, "
               "stretch of the end of the run %.1f ms (timer interval 5 ms); longest wall-clock gap %lld ms",

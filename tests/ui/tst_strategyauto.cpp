@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(QString::fromStdString(window.timeline()->model().runLabel(window.timeline()->model().runCount() - 1)),
                  QStringLiteral("auto→") + name(chosen));
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 120000));
-        const RecordPtr record = window.lastRecord();
+        const auto record = blockedRecordOf(window.lastRecord());
         QVERIFY(record);
         QCOMPARE(record->status, std::string("ok"));
         QVERIFY(record->config.planByCostModel);

@@ -218,7 +218,9 @@ private slots:
         QVERIFY(window_->campaignView()->openRun(pick));
         QCOMPARE(asked, 1);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-        const RunRecord& replay = *window_->lastRecord();
+        const auto replayRecord = blockedRecordOf(window_->lastRecord());
+        QVERIFY(replayRecord);
+        const RunRecord& replay = *replayRecord;
         const CampaignRun& run = campaign.runs[pick];
         QCOMPARE(QString::fromStdString(replay.family), QString::fromStdString(RunRecord().family));
         QVERIFY(replay.config.strategy == run.strategy);

@@ -1,7 +1,11 @@
 // Run configurations shared by the ui tests.
 #pragma once
 
+#include <models/familyrecord.hpp>
+
 #include <gigacheck/blocked_gemm/record.hpp>
+
+#include <QSignalSpy>
 
 namespace gigacheck::ui::test {
 
@@ -16,6 +20,18 @@ inline RunConfig longCpuRun()
     c.backend = BackendKind::Cpu;
     c.reference = ReferenceMode::Sample;
     return c;
+}
+
+// The blocked GEMM record of the first run a MainWindow::runFinished spy caught. When it caught
+// none, or another family's record, a record whose status says so: every comparison then fails.
+inline RunRecord blockedRunOf(const QSignalSpy& finished)
+{
+    const auto record = finished.isEmpty() ? nullptr : blockedRecordOf(finished.first().first().value<RecordPtr>());
+    if (record)
+        return *record;
+    RunRecord none;
+    none.status = "no blocked GEMM record";
+    return none;
 }
 
 }  // namespace gigacheck::ui::test

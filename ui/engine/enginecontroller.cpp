@@ -83,7 +83,7 @@ quint64 EngineController::start(const RunConfig& config, const RunOperands& oper
         QMetaObject::invokeMethod(worker, [worker, job, config, operands] { worker->start(job, config, operands); },
                                   Qt::QueuedConnection);
     }
-    emit runStarted(job_, config);
+    emit runStarted(job_);
     return job_;
 }
 
@@ -100,7 +100,7 @@ quint64 EngineController::startOnline(const OnlineConfig& config)
         QMetaObject::invokeMethod(worker, [worker, job, config] { worker->startOnline(job, config); },
                                   Qt::QueuedConnection);
     }
-    emit runStarted(job_, runConfigView(config));
+    emit runStarted(job_);
     return job_;
 }
 

@@ -23,14 +23,14 @@ public:
 
     // Starts a run (cancelling one still going); returns its job id.
     quint64 start(const RunConfig& config, const RunOperands& operands = {});
-    // A run of the online ABFT family; runStarted carries its runConfigView.
+    // A run of the online ABFT family (scheme online / offline / TMR).
     quint64 startOnline(const OnlineConfig& config);
     void cancel();
     bool isRunning() const { return running_; }
     quint64 currentJob() const { return job_; }
 
 signals:
-    void runStarted(quint64 job, const gigacheck::RunConfig& config);
+    void runStarted(quint64 job);
     void spansArrived(const QVector<gigacheck::Span>& spans);
     void verifyArrived(const QVector<gigacheck::VerifyEvent>& events);
     void injectArrived(const QVector<gigacheck::InjectEvent>& events);

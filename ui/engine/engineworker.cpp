@@ -113,7 +113,7 @@ void EngineWorker::startCompute(quint64 job, const JobConfig& config, const RunO
             if (const auto* online = std::get_if<OnlineConfig>(&config)) {
                 hooks.backend = backendFor(online->backend, online->device);
                 online_ = runOnlineForLab(*online, hooks);
-                record_ = asRunRecord(online_->record);
+                record_ = RecordPtr(online_, &online_->record);  // the online record itself, shared with its run
             } else {
                 const RunConfig& gemm = std::get<RunConfig>(config);
                 hooks.backend = backendFor(gemm.backend, gemm.device);
@@ -121,9 +121,10 @@ void EngineWorker::startCompute(quint64 job, const JobConfig& config, const RunO
                     hooks.givenA = operands.a.get();
                     hooks.givenB = operands.b.get();
                 }
-                record_ = runGemm(gemm, hooks);
+                auto record = std::make_shared<RunRecord>(runGemm(gemm, hooks));
                 if (operands.present())  // the record says where A and B came from (section "inputs")
-                    record_->inputs = {operands.aFile, operands.bFile};
+                    record->inputs = {operands.aFile, operands.bFile};
+                record_ = std::move(record);
             }
         } catch (const std::exception& e) {
             // InputError, BackendError or anything else: reported, never fatal to the GUI.
@@ -162,7 +163,7 @@ void EngineWorker::computeDone(quint64 job)
     } else if (record_) {
         if (online_)
             emit onlineFinished(job, std::exchange(online_, nullptr));
-        emit finished(job, std::make_shared<const RunRecord>(std::move(*record_)), result_);
+        emit finished(job, std::exchange(record_, nullptr), result_);
     } else {
         emit failed(job, error_);
     }

@@ -57,7 +57,8 @@ signals:
     void resultTiles(quint64 job, const QVector<gigacheck::ui::HeatmapGrid>& tiles);
     void progress(quint64 job, double fraction);
     // A cancelled run also finishes, with record.status == "cancelled" and a partial record. The
-    // record is moved into a shared pointer here, so the GUI thread never copies it.
+    // record is made shared on the compute thread, so the GUI thread never copies it: a blocked
+    // run's RunRecord, an online run's OnlineRecord (inside the OnlineRun of onlineFinished).
     void finished(quint64 job, const gigacheck::ui::RecordPtr& record, const gigacheck::HostMatrix& c);
     void failed(quint64 job, const QString& message);
     // An online ABFT run's own record and step frames, emitted just before its finished().
@@ -87,7 +88,7 @@ private:
     };
     std::optional<Queued> queued_;
     // Written by the compute thread, read after join.
-    std::optional<RunRecord> record_;
+    RecordPtr record_;
     std::shared_ptr<OnlineRun> online_;
     HostMatrix result_;
     QString error_;

@@ -17,6 +17,7 @@ void registerMetaTypes()
     qRegisterMetaType<QVector<gigacheck::InjectEvent>>();
     qRegisterMetaType<gigacheck::RunRecord>();
     qRegisterMetaType<gigacheck::RunConfig>();
+    qRegisterMetaType<gigacheck::Shape>();
     qRegisterMetaType<gigacheck::HostMatrix>();
     qRegisterMetaType<gigacheck::Plan>();
     qRegisterMetaType<QVector<gigacheck::ui::HeatmapGrid>>();

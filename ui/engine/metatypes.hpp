@@ -1,6 +1,7 @@
 // Engine value types that cross threads in queued signals.
 #pragma once
 
+#include "models/familyrecord.hpp"
 #include "models/heatmapgrid.hpp"
 
 #include <gigacheck/blocked_gemm/record.hpp>
@@ -11,8 +12,6 @@
 #include <memory>
 
 namespace gigacheck::ui {
-// A finished record is made once on the engine thread and shared by everyone who shows it.
-using RecordPtr = std::shared_ptr<const RunRecord>;
 // The user's own A and B for a run (File > Import A / B): shared, never copied between threads;
 // both null for generated inputs.
 struct RunOperands {
@@ -27,6 +26,7 @@ Q_DECLARE_METATYPE(gigacheck::VerifyEvent)
 Q_DECLARE_METATYPE(gigacheck::InjectEvent)
 Q_DECLARE_METATYPE(gigacheck::RunRecord)
 Q_DECLARE_METATYPE(gigacheck::RunConfig)
+Q_DECLARE_METATYPE(gigacheck::Shape)
 Q_DECLARE_METATYPE(gigacheck::HostMatrix)
 Q_DECLARE_METATYPE(gigacheck::Plan)
 Q_DECLARE_METATYPE(gigacheck::ui::HeatmapGrid)

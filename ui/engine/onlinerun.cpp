@@ -151,46 +151,4 @@ std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const Run
     return run;
 }
 
-RunConfig runConfigView(const OnlineConfig& c)
-{
-    RunConfig r;
-    r.shape = c.shape;
-    r.precision = c.precision;
-    r.distribution = c.distribution;
-    r.seed = c.seed;
-    r.backend = c.backend;
-    r.device = c.device;
-    r.strategy = StrategyKind::None;  // in-core: the whole product at once, n in steps
-    r.gemm = c.gemm;
-    r.reference = c.reference;
-    r.thresholdLambda = c.thresholdLambda;
-    r.faults.count = 0;
-    r.faults.model = c.model;
-    r.faults.bit = c.bit;
-    for (const OnlineFault& f : c.faults)
-        if (f.target == OnlineTarget::Result)
-            r.faults.at.push_back(FaultAt{f.row, f.col, f.delta, f.step});
-    return r;
-}
-
-RunRecord asRunRecord(const OnlineRecord& online)
-{
-    RunRecord r;
-    static_cast<RecordEnvelope&>(r) = online;  // family stays online_abft: views can tell
-    r.config = runConfigView(online.config);
-    Plan& p = r.plan;
-    p.shape = online.config.shape;
-    p.precision = online.config.precision;
-    p.strategy = StrategyKind::None;
-    p.abft = online.config.scheme != Scheme::Tmr;
-    p.blockM = p.shape.m;
-    p.blockQ = p.shape.q;
-    p.splitN = std::max(1, online.steps);
-    p.blockN = online.config.panelWidth();
-    // Its first word is the scheme (runLabel shows it).
-    p.explanation = std::string(toString(online.config.scheme)) + " scheme of the online ABFT family";
-    r.reference = online.reference;
-    return r;
-}
-
 }  // namespace gigacheck::ui

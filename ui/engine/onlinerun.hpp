@@ -1,7 +1,7 @@
 // An online ABFT run in the lab (issue 9, ui/README.md "Online ABFT"): its record, and C after
 // every step reduced to a bounded grid (the step slider's frames), recorded on the engine's
-// thread through the observer. The views that know only blocked GEMM records see the run through
-// asRunRecord (its envelope: spans, events, metrics; C's shape; one "block" of C, n in S steps).
+// thread through the observer. The views that every family shares take the record's envelope
+// (models/familyrecord.hpp); the step view and the report read the rest of the online record.
 #pragma once
 
 #include <gigacheck/online_abft.hpp>
@@ -68,10 +68,6 @@ std::shared_ptr<OnlineRun> runOnlineForLab(const OnlineConfig& config, const Run
 // The configuration of a device run as the CPU replays it for the step view: same seed, faults
 // and steps, C as one block (a fault in block b's checksum column strikes C's one checksum column).
 OnlineConfig cpuReplayOf(const OnlineConfig& config);
-
-// What the blocked-GEMM views see of an online record.
-RunConfig runConfigView(const OnlineConfig& config);
-RunRecord asRunRecord(const OnlineRecord& record);
 
 }  // namespace gigacheck::ui
 

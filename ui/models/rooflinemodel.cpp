@@ -1,5 +1,8 @@
 #include "rooflinemodel.hpp"
 
+#include "models/familyrecord.hpp"
+#include "models/runverdict.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -35,25 +38,23 @@ std::vector<Roof> roofsFrom(const Ceilings& c)
     return roofs;
 }
 
-QString runLabel(const RunRecord& r)
+QString blockedRunLabel(const RunConfig& c)
 {
-    // An online ABFT run seen as a record (ui/engine/onlinerun): its scheme, not a strategy.
-    if (r.family != RunRecord().family)
-        return QStringLiteral("%1 b=%2 %3×%4×%5")
-            .arg(QString::fromStdString(r.plan.explanation).section(QLatin1Char(' '), 0, 0))
-            .arg(r.plan.blockN)
-            .arg(r.config.shape.m)
-            .arg(r.config.shape.n)
-            .arg(r.config.shape.q);
-    const QString strategy = QString::fromUtf8(toString(r.config.strategy).data(), qsizetype(toString(r.config.strategy).size()));
-    return QStringLiteral("%1 %2×%3×%4")
-        .arg(r.config.planByCostModel ? QStringLiteral("auto→") + strategy : strategy)
-        .arg(r.config.shape.m)
-        .arg(r.config.shape.n)
-        .arg(r.config.shape.q);
+    return QStringLiteral("%1 %2×%3×%4").arg(strategyLabel(c)).arg(c.shape.m).arg(c.shape.n).arg(c.shape.q);
 }
 
-RooflineRun summarizeRun(const RunRecord& record, const QString& label, double linkGBs)
+QString runLabel(const RecordEnvelope& r)
+{
+    if (const RunRecord* blocked = blockedRecordOf(r))
+        return blockedRunLabel(blocked->config);
+    const Shape s = resultShapeOf(r);
+    const QString shape = QStringLiteral("%1×%2×%3").arg(s.m).arg(s.n).arg(s.q);
+    if (const OnlineRecord* online = onlineRecordOf(r); online && online->config.scheme != Scheme::Tmr)
+        return QStringLiteral("%1 b=%2 %3").arg(runNameOf(r)).arg(online->config.panelWidth()).arg(shape);
+    return runNameOf(r) + QLatin1Char(' ') + shape;
+}
+
+RooflineRun summarizeRun(const RecordEnvelope& record, const QString& label, double linkGBs)
 {
     RooflineRun run;
     run.label = label;
@@ -88,7 +89,7 @@ RooflineRun summarizeRun(const RunRecord& record, const QString& label, double l
     return run;
 }
 
-QString runColorKey(const RunRecord& record)
+QString runColorKey(const RecordEnvelope& record)
 {
     return runLabel(record) + QLatin1Char('@') + QString::fromStdString(record.createdAt);
 }

@@ -30,13 +30,17 @@ struct RooflineRun {
 };
 
 std::vector<Roof> roofsFrom(const Ceilings& c);
-// Points of one run. linkGBs: the bandwidth of the naive model (the host link's H2D roof).
-RooflineRun summarizeRun(const RunRecord& record, const QString& label, double linkGBs);
-// A short label for a record: strategy and shape.
-QString runLabel(const RunRecord& record);
+// Points of one run of any family (its envelope's metrics and spans). linkGBs: the bandwidth of
+// the naive model (the host link's H2D roof).
+RooflineRun summarizeRun(const RecordEnvelope& record, const QString& label, double linkGBs);
+// A short label for a record: what ran and the shape ("s2 4096×4096×4096", "online fq 1 b=256
+// 2048×2048×2048").
+QString runLabel(const RecordEnvelope& record);
+// The same for a blocked run about to start: its strategy and shape.
+QString blockedRunLabel(const RunConfig& config);
 // What names a run for its colour: its label and when it was recorded, so a record reopened
 // (or shown in another order) keeps its colour.
-QString runColorKey(const RunRecord& record);
+QString runColorKey(const RecordEnvelope& record);
 // Per run key, an index into a palette of `colors` colours taken from a hash of the key (FNV-1a of
 // its UTF-8, the same in every session), never from the run's position; a run whose colour an
 // earlier run of the list already took moves on to the next free one.

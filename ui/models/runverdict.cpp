@@ -1,5 +1,6 @@
 #include "runverdict.hpp"
 
+#include "models/familyrecord.hpp"
 #include "models/onlinecatchers.hpp"
 
 #include <algorithm>
@@ -144,11 +145,16 @@ QString onlineRunLabel(const OnlineConfig& c)
     return QStringLiteral("%1, b = %2, %3").arg(schemeLabel(c)).arg(c.panelWidth()).arg(shape);
 }
 
+QString strategyLabel(const RunConfig& c)
+{
+    const QString strategy = qs(toString(c.strategy));
+    return c.planByCostModel ? QStringLiteral("auto→") + strategy : strategy;
+}
+
 RunVerdict runVerdictOf(const RunRecord& r)
 {
     RunVerdict v;
-    const QString strategy = qs(toString(r.config.strategy));
-    v.scheme = r.config.planByCostModel ? QStringLiteral("auto→") + strategy : strategy;
+    v.scheme = strategyLabel(r.config);
     const FaultReport& f = r.faults;
     v.injected = f.injected;
     v.detected = f.detected;
@@ -191,11 +197,18 @@ RunVerdict runVerdictOf(const OnlineRecord& r)
     return v;
 }
 
-RunVerdict runVerdictOf(const RunRecord& record, const OnlineRun* online)
+RunVerdict runVerdictOf(const RecordEnvelope& record)
 {
-    if (online && record.family == OnlineRecord::kFamily)
-        return runVerdictOf(online->record);
-    return runVerdictOf(record);
+    if (const RunRecord* blocked = blockedRecordOf(record))
+        return runVerdictOf(*blocked);
+    if (const OnlineRecord* online = onlineRecordOf(record))
+        return runVerdictOf(*online);
+    RunVerdict v;
+    v.scheme = qs(record.family);
+    v.gflops = record.metrics.gflops;
+    if (!endedEarly(record, v))
+        v.words = QStringLiteral("not verified");
+    return v;
 }
 
 }  // namespace gigacheck::ui

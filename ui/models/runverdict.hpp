@@ -2,12 +2,11 @@
 // timeline and the animations say of a run, derived once from its record, so that no two of them
 // can disagree. Blocked GEMM records answer from RunRecord (verifiedCorrect / notVerified /
 // verifiedBy, the fault report); online ABFT runs from their own OnlineRecord (the checks, the
-// recompute, the vote, the input faults), never from the blocked view asRunRecord makes of them.
+// recompute, the vote, the input faults).
 #pragma once
 
-#include "engine/onlinerun.hpp"
-
 #include <gigacheck/blocked_gemm/record.hpp>
+#include <gigacheck/online_abft.hpp>
 
 #include <QString>
 
@@ -36,8 +35,12 @@ struct RunVerdict {
 
 RunVerdict runVerdictOf(const RunRecord& record);
 RunVerdict runVerdictOf(const OnlineRecord& record);
-// The record the lab shows: an online run answers from its own record (session->online()).
-RunVerdict runVerdictOf(const RunRecord& record, const OnlineRun* online);
+// The record the lab shows, whatever its family: each answers from its own section (a family
+// without one here answers from the envelope: its status only).
+RunVerdict runVerdictOf(const RecordEnvelope& record);
+
+// A blocked run's strategy: "s2", or "auto→s2" when the cost-model planner chose it.
+QString strategyLabel(const RunConfig& config);
 
 // An online scheme as the lab names it: "online fq 1", "offline", "TMR".
 QString schemeLabel(const OnlineConfig& config);

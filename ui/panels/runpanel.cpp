@@ -164,9 +164,7 @@ QString RunPanel::logText() const
 
 void RunPanel::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c) {
-        RunRecord label;
-        label.config = c;
+    connect(session, &LabSession::runStarted, this, [this, session] {
         setRunning(true);
         if (const std::optional<OnlineConfig>& online = session->startedOnline()) {  // its scheme, not a strategy
             log(QStringLiteral("start %1, %2 placed + %3 random fault(s)")
@@ -175,9 +173,12 @@ void RunPanel::subscribe(LabSession* session)
                     .arg(online->randomErrors));
             return;
         }
+        if (!session->startedBlocked())
+            return;
+        const RunConfig& c = *session->startedBlocked();
         log(QStringLiteral("start %1, cap %2, %3 explicit + %4 random fault(s)")
-                .arg(runLabel(label), c.memCapBytes ? sizeText(double(c.memCapBytes), looksBinary(c.memCapBytes))
-                                                     : QStringLiteral("the device's memory"))
+                .arg(blockedRunLabel(c), c.memCapBytes ? sizeText(double(c.memCapBytes), looksBinary(c.memCapBytes))
+                                                        : QStringLiteral("the device's memory"))
                 .arg(c.faults.at.size())
                 .arg(c.faults.count));
     });
@@ -198,8 +199,8 @@ void RunPanel::subscribe(LabSession* session)
                         .arg(e.result.mismatchRows.size()).arg(e.result.mismatchCols.size())
                         .arg(e.result.corrections.size()));
     });
-    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r, LabSession::Origin origin) {
-        const RunRecord& record = *r;
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r, LabSession::Origin origin) {
+        const RecordEnvelope& record = *r;
         if (origin == LabSession::Origin::File) {
             log(QStringLiteral("opened record: %1, %2 spans, %3 verification(s)")
                     .arg(runLabel(record))
@@ -212,8 +213,8 @@ void RunPanel::subscribe(LabSession* session)
             setProgress(1.0, 0.0);
         else if (record.status == "cancelled")  // not "idle" beside a bar stopped part-way
             eta_->setText(QStringLiteral("cancelled at %1%").arg(progress_->value() / 10));
-        // The verdict and counts every view shows (models/runverdict): an online run's from its own record.
-        const RunVerdict v = runVerdictOf(record, session->online().get());
+        // The verdict and counts every view shows (models/runverdict): each family's from its own record.
+        const RunVerdict v = runVerdictOf(record);
         log(QStringLiteral("%1 in %2 s (execute %3 s), %4 GFLOP/s, %5 spans; %6")
                 .arg(QString::fromStdString(record.status))
                 .arg(record.metrics.totalSeconds, 0, 'f', 3)

@@ -1,6 +1,7 @@
 #include "labsession.hpp"
 
 #include "engine/enginecontroller.hpp"
+#include "models/runverdict.hpp"
 
 namespace gigacheck::ui {
 
@@ -22,7 +23,9 @@ LabSession::LabSession(QObject* parent) : QObject(parent)
     connect(engine_, &EngineController::onlineFinished, this, [this](const OnlinePtr& run) { pendingOnline_ = run; });
     connect(engine_, &EngineController::runFinished, this, [this](const RecordPtr& record, const HostMatrix& c) {
         record_ = record;
-        online_ = record->family == OnlineRecord::kFamily ? std::exchange(pendingOnline_, nullptr) : nullptr;
+        // The online run whose record this is (the worker shares the record with its run).
+        const bool ownRun = pendingOnline_ && &pendingOnline_->record == record.get();
+        online_ = ownRun ? std::exchange(pendingOnline_, nullptr) : nullptr;
         // The live events are the record's events; keep the record's (the complete list).
         if (injections_.size() != record->injections.size())
             injections_ = record->injections;
@@ -42,8 +45,9 @@ void LabSession::start(const RunConfig& config, bool keepPrevious)
 {
     injections_.clear();
     verifications_.clear();
+    startedBlocked_ = config;
     startedOnline_.reset();
-    emit runStarted(config, keepPrevious);
+    emit runStarted(keepPrevious);
     engine_->start(config, operands_.present() ? operands_ : RunOperands{});
 }
 
@@ -52,9 +56,20 @@ void LabSession::startOnline(const OnlineConfig& config, bool keepPrevious)
     injections_.clear();
     verifications_.clear();
     pendingOnline_.reset();
+    startedBlocked_.reset();
     startedOnline_ = config;
-    emit runStarted(runConfigView(config), keepPrevious);
+    emit runStarted(keepPrevious);
     engine_->startOnline(config);
+}
+
+Shape LabSession::startedShape() const
+{
+    return startedOnline_ ? startedOnline_->shape : startedBlocked_ ? startedBlocked_->shape : Shape{};
+}
+
+QString LabSession::startedName() const
+{
+    return startedOnline_ ? schemeLabel(*startedOnline_) : startedBlocked_ ? strategyLabel(*startedBlocked_) : QString();
 }
 
 void LabSession::cancel()
@@ -71,13 +86,13 @@ void LabSession::openOnlineRecord(OnlineRecord record)
 {
     auto run = std::make_shared<OnlineRun>();
     run->record = std::move(record);
-    RunRecord view = asRunRecord(run->record);
+    record_ = RecordPtr(run, &run->record);  // the online record itself, shared with its run
     online_ = std::move(run);
-    record_ = std::make_shared<const RunRecord>(std::move(view));
     baseline_.reset();
     injections_ = record_->injections;
     verifications_ = record_->verifications;
     history_ = {record_};
+    result_ = HostMatrix();
     emit recordChanged(record_, Origin::File, HostMatrix());
     emit historyChanged();
 }

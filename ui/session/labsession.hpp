@@ -2,8 +2,9 @@
 // this session (roofline history) and a record opened for comparison. The views subscribe to its
 // signals, as Hotspot's pages subscribe to its parser; nobody fans a result out by hand.
 //
-// Each result is delivered once and shared (std::shared_ptr<const RunRecord>): the end of a run
-// costs one hand-over, not a copy per view.
+// Each result is delivered once and shared (RecordPtr: the record's envelope, the family's own
+// record behind it, models/familyrecord.hpp): the end of a run costs one hand-over, not a copy per
+// view.
 #pragma once
 
 #include "engine/metatypes.hpp"
@@ -19,8 +20,6 @@ namespace gigacheck::ui {
 
 class EngineController;
 
-using RecordPtr = std::shared_ptr<const RunRecord>;
-
 class LabSession : public QObject {
     Q_OBJECT
 public:
@@ -32,8 +31,14 @@ public:
 
     // Starts a run (cancelling one still going). keepPrevious keeps the last run's lanes beside it.
     void start(const RunConfig& config, bool keepPrevious);
-    // A run of the online ABFT family (the views get runConfigView / asRunRecord; online() the rest).
+    // A run of the online ABFT family: the views get its own record (online() adds its frames).
     void startOnline(const OnlineConfig& config, bool keepPrevious);
+    // The run started last, of either family (the other one nullopt): what it multiplies and how
+    // the views name it while it goes on ("s2", "auto→s2", "online fq 1").
+    const std::optional<RunConfig>& startedBlocked() const { return startedBlocked_; }
+    const std::optional<OnlineConfig>& startedOnline() const { return startedOnline_; }
+    Shape startedShape() const;
+    QString startedName() const;
     // The user's own A and B (File > Import A / B): used by every run from now on while both are
     // set; either may be null (then runs generate both). The window keeps them fitting the shape.
     void setOperands(RunOperands operands) { operands_ = std::move(operands); }
@@ -53,15 +58,13 @@ public:
     // Drops the record opened for comparison (it stays through any number of runs until then).
     void removeBaseline();
 
-    // The record last finished or opened (null before the first).
+    // The record last finished or opened (null before the first), of any family; blockedRecordOf
+    // and onlineRecordOf (models/familyrecord.hpp) give its family's own record.
     const RecordPtr& record() const { return record_; }
     const RecordPtr& baseline() const { return baseline_; }
-    // The current record's online ABFT run (null when it is a blocked GEMM record); set before
-    // recordChanged is emitted.
+    // The current record's online ABFT run, its record and step frames (null when the record is
+    // another family's); set before recordChanged is emitted.
     const OnlinePtr& online() const { return online_; }
-    // The online configuration of the run started last (nullopt when it was blocked GEMM): the
-    // views name a running online job by its scheme, not by runConfigView's strategy.
-    const std::optional<OnlineConfig>& startedOnline() const { return startedOnline_; }
     // Events of the current run: live while it goes on, the record's once it ended or was opened.
     const std::vector<InjectEvent>& injections() const { return injections_; }
     const std::vector<VerifyEvent>& verifications() const { return verifications_; }
@@ -69,7 +72,8 @@ public:
     const std::vector<RecordPtr>& history() const { return history_; }
 
 signals:
-    void runStarted(const gigacheck::RunConfig& config, bool keepPrevious);
+    // startedBlocked() / startedOnline() say what started.
+    void runStarted(bool keepPrevious);
     void spansArrived(const QVector<gigacheck::Span>& spans);
     // New live events, already appended to injections() / verifications().
     void injectionsArrived(const QVector<gigacheck::InjectEvent>& events);
@@ -85,7 +89,6 @@ signals:
     void baselineRemoved();
 
 private:
-    void finish(const RunRecord& record, const HostMatrix& c);
     void pushHistory(RecordPtr record, bool newest);
 
     EngineController* engine_ = nullptr;
@@ -93,7 +96,8 @@ private:
     RecordPtr baseline_;
     OnlinePtr online_;
     OnlinePtr pendingOnline_;
-    std::optional<OnlineConfig> startedOnline_;  // the running job's, until its record arrives
+    std::optional<RunConfig> startedBlocked_;
+    std::optional<OnlineConfig> startedOnline_;
     std::vector<InjectEvent> injections_;
     std::vector<VerifyEvent> verifications_;
     std::vector<RecordPtr> history_;

@@ -93,8 +93,8 @@ void AnimationPanel::subscribe(LabSession* session)
 {
     connect(session, &LabSession::runStarted, this, &AnimationPanel::clear);
     connect(session, &LabSession::runStarted, verdict_, &QLabel::clear);
-    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r) {
-        const QString text = runVerdictOf(*r, session->online().get()).summary();
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) {
+        const QString text = runVerdictOf(*r).summary();
         verdict_->setText(text);
         verdict_->setToolTip(text);
     });
@@ -108,10 +108,12 @@ void AnimationPanel::subscribe(LabSession* session)
             setEvents(session->injections(), session->verifications());
     });
     connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) {
-        // The repair pass's steps exist only in the finished record.
-        if (r->injections.size() != injectionsShown_ || r->verifications.size() != verificationsShown_ ||
-            !r->repairs.empty())
-            setEvents(r->injections, r->verifications, r->repairs);
+        // The repair pass's steps (blocked GEMM's) exist only in the finished record.
+        const RunRecord* blocked = blockedRecordOf(*r);
+        const std::vector<RepairEvent> none;
+        const std::vector<RepairEvent>& repairs = blocked ? blocked->repairs : none;
+        if (r->injections.size() != injectionsShown_ || r->verifications.size() != verificationsShown_ || !repairs.empty())
+            setEvents(r->injections, r->verifications, repairs);
     });
 }
 

@@ -99,9 +99,10 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
 
 void HeatmapView::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::runStarted, this, [this](const RunConfig& c) {
-        if (rows_ != c.shape.m || cols_ != c.shape.q)
-            setShape(c.shape.m, c.shape.q);
+    connect(session, &LabSession::runStarted, this, [this, session] {
+        const Shape s = session->startedShape();
+        if (rows_ != s.m || cols_ != s.q)
+            setShape(s.m, s.q);
         beginLiveResult();
     });
     connect(session, &LabSession::resultTilesArrived, this, &HeatmapView::addResultTiles);
@@ -110,19 +111,20 @@ void HeatmapView::subscribe(LabSession* session)
     });
     connect(session, &LabSession::recordChanged, this,
             [this](const RecordPtr& r, LabSession::Origin origin, const HostMatrix& c) {
+                // The block grid of a blocked run's plan; another family's C has no blocks.
+                const RunRecord* blocked = blockedRecordOf(*r);
+                recordPlan_ = blocked ? std::optional<Plan>(blocked->plan) : std::nullopt;
                 if (origin == LabSession::Origin::Run) {
                     if (c.rows() != rows_ || c.cols() != cols_)
-                        setShape(r->config.shape.m, r->config.shape.q);
-                    recordPlan_ = r->plan;
-                    setPlan(r->plan);
+                        setShape(resultShapeOf(*r).m, resultShapeOf(*r).q);
+                    setPlan(recordPlan_);
                     setMatrix(c);
                     // The live events usually are the record's already: then nothing to redo.
                     if (injections_.size() != r->injections.size() || verifications_.size() != r->verifications.size())
                         setEvents(r->injections, r->verifications);
                     return;
                 }
-                recordPlan_ = r->plan;
-                setPlan(r->plan);
+                setPlan(recordPlan_);
                 setEvents(r->injections, r->verifications);
                 // A record holds no matrix: show where the faults and residuals were.
                 setLayer(r->injections.empty() ? Layer::Residuals : Layer::InjectedError);

@@ -20,10 +20,7 @@ ReportView::ReportView(QWidget* parent) : QPlainTextEdit(parent)
 
 void ReportView::subscribe(LabSession* session)
 {
-    connect(session, &LabSession::recordChanged, this, [this, session](const RecordPtr& r) {
-        online_ = session->online();
-        setRecord(r);
-    });
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r) { setRecord(r); });
 }
 
 void ReportView::setRecord(RecordPtr record)
@@ -56,12 +53,15 @@ void ReportView::refresh()
         return;
     }
     // The verdict first, in the words of the status bar, the Run log and the timeline.
-    const QString verdict = QStringLiteral("Verdict: %1\n\n").arg(runVerdictOf(*record_, online_.get()).summary());
-    if (online_ && record_->family == OnlineRecord::kFamily)
-        setPlainText(verdict + QString::fromStdString(formatOnlineReport(online_->record)));
-    else
+    // Then the family's own report.
+    const QString verdict = QStringLiteral("Verdict: %1\n\n").arg(runVerdictOf(*record_).summary());
+    if (const OnlineRecord* online = onlineRecordOf(*record_))
+        setPlainText(verdict + QString::fromStdString(formatOnlineReport(*online)));
+    else if (const RunRecord* blocked = blockedRecordOf(*record_))
         // Sizes in the units the cap was given in (a cap of 1 MiB reads "1 MiB", not "1.05 MB"), the lab's words.
-        setPlainText(verdict + labReportText(*record_));
+        setPlainText(verdict + labReportText(*blocked));
+    else
+        setPlainText(verdict);
 }
 
 }  // namespace gigacheck::ui

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "engine/metatypes.hpp"
-#include "engine/onlinerun.hpp"
 
 #include <QPlainTextEdit>
 
@@ -28,7 +27,6 @@ private:
     void refresh();
 
     RecordPtr record_;
-    OnlinePtr online_;  // the current record's online ABFT run: its own report
     bool stale_ = false;
 };
 

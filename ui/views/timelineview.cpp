@@ -28,25 +28,6 @@ QString blockText(const BlockIndex& b)
     return QStringLiteral("(%1, %2, %3)").arg(b.i).arg(b.j).arg(b.k);
 }
 
-// "s2", or "auto→s2" when the cost-model planner chose it (strategy auto).
-QString strategyLabel(const RunConfig& c)
-{
-    const std::string_view name = toString(c.strategy);
-    const QString s = QString::fromUtf8(name.data(), qsizetype(name.size()));
-    return c.planByCostModel ? QStringLiteral("auto→") + s : s;
-}
-
-// What a run's lanes are named by: a blocked run's strategy, an online run's scheme (its own
-// record when the session has it; an opened baseline's first word of the plan, which is it).
-QString runName(const RunRecord& r, const OnlineRun* online)
-{
-    if (online && r.family == OnlineRecord::kFamily)
-        return schemeLabel(online->record.config);
-    if (r.family == OnlineRecord::kFamily)
-        return QString::fromStdString(r.plan.explanation).section(QLatin1Char(' '), 0, 0);
-    return strategyLabel(r.config);
-}
-
 QString durationText(double seconds)
 {
     if (seconds < 1e-3)
@@ -138,39 +119,40 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 
 void TimelineView::subscribe(LabSession* session)
 {
-    auto label = [session](const RunRecord& r) { return runName(r, session->online().get()); };
-    connect(session, &LabSession::runStarted, this, [this, session](const RunConfig& c, bool keepPrevious) {
+    connect(session, &LabSession::runStarted, this, [this, session](bool keepPrevious) {
         // Only a run that ended well is a "previous run"; a failed or cancelled one never is.
         showComparisons(session->baseline(), keepPrevious ? lastGood_ : RecordPtr());
         shownRecord_.reset();
         clearRecomputeMark();
         verdict_->setVisible(false);
-        const std::optional<OnlineConfig>& online = session->startedOnline();
-        currentRun_ = model_.addRun((online ? schemeLabel(*online) : strategyLabel(c)).toStdString());
+        currentRun_ = model_.addRun(session->startedName().toStdString());
         follow_ = true;
         updateLanes();
         resetZoom();
     });
     connect(session, &LabSession::spansArrived, this, &TimelineView::addSpans);
-    connect(session, &LabSession::recordChanged, this, [this, label, session](const RecordPtr& r, LabSession::Origin origin) {
-        const OnlineRun* online = r->family == OnlineRecord::kFamily ? session->online().get() : nullptr;
+    connect(session, &LabSession::recordChanged, this, [this](const RecordPtr& r, LabSession::Origin origin) {
+        // Every family's lanes from its record's spans, named by what ran (a blocked run's
+        // strategy, auto's choice included; an online run's scheme).
+        const QString name = runNameOf(*r);
         if (origin == LabSession::Origin::File)
-            beginRun(label(*r), false);
-        else if (currentRun_ >= 0 && model_.runLabel(currentRun_) != label(*r).toStdString()) {
-            model_.setRunLabel(currentRun_, label(*r).toStdString());  // what ran: auto's choice
+            beginRun(name, false);
+        else if (currentRun_ >= 0 && model_.runLabel(currentRun_) != name.toStdString()) {
+            model_.setRunLabel(currentRun_, name.toStdString());
             updateLanes();
         }
         clearRecomputeMark();
-        const int recompute = online ? recomputeFirstOp(r->spans, online->record.recomputed) : -1;
+        const OnlineRecord* online = onlineRecordOf(*r);
+        const int recompute = online ? recomputeFirstOp(r->spans, online->recomputed) : -1;
         if (recompute >= 0)
-            setRunSpansWithRecompute(r->spans, recompute, online->record.recomputeSeconds);
+            setRunSpansWithRecompute(r->spans, recompute, online->recomputeSeconds);
         else
             setRunSpans(r->spans);  // after a live run: the same spans, nothing rebuilt
-        verdict_->setText(QStringLiteral("Verdict — %1").arg(runVerdictOf(*r, online).summary()));
+        verdict_->setText(QStringLiteral("Verdict — %1").arg(runVerdictOf(*r).summary()));
         verdict_->setVisible(true);
         // Why S2-S4 seem not to overlap on the CPU (a note about the strategies: blocked GEMM's
         // records only).
-        const bool cpuBlocked = r->devices.front().backend == BackendKind::Cpu && r->family == RunRecord().family;
+        const bool cpuBlocked = r->devices.front().backend == BackendKind::Cpu && blockedRecordOf(*r);
         cpuNote_->setVisible(cpuBlocked);
         if (cpuBlocked)
             updateCpuNote();
@@ -189,10 +171,10 @@ void TimelineView::subscribe(LabSession* session)
         updateLanes();
         resetZoom();
     });
-    auto showWithCurrent = [this, session, label] {
+    auto showWithCurrent = [this, session] {
         showComparisons(session->baseline(), RecordPtr());
         if (const RecordPtr& current = session->record(); current && current != session->baseline()) {
-            currentRun_ = model_.addRun(label(*current).toStdString());
+            currentRun_ = model_.addRun(runNameOf(*current).toStdString());
             model_.addSpans(currentRun_, current->spans);
         } else {
             currentRun_ = -1;
@@ -226,11 +208,11 @@ void TimelineView::showComparisons(const RecordPtr& fromFile, const RecordPtr& p
 {
     model_.clear();
     if (fromFile) {
-        model_.addRun(runName(*fromFile, nullptr).toStdString() + " (file)");
+        model_.addRun(runNameOf(*fromFile).toStdString() + " (file)");
         model_.addSpans(0, fromFile->spans);
     }
     if (previous && previous != fromFile) {
-        const int run = model_.addRun(runName(*previous, nullptr).toStdString() + " (previous run)");
+        const int run = model_.addRun(runNameOf(*previous).toStdString() + " (previous run)");
         model_.addSpans(run, previous->spans);
     }
     previousShown_ = previous;
@@ -337,8 +319,10 @@ QString TimelineView::verdictText() const
     return verdict_->text();
 }
 
-void TimelineView::labelPrediction(const RunRecord& r)
+void TimelineView::labelPrediction(const RecordEnvelope& r)
 {
+    // The cost model predicts blocked GEMM schedules only: no box beside another family's run.
+    predicted_->setVisible(blockedRecordOf(r) != nullptr);
     // The cost model's lanes are only as good as its rates: without measured ones they are a guess.
     const bool calibrated = !r.devices.empty() && hasMeasuredRates(r.devices.front().ceilings);
     predicted_->setText(calibrated ? QStringLiteral("predicted lanes (cost model)")
@@ -349,11 +333,13 @@ void TimelineView::labelPrediction(const RunRecord& r)
                                                        "assumptions): its lanes are a guess. gigacheck devices --measure measures them."));
 }
 
-void TimelineView::showPrediction(const RunRecord& r)
+void TimelineView::showPrediction(const RecordEnvelope& r)
 {
-    if (currentRun_ < 0 || r.predictedSpans.empty())
+    // The cost model predicts blocked GEMM schedules only.
+    const RunRecord* blocked = blockedRecordOf(r);
+    if (currentRun_ < 0 || !blocked || blocked->predictedSpans.empty())
         return;
-    model_.addPredictedRun(currentRun_, r.predictedSpans);
+    model_.addPredictedRun(currentRun_, blocked->predictedSpans);
     updateLanes();
     resetZoom();
 }
@@ -434,7 +420,7 @@ QString TimelineView::endsTooltip(const RunEnds& e, double t) const
 
 QString TimelineView::tooltipText(const Span* s) const
 {
-    const QString head = s->kind == OpKind::Recompute ? repairPassText(shownRecord_.get(), *s)
+    const QString head = s->kind == OpKind::Recompute ? repairPassText(shownRecord_ ? blockedRecordOf(*shownRecord_) : nullptr, *s)
                                                       : QStringLiteral("<b>%1</b>").arg(kindLabel(s->kind));
     return QStringLiteral("%1 (op %2)<br>block %3, stream %4<br>%5 bytes, %6 flops<br>"
                           "%7 … %8 s, duration %9")

@@ -60,12 +60,12 @@ private:
     void setRunSpansWithRecompute(const std::vector<Span>& spans, int firstRecomputeOp, double seconds);
     void clearRecomputeMark();
     // The record's predicted spans as lanes of their own beside its measured ones.
-    void showPrediction(const RunRecord& r);
+    void showPrediction(const RecordEnvelope& r);
     // Over a run's fill or drain band (no span there): what it is and how long.
     QString endsTooltip(const RunEnds& e, double t) const;
     QString tooltipText(const Span* s) const;
     // The predicted-lanes box says "uncalibrated" when the record's device had no measured rates.
-    void labelPrediction(const RunRecord& r);
+    void labelPrediction(const RecordEnvelope& r);
     // The CPU note with the shown run's busy shares of its load and compute lanes.
     void updateCpuNote();
     void updateLanes();

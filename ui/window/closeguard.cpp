@@ -3,7 +3,7 @@
 #include "filedialogs.hpp"
 #include "session/labsession.hpp"
 
-#include <gigacheck/blocked_gemm/record.hpp>
+#include "models/familyrecord.hpp"
 
 #include <QMainWindow>
 #include <QMessageBox>
@@ -54,7 +54,7 @@ void CloseGuard::saveThenClose()
             return;
         }
         // Named from the record there is now: the run may have finished while the question was open.
-        const RunRecord& record = *session_->record();
+        const RecordEnvelope& record = *session_->record();
         askPath(window_, QStringLiteral("saveRecordDialog"),
                 record.status == "ok" ? QStringLiteral("Save the finished run") : QStringLiteral("Save the stopped run"),
                 QStringLiteral("records"), suggestedName(record), QStringLiteral("Run records (*.json)"), true,
@@ -73,15 +73,10 @@ void CloseGuard::saveThenClose()
     session_->cancel();
 }
 
-QString CloseGuard::suggestedName(const RunRecord& record)
+QString CloseGuard::suggestedName(const RecordEnvelope& record)
 {
-    const std::string_view strategy = toString(record.config.strategy);
-    return QStringLiteral("%1-%2-%3x%4x%5.json")
-        .arg(record.status == "ok" ? QStringLiteral("run") : QStringLiteral("partial-run"))
-        .arg(QString::fromUtf8(strategy.data(), qsizetype(strategy.size())))
-        .arg(record.config.shape.m)
-        .arg(record.config.shape.n)
-        .arg(record.config.shape.q);
+    return QStringLiteral("%1-%2.json").arg(record.status == "ok" ? QStringLiteral("run") : QStringLiteral("partial-run"),
+                                            runFileStem(record));
 }
 
 void CloseGuard::closeNow()

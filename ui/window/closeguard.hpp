@@ -12,7 +12,7 @@ class QMainWindow;
 class QMessageBox;
 
 namespace gigacheck {
-struct RunRecord;
+struct RecordEnvelope;
 }
 
 namespace gigacheck::ui {
@@ -30,7 +30,7 @@ public:
     bool allowClose();
     // The file name Save offers, from the record as it is when asked: "partial-run-s1-…json" for a
     // stopped run, "run-s1-…json" for one that finished while the question was open.
-    static QString suggestedName(const RunRecord& record);
+    static QString suggestedName(const RecordEnvelope& record);
 
 private:
     void answer(int button);

@@ -349,9 +349,9 @@ void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin ori
     const QString why = inLabWords(QString::fromStdString(record->devices.front().whyChosen));
     setup_->setDeviceText(QStringLiteral("device: %1\n%2").arg(QString::fromStdString(record->devices.front().name), why));
     // Plain words: what happened to the run and to C, as every view says it (models/runverdict).
-    statusBar()->showMessage(runVerdictOf(*record, session_->online().get()).statusLine());
+    statusBar()->showMessage(runVerdictOf(*record).statusLine());
     setWindowTitle(QStringLiteral("Gigacheck Lab — %1 (not saved)").arg(runLabel(*record)));  // no old file's name
-    emit runFinished(*record);
+    emit runFinished(record);
 }
 
 void MainWindow::reportError(const QString& message)

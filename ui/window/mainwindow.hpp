@@ -141,7 +141,8 @@ public slots:
     void measureCeilings();
 
 signals:
-    void runFinished(const gigacheck::RunRecord& record);
+    // Every family's run: its record (blockedRecordOf / onlineRecordOf give the family's own).
+    void runFinished(const gigacheck::ui::RecordPtr& record);
     void runFailed(const QString& message);
 
 protected:

@@ -207,10 +207,13 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
         return false;
     }
     try {
-        if (session_->online())  // an online ABFT run: its own record, which reopens as one
-            saveOnlineRecord(session_->online()->record, path.toStdString());
+        // Each family's record in its own format, which reopens as one.
+        if (const OnlineRecord* online = onlineRecordOf(*lastRecord()))
+            saveOnlineRecord(*online, path.toStdString());
+        else if (const RunRecord* blocked = blockedRecordOf(*lastRecord()))
+            gigacheck::saveRecord(*blocked, path.toStdString());
         else
-            gigacheck::saveRecord(*lastRecord(), path.toStdString());
+            throw InputError("the lab cannot save records of family '" + lastRecord()->family + "'");
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -290,11 +293,12 @@ void MainWindow::openRecordDialog()
 
 QString MainWindow::defaultFileStem() const
 {
-    // e.g. "s2-4096x4096x4096": what was run, so that a folder of exports stays readable.
-    RunConfig c;
+    // e.g. "s2-4096x4096x4096", "online-2048x2048x2048": what was run, so that a folder of exports
+    // stays readable.
     if (lastRecord())
-        c = lastRecord()->config;
-    else if (!currentConfig(&c, nullptr))
+        return runFileStem(*lastRecord());
+    RunConfig c;
+    if (!currentConfig(&c, nullptr))
         return QStringLiteral("gigacheck");
     return QStringLiteral("%1-%2x%3x%4").arg(qs(toString(c.strategy))).arg(c.shape.m).arg(c.shape.n).arg(c.shape.q);
 }

@@ -195,7 +195,7 @@ bool MainWindow::exportMatrix(MatrixExport what, const QString& path, QString* e
         case MatrixExport::InjectedError: {
             if (!record)
                 return fail(QStringLiteral("no run yet: run first or open a record"));
-            const Shape& s = record->config.shape;
+            const Shape s = resultShapeOf(*record);
             writeNpy(what == MatrixExport::Residuals ? residualMatrix(s.m, s.q, record->verifications)
                                                      : injectedErrorMatrix(s.m, s.q, record->injections),
                      path.toStdString());

@@ -121,8 +121,6 @@ void MainWindow::startRun()
         return;
     }
     const bool compare = run_->compareWithPrevious();
-    RunRecord label;
-    label.config = c;
     if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
         session_->startOnline(*online, compare);
         statusBar()->showMessage(QStringLiteral("Running %1 …").arg(onlineRunLabel(*online)));  // the scheme, not a strategy
@@ -130,7 +128,7 @@ void MainWindow::startRun()
         return;
     }
     session_->start(c, compare);
-    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(runLabel(label)));
+    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(blockedRunLabel(c)));
     showView(View::Timeline);
 }
 
