@@ -26,10 +26,10 @@ inline constexpr int kExitNotVerified = 3;    // the run ended but no check that
 
 // One option of a verb, as its --help lists it.
 struct OptionSpec {
-    std::string name;          // --name
-    std::string help;          // its line in --help
-    std::string valueName;     // shown as <valueName>; empty: a switch that takes no value
-    std::string defaultValue;  // what value() gives when the option is not given
+    std::string name;               // --name
+    std::string help;               // its line in --help
+    std::string valueName = {};     // shown as <valueName>; empty: a switch that takes no value
+    std::string defaultValue = {};  // what value() gives when the option is not given
     bool repeatable = false;   // a list by design (--inject-at); any other option takes one value
 };
 
