@@ -137,6 +137,104 @@ private slots:
     }
 
     // A record consistent in itself (n = 2^31 - 1 in panels of 1 makes 2^31 - 1 steps) is still
+    // Every field of the section away from its default comes back equal: a field the record's
+    // field table misses or misreads shows here (the sample run's record, every field then changed
+    // within what the reader accepts).
+    void everyFieldRoundTrips()
+    {
+        OnlineRecord sent = onlineRecordFromJson(sampleText());
+        OnlineConfig& c = sent.config;
+        c.precision = Precision::F64;
+        c.distribution = Distribution::Wide;
+        c.seed = 0x123456789abcdefULL;  // past 32 bits
+        c.checkEvery = 2;
+        c.checksums = 2;
+        c.columnBlocks = 2;
+        c.faults = {OnlineFault{OnlineTarget::Result, 3, 4, 2.5, 1}, OnlineFault{OnlineTarget::A, 5, 6, {}, {}}};
+        c.randomErrors = 2;
+        c.model = FaultModel::BitFlip;
+        c.bit = 40;
+        c.gemm = GemmVariant::CublasTf32;
+        c.reference = ReferenceMode::Sample;
+        c.thresholdLambda = 6.5;
+        c.mergeSteps = StepMerge::On;
+        sent.checkSteps = {1, 3};  // check_every = 2 over 4 steps
+        sent.columnBlocks = 2;
+        sent.mergedSteps = true;
+        sent.panelGemm = "tuned 128x128x32";
+        sent.panelProducts = 3;
+        sent.inputFaults = {InputFaultReport{OnlineTarget::B, 7, 8, 1.25, true, 2, 64, true}};
+        sent.appliedInputFaults = {OnlineFault{OnlineTarget::A, 1, 2, 0.5, -1}};
+        sent.recomputed = true;
+        sent.recomputeClean = true;
+        sent.recomputeSeconds = 0.125;
+        sent.reference = {ReferenceMode::Sample, 32, 2, 0.75, 1.5, false};
+        VoteReport vote;
+        vote.cellsOutvoted = 3;
+        vote.cellsWithoutMajority = 2;
+        vote.noMajority = {{1, 2}, {3, 4}};
+        vote.cellsRecomputed = 5;
+        vote.majorityOverruled = 1;
+        sent.vote = vote;
+
+        const OnlineRecord back = onlineRecordFromJson(onlineToJson(sent));
+        const OnlineConfig& b = back.config;
+        QCOMPARE(b.shape.m, c.shape.m);
+        QCOMPARE(b.shape.n, c.shape.n);
+        QCOMPARE(b.shape.q, c.shape.q);
+        QVERIFY(b.precision == c.precision);
+        QVERIFY(b.distribution == c.distribution);
+        QCOMPARE(b.seed, c.seed);
+        QVERIFY(b.backend == c.backend);
+        QVERIFY(b.scheme == c.scheme);
+        QCOMPARE(b.panel, c.panel);
+        QCOMPARE(b.checkEvery, c.checkEvery);
+        QCOMPARE(b.checksums, c.checksums);
+        QCOMPARE(b.columnBlocks, c.columnBlocks);
+        QVERIFY(b.faults == c.faults);
+        QCOMPARE(b.randomErrors, c.randomErrors);
+        QVERIFY(b.model == c.model);
+        QCOMPARE(b.bit, c.bit);
+        QVERIFY(b.gemm == c.gemm);
+        QVERIFY(b.reference == c.reference);
+        QCOMPARE(b.thresholdLambda, c.thresholdLambda);
+        QVERIFY(b.mergeSteps == c.mergeSteps);
+        QCOMPARE(back.steps, sent.steps);
+        QCOMPARE(back.checkSteps, sent.checkSteps);
+        QCOMPARE(back.columnBlocks, sent.columnBlocks);
+        QCOMPARE(back.mergedSteps, sent.mergedSteps);
+        QCOMPARE(back.panelGemm, sent.panelGemm);
+        QCOMPARE(back.panelProducts, sent.panelProducts);
+        QCOMPARE(back.inputFaults.size(), std::size_t(1));
+        const InputFaultReport &fb = back.inputFaults[0], &fs = sent.inputFaults[0];
+        QVERIFY(fb.operand == fs.operand);
+        QCOMPARE(fb.row, fs.row);
+        QCOMPARE(fb.col, fs.col);
+        QCOMPARE(fb.delta, fs.delta);
+        QCOMPARE(fb.beforeChecksum, fs.beforeChecksum);
+        QCOMPARE(fb.caughtAtStep, fs.caughtAtStep);
+        QCOMPARE(fb.cellsOff, fs.cellsOff);
+        QCOMPARE(fb.corrected, fs.corrected);
+        QVERIFY(back.appliedInputFaults == sent.appliedInputFaults);
+        QCOMPARE(back.recomputed, sent.recomputed);
+        QCOMPARE(back.recomputeClean, sent.recomputeClean);
+        QCOMPARE(back.recomputeSeconds, sent.recomputeSeconds);
+        QVERIFY(back.reference.mode == sent.reference.mode);
+        QCOMPARE(back.reference.rowsChecked, sent.reference.rowsChecked);
+        QCOMPARE(back.reference.mismatches, sent.reference.mismatches);
+        QCOMPARE(back.reference.maxAbsError, sent.reference.maxAbsError);
+        QCOMPARE(back.reference.maxRelError, sent.reference.maxRelError);
+        QCOMPARE(back.reference.passed, sent.reference.passed);
+        QVERIFY(back.vote.has_value());
+        QCOMPARE(back.vote->cellsOutvoted, vote.cellsOutvoted);
+        QCOMPARE(back.vote->cellsWithoutMajority, vote.cellsWithoutMajority);
+        QCOMPARE(back.vote->noMajority, vote.noMajority);
+        QCOMPARE(back.vote->cellsRecomputed, vote.cellsRecomputed);
+        QCOMPARE(back.vote->majorityOverruled, vote.majorityOverruled);
+        // And the text it writes is the same once read back.
+        QCOMPARE(onlineToJson(back), onlineToJson(sent));
+    }
+
     // more steps than a run keeps: refused before the check steps are listed.
     void consistentButHugeStepsAreRefused()
     {

@@ -72,6 +72,62 @@ class TestReducedMatmulRecord : public QObject {
     Q_OBJECT
 
 private slots:
+    // Every field of the section away from its default comes back equal: a field the record's
+    // field table misses or misreads shows here. A verified run and a failed one with wrong elements.
+    void everyFieldRoundTrips()
+    {
+        Record verified = smallRun(Variant::NaiveP, 32, 4, Precision::F64);
+        Record failed = verified;
+        failed.status = "failed";
+        failed.verified = false;
+        failed.wrong = 3;
+        for (Record* r : {&verified, &failed}) {
+            r->config.seed = 0x123456789abcdefULL;  // past 32 bits
+            r->backend = "cuda";
+            r->spans.clear();  // of the CPU's schedule
+            r->kernelMs = 0.25;
+            r->libraryMs = 0.375;
+            r->h2dMs = 1.5;
+            r->d2hMs = 1.75;
+            r->gflops = 12.5;
+            r->maxRelError = 1.0 / 3;
+            r->tolerance = 1e-12;
+            r->counts.threads = 4096;
+            r->counts.loadsPerThread = 8.5;
+            r->counts.loadBytesRequested = 1e6;
+        }
+        QVERIFY(verified.verified && verified.checked > 0);
+        QVERIFY(verified.config.variant != Config{}.variant && verified.config.precision != Config{}.precision);
+
+        for (const Record* sent : {&verified, &failed}) {
+            const Record back = recordFromJson(toJson(*sent));
+            QCOMPARE(back.status, sent->status);
+            QCOMPARE(back.config.n, sent->config.n);
+            QVERIFY(back.config.variant == sent->config.variant);
+            QVERIFY(back.config.precision == sent->config.precision);
+            QCOMPARE(back.config.reps, sent->config.reps);
+            QCOMPARE(back.config.seed, sent->config.seed);
+            QCOMPARE(back.backend, sent->backend);
+            QCOMPARE(back.kernelMs, sent->kernelMs);
+            QCOMPARE(back.libraryMs, sent->libraryMs);
+            QCOMPARE(back.h2dMs, sent->h2dMs);
+            QCOMPARE(back.d2hMs, sent->d2hMs);
+            QCOMPARE(back.gflops, sent->gflops);
+            QCOMPARE(back.verified, sent->verified);
+            QCOMPARE(back.checked, sent->checked);
+            QCOMPARE(back.wrong, sent->wrong);
+            QCOMPARE(back.maxRelError, sent->maxRelError);
+            QCOMPARE(back.tolerance, sent->tolerance);
+            const Counts &a = back.counts, &b = sent->counts;
+            QCOMPARE(a.multiplications, b.multiplications);
+            QCOMPARE(a.loadsPerThread, b.loadsPerThread);
+            QCOMPARE(a.threads, b.threads);
+            QCOMPARE(a.loadBytesRequested, b.loadBytesRequested);
+            QCOMPARE(a.footprintBytes, b.footprintBytes);
+            QCOMPARE(a.flops, b.flops);
+        }
+    }
+
     // Every CPU variant, both precisions, the smallest N: read back to the same record, and the
     // same text once written again.
     void runsRecordsReadBack()

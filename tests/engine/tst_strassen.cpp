@@ -50,6 +50,133 @@ StrassenResult run(const StrassenConfig& c)
 class TestStrassen : public QObject {
     Q_OBJECT
 private slots:
+    // Every field of the record's section away from its default comes back equal: a field the
+    // record's field table misses or misreads shows here. One device with TF32 leaves, and two
+    // devices in FP64 with the 2D decomposition.
+    void recordEveryFieldRoundTrips()
+    {
+        StrassenResult one;
+        StrassenConfig& c = one.config;
+        c.shape = {96, 80, 64};
+        c.levels = 3;
+        c.variant = StrassenVariant::Winograd;
+        c.tf32 = true;
+        c.multiTargetKernel = true;
+        c.exactRestore = true;
+        c.sumsBeside = true;
+        c.checkLeaves = true;
+        c.faults = {parseStrassenFault("c:3,4:0.5@2"), parseStrassenFault("product:5")};
+        c.faultModel = parseFaultModelSpec("bitflip:30");
+        one.levels = 2;
+        one.core = {64, 64, 32};
+        one.status = "uncorrectable";
+        one.error = "";
+        one.device.name = "CPU: test";
+        one.seconds = 0.5;
+        one.restoreSeconds = 0.125;
+        one.products = 49;
+        one.gemmCalls = 98;
+        one.additions = 36;
+        one.additionsBeside = 12;
+        one.leavesChecked = 49;
+        one.leafWorstRatio = 2.5;
+        one.operandBytes = std::size_t(1) << 33;  // past 32 bits
+        one.peakDeviceBytes = 3000000000;
+        one.extraBytes = 123456;
+        one.relErrorC = 1e-6;
+        one.maxErrorC = 2e-5;
+        one.nonFiniteC = 3;
+        one.referenceMismatches = 4;
+        one.referenceWorstRatio = 7.5;
+        one.cWorstCleanRatio = 0.25;
+        one.cDetectionFloor = 1e-3;
+        one.cMaxAbs = 40;
+        one.referenceFloor = 2e-3;
+        one.verifiedBy = "checksums+reference";
+        one.recovery = {2, 1.5, 0.5, 6, 7};
+        one.checks = {{"c", "recomputed", 3, -1, "1 row"}, {"a", "clean", -1, 5, ""}};
+        one.placement = "1 device";
+
+        StrassenResult two = one;
+        two.config.tf32 = false;
+        two.config.precision = Precision::F64;
+        two.config.devices = 2;
+        two.config.distribute = true;
+        two.config.decomposition = StrassenDecomposition::TwoD;
+        two.config.multiTargetKernel = false;
+        two.config.sumsBeside = false;
+        two.status = "ok";
+        two.devices = {one.device, one.device};
+        two.devices[1].index = 1;
+        two.placement = "2 devices emulated on the CPU";
+
+        for (const StrassenResult* sent : {&one, &two}) {
+            const std::optional<StrassenResult> read = strassenResultFromJson(strassenRecordJson(*sent));
+            QVERIFY(read.has_value());
+            const StrassenResult& back = *read;
+            const StrassenConfig &a = back.config, &b = sent->config;
+            QCOMPARE(a.shape.m, b.shape.m);
+            QCOMPARE(a.shape.n, b.shape.n);
+            QCOMPARE(a.shape.q, b.shape.q);
+            QCOMPARE(a.levels, b.levels);
+            QVERIFY(a.variant == b.variant);
+            QCOMPARE(a.tf32, b.tf32);
+            QVERIFY(a.precision == b.precision);
+            QCOMPARE(a.devices, b.devices);
+            QCOMPARE(a.distribute, b.distribute);
+            QVERIFY(a.decomposition == b.decomposition);
+            QCOMPARE(a.exactRestore, b.exactRestore);
+            QCOMPARE(a.multiTargetKernel, b.multiTargetKernel);
+            QCOMPARE(a.sumsBeside, b.sumsBeside);
+            QCOMPARE(a.checkLeaves, b.checkLeaves);
+            QCOMPARE(a.faults.size(), b.faults.size());
+            for (std::size_t i = 0; i < a.faults.size(); ++i)
+                QCOMPARE(toString(a.faults[i]), toString(b.faults[i]));
+            QVERIFY(a.faultModel == b.faultModel);
+            QCOMPARE(back.levels, sent->levels);
+            QCOMPARE(back.core.m, sent->core.m);
+            QCOMPARE(back.core.n, sent->core.n);
+            QCOMPARE(back.core.q, sent->core.q);
+            QCOMPARE(back.status, sent->status);
+            QCOMPARE(back.seconds, sent->seconds);
+            QCOMPARE(back.restoreSeconds, sent->restoreSeconds);
+            QCOMPARE(back.products, sent->products);
+            QCOMPARE(back.gemmCalls, sent->gemmCalls);
+            QCOMPARE(back.additions, sent->additions);
+            QCOMPARE(back.additionsBeside, sent->additionsBeside);
+            QCOMPARE(back.leavesChecked, sent->leavesChecked);
+            QCOMPARE(back.leafWorstRatio, sent->leafWorstRatio);
+            QCOMPARE(back.operandBytes, sent->operandBytes);
+            QCOMPARE(back.peakDeviceBytes, sent->peakDeviceBytes);
+            QCOMPARE(back.extraBytes, sent->extraBytes);
+            QCOMPARE(back.relErrorC, sent->relErrorC);
+            QCOMPARE(back.maxErrorC, sent->maxErrorC);
+            QCOMPARE(back.nonFiniteC, sent->nonFiniteC);
+            QCOMPARE(back.referenceMismatches, sent->referenceMismatches);
+            QCOMPARE(back.referenceWorstRatio, sent->referenceWorstRatio);
+            QCOMPARE(back.cWorstCleanRatio, sent->cWorstCleanRatio);
+            QCOMPARE(back.cDetectionFloor, sent->cDetectionFloor);
+            QCOMPARE(back.cMaxAbs, sent->cMaxAbs);
+            QCOMPARE(back.referenceFloor, sent->referenceFloor);
+            QCOMPARE(back.verifiedBy, sent->verifiedBy);
+            QCOMPARE(back.recovery.level, sent->levels);
+            QCOMPARE(back.recovery.maxUlpsA, sent->recovery.maxUlpsA);
+            QCOMPARE(back.recovery.maxUlpsB, sent->recovery.maxUlpsB);
+            QCOMPARE(back.recovery.changedA, sent->recovery.changedA);
+            QCOMPARE(back.recovery.changedB, sent->recovery.changedB);
+            QCOMPARE(back.checks.size(), sent->checks.size());
+            for (std::size_t i = 0; i < back.checks.size(); ++i) {
+                QCOMPARE(back.checks[i].where, sent->checks[i].where);
+                QCOMPARE(back.checks[i].verdict, sent->checks[i].verdict);
+                QCOMPARE(back.checks[i].row, sent->checks[i].row);
+                QCOMPARE(back.checks[i].col, sent->checks[i].col);
+                QCOMPARE(back.checks[i].detail, sent->checks[i].detail);
+            }
+            QCOMPARE(back.placement, sent->placement);
+            QCOMPARE(back.devices.size(), sent->devices.size());
+        }
+    }
+
     void validatorProvesEveryRecipeAndLevel()
     {
         for (StrassenVariant v : kVariants)

@@ -98,6 +98,76 @@ private slots:
         }
     }
 
+    // Every field of the section away from its default comes back equal: a field the record's
+    // field table misses or misreads shows here. Two records: a verified rectangle in place
+    // (calls back timed) and a failed square with swaps and misplaced elements.
+    void everyFieldRoundTrips()
+    {
+        Record rectangle = smallRun(Variant::InPlace, 48, 32, 3, ElementType::I32);
+        Record square = smallRun(Variant::Naive, 32, 32, 4);
+        square.status = "failed";
+        square.verified = false;
+        square.mismatches = 5;
+        for (Record* r : {&rectangle, &square}) {
+            r->config.seed = 0x123456789abcdefULL;  // past 32 bits
+            r->backend = "cuda";
+            r->spans.clear();  // of the CPU's schedule
+            r->kernelMs = 0.25;
+            r->h2dMs = 1.5;
+            r->d2hMs = 1.75;
+            r->gbps = 12.5;
+            r->copyGbps = 20.25;
+            r->peakGbps = 933;
+            Counts& k = r->counts;
+            k.passes = 2;
+            k.trafficBytes = 3 * k.bytesRead;
+            k.threads = 4096;
+            k.activeThreads = 2048;
+            k.loadsPerThread = 1.5;
+            k.sectorsPerWarpLoad = 4;
+            k.sectorsPerWarpStore = 8;
+            k.sharedConflictWays = 2;
+        }
+        rectangle.backMs = 0.125;
+        QVERIFY(square.counts.swaps > 0);
+        QVERIFY(rectangle.verified);
+        QVERIFY(square.config.variant != Config{}.variant && rectangle.config.type != Config{}.type);
+
+        for (const Record* sent : {&rectangle, &square}) {
+            const Record back = recordFromJson(toJson(*sent));
+            QCOMPARE(back.status, sent->status);
+            QCOMPARE(back.config.m, sent->config.m);
+            QCOMPARE(back.config.n, sent->config.n);
+            QVERIFY(back.config.variant == sent->config.variant);
+            QVERIFY(back.config.type == sent->config.type);
+            QCOMPARE(back.config.reps, sent->config.reps);
+            QCOMPARE(back.config.seed, sent->config.seed);
+            QCOMPARE(back.backend, sent->backend);
+            QCOMPARE(back.kernelMs, sent->kernelMs);
+            QCOMPARE(back.backMs, sent->backMs);
+            QCOMPARE(back.h2dMs, sent->h2dMs);
+            QCOMPARE(back.d2hMs, sent->d2hMs);
+            QCOMPARE(back.gbps, sent->gbps);
+            QCOMPARE(back.copyGbps, sent->copyGbps);
+            QCOMPARE(back.peakGbps, sent->peakGbps);
+            QCOMPARE(back.verified, sent->verified);
+            QCOMPARE(back.mismatches, sent->mismatches);
+            const Counts &a = back.counts, &b = sent->counts;
+            QCOMPARE(a.moves, b.moves);
+            QCOMPARE(a.swaps, b.swaps);
+            QCOMPARE(a.bytesRead, b.bytesRead);
+            QCOMPARE(a.bytesWritten, b.bytesWritten);
+            QCOMPARE(a.trafficBytes, b.trafficBytes);
+            QCOMPARE(a.passes, b.passes);
+            QCOMPARE(a.threads, b.threads);
+            QCOMPARE(a.activeThreads, b.activeThreads);
+            QCOMPARE(a.loadsPerThread, b.loadsPerThread);
+            QCOMPARE(a.sectorsPerWarpLoad, b.sectorsPerWarpLoad);
+            QCOMPARE(a.sectorsPerWarpStore, b.sectorsPerWarpStore);
+            QCOMPARE(a.sharedConflictWays, b.sharedConflictWays);
+        }
+    }
+
     // The kernel model's figures of the CUDA-only kernels (no CPU run makes them) are accepted too.
     void cudaCountsAreAccepted()
     {
