@@ -142,6 +142,24 @@ struct InputRoundingBound {
 };
 InputRoundingBound inputRoundingBound(double uInput, double lambda = 4.0);
 
+// Threshold of an operand line sum taken again from a copy against the same sum taken at entry:
+// `count` values of unit round-off u summed in any order and stored in that precision, i.e. the
+// row check's bound (thresholds above) with depth 1:
+//   lambda * u * (count + 2) * sqrt(sum of the squares of the values)
+// Used by blocked GEMM's end-to-end operand checks (gigacheck/blocked_gemm/operand_checks.hpp).
+double operandSumThreshold(double sumOfSquares, std::int64_t count, double u, double lambda = 4.0);
+
+// Variance bound of one check over sums of products (V-ABFT: the round-off of the actual sums,
+// modelled from the data, not the worst case over all inputs; docs/reference.md "Variance bound").
+// A dot product of `depth` terms rounds `depth` partial sums, each by at most u times the partial
+// sum, independently (variance u^2 / 3 each). Taken in any order, the partial sums of terms with
+// sum S and sum of squares Q have sum over k of E[s_k^2] <= depth (S^2 / 3 + Q / 6): the drift
+// k S / depth and the fluctuation around it. A check over several independent dot products adds
+// their variances, so with sumSquares = sum of their S^2 and productSquares = sum of their Q:
+//   sigma = u sqrt(depth (sumSquares / 9 + productSquares / 18))
+// and the threshold is `sigmas` standard deviations (6: a Gaussian tail of 2e-9 per check).
+double varianceThreshold(double u, std::int64_t depth, double sumSquares, double productSquares, double sigmas);
+
 struct Correction {
     std::int64_t row = 0, col = 0;  // in the augmented block (== rows / cols: checksum)
     double before = 0, after = 0;

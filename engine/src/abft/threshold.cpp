@@ -206,6 +206,12 @@ InputRoundingBound inputRoundingBound(double uInput, double lambda)
     return {lambda * 2.0 * std::sqrt(2.0) * uInput, 4.0 * uInput};
 }
 
+double varianceThreshold(double u, std::int64_t depth, double sumSquares, double productSquares, double sigmas)
+{
+    const double variance = double(std::max<std::int64_t>(depth, 1)) * (sumSquares / 9.0 + productSquares / 18.0);
+    return sigmas * u * std::sqrt(std::max(0.0, variance));
+}
+
 template void accumulateBound<float>(BoundAccumulator&, BlockView<const float>, BlockView<const float>, DepthClasses);
 template void accumulateBound<double>(BoundAccumulator&, BlockView<const double>, BlockView<const double>, DepthClasses);
 

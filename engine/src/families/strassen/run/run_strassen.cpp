@@ -263,7 +263,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
                                                               double(std::int64_t(1) << 34));
         leafScales = strassen::leafRoundingScales(schedule, a, b, result.core, result.levels, referenceMayRun);
     }
-    const strassen::OperandChecksums sums =
+    strassen::OperandChecksums sums =
         config.verify ? strassen::takeChecksums(a, b, config, result.levels, leafScales ? &*leafScales : nullptr)
                       : strassen::OperandChecksums{};
     for (const Operation& op : schedule.ops) {

@@ -12,12 +12,21 @@
 namespace gigacheck::strassen {
 
 // Checksums of the operands before the run: row and column sums of A and B, A*(B e), e^T A * B,
-// and the round-off thresholds of C's row and column checks (cThresholds).
+// and what C's row and column thresholds are made of (cThresholds); the thresholds themselves
+// follow C's own sums (thresholdsOverC) and are set at each verification.
 struct OperandChecksums {
     std::vector<double> rowSumA, colSumA, rowSumB, colSumB;
     std::vector<double> rowAbsA, colAbsA, rowAbsB, colAbsB;
     std::vector<double> expectRow, expectCol;  // A (B e) and (e^T A) B
-    std::vector<double> thresholdRow, thresholdCol;
+    // Per line, the sum of the squares of the products a_ik b_kj it sums (class-maxed over the
+    // inner indices Strassen pairs), and a part added as is (TF32 leaves' operand rounding).
+    std::vector<double> productRow, productCol, fixedRow, fixedCol;
+    // Squared 2-norms of A's rows and B's columns: |C_ij| <= |a_i| |b_j| caps each cell's part
+    // of its lines' thresholds, so that a faulty cell cannot raise them past any clean C.
+    std::vector<double> rowNormA2, colNormB2;
+    std::int64_t depth = 0, rows = 0, cols = 0;
+    double uAccumulate = 0, sigmas = 0, growth = 1;  // sigmas 0: the fixed part only
+    std::vector<double> thresholdRow, thresholdCol;  // of the last verification (thresholdsOverC)
     double sumFactor = 0;  // a check of sum S also allows sumFactor * |S| (abft.hpp)
 };
 // leaf: the TF32 leaves' rounding scales of the actual stage sums (leaf_rounding.hpp), or null.
@@ -27,25 +36,33 @@ OperandChecksums takeChecksums(const HostMatrix& a, const HostMatrix& b, const S
 // Unit round-off of the leaves (the operands' rounding for TF32 leaves).
 double leafRoundoff(Precision p, bool tf32);
 
-// How much larger than a conventional product's the round-off of a Strassen C is at `levels`
-// levels: each level combines seven products of sums of operand blocks, so C's error grows by a
-// constant factor per level: 2^L for the accumulation (FP32 / FP64, and TF32 leaves' FP32 part when
-// their operand rounding comes from the actual stage sums); 4^L for the whole TF32 threshold when
-// it cannot (the schedule's products not followed) (measured:
-// resources/results/strassen_threshold_calibration_cpu.txt and the sweeps of resources/results/README.md).
+// How much larger than a conventional product's the round-off of a Strassen C's line sums is at
+// `levels` levels: each level combines seven products of sums of operand blocks, so the error grows
+// by a constant factor per level: 3^L over the variance bound (f32 / f64, and TF32 leaves' FP32 part
+// when their operands' rounding comes from the actual stage sums); 4^L over the conventional bound
+// for the whole TF32 threshold when it cannot (the schedule's products not followed). Measured:
+// resources/results/README.md.
 double strassenGrowth(int levels, bool tf32);
 // The same for one cell against the FP64 reference: 2^L, with TF32 leaves too, whose cell error
 // is the rounding of the stage sums (measured: resources/results/README.md).
 double referenceGrowth(int levels, bool tf32);
 
-// The thresholds of C's checks, from the same machinery as a blocked run's (abft.hpp thresholds():
-// a bound on the round-off of the actual sums, from the 2-norms of the products, not the worst case
-// over all inputs) times strassenGrowth. Strassen mixes rows i, i + leafM, i + 2 leafM ... of the
-// core (and columns j, j + leafQ ...), so a check takes the largest threshold of its class.
-// TF32 leaves with leaf scales: that FP32 threshold (growth 2^L) plus the rounding of the operands
-// the leaves actually multiply, abft.hpp inputRoundingBound over leaf->rowQ / colQ.
+// What the thresholds of C's checks are made of, from the operands. The accumulation's part is
+// abft.hpp varianceThreshold (V-ABFT: the round-off of the actual sums, the products' squares of
+// each line and C's own squared cells, 0.75 lambda = 6 standard deviations at the default lambda)
+// times strassenGrowth; Strassen mixes rows i, i + leafM, i + 2 leafM ... of the core (and
+// columns j, j + leafQ ...), so a check takes the largest of its class. TF32 leaves with leaf
+// scales: that FP32 part (growth 2^L) plus the rounding of the operands the leaves actually
+// multiply, abft.hpp inputRoundingBound over leaf->rowQ / colQ. TF32 leaves whose stage sums the
+// schedule does not let us follow: the conventional bound (abft.hpp thresholds()) times 4^L.
 void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig& config, int levels,
                  OperandChecksums& sums, const LeafRoundingScales* leaf = nullptr);
+// C's row and column thresholds from the parts above and C's squared cells per line (finite
+// cells only: a NaN or Inf cell fails its own check through its residual). Each cell's square is
+// capped at |a_i|^2 |b_j|^2 (Cauchy-Schwarz: no clean C exceeds it), so a huge fault raises its
+// lines' thresholds -- and through the class maximum those of the lines Strassen mixes with them
+// -- no further than a legitimate C could.
+void thresholdsOverC(OperandChecksums& sums, const HostMatrix& c, int levels);
 
 // The FP64 reference's verdict on C: per cell |C - C_ref| <= 2 * lambda * (u (n + 2) + 2 sqrt(2) u_in)
 // * referenceGrowth * sqrt(sum_k a_ik^2 b_kj^2) + 4 u_in |C_ref| (abft.hpp cellTolerance; b_kj^2 the
@@ -113,7 +130,7 @@ LeafRepair repairFromLeaves(HostMatrix& c, const HostMatrix& originalA, const Ho
 // (sumFactor |expected sum|) included.
 double cDetectionFloor(const OperandChecksums& sums);
 
-bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, const OperandChecksums& sums,
+bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB, OperandChecksums& sums,
                   const StrassenConfig& config, int levels, const Suspects& suspects, std::vector<StrassenCheck>& checks,
                   double& worstCleanRatio);
 
