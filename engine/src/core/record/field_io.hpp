@@ -10,6 +10,8 @@
 #include "core/record/envelope_json.hpp"
 #include "gigacheck/names.hpp"
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -91,6 +93,13 @@ public:
     {
         top()[key] = encode(v);
     }
+    // An enum without a name table, named by toString over its values.
+    template <class E, std::size_t N> void oneOf(const char* key, const E& v, const std::array<E, N>&)
+    {
+        top()[key] = std::string(toString(v));
+    }
+    // Whether a field written only when `written` is there: writing, `written`; reading, present.
+    bool includes(const char*, bool written) const { return written; }
     // A nested object whose fields body() lists through this same io.
     template <class Body> void object(const char* key, Body body)
     {
@@ -98,9 +107,11 @@ public:
         body();
         close();
     }
-    // A nested object older records lack: written when `written`; returns `written`.
-    template <class Body> bool optionalObject(const char* key, bool written, Body body)
+    // A nested object written only when `present` (older records lack it); reading sets
+    // `present` (when it is a bool variable) to whether it was there. Returns that.
+    template <class B, class Body> bool optionalObject(const char* key, B&& present, Body body)
     {
+        const bool written = present;
         if (written)
             object(key, body);
         return written;
@@ -126,6 +137,12 @@ public:
     template <class T, class Body> void optionalObjects(const char* key, const std::vector<T>& items, Body body)
     {
         objects(key, items, body);
+    }
+    // A list written only when it is not empty (reading: empty when absent).
+    template <class T, class Body> void objectsUnlessEmpty(const char* key, const std::vector<T>& items, Body body)
+    {
+        if (!items.empty())
+            objects(key, items, body);
     }
     // Derived from other fields and only written, for readers of the file (never read back).
     template <class Make> void writeOnly(const char* key, Make make) { top()[key] = make(); }
@@ -184,18 +201,25 @@ public:
         else
             v = T(fallback);
     }
+    template <class E, std::size_t N> void oneOf(const char* key, E& v, const std::array<E, N>& values)
+    {
+        v = node().enumeration(key, values);
+    }
+    bool includes(const char* key, bool) const { return node().has(key); }
     template <class Body> void object(const char* key, Body body)
     {
         stack_.push_back(node().child(key));
         body();
         stack_.pop_back();
     }
-    template <class Body> bool optionalObject(const char* key, bool, Body body)
+    template <class B, class Body> bool optionalObject(const char* key, B&& present, Body body)
     {
-        if (!node().has(key))
-            return false;
-        object(key, body);
-        return true;
+        const bool found = node().has(key);
+        if constexpr (std::is_same_v<B, bool&>)
+            present = found;
+        if (found)
+            object(key, body);
+        return found;
     }
     template <class T, class Body> void optionalObject(const char* key, std::optional<T>& v, Body body)
     {
@@ -217,6 +241,10 @@ public:
         items.clear();
         if (node().has(key))
             objects(key, items, body);
+    }
+    template <class T, class Body> void objectsUnlessEmpty(const char* key, std::vector<T>& items, Body body)
+    {
+        optionalObjects(key, items, body);
     }
     template <class Make> void writeOnly(const char*, Make) {}
 
