@@ -309,6 +309,117 @@ private slots:
         QCOMPARE(toJson(back), json);
     }
 
+    // The section's fields roundTripKeepsEveryField leaves at their defaults (those written only
+    // when used, and the optional parts: repairs, operand checks, prediction), each away from its
+    // default, come back equal: a field the record's field table misses or misreads shows here.
+    void sectionExtrasRoundTrip()
+    {
+        RunRecord r = fullRecord();
+        RunConfig& c = r.config;
+        c.devices = 2;
+        c.planByCostModel = true;
+        c.faults.extent = FaultExtent::RowSegment;
+        c.faults.extentLength = 32;
+        c.faults.bit2 = 9;
+        r.devices.push_back(r.devices.front());
+        r.devices.back().index = 4;
+        for (int i = 0; i < r.plan.splitM; ++i)
+            r.plan.rowStarts.push_back(std::int64_t(i) * r.plan.blockM);
+        for (int j = 0; j < r.plan.splitQ; ++j)
+            r.plan.colStarts.push_back(std::int64_t(j) * r.plan.blockQ);
+        r.faults.correctedByRecompute = 1;
+
+        RepairEvent e;
+        e.blockI = 1;
+        e.blockJ = 2;
+        e.rowOffset = 500;
+        e.colOffset = 1000;
+        e.rows = 500;
+        e.cols = 499;
+        e.outcome = RepairOutcome::CorrectedByRecompute;
+        e.mismatchRows = {4, 9};
+        e.mismatchCols = {7};
+        e.recomputedRows = {4};
+        e.recomputedCols = {7, 8};
+        e.wholeBlock = true;
+        e.cellsRecomputed = 3;
+        e.operandCopy = true;
+        e.flops = 2e6;
+        e.seconds = 0.375;
+        r.repairs = {e};
+
+        OperandCheckReport& o = r.operandChecks;
+        o.ran = true;
+        o.copiesChecked = 12;
+        o.maxCleanRatio = 0.25;
+        o.mismatches = {OperandMismatch{'b', 1, 3, BlockIndex{1, 3, 1}, {5, 6}, 8.5}};
+        o.hostElementsRestored = 2;
+        o.hostBlocksUnrestorable = 1;
+        o.entrySeconds = 0.0625;
+
+        r.predictedSeconds = 1.75;
+        r.predictionSource = "cost model: ceilings measured";
+        r.predictedSpans = {r.spans.front()};
+
+        const RunRecord back = recordFromJson(toJson(r));
+        QCOMPARE(back.config.devices, 2);
+        QVERIFY(back.config.planByCostModel);
+        QVERIFY(back.config.faults.extent == FaultExtent::RowSegment);
+        QCOMPARE(back.config.faults.extentLength, 32);
+        QCOMPARE(back.config.faults.bit2, 9);
+        QCOMPARE(back.devices.size(), std::size_t(2));
+        QCOMPARE(back.plan.rowStarts, r.plan.rowStarts);
+        QCOMPARE(back.plan.colStarts, r.plan.colStarts);
+        QCOMPARE(back.faults.correctedByRecompute, 1);
+
+        QCOMPARE(back.repairs.size(), std::size_t(1));
+        const RepairEvent& b = back.repairs[0];
+        QCOMPARE(b.blockI, e.blockI);
+        QCOMPARE(b.blockJ, e.blockJ);
+        QCOMPARE(b.rowOffset, e.rowOffset);
+        QCOMPARE(b.colOffset, e.colOffset);
+        QCOMPARE(b.rows, e.rows);
+        QCOMPARE(b.cols, e.cols);
+        COMPARE_NAMES(b.outcome, e.outcome);
+        QCOMPARE(b.mismatchRows, e.mismatchRows);
+        QCOMPARE(b.mismatchCols, e.mismatchCols);
+        QCOMPARE(b.recomputedRows, e.recomputedRows);
+        QCOMPARE(b.recomputedCols, e.recomputedCols);
+        QCOMPARE(b.wholeBlock, e.wholeBlock);
+        QCOMPARE(b.cellsRecomputed, e.cellsRecomputed);
+        QCOMPARE(b.operandCopy, e.operandCopy);
+        QCOMPARE(b.flops, e.flops);
+        QCOMPARE(b.seconds, e.seconds);
+
+        const OperandCheckReport& ob = back.operandChecks;
+        QVERIFY(ob.ran);
+        QCOMPARE(ob.copiesChecked, o.copiesChecked);
+        QCOMPARE(ob.maxCleanRatio, o.maxCleanRatio);
+        QCOMPARE(ob.mismatches.size(), std::size_t(1));
+        QCOMPARE(ob.mismatches[0].operand, 'b');
+        QCOMPARE(ob.mismatches[0].blockRow, 1);
+        QCOMPARE(ob.mismatches[0].blockCol, 3);
+        QVERIFY(ob.mismatches[0].product == (BlockIndex{1, 3, 1}));
+        QCOMPARE(ob.mismatches[0].lines, (std::vector<std::int64_t>{5, 6}));
+        QCOMPARE(ob.mismatches[0].maxResidualRatio, 8.5);
+        QCOMPARE(ob.hostElementsRestored, o.hostElementsRestored);
+        QCOMPARE(ob.hostBlocksUnrestorable, o.hostBlocksUnrestorable);
+        QCOMPARE(ob.entrySeconds, o.entrySeconds);
+
+        QCOMPARE(back.predictedSeconds, r.predictedSeconds);
+        QCOMPARE(back.predictionSource, r.predictionSource);
+        QCOMPARE(back.predictedSpans.size(), std::size_t(1));
+        QCOMPARE(back.predictedSpans[0].end, r.spans.front().end);
+
+        // Written only when used: a record without them has none of these keys.
+        const nlohmann::json plain = nlohmann::json::parse(toJson(fullRecord()))["blocked_gemm"];
+        for (const char* key : {"inputs", "operand_checks", "prediction"})
+            QVERIFY2(!plain.contains(key), key);
+        for (const char* key : {"devices", "row_starts"})
+            QVERIFY2(!plain["config"].contains(key) && !plain["plan"].contains(key), key);
+        QVERIFY(!plain["config"]["faults"].contains("extent") && !plain["config"]["faults"].contains("bit2"));
+    }
+
     void nonFiniteNumbersSurvive()
     {
         RunRecord r = fullRecord();
