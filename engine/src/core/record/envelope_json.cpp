@@ -2,6 +2,7 @@
 #include "core/record/envelope_json.hpp"
 
 #include "core/op_table.hpp"
+#include "core/record/field_io.hpp"
 #include "core/record/json_limits.hpp"
 #include "gigacheck/safe_write.hpp"
 
@@ -14,164 +15,35 @@ namespace {
 // Queue has no name table yet: its values listed here for reading.
 constexpr std::array kQueues{Queue::H2D, Queue::Compute, Queue::D2H};
 
-}  // namespace
+// ---- the pieces, each listed once for writing and reading (field_io.hpp) ---------------------
 
-// ---- writing -------------------------------------------------------------------------------
+constexpr auto blockFields = [](auto& io, auto& b) {
+    io("i", b.i);
+    io("j", b.j);
+    io("k", b.k);
+};
 
-Json numbers(const std::vector<double>& v)
-{
-    Json out = Json::array();
-    for (double x : v)
-        out.push_back(number(x));
-    return out;
-}
+constexpr auto ceilingsFields = [](auto& io, auto& c) {
+    io("gflops_f32", c.gflopsF32);
+    io("gflops_tf32", c.gflopsTf32);
+    io.optional("gflops_bf16", c.gflopsBf16, 0.0);  // records before the 16-bit roofs
+    io.optional("gflops_f16", c.gflopsF16, 0.0);
+    io("gflops_f64", c.gflopsF64);
+    io("device_bandwidth_gbs", c.deviceBandwidthGBs);
+    io("h2d_gbs", c.h2dGBs);
+    io("d2h_gbs", c.d2hGBs);
+    io.optional("source", c.source, "");
+};
 
-Json write(const BlockIndex& b) { return {{"i", b.i}, {"j", b.j}, {"k", b.k}}; }
-
-Json write(const Ceilings& c)
-{
-    return {{"gflops_f32", number(c.gflopsF32)},
-            {"gflops_tf32", number(c.gflopsTf32)},
-            {"gflops_bf16", number(c.gflopsBf16)},
-            {"gflops_f16", number(c.gflopsF16)},
-            {"gflops_f64", number(c.gflopsF64)},
-            {"device_bandwidth_gbs", number(c.deviceBandwidthGBs)},
-            {"h2d_gbs", number(c.h2dGBs)},
-            {"d2h_gbs", number(c.d2hGBs)},
-            {"source", c.source}};
-}
-
-Json write(const DeviceInfo& d)
-{
-    return {{"backend", toString(d.backend)},
-            {"name", d.name},
-            {"memory_bytes", d.memoryBytes},
-            {"compute_capability", d.computeCapability},
-            {"index", d.index},
-            {"why_chosen", d.whyChosen},
-            {"ceilings", write(d.ceilings)}};
-}
-
-Json write(const Span& s)
-{
-    Json out = {{"op_id", s.opId},
-                {"queue", toString(s.queue)},
-                {"stream", s.stream},
-                {"kind", toString(s.kind)},
-                {"block", write(s.block)},
-                {"start", number(s.start)},
-                {"end", number(s.end)},
-                {"bytes", number(s.bytes)},
-                {"flops", number(s.flops)}};
-    if (s.device != 0)  // single-device runs stay as compact as before
-        out["device"] = s.device;
-    return out;
-}
-
-Json write(const Injection& i)
-{
-    Json out = {{"block", write(i.block)},
-            {"local_row", i.localRow},
-            {"local_col", i.localCol},
-            {"global_row", i.globalRow},
-            {"global_col", i.globalCol},
-            {"target", toString(i.target)},
-            {"model", toString(i.model)},
-            {"delta", number(i.delta)},
-            {"bit", i.bit},
-            {"before", number(i.before)},
-            {"after", number(i.after)},
-            {"applied", i.applied}};
-    if (i.bit2 >= 0)  // two-bit flips only: other records stay as they were
-        out["bit2"] = i.bit2;
-    return out;
-}
-
-Json write(const InjectEvent& e)
-{
-    return {{"op_id", e.opId}, {"time", number(e.time)}, {"injection", write(e.injection)}};
-}
-
-Json write(const VerifyResult& v)
-{
-    Json corrections = Json::array();
-    for (const Correction& c : v.corrections)
-        corrections.push_back({{"row", c.row}, {"col", c.col}, {"before", number(c.before)}, {"after", number(c.after)}});
-    return {{"verdict", toString(v.verdict)},
-            {"mismatch_rows", v.mismatchRows},
-            {"mismatch_cols", v.mismatchCols},
-            {"row_residual", numbers(v.rowResidual)},
-            {"col_residual", numbers(v.colResidual)},
-            {"corrections", corrections},
-            {"checksums_recomputed", v.checksumsRecomputed},
-            {"located_by_largest_residual", v.locatedByLargestResidual},
-            {"max_clean_residual_ratio", number(v.maxCleanResidualRatio)},
-            {"min_threshold", number(v.minThreshold)},
-            {"max_threshold", number(v.maxThreshold)}};
-}
-
-Json write(const VerifyEvent& e)
-{
-    return {{"op_id", e.opId},
-            {"block", write(e.block)},
-            {"row_offset", e.rowOffset},
-            {"col_offset", e.colOffset},
-            {"rows", e.rows},
-            {"cols", e.cols},
-            {"time", number(e.time)},
-            {"result", write(e.result)}};
-}
-
-Json write(const Metrics& m)
-{
-    return {{"total_seconds", number(m.totalSeconds)},
-            {"execute_seconds", number(m.executeSeconds)},
-            {"queue_busy_seconds",
-             {{"h2d", number(m.queueBusySeconds[0])},
-              {"compute", number(m.queueBusySeconds[1])},
-              {"d2h", number(m.queueBusySeconds[2])}}},
-            {"flops", number(m.flops)},
-            {"useful_flops", number(m.usefulFlops)},
-            {"bytes_host_link", number(m.bytesHostLink)},
-            {"bytes_device", number(m.bytesDevice)},
-            {"intensity_host_link", number(m.intensityHostLink)},
-            {"intensity_device", number(m.intensityDevice)},
-            {"gflops", number(m.gflops)},
-            {"peak_buffer_bytes", m.peakBufferBytes},
-            {"host_bytes_required", m.hostBytesRequired}};
-}
-
-// ---- reading -------------------------------------------------------------------------------
-
-BlockIndex readBlock(const Node& n) { return {n.get<int>("i"), n.get<int>("j"), n.get<int>("k")}; }
-
-Ceilings readCeilings(const Node& n)
-{
-    Ceilings c;
-    c.gflopsF32 = n.get<double>("gflops_f32");
-    c.gflopsTf32 = n.get<double>("gflops_tf32");
-    c.gflopsBf16 = n.getOr<double>("gflops_bf16", 0.0);  // records before the 16-bit roofs
-    c.gflopsF16 = n.getOr<double>("gflops_f16", 0.0);
-    c.gflopsF64 = n.get<double>("gflops_f64");
-    c.deviceBandwidthGBs = n.get<double>("device_bandwidth_gbs");
-    c.h2dGBs = n.get<double>("h2d_gbs");
-    c.d2hGBs = n.get<double>("d2h_gbs");
-    c.source = n.getOr<std::string>("source", "");
-    return c;
-}
-
-DeviceInfo readDevice(const Node& n)
-{
-    DeviceInfo d;
-    d.backend = n.enumeration<BackendKind>("backend");
-    d.name = n.get<std::string>("name");
-    d.memoryBytes = n.get<std::uint64_t>("memory_bytes");
-    d.computeCapability = n.getOr<std::string>("compute_capability", "");
-    d.index = n.getOr<int>("index", 0);
-    d.whyChosen = n.getOr<std::string>("why_chosen", "");
-    d.ceilings = n.has("ceilings") ? readCeilings(n.child("ceilings")) : Ceilings{};
-    return d;
-}
+constexpr auto deviceFields = [](auto& io, auto& d) {
+    io("backend", d.backend);
+    io("name", d.name);
+    io("memory_bytes", d.memoryBytes);
+    io.optional("compute_capability", d.computeCapability, "");
+    io.optional("index", d.index, 0);
+    io.optional("why_chosen", d.whyChosen, "");
+    io.optionalObject("ceilings", true, [&] { ceilingsFields(io, d.ceilings); });
+};
 
 // Kinds are named by their families (core/op_table.hpp), not by a fixed list.
 OpKind readOpKind(const Node& n)
@@ -189,93 +61,126 @@ OpKind readOpKind(const Node& n)
     }
 }
 
-Span readSpan(const Node& n)
+constexpr auto spanFields = [](auto& io, auto& s) {
+    io("op_id", s.opId);
+    io.oneOf("queue", s.queue, kQueues);
+    io("stream", s.stream);
+    io.as("kind", s.kind, [](OpKind k) { return Json(toString(k)); },
+          [](const Node& n, OpKind& k) { k = readOpKind(n); });
+    io.object("block", [&] { blockFields(io, s.block); });
+    io("start", s.start);
+    io("end", s.end);
+    io("bytes", s.bytes);
+    io("flops", s.flops);
+    io.unlessDefault("device", s.device, 0);  // single-device runs stay as compact as before
+};
+
+constexpr auto injectionFields = [](auto& io, auto& i) {
+    io.object("block", [&] { blockFields(io, i.block); });
+    io("local_row", i.localRow);
+    io("local_col", i.localCol);
+    io("global_row", i.globalRow);
+    io("global_col", i.globalCol);
+    io("target", i.target);
+    io("model", i.model);
+    io("delta", i.delta);
+    io("bit", i.bit);
+    io("before", i.before);
+    io("after", i.after);
+    io("applied", i.applied);
+    io.unlessDefault("bit2", i.bit2, -1);  // two-bit flips only: other records stay as they were
+};
+
+constexpr auto injectEventFields = [](auto& io, auto& e) {
+    io("op_id", e.opId);
+    io("time", e.time);
+    io.object("injection", [&] { injectionFields(io, e.injection); });
+};
+
+constexpr auto verifyResultFields = [](auto& io, auto& v) {
+    io("verdict", v.verdict);
+    io("mismatch_rows", v.mismatchRows);
+    io("mismatch_cols", v.mismatchCols);
+    io("row_residual", v.rowResidual);
+    io("col_residual", v.colResidual);
+    io.objects("corrections", v.corrections, [&](auto& c) {
+        io("row", c.row);
+        io("col", c.col);
+        io("before", c.before);
+        io("after", c.after);
+    });
+    io("checksums_recomputed", v.checksumsRecomputed);
+    io.optional("located_by_largest_residual", v.locatedByLargestResidual, false);  // absent before the rule
+    io("max_clean_residual_ratio", v.maxCleanResidualRatio);
+    io("min_threshold", v.minThreshold);
+    io("max_threshold", v.maxThreshold);
+};
+
+constexpr auto verifyEventFields = [](auto& io, auto& e) {
+    io("op_id", e.opId);
+    io.object("block", [&] { blockFields(io, e.block); });
+    io("row_offset", e.rowOffset);
+    io("col_offset", e.colOffset);
+    io("rows", e.rows);
+    io("cols", e.cols);
+    io("time", e.time);
+    io.object("result", [&] { verifyResultFields(io, e.result); });
+};
+
+constexpr auto metricsFields = [](auto& io, auto& m) {
+    io("total_seconds", m.totalSeconds);
+    io("execute_seconds", m.executeSeconds);
+    io.object("queue_busy_seconds", [&] {
+        io("h2d", m.queueBusySeconds[0]);
+        io("compute", m.queueBusySeconds[1]);
+        io("d2h", m.queueBusySeconds[2]);
+    });
+    io("flops", m.flops);
+    io("useful_flops", m.usefulFlops);
+    io("bytes_host_link", m.bytesHostLink);
+    io("bytes_device", m.bytesDevice);
+    io("intensity_host_link", m.intensityHostLink);
+    io("intensity_device", m.intensityDevice);
+    io("gflops", m.gflops);
+    io("peak_buffer_bytes", m.peakBufferBytes);
+    io("host_bytes_required", m.hostBytesRequired);
+};
+
+template <class T, class Fields> Json writeWith(const T& value, Fields fields)
 {
-    Span s;
-    s.opId = n.get<int>("op_id");
-    s.queue = n.enumeration("queue", kQueues);
-    s.stream = n.get<int>("stream");
-    s.kind = readOpKind(n.child("kind"));
-    s.device = n.getOr<int>("device", 0);
-    s.block = readBlock(n.child("block"));
-    s.start = n.get<double>("start");
-    s.end = n.get<double>("end");
-    s.bytes = n.get<double>("bytes");
-    s.flops = n.get<double>("flops");
-    return s;
+    FieldWriter io;
+    fields(io, value);
+    return io.take();
 }
 
-InjectEvent readInjectEvent(const Node& n)
+template <class T, class Fields> T readWith(const Node& n, Fields fields)
 {
-    InjectEvent e;
-    e.opId = n.get<int>("op_id");
-    e.time = n.get<double>("time");
-    const Node i = n.child("injection");
-    Injection& inj = e.injection;
-    inj.block = readBlock(i.child("block"));
-    inj.localRow = i.get<std::int64_t>("local_row");
-    inj.localCol = i.get<std::int64_t>("local_col");
-    inj.globalRow = i.get<std::int64_t>("global_row");
-    inj.globalCol = i.get<std::int64_t>("global_col");
-    inj.target = i.enumeration<FaultTarget>("target");
-    inj.model = i.enumeration<FaultModel>("model");
-    inj.delta = i.get<double>("delta");
-    inj.bit = i.get<int>("bit");
-    inj.bit2 = i.getOr<int>("bit2", -1);
-    inj.before = i.get<double>("before");
-    inj.after = i.get<double>("after");
-    inj.applied = i.get<bool>("applied");
-    return e;
+    T value;
+    FieldReader io(n);
+    fields(io, value);
+    return value;
 }
 
-VerifyEvent readVerifyEvent(const Node& n)
-{
-    VerifyEvent e;
-    e.opId = n.get<int>("op_id");
-    e.block = readBlock(n.child("block"));
-    e.rowOffset = n.get<std::int64_t>("row_offset");
-    e.colOffset = n.get<std::int64_t>("col_offset");
-    e.rows = n.get<std::int64_t>("rows");
-    e.cols = n.get<std::int64_t>("cols");
-    e.time = n.get<double>("time");
-    const Node r = n.child("result");
-    VerifyResult& v = e.result;
-    v.verdict = r.enumeration<Verdict>("verdict");
-    v.mismatchRows = r.list<std::int64_t>("mismatch_rows");
-    v.mismatchCols = r.list<std::int64_t>("mismatch_cols");
-    v.rowResidual = r.list<double>("row_residual");
-    v.colResidual = r.list<double>("col_residual");
-    for (const Node& c : r.elements("corrections"))
-        v.corrections.push_back(
-            {c.get<std::int64_t>("row"), c.get<std::int64_t>("col"), c.get<double>("before"), c.get<double>("after")});
-    v.checksumsRecomputed = r.get<bool>("checksums_recomputed");
-    v.locatedByLargestResidual = r.getOr<bool>("located_by_largest_residual", false);  // absent before the rule
-    v.maxCleanResidualRatio = r.get<double>("max_clean_residual_ratio");
-    v.minThreshold = r.get<double>("min_threshold");
-    v.maxThreshold = r.get<double>("max_threshold");
-    return e;
-}
+}  // namespace
 
-Metrics readMetrics(const Node& n)
-{
-    Metrics m;
-    m.totalSeconds = n.get<double>("total_seconds");
-    m.executeSeconds = n.get<double>("execute_seconds");
-    const Node busy = n.child("queue_busy_seconds");
-    m.queueBusySeconds[0] = busy.get<double>("h2d");
-    m.queueBusySeconds[1] = busy.get<double>("compute");
-    m.queueBusySeconds[2] = busy.get<double>("d2h");
-    m.flops = n.get<double>("flops");
-    m.usefulFlops = n.get<double>("useful_flops");
-    m.bytesHostLink = n.get<double>("bytes_host_link");
-    m.bytesDevice = n.get<double>("bytes_device");
-    m.intensityHostLink = n.get<double>("intensity_host_link");
-    m.intensityDevice = n.get<double>("intensity_device");
-    m.gflops = n.get<double>("gflops");
-    m.peakBufferBytes = n.get<std::size_t>("peak_buffer_bytes");
-    m.hostBytesRequired = n.get<std::size_t>("host_bytes_required");
-    return m;
-}
+Json numbers(const std::vector<double>& v) { return valueJson(v); }
+Json write(const BlockIndex& b) { return writeWith(b, blockFields); }
+Json write(const Ceilings& c) { return writeWith(c, ceilingsFields); }
+Json write(const DeviceInfo& d) { return writeWith(d, deviceFields); }
+Json write(const Span& s) { return writeWith(s, spanFields); }
+Json write(const Injection& i) { return writeWith(i, injectionFields); }
+Json write(const InjectEvent& e) { return writeWith(e, injectEventFields); }
+Json write(const VerifyResult& v) { return writeWith(v, verifyResultFields); }
+Json write(const VerifyEvent& e) { return writeWith(e, verifyEventFields); }
+Json write(const Metrics& m) { return writeWith(m, metricsFields); }
+
+BlockIndex readBlock(const Node& n) { return readWith<BlockIndex>(n, blockFields); }
+Ceilings readCeilings(const Node& n) { return readWith<Ceilings>(n, ceilingsFields); }
+DeviceInfo readDevice(const Node& n) { return readWith<DeviceInfo>(n, deviceFields); }
+Span readSpan(const Node& n) { return readWith<Span>(n, spanFields); }
+InjectEvent readInjectEvent(const Node& n) { return readWith<InjectEvent>(n, injectEventFields); }
+VerifyEvent readVerifyEvent(const Node& n) { return readWith<VerifyEvent>(n, verifyEventFields); }
+Metrics readMetrics(const Node& n) { return readWith<Metrics>(n, metricsFields); }
 
 // ---- the document --------------------------------------------------------------------------
 

@@ -61,6 +61,14 @@ class FieldWriter {
 public:
     static constexpr bool kWrites = true;
 
+    FieldWriter()
+    {
+        stack_.reserve(4);  // a span's writer runs a million times in a large record
+        stack_.push_back(&root_);
+    }
+    FieldWriter(const FieldWriter&) = delete;  // stack_ points into root_
+    FieldWriter& operator=(const FieldWriter&) = delete;
+
     Json take() { return std::move(root_); }
 
     template <class T> void operator()(const char* key, const T& v) { top()[key] = valueJson(v); }
@@ -157,14 +165,18 @@ private:
     void close() { stack_.pop_back(); }
 
     Json root_ = Json::object();
-    std::vector<Json*> stack_{&root_};
+    std::vector<Json*> stack_;
 };
 
 class FieldReader {
 public:
     static constexpr bool kWrites = false;
 
-    explicit FieldReader(const Node& section) { stack_.push_back(section); }
+    explicit FieldReader(const Node& section)
+    {
+        stack_.reserve(4);  // a span's reader runs a million times in a large record
+        stack_.push_back(section);
+    }
 
     const Node& node() const { return stack_.back(); }
 
