@@ -101,6 +101,11 @@ struct VerifyCall {
     // (a fused-sums GEMM, productWithChecksums): the check reads only C's checksum row and column,
     // not C.
     bool sumsFromProduct = false;
+    // A check that lies (fault model "check", gigacheck/fault_models.hpp): row check lieRow or
+    // column check lieCol reports a mismatch whatever its residual, as if its threshold were
+    // -1e300 (the CPU backend's emulation); its true threshold goes to *lieThreshold (pinned host).
+    Index lieRow = -1, lieCol = -1;
+    double* lieThreshold = nullptr;
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
@@ -118,6 +123,7 @@ struct DeviceInjection {
     Index row = 0, col = 0;  // in the augmented block
     int bitFlip = 0;         // 0: add delta, 1: flip bit
     int bit = 0;
+    int bit2 = -1;           // a second bit of the same word flipped at once (-1: none)
     double delta = 0;
 };
 // The sums a fused-sums GEMM wrote (VerifyCall::sumsFromProduct) of a C block of rows x cols.
@@ -132,5 +138,18 @@ struct ProductSums {
 // that summed C saw too: its change is added to that row's and column's sums.
 void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int count, double* beforeAfter,
             cudaStream_t s, ProductSums productSums = {});
+
+// The checker's own faults (gigacheck/fault_models.hpp), as the CPU backend emulates them:
+// A correction write that is hit: after verify, if `out` (that verification's pinned VerifyOut)
+// lists a correction of cell (item.row, item.col), the corrected cell takes the fault;
+// beforeAfterApplied (pinned host, 3 doubles) gets the values and 1 when it was applied, else 0.
+void injectIntoCorrection(Precision p, void* c, Index ldc, const VerifyOut* out, const DeviceInjection& item,
+                          double* beforeAfterApplied, cudaStream_t s);
+// An entry c_A[k] (k = item.row) of A's column checksum hit as it is made: on the device c_A lives
+// only inside a product's pass over A, so the fault goes where c_A goes -- the checksum row of C
+// (row `rows`, columns 0..cols) takes (c_A'[k] - c_A[k]) B_r[k, :], c_A[k] taken again here.
+// Call after checksumProducts (productWithChecksums) of that block; beforeAfter: 2 doubles.
+void injectIntoEncodingA(Precision p, const void* a, Index lda, Index rows, const void* b, Index ldb, void* c,
+                         Index ldc, Index cols, const DeviceInjection& item, double* beforeAfter, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -574,12 +574,27 @@ void zeroTwo(double* x, Index nx, double* y, Index ny, cudaStream_t s)
     CUDA_CHECK_LAUNCH();
 }
 
+// A check that lies (VerifyCall::lieRow / lieCol): its threshold -1e300, the true one kept.
+struct Lie {
+    Index row = -1, col = -1;
+    double* before = nullptr;
+    __device__ double threshold(bool lies, double thr) const
+    {
+        if (!lies)
+            return thr;
+        if (before)
+            *before = thr;
+        return -1e300;
+    }
+    __device__ double tolerance(bool lies, double thr) const { return lies ? -1e300 : thr; }
+};
+
 // In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
 // -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
 template <class T>
 __global__ void markKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
                            const double* rowScale, const double* colScale, double rowFactor, double colFactor,
-                           double sumFactor)
+                           double sumFactor, Lie lie)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     auto mark = [sumFactor](double control, double stored, double thr) {
@@ -593,9 +608,9 @@ __global__ void markKernel(const T* c, Index rows, Index cols, Index ldc, double
         return -1.0 - (thr > 0 ? res / thr : 0.0);
     };
     if (t <= rows)
-        rowSum[t] = mark(rowSum[t], double(c[t * ldc + cols]), rowFactor * sqrt(rowScale[t]));
+        rowSum[t] = mark(rowSum[t], double(c[t * ldc + cols]), lie.threshold(t == lie.row, rowFactor * sqrt(rowScale[t])));
     if (t <= cols)
-        colSum[t] = mark(colSum[t], double(c[rows * ldc + t]), colFactor * sqrt(colScale[t]));
+        colSum[t] = mark(colSum[t], double(c[rows * ldc + t]), lie.threshold(t == lie.col, colFactor * sqrt(colScale[t])));
 }
 
 __device__ __forceinline__ bool isMismatch(double v) { return !(v <= -1.0); }
@@ -657,7 +672,7 @@ __device__ __forceinline__ void noteCheckLine(long long line, double thr, double
 template <class T>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
                                                       double rowFactor, double colFactor, double sumFactor,
-                                                      VerifyOut* out)
+                                                      VerifyOut* out, Lie lie)
 {
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
@@ -737,10 +752,12 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             // Tolerances as on the host (abft/verify.cpp): threshold with the TF32 sum part of the
             // stored checksum.
             const auto rowTolerance = [&](Index i) {
-                return rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols]));
+                return lie.tolerance(i == lie.row,
+                                     rowFactor * sqrt(aux.rowScale()[i]) + sumFactor * fabs(double(c[i * ldc + cols])));
             };
             const auto colTolerance = [&](Index j) {
-                return colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j]));
+                return lie.tolerance(j == lie.col,
+                                     colFactor * sqrt(aux.colScale()[j]) + sumFactor * fabs(double(c[rows * ldc + j])));
             };
             if (top.index >= 0) {
                 const bool rowsOnly = oneAxis == 1;
@@ -906,6 +923,15 @@ __device__ __forceinline__ double flipBit(double v, int bit)
 {
     return __longlong_as_double(__double_as_longlong(v) ^ (1LL << bit));
 }
+// The fault as the host's applyFault makes it: one bit, two bits of the word at once, or a delta
+// (added in T: FP32 deltas in float, FP64 in double).
+template <class T> __device__ __forceinline__ T faulted(T before, const DeviceInjection& inj)
+{
+    if (!inj.bitFlip)
+        return T(before + T(inj.delta));
+    const T once = flipBit(before, inj.bit);
+    return inj.bit2 >= 0 ? flipBit(once, inj.bit2) : once;
+}
 
 template <class T>
 __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeAfter, ProductSums sums)
@@ -914,8 +940,7 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
         const DeviceInjection& inj = batch.items[e];
         T* cell = c + inj.row * ldc + inj.col;
         const T before = *cell;
-        // FP32 deltas add in float, FP64 in double, as the host's applyFault does.
-        const T after = inj.bitFlip ? flipBit(before, inj.bit) : T(before + T(inj.delta));
+        const T after = faulted(before, inj);
         *cell = after;
         if (sums.rowSum && inj.row < sums.rows && inj.col < sums.cols) {
             const double change = double(after) - double(before);
@@ -925,6 +950,47 @@ __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeA
         beforeAfter[2 * e] = double(before);
         beforeAfter[2 * e + 1] = double(after);
     }
+}
+
+// The correction write of cell (inj.row, inj.col) hit, when the verification corrected it.
+template <class T>
+__global__ void injectIntoCorrectionKernel(T* c, Index ldc, const VerifyOut* out, DeviceInjection inj,
+                                           double* beforeAfterApplied)
+{
+    beforeAfterApplied[2] = 0.0;
+    for (int n = 0; n < out->correctionCount && n < kMaxListed; ++n)
+        if (out->direction[n] != 2 && out->corrRow[n] == inj.row && out->corrCol[n] == inj.col) {
+            T* cell = c + inj.row * ldc + inj.col;
+            const T before = *cell;
+            *cell = faulted(before, inj);
+            beforeAfterApplied[0] = double(before);
+            beforeAfterApplied[1] = double(*cell);
+            beforeAfterApplied[2] = 1.0;
+            return;
+        }
+}
+
+// c_A[k] hit: its change times row k of B_r added to C's checksum row (one block).
+template <class T>
+__global__ void __launch_bounds__(256) injectIntoEncodingAKernel(const T* a, Index lda, Index rows, const T* b,
+                                                                 Index ldb, T* c, Index ldc, Index cols,
+                                                                 DeviceInjection inj, double* beforeAfter)
+{
+    __shared__ double change;
+    if (threadIdx.x == 0) {
+        const Index k = inj.row;
+        double sum = 0;
+        for (Index i = 0; i < rows; ++i)
+            sum += double(a[i * lda + k]);
+        const T before = T(sum);
+        const T after = faulted(before, inj);
+        beforeAfter[0] = double(before);
+        beforeAfter[1] = double(after);
+        change = double(after) - double(before);
+    }
+    __syncthreads();
+    for (Index j = threadIdx.x; j <= cols; j += blockDim.x)
+        c[rows * ldc + j] = T(double(c[rows * ldc + j]) + change * double(b[inj.row * ldb + j]));
 }
 
 // ---- typed launchers ---------------------------------------------------------------------------
@@ -1012,10 +1078,11 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
     const double sumFactor = 4.0 * v.uInput + v.truncationSumFactor;
     const Index n = (rows > cols ? rows : cols) + 1;
+    const Lie lie{v.lieRow, v.lieCol, v.lieThreshold};
     markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor);
+                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor, lie);
     CUDA_CHECK_LAUNCH();
-    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut);
+    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut, lie);
     CUDA_CHECK_LAUNCH();
     recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
     CUDA_CHECK_LAUNCH();
@@ -1096,6 +1163,30 @@ void inject(Precision p, void* c, Index ldc, const DeviceInjection* items, int c
         injectImpl(static_cast<double*>(c), ldc, items, count, beforeAfter, s, productSums);
     else
         injectImpl(static_cast<float*>(c), ldc, items, count, beforeAfter, s, productSums);
+}
+
+void injectIntoCorrection(Precision p, void* c, Index ldc, const VerifyOut* out, const DeviceInjection& item,
+                          double* beforeAfterApplied, cudaStream_t s)
+{
+    if (p == Precision::F64)
+        injectIntoCorrectionKernel<double><<<1, 1, 0, s>>>(static_cast<double*>(c), ldc, out, item, beforeAfterApplied);
+    else
+        injectIntoCorrectionKernel<float><<<1, 1, 0, s>>>(static_cast<float*>(c), ldc, out, item, beforeAfterApplied);
+    CUDA_CHECK_LAUNCH();
+}
+
+void injectIntoEncodingA(Precision p, const void* a, Index lda, Index rows, const void* b, Index ldb, void* c,
+                         Index ldc, Index cols, const DeviceInjection& item, double* beforeAfter, cudaStream_t s)
+{
+    if (p == Precision::F64)
+        injectIntoEncodingAKernel<double><<<1, 256, 0, s>>>(static_cast<const double*>(a), lda, rows,
+                                                            static_cast<const double*>(b), ldb, static_cast<double*>(c),
+                                                            ldc, cols, item, beforeAfter);
+    else
+        injectIntoEncodingAKernel<float><<<1, 256, 0, s>>>(static_cast<const float*>(a), lda, rows,
+                                                           static_cast<const float*>(b), ldb, static_cast<float*>(c),
+                                                           ldc, cols, item, beforeAfter);
+    CUDA_CHECK_LAUNCH();
 }
 
 void zeroProductSums(AuxView aux, Index rows, Index cols, cudaStream_t s)

@@ -1,5 +1,6 @@
 // The blocked GEMM family in a campaign: each run a runGemm RunRecord, classified from its
 // per-block fault report (classifyRun), replayed by `gigacheck run` and the lab's block animation.
+#include "gigacheck/campaign/blocked_gemm.hpp"
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_rng.hpp"
 #include "campaign/operand_faults.hpp"
@@ -80,12 +81,6 @@ public:
         if (c.scheme != "blocked")
             throw InputError("unknown ABFT scheme '" + c.scheme +
                              "': campaigns run only 'blocked' (--family blocked), online, offline or tmr (--family online)");
-        const bool checker = c.target == CampaignTarget::Check || c.target == CampaignTarget::Correction ||
-                             c.target == CampaignTarget::Encoding;
-        if (c.inject && (checker || c.twoBits) && (device.backend == BackendKind::Cuda || c.backend == BackendKind::Cuda))
-            throw InputError(std::string(checker ? "--target " + std::string(toString(c.target)) + " (a fault of the checker)"
-                                                 : std::string("two-bit flips")) +
-                             " is emulated on the CPU backend only: add --backend cpu");
         if (c.inject && c.twoBits && (c.bit2 >= bitsOf(c.type) || (c.bit >= 0 && c.bit == c.bit2)))
             throw InputError("two-bit flip: the bits must be two different bits of an " + std::string(toString(c.type)) +
                              " element (0-" + std::to_string(bitsOf(c.type) - 1) + ")");
@@ -302,10 +297,7 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
     RunConfig r;
     r.shape = c.shape;
     r.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-    r.gemm = c.type == CampaignType::Tf32   ? GemmVariant::CublasTf32
-             : c.type == CampaignType::Bf16 ? GemmVariant::CublasBf16
-             : c.type == CampaignType::F16  ? GemmVariant::CublasF16
-                                            : GemmVariant::Cublas;
+    r.gemm = campaignGemm(c.type);
     r.distribution = c.distribution;
     r.seed = run.seed;
     r.backend = c.backend;

@@ -11,7 +11,8 @@
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
-#include "gigacheck/operand_checks.hpp"
+#include "gigacheck/fault_models.hpp"
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
 
 #include <algorithm>
 
@@ -42,7 +43,14 @@ struct State final : cuda::RunState {
     // (product -> inject -> verify on one stream); each block has its own Aux slot.
     std::vector<char> sumsInAux;
     PinnedBuffer verifyOut, injectOut;
-    // End-to-end operand checks (gigacheck/operand_checks.hpp), where the run took entry checksums:
+    // The checker's own faults (gigacheck/fault_models.hpp), each applied by one op: per op, the
+    // injections it applies (encoding-b: B's Checksum op, encoding-a: the first product that
+    // encodes that A block, check / correction: the block's Verify op), and per injection three
+    // pinned doubles (before, after, applied).
+    std::vector<std::vector<std::size_t>> checkerFaultsOf;
+    std::vector<int> checkerSlotOf;
+    PinnedBuffer checkerOut;
+    // End-to-end operand checks (gigacheck/blocked_gemm/operand_checks.hpp), where the run took entry checksums:
     // per Checksum op, where its copy's line sums start in operandSums (-1: none).
     std::vector<std::int64_t> operandSumsAt;
     PinnedBuffer operandSums;
@@ -88,6 +96,8 @@ std::vector<std::size_t> injectionsFor(const Inputs& inputs, const Operation& op
     const std::int64_t extra = inputs.plan.abft ? 1 : 0;
     for (std::size_t index : inputs.faults->forBlock(op.block)) {
         const Injection& inj = inputs.faults->injections[index];
+        if (isCheckerFault(inj.target))  // applied by the checksum, product and verify ops
+            continue;
         // Outside the stored block (a checksum target without ABFT): nothing there to corrupt.
         if (inj.localRow < 0 || inj.localCol < 0 || inj.localRow >= op.rows + extra || inj.localCol >= op.cols + extra)
             continue;
@@ -126,6 +136,46 @@ std::unique_ptr<HostStaging> makeStaging(const cuda::OpContext& c, const State& 
         CUDA_CHECK(cudaSetDevice(c.ordinals.front()));
         return nullptr;
     }
+}
+
+// Which op applies each of the checker's faults, in issue order as the CPU backend applies them:
+// the first op of its kind whose block the fault names.
+void assignCheckerFaults(const cuda::OpContext& c, State& state)
+{
+    state.checkerFaultsOf.assign(c.schedule.ops.size(), {});
+    const FaultPlan* faults = state.inputs->faults;
+    if (!faults)
+        return;
+    state.checkerSlotOf.assign(faults->injections.size(), -1);
+    int slots = 0;
+    for (std::size_t index = 0; index < faults->injections.size(); ++index) {
+        const Injection& inj = faults->injections[index];
+        if (!isCheckerFault(inj.target))
+            continue;
+        for (const Operation& op : c.schedule.ops) {
+            const BlockIndex& b = op.block;
+            const bool bBlock = op.kind == OpKind::Checksum &&
+                                state.plan.buffers[std::size_t(op.dst)].role == BufferRole::B;
+            bool mine = false;
+            switch (inj.target) {
+            case FaultTarget::EncodingA:
+                mine = op.kind == OpKind::Product && b.i == inj.block.i && b.k == inj.block.k && inj.localRow < op.depth;
+                break;
+            case FaultTarget::EncodingB:
+                mine = bBlock && b.j == inj.block.j && b.k == inj.block.k && inj.localRow < op.depth;
+                break;
+            default:  // check, correction
+                mine = op.kind == OpKind::Verify && b == inj.block;
+                break;
+            }
+            if (!mine || !state.plan.abft)
+                continue;
+            state.checkerFaultsOf[std::size_t(op.id)].push_back(index);
+            state.checkerSlotOf[index] = slots++;
+            break;
+        }
+    }
+    state.checkerOut = PinnedBuffer(std::size_t(std::max(1, slots)) * 3 * sizeof(double));
 }
 
 std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
@@ -171,6 +221,7 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
     if (operandLines > 0)
         state->operandSums = PinnedBuffer(std::size_t(operandLines) * sizeof(double));
     state->staging = makeStaging(c, *state);
+    assignCheckerFaults(c, *state);
     return state;
 }
 
@@ -181,6 +232,48 @@ VerifyOut* verifySlot(const cuda::OpContext& c, int opId)
 double* injectSlot(const cuda::OpContext& c, int opId)
 {
     return stateOf(c).injectOut.as<double>() + 2 * stateOf(c).slotOf[std::size_t(opId)];
+}
+double* checkerSlot(const cuda::OpContext& c, std::size_t injection)
+{
+    return stateOf(c).checkerOut.as<double>() + 3 * stateOf(c).checkerSlotOf[injection];
+}
+const std::vector<std::size_t>& checkerFaultsOf(const cuda::OpContext& c, const Operation& op)
+{
+    return stateOf(c).checkerFaultsOf[std::size_t(op.id)];
+}
+
+// An injection as the device applies it (bit flips checked against the element size).
+DeviceInjection deviceInjection(const Injection& inj, std::int64_t row, std::int64_t col, Precision p)
+{
+    DeviceInjection d;
+    d.row = row;
+    d.col = col;
+    d.bitFlip = inj.model == FaultModel::BitFlip ? 1 : 0;
+    d.bit = inj.bit;
+    d.bit2 = inj.bit2;
+    d.delta = inj.delta;
+    const int bits = int(8 * elemSize(p));
+    if (d.bitFlip && (d.bit < 0 || d.bit >= bits || d.bit2 >= bits))
+        throw BackendError("CUDA backend: bit " + std::to_string(d.bit2 >= bits ? d.bit2 : d.bit) +
+                           " is outside an element");
+    return d;
+}
+
+// The checker's faults an op applied, reported as the CPU backend reports them.
+void reportCheckerFaults(const cuda::OpContext& c, const Operation& op, OpOutcome& out)
+{
+    for (std::size_t index : checkerFaultsOf(c, op)) {
+        Injection& inj = in(c).faults->injections[index];
+        const double* v = checkerSlot(c, index);
+        if (inj.target == FaultTarget::Correction && v[2] == 0)
+            continue;  // the cell was not corrected here: nothing was written to hit
+        inj.before = v[0];
+        inj.after = inj.target == FaultTarget::Check ? -1e300 : v[1];
+        inj.applied = true;
+        if (inj.target == FaultTarget::EncodingA || inj.target == FaultTarget::EncodingB)
+            inj.block = op.block;
+        out.injections.push_back({op.id, inj, 0});
+    }
 }
 
 // ---- issue ------------------------------------------------------------------------------------
@@ -237,6 +330,12 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
     if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
         checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s,
                   planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32);
+    // encoding-b: r_B[k], column `cols` of the B block, hit right after it was made.
+    for (std::size_t index : checkerFaultsOf(c, op)) {
+        const Injection& inj = in(c).faults->injections[index];
+        const DeviceInjection d = deviceInjection(inj, inj.localRow, op.cols, planOf(c).precision);
+        inject(planOf(c).precision, buf(c, op.dst), ld(c, op.dst), &d, 1, checkerSlot(c, index), s);
+    }
 }
 
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
@@ -261,24 +360,21 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     const std::size_t lane = std::size_t(op.device * c.lanes + op.stream);
     productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
                          abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);
+    // encoding-a: c_A[k] hit as this product's pass over A made it.
+    for (std::size_t index : checkerFaultsOf(c, op)) {
+        const Injection& inj = in(c).faults->injections[index];
+        injectIntoEncodingA(g.precision, g.a, g.lda, op.rows, g.b, g.ldb, g.c, g.ldc, op.cols,
+                            deviceInjection(inj, inj.localRow, 0, g.precision), checkerSlot(c, index), s);
+    }
 }
 
 void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const std::size_t es = elemSize(planOf(c).precision);
     const int aux = stateOf(c).auxOfInject[std::size_t(op.id)];
     std::vector<DeviceInjection> items;
     for (std::size_t index : injectionsFor(in(c), op)) {
         const Injection& inj = in(c).faults->injections[index];
-        DeviceInjection d;
-        d.row = inj.localRow;
-        d.col = inj.localCol;
-        d.bitFlip = inj.model == FaultModel::BitFlip ? 1 : 0;
-        d.bit = inj.bit;
-        d.delta = inj.delta;
-        if (d.bitFlip && (d.bit < 0 || d.bit >= int(8 * es)))
-            throw BackendError("CUDA backend: bit " + std::to_string(d.bit) + " is outside an element");
-        items.push_back(d);
+        items.push_back(deviceInjection(inj, inj.localRow, inj.localCol, planOf(c).precision));
     }
     if (!items.empty())
         inject(planOf(c).precision, buf(c, op.dst), ld(c, op.dst), items.data(), int(items.size()),
@@ -293,13 +389,33 @@ void issueVerify(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
                               plan.depthOffset(op.block.k) + op.depth, auxOf(c, op.aux), roundoff(c),
                               in(c).thresholdLambda);
     v.sumsFromProduct = productWroteSums(c, op.aux);
+    // check: the row check (a fault placed in the checksum column) or the column check that lies.
+    for (std::size_t index : checkerFaultsOf(c, op)) {
+        const Injection& inj = in(c).faults->injections[index];
+        if (inj.target != FaultTarget::Check)
+            continue;
+        if (inj.localCol == op.cols)
+            v.lieRow = inj.localRow;
+        else
+            v.lieCol = inj.localCol;
+        v.lieThreshold = checkerSlot(c, index);
+    }
     verify(v, verifySlot(c, op.id), s);
+    // correction: the value a correction of the fault's cell writes is hit.
+    for (std::size_t index : checkerFaultsOf(c, op)) {
+        const Injection& inj = in(c).faults->injections[index];
+        if (inj.target == FaultTarget::Correction)
+            injectIntoCorrection(plan.precision, buf(c, op.dst), ld(c, op.dst), verifySlot(c, op.id),
+                                 deviceInjection(inj, inj.localRow, inj.localCol, plan.precision),
+                                 checkerSlot(c, index), s);
+    }
 }
 
 // ---- report -----------------------------------------------------------------------------------
 
-void reportChecksum(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome&)
+void reportChecksum(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome& outcome)
 {
+    reportCheckerFaults(c, op, outcome);
     if (const double* sums = operandSumsOf(c, op)) {
         const bool isA = isABlock(c, op);
         double cleanRatio = 0;
@@ -319,8 +435,9 @@ void reportChecksum(const cuda::OpContext& c, const Operation& op, Span& span, O
         span.flops = span.bytes = 0;
 }
 
-void reportProduct(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome&)
+void reportProduct(const cuda::OpContext& c, const Operation& op, Span& span, OpOutcome& outcome)
 {
+    reportCheckerFaults(c, op, outcome);
     if (planOf(c).abft && op.aux >= 0)
         span.flops += double(op.rows) * double(op.depth);
 }
@@ -370,6 +487,7 @@ void reportVerify(const cuda::OpContext& c, const Operation& op, Span&, OpOutcom
     r.minThreshold = out.minThreshold;
     r.maxThreshold = out.maxThreshold;
     outcome.verification = ev;
+    reportCheckerFaults(c, op, outcome);
 }
 
 // The tiled kernel comes in three tile sides.

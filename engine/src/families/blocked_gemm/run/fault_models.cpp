@@ -1,5 +1,6 @@
 // shapeFaults: the fault models beyond one cell (gigacheck/fault_models.hpp).
 #include "gigacheck/fault_models.hpp"
+#include "gigacheck/blocked_gemm/plan_faults.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,17 +14,9 @@ bool isCheckerFault(FaultTarget t)
            t == FaultTarget::EncodingB;
 }
 
-std::string faultsUnsupportedOn(const FaultSpec& spec, BackendKind backend)
-{
-    if (backend != BackendKind::Cuda || !spec.any())
-        return {};
-    if (isCheckerFault(spec.target))
-        return "--target " + std::string(toString(spec.target)) +
-               " (a fault of the checker itself) is emulated on the CPU backend only: add --backend cpu";
-    if (spec.bit2 >= 0)
-        return "two-bit flips are injected on the CPU backend only: add --backend cpu";
-    return {};
-}
+// Every model runs on both backends: the CPU backend's ops (cpu/block_ops.cpp) and the CUDA ones
+// (cuda/op_table.cpp, abft/cuda/abft_kernels.cu) apply the checker's faults and two-bit flips alike.
+std::string faultsUnsupportedOn(const FaultSpec&, BackendKind) { return {}; }
 
 void parseFaultExtent(std::string_view text, FaultExtent& extent, int& length)
 {
