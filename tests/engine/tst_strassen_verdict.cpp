@@ -172,6 +172,55 @@ private slots:
         QVERIFY2(clean.referenceWorstRatio < 0.5, qPrintable(describe(clean)));
     }
 
+    // Bit flips of bits 11-19 of a C cell or a leaf product at 64^3, L1 / L2 (the runs of a
+    // 200-run campaign that C's former worst-case threshold let pass: cell errors above the
+    // reference's tolerance and below that threshold, repaired only by the reference). C's own
+    // checks, from the variance of the actual sums, now see each one and C ends right without the
+    // reference's repair.
+    void formerBitFlipEscapesAreCaughtByCsChecks_data()
+    {
+        QTest::addColumn<int>("levels");
+        QTest::addColumn<qulonglong>("seed");
+        QTest::addColumn<int>("bit");
+        QTest::addColumn<QString>("fault");
+        QTest::addRow("L2 c:1 bit 18") << 2 << 456853728ull << 18 << "c:1";
+        QTest::addRow("L1 product:6 bit 13") << 1 << 417551666ull << 13 << "product:6";
+        QTest::addRow("L1 c:0 bit 16") << 1 << 620418961ull << 16 << "c:0";
+        QTest::addRow("L2 product:15 bit 14") << 2 << 471894649ull << 14 << "product:15";
+        QTest::addRow("L1 c:2 bit 11") << 1 << 423575254ull << 11 << "c:2";
+        QTest::addRow("L1 c:3 bit 14") << 1 << 889434172ull << 14 << "c:3";
+        QTest::addRow("L2 product:12 bit 13") << 2 << 843517772ull << 13 << "product:12";
+        QTest::addRow("L2 c:3 bit 18") << 2 << 986204368ull << 18 << "c:3";
+        QTest::addRow("L2 c:1 bit 15") << 2 << 1034859865ull << 15 << "c:1";
+        QTest::addRow("L2 product:43 bit 14") << 2 << 348913010ull << 14 << "product:43";
+        QTest::addRow("L1 product:6 bit 19") << 1 << 41502221ull << 19 << "product:6";
+        QTest::addRow("L1 c:3 bit 15") << 1 << 913612016ull << 15 << "c:3";
+        QTest::addRow("L1 c:1 bit 12") << 1 << 525958678ull << 12 << "c:1";
+        QTest::addRow("L2 c:3 bit 14") << 2 << 593568841ull << 14 << "c:3";
+    }
+    void formerBitFlipEscapesAreCaughtByCsChecks()
+    {
+        QFETCH(int, levels);
+        QFETCH(qulonglong, seed);
+        QFETCH(int, bit);
+        QFETCH(QString, fault);
+        StrassenConfig c = config({64, 64, 64}, levels, StrassenVariant::Msmes);
+        c.seed = seed;
+        c.reference = true;
+        c.referenceAlways = true;
+        c.faults.push_back(parseStrassenFault(fault.toStdString()));
+        c.faultModel = FaultModelSpec{FaultModel::BitFlip, bit, -1};
+        const StrassenResult r = run(c);
+        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(cRepaired(r), qPrintable(describe(r)));
+        const bool referenceRepaired = std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
+            return k.where == "reference" && (k.verdict == "corrected" || k.verdict == "mismatch");
+        });
+        QVERIFY2(!referenceRepaired, qPrintable(describe(r)));
+        QCOMPARE(r.referenceMismatches, std::int64_t(0));
+        QVERIFY2(r.referenceWorstRatio >= 0 && r.referenceWorstRatio < 1, qPrintable(describe(r)));
+    }
+
     // An A fault with --exact-restore (A put back, so only C shows it): C's checks see a few rows of
     // its class; the products that cancel the fault elsewhere round differently (TF32 leaves), so
     // the other rows of the class carry a residue under a line's threshold. The whole class is
