@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "command_line.hpp"
+#include "family_verb.hpp"
 #include "output_files.hpp"
 
 #include "gigacheck/command_options.hpp"
@@ -16,7 +17,8 @@ namespace cli {
 int benchCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("SUITE"), QStringLiteral("abft-overhead | kernels | out-of-core | paper | link | online | strassen | multi-gpu-strassen | reduced | transpose | multi-gpu-gemm"));
+    // The suites are the families', from the registry.
+    parser.addPositionalArgument(QStringLiteral("SUITE"), QString::fromStdString(benchSuiteList(" | ", " | ")));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the full numbers as JSON to FILE."),
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("quick"), QStringLiteral("Smaller sizes (a smoke run).")});
@@ -28,8 +30,8 @@ int benchCommand(const QStringList& args)
         return kExitVerified;
     const QStringList suites = parser.positionalArguments();
     if (suites.size() != 1)
-        throw gigacheck::InputError(
-            "bench takes exactly one SUITE: abft-overhead, kernels, out-of-core, paper, link, online, strassen, multi-gpu-strassen, reduced, transpose or multi-gpu-gemm (see gigacheck bench --help)");
+        throw gigacheck::InputError("bench takes exactly one SUITE: " + benchSuiteList(", ", " or ") +
+                                    " (see gigacheck bench --help)");
 
     gigacheck::BenchOptions options;
     options.suite = text(suites.first());

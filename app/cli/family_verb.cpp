@@ -92,4 +92,47 @@ std::string familyVerbsUsage()
     return usage;
 }
 
+std::string benchUsage()
+{
+    // The suites named alone on lines of at most kWidth columns, then one line per suite with a
+    // summary.
+    constexpr std::size_t kWidth = 106;
+    const std::string indent(11, ' ');
+    std::string usage = "  bench    run a benchmark suite: ";
+    std::string line = usage;
+    usage.clear();
+    std::string described;
+    bool first = true;
+    for (const gigacheck::Family* f : gigacheck::families())
+        for (const gigacheck::BenchSuite& s : f->benchSuites) {
+            const std::string name(s.name);
+            if (!s.summary.empty()) {
+                described += indent + "| " + name + " (" + std::string(s.summary) + ")\n";
+                continue;
+            }
+            if (first) {
+                line += name;
+                first = false;
+            } else if (line.size() + 3 + name.size() > kWidth) {
+                usage += line + "\n";
+                line = indent + "| " + name;
+            } else {
+                line += " | " + name;
+            }
+        }
+    return usage + line + "\n" + described;
+}
+
+std::string benchSuiteList(const std::string& separator, const std::string& lastSeparator)
+{
+    std::vector<std::string> names;
+    for (const gigacheck::Family* f : gigacheck::families())
+        for (const gigacheck::BenchSuite& s : f->benchSuites)
+            names.emplace_back(s.name);
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? lastSeparator : separator) + names[i];
+    return list;
+}
+
 }  // namespace cli

@@ -16,5 +16,9 @@ int runFamilyVerb(const gigacheck::Family& family, const QStringList& args);
 
 // The family verbs' entries in `gigacheck --help`, in the registry's order.
 std::string familyVerbsUsage();
+// The `bench` entry of `gigacheck --help`: every family's suites, from the registry.
+std::string benchUsage();
+// Every bench suite's name, joined by separator (the last two by lastSeparator).
+std::string benchSuiteList(const std::string& separator, const std::string& lastSeparator);
 
 }  // namespace cli

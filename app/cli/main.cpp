@@ -17,7 +17,8 @@
 
 namespace {
 
-// `gigacheck --help`: the family verbs' entries come from the registry (family_verb.cpp).
+// `gigacheck --help`: the family verbs' entries and the bench suites come from the registry
+// (family_verb.cpp).
 std::string usage()
 {
     return "Usage: gigacheck COMMAND [options]\n"
@@ -34,11 +35,8 @@ std::string usage()
            "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
            "             [--shard K/N] [--json FILE] [--csv FILE]\n"
            "           gigacheck campaign merge SHARD.json... [--json FILE]   (the --shard files into one)\n"
-           "  devices  list devices and their roofline ceilings (--measure times them)\n"
-           "  bench    run a benchmark suite: abft-overhead | kernels | out-of-core | paper | link | online | strassen\n"
-           "           | reduced | transpose\n"
-           "           | multi-gpu-strassen (the Strassen decompositions on every visible GPU, against one GPU and cuBLAS)\n"
-           "           | multi-gpu-gemm (blocked ABFT GEMM over every visible GPU, against cublasXt)\n"
+           "  devices  list devices and their roofline ceilings (--measure times them)\n" +
+           cli::benchUsage() +
            "  show     print the report of a saved run record\n"
            "\n"
            "Options:\n"

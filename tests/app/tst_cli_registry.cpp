@@ -1,6 +1,6 @@
 // The family verbs of the CLI come from the family registry (gigacheck/family.hpp): every
-// family's verb is a command, `gigacheck --help` lists its summary and usage lines, its own
-// --help lists every option it declares, and the unknown-command message names it.
+// family's verb is a command, `gigacheck --help` lists its summary and usage lines and every bench
+// suite, its own --help lists every option it declares, and the unknown-command message names it.
 #include "gigacheck/family.hpp"
 
 #include <QtTest>
@@ -59,6 +59,21 @@ private slots:
                 QVERIFY2(verbHelp.out.contains(listed), qPrintable(verb + QLatin1Char(' ') + listed));
             }
         }
+    }
+
+    // `gigacheck --help` and `gigacheck bench --help` name every family's bench suites.
+    void helpListsEveryBenchSuiteFromTheRegistry()
+    {
+        const CliResult help = gigacheckCli({QStringLiteral("--help")});
+        const CliResult benchHelp = gigacheckCli({QStringLiteral("bench"), QStringLiteral("--help")});
+        QCOMPARE(benchHelp.exitCode, 0);
+        for (const gigacheck::Family* f : gigacheck::families())
+            for (const gigacheck::BenchSuite& s : f->benchSuites) {
+                const QString name = QString::fromLatin1(s.name.data(), s.name.size());
+                QVERIFY2(help.out.contains(QStringLiteral("| ") + name) || help.out.contains(QStringLiteral(": ") + name),
+                         qPrintable(name));
+                QVERIFY2(benchHelp.out.contains(name), qPrintable(name));
+            }
     }
 
     // An option that is not repeatable is refused when given twice; a repeatable one is a list.

@@ -34,6 +34,8 @@ struct BenchSuite {
     std::string_view name;  // gigacheck bench NAME
     // Prints the suite's table to out; returns the exit code (0, or 2 with the reason on err).
     int (*run)(const BenchOptions& options, std::ostream& out, std::ostream& err) = nullptr;
+    // What `gigacheck --help` says of it beside its name; empty for the suites named alone.
+    std::string_view summary = {};
 };
 
 // A family's CLI verb (`gigacheck VERB [options]`): app/cli builds its parser from options(),

@@ -15,7 +15,8 @@ namespace {
 constexpr std::array kSuites{
     BenchSuite{"abft-overhead", &runBench}, BenchSuite{"kernels", &runBench},
     BenchSuite{"out-of-core", &runBench},   BenchSuite{"paper", &runBench},
-    BenchSuite{"link", &runBench},          BenchSuite{"multi-gpu-gemm", &runMultiGpuGemmBench},
+    BenchSuite{"link", &runBench},
+    BenchSuite{"multi-gpu-gemm", &runMultiGpuGemmBench, "blocked ABFT GEMM over every visible GPU, against cublasXt"},
 };
 
 }  // namespace

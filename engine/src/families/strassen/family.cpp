@@ -45,7 +45,11 @@ int benchMultiGpu(const BenchOptions& o, std::ostream& out, std::ostream& err)
     return runMultiGpuStrassenBench(o.quick, o.device, o.jsonPath, out, err);
 }
 
-constexpr std::array kSuites{BenchSuite{"strassen", &benchStrassen}, BenchSuite{"multi-gpu-strassen", &benchMultiGpu}};
+constexpr std::array kSuites{
+    BenchSuite{"strassen", &benchStrassen},
+    BenchSuite{"multi-gpu-strassen", &benchMultiGpu,
+               "the Strassen decompositions on every visible GPU, against one GPU and cuBLAS"},
+};
 
 }  // namespace
 
