@@ -457,7 +457,7 @@ void TestOnlineAbft::scheduleShape()
     online_abft::PlannedFault f;
     f.at = c.faults[0];
     in.faults = {f};
-    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const online_abft::OnlinePlan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
     const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
     QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
     QStringList kinds;
@@ -511,7 +511,7 @@ void TestOnlineAbft::columnBlockScheduleRunsBlocksApart()
     }
     QCOMPARE(covered, std::int64_t(300));
 
-    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const online_abft::OnlinePlan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
     const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
     QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
     QCOMPARE(s.streams, 3);
@@ -611,7 +611,7 @@ void TestOnlineAbft::mergedStepsSchedule()
         return p;
     };
     in.faults = {planned(at(1, 250, 0)), planned(at(0, 70, 2, OnlineTarget::ChecksumRow))};  // blocks 2 and 1
-    const Plan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
+    const online_abft::OnlinePlan plan = online_abft::makeOnlinePlan(c.shape, c.precision, in);
     const Schedule s = online_abft::buildOnlineSchedule(plan, in, c);
     QCOMPARE(QString::fromStdString(validateOperations(s)), QString());
     std::vector<QStringList> chains(3);

@@ -1,9 +1,9 @@
-// End-to-end operand checks of the blocked GEMM (gigacheck/operand_checks.hpp), on the CPU backend:
+// End-to-end operand checks of the blocked GEMM (gigacheck/blocked_gemm/operand_checks.hpp), on the CPU backend:
 // the checksums taken where A and B entered the program see an operand corrupted afterwards, the
 // host element is restored, the C blocks it fed are recomputed, and C is the product of the inputs
 // as they entered; what the entry sums cannot restore ends as an uncorrectable run, never VERIFIED.
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/campaign.hpp"
+#include "gigacheck/campaign/blocked_gemm.hpp"
 
 #include "test_helpers.hpp"
 

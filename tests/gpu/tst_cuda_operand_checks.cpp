@@ -1,4 +1,4 @@
-// End-to-end operand checks on the device (gigacheck/operand_checks.hpp): an operand element
+// End-to-end operand checks on the device (gigacheck/blocked_gemm/operand_checks.hpp): an operand element
 // corrupted after A and B entered the program (here in the host matrix, so every device copy of
 // its block carries it, as a fault in transit would) is seen by the sums pass over the device copy,
 // restored on the host, and the C blocks it fed recomputed: the run ends verified correct with C
@@ -7,7 +7,7 @@
 #include "gpu_available.hpp"
 
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/campaign.hpp"
+#include "gigacheck/campaign/blocked_gemm.hpp"
 
 #include <QtTest>
 

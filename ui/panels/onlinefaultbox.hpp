@@ -5,6 +5,7 @@
 
 #include "panels/onlineschemebox.hpp"
 
+#include <gigacheck/blocked_gemm/record.hpp>
 #include <gigacheck/online_abft.hpp>
 
 #include <QWidget>

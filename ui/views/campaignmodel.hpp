@@ -2,7 +2,7 @@
 // (the AVF-style plot of NVBitFI / SASSIFI users) and which run a stack segment stands for.
 #pragma once
 
-#include <gigacheck/campaign.hpp>
+#include <gigacheck/campaign/blocked_gemm.hpp>
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -11,7 +11,7 @@
 #include "gigacheck/abft.hpp"
 #include "gigacheck/backend.hpp"
 #include "gigacheck/faults.hpp"
-#include "gigacheck/operand_checks.hpp"
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
 #include "gigacheck/blocked_gemm/plan.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
@@ -31,7 +31,7 @@ struct Inputs final : FamilyInputs {
     int tile = 32;
     double thresholdLambda = 4.0;
     H2dStaging h2dStaging = H2dStaging::Auto;  // CUDA: which block loads are packed on the host first
-    // End-to-end operand checks (gigacheck/operand_checks.hpp): the checksums A and B had where
+    // End-to-end operand checks (gigacheck/blocked_gemm/operand_checks.hpp): the checksums A and B had where
     // they entered, and the log the Checksum ops add each copy's comparison to; null: none.
     const EntryChecksums* entry = nullptr;
     OperandCheckLog* operandLog = nullptr;

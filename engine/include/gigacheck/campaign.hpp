@@ -3,7 +3,9 @@
 // with 95 % Wilson intervals and tables by bit, target and strategy.
 #pragma once
 
-#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/backend.hpp"
+#include "gigacheck/faults.hpp"
+#include "gigacheck/types.hpp"
 
 #include <array>
 #include <atomic>
@@ -32,9 +34,8 @@ std::string_view toString(Outcome);
 std::string_view describe(Outcome);  // "detected uncorrectable (DUE)", ...
 Outcome outcomeFromString(std::string_view);  // throws InputError
 
-// Classifies one finished run (status ok or failed; a cancelled run is not an outcome) from its
-// fault report, its verdicts and its reference check. The reference must have been run.
-Outcome classifyRun(const RunRecord& record);
+// A blocked GEMM run's outcome (classifyRun) and run configuration (campaignRunConfig):
+// gigacheck/campaign/blocked_gemm.hpp.
 
 // 95 % Wilson score interval of k successes in n trials ([0, 1] when n == 0).
 struct Interval {
@@ -197,8 +198,8 @@ struct CampaignResult {
 // The memory cap of a run under this strategy: --mem, or by default a quarter of A + B + C (several
 // blocks; at least 64 KiB) for s1-s4 and the device's memory (0) for none, which keeps the whole problem on the device.
 std::uint64_t campaignCapBytes(const CampaignConfig& config, StrategyKind strategy);
-// The exact RunConfig of one run (what `gigacheck run` and the lab re-run). Blocked campaigns only.
-RunConfig campaignRunConfig(const CampaignConfig& config, const CampaignRun& run);
+// The GEMM a campaign of this type multiplies with on CUDA (cublas-tf32 for tf32, ...).
+GemmVariant campaignGemm(CampaignType type);
 // The gigacheck command line that reproduces one run on its own (`gigacheck run`, `gigacheck run
 // --scheme online|offline|tmr` or `gigacheck strassen`, as the family runs it).
 std::string reproduceCommand(const CampaignConfig& config, const CampaignRun& run);

@@ -88,6 +88,24 @@ struct FaultPlan {
 
 // A blocked GEMM plan's injections for a spec: planFaults (gigacheck/blocked_gemm/plan_faults.hpp).
 
+// What became of a run's injections and how its checks ended (a run record's fault report; every
+// family's campaign run counts its faults in it).
+struct FaultReport {
+    int injected = 0;
+    int detected = 0;        // injections whose row or column check mismatched
+    int corrected = 0;       // injections whose cell was restored
+    // injections not corrected by their verification whose block the repair pass made right by
+    // recomputing rows / columns / the block from A and B
+    int correctedByRecompute = 0;
+    int uncorrectable = 0;   // injections in blocks left wrong (uncorrectable verdict, repair failed)
+    int belowThreshold = 0;  // injections too small to detect (harmless round-off-sized flips)
+    int missed = 0;          // injections above the threshold that no check caught (silent errors)
+    int falsePositives = 0;  // mismatches in blocks with no injection, or corrections of clean cells
+    int blocksClean = 0, blocksCorrected = 0, blocksUncorrectable = 0;
+    double maxThreshold = 0;
+    double maxCleanResidualRatio = 0;  // largest clean residual / its threshold (< 1 means no alarm)
+};
+
 // Applies one injection to a value (delta or bit flip in the stored precision).
 double applyFault(const Injection& inj, double value, Precision p);
 

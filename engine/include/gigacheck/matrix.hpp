@@ -47,4 +47,7 @@ private:
 // uniform: U(-1, 1); normal: N(0, 1); wide: sign * 10^U(-3, 3) (magnitudes over six decades).
 void fillRandom(HostMatrix& m, Distribution d, std::uint64_t seed, std::uint64_t stream);
 
+// Expected |C_ij| of a product of such inputs (scales random fault deltas).
+double typicalMagnitude(const Shape& s, Distribution d);
+
 }  // namespace gigacheck

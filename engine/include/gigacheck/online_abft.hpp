@@ -4,9 +4,10 @@
 // engine/src/families/online_abft/README.md has the scheme, the cost model and the record section.
 #pragma once
 
-#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/faults.hpp"
 #include "gigacheck/record_envelope.hpp"
-#include "gigacheck/blocked_gemm/run.hpp"
+#include "gigacheck/reference_check.hpp"
+#include "gigacheck/run_hooks.hpp"
 
 #include <functional>
 #include <optional>

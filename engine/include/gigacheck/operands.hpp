@@ -3,11 +3,21 @@
 #pragma once
 
 #include "gigacheck/matrix.hpp"
-#include "gigacheck/blocked_gemm/record.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace gigacheck {
+
+// One of the user's own matrices (gigacheck run --load-a / --load-b, the lab's File > Import):
+// what the record keeps of the file it came from (the values themselves are not in the record).
+struct InputMatrix {
+    std::string operand;  // "A" or "B"
+    std::string file;     // the file's name, without its folder
+    std::int64_t rows = 0, cols = 0;
+    std::string dtype;    // "float32" or "float64": what the file holds
+    bool fortranOrder = false;
+};
 
 // The product's shape from A (m x n) and B (n x q); InputError when B's rows are not A's columns.
 Shape shapeOfOperands(const HostMatrix& a, const HostMatrix& b);

@@ -8,7 +8,6 @@
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
-#include "gigacheck/blocked_gemm/plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +36,18 @@ std::uint64_t campaignCapBytes(const CampaignConfig& c, StrategyKind strategy)
     if (c.memCapBytes)
         return c.memCapBytes;
     return strategy == StrategyKind::None ? 0 : defaultCap(c);
+}
+
+GemmVariant campaignGemm(CampaignType type)
+{
+    switch (type) {
+    case CampaignType::Tf32: return GemmVariant::CublasTf32;
+    case CampaignType::Bf16: return GemmVariant::CublasBf16;
+    case CampaignType::F16: return GemmVariant::CublasF16;
+    case CampaignType::F32:
+    case CampaignType::F64: break;
+    }
+    return GemmVariant::Cublas;
 }
 
 std::string_view toString(CampaignTarget t)
@@ -169,9 +180,11 @@ const FamilyCampaign& blockedCampaign();
 const FamilyCampaign& onlineCampaign();
 const FamilyCampaign& strassenCampaign();
 
-const FamilyCampaign& campaignFamilyOf(const CampaignConfig& c)
+const FamilyCampaign& campaignFamilyOf(const CampaignConfig& c) { return campaignFamilyOf(c.family); }
+
+const FamilyCampaign& campaignFamilyOf(CampaignFamily family)
 {
-    switch (c.family) {
+    switch (family) {
     case CampaignFamily::Online: return onlineCampaign();
     case CampaignFamily::Strassen: return strassenCampaign();
     case CampaignFamily::Blocked: break;

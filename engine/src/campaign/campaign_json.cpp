@@ -8,7 +8,7 @@
 #include "core/record/json_limits.hpp"
 #include "core/record/streamed_dom.hpp"
 
-#include "gigacheck/strassen.hpp"
+#include "campaign/family_campaign.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -264,11 +264,8 @@ CampaignConfig readConfig(const nlohmann::json& j)
         const auto& levels = j.at("levels");
         for (std::size_t n = 0; n < levels.size(); ++n)
             c.levels.push_back(element<int>(levels, n, at + "levels"));
-        if (c.levels.empty() || std::any_of(c.levels.begin(), c.levels.end(),
-                                            [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
-            throw InputError("campaign: config.levels must hold level counts from 1 to " +
-                             std::to_string(kMaxStrassenLevels));
     }
+    campaignFamilyOf(c.family).checkReadConfig(c);
     // Each family's runs are drawn and replayed by its schemes only.
     const bool schemeFits = c.family == CampaignFamily::Online     ? c.scheme == "online" || c.scheme == "offline" || c.scheme == "tmr"
                             : c.family == CampaignFamily::Strassen ? c.scheme == "strassen"
@@ -319,17 +316,15 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily famil
         run.step = field<int>(j, "step", at);
     if (family == CampaignFamily::Strassen) {
         run.level = field<int>(j, "level", at);
-        if (run.level < 1 || run.level > kMaxStrassenLevels)
-            throw InputError("campaign: field '" + at + "level' must be 1 to " + std::to_string(kMaxStrassenLevels));
         for (const auto& p : j.at("places")) {
             StrassenFaultPlace place;
             place.where = field<std::string>(p, "where", at + "places.");
             place.index = field<int>(p, "index", at + "places.");
             place.delta = field<double>(p, "delta", at + "places.");
-            parseStrassenFault(place.where + ":" + std::to_string(place.index));  // product / c / a / b, index in range
             run.places.push_back(place);
         }
     }
+    campaignFamilyOf(family).checkReadRun(run, at);
     run.bit = field<int>(j, "bit", at);
     if (j.contains("bit2"))
         run.bit2 = field<int>(j, "bit2", at);

@@ -147,7 +147,6 @@ std::string campaignRunsCsv(const CampaignResult& r)
            "corrected_by_recompute,uncorrectable,false_positives,reference_passed,max_error_over_tolerance,"
            "seconds,reproduce\n";
     for (const CampaignRun& run : r.runs) {
-        const RunConfig rc = campaignRunConfig(r.config, run);
         std::string positions, block;
         for (const Injection& inj : run.applied) {
             if (!positions.empty())
@@ -160,7 +159,7 @@ std::string campaignRunsCsv(const CampaignResult& r)
                         std::to_string(inj.block.k);
         }
         out << run.index << ',' << run.seed << ',' << toString(run.strategy) << ',' << toString(r.config.type) << ','
-            << (r.device.backend == BackendKind::Cpu ? std::string_view("openblas") : toString(rc.gemm)) << ',' << targetKey(run) << ','
+            << (r.device.backend == BackendKind::Cpu ? std::string_view("openblas") : toString(campaignGemm(r.config.type))) << ',' << targetKey(run) << ','
             << (r.config.inject ? std::string(toString(r.config.model)) : std::string("none")) << ',' << run.bit
             << ',' << positions << ',' << block << ',' << toString(run.outcome) << ',' << run.status << ','
             << run.faults.injected << ',' << run.faults.detected << ',' << run.faults.corrected << ','

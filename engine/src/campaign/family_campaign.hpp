@@ -27,8 +27,13 @@ public:
     virtual std::string reproduce(const CampaignConfig& config, const CampaignRun& run) const = 0;
     // What the scheme promises for the campaign's faults (lines of the report), "" for none.
     virtual std::string promise(const CampaignConfig& config) const = 0;
+    // A campaign file read back: InputError for a value of the fields only this family has that
+    // its runs cannot hold (config; run `at`, "runs[N].", as the file has it).
+    virtual void checkReadConfig(const CampaignConfig&) const {}
+    virtual void checkReadRun(const CampaignRun&, const std::string& /*at*/) const {}
 };
 
+const FamilyCampaign& campaignFamilyOf(CampaignFamily family);
 const FamilyCampaign& campaignFamilyOf(const CampaignConfig& config);
 
 // Shared by the families: the outcome from what the run's own checks said and the reference.

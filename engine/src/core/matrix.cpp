@@ -180,4 +180,18 @@ void fillRandom(HostMatrix& m, Distribution d, std::uint64_t seed, std::uint64_t
         w.join();
 }
 
+double typicalMagnitude(const Shape& s, Distribution d)
+{
+    // |C_ij| ~ sqrt(n * E[a^2] * E[b^2]) for independent zero-mean entries.
+    double meanSquare = 1.0;
+    switch (d) {
+    case Distribution::Uniform: meanSquare = 1.0 / 3.0; break;  // U(-1, 1)
+    case Distribution::Normal: meanSquare = 1.0; break;          // N(0, 1)
+    case Distribution::Wide:                                    // 10^U(-3, 3)
+        meanSquare = (1e6 - 1e-6) / (12.0 * std::log(10.0));
+        break;
+    }
+    return std::sqrt(double(std::max<std::int64_t>(s.n, 1))) * meanSquare;
+}
+
 }  // namespace gigacheck

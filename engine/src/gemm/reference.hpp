@@ -1,7 +1,9 @@
 // The independent reference check of a run's result (OpenBLAS, never blocked, never injected).
 #pragma once
 
-#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/matrix.hpp"
+#include "gigacheck/reference_check.hpp"
+#include "gigacheck/types.hpp"
 
 namespace gigacheck {
 

@@ -7,20 +7,17 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/blocked_gemm/h2d_staging.hpp"
-#include "gigacheck/operand_checks.hpp"
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
+#include "gigacheck/operands.hpp"
 #include "gigacheck/blocked_gemm/plan.hpp"
 #include "gigacheck/record_envelope.hpp"
+#include "gigacheck/reference_check.hpp"
 #include "gigacheck/blocked_gemm/repair.hpp"
 
 #include <string>
 #include <vector>
 
 namespace gigacheck {
-
-enum class ReferenceMode { Auto, Full, Sample, None };
-template <> const EnumTable<ReferenceMode>& enumTable<ReferenceMode>();  // names.hpp
-std::string_view toString(ReferenceMode);
-ReferenceMode referenceModeFromString(std::string_view);
 
 inline constexpr int kMaxRunDevices = 64;
 
@@ -51,42 +48,6 @@ struct RunConfig {
     H2dStaging h2dStaging = H2dStaging::Auto;
 };
 
-struct FaultReport {
-    int injected = 0;
-    int detected = 0;        // injections whose row or column check mismatched
-    int corrected = 0;       // injections whose cell was restored
-    // injections not corrected by their verification whose block the repair pass made right by
-    // recomputing rows / columns / the block from A and B
-    int correctedByRecompute = 0;
-    int uncorrectable = 0;   // injections in blocks left wrong (uncorrectable verdict, repair failed)
-    int belowThreshold = 0;  // injections too small to detect (harmless round-off-sized flips)
-    int missed = 0;          // injections above the threshold that no check caught (silent errors)
-    int falsePositives = 0;  // mismatches in blocks with no injection, or corrections of clean cells
-    int blocksClean = 0, blocksCorrected = 0, blocksUncorrectable = 0;
-    double maxThreshold = 0;
-    double maxCleanResidualRatio = 0;  // largest clean residual / its threshold (< 1 means no alarm)
-};
-
-// Independent reference product C_ref = A B (OpenBLAS, never blocked, never injected).
-struct ReferenceCheck {
-    ReferenceMode mode = ReferenceMode::None;
-    std::int64_t rowsChecked = 0;
-    std::int64_t mismatches = 0;  // elements where |C - C_ref| > tolerance
-    double maxAbsError = 0;
-    double maxRelError = 0;       // max |C - C_ref| / tolerance
-    bool passed = true;
-};
-
-// One of the user's own matrices (gigacheck run --load-a / --load-b, the lab's File > Import):
-// what the record keeps of the file it came from (the values themselves are not in the record).
-struct InputMatrix {
-    std::string operand;  // "A" or "B"
-    std::string file;     // the file's name, without its folder
-    std::int64_t rows = 0, cols = 0;
-    std::string dtype;    // "float32" or "float64": what the file holds
-    bool fortranOrder = false;
-};
-
 // The blocked GEMM family's record: the envelope and its section.
 struct RunRecord : RecordEnvelope {
     RunRecord() { family = "blocked_gemm"; }
@@ -98,7 +59,7 @@ struct RunRecord : RecordEnvelope {
     // The repair pass after the run, one per C block it looked at (blocked GEMM's block
     // recompute: written in the family section, where format 2 has always kept it).
     std::vector<RepairEvent> repairs;
-    // The end-to-end operand checks (gigacheck/operand_checks.hpp): copies of A and B compared
+    // The end-to-end operand checks (gigacheck/blocked_gemm/operand_checks.hpp): copies of A and B compared
     // with the checksums taken where they entered; ran = false where the backend does not
     // compare (section "operand_checks" absent).
     OperandCheckReport operandChecks;

@@ -27,7 +27,7 @@ struct RepairEvent {
     bool wholeBlock = false;
     std::int64_t cellsRecomputed = 0;  // cells corrected from checksums, recomputed as one dot product
     // Recomputed whole because an operand copy that fed it failed its entry check
-    // (gigacheck/operand_checks.hpp), whatever its own verifications said.
+    // (gigacheck/blocked_gemm/operand_checks.hpp), whatever its own verifications said.
     bool operandCopy = false;
     double flops = 0, seconds = 0;      // cost of the pass for this block (re-checks included)
 };

@@ -4,9 +4,10 @@
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_rng.hpp"
 
-#include "gigacheck/blocked_gemm/run.hpp"
+#include "gigacheck/matrix.hpp"
 #include "gigacheck/strassen.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gigacheck {
@@ -185,6 +186,22 @@ public:
         return "Strassen promise: a fault in a leaf product, a C quadrant or an A / B quadrant between stages that "
                "changes C beyond the reference tolerance is detected by C's (or the operands') checksums and "
                "corrected or recomputed, or the run says uncorrectable (DUE); never a verified wrong C.\n";
+    }
+
+    void checkReadConfig(const CampaignConfig& c) const override
+    {
+        if (c.levels.empty() ||
+            std::any_of(c.levels.begin(), c.levels.end(), [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
+            throw InputError("campaign: config.levels must hold level counts from 1 to " +
+                             std::to_string(kMaxStrassenLevels));
+    }
+
+    void checkReadRun(const CampaignRun& run, const std::string& at) const override
+    {
+        if (run.level < 1 || run.level > kMaxStrassenLevels)
+            throw InputError("campaign: field '" + at + "level' must be 1 to " + std::to_string(kMaxStrassenLevels));
+        for (const StrassenFaultPlace& place : run.places)
+            parseStrassenFault(place.where + ":" + std::to_string(place.index));  // product / c / a / b, index in range
     }
 };
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
-#include "gigacheck/operand_checks.hpp"
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
 #include "gigacheck/blocked_gemm/plan.hpp"
 
 namespace gigacheck::cpu {

@@ -1,5 +1,5 @@
 // Sums of an operand block copy as it arrived on the device, for the end-to-end operand checks
-// (gigacheck/operand_checks.hpp): A's column sums over its rows and B's row sums over its
+// (gigacheck/blocked_gemm/operand_checks.hpp): A's column sums over its rows and B's row sums over its
 // columns -- the lines the entry checksums hold -- taken in double, before the ABFT encoding rounds
 // anything (TF32, BF16, FP16), and written straight into pinned host memory (one double per
 // line), read once the op has completed.

@@ -1,6 +1,6 @@
 // The entry checksums of A and B (taken once, on the host, where the operands entered the
-// program) and the comparison of an operand block copy with them (gigacheck/operand_checks.hpp).
-#include "gigacheck/operand_checks.hpp"
+// program) and the comparison of an operand block copy with them (gigacheck/blocked_gemm/operand_checks.hpp).
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
 
 #include "gigacheck/abft.hpp"
 #include "core/parallel_for.hpp"

@@ -1,8 +1,8 @@
-// After a run whose operand copies failed their entry check (gigacheck/operand_checks.hpp): the
+// After a run whose operand copies failed their entry check (gigacheck/blocked_gemm/operand_checks.hpp): the
 // host blocks behind them are checked against the entry sums on both axes, like an ABFT block,
 // and a corrupted element is restored from the sum of its line; the C blocks fed by those
 // operand blocks are then recomputed by the repair pass (run/repair.cpp).
-#include "gigacheck/operand_checks.hpp"
+#include "gigacheck/blocked_gemm/operand_checks.hpp"
 
 #include "gigacheck/abft.hpp"
 

@@ -299,7 +299,7 @@ void writeRepairs(std::ostream& out, const RunRecord& r)
     }
 }
 
-// The end-to-end operand checks (gigacheck/operand_checks.hpp), and what they cannot see.
+// The end-to-end operand checks (gigacheck/blocked_gemm/operand_checks.hpp), and what they cannot see.
 void writeOperandChecks(std::ostream& out, const RunRecord& r)
 {
     const OperandCheckReport& o = r.operandChecks;

@@ -90,24 +90,6 @@ double elapsed(std::chrono::steady_clock::time_point since)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-}  // namespace
-
-double typicalMagnitude(const Shape& s, Distribution d)
-{
-    // |C_ij| ~ sqrt(n * E[a^2] * E[b^2]) for independent zero-mean entries.
-    double meanSquare = 1.0;
-    switch (d) {
-    case Distribution::Uniform: meanSquare = 1.0 / 3.0; break;  // U(-1, 1)
-    case Distribution::Normal: meanSquare = 1.0; break;          // N(0, 1)
-    case Distribution::Wide:                                    // 10^U(-3, 3)
-        meanSquare = (1e6 - 1e-6) / (12.0 * std::log(10.0));
-        break;
-    }
-    return std::sqrt(double(std::max<std::int64_t>(s.n, 1))) * meanSquare;
-}
-
-namespace {
-
 // The user's A and B must be whole, of the run's shape and finite, before anything runs.
 void checkGivenOperands(const RunConfig& config, const RunHooks& hooks)
 {
@@ -237,7 +219,7 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
     }
     requireInputFormatRange(a, inputFormatOf(config.gemm), "A");  // --type f16: nothing past 65504
     requireInputFormatRange(b, inputFormatOf(config.gemm), "B");
-    // The checksums of A and B where they entered the program (gigacheck/operand_checks.hpp),
+    // The checksums of A and B where they entered the program (gigacheck/blocked_gemm/operand_checks.hpp),
     // before anything else touches them: every block copy is compared with them as it is encoded
     // (the CPU backend on the host, the CUDA backend by a sums pass over its device copy).
     std::optional<EntryChecksums> entry;

@@ -40,18 +40,11 @@ std::int64_t depthOfSteps(std::int64_t n, std::int64_t panel, int first, int las
 
 }  // namespace
 
-Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
+OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
 {
-    Plan p;
+    OnlinePlan p;
     p.shape = s;
     p.precision = precision;
-    p.strategy = StrategyKind::None;
-    p.abft = in.scheme != Scheme::Tmr;
-    p.splitM = p.splitQ = 1;
-    p.splitN = in.scheme == Scheme::Tmr ? 1 : in.steps;
-    p.blockM = s.m;
-    p.blockN = in.scheme == Scheme::Tmr ? s.n : in.panel;
-    p.blockQ = s.q;
     const std::size_t e = elementSize(precision);
     if (in.scheme == Scheme::Tmr) {
         p.buffers = {buffer("A", BufferRole::A, s.m, s.n, e), buffer("B", BufferRole::B, s.n, s.q, e),
@@ -93,7 +86,6 @@ Plan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInputs& in)
     }
     for (const BufferSpec& b : p.buffers)
         p.bytesNeeded += b.bytes;
-    p.capBytes = p.bytesNeeded;
     return p;
 }
 
@@ -102,12 +94,12 @@ namespace {
 // G column blocks (README "Column blocks"): each block's chain -- load its part of B, encode it,
 // then per step its panel product, its faults and its check, then store its part of C -- runs on
 // stream b with no dependency on another block's chain; only A_c (loaded once) is shared.
-Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, const OnlineConfig& config)
+Schedule buildColumnBlockSchedule(const OnlinePlan& plan, const OnlineInputs& in, const OnlineConfig& config)
 {
     Schedule s;
     s.family = std::string(kFamilyName);
     s.buffers = plan.buffers;
-    s.capBytes = plan.capBytes;
+    s.capBytes = plan.bytesNeeded;
     s.streams = in.columnBlocks;
     const Shape& sh = plan.shape;
     const double e = double(elementSize(plan.precision));
@@ -207,7 +199,7 @@ Schedule buildColumnBlockSchedule(const Plan& plan, const OnlineInputs& in, cons
 
 }  // namespace
 
-Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const OnlineConfig& config)
+Schedule buildOnlineSchedule(const OnlinePlan& plan, const OnlineInputs& in, const OnlineConfig& config)
 {
     if (in.scheme != Scheme::Tmr && in.columnBlocks > 1)
         return buildColumnBlockSchedule(plan, in, config);
@@ -215,7 +207,7 @@ Schedule buildOnlineSchedule(const Plan& plan, const OnlineInputs& in, const Onl
     Schedule s;
     s.family = std::string(kFamilyName);
     s.buffers = plan.buffers;
-    s.capBytes = plan.capBytes;
+    s.capBytes = plan.bytesNeeded;
     s.streams = 1;
     const Shape& sh = plan.shape;
     const double e = double(elementSize(plan.precision));

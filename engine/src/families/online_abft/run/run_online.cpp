@@ -203,7 +203,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
         if (c.checksAfter(j))
             record.checkSteps.push_back(j);
 
-    const Plan plan = makeOnlinePlan(c.shape, c.precision, in);
+    const OnlinePlan plan = makeOnlinePlan(c.shape, c.precision, in);
     const Schedule schedule = buildOnlineSchedule(plan, in, c);
     record.mergedSteps = in.mergeSteps;
     for (const Operation& op : schedule.ops)

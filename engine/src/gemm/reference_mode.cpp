@@ -1,5 +1,5 @@
 // Name table of ReferenceMode for the CLI (--reference) and the record (names.hpp).
-#include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/reference_check.hpp"
 
 namespace gigacheck {
 

@@ -8,6 +8,7 @@
 // data that was already wrong when it entered (the entry checksums describe it as it came).
 #pragma once
 
+#include "gigacheck/abft.hpp"
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/blocked_gemm/plan.hpp"
 
@@ -18,12 +19,7 @@
 
 namespace gigacheck {
 
-// Threshold of an operand line sum taken again from a copy against the same sum taken at entry:
-// `count` values of unit round-off u summed in any order and stored in that precision, i.e. the
-// row check's bound (abft.hpp thresholds) with depth 1:
-//   lambda * u * (count + 2) * sqrt(sum of the squares of the values)
-// (engine/src/abft/operand_threshold.cpp: one threshold machinery, in abft).
-double operandSumThreshold(double sumOfSquares, std::int64_t count, double u, double lambda = 4.0);
+// The threshold of each line: operandSumThreshold (abft.hpp).
 
 // The sum of n contiguous values in double, in four interleaved partial sums (a row sum is a
 // dependency chain otherwise); the entry checksums and the host re-check use it alike, so a row
