@@ -20,6 +20,7 @@
 #include <views/timelineview.hpp>
 #include <window/mainwindow.hpp>
 
+#include <gigacheck/blocked_gemm/run.hpp>
 #include <gigacheck/online_abft.hpp>
 
 #include <QComboBox>

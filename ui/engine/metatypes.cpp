@@ -15,9 +15,7 @@ void registerMetaTypes()
     qRegisterMetaType<QVector<gigacheck::Span>>();
     qRegisterMetaType<QVector<gigacheck::VerifyEvent>>();
     qRegisterMetaType<QVector<gigacheck::InjectEvent>>();
-    qRegisterMetaType<gigacheck::RunRecord>();
     qRegisterMetaType<gigacheck::RunConfig>();
-    qRegisterMetaType<gigacheck::Shape>();
     qRegisterMetaType<gigacheck::HostMatrix>();
     qRegisterMetaType<gigacheck::Plan>();
     qRegisterMetaType<QVector<gigacheck::ui::HeatmapGrid>>();
