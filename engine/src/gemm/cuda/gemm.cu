@@ -1,5 +1,6 @@
 #include "core/cuda/check.hpp"
 #include "core/cuda/gemm_tile.cuh"
+#include "gemm/cuda/tile_epilogue.cuh"
 #include "gemm/cuda/gemm.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
@@ -63,25 +64,13 @@ __global__ void __launch_bounds__(tile::kThreads, sizeof(T) == 4 ? 2 : 1)
     optimizedGemmKernel(Index m, Index n, Index q, const T* __restrict__ a, Index lda, const T* __restrict__ b, Index ldb,
                         T* __restrict__ c, Index ldc, bool accumulate)
 {
-    const int tid = threadIdx.x;
-    const int tx = tid % 16, ty = tid / 16;
     const Index m0 = Index(blockIdx.y) * kBM, q0 = Index(blockIdx.x) * kBN;
     T acc[8][8];
     tile::tileProduct<T, BK, VEC>(m, n, q, a, lda, b, ldb, m0, q0, acc);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        const Index r = m0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + (i - 4));
-        if (r >= m)
-            continue;
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-            const Index col = q0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + (j - 4));
-            if (col < q) {
-                T* out = c + r * ldc + col;
-                *out = accumulate ? *out + acc[i][j] : acc[i][j];
-            }
-        }
-    }
+    tile::forEachTileCell(m, q, m0, q0, acc, [&](Index r, Index col, T v) {
+        T* out = c + r * ldc + col;
+        *out = accumulate ? *out + v : v;
+    });
 }
 
 unsigned gridDim1(Index extent, Index per) { return unsigned((extent + per - 1) / per); }

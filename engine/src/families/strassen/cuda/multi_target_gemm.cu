@@ -6,6 +6,7 @@
 
 #include "core/cuda/check.hpp"
 #include "core/cuda/gemm_tile.cuh"
+#include "gemm/cuda/tile_epilogue.cuh"
 
 namespace gigacheck::strassen::device {
 
@@ -20,8 +21,6 @@ __global__ void __launch_bounds__(cuda::tile::kThreads, sizeof(T) == 4 ? 2 : 1)
     multiTargetKernel(Index m, Index n, Index q, const T* __restrict__ a, Index lda, const T* __restrict__ b, Index ldb,
                       const Targets<T> targets)
 {
-    const int tid = threadIdx.x;
-    const int tx = tid % 16, ty = tid / 16;
     const Index m0 = Index(blockIdx.y) * kBM, q0 = Index(blockIdx.x) * kBN;
     T acc[8][8];
     cuda::tile::tileProduct<T, BK, VEC>(m, n, q, a, lda, b, ldb, m0, q0, acc);
@@ -30,22 +29,12 @@ __global__ void __launch_bounds__(cuda::tile::kThreads, sizeof(T) == 4 ? 2 : 1)
         T* c = targets.c[t];
         const Index ldc = targets.ldc[t];
         const T sign = targets.sign[t];
-#pragma unroll
-        for (int i = 0; i < 8; ++i) {
-            const Index r = m0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + (i - 4));
-            if (r >= m)
-                continue;
-#pragma unroll
-            for (int j = 0; j < 8; ++j) {
-                const Index col = q0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + (j - 4));
-                if (col < q) {
-                    if constexpr (ATOMIC)
-                        atomicAdd(c + r * ldc + col, sign * acc[i][j]);
-                    else
-                        c[r * ldc + col] += sign * acc[i][j];
-                }
-            }
-        }
+        cuda::tile::forEachTileCell(m, q, m0, q0, acc, [&](Index r, Index col, T v) {
+            if constexpr (ATOMIC)
+                atomicAdd(c + r * ldc + col, sign * v);
+            else
+                c[r * ldc + col] += sign * v;
+        });
     }
 }
 

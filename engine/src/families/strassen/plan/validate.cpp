@@ -7,6 +7,7 @@
 // exactly sum_K A(I,K) B(K,J). With the hazard check this proves that no op overwrites what a later
 // op reads before it is recovered, whatever order the executor picks among independent ops.
 #include "families/strassen/ops.hpp"
+#include "families/strassen/plan/leaf_tiles.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
 
 #include <algorithm>
@@ -85,20 +86,15 @@ Schedule regionView(const Schedule& schedule)
 // an (a, -) combination by a (-, b) one. Slots are tiled by their role (A: tm x tn, B: tn x tq,
 // C and the rest: tm x tq).
 class Symbolic {
+    using Poly = std::map<std::pair<int, int>, long>;
+    using Grid = strassen::LeafTiles<Poly>;
+
 public:
-    Symbolic(const Schedule& schedule, const Shape& core, int levels) : side_(1 << levels), core_(core)
+    Symbolic(const Schedule& schedule, const Shape& core, int levels) : side_(1 << levels), core_(core), grid_(schedule, core, levels)
     {
-        tm_ = core.m >> levels;
-        tn_ = core.n >> levels;
-        tq_ = core.q >> levels;
-        for (const BufferSpec& b : schedule.buffers) {
-            const auto [tr, tc] = tileSize(b.role);
-            const std::int64_t rows = std::min<std::int64_t>(b.rows / tr, side_), cols = std::min<std::int64_t>(b.cols / tc, side_);
-            Slot slot{b.role, rows, cols, std::vector<Poly>(std::size_t(rows * cols))};
-            if (&b == &schedule.buffers[std::size_t(strassen::kSlotA)] || &b == &schedule.buffers[std::size_t(strassen::kSlotB)])
-                reset(slot, &b == &schedule.buffers[std::size_t(strassen::kSlotA)]);
-            slots_.push_back(std::move(slot));
-        }
+        for (int s : {strassen::kSlotA, strassen::kSlotB})
+            if (std::size_t(s) < schedule.buffers.size())
+                reset(grid_.slot(s), s == strassen::kSlotA);
     }
 
     std::string apply(const Operation& op)
@@ -106,33 +102,33 @@ public:
         using namespace strassen;
         const std::string where = "op " + std::to_string(op.id) + " (" + std::string(toString(op.kind)) + ")";
         if (op.kind == kRestore) {
-            reset(slots_[std::size_t(op.operands[0].slot)], op.operands[0].slot == kSlotA);
+            reset(grid_.slot(op.operands[0].slot), op.operands[0].slot == kSlotA);
             return {};
         }
         if (op.kind == kAdd || op.kind == kCopy) {
             const OperandRegion& dst = op.kind == kAdd ? op.operands[0] : op.operands[1];
             const OperandRegion& src = op.kind == kAdd ? op.operands[1] : op.operands[0];
-            const auto [tr, tc] = tileSize(slots_[std::size_t(dst.slot)].role);
+            const auto [tr, tc] = grid_.tileSizeOf(dst.slot);
             if (dst.rows % tr || dst.cols % tc)
                 return outside(op, where);
             for (std::int64_t r = 0; r < dst.rows / tr; ++r)
                 for (std::int64_t c = 0; c < dst.cols / tc; ++c) {
-                    Poly* d = tile(dst, r, c);
-                    const Poly* s = tile(src, r, c);
+                    Poly* d = grid_.tile(dst, r, c);
+                    const Poly* s = grid_.tile(src, r, c);
                     if (!d || !s)
                         return outside(op, where);
                     if (op.kind == kCopy)
                         *d = *s;
                     else
-                        addInto(*d, Poly(*s), src.coefficient);
+                        grid_.addInto(*d, Poly(*s), src.coefficient);
                 }
             return {};
         }
         if (op.kind == kProduct) {
             const OperandRegion& ra = op.operands[0];
             const OperandRegion& rb = op.operands[1];
-            const Poly* pa = ra.rows == tm_ && ra.cols == tn_ && rb.cols == tq_ ? tile(ra, 0, 0) : nullptr;
-            const Poly* pb = pa ? tile(rb, 0, 0) : nullptr;
+            const Poly* pa = grid_.isLeafProduct(ra, rb) ? grid_.tile(ra, 0, 0) : nullptr;
+            const Poly* pb = pa ? grid_.tile(rb, 0, 0) : nullptr;
             if (!pa || !pb)
                 return outside(op, where);
             Poly m;
@@ -144,13 +140,13 @@ public:
                 }
             for (std::size_t i = 2; i < op.operands.size(); ++i) {
                 const OperandRegion& t = op.operands[i];
-                Poly* target = tile(t, 0, 0);
+                Poly* target = grid_.tile(t, 0, 0);
                 if (!target)
                     return outside(op, where);
                 if (t.access == Access::Write)
                     *target = m;
                 else
-                    addInto(*target, m, t.coefficient);
+                    grid_.addInto(*target, m, t.coefficient);
             }
             return {};
         }
@@ -158,12 +154,12 @@ public:
             // Tile by tile over the region (a task's result spans several leaf tiles when the task
             // runs a local Strassen).
             const OperandRegion& src = op.operands[0];
-            const auto [tr, tc] = tileSize(slots_[std::size_t(src.slot)].role);
+            const auto [tr, tc] = grid_.tileSizeOf(src.slot);
             if (src.rows % tr || src.cols % tc)
                 return outside(op, where);
             for (std::int64_t r = 0; r < src.rows / tr; ++r)
                 for (std::int64_t c = 0; c < src.cols / tc; ++c) {
-                    Poly* m = tile(src, r, c);
+                    Poly* m = grid_.tile(src, r, c);
                     if (!m)
                         return outside(op, where);
                     if (op.kind == kZero) {
@@ -172,10 +168,10 @@ public:
                     }
                     const Poly copy = *m;
                     for (std::size_t i = 1; i < op.operands.size(); ++i) {
-                        Poly* target = tile(op.operands[i], r, c);
+                        Poly* target = grid_.tile(op.operands[i], r, c);
                         if (!target)
                             return outside(op, where);
-                        addInto(*target, copy, op.operands[i].coefficient);
+                        grid_.addInto(*target, copy, op.operands[i].coefficient);
                     }
                 }
         }
@@ -186,9 +182,9 @@ public:
     {
         using namespace strassen;
         for (int t = 0; t < side_ * side_; ++t) {
-            if (slots_[std::size_t(kSlotA)].tiles[std::size_t(t)] != Poly{{{t, -1}, 1}})
+            if (grid_.slot(kSlotA).tiles[std::size_t(t)] != Poly{{{t, -1}, 1}})
                 return "A tile " + std::to_string(t) + " is not recovered";
-            if (slots_[std::size_t(kSlotB)].tiles[std::size_t(t)] != Poly{{{-1, t}, 1}})
+            if (grid_.slot(kSlotB).tiles[std::size_t(t)] != Poly{{{-1, t}, 1}})
                 return "B tile " + std::to_string(t) + " is not recovered";
         }
         for (int i = 0; i < side_; ++i)
@@ -196,7 +192,7 @@ public:
                 Poly want;
                 for (int k = 0; k < side_; ++k)
                     want[{i * side_ + k, k * side_ + j}] = 1;
-                if (slots_[std::size_t(kSlotC)].tiles[std::size_t(i * side_ + j)] != want)
+                if (grid_.slot(kSlotC).tiles[std::size_t(i * side_ + j)] != want)
                     return "C tile (" + std::to_string(i) + "," + std::to_string(j) + ") does not receive exactly sum_K A(" +
                            std::to_string(i) + ",K) B(K," + std::to_string(j) + ")";
             }
@@ -204,61 +200,22 @@ public:
     }
 
 private:
-    using Poly = std::map<std::pair<int, int>, long>;
-    struct Slot {
-        BufferRole role;
-        std::int64_t rows, cols;  // tiles
-        std::vector<Poly> tiles;
-    };
-
-    void reset(Slot& slot, bool isA)
+    void reset(Grid::Slot& slot, bool isA)
     {
         for (std::size_t t = 0; t < slot.tiles.size(); ++t)
             slot.tiles[t] = isA ? Poly{{{int(t), -1}, 1}} : Poly{{{-1, int(t)}, 1}};
     }
-    static void addInto(Poly& dst, const Poly& src, double k)
-    {
-        for (const auto& [key, v] : src)
-            dst[key] += long(k) * v;
-        std::erase_if(dst, [](const auto& kv) { return kv.second == 0; });
-    }
-    std::pair<std::int64_t, std::int64_t> tileSize(BufferRole role) const
-    {
-        if (role == BufferRole::A)
-            return {tm_, tn_};
-        if (role == BufferRole::B)
-            return {tn_, tq_};
-        return {tm_, tq_};
-    }
-    // The tile at tile offset (r, c) inside the region; null outside the slot's tile grid.
-    Poly* tile(const OperandRegion& reg, std::int64_t r, std::int64_t c)
-    {
-        Slot& slot = slots_[std::size_t(reg.slot)];
-        const auto [tr, tc] = tileSize(slot.role);
-        if (tr <= 0 || tc <= 0 || reg.row % tr || reg.col % tc)
-            return nullptr;
-        const std::int64_t i = reg.row / tr + r, j = reg.col / tc + c;
-        if (i >= slot.rows || j >= slot.cols)
-            return nullptr;
-        return &slot.tiles[std::size_t(i * slot.cols + j)];
-    }
     // An op the tiles cannot express: fine for the peeled fringe (outside the core), an error inside.
     std::string outside(const Operation& op, const std::string& where) const
     {
-        for (const OperandRegion& r : op.operands)
-            if (r.slot <= strassen::kSlotC) {
-                const auto [tr, tc] = tileSize(slots_[std::size_t(r.slot)].role);
-                const std::int64_t rows = tr * side_, cols = tc * side_;
-                if (r.row + r.rows > rows || r.col + r.cols > cols)
-                    return {};  // the peeled fringe: plain GEMM beyond the core
-            }
+        if (grid_.beyondCore(op))
+            return {};  // the peeled fringe: plain GEMM beyond the core
         return where + " touches the core in blocks that are not whole leaf tiles";
     }
 
     int side_;
     Shape core_;
-    std::int64_t tm_ = 0, tn_ = 0, tq_ = 0;
-    std::vector<Slot> slots_;
+    Grid grid_;
 };
 
 }  // namespace

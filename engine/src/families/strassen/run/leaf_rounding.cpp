@@ -2,6 +2,7 @@
 
 #include "core/parallel_for.hpp"
 #include "families/strassen/ops.hpp"
+#include "families/strassen/plan/leaf_tiles.hpp"
 
 #include <cblas.h>
 
@@ -14,8 +15,7 @@ namespace gigacheck::strassen {
 namespace {
 
 // Symbolic contents of a leaf tile: A tiles (keys t), B tiles (kBKey + t) or leaf products
-// (kPKey + p), each with an integer coefficient. The same tiling as the schedule validator's
-// (plan/validate.cpp): A tiles tm x tn, B tiles tn x tq, every other slot tm x tq.
+// (kPKey + p), each with an integer coefficient, on the schedule validator's tiles (LeafTiles).
 constexpr int kBKey = 1 << 20, kPKey = 1 << 21;
 using Poly = std::map<int, long>;
 
@@ -31,13 +31,8 @@ struct Fringe {
 class LeafTracker {
 public:
     LeafTracker(const Schedule& schedule, const Shape& core, int levels)
-        : side_(1 << levels), tm_(core.m >> levels), tn_(core.n >> levels), tq_(core.q >> levels), schedule_(schedule)
+        : grid_(schedule, core, levels), schedule_(schedule)
     {
-        for (const BufferSpec& b : schedule.buffers) {
-            const auto [tr, tc] = tileSize(b.role);
-            const std::int64_t rows = std::min<std::int64_t>(b.rows / tr, side_), cols = std::min<std::int64_t>(b.cols / tc, side_);
-            slots_.push_back({b.role, rows, cols, std::vector<Poly>(std::size_t(rows * cols))});
-        }
         reset(kSlotA);
         reset(kSlotB);
     }
@@ -52,27 +47,27 @@ public:
         if (op.kind == kAdd || op.kind == kCopy) {
             const OperandRegion& dst = op.kind == kAdd ? op.operands[0] : op.operands[1];
             const OperandRegion& src = op.kind == kAdd ? op.operands[1] : op.operands[0];
-            const auto [tr, tc] = tileSize(slots_[std::size_t(dst.slot)].role);
+            const auto [tr, tc] = grid_.tileSizeOf(dst.slot);
             if (dst.rows % tr || dst.cols % tc)
-                return inFringe(op);
+                return grid_.beyondCore(op);
             for (std::int64_t r = 0; r < dst.rows / tr; ++r)
                 for (std::int64_t c = 0; c < dst.cols / tc; ++c) {
-                    Poly* d = tile(dst, r, c);
-                    const Poly* s = tile(src, r, c);
+                    Poly* d = grid_.tile(dst, r, c);
+                    const Poly* s = grid_.tile(src, r, c);
                     if (!d || !s)
-                        return inFringe(op);
+                        return grid_.beyondCore(op);
                     if (op.kind == kCopy)
                         *d = *s;
                     else
-                        addInto(*d, Poly(*s), long(src.coefficient));
+                        grid_.addInto(*d, Poly(*s), long(src.coefficient));
                 }
             return true;
         }
         if (op.kind == kProduct) {
             const OperandRegion& ra = op.operands[0];
             const OperandRegion& rb = op.operands[1];
-            const Poly* pa = ra.rows == tm_ && ra.cols == tn_ && rb.cols == tq_ ? tile(ra, 0, 0) : nullptr;
-            const Poly* pb = pa ? tile(rb, 0, 0) : nullptr;
+            const Poly* pa = grid_.isLeafProduct(ra, rb) ? grid_.tile(ra, 0, 0) : nullptr;
+            const Poly* pb = pa ? grid_.tile(rb, 0, 0) : nullptr;
             if (!pa || !pb)
                 return fringeProduct(op);
             for (const auto& [key, v] : *pa)
@@ -84,24 +79,24 @@ public:
             const int p = int(leaves_.size());
             leaves_.push_back({*pa, *pb, {}});
             for (std::size_t i = 2; i < op.operands.size(); ++i) {
-                Poly* target = tile(op.operands[i], 0, 0);
+                Poly* target = grid_.tile(op.operands[i], 0, 0);
                 if (!target)
                     return false;
                 if (op.operands[i].access == Access::Write)
                     *target = Poly{{kPKey + p, 1}};
                 else
-                    addInto(*target, Poly{{kPKey + p, 1}}, long(op.operands[i].coefficient));
+                    grid_.addInto(*target, Poly{{kPKey + p, 1}}, long(op.operands[i].coefficient));
             }
             return true;
         }
         if (op.kind == kScatter || op.kind == kZero) {
             const OperandRegion& src = op.operands[0];
-            const auto [tr, tc] = tileSize(slots_[std::size_t(src.slot)].role);
+            const auto [tr, tc] = grid_.tileSizeOf(src.slot);
             if (src.rows % tr || src.cols % tc)
                 return false;
             for (std::int64_t r = 0; r < src.rows / tr; ++r)
                 for (std::int64_t c = 0; c < src.cols / tc; ++c) {
-                    Poly* m = tile(src, r, c);
+                    Poly* m = grid_.tile(src, r, c);
                     if (!m)
                         return false;
                     if (op.kind == kZero) {
@@ -110,10 +105,10 @@ public:
                     }
                     const Poly copy = *m;
                     for (std::size_t i = 1; i < op.operands.size(); ++i) {
-                        Poly* target = tile(op.operands[i], r, c);
+                        Poly* target = grid_.tile(op.operands[i], r, c);
                         if (!target)
                             return false;
-                        addInto(*target, copy, long(op.operands[i].coefficient));
+                        grid_.addInto(*target, copy, long(op.operands[i].coefficient));
                     }
                 }
         }
@@ -123,7 +118,7 @@ public:
     // Every leaf with its coefficients in the final C tiles.
     std::vector<Leaf> finish()
     {
-        const Slot& c = slots_[std::size_t(kSlotC)];
+        const auto& c = grid_.slot(kSlotC);
         for (std::size_t t = 0; t < c.tiles.size(); ++t)
             for (const auto& [key, v] : c.tiles[t])
                 if (key >= kPKey)
@@ -133,60 +128,18 @@ public:
     const std::vector<Fringe>& fringe() const { return fringe_; }
 
 private:
-    struct Slot {
-        BufferRole role;
-        std::int64_t rows, cols;
-        std::vector<Poly> tiles;
-    };
-
     void reset(int slot)
     {
         if (slot != kSlotA && slot != kSlotB)
             return;
-        Slot& s = slots_[std::size_t(slot)];
+        auto& s = grid_.slot(slot);
         for (std::size_t t = 0; t < s.tiles.size(); ++t)
             s.tiles[t] = Poly{{slot == kSlotA ? int(t) : kBKey + int(t), 1}};
-    }
-    static void addInto(Poly& dst, const Poly& src, long k)
-    {
-        for (const auto& [key, v] : src)
-            dst[key] += k * v;
-        std::erase_if(dst, [](const auto& kv) { return kv.second == 0; });
-    }
-    std::pair<std::int64_t, std::int64_t> tileSize(BufferRole role) const
-    {
-        if (role == BufferRole::A)
-            return {tm_, tn_};
-        if (role == BufferRole::B)
-            return {tn_, tq_};
-        return {tm_, tq_};
-    }
-    Poly* tile(const OperandRegion& reg, std::int64_t r, std::int64_t c)
-    {
-        Slot& slot = slots_[std::size_t(reg.slot)];
-        const auto [tr, tc] = tileSize(slot.role);
-        if (tr <= 0 || tc <= 0 || reg.row % tr || reg.col % tc)
-            return nullptr;
-        const std::int64_t i = reg.row / tr + r, j = reg.col / tc + c;
-        if (i >= slot.rows || j >= slot.cols)
-            return nullptr;
-        return &slot.tiles[std::size_t(i * slot.cols + j)];
-    }
-    // An op of the peeled fringe reaches beyond the core in A, B or C.
-    bool inFringe(const Operation& op) const
-    {
-        for (const OperandRegion& r : op.operands)
-            if (r.slot >= 0 && r.slot <= kSlotC) {
-                const auto [tr, tc] = tileSize(slots_[std::size_t(r.slot)].role);
-                if (r.row + r.rows > tr * side_ || r.col + r.cols > tc * side_)
-                    return true;
-            }
-        return false;
     }
     // The fringe's plain products read A and B before the core changes them.
     bool fringeProduct(const Operation& op)
     {
-        if (!inFringe(op) || op.operands[0].slot != kSlotA || op.operands[1].slot != kSlotB)
+        if (!grid_.beyondCore(op) || op.operands[0].slot != kSlotA || op.operands[1].slot != kSlotB)
             return false;
         Fringe f{whole(op.operands[0]), whole(op.operands[1]), 0.0};
         for (std::size_t i = 2; i < op.operands.size(); ++i)
@@ -205,10 +158,8 @@ private:
         return r;
     }
 
-    int side_;
-    std::int64_t tm_, tn_, tq_;
+    LeafTiles<Poly> grid_;
     const Schedule& schedule_;
-    std::vector<Slot> slots_;
     std::vector<Leaf> leaves_;
     std::vector<Fringe> fringe_;
 };
