@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+
 namespace gigacheck::ui {
 
 class MainWindow;
@@ -14,6 +16,12 @@ class MainWindow;
 // Lets queued replots and layouts happen, a large heatmap finish its reduction and the auto
 // planner its preview (10 s at most), before a grab.
 void settle(MainWindow& window);
+
+// Starts the run of the checked-GEMM docks with the window's configuration, as Start would, and
+// waits for it to finish; false, with *error set, when it fails or outlasts timeoutSeconds.
+// midRun, when given, is called once while the run is past half-way with blocks of C already on
+// the heatmap.
+bool startRunAndWait(MainWindow& window, int timeoutSeconds, QString* error, const std::function<void()>& midRun = {});
 
 // Waits for `signal` of `sender`, or the timeout; false on timeout.
 template <class Sender, class Signal> bool waitFor(Sender* sender, Signal signal, int timeoutSeconds)

@@ -58,34 +58,7 @@ bool runAndWait(MainWindow& window, const RunConfig& config, int timeoutSeconds,
     window.setConfig(config);
     if (config.planByCostModel)
         settle(window);  // strategy auto: the planner's choice is shown (and labels the lanes) before the run
-    QEventLoop loop;
-    bool ok = false;
-    auto c1 = QObject::connect(&window, &MainWindow::runFinished, &loop, [&] {
-        ok = true;
-        loop.quit();
-    });
-    auto c2 = QObject::connect(&window, &MainWindow::runFailed, &loop, [&](const QString& message) {
-        *error = message;
-        loop.quit();
-    });
-    bool midRunTaken = !midRun;
-    auto c3 = QObject::connect(window.engine(), &EngineController::progressChanged, &loop, [&](double fraction, double) {
-        if (midRunTaken || fraction < 0.5 || window.heatmap()->liveTileCount() == 0)
-            return;
-        midRunTaken = true;
-        midRun();
-    });
-    QTimer::singleShot(timeoutSeconds * 1000, &loop, [&] {
-        *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
-        loop.quit();
-    });
-    window.showView(MainWindow::View::Timeline);  // Start runs the family shown: the checked GEMM's
-    window.startRun();
-    loop.exec();
-    QObject::disconnect(c1);
-    QObject::disconnect(c2);
-    QObject::disconnect(c3);
-    return ok;
+    return startRunAndWait(window, timeoutSeconds, error, midRun);
 }
 
 // The Strassen tab on the result it shows (a run, or an opened record): the stepper at the first

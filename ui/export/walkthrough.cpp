@@ -47,26 +47,7 @@ bool runDocks(MainWindow& window, const RunConfig& config, int timeoutSeconds, Q
 {
     window.setConfig(config);
     settle(window);
-    QEventLoop loop;
-    bool ok = false;
-    auto c1 = QObject::connect(&window, &MainWindow::runFinished, &loop, [&] {
-        ok = true;
-        loop.quit();
-    });
-    auto c2 = QObject::connect(&window, &MainWindow::runFailed, &loop, [&](const QString& message) {
-        *error = message;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutSeconds * 1000, &loop, [&] {
-        *error = QStringLiteral("run did not finish within %1 s").arg(timeoutSeconds);
-        loop.quit();
-    });
-    window.showView(MainWindow::View::Timeline);  // Start runs the family shown: the checked GEMM's
-    window.startRun();
-    loop.exec();
-    QObject::disconnect(c1);
-    QObject::disconnect(c2);
-    return ok;
+    return startRunAndWait(window, timeoutSeconds, error);
 }
 
 class Walk {
