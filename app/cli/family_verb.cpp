@@ -98,29 +98,25 @@ std::string benchUsage()
     // summary.
     constexpr std::size_t kWidth = 106;
     const std::string indent(11, ' ');
-    std::string usage = "  bench    run a benchmark suite: ";
-    std::string line = usage;
-    usage.clear();
-    std::string described;
+    std::string done, described;
+    std::string line = "  bench    run a benchmark suite: ";
     bool first = true;
     for (const gigacheck::Family* f : gigacheck::families())
         for (const gigacheck::BenchSuite& s : f->benchSuites) {
             const std::string name(s.name);
             if (!s.summary.empty()) {
                 described += indent + "| " + name + " (" + std::string(s.summary) + ")\n";
-                continue;
-            }
-            if (first) {
+            } else if (first) {
                 line += name;
                 first = false;
             } else if (line.size() + 3 + name.size() > kWidth) {
-                usage += line + "\n";
+                done += line + "\n";
                 line = indent + "| " + name;
             } else {
                 line += " | " + name;
             }
         }
-    return usage + line + "\n" + described;
+    return done + line + "\n" + described;
 }
 
 std::string benchSuiteList(const std::string& separator, const std::string& lastSeparator)

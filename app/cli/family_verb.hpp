@@ -1,6 +1,7 @@
 // The CLI verb of an algorithm family (gigacheck/family.hpp FamilyCommand): its QCommandLineParser
 // built from the family's option list, the values handed to the family as CommandOptions, and the
-// family's run given the console and the signals (interrupt.hpp). Every family verb enters here.
+// family's run given the console and the signals (interrupt.hpp). Every family verb enters here,
+// and what `gigacheck --help` says of the families (their verbs, their bench suites) comes from here.
 #pragma once
 
 #include "gigacheck/family.hpp"
