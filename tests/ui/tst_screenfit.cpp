@@ -5,11 +5,22 @@
 // asks for (its minimum size hint, or a wrapped label's height for its width), a widget cut off by
 // a parent it cannot scroll in, a dock that scrolls at scale 1, a plot legend whose entry is
 // drawn narrower than it needs or past the plot, campaign bit labels that run together.
-// Presentation mode on and off gives back exactly the dock widths it left.
+// Presentation mode on and off gives back exactly the dock widths it left. After a run of each
+// checked-GEMM scheme with a fault, every step of its animation or step view is shown whole (no
+// explanation that needs more height than it gets, no view that scrolls, a verdict not cut) and
+// has content (TMR's replicas and vote, not an empty plot); each family shows only the docks it
+// uses.
 #include "ui/uitestmain.hpp"
 
+#include <panels/faultspanel.hpp>
+#include <panels/onlinefaultbox.hpp>
+#include <panels/onlineschemebox.hpp>
 #include <panels/runpanel.hpp>
+#include <panels/strategypanel.hpp>
+#include <views/animationpanel.hpp>
 #include <views/campaignview.hpp>
+#include <views/gallery/galleryview.hpp>
+#include <views/online/onlinestepview.hpp>
 #include <views/legendfit.hpp>
 #include <window/familyviews.hpp>
 #include <window/mainwindow.hpp>
@@ -28,6 +39,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTabBar>
 
 using namespace gigacheck;
@@ -54,12 +66,17 @@ bool reachable(const QWidget* w, const QWidget* window, QRect* seen)
         if (cut != r) {
             auto* area = qobject_cast<const QAbstractScrollArea*>(p->parentWidget());
             const bool viewport = area && area->viewport() == p;
-            const bool sideways = cut.left() != r.left() || cut.right() != r.right();
-            const bool upDown = cut.top() != r.top() || cut.bottom() != r.bottom();
+            const bool sideways = r.left() < pr.left() || r.right() > pr.right();
+            const bool upDown = r.top() < pr.top() || r.bottom() > pr.bottom();
             if (!viewport || (sideways && !area->horizontalScrollBar()->isVisible()) ||
                 (upDown && !area->verticalScrollBar()->isVisible())) {
                 *seen = cut;
                 return false;
+            }
+            // Scrolled out of the viewport: scrolling brings it into the viewport, which must be seen.
+            if (cut.isEmpty()) {
+                r = pr;
+                continue;
             }
         }
         r = cut;
@@ -127,6 +144,62 @@ QString scrollingDock(QMainWindow& window)
                     .arg(area->verticalScrollBar()->maximum());
     }
     return {};
+}
+
+// A scroll area in the views (the gallery's page, the animation's explanation) that scrolls: part
+// of a view out of sight. A document (plain text: the campaign's summary tables) may scroll.
+QString scrollingView(QMainWindow& window)
+{
+    for (QScrollArea* area : window.centralWidget()->findChildren<QScrollArea*>()) {
+        if (!area->isVisibleTo(&window) || !area->isVisible())
+            continue;
+        if (auto* text = qobject_cast<QLabel*>(area->widget()); text && text->textFormat() == Qt::PlainText)
+            continue;
+        if (area->verticalScrollBar()->isVisible() || area->horizontalScrollBar()->isVisible())
+            return QStringLiteral("%1 scrolls (%2×%3 px shown, its content %4×%5)")
+                .arg(area->widget() && !area->widget()->objectName().isEmpty() ? area->widget()->objectName() : area->objectName())
+                .arg(area->viewport()->width()).arg(area->viewport()->height())
+                .arg(area->widget() ? area->widget()->minimumSizeHint().width() : -1)
+                .arg(area->widget() && area->widget()->hasHeightForWidth() ? area->widget()->heightForWidth(area->viewport()->width())
+                                                                          : area->widget() ? area->widget()->minimumSizeHint().height() : -1);
+    }
+    return {};
+}
+
+// The docks shown, by object name, sorted.
+QStringList docksShown(QMainWindow& window)
+{
+    QStringList shown;
+    for (QDockWidget* d : window.findChildren<QDockWidget*>())
+        if (d->isVisible())
+            shown << d->objectName();
+    shown.sort();
+    return shown;
+}
+
+// The walk-through's small run (512³, several blocks under a 1 MiB cap) of a checked-GEMM scheme
+// with its fault, as Start runs it; false when it failed or took too long.
+bool runScheme(MainWindow& window, Scheme scheme)
+{
+    RunConfig c;
+    c.shape = Shape{512, 512, 512};
+    c.precision = Precision::F32;
+    c.strategy = StrategyKind::S2;
+    c.memCapBytes = 1ull << 20;
+    c.backend = BackendKind::Cpu;
+    c.faults.at = scheme == Scheme::Blocked ? std::vector<FaultAt>{FaultAt{40, 60, {}, {}}, FaultAt{40, 200, {}, {}}, FaultAt{400, 450, {}, {}}}
+                                            : std::vector<FaultAt>{FaultAt{170, 300, {}, {}}};
+    window.setConfig(c);
+    window.strategyPanel()->schemeBox()->setSettings({scheme, 64, 1, 1});
+    window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, scheme == Scheme::Tmr ? 0 : 2});
+    QSignalSpy done(&window, &MainWindow::runFinished);
+    QSignalSpy failed(&window, &MainWindow::runFailed);
+    window.showView(MainWindow::View::Timeline);  // Start runs the checked GEMM shown
+    window.startRun();
+    for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
+        done.wait(200);
+    window.showView(MainWindow::View::Heatmap);
+    return !done.isEmpty();
 }
 
 QString clippedLegend(QMainWindow& window)
@@ -210,6 +283,8 @@ private slots:
                 if (scale == 1.0) {
                     const QString scrolling = scrollingDock(window);
                     QVERIFY2(scrolling.isEmpty(), qPrintable(where + scrolling));
+                    const QString view = scrollingView(window);
+                    QVERIFY2(view.isEmpty(), qPrintable(where + view));
                 }
                 const QString clipped = firstClipped(window);
                 QVERIFY2(clipped.isEmpty(), qPrintable(where + clipped));
@@ -224,6 +299,108 @@ private slots:
         campaign->plot()->replot(QCustomPlot::rpImmediateRefresh);
         QCOMPARE(campaign->tickLabelStep(), campaign->tickLabelStepFor(campaign->plot()->axisRect()->width()));
         QVERIFY(campaign->tickLabelStep() >= 1);
+    }
+
+    // Every step a lecturer steps through after a run, at 1366×768 and 1920×1080: the blocked
+    // family's animation (its explanation whole, not scrolled), the online / offline step slider
+    // (its verdict line whole) and TMR's replicas and vote, each with its faults drawn.
+    void everyStepOfARunFits_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<int>("scheme");
+        for (const QSize& screen : {QSize(1366, 768), QSize(1920, 1080)})
+            for (Scheme scheme : {Scheme::Blocked, Scheme::Online, Scheme::Offline, Scheme::Tmr}) {
+                const std::string_view name = toString(scheme);
+                QTest::newRow(qPrintable(QStringLiteral("%1x%2 %3").arg(screen.width()).arg(screen.height())
+                                             .arg(QString::fromUtf8(name.data(), qsizetype(name.size())))))
+                    << screen << int(scheme);
+            }
+    }
+
+    void everyStepOfARunFits()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(int, scheme);
+        MainWindow window;
+        applyFirstLaunchLayout(&window, QRect(QPoint(0, 0), screen - QSize(0, kDesktopChrome)));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        settle();
+        QVERIFY(runScheme(window, Scheme(scheme)));
+        settle();
+        const auto fits = [&](const QString& where) {
+            const QString clipped = firstClipped(window);
+            const QString scrolling = scrollingView(window);
+            return clipped.isEmpty() && scrolling.isEmpty() ? QString() : where + clipped + scrolling;
+        };
+        if (Scheme(scheme) == Scheme::Blocked) {
+            AnimationPanel* animation = window.animation();
+            QVERIFY(animation->isVisible());
+            QVERIFY(animation->steps().size() >= 4);
+            for (int i = 0; i < int(animation->steps().size()); ++i) {
+                animation->goTo(i);
+                settle();
+                const QString error = fits(QStringLiteral("animation step %1: ").arg(i + 1));
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+            }
+            return;
+        }
+        OnlineStepView* steps = window.onlineSteps();
+        QVERIFY(steps->isVisible());
+        QVERIFY2(steps->model().count() > 0, "a run with a fault and nothing to step through");
+        auto* plot = steps->findChild<QCustomPlot*>(QStringLiteral("onlineStepPlot"));
+        QVERIFY(plot && plot->graphCount() >= 2);
+        bool caughtShown = false;
+        for (int i = 0; i < steps->model().count(); ++i) {
+            steps->setPosition(i);
+            settle();
+            const QString error = fits(QStringLiteral("step position %1: ").arg(i));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            // Each fault struck by now is drawn, caught or not.
+            int drawn = 0;
+            for (int g = 0; g < plot->graphCount(); ++g)
+                drawn += plot->graph(g)->dataCount();
+            QCOMPARE(drawn, int(steps->model().faultsAt(i).size()));
+            for (const auto& f : steps->model().faultsAt(i))
+                caughtShown = caughtShown || f.caught;
+        }
+        QVERIFY2(caughtShown, "the fault is never shown caught");
+        QVERIFY(!steps->verdictText().isEmpty());
+    }
+
+    // Each family shows the docks it uses: the checked GEMM all four, Strassen and the kernel
+    // gallery (their own controls in the view) only Run; back to the checked GEMM, all four again.
+    void eachFamilyShowsTheDocksItUses()
+    {
+        MainWindow window;
+        applyFirstLaunchLayout(&window, QRect(0, 0, 1366, 768 - kDesktopChrome));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        settle();
+        const QStringList all{QStringLiteral("dockFaults"), QStringLiteral("dockRun"), QStringLiteral("dockSetup"),
+                              QStringLiteral("dockStrategy")};
+        QCOMPARE(docksShown(window), all);
+        for (MainWindow::View view : {MainWindow::View::Gallery, MainWindow::View::Strassen, MainWindow::View::Gallery}) {
+            window.showView(view);
+            settle();
+            QCOMPARE(docksShown(window), QStringList{QStringLiteral("dockRun")});
+        }
+        // The gallery after the walk-through's sweep (five transpose kernels, their legend): whole.
+        auto* gallery = window.findChild<gallery::GalleryView*>();
+        auto* family = gallery->findChild<QComboBox*>(QStringLiteral("galleryFamily"));
+        family->setCurrentIndex(1);
+        QSignalSpy swept(gallery, &gallery::GalleryView::sweepFinished);
+        gallery->startSweep();
+        QVERIFY(swept.wait(120000));
+        settle();
+        const QString scrolling = scrollingView(window);
+        QVERIFY2(scrolling.isEmpty(), qPrintable(QStringLiteral("gallery after a sweep: ") + scrolling));
+        const QString clipped = firstClipped(window);
+        QVERIFY2(clipped.isEmpty(), qPrintable(QStringLiteral("gallery after a sweep: ") + clipped));
+
+        window.showView(MainWindow::View::Heatmap);
+        settle();
+        QCOMPARE(docksShown(window), all);
     }
 
     void campaignBitLabelsThinOutOnANarrowPlot()

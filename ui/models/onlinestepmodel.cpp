@@ -47,8 +47,12 @@ void OnlineStepModel::setRun(OnlinePtr run)
     run_ = std::move(run);
     positions_.clear();
     faults_.clear();
-    if (!run_ || run_->record.config.scheme == Scheme::Tmr)
+    if (!run_)
         return;
+    if (isTmr()) {
+        setTmrRun();
+        return;
+    }
     const OnlineRecord& r = run_->record;
     // The faults: C and its checksums from the injections (augmented coordinates), inputs from
     // what was applied and what the checks reported.
@@ -113,6 +117,66 @@ void OnlineStepModel::setRun(OnlinePtr run)
     }
 }
 
+bool OnlineStepModel::isTmr() const
+{
+    return run_ && run_->record.config.scheme == Scheme::Tmr;
+}
+
+void OnlineStepModel::setTmrRun()
+{
+    const OnlineRecord& r = run_->record;
+    // A fault in a replica is caught by the vote when its cell is one the vote disputed (the list
+    // holds the first kMaxDisputedCells; past it, any dispute counts).
+    const int vote = kTmrReplicas - 1;
+    for (const InjectEvent& e : r.injections) {
+        Fault f;
+        f.row = e.injection.localRow;
+        f.col = e.injection.localCol;
+        f.step = std::clamp(e.injection.block.k, 0, vote);
+        if (r.vote) {
+            const auto& d = r.vote->disputed;
+            const bool listed = std::find(d.begin(), d.end(), std::pair{f.row, f.col}) != d.end();
+            if (listed || (r.vote->disputes() > 0 && std::int64_t(d.size()) >= kMaxDisputedCells)) {
+                f.caughtAtStep = vote;
+                f.corrected = r.vote->settled();
+            }
+        }
+        faults_.push_back(f);
+    }
+    for (int replica = 0; replica < kTmrReplicas; ++replica) {
+        positions_.push_back({replica, Phase::Product, -1});
+        if (std::any_of(faults_.begin(), faults_.end(), [replica](const Fault& f) { return f.step == replica; }))
+            positions_.push_back({replica, Phase::Fault, -1});
+    }
+    positions_.push_back({vote, Phase::Check, -1});
+}
+
+QString OnlineStepModel::describeTmr(const Position& p) const
+{
+    const OnlineRecord& r = run_->record;
+    switch (p.phase) {
+    case Phase::Product:
+        return QStringLiteral("Replica %1 of %2: C%3 = A · B, the whole product").arg(p.step + 1).arg(kTmrReplicas).arg(p.step);
+    case Phase::Fault: {
+        QStringList struck;
+        for (const Fault& f : faults_)
+            if (f.step == p.step)
+                struck << QStringLiteral("C%1(%2, %3)").arg(p.step).arg(f.row).arg(f.col);
+        return QStringLiteral("Replica %1 of %2: fault in %3").arg(p.step + 1).arg(kTmrReplicas).arg(struck.join(QStringLiteral(", ")));
+    }
+    case Phase::Check:
+        break;
+    }
+    if (!r.vote)
+        return QStringLiteral("Vote: cell by cell, C keeps the value two replicas agree on");
+    const VoteReport& v = *r.vote;
+    return QStringLiteral("Vote: cell by cell, C keeps the value two replicas agree on — %1 cell(s) outvoted, %2 without a "
+                          "majority; %3 disputed cell(s) computed again from A and B")
+        .arg(v.cellsOutvoted)
+        .arg(v.cellsWithoutMajority)
+        .arg(v.cellsRecomputed);
+}
+
 const StepFrame* OnlineStepModel::frame(int i) const
 {
     if (i < 0 || i >= count() || !run_ || positions_[std::size_t(i)].frame < 0)
@@ -158,10 +222,10 @@ const VerifyEvent* OnlineStepModel::checkAt(int i) const
 QString OnlineStepModel::describe(int i) const
 {
     if (i < 0 || i >= count())
-        return run_ && run_->record.config.scheme == Scheme::Tmr
-                   ? QStringLiteral("TMR runs three whole products: no steps to show")
-                   : QStringLiteral("No online ABFT run");
+        return QStringLiteral("No online ABFT run");
     const Position& p = positions_[std::size_t(i)];
+    if (isTmr())
+        return describeTmr(p);
     const OnlineRecord& r = run_->record;
     const std::int64_t b = r.config.panelWidth();
     QString head = QStringLiteral("Step %1 of %2").arg(p.step + 1).arg(r.steps);

@@ -12,10 +12,13 @@
 
 namespace gigacheck::ui {
 
+// TMR has no panel steps: its positions are the three replicas' products (step = the replica),
+// the faults struck into each, and the vote (a Check position after the last replica).
 class OnlineStepModel {
 public:
     // The most steps shown (the engine refuses records with more: online_validate.hpp).
     static constexpr int kMaxSteps = 1 << 20;
+    static constexpr int kTmrReplicas = 3;
     enum class Phase { Product, Fault, Check };
     struct Position {
         int step = 0;
@@ -37,6 +40,7 @@ public:
 
     void setRun(OnlinePtr run);
     const OnlinePtr& run() const { return run_; }
+    bool isTmr() const;
     int count() const { return int(positions_.size()); }
     const Position& position(int i) const { return positions_[std::size_t(i)]; }
     // The frame of C shown at position i (null without frames).
@@ -52,6 +56,9 @@ public:
     QString describe(int i) const;
 
 private:
+    void setTmrRun();
+    QString describeTmr(const Position& p) const;
+
     OnlinePtr run_;
     std::vector<Position> positions_;
     std::vector<Fault> faults_;

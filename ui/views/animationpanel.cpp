@@ -4,6 +4,7 @@
 
 #include "session/labsession.hpp"
 
+#include <QEvent>
 #include <QHBoxLayout>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -57,7 +59,9 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     verdict_->setObjectName(QStringLiteral("animationVerdict"));
     verdict_->setWordWrap(true);
     controls->addStretch(1);
-    auto* heading = new QHBoxLayout;  // the step's position beside its title keeps the controls narrow
+    controls_ = controls;
+    auto* heading = new QHBoxLayout;
+    heading_ = heading;  // the step's position beside its title keeps the controls narrow
     heading->addWidget(position_);
     heading->addWidget(title_, 1);
     auto* layout = new QVBoxLayout(this);
@@ -65,13 +69,15 @@ AnimationPanel::AnimationPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(controls);
     layout->addWidget(verdict_);
     layout->addLayout(heading);
-    // The explanation scrolls when it is taller than the panel (presentation mode on a small screen).
-    auto* formulaArea = new QScrollArea(this);
-    formulaArea->setWidget(formula_);
-    formulaArea->setWidgetResizable(true);
-    formulaArea->setFrameShape(QFrame::NoFrame);
-    formulaArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    layout->addWidget(formulaArea, 1);
+    // The explanation as tall as its text (fitExplanation); it scrolls only when that is more than
+    // half the page (a long list of residuals, presentation mode on a small screen).
+    formulaArea_ = new QScrollArea(this);
+    formulaArea_->setObjectName(QStringLiteral("animationExplanation"));
+    formulaArea_->setWidget(formula_);
+    formulaArea_->setWidgetResizable(true);
+    formulaArea_->setFrameShape(QFrame::NoFrame);
+    formulaArea_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(formulaArea_, 1);
 
     timer_ = new QTimer(this);
     connect(timer_, &QTimer::timeout, this, [this] {
@@ -202,7 +208,49 @@ void AnimationPanel::show()
     // Larger than the body text (it follows the text size and presentation mode): the subscripts
     // of rich text are drawn smaller still and must stay readable from the back of a room.
     formula_->setText(QStringLiteral("<div style='font-size:large'>%1</div>").arg(s.explanation));
+    fitExplanation();
     emit stepChanged(&s);
+}
+
+void AnimationPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitExplanation();
+}
+
+bool AnimationPanel::event(QEvent* event)
+{
+    // A label's new text (the verdict, the step's title) may need another height.
+    if (event->type() == QEvent::LayoutRequest)
+        fitExplanation();
+    return QWidget::event(event);
+}
+
+void AnimationPanel::fitExplanation()
+{
+    const QMargins margins = layout()->contentsMargins();
+    const int width = this->width() - margins.left() - margins.right();
+    if (width <= 0)
+        return;
+    // The rows above the explanation at this width (the verdict and the title wrap)...
+    const int spacing = std::max(0, layout()->spacing());
+    const auto heightOf = [width](QLayoutItem* item) {
+        return item->hasHeightForWidth() ? item->heightForWidth(width) : item->sizeHint().height();
+    };
+    const int others = margins.top() + margins.bottom() + 3 * spacing + controls_->sizeHint().height() +
+                       verdict_->heightForWidth(width) + heightOf(heading_);
+    // ... and the explanation's text, up to half the page (the heatmap keeps the other half).
+    const int textWidth = width - formulaArea_->verticalScrollBar()->sizeHint().width();
+    const int need = formula_->text().isEmpty() ? 0 : formula_->heightForWidth(textWidth);
+    const int page = parentWidget() ? parentWidget()->height() : 2 * (others + need);
+    const int shown = std::clamp(need, 0, std::max(0, page / 2 - others));
+    if (formulaArea_->minimumHeight() != shown)
+        formulaArea_->setMinimumHeight(shown);
+    // The panel asks for all of it (an explicit minimum: the splitter above reads it, not the
+    // layout's, which counts the wrapped labels at another width).
+    const int panel = others + std::max(shown, formulaArea_->minimumSizeHint().height());
+    if (minimumHeight() != panel)
+        setMinimumHeight(panel);
 }
 
 }  // namespace gigacheck::ui

@@ -7,7 +7,9 @@
 #include <QWidget>
 
 class QLabel;
+class QLayout;
 class QPushButton;
+class QScrollArea;
 class QSlider;
 class QTimer;
 
@@ -46,8 +48,15 @@ public slots:
 signals:
     void stepChanged(const gigacheck::ui::AnimationStep* step);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
 private:
     void show();
+    // The explanation gets the height its text needs at the panel's width (the heatmap above gives
+    // it up), up to half the page; only a longer one scrolls.
+    void fitExplanation();
 
     std::vector<AnimationStep> steps_;
     std::size_t injectionsShown_ = 0, verificationsShown_ = 0;  // the events steps_ was built from
@@ -56,6 +65,9 @@ private:
     QLabel* title_ = nullptr;
     QLabel* verdict_ = nullptr;  // the run's verdict, as the status bar says it
     QLabel* formula_ = nullptr;
+    QScrollArea* formulaArea_ = nullptr;
+    QLayout* controls_ = nullptr;  // the buttons' row
+    QLayout* heading_ = nullptr;   // the step's position and title
     QPushButton* playButton_ = nullptr;
     QSlider* speed_ = nullptr;
     QTimer* timer_ = nullptr;

@@ -371,7 +371,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     // The screen it was saved on: a layout restored on another one is adapted to it.
     settings.setValue(QStringLiteral("window/availableSize"), screen()->availableGeometry().size());
-    settings.setValue(QStringLiteral("window/state"), stateBeforeStrassen_.isEmpty() ? saveState() : stateBeforeStrassen_);
+    settings.setValue(QStringLiteral("window/state"), stateBeforeHiding_.isEmpty() ? saveState() : stateBeforeHiding_);
     settings.setValue(QStringLiteral("view/family"), int(tabs_->family()));
     RunConfig c;
     if (currentConfig(&c, nullptr)) {

@@ -160,7 +160,8 @@ private:
     void updateRunTarget();
     void buildViews();  // mainwindow_views.cpp
     void buildDocks();
-    // The docks set up checked GEMM runs: hidden while the Strassen view (its own controls) is shown.
+    // The docks set up checked GEMM runs: hidden while the Strassen view or the kernel gallery (each
+    // with its own controls) is shown.
     void showDocksFor(View view);
     void buildMenus();
     void buildEditMenu(QMenu* edit);
@@ -218,8 +219,8 @@ private:
     ConfigHistory* history_ = nullptr;
     std::function<bool(const QString&)> replaceQuestion_;
     QAction* forgetOperandsAction_ = nullptr;
-    std::vector<QPointer<QDockWidget>> docksHiddenForStrassen_;
-    QByteArray stateBeforeStrassen_;  // what the settings keep while the docks are hidden
+    std::vector<QPointer<QDockWidget>> docksHiddenForView_;
+    QByteArray stateBeforeHiding_;  // what the settings keep while the docks are hidden
 };
 
 }  // namespace gigacheck::ui

@@ -1,5 +1,5 @@
 // MainWindow's views: one family at a time (FamilyViews: the selector left of the tabs), the
-// Strassen view's own controls in place of the set-up docks.
+// Strassen view's and the kernel gallery's own controls in place of the set-up docks.
 #include "mainwindow.hpp"
 
 #include "panels/runpanel.hpp"
@@ -40,7 +40,8 @@ void MainWindow::buildViews()
     heatmapPage->setStretchFactor(0, 3);
     heatmapPage->setStretchFactor(1, 1);
     heatmapPage->setChildrenCollapsible(false);
-    animation_->setMinimumHeight(150);  // its explanation scrolls; the window must fit 512 logical pixels (1.5× on 768)
+    // No fixed minimum for the animation: its layout asks for the height its explanation needs (up to
+    // half the page, AnimationPanel::fitExplanation), and the splitter takes it from the heatmap.
 
     using F = LabFamily;
     tabs_ = new FamilyViews(this);
@@ -72,21 +73,23 @@ void MainWindow::buildViews()
 
 void MainWindow::showDocksFor(View view)
 {
-    // The Strassen view carries its own set-up controls: the docks that set up the checked GEMM give
-    // it their room; the Run dock stays, its Start / Cancel and progress are the Strassen run's too.
-    if (view == View::Strassen && docksHiddenForStrassen_.empty()) {
-        stateBeforeStrassen_ = saveState();
+    // The Strassen view and the kernel gallery carry their own set-up controls: the docks that set
+    // up the checked GEMM (its matrices, faults and strategy) do not apply to them and give them
+    // their room; the Run dock stays, its Start / Cancel and progress are their runs' too.
+    const bool ownControls = view == View::Strassen || view == View::Gallery;
+    if (ownControls && docksHiddenForView_.empty()) {
+        stateBeforeHiding_ = saveState();
         for (QDockWidget* d : findChildren<QDockWidget*>())
             if (d->isVisible() && d->objectName() != QLatin1String("dockRun")) {
-                docksHiddenForStrassen_.push_back(d);
+                docksHiddenForView_.push_back(d);
                 d->hide();
             }
-    } else if (view != View::Strassen) {
-        for (const QPointer<QDockWidget>& d : docksHiddenForStrassen_)
+    } else if (!ownControls) {
+        for (const QPointer<QDockWidget>& d : docksHiddenForView_)
             if (d)
                 d->show();
-        docksHiddenForStrassen_.clear();
-        stateBeforeStrassen_.clear();
+        docksHiddenForView_.clear();
+        stateBeforeHiding_.clear();
     }
 }
 

@@ -208,6 +208,11 @@ GalleryView::~GalleryView()
         BackgroundJobs::instance()->cancel(job_);
 }
 
+int GalleryView::heightForWidth(int) const
+{
+    return minimumSizeHint().height();
+}
+
 int GalleryView::sweepsRunning()
 {
     return BackgroundJobs::instance()->running(jobName());

@@ -40,6 +40,9 @@ public:
     // Sweeps still running, views destroyed or not (tests: closing does not wait for them).
     static int sweepsRunning();
     static QString jobName() { return QStringLiteral("gallery sweep"); }
+    // The lab shows the view in a scroll area: it scrolls only below the view's minimum, not below
+    // the height its plots and wrapped labels would like (a 768-pixel screen scrolled it).
+    int heightForWidth(int width) const override;
 
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, as a background run

@@ -66,15 +66,16 @@ OnlineStepView::OnlineStepView(QWidget* parent) : QWidget(parent)
     controls->addWidget(slider_, 1);
     controls->addWidget(play_);
     controls->addWidget(replay_);
-    // The run's verdict in every view's words (models/runverdict); never widens the window.
+    // The run's verdict in every view's words (models/runverdict), on a line of its own that
+    // wraps: beside the slider it was cut off at 1366 pixels, and it never widens the window.
     verdict_ = new QLabel(this);
     verdict_->setObjectName(QStringLiteral("onlineStepVerdict"));
-    verdict_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    controls->addWidget(verdict_, 1);
+    verdict_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
     layout->addLayout(controls);
+    layout->addWidget(verdict_);
     layout->addWidget(text_);
 
     connect(slider_, &QSlider::valueChanged, this, &OnlineStepView::showPosition);
@@ -121,7 +122,7 @@ void OnlineStepView::setRun(OnlinePtr run)
     verdict_->setToolTip(verdict);
     const StepFrames* frames = model_.run() ? &model_.run()->frames : nullptr;
     const bool hasFrames = frames && !frames->frames.empty();
-    replay_->setVisible(model_.run() && !hasFrames && model_.count() > 0);
+    replay_->setVisible(model_.run() && !hasFrames && model_.count() > 0 && !model_.isTmr());  // TMR has no frames to replay
     if (hasFrames) {
         const int k = frames->checksums;
         map_->data()->setSize(frames->gridCols + k, frames->gridRows + k);
@@ -141,7 +142,16 @@ void OnlineStepView::setRun(OnlinePtr run)
         plot_->yAxis->setRange(-0.5, frames->gridRows + k - 0.5);
     } else {
         map_->data()->clear();
+        if (model_.isTmr()) {
+            // No picture of C per step (the replicas are whole products): C's cells as the axes,
+            // where the faults strike and the vote settles them.
+            const Shape& s = model_.run()->record.config.shape;
+            plot_->xAxis->setRange(-0.5, double(s.q) - 0.5);
+            plot_->yAxis->setRange(-0.5, double(s.m) - 0.5);
+        }
     }
+    plot_->xAxis->setLabel(model_.isTmr() ? QStringLiteral("columns of C") : QStringLiteral("columns of C (cells) | checksums"));
+    plot_->yAxis->setLabel(model_.isTmr() ? QStringLiteral("rows of C") : QStringLiteral("rows | checksums"));
     const QSignalBlocker block(slider_);
     slider_->setRange(0, std::max(0, model_.count() - 1));
     // Where the story is: the first fault, else the start.
@@ -236,11 +246,37 @@ void OnlineStepView::showPosition(int position)
                                "check found off");
         if (frames->replayedOnCpu)
             text += QStringLiteral("  (frames replayed on the CPU: the run was on the device)");
+    } else if (model_.isTmr() && frame == nullptr && position >= 0 && position < model_.count()) {
+        showTmrPosition(position);
+        text += QStringLiteral("  — red ×: struck in a replica, not voted on yet; green ○: outvoted by the other two");
     } else if (model_.run() && model_.count() > 0) {
         text += QStringLiteral("  (no picture of C per step in this record)");
     }
     text_->setText(text);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OnlineStepView::showTmrPosition(int position)
+{
+    const OnlineStepModel::Position& p = model_.position(position);
+    const Shape& s = model_.run()->record.config.shape;
+    // C as one grey rectangle: the replica the position is at, or C after the vote.
+    auto* c = new QCPItemRect(plot_);
+    c->topLeft->setCoords(-0.5, -0.5);
+    c->bottomRight->setCoords(double(s.q) - 0.5, double(s.m) - 0.5);
+    c->setPen(QPen(palette().color(QPalette::Mid), 1.5 * plotScale()));
+    c->setBrush(QColor(128, 128, 128, 70));
+    auto* label = new QCPItemText(plot_);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.5, 0.04);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    label->setFont(plot_->xAxis->labelFont());
+    label->setColor(palette().color(QPalette::WindowText));
+    label->setText(p.phase == OnlineStepModel::Phase::Check
+                       ? QStringLiteral("C after the vote")
+                       : QStringLiteral("replica C%1 (%2 of %3)").arg(p.step).arg(p.step + 1).arg(OnlineStepModel::kTmrReplicas));
+    for (const OnlineStepModel::FaultState& f : model_.faultsAt(position))
+        (f.caught ? caught_ : open_)->addData(double(f.fault->col), double(f.fault->row));
 }
 
 void OnlineStepView::changeEvent(QEvent* event)

@@ -2,7 +2,8 @@
 // a real run): C as it is built step by step with its checksum rows and columns (beyond the grey
 // lines), the faults appearing at their step (red) and caught at the next check (green), the
 // check's mismatching rows and columns shaded. Shown in the heatmap tab in place of the blocked
-// family's error animation while the current record is an online one.
+// family's error animation while the current record is an online one. A TMR run has no steps to
+// picture: the slider walks its three replicas, the faults struck into them and the vote.
 #pragma once
 
 #include "models/onlinestepmodel.hpp"
@@ -42,6 +43,8 @@ protected:
 
 private:
     void showPosition(int position);
+    // A TMR run (no frames): C, the replica the position is at, and the faults struck or voted out.
+    void showTmrPosition(int position);
 
     OnlineStepModel model_;
     QCustomPlot* plot_ = nullptr;
