@@ -4,6 +4,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 #include <QThread>
@@ -43,6 +45,22 @@ inline CliResult gigacheckCli(const QStringList& args, int timeoutMs = 120000)
 }
 
 inline QStringList words(const char* text) { return QString::fromUtf8(text).split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+// The JSON object a run or campaign wrote to `path`; empty when it cannot be read.
+inline QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// Refused as a usage error: exit 2, one "gigacheck: error: " line that says `expected`.
+inline bool refusedInOneLine(const CliResult& r, const QString& expected)
+{
+    return r.exitCode == 2 && r.err.startsWith(QStringLiteral("gigacheck: error: ")) &&
+           r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(expected);
+}
 
 // True once the process catches this signal (its handler is installed): /proc/PID/status SigCgt.
 inline bool catchesSignal(qint64 pid, int signal)

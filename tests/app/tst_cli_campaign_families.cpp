@@ -13,22 +13,10 @@
 using gigacheck::test::CliResult;
 using gigacheck::test::gigacheckCli;
 using gigacheck::test::words;
+using gigacheck::test::readJson;
+using gigacheck::test::refusedInOneLine;
 
 namespace {
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-bool refusedInOneLine(const CliResult& r, const QString& expected)
-{
-    return r.exitCode == 2 && r.err.startsWith(QStringLiteral("gigacheck: error: ")) &&
-           r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(expected);
-}
 
 // The reproduce command of a run, without its leading "gigacheck", as arguments.
 QStringList replayArguments(const QJsonObject& run)

@@ -12,19 +12,13 @@
 using gigacheck::test::CliResult;
 using gigacheck::test::gigacheckCli;
 using gigacheck::test::words;
+using gigacheck::test::readJson;
+using gigacheck::test::refusedInOneLine;
 
 namespace {
 
 // Small and quick, with every strategy and target kind so that every table has rows.
 const char* const kCampaign = "campaign --runs 30 --shape 48x40x36 --backend cpu --strategy all --target any --seed 5";
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 // The runs without their times, which differ between any two runs of a campaign.
 QJsonArray runsWithoutTimes(const QJsonObject& campaign)
@@ -36,12 +30,6 @@ QJsonArray runsWithoutTimes(const QJsonObject& campaign)
         out.append(o);
     }
     return out;
-}
-
-bool refusedInOneLine(const CliResult& r, const QString& expected)
-{
-    return r.exitCode == 2 && r.err.startsWith(QStringLiteral("gigacheck: error: ")) &&
-           r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(expected);
 }
 
 }  // namespace

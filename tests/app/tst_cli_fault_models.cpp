@@ -12,24 +12,8 @@
 using gigacheck::test::CliResult;
 using gigacheck::test::gigacheckCli;
 using gigacheck::test::words;
-
-namespace {
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-bool refusedInOneLine(const CliResult& r, const QString& expected)
-{
-    return r.exitCode == 2 && r.err.startsWith(QStringLiteral("gigacheck: error: ")) &&
-           r.err.count(QLatin1Char('\n')) == 1 && r.err.contains(expected);
-}
-
-}  // namespace
+using gigacheck::test::readJson;
+using gigacheck::test::refusedInOneLine;
 
 class TestCliFaultModels : public QObject {
     Q_OBJECT

@@ -10,16 +10,9 @@
 using gigacheck::test::CliResult;
 using gigacheck::test::gigacheckCli;
 using gigacheck::test::words;
+using gigacheck::test::readJson;
 
 namespace {
-
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 QString explain(const CliResult& r) { return QStringLiteral("exit %1\n%2\n%3").arg(r.exitCode).arg(r.out, r.err); }
 

@@ -7,6 +7,8 @@
 #include "gigacheck/input_rounding.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 
+#include "engine/gemm_run_helpers.hpp"
+
 #include <QtTest>
 
 #include <cmath>
@@ -164,35 +166,18 @@ void Test16BitRuns::emulationRoundsTheOperands()
 {
     QFETCH(InputFormat, format);
     RunConfig cfg = sixteenBitRun(format, {33, 70, 21}, StrategyKind::None);
-    HostMatrix c, a, b;
-    RunHooks hooks;
-    hooks.onInputs = [&](HostMatrix& ha, HostMatrix& hb) {
-        a = HostMatrix(Precision::F32, ha.rows(), ha.cols());
-        b = HostMatrix(Precision::F32, hb.rows(), hb.cols());
-        std::memcpy(a.data(), ha.data(), ha.bytes());
-        std::memcpy(b.data(), hb.data(), hb.bytes());
-    };
-    hooks.resultOut = &c;
-    const RunRecord r = runGemm(cfg, hooks);
+    HostMatrix a, b;
+    const test::FinishedRun run = test::runKeepingC(cfg, test::copyInputsTo(a, b));
+    const RunRecord& r = run.record;
     QCOMPARE(QString::fromStdString(r.status), QStringLiteral("ok"));
     QVERIFY(r.reference.passed);
     QVERIFY(r.verifiedCorrect());
-    double offRounded = 0, offPlain = 0;
-    for (std::int64_t i = 0; i < 33; ++i)
-        for (std::int64_t j = 0; j < 21; ++j) {
-            double rounded = 0, plain = 0;
-            for (std::int64_t k = 0; k < 70; ++k) {
-                rounded += double(roundToInput(float(a.at(i, k)), format)) *
-                           double(roundToInput(float(b.at(k, j)), format));
-                plain += a.at(i, k) * b.at(k, j);
-            }
-            offRounded = std::max(offRounded, std::fabs(c.at(i, j) - rounded));
-            offPlain = std::max(offPlain, std::fabs(c.at(i, j) - plain));
-        }
+    const test::ModelGaps off =
+        test::gapsToRoundedProduct(a, b, run.c, [format](float v) { return roundToInput(v, format); });
     qInfo("%s: largest difference to the rounded-input model %.3g, to the FP32 product %.3g", nameOf(format),
-          offRounded, offPlain);
-    QVERIFY(offRounded < 1e-5);           // FP32 accumulation only
-    QVERIFY(offPlain > 10 * offRounded);  // the input rounding shows
+          off.toRounded, off.toPlain);
+    QVERIFY(off.toRounded < 1e-5);               // FP32 accumulation only
+    QVERIFY(off.toPlain > 10 * off.toRounded);  // the input rounding shows
 }
 
 // Clean products of odd, skinny and 1-wide shapes, three distributions, every strategy.

@@ -4,6 +4,7 @@
 // as they entered; what the entry sums cannot restore ends as an uncorrectable run, never VERIFIED.
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/campaign/blocked_gemm.hpp"
+#include "engine/gemm_run_helpers.hpp"
 
 #include "test_helpers.hpp"
 
@@ -28,30 +29,6 @@ RunConfig smallRun(Precision p, StrategyKind strategy)
     c.reference = ReferenceMode::Full;
     c.seed = 7;
     return c;
-}
-
-// The run's C and record with `corrupt` applied to the host inputs after they entered the program.
-struct Finished {
-    RunRecord record;
-    HostMatrix c;
-};
-Finished runWith(const RunConfig& config, std::function<void(HostMatrix&, HostMatrix&)> corrupt)
-{
-    Finished out;
-    RunHooks hooks;
-    hooks.onInputs = std::move(corrupt);
-    hooks.resultOut = &out.c;
-    out.record = runGemm(config, hooks);
-    return out;
-}
-
-double maxDifference(const HostMatrix& x, const HostMatrix& y)
-{
-    double worst = 0;
-    for (std::int64_t i = 0; i < x.rows(); ++i)
-        for (std::int64_t j = 0; j < x.cols(); ++j)
-            worst = std::max(worst, std::fabs(x.at(i, j) - y.at(i, j)));
-    return worst;
 }
 
 }  // namespace
@@ -114,7 +91,7 @@ private slots:
         QFETCH(char, operand);
         QFETCH(int, bit);
         const RunConfig config = smallRun(Precision(precision), StrategyKind(strategy));
-        const Finished clean = runWith(config, {});
+        const test::FinishedRun clean = test::runKeepingC(config, {});
         QVERIFY(clean.record.operandChecks.ran);
         QVERIFY(clean.record.operandChecks.copiesChecked > 0);
         QVERIFY(clean.record.operandChecks.mismatches.empty());
@@ -123,7 +100,7 @@ private slots:
         Injection flip;
         flip.model = FaultModel::BitFlip;
         flip.bit = bit;
-        const Finished hit = runWith(config, [&](HostMatrix& a, HostMatrix& b) {
+        const test::FinishedRun hit = test::runKeepingC(config, [&](HostMatrix& a, HostMatrix& b) {
             HostMatrix& m = operand == 'a' ? a : b;
             m.set(17, 29, applyFault(flip, m.at(17, 29), m.precision()));
         });
@@ -138,7 +115,7 @@ private slots:
         QVERIFY2(hit.record.verifiedCorrect(), formatReport(hit.record).c_str());
         // C is the product of the inputs as they entered: what the clean run computed, up to the
         // recompute's own rounding (OpenBLAS over the whole block instead of block by block).
-        QVERIFY2(maxDifference(hit.c, clean.c) <= 1e-3 * (precision == int(Precision::F64) ? 1e-8 : 1.0),
+        QVERIFY2(test::maxDifference(hit.c, clean.c) <= 1e-3 * (precision == int(Precision::F64) ? 1e-8 : 1.0),
                  formatReport(hit.record).c_str());
         RunRecord forCampaign = hit.record;
         forCampaign.faults.injected = 1;  // as the campaign counts its operand fault
@@ -152,7 +129,7 @@ private slots:
         // and cannot say which two elements moved. The run ends uncorrectable (exit 1), never
         // VERIFIED -- even though a reference over the corrupted A would agree with C.
         const RunConfig config = smallRun(Precision::F32, StrategyKind::None);
-        const Finished hit = runWith(config, [](HostMatrix& a, HostMatrix&) {
+        const test::FinishedRun hit = test::runKeepingC(config, [](HostMatrix& a, HostMatrix&) {
             a.set(3, 4, a.at(3, 4) + 5.0);
             a.set(9, 11, a.at(9, 11) - 7.0);
         });
@@ -167,7 +144,7 @@ private slots:
     void operandChecksReadBack()
     {
         const RunConfig config = smallRun(Precision::F64, StrategyKind::S1);
-        const Finished hit = runWith(config, [](HostMatrix&, HostMatrix& b) { b.set(10, 20, 1e6); });
+        const test::FinishedRun hit = test::runKeepingC(config, [](HostMatrix&, HostMatrix& b) { b.set(10, 20, 1e6); });
         QVERIFY(!hit.record.operandChecks.mismatches.empty());
         const RunRecord back = recordFromJson(toJson(hit.record));
         QVERIFY(back.operandChecks.ran);

@@ -7,6 +7,8 @@
 #include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/tf32.hpp"
 
+#include "engine/gemm_run_helpers.hpp"
+
 #include <QtTest>
 
 #include <cmath>
@@ -57,32 +59,14 @@ private slots:
 void TestTf32Runs::emulationRoundsTheOperands()
 {
     RunConfig cfg = tf32Run({33, 70, 21}, StrategyKind::None);
-    HostMatrix c, a, b;
-    RunHooks hooks;
-    hooks.onInputs = [&](HostMatrix& ha, HostMatrix& hb) {
-        a = HostMatrix(Precision::F32, ha.rows(), ha.cols());
-        b = HostMatrix(Precision::F32, hb.rows(), hb.cols());
-        std::memcpy(a.data(), ha.data(), ha.bytes());
-        std::memcpy(b.data(), hb.data(), hb.bytes());
-    };
-    hooks.resultOut = &c;
-    const RunRecord r = runGemm(cfg, hooks);
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("ok"));
-    QVERIFY(r.reference.passed);
-    double offRounded = 0, offPlain = 0;
-    for (std::int64_t i = 0; i < 33; ++i)
-        for (std::int64_t j = 0; j < 21; ++j) {
-            double rounded = 0, plain = 0;
-            for (std::int64_t k = 0; k < 70; ++k) {
-                rounded += double(roundToTf32(float(a.at(i, k)))) * double(roundToTf32(float(b.at(k, j))));
-                plain += a.at(i, k) * b.at(k, j);
-            }
-            offRounded = std::max(offRounded, std::fabs(c.at(i, j) - rounded));
-            offPlain = std::max(offPlain, std::fabs(c.at(i, j) - plain));
-        }
-    qInfo("largest difference to the TF32 model %.3g, to the FP32 product %.3g", offRounded, offPlain);
-    QVERIFY(offRounded < 1e-5);   // FP32 accumulation only
-    QVERIFY(offPlain > 10 * offRounded);  // the input rounding shows
+    HostMatrix a, b;
+    const test::FinishedRun run = test::runKeepingC(cfg, test::copyInputsTo(a, b));
+    QCOMPARE(QString::fromStdString(run.record.status), QStringLiteral("ok"));
+    QVERIFY(run.record.reference.passed);
+    const test::ModelGaps off = test::gapsToRoundedProduct(a, b, run.c, [](float v) { return roundToTf32(v); });
+    qInfo("largest difference to the TF32 model %.3g, to the FP32 product %.3g", off.toRounded, off.toPlain);
+    QVERIFY(off.toRounded < 1e-5);               // FP32 accumulation only
+    QVERIFY(off.toPlain > 10 * off.toRounded);  // the input rounding shows
 }
 
 void TestTf32Runs::flipsThatWereSilentAreCorrected_data()
@@ -99,16 +83,9 @@ void TestTf32Runs::flipsThatWereSilentAreCorrected()
     QFETCH(int, bit);
     // Find a cell of the clean product with |C| in [8, 16): a flip of bit 15 changes it by 2^-5.
     RunConfig probe = tf32Run({256, 256, 256}, StrategyKind::S1);
-    HostMatrix c;
-    RunHooks hooks;
-    hooks.resultOut = &c;
-    QVERIFY(runGemm(probe, hooks).verifiedCorrect());
-    std::int64_t row = -1, col = -1;
-    for (std::int64_t e = 128 * 256; e < 256 * 256 && row < 0; ++e)
-        if (std::fabs(c.at(e / 256, e % 256)) >= 8 && std::fabs(c.at(e / 256, e % 256)) < 16) {
-            row = e / 256;
-            col = e % 256;
-        }
+    const test::FinishedRun clean = test::runKeepingC(probe);
+    QVERIFY(clean.record.verifiedCorrect());
+    const auto [row, col] = test::cellWithMagnitude(clean.c, 8, 16, 128 * 256);
     QVERIFY(row >= 0);
     for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4}) {
         RunConfig cfg = tf32Run({256, 256, 256}, s);

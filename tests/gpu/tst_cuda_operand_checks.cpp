@@ -8,6 +8,7 @@
 
 #include "gigacheck/blocked_gemm.hpp"
 #include "gigacheck/campaign/blocked_gemm.hpp"
+#include "engine/gemm_run_helpers.hpp"
 
 #include <QtTest>
 
@@ -32,38 +33,6 @@ RunConfig deviceRun(Precision p, GemmVariant g, StrategyKind k)
     return c;
 }
 
-struct Finished {
-    RunRecord record;
-    HostMatrix c;
-};
-Finished runWith(const RunConfig& config, std::function<void(HostMatrix&, HostMatrix&)> corrupt)
-{
-    Finished out;
-    RunHooks hooks;
-    hooks.onInputs = std::move(corrupt);
-    hooks.resultOut = &out.c;
-    out.record = runGemm(config, hooks);
-    return out;
-}
-
-double maxDifference(const HostMatrix& x, const HostMatrix& y)
-{
-    double worst = 0;
-    for (std::int64_t i = 0; i < x.rows(); ++i)
-        for (std::int64_t j = 0; j < x.cols(); ++j)
-            worst = std::max(worst, std::fabs(x.at(i, j) - y.at(i, j)));
-    return worst;
-}
-
-double maxAbs(const HostMatrix& x)
-{
-    double worst = 0;
-    for (std::int64_t i = 0; i < x.rows(); ++i)
-        for (std::int64_t j = 0; j < x.cols(); ++j)
-            worst = std::max(worst, std::fabs(x.at(i, j)));
-    return worst;
-}
-
 }  // namespace
 
 class TestCudaOperandChecks : public QObject {
@@ -78,7 +47,7 @@ private slots:
         QFETCH(int, precision);
         QFETCH(int, gemm);
         QFETCH(int, strategy);
-        const Finished clean = runWith(deviceRun(Precision(precision), GemmVariant(gemm), StrategyKind(strategy)), {});
+        const test::FinishedRun clean = test::runKeepingC(deviceRun(Precision(precision), GemmVariant(gemm), StrategyKind(strategy)), {});
         const OperandCheckReport& o = clean.record.operandChecks;
         QVERIFY(o.ran);
         QVERIFY(o.copiesChecked > 0);
@@ -97,11 +66,11 @@ private slots:
         QFETCH(char, operand);
         QFETCH(int, bit);
         const RunConfig config = deviceRun(Precision(precision), GemmVariant(gemm), StrategyKind(strategy));
-        const Finished clean = runWith(config, {});
+        const test::FinishedRun clean = test::runKeepingC(config, {});
         Injection flip;
         flip.model = FaultModel::BitFlip;
         flip.bit = bit;
-        const Finished hit = runWith(config, [&](HostMatrix& a, HostMatrix& b) {
+        const test::FinishedRun hit = test::runKeepingC(config, [&](HostMatrix& a, HostMatrix& b) {
             HostMatrix& m = operand == 'a' ? a : b;
             m.set(17, 29, applyFault(flip, m.at(17, 29), m.precision()));
         });
@@ -114,9 +83,9 @@ private slots:
         QVERIFY2(hit.record.verifiedCorrect(), formatReport(hit.record).c_str());
         // C is the product of the inputs as they entered (the recompute runs on the host: its own
         // rounding, TF32's included, stays within the reference tolerance of the clean run's C).
-        const double scale = std::max(1.0, maxAbs(clean.c));
+        const double scale = std::max(1.0, test::maxAbs(clean.c));
         const double tolerance = precision == int(Precision::F64) ? 1e-10 : gemm == int(GemmVariant::CublasTf32) ? 1e-2 : 1e-4;
-        QVERIFY2(maxDifference(hit.c, clean.c) <= tolerance * scale, formatReport(hit.record).c_str());
+        QVERIFY2(test::maxDifference(hit.c, clean.c) <= tolerance * scale, formatReport(hit.record).c_str());
         RunRecord forCampaign = hit.record;
         forCampaign.faults.injected = 1;  // as the campaign counts its operand fault
         QVERIFY(classifyRun(forCampaign) == Outcome::CorrectedByRecompute);

@@ -15,6 +15,7 @@
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/tf32.hpp"
+#include "engine/gemm_run_helpers.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
 #include "../../engine/src/families/blocked_gemm/cuda/test_support.hpp"
@@ -183,16 +184,9 @@ void TestCudaTf32::flipsThatWereSilentAreCorrected()
     probe.backend = BackendKind::Cuda;
     probe.gemm = GemmVariant::CublasTf32;
     probe.reference = ReferenceMode::Full;
-    HostMatrix c;
-    RunHooks hooks;
-    hooks.resultOut = &c;
-    QVERIFY(runGemm(probe, hooks).verifiedCorrect());
-    std::int64_t row = -1, col = -1;
-    for (std::int64_t e = 128 * 256; e < 256 * 256 && row < 0; ++e)
-        if (std::fabs(c.at(e / 256, e % 256)) >= 8 && std::fabs(c.at(e / 256, e % 256)) < 16) {
-            row = e / 256;
-            col = e % 256;
-        }
+    const test::FinishedRun clean = test::runKeepingC(probe);
+    QVERIFY(clean.record.verifiedCorrect());
+    const auto [row, col] = test::cellWithMagnitude(clean.c, 8, 16, 128 * 256);
     QVERIFY(row >= 0);
     for (StrategyKind s : {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3, StrategyKind::S4})
         for (int bit = 15; bit <= 22; ++bit) {
