@@ -122,6 +122,9 @@ private slots:
             << "/events/verifications/0/result/corrections"
             << R"([{"row": 0, "col": 65, "before": 1.0, "after": 0.0}])" << "events.verifications[0].result.corrections[0].col";
         QTest::newRow("blocked scheme") << sec + "/config/scheme" << "\"blocked\"" << "online_abft.config.scheme";
+        QTest::newRow("unknown backend") << sec + "/config/backend" << "\"nan\"" << "online_abft.config.backend";
+        QTest::newRow("faults not a list") << sec + "/config/faults" << "7" << "online_abft.config.faults";
+        QTest::newRow("input faults not a list") << sec + "/input_faults" << "\"a\"" << "online_abft.input_faults";
     }
 
     void implausibleClaimsAreRefused()
