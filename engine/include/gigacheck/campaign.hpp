@@ -30,6 +30,7 @@ inline constexpr std::array kOutcomes{Outcome::Masked,           Outcome::Correc
                                       Outcome::CorrectedByRecompute, Outcome::DetectedUncorrectable,
                                       Outcome::SilentCorruption, Outcome::FalseAlarm};
 // "masked", "corrected", "corrected-by-recompute", "due", "sdc", "false-alarm"
+template <> const EnumTable<Outcome>& enumTable<Outcome>();  // names.hpp
 std::string_view toString(Outcome);
 std::string_view describe(Outcome);  // "detected uncorrectable (DUE)", ...
 Outcome outcomeFromString(std::string_view);  // throws InputError

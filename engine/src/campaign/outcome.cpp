@@ -7,40 +7,27 @@
 
 namespace gigacheck {
 
-std::string_view toString(Outcome o)
+namespace {
+// The stable names (campaign files, CSV) and the report's words for each outcome.
+constexpr EnumName<Outcome> kOutcomeNames[] = {
+    {Outcome::Masked, "masked", "masked"},
+    {Outcome::Corrected, "corrected", "corrected"},
+    {Outcome::CorrectedByRecompute, "corrected-by-recompute", "corrected by recompute"},
+    {Outcome::DetectedUncorrectable, "due", "detected uncorrectable (DUE)"},
+    {Outcome::SilentCorruption, "sdc", "silent data corruption (SDC)"},
+    {Outcome::FalseAlarm, "false-alarm", "false alarm"},
+};
+}  // namespace
+
+template <> const EnumTable<Outcome>& enumTable<Outcome>()
 {
-    switch (o) {
-    case Outcome::Masked: return "masked";
-    case Outcome::Corrected: return "corrected";
-    case Outcome::CorrectedByRecompute: return "corrected-by-recompute";
-    case Outcome::DetectedUncorrectable: return "due";
-    case Outcome::SilentCorruption: return "sdc";
-    case Outcome::FalseAlarm: return "false-alarm";
-    }
-    return "?";
+    static const EnumTable<Outcome> table{"outcome", kOutcomeNames};
+    return table;
 }
 
-std::string_view describe(Outcome o)
-{
-    switch (o) {
-    case Outcome::Masked: return "masked";
-    case Outcome::Corrected: return "corrected";
-    case Outcome::CorrectedByRecompute: return "corrected by recompute";
-    case Outcome::DetectedUncorrectable: return "detected uncorrectable (DUE)";
-    case Outcome::SilentCorruption: return "silent data corruption (SDC)";
-    case Outcome::FalseAlarm: return "false alarm";
-    }
-    return "?";
-}
-
-Outcome outcomeFromString(std::string_view s)
-{
-    for (Outcome o : kOutcomes)
-        if (toString(o) == s)
-            return o;
-    throw InputError("unknown outcome '" + std::string(s) +
-                     "' (expected masked, corrected, corrected-by-recompute, due, sdc or false-alarm)");
-}
+std::string_view toString(Outcome o) { return nameOf(o); }
+std::string_view describe(Outcome o) { return labelOf(o); }
+Outcome outcomeFromString(std::string_view s) { return valueOfName<Outcome>(s); }
 
 Outcome judgeRun(const RunJudgement& j)
 {
