@@ -10,6 +10,7 @@
 #include "families/online_abft/plan/schedule_builder.hpp"
 
 #include "gigacheck/online_abft.hpp"
+#include "engine/online_run_helpers.hpp"
 #include "gigacheck/weighted_checksums.hpp"
 
 #include <QtTest>
@@ -20,7 +21,8 @@
 using namespace gigacheck;
 using gigacheck::test::inputErrorOf;
 using gigacheck::test::qs;
-
+using test::at;
+using test::checkAt;
 
 namespace {
 
@@ -38,24 +40,6 @@ OnlineConfig config(Shape shape, Scheme scheme = Scheme::Online, std::int64_t pa
     c.checksums = k;
     c.reference = ReferenceMode::Full;
     return c;
-}
-
-OnlineFault at(std::int64_t r, std::int64_t c, int step, OnlineTarget target = OnlineTarget::Result)
-{
-    OnlineFault f;
-    f.target = target;
-    f.row = r;
-    f.col = c;
-    f.step = step;
-    return f;
-}
-
-const VerifyEvent* checkAt(const OnlineRecord& r, int step)
-{
-    for (const VerifyEvent& e : r.verifications)
-        if (e.block.k == step)
-            return &e;
-    return nullptr;
 }
 
 int countVerdict(const OnlineRecord& r, Verdict v)

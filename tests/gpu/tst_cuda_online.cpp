@@ -8,11 +8,15 @@
 #include "gpu_available.hpp"
 
 #include "gigacheck/online_abft.hpp"
+#include "engine/online_run_helpers.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 using namespace gigacheck;
+
+using test::at;
+using test::checkAt;
 
 namespace {
 
@@ -35,24 +39,6 @@ OnlineConfig onCpu(OnlineConfig c)
 {
     c.backend = BackendKind::Cpu;
     return c;
-}
-
-OnlineFault at(std::int64_t r, std::int64_t c, int step, OnlineTarget target = OnlineTarget::Result)
-{
-    OnlineFault f;
-    f.target = target;
-    f.row = r;
-    f.col = c;
-    f.step = step;
-    return f;
-}
-
-const VerifyEvent* checkAt(const OnlineRecord& r, int step)
-{
-    for (const VerifyEvent& e : r.verifications)
-        if (e.block.k == step)
-            return &e;
-    return nullptr;
 }
 
 // The device and the CPU backend on the same inputs (same config and seed): the same checks with
