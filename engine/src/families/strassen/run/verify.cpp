@@ -254,9 +254,11 @@ void thresholdsOverC(OperandChecksums& sums, const HostMatrix& c, int levels)
                 rowC2[std::size_t(i)] += v2;
                 colC2[std::size_t(j)] += v2;
             }
-    // The product's roundings (Strassen's growth over a conventional product of depth N), and the
-    // checker's own: C's line summed and A (B e) in double, depth + line + 2 roundings, whose
-    // terms are C's cells and the products (a FP64 C's checks need them, a FP32 C's do not).
+    // The product's roundings (Strassen's growth over a conventional product of depth N, and per
+    // level the stage sums and C-block sums: about eight more roundings of the line's scale, which
+    // matter where N is short -- a Winograd level over N = 2 adds more roundings than the product
+    // has), and the checker's own: C's line summed and A (B e) in double, depth + line + 2
+    // roundings, whose terms are C's cells and the products (a FP64 C's checks need them).
     const double uCheck = unitRoundoff(Precision::F64);
     // Scaled by the line's norm of C, so that no square overflows.
     auto line = [&](long double c2, double products, double expected, std::int64_t length) {
@@ -265,7 +267,8 @@ void thresholdsOverC(OperandChecksums& sums, const HostMatrix& c, int levels)
             return 0.0;
         const long double norm2 = static_cast<long double>(norm) * norm;
         const double c2n = double(c2 / norm2), pn = products / norm / norm, en = expected / norm;
-        const double accumulation = sums.growth * varianceThreshold(sums.uAccumulate, sums.depth, c2n, pn, sums.sigmas);
+        const double accumulation =
+            sums.growth * varianceThreshold(sums.uAccumulate, sums.depth + 8 * levels, c2n, pn, sums.sigmas);
         const double checker = varianceThreshold(uCheck, sums.depth + length + 2, en * en, c2n + pn, sums.sigmas);
         return norm * std::hypot(accumulation, checker);
     };
