@@ -1,4 +1,5 @@
-// The error animation walks detect -> locate -> correct from real verification events, shows
+// The error animation walks detect (column sums, then row sums) -> locate -> correct from real
+// verification events, shows
 // collinear sets and ambiguous candidates (seed figures 1-3) as such, and plays, pauses, steps.
 #include "ui/uitestmain.hpp"
 
@@ -42,23 +43,32 @@ private slots:
         QCOMPARE(r.faults.corrected, 1);
         const auto steps = buildAnimation(r.injections, r.verifications);
         QVERIFY(stagesOf(steps) == (std::vector<AnimationStage>{AnimationStage::Inject, AnimationStage::Detect,
-                                                                 AnimationStage::Locate, AnimationStage::Correct}));
-        // Detect: exactly row 5 and column 7 mismatch.
-        QCOMPARE(steps[1].mismatchRows, std::vector<std::int64_t>{5});
+                                                                 AnimationStage::Detect, AnimationStage::Locate,
+                                                                 AnimationStage::Correct}));
+        // Detect, one reduction at a time: the column sums light exactly column 7, then the row sums row 5.
+        QVERIFY(steps[1].mismatchRows.empty());
         QCOMPARE(steps[1].mismatchCols, std::vector<std::int64_t>{7});
+        QVERIFY(steps[1].title.contains(QStringLiteral("column sums")));
+        QCOMPARE(steps[2].mismatchRows, std::vector<std::int64_t>{5});
+        QVERIFY(steps[2].mismatchCols.empty());
+        QVERIFY(steps[2].title.contains(QStringLiteral("row sums")));
         // Locate: their intersection.
-        QCOMPARE(steps[2].cells.size(), std::size_t(1));
-        QCOMPARE(steps[2].cells[0].row, std::int64_t(5));
-        QCOMPARE(steps[2].cells[0].col, std::int64_t(7));
-        QVERIFY(!steps[2].ambiguous);
-        // Correct: old -> new, the new value undoes the injection.
+        QCOMPARE(steps[3].mismatchRows, std::vector<std::int64_t>{5});
+        QCOMPARE(steps[3].mismatchCols, std::vector<std::int64_t>{7});
         QCOMPARE(steps[3].cells.size(), std::size_t(1));
+        QCOMPARE(steps[3].cells[0].row, std::int64_t(5));
+        QCOMPARE(steps[3].cells[0].col, std::int64_t(7));
+        QVERIFY(!steps[3].ambiguous);
+        // Correct: old -> new, the new value undoes the injection.
+        QCOMPARE(steps[4].cells.size(), std::size_t(1));
         const Injection& inj = r.injections[0].injection;
-        QCOMPARE(steps[3].cells[0].before, inj.after);
-        QVERIFY(std::abs(steps[3].cells[0].after - inj.before) <= 1e-3 * std::max(1.0, std::abs(inj.before)));
-        // The formula of the step is beside it.
-        QVERIFY(steps[1].explanation.contains(QStringLiteral("control")));
-        QVERIFY(steps[3].explanation.contains(QStringLiteral("C*<sub>i,q+1</sub>")));
+        QCOMPARE(steps[4].cells[0].before, inj.after);
+        QVERIFY(std::abs(steps[4].cells[0].after - inj.before) <= 1e-3 * std::max(1.0, std::abs(inj.before)));
+        // The formula of the step is beside it: each reduction's own.
+        QVERIFY(steps[1].explanation.contains(QStringLiteral("c<sub>control</sub>")));
+        QVERIFY(!steps[1].explanation.contains(QStringLiteral("r<sub>control</sub>")));
+        QVERIFY(steps[2].explanation.contains(QStringLiteral("r<sub>control</sub>")));
+        QVERIFY(steps[4].explanation.contains(QStringLiteral("C*<sub>i,q+1</sub>")));
     }
 
     void collinearFaultsAreLocatedAsASet()
@@ -104,24 +114,24 @@ private slots:
         connect(&panel, &AnimationPanel::stepChanged, &heatmap, &HeatmapView::setStep);
         QSignalSpy changed(&panel, &AnimationPanel::stepChanged);
         panel.setEvents(r.injections, r.verifications);
-        QCOMPARE(panel.steps().size(), std::size_t(4));
+        QCOMPARE(panel.steps().size(), std::size_t(5));
 
         std::vector<AnimationStage> seen;
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < 5; ++i) {
             panel.stepForward();
             seen.push_back(panel.steps()[std::size_t(panel.current())].stage);
         }
         QVERIFY(seen == stagesOf(panel.steps()));
         panel.stepForward();  // stays on the last step
-        QCOMPARE(panel.current(), 3);
+        QCOMPARE(panel.current(), 4);
         panel.stepBack();
-        QCOMPARE(panel.current(), 2);
-        QVERIFY(changed.count() >= 6);
+        QCOMPARE(panel.current(), 3);
+        QVERIFY(changed.count() >= 7);
 
         panel.goTo(0);
         panel.play();
         QVERIFY(panel.playing());
-        QTRY_COMPARE_WITH_TIMEOUT(panel.current(), 3, 4 * panel.interval() + 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.current(), 4, 5 * panel.interval() + 2000);
         QTRY_VERIFY_WITH_TIMEOUT(!panel.playing(), panel.interval() + 2000);  // stops at the end
         panel.play();
         panel.pause();

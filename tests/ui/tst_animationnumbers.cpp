@@ -26,16 +26,20 @@ private slots:
         const RunRecord r = runGemm(c);
         QCOMPARE(r.faults.corrected, 1);
         const auto steps = buildAnimation(r.injections, r.verifications);
-        QCOMPARE(steps.size(), std::size_t(4));
+        QCOMPARE(steps.size(), std::size_t(5));
         const VerifyResult& res = r.verifications[0].result;
 
-        const QString detect = steps[1].explanation;
-        QVERIFY2(detect.contains(QStringLiteral("row 5: |control − stored| = <b>%1</b>").arg(res.rowResidual[0], 0, 'g', 4)),
-                 qPrintable(detect));
-        QVERIFY(detect.contains(QStringLiteral("column 7: |control − stored|")));
-        QVERIFY(detect.contains(QStringLiteral("× the threshold")));
+        // The column sums' step has the column's numbers, the row sums' step the row's.
+        const QString columns = steps[1].explanation;
+        QVERIFY2(columns.contains(QStringLiteral("column 7: |control − stored| = <b>%1</b>").arg(res.colResidual[0], 0, 'g', 4)),
+                 qPrintable(columns));
+        QVERIFY(!columns.contains(QStringLiteral("row 5:")));
+        const QString rows = steps[2].explanation;
+        QVERIFY2(rows.contains(QStringLiteral("row 5: |control − stored| = <b>%1</b>").arg(res.rowResidual[0], 0, 'g', 4)),
+                 qPrintable(rows));
+        QVERIFY(rows.contains(QStringLiteral("× the threshold")));
 
-        const QString correct = steps[3].explanation;
+        const QString correct = steps[4].explanation;
         const Correction& fix = res.corrections[0];
         const CorrectionNumbers shown = correctionNumbers(fix.before, fix.after);
         QVERIFY2(correct.contains(QStringLiteral("C[5, 7] = %1 − (%2) = <b>%3</b>").arg(shown.before, shown.error, shown.after)),

@@ -30,6 +30,18 @@ const QString kDetectFormula = QStringLiteral(
     "&nbsp;&nbsp;r<sub>control</sub> = [ Σ<sub>j</sub> C*<sub>1,j</sub>, …, Σ<sub>j</sub> C*<sub>m+1,j</sub> ]<sup>T</sup> "
     "against column q+1: [ A r<sub>B</sub> ; c<sub>A</sub>r<sub>B</sub> ]<br>"
     "A check mismatches when |control − stored| exceeds its round-off threshold t.");
+// The two reductions one at a time, as the heatmap lights them: the column sums first, then the row sums.
+const QString kDetectColumnsFormula = QStringLiteral(
+    "First the columns: each column of the returned block is summed again and compared with the checksum row "
+    "the multiplication carried along:<br>"
+    "&nbsp;&nbsp;c<sub>control</sub> = [ Σ<sub>i</sub> C*<sub>i,1</sub>, …, Σ<sub>i</sub> C*<sub>i,q+1</sub> ] "
+    "against row m+1: [ c<sub>A</sub>B | c<sub>A</sub>r<sub>B</sub> ]<br>"
+    "A column mismatches when |control − stored| exceeds its round-off threshold t.");
+const QString kDetectRowsFormula = QStringLiteral(
+    "Then the rows: each row of the block is summed again and compared with the checksum column:<br>"
+    "&nbsp;&nbsp;r<sub>control</sub> = [ Σ<sub>j</sub> C*<sub>1,j</sub>, …, Σ<sub>j</sub> C*<sub>m+1,j</sub> ]<sup>T</sup> "
+    "against column q+1: [ A r<sub>B</sub> ; c<sub>A</sub>r<sub>B</sub> ]<br>"
+    "A row mismatches when |control − stored| exceeds its round-off threshold t.");
 const QString kLocateFormula = QStringLiteral(
     "Each mismatch gives one coordinate. One mismatch in one checksum and k in the other: the k "
     "errors lie on one line and sit where it crosses the others. A mismatch in the shared "
@@ -45,8 +57,10 @@ const QString kUncorrectableFormula = QStringLiteral(
     "candidate, and the checksums cannot tell which ones hold the errors. The "
     "block is reported uncorrectable and left unchanged.");
 
-// The mismatching checks with their numbers: |control − stored| against the round-off threshold.
-QString residualTable(const VerifyResult& res, std::int64_t rowOffset, std::int64_t colOffset)
+// The mismatching checks with their numbers: |control − stored| against the round-off threshold
+// (the rows', the columns' or both).
+enum class Lines { Rows, Columns, Both };
+QString residualTable(const VerifyResult& res, std::int64_t rowOffset, std::int64_t colOffset, Lines which = Lines::Both)
 {
     constexpr std::size_t kShown = 6;
     const double threshold = res.maxThreshold;
@@ -61,8 +75,10 @@ QString residualTable(const VerifyResult& res, std::int64_t rowOffset, std::int6
         if (idx.size() > kShown)
             text += QStringLiteral("<br>&nbsp;&nbsp;… and %1 more %2s").arg(idx.size() - kShown).arg(what);
     };
-    lines(res.mismatchRows, res.rowResidual, rowOffset, QStringLiteral("row"));
-    lines(res.mismatchCols, res.colResidual, colOffset, QStringLiteral("column"));
+    if (which != Lines::Columns)
+        lines(res.mismatchRows, res.rowResidual, rowOffset, QStringLiteral("row"));
+    if (which != Lines::Rows)
+        lines(res.mismatchCols, res.colResidual, colOffset, QStringLiteral("column"));
     return text;
 }
 
@@ -184,12 +200,21 @@ std::vector<AnimationStep> buildAnimation(const std::vector<InjectEvent>& inject
             steps.push_back(std::move(detect));
             continue;
         }
-        detect.title = QStringLiteral("Detect: %1 row and %2 column checks mismatch in %3")
-                           .arg(res.mismatchRows.size())
-                           .arg(res.mismatchCols.size())
-                           .arg(blockName(ev.block));
-        detect.explanation = kDetectFormula + residualTable(res, ev.rowOffset, ev.colOffset);
-        steps.push_back(detect);
+        // One reduction at a time: the column sums light the columns, then the row sums the rows.
+        AnimationStep columns = detect;
+        columns.mismatchRows.clear();
+        columns.rowResidual.clear();
+        columns.title = QStringLiteral("Detect, column sums: %1 column check(s) mismatch in %2")
+                            .arg(res.mismatchCols.size())
+                            .arg(blockName(ev.block));
+        columns.explanation = kDetectColumnsFormula + residualTable(res, ev.rowOffset, ev.colOffset, Lines::Columns);
+        steps.push_back(std::move(columns));
+        AnimationStep rows = detect;
+        rows.mismatchCols.clear();
+        rows.colResidual.clear();
+        rows.title = QStringLiteral("Detect, row sums: %1 row check(s) mismatch in %2").arg(res.mismatchRows.size()).arg(blockName(ev.block));
+        rows.explanation = kDetectRowsFormula + residualTable(res, ev.rowOffset, ev.colOffset, Lines::Rows);
+        steps.push_back(std::move(rows));
 
         AnimationStep locate = detect;
         locate.stage = AnimationStage::Locate;

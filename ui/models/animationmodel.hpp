@@ -1,6 +1,7 @@
 // The error animation as a list of steps built from injection and verification events (live or
-// from a record): inject -> detect (mismatching row/column checksums) -> locate (intersections,
-// or ambiguous candidates) -> correct (old -> new) or uncorrectable, with the numbers of the run.
+// from a record): inject -> detect (the column sums, then the row sums: one reduction at a time,
+// each lighting its mismatching lines) -> locate (intersections, or ambiguous candidates) ->
+// correct (old -> new) or uncorrectable, with the numbers of the run.
 #pragma once
 
 #include <gigacheck/events.hpp>
