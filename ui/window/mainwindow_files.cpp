@@ -27,6 +27,7 @@
 
 #include <gigacheck/bench.hpp>
 #include <gigacheck/campaign.hpp>
+#include <gigacheck/family.hpp>
 #include <gigacheck/record_envelope.hpp>
 
 #include <QFileInfo>
@@ -34,7 +35,6 @@
 #include <QStatusBar>
 
 #include <algorithm>
-#include <functional>
 #include <iterator>
 #include <utility>
 
@@ -45,6 +45,56 @@ namespace {
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// A family's lab view: how File › Open shows its records. A family with a view adds its line to
+// kFamilyViews; the registry (gigacheck/family.hpp) names the family of a record file.
+struct FamilyView {
+    std::string_view family;  // the records' "family"
+    // Its records set the run panels (configuration, scheme, faults): Open asks first when that
+    // would replace placed faults.
+    bool setsPanels = false;
+    void (*open)(MainWindow& window, const QString& path) = nullptr;
+};
+
+void openBlockedRecord(MainWindow& window, const QString& path)
+{
+    window.showRecord(loadRecord(path.toStdString()));
+}
+
+void openStrassenRecord(MainWindow& window, const QString& path)
+{
+    QString why;
+    if (!window.strassenView()->openRecordFile(path, &why))
+        throw InputError(why.toStdString());
+    window.showView(MainWindow::View::Strassen);
+}
+
+void openOnlineRecord(MainWindow& window, const QString& path)
+{
+    OnlineRecord record = loadOnlineRecord(path.toStdString());
+    // The panels take the record's setup, scheme and faults: Run runs it again.
+    RunConfig base;
+    window.currentConfig(&base, nullptr);
+    const OnlinePanels panels = onlinePanelsOf(record.config, base);
+    window.setConfig(panels.base);
+    window.strategyPanel()->schemeBox()->setSettings(panels.scheme);
+    window.faultsPanel()->onlineFaultBox()->setSettings(panels.faults);
+    window.session()->openOnlineRecord(std::move(record));
+}
+
+constexpr FamilyView kFamilyViews[] = {
+    {"blocked_gemm", true, &openBlockedRecord},
+    {"strassen", false, &openStrassenRecord},
+    {OnlineRecord::kFamily, true, &openOnlineRecord},
+};
+
+// nullptr when the lab has no view for that family's records.
+const FamilyView* familyViewOf(std::string_view family)
+{
+    const auto view = std::find_if(std::begin(kFamilyViews), std::end(kFamilyViews),
+                                   [&](const FamilyView& v) { return v.family == family; });
+    return view == std::end(kFamilyViews) ? nullptr : view;
 }
 
 }  // namespace
@@ -80,36 +130,13 @@ bool MainWindow::openRecord(const QString& path, QString* error)
                 throw InputError(why.toStdString());
             return;
         }
-        // Each family with a lab view opens its records in it: a family adds its view's line here;
-        // another family's record is refused by name.
+        // Each family with a lab view opens its records in it; another family's record is refused by name.
         const std::string file = path.toStdString();
-        const std::pair<std::string_view, std::function<void()>> views[] = {
-            {"blocked_gemm", [&] { showRecord(loadRecord(file)); }},
-            {"strassen",
-             [&] {
-                 QString why;
-                 if (!strassen_->openRecordFile(path, &why))
-                     throw InputError(why.toStdString());
-                 showView(View::Strassen);
-             }},
-            {OnlineRecord::kFamily,
-             [&] {
-                 OnlineRecord record = loadOnlineRecord(file);
-                 // The panels take the record's setup, scheme and faults: Run runs it again.
-                 RunConfig base;
-                 currentConfig(&base, nullptr);
-                 const OnlinePanels panels = onlinePanelsOf(record.config, base);
-                 setConfig(panels.base);
-                 strategy_->schemeBox()->setSettings(panels.scheme);
-                 faults_->onlineFaultBox()->setSettings(panels.faults);
-                 session_->openOnlineRecord(std::move(record));
-             }},
-        };
         const std::string family = recordFamilyOfFile(file);
-        const auto view = std::find_if(std::begin(views), std::end(views), [&](const auto& v) { return v.first == family; });
-        if (view == std::end(views))
+        const FamilyView* view = familyViewOf(family);
+        if (!view)
             throw InputError("the lab has no view for records of family '" + family + "' yet");
-        view->second();
+        view->open(*this, path);
         addRecent(path);
         setWindowTitle(QStringLiteral("Gigacheck Lab — %1").arg(QFileInfo(path).fileName()));
     }, error));
@@ -150,20 +177,19 @@ bool MainWindow::openRecordReporting(const QString& path, QString* error)
     // Only records the panels take (blocked and online ABFT) replace the configuration; a file
     // that cannot be opened is refused before anything is asked.
     if (!heatmap_->faults().empty()) {
-        const QString online = QString::fromStdString(std::string(OnlineRecord::kFamily));
-        QString family;
+        bool replaces = false;
         try {
-            if (!isCampaignFile(path.toStdString())) {
-                family = QString::fromStdString(recordFamilyOfFile(path.toStdString()));
-                if (family == QLatin1String("blocked_gemm"))
-                    (void)loadRecord(path.toStdString());
-                else if (family == online)
-                    (void)loadOnlineRecord(path.toStdString());
+            const std::string file = path.toStdString();
+            if (!isCampaignFile(file)) {
+                const FamilyView* view = familyViewOf(recordFamilyOfFile(file));
+                if (view && view->setsPanels) {
+                    (void)loadAnyRecord(file);  // readable: otherwise nothing is asked
+                    replaces = true;
+                }
             }
         } catch (const std::exception&) {
-            family.clear();  // openRecord below says why, as for any file
+            replaces = false;  // openRecord below says why, as for any file
         }
-        const bool replaces = family == QLatin1String("blocked_gemm") || family == online;
         if (replaces && !confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName())))
             return false;
     }
