@@ -5,7 +5,7 @@
 # .carry-cutlass/ (../shared/device/README.md, ../shared/third_party/README.md).
 # Steps (run in the order given; the build folders stay in /tmp between calls on a warm machine):
 #   build      NEW: the CLI and every GPU test; OLD: the CLI (both with CUTLASS, sm_90a)
-#   tests      every GPU test of NEW                    -> release_log.txt, tests.tar.xz
+#   tests      every GPU test of NEW (FIRST="tst_a tst_b" first) -> release_log.txt, tests.tar.xz
 #   kmajor     bench kernels (TF32 part) and abft-overhead TF32 of NEW -> bench_kernels.txt, bench_abft_tf32.txt
 #   campaigns  device_campaigns.sh with NEW's CLI        -> the four campaigns_* files
 #   compare    device_bench_compare.sh OLD vs NEW        -> compare.txt
@@ -52,7 +52,9 @@ build)
 tests)
   step "GPU tests"
   mkdir -p /tmp/release-tests
-  for t in $(ls $new/src/tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//'); do
+  # FIRST (names) run before the rest, so that a short deadline cuts the others.
+  all=$(ls $new/src/tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
+  for t in ${FIRST:-} $(echo "$all" | grep -vxF -f <(printf '%s\n' ${FIRST:-none})); do
     [ "$(left)" -gt 15 ] || { echo "$t not run: out of time" | tee -a "$log"; continue; }
     budget=$(( $(left) - 10 < 240 ? $(left) - 10 : 240 ))
     start=$SECONDS
