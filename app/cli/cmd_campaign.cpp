@@ -41,6 +41,15 @@ std::vector<StrategyKind> parseStrategies(const std::string& text)
     }
 }
 
+// "blocked|online|strassen": the registry's campaign families.
+std::string familyValueName()
+{
+    std::string names;
+    for (std::string_view name : campaignFamilyNames())
+        names.append(names.empty() ? "" : "|").append(name);
+    return names;
+}
+
 void addCampaignOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
@@ -52,10 +61,7 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),
-        option("family", "Algorithm family: blocked (blocked GEMM under a memory cap), online (online / offline "
-                         "ABFT or TMR, --scheme) or strassen (--levels). Default blocked, or online with --scheme "
-                         "online|offline|tmr.",
-               "blocked|online|strassen"),
+        option("family", campaignFamilyHelp().c_str(), familyValueName().c_str()),
         option("scheme", "ABFT scheme: blocked (offline checksums per block product, as in the Gigacheck report); online, offline or "
                          "tmr (the online ABFT family). Default blocked; online with --family online.",
                "blocked|online|offline|tmr"),
@@ -108,46 +114,23 @@ std::vector<int> parseLevels(const std::string& text)
     }
 }
 
-// --family and --scheme together: --scheme online|offline|tmr alone means the online family; each
-// family's defaults (scheme, fault, target) where the user gave none. The options of one family
-// are refused in another's campaign (one line, exit 2).
+// --family and --scheme together, through the registry's campaign families (chooseCampaignFamily):
+// --scheme online|offline|tmr alone means the online family; each family's defaults (scheme, fault,
+// target) where the user gave none. The options of one family are refused in another's campaign
+// (one line, exit 2).
 void familyFrom(const QCommandLineParser& parser, CampaignConfig& c)
 {
-    const auto set = [&](const char* name) { return parser.isSet(QString::fromLatin1(name)); };
+    const auto set = [&](std::string_view name) { return parser.isSet(QString::fromUtf8(name.data(), qsizetype(name.size()))); };
     const auto value = [&](const char* name, auto parse) {
         return optionValue(parser, QString::fromLatin1(name), parse);
     };
-    const std::string scheme = set("scheme") ? text(parser.value(QStringLiteral("scheme"))) : std::string();
-    const bool onlineScheme = scheme == "online" || scheme == "offline" || scheme == "tmr";
+    std::optional<CampaignFamily> family;
     if (set("family"))
-        c.family = value("family", [](const std::string& s) { return campaignFamilyFromString(s); });
-    else if (onlineScheme)
-        c.family = CampaignFamily::Online;
-    const std::string family(toString(c.family));
-    c.scheme = !scheme.empty() ? scheme
-               : c.family == CampaignFamily::Online   ? "online"
-               : c.family == CampaignFamily::Strassen ? "strassen"
-                                                      : "blocked";
-    if (c.family == CampaignFamily::Strassen && set("scheme") && scheme != "strassen")
-        throw InputError("--scheme " + scheme + ": a Strassen campaign has no scheme to choose (its checks are the "
-                         "family's own); leave --scheme out");
-    if (c.family == CampaignFamily::Blocked && onlineScheme)
-        throw InputError("--scheme " + scheme + " belongs to the online family: use --family online --scheme " +
-                         scheme + " (or --scheme " + scheme + " alone)");
-    if (c.family == CampaignFamily::Strassen && !set("fault"))
-        c.model = FaultModel::Delta;
-    if (c.family == CampaignFamily::Strassen && !set("target"))
-        c.target = CampaignTarget::Any;
-    for (const char* name : {"strategy", "mem"})
-        if (set(name) && c.family != CampaignFamily::Blocked)
-            throw InputError(std::string("--") + name + " belongs to blocked campaigns (the memory-capped blocked "
-                             "GEMM), not to a " + family + " campaign");
-    for (const char* name : {"check-every", "panel"})
-        if (set(name) && c.family != CampaignFamily::Online)
-            throw InputError(std::string("--") + name + " belongs to online campaigns (--family online), not to a " +
-                             family + " campaign");
-    if (set("levels") && c.family != CampaignFamily::Strassen)
-        throw InputError("--levels belongs to Strassen campaigns (--family strassen), not to a " + family + " campaign");
+        family = value("family", [](const std::string& s) { return campaignFamilyFromString(s); });
+    std::optional<std::string> scheme;
+    if (set("scheme"))
+        scheme = text(parser.value(QStringLiteral("scheme")));
+    chooseCampaignFamily(c, family, scheme, set);
     if (set("check-every") && c.scheme != "online")
         throw InputError("--check-every belongs to --scheme online (" + c.scheme +
                          (c.scheme == "offline" ? " checks only after the last step)" : " has no steps to check)"));

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gigacheck {
@@ -72,13 +73,18 @@ enum class CampaignType { F32, F64, Tf32, Bf16, F16 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
 
-// The algorithm family a campaign drives (one FamilyCampaign each, engine/src/campaign/families/):
-// blocked GEMM (runGemm), online ABFT (runOnline: scheme online, offline or tmr), Strassen.
+// The algorithm family a campaign drives: blocked GEMM (runGemm), online ABFT (runOnline: scheme
+// online, offline or tmr), Strassen. Each declares its campaign part in its contract
+// (Family::campaign, gigacheck/family.hpp); names, defaults and targets come from there.
 enum class CampaignFamily { Blocked, Online, Strassen };
 std::string_view toString(CampaignFamily);
 CampaignFamily campaignFamilyFromString(std::string_view);  // throws InputError
+// The --family names, in the registry's order.
+std::vector<std::string_view> campaignFamilyNames();
 // The --target names a family takes, in the order the help lists them ("result, checksum, ...").
 std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily);
+// What `gigacheck campaign --help` says of --family.
+std::string campaignFamilyHelp();
 
 struct CampaignConfig {
     CampaignFamily family = CampaignFamily::Blocked;
@@ -108,6 +114,13 @@ struct CampaignConfig {
     Distribution distribution = Distribution::Uniform;
     double thresholdLambda = 4.0;
 };
+
+// --family and --scheme (nullopt: not given) into config.family and config.scheme: --scheme alone
+// picks the family that takes it (online, offline, tmr: the online family); a scheme the family
+// refuses, or an option given (given(name): --name was) that only another family takes, is an
+// InputError; the family's own default fault model and target fill those not given.
+void chooseCampaignFamily(CampaignConfig& config, std::optional<CampaignFamily> family,
+                          const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given);
 
 // "bitflip:any", "bitflip:B", "delta" or "none" into the config's inject / model / bit.
 void parseCampaignFault(std::string_view text, CampaignConfig& config);

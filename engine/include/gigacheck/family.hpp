@@ -12,6 +12,8 @@
 //   benchSuites            the `gigacheck bench` suites it owns
 //   command                its CLI verb: options, usage lines and run (nullptr: the family runs
 //                          through another family's verb, as online ABFT through `run --scheme`)
+//   campaign               its part in `gigacheck campaign --family` (engine/src/campaign/families/;
+//                          nullptr: no campaigns)
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once
 
@@ -28,7 +30,8 @@
 
 namespace gigacheck {
 
-struct FamilyOps;  // engine/src/core/op_table.hpp (the executors' view)
+struct FamilyOps;       // engine/src/core/op_table.hpp (the executors' view)
+class FamilyCampaign;   // engine/src/campaign/family_campaign.hpp
 
 struct BenchSuite {
     std::string_view name;  // gigacheck bench NAME
@@ -66,6 +69,7 @@ struct Family {
     std::string (*report)(const RecordEnvelope& record) = nullptr;
     std::span<const BenchSuite> benchSuites;
     const FamilyCommand* command = nullptr;
+    const FamilyCampaign& (*campaign)() = nullptr;
 };
 
 // Every family of this build, in the registry's order.

@@ -6,6 +6,7 @@
 #include "campaign/family_campaign.hpp"
 
 #include "gigacheck/defaults.hpp"
+#include "gigacheck/family.hpp"
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
 
@@ -146,50 +147,127 @@ std::string campaignFaultText(const CampaignConfig& c)
     return c.bit < 0 ? "bitflip:any" : "bitflip:" + std::to_string(c.bit);
 }
 
-std::string_view toString(CampaignFamily f)
+namespace {
+
+// The registry's campaign-capable families (Family::campaign), in its order.
+const std::vector<const FamilyCampaign*>& campaignFamilies()
 {
-    switch (f) {
-    case CampaignFamily::Blocked: return "blocked";
-    case CampaignFamily::Online: return "online";
-    case CampaignFamily::Strassen: return "strassen";
-    }
-    return "?";
+    static const std::vector<const FamilyCampaign*> list = [] {
+        std::vector<const FamilyCampaign*> out;
+        for (const Family* f : families())
+            if (f->campaign)
+                out.push_back(&f->campaign());
+        return out;
+    }();
+    return list;
 }
 
-CampaignFamily campaignFamilyFromString(std::string_view s)
+// "a, b or c"
+template <class Names> std::string namesOr(const Names& names)
 {
-    for (CampaignFamily f : {CampaignFamily::Blocked, CampaignFamily::Online, CampaignFamily::Strassen})
-        if (toString(f) == s)
-            return f;
-    throw InputError("unknown family '" + std::string(s) + "' (expected blocked, online or strassen)");
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out.append(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ").append(names[i]);
+    return out;
 }
 
-std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily f)
-{
-    using T = CampaignTarget;
-    switch (f) {
-    case CampaignFamily::Blocked:
-        return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any};
-    case CampaignFamily::Online: return {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any};
-    case CampaignFamily::Strassen: return {T::Product, T::CQuadrant, T::A, T::B, T::Any};
-    }
-    return {};
-}
-
-const FamilyCampaign& blockedCampaign();
-const FamilyCampaign& onlineCampaign();
-const FamilyCampaign& strassenCampaign();
+}  // namespace
 
 const FamilyCampaign& campaignFamilyOf(const CampaignConfig& c) { return campaignFamilyOf(c.family); }
 
 const FamilyCampaign& campaignFamilyOf(CampaignFamily family)
 {
-    switch (family) {
-    case CampaignFamily::Online: return onlineCampaign();
-    case CampaignFamily::Strassen: return strassenCampaign();
-    case CampaignFamily::Blocked: break;
+    for (const FamilyCampaign* f : campaignFamilies())
+        if (f->traits().id == family)
+            return *f;
+    throw InputError("this gigacheck has no campaigns of family " + std::to_string(int(family)));
+}
+
+const FamilyCampaign* campaignFamilyOfScheme(std::string_view scheme)
+{
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const auto& schemes = f->traits().selectingSchemes;
+        if (std::find(schemes.begin(), schemes.end(), scheme) != schemes.end())
+            return f;
     }
-    return blockedCampaign();
+    return nullptr;
+}
+
+std::string_view toString(CampaignFamily f)
+{
+    for (const FamilyCampaign* family : campaignFamilies())
+        if (family->traits().id == f)
+            return family->traits().name;
+    return "?";
+}
+
+std::vector<std::string_view> campaignFamilyNames()
+{
+    std::vector<std::string_view> names;
+    for (const FamilyCampaign* f : campaignFamilies())
+        names.push_back(f->traits().name);
+    return names;
+}
+
+CampaignFamily campaignFamilyFromString(std::string_view s)
+{
+    for (const FamilyCampaign* f : campaignFamilies())
+        if (f->traits().name == s)
+            return f->traits().id;
+    throw InputError("unknown family '" + std::string(s) + "' (expected " + namesOr(campaignFamilyNames()) + ")");
+}
+
+std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily f)
+{
+    return campaignFamilyOf(f).traits().targets;
+}
+
+std::string campaignFamilyHelp()
+{
+    std::vector<std::string> entries;  // "blocked (blocked GEMM under a memory cap)", ...
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        entries.push_back(std::string(t.name) + (t.helpWords.empty() ? "" : " (" + std::string(t.helpWords) + ")"));
+    }
+    std::string help = "Algorithm family: " + namesOr(entries) + ". Default " +
+                       std::string(toString(CampaignConfig{}.family));
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        if (t.id == CampaignConfig{}.family || t.selectingSchemes.empty())
+            continue;
+        std::string schemes;
+        for (std::string_view s : t.selectingSchemes)
+            schemes.append(schemes.empty() ? "" : "|").append(s);
+        help += ", or " + std::string(t.name) + " with --scheme " + schemes;
+    }
+    return help + ".";
+}
+
+void chooseCampaignFamily(CampaignConfig& c, std::optional<CampaignFamily> family,
+                          const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given)
+{
+    const FamilyCampaign* bySchemeAlone = scheme ? campaignFamilyOfScheme(*scheme) : nullptr;
+    if (family)
+        c.family = *family;
+    else if (bySchemeAlone)
+        c.family = bySchemeAlone->traits().id;
+    const FamilyCampaign& chosen = campaignFamilyOf(c.family);
+    const CampaignFamilyTraits& traits = chosen.traits();
+    c.scheme = scheme ? *scheme : std::string(traits.defaultScheme);
+    if (scheme)
+        chosen.checkScheme(*scheme);
+    if (traits.defaultModel && !given("fault"))
+        c.model = *traits.defaultModel;
+    if (traits.defaultTarget && !given("target"))
+        c.target = *traits.defaultTarget;
+    for (const FamilyCampaign* other : campaignFamilies()) {
+        if (other == &chosen)
+            continue;
+        for (std::string_view option : other->traits().ownOptions)
+            if (given(option))
+                throw InputError("--" + std::string(option) + " belongs to " + std::string(other->traits().optionOwner) +
+                                 ", not to a " + std::string(traits.name) + " campaign");
+    }
 }
 
 void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)

@@ -1,19 +1,40 @@
 // What a campaign needs from an algorithm family: how run i is drawn (its config and fault), how
 // it runs and is judged against the FP64 reference of the original operands, and the gigacheck
-// command that replays it. One implementation per family in families/; run_campaign.cpp,
-// campaign_config.cpp and the JSON / report code ask campaignFamilyOf and hold no family if-chains.
+// command that replays it. One implementation per family in families/, declared in the family's
+// contract (Family::campaign, gigacheck/family.hpp); run_campaign.cpp, campaign_config.cpp, the
+// CLI's --family and the JSON / report code ask the registry and hold no family if-chains.
 #pragma once
 
 #include "gigacheck/campaign.hpp"
 
 #include <atomic>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace gigacheck {
+
+// How `gigacheck campaign` names a family and what it takes by default.
+struct CampaignFamilyTraits {
+    CampaignFamily id;
+    std::string_view name;       // --family NAME, the campaign file's "family"
+    std::string_view helpWords;  // after its name in --family's help ("" for none)
+    std::string_view defaultScheme;
+    std::vector<std::string_view> selectingSchemes;  // --scheme S without --family picks this family
+    std::vector<std::string_view> ownOptions;        // options only its campaigns take
+    std::string_view optionOwner;                    // "online campaigns (--family online)"
+    std::vector<CampaignTarget> targets;             // its --target names, in the help's order
+    std::optional<FaultModel> defaultModel;          // --fault when not given (nullopt: the campaign's)
+    std::optional<CampaignTarget> defaultTarget;     // --target when not given
+};
 
 class FamilyCampaign {
 public:
     virtual ~FamilyCampaign() = default;
+    virtual const CampaignFamilyTraits& traits() const = 0;
+    // InputError for a --scheme this family's campaigns refuse before anything else is read.
+    virtual void checkScheme(const std::string& /*scheme*/) const {}
     // InputError for what this family cannot run (scheme, target, fault model, shape) -- the
     // checks every family shares (runs, faults per run) are done before.
     virtual void validate(const CampaignConfig& config, const DeviceInfo& device) const = 0;
@@ -33,8 +54,11 @@ public:
     virtual void checkReadRun(const CampaignRun&, const std::string& /*at*/) const {}
 };
 
+// By the registry's campaign-capable families (Family::campaign).
 const FamilyCampaign& campaignFamilyOf(CampaignFamily family);
 const FamilyCampaign& campaignFamilyOf(const CampaignConfig& config);
+// The family whose selectingSchemes hold scheme; nullptr when none.
+const FamilyCampaign* campaignFamilyOfScheme(std::string_view scheme);
 
 // Shared by the families: the outcome from what the run's own checks said and the reference.
 struct RunJudgement {

@@ -73,6 +73,26 @@ void fillOutcome(CampaignRun& run, RunRecord& record)
 
 class BlockedCampaign final : public FamilyCampaign {
 public:
+    const CampaignFamilyTraits& traits() const override
+    {
+        using T = CampaignTarget;
+        static const CampaignFamilyTraits traits{
+            CampaignFamily::Blocked, "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
+            {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
+            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any},
+            std::nullopt, std::nullopt};
+        return traits;
+    }
+    // Another family's scheme (online, offline, tmr) names that family.
+    void checkScheme(const std::string& scheme) const override
+    {
+        const FamilyCampaign* owner = campaignFamilyOfScheme(scheme);
+        if (owner && owner != this) {
+            const std::string name(owner->traits().name);
+            throw InputError("--scheme " + scheme + " belongs to the " + name + " family: use --family " + name +
+                             " --scheme " + scheme + " (or --scheme " + scheme + " alone)");
+        }
+    }
     void validate(const CampaignConfig& c, const DeviceInfo& device) const override
     {
         if (c.scheme == "online" || c.scheme == "offline" || c.scheme == "tmr")

@@ -75,6 +75,15 @@ std::pair<std::int64_t, std::int64_t> extentOf(const std::string& target, const 
 
 class OnlineCampaign final : public FamilyCampaign {
 public:
+    const CampaignFamilyTraits& traits() const override
+    {
+        using T = CampaignTarget;
+        static const CampaignFamilyTraits traits{
+            CampaignFamily::Online, "online", "online / offline ABFT or TMR, --scheme", "online",
+            {"online", "offline", "tmr"}, {"check-every", "panel"}, "online campaigns (--family online)",
+            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt};
+        return traits;
+    }
     void validate(const CampaignConfig& c, const DeviceInfo& device) const override
     {
         if (c.scheme != "online" && c.scheme != "offline" && c.scheme != "tmr")

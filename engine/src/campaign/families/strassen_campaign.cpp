@@ -65,6 +65,22 @@ StrassenConfig configOf(const CampaignConfig& c, const CampaignRun& run)
 
 class StrassenCampaign final : public FamilyCampaign {
 public:
+    const CampaignFamilyTraits& traits() const override
+    {
+        using T = CampaignTarget;
+        // A bit flip strikes the element a delta would: delta by default, any target.
+        static const CampaignFamilyTraits traits{
+            CampaignFamily::Strassen, "strassen", "--levels", "strassen", {}, {"levels"},
+            "Strassen campaigns (--family strassen)", {T::Product, T::CQuadrant, T::A, T::B, T::Any},
+            FaultModel::Delta, CampaignTarget::Any};
+        return traits;
+    }
+    void checkScheme(const std::string& scheme) const override
+    {
+        if (scheme != "strassen")
+            throw InputError("--scheme " + scheme + ": a Strassen campaign has no scheme to choose (its checks are "
+                             "the family's own); leave --scheme out");
+    }
     void validate(const CampaignConfig& c, const DeviceInfo&) const override
     {
         if (c.scheme != "strassen")

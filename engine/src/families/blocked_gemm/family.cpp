@@ -8,6 +8,10 @@
 
 #include <array>
 
+namespace gigacheck {
+const FamilyCampaign& blockedCampaign();  // its campaigns: campaign/families/
+}
+
 namespace gigacheck::blocked_gemm {
 namespace {
 
@@ -24,7 +28,7 @@ constexpr std::array kSuites{
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
-                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &command()};
+                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &command(), &blockedCampaign};
     return f;
 }
 

@@ -8,6 +8,10 @@
 
 #include <array>
 
+namespace gigacheck {
+const FamilyCampaign& onlineCampaign();  // its campaigns: campaign/families/
+}
+
 namespace gigacheck::online_abft {
 namespace {
 
@@ -18,7 +22,7 @@ constexpr std::array kSuites{BenchSuite{"online", &runOnlineBench}};
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "online ABFT", "run", &family, &contract::loadRecordAs<OnlineRecord, &loadOnlineRecord>,
-                          &contract::reportAs<OnlineRecord, &formatOnlineReport>, kSuites};
+                          &contract::reportAs<OnlineRecord, &formatOnlineReport>, kSuites, nullptr, &onlineCampaign};
     return f;
 }
 

@@ -8,6 +8,10 @@
 
 #include <array>
 
+namespace gigacheck {
+const FamilyCampaign& strassenCampaign();  // its campaigns: campaign/families/
+}
+
 namespace gigacheck::strassen {
 namespace {
 
@@ -55,7 +59,7 @@ constexpr std::array kSuites{
 
 const Family& familyContract()
 {
-    static const Family f{kFamilyName, "Strassen", "strassen", &family, &load, &report, kSuites, &command()};
+    static const Family f{kFamilyName, "Strassen", "strassen", &family, &load, &report, kSuites, &command(), &strassenCampaign};
     return f;
 }
 
