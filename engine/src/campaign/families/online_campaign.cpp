@@ -113,6 +113,14 @@ public:
         validateOnlineConfig(runConfigOf(c, sample), device.backend);
     }
 
+    // A campaign file's runs are replayed by the online schemes only.
+    void checkReadConfig(const CampaignConfig& c) const override
+    {
+        const auto& schemes = traits().selectingSchemes;
+        if (std::find(schemes.begin(), schemes.end(), c.scheme) == schemes.end())
+            throw InputError("campaign: config.scheme '" + c.scheme + "' is not a scheme of the online family");
+    }
+
     void plan(const CampaignConfig& c, CampaignRun& run, CampaignRng& rng) const override
     {
         run.strategy = StrategyKind::None;  // no memory cap in this family: the whole problem resident

@@ -210,6 +210,8 @@ public:
             std::any_of(c.levels.begin(), c.levels.end(), [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
             throw InputError("campaign: config.levels must hold level counts from 1 to " +
                              std::to_string(kMaxStrassenLevels));
+        if (c.scheme != traits().defaultScheme)  // its runs are replayed by its own checks only
+            throw InputError("campaign: config.scheme '" + c.scheme + "' is not a scheme of the strassen family");
     }
 
     void checkReadRun(const CampaignRun& run, const std::string& at) const override
