@@ -33,18 +33,6 @@ std::string shapeText(const Shape& s)
     return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
 }
 
-std::string strategiesText(const CampaignConfig& c)
-{
-    std::string out;
-    for (StrategyKind k : c.strategies)
-    {
-        if (!out.empty())
-            out += ',';
-        out += toString(k);
-    }
-    return out;
-}
-
 // Short column heads of the group tables, in kOutcomes order.
 constexpr const char* kHeads[kOutcomeCount] = {"masked", "corrected", "recompute", "DUE", "SDC", "false-alarm"};
 
@@ -89,22 +77,7 @@ std::string formatCampaignReport(const CampaignResult& r)
         out << " of " << range.end - range.begin << " (interrupted)";
     out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", family " << toString(c.family) << ", scheme "
         << c.scheme;
-    if (c.family == CampaignFamily::Online && c.scheme != "tmr")
-        out << ", panel " << (c.panel ? std::to_string(c.panel) : std::string("min(n, 1024)"))
-            << (c.scheme == "online" ? ", check every " + std::to_string(c.checkEvery) + " step(s)" : std::string());
-    if (c.family == CampaignFamily::Strassen) {
-        out << ", levels ";
-        for (std::size_t i = 0; i < c.levels.size(); ++i)
-            out << (i ? "," : "") << c.levels[i];
-    }
-    if (c.family == CampaignFamily::Blocked)
-        out << ", strategy " << strategiesText(c) << ", cap "
-            << (c.memCapBytes ? formatBytes(double(c.memCapBytes))
-                              : formatBytes(double(campaignCapBytes(c, StrategyKind::S1))) + " (a quarter of A + B + C" +
-                                    std::string(std::find(c.strategies.begin(), c.strategies.end(), StrategyKind::None) !=
-                                                        c.strategies.end()
-                                                    ? "; none: the device's memory)"
-                                                    : ")"));
+    out << campaignFamilyOf(c).settingsText(c);
     out << "\n";
     out << "  fault " << campaignFaultText(c);
     if (c.inject)

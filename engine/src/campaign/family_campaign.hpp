@@ -46,6 +46,8 @@ public:
     virtual bool run(const CampaignConfig& config, CampaignRun& run, Backend& backend,
                      const std::atomic<bool>* cancel) const = 0;
     virtual std::string reproduce(const CampaignConfig& config, const CampaignRun& run) const = 0;
+    // Its settings after the scheme on the report's first line (", levels 1,2"), "" for none.
+    virtual std::string settingsText(const CampaignConfig& config) const = 0;
     // What the scheme promises for the campaign's faults (lines of the report), "" for none.
     virtual std::string promise(const CampaignConfig& config) const = 0;
     // A campaign file read back: InputError for a value of the fields only this family has that

@@ -265,6 +265,17 @@ public:
         return cmd;
     }
 
+    std::string settingsText(const CampaignConfig& c) const override
+    {
+        std::string strategies;
+        for (StrategyKind k : c.strategies)
+            strategies.append(strategies.empty() ? "" : ",").append(toString(k));
+        const bool none = std::find(c.strategies.begin(), c.strategies.end(), StrategyKind::None) != c.strategies.end();
+        return ", strategy " + strategies + ", cap " +
+               (c.memCapBytes ? formatBytes(double(c.memCapBytes))
+                              : formatBytes(double(campaignCapBytes(c, StrategyKind::S1))) + " (a quarter of A + B + C" +
+                                    (none ? "; none: the device's memory)" : ")"));
+    }
     std::string promise(const CampaignConfig& c) const override
     {
         std::string out;

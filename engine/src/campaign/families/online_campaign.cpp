@@ -233,6 +233,13 @@ public:
         return cmd;
     }
 
+    std::string settingsText(const CampaignConfig& c) const override
+    {
+        if (isTmr(c))
+            return "";
+        return ", panel " + (c.panel ? std::to_string(c.panel) : std::string("min(n, 1024)")) +
+               (c.scheme == "online" ? ", check every " + std::to_string(c.checkEvery) + " step(s)" : std::string());
+    }
     std::string promise(const CampaignConfig& c) const override
     {
         if (!c.inject)

@@ -195,6 +195,13 @@ public:
         return cmd;
     }
 
+    std::string settingsText(const CampaignConfig& c) const override
+    {
+        std::string out = ", levels ";
+        for (std::size_t i = 0; i < c.levels.size(); ++i)
+            out.append(i ? "," : "").append(std::to_string(c.levels[i]));
+        return out;
+    }
     std::string promise(const CampaignConfig& c) const override
     {
         if (!c.inject)
