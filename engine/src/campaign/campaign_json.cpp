@@ -8,6 +8,7 @@
 #include "core/record/json_limits.hpp"
 #include "core/record/streamed_dom.hpp"
 
+#include "campaign/campaign_json_fields.hpp"
 #include "campaign/family_campaign.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,34 +20,13 @@ namespace gigacheck {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using campaignjson::element;
+using campaignjson::field;
+using campaignjson::Json;
+using campaignjson::number;
 constexpr int kFormatVersion = 1;
 constexpr int kMaxDepth = 16;
 constexpr std::size_t kMaxFileBytes = jsonlimits::kMaxFileBytes;  // as a run record
-
-Json number(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return v;
-}
-
-double toNumber(const Json& j)
-{
-    if (j.is_string()) {
-        const std::string s = j.get<std::string>();
-        if (s == "inf")
-            return INFINITY;
-        if (s == "-inf")
-            return -INFINITY;
-        if (s == "nan")
-            return NAN;
-        throw InputError("campaign: '" + s + "' is not a number");
-    }
-    return j.get<double>();
-}
 
 Json write(const OutcomeCounts& c)
 {
@@ -93,12 +73,7 @@ Json write(const CampaignConfig& c)
             {"dist", toString(c.distribution)},
             {"lambda", c.thresholdLambda}};
     // The families' own settings, only where they mean something (a blocked file reads as before).
-    if (c.family == CampaignFamily::Online) {
-        out["check_every"] = c.checkEvery;
-        out["panel"] = c.panel;
-    }
-    if (c.family == CampaignFamily::Strassen)
-        out["levels"] = c.levels;
+    campaignFamilyOf(c).writeConfig(c, out);
     if (c.extent != FaultExtent::Cell)  // one cell per fault: the key is absent, as in older files
         out["model"] = faultExtentText(c.extent, c.extentLength);
     return out;
@@ -166,15 +141,7 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
             {"reproduce", reproduceCommand(c, run)}};
     if (run.bit2 >= 0)  // two-bit flips only
         out["bit2"] = run.bit2;
-    if (c.family == CampaignFamily::Online)
-        out["step"] = run.step;
-    if (c.family == CampaignFamily::Strassen) {
-        out["level"] = run.level;
-        Json places = Json::array();
-        for (const StrassenFaultPlace& p : run.places)
-            places.push_back({{"where", p.where}, {"index", p.index}, {"delta", number(p.delta)}});
-        out["places"] = places;
-    }
+    campaignFamilyOf(c).writeRun(run, out);
     return out;
 }
 
@@ -187,39 +154,6 @@ Json write(const CampaignShard& shard, int runs)
             {"campaign_runs", runs},
             {"first_run", range.begin},
             {"last_run", range.end - 1}};
-}
-
-// Reading: every access names the field that is wrong.
-template <class T>
-T element(const nlohmann::json& j, std::size_t index, const std::string& where)
-{
-    if (!j.is_array() || index >= j.size())
-        throw InputError("campaign: field '" + where + "' is too short");
-    if (const std::optional<T> v = jsonlimits::integerValue<T>(j[index]))
-        return *v;
-    throw InputError("campaign: field '" + where + "' holds something other than integers");
-}
-
-template <class T>
-T field(const nlohmann::json& j, const char* key, const std::string& where)
-{
-    if (!j.is_object() || !j.contains(key))
-        throw InputError("campaign: missing field '" + where + key + "'");
-    try {
-        if constexpr (std::is_same_v<T, double>) {
-            return toNumber(j.at(key));
-        } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-            if (const std::optional<T> v = jsonlimits::integerValue<T>(j.at(key)))
-                return *v;
-            throw InputError("campaign: field '" + where + key + "' must be an integer from " +
-                             std::to_string(std::numeric_limits<T>::min()) + " to " +
-                             std::to_string(std::numeric_limits<T>::max()));
-        } else {
-            return j.at(key).get<T>();
-        }
-    } catch (const nlohmann::json::exception&) {
-        throw InputError("campaign: field '" + where + key + "' has the wrong type");
-    }
 }
 
 CampaignConfig readConfig(const nlohmann::json& j)
@@ -253,18 +187,7 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.thresholdLambda = field<double>(j, "lambda", at);
     if (j.contains("model"))
         parseFaultExtent(field<std::string>(j, "model", at), c.extent, c.extentLength);
-    if (c.family == CampaignFamily::Online) {
-        c.checkEvery = field<int>(j, "check_every", at);
-        c.panel = field<std::int64_t>(j, "panel", at);
-        if (c.checkEvery < 0 || c.panel < 0 || c.panel > std::numeric_limits<std::int32_t>::max())
-            throw InputError("campaign: config.check_every and config.panel must be 0 or more (panel below 2^31)");
-    }
-    if (c.family == CampaignFamily::Strassen) {
-        c.levels.clear();
-        const auto& levels = j.at("levels");
-        for (std::size_t n = 0; n < levels.size(); ++n)
-            c.levels.push_back(element<int>(levels, n, at + "levels"));
-    }
+    campaignFamilyOf(c.family).readConfig(j, c, at);
     campaignFamilyOf(c.family).checkReadConfig(c);  // its own fields and its schemes
     return c;
 }
@@ -305,18 +228,7 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily famil
     } else if (target != "none") {  // the family's own name (checked against its targets by its reader)
         run.familyTarget = target;
     }
-    if (family == CampaignFamily::Online)
-        run.step = field<int>(j, "step", at);
-    if (family == CampaignFamily::Strassen) {
-        run.level = field<int>(j, "level", at);
-        for (const auto& p : j.at("places")) {
-            StrassenFaultPlace place;
-            place.where = field<std::string>(p, "where", at + "places.");
-            place.index = field<int>(p, "index", at + "places.");
-            place.delta = field<double>(p, "delta", at + "places.");
-            run.places.push_back(place);
-        }
-    }
+    campaignFamilyOf(family).readRun(j, run, at);
     campaignFamilyOf(family).checkReadRun(run, at);
     run.bit = field<int>(j, "bit", at);
     if (j.contains("bit2"))

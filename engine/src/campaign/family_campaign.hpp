@@ -7,6 +7,8 @@
 
 #include "gigacheck/campaign.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <atomic>
 #include <optional>
 #include <string>
@@ -50,6 +52,12 @@ public:
     virtual std::string settingsText(const CampaignConfig& config) const = 0;
     // What the scheme promises for the campaign's faults (lines of the report), "" for none.
     virtual std::string promise(const CampaignConfig& config) const = 0;
+    // Its own fields of a campaign file, written after the shared ones (a family with none reads
+    // as before) and read back (InputError naming the field; at: "config." or "runs[N].").
+    virtual void writeConfig(const CampaignConfig&, nlohmann::ordered_json&) const {}
+    virtual void readConfig(const nlohmann::json&, CampaignConfig&, const std::string& /*at*/) const {}
+    virtual void writeRun(const CampaignRun&, nlohmann::ordered_json&) const {}
+    virtual void readRun(const nlohmann::json&, CampaignRun&, const std::string& /*at*/) const {}
     // A campaign file read back: InputError for a value of the fields only this family has that
     // its runs cannot hold (config; run `at`, "runs[N].", as the file has it).
     virtual void checkReadConfig(const CampaignConfig&) const {}

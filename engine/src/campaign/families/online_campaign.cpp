@@ -2,6 +2,7 @@
 // a runOnline OnlineRecord with its faults at a chosen step, judged against the FP64 product of the
 // original inputs, replayed by `gigacheck run --scheme S ... --inject-at R,C@STEP`.
 #include "campaign/family_campaign.hpp"
+#include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
 
 #include "gigacheck/online_abft.hpp"
@@ -239,6 +240,23 @@ public:
             return "";
         return ", panel " + (c.panel ? std::to_string(c.panel) : std::string("min(n, 1024)")) +
                (c.scheme == "online" ? ", check every " + std::to_string(c.checkEvery) + " step(s)" : std::string());
+    }
+    void writeConfig(const CampaignConfig& c, nlohmann::ordered_json& out) const override
+    {
+        out["check_every"] = c.checkEvery;
+        out["panel"] = c.panel;
+    }
+    void readConfig(const nlohmann::json& j, CampaignConfig& c, const std::string& at) const override
+    {
+        c.checkEvery = campaignjson::field<int>(j, "check_every", at);
+        c.panel = campaignjson::field<std::int64_t>(j, "panel", at);
+        if (c.checkEvery < 0 || c.panel < 0 || c.panel > std::numeric_limits<std::int32_t>::max())
+            throw InputError("campaign: config.check_every and config.panel must be 0 or more (panel below 2^31)");
+    }
+    void writeRun(const CampaignRun& run, nlohmann::ordered_json& out) const override { out["step"] = run.step; }
+    void readRun(const nlohmann::json& j, CampaignRun& run, const std::string& at) const override
+    {
+        run.step = campaignjson::field<int>(j, "step", at);
     }
     std::string promise(const CampaignConfig& c) const override
     {

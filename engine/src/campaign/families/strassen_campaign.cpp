@@ -2,6 +2,7 @@
 // between stages (a leaf product, a C quadrant, an A / B quadrant), levels cycled run by run,
 // judged against the FP64 reference of the original operands; replayed by `gigacheck strassen`.
 #include "campaign/family_campaign.hpp"
+#include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
 
 #include "gigacheck/matrix.hpp"
@@ -201,6 +202,34 @@ public:
         for (std::size_t i = 0; i < c.levels.size(); ++i)
             out.append(i ? "," : "").append(std::to_string(c.levels[i]));
         return out;
+    }
+    void writeConfig(const CampaignConfig& c, nlohmann::ordered_json& out) const override { out["levels"] = c.levels; }
+    void readConfig(const nlohmann::json& j, CampaignConfig& c, const std::string& at) const override
+    {
+        c.levels.clear();
+        const auto& levels = j.at("levels");
+        for (std::size_t n = 0; n < levels.size(); ++n)
+            c.levels.push_back(campaignjson::element<int>(levels, n, at + "levels"));
+    }
+    void writeRun(const CampaignRun& run, nlohmann::ordered_json& out) const override
+    {
+        out["level"] = run.level;
+        campaignjson::Json places = campaignjson::Json::array();
+        for (const StrassenFaultPlace& p : run.places)
+            places.push_back({{"where", p.where}, {"index", p.index}, {"delta", campaignjson::number(p.delta)}});
+        out["places"] = places;
+    }
+    void readRun(const nlohmann::json& j, CampaignRun& run, const std::string& at) const override
+    {
+        using campaignjson::field;
+        run.level = field<int>(j, "level", at);
+        for (const auto& p : j.at("places")) {
+            StrassenFaultPlace place;
+            place.where = field<std::string>(p, "where", at + "places.");
+            place.index = field<int>(p, "index", at + "places.");
+            place.delta = field<double>(p, "delta", at + "places.");
+            run.places.push_back(place);
+        }
     }
     std::string promise(const CampaignConfig& c) const override
     {
