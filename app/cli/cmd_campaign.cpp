@@ -260,6 +260,25 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
+// The description at the top of `gigacheck campaign --help`; its families from the registry.
+QString campaignDescription()
+{
+    return QStringLiteral("Runs N fault injections in one process (one backend, reused) and "
+                          "classifies each run\nagainst the full reference: masked, corrected, "
+                          "corrected by recompute, detected\nuncorrectable (DUE), silent data "
+                          "corruption (SDC) or false alarm; prints the\noutcome table with 95 % "
+                          "Wilson intervals and tables by bit, target and strategy (Strassen: level).\n"
+                          "Families: ") +
+               QString::fromStdString(campaignFamilyList()) +
+               QStringLiteral(".\nEvery run's configuration is in the JSON / CSV (column "
+                          "reproduce: the gigacheck run\nor gigacheck strassen command of that run "
+                          "alone).\nSpread over machines: --shard K/N on each "
+                          "(K = 1..N), then\ngigacheck campaign merge SHARD.json... --json FILE "
+                          "(gigacheck campaign merge --help).\nExit status: 0 the campaign ran (whatever "
+                          "it found), 2 bad input, a failure or an\ninterruption (the runs done so "
+                          "far are still written).");
+}
+
 }  // namespace
 
 int campaignCommand(const QStringList& args)
@@ -269,19 +288,7 @@ int campaignCommand(const QStringList& args)
     QCommandLineParser parser;
     addCampaignOptions(parser);
     if (!parseCommandLine(parser, QStringLiteral("campaign"),
-                          QStringLiteral("Runs N fault injections in one process (one backend, reused) and "
-                                         "classifies each run\nagainst the full reference: masked, corrected, "
-                                         "corrected by recompute, detected\nuncorrectable (DUE), silent data "
-                                         "corruption (SDC) or false alarm; prints the\noutcome table with 95 % "
-                                         "Wilson intervals and tables by bit, target and strategy (Strassen: level).\n"
-                                         "Families: blocked (default), online (--scheme online|offline|tmr), "
-                                         "strassen.\nEvery run's configuration is in the JSON / CSV (column "
-                                         "reproduce: the gigacheck run\nor gigacheck strassen command of that run "
-                                         "alone).\nSpread over machines: --shard K/N on each "
-                                         "(K = 1..N), then\ngigacheck campaign merge SHARD.json... --json FILE "
-                                         "(gigacheck campaign merge --help).\nExit status: 0 the campaign ran (whatever "
-                                         "it found), 2 bad input, a failure or an\ninterruption (the runs done so "
-                                         "far are still written)."),
+                          campaignDescription(),
                           args))
         return kExitVerified;
     const CampaignOptions options = campaignOptionsFrom(parser);

@@ -83,8 +83,10 @@ CampaignFamily campaignFamilyFromString(std::string_view);  // throws InputError
 std::vector<std::string_view> campaignFamilyNames();
 // The --target names a family takes, in the order the help lists them ("result, checksum, ...").
 std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily);
-// What `gigacheck campaign --help` says of --family.
+// What `gigacheck campaign --help` says of --family, and its list of the families
+// ("blocked (default), online (--scheme online|offline|tmr), strassen").
 std::string campaignFamilyHelp();
+std::string campaignFamilyList();
 
 struct CampaignConfig {
     CampaignFamily family = CampaignFamily::Blocked;

@@ -243,6 +243,24 @@ std::string campaignFamilyHelp()
     return help + ".";
 }
 
+std::string campaignFamilyList()
+{
+    std::string list;
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        list.append(list.empty() ? "" : ", ").append(t.name);
+        if (t.id == CampaignConfig{}.family) {
+            list += " (default)";
+        } else if (!t.selectingSchemes.empty()) {
+            std::string schemes;
+            for (std::string_view s : t.selectingSchemes)
+                schemes.append(schemes.empty() ? "" : "|").append(s);
+            list += " (--scheme " + schemes + ")";
+        }
+    }
+    return list;
+}
+
 void chooseCampaignFamily(CampaignConfig& c, std::optional<CampaignFamily> family,
                           const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given)
 {
