@@ -305,17 +305,24 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
             std::string names;
             for (CampaignTarget t : targets)
                 names.append(names.empty() ? "" : ", ").append(toString(t));
+            const std::string name(toString(c.family));
             throw InputError("--target " + std::string(toString(c.target)) + " is not a target of " +
-                             (c.family == CampaignFamily::Online ? "an " : "a ") + std::string(toString(c.family)) +
-                             " campaign (" + names + ")");
+                             (std::string_view("aeiou").find(name.front()) != std::string_view::npos ? "an " : "a ") +
+                             name + " campaign (" + names + ")");
         }
     }
-    if (c.family != CampaignFamily::Blocked && c.inject && (c.twoBits || c.extent != FaultExtent::Cell))
-        throw InputError("two-bit flips and --model " + faultExtentText(c.extent, c.extentLength) +
-                         " are fault models of the blocked family (--family blocked)");
-    if ((c.type == CampaignType::Bf16 || c.type == CampaignType::F16) && c.family != CampaignFamily::Blocked)
-        throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the blocked family's "
-                         "campaigns (--family blocked)");
+    if (!campaignFamilyOf(c).traits().wideFaultModels) {
+        // Named after the family that takes them.
+        const auto wide = std::find_if(campaignFamilies().begin(), campaignFamilies().end(),
+                                       [](const FamilyCampaign* f) { return f->traits().wideFaultModels; });
+        const std::string owner(wide == campaignFamilies().end() ? "another" : (*wide)->traits().name);
+        if (c.inject && (c.twoBits || c.extent != FaultExtent::Cell))
+            throw InputError("two-bit flips and --model " + faultExtentText(c.extent, c.extentLength) +
+                             " are fault models of the " + owner + " family (--family " + owner + ")");
+        if (c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
+            throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + owner +
+                             " family's campaigns (--family " + owner + ")");
+    }
     campaignFamilyOf(c).validate(c, device);
 }
 

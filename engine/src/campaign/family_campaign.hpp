@@ -29,6 +29,9 @@ struct CampaignFamilyTraits {
     std::vector<CampaignTarget> targets;             // its --target names, in the help's order
     std::optional<FaultModel> defaultModel;          // --fault when not given (nullopt: the campaign's)
     std::optional<CampaignTarget> defaultTarget;     // --target when not given
+    bool strategies = false;  // its runs cycle the memory-capped strategies (--strategy): a table by strategy
+    // It takes two-bit flips, --model extents and 16-bit inputs (bf16, f16); the others refuse them.
+    bool wideFaultModels = false;
 };
 
 class FamilyCampaign {

@@ -44,13 +44,14 @@ std::string targetKey(const CampaignRun& run)
 CampaignSummary summarize(const std::vector<CampaignRun>& runs, CampaignFamily family)
 {
     CampaignSummary s;
+    const bool byStrategy = campaignFamilyOf(family).traits().strategies;  // the others have none
     std::map<std::string, OutcomeCounts> bits, targets, strategies, levels;
     for (const CampaignRun& run : runs) {
         s.all.add(run.outcome);
         if (run.bit >= 0)
             bits[std::to_string(run.bit)].add(run.outcome);
         targets[targetKey(run)].add(run.outcome);
-        if (family == CampaignFamily::Blocked)  // the other families have no memory-capped strategies
+        if (byStrategy)
             strategies[std::string(toString(run.strategy))].add(run.outcome);
         if (run.level >= 0)
             levels[std::to_string(run.level)].add(run.outcome);

@@ -80,7 +80,7 @@ public:
             CampaignFamily::Blocked, "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
             {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
             {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any},
-            std::nullopt, std::nullopt};
+            std::nullopt, std::nullopt, true, true};
         return traits;
     }
     // Another family's scheme (online, offline, tmr) names that family.
