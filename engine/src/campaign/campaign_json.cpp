@@ -206,13 +206,6 @@ CampaignShard readShard(const nlohmann::json& j, const CampaignConfig& c)
     return shard;
 }
 
-FaultTarget runTarget(const std::string& key)
-{
-    return key == "none" || key == "a" || key == "b" || key == "a-after" || key == "b-after"
-               ? FaultTarget::Result
-               : faultTargetFromString(key);
-}
-
 CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily family)
 {
     const std::string at = "runs[" + std::to_string(n) + "].";
@@ -220,14 +213,11 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily famil
     run.index = field<int>(j, "run", at);
     run.seed = field<std::uint64_t>(j, "seed", at);
     run.strategy = strategyFromString(field<std::string>(j, "strategy", at));
+    // The family's own name of the target, checked against its targets by its reader (a family
+    // that names it otherwise reads it in its readRun).
     const std::string target = field<std::string>(j, "target", at);
-    if (family == CampaignFamily::Blocked) {
-        run.target = runTarget(target);
-        run.operand = target == "a" || target == "b" || target == "a-after" || target == "b-after" ? target[0] : 0;
-        run.afterChecksums = target == "a-after" || target == "b-after";
-    } else if (target != "none") {  // the family's own name (checked against its targets by its reader)
+    if (target != "none")
         run.familyTarget = target;
-    }
     campaignFamilyOf(family).readRun(j, run, at);
     campaignFamilyOf(family).checkReadRun(run, at);
     run.bit = field<int>(j, "bit", at);

@@ -2,6 +2,7 @@
 // per-block fault report (classifyRun), replayed by `gigacheck run` and the lab's block animation.
 #include "gigacheck/campaign/blocked_gemm.hpp"
 #include "campaign/family_campaign.hpp"
+#include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
 #include "campaign/operand_faults.hpp"
 
@@ -275,6 +276,17 @@ public:
                (c.memCapBytes ? formatBytes(double(c.memCapBytes))
                               : formatBytes(double(campaignCapBytes(c, StrategyKind::S1))) + " (a quarter of A + B + C" +
                                     (none ? "; none: the device's memory)" : ")"));
+    }
+    // Its runs name the target as the fault report does (an operand fault: its cells of C are
+    // "result", the operand and when in operand / afterChecksums), not by a family name.
+    void readRun(const nlohmann::json& j, CampaignRun& run, const std::string& at) const override
+    {
+        const std::string target = campaignjson::field<std::string>(j, "target", at);
+        const bool operand = target == "a" || target == "b" || target == "a-after" || target == "b-after";
+        run.familyTarget.clear();
+        run.target = target == "none" || operand ? FaultTarget::Result : faultTargetFromString(target);
+        run.operand = operand ? target[0] : 0;
+        run.afterChecksums = target == "a-after" || target == "b-after";
     }
     std::string promise(const CampaignConfig& c) const override
     {
