@@ -131,11 +131,6 @@ void familyFrom(const QCommandLineParser& parser, CampaignConfig& c)
     if (set("scheme"))
         scheme = text(parser.value(QStringLiteral("scheme")));
     chooseCampaignFamily(c, family, scheme, set);
-    if (set("check-every") && c.scheme != "online")
-        throw InputError("--check-every belongs to --scheme online (" + c.scheme +
-                         (c.scheme == "offline" ? " checks only after the last step)" : " has no steps to check)"));
-    if (set("panel") && c.scheme == "tmr")
-        throw InputError("--panel has no meaning for --scheme tmr (three whole products and a vote)");
     if (set("check-every"))
         c.checkEvery = value("check-every", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 30, "a step count"); });
     if (set("panel"))

@@ -119,8 +119,9 @@ struct CampaignConfig {
 
 // --family and --scheme (nullopt: not given) into config.family and config.scheme: --scheme alone
 // picks the family that takes it (online, offline, tmr: the online family); a scheme the family
-// refuses, or an option given (given(name): --name was) that only another family takes, is an
-// InputError; the family's own default fault model and target fill those not given.
+// refuses, or an option given (given(name): --name was) that only another family takes or that
+// the scheme has no use for, is an InputError; the family's own default fault model and target
+// fill those not given.
 void chooseCampaignFamily(CampaignConfig& config, std::optional<CampaignFamily> family,
                           const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given);
 

@@ -286,6 +286,7 @@ void chooseCampaignFamily(CampaignConfig& c, std::optional<CampaignFamily> famil
                 throw InputError("--" + std::string(option) + " belongs to " + std::string(other->traits().optionOwner) +
                                  ", not to a " + std::string(traits.name) + " campaign");
     }
+    chosen.checkOptions(c, given);
 }
 
 void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)

@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,8 @@ public:
     virtual const CampaignFamilyTraits& traits() const = 0;
     // InputError for a --scheme this family's campaigns refuse before anything else is read.
     virtual void checkScheme(const std::string& /*scheme*/) const {}
+    // InputError for one of its own options that config.scheme has no use for (given(name): --name was).
+    virtual void checkOptions(const CampaignConfig&, const std::function<bool(std::string_view)>& /*given*/) const {}
     // InputError for what this family cannot run (scheme, target, fault model, shape) -- the
     // checks every family shares (runs, faults per run) are done before.
     virtual void validate(const CampaignConfig& config, const DeviceInfo& device) const = 0;

@@ -85,6 +85,14 @@ public:
             {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt};
         return traits;
     }
+    void checkOptions(const CampaignConfig& c, const std::function<bool(std::string_view)>& given) const override
+    {
+        if (given("check-every") && c.scheme != "online")
+            throw InputError("--check-every belongs to --scheme online (" + c.scheme +
+                             (c.scheme == "offline" ? " checks only after the last step)" : " has no steps to check)"));
+        if (given("panel") && isTmr(c))
+            throw InputError("--panel has no meaning for --scheme tmr (three whole products and a vote)");
+    }
     void validate(const CampaignConfig& c, const DeviceInfo& device) const override
     {
         if (c.scheme != "online" && c.scheme != "offline" && c.scheme != "tmr")
