@@ -812,6 +812,18 @@ private slots:
         QVERIFY(c.predictedEnds.fillSeconds > 0);
         QVERIFY(c.predictedEnds.fillSeconds + c.predictedEnds.drainSeconds < c.predictedTotal);
         QVERIFY(test::qs(formatReport(back)).contains(QStringLiteral("fill + drain (no product running): predicted")));
+        // On assumed rates the report shows the times but no errors (they would measure the
+        // assumptions), says so and names the command that calibrates; measured rates get errors.
+        RunRecord assumedRates = back;
+        assumedRates.predictionSource = "no measured rates; assumed GEMM rate (run gigacheck devices --measure)";
+        const QString uncalibrated = test::qs(formatReport(assumedRates));
+        QVERIFY2(uncalibrated.contains(QStringLiteral("UNCALIBRATED, no errors shown")), qPrintable(uncalibrated));
+        QVERIFY(uncalibrated.contains(QStringLiteral("devices --measure")));
+        QVERIFY(uncalibrated.contains(QStringLiteral("total: predicted")));
+        QVERIFY2(!uncalibrated.contains(QStringLiteral(", error ")), qPrintable(uncalibrated));
+        RunRecord measuredRates = back;
+        measuredRates.predictionSource = "rates measured by devices --measure (test)";
+        QVERIFY(test::qs(formatReport(measuredRates)).contains(QStringLiteral(", error ")));
         // Where the time went, from the spans of the record as it was read back: the parts add up.
         const blocked_gemm::TimeBreakdown parts = blocked_gemm::breakdownOf(back.spans);
         QVERIFY(parts.productBusySeconds > 0);

@@ -253,9 +253,16 @@ void writePrediction(std::ostream& out, const RunRecord& r)
         o << std::showpos << std::fixed << std::setprecision(1) << p << " %";
         return o.str();
     };
-    out << "Predicted (cost model: " << r.predictionSource << "):\n";
+    // A model on assumed rates predicts the assumptions: its errors are no measure of the model and
+    // are not printed (the times are, for the curious), with the one command that calibrates it.
+    const bool calibrated = r.predictionSource.find("assumed") == std::string::npos;
+    const auto error = [&](double p) { return calibrated ? ", error " + percent(p) : std::string(); };
+    if (calibrated)
+        out << "Predicted (cost model: " << r.predictionSource << "):\n";
+    else
+        out << "Predicted (cost model UNCALIBRATED, no errors shown: " << r.predictionSource << "):\n";
     out << "  total: predicted " << seconds(c.predictedTotal) << ", measured " << seconds(c.measuredTotal)
-        << ", error " << percent(c.errorPercent()) << "\n";
+        << error(c.errorPercent()) << "\n";
     // Fill and drain: what the first loads and the last store cost before and after every product.
     const auto share = [](double part, double whole) {
         std::ostringstream o;
@@ -269,7 +276,7 @@ void writePrediction(std::ostream& out, const RunRecord& r)
         << " + " << seconds(m.drainSeconds) << " (" << share(m.fillSeconds + m.drainSeconds, c.measuredTotal) << ")\n";
     for (const PredictionError& e : c.perKind)
         out << "  " << e.kind << " (" << e.ops << " ops): predicted " << seconds(e.predictedSeconds) << ", measured "
-            << seconds(e.measuredSeconds) << ", error " << percent(e.errorPercent()) << "\n";
+            << seconds(e.measuredSeconds) << error(e.errorPercent()) << "\n";
 }
 
 // The repair pass (abft README "Repair pass"): one line per C block it looked at, with its cost.
