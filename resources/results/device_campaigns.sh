@@ -39,7 +39,7 @@ step() { echo "=== $* ($(date -u +%H:%M:%S))" | tee -a "$log"; }
 if [ "$what" != run ] && [ -z "${SKIP_BUILD:-}" ]; then
   step build
   nvidia-smi --query-gpu=name,driver_version --format=csv >> "$log" 2>&1
-  git log -1 --format='commit %h' >> "$log" 2>&1 || true
+  echo "commit ${GIGACHECK_COMMIT:-$(git log -1 --format=%h 2>/dev/null)}" >> "$log"
   cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DGIGACHECK_WITH_GUI=OFF -DGIGACHECK_FUZZ=OFF > "$WORK-configure.txt" 2>&1 \
     || { tail -30 "$WORK-configure.txt" | tee -a "$log"; exit 1; }
@@ -130,7 +130,7 @@ step "shards done in ${elapsed} s"
 summary="$OUT/campaigns_summary.txt"
 {
   echo "# gigacheck campaign on $BACKEND, scale $SCALE, $JOBS processes x $SHARDS shards, ${elapsed} s of campaigns"
-  git log -1 --format='# commit %h' 2>/dev/null || true
+  echo "# commit ${GIGACHECK_COMMIT:-$(git log -1 --format=%h 2>/dev/null)}"
 } > "$summary"
 reports="$OUT/campaigns_reports.txt"
 : > "$reports"
