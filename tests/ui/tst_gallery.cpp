@@ -105,6 +105,11 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         screenshot(view, QStringLiteral("gallery_transpose_cpu.png"));
+        // Its empty roofline (the note in place of points) still spans the whole plot.
+        QCustomPlot* transposeRoofline = view.roofline();
+        transposeRoofline->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(transposeRoofline->axisRect()->outerRect().width() >= transposeRoofline->width() - 2,
+                 qPrintable(QStringLiteral("the roofline's axes span %1 of its %2 px").arg(transposeRoofline->axisRect()->outerRect().width()).arg(transposeRoofline->width())));
 
         // Reduced matmul: the seed's CPU figure is drawn dashed beside.
         view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);

@@ -26,6 +26,26 @@
 
 namespace gigacheck::ui::gallery {
 
+namespace {
+
+constexpr int kRooflineLegendRow = 3;  // under the title, the note and the axes
+
+// Shows the roofline's legend in its row, or takes it out of the layout: an empty legend's
+// maximum width is its margins and a layout column is no wider than its narrowest element allows,
+// so left in place, hidden, it narrowed the axes to the note's width (half the plot).
+void showRooflineLegend(QCustomPlot* plot, bool shown)
+{
+    QCPLayoutGrid* layout = plot->plotLayout();
+    const bool inLayout = layout->element(kRooflineLegendRow, 0) == plot->legend;
+    if (shown && !inLayout)
+        layout->addElement(kRooflineLegendRow, 0, plot->legend);
+    else if (!shown && inLayout)
+        layout->take(plot->legend);  // the row stays, empty: the grid keeps its shape
+    plot->legend->setVisible(shown);
+}
+
+}  // namespace
+
 GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
 {
     familyBox_ = new QComboBox(this);
@@ -117,8 +137,8 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     roofline_->plotLayout()->addElement(1, 0, rooflineNote_);
     // The legend in a row under the axes: inside it would hide the points, which gather at any corner.
     roofline_->axisRect()->insetLayout()->take(roofline_->legend);
-    roofline_->plotLayout()->addElement(3, 0, roofline_->legend);
-    roofline_->plotLayout()->setRowStretchFactor(3, 0.001);
+    roofline_->plotLayout()->addElement(kRooflineLegendRow, 0, roofline_->legend);
+    roofline_->plotLayout()->setRowStretchFactor(kRooflineLegendRow, 0.001);
     roofline_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     roofline_->legend->setWrap(2);
     keepLegendFitting(roofline_);  // as many columns as the plot is wide
@@ -369,7 +389,7 @@ void GalleryView::replotRoofline()
         rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic\n(0 FLOP per byte): its roof is\nthe memory bandwidth, ") +
                                (roof ? QStringLiteral("the level\ndash-dot line beside.")
                                      : QStringLiteral("unknown here\n(gigacheck devices --measure).")));
-        roofline_->legend->setVisible(false);
+        showRooflineLegend(roofline_, false);
         roofline_->xAxis->setRange(0.01, 100);
         roofline_->yAxis->setRange(1, 1e5);
         roofline_->replot(QCustomPlot::rpQueuedReplot);
@@ -428,7 +448,7 @@ void GalleryView::replotRoofline()
         note += QStringLiteral("\nroofs unknown: gigacheck devices --measure");
     }
     rooflineNote_->setText(last.empty() ? QStringLiteral("sweep to place each kernel") : note);
-    roofline_->legend->setVisible(!last.empty());
+    showRooflineLegend(roofline_, !last.empty());
     if (last.empty()) {
         roofline_->xAxis->setRange(0.01, 100);
         roofline_->yAxis->setRange(1, 1e5);
