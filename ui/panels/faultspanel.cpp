@@ -49,10 +49,19 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     list_->setMaximumHeight(76);
     auto* remove = new QPushButton(QStringLiteral("Remove"), this);
     auto* clear = new QPushButton(QStringLiteral("Clear"), this);
-    auto* buttons = new QHBoxLayout;  // beside the list's title: one row less on a small screen
-    buttons->addWidget(new QLabel(QStringLiteral("Placed (row, col):"), this), 1);
+    // The list with its buttons beside it on one form row: no title row above it, so that the
+    // online schemes' two extra rows (target, step) leave the panel no taller than a 1366 x 768
+    // screen's Faults dock.
+    auto* placed = new QHBoxLayout;
+    auto* buttons = new QVBoxLayout;
     buttons->addWidget(remove);
     buttons->addWidget(clear);
+    buttons->addStretch(1);
+    placed->addWidget(list_, 1);
+    placed->addLayout(buttons);
+    auto* placedLabel = new QLabel(QStringLiteral("Placed"), this);
+    placedLabel->setToolTip(QStringLiteral("The faults placed on the heatmap, as (row, col)"));
+    list_->setToolTip(placedLabel->toolTip());
 
     // The form at the top and the panel's spare height below it: in a taller dock (presentation
     // mode) the rows keep their height, no label floats above its fields.
@@ -71,8 +80,7 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     online_ = new OnlineFaultBox(this);
     online_->addRowsTo(form);
     connect(online_, &OnlineFaultBox::changed, this, &FaultsPanel::changed);
-    form->addRow(buttons);
-    form->addRow(list_);
+    form->addRow(placedLabel, placed);
 
     for (QSpinBox* box : {count_, bit_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);

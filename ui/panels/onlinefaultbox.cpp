@@ -53,12 +53,14 @@ void OnlineFaultBox::addRowsTo(QFormLayout* form)
 
 void OnlineFaultBox::setScheme(Scheme scheme, int steps)
 {
-    if (form_) {
-        form_->setRowVisible(targetLabel_, scheme != Scheme::Blocked);
-        form_->setRowVisible(stepLabel_, scheme != Scheme::Blocked);
-    }
+    // Disabled for blocked ABFT, not hidden: the docks share a small screen's height by what their
+    // panels need at the first layout, and choosing an online scheme later must not make the
+    // Faults dock scroll.
+    if (form_)
+        for (QWidget* w : std::initializer_list<QWidget*>{targetLabel_, target_, stepLabel_, step_})
+            w->setEnabled(scheme != Scheme::Blocked);
     if (scheme == Scheme::Blocked)
-        return;  // hidden, and its value kept for when the scheme comes back
+        return;  // its value kept for when the scheme comes back
     const QSignalBlocker block(step_);  // the range, not the user, changed: no "changed" for it
     if (scheme == Scheme::Tmr) {  // TMR has no steps: the number is the replica the faults strike
         stepLabel_->setText(QStringLiteral("Replica"));
