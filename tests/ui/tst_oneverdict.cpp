@@ -5,6 +5,7 @@
 // land at a middle step by default, or at the step chosen in the Faults panel, and the heatmap's
 // markers say which.
 #include "ui/uitestmain.hpp"
+#include "ui/windowrun.hpp"
 
 #include <models/runverdict.hpp>
 #include <panels/faultspanel.hpp>
@@ -28,27 +29,6 @@ using namespace gigacheck;
 using namespace gigacheck::ui;
 
 namespace {
-
-RunConfig smallCpu()
-{
-    RunConfig c;
-    c.shape = Shape{96, 80, 64};
-    c.backend = BackendKind::Cpu;
-    c.seed = 5;
-    return c;
-}
-
-bool runAndWait(MainWindow& window)
-{
-    QSignalSpy done(window.session(), &LabSession::recordChanged);
-    QSignalSpy failed(window.session(), &LabSession::runFailed);
-    window.startRun();
-    for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
-        done.wait(200);
-    if (!failed.isEmpty())
-        qWarning() << "run failed:" << failed.front().front().toString();
-    return !done.isEmpty();
-}
 
 QString lastLine(const QString& text)
 {
@@ -108,7 +88,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         chooseScheme(window, Scheme::Online);
         auto* step = window.faultsPanel()->findChild<QSpinBox*>(QStringLiteral("onlineStep"));
         QVERIFY(step && step->isVisibleTo(window.faultsPanel()));
@@ -123,7 +103,7 @@ private slots:
             QVERIFY(f.step == std::optional<int>(2));
 
         QSignalSpy started(window.session(), &LabSession::runStarted);
-        QVERIFY(runAndWait(window));
+        QVERIFY(test::runAndWaitForRecord(window));
         QVERIFY(!started.isEmpty());
         QVERIFY(window.session()->online());
         const OnlineRecord& r = window.session()->online()->record;
@@ -154,7 +134,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         chooseScheme(window, Scheme::Offline);
         window.heatmap()->setFaults({FaultAt{10, 20, {}, {}}, FaultAt{40, 50, {}, {}}});
         window.startRun();
@@ -210,7 +190,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         auto* step = window.faultsPanel()->findChild<QSpinBox*>(QStringLiteral("onlineStep"));
         QVERIFY(step);
         chooseScheme(window, Scheme::Blocked);
@@ -221,7 +201,7 @@ private slots:
         QVERIFY(step->isEnabled());
         step->setValue(1);
         QCOMPARE(window.heatmap()->faultLabel(0), QStringLiteral("@ step 1"));
-        QVERIFY(runAndWait(window));
+        QVERIFY(test::runAndWaitForRecord(window));
         const OnlineRecord& r = window.session()->online()->record;
         QCOMPARE(r.injections.size(), std::size_t(1));
         QCOMPARE(r.injections.front().injection.block.k, 1);
@@ -239,7 +219,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        RunConfig c = smallCpu();
+        RunConfig c = test::smallCpuRun();
         c.shape = Shape{512, 512, 512};
         window.setConfig(c);
         window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 64, 1, 1});
@@ -247,7 +227,7 @@ private slots:
         window.showView(MainWindow::View::Heatmap);
         QTest::qWait(200);
         window.grab().save(dir + QStringLiteral("/before-run.png"));
-        QVERIFY(runAndWait(window));
+        QVERIFY(test::runAndWaitForRecord(window));
         for (auto [view, name] : {std::pair{MainWindow::View::Timeline, "timeline"}, std::pair{MainWindow::View::Report, "report"},
                                   std::pair{MainWindow::View::Heatmap, "heatmap"}}) {
             window.showView(view);

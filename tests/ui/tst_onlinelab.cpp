@@ -3,6 +3,7 @@
 // struck at step j and caught at step j's check through the step slider's model; the fq sweep
 // model on the CPU; online and blocked records open (and an online record saves as one).
 #include "ui/uitestmain.hpp"
+#include "ui/windowrun.hpp"
 
 #include <panels/faultspanel.hpp>
 #include <panels/onlinefaultbox.hpp>
@@ -33,32 +34,6 @@
 using namespace gigacheck;
 using namespace gigacheck::ui;
 
-namespace {
-
-RunConfig smallCpu()
-{
-    RunConfig c;
-    c.shape = Shape{96, 80, 64};
-    c.backend = BackendKind::Cpu;
-    c.seed = 5;
-    return c;
-}
-
-// Starts the run the window's panels describe and waits for its record.
-bool runAndWait(MainWindow& window)
-{
-    QSignalSpy done(window.session(), &LabSession::recordChanged);
-    QSignalSpy failed(window.session(), &LabSession::runFailed);
-    window.startRun();
-    for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
-        done.wait(200);
-    if (!failed.isEmpty())
-        qWarning() << "run failed:" << failed.front().front().toString();
-    return !done.isEmpty();
-}
-
-}  // namespace
-
 class TestOnlineLab : public QObject {
     Q_OBJECT
 
@@ -66,7 +41,7 @@ private slots:
     void eachSchemeMakesItsConfig()
     {
         MainWindow window;
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         window.heatmap()->setFaults({FaultAt{3, 50, {}, {}}});
         auto* scheme = window.findChild<QComboBox*>(QStringLiteral("scheme"));
         QVERIFY(scheme);
@@ -126,7 +101,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         auto* s2 = window.strategyPanel()->findChild<QRadioButton*>(QStringLiteral("strategy_s2"));
         auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
         QVERIFY(s2 && summary && s2->isEnabled());
@@ -136,7 +111,7 @@ private slots:
         QVERIFY2(summary->text().contains(QLatin1String("5 panel product(s) of width b = 16")), qPrintable(summary->text()));
         window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
         window.heatmap()->setFaults({FaultAt{10, 20, {}, {}}});
-        QVERIFY(runAndWait(window));
+        QVERIFY(test::runAndWaitForRecord(window));
         QVERIFY(window.session()->online());
         const OnlineRecord& r = window.session()->online()->record;
         QCOMPARE(r.steps, 5);
@@ -219,7 +194,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         auto* s2 = window.strategyPanel()->findChild<QRadioButton*>(QStringLiteral("strategy_s2"));
         auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
         window.strategyPanel()->schemeBox()->setSettings({Scheme::Tmr, 16, 1, 1});
@@ -243,7 +218,7 @@ private slots:
         const OnlineRecord online = runOnline(oc);
         const QString onlinePath = dir.filePath(QStringLiteral("online.json"));
         saveOnlineRecord(online, onlinePath.toStdString());
-        RunConfig bc = smallCpu();
+        RunConfig bc = test::smallCpuRun();
         const QString blockedPath = dir.filePath(QStringLiteral("blocked.json"));
         saveRecord(runGemm(bc), blockedPath.toStdString());
 

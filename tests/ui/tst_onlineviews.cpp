@@ -3,6 +3,7 @@
 // Report, the Run log, the status bar, the heatmap and the file names take their spans, counts,
 // verdict and names from it; a blocked run after it gets its plan and cost-model box back.
 #include "ui/uitestmain.hpp"
+#include "ui/windowrun.hpp"
 
 #include <models/familyrecord.hpp>
 #include <models/rooflinemodel.hpp>
@@ -30,15 +31,6 @@ using namespace gigacheck;
 using namespace gigacheck::ui;
 
 namespace {
-
-RunConfig smallCpu()
-{
-    RunConfig c;
-    c.shape = Shape{96, 80, 64};
-    c.backend = BackendKind::Cpu;
-    c.seed = 5;
-    return c;
-}
 
 // Starts the run the panels describe; the record MainWindow::runFinished carried (null on failure).
 RecordPtr runAndWait(MainWindow& window)
@@ -126,7 +118,7 @@ private slots:
         window.resize(1366, 768);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setConfig(smallCpu());
+        window.setConfig(test::smallCpuRun());
         window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 16, 1, 1});  // 80 / 16: 5 steps
         window.heatmap()->setFaults({FaultAt{10, 20, {}, {}}, FaultAt{10, 50, {}, {}}});
 
@@ -141,7 +133,7 @@ private slots:
         QVERIFY(!blockedRecordOf(*finished));
         QVERIFY(!blockedRecordOf(finished));
         QCOMPARE(finished->family, std::string(OnlineRecord::kFamily));
-        QCOMPARE(resultShapeOf(*finished), smallCpu().shape);
+        QCOMPARE(resultShapeOf(*finished), test::smallCpuRun().shape);
 
         // The run as it happened: two faults placed, both caught and corrected.
         QCOMPARE(r.status, std::string("ok"));

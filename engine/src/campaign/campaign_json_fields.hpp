@@ -18,25 +18,14 @@ namespace gigacheck::campaignjson {
 
 using Json = nlohmann::ordered_json;
 
-inline Json number(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return v;
-}
+inline Json number(double v) { return jsonlimits::numberToJson(v); }
 
 inline double toNumber(const Json& j)
 {
     if (j.is_string()) {
         const std::string s = j.get<std::string>();
-        if (s == "inf")
-            return INFINITY;
-        if (s == "-inf")
-            return -INFINITY;
-        if (s == "nan")
-            return NAN;
+        if (const std::optional<double> v = jsonlimits::nonFiniteFromString(s))
+            return *v;
         throw InputError("campaign: '" + s + "' is not a number");
     }
     return j.get<double>();

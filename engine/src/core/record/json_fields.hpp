@@ -23,14 +23,7 @@ namespace gigacheck::recordjson {
 using Json = nlohmann::ordered_json;
 
 // JSON has no inf/nan: they are stored as the strings "inf", "-inf", "nan".
-inline Json number(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return v;
-}
+inline Json number(double v) { return jsonlimits::numberToJson(v); }
 
 // The lists of a record read while its document was parsed (record_document.cpp), one element at
 // a time as it arrived, instead of kept in the DOM: its spans and events are the bulk of a large
@@ -82,13 +75,8 @@ public:
     {
         if constexpr (std::is_same_v<T, double>) {
             if (json_.is_string()) {
-                const auto s = json_.get<std::string>();
-                if (s == "inf")
-                    return INFINITY;
-                if (s == "-inf")
-                    return -INFINITY;
-                if (s == "nan")
-                    return NAN;
+                if (const std::optional<double> v = jsonlimits::nonFiniteFromString(json_.get<std::string>()))
+                    return *v;
             }
             if (!json_.is_number())
                 wrongType("a number");

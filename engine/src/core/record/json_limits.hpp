@@ -74,4 +74,28 @@ Json parse(std::string_view text, std::string_view source, const Limits& limits 
     }
 }
 
+// JSON has no inf / nan: every file the program writes stores them as the strings "inf", "-inf",
+// "nan" (records and campaigns alike); these two are the only place that spells them.
+inline nlohmann::ordered_json numberToJson(double v)
+{
+    if (v != v)
+        return "nan";
+    if (v == std::numeric_limits<double>::infinity())
+        return "inf";
+    if (v == -std::numeric_limits<double>::infinity())
+        return "-inf";
+    return v;
+}
+// The value such a string stands for; nullopt for any other string.
+inline std::optional<double> nonFiniteFromString(std::string_view s)
+{
+    if (s == "inf")
+        return std::numeric_limits<double>::infinity();
+    if (s == "-inf")
+        return -std::numeric_limits<double>::infinity();
+    if (s == "nan")
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+}
+
 }  // namespace gigacheck::jsonlimits
