@@ -4,6 +4,7 @@
 # abft-overhead at 16384 (FP32, TF32), out-of-core 32768 under 4 GiB (auto), online at 16384,
 # Strassen at 16384 (f32, winograd), transpose. Each bench run has its own timeout (STEP_S, default
 # 45 s) and the whole stops before DEADLINE seconds (default 500). Everything goes to $OUT/compare.txt.
+# ONLY="ooc online" runs just those benches (names as in the list below).
 # Usage: OLD=path NEW=path OUT=dir resources/results/device_bench_compare.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/gigacheck-compare}
@@ -24,6 +25,7 @@ for line in "${benches[@]}"; do
   rest=${line#* }
   envs=${rest%%--*}
   args=${rest#*-- }
+  if [ -n "${ONLY:-}" ] && ! grep -qw "$name" <<<"$ONLY"; then continue; fi
   for side in OLD NEW; do
     [ $(( deadline - SECONDS )) -gt 20 ] || { echo "### $name $side: not run (time)" >> "$log"; continue; }
     cli=${!side}

@@ -8,7 +8,7 @@
 #   tests      every GPU test of NEW (FIRST="tst_a tst_b" first) -> release_log.txt, tests.tar.xz
 #   kmajor     bench kernels (TF32 part) and abft-overhead TF32 of NEW -> bench_kernels.txt, bench_abft_tf32.txt
 #   campaigns  device_campaigns.sh with NEW's CLI        -> the four campaigns_* files
-#   compare    device_bench_compare.sh OLD vs NEW        -> compare.txt
+#   compare    device_bench_compare.sh OLD vs NEW        -> compare.txt (ONLY="ooc online", STEP_S)
 # Usage: OUT=dir DEADLINE=s GIGACHECK_COMMIT=new-hash OLD_COMMIT=old-hash resources/results/device_release_check.sh STEP...
 set -uo pipefail
 OUT=${OUT:-/tmp/gigacheck-release}
@@ -38,7 +38,8 @@ build)
     rm -rf "/tmp/release-$side" && mkdir -p "/tmp/release-$side" && tar xJf "build-carry/$side.tar.xz" -C "/tmp/release-$side"
   done
   configure $new || { tail -20 $new/configure.txt | tee -a "$log"; exit 1; }
-  tests=$(ls $new/src/tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//' | tr '\n' ' ')
+  # TESTS="tst_a tst_b" builds only those GPU tests (TESTS="" none: a bench-only call).
+  tests=${TESTS-$(ls $new/src/tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//' | tr '\n' ' ')}
   (timeout $(( $(left) - 10 )) cmake --build $new/build -j16 --target gigacheck $tests > $new/build.txt 2>&1;
    echo "new build exit $?" >> "$log") &
   if [ -f build-carry/old.tar.xz ]; then
@@ -55,6 +56,7 @@ tests)
   # FIRST (names) run before the rest, so that a short deadline cuts the others.
   all=$(ls $new/src/tests/gpu/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
   for t in ${FIRST:-} $(echo "$all" | grep -vxF -f <(printf '%s\n' ${FIRST:-none})); do
+    [ -x $new/build/tests/$t ] || { echo "$t not built" | tee -a "$log"; continue; }
     [ "$(left)" -gt 15 ] || { echo "$t not run: out of time" | tee -a "$log"; continue; }
     budget=$(( $(left) - 10 < 240 ? $(left) - 10 : 240 ))
     start=$SECONDS
