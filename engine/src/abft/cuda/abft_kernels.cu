@@ -129,6 +129,24 @@ __device__ __forceinline__ void roundAndStoreLane(double*, Index, Index, int, bo
 {
 }
 
+// A kernel that multiplies the truncated operand (abft/operand_rounding.hpp): x[idx] truncated to
+// TF32 in registers only, memory untouched. Doubles are never rounded.
+template <int E>
+__device__ __forceinline__ void truncateLane(float (&x)[E])
+{
+#pragma unroll
+    for (int idx = 0; idx < E; ++idx)
+        x[idx] = truncateToTf32(x[idx]);
+}
+
+template <int E>
+__device__ __forceinline__ void truncateLane(double (&)[E])
+{
+}
+
+__device__ __forceinline__ float truncatedIfFloat(float x) { return truncateToTf32(x); }
+__device__ __forceinline__ double truncatedIfFloat(double x) { return x; }
+
 template <class T, int E>
 __device__ __forceinline__ void zero(T (&x)[E])
 {
@@ -176,9 +194,10 @@ bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 // The norm stays with the B block (the plan leaves room for it after r_B) because every block
 // product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
 // that it does not overflow the element type where the squares would.
-// rounding (TF32, BF16, FP16): B_r is first rounded in place (the sums then follow the rounded values).
+// rounding (TF32, BF16, FP16): B_r is first rounded in place (the sums then follow the rounded values),
+// or, truncatedInRegisters, truncated as it is read and not written.
 template <class T>
-__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, InputFormat rounding)
+__global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, OperandRounding rounding)
 {
     constexpr int n = Vec<T>::n, E = 4 * n;  // 4 vectors per lane per step: 64 bytes in flight
     const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
@@ -190,8 +209,10 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
     for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
         T x[E];
         loadLane<T, E>(row, c0, cols, lane, vec, x);
-        if (rounding != InputFormat::F32)
-            roundAndStoreLane<E>(row, c0, cols, lane, vec, x, rounding);
+        if (rounding.truncatedInRegisters)
+            truncateLane<E>(x);
+        else if (rounding.writesBack())
+            roundAndStoreLane<E>(row, c0, cols, lane, vec, x, rounding.format);
 #pragma unroll
         for (int e = 0; e < E; ++e) {
             const double v = double(x[e]);
@@ -237,7 +258,7 @@ template <class T>
 __global__ void __launch_bounds__(256, 2)
     aPassKernel(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
                 Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
-                InputFormat rounding)
+                OperandRounding rounding)
 {
     __shared__ double colPart[2][8][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -266,11 +287,15 @@ __global__ void __launch_bounds__(256, 2)
             else
                 zero(xr[g]);
         }
-        if (rounding != InputFormat::F32)  // after all loads of the step are in flight
+        if (rounding.truncatedInRegisters)  // the product's kernel truncates A itself: nothing written
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                truncateLane<kAElems>(xr[g]);
+        else if (rounding.writesBack())  // after all loads of the step are in flight
 #pragma unroll
             for (int g = 0; g < kAGroup; ++g)
                 if (i + 8 * g < rEnd)
-                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g], rounding);
+                    roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g], rounding.format);
         double dot[kAGroup], sq[kAGroup];
 #pragma unroll
         for (int g = 0; g < kAGroup; ++g) {
@@ -322,14 +347,15 @@ __global__ void __launch_bounds__(256, 2)
 //   C[rows, j]    += sum_k c_k b_kj          (checksum row of C; j = cols is the corner c_A r_B)
 //   colScale[j]   += sum_k u_k b_kj^2,  u_k = |a_k|^2 + c_k^2 (+ c_k^2 with input rounding)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
-// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. Blocks of kWarp lanes x 8 row lanes; a
-// lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
+// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. truncateB: B_r's main part (j < cols, not
+// r_B) is truncated to TF32 as it is read (abft/operand_rounding.hpp). Blocks of kWarp lanes x 8 row
+// lanes; a lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
 constexpr int kBRows = 512, kBGroup = 8;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
                             const double* cA, const double* aSq, double* colScale, double* rowScale,
-                            bool checksumWeight, bool vec, Index tileRows)
+                            bool checksumWeight, bool vec, Index tileRows, bool truncateB)
 {
     constexpr int n = Vec<T>::n;
     __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
@@ -369,6 +395,8 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
                 const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
 #pragma unroll
                 for (int e = 0; e < n; ++e) {
+                    if (truncateB && j0 + e < cols)
+                        x[g][e] = truncatedIfFloat(x[g][e]);
                     const double v = double(x[g][e]);
                     d[e] += ca[g] * v;
                     q[e] += u * v * v;
@@ -995,7 +1023,7 @@ __global__ void __launch_bounds__(256) injectIntoEncodingAKernel(const T* a, Ind
 
 // ---- typed launchers ---------------------------------------------------------------------------
 template <class T>
-void checksumBImpl(T* b, Index depth, Index cols, Index ldb, InputFormat rounding, cudaStream_t s)
+void checksumBImpl(T* b, Index depth, Index cols, Index ldb, OperandRounding rounding, cudaStream_t s)
 {
     if (depth <= 0)
         return;
@@ -1006,7 +1034,7 @@ void checksumBImpl(T* b, Index depth, Index cols, Index ldb, InputFormat roundin
 
 template <class T>
 void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index depth,
-                          Index cols, AuxView aux, bool accumulate, bool inputRounding, InputFormat roundA, cudaStream_t s)
+                          Index cols, AuxView aux, bool accumulate, bool inputRounding, OperandRounding roundA, cudaStream_t s)
 {
     const bool checksumWeight = inputRounding;  // TF32: rowScale + rowChecksumScale (abft.hpp)
     if (!accumulate) {
@@ -1033,7 +1061,7 @@ void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ld
         const Index tileRows = tileRowsFor(kBRows, strips, kn);
         bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
             b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB, tileRows);
+            checksumWeight, vecB, tileRows, roundA.truncatedInRegisters);
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -1117,7 +1145,7 @@ void requireNormRoom(Index cols, Index ldb)
 
 }  // namespace
 
-void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, InputFormat rounding)
+void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s, OperandRounding rounding)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)
@@ -1128,7 +1156,7 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index rows,
                       Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s, bool inputRounding,
-                      InputFormat roundA)
+                      OperandRounding roundA)
 {
     requireNormRoom(cols, ldb);
     if (p == Precision::F64)

@@ -1,7 +1,6 @@
 #include "gemm/cuda/protected_product.hpp"
 
 #include "core/cuda/check.hpp"
-#include "gemm/cuda/operand_transpose.hpp"
 
 namespace gigacheck::cuda {
 
@@ -16,22 +15,39 @@ InputFormat operandRounding(const GemmCall& g)
     return g.precision == Precision::F32 ? inputFormatOf(g.variant) : InputFormat::F32;
 }
 
+OperandRounding operandModel(const GemmCall& g)
+{
+    return operandRoundingFor(operandRounding(g), g.bTransposed != nullptr && writesSumsOfC(g));
+}
+
+void checksumBOf(const GemmCall& g, cudaStream_t s)
+{
+    const OperandRounding model = operandModel(g);
+    if (model.truncatedInRegisters)
+        checksumBTransposed(static_cast<float*>(const_cast<void*>(g.b)), g.n, g.q, g.ldb,
+                            static_cast<float*>(g.bTransposed), g.n, s);
+    else
+        checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s, model);
+}
+
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding)
 {
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
         // products run before the GEMM on s (measured no slower for TF32 than beside it:
-        // resources/results/README.md), B having been rounded by its checksum pass.
+        // resources/results/README.md), B having been rounded by its checksum pass. The fused
+        // kernel reading B^T multiplies the operands truncated (operandModel): the passes truncate
+        // in registers and write nothing; they still run first, the epilogue's sums taking the
+        // scratch rows they use.
+        const OperandRounding model = operandModel(g);
         checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux,
-                         g.accumulate, s, inputRounding, operandRounding(g));
+                         g.accumulate, s, inputRounding, model);
         if (writesSumsOfC(g)) {
             // The epilogue writes C's sums into the scratch rows the passes above have finished with;
             // the verification then reads no C (VerifyCall::sumsFromProduct).
             zeroProductSums(aux, g.m, g.q, s);
-            if (g.bTransposed)  // B rounded by its checksum pass, laid K-major for the kernel
-                transposeOperand(static_cast<const float*>(g.b), g.n, g.q, g.ldb, static_cast<float*>(g.bTransposed),
-                                 g.n, s);
+            // With g.bTransposed, checksumBOf laid B^T out (truncated) in its read of B.
             GemmCall fused = g;
             fused.rowSums = aux.scratch0();
             fused.colSums = aux.scratch1();
@@ -80,7 +96,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 {
     GemmCall g = blocks.gemm;
     g.accumulate = false;
-    checksumB(g.precision, const_cast<void*>(g.b), g.n, g.q, g.ldb, s, operandRounding(g));
+    checksumBOf(g, s);
     productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
     const bool fusedSums = writesSumsOfC(g);
     if (blocks.fault)

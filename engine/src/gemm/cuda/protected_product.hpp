@@ -27,15 +27,24 @@ struct PriorityLane : SideLane {
 bool roundsOperandsToTf32(const GemmCall& g);
 // The format the operands are rounded to (TF32, BF16, FP16; F32: not rounded).
 InputFormat operandRounding(const GemmCall& g);
+// How the checksum passes take the operands of g (abft/operand_rounding.hpp): truncated to TF32 in
+// registers, never written, for the fused CUTLASS kernel reading B^T (writesSumsOfC with
+// g.bTransposed: its tensor cores multiply the truncated values); rounded in place otherwise.
+OperandRounding operandModel(const GemmCall& g);
+// B's checksum column and row norms as the product g needs them (checksumB with operandModel(g));
+// with the truncation model, the same read of B lays B^T out, truncated, into g.bTransposed
+// (checksumBTransposed): B is read once for both and not written.
+void checksumBOf(const GemmCall& g, cudaStream_t s);
 
 // C[rows x cols] (+)= A B with the GEMM variant of g on stream s. With a lane, the checksum
 // column / row of C and the round-off bound (memory-bound passes that touch only C's augmentation
 // and aux) run on the lane's side stream while the GEMM computes the main part, and s waits for
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
-// slower for the others: resources/results/README.md). Needs checksumB of the B block before.
+// slower for the others: resources/results/README.md). Needs checksumBOf of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
 // cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
-// g.bTransposed (scratch of q x n floats) B, rounded, is first laid there K-major for the faster kernel.
+// g.bTransposed (scratch of q x n floats, laid out by checksumBOf) the kernel reads B^T, and the
+// passes truncate A and B in registers instead of rounding them in memory (operandModel).
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding);
 
@@ -49,7 +58,7 @@ VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, I
 
 // One in-core protected product of device blocks laid out as the plan lays them (A: lda,
 // B: ldb >= cols + 2, C: (rows + 1) x ldc, aux: 4 x ldx doubles), the sequence the backend runs
-// for a single k step: checksumB, productWithChecksums, the optional fault, verify into out.
+// for a single k step: checksumBOf, productWithChecksums, the optional fault, verify into out.
 struct ProtectedBlocks {
     GemmCall gemm;  // variant, precision, extents, operands (accumulate is ignored: one k step)
     AuxView aux;
