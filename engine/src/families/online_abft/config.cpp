@@ -105,7 +105,8 @@ std::string whyOneColumnBlock(const OnlineConfig& c, BackendKind backend)
     if (const std::string why = whyHostChecked(c); !why.empty())
         return why + ", which checks C whole";
     if (c.gemm != GemmVariant::Cublas)
-        return "--gemm cublas-tf32 rounds A in place in each product's pass over it: one block at a time";
+        return "--gemm " + std::string(toString(c.gemm)) +
+               " rounds A in place in each product's pass over it: one block at a time";
     return {};
 }
 
@@ -224,17 +225,20 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
     if (c.mergeSteps == StepMerge::On && !whyNoMerge(c).empty())
         throw InputError("--merge-steps on: " + whyNoMerge(c) + "; use --merge-steps auto or off");
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
-        if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32)
-            throw InputError("online ABFT on the GPU multiplies with cuBLAS: --gemm cublas or cublas-tf32");
+        // cutlass-tf32: the CUTLASS TF32 kernel whose epilogue writes C's sums (README "C's sums
+        // from the product"), cuBLAS TF32 where it cannot take the shape.
+        if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32)
+            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32 or cutlass-tf32 (got " +
+                             std::string(toString(c.gemm)) + ")");
         // K >= 2 and faults in A / B run on the host-checked path (README "On the GPU"): the
         // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
         // operands rounded where the checksums see it and a part for truncating accumulation
         // (abft README "Detection threshold"), derived and measured for the device's K = 1 path.
         const bool inputTarget = hasInputTarget(c);
-        if (c.gemm == GemmVariant::CublasTf32 && (c.checksums > 1 || inputTarget))
+        if (multipliesInTf32(c.gemm) && (c.checksums > 1 || inputTarget))
             throw InputError(std::string(c.checksums > 1 ? "--checksums " + std::to_string(c.checksums)
                                                          : std::string("--target a|b")) +
-                             " with --gemm cublas-tf32: the threshold of weighted checksums and of the host-checked "
+                             " with --gemm " + std::string(toString(c.gemm)) + ": the threshold of weighted checksums and of the host-checked "
                              "path is derived for FP32 / FP64 products only (TF32 rounds the operands and may truncate "
                              "the accumulation: its threshold exists for one checksum row and column on the device); "
                              "use --gemm cublas, or --checksums 1 with faults in C");

@@ -3,11 +3,14 @@
 #include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/vote_rule.hpp"
 
+#include "gigacheck/input_rounding.hpp"
+
 #include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace gigacheck::online_abft::cpu_ops {
 
@@ -127,6 +130,15 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
     // input corrupted before its checksums (it would otherwise give a self-consistent, wrong C).
     checkInputAtEncoding(in, a, s.m, s.n, lda, OnlineTarget::A, in.hostRowSumsA, in.hostColSumsA);
     checkInputAtEncoding(in, b, s.n, s.q, ldb, OnlineTarget::B, in.hostRowSumsB, in.hostColSumsB);
+
+    // --gemm cublas-tf32 / cutlass-tf32 emulated as the device runs them: the operands rounded to
+    // TF32 before their checksums (the device rounds them in its checksum passes), then FP32
+    // products, so the checksums see exactly what is multiplied and the FP32 threshold holds.
+    if constexpr (std::is_same_v<T, float>)
+        if (multipliesInTf32(in.gemm)) {
+            roundBlockToInput(a, s.m, s.n, lda, InputFormat::Tf32);
+            roundBlockToInput(b, s.n, s.q, ldb, InputFormat::Tf32);
+        }
 
     weightedColumnChecksums(a, s.m, s.n, lda, in.checksums);
     weightedRowChecksums(b, s.n, s.q, ldb, in.checksums);

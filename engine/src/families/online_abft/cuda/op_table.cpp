@@ -70,6 +70,10 @@ struct State final : gigacheck::cuda::RunState {
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     PinnedBuffer verifyOut, injectOut, voteOut;
     HostSide host;
+    // Per column block: whether the block's last product wrote C's sums into its aux scratch rows
+    // (cutlass-tf32 where the kernel takes the shape, README "C's sums from the product"). A block's
+    // ops are issued in order (product -> inject -> check on its stream).
+    std::vector<char> sumsInAux;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -86,7 +90,7 @@ cublasHandle_t handleOf(const gigacheck::cuda::OpContext& c, int block = 0)
 }
 RoundoffModel roundoff(const gigacheck::cuda::OpContext& c)
 {
-    return roundoffModel(inputsOf(c.request).precision, inputsOf(c.request).gemm == GemmVariant::CublasTf32);
+    return roundoffModel(inputsOf(c.request).precision, multipliesInTf32(inputsOf(c.request).gemm));
 }
 char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::int64_t col)
 {
@@ -96,6 +100,26 @@ char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::i
 
 GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op);
 
+void noteLine(OnlineInputs& in, const std::string& line)
+{
+    if (in.panelGemm.find(line) == std::string::npos)
+        in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
+}
+
+// cutlass-tf32: which kernel a panel product runs, for the record's panel_gemm.
+void noteFusedSums(OnlineInputs& in, const GemmCall& g)
+{
+    if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
+        return;
+    if (gigacheck::cuda::writesSumsOfC(g)) {
+        noteLine(in, "CUTLASS sm_90a TF32 with C's sums from its epilogue (the checks read no C)");
+        return;
+    }
+    noteLine(in, "cuBLAS TF32 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.q) +
+                     " (the CUTLASS kernel needs the inner dimension, the width, the leading dimensions and the "
+                     "addresses in whole 16 bytes; the checks read C)");
+}
+
 // The record's line on the panel GEMMs: each distinct shape's kernel once.
 void noteTuning(OnlineInputs& in, const gigacheck::cuda::GemmTuning& t)
 {
@@ -104,9 +128,7 @@ void noteTuning(OnlineInputs& in, const gigacheck::cuda::GemmTuning& t)
     char times[160];
     std::snprintf(times, sizeof times, ": %.3f ms per GEMM against %.3f ms for cuBLAS's pick (%d configuration%s timed)",
                   t.bestMs, t.libraryMs, t.configurations, t.configurations == 1 ? "" : "s");
-    const std::string line = t.kept + (t.kept == "cuBLAS's pick" ? std::string() : std::string(times));
-    if (in.panelGemm.find(line) == std::string::npos)
-        in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
+    noteLine(in, t.kept + (t.kept == "cuBLAS's pick" ? std::string() : std::string(times)));
 }
 
 std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpContext& c)
@@ -135,6 +157,7 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
     state->verifyOut = PinnedBuffer(std::max<std::size_t>(1, checks) * sizeof(VerifyOut));
     state->injectOut = PinnedBuffer(std::max<std::size_t>(1, faults) * 2 * sizeof(double));
     state->voteOut = PinnedBuffer(sizeof(cuda::VoteOut));
+    state->sumsInAux.assign(std::size_t(std::max(1, in.columnBlocks)), 0);
     if (hostChecked(in)) {
         HostSide& h = state->host;
         const Shape& s = in.shape;
@@ -159,6 +182,7 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         for (const Operation& op : c.schedule.ops)
             if (op.kind == kPanelProduct) {
                 const std::size_t b = std::size_t(op.block.j);
+                noteFusedSums(inputsOf(c.request), panelGemm(c, op));
                 noteTuning(inputsOf(c.request), gigacheck::cuda::tuneGemm(panelGemm(c, op), state->handles[b]->get(), state->lanes[b]->side.get(),
                                                                                  cuda::panelTuningOptions()));
             }
@@ -435,7 +459,7 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
     }
     // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
     // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
-    const bool roundTf32 = in.gemm == GemmVariant::CublasTf32 && in.precision == Precision::F32;
+    const bool roundTf32 = multipliesInTf32(in.gemm) && in.precision == Precision::F32;
     const int b = op.block.j;
     gigacheck::cuda::checksumB(in.precision, buf(c, slotB(b)), in.shape.n, columnBlock(in, b).cols, ld(c, slotB(b)), s,
                                roundTf32 ? InputFormat::Tf32 : InputFormat::F32);
@@ -469,8 +493,22 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     if (hostOf(c).on)
         return hostCheckedPanelProduct(c, op, s);
     const int b = op.block.j;
-    gigacheck::cuda::productWithChecksums(panelGemm(c, op), handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(),
-                                          auxOf(c, b), roundoff(c).uInput > 0);
+    const GemmCall g = panelGemm(c, op);
+    // cutlass-tf32: the product's epilogue writes C's sums (after the accumulation, so of all of C
+    // so far) into the block's aux scratch rows, which the inject and the check after it use.
+    stateOf(c).sumsInAux[std::size_t(b)] = gigacheck::cuda::writesSumsOfC(g) ? 1 : 0;
+    gigacheck::cuda::productWithChecksums(g, handleOf(c, b), s, stateOf(c).lanes[std::size_t(b)].get(), auxOf(c, b),
+                                          roundoff(c).uInput > 0);
+}
+
+// The sums the block's last product wrote, for a fault to adjust as the epilogue would have seen it
+// (none when the product did not write them).
+gigacheck::cuda::ProductSums productSumsOfBlock(const gigacheck::cuda::OpContext& c, int block)
+{
+    if (!stateOf(c).sumsInAux[std::size_t(block)])
+        return {};
+    const OnlineInputs& in = inputsOf(c.request);
+    return gigacheck::cuda::productSumsOf(auxOf(c, block), in.shape.m, columnBlock(in, block).cols);
 }
 
 // Issues `work` on the block's priority lane, ordered after what s has and before what s gets
@@ -524,8 +562,12 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
     }
     if (!items.empty())
         onCheckLane(c, op.block.j, s, [&](cudaStream_t on) {
+            // A fault in C after a fused-sums product is one the epilogue would have summed: the
+            // sums take its change, so the check finds it without reading C.
             gigacheck::cuda::inject(in.precision, buf(c, slot), ld(c, slot), items.data(), int(items.size()),
-                                    injectSlot(c, op.id), on);
+                                    injectSlot(c, op.id), on,
+                                    in.scheme == Scheme::Tmr ? gigacheck::cuda::ProductSums{}
+                                                             : productSumsOfBlock(c, op.block.j));
         });
 }
 
@@ -549,6 +591,7 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
                                                   ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
     // The other blocks' GEMMs run beside every check but the last (the blocks end together).
     call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
+    call.sumsFromProduct = stateOf(c).sumsInAux[std::size_t(b)] != 0;  // the check reads no C
     onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
 }
 
@@ -556,7 +599,7 @@ void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& o
 {
     const Shape& sh = inputsOf(c.request).shape;
     GemmCall g;
-    g.variant = inputsOf(c.request).gemm == GemmVariant::CublasTf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    g.variant = multipliesInTf32(inputsOf(c.request).gemm) ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
     g.precision = inputsOf(c.request).precision;
     g.m = sh.m;
     g.n = sh.n;

@@ -287,7 +287,8 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
             record.appliedInputFaults.push_back(applied);
         }
     if (record.status == "ok")
-        record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), c.thresholdLambda);
+        record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), c.thresholdLambda,
+                                                 c.precision == Precision::F32 ? inputFormatOf(c.gemm) : InputFormat::F32);
     return record;
 }
 
