@@ -1,4 +1,4 @@
-// Stands in for cutlass_tf32_gemm.cu in a CUDA build without CUTLASS (cmake/Cutlass.cmake says
+// Stands in for the cutlass_tf32_*.cu files in a CUDA build without CUTLASS (cmake/Cutlass.cmake says
 // why): --gemm cutlass-tf32 then stops with the reason `gigacheck devices` prints.
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
@@ -12,5 +12,9 @@ const char* cutlassTf32Gemm(const CutlassTf32Call&, cudaStream_t)
 int cutlassTf32ConfigCount() { return 0; }
 
 const char* cutlassTf32ConfigName(int) { return ""; }
+
+bool cutlassTf32ConfigRuns(int, bool) { return false; }
+
+int cutlassTf32KMajorPick(const CutlassTf32Call&, cudaStream_t) { return -1; }
 
 }  // namespace gigacheck::cuda

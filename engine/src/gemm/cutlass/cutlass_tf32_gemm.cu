@@ -1,141 +1,47 @@
-// The fused protected TF32 GEMM on Hopper: a CUTLASS 3.x warp-specialized TMA / WGMMA kernel made
-// by the collective builders, whose epilogue visitor tree writes C = A B (+ C) and, from the same
-// registers, C's row sums (Sm90ColReduction: one value per row) and column sums (Sm90RowReduction:
-// one value per column), added into double vectors by atomics. The only translation unit that
-// instantiates CUTLASS templates; compiled for sm_90a alone (engine/CMakeLists.txt).
+// The CUTLASS TF32 kernels' configurations and the choice among them (see cutlass_tf32_gemm.hpp).
+// No CUTLASS header here: the kernels are instantiated in cutlass_tf32_*_tiles.cu
+// (cutlass_tf32_kernel.cuh); this file only lists, dispatches and times them.
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
-#include "cute/tensor.hpp"
-#include "cutlass/cutlass.h"
-#include "cutlass/epilogue/collective/collective_builder.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_compute_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_load_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_store_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
-#include "cutlass/gemm/collective/collective_builder.hpp"
-#include "cutlass/gemm/device/gemm_universal_adapter.h"
-#include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "gemm/cutlass/cutlass_tf32_runners.hpp"
+#include "gemm/cutlass/kmajor_choice.hpp"
 
-#include <cstdio>
-#include <type_traits>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
 
 namespace gigacheck::cuda {
 
 namespace {
 
-using namespace cute;
-namespace fusion = cutlass::epilogue::fusion;
+using namespace cutlass_tf32;
 
-constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
-constexpr int kMaxDevices = 64;
-
-// The row-major C = A B of the engine is run as its transpose, column-major C' = A' B' with
-// C' = C^T (q x m), A' = B^T (q x n: the memory of B, q contiguous) and B' = A^T (n x m: the memory
-// of A, n contiguous, K-major). A', MN-major, goes through registers (TF32 GMMA reads only K-major
-// operands from shared memory). Formulated so, not as C = A B with a K-major A and an MN-major B:
-// there the builder swaps the operands inside the mainloop (SwapAB), whose epilogue then wrote C
-// wrongly (measured on the H200: relative error 0.1 against 1e-5 for cuBLAS).
-// With B^T at hand (CutlassTf32Call::bTransposed: B^T's memory, q x n row-major), A' is K-major
-// too and both operands stay in shared memory: measured on the H200 93.9 / 92.7 / 96.3 % of cuBLAS
-// TF32 at 4096 / 8192 / 16384 against 77.7 / 78.5 / 78.4 % with A' through registers
-// (resources/results/README.md, "K-major B").
-// C's row sums (one per row i of C) are C''s column sums: Sm90RowReduction, one value per column
-// of C'; C's column sums are C''s row sums: Sm90ColReduction.
-template <class TileShape, class ClusterShape, bool KMajorA = false>
-struct Tf32GemmWithSums {
-    using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
-    using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
-    static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
-
-    // D = acc + beta C (beta = 0 skips C's load), then the two reductions pass D on unchanged.
-    using Sum = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::homogeneous_multiply_add, float, float, kRound>,
-                                fusion::Sm90ScalarBroadcast<float>, fusion::Sm90SrcFetch<float>, fusion::Sm90AccFetch>;
-    using SumsOfCRows = fusion::Sm90RowReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
-                                                 double, double, kRound, Stride<_0, _1, int64_t>, 2>;
-    using SumsOfCCols = fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
-                                                 double, double, kRound, Stride<_1, _0, int64_t>, 2>;
-    using Fusion = fusion::Sm90EVT<SumsOfCCols, fusion::Sm90EVT<SumsOfCRows, Sum>>;
-
-    using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-        cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
-        cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
-    using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
-        TileShape, ClusterShape,
-        cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
-        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
-    using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
-    using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-
-    static const char* run(const CutlassTf32Call& g, int device, int smCount, cudaStream_t s)
-    {
-        using StrideA = typename Kernel::StrideA;  // A' (M' x K): (1, ldb), K-major (ldb, 1)
-        using StrideB = typename Kernel::StrideB;  // B' (N' x K): (lda, 1)
-        using StrideC = typename Kernel::StrideC;  // C' (M' x N'): (1, ldc)
-        static_assert(is_static_v<decltype(get<1>(StrideB{}))> && is_static_v<decltype(get<0>(StrideC{}))>);
-        StrideA strideA{};
-        if constexpr (KMajorA)
-            get<0>(strideA) = g.ldb;
-        else
-            get<1>(strideA) = g.ldb;
-        StrideB strideB{};
-        get<0>(strideB) = g.lda;
-        StrideC strideC{};
-        get<1>(strideC) = g.ldc;
-
-        // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row sums}, C's column sums}.
-        const float beta = g.accumulate ? 1.0f : 0.0f;
-        typename Epilogue::FusionCallbacks::Arguments sums{
-            {{{{beta}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0, {}}},
-            {g.colSums, 0.0, {}}};
-
-        cutlass::KernelHardwareInfo hw;
-        hw.sm_count = smCount;
-        typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
-                                      {int(g.q), int(g.m), int(g.n), 1},
-                                      {g.b, strideA, g.a, strideB},
-                                      {sums, g.c, strideC, g.c, strideC},
-                                      hw};
-        if (Gemm::can_implement(args) != cutlass::Status::kSuccess)
-            return "CUTLASS TF32 GEMM: this shape or alignment cannot be run (operands and leading dimensions "
-                   "must be multiples of 16 bytes)";
-        if (Gemm::get_workspace_size(args) != 0)
-            return "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give";
-        // The adapter's initialize() would fill the sums with the reduction's identity, which
-        // CUTLASS cannot do for doubles: the caller zeroes them, and the kernel is launched from
-        // its parameters (shared-memory limit raised once per device).
-        static bool smemRaised[kMaxDevices] = {};
-        if (!smemRaised[device]) {
-            if (cudaFuncSetAttribute(cutlass::device_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(Kernel::SharedStorageSize)) != cudaSuccess)
-                return "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved";
-            smemRaised[device] = true;
-        }
-        typename Kernel::Params params = Kernel::to_underlying_arguments(args, nullptr);
-        if (Gemm::run(params, s) != cutlass::Status::kSuccess)
-            return "CUTLASS TF32 GEMM: launch failed";
-        return nullptr;
-    }
-};
-
-using Runner = const char* (*)(const CutlassTf32Call&, int device, int smCount, cudaStream_t);
 struct Config {
     const char* name;
-    Runner run;                       // B as it lies (N-major, through registers)
-    Runner runBTransposed = nullptr;  // B^T (K-major): the default shape only, to spare compile time
+    Runner bAsItLies;    // B N-major, through registers; null: not built for it
+    Runner bTransposed;  // B^T, both operands K-major; null: not built for it
+    int maxSwizzle = 1;
 };
 
-// The first entry is the default (`bench kernels` measured the others against it).
+// The first entry is the default. The K-major entries are what a bTransposed call with config -1
+// chooses from (cutlassTf32KMajorPick); the swizzled ones reuse an instantiation, free to build.
 const Config kConfigs[] = {
-    // Tiles of C' (q x m): the first sweep (SwapAB formulation) had 128x256 c2x1 fastest; with
-    // K-major operands too (the probe beside, 4 shapes and pingpong).
-    {"128x256x32 c2x1", &Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>>::run,
-     &Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>, true>::run},
+    // The first sweep (SwapAB formulation) had 128x256 c2x1 fastest; with K-major operands too (the
+    // probe beside, 4 shapes and pingpong: pingpong's 64x256 tiles ran at 47-60 % of cuBLAS, and a
+    // pingpong warp group cannot hold a 128x256 accumulator).
+    {"128x256x32 c2x1", &run128x256c2x1, &run128x256c2x1KMajor},
+    {"128x256x32 c2x1 swizzle 2", nullptr, &run128x256c2x1KMajor, 2},
+    {"128x256x32 c2x1 swizzle 4", nullptr, &run128x256c2x1KMajor, 4},
+    {"128x256x32 c2x1 swizzle 8", nullptr, &run128x256c2x1KMajor, 8},
+    {"128x256x32 c1x2", nullptr, &run128x256c1x2KMajor},
+    {"128x256x32 c1x2 swizzle 4", nullptr, &run128x256c1x2KMajor, 4},
+    {"128x256x32 c2x2", nullptr, &run128x256c2x2KMajor},
+    {"128x256x32 c2x2 swizzle 4", nullptr, &run128x256c2x2KMajor, 4},
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
-    {"128x256x32 c1x1", &Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_1, _1, _1>>::run},
-    {"256x128x32 c1x2", &Tf32GemmWithSums<Shape<_256, _128, _32>, Shape<_1, _2, _1>>::run},
-    {"128x128x32 c2x1", &Tf32GemmWithSums<Shape<_128, _128, _32>, Shape<_2, _1, _1>>::run},
+    {"128x256x32 c1x1", &run128x256c1x1, nullptr},
+    {"256x128x32 c1x2", &run256x128c1x2, nullptr},
+    {"128x128x32 c2x1", &run128x128c2x1, nullptr},
 #endif
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
@@ -143,8 +49,8 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 // sm_90a machine code runs on compute capability 9.0 only; the multiprocessors per device once.
 int hopperSmCount(int device)
 {
-    static int cached[kMaxDevices] = {};
-    if (device < 0 || device >= kMaxDevices)
+    static int cached[kCutlassMaxDevices] = {};
+    if (device < 0 || device >= kCutlassMaxDevices)
         return -1;
     if (cached[device] == 0) {
         int major = 0, minor = 0, sms = 0;
@@ -157,18 +63,111 @@ int hopperSmCount(int device)
     return cached[device];
 }
 
-}  // namespace
-
-const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s)
+const char* runConfig(int config, const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
-    if (call.config < -1 || call.config >= kConfigCount)
-        return "CUTLASS TF32 GEMM: no such tile configuration";
-    if (call.m <= 0 || call.q <= 0)
-        return nullptr;
-    int device = 0;
+    const Config& c = kConfigs[config];
+    const Runner run = call.bTransposed ? c.bTransposed : c.bAsItLies;
+    if (!run)
+        return call.bTransposed ? "CUTLASS TF32 GEMM: this configuration is built for B as it lies only"
+                                : "CUTLASS TF32 GEMM: this configuration is built for B^T (bTransposed) only";
+    return run(call, CutlassTf32Launch{device, sms, c.maxSwizzle}, s);
+}
+
+// Device memory freed on every path out of the tuning.
+struct Scratch {
+    void* p = nullptr;
+    explicit Scratch(std::size_t bytes)
+    {
+        if (bytes && cudaMalloc(&p, bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            p = nullptr;
+        }
+    }
+    ~Scratch()
+    {
+        if (p)
+            cudaFree(p);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+};
+
+// ms of one run of `config` on s after one untimed run (module load, shared-memory limit); <= 0 when
+// it does not run.
+double timeOnce(int config, const CutlassTf32Call& call, int device, int sms, cudaStream_t s, cudaEvent_t e0,
+                cudaEvent_t e1)
+{
+    if (runConfig(config, call, device, sms, s) || cudaStreamSynchronize(s) != cudaSuccess)
+        return -1.0;
+    float ms = 0;
+    if (cudaEventRecord(e0, s) != cudaSuccess || runConfig(config, call, device, sms, s) ||
+        cudaEventRecord(e1, s) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
+        cudaEventElapsedTime(&ms, e0, e1) != cudaSuccess)
+        return -1.0;
+    return double(ms);
+}
+
+// Times every K-major configuration once on the call's shape, into scratch sums (and a scratch C
+// when the call accumulates: its C is an input), and returns the kept one's index. The default
+// when scratch or events cannot be had.
+int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
+{
+    std::vector<int> candidates;
+    for (int i = 0; i < kConfigCount; ++i)
+        if (kConfigs[i].bTransposed)
+            candidates.push_back(i);
+    CutlassTf32Call trial = call;
+    Scratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
+    Scratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
+    if ((call.rowSums || call.colSums) && !sums.p)
+        return 0;
+    if (call.accumulate && !c.p)
+        return 0;
+    if (call.rowSums)
+        trial.rowSums = static_cast<double*>(sums.p);
+    if (call.colSums)
+        trial.colSums = static_cast<double*>(sums.p) + call.m;
+    if (call.accumulate)
+        trial.c = static_cast<float*>(c.p);
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    if (cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (e0)
+            cudaEventDestroy(e0);
+        return 0;
+    }
+    std::vector<double> ms;
+    for (int config : candidates)
+        ms.push_back(timeOnce(config, trial, device, sms, s, e0, e1));
+    (void)cudaGetLastError();  // a refused launch leaves nothing sticky; clear what it set
+    cudaStreamSynchronize(s);  // before the scratch is freed
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return candidates[std::size_t(keptCutlassKMajorConfig(ms))];
+}
+
+// The K-major pick per device and shape, kept for the process.
+std::mutex gPicksMutex;
+std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, int> gPicks;
+
+int kMajorPick(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
+{
+    if (!cutlassTunesKMajor(call.m, call.n, call.q))
+        return 0;
+    std::lock_guard lock(gPicksMutex);
+    const auto key = std::make_tuple(device, call.m, call.n, call.q);
+    auto it = gPicks.find(key);
+    if (it == gPicks.end())
+        it = gPicks.emplace(key, tuneKMajor(call, device, sms, s)).first;
+    return it->second;
+}
+
+// Null when the call can run here (device, sms set), else why not.
+const char* checkCall(const CutlassTf32Call& call, int& device, int& sms)
+{
     if (cudaGetDevice(&device) != cudaSuccess)
         return "CUTLASS TF32 GEMM: no current CUDA device";
-    const int sms = hopperSmCount(device);
+    sms = hopperSmCount(device);
     if (sms <= 0)
         return "CUTLASS TF32 GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built for "
                "sm_90a only";
@@ -177,10 +176,34 @@ const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s)
     if (!cutlassTf32Fits(call))
         return "CUTLASS TF32 GEMM: the inner dimension, C's columns and the leading dimensions must be multiples of 4 "
                "and the matrices 16-byte aligned";
-    const Config& config = kConfigs[call.config < 0 ? 0 : call.config];
-    if (call.bTransposed && !config.runBTransposed)
-        return "CUTLASS TF32 GEMM: this tile shape is built for B as it lies only (B^T runs the default shape)";
-    return (call.bTransposed ? config.runBTransposed : config.run)(call, device, sms, s);
+    return nullptr;
+}
+
+}  // namespace
+
+const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s)
+{
+    if (call.config < -1 || call.config >= kConfigCount)
+        return "CUTLASS TF32 GEMM: no such tile configuration";
+    if (call.m <= 0 || call.q <= 0)
+        return nullptr;
+    int device = 0, sms = 0;
+    if (const char* why = checkCall(call, device, sms))
+        return why;
+    int config = call.config;
+    if (config < 0)
+        config = call.bTransposed ? kMajorPick(call, device, sms, s) : 0;
+    return runConfig(config, call, device, sms, s);
+}
+
+int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s)
+{
+    int device = 0, sms = 0;
+    if (call.m <= 0 || call.q <= 0 || checkCall(call, device, sms))
+        return -1;
+    CutlassTf32Call kMajor = call;
+    kMajor.bTransposed = true;
+    return kMajorPick(kMajor, device, sms, s);
 }
 
 int cutlassTf32ConfigCount() { return kConfigCount; }
@@ -188,6 +211,13 @@ int cutlassTf32ConfigCount() { return kConfigCount; }
 const char* cutlassTf32ConfigName(int config)
 {
     return config >= 0 && config < kConfigCount ? kConfigs[config].name : "";
+}
+
+bool cutlassTf32ConfigRuns(int config, bool bTransposed)
+{
+    if (config < 0 || config >= kConfigCount)
+        return false;
+    return (bTransposed ? kConfigs[config].bTransposed : kConfigs[config].bAsItLies) != nullptr;
 }
 
 }  // namespace gigacheck::cuda

@@ -1,5 +1,5 @@
 // The CUTLASS GEMMs of the lab (Hopper, sm_90a), behind a plain interface: no CUTLASS header
-// here, so that only cutlass_tf32_gemm.cu pays for the templates. Without CUTLASS in the build,
+// here, so that only the cutlass_tf32_*_tiles.cu files pay for the templates. Without CUTLASS in the build,
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
@@ -25,7 +25,9 @@ struct CutlassTf32Call {
     bool accumulate = false;
     double* rowSums = nullptr;
     double* colSums = nullptr;
-    int config = -1;  // an index below cutlassTf32ConfigCount(); -1: the default tile
+    // An index below cutlassTf32ConfigCount(); -1: the default tile, or with bTransposed the
+    // configuration cutlassTf32KMajorPick keeps for the shape.
+    int config = -1;
     // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
     // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
     bool bTransposed = false;
@@ -44,9 +46,19 @@ inline bool cutlassTf32Fits(const CutlassTf32Call& c)
 // Null when the GEMM was issued on s, else why not (no such device, alignment, launch error).
 const char* cutlassTf32Gemm(const CutlassTf32Call& call, cudaStream_t s);
 
-// The tile / cluster shapes built ("128x256x32 c2x1"), for `bench kernels`; 0 without CUTLASS.
-// Every shape runs B as it lies (N-major); the default shape also runs B^T (bTransposed).
+// The configurations built (tile, cluster and tile swizzle: "128x256x32 c2x1 swizzle 4"), for
+// `bench kernels`; 0 without CUTLASS. Which layouts of B each runs: cutlassTf32ConfigRuns (the
+// default, 0, runs both; the others B^T only, or B as it lies only in the tile sweep's builds).
 int cutlassTf32ConfigCount();
 const char* cutlassTf32ConfigName(int config);
+bool cutlassTf32ConfigRuns(int config, bool bTransposed);
+
+// The configuration a bTransposed call with config -1 runs: the default below 2048 in any extent
+// (kmajor_choice.hpp); from there on the fastest K-major configuration for (m, n, q) on the current
+// device, timed once per process on the first such call (one warm-up and one timed run each, on s,
+// synchronizing it; thread-safe) and kept unless the default is within 1 % of it. The timing runs
+// write the call's C when it does not accumulate (the call writes it anyway; else a scratch C) and
+// scratch sums. -1 where the kernel cannot run (no Hopper device, the shape or alignment).
+int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -181,8 +181,14 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
     GemmTiming t;
     if (v == GemmVariant::CutlassTf32) {
         g.cutlassConfig = tile;
-        t.kernel = cutlassTf32ConfigName(tile);
+        t.kernel = tile < 0 ? "tuned" : cutlassTf32ConfigName(tile);
         t.kernelCount = cutlassTf32ConfigCount();
+        for (int config = 0; config < t.kernelCount; ++config) {
+            if (cutlassTf32ConfigRuns(config, true))
+                t.kernelsKMajor.push_back(config);
+            if (cutlassTf32ConfigRuns(config, false))
+                t.kernelsBAsItLies.push_back(config);
+        }
         if (kMajorB) {
             transposeOperand(static_cast<const float*>(b.get()), n, n, n, bt.as<float>(), n, s.get());
             g.bTransposed = bt.get();
@@ -191,6 +197,8 @@ GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, Index
     }
     t.medianMs = timeMs(s.get(), reps, [&] { gemm(g, h.get(), s.get()); });
     t.gflops = gemmFlops(n, n, n) / (t.medianMs * 1e-3) / 1e9;
+    if (kMajorB && tile < 0)  // tuned by timeMs's first, untimed run: only looked up here
+        t.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(g), s.get()));
 
     // Correctness on a few sampled rows against an FP64 host product of the same inputs.
     CUDA_CHECK(cudaStreamSynchronize(s.get()));

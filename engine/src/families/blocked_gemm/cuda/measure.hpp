@@ -23,13 +23,17 @@ struct GemmTiming {
     double medianMs = 0;
     double gflops = 0;
     double relError = 0;  // max |C - C_ref| / (|A| |B|)_ij on sampled rows, C_ref in FP64 on the host
-    // cutlass-tf32: the tile / cluster shape timed, and how many this build has (tile = 0 .. count - 1).
+    // cutlass-tf32: the configuration timed ("tuned" for tile -1), how many this build has
+    // (tile = 0 .. count - 1) and which of them run B^T (K-major) / B as it lies.
     std::string kernel;
     int kernelCount = 0;
+    std::vector<int> kernelsKMajor, kernelsBAsItLies;
+    std::string picked;  // tile -1 with B^T: the configuration the tuner kept for n (cutlassTf32KMajorPick)
 };
 // C = A B for n x n x n random device matrices with one variant (optimizedBk: 8 or 16). For
-// cutlass-tf32, tile is the index of the CUTLASS tile configuration (BackendError when none runs here),
-// and bTransposed times the kernel on B^T laid out beforehand (untimed): both operands K-major.
+// cutlass-tf32, tile is the index of the CUTLASS configuration (BackendError when none runs here;
+// -1: the default, or with bTransposed the tuner's pick, tuned in the untimed first run), and
+// bTransposed times the kernel on B^T laid out beforehand (untimed): both operands K-major.
 GemmTiming timeGemm(GemmVariant v, int tile, int optimizedBk, Precision p, std::int64_t n, int reps,
                     bool bTransposed = false);
 

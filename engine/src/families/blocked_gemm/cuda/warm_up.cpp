@@ -113,10 +113,15 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
         fused.rowSums = av.scratch0();
         fused.colSums = av.scratch1();
         for (int config = 0; config < cutlassTf32ConfigCount(); ++config)
-            for (bool accumulate : {false, true}) {
-                fused.config = config;
-                fused.accumulate = accumulate;
-                (void)cutlassTf32Gemm(fused, s);
+            for (bool bTransposed : {false, true}) {
+                if (!cutlassTf32ConfigRuns(config, bTransposed))
+                    continue;
+                for (bool accumulate : {false, true}) {
+                    fused.config = config;
+                    fused.bTransposed = bTransposed;  // b then reads as B^T: zeros either way
+                    fused.accumulate = accumulate;
+                    (void)cutlassTf32Gemm(fused, s);
+                }
             }
         zeroProductSums(av, n, n, s);
     }

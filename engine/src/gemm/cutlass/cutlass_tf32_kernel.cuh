@@ -1,0 +1,125 @@
+// The fused TF32 GEMM of Hopper as a template: a CUTLASS 3.x warp-specialized TMA / WGMMA kernel made
+// by the collective builders, whose epilogue visitor tree writes C = A B (+ C) and, from the same
+// registers, C's row sums (Sm90ColReduction: one value per row) and column sums (Sm90RowReduction:
+// one value per column), added into double vectors by atomics. Included only by the few .cu files
+// that instantiate it (cutlass_tf32_*_tiles.cu), each compiled for sm_90a alone (engine/CMakeLists.txt).
+#pragma once
+
+#include "gemm/cutlass/cutlass_tf32_runners.hpp"
+
+#include "cute/tensor.hpp"
+#include "cutlass/cutlass.h"
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/epilogue/fusion/sm90_visitor_compute_tma_warpspecialized.hpp"
+#include "cutlass/epilogue/fusion/sm90_visitor_load_tma_warpspecialized.hpp"
+#include "cutlass/epilogue/fusion/sm90_visitor_store_tma_warpspecialized.hpp"
+#include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
+#include "cutlass/gemm/collective/collective_builder.hpp"
+#include "cutlass/gemm/device/gemm_universal_adapter.h"
+#include "cutlass/gemm/kernel/gemm_universal.hpp"
+
+#include <type_traits>
+
+namespace gigacheck::cuda::cutlass_tf32 {
+
+using namespace cute;
+namespace fusion = cutlass::epilogue::fusion;
+
+inline constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
+
+// The row-major C = A B of the engine is run as its transpose, column-major C' = A' B' with
+// C' = C^T (q x m), A' = B^T (q x n: the memory of B, q contiguous) and B' = A^T (n x m: the memory
+// of A, n contiguous, K-major). A', MN-major, goes through registers (TF32 GMMA reads only K-major
+// operands from shared memory). Formulated so, not as C = A B with a K-major A and an MN-major B:
+// there the builder swaps the operands inside the mainloop (SwapAB), whose epilogue then wrote C
+// wrongly (measured on the H200: relative error 0.1 against 1e-5 for cuBLAS).
+// With B^T at hand (KMajorA: B^T's memory, q x n row-major), A' is K-major too and both operands
+// stay in shared memory: measured on the H200 93.9 / 92.7 / 96.3 % of cuBLAS TF32 at 4096 / 8192 /
+// 16384 against 77.7 / 78.5 / 78.4 % with A' through registers (resources/results/README.md,
+// "K-major B").
+// C's row sums (one per row i of C) are C''s column sums: Sm90RowReduction, one value per column
+// of C'; C's column sums are C''s row sums: Sm90ColReduction.
+template <class TileShape, class ClusterShape, bool KMajorA>
+struct Tf32GemmWithSums {
+    using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
+    using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
+    static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
+
+    // D = acc + beta C (beta = 0 skips C's load), then the two reductions pass D on unchanged.
+    using Sum = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::homogeneous_multiply_add, float, float, kRound>,
+                                fusion::Sm90ScalarBroadcast<float>, fusion::Sm90SrcFetch<float>, fusion::Sm90AccFetch>;
+    using SumsOfCRows = fusion::Sm90RowReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
+                                                 double, double, kRound, Stride<_0, _1, int64_t>, 2>;
+    using SumsOfCCols = fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
+                                                 double, double, kRound, Stride<_1, _0, int64_t>, 2>;
+    using Fusion = fusion::Sm90EVT<SumsOfCCols, fusion::Sm90EVT<SumsOfCRows, Sum>>;
+
+    using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
+        cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
+        cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
+    using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
+        TileShape, ClusterShape,
+        cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
+        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
+    // The persistent tile scheduler (the cooperative kernel's default): one CTA per SM walks the
+    // tiles in the raster order and swizzle of CutlassTf32Launch.
+    using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
+                                                        cutlass::gemm::PersistentScheduler>;
+    using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
+
+    static const char* run(const CutlassTf32Call& g, const CutlassTf32Launch& launch, cudaStream_t s)
+    {
+        using StrideA = typename Kernel::StrideA;  // A' (M' x K): (1, ldb), K-major (ldb, 1)
+        using StrideB = typename Kernel::StrideB;  // B' (N' x K): (lda, 1)
+        using StrideC = typename Kernel::StrideC;  // C' (M' x N'): (1, ldc)
+        static_assert(is_static_v<decltype(get<1>(StrideB{}))> && is_static_v<decltype(get<0>(StrideC{}))>);
+        StrideA strideA{};
+        if constexpr (KMajorA)
+            get<0>(strideA) = g.ldb;
+        else
+            get<1>(strideA) = g.ldb;
+        StrideB strideB{};
+        get<0>(strideB) = g.lda;
+        StrideC strideC{};
+        get<1>(strideC) = g.ldc;
+
+        // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row sums}, C's column sums}.
+        const float beta = g.accumulate ? 1.0f : 0.0f;
+        typename Epilogue::FusionCallbacks::Arguments sums{
+            {{{{beta}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0, {}}},
+            {g.colSums, 0.0, {}}};
+
+        cutlass::KernelHardwareInfo hw;
+        hw.device_id = launch.device;
+        hw.sm_count = launch.smCount;
+        typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
+                                      {int(g.q), int(g.m), int(g.n), 1},
+                                      {g.b, strideA, g.a, strideB},
+                                      {sums, g.c, strideC, g.c, strideC},
+                                      hw};
+        args.scheduler.max_swizzle_size = launch.maxSwizzle;
+        if (Gemm::can_implement(args) != cutlass::Status::kSuccess)
+            return "CUTLASS TF32 GEMM: this shape or alignment cannot be run (operands and leading dimensions "
+                   "must be multiples of 16 bytes)";
+        if (Gemm::get_workspace_size(args) != 0)
+            return "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give";
+        // The adapter's initialize() would fill the sums with the reduction's identity, which
+        // CUTLASS cannot do for doubles: the caller zeroes them, and the kernel is launched from
+        // its parameters (shared-memory limit raised once per device).
+        static bool smemRaised[kCutlassMaxDevices] = {};
+        if (!smemRaised[launch.device]) {
+            if (cudaFuncSetAttribute(cutlass::device_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(Kernel::SharedStorageSize)) != cudaSuccess)
+                return "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved";
+            smemRaised[launch.device] = true;
+        }
+        typename Kernel::Params params = Kernel::to_underlying_arguments(args, nullptr);
+        if (Gemm::run(params, s) != cutlass::Status::kSuccess)
+            return "CUTLASS TF32 GEMM: launch failed";
+        return nullptr;
+    }
+};
+
+}  // namespace gigacheck::cuda::cutlass_tf32
