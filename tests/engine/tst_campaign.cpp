@@ -1,6 +1,6 @@
 // Campaigns: the outcome of crafted records, Wilson intervals against published values, runs drawn
 // reproducibly from the seed, a small CPU campaign end to end, its JSON round trip and its refusals.
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 
 #include "test_helpers.hpp"

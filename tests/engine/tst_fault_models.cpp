@@ -3,7 +3,7 @@
 // check, a hit correction write, a hit checksum kernel). Each ends in an outcome class, and where a
 // model is beyond what the checksums correct the outcome is a recompute or DUE, never SDC.
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 #include "gigacheck/fault_models.hpp"
 
 #include "test_helpers.hpp"

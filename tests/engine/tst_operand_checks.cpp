@@ -3,7 +3,7 @@
 // host element is restored, the C blocks it fed are recomputed, and C is the product of the inputs
 // as they entered; what the entry sums cannot restore ends as an uncorrectable run, never VERIFIED.
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 #include "engine/gemm_run_helpers.hpp"
 
 #include "test_helpers.hpp"

@@ -7,7 +7,7 @@
 #include "gpu_available.hpp"
 
 #include "gigacheck/blocked_gemm.hpp"
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 #include "engine/gemm_run_helpers.hpp"
 
 #include <QtTest>

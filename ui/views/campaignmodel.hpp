@@ -2,7 +2,7 @@
 // (the AVF-style plot of NVBitFI / SASSIFI users) and which run a stack segment stands for.
 #pragma once
 
-#include <gigacheck/campaign/blocked_gemm.hpp>
+#include <gigacheck/blocked_gemm/campaign.hpp>
 
 #include <QAbstractTableModel>
 #include <QColor>

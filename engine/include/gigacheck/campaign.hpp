@@ -37,7 +37,7 @@ std::string_view describe(Outcome);  // "detected uncorrectable (DUE)", ...
 Outcome outcomeFromString(std::string_view);  // throws InputError
 
 // A blocked GEMM run's outcome (classifyRun) and run configuration (campaignRunConfig):
-// gigacheck/campaign/blocked_gemm.hpp.
+// gigacheck/blocked_gemm/campaign.hpp.
 
 // 95 % Wilson score interval of k successes in n trials ([0, 1] when n == 0).
 struct Interval {

@@ -12,7 +12,7 @@
 //   benchSuites            the `gigacheck bench` suites it owns
 //   command                its CLI verb: options, usage lines and run (nullptr: the family runs
 //                          through another family's verb, as online ABFT through `run --scheme`)
-//   campaign               its part in `gigacheck campaign --family` (engine/src/campaign/families/;
+//   campaign               its part in `gigacheck campaign --family` (families/<name>/campaign/;
 //                          nullptr: no campaigns)
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once

@@ -31,7 +31,7 @@ Outcome outcomeFromString(std::string_view s) { return valueOfName<Outcome>(s); 
 
 Outcome judgeRun(const RunJudgement& j)
 {
-    // The same order as classifyRun (campaign/families/blocked_outcome.cpp): a failed run, then what nothing was injected into, then the
+    // The same order as classifyRun (families/blocked_gemm/campaign/blocked_outcome.cpp): a failed run, then what nothing was injected into, then the
     // run's own give-up, then the reference against a verdict of correct.
     if (j.failed)
         return Outcome::DetectedUncorrectable;

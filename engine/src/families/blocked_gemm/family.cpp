@@ -2,14 +2,16 @@
 // under a device-memory cap.
 #include "families/family_contract.hpp"
 
-#include "families/blocked_gemm/cli/verb.hpp"
 #include "families/blocked_gemm/ops.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
 
 #include <array>
 
 namespace gigacheck {
-const FamilyCampaign& blockedCampaign();  // its campaigns: campaign/families/
+const FamilyCampaign& blockedCampaign();  // its campaigns: its campaign/ folder
+// Its verb, `gigacheck run`, also runs the online schemes: it sits above both families
+// (families/cli/run/), so it is named here and defined there.
+const FamilyCommand& runVerbCommand();
 }
 
 namespace gigacheck::blocked_gemm {
@@ -28,7 +30,7 @@ constexpr std::array kSuites{
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
-                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &command(), &blockedCampaign};
+                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &runVerbCommand(), &blockedCampaign};
     return f;
 }
 

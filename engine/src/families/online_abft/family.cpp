@@ -9,7 +9,7 @@
 #include <array>
 
 namespace gigacheck {
-const FamilyCampaign& onlineCampaign();  // its campaigns: campaign/families/
+const FamilyCampaign& onlineCampaign();  // its campaigns: its campaign/ folder
 }
 
 namespace gigacheck::online_abft {

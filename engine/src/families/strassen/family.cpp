@@ -9,7 +9,7 @@
 #include <array>
 
 namespace gigacheck {
-const FamilyCampaign& strassenCampaign();  // its campaigns: campaign/families/
+const FamilyCampaign& strassenCampaign();  // its campaigns: its campaign/ folder
 }
 
 namespace gigacheck::strassen {

@@ -1,5 +1,5 @@
 // Your own matrices for gigacheck run (run_inputs.hpp).
-#include "families/blocked_gemm/cli/run_inputs.hpp"
+#include "families/cli/run/run_inputs.hpp"
 
 #include "gigacheck/npy.hpp"
 #include "gigacheck/operands.hpp"
@@ -7,7 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 
-namespace gigacheck::blocked_gemm::verb {
+namespace gigacheck::run_verb {
 
 namespace {
 
@@ -66,4 +66,4 @@ bool saveResult(const RunOptions& options, const HostMatrix& c, const std::strin
     return true;
 }
 
-}  // namespace gigacheck::blocked_gemm::verb
+}  // namespace gigacheck::run_verb

@@ -1,5 +1,5 @@
 // gigacheck run's options (run_options.hpp).
-#include "families/blocked_gemm/cli/run_options.hpp"
+#include "families/cli/run/run_options.hpp"
 
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
@@ -9,7 +9,7 @@
 #include <limits>
 #include <optional>
 
-namespace gigacheck::blocked_gemm::verb {
+namespace gigacheck::run_verb {
 
 namespace {
 
@@ -417,4 +417,4 @@ RunOptions runOptionsFrom(const CommandOptions& options)
     return o;
 }
 
-}  // namespace gigacheck::blocked_gemm::verb
+}  // namespace gigacheck::run_verb

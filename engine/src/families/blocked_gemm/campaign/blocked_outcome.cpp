@@ -1,6 +1,6 @@
 // The outcome class of a blocked GEMM campaign run, from its record: the fault report, the
 // verifications and repairs, the operand checks and the reference.
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The blocked GEMM family in a campaign: each run a runGemm RunRecord, classified from its
 // per-block fault report (classifyRun), replayed by `gigacheck run` and the lab's block animation.
-#include "gigacheck/campaign/blocked_gemm.hpp"
+#include "gigacheck/blocked_gemm/campaign.hpp"
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"

@@ -2,7 +2,7 @@
 // from them) and --save-c written (any run of --scheme blocked).
 #pragma once
 
-#include "families/blocked_gemm/cli/run_options.hpp"
+#include "families/cli/run/run_options.hpp"
 
 #include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/matrix.hpp"
@@ -10,7 +10,7 @@
 #include <ostream>
 #include <vector>
 
-namespace gigacheck::blocked_gemm::verb {
+namespace gigacheck::run_verb {
 
 struct GivenOperands {
     gigacheck::HostMatrix a, b;
@@ -30,4 +30,4 @@ std::vector<gigacheck::InputMatrix> inputsOf(const RunOptions& options);
 // written or said: the caller's closing line tells) when the run did not finish, so C is not whole.
 bool saveResult(const RunOptions& options, const gigacheck::HostMatrix& c, const std::string& status, std::ostream& out);
 
-}  // namespace gigacheck::blocked_gemm::verb
+}  // namespace gigacheck::run_verb

@@ -1,19 +1,17 @@
-// gigacheck run: one ABFT-checked product under a memory cap (or an online ABFT run with --scheme),
-// its report and its record.
-#include "families/blocked_gemm/cli/verb.hpp"
+// gigacheck run: one ABFT-checked product under a memory cap (blocked GEMM) or an online ABFT run
+// (--scheme online | offline | tmr), its report and its record; the scheme picks the family.
+#include "families/cli/run/verb.hpp"
 
-#include "families/blocked_gemm/cli/run_inputs.hpp"
-#include "families/blocked_gemm/cli/run_options.hpp"
+#include "families/cli/run/run_inputs.hpp"
+#include "families/cli/run/run_options.hpp"
 #include "families/cli/run_ending.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/safe_write.hpp"
 
 #include <array>
 
-namespace gigacheck::blocked_gemm {
+namespace gigacheck::run_verb {
 namespace {
-
-using verb::RunOptions;
 
 // The ending's fields every scheme fills alike.
 gigacheck::cli::RunEnding endingOf(const RunOptions& options, const std::string& status, const std::string& error)
@@ -55,10 +53,10 @@ int runOnlineScheme(const RunOptions& options, CommandIo& io)
 
 int run(const CommandOptions& commandOptions, CommandIo& io)
 {
-    RunOptions options = verb::runOptionsFrom(commandOptions);
+    RunOptions options = runOptionsFrom(commandOptions);
     if (options.scheme != Scheme::Blocked)
         return runOnlineScheme(options, io);
-    const verb::GivenOperands given = verb::loadGivenOperands(options);  // the shape and type follow from the files
+    const GivenOperands given = loadGivenOperands(options);  // the shape and type follow from the files
     // From here a signal stops the run between operations and the partial record is still written
     // (a signal before this line ends the process with a message: nothing has run yet).
     io.beginCancellable();
@@ -77,13 +75,13 @@ int run(const CommandOptions& commandOptions, CommandIo& io)
         hooks.givenB = &given.b;
     }
     RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
-    record.inputs = verb::inputsOf(options);  // the report's "Your matrices" line comes from the record
+    record.inputs = inputsOf(options);  // the report's "Your matrices" line comes from the record
 
     gigacheck::cli::RunEnding ending = endingOf(options, record.status, record.error);
     ending.writeRecord = [&](const std::string& path) { saveRecord(record, path); };
     ending.report = formatReport(record);
     ending.writeOtherOutputs = [&] {
-        return verb::saveResult(options, c, record.status, io.out())
+        return saveResult(options, c, record.status, io.out())
                    ? std::string()
                    : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
     };
@@ -111,17 +109,20 @@ constexpr std::array<std::string_view, 6> kUsage{
 };
 
 }  // namespace
+}  // namespace gigacheck::run_verb
 
-const FamilyCommand& command()
+namespace gigacheck {
+
+const FamilyCommand& runVerbCommand()
 {
     static const FamilyCommand c{
-        "multiply, inject faults, detect and correct them, print the report", kUsage,
+        "multiply, inject faults, detect and correct them, print the report", run_verb::kUsage,
         "Multiplies A (MxN) by B (NxQ) with ABFT checksums under a device-memory cap,\ninjects the requested faults, "
         "detects and corrects them, checks the result\nagainst an independent reference and prints the report.\n"
         "Exit status: 0 verified correct, 1 uncorrectable errors remain or the reference\ndisagrees, 2 bad input or "
         "a failure, 3 not verified (--no-abft without a full reference).",
-        &verb::runOptionSpecs, &run};
+        &run_verb::runOptionSpecs, &run_verb::run};
     return c;
 }
 
-}  // namespace gigacheck::blocked_gemm
+}  // namespace gigacheck

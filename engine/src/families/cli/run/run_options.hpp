@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace gigacheck::blocked_gemm::verb {
+namespace gigacheck::run_verb {
 
 struct RunOptions {
     Scheme scheme = Scheme::Blocked;
@@ -31,4 +31,4 @@ RunOptions runOptionsFrom(const CommandOptions& options);
 FaultAt parseInjectAt(const std::string& text);
 void parseFaultModel(const std::string& text, FaultSpec& spec);
 
-}  // namespace gigacheck::blocked_gemm::verb
+}  // namespace gigacheck::run_verb

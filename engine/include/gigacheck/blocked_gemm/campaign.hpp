@@ -1,4 +1,4 @@
-// A blocked GEMM run in a campaign (engine/src/campaign/families/blocked_campaign.cpp): the exact
+// A blocked GEMM run in a campaign (engine/src/families/blocked_gemm/campaign/blocked_campaign.cpp): the exact
 // run configuration of one campaign run and the outcome class of its record. The campaign's
 // family-neutral interface (gigacheck/campaign.hpp) names no family's types.
 #pragma once
