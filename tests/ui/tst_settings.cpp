@@ -4,6 +4,7 @@
 #include <window/mainwindow.hpp>
 #include <panels/seededit.hpp>
 #include <panels/setuppanel.hpp>
+#include <panels/memorybar.hpp>
 #include <panels/strategypanel.hpp>
 
 #include <QComboBox>
@@ -191,7 +192,7 @@ private slots:
         QVERIFY(cap);
         const std::pair<std::uint64_t, QString> cases[] = {
             {196608, QStringLiteral("192KiB")}, {64ull << 20, QStringLiteral("64MiB")},
-            {2ull << 30, QStringLiteral("2GiB")}, {1000, QStringLiteral("1000B")}, {0, QStringLiteral("0")}};
+            {2ull << 30, QStringLiteral("2GiB")}, {1000, QStringLiteral("1000B")}, {0, QString()}};
         for (const auto& [bytes, text] : cases) {
             RunConfig c;
             c.shape = Shape{256, 256, 256};
@@ -199,6 +200,45 @@ private slots:
             window.setConfig(c);
             QCOMPARE(cap->text(), text);
         }
+    }
+
+    // No cap is the whole device, said in words (the empty field and the memory bar), never a bare
+    // "1.07 GB"; a typed 0 is refused as the CLI's --mem 0 is, saying how to ask for the whole device.
+    void capZeroRefusedEmptyIsTheWholeDevice()
+    {
+        MainWindow window;
+        auto* cap = window.setupPanel()->findChild<QLineEdit*>(QStringLiteral("memoryCap"));
+        auto* summary = window.strategyPanel()->findChild<QLabel*>(QStringLiteral("planSummary"));
+        auto* bar = window.strategyPanel()->findChild<MemoryBar*>();
+        QVERIFY(cap && summary && bar);
+        RunConfig c;
+        c.shape = Shape{512, 512, 512};
+        c.strategy = StrategyKind::S2;
+        c.backend = BackendKind::Cpu;
+        c.memCapBytes = 0;  // a record with no cap
+        window.setConfig(c);
+        QCOMPARE(cap->text(), QString());
+        QCOMPARE(cap->placeholderText(), QStringLiteral("whole device"));
+        QVERIFY2(summary->text().contains(QStringLiteral("block products")), qPrintable(summary->text()));
+        QVERIFY2(bar->usageText().contains(QStringLiteral(" of 1 GiB, the whole device (")), qPrintable(bar->usageText()));
+        QVERIFY2(!summary->text().contains(QStringLiteral("1.07 GB")), qPrintable(summary->text()));
+        RunConfig read;
+        QVERIFY(window.currentConfig(&read, nullptr));
+        QCOMPARE(read.memCapBytes, std::uint64_t(0));
+
+        for (const QString& zero : {QStringLiteral("0"), QStringLiteral(" 0 "), QStringLiteral("0.0")}) {
+            cap->setText(zero);
+            QString error;
+            QVERIFY(!window.currentConfig(&read, &error));
+            QVERIFY2(error.contains(QStringLiteral("--mem 0")) && error.contains(QStringLiteral("empty")), qPrintable(error));
+            QVERIFY2(summary->text().contains(QStringLiteral("No plan")), qPrintable(summary->text()));
+            QVERIFY2(summary->text().contains(QStringLiteral("whole device")), qPrintable(summary->text()));
+        }
+
+        cap->setText(QStringLiteral("1MiB"));  // a cap of its own: no "whole device" words
+        QVERIFY(window.currentConfig(&read, nullptr));
+        QCOMPARE(read.memCapBytes, std::uint64_t(1) << 20);
+        QVERIFY2(bar->usageText().contains(QStringLiteral(" of 1 MiB (")), qPrintable(bar->usageText()));
     }
 };
 

@@ -56,6 +56,17 @@ std::uint64_t previewCapBytes(const RunConfig& config, const DeviceInfo& device)
     return device.backend == BackendKind::Cpu || device.memoryBytes == 0 ? kDefaultCpuMemCapBytes : device.memoryBytes;
 }
 
+std::uint64_t previewCapBytes(const RunConfig& config)
+{
+    if (config.memCapBytes)
+        return config.memCapBytes;
+    try {
+        return previewCapBytes(config, previewDevice(config));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
 PlannerChoice planAuto(const RunConfig& config)
 {
     const DeviceInfo device = previewDevice(config);

@@ -34,6 +34,8 @@ struct AutoPlanResult {
 // device's memory, the CPU's default cap).
 DeviceInfo previewDevice(const RunConfig& config);
 std::uint64_t previewCapBytes(const RunConfig& config, const DeviceInfo& device);
+// The same for the device previewDevice picks; 0 where it finds none (the caller shows that error).
+std::uint64_t previewCapBytes(const RunConfig& config);
 // The planner's choice for config as runGemm makes it with planByCostModel (throws InputError).
 PlannerChoice planAuto(const RunConfig& config);
 

@@ -16,15 +16,7 @@ void MemoryBar::setPlan(const Plan* plan)
 {
     buffers_ = plan ? plan->buffers : std::vector<BufferSpec>{};
     cap_ = plan ? plan->capBytes : 0;
-    std::size_t used = 0;
-    QStringList tip;
-    for (const auto& b : buffers_) {
-        used += b.bytes;
-        tip << QStringLiteral("%1: %2 × %3 (%4)").arg(QString::fromStdString(b.name)).arg(b.rows).arg(b.cols)
-                   .arg(sizeText(double(b.bytes), binary_));
-    }
-    tip << QStringLiteral("total %1 of cap %2").arg(sizeText(double(used), binary_), sizeText(double(cap_), binary_));
-    setToolTip(cap_ ? tip.join(QLatin1Char('\n')) : QString());
+    updateToolTip();
     update();
 }
 
@@ -33,15 +25,36 @@ void MemoryBar::setBinaryUnits(bool binary)
     if (binary_ == binary)
         return;
     binary_ = binary;
-    const Plan* none = nullptr;
-    if (cap_) {  // the tooltip again, in the new units
-        Plan p;
-        p.buffers = buffers_;
-        p.capBytes = cap_;
-        setPlan(&p);
-    } else {
-        setPlan(none);
+    updateToolTip();  // the tooltip again, in the new units
+    update();
+}
+
+void MemoryBar::setWholeDevice(bool whole)
+{
+    if (wholeDevice_ == whole)
+        return;
+    wholeDevice_ = whole;
+    updateToolTip();
+    update();
+}
+
+void MemoryBar::updateToolTip()
+{
+    std::size_t used = 0;
+    QStringList tip;
+    for (const auto& b : buffers_) {
+        used += b.bytes;
+        tip << QStringLiteral("%1: %2 × %3 (%4)").arg(QString::fromStdString(b.name)).arg(b.rows).arg(b.cols)
+                   .arg(sizeText(double(b.bytes), binary_));
     }
+    tip << QStringLiteral("total %1 of cap %2").arg(sizeText(double(used), binary_), capText());
+    setToolTip(cap_ ? tip.join(QLatin1Char('\n')) : QString());
+}
+
+QString MemoryBar::capText() const
+{
+    const QString size = sizeText(double(cap_), binary_);
+    return wholeDevice_ ? QStringLiteral("%1, the whole device").arg(size) : size;
 }
 
 QString MemoryBar::usageText() const
@@ -52,7 +65,7 @@ QString MemoryBar::usageText() const
     for (const auto& b : buffers_)
         used += b.bytes;
     return QStringLiteral("%1 of %2 (%3%)")
-        .arg(sizeText(double(used), binary_), sizeText(double(cap_), binary_))
+        .arg(sizeText(double(used), binary_), capText())
         .arg(100.0 * double(used) / double(cap_), 0, 'f', 1);
 }
 

@@ -98,7 +98,10 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
         "auto: whichever the cost model predicts faster for this schedule, with the host's measured packing rate."));
     cap_ = new QLineEdit(QStringLiteral("64MiB"), this);
     cap_->setObjectName(QStringLiteral("memoryCap"));
-    cap_->setToolTip(QStringLiteral("Device memory the plan may use: 10MB, 64MiB, 4GiB, or 0 for the whole device"));
+    // Empty is the whole device, as `gigacheck run` without --mem; 0 is refused there and here.
+    cap_->setPlaceholderText(QStringLiteral("whole device"));
+    cap_->setToolTip(QStringLiteral("Device memory the plan may use: 10MB, 64MiB, 4GiB; empty for the whole device "
+                                    "(the GPU's memory, 1 GiB on the CPU)"));
     // Beside the cap: the staging matters when the cap makes the run load blocks (out of core).
     auto* capRow = new QHBoxLayout;
     capRow->addWidget(cap_, 1);
@@ -258,11 +261,20 @@ bool SetupPanel::apply(RunConfig& config, QString* error) const
         config.gemm = GemmVariant::CublasF16;
     config.h2dStaging = H2dStaging(staging_->currentData().toInt());
     config.abft = abft_->isChecked();
+    // Empty is the whole device (memCapBytes 0, as a record with no cap). A zero is refused, as
+    // the CLI's --mem 0 is, with the way to ask for the whole device.
+    const QString cap = cap_->text().trimmed();
+    bool number = false;
+    const bool zero = cap.toDouble(&number) == 0 && number;
+    cap_->setStyleSheet(zero ? QStringLiteral("color: #d32f2f") : QString());
+    if (zero) {
+        if (error)
+            *error = QStringLiteral("memory cap: 0 is refused, as gigacheck run refuses --mem 0; leave the field "
+                                    "empty to use the whole device");
+        return false;
+    }
     try {
-        // "0" is the whole device (as a record with no cap shows it); parseSize refuses a zero size.
-        const QString cap = cap_->text().trimmed();
-        config.memCapBytes = cap == QStringLiteral("0") ? 0 : parseSize(cap.toStdString());
-        cap_->setStyleSheet(QString());
+        config.memCapBytes = cap.isEmpty() ? 0 : parseSize(cap.toStdString());
     } catch (const std::exception& e) {
         cap_->setStyleSheet(QStringLiteral("color: #d32f2f"));
         if (error)
@@ -298,9 +310,10 @@ void SetupPanel::load(const RunConfig& config)
     updateGpuEnabled();
     gemm_->setCurrentIndex(gemm_->findData(int(config.gemm)));
     staging_->setCurrentIndex(staging_->findData(int(config.h2dStaging)));
-    // In the largest binary unit that writes it exactly (a record's 196608 bytes reads 192KiB).
+    // In the largest binary unit that writes it exactly (a record's 196608 bytes reads 192KiB);
+    // no cap: empty, the field then reads "whole device".
     const std::uint64_t cap = config.memCapBytes;
-    cap_->setText(cap == 0                           ? QStringLiteral("0")
+    cap_->setText(cap == 0                           ? QString()
                   : cap % (1024ull * 1024 * 1024) == 0 ? QStringLiteral("%1GiB").arg(cap / (1024ull * 1024 * 1024))
                   : cap % (1024 * 1024) == 0         ? QStringLiteral("%1MiB").arg(cap / (1024 * 1024))
                   : cap % 1024 == 0                  ? QStringLiteral("%1KiB").arg(cap / 1024)
@@ -312,7 +325,8 @@ void SetupPanel::load(const RunConfig& config)
 
 bool SetupPanel::capInBinaryUnits() const
 {
-    return typedInBinaryUnits(cap_->text());
+    // The whole device: the CPU's 1 GiB or a GPU's memory, both read best in GiB.
+    return cap_->text().trimmed().isEmpty() || typedInBinaryUnits(cap_->text());
 }
 
 void SetupPanel::setDeviceText(const QString& text)

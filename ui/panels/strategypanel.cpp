@@ -169,6 +169,11 @@ void StrategyPanel::setBinaryUnits(bool binary)
     bar_->setBinaryUnits(binary);
 }
 
+void StrategyPanel::setWholeDevice(bool whole)
+{
+    bar_->setWholeDevice(whole);
+}
+
 void StrategyPanel::showAutoPlanning()
 {
     autoChoiceLabel_->setText(autoChoice_ ? QStringLiteral("<b>auto → %1</b> <i>(planning again…)</i>").arg(strategyName(*autoChoice_))

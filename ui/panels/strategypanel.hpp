@@ -33,6 +33,8 @@ public:
     void setAuto(bool on);
     // Sizes in binary units (the cap was typed in MiB / GiB): the bar, the plan text, the table.
     void setBinaryUnits(bool binary);
+    // The run has no cap of its own: the memory bar says "the whole device" beside its size.
+    void setWholeDevice(bool whole);
     // Auto: planning (the previous plan stays shown, marked as being updated), its choice, or why
     // nothing fits (the planner's message, in red in the panel).
     void showAutoPlanning();

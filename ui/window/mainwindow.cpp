@@ -289,7 +289,9 @@ void MainWindow::updatePlan()
         return;
     }
     strategy_->enableStrategies();
-    const double cap = double(c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes);
+    // No cap: the whole device, as the run resolves it (the GPU's memory, 1 GiB on the CPU), said in words.
+    strategy_->setWholeDevice(c.memCapBytes == 0);
+    const std::uint64_t cap = previewCapBytes(c);
     if (c.planByCostModel) {
         // The planner simulates many schedules: on a worker thread, after the edits settle.
         strategy_->showAutoPlanning();
@@ -297,12 +299,11 @@ void MainWindow::updatePlan()
         return;
     }
     try {
-        const Plan plan = makePlan(c.shape, c.precision, c.strategy, c.memCapBytes ? c.memCapBytes : kDefaultCpuMemCapBytes,
-                                   c.abft);
+        const Plan plan = makePlan(c.shape, c.precision, c.strategy, cap ? cap : kDefaultCpuMemCapBytes, c.abft);
         strategy_->showPlan(plan);
         heatmap_->setPlan(plan);
     } catch (const std::exception& e) {
-        strategy_->showPlanError(inLabWords(withSizesIn(QString::fromStdString(e.what()), {cap}, binary)));
+        strategy_->showPlanError(inLabWords(withSizesIn(QString::fromStdString(e.what()), {double(cap)}, binary)));
         heatmap_->clearPreviewPlan();
     }
 }
@@ -316,7 +317,7 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
         heatmap_->setPlan(result.plan);
     } else {
         RunConfig c;
-        const double cap = currentConfig(&c, nullptr) && c.memCapBytes ? double(c.memCapBytes) : double(kDefaultCpuMemCapBytes);
+        const double cap = currentConfig(&c, nullptr) ? double(previewCapBytes(c)) : 0.0;
         strategy_->showAutoError(inLabWords(withSizesIn(result.error, {cap}, setup_->capInBinaryUnits())));
         heatmap_->clearPreviewPlan();
     }
