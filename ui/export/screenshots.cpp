@@ -114,48 +114,6 @@ template <class Grab> void takeStrassenScreenshots(MainWindow& window, const Scr
     }
 }
 
-// The online ABFT family (issue 9): a run with one fault after step 2 and a check after every
-// step, its step slider at the fault and at the check that catches it, and the fq sweep view
-// after a small CPU sweep. The scheme goes back to blocked ABFT afterwards.
-bool grabOnline(MainWindow& window, const ScreenshotOptions& options, const std::function<void(const QString&)>& grab,
-                QString* error)
-{
-    RunConfig c;
-    c.shape = Shape{512, 512, 512};
-    c.backend = options.config.backend;
-    c.faults.at = {FaultAt{170, 300, {}, {}}};
-    window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 64, 1, 1});
-    window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
-    const bool ran = runAndWait(window, c, options.timeoutSeconds, error);
-    window.strategyPanel()->schemeBox()->setSettings({});
-    window.faultsPanel()->onlineFaultBox()->setSettings({});
-    if (!ran)
-        return false;
-    window.showView(MainWindow::View::Heatmap);
-    OnlineStepView* steps = window.onlineSteps();
-    for (auto [phase, name] : {std::pair{OnlineStepModel::Phase::Fault, "online-step-fault.png"},
-                               std::pair{OnlineStepModel::Phase::Check, "online-step-check.png"}}) {
-        steps->setPosition(std::max(0, steps->model().positionOf(2, phase)));
-        grab(QString::fromLatin1(name));
-    }
-    window.showView(MainWindow::View::OnlineSweep);
-    FqSweepOptions sweep;
-    sweep.n = 512;
-    sweep.panel = 32;
-    sweep.trials = 4;
-    sweep.reps = 3;
-    window.onlineSweep()->setOptions(sweep);
-    window.onlineSweep()->start();
-    QEventLoop loop;
-    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::finished, &loop, &QEventLoop::quit);
-    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::failed, &loop, &QEventLoop::quit);
-    QTimer::singleShot(options.timeoutSeconds * 1000, &loop, &QEventLoop::quit);
-    if (window.onlineSweep()->model()->running())
-        loop.exec();
-    grab(QStringLiteral("online-sweep.png"));
-    return true;
-}
-
 }  // namespace
 
 QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options, QString* error)
@@ -270,10 +228,55 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     grab(QStringLiteral("report.png"));
     if (options.recordPath.isEmpty())
         takeStrassenScreenshots(window, options, grab);
-    if (options.recordPath.isEmpty() && !grabOnline(window, options, grab, error))
+    if (options.recordPath.isEmpty() && !takeOnlineScreenshots(window, options, grab, error))
         return {};
     window.showView(MainWindow::View::Heatmap);
     return written;
+}
+
+bool takeOnlineScreenshots(MainWindow& window, const ScreenshotOptions& options,
+                           const std::function<void(const QString&)>& grab, QString* error)
+{
+    RunConfig c;
+    c.shape = Shape{512, 512, 512};
+    c.backend = options.config.backend;
+    c.faults.at = {FaultAt{170, 300, {}, {}}};
+    window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 64, 1, 1});
+    window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
+    // The scheme stays online while its shots are taken (the docks beside the record show the
+    // run's own scheme) and goes back to blocked ABFT when they are done.
+    const auto blockedAgain = [&window] {
+        window.strategyPanel()->schemeBox()->setSettings({});
+        window.faultsPanel()->onlineFaultBox()->setSettings({});
+    };
+    if (!runAndWait(window, c, options.timeoutSeconds, error)) {
+        blockedAgain();
+        return false;
+    }
+    window.showView(MainWindow::View::Heatmap);
+    OnlineStepView* steps = window.onlineSteps();
+    for (auto [phase, name] : {std::pair{OnlineStepModel::Phase::Fault, "online-step-fault.png"},
+                               std::pair{OnlineStepModel::Phase::Check, "online-step-check.png"}}) {
+        steps->setPosition(std::max(0, steps->model().positionOf(2, phase)));
+        grab(QString::fromLatin1(name));
+    }
+    window.showView(MainWindow::View::OnlineSweep);
+    FqSweepOptions sweep;
+    sweep.n = 512;
+    sweep.panel = 32;
+    sweep.trials = 4;
+    sweep.reps = 3;
+    window.onlineSweep()->setOptions(sweep);
+    window.onlineSweep()->start();
+    QEventLoop loop;
+    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::finished, &loop, &QEventLoop::quit);
+    QObject::connect(window.onlineSweep()->model(), &FqSweepModel::failed, &loop, &QEventLoop::quit);
+    QTimer::singleShot(options.timeoutSeconds * 1000, &loop, &QEventLoop::quit);
+    if (window.onlineSweep()->model()->running())
+        loop.exec();
+    grab(QStringLiteral("online-sweep.png"));
+    blockedAgain();
+    return true;
 }
 
 }  // namespace gigacheck::ui

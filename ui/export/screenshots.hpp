@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace gigacheck::ui {
@@ -36,5 +37,12 @@ RunConfig demoConfig();
 
 // Returns the files written; on failure an empty list with the reason in *error.
 QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options, QString* error);
+
+// Part of takeScreenshots: the online ABFT family, a run with one fault after step 2 and a check
+// after every step, its step slider at the fault and at the check that catches it, and the fq
+// sweep view after a small CPU sweep; grab(name) takes each picture. The Algorithm dock shows the
+// online scheme while they are taken and blocked ABFT again afterwards.
+bool takeOnlineScreenshots(MainWindow& window, const ScreenshotOptions& options,
+                           const std::function<void(const QString&)>& grab, QString* error);
 
 }  // namespace gigacheck::ui
