@@ -10,7 +10,7 @@ using reduced_matmul::Variant;
 constexpr std::array<EnumName<Variant>, 6> kVariants{{
     {Variant::Naive4p, "naive4p", "Naive, 4p multiplications", "One thread per C element, 4 products per k (section 4.3.1)"},
     {Variant::NaiveP, "naivep", "Naive, p multiplications", "Row and column pairs summed before the product (section 4.3.2)"},
-    {Variant::Tiled8, "tiled8", "Tiled 8 (GPU)", "Shared tiles of pre-summed pairs, TILE = 8 (seed 4.3.3)"},
+    {Variant::Tiled8, "tiled8", "Tiled 8 (GPU)", "Shared tiles of pre-summed pairs, TILE = 8 (the paper's section 4.3.3)"},
     {Variant::Tiled16, "tiled16", "Tiled 16 (GPU)", "Shared tiles of pre-summed pairs, TILE = 16"},
     {Variant::Tiled32, "tiled32", "Tiled 32 (GPU)", "Shared tiles of pre-summed pairs, TILE = 32"},
     {Variant::ReduceBlas, "reduce-blas", "Reduce + BLAS", "Reduce the pairs once, then one OpenBLAS / cuBLAS GEMM"},

@@ -12,7 +12,7 @@ constexpr std::array kVariants{
     EnumName<StrassenVariant>{StrassenVariant::Winograd, "winograd", "Strassen-Winograd in place",
                               "7 products, 15 additions, staged in place in A and B; products into every C block they reach."},
     EnumName<StrassenVariant>{StrassenVariant::Workspace, "workspace", "MSMES + one leaf workspace",
-                              "The seed's stages with each product computed once into one leaf-sized block M."},
+                              "The thesis's stages with each product computed once into one leaf-sized block M."},
     EnumName<StrassenVariant>{StrassenVariant::Accumulate, "accumulate", "in-place C += AB (one GEMM per product)",
                               "Strassen-Winograd with C transformed in place: each product is one beta=1 GEMM, no memory beyond A, B, C."},
 };

@@ -9,10 +9,10 @@ namespace {
 using transpose::ElementType;
 using transpose::Variant;
 constexpr std::array<EnumName<Variant>, 7> kVariants{{
-    {Variant::Naive, "naive", "Naive in place", "Square, in place: seed Algorithm 1 on the CPU, one thread per swap on the GPU"},
-    {Variant::Blocked, "blocked", "Blocked in place (CPU)", "Square, in place: seed Algorithm 2, diagonal blocks first, block 16"},
+    {Variant::Naive, "naive", "Naive in place", "Square, in place: the paper's Algorithm 1 on the CPU, one thread per swap on the GPU"},
+    {Variant::Blocked, "blocked", "Blocked in place (CPU)", "Square, in place: the paper's Algorithm 2, diagonal blocks first, block 16"},
     {Variant::OutOfPlace, "outofplace", "Out of place (CPU)", "Any m x n into a second matrix, 16 x 16 cache blocks"},
-    {Variant::Coalesced, "coalesced", "Coalesced in place (GPU)", "Square, in place: seed Algorithm 3, 8 x 32 threads, 32 x 32 tiles"},
+    {Variant::Coalesced, "coalesced", "Coalesced in place (GPU)", "Square, in place: the paper's Algorithm 3, 8 x 32 threads, 32 x 32 tiles"},
     {Variant::InPlace, "inplace", "In place, any shape", "Any m x n, no second matrix: square 64 x 64 tile pairs (16-byte); rectangular the C2R decomposition (3 passes)"},
     {Variant::Padded, "padded", "Padded shared memory (GPU)", "Any m x n, out of place: 64 x 64 tiles, 16-byte loads and streaming stores, 64 x 65 shared tile"},
     {Variant::Library, "library", "Library (OpenBLAS / cuBLAS)", "The library reference, out of place, float32: OpenBLAS somatcopy on the CPU, cuBLAS geam on the GPU"},

@@ -39,7 +39,7 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
 {
     json rows = json::array();
     bench::Table t({"variant", "N", "ms", "GFLOP/s", gpu ? "x cuBLAS" : "x OpenBLAS", "loads/thread",
-                    "seed (" + std::string(gpu ? kSeedGpu : kSeedCpu) + ")"});
+                    "paper (" + std::string(gpu ? kSeedGpu : kSeedCpu) + ")"});
     const std::vector<std::int64_t> sizes = gpu ? (o.quick ? std::vector<std::int64_t>{128, 512, 2048}
                                                            : std::vector<std::int64_t>{128, 512, 2048, 8192, 16384})
                                                 : longSizes() ? std::vector<std::int64_t>{128, 512, 2048, 8192}
@@ -69,10 +69,10 @@ json section(const BenchOptions& o, std::ostream& out, bool gpu)
         << ", float32. x library: this kernel's time over the library GEMM alone on the reduced shape (N/2 x N x N/2), "
            "same process.\n";
     if (gpu)
-        out << "Target on the H200: reduce-blas <= 1.1x cuBLAS. The seed's times are kernel times from nvprof on its "
+        out << "Target on the H200: reduce-blas <= 1.1x cuBLAS. The paper's times are kernel times from nvprof on its "
             << kSeedGpu << ": compare ratios between rows, not seconds.\n\n";
     else
-        out << "The seed's CPU times are wall-clock times of its single-threaded, unoptimised naive 4p loop on an "
+        out << "The paper's CPU times are wall-clock times of its single-threaded, unoptimised naive 4p loop on an "
             << kSeedCpu << " (naive4p rows only): compare them with naive4p here, also one core."
             << (longSizes() ? "" : " GIGACHECK_GALLERY_LONG=1: naive to 2048, reduce-blas to 8192.") << "\n\n";
     t.print(out);

@@ -158,7 +158,7 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         << fixed(outGBs, 0) << " GB/s, " << ordinals[1] << "->" << ordinals[0] << " " << fixed(backGBs, 0)
         << " GB/s (one direction, measured); device copy " << fixed(deviceGBs, 0) << " GB/s (read + write)\n"
         << "time: first to last op other than host loads and stores (sums, products, copies between devices, "
-           "scatters); each task one cuBLAS GEMM, but in winograd+local a level of the accumulate variant (seed table 4.3)\n"
+           "scatters); each task one cuBLAS GEMM, but in winograd+local a level of the accumulate variant (the thesis's table 4.3)\n"
         << "host checks: checksums up to N = " << kVerifyUpTo << ", FP64 reference up to N = " << kReferenceUpTo
         << " (skipped beyond: host time)\n\n";
 
@@ -322,7 +322,7 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
         out << "\n";
     }
     out << "\nvs 1 GPU: the same decomposition on one GPU / this run; vs cuBLAS: one cuBLAS GEMM of N on one GPU / "
-           "this run (the seed's figure 4.4 measures against MSMES on one GPU)\n"
+           "this run (the Strassen thesis's figure 4.4 measures against MSMES on one GPU)\n"
            "issue model: ceil(tasks/G) x cuBLAS(N/2) + sums/G at the device copy rate + 3 blocks per task and sum "
            "over the measured link (family README \"Bench and model\")"
         << (emulated ? "; it assumes G separate GPUs, so it cannot match an emulated G" : "")

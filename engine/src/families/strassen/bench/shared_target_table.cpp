@@ -17,7 +17,7 @@ nlohmann::json printSharedTargetTable(int device, bool quick, std::uint64_t devi
         return rows;
     out << "\natomics against ordering (msmes product stages, one level of size N: products (N/2)^3 with the\n"
            "multi-target kernel; serial = one stream (the lab's --leaf kernel), ordered = rounds of products with\n"
-           "disjoint C blocks on their own streams, atomic = every product at once with atomicAdd (the seed's),\n"
+           "disjoint C blocks on their own streams, atomic = every product at once with atomicAdd (the thesis's),\n"
            "racy = at once without atomics; small-integer inputs, so every correct order is exact: 'exact' = equal\n"
            "to serial bit for bit, 'racy wrong' = cells that lost an update in the racy run; median of 5)\n";
     bench::Table table({"N", "type", "stage", "products", "rounds", "serial ms", "ordered ms", "atomic ms",

@@ -55,7 +55,7 @@ std::string ratio(double ms, double libraryMs) { return ms > 0 && libraryMs > 0 
 json cpuSection(const BenchOptions& o, std::ostream& out)
 {
     json rows = json::array();
-    bench::Table t({"variant", "type", "n", "ms", "GB/s", "x library", "seed L1 / L2 read misses (" + std::string(kSeedCpu) + ", Cachegrind, -O0)"});
+    bench::Table t({"variant", "type", "n", "ms", "GB/s", "x library", "paper L1 / L2 read misses (" + std::string(kSeedCpu) + ", Cachegrind, -O0)"});
     std::vector<int> exponents;
     if (longSizes())
         for (int e = 6; e <= 15; ++e)
@@ -88,7 +88,7 @@ json cpuSection(const BenchOptions& o, std::ostream& out)
            "this process\n(int32 rows against the float32 one: the same bytes). Median of 3 timed calls after a warm-up "
            "(1 from 2^14)."
         << (longSizes() ? "" : " GIGACHECK_GALLERY_LONG=1: every power 2^6 ... 2^15.")
-        << "\nThe seed's CPU figures are plots and a Cachegrind table (its Table 1), quoted beside.\n\n";
+        << "\nThe transpose paper's CPU figures are plots and a Cachegrind table (its Table 1), quoted beside.\n\n";
     t.print(out);
     return rows;
 }
@@ -101,7 +101,7 @@ json cacheSection(const BenchOptions& o, std::ostream& out)
     char self[4096] = {};
     const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
     const std::string cli = len > 0 ? std::string(self, std::size_t(len)) : std::string();
-    bench::Table t({"variant", "n", "reads", "L1 read misses", "LL read misses", "seed L1 / L2 read misses (" + std::string(kSeedCpu) + ")"});
+    bench::Table t({"variant", "n", "reads", "L1 read misses", "LL read misses", "paper L1 / L2 read misses (" + std::string(kSeedCpu) + ")"});
     std::string why;
     const int last = o.quick ? 8 : longSizes() ? 13 : 11;
     for (Variant v : {Variant::Naive, Variant::Blocked})
@@ -123,9 +123,9 @@ json cacheSection(const BenchOptions& o, std::ostream& out)
         return rows;
     }
     out << "\nCache misses of one cold call, float32, simulated by Callgrind (valgrind --tool=callgrind --cache-sim=yes) "
-           "with the seed's caches,\n"
+           "with the transpose paper's caches,\n"
         << kSimulatedCaches
-        << ", counted inside the kernel's function only; hardware counters are not used.\nThe seed ran Cachegrind over "
+        << ", counted inside the kernel's function only; hardware counters are not used.\nThe paper ran Cachegrind over "
            "its whole -O0 program: its \"L2\" is Cachegrind's last level, the 12 MiB L3, which a float32 matrix outgrows "
            "at 2^11 (16 MiB)."
         << (longSizes() ? "" : " GIGACHECK_GALLERY_LONG=1: to 2^13.") << "\n\n";
@@ -136,7 +136,7 @@ json cacheSection(const BenchOptions& o, std::ostream& out)
 json gpuSection(const BenchOptions& o, std::ostream& out)
 {
     json rows = json::array();
-    bench::Table t({"variant", "shape", "ms", "GB/s", "% of copy", "% of peak", "x geam", "seed % of peak (" + std::string(kSeedGpu) + ")"});
+    bench::Table t({"variant", "shape", "ms", "GB/s", "% of copy", "% of peak", "x geam", "paper % of peak (" + std::string(kSeedGpu) + ")"});
     std::vector<std::pair<std::int64_t, std::int64_t>> shapes;
     for (int e = 10; e <= (o.quick ? 12 : 15); ++e)
         shapes.push_back({std::int64_t(1) << e, std::int64_t(1) << e});
@@ -180,7 +180,7 @@ json gpuSection(const BenchOptions& o, std::ostream& out)
         }
     out << "\nGPU, float32, median of 5 timed calls after a warm-up. % of copy: of a cudaMemcpy device-to-device of "
            "the same bytes (read + written),\nthe best of 10 after 2 warm-ups, timed before and after the kernels in the "
-           "same process; x geam: this time over cuBLAS geam's at the same shape;\n% of peak: of 2 x memory clock x bus width. The seed's Table 2 (NVIDIA A30, 933 GB/s): "
+           "same process; x geam: this time over cuBLAS geam's at the same shape;\n% of peak: of 2 x memory clock x bus width. The paper's Table 2 (NVIDIA A30, 933 GB/s): "
            "block-based naive 44.53%, coalesced 60.61% of peak at 2^15.\nTargets on the H200: padded 16384^2 >= 95% of copy, "
            "inplace 16384^2 >= 85%, inplace 16384x8192 >= 50%.\n\n";
     t.print(out);

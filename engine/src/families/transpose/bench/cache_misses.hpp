@@ -15,7 +15,7 @@ namespace gigacheck::transpose {
 // the seed's "L2" column); 64-byte lines. 12 MiB in 16 ways is not a power-of-two number of sets,
 // which valgrind refuses; on the seed's machine Cachegrind itself simulated its L3 as 24-way
 // (8192 sets, the same 12 MiB), and so does this.
-inline constexpr const char* kSimulatedCaches = "D1 32 KiB 8-way, LL 12 MiB 24-way, 64-byte lines (the seed's i7-9750H as Cachegrind simulates it)";
+inline constexpr const char* kSimulatedCaches = "D1 32 KiB 8-way, LL 12 MiB 24-way, 64-byte lines (the transpose paper's i7-9750H as Cachegrind simulates it)";
 inline constexpr const char* kSimulatedCacheOptions = "--D1=32768,8,64 --LL=12582912,24,64";
 
 struct CacheMisses {
