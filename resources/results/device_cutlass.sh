@@ -26,11 +26,12 @@ cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${
   { tail -30 "$OUT/build.txt" | tee -a "$log"; exit 1; }
 timeout 420 cmake --build $build -j16 --target gigacheck ${TESTS:-tst_cuda_single_fault tst_cuda_tf32 tst_cuda_backend tst_cuda_kernels} \
   >> "$OUT/build.txt" 2>&1 || { grep -B2 -A20 "error" "$OUT/build.txt" | head -60 | tee -a "$log"; exit 1; }
-awk '/cutlass_tf32_gemm/ {print "CUTLASS translation unit (every tile shape): " ($2 - $1) / 1000 " s"}' $build/.ninja_log | tee -a "$log"
+awk '/cutlass_tf32_/ {n = split($4, p, "/"); print "CUTLASS translation unit " p[n] ": " ($2 - $1) / 1000 " s"}' $build/.ninja_log | tee -a "$log"
 cli=$build/app/cli/gigacheck
-obj=$(find $build -name 'cutlass_tf32_gemm.cu.o' | head -1)
-cuobjdump -res-usage "$obj" 2>&1 | grep -E "Function|REG" | head -8 >> "$log"
-echo "HGMMA instructions in the CUTLASS object: $(cuobjdump -sass "$obj" | grep -c HGMMA)" | tee -a "$log"
+for obj in $(find $build -name 'cutlass_tf32_*_tiles.cu.o'); do
+  cuobjdump -res-usage "$obj" 2>&1 | grep -E "Function|REG" | head -8 >> "$log"
+  echo "HGMMA instructions in $(basename "$obj"): $(cuobjdump -sass "$obj" | grep -c HGMMA)" | tee -a "$log"
+done
 $cli devices | tail -1 | tee -a "$log"
 
 if [ "$what" != tests ]; then
