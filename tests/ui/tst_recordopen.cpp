@@ -3,6 +3,7 @@
 #include "ui/uitestmain.hpp"
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/family.hpp"
 
 #include <views/animationpanel.hpp>
 #include <views/heatmapview.hpp>
@@ -14,6 +15,9 @@
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMimeData>
 #include <QProcess>
 #include <QUrl>
@@ -138,6 +142,53 @@ private slots:
         QCOMPARE(model.spanCount(1), current);
         QCOMPARE(model.spanCount(0), loadRecord(baseline.toStdString()).spans.size());
         QCOMPARE(window.roofline()->runs().size(), std::size_t(2));
+    }
+
+    // File > Compare takes any family's record through the envelope: its spans become the
+    // baseline's lanes beside the current run, its metrics and spans the roofline's points; a
+    // record with no spans is refused by its family's name; a campaign is refused.
+    void compareTakesEveryFamilysRecord()
+    {
+        const QString current = QStringLiteral(GIGACHECK_TEST_DATA "/ui_record_s2_cli.json");
+        for (const char* name : {"online-64", "strassen-64", "transpose-48x32", "reduced-32"}) {
+            const QString baseline = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/") + QLatin1String(name) +
+                                     QStringLiteral(".json");
+            const std::size_t spans = loadAnyRecord(baseline.toStdString())->spans.size();
+            QVERIFY2(spans > 0, name);
+            MainWindow window;
+            QString error;
+            QVERIFY2(window.openRecord(current, &error), qPrintable(error));
+            const std::size_t currentSpans = window.timeline()->model().spanCount();
+            QVERIFY2(window.compareWithRecord(baseline, &error), qPrintable(QLatin1String(name) + QStringLiteral(": ") + error));
+            const TimelineModel& model = window.timeline()->model();
+            QCOMPARE(model.runCount(), 2);
+            QCOMPARE(model.spanCount(0), spans);
+            QCOMPARE(model.spanCount(1), currentSpans);
+            QVERIFY2(QString::fromStdString(model.runLabel(0)).endsWith(QStringLiteral("(file)")), name);
+            QCOMPARE(window.roofline()->runs().size(), std::size_t(2));
+        }
+
+        // The same Strassen record without its spans: nothing to lay beside a run, said by family.
+        QFile source(QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/strassen-64.json"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject record = QJsonDocument::fromJson(source.readAll()).object();
+        QVERIFY(record.contains(QStringLiteral("spans")));
+        record.insert(QStringLiteral("spans"), QJsonArray());
+        QTemporaryDir dir;
+        const QString noSpans = dir.filePath(QStringLiteral("no-spans.json"));
+        {
+            QFile out(noSpans);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(record).toJson());
+        }
+        QVERIFY(loadAnyRecord(noSpans.toStdString())->spans.empty());  // still a readable record
+        MainWindow window;
+        QString error;
+        QVERIFY(window.openRecord(current, &error));
+        QVERIFY(!window.compareWithRecord(noSpans, &error));
+        QVERIFY2(error.contains(QStringLiteral("Strassen")) && error.contains(QStringLiteral("no timeline to compare")),
+                 qPrintable(error));
+        QCOMPARE(window.timeline()->model().runCount(), 1);  // the current run alone, as before
     }
 
     void brokenFilesGiveAMessage()

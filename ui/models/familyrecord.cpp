@@ -2,6 +2,8 @@
 
 #include "models/runverdict.hpp"
 
+#include <gigacheck/family.hpp>
+
 namespace gigacheck::ui {
 
 const RunRecord* blockedRecordOf(const RecordEnvelope& record)
@@ -36,7 +38,10 @@ QString runNameOf(const RecordEnvelope& record)
         return strategyLabel(blocked->config);
     if (const OnlineRecord* online = onlineRecordOf(record))
         return schemeLabel(online->config);
-    return QString::fromStdString(record.family);
+    // Another family's (a baseline from File > Compare): its name for people, from the registry.
+    const Family* family = findFamily(record.family);
+    const std::string_view name = family ? family->title : std::string_view(record.family);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
 QString runFileStem(const RecordEnvelope& record)

@@ -48,6 +48,8 @@ QString runLabel(const RecordEnvelope& r)
     if (const RunRecord* blocked = blockedRecordOf(r))
         return blockedRunLabel(blocked->config);
     const Shape s = resultShapeOf(r);
+    if (s.m == 0)  // a family whose shape the lab does not read: its name alone
+        return runNameOf(r);
     const QString shape = QStringLiteral("%1×%2×%3").arg(s.m).arg(s.n).arg(s.q);
     if (const OnlineRecord* online = onlineRecordOf(r); online && online->config.scheme != Scheme::Tmr)
         return QStringLiteral("%1 b=%2 %3").arg(runNameOf(r)).arg(online->config.panelWidth()).arg(shape);

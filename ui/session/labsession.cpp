@@ -110,9 +110,9 @@ void LabSession::openRecord(RunRecord record)
     emit historyChanged();
 }
 
-void LabSession::addBaseline(RunRecord baseline)
+void LabSession::addBaseline(RecordPtr baseline)
 {
-    baseline_ = std::make_shared<const RunRecord>(std::move(baseline));
+    baseline_ = std::move(baseline);
     pushHistory(baseline_, false);
     emit baselineAdded(baseline_);
     emit historyChanged();

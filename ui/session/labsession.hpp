@@ -53,8 +53,9 @@ public:
     void openRecord(RunRecord record);
     // An online ABFT record read from a file (no step frames: the step view offers a replay).
     void openOnlineRecord(OnlineRecord record);
-    // A record read from a file, shown beside the current one (timeline lanes, roofline points).
-    void addBaseline(RunRecord baseline);
+    // A record of any family read from a file, shown beside the current one (timeline lanes,
+    // roofline points).
+    void addBaseline(RecordPtr baseline);
     // Drops the record opened for comparison (it stays through any number of runs until then).
     void removeBaseline();
 

@@ -205,10 +205,22 @@ bool MainWindow::openRecordReporting(const QString& path, QString* error)
 
 bool MainWindow::compareWithRecord(const QString& path, QString* error)
 {
-    RunRecord baseline;
-    if (!reportingFailure([&] { baseline = loadRecord(path.toStdString()); }, error))
+    // Any family's record, through the envelope: its spans are the timeline's lanes, its metrics
+    // and spans the roofline's points. A record with no spans has nothing to lay beside a run.
+    RecordPtr baseline;
+    if (!reportingFailure([&] {
+            const std::string file = path.toStdString();
+            if (isCampaignFile(file))
+                throw InputError("a campaign is many runs, not one to compare; open it with File > Open");
+            baseline = loadAnyRecord(file);
+            if (baseline->spans.empty()) {
+                const Family* family = findFamily(baseline->family);
+                throw InputError("this " + std::string(family ? family->title : std::string_view(baseline->family)) +
+                                 " record has no timeline to compare (it holds no spans)");
+            }
+        }, error))
         return false;
-    const QString label = runLabel(baseline);
+    const QString label = runLabel(*baseline);
     session_->addBaseline(std::move(baseline));
     run_->log(QStringLiteral("comparing with %1 (%2)").arg(QFileInfo(path).fileName(), label));
     showView(View::Timeline);
