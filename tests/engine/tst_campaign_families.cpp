@@ -18,7 +18,7 @@ namespace {
 CampaignConfig onlineCampaign(const char* scheme, int checkEvery)
 {
     CampaignConfig c;
-    c.family = CampaignFamily::Online;
+    c.family = "online";
     c.scheme = scheme;
     c.checkEvery = checkEvery;
     c.panel = 8;  // 6 steps of n = 48: faults at every step, checks every fq
@@ -33,7 +33,7 @@ CampaignConfig onlineCampaign(const char* scheme, int checkEvery)
 CampaignConfig strassenCampaign()
 {
     CampaignConfig c;
-    c.family = CampaignFamily::Strassen;
+    c.family = "strassen";
     c.scheme = "strassen";
     c.levels = {1, 2, 3};
     c.model = FaultModel::Delta;

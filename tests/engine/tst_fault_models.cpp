@@ -233,7 +233,7 @@ private slots:
         gpu.backend = BackendKind::Cuda;
         validateCampaign(c, gpu);
         c.target = CampaignTarget::Result;
-        c.family = CampaignFamily::Online;
+        c.family = "online";
         c.scheme = "online";
         c.twoBits = true;
         QVERIFY(inputErrorOf([&] { validateCampaign(c, DeviceInfo{}); }).contains(QStringLiteral("blocked family")));

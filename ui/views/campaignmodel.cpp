@@ -78,33 +78,10 @@ QVariant CampaignModel::data(const QModelIndex& index, int role) const
     switch (Column(index.column())) {
     case RunColumn: return run.index;
     case StrategyColumn:  // what varies run by run in the family: strategy, step, levels
-        switch (campaign_.config.family) {
-        case CampaignFamily::Online:
-            return run.step >= 0 ? QStringLiteral("%1 %2").arg(campaign_.config.scheme == "tmr" ? QStringLiteral("replica")
-                                                                                                 : QStringLiteral("step"))
-                                       .arg(run.step)
-                                 : QStringLiteral("at encoding");
-        case CampaignFamily::Strassen: return QStringLiteral("L%1").arg(run.level);
-        case CampaignFamily::Blocked: break;
-        }
-        return qs(toString(run.strategy));
+        return qs(campaignRunVaries(campaign_.config, run));
     case TargetColumn: return qs(targetKey(run));
     case BitColumn: return run.bit >= 0 ? QVariant(run.bit) : QVariant(QStringLiteral("-"));
-    case PositionColumn: {
-        QStringList cells;
-        for (const StrassenFaultPlace& p : run.places)  // Strassen: a leaf or a quadrant, not a cell
-            cells << QStringLiteral("%1:%2").arg(qs(p.where)).arg(p.index);
-        if (campaign_.config.family == CampaignFamily::Online) {  // the planned cells (its record holds no blocks)
-            for (const FaultAt& at : run.positions)
-                cells << QStringLiteral("(%1, %2)").arg(at.row).arg(at.col);
-            return cells.join(QStringLiteral(" "));
-        }
-        for (const Injection& inj : run.applied)
-            cells << QStringLiteral("(%1, %2)")
-                         .arg(inj.globalRow >= 0 ? QString::number(inj.globalRow) : QStringLiteral("checksum"),
-                              inj.globalCol >= 0 ? QString::number(inj.globalCol) : QStringLiteral("checksum"));
-        return cells.join(QStringLiteral(" "));
-    }
+    case PositionColumn: return qs(campaignRunPositions(campaign_.config, run));
     case OutcomeColumn: return outcomeLabel(run.outcome);
     case ColumnCount: break;
     }
@@ -117,10 +94,7 @@ QVariant CampaignModel::headerData(int section, Qt::Orientation orientation, int
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
     case RunColumn: return QStringLiteral("run");
-    case StrategyColumn:
-        return campaign_.config.family == CampaignFamily::Online     ? QStringLiteral("step")
-               : campaign_.config.family == CampaignFamily::Strassen ? QStringLiteral("levels")
-                                                                     : QStringLiteral("strategy");
+    case StrategyColumn: return qs(campaignVariesTitle(campaign_.config));
     case TargetColumn: return QStringLiteral("target");
     case BitColumn: return QStringLiteral("bit");
     case PositionColumn: return QStringLiteral("position");

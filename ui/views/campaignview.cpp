@@ -207,12 +207,12 @@ bool CampaignView::openRun(std::size_t index)
         return false;
     const CampaignRun& run = model_->campaign().runs[index];
     table_->selectRow(int(index));
-    if (model_->campaign().config.family != CampaignFamily::Blocked) {
-        // The replay opens the blocked GEMM's animation; an online or Strassen run replays on the command line.
+    if (!campaignRunsReplayInLab(model_->campaign().config)) {
+        // The replay opens the blocked GEMM's animation; another family's run replays on the command line.
         hint_->setText(QStringLiteral("Run %1 of this %2 campaign ended %3; the lab replays blocked runs only. "
                                       "Reproduce it with: %4")
                            .arg(run.index)
-                           .arg(qs(std::string(toString(model_->campaign().config.family))), outcomeLabel(run.outcome),
+                           .arg(qs(model_->campaign().config.family), outcomeLabel(run.outcome),
                                 qs(reproduceCommand(model_->campaign().config, run))));
         return false;
     }

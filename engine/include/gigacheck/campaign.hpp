@@ -73,23 +73,23 @@ enum class CampaignType { F32, F64, Tf32, Bf16, F16 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
 
-// The algorithm family a campaign drives: blocked GEMM (runGemm), online ABFT (runOnline: scheme
-// online, offline or tmr), Strassen. Each declares its campaign part in its contract
-// (Family::campaign, gigacheck/family.hpp); names, defaults and targets come from there.
-enum class CampaignFamily { Blocked, Online, Strassen };
-std::string_view toString(CampaignFamily);
-CampaignFamily campaignFamilyFromString(std::string_view);  // throws InputError
+// The algorithm family a campaign drives, by its --family name ("blocked", "online", "strassen"):
+// each family declares its campaign part in its contract (Family::campaign, gigacheck/family.hpp);
+// names, defaults and targets come from there, so a new one adds no value here.
+using CampaignFamily = std::string;
+// The name if a campaign part of this build has it; InputError naming the names otherwise.
+CampaignFamily campaignFamilyFromString(std::string_view);
 // The --family names, in the registry's order.
 std::vector<std::string_view> campaignFamilyNames();
 // The --target names a family takes, in the order the help lists them ("result, checksum, ...").
-std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily);
+std::vector<CampaignTarget> campaignTargetsOf(const CampaignFamily&);
 // What `gigacheck campaign --help` says of --family, and its list of the families
 // ("blocked (default), online (--scheme online|offline|tmr), strassen").
 std::string campaignFamilyHelp();
 std::string campaignFamilyList();
 
 struct CampaignConfig {
-    CampaignFamily family = CampaignFamily::Blocked;
+    CampaignFamily family = "blocked";  // the default family
     int runs = 100;
     Shape shape{256, 256, 256};
     CampaignType type = CampaignType::F32;
@@ -165,6 +165,15 @@ struct CampaignRun {
     double seconds = 0;
 };
 
+// The campaign table's family words, from the campaign's family (its contract's campaign part), so
+// that a view of campaigns names no family: the title of the column of what varies run by run
+// ("strategy", "step", "levels") and a run's value there ("s2", "step 3", "L2"); a run's faults
+// ("(12, 40)", "c:2", "(checksum, 7)"); whether its runs replay in the lab's animation.
+std::string campaignVariesTitle(const CampaignConfig& config);
+std::string campaignRunVaries(const CampaignConfig& config, const CampaignRun& run);
+std::string campaignRunPositions(const CampaignConfig& config, const CampaignRun& run);
+bool campaignRunsReplayInLab(const CampaignConfig& config);
+
 // Counts per outcome over a group of runs.
 struct OutcomeCounts {
     std::array<std::int64_t, kOutcomeCount> count{};
@@ -183,7 +192,7 @@ struct CampaignSummary {
     // ordered: bit / level ascending, then by name. byStrategy: blocked runs; byLevel: Strassen runs.
     std::vector<CampaignGroup> byBit, byTarget, byStrategy, byLevel;
 };
-CampaignSummary summarize(const std::vector<CampaignRun>& runs, CampaignFamily family = CampaignFamily::Blocked);
+CampaignSummary summarize(const std::vector<CampaignRun>& runs, const CampaignFamily& family = CampaignConfig{}.family);
 // The run's target as the tables name it: result, checksum-row, checksum-col, a, b, a-after, b-after,
 // none; online and Strassen runs their own (familyTarget: product, c, ...).
 std::string targetKey(const CampaignRun& run);

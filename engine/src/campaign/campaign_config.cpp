@@ -175,12 +175,12 @@ template <class Names> std::string namesOr(const Names& names)
 
 const FamilyCampaign& campaignFamilyOf(const CampaignConfig& c) { return campaignFamilyOf(c.family); }
 
-const FamilyCampaign& campaignFamilyOf(CampaignFamily family)
+const FamilyCampaign& campaignFamilyOf(std::string_view family)
 {
     for (const FamilyCampaign* f : campaignFamilies())
-        if (f->traits().id == family)
+        if (f->traits().name == family)
             return *f;
-    throw InputError("this gigacheck has no campaigns of family " + std::to_string(int(family)));
+    throw InputError("this gigacheck has no campaigns of family '" + std::string(family) + "'");
 }
 
 const FamilyCampaign* campaignFamilyOfScheme(std::string_view scheme)
@@ -191,14 +191,6 @@ const FamilyCampaign* campaignFamilyOfScheme(std::string_view scheme)
             return f;
     }
     return nullptr;
-}
-
-std::string_view toString(CampaignFamily f)
-{
-    for (const FamilyCampaign* family : campaignFamilies())
-        if (family->traits().id == f)
-            return family->traits().name;
-    return "?";
 }
 
 std::vector<std::string_view> campaignFamilyNames()
@@ -213,11 +205,11 @@ CampaignFamily campaignFamilyFromString(std::string_view s)
 {
     for (const FamilyCampaign* f : campaignFamilies())
         if (f->traits().name == s)
-            return f->traits().id;
+            return std::string(s);
     throw InputError("unknown family '" + std::string(s) + "' (expected " + namesOr(campaignFamilyNames()) + ")");
 }
 
-std::vector<CampaignTarget> campaignTargetsOf(CampaignFamily f)
+std::vector<CampaignTarget> campaignTargetsOf(const CampaignFamily& f)
 {
     return campaignFamilyOf(f).traits().targets;
 }
@@ -230,10 +222,10 @@ std::string campaignFamilyHelp()
         entries.push_back(std::string(t.name) + (t.helpWords.empty() ? "" : " (" + std::string(t.helpWords) + ")"));
     }
     std::string help = "Algorithm family: " + namesOr(entries) + ". Default " +
-                       std::string(toString(CampaignConfig{}.family));
+                       CampaignConfig{}.family;
     for (const FamilyCampaign* f : campaignFamilies()) {
         const CampaignFamilyTraits& t = f->traits();
-        if (t.id == CampaignConfig{}.family || t.selectingSchemes.empty())
+        if (t.name == CampaignConfig{}.family || t.selectingSchemes.empty())
             continue;
         std::string schemes;
         for (std::string_view s : t.selectingSchemes)
@@ -249,7 +241,7 @@ std::string campaignFamilyList()
     for (const FamilyCampaign* f : campaignFamilies()) {
         const CampaignFamilyTraits& t = f->traits();
         list.append(list.empty() ? "" : ", ").append(t.name);
-        if (t.id == CampaignConfig{}.family) {
+        if (t.name == CampaignConfig{}.family) {
             list += " (default)";
         } else if (!t.selectingSchemes.empty()) {
             std::string schemes;
@@ -268,7 +260,7 @@ void chooseCampaignFamily(CampaignConfig& c, std::optional<CampaignFamily> famil
     if (family)
         c.family = *family;
     else if (bySchemeAlone)
-        c.family = bySchemeAlone->traits().id;
+        c.family = bySchemeAlone->traits().name;
     const FamilyCampaign& chosen = campaignFamilyOf(c.family);
     const CampaignFamilyTraits& traits = chosen.traits();
     c.scheme = scheme ? *scheme : std::string(traits.defaultScheme);
@@ -306,7 +298,7 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
             std::string names;
             for (CampaignTarget t : targets)
                 names.append(names.empty() ? "" : ", ").append(toString(t));
-            const std::string name(toString(c.family));
+            const std::string& name = c.family;
             throw InputError("--target " + std::string(toString(c.target)) + " is not a target of " +
                              (std::string_view("aeiou").find(name.front()) != std::string_view::npos ? "an " : "a ") +
                              name + " campaign (" + names + ")");

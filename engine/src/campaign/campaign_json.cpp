@@ -57,7 +57,7 @@ Json write(const CampaignConfig& c)
     Json strategies = Json::array();
     for (StrategyKind k : c.strategies)
         strategies.push_back(toString(k));
-    Json out = {{"family", toString(c.family)},
+    Json out = {{"family", c.family},
             {"runs", c.runs},
             {"shape", {{"m", c.shape.m}, {"n", c.shape.n}, {"q", c.shape.q}}},
             {"type", toString(c.type)},
@@ -206,7 +206,7 @@ CampaignShard readShard(const nlohmann::json& j, const CampaignConfig& c)
     return shard;
 }
 
-CampaignRun readRun(const nlohmann::json& j, std::size_t n, CampaignFamily family)
+CampaignRun readRun(const nlohmann::json& j, std::size_t n, const CampaignFamily& family)
 {
     const std::string at = "runs[" + std::to_string(n) + "].";
     CampaignRun run;

@@ -75,7 +75,7 @@ std::string formatCampaignReport(const CampaignResult& r)
     out << "  " << r.runs.size() << " run(s)";
     if (r.interrupted)
         out << " of " << range.end - range.begin << " (interrupted)";
-    out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", family " << toString(c.family) << ", scheme "
+    out << ": " << shapeText(c.shape) << " " << toString(c.type) << ", family " << c.family << ", scheme "
         << c.scheme;
     out << campaignFamilyOf(c).settingsText(c);
     out << "\n";

@@ -20,7 +20,6 @@ namespace gigacheck {
 
 // How `gigacheck campaign` names a family and what it takes by default.
 struct CampaignFamilyTraits {
-    CampaignFamily id;
     std::string_view name;       // --family NAME, the campaign file's "family"
     std::string_view helpWords;  // after its name in --family's help ("" for none)
     std::string_view defaultScheme;
@@ -68,10 +67,18 @@ public:
     // its runs cannot hold (config; run `at`, "runs[N].", as the file has it).
     virtual void checkReadConfig(const CampaignConfig&) const {}
     virtual void checkReadRun(const CampaignRun&, const std::string& /*at*/) const {}
+    // The campaign table's column of what varies run by run (gigacheck/campaign.hpp
+    // campaignVariesTitle): its title and a run's value.
+    virtual std::string_view variesTitle() const = 0;
+    virtual std::string variesText(const CampaignConfig& config, const CampaignRun& run) const = 0;
+    // A run's faults as the table lists them: its places, then the cells the backend changed.
+    virtual std::string positionsText(const CampaignRun& run) const;
+    // Its runs replay in the lab's animation (the blocked GEMM's, from campaignRunConfig).
+    virtual bool replaysInLab() const { return false; }
 };
 
 // By the registry's campaign-capable families (Family::campaign).
-const FamilyCampaign& campaignFamilyOf(CampaignFamily family);
+const FamilyCampaign& campaignFamilyOf(std::string_view family);
 const FamilyCampaign& campaignFamilyOf(const CampaignConfig& config);
 // The family whose selectingSchemes hold scheme; nullptr when none.
 const FamilyCampaign* campaignFamilyOfScheme(std::string_view scheme);

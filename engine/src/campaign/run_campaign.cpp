@@ -41,7 +41,7 @@ std::string targetKey(const CampaignRun& run)
     return std::string(toString(run.target));
 }
 
-CampaignSummary summarize(const std::vector<CampaignRun>& runs, CampaignFamily family)
+CampaignSummary summarize(const std::vector<CampaignRun>& runs, const CampaignFamily& family)
 {
     CampaignSummary s;
     const bool byStrategy = campaignFamilyOf(family).traits().strategies;  // the others have none

@@ -78,7 +78,7 @@ public:
     {
         using T = CampaignTarget;
         static const CampaignFamilyTraits traits{
-            CampaignFamily::Blocked, "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
+            "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
             {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
             {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any},
             std::nullopt, std::nullopt, true, true};
@@ -331,6 +331,12 @@ public:
                    "wrong, never C: the checksums are rebuilt (corrected) or the block re-checked; never a wrong C.\n";
         return out;
     }
+    std::string_view variesTitle() const override { return "strategy"; }
+    std::string variesText(const CampaignConfig&, const CampaignRun& run) const override
+    {
+        return std::string(toString(run.strategy));
+    }
+    bool replaysInLab() const override { return true; }  // campaignRunConfig: the animation's RunConfig
 };
 
 }  // namespace

@@ -80,7 +80,7 @@ public:
     {
         using T = CampaignTarget;
         static const CampaignFamilyTraits traits{
-            CampaignFamily::Online, "online", "online / offline ABFT or TMR, --scheme", "online",
+            "online", "online / offline ABFT or TMR, --scheme", "online",
             {"online", "offline", "tmr"}, {"check-every", "panel"}, "online campaigns (--family online)",
             {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt};
         return traits;
@@ -278,6 +278,21 @@ public:
                "offline: after the last) and corrected, or the product is computed again; a fault in A or B, before "
                "or after the checksums, is found against the inputs' sums taken where they were made and the "
                "element and its row / column of C restored; never silent unless below round-off.\n";
+    }
+    std::string_view variesTitle() const override { return "step"; }
+    std::string variesText(const CampaignConfig& c, const CampaignRun& run) const override
+    {
+        if (run.step < 0)
+            return "at encoding";
+        return (isTmr(c) ? "replica " : "step ") + std::to_string(run.step);
+    }
+    // The planned cells: its record holds no blocks to name the applied ones by.
+    std::string positionsText(const CampaignRun& run) const override
+    {
+        std::string text;
+        for (const FaultAt& at : run.positions)
+            text += (text.empty() ? "(" : " (") + std::to_string(at.row) + ", " + std::to_string(at.col) + ")";
+        return text;
     }
 };
 

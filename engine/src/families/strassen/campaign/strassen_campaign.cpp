@@ -71,7 +71,7 @@ public:
         using T = CampaignTarget;
         // A bit flip strikes the element a delta would: delta by default, any target.
         static const CampaignFamilyTraits traits{
-            CampaignFamily::Strassen, "strassen", "--levels", "strassen", {}, {"levels"},
+            "strassen", "--levels", "strassen", {}, {"levels"},
             "Strassen campaigns (--family strassen)", {T::Product, T::CQuadrant, T::A, T::B, T::Any},
             FaultModel::Delta, CampaignTarget::Any};
         return traits;
@@ -256,6 +256,11 @@ public:
             throw InputError("campaign: field '" + at + "level' must be 1 to " + std::to_string(kMaxStrassenLevels));
         for (const StrassenFaultPlace& place : run.places)
             parseStrassenFault(place.where + ":" + std::to_string(place.index));  // product / c / a / b, index in range
+    }
+    std::string_view variesTitle() const override { return "levels"; }
+    std::string variesText(const CampaignConfig&, const CampaignRun& run) const override
+    {
+        return "L" + std::to_string(run.level);
     }
 };
 
