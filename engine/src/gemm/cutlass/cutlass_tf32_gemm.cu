@@ -201,9 +201,7 @@ int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s)
     int device = 0, sms = 0;
     if (call.m <= 0 || call.q <= 0 || checkCall(call, device, sms))
         return -1;
-    CutlassTf32Call kMajor = call;
-    kMajor.bTransposed = true;
-    return kMajorPick(kMajor, device, sms, s);
+    return call.bTransposed ? kMajorPick(call, device, sms, s) : 0;  // B as it lies: the default
 }
 
 int cutlassTf32ConfigCount() { return kConfigCount; }

@@ -58,7 +58,8 @@ bool cutlassTf32ConfigRuns(int config, bool bTransposed);
 // device, timed once per process on the first such call (one warm-up and one timed run each, on s,
 // synchronizing it; thread-safe) and kept unless the default is within 1 % of it. The timing runs
 // write the call's C when it does not accumulate (the call writes it anyway; else a scratch C) and
-// scratch sums. -1 where the kernel cannot run (no Hopper device, the shape or alignment).
+// scratch sums. 0 (the default) for a call without bTransposed; -1 where the kernel cannot run (no
+// Hopper device, the shape or alignment).
 int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s);
 
 }  // namespace gigacheck::cuda
