@@ -11,6 +11,7 @@
 
 #include "core/median.hpp"
 #include "core/table.hpp"
+#include "families/online_abft/bench/tf32_rows.hpp"
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/run/run_online.hpp"
 #include "families/online_abft/sweep/fq_sweep.hpp"
@@ -504,6 +505,11 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             bench.once(tmrWarm);
             const double plain = plainSeconds(device.backend, n, reps + 2);
             doc["timing"].push_back(timingSuite(bench, n, panel, plain, device.ceilings.deviceBandwidthGBs, out));
+            // TF32 at fq = 1 against plain cuBLAS TF32 (GPU only): cublas-tf32, and cutlass-tf32 whose
+            // kernel writes C's sums (bench/tf32_rows.hpp).
+            if (bench::selected("GIGACHECK_BENCH_VARIANTS", "tf32"))
+                if (json tf32 = online_abft::tf32Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !tf32.empty())
+                    doc["tf32"].push_back(std::move(tf32));
             if (n == chosen.front() && bench::selected("GIGACHECK_BENCH_VARIANTS", "latency"))
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }

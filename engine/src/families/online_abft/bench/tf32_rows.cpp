@@ -1,0 +1,122 @@
+#include "families/online_abft/bench/tf32_rows.hpp"
+
+#include "core/median.hpp"
+#include "core/table.hpp"
+#include "families/online_abft/ops.hpp"
+#include "families/online_abft/run/run_online.hpp"
+#include "families/online_abft/sweep/fq_sweep.hpp"
+#include "gigacheck/online_abft.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "families/blocked_gemm/cuda/measure.hpp"
+#endif
+
+#include <string>
+#include <vector>
+
+namespace gigacheck::online_abft {
+
+namespace {
+
+using bench::fixed;
+using bench::percent;
+
+// The plain n^3 cuBLAS TF32 product on device data, one timed run (after its own warm-up).
+double plainTf32Seconds(std::int64_t n)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    return cuda::timeGemm(GemmVariant::CublasTf32, 0, 16, Precision::F32, n, 1).medianMs * 1e-3;
+#else
+    (void)n;
+    return 0.0;
+#endif
+}
+
+double checkSeconds(const OnlineRecord& r)
+{
+    double t = 0;
+    for (const Span& s : r.spans)
+        if (s.kind == kCheck)
+            t += s.end - s.start;
+    return t;
+}
+
+std::string outcome(const OnlineRecord& r)
+{
+    if (r.status != "ok")
+        return r.status + ": " + r.error;
+    int corrected = 0, uncorrectable = 0;
+    for (const VerifyEvent& e : r.verifications) {
+        corrected += e.result.verdict == Verdict::Corrected;
+        uncorrectable += e.result.verdict == Verdict::Uncorrectable;
+    }
+    return std::to_string(r.verifications.size()) + " checks, " + std::to_string(corrected) + " corrected" +
+           (uncorrectable ? ", " + std::to_string(uncorrectable) + " uncorrectable" : std::string());
+}
+
+}  // namespace
+
+nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                        std::int64_t panel, int reps, std::ostream& out)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    if (backend.device().backend != BackendKind::Cuda)
+        return rows;
+    RunHooks hooks;
+    hooks.backend = &backend;
+    const auto once = [&](const OnlineConfig& config) { return runOnlineOn(config, hooks, a, b, c); };
+    const auto configFor = [&](GemmVariant gemm, int faults) {
+        OnlineConfig config;
+        config.shape = {n, n, n};
+        config.backend = BackendKind::Cuda;
+        config.panel = panel;
+        config.checkEvery = 1;
+        config.gemm = gemm;
+        config.reference = ReferenceMode::None;  // correctness: the tests and `gigacheck run`; here: time
+        if (faults)  // after the middle step, away from the matrix's edges
+            config.faults = {OnlineFault{OnlineTarget::Result, n / 7, n / 5, std::nullopt, config.steps() / 2}};
+        return config;
+    };
+
+    out << "\nTF32, N = " << n << ", panel width b = " << panel << ", fq = 1: against a plain cuBLAS TF32 product of "
+        << n << "^3 timed before each run (median of " << reps << ")\n";
+    std::string notes;
+    bench::Table t({"gemm", "faults", "time ms", "plain TF32 ms", "vs plain TF32", "overhead", "checks ms", "outcome"});
+    for (GemmVariant gemm : {GemmVariant::CublasTf32, GemmVariant::CutlassTf32}) {
+        const std::string name(toString(gemm));
+        // Warm-up (kernels loaded, shapes tuned); cutlass-tf32 only where its kernel runs the panels.
+        const OnlineRecord warm = once(configFor(gemm, 0));
+        if (warm.status != "ok") {
+            notes += name + ": not run (" + warm.error + ")\n";
+            continue;
+        }
+        if (gemm == GemmVariant::CutlassTf32 && warm.panelGemm.find("CUTLASS") == std::string::npos) {
+            notes += name + ": the CUTLASS kernel does not run these panels (" + warm.panelGemm + "): no row\n";
+            continue;
+        }
+        for (int faults : {0, 1}) {
+            std::vector<double> times, plains, checks;
+            OnlineRecord last;
+            for (int r = 0; r < reps; ++r) {
+                plains.push_back(plainTf32Seconds(n));
+                last = once(configFor(gemm, faults));
+                times.push_back(computeSeconds(last));
+                checks.push_back(checkSeconds(last));
+            }
+            const double time = median(times), plain = median(plains);
+            t.add({name, std::to_string(faults), fixed(time * 1e3, 2), fixed(plain * 1e3, 2), fixed(time / plain, 3) + "x",
+                   percent(time / plain - 1.0), fixed(median(checks) * 1e3, 2), outcome(last)});
+            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", "online"}, {"gemm", name}, {"fq", 1}, {"faults", faults},
+                            {"seconds", time}, {"plain_tf32_seconds", plain}, {"ratio", time / plain},
+                            {"check_seconds", median(checks)}, {"panel_gemm", last.panelGemm},
+                            {"verified", last.status == "ok"}});
+        }
+        notes += name + " panel GEMMs: " + warm.panelGemm + "\n";
+    }
+    t.print(out);
+    out << notes << "cutlass-tf32: the kernel that writes C writes its row and column sums too, so each check reads C's "
+           "checksum row and column only (cublas-tf32: one read of C per check)\n";
+    return rows;
+}
+
+}  // namespace gigacheck::online_abft
