@@ -1,19 +1,108 @@
 // The fused TF32 product whose CUTLASS kernel reads B^T (both operands K-major in shared memory):
-// the kernel gives cuBLAS TF32's product (same sampled error against an FP64 host product as
-// the kernel that reads B as it lies), and the protected product built on it — B rounded by its
-// checksum pass, laid out K-major, C's sums from the epilogue — ends clean without a fault and
-// corrects one injected fault to the clean value. Hopper only (sm_90a kernels): skipped elsewhere.
+// * the kernel gives cuBLAS TF32's product (same sampled error against an FP64 host product as the
+//   kernel that reads B as it lies);
+// * on unrounded FP32 inputs it multiplies the operands TRUNCATED to TF32 (its tensor cores read the
+//   upper 19 bits): its result is within FP32 accumulation round-off of the exact product of the
+//   truncated inputs, and (all-positive data, where the two differ by far more) not of the inputs
+//   rounded to nearest. The protected product's checksums rest on this; both distances are printed;
+// * the protected product built on it -- B's checksum and B^T from one read of B, A and B truncated
+//   in registers by the checksum passes, C's sums from the epilogue -- ends clean on unrounded inputs
+//   of several shapes and distributions (largest clean residual / threshold printed), corrects one
+//   added fault and one flip of a high exponent bit to the clean value, and leaves A and B in memory
+//   byte for byte as they were.
+// Hopper only (sm_90a kernels): skipped elsewhere.
 #include "gpu_available.hpp"
 
 #include "families/blocked_gemm/cuda/measure.hpp"
+#include "gigacheck/matrix.hpp"
+#include "gigacheck/tf32.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "gemm/cuda/fused_kmajor_test_support.hpp"
+#endif
 
 #include <QtTest>
 
+#include <cmath>
+#include <random>
+#include <vector>
+
 using namespace gigacheck;
+
+namespace {
+
+enum class Data { Uniform, Positive, Wide };
+
+const char* nameOf(Data d) { return d == Data::Uniform ? "uniform" : d == Data::Positive ? "positive" : "wide"; }
+
+// FP32 values with low mantissa bits set (not TF32 already): U(-1, 1), U(0, 1), or the engine's
+// wide-exponent distribution.
+HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
+{
+    HostMatrix m(Precision::F32, rows, cols);
+    if (d != Data::Positive) {
+        fillRandom(m, d == Data::Uniform ? Distribution::Uniform : Distribution::Wide, seed, 0);
+        return m;
+    }
+    std::mt19937_64 gen(seed);
+    std::uniform_real_distribution<double> u01(0.0, 1.0);
+    float* x = m.as<float>();
+    for (std::int64_t e = 0; e < rows * cols; ++e)
+        x[e] = float(u01(gen));
+    return m;
+}
+
+// max over cells of |C - model| / bound: the model is the exact (double) product of the inputs as
+// `take` gives them, bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even a truncating one).
+template <class Take>
+double worstOverBound(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, Take take)
+{
+    const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
+    std::vector<double> ta(std::size_t(m * n)), tb(std::size_t(n * q));
+    for (std::int64_t e = 0; e < m * n; ++e)
+        ta[std::size_t(e)] = double(take(a.as<float>()[e]));
+    for (std::int64_t e = 0; e < n * q; ++e)
+        tb[std::size_t(e)] = double(take(b.as<float>()[e]));
+    double worst = 0;
+    std::vector<double> exact(static_cast<std::size_t>(q)), mag(static_cast<std::size_t>(q));
+    for (std::int64_t i = 0; i < m; ++i) {
+        std::fill(exact.begin(), exact.end(), 0.0);
+        std::fill(mag.begin(), mag.end(), 0.0);
+        for (std::int64_t k = 0; k < n; ++k) {
+            const double x = ta[std::size_t(i * n + k)];
+            for (std::int64_t j = 0; j < q; ++j) {
+                exact[std::size_t(j)] += x * tb[std::size_t(k * q + j)];
+                mag[std::size_t(j)] += std::fabs(x * tb[std::size_t(k * q + j)]);
+            }
+        }
+        for (std::int64_t j = 0; j < q; ++j) {
+            const double bound = 2 * std::ldexp(1.0, -24) * double(n) * mag[std::size_t(j)] + 1e-300;
+            worst = std::max(worst, std::fabs(c.at(i, j) - exact[std::size_t(j)]) / bound);
+        }
+    }
+    return worst;
+}
+
+struct ProductShape {
+    int m, n, q;
+};
+// n and q multiples of 4 (the kernel's TMA copies), several of them odd multiples; m anything.
+const ProductShape kShapes[] = {{256, 256, 256}, {260, 516, 132}, {100, 1020, 36}, {513, 388, 260}, {33, 4, 12}};
+
+}  // namespace
+
+Q_DECLARE_METATYPE(Data)
 
 class TestCudaFusedKMajor : public QObject {
     Q_OBJECT
 private slots:
+    void kernelMultipliesTruncatedOperands_data();
+    void kernelMultipliesTruncatedOperands();
+    void cleanOnUnroundedInputs_data();
+    void cleanOnUnroundedInputs();
+    void faultsCorrectedToCleanValue_data();
+    void faultsCorrectedToCleanValue();
+
     void initTestCase()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
@@ -50,6 +139,133 @@ private slots:
         QVERIFY2(faulty.fused.correctedRelError < 1e-4, std::to_string(faulty.fused.correctedRelError).c_str());
     }
 };
+
+void TestCudaFusedKMajor::kernelMultipliesTruncatedOperands_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    QTest::addColumn<Data>("data");
+    for (const ProductShape& s : kShapes)
+        for (const Data d : {Data::Uniform, Data::Positive})
+            QTest::addRow("%dx%dx%d-%s", s.m, s.n, s.q, nameOf(d)) << s.m << s.n << s.q << d;
+}
+
+void TestCudaFusedKMajor::kernelMultipliesTruncatedOperands()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    const HostMatrix a = unrounded(m, n, data, 71), b = unrounded(n, q, data, 72);
+    HostMatrix c(Precision::F32, m, q);
+    cuda::fusedKMajorGemmOnDevice(a, b, c);
+    const double truncated = worstOverBound(a, b, c, [](float x) { return truncateToTf32(x); });
+    const double nearest = worstOverBound(a, b, c, [](float x) { return roundToTf32(x); });
+    qInfo("hypothesis (kernel truncates to TF32): |C - truncation model| / bound %.3g, "
+          "|C - round-to-nearest model| / bound %.3g",
+          truncated, nearest);
+    QVERIFY2(truncated <= 1.0, qPrintable(QStringLiteral("C is not the product of the truncated operands: %1 of the "
+                                                         "FP32 accumulation bound (round to nearest: %2)")
+                                              .arg(truncated)
+                                              .arg(nearest)));
+    // All-positive inputs: truncation lowers every product by ~2^-11 of its size on average, far
+    // beyond the accumulation bound, so rounding to nearest would be told apart here.
+    if (data == Data::Positive)
+        QVERIFY2(nearest > 1.0, qPrintable(QStringLiteral("C is as close to the round-to-nearest model (%1 of the "
+                                                          "bound): the test cannot tell the models apart")
+                                               .arg(nearest)));
+#endif
+}
+
+void TestCudaFusedKMajor::cleanOnUnroundedInputs_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    QTest::addColumn<Data>("data");
+    for (const ProductShape& s : kShapes)
+        for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
+            QTest::addRow("%dx%dx%d-%s", s.m, s.n, s.q, nameOf(d)) << s.m << s.n << s.q << d;
+    for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
+        QTest::addRow("2048x2048x2048-%s", nameOf(d)) << 2048 << 2048 << 2048 << d;
+}
+
+void TestCudaFusedKMajor::cleanOnUnroundedInputs()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    const HostMatrix a = unrounded(m, n, data, 81), b = unrounded(n, q, data, 82);
+    const cuda::FusedProtectedRun run = cuda::fusedProtectedProductOnDevice(a, b);
+    qInfo("largest clean residual / threshold %.3g (largest threshold %.3g)", run.maxCleanResidualRatio,
+          run.maxThreshold);
+    QVERIFY(run.fusedSums);
+    QVERIFY(run.truncatedInRegisters);
+    QCOMPARE(QString::fromStdString(run.verdict), QStringLiteral("clean"));
+    QCOMPARE(run.corrections, 0);
+    QVERIFY2(run.maxCleanResidualRatio < 1.0, qPrintable(QString::number(run.maxCleanResidualRatio)));
+    // The point of the truncation model: the operands are read, never written.
+    QVERIFY2(run.aUnchanged, "the protected product wrote A");
+    QVERIFY2(run.bUnchanged, "the protected product wrote B's main part");
+#endif
+}
+
+void TestCudaFusedKMajor::faultsCorrectedToCleanValue_data()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    QTest::addColumn<Data>("data");
+    QTest::addColumn<int>("bit");  // -1: a value added instead
+    for (const ProductShape& s : {ProductShape{256, 256, 256}, ProductShape{513, 388, 260}, ProductShape{1024, 1020, 1028}})
+        for (const Data d : {Data::Uniform, Data::Wide}) {
+            QTest::addRow("%dx%dx%d-%s-add", s.m, s.n, s.q, nameOf(d)) << s.m << s.n << s.q << d << -1;
+            // Bit 29, the exponent's 64: the cell scaled by 2^64 or 2^-64 (finite either way), an
+            // error the correction from the line's other cells must undo whole.
+            QTest::addRow("%dx%dx%d-%s-bit29", s.m, s.n, s.q, nameOf(d)) << s.m << s.n << s.q << d << 29;
+        }
+}
+
+void TestCudaFusedKMajor::faultsCorrectedToCleanValue()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    QFETCH(int, bit);
+    const HostMatrix a = unrounded(m, n, data, 91), b = unrounded(n, q, data, 92);
+    const cuda::FusedProtectedRun clean = cuda::fusedProtectedProductOnDevice(a, b);
+    QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
+    // The row's largest cell: far above any threshold, so even a flip that shrinks it shows.
+    cuda::FusedFault fault;
+    fault.row = m / 3;
+    fault.col = 0;
+    for (std::int64_t j = 1; j < q; ++j)
+        if (std::fabs(clean.c.at(fault.row, j)) > std::fabs(clean.c.at(fault.row, fault.col)))
+            fault.col = j;
+    fault.delta = 100 * clean.maxThreshold;  // ignored by a bit flip
+    fault.bit = bit;
+    const cuda::FusedProtectedRun faulty = cuda::fusedProtectedProductOnDevice(a, b, fault);
+    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
+    QCOMPARE(faulty.corrections, 1);
+    QCOMPARE(faulty.row, fault.row);
+    QCOMPARE(faulty.col, fault.col);
+    const double cleanValue = clean.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
+    qInfo("cell %.9g, faulty %.9g, corrected %.9g (clean thresholds up to %.3g)", cleanValue, faulty.before, fixed,
+          clean.maxThreshold);
+    // Rebuilt from the line's other cells and its checksum: off by that line's round-off, which
+    // stays below its threshold.
+    QVERIFY2(std::fabs(fixed - cleanValue) <= clean.maxThreshold,
+             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
+    QVERIFY(faulty.aUnchanged);
+    QVERIFY(faulty.bUnchanged);
+#endif
+}
 
 QTEST_GUILESS_MAIN(TestCudaFusedKMajor)
 #include "tst_cuda_fused_kmajor.moc"

@@ -1,0 +1,128 @@
+// GPU test support of the fused K-major TF32 product (see fused_kmajor_test_support.hpp).
+#include "gemm/cuda/fused_kmajor_test_support.hpp"
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/resources.hpp"
+#include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/operand_transpose.hpp"
+#include "gemm/cuda/protected_product.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace gigacheck::cuda {
+namespace {
+
+Index pad32(Index x) { return (x + 31) / 32 * 32; }
+
+// rows x cols floats of a device block with leading dimension ld, densely on the host.
+std::vector<float> download(const DeviceBuffer& d, Index rows, Index cols, Index ld)
+{
+    std::vector<float> out(std::size_t(rows * cols));
+    CUDA_CHECK(cudaMemcpy2D(out.data(), std::size_t(cols) * 4, d.get(), std::size_t(ld) * 4, std::size_t(cols) * 4,
+                            std::size_t(rows), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+bool sameBytes(const std::vector<float>& x, const HostMatrix& m)
+{
+    return x.size() * 4 == m.bytes() && std::memcmp(x.data(), m.data(), m.bytes()) == 0;
+}
+
+}  // namespace
+
+void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
+{
+    const Index m = a.rows(), n = a.cols(), q = b.cols();
+    DeviceBuffer da(a.bytes()), db(b.bytes()), dbt(b.bytes()), dc(c.bytes());
+    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CublasHandle h;
+    transposeOperand(db.as<float>(), n, q, q, dbt.as<float>(), n, nullptr);
+    GemmCall g;
+    g.variant = GemmVariant::CutlassTf32;
+    g.precision = Precision::F32;
+    g.m = m;
+    g.n = n;
+    g.q = q;
+    g.a = da.get();
+    g.lda = n;
+    g.b = db.get();
+    g.ldb = q;
+    g.c = dc.get();
+    g.ldc = q;
+    g.bTransposed = dbt.get();
+    if (!writesSumsOfC(g))
+        throw BackendError("the CUTLASS TF32 kernel does not take " + std::to_string(m) + " x " + std::to_string(n) +
+                           " x " + std::to_string(q));
+    gemm(g, h.get(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
+}
+
+FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault)
+{
+    const Index m = a.rows(), n = a.cols(), q = b.cols();
+    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
+    DeviceBuffer xa(std::size_t((m + 1) * lda) * 4), xb(std::size_t(n * ldb) * 4), xc(std::size_t((m + 1) * ldc) * 4);
+    DeviceBuffer bt(std::size_t(q * n) * 4), aux(std::size_t(4 * ldx) * sizeof(double));
+    Stream s;
+    SideLane lane;
+    CublasHandle h;
+    CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * 4, a.data(), std::size_t(n) * 4, std::size_t(n) * 4,
+                                 std::size_t(m), cudaMemcpyHostToDevice, s.get()));
+    CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * 4, b.data(), std::size_t(q) * 4, std::size_t(q) * 4,
+                                 std::size_t(n), cudaMemcpyHostToDevice, s.get()));
+    PinnedBuffer out(sizeof(VerifyOut)), injected(2 * sizeof(double));
+    DeviceInjection d;
+    d.row = fault.row;
+    d.col = fault.col;
+    d.delta = fault.delta;
+    d.bitFlip = fault.bit >= 0 ? 1 : 0;
+    d.bit = fault.bit >= 0 ? fault.bit : 0;
+    ProtectedBlocks blocks;
+    GemmCall& g = blocks.gemm;
+    g.variant = GemmVariant::CutlassTf32;
+    g.precision = Precision::F32;
+    g.m = m;
+    g.n = n;
+    g.q = q;
+    g.a = xa.get();
+    g.lda = lda;
+    g.b = xb.get();
+    g.ldb = ldb;
+    g.c = xc.get();
+    g.ldc = ldc;
+    g.bTransposed = bt.get();
+    blocks.aux = AuxView{aux.as<double>(), ldx};
+    blocks.model = roundoffModel(Precision::F32, InputFormat::Tf32);
+    blocks.fault = fault.row >= 0 ? &d : nullptr;
+    blocks.faultBeforeAfter = injected.as<double>();
+    blocks.out = out.as<VerifyOut>();
+    protectedProduct(blocks, h.get(), s.get(), lane);
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+
+    FusedProtectedRun run;
+    run.fusedSums = writesSumsOfC(g);
+    run.truncatedInRegisters = operandModel(g).truncatedInRegisters;
+    const VerifyOut& r = *out.as<VerifyOut>();
+    run.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+    run.corrections = r.correctionCount;
+    if (r.correctionCount > 0) {
+        run.before = r.before[0];
+        run.after = r.after[0];
+        run.row = r.corrRow[0];
+        run.col = r.corrCol[0];
+    }
+    run.maxCleanResidualRatio = r.maxCleanRatio;
+    run.maxThreshold = r.maxThreshold;
+    run.aUnchanged = sameBytes(download(xa, m, n, lda), a);
+    run.bUnchanged = sameBytes(download(xb, n, q, ldb), b);
+    run.c = HostMatrix(Precision::F32, m, q);
+    const std::vector<float> c = download(xc, m, q, ldc);
+    std::memcpy(run.c.data(), c.data(), run.c.bytes());
+    return run;
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,40 @@
+// What the GPU tests of the fused K-major TF32 product (tests/gpu/tst_cuda_fused_kmajor.cpp) run on
+// the device, in plain C++ (no CUDA types): the CUTLASS kernel alone on operands as they are, and the
+// protected product as protectedProduct runs it (checksumBOf laying B^T out, the passes truncating
+// in registers, C's sums from the epilogue, optional fault, verification).
+#pragma once
+
+#include "gigacheck/matrix.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace gigacheck::cuda {
+
+// C = A B (FP32 host matrices) by the CUTLASS TF32 kernel that reads B^T, B^T laid out from B as it
+// is (no rounding by the engine). Throws BackendError where the kernel cannot run (no sm_90a kernels,
+// n or q not a multiple of 4).
+void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
+
+struct FusedFault {
+    std::int64_t row = -1, col = -1;  // a cell of C's main part; none when row < 0
+    double delta = 0;                 // added to the cell, unless
+    int bit = -1;                     // >= 0: this bit of the FP32 cell flipped instead
+};
+
+struct FusedProtectedRun {
+    bool fusedSums = false;  // the CUTLASS kernel ran and its epilogue wrote C's sums (writesSumsOfC)
+    bool truncatedInRegisters = false;  // the passes took the operands truncated (operandModel)
+    std::string verdict;     // clean | corrected | uncorrectable
+    int corrections = 0;
+    double before = 0, after = 0;      // of the first correction
+    std::int64_t row = -1, col = -1;  // the first corrected cell
+    double maxCleanResidualRatio = 0, maxThreshold = 0;
+    bool aUnchanged = false, bUnchanged = false;  // A and B's main part byte-equal after the product
+    HostMatrix c;                                 // C's main part after the verification (m x q)
+};
+// One protected fused product (cutlass-tf32, FP32, B^T scratch set) of host matrices in the plan's
+// layout, with the TF32 round-off model.
+FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {});
+
+}  // namespace gigacheck::cuda
