@@ -10,7 +10,6 @@
 #include "gigacheck/command_options.hpp"
 #include "gigacheck/campaign.hpp"
 #include "gigacheck/fault_models.hpp"
-#include "gigacheck/strassen.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -65,9 +64,11 @@ void addCampaignOptions(QCommandLineParser& parser)
         option("scheme", "ABFT scheme: blocked (offline checksums per block product, as in the Gigacheck report); online, offline or "
                          "tmr (the online ABFT family). Default blocked; online with --family online.",
                "blocked|online|offline|tmr"),
-        option("check-every", "Online scheme: check every FQ steps. Default 1.", "FQ"),
-        option("panel", "Online / offline: panel width b. Default min(N, 1024).", "B"),
-        option("levels", "Strassen: recursion levels, a comma list cycled run by run (1-4). Default 1.", "L[,L...]"),
+    });
+    // The options of one family's campaigns (--check-every, --panel, --levels), declared by it.
+    for (const OptionSpec& o : campaignFamilyOptions())
+        parser.addOption(option(o.name.c_str(), o.help.c_str(), o.valueName));
+    parser.addOptions({
         option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
                         "mode). Default bitflip:any; strassen: delta (a bit flip strikes the element a delta would).",
                "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
@@ -99,21 +100,6 @@ void addCampaignOptions(QCommandLineParser& parser)
     });
 }
 
-// "1,2,3": Strassen level counts.
-std::vector<int> parseLevels(const std::string& text)
-{
-    std::vector<int> out;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t comma = text.find(',', start);
-        out.push_back(parseInteger<int>(text.substr(start, comma == std::string::npos ? comma : comma - start), 1,
-                                        kMaxStrassenLevels, "a level count (1-4)"));
-        if (comma == std::string::npos)
-            return out;
-        start = comma + 1;
-    }
-}
-
 // --family and --scheme together, through the registry's campaign families (chooseCampaignFamily):
 // --scheme online|offline|tmr alone means the online family; each family's defaults (scheme, fault,
 // target) where the user gave none. The options of one family are refused in another's campaign
@@ -131,14 +117,9 @@ void familyFrom(const QCommandLineParser& parser, CampaignConfig& c)
     if (set("scheme"))
         scheme = text(parser.value(QStringLiteral("scheme")));
     chooseCampaignFamily(c, family, scheme, set);
-    if (set("check-every"))
-        c.checkEvery = value("check-every", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 30, "a step count"); });
-    if (set("panel"))
-        c.panel = value("panel", [](const std::string& s) {
-            return parseInteger<std::int64_t>(s, 1, std::numeric_limits<std::int32_t>::max(), "a panel width");
-        });
-    if (set("levels"))
-        c.levels = value("levels", parseLevels);
+    for (const OptionSpec& o : campaignFamilyOptions())
+        if (set(o.name))
+            value(o.name.c_str(), [&](const std::string& v) { readCampaignFamilyOption(o.name, v, c); return 0; });
 }
 
 struct CampaignOptions {

@@ -225,6 +225,30 @@ private slots:
         b.target = CampaignTarget::CQuadrant;
         QVERIFY(inputErrorOf([&] { validateCampaign(b, cpu); }).contains(QStringLiteral("--target c")));
     }
+
+    // The options only one family's campaigns take are declared and read by that family: the
+    // registry's order (online's, then Strassen's), each value into its family's field, a bad value
+    // refused with the family's words, an option nobody declares refused.
+    void familiesDeclareAndReadTheirOwnOptions()
+    {
+        QStringList names;
+        for (const OptionSpec& o : campaignFamilyOptions()) {
+            names << QString::fromStdString(o.name);
+            QVERIFY(!o.help.empty() && !o.valueName.empty());
+        }
+        QCOMPARE(names, (QStringList{QStringLiteral("check-every"), QStringLiteral("panel"), QStringLiteral("levels")}));
+        CampaignConfig c;
+        readCampaignFamilyOption("levels", "1,3", c);
+        QCOMPARE(c.levels, (std::vector<int>{1, 3}));
+        readCampaignFamilyOption("check-every", "4", c);
+        QCOMPARE(c.checkEvery, 4);
+        readCampaignFamilyOption("panel", "96", c);
+        QCOMPARE(c.panel, std::int64_t(96));
+        QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("levels", "1,5", c); }).contains(QStringLiteral("out of range")));
+        QCOMPARE(c.levels, (std::vector<int>{1, 3}));  // a refused value leaves the config as it was
+        QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("panel", "x", c); }).contains(QStringLiteral("panel width")));
+        QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("tile", "8", c); }).contains(QStringLiteral("--tile")));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCampaignFamilies)

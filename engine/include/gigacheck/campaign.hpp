@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gigacheck/backend.hpp"
+#include "gigacheck/command_options.hpp"
 #include "gigacheck/faults.hpp"
 #include "gigacheck/types.hpp"
 
@@ -124,6 +125,12 @@ struct CampaignConfig {
 // fill those not given.
 void chooseCampaignFamily(CampaignConfig& config, std::optional<CampaignFamily> family,
                           const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given);
+
+// The options only one family's campaigns take (--check-every, --panel, --levels), declared by the
+// families, in the registry's order as --help lists them; and one of them given, read by its
+// family into config (InputError on its value).
+std::vector<OptionSpec> campaignFamilyOptions();
+void readCampaignFamilyOption(std::string_view name, const std::string& value, CampaignConfig& config);
 
 // "bitflip:any", "bitflip:B", "delta" or "none" into the config's inject / model / bit.
 void parseCampaignFault(std::string_view text, CampaignConfig& config);

@@ -253,6 +253,26 @@ std::string campaignFamilyList()
     return list;
 }
 
+std::vector<OptionSpec> campaignFamilyOptions()
+{
+    std::vector<OptionSpec> options;
+    for (const FamilyCampaign* f : campaignFamilies())
+        for (OptionSpec& o : f->optionSpecs())
+            options.push_back(std::move(o));
+    return options;
+}
+
+void readCampaignFamilyOption(std::string_view name, const std::string& value, CampaignConfig& c)
+{
+    for (const FamilyCampaign* f : campaignFamilies())
+        for (const OptionSpec& o : f->optionSpecs())
+            if (o.name == name) {
+                f->readOption(name, value, c);
+                return;
+            }
+    throw InputError("no campaign family takes --" + std::string(name));
+}
+
 void chooseCampaignFamily(CampaignConfig& c, std::optional<CampaignFamily> family,
                           const std::optional<std::string>& scheme, const std::function<bool(std::string_view)>& given)
 {

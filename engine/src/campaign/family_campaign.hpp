@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gigacheck/campaign.hpp"
+#include "gigacheck/command_options.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -38,6 +39,11 @@ class FamilyCampaign {
 public:
     virtual ~FamilyCampaign() = default;
     virtual const CampaignFamilyTraits& traits() const = 0;
+    // The options of `gigacheck campaign` it declares and reads itself (each among
+    // traits().ownOptions), in the order --help lists them; one of them given, its value (as
+    // written) into config, or InputError saying what is wrong with the value.
+    virtual std::vector<OptionSpec> optionSpecs() const { return {}; }
+    virtual void readOption(std::string_view /*name*/, const std::string& /*value*/, CampaignConfig&) const {}
     // InputError for a --scheme this family's campaigns refuse before anything else is read.
     virtual void checkScheme(const std::string& /*scheme*/) const {}
     // InputError for one of its own options that config.scheme has no use for (given(name): --name was).

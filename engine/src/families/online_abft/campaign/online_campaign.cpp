@@ -9,6 +9,7 @@
 #include "gemm/reference.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace gigacheck {
@@ -293,6 +294,18 @@ public:
         for (const FaultAt& at : run.positions)
             text += (text.empty() ? "(" : " (") + std::to_string(at.row) + ", " + std::to_string(at.col) + ")";
         return text;
+    }
+    std::vector<OptionSpec> optionSpecs() const override
+    {
+        return {{"check-every", "Online scheme: check every FQ steps. Default 1.", "FQ"},
+                {"panel", "Online / offline: panel width b. Default min(N, 1024).", "B"}};
+    }
+    void readOption(std::string_view name, const std::string& value, CampaignConfig& c) const override
+    {
+        if (name == "check-every")
+            c.checkEvery = parseInteger<int>(value, 1, 1 << 30, "a step count");
+        else if (name == "panel")
+            c.panel = parseInteger<std::int64_t>(value, 1, std::numeric_limits<std::int32_t>::max(), "a panel width");
     }
 };
 

@@ -262,6 +262,27 @@ public:
     {
         return "L" + std::to_string(run.level);
     }
+    std::vector<OptionSpec> optionSpecs() const override
+    {
+        return {{"levels", "Strassen: recursion levels, a comma list cycled run by run (1-4). Default 1.", "L[,L...]"}};
+    }
+    // --levels "1,2,3": level counts, cycled run by run.
+    void readOption(std::string_view name, const std::string& value, CampaignConfig& c) const override
+    {
+        if (name != "levels")
+            return;
+        std::vector<int> levels;
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t comma = value.find(',', start);
+            levels.push_back(parseInteger<int>(value.substr(start, comma == std::string::npos ? comma : comma - start), 1,
+                                               kMaxStrassenLevels, "a level count (1-4)"));
+            if (comma == std::string::npos)
+                break;
+            start = comma + 1;
+        }
+        c.levels = std::move(levels);
+    }
 };
 
 }  // namespace
