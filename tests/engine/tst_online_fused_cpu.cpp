@@ -81,7 +81,8 @@ private slots:
         QVERIFY2(why.contains("cublas-tf32") && why.contains(QStringLiteral("cutlass-tf32")), qPrintable(why));
     }
 
-    // B_r and C_f rows start on 128-byte boundaries for the kernel's copies; cuBLAS keeps the tight layout.
+    // B_r and C_f rows start on 128-byte boundaries for the kernel's copies, and B^T has room for a
+    // product's panel of B laid out K-major; cuBLAS keeps the tight layout.
     void planAlignsRowsForTheKernel()
     {
         online_abft::OnlineInputs in;
@@ -91,7 +92,22 @@ private slots:
         QCOMPARE(fused.buffers[online_abft::kSlotB].ld % 32, std::int64_t(0));
         QCOMPARE(fused.buffers[online_abft::kSlotC].ld % 32, std::int64_t(0));
         QVERIFY(fused.buffers[online_abft::kSlotC].ld >= s.q + 1);
+        // B^T for the K-major kernel: q rows of the longest product's depth (a panel; merged: to the check).
+        in.panel = 16;
+        in.steps = 4;
+        const online_abft::OnlinePlan perStep = online_abft::makeOnlinePlan(s, Precision::F32, in);
+        QCOMPARE(perStep.buffers.size(), std::size_t(5));
+        QCOMPARE(perStep.buffers[online_abft::kSlotBTransposed].rows, s.q);
+        QCOMPARE(perStep.buffers[online_abft::kSlotBTransposed].cols, std::int64_t(16));
+        in.mergeSteps = true;
+        in.checkEvery = 3;
+        QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotBTransposed].cols,
+                 std::int64_t(48));
+        in.checkEvery = 0;  // offline: one product of all of n
+        QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotBTransposed].cols, s.n);
+        QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F64, in).buffers.size(), std::size_t(4));
         in.gemm = GemmVariant::CublasTf32;
+        QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers.size(), std::size_t(4));
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotC].ld, s.q + 1);
     }
 

@@ -112,7 +112,8 @@ void noteFusedSums(OnlineInputs& in, const GemmCall& g)
     if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
         return;
     if (gigacheck::cuda::writesSumsOfC(g)) {
-        noteLine(in, "CUTLASS sm_90a TF32 with C's sums from its epilogue (the checks read no C)");
+        noteLine(in, std::string("CUTLASS sm_90a TF32") + (g.bTransposed ? ", B K-major," : "") +
+                         " with C's sums from its epilogue (the checks read no C)");
         return;
     }
     noteLine(in, "cuBLAS TF32 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.q) +
@@ -485,6 +486,9 @@ GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op)
     g.ldc = ld(c, slotC(b));
     g.accumulate = op.accumulate;
     g.tuned = true;
+    // cutlass-tf32: productWithChecksums lays the rounded panel of B out K-major here first.
+    if (kMajorPanels(in))
+        g.bTransposed = buf(c, kSlotBTransposed);
     return g;
 }
 

@@ -82,6 +82,8 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
                      buffer("aux", BufferRole::Aux, auxRows(in),
                             (hostChecked(in) ? std::max({s.m, s.q, s.n}) : std::max(s.m, s.q)) + k + 1,
                             sizeof(double))};
+        if (precision == Precision::F32 && kMajorPanels(in))  // q x depth floats, rows of the depth
+            p.buffers.push_back(buffer("B^T", BufferRole::B, s.q, longestProductDepth(in, s.n), e));
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " with " +
                         std::to_string(k) + " checksum row(s) / column(s) carried through every step, " +
                         (in.scheme == Scheme::Offline ? std::string("checked after the last step only (offline).")
