@@ -236,6 +236,33 @@ private slots:
         QCOMPARE(again.injections.size(), window.lastRecord()->injections.size());
     }
 
+    // File > Save writes the shown record through its family's writer (the registry): an online
+    // record reopens as the same online record; a family whose records only its run writes is
+    // refused by name.
+    void everyFamilysRecordSavesThroughItsFamily()
+    {
+        MainWindow window;
+        QString error;
+        const QString online = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/online-64.json");
+        QVERIFY2(window.openRecord(online, &error), qPrintable(error));
+        QVERIFY(window.lastRecord() && window.lastRecord()->family == "online_abft");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("online-again.json"));
+        QVERIFY2(window.saveRecord(path, &error), qPrintable(error));
+        const auto again = loadAnyRecord(path.toStdString());
+        QCOMPARE(again->family, std::string("online_abft"));
+        QCOMPARE(again->spans.size(), window.lastRecord()->spans.size());
+        QCOMPARE(reportOf(*again), reportOf(*window.lastRecord()));
+
+        const auto strassen = loadAnyRecord(GIGACHECK_TEST_DATA "/fuzz/record/strassen-64.json");
+        try {
+            saveAnyRecord(*strassen, dir.filePath(QStringLiteral("strassen-again.json")).toStdString());
+            QFAIL("a Strassen record was saved again");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'strassen'")), e.what());
+        }
+    }
+
     // A record file dropped on the window opens as File > Open opens it; a drop that is not a
     // local file is not accepted.
     void droppedRecordOpens()

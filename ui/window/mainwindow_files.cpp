@@ -245,13 +245,8 @@ bool MainWindow::saveRecord(const QString& path, QString* error) const
         return false;
     }
     try {
-        // Each family's record in its own format, which reopens as one.
-        if (const OnlineRecord* online = onlineRecordOf(*lastRecord()))
-            saveOnlineRecord(*online, path.toStdString());
-        else if (const RunRecord* blocked = blockedRecordOf(*lastRecord()))
-            gigacheck::saveRecord(*blocked, path.toStdString());
-        else
-            throw InputError("the lab cannot save records of family '" + lastRecord()->family + "'");
+        // Each family's record in its own format, which reopens as one (the registry's writer).
+        saveAnyRecord(*lastRecord(), path.toStdString());
         return true;
     } catch (const std::exception& e) {
         if (error)

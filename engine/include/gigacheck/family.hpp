@@ -14,6 +14,8 @@
 //                          through another family's verb, as online ABFT through `run --scheme`)
 //   campaign               its part in `gigacheck campaign --family` (families/<name>/campaign/;
 //                          nullptr: no campaigns)
+//   saveRecord             a record of it written again in its own format (the lab's File > Save;
+//                          nullptr: only its run writes its records)
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once
 
@@ -70,6 +72,9 @@ struct Family {
     std::span<const BenchSuite> benchSuites;
     const FamilyCommand* command = nullptr;
     const FamilyCampaign& (*campaign)() = nullptr;
+    // A record loadRecord returned (or its run made) written to path, to reopen as the same record;
+    // InputError on I/O failure.
+    void (*saveRecord)(const RecordEnvelope& record, const std::string& path) = nullptr;
 };
 
 // Every family of this build, in the registry's order.
@@ -85,6 +90,9 @@ const Family& familyOfRecordFile(const std::string& path);
 std::shared_ptr<const RecordEnvelope> loadAnyRecord(const std::string& path);
 // Its report, by the family that wrote it.
 std::string reportOf(const RecordEnvelope& record);
+// It written to path by its family (Family::saveRecord); InputError naming the family when the
+// family has no writer of its records.
+void saveAnyRecord(const RecordEnvelope& record, const std::string& path);
 
 // The suite of that name, nullptr when none; the names of all, comma-separated.
 const BenchSuite* findBenchSuite(std::string_view name);

@@ -22,4 +22,10 @@ std::string reportAs(const RecordEnvelope &record) {
   return report(static_cast<const Record &>(record));
 }
 
+// Family::saveRecord from the family's own writer of its record type.
+template <class Record, void (*save)(const Record &, const std::string &)>
+void saveRecordAs(const RecordEnvelope &record, const std::string &path) {
+  save(static_cast<const Record &>(record), path);
+}
+
 } // namespace gigacheck::contract

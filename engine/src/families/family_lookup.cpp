@@ -42,6 +42,14 @@ std::string reportOf(const RecordEnvelope& record)
     return f->report(record);
 }
 
+void saveAnyRecord(const RecordEnvelope& record, const std::string& path)
+{
+    const Family* f = findFamily(record.family);
+    if (!f || !f->saveRecord)
+        throw InputError("records of family '" + record.family + "' are written by their run only; this one cannot be saved again");
+    f->saveRecord(record, path);
+}
+
 const BenchSuite* findBenchSuite(std::string_view name)
 {
     for (const Family* f : families())

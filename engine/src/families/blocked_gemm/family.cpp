@@ -30,7 +30,8 @@ constexpr std::array kSuites{
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
-                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &runVerbCommand(), &blockedCampaign};
+                          &contract::reportAs<RunRecord, &formatReport>, kSuites, &runVerbCommand(), &blockedCampaign,
+                          &contract::saveRecordAs<RunRecord, &gigacheck::saveRecord>};
     return f;
 }
 
