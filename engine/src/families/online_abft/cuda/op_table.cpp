@@ -487,7 +487,10 @@ GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op)
     g.accumulate = op.accumulate;
     g.tuned = true;
     // cutlass-tf32: productWithChecksums lays the rounded panel of B out K-major here first.
-    if (kMajorPanels(in))
+    // (Only where the plan's B^T holds this product's depth: a schedule deeper than the plan
+    // reads B as it lies.)
+    if (kMajorPanels(in) && std::int64_t(c.schedule.buffers.size()) > kSlotBTransposed &&
+        bufferOf(c.schedule, kSlotBTransposed).cols >= op.depth && bufferOf(c.schedule, kSlotBTransposed).rows >= g.q)
         g.bTransposed = buf(c, kSlotBTransposed);
     return g;
 }
