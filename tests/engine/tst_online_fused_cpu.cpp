@@ -122,6 +122,8 @@ private slots:
             QCOMPARE(verdicts(r, Verdict::Clean), r.steps);
             QVERIFY(r.reference.passed);
             QVERIFY(r.verifiedCorrect());
+            QVERIFY2(r.panelGemm.find("rounded to TF32 (--gemm cutlass-tf32 emulated)") != std::string::npos,
+                     r.panelGemm.c_str());
         }
     }
 

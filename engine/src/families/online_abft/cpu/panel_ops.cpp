@@ -138,6 +138,8 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
         if (multipliesInTf32(in.gemm)) {
             roundBlockToInput(a, s.m, s.n, lda, InputFormat::Tf32);
             roundBlockToInput(b, s.n, s.q, ldb, InputFormat::Tf32);
+            in.panelGemm = "OpenBLAS FP32 products of A and B rounded to TF32 (--gemm " + std::string(toString(in.gemm)) +
+                           " emulated)";
         }
 
     weightedColumnChecksums(a, s.m, s.n, lda, in.checksums);
