@@ -28,7 +28,8 @@ __device__ __forceinline__ double warpSum(double v)
 // it and its squares in double, and leaves the chunk in a shared tile; the block then writes the
 // tile's columns as rows of B^T (lane l the element of row r0 + l: 128 contiguous bytes). The
 // padding column keeps both the row stores and the column reads of the tile free of bank conflicts.
-__global__ void __launch_bounds__(kWarp* kBand) checksumBTransposedKernel(float* b, Index depth, Index cols, Index ldb,
+// Two blocks per SM (32 registers, no spills; 34 without the bound allowed one): more loads in flight.
+__global__ void __launch_bounds__(kWarp* kBand, 2) checksumBTransposedKernel(float* b, Index depth, Index cols, Index ldb,
                                                                           float* bt, Index ldbt)
 {
     __shared__ float tile[kBand][kChunk + 1];
