@@ -17,6 +17,9 @@
 //   verify               ONE pass over C for both row and column sums, then one block that finds
 //                        mismatches, decides (seed figure 8) and corrects; only the small VerifyOut
 //                        reaches the host, written straight into pinned memory.
+// The fused K-major TF32 product (gemm/README.md) takes checksumBTransposed instead of checksumB (B^T
+// from the same read of B), its passes truncate the operands in registers, and its verify reads only
+// C's checksum row and column (the kernel's epilogue summed C).
 // All scratch lives in the plan's Aux buffer of the C block (4 rows of doubles, ld >= max(rows,
 // cols) + 1): row 0 rowScale, row 1 colScale, rows 2 and 3 per-step scratch (c_A and the column
 // norms of A during checksumProducts, the control sums during verify). Nothing is allocated outside
