@@ -58,6 +58,11 @@ void TestCliOnline::verifiedRuns_data()
     QTest::newRow("input a") << "--scheme online --panel 16 --target a --inject-at 7,100:3@0" << "input fault in a (7, 100)";
     QTest::newRow("checksum row") << "--scheme online --panel 16 --target checksum-row --inject-at 0,9@2" << "checksums rebuilt";
     QTest::newRow("tmr") << "--scheme tmr --inject-at 5,6@1" << "1 cell(s) outvoted";
+    // The CPU emulates the fused TF32 kernel's products (TF32 operands, FP32 products) and says so.
+    QTest::newRow("cutlass-tf32 fault at step 2")
+        << "--scheme online --panel 16 --gemm cutlass-tf32 --inject-at 5,6:50@2" << "check after step 2: corrected";
+    QTest::newRow("cutlass-tf32 named")
+        << "--scheme online --panel 16 --gemm cutlass-tf32" << "rounded to TF32 (--gemm cutlass-tf32 emulated)";
 }
 
 void TestCliOnline::verifiedRuns()
