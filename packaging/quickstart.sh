@@ -17,8 +17,14 @@ else
   echo "quickstart: no NVIDIA GPU found: building without the CUDA module (packaging/build.sh builds it)"
   cuda=(-DGIGACHECK_WITH_CUDA=OFF)
 fi
-# The programs only; packaging/test.sh builds the tests.
-GIGACHECK_TARGETS="gigacheck gigacheck-lab gigacheck_cuda" GIGACHECK_BUILD_DIR="$build" "$here/build.sh" "${cuda[@]}"
+# The programs only; packaging/test.sh builds the tests. GIGACHECK_QUICK_BUILD: unity builds and a
+# precompiled Qt header (CMakeLists.txt), about 5 min -> 3 min 15 s on 2 cores; should a newer source
+# not compile inside a unity build, the ordinary build follows.
+programs="gigacheck gigacheck-lab gigacheck_cuda"
+if ! GIGACHECK_TARGETS="$programs" GIGACHECK_BUILD_DIR="$build" "$here/build.sh" "${cuda[@]}" -DGIGACHECK_QUICK_BUILD=ON; then
+  echo "quickstart: the quick build failed; building each file alone"
+  GIGACHECK_TARGETS="$programs" GIGACHECK_BUILD_DIR="$build" "$here/build.sh" "${cuda[@]}" -DGIGACHECK_QUICK_BUILD=OFF
+fi
 
 gui="$build/app/gui/gigacheck-lab"
 if [ -x "$gui" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
