@@ -90,7 +90,7 @@ nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
             notes += name + ": not run (" + warm.error + ")\n";
             continue;
         }
-        if (gemm == GemmVariant::CutlassTf32 && warm.panelGemm.find("CUTLASS") == std::string::npos) {
+        if (gemm == GemmVariant::CutlassTf32 && warm.panelGemm.find("CUTLASS sm_90a TF32") == std::string::npos) {
             notes += name + ": the CUTLASS kernel does not run these panels (" + warm.panelGemm + "): no row\n";
             continue;
         }
