@@ -37,7 +37,7 @@ const char* nameOf(Data d) { return d == Data::Uniform ? "uniform" : d == Data::
 
 // FP32 values with low mantissa bits set (not TF32 already): U(-1, 1), U(0, 1), or the engine's
 // wide-exponent distribution.
-HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
+[[maybe_unused]] HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
 {
     HostMatrix m(Precision::F32, rows, cols);
     if (d != Data::Positive) {
