@@ -1,6 +1,7 @@
 #include "gemm/cuda/protected_product.hpp"
 
 #include "core/cuda/check.hpp"
+#include "gemm/cuda/operand_transpose.hpp"
 
 namespace gigacheck::cuda {
 
@@ -31,7 +32,7 @@ void checksumBOf(const GemmCall& g, cudaStream_t s)
 }
 
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding)
+                          bool inputRounding, bool bFromChecksumBOf)
 {
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
@@ -40,14 +41,18 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         // kernel reading B^T multiplies the operands truncated (operandModel): the passes truncate
         // in registers and write nothing; they still run first, the epilogue's sums taking the
         // scratch rows they use.
-        const OperandRounding model = operandModel(g);
+        const OperandRounding model = bFromChecksumBOf ? operandModel(g) : OperandRounding(operandRounding(g));
         checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q, aux,
                          g.accumulate, s, inputRounding, model);
         if (writesSumsOfC(g)) {
             // The epilogue writes C's sums into the scratch rows the passes above have finished with;
             // the verification then reads no C (VerifyCall::sumsFromProduct).
             zeroProductSums(aux, g.m, g.q, s);
-            // With g.bTransposed, checksumBOf laid B^T out (truncated) in its read of B.
+            // With g.bTransposed, checksumBOf laid B^T out (truncated) in its read of B; a caller that
+            // ran checksumB itself had B rounded there, laid K-major here.
+            if (g.bTransposed && !bFromChecksumBOf)
+                transposeOperand(static_cast<const float*>(g.b), g.n, g.q, g.ldb, static_cast<float*>(g.bTransposed),
+                                 g.n, s);
             GemmCall fused = g;
             fused.rowSums = aux.scratch0();
             fused.colSums = aux.scratch1();
@@ -97,7 +102,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     GemmCall g = blocks.gemm;
     g.accumulate = false;
     checksumBOf(g, s);
-    productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0);
+    productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0, true);
     const bool fusedSums = writesSumsOfC(g);
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,

@@ -40,13 +40,16 @@ void checksumBOf(const GemmCall& g, cudaStream_t s);
 // column / row of C and the round-off bound (memory-bound passes that touch only C's augmentation
 // and aux) run on the lane's side stream while the GEMM computes the main part, and s waits for
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
-// slower for the others: resources/results/README.md). Needs checksumBOf of the B block before.
+// slower for the others: resources/results/README.md). Needs checksumB (or checksumBOf) of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
 // cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
-// g.bTransposed (scratch of q x n floats, laid out by checksumBOf) the kernel reads B^T, and the
-// passes truncate A and B in registers instead of rounding them in memory (operandModel).
+// g.bTransposed (scratch of q x n floats) the kernel reads B^T.
+// bFromChecksumBOf: B's checksum came from checksumBOf(g), so the passes take the operands as
+// operandModel(g) says (the fused K-major kernel: truncated in registers, B^T already laid out).
+// Otherwise (a caller that ran checksumB itself, e.g. once per B block for several panel products)
+// the operands are rounded in place as for cuBLAS TF32 and B^T is laid out here from the rounded B.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
-                          bool inputRounding);
+                          bool inputRounding, bool bFromChecksumBOf = false);
 
 // Where a fused-sums GEMM (writesSumsOfC) left C's sums for a block of rows x cols: the scratch rows
 // of its Aux, which its fault injection adjusts and its verification reads.
