@@ -16,7 +16,7 @@ std::size_t elementBytes(Precision p) { return p == Precision::F64 ? 8 : 4; }
 // A device-resident cuBLAS product of m x n x q, median GFLOP/s; with `tuning`, first tuned
 // (gemm_tuning.hpp) and run with the kept configuration, its name into *kept.
 double residentGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps,
-                          const TuningOptions* tuning, std::string* kept)
+                          const TuningOptions* tuning, std::string* kept, GemmVariant variant = GemmVariant::Cublas)
 {
     const std::size_t e = elementBytes(p);
     DeviceBuffer a(std::size_t(m * n) * e), b(std::size_t(n * q) * e), c(std::size_t(m * q) * e);
@@ -25,7 +25,7 @@ double residentGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precis
     fill(p, a.get(), m, n, n, 1, s.get());
     fill(p, b.get(), n, q, q, 2, s.get());
     GemmCall g;
-    g.variant = GemmVariant::Cublas;
+    g.variant = variant;
     g.precision = p;
     g.m = m;
     g.n = n;
@@ -51,6 +51,11 @@ double residentGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precis
 double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps)
 {
     return residentGemmGflops(m, n, q, p, reps, nullptr, nullptr);
+}
+
+double inCoreTf32GemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, int reps)
+{
+    return residentGemmGflops(m, n, q, Precision::F32, reps, nullptr, nullptr, GemmVariant::CublasTf32);
 }
 
 double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept)

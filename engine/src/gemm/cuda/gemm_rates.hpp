@@ -12,6 +12,8 @@ namespace gigacheck::cuda {
 
 // In-core cuBLAS GEMM rate for an m x n x q product on device-resident data, median of reps.
 double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precision p, int reps);
+// The same for FP32 data multiplied by cuBLAS TF32 (`cublas-tf32`): the reference of TF32 benches.
+double inCoreTf32GemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, int reps);
 // The same for n x n x n FP32 with the fastest cuBLASLt configuration of the shape (gemm_tuning.hpp,
 // tuned here whatever its length): the benches' second reference, beside cuBLAS's own pick. kept:
 // the configuration's name.

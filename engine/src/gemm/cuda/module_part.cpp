@@ -7,7 +7,8 @@ namespace gigacheck::gemm {
 
 const void* cudaModulePart()
 {
-    static const CudaModulePart part{&cuda::inCoreGemmGflops, &cuda::tunedInCoreGemmGflops};
+    static const CudaModulePart part{&cuda::inCoreGemmGflops, &cuda::tunedInCoreGemmGflops,
+                                      &cuda::inCoreTf32GemmGflops};
     return &part;
 }
 

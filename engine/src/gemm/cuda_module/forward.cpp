@@ -18,6 +18,11 @@ double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precisio
     return module().inCoreGemmGflops(m, n, q, p, reps);
 }
 
+double inCoreTf32GemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, int reps)
+{
+    return module().inCoreTf32GemmGflops(m, n, q, reps);
+}
+
 double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept)
 {
     return module().tunedInCoreGemmGflops(n, reps, kept);

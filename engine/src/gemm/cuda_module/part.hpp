@@ -15,6 +15,7 @@ inline constexpr const char* kModulePartName = "gemm";
 struct CudaModulePart {
     double (*inCoreGemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, Precision, int reps) = nullptr;
     double (*tunedInCoreGemmGflops)(std::int64_t n, int reps, std::string* kept) = nullptr;
+    double (*inCoreTf32GemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, int reps) = nullptr;
 };
 
 const void* cudaModulePart();  // module side

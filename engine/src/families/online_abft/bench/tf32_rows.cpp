@@ -8,7 +8,7 @@
 #include "gigacheck/online_abft.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
-#include "families/blocked_gemm/cuda/measure.hpp"
+#include "gemm/cuda/gemm_rates.hpp"
 #endif
 
 #include <string>
@@ -25,7 +25,7 @@ using bench::percent;
 double plainTf32Seconds(std::int64_t n)
 {
 #ifdef GIGACHECK_HAVE_CUDA
-    return cuda::timeGemm(GemmVariant::CublasTf32, 0, 16, Precision::F32, n, 1).medianMs * 1e-3;
+    return 2.0 * double(n) * double(n) * double(n) / (cuda::inCoreTf32GemmGflops(n, n, n, 1) * 1e9);
 #else
     (void)n;
     return 0.0;
