@@ -10,7 +10,8 @@
 // checked-GEMM scheme with a fault, every step of its animation or step view is shown whole (no
 // explanation that needs more height than it gets, no view that scrolls, a verdict not cut) and
 // has content (TMR's replicas and vote, not an empty plot); each family shows only the docks it
-// uses.
+// uses. The kernel gallery's plots fill their room after a sweep (no blank band beside or under
+// their axes) and get the height a 1920×1080 screen adds.
 #include "ui/uitestmain.hpp"
 
 #include <panels/faultspanel.hpp>
@@ -41,6 +42,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTabBar>
 
 using namespace gigacheck;
@@ -212,6 +214,31 @@ QString clippedLegend(QMainWindow& window)
         if (legendClipped(plot))
             return plot->objectName() + QStringLiteral(": a legend entry is cut");
     }
+    return {};
+}
+
+// A band of a plot that its layout leaves empty: the rows of its top layout grid (axes, title,
+// note, legend) together shorter than the plot, axes narrower than it (an empty legend once capped
+// the column at the note's width), or axes squeezed under 40 % of its height by the rows beside.
+QString blankBand(QCustomPlot* plot)
+{
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QCPLayoutGrid* grid = plot->plotLayout();
+    int rowsHeight = 0;
+    QStringList rows;
+    for (int r = 0; r < grid->rowCount(); ++r) {
+        int height = 0;
+        for (int c = 0; c < grid->columnCount(); ++c)
+            if (grid->hasElement(r, c) && grid->element(r, c)->visible())
+                height = std::max(height, grid->element(r, c)->outerRect().height());
+        rowsHeight += height + (r > 0 ? grid->rowSpacing() : 0);
+        rows << QString::number(height);
+    }
+    const QRect axes = plot->axisRect()->outerRect();
+    if (rowsHeight < plot->height() - 4 || axes.width() < plot->width() - 2 || axes.height() < plot->height() * 2 / 5)
+        return QStringLiteral("%1 (%2×%3 px): its rows (%4) fill %5 px of its height, the axes %6×%7 px")
+            .arg(plot->objectName()).arg(plot->width()).arg(plot->height())
+            .arg(rows.join(QStringLiteral(" + "))).arg(rowsHeight).arg(axes.width()).arg(axes.height());
     return {};
 }
 
@@ -410,6 +437,58 @@ private slots:
         window.showView(MainWindow::View::Heatmap);
         settle();
         QCOMPARE(docksShown(window), all);
+    }
+
+    // The kernel gallery's two plots fill the room they are given after a sweep of each family, at
+    // 1366x768 and 1920x1080 (also in presentation mode): no empty band beside or under the axes,
+    // and the plots, not the animation's margins, get the height a large screen adds.
+    void galleryPlotsFillTheirArea_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<bool>("presentation");
+        QTest::newRow("1366x768") << QSize(1366, 768) << false;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+        QTest::newRow("1920x1080 presentation") << QSize(1920, 1080) << true;
+    }
+
+    void galleryPlotsFillTheirArea()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(bool, presentation);
+        MainWindow window;
+        applyFirstLaunchLayout(&window, QRect(QPoint(0, 0), screen - QSize(0, kDesktopChrome)));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (presentation)
+            window.findChild<QAction*>(QStringLiteral("presentationMode"))->trigger();
+        window.showView(MainWindow::View::Gallery);
+        settle();
+        auto* gallery = window.findChild<gallery::GalleryView*>();
+        auto* family = gallery->findChild<QComboBox*>(QStringLiteral("galleryFamily"));
+        QVERIFY(gallery && family);
+        // The plots over the access-pattern animation: the plots get at least its height where the
+        // page has room for more than both minimums (its square grids left blank bands each side).
+        QSplitter* split = nullptr;
+        for (QSplitter* s : gallery->findChildren<QSplitter*>())
+            if (s->orientation() == Qt::Vertical)
+                split = s;
+        QVERIFY(split && split->count() == 2);
+        if (split->height() >= split->widget(0)->minimumSizeHint().height() + 2 * split->widget(1)->minimumSizeHint().height())
+            QVERIFY2(split->sizes().at(0) >= split->sizes().at(1),
+                     qPrintable(QStringLiteral("plots %1 px, animation %2 px").arg(split->sizes().at(0)).arg(split->sizes().at(1))));
+        for (int f = 0; f < family->count(); ++f) {
+            family->setCurrentIndex(f);
+            QSignalSpy swept(gallery, &gallery::GalleryView::sweepFinished);
+            gallery->startSweep();
+            QVERIFY(swept.wait(120000));
+            settle();
+            for (QCustomPlot* plot : {gallery->plot(), gallery->roofline()}) {
+                const QString band = blankBand(plot);
+                QVERIFY2(band.isEmpty(), qPrintable(family->currentText() + QStringLiteral(": ") + band));
+            }
+        }
+        if (presentation)  // its larger fonts are the application's: not into the next test
+            window.findChild<QAction*>(QStringLiteral("presentationMode"))->trigger();
     }
 
     void campaignBitLabelsThinOutOnANarrowPlot()

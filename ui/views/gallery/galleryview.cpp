@@ -36,7 +36,7 @@ constexpr int kRooflineLegendRow = 3;  // under the title, the note and the axes
 void showRooflineLegend(QCustomPlot* plot, bool shown)
 {
     QCPLayoutGrid* layout = plot->plotLayout();
-    const bool inLayout = layout->element(kRooflineLegendRow, 0) == plot->legend;
+    const bool inLayout = layout->hasElement(kRooflineLegendRow, 0) && layout->element(kRooflineLegendRow, 0) == plot->legend;
     if (shown && !inLayout)
         layout->addElement(kRooflineLegendRow, 0, plot->legend);
     else if (!shown && inLayout)
@@ -184,9 +184,14 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(plots);
     split->addWidget(animation);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    split->setSizes({1, 1});  // plots and animation share the height (a 1366 x 768 screen gave the plots 160 px)
+    // The plots take three fifths of the height, the animation the rest: its grids are squares
+    // that grow with the height and left a wide blank band each side on a 1920 x 1080 screen while
+    // the plots beside the legend rows got a third of the page (a 1366 x 768 screen gave the plots
+    // 160 px when the animation took the spare height first).
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({3000, 2000});
+    split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
