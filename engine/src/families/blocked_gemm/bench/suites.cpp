@@ -87,6 +87,9 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                     for (const cuda::StageTiming& st : r.stages)
                         stages.add({std::to_string(n), m.name, st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
                                     fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
+                for (const cuda::StageTiming& st : r.fused.stages)  // the fused path's passes (TF32)
+                    stages.add({std::to_string(n), "TF32 fused", st.name, fixed(st.bytes / 1e9, 2), fixed(st.ms, 3),
+                                fixed(st.bytes / (st.ms * 1e-3) / 1e9, 0)});
                 const double overhead = r.protectedMs / r.plainMs - 1.0;
                 // Issue 13's targets: FP32 stays <= 1 % (N >= 8192, where it was <= 0.4 %); TF32 <= 12 %
                 // at 4096, <= 5 % at 8192, <= 3 % at 16384.
@@ -132,11 +135,15 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "values, 16-bit inputs, FP32 accumulation and C; the plain side reads operands already in 16 bits, the\n"
            "protected side rounds its FP32 operands in its checksum passes and converts them before its GEMM\n\n";
     t.print(out);
-    out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C):\n\n";
+    out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C; the\n"
+           "fused TF32 path: B read once for its checksum and B^T written, A and B in the checksum products, no C):\n\n";
     stages.print(out);
     out << "\nTF32 fused (--gemm cutlass-tf32): the CUTLASS kernel's epilogue writes C's row and column sums, so the\n"
-           "check reads no C; its kernel reads B^T (both operands K-major), which the protected product lays out\n"
-           "from the rounded B in one more pass (timed in it; the kernel alone gets B^T beforehand); overhead\n"
+           "check reads no C; its kernel reads B^T (both operands K-major), which B's checksum pass lays out\n"
+           "truncated to TF32 in the same read of B. The checksum passes truncate A and B in registers, as the\n"
+           "tensor cores do, and write neither; the fused rows run on their own copies of the unrounded inputs.\n"
+           "\"kernel, rounded operands\": the kernel alone on the operands the protected product hands it (A as\n"
+           "stored, the truncated B^T; the plain kernel column gets the plain B^T laid out beforehand). Overhead\n"
            "against the same plain cuBLAS TF32 GEMM, in the same repetitions\n\n";
     if (fusedRows == 0)
         out << "  not measured: " << (fusedWhy.empty() ? std::string("no TF32 row ran") : fusedWhy) << "\n";

@@ -2,6 +2,7 @@
 #include "families/blocked_gemm/cuda/measure.hpp"
 
 #include "abft/cuda/abft_device.hpp"
+#include "abft/operand_rounding.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_fill.hpp"
 #include "core/cuda/event_timing.hpp"
@@ -46,9 +47,11 @@ double cellOf(Precision p, const void* m, Index ld, Index row, Index col)
 }
 
 // C[row, col] = A[row, :] . B[:, col] in double, written back in the element type (the repair
-// pass's recompute of a corrected cell).
+// pass's recompute of a corrected cell). FP32: each operand value as the product multiplied it
+// (asMultiplied with `rounding`; e.g. truncated to TF32 for the fused kernel, whose operands in
+// memory stay unrounded).
 void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index n,
-                         Index row, Index col)
+                         Index row, Index col, OperandRounding rounding = {})
 {
     const std::size_t e = esz(p);
     std::vector<char> ar(std::size_t(n) * e), bc(std::size_t(n) * e);
@@ -61,7 +64,8 @@ void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, I
         if (p == Precision::F64)
             dot += reinterpret_cast<const double*>(ar.data())[k] * reinterpret_cast<const double*>(bc.data())[k];
         else
-            dot += double(reinterpret_cast<const float*>(ar.data())[k]) * double(reinterpret_cast<const float*>(bc.data())[k]);
+            dot += double(asMultiplied(reinterpret_cast<const float*>(ar.data())[k], rounding)) *
+                   double(asMultiplied(reinterpret_cast<const float*>(bc.data())[k], rounding));
     }
     char* cell = static_cast<char*>(c) + std::size_t(row * ldc + col) * e;
     if (p == Precision::F64) {
@@ -304,15 +308,27 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runProtected = [&] { protectedProduct(blocks, h.get(), s.get(), lane); };
     AbftTiming t;
 
-    // TF32: the fused CUTLASS product on the same buffers (each protected run rewrites C and Aux;
-    // the operands' rounding is idempotent), when the kernel runs on this device. Its kernel reads
-    // B^T (both operands K-major): the protected product lays the rounded B out so in its own pass;
-    // the kernel timed alone gets the plain B^T laid out beforehand.
+    // TF32: the fused CUTLASS product, when the kernel runs on this device, on its own copies of the
+    // unrounded inputs (the cuBLAS TF32 protected runs round xa / xb in place): its passes truncate
+    // A and B to TF32 in registers and never write them, B's checksum pass lays B^T out truncated
+    // (checksumBTransposed), and the kernel reads A as stored and that B^T (both operands K-major;
+    // its tensor cores truncate A themselves). It shares C and Aux with the cuBLAS protected runs
+    // (each protected run rewrites both). The kernel timed alone gets the plain B^T laid out beforehand.
     const bool fusedWanted = tf32 && p == Precision::F32;
-    DeviceBuffer fusedBt(fusedWanted ? std::size_t(n * n) * e : 0), plainBt(fusedWanted ? std::size_t(n * n) * e : 0);
+    const std::size_t fusedBytes = fusedWanted ? std::size_t(n * n) * e : 0;
+    DeviceBuffer fusedBt(fusedBytes), plainBt(fusedBytes);
+    DeviceBuffer fa(fusedWanted ? std::size_t((n + 1) * lda) * e : 0), fb(fusedWanted ? std::size_t(n * ldb) * e : 0);
+    if (fusedWanted) {
+        CUDA_CHECK(cudaMemcpy2DAsync(fa.get(), std::size_t(lda) * e, pa.get(), std::size_t(n) * e, std::size_t(n) * e,
+                                     std::size_t(n), cudaMemcpyDeviceToDevice, s.get()));
+        CUDA_CHECK(cudaMemcpy2DAsync(fb.get(), std::size_t(ldb) * e, pb.get(), std::size_t(n) * e, std::size_t(n) * e,
+                                     std::size_t(n), cudaMemcpyDeviceToDevice, s.get()));
+    }
     PinnedBuffer fusedOut(sizeof(VerifyOut));
     ProtectedBlocks fusedBlocks = blocks;
     fusedBlocks.gemm.variant = GemmVariant::CutlassTf32;
+    fusedBlocks.gemm.a = fa.get();
+    fusedBlocks.gemm.b = fb.get();
     fusedBlocks.gemm.bTransposed = fusedBt.get();
     fusedBlocks.out = fusedOut.as<VerifyOut>();
     GemmCall fusedPlain = plain;
@@ -331,9 +347,10 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
     auto runFused = [&] { protectedProduct(fusedBlocks, h.get(), s.get(), lane); };
     auto runFusedPlain = [&] { gemm(fusedPlain, h.get(), s.get()); };
-    GemmCall fusedRounded = prot;  // xa / xb rounded in place by the protected runs before it
-    fusedRounded.variant = GemmVariant::CutlassTf32;
-    fusedRounded.bTransposed = fusedBt.get();  // the rounded B^T the protected runs laid out
+    // The kernel alone on the operands the fused protected product hands it: A as stored (never
+    // written) and the truncated B^T its checksum pass laid out (13 zero bits per value: does the
+    // kernel run faster on them, as on zeros?).
+    GemmCall fusedRounded = fusedBlocks.gemm;
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
 
     // Interleaved repetitions: clock drift hits both sides alike.
@@ -374,6 +391,18 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
                                 blocked_gemm::operandColumnSums(p, xa.get(), n, n, lda, operandSums.as<double>(), s.get());
                                 blocked_gemm::operandRowSums(p, xb.get(), n, n, ldb, operandSums.as<double>() + n, s.get());
                             })});
+        // The fused path's passes: B's checksum with B^T laid out truncated in the same read (1 read of
+        // B + 1 write of B^T), the checksum products truncating in registers (A and B read, nothing
+        // written); its verification reads the epilogue's sums, not C.
+        if (t.fused.ran) {
+            t.fused.stages.push_back({"checksum B + B^T (1 read + 1 write)", 2 * ab, timeMs(s.get(), 5, [&] {
+                                          checksumBTransposed(fb.as<float>(), n, n, ldb, fusedBt.as<float>(), n, s.get());
+                                      })});
+            t.fused.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
+                                          checksumProducts(p, fa.get(), lda, fb.get(), ldb, xc.get(), ldc, n, n, n, av, false,
+                                                           s.get(), true, kTruncatedTf32);
+                                      })});
+        }
     }
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
@@ -383,18 +412,26 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     t.delta = errors > 0 ? fault.delta : 0;
     // As a run does after its verifications (abft README "Repair pass"): every result cell the
     // verification corrected is recomputed as one dot product in double over the operands the
-    // product multiplied (under TF32 the protected passes rounded xa / xb in place); then its
-    // distance from the clean value, the plain GEMM of those same operands (for TF32 the plain
-    // timing above multiplied the unrounded inputs, whose rounding is the library's own).
-    auto correctedRelError = [&](const VerifyOut& v) {
+    // product multiplied; then its distance from the clean value, the unprotected GEMM of those same
+    // operands. cuBLAS TF32: the protected passes rounded xa / xb in place, and the clean value is
+    // cuBLAS's product of them (the plain timing above multiplied the unrounded inputs, whose
+    // rounding is the library's own). Fused: fa / fb stay unrounded and the product multiplied them
+    // truncated to TF32, so the recompute truncates them (asMultiplied), and the clean value is the
+    // CUTLASS kernel alone on A and the truncated B^T.
+    auto correctedRelError = [&](const VerifyOut& v, bool fusedProduct) {
+        const void* ma = fusedProduct ? fa.get() : xa.get();
+        const void* mb = fusedProduct ? fb.get() : xb.get();
+        const OperandRounding rounding = fusedProduct ? kTruncatedTf32 : OperandRounding{};
         for (int x = 0; x < v.correctionCount; ++x)
             if (v.corrRow[x] < n && v.corrCol[x] < n)
-                recomputeCellOnHost(p, xa.get(), lda, xb.get(), ldb, xc.get(), ldc, n, v.corrRow[x], v.corrCol[x]);
-        GemmCall same = plain;
-        same.a = xa.get();
-        same.b = xb.get();
+                recomputeCellOnHost(p, ma, lda, mb, ldb, xc.get(), ldc, n, v.corrRow[x], v.corrCol[x], rounding);
+        GemmCall same = fusedProduct ? fusedRounded : plain;
+        same.a = ma;
+        same.b = mb;
+        same.c = pc.get();
         same.lda = lda;
         same.ldb = ldb;
+        same.ldc = n;
         gemm(same, h.get(), s.get());
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const double clean = cellOf(p, pc.get(), n, fault.row, fault.col);
@@ -402,7 +439,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         return std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
     };
     if (errors > 0)
-        t.correctedRelError = correctedRelError(r);
+        t.correctedRelError = correctedRelError(r, false);
     if (t.fused.ran) {
         runFused();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
@@ -411,7 +448,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.corrections = f.correctionCount;
         t.fused.threshold = f.maxThreshold;
         if (errors > 0)
-            t.fused.correctedRelError = correctedRelError(f);
+            t.fused.correctedRelError = correctedRelError(f, true);
     }
     return t;
 }

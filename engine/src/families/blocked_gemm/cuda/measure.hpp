@@ -55,19 +55,25 @@ struct AbftTiming {
     double delta = 0;              // the injected fault
     std::vector<StageTiming> stages;  // each ABFT stage alone (errors == 0 only)
     // tf32 only: the same protected product with --gemm cutlass-tf32 (the CUTLASS kernel writes C's
-    // sums; the verification reads no C), in the same interleaved repetitions, against the same
-    // plain cuBLAS TF32 GEMM. ran = false with `why` when the kernel cannot run here.
+    // sums; the verification reads no C), on its own copies of the unrounded inputs (its passes
+    // truncate A and B in registers and write neither; B's checksum pass lays B^T out truncated), in
+    // the same interleaved repetitions, against the same plain cuBLAS TF32 GEMM. ran = false with
+    // `why` when the kernel cannot run here.
     struct Fused {
         bool ran = false;
         std::string why;
         double kernelMs = 0;     // the CUTLASS kernel alone, no sums (plain, tight leading dimensions)
-        // The same on the protected product's operands, TF32-rounded by its passes (13 zero bits
-        // per value: does the kernel run faster on them, as on zeros?).
+        // The same on the operands the fused protected product hands it: A as stored (unrounded) and
+        // the B^T its checksum pass laid out truncated to TF32 (13 zero bits per value: does the kernel
+        // run faster on them, as on zeros?).
         double kernelRoundedMs = 0;
         double protectedMs = 0;  // checksums + fused GEMM + (inject) + verify/correct
         std::string verdict;
         int corrections = 0;
+        // Fixed cell against the kernel's own product of the same operands; the host recompute
+        // multiplies them truncated to TF32, as the tensor cores did.
         double correctedRelError = 0, threshold = 0;
+        std::vector<StageTiming> stages;  // its ABFT passes alone (errors == 0 only)
     } fused;
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
