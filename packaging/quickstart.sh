@@ -7,7 +7,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 build="${GIGACHECK_BUILD_DIR:-$root/build-release}"
 
-"$here/setup-debian.sh"
+"$here/setup-debian.sh" --programs  # not the tests' clang, Xvfb and NumPy (packaging/test.sh)
 # The CUDA module only where it can run: for this machine's GPU alone, and not at all without a GPU
 # (nvcc present or not). packaging/build.sh and CI build it for every supported architecture.
 gpus="$(nvidia-smi -L 2>/dev/null || true)"  # read whole: grep -q on a pipe under pipefail can fail

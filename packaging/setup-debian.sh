@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gigacheck needs to build and test, only those missing.
+# --programs: only what building the programs needs (the quick start); the tests' extras (clang,
+# Xvfb, NumPy, file) come with packaging/test.sh.
 # Runs apt-get directly as root, through sudo otherwise (when sudo exists).
 set -euo pipefail
 
@@ -12,13 +14,13 @@ set -euo pipefail
 # build, never by the built programs or the package.
 # python3-numpy: tests/engine/tst_npy.cpp cross-checks .npy files NumPy writes and reads.
 packages=(
-  build-essential cmake ninja-build file
+  build-essential cmake ninja-build
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqcustomplot-dev
   libopenblas-dev nlohmann-json3-dev libgl-dev
-  xvfb xauth
-  clang libclang-rt-dev
-  python3-numpy
 )
+if [ "${1:-}" != "--programs" ]; then
+  packages+=(file xvfb xauth clang libclang-rt-dev python3-numpy)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
