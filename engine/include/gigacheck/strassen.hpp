@@ -71,6 +71,10 @@ struct StrassenConfig {
     // CUDA leaves: cuBLAS (one beta = 1 GEMM per target), or the seed's multi-target kernel (the
     // product computed once, added into every target; FP32 / FP64, not TF32). The CPU: OpenBLAS.
     bool multiTargetKernel = false;
+    // --leaf cutlass (TF32 only): each leaf GEMM on the CUTLASS sm_90a TF32 kernel (gemm/cutlass/), which
+    // multiplies its operands truncated to TF32; a call the kernel cannot take (shape, alignment, no
+    // Hopper device) runs cuBLAS TF32 and the result counts it. The CPU emulates it: operands truncated.
+    bool cutlassLeaves = false;
     BackendKind backend = BackendKind::Auto;
     int device = -1;
     int devices = 1;
@@ -138,6 +142,10 @@ struct StrassenResult {
     // (> 1: that leaf was caught; each caught leaf is also a "detected" entry of checks).
     int leavesChecked = 0;
     double leafWorstRatio = 0;
+    // --leaf cutlass: leaf GEMM calls run by the CUTLASS kernel and by the cuBLAS TF32 fallback, and
+    // why the first fallback happened (empty: none).
+    int cutlassLeafGemms = 0, fallbackLeafGemms = 0;
+    std::string leafFallbackReason;
     double relErrorC = -1;  // max |C - C_ref| / max |C_ref| (FP64 reference), -1: not computed
     double maxErrorC = -1;  // over the finite cells; nonFiniteC counts NaN / Inf cells
     std::int64_t nonFiniteC = 0;

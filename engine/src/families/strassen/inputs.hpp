@@ -6,6 +6,9 @@
 #include "gigacheck/faults.hpp"
 #include "gigacheck/strassen.hpp"
 
+#include <atomic>
+#include <string>
+
 namespace gigacheck::strassen {
 
 struct Inputs final : FamilyInputs {
@@ -15,6 +18,13 @@ struct Inputs final : FamilyInputs {
     Precision precision = Precision::F32;
     bool tf32 = false;         // TF32 tensor-core cuBLAS leaves
     bool multiTarget = false;  // the multi-target kernel for products with several targets (CUDA)
+    bool cutlassLeaves = false;  // CUTLASS TF32 leaves (CUDA; the CPU truncates the operands to TF32)
+    // --leaf cutlass: what each leaf GEMM ran on, counted as the products are issued.
+    struct LeafGemmCount {
+        std::atomic<int> cutlass{0}, fallback{0};  // the CPU executor may run queues on several threads
+        std::string fallbackReason;  // the first one
+    };
+    LeafGemmCount* leafGemms = nullptr;
     // --check-leaves: each leaf's largest residual / threshold, filled by kStoreLeafChecks.
     std::vector<double>* leafResults = nullptr;
     // What each fault does to its cell, by its index (kInject's Operation::aux): a bit flip (model,

@@ -8,7 +8,7 @@
 // worst-case round-off of the product and of the accumulation into C:
 //   (k u + 2 u_in) sum_k |w|_k |B(k, c)| + u (sum_i |C_before(i, c)| + sum_i |C_after(i, c)|)
 // times kLeafLambda, with u the unit round-off of the storage type, u_in that of TF32 operands
-// (2^-11) or 0, k the inner dimension. A leaf whose result exceeds 1 is reported as caught there,
+// (leafOperandRoundoff) or 0, k the inner dimension. A leaf whose result exceeds 1 is reported as caught there,
 // and where: the result row's second half holds per leaf the column code of leafColumnCode below,
 // from which the run recomputes the columns of C the fault can have reached (run/verify.cpp).
 // The aux slot is a matrix of doubles, rows of 2H with H >= the widest target, the deepest
@@ -25,6 +25,14 @@
 namespace gigacheck::strassen {
 
 inline constexpr double kLeafLambda = 2.0;
+
+// The unit round-off of a leaf's operands as its GEMM takes them: 0 for FP32 / FP64 leaves, 2^-11
+// for TF32 rounded to nearest (cuBLAS TF32, the CPU's emulation), 2^-10 for TF32 truncated (the
+// CUTLASS kernel's tensor cores read only a register's upper 19 bits: --leaf cutlass).
+inline double leafOperandRoundoff(bool tf32, bool truncated)
+{
+    return !tf32 ? 0.0 : std::ldexp(1.0, truncated ? -10 : -11);
+}
 
 struct LeafCheckLayout {
     std::int64_t half = 0;  // H: a row is 2H doubles (the slot's leading dimension)

@@ -38,8 +38,9 @@ std::vector<OptionSpec> options()
                  "side stream (beside), or every op in issue order on one stream (inline).", "WHERE"},
         {"check-leaves", "ABFT on every leaf product: its column checksums checked on its C blocks right after it "
                          "(one device)."},
-        {"leaf", "cublas | kernel: CUDA leaves by cuBLAS (one GEMM per target) or the thesis's multi-target kernel "
-                 "(cublas).", "K"},
+        {"leaf", "cublas | kernel | cutlass: CUDA leaves by cuBLAS (one GEMM per target), the thesis's multi-target "
+                 "kernel (FP32, FP64), or the CUTLASS TF32 kernel of Hopper (--type tf32; shapes it cannot take run "
+                 "cuBLAS TF32, the report says how many) (cublas).", "K"},
         {"seed", "Seed of the inputs (1).", "S"},
         {"dist", "uniform | normal | wide (uniform).", "D"},
         {"integers", "Small integer inputs: every level is exact."},
@@ -97,8 +98,11 @@ StrassenConfig configFrom(const CommandOptions& options)
     c.checkLeaves = set("check-leaves");
     if (set("sums"))
         c.sumsBeside = choice(options, "sums", {"beside", "inline"}, "beside or inline") == "beside";
-    if (set("leaf"))
-        c.multiTargetKernel = choice(options, "leaf", {"cublas", "kernel"}, "cublas or kernel") == "kernel";
+    if (set("leaf")) {
+        const std::string leaf = choice(options, "leaf", {"cublas", "kernel", "cutlass"}, "cublas, kernel or cutlass");
+        c.multiTargetKernel = leaf == "kernel";
+        c.cutlassLeaves = leaf == "cutlass";
+    }
     if (set("reference")) {
         const std::string ref = choice(options, "reference", {"auto", "full", "none"}, "auto, full or none");
         c.reference = ref != "none";

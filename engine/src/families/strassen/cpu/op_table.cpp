@@ -84,15 +84,17 @@ void add(cpu::OpContext& c, const Operation& op, OpOutcome&)
 
 // An operand block rounded to TF32 (gigacheck/tf32.hpp), as a TF32 tensor-core leaf sees it, in a
 // scratch copy: A and B themselves must stay as they are, the in-place sums and their recovery
-// work on the FP32 values. The CPU then multiplies exact TF32 values in FP32.
+// work on the FP32 values. The CPU then multiplies exact TF32 values in FP32. Rounded to nearest
+// for cuBLAS TF32 leaves, truncated for --leaf cutlass (what the CUTLASS kernel's tensor cores read).
 const float* roundedToTf32(const cpu::OpContext& c, const OperandRegion& r, std::vector<float>& scratch)
 {
     scratch.resize(std::size_t(r.rows * r.cols));
     const float* x = at<float>(c, r);
     const std::int64_t ld = ldOf(c, r.slot);
+    const bool truncate = inputsOf(c.request).cutlassLeaves;
     for (std::int64_t i = 0; i < r.rows; ++i)
-        std::memcpy(scratch.data() + i * r.cols, x + i * ld, std::size_t(r.cols) * sizeof(float));
-    roundBlockToTf32(scratch.data(), r.rows, r.cols, r.cols);
+        for (std::int64_t j = 0; j < r.cols; ++j)
+            scratch[std::size_t(i * r.cols + j)] = truncate ? truncateToTf32(x[i * ld + j]) : roundToTf32(x[i * ld + j]);
     return scratch.data();
 }
 
@@ -104,7 +106,8 @@ void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
         const T* a = at<T>(c, ra);
         const T* b = at<T>(c, rb);
         int lda = int(ldOf(c, ra.slot)), ldb = int(ldOf(c, rb.slot));
-        // --type tf32 on the CPU: TF32 leaves emulated (operands rounded, FP32 products).
+        // --type tf32 on the CPU: TF32 leaves emulated (operands rounded or truncated, FP32 products);
+        // --leaf cutlass counts its leaf GEMMs as emulated CUTLASS calls.
         if constexpr (std::is_same_v<T, float>)
             if (inputsOf(c.request).tf32) {
                 thread_local std::vector<float> roundedA, roundedB;
@@ -113,6 +116,8 @@ void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
                 lda = int(ra.cols);
                 ldb = int(rb.cols);
             }
+        if (Inputs::LeafGemmCount* count = inputsOf(c.request).leafGemms; count && inputsOf(c.request).cutlassLeaves)
+            count->cutlass += int(op.operands.size()) - 2;
         for (std::size_t i = 2; i < op.operands.size(); ++i) {
             const OperandRegion& t = op.operands[i];
             const bool workspace = t.access == Access::Write;
@@ -203,8 +208,8 @@ void leafVerify(cpu::OpContext& c, const Operation& op, OpOutcome&)
         columnSums<T>(c, ra, nullptr, nullptr, w, w + l.half);
         double* e = aux + l.expected();
         columnSums<T>(c, rb, w, w + l.half, e, e + l.half);
-        const bool tf32 = inputsOf(c.request).tf32;
-        const double u = std::numeric_limits<T>::epsilon() / 2, uIn = tf32 ? std::ldexp(1.0, -11) : 0.0;
+        const Inputs& in = inputsOf(c.request);
+        const double u = std::numeric_limits<T>::epsilon() / 2, uIn = leafOperandRoundoff(in.tf32, in.cutlassLeaves);
         double worst = 0, code = 0;
         for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
             const OperandRegion& target = op.operands[t];

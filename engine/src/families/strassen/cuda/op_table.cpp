@@ -1,6 +1,7 @@
 // The strassen family's CUDA op table: block sums and scatters as kernels (cuda/kernels.cu),
 // products as cuBLAS GEMMs on sub-blocks (leading dimensions of the whole matrices, beta = 1 into
-// each target with alpha = its sign; beta = 0 into the workspace), copies of whole matrices.
+// each target with alpha = its sign; beta = 0 into the workspace) or, with --leaf cutlass, as calls
+// of the CUTLASS TF32 kernel on the same sub-blocks, copies of whole matrices.
 // The run state holds one cuBLAS handle per GPU of the run (a handle belongs to the device current
 // when it was made), each with no workspace of its own (cublasSetWorkspace(0)): the family
 // promises no device memory beyond its schedule's buffers, and the cap's pool counts only those.
@@ -17,12 +18,14 @@
 #include "families/strassen/cuda/kernels.hpp"
 #include "families/strassen/cuda/multi_target_gemm.hpp"
 #include "families/strassen/leaf_check.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gigacheck::strassen {
@@ -135,8 +138,72 @@ template <class T> void multiTarget(const cuda::OpContext& c, const Operation& o
                                      ldOf(c, rb.slot), targets, s);
 }
 
+// --leaf cutlass: C (+)= sign A B on the CUTLASS TF32 kernel, which has no alpha: a target taking
+// -A B is negated, accumulated into and negated back (negation is exact; the target is the
+// product's own, no other op touches it meanwhile). False, with the reason, when the kernel cannot
+// take the call; nothing has been changed then.
+bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandRegion& t, std::string& why, cudaStream_t s)
+{
+    const OperandRegion& ra = op.operands[0];
+    const OperandRegion& rb = op.operands[1];
+    cuda::CutlassTf32Call call;
+    call.m = ra.rows;
+    call.n = ra.cols;
+    call.q = rb.cols;
+    call.a = at<float>(c, ra);
+    call.lda = ldOf(c, ra.slot);
+    call.b = at<float>(c, rb);
+    call.ldb = ldOf(c, rb.slot);
+    call.c = at<float>(c, t);
+    call.ldc = ldOf(c, t.slot);
+    call.accumulate = t.access != Access::Write;  // the workspace M is written (beta = 0)
+    if (!cuda::cutlassTf32Fits(call)) {
+        why = "the CUTLASS kernel needs the inner dimension, the width, the leading dimensions and the addresses in "
+              "whole 16 bytes";
+        return false;
+    }
+    const bool negate = call.accumulate && t.coefficient < 0;
+    cublasHandle_t h = stateOf(c).handleFor(c.ordinals.at(std::size_t(op.device)));
+    auto negateTarget = [&] {
+        const float minusOne = -1.0f, zero = 0.0f;
+        CUBLAS_CHECK(cublasSetStream(h, s));
+        // In place (C = -C + 0 C): cuBLAS's geam allows C = A with the same leading dimension.
+        CUBLAS_CHECK(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, int(t.cols), int(t.rows), &minusOne, call.c, int(call.ldc),
+                                 &zero, call.c, int(call.ldc), call.c, int(call.ldc)));
+    };
+    if (negate)
+        negateTarget();
+    if (const char* error = cuda::cutlassTf32Gemm(call, s)) {
+        if (negate)
+            negateTarget();
+        why = error;
+        return false;
+    }
+    if (negate)
+        negateTarget();
+    return true;
+}
+
 void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
+    Inputs& in = inputsOf(c.request);
+    if (in.cutlassLeaves && in.precision == Precision::F32) {
+        for (std::size_t i = 2; i < op.operands.size(); ++i) {
+            const OperandRegion& t = op.operands[i];
+            std::string why;
+            if (cutlassLeaf(c, op, t, why, s)) {
+                if (in.leafGemms)
+                    ++in.leafGemms->cutlass;
+                continue;
+            }
+            if (in.leafGemms && in.leafGemms->fallback++ == 0)
+                in.leafGemms->fallbackReason = std::to_string(op.operands[0].rows) + " x " + std::to_string(op.operands[0].cols) +
+                                               " x " + std::to_string(op.operands[1].cols) + ": " + why;
+            const bool workspace = t.access == Access::Write;
+            gemm(c, op.device, op.operands[0], op.operands[1], t, workspace ? 1.0 : t.coefficient, workspace ? 0.0 : 1.0, s);
+        }
+        return;
+    }
     const bool intoC = op.operands.size() > 2 && op.operands[2].access == Access::ReadWrite;
     if (inputsOf(c.request).multiTarget && intoC && op.operands.size() - 2 <= std::size_t(device::kMaxTargets)) {
         if (inputsOf(c.request).precision == Precision::F64)
@@ -230,7 +297,8 @@ template <class T> void leafVerify(const cuda::OpContext& c, const Operation& op
     double* code = aux + l.results() + l.half + op.aux;
     CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(double), s));
     CUDA_CHECK(cudaMemsetAsync(code, 0, sizeof(double), s));
-    const double u = std::numeric_limits<T>::epsilon() / 2, uIn = inputsOf(c.request).tf32 ? std::ldexp(1.0, -11) : 0.0;
+    const double u = std::numeric_limits<T>::epsilon() / 2,
+                 uIn = leafOperandRoundoff(inputsOf(c.request).tf32, inputsOf(c.request).cutlassLeaves);
     for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
         const OperandRegion& target = op.operands[t];
         double* after = aux + l.after();

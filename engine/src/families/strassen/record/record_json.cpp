@@ -57,7 +57,19 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
     io.optionalAs("distribute", c.distribute, c.devices > 1, [&](bool d) { return Json(c.devices > 1 || d); },
                   [](const Node& n, bool& d) { d = n.as<bool>(); });
     io.optional("exact_restore", c.exactRestore, false);
-    flagWord(io, "leaf", c.multiTargetKernel, false, "kernel", "cublas");
+    // The leaves: "cublas", "kernel" (the multi-target kernel) or "cutlass" (the CUTLASS TF32 kernel,
+    // with how many leaf GEMMs it ran and how many fell back to cuBLAS TF32, and why).
+    std::string leaf = c.multiTargetKernel ? "kernel" : c.cutlassLeaves ? "cutlass" : "cublas";
+    io.optional("leaf", leaf, "cublas");
+    if constexpr (!Io::kWrites) {
+        c.multiTargetKernel = leaf == "kernel";
+        c.cutlassLeaves = leaf == "cutlass";
+    }
+    if (!Io::kWrites || c.cutlassLeaves) {
+        io.optional("leaf_gemms_cutlass", r.cutlassLeafGemms, 0);
+        io.optional("leaf_gemms_fallback", r.fallbackLeafGemms, 0);
+        io.optional("leaf_fallback_reason", r.leafFallbackReason, "");
+    }
     io.optional("seconds", r.seconds, 0.0);
     io.optional("restore_seconds", r.restoreSeconds, 0.0);
     io.optional("products", r.products, 0);

@@ -40,10 +40,18 @@ std::string formatStrassenReport(const StrassenResult& r)
     // What ran: the CPU has OpenBLAS leaves only, and emulates TF32 (operands rounded to TF32).
     const bool cpu = r.device.backend == BackendKind::Cpu;
     if (c.tf32 && cpu)
-        o << " (emulated: operands rounded to TF32, FP32 products)";
+        o << (c.cutlassLeaves ? " (emulated: operands truncated to TF32 as the CUTLASS kernel reads them, FP32 products)"
+                              : " (emulated: operands rounded to TF32, FP32 products)");
     if (c.multiTargetKernel)
         o << (cpu ? "  leaves: OpenBLAS, one call per target (--leaf kernel is CUDA's)" : "  leaves: multi-target kernel");
     o << "\n";
+    if (c.cutlassLeaves) {
+        o << "leaves     " << (cpu ? "CUTLASS TF32 emulated by OpenBLAS: " : "CUTLASS sm_90a TF32: ") << r.cutlassLeafGemms
+          << " leaf GEMMs";
+        if (r.fallbackLeafGemms > 0)
+            o << "; cuBLAS TF32: " << r.fallbackLeafGemms << " (" << r.leafFallbackReason << ")";
+        o << "\n";
+    }
     o << "device     " << r.device.name << "\n";
     o << "core       " << shapeText(r.core);
     if (!(r.core == c.shape))

@@ -3,6 +3,7 @@
 #include "gigacheck/strassen.hpp"
 
 #include "gigacheck/bench.hpp"
+#include "gigacheck/cuda_status.hpp"
 
 #include "core/interval_union.hpp"
 #include "families/strassen/inputs.hpp"
@@ -222,6 +223,14 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
 {
     if (config.tf32 && config.precision != Precision::F32)
         throw InputError("tf32 leaves take FP32 matrices");
+    if (config.cutlassLeaves && !config.tf32)
+        throw InputError("--leaf cutlass multiplies in TF32: it takes --type tf32");
+    if (config.cutlassLeaves && config.multiTargetKernel)
+        throw InputError("--leaf is either the multi-target kernel or the CUTLASS kernel");
+    if (config.cutlassLeaves && backend.device().backend == BackendKind::Cuda &&
+        cutlassKernelsStatus().rfind("built", 0) != 0)
+        throw InputError("--leaf cutlass: this build has no CUTLASS kernels (CUTLASS kernels " + cutlassKernelsStatus() +
+                         "); --leaf cublas runs TF32 leaves on cuBLAS");
     if (config.devices < 1)
         throw InputError("--devices must be at least 1");
     StrassenResult result;
@@ -288,6 +297,9 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     inputs.precision = config.precision;
     inputs.tf32 = config.tf32;
     inputs.multiTarget = config.multiTargetKernel;
+    inputs.cutlassLeaves = config.cutlassLeaves;
+    strassen::Inputs::LeafGemmCount leafGemms;
+    inputs.leafGemms = &leafGemms;
     std::vector<double> leafResults;
     inputs.leafResults = &leafResults;
     inputs.faults = strassen::faultActions(planned);
@@ -305,6 +317,9 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         result.error = e.what();
         return result;
     }
+    result.cutlassLeafGemms = leafGemms.cutlass;
+    result.fallbackLeafGemms = leafGemms.fallback;
+    result.leafFallbackReason = leafGemms.fallbackReason;
     result.spans = std::move(executed.spans);
     result.peakDeviceBytes = executed.peakBufferBytes;
     result.extraBytes = executed.peakBufferBytes > result.operandBytes ? executed.peakBufferBytes - result.operandBytes : 0;
