@@ -42,6 +42,7 @@ private slots:
     void badInput_data();
     void badInput();
     void recordWritten();
+    void gemmHelpNamesTheOnlineKernels();
 };
 
 void TestCliOnline::verifiedRuns_data()
@@ -136,4 +137,16 @@ void TestCliOnline::recordWritten()
 }
 
 QTEST_GUILESS_MAIN(TestCliOnline)
+// `run --help` says which --gemm kernels the online schemes take on the GPU, cutlass-tf32 among them
+// (the help wraps its text in a column: compared with the whitespace collapsed).
+void TestCliOnline::gemmHelpNamesTheOnlineKernels()
+{
+    const Result r = gigacheckCli(QStringLiteral("run --help"));
+    QCOMPARE(r.exitCode, 0);
+    const QString help = r.out.simplified();
+    QVERIFY2(help.contains(QStringLiteral("The online and offline schemes on the GPU take cublas, cublas-tf32 or "
+                                          "cutlass-tf32")),
+             qPrintable(help));
+}
+
 #include "tst_cli_online.moc"
