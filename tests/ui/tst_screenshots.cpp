@@ -10,7 +10,10 @@
 #include <window/mainwindow.hpp>
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
+#include <QTemporaryDir>
 
 using namespace gigacheck;
 using namespace gigacheck::ui;
@@ -50,6 +53,42 @@ private slots:
                                      QStringLiteral("online-sweep.png")}));
         // Blocked ABFT again afterwards, as the shots that follow expect.
         QVERIFY(window.strategyPanel()->schemeBox()->settings().scheme == Scheme::Blocked);
+    }
+
+    // --screenshots DIR --record FILE: the shots follow the view the record's family opens it in
+    // (a blocked or online record: the GEMM views; tst_strassenview has the Strassen tab's).
+    void recordShotsFollowTheFamilysView_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::newRow("blocked GEMM") << QStringLiteral("blocked");
+        QTest::newRow("online ABFT") << QStringLiteral("online");
+    }
+    void recordShotsFollowTheFamilysView()
+    {
+        QFETCH(QString, scheme);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("record.json"));
+        QProcess cli;
+        cli.start(QStringLiteral(GIGACHECK_CLI), {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("64x64x64"),
+                                                  QStringLiteral("--scheme"), scheme, QStringLiteral("--backend"),
+                                                  QStringLiteral("cpu"), QStringLiteral("--json"), path});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        MainWindow window;
+        ScreenshotOptions options;
+        options.directory = dir.filePath(QStringLiteral("shots"));
+        options.recordPath = path;
+        options.quick = true;
+        options.width = 1366;
+        options.height = 768;
+        QString error;
+        const QStringList written = takeScreenshots(window, options, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QStringList names;
+        for (const QString& f : written)
+            names << QFileInfo(f).fileName();
+        QCOMPARE(names, (QStringList{QStringLiteral("timeline.png"), QStringLiteral("heatmap.png"), QStringLiteral("report.png")}));
+        QVERIFY(window.currentView() != MainWindow::View::Strassen);
     }
 };
 

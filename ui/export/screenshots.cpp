@@ -19,8 +19,6 @@
 #include "views/online/onlinesweepview.hpp"
 #include "models/autoplanner.hpp"
 
-#include <gigacheck/record_envelope.hpp>
-
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -166,8 +164,9 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
             written << path;
     };
 
-    // A Strassen record opens in the Strassen tab: its shots, not the GEMM views (empty then).
-    if (!options.recordPath.isEmpty() && recordFamilyOfFile(options.recordPath.toStdString()) == "strassen") {
+    // A record opens in its family's lab view (File › Open dispatches on the record's family): one
+    // that opened in the Strassen tab gets that tab's shots, not the GEMM views (empty then).
+    if (!options.recordPath.isEmpty() && window.currentView() == MainWindow::View::Strassen) {
         window.showView(MainWindow::View::Strassen);
         grabStrassenResult(window.strassenView(), grab);
         return written;
