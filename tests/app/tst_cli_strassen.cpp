@@ -105,6 +105,36 @@ private slots:
         QVERIFY(!r.out.contains(QStringLiteral("multi-target kernel")));
     }
 
+    // --leaf cutlass on the CPU: TF32 leaves emulated with the operands truncated, as the CUTLASS
+    // kernel reads them; the report and the record count the leaf GEMMs; refused without TF32.
+    void cutlassLeavesOnTheCpu()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("s.json"));
+        const Result r = cli(QStringLiteral("strassen --backend cpu --shape 96x64x80 --levels 2 --type tf32 --leaf cutlass "
+                                            "--check-leaves --json ") + json);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("operands truncated to TF32")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("leaves     CUTLASS TF32 emulated by OpenBLAS: 144 leaf GEMMs\n")),
+                 qPrintable(r.out));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject s = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("strassen")).toObject();
+        QCOMPARE(s.value(QStringLiteral("leaf")).toString(), QStringLiteral("cutlass"));
+        QCOMPARE(s.value(QStringLiteral("leaf_gemms_cutlass")).toInt(), 144);
+        QCOMPARE(s.value(QStringLiteral("leaf_gemms_fallback")).toInt(), 0);
+        const Result shown = cli(QStringLiteral("show ") + json);
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY2(shown.out.contains(QStringLiteral("CUTLASS TF32 emulated by OpenBLAS: 144 leaf GEMMs")), qPrintable(shown.out));
+
+        const Result f32 = cli(QStringLiteral("strassen --backend cpu --shape 64x64x64 --leaf cutlass"));
+        QCOMPARE(f32.exitCode, 2);
+        QVERIFY2(f32.err.contains(QStringLiteral("--leaf cutlass multiplies in TF32: it takes --type tf32")), qPrintable(f32.err));
+        const Result unknown = cli(QStringLiteral("strassen --backend cpu --shape 64x64x64 --leaf cutless"));
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(QStringLiteral("cublas, kernel or cutlass")), qPrintable(unknown.err));
+    }
+
     void badInputExitsTwoWithOneLine()
     {
         for (const char* line : {"strassen --shape 64x64 --backend cpu", "strassen --shape 64x64x64 --levels 5",
