@@ -1,14 +1,17 @@
 // The operand model of the checksum passes (abft/operand_rounding.hpp): which products take their
-// operands truncated to TF32 in registers (the fused CUTLASS kernel reading B^T) and which round them
-// in place, what each model multiplies, and, on a host emulation of the fused product (the kernel
-// multiplying the truncated operands, FP32 accumulation rounding to nearest or toward zero), that
-// checksums taken over the truncated operands check clean under the TF32 thresholds and correct a
-// fault, while checksums over the operands rounded to nearest -- the model that does not match
-// such a kernel -- mismatch far beyond them.
+// operands rounded to TF32 in registers (the fused CUTLASS kernel reading B^T, which rounds its FP32
+// operands to nearest itself: measured by tst_cuda_fused_kmajor) and which round them in place, what
+// each model multiplies, and, on a host emulation of the fused product (the kernel multiplying the
+// operands rounded to nearest, FP32 accumulation rounding to nearest or toward zero), that checksums
+// taken in registers over the rounded operands check clean under the TF32 thresholds and correct a
+// fault, while checksums over the truncated operands -- a model that does not match that kernel --
+// mismatch far beyond them.
 #include "abft/operand_rounding.hpp"
 #include "gigacheck/abft.hpp"
 
 #include <QtTest>
+
+#include <functional>
 
 #include <cmath>
 #include <random>
@@ -39,16 +42,16 @@ std::vector<float> randomValues(std::int64_t count, Data d, std::uint64_t seed)
     return v;
 }
 
-// An augmented product as the fused path makes it: C's main part from the kernel (the truncated
-// operands, FP32 accumulation), its checksum column / row from the checksum passes, which take the
-// operands as `checksums` says (c_A, r_B, A r_B and c_A B_r in double, stored in FP32).
+// An augmented product as the fused path makes it: C's main part from the kernel (the operands
+// rounded to nearest, FP32 accumulation), its checksum column / row from the checksum passes, which
+// see each operand as `checksums` gives it (c_A, r_B, A r_B and c_A B_r in double, stored in FP32).
 struct FusedEmulation {
     std::int64_t m, n, q;
     std::vector<float> a, b, c;  // a: (m+1) x n, b: n x (q+1), c: (m+1) x (q+1)
     BoundAccumulator bound;
 
-    FusedEmulation(std::int64_t m_, std::int64_t n_, std::int64_t q_, Data d, Accumulation acc, OperandRounding checksums,
-                   std::uint64_t seed)
+    FusedEmulation(std::int64_t m_, std::int64_t n_, std::int64_t q_, Data d, Accumulation acc,
+                   const std::function<float(float)>& checksums, std::uint64_t seed)
         : m(m_), n(n_), q(q_), a(std::size_t((m_ + 1) * n_)), b(std::size_t(n_ * (q_ + 1))),
           c(std::size_t((m_ + 1) * (q_ + 1)))
     {
@@ -58,8 +61,8 @@ struct FusedEmulation {
             for (std::int64_t j = 0; j < q; ++j) {
                 float s = 0;
                 for (std::int64_t k = 0; k < n; ++k) {
-                    const double p = double(asMultiplied(storedA[std::size_t(i * n + k)], kTruncatedTf32)) *
-                                     double(asMultiplied(storedB[std::size_t(k * q + j)], kTruncatedTf32));
+                    const double p = double(roundToTf32(storedA[std::size_t(i * n + k)])) *
+                                     double(roundToTf32(storedB[std::size_t(k * q + j)]));
                     s = acc == Accumulation::TowardZero ? towardZero(double(s) + p) : float(double(s) + p);
                 }
                 c[std::size_t(i * (q + 1) + j)] = s;
@@ -67,10 +70,10 @@ struct FusedEmulation {
         // The checksum passes' view of the operands, their checksums beside them.
         for (std::int64_t i = 0; i < m; ++i)
             for (std::int64_t k = 0; k < n; ++k)
-                a[std::size_t(i * n + k)] = asMultiplied(storedA[std::size_t(i * n + k)], checksums);
+                a[std::size_t(i * n + k)] = checksums(storedA[std::size_t(i * n + k)]);
         for (std::int64_t k = 0; k < n; ++k)
             for (std::int64_t j = 0; j < q; ++j)
-                b[std::size_t(k * (q + 1) + j)] = asMultiplied(storedB[std::size_t(k * q + j)], checksums);
+                b[std::size_t(k * (q + 1) + j)] = checksums(storedB[std::size_t(k * q + j)]);
         columnChecksum(BlockView<float>{a.data(), m, n, n});
         rowChecksum(BlockView<float>{b.data(), n, q, q + 1});
         for (std::int64_t i = 0; i <= m; ++i) {
@@ -96,6 +99,10 @@ struct FusedEmulation {
     }
 };
 
+// The checksum passes' two views: the model (rounded in registers) and a wrong one (truncated).
+float inRegisters(float x) { return asMultiplied(x, kTf32InRegisters); }
+float truncated(float x) { return truncateToTf32(x); }
+
 }  // namespace
 
 Q_DECLARE_METATYPE(Data)
@@ -106,15 +113,15 @@ class TestOperandRounding : public QObject {
 private slots:
     void modelChoice()
     {
-        // Truncation in registers only for TF32 on a kernel that truncates itself.
-        QVERIFY(operandRoundingFor(InputFormat::Tf32, true).truncatedInRegisters);
-        QVERIFY(!operandRoundingFor(InputFormat::Tf32, false).truncatedInRegisters);
-        QVERIFY(!operandRoundingFor(InputFormat::Bf16, true).truncatedInRegisters);
-        QVERIFY(!operandRoundingFor(InputFormat::F16, true).truncatedInRegisters);
+        // Rounding in registers only for TF32 on a kernel that rounds so itself.
+        QVERIFY(operandRoundingFor(InputFormat::Tf32, true).roundedInRegisters);
+        QVERIFY(!operandRoundingFor(InputFormat::Tf32, false).roundedInRegisters);
+        QVERIFY(!operandRoundingFor(InputFormat::Bf16, true).roundedInRegisters);
+        QVERIFY(!operandRoundingFor(InputFormat::F16, true).roundedInRegisters);
         QVERIFY(!operandRoundingFor(InputFormat::F32, true).rounds());
         // Only the in-place model writes the operand back.
-        QVERIFY(!kTruncatedTf32.writesBack());
-        QVERIFY(kTruncatedTf32.rounds());
+        QVERIFY(!kTf32InRegisters.writesBack());
+        QVERIFY(kTf32InRegisters.rounds());
         QVERIFY(OperandRounding(InputFormat::Tf32).writesBack());
         QVERIFY(OperandRounding(InputFormat::Bf16).writesBack());
         QVERIFY(!OperandRounding(InputFormat::F32).writesBack());
@@ -125,18 +132,19 @@ private slots:
     {
         const float ulp = std::ldexp(1.0f, -10);  // TF32's ulp at 1
         const float x = 1.0f + 0.75f * ulp;        // past the half-way point: nearest rounds up
-        QCOMPARE(asMultiplied(x, kTruncatedTf32), 1.0f);
-        QCOMPARE(asMultiplied(-x, kTruncatedTf32), -1.0f);  // toward zero
+        QCOMPARE(asMultiplied(x, kTf32InRegisters), 1.0f + ulp);
+        QCOMPARE(asMultiplied(-x, kTf32InRegisters), -1.0f - ulp);
+        QCOMPARE(asMultiplied(1.0f + 0.5f * ulp, kTf32InRegisters), 1.0f + ulp);  // a tie: away from zero
         QCOMPARE(asMultiplied(x, OperandRounding(InputFormat::Tf32)), 1.0f + ulp);
         QCOMPARE(asMultiplied(x, OperandRounding(InputFormat::F32)), x);
-        // TF32 values are left alike by both models (what makes the in-place model safe for any kernel).
-        for (const float t : {1.0f + ulp, -3.5f, 0.0f, 1e-30f})
-            QCOMPARE(asMultiplied(t, kTruncatedTf32), asMultiplied(t, OperandRounding(InputFormat::Tf32)));
-        QVERIFY(std::isinf(asMultiplied(INFINITY, kTruncatedTf32)));
-        QVERIFY(std::isnan(asMultiplied(NAN, kTruncatedTf32)));
+        // In registers or in place, the same values: only whether memory is written differs.
+        for (const float t : {x, -x, 1.0f + ulp, -3.5f, 0.0f, 1e-30f, 3.4e38f})
+            QCOMPARE(asMultiplied(t, kTf32InRegisters), asMultiplied(t, OperandRounding(InputFormat::Tf32)));
+        QVERIFY(std::isinf(asMultiplied(INFINITY, kTf32InRegisters)));
+        QVERIFY(std::isnan(asMultiplied(NAN, kTf32InRegisters)));
     }
 
-    void truncatedChecksumsCheckClean_data()
+    void checksumsInRegistersCheckClean_data()
     {
         QTest::addColumn<int>("m");
         QTest::addColumn<int>("n");
@@ -154,23 +162,23 @@ private slots:
                         << s.m << s.n << s.q << d << acc;
     }
 
-    void truncatedChecksumsCheckClean()
+    void checksumsInRegistersCheckClean()
     {
         QFETCH(int, m);
         QFETCH(int, n);
         QFETCH(int, q);
         QFETCH(Data, data);
         QFETCH(Accumulation, accumulation);
-        FusedEmulation product(m, n, q, data, accumulation, kTruncatedTf32, 5);
+        FusedEmulation product(m, n, q, data, accumulation, inRegisters, 5);
         const VerifyResult r = product.verify();
         QVERIFY(r.verdict == Verdict::Clean);
         QVERIFY2(r.maxCleanResidualRatio < 1.0, qPrintable(QString::number(r.maxCleanResidualRatio)));
     }
 
-    void nearestChecksumsDoNotMatchATruncatingKernel()
+    void truncatedChecksumsDoNotMatchTheKernel()
     {
         // All-positive inputs: truncation lowers every product by ~2^-11 of its size on average.
-        FusedEmulation product(64, 256, 64, Data::Positive, Accumulation::Nearest, OperandRounding(InputFormat::Tf32), 7);
+        FusedEmulation product(64, 256, 64, Data::Positive, Accumulation::Nearest, truncated, 7);
         const VerifyResult r = product.verify();
         QVERIFY(r.verdict != Verdict::Clean);
         QVERIFY(r.mismatchRows.size() > 1);
@@ -179,7 +187,7 @@ private slots:
 
     void faultCorrectedToCleanValue()
     {
-        FusedEmulation product(64, 260, 64, Data::Uniform, Accumulation::TowardZero, kTruncatedTf32, 9);
+        FusedEmulation product(64, 260, 64, Data::Uniform, Accumulation::TowardZero, inRegisters, 9);
         const float clean = product.at(21, 40);
         product.at(21, 40) = clean + 0.5f;
         const VerifyResult r = product.verify();

@@ -52,8 +52,8 @@ GIGACHECK_TF32_HD inline float roundToTf32(float x)
     return tf32FromBits((bits + 0x1000u) & ~kTf32DroppedBits);
 }
 
-// Truncation of the 13 low mantissa bits (what a tensor core that reads only a register's upper
-// 19 bits computes with); for the GPU test that tells which one cuBLAS does on unrounded inputs.
+// Truncation of the 13 low mantissa bits (a kernel that used only a register's upper 19 bits would
+// multiply this); for the GPU tests that tell which rounding a kernel applies to unrounded inputs.
 GIGACHECK_TF32_HD inline float truncateToTf32(float x)
 {
     const std::uint32_t bits = tf32Bits(x);

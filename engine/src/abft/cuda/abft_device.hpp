@@ -18,7 +18,7 @@
 //                        mismatches, decides (seed figure 8) and corrects; only the small VerifyOut
 //                        reaches the host, written straight into pinned memory.
 // The fused K-major TF32 product (gemm/README.md) takes checksumBTransposed instead of checksumB (B^T
-// from the same read of B), its passes truncate the operands in registers, and its verify reads only
+// from the same read of B), its passes round the operands in registers, and its verify reads only
 // C's checksum row and column (the kernel's epilogue summed C).
 // All scratch lives in the plan's Aux buffer of the C block (4 rows of doubles, ld >= max(rows,
 // cols) + 1): row 0 rowScale, row 1 colScale, rows 2 and 3 per-step scratch (c_A and the column
@@ -74,12 +74,12 @@ struct VerifyOut {
 // Writes r_B into column `cols` and the row 2-norms of B_r into column cols + 1 (needs ldb >= cols + 2).
 // rounding (FP32 only; the TF32 / BF16 / FP16 product): B_r is rounded to that format in place in the
 // same pass, and r_B and the norms are those of the rounded values (gigacheck/input_rounding.hpp);
-// truncated in registers (abft/operand_rounding.hpp): of the truncated values, B_r not written.
+// rounded in registers (abft/operand_rounding.hpp): of the rounded values, B_r not written.
 void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStream_t s,
                OperandRounding rounding = {});
 
-// checksumB with TF32 truncation in registers (kTruncatedTf32) and, from the same read of B, B^T
-// truncated to TF32 into bt (cols x depth, row-major, ldbt >= depth): the K-major operand of the
+// checksumB with TF32 rounding in registers (kTf32InRegisters) and, from the same read of B, B^T
+// rounded to TF32 into bt (cols x depth, row-major, ldbt >= depth): the K-major operand of the
 // fused CUTLASS kernel (gemm/cutlass/cutlass_tf32_gemm.hpp, bTransposed). B's main part is not
 // written; its columns cols and cols + 1 take r_B and the row norms (needs ldb >= cols + 2).
 void checksumBTransposed(float* b, Index depth, Index cols, Index ldb, float* bt, Index ldbt, cudaStream_t s);
@@ -90,8 +90,8 @@ void checksumBTransposed(float* b, Index depth, Index cols, Index ldb, float* bt
 // (sum_k a_ik^2 r_k^2, sum_k c_k^2 b_kj^2), i.e. they hold Q_row / Q_col of the TF32 threshold.
 // roundA (FP32 only; the TF32 / BF16 / FP16 product): the pass over A rounds A to that format in place as it reads it,
 // and c_A, A r_B and the bounds are those of the rounded values; the GEMM must then run after
-// this call (protected_product.cpp), and B must have been rounded by checksumB. Truncated in
-// registers (kTruncatedTf32): both passes truncate A and B_r as they read them and write neither;
+// this call (protected_product.cpp), and B must have been rounded by checksumB. Rounded in
+// registers (kTf32InRegisters): both passes round A and B_r as they read them and write neither;
 // B's checksum column must then come from checksumB / checksumBTransposed with the same model.
 void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb, void* c, Index ldc,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,

@@ -129,23 +129,23 @@ __device__ __forceinline__ void roundAndStoreLane(double*, Index, Index, int, bo
 {
 }
 
-// A kernel that multiplies the truncated operand (abft/operand_rounding.hpp): x[idx] truncated to
+// A kernel that multiplies the rounded operand (abft/operand_rounding.hpp): x[idx] rounded to
 // TF32 in registers only, memory untouched. Doubles are never rounded.
 template <int E>
-__device__ __forceinline__ void truncateLane(float (&x)[E])
+__device__ __forceinline__ void roundLane(float (&x)[E])
 {
 #pragma unroll
     for (int idx = 0; idx < E; ++idx)
-        x[idx] = truncateToTf32(x[idx]);
+        x[idx] = roundToTf32(x[idx]);
 }
 
 template <int E>
-__device__ __forceinline__ void truncateLane(double (&)[E])
+__device__ __forceinline__ void roundLane(double (&)[E])
 {
 }
 
-__device__ __forceinline__ float truncatedIfFloat(float x) { return truncateToTf32(x); }
-__device__ __forceinline__ double truncatedIfFloat(double x) { return x; }
+__device__ __forceinline__ float roundedIfFloat(float x) { return roundToTf32(x); }
+__device__ __forceinline__ double roundedIfFloat(double x) { return x; }
 
 template <class T, int E>
 __device__ __forceinline__ void zero(T (&x)[E])
@@ -195,7 +195,7 @@ bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 // product that uses this B block needs it for its round-off bound; it is stored as a 2-norm so
 // that it does not overflow the element type where the squares would.
 // rounding (TF32, BF16, FP16): B_r is first rounded in place (the sums then follow the rounded values),
-// or, truncatedInRegisters, truncated as it is read and not written.
+// or, roundedInRegisters, rounded as it is read and not written.
 template <class T>
 __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec, OperandRounding rounding)
 {
@@ -209,8 +209,8 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
     for (Index c0 = 0; c0 < cols; c0 += kWarp * E) {
         T x[E];
         loadLane<T, E>(row, c0, cols, lane, vec, x);
-        if (rounding.truncatedInRegisters)
-            truncateLane<E>(x);
+        if (rounding.roundedInRegisters)
+            roundLane<E>(x);
         else if (rounding.writesBack())
             roundAndStoreLane<E>(row, c0, cols, lane, vec, x, rounding.format);
 #pragma unroll
@@ -287,10 +287,10 @@ __global__ void __launch_bounds__(256, 2)
             else
                 zero(xr[g]);
         }
-        if (rounding.truncatedInRegisters)  // the product's kernel truncates A itself: nothing written
+        if (rounding.roundedInRegisters)  // the product's kernel rounds A itself: nothing written
 #pragma unroll
             for (int g = 0; g < kAGroup; ++g)
-                truncateLane<kAElems>(xr[g]);
+                roundLane<kAElems>(xr[g]);
         else if (rounding.writesBack())  // after all loads of the step are in flight
 #pragma unroll
             for (int g = 0; g < kAGroup; ++g)
@@ -347,15 +347,15 @@ __global__ void __launch_bounds__(256, 2)
 //   C[rows, j]    += sum_k c_k b_kj          (checksum row of C; j = cols is the corner c_A r_B)
 //   colScale[j]   += sum_k u_k b_kj^2,  u_k = |a_k|^2 + c_k^2 (+ c_k^2 with input rounding)
 //   rowScale[rows] += sum_k c_k^2 w_k       (the checksum row's own bound, w_k as in the A pass)
-// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. truncateB: B_r's main part (j < cols, not
-// r_B) is truncated to TF32 as it is read (abft/operand_rounding.hpp). Blocks of kWarp lanes x 8 row
+// with |a_k|^2 = aSq[k] (rows i < rows) and c_k = cA[k]. roundB: B_r's main part (j < cols, not
+// r_B) is rounded to TF32 as it is read (abft/operand_rounding.hpp). Blocks of kWarp lanes x 8 row
 // lanes; a lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
 constexpr int kBRows = 512, kBGroup = 8;
 
 template <class T>
 __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
                             const double* cA, const double* aSq, double* colScale, double* rowScale,
-                            bool checksumWeight, bool vec, Index tileRows, bool truncateB)
+                            bool checksumWeight, bool vec, Index tileRows, bool roundB)
 {
     constexpr int n = Vec<T>::n;
     __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
@@ -395,8 +395,8 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
                 const double u = sq[g] + ca[g] * ca[g] * (checksumWeight ? 2.0 : 1.0);
 #pragma unroll
                 for (int e = 0; e < n; ++e) {
-                    if (truncateB && j0 + e < cols)
-                        x[g][e] = truncatedIfFloat(x[g][e]);
+                    if (roundB && j0 + e < cols)
+                        x[g][e] = roundedIfFloat(x[g][e]);
                     const double v = double(x[g][e]);
                     d[e] += ca[g] * v;
                     q[e] += u * v * v;
@@ -1061,7 +1061,7 @@ void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ld
         const Index tileRows = tileRowsFor(kBRows, strips, kn);
         bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
             b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB, tileRows, roundA.truncatedInRegisters);
+            checksumWeight, vecB, tileRows, roundA.roundedInRegisters);
         CUDA_CHECK_LAUNCH();
     }
 }

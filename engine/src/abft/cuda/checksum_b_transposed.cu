@@ -1,5 +1,5 @@
-// checksumBTransposed (abft_device.hpp): B's checksum column and row norms and B^T, both of B truncated
-// to TF32, from one read of B. The fused CUTLASS kernel multiplies the truncated operands (its tensor
+// checksumBTransposed (abft_device.hpp): B's checksum column and row norms and B^T, both of B rounded
+// to TF32, from one read of B. The fused CUTLASS kernel multiplies the rounded operands (its tensor
 // cores read the upper 19 bits), so nothing is rounded in memory: B is read once here, B^T written once.
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
@@ -24,7 +24,7 @@ __device__ __forceinline__ double warpSum(double v)
 }
 
 // Block (kWarp, kBand): warp w takes row r0 + w of B, reads it kChunk columns at a time (lane l the
-// columns l, l + 32, ...: every load of the warp 128 contiguous bytes), truncates in registers, sums
+// columns l, l + 32, ...: every load of the warp 128 contiguous bytes), rounds in registers, sums
 // it and its squares in double, and leaves the chunk in a shared tile; the block then writes the
 // tile's columns as rows of B^T (lane l the element of row r0 + l: 128 contiguous bytes). The
 // padding column keeps both the row stores and the column reads of the tile free of bank conflicts.
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kWarp* kBand, 2) checksumBTransposedKernel(flo
         }
 #pragma unroll
         for (int e = 0; e < kChunk / kWarp; ++e) {
-            x[e] = truncateToTf32(x[e]);
+            x[e] = roundToTf32(x[e]);
             s += double(x[e]);
             q += double(x[e]) * double(x[e]);
             tile[warp][lane + e * kWarp] = x[e];

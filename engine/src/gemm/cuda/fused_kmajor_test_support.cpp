@@ -105,7 +105,7 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 
     FusedProtectedRun run;
     run.fusedSums = writesSumsOfC(g);
-    run.truncatedInRegisters = operandModel(g).truncatedInRegisters;
+    run.roundedInRegisters = operandModel(g).roundedInRegisters;
     const VerifyOut& r = *out.as<VerifyOut>();
     run.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
     run.corrections = r.correctionCount;

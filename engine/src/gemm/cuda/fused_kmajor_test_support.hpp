@@ -1,6 +1,6 @@
 // What the GPU tests of the fused K-major TF32 product (tests/gpu/tst_cuda_fused_kmajor.cpp) run on
 // the device, in plain C++ (no CUDA types): the CUTLASS kernel alone on operands as they are, and the
-// protected product as protectedProduct runs it (checksumBOf laying B^T out, the passes truncating
+// protected product as protectedProduct runs it (checksumBOf laying B^T out, the passes rounding
 // in registers, C's sums from the epilogue, optional fault, verification).
 #pragma once
 
@@ -24,7 +24,7 @@ struct FusedFault {
 
 struct FusedProtectedRun {
     bool fusedSums = false;  // the CUTLASS kernel ran and its epilogue wrote C's sums (writesSumsOfC)
-    bool truncatedInRegisters = false;  // the passes took the operands truncated (operandModel)
+    bool roundedInRegisters = false;  // the passes took the operands rounded (operandModel)
     std::string verdict;     // clean | corrected | uncorrectable
     int corrections = 0;
     double before = 0, after = 0;      // of the first correction

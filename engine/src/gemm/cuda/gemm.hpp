@@ -35,7 +35,7 @@ struct GemmCall {
     double* colSums = nullptr;
     int cutlassConfig = -1;
     // cutlass-tf32: B^T (q x n floats, row-major, leading dimension n) for the K-major kernel. gemm()
-    // reads it instead of b; in the protected product, checksumBOf lays it out from B, truncated to
+    // reads it instead of b; in the protected product, checksumBOf lays it out from B, rounded to
     // TF32, in B's checksum pass (protected_product.hpp).
     void* bTransposed = nullptr;
 };

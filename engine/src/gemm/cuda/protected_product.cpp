@@ -24,7 +24,7 @@ OperandRounding operandModel(const GemmCall& g)
 void checksumBOf(const GemmCall& g, cudaStream_t s)
 {
     const OperandRounding model = operandModel(g);
-    if (model.truncatedInRegisters)
+    if (model.roundedInRegisters)
         checksumBTransposed(static_cast<float*>(const_cast<void*>(g.b)), g.n, g.q, g.ldb,
                             static_cast<float*>(g.bTransposed), g.n, s);
     else
@@ -38,7 +38,7 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
         // products run before the GEMM on s (measured no slower for TF32 than beside it:
         // resources/results/README.md), B having been rounded by its checksum pass. The fused
-        // kernel reading B^T multiplies the operands truncated (operandModel): the passes truncate
+        // kernel reading B^T multiplies the operands rounded (operandModel): the passes round
         // in registers and write nothing; they still run first, the epilogue's sums taking the
         // scratch rows they use.
         const OperandRounding model = bFromChecksumBOf ? operandModel(g) : OperandRounding(operandRounding(g));
@@ -48,7 +48,7 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
             // The epilogue writes C's sums into the scratch rows the passes above have finished with;
             // the verification then reads no C (VerifyCall::sumsFromProduct).
             zeroProductSums(aux, g.m, g.q, s);
-            // With g.bTransposed, checksumBOf laid B^T out (truncated) in its read of B; a caller that
+            // With g.bTransposed, checksumBOf laid B^T out (rounded) in its read of B; a caller that
             // ran checksumB itself had B rounded there, laid K-major here.
             if (g.bTransposed && !bFromChecksumBOf)
                 transposeOperand(static_cast<const float*>(g.b), g.n, g.q, g.ldb, static_cast<float*>(g.bTransposed),

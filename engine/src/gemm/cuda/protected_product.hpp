@@ -27,12 +27,12 @@ struct PriorityLane : SideLane {
 bool roundsOperandsToTf32(const GemmCall& g);
 // The format the operands are rounded to (TF32, BF16, FP16; F32: not rounded).
 InputFormat operandRounding(const GemmCall& g);
-// How the checksum passes take the operands of g (abft/operand_rounding.hpp): truncated to TF32 in
+// How the checksum passes take the operands of g (abft/operand_rounding.hpp): rounded to TF32 in
 // registers, never written, for the fused CUTLASS kernel reading B^T (writesSumsOfC with
-// g.bTransposed: its tensor cores multiply the truncated values); rounded in place otherwise.
+// g.bTransposed: its tensor cores multiply the rounded values); rounded in place otherwise.
 OperandRounding operandModel(const GemmCall& g);
 // B's checksum column and row norms as the product g needs them (checksumB with operandModel(g));
-// with the truncation model, the same read of B lays B^T out, truncated, into g.bTransposed
+// with the rounding model, the same read of B lays B^T out, rounded, into g.bTransposed
 // (checksumBTransposed): B is read once for both and not written.
 void checksumBOf(const GemmCall& g, cudaStream_t s);
 
@@ -45,7 +45,7 @@ void checksumBOf(const GemmCall& g, cudaStream_t s);
 // cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
 // g.bTransposed (scratch of q x n floats) the kernel reads B^T.
 // bFromChecksumBOf: B's checksum came from checksumBOf(g), so the passes take the operands as
-// operandModel(g) says (the fused K-major kernel: truncated in registers, B^T already laid out).
+// operandModel(g) says (the fused K-major kernel: rounded in registers, B^T already laid out).
 // Otherwise (a caller that ran checksumB itself, e.g. once per B block for several panel products)
 // the operands are rounded in place as for cuBLAS TF32 and B^T is laid out here from the rounded B.
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,

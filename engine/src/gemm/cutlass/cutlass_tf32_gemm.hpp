@@ -9,8 +9,8 @@
 namespace gigacheck::cuda {
 
 // C[m x q] (+)= A[m x n] B[n x q], FP32 in memory, row-major with leading dimensions (elements),
-// multiplied on the tensor cores in TF32 (the kernel reads the operands' upper 19 bits: operands
-// already rounded to TF32 are multiplied exactly) with FP32 accumulation.
+// multiplied on the tensor cores in TF32 (each operand rounded to nearest TF32, measured on an H200:
+// tst_cuda_fused_kmajor; operands already in TF32 are multiplied exactly) with FP32 accumulation.
 // With rowSums / colSums (device, double; either may be null) the epilogue that writes C also adds
 // rowSums[i] += sum_j C[i, j] and colSums[j] += sum_i C[i, j] of the C it writes (after the
 // accumulation), by atomics: the caller zeroes them first.

@@ -158,8 +158,13 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
 // (K-major), the tuner's pick among them, then every one that reads B as it lies.
 void tensorCoreKernels(const BenchOptions& o, std::ostream& out, json& rows)
 {
-    const std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
-                                                    : std::vector<std::int64_t>{4096, 8192, 16384};
+    std::vector<std::int64_t> sizes = o.quick ? std::vector<std::int64_t>{1024, 2048}
+                                              : std::vector<std::int64_t>{4096, 8192, 16384};
+    if (const auto items = bench::envList("GIGACHECK_BENCH_SIZES"); !items.empty()) {  // e.g. 8192,16384
+        sizes.clear();
+        for (const std::string& item : items)
+            sizes.push_back(std::stoll(item));
+    }
     Table t({"N", "variant", "ms", "GFLOP/s", "vs cuBLAS TF32", "max rel.err", "target"});
     std::string why;
     std::vector<std::string> picks;
@@ -233,7 +238,9 @@ json kernels(const BenchOptions& o, std::ostream& out)
                                            {"optimized", GemmVariant::Optimized, 32, 16}};
     Table t({"N", "variant", "ms", "GFLOP/s", "vs cuBLAS", "max rel.err", "target"});
     json rows = json::array();
-    for (std::int64_t n : sizes) {
+    // GIGACHECK_BENCH_TYPES=TF32: the tensor-core table alone (FP32: the FP32 table alone).
+    const bool fp32Table = bench::selected("GIGACHECK_BENCH_TYPES", "FP32");
+    for (std::int64_t n : fp32Table ? sizes : std::vector<std::int64_t>{}) {
         double cublasGflops = 0;
         for (const Variant& v : variants) {
             if (v.v != GemmVariant::Cublas && !bench::selected("GIGACHECK_BENCH_VARIANTS", v.name))
@@ -253,10 +260,13 @@ json kernels(const BenchOptions& o, std::ostream& out)
             out << "." << std::flush;
         }
     }
-    out << "\nGEMM kernels, FP32, C = A B with n x n random inputs, median of CUDA-event times;\n"
-           "max rel.err = max |C - C_ref| / (|A| |B|) on sampled rows against an FP64 host product\n\n";
-    t.print(out);
-    tensorCoreKernels(o, out, rows);
+    if (fp32Table) {
+        out << "\nGEMM kernels, FP32, C = A B with n x n random inputs, median of CUDA-event times;\n"
+               "max rel.err = max |C - C_ref| / (|A| |B|) on sampled rows against an FP64 host product\n\n";
+        t.print(out);
+    }
+    if (bench::selected("GIGACHECK_BENCH_TYPES", "TF32"))
+        tensorCoreKernels(o, out, rows);
     return rows;
 }
 

@@ -48,7 +48,7 @@ double cellOf(Precision p, const void* m, Index ld, Index row, Index col)
 
 // C[row, col] = A[row, :] . B[:, col] in double, written back in the element type (the repair
 // pass's recompute of a corrected cell). FP32: each operand value as the product multiplied it
-// (asMultiplied with `rounding`; e.g. truncated to TF32 for the fused kernel, whose operands in
+// (asMultiplied with `rounding`; e.g. rounded to TF32 for the fused kernel, whose operands in
 // memory stay unrounded).
 void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, Index ldb, void* c, Index ldc, Index n,
                          Index row, Index col, OperandRounding rounding = {})
@@ -309,10 +309,10 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     AbftTiming t;
 
     // TF32: the fused CUTLASS product, when the kernel runs on this device, on its own copies of the
-    // unrounded inputs (the cuBLAS TF32 protected runs round xa / xb in place): its passes truncate
-    // A and B to TF32 in registers and never write them, B's checksum pass lays B^T out truncated
+    // unrounded inputs (the cuBLAS TF32 protected runs round xa / xb in place): its passes round
+    // A and B to TF32 in registers and never write them, B's checksum pass lays B^T out rounded
     // (checksumBTransposed), and the kernel reads A as stored and that B^T (both operands K-major;
-    // its tensor cores truncate A themselves). It shares C and Aux with the cuBLAS protected runs
+    // its tensor cores round A themselves). It shares C and Aux with the cuBLAS protected runs
     // (each protected run rewrites both). The kernel timed alone gets the plain B^T laid out beforehand.
     const bool fusedWanted = tf32 && p == Precision::F32;
     const std::size_t fusedBytes = fusedWanted ? std::size_t(n * n) * e : 0;
@@ -348,7 +348,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runFused = [&] { protectedProduct(fusedBlocks, h.get(), s.get(), lane); };
     auto runFusedPlain = [&] { gemm(fusedPlain, h.get(), s.get()); };
     // The kernel alone on the operands the fused protected product hands it: A as stored (never
-    // written) and the truncated B^T its checksum pass laid out (13 zero bits per value: does the
+    // written) and the rounded B^T its checksum pass laid out (13 zero bits per value: does the
     // kernel run faster on them, as on zeros?).
     GemmCall fusedRounded = fusedBlocks.gemm;
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
@@ -391,8 +391,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
                                 blocked_gemm::operandColumnSums(p, xa.get(), n, n, lda, operandSums.as<double>(), s.get());
                                 blocked_gemm::operandRowSums(p, xb.get(), n, n, ldb, operandSums.as<double>() + n, s.get());
                             })});
-        // The fused path's passes: B's checksum with B^T laid out truncated in the same read (1 read of
-        // B + 1 write of B^T), the checksum products truncating in registers (A and B read, nothing
+        // The fused path's passes: B's checksum with B^T laid out rounded in the same read (1 read of
+        // B + 1 write of B^T), the checksum products rounding in registers (A and B read, nothing
         // written); its verification reads the epilogue's sums, not C.
         if (t.fused.ran) {
             t.fused.stages.push_back({"checksum B + B^T (1 read + 1 write)", 2 * ab, timeMs(s.get(), 5, [&] {
@@ -400,7 +400,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
                                       })});
             t.fused.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
                                           checksumProducts(p, fa.get(), lda, fb.get(), ldb, xc.get(), ldc, n, n, n, av, false,
-                                                           s.get(), true, kTruncatedTf32);
+                                                           s.get(), true, kTf32InRegisters);
                                       })});
         }
     }
@@ -416,12 +416,12 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     // operands. cuBLAS TF32: the protected passes rounded xa / xb in place, and the clean value is
     // cuBLAS's product of them (the plain timing above multiplied the unrounded inputs, whose
     // rounding is the library's own). Fused: fa / fb stay unrounded and the product multiplied them
-    // truncated to TF32, so the recompute truncates them (asMultiplied), and the clean value is the
-    // CUTLASS kernel alone on A and the truncated B^T.
+    // rounded to TF32, so the recompute rounds them (asMultiplied), and the clean value is the
+    // CUTLASS kernel alone on A and the rounded B^T.
     auto correctedRelError = [&](const VerifyOut& v, bool fusedProduct) {
         const void* ma = fusedProduct ? fa.get() : xa.get();
         const void* mb = fusedProduct ? fb.get() : xb.get();
-        const OperandRounding rounding = fusedProduct ? kTruncatedTf32 : OperandRounding{};
+        const OperandRounding rounding = fusedProduct ? kTf32InRegisters : OperandRounding{};
         for (int x = 0; x < v.correctionCount; ++x)
             if (v.corrRow[x] < n && v.corrCol[x] < n)
                 recomputeCellOnHost(p, ma, lda, mb, ldb, xc.get(), ldc, n, v.corrRow[x], v.corrCol[x], rounding);
