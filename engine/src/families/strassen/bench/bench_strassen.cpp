@@ -4,7 +4,9 @@
 // crossover N; the seed's performance model (section 3.5.2) from measured rates beside the
 // measured time, per stage for the largest run; the multi-device model (seed figure 4.4); and
 // atomics against ordering for the products of a stage that share C blocks (shared_target_table).
+// TF32 rows also run with the CUTLASS TF32 kernel as the leaf GEMM (`+cutlass`) beside cuBLAS TF32's.
 #include "gigacheck/bench.hpp"
+#include "gigacheck/cuda_status.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include "core/bench_filter.hpp"
@@ -92,6 +94,16 @@ struct Model {
     }
 };
 
+// The leaves a row runs on: cuBLAS (one GEMM per target), the seed's multi-target kernel, or the
+// CUTLASS TF32 kernel (TF32 rows; one GEMM per target like cuBLAS).
+enum class Leaf { Cublas, Kernel, Cutlass };
+
+std::string leafGemmsText(const StrassenResult& r)
+{
+    return std::to_string(r.cutlassLeafGemms) + " leaf GEMMs on CUTLASS, " + std::to_string(r.fallbackLeafGemms) +
+           " on cuBLAS TF32" + (r.leafFallbackReason.empty() ? std::string() : " (" + r.leafFallbackReason + ")");
+}
+
 }  // namespace
 
 int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::ostream& out, std::ostream& err)
@@ -110,6 +122,7 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
     out << "bench strassen on " << info.name << " (device copy " << fixed(bandwidth, 0)
         << " GB/s); speedup = cuBLAS time / Strassen time, both in this process, compute only (no host copies)\n\n";
 
+    const bool cutlassBuilt = cutlassKernelsStatus().rfind("built", 0) == 0;
     const std::vector<Leg> legs = {{"f32", Precision::F32, false}, {"tf32", Precision::F32, true}, {"f64", Precision::F64, false}};
     const StrassenVariant variants[] = {StrassenVariant::Msmes, StrassenVariant::Winograd, StrassenVariant::Workspace,
                                         StrassenVariant::Accumulate};
@@ -144,10 +157,18 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
             base.reference = n <= 2048;
             // Every row on the inputs as made (the rows before it left them recovered, rounded).
             strassen::PristineOperands operands(base, *backend);
+            bool cutlassWarm = false;  // the CUTLASS kernel's first launch loads its module: once, untimed
             for (StrassenVariant v : variants)
                 for (int levels = 1; levels <= 3; ++levels)
-                    for (bool kernel : {false, true})
+                    for (Leaf leaf : {Leaf::Cublas, Leaf::Kernel, Leaf::Cutlass})
                     for (bool beside : {true, false}) {
+                    const bool kernel = leaf == Leaf::Kernel, cutlass = leaf == Leaf::Cutlass;
+                    // GIGACHECK_BENCH_LEAVES=cublas,cutlass keeps only those leaves.
+                    if (!selected("GIGACHECK_BENCH_LEAVES", kernel ? "kernel" : cutlass ? "cutlass" : "cublas"))
+                        continue;
+                    // The CUTLASS TF32 kernel: TF32 leaves only, where this build has it.
+                    if (cutlass && (!leg.tf32 || !cutlassBuilt))
+                        continue;
                     // Sums in line (one stream, issue order) as well, for the fast variants: what
                     // running the sums beside the products gains (GIGACHECK_BENCH_SUMS filters).
                     if (!selected("GIGACHECK_BENCH_SUMS", beside ? "beside" : "inline"))
@@ -157,8 +178,8 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     // The multi-target kernel: for the variants whose products have several targets.
                     if (kernel && (leg.tf32 || v == StrassenVariant::Workspace || v == StrassenVariant::Accumulate))
                         continue;
-                    // msmes and winograd with cuBLAS pay a GEMM per target (12^L / 14^L calls): level 3
-                    // only up to 8192.
+                    // msmes and winograd with cuBLAS (or CUTLASS) pay a GEMM per target (12^L / 14^L
+                    // calls): level 3 only up to 8192.
                     if (!kernel && n > 8192 && levels == 3 && (v == StrassenVariant::Msmes || v == StrassenVariant::Winograd))
                         continue;
                     // Above 8192 the slow variants (msmes, winograd: a GEMM or a kernel per target,
@@ -171,10 +192,17 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     c.variant = v;
                     c.levels = levels;
                     c.multiTargetKernel = kernel;
+                    c.cutlassLeaves = cutlass;
                     c.sumsBeside = beside;
-                    const std::string name = std::string(toString(v)) + (kernel ? "+kernel" : "") + (beside ? "" : "/inline");
+                    const std::string name = std::string(toString(v)) + (kernel ? "+kernel" : cutlass ? "+cutlass" : "") +
+                                             (beside ? "" : "/inline");
                     StrassenResult r;
                     try {
+                        if (cutlass && !cutlassWarm) {
+                            operands.refresh();
+                            runStrassenOn(c, *backend, operands.a(), operands.b());
+                            cutlassWarm = true;
+                        }
                         operands.refresh();
                         r = runStrassenOn(c, *backend, operands.a(), operands.b());
                     } catch (const std::exception& e) {
@@ -200,9 +228,13 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                     // Progress on stderr: a long size (32768) shows its rows as they come.
                     err << "bench strassen: " << n << " " << leg.type << " " << name << " L" << levels << ": "
                         << fixed(r.seconds * 1e3, 2) << " ms, cuBLAS " << fixed(reference * 1e3, 2) << " ms, "
-                        << fixed(speedup, 3) << "x\n"
+                        << fixed(speedup, 3) << "x" << (cutlass ? ", " + leafGemmsText(r) : std::string()) << "\n"
                         << std::flush;
-                    table.add({std::to_string(n), leg.type, name, std::to_string(levels),
+                    // A CUTLASS row some of whose leaf GEMMs fell back to cuBLAS TF32 says so in its name.
+                    const std::string shown = cutlass && r.fallbackLeafGemms > 0
+                                                  ? name + " (" + std::to_string(r.fallbackLeafGemms) + " on cuBLAS)"
+                                                  : name;
+                    table.add({std::to_string(n), leg.type, shown, std::to_string(levels),
                                fixed(r.seconds * 1e3, 2), fixed(reference * 1e3, 2), fixed(speedup, 3),
                                fixed(predicted * 1e3, 2), std::to_string(r.extraBytes),
                                r.relErrorC >= 0 ? fixed(r.relErrorC * 1e9, 2) + "e-9" : "-",
@@ -212,6 +244,10 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
                                     {"variant", name},
                                     {"levels", levels},
                                     {"sums", beside ? "beside" : "inline"},
+                                    {"leaf", kernel ? "kernel" : cutlass ? "cutlass" : "cublas"},
+                                    {"leaf_gemms_cutlass", r.cutlassLeafGemms},
+                                    {"leaf_gemms_fallback", r.fallbackLeafGemms},
+                                    {"leaf_fallback_reason", r.leafFallbackReason},
                                     {"seconds", r.seconds},
                                     {"cublas_seconds", reference},
                                     {"speedup", speedup},
