@@ -100,33 +100,55 @@ void convertTo16Bit(InputFormat format, const float* src, std::int64_t ld, std::
 }
 
 void gemmOf16BitOperands(InputFormat format, const void* a16, const void* b16, float* c, std::int64_t m,
-                         std::int64_t n, std::int64_t q, cublasHandle_t handle, cudaStream_t stream)
+                         std::int64_t n, std::int64_t q, cublasHandle_t handle, cudaStream_t stream, std::int64_t ldc)
 {
     // Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B first.
     CUBLAS_CHECK(cublasSetStream(handle, stream));
     const float alpha = 1.0f, beta = 0.0f;
     CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(q), int(m), int(n), &alpha, b16, dataTypeOf(format),
-                              int(q), a16, dataTypeOf(format), int(n), &beta, c, CUDA_R_32F, int(q), CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT));
+                              int(q), a16, dataTypeOf(format), int(n), &beta, c, CUDA_R_32F, int(ldc > 0 ? ldc : q),
+                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
-void gemm16Bit(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
+namespace {
+
+void require16BitCall(const GemmCall& g)
 {
     const InputFormat format = inputFormatOf(g.variant);
     if (g.precision != Precision::F32 || (format != InputFormat::Bf16 && format != InputFormat::F16))
         throw BackendError("gemm16Bit: --gemm " + std::string(toString(g.variant)) + " on " +
                            std::string(toString(g.precision)) + " operands");
+}
+
+}  // namespace
+
+Copies16 copies16For(const GemmCall& g, cudaStream_t stream)
+{
+    require16BitCall(g);
     // A then B, packed, each start 256-byte aligned.
     const std::size_t aBytes = (std::size_t(g.m) * std::size_t(g.n) * 2 + 255) / 256 * 256;
     const std::size_t bBytes = std::size_t(g.n) * std::size_t(g.q) * 2;
     char* scratch = static_cast<char*>(scratchFor(stream, aBytes + bBytes));
-    convertTo16Bit(format, static_cast<const float*>(g.a), g.lda, g.m, g.n, scratch, stream);
-    convertTo16Bit(format, static_cast<const float*>(g.b), g.ldb, g.n, g.q, scratch + aBytes, stream);
+    return Copies16{scratch, scratch + aBytes};
+}
+
+void gemmOf16BitCopies(const GemmCall& g, Copies16 copies, cublasHandle_t handle, cudaStream_t stream)
+{
+    const InputFormat format = inputFormatOf(g.variant);
     CUBLAS_CHECK(cublasSetStream(handle, stream));
     const float alpha = 1.0f, beta = g.accumulate ? 1.0f : 0.0f;
-    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(g.q), int(g.m), int(g.n), &alpha, scratch + aBytes,
-                              dataTypeOf(format), int(g.q), scratch, dataTypeOf(format), int(g.n), &beta, g.c, CUDA_R_32F,
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(g.q), int(g.m), int(g.n), &alpha, copies.b,
+                              dataTypeOf(format), int(g.q), copies.a, dataTypeOf(format), int(g.n), &beta, g.c, CUDA_R_32F,
                               int(g.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+void gemm16Bit(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
+{
+    const Copies16 copies = copies16For(g, stream);
+    const InputFormat format = inputFormatOf(g.variant);
+    convertTo16Bit(format, static_cast<const float*>(g.a), g.lda, g.m, g.n, copies.a, stream);
+    convertTo16Bit(format, static_cast<const float*>(g.b), g.ldb, g.n, g.q, copies.b, stream);
+    gemmOf16BitCopies(g, copies, handle, stream);
 }
 
 }  // namespace gigacheck::cuda

@@ -2,6 +2,7 @@
 
 #include "core/cuda/check.hpp"
 #include "gemm/cuda/operand_transpose.hpp"
+#include "gemm/cuda/protected_product_16bit.hpp"
 
 namespace gigacheck::cuda {
 
@@ -23,6 +24,10 @@ OperandRounding operandModel(const GemmCall& g)
 
 void checksumBOf(const GemmCall& g, cudaStream_t s)
 {
+    if (multipliesIn16Bit(g)) {  // rounded in registers, B not written (protected_product_16bit.hpp)
+        checksumB16Of(g, s);
+        return;
+    }
     const OperandRounding model = operandModel(g);
     if (model.roundedInRegisters)
         checksumBTransposed(static_cast<float*>(const_cast<void*>(g.b)), g.n, g.q, g.ldb,
@@ -34,6 +39,11 @@ void checksumBOf(const GemmCall& g, cudaStream_t s)
 void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, SideLane* lane, AuxView aux,
                           bool inputRounding, bool bFromChecksumBOf)
 {
+    if (lane && multipliesIn16Bit(g)) {
+        // BF16 / FP16: the passes write the 16-bit copies the GEMM reads, so they run before it on s.
+        productWithChecksums16(g, handle, s, aux);
+        return;
+    }
     if (lane && roundsOperandsToTf32(g)) {
         // The pass over A rounds A in place: the GEMM must read A after it, so the checksum
         // products run before the GEMM on s (measured no slower for TF32 than beside it:

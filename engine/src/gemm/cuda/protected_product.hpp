@@ -42,6 +42,8 @@ void checksumBOf(const GemmCall& g, cudaStream_t s);
 // them at the end (running them before the GEMM instead was measured no faster for TF32 and
 // slower for the others: resources/results/README.md). Needs checksumB (or checksumBOf) of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
+// BF16 / FP16 (multipliesIn16Bit): productWithChecksums16 (protected_product_16bit.hpp): the passes
+// write the 16-bit copies the GEMM reads and leave the FP32 operands unwritten; checksumBOf likewise.
 // cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
 // g.bTransposed (scratch of q x n floats) the kernel reads B^T.
 // bFromChecksumBOf: B's checksum came from checksumBOf(g), so the passes take the operands as

@@ -1,0 +1,440 @@
+#include "abft/cuda/checksums_16bit.hpp"
+
+#include "core/cuda/check.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+constexpr int kWarp = 32;
+constexpr int kLane = 8;  // elements per lane and load: 16 bytes of 16-bit data, 32 of FP32
+
+__device__ __forceinline__ double warpSum(double v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
+
+bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
+{
+    const Index n = Index(16 / elem);
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % n == 0 && offsetStep % n == 0;
+}
+
+// ---- the 16-bit formats --------------------------------------------------------------------------
+__device__ __forceinline__ float widen(__nv_bfloat16 h) { return __bfloat162float(h); }
+__device__ __forceinline__ float widen(__half h) { return __half2float(h); }
+template <class H> __device__ __forceinline__ H narrow(float x);
+template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <> __device__ __forceinline__ __half narrow<__half>(float x) { return __float2half_rn(x); }
+
+// x[0 .. 8) = row[first .. first + 8) as the GEMM multiplies them (0 at or past `end`), and h the
+// same values in 16 bits. An FP32 source is rounded to nearest even (as gigacheck/input_rounding.hpp
+// and the conversion to 16 bits do); all loads stream (nothing is reused from L2).
+template <class H>
+__device__ __forceinline__ void load8(const float* row, Index first, Index end, bool vec, float (&x)[kLane],
+                                      H (&h)[kLane])
+{
+    if (vec && first + kLane <= end) {
+        const float4 lo = __ldcs(reinterpret_cast<const float4*>(row + first));
+        const float4 hi = __ldcs(reinterpret_cast<const float4*>(row + first + 4));
+        x[0] = lo.x, x[1] = lo.y, x[2] = lo.z, x[3] = lo.w;
+        x[4] = hi.x, x[5] = hi.y, x[6] = hi.z, x[7] = hi.w;
+    } else {
+#pragma unroll
+        for (int e = 0; e < kLane; ++e)
+            x[e] = first + e < end ? row[first + e] : 0.0f;
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        h[e] = narrow<H>(x[e]);
+        x[e] = widen(h[e]);
+    }
+}
+
+template <class H>
+__device__ __forceinline__ void load8(const H* row, Index first, Index end, bool vec, float (&x)[kLane], H (&h)[kLane])
+{
+    if (vec && first + kLane <= end) {
+        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(row + first));
+        const H* v = reinterpret_cast<const H*>(&raw);
+#pragma unroll
+        for (int e = 0; e < kLane; ++e)
+            h[e] = v[e];
+    } else {
+#pragma unroll
+        for (int e = 0; e < kLane; ++e)
+            h[e] = first + e < end ? row[first + e] : narrow<H>(0.0f);
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e)
+        x[e] = widen(h[e]);
+}
+
+// The 16-bit copy's row[first .. first + 8) = h (elements at or past `end` not written).
+template <class H>
+__device__ __forceinline__ void store8(H* row, Index first, Index end, bool vec, const H (&h)[kLane])
+{
+    if (vec && first + kLane <= end) {
+        uint4 raw;
+        H* v = reinterpret_cast<H*>(&raw);
+#pragma unroll
+        for (int e = 0; e < kLane; ++e)
+            v[e] = h[e];
+        *reinterpret_cast<uint4*>(row + first) = raw;
+    } else {
+#pragma unroll
+        for (int e = 0; e < kLane; ++e)
+            if (first + e < end)
+                row[first + e] = h[e];
+    }
+}
+
+// ---- B's checksum column and row norms (one warp per row of B) ------------------------------------
+template <class S, class H>
+__global__ void rowSums16Kernel(const S* b, Index ldb, Index depth, Index cols, bool vec, RowChecksumsB out)
+{
+    const Index k = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
+    const int lane = threadIdx.x % kWarp;
+    if (k >= depth)
+        return;
+    const S* row = b + k * ldb;
+    double s = 0, q = 0;
+    for (Index c0 = Index(lane) * kLane; c0 < cols; c0 += kWarp * kLane) {
+        float x[kLane];
+        H h[kLane];
+        load8(row, c0, cols, vec, x, h);
+#pragma unroll
+        for (int e = 0; e < kLane; ++e) {
+            s += double(x[e]);
+            q += double(x[e]) * double(x[e]);
+        }
+    }
+    s = warpSum(s);
+    q = warpSum(q);
+    if (lane == 0) {
+        const float r = float(s);  // as checksumB keeps it: in B's element type
+        out.rb[k * out.stride] = r;
+        out.rb[k * out.stride + 1] = float(sqrt(q + double(r) * double(r)));
+    }
+}
+
+__global__ void resetChecksums16Kernel(float* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale)
+{
+    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t <= rows) {
+        c[t * ldc + cols] = 0.0f;
+        rowScale[t] = 0;
+    }
+    if (t <= cols) {
+        if (t < cols)
+            c[rows * ldc + t] = 0.0f;
+        colScale[t] = 0;
+    }
+}
+
+// ---- pass over A (rows i < rows, columns k0 .. k0 + kn) -------------------------------------------
+//   C[i, cols] += sum_k a_ik r_k,  rowScale[i] += sum_k a_ik^2 (|b_k|^2 + r_k^2),
+//   cA[k] = sum_i a_ik,  aSq[k] = sum_i a_ik^2.
+// A tile is tileRows x kACols; 8 warps, each kAGroup rows at a time, a lane 8 consecutive columns.
+constexpr int kACols = kWarp * kLane, kARows = 256, kAGroup = 4;
+
+template <class S, class H>
+__global__ void __launch_bounds__(256, 2)
+    aPass16Kernel(const S* a, Index lda, RowChecksumsB rowChecksums, float* c, Index ldc, Index rows, Index k0, Index kn,
+                  Index cols, double* cA, double* aSq, double* rowScale, bool vec, H* a16, Index ld16, bool vec16,
+                  Index tileRows)
+{
+    __shared__ double colPart[2][8][kACols];
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols + lane * kLane;
+    double r[kLane], w[kLane], cs[kLane], cq[kLane];
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        r[e] = w[e] = cs[e] = cq[e] = 0;
+        if (c0 + e < kn) {
+            const float* rk = rowChecksums.rb + (k0 + c0 + e) * rowChecksums.stride;
+            r[e] = double(rk[0]);
+            w[e] = double(rk[1]) * double(rk[1]) + r[e] * r[e];
+        }
+    }
+    const Index rEnd = min(r0 + tileRows, rows);
+    for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
+        float x[kAGroup][kLane];
+        H h[kAGroup][kLane];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            if (i + 8 * g < rEnd)
+                load8(a + (i + 8 * g) * lda + k0, c0, kn, vec, x[g], h[g]);
+            else
+#pragma unroll
+                for (int e = 0; e < kLane; ++e)
+                    x[g][e] = 0.0f;
+        }
+        if (a16)
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd)
+                    store8(a16 + (i + 8 * g) * ld16 + k0, c0, kn, vec16, h[g]);
+        double dot[kAGroup], sq[kAGroup];
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int e = 0; e < kLane; ++e) {
+                const double v = double(x[g][e]);
+                dot[g] += v * r[e];
+                sq[g] += v * v * w[e];
+                cs[e] += v;
+                cq[e] += v * v;
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < kAGroup; ++g) {
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kAGroup; ++g)
+                if (i + 8 * g < rEnd) {
+                    atomicAdd(c + (i + 8 * g) * ldc + cols, float(dot[g]));
+                    atomicAdd(rowScale + i + 8 * g, sq[g]);
+                }
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        colPart[0][warp][lane * kLane + e] = cs[e];
+        colPart[1][warp][lane * kLane + e] = cq[e];
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
+        const Index k = Index(blockIdx.x) * kACols + t;
+        if (k >= kn)
+            continue;
+        double s = 0, q = 0;
+        for (int y = 0; y < 8; ++y) {
+            s += colPart[0][y][t];
+            q += colPart[1][y][t];
+        }
+        atomicAdd(cA + k, s);
+        atomicAdd(aSq + k, q);
+    }
+}
+
+// ---- pass over B_r (rows k0 .. k0 + kn, columns j <= cols; column cols is r_B) ----------------------
+//   C[rows, j] += sum_k c_k b_kj,  colScale[j] += sum_k (|a_k|^2 + 2 c_k^2) b_kj^2,
+//   rowScale[rows] += sum_k c_k^2 (|b_k|^2 + r_k^2).
+// Blocks of kWarp lanes x 8 row lanes, a lane 8 consecutive columns, kBGroup rows in flight.
+constexpr int kBRows = 512, kBGroup = 4;
+
+template <class S, class H>
+__global__ void __launch_bounds__(256, 2)
+    bPass16Kernel(const S* b, Index ldb, RowChecksumsB rowChecksums, float* c, Index ldc, Index rows, Index k0, Index kn,
+                  Index cols, const double* cA, const double* aSq, double* colScale, double* rowScale, bool vec, H* b16,
+                  bool vec16, Index tileRows)
+{
+    __shared__ double pd[8][kWarp * kLane], pq[8][kWarp * kLane], pc[8];
+    const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * kLane;
+    const Index kStart = Index(blockIdx.y) * tileRows;
+    const bool cornerLane = j0 <= cols && cols < j0 + kLane;
+    double d[kLane], q[kLane], qc = 0;
+#pragma unroll
+    for (int e = 0; e < kLane; ++e)
+        d[e] = q[e] = 0;
+    if (j0 <= cols) {
+        const Index kEnd = min(kStart + tileRows, kn);
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
+            float x[kBGroup][kLane], rk[kBGroup], nk[kBGroup];
+            H h[kBGroup][kLane];
+            double ca[kBGroup], sq[kBGroup];
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
+                ca[g] = sq[g] = 0;
+                rk[g] = nk[g] = 0.0f;
+                if (kk < kEnd) {
+                    load8(b + (k0 + kk) * ldb, j0, cols, vec, x[g], h[g]);
+                    ca[g] = cA[kk];
+                    sq[g] = aSq[kk];
+                    if (cornerLane) {
+                        const float* r = rowChecksums.rb + (k0 + kk) * rowChecksums.stride;
+                        rk[g] = r[0];
+                        nk[g] = r[1];
+                    }
+                } else {
+#pragma unroll
+                    for (int e = 0; e < kLane; ++e)
+                        x[g][e] = 0.0f;
+                }
+            }
+            if (b16)
+#pragma unroll
+                for (int g = 0; g < kBGroup; ++g)
+                    if (k + 8 * g < kEnd)
+                        store8(b16 + (k0 + k + 8 * g) * cols, j0, cols, vec16, h[g]);
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const double u = sq[g] + 2.0 * ca[g] * ca[g];
+#pragma unroll
+                for (int e = 0; e < kLane; ++e) {
+                    // Column cols of B_r is r_B, as it lies (not rounded); load8 read it as 0.
+                    const double v = cornerLane && j0 + e == cols ? double(rk[g]) : double(x[g][e]);
+                    d[e] += ca[g] * v;
+                    q[e] += u * v * v;
+                }
+                if (cornerLane) {
+                    const double r = double(rk[g]), norm = double(nk[g]);
+                    qc += ca[g] * ca[g] * (norm * norm + r * r);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        pd[threadIdx.y][threadIdx.x * kLane + e] = d[e];
+        pq[threadIdx.y][threadIdx.x * kLane + e] = q[e];
+    }
+    if (cornerLane)
+        pc[threadIdx.y] = qc;
+    __syncthreads();
+    if (threadIdx.y == 0 && j0 <= cols) {
+#pragma unroll
+        for (int e = 0; e < kLane; ++e) {
+            const Index j = j0 + e;
+            if (j > cols)
+                break;
+            double sd = 0, sqs = 0;
+            for (int y = 0; y < 8; ++y) {
+                sd += pd[y][threadIdx.x * kLane + e];
+                sqs += pq[y][threadIdx.x * kLane + e];
+            }
+            atomicAdd(c + rows * ldc + j, float(sd));
+            atomicAdd(colScale + j, sqs);
+        }
+        if (cornerLane) {
+            double s = 0;
+            for (int y = 0; y < 8; ++y)
+                s += pc[y];
+            atomicAdd(rowScale + rows, s);
+        }
+    }
+}
+
+// Rows per tile: twice the base height once the grid still has >= 2 blocks per SM (as abft_kernels.cu).
+Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index tall = 2 * base;
+    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
+}
+
+template <class S, class H>
+void checksumB16Impl(const S* b, Index ldb, Index depth, Index cols, RowChecksumsB out, cudaStream_t s)
+{
+    rowSums16Kernel<S, H><<<blocksFor(depth, 8), 256, 0, s>>>(b, ldb, depth, cols, vectorizable(b, ldb, 0, sizeof(S)),
+                                                              out);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class S, class H>
+void checksumProducts16Impl(const S* a, Index lda, const S* b, Index ldb, RowChecksumsB rowChecksums, float* c,
+                            Index ldc, Index rows, Index depth, Index cols, AuxView aux, bool accumulate, H* a16,
+                            H* b16, cudaStream_t s)
+{
+    if (!accumulate) {
+        resetChecksums16Kernel<<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
+            c, rows, cols, ldc, aux.rowScale(), aux.colScale());
+        CUDA_CHECK_LAUNCH();
+    }
+    const bool vecA = vectorizable(a, lda, aux.ld, sizeof(S)), vecB = vectorizable(b, ldb, 0, sizeof(S));
+    const bool vecA16 = a16 && vectorizable(a16, depth, aux.ld, 2), vecB16 = b16 && vectorizable(b16, cols, 0, 2);
+    // c_A and the column norms of A live in Aux's two scratch rows: the inner dimension goes in
+    // chunks of aux.ld, each chunk's part of A and B read once.
+    for (Index k0 = 0; k0 < depth; k0 += aux.ld) {
+        const Index kn = depth - k0 < aux.ld ? depth - k0 : aux.ld;
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch0(), 0, std::size_t(kn) * sizeof(double), s));
+        CUDA_CHECK(cudaMemsetAsync(aux.scratch1(), 0, std::size_t(kn) * sizeof(double), s));
+        if (rows > 0) {
+            const unsigned tiles = blocksFor(kn, kACols);
+            const Index tileRows = tileRowsFor(kARows, tiles, rows);
+            aPass16Kernel<S, H><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
+                a, lda, rowChecksums, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(), vecA,
+                a16, depth, vecA16, tileRows);
+            CUDA_CHECK_LAUNCH();
+        }
+        const unsigned strips = blocksFor(cols + 1, kWarp * kLane);
+        const Index tileRows = tileRowsFor(kBRows, strips, kn);
+        bPass16Kernel<S, H><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
+            b, ldb, rowChecksums, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(),
+            aux.rowScale(), vecB, b16, vecB16, tileRows);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+template <class H>
+void checksumB16Of(Operand16 b, Index depth, Index cols, RowChecksumsB out, cudaStream_t s)
+{
+    if (b.is16Bit)
+        checksumB16Impl<H, H>(static_cast<const H*>(b.data), b.ld, depth, cols, out, s);
+    else
+        checksumB16Impl<float, H>(static_cast<const float*>(b.data), b.ld, depth, cols, out, s);
+}
+
+template <class H>
+void checksumProducts16Of(Operand16 a, Operand16 b, RowChecksumsB rowChecksums, float* c, Index ldc, Index rows,
+                          Index depth, Index cols, AuxView aux, bool accumulate, void* a16, void* b16, cudaStream_t s)
+{
+    if (a.is16Bit != b.is16Bit)
+        throw BackendError("checksumProducts16: A and B must both be FP32 or both 16-bit");
+    if (a.is16Bit)
+        checksumProducts16Impl<H, H>(static_cast<const H*>(a.data), a.ld, static_cast<const H*>(b.data), b.ld,
+                                     rowChecksums, c, ldc, rows, depth, cols, aux, accumulate, nullptr, nullptr, s);
+    else
+        checksumProducts16Impl<float, H>(static_cast<const float*>(a.data), a.ld, static_cast<const float*>(b.data),
+                                         b.ld, rowChecksums, c, ldc, rows, depth, cols, aux, accumulate,
+                                         static_cast<H*>(a16), static_cast<H*>(b16), s);
+}
+
+void require16Bit(InputFormat format)
+{
+    if (format != InputFormat::Bf16 && format != InputFormat::F16)
+        throw BackendError("16-bit checksum passes: the input format must be BF16 or FP16");
+}
+
+}  // namespace
+
+void checksumB16(InputFormat format, Operand16 b, Index depth, Index cols, RowChecksumsB out, cudaStream_t s)
+{
+    require16Bit(format);
+    if (depth <= 0)
+        return;
+    if (format == InputFormat::Bf16)
+        checksumB16Of<__nv_bfloat16>(b, depth, cols, out, s);
+    else
+        checksumB16Of<__half>(b, depth, cols, out, s);
+}
+
+void checksumProducts16(InputFormat format, Operand16 a, Operand16 b, RowChecksumsB rowChecksums, float* c, Index ldc,
+                        Index rows, Index depth, Index cols, AuxView aux, bool accumulate, void* a16, void* b16,
+                        cudaStream_t s)
+{
+    require16Bit(format);
+    if (format == InputFormat::Bf16)
+        checksumProducts16Of<__nv_bfloat16>(a, b, rowChecksums, c, ldc, rows, depth, cols, aux, accumulate, a16, b16, s);
+    else
+        checksumProducts16Of<__half>(a, b, rowChecksums, c, ldc, rows, depth, cols, aux, accumulate, a16, b16, s);
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,171 @@
+// GPU test support of the BF16 / FP16 passes (see passes_16bit_test_support.hpp).
+#include "gemm/cuda/passes_16bit_test_support.hpp"
+
+#include "core/cuda/check.hpp"
+#include "core/cuda/resources.hpp"
+#include "gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cuda/protected_product_16bit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace gigacheck::cuda {
+namespace {
+
+Index pad32(Index x) { return (x + 31) / 32 * 32; }
+
+DeviceBuffer upload(const std::vector<float>& x, Index rows, Index cols, Index ld)
+{
+    DeviceBuffer d(std::size_t(rows * ld) * 4);
+    CUDA_CHECK(cudaMemset(d.get(), 0, d.bytes()));
+    CUDA_CHECK(cudaMemcpy2D(d.get(), std::size_t(ld) * 4, x.data(), std::size_t(cols) * 4, std::size_t(cols) * 4,
+                            std::size_t(rows), cudaMemcpyHostToDevice));
+    return d;
+}
+
+template <class T>
+std::vector<T> download(const void* d, Index rows, Index cols, Index ld)
+{
+    std::vector<T> out(std::size_t(rows * cols));
+    CUDA_CHECK(cudaMemcpy2D(out.data(), std::size_t(cols) * sizeof(T), d, std::size_t(ld) * sizeof(T),
+                            std::size_t(cols) * sizeof(T), std::size_t(rows), cudaMemcpyDeviceToHost));
+    return out;
+}
+
+template <class T>
+double largestDifference(const std::vector<T>& x, const std::vector<T>& y)
+{
+    double scale = 0, worst = 0;
+    for (T v : y)
+        scale = std::max(scale, std::fabs(double(v)));
+    for (std::size_t i = 0; i < x.size(); ++i)
+        worst = std::max(worst, std::fabs(double(x[i]) - double(y[i])) / (std::fabs(double(y[i])) + scale));
+    return worst;
+}
+
+// The checksum quantities one product's passes leave: B's columns q and q + 1, C's checksum column
+// and row, rowScale and colScale.
+struct PassOutputs {
+    std::vector<float> bSums, cColumn, cRow;
+    std::vector<double> rowScale, colScale;
+};
+
+PassOutputs outputsOf(const DeviceBuffer& b, Index ldb, const DeviceBuffer& c, Index ldc, const DeviceBuffer& aux,
+                      Index ldx, Index m, Index n, Index q)
+{
+    PassOutputs o;
+    o.bSums = download<float>(b.as<float>() + q, n, 2, ldb);
+    o.cColumn = download<float>(c.as<float>() + q, m + 1, 1, ldc);
+    o.cRow = download<float>(c.as<float>() + m * ldc, 1, q + 1, ldc);
+    o.rowScale = download<double>(aux.as<double>(), 1, m + 1, ldx);
+    o.colScale = download<double>(aux.as<double>() + ldx, 1, q + 1, ldx);
+    return o;
+}
+
+}  // namespace
+
+Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector<float>& a, const std::vector<float>& b,
+                                           std::int64_t m, std::int64_t n, std::int64_t q)
+{
+    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
+    Stream s;
+    const std::size_t aBytes16 = std::size_t(m * n) * 2, bBytes16 = std::size_t(n * q) * 2;
+
+    // Two-step: rounded in place by the passes, then converted.
+    DeviceBuffer a2 = upload(a, m, n, lda), b2 = upload(b, n, q, ldb);
+    DeviceBuffer c2(std::size_t((m + 1) * ldc) * 4), aux2(std::size_t(4 * ldx) * 8);
+    DeviceBuffer a16Two(aBytes16), b16Two(bBytes16);
+    checksumB(Precision::F32, b2.get(), n, q, ldb, s.get(), OperandRounding(format));
+    checksumProducts(Precision::F32, a2.get(), lda, b2.get(), ldb, c2.get(), ldc, m, n, q, AuxView{aux2.as<double>(), ldx},
+                     false, s.get(), true, OperandRounding(format));
+    convertTo16Bit(format, a2.as<float>(), lda, m, n, a16Two.get(), s.get());
+    convertTo16Bit(format, b2.as<float>(), ldb, n, q, b16Two.get(), s.get());
+
+    // Fused: the run path's own calls.
+    DeviceBuffer a1 = upload(a, m, n, lda), b1 = upload(b, n, q, ldb);
+    DeviceBuffer c1(std::size_t((m + 1) * ldc) * 4), aux1(std::size_t(4 * ldx) * 8);
+    DeviceBuffer a16Fused(aBytes16), b16Fused(bBytes16);
+    const RowChecksumsB rowChecksums{b1.as<float>() + q, ldb};
+    checksumB16(format, Operand16{b1.get(), ldb, false}, n, q, rowChecksums, s.get());
+    checksumProducts16(format, Operand16{a1.get(), lda, false}, Operand16{b1.get(), ldb, false}, rowChecksums,
+                       c1.as<float>(), ldc, m, n, q, AuxView{aux1.as<double>(), ldx}, false, a16Fused.get(),
+                       b16Fused.get(), s.get());
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+
+    Passes16Comparison r;
+    const auto same = [](const DeviceBuffer& x, const DeviceBuffer& y, std::size_t bytes) {
+        std::vector<char> hx(bytes), hy(bytes);
+        CUDA_CHECK(cudaMemcpy(hx.data(), x.get(), bytes, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(hy.data(), y.get(), bytes, cudaMemcpyDeviceToHost));
+        return std::memcmp(hx.data(), hy.data(), bytes) == 0;
+    };
+    r.copiesBitExact = same(a16Fused, a16Two, aBytes16) && same(b16Fused, b16Two, bBytes16);
+    r.operandsUntouched = download<float>(a1.get(), m, n, lda) == a && download<float>(b1.get(), n, q, ldb) == b;
+    const PassOutputs fused = outputsOf(b1, ldb, c1, ldc, aux1, ldx, m, n, q);
+    const PassOutputs two = outputsOf(b2, ldb, c2, ldc, aux2, ldx, m, n, q);
+    r.checksumDifference = std::max({largestDifference(fused.bSums, two.bSums),
+                                     largestDifference(fused.cColumn, two.cColumn),
+                                     largestDifference(fused.cRow, two.cRow)});
+    r.boundDifference = std::max(largestDifference(fused.rowScale, two.rowScale),
+                                 largestDifference(fused.colScale, two.colScale));
+    return r;
+}
+
+Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
+                                                  const std::vector<float>& b, std::int64_t m, std::int64_t n,
+                                                  std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
+                                                  double delta)
+{
+    const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
+    Stream s;
+    CublasHandle h;
+    SideLane lane;
+    DeviceBuffer af = upload(a, m, n, n), bf = upload(b, n, q, q);
+    DeviceBuffer a16(std::size_t(m * n) * 2), b16(std::size_t(n * q) * 2);
+    convertTo16Bit(format, af.as<float>(), n, m, n, a16.get(), s.get());
+    convertTo16Bit(format, bf.as<float>(), q, n, q, b16.get(), s.get());
+    DeviceBuffer c(std::size_t((m + 1) * ldc) * 4), plain(std::size_t(m * q) * 4);
+    DeviceBuffer aux(std::size_t(4 * ldx) * 8), rowChecksumsB(std::size_t(2 * n) * 4);
+    PinnedBuffer out(sizeof(VerifyOut)), beforeAfter(2 * sizeof(double));
+    DeviceInjection fault;
+    fault.row = faultRow;
+    fault.col = faultCol;
+    fault.delta = delta;
+
+    Protected16BitBlocks blocks;
+    blocks.format = format;
+    blocks.a16 = a16.get();
+    blocks.b16 = b16.get();
+    blocks.c = c.as<float>();
+    blocks.ldc = ldc;
+    blocks.m = m;
+    blocks.n = n;
+    blocks.q = q;
+    blocks.aux = AuxView{aux.as<double>(), ldx};
+    blocks.rowChecksumsB = rowChecksumsB.as<float>();
+    blocks.model = roundoffModel(Precision::F32, format);
+    blocks.fault = faultRow >= 0 ? &fault : nullptr;
+    blocks.faultBeforeAfter = beforeAfter.as<double>();
+    blocks.out = out.as<VerifyOut>();
+    protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
+    gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+
+    const VerifyOut& v = *out.as<VerifyOut>();
+    Protected16Result r;
+    r.verdict = v.verdict == kClean ? "clean" : v.verdict == kCorrected ? "corrected" : "uncorrectable";
+    r.corrections = v.correctionCount;
+    r.maxCleanResidualRatio = v.maxCleanRatio;
+    if (v.correctionCount > 0) {
+        r.row = v.corrRow[0];
+        r.col = v.corrCol[0];
+        if (r.row < m && r.col < q) {
+            r.corrected = download<float>(c.as<float>() + r.row * ldc + r.col, 1, 1, 1)[0];
+            r.clean = download<float>(plain.as<float>() + r.row * q + r.col, 1, 1, 1)[0];
+        }
+    }
+    return r;
+}
+
+}  // namespace gigacheck::cuda

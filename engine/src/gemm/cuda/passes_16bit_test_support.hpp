@@ -1,0 +1,42 @@
+// GPU test support of the BF16 / FP16 checksum passes (abft/cuda/checksums_16bit.hpp) and the
+// protected product on 16-bit operands (protected_product_16bit.hpp), in plain C++ (no CUDA types).
+// Operands are row-major FP32 on the host.
+#pragma once
+
+#include "gigacheck/types.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gigacheck::cuda {
+
+// The fused passes (FP32 read once, rounded in registers, 16-bit copies written) against the
+// two-step path they replace (checksumB / checksumProducts rounding A and B in place, then
+// convertTo16Bit of the rounded operands), on the same A (m x n) and B (n x q).
+struct Passes16Comparison {
+    bool copiesBitExact = false;     // the 16-bit copies of A and B, byte for byte
+    bool operandsUntouched = false;  // the fused passes left the FP32 A and B as they were
+    // Largest |fused - two-step| / (|two-step| + scale) over r_B and B's row norms, C's checksum
+    // column and row (scale: the largest magnitude of the line), and the bounds rowScale / colScale.
+    double checksumDifference = 0, boundDifference = 0;
+};
+Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector<float>& a, const std::vector<float>& b,
+                                           std::int64_t m, std::int64_t n, std::int64_t q);
+
+struct Protected16Result {
+    std::string verdict;  // clean | corrected | uncorrectable
+    int corrections = 0;
+    std::int64_t row = -1, col = -1;  // the first corrected cell
+    double corrected = 0;             // its value after the correction
+    double clean = 0;                 // the same cell of plain cuBLAS on the same 16-bit operands
+    double maxCleanResidualRatio = 0;
+};
+// A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
+// thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.
+Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
+                                                  const std::vector<float>& b, std::int64_t m, std::int64_t n,
+                                                  std::int64_t q, std::int64_t faultRow = -1, std::int64_t faultCol = -1,
+                                                  double delta = 0);
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,48 @@
+#include "gemm/cuda/protected_product_16bit.hpp"
+
+#include "core/cuda/check.hpp"
+#include "gemm/cuda/gemm_16bit.hpp"
+
+namespace gigacheck::cuda {
+
+bool multipliesIn16Bit(const GemmCall& g)
+{
+    const InputFormat f = operandRounding(g);
+    return f == InputFormat::Bf16 || f == InputFormat::F16;
+}
+
+void checksumB16Of(const GemmCall& g, cudaStream_t s)
+{
+    float* b = static_cast<float*>(const_cast<void*>(g.b));
+    checksumB16(operandRounding(g), Operand16{b, g.ldb, false}, g.n, g.q, RowChecksumsB{b + g.q, g.ldb}, s);
+}
+
+void productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux)
+{
+    // The copies are written by the passes and read by the GEMM on the same stream, in order.
+    const Copies16 copies = copies16For(g, s);
+    float* b = static_cast<float*>(const_cast<void*>(g.b));
+    checksumProducts16(operandRounding(g), Operand16{g.a, g.lda, false}, Operand16{b, g.ldb, false},
+                       RowChecksumsB{b + g.q, g.ldb}, static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, aux, g.accumulate,
+                       copies.a, copies.b, s);
+    gemmOf16BitCopies(g, copies, handle, s);
+}
+
+void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,
+                                     SideLane& lane)
+{
+    const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
+    checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
+    CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
+    CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+    checksumProducts16(x.format, Operand16{x.a16, x.n, true}, Operand16{x.b16, x.q, true}, rowChecksums, x.c, x.ldc,
+                       x.m, x.n, x.q, x.aux, false, nullptr, nullptr, lane.side.get());
+    CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
+    gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
+    CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+    if (x.fault)
+        inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s);
+    verify(verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model), x.out, s);
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,46 @@
+// The ABFT-protected product with BF16 / FP16 inputs (FP32 accumulation and C), its checksum passes
+// those of abft/cuda/checksums_16bit.hpp: they read each operand once, as the GEMM reads it.
+//   run path (--gemm cublas-bf16 / cublas-f16, FP32 operands): B's checksum pass rounds in
+//     registers and writes nothing; the products' passes write the 16-bit copies the GEMM reads (no
+//     conversion pass, no in-place rounding of the FP32 operands);
+//   16-bit operands (`bench abft-overhead`'s "protected, 16-bit operands"): every pass reads 2 bytes
+//     per element and writes no operand.
+// The verification is the FP32 one of every other path, with the thresholds of roundoffModel(F32, format).
+#pragma once
+
+#include "abft/cuda/checksums_16bit.hpp"
+#include "gemm/cuda/protected_product.hpp"
+
+namespace gigacheck::cuda {
+
+// g: FP32 with --gemm cublas-bf16 / cublas-f16 (inputFormatOf is BF16 or FP16).
+bool multipliesIn16Bit(const GemmCall& g);
+
+// Run path, in place of checksumB: r_B and the row norms of B rounded into B's columns cols and
+// cols + 1 (ldb >= cols + 2); B not written.
+void checksumB16Of(const GemmCall& g, cudaStream_t s);
+// Run path, in place of productWithChecksums: the products' passes (A and B rounded in registers,
+// their 16-bit copies written into the stream's scratch) and then cuBLAS on the copies, on s.
+void productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux);
+
+// One protected product of operands already in 16-bit storage.
+struct Protected16BitBlocks {
+    InputFormat format = InputFormat::Bf16;
+    const void* a16 = nullptr;  // m x n, packed
+    const void* b16 = nullptr;  // n x q, packed
+    float* c = nullptr;         // (m + 1) x ldc, ldc >= q + 1: the checksum row and column beside C
+    Index ldc = 0;
+    Index m = 0, n = 0, q = 0;
+    AuxView aux;                         // 4 x ld doubles, ld >= max(m, q) + 1
+    float* rowChecksumsB = nullptr;      // 2 x n floats: r_B and B's row norms
+    RoundoffModel model;                 // roundoffModel(Precision::F32, format)
+    const DeviceInjection* fault = nullptr;  // none when null
+    double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
+    VerifyOut* out = nullptr;                // pinned
+};
+// B's checksum pass, then the products' passes on the lane's side stream beside the GEMM (they
+// write no operand, so the GEMM need not wait for them), the optional fault, the verification.
+void protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
+                                     SideLane& lane);
+
+}  // namespace gigacheck::cuda

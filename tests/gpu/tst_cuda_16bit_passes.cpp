@@ -1,0 +1,127 @@
+// The BF16 / FP16 checksum passes on the device (engine/src/abft/cuda/checksums_16bit.cu): the fused
+// pass that reads FP32 operands once, rounds them in registers and writes the 16-bit copies gives
+// the copies of the two-step path it replaced (rounding in place, then converting) byte for byte and
+// the same checksums and bounds, and leaves the FP32 operands unwritten; the protected product on
+// operands already in 16 bits raises no false alarm at odd shapes and several distributions and
+// corrects one fault. Both formats. The run path end to end: tst_cuda_16bit.
+#include "gpu_available.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "gemm/cuda/passes_16bit_test_support.hpp"
+#endif
+
+#include "gigacheck/types.hpp"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace gigacheck;
+
+Q_DECLARE_METATYPE(gigacheck::InputFormat)
+
+namespace {
+
+enum class OperandValues { Uniform, Positive, WideExponents };
+
+std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, OperandValues d, unsigned seed)
+{
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f), positive(0.0f, 1.0f), exponent(-6.0f, 6.0f);
+    std::vector<float> x(std::size_t(rows * cols));
+    for (float& v : x) {
+        switch (d) {
+        case OperandValues::Uniform: v = uniform(gen); break;
+        case OperandValues::Positive: v = positive(gen); break;
+        case OperandValues::WideExponents: v = std::copysign(std::exp2(exponent(gen)), uniform(gen)); break;
+        }
+    }
+    return x;
+}
+
+struct Dims {
+    std::int64_t m, n, q;
+};
+// Extents off the passes' strips (256 columns per warp, 8 per lane) and tiles, one row, one column.
+const Dims kShapes[] = {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {257, 129, 300}, {300, 517, 263}, {1025, 256, 1031}};
+
+void addFormats()
+{
+    QTest::addColumn<InputFormat>("format");
+    QTest::addRow("bf16") << InputFormat::Bf16;
+    QTest::addRow("f16") << InputFormat::F16;
+}
+
+}  // namespace
+
+class TestCuda16BitPasses : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
+    void fusedPassMatchesTwoStep_data() { addFormats(); }
+    void fusedPassMatchesTwoStep();
+    void cleanProductsRaiseNoFalseAlarm_data() { addFormats(); }
+    void cleanProductsRaiseNoFalseAlarm();
+    void oneFaultIsCorrected_data() { addFormats(); }
+    void oneFaultIsCorrected();
+};
+
+void TestCuda16BitPasses::fusedPassMatchesTwoStep()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(InputFormat, format);
+    for (const Dims& d : kShapes) {
+        for (OperandValues dist : {OperandValues::Uniform, OperandValues::WideExponents}) {
+            const auto a = randomMatrix(d.m, d.n, dist, 11), b = randomMatrix(d.n, d.q, dist, 12);
+            const cuda::Passes16Comparison r = cuda::compareFusedWithTwoStep(format, a, b, d.m, d.n, d.q);
+            const QString where = QString("%1 x %2 x %3").arg(d.m).arg(d.n).arg(d.q);
+            QVERIFY2(r.copiesBitExact, qPrintable(where));
+            QVERIFY2(r.operandsUntouched, qPrintable(where));
+            // Both sum the same rounded values in double; only the order of the partial sums differs.
+            QVERIFY2(r.checksumDifference < 1e-6, qPrintable(where + QString(": %1").arg(r.checksumDifference)));
+            QVERIFY2(r.boundDifference < 1e-12, qPrintable(where + QString(": %1").arg(r.boundDifference)));
+        }
+    }
+#endif
+}
+
+void TestCuda16BitPasses::cleanProductsRaiseNoFalseAlarm()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(InputFormat, format);
+    unsigned seed = 100;
+    for (const Dims& d : kShapes) {
+        for (OperandValues dist : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
+            const auto a = randomMatrix(d.m, d.n, dist, ++seed), b = randomMatrix(d.n, d.q, dist, ++seed);
+            const cuda::Protected16Result r = cuda::protectedProductOf16BitOnDevice(format, a, b, d.m, d.n, d.q);
+            const QString where = QString("%1 x %2 x %3, distribution %4").arg(d.m).arg(d.n).arg(d.q).arg(int(dist));
+            QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
+            QCOMPARE(r.corrections, 0);
+            QVERIFY2(r.maxCleanResidualRatio < 1.0, qPrintable(where));
+        }
+    }
+#endif
+}
+
+void TestCuda16BitPasses::oneFaultIsCorrected()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(InputFormat, format);
+    const Dims d{300, 517, 263};
+    const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 7), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 8);
+    const cuda::Protected16Result r =
+        cuda::protectedProductOf16BitOnDevice(format, a, b, d.m, d.n, d.q, 100, 200, 1000.0);
+    QCOMPARE(QString::fromStdString(r.verdict), QString("corrected"));
+    QCOMPARE(r.corrections, 1);
+    QCOMPARE(r.row, std::int64_t(100));
+    QCOMPARE(r.col, std::int64_t(200));
+    // The correction is the checksum's difference: within the threshold's order of the clean cell.
+    QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
+             qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCuda16BitPasses)
+#include "tst_cuda_16bit_passes.moc"
