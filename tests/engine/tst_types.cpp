@@ -101,7 +101,7 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(joinedNames<Distribution>("|")), QStringLiteral("uniform|normal|wide"));
     QCOMPARE(qs(joinedNames<StrategyKind>("|")), QStringLiteral("none|s1|s2|s3|s4"));
     QCOMPARE(qs(joinedNames<BackendKind>("|")), QStringLiteral("auto|cpu|cuda"));
-    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32|cublas-bf16|cublas-f16"));
+    QCOMPARE(qs(joinedNames<GemmVariant>("|")), QStringLiteral("naive|tiled|optimized|cublas|cublas-tf32|cutlass-tf32|cublas-bf16|cublas-f16|tf32x3"));
     QCOMPARE(qs(joinedNames<FaultModel>("|")), QStringLiteral("delta|bitflip"));
     QCOMPARE(qs(joinedNames<FaultTarget>("|")),
              QStringLiteral("result|checksum-row|checksum-col|check|correction|encoding-a|encoding-b"));
@@ -123,7 +123,7 @@ void TestTypes::nameTablesKeepTheStableNames()
     QCOMPARE(qs(enumTable<StrategyKind>().rows[2].description), qs(describe(StrategyKind::S2)));
     QCOMPARE(inputErrorOf([] { gemmFromString("cublas_tf32"); }),
              QStringLiteral("unknown GEMM variant 'cublas_tf32' (expected one of: naive, tiled, optimized, cublas, "
-                            "cublas-tf32, cutlass-tf32, cublas-bf16, cublas-f16)"));
+                            "cublas-tf32, cutlass-tf32, cublas-bf16, cublas-f16, tf32x3)"));
     QVERIFY(gemmFromString("cublas-bf16") == GemmVariant::CublasBf16);
     QVERIFY(gemmFromString("cublas-f16") == GemmVariant::CublasF16);
 }

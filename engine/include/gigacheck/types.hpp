@@ -20,7 +20,10 @@ enum class BackendKind { Auto, Cpu, Cuda };
 // on operands rounded to TF32, emulating the tensor cores' inputs).
 // cublas-bf16 / cublas-f16: FP32 storage, operands rounded to BF16 / FP16 and multiplied by cuBLAS
 // with 16-bit inputs, FP32 accumulation and an FP32 C (`--type bf16|f16`).
-enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32, CutlassTf32, CublasBf16, CublasF16 };
+// tf32x3: FP32 operands split into TF32 big + small parts, C = A_big B_small + A_small B_big +
+// A_big B_big, three TF32 tensor-core products accumulated in FP32 (gigacheck/tf32x3.hpp); its
+// operands are not rounded (inputFormatOf: F32) and its checksums are those of an FP32 product.
+enum class GemmVariant { Naive, Tiled, Optimized, Cublas, CublasTf32, CutlassTf32, CublasBf16, CublasF16, Tf32x3 };
 
 // The variants that multiply FP32 operands in TF32 on the tensor cores (cuBLAS's, and the CUTLASS
 // kernel whose epilogue writes C's sums): their checksums are taken over TF32-rounded operands.

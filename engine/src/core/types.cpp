@@ -44,7 +44,8 @@ constexpr EnumName<GemmVariant> kGemms[] = {{GemmVariant::Naive, "naive"},
                                             {GemmVariant::CublasTf32, "cublas-tf32"},
                                             {GemmVariant::CutlassTf32, "cutlass-tf32"},
                                             {GemmVariant::CublasBf16, "cublas-bf16"},
-                                            {GemmVariant::CublasF16, "cublas-f16"}};
+                                            {GemmVariant::CublasF16, "cublas-f16"},
+                                            {GemmVariant::Tf32x3, "tf32x3"}};
 
 std::string lower(std::string_view s)
 {

@@ -3,6 +3,7 @@
 #include "gemm/cuda/tile_epilogue.cuh"
 #include "gemm/cuda/gemm.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cuda/gemm_tf32x3.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
 
 #include <string>
@@ -176,6 +177,13 @@ void gemm(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
             launchCublas(g, handle, stream);
         else
             gemm16Bit(g, handle, stream);
+        return;
+    }
+    if (g.variant == GemmVariant::Tf32x3) {
+        if (g.precision == Precision::F64)  // the split is for FP32 values: doubles run FP64 cuBLAS
+            launchCublas(g, handle, stream);
+        else
+            gemmTf32x3(g, handle, stream);
         return;
     }
     if (g.variant == GemmVariant::Cublas || g.variant == GemmVariant::CublasTf32 || g.variant == GemmVariant::CutlassTf32) {

@@ -1,5 +1,7 @@
 #include "families/blocked_gemm/cpu/block_ops.hpp"
 
+#include "gemm/tf32x3_host.hpp"
+
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/input_rounding.hpp"
 
@@ -104,7 +106,7 @@ void checkOperandCopy(const Operation& op, const Plan& plan, Buffers& bufs, cons
 }
 
 template <class T>
-void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input)
+void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input, bool tf32x3)
 {
     const std::int64_t extra = plan.abft ? 1 : 0;
     // TF32 emulation without ABFT (no Checksum op rounded the blocks): round here; idempotent.
@@ -116,8 +118,16 @@ void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat i
     const T* a = slot<T>(bufs, op.srcA);
     const T* b = slot<T>(bufs, op.srcB);
     const std::int64_t lda = ldOf(plan, op.srcA), ldb = ldOf(plan, op.srcB);
-    gemm(a, lda, b, ldb, slot<T>(bufs, op.dst), ldOf(plan, op.dst), op.rows + extra, op.cols + extra, op.depth,
-         op.accumulate);
+    bool emulated = false;
+    if constexpr (std::is_same_v<T, float>)
+        if (tf32x3) {
+            tf32x3GemmHost(a, lda, b, ldb, slot<T>(bufs, op.dst), ldOf(plan, op.dst), op.rows + extra, op.depth,
+                           op.cols + extra, op.accumulate);
+            emulated = true;
+        }
+    if (!emulated)
+        gemm(a, lda, b, ldb, slot<T>(bufs, op.dst), ldOf(plan, op.dst), op.rows + extra, op.cols + extra, op.depth,
+             op.accumulate);
     if (op.aux >= 0) {
         BoundAccumulator& acc = bufs.bounds[std::size_t(op.aux)];
         if (!op.accumulate)
@@ -222,7 +232,7 @@ VerifyEvent verify(const Operation& op, const Plan& plan, Buffers& bufs, double 
     template void checksum<T>(const Operation&, const Plan&, Buffers&, InputFormat);                       \
     template void checkOperandCopy<T>(const Operation&, const Plan&, Buffers&, const EntryChecksums&,     \
                                       OperandCheckLog&, double);                                        \
-    template void product<T>(const Operation&, const Plan&, Buffers&, InputFormat);                        \
+    template void product<T>(const Operation&, const Plan&, Buffers&, InputFormat, bool);                  \
     template std::vector<InjectEvent> inject<T>(const Operation&, const Plan&, Buffers&, FaultPlan*);   \
     template std::vector<InjectEvent> injectEncoding<T>(const Operation&, const Plan&, Buffers&, FaultPlan*); \
     template VerifyEvent verify<T>(const Operation&, const Plan&, Buffers&, double, const RoundoffModel&,      \

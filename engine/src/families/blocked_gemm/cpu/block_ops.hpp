@@ -24,7 +24,9 @@ template <class T> void checksum(const Operation& op, const Plan& plan, Buffers&
 template <class T> void checkOperandCopy(const Operation& op, const Plan& plan, Buffers& bufs,
                                          const EntryChecksums& entry, OperandCheckLog& log, double lambda);
 // C [+]= A * B over the augmented extents (OpenBLAS), and the round-off bound into aux.
-template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input);
+// tf32x3 (FP32 only): the product emulated as three products of TF32 parts (gemm/tf32x3_host.hpp).
+template <class T> void product(const Operation& op, const Plan& plan, Buffers& bufs, InputFormat input,
+                                bool tf32x3 = false);
 // Applies the fault plan's injections for this block product; returns the events (time unset).
 template <class T> std::vector<InjectEvent> inject(const Operation& op, const Plan& plan, Buffers& bufs,
                                                    FaultPlan* faults);

@@ -3,6 +3,7 @@
 #include "families/blocked_gemm/ops.hpp"
 
 #include "families/blocked_gemm/cpu/block_ops.hpp"
+#include "gigacheck/tf32x3.hpp"
 
 namespace gigacheck::blocked_gemm {
 
@@ -43,7 +44,7 @@ template <class Body> void inPrecision(cpu::OpContext& context, Body&& body)
 }
 
 // `--gemm cublas-tf32 / -bf16 / -f16` on the CPU: the tensor cores emulated (operands rounded to
-// TF32 / BF16 / FP16, FP32 products); F32 for every other product.
+// TF32 / BF16 / FP16, FP32 products); F32 for every other product (tf32x3: split in product()).
 InputFormat emulatedInput(cpu::OpContext& c)
 {
     return planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32;
@@ -70,7 +71,9 @@ void checksum(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 
 void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
-    inPrecision(c, [&]<class T>(T) { cpu::product<T>(op, planOf(c), buffersOf(c), emulatedInput(c)); });
+    inPrecision(c, [&]<class T>(T) {
+        cpu::product<T>(op, planOf(c), buffersOf(c), emulatedInput(c), in(c).gemm == GemmVariant::Tf32x3);
+    });
 }
 
 void inject(cpu::OpContext& c, const Operation& op, OpOutcome& out)
@@ -85,7 +88,7 @@ void verify(cpu::OpContext& c, const Operation& op, OpOutcome& out)
 {
     inPrecision(c, [&]<class T>(T) {
         out.verification = cpu::verify<T>(op, planOf(c), buffersOf(c), in(c).thresholdLambda,
-                                          roundoffModel(planOf(c).precision, emulatedInput(c)), in(c).faults,
+                                          roundoffModelOf(planOf(c).precision, in(c).gemm), in(c).faults,
                                           out.injections);
     });
 }

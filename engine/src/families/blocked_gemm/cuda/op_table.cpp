@@ -13,6 +13,7 @@
 #include "families/blocked_gemm/cuda/warm_up.hpp"
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/blocked_gemm/operand_checks.hpp"
+#include "gigacheck/tf32x3.hpp"
 
 #include <algorithm>
 
@@ -77,7 +78,7 @@ std::int64_t ld(const cuda::OpContext& c, int slot) { return planOf(c).buffers[s
 AuxView auxOf(const cuda::OpContext& c, int slot) { return AuxView{static_cast<double*>(buf(c, slot)), ld(c, slot)}; }
 RoundoffModel roundoff(const cuda::OpContext& c)
 {
-    return roundoffModel(planOf(c).precision, inputFormatOf(in(c).gemm));  // TF32, BF16, FP16 alike
+    return roundoffModelOf(planOf(c).precision, in(c).gemm);  // TF32, BF16, FP16 alike; tf32x3 as FP32
 }
 
 // cutlass-tf32: the block's product (the op before this inject / verify, on its stream: the

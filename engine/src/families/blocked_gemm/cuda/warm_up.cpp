@@ -58,7 +58,8 @@ void warmPrecision(Precision p, cublasHandle_t handle, cudaStream_t s)
         }
     };
     for (GemmVariant v : {GemmVariant::Naive, GemmVariant::Tiled, GemmVariant::Optimized, GemmVariant::Cublas,
-                          GemmVariant::CublasTf32, GemmVariant::CublasBf16, GemmVariant::CublasF16}) {
+                          GemmVariant::CublasTf32, GemmVariant::CublasBf16, GemmVariant::CublasF16,
+                          GemmVariant::Tf32x3}) {
         if (roundsOperands(v) && p == Precision::F64)
             continue;
         g.variant = v;

@@ -115,6 +115,7 @@ void writeSeedBlock(std::ostream& out, const RunRecord& r)
     out << "  " << (onCuda(r) ? "GPU" : "CPU") << " mul alg: " << (c.abft ? "error corrected" : "plain") << " ("
         << (onCuda(r) ? toString(c.gemm)
             : c.precision != Precision::F32                       ? std::string_view("OpenBLAS")
+            : c.gemm == GemmVariant::Tf32x3                       ? std::string_view("OpenBLAS, tf32x3 emulated")
             : inputFormatOf(c.gemm) == InputFormat::Tf32          ? std::string_view("OpenBLAS, TF32 emulated")
             : inputFormatOf(c.gemm) == InputFormat::Bf16          ? std::string_view("OpenBLAS, BF16 inputs emulated")
             : inputFormatOf(c.gemm) == InputFormat::F16           ? std::string_view("OpenBLAS, FP16 inputs emulated")

@@ -1,0 +1,87 @@
+#include "gemm/cuda/gemm_tf32x3.hpp"
+
+#include "core/cuda/check.hpp"
+#include "gemm/cuda/stream_scratch.hpp"
+#include "gigacheck/tf32x3.hpp"
+
+#include <string>
+
+namespace gigacheck::cuda {
+
+namespace {
+
+using Index = std::int64_t;
+
+// One thread per 4 consecutive elements of a row; the rows along y (grid-stride beyond 65535).
+constexpr int kSplitPerThread = 4;
+__global__ void splitKernel(const float* src, Index ld, Index rows, Index cols, float* big, float* small)
+{
+    const Index c0 = (Index(blockIdx.x) * blockDim.x + threadIdx.x) * kSplitPerThread;
+    for (Index r = Index(blockIdx.y) * blockDim.y + threadIdx.y; r < rows; r += Index(gridDim.y) * blockDim.y) {
+#pragma unroll
+        for (int e = 0; e < kSplitPerThread; ++e)
+            if (c0 + e < cols) {
+                const Tf32Split s = splitTf32(src[r * ld + c0 + e]);
+                big[r * cols + c0 + e] = s.big;
+                small[r * cols + c0 + e] = s.small;
+            }
+    }
+}
+
+// Row-major C = X Y is column-major C^T = Y^T X^T: hand cuBLAS Y first. Packed X (ld n) and Y (ld q).
+void tf32Product(const float* x, const float* y, float* c, Index ldc, Index m, Index n, Index q, bool add,
+                 cublasHandle_t handle)
+{
+    const float alpha = 1.0f, beta = add ? 1.0f : 0.0f;
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(q), int(m), int(n), &alpha, y, CUDA_R_32F, int(q), x,
+                              CUDA_R_32F, int(n), &beta, c, CUDA_R_32F, int(ldc), CUBLAS_COMPUTE_32F_FAST_TF32,
+                              CUBLAS_GEMM_DEFAULT));
+}
+
+std::size_t alignedBytes(Index elements) { return (std::size_t(elements) * sizeof(float) + 255) / 256 * 256; }
+
+}  // namespace
+
+void splitTf32x3(const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, float* big, float* small,
+                 cudaStream_t stream)
+{
+    if (rows <= 0 || cols <= 0)
+        return;
+    const dim3 block(64, 4);
+    const Index xBlocks = (cols + Index(block.x) * kSplitPerThread - 1) / (Index(block.x) * kSplitPerThread);
+    const Index yBlocks = (rows + block.y - 1) / block.y;
+    const dim3 grid(unsigned(xBlocks), unsigned(yBlocks < 65535 ? yBlocks : 65535));
+    splitKernel<<<grid, block, 0, stream>>>(src, ld, rows, cols, big, small);
+    CUDA_CHECK_LAUNCH();
+}
+
+void gemmOfTf32Parts(const float* aBig, const float* aSmall, const float* bBig, const float* bSmall, float* c,
+                     std::int64_t ldc, std::int64_t m, std::int64_t n, std::int64_t q, bool accumulate,
+                     cublasHandle_t handle, cudaStream_t stream)
+{
+    CUBLAS_CHECK(cublasSetStream(handle, stream));
+    // The small terms first: the big product then adds to their (small) sum, as the CPU emulation does.
+    tf32Product(aBig, bSmall, c, ldc, m, n, q, accumulate, handle);
+    tf32Product(aSmall, bBig, c, ldc, m, n, q, true, handle);
+    tf32Product(aBig, bBig, c, ldc, m, n, q, true, handle);
+}
+
+void gemmTf32x3(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
+{
+    if (g.variant != GemmVariant::Tf32x3 || g.precision != Precision::F32)
+        throw BackendError("gemmTf32x3: --gemm " + std::string(toString(g.variant)) + " on " +
+                           std::string(toString(g.precision)) + " operands");
+    // A's parts, then B's, each start 256-byte aligned.
+    const std::size_t aPart = alignedBytes(g.m * g.n), bPart = alignedBytes(g.n * g.q);
+    char* scratch = static_cast<char*>(streamScratch(stream, 2 * aPart + 2 * bPart));
+    float* aBig = reinterpret_cast<float*>(scratch);
+    float* aSmall = reinterpret_cast<float*>(scratch + aPart);
+    float* bBig = reinterpret_cast<float*>(scratch + 2 * aPart);
+    float* bSmall = reinterpret_cast<float*>(scratch + 2 * aPart + bPart);
+    splitTf32x3(static_cast<const float*>(g.a), g.lda, g.m, g.n, aBig, aSmall, stream);
+    splitTf32x3(static_cast<const float*>(g.b), g.ldb, g.n, g.q, bBig, bSmall, stream);
+    gemmOfTf32Parts(aBig, aSmall, bBig, bSmall, static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, g.accumulate, handle,
+                    stream);
+}
+
+}  // namespace gigacheck::cuda
