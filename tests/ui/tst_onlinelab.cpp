@@ -94,6 +94,47 @@ private slots:
         QVERIFY(validateOnlineConfigAccepts(*window.currentOnlineConfig(&error)));
     }
 
+    // The GEMM selector offers cutlass-tf32 to the online schemes: the configuration carries it, the
+    // CPU emulates it (a fault still caught), and where a GPU run would refuse it (K = 2 weighted
+    // checksums) the refusal names the kernel and what to use instead; a kernel the online schemes
+    // do not take on the GPU is refused naming the three they do.
+    void cutlassTf32OfferedToTheOnlineScheme()
+    {
+        MainWindow window;
+        window.setConfig(test::smallCpuRun());
+        auto* gemm = window.findChild<QComboBox*>(QStringLiteral("gemm"));
+        QVERIFY(gemm);
+        const int cutlass = gemm->findData(int(GemmVariant::CutlassTf32));
+        QVERIFY(cutlass >= 0);
+        QCOMPARE(gemm->itemText(cutlass), QStringLiteral("cutlass-tf32"));
+        gemm->setCurrentIndex(cutlass);
+        window.strategyPanel()->schemeBox()->setSettings({Scheme::Online, 16, 1, 1});
+        window.faultsPanel()->onlineFaultBox()->setSettings({OnlineTarget::Result, 2});
+        window.heatmap()->setFaults({FaultAt{10, 20, 50.0, {}}});
+        QString error;
+        std::optional<OnlineConfig> c = window.currentOnlineConfig(&error);
+        QVERIFY2(c, qPrintable(error));
+        QVERIFY(c->gemm == GemmVariant::CutlassTf32);
+        QVERIFY(validateOnlineConfigAccepts(*c));
+
+        QVERIFY(test::runAndWaitForRecord(window));
+        QVERIFY(window.session()->online());
+        const OnlineRecord& r = window.session()->online()->record;
+        QVERIFY(r.config.gemm == GemmVariant::CutlassTf32);
+        QVERIFY(r.verifiedCorrect());
+        QVERIFY2(window.report()->text().contains(QStringLiteral("cutlass-tf32")), qPrintable(window.report()->text()));
+
+        OnlineConfig weighted = *c;
+        weighted.checksums = 2;
+        const QString refusal = refusalOf(weighted, BackendKind::Cuda);
+        QVERIFY2(refusal.contains(QStringLiteral("--gemm cutlass-tf32")) && refusal.contains(QStringLiteral("use --gemm cublas")),
+                 qPrintable(refusal));
+        OnlineConfig tiled = *c;
+        tiled.gemm = GemmVariant::Tiled;
+        const QString tiledRefusal = refusalOf(tiled, BackendKind::Cuda);
+        QVERIFY2(tiledRefusal.contains(QStringLiteral("cublas, cublas-tf32 or cutlass-tf32")), qPrintable(tiledRefusal));
+    }
+
     // A fault after step 2 with fq = 1 appears at step 2 and is caught (corrected) at step 2's check.
     void faultCaughtAtItsStep()
     {
@@ -320,6 +361,16 @@ private slots:
     }
 
 private:
+    // The message validateOnlineConfig refuses c with on that backend; empty when it accepts it.
+    static QString refusalOf(const OnlineConfig& c, BackendKind backend)
+    {
+        try {
+            validateOnlineConfig(c, backend);
+            return {};
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+    }
     static bool validateOnlineConfigAccepts(const OnlineConfig& c)
     {
         try {

@@ -82,10 +82,15 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     gpu_->addItem(QStringLiteral("first GPU"), -1);
     gpu_->setToolTip(QStringLiteral("Which CUDA device runs the product (as `gigacheck devices` numbers them)"));
     gemm_ = new QComboBox(this);
+    gemm_->setObjectName(QStringLiteral("gemm"));
     for (const auto& row : enumTable<GemmVariant>().rows)
         gemm_->addItem(qs(row.name), int(row.value));
     gemm_->setCurrentIndex(gemm_->findData(int(RunConfig{}.gemm)));
-    gemm_->setToolTip(QStringLiteral("Product kernel on the CUDA backend (the CPU backend always uses OpenBLAS)"));
+    gemm_->setToolTip(QStringLiteral(
+        "Product kernel on the CUDA backend (gigacheck run --gemm). The online and offline schemes take "
+        "cublas, cublas-tf32 or cutlass-tf32 on the GPU (cutlass-tf32: each panel product writes C's sums, "
+        "so a check reads no C); a run with another kernel is refused with the reason.\n"
+        "The CPU backend multiplies with OpenBLAS and emulates the TF32 kernels (operands rounded to TF32)."));
     staging_ = new QComboBox(this);
     staging_->setObjectName(QStringLiteral("h2dStaging"));
     for (const auto& row : enumTable<H2dStaging>().rows)
