@@ -14,6 +14,7 @@
 #include "gemm/cuda/operand_transpose.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/protected_product_16bit.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include "gigacheck/abft.hpp"
@@ -353,11 +354,34 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     GemmCall fusedRounded = fusedBlocks.gemm;
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
 
+    // BF16 / FP16: the protected product on the plain side's own 16-bit operands
+    // (protectedProductOf16BitOperands: its passes read 2 bytes per element and write no operand),
+    // against the same plain cuBLAS GEMM, in its own C and Aux.
+    DeviceBuffer c16(sixteenBit ? std::size_t((n + 1) * ldc) * 4 : 0), aux16(sixteenBit ? std::size_t(4 * ldx) * 8 : 0);
+    DeviceBuffer rowChecksums16(sixteenBit ? std::size_t(2 * n) * 4 : 0);
+    PinnedBuffer out16(sizeof(VerifyOut)), injected16(2 * sizeof(double));
+    Protected16BitBlocks blocks16;
+    blocks16.format = input;
+    blocks16.a16 = pa16.get();
+    blocks16.b16 = pb16.get();
+    blocks16.c = c16.as<float>();
+    blocks16.ldc = ldc;
+    blocks16.m = blocks16.n = blocks16.q = n;
+    blocks16.aux = AuxView{aux16.as<double>(), ldx};
+    blocks16.rowChecksumsB = rowChecksums16.as<float>();
+    blocks16.model = model;
+    blocks16.fault = errors > 0 ? &fault : nullptr;
+    blocks16.faultBeforeAfter = injected16.as<double>();
+    blocks16.out = out16.as<VerifyOut>();
+    auto runProtected16 = [&] { protectedProductOf16BitOperands(blocks16, h.get(), s.get(), lane); };
+
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs;
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, operands16Ms;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
+        if (sixteenBit)
+            operands16Ms.push_back(timeMs(s.get(), 1, runProtected16));
         if (t.fused.ran) {
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
@@ -366,6 +390,10 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
     t.plainMs = median(plainMs);
     t.protectedMs = median(protectedMs);
+    if (sixteenBit) {
+        t.operands16.ran = true;
+        t.operands16.protectedMs = median(operands16Ms);
+    }
     if (t.fused.ran) {
         t.fused.protectedMs = median(fusedMs);
         t.fused.kernelMs = median(fusedPlainMs);
@@ -421,7 +449,9 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto correctedRelError = [&](const VerifyOut& v, bool fusedProduct) {
         const void* ma = fusedProduct ? fa.get() : xa.get();
         const void* mb = fusedProduct ? fb.get() : xb.get();
-        const OperandRounding rounding = fusedProduct ? kTf32InRegisters : OperandRounding{};
+        // BF16 / FP16: the passes round xa / xb in registers, so the recompute rounds them too
+        // (idempotent on operands rounded in place).
+        const OperandRounding rounding = fusedProduct ? kTf32InRegisters : OperandRounding(operandRounding(prot));
         for (int x = 0; x < v.correctionCount; ++x)
             if (v.corrRow[x] < n && v.corrCol[x] < n)
                 recomputeCellOnHost(p, ma, lda, mb, ldb, xc.get(), ldc, n, v.corrRow[x], v.corrCol[x], rounding);
@@ -449,6 +479,20 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.threshold = f.maxThreshold;
         if (errors > 0)
             t.fused.correctedRelError = correctedRelError(f, true);
+    }
+    if (t.operands16.ran) {
+        runProtected16();
+        runPlain();  // the clean C of the same 16-bit operands
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        const VerifyOut& o = *out16.as<VerifyOut>();
+        t.operands16.verdict = o.verdict == kClean ? "clean" : o.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.operands16.corrections = o.correctionCount;
+        t.operands16.threshold = o.maxThreshold;
+        if (errors > 0) {  // the checksum's correction itself (no repair pass reads 16-bit operands)
+            const double clean = cellOf(p, pc.get(), n, fault.row, fault.col);
+            const double fixed = cellOf(p, c16.get(), ldc, fault.row, fault.col);
+            t.operands16.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
+        }
     }
     return t;
 }

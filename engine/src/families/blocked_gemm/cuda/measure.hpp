@@ -75,12 +75,23 @@ struct AbftTiming {
         double correctedRelError = 0, threshold = 0;
         std::vector<StageTiming> stages;  // its ABFT passes alone (errors == 0 only)
     } fused;
+    // BF16 / FP16 only: the protected product on operands already in 16-bit storage, the plain
+    // side's own (protected_product_16bit.hpp), in the same interleaved repetitions, against the same
+    // plain cuBLAS GEMM. correctedRelError: the checksum's correction (no repair pass).
+    struct Operands16 {
+        bool ran = false;
+        double protectedMs = 0;
+        std::string verdict;
+        int corrections = 0;
+        double correctedRelError = 0, threshold = 0;
+    } operands16;
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
 // (AbftTiming::fused). BF16 / FP16: the plain side is cuBLAS on operands already in 16-bit storage
-// (converted once, untimed); the protected side keeps FP32 operands, rounds them in its checksum
-// passes and converts them to 16 bits before its GEMM (gemm_16bit.hpp), all of it timed.
+// (converted once, untimed); the protected side keeps FP32 operands, rounds them in registers in its
+// checksum passes, which write the 16-bit copies its GEMM reads, all of it timed; AbftTiming::operands16
+// the protected product on the plain side's 16-bit operands.
 AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, std::int64_t n, int errors, int reps);
 
 // C = A B through cublasXt (host matrices, out-of-core tiling by the library) with one block
