@@ -36,6 +36,9 @@ struct State final : cuda::RunState {
     std::vector<int> gpus;  // the CUDA ordinal of each handle
     std::vector<std::unique_ptr<cuda::CublasHandle>> handles;
     bool tf32 = false;
+    // --leaf cutlass: why the CUTLASS kernel failed on a call it fits (no Hopper device, a launch
+    // error); later leaves go straight to cuBLAS TF32 instead of trying again.
+    std::string cutlassUnavailable;
 
     cublasHandle_t handleFor(int gpu) const
     {
@@ -157,9 +160,18 @@ bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandReg
     call.c = at<float>(c, t);
     call.ldc = ldOf(c, t.slot);
     call.accumulate = t.access != Access::Write;  // the workspace M is written (beta = 0)
+    std::string& unavailable = stateOf(c).cutlassUnavailable;
+    if (!unavailable.empty()) {
+        why = unavailable;
+        return false;
+    }
     if (!cuda::cutlassTf32Fits(call)) {
         why = "the CUTLASS kernel needs the inner dimension, the width, the leading dimensions and the addresses in "
               "whole 16 bytes";
+        return false;
+    }
+    if (call.accumulate && std::abs(t.coefficient) != 1.0) {
+        why = "a target coefficient other than +-1 (the CUTLASS kernel has no alpha)";
         return false;
     }
     const bool negate = call.accumulate && t.coefficient < 0;
@@ -176,7 +188,7 @@ bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandReg
     if (const char* error = cuda::cutlassTf32Gemm(call, s)) {
         if (negate)
             negateTarget();
-        why = error;
+        why = unavailable = error;
         return false;
     }
     if (negate)
