@@ -10,6 +10,7 @@
 #include "families/blocked_gemm/cuda/host_staging.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/protected_product_16bit.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/blocked_gemm/operand_checks.hpp"
@@ -328,9 +329,17 @@ void issueChecksum(const cuda::OpContext& c, const Operation& op, cudaStream_t s
     // A's column checksum is computed (into Aux) by each product's pass over A, which that pass
     // needs anyway: on the device the Checksum op of an A block has no work.
     // TF32: B is rounded to TF32 in the same pass (protected_product.hpp, roundsOperandsToTf32).
-    if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B)
-        checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s,
-                  planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32);
+    // BF16 / FP16: rounded in registers only; the products' passes write the 16-bit copies the GEMM
+    // reads (protected_product_16bit.hpp).
+    const InputFormat rounding = planOf(c).precision == Precision::F32 ? inputFormatOf(in(c).gemm) : InputFormat::F32;
+    if (planOf(c).buffers[std::size_t(op.dst)].role == BufferRole::B) {
+        float* b = static_cast<float*>(buf(c, op.dst));
+        if (rounding == InputFormat::Bf16 || rounding == InputFormat::F16)
+            checksumB16(rounding, Operand16{b, ld(c, op.dst), false}, op.depth, op.cols,
+                        RowChecksumsB{b + op.cols, ld(c, op.dst)}, s);
+        else
+            checksumB(planOf(c).precision, buf(c, op.dst), op.depth, op.cols, ld(c, op.dst), s, rounding);
+    }
     // encoding-b: r_B[k], column `cols` of the B block, hit right after it was made.
     for (std::size_t index : checkerFaultsOf(c, op)) {
         const Injection& inj = in(c).faults->injections[index];
