@@ -31,18 +31,25 @@ bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
 }
 
 // ---- the 16-bit formats --------------------------------------------------------------------------
-__device__ __forceinline__ float widen(__nv_bfloat16 h) { return __bfloat162float(h); }
-__device__ __forceinline__ float widen(__half h) { return __half2float(h); }
-template <class H> __device__ __forceinline__ H narrow(float x);
-template <> __device__ __forceinline__ __nv_bfloat16 narrow<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
-template <> __device__ __forceinline__ __half narrow<__half>(float x) { return __float2half_rn(x); }
+// A 16-bit value is handled as its bit pattern in an unsigned (so that 8 of them unpack from one
+// 16-byte load without going through local memory).
+template <class H> struct Format16;
+template <> struct Format16<__nv_bfloat16> {
+    __device__ static unsigned bitsOf(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
+    __device__ static float valueOf(unsigned bits) { return __uint_as_float(bits << 16); }
+};
+template <> struct Format16<__half> {
+    __device__ static unsigned bitsOf(float x) { return __half_as_ushort(__float2half_rn(x)); }
+    __device__ static float valueOf(unsigned bits) { return __half2float(__ushort_as_half((unsigned short)bits)); }
+};
 
 // x[0 .. 8) = row[first .. first + 8) as the GEMM multiplies them (0 at or past `end`), and h the
-// same values in 16 bits. An FP32 source is rounded to nearest even (as gigacheck/input_rounding.hpp
-// and the conversion to 16 bits do); all loads stream (nothing is reused from L2).
+// bits of the same values in 16 bits. An FP32 source is rounded to nearest even (as
+// gigacheck/input_rounding.hpp and the conversion to 16 bits do); all loads stream (nothing is
+// reused from L2).
 template <class H>
 __device__ __forceinline__ void load8(const float* row, Index first, Index end, bool vec, float (&x)[kLane],
-                                      H (&h)[kLane])
+                                      unsigned (&h)[kLane])
 {
     if (vec && first + kLane <= end) {
         const float4 lo = __ldcs(reinterpret_cast<const float4*>(row + first));
@@ -56,46 +63,47 @@ __device__ __forceinline__ void load8(const float* row, Index first, Index end, 
     }
 #pragma unroll
     for (int e = 0; e < kLane; ++e) {
-        h[e] = narrow<H>(x[e]);
-        x[e] = widen(h[e]);
+        h[e] = Format16<H>::bitsOf(x[e]);
+        x[e] = Format16<H>::valueOf(h[e]);
     }
 }
 
 template <class H>
-__device__ __forceinline__ void load8(const H* row, Index first, Index end, bool vec, float (&x)[kLane], H (&h)[kLane])
+__device__ __forceinline__ void load8(const H* row, Index first, Index end, bool vec, float (&x)[kLane],
+                                      unsigned (&h)[kLane])
 {
+    const unsigned short* bits = reinterpret_cast<const unsigned short*>(row);
     if (vec && first + kLane <= end) {
-        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(row + first));
-        const H* v = reinterpret_cast<const H*>(&raw);
+        const uint4 raw = __ldcs(reinterpret_cast<const uint4*>(bits + first));
+        const unsigned words[4] = {raw.x, raw.y, raw.z, raw.w};
 #pragma unroll
-        for (int e = 0; e < kLane; ++e)
-            h[e] = v[e];
+        for (int w = 0; w < 4; ++w) {
+            h[2 * w] = words[w] & 0xffffu;
+            h[2 * w + 1] = words[w] >> 16;
+        }
     } else {
 #pragma unroll
         for (int e = 0; e < kLane; ++e)
-            h[e] = first + e < end ? row[first + e] : narrow<H>(0.0f);
+            h[e] = first + e < end ? unsigned(bits[first + e]) : 0u;
     }
 #pragma unroll
     for (int e = 0; e < kLane; ++e)
-        x[e] = widen(h[e]);
+        x[e] = Format16<H>::valueOf(h[e]);
 }
 
 // The 16-bit copy's row[first .. first + 8) = h (elements at or past `end` not written).
 template <class H>
-__device__ __forceinline__ void store8(H* row, Index first, Index end, bool vec, const H (&h)[kLane])
+__device__ __forceinline__ void store8(H* row, Index first, Index end, bool vec, const unsigned (&h)[kLane])
 {
+    unsigned short* bits = reinterpret_cast<unsigned short*>(row);
     if (vec && first + kLane <= end) {
-        uint4 raw;
-        H* v = reinterpret_cast<H*>(&raw);
-#pragma unroll
-        for (int e = 0; e < kLane; ++e)
-            v[e] = h[e];
-        *reinterpret_cast<uint4*>(row + first) = raw;
+        *reinterpret_cast<uint4*>(bits + first) =
+            make_uint4(h[0] | (h[1] << 16), h[2] | (h[3] << 16), h[4] | (h[5] << 16), h[6] | (h[7] << 16));
     } else {
 #pragma unroll
         for (int e = 0; e < kLane; ++e)
             if (first + e < end)
-                row[first + e] = h[e];
+                bits[first + e] = (unsigned short)h[e];
     }
 }
 
@@ -111,8 +119,8 @@ __global__ void rowSums16Kernel(const S* b, Index ldb, Index depth, Index cols, 
     double s = 0, q = 0;
     for (Index c0 = Index(lane) * kLane; c0 < cols; c0 += kWarp * kLane) {
         float x[kLane];
-        H h[kLane];
-        load8(row, c0, cols, vec, x, h);
+        unsigned h[kLane];
+        load8<H>(row, c0, cols, vec, x, h);
 #pragma unroll
         for (int e = 0; e < kLane; ++e) {
             s += double(x[e]);
@@ -146,7 +154,7 @@ __global__ void resetChecksums16Kernel(float* c, Index rows, Index cols, Index l
 //   C[i, cols] += sum_k a_ik r_k,  rowScale[i] += sum_k a_ik^2 (|b_k|^2 + r_k^2),
 //   cA[k] = sum_i a_ik,  aSq[k] = sum_i a_ik^2.
 // A tile is tileRows x kACols; 8 warps, each kAGroup rows at a time, a lane 8 consecutive columns.
-constexpr int kACols = kWarp * kLane, kARows = 256, kAGroup = 4;
+constexpr int kACols = kWarp * kLane, kARows = 256, kAGroup = 2;
 
 template <class S, class H>
 __global__ void __launch_bounds__(256, 2)
@@ -170,11 +178,11 @@ __global__ void __launch_bounds__(256, 2)
     const Index rEnd = min(r0 + tileRows, rows);
     for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
         float x[kAGroup][kLane];
-        H h[kAGroup][kLane];
+        unsigned h[kAGroup][kLane];
 #pragma unroll
         for (int g = 0; g < kAGroup; ++g) {
             if (i + 8 * g < rEnd)
-                load8(a + (i + 8 * g) * lda + k0, c0, kn, vec, x[g], h[g]);
+                load8<H>(a + (i + 8 * g) * lda + k0, c0, kn, vec, x[g], h[g]);
             else
 #pragma unroll
                 for (int e = 0; e < kLane; ++e)
@@ -235,7 +243,7 @@ __global__ void __launch_bounds__(256, 2)
 //   C[rows, j] += sum_k c_k b_kj,  colScale[j] += sum_k (|a_k|^2 + 2 c_k^2) b_kj^2,
 //   rowScale[rows] += sum_k c_k^2 (|b_k|^2 + r_k^2).
 // Blocks of kWarp lanes x 8 row lanes, a lane 8 consecutive columns, kBGroup rows in flight.
-constexpr int kBRows = 512, kBGroup = 4;
+constexpr int kBRows = 512, kBGroup = 2;
 
 template <class S, class H>
 __global__ void __launch_bounds__(256, 2)
@@ -255,7 +263,7 @@ __global__ void __launch_bounds__(256, 2)
         const Index kEnd = min(kStart + tileRows, kn);
         for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
             float x[kBGroup][kLane], rk[kBGroup], nk[kBGroup];
-            H h[kBGroup][kLane];
+            unsigned h[kBGroup][kLane];
             double ca[kBGroup], sq[kBGroup];
 #pragma unroll
             for (int g = 0; g < kBGroup; ++g) {
@@ -263,7 +271,7 @@ __global__ void __launch_bounds__(256, 2)
                 ca[g] = sq[g] = 0;
                 rk[g] = nk[g] = 0.0f;
                 if (kk < kEnd) {
-                    load8(b + (k0 + kk) * ldb, j0, cols, vec, x[g], h[g]);
+                    load8<H>(b + (k0 + kk) * ldb, j0, cols, vec, x[g], h[g]);
                     ca[g] = cA[kk];
                     sq[g] = aSq[kk];
                     if (cornerLane) {
