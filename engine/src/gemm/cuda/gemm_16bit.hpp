@@ -1,8 +1,8 @@
 // cublas-bf16 / cublas-f16: C (FP32) = A B with FP32 operands in FP32 storage, multiplied by cuBLAS
 // with 16-bit inputs (BF16 / FP16), FP32 accumulation (CUBLAS_COMPUTE_32F) and an FP32 C. The
 // operands are converted to 16 bits (round to nearest even, as gigacheck/input_rounding.hpp
-// rounds them) into a scratch of the stream; with ABFT the checksum passes have already rounded
-// them in place, so the conversion is exact and the checksums see what the tensor cores multiply.
+// rounds them) into a scratch of the stream; with ABFT the checksum passes write those copies
+// themselves (protected_product_16bit.hpp), so the checksums see what the tensor cores multiply.
 #pragma once
 
 #include "gemm/cuda/gemm.hpp"
