@@ -17,6 +17,7 @@
 #ifdef GIGACHECK_HAVE_CUDA
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
+#include "families/blocked_gemm/bench/tf32x3_rows.hpp"
 #endif
 #include "gigacheck/blocked_gemm/cost_model.hpp"
 
@@ -164,6 +165,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
         out << "  not measured: " << (fusedWhy.empty() ? std::string("no TF32 row ran") : fusedWhy) << "\n";
     else
         fused.print(out);
+    if (bench::selected("GIGACHECK_BENCH_TYPES", "tf32x3"))
+        blocked_gemm::tf32x3AbftRows(sizes, o.quick ? 3 : 21, out, rows);
     return rows;
 }
 
@@ -282,6 +285,8 @@ json kernels(const BenchOptions& o, std::ostream& out)
     }
     if (bench::selected("GIGACHECK_BENCH_TYPES", "TF32"))
         tensorCoreKernels(o, out, rows);
+    if (bench::selected("GIGACHECK_BENCH_TYPES", "tf32x3"))
+        blocked_gemm::tf32x3KernelRows(blocked_gemm::tf32x3Sizes(o.quick), out, rows);
     return rows;
 }
 

@@ -18,6 +18,7 @@ const void* cudaModulePart()
         p.timeCublasXtOn = static_cast<double (*)(const HostMatrix&, const HostMatrix&, HostMatrix&, int, int, const std::vector<int>&)>(
             &cuda::timeCublasXt);
         p.linkBandwidth = &cuda::linkBandwidth;
+        p.timeTf32x3 = &cuda::timeTf32x3;
         p.measureRateTables = &cuda::measureRateTables;
         p.measureGemmRate = &cuda::measureGemmRate;
         p.measureLinkUnderLoad = &cuda::measureLinkUnderLoad;

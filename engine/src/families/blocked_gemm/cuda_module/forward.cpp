@@ -1,5 +1,5 @@
 // Blocked GEMM's CUDA functions in the engine of a CUDA build (cuda/measure.hpp,
-// cuda/measure_rates.hpp, its op table): forwarded to its part of the module (part.hpp).
+// cuda/measure_rates.hpp, cuda/measure_tf32x3.hpp, its op table): forwarded to its part of the module (part.hpp).
 #include "core/cuda_module/module_loader.hpp"
 #include "families/blocked_gemm/cuda_module/part.hpp"
 #include "families/blocked_gemm/ops.hpp"
@@ -43,6 +43,8 @@ double timeCublasXt(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int
 }
 
 void linkBandwidth(double& h2dGBs, double& d2hGBs) { module().linkBandwidth(h2dGBs, d2hGBs); }
+
+Tf32x3Timing timeTf32x3(std::int64_t n, int errors, int reps) { return module().timeTf32x3(n, errors, reps); }
 
 void measureRateTables(Ceilings& c, bool quick, MeasureSteps* steps) { module().measureRateTables(c, quick, steps); }
 

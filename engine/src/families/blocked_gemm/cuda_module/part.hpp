@@ -5,6 +5,7 @@
 
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "families/blocked_gemm/cuda/measure_rates.hpp"
+#include "families/blocked_gemm/cuda/measure_tf32x3.hpp"
 
 namespace gigacheck::cuda {
 struct OpTable;
@@ -23,6 +24,8 @@ struct CudaModulePart {
     double (*timeCublasXtOn)(const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int blockDim, int reps,
                              const std::vector<int>& gpus) = nullptr;
     void (*linkBandwidth)(double& h2dGBs, double& d2hGBs) = nullptr;
+    // cuda/measure_tf32x3.hpp
+    cuda::Tf32x3Timing (*timeTf32x3)(std::int64_t n, int errors, int reps) = nullptr;
     // cuda/measure_rates.hpp (the cost model's tables, `bench link`)
     void (*measureRateTables)(Ceilings& c, bool quick, MeasureSteps* steps) = nullptr;
     double (*measureGemmRate)(const std::string& kind, std::int64_t m, std::int64_t n, std::int64_t k, int reps) = nullptr;
