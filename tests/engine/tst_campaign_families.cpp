@@ -4,6 +4,8 @@
 // promise, the outcome counts add up, Strassen has its by-level table, a family campaign shards
 // and merges into the campaign run whole, and its file reads back as it was written.
 #include "gigacheck/campaign.hpp"
+#include "gigacheck/online_abft/campaign.hpp"
+#include "gigacheck/strassen/campaign.hpp"
 
 #include "test_helpers.hpp"
 
@@ -20,8 +22,7 @@ CampaignConfig onlineCampaign(const char* scheme, int checkEvery)
     CampaignConfig c;
     c.family = "online";
     c.scheme = scheme;
-    c.checkEvery = checkEvery;
-    c.panel = 8;  // 6 steps of n = 48: faults at every step, checks every fq
+    setFamilySettings(c, OnlineCampaignSettings{checkEvery, 8});  // panel 8: 6 steps of n = 48, faults at every step, checks every fq
     c.runs = 42;
     c.shape = {40, 48, 36};
     c.backend = BackendKind::Cpu;
@@ -35,7 +36,7 @@ CampaignConfig strassenCampaign()
     CampaignConfig c;
     c.family = "strassen";
     c.scheme = "strassen";
-    c.levels = {1, 2, 3};
+    setFamilySettings(c, StrassenCampaignSettings{{1, 2, 3}});
     c.model = FaultModel::Delta;
     c.runs = 36;
     c.shape = {64, 72, 56};
@@ -195,9 +196,14 @@ private slots:
             const CampaignResult back = campaignFromJson(text);
             QVERIFY(back.config.family == c.family);
             QCOMPARE(qs(back.config.scheme), qs(c.scheme));
-            QCOMPARE(back.config.levels, c.levels);
-            QCOMPARE(back.config.checkEvery, c.checkEvery);
-            QCOMPARE(back.config.panel, c.panel);
+            // Each family's settings come back through its own payload.
+            QCOMPARE(familySettingsOf<StrassenCampaignSettings>(back.config).levels,
+                     familySettingsOf<StrassenCampaignSettings>(c).levels);
+            QCOMPARE(familySettingsOf<OnlineCampaignSettings>(back.config).checkEvery,
+                     familySettingsOf<OnlineCampaignSettings>(c).checkEvery);
+            QCOMPARE(familySettingsOf<OnlineCampaignSettings>(back.config).panel,
+                     familySettingsOf<OnlineCampaignSettings>(c).panel);
+            QCOMPARE(back.config.familySettings.size(), std::size_t(1));  // the campaign's family's only
             QCOMPARE(qs(campaignToJson(back)), qs(text));  // every field read back as written
             QCOMPARE(qs(formatCampaignReport(back)), qs(formatCampaignReport(r)));
         }
@@ -238,14 +244,20 @@ private slots:
         }
         QCOMPARE(names, (QStringList{QStringLiteral("check-every"), QStringLiteral("panel"), QStringLiteral("levels")}));
         CampaignConfig c;
+        const auto levels = [&] { return familySettingsOf<StrassenCampaignSettings>(c).levels; };
+        const auto online = [&] { return familySettingsOf<OnlineCampaignSettings>(c); };
+        QCOMPARE(levels(), (std::vector<int>{1}));  // the families' defaults before any option
+        QCOMPARE(online().checkEvery, 1);
+        QCOMPARE(online().panel, std::int64_t(0));
         readCampaignFamilyOption("levels", "1,3", c);
-        QCOMPARE(c.levels, (std::vector<int>{1, 3}));
+        QCOMPARE(levels(), (std::vector<int>{1, 3}));
         readCampaignFamilyOption("check-every", "4", c);
-        QCOMPARE(c.checkEvery, 4);
+        QCOMPARE(online().checkEvery, 4);
         readCampaignFamilyOption("panel", "96", c);
-        QCOMPARE(c.panel, std::int64_t(96));
+        QCOMPARE(online().panel, std::int64_t(96));
+        QCOMPARE(online().checkEvery, 4);  // one option leaves the family's others as they were
         QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("levels", "1,5", c); }).contains(QStringLiteral("out of range")));
-        QCOMPARE(c.levels, (std::vector<int>{1, 3}));  // a refused value leaves the config as it was
+        QCOMPARE(levels(), (std::vector<int>{1, 3}));  // a refused value leaves the config as it was
         QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("panel", "x", c); }).contains(QStringLiteral("panel width")));
         QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("tile", "8", c); }).contains(QStringLiteral("--tile")));
     }

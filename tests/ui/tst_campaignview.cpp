@@ -6,6 +6,8 @@
 #include <views/campaignmodel.hpp>
 #include <views/campaignview.hpp>
 
+#include <gigacheck/strassen/campaign.hpp>
+
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
@@ -252,7 +254,7 @@ private slots:
         CampaignConfig strassen;
         strassen.family = "strassen";
         strassen.scheme = "strassen";
-        strassen.levels = {1, 2};
+        setFamilySettings(strassen, StrassenCampaignSettings{{1, 2}});
         strassen.model = FaultModel::Delta;
         strassen.target = CampaignTarget::Any;
         CampaignConfig tmr;

@@ -8,9 +8,11 @@
 #include "gigacheck/faults.hpp"
 #include "gigacheck/types.hpp"
 
+#include <any>
 #include <array>
 #include <atomic>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,9 +100,11 @@ struct CampaignConfig {
     std::uint64_t memCapBytes = 0;                            // 0: see campaignCapBytes
     // blocked family: "blocked"; online family: "online", "offline" or "tmr"; strassen: "strassen".
     std::string scheme = "blocked";
-    int checkEvery = 1;          // online: check every fq steps (offline: only after the last)
-    std::int64_t panel = 0;      // online / offline: panel width b; 0: min(n, 1024)
-    std::vector<int> levels{1};  // strassen: recursion levels, cycled run by run as strategies
+    // The families' own settings (online: check every fq steps, panel width; Strassen: levels), each
+    // a payload of its family's type that only that family's campaign part reads and writes (its
+    // config fields in the campaign file, its options), keyed by the family's name; one not held:
+    // that family's defaults (familySettingsOf / setFamilySettings).
+    std::map<std::string, std::any, std::less<>> familySettings;
     bool inject = true;                                       // false: --fault none (false-alarm mode)
     FaultModel model = FaultModel::BitFlip;
     int bit = -1;  // bit flips: -1 = a random bit per run
@@ -117,6 +121,19 @@ struct CampaignConfig {
     Distribution distribution = Distribution::Uniform;
     double thresholdLambda = 4.0;
 };
+
+// A family's settings in config (Settings::kFamily names the family): a copy of what it holds, or
+// the defaults when it holds none.
+template <class Settings> Settings familySettingsOf(const CampaignConfig& config)
+{
+    const auto held = config.familySettings.find(Settings::kFamily);
+    const Settings* s = held == config.familySettings.end() ? nullptr : std::any_cast<Settings>(&held->second);
+    return s ? *s : Settings{};
+}
+template <class Settings> void setFamilySettings(CampaignConfig& config, Settings settings)
+{
+    config.familySettings[std::string(Settings::kFamily)] = std::move(settings);
+}
 
 // --family and --scheme (nullopt: not given) into config.family and config.scheme: --scheme alone
 // picks the family that takes it (online, offline, tmr: the online family); a scheme the family

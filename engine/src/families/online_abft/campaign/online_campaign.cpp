@@ -6,6 +6,7 @@
 #include "campaign/campaign_rng.hpp"
 
 #include "gigacheck/online_abft.hpp"
+#include "gigacheck/online_abft/campaign.hpp"
 #include "gemm/reference.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@ namespace {
 
 int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
 bool isTmr(const CampaignConfig& c) { return c.scheme == "tmr"; }
+OnlineCampaignSettings settingsOf(const CampaignConfig& c) { return familySettingsOf<OnlineCampaignSettings>(c); }
 
 // The family's target names a run can draw ("any" picks one of them).
 constexpr const char* kOnlineTargets[] = {"result", "checksum-row", "checksum-col", "a", "b", "a-after", "b-after"};
@@ -32,8 +34,9 @@ OnlineConfig baseConfig(const CampaignConfig& c)
     o.backend = c.backend;
     o.device = c.device;
     o.scheme = schemeFromString(c.scheme);
-    o.panel = c.panel;
-    o.checkEvery = c.scheme == "offline" ? 0 : c.checkEvery;
+    const OnlineCampaignSettings s = settingsOf(c);
+    o.panel = s.panel;
+    o.checkEvery = c.scheme == "offline" ? 0 : s.checkEvery;
     o.reference = ReferenceMode::Full;  // every cell; the campaign judges against its own reference anyway
     o.thresholdLambda = c.thresholdLambda;
     o.model = c.model;
@@ -98,7 +101,7 @@ public:
     {
         if (c.scheme != "online" && c.scheme != "offline" && c.scheme != "tmr")
             throw InputError("--scheme " + c.scheme + " is not a scheme of the online family (online, offline or tmr)");
-        if (c.scheme == "online" && c.checkEvery < 1)
+        if (c.scheme == "online" && settingsOf(c).checkEvery < 1)
             throw InputError("--check-every must be at least 1 (offline ABFT: --scheme offline)");
         if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
             throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
@@ -225,10 +228,11 @@ public:
         cmd += " --backend " + std::string(toString(c.backend));
         if (c.device >= 0)
             cmd += " --device " + std::to_string(c.device);
-        if (!isTmr(c) && c.panel > 0)
-            cmd += " --panel " + std::to_string(c.panel);
+        const OnlineCampaignSettings settings = settingsOf(c);
+        if (!isTmr(c) && settings.panel > 0)
+            cmd += " --panel " + std::to_string(settings.panel);
         if (c.scheme == "online")
-            cmd += " --check-every " + std::to_string(c.checkEvery);
+            cmd += " --check-every " + std::to_string(settings.checkEvery);
         cmd += " --dist " + std::string(toString(c.distribution)) + " --seed " + std::to_string(run.seed) +
                " --reference full";
         if (!c.inject)
@@ -247,20 +251,24 @@ public:
     {
         if (isTmr(c))
             return "";
-        return ", panel " + (c.panel ? std::to_string(c.panel) : std::string("min(n, 1024)")) +
-               (c.scheme == "online" ? ", check every " + std::to_string(c.checkEvery) + " step(s)" : std::string());
+        const OnlineCampaignSettings s = settingsOf(c);
+        return ", panel " + (s.panel ? std::to_string(s.panel) : std::string("min(n, 1024)")) +
+               (c.scheme == "online" ? ", check every " + std::to_string(s.checkEvery) + " step(s)" : std::string());
     }
     void writeConfig(const CampaignConfig& c, nlohmann::ordered_json& out) const override
     {
-        out["check_every"] = c.checkEvery;
-        out["panel"] = c.panel;
+        const OnlineCampaignSettings s = settingsOf(c);
+        out["check_every"] = s.checkEvery;
+        out["panel"] = s.panel;
     }
     void readConfig(const nlohmann::json& j, CampaignConfig& c, const std::string& at) const override
     {
-        c.checkEvery = campaignjson::field<int>(j, "check_every", at);
-        c.panel = campaignjson::field<std::int64_t>(j, "panel", at);
-        if (c.checkEvery < 0 || c.panel < 0 || c.panel > std::numeric_limits<std::int32_t>::max())
+        OnlineCampaignSettings s;
+        s.checkEvery = campaignjson::field<int>(j, "check_every", at);
+        s.panel = campaignjson::field<std::int64_t>(j, "panel", at);
+        if (s.checkEvery < 0 || s.panel < 0 || s.panel > std::numeric_limits<std::int32_t>::max())
             throw InputError("campaign: config.check_every and config.panel must be 0 or more (panel below 2^31)");
+        setFamilySettings(c, s);
     }
     void writeRun(const CampaignRun& run, nlohmann::ordered_json& out) const override { out["step"] = run.step; }
     void readRun(const nlohmann::json& j, CampaignRun& run, const std::string& at) const override
@@ -302,10 +310,12 @@ public:
     }
     void readOption(std::string_view name, const std::string& value, CampaignConfig& c) const override
     {
+        OnlineCampaignSettings s = settingsOf(c);
         if (name == "check-every")
-            c.checkEvery = parseInteger<int>(value, 1, 1 << 30, "a step count");
+            s.checkEvery = parseInteger<int>(value, 1, 1 << 30, "a step count");
         else if (name == "panel")
-            c.panel = parseInteger<std::int64_t>(value, 1, std::numeric_limits<std::int32_t>::max(), "a panel width");
+            s.panel = parseInteger<std::int64_t>(value, 1, std::numeric_limits<std::int32_t>::max(), "a panel width");
+        setFamilySettings(c, s);
     }
 };
 

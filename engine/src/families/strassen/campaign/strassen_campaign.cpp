@@ -7,6 +7,7 @@
 
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/strassen.hpp"
+#include "gigacheck/strassen/campaign.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,8 @@ namespace gigacheck {
 namespace {
 
 constexpr const char* kStrassenTargets[] = {"product", "c", "a", "b"};
+
+std::vector<int> levelsOf(const CampaignConfig& c) { return familySettingsOf<StrassenCampaignSettings>(c).levels; }
 
 int leavesOf(const Shape& s, int levels)
 {
@@ -96,9 +99,10 @@ public:
             if (c.twoBits && c.bit >= 0 && c.bit == c.bit2)
                 throw InputError("--fault " + campaignFaultText(c) + ": the second bit must differ from the first");
         }
-        if (c.levels.empty())
+        const std::vector<int> levels = levelsOf(c);
+        if (levels.empty())
             throw InputError("a Strassen campaign needs at least one level count (--levels)");
-        for (int l : c.levels)
+        for (int l : levels)
             if (l < 1 || l > kMaxStrassenLevels)
                 throw InputError("--levels " + std::to_string(l) + ": Strassen campaigns run 1 to " +
                                  std::to_string(kMaxStrassenLevels) + " levels");
@@ -111,7 +115,8 @@ public:
     {
         run.seed &= (std::uint64_t(1) << 30) - 1;  // gigacheck strassen --seed takes 0..2^30
         run.strategy = StrategyKind::None;
-        run.level = c.levels[std::size_t(run.index) % c.levels.size()];
+        const std::vector<int> levels = levelsOf(c);
+        run.level = levels[std::size_t(run.index) % levels.size()];
         if (!c.inject)
             return;
         const std::string target = c.target == CampaignTarget::Any ? kStrassenTargets[rng.below(4)]
@@ -198,18 +203,21 @@ public:
 
     std::string settingsText(const CampaignConfig& c) const override
     {
+        const std::vector<int> levels = levelsOf(c);
         std::string out = ", levels ";
-        for (std::size_t i = 0; i < c.levels.size(); ++i)
-            out.append(i ? "," : "").append(std::to_string(c.levels[i]));
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            out.append(i ? "," : "").append(std::to_string(levels[i]));
         return out;
     }
-    void writeConfig(const CampaignConfig& c, nlohmann::ordered_json& out) const override { out["levels"] = c.levels; }
+    void writeConfig(const CampaignConfig& c, nlohmann::ordered_json& out) const override { out["levels"] = levelsOf(c); }
     void readConfig(const nlohmann::json& j, CampaignConfig& c, const std::string& at) const override
     {
-        c.levels.clear();
+        StrassenCampaignSettings s;
+        s.levels.clear();
         const auto& levels = j.at("levels");
         for (std::size_t n = 0; n < levels.size(); ++n)
-            c.levels.push_back(campaignjson::element<int>(levels, n, at + "levels"));
+            s.levels.push_back(campaignjson::element<int>(levels, n, at + "levels"));
+        setFamilySettings(c, s);
     }
     void writeRun(const CampaignRun& run, nlohmann::ordered_json& out) const override
     {
@@ -242,8 +250,9 @@ public:
 
     void checkReadConfig(const CampaignConfig& c) const override
     {
-        if (c.levels.empty() ||
-            std::any_of(c.levels.begin(), c.levels.end(), [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
+        const std::vector<int> levels = levelsOf(c);
+        if (levels.empty() ||
+            std::any_of(levels.begin(), levels.end(), [](int l) { return l < 1 || l > kMaxStrassenLevels; }))
             throw InputError("campaign: config.levels must hold level counts from 1 to " +
                              std::to_string(kMaxStrassenLevels));
         if (c.scheme != traits().defaultScheme)  // its runs are replayed by its own checks only
@@ -281,7 +290,7 @@ public:
                 break;
             start = comma + 1;
         }
-        c.levels = std::move(levels);
+        setFamilySettings(c, StrassenCampaignSettings{std::move(levels)});
     }
 };
 
