@@ -113,7 +113,9 @@ std::vector<OptionSpec> runOptionSpecs()
          valuesOf<Distribution>()},
         {"gemm", "Product kernel on the CUDA backend. cutlass-tf32: a TF32 kernel for Hopper GPUs whose "
          "epilogue also writes C's row and column sums (builds with CUTLASS; gigacheck devices says "
-         "whether this one has it). The online and offline schemes on the GPU take cublas, cublas-tf32 "
+         "whether this one has it). tf32x3: FP32-accurate products from three TF32 products of the "
+         "operands' big and small parts, checked as FP32 (blocked scheme; emulated exactly on the CPU). "
+         "The online and offline schemes on the GPU take cublas, cublas-tf32 "
          "or cutlass-tf32 (cutlass-tf32: each panel product writes C's sums, so a check reads no C). "
          "The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
          "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
