@@ -12,6 +12,7 @@
 #include "core/parallel_for.hpp"
 
 #include "gigacheck/input_rounding.hpp"
+#include "gigacheck/tf32x3.hpp"
 
 #include <cblas.h>
 
@@ -332,9 +333,10 @@ std::vector<RepairEvent> repairAfterRun(const HostMatrix& a, const HostMatrix& b
 void repairRun(RunRecord& record, const HostMatrix& a, const HostMatrix& b, HostMatrix& c, int scheduledOps,
                RunObserver* observer, const std::vector<BlockToRecompute>& recompute)
 {
-    // cublas-tf32 / -bf16 / -f16 on CUDA, and their emulation on the CPU (cpu/op_table.cpp).
-    const InputFormat input = inputFormatOf(record.config.gemm);
-    record.repairs = repairAfterRun(a, b, c, record.verifications, roundoffModel(record.config.precision, input),
+    // cublas-tf32 / -bf16 / -f16 on CUDA, and their emulation on the CPU (cpu/op_table.cpp); tf32x3
+    // as the run's checks took it (gigacheck/tf32x3.hpp).
+    record.repairs = repairAfterRun(a, b, c, record.verifications,
+                                    roundoffModelOf(record.config.precision, record.config.gemm),
                                     record.config.thresholdLambda, recompute);
     double at = 0;
     for (const Span& s : record.spans)
