@@ -1,6 +1,6 @@
 // BF16 / FP16 inputs on the device (--gemm cublas-bf16 / cublas-f16: cuBLAS with 16-bit A and B,
-// FP32 accumulation and C, the operands rounded in place by the checksum passes before they are
-// converted): the product is that of the rounded operands, clean runs of odd shapes raise no alarm,
+// FP32 accumulation and C; with ABFT the checksum passes round the operands in registers and write
+// the 16-bit copies the GEMM reads): the product is that of the rounded operands, clean runs of odd shapes raise no alarm,
 // a flip of any bit of a cell ends verified correct, random single faults are corrected, FP16
 // refuses an operand beyond 65504. The CPU emulation of the same is tests/engine/tst_16bit_runs.
 #include "gpu_available.hpp"
@@ -63,7 +63,7 @@ private slots:
 };
 
 // Without and with ABFT (the plain product converts unrounded operands itself, the protected one
-// multiplies what its checksum passes rounded): C against exact dot products of the rounded inputs.
+// multiplies the copies its checksum passes wrote): C against exact dot products of the rounded inputs.
 void TestCuda16Bit::productIsThatOfTheRoundedOperands()
 {
     QFETCH(GemmVariant, gemm);
