@@ -96,7 +96,7 @@ struct Model {
 
 // The leaves a row runs on: cuBLAS (one GEMM per target), the seed's multi-target kernel, or the
 // CUTLASS TF32 kernel (TF32 rows; one GEMM per target like cuBLAS).
-enum class Leaf { Cublas, Kernel, Cutlass };
+enum class LeafGemm { Cublas, Kernel, Cutlass };
 
 std::string leafGemmsText(const StrassenResult& r)
 {
@@ -160,9 +160,9 @@ int runStrassenBench(bool quick, int device, const std::string& jsonPath, std::o
             bool cutlassWarm = false;  // the CUTLASS kernel's first launch loads its module: once, untimed
             for (StrassenVariant v : variants)
                 for (int levels = 1; levels <= 3; ++levels)
-                    for (Leaf leaf : {Leaf::Cublas, Leaf::Kernel, Leaf::Cutlass})
+                    for (LeafGemm leaf : {LeafGemm::Cublas, LeafGemm::Kernel, LeafGemm::Cutlass})
                     for (bool beside : {true, false}) {
-                    const bool kernel = leaf == Leaf::Kernel, cutlass = leaf == Leaf::Cutlass;
+                    const bool kernel = leaf == LeafGemm::Kernel, cutlass = leaf == LeafGemm::Cutlass;
                     // GIGACHECK_BENCH_LEAVES=cublas,cutlass keeps only those leaves.
                     if (!selected("GIGACHECK_BENCH_LEAVES", kernel ? "kernel" : cutlass ? "cutlass" : "cublas"))
                         continue;
