@@ -68,6 +68,7 @@ private slots:
     void emulationErrorIsFp32Like_data();
     void emulationErrorIsFp32Like();
     void protectedRunsAreCleanAndCorrectOneFault();
+    void everyBitEndsVerifiedCorrect();
 };
 
 // Both parts are TF32 values (what cuBLAS TF32 then multiplies unchanged); big + small is x to
@@ -163,6 +164,28 @@ void TestTf32x3::protectedRunsAreCleanAndCorrectOneFault()
         QVERIFY(r.reference.passed);
         QVERIFY(r.verifiedCorrect());
     }
+}
+
+// Bit 0 to 31 of one cell, strategies none and s2: every flip ends verified correct with no false
+// alarm (small mantissa flips may stay below the FP32 threshold: masked, the reference still
+// passes); exponent and sign flips are far above it and detected.
+void TestTf32x3::everyBitEndsVerifiedCorrect()
+{
+    for (StrategyKind k : {StrategyKind::None, StrategyKind::S2})
+        for (int bit = 0; bit < 32; ++bit) {
+            RunConfig cfg = tf32x3Run({200, 160, 180}, k);
+            cfg.faults.model = FaultModel::BitFlip;
+            cfg.faults.bit = bit;
+            cfg.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
+            const RunRecord r = runGemm(cfg);
+            const QByteArray where = QStringLiteral("%1 bit %2").arg(toString(k).data()).arg(bit).toLatin1();
+            QVERIFY2(r.status == "ok", r.error.c_str());
+            QCOMPARE(r.faults.injected, 1);
+            QVERIFY2(r.faults.falsePositives == 0, where.constData());
+            QVERIFY2(r.verifiedCorrect(), where.constData());
+            if (bit >= 23)
+                QVERIFY2(r.faults.detected == 1, where.constData());
+        }
 }
 
 QTEST_GUILESS_MAIN(TestTf32x3)

@@ -70,6 +70,7 @@ private slots:
     void initTestCase() { GIGACHECK_REQUIRE_CUDA_DEVICE(); }
     void errorIsWithinTwiceSgemms();
     void protectedRunsAreCleanAndCorrectOneFault();
+    void everyBitEndsVerifiedCorrect();
 };
 
 void TestCudaTf32x3::errorIsWithinTwiceSgemms()
@@ -122,6 +123,28 @@ void TestCudaTf32x3::protectedRunsAreCleanAndCorrectOneFault()
         QCOMPARE(r.faults.falsePositives, 0);
         QVERIFY(r.verifiedCorrect());
     }
+}
+
+// Bit 0 to 31 of one cell, strategies none and s2: every flip ends verified correct with no false
+// alarm (small mantissa flips may stay below the FP32 threshold: masked, the reference still
+// passes); exponent and sign flips are far above it and detected.
+void TestCudaTf32x3::everyBitEndsVerifiedCorrect()
+{
+    for (StrategyKind k : {StrategyKind::None, StrategyKind::S2})
+        for (int bit = 0; bit < 32; ++bit) {
+            RunConfig cfg = deviceRun(GemmVariant::Tf32x3, {200, 160, 180}, k);
+            cfg.faults.model = FaultModel::BitFlip;
+            cfg.faults.bit = bit;
+            cfg.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
+            const RunRecord r = runGemm(cfg);
+            const QByteArray where = QStringLiteral("%1 bit %2").arg(toString(k).data()).arg(bit).toLatin1();
+            QVERIFY2(r.status == "ok", r.error.c_str());
+            QCOMPARE(r.faults.injected, 1);
+            QVERIFY2(r.faults.falsePositives == 0, where.constData());
+            QVERIFY2(r.verifiedCorrect(), where.constData());
+            if (bit >= 23)
+                QVERIFY2(r.faults.detected == 1, where.constData());
+        }
 }
 
 QTEST_GUILESS_MAIN(TestCudaTf32x3)
