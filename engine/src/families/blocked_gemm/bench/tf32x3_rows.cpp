@@ -79,7 +79,8 @@ void tf32x3AbftRows(const std::vector<std::int64_t>& sizes, int reps, std::ostre
                    fixed(time, 2) + "x", timeTarget(n, time), r.verdict, errors ? fixed(r.delta / r.threshold, 1) : "-",
                    fixed(r.tf32x3Error, 9), fixed(r.sgemmError, 9), errorTarget(error)});
             rows.push_back({{"n", n}, {"precision", "tf32x3 vs FP32"}, {"errors", errors}, {"plain_ms", r.sgemmMs},
-                            {"protected_ms", r.protectedMs}, {"vs_sgemm_time", time}, {"verdict", r.verdict},
+                            {"protected_ms", r.protectedMs}, {"overhead", time - 1.0}, {"vs_sgemm_time", time},
+                            {"verdict", r.verdict},
                             {"corrections", r.corrections}, {"max_threshold", r.threshold}, {"fault_delta", r.delta},
                             {"rel_error", r.tf32x3Error}, {"sgemm_rel_error", r.sgemmError}});
             out << "." << std::flush;
