@@ -3,7 +3,8 @@
 // the copies of the two-step path it replaced (rounding in place, then converting) byte for byte and
 // the same checksums and bounds, and leaves the FP32 operands unwritten; the protected product on
 // operands already in 16 bits raises no false alarm at odd shapes and several distributions and
-// corrects one fault. Both formats. The run path end to end: tst_cuda_16bit.
+// corrects one fault. Both formats; BF16 also with C's sums from the CUTLASS kernel's epilogue. The
+// run path end to end: tst_cuda_16bit.
 #include "gpu_available.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
@@ -66,6 +67,7 @@ private slots:
     void cleanProductsRaiseNoFalseAlarm();
     void oneFaultIsCorrected_data() { addFormats(); }
     void oneFaultIsCorrected();
+    void bf16SumsFromTheEpilogue();
 };
 
 void TestCuda16BitPasses::fusedPassMatchesTwoStep()
@@ -118,6 +120,38 @@ void TestCuda16BitPasses::oneFaultIsCorrected()
     QCOMPARE(r.row, std::int64_t(100));
     QCOMPARE(r.col, std::int64_t(200));
     // The correction is the checksum's difference: within the threshold's order of the clean cell.
+    QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
+             qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
+#endif
+}
+
+// BF16 with C's sums from the CUTLASS kernel's epilogue (the check reads no C): clean at shapes the
+// kernel takes (n, q multiples of 8), one fault corrected. Hopper with CUTLASS only.
+void TestCuda16BitPasses::bf16SumsFromTheEpilogue()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (const std::string why = whyNoCutlassKernels(); !why.empty())
+        QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
+    const Dims shapes[] = {{8, 8, 8}, {257, 136, 264}, {300, 520, 264}, {1025, 256, 1032}};
+    unsigned seed = 300;
+    for (const Dims& d : shapes) {
+        for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
+            const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
+            const cuda::Protected16Result r =
+                cuda::protectedProductOf16BitOnDevice(InputFormat::Bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true);
+            const QString where = QString("%1 x %2 x %3, values %4").arg(d.m).arg(d.n).arg(d.q).arg(int(values));
+            QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
+            QVERIFY2(r.maxCleanResidualRatio < 1.0, qPrintable(where));
+        }
+    }
+    const Dims d{300, 520, 264};
+    const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 7), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 8);
+    const cuda::Protected16Result r =
+        cuda::protectedProductOf16BitOnDevice(InputFormat::Bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true);
+    QCOMPARE(QString::fromStdString(r.verdict), QString("corrected"));
+    QCOMPARE(r.corrections, 1);
+    QCOMPARE(r.row, std::int64_t(100));
+    QCOMPARE(r.col, std::int64_t(200));
     QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
              qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
 #endif

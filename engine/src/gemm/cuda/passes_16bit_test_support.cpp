@@ -115,7 +115,7 @@ Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
-                                                  double delta)
+                                                  double delta, bool fusedSums)
 {
     const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
     Stream s;
@@ -148,6 +148,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     blocks.fault = faultRow >= 0 ? &fault : nullptr;
     blocks.faultBeforeAfter = beforeAfter.as<double>();
     blocks.out = out.as<VerifyOut>();
+    blocks.fusedSums = fusedSums;
     protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
     gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());
     CUDA_CHECK(cudaStreamSynchronize(s.get()));

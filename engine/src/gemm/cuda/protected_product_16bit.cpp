@@ -2,6 +2,7 @@
 
 #include "core/cuda/check.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
+#include "gemm/cutlass/cutlass_bf16_gemm.hpp"
 
 namespace gigacheck::cuda {
 
@@ -33,16 +34,43 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
     checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
-    CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
-    CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+    const bool fusedSums = x.fusedSums;
+    if (fusedSums && x.format != InputFormat::Bf16)
+        throw BackendError("the protected product with C's sums in the epilogue takes BF16 operands only");
+    cudaStream_t passes = fusedSums ? s : lane.side.get();
+    if (!fusedSums) {
+        CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
+        CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+    }
     checksumProducts16(x.format, Operand16{x.a16, x.n, true}, Operand16{x.b16, x.q, true}, rowChecksums, x.c, x.ldc,
-                       x.m, x.n, x.q, x.aux, false, nullptr, nullptr, lane.side.get());
-    CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
-    gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
-    CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+                       x.m, x.n, x.q, x.aux, false, nullptr, nullptr, passes);
+    if (fusedSums) {
+        zeroProductSums(x.aux, x.m, x.q, s);
+        CutlassBf16Call call;
+        call.m = x.m;
+        call.n = x.n;
+        call.q = x.q;
+        call.a = x.a16;
+        call.lda = x.n;
+        call.b = x.b16;
+        call.ldb = x.q;
+        call.c = x.c;
+        call.ldc = x.ldc;
+        call.rowSums = x.aux.scratch0();
+        call.colSums = x.aux.scratch1();
+        if (const char* why = cutlassBf16Gemm(call, s))
+            throw BackendError(why);
+    } else {
+        CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
+        gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
+        CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+    }
     if (x.fault)
-        inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s);
-    verify(verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model), x.out, s);
+        inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
+               fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
+    VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
+    v.sumsFromProduct = fusedSums;
+    verify(v, x.out, s);
 }
 
 }  // namespace gigacheck::cuda

@@ -37,9 +37,14 @@ struct Protected16BitBlocks {
     const DeviceInjection* fault = nullptr;  // none when null
     double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
     VerifyOut* out = nullptr;                // pinned
+    // BF16 only: the CUTLASS sm_90a kernel whose epilogue writes C's sums (cutlass_bf16_gemm.hpp)
+    // instead of cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
+    bool fusedSums = false;
 };
 // B's checksum pass, then the products' passes on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.
+// fusedSums: the products' passes run before the GEMM on s (the epilogue's sums take the Aux rows
+// they use).
 void protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
                                      SideLane& lane);
 
