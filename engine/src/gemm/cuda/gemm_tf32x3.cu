@@ -12,19 +12,23 @@ namespace {
 
 using Index = std::int64_t;
 
-// One thread per 4 consecutive elements of a row; the rows along y (grid-stride beyond 65535).
+// A block's x threads cover kSplitPerThread * blockDim.x columns of a row, one stride of blockDim.x
+// per step so that each load and store of a warp is one contiguous run; the rows along y
+// (grid-stride beyond 65535).
 constexpr int kSplitPerThread = 4;
 __global__ void splitKernel(const float* src, Index ld, Index rows, Index cols, float* big, float* small)
 {
-    const Index c0 = (Index(blockIdx.x) * blockDim.x + threadIdx.x) * kSplitPerThread;
+    const Index c0 = Index(blockIdx.x) * blockDim.x * kSplitPerThread + threadIdx.x;
     for (Index r = Index(blockIdx.y) * blockDim.y + threadIdx.y; r < rows; r += Index(gridDim.y) * blockDim.y) {
 #pragma unroll
-        for (int e = 0; e < kSplitPerThread; ++e)
-            if (c0 + e < cols) {
-                const Tf32Split s = splitTf32(src[r * ld + c0 + e]);
-                big[r * cols + c0 + e] = s.big;
-                small[r * cols + c0 + e] = s.small;
+        for (int e = 0; e < kSplitPerThread; ++e) {
+            const Index c = c0 + Index(e) * blockDim.x;
+            if (c < cols) {
+                const Tf32Split s = splitTf32(src[r * ld + c]);
+                big[r * cols + c] = s.big;
+                small[r * cols + c] = s.small;
             }
+        }
     }
 }
 
