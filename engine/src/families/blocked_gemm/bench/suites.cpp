@@ -74,7 +74,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     Table fused({"N", "errors", "plain cuBLAS TF32 ms", "CUTLASS kernel ms", "kernel vs cuBLAS",
                  "kernel, rounded operands ms", "protected ms", "overhead", "verdict", "fault / max thr.",
                  "fixed rel.err", "target"});
-    std::string fusedWhy;
+    std::string fusedWhy, sumsFromEpilogueWhy;
     int fusedRows = 0;
     json rows = json::array();
     for (std::int64_t n : sizes)
@@ -109,10 +109,15 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                 {"protected_ms", r.protectedMs}, {"overhead", overhead}, {"verdict", r.verdict},
                                 {"corrections", r.corrections}, {"corrected_rel_error", r.correctedRelError},
                                 {"max_threshold", r.threshold}, {"fault_delta", r.delta}});
-                if (r.operands16.ran) {  // BF16 / FP16: protected, 16-bit operands
-                    const cuda::AbftTiming::Operands16& x = r.operands16;
+                for (const auto& [x, suffix] : {std::pair{r.operands16, ", 16-bit operands"},
+                                                std::pair{r.operands16SumsFromEpilogue, ", 16-bit operands, sums in epilogue"}}) {
+                    if (!x.ran) {  // BF16 / FP16: protected, 16-bit operands (BF16 also with C's sums from CUTLASS)
+                        if (!x.why.empty())
+                            sumsFromEpilogueWhy = x.why;
+                        continue;
+                    }
                     const double overhead16 = x.protectedMs / r.plainMs - 1.0;
-                    const std::string name = std::string(m.name) + ", 16-bit operands";
+                    const std::string name = std::string(m.name) + suffix;
                     t.add({std::to_string(n), name, std::to_string(errors), fixed(r.plainMs, 3), fixed(x.protectedMs, 3),
                            percent(overhead16, 2), x.verdict, errors ? fixed(r.delta / x.threshold, 1) : "-",
                            errors ? fixed(x.correctedRelError, 9) : "-",
@@ -149,8 +154,11 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "values, 16-bit inputs, FP32 accumulation and C; the plain side reads operands already in 16 bits, the\n"
            "protected side rounds its FP32 operands in registers in its checksum passes, which write the 16-bit\n"
            "copies its GEMM reads. \"16-bit operands\": the protected product on the plain side's own 16-bit\n"
-           "operands (its passes read 2 bytes per element; fixed rel.err: the checksum's correction itself)\n\n";
+           "operands (its passes read 2 bytes per element; fixed rel.err: the checksum's correction itself);\n"
+           "\"sums in epilogue\" (BF16): the same with a CUTLASS sm_90a kernel writing C's sums, the check reading no C\n\n";
     t.print(out);
+    if (!sumsFromEpilogueWhy.empty())
+        out << "  BF16 sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";
     out << "\nThe ABFT stages alone (4 passes per product: B, then A and B in the checksum products, then C; the\n"
            "fused TF32 path: B read once for its checksum and B^T written, A and B in the checksum products, no C):\n\n";
     stages.print(out);

@@ -374,14 +374,32 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     blocks16.faultBeforeAfter = injected16.as<double>();
     blocks16.out = out16.as<VerifyOut>();
     auto runProtected16 = [&] { protectedProductOf16BitOperands(blocks16, h.get(), s.get(), lane); };
+    // BF16: the same with C's sums from the CUTLASS kernel's epilogue, when it runs here.
+    PinnedBuffer out16Fused(sizeof(VerifyOut));
+    Protected16BitBlocks blocks16Fused = blocks16;
+    blocks16Fused.fusedSums = true;
+    blocks16Fused.out = out16Fused.as<VerifyOut>();
+    auto runProtected16Fused = [&] { protectedProductOf16BitOperands(blocks16Fused, h.get(), s.get(), lane); };
+    if (input == InputFormat::Bf16) {
+        try {
+            runProtected16Fused();
+            CUDA_CHECK(cudaStreamSynchronize(s.get()));
+            t.operands16SumsFromEpilogue.ran = true;
+        } catch (const BackendError& e) {
+            (void)cudaGetLastError();
+            t.operands16SumsFromEpilogue.why = e.what();
+        }
+    }
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, operands16Ms;
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, operands16Ms, operands16FusedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
         if (sixteenBit)
             operands16Ms.push_back(timeMs(s.get(), 1, runProtected16));
+        if (t.operands16SumsFromEpilogue.ran)
+            operands16FusedMs.push_back(timeMs(s.get(), 1, runProtected16Fused));
         if (t.fused.ran) {
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
@@ -394,6 +412,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.operands16.ran = true;
         t.operands16.protectedMs = median(operands16Ms);
     }
+    if (t.operands16SumsFromEpilogue.ran)
+        t.operands16SumsFromEpilogue.protectedMs = median(operands16FusedMs);
     if (t.fused.ran) {
         t.fused.protectedMs = median(fusedMs);
         t.fused.kernelMs = median(fusedPlainMs);
@@ -480,20 +500,26 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         if (errors > 0)
             t.fused.correctedRelError = correctedRelError(f, true);
     }
-    if (t.operands16.ran) {
-        runProtected16();
-        runPlain();  // the clean C of the same 16-bit operands
+    // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
+    // repair pass reads 16-bit operands) against the plain GEMM of the same operands.
+    auto check16 = [&](AbftTiming::Operands16& x, const std::function<void()>& run, const PinnedBuffer& o16) {
+        if (!x.ran)
+            return;
+        run();
+        runPlain();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
-        const VerifyOut& o = *out16.as<VerifyOut>();
-        t.operands16.verdict = o.verdict == kClean ? "clean" : o.verdict == kCorrected ? "corrected" : "uncorrectable";
-        t.operands16.corrections = o.correctionCount;
-        t.operands16.threshold = o.maxThreshold;
-        if (errors > 0) {  // the checksum's correction itself (no repair pass reads 16-bit operands)
+        const VerifyOut& o = *o16.as<VerifyOut>();
+        x.verdict = o.verdict == kClean ? "clean" : o.verdict == kCorrected ? "corrected" : "uncorrectable";
+        x.corrections = o.correctionCount;
+        x.threshold = o.maxThreshold;
+        if (errors > 0) {
             const double clean = cellOf(p, pc.get(), n, fault.row, fault.col);
             const double fixed = cellOf(p, c16.get(), ldc, fault.row, fault.col);
-            t.operands16.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
+            x.correctedRelError = std::fabs(fixed - clean) / std::max(std::fabs(clean), 1e-300);
         }
-    }
+    };
+    check16(t.operands16, runProtected16, out16);
+    check16(t.operands16SumsFromEpilogue, runProtected16Fused, out16Fused);
     return t;
 }
 
