@@ -27,7 +27,7 @@ namespace {
 
 enum class OperandValues { Uniform, Positive, WideExponents };
 
-std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, OperandValues d, unsigned seed)
+[[maybe_unused]] std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, OperandValues d, unsigned seed)
 {
     std::mt19937 gen(seed);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f), positive(0.0f, 1.0f), exponent(-6.0f, 6.0f);
@@ -46,7 +46,7 @@ struct Dims {
     std::int64_t m, n, q;
 };
 // Extents off the passes' strips (256 columns per warp, 8 per lane) and tiles, one row, one column.
-const Dims kShapes[] = {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {257, 129, 300}, {300, 517, 263}, {1025, 256, 1031}};
+[[maybe_unused]] const Dims kShapes[] = {{1, 1, 1}, {7, 13, 5}, {64, 64, 64}, {257, 129, 300}, {300, 517, 263}, {1025, 256, 1031}};
 
 void addFormats()
 {
