@@ -105,8 +105,9 @@ private slots:
         QVERIFY(!r.out.contains(QStringLiteral("multi-target kernel")));
     }
 
-    // --leaf cutlass on the CPU: TF32 leaves emulated with the operands truncated, as the CUTLASS
-    // kernel reads them; the report and the record count the leaf GEMMs; refused without TF32.
+    // --leaf cutlass on the CPU: TF32 leaves emulated with the operands rounded to nearest, as the
+    // CUTLASS kernel multiplies them; the report and the record count the leaf GEMMs; refused
+    // without TF32.
     void cutlassLeavesOnTheCpu()
     {
         QTemporaryDir dir;
@@ -114,7 +115,8 @@ private slots:
         const Result r = cli(QStringLiteral("strassen --backend cpu --shape 96x64x80 --levels 2 --type tf32 --leaf cutlass "
                                             "--check-leaves --json ") + json);
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains(QStringLiteral("operands truncated to TF32")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("(emulated: operands rounded to TF32, FP32 products)")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("truncated")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("leaves     CUTLASS TF32 emulated by OpenBLAS: 144 leaf GEMMs\n")),
                  qPrintable(r.out));
         QFile f(json);

@@ -1,8 +1,7 @@
-// Strassen --leaf cutlass on the CPU backend: TF32 leaves emulated with the operands truncated to
-// TF32 (what the CUTLASS kernel's tensor cores read), every variant and level verified clean under
-// the thresholds for truncated operands, every leaf GEMM counted, C within TF32's error of the
-// cuBLAS-leaf emulation but not the same bits (truncation, not rounding), faults caught, and the
-// refusals.
+// Strassen --leaf cutlass on the CPU backend: TF32 leaves emulated with the operands rounded to
+// nearest TF32 (what the CUTLASS kernel multiplies, as measured on the device), every variant and
+// level verified clean under the TF32 thresholds, every leaf GEMM counted, C the same as the
+// cuBLAS-TF32-leaf emulation's, faults caught, and the refusals.
 #include "gigacheck/strassen.hpp"
 
 #include <QtTest>
@@ -42,7 +41,7 @@ bool caughtSomewhere(const StrassenResult& r)
 class TestStrassenCutlassLeaf : public QObject {
     Q_OBJECT
 private slots:
-    void cleanRunsVerifyWithTruncatedOperands()
+    void cleanRunsVerifyWithRoundedOperands()
     {
         auto backend = makeBackend(BackendKind::Cpu);
         for (StrassenVariant v : kVariants)
@@ -60,18 +59,30 @@ private slots:
             }
     }
 
-    // Truncation errs by up to twice rounding's 2^-11 and always toward zero: C is not the rounded
-    // leaves' C, but as close to the FP64 reference as TF32 allows.
-    void truncationIsEmulated()
+    // The CUTLASS kernel rounds its operands to nearest TF32 as cuBLAS TF32 does: the emulation of
+    // both leaves is the same, so C, its error against the FP64 reference and every check's ratio
+    // are the same bits (exact comparisons, not fuzzy ones), and TF32's, not FP32's.
+    void roundingIsEmulatedAsForCublasLeaves()
     {
         auto backend = makeBackend(BackendKind::Cpu);
-        const StrassenResult cutlass = runStrassen(tf32Config({256, 256, 256}, 2, StrassenVariant::Accumulate, true), *backend);
-        const StrassenResult rounded = runStrassen(tf32Config({256, 256, 256}, 2, StrassenVariant::Accumulate, false), *backend);
-        QCOMPARE(cutlass.status, std::string("ok"));
-        QCOMPARE(rounded.status, std::string("ok"));
-        QVERIFY(cutlass.relErrorC != rounded.relErrorC);
-        QVERIFY2(cutlass.relErrorC < 1e-2, std::to_string(cutlass.relErrorC).c_str());
-        QVERIFY2(cutlass.relErrorC > 1e-5, std::to_string(cutlass.relErrorC).c_str());  // TF32, not FP32
+        for (StrassenVariant v : kVariants) {
+            StrassenConfig withCutlass = tf32Config({256, 200, 232}, 2, v, true);
+            StrassenConfig withCublas = tf32Config({256, 200, 232}, 2, v, false);
+            withCutlass.checkLeaves = withCublas.checkLeaves = true;
+            const StrassenResult cutlass = runStrassen(withCutlass, *backend);
+            const StrassenResult cublas = runStrassen(withCublas, *backend);
+            const std::string what = nameOf(v, 2);
+            QVERIFY2(cutlass.status == "ok", (what + ": " + cutlass.status).c_str());
+            QVERIFY2(cublas.status == "ok", (what + ": " + cublas.status).c_str());
+            QVERIFY2(cutlass.maxErrorC == cublas.maxErrorC,
+                     (what + ": " + std::to_string(cutlass.maxErrorC) + " vs " + std::to_string(cublas.maxErrorC)).c_str());
+            QVERIFY2(cutlass.relErrorC == cublas.relErrorC, what.c_str());
+            QVERIFY2(cutlass.cWorstCleanRatio == cublas.cWorstCleanRatio, what.c_str());
+            QVERIFY2(cutlass.leafWorstRatio == cublas.leafWorstRatio, what.c_str());
+            QVERIFY2(cutlass.referenceWorstRatio == cublas.referenceWorstRatio, what.c_str());
+            QVERIFY2(cutlass.relErrorC < 1e-2, (what + ": " + std::to_string(cutlass.relErrorC)).c_str());
+            QVERIFY2(cutlass.relErrorC > 1e-5, (what + ": " + std::to_string(cutlass.relErrorC)).c_str());  // TF32, not FP32
+        }
     }
 
     // A product fault is caught by its leaf's check and repaired; C, A and B faults by the checks

@@ -18,7 +18,7 @@ struct Inputs final : FamilyInputs {
     Precision precision = Precision::F32;
     bool tf32 = false;         // TF32 tensor-core cuBLAS leaves
     bool multiTarget = false;  // the multi-target kernel for products with several targets (CUDA)
-    bool cutlassLeaves = false;  // CUTLASS TF32 leaves (CUDA; the CPU truncates the operands to TF32)
+    bool cutlassLeaves = false;  // CUTLASS TF32 leaves (CUDA; the CPU rounds the operands to TF32 as cuBLAS TF32 leaves)
     // --leaf cutlass: what each leaf GEMM ran on, counted as the products are issued.
     struct LeafGemmCount {
         std::atomic<int> cutlass{0}, fallback{0};  // the CPU executor may run queues on several threads

@@ -27,11 +27,11 @@ namespace gigacheck::strassen {
 inline constexpr double kLeafLambda = 2.0;
 
 // The unit round-off of a leaf's operands as its GEMM takes them: 0 for FP32 / FP64 leaves, 2^-11
-// for TF32 rounded to nearest (cuBLAS TF32, the CPU's emulation), 2^-10 for TF32 truncated (the
-// CUTLASS kernel's tensor cores read only a register's upper 19 bits: --leaf cutlass).
-inline double leafOperandRoundoff(bool tf32, bool truncated)
+// for TF32 leaves, which round their operands to nearest (cuBLAS TF32, the CUTLASS kernel of
+// --leaf cutlass as measured on the device, the CPU's emulation).
+inline double leafOperandRoundoff(bool tf32)
 {
-    return !tf32 ? 0.0 : std::ldexp(1.0, truncated ? -10 : -11);
+    return tf32 ? std::ldexp(1.0, -11) : 0.0;
 }
 
 struct LeafCheckLayout {

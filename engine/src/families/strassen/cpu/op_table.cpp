@@ -85,16 +85,15 @@ void add(cpu::OpContext& c, const Operation& op, OpOutcome&)
 // An operand block rounded to TF32 (gigacheck/tf32.hpp), as a TF32 tensor-core leaf sees it, in a
 // scratch copy: A and B themselves must stay as they are, the in-place sums and their recovery
 // work on the FP32 values. The CPU then multiplies exact TF32 values in FP32. Rounded to nearest
-// for cuBLAS TF32 leaves, truncated for --leaf cutlass (what the CUTLASS kernel's tensor cores read).
+// for every TF32 leaf: cuBLAS TF32 and the CUTLASS kernel of --leaf cutlass (measured) both do.
 const float* roundedToTf32(const cpu::OpContext& c, const OperandRegion& r, std::vector<float>& scratch)
 {
     scratch.resize(std::size_t(r.rows * r.cols));
     const float* x = at<float>(c, r);
     const std::int64_t ld = ldOf(c, r.slot);
-    const bool truncate = inputsOf(c.request).cutlassLeaves;
     for (std::int64_t i = 0; i < r.rows; ++i)
         for (std::int64_t j = 0; j < r.cols; ++j)
-            scratch[std::size_t(i * r.cols + j)] = truncate ? truncateToTf32(x[i * ld + j]) : roundToTf32(x[i * ld + j]);
+            scratch[std::size_t(i * r.cols + j)] = roundToTf32(x[i * ld + j]);
     return scratch.data();
 }
 
@@ -106,7 +105,7 @@ void product(cpu::OpContext& c, const Operation& op, OpOutcome&)
         const T* a = at<T>(c, ra);
         const T* b = at<T>(c, rb);
         int lda = int(ldOf(c, ra.slot)), ldb = int(ldOf(c, rb.slot));
-        // --type tf32 on the CPU: TF32 leaves emulated (operands rounded or truncated, FP32 products);
+        // --type tf32 on the CPU: TF32 leaves emulated (operands rounded to nearest, FP32 products);
         // --leaf cutlass counts its leaf GEMMs as emulated CUTLASS calls.
         if constexpr (std::is_same_v<T, float>)
             if (inputsOf(c.request).tf32) {
@@ -209,7 +208,7 @@ void leafVerify(cpu::OpContext& c, const Operation& op, OpOutcome&)
         double* e = aux + l.expected();
         columnSums<T>(c, rb, w, w + l.half, e, e + l.half);
         const Inputs& in = inputsOf(c.request);
-        const double u = std::numeric_limits<T>::epsilon() / 2, uIn = leafOperandRoundoff(in.tf32, in.cutlassLeaves);
+        const double u = std::numeric_limits<T>::epsilon() / 2, uIn = leafOperandRoundoff(in.tf32);
         double worst = 0, code = 0;
         for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
             const OperandRegion& target = op.operands[t];

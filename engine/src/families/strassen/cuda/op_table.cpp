@@ -310,7 +310,7 @@ template <class T> void leafVerify(const cuda::OpContext& c, const Operation& op
     CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(double), s));
     CUDA_CHECK(cudaMemsetAsync(code, 0, sizeof(double), s));
     const double u = std::numeric_limits<T>::epsilon() / 2,
-                 uIn = leafOperandRoundoff(inputsOf(c.request).tf32, inputsOf(c.request).cutlassLeaves);
+                 uIn = leafOperandRoundoff(inputsOf(c.request).tf32);
     for (std::size_t t = 2; t + 1 < op.operands.size(); ++t) {
         const OperandRegion& target = op.operands[t];
         double* after = aux + l.after();

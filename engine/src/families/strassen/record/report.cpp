@@ -40,8 +40,7 @@ std::string formatStrassenReport(const StrassenResult& r)
     // What ran: the CPU has OpenBLAS leaves only, and emulates TF32 (operands rounded to TF32).
     const bool cpu = r.device.backend == BackendKind::Cpu;
     if (c.tf32 && cpu)
-        o << (c.cutlassLeaves ? " (emulated: operands truncated to TF32 as the CUTLASS kernel reads them, FP32 products)"
-                              : " (emulated: operands rounded to TF32, FP32 products)");
+        o << " (emulated: operands rounded to TF32, FP32 products)";
     if (c.multiTargetKernel)
         o << (cpu ? "  leaves: OpenBLAS, one call per target (--leaf kernel is CUDA's)" : "  leaves: multi-target kernel");
     o << "\n";

@@ -138,20 +138,14 @@ double referenceGrowth(int levels, bool) { return std::pow(2.0, std::max(levels,
 
 namespace {
 
-// The unit round-off of TF32 leaves' operands: rounded to nearest (cuBLAS, 2^-11) or truncated
-// (--leaf cutlass, 2^-10: the CUTLASS kernel reads a register's upper 19 bits).
-double leafInputRoundoff(const StrassenConfig& config)
-{
-    return config.cutlassLeaves ? 2 * unitRoundoff(Precision::F32, true) : unitRoundoff(Precision::F32, true);
-}
-
-// The round-off model of a Strassen C: the storage type's accumulation; TF32 leaves round their
-// operands (the stage sums) where the checksums, taken over A and B, cannot see it.
+// The round-off model of a Strassen C: the storage type's accumulation; TF32 leaves (cuBLAS and
+// CUTLASS alike) round their operands (the stage sums) to nearest, where the checksums, taken over
+// A and B, cannot see it.
 RoundoffModel strassenRoundoff(const StrassenConfig& config)
 {
     RoundoffModel model;
     model.uAccumulate = unitRoundoff(config.precision);
-    model.uInput = config.tf32 ? leafInputRoundoff(config) : 0.0;
+    model.uInput = config.tf32 ? unitRoundoff(Precision::F32, true) : 0.0;
     return model;
 }
 
@@ -232,7 +226,7 @@ void cThresholds(const HostMatrix& a, const HostMatrix& b, const StrassenConfig&
     if (leafScales) {
         // Per line, the scale of the rounded operands its leaves multiply: exact per row and
         // column (the rows Strassen mixes are inside the stage sums), no class maximum.
-        const InputRoundingBound input = inputRoundingBound(leafInputRoundoff(config));
+        const InputRoundingBound input = inputRoundingBound(unitRoundoff(Precision::F32, true));
         for (std::int64_t i = 0; i < m; ++i)
             sums.fixedRow[std::size_t(i)] = input(leaf->rowQ[std::size_t(i)], 0.0);
         for (std::int64_t j = 0; j < q; ++j)
@@ -356,7 +350,7 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
     if (leaf)
         model.uInput = 0;
     const CellTolerance fp32Part = cellTolerance(model, s.n, config.thresholdLambda, referenceGrowth(levels, config.tf32));
-    const InputRoundingBound input = inputRoundingBound(leafInputRoundoff(config));
+    const InputRoundingBound input = inputRoundingBound(unitRoundoff(Precision::F32, true));
     auto tolerance = [&](std::int64_t i, std::int64_t j, double ref) {
         const double t = fp32Part(cellScale[std::size_t(i * s.q + j)], ref);
         return leaf ? t + input(leaf->cellQ[std::size_t(i * s.q + j)], ref) : t;
