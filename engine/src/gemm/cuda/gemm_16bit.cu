@@ -1,13 +1,10 @@
 #include "gemm/cuda/gemm_16bit.hpp"
 
 #include "core/cuda/check.hpp"
+#include "gemm/cuda/stream_scratch.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-
-#include <list>
-#include <mutex>
-#include <tuple>
 
 namespace gigacheck::cuda {
 
@@ -30,53 +27,6 @@ __global__ void convertKernel(const float* src, Index ld, Index rows, Index cols
             if (c0 + e < cols)
                 store16(dst + r * cols + c0 + e, src[r * ld + c0 + e]);
     }
-}
-
-// The 16-bit copies of A and B, one scratch per (device, stream): a stream's products run in
-// order, so the next product's conversion never overwrites what a running GEMM reads. Grown with
-// cudaMalloc/cudaFree (both wait for the device, only when a larger product comes); the oldest of
-// more than kKeptScratches is freed (its stream may be gone: cudaFree waits for the whole device).
-struct Scratch {
-    int device = -1;
-    cudaStream_t stream = nullptr;
-    void* data = nullptr;
-    std::size_t bytes = 0;
-};
-constexpr std::size_t kKeptScratches = 8;
-std::mutex scratchMutex;
-std::list<Scratch> scratches;
-
-void* scratchFor(cudaStream_t stream, std::size_t bytes)
-{
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(scratchMutex);
-    for (auto it = scratches.begin(); it != scratches.end(); ++it) {
-        if (it->device != device || it->stream != stream)
-            continue;
-        if (it->bytes < bytes) {
-            CUDA_CHECK(cudaFree(it->data));
-            it->data = nullptr;
-            it->bytes = 0;
-            CUDA_CHECK(cudaMalloc(&it->data, bytes));
-            it->bytes = bytes;
-        }
-        scratches.splice(scratches.begin(), scratches, it);  // most recently used first
-        return scratches.front().data;
-    }
-    Scratch s{device, stream, nullptr, 0};
-    CUDA_CHECK(cudaMalloc(&s.data, bytes));
-    s.bytes = bytes;
-    scratches.push_front(s);
-    while (scratches.size() > kKeptScratches) {
-        int current = device;
-        CUDA_CHECK(cudaSetDevice(scratches.back().device));
-        const cudaError_t freed = cudaFree(scratches.back().data);
-        CUDA_CHECK(cudaSetDevice(current));
-        scratches.pop_back();
-        CUDA_CHECK(freed);
-    }
-    return scratches.front().data;
 }
 
 cudaDataType_t dataTypeOf(InputFormat f) { return f == InputFormat::Bf16 ? CUDA_R_16BF : CUDA_R_16F; }
@@ -128,7 +78,7 @@ Copies16 copies16For(const GemmCall& g, cudaStream_t stream)
     // A then B, packed, each start 256-byte aligned.
     const std::size_t aBytes = (std::size_t(g.m) * std::size_t(g.n) * 2 + 255) / 256 * 256;
     const std::size_t bBytes = std::size_t(g.n) * std::size_t(g.q) * 2;
-    char* scratch = static_cast<char*>(scratchFor(stream, aBytes + bBytes));
+    char* scratch = static_cast<char*>(streamScratch(stream, aBytes + bBytes));  // the 16-bit copies of A and B
     return Copies16{scratch, scratch + aBytes};
 }
 

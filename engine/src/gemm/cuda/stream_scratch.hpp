@@ -1,6 +1,6 @@
 // Scratch memory of the GEMM layer, one per (device, stream): a stream's products run in order, so
-// the next product's operand copies (the tf32x3 splits) never overwrite what a running GEMM reads.
-// The same design as gemm_16bit.cu's scratch of 16-bit copies, which keeps its own.
+// the next product's operand copies (the tf32x3 splits, the 16-bit copies of gemm_16bit.cu) never
+// overwrite what a running GEMM reads.
 #pragma once
 
 #include <cuda_runtime.h>
