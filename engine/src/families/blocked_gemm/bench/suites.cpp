@@ -164,10 +164,10 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     stages.print(out);
     out << "\nTF32 fused (--gemm cutlass-tf32): the CUTLASS kernel's epilogue writes C's row and column sums, so the\n"
            "check reads no C; its kernel reads B^T (both operands K-major), which B's checksum pass lays out\n"
-           "truncated to TF32 in the same read of B. The checksum passes truncate A and B in registers, as the\n"
-           "tensor cores do, and write neither; the fused rows run on their own copies of the unrounded inputs.\n"
+           "rounded to nearest TF32 in the same read of B. The checksum passes round A and B in registers, as the\n"
+           "kernel does, and write neither; the fused rows run on their own copies of the unrounded inputs.\n"
            "\"kernel, rounded operands\": the kernel alone on the operands the protected product hands it (A as\n"
-           "stored, the truncated B^T; the plain kernel column gets the plain B^T laid out beforehand). Overhead\n"
+           "stored, the rounded B^T; the plain kernel column gets the plain B^T laid out beforehand). Overhead\n"
            "against the same plain cuBLAS TF32 GEMM, in the same repetitions\n\n";
     if (fusedRows == 0)
         out << "  not measured: " << (fusedWhy.empty() ? std::string("no TF32 row ran") : fusedWhy) << "\n";
