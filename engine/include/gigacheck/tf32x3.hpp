@@ -5,7 +5,8 @@
 // Each FP32 operand x is split into big = TF32(x) and small = TF32(x - big) (round to nearest,
 // gigacheck/tf32.hpp); x - big is exact in FP32 (same binade, below half a TF32 ulp), and both
 // parts are TF32 values, so any TF32 rounding of cuBLAS leaves them unchanged. Then
-//   C = A_big B_small + A_small B_big + A_big B_big     (small terms first, FP32 accumulation)
+//   C = A_big B_small + A_small B_big + A_big B_big     (small terms first, FP32 accumulation,
+//                                                      the big product in depth chunks)
 // and A_small B_small (below 2^-22 |a b|) is dropped.
 //
 // The split is exact (big + small == x) when x - big has at most TF32's 11 significant bits; it
@@ -19,6 +20,14 @@
 
 
 namespace gigacheck {
+
+// The tensor cores add a TF32 product's terms in their own accumulator, which is coarser than an
+// FP32 add (its error grows with the depth: over a whole depth of 16384, tf32x3's error was 8.5x
+// SGEMM's on the H200). The big x big product -- the only one whose accumulation error matters,
+// the small terms being 2^-11 of it -- therefore runs in depth chunks of this many, each chunk added
+// to C by an FP32 add (cuBLAS's epilogue, beta = 1). Chosen from the measured error against the
+// depth of the chunks (resources/results/README.md, "tf32x3 in depth chunks").
+constexpr std::int64_t kTf32x3ChunkDepth = 512;
 
 struct Tf32Split {
     float big = 0, small = 0;

@@ -4,6 +4,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace gigacheck {
@@ -40,14 +41,18 @@ void tf32x3GemmHost(const float* a, std::int64_t lda, const float* b, std::int64
         return;
     }
     const SplitBlock sa(a, lda, m, n), sb(b, ldb, n, q);
-    const auto product = [&](const std::vector<float>& x, const std::vector<float>& y, bool add) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(q), int(n), 1.0f, x.data(), int(n),
-                    y.data(), int(q), add ? 1.0f : 0.0f, c, int(ldc));
+    // Depth slice [k0, k0 + depth) of X Y added to (or written into) C.
+    const auto product = [&](const std::vector<float>& x, const std::vector<float>& y, std::int64_t k0,
+                             std::int64_t depth, bool add) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(q), int(depth), 1.0f, x.data() + k0, int(n),
+                    y.data() + k0 * q, int(q), add ? 1.0f : 0.0f, c, int(ldc));
     };
-    // The small terms first, so the big product adds to their sum (gemm/cuda/gemm_tf32x3.cu, same order).
-    product(sa.big, sb.small, accumulate);
-    product(sa.small, sb.big, true);
-    product(sa.big, sb.big, true);
+    // The small terms first, so the big product adds to their sum, and the big product in depth
+    // chunks (gemm/cuda/gemm_tf32x3.cu, same order and chunks).
+    product(sa.big, sb.small, 0, n, accumulate);
+    product(sa.small, sb.big, 0, n, true);
+    for (std::int64_t k0 = 0; k0 < n; k0 += kTf32x3ChunkDepth)
+        product(sa.big, sb.big, k0, std::min(kTf32x3ChunkDepth, n - k0), true);
 }
 
 }  // namespace gigacheck

@@ -4,6 +4,7 @@
 #include "gemm/cuda/stream_scratch.hpp"
 #include "gigacheck/tf32x3.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -32,14 +33,15 @@ __global__ void splitKernel(const float* src, Index ld, Index rows, Index cols, 
     }
 }
 
-// Row-major C = X Y is column-major C^T = Y^T X^T: hand cuBLAS Y first. Packed X (ld n) and Y (ld q).
-void tf32Product(const float* x, const float* y, float* c, Index ldc, Index m, Index n, Index q, bool add,
-                 cublasHandle_t handle)
+// Row-major C = X Y is column-major C^T = Y^T X^T: hand cuBLAS Y first. Packed X (ld n) and Y (ld q);
+// depth slice [k0, k0 + depth) of the product (X's columns, Y's rows).
+void tf32Product(const float* x, const float* y, float* c, Index ldc, Index m, Index n, Index q, Index k0, Index depth,
+                 bool add, cublasHandle_t handle)
 {
     const float alpha = 1.0f, beta = add ? 1.0f : 0.0f;
-    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(q), int(m), int(n), &alpha, y, CUDA_R_32F, int(q), x,
-                              CUDA_R_32F, int(n), &beta, c, CUDA_R_32F, int(ldc), CUBLAS_COMPUTE_32F_FAST_TF32,
-                              CUBLAS_GEMM_DEFAULT));
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(q), int(m), int(depth), &alpha, y + k0 * q,
+                              CUDA_R_32F, int(q), x + k0, CUDA_R_32F, int(n), &beta, c, CUDA_R_32F, int(ldc),
+                              CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
 }
 
 std::size_t alignedBytes(Index elements) { return (std::size_t(elements) * sizeof(float) + 255) / 256 * 256; }
@@ -64,10 +66,12 @@ void gemmOfTf32Parts(const float* aBig, const float* aSmall, const float* bBig, 
                      cublasHandle_t handle, cudaStream_t stream)
 {
     CUBLAS_CHECK(cublasSetStream(handle, stream));
-    // The small terms first: the big product then adds to their (small) sum, as the CPU emulation does.
-    tf32Product(aBig, bSmall, c, ldc, m, n, q, accumulate, handle);
-    tf32Product(aSmall, bBig, c, ldc, m, n, q, true, handle);
-    tf32Product(aBig, bBig, c, ldc, m, n, q, true, handle);
+    // The small terms first: the big product then adds to their (small) sum, as the CPU emulation
+    // does; the big product in depth chunks, each added to C in FP32 (kTf32x3ChunkDepth says why).
+    tf32Product(aBig, bSmall, c, ldc, m, n, q, 0, n, accumulate, handle);
+    tf32Product(aSmall, bBig, c, ldc, m, n, q, 0, n, true, handle);
+    for (Index k0 = 0; k0 < n; k0 += kTf32x3ChunkDepth)
+        tf32Product(aBig, bBig, c, ldc, m, n, q, k0, std::min(kTf32x3ChunkDepth, n - k0), true, handle);
 }
 
 void gemmTf32x3(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)

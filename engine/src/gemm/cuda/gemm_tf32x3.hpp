@@ -14,8 +14,8 @@ namespace gigacheck::cuda {
 void splitTf32x3(const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, float* big, float* small,
                  cudaStream_t stream);
 
-// C (+)= A_big B_small + A_small B_big + A_big B_big (that order) of operands already split (packed:
-// lda = n, ldb = q); C has leading dimension ldc.
+// C (+)= A_big B_small + A_small B_big + A_big B_big (that order, the last in depth chunks of
+// kTf32x3ChunkDepth) of operands already split (packed: lda = n, ldb = q); C has leading dimension ldc.
 void gemmOfTf32Parts(const float* aBig, const float* aSmall, const float* bBig, const float* bSmall, float* c,
                      std::int64_t ldc, std::int64_t m, std::int64_t n, std::int64_t q, bool accumulate,
                      cublasHandle_t handle, cudaStream_t stream);
