@@ -1,4 +1,5 @@
 #include "abft/cuda/abft_device.hpp"
+#include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
 #include "gigacheck/locate_rule.hpp"
 #include "gigacheck/input_rounding.hpp"
@@ -12,17 +13,7 @@ namespace gigacheck::cuda {
 
 namespace {
 
-constexpr int kWarp = 32;
-
-__device__ __forceinline__ double warpSum(double v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
+using namespace passes;
 
 // ---- 16-byte loads ------------------------------------------------------------------------------
 // The passes are memory-bound: each lane reads 16 bytes at a time (float4 / double2), streaming
@@ -155,19 +146,6 @@ __device__ __forceinline__ void zero(T (&x)[E])
         x[e] = T(0);
 }
 
-// Rows per block of the three passes whose partial sums meet in atomics (A pass, B pass,
-// verification sums). Twice the base height halves the column atomics: measured faster on an H200
-// once the grid still has >= 2 blocks per SM (FP32, N = 16384: both products 0.623 vs 0.658 ms,
-// N = 8192 0.172 vs 0.184), slower below (N = 4096: too few blocks, 0.078 vs 0.061 ms).
-Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
-{
-    int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const Index tall = 2 * base;
-    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
-}
-
 // Rows per block of the lean sums: about one block per SM over all strips (at least 128 rows).
 // Measured at 8192^3 online FQ = 1 (two column blocks, kernel traces, H200): blocks of 1024 rows
 // cost the run 0.31 ms less than blocks of 128 (2193 blocks, each holding a slot beside a GEMM CTA
@@ -180,12 +158,6 @@ Index leanTileRows(unsigned strips, Index extent)
     const Index perStrip = Index(sms) / Index(strips) > 0 ? Index(sms) / Index(strips) : 1;
     const Index rows = (extent + perStrip - 1) / perStrip;
     return rows > 128 ? rows : 128;
-}
-
-bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
-{
-    const Index n = Index(16 / elem);
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % n == 0 && offsetStep % n == 0;
 }
 
 // ---- checksum column of B and its row norms (one pass over B, one warp per row) ------------------
@@ -229,22 +201,7 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
     }
 }
 
-// ---- checksum products and round-off bound ----------------------------------------------------
-template <class T>
-__global__ void resetChecksumsKernel(T* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale)
-{
-    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t <= rows) {
-        c[t * ldc + cols] = T(0);
-        rowScale[t] = 0;
-    }
-    if (t <= cols) {
-        if (t < cols)
-            c[rows * ldc + t] = T(0);
-        colScale[t] = 0;
-    }
-}
-
+// ---- checksum products and round-off bound (resetChecksumsKernel: pass_tiles.cuh) ------------
 // Pass over A (rows i < rows, columns k0 .. k0 + kn), after checksumB of the B block:
 //   C[i, cols]  += sum_k a_ik r_k                       (checksum column of C)
 //   rowScale[i] += sum_k a_ik^2 w_k,  w_k = |b_k|^2 (+ r_k^2 with input rounding)
@@ -260,7 +217,7 @@ __global__ void __launch_bounds__(256, 2)
                 Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
                 OperandRounding rounding)
 {
-    __shared__ double colPart[2][8][kACols];
+    __shared__ double colPart[2][kPassWarps][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
     double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
@@ -296,51 +253,9 @@ __global__ void __launch_bounds__(256, 2)
             for (int g = 0; g < kAGroup; ++g)
                 if (i + 8 * g < rEnd)
                     roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g], rounding.format);
-        double dot[kAGroup], sq[kAGroup];
-#pragma unroll
-        for (int g = 0; g < kAGroup; ++g) {
-            dot[g] = sq[g] = 0;
-#pragma unroll
-            for (int e = 0; e < kAElems; ++e) {
-                const double x = double(xr[g][e]);
-                dot[g] += x * r[e];
-                sq[g] += x * x * w[e];
-                cs[e] += x;
-                cq[e] += x * x;
-            }
-        }
-#pragma unroll
-        for (int g = 0; g < kAGroup; ++g) {
-            dot[g] = warpSum(dot[g]);
-            sq[g] = warpSum(sq[g]);
-        }
-        if (lane == 0)
-#pragma unroll
-            for (int g = 0; g < kAGroup; ++g)
-                if (i + 8 * g < rEnd) {
-                    atomicAdd(c + (i + 8 * g) * ldc + cols, T(dot[g]));
-                    atomicAdd(rowScale + i + 8 * g, sq[g]);
-                }
+        addRowsOfA(xr, r, w, cs, cq, lane, i, rEnd, c, ldc, cols, rowScale);
     }
-#pragma unroll
-    for (int e = 0; e < kAElems; ++e) {
-        const int local = int(laneCol<T>(lane, e));
-        colPart[0][warp][local] = cs[e];
-        colPart[1][warp][local] = cq[e];
-    }
-    __syncthreads();
-    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
-        const Index k = c0 + t;
-        if (k >= kn)
-            continue;
-        double s = 0, q = 0;
-        for (int y = 0; y < 8; ++y) {
-            s += colPart[0][y][t];
-            q += colPart[1][y][t];
-        }
-        atomicAdd(cA + k, s);
-        atomicAdd(aSq + k, q);
-    }
+    addColumnsOfA(colPart, cs, cq, warp, [lane](int e) { return laneCol<T>(lane, e); }, c0, kn, cA, aSq);
 }
 
 // Pass over B_r (rows k0 .. k0 + kn, columns j <= cols), after the pass over A:
@@ -358,7 +273,7 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
                             bool checksumWeight, bool vec, Index tileRows, bool roundB)
 {
     constexpr int n = Vec<T>::n;
-    __shared__ double pd[8][kWarp * n], pq[8][kWarp * n], pc[8];
+    __shared__ double pd[kPassWarps][kWarp * n], pq[kPassWarps][kWarp * n], pc[kPassWarps];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
     const Index kStart = Index(blockIdx.y) * tileRows;
     const bool cornerLane = j0 <= cols && cols < j0 + n;
@@ -408,35 +323,7 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
             }
         }
     }
-#pragma unroll
-    for (int e = 0; e < n; ++e) {
-        pd[threadIdx.y][threadIdx.x * n + e] = d[e];
-        pq[threadIdx.y][threadIdx.x * n + e] = q[e];
-    }
-    if (cornerLane)
-        pc[threadIdx.y] = qc;
-    __syncthreads();
-    if (threadIdx.y == 0 && j0 <= cols) {
-#pragma unroll
-        for (int e = 0; e < n; ++e) {
-            const Index j = j0 + e;
-            if (j > cols)
-                break;
-            double sd = 0, sq = 0;
-            for (int y = 0; y < 8; ++y) {
-                sd += pd[y][threadIdx.x * n + e];
-                sq += pq[y][threadIdx.x * n + e];
-            }
-            atomicAdd(c + rows * ldc + j, T(sd));
-            atomicAdd(colScale + j, sq);
-        }
-        if (cornerLane) {
-            double s = 0;
-            for (int y = 0; y < 8; ++y)
-                s += pc[y];
-            atomicAdd(rowScale + rows, s);
-        }
-    }
+    addColumnsOfB(pd, pq, pc, d, q, qc, cornerLane, j0, rows, cols, c, ldc, colScale, rowScale);
 }
 
 // ---- verification ------------------------------------------------------------------------------

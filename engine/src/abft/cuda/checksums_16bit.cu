@@ -1,5 +1,6 @@
 #include "abft/cuda/checksums_16bit.hpp"
 
+#include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
 
 #include <cuda_bf16.h>
@@ -11,24 +12,9 @@ namespace gigacheck::cuda {
 
 namespace {
 
-constexpr int kWarp = 32;
+using namespace passes;
+
 constexpr int kLane = 8;  // elements per lane and load: 16 bytes of 16-bit data, 32 of FP32
-
-__device__ __forceinline__ double warpSum(double v)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-unsigned blocksFor(Index n, Index per) { return unsigned((n + per - 1) / per); }
-
-bool vectorizable(const void* p, Index ld, Index offsetStep, std::size_t elem)
-{
-    const Index n = Index(16 / elem);
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % n == 0 && offsetStep % n == 0;
-}
 
 // ---- the 16-bit formats --------------------------------------------------------------------------
 // A 16-bit value is handled as its bit pattern in an unsigned (so that 8 of them unpack from one
@@ -136,20 +122,6 @@ __global__ void rowSums16Kernel(const S* b, Index ldb, Index depth, Index cols, 
     }
 }
 
-__global__ void resetChecksums16Kernel(float* c, Index rows, Index cols, Index ldc, double* rowScale, double* colScale)
-{
-    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t <= rows) {
-        c[t * ldc + cols] = 0.0f;
-        rowScale[t] = 0;
-    }
-    if (t <= cols) {
-        if (t < cols)
-            c[rows * ldc + t] = 0.0f;
-        colScale[t] = 0;
-    }
-}
-
 // ---- pass over A (rows i < rows, columns k0 .. k0 + kn) -------------------------------------------
 //   C[i, cols] += sum_k a_ik r_k,  rowScale[i] += sum_k a_ik^2 (|b_k|^2 + r_k^2),
 //   cA[k] = sum_i a_ik,  aSq[k] = sum_i a_ik^2.
@@ -162,7 +134,7 @@ __global__ void __launch_bounds__(256, 2)
                   Index cols, double* cA, double* aSq, double* rowScale, bool vec, H* a16, Index ld16, bool vec16,
                   Index tileRows)
 {
-    __shared__ double colPart[2][8][kACols];
+    __shared__ double colPart[2][kPassWarps][kACols];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols + lane * kLane;
     double r[kLane], w[kLane], cs[kLane], cq[kLane];
@@ -193,50 +165,10 @@ __global__ void __launch_bounds__(256, 2)
             for (int g = 0; g < kAGroup; ++g)
                 if (i + 8 * g < rEnd)
                     store8(a16 + (i + 8 * g) * ld16 + k0, c0, kn, vec16, h[g]);
-        double dot[kAGroup], sq[kAGroup];
-#pragma unroll
-        for (int g = 0; g < kAGroup; ++g) {
-            dot[g] = sq[g] = 0;
-#pragma unroll
-            for (int e = 0; e < kLane; ++e) {
-                const double v = double(x[g][e]);
-                dot[g] += v * r[e];
-                sq[g] += v * v * w[e];
-                cs[e] += v;
-                cq[e] += v * v;
-            }
-        }
-#pragma unroll
-        for (int g = 0; g < kAGroup; ++g) {
-            dot[g] = warpSum(dot[g]);
-            sq[g] = warpSum(sq[g]);
-        }
-        if (lane == 0)
-#pragma unroll
-            for (int g = 0; g < kAGroup; ++g)
-                if (i + 8 * g < rEnd) {
-                    atomicAdd(c + (i + 8 * g) * ldc + cols, float(dot[g]));
-                    atomicAdd(rowScale + i + 8 * g, sq[g]);
-                }
+        addRowsOfA(x, r, w, cs, cq, lane, i, rEnd, c, ldc, cols, rowScale);
     }
-#pragma unroll
-    for (int e = 0; e < kLane; ++e) {
-        colPart[0][warp][lane * kLane + e] = cs[e];
-        colPart[1][warp][lane * kLane + e] = cq[e];
-    }
-    __syncthreads();
-    for (int t = threadIdx.x; t < kACols; t += blockDim.x) {
-        const Index k = Index(blockIdx.x) * kACols + t;
-        if (k >= kn)
-            continue;
-        double s = 0, q = 0;
-        for (int y = 0; y < 8; ++y) {
-            s += colPart[0][y][t];
-            q += colPart[1][y][t];
-        }
-        atomicAdd(cA + k, s);
-        atomicAdd(aSq + k, q);
-    }
+    addColumnsOfA(colPart, cs, cq, warp, [lane](int e) { return lane * kLane + e; }, Index(blockIdx.x) * kACols, kn, cA,
+                  aSq);
 }
 
 // ---- pass over B_r (rows k0 .. k0 + kn, columns j <= cols; column cols is r_B) ----------------------
@@ -251,7 +183,7 @@ __global__ void __launch_bounds__(256, 2)
                   Index cols, const double* cA, const double* aSq, double* colScale, double* rowScale, bool vec, H* b16,
                   bool vec16, Index tileRows)
 {
-    __shared__ double pd[8][kWarp * kLane], pq[8][kWarp * kLane], pc[8];
+    __shared__ double pd[kPassWarps][kWarp * kLane], pq[kPassWarps][kWarp * kLane], pc[kPassWarps];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * kLane;
     const Index kStart = Index(blockIdx.y) * tileRows;
     const bool cornerLane = j0 <= cols && cols < j0 + kLane;
@@ -307,45 +239,7 @@ __global__ void __launch_bounds__(256, 2)
             }
         }
     }
-#pragma unroll
-    for (int e = 0; e < kLane; ++e) {
-        pd[threadIdx.y][threadIdx.x * kLane + e] = d[e];
-        pq[threadIdx.y][threadIdx.x * kLane + e] = q[e];
-    }
-    if (cornerLane)
-        pc[threadIdx.y] = qc;
-    __syncthreads();
-    if (threadIdx.y == 0 && j0 <= cols) {
-#pragma unroll
-        for (int e = 0; e < kLane; ++e) {
-            const Index j = j0 + e;
-            if (j > cols)
-                break;
-            double sd = 0, sqs = 0;
-            for (int y = 0; y < 8; ++y) {
-                sd += pd[y][threadIdx.x * kLane + e];
-                sqs += pq[y][threadIdx.x * kLane + e];
-            }
-            atomicAdd(c + rows * ldc + j, float(sd));
-            atomicAdd(colScale + j, sqs);
-        }
-        if (cornerLane) {
-            double s = 0;
-            for (int y = 0; y < 8; ++y)
-                s += pc[y];
-            atomicAdd(rowScale + rows, s);
-        }
-    }
-}
-
-// Rows per tile: twice the base height once the grid still has >= 2 blocks per SM (as abft_kernels.cu).
-Index tileRowsFor(Index base, unsigned otherBlocks, Index extent)
-{
-    int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const Index tall = 2 * base;
-    return Index(otherBlocks) * Index(blocksFor(extent, tall)) >= 2 * Index(sms) ? tall : base;
+    addColumnsOfB(pd, pq, pc, d, q, qc, cornerLane, j0, rows, cols, c, ldc, colScale, rowScale);
 }
 
 template <class S, class H>
@@ -362,7 +256,7 @@ void checksumProducts16Impl(const S* a, Index lda, const S* b, Index ldb, RowChe
                             H* b16, cudaStream_t s)
 {
     if (!accumulate) {
-        resetChecksums16Kernel<<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
+        resetChecksumsKernel<float><<<blocksFor((rows > cols ? rows : cols) + 1, 256), 256, 0, s>>>(
             c, rows, cols, ldc, aux.rowScale(), aux.colScale());
         CUDA_CHECK_LAUNCH();
     }
