@@ -5,6 +5,7 @@
 #include "core/cuda/event_timing.hpp"
 #include "core/cuda/resources.hpp"
 #include "gemm/cuda/gemm.hpp"
+#include "gemm/cuda/gemm_16bit.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
 
 namespace gigacheck::cuda {
@@ -56,6 +57,22 @@ double inCoreGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, Precisio
 double inCoreTf32GemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, int reps)
 {
     return residentGemmGflops(m, n, q, Precision::F32, reps, nullptr, nullptr, GemmVariant::CublasTf32);
+}
+
+double inCore16BitGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, InputFormat format, int reps)
+{
+    DeviceBuffer a(std::size_t(m * n) * 4), b(std::size_t(n * q) * 4), c(std::size_t(m * q) * 4);
+    DeviceBuffer a16(std::size_t(m * n) * 2), b16(std::size_t(n * q) * 2);
+    Stream s;
+    CublasHandle h;
+    fill(Precision::F32, a.get(), m, n, n, 1, s.get());
+    fill(Precision::F32, b.get(), n, q, q, 2, s.get());
+    convertTo16Bit(format, static_cast<const float*>(a.get()), n, m, n, a16.get(), s.get());
+    convertTo16Bit(format, static_cast<const float*>(b.get()), q, n, q, b16.get(), s.get());
+    const double ms = timeMs(s.get(), reps, [&] {
+        gemmOf16BitOperands(format, a16.get(), b16.get(), static_cast<float*>(c.get()), m, n, q, h.get(), s.get());
+    });
+    return gemmFlops(m, n, q) / (ms * 1e-3) / 1e9;
 }
 
 double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept)

@@ -8,7 +8,7 @@ namespace gigacheck::gemm {
 const void* cudaModulePart()
 {
     static const CudaModulePart part{&cuda::inCoreGemmGflops, &cuda::tunedInCoreGemmGflops,
-                                      &cuda::inCoreTf32GemmGflops};
+                                      &cuda::inCoreTf32GemmGflops, &cuda::inCore16BitGemmGflops};
     return &part;
 }
 

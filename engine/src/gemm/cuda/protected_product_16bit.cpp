@@ -18,7 +18,22 @@ void checksumB16Of(const GemmCall& g, cudaStream_t s)
     checksumB16(operandRounding(g), Operand16{b, g.ldb, false}, g.n, g.q, RowChecksumsB{b + g.q, g.ldb}, s);
 }
 
-void productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux)
+bool writesSumsOfC16(const GemmCall& g)
+{
+    if (operandRounding(g) != InputFormat::Bf16 || g.m <= 0 || g.n <= 0 || g.q <= 0)
+        return false;
+    CutlassBf16Call call;  // the copies are packed and 256-byte aligned (copies16For)
+    call.n = g.n;
+    call.q = g.q;
+    call.lda = g.n;
+    call.ldb = g.q;
+    call.c = static_cast<float*>(g.c);
+    call.ldc = g.ldc;
+    call.a = call.b = call.c;  // stand-ins with the copies' alignment (16 bytes at least)
+    return cutlassBf16Fits(call) && cutlassBf16Runs();
+}
+
+bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux, bool sumsOfC)
 {
     // The copies are written by the passes and read by the GEMM on the same stream, in order.
     const Copies16 copies = copies16For(g, s);
@@ -26,7 +41,28 @@ void productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     checksumProducts16(operandRounding(g), Operand16{g.a, g.lda, false}, Operand16{b, g.ldb, false},
                        RowChecksumsB{b + g.q, g.ldb}, static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, aux, g.accumulate,
                        copies.a, copies.b, s);
-    gemmOf16BitCopies(g, copies, handle, s);
+    if (!sumsOfC || !writesSumsOfC16(g)) {
+        gemmOf16BitCopies(g, copies, handle, s);
+        return false;
+    }
+    // The epilogue's sums take the scratch rows the passes above have finished with.
+    zeroProductSums(aux, g.m, g.q, s);
+    CutlassBf16Call call;
+    call.m = g.m;
+    call.n = g.n;
+    call.q = g.q;
+    call.a = copies.a;
+    call.lda = g.n;
+    call.b = copies.b;
+    call.ldb = g.q;
+    call.c = static_cast<float*>(g.c);
+    call.ldc = g.ldc;
+    call.accumulate = g.accumulate;
+    call.rowSums = aux.scratch0();
+    call.colSums = aux.scratch1();
+    if (const char* why = cutlassBf16Gemm(call, s))
+        throw BackendError(why);
+    return true;
 }
 
 void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,

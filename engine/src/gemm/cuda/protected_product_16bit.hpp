@@ -19,9 +19,18 @@ bool multipliesIn16Bit(const GemmCall& g);
 // Run path, in place of checksumB: r_B and the row norms of B rounded into B's columns cols and
 // cols + 1 (ldb >= cols + 2); B not written.
 void checksumB16Of(const GemmCall& g, cudaStream_t s);
+// BF16 where the CUTLASS BF16 kernel can multiply g's 16-bit copies (packed, 256-byte aligned in the
+// stream's scratch) into g's C: a build with CUTLASS on a Hopper device (cutlassBf16Runs), the depth
+// n and the width q multiples of 8, C's leading dimension a multiple of 4 and C 16-byte aligned.
+bool writesSumsOfC16(const GemmCall& g);
 // Run path, in place of productWithChecksums: the products' passes (A and B rounded in registers,
 // their 16-bit copies written into the stream's scratch) and then cuBLAS on the copies, on s.
-void productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux);
+// sumsOfC (the online family's panel products): where writesSumsOfC16(g), the CUTLASS BF16 kernel
+// multiplies the copies instead and its epilogue writes C's row and column sums (of all of C after
+// the accumulation) into aux's scratch rows, zeroed here once the passes are done with them
+// (VerifyCall::sumsFromProduct then reads no C). Returns whether it did.
+bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux,
+                            bool sumsOfC = false);
 
 // One protected product of operands already in 16-bit storage.
 struct Protected16BitBlocks {

@@ -23,6 +23,11 @@ double inCoreTf32GemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, int 
     return module().inCoreTf32GemmGflops(m, n, q, reps);
 }
 
+double inCore16BitGemmGflops(std::int64_t m, std::int64_t n, std::int64_t q, InputFormat format, int reps)
+{
+    return module().inCore16BitGemmGflops(m, n, q, format, reps);
+}
+
 double tunedInCoreGemmGflops(std::int64_t n, int reps, std::string* kept)
 {
     return module().tunedInCoreGemmGflops(n, reps, kept);

@@ -16,6 +16,7 @@ struct CudaModulePart {
     double (*inCoreGemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, Precision, int reps) = nullptr;
     double (*tunedInCoreGemmGflops)(std::int64_t n, int reps, std::string* kept) = nullptr;
     double (*inCoreTf32GemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, int reps) = nullptr;
+    double (*inCore16BitGemmGflops)(std::int64_t m, std::int64_t n, std::int64_t q, InputFormat, int reps) = nullptr;
 };
 
 const void* cudaModulePart();  // module side

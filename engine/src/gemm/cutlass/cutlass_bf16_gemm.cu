@@ -16,6 +16,7 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
+#include <atomic>
 #include <mutex>
 
 namespace gigacheck::cuda {
@@ -68,7 +69,8 @@ struct Bf16GemmWithSums {
         StrideC strideC{};
         get<1>(strideC) = g.ldc;
         // {{{beta, C, acc, fma}, C's row sums}, C's column sums}; beta = 0: C is not read.
-        typename Epilogue::FusionCallbacks::Arguments sums{{{{{0.0f}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0, {}}},
+        const float beta = g.accumulate ? 1.0f : 0.0f;
+        typename Epilogue::FusionCallbacks::Arguments sums{{{{{beta}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0, {}}},
                                                            {g.colSums, 0.0, {}}};
         cutlass::KernelHardwareInfo hw;
         hw.device_id = device;
@@ -105,6 +107,23 @@ struct Bf16GemmWithSums {
 
 }  // namespace
 
+bool cutlassBf16Runs()
+{
+    // Per device: unknown (0), runs (1), does not (2).
+    static std::atomic<char> known[kMaxDevices] = {};
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices)
+        return false;
+    if (const char k = known[device].load())
+        return k == 1;
+    int major = 0, minor = 0;
+    const bool runs = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
+                      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) == cudaSuccess &&
+                      major == 9 && minor == 0;
+    known[device].store(runs ? 1 : 2);
+    return runs;
+}
+
 const char* cutlassBf16Gemm(const CutlassBf16Call& call, cudaStream_t s)
 {
     int device = 0, major = 0, minor = 0, sms = 0;
@@ -115,9 +134,7 @@ const char* cutlassBf16Gemm(const CutlassBf16Call& call, cudaStream_t s)
         return "CUTLASS BF16 GEMM: no CUDA device";
     if (major != 9 || minor != 0)
         return "CUTLASS BF16 GEMM: the kernel is sm_90a machine code (a Hopper GPU)";
-    const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    if (call.n % 8 != 0 || call.q % 8 != 0 || call.lda % 8 != 0 || call.ldb % 8 != 0 || call.ldc % 4 != 0 ||
-        !aligned(call.a) || !aligned(call.b) || !aligned(call.c))
+    if (!cutlassBf16Fits(call))
         return "CUTLASS BF16 GEMM: n, q and the leading dimensions must be whole 16 bytes";
     return Bf16GemmWithSums::run(call, device, sms, s);
 }
