@@ -68,7 +68,8 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     precision_->addItem(QStringLiteral("f16"), kF16Inputs);
     precision_->setToolTip(QStringLiteral("f32 / f64: the values and the arithmetic; bf16 / f16: FP32 values whose "
                                           "products read BF16 / FP16 inputs, accumulated in FP32 (GEMM cublas-bf16 / "
-                                          "cublas-f16; emulated on the CPU; f16 refuses values beyond 65504)"));
+                                          "cublas-f16; emulated on the CPU; f16 refuses values beyond 65504). The online and offline "
+                                          "schemes take them too (one checksum vector, faults in C); TMR does not"));
     distribution_ = new QComboBox(this);
     for (const auto& row : enumTable<Distribution>().rows)
         distribution_->addItem(qs(row.name), int(row.value));

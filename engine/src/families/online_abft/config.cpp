@@ -73,6 +73,13 @@ bool OnlineConfig::checksAfter(int step) const
 
 namespace {
 
+// --type bf16 / f16: FP32 values whose panel products read 16-bit inputs (--gemm cublas-bf16 / cublas-f16).
+bool multipliesIn16Bit(const OnlineConfig& c)
+{
+    const InputFormat f = inputFormatOf(c.gemm);
+    return f == InputFormat::Bf16 || f == InputFormat::F16;
+}
+
 bool hasInputTarget(const OnlineConfig& c)
 {
     return std::any_of(c.faults.begin(), c.faults.end(), [](const OnlineFault& f) {
@@ -104,6 +111,10 @@ std::string whyOneColumnBlock(const OnlineConfig& c, BackendKind backend)
         return "TMR has no checksums to split";
     if (const std::string why = whyHostChecked(c); !why.empty())
         return why + ", which checks C whole";
+    if (multipliesIn16Bit(c))
+        return "--type " + std::string(c.gemm == GemmVariant::CublasBf16 ? "bf16" : "f16") +
+               " runs its panel products as one block (the blocks' overlap is built and measured for FP32 products; "
+               "with BF16 the CUTLASS kernel's epilogue spares the checks their read of C instead)";
     if (c.gemm != GemmVariant::Cublas)
         return "--gemm " + std::string(toString(c.gemm)) +
                " rounds A in place in each product's pass over it: one block at a time";
@@ -221,27 +232,47 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
                              std::to_string(c.panelWidth()) + ")");
         }
     }
+    if (multipliesIn16Bit(c)) {
+        const std::string type = c.gemm == GemmVariant::CublasBf16 ? "bf16" : "f16";
+        if (c.precision != Precision::F32)
+            throw InputError("--type " + type + " (--gemm " + std::string(toString(c.gemm)) + ") multiplies FP32 values "
+                             "with 16-bit inputs; the values here are " + std::string(toString(c.precision)));
+        // TMR settles a disputed cell by computing it again in double from A and B as stored, which
+        // for 16-bit inputs is not the product the replicas made (their operands are rounded).
+        if (c.scheme == Scheme::Tmr)
+            throw InputError("--scheme tmr with --type " + type + ": the vote's recomputation of a disputed cell is "
+                             "derived for FP32 / FP64 products only; use --scheme online or offline");
+    }
     validateColumnBlocks(c, backend);
     if (c.mergeSteps == StepMerge::On && !whyNoMerge(c).empty())
         throw InputError("--merge-steps on: " + whyNoMerge(c) + "; use --merge-steps auto or off");
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
         // cutlass-tf32: the CUTLASS TF32 kernel whose epilogue writes C's sums (README "C's sums
         // from the product"), cuBLAS TF32 where it cannot take the shape.
-        if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32)
-            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32 or cutlass-tf32 (got " +
-                             std::string(toString(c.gemm)) + ")");
+        // cublas-bf16 / cublas-f16 (--type bf16|f16): 16-bit inputs, FP32 accumulation and C; with BF16
+        // the CUTLASS BF16 kernel writes C's sums where it takes the panel (README "16-bit inputs").
+        if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32 &&
+            !multipliesIn16Bit(c))
+            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32, cutlass-tf32, "
+                             "cublas-bf16 or cublas-f16 (got " + std::string(toString(c.gemm)) + ")");
         // K >= 2 and faults in A / B run on the host-checked path (README "On the GPU"): the
         // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
         // operands rounded where the checksums see it and a part for truncating accumulation
         // (abft README "Detection threshold"), derived and measured for the device's K = 1 path.
+        // BF16 / FP16 likewise: rounded operands, the tensor cores' accumulation.
         const bool inputTarget = hasInputTarget(c);
-        if (multipliesInTf32(c.gemm) && (c.checksums > 1 || inputTarget))
+        const std::string with = multipliesIn16Bit(c) ? "--type " + std::string(c.gemm == GemmVariant::CublasBf16 ? "bf16" : "f16")
+                                                      : "--gemm " + std::string(toString(c.gemm));
+        const std::string rounds = multipliesIn16Bit(c) ? std::string(c.gemm == GemmVariant::CublasBf16 ? "BF16" : "FP16")
+                                                        : std::string("TF32");
+        if (roundsOperands(c.gemm) && (c.checksums > 1 || inputTarget))
             throw InputError(std::string(c.checksums > 1 ? "--checksums " + std::to_string(c.checksums)
                                                          : std::string("--target a|b")) +
-                             " with --gemm " + std::string(toString(c.gemm)) + ": the threshold of weighted checksums and of the host-checked "
-                             "path is derived for FP32 / FP64 products only (TF32 rounds the operands and may truncate "
+                             " with " + with + ": the threshold of weighted checksums and of the host-checked "
+                             "path is derived for FP32 / FP64 products only (" + rounds + " rounds the operands and may truncate "
                              "the accumulation: its threshold exists for one checksum row and column on the device); "
-                             "use --gemm cublas, or --checksums 1 with faults in C");
+                             "use " + (multipliesIn16Bit(c) ? std::string("--type f32") : std::string("--gemm cublas")) +
+                             ", or --checksums 1 with faults in C");
     }
 }
 

@@ -47,7 +47,9 @@ std::vector<OptionSpec> runOptionSpecs()
         {"save-c", "Write the result C to a NumPy .npy file once the run has ended.", "C.npy"},
         {"type", "Values: f32 (float) or f64 (double); bf16 / f16: FP32 values whose products read 16-bit "
          "inputs (BF16 / FP16 on the tensor cores, accumulated in FP32, C in FP32: --gemm cublas-bf16 / "
-         "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. Default f32.",
+         "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. With --scheme online / offline "
+         "each panel product reads 16-bit inputs (one checksum vector, faults in C; not tmr); with bf16 on a "
+         "Hopper GPU the CUTLASS BF16 kernel writes C's sums in its epilogue, so a check reads no C. Default f32.",
          valuesOf<Precision>() + "|bf16|f16"},
         {"backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
          valuesOf<BackendKind>()},
@@ -116,7 +118,8 @@ std::vector<OptionSpec> runOptionSpecs()
          "whether this one has it). tf32x3: FP32-accurate products from three TF32 products of the "
          "operands' big and small parts, checked as FP32 (blocked scheme; emulated exactly on the CPU). "
          "The online and offline schemes on the GPU take cublas, cublas-tf32 "
-         "or cutlass-tf32 (cutlass-tf32: each panel product writes C's sums, so a check reads no C). "
+         "or cutlass-tf32 (cutlass-tf32: each panel product writes C's sums, so a check reads no C), and "
+         "cublas-bf16 / cublas-f16 (what --type bf16|f16 chooses). "
          "The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
          "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
          "Default cublas.",

@@ -131,15 +131,19 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
     checkInputAtEncoding(in, a, s.m, s.n, lda, OnlineTarget::A, in.hostRowSumsA, in.hostColSumsA);
     checkInputAtEncoding(in, b, s.n, s.q, ldb, OnlineTarget::B, in.hostRowSumsB, in.hostColSumsB);
 
-    // --gemm cublas-tf32 / cutlass-tf32 emulated as the device runs them: the operands rounded to
-    // TF32 before their checksums (the device rounds them in its checksum passes), then FP32
-    // products, so the checksums see exactly what is multiplied and the FP32 threshold holds.
+    // --gemm cublas-tf32 / cutlass-tf32 and --type bf16 / f16 (cublas-bf16 / cublas-f16) emulated as
+    // the device runs them: the operands rounded to TF32 / BF16 / FP16 before their checksums (the
+    // device rounds them in its checksum passes), then FP32 products. A product of two such values
+    // is exact in FP32 (at most 11 + 11 significant bits), so the checksums see exactly what is
+    // multiplied and the FP32 threshold holds.
     if constexpr (std::is_same_v<T, float>)
-        if (multipliesInTf32(in.gemm)) {
-            roundBlockToInput(a, s.m, s.n, lda, InputFormat::Tf32);
-            roundBlockToInput(b, s.n, s.q, ldb, InputFormat::Tf32);
-            in.panelGemm = "OpenBLAS FP32 products of A and B rounded to TF32 (--gemm " + std::string(toString(in.gemm)) +
-                           " emulated)";
+        if (roundsOperands(in.gemm)) {
+            const InputFormat format = inputFormatOf(in.gemm);
+            roundBlockToInput(a, s.m, s.n, lda, format);
+            roundBlockToInput(b, s.n, s.q, ldb, format);
+            const char* name = format == InputFormat::Bf16 ? "BF16" : format == InputFormat::F16 ? "FP16" : "TF32";
+            in.panelGemm = std::string("OpenBLAS FP32 products of A and B rounded to ") + name + " (--gemm " +
+                           std::string(toString(in.gemm)) + " emulated)";
         }
 
     weightedColumnChecksums(a, s.m, s.n, lda, in.checksums);

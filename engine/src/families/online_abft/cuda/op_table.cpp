@@ -19,6 +19,8 @@
 #include "core/cuda/op_table.hpp"
 #include "gemm/cuda/gemm_tuning.hpp"
 #include "gemm/cuda/protected_product.hpp"
+#include "gemm/cuda/protected_product_16bit.hpp"
+#include "gemm/cutlass/cutlass_bf16_gemm.hpp"
 #include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
@@ -88,9 +90,11 @@ cublasHandle_t handleOf(const gigacheck::cuda::OpContext& c, int block = 0)
 {
     return stateOf(c).handles[std::size_t(block)]->get();
 }
+// TF32, BF16, FP16 products: the operands rounded where the checksums see it (roundoffModel sets the
+// rounded-input part for FP32 only), the one model of the blocked family.
 RoundoffModel roundoff(const gigacheck::cuda::OpContext& c)
 {
-    return roundoffModel(inputsOf(c.request).precision, multipliesInTf32(inputsOf(c.request).gemm));
+    return roundoffModel(inputsOf(c.request).precision, inputFormatOf(inputsOf(c.request).gemm));
 }
 char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::int64_t col)
 {
@@ -106,9 +110,30 @@ void noteLine(OnlineInputs& in, const std::string& line)
         in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
 }
 
+// --type bf16 / f16: which kernel multiplies the panels' 16-bit copies, for the record's panel_gemm.
+void note16BitProduct(OnlineInputs& in, const GemmCall& g)
+{
+    const InputFormat f = gigacheck::cuda::operandRounding(g);
+    if (gigacheck::cuda::writesSumsOfC16(g)) {
+        noteLine(in, "CUTLASS sm_90a BF16 with C's sums from its epilogue (the checks read no C), operands rounded "
+                     "to BF16 by the checksum passes");
+        return;
+    }
+    std::string line = std::string("cuBLAS ") + (f == InputFormat::Bf16 ? "BF16" : "FP16") + " for " +
+                       std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.q) +
+                       ", operands rounded by the checksum passes, FP32 accumulation (the checks read C";
+    if (f == InputFormat::Bf16)
+        line += std::string("; the CUTLASS BF16 kernel ") +
+                (gigacheck::cuda::cutlassBf16Runs() ? "needs the panel width, q and C's leading dimension in whole 16 bytes"
+                                                    : "needs a build with CUTLASS and a Hopper GPU");
+    noteLine(in, line + ")");
+}
+
 // cutlass-tf32: which kernel a panel product runs, for the record's panel_gemm.
 void noteFusedSums(OnlineInputs& in, const GemmCall& g)
 {
+    if (gigacheck::cuda::multipliesIn16Bit(g))
+        return note16BitProduct(in, g);
     if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
         return;
     if (gigacheck::cuda::writesSumsOfC(g)) {
@@ -458,10 +483,21 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
             hostCheckedEncode<float>(c, s);
         return;
     }
+    const int b = op.block.j;
+    // BF16 / FP16 products: r_B and B's row norms over B rounded in registers (B not written); each
+    // product's passes write the 16-bit copies of its panels that the GEMM reads.
+    GemmCall whole;
+    whole.variant = in.gemm;
+    whole.precision = in.precision;
+    whole.n = in.shape.n;
+    whole.q = columnBlock(in, b).cols;
+    whole.b = buf(c, slotB(b));
+    whole.ldb = ld(c, slotB(b));
+    if (gigacheck::cuda::multipliesIn16Bit(whole))
+        return gigacheck::cuda::checksumB16Of(whole, s);
     // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
     // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
     const bool roundTf32 = multipliesInTf32(in.gemm) && in.precision == Precision::F32;
-    const int b = op.block.j;
     gigacheck::cuda::checksumB(in.precision, buf(c, slotB(b)), in.shape.n, columnBlock(in, b).cols, ld(c, slotB(b)), s,
                                roundTf32 ? InputFormat::Tf32 : InputFormat::F32);
 }
@@ -501,6 +537,12 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
         return hostCheckedPanelProduct(c, op, s);
     const int b = op.block.j;
     const GemmCall g = panelGemm(c, op);
+    if (gigacheck::cuda::multipliesIn16Bit(g)) {
+        // BF16: the CUTLASS BF16 kernel where it takes the panel, writing C's sums as cutlass-tf32 does.
+        stateOf(c).sumsInAux[std::size_t(b)] =
+            gigacheck::cuda::productWithChecksums16(g, handleOf(c, b), s, auxOf(c, b), true) ? 1 : 0;
+        return;
+    }
     // cutlass-tf32: the product's epilogue writes C's sums (after the accumulation, so of all of C
     // so far) into the block's aux scratch rows, which the inject and the check after it use.
     stateOf(c).sumsInAux[std::size_t(b)] = gigacheck::cuda::writesSumsOfC(g) ? 1 : 0;

@@ -11,6 +11,20 @@ namespace {
 
 std::string number(double v, const char* format = "%.6g") { return printfNumber(format, v); }
 
+// FP32 values multiplied with rounded inputs (--gemm cublas-tf32 / cutlass-tf32, --type bf16 / f16).
+std::string inputsNote(const OnlineConfig& c)
+{
+    if (c.precision != Precision::F32)
+        return {};
+    switch (inputFormatOf(c.gemm)) {
+    case InputFormat::Tf32: return ", products of TF32 inputs";
+    case InputFormat::Bf16: return ", products of BF16 inputs (--type bf16), FP32 accumulation";
+    case InputFormat::F16: return ", products of FP16 inputs (--type f16), FP32 accumulation";
+    case InputFormat::F32: break;
+    }
+    return {};
+}
+
 std::string stepName(int step) { return step < 0 ? std::string("encoding") : "step " + std::to_string(step); }
 
 }  // namespace
@@ -21,7 +35,7 @@ std::string formatOnlineReport(const OnlineRecord& r)
     std::ostringstream o;
     o << "GIGACHECK online ABFT family\n";
     o << "  A: " << c.shape.m << " x " << c.shape.n << "  B: " << c.shape.n << " x " << c.shape.q << " -> C: "
-      << c.shape.m << " x " << c.shape.q << "  (" << toString(c.precision) << ")\n";
+      << c.shape.m << " x " << c.shape.q << "  (" << toString(c.precision) << inputsNote(c) << ")\n";
     o << "  scheme: " << toString(c.scheme);
     if (c.scheme != Scheme::Tmr) {
         o << ", panel width " << c.panelWidth() << ", " << r.steps << " step(s), ";

@@ -8,6 +8,7 @@
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
 #include "families/online_abft/run/run_online.hpp"
+#include "families/blocked_gemm/run/input_range.hpp"
 
 #include "gigacheck/version.hpp"
 
@@ -216,6 +217,11 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
     }
 
     const Shape& s = c.shape;
+    // --type f16: an operand beyond FP16's range has no 16-bit value (refused as the blocked family does).
+    if (c.precision == Precision::F32) {
+        requireInputFormatRange(a, inputFormatOf(c.gemm), "A");
+        requireInputFormatRange(b, inputFormatOf(c.gemm), "B");
+    }
     // The inputs' sums where they were made: the encoding finds an element corrupted on its way
     // (CUDA: on the host-checked path, against the same sums taken on the device in the same order).
     if (c.scheme != Scheme::Tmr && (record.devices.front().backend == BackendKind::Cpu || hostChecked(in))) {
