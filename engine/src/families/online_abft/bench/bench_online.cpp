@@ -510,6 +510,11 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             if (bench::selected("GIGACHECK_BENCH_VARIANTS", "tf32"))
                 if (json tf32 = online_abft::tf32Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !tf32.empty())
                     doc["tf32"].push_back(std::move(tf32));
+            // BF16 at fq = 1 against plain cuBLAS BF16 (GPU only): --type bf16, C's sums from the CUTLASS
+            // BF16 kernel's epilogue where it takes the panels.
+            if (bench::selected("GIGACHECK_BENCH_VARIANTS", "bf16"))
+                if (json bf16 = online_abft::bf16Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !bf16.empty())
+                    doc["bf16"].push_back(std::move(bf16));
             if (n == chosen.front() && bench::selected("GIGACHECK_BENCH_VARIANTS", "latency"))
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }

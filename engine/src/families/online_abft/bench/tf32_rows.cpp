@@ -32,6 +32,30 @@ double plainTf32Seconds(std::int64_t n)
 #endif
 }
 
+// The plain n^3 cuBLAS BF16 product of operands already in BF16 (what a BF16 user multiplies), FP32
+// accumulation and C, one timed run (after its own warm-up).
+double plainBf16Seconds(std::int64_t n)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    return 2.0 * double(n) * double(n) * double(n) / (cuda::inCore16BitGemmGflops(n, n, n, InputFormat::Bf16, 1) * 1e9);
+#else
+    (void)n;
+    return 0.0;
+#endif
+}
+
+// One table of rounded-input rows: its variants, the plain product each run is paired with, and
+// the panel GEMM text that says the fused-sums kernel ran.
+struct RowsKind {
+    std::string title;            // "TF32", "BF16"
+    std::vector<GemmVariant> gemms;
+    double (*plainSeconds)(std::int64_t n);
+    std::string jsonPlainKey;     // plain_tf32_seconds, plain_bf16_seconds
+    GemmVariant fusedOnly;        // a variant whose row exists only where the fused kernel runs (none: Cublas)
+    std::string fusedMarker;      // the panel GEMM text of the fused kernel
+    std::string note;
+};
+
 double checkSeconds(const OnlineRecord& r)
 {
     double t = 0;
@@ -54,10 +78,8 @@ std::string outcome(const OnlineRecord& r)
            (uncorrectable ? ", " + std::to_string(uncorrectable) + " uncorrectable" : std::string());
 }
 
-}  // namespace
-
-nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
-                        std::int64_t panel, int reps, std::ostream& out)
+nlohmann::json roundedInputRows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                                std::int64_t panel, int reps, std::ostream& out, const RowsKind& kind)
 {
     nlohmann::json rows = nlohmann::json::array();
     if (backend.device().backend != BackendKind::Cuda)
@@ -78,27 +100,31 @@ nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
         return config;
     };
 
-    out << "\nTF32, N = " << n << ", panel width b = " << panel << ", fq = 1: against a plain cuBLAS TF32 product of "
-        << n << "^3 timed before each run (median of " << reps << ")\n";
+    out << "\n" << kind.title << ", N = " << n << ", panel width b = " << panel << ", fq = 1: against a plain cuBLAS "
+        << kind.title << " product of " << n << "^3 timed before each run (median of " << reps << ")\n";
     std::string notes;
-    bench::Table t({"gemm", "faults", "time ms", "plain TF32 ms", "vs plain TF32", "overhead", "checks ms", "outcome"});
-    for (GemmVariant gemm : {GemmVariant::CublasTf32, GemmVariant::CutlassTf32}) {
-        const std::string name(toString(gemm));
-        // Warm-up (kernels loaded, shapes tuned); cutlass-tf32 only where its kernel runs the panels.
+    const std::string plainName = "plain " + kind.title;
+    bench::Table t({"gemm", "faults", "time ms", plainName + " ms", "vs " + plainName, "overhead", "checks ms", "outcome"});
+    for (GemmVariant gemm : kind.gemms) {
+        std::string name(toString(gemm));
+        // Warm-up (kernels loaded, shapes tuned); a fused-only variant only where its kernel runs the panels.
         const OnlineRecord warm = once(configFor(gemm, 0));
         if (warm.status != "ok") {
             notes += name + ": not run (" + warm.error + ")\n";
             continue;
         }
-        if (gemm == GemmVariant::CutlassTf32 && warm.panelGemm.find("CUTLASS sm_90a TF32") == std::string::npos) {
+        const bool fused = warm.panelGemm.find(kind.fusedMarker) != std::string::npos;
+        if (gemm == kind.fusedOnly && !fused) {
             notes += name + ": the CUTLASS kernel does not run these panels (" + warm.panelGemm + "): no row\n";
             continue;
         }
+        if (kind.fusedOnly == GemmVariant::Cublas)  // one variant, either kernel: the row says which ran
+            name += fused ? " (CUTLASS sums)" : " (cuBLAS)";
         for (int faults : {0, 1}) {
             std::vector<double> times, plains, checks;
             OnlineRecord last;
             for (int r = 0; r < reps; ++r) {
-                plains.push_back(plainTf32Seconds(n));
+                plains.push_back(kind.plainSeconds(n));
                 last = once(configFor(gemm, faults));
                 times.push_back(computeSeconds(last));
                 checks.push_back(checkSeconds(last));
@@ -106,17 +132,40 @@ nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
             const double time = median(times), plain = median(plains);
             t.add({name, std::to_string(faults), fixed(time * 1e3, 2), fixed(plain * 1e3, 2), fixed(time / plain, 3) + "x",
                    percent(time / plain - 1.0), fixed(median(checks) * 1e3, 2), outcome(last)});
-            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", "online"}, {"gemm", name}, {"fq", 1}, {"faults", faults},
-                            {"seconds", time}, {"plain_tf32_seconds", plain}, {"ratio", time / plain},
-                            {"check_seconds", median(checks)}, {"panel_gemm", last.panelGemm},
-                            {"verified", last.status == "ok"}});
+            rows.push_back({{"n", n}, {"panel", panel}, {"scheme", "online"}, {"gemm", std::string(toString(gemm))},
+                            {"fq", 1}, {"faults", faults}, {"seconds", time}, {kind.jsonPlainKey, plain},
+                            {"ratio", time / plain}, {"check_seconds", median(checks)}, {"panel_gemm", last.panelGemm},
+                            {"fused_sums", fused}, {"verified", last.status == "ok"}});
         }
-        notes += name + " panel GEMMs: " + warm.panelGemm + "\n";
+        notes += std::string(toString(gemm)) + " panel GEMMs: " + warm.panelGemm + "\n";
     }
     t.print(out);
-    out << notes << "cutlass-tf32: the kernel that writes C writes its row and column sums too, so each check reads C's "
-           "checksum row and column only (cublas-tf32: one read of C per check)\n";
+    out << notes << kind.note;
     return rows;
+}
+
+}  // namespace
+
+nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                        std::int64_t panel, int reps, std::ostream& out)
+{
+    const RowsKind kind{"TF32", {GemmVariant::CublasTf32, GemmVariant::CutlassTf32}, plainTf32Seconds,
+                        "plain_tf32_seconds", GemmVariant::CutlassTf32, "CUTLASS sm_90a TF32",
+                        "cutlass-tf32: the kernel that writes C writes its row and column sums too, so each check reads "
+                        "C's checksum row and column only (cublas-tf32: one read of C per check)\n"};
+    return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
+}
+
+nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                        std::int64_t panel, int reps, std::ostream& out)
+{
+    const RowsKind kind{"BF16", {GemmVariant::CublasBf16}, plainBf16Seconds, "plain_bf16_seconds", GemmVariant::Cublas,
+                        "CUTLASS sm_90a BF16",
+                        "cublas-bf16 (--type bf16): FP32 values, each panel's checksum passes write its BF16 copies; "
+                        "where the CUTLASS BF16 kernel takes the panels its epilogue writes C's sums and each check "
+                        "reads C's checksum row and column only (cuBLAS BF16: one read of C per check). The plain "
+                        "product multiplies operands already in BF16 (no conversion)\n"};
+    return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
 }
 
 }  // namespace gigacheck::online_abft

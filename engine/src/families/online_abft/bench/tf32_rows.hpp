@@ -1,7 +1,9 @@
-// `gigacheck bench online`'s TF32 rows (README "C's sums from the product"): online ABFT at fq = 1
-// with --gemm cublas-tf32 (each check reads C) and cutlass-tf32 (C's sums from the CUTLASS kernel's
-// epilogue: the checks read no C), each run paired with a plain cuBLAS TF32 product of the same
-// shape timed just before it, as the FP32 rows are paired with plain FP32 products.
+// `gigacheck bench online`'s TF32 and BF16 rows (README "C's sums from the product", "16-bit
+// inputs"): online ABFT at fq = 1 with --gemm cublas-tf32 (each check reads C) and cutlass-tf32 (C's
+// sums from the CUTLASS kernel's epilogue: the checks read no C), and with --type bf16 (the CUTLASS
+// BF16 kernel with C's sums where it takes the panels, else cuBLAS BF16), each run paired with a
+// plain cuBLAS product of the same precision and shape timed just before it, as the FP32 rows are
+// paired with plain FP32 products.
 #pragma once
 
 #include "gigacheck/backend.hpp"
@@ -17,6 +19,9 @@ namespace gigacheck::online_abft {
 // On a GPU: the table of TF32 rows and their JSON rows; elsewhere (no cuBLAS TF32 to compare
 // with) an empty array and nothing printed. a, b: the bench's n x n inputs; c: its result.
 nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                        std::int64_t panel, int reps, std::ostream& out);
+// The same for BF16 inputs against a plain cuBLAS BF16 product of operands already in BF16.
+nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                         std::int64_t panel, int reps, std::ostream& out);
 
 }  // namespace gigacheck::online_abft
