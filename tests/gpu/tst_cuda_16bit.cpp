@@ -3,38 +3,26 @@
 // the 16-bit copies the GEMM reads): the product is that of the rounded operands, clean runs of odd shapes raise no alarm,
 // a flip of any bit of a cell ends verified correct, random single faults are corrected, FP16
 // refuses an operand beyond 65504. The CPU emulation of the same is tests/engine/tst_16bit_runs.
+#include "blocked_device_runs.hpp"
 #include "gpu_available.hpp"
 
 #include "gigacheck/input_rounding.hpp"
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
+#include "engine/gemm_run_helpers.hpp"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 using namespace gigacheck;
+using test::deviceRun;
 
 Q_DECLARE_METATYPE(gigacheck::StrategyKind)
 Q_DECLARE_METATYPE(gigacheck::GemmVariant)
 
 namespace {
-
-RunConfig deviceRun(GemmVariant g, Shape shape, StrategyKind k)
-{
-    RunConfig c;
-    c.shape = shape;
-    c.strategy = k;
-    c.precision = Precision::F32;
-    c.gemm = g;
-    c.backend = BackendKind::Cuda;
-    c.reference = ReferenceMode::Full;
-    // Several blocks with several k steps; none in one block.
-    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, Precision::F32, true, 64, 48, 64);
-    return c;
-}
 
 void addVariants()
 {
@@ -71,16 +59,10 @@ void TestCuda16Bit::productIsThatOfTheRoundedOperands()
     for (bool abft : {false, true}) {
         RunConfig cfg = deviceRun(gemm, {200, 160, 180}, StrategyKind::S2);
         cfg.abft = abft;
-        HostMatrix a, b, c;
-        RunHooks hooks;
-        hooks.onInputs = [&](HostMatrix& ha, HostMatrix& hb) {
-            a = HostMatrix(Precision::F32, ha.rows(), ha.cols());
-            b = HostMatrix(Precision::F32, hb.rows(), hb.cols());
-            std::memcpy(a.data(), ha.data(), ha.bytes());
-            std::memcpy(b.data(), hb.data(), hb.bytes());
-        };
-        hooks.resultOut = &c;
-        const RunRecord r = runGemm(cfg, hooks);
+        HostMatrix a, b;
+        const test::FinishedRun run = test::runKeepingC(cfg, test::copyInputsTo(a, b));
+        const RunRecord& r = run.record;
+        const HostMatrix& c = run.c;
         QVERIFY2(r.status == "ok", r.error.c_str());
         QVERIFY(r.reference.passed);
         double offRounded = 0, offPlain = 0;
@@ -111,16 +93,10 @@ void TestCuda16Bit::cleanRunsRaiseNoFalseAlarm()
                 RunConfig cfg = deviceRun(gemm, shape, k);
                 cfg.distribution = d;
                 const RunRecord r = runGemm(cfg);
-                const QByteArray where = QStringLiteral("%1 %2x%3x%4 %5 %6")
-                                             .arg(nameOf(gemm))
-                                             .arg(shape.m)
-                                             .arg(shape.n)
-                                             .arg(shape.q)
-                                             .arg(toString(k).data(), toString(d).data())
-                                             .toLatin1();
-                QVERIFY2(r.status == "ok", (where + ": " + QByteArray(r.error.c_str())).constData());
-                QVERIFY2(r.faults.falsePositives == 0 && r.faults.detected == 0, where.constData());
-                QVERIFY2(r.verifiedCorrect(), where.constData());
+                const std::string where = std::string(nameOf(gemm)) + " " + test::nameOfRun(shape, k, d);
+                QVERIFY2(r.status == "ok", (where + ": " + r.error).c_str());
+                QVERIFY2(r.faults.falsePositives == 0 && r.faults.detected == 0, where.c_str());
+                QVERIFY2(r.verifiedCorrect(), where.c_str());
             }
 }
 
@@ -130,11 +106,7 @@ void TestCuda16Bit::everyBitEndsVerifiedCorrect()
     QFETCH(GemmVariant, gemm);
     for (StrategyKind k : {StrategyKind::None, StrategyKind::S2})
         for (int bit = 0; bit < 32; ++bit) {
-            RunConfig cfg = deviceRun(gemm, {200, 160, 180}, k);
-            cfg.faults.model = FaultModel::BitFlip;
-            cfg.faults.bit = bit;
-            cfg.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
-            const RunRecord r = runGemm(cfg);
+            const RunRecord r = runGemm(test::withBitFlip(deviceRun(gemm, {200, 160, 180}, k), bit));
             const QByteArray where = QStringLiteral("%1 %2 bit %3").arg(nameOf(gemm), toString(k).data()).arg(bit).toLatin1();
             QVERIFY2(r.status == "ok", r.error.c_str());
             QCOMPARE(r.faults.injected, 1);

@@ -55,6 +55,20 @@ void addFormats()
     QTest::addRow("f16") << InputFormat::F16;
 }
 
+#ifdef GIGACHECK_HAVE_CUDA
+// The fault added at (100, 200) is the one correction, and the correction is the checksum's
+// difference: within the threshold's order of the clean cell.
+void checkFaultAt100x200Corrected(const cuda::Protected16Result& r)
+{
+    QCOMPARE(QString::fromStdString(r.verdict), QString("corrected"));
+    QCOMPARE(r.corrections, 1);
+    QCOMPARE(r.row, std::int64_t(100));
+    QCOMPARE(r.col, std::int64_t(200));
+    QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
+             qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
+}
+#endif
+
 }  // namespace
 
 class TestCuda16BitPasses : public QObject {
@@ -115,13 +129,7 @@ void TestCuda16BitPasses::oneFaultIsCorrected()
     const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 7), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 8);
     const cuda::Protected16Result r =
         cuda::protectedProductOf16BitOnDevice(format, a, b, d.m, d.n, d.q, 100, 200, 1000.0);
-    QCOMPARE(QString::fromStdString(r.verdict), QString("corrected"));
-    QCOMPARE(r.corrections, 1);
-    QCOMPARE(r.row, std::int64_t(100));
-    QCOMPARE(r.col, std::int64_t(200));
-    // The correction is the checksum's difference: within the threshold's order of the clean cell.
-    QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
-             qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
+    checkFaultAt100x200Corrected(r);
 #endif
 }
 
@@ -148,12 +156,7 @@ void TestCuda16BitPasses::bf16SumsFromTheEpilogue()
     const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 7), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 8);
     const cuda::Protected16Result r =
         cuda::protectedProductOf16BitOnDevice(InputFormat::Bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true);
-    QCOMPARE(QString::fromStdString(r.verdict), QString("corrected"));
-    QCOMPARE(r.corrections, 1);
-    QCOMPARE(r.row, std::int64_t(100));
-    QCOMPARE(r.col, std::int64_t(200));
-    QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
-             qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
+    checkFaultAt100x200Corrected(r);
 #endif
 }
 

@@ -42,8 +42,7 @@ private slots:
     void initTestCase()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
-        if (const std::string why = whyNoCutlassKernels(); !why.empty())
-            QSKIP(("GPU test skipped: " + why).c_str());
+        GIGACHECK_REQUIRE_CUTLASS_KERNELS();
     }
 
     void everyKMajorConfigurationComputesTheSameProduct()

@@ -13,6 +13,7 @@
 //   byte for byte as they were.
 // Hopper only (sm_90a kernels): skipped elsewhere.
 #include "gpu_available.hpp"
+#include "tf32_models.hpp"
 
 #include "families/blocked_gemm/cuda/measure.hpp"
 #include "gigacheck/matrix.hpp"
@@ -25,7 +26,6 @@
 #include <QtTest>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 using namespace gigacheck;
@@ -40,48 +40,11 @@ const char* nameOf(Data d) { return d == Data::Uniform ? "uniform" : d == Data::
 // wide-exponent distribution.
 [[maybe_unused]] HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
 {
+    if (d == Data::Positive)
+        return test::offsetUniformMatrix(rows, cols, 0.0, seed);
     HostMatrix m(Precision::F32, rows, cols);
-    if (d != Data::Positive) {
-        fillRandom(m, d == Data::Uniform ? Distribution::Uniform : Distribution::Wide, seed, 0);
-        return m;
-    }
-    std::mt19937_64 gen(seed);
-    std::uniform_real_distribution<double> u01(0.0, 1.0);
-    float* x = m.as<float>();
-    for (std::int64_t e = 0; e < rows * cols; ++e)
-        x[e] = float(u01(gen));
+    fillRandom(m, d == Data::Uniform ? Distribution::Uniform : Distribution::Wide, seed, 0);
     return m;
-}
-
-// max over cells of |C - model| / bound: the model is the exact (double) product of the inputs as
-// `take` gives them, bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even a truncating one).
-template <class Take>
-double worstOverBound(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, Take take)
-{
-    const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
-    std::vector<double> ta(std::size_t(m * n)), tb(std::size_t(n * q));
-    for (std::int64_t e = 0; e < m * n; ++e)
-        ta[std::size_t(e)] = double(take(a.as<float>()[e]));
-    for (std::int64_t e = 0; e < n * q; ++e)
-        tb[std::size_t(e)] = double(take(b.as<float>()[e]));
-    double worst = 0;
-    std::vector<double> exact(static_cast<std::size_t>(q)), mag(static_cast<std::size_t>(q));
-    for (std::int64_t i = 0; i < m; ++i) {
-        std::fill(exact.begin(), exact.end(), 0.0);
-        std::fill(mag.begin(), mag.end(), 0.0);
-        for (std::int64_t k = 0; k < n; ++k) {
-            const double x = ta[std::size_t(i * n + k)];
-            for (std::int64_t j = 0; j < q; ++j) {
-                exact[std::size_t(j)] += x * tb[std::size_t(k * q + j)];
-                mag[std::size_t(j)] += std::fabs(x * tb[std::size_t(k * q + j)]);
-            }
-        }
-        for (std::int64_t j = 0; j < q; ++j) {
-            const double bound = 2 * std::ldexp(1.0, -24) * double(n) * mag[std::size_t(j)] + 1e-300;
-            worst = std::max(worst, std::fabs(c.at(i, j) - exact[std::size_t(j)]) / bound);
-        }
-    }
-    return worst;
 }
 
 struct ProductShape {
@@ -107,8 +70,7 @@ private slots:
     void initTestCase()
     {
         GIGACHECK_REQUIRE_CUDA_DEVICE();
-        if (const std::string why = whyNoCutlassKernels(); !why.empty())
-            QSKIP(("GPU test skipped: " + why).c_str());
+        GIGACHECK_REQUIRE_CUTLASS_KERNELS();
     }
 
     void kMajorKernelComputesTheSameProduct()
@@ -162,8 +124,8 @@ void TestCudaFusedKMajor::kernelMultipliesRoundedOperands()
     const HostMatrix a = unrounded(m, n, data, 71), b = unrounded(n, q, data, 72);
     HostMatrix c(Precision::F32, m, q);
     cuda::fusedKMajorGemmOnDevice(a, b, c);
-    const double truncated = worstOverBound(a, b, c, [](float x) { return truncateToTf32(x); });
-    const double nearest = worstOverBound(a, b, c, [](float x) { return roundToTf32(x); });
+    const double truncated = test::worstOverBound(a, b, c, [](float x) { return truncateToTf32(x); });
+    const double nearest = test::worstOverBound(a, b, c, [](float x) { return roundToTf32(x); });
     qInfo("hypothesis (kernel rounds to nearest TF32): |C - round-to-nearest model| / bound %.3g, "
           "|C - truncation model| / bound %.3g",
           nearest, truncated);

@@ -4,6 +4,7 @@
 // restored on the host, and the C blocks it fed recomputed: the run ends verified correct with C
 // the product of the inputs as they entered -- the campaign's `a` / `b` targets, never SDC.
 // FP32, FP64 and TF32, in one block and in blocks.
+#include "blocked_device_runs.hpp"
 #include "gpu_available.hpp"
 
 #include "gigacheck/blocked_gemm.hpp"
@@ -21,14 +22,7 @@ namespace {
 
 RunConfig deviceRun(Precision p, GemmVariant g, StrategyKind k)
 {
-    RunConfig c;
-    c.shape = {200, 160, 180};
-    c.precision = p;
-    c.gemm = g;
-    c.backend = BackendKind::Cuda;
-    c.strategy = k;
-    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, p, true, 64, 48, 64);
-    c.reference = ReferenceMode::Full;
+    RunConfig c = test::deviceRun(g, {200, 160, 180}, k, p);
     c.seed = 11;
     return c;
 }

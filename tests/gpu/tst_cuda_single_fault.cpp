@@ -7,6 +7,7 @@
 // reference tolerance. Also the CUDA decide kernel's one-axis rule against the host reference
 // (same verdicts and corrected cells where both saw the same mismatches), TF32 included: the CPU
 // backend emulates it with the same operand rounding.
+#include "blocked_device_runs.hpp"
 #include "gpu_available.hpp"
 
 #include "gigacheck/matrix.hpp"
@@ -28,19 +29,7 @@ namespace {
 
 RunConfig flipAt(StrategyKind k, GemmVariant g, Precision p, int bit)
 {
-    RunConfig c;
-    c.shape = {200, 160, 180};
-    c.strategy = k;
-    c.precision = p;
-    c.gemm = g;
-    c.backend = BackendKind::Cuda;
-    c.reference = ReferenceMode::Full;
-    // s2 in blocks with several k steps; none in one block.
-    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, p, true, 64, 48, 64);
-    c.faults.model = FaultModel::BitFlip;
-    c.faults.bit = bit;
-    c.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
-    return c;
+    return test::withBitFlip(test::deviceRun(g, {200, 160, 180}, k, p), bit);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "families/strassen/bench/shared_target_products.hpp"
 #include "gpu_available.hpp"
+#include "engine/strassen_run_helpers.hpp"
 
 #include <QtTest>
 
@@ -171,11 +172,7 @@ private slots:
             c.checkLeaves = true;
             c.faults = {{StrassenFault::Where::Product, 9, 0}};
             const StrassenResult r = runStrassen(c, *backend);
-            std::vector<std::string> caught;
-            for (const StrassenCheck& k : r.checks)
-                if (k.verdict == "detected")
-                    caught.push_back(k.where);
-            QCOMPARE(caught, std::vector<std::string>{"product 9"});
+            QCOMPARE(test::detectedChecks(r), std::vector<std::string>{"product 9"});
             QCOMPARE(r.status, std::string("ok"));
         }
         // A fault under C's threshold but over the leaf's: the device's column code leads the

@@ -7,6 +7,7 @@
 #include "gigacheck/strassen.hpp"
 
 #include "gpu_available.hpp"
+#include "engine/strassen_run_helpers.hpp"
 
 #include <QtTest>
 
@@ -132,11 +133,7 @@ private slots:
             c.checkLeaves = true;
             c.faults = {{StrassenFault::Where::Product, 9, 0}};
             const StrassenResult r = runStrassen(c, *backend);
-            std::vector<std::string> caught;
-            for (const StrassenCheck& k : r.checks)
-                if (k.verdict == "detected")
-                    caught.push_back(k.where);
-            QCOMPARE(caught, std::vector<std::string>{"product 9"});
+            QCOMPARE(test::detectedChecks(r), std::vector<std::string>{"product 9"});
             QCOMPARE(r.status, std::string("ok"));
         }
         for (StrassenVariant v : kVariants)

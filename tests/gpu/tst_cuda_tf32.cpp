@@ -11,6 +11,7 @@
 //   bound's smallest threshold is corrected, flips of bits 15-22 of a 256^3 cell (silent before)
 //   are corrected end to end, and blocked runs raise no false alarm.
 #include "gpu_available.hpp"
+#include "tf32_models.hpp"
 
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
@@ -23,7 +24,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <vector>
 
 using namespace gigacheck;
@@ -34,17 +34,11 @@ enum class Data { Uniform, Normal, Wide, Positive, Offset };
 
 HostMatrix makeMatrix(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
 {
+    if (d == Data::Positive || d == Data::Offset)
+        return test::offsetUniformMatrix(rows, cols, d == Data::Offset ? 100.0 : 0.0, seed);
     HostMatrix m(Precision::F32, rows, cols);
-    if (d == Data::Uniform || d == Data::Normal || d == Data::Wide) {
-        fillRandom(m, d == Data::Uniform ? Distribution::Uniform : d == Data::Normal ? Distribution::Normal : Distribution::Wide,
-                   seed, 0);
-        return m;
-    }
-    std::mt19937_64 gen(seed);
-    std::uniform_real_distribution<double> u01(0.0, 1.0);
-    float* x = static_cast<float*>(m.data());
-    for (std::int64_t e = 0; e < rows * cols; ++e)
-        x[e] = float((d == Data::Offset ? 100.0 : 0.0) + u01(gen));
+    fillRandom(m, d == Data::Uniform ? Distribution::Uniform : d == Data::Normal ? Distribution::Normal : Distribution::Wide,
+               seed, 0);
     return m;
 }
 
@@ -62,39 +56,12 @@ const char* nameOf(Hypothesis h)
     return h == Hypothesis::Nearest ? "round to nearest" : h == Hypothesis::Truncate ? "truncation" : "unrounded FP32";
 }
 
-// max over cells of |C - model| / bound, where the model is the exact product of the inputs as the
-// hypothesis rounds them and bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even truncating).
-double worstOverBound(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, Hypothesis h)
+// The hypothesis's rounding of an FP32 input, for test::worstOverBound.
+auto roundingOf(Hypothesis h)
 {
-    const auto in = [h](double x) {
-        return h == Hypothesis::Nearest ? double(roundToTf32(float(x)))
-               : h == Hypothesis::Truncate ? double(truncateToTf32(float(x)))
-                                           : x;
+    return [h](float x) {
+        return h == Hypothesis::Nearest ? roundToTf32(x) : h == Hypothesis::Truncate ? truncateToTf32(x) : x;
     };
-    const std::int64_t m = a.rows(), n = a.cols(), q = b.cols();
-    std::vector<double> ra(std::size_t(m * n)), rb(std::size_t(n * q));
-    for (std::int64_t e = 0; e < m * n; ++e)
-        ra[std::size_t(e)] = in(double(a.as<float>()[e]));
-    for (std::int64_t e = 0; e < n * q; ++e)
-        rb[std::size_t(e)] = in(double(b.as<float>()[e]));
-    double worst = 0;
-    std::vector<double> exact(static_cast<std::size_t>(q)), mag(static_cast<std::size_t>(q));
-    for (std::int64_t i = 0; i < m; ++i) {
-        std::fill(exact.begin(), exact.end(), 0.0);
-        std::fill(mag.begin(), mag.end(), 0.0);
-        for (std::int64_t k = 0; k < n; ++k) {
-            const double x = ra[std::size_t(i * n + k)];
-            for (std::int64_t j = 0; j < q; ++j) {
-                exact[std::size_t(j)] += x * rb[std::size_t(k * q + j)];
-                mag[std::size_t(j)] += std::fabs(x * rb[std::size_t(k * q + j)]);
-            }
-        }
-        for (std::int64_t j = 0; j < q; ++j) {
-            const double bound = 2 * std::ldexp(1.0, -24) * double(n) * mag[std::size_t(j)] + 1e-30;
-            worst = std::max(worst, std::fabs(c.at(i, j) - exact[std::size_t(j)]) / bound);
-        }
-    }
-    return worst;
 }
 
 const struct {
@@ -143,7 +110,7 @@ void TestCudaTf32::whichRoundingCublasApplies()
     const char* matched = nullptr;
     int matches = 0;
     for (Hypothesis h : {Hypothesis::Nearest, Hypothesis::Truncate, Hypothesis::Unrounded}) {
-        const double w = worstOverBound(a, b, c, h);
+        const double w = test::worstOverBound(a, b, c, roundingOf(h));
         line += QStringLiteral("%1 %2  ").arg(QString::fromLatin1(nameOf(h))).arg(w, 0, 'g', 3);
         if (w <= 1.0) {
             matched = nameOf(h);
@@ -168,7 +135,7 @@ void TestCudaTf32::tf32InputsAreMultipliedExactly()
     const HostMatrix a = roundedCopy(makeMatrix(m, n, Data::Normal, 33)), b = roundedCopy(makeMatrix(n, q, Data::Normal, 34));
     HostMatrix c(Precision::F32, m, q);
     cuda::gemmOnDevice(GemmVariant::CublasTf32, 32, 16, a, b, c);
-    const double w = worstOverBound(a, b, c, Hypothesis::Unrounded);
+    const double w = test::worstOverBound(a, b, c, roundingOf(Hypothesis::Unrounded));
     qInfo("TF32 inputs: worst |C - exact| / FP32 accumulation bound %.3g", w);
     QVERIFY(w <= 1.0);
 #endif

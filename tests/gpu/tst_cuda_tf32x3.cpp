@@ -3,34 +3,22 @@
 // SGEMM's on the same inputs and far below cuBLAS TF32's; protected runs of every strategy verify
 // clean, and one fault is detected and corrected. The CPU emulation of the same is
 // tests/engine/tst_tf32x3.
+#include "blocked_device_runs.hpp"
 #include "gpu_available.hpp"
 
 #include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/matrix.hpp"
+#include "engine/gemm_run_helpers.hpp"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 using namespace gigacheck;
+using test::deviceRun;
 
 namespace {
-
-RunConfig deviceRun(GemmVariant g, Shape shape, StrategyKind k)
-{
-    RunConfig c;
-    c.shape = shape;
-    c.strategy = k;
-    c.precision = Precision::F32;
-    c.gemm = g;
-    c.backend = BackendKind::Cuda;
-    c.reference = ReferenceMode::Full;
-    // Several blocks with several k steps; none in one block.
-    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, Precision::F32, true, 64, 48, 64);
-    return c;
-}
 
 // max |C - A B| / max |A B| of one variant's plain product, A B in FP64 from the generated inputs.
 double productError(GemmVariant g, Shape shape, Distribution d)
@@ -38,18 +26,11 @@ double productError(GemmVariant g, Shape shape, Distribution d)
     RunConfig cfg = deviceRun(g, shape, StrategyKind::None);
     cfg.abft = false;
     cfg.distribution = d;
-    HostMatrix a, b, c;
-    RunHooks hooks;
-    hooks.onInputs = [&](HostMatrix& ha, HostMatrix& hb) {
-        a = HostMatrix(Precision::F32, ha.rows(), ha.cols());
-        b = HostMatrix(Precision::F32, hb.rows(), hb.cols());
-        std::memcpy(a.data(), ha.data(), ha.bytes());
-        std::memcpy(b.data(), hb.data(), hb.bytes());
-    };
-    hooks.resultOut = &c;
-    const RunRecord r = runGemm(cfg, hooks);
-    if (r.status != "ok")
-        qFatal("%s", r.error.c_str());
+    HostMatrix a, b;
+    const test::FinishedRun run = test::runKeepingC(cfg, test::copyInputsTo(a, b));
+    const HostMatrix& c = run.c;
+    if (run.record.status != "ok")
+        qFatal("%s", run.record.error.c_str());
     double worst = 0, largest = 0;
     for (std::int64_t i = 0; i < shape.m; ++i)
         for (std::int64_t j = 0; j < shape.q; ++j) {
@@ -101,21 +82,12 @@ void TestCudaTf32x3::protectedRunsAreCleanAndCorrectOneFault()
                 RunConfig cfg = deviceRun(GemmVariant::Tf32x3, shape, k);
                 cfg.distribution = d;
                 const RunRecord r = runGemm(cfg);
-                const QByteArray where = QStringLiteral("%1x%2x%3 %4 %5")
-                                             .arg(shape.m)
-                                             .arg(shape.n)
-                                             .arg(shape.q)
-                                             .arg(toString(k).data(), toString(d).data())
-                                             .toLatin1();
-                QVERIFY2(r.status == "ok", (where + ": " + QByteArray(r.error.c_str())).constData());
-                QVERIFY2(r.faults.falsePositives == 0 && r.faults.detected == 0, where.constData());
-                QVERIFY2(r.verifiedCorrect(), where.constData());
+                const std::string where = test::nameOfRun(shape, k, d);
+                QVERIFY2(r.status == "ok", (where + ": " + r.error).c_str());
+                QVERIFY2(r.faults.falsePositives == 0 && r.faults.detected == 0, where.c_str());
+                QVERIFY2(r.verifiedCorrect(), where.c_str());
             }
-        RunConfig cfg = deviceRun(GemmVariant::Tf32x3, {200, 160, 180}, k);
-        cfg.faults.model = FaultModel::BitFlip;
-        cfg.faults.bit = 26;
-        cfg.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
-        const RunRecord r = runGemm(cfg);
+        const RunRecord r = runGemm(test::withBitFlip(deviceRun(GemmVariant::Tf32x3, {200, 160, 180}, k), 26));
         QVERIFY2(r.status == "ok", r.error.c_str());
         QCOMPARE(r.faults.injected, 1);
         QCOMPARE(r.faults.detected, 1);
@@ -132,11 +104,7 @@ void TestCudaTf32x3::everyBitEndsVerifiedCorrect()
 {
     for (StrategyKind k : {StrategyKind::None, StrategyKind::S2})
         for (int bit = 0; bit < 32; ++bit) {
-            RunConfig cfg = deviceRun(GemmVariant::Tf32x3, {200, 160, 180}, k);
-            cfg.faults.model = FaultModel::BitFlip;
-            cfg.faults.bit = bit;
-            cfg.faults.at.push_back({17, 33, std::nullopt, std::nullopt});
-            const RunRecord r = runGemm(cfg);
+            const RunRecord r = runGemm(test::withBitFlip(deviceRun(GemmVariant::Tf32x3, {200, 160, 180}, k), bit));
             const QByteArray where = QStringLiteral("%1 bit %2").arg(toString(k).data()).arg(bit).toLatin1();
             QVERIFY2(r.status == "ok", r.error.c_str());
             QCOMPARE(r.faults.injected, 1);
