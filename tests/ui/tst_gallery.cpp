@@ -1,7 +1,8 @@
 // The kernel gallery view: the access-pattern steps cost what the seeds say (coalesced against
 // strided, the symmetric tile pair, 4N against 4N/TILE loads), a CPU sweep runs on its worker
 // thread and fills the log-log plot next to the seed's dashed figures, step / play move the
-// animation, and each reduced-matmul kernel sits on the roofline at its counts. Screenshots (grab) go to $GIGACHECK_SCREENSHOT_DIR when it is set.
+// animation (opened on a pattern of the family swept), each reduced-matmul kernel sits on the roofline
+// at its counts and each transpose kernel's GB/s is a bar against the memory roof. Screenshots (grab) go to $GIGACHECK_SCREENSHOT_DIR when it is set.
 #include "views/gallery/accesspattern.hpp"
 #include "views/gallery/galleryview.hpp"
 
@@ -101,15 +102,32 @@ private slots:
         for (int i = 0; i < view.plot()->graphCount(); ++i)
             kernels += !view.plot()->graph(i)->name().startsWith(QStringLiteral("memory roof"));
         QCOMPARE(kernels, variants);
-        QCOMPARE(view.roofline()->graphCount(), 0);  // no arithmetic: no point on the roofline
+        // No arithmetic, so no roofline point: each kernel's GB/s at N = 128 as a bar (the record's
+        // rate), against the memory roof where it is known, in the family's order.
+        QCustomPlot* bandwidth = view.roofline();
+        std::map<QString, double> atLargest;
+        for (const SweepPoint& p : view.points())
+            if (p.n == 128)
+                atLargest[p.variant] = p.rate;
+        QStringList barNames;
+        for (int i = 0; i < bandwidth->plottableCount(); ++i)
+            if (auto* bar = qobject_cast<QCPBars*>(bandwidth->plottable(i))) {
+                QCOMPARE(bar->dataCount(), 1);
+                QCOMPARE(bar->data()->begin()->key, double(barNames.size()));
+                QCOMPARE(bar->data()->begin()->value, atLargest.at(bar->name()));
+                barNames << bar->name();
+            }
+        QCOMPARE(barNames, variantsOf(Family::Transpose, false));
+        const bool roofKnown = view.points().front().memoryRoofGBs > 0;
+        QCOMPARE(bandwidth->graphCount(), roofKnown ? 1 : 0);  // the memory roof's dashed line
+        QCOMPARE(bandwidth->itemCount(), roofKnown ? variants : 0);  // "NN %" of the roof on each bar
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         screenshot(view, QStringLiteral("gallery_transpose_cpu.png"));
-        // Its empty roofline (the note in place of points) still spans the whole plot.
-        QCustomPlot* transposeRoofline = view.roofline();
-        transposeRoofline->replot(QCustomPlot::rpImmediateRefresh);
-        QVERIFY2(transposeRoofline->axisRect()->outerRect().width() >= transposeRoofline->width() - 2,
-                 qPrintable(QStringLiteral("the roofline's axes span %1 of its %2 px").arg(transposeRoofline->axisRect()->outerRect().width()).arg(transposeRoofline->width())));
+        // The bandwidth chart spans the whole plot.
+        bandwidth->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY2(bandwidth->axisRect()->outerRect().width() >= bandwidth->width() - 2,
+                 qPrintable(QStringLiteral("the chart's axes span %1 of its %2 px").arg(bandwidth->axisRect()->outerRect().width()).arg(bandwidth->width())));
 
         // Reduced matmul: the seed's CPU figure is drawn dashed beside.
         view.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);
@@ -235,6 +253,36 @@ private slots:
             placed += kernels.contains(view.roofline()->graph(i)->name());
         QCOMPARE(placed, reduced);
         screenshot(view, QStringLiteral("gallery_reduced_gpu.png"));
+    }
+
+    // The access-pattern picker shows a pattern of the family and backend chosen: a reduced-matmul
+    // view opens on the reduced matmul's, switching to the transpose shows its CPU or GPU pattern,
+    // and a pattern the user picked for the family stays when the backend changes.
+    void patternFollowsFamily()
+    {
+        GalleryView view;
+        auto* family = view.findChild<QComboBox*>(QStringLiteral("galleryFamily"));
+        auto* backend = view.findChild<QComboBox*>(QStringLiteral("galleryBackend"));
+        auto* pattern = view.findChild<QComboBox*>(QStringLiteral("galleryPattern"));
+        const auto shown = [&] { return patterns()[std::size_t(pattern->currentIndex())].pattern; };
+        family->setCurrentIndex(0);
+        backend->setCurrentIndex(0);
+        QCOMPARE(shown(), Pattern::ReducedNaive);
+        family->setCurrentIndex(1);
+        QCOMPARE(shown(), Pattern::TransposeCpuNaive);
+        pattern->setCurrentIndex(int(Pattern::TransposeCpuBlocked));
+        family->setCurrentIndex(0);
+        QCOMPARE(shown(), Pattern::ReducedNaive);
+        pattern->setCurrentIndex(int(Pattern::ReducedTiled));
+        if (backend->count() > 1) {
+            backend->setCurrentIndex(1);
+            QCOMPARE(shown(), Pattern::ReducedTiled);  // the reduced matmul's patterns serve both backends
+            family->setCurrentIndex(1);
+            QCOMPARE(shown(), Pattern::TransposeGpuNaive);
+        }
+        for (Family f : {Family::Reduced, Family::Transpose})
+            for (bool gpu : {false, true})
+                QVERIFY(patternShows(firstPatternOf(f, gpu), f, gpu));
     }
 
     void stepAndPlay()

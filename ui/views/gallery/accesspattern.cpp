@@ -210,6 +210,28 @@ std::vector<AccessStep> reducedTiled()
 
 }  // namespace
 
+bool patternShows(Pattern pattern, Family family, bool gpu)
+{
+    switch (pattern) {
+    case Pattern::TransposeCpuNaive:
+    case Pattern::TransposeCpuBlocked: return family == Family::Transpose && !gpu;
+    case Pattern::TransposeGpuNaive:
+    case Pattern::TransposeGpuTilePair:
+    case Pattern::TransposeGpuPadded: return family == Family::Transpose && gpu;
+    case Pattern::ReducedNaive:
+    case Pattern::ReducedTiled: return family == Family::Reduced;
+    }
+    return false;
+}
+
+Pattern firstPatternOf(Family family, bool gpu)
+{
+    for (const PatternInfo& p : patterns())
+        if (patternShows(p.pattern, family, gpu))
+            return p.pattern;
+    return patterns().front().pattern;
+}
+
 std::vector<AccessStep> buildSteps(Pattern pattern)
 {
     switch (pattern) {

@@ -6,6 +6,8 @@
 // tests/ui/tst_gallery.cpp; AccessPatternWidget draws it.
 #pragma once
 
+#include "views/gallery/gallerysweep.hpp"
+
 #include <QString>
 
 #include <vector>
@@ -49,6 +51,10 @@ struct PatternInfo {
 };
 
 const std::vector<PatternInfo>& patterns();
+// Whether a pattern shows a kernel of the family on that backend (the reduced matmul's patterns
+// serve both backends), and the one the gallery opens on for them.
+bool patternShows(Pattern pattern, Family family, bool gpu);
+Pattern firstPatternOf(Family family, bool gpu);
 std::vector<AccessStep> buildSteps(Pattern pattern);
 // Distinct sectors (kSectorElements consecutive elements of a row) among the touches.
 int sectorsOf(const std::vector<Touch>& touches);

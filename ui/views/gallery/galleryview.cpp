@@ -26,26 +26,6 @@
 
 namespace gigacheck::ui::gallery {
 
-namespace {
-
-constexpr int kRooflineLegendRow = 3;  // under the title, the note and the axes
-
-// Shows the roofline's legend in its row, or takes it out of the layout: an empty legend's
-// maximum width is its margins and a layout column is no wider than its narrowest element allows,
-// so left in place, hidden, it narrowed the axes to the note's width (half the plot).
-void showRooflineLegend(QCustomPlot* plot, bool shown)
-{
-    QCPLayoutGrid* layout = plot->plotLayout();
-    const bool inLayout = layout->hasElement(kRooflineLegendRow, 0) && layout->element(kRooflineLegendRow, 0) == plot->legend;
-    if (shown && !inLayout)
-        layout->addElement(kRooflineLegendRow, 0, plot->legend);
-    else if (!shown && inLayout)
-        layout->take(plot->legend);  // the row stays, empty: the grid keeps its shape
-    plot->legend->setVisible(shown);
-}
-
-}  // namespace
-
 GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
 {
     familyBox_ = new QComboBox(this);
@@ -113,35 +93,12 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     keepLegendFitting(plot_);  // as many columns as the plot is wide
     applyPalette(plot_, palette());
 
-    // Each kernel at its largest swept N: filled at its FLOPs over the least device-memory traffic,
-    // hollow at its FLOPs over the bytes its loads request (what tiling changes), under the roofs.
+    // Beside it, each kernel at its largest swept N: on the roofline (reduced matmul) or as a
+    // bandwidth bar against the memory roof (transpose): galleryroofline.hpp.
     roofline_ = new QCustomPlot(this);
     roofline_->setObjectName(QStringLiteral("galleryRoofline"));
     roofline_->setMinimumHeight(220);
-    for (QCPAxis* axis : {roofline_->xAxis, roofline_->yAxis}) {
-        axis->setScaleType(QCPAxis::stLogarithmic);
-        auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
-        ticker->setTickCount(4);  // a narrow plot beside the sweep: labels that do not collide
-        ticker->setSubTickCount(0);
-        axis->setTicker(ticker);
-    }
-    roofline_->xAxis->setLabel(QStringLiteral("FLOP / byte"));
-    roofline_->yAxis->setLabel(QStringLiteral("GFLOP/s"));
-    roofline_->legend->setVisible(true);
-    roofline_->legend->setFont(font());
-    roofline_->plotLayout()->insertRow(0);
-    rooflineTitle_ = new QCPTextElement(roofline_, QStringLiteral("Roofline"), font());
-    roofline_->plotLayout()->addElement(0, 0, rooflineTitle_);
-    roofline_->plotLayout()->insertRow(1);
-    rooflineNote_ = new QCPTextElement(roofline_, QString(), font());
-    roofline_->plotLayout()->addElement(1, 0, rooflineNote_);
-    // The legend in a row under the axes: inside it would hide the points, which gather at any corner.
-    roofline_->axisRect()->insetLayout()->take(roofline_->legend);
-    roofline_->plotLayout()->addElement(kRooflineLegendRow, 0, roofline_->legend);
-    roofline_->plotLayout()->setRowStretchFactor(kRooflineLegendRow, 0.001);
-    roofline_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    roofline_->legend->setWrap(2);
-    keepLegendFitting(roofline_);  // as many columns as the plot is wide
+    kernelPlot_ = makeKernelPlot(roofline_);
     applyPalette(roofline_, palette());
 
     patternBox_ = new QComboBox(this);
@@ -197,16 +154,14 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     layout->addLayout(controls);
     layout->addWidget(split, 1);
 
-    connect(familyBox_, &QComboBox::currentIndexChanged, this, [this] {
+    const auto familyOrBackendChanged = [this] {
         fillVariants();
         points_.clear();
         replot();
-    });
-    connect(backendBox_, &QComboBox::currentIndexChanged, this, [this] {
-        fillVariants();
-        points_.clear();
-        replot();
-    });
+        followFamilyWithPattern();
+    };
+    connect(familyBox_, &QComboBox::currentIndexChanged, this, familyOrBackendChanged);
+    connect(backendBox_, &QComboBox::currentIndexChanged, this, familyOrBackendChanged);
     connect(axisBox_, &QComboBox::currentIndexChanged, this, &GalleryView::replot);
     connect(patternBox_, &QComboBox::currentIndexChanged, this, &GalleryView::setPattern);
     connect(back, &QPushButton::clicked, this, &GalleryView::stepBack);
@@ -220,7 +175,8 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     });
 
     fillVariants();
-    setPattern(0);
+    followFamilyWithPattern();
+    setPattern(patternBox_->currentIndex());
     replot();
 }
 
@@ -387,81 +343,17 @@ void GalleryView::replot()
 
 void GalleryView::replotRoofline()
 {
-    roofline_->clearGraphs();
-    rooflineTitle_->setText(QStringLiteral("Roofline"));
-    if (family() == Family::Transpose) {
-        const bool roof = std::any_of(points_.begin(), points_.end(), [](const SweepPoint& p) { return p.memoryRoofGBs > 0; });
-        rooflineNote_->setText(QStringLiteral("A transpose does no arithmetic\n(0 FLOP per byte): its roof is\nthe memory bandwidth, ") +
-                               (roof ? QStringLiteral("the level\ndash-dot line beside.")
-                                     : QStringLiteral("unknown here\n(gigacheck devices --measure).")));
-        showRooflineLegend(roofline_, false);
-        roofline_->xAxis->setRange(0.01, 100);
-        roofline_->yAxis->setRange(1, 1e5);
-        roofline_->replot(QCustomPlot::rpQueuedReplot);
-        return;
-    }
-    // Each variant's point at its largest swept N.
-    std::map<QString, SweepPoint> last;
-    for (const SweepPoint& p : points_)
-        if (p.error.isEmpty() && p.ms > 0 && p.flops > 0 && p.memoryBytes > 0 && (!last.count(p.variant) || p.n >= last[p.variant].n))
-            last[p.variant] = p;
-    const QStringList names = variantsOf(family(), gpu());
-    double xLo = 1e30, xHi = 0, yLo = 1e30, yHi = 0, memoryRoof = 0, computeRoof = 0;
-    QString source;
-    for (const auto& [variant, p] : last) {
-        const QColor colour = accentColor(int(names.indexOf(variant)));
-        const double gflops = p.flops / (p.ms * 1e-3) / 1e9;
-        QCPGraph* g = roofline_->addGraph();
-        g->setName(variant);
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 9));
-        const double x = p.flops / p.memoryBytes;
-        g->addData(x, gflops);
-        xLo = std::min(xLo, x), xHi = std::max(xHi, x);
-        if (p.requestedBytes > 0) {  // the same kernel against what its loads ask of the caches
-            QCPGraph* h = roofline_->addGraph();
-            h->setName(variant + QStringLiteral(" (requested bytes)"));
-            h->setLineStyle(QCPGraph::lsNone);
-            h->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2), Qt::NoBrush, 9));
-            h->addData(p.flops / p.requestedBytes, gflops);
-            h->removeFromLegend();
-            xLo = std::min(xLo, p.flops / p.requestedBytes);
-        }
-        yLo = std::min(yLo, gflops), yHi = std::max(yHi, gflops);
-        if (p.memoryRoofGBs > 0 && p.computeRoofGflops > 0)
-            memoryRoof = p.memoryRoofGBs, computeRoof = p.computeRoofGflops, source = p.roofSource;
-    }
-    std::int64_t atN = 0;
-    for (const auto& [variant, p] : last)
-        atN = std::max(atN, p.n);
-    rooflineTitle_->setText(atN ? QStringLiteral("Roofline: each kernel at N = %1").arg(atN) : QStringLiteral("Roofline"));
-    // Short lines: beside the sweep plot at 1366 x 768 this panel is about 260 px wide.
-    QString note = QStringLiteral("FLOPs over: ● least traffic ○ bytes loaded");
-    if (!last.empty() && memoryRoof > 0) {
-        const double ridge = computeRoof / memoryRoof;
-        const double lo = std::min(xLo, ridge) / 4, hi = std::max(xHi, ridge) * 4;
-        QCPGraph* r = roofline_->addGraph();
-        r->setName(QStringLiteral("roofs"));
-        note += QStringLiteral("\nroofs %1 GB/s · %2 GFLOP/s, %3").arg(memoryRoof, 0, 'f', 0).arg(computeRoof, 0, 'f', 0).arg(source);
-        r->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
-        r->addData(lo, memoryRoof * lo);
-        r->addData(ridge, computeRoof);
-        r->addData(hi, computeRoof);
-        xLo = lo, xHi = hi;
-        yLo = std::min(yLo, memoryRoof * lo), yHi = std::max(yHi, computeRoof);
-    } else if (!last.empty()) {
-        note += QStringLiteral("\nroofs unknown: gigacheck devices --measure");
-    }
-    rooflineNote_->setText(last.empty() ? QStringLiteral("sweep to place each kernel") : note);
-    showRooflineLegend(roofline_, !last.empty());
-    if (last.empty()) {
-        roofline_->xAxis->setRange(0.01, 100);
-        roofline_->yAxis->setRange(1, 1e5);
-    } else {
-        roofline_->xAxis->setRange(xLo / 2, xHi * 2);
-        roofline_->yAxis->setRange(yLo / 3, yHi * 3);
-    }
-    roofline_->replot(QCustomPlot::rpQueuedReplot);
+    drawKernelPlot(kernelPlot_, family(), points_, variantsOf(family(), gpu()), palette());
+}
+
+void GalleryView::followFamilyWithPattern()
+{
+    const int shown = patternBox_->currentIndex();
+    if (shown >= 0 && shown < int(patterns().size()) && patternShows(patterns()[std::size_t(shown)].pattern, family(), gpu()))
+        return;  // a pattern the user picked for this family stays
+    for (std::size_t i = 0; i < patterns().size(); ++i)
+        if (patterns()[i].pattern == firstPatternOf(family(), gpu()))
+            patternBox_->setCurrentIndex(int(i));
 }
 
 void GalleryView::setPattern(int index)

@@ -1,17 +1,18 @@
 // The kernel gallery in the lab: pick a family, a backend and kernels, sweep sizes, and see time or
 // GB/s / GFLOP/s against N (log-log) with the seed's figures dashed beside and the memory roof;
-// beside it each kernel as a point on the roofline; below, the access-pattern animation
-// (step / play) that explains the curves.
+// beside it each kernel on the roofline (reduced matmul) or its bandwidth against the memory roof
+// (transpose); below, the access-pattern animation (step / play) that explains the curves, opened
+// on a pattern of the family and backend chosen.
 #pragma once
 
 #include "views/gallery/accesspattern.hpp"
+#include "views/gallery/galleryroofline.hpp"
 #include "views/gallery/gallerysweep.hpp"
 
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
-class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QListWidget;
@@ -66,6 +67,8 @@ private:
     void replot();
     void replotRoofline();
     void showStep();
+    // Shows the first access pattern of the family and backend chosen, unless the one shown is theirs.
+    void followFamilyWithPattern();
     Family family() const;
     bool gpu() const;
 
@@ -78,8 +81,7 @@ private:
     QLabel* status_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QCustomPlot* roofline_ = nullptr;
-    QCPTextElement* rooflineTitle_ = nullptr;
-    QCPTextElement* rooflineNote_ = nullptr;
+    KernelPlot kernelPlot_;  // roofline_ with its title and note
 
     QComboBox* patternBox_ = nullptr;
     QPushButton* playButton_ = nullptr;
