@@ -51,40 +51,25 @@ std::string familyValueName()
 
 void addCampaignOptions(QCommandLineParser& parser)
 {
+    // The options whose meaning depends on the family say what each family takes, from the registry.
+    const CampaignOptionHelp scheme = campaignSchemeHelp(), target = campaignTargetHelp();
     parser.addOptions({
         option("runs", "Number of runs, each with its own inputs and faults (required).", "N"),
         option("shape", "Problem size: A is M x N, B is N x Q. Default 256x256x256.", "MxNxQ"),
-        option("type", "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); bf16 / f16: FP32 "
-                       "values multiplied with BF16 / FP16 inputs (blocked family). Default f32.",
-               "f32|f64|tf32|bf16|f16"),
+        option("type", campaignTypeHelp().c_str(), "f32|f64|tf32|bf16|f16"),
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),
         option("family", campaignFamilyHelp().c_str(), familyValueName().c_str()),
-        option("scheme", "ABFT scheme: blocked (offline checksums per block product, as in the Gigacheck report); online, offline or "
-                         "tmr (the online ABFT family). Default blocked; online with --family online.",
-               "blocked|online|offline|tmr"),
+        option("scheme", scheme.text.c_str(), scheme.values.c_str()),
     });
     // The options of one family's campaigns (--check-every, --panel, --levels), declared by it.
     for (const OptionSpec& o : campaignFamilyOptions())
         parser.addOption(option(o.name.c_str(), o.help.c_str(), o.valueName));
     parser.addOptions({
-        option("fault", "Per run: flip a random bit, flip bit B, add a random delta, or inject nothing (false-alarm "
-                        "mode). Default bitflip:any; strassen: delta (a bit flip strikes the element a delta would).",
-               "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
-        option("model", "Blocked family: how far each fault reaches from its cell -- one cell, L cells of its row or "
-                        "column of the block (a warp's worth: 32), or an S x S tile; clipped to the block. Default cell.",
-               "cell|row[:L]|col[:L]|tile[:S]"),
-        option("target", "Where faults land. blocked: the result C, a checksum row or column, the operand A or B "
-                         "before its checksums are taken (a, b; also a-before, b-before) or after (a-after, b-after), "
-                         "or any of result, checksum, a, b at random. online: C at a random step, a checksum row or "
-                         "column at a step, A / B before the checksums (a, b) or after a step (a-after, b-after), or "
-                         "any of these (tmr: result, a cell of one replica). strassen: a leaf product (product), a C "
-                         "quadrant (c), an A / B quadrant between stages (a, b), or any. Default result; strassen any. "
-                         "The checker's own faults (blocked, CPU backend): check (a row / column check reports a "
-                         "mismatch over a clean line), correction (a cell's fault and the write of its correction), "
-                         "encoding (an entry of A's or B's checksum after the checksum kernel).",
-               "result|checksum|a|b|a-after|b-after|product|c|check|correction|encoding|any"),
+        option("fault", campaignFaultHelp().c_str(), "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
+        option("model", campaignModelHelp().c_str(), "cell|row[:L]|col[:L]|tile[:S]"),
+        option("target", target.text.c_str(), target.values.c_str()),
         option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
         option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
         option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),

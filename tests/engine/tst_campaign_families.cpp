@@ -261,6 +261,35 @@ private slots:
         QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("panel", "x", c); }).contains(QStringLiteral("panel width")));
         QVERIFY(inputErrorOf([&] { readCampaignFamilyOption("tile", "8", c); }).contains(QStringLiteral("--tile")));
     }
+
+    // The help of the options whose meaning depends on the family is put together from the
+    // families: --target names every family and each of its targets is among the values, every
+    // value parses; --scheme lists the schemes that pick a family; --fault gives Strassen's own
+    // default and why; --model and --type name the family that takes them.
+    void helpComesFromTheFamilies()
+    {
+        const CampaignOptionHelp target = campaignTargetHelp();
+        const QStringList values = qs(target.values).split(QLatin1Char('|'));
+        for (std::string_view family : campaignFamilyNames()) {
+            QVERIFY2(qs(target.text).contains(qs(std::string(family)) + QStringLiteral(": ")), family.data());
+            for (CampaignTarget t : campaignTargetsOf(std::string(family)))
+                QVERIFY2(values.contains(qs(std::string(toString(t)))), toString(t).data());
+        }
+        for (const QString& v : values)
+            QCOMPARE(qs(std::string(toString(campaignTargetFromString(v.toStdString())))), v);
+        QCOMPARE(values.last(), QStringLiteral("any"));
+        QVERIFY(qs(target.text).endsWith(QStringLiteral("Default result; strassen any.")));
+
+        const CampaignOptionHelp scheme = campaignSchemeHelp();
+        QCOMPARE(qs(scheme.values), QStringLiteral("blocked|online|offline|tmr"));
+        QVERIFY(qs(scheme.text).contains(QStringLiteral("online, offline or tmr (--family online)")));
+        QVERIFY(qs(scheme.text).endsWith(QStringLiteral("Default blocked; online with --family online.")));
+
+        QVERIFY(qs(campaignFaultHelp()).endsWith(
+            QStringLiteral("Default bitflip:any; strassen: delta (a bit flip strikes the element a delta would).")));
+        QVERIFY(qs(campaignModelHelp()).contains(QStringLiteral("(blocked family)")));
+        QVERIFY(qs(campaignTypeHelp()).contains(QStringLiteral("(blocked family)")));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCampaignFamilies)

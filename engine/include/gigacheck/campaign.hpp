@@ -90,6 +90,18 @@ std::vector<CampaignTarget> campaignTargetsOf(const CampaignFamily&);
 // ("blocked (default), online (--scheme online|offline|tmr), strassen").
 std::string campaignFamilyHelp();
 std::string campaignFamilyList();
+// What `gigacheck campaign --help` says of the options whose meaning depends on the family, each
+// family's part from its campaign traits: --scheme (text and "blocked|online|..."), --fault,
+// --target (text and the names of every family's targets), --model and --type.
+struct CampaignOptionHelp {
+    std::string text;
+    std::string values;
+};
+CampaignOptionHelp campaignSchemeHelp();
+std::string campaignFaultHelp();
+CampaignOptionHelp campaignTargetHelp();
+std::string campaignModelHelp();
+std::string campaignTypeHelp();
 
 struct CampaignConfig {
     CampaignFamily family = "blocked";  // the default family

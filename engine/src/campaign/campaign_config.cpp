@@ -253,6 +253,99 @@ std::string campaignFamilyList()
     return list;
 }
 
+namespace {
+
+// "blocked" or "blocked and online": the families that take two-bit flips, --model and 16-bit inputs.
+std::string wideFaultModelFamilies()
+{
+    std::vector<std::string_view> names;
+    for (const FamilyCampaign* f : campaignFamilies())
+        if (f->traits().wideFaultModels)
+            names.push_back(f->traits().name);
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out.append(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ").append(names[i]);
+    return out;
+}
+
+}  // namespace
+
+CampaignOptionHelp campaignSchemeHelp()
+{
+    CampaignOptionHelp h;
+    std::string families, defaults;
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        if (t.selectingSchemes.empty())
+            continue;  // its scheme is its own: nothing to choose
+        for (std::string_view scheme : t.selectingSchemes)
+            h.values.append(h.values.empty() ? "" : "|").append(scheme);
+        families.append(families.empty() ? "" : "; ")
+            .append(namesOr(t.selectingSchemes))
+            .append(" (--family ")
+            .append(t.name)
+            .append(")");
+        if (t.name != CampaignConfig{}.family)
+            defaults.append("; ").append(t.defaultScheme).append(" with --family ").append(t.name);
+    }
+    h.text = "ABFT scheme, which also picks the family: " + families + ". Default " +
+             std::string(campaignFamilyOf(CampaignConfig{}.family).traits().defaultScheme) + defaults + ".";
+    return h;
+}
+
+std::string campaignFaultHelp()
+{
+    std::string help = "Per run: flip a random bit, flip bit B, flip two bits of one word (bitflip2, bitflip:B+B2; " +
+                       wideFaultModelFamilies() +
+                       " family), add a random delta, or inject nothing (false-alarm mode). Default bitflip:any";
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        if (!t.defaultModel)
+            continue;
+        help.append("; ").append(t.name).append(": ").append(toString(*t.defaultModel));
+        if (!t.faultWords.empty())
+            help.append(" (").append(t.faultWords).append(")");
+    }
+    return help + ".";
+}
+
+CampaignOptionHelp campaignTargetHelp()
+{
+    CampaignOptionHelp h;
+    h.text = "Where faults land.";
+    std::vector<CampaignTarget> listed;
+    std::string defaults;
+    for (const FamilyCampaign* f : campaignFamilies()) {
+        const CampaignFamilyTraits& t = f->traits();
+        h.text.append(" ").append(t.name).append(": ").append(t.targetWords).append(".");
+        for (CampaignTarget target : t.targets)
+            if (std::find(listed.begin(), listed.end(), target) == listed.end())
+                listed.push_back(target);
+        if (t.defaultTarget)
+            defaults.append("; ").append(t.name).append(" ").append(toString(*t.defaultTarget));
+    }
+    // "any" last, as every family lists it.
+    std::stable_partition(listed.begin(), listed.end(), [](CampaignTarget t) { return t != CampaignTarget::Any; });
+    for (CampaignTarget target : listed)
+        h.values.append(h.values.empty() ? "" : "|").append(toString(target));
+    h.text += " Default " + std::string(toString(CampaignConfig{}.target)) + defaults + ".";
+    return h;
+}
+
+std::string campaignModelHelp()
+{
+    return "How far each fault reaches from its cell (" + wideFaultModelFamilies() +
+           " family): one cell, L cells of its row or column of the block (a warp's worth: 32), or an S x S tile; "
+           "clipped to the block. Default cell.";
+}
+
+std::string campaignTypeHelp()
+{
+    return "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); bf16 / f16: FP32 values "
+           "multiplied with BF16 / FP16 inputs (" +
+           wideFaultModelFamilies() + " family). Default f32.";
+}
+
 std::vector<OptionSpec> campaignFamilyOptions()
 {
     std::vector<OptionSpec> options;

@@ -81,7 +81,12 @@ public:
             "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
             {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
             {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any},
-            std::nullopt, std::nullopt, true, true};
+            std::nullopt, std::nullopt, true, true,
+            "the result C, a checksum row or column, the operand A or B before its checksums are taken (a, b; also "
+            "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
+            "checker's own faults (CPU backend): check (a row / column check reports a mismatch over a clean line), "
+            "correction (a cell's fault and the write of its correction), encoding (an entry of A's or B's checksum "
+            "after the checksum kernel)"};
         return traits;
     }
     // Another family's scheme (online, offline, tmr) names that family.

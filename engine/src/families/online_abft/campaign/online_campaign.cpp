@@ -86,7 +86,10 @@ public:
         static const CampaignFamilyTraits traits{
             "online", "online / offline ABFT or TMR, --scheme", "online",
             {"online", "offline", "tmr"}, {"check-every", "panel"}, "online campaigns (--family online)",
-            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt};
+            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt, false,
+            false,
+            "C at a random step, a checksum row or column at a step, A / B before the checksums (a, b) or after a "
+            "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)"};
         return traits;
     }
     void checkOptions(const CampaignConfig& c, const std::function<bool(std::string_view)>& given) const override

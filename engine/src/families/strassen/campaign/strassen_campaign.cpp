@@ -76,7 +76,9 @@ public:
         static const CampaignFamilyTraits traits{
             "strassen", "--levels", "strassen", {}, {"levels"},
             "Strassen campaigns (--family strassen)", {T::Product, T::CQuadrant, T::A, T::B, T::Any},
-            FaultModel::Delta, CampaignTarget::Any};
+            FaultModel::Delta, CampaignTarget::Any, false, false,
+            "a leaf product (product), a C quadrant (c), an A / B quadrant between stages (a, b), or any",
+            "a bit flip strikes the element a delta would"};
         return traits;
     }
     void checkScheme(const std::string& scheme) const override
