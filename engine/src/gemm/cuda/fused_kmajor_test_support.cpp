@@ -30,6 +30,27 @@ bool sameBytes(const std::vector<float>& x, const HostMatrix& m)
     return x.size() * 4 == m.bytes() && std::memcmp(x.data(), m.data(), m.bytes()) == 0;
 }
 
+// The CUTLASS TF32 product C[m x q] = A[m x n] B[n x q] of FP32 device blocks (row-major, leading
+// dimensions in elements), with B^T beside for the K-major kernel.
+GemmCall cutlassTf32Call(Index m, Index n, Index q, const DeviceBuffer& a, Index lda, const DeviceBuffer& b, Index ldb,
+                         DeviceBuffer& c, Index ldc, DeviceBuffer& bTransposed)
+{
+    GemmCall g;
+    g.variant = GemmVariant::CutlassTf32;
+    g.precision = Precision::F32;
+    g.m = m;
+    g.n = n;
+    g.q = q;
+    g.a = a.get();
+    g.lda = lda;
+    g.b = b.get();
+    g.ldb = ldb;
+    g.c = c.get();
+    g.ldc = ldc;
+    g.bTransposed = bTransposed.get();
+    return g;
+}
+
 }  // namespace
 
 void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c)
@@ -40,19 +61,7 @@ void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatri
     CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
     CublasHandle h;
     transposeOperand(db.as<float>(), n, q, q, dbt.as<float>(), n, nullptr);
-    GemmCall g;
-    g.variant = GemmVariant::CutlassTf32;
-    g.precision = Precision::F32;
-    g.m = m;
-    g.n = n;
-    g.q = q;
-    g.a = da.get();
-    g.lda = n;
-    g.b = db.get();
-    g.ldb = q;
-    g.c = dc.get();
-    g.ldc = q;
-    g.bTransposed = dbt.get();
+    const GemmCall g = cutlassTf32Call(m, n, q, da, n, db, q, dc, q, dbt);
     if (!writesSumsOfC(g))
         throw BackendError("the CUTLASS TF32 kernel does not take " + std::to_string(m) + " x " + std::to_string(n) +
                            " x " + std::to_string(q));
@@ -83,18 +92,7 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
     d.bit = fault.bit >= 0 ? fault.bit : 0;
     ProtectedBlocks blocks;
     GemmCall& g = blocks.gemm;
-    g.variant = GemmVariant::CutlassTf32;
-    g.precision = Precision::F32;
-    g.m = m;
-    g.n = n;
-    g.q = q;
-    g.a = xa.get();
-    g.lda = lda;
-    g.b = xb.get();
-    g.ldb = ldb;
-    g.c = xc.get();
-    g.ldc = ldc;
-    g.bTransposed = bt.get();
+    g = cutlassTf32Call(m, n, q, xa, lda, xb, ldb, xc, ldc, bt);
     blocks.aux = AuxView{aux.as<double>(), ldx};
     blocks.model = roundoffModel(Precision::F32, InputFormat::Tf32);
     blocks.fault = fault.row >= 0 ? &d : nullptr;
