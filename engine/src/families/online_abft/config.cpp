@@ -253,8 +253,9 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         // the CUTLASS BF16 kernel writes C's sums where it takes the panel (README "16-bit inputs").
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32 &&
             !multipliesIn16Bit(c))
-            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32, cutlass-tf32, "
-                             "cublas-bf16 or cublas-f16 (got " + std::string(toString(c.gemm)) + ")");
+            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32 or cutlass-tf32, or "
+                             "with 16-bit inputs (--type bf16|f16: cublas-bf16, cublas-f16) (got " +
+                             std::string(toString(c.gemm)) + ")");
         // K >= 2 and faults in A / B run on the host-checked path (README "On the GPU"): the
         // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
         // operands rounded where the checksums see it and a part for truncating accumulation
