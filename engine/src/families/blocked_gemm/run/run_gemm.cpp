@@ -13,7 +13,7 @@
 #include "core/result_block_observer.hpp"
 #include "families/blocked_gemm/plan/device_probe.hpp"
 #include "gemm/reference.hpp"
-#include "families/blocked_gemm/run/input_range.hpp"
+#include "gemm/input_range.hpp"
 #include "families/blocked_gemm/run/repair.hpp"
 
 #include <chrono>

@@ -8,7 +8,7 @@
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
 #include "families/online_abft/run/run_online.hpp"
-#include "families/blocked_gemm/run/input_range.hpp"
+#include "gemm/input_range.hpp"
 
 #include "gigacheck/version.hpp"
 

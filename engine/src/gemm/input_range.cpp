@@ -1,4 +1,4 @@
-#include "families/blocked_gemm/run/input_range.hpp"
+#include "gemm/input_range.hpp"
 
 #include "gigacheck/input_rounding.hpp"
 
