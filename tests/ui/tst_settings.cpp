@@ -93,7 +93,12 @@ private slots:
         laptop.setDevices({cpu}, QStringLiteral("no CUDA device found"));
         auto* none = laptop.findChild<QComboBox*>(QStringLiteral("gpu"));
         QVERIFY(!none->isEnabled());
-        QVERIFY(none->currentText().contains(QStringLiteral("no CUDA device found")));
+        // The box says so in words that fit the dock; the reason is its tooltip.
+        QCOMPARE(none->currentText(), QStringLiteral("no CUDA device"));
+        QVERIFY(none->toolTip().contains(QStringLiteral("no CUDA device found")));
+        laptop.setDevices({cpu}, QStringLiteral("CUDA driver version is insufficient for CUDA runtime version"));
+        QCOMPARE(none->currentText(), QStringLiteral("no CUDA device"));
+        QVERIFY(none->toolTip().contains(QStringLiteral("no CUDA device: CUDA driver version is insufficient")));
     }
 
     // How the block loads leave the host (--h2d-staging) is chosen beside the CUDA GEMM: auto by

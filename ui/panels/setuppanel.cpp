@@ -81,7 +81,6 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     gpu_ = new QComboBox(this);
     gpu_->setObjectName(QStringLiteral("gpu"));
     gpu_->addItem(QStringLiteral("first GPU"), -1);
-    gpu_->setToolTip(QStringLiteral("Which CUDA device runs the product (as `gigacheck devices` numbers them)"));
     gemm_ = new QComboBox(this);
     gemm_->setObjectName(QStringLiteral("gemm"));
     for (const auto& row : enumTable<GemmVariant>().rows)
@@ -187,12 +186,17 @@ void SetupPanel::setDevices(const std::vector<DeviceInfo>& devices, const QStrin
                               .arg(d.index)
                               .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(double(d.memoryBytes)))),
                           d.index);
+    const QString gpuHelp = QStringLiteral("Which CUDA device runs the product (as `gigacheck devices` numbers them)");
+    gpu_->setToolTip(gpuHelp);
     if (gpu_->count() == 1) {
-        const QString text = whyNoCuda.isEmpty()                               ? QStringLiteral("no CUDA device")
-                             : whyNoCuda.startsWith(QStringLiteral("no CUDA")) ? whyNoCuda
-                                                                               : QStringLiteral("no CUDA device: %1").arg(whyNoCuda);
-        gpu_->setItemText(0, text);
-        gpu_->setItemData(0, text, Qt::ToolTipRole);
+        // The box shows the words that fit a dock; the reason (often a sentence from the driver)
+        // is its tooltip, not a text cut at the box's edge.
+        const QString why = whyNoCuda.isEmpty()                               ? QStringLiteral("no CUDA device")
+                            : whyNoCuda.startsWith(QStringLiteral("no CUDA")) ? whyNoCuda
+                                                                              : QStringLiteral("no CUDA device: %1").arg(whyNoCuda);
+        gpu_->setItemText(0, QStringLiteral("no CUDA device"));
+        gpu_->setItemData(0, why, Qt::ToolTipRole);
+        gpu_->setToolTip(gpuHelp + QStringLiteral("\n") + why);
     }
     selectGpu(selected);
     updateGpuEnabled();
