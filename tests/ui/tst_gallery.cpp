@@ -102,6 +102,7 @@ private slots:
         for (int i = 0; i < view.plot()->graphCount(); ++i)
             kernels += !view.plot()->graph(i)->name().startsWith(QStringLiteral("memory roof"));
         QCOMPARE(kernels, variants);
+        QCOMPARE(view.plotTitle(), QStringLiteral("Transpose on the CPU: GB/s against N"));  // an export's title
         // No arithmetic, so no roofline point: each kernel's GB/s at N = 128 as a bar (the record's
         // rate), against the memory roof where it is known, in the family's order.
         QCustomPlot* bandwidth = view.roofline();

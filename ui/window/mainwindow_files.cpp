@@ -290,7 +290,7 @@ bool MainWindow::exportView(View view, const QString& path, QString* error) cons
         decoration.title = QStringLiteral("Fault-injection campaign");
         return csv ? campaign_->exportCsv(path, error) : exportPlot(campaign_->plot(), path, decoration, error);
     case View::Gallery:
-        decoration.title = QStringLiteral("Kernel gallery");
+        decoration.title = gallery_->plotTitle();
         if (!csv)
             return exportPlot(gallery_->plot(), path, decoration, error);
         if (error)

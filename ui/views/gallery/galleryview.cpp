@@ -212,6 +212,13 @@ int GalleryView::maxExponent(Family family, bool gpu)
 Family GalleryView::family() const { return familyBox_->currentIndex() == 0 ? Family::Reduced : Family::Transpose; }
 bool GalleryView::gpu() const { return backendBox_->currentText() == QLatin1String("GPU"); }
 
+QString GalleryView::plotTitle() const
+{
+    return QStringLiteral("%1 on the %2: %3 against N")
+        .arg(familyBox_->currentText(), backendBox_->currentText(),
+             axisBox_->currentIndex() == 0 ? rateUnit(family()) : QStringLiteral("time"));
+}
+
 void GalleryView::fillVariants()
 {
     variantList_->clear();

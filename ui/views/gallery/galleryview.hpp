@@ -36,6 +36,8 @@ public:
     int animationSteps() const { return int(steps_.size()); }
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* roofline() const { return roofline_; }
+    // What the sweep plot shows, for an exported picture's title ("Transpose on the CPU: GB/s against N").
+    QString plotTitle() const;
     // The largest size exponent the view sweeps (CPU: what finishes in seconds).
     static int maxExponent(Family family, bool gpu);
     // Sweeps still running, views destroyed or not (tests: closing does not wait for them).
