@@ -39,7 +39,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
-#include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -252,6 +251,31 @@ void settle()
     }
 }
 
+// Presentation mode on for a scope when asked; off again at its end (its larger fonts are the
+// application's: never into the next test).
+class PresentationMode {
+public:
+    PresentationMode(MainWindow& window, bool on)
+        : action_(window.findChild<QAction*>(QStringLiteral("presentationMode"))), on_(on)
+    {
+        if (on_) {
+            action_->trigger();
+            settle();
+        }
+    }
+    ~PresentationMode()
+    {
+        if (on_)
+            action_->trigger();
+    }
+    PresentationMode(const PresentationMode&) = delete;
+    PresentationMode& operator=(const PresentationMode&) = delete;
+
+private:
+    QAction* action_;
+    bool on_;
+};
+
 CampaignResult bitCampaign()
 {
     CampaignConfig c;
@@ -306,16 +330,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         settle();
-        QAction* presentationMode = window.findChild<QAction*>(QStringLiteral("presentationMode"));
-        if (presentation) {
-            presentationMode->trigger();
-            settle();
-        }
-        // Its larger fonts are the application's: not into the next row.
-        const auto leavePresentation = qScopeGuard([&] {
-            if (presentation)
-                presentationMode->trigger();
-        });
+        const PresentationMode presentationMode(window, presentation);
         // The scheme chosen after the first layout, as a user does: the docks keep their heights.
         window.strategyPanel()->schemeBox()->setSettings({Scheme(scheme), 64, 1, 1});
         settle();
@@ -387,15 +402,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         settle();
-        QAction* presentationMode = window.findChild<QAction*>(QStringLiteral("presentationMode"));
-        if (presentation) {
-            presentationMode->trigger();
-            settle();
-        }
-        const auto leavePresentation = qScopeGuard([&] {
-            if (presentation)
-                presentationMode->trigger();
-        });
+        const PresentationMode presentationMode(window, presentation);
         QVERIFY(runScheme(window, Scheme(scheme)));
         settle();
         const auto fits = [&](const QString& where) {
