@@ -220,8 +220,10 @@ void AnimationPanel::resizeEvent(QResizeEvent* event)
 
 bool AnimationPanel::event(QEvent* event)
 {
-    // A label's new text (the verdict, the step's title) may need another height.
-    if (event->type() == QEvent::LayoutRequest)
+    // A label's new text (the verdict, the step's title) may need another height. Set while the
+    // panel was hidden (a run that ended with the timeline shown) it asked for no new layout, so
+    // the height is fitted again when the panel is shown (the verdict was cut at its second line).
+    if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Show)
         fitExplanation();
     return QWidget::event(event);
 }
