@@ -123,6 +123,11 @@ private slots:
         QTest::newRow("levels in a blocked campaign") << "--levels 2" << "--levels belongs to Strassen campaigns";
         QTest::newRow("strategy in an online campaign") << "--family online --strategy s2" << "--strategy belongs";
         QTest::newRow("unknown family") << "--family systolic" << "systolic";
+        // Named as given: a two-bit flip alone is not "--model cell", which every family takes.
+        QTest::newRow("strassen two-bit flips")
+            << "--family strassen --fault bitflip2" << "--fault bitflip2: two-bit flips are a fault model of the blocked family";
+        QTest::newRow("online segment model")
+            << "--family online --model row:32" << "--model row:32 is a fault model of the blocked family";
     }
     void refusesWhatTheFamilyLacks()
     {

@@ -422,9 +422,13 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
         const auto wide = std::find_if(campaignFamilies().begin(), campaignFamilies().end(),
                                        [](const FamilyCampaign* f) { return f->traits().wideFaultModels; });
         const std::string owner(wide == campaignFamilies().end() ? "another" : (*wide)->traits().name);
-        if (c.inject && (c.twoBits || c.extent != FaultExtent::Cell))
-            throw InputError("two-bit flips and --model " + faultExtentText(c.extent, c.extentLength) +
-                             " are fault models of the " + owner + " family (--family " + owner + ")");
+        // Names what was given: one cell (--model cell) is every family's model.
+        if (c.inject && c.twoBits)
+            throw InputError("--fault " + campaignFaultText(c) + ": two-bit flips are a fault model of the " + owner +
+                             " family (--family " + owner + ")");
+        if (c.inject && c.extent != FaultExtent::Cell)
+            throw InputError("--model " + faultExtentText(c.extent, c.extentLength) + " is a fault model of the " + owner +
+                             " family (--family " + owner + ")");
         if (c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
             throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + owner +
                              " family's campaigns (--family " + owner + ")");
