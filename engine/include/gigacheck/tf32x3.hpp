@@ -27,7 +27,19 @@ namespace gigacheck {
 // the small terms being 2^-11 of it -- therefore runs in depth chunks of this many, each chunk added
 // to C by an FP32 add (cuBLAS's epilogue, beta = 1). Chosen from the measured error against the
 // depth of the chunks (resources/results/README.md, "tf32x3 in depth chunks").
+// Depths up to twice that stay whole: at depth 777 two chunks (512 + 265) measured a larger error
+// (2.9x SGEMM's) than the whole depth (1.9x), while 2048 in four chunks went from 1.4x to 0.9x.
 constexpr std::int64_t kTf32x3ChunkDepth = 512;
+
+// The length of the big product's depth chunks for a product of depth n: n itself up to twice
+// kTf32x3ChunkDepth, else the depth cut into equal chunks of at most kTf32x3ChunkDepth (a multiple of 8).
+inline std::int64_t tf32x3ChunkOf(std::int64_t n)
+{
+    if (n <= 2 * kTf32x3ChunkDepth)
+        return n > 0 ? n : 1;
+    const std::int64_t chunks = (n + kTf32x3ChunkDepth - 1) / kTf32x3ChunkDepth;
+    return ((n + chunks - 1) / chunks + 7) / 8 * 8;
+}
 
 struct Tf32Split {
     float big = 0, small = 0;

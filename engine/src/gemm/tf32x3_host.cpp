@@ -51,8 +51,9 @@ void tf32x3GemmHost(const float* a, std::int64_t lda, const float* b, std::int64
     // chunks (gemm/cuda/gemm_tf32x3.cu, same order and chunks).
     product(sa.big, sb.small, 0, n, accumulate);
     product(sa.small, sb.big, 0, n, true);
-    for (std::int64_t k0 = 0; k0 < n; k0 += kTf32x3ChunkDepth)
-        product(sa.big, sb.big, k0, std::min(kTf32x3ChunkDepth, n - k0), true);
+    const std::int64_t chunk = tf32x3ChunkOf(n);
+    for (std::int64_t k0 = 0; k0 < n; k0 += chunk)
+        product(sa.big, sb.big, k0, std::min(chunk, n - k0), true);
 }
 
 }  // namespace gigacheck

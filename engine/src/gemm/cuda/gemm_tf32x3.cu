@@ -70,8 +70,9 @@ void gemmOfTf32Parts(const float* aBig, const float* aSmall, const float* bBig, 
     // does; the big product in depth chunks, each added to C in FP32 (kTf32x3ChunkDepth says why).
     tf32Product(aBig, bSmall, c, ldc, m, n, q, 0, n, accumulate, handle);
     tf32Product(aSmall, bBig, c, ldc, m, n, q, 0, n, true, handle);
-    for (Index k0 = 0; k0 < n; k0 += kTf32x3ChunkDepth)
-        tf32Product(aBig, bBig, c, ldc, m, n, q, k0, std::min(kTf32x3ChunkDepth, n - k0), true, handle);
+    const Index chunk = tf32x3ChunkOf(n);
+    for (Index k0 = 0; k0 < n; k0 += chunk)
+        tf32Product(aBig, bBig, c, ldc, m, n, q, k0, std::min(chunk, n - k0), true, handle);
 }
 
 void gemmTf32x3(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
