@@ -8,12 +8,12 @@
 
 namespace gigacheck::cuda {
 
-// C[m x q] = alpha A[m x n] B[n x q] (+ C), FP32 in memory, row-major with leading dimensions
-// (elements), multiplied on the tensor cores in TF32 (each operand rounded to nearest TF32, measured
-// on an H200: tst_cuda_fused_kmajor; operands already in TF32 are multiplied exactly) with FP32
-// accumulation. With rowSums / colSums (device, double; either may be null) the epilogue that writes
-// C also adds rowSums[i] += sum_j C[i, j] and colSums[j] += sum_i C[i, j] of the C it writes (after
-// alpha and the accumulation), by atomics: the caller zeroes them first.
+// C[m x q] (+)= A[m x n] B[n x q], FP32 in memory, row-major with leading dimensions (elements),
+// multiplied on the tensor cores in TF32 (each operand rounded to nearest TF32, measured on an H200:
+// tst_cuda_fused_kmajor; operands already in TF32 are multiplied exactly) with FP32 accumulation.
+// With rowSums / colSums (device, double; either may be null) the epilogue that writes C also adds
+// rowSums[i] += sum_j C[i, j] and colSums[j] += sum_i C[i, j] of the C it writes (after the
+// accumulation), by atomics: the caller zeroes them first.
 struct CutlassTf32Call {
     std::int64_t m = 0, n = 0, q = 0;
     const float* a = nullptr;
@@ -23,8 +23,6 @@ struct CutlassTf32Call {
     float* c = nullptr;
     std::int64_t ldc = 0;
     bool accumulate = false;
-    // A runtime scalar of the epilogue (one kernel for every alpha): -1 takes -A B exactly.
-    float alpha = 1.0f;
     double* rowSums = nullptr;
     double* colSums = nullptr;
     // An index below cutlassTf32ConfigCount(); -1: the default tile, or with bTransposed the

@@ -1,5 +1,5 @@
 // The fused TF32 GEMM of Hopper as a template: a CUTLASS 3.x warp-specialized TMA / WGMMA kernel made
-// by the collective builders, whose epilogue visitor tree writes C = alpha A B (+ C) and, from the same
+// by the collective builders, whose epilogue visitor tree writes C = A B (+ C) and, from the same
 // registers, C's row sums (Sm90ColReduction: one value per row) and column sums (Sm90RowReduction:
 // one value per column), added into double vectors by atomics. Included only by the few .cu files
 // that instantiate it (cutlass_tf32_*_tiles.cu), each compiled for sm_90a alone (engine/CMakeLists.txt).
@@ -45,13 +45,9 @@ struct Tf32GemmWithSums {
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
     static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
 
-    // D = beta C + alpha acc, CUTLASS's linear combination (beta = 0 skips C's load; alpha and beta
-    // are runtime scalars, so no sign needs an instantiation of its own), then the two reductions
-    // pass D on unchanged: the sums are of what is written to C.
-    using Scaled = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::multiplies, float, float, kRound>,
-                                   fusion::Sm90ScalarBroadcast<float>, fusion::Sm90AccFetch>;
+    // D = acc + beta C (beta = 0 skips C's load), then the two reductions pass D on unchanged.
     using Sum = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::homogeneous_multiply_add, float, float, kRound>,
-                                fusion::Sm90ScalarBroadcast<float>, fusion::Sm90SrcFetch<float>, Scaled>;
+                                fusion::Sm90ScalarBroadcast<float>, fusion::Sm90SrcFetch<float>, fusion::Sm90AccFetch>;
     using SumsOfCRows = fusion::Sm90RowReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
                                                  double, double, kRound, Stride<_0, _1, int64_t>, 2>;
     using SumsOfCCols = fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
@@ -89,11 +85,10 @@ struct Tf32GemmWithSums {
         StrideC strideC{};
         get<1>(strideC) = g.ldc;
 
-        // The tree's arguments nest as the tree does:
-        // {{{beta, C, {alpha, acc, multiply}, fma}, C's row sums}, C's column sums}.
+        // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row sums}, C's column sums}.
         const float beta = g.accumulate ? 1.0f : 0.0f;
         typename Epilogue::FusionCallbacks::Arguments sums{
-            {{{{beta}, {nullptr}, {}}, {}, {{{g.alpha}, {nullptr}, {}}, {}, {}}, {}}, {g.rowSums, 0.0, {}}},
+            {{{{beta}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0, {}}},
             {g.colSums, 0.0, {}}};
 
         cutlass::KernelHardwareInfo hw;

@@ -141,9 +141,10 @@ template <class T> void multiTarget(const cuda::OpContext& c, const Operation& o
                                      ldOf(c, rb.slot), targets, s);
 }
 
-// --leaf cutlass: C (+)= sign A B on the CUTLASS TF32 kernel, the sign as the epilogue's alpha (a
-// workspace M is written with alpha 1, as cuBLAS leaves write it). False, with the reason, when the
-// kernel cannot take the call; nothing has been changed then.
+// --leaf cutlass: C (+)= sign A B on the CUTLASS TF32 kernel, which has no alpha: a target taking
+// -A B is negated, accumulated into and negated back (negation is exact; the target is the
+// product's own, no other op touches it meanwhile). False, with the reason, when the kernel cannot
+// take the call; nothing has been changed then.
 bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandRegion& t, std::string& why, cudaStream_t s)
 {
     const OperandRegion& ra = op.operands[0];
@@ -159,7 +160,6 @@ bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandReg
     call.c = at<float>(c, t);
     call.ldc = ldOf(c, t.slot);
     call.accumulate = t.access != Access::Write;  // the workspace M is written (beta = 0)
-    call.alpha = call.accumulate ? float(t.coefficient) : 1.0f;
     std::string& unavailable = stateOf(c).cutlassUnavailable;
     if (!unavailable.empty()) {
         why = unavailable;
@@ -170,10 +170,29 @@ bool cutlassLeaf(const cuda::OpContext& c, const Operation& op, const OperandReg
               "whole 16 bytes";
         return false;
     }
+    if (call.accumulate && std::abs(t.coefficient) != 1.0) {
+        why = "a target coefficient other than +-1 (the CUTLASS kernel has no alpha)";
+        return false;
+    }
+    const bool negate = call.accumulate && t.coefficient < 0;
+    cublasHandle_t h = stateOf(c).handleFor(c.ordinals.at(std::size_t(op.device)));
+    auto negateTarget = [&] {
+        const float minusOne = -1.0f, zero = 0.0f;
+        CUBLAS_CHECK(cublasSetStream(h, s));
+        // In place (C = -C + 0 C): cuBLAS's geam allows C = A with the same leading dimension.
+        CUBLAS_CHECK(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, int(t.cols), int(t.rows), &minusOne, call.c, int(call.ldc),
+                                 &zero, call.c, int(call.ldc), call.c, int(call.ldc)));
+    };
+    if (negate)
+        negateTarget();
     if (const char* error = cuda::cutlassTf32Gemm(call, s)) {
+        if (negate)
+            negateTarget();
         why = unavailable = error;
         return false;
     }
+    if (negate)
+        negateTarget();
     return true;
 }
 
