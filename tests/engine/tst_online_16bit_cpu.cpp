@@ -22,34 +22,14 @@ using gigacheck::test::inputErrorOf;
 using test::at;
 using test::checkAt;
 
+using test::runKeeping;
+using test::verdicts;
+
 namespace {
 
 OnlineConfig sixteenBitConfig(GemmVariant gemm, Shape shape, std::int64_t panel, int fq = 1)
 {
-    OnlineConfig c;
-    c.shape = shape;
-    c.backend = BackendKind::Cpu;
-    c.scheme = Scheme::Online;
-    c.panel = panel;
-    c.checkEvery = fq;
-    c.gemm = gemm;
-    c.reference = ReferenceMode::Full;
-    return c;
-}
-
-OnlineRecord runKeeping(const OnlineConfig& c, HostMatrix& result)
-{
-    RunHooks hooks;
-    hooks.resultOut = &result;
-    return runOnline(c, hooks);
-}
-
-int verdicts(const OnlineRecord& r, Verdict v)
-{
-    int n = 0;
-    for (const VerifyEvent& e : r.verifications)
-        n += e.result.verdict == v;
-    return n;
+    return test::onlineRun(BackendKind::Cpu, gemm, shape, panel, fq);
 }
 
 const char* formatName(GemmVariant g) { return g == GemmVariant::CublasBf16 ? "BF16" : "FP16"; }

@@ -19,38 +19,18 @@ using namespace gigacheck;
 using test::at;
 using test::checkAt;
 
+using test::runKeeping;
+using test::verdicts;
+
 namespace {
 
 OnlineConfig sixteenBitConfig(GemmVariant gemm, Shape shape, std::int64_t panel, int fq = 1)
 {
-    OnlineConfig c;
-    c.shape = shape;
-    c.backend = BackendKind::Cuda;
-    c.scheme = Scheme::Online;
-    c.panel = panel;
-    c.checkEvery = fq;
-    c.gemm = gemm;
-    c.reference = ReferenceMode::Full;
-    return c;
-}
-
-OnlineRecord runKeeping(const OnlineConfig& c, HostMatrix& result)
-{
-    RunHooks hooks;
-    hooks.resultOut = &result;
-    return runOnline(c, hooks);
+    return test::onlineRun(BackendKind::Cuda, gemm, shape, panel, fq);
 }
 
 // The record names the fused kernel ("CUTLASS sm_90a BF16 with C's sums from its epilogue ...").
 bool ranFused(const OnlineRecord& r) { return r.panelGemm.find("CUTLASS sm_90a BF16") != std::string::npos; }
-
-int verdicts(const OnlineRecord& r, Verdict v)
-{
-    int n = 0;
-    for (const VerifyEvent& e : r.verifications)
-        n += e.result.verdict == v;
-    return n;
-}
 
 double maxAbsProductOf(const OnlineConfig& c)
 {

@@ -17,38 +17,18 @@ using namespace gigacheck;
 using test::at;
 using test::checkAt;
 
+using test::runKeeping;
+using test::verdicts;
+
 namespace {
 
 OnlineConfig fusedConfig(Shape shape, std::int64_t panel, int fq = 1)
 {
-    OnlineConfig c;
-    c.shape = shape;
-    c.backend = BackendKind::Cuda;
-    c.scheme = Scheme::Online;
-    c.panel = panel;
-    c.checkEvery = fq;
-    c.gemm = GemmVariant::CutlassTf32;
-    c.reference = ReferenceMode::Full;
-    return c;
-}
-
-OnlineRecord runKeeping(const OnlineConfig& c, HostMatrix& result)
-{
-    RunHooks hooks;
-    hooks.resultOut = &result;
-    return runOnline(c, hooks);
+    return test::onlineRun(BackendKind::Cuda, GemmVariant::CutlassTf32, shape, panel, fq);
 }
 
 // The record names the fused kernel ("CUTLASS sm_90a TF32 ... with C's sums from its epilogue").
 bool ranFused(const OnlineRecord& r) { return r.panelGemm.find("CUTLASS sm_90a TF32") != std::string::npos; }
-
-int verdicts(const OnlineRecord& r, Verdict v)
-{
-    int n = 0;
-    for (const VerifyEvent& e : r.verifications)
-        n += e.result.verdict == v;
-    return n;
-}
 
 // Both runs multiply the same TF32-rounded operands with FP32 accumulation in different orders: cell
 // by cell within 2 n u_FP32 of sum_k |a_ik b_kj| <= n max|a| max|b| (the inputs' largest elements).
