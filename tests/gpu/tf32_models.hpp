@@ -27,6 +27,21 @@ inline HostMatrix offsetUniformMatrix(std::int64_t rows, std::int64_t cols, doub
     return m;
 }
 
+enum class Data { Uniform, Positive, Wide };
+
+inline const char* nameOf(Data d) { return d == Data::Uniform ? "uniform" : d == Data::Positive ? "positive" : "wide"; }
+
+// FP32 values with low mantissa bits set (not TF32 already): U(-1, 1), U(0, 1), or the engine's
+// wide-exponent distribution.
+inline HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
+{
+    if (d == Data::Positive)
+        return offsetUniformMatrix(rows, cols, 0.0, seed);
+    HostMatrix m(Precision::F32, rows, cols);
+    fillRandom(m, d == Data::Uniform ? Distribution::Uniform : Distribution::Wide, seed, 0);
+    return m;
+}
+
 // max over cells of |C - model| / bound: the model is the exact (double) product of the inputs as
 // take(float) gives them, bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even a truncating
 // one). <= 1: C is that model's product up to the accumulation.

@@ -32,20 +32,9 @@ using namespace gigacheck;
 
 namespace {
 
-enum class Data { Uniform, Positive, Wide };
-
-const char* nameOf(Data d) { return d == Data::Uniform ? "uniform" : d == Data::Positive ? "positive" : "wide"; }
-
-// FP32 values with low mantissa bits set (not TF32 already): U(-1, 1), U(0, 1), or the engine's
-// wide-exponent distribution.
-[[maybe_unused]] HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::uint64_t seed)
-{
-    if (d == Data::Positive)
-        return test::offsetUniformMatrix(rows, cols, 0.0, seed);
-    HostMatrix m(Precision::F32, rows, cols);
-    fillRandom(m, d == Data::Uniform ? Distribution::Uniform : Distribution::Wide, seed, 0);
-    return m;
-}
+using test::Data;
+using test::nameOf;
+using test::unrounded;
 
 struct ProductShape {
     int m, n, q;

@@ -70,56 +70,101 @@ void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatri
     CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
 }
 
+namespace {
+
+// The plan's layout of one fused protected product: host matrices uploaded into padded blocks.
+struct FusedBlocks {
+    Index m, n, q, lda, ldb, ldc, ldx;
+    DeviceBuffer xa, xb, xc, bt, aux;
+    Stream s;
+    CublasHandle h;
+    PinnedBuffer out{sizeof(VerifyOut)}, injected{2 * sizeof(double)};
+    DeviceInjection d;
+    ProtectedBlocks blocks;
+
+    FusedBlocks(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault)
+        : m(a.rows()), n(a.cols()), q(b.cols()), lda(pad32(n)), ldb(pad32(q + 2)), ldc(pad32(q + 1)),
+          ldx(pad32(std::max(m, q) + 1)), xa(std::size_t((m + 1) * lda) * 4), xb(std::size_t(n * ldb) * 4),
+          xc(std::size_t((m + 1) * ldc) * 4), bt(std::size_t(q * n) * 4), aux(std::size_t(4 * ldx) * sizeof(double))
+    {
+        CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * 4, a.data(), std::size_t(n) * 4, std::size_t(n) * 4,
+                                     std::size_t(m), cudaMemcpyHostToDevice, s.get()));
+        CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * 4, b.data(), std::size_t(q) * 4, std::size_t(q) * 4,
+                                     std::size_t(n), cudaMemcpyHostToDevice, s.get()));
+        d.row = fault.row;
+        d.col = fault.col;
+        d.delta = fault.delta;
+        d.bitFlip = fault.bit >= 0 ? 1 : 0;
+        d.bit = fault.bit >= 0 ? fault.bit : 0;
+        GemmCall& g = blocks.gemm;
+        g = cutlassTf32Call(m, n, q, xa, lda, xb, ldb, xc, ldc, bt);
+        blocks.aux = AuxView{aux.as<double>(), ldx};
+        blocks.model = roundoffModel(Precision::F32, InputFormat::Tf32);
+        blocks.fault = fault.row >= 0 ? &d : nullptr;
+        blocks.faultBeforeAfter = injected.as<double>();
+        blocks.out = out.as<VerifyOut>();
+    }
+
+    // After the product (synchronised here): its verdict and C, and whether A and B stayed as given.
+    FusedProtectedRun result(const HostMatrix& a, const HostMatrix& b)
+    {
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        FusedProtectedRun run;
+        run.fusedSums = writesSumsOfC(blocks.gemm);
+        run.roundedInRegisters = operandModel(blocks.gemm).roundedInRegisters;
+        const VerifyOut& r = *out.as<VerifyOut>();
+        run.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+        run.corrections = r.correctionCount;
+        if (r.correctionCount > 0) {
+            run.before = r.before[0];
+            run.after = r.after[0];
+            run.row = r.corrRow[0];
+            run.col = r.corrCol[0];
+        }
+        run.maxCleanResidualRatio = r.maxCleanRatio;
+        run.maxThreshold = r.maxThreshold;
+        run.aUnchanged = sameBytes(download(xa, m, n, lda), a);
+        run.bUnchanged = sameBytes(download(xb, n, q, ldb), b);
+        run.c = HostMatrix(Precision::F32, m, q);
+        const std::vector<float> c = download(xc, m, q, ldc);
+        std::memcpy(run.c.data(), c.data(), run.c.bytes());
+        return run;
+    }
+};
+
+}  // namespace
+
 FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault)
 {
-    const Index m = a.rows(), n = a.cols(), q = b.cols();
-    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
-    DeviceBuffer xa(std::size_t((m + 1) * lda) * 4), xb(std::size_t(n * ldb) * 4), xc(std::size_t((m + 1) * ldc) * 4);
-    DeviceBuffer bt(std::size_t(q * n) * 4), aux(std::size_t(4 * ldx) * sizeof(double));
-    Stream s;
+    FusedBlocks x(a, b, fault);
     SideLane lane;
-    CublasHandle h;
-    CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * 4, a.data(), std::size_t(n) * 4, std::size_t(n) * 4,
-                                 std::size_t(m), cudaMemcpyHostToDevice, s.get()));
-    CUDA_CHECK(cudaMemcpy2DAsync(xb.get(), std::size_t(ldb) * 4, b.data(), std::size_t(q) * 4, std::size_t(q) * 4,
-                                 std::size_t(n), cudaMemcpyHostToDevice, s.get()));
-    PinnedBuffer out(sizeof(VerifyOut)), injected(2 * sizeof(double));
-    DeviceInjection d;
-    d.row = fault.row;
-    d.col = fault.col;
-    d.delta = fault.delta;
-    d.bitFlip = fault.bit >= 0 ? 1 : 0;
-    d.bit = fault.bit >= 0 ? fault.bit : 0;
-    ProtectedBlocks blocks;
-    GemmCall& g = blocks.gemm;
-    g = cutlassTf32Call(m, n, q, xa, lda, xb, ldb, xc, ldc, bt);
-    blocks.aux = AuxView{aux.as<double>(), ldx};
-    blocks.model = roundoffModel(Precision::F32, InputFormat::Tf32);
-    blocks.fault = fault.row >= 0 ? &d : nullptr;
-    blocks.faultBeforeAfter = injected.as<double>();
-    blocks.out = out.as<VerifyOut>();
-    protectedProduct(blocks, h.get(), s.get(), lane);
-    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    protectedProduct(x.blocks, x.h.get(), x.s.get(), lane);
+    return x.result(a, b);
+}
 
-    FusedProtectedRun run;
-    run.fusedSums = writesSumsOfC(g);
-    run.roundedInRegisters = operandModel(g).roundedInRegisters;
-    const VerifyOut& r = *out.as<VerifyOut>();
-    run.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
-    run.corrections = r.correctionCount;
-    if (r.correctionCount > 0) {
-        run.before = r.before[0];
-        run.after = r.after[0];
-        run.row = r.corrRow[0];
-        run.col = r.corrCol[0];
+FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
+                                                   const OperandFault& operandFault)
+{
+    FusedBlocks x(a, b, fault);
+    DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
+    const PreparedOperands prepared = PreparedOperands::in(store.as<double>(), x.n);
+    prepareOperands(x.xa.as<float>(), x.lda, x.m, x.xb.as<float>(), x.n, x.q, x.ldb, x.bt.as<float>(), x.n, prepared,
+                    x.s.get());
+    if (operandFault.operand == 'a' || operandFault.operand == 'b') {
+        // After entry: the cell of A (row, col) or of B (row k, col j), whose B^T copy is what the kernel reads.
+        const bool inA = operandFault.operand == 'a';
+        float* cell = inA ? x.xa.as<float>() + operandFault.row * x.lda + operandFault.col
+                          : x.bt.as<float>() + operandFault.col * x.n + operandFault.row;
+        float value = 0;
+        CUDA_CHECK(cudaMemcpyAsync(&value, cell, 4, cudaMemcpyDeviceToHost, x.s.get()));
+        CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
+        value = float(double(value) + operandFault.delta);
+        CUDA_CHECK(cudaMemcpyAsync(cell, &value, 4, cudaMemcpyHostToDevice, x.s.get()));
+        CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
     }
-    run.maxCleanResidualRatio = r.maxCleanRatio;
-    run.maxThreshold = r.maxThreshold;
-    run.aUnchanged = sameBytes(download(xa, m, n, lda), a);
-    run.bUnchanged = sameBytes(download(xb, n, q, ldb), b);
-    run.c = HostMatrix(Precision::F32, m, q);
-    const std::vector<float> c = download(xc, m, q, ldc);
-    std::memcpy(run.c.data(), c.data(), run.c.bytes());
+    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get());
+    FusedProtectedRun run = x.result(a, b);
+    run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
     return run;
 }
 

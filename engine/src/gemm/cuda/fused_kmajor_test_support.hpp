@@ -37,4 +37,15 @@ struct FusedProtectedRun {
 // layout, with the TF32 round-off model.
 FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {});
 
+// A cell of an operand changed in device memory after its checksums were taken at entry.
+struct OperandFault {
+    char operand = 0;                 // 'a', 'b' (B's cell (row k, col j), changed in the B^T the kernel reads); 0: none
+    std::int64_t row = 0, col = 0;
+    double delta = 0;
+};
+// The same product on operands prepared at entry (protectedProductPrepared): prepareOperands, then
+// the optional operand fault, then the product with the optional fault of C.
+FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
+                                                   const OperandFault& operandFault = {});
+
 }  // namespace gigacheck::cuda

@@ -4,6 +4,8 @@
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 
+#include <string>
+
 namespace gigacheck::cuda {
 
 // Any rounded input format (TF32, BF16, FP16), the name kept from when TF32 was the only one.
@@ -120,6 +122,28 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
     v.besideGemm = blocks.besideGemm;
     v.sumsFromProduct = fusedSums;
+    verify(v, blocks.out, s);
+}
+
+void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
+                              cudaStream_t s)
+{
+    GemmCall g = blocks.gemm;
+    g.accumulate = false;
+    if (g.bTransposed == nullptr || !writesSumsOfC(g))
+        throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
+                           "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
+                           std::to_string(g.q) + " here");
+    checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
+                             static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+    GemmCall fused = g;
+    fused.rowSums = blocks.aux.scratch0();
+    fused.colSums = blocks.aux.scratch1();
+    gemm(fused, handle, s);
+    if (blocks.fault)
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s, productSumsOf(blocks.aux, g.m, g.q));
+    VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
+    v.sumsFromProduct = true;
     verify(v, blocks.out, s);
 }
 

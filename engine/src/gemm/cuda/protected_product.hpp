@@ -4,6 +4,7 @@
 #pragma once
 
 #include "abft/cuda/abft_device.hpp"
+#include "abft/cuda/prepared_operands.hpp"
 #include "core/cuda/resources.hpp"
 #include "gemm/cuda/gemm.hpp"
 
@@ -74,5 +75,12 @@ struct ProtectedBlocks {
     bool besideGemm = false;                 // VerifyCall::besideGemm (the GPU tests' lean sums)
 };
 void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cudaStream_t s, SideLane& lane);
+
+// The same product on operands prepared at entry (abft/cuda/prepared_operands.hpp): blocks.gemm is a
+// cutlass-tf32 call whose bTransposed is the B^T prepareOperands laid out (ld = n), `prepared` its
+// vectors. One pass over A and one over B^T, the fused GEMM writing C's sums, the optional fault,
+// the verification reading no C. BackendError where the kernel does not take the shape.
+void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
+                              cudaStream_t s);
 
 }  // namespace gigacheck::cuda

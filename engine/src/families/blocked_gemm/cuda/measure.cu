@@ -2,6 +2,7 @@
 #include "families/blocked_gemm/cuda/measure.hpp"
 
 #include "abft/cuda/abft_device.hpp"
+#include "abft/cuda/prepared_operands.hpp"
 #include "abft/operand_rounding.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/device_fill.hpp"
@@ -353,6 +354,21 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     // kernel run faster on them, as on zeros?).
     GemmCall fusedRounded = fusedBlocks.gemm;
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
+    // The fused product on operands prepared at entry: its own B^T and checksum vectors, made once
+    // from fa / fb (prepareMs, timed apart), then each product reads A and B^T once beside the kernel.
+    DeviceBuffer preparedBt(fusedBytes);
+    DeviceBuffer preparedStore(fusedWanted ? PreparedOperands::doublesFor(n) * sizeof(double) : 0);
+    const PreparedOperands prepared = PreparedOperands::in(preparedStore.as<double>(), n);
+    PinnedBuffer preparedOut(sizeof(VerifyOut));
+    ProtectedBlocks preparedBlocks = fusedBlocks;
+    preparedBlocks.gemm.bTransposed = preparedBt.get();
+    preparedBlocks.out = preparedOut.as<VerifyOut>();
+    auto runPrepare = [&] {
+        prepareOperands(fa.as<float>(), lda, n, fb.as<float>(), n, n, ldb, preparedBt.as<float>(), n, prepared, s.get());
+    };
+    auto runPrepared = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), s.get()); };
+    if (t.fused.ran)
+        runPrepare();
 
     // BF16 / FP16: the protected product on the plain side's own 16-bit operands
     // (protectedProductOf16BitOperands: its passes read 2 bytes per element and write no operand),
@@ -392,7 +408,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, operands16Ms, operands16FusedMs;
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, operands16Ms,
+        operands16FusedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -404,6 +421,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
             fusedRoundedMs.push_back(timeMs(s.get(), 1, runFusedRounded));
+            preparedMs.push_back(timeMs(s.get(), 1, runPrepared));
         }
     }
     t.plainMs = median(plainMs);
@@ -418,6 +436,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.protectedMs = median(fusedMs);
         t.fused.kernelMs = median(fusedPlainMs);
         t.fused.kernelRoundedMs = median(fusedRoundedMs);
+        t.fused.preparedMs = median(preparedMs);
+        t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
 
@@ -449,6 +469,11 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             t.fused.stages.push_back({"checksum products (2 passes)", 2 * ab, timeMs(s.get(), 5, [&] {
                                           checksumProducts(p, fa.get(), lda, fb.get(), ldb, xc.get(), ldc, n, n, n, av, false,
                                                            s.get(), true, kTf32InRegisters);
+                                      })});
+            t.fused.stages.push_back({"prepared: A and B^T read (2 passes)", 2.0 * double(n) * double(n) * double(e),
+                                      timeMs(s.get(), 5, [&] {
+                                          checksumProductsPrepared(fa.as<float>(), lda, preparedBt.as<float>(), n,
+                                                                   xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
                                       })});
         }
     }
@@ -499,6 +524,14 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.threshold = f.maxThreshold;
         if (errors > 0)
             t.fused.correctedRelError = correctedRelError(f, true);
+        runPrepared();
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        const VerifyOut& pr = *preparedOut.as<VerifyOut>();
+        t.fused.preparedVerdict = pr.verdict == kClean ? "clean" : pr.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.fused.preparedCorrections = pr.correctionCount;
+        t.fused.preparedThreshold = pr.maxThreshold;
+        if (errors > 0)
+            t.fused.preparedCorrectedRelError = correctedRelError(pr, true);
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.

@@ -74,6 +74,13 @@ struct AbftTiming {
         // multiplies them truncated to TF32, as the tensor cores did.
         double correctedRelError = 0, threshold = 0;
         std::vector<StageTiming> stages;  // its ABFT passes alone (errors == 0 only)
+        // The same product on operands prepared at entry (abft/cuda/prepared_operands.hpp): A's and
+        // B's checksums and B^T made once (prepareMs), then per product one read of A and one of B^T
+        // beside the kernel (preparedMs), in the same repetitions; its verdict and fixed cell as above.
+        double prepareMs = 0, preparedMs = 0;
+        std::string preparedVerdict;
+        int preparedCorrections = 0;
+        double preparedCorrectedRelError = 0, preparedThreshold = 0;
     } fused;
     // BF16 / FP16 only: the protected product on operands already in 16-bit storage, the plain
     // side's own (protected_product_16bit.hpp), in the same interleaved repetitions, against the same

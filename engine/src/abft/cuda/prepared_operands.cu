@@ -1,0 +1,258 @@
+// prepareOperands and checksumProductsPrepared (prepared_operands.hpp). The sums follow the passes
+// of abft_kernels.cu term by term (double accumulation, the same weights), so the verification's
+// thresholds apply unchanged; only where each term is computed, and how often, differs.
+#include "abft/cuda/prepared_operands.hpp"
+
+#include "abft/cuda/pass_tiles.cuh"
+#include "core/cuda/check.hpp"
+#include "gigacheck/tf32.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace gigacheck::cuda {
+
+using namespace passes;
+
+PreparedOperands PreparedOperands::in(double* storage, Index depth)
+{
+    PreparedOperands p;
+    p.rB = storage;
+    p.rowWeight = storage + depth;
+    p.cA = storage + 2 * depth;
+    p.colWeight = storage + 3 * depth;
+    p.corner = storage + 4 * depth;
+    p.depth = depth;
+    return p;
+}
+
+namespace {
+
+// ---- at entry ----------------------------------------------------------------------------------
+// Column sums of A rounded to TF32 (and of its squares) into cA / aSq: thread t of a block owns the
+// four columns 4t .. 4t + 3 of a strip of kStrip columns (a warp's loads are 512 contiguous bytes)
+// over kEntryRows rows, then one atomic per column.
+constexpr int kStrip = 1024;
+constexpr Index kEntryRows = 256;
+
+__global__ void __launch_bounds__(256) columnSumsKernel(const float* a, Index lda, Index rows, Index depth, double* cA,
+                                                        double* aSq, bool vec)
+{
+    const Index k = Index(blockIdx.x) * kStrip + 4 * threadIdx.x;
+    const Index r0 = Index(blockIdx.y) * kEntryRows, rEnd = min(r0 + kEntryRows, rows);
+    double s[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+#pragma unroll 4
+    for (Index i = r0; i < rEnd; ++i) {
+        const float* row = a + i * lda;
+        float x[4];
+        if (vec && k + 4 <= depth) {
+            const float4 v = __ldcs(reinterpret_cast<const float4*>(row + k));
+            x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                x[e] = k + e < depth ? row[k + e] : 0.0f;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const double v = double(roundToTf32(x[e]));
+            s[e] += v;
+            q[e] += v * v;
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+        if (k + e < depth) {
+            atomicAdd(cA + k + e, s[e]);
+            atomicAdd(aSq + k + e, q[e]);
+        }
+}
+
+// r_B and the row norms from B's checksum columns (checksumBTransposed wrote them), then the weights
+// and the corner sums, as the A and B passes of abft_kernels.cu form them (input rounding on).
+__global__ void __launch_bounds__(1024) finishKernel(const float* b, Index ldb, Index cols, PreparedOperands p)
+{
+    __shared__ double part[3][32];
+    double corner = 0, rowCorner = 0, colCorner = 0;
+    for (Index k = threadIdx.x; k < p.depth; k += blockDim.x) {
+        const double r = double(b[k * ldb + cols]), norm = double(b[k * ldb + cols + 1]);
+        const double w = norm * norm + r * r;
+        const double c = p.cA[k];
+        const double u = p.colWeight[k] + 2.0 * c * c;  // colWeight held |a_k|^2 until now
+        p.rB[k] = r;
+        p.rowWeight[k] = w;
+        p.colWeight[k] = u;
+        corner += c * r;
+        rowCorner += c * c * w;
+        colCorner += u * r * r;
+    }
+    corner = warpSum(corner);
+    rowCorner = warpSum(rowCorner);
+    colCorner = warpSum(colCorner);
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    if (lane == 0) {
+        part[0][warp] = corner;
+        part[1][warp] = rowCorner;
+        part[2][warp] = colCorner;
+    }
+    __syncthreads();
+    if (threadIdx.x < 3) {
+        double sum = 0;
+        for (int w = 0; w < int(blockDim.x / kWarp); ++w)
+            sum += part[threadIdx.x][w];
+        p.corner[threadIdx.x] = sum;
+    }
+}
+
+// ---- per product -------------------------------------------------------------------------------
+// C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
+// the prepared operands (they do not change between products of the same operands).
+__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner)
+{
+    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t < rows) {
+        c[t * ldc + cols] = 0.0f;
+        aux.rowScale()[t] = 0;
+    } else if (t == rows) {
+        c[rows * ldc + cols] = float(corner[0]);
+        aux.rowScale()[rows] = corner[1];
+    }
+    if (t < cols) {
+        c[rows * ldc + t] = 0.0f;
+        aux.colScale()[t] = 0;
+    } else if (t == cols) {
+        aux.colScale()[cols] = corner[2];
+    }
+    if (t <= rows)
+        aux.scratch0()[t] = 0;
+    if (t <= cols)
+        aux.scratch1()[t] = 0;
+}
+
+// One K-major operand whose rows are dotted with two vectors: out[row * outStride] += sum_k x_k v_k
+// (C's checksum column for A, row for B^T) and scale[row] += sum_k x_k^2 s_k (the bound's scale),
+// x rounded to TF32 as the kernel multiplies it.
+struct RowDots {
+    const float* x = nullptr;
+    Index ld = 0, rows = 0;
+    const double* v = nullptr;
+    const double* s = nullptr;
+    float* out = nullptr;
+    Index outStride = 0;
+    double* scale = nullptr;
+    bool vec = false;
+};
+
+constexpr int kVecs = 4;                          // float4 loads per lane and row of a chunk
+constexpr int kChunk = kWarp * 4 * kVecs;         // 512 columns per block
+constexpr int kGroup = 2;                         // rows per warp step, their loads in flight together
+constexpr Index kTileRows = kPassWarps * kGroup * 8;  // 128 rows per block
+
+// Grid (chunks of the inner dimension, row tiles, 2): z = 0 the rows of A, z = 1 those of B^T.
+// A lane keeps its 16 entries of both vectors in registers for all the rows of its tile.
+__global__ void __launch_bounds__(kPassWarps * kWarp) rowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+{
+    const RowDots d = blockIdx.z == 0 ? sideA : sideB;
+    const Index r0 = Index(blockIdx.y) * kTileRows;
+    if (r0 >= d.rows)
+        return;
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index k0 = Index(blockIdx.x) * kChunk;
+    constexpr int E = 4 * kVecs;
+    auto column = [&](int idx) { return k0 + Index(idx / 4) * (kWarp * 4) + lane * 4 + idx % 4; };
+    double v[E], s[E];
+#pragma unroll
+    for (int idx = 0; idx < E; ++idx) {
+        const Index k = column(idx);
+        v[idx] = k < depth ? d.v[k] : 0.0;
+        s[idx] = k < depth ? d.s[k] : 0.0;
+    }
+    const bool wholeVectors = d.vec && column(E - 1) < depth;
+    const Index rEnd = min(r0 + kTileRows, d.rows);
+    for (Index i = r0 + warp; i < rEnd; i += kPassWarps * kGroup) {
+        float x[kGroup][E];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {
+            const Index row = i + kPassWarps * g;
+            const float* p = d.x + (row < rEnd ? row : i) * d.ld;
+            if (wholeVectors) {
+#pragma unroll
+                for (int w = 0; w < kVecs; ++w) {
+                    const float4 q = __ldcs(reinterpret_cast<const float4*>(p + column(4 * w)));
+                    x[g][4 * w] = q.x, x[g][4 * w + 1] = q.y, x[g][4 * w + 2] = q.z, x[g][4 * w + 3] = q.w;
+                }
+            } else {
+#pragma unroll
+                for (int idx = 0; idx < E; ++idx)
+                    x[g][idx] = column(idx) < depth ? p[column(idx)] : 0.0f;
+            }
+        }
+        double dot[kGroup], sq[kGroup];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int idx = 0; idx < E; ++idx) {
+                const double y = double(roundToTf32(x[g][idx]));
+                dot[g] += y * v[idx];
+                sq[g] += y * y * s[idx];
+            }
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kGroup; ++g) {
+                const Index row = i + kPassWarps * g;
+                if (row < rEnd) {
+                    atomicAdd(d.out + row * d.outStride, float(dot[g]));
+                    atomicAdd(d.scale + row, sq[g]);
+                }
+            }
+    }
+}
+
+}  // namespace
+
+void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
+                     Index ldbt, const PreparedOperands& out, cudaStream_t s)
+{
+    if (out.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(out.depth) + " for a product of depth " +
+                           std::to_string(depth));
+    checksumBTransposed(b, depth, cols, ldb, bt, ldbt, s);
+    if (depth <= 0)
+        return;
+    CUDA_CHECK(cudaMemsetAsync(out.cA, 0, std::size_t(depth) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(out.colWeight, 0, std::size_t(depth) * sizeof(double), s));
+    if (rows > 0) {
+        const bool vec = vectorizable(a, lda, 0, sizeof(float));
+        columnSumsKernel<<<dim3(blocksFor(depth, kStrip), blocksFor(rows, kEntryRows)), 256, 0, s>>>(
+            a, lda, rows, depth, out.cA, out.colWeight, vec);
+        CUDA_CHECK_LAUNCH();
+    }
+    finishKernel<<<1, 1024, 0, s>>>(b, ldb, cols, out);
+    CUDA_CHECK_LAUNCH();
+}
+
+void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+{
+    if (prepared.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
+                           " for a product of depth " + std::to_string(depth));
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    CUDA_CHECK_LAUNCH();
+    if (depth <= 0 || (rows <= 0 && cols <= 0))
+        return;
+    RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
+                  vectorizable(a, lda, 0, sizeof(float))};
+    RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
+                  vectorizable(bt, ldbt, 0, sizeof(float))};
+    const dim3 grid(blocksFor(depth, kChunk), blocksFor(std::max(rows, cols), kTileRows), 2);
+    rowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace gigacheck::cuda

@@ -1,0 +1,44 @@
+// The fused K-major TF32 product on operands prepared once, when they enter (gemm/README.md
+// "Operands prepared at entry"): A's column checksum c_A, B's row checksum r_B and the weights of
+// the round-off bound are taken over the TF32-rounded values and kept as vectors over the inner
+// dimension, and B^T is laid out rounded. A product then makes one pass over A and one over B^T
+// (the checksum column A r_B, the checksum row c_A B and the scales of their bounds) and reads no C
+// (the kernel's epilogue sums C): two reads of N^2 floats instead of the three reads and one write
+// of checksumBTransposed + checksumProducts. Because c_A and r_B are those of the operands as they
+// entered, a fault that strikes A or B^T in device memory afterwards shows in the check as well.
+#pragma once
+
+#include "abft/cuda/abft_device.hpp"
+
+#include <cstddef>
+
+namespace gigacheck::cuda {
+
+// Views into one device array of doublesFor(depth) doubles (prepareOperands fills it).
+struct PreparedOperands {
+    double* rB = nullptr;         // r_B[k] = sum_j b_kj, as B's checksum column holds it
+    double* rowWeight = nullptr;  // w_k = |b_k|^2 + r_k^2: the weight of a_ik^2 in rowScale (abft.hpp)
+    double* cA = nullptr;         // c_A[k] = sum_i a_ik
+    double* colWeight = nullptr;  // u_k = |a_k|^2 + 2 c_k^2: the weight of b_kj^2 in colScale
+    // The checksum cells that depend on the operands alone: C's corner c_A r_B, rowScale[rows] =
+    // sum_k c_k^2 w_k and colScale[cols] = sum_k u_k r_k^2.
+    double* corner = nullptr;  // 3 doubles
+    Index depth = 0;
+
+    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 3); }
+    static PreparedOperands in(double* storage, Index depth);
+};
+
+// At entry: B's checksum column and row norms and B^T rounded (checksumBTransposed: ldb >= cols + 2,
+// ldbt >= depth), A's column sums over its rounded values, then the vectors and corner of `out`.
+// A and B's main part are not written.
+void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
+                     Index ldbt, const PreparedOperands& out, cudaStream_t s);
+
+// Per product, before the fused GEMM: C's checksum column (A r_B) and row (c_A B, from B^T), the
+// bound's scales, the corner from `prepared`, and the epilogue's sums (aux scratch rows) zeroed, so
+// that verify with sumsFromProduct follows the GEMM. A and B^T are read rounded in registers.
+void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
+
+}  // namespace gigacheck::cuda

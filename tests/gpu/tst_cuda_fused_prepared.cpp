@@ -1,0 +1,183 @@
+// The fused TF32 product on operands prepared at entry (abft/cuda/prepared_operands.hpp): A's and
+// B's checksums and B^T made once, then per product one pass over A and one over B^T beside the
+// CUTLASS kernel, C's sums from its epilogue.
+// * on unrounded inputs of several shapes and distributions it ends clean (largest clean residual /
+//   threshold printed), with the C of the fused product whose checksums are taken per product, and
+//   leaves A and B as they were;
+// * a fault in C (an added value, a flip of a high exponent bit) is located and corrected to the
+//   clean value;
+// * a cell of A or of B^T changed in device memory AFTER its checksums were taken -- the fault the
+//   per-product checksums cannot see, since they are taken over the faulty operand -- is never
+//   passed as clean or "corrected" as one cell: the run ends uncorrectable (a run recomputes).
+// Hopper only (sm_90a kernels): skipped elsewhere.
+#include "gpu_available.hpp"
+#include "tf32_models.hpp"
+
+#include "gigacheck/matrix.hpp"
+
+#ifdef GIGACHECK_HAVE_CUDA
+#include "gemm/cuda/fused_kmajor_test_support.hpp"
+#endif
+
+#include <QtTest>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+using namespace gigacheck;
+using test::Data;
+
+Q_DECLARE_METATYPE(test::Data)
+
+class TestCudaFusedPrepared : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        GIGACHECK_REQUIRE_CUDA_DEVICE();
+        GIGACHECK_REQUIRE_CUTLASS_KERNELS();
+    }
+    void cleanAndSameProduct_data();
+    void cleanAndSameProduct();
+    void faultInCCorrected_data();
+    void faultInCCorrected();
+    void operandFaultAfterEntryCaught_data();
+    void operandFaultAfterEntryCaught();
+};
+
+namespace {
+
+void shapeColumns()
+{
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("q");
+    QTest::addColumn<Data>("data");
+}
+
+}  // namespace
+
+void TestCudaFusedPrepared::cleanAndSameProduct_data()
+{
+    shapeColumns();
+    // n and q multiples of 4 (the kernel's TMA copies); a depth past one 512-column chunk of the passes.
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {260, 516, 132}, {100, 1020, 36}, {513, 1388, 260},
+                          {33, 4, 12}, {2048, 2048, 2048}})
+        for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
+            QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
+}
+
+void TestCudaFusedPrepared::cleanAndSameProduct()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    const HostMatrix a = test::unrounded(m, n, data, 181), b = test::unrounded(n, q, data, 182);
+    const cuda::FusedProtectedRun run = cuda::preparedProtectedProductOnDevice(a, b);
+    qInfo("largest clean residual / threshold %.3g (largest threshold %.3g)", run.maxCleanResidualRatio,
+          run.maxThreshold);
+    QVERIFY(run.fusedSums);
+    QCOMPARE(QString::fromStdString(run.verdict), QStringLiteral("clean"));
+    QCOMPARE(run.corrections, 0);
+    QVERIFY2(run.maxCleanResidualRatio < 1.0, qPrintable(QString::number(run.maxCleanResidualRatio)));
+    QVERIFY2(run.maxCleanResidualRatio > 0.0, "no residual measured: the checks compared nothing");
+    QVERIFY2(run.aUnchanged, "the product wrote A");
+    QVERIFY2(run.bUnchanged, "the product wrote B's main part");
+    // The same kernel on the same rounded operands as the per-product path: the same C.
+    const cuda::FusedProtectedRun perProduct = cuda::fusedProtectedProductOnDevice(a, b);
+    double worst = 0, largest = 0;
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < q; ++j) {
+            worst = std::max(worst, std::fabs(run.c.at(i, j) - perProduct.c.at(i, j)));
+            largest = std::max(largest, std::fabs(perProduct.c.at(i, j)));
+        }
+    QVERIFY2(worst <= 1e-6 * largest, qPrintable(QStringLiteral("C differs by %1 (max |C| %2)").arg(worst).arg(largest)));
+#endif
+}
+
+void TestCudaFusedPrepared::faultInCCorrected_data()
+{
+    shapeColumns();
+    QTest::addColumn<int>("bit");  // -1: a value added instead
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}})
+        for (const Data d : {Data::Uniform, Data::Wide}) {
+            QTest::addRow("%dx%dx%d-%s-add", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d << -1;
+            QTest::addRow("%dx%dx%d-%s-bit29", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d << 29;
+        }
+}
+
+void TestCudaFusedPrepared::faultInCCorrected()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    QFETCH(int, bit);
+    const HostMatrix a = test::unrounded(m, n, data, 191), b = test::unrounded(n, q, data, 192);
+    const cuda::FusedProtectedRun clean = cuda::preparedProtectedProductOnDevice(a, b);
+    QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
+    cuda::FusedFault fault;  // the row's largest cell: even a flip that shrinks it shows
+    fault.row = m / 3;
+    fault.col = 0;
+    for (std::int64_t j = 1; j < q; ++j)
+        if (std::fabs(clean.c.at(fault.row, j)) > std::fabs(clean.c.at(fault.row, fault.col)))
+            fault.col = j;
+    fault.delta = 100 * clean.maxThreshold;
+    fault.bit = bit;
+    const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault);
+    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
+    QCOMPARE(faulty.corrections, 1);
+    QCOMPARE(faulty.row, fault.row);
+    QCOMPARE(faulty.col, fault.col);
+    const double cleanValue = clean.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
+    qInfo("cell %.9g, faulty %.9g, corrected %.9g", cleanValue, faulty.before, fixed);
+    QVERIFY2(std::fabs(fixed - cleanValue) <= clean.maxThreshold,
+             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
+#endif
+}
+
+void TestCudaFusedPrepared::operandFaultAfterEntryCaught_data()
+{
+    shapeColumns();
+    QTest::addColumn<QChar>("operand");
+    // Signed data: one-signed data's checks carry a term of the column's whole sum (abft.hpp), which
+    // a change of one row of C must exceed.
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}})
+        for (const char operand : {'a', 'b'})
+            QTest::addRow("%dx%dx%d-%c", s[0], s[1], s[2], operand) << s[0] << s[1] << s[2] << Data::Uniform
+                                                                    << QChar(operand);
+}
+
+void TestCudaFusedPrepared::operandFaultAfterEntryCaught()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    QFETCH(QChar, operand);
+    const HostMatrix a = test::unrounded(m, n, data, 201), b = test::unrounded(n, q, data, 202);
+    cuda::OperandFault fault;
+    fault.operand = char(operand.toLatin1());
+    // A's cell (m / 3, n / 2) or B's (n / 2, q / 3), changed by 64 times the operand's largest entry:
+    // a whole row (A) or column (B) of C moves far beyond round-off.
+    const HostMatrix& hit = fault.operand == 'a' ? a : b;
+    double largest = 0;
+    for (std::int64_t e = 0; e < hit.rows() * hit.cols(); ++e)
+        largest = std::max(largest, std::fabs(double(hit.as<float>()[e])));
+    fault.row = fault.operand == 'a' ? m / 3 : n / 2;
+    fault.col = fault.operand == 'a' ? n / 2 : q / 3;
+    fault.delta = 64 * largest;
+    const cuda::FusedProtectedRun run = cuda::preparedProtectedProductOnDevice(a, b, {}, fault);
+    qInfo("verdict %s, %d corrections", run.verdict.c_str(), run.corrections);
+    QCOMPARE(QString::fromStdString(run.verdict), QStringLiteral("uncorrectable"));
+    QCOMPARE(run.corrections, 0);
+#endif
+}
+
+QTEST_GUILESS_MAIN(TestCudaFusedPrepared)
+#include "tst_cuda_fused_prepared.moc"
