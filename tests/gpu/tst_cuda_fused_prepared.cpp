@@ -61,9 +61,10 @@ void shapeColumns()
 void TestCudaFusedPrepared::cleanAndSameProduct_data()
 {
     shapeColumns();
-    // n and q multiples of 4 (the kernel's TMA copies); a depth past one 512-column chunk of the passes.
+    // n and q multiples of 4 (the kernel's TMA copies); a depth past one 512-column chunk of the passes;
+    // 4500 x 1036 x 4228: enough rows for the whole-row pass (the others take the chunked one).
     for (const auto& s : {std::array<int, 3>{256, 256, 256}, {260, 516, 132}, {100, 1020, 36}, {513, 1388, 260},
-                          {33, 4, 12}, {2048, 2048, 2048}})
+                          {33, 4, 12}, {2048, 2048, 2048}, {4500, 1036, 4228}})
         for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
             QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
 }
@@ -102,7 +103,7 @@ void TestCudaFusedPrepared::faultInCCorrected_data()
 {
     shapeColumns();
     QTest::addColumn<int>("bit");  // -1: a value added instead
-    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}})
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}, {4500, 1036, 4228}})
         for (const Data d : {Data::Uniform, Data::Wide}) {
             QTest::addRow("%dx%dx%d-%s-add", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d << -1;
             QTest::addRow("%dx%dx%d-%s-bit29", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d << 29;
@@ -146,7 +147,7 @@ void TestCudaFusedPrepared::operandFaultAfterEntryCaught_data()
     QTest::addColumn<QChar>("operand");
     // Signed data: one-signed data's checks carry a term of the column's whole sum (abft.hpp), which
     // a change of one row of C must exceed.
-    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}})
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {513, 388, 260}, {1024, 1020, 1028}, {4500, 1036, 4228}})
         for (const char operand : {'a', 'b'})
             QTest::addRow("%dx%dx%d-%c", s[0], s[1], s[2], operand) << s[0] << s[1] << s[2] << Data::Uniform
                                                                     << QChar(operand);

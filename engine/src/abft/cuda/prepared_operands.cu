@@ -143,14 +143,89 @@ struct RowDots {
     bool vec = false;
 };
 
-constexpr int kVecs = 4;                          // float4 loads per lane and row of a chunk
-constexpr int kChunk = kWarp * 4 * kVecs;         // 512 columns per block
-constexpr int kGroup = 2;                         // rows per warp step, their loads in flight together
+// Two shapes of the pass (resources/results/probes/row_dots_probe.cu, H200): whole rows per block
+// read 4.3 TB/s at N = 16384 (96 % of a read-only stream) and 3.9 at 8192, but leave SMs idle below
+// one block per SM (N = 4096: 2.4 TB/s); chunks of the inner dimension with atomics read 2.9 TB/s there.
+
+// Whole rows: a block owns kWholeRows rows (kRowsPerWarp per warp), stages kStage entries of both
+// vectors in shared memory per step, and writes each row's two sums once (no atomics).
+constexpr int kRowsPerWarp = 8;
+constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
+constexpr int kStage = 1024;
+
+__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+{
+    __shared__ double stagedV[kStage], stagedS[kStage];
+    const RowDots d = blockIdx.y == 0 ? sideA : sideB;
+    const Index r0 = Index(blockIdx.x) * kWholeRows;
+    if (r0 >= d.rows)
+        return;
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    const Index first = r0 + warp * kRowsPerWarp;
+    const float* row[kRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)  // rows past the end read the last row, never stored
+        row[r] = d.x + min(first + r, d.rows - 1) * d.ld;
+    double dot[kRowsPerWarp], sq[kRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)
+        dot[r] = sq[r] = 0;
+    for (Index k0 = 0; k0 < depth; k0 += kStage) {
+        __syncthreads();
+        for (int t = threadIdx.x; t < kStage; t += blockDim.x) {
+            const Index k = k0 + t;
+            stagedV[t] = k < depth ? d.v[k] : 0.0;
+            stagedS[t] = k < depth ? d.s[k] : 0.0;
+        }
+        __syncthreads();
+#pragma unroll 1
+        for (int step = 0; step < kStage / (kWarp * 4); ++step) {
+            const int local = 4 * lane + kWarp * 4 * step;
+            const Index k = k0 + local;
+            float x[kRowsPerWarp][4];
+            if (d.vec && k + 4 <= depth) {
+#pragma unroll
+                for (int r = 0; r < kRowsPerWarp; ++r) {
+                    const float4 q = __ldcs(reinterpret_cast<const float4*>(row[r] + k));
+                    x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
+                }
+            } else {
+#pragma unroll
+                for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                        x[r][e] = k + e < depth ? row[r][k + e] : 0.0f;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const double v = stagedV[local + e], w = stagedS[local + e];
+#pragma unroll
+                for (int r = 0; r < kRowsPerWarp; ++r) {
+                    const double y = double(roundToTf32(x[r][e]));
+                    dot[r] += y * v;
+                    sq[r] += y * y * w;
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+        const double dr = warpSum(dot[r]), sr = warpSum(sq[r]);
+        if (lane == 0 && first + r < d.rows) {
+            d.out[(first + r) * d.outStride] = float(dr);
+            d.scale[first + r] = sr;
+        }
+    }
+}
+
+// Chunks: grid (chunks of the inner dimension, row tiles, 2); a lane keeps its 16 entries of both
+// vectors in registers for all the rows of its tile and adds each row's partial sums by atomics.
+constexpr int kVecs = 4;                              // float4 loads per lane and row of a chunk
+constexpr int kChunk = kWarp * 4 * kVecs;             // 512 columns per block
+constexpr int kGroup = 2;                             // rows per warp step, their loads in flight together
 constexpr Index kTileRows = kPassWarps * kGroup * 8;  // 128 rows per block
 
-// Grid (chunks of the inner dimension, row tiles, 2): z = 0 the rows of A, z = 1 those of B^T.
-// A lane keeps its 16 entries of both vectors in registers for all the rows of its tile.
-__global__ void __launch_bounds__(kPassWarps * kWarp) rowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+__global__ void __launch_bounds__(kPassWarps * kWarp) chunkRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
     const RowDots d = blockIdx.z == 0 ? sideA : sideB;
     const Index r0 = Index(blockIdx.y) * kTileRows;
@@ -212,6 +287,14 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) rowDotsKernel(RowDots side
     }
 }
 
+int multiprocessors()
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
+
 }  // namespace
 
 void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
@@ -250,8 +333,14 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
                   vectorizable(a, lda, 0, sizeof(float))};
     RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
                   vectorizable(bt, ldbt, 0, sizeof(float))};
-    const dim3 grid(blocksFor(depth, kChunk), blocksFor(std::max(rows, cols), kTileRows), 2);
-    rowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    const Index longest = std::max(rows, cols);
+    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
+        // The reset above zeroed what this kernel overwrites; the chunks below add into it.
+        wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    } else {
+        const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
+        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    }
     CUDA_CHECK_LAUNCH();
 }
 

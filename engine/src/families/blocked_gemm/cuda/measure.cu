@@ -367,6 +367,13 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         prepareOperands(fa.as<float>(), lda, n, fb.as<float>(), n, n, ldb, preparedBt.as<float>(), n, prepared, s.get());
     };
     auto runPrepared = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), s.get()); };
+    GemmCall withSums = preparedBlocks.gemm;  // what the epilogue's reductions cost the kernel
+    withSums.rowSums = av.scratch0();
+    withSums.colSums = av.scratch1();
+    auto runWithSums = [&] {
+        zeroProductSums(av, n, n, s.get());
+        gemm(withSums, h.get(), s.get());
+    };
     if (t.fused.ran)
         runPrepare();
 
@@ -408,7 +415,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, operands16Ms,
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, operands16Ms,
         operands16FusedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
@@ -422,6 +429,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
             fusedRoundedMs.push_back(timeMs(s.get(), 1, runFusedRounded));
             preparedMs.push_back(timeMs(s.get(), 1, runPrepared));
+            withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
         }
     }
     t.plainMs = median(plainMs);
@@ -437,6 +445,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.kernelMs = median(fusedPlainMs);
         t.fused.kernelRoundedMs = median(fusedRoundedMs);
         t.fused.preparedMs = median(preparedMs);
+        t.fused.kernelWithSumsMs = median(withSumsMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below

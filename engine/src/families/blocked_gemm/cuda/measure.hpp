@@ -78,6 +78,7 @@ struct AbftTiming {
         // B's checksums and B^T made once (prepareMs), then per product one read of A and one of B^T
         // beside the kernel (preparedMs), in the same repetitions; its verdict and fixed cell as above.
         double prepareMs = 0, preparedMs = 0;
+        double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string preparedVerdict;
         int preparedCorrections = 0;
         double preparedCorrectedRelError = 0, preparedThreshold = 0;
