@@ -44,6 +44,8 @@ private slots:
     void faultInCCorrected();
     void operandFaultAfterEntryCaught_data();
     void operandFaultAfterEntryCaught();
+    void sumsByPassAgree_data();
+    void sumsByPassAgree();
 };
 
 namespace {
@@ -177,6 +179,51 @@ void TestCudaFusedPrepared::operandFaultAfterEntryCaught()
     qInfo("verdict %s, %d corrections", run.verdict.c_str(), run.corrections);
     QCOMPARE(QString::fromStdString(run.verdict), QStringLiteral("uncorrectable"));
     QCOMPARE(run.corrections, 0);
+#endif
+}
+
+void TestCudaFusedPrepared::sumsByPassAgree_data()
+{
+    shapeColumns();
+    for (const auto& s : {std::array<int, 3>{513, 388, 260}, {4500, 1036, 4228}})
+        for (const Data d : {Data::Uniform, Data::Wide})
+            QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
+}
+
+// C's sums from a pass over C instead of the epilogue: the same verdicts, clean and with one fault.
+void TestCudaFusedPrepared::sumsByPassAgree()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    const HostMatrix a = test::unrounded(m, n, data, 211), b = test::unrounded(n, q, data, 212);
+    const cuda::FusedProtectedRun clean = cuda::preparedProtectedProductOnDevice(a, b, {}, {}, true);
+    qInfo("largest clean residual / threshold %.3g", clean.maxCleanResidualRatio);
+    QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
+    QVERIFY2(clean.maxCleanResidualRatio > 0.0 && clean.maxCleanResidualRatio < 1.0,
+             qPrintable(QString::number(clean.maxCleanResidualRatio)));
+    cuda::FusedFault fault;
+    fault.row = m / 2;
+    fault.col = q / 5;
+    fault.bit = 29;
+    const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault, {}, true);
+    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
+    QCOMPARE(faulty.row, fault.row);
+    QCOMPARE(faulty.col, fault.col);
+    const double cleanValue = clean.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
+    QVERIFY2(std::fabs(fixed - cleanValue) <= clean.maxThreshold,
+             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
+    cuda::OperandFault hit;  // a row of A off after entry: caught as with the epilogue's sums
+    hit.operand = 'a';
+    hit.row = m / 3;
+    hit.col = n / 2;
+    hit.delta = data == Data::Uniform ? 64.0 : 0.0;
+    if (data == Data::Uniform) {
+        const cuda::FusedProtectedRun operand = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, true);
+        QCOMPARE(QString::fromStdString(operand.verdict), QStringLiteral("uncorrectable"));
+    }
 #endif
 }
 

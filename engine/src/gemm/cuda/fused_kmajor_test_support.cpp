@@ -143,7 +143,7 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 }
 
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
-                                                   const OperandFault& operandFault)
+                                                   const OperandFault& operandFault, bool sumsByPass)
 {
     FusedBlocks x(a, b, fault);
     DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
@@ -162,7 +162,7 @@ FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const Ho
         CUDA_CHECK(cudaMemcpyAsync(cell, &value, 4, cudaMemcpyHostToDevice, x.s.get()));
         CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
     }
-    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get());
+    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue);
     FusedProtectedRun run = x.result(a, b);
     run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
     return run;

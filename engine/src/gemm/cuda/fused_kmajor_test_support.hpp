@@ -45,7 +45,8 @@ struct OperandFault {
 };
 // The same product on operands prepared at entry (protectedProductPrepared): prepareOperands, then
 // the optional operand fault, then the product with the optional fault of C.
+// sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
-                                                   const OperandFault& operandFault = {});
+                                                   const OperandFault& operandFault = {}, bool sumsByPass = false);
 
 }  // namespace gigacheck::cuda

@@ -126,8 +126,9 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 }
 
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s)
+                              cudaStream_t s, SumsOfC sums)
 {
+    const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
     g.accumulate = false;
     if (g.bTransposed == nullptr || !writesSumsOfC(g))
@@ -137,13 +138,16 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
     checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
                              static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
     GemmCall fused = g;
-    fused.rowSums = blocks.aux.scratch0();
-    fused.colSums = blocks.aux.scratch1();
+    if (fromEpilogue) {
+        fused.rowSums = blocks.aux.scratch0();
+        fused.colSums = blocks.aux.scratch1();
+    }
     gemm(fused, handle, s);
     if (blocks.fault)
-        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s, productSumsOf(blocks.aux, g.m, g.q));
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
+               fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
-    v.sumsFromProduct = true;
+    v.sumsFromProduct = fromEpilogue;
     verify(v, blocks.out, s);
 }
 

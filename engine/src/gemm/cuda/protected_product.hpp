@@ -80,7 +80,10 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // cutlass-tf32 call whose bTransposed is the B^T prepareOperands laid out (ld = n), `prepared` its
 // vectors. One pass over A and one over B^T, the fused GEMM writing C's sums, the optional fault,
 // the verification reading no C. BackendError where the kernel does not take the shape.
+// SumsOfC::ByPass: the kernel writes only C, and the verification sums C in one pass instead (which
+// costs less than the epilogue's reductions where those slow the kernel down: bench abft-overhead).
+enum class SumsOfC { FromEpilogue, ByPass };
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s);
+                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue);
 
 }  // namespace gigacheck::cuda

@@ -367,6 +367,12 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         prepareOperands(fa.as<float>(), lda, n, fb.as<float>(), n, n, ldb, preparedBt.as<float>(), n, prepared, s.get());
     };
     auto runPrepared = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), s.get()); };
+    PinnedBuffer byPassOut(sizeof(VerifyOut));
+    ProtectedBlocks byPassBlocks = preparedBlocks;
+    byPassBlocks.out = byPassOut.as<VerifyOut>();
+    auto runPreparedByPass = [&] {
+        protectedProductPrepared(byPassBlocks, prepared, h.get(), s.get(), SumsOfC::ByPass);
+    };
     GemmCall withSums = preparedBlocks.gemm;  // what the epilogue's reductions cost the kernel
     withSums.rowSums = av.scratch0();
     withSums.colSums = av.scratch1();
@@ -415,7 +421,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, operands16Ms,
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, byPassMs, operands16Ms,
         operands16FusedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
@@ -430,6 +436,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             fusedRoundedMs.push_back(timeMs(s.get(), 1, runFusedRounded));
             preparedMs.push_back(timeMs(s.get(), 1, runPrepared));
             withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
+            byPassMs.push_back(timeMs(s.get(), 1, runPreparedByPass));
         }
     }
     t.plainMs = median(plainMs);
@@ -446,6 +453,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.kernelRoundedMs = median(fusedRoundedMs);
         t.fused.preparedMs = median(preparedMs);
         t.fused.kernelWithSumsMs = median(withSumsMs);
+        t.fused.preparedByPassMs = median(byPassMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
@@ -541,6 +549,11 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.preparedThreshold = pr.maxThreshold;
         if (errors > 0)
             t.fused.preparedCorrectedRelError = correctedRelError(pr, true);
+        runPreparedByPass();
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        const VerifyOut& bp = *byPassOut.as<VerifyOut>();
+        t.fused.preparedByPassVerdict =
+            bp.verdict == kClean ? "clean" : bp.verdict == kCorrected ? "corrected" : "uncorrectable";
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.
