@@ -107,7 +107,9 @@ double timeOnce(int config, const CutlassTf32Call& call, int device, int sms, cu
     return double(ms);
 }
 
-// Times every K-major configuration once on the call's shape, into scratch sums (and a scratch C
+constexpr int kTuneRounds = 3;
+
+// Times every K-major configuration kTuneRounds times on the call's shape, into scratch sums (and a scratch C
 // when the call accumulates: its C is an input), and returns the kept one's index. The default
 // when scratch or events cannot be had.
 int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
@@ -136,9 +138,16 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
             cudaEventDestroy(e0);
         return 0;
     }
-    std::vector<double> ms;
-    for (int config : candidates)
-        ms.push_back(timeOnce(config, trial, device, sms, s, e0, e1));
+    // Each configuration's best of three timings, the rounds interleaved: one timing each let a
+    // noisy one pick a slower configuration for the whole process (H200, N = 16384: the kernel at
+    // 94.6 % of cuBLAS TF32 in one process, 101.5 % in the next on the same machine).
+    std::vector<double> ms(candidates.size(), -1.0);
+    for (int round = 0; round < kTuneRounds; ++round)
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            const double t = timeOnce(candidates[i], trial, device, sms, s, e0, e1);
+            if (t > 0 && (ms[i] <= 0 || t < ms[i]))
+                ms[i] = t;
+        }
     (void)cudaGetLastError();  // a refused launch leaves nothing sticky; clear what it set
     cudaStreamSynchronize(s);  // before the scratch is freed
     cudaEventDestroy(e0);

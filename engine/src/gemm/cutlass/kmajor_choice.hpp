@@ -11,10 +11,10 @@
 namespace gigacheck::cuda {
 
 // Below this extent the default tile is run untimed: small products stay deterministic and cheap
-// (a tuning pass costs one warm-up and one timed run of every configuration).
+// (a tuning pass costs three warmed-up timed runs of every configuration).
 inline constexpr std::int64_t kCutlassTuneFrom = 2048;
-// Another configuration replaces the default only when its lone timing is this much faster: one
-// timing per configuration, so that noise alone does not move the pick.
+// Another configuration replaces the default only when its best timing is this much faster, so that
+// noise alone does not move the pick.
 inline constexpr double kCutlassKeepDefaultWithin = 0.01;
 
 inline bool cutlassTunesKMajor(std::int64_t m, std::int64_t n, std::int64_t q)

@@ -78,7 +78,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     Table prepared({"N", "errors", "plain cuBLAS TF32 ms", "entry ms (once)", "kernel + sums ms", "protected ms", "overhead",
                     "one product + entry", "verdict", "fault / max thr.", "fixed rel.err", "target",
                     "sums by a pass: ms", "overhead", "verdict"});
-    std::string fusedWhy, sumsFromEpilogueWhy;
+    std::string fusedWhy, sumsFromEpilogueWhy, preparedPicks;
     int fusedRows = 0;
     json rows = json::array();
     for (std::int64_t n : sizes)
@@ -156,6 +156,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                   "<=" + fixed(limit * 100, 0) + "%: " + (preparedOverhead <= limit ? "met" : "MISSED"),
                                   fixed(f.preparedByPassMs, 3), percent(f.preparedByPassMs / r.plainMs - 1.0, 2),
                                   f.preparedByPassVerdict});
+                    if (errors == 0)
+                        preparedPicks += "  N = " + std::to_string(n) + ": the kernel runs " + f.picked + "\n";
                     rows.push_back({{"n", n}, {"precision", "TF32 fused, operands prepared at entry"}, {"errors", errors},
                                     {"plain_ms", r.plainMs}, {"entry_ms", f.prepareMs}, {"kernel_with_sums_ms", f.kernelWithSumsMs},
                                     {"protected_ms", f.preparedMs},
@@ -204,6 +206,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                "overhead of a single product that pays the entry itself; \"sums by a pass\": the same product with the\n"
                "kernel writing only C and the check summing C in one pass\n\n";
         prepared.print(out);
+        out << preparedPicks;
     }
     if (bench::selected("GIGACHECK_BENCH_TYPES", "tf32x3"))
         blocked_gemm::tf32x3AbftRows(sizes, o.quick ? 3 : 21, out, rows);

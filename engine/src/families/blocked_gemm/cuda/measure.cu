@@ -380,8 +380,10 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         zeroProductSums(av, n, n, s.get());
         gemm(withSums, h.get(), s.get());
     };
-    if (t.fused.ran)
+    if (t.fused.ran) {
         runPrepare();
+        t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(preparedBlocks.gemm), s.get()));
+    }
 
     // BF16 / FP16: the protected product on the plain side's own 16-bit operands
     // (protectedProductOf16BitOperands: its passes read 2 bytes per element and write no operand),

@@ -79,6 +79,7 @@ struct AbftTiming {
         // beside the kernel (preparedMs), in the same repetitions; its verdict and fixed cell as above.
         double prepareMs = 0, preparedMs = 0;
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
+        std::string picked;           // the K-major configuration the tuner kept for n
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
         double preparedByPassMs = 0;
         std::string preparedByPassVerdict;
