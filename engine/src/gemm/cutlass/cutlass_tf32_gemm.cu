@@ -138,9 +138,10 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
             cudaEventDestroy(e0);
         return 0;
     }
-    // Each configuration's best of three timings, the rounds interleaved: one timing each let a
-    // noisy one pick a slower configuration for the whole process (H200, N = 16384: the kernel at
-    // 94.6 % of cuBLAS TF32 in one process, 101.5 % in the next on the same machine).
+    // Each configuration's best of three timings, the rounds interleaved, so that one noisy timing
+    // cannot pick a slower configuration for the whole process (on an H200 the kernel ran at 94.6 %
+    // of cuBLAS TF32 at N = 16384 in one process and 101.5 % in the next on the same machine, with
+    // one timing per configuration).
     std::vector<double> ms(candidates.size(), -1.0);
     for (int round = 0; round < kTuneRounds; ++round)
         for (std::size_t i = 0; i < candidates.size(); ++i) {
