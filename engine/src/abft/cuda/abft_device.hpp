@@ -71,6 +71,12 @@ struct VerifyOut {
     double maxCleanRatio, minThreshold, maxThreshold;
 };
 
+// "clean", "corrected" or "uncorrectable": a verification's verdict as the benches and tests name it.
+inline const char* verdictName(const VerifyOut& v)
+{
+    return v.verdict == kClean ? "clean" : v.verdict == kCorrected ? "corrected" : "uncorrectable";
+}
+
 // Writes r_B into column `cols` and the row 2-norms of B_r into column cols + 1 (needs ldb >= cols + 2).
 // rounding (FP32 only; the TF32 / BF16 / FP16 product): B_r is rounded to that format in place in the
 // same pass, and r_B and the norms are those of the rounded values (gigacheck/input_rounding.hpp);

@@ -113,7 +113,7 @@ struct FusedBlocks {
         run.fusedSums = writesSumsOfC(blocks.gemm);
         run.roundedInRegisters = operandModel(blocks.gemm).roundedInRegisters;
         const VerifyOut& r = *out.as<VerifyOut>();
-        run.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+        run.verdict = verdictName(r);
         run.corrections = r.correctionCount;
         if (r.correctionCount > 0) {
             run.before = r.before[0];

@@ -155,7 +155,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
 
     const VerifyOut& v = *out.as<VerifyOut>();
     Protected16Result r;
-    r.verdict = v.verdict == kClean ? "clean" : v.verdict == kCorrected ? "corrected" : "uncorrectable";
+    r.verdict = verdictName(v);
     r.corrections = v.correctionCount;
     r.maxCleanResidualRatio = v.maxCleanRatio;
     if (v.correctionCount > 0) {

@@ -498,7 +498,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
-    t.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+    t.verdict = verdictName(r);
     t.corrections = r.correctionCount;
     t.threshold = r.maxThreshold;
     t.delta = errors > 0 ? fault.delta : 0;
@@ -538,7 +538,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         runFused();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& f = *fusedOut.as<VerifyOut>();
-        t.fused.verdict = f.verdict == kClean ? "clean" : f.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.fused.verdict = verdictName(f);
         t.fused.corrections = f.correctionCount;
         t.fused.threshold = f.maxThreshold;
         if (errors > 0)
@@ -546,7 +546,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         runPrepared();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& pr = *preparedOut.as<VerifyOut>();
-        t.fused.preparedVerdict = pr.verdict == kClean ? "clean" : pr.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.fused.preparedVerdict = verdictName(pr);
         t.fused.preparedCorrections = pr.correctionCount;
         t.fused.preparedThreshold = pr.maxThreshold;
         if (errors > 0)
@@ -554,8 +554,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         runPreparedByPass();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& bp = *byPassOut.as<VerifyOut>();
-        t.fused.preparedByPassVerdict =
-            bp.verdict == kClean ? "clean" : bp.verdict == kCorrected ? "corrected" : "uncorrectable";
+        t.fused.preparedByPassVerdict = verdictName(bp);
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.
@@ -566,7 +565,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         runPlain();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& o = *o16.as<VerifyOut>();
-        x.verdict = o.verdict == kClean ? "clean" : o.verdict == kCorrected ? "corrected" : "uncorrectable";
+        x.verdict = verdictName(o);
         x.corrections = o.correctionCount;
         x.threshold = o.maxThreshold;
         if (errors > 0) {

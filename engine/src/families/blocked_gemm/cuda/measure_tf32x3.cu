@@ -118,7 +118,7 @@ Tf32x3Timing timeTf32x3(Index n, int errors, int reps)
     t.protectedMs = median(protectedMs);
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& v = *out.as<VerifyOut>();
-    t.verdict = v.verdict == kClean ? "clean" : v.verdict == kCorrected ? "corrected" : "uncorrectable";
+    t.verdict = verdictName(v);
     t.corrections = v.correctionCount;
     t.threshold = v.maxThreshold;
     t.delta = errors > 0 ? fault.delta : 0;

@@ -125,7 +125,7 @@ ProtectedProduct protectedProductOnDevice(GemmVariant v, const HostMatrix& a, co
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
     const VerifyOut& r = *out.as<VerifyOut>();
     ProtectedProduct result;
-    result.verdict = r.verdict == kClean ? "clean" : r.verdict == kCorrected ? "corrected" : "uncorrectable";
+    result.verdict = verdictName(r);
     result.corrections = r.correctionCount;
     if (r.correctionCount > 0) {
         result.before = r.before[0];
