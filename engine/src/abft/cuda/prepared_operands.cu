@@ -153,12 +153,10 @@ constexpr int kRowsPerWarp = 8;
 constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
 constexpr int kStage = 1024;
 
-__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+template <int Warps, int StepUnroll>
+__device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index depth, double* stagedV, double* stagedS)
 {
-    __shared__ double stagedV[kStage], stagedS[kStage];
-    const RowDots d = blockIdx.y == 0 ? sideA : sideB;
-    const Index r0 = Index(blockIdx.x) * kWholeRows;
-    if (r0 >= d.rows)
+    if (r0 >= d.rows)  // uniform over the block
         return;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index first = r0 + warp * kRowsPerWarp;
@@ -172,13 +170,13 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots
         dot[r] = sq[r] = 0;
     for (Index k0 = 0; k0 < depth; k0 += kStage) {
         __syncthreads();
-        for (int t = threadIdx.x; t < kStage; t += blockDim.x) {
+        for (int t = threadIdx.x; t < kStage; t += Warps * kWarp) {
             const Index k = k0 + t;
             stagedV[t] = k < depth ? d.v[k] : 0.0;
             stagedS[t] = k < depth ? d.s[k] : 0.0;
         }
         __syncthreads();
-#pragma unroll 1
+#pragma unroll StepUnroll
         for (int step = 0; step < kStage / (kWarp * 4); ++step) {
             const int local = 4 * lane + kWarp * 4 * step;
             const Index k = k0 + local;
@@ -215,6 +213,30 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots
             d.out[(first + r) * d.outStride] = float(dr);
             d.scale[first + r] = sr;
         }
+    }
+}
+
+__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+{
+    __shared__ double stagedV[kStage], stagedS[kStage];
+    wholeRowDots<kPassWarps, 1>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, depth, stagedV, stagedS);
+}
+
+// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): one block per free
+// SM, each walking groups of whole rows of both operands in turn. A block holds what a whole SM can
+// keep in flight (16 warps, two steps of 8 rows' float4 loads each), since a few SMs must read both
+// operands within the GEMM's time.
+constexpr int kBesideWarps = 16;
+constexpr Index kBesideRows = kBesideWarps * kRowsPerWarp;
+
+__global__ void __launch_bounds__(kBesideWarps * kWarp, 1) besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+{
+    __shared__ double stagedV[kStage], stagedS[kStage];
+    const Index groupsA = (sideA.rows + kBesideRows - 1) / kBesideRows;
+    const Index groups = groupsA + (sideB.rows + kBesideRows - 1) / kBesideRows;
+    for (Index g = blockIdx.x; g < groups; g += gridDim.x) {
+        const bool onA = g < groupsA;
+        wholeRowDots<kBesideWarps, 2>(onA ? sideA : sideB, (onA ? g : g - groupsA) * kBesideRows, depth, stagedV, stagedS);
     }
 }
 
@@ -295,14 +317,33 @@ int multiprocessors()
     return sms;
 }
 
+void checkDepth(const PreparedOperands& prepared, Index depth)
+{
+    if (prepared.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
+                           " for a product of depth " + std::to_string(depth));
+}
+
+RowDots sideAOf(const float* a, Index lda, Index rows, float* c, Index ldc, Index cols, AuxView aux,
+                const PreparedOperands& prepared)
+{
+    return RowDots{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
+                   vectorizable(a, lda, 0, sizeof(float))};
+}
+
+RowDots sideBOf(const float* bt, Index ldbt, Index cols, float* c, Index ldc, Index rows, AuxView aux,
+                const PreparedOperands& prepared)
+{
+    return RowDots{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
+                   vectorizable(bt, ldbt, 0, sizeof(float))};
+}
+
 }  // namespace
 
 void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
                      Index ldbt, const PreparedOperands& out, cudaStream_t s)
 {
-    if (out.depth != depth)
-        throw BackendError("prepared operands: vectors of depth " + std::to_string(out.depth) + " for a product of depth " +
-                           std::to_string(depth));
+    checkDepth(out, depth);
     checksumBTransposed(b, depth, cols, ldb, bt, ldbt, s);
     if (depth <= 0)
         return;
@@ -318,21 +359,24 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
     CUDA_CHECK_LAUNCH();
 }
 
-void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+
+void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                             const PreparedOperands& prepared, cudaStream_t s)
 {
-    if (prepared.depth != depth)
-        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
-                           " for a product of depth " + std::to_string(depth));
+    checkDepth(prepared, depth);
     const Index cells = std::max(rows, cols) + 1;
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
     CUDA_CHECK_LAUNCH();
+}
+
+void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+{
+    resetForProductPrepared(c, ldc, rows, depth, cols, aux, prepared, s);
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
-    RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
-                  vectorizable(a, lda, 0, sizeof(float))};
-    RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
-                  vectorizable(bt, ldbt, 0, sizeof(float))};
+    const RowDots sideA = sideAOf(a, lda, rows, c, ldc, cols, aux, prepared);
+    const RowDots sideB = sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared);
     const Index longest = std::max(rows, cols);
     if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
         // The reset above zeroed what this kernel overwrites; the chunks below add into it.
@@ -341,6 +385,18 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
         const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
         chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     }
+    CUDA_CHECK_LAUNCH();
+}
+
+void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                           Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, int blocks,
+                           cudaStream_t s)
+{
+    checkDepth(prepared, depth);
+    if (depth <= 0 || (rows <= 0 && cols <= 0) || blocks <= 0)
+        return;
+    besideRowDotsKernel<<<blocks, kBesideWarps * kWarp, 0, s>>>(sideAOf(a, lda, rows, c, ldc, cols, aux, prepared),
+                                                                 sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth);
     CUDA_CHECK_LAUNCH();
 }
 

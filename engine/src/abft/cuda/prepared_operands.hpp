@@ -41,4 +41,13 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
+// The same in two parts, for a GEMM that leaves a few multiprocessors free (gemm/cutlass/
+// persistent_grid.hpp): the reset first, then the row dots as `blocks` blocks of one SM each, issued
+// after the GEMM on a stream of lower priority so that they take only the SMs the GEMM left.
+void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                             const PreparedOperands& prepared, cudaStream_t s);
+void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                           Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, int blocks,
+                           cudaStream_t s);
+
 }  // namespace gigacheck::cuda

@@ -126,7 +126,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 }
 
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums)
+                              cudaStream_t s, SumsOfC sums, PriorityLane* beside)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
@@ -135,14 +135,31 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
-    checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
-                             static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+    const float* a = static_cast<const float*>(g.a);
+    const float* bt = static_cast<const float*>(g.bTransposed);
+    float* c = static_cast<float*>(g.c);
     GemmCall fused = g;
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();
     }
-    gemm(fused, handle, s);
+    const SparingGrid grid = beside ? cutlassTf32SparingGrid(cutlassCallOf(fused), beside->side.get()) : SparingGrid{};
+    if (grid.spare >= kFewestSpareSms) {
+        // The kernel on the lane's stream of greatest priority, its grid shrunk to as many turns as the
+        // whole device takes; the row dots after it on s, which the block scheduler gives only the
+        // multiprocessors the kernel's CTAs left free.
+        resetForProductPrepared(c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+        CUDA_CHECK(cudaEventRecord(beside->fork.get(), s));
+        CUDA_CHECK(cudaStreamWaitEvent(beside->side.get(), beside->fork.get(), 0));
+        fused.cutlassSmCount = grid.smCount;
+        gemm(fused, handle, beside->side.get());
+        CUDA_CHECK(cudaEventRecord(beside->join.get(), beside->side.get()));
+        rowDotsPreparedBeside(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, grid.spare, s);
+        CUDA_CHECK(cudaStreamWaitEvent(s, beside->join.get(), 0));
+    } else {
+        checksumProductsPrepared(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+        gemm(fused, handle, s);
+    }
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
                fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
