@@ -42,6 +42,17 @@ inline HostMatrix unrounded(std::int64_t rows, std::int64_t cols, Data d, std::u
     return m;
 }
 
+// The column of row i's largest |C_ij|: a fault there (even a bit flip that shrinks the value) is far
+// above any threshold, where a small cell's flip may stay within round-off and rightly pass as clean.
+inline std::int64_t largestColumnOfRow(const HostMatrix& c, std::int64_t i)
+{
+    std::int64_t best = 0;
+    for (std::int64_t j = 1; j < c.cols(); ++j)
+        if (std::fabs(c.at(i, j)) > std::fabs(c.at(i, best)))
+            best = j;
+    return best;
+}
+
 // max over cells of |C - model| / bound: the model is the exact (double) product of the inputs as
 // take(float) gives them, bound = 2 u_A n sum_k |a_ik b_kj| (FP32 accumulation, even a truncating
 // one). <= 1: C is that model's product up to the accumulation.

@@ -196,10 +196,7 @@ void TestCudaFusedKMajor::faultsCorrectedToCleanValue()
     // The row's largest cell: far above any threshold, so even a flip that shrinks it shows.
     cuda::FusedFault fault;
     fault.row = m / 3;
-    fault.col = 0;
-    for (std::int64_t j = 1; j < q; ++j)
-        if (std::fabs(clean.c.at(fault.row, j)) > std::fabs(clean.c.at(fault.row, fault.col)))
-            fault.col = j;
+    fault.col = test::largestColumnOfRow(clean.c, fault.row);
     fault.delta = 100 * clean.maxThreshold;  // ignored by a bit flip
     fault.bit = bit;
     const cuda::FusedProtectedRun faulty = cuda::fusedProtectedProductOnDevice(a, b, fault);

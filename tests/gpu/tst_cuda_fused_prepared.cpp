@@ -128,10 +128,7 @@ void TestCudaFusedPrepared::faultInCCorrected()
     QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
     cuda::FusedFault fault;  // the row's largest cell: even a flip that shrinks it shows
     fault.row = m / 3;
-    fault.col = 0;
-    for (std::int64_t j = 1; j < q; ++j)
-        if (std::fabs(clean.c.at(fault.row, j)) > std::fabs(clean.c.at(fault.row, fault.col)))
-            fault.col = j;
+    fault.col = test::largestColumnOfRow(clean.c, fault.row);
     fault.delta = 100 * clean.maxThreshold;
     fault.bit = bit;
     const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault);
@@ -261,9 +258,9 @@ void TestCudaFusedPrepared::besideTheKernelAgrees()
     QVERIFY2(std::memcmp(beside.c.data(), before.c.data(), before.c.bytes()) == 0,
              "C differs from the product whose passes ran before the kernel");
 
-    cuda::FusedFault fault;
+    cuda::FusedFault fault;  // an exponent bit of the row's largest cell
     fault.row = m / 2;
-    fault.col = q / 5;
+    fault.col = test::largestColumnOfRow(before.c, fault.row);
     fault.bit = 29;
     const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault, {}, false, true);
     QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));

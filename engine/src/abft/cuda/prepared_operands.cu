@@ -22,6 +22,7 @@ PreparedOperands PreparedOperands::in(double* storage, Index depth)
     p.cA = storage + 2 * depth;
     p.colWeight = storage + 3 * depth;
     p.corner = storage + 4 * depth;
+    p.claimed = reinterpret_cast<unsigned long long*>(storage + 4 * depth + 3);
     p.depth = depth;
     return p;
 }
@@ -107,9 +108,12 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* b, Index ldb, 
 // ---- per product -------------------------------------------------------------------------------
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
-__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner)
+__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
+                            unsigned long long* claimed)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t == 0)
+        *claimed = 0;
     if (t < rows) {
         c[t * ldc + cols] = 0.0f;
         aux.rowScale()[t] = 0;
@@ -153,8 +157,11 @@ constexpr int kRowsPerWarp = 8;
 constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
 constexpr int kStage = 1024;
 
-template <int Warps, int StepUnroll>
-__device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index depth, double* stagedV, double* stagedS)
+// The rows r0 .. r0 + Warps * kRowsPerWarp - 1 of d over the inner range [kBegin, kEnd): their sums
+// written (whole rows) or added by atomics (a chunk of them).
+template <int Warps, int StepUnroll, bool Atomic>
+__device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin, Index kEnd, double* stagedV,
+                                        double* stagedS)
 {
     if (r0 >= d.rows)  // uniform over the block
         return;
@@ -168,12 +175,12 @@ __device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index d
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
         dot[r] = sq[r] = 0;
-    for (Index k0 = 0; k0 < depth; k0 += kStage) {
+    for (Index k0 = kBegin; k0 < kEnd; k0 += kStage) {
         __syncthreads();
         for (int t = threadIdx.x; t < kStage; t += Warps * kWarp) {
             const Index k = k0 + t;
-            stagedV[t] = k < depth ? d.v[k] : 0.0;
-            stagedS[t] = k < depth ? d.s[k] : 0.0;
+            stagedV[t] = k < kEnd ? d.v[k] : 0.0;
+            stagedS[t] = k < kEnd ? d.s[k] : 0.0;
         }
         __syncthreads();
 #pragma unroll StepUnroll
@@ -181,7 +188,7 @@ __device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index d
             const int local = 4 * lane + kWarp * 4 * step;
             const Index k = k0 + local;
             float x[kRowsPerWarp][4];
-            if (d.vec && k + 4 <= depth) {
+            if (d.vec && k + 4 <= kEnd) {
 #pragma unroll
                 for (int r = 0; r < kRowsPerWarp; ++r) {
                     const float4 q = __ldcs(reinterpret_cast<const float4*>(row[r] + k));
@@ -192,7 +199,7 @@ __device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index d
                 for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
                     for (int e = 0; e < 4; ++e)
-                        x[r][e] = k + e < depth ? row[r][k + e] : 0.0f;
+                        x[r][e] = k + e < kEnd ? row[r][k + e] : 0.0f;
             }
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
@@ -210,8 +217,13 @@ __device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index d
     for (int r = 0; r < kRowsPerWarp; ++r) {
         const double dr = warpSum(dot[r]), sr = warpSum(sq[r]);
         if (lane == 0 && first + r < d.rows) {
-            d.out[(first + r) * d.outStride] = float(dr);
-            d.scale[first + r] = sr;
+            if constexpr (Atomic) {
+                atomicAdd(d.out + (first + r) * d.outStride, float(dr));
+                atomicAdd(d.scale + first + r, sr);
+            } else {
+                d.out[(first + r) * d.outStride] = float(dr);
+                d.scale[first + r] = sr;
+            }
         }
     }
 }
@@ -219,24 +231,39 @@ __device__ __forceinline__ void wholeRowDots(const RowDots& d, Index r0, Index d
 __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
     __shared__ double stagedV[kStage], stagedS[kStage];
-    wholeRowDots<kPassWarps, 1>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, depth, stagedV, stagedS);
+    rowDots<kPassWarps, 1, false>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, 0, depth, stagedV,
+                                  stagedS);
 }
 
-// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): one block per free
-// SM, each walking groups of whole rows of both operands in turn. A block holds what a whole SM can
-// keep in flight (16 warps, two steps of 8 rows' float4 loads each), since a few SMs must read both
-// operands within the GEMM's time.
+// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): blocks of a whole
+// SM's worth of loads in flight (16 warps, two steps of 8 rows' float4 loads each) claim items --
+// 128 rows of one operand over one kStage chunk of the inner dimension, added by atomics -- from
+// `claimed` until none is left. The blocks on the SMs the GEMM left free start at once; the others
+// start as its CTAs finish and share what is left, in items small enough to spread over all SMs.
 constexpr int kBesideWarps = 16;
 constexpr Index kBesideRows = kBesideWarps * kRowsPerWarp;
 
-__global__ void __launch_bounds__(kBesideWarps * kWarp, 1) besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+__global__ void __launch_bounds__(kBesideWarps * kWarp, 1)
+    besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth, unsigned long long* claimed)
 {
     __shared__ double stagedV[kStage], stagedS[kStage];
-    const Index groupsA = (sideA.rows + kBesideRows - 1) / kBesideRows;
-    const Index groups = groupsA + (sideB.rows + kBesideRows - 1) / kBesideRows;
-    for (Index g = blockIdx.x; g < groups; g += gridDim.x) {
-        const bool onA = g < groupsA;
-        wholeRowDots<kBesideWarps, 2>(onA ? sideA : sideB, (onA ? g : g - groupsA) * kBesideRows, depth, stagedV, stagedS);
+    __shared__ unsigned long long item;
+    const Index chunks = (depth + kStage - 1) / kStage;
+    const Index itemsA = (sideA.rows + kBesideRows - 1) / kBesideRows * chunks;
+    const Index items = itemsA + (sideB.rows + kBesideRows - 1) / kBesideRows * chunks;
+    for (;;) {
+        __syncthreads();  // the last item's staged vectors and `item` read by every thread
+        if (threadIdx.x == 0)
+            item = atomicAdd(claimed, 1ull);
+        __syncthreads();
+        const Index it = Index(item);
+        if (it >= items)
+            return;
+        const bool onA = it < itemsA;
+        const Index local = onA ? it : it - itemsA;
+        const Index k0 = (local % chunks) * kStage;
+        rowDots<kBesideWarps, 2, true>(onA ? sideA : sideB, (local / chunks) * kBesideRows, k0,
+                                       min(k0 + kStage, depth), stagedV, stagedS);
     }
 }
 
@@ -365,7 +392,7 @@ void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index
 {
     checkDepth(prepared, depth);
     const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, prepared.claimed);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -396,7 +423,8 @@ void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldb
     if (depth <= 0 || (rows <= 0 && cols <= 0) || blocks <= 0)
         return;
     besideRowDotsKernel<<<blocks, kBesideWarps * kWarp, 0, s>>>(sideAOf(a, lda, rows, c, ldc, cols, aux, prepared),
-                                                                 sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth);
+                                                                 sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth,
+                                                                 prepared.claimed);
     CUDA_CHECK_LAUNCH();
 }
 

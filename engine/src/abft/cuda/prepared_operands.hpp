@@ -23,9 +23,10 @@ struct PreparedOperands {
     // The checksum cells that depend on the operands alone: C's corner c_A r_B, rowScale[rows] =
     // sum_k c_k^2 w_k and colScale[cols] = sum_k u_k r_k^2.
     double* corner = nullptr;  // 3 doubles
+    unsigned long long* claimed = nullptr;  // the passes' work counter beside a GEMM (rowDotsPreparedBeside)
     Index depth = 0;
 
-    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 3); }
+    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 4); }
     static PreparedOperands in(double* storage, Index depth);
 };
 
@@ -42,8 +43,9 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
 // The same in two parts, for a GEMM that leaves a few multiprocessors free (gemm/cutlass/
-// persistent_grid.hpp): the reset first, then the row dots as `blocks` blocks of one SM each, issued
-// after the GEMM on a stream of lower priority so that they take only the SMs the GEMM left.
+// persistent_grid.hpp): the reset first, then the row dots, issued after the GEMM on a stream of
+// lower priority, as `blocks` blocks of one SM each (the device's SM count: those on the SMs the GEMM
+// left start at once, the others as its CTAs finish) that claim 128-row, 1024-deep pieces in turn.
 void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
                              const PreparedOperands& prepared, cudaStream_t s);
 void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
