@@ -23,6 +23,7 @@ PreparedOperands PreparedOperands::in(double* storage, Index depth)
     p.colWeight = storage + 3 * depth;
     p.corner = storage + 4 * depth;
     p.claimed = reinterpret_cast<unsigned long long*>(storage + 4 * depth + 3);
+    p.gemmDone = reinterpret_cast<unsigned*>(storage + 4 * depth + 4);
     p.depth = depth;
     return p;
 }
@@ -109,11 +110,13 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* b, Index ldb, 
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
 __global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
-                            unsigned long long* claimed)
+                            unsigned long long* claimed, unsigned* gemmDone)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t == 0)
+    if (t == 0) {
         *claimed = 0;
+        *gemmDone = 0;
+    }
     if (t < rows) {
         c[t * ldc + cols] = 0.0f;
         aux.rowScale()[t] = 0;
@@ -159,7 +162,7 @@ constexpr int kStage = 1024;
 
 // The rows r0 .. r0 + Warps * kRowsPerWarp - 1 of d over the inner range [kBegin, kEnd): their sums
 // written (whole rows) or added by atomics (a chunk of them).
-template <int Warps, int StepUnroll, bool Atomic>
+template <int Warps, bool Prefetch, bool Atomic>
 __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin, Index kEnd, double* stagedV,
                                         double* stagedS)
 {
@@ -183,11 +186,8 @@ __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin
             stagedS[t] = k < kEnd ? d.s[k] : 0.0;
         }
         __syncthreads();
-#pragma unroll StepUnroll
-        for (int step = 0; step < kStage / (kWarp * 4); ++step) {
-            const int local = 4 * lane + kWarp * 4 * step;
-            const Index k = k0 + local;
-            float x[kRowsPerWarp][4];
+        auto load = [&](int step, float (&x)[kRowsPerWarp][4]) {
+            const Index k = k0 + 4 * lane + kWarp * 4 * step;
             if (d.vec && k + 4 <= kEnd) {
 #pragma unroll
                 for (int r = 0; r < kRowsPerWarp; ++r) {
@@ -201,6 +201,9 @@ __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin
                     for (int e = 0; e < 4; ++e)
                         x[r][e] = k + e < kEnd ? row[r][k + e] : 0.0f;
             }
+        };
+        auto add = [&](int step, const float (&x)[kRowsPerWarp][4]) {
+            const int local = 4 * lane + kWarp * 4 * step;
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const double v = stagedV[local + e], w = stagedS[local + e];
@@ -210,6 +213,26 @@ __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin
                     dot[r] += y * v;
                     sq[r] += y * y * w;
                 }
+            }
+        };
+        constexpr int kSteps = kStage / (kWarp * 4);
+        if constexpr (Prefetch) {
+            // The next step's loads in flight while this step's are summed: twice the bytes in
+            // flight per SM, which is what a few SMs beside a GEMM are short of.
+            float x[2][kRowsPerWarp][4];
+            load(0, x[0]);
+#pragma unroll
+            for (int step = 0; step < kSteps; ++step) {
+                if (step + 1 < kSteps)
+                    load(step + 1, x[(step + 1) % 2]);
+                add(step, x[step % 2]);
+            }
+        } else {
+#pragma unroll 1
+            for (int step = 0; step < kSteps; ++step) {
+                float x[kRowsPerWarp][4];
+                load(step, x);
+                add(step, x);
             }
         }
     }
@@ -231,20 +254,21 @@ __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin
 __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
     __shared__ double stagedV[kStage], stagedS[kStage];
-    rowDots<kPassWarps, 1, false>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, 0, depth, stagedV,
+    rowDots<kPassWarps, false, false>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, 0, depth, stagedV,
                                   stagedS);
 }
 
-// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): blocks of a whole
-// SM's worth of loads in flight (16 warps, two steps of 8 rows' float4 loads each) claim items --
-// 128 rows of one operand over one kStage chunk of the inner dimension, added by atomics -- from
-// `claimed` until none is left. The blocks on the SMs the GEMM left free start at once; the others
-// start as its CTAs finish and share what is left, in items small enough to spread over all SMs.
+// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): one block per free
+// SM (16 warps, each with two steps of 8 rows' float4 loads in flight) claims items -- 128 rows of
+// one operand over one kStage chunk of the inner dimension, added by atomics -- from `claimed` until
+// none is left or the GEMM has ended (`gemmDone`, set by rowDotsPreparedAfter); then blocks on every
+// SM share what is left (stopAtGemmEnd false), in items small enough to spread over all of them.
 constexpr int kBesideWarps = 16;
 constexpr Index kBesideRows = kBesideWarps * kRowsPerWarp;
 
 __global__ void __launch_bounds__(kBesideWarps * kWarp, 1)
-    besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth, unsigned long long* claimed)
+    besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth, unsigned long long* claimed,
+                        const unsigned* gemmDone, bool stopAtGemmEnd)
 {
     __shared__ double stagedV[kStage], stagedS[kStage];
     __shared__ unsigned long long item;
@@ -254,7 +278,8 @@ __global__ void __launch_bounds__(kBesideWarps * kWarp, 1)
     for (;;) {
         __syncthreads();  // the last item's staged vectors and `item` read by every thread
         if (threadIdx.x == 0)
-            item = atomicAdd(claimed, 1ull);
+            item = stopAtGemmEnd && *static_cast<const volatile unsigned*>(gemmDone) ? items
+                                                                                      : atomicAdd(claimed, 1ull);
         __syncthreads();
         const Index it = Index(item);
         if (it >= items)
@@ -262,10 +287,12 @@ __global__ void __launch_bounds__(kBesideWarps * kWarp, 1)
         const bool onA = it < itemsA;
         const Index local = onA ? it : it - itemsA;
         const Index k0 = (local % chunks) * kStage;
-        rowDots<kBesideWarps, 2, true>(onA ? sideA : sideB, (local / chunks) * kBesideRows, k0,
-                                       min(k0 + kStage, depth), stagedV, stagedS);
+        rowDots<kBesideWarps, true, true>(onA ? sideA : sideB, (local / chunks) * kBesideRows, k0,
+                                          min(k0 + kStage, depth), stagedV, stagedS);
     }
 }
+
+__global__ void markGemmDone(unsigned* gemmDone) { *gemmDone = 1; }
 
 // Chunks: grid (chunks of the inner dimension, row tiles, 2); a lane keeps its 16 entries of both
 // vectors in registers for all the rows of its tile and adds each row's partial sums by atomics.
@@ -392,7 +419,8 @@ void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index
 {
     checkDepth(prepared, depth);
     const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, prepared.claimed);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, prepared.claimed,
+                                                       prepared.gemmDone);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -424,7 +452,21 @@ void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldb
         return;
     besideRowDotsKernel<<<blocks, kBesideWarps * kWarp, 0, s>>>(sideAOf(a, lda, rows, c, ldc, cols, aux, prepared),
                                                                  sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth,
-                                                                 prepared.claimed);
+                                                                 prepared.claimed, prepared.gemmDone, true);
+    CUDA_CHECK_LAUNCH();
+}
+
+void rowDotsPreparedAfter(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+{
+    checkDepth(prepared, depth);
+    markGemmDone<<<1, 1, 0, s>>>(prepared.gemmDone);
+    CUDA_CHECK_LAUNCH();
+    if (depth <= 0 || (rows <= 0 && cols <= 0))
+        return;
+    besideRowDotsKernel<<<multiprocessors(), kBesideWarps * kWarp, 0, s>>>(
+        sideAOf(a, lda, rows, c, ldc, cols, aux, prepared), sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth,
+        prepared.claimed, prepared.gemmDone, false);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -146,16 +146,17 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
     const SparingGrid grid = beside ? cutlassTf32SparingGrid(cutlassCallOf(fused), beside->side.get()) : SparingGrid{};
     if (grid.spare >= kFewestSpareSms) {
         // The kernel on the lane's stream of greatest priority, its grid shrunk to as many turns as the
-        // whole device takes; the row dots after it on s, one block per SM: the block scheduler
-        // starts those it can on the SMs the kernel's CTAs left free, the rest as the CTAs finish.
+        // whole device takes; the passes after it on s, one block per SM it left free; after the
+        // kernel, on its stream, blocks on every SM take what those have not (at the pace of a few
+        // SMs, they rarely finish within the kernel).
         resetForProductPrepared(c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
         CUDA_CHECK(cudaEventRecord(beside->fork.get(), s));
         CUDA_CHECK(cudaStreamWaitEvent(beside->side.get(), beside->fork.get(), 0));
         fused.cutlassSmCount = grid.smCount;
         gemm(fused, handle, beside->side.get());
+        rowDotsPreparedAfter(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, beside->side.get());
         CUDA_CHECK(cudaEventRecord(beside->join.get(), beside->side.get()));
-        rowDotsPreparedBeside(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, grid.ctas + grid.spare,
-                              s);
+        rowDotsPreparedBeside(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, grid.spare, s);
         CUDA_CHECK(cudaStreamWaitEvent(s, beside->join.get(), 0));
     } else {
         checksumProductsPrepared(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);

@@ -80,7 +80,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                     "sums by a pass: ms", "overhead", "verdict"});
     // The prepared product with its passes beside the kernel on the SMs the kernel's shrunk grid leaves free.
     Table beside({"N", "errors", "plain cuBLAS TF32 ms", "kernel grid (SMs)", "spare SMs", "kernel + sums, whole ms",
-                  "kernel + sums, shrunk ms", "passes on spare SMs alone ms", "protected ms", "overhead", "verdict",
+                  "kernel + sums, shrunk ms", "passes on spare SMs alone (+ reset) ms", "protected ms", "overhead", "verdict",
                   "target"});
     int besideRows = 0;
     std::string fusedWhy, sumsFromEpilogueWhy, preparedPicks;

@@ -484,6 +484,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             t.fused.preparedBesideMs = median(besideMs);
             t.fused.kernelShrunkMs = median(shrunkMs);
             t.fused.dotsOnSpareMs = timeMs(s.get(), 5, [&] {
+                resetForProductPrepared(xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
                 rowDotsPreparedBeside(fa.as<float>(), lda, preparedBt.as<float>(), n, xc.as<float>(), ldc, n, n, n, av,
                                       prepared, t.fused.besideSpare, s.get());
             });
