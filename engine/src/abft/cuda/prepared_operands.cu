@@ -160,24 +160,57 @@ constexpr int kRowsPerWarp = 8;
 constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
 constexpr int kStage = 1024;
 
+// Four entries from k of each of a warp's rows first .. first + kRowsPerWarp - 1 (float4 where whole
+// and aligned); rows past the end read the last row, never stored.
+__device__ __forceinline__ void loadStep(const RowDots& d, Index first, Index k, Index kEnd, float (&x)[kRowsPerWarp][4])
+{
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+        const float* p = d.x + min(first + r, d.rows - 1) * d.ld + k;
+        if (d.vec && k + 4 <= kEnd) {
+            const float4 q = __ldcs(reinterpret_cast<const float4*>(p));
+            x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                x[r][e] = k + e < kEnd ? p[e] : 0.0f;
+        }
+    }
+}
+
+// The loaded entries (at `local` in the staged vectors) into the rows' two sums.
+__device__ __forceinline__ void addStep(const float (&x)[kRowsPerWarp][4], const double* stagedV, const double* stagedS,
+                                        int local, double (&dot)[kRowsPerWarp], double (&sq)[kRowsPerWarp])
+{
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+        const double v = stagedV[local + e], w = stagedS[local + e];
+#pragma unroll
+        for (int r = 0; r < kRowsPerWarp; ++r) {
+            const double y = double(roundToTf32(x[r][e]));
+            dot[r] += y * v;
+            sq[r] += y * y * w;
+        }
+    }
+}
+
 // The rows r0 .. r0 + Warps * kRowsPerWarp - 1 of d over the inner range [kBegin, kEnd): their sums
-// written (whole rows) or added by atomics (a chunk of them).
+// written (whole rows) or added by atomics (a chunk of them). Prefetch: the next step's loads in
+// flight while this step's are summed (twice the bytes in flight per SM, which a few SMs beside a
+// GEMM are short of).
 template <int Warps, bool Prefetch, bool Atomic>
-__device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin, Index kEnd, double* stagedV,
+__device__ __forceinline__ void rowDots(const RowDots d, Index r0, Index kBegin, Index kEnd, double* stagedV,
                                         double* stagedS)
 {
     if (r0 >= d.rows)  // uniform over the block
         return;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index first = r0 + warp * kRowsPerWarp;
-    const float* row[kRowsPerWarp];
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r)  // rows past the end read the last row, never stored
-        row[r] = d.x + min(first + r, d.rows - 1) * d.ld;
     double dot[kRowsPerWarp], sq[kRowsPerWarp];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
         dot[r] = sq[r] = 0;
+    constexpr int kSteps = kStage / (kWarp * 4);
     for (Index k0 = kBegin; k0 < kEnd; k0 += kStage) {
         __syncthreads();
         for (int t = threadIdx.x; t < kStage; t += Warps * kWarp) {
@@ -186,53 +219,46 @@ __device__ __forceinline__ void rowDots(const RowDots& d, Index r0, Index kBegin
             stagedS[t] = k < kEnd ? d.s[k] : 0.0;
         }
         __syncthreads();
-        auto load = [&](int step, float (&x)[kRowsPerWarp][4]) {
-            const Index k = k0 + 4 * lane + kWarp * 4 * step;
-            if (d.vec && k + 4 <= kEnd) {
-#pragma unroll
-                for (int r = 0; r < kRowsPerWarp; ++r) {
-                    const float4 q = __ldcs(reinterpret_cast<const float4*>(row[r] + k));
-                    x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
-                }
-            } else {
-#pragma unroll
-                for (int r = 0; r < kRowsPerWarp; ++r)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        x[r][e] = k + e < kEnd ? row[r][k + e] : 0.0f;
-            }
-        };
-        auto add = [&](int step, const float (&x)[kRowsPerWarp][4]) {
-            const int local = 4 * lane + kWarp * 4 * step;
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const double v = stagedV[local + e], w = stagedS[local + e];
-#pragma unroll
-                for (int r = 0; r < kRowsPerWarp; ++r) {
-                    const double y = double(roundToTf32(x[r][e]));
-                    dot[r] += y * v;
-                    sq[r] += y * y * w;
-                }
-            }
-        };
-        constexpr int kSteps = kStage / (kWarp * 4);
         if constexpr (Prefetch) {
-            // The next step's loads in flight while this step's are summed: twice the bytes in
-            // flight per SM, which is what a few SMs beside a GEMM are short of.
-            float x[2][kRowsPerWarp][4];
-            load(0, x[0]);
+            float even[kRowsPerWarp][4], odd[kRowsPerWarp][4];
+            loadStep(d, first, k0 + 4 * lane, kEnd, even);
 #pragma unroll
-            for (int step = 0; step < kSteps; ++step) {
-                if (step + 1 < kSteps)
-                    load(step + 1, x[(step + 1) % 2]);
-                add(step, x[step % 2]);
+            for (int step = 0; step < kSteps; step += 2) {
+                const int local = 4 * lane + kWarp * 4 * step;
+                loadStep(d, first, k0 + local + kWarp * 4, kEnd, odd);
+                addStep(even, stagedV, stagedS, local, dot, sq);
+                if (step + 2 < kSteps)
+                    loadStep(d, first, k0 + local + 2 * kWarp * 4, kEnd, even);
+                addStep(odd, stagedV, stagedS, local + kWarp * 4, dot, sq);
             }
         } else {
 #pragma unroll 1
             for (int step = 0; step < kSteps; ++step) {
+                const int local = 4 * lane + kWarp * 4 * step;
+                const Index k = k0 + local;
                 float x[kRowsPerWarp][4];
-                load(step, x);
-                add(step, x);
+#pragma unroll
+                for (int r = 0; r < kRowsPerWarp; ++r) {
+                    const float* p = d.x + min(first + r, d.rows - 1) * d.ld + k;
+                    if (d.vec && k + 4 <= kEnd) {
+                        const float4 q = __ldcs(reinterpret_cast<const float4*>(p));
+                        x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                            x[r][e] = k + e < kEnd ? p[e] : 0.0f;
+                    }
+                }
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const double v = stagedV[local + e], w = stagedS[local + e];
+#pragma unroll
+                    for (int r = 0; r < kRowsPerWarp; ++r) {
+                        const double y = double(roundToTf32(x[r][e]));
+                        dot[r] += y * v;
+                        sq[r] += y * y * w;
+                    }
+                }
             }
         }
     }
@@ -259,11 +285,11 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots
 }
 
 // Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): one block per free
-// SM (16 warps, each with two steps of 8 rows' float4 loads in flight) claims items -- 128 rows of
+// SM (8 warps, each with two steps of 8 rows' float4 loads in flight) claims items -- 128 rows of
 // one operand over one kStage chunk of the inner dimension, added by atomics -- from `claimed` until
 // none is left or the GEMM has ended (`gemmDone`, set by rowDotsPreparedAfter); then blocks on every
 // SM share what is left (stopAtGemmEnd false), in items small enough to spread over all of them.
-constexpr int kBesideWarps = 16;
+constexpr int kBesideWarps = 8;
 constexpr Index kBesideRows = kBesideWarps * kRowsPerWarp;
 
 __global__ void __launch_bounds__(kBesideWarps * kWarp, 1)

@@ -393,6 +393,24 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         zeroProductSums(av, n, n, s.get());
         gemm(shrunk, h.get(), s.get());
     };
+    // Where the time goes beside: the shrunk kernel's own time (events on its stream) while the
+    // passes run on the spare SMs the whole time (never told the kernel ended).
+    Event kernelStart, kernelEnd;
+    auto kernelBesidePassesMs = [&] {
+        resetForProductPrepared(xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
+        CUDA_CHECK(cudaEventRecord(besideLane.fork.get(), s.get()));
+        CUDA_CHECK(cudaStreamWaitEvent(besideLane.side.get(), besideLane.fork.get(), 0));
+        CUDA_CHECK(cudaEventRecord(kernelStart.get(), besideLane.side.get()));
+        gemm(shrunk, h.get(), besideLane.side.get());
+        CUDA_CHECK(cudaEventRecord(kernelEnd.get(), besideLane.side.get()));
+        rowDotsPreparedBeside(fa.as<float>(), lda, preparedBt.as<float>(), n, xc.as<float>(), ldc, n, n, n, av, prepared,
+                              t.fused.besideSpare, s.get());
+        CUDA_CHECK(cudaStreamWaitEvent(s.get(), kernelEnd.get(), 0));
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, kernelStart.get(), kernelEnd.get()));
+        return double(ms);
+    };
     bool besideRuns = false;
     if (t.fused.ran) {
         runPrepare();
@@ -443,7 +461,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
 
     // Interleaved repetitions: clock drift hits both sides alike.
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, byPassMs, operands16Ms,
-        operands16FusedMs, besideMs, shrunkMs;
+        operands16FusedMs, besideMs, shrunkMs, kernelBesideMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -461,6 +479,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             if (besideRuns) {
                 besideMs.push_back(timeMs(s.get(), 1, runPreparedBeside));
                 shrunkMs.push_back(timeMs(s.get(), 1, runKernelShrunk));
+                kernelBesideMs.push_back(kernelBesidePassesMs());
             }
         }
     }
@@ -483,6 +502,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         if (besideRuns) {
             t.fused.preparedBesideMs = median(besideMs);
             t.fused.kernelShrunkMs = median(shrunkMs);
+            t.fused.kernelBesidePassesMs = median(kernelBesideMs);
             t.fused.dotsOnSpareMs = timeMs(s.get(), 5, [&] {
                 resetForProductPrepared(xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
                 rowDotsPreparedBeside(fa.as<float>(), lda, preparedBt.as<float>(), n, xc.as<float>(), ldc, n, n, n, av,

@@ -89,6 +89,7 @@ struct AbftTiming {
         // alone on the spare SMs (no GEMM running). besideSpare < kFewestSpareSms: not run.
         int besideSmCount = 0, besideSpare = 0;
         double preparedBesideMs = 0, kernelShrunkMs = 0, dotsOnSpareMs = 0;
+        double kernelBesidePassesMs = 0;  // the shrunk kernel's own time while the passes run on the spare SMs
         std::string preparedBesideVerdict;
         std::string preparedVerdict;
         int preparedCorrections = 0;
