@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 
 using namespace gigacheck;
 using test::Data;
@@ -47,8 +46,6 @@ private slots:
     void operandFaultAfterEntryCaught();
     void sumsByPassAgree_data();
     void sumsByPassAgree();
-    void besideTheKernelAgrees_data();
-    void besideTheKernelAgrees();
 };
 
 namespace {
@@ -222,60 +219,6 @@ void TestCudaFusedPrepared::sumsByPassAgree()
     hit.delta = data == Data::Uniform ? 64.0 : 0.0;
     if (data == Data::Uniform) {
         const cuda::FusedProtectedRun operand = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, true);
-        QCOMPARE(QString::fromStdString(operand.verdict), QStringLiteral("uncorrectable"));
-    }
-#endif
-}
-
-void TestCudaFusedPrepared::besideTheKernelAgrees_data()
-{
-    shapeColumns();
-    // From a few tiles (one turn: most SMs free) to 4096^3 (four turns on 128 of an H200's 132 SMs).
-    for (const auto& s : {std::array<int, 3>{513, 388, 260}, {4500, 1036, 4228}, {4096, 4096, 4096}})
-        for (const Data d : {Data::Uniform, Data::Wide})
-            QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
-}
-
-// The passes over A and B^T beside the kernel instead of before it: the same C to the bit, a clean
-// check, a fault in C corrected, a row of A changed after entry caught.
-void TestCudaFusedPrepared::besideTheKernelAgrees()
-{
-#ifdef GIGACHECK_HAVE_CUDA
-    QFETCH(int, m);
-    QFETCH(int, n);
-    QFETCH(int, q);
-    QFETCH(Data, data);
-    const HostMatrix a = test::unrounded(m, n, data, 221), b = test::unrounded(n, q, data, 222);
-    const cuda::FusedProtectedRun before = cuda::preparedProtectedProductOnDevice(a, b);
-    const cuda::FusedProtectedRun beside = cuda::preparedProtectedProductOnDevice(a, b, {}, {}, false, true);
-    qInfo("passes on %d spare SMs; largest clean residual / threshold %.3g", beside.spareSms,
-          beside.maxCleanResidualRatio);
-    QVERIFY2(beside.spareSms >= 2, "the kernel's grid left no SMs free: the passes did not run beside it");
-    QCOMPARE(QString::fromStdString(beside.verdict), QStringLiteral("clean"));
-    QVERIFY2(beside.maxCleanResidualRatio > 0.0 && beside.maxCleanResidualRatio < 1.0,
-             qPrintable(QString::number(beside.maxCleanResidualRatio)));
-    QVERIFY(beside.aUnchanged && beside.bUnchanged);
-    QVERIFY2(std::memcmp(beside.c.data(), before.c.data(), before.c.bytes()) == 0,
-             "C differs from the product whose passes ran before the kernel");
-
-    cuda::FusedFault fault;  // an exponent bit of the row's largest cell
-    fault.row = m / 2;
-    fault.col = test::largestColumnOfRow(before.c, fault.row);
-    fault.bit = 29;
-    const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault, {}, false, true);
-    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
-    QCOMPARE(faulty.row, fault.row);
-    QCOMPARE(faulty.col, fault.col);
-    const double cleanValue = before.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
-    QVERIFY2(std::fabs(fixed - cleanValue) <= before.maxThreshold,
-             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
-    if (data == Data::Uniform) {
-        cuda::OperandFault hit;  // a row of A off after entry (64 x the largest entry of 1)
-        hit.operand = 'a';
-        hit.row = m / 3;
-        hit.col = n / 2;
-        hit.delta = 64.0;
-        const cuda::FusedProtectedRun operand = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, false, true);
         QCOMPARE(QString::fromStdString(operand.verdict), QStringLiteral("uncorrectable"));
     }
 #endif

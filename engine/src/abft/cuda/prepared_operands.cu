@@ -22,8 +22,6 @@ PreparedOperands PreparedOperands::in(double* storage, Index depth)
     p.cA = storage + 2 * depth;
     p.colWeight = storage + 3 * depth;
     p.corner = storage + 4 * depth;
-    p.claimed = reinterpret_cast<unsigned long long*>(storage + 4 * depth + 3);
-    p.gemmDone = reinterpret_cast<unsigned*>(storage + 4 * depth + 4);
     p.depth = depth;
     return p;
 }
@@ -109,14 +107,9 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* b, Index ldb, 
 // ---- per product -------------------------------------------------------------------------------
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
-__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
-                            unsigned long long* claimed, unsigned* gemmDone)
+__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t == 0) {
-        *claimed = 0;
-        *gemmDone = 0;
-    }
     if (t < rows) {
         c[t * ldc + cols] = 0.0f;
         aux.rowScale()[t] = 0;
@@ -160,104 +153,57 @@ constexpr int kRowsPerWarp = 8;
 constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
 constexpr int kStage = 1024;
 
-// Four entries from k of each of a warp's rows first .. first + kRowsPerWarp - 1 (float4 where whole
-// and aligned); rows past the end read the last row, never stored.
-__device__ __forceinline__ void loadStep(const RowDots& d, Index first, Index k, Index kEnd, float (&x)[kRowsPerWarp][4])
+__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-        const float* p = d.x + min(first + r, d.rows - 1) * d.ld + k;
-        if (d.vec && k + 4 <= kEnd) {
-            const float4 q = __ldcs(reinterpret_cast<const float4*>(p));
-            x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-                x[r][e] = k + e < kEnd ? p[e] : 0.0f;
-        }
-    }
-}
-
-// The loaded entries (at `local` in the staged vectors) into the rows' two sums.
-__device__ __forceinline__ void addStep(const float (&x)[kRowsPerWarp][4], const double* stagedV, const double* stagedS,
-                                        int local, double (&dot)[kRowsPerWarp], double (&sq)[kRowsPerWarp])
-{
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-        const double v = stagedV[local + e], w = stagedS[local + e];
-#pragma unroll
-        for (int r = 0; r < kRowsPerWarp; ++r) {
-            const double y = double(roundToTf32(x[r][e]));
-            dot[r] += y * v;
-            sq[r] += y * y * w;
-        }
-    }
-}
-
-// The rows r0 .. r0 + Warps * kRowsPerWarp - 1 of d over the inner range [kBegin, kEnd): their sums
-// written (whole rows) or added by atomics (a chunk of them). Prefetch: the next step's loads in
-// flight while this step's are summed (twice the bytes in flight per SM, which a few SMs beside a
-// GEMM are short of).
-template <int Warps, bool Prefetch, bool Atomic>
-__device__ __forceinline__ void rowDots(const RowDots d, Index r0, Index kBegin, Index kEnd, double* stagedV,
-                                        double* stagedS)
-{
-    if (r0 >= d.rows)  // uniform over the block
+    __shared__ double stagedV[kStage], stagedS[kStage];
+    const RowDots d = blockIdx.y == 0 ? sideA : sideB;
+    const Index r0 = Index(blockIdx.x) * kWholeRows;
+    if (r0 >= d.rows)
         return;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index first = r0 + warp * kRowsPerWarp;
+    const float* row[kRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r)  // rows past the end read the last row, never stored
+        row[r] = d.x + min(first + r, d.rows - 1) * d.ld;
     double dot[kRowsPerWarp], sq[kRowsPerWarp];
 #pragma unroll
     for (int r = 0; r < kRowsPerWarp; ++r)
         dot[r] = sq[r] = 0;
-    constexpr int kSteps = kStage / (kWarp * 4);
-    for (Index k0 = kBegin; k0 < kEnd; k0 += kStage) {
+    for (Index k0 = 0; k0 < depth; k0 += kStage) {
         __syncthreads();
-        for (int t = threadIdx.x; t < kStage; t += Warps * kWarp) {
+        for (int t = threadIdx.x; t < kStage; t += blockDim.x) {
             const Index k = k0 + t;
-            stagedV[t] = k < kEnd ? d.v[k] : 0.0;
-            stagedS[t] = k < kEnd ? d.s[k] : 0.0;
+            stagedV[t] = k < depth ? d.v[k] : 0.0;
+            stagedS[t] = k < depth ? d.s[k] : 0.0;
         }
         __syncthreads();
-        if constexpr (Prefetch) {
-            float even[kRowsPerWarp][4], odd[kRowsPerWarp][4];
-            loadStep(d, first, k0 + 4 * lane, kEnd, even);
-#pragma unroll
-            for (int step = 0; step < kSteps; step += 2) {
-                const int local = 4 * lane + kWarp * 4 * step;
-                loadStep(d, first, k0 + local + kWarp * 4, kEnd, odd);
-                addStep(even, stagedV, stagedS, local, dot, sq);
-                if (step + 2 < kSteps)
-                    loadStep(d, first, k0 + local + 2 * kWarp * 4, kEnd, even);
-                addStep(odd, stagedV, stagedS, local + kWarp * 4, dot, sq);
-            }
-        } else {
 #pragma unroll 1
-            for (int step = 0; step < kSteps; ++step) {
-                const int local = 4 * lane + kWarp * 4 * step;
-                const Index k = k0 + local;
-                float x[kRowsPerWarp][4];
+        for (int step = 0; step < kStage / (kWarp * 4); ++step) {
+            const int local = 4 * lane + kWarp * 4 * step;
+            const Index k = k0 + local;
+            float x[kRowsPerWarp][4];
+            if (d.vec && k + 4 <= depth) {
 #pragma unroll
                 for (int r = 0; r < kRowsPerWarp; ++r) {
-                    const float* p = d.x + min(first + r, d.rows - 1) * d.ld + k;
-                    if (d.vec && k + 4 <= kEnd) {
-                        const float4 q = __ldcs(reinterpret_cast<const float4*>(p));
-                        x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
-                    } else {
-#pragma unroll
-                        for (int e = 0; e < 4; ++e)
-                            x[r][e] = k + e < kEnd ? p[e] : 0.0f;
-                    }
+                    const float4 q = __ldcs(reinterpret_cast<const float4*>(row[r] + k));
+                    x[r][0] = q.x, x[r][1] = q.y, x[r][2] = q.z, x[r][3] = q.w;
                 }
+            } else {
 #pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const double v = stagedV[local + e], w = stagedS[local + e];
+                for (int r = 0; r < kRowsPerWarp; ++r)
 #pragma unroll
-                    for (int r = 0; r < kRowsPerWarp; ++r) {
-                        const double y = double(roundToTf32(x[r][e]));
-                        dot[r] += y * v;
-                        sq[r] += y * y * w;
-                    }
+                    for (int e = 0; e < 4; ++e)
+                        x[r][e] = k + e < depth ? row[r][k + e] : 0.0f;
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const double v = stagedV[local + e], w = stagedS[local + e];
+#pragma unroll
+                for (int r = 0; r < kRowsPerWarp; ++r) {
+                    const double y = double(roundToTf32(x[r][e]));
+                    dot[r] += y * v;
+                    sq[r] += y * y * w;
                 }
             }
         }
@@ -266,59 +212,11 @@ __device__ __forceinline__ void rowDots(const RowDots d, Index r0, Index kBegin,
     for (int r = 0; r < kRowsPerWarp; ++r) {
         const double dr = warpSum(dot[r]), sr = warpSum(sq[r]);
         if (lane == 0 && first + r < d.rows) {
-            if constexpr (Atomic) {
-                atomicAdd(d.out + (first + r) * d.outStride, float(dr));
-                atomicAdd(d.scale + first + r, sr);
-            } else {
-                d.out[(first + r) * d.outStride] = float(dr);
-                d.scale[first + r] = sr;
-            }
+            d.out[(first + r) * d.outStride] = float(dr);
+            d.scale[first + r] = sr;
         }
     }
 }
-
-__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
-{
-    __shared__ double stagedV[kStage], stagedS[kStage];
-    rowDots<kPassWarps, false, false>(blockIdx.y == 0 ? sideA : sideB, Index(blockIdx.x) * kWholeRows, 0, depth, stagedV,
-                                  stagedS);
-}
-
-// Beside a GEMM that leaves a few multiprocessors free (rowDotsPreparedBeside): one block per free
-// SM (8 warps, each with two steps of 8 rows' float4 loads in flight) claims items -- 128 rows of
-// one operand over one kStage chunk of the inner dimension, added by atomics -- from `claimed` until
-// none is left or the GEMM has ended (`gemmDone`, set by rowDotsPreparedAfter); then blocks on every
-// SM share what is left (stopAtGemmEnd false), in items small enough to spread over all of them.
-constexpr int kBesideWarps = 8;
-constexpr Index kBesideRows = kBesideWarps * kRowsPerWarp;
-
-__global__ void __launch_bounds__(kBesideWarps * kWarp, 1)
-    besideRowDotsKernel(RowDots sideA, RowDots sideB, Index depth, unsigned long long* claimed,
-                        const unsigned* gemmDone, bool stopAtGemmEnd)
-{
-    __shared__ double stagedV[kStage], stagedS[kStage];
-    __shared__ unsigned long long item;
-    const Index chunks = (depth + kStage - 1) / kStage;
-    const Index itemsA = (sideA.rows + kBesideRows - 1) / kBesideRows * chunks;
-    const Index items = itemsA + (sideB.rows + kBesideRows - 1) / kBesideRows * chunks;
-    for (;;) {
-        __syncthreads();  // the last item's staged vectors and `item` read by every thread
-        if (threadIdx.x == 0)
-            item = stopAtGemmEnd && *static_cast<const volatile unsigned*>(gemmDone) ? items
-                                                                                      : atomicAdd(claimed, 1ull);
-        __syncthreads();
-        const Index it = Index(item);
-        if (it >= items)
-            return;
-        const bool onA = it < itemsA;
-        const Index local = onA ? it : it - itemsA;
-        const Index k0 = (local % chunks) * kStage;
-        rowDots<kBesideWarps, true, true>(onA ? sideA : sideB, (local / chunks) * kBesideRows, k0,
-                                          min(k0 + kStage, depth), stagedV, stagedS);
-    }
-}
-
-__global__ void markGemmDone(unsigned* gemmDone) { *gemmDone = 1; }
 
 // Chunks: grid (chunks of the inner dimension, row tiles, 2); a lane keeps its 16 entries of both
 // vectors in registers for all the rows of its tile and adds each row's partial sums by atomics.
@@ -397,33 +295,14 @@ int multiprocessors()
     return sms;
 }
 
-void checkDepth(const PreparedOperands& prepared, Index depth)
-{
-    if (prepared.depth != depth)
-        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
-                           " for a product of depth " + std::to_string(depth));
-}
-
-RowDots sideAOf(const float* a, Index lda, Index rows, float* c, Index ldc, Index cols, AuxView aux,
-                const PreparedOperands& prepared)
-{
-    return RowDots{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
-                   vectorizable(a, lda, 0, sizeof(float))};
-}
-
-RowDots sideBOf(const float* bt, Index ldbt, Index cols, float* c, Index ldc, Index rows, AuxView aux,
-                const PreparedOperands& prepared)
-{
-    return RowDots{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
-                   vectorizable(bt, ldbt, 0, sizeof(float))};
-}
-
 }  // namespace
 
 void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
                      Index ldbt, const PreparedOperands& out, cudaStream_t s)
 {
-    checkDepth(out, depth);
+    if (out.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(out.depth) + " for a product of depth " +
+                           std::to_string(depth));
     checksumBTransposed(b, depth, cols, ldb, bt, ldbt, s);
     if (depth <= 0)
         return;
@@ -439,25 +318,21 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
     CUDA_CHECK_LAUNCH();
 }
 
-
-void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                             const PreparedOperands& prepared, cudaStream_t s)
-{
-    checkDepth(prepared, depth);
-    const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, prepared.claimed,
-                                                       prepared.gemmDone);
-    CUDA_CHECK_LAUNCH();
-}
-
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
 {
-    resetForProductPrepared(c, ldc, rows, depth, cols, aux, prepared, s);
+    if (prepared.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
+                           " for a product of depth " + std::to_string(depth));
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    CUDA_CHECK_LAUNCH();
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
-    const RowDots sideA = sideAOf(a, lda, rows, c, ldc, cols, aux, prepared);
-    const RowDots sideB = sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared);
+    RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
+                  vectorizable(a, lda, 0, sizeof(float))};
+    RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
+                  vectorizable(bt, ldbt, 0, sizeof(float))};
     const Index longest = std::max(rows, cols);
     if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
         // The reset above zeroed what this kernel overwrites; the chunks below add into it.
@@ -466,33 +341,6 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
         const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
         chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     }
-    CUDA_CHECK_LAUNCH();
-}
-
-void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                           Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, int blocks,
-                           cudaStream_t s)
-{
-    checkDepth(prepared, depth);
-    if (depth <= 0 || (rows <= 0 && cols <= 0) || blocks <= 0)
-        return;
-    besideRowDotsKernel<<<blocks, kBesideWarps * kWarp, 0, s>>>(sideAOf(a, lda, rows, c, ldc, cols, aux, prepared),
-                                                                 sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth,
-                                                                 prepared.claimed, prepared.gemmDone, true);
-    CUDA_CHECK_LAUNCH();
-}
-
-void rowDotsPreparedAfter(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
-{
-    checkDepth(prepared, depth);
-    markGemmDone<<<1, 1, 0, s>>>(prepared.gemmDone);
-    CUDA_CHECK_LAUNCH();
-    if (depth <= 0 || (rows <= 0 && cols <= 0))
-        return;
-    besideRowDotsKernel<<<multiprocessors(), kBesideWarps * kWarp, 0, s>>>(
-        sideAOf(a, lda, rows, c, ldc, cols, aux, prepared), sideBOf(bt, ldbt, cols, c, ldc, rows, aux, prepared), depth,
-        prepared.claimed, prepared.gemmDone, false);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -23,12 +23,9 @@ struct PreparedOperands {
     // The checksum cells that depend on the operands alone: C's corner c_A r_B, rowScale[rows] =
     // sum_k c_k^2 w_k and colScale[cols] = sum_k u_k r_k^2.
     double* corner = nullptr;  // 3 doubles
-    // Beside a GEMM (rowDotsPreparedBeside): the passes' work counter, and the GEMM's end.
-    unsigned long long* claimed = nullptr;
-    unsigned* gemmDone = nullptr;
     Index depth = 0;
 
-    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 5); }
+    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 3); }
     static PreparedOperands in(double* storage, Index depth);
 };
 
@@ -43,18 +40,5 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 // that verify with sumsFromProduct follows the GEMM. A and B^T are read rounded in registers.
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
-
-// The same in parts, for a GEMM that leaves a few multiprocessors free (gemm/cutlass/
-// persistent_grid.hpp): the reset first; then, issued after the GEMM on a stream of lower priority,
-// the row dots as `blocks` blocks of one SM each (the GEMM's spare SMs) that claim 128-row, 1024-deep
-// pieces until none is left or the GEMM has ended; and after the GEMM, on its stream,
-// rowDotsPreparedAfter: the GEMM's end marked, and blocks on every SM take the pieces left.
-void resetForProductPrepared(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                             const PreparedOperands& prepared, cudaStream_t s);
-void rowDotsPreparedBeside(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                           Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, int blocks,
-                           cudaStream_t s);
-void rowDotsPreparedAfter(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -143,8 +143,7 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 }
 
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
-                                                   const OperandFault& operandFault, bool sumsByPass,
-                                                   bool besideKernel)
+                                                   const OperandFault& operandFault, bool sumsByPass)
 {
     FusedBlocks x(a, b, fault);
     DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
@@ -163,20 +162,9 @@ FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const Ho
         CUDA_CHECK(cudaMemcpyAsync(cell, &value, 4, cudaMemcpyHostToDevice, x.s.get()));
         CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
     }
-    const SumsOfC sums = sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue;
-    PriorityLane lane;
-    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sums, besideKernel ? &lane : nullptr);
+    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue);
     FusedProtectedRun run = x.result(a, b);
     run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
-    if (besideKernel) {
-        GemmCall g = x.blocks.gemm;
-        if (!sumsByPass) {
-            g.rowSums = x.blocks.aux.scratch0();
-            g.colSums = x.blocks.aux.scratch1();
-        }
-        const SparingGrid grid = cutlassTf32SparingGrid(cutlassCallOf(g), x.s.get());
-        run.spareSms = grid.spare >= kFewestSpareSms ? grid.spare : 0;
-    }
     return run;
 }
 

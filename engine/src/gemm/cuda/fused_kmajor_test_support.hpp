@@ -32,7 +32,6 @@ struct FusedProtectedRun {
     double maxCleanResidualRatio = 0, maxThreshold = 0;
     bool aUnchanged = false, bUnchanged = false;  // A and B's main part byte-equal after the product
     HostMatrix c;                                 // C's main part after the verification (m x q)
-    int spareSms = 0;  // prepared, beside the kernel: the SMs its passes ran on (0: they ran before it)
 };
 // One protected fused product (cutlass-tf32, FP32, B^T scratch set) of host matrices in the plan's
 // layout, with the TF32 round-off model.
@@ -47,9 +46,7 @@ struct OperandFault {
 // The same product on operands prepared at entry (protectedProductPrepared): prepareOperands, then
 // the optional operand fault, then the product with the optional fault of C.
 // sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
-// besideKernel: the passes on the SMs the kernel's shrunk grid leaves free (a PriorityLane).
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
-                                                   const OperandFault& operandFault = {}, bool sumsByPass = false,
-                                                   bool besideKernel = false);
+                                                   const OperandFault& operandFault = {}, bool sumsByPass = false);
 
 }  // namespace gigacheck::cuda

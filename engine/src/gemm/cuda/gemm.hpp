@@ -39,7 +39,6 @@ struct GemmCall {
     // reads it instead of b; in the protected product, checksumBOf lays it out from B, rounded to
     // TF32, in B's checksum pass (protected_product.hpp).
     void* bTransposed = nullptr;
-    int cutlassSmCount = 0;  // cutlass-tf32: CutlassTf32Call::smCount (0: the whole device)
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -60,7 +59,6 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.rowSums = g.rowSums;
     call.colSums = g.colSums;
     call.config = g.cutlassConfig;
-    call.smCount = g.cutlassSmCount;
     return call;
 }
 

@@ -126,7 +126,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 }
 
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums, PriorityLane* beside)
+                              cudaStream_t s, SumsOfC sums)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
@@ -135,33 +135,14 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
-    const float* a = static_cast<const float*>(g.a);
-    const float* bt = static_cast<const float*>(g.bTransposed);
-    float* c = static_cast<float*>(g.c);
+    checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
+                             static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
     GemmCall fused = g;
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();
     }
-    const SparingGrid grid = beside ? cutlassTf32SparingGrid(cutlassCallOf(fused), beside->side.get()) : SparingGrid{};
-    if (grid.spare >= kFewestSpareSms) {
-        // The kernel on the lane's stream of greatest priority, its grid shrunk to as many turns as the
-        // whole device takes; the passes after it on s, one block per SM it left free; after the
-        // kernel, on its stream, blocks on every SM take what those have not (at the pace of a few
-        // SMs, they rarely finish within the kernel).
-        resetForProductPrepared(c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
-        CUDA_CHECK(cudaEventRecord(beside->fork.get(), s));
-        CUDA_CHECK(cudaStreamWaitEvent(beside->side.get(), beside->fork.get(), 0));
-        fused.cutlassSmCount = grid.smCount;
-        gemm(fused, handle, beside->side.get());
-        rowDotsPreparedAfter(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, beside->side.get());
-        CUDA_CHECK(cudaEventRecord(beside->join.get(), beside->side.get()));
-        rowDotsPreparedBeside(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, grid.spare, s);
-        CUDA_CHECK(cudaStreamWaitEvent(s, beside->join.get(), 0));
-    } else {
-        checksumProductsPrepared(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
-        gemm(fused, handle, s);
-    }
+    gemm(fused, handle, s);
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
                fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});

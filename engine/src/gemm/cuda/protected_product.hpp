@@ -82,12 +82,8 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // the verification reading no C. BackendError where the kernel does not take the shape.
 // SumsOfC::ByPass: the kernel writes only C, and the verification sums C in one pass instead (which
 // costs less than the epilogue's reductions where those slow the kernel down: bench abft-overhead).
-// With `beside`, where the kernel's persistent grid can leave at least kFewestSpareSms multiprocessors
-// free without taking longer (cutlassTf32SparingGrid), the kernel runs on the lane's stream on the
-// others and the passes over A and B^T on the free ones, at the same time.
 enum class SumsOfC { FromEpilogue, ByPass };
-inline constexpr int kFewestSpareSms = 2;
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue, PriorityLane* beside = nullptr);
+                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue);
 
 }  // namespace gigacheck::cuda

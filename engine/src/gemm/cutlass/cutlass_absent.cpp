@@ -18,8 +18,6 @@ bool cutlassTf32ConfigRuns(int, bool) { return false; }
 
 int cutlassTf32KMajorPick(const CutlassTf32Call&, cudaStream_t) { return -1; }
 
-SparingGrid cutlassTf32SparingGrid(const CutlassTf32Call&, cudaStream_t) { return {}; }
-
 bool cutlassBf16Runs() { return false; }
 
 const char* cutlassBf16Gemm(const CutlassBf16Call&, cudaStream_t)

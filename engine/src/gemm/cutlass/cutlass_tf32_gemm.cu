@@ -5,7 +5,6 @@
 
 #include "gemm/cutlass/cutlass_tf32_runners.hpp"
 #include "gemm/cutlass/kmajor_choice.hpp"
-#include "gemm/cutlass/persistent_grid.hpp"
 
 #include <map>
 #include <mutex>
@@ -23,9 +22,7 @@ struct Config {
     Runner bAsItLies;    // B N-major, through registers; null: not built for it
     Runner bTransposed;  // B^T, both operands K-major; null: not built for it
     int maxSwizzle = 1;
-    int clusterM = 2, clusterN = 1;  // of C' = C^T (cutlass_tf32_kernel.cuh), whose tiles are 128 x 256
 };
-constexpr int kTileM = 128, kTileN = 256;
 
 // The first entry is the default. The K-major entries are what a bTransposed call with config -1
 // chooses from (cutlassTf32KMajorPick); the swizzled ones reuse an instantiation, free to build.
@@ -37,13 +34,13 @@ const Config kConfigs[] = {
     {"128x256x32 c2x1 swizzle 2", nullptr, &run128x256c2x1KMajor, 2},
     {"128x256x32 c2x1 swizzle 4", nullptr, &run128x256c2x1KMajor, 4},
     {"128x256x32 c2x1 swizzle 8", nullptr, &run128x256c2x1KMajor, 8},
-    {"128x256x32 c1x2", nullptr, &run128x256c1x2KMajor, 1, 1, 2},
-    {"128x256x32 c1x2 swizzle 4", nullptr, &run128x256c1x2KMajor, 4, 1, 2},
-    {"128x256x32 c2x2", nullptr, &run128x256c2x2KMajor, 1, 2, 2},
-    {"128x256x32 c2x2 swizzle 4", nullptr, &run128x256c2x2KMajor, 4, 2, 2},
-#ifdef GIGACHECK_CUTLASS_TILE_SWEEP  // (not counted by cutlassTf32SparingGrid's tile shape: sweeps only)
-    {"128x256x32 c1x1", &run128x256c1x1, nullptr, 1, 1, 1},
-    {"256x128x32 c1x2", &run256x128c1x2, nullptr, 1, 1, 2},
+    {"128x256x32 c1x2", nullptr, &run128x256c1x2KMajor},
+    {"128x256x32 c1x2 swizzle 4", nullptr, &run128x256c1x2KMajor, 4},
+    {"128x256x32 c2x2", nullptr, &run128x256c2x2KMajor},
+    {"128x256x32 c2x2 swizzle 4", nullptr, &run128x256c2x2KMajor, 4},
+#ifdef GIGACHECK_CUTLASS_TILE_SWEEP
+    {"128x256x32 c1x1", &run128x256c1x1, nullptr},
+    {"256x128x32 c1x2", &run256x128c1x2, nullptr},
     {"128x128x32 c2x1", &run128x128c2x1, nullptr},
 #endif
 };
@@ -73,9 +70,7 @@ const char* runConfig(int config, const CutlassTf32Call& call, int device, int s
     if (!run)
         return call.bTransposed ? "CUTLASS TF32 GEMM: this configuration is built for B as it lies only"
                                 : "CUTLASS TF32 GEMM: this configuration is built for B^T (bTransposed) only";
-    // A call may leave multiprocessors to other work (CutlassTf32Call::smCount).
-    const int gridSms = call.smCount > 0 ? std::min(call.smCount, sms) : sms;
-    return run(call, CutlassTf32Launch{device, gridSms, c.maxSwizzle}, s);
+    return run(call, CutlassTf32Launch{device, sms, c.maxSwizzle}, s);
 }
 
 // Device memory freed on every path out of the tuning.
@@ -217,17 +212,6 @@ int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s)
     if (call.m <= 0 || call.q <= 0 || checkCall(call, device, sms))
         return -1;
     return call.bTransposed ? kMajorPick(call, device, sms, s) : 0;  // B as it lies: the default
-}
-
-SparingGrid cutlassTf32SparingGrid(const CutlassTf32Call& call, cudaStream_t s)
-{
-    int device = 0, sms = 0;
-    if (call.m <= 0 || call.q <= 0 || call.config < -1 || call.config >= kConfigCount || checkCall(call, device, sms))
-        return {};
-    const int config = call.config >= 0 ? call.config : call.bTransposed ? kMajorPick(call, device, sms, s) : 0;
-    const Config& c = kConfigs[config];
-    const std::int64_t tiles = scheduledTiles(call.q, call.m, kTileM, kTileN, c.clusterM, c.clusterN, c.maxSwizzle);
-    return gridSparingSms(tiles, sms, c.clusterM * c.clusterN);
 }
 
 int cutlassTf32ConfigCount() { return kConfigCount; }

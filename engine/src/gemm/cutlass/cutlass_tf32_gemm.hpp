@@ -3,8 +3,6 @@
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
-#include "gemm/cutlass/persistent_grid.hpp"
-
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -33,9 +31,6 @@ struct CutlassTf32Call {
     // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
     // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
     bool bTransposed = false;
-    // The persistent grid's multiprocessors (fewer CTAs, each walking more tiles); 0: all of the
-    // device's. cutlassTf32SparingGrid says how few keep the kernel's time.
-    int smCount = 0;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the
@@ -66,11 +61,5 @@ bool cutlassTf32ConfigRuns(int config, bool bTransposed);
 // scratch sums. 0 (the default) for a call without bTransposed; -1 where the kernel cannot run (no
 // Hopper device, the shape or alignment).
 int cutlassTf32KMajorPick(const CutlassTf32Call& call, cudaStream_t s);
-
-// The grid of the configuration the call runs (its config, or the K-major pick: tuning it first if
-// need be) on the whole device, shrunk to the fewest multiprocessors that walk its tiles in as many
-// turns (persistent_grid.hpp): pass smCount = the result's smCount, and `spare` multiprocessors stay
-// free for work beside the kernel. All zero where the kernel cannot run here.
-SparingGrid cutlassTf32SparingGrid(const CutlassTf32Call& call, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

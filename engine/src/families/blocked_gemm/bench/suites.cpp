@@ -78,11 +78,6 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     Table prepared({"N", "errors", "plain cuBLAS TF32 ms", "entry ms (once)", "kernel + sums ms", "protected ms", "overhead",
                     "one product + entry", "verdict", "fault / max thr.", "fixed rel.err", "target",
                     "sums by a pass: ms", "overhead", "verdict"});
-    // The prepared product with its passes beside the kernel on the SMs the kernel's shrunk grid leaves free.
-    Table beside({"N", "errors", "plain cuBLAS TF32 ms", "kernel grid (SMs)", "spare SMs", "kernel + sums, whole ms",
-                  "kernel + sums, shrunk ms", "the same beside the passes ms", "passes on spare SMs alone (+ reset) ms", "protected ms", "overhead", "verdict",
-                  "target"});
-    int besideRows = 0;
     std::string fusedWhy, sumsFromEpilogueWhy, preparedPicks;
     int fusedRows = 0;
     json rows = json::array();
@@ -161,23 +156,6 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                   "<=" + fixed(limit * 100, 0) + "%: " + (preparedOverhead <= limit ? "met" : "MISSED"),
                                   fixed(f.preparedByPassMs, 3), percent(f.preparedByPassMs / r.plainMs - 1.0, 2),
                                   f.preparedByPassVerdict});
-                    if (f.preparedBesideMs > 0) {
-                        const double besideOverhead = f.preparedBesideMs / r.plainMs - 1.0;
-                        ++besideRows;
-                        beside.add({std::to_string(n), std::to_string(errors), fixed(r.plainMs, 3),
-                                    std::to_string(f.besideSmCount), std::to_string(f.besideSpare),
-                                    fixed(f.kernelWithSumsMs, 3), fixed(f.kernelShrunkMs, 3), fixed(f.kernelBesidePassesMs, 3),
-                                    fixed(f.dotsOnSpareMs, 3),
-                                    fixed(f.preparedBesideMs, 3), percent(besideOverhead, 2), f.preparedBesideVerdict,
-                                    "<=" + fixed(limit * 100, 0) + "%: " + (besideOverhead <= limit ? "met" : "MISSED")});
-                        rows.push_back({{"n", n}, {"precision", "TF32 fused, prepared, passes beside the kernel"},
-                                        {"errors", errors}, {"plain_ms", r.plainMs}, {"kernel_grid_sms", f.besideSmCount},
-                                        {"spare_sms", f.besideSpare}, {"kernel_with_sums_ms", f.kernelWithSumsMs},
-                                        {"kernel_with_sums_shrunk_ms", f.kernelShrunkMs},
-                                        {"kernel_beside_passes_ms", f.kernelBesidePassesMs},
-                                        {"passes_on_spare_sms_ms", f.dotsOnSpareMs}, {"protected_ms", f.preparedBesideMs},
-                                        {"overhead", besideOverhead}, {"verdict", f.preparedBesideVerdict}});
-                    }
                     if (errors == 0)
                         preparedPicks += "  N = " + std::to_string(n) + ": the kernel runs " + f.picked + "\n";
                     rows.push_back({{"n", n}, {"precision", "TF32 fused, operands prepared at entry"}, {"errors", errors},
@@ -229,13 +207,6 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                "kernel writing only C and the check summing C in one pass\n\n";
         prepared.print(out);
         out << preparedPicks;
-        out << "\nThe same with the passes beside the kernel: the kernel's persistent grid shrunk to the fewest SMs that\n"
-               "walk its tiles in as many turns as the whole device (so it takes as long), on a stream of greatest\n"
-               "priority; the passes over A and B^T on the SMs it leaves free, one block each, at the same time\n\n";
-        if (besideRows == 0)
-            out << "  not run: at no size could the kernel's grid leave SMs free without taking more turns\n";
-        else
-            beside.print(out);
     }
     if (bench::selected("GIGACHECK_BENCH_TYPES", "tf32x3"))
         blocked_gemm::tf32x3AbftRows(sizes, o.quick ? 3 : 21, out, rows);

@@ -380,46 +380,9 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         zeroProductSums(av, n, n, s.get());
         gemm(withSums, h.get(), s.get());
     };
-    // The same with the passes beside the kernel on the SMs its shrunk grid leaves free.
-    PriorityLane besideLane;
-    PinnedBuffer besideOut(sizeof(VerifyOut));
-    ProtectedBlocks besideBlocks = preparedBlocks;
-    besideBlocks.out = besideOut.as<VerifyOut>();
-    auto runPreparedBeside = [&] {
-        protectedProductPrepared(besideBlocks, prepared, h.get(), s.get(), SumsOfC::FromEpilogue, &besideLane);
-    };
-    GemmCall shrunk = withSums;
-    auto runKernelShrunk = [&] {
-        zeroProductSums(av, n, n, s.get());
-        gemm(shrunk, h.get(), s.get());
-    };
-    // Where the time goes beside: the shrunk kernel's own time (events on its stream) while the
-    // passes run on the spare SMs the whole time (never told the kernel ended).
-    Event kernelStart, kernelEnd;
-    auto kernelBesidePassesMs = [&] {
-        resetForProductPrepared(xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
-        CUDA_CHECK(cudaEventRecord(besideLane.fork.get(), s.get()));
-        CUDA_CHECK(cudaStreamWaitEvent(besideLane.side.get(), besideLane.fork.get(), 0));
-        CUDA_CHECK(cudaEventRecord(kernelStart.get(), besideLane.side.get()));
-        gemm(shrunk, h.get(), besideLane.side.get());
-        CUDA_CHECK(cudaEventRecord(kernelEnd.get(), besideLane.side.get()));
-        rowDotsPreparedBeside(fa.as<float>(), lda, preparedBt.as<float>(), n, xc.as<float>(), ldc, n, n, n, av, prepared,
-                              t.fused.besideSpare, s.get());
-        CUDA_CHECK(cudaStreamWaitEvent(s.get(), kernelEnd.get(), 0));
-        CUDA_CHECK(cudaStreamSynchronize(s.get()));
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, kernelStart.get(), kernelEnd.get()));
-        return double(ms);
-    };
-    bool besideRuns = false;
     if (t.fused.ran) {
         runPrepare();
         t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(preparedBlocks.gemm), s.get()));
-        const SparingGrid grid = cutlassTf32SparingGrid(cutlassCallOf(withSums), s.get());
-        t.fused.besideSmCount = grid.smCount;
-        t.fused.besideSpare = grid.spare;
-        shrunk.cutlassSmCount = grid.smCount;
-        besideRuns = grid.spare >= kFewestSpareSms;
     }
 
     // BF16 / FP16: the protected product on the plain side's own 16-bit operands
@@ -461,7 +424,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
 
     // Interleaved repetitions: clock drift hits both sides alike.
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, byPassMs, operands16Ms,
-        operands16FusedMs, besideMs, shrunkMs, kernelBesideMs;
+        operands16FusedMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -476,11 +439,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             preparedMs.push_back(timeMs(s.get(), 1, runPrepared));
             withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
             byPassMs.push_back(timeMs(s.get(), 1, runPreparedByPass));
-            if (besideRuns) {
-                besideMs.push_back(timeMs(s.get(), 1, runPreparedBeside));
-                shrunkMs.push_back(timeMs(s.get(), 1, runKernelShrunk));
-                kernelBesideMs.push_back(kernelBesidePassesMs());
-            }
         }
     }
     t.plainMs = median(plainMs);
@@ -499,16 +457,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.kernelWithSumsMs = median(withSumsMs);
         t.fused.preparedByPassMs = median(byPassMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
-        if (besideRuns) {
-            t.fused.preparedBesideMs = median(besideMs);
-            t.fused.kernelShrunkMs = median(shrunkMs);
-            t.fused.kernelBesidePassesMs = median(kernelBesideMs);
-            t.fused.dotsOnSpareMs = timeMs(s.get(), 5, [&] {
-                resetForProductPrepared(xc.as<float>(), ldc, n, n, n, av, prepared, s.get());
-                rowDotsPreparedBeside(fa.as<float>(), lda, preparedBt.as<float>(), n, xc.as<float>(), ldc, n, n, n, av,
-                                      prepared, t.fused.besideSpare, s.get());
-            });
-        }
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
 
@@ -607,11 +555,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& bp = *byPassOut.as<VerifyOut>();
         t.fused.preparedByPassVerdict = verdictName(bp);
-        if (besideRuns) {
-            runPreparedBeside();
-            CUDA_CHECK(cudaStreamSynchronize(s.get()));
-            t.fused.preparedBesideVerdict = verdictName(*besideOut.as<VerifyOut>());
-        }
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.

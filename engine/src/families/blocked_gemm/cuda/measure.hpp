@@ -83,14 +83,6 @@ struct AbftTiming {
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
         double preparedByPassMs = 0;
         std::string preparedByPassVerdict;
-        // The prepared product with the passes over A and B^T beside the kernel, on the multiprocessors
-        // its shrunk grid leaves free (protectedProductPrepared with a lane): the grid, the spare SMs,
-        // the product's time and verdict, the kernel with sums alone on that grid and the passes
-        // alone on the spare SMs (no GEMM running). besideSpare < kFewestSpareSms: not run.
-        int besideSmCount = 0, besideSpare = 0;
-        double preparedBesideMs = 0, kernelShrunkMs = 0, dotsOnSpareMs = 0;
-        double kernelBesidePassesMs = 0;  // the shrunk kernel's own time while the passes run on the spare SMs
-        std::string preparedBesideVerdict;
         std::string preparedVerdict;
         int preparedCorrections = 0;
         double preparedCorrectedRelError = 0, preparedThreshold = 0;
