@@ -39,6 +39,23 @@ private slots:
         QFETCH(int, kept);
         QCOMPARE(keptCutlassKMajorConfig(ms), kept);
     }
+
+    // From 8192 in every extent a swizzled configuration wins a tie instead of the default.
+    void prefersSwizzleFrom8192()
+    {
+        QVERIFY(cutlassPrefersSwizzle(8192, 8192, 8192));
+        QVERIFY(cutlassPrefersSwizzle(16384, 8192, 32768));
+        QVERIFY(!cutlassPrefersSwizzle(4096, 16384, 16384));
+        const std::vector<bool> swizzled{false, true, true, false};
+        // The default 0.5 % faster than the swizzled ones: the fastest swizzled one is kept.
+        QCOMPARE(keptCutlassKMajorConfig({10.0, 10.05, 10.04, 10.3}, true, swizzled), 2);
+        // Below 8192 (no preference for swizzle) the default keeps the tie.
+        QCOMPARE(keptCutlassKMajorConfig({10.0, 10.05, 10.04, 10.3}, false, swizzled), 0);
+        // A swizzled one more than 1 % slower than the fastest: the fastest is kept.
+        QCOMPARE(keptCutlassKMajorConfig({10.0, 10.2, 10.3, 9.9}, true, swizzled), 3);
+        // No swizzled one ran: the fastest.
+        QCOMPARE(keptCutlassKMajorConfig({10.0, -1.0, -1.0, 10.2}, true, swizzled), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCutlassKMajorChoice)

@@ -153,7 +153,11 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
     cudaStreamSynchronize(s);  // before the scratch is freed
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    return candidates[std::size_t(keptCutlassKMajorConfig(ms))];
+    std::vector<bool> swizzled;
+    for (const int c : candidates)
+        swizzled.push_back(kConfigs[c].maxSwizzle > 1);
+    return candidates[std::size_t(
+        keptCutlassKMajorConfig(ms, cutlassPrefersSwizzle(call.m, call.n, call.q), swizzled))];
 }
 
 // The K-major pick per device and shape, kept for the process.

@@ -22,12 +22,28 @@ inline bool cutlassTunesKMajor(std::int64_t m, std::int64_t n, std::int64_t q)
     return std::min({m, n, q}) >= kCutlassTuneFrom;
 }
 
-// ms[i]: the time of the i-th K-major configuration, entry 0 the default (<= 0: it did not run).
-// The position of the fastest, or 0 (the default) when it is within kCutlassKeepDefaultWithin of
-// the fastest or nothing ran.
-inline int keptCutlassKMajorConfig(const std::vector<double>& ms)
+// From this extent on (the smallest of m, n, q) a configuration whose tile scheduler swizzles wins a
+// tie instead of the default: on an H200 at 16384, every process whose tuner kept the default
+// (128x256 c2x1, no swizzle) ran the kernel at 104-105 % of cuBLAS TF32's time, every one that kept a
+// swizzled configuration at 97-100 % (resources/results/README.md, 2026-12-03).
+inline constexpr std::int64_t kCutlassPreferSwizzleFrom = 8192;
+
+inline bool cutlassPrefersSwizzle(std::int64_t m, std::int64_t n, std::int64_t q)
 {
-    const int chosen = chooseConfiguration(ms, {true}, kCutlassKeepDefaultWithin);
+    return std::min({m, n, q}) >= kCutlassPreferSwizzleFrom;
+}
+
+// ms[i]: the time of the i-th K-major configuration, entry 0 the default (<= 0: it did not run);
+// swizzled[i]: whether it swizzles (empty: none is preferred). The position of the fastest, or of
+// the preferred one -- the default, or with preferSwizzle the fastest swizzled one -- when that is
+// within kCutlassKeepDefaultWithin of the fastest; 0 when nothing ran.
+inline int keptCutlassKMajorConfig(const std::vector<double>& ms, bool preferSwizzle = false,
+                                   const std::vector<bool>& swizzled = {})
+{
+    std::vector<bool> preferred{true};
+    if (preferSwizzle && !swizzled.empty())
+        preferred = swizzled;
+    const int chosen = chooseConfiguration(ms, preferred, kCutlassKeepDefaultWithin);
     return chosen < 0 ? 0 : chosen;
 }
 
