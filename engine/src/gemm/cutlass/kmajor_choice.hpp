@@ -24,8 +24,8 @@ inline bool cutlassTunesKMajor(std::int64_t m, std::int64_t n, std::int64_t q)
 
 // From this extent on (the smallest of m, n, q) a configuration whose tile scheduler swizzles wins a
 // tie instead of the default: on an H200 at 16384, every process whose tuner kept the default
-// (128x256 c2x1, no swizzle) ran the kernel at 104-105 % of cuBLAS TF32's time, every one that kept a
-// swizzled configuration at 97-100 % (resources/results/README.md, 2026-12-03).
+// (128x256 c2x1, no swizzle) ran the kernel in 104.6-105.6 % of cuBLAS TF32's time, every one that kept a
+// swizzled configuration in 96.6-99.4 % (resources/results/README.md, 2026-12-03).
 inline constexpr std::int64_t kCutlassPreferSwizzleFrom = 8192;
 
 inline bool cutlassPrefersSwizzle(std::int64_t m, std::int64_t n, std::int64_t q)
