@@ -1,6 +1,6 @@
 // Which K-major configuration of the CUTLASS TF32 kernel a call with config -1 keeps
-// (gemm/cutlass/kmajor_choice.hpp): the default below 2048 in any extent, else the fastest timed one
-// unless the default is within 1 % of it.
+// (gemm/cutlass/kmajor_choice.hpp): the default for a C below 2048 in m or q or a depth below 512,
+// else the fastest timed one unless the default is within 1 % of it.
 #include "gemm/cutlass/kmajor_choice.hpp"
 
 #include <QtTest>
@@ -10,12 +10,16 @@ using namespace gigacheck::cuda;
 class TestCutlassKMajorChoice : public QObject {
     Q_OBJECT
 private slots:
-    void tunesFrom2048InEveryExtent()
+    void tunesFrom2048InCAnd512Deep()
     {
         QVERIFY(cutlassTunesKMajor(2048, 2048, 2048));
         QVERIFY(cutlassTunesKMajor(16384, 4096, 8192));
         QVERIFY(!cutlassTunesKMajor(2047, 16384, 16384));
-        QVERIFY(!cutlassTunesKMajor(16384, 1024, 16384));
+        QVERIFY(!cutlassTunesKMajor(16384, 16384, 2047));
+        // The online family's panel products: a large C, depth 1024 (or 512).
+        QVERIFY(cutlassTunesKMajor(16384, 1024, 16384));
+        QVERIFY(cutlassTunesKMajor(4096, 512, 4096));
+        QVERIFY(!cutlassTunesKMajor(16384, 256, 16384));
         QVERIFY(!cutlassTunesKMajor(16384, 16384, 64));
     }
 

@@ -6,10 +6,12 @@
 #include "gpu_available.hpp"
 
 #include "families/blocked_gemm/cuda/measure.hpp"
+#include "gemm/cuda/fused_kmajor_test_support.hpp"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,56 @@ private slots:
                 verifySameProduct(r, cublas);
             }
         }
+    }
+
+    // C += A B with C's sums from the epilogue, as the online family's panel products run it, in every
+    // K-major configuration (cooperative and pingpong): C within TF32 round-off of the FP64 host
+    // product of the operands plus C0, and each row and column sum within FP32 summation of the sum
+    // of the C written (a tile's sums dropped or added twice would be off by a whole tile's part).
+    void everyKMajorConfigurationAccumulatesWithItsSums()
+    {
+        const std::int64_t m = 1000, n = 520, q = 1288;  // partial tiles at every edge, a shallow depth
+        HostMatrix a(Precision::F32, m, n), b(Precision::F32, n, q), c0(Precision::F32, m, q);
+        fillRandom(a, Distribution::Uniform, 11, 1);
+        fillRandom(b, Distribution::Uniform, 11, 2);
+        fillRandom(c0, Distribution::Uniform, 11, 3);
+        const std::vector<cuda::CutlassConfigRun> runs = cuda::everyKMajorConfigAccumulatingOnDevice(a, b, c0);
+        bool pingpong = false;
+        for (const cuda::CutlassConfigRun& r : runs) {
+            const std::string& name = r.name;
+            QVERIFY2(r.error.empty(), (name + ": " + r.error).c_str());
+            pingpong = pingpong || name.find("pingpong") != std::string::npos;
+            double worst = 0;
+            for (std::int64_t i = 0; i < m; i += 37)
+                for (std::int64_t j = 0; j < q; j += 29) {
+                    double exact = c0.at(i, j), scale = std::abs(c0.at(i, j));
+                    for (std::int64_t k = 0; k < n; ++k) {
+                        exact += a.at(i, k) * b.at(k, j);
+                        scale += std::abs(a.at(i, k) * b.at(k, j));
+                    }
+                    worst = std::max(worst, std::abs(r.c.at(i, j) - exact) / scale);
+                }
+            QVERIFY2(worst < 2e-3, (name + ": C off by " + std::to_string(worst) + " of sum |a b|").c_str());
+            for (std::int64_t i = 0; i < m; ++i) {
+                double sum = 0, abs = 0;
+                for (std::int64_t j = 0; j < q; ++j) {
+                    sum += r.c.at(i, j);
+                    abs += std::abs(r.c.at(i, j));
+                }
+                QVERIFY2(std::abs(r.rowSums[std::size_t(i)] - sum) <= 1e-5 * abs,
+                         (name + ": row sum " + std::to_string(i)).c_str());
+            }
+            for (std::int64_t j = 0; j < q; ++j) {
+                double sum = 0, abs = 0;
+                for (std::int64_t i = 0; i < m; ++i) {
+                    sum += r.c.at(i, j);
+                    abs += std::abs(r.c.at(i, j));
+                }
+                QVERIFY2(std::abs(r.colSums[std::size_t(j)] - sum) <= 1e-5 * abs,
+                         (name + ": column sum " + std::to_string(j)).c_str());
+            }
+        }
+        QVERIFY2(runs.size() >= 4 && pingpong, "the cooperative and the pingpong configurations ran");
     }
 
     void tunedPickIsAKMajorConfigurationAndStable()

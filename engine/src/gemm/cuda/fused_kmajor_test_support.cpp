@@ -6,6 +6,7 @@
 #include "gemm/cuda/gemm.hpp"
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cuda/protected_product.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -68,6 +69,60 @@ void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatri
     gemm(g, h.get(), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), c.bytes(), cudaMemcpyDeviceToHost));
+}
+
+namespace {
+
+CutlassConfigRun configAccumulatingOnDevice(const HostMatrix& a, const HostMatrix& b, const HostMatrix& c0, int config)
+{
+    const Index m = a.rows(), n = a.cols(), q = b.cols();
+    DeviceBuffer da(a.bytes()), db(b.bytes()), dbt(b.bytes()), dc(c0.bytes()), sums(std::size_t(m + q) * 8);
+    CUDA_CHECK(cudaMemcpy(da.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(db.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dc.get(), c0.data(), c0.bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(sums.get(), 0, sums.bytes()));
+    transposeOperand(db.as<float>(), n, q, q, dbt.as<float>(), n, nullptr);
+    CutlassTf32Call call;
+    call.m = m;
+    call.n = n;
+    call.q = q;
+    call.a = da.as<float>();
+    call.lda = n;
+    call.b = dbt.as<float>();
+    call.ldb = n;
+    call.bTransposed = true;
+    call.c = dc.as<float>();
+    call.ldc = q;
+    call.accumulate = true;
+    call.rowSums = sums.as<double>();
+    call.colSums = sums.as<double>() + m;
+    call.config = config;
+    CutlassConfigRun run;
+    run.name = cutlassTf32ConfigName(config);
+    if (const char* why = cutlassTf32Gemm(call, nullptr)) {
+        run.error = why;
+        return run;
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    run.c = HostMatrix(Precision::F32, m, q);
+    CUDA_CHECK(cudaMemcpy(run.c.data(), dc.get(), run.c.bytes(), cudaMemcpyDeviceToHost));
+    std::vector<double> all(std::size_t(m + q));
+    CUDA_CHECK(cudaMemcpy(all.data(), sums.get(), sums.bytes(), cudaMemcpyDeviceToHost));
+    run.rowSums.assign(all.begin(), all.begin() + m);
+    run.colSums.assign(all.begin() + m, all.end());
+    return run;
+}
+
+}  // namespace
+
+std::vector<CutlassConfigRun> everyKMajorConfigAccumulatingOnDevice(const HostMatrix& a, const HostMatrix& b,
+                                                                    const HostMatrix& c0)
+{
+    std::vector<CutlassConfigRun> runs;
+    for (int config = 0; config < cutlassTf32ConfigCount(); ++config)
+        if (cutlassTf32ConfigRuns(config, true))
+            runs.push_back(configAccumulatingOnDevice(a, b, c0, config));
+    return runs;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gigacheck::cuda {
 
@@ -15,6 +16,17 @@ namespace gigacheck::cuda {
 // is (no rounding by the engine). Throws BackendError where the kernel cannot run (no sm_90a kernels,
 // n or q not a multiple of 4).
 void fusedKMajorGemmOnDevice(const HostMatrix& a, const HostMatrix& b, HostMatrix& c);
+
+// C = C0 + A B by each configuration of the CUTLASS TF32 kernel that runs B^T
+// (cutlassTf32ConfigCount), with the epilogue's row and column sums of the C it writes. `error` says
+// why a configuration did not run (then its C and sums are empty).
+struct CutlassConfigRun {
+    std::string name, error;
+    HostMatrix c;
+    std::vector<double> rowSums, colSums;
+};
+std::vector<CutlassConfigRun> everyKMajorConfigAccumulatingOnDevice(const HostMatrix& a, const HostMatrix& b,
+                                                                    const HostMatrix& c0);
 
 struct FusedFault {
     std::int64_t row = -1, col = -1;  // a cell of C's main part; none when row < 0

@@ -53,8 +53,8 @@ int cutlassTf32ConfigCount();
 const char* cutlassTf32ConfigName(int config);
 bool cutlassTf32ConfigRuns(int config, bool bTransposed);
 
-// The configuration a bTransposed call with config -1 runs: the default below 2048 in any extent
-// (kmajor_choice.hpp); from there on the fastest K-major configuration for (m, n, q) on the current
+// The configuration a bTransposed call with config -1 runs: the default for a C below 2048 in m or
+// q or a depth below 512 (kmajor_choice.hpp); from there on the fastest K-major configuration for (m, n, q) on the current
 // device, timed once per process on the first such call (one warm-up and each configuration's best
 // of three interleaved timed runs, on s, synchronizing it; thread-safe) and kept unless the default
 // -- from 8192 in every extent, the fastest swizzled configuration -- is within 1 % of it. The timing runs

@@ -10,16 +10,19 @@
 
 namespace gigacheck::cuda {
 
-// Below this extent the default tile is run untimed: small products stay deterministic and cheap
-// (a tuning pass costs three warmed-up timed runs of every configuration).
+// Below this extent of C (m or q) or this depth (n) the default tile is run untimed: small products
+// stay deterministic and cheap (a tuning pass costs three warmed-up timed runs of every
+// configuration). Shallow products of a large C are timed: the online family's panels (depth 1024)
+// are where a pingpong configuration can win.
 inline constexpr std::int64_t kCutlassTuneFrom = 2048;
+inline constexpr std::int64_t kCutlassTuneDepthFrom = 512;
 // Another configuration replaces the default only when its best timing is this much faster, so that
 // noise alone does not move the pick.
 inline constexpr double kCutlassKeepDefaultWithin = 0.01;
 
 inline bool cutlassTunesKMajor(std::int64_t m, std::int64_t n, std::int64_t q)
 {
-    return std::min({m, n, q}) >= kCutlassTuneFrom;
+    return std::min(m, q) >= kCutlassTuneFrom && n >= kCutlassTuneDepthFrom;
 }
 
 // From this extent on (the smallest of m, n, q) a configuration whose tile scheduler swizzles wins a
