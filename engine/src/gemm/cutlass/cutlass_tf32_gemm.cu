@@ -43,6 +43,7 @@ const Config kConfigs[] = {
     {"128x128x32 c1x1 pingpong", nullptr, &run128x128c1x1PingpongKMajor},
     {"128x128x32 c2x1 pingpong", nullptr, &run128x128c2x1PingpongKMajor},
     {"128x128x32 c2x1 pingpong swizzle 4", nullptr, &run128x128c2x1PingpongKMajor, 4},
+    {"128x128x32 c1x2 pingpong", nullptr, &run128x128c1x2PingpongKMajor},
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
     {"128x256x32 c1x1", &run128x256c1x1, nullptr},
     {"256x128x32 c1x2", &run256x128c1x2, nullptr},

@@ -15,4 +15,9 @@ const char* run128x128c2x1PingpongKMajor(const CutlassTf32Call& g, const Cutlass
     return Tf32GemmWithSums<Shape<_128, _128, _32>, Shape<_2, _1, _1>, true, true>::run(g, l, s);
 }
 
+const char* run128x128c1x2PingpongKMajor(const CutlassTf32Call& g, const CutlassTf32Launch& l, cudaStream_t s)
+{
+    return Tf32GemmWithSums<Shape<_128, _128, _32>, Shape<_1, _2, _1>, true, true>::run(g, l, s);
+}
+
 }  // namespace gigacheck::cuda::cutlass_tf32

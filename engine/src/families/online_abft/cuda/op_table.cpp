@@ -21,6 +21,7 @@
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 #include "gemm/cutlass/cutlass_bf16_gemm.hpp"
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 #include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
@@ -129,15 +130,23 @@ void note16BitProduct(OnlineInputs& in, const GemmCall& g)
     noteLine(in, line + ")");
 }
 
-// cutlass-tf32: which kernel a panel product runs, for the record's panel_gemm.
-void noteFusedSums(OnlineInputs& in, const GemmCall& g)
+// cutlass-tf32: which kernel a panel product runs, for the record's panel_gemm. With B K-major the
+// configuration the CUTLASS tuner keeps for the panel's shape is chosen here (timed on scratch, before
+// anything is loaded) and named.
+void noteFusedSums(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
 {
     if (gigacheck::cuda::multipliesIn16Bit(g))
         return note16BitProduct(in, g);
     if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
         return;
     if (gigacheck::cuda::writesSumsOfC(g)) {
-        noteLine(in, std::string("CUTLASS sm_90a TF32") + (g.bTransposed ? ", B K-major," : "") +
+        std::string config;
+        if (g.bTransposed) {
+            const int pick = gigacheck::cuda::cutlassTf32KMajorPick(gigacheck::cuda::cutlassCallOf(g), s);
+            if (pick >= 0)
+                config = std::string(" ") + gigacheck::cuda::cutlassTf32ConfigName(pick) + ",";
+        }
+        noteLine(in, std::string("CUTLASS sm_90a TF32") + (g.bTransposed ? ", B K-major," : "") + config +
                          " with C's sums from its epilogue (the checks read no C)");
         return;
     }
@@ -208,7 +217,7 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         for (const Operation& op : c.schedule.ops)
             if (op.kind == kPanelProduct) {
                 const std::size_t b = std::size_t(op.block.j);
-                noteFusedSums(inputsOf(c.request), panelGemm(c, op));
+                noteFusedSums(inputsOf(c.request), panelGemm(c, op), state->lanes[b]->side.get());
                 noteTuning(inputsOf(c.request), gigacheck::cuda::tuneGemm(panelGemm(c, op), state->handles[b]->get(), state->lanes[b]->side.get(),
                                                                                  cuda::panelTuningOptions()));
             }
