@@ -166,16 +166,17 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
         keptCutlassKMajorConfig(ms, cutlassPrefersSwizzle(call.m, call.n, call.q), swizzled))];
 }
 
-// The K-major pick per device and shape, kept for the process.
+// The K-major pick per device, shape and whether C is accumulated into (reading C moves the pick:
+// the online family's panel products), kept for the process.
 std::mutex gPicksMutex;
-std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, int> gPicks;
+std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t, bool>, int> gPicks;
 
 int kMajorPick(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     if (!cutlassTunesKMajor(call.m, call.n, call.q))
         return 0;
     std::lock_guard lock(gPicksMutex);
-    const auto key = std::make_tuple(device, call.m, call.n, call.q);
+    const auto key = std::make_tuple(device, call.m, call.n, call.q, call.accumulate);
     auto it = gPicks.find(key);
     if (it == gPicks.end())
         it = gPicks.emplace(key, tuneKMajor(call, device, sms, s)).first;

@@ -55,7 +55,7 @@ bool cutlassTf32ConfigRuns(int config, bool bTransposed);
 
 // The configuration a bTransposed call with config -1 runs: the default for a C below 2048 in m or
 // q or a depth below 512 (kmajor_choice.hpp); from there on the fastest K-major configuration for (m, n, q) on the current
-// device, timed once per process on the first such call (one warm-up and each configuration's best
+// device (and accumulate or not), timed once per process on the first such call (one warm-up and each configuration's best
 // of three interleaved timed runs, on s, synchronizing it; thread-safe) and kept unless the default
 // -- from 8192 in every extent, the fastest swizzled configuration -- is within 1 % of it. The timing runs
 // write the call's C when it does not accumulate (the call writes it anyway; else a scratch C) and
