@@ -66,7 +66,7 @@ private slots:
     }
 
     // C += A B with C's sums from the epilogue, as the online family's panel products run it, in every
-    // K-major configuration (cooperative and pingpong): C within TF32 round-off of the FP64 host
+    // K-major configuration (the tuner may keep any of them for a panel's shape): C within TF32 round-off of the FP64 host
     // product of the operands plus C0, and each row and column sum within FP32 summation of the sum
     // of the C written (a tile's sums dropped or added twice would be off by a whole tile's part).
     void everyKMajorConfigurationAccumulatesWithItsSums()
@@ -77,11 +77,9 @@ private slots:
         fillRandom(b, Distribution::Uniform, 11, 2);
         fillRandom(c0, Distribution::Uniform, 11, 3);
         const std::vector<cuda::CutlassConfigRun> runs = cuda::everyKMajorConfigAccumulatingOnDevice(a, b, c0);
-        bool pingpong = false;
         for (const cuda::CutlassConfigRun& r : runs) {
             const std::string& name = r.name;
             QVERIFY2(r.error.empty(), (name + ": " + r.error).c_str());
-            pingpong = pingpong || name.find("pingpong") != std::string::npos;
             double worst = 0;
             for (std::int64_t i = 0; i < m; i += 37)
                 for (std::int64_t j = 0; j < q; j += 29) {
@@ -112,7 +110,7 @@ private slots:
                          (name + ": column sum " + std::to_string(j)).c_str());
             }
         }
-        QVERIFY2(runs.size() >= 4 && pingpong, "the cooperative and the pingpong configurations ran");
+        QVERIFY2(runs.size() >= 4, "every K-major configuration ran");
     }
 
     void tunedPickIsAKMajorConfigurationAndStable()

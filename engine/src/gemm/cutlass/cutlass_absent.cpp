@@ -25,6 +25,4 @@ const char* cutlassBf16Gemm(const CutlassBf16Call&, cudaStream_t)
     return "CUTLASS BF16 GEMM: this build has no CUTLASS kernels (gigacheck devices says why)";
 }
 
-const char* cutlassBf16TileFor(const CutlassBf16Call&, cudaStream_t) { return nullptr; }
-
 }  // namespace gigacheck::cuda

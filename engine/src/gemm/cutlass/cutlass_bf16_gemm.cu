@@ -1,14 +1,9 @@
 // The CUTLASS BF16 GEMM with C's sums in its epilogue (cutlass_bf16_gemm.hpp): the TF32 kernel's
-// formulation and epilogue visitor tree (cutlass_tf32_kernel.cuh) on BF16 operands: the cooperative
-// 128 x 256 tile, and for products that accumulate into a large C the pingpong 128 x 128 tile where
-// it is faster on the shape (timed once per process, as the TF32 kernel's tuner does).
+// formulation and epilogue visitor tree (cutlass_tf32_kernel.cuh) on BF16 operands, one tile shape.
 // Row-major C = A B runs as column-major C' = A' B' with C' = C^T, A' = B^T (the memory of B,
 // MN-major: 16-bit WGMMA reads MN-major operands from shared memory too) and B' = A^T (the memory of
 // A, K-major). C's row sums are C''s column sums (Sm90RowReduction) and its column sums C''s row sums.
 #include "gemm/cutlass/cutlass_bf16_gemm.hpp"
-
-#include "gemm/cuda/tuning_choice.hpp"
-#include "gemm/cutlass/kmajor_choice.hpp"
 
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
@@ -22,10 +17,7 @@
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
 #include <atomic>
-#include <map>
 #include <mutex>
-#include <tuple>
-#include <vector>
 
 namespace gigacheck::cuda {
 
@@ -37,10 +29,8 @@ namespace fusion = cutlass::epilogue::fusion;
 constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
 constexpr int kMaxDevices = 64;
 
-// Pingpong: one tile per consumer warp group, one's epilogue beside the other's mainloop
-// (cutlass_tf32_kernel.cuh).
-template <class TileShape, bool Pingpong>
 struct Bf16GemmWithSums {
+    using TileShape = Shape<_128, _256, _64>;
     using ClusterShape = Shape<_2, _1, _1>;
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using Element = cutlass::bfloat16_t;
@@ -57,16 +47,12 @@ struct Bf16GemmWithSums {
     using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
         cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign32, float, Layout,
-        kAlign32,
-        std::conditional_t<Pingpong, cutlass::epilogue::TmaWarpSpecialized,
-                           cutlass::epilogue::TmaWarpSpecializedCooperative>,
-        Fusion>::CollectiveOp;
+        kAlign32, cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, Layout, kAlign16, Element, Layout, kAlign16,
         float, TileShape, ClusterShape,
         cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
-        std::conditional_t<Pingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                           cutlass::gemm::KernelTmaWarpSpecializedCooperative>>::CollectiveOp;
+        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
                                                         cutlass::gemm::PersistentScheduler>;
     using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
@@ -119,96 +105,6 @@ struct Bf16GemmWithSums {
     }
 };
 
-using Cooperative = Bf16GemmWithSums<Shape<_128, _256, _64>, false>;
-using Pingpong = Bf16GemmWithSums<Shape<_128, _128, _64>, true>;
-
-const char* runTile(bool pingpong, const CutlassBf16Call& g, int device, int sms, cudaStream_t s)
-{
-    return pingpong ? Pingpong::run(g, device, sms, s) : Cooperative::run(g, device, sms, s);
-}
-
-// ms of one run after an untimed one; <= 0 when it does not run.
-double timeTile(bool pingpong, const CutlassBf16Call& g, int device, int sms, cudaStream_t s, cudaEvent_t e0,
-                cudaEvent_t e1)
-{
-    float ms = 0;
-    if (runTile(pingpong, g, device, sms, s) || cudaStreamSynchronize(s) != cudaSuccess ||
-        cudaEventRecord(e0, s) != cudaSuccess || runTile(pingpong, g, device, sms, s) ||
-        cudaEventRecord(e1, s) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
-        cudaEventElapsedTime(&ms, e0, e1) != cudaSuccess)
-        return -1.0;
-    return double(ms);
-}
-
-// Whether a call accumulating into C runs the pingpong tile: timed once per device and shape from
-// the TF32 tuner's extents on (kmajor_choice.hpp), each tile's best of three interleaved runs on
-// scratch operands, C and sums of the call's shape (zeroed: the time does not depend on the values);
-// the cooperative tile keeps a tie within 1 %. Calls that write C run the cooperative tile (its
-// 128 x 256 tile is the faster one for deep products).
-bool pingpongFor(const CutlassBf16Call& call, int device, int sms, cudaStream_t s)
-{
-    if (!call.accumulate || !cutlassTunesKMajor(call.m, call.n, call.q))
-        return false;
-    static std::mutex mutex;
-    static std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                               std::int64_t>,
-                    bool>
-        picks;
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(device, call.m, call.n, call.q, call.lda, call.ldb, call.ldc);
-    if (const auto it = picks.find(key); it != picks.end())
-        return it->second;
-    bool pingpong = false;
-    const std::size_t aBytes = std::size_t(call.m) * std::size_t(call.lda) * 2,
-                      bBytes = std::size_t(call.n) * std::size_t(call.ldb) * 2,
-                      cBytes = std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float),
-                      sumBytes = std::size_t(call.m + call.q) * sizeof(double);
-    char* scratch = nullptr;
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    const std::size_t at = 256;  // each part 16-byte aligned
-    const std::size_t bAt = (aBytes + at) / at * at, cAt = bAt + (bBytes + at) / at * at, sAt = cAt + (cBytes + at) / at * at;
-    if (cudaMalloc(&scratch, sAt + sumBytes) == cudaSuccess && cudaMemsetAsync(scratch, 0, sAt + sumBytes, s) == cudaSuccess &&
-        cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess) {
-        CutlassBf16Call trial = call;
-        trial.a = scratch;
-        trial.b = scratch + bAt;
-        trial.c = reinterpret_cast<float*>(scratch + cAt);
-        trial.rowSums = reinterpret_cast<double*>(scratch + sAt);
-        trial.colSums = trial.rowSums + call.m;
-        std::vector<double> ms(2, -1.0);
-        for (int round = 0; round < 3; ++round)
-            for (int tile = 0; tile < 2; ++tile) {
-                const double t = timeTile(tile == 1, trial, device, sms, s, e0, e1);
-                if (t > 0 && (ms[std::size_t(tile)] <= 0 || t < ms[std::size_t(tile)]))
-                    ms[std::size_t(tile)] = t;
-            }
-        pingpong = chooseConfiguration(ms, {true, false}, kCutlassKeepDefaultWithin) == 1;
-        cudaStreamSynchronize(s);  // before the scratch is freed
-    }
-    (void)cudaGetLastError();
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
-    cudaFree(scratch);
-    picks.emplace(key, pingpong);
-    return pingpong;
-}
-
-// Null with the device and its multiprocessors set when the kernel can run here, else why not.
-const char* hopperDevice(int& device, int& sms)
-{
-    int major = 0, minor = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device >= kMaxDevices ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-        return "CUTLASS BF16 GEMM: no CUDA device";
-    if (major != 9 || minor != 0)
-        return "CUTLASS BF16 GEMM: the kernel is sm_90a machine code (a Hopper GPU)";
-    return nullptr;
-}
-
 }  // namespace
 
 bool cutlassBf16Runs()
@@ -230,20 +126,17 @@ bool cutlassBf16Runs()
 
 const char* cutlassBf16Gemm(const CutlassBf16Call& call, cudaStream_t s)
 {
-    int device = 0, sms = 0;
-    if (const char* why = hopperDevice(device, sms))
-        return why;
+    int device = 0, major = 0, minor = 0, sms = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device >= kMaxDevices ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+        return "CUTLASS BF16 GEMM: no CUDA device";
+    if (major != 9 || minor != 0)
+        return "CUTLASS BF16 GEMM: the kernel is sm_90a machine code (a Hopper GPU)";
     if (!cutlassBf16Fits(call))
         return "CUTLASS BF16 GEMM: n, q and the leading dimensions must be whole 16 bytes";
-    return runTile(pingpongFor(call, device, sms, s), call, device, sms, s);
-}
-
-const char* cutlassBf16TileFor(const CutlassBf16Call& call, cudaStream_t s)
-{
-    int device = 0, sms = 0;
-    if (hopperDevice(device, sms))
-        return nullptr;
-    return pingpongFor(call, device, sms, s) ? "128x128x64 c2x1 pingpong" : "128x256x64 c2x1";
+    return Bf16GemmWithSums::run(call, device, sms, s);
 }
 
 }  // namespace gigacheck::cuda

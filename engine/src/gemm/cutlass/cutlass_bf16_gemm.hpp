@@ -42,10 +42,4 @@ bool cutlassBf16Runs();
 // the leading dimensions in whole 16 bytes).
 const char* cutlassBf16Gemm(const CutlassBf16Call& call, cudaStream_t s);
 
-// The tile a call of this shape runs ("128x256x64 c2x1", or "128x128x64 c2x1 pingpong" where a call
-// that accumulates into a large C runs faster on it): timed on scratch, on s, the first time a shape
-// asks (only the extents, leading dimensions and accumulate of `call` are read). Null where the
-// kernel cannot run.
-const char* cutlassBf16TileFor(const CutlassBf16Call& call, cudaStream_t s);
-
 }  // namespace gigacheck::cuda

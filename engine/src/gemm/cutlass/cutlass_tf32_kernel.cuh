@@ -39,11 +39,7 @@ inline constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
 // "K-major B").
 // C's row sums (one per row i of C) are C''s column sums: Sm90RowReduction, one value per column
 // of C'; C's column sums are C''s row sums: Sm90ColReduction.
-// Pingpong: two consumer warp groups on two tiles, one's epilogue (C loaded, stored and summed)
-// beside the other's mainloop, instead of both on one tile (cooperative). What a shallow product
-// that accumulates into C needs: the online family's panel products, whose C traffic a
-// cooperative tile does not overlap with its tensor-core work.
-template <class TileShape, class ClusterShape, bool KMajorA, bool Pingpong = false>
+template <class TileShape, class ClusterShape, bool KMajorA>
 struct Tf32GemmWithSums {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
@@ -65,16 +61,13 @@ struct Tf32GemmWithSums {
     using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
         cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
-        std::conditional_t<Pingpong, cutlass::epilogue::TmaWarpSpecialized,
-                           cutlass::epilogue::TmaWarpSpecializedCooperative>,
-        Fusion>::CollectiveOp;
+        cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
         TileShape, ClusterShape,
         cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
-        std::conditional_t<Pingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                           cutlass::gemm::KernelTmaWarpSpecializedCooperative>>::CollectiveOp;
-    // The persistent tile scheduler (the kernels' default): one CTA per SM walks the
+        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
+    // The persistent tile scheduler (the cooperative kernel's default): one CTA per SM walks the
     // tiles in the raster order and swizzle of CutlassTf32Launch.
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
                                                         cutlass::gemm::PersistentScheduler>;

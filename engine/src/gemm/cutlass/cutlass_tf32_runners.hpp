@@ -28,10 +28,6 @@ const char* run128x256c2x1(const CutlassTf32Call&, const CutlassTf32Launch&, cud
 const char* run128x256c2x1KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
 const char* run128x256c1x2KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
 const char* run128x256c2x2KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-// Pingpong, 128 x 128, B^T (cutlass_tf32_pingpong_tiles.cu).
-const char* run128x128c1x1PingpongKMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x128c2x1PingpongKMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x128c1x2PingpongKMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
 const char* run128x256c1x1(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
 const char* run256x128c1x2(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);

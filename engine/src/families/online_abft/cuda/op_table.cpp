@@ -111,24 +111,13 @@ void noteLine(OnlineInputs& in, const std::string& line)
         in.panelGemm += (in.panelGemm.empty() ? "" : "; ") + line;
 }
 
-// --type bf16 / f16: which kernel multiplies the panels' 16-bit copies, for the record's panel_gemm
-// (the CUTLASS BF16 kernel's tile for the panel's shape chosen here, on scratch, before the run).
-void note16BitProduct(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
+// --type bf16 / f16: which kernel multiplies the panels' 16-bit copies, for the record's panel_gemm.
+void note16BitProduct(OnlineInputs& in, const GemmCall& g)
 {
     const InputFormat f = gigacheck::cuda::operandRounding(g);
     if (gigacheck::cuda::writesSumsOfC16(g)) {
-        gigacheck::cuda::CutlassBf16Call shape;  // the panel product's call on the 16-bit copies
-        shape.m = g.m;
-        shape.n = g.n;
-        shape.q = g.q;
-        shape.lda = g.n;
-        shape.ldb = g.q;
-        shape.ldc = g.ldc;
-        shape.accumulate = g.accumulate;
-        const char* tile = gigacheck::cuda::cutlassBf16TileFor(shape, s);
-        noteLine(in, std::string("CUTLASS sm_90a BF16") + (tile ? std::string(" ") + tile + "," : std::string()) +
-                         " with C's sums from its epilogue (the checks read no C), operands rounded to BF16 by the "
-                         "checksum passes");
+        noteLine(in, "CUTLASS sm_90a BF16 with C's sums from its epilogue (the checks read no C), operands rounded "
+                     "to BF16 by the checksum passes");
         return;
     }
     std::string line = std::string("cuBLAS ") + (f == InputFormat::Bf16 ? "BF16" : "FP16") + " for " +
@@ -147,7 +136,7 @@ void note16BitProduct(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
 void noteFusedSums(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
 {
     if (gigacheck::cuda::multipliesIn16Bit(g))
-        return note16BitProduct(in, g, s);
+        return note16BitProduct(in, g);
     if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
         return;
     if (gigacheck::cuda::writesSumsOfC(g)) {
