@@ -516,6 +516,10 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             if (bench::selected("GIGACHECK_BENCH_VARIANTS", "bf16"))
                 if (json bf16 = online_abft::bf16Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !bf16.empty())
                     doc["bf16"].push_back(std::move(bf16));
+            // FP16 at fq = 1 against plain cuBLAS FP16 (GPU only): --type f16 on cuBLAS FP16, the checks reading C.
+            if (bench::selected("GIGACHECK_BENCH_VARIANTS", "f16"))
+                if (json f16 = online_abft::f16Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !f16.empty())
+                    doc["f16"].push_back(std::move(f16));
             if (n == chosen.front() && bench::selected("GIGACHECK_BENCH_VARIANTS", "latency"))
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }

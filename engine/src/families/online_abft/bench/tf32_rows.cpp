@@ -32,12 +32,12 @@ double plainTf32Seconds(std::int64_t n)
 #endif
 }
 
-// The plain n^3 cuBLAS BF16 product of operands already in BF16 (what a BF16 user multiplies), FP32
-// accumulation and C, one timed run (after its own warm-up).
-double plainBf16Seconds(std::int64_t n)
+// The plain n^3 cuBLAS product of operands already in 16 bits (what a BF16 / FP16 user multiplies),
+// FP32 accumulation and C, one timed run (after its own warm-up).
+template <InputFormat Format> double plain16BitSeconds(std::int64_t n)
 {
 #ifdef GIGACHECK_HAVE_CUDA
-    return 2.0 * double(n) * double(n) * double(n) / (cuda::inCore16BitGemmGflops(n, n, n, InputFormat::Bf16, 1) * 1e9);
+    return 2.0 * double(n) * double(n) * double(n) / (cuda::inCore16BitGemmGflops(n, n, n, Format, 1) * 1e9);
 #else
     (void)n;
     return 0.0;
@@ -47,10 +47,10 @@ double plainBf16Seconds(std::int64_t n)
 // One table of rounded-input rows: its variants, the plain product each run is paired with, and
 // the panel GEMM text that says the fused-sums kernel ran.
 struct RowsKind {
-    std::string title;            // "TF32", "BF16"
+    std::string title;            // "TF32", "BF16", "FP16"
     std::vector<GemmVariant> gemms;
     double (*plainSeconds)(std::int64_t n);
-    std::string jsonPlainKey;     // plain_tf32_seconds, plain_bf16_seconds
+    std::string jsonPlainKey;     // plain_tf32_seconds, plain_bf16_seconds, plain_f16_seconds
     GemmVariant fusedOnly;        // a variant whose row exists only where the fused kernel runs (none: Cublas)
     std::string fusedMarker;      // the panel GEMM text of the fused kernel
     std::string note;
@@ -159,12 +159,25 @@ nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
 nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                         std::int64_t panel, int reps, std::ostream& out)
 {
-    const RowsKind kind{"BF16", {GemmVariant::CublasBf16}, plainBf16Seconds, "plain_bf16_seconds", GemmVariant::Cublas,
+    const RowsKind kind{"BF16", {GemmVariant::CublasBf16}, plain16BitSeconds<InputFormat::Bf16>, "plain_bf16_seconds",
+                        GemmVariant::Cublas,
                         "CUTLASS sm_90a BF16",
                         "cublas-bf16 (--type bf16): FP32 values, each panel's checksum passes write its BF16 copies; "
                         "where the CUTLASS BF16 kernel takes the panels its epilogue writes C's sums and each check "
                         "reads C's checksum row and column only (cuBLAS BF16: one read of C per check). The plain "
                         "product multiplies operands already in BF16 (no conversion)\n"};
+    return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
+}
+
+nlohmann::json f16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                       std::int64_t panel, int reps, std::ostream& out)
+{
+    // No CUTLASS FP16 kernel: cuBLAS FP16 runs the panels and each check reads C.
+    const RowsKind kind{"FP16", {GemmVariant::CublasF16}, plain16BitSeconds<InputFormat::F16>, "plain_f16_seconds",
+                        GemmVariant::Cublas, "CUTLASS sm_90a FP16",
+                        "cublas-f16 (--type f16): FP32 values, each panel's checksum passes write its FP16 copies, "
+                        "cuBLAS FP16 multiplies them and each check reads C. The plain product multiplies operands "
+                        "already in FP16 (no conversion)\n"};
     return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
 }
 
