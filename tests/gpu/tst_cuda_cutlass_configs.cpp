@@ -91,24 +91,21 @@ private slots:
                     worst = std::max(worst, std::abs(r.c.at(i, j) - exact) / scale);
                 }
             QVERIFY2(worst < 2e-3, (name + ": C off by " + std::to_string(worst) + " of sum |a b|").c_str());
-            for (std::int64_t i = 0; i < m; ++i) {
+            // Line `line` of C (a row, or with byColumn a column) against its sum from the epilogue.
+            const auto lineSumMatches = [&](bool byColumn, std::int64_t line) {
                 double sum = 0, abs = 0;
-                for (std::int64_t j = 0; j < q; ++j) {
-                    sum += r.c.at(i, j);
-                    abs += std::abs(r.c.at(i, j));
+                for (std::int64_t x = 0; x < (byColumn ? m : q); ++x) {
+                    const double v = byColumn ? r.c.at(x, line) : r.c.at(line, x);
+                    sum += v;
+                    abs += std::abs(v);
                 }
-                QVERIFY2(std::abs(r.rowSums[std::size_t(i)] - sum) <= 1e-5 * abs,
-                         (name + ": row sum " + std::to_string(i)).c_str());
-            }
-            for (std::int64_t j = 0; j < q; ++j) {
-                double sum = 0, abs = 0;
-                for (std::int64_t i = 0; i < m; ++i) {
-                    sum += r.c.at(i, j);
-                    abs += std::abs(r.c.at(i, j));
-                }
-                QVERIFY2(std::abs(r.colSums[std::size_t(j)] - sum) <= 1e-5 * abs,
-                         (name + ": column sum " + std::to_string(j)).c_str());
-            }
+                const double epilogue = (byColumn ? r.colSums : r.rowSums)[std::size_t(line)];
+                return std::abs(epilogue - sum) <= 1e-5 * abs;
+            };
+            for (std::int64_t i = 0; i < m; ++i)
+                QVERIFY2(lineSumMatches(false, i), (name + ": row sum " + std::to_string(i)).c_str());
+            for (std::int64_t j = 0; j < q; ++j)
+                QVERIFY2(lineSumMatches(true, j), (name + ": column sum " + std::to_string(j)).c_str());
         }
         QVERIFY2(runs.size() >= 4, "every K-major configuration ran");
     }
