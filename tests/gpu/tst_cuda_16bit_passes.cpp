@@ -3,7 +3,8 @@
 // the copies of the two-step path it replaced (rounding in place, then converting) byte for byte and
 // the same checksums and bounds, and leaves the FP32 operands unwritten; the protected product on
 // operands already in 16 bits raises no false alarm at odd shapes and several distributions and
-// corrects one fault. Both formats; BF16 also with C's sums from the CUTLASS kernel's epilogue. The
+// corrects one fault. Both formats, also with C's sums from the CUTLASS kernel's epilogue and with B's
+// checksum column taken once before the product (operands prepared at entry). The
 // run path end to end: tst_cuda_16bit.
 #include "gpu_available.hpp"
 
@@ -81,7 +82,8 @@ private slots:
     void cleanProductsRaiseNoFalseAlarm();
     void oneFaultIsCorrected_data() { addFormats(); }
     void oneFaultIsCorrected();
-    void bf16SumsFromTheEpilogue();
+    void sumsFromTheEpilogue_data();
+    void sumsFromTheEpilogue();
 };
 
 void TestCuda16BitPasses::fusedPassMatchesTwoStep()
@@ -133,20 +135,34 @@ void TestCuda16BitPasses::oneFaultIsCorrected()
 #endif
 }
 
-// BF16 with C's sums from the CUTLASS kernel's epilogue (the check reads no C): clean at shapes the
-// kernel takes (n, q multiples of 8), one fault corrected. Hopper with CUTLASS only.
-void TestCuda16BitPasses::bf16SumsFromTheEpilogue()
+// C's sums from the CUTLASS kernel's epilogue (the check reads no C), BF16 and FP16, B's checksum
+// column per product or prepared once: clean at shapes the kernel takes (n, q multiples of 8), one
+// fault corrected. Hopper with CUTLASS only.
+void TestCuda16BitPasses::sumsFromTheEpilogue_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<bool>("prepared");
+    QTest::newRow("bf16") << int(InputFormat::Bf16) << false;
+    QTest::newRow("bf16, B prepared") << int(InputFormat::Bf16) << true;
+    QTest::newRow("f16") << int(InputFormat::F16) << false;
+    QTest::newRow("f16, B prepared") << int(InputFormat::F16) << true;
+}
+
+void TestCuda16BitPasses::sumsFromTheEpilogue()
 {
 #ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, format);
+    QFETCH(bool, prepared);
     if (const std::string why = whyNoCutlassKernels(); !why.empty())
         QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
+    const InputFormat f = InputFormat(format);
     const Dims shapes[] = {{8, 8, 8}, {257, 136, 264}, {300, 520, 264}, {1025, 256, 1032}};
     unsigned seed = 300;
     for (const Dims& d : shapes) {
         for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
             const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
             const cuda::Protected16Result r =
-                cuda::protectedProductOf16BitOnDevice(InputFormat::Bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true);
+                cuda::protectedProductOf16BitOnDevice(f, a, b, d.m, d.n, d.q, -1, -1, 0, true, prepared);
             const QString where = QString("%1 x %2 x %3, values %4").arg(d.m).arg(d.n).arg(d.q).arg(int(values));
             QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
             QVERIFY2(r.maxCleanResidualRatio < 1.0, qPrintable(where));
@@ -155,7 +171,7 @@ void TestCuda16BitPasses::bf16SumsFromTheEpilogue()
     const Dims d{300, 520, 264};
     const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 7), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 8);
     const cuda::Protected16Result r =
-        cuda::protectedProductOf16BitOnDevice(InputFormat::Bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true);
+        cuda::protectedProductOf16BitOnDevice(f, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, prepared);
     checkFaultAt100x200Corrected(r);
 #endif
 }

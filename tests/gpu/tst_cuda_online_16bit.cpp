@@ -1,7 +1,7 @@
 // Online / offline ABFT with BF16 / FP16 inputs on the device (--type bf16|f16: --gemm cublas-bf16 /
 // cublas-f16): each panel product's checksum passes round the FP32 operands in registers and write
-// the 16-bit copies the GEMM multiplies (FP32 accumulation and C); with BF16 on a Hopper GPU and a
-// panel the CUTLASS BF16 kernel takes, that kernel's epilogue writes C's row and column sums and the
+// the 16-bit copies the GEMM multiplies (FP32 accumulation and C); on a Hopper GPU and a
+// panel the CUTLASS 16-bit kernel takes, that kernel's epilogue writes C's row and column sums and the
 // check reads no C. Clean runs raise no alarm, a fault in C after a middle step (and in each
 // checksum) is corrected at the check after it, and C equals the CPU backend's emulation (the same
 // rounded operands, FP32 products) within FP32 accumulation round-off. Skipped visibly without a
@@ -30,7 +30,10 @@ OnlineConfig sixteenBitConfig(GemmVariant gemm, Shape shape, std::int64_t panel,
 }
 
 // The record names the fused kernel ("CUTLASS sm_90a BF16 with C's sums from its epilogue ...").
-bool ranFused(const OnlineRecord& r) { return r.panelGemm.find("CUTLASS sm_90a BF16") != std::string::npos; }
+bool ranFused(const OnlineRecord& r, const char* type = "BF16")
+{
+    return r.panelGemm.find(std::string("CUTLASS sm_90a ") + type) != std::string::npos;
+}
 
 double maxAbsProductOf(const OnlineConfig& c)
 {
@@ -175,28 +178,30 @@ private slots:
             }
     }
 
-    // Which kernel multiplied, as the record says: BF16 panels the CUTLASS kernel takes (the panel
-    // width and q multiples of 8) run it with C's sums; others, and FP16, run cuBLAS and read C.
+    // Which kernel multiplied, as the record says: panels the CUTLASS kernel takes (the panel width
+    // and q multiples of 8) run it with C's sums, BF16 and FP16 alike; others run cuBLAS and read C.
     void cutlassWhereItApplies()
     {
-        const OnlineRecord f16 = runOnline(sixteenBitConfig(GemmVariant::CublasF16, {512, 512, 512}, 128), RunHooks{});
-        QVERIFY2(!ranFused(f16) && f16.panelGemm.find("cuBLAS FP16") != std::string::npos, f16.panelGemm.c_str());
-        const OnlineRecord unaligned =
-            runOnline(sixteenBitConfig(GemmVariant::CublasBf16, {300, 302, 298}, 50), RunHooks{});
-        QVERIFY2(!ranFused(unaligned) && unaligned.panelGemm.find("cuBLAS BF16") != std::string::npos,
-                 unaligned.panelGemm.c_str());
-        QVERIFY(unaligned.verifiedCorrect());
+        for (GemmVariant g : {GemmVariant::CublasBf16, GemmVariant::CublasF16}) {
+            const char* type = g == GemmVariant::CublasBf16 ? "BF16" : "FP16";
+            const OnlineRecord unaligned = runOnline(sixteenBitConfig(g, {300, 302, 298}, 50), RunHooks{});
+            QVERIFY2(!ranFused(unaligned, type) &&
+                         unaligned.panelGemm.find(std::string("cuBLAS ") + type) != std::string::npos,
+                     unaligned.panelGemm.c_str());
+            QVERIFY(unaligned.verifiedCorrect());
+        }
 
         GIGACHECK_REQUIRE_CUTLASS_KERNELS();
-        for (int fq : {1, 4}) {  // fq = 4: the steps between checks merged into one deeper product
-            OnlineConfig c = sixteenBitConfig(GemmVariant::CublasBf16, {1024, 2048, 1024}, 256, fq);
+        for (auto [g, fq] : {std::pair{GemmVariant::CublasBf16, 1}, std::pair{GemmVariant::CublasBf16, 4},
+                             std::pair{GemmVariant::CublasF16, 1}}) {  // fq = 4: the steps between checks merged
+            OnlineConfig c = sixteenBitConfig(g, {1024, 2048, 1024}, 256, fq);
             OnlineFault f = at(700, 333, 1);
             f.delta = 77;
             c.faults = {f};
             HostMatrix result;
             const OnlineRecord r = runKeeping(c, result);
             QVERIFY2(r.status == "ok", r.error.c_str());
-            QVERIFY2(ranFused(r), r.panelGemm.c_str());
+            QVERIFY2(ranFused(r, g == GemmVariant::CublasBf16 ? "BF16" : "FP16"), r.panelGemm.c_str());
             const VerifyEvent* e = checkAt(r, fq == 1 ? 1 : 3);
             QVERIFY(e);
             QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));

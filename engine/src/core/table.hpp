@@ -12,6 +12,7 @@ public:
     explicit Table(std::vector<std::string> header) : rows_{std::move(header)} {}
     void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
     void print(std::ostream& out) const;
+    bool empty() const { return rows_.size() <= 1; }  // the header alone
 
 private:
     std::vector<std::vector<std::string>> rows_;

@@ -115,7 +115,7 @@ Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
-                                                  double delta, bool fusedSums)
+                                                  double delta, bool fusedSums, bool prepared)
 {
     const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
     Stream s;
@@ -149,6 +149,11 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     blocks.faultBeforeAfter = beforeAfter.as<double>();
     blocks.out = out.as<VerifyOut>();
     blocks.fusedSums = fusedSums;
+    if (prepared) {
+        checksumB16(format, Operand16{b16.get(), q, true}, n, q, RowChecksumsB{rowChecksumsB.as<float>(), 2}, s.get());
+        blocks.rowChecksumsPrepared = true;
+        protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
+    }
     protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
     gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());
     CUDA_CHECK(cudaStreamSynchronize(s.get()));

@@ -2,7 +2,7 @@
 
 #include "core/cuda/check.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
-#include "gemm/cutlass/cutlass_bf16_gemm.hpp"
+#include "gemm/cutlass/cutlass_16bit_gemm.hpp"
 
 namespace gigacheck::cuda {
 
@@ -18,11 +18,21 @@ void checksumB16Of(const GemmCall& g, cudaStream_t s)
     checksumB16(operandRounding(g), Operand16{b, g.ldb, false}, g.n, g.q, RowChecksumsB{b + g.q, g.ldb}, s);
 }
 
+namespace {
+
+Cutlass16BitType cutlassTypeOf(InputFormat f)
+{
+    return f == InputFormat::F16 ? Cutlass16BitType::F16 : Cutlass16BitType::Bf16;
+}
+
+}  // namespace
+
 bool writesSumsOfC16(const GemmCall& g)
 {
-    if (operandRounding(g) != InputFormat::Bf16 || g.m <= 0 || g.n <= 0 || g.q <= 0)
+    if (!multipliesIn16Bit(g) || g.m <= 0 || g.n <= 0 || g.q <= 0)
         return false;
-    CutlassBf16Call call;  // the copies are packed and 256-byte aligned (copies16For)
+    Cutlass16BitCall call;  // the copies are packed and 256-byte aligned (copies16For)
+    call.type = cutlassTypeOf(operandRounding(g));
     call.n = g.n;
     call.q = g.q;
     call.lda = g.n;
@@ -30,7 +40,7 @@ bool writesSumsOfC16(const GemmCall& g)
     call.c = static_cast<float*>(g.c);
     call.ldc = g.ldc;
     call.a = call.b = call.c;  // stand-ins with the copies' alignment (16 bytes at least)
-    return cutlassBf16Fits(call) && cutlassBf16Runs();
+    return cutlass16BitFits(call) && cutlass16BitRuns();
 }
 
 bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream_t s, AuxView aux, bool sumsOfC)
@@ -47,7 +57,8 @@ bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     }
     // The epilogue's sums take the scratch rows the passes above have finished with.
     zeroProductSums(aux, g.m, g.q, s);
-    CutlassBf16Call call;
+    Cutlass16BitCall call;
+    call.type = cutlassTypeOf(operandRounding(g));
     call.m = g.m;
     call.n = g.n;
     call.q = g.q;
@@ -60,7 +71,7 @@ bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     call.accumulate = g.accumulate;
     call.rowSums = aux.scratch0();
     call.colSums = aux.scratch1();
-    if (const char* why = cutlassBf16Gemm(call, s))
+    if (const char* why = cutlass16BitGemm(call, s))
         throw BackendError(why);
     return true;
 }
@@ -69,10 +80,9 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
                                      SideLane& lane)
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
-    checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
+    if (!x.rowChecksumsPrepared)
+        checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
     const bool fusedSums = x.fusedSums;
-    if (fusedSums && x.format != InputFormat::Bf16)
-        throw BackendError("the protected product with C's sums in the epilogue takes BF16 operands only");
     cudaStream_t passes = fusedSums ? s : lane.side.get();
     if (!fusedSums) {
         CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
@@ -82,7 +92,8 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
                        x.m, x.n, x.q, x.aux, false, nullptr, nullptr, passes);
     if (fusedSums) {
         zeroProductSums(x.aux, x.m, x.q, s);
-        CutlassBf16Call call;
+        Cutlass16BitCall call;
+        call.type = cutlassTypeOf(x.format);
         call.m = x.m;
         call.n = x.n;
         call.q = x.q;
@@ -94,7 +105,7 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.ldc = x.ldc;
         call.rowSums = x.aux.scratch0();
         call.colSums = x.aux.scratch1();
-        if (const char* why = cutlassBf16Gemm(call, s))
+        if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
     } else {
         CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));

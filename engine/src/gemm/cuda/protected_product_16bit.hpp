@@ -19,8 +19,8 @@ bool multipliesIn16Bit(const GemmCall& g);
 // Run path, in place of checksumB: r_B and the row norms of B rounded into B's columns cols and
 // cols + 1 (ldb >= cols + 2); B not written.
 void checksumB16Of(const GemmCall& g, cudaStream_t s);
-// BF16 where the CUTLASS BF16 kernel can multiply g's 16-bit copies (packed, 256-byte aligned in the
-// stream's scratch) into g's C: a build with CUTLASS on a Hopper device (cutlassBf16Runs), the depth
+// Where the CUTLASS 16-bit kernel (BF16 or FP16) can multiply g's 16-bit copies (packed, 256-byte
+// aligned in the stream's scratch) into g's C: a build with CUTLASS on a Hopper device (cutlass16BitRuns), the depth
 // n and the width q multiples of 8, C's leading dimension a multiple of 4 and C 16-byte aligned.
 bool writesSumsOfC16(const GemmCall& g);
 // Run path, in place of productWithChecksums: the products' passes (A and B rounded in registers,
@@ -42,15 +42,18 @@ struct Protected16BitBlocks {
     Index m = 0, n = 0, q = 0;
     AuxView aux;                         // 4 x ld doubles, ld >= max(m, q) + 1
     float* rowChecksumsB = nullptr;      // 2 x n floats: r_B and B's row norms
+    // rowChecksumsB already holds B's (checksumB16 of b16, taken once when B entered): the product
+    // then reads B once, for the checksum row, instead of twice.
+    bool rowChecksumsPrepared = false;
     RoundoffModel model;                 // roundoffModel(Precision::F32, format)
     const DeviceInjection* fault = nullptr;  // none when null
     double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
     VerifyOut* out = nullptr;                // pinned
-    // BF16 only: the CUTLASS sm_90a kernel whose epilogue writes C's sums (cutlass_bf16_gemm.hpp)
-    // instead of cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
+    // The CUTLASS sm_90a kernel whose epilogue writes C's sums (cutlass_16bit_gemm.hpp) instead of
+    // cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
     bool fusedSums = false;
 };
-// B's checksum pass, then the products' passes on the lane's side stream beside the GEMM (they
+// B's checksum pass (unless prepared), then the products' passes on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.
 // fusedSums: the products' passes run before the GEMM on s (the epilogue's sums take the Aux rows
 // they use).

@@ -1,6 +1,6 @@
 // Stands in for the cutlass_tf32_*.cu files in a CUDA build without CUTLASS (cmake/Cutlass.cmake says
 // why): --gemm cutlass-tf32 then stops with the reason `gigacheck devices` prints.
-#include "gemm/cutlass/cutlass_bf16_gemm.hpp"
+#include "gemm/cutlass/cutlass_16bit_gemm.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 namespace gigacheck::cuda {
@@ -18,11 +18,17 @@ bool cutlassTf32ConfigRuns(int, bool) { return false; }
 
 int cutlassTf32KMajorPick(const CutlassTf32Call&, cudaStream_t) { return -1; }
 
-bool cutlassBf16Runs() { return false; }
+bool cutlass16BitRuns() { return false; }
 
-const char* cutlassBf16Gemm(const CutlassBf16Call&, cudaStream_t)
+const char* cutlass16BitGemm(const Cutlass16BitCall&, cudaStream_t)
 {
-    return "CUTLASS BF16 GEMM: this build has no CUTLASS kernels (gigacheck devices says why)";
+    return "CUTLASS 16-bit GEMM: this build has no CUTLASS kernels (gigacheck devices says why)";
 }
+
+int cutlass16BitConfigCount() { return 0; }
+
+const char* cutlass16BitConfigName(int) { return ""; }
+
+int cutlass16BitPick(const Cutlass16BitCall&, cudaStream_t) { return -1; }
 
 }  // namespace gigacheck::cuda

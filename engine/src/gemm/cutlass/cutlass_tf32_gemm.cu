@@ -4,6 +4,7 @@
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include "gemm/cutlass/cutlass_tf32_runners.hpp"
+#include "gemm/cutlass/cutlass_tuning.hpp"
 #include "gemm/cutlass/kmajor_choice.hpp"
 
 #include <map>
@@ -48,23 +49,6 @@ const Config kConfigs[] = {
 };
 constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 
-// sm_90a machine code runs on compute capability 9.0 only; the multiprocessors per device once.
-int hopperSmCount(int device)
-{
-    static int cached[kCutlassMaxDevices] = {};
-    if (device < 0 || device >= kCutlassMaxDevices)
-        return -1;
-    if (cached[device] == 0) {
-        int major = 0, minor = 0, sms = 0;
-        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-            return -1;
-        cached[device] = major == 9 && minor == 0 ? sms : -1;
-    }
-    return cached[device];
-}
-
 const char* runConfig(int config, const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     const Config& c = kConfigs[config];
@@ -72,48 +56,12 @@ const char* runConfig(int config, const CutlassTf32Call& call, int device, int s
     if (!run)
         return call.bTransposed ? "CUTLASS TF32 GEMM: this configuration is built for B as it lies only"
                                 : "CUTLASS TF32 GEMM: this configuration is built for B^T (bTransposed) only";
-    return run(call, CutlassTf32Launch{device, sms, c.maxSwizzle}, s);
+    return run(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
 }
 
-// Device memory freed on every path out of the tuning.
-struct Scratch {
-    void* p = nullptr;
-    explicit Scratch(std::size_t bytes)
-    {
-        if (bytes && cudaMalloc(&p, bytes) != cudaSuccess) {
-            (void)cudaGetLastError();
-            p = nullptr;
-        }
-    }
-    ~Scratch()
-    {
-        if (p)
-            cudaFree(p);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-};
-
-// ms of one run of `config` on s after one untimed run (module load, shared-memory limit); <= 0 when
-// it does not run.
-double timeOnce(int config, const CutlassTf32Call& call, int device, int sms, cudaStream_t s, cudaEvent_t e0,
-                cudaEvent_t e1)
-{
-    if (runConfig(config, call, device, sms, s) || cudaStreamSynchronize(s) != cudaSuccess)
-        return -1.0;
-    float ms = 0;
-    if (cudaEventRecord(e0, s) != cudaSuccess || runConfig(config, call, device, sms, s) ||
-        cudaEventRecord(e1, s) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
-        cudaEventElapsedTime(&ms, e0, e1) != cudaSuccess)
-        return -1.0;
-    return double(ms);
-}
-
-constexpr int kTuneRounds = 3;
-
-// Times every K-major configuration kTuneRounds times on the call's shape, into scratch sums (and a scratch C
-// when the call accumulates: its C is an input), and returns the kept one's index. The default
-// when scratch or events cannot be had.
+// Times every K-major configuration on the call's shape (timeCutlassConfigs), into scratch sums (and
+// a scratch C when the call accumulates: its C is an input), and returns the kept one's index. The
+// default when scratch cannot be had.
 int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     std::vector<int> candidates;
@@ -121,8 +69,8 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
         if (kConfigs[i].bTransposed)
             candidates.push_back(i);
     CutlassTf32Call trial = call;
-    Scratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
-    Scratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
+    CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
+    CutlassScratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
     if ((call.rowSums || call.colSums) && !sums.p)
         return 0;
     if (call.accumulate && !c.p)
@@ -133,28 +81,9 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
         trial.colSums = static_cast<double*>(sums.p) + call.m;
     if (call.accumulate)
         trial.c = static_cast<float*>(c.p);
-    cudaEvent_t e0 = nullptr, e1 = nullptr;
-    if (cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
-        (void)cudaGetLastError();
-        if (e0)
-            cudaEventDestroy(e0);
-        return 0;
-    }
-    // Each configuration's best of three timings, the rounds interleaved, so that one noisy timing
-    // cannot pick a slower configuration for the whole process (on an H200 the kernel ran at 94.6 %
-    // of cuBLAS TF32 at N = 16384 in one process and 101.5 % in the next on the same machine, with
-    // one timing per configuration).
-    std::vector<double> ms(candidates.size(), -1.0);
-    for (int round = 0; round < kTuneRounds; ++round)
-        for (std::size_t i = 0; i < candidates.size(); ++i) {
-            const double t = timeOnce(candidates[i], trial, device, sms, s, e0, e1);
-            if (t > 0 && (ms[i] <= 0 || t < ms[i]))
-                ms[i] = t;
-        }
-    (void)cudaGetLastError();  // a refused launch leaves nothing sticky; clear what it set
-    cudaStreamSynchronize(s);  // before the scratch is freed
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
+    const std::vector<double> ms = timeCutlassConfigs(
+        int(candidates.size()),
+        [&](int i) { return runConfig(candidates[std::size_t(i)], trial, device, sms, s); }, s);
     std::vector<bool> swizzled;
     for (const int c : candidates)
         swizzled.push_back(kConfigs[c].maxSwizzle > 1);
@@ -184,7 +113,7 @@ const char* checkCall(const CutlassTf32Call& call, int& device, int& sms)
 {
     if (cudaGetDevice(&device) != cudaSuccess)
         return "CUTLASS TF32 GEMM: no current CUDA device";
-    sms = hopperSmCount(device);
+    sms = cutlassHopperSmCount(device);
     if (sms <= 0)
         return "CUTLASS TF32 GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built for "
                "sm_90a only";

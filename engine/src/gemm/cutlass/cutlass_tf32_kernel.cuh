@@ -17,6 +17,7 @@
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "gemm/cutlass/cutlass_launch.cuh"
 
 #include <type_traits>
 
@@ -68,12 +69,12 @@ struct Tf32GemmWithSums {
         cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
         cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
     // The persistent tile scheduler (the cooperative kernel's default): one CTA per SM walks the
-    // tiles in the raster order and swizzle of CutlassTf32Launch.
+    // tiles in the raster order and swizzle of CutlassLaunch.
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
                                                         cutlass::gemm::PersistentScheduler>;
     using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
-    static const char* run(const CutlassTf32Call& g, const CutlassTf32Launch& launch, cudaStream_t s)
+    static const char* run(const CutlassTf32Call& g, const CutlassLaunch& launch, cudaStream_t s)
     {
         using StrideA = typename Kernel::StrideA;  // A' (M' x K): (1, ldb), K-major (ldb, 1)
         using StrideB = typename Kernel::StrideB;  // B' (N' x K): (lda, 1)
@@ -104,25 +105,12 @@ struct Tf32GemmWithSums {
                                       {sums, g.c, strideC, g.c, strideC},
                                       hw};
         args.scheduler.max_swizzle_size = launch.maxSwizzle;
-        if (Gemm::can_implement(args) != cutlass::Status::kSuccess)
-            return "CUTLASS TF32 GEMM: this shape or alignment cannot be run (operands and leading dimensions "
-                   "must be multiples of 16 bytes)";
-        if (Gemm::get_workspace_size(args) != 0)
-            return "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give";
-        // The adapter's initialize() would fill the sums with the reduction's identity, which
-        // CUTLASS cannot do for doubles: the caller zeroes them, and the kernel is launched from
-        // its parameters (shared-memory limit raised once per device).
-        static bool smemRaised[kCutlassMaxDevices] = {};
-        if (!smemRaised[launch.device]) {
-            if (cudaFuncSetAttribute(cutlass::device_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(Kernel::SharedStorageSize)) != cudaSuccess)
-                return "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved";
-            smemRaised[launch.device] = true;
-        }
-        typename Kernel::Params params = Kernel::to_underlying_arguments(args, nullptr);
-        if (Gemm::run(params, s) != cutlass::Status::kSuccess)
-            return "CUTLASS TF32 GEMM: launch failed";
-        return nullptr;
+        static constexpr CutlassRefusals kNo{
+            "CUTLASS TF32 GEMM: this shape or alignment cannot be run (operands and leading dimensions must be "
+            "multiples of 16 bytes)",
+            "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give",
+            "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved", "CUTLASS TF32 GEMM: launch failed"};
+        return launchCutlass<Gemm>(args, launch, s, kNo);
     }
 };
 

@@ -3,35 +3,25 @@
 // define them, in separate translation units so that a parallel build compiles them side by side.
 #pragma once
 
+#include "gemm/cutlass/cutlass_launch.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 namespace gigacheck::cuda::cutlass_tf32 {
 
-inline constexpr int kCutlassMaxDevices = 64;
-
-// Where and how one call runs: the device and its multiprocessors (the persistent grid), and the
-// tile scheduler's swizzle (1, 2, 4 or 8 tiles of one raster strip side by side: fewer operand
-// tiles streamed per wave of CTAs at large shapes).
-struct CutlassTf32Launch {
-    int device = 0;
-    int smCount = 0;
-    int maxSwizzle = 1;
-};
-
 // Null when the GEMM was issued on s, else why not.
-using Runner = const char* (*)(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
+using Runner = const char* (*)(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 
 // Tiles of C' = C^T (q x m, cutlass_tf32_kernel.cuh), all cooperative (two consumer warp groups on
 // one 128 x 256 tile: WGMMA's widest N, which the other shapes' probes fell behind).
 // B as it lies (N-major, through registers) / B^T (K-major, both operands in shared memory).
-const char* run128x256c2x1(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x256c2x1KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x256c1x2KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x256c2x2KMajor(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
+const char* run128x256c2x1(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
+const char* run128x256c2x1KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
+const char* run128x256c1x2KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
+const char* run128x256c2x2KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
-const char* run128x256c1x1(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run256x128c1x2(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
-const char* run128x128c2x1(const CutlassTf32Call&, const CutlassTf32Launch&, cudaStream_t);
+const char* run128x256c1x1(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
+const char* run256x128c1x2(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
+const char* run128x128c2x1(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 #endif
 
 }  // namespace gigacheck::cuda::cutlass_tf32

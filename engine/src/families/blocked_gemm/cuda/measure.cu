@@ -16,6 +16,7 @@
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
+#include "gemm/cutlass/cutlass_16bit_gemm.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 #include "gigacheck/abft.hpp"
@@ -405,17 +406,42 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     blocks16.faultBeforeAfter = injected16.as<double>();
     blocks16.out = out16.as<VerifyOut>();
     auto runProtected16 = [&] { protectedProductOf16BitOperands(blocks16, h.get(), s.get(), lane); };
-    // BF16: the same with C's sums from the CUTLASS kernel's epilogue, when it runs here.
+    // The same with C's sums from the CUTLASS kernel's epilogue, when it runs here.
     PinnedBuffer out16Fused(sizeof(VerifyOut));
     Protected16BitBlocks blocks16Fused = blocks16;
     blocks16Fused.fusedSums = true;
     blocks16Fused.out = out16Fused.as<VerifyOut>();
     auto runProtected16Fused = [&] { protectedProductOf16BitOperands(blocks16Fused, h.get(), s.get(), lane); };
-    if (input == InputFormat::Bf16) {
+    // And on operands prepared at entry: B's checksum column taken once (its own copy, untimed), so
+    // that a product reads A and B once each for its checksums and the kernel writes C's sums.
+    DeviceBuffer rowChecksums16Prepared(sixteenBit ? std::size_t(2 * n) * 4 : 0);
+    PinnedBuffer out16Prepared(sizeof(VerifyOut));
+    Protected16BitBlocks blocks16Prepared = blocks16Fused;
+    blocks16Prepared.rowChecksumsB = rowChecksums16Prepared.as<float>();
+    blocks16Prepared.rowChecksumsPrepared = true;
+    blocks16Prepared.out = out16Prepared.as<VerifyOut>();
+    auto runProtected16Prepared = [&] { protectedProductOf16BitOperands(blocks16Prepared, h.get(), s.get(), lane); };
+    // The CUTLASS kernel alone on the plain side's operands and C, no sums: its speed against cuBLAS.
+    Cutlass16BitCall kernel16;
+    kernel16.type = input == InputFormat::F16 ? Cutlass16BitType::F16 : Cutlass16BitType::Bf16;
+    kernel16.m = kernel16.n = kernel16.q = n;
+    kernel16.a = pa16.get();
+    kernel16.b = pb16.get();
+    kernel16.c = static_cast<float*>(pc.get());
+    kernel16.lda = kernel16.ldb = kernel16.ldc = n;
+    auto runKernel16 = [&] {
+        if (const char* why = cutlass16BitGemm(kernel16, s.get()))
+            throw BackendError(why);
+    };
+    if (sixteenBit) {
         try {
             runProtected16Fused();
             CUDA_CHECK(cudaStreamSynchronize(s.get()));
             t.operands16SumsFromEpilogue.ran = true;
+            checksumB16(input, Operand16{pb16.get(), n, true}, n, n,
+                        RowChecksumsB{rowChecksums16Prepared.as<float>(), 2}, s.get());
+            t.operands16Prepared.ran = true;
+            t.operands16SumsFromEpilogue.picked = cutlass16BitConfigName(cutlass16BitPick(kernel16, s.get()));
         } catch (const BackendError& e) {
             (void)cudaGetLastError();
             t.operands16SumsFromEpilogue.why = e.what();
@@ -424,14 +450,17 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
 
     // Interleaved repetitions: clock drift hits both sides alike.
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, byPassMs, operands16Ms,
-        operands16FusedMs;
+        operands16FusedMs, operands16PreparedMs, kernel16Ms;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
         if (sixteenBit)
             operands16Ms.push_back(timeMs(s.get(), 1, runProtected16));
-        if (t.operands16SumsFromEpilogue.ran)
+        if (t.operands16SumsFromEpilogue.ran) {
             operands16FusedMs.push_back(timeMs(s.get(), 1, runProtected16Fused));
+            operands16PreparedMs.push_back(timeMs(s.get(), 1, runProtected16Prepared));
+            kernel16Ms.push_back(timeMs(s.get(), 1, runKernel16));
+        }
         if (t.fused.ran) {
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
@@ -447,8 +476,11 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.operands16.ran = true;
         t.operands16.protectedMs = median(operands16Ms);
     }
-    if (t.operands16SumsFromEpilogue.ran)
+    if (t.operands16SumsFromEpilogue.ran) {
         t.operands16SumsFromEpilogue.protectedMs = median(operands16FusedMs);
+        t.operands16SumsFromEpilogue.kernelMs = median(kernel16Ms);
+        t.operands16Prepared.protectedMs = median(operands16PreparedMs);
+    }
     if (t.fused.ran) {
         t.fused.protectedMs = median(fusedMs);
         t.fused.kernelMs = median(fusedPlainMs);
@@ -576,6 +608,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     };
     check16(t.operands16, runProtected16, out16);
     check16(t.operands16SumsFromEpilogue, runProtected16Fused, out16Fused);
+    check16(t.operands16Prepared, runProtected16Prepared, out16Prepared);
     return t;
 }
 

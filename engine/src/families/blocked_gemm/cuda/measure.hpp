@@ -90,7 +90,7 @@ struct AbftTiming {
     // BF16 / FP16 only: the protected product on operands already in 16-bit storage, the plain
     // side's own (protected_product_16bit.hpp), in the same interleaved repetitions, against the same
     // plain cuBLAS GEMM. correctedRelError: the checksum's correction (no repair pass).
-    // operands16SumsFromEpilogue (BF16): the same with C's sums from the CUTLASS kernel's epilogue
+    // operands16SumsFromEpilogue: the same with C's sums from the CUTLASS kernel's epilogue
     // (ran = false with `why` where it cannot run).
     struct Operands16 {
         bool ran = false;
@@ -99,7 +99,12 @@ struct AbftTiming {
         std::string verdict;
         int corrections = 0;
         double correctedRelError = 0, threshold = 0;
-    } operands16, operands16SumsFromEpilogue;
+        // operands16SumsFromEpilogue only: the CUTLASS kernel alone (no sums) on the plain side's
+        // operands and C, and the configuration its tuner kept for n.
+        double kernelMs = 0;
+        std::string picked;
+    } operands16, operands16SumsFromEpilogue,
+        operands16Prepared;  // the fused one with B's checksum column taken once, at entry
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them

@@ -172,12 +172,12 @@ nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
 nlohmann::json f16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                        std::int64_t panel, int reps, std::ostream& out)
 {
-    // No CUTLASS FP16 kernel: cuBLAS FP16 runs the panels and each check reads C.
     const RowsKind kind{"FP16", {GemmVariant::CublasF16}, plain16BitSeconds<InputFormat::F16>, "plain_f16_seconds",
                         GemmVariant::Cublas, "CUTLASS sm_90a FP16",
-                        "cublas-f16 (--type f16): FP32 values, each panel's checksum passes write its FP16 copies, "
-                        "cuBLAS FP16 multiplies them and each check reads C. The plain product multiplies operands "
-                        "already in FP16 (no conversion)\n"};
+                        "cublas-f16 (--type f16): FP32 values, each panel's checksum passes write its FP16 copies; "
+                        "where the CUTLASS FP16 kernel takes the panels its epilogue writes C's sums and each check "
+                        "reads C's checksum row and column only (cuBLAS FP16: one read of C per check). The plain "
+                        "product multiplies operands already in FP16 (no conversion)\n"};
     return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
 }
 

@@ -20,7 +20,7 @@
 #include "gemm/cuda/gemm_tuning.hpp"
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
-#include "gemm/cutlass/cutlass_bf16_gemm.hpp"
+#include "gemm/cutlass/cutlass_16bit_gemm.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 #include "families/online_abft/cuda/panel_tuning.hpp"
 #include "families/online_abft/cuda/vote.hpp"
@@ -115,19 +115,21 @@ void noteLine(OnlineInputs& in, const std::string& line)
 void note16BitProduct(OnlineInputs& in, const GemmCall& g)
 {
     const InputFormat f = gigacheck::cuda::operandRounding(g);
+    const std::string type = f == InputFormat::Bf16 ? "BF16" : "FP16";
     if (gigacheck::cuda::writesSumsOfC16(g)) {
-        noteLine(in, "CUTLASS sm_90a BF16 with C's sums from its epilogue (the checks read no C), operands rounded "
-                     "to BF16 by the checksum passes");
+        noteLine(in, "CUTLASS sm_90a " + type + " with C's sums from its epilogue (the checks read no C), operands "
+                     "rounded to " + type + " by the checksum passes");
         return;
     }
-    std::string line = std::string("cuBLAS ") + (f == InputFormat::Bf16 ? "BF16" : "FP16") + " for " +
-                       std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.q) +
-                       ", operands rounded by the checksum passes, FP32 accumulation (the checks read C";
-    if (f == InputFormat::Bf16)
-        line += std::string("; the CUTLASS BF16 kernel ") +
-                (gigacheck::cuda::cutlassBf16Runs() ? "needs the panel width, q and C's leading dimension in whole 16 bytes"
-                                                    : "needs a build with CUTLASS and a Hopper GPU");
-    noteLine(in, line + ")");
+    const std::string line = "cuBLAS " + type + " for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
+                             std::to_string(g.q) +
+                             ", operands rounded by the checksum passes, FP32 accumulation (the checks read C; the "
+                             "CUTLASS 16-bit kernel " +
+                             (gigacheck::cuda::cutlass16BitRuns()
+                                  ? "needs the panel width, q and C's leading dimension in whole 16 bytes"
+                                  : "needs a build with CUTLASS and a Hopper GPU") +
+                             ")";
+    noteLine(in, line);
 }
 
 // cutlass-tf32: which kernel a panel product runs, for the record's panel_gemm. With B K-major the

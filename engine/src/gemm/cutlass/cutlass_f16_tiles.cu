@@ -1,0 +1,16 @@
+// The FP16 instantiations of the fused 16-bit kernel (cutlass_16bit_runners.hpp).
+#include "gemm/cutlass/cutlass_16bit_kernel.cuh"
+
+namespace gigacheck::cuda::cutlass_16bit {
+
+const char* runF16c2x1(const Cutlass16BitCall& g, const CutlassLaunch& l, cudaStream_t s)
+{
+    return GemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_2, _1, _1>>::run(g, l, s);
+}
+
+const char* runF16c1x2(const Cutlass16BitCall& g, const CutlassLaunch& l, cudaStream_t s)
+{
+    return GemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_1, _2, _1>>::run(g, l, s);
+}
+
+}  // namespace gigacheck::cuda::cutlass_16bit
