@@ -84,6 +84,8 @@ private slots:
     void oneFaultIsCorrected();
     void sumsFromTheEpilogue_data();
     void sumsFromTheEpilogue();
+    void operandStruckAfterEntryCaught_data();
+    void operandStruckAfterEntryCaught();
 };
 
 void TestCuda16BitPasses::fusedPassMatchesTwoStep()
@@ -173,6 +175,34 @@ void TestCuda16BitPasses::sumsFromTheEpilogue()
     const cuda::Protected16Result r =
         cuda::protectedProductOf16BitOnDevice(f, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, prepared);
     checkFaultAt100x200Corrected(r);
+#endif
+}
+
+// Operands prepared at entry: a cell of A or B that changes in device memory afterwards moves a
+// whole row (column) of C away from the checksums taken at entry, and the product ends
+// uncorrectable, never clean nor "corrected" as one cell.
+void TestCuda16BitPasses::operandStruckAfterEntryCaught_data()
+{
+    QTest::addColumn<int>("format");
+    QTest::addColumn<QChar>("operand");
+    for (InputFormat f : {InputFormat::Bf16, InputFormat::F16})
+        for (char operand : {'a', 'b'})
+            QTest::addRow("%s-%c", f == InputFormat::Bf16 ? "bf16" : "f16", operand) << int(f) << QChar(operand);
+}
+
+void TestCuda16BitPasses::operandStruckAfterEntryCaught()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    QFETCH(int, format);
+    QFETCH(QChar, operand);
+    if (const std::string why = whyNoCutlassKernels(); !why.empty())
+        QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
+    const Dims d{513, 392, 264};
+    const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 41), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 42);
+    const cuda::Protected16Result r = cuda::protectedProductOf16BitOnDevice(
+        InputFormat(format), a, b, d.m, d.n, d.q, -1, -1, 0, true, true, char(operand.toLatin1()));
+    QCOMPARE(QString::fromStdString(r.verdict), QStringLiteral("uncorrectable"));
+    QCOMPARE(r.corrections, 0);
 #endif
 }
 

@@ -242,6 +242,157 @@ __global__ void __launch_bounds__(256, 2)
     addColumnsOfB(pd, pq, pc, d, q, qc, cornerLane, j0, rows, cols, c, ldc, colScale, rowScale);
 }
 
+// ---- the passes of operands prepared at entry -----------------------------------------------------
+// Row dots: a block owns a chunk of kDotChunk columns (a lane 2 x 8 of them, its entries of v and w
+// in registers for every row of its tile) and kDotTileRows rows, each warp kDotGroup rows at a time
+// (their loads in flight together); each row's partial sums meet by atomics.
+constexpr int kDotVecs = 2;                                   // 16-byte loads per lane and row
+constexpr int kDotChunk = kWarp * kLane * kDotVecs;           // 512 columns
+constexpr int kDotGroup = 2;
+constexpr Index kDotTileRows = kPassWarps * kDotGroup * 8;    // 128 rows
+
+template <class H>
+__global__ void __launch_bounds__(kPassWarps * kWarp)
+    rowDots16Kernel(const H* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
+                    Index outStride, double* scale, bool vec)
+{
+    const Index r0 = Index(blockIdx.y) * kDotTileRows;
+    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+    constexpr int E = kLane * kDotVecs;
+    auto column = [&](int idx) { return Index(blockIdx.x) * kDotChunk + Index(idx / kLane) * (kWarp * kLane) + lane * kLane + idx % kLane; };
+    double vk[E], wk[E];
+#pragma unroll
+    for (int idx = 0; idx < E; ++idx) {
+        const Index k = column(idx);
+        vk[idx] = k < depth ? v[k] : 0.0;
+        wk[idx] = k < depth ? w[k] : 0.0;
+    }
+    const Index rEnd = min(r0 + kDotTileRows, rows);
+    for (Index i = r0 + warp; i < rEnd; i += kPassWarps * kDotGroup) {
+        float xs[kDotGroup][E];
+#pragma unroll
+        for (int g = 0; g < kDotGroup; ++g) {
+            const Index row = i + kPassWarps * g;
+            const H* p = x + (row < rEnd ? row : i) * ld;
+#pragma unroll
+            for (int u = 0; u < kDotVecs; ++u) {
+                float part[kLane];
+                unsigned bits[kLane];
+                load8<H>(p, column(u * kLane), depth, vec, part, bits);
+#pragma unroll
+                for (int e = 0; e < kLane; ++e)
+                    xs[g][u * kLane + e] = part[e];
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < kDotGroup; ++g) {
+            double dot = 0, sq = 0;
+#pragma unroll
+            for (int idx = 0; idx < E; ++idx) {
+                const double y = double(xs[g][idx]);
+                dot += y * vk[idx];
+                sq += y * y * wk[idx];
+            }
+            dot = warpSum(dot);
+            sq = warpSum(sq);
+            const Index row = i + kPassWarps * g;
+            if (lane == 0 && row < rEnd) {
+                atomicAdd(out + row * outStride, float(dot));
+                atomicAdd(scale + row, sq);
+            }
+        }
+    }
+}
+
+// Column dots: blocks of kWarp lanes x kPassWarps row lanes, a lane 8 consecutive columns,
+// kDotGroup rows in flight; the row lanes' sums meet in shared memory, then one atomic per column
+// and block. v and w null: 1.
+constexpr Index kColumnChunkRows = 256;
+
+template <class H, class Out>
+__global__ void __launch_bounds__(kPassWarps * kWarp)
+    columnDots16Kernel(const H* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
+                       double* scale, bool vec)
+{
+    __shared__ double pd[kPassWarps][kWarp * kLane], pq[kPassWarps][kWarp * kLane];
+    const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * kLane;
+    const Index kStart = Index(blockIdx.y) * kColumnChunkRows, kEnd = min(kStart + kColumnChunkRows, depth);
+    double d[kLane], q[kLane];
+#pragma unroll
+    for (int e = 0; e < kLane; ++e)
+        d[e] = q[e] = 0;
+    if (j0 < cols) {
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += kPassWarps * kDotGroup) {
+            float xs[kDotGroup][kLane];
+            double vg[kDotGroup], wg[kDotGroup];
+#pragma unroll
+            for (int g = 0; g < kDotGroup; ++g) {
+                const Index kk = k + kPassWarps * g;
+                unsigned bits[kLane];
+                vg[g] = wg[g] = 0;
+                if (kk < kEnd) {
+                    load8<H>(x + kk * ld, j0, cols, vec, xs[g], bits);
+                    vg[g] = v ? v[kk] : 1.0;
+                    wg[g] = w ? w[kk] : 1.0;
+                } else {
+#pragma unroll
+                    for (int e = 0; e < kLane; ++e)
+                        xs[g][e] = 0.0f;
+                }
+            }
+#pragma unroll
+            for (int g = 0; g < kDotGroup; ++g)
+#pragma unroll
+                for (int e = 0; e < kLane; ++e) {
+                    const double y = double(xs[g][e]);
+                    d[e] += vg[g] * y;
+                    q[e] += wg[g] * y * y;
+                }
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        pd[threadIdx.y][threadIdx.x * kLane + e] = d[e];
+        pq[threadIdx.y][threadIdx.x * kLane + e] = q[e];
+    }
+    __syncthreads();
+    if (threadIdx.y == 0 && j0 < cols)
+#pragma unroll
+        for (int e = 0; e < kLane; ++e) {
+            const Index j = j0 + e;
+            if (j >= cols)
+                break;
+            double sd = 0, sq = 0;
+            for (int y = 0; y < kPassWarps; ++y) {
+                sd += pd[y][threadIdx.x * kLane + e];
+                sq += pq[y][threadIdx.x * kLane + e];
+            }
+            atomicAdd(out + j, Out(sd));
+            atomicAdd(scale + j, sq);
+        }
+}
+
+template <class H>
+void rowDots16Of(const void* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
+                 Index outStride, double* scale, cudaStream_t s)
+{
+    const H* xh = static_cast<const H*>(x);
+    rowDots16Kernel<H><<<dim3(blocksFor(depth, kDotChunk), blocksFor(rows, kDotTileRows)), kPassWarps * kWarp, 0, s>>>(
+        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)));
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class H, class Out>
+void columnDots16Of(const void* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
+                    double* scale, cudaStream_t s)
+{
+    const H* xh = static_cast<const H*>(x);
+    columnDots16Kernel<H, Out><<<dim3(blocksFor(cols, kWarp * kLane), blocksFor(depth, kColumnChunkRows)),
+                                 dim3(kWarp, kPassWarps), 0, s>>>(xh, ld, depth, cols, v, w, out, scale,
+                                                                  vectorizable(xh, ld, 0, sizeof(H)));
+    CUDA_CHECK_LAUNCH();
+}
+
 template <class S, class H>
 void checksumB16Impl(const S* b, Index ldb, Index depth, Index cols, RowChecksumsB out, cudaStream_t s)
 {
@@ -315,7 +466,44 @@ void require16Bit(InputFormat format)
         throw BackendError("16-bit checksum passes: the input format must be BF16 or FP16");
 }
 
+template <class Out>
+void columnDots16Dispatch(InputFormat format, const void* x, Index ld, Index depth, Index cols, const double* v,
+                          const double* w, Out* out, double* scale, cudaStream_t s)
+{
+    require16Bit(format);
+    if (depth <= 0 || cols <= 0)
+        return;
+    if (format == InputFormat::Bf16)
+        columnDots16Of<__nv_bfloat16, Out>(x, ld, depth, cols, v, w, out, scale, s);
+    else
+        columnDots16Of<__half, Out>(x, ld, depth, cols, v, w, out, scale, s);
+}
+
 }  // namespace
+
+void rowDots16(InputFormat format, const void* x, Index ld, Index rows, Index depth, const double* v, const double* w,
+               float* out, Index outStride, double* scale, cudaStream_t s)
+{
+    require16Bit(format);
+    if (depth <= 0 || rows <= 0)
+        return;
+    if (format == InputFormat::Bf16)
+        rowDots16Of<__nv_bfloat16>(x, ld, rows, depth, v, w, out, outStride, scale, s);
+    else
+        rowDots16Of<__half>(x, ld, rows, depth, v, w, out, outStride, scale, s);
+}
+
+void columnDots16(InputFormat format, const void* x, Index ld, Index depth, Index cols, const double* v,
+                  const double* w, float* out, double* scale, cudaStream_t s)
+{
+    columnDots16Dispatch(format, x, ld, depth, cols, v, w, out, scale, s);
+}
+
+void columnDots16(InputFormat format, const void* x, Index ld, Index depth, Index cols, const double* v,
+                  const double* w, double* out, double* scale, cudaStream_t s)
+{
+    columnDots16Dispatch(format, x, ld, depth, cols, v, w, out, scale, s);
+}
 
 void checksumB16(InputFormat format, Operand16 b, Index depth, Index cols, RowChecksumsB out, cudaStream_t s)
 {

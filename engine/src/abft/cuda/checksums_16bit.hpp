@@ -37,4 +37,17 @@ void checksumProducts16(InputFormat format, Operand16 a, Operand16 b, RowChecksu
                         Index rows, Index depth, Index cols, AuxView aux, bool accumulate, void* a16, void* b16,
                         cudaStream_t s);
 
+// The passes of a product on 16-bit operands prepared at entry (prepared_operands.hpp): each reads
+// its operand X (row-major, already 16-bit) once, with the prepared vectors v and w over the inner
+// dimension k.
+// Rows of X (rows x depth): out[i * outStride] += sum_k x_ik v_k, scale[i] += sum_k x_ik^2 w_k.
+void rowDots16(InputFormat format, const void* x, Index ld, Index rows, Index depth, const double* v, const double* w,
+               float* out, Index outStride, double* scale, cudaStream_t s);
+// Columns of X (depth x cols): out[j] += sum_k v_k x_kj, scale[j] += sum_k w_k x_kj^2; v and w null:
+// 1 (the column sums and sums of squares).
+void columnDots16(InputFormat format, const void* x, Index ld, Index depth, Index cols, const double* v,
+                  const double* w, float* out, double* scale, cudaStream_t s);
+void columnDots16(InputFormat format, const void* x, Index ld, Index depth, Index cols, const double* v,
+                  const double* w, double* out, double* scale, cudaStream_t s);
+
 }  // namespace gigacheck::cuda

@@ -3,6 +3,7 @@
 // thresholds apply unchanged; only where each term is computed, and how often, differs.
 #include "abft/cuda/prepared_operands.hpp"
 
+#include "abft/cuda/checksums_16bit.hpp"
 #include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
 #include "gigacheck/tf32.hpp"
@@ -68,14 +69,15 @@ __global__ void __launch_bounds__(256) columnSumsKernel(const float* a, Index ld
         }
 }
 
-// r_B and the row norms from B's checksum columns (checksumBTransposed wrote them), then the weights
-// and the corner sums, as the A and B passes of abft_kernels.cu form them (input rounding on).
-__global__ void __launch_bounds__(1024) finishKernel(const float* b, Index ldb, Index cols, PreparedOperands p)
+// r_B and the row norms (rb[k * stride], rb[k * stride + 1]: B's checksum columns, which
+// checksumBTransposed wrote, or checksumB16's vector), then the weights and the corner sums, as the A
+// and B passes of abft_kernels.cu form them (input rounding on).
+__global__ void __launch_bounds__(1024) finishKernel(const float* rb, Index stride, PreparedOperands p)
 {
     __shared__ double part[3][32];
     double corner = 0, rowCorner = 0, colCorner = 0;
     for (Index k = threadIdx.x; k < p.depth; k += blockDim.x) {
-        const double r = double(b[k * ldb + cols]), norm = double(b[k * ldb + cols + 1]);
+        const double r = double(rb[k * stride]), norm = double(rb[k * stride + 1]);
         const double w = norm * norm + r * r;
         const double c = p.cA[k];
         const double u = p.colWeight[k] + 2.0 * c * c;  // colWeight held |a_k|^2 until now
@@ -314,8 +316,48 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
             a, lda, rows, depth, out.cA, out.colWeight, vec);
         CUDA_CHECK_LAUNCH();
     }
-    finishKernel<<<1, 1024, 0, s>>>(b, ldb, cols, out);
+    finishKernel<<<1, 1024, 0, s>>>(b + cols, ldb, out);
     CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+
+void requireDepth(const PreparedOperands& p, Index depth)
+{
+    if (p.depth != depth)
+        throw BackendError("prepared operands: vectors of depth " + std::to_string(p.depth) + " for a product of depth " +
+                           std::to_string(depth));
+}
+
+}  // namespace
+
+void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
+                          Index depth, Index cols, float* rowChecksums, const PreparedOperands& out, cudaStream_t s)
+{
+    requireDepth(out, depth);
+    if (depth <= 0)
+        return;
+    checksumB16(format, Operand16{b16, ldb, true}, depth, cols, RowChecksumsB{rowChecksums, 2}, s);
+    CUDA_CHECK(cudaMemsetAsync(out.cA, 0, std::size_t(depth) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(out.colWeight, 0, std::size_t(depth) * sizeof(double), s));
+    // c_A and |a_k|^2: the column sums of A and of its squares.
+    columnDots16(format, a16, lda, rows, depth, nullptr, nullptr, out.cA, out.colWeight, s);
+    finishKernel<<<1, 1024, 0, s>>>(rowChecksums, 2, out);
+    CUDA_CHECK_LAUNCH();
+}
+
+void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                                const PreparedOperands& prepared, cudaStream_t s)
+{
+    requireDepth(prepared, depth);
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    CUDA_CHECK_LAUNCH();
+    if (depth <= 0)
+        return;
+    rowDots16(format, a16, lda, rows, depth, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(), s);
+    columnDots16(format, b16, ldb, depth, cols, prepared.cA, prepared.colWeight, c + rows * ldc, aux.colScale(), s);
 }
 
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,

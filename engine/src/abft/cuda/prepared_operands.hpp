@@ -41,4 +41,15 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
+// The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
+// A rows x depth and B depth x cols, row-major, no B^T). At entry: r_B and B's row norms into
+// rowChecksums (2 x depth floats, checksumB16), c_A, the weights and the corner into `out`.
+void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
+                          Index depth, Index cols, float* rowChecksums, const PreparedOperands& out, cudaStream_t s);
+// Per product: one read of A (the checksum column A r_B and rowScale) and one of B (the checksum
+// row c_A B and colScale), the corner from `prepared`, the epilogue's sums zeroed.
+void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                                const PreparedOperands& prepared, cudaStream_t s);
+
 }  // namespace gigacheck::cuda

@@ -249,8 +249,8 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
     if (backend == BackendKind::Cuda && c.scheme != Scheme::Tmr) {
         // cutlass-tf32: the CUTLASS TF32 kernel whose epilogue writes C's sums (README "C's sums
         // from the product"), cuBLAS TF32 where it cannot take the shape.
-        // cublas-bf16 / cublas-f16 (--type bf16|f16): 16-bit inputs, FP32 accumulation and C; with BF16
-        // the CUTLASS BF16 kernel writes C's sums where it takes the panel (README "16-bit inputs").
+        // cublas-bf16 / cublas-f16 (--type bf16|f16): 16-bit inputs, FP32 accumulation and C; the
+        // CUTLASS 16-bit kernel writes C's sums where it takes the panel (README "16-bit inputs").
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32 &&
             !multipliesIn16Bit(c))
             throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32 or cutlass-tf32, or "

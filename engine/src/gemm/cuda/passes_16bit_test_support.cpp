@@ -115,7 +115,7 @@ Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
-                                                  double delta, bool fusedSums, bool prepared)
+                                                  double delta, bool fusedSums, bool prepared, char strike)
 {
     const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
     Stream s;
@@ -149,10 +149,19 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     blocks.faultBeforeAfter = beforeAfter.as<double>();
     blocks.out = out.as<VerifyOut>();
     blocks.fusedSums = fusedSums;
+    DeviceBuffer preparedStore(prepared ? PreparedOperands::doublesFor(n) * sizeof(double) : 0);
+    const PreparedOperands entry = PreparedOperands::in(preparedStore.as<double>(), n);
     if (prepared) {
-        checksumB16(format, Operand16{b16.get(), q, true}, n, q, RowChecksumsB{rowChecksumsB.as<float>(), 2}, s.get());
-        blocks.rowChecksumsPrepared = true;
+        prepare16BitOperands(format, a16.get(), n, m, b16.get(), q, n, q, rowChecksumsB.as<float>(), entry, s.get());
+        blocks.prepared = &entry;
         protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
+        if (strike == 'a' || strike == 'b') {
+            const bool inA = strike == 'a';
+            const std::int64_t cell = inA ? (m / 3) * n + n / 2 : (n / 2) * q + q / 3;
+            DeviceBuffer struck = upload(std::vector<float>{(inA ? a : b)[std::size_t(cell)] + 64.0f}, 1, 1, 1);
+            convertTo16Bit(format, struck.as<float>(), 1, 1, 1,
+                           static_cast<char*>(inA ? a16.get() : b16.get()) + 2 * cell, s.get());
+        }
     }
     protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
     gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());

@@ -35,11 +35,14 @@ struct Protected16Result {
 // A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
 // thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.
 // fusedSums (BF16, FP16): C's sums from the CUTLASS kernel's epilogue (throws BackendError where it
-// cannot run). prepared: B's checksum column taken once before, as when B entered (rowChecksumsPrepared),
-// and the product run twice on it (the second's result returned: nothing of the first may leak into it).
+// cannot run). prepared: the operands prepared once before (prepare16BitOperands, as when they
+// entered) and the product run twice on them (the second's result returned: nothing of the first may
+// leak into it). strike ('a' or 'b', prepared only): after the entry, A's cell (m / 3, n / 2) or B's
+// (n / 2, q / 3) in device memory becomes its value + 64 before the second product.
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow = -1, std::int64_t faultCol = -1,
-                                                  double delta = 0, bool fusedSums = false, bool prepared = false);
+                                                  double delta = 0, bool fusedSums = false, bool prepared = false,
+                                                  char strike = 0);
 
 }  // namespace gigacheck::cuda

@@ -80,18 +80,23 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
                                      SideLane& lane)
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
-    if (!x.rowChecksumsPrepared)
-        checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
     const bool fusedSums = x.fusedSums;
-    cudaStream_t passes = fusedSums ? s : lane.side.get();
-    if (!fusedSums) {
-        CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
-        CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+    if (x.prepared) {
+        // On s before the GEMM: the epilogue's sums take the Aux rows the reset zeroes.
+        checksumProductsPrepared16(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, x.aux, *x.prepared, s);
+    } else {
+        checksumB16(x.format, Operand16{x.b16, x.q, true}, x.n, x.q, rowChecksums, s);
+        cudaStream_t passes = fusedSums ? s : lane.side.get();
+        if (!fusedSums) {
+            CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
+            CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+        }
+        checksumProducts16(x.format, Operand16{x.a16, x.n, true}, Operand16{x.b16, x.q, true}, rowChecksums, x.c, x.ldc,
+                           x.m, x.n, x.q, x.aux, false, nullptr, nullptr, passes);
+        if (fusedSums)
+            zeroProductSums(x.aux, x.m, x.q, s);
     }
-    checksumProducts16(x.format, Operand16{x.a16, x.n, true}, Operand16{x.b16, x.q, true}, rowChecksums, x.c, x.ldc,
-                       x.m, x.n, x.q, x.aux, false, nullptr, nullptr, passes);
     if (fusedSums) {
-        zeroProductSums(x.aux, x.m, x.q, s);
         Cutlass16BitCall call;
         call.type = cutlassTypeOf(x.format);
         call.m = x.m;
@@ -107,6 +112,8 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.colSums = x.aux.scratch1();
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
+    } else if (x.prepared) {
+        gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
     } else {
         CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
         gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "abft/cuda/checksums_16bit.hpp"
+#include "abft/cuda/prepared_operands.hpp"
 #include "gemm/cuda/protected_product.hpp"
 
 namespace gigacheck::cuda {
@@ -25,7 +26,7 @@ void checksumB16Of(const GemmCall& g, cudaStream_t s);
 bool writesSumsOfC16(const GemmCall& g);
 // Run path, in place of productWithChecksums: the products' passes (A and B rounded in registers,
 // their 16-bit copies written into the stream's scratch) and then cuBLAS on the copies, on s.
-// sumsOfC (the online family's panel products): where writesSumsOfC16(g), the CUTLASS BF16 kernel
+// sumsOfC (the online family's panel products): where writesSumsOfC16(g), the CUTLASS 16-bit kernel
 // multiplies the copies instead and its epilogue writes C's row and column sums (of all of C after
 // the accumulation) into aux's scratch rows, zeroed here once the passes are done with them
 // (VerifyCall::sumsFromProduct then reads no C). Returns whether it did.
@@ -42,9 +43,10 @@ struct Protected16BitBlocks {
     Index m = 0, n = 0, q = 0;
     AuxView aux;                         // 4 x ld doubles, ld >= max(m, q) + 1
     float* rowChecksumsB = nullptr;      // 2 x n floats: r_B and B's row norms
-    // rowChecksumsB already holds B's (checksumB16 of b16, taken once when B entered): the product
-    // then reads B once, for the checksum row, instead of twice.
-    bool rowChecksumsPrepared = false;
+    // Operands prepared at entry (prepare16BitOperands of a16 and b16, abft/cuda/prepared_operands.hpp):
+    // the product then reads A once and B once for its checksums (checksumProductsPrepared16), not
+    // B twice and A with its column sums; rowChecksumsB is not used.
+    const PreparedOperands* prepared = nullptr;
     RoundoffModel model;                 // roundoffModel(Precision::F32, format)
     const DeviceInjection* fault = nullptr;  // none when null
     double* faultBeforeAfter = nullptr;      // pinned, 2 doubles
@@ -53,7 +55,7 @@ struct Protected16BitBlocks {
     // cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
     bool fusedSums = false;
 };
-// B's checksum pass (unless prepared), then the products' passes on the lane's side stream beside the GEMM (they
+// B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.
 // fusedSums: the products' passes run before the GEMM on s (the epilogue's sums take the Aux rows
 // they use).

@@ -103,6 +103,7 @@ struct AbftTiming {
         // operands and C, and the configuration its tuner kept for n.
         double kernelMs = 0;
         std::string picked;
+        double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
     } operands16, operands16SumsFromEpilogue,
         operands16Prepared;  // the fused one with B's checksum column taken once, at entry
 };

@@ -549,7 +549,7 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     const int b = op.block.j;
     const GemmCall g = panelGemm(c, op);
     if (gigacheck::cuda::multipliesIn16Bit(g)) {
-        // BF16: the CUTLASS BF16 kernel where it takes the panel, writing C's sums as cutlass-tf32 does.
+        // The CUTLASS 16-bit kernel where it takes the panel, writing C's sums as cutlass-tf32 does.
         stateOf(c).sumsInAux[std::size_t(b)] =
             gigacheck::cuda::productWithChecksums16(g, handleOf(c, b), s, auxOf(c, b), true) ? 1 : 0;
         return;

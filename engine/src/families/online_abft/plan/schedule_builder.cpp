@@ -74,7 +74,7 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
     } else {
         const std::int64_t k = in.checksums;
         // cutlass-tf32 and BF16 / FP16 inputs: rows of B_r and C_f on 128-byte boundaries, as the
-        // CUTLASS kernels' copies need whole 16 bytes (cutlassTf32Fits, cutlassBf16Fits: C's leading
+        // CUTLASS kernels' copies need whole 16 bytes (cutlassTf32Fits, cutlass16BitFits: C's leading
         // dimension); the other products keep the tight layout.
         const InputFormat input = inputFormatOf(in.gemm);
         const bool sixteenBit = input == InputFormat::Bf16 || input == InputFormat::F16;
