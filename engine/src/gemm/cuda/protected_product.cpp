@@ -42,8 +42,9 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
                           bool inputRounding, bool bFromChecksumBOf)
 {
     if (lane && multipliesIn16Bit(g)) {
-        // BF16 / FP16: the passes write the 16-bit copies the GEMM reads, so they run before it on s.
-        productWithChecksums16(g, handle, s, aux);
+        // BF16 / FP16: the passes write the 16-bit copies the GEMM reads, so they run before it on s;
+        // the CUTLASS 16-bit kernel, where it takes the product, writes C's sums (sumsOfCFromProduct).
+        productWithChecksums16(g, handle, s, aux, true);
         return;
     }
     if (lane && roundsOperandsToTf32(g)) {
@@ -86,6 +87,11 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
         CUDA_CHECK(cudaStreamWaitEvent(s, lane->join.get(), 0));
 }
 
+bool sumsOfCFromProduct(const GemmCall& g)
+{
+    return multipliesIn16Bit(g) ? writesSumsOfC16(g) : writesSumsOfC(g);
+}
+
 ProductSums productSumsOf(AuxView aux, Index rows, Index cols)
 {
     return ProductSums{aux.scratch0(), aux.scratch1(), rows, cols};
@@ -115,7 +121,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     g.accumulate = false;
     checksumBOf(g, s);
     productWithChecksums(g, handle, s, &lane, blocks.aux, blocks.model.uInput > 0, true);
-    const bool fusedSums = writesSumsOfC(g);
+    const bool fusedSums = sumsOfCFromProduct(g);
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
                fusedSums ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});

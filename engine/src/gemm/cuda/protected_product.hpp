@@ -44,7 +44,8 @@ void checksumBOf(const GemmCall& g, cudaStream_t s);
 // slower for the others: resources/results/README.md). Needs checksumB (or checksumBOf) of the B block before.
 // TF32 (roundsOperandsToTf32): the products' pass over A rounds A, so it runs on s before the GEMM.
 // BF16 / FP16 (multipliesIn16Bit): productWithChecksums16 (protected_product_16bit.hpp): the passes
-// write the 16-bit copies the GEMM reads and leave the FP32 operands unwritten; checksumBOf likewise.
+// write the 16-bit copies the GEMM reads and leave the FP32 operands unwritten; checksumBOf likewise;
+// on Hopper the CUTLASS 16-bit kernel multiplies them where it takes the shape and writes C's sums.
 // cutlass-tf32 (writesSumsOfC): the GEMM's epilogue also writes C's sums into aux's scratch rows; with
 // g.bTransposed (scratch of q x n floats) the kernel reads B^T.
 // bFromChecksumBOf: B's checksum came from checksumBOf(g), so the passes take the operands as
@@ -57,6 +58,10 @@ void productWithChecksums(const GemmCall& g, cublasHandle_t handle, cudaStream_t
 // Where a fused-sums GEMM (writesSumsOfC) left C's sums for a block of rows x cols: the scratch rows
 // of its Aux, which its fault injection adjusts and its verification reads.
 ProductSums productSumsOf(AuxView aux, Index rows, Index cols);
+// Whether productWithChecksums(g) with a lane leaves C's row and column sums in aux's scratch rows
+// (the CUTLASS TF32 kernel's epilogue, writesSumsOfC, or the 16-bit one's, writesSumsOfC16), so that
+// the verification reads no C (VerifyCall::sumsFromProduct).
+bool sumsOfCFromProduct(const GemmCall& g);
 
 // The verification of an augmented C block whose inner dimension so far is depth.
 VerifyCall verifyCall(Precision p, void* c, Index rows, Index cols, Index ldc, Index depth, AuxView aux,

@@ -366,7 +366,7 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     g.accumulate = op.accumulate;
     const bool abft = planOf(c).abft && op.aux >= 0;
     if (abft)
-        stateOf(c).sumsInAux[std::size_t(op.aux)] = writesSumsOfC(g) ? 1 : 0;
+        stateOf(c).sumsInAux[std::size_t(op.aux)] = sumsOfCFromProduct(g) ? 1 : 0;
     const std::size_t lane = std::size_t(op.device * c.lanes + op.stream);
     productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
                          abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);

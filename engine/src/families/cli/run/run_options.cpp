@@ -48,8 +48,9 @@ std::vector<OptionSpec> runOptionSpecs()
         {"type", "Values: f32 (float) or f64 (double); bf16 / f16: FP32 values whose products read 16-bit "
          "inputs (BF16 / FP16 on the tensor cores, accumulated in FP32, C in FP32: --gemm cublas-bf16 / "
          "cublas-f16; on the CPU emulated). f16 refuses operands beyond 65504. With --scheme online / offline "
-         "each panel product reads 16-bit inputs (one checksum vector, faults in C; not tmr); on a Hopper GPU "
-         "the CUTLASS BF16 / FP16 kernel writes C's sums in its epilogue, so a check reads no C. Default f32.",
+         "each panel product reads 16-bit inputs (one checksum vector, faults in C; not tmr). On a Hopper GPU "
+         "the CUTLASS BF16 / FP16 kernel multiplies wherever it takes the product (depth and width multiples "
+         "of 8) and writes C's sums in its epilogue, so a check reads no C; elsewhere cuBLAS. Default f32.",
          valuesOf<Precision>() + "|bf16|f16"},
         {"backend", "auto (CUDA when a device exists, else the CPU), cpu or cuda. Default auto.",
          valuesOf<BackendKind>()},
