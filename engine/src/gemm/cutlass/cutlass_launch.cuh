@@ -1,8 +1,11 @@
 // Launching an instantiated CUTLASS 3.x kernel of the lab: included by the kernel templates only
-// (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh), after their CUTLASS headers.
+// (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh).
 #pragma once
 
 #include "gemm/cutlass/cutlass_launch.hpp"
+
+#include "cutlass/cutlass.h"
+#include "cutlass/device_kernel.h"
 
 #include <mutex>
 

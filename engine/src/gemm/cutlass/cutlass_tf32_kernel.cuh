@@ -1,32 +1,20 @@
 // The fused TF32 GEMM of Hopper as a template: a CUTLASS 3.x warp-specialized TMA / WGMMA kernel made
-// by the collective builders, whose epilogue visitor tree writes C = A B (+ C) and, from the same
-// registers, C's row sums (Sm90ColReduction: one value per row) and column sums (Sm90RowReduction:
-// one value per column), added into double vectors by atomics. Included only by the few .cu files
-// that instantiate it (cutlass_tf32_*_tiles.cu), each compiled for sm_90a alone (engine/CMakeLists.txt).
+// by the collective builders, whose epilogue visitor tree (cutlass_sums_epilogue.cuh) writes
+// C = A B (+ C) and, from the same registers, C's row and column sums, added into double vectors by
+// atomics. Included only by the few .cu files that instantiate it (cutlass_tf32_*_tiles.cu), each
+// compiled for sm_90a alone (engine/CMakeLists.txt).
 #pragma once
 
 #include "gemm/cutlass/cutlass_tf32_runners.hpp"
 
-#include "cute/tensor.hpp"
-#include "cutlass/cutlass.h"
-#include "cutlass/epilogue/collective/collective_builder.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_compute_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_load_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_store_tma_warpspecialized.hpp"
-#include "cutlass/epilogue/fusion/sm90_visitor_tma_warpspecialized.hpp"
-#include "cutlass/gemm/collective/collective_builder.hpp"
-#include "cutlass/gemm/device/gemm_universal_adapter.h"
-#include "cutlass/gemm/kernel/gemm_universal.hpp"
 #include "gemm/cutlass/cutlass_launch.cuh"
+#include "gemm/cutlass/cutlass_sums_epilogue.cuh"
 
 #include <type_traits>
 
 namespace gigacheck::cuda::cutlass_tf32 {
 
 using namespace cute;
-namespace fusion = cutlass::epilogue::fusion;
-
-inline constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
 
 // The row-major C = A B of the engine is run as its transpose, column-major C' = A' B' with
 // C' = C^T (q x m), A' = B^T (q x n: the memory of B, q contiguous) and B' = A^T (n x m: the memory
@@ -38,31 +26,13 @@ inline constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
 // stay in shared memory: measured on the H200 93.9 / 92.7 / 96.3 % of cuBLAS TF32 at 4096 / 8192 /
 // 16384 against 77.7 / 78.5 / 78.4 % with A' through registers (resources/results/README.md,
 // "K-major B").
-// C's row sums (one per row i of C) are C''s column sums: Sm90RowReduction, one value per column
-// of C'; C's column sums are C''s row sums: Sm90ColReduction.
 template <class TileShape, class ClusterShape, bool KMajorA>
 struct Tf32GemmWithSums {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
     static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
 
-    // D = acc + beta C (beta = 0 skips C's load), then the two reductions pass D on unchanged.
-    using Sum = fusion::Sm90EVT<fusion::Sm90Compute<cutlass::homogeneous_multiply_add, float, float, kRound>,
-                                fusion::Sm90ScalarBroadcast<float>, fusion::Sm90SrcFetch<float>, fusion::Sm90AccFetch>;
-    // The tile's partial sums in FP32, added into the double vectors by atomics: converting every
-    // element of C to double made the reductions cost the kernel 4.3 % at 8192 and 8.8 % at 4096
-    // (H200). The FP32 summation of a line lies inside the threshold's extent term, which bounds
-    // summing the line in the working precision.
-    using SumsOfCRows = fusion::Sm90RowReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
-                                                 double, float, kRound, Stride<_0, _1, int64_t>, 2>;
-    using SumsOfCCols = fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
-                                                 double, float, kRound, Stride<_1, _0, int64_t>, 2>;
-    using Fusion = fusion::Sm90EVT<SumsOfCCols, fusion::Sm90EVT<SumsOfCRows, Sum>>;
-
-    using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-        cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-        cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
-        cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
+    using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape>::Collective;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
         TileShape, ClusterShape,
@@ -90,11 +60,7 @@ struct Tf32GemmWithSums {
         StrideC strideC{};
         get<1>(strideC) = g.ldc;
 
-        // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row sums}, C's column sums}.
-        const float beta = g.accumulate ? 1.0f : 0.0f;
-        typename Epilogue::FusionCallbacks::Arguments sums{
-            {{{{beta}, {nullptr}, {}}, {}, {}, {}}, {g.rowSums, 0.0f, {}}},
-            {g.colSums, 0.0f, {}}};
+        const auto sums = SumsOfCEpilogue<TileShape, ClusterShape>::arguments(g.accumulate, g.rowSums, g.colSums);
 
         cutlass::KernelHardwareInfo hw;
         hw.device_id = launch.device;
