@@ -6,6 +6,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace gigacheck::cuda {
@@ -244,19 +245,33 @@ __global__ void __launch_bounds__(256, 2)
 
 // ---- the passes of operands prepared at entry -----------------------------------------------------
 // Row dots: a block owns a chunk of kDotChunk columns (a lane 2 x 8 of them, its entries of v and w
-// in registers for every row of its tile) and kDotTileRows rows, each warp kDotGroup rows at a time
-// (their loads in flight together); each row's partial sums meet by atomics.
+// in registers for every row of its tile) and tileRows rows, each warp kDotGroup rows at a time
+// (their loads in flight together); each row's partial sums meet by atomics. The tile is as tall as
+// the grid allows (dotTileRows): each block loads its lanes' vector entries once, 16 bytes of v and w
+// per 2 bytes of a row's chunk, so a short tile would read as many vector bytes as operand bytes
+// (measured on an H200 at 8192 with 128-row tiles: 1.3 TB/s).
 constexpr int kDotVecs = 2;                                   // 16-byte loads per lane and row
 constexpr int kDotChunk = kWarp * kLane * kDotVecs;           // 512 columns
 constexpr int kDotGroup = 2;
-constexpr Index kDotTileRows = kPassWarps * kDotGroup * 8;    // 128 rows
+constexpr Index kDotTileRows = kPassWarps * kDotGroup * 8;    // 128 rows, the tile height's unit
+
+// The tallest multiple of kDotTileRows that still gives the grid two blocks per multiprocessor.
+Index dotTileRows(Index rows, Index chunks)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index units = Index(blocksFor(rows, kDotTileRows));
+    const Index perBlock = std::max<Index>(1, units * chunks / (2 * Index(sms)));
+    return std::min(units, perBlock) * kDotTileRows;
+}
 
 template <class H>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
     rowDots16Kernel(const H* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
-                    Index outStride, double* scale, bool vec)
+                    Index outStride, double* scale, bool vec, Index tileRows)
 {
-    const Index r0 = Index(blockIdx.y) * kDotTileRows;
+    const Index r0 = Index(blockIdx.y) * tileRows;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     constexpr int E = kLane * kDotVecs;
     auto column = [&](int idx) { return Index(blockIdx.x) * kDotChunk + Index(idx / kLane) * (kWarp * kLane) + lane * kLane + idx % kLane; };
@@ -267,7 +282,7 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
         vk[idx] = k < depth ? v[k] : 0.0;
         wk[idx] = k < depth ? w[k] : 0.0;
     }
-    const Index rEnd = min(r0 + kDotTileRows, rows);
+    const Index rEnd = min(r0 + tileRows, rows);
     for (Index i = r0 + warp; i < rEnd; i += kPassWarps * kDotGroup) {
         float xs[kDotGroup][E];
 #pragma unroll
@@ -305,9 +320,10 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
 }
 
 // Column dots: blocks of kWarp lanes x kPassWarps row lanes, a lane 8 consecutive columns,
-// kDotGroup rows in flight; the row lanes' sums meet in shared memory, then one atomic per column
-// and block. v and w null: 1.
+// kColumnGroup rows in flight (two left it latency-bound: 1.0 TB/s on an H200 at 8192); the row
+// lanes' sums meet in shared memory, then one atomic per column and block. v and w null: 1.
 constexpr Index kColumnChunkRows = 256;
+constexpr int kColumnGroup = 4;
 
 template <class H, class Out>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
@@ -322,11 +338,11 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
     for (int e = 0; e < kLane; ++e)
         d[e] = q[e] = 0;
     if (j0 < cols) {
-        for (Index k = kStart + threadIdx.y; k < kEnd; k += kPassWarps * kDotGroup) {
-            float xs[kDotGroup][kLane];
-            double vg[kDotGroup], wg[kDotGroup];
+        for (Index k = kStart + threadIdx.y; k < kEnd; k += kPassWarps * kColumnGroup) {
+            float xs[kColumnGroup][kLane];
+            double vg[kColumnGroup], wg[kColumnGroup];
 #pragma unroll
-            for (int g = 0; g < kDotGroup; ++g) {
+            for (int g = 0; g < kColumnGroup; ++g) {
                 const Index kk = k + kPassWarps * g;
                 unsigned bits[kLane];
                 vg[g] = wg[g] = 0;
@@ -341,7 +357,7 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
                 }
             }
 #pragma unroll
-            for (int g = 0; g < kDotGroup; ++g)
+            for (int g = 0; g < kColumnGroup; ++g)
 #pragma unroll
                 for (int e = 0; e < kLane; ++e) {
                     const double y = double(xs[g][e]);
@@ -377,8 +393,10 @@ void rowDots16Of(const void* x, Index ld, Index rows, Index depth, const double*
                  Index outStride, double* scale, cudaStream_t s)
 {
     const H* xh = static_cast<const H*>(x);
-    rowDots16Kernel<H><<<dim3(blocksFor(depth, kDotChunk), blocksFor(rows, kDotTileRows)), kPassWarps * kWarp, 0, s>>>(
-        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)));
+    const unsigned chunks = blocksFor(depth, kDotChunk);
+    const Index tileRows = dotTileRows(rows, chunks);
+    rowDots16Kernel<H><<<dim3(chunks, blocksFor(rows, tileRows)), kPassWarps * kWarp, 0, s>>>(
+        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)), tileRows);
     CUDA_CHECK_LAUNCH();
 }
 
