@@ -244,95 +244,112 @@ __global__ void __launch_bounds__(256, 2)
 }
 
 // ---- the passes of operands prepared at entry -----------------------------------------------------
-// Row dots: a block owns a chunk of kDotChunk columns (a lane 2 x 8 of them, its entries of v and w
-// in registers for every row of its tile) and tileRows rows, each warp kDotGroup rows at a time
-// (their loads in flight together); each row's partial sums meet by atomics. The tile is as tall as
-// the grid allows (dotTileRows): each block loads its lanes' vector entries once, 16 bytes of v and w
-// per 2 bytes of a row's chunk, so a short tile would read as many vector bytes as operand bytes
-// (measured on an H200 at 8192 with 128-row tiles: 1.3 TB/s).
-constexpr int kDotVecs = 2;                                   // 16-byte loads per lane and row
-constexpr int kDotChunk = kWarp * kLane * kDotVecs;           // 512 columns
-constexpr int kDotGroup = 2;
-constexpr Index kDotTileRows = kPassWarps * kDotGroup * 8;    // 128 rows, the tile height's unit
+// Row dots, whole rows: a warp owns kDotRows rows and walks its block's span of the inner dimension
+// 256 columns a step (a lane 8 of them, one 16-byte load per row), v and w staged in shared memory
+// for the block's warps; a lane keeps its partial sums over the whole span and the warp reduces them
+// once per row at the end (reducing a row after every 512 columns, the chunked shape the TF32 pass
+// uses below one block per SM, spent its time in the shuffles: 1.3 TB/s on an H200 at 8192). Spans:
+// the inner dimension is split only as far as it takes to give the grid four blocks per SM, the
+// spans' sums meeting by atomics.
+constexpr int kDotRows = 4;                               // rows per warp, their loads in flight together
+constexpr Index kDotBlockRows = kPassWarps * kDotRows;    // 32 rows per block
+constexpr int kDotStep = kWarp * kLane;                   // 256 columns per step
+constexpr int kDotStage = 2048;                           // entries of v and w staged at a time
 
-// The tallest multiple of kDotTileRows that still gives the grid two blocks per multiprocessor.
-Index dotTileRows(Index rows, Index chunks)
+// The inner dimension's spans (whole stages each) for `rowBlocks` blocks of rows.
+Index dotSpans(Index rowBlocks, Index depth)
 {
     int device = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const Index units = Index(blocksFor(rows, kDotTileRows));
-    const Index perBlock = std::max<Index>(1, units * chunks / (2 * Index(sms)));
-    return std::min(units, perBlock) * kDotTileRows;
+    const Index stages = Index(blocksFor(depth, kDotStage));
+    const Index wanted = Index(blocksFor(4 * Index(sms), rowBlocks));
+    return std::max<Index>(1, std::min(stages, wanted));
 }
 
 template <class H>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
     rowDots16Kernel(const H* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
-                    Index outStride, double* scale, bool vec, Index tileRows)
+                    Index outStride, double* scale, bool vec, Index stagesPerSpan)
 {
-    const Index r0 = Index(blockIdx.y) * tileRows;
+    __shared__ double stagedV[kDotStage], stagedW[kDotStage];
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    constexpr int E = kLane * kDotVecs;
-    auto column = [&](int idx) { return Index(blockIdx.x) * kDotChunk + Index(idx / kLane) * (kWarp * kLane) + lane * kLane + idx % kLane; };
-    double vk[E], wk[E];
+    const Index first = Index(blockIdx.x) * kDotBlockRows + Index(warp) * kDotRows;
+    const Index kBegin = Index(blockIdx.y) * stagesPerSpan * kDotStage;
+    const Index kEnd = min(kBegin + stagesPerSpan * kDotStage, depth);
+    const H* row[kDotRows];
 #pragma unroll
-    for (int idx = 0; idx < E; ++idx) {
-        const Index k = column(idx);
-        vk[idx] = k < depth ? v[k] : 0.0;
-        wk[idx] = k < depth ? w[k] : 0.0;
-    }
-    const Index rEnd = min(r0 + tileRows, rows);
-    for (Index i = r0 + warp; i < rEnd; i += kPassWarps * kDotGroup) {
-        float xs[kDotGroup][E];
+    for (int r = 0; r < kDotRows; ++r)  // rows past the end read the last row, never stored
+        row[r] = x + min(first + r, rows - 1) * ld;
+    // Two partial sums per row and quantity (even and odd elements): independent chains of adds.
+    double dot[kDotRows][2], sq[kDotRows][2];
 #pragma unroll
-        for (int g = 0; g < kDotGroup; ++g) {
-            const Index row = i + kPassWarps * g;
-            const H* p = x + (row < rEnd ? row : i) * ld;
+    for (int r = 0; r < kDotRows; ++r)
+        dot[r][0] = dot[r][1] = sq[r][0] = sq[r][1] = 0;
+    for (Index k0 = kBegin; k0 < kEnd; k0 += kDotStage) {
+        __syncthreads();
+        for (int t = threadIdx.x; t < kDotStage; t += blockDim.x) {
+            const Index k = k0 + t;
+            stagedV[t] = k < kEnd ? v[k] : 0.0;
+            stagedW[t] = k < kEnd ? w[k] : 0.0;
+        }
+        __syncthreads();
+        const Index stageEnd = min(k0 + kDotStage, kEnd);
+#pragma unroll 1
+        for (Index k = k0 + lane * kLane; k < stageEnd; k += kDotStep) {
+            float xs[kDotRows][kLane];
+            unsigned bits[kLane];
 #pragma unroll
-            for (int u = 0; u < kDotVecs; ++u) {
-                float part[kLane];
-                unsigned bits[kLane];
-                load8<H>(p, column(u * kLane), depth, vec, part, bits);
+            for (int r = 0; r < kDotRows; ++r)
+                load8<H>(row[r], k, stageEnd, vec, xs[r], bits);
+            const int local = int(k - k0);
 #pragma unroll
-                for (int e = 0; e < kLane; ++e)
-                    xs[g][u * kLane + e] = part[e];
+            for (int e = 0; e < kLane; ++e) {
+                const double ve = stagedV[local + e], we = stagedW[local + e];
+#pragma unroll
+                for (int r = 0; r < kDotRows; ++r) {
+                    const double y = double(xs[r][e]);
+                    dot[r][e % 2] += y * ve;
+                    sq[r][e % 2] += y * y * we;
+                }
             }
         }
+    }
 #pragma unroll
-        for (int g = 0; g < kDotGroup; ++g) {
-            double dot = 0, sq = 0;
-#pragma unroll
-            for (int idx = 0; idx < E; ++idx) {
-                const double y = double(xs[g][idx]);
-                dot += y * vk[idx];
-                sq += y * y * wk[idx];
-            }
-            dot = warpSum(dot);
-            sq = warpSum(sq);
-            const Index row = i + kPassWarps * g;
-            if (lane == 0 && row < rEnd) {
-                atomicAdd(out + row * outStride, float(dot));
-                atomicAdd(scale + row, sq);
-            }
+    for (int r = 0; r < kDotRows; ++r) {
+        const double d = warpSum(dot[r][0] + dot[r][1]), q = warpSum(sq[r][0] + sq[r][1]);
+        if (lane == 0 && first + r < rows) {
+            atomicAdd(out + (first + r) * outStride, float(d));
+            atomicAdd(scale + first + r, q);
         }
     }
 }
 
 // Column dots: blocks of kWarp lanes x kPassWarps row lanes, a lane 8 consecutive columns,
-// kColumnGroup rows in flight (two left it latency-bound: 1.0 TB/s on an H200 at 8192); the row
-// lanes' sums meet in shared memory, then one atomic per column and block. v and w null: 1.
-constexpr Index kColumnChunkRows = 256;
+// kColumnGroup rows in flight; the row lanes' sums meet in shared memory, then one atomic per column
+// and block. A block's rows are as many as still give the grid four blocks per SM (the reduction at
+// its end is paid once per block: 256-row blocks read 1.0 TB/s on an H200 at 8192). v and w null: 1.
+constexpr Index kColumnChunkUnit = 256;
 constexpr int kColumnGroup = 4;
+
+Index columnChunkRows(Index strips, Index depth)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const Index units = Index(blocksFor(depth, kColumnChunkUnit));
+    const Index chunks = std::max<Index>(1, std::min(units, Index(blocksFor(4 * Index(sms), strips))));
+    return Index(blocksFor(units, chunks)) * kColumnChunkUnit;
+}
 
 template <class H, class Out>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
     columnDots16Kernel(const H* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
-                       double* scale, bool vec)
+                       double* scale, bool vec, Index chunkRows)
 {
     __shared__ double pd[kPassWarps][kWarp * kLane], pq[kPassWarps][kWarp * kLane];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * kLane;
-    const Index kStart = Index(blockIdx.y) * kColumnChunkRows, kEnd = min(kStart + kColumnChunkRows, depth);
+    const Index kStart = Index(blockIdx.y) * chunkRows, kEnd = min(kStart + chunkRows, depth);
     double d[kLane], q[kLane];
 #pragma unroll
     for (int e = 0; e < kLane; ++e)
@@ -393,10 +410,11 @@ void rowDots16Of(const void* x, Index ld, Index rows, Index depth, const double*
                  Index outStride, double* scale, cudaStream_t s)
 {
     const H* xh = static_cast<const H*>(x);
-    const unsigned chunks = blocksFor(depth, kDotChunk);
-    const Index tileRows = dotTileRows(rows, chunks);
-    rowDots16Kernel<H><<<dim3(chunks, blocksFor(rows, tileRows)), kPassWarps * kWarp, 0, s>>>(
-        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)), tileRows);
+    const unsigned rowBlocks = blocksFor(rows, kDotBlockRows);
+    const Index spans = dotSpans(rowBlocks, depth);
+    const Index stagesPerSpan = Index(blocksFor(Index(blocksFor(depth, kDotStage)), spans));
+    rowDots16Kernel<H><<<dim3(rowBlocks, blocksFor(depth, stagesPerSpan * kDotStage)), kPassWarps * kWarp, 0, s>>>(
+        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)), stagesPerSpan);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -405,9 +423,10 @@ void columnDots16Of(const void* x, Index ld, Index depth, Index cols, const doub
                     double* scale, cudaStream_t s)
 {
     const H* xh = static_cast<const H*>(x);
-    columnDots16Kernel<H, Out><<<dim3(blocksFor(cols, kWarp * kLane), blocksFor(depth, kColumnChunkRows)),
-                                 dim3(kWarp, kPassWarps), 0, s>>>(xh, ld, depth, cols, v, w, out, scale,
-                                                                  vectorizable(xh, ld, 0, sizeof(H)));
+    const unsigned strips = blocksFor(cols, kWarp * kLane);
+    const Index chunkRows = columnChunkRows(strips, depth);
+    columnDots16Kernel<H, Out><<<dim3(strips, blocksFor(depth, chunkRows)), dim3(kWarp, kPassWarps), 0, s>>>(
+        xh, ld, depth, cols, v, w, out, scale, vectorizable(xh, ld, 0, sizeof(H)), chunkRows);
     CUDA_CHECK_LAUNCH();
 }
 
