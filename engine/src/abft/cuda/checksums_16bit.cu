@@ -267,7 +267,8 @@ Index dotSpans(Index rowBlocks, Index depth)
     return std::max<Index>(1, std::min(stages, wanted));
 }
 
-template <class H>
+// Dot: out (the products with v); Sq: scale (the squares with w): what a launch asks for.
+template <class H, bool Dot, bool Sq>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
     rowDots16Kernel(const H* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
                     Index outStride, double* scale, bool vec, Index stagesPerSpan)
@@ -290,8 +291,10 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
         __syncthreads();
         for (int t = threadIdx.x; t < kDotStage; t += blockDim.x) {
             const Index k = k0 + t;
-            stagedV[t] = k < kEnd ? v[k] : 0.0;
-            stagedW[t] = k < kEnd ? w[k] : 0.0;
+            if (Dot)
+                stagedV[t] = k < kEnd ? v[k] : 0.0;
+            if (Sq)
+                stagedW[t] = k < kEnd ? w[k] : 0.0;
         }
         __syncthreads();
         const Index stageEnd = min(k0 + kDotStage, kEnd);
@@ -305,22 +308,26 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
             const int local = int(k - k0);
 #pragma unroll
             for (int e = 0; e < kLane; ++e) {
-                const double ve = stagedV[local + e], we = stagedW[local + e];
+                const double ve = Dot ? stagedV[local + e] : 0.0, we = Sq ? stagedW[local + e] : 0.0;
 #pragma unroll
                 for (int r = 0; r < kDotRows; ++r) {
                     const double y = double(xs[r][e]);
-                    dot[r][e % 2] += y * ve;
-                    sq[r][e % 2] += y * y * we;
+                    if (Dot)
+                        dot[r][e % 2] += y * ve;
+                    if (Sq)
+                        sq[r][e % 2] += y * y * we;
                 }
             }
         }
     }
 #pragma unroll
     for (int r = 0; r < kDotRows; ++r) {
-        const double d = warpSum(dot[r][0] + dot[r][1]), q = warpSum(sq[r][0] + sq[r][1]);
+        const double d = Dot ? warpSum(dot[r][0] + dot[r][1]) : 0.0, q = Sq ? warpSum(sq[r][0] + sq[r][1]) : 0.0;
         if (lane == 0 && first + r < rows) {
-            atomicAdd(out + (first + r) * outStride, float(d));
-            atomicAdd(scale + first + r, q);
+            if (Dot)
+                atomicAdd(out + (first + r) * outStride, float(d));
+            if (Sq)
+                atomicAdd(scale + first + r, q);
         }
     }
 }
@@ -342,7 +349,7 @@ Index columnChunkRows(Index strips, Index depth)
     return Index(blocksFor(units, chunks)) * kColumnChunkUnit;
 }
 
-template <class H, class Out>
+template <class H, class Out, bool Dot, bool Sq>
 __global__ void __launch_bounds__(kPassWarps * kWarp)
     columnDots16Kernel(const H* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
                        double* scale, bool vec, Index chunkRows)
@@ -378,8 +385,10 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
 #pragma unroll
                 for (int e = 0; e < kLane; ++e) {
                     const double y = double(xs[g][e]);
-                    d[e] += vg[g] * y;
-                    q[e] += wg[g] * y * y;
+                    if (Dot)
+                        d[e] += vg[g] * y;
+                    if (Sq)
+                        q[e] += wg[g] * y * y;
                 }
         }
     }
@@ -400,34 +409,62 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
                 sd += pd[y][threadIdx.x * kLane + e];
                 sq += pq[y][threadIdx.x * kLane + e];
             }
-            atomicAdd(out + j, Out(sd));
-            atomicAdd(scale + j, sq);
+            if (Dot)
+                atomicAdd(out + j, Out(sd));
+            if (Sq)
+                atomicAdd(scale + j, sq);
         }
 }
 
+template <class H, bool Dot, bool Sq>
+void rowDots16Launch(const H* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
+                     Index outStride, double* scale, cudaStream_t s)
+{
+    const unsigned rowBlocks = blocksFor(rows, kDotBlockRows);
+    const Index spans = dotSpans(rowBlocks, depth);
+    const Index stagesPerSpan = Index(blocksFor(Index(blocksFor(depth, kDotStage)), spans));
+    rowDots16Kernel<H, Dot, Sq><<<dim3(rowBlocks, blocksFor(depth, stagesPerSpan * kDotStage)), kPassWarps * kWarp, 0, s>>>(
+        x, ld, rows, depth, v, w, out, outStride, scale, vectorizable(x, ld, 0, sizeof(H)), stagesPerSpan);
+    CUDA_CHECK_LAUNCH();
+}
+
+// out null: no dots; scale null: no squares.
 template <class H>
 void rowDots16Of(const void* x, Index ld, Index rows, Index depth, const double* v, const double* w, float* out,
                  Index outStride, double* scale, cudaStream_t s)
 {
     const H* xh = static_cast<const H*>(x);
-    const unsigned rowBlocks = blocksFor(rows, kDotBlockRows);
-    const Index spans = dotSpans(rowBlocks, depth);
-    const Index stagesPerSpan = Index(blocksFor(Index(blocksFor(depth, kDotStage)), spans));
-    rowDots16Kernel<H><<<dim3(rowBlocks, blocksFor(depth, stagesPerSpan * kDotStage)), kPassWarps * kWarp, 0, s>>>(
-        xh, ld, rows, depth, v, w, out, outStride, scale, vectorizable(xh, ld, 0, sizeof(H)), stagesPerSpan);
+    if (out && scale)
+        rowDots16Launch<H, true, true>(xh, ld, rows, depth, v, w, out, outStride, scale, s);
+    else if (out)
+        rowDots16Launch<H, true, false>(xh, ld, rows, depth, v, w, out, outStride, scale, s);
+    else if (scale)
+        rowDots16Launch<H, false, true>(xh, ld, rows, depth, v, w, out, outStride, scale, s);
+}
+
+template <class H, class Out, bool Dot, bool Sq>
+void columnDots16Launch(const H* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
+                        double* scale, cudaStream_t s)
+{
+    const unsigned strips = blocksFor(cols, kWarp * kLane);
+    const Index chunkRows = columnChunkRows(strips, depth);
+    columnDots16Kernel<H, Out, Dot, Sq><<<dim3(strips, blocksFor(depth, chunkRows)), dim3(kWarp, kPassWarps), 0, s>>>(
+        x, ld, depth, cols, v, w, out, scale, vectorizable(x, ld, 0, sizeof(H)), chunkRows);
     CUDA_CHECK_LAUNCH();
 }
 
+// out null: no dots; scale null: no squares.
 template <class H, class Out>
 void columnDots16Of(const void* x, Index ld, Index depth, Index cols, const double* v, const double* w, Out* out,
                     double* scale, cudaStream_t s)
 {
     const H* xh = static_cast<const H*>(x);
-    const unsigned strips = blocksFor(cols, kWarp * kLane);
-    const Index chunkRows = columnChunkRows(strips, depth);
-    columnDots16Kernel<H, Out><<<dim3(strips, blocksFor(depth, chunkRows)), dim3(kWarp, kPassWarps), 0, s>>>(
-        xh, ld, depth, cols, v, w, out, scale, vectorizable(xh, ld, 0, sizeof(H)), chunkRows);
-    CUDA_CHECK_LAUNCH();
+    if (out && scale)
+        columnDots16Launch<H, Out, true, true>(xh, ld, depth, cols, v, w, out, scale, s);
+    else if (out)
+        columnDots16Launch<H, Out, true, false>(xh, ld, depth, cols, v, w, out, scale, s);
+    else if (scale)
+        columnDots16Launch<H, Out, false, true>(xh, ld, depth, cols, v, w, out, scale, s);
 }
 
 template <class S, class H>

@@ -40,7 +40,8 @@ void checksumProducts16(InputFormat format, Operand16 a, Operand16 b, RowChecksu
 // The passes of a product on 16-bit operands prepared at entry (prepared_operands.hpp): each reads
 // its operand X (row-major, already 16-bit) once, with the prepared vectors v and w over the inner
 // dimension k.
-// Rows of X (rows x depth): out[i * outStride] += sum_k x_ik v_k, scale[i] += sum_k x_ik^2 w_k.
+// Rows of X (rows x depth): out[i * outStride] += sum_k x_ik v_k, scale[i] += sum_k x_ik^2 w_k
+// (out null: no dots, scale null: no squares; the same for the columns).
 void rowDots16(InputFormat format, const void* x, Index ld, Index rows, Index depth, const double* v, const double* w,
                float* out, Index outStride, double* scale, cudaStream_t s);
 // Columns of X (depth x cols): out[j] += sum_k v_k x_kj, scale[j] += sum_k w_k x_kj^2; v and w null:

@@ -109,19 +109,21 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* rb, Index stri
 // ---- per product -------------------------------------------------------------------------------
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
-__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner)
+// rowScale / colScale (16-bit operands: prepared at entry; null: 0, the passes add them).
+__global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
+                            const double* rowScale, const double* colScale)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < rows) {
         c[t * ldc + cols] = 0.0f;
-        aux.rowScale()[t] = 0;
+        aux.rowScale()[t] = rowScale ? rowScale[t] : 0.0;
     } else if (t == rows) {
         c[rows * ldc + cols] = float(corner[0]);
         aux.rowScale()[rows] = corner[1];
     }
     if (t < cols) {
         c[rows * ldc + t] = 0.0f;
-        aux.colScale()[t] = 0;
+        aux.colScale()[t] = colScale ? colScale[t] : 0.0;
     } else if (t == cols) {
         aux.colScale()[cols] = corner[2];
     }
@@ -331,33 +333,55 @@ void requireDepth(const PreparedOperands& p, Index depth)
 
 }  // namespace
 
-void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
-                          Index depth, Index cols, float* rowChecksums, const PreparedOperands& out, cudaStream_t s)
+Prepared16BitOperands Prepared16BitOperands::in(double* storage, Index rows, Index depth, Index cols)
 {
-    requireDepth(out, depth);
+    Prepared16BitOperands p;
+    p.vectors = PreparedOperands::in(storage, depth);
+    p.rowScale = storage + PreparedOperands::doublesFor(depth);
+    p.colScale = p.rowScale + rows;
+    p.rows = rows;
+    p.cols = cols;
+    return p;
+}
+
+void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
+                          Index depth, Index cols, float* rowChecksums, const Prepared16BitOperands& out, cudaStream_t s)
+{
+    const PreparedOperands& v = out.vectors;
+    requireDepth(v, depth);
+    if (out.rows != rows || out.cols != cols)
+        throw BackendError("prepared 16-bit operands: scales for another shape");
+    CUDA_CHECK(cudaMemsetAsync(out.rowScale, 0, std::size_t(rows + cols) * sizeof(double), s));
     if (depth <= 0)
         return;
     checksumB16(format, Operand16{b16, ldb, true}, depth, cols, RowChecksumsB{rowChecksums, 2}, s);
-    CUDA_CHECK(cudaMemsetAsync(out.cA, 0, std::size_t(depth) * sizeof(double), s));
-    CUDA_CHECK(cudaMemsetAsync(out.colWeight, 0, std::size_t(depth) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(v.cA, 0, std::size_t(depth) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(v.colWeight, 0, std::size_t(depth) * sizeof(double), s));
     // c_A and |a_k|^2: the column sums of A and of its squares.
-    columnDots16(format, a16, lda, rows, depth, nullptr, nullptr, out.cA, out.colWeight, s);
-    finishKernel<<<1, 1024, 0, s>>>(rowChecksums, 2, out);
+    columnDots16(format, a16, lda, rows, depth, nullptr, nullptr, v.cA, v.colWeight, s);
+    finishKernel<<<1, 1024, 0, s>>>(rowChecksums, 2, v);
     CUDA_CHECK_LAUNCH();
+    // The scales: the squares of A's rows with the weights w, of B's columns with u.
+    rowDots16(format, a16, lda, rows, depth, nullptr, v.rowWeight, nullptr, 0, out.rowScale, s);
+    columnDots16(format, b16, ldb, depth, cols, nullptr, v.colWeight, static_cast<float*>(nullptr), out.colScale, s);
 }
 
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                                 Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                                const PreparedOperands& prepared, cudaStream_t s)
+                                const Prepared16BitOperands& prepared, cudaStream_t s)
 {
-    requireDepth(prepared, depth);
+    const PreparedOperands& v = prepared.vectors;
+    requireDepth(v, depth);
+    if (prepared.rows != rows || prepared.cols != cols)
+        throw BackendError("prepared 16-bit operands: scales for another shape");
     const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, v.corner, prepared.rowScale,
+                                                       prepared.colScale);
     CUDA_CHECK_LAUNCH();
     if (depth <= 0)
         return;
-    rowDots16(format, a16, lda, rows, depth, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(), s);
-    columnDots16(format, b16, ldb, depth, cols, prepared.cA, prepared.colWeight, c + rows * ldc, aux.colScale(), s);
+    rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
+    columnDots16(format, b16, ldb, depth, cols, v.cA, nullptr, c + rows * ldc, nullptr, s);
 }
 
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
@@ -367,7 +391,7 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
         throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
                            " for a product of depth " + std::to_string(depth));
     const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
     CUDA_CHECK_LAUNCH();
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;

@@ -42,14 +42,30 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
 // The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
-// A rows x depth and B depth x cols, row-major, no B^T). At entry: r_B and B's row norms into
-// rowChecksums (2 x depth floats, checksumB16), c_A, the weights and the corner into `out`.
+// A rows x depth and B depth x cols, row-major, no B^T). Beside the vectors, the bound's scales
+// rowScale[i] = sum_k a_ik^2 w_k and colScale[j] = sum_k u_k b_kj^2 are kept too: they depend on the
+// operands alone, and squaring every element in double in each product was what the passes spent
+// their time on (H200: about 1.2 TB/s, against the bandwidth's 4).
+struct Prepared16BitOperands {
+    PreparedOperands vectors;
+    double* rowScale = nullptr;  // rows
+    double* colScale = nullptr;  // cols
+    Index rows = 0, cols = 0;
+
+    static std::size_t doublesFor(Index rows, Index depth, Index cols)
+    {
+        return PreparedOperands::doublesFor(depth) + std::size_t(rows + cols);
+    }
+    static Prepared16BitOperands in(double* storage, Index rows, Index depth, Index cols);
+};
+// At entry: r_B and B's row norms into rowChecksums (2 x depth floats, checksumB16), c_A, the
+// weights, the corner and the scales into `out`.
 void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
-                          Index depth, Index cols, float* rowChecksums, const PreparedOperands& out, cudaStream_t s);
-// Per product: one read of A (the checksum column A r_B and rowScale) and one of B (the checksum
-// row c_A B and colScale), the corner from `prepared`, the epilogue's sums zeroed.
+                          Index depth, Index cols, float* rowChecksums, const Prepared16BitOperands& out, cudaStream_t s);
+// Per product: one read of A (the checksum column A r_B) and one of B (the checksum row c_A B), the
+// scales and the corner from `prepared`, the epilogue's sums zeroed.
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                                 Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                                const PreparedOperands& prepared, cudaStream_t s);
+                                const Prepared16BitOperands& prepared, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

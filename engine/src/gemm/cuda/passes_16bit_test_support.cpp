@@ -149,8 +149,8 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     blocks.faultBeforeAfter = beforeAfter.as<double>();
     blocks.out = out.as<VerifyOut>();
     blocks.fusedSums = fusedSums;
-    DeviceBuffer preparedStore(prepared ? PreparedOperands::doublesFor(n) * sizeof(double) : 0);
-    const PreparedOperands entry = PreparedOperands::in(preparedStore.as<double>(), n);
+    DeviceBuffer preparedStore(prepared ? Prepared16BitOperands::doublesFor(m, n, q) * sizeof(double) : 0);
+    const Prepared16BitOperands entry = Prepared16BitOperands::in(preparedStore.as<double>(), m, n, q);
     if (prepared) {
         prepare16BitOperands(format, a16.get(), n, m, b16.get(), q, n, q, rowChecksumsB.as<float>(), entry, s.get());
         blocks.prepared = &entry;

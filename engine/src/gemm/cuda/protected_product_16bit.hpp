@@ -46,7 +46,7 @@ struct Protected16BitBlocks {
     // Operands prepared at entry (prepare16BitOperands of a16 and b16, abft/cuda/prepared_operands.hpp):
     // the product then reads A once and B once for its checksums (checksumProductsPrepared16), not
     // B twice and A with its column sums; rowChecksumsB is not used.
-    const PreparedOperands* prepared = nullptr;
+    const Prepared16BitOperands* prepared = nullptr;
     RoundoffModel model;                 // roundoffModel(Precision::F32, format)
     const DeviceInjection* fault = nullptr;  // none when null
     double* faultBeforeAfter = nullptr;      // pinned, 2 doubles

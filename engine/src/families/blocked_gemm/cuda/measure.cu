@@ -416,8 +416,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     // checksum vectors taken once, so that a product reads A and B once each for its checksums and
     // the kernel writes C's sums.
     DeviceBuffer rowChecksums16Prepared(sixteenBit ? std::size_t(2 * n) * 4 : 0);
-    DeviceBuffer prepared16Store(sixteenBit ? PreparedOperands::doublesFor(n) * sizeof(double) : 0);
-    const PreparedOperands prepared16 = PreparedOperands::in(prepared16Store.as<double>(), n);
+    DeviceBuffer prepared16Store(sixteenBit ? Prepared16BitOperands::doublesFor(n, n, n) * sizeof(double) : 0);
+    const Prepared16BitOperands prepared16 = Prepared16BitOperands::in(prepared16Store.as<double>(), n, n, n);
     auto runPrepare16 = [&] {
         prepare16BitOperands(input, pa16.get(), n, n, pb16.get(), n, n, n, rowChecksums16Prepared.as<float>(),
                              prepared16, s.get());
