@@ -1,5 +1,6 @@
 # CUTLASS (NVIDIA, header-only, BSD-3) for the GEMMs whose epilogue writes C's checksums
-# (--gemm cutlass-tf32, Hopper sm_90a). Found, in this order, from:
+# (--gemm cutlass-tf32 and the 16-bit products of --type bf16|f16, Hopper sm_90a). Found, in this
+# order, from:
 #   CUTLASS_DIR                 a folder holding include/cutlass/cutlass.h (a checkout or a release)
 #   GIGACHECK_CUTLASS_ARCHIVE   a packed release (cutlass-4.7.0.tar.xz) with NAME.sha256 beside it:
 #                               checked, then unpacked into the build folder (never into the tree);
@@ -124,7 +125,7 @@ else()
     file(STRINGS "${root}/include/cutlass/version.h" minor REGEX "define CUTLASS_MINOR [0-9]+")
     string(REGEX MATCH "[0-9]+$" major "${major}")
     string(REGEX MATCH "[0-9]+$" minor "${minor}")
-    set(GIGACHECK_CUTLASS_STATUS "built (CUTLASS ${major}.${minor} from ${where}, sm_90a: --gemm cutlass-tf32)")
+    set(GIGACHECK_CUTLASS_STATUS "built (CUTLASS ${major}.${minor} from ${where}, sm_90a: --gemm cutlass-tf32, and --type bf16 / f16 on the tensor cores)")
   elseif(_gigacheck_cutlass_fetch_error)
     set(GIGACHECK_CUTLASS_STATUS "not built (CUTLASS could not be downloaded: ${_gigacheck_cutlass_fetch_error}, give CUTLASS_DIR or GIGACHECK_CUTLASS_ARCHIVE)")
   else()
