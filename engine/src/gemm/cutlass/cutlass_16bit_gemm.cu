@@ -7,8 +7,6 @@
 #include "gemm/cutlass/cutlass_tuning.hpp"
 #include "gemm/cutlass/kmajor_choice.hpp"
 
-#include <map>
-#include <mutex>
 #include <tuple>
 #include <vector>
 
@@ -64,36 +62,26 @@ int tune(const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
     return keptCutlassKMajorConfig(ms);
 }
 
-std::mutex gPicksMutex;
-std::map<std::tuple<int, Cutlass16BitType, std::int64_t, std::int64_t, std::int64_t, bool>, int> gPicks;
+CutlassPicks<std::tuple<int, Cutlass16BitType, std::int64_t, std::int64_t, std::int64_t, bool>> gPicks;
 
 int pick(const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
 {
     if (!cutlassTunesKMajor(call.m, call.n, call.q))
         return 0;
-    std::lock_guard lock(gPicksMutex);
-    const auto key = std::make_tuple(device, call.type, call.m, call.n, call.q, call.accumulate);
-    auto it = gPicks.find(key);
-    if (it == gPicks.end())
-        it = gPicks.emplace(key, tune(call, device, sms, s)).first;
-    return it->second;
+    return gPicks.get(std::make_tuple(device, call.type, call.m, call.n, call.q, call.accumulate),
+                      [&] { return tune(call, device, sms, s); });
 }
 
 // Null when the call can run here (device, sms set), else why not.
 const char* checkCall(const Cutlass16BitCall& call, int& device, int& sms)
 {
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return "CUTLASS 16-bit GEMM: no current CUDA device";
-    sms = cutlassHopperSmCount(device);
-    if (sms <= 0)
-        return "CUTLASS 16-bit GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built "
-               "for sm_90a only";
-    if (call.m > INT32_MAX || call.n > INT32_MAX || call.q > INT32_MAX)
-        return "CUTLASS 16-bit GEMM: an extent beyond 2^31";
-    if (!cutlass16BitFits(call))
-        return "CUTLASS 16-bit GEMM: n, q and the leading dimensions must be whole 16 bytes and the matrices 16-byte "
-               "aligned";
-    return nullptr;
+    static const CutlassDeviceRefusals why{
+        "CUTLASS 16-bit GEMM: no current CUDA device",
+        "CUTLASS 16-bit GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built for "
+        "sm_90a only",
+        "CUTLASS 16-bit GEMM: an extent beyond 2^31",
+        "CUTLASS 16-bit GEMM: n, q and the leading dimensions must be whole 16 bytes and the matrices 16-byte aligned"};
+    return cutlassCallRefusal(why, call.m, call.n, call.q, cutlass16BitFits(call), device, sms);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 namespace gigacheck::cuda {
 
 inline constexpr int kCutlassMaxDevices = 64;
@@ -41,6 +43,29 @@ inline int cutlassHopperSmCount(int device)
         cached[device] = major == 9 && minor == 0 ? sms : -1;
     }
     return cached[device];
+}
+
+// Why a call cannot run on the current device, worded for one kernel family; see cutlassCallRefusal.
+struct CutlassDeviceRefusals {
+    const char* noDevice;
+    const char* notHopper;
+    const char* extent;
+    const char* fit;  // the kernel's own alignment rule refused the call
+};
+
+// Null when a call of extents m, n, q (and `fits`, the kernel's alignment rule) can run on the
+// current device, whose index and multiprocessors it sets; else why not.
+inline const char* cutlassCallRefusal(const CutlassDeviceRefusals& why, std::int64_t m, std::int64_t n,
+                                      std::int64_t q, bool fits, int& device, int& sms)
+{
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return why.noDevice;
+    sms = cutlassHopperSmCount(device);
+    if (sms <= 0)
+        return why.notHopper;
+    if (m > INT32_MAX || n > INT32_MAX || q > INT32_MAX)
+        return why.extent;
+    return fits ? nullptr : why.fit;
 }
 
 }  // namespace gigacheck::cuda

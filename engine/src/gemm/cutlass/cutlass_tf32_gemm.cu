@@ -7,8 +7,6 @@
 #include "gemm/cutlass/cutlass_tuning.hpp"
 #include "gemm/cutlass/kmajor_choice.hpp"
 
-#include <map>
-#include <mutex>
 #include <tuple>
 #include <vector>
 
@@ -93,36 +91,27 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 
 // The K-major pick per device, shape and whether C is accumulated into (reading C moves the pick:
 // the online family's panel products), kept for the process.
-std::mutex gPicksMutex;
-std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t, bool>, int> gPicks;
+CutlassPicks<std::tuple<int, std::int64_t, std::int64_t, std::int64_t, bool>> gPicks;
 
 int kMajorPick(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     if (!cutlassTunesKMajor(call.m, call.n, call.q))
         return 0;
-    std::lock_guard lock(gPicksMutex);
-    const auto key = std::make_tuple(device, call.m, call.n, call.q, call.accumulate);
-    auto it = gPicks.find(key);
-    if (it == gPicks.end())
-        it = gPicks.emplace(key, tuneKMajor(call, device, sms, s)).first;
-    return it->second;
+    return gPicks.get(std::make_tuple(device, call.m, call.n, call.q, call.accumulate),
+                      [&] { return tuneKMajor(call, device, sms, s); });
 }
 
 // Null when the call can run here (device, sms set), else why not.
 const char* checkCall(const CutlassTf32Call& call, int& device, int& sms)
 {
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return "CUTLASS TF32 GEMM: no current CUDA device";
-    sms = cutlassHopperSmCount(device);
-    if (sms <= 0)
-        return "CUTLASS TF32 GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built for "
-               "sm_90a only";
-    if (call.m > INT32_MAX || call.n > INT32_MAX || call.q > INT32_MAX)
-        return "CUTLASS TF32 GEMM: an extent beyond 2^31";
-    if (!cutlassTf32Fits(call))
-        return "CUTLASS TF32 GEMM: the inner dimension, C's columns and the leading dimensions must be multiples of 4 "
-               "and the matrices 16-byte aligned";
-    return nullptr;
+    static const CutlassDeviceRefusals why{
+        "CUTLASS TF32 GEMM: no current CUDA device",
+        "CUTLASS TF32 GEMM: needs a GPU of compute capability 9.0 (Hopper: H100, H200); the kernel is built for "
+        "sm_90a only",
+        "CUTLASS TF32 GEMM: an extent beyond 2^31",
+        "CUTLASS TF32 GEMM: the inner dimension, C's columns and the leading dimensions must be multiples of 4 and the "
+        "matrices 16-byte aligned"};
+    return cutlassCallRefusal(why, call.m, call.n, call.q, cutlassTf32Fits(call), device, sms);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cuda_runtime.h>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace gigacheck::cuda {
@@ -66,5 +68,25 @@ std::vector<double> timeCutlassConfigs(int count, Run run, cudaStream_t s)
     cudaEventDestroy(e1);
     return ms;
 }
+
+// A kernel's tuned configuration per key (device, shape, ...), kept for the process: tuned once,
+// under the lock, so that two threads never time one shape at once.
+template <class Key>
+class CutlassPicks {
+public:
+    template <class Tune>
+    int get(const Key& key, Tune tune)
+    {
+        std::lock_guard lock(mutex_);
+        auto it = picks_.find(key);
+        if (it == picks_.end())
+            it = picks_.emplace(key, tune()).first;
+        return it->second;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<Key, int> picks_;
+};
 
 }  // namespace gigacheck::cuda
