@@ -78,6 +78,75 @@ __device__ __forceinline__ void load8(const H* row, Index first, Index end, bool
         x[e] = Format16<H>::valueOf(h[e]);
 }
 
+// One lane's 8 elements as loaded (16 bytes of 16-bit data, 32 of FP32), before any is used.
+template <class S> struct Raw8 {
+    uint4 bits;
+};
+template <> struct Raw8<float> {
+    float4 lo, hi;
+};
+
+template <class S>
+__device__ __forceinline__ Raw8<S> loadRaw8(const S* row, Index first)
+{
+    return {__ldcs(reinterpret_cast<const uint4*>(row + first))};
+}
+template <>
+__device__ __forceinline__ Raw8<float> loadRaw8(const float* row, Index first)
+{
+    return {__ldcs(reinterpret_cast<const float4*>(row + first)), __ldcs(reinterpret_cast<const float4*>(row + first + 4))};
+}
+
+// x and h of load8 from what loadRaw8 read (all zero: 0).
+template <class H>
+__device__ __forceinline__ void unpackRaw8(const Raw8<H>& raw, float (&x)[kLane], unsigned (&h)[kLane])
+{
+    const unsigned words[4] = {raw.bits.x, raw.bits.y, raw.bits.z, raw.bits.w};
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        h[2 * w] = words[w] & 0xffffu;
+        h[2 * w + 1] = words[w] >> 16;
+    }
+#pragma unroll
+    for (int e = 0; e < kLane; ++e)
+        x[e] = Format16<H>::valueOf(h[e]);
+}
+template <class H>
+__device__ __forceinline__ void unpackRaw8(const Raw8<float>& raw, float (&x)[kLane], unsigned (&h)[kLane])
+{
+    const float v[kLane] = {raw.lo.x, raw.lo.y, raw.lo.z, raw.lo.w, raw.hi.x, raw.hi.y, raw.hi.z, raw.hi.w};
+#pragma unroll
+    for (int e = 0; e < kLane; ++e) {
+        h[e] = Format16<H>::bitsOf(v[e]);
+        x[e] = Format16<H>::valueOf(h[e]);
+    }
+}
+
+// Elements [first, first + 8) of G rows at once (row[g]; in[g] false: past the end, read as 0), as
+// load8 gives them. When each lane's 8 are one whole vector load (`whole`), every row's load is
+// issued before any is used: with a load8 per row, each behind its own branch, each load was waited
+// for before the next was issued -- one load in flight per lane, and the prepared passes read
+// 1.2-1.5 TB/s on an H200 where the same loop with its loads issued together reads 3.4 (probe
+// dots16_conversion_probe.cu).
+template <class H, class S, int G>
+__device__ __forceinline__ void loadRows8(const S* const (&row)[G], const bool (&in)[G], Index first, Index end,
+                                          bool whole, float (&x)[G][kLane], unsigned (&h)[G][kLane])
+{
+    if (whole) {
+        Raw8<S> raw[G];
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+            raw[g] = in[g] ? loadRaw8(row[g], first) : Raw8<S>{};
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+            unpackRaw8<H>(raw[g], x[g], h[g]);
+    } else {
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+            load8<H>(row[g], first, in[g] ? end : first, false, x[g], h[g]);
+    }
+}
+
 // The 16-bit copy's row[first .. first + 8) = h (elements at or past `end` not written).
 template <class H>
 __device__ __forceinline__ void store8(H* row, Index first, Index end, bool vec, const unsigned (&h)[kLane])
@@ -149,18 +218,18 @@ __global__ void __launch_bounds__(256, 2)
         }
     }
     const Index rEnd = min(r0 + tileRows, rows);
+    const bool whole = vec && c0 + kLane <= kn;  // a lane's 8 columns in whole vector loads
     for (Index i = r0 + warp; i < rEnd; i += 8 * kAGroup) {
         float x[kAGroup][kLane];
         unsigned h[kAGroup][kLane];
+        const S* rowG[kAGroup];
+        bool in[kAGroup];
 #pragma unroll
         for (int g = 0; g < kAGroup; ++g) {
-            if (i + 8 * g < rEnd)
-                load8<H>(a + (i + 8 * g) * lda + k0, c0, kn, vec, x[g], h[g]);
-            else
-#pragma unroll
-                for (int e = 0; e < kLane; ++e)
-                    x[g][e] = 0.0f;
+            in[g] = i + 8 * g < rEnd;
+            rowG[g] = a + (i + 8 * g) * lda + k0;
         }
+        loadRows8<H>(rowG, in, c0, kn, whole, x, h);
         if (a16)
 #pragma unroll
             for (int g = 0; g < kAGroup; ++g)
@@ -194,17 +263,26 @@ __global__ void __launch_bounds__(256, 2)
         d[e] = q[e] = 0;
     if (j0 <= cols) {
         const Index kEnd = min(kStart + tileRows, kn);
+        const bool whole = vec && j0 + kLane <= cols;  // a lane's 8 columns in whole vector loads
         for (Index k = kStart + threadIdx.y; k < kEnd; k += 8 * kBGroup) {
             float x[kBGroup][kLane], rk[kBGroup], nk[kBGroup];
             unsigned h[kBGroup][kLane];
             double ca[kBGroup], sq[kBGroup];
+            const S* rowG[kBGroup];
+            bool in[kBGroup];
+#pragma unroll
+            for (int g = 0; g < kBGroup; ++g) {
+                const Index kk = k + 8 * g;
+                in[g] = kk < kEnd;
+                rowG[g] = b + (k0 + kk) * ldb;
+            }
+            loadRows8<H>(rowG, in, j0, cols, whole, x, h);
 #pragma unroll
             for (int g = 0; g < kBGroup; ++g) {
                 const Index kk = k + 8 * g;
                 ca[g] = sq[g] = 0;
                 rk[g] = nk[g] = 0.0f;
-                if (kk < kEnd) {
-                    load8<H>(b + (k0 + kk) * ldb, j0, cols, vec, x[g], h[g]);
+                if (in[g]) {
                     ca[g] = cA[kk];
                     sq[g] = aSq[kk];
                     if (cornerLane) {
@@ -212,10 +290,6 @@ __global__ void __launch_bounds__(256, 2)
                         rk[g] = r[0];
                         nk[g] = r[1];
                     }
-                } else {
-#pragma unroll
-                    for (int e = 0; e < kLane; ++e)
-                        x[g][e] = 0.0f;
                 }
             }
             if (b16)
@@ -279,9 +353,12 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
     const Index kBegin = Index(blockIdx.y) * stagesPerSpan * kDotStage;
     const Index kEnd = min(kBegin + stagesPerSpan * kDotStage, depth);
     const H* row[kDotRows];
+    bool allRows[kDotRows];
 #pragma unroll
-    for (int r = 0; r < kDotRows; ++r)  // rows past the end read the last row, never stored
+    for (int r = 0; r < kDotRows; ++r) {  // rows past the end read the last row, never stored
         row[r] = x + min(first + r, rows - 1) * ld;
+        allRows[r] = true;
+    }
     // Two partial sums per row and quantity (even and odd elements): independent chains of adds.
     double dot[kDotRows][2], sq[kDotRows][2];
 #pragma unroll
@@ -301,10 +378,8 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
 #pragma unroll 1
         for (Index k = k0 + lane * kLane; k < stageEnd; k += kDotStep) {
             float xs[kDotRows][kLane];
-            unsigned bits[kLane];
-#pragma unroll
-            for (int r = 0; r < kDotRows; ++r)
-                load8<H>(row[r], k, stageEnd, vec, xs[r], bits);
+            unsigned bits[kDotRows][kLane];
+            loadRows8<H>(row, allRows, k, stageEnd, vec && k + kLane <= stageEnd, xs, bits);
             const int local = int(k - k0);
 #pragma unroll
             for (int e = 0; e < kLane; ++e) {
@@ -361,25 +436,23 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
 #pragma unroll
     for (int e = 0; e < kLane; ++e)
         d[e] = q[e] = 0;
+    const bool whole = vec && j0 + kLane <= cols;  // a lane's 8 columns in one vector load
     if (j0 < cols) {
         for (Index k = kStart + threadIdx.y; k < kEnd; k += kPassWarps * kColumnGroup) {
             float xs[kColumnGroup][kLane];
+            unsigned bits[kColumnGroup][kLane];
             double vg[kColumnGroup], wg[kColumnGroup];
+            const H* rowG[kColumnGroup];
+            bool in[kColumnGroup];
 #pragma unroll
             for (int g = 0; g < kColumnGroup; ++g) {
                 const Index kk = k + kPassWarps * g;
-                unsigned bits[kLane];
-                vg[g] = wg[g] = 0;
-                if (kk < kEnd) {
-                    load8<H>(x + kk * ld, j0, cols, vec, xs[g], bits);
-                    vg[g] = v ? v[kk] : 1.0;
-                    wg[g] = w ? w[kk] : 1.0;
-                } else {
-#pragma unroll
-                    for (int e = 0; e < kLane; ++e)
-                        xs[g][e] = 0.0f;
-                }
+                in[g] = kk < kEnd;
+                rowG[g] = x + kk * ld;
+                vg[g] = !in[g] ? 0.0 : v ? v[kk] : 1.0;
+                wg[g] = !in[g] ? 0.0 : w ? w[kk] : 1.0;
             }
+            loadRows8<H>(rowG, in, j0, cols, whole, xs, bits);
 #pragma unroll
             for (int g = 0; g < kColumnGroup; ++g)
 #pragma unroll
