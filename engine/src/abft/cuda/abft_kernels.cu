@@ -4,8 +4,6 @@
 #include "gigacheck/locate_rule.hpp"
 #include "gigacheck/input_rounding.hpp"
 
-#include <cooperative_groups.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -436,64 +434,22 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     addColumnSums<T, E, kLeanWarps>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
-// The single-block kernels of the check (the augmentation's sums, decideKernel) read C's checksum
-// column, a row pitch apart: from one SM they took 9 and 15-19 us per check at N = 8192 on an H200
-// where markKernel reads the same cells from 33 SMs in 2.7 us. On Hopper they run as a cluster of
-// kCheckCluster blocks, one per SM, that share the reading and meet in the first block's shared
-// memory (fixed slots: the sums stay deterministic); elsewhere as one block.
-constexpr int kCheckCluster = 8;
-
-// A block's place in its cluster, and the first block's copy of a shared variable.
-struct ClusterPlace {
-    unsigned rank = 0, ranks = 1;
-    __device__ ClusterPlace()
-    {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-        rank = cluster.block_rank();
-        ranks = cluster.num_blocks();
-#endif
-    }
-    template <class V>
-    __device__ V* first(V* local) const
-    {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        if (ranks > 1)
-            return cooperative_groups::this_cluster().map_shared_rank(local, 0);
-#endif
-        return local;
-    }
-    // Every block's shared-memory writes seen by every block of the cluster.
-    __device__ void sync() const
-    {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-        if (ranks > 1) {
-            cooperative_groups::this_cluster().sync();
-            return;
-        }
-#endif
-        __syncthreads();
-    }
-    // This thread's index among the cluster's threads, and their count.
-    __device__ Index thread() const { return Index(rank) * blockDim.x + threadIdx.x; }
-    __device__ Index threads() const { return Index(ranks) * blockDim.x; }
-};
-
 // After a fused-sums GEMM (VerifyCall::sumsFromProduct), which summed C's main part: the two sums
 // that involve the augmentation, rowSum[rows] (C's checksum row) and colSum[cols] (its checksum
-// column), as sumsOfC defines them. Each thread keeps kLinesInFlight loads in flight.
+// column), as sumsOfC defines them. One block: the two lines are rows + cols elements. Each thread
+// keeps kLinesInFlight loads in flight: the column's cells are a row pitch apart, each its own
+// memory transaction, and taken one after another they cost 10.8 us per check at N = 8192 on an H200.
 constexpr int kLinesInFlight = 8;
 
 template <class T>
-__device__ __forceinline__ double sumStrided(const T* first, Index count, Index stride, const ClusterPlace& place)
+__device__ __forceinline__ double sumStrided(const T* first, Index count, Index stride)
 {
     double s = 0;
-    const Index step = place.threads();
-    for (Index e0 = place.thread(); e0 < count; e0 += kLinesInFlight * step) {
+    for (Index e0 = threadIdx.x; e0 < count; e0 += kLinesInFlight * blockDim.x) {
         double x[kLinesInFlight];
 #pragma unroll
         for (int u = 0; u < kLinesInFlight; ++u) {
-            const Index e = e0 + Index(u) * step;
+            const Index e = e0 + Index(u) * blockDim.x;
             x[u] = e < count ? double(first[e * stride]) : 0.0;
         }
 #pragma unroll
@@ -508,10 +464,8 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
                                                                double* rowSum, double* colSum)
 {
     __shared__ double part[2][32];
-    __shared__ double blockSums[2][kCheckCluster];
-    const ClusterPlace place;
-    double row = sumStrided(c + rows * ldc, cols, 1, place);
-    double col = sumStrided(c + cols, rows, ldc, place);
+    double row = sumStrided(c + rows * ldc, cols, 1);
+    double col = sumStrided(c + cols, rows, ldc);
     for (int o = 16; o > 0; o /= 2) {
         row += __shfl_down_sync(0xffffffffu, row, o);
         col += __shfl_down_sync(0xffffffffu, col, o);
@@ -527,17 +481,6 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
         for (int w = 0; w < int(blockDim.x / 32); ++w) {
             r += part[0][w];
             k += part[1][w];
-        }
-        double* sums = place.first(&blockSums[0][0]);
-        sums[place.rank] = r;
-        sums[kCheckCluster + place.rank] = k;
-    }
-    place.sync();
-    if (place.rank == 0 && threadIdx.x == 0) {
-        double r = 0, k = 0;
-        for (unsigned b = 0; b < place.ranks; ++b) {  // in rank order: the same sums every run
-            r += blockSums[0][b];
-            k += blockSums[1][b];
         }
         rowSum[rows] = r;
         colSum[cols] = k;
@@ -676,17 +619,14 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __shared__ int locatedByLargest;  // 1: row located, column picked; 2: the reverse
     __shared__ long long locatedIndex;
     const int tid = threadIdx.x;
-    // The scan of the check lines is shared by the cluster's blocks (see kCheckCluster), its notes
-    // kept in the first block, which alone goes on to decide and correct.
-    const ClusterPlace place;
-    if (tid == 0 && place.rank == 0) {
+    if (tid == 0) {
         nr = nc = nCorr = recompute = locatedByLargest = 0;
         verdict = kClean;
         maxRatio = 0;
         minThr = bitsOf(__longlong_as_double(0x7ff0000000000000LL));
         maxThr = 0;
     }
-    place.sync();
+    __syncthreads();
     const double* rowMark = aux.scratch0();
     const double* colMark = aux.scratch1();
     // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
@@ -700,12 +640,11 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     constexpr int kDecideLinesInFlight = 4;
     const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, const double* marks,
                                double factor, int& count, long long* list, double* residuals) {
-        const Index step = place.threads();
-        for (Index x0 = place.thread(); x0 <= extent; x0 += kDecideLinesInFlight * step) {
+        for (Index x0 = tid; x0 <= extent; x0 += kDecideLinesInFlight * blockDim.x) {
             double sc[kDecideLinesInFlight], st[kDecideLinesInFlight], mk[kDecideLinesInFlight];
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
-                const Index x = x0 + Index(u) * step;
+                const Index x = x0 + Index(u) * blockDim.x;
                 const bool in = x <= extent;
                 sc[u] = in ? scale[x] : 0.0;
                 st[u] = in ? double(stored[x * pitch]) : 0.0;
@@ -713,17 +652,15 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             }
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
-                const Index x = x0 + Index(u) * step;
+                const Index x = x0 + Index(u) * blockDim.x;
                 if (x <= extent)
                     noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count,
                                   list, residuals);
             }
         }
     };
-    noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, rowFactor, *place.first(&nr), place.first(listR),
-              place.first(resR));
-    noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, colFactor, *place.first(&nc), place.first(listC),
-              place.first(resC));
+    noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, rowFactor, nr, listR, resR);
+    noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, colFactor, nc, listC, resC);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));
@@ -731,13 +668,11 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         ratio = max(ratio, __shfl_down_sync(0xffffffffu, ratio, o));
     }
     if (tid % kWarp == 0) {
-        atomicMin(place.first(&minThr), tMin);
-        atomicMax(place.first(&maxThr), tMax);
-        atomicMax(place.first(&maxRatio), ratio);
+        atomicMin(&minThr, tMin);
+        atomicMax(&maxThr, tMax);
+        atomicMax(&maxRatio, ratio);
     }
-    place.sync();
-    if (place.rank != 0)
-        return;  // nothing reads this block's shared memory
+    __syncthreads();
 
     // One mismatch on one axis only: the other axis's largest and next largest residual /
     // threshold (its marks are all clean, -1 - ratio), for the one-axis rule.
@@ -1086,52 +1021,6 @@ void sumsOfCImpl(const T* c, Index rows, Index cols, Index ldc, double* rowSum, 
     CUDA_CHECK_LAUNCH();
 }
 
-// Whether the current device launches clusters (Hopper and later), asked once per device.
-bool launchesClusters()
-{
-    constexpr int kMaxDevices = 64;
-    static int cached[kMaxDevices] = {};  // 0: not asked, 1: yes, -1: no
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    if (cached[device] == 0) {
-        int yes = 0;
-        if (cudaDeviceGetAttribute(&yes, cudaDevAttrClusterLaunch, device) != cudaSuccess) {
-            (void)cudaGetLastError();
-            yes = 0;
-        }
-        cached[device] = yes ? 1 : -1;
-    }
-    return cached[device] > 0;
-}
-
-// A check kernel of 1024 threads: as a cluster of kCheckCluster blocks where the device launches
-// clusters (one block if the cluster is refused), else one block.
-template <class... Params, class... Args>
-void launchCheckKernel(void (*kernel)(Params...), cudaStream_t s, Args... args)
-{
-    if (launchesClusters()) {
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(kCheckCluster);
-        config.blockDim = dim3(1024);
-        config.stream = s;
-        cudaLaunchAttribute cluster[1];
-        cluster[0].id = cudaLaunchAttributeClusterDimension;
-        cluster[0].val.clusterDim.x = kCheckCluster;
-        cluster[0].val.clusterDim.y = 1;
-        cluster[0].val.clusterDim.z = 1;
-        config.attrs = cluster;
-        config.numAttrs = 1;
-        if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
-            return;
-        (void)cudaGetLastError();
-    }
-    kernel<<<1, 1024, 0, s>>>(Params(args)...);
-    CUDA_CHECK_LAUNCH();
-}
-
 template <class T>
 void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 {
@@ -1140,7 +1029,8 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     if (v.sumsFromProduct)
     {
-        launchCheckKernel(augmentationSumsKernel<T>, s, c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
+        augmentationSumsKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
+        CUDA_CHECK_LAUNCH();
     } else
         sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
@@ -1155,7 +1045,8 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
                                                     aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor, lie);
     CUDA_CHECK_LAUNCH();
-    launchCheckKernel(decideKernel<T>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut, lie);
+    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut, lie);
+    CUDA_CHECK_LAUNCH();
     recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
     CUDA_CHECK_LAUNCH();
     recomputeColKernel<T><<<blocksFor(rows + 1, 8), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
