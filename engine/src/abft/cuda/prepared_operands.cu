@@ -384,15 +384,21 @@ void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, 
     columnDots16(format, b16, ldb, depth, cols, v.cA, nullptr, c + rows * ldc, nullptr, s);
 }
 
+void resetChecksumsPrepared(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
+                            cudaStream_t s)
+{
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
+    CUDA_CHECK_LAUNCH();
+}
+
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
 {
     if (prepared.depth != depth)
         throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
                            " for a product of depth " + std::to_string(depth));
-    const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
-    CUDA_CHECK_LAUNCH();
+    resetChecksumsPrepared(c, ldc, rows, cols, aux, prepared, s);
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
     RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),

@@ -41,6 +41,12 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
+// What checksumProductsPrepared does before its pass: C's checksum column and row, the bound's scales
+// and the epilogue's sums zeroed, the corner from `prepared`; for a kernel that adds the checksum
+// products into them itself (CutlassTf32Call::dots).
+void resetChecksumsPrepared(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
+                            cudaStream_t s);
+
 // The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
 // A rows x depth and B depth x cols, row-major, no B^T). Beside the vectors, the bound's scales
 // rowScale[i] = sum_k a_ik^2 w_k and colScale[j] = sum_k u_k b_kj^2 are kept too: they depend on the

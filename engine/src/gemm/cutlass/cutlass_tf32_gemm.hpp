@@ -14,6 +14,24 @@ namespace gigacheck::cuda {
 // With rowSums / colSums (device, double; either may be null) the epilogue that writes C also adds
 // rowSums[i] += sum_j C[i, j] and colSums[j] += sum_i C[i, j] of the C it writes (after the
 // accumulation), by atomics: the caller zeroes them first.
+// The checksum products the kernel can make from the operand tiles it has in shared memory (with
+// bTransposed; consumer_dots_mainloop.cuh): each row r of x (rows x depth, row-major) dotted with v
+// and, squared, with s: out[r * outStride] += sum_k x_rk v_k (float), scale[r] += sum_k x_rk^2 s_k,
+// x as the tensor cores multiply it (rounded to TF32). Added by atomics: the caller zeroes out and scale.
+struct OperandRowDots {
+    std::int64_t rows = 0;
+    const double* v = nullptr;
+    const double* s = nullptr;
+    float* out = nullptr;
+    std::int64_t outStride = 0;
+    double* scale = nullptr;
+};
+// A's rows give C's checksum column (A r_B), B^T's rows its checksum row (c_A B).
+struct OperandDots {
+    OperandRowDots a, bt;
+    std::int64_t depth = 0;
+};
+
 struct CutlassTf32Call {
     std::int64_t m = 0, n = 0, q = 0;
     const float* a = nullptr;
@@ -31,6 +49,9 @@ struct CutlassTf32Call {
     // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
     // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
     bool bTransposed = false;
+    // With bTransposed: the consumer warps also make these checksum products from the stages they
+    // multiply (the default tile in a 2 x 1 cluster, with the swizzle the pick keeps for the shape).
+    const OperandDots* dots = nullptr;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the

@@ -372,7 +372,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     ProtectedBlocks byPassBlocks = preparedBlocks;
     byPassBlocks.out = byPassOut.as<VerifyOut>();
     auto runPreparedByPass = [&] {
-        protectedProductPrepared(byPassBlocks, prepared, h.get(), s.get(), SumsOfC::ByPass);
+        protectedProductPrepared(byPassBlocks, prepared, h.get(), s.get(), SumsOfC::FromEpilogue,
+                                 ChecksumProducts::ByPass);
     };
     GemmCall withSums = preparedBlocks.gemm;  // what the epilogue's reductions cost the kernel
     withSums.rowSums = av.scratch0();
@@ -493,7 +494,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.kernelRoundedMs = median(fusedRoundedMs);
         t.fused.preparedMs = median(preparedMs);
         t.fused.kernelWithSumsMs = median(withSumsMs);
-        t.fused.preparedByPassMs = median(byPassMs);
+        t.fused.preparedPassMs = median(byPassMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
@@ -592,7 +593,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         runPreparedByPass();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& bp = *byPassOut.as<VerifyOut>();
-        t.fused.preparedByPassVerdict = verdictName(bp);
+        t.fused.preparedPassVerdict = verdictName(bp);
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.

@@ -80,9 +80,10 @@ struct AbftTiming {
         double prepareMs = 0, preparedMs = 0;
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string picked;           // the K-major configuration the tuner kept for n
-        // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
-        double preparedByPassMs = 0;
-        std::string preparedByPassVerdict;
+        // The prepared product with the checksum products made by a pass over A and B^T before the
+        // kernel (ChecksumProducts::ByPass) instead of by the kernel.
+        double preparedPassMs = 0;
+        std::string preparedPassVerdict;
         std::string preparedVerdict;
         int preparedCorrections = 0;
         double preparedCorrectedRelError = 0, preparedThreshold = 0;

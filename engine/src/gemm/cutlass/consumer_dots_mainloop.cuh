@@ -1,0 +1,199 @@
+// The checksum products of a protected product (C's checksum column A r_B, its row c_A B and the
+// scales of their bounds: abft/cuda/prepared_operands.hpp) made by the CUTLASS kernel that
+// multiplies it, from the operand tiles its consumer warps already have in shared memory: no pass
+// reads A or B^T again. Each k-tile of a row block of A (of B^T) is loaded by every CTA of that
+// block's row (column) of tiles; the k-tiles are shared out among those CTAs (k-tile t to the one
+// whose other coordinate is t mod their number), so each product term is computed once. A thread
+// dots its rows of an owned stage while the tensor cores multiply it, and the warp group meets at a
+// named barrier before the stage can be released, so no copy overwrites it mid-read. Per tile, one
+// atomic per row adds the CTA's share into the checksum vectors (zeroed by the caller).
+//
+// The consumer warps are not told which tile they multiply (the builder's mainloop gets no
+// coordinates there); the producer warp, which is, writes them into a small ring in shared memory
+// before its first copy of the tile, and its barrier arrival (release) publishes them to the
+// consumers' wait (acquire) on that stage.
+//
+// The previous attempt gave the dots to the producer warp group's idle warp (40 registers, its own
+// loads of A and B^T): too slow (resources/results/README.md, "checksum products inside the kernel").
+// Included only by the .cu file that instantiates the kernel with it (cutlass_tf32_dots_tiles.cu).
+#pragma once
+
+#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
+#include "gigacheck/tf32.hpp"
+
+#include "cute/tensor.hpp"
+#include "cutlass/arch/barrier.h"
+#include "cutlass/cutlass.h"
+
+namespace gigacheck::cuda::cutlass_tf32 {
+
+// Tiles the producer may run ahead of the consumers is bounded by the stages (one k-tile each at
+// least), so a slot is rewritten only after its tile's consumers have read it.
+constexpr int kTileSlots = 16;
+
+// One thread's share of a tile's checksum products: a row of each operand tile and its running
+// dot product and squared-weight sum over the k-tiles the CTA owns.
+struct RowShare {
+    double dot = 0, sq = 0;
+    bool owned = false;
+};
+
+// Adds sum_k x(k) v(k0 + k), sum_k x(k)^2 s(k0 + k) over `count` entries of one row of a stage
+// (x as the tensor cores multiply it, rounded to TF32), in double as the pass kernels do.
+template <class Row>
+CUTLASS_DEVICE void addRowTerms(RowShare& r, const Row& x, int first, int count, const OperandRowDots& d,
+                                std::int64_t k0, std::int64_t depth)
+{
+    r.owned = true;
+    CUTLASS_PRAGMA_NO_UNROLL
+    for (int e = 0; e < count; e += 4) {
+        double v[4], s[4];
+        float y[4];
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < 4; ++i) {
+            const std::int64_t k = k0 + first + e + i;
+            v[i] = k < depth ? __ldg(d.v + k) : 0.0;
+            s[i] = k < depth ? __ldg(d.s + k) : 0.0;
+            y[i] = roundToTf32(float(x(first + e + i)));
+        }
+        CUTLASS_PRAGMA_UNROLL
+        for (int i = 0; i < 4; ++i) {
+            const double t = double(y[i]);
+            r.dot += t * v[i];
+            r.sq += t * t * s[i];
+        }
+    }
+}
+
+CUTLASS_DEVICE void flushRowShare(const RowShare& r, const OperandRowDots& d, std::int64_t row)
+{
+    if (r.owned && row < d.rows) {
+        atomicAdd(d.out + row * d.outStride, float(r.dot));
+        atomicAdd(d.scale + row, r.sq);
+    }
+}
+
+// The builder's TMA / WGMMA mainloop with the checksum products in its consumer loop, and the dots'
+// arguments beside its own.
+template <class Base> struct MainloopWithOperandDots : Base {
+    using MainloopPipeline = typename Base::MainloopPipeline;
+    using PipelineState = typename Base::PipelineState;
+    using TileShape = typename Base::TileShape;
+    static constexpr int kBlockM = int(cute::size<0>(TileShape{}));  // rows of B^T per tile (C' = C^T)
+    static constexpr int kBlockN = int(cute::size<1>(TileShape{}));  // rows of A per tile
+    static constexpr int kBlockK = int(cute::size<2>(TileShape{}));
+    static constexpr int kWarpGroup = cutlass::NumThreadsPerWarpGroup;
+    static_assert(Base::DispatchPolicy::Stages + 2 <= kTileSlots, "the tile ring must outlast the stages");
+    static_assert(kBlockK % 8 == 0, "a B^T row's k-tile is split between two threads in groups of 4");
+    // The cooperative kernel's two consumer warp groups: one thread per row of A's tile, two per B^T's.
+    static_assert(int(cute::size(typename Base::TiledMma{})) == kBlockN && kBlockN == 2 * kBlockM,
+                  "the rows are shared out for a 128 x 256 tile on 256 consumer threads");
+
+    struct TensorStorage : Base::TensorStorage {
+        int tiles[kTileSlots][2];  // (B^T block, A block) of the CTA's t-th tile at t % kTileSlots
+    };
+    struct Arguments : Base::Arguments {
+        OperandDots dots;
+    };
+    struct Params : Base::Params {
+        OperandDots dots;
+    };
+
+    template <class ProblemShape>
+    static Params to_underlying_arguments(ProblemShape const& shape, Arguments const& args, void* workspace)
+    {
+        return Params{Base::to_underlying_arguments(shape, static_cast<typename Base::Arguments const&>(args), workspace),
+                      args.dots};
+    }
+
+    // Producer: publish the tile's coordinates, then the builder's loads. Every lane writes the same
+    // values; the lane that issues the copies arrives on the stage after its write.
+    template <class TensorA, class TensorB, class KTileIterator, class BlockCoord>
+    CUTLASS_DEVICE void load(Params const& params, MainloopPipeline pipeline, PipelineState write,
+                             cute::tuple<TensorA, TensorB> const& inputs, BlockCoord const& tile,
+                             KTileIterator kTiles, int kTileCount, int thread, uint32_t rankInCluster,
+                             TensorStorage& storage)
+    {
+        int* slot = storage.tiles[loadedTiles_ % kTileSlots];
+        slot[0] = int(cute::get<0>(tile));
+        slot[1] = int(cute::get<1>(tile));
+        ++loadedTiles_;
+        Base::load(params, pipeline, write, inputs, tile, kTiles, kTileCount, thread, rankInCluster, storage);
+    }
+
+    // Consumer: the builder's loop (K_PIPE_MMAS batches of WGMMAs in flight, a stage released once
+    // its batch is done), with the owned stages' dot products while their WGMMAs run.
+    template <class Accumulators>
+    CUTLASS_DEVICE void mma(MainloopPipeline pipeline, PipelineState read, Accumulators& accum, int kTileCount,
+                            int thread, TensorStorage& storage, Params const& params)
+    {
+        using namespace cute;
+        Tensor sA = make_tensor(make_smem_ptr(storage.smem_A.data()), typename Base::SmemLayoutA{});  // B^T: (M, K, PIPE)
+        Tensor sB = make_tensor(make_smem_ptr(storage.smem_B.data()), typename Base::SmemLayoutB{});  // A: (N, K, PIPE)
+        const int warpGroup = __shfl_sync(0xffffffffu, thread / kWarpGroup, 0);
+        typename Base::TiledMma tiledMma;
+        auto slice = tiledMma.get_slice(warpGroup * kWarpGroup);
+        Tensor fragA = slice.make_fragment_A(slice.partition_A(sA));
+        Tensor fragB = slice.make_fragment_B(slice.partition_B(sB));
+
+        const OperandDots& d = params.dots;
+        const int tilesM = int((d.bt.rows + kBlockM - 1) / kBlockM), tilesN = int((d.a.rows + kBlockN - 1) / kBlockN);
+        const int rowBt = thread / 2, halfBt = (thread % 2) * (kBlockK / 2);  // two threads per B^T row
+        const int rowA = thread;                                                 // one per A row
+        int tileM = 0, tileN = 0;
+        RowShare bt, a;
+
+        PipelineState release = read;
+        tiledMma.accumulate_ = GMMA::ScaleOut::Zero;
+        warpgroup_fence_operand(accum);
+        CUTLASS_PRAGMA_NO_UNROLL
+        for (int t = 0; t < kTileCount; ++t) {
+            pipeline.consumer_wait(read, pipeline.consumer_try_wait(read));
+            const int stage = read.index();
+            if (t == 0) {
+                const int* slot = storage.tiles[consumedTiles_ % kTileSlots];
+                tileM = slot[0];
+                tileN = slot[1];
+                ++consumedTiles_;
+            }
+            warpgroup_fence_operand(accum);
+            warpgroup_arrive();
+            CUTLASS_PRAGMA_UNROLL
+            for (int kb = 0; kb < size<2>(fragA); ++kb) {
+                cute::gemm(tiledMma, fragA(_, _, kb, stage), fragB(_, _, kb, stage), accum);
+                tiledMma.accumulate_ = GMMA::ScaleOut::One;
+            }
+            warpgroup_commit_batch();
+
+            const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;  // the same in every thread
+            const std::int64_t k0 = std::int64_t(t) * kBlockK;
+            if (ownsBt)
+                addRowTerms(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, d.bt, k0, d.depth);
+            if (ownsA)
+                addRowTerms(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, d.a, k0, d.depth);
+            if (ownsBt || ownsA)  // every thread of the warp group done reading before the stage is released
+                cutlass::arch::NamedBarrier::sync(kWarpGroup, warpGroup);
+
+            if (t >= Base::K_PIPE_MMAS) {
+                warpgroup_wait<Base::K_PIPE_MMAS>();
+                warpgroup_fence_operand(accum);
+                pipeline.consumer_release(release);
+                ++release;
+            }
+            ++read;
+        }
+        warpgroup_fence_operand(accum);
+
+        bt.dot += __shfl_xor_sync(0xffffffffu, bt.dot, 1);
+        bt.sq += __shfl_xor_sync(0xffffffffu, bt.sq, 1);
+        if (thread % 2 == 0)
+            flushRowShare(bt, d.bt, std::int64_t(tileM) * kBlockM + rowBt);
+        flushRowShare(a, d.a, std::int64_t(tileN) * kBlockN + rowA);
+    }
+
+private:
+    int loadedTiles_ = 0;    // producer's count of tiles loaded
+    int consumedTiles_ = 0;  // a consumer thread's count of tiles multiplied
+};
+
+}  // namespace gigacheck::cuda::cutlass_tf32
