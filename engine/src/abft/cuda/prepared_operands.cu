@@ -366,9 +366,8 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
     columnDots16(format, b16, ldb, depth, cols, nullptr, v.colWeight, static_cast<float*>(nullptr), out.colScale, s);
 }
 
-void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
-                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                                const Prepared16BitOperands& prepared, cudaStream_t s)
+void resetChecksumsPrepared16(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                              const Prepared16BitOperands& prepared, cudaStream_t s)
 {
     const PreparedOperands& v = prepared.vectors;
     requireDepth(v, depth);
@@ -378,6 +377,13 @@ void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, 
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, v.corner, prepared.rowScale,
                                                        prepared.colScale);
     CUDA_CHECK_LAUNCH();
+}
+
+void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                                const Prepared16BitOperands& prepared, cudaStream_t s)
+{
+    resetChecksumsPrepared16(c, ldc, rows, depth, cols, aux, prepared, s);
     if (depth <= 0)
         return;
     rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);

@@ -68,6 +68,11 @@ struct Prepared16BitOperands {
 // weights, the corner and the scales into `out`.
 void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
                           Index depth, Index cols, float* rowChecksums, const Prepared16BitOperands& out, cudaStream_t s);
+// What checksumProductsPrepared16 does before its passes: C's checksum column and row and the
+// epilogue's sums zeroed, the scales and the corner from `prepared` (for a kernel that adds the
+// checksum products itself, Cutlass16BitCall::dots).
+void resetChecksumsPrepared16(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                              const Prepared16BitOperands& prepared, cudaStream_t s);
 // Per product: one read of A (the checksum column A r_B) and one of B (the checksum row c_A B), the
 // scales and the corner from `prepared`, the epilogue's sums zeroed.
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,

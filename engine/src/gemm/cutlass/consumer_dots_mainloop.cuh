@@ -15,17 +15,18 @@
 //
 // The previous attempt gave the dots to the producer warp group's idle warp (40 registers, its own
 // loads of A and B^T): too slow (resources/results/README.md, "checksum products inside the kernel").
-// Included only by the .cu file that instantiates the kernel with it (cutlass_tf32_dots_tiles.cu).
+// Included by the kernel templates (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh); instantiated
+// with it only in cutlass_tf32_dots_tiles.cu and cutlass_16bit_dots_tiles.cu.
 #pragma once
 
-#include "gemm/cutlass/cutlass_tf32_gemm.hpp"
+#include "gemm/cutlass/operand_dots.hpp"
 #include "gigacheck/tf32.hpp"
 
 #include "cute/tensor.hpp"
 #include "cutlass/arch/barrier.h"
 #include "cutlass/cutlass.h"
 
-namespace gigacheck::cuda::cutlass_tf32 {
+namespace gigacheck::cuda {
 
 // Tiles the producer may run ahead of the consumers is bounded by the stages (one k-tile each at
 // least), so a slot is rewritten only after its tile's consumers have read it.
@@ -38,13 +39,15 @@ struct RowShare {
     bool owned = false;
 };
 
-// Adds sum_k x(k) v(k0 + k), sum_k x(k)^2 s(k0 + k) over `count` entries of one row of a stage
-// (x as the tensor cores multiply it, rounded to TF32), in double as the pass kernels do.
-template <class Row>
+// Adds sum_k x(k) v(k0 + k) (and, with d.s, sum_k x(k)^2 s(k0 + k)) over `count` entries of one row
+// of a stage, x as the tensor cores multiply it (TF32: rounded to nearest; 16-bit values exactly),
+// in double as the pass kernels do.
+template <bool kRoundToTf32, class Row>
 CUTLASS_DEVICE void addRowTerms(RowShare& r, const Row& x, int first, int count, const OperandRowDots& d,
                                 std::int64_t k0, std::int64_t depth)
 {
     r.owned = true;
+    const bool squares = d.s != nullptr;
     CUTLASS_PRAGMA_NO_UNROLL
     for (int e = 0; e < count; e += 4) {
         double v[4], s[4];
@@ -53,8 +56,10 @@ CUTLASS_DEVICE void addRowTerms(RowShare& r, const Row& x, int first, int count,
         for (int i = 0; i < 4; ++i) {
             const std::int64_t k = k0 + first + e + i;
             v[i] = k < depth ? __ldg(d.v + k) : 0.0;
-            s[i] = k < depth ? __ldg(d.s + k) : 0.0;
-            y[i] = roundToTf32(float(x(first + e + i)));
+            s[i] = squares && k < depth ? __ldg(d.s + k) : 0.0;
+            y[i] = float(x(first + e + i));
+            if constexpr (kRoundToTf32)
+                y[i] = roundToTf32(y[i]);
         }
         CUTLASS_PRAGMA_UNROLL
         for (int i = 0; i < 4; ++i) {
@@ -69,7 +74,8 @@ CUTLASS_DEVICE void flushRowShare(const RowShare& r, const OperandRowDots& d, st
 {
     if (r.owned && row < d.rows) {
         atomicAdd(d.out + row * d.outStride, float(r.dot));
-        atomicAdd(d.scale + row, r.sq);
+        if (d.scale)
+            atomicAdd(d.scale + row, r.sq);
     }
 }
 
@@ -130,6 +136,8 @@ template <class Base> struct MainloopWithOperandDots : Base {
         using namespace cute;
         Tensor sA = make_tensor(make_smem_ptr(storage.smem_A.data()), typename Base::SmemLayoutA{});  // B^T: (M, K, PIPE)
         Tensor sB = make_tensor(make_smem_ptr(storage.smem_B.data()), typename Base::SmemLayoutB{});  // A: (N, K, PIPE)
+        // TF32 stages hold FP32 values the tensor cores round; 16-bit ones are multiplied as they are.
+        constexpr bool kTf32 = cute::is_same_v<cute::remove_cv_t<typename decltype(sA)::value_type>, cutlass::tfloat32_t>;
         const int warpGroup = __shfl_sync(0xffffffffu, thread / kWarpGroup, 0);
         typename Base::TiledMma tiledMma;
         auto slice = tiledMma.get_slice(warpGroup * kWarpGroup);
@@ -168,9 +176,10 @@ template <class Base> struct MainloopWithOperandDots : Base {
             const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;  // the same in every thread
             const std::int64_t k0 = std::int64_t(t) * kBlockK;
             if (ownsBt)
-                addRowTerms(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, d.bt, k0, d.depth);
+                addRowTerms<kTf32>(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, d.bt, k0,
+                                   d.depth);
             if (ownsA)
-                addRowTerms(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, d.a, k0, d.depth);
+                addRowTerms<kTf32>(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, d.a, k0, d.depth);
             if (ownsBt || ownsA)  // every thread of the warp group done reading before the stage is released
                 cutlass::arch::NamedBarrier::sync(kWarpGroup, warpGroup);
 
@@ -196,4 +205,4 @@ private:
     int consumedTiles_ = 0;  // a consumer thread's count of tiles multiplied
 };
 
-}  // namespace gigacheck::cuda::cutlass_tf32
+}  // namespace gigacheck::cuda

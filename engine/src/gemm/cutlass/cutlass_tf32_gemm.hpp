@@ -3,6 +3,8 @@
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
+#include "gemm/cutlass/operand_dots.hpp"
+
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -14,24 +16,6 @@ namespace gigacheck::cuda {
 // With rowSums / colSums (device, double; either may be null) the epilogue that writes C also adds
 // rowSums[i] += sum_j C[i, j] and colSums[j] += sum_i C[i, j] of the C it writes (after the
 // accumulation), by atomics: the caller zeroes them first.
-// The checksum products the kernel can make from the operand tiles it has in shared memory (with
-// bTransposed; consumer_dots_mainloop.cuh): each row r of x (rows x depth, row-major) dotted with v
-// and, squared, with s: out[r * outStride] += sum_k x_rk v_k (float), scale[r] += sum_k x_rk^2 s_k,
-// x as the tensor cores multiply it (rounded to TF32). Added by atomics: the caller zeroes out and scale.
-struct OperandRowDots {
-    std::int64_t rows = 0;
-    const double* v = nullptr;
-    const double* s = nullptr;
-    float* out = nullptr;
-    std::int64_t outStride = 0;
-    double* scale = nullptr;
-};
-// A's rows give C's checksum column (A r_B), B^T's rows its checksum row (c_A B).
-struct OperandDots {
-    OperandRowDots a, bt;
-    std::int64_t depth = 0;
-};
-
 struct CutlassTf32Call {
     std::int64_t m = 0, n = 0, q = 0;
     const float* a = nullptr;

@@ -119,7 +119,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                 for (const auto& [x, suffix] :
                      {std::pair{r.operands16, ", 16-bit operands"},
                       std::pair{r.operands16SumsFromEpilogue, ", 16-bit operands, sums in epilogue"},
-                      std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"}}) {
+                      std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"},
+                      std::pair{r.operands16PreparedByPass, ", prepared, checksum products by a pass"}}) {
                     if (!x.ran) {  // BF16 / FP16: protected, 16-bit operands (also with C's sums from CUTLASS)
                         if (!x.why.empty())
                             sumsFromEpilogueWhy = x.why;
@@ -193,8 +194,9 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "copies its GEMM reads. \"16-bit operands\": the protected product on the plain side's own 16-bit\n"
            "operands (its passes read 2 bytes per element; fixed rel.err: the checksum's correction itself);\n"
            "\"sums in epilogue\": the same with a CUTLASS sm_90a kernel writing C's sums, the check reading no C;\n"
-           "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered (each product\n"
-           "then reads A and B once for its checksums; the entry's time is in the kernel table below)\n\n";
+           "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered, the kernel\n"
+           "making the checksum products from the operand tiles it multiplies (the entry's time is in the kernel\n"
+           "table below); \"checksum products by a pass\": the same with one pass over A and one over B before it\n\n";
     t.print(out);
     if (!sumsFromEpilogueWhy.empty())
         out << "  16-bit sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";

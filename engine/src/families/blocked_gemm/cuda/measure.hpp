@@ -106,7 +106,9 @@ struct AbftTiming {
         std::string picked;
         double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
     } operands16, operands16SumsFromEpilogue,
-        operands16Prepared;  // the fused one with B's checksum column taken once, at entry
+        operands16Prepared,  // the fused one with the checksum vectors taken once, at entry; the kernel
+                             // makes the checksum products from its stages
+        operands16PreparedByPass;  // the same with the checksum products by a pass over A and one over B
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
