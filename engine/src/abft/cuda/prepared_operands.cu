@@ -384,6 +384,7 @@ void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, 
                                 const Prepared16BitOperands& prepared, cudaStream_t s)
 {
     resetChecksumsPrepared16(c, ldc, rows, depth, cols, aux, prepared, s);
+    const PreparedOperands& v = prepared.vectors;
     if (depth <= 0)
         return;
     rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
