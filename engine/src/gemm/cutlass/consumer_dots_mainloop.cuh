@@ -32,40 +32,58 @@ namespace gigacheck::cuda {
 // least), so a slot is rewritten only after its tile's consumers have read it.
 constexpr int kTileSlots = 16;
 
-// One thread's share of a tile's checksum products: a row of each operand tile and its running
-// dot product and squared-weight sum over the k-tiles the CTA owns.
+// One thread's share of a tile's checksum products: a row (or half a row) of one operand tile and its
+// running dot product and squared-weight sum over the k-tiles the CTA owns.
 struct RowShare {
     double dot = 0, sq = 0;
     bool owned = false;
 };
 
-// Adds sum_k x(k) v(k0 + k) (and, with d.s, sum_k x(k)^2 s(k0 + k)) over `count` entries of one row
-// of a stage, x as the tensor cores multiply it (TF32: rounded to nearest; 16-bit values exactly),
-// in double as the pass kernels do.
-template <bool kRoundToTf32, class Row>
-CUTLASS_DEVICE void addRowTerms(RowShare& r, const Row& x, int first, int count, const OperandRowDots& d,
-                                std::int64_t k0, std::int64_t depth)
+// The vectors' entries of one k-tile (kK deep) for a warp: lane l holds entries l, l + 32, ... (and
+// of s when the side has squares). Loaded one k-tile ahead, so that no global load is waited for
+// while the stage is held: a first version loading them in the dot loop made the kernel 26 % slower.
+template <int kK> struct VectorSlice {
+    static constexpr int kSlots = kK / 32;
+    double v[kSlots], s[kSlots];
+};
+
+template <int kK>
+CUTLASS_DEVICE VectorSlice<kK> loadSlice(const OperandRowDots& d, std::int64_t k0, std::int64_t depth, int lane)
+{
+    VectorSlice<kK> w;
+    CUTLASS_PRAGMA_UNROLL
+    for (int j = 0; j < VectorSlice<kK>::kSlots; ++j) {
+        const std::int64_t k = k0 + 32 * j + lane;
+        w.v[j] = k < depth ? __ldg(d.v + k) : 0.0;
+        w.s[j] = d.s && k < depth ? __ldg(d.s + k) : 0.0;
+    }
+    return w;
+}
+
+// Adds sum_k x(k) v_k (and, with squares, sum_k x(k)^2 s_k) over the entries [first, first + count)
+// of one row of a stage, x as the tensor cores multiply it (TF32 as the copy into shared memory
+// left it, rounded to nearest again, which changes nothing there; 16-bit values exactly), in
+// double as the pass kernels do. first and count are the same in the whole warp (the shuffles).
+template <bool kRoundToTf32, int kK, class Row>
+CUTLASS_DEVICE void addRowTerms(RowShare& r, const Row& x, int first, int count, const VectorSlice<kK>& w,
+                                bool squares)
 {
     r.owned = true;
-    const bool squares = d.s != nullptr;
-    CUTLASS_PRAGMA_NO_UNROLL
-    for (int e = 0; e < count; e += 4) {
-        double v[4], s[4];
-        float y[4];
+    CUTLASS_PRAGMA_UNROLL
+    for (int slot = 0; slot < VectorSlice<kK>::kSlots; ++slot) {
         CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < 4; ++i) {
-            const std::int64_t k = k0 + first + e + i;
-            v[i] = k < depth ? __ldg(d.v + k) : 0.0;
-            s[i] = squares && k < depth ? __ldg(d.s + k) : 0.0;
-            y[i] = float(x(first + e + i));
+        for (int e = 0; e < 32; ++e) {
+            const int k = 32 * slot + e;
+            if (k < first || k >= first + count)
+                continue;
+            const double v = __shfl_sync(0xffffffffu, w.v[slot], e);
+            const double s = squares ? __shfl_sync(0xffffffffu, w.s[slot], e) : 0.0;
+            float y = float(x(k));
             if constexpr (kRoundToTf32)
-                y[i] = roundToTf32(y[i]);
-        }
-        CUTLASS_PRAGMA_UNROLL
-        for (int i = 0; i < 4; ++i) {
-            const double t = double(y[i]);
-            r.dot += t * v[i];
-            r.sq += t * t * s[i];
+                y = roundToTf32(y);
+            const double t = double(y);
+            r.dot += t * v;
+            r.sq += t * t * s;
         }
     }
 }
@@ -90,7 +108,7 @@ template <class Base> struct MainloopWithOperandDots : Base {
     static constexpr int kBlockK = int(cute::size<2>(TileShape{}));
     static constexpr int kWarpGroup = cutlass::NumThreadsPerWarpGroup;
     static_assert(Base::DispatchPolicy::Stages + 2 <= kTileSlots, "the tile ring must outlast the stages");
-    static_assert(kBlockK % 8 == 0, "a B^T row's k-tile is split between two threads in groups of 4");
+    static_assert(kBlockK % 64 == 0 || kBlockK == 32, "a B^T row's half k-tile lies in one 32-entry slot");
     // The cooperative kernel's two consumer warp groups: one thread per row of A's tile, two per B^T's.
     static_assert(int(cute::size(typename Base::TiledMma{})) == kBlockN && kBlockN == 2 * kBlockM,
                   "the rows are shared out for a 128 x 256 tile on 256 consumer threads");
@@ -146,11 +164,15 @@ template <class Base> struct MainloopWithOperandDots : Base {
 
         const OperandDots& d = params.dots;
         const int tilesM = int((d.bt.rows + kBlockM - 1) / kBlockM), tilesN = int((d.a.rows + kBlockN - 1) / kBlockN);
-        const int rowBt = thread / 2, halfBt = (thread % 2) * (kBlockK / 2);  // two threads per B^T row
-        const int rowA = thread;                                                 // one per A row
+        // A B^T row's k-tile is split between two warps (each lane a row; the half the same in the
+        // warp, for the shuffles), an A row's is one thread's.
+        const int lane = thread % 32, warp = thread / 32;
+        const int rowBt = (warp / 2) * 32 + lane, halfBt = (warp % 2) * (kBlockK / 2);
+        const int rowA = thread;
+        const bool squaresBt = d.bt.s != nullptr, squaresA = d.a.s != nullptr;
         int tileM = 0, tileN = 0;
         RowShare bt, a;
-
+        VectorSlice<kBlockK> sliceBt{}, sliceA{};  // the vectors of the k-tile at hand, when owned
         PipelineState release = read;
         tiledMma.accumulate_ = GMMA::ScaleOut::Zero;
         warpgroup_fence_operand(accum);
@@ -163,6 +185,10 @@ template <class Base> struct MainloopWithOperandDots : Base {
                 tileM = slot[0];
                 tileN = slot[1];
                 ++consumedTiles_;
+                if (tileN == 0)  // k-tile 0 is owned by the first tile of each line
+                    sliceBt = loadSlice<kBlockK>(d.bt, 0, d.depth, lane);
+                if (tileM == 0)
+                    sliceA = loadSlice<kBlockK>(d.a, 0, d.depth, lane);
             }
             warpgroup_fence_operand(accum);
             warpgroup_arrive();
@@ -173,15 +199,20 @@ template <class Base> struct MainloopWithOperandDots : Base {
             }
             warpgroup_commit_batch();
 
-            const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;  // the same in every thread
-            const std::int64_t k0 = std::int64_t(t) * kBlockK;
+            // Owned k-tiles (the same in every thread): t mod the number of tiles that load it.
+            const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;
             if (ownsBt)
-                addRowTerms<kTf32>(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, d.bt, k0,
-                                   d.depth);
+                addRowTerms<kTf32>(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, sliceBt,
+                                   squaresBt);
             if (ownsA)
-                addRowTerms<kTf32>(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, d.a, k0, d.depth);
+                addRowTerms<kTf32>(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, sliceA, squaresA);
             if (ownsBt || ownsA)  // every thread of the warp group done reading before the stage is released
                 cutlass::arch::NamedBarrier::sync(kWarpGroup, warpGroup);
+            // The next owned k-tile's vectors, in flight until they are used there.
+            if (t + 1 < kTileCount && (t + 1) % tilesN == tileN)
+                sliceBt = loadSlice<kBlockK>(d.bt, std::int64_t(t + 1) * kBlockK, d.depth, lane);
+            if (t + 1 < kTileCount && (t + 1) % tilesM == tileM)
+                sliceA = loadSlice<kBlockK>(d.a, std::int64_t(t + 1) * kBlockK, d.depth, lane);
 
             if (t >= Base::K_PIPE_MMAS) {
                 warpgroup_wait<Base::K_PIPE_MMAS>();
@@ -193,10 +224,7 @@ template <class Base> struct MainloopWithOperandDots : Base {
         }
         warpgroup_fence_operand(accum);
 
-        bt.dot += __shfl_xor_sync(0xffffffffu, bt.dot, 1);
-        bt.sq += __shfl_xor_sync(0xffffffffu, bt.sq, 1);
-        if (thread % 2 == 0)
-            flushRowShare(bt, d.bt, std::int64_t(tileM) * kBlockM + rowBt);
+        flushRowShare(bt, d.bt, std::int64_t(tileM) * kBlockM + rowBt);  // two halves: two atomics a row
         flushRowShare(a, d.a, std::int64_t(tileN) * kBlockN + rowA);
     }
 
