@@ -146,7 +146,8 @@ template <class Base> struct MainloopWithOperandDots : Base {
     }
 
     // Consumer: the builder's loop (K_PIPE_MMAS batches of WGMMAs in flight, a stage released once
-    // its batch is done), with the owned stages' dot products while their WGMMAs run.
+    // its batch is done), with the owned stages' dot products while their WGMMAs run. A stage read
+    // by the dot products is released in the next k-tile's step, after the warp group's barrier.
     template <class Accumulators>
     CUTLASS_DEVICE void mma(MainloopPipeline pipeline, PipelineState read, Accumulators& accum, int kTileCount,
                             int thread, TensorStorage& storage, Params const& params)
@@ -198,6 +199,14 @@ template <class Base> struct MainloopWithOperandDots : Base {
                 tiledMma.accumulate_ = GMMA::ScaleOut::One;
             }
             warpgroup_commit_batch();
+            // The previous k-tile's stage back to the producer before this one's dot products, so
+            // that they do not delay its next copy.
+            if (t >= Base::K_PIPE_MMAS) {
+                warpgroup_wait<Base::K_PIPE_MMAS>();
+                warpgroup_fence_operand(accum);
+                pipeline.consumer_release(release);
+                ++release;
+            }
 
             // Owned k-tiles (the same in every thread): t mod the number of tiles that load it.
             const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;
@@ -214,12 +223,6 @@ template <class Base> struct MainloopWithOperandDots : Base {
             if (t + 1 < kTileCount && (t + 1) % tilesM == tileM)
                 sliceA = loadSlice<kBlockK>(d.a, std::int64_t(t + 1) * kBlockK, d.depth, lane);
 
-            if (t >= Base::K_PIPE_MMAS) {
-                warpgroup_wait<Base::K_PIPE_MMAS>();
-                warpgroup_fence_operand(accum);
-                pipeline.consumer_release(release);
-                ++release;
-            }
             ++read;
         }
         warpgroup_fence_operand(accum);
