@@ -4,6 +4,7 @@
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 
+#include <cstdlib>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -153,6 +154,8 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         dots.a = {g.m, prepared.rB, prepared.rowWeight, static_cast<float*>(g.c) + g.q, g.ldc, blocks.aux.rowScale()};
         dots.bt = {g.q, prepared.cA, prepared.colWeight, static_cast<float*>(g.c) + g.m * g.ldc, 1,
                    blocks.aux.colScale()};
+        if (const char* probe = std::getenv("GIGACHECK_DOTS_PROBE"))  // PROBE
+            dots.probeSides = std::atoi(probe);
         fused.operandDots = &dots;
     } else {
         checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,

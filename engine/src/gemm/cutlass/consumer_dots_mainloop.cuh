@@ -209,7 +209,7 @@ template <class Base> struct MainloopWithOperandDots : Base {
             }
 
             // Owned k-tiles (the same in every thread): t mod the number of tiles that load it.
-            const bool ownsBt = t % tilesN == tileN, ownsA = t % tilesM == tileM;
+            const bool ownsBt = (d.probeSides & 1) && t % tilesN == tileN, ownsA = (d.probeSides & 2) && t % tilesM == tileM;
             if (ownsBt)
                 addRowTerms<kTf32>(bt, [&](int k) { return sA(rowBt, k, stage); }, halfBt, kBlockK / 2, sliceBt,
                                    squaresBt);

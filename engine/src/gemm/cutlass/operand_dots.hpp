@@ -22,6 +22,7 @@ struct OperandRowDots {
 struct OperandDots {
     OperandRowDots a, bt;
     std::int64_t depth = 0;
+    int probeSides = 3;  // PROBE: bit 0 B^T's dots, bit 1 A's
 };
 
 }  // namespace gigacheck::cuda
