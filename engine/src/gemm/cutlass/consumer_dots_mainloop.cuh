@@ -215,7 +215,7 @@ template <class Base> struct MainloopWithOperandDots : Base {
                                    squaresBt);
             if (ownsA)
                 addRowTerms<kTf32>(a, [&](int k) { return sB(rowA, k, stage); }, 0, kBlockK, sliceA, squaresA);
-            if (ownsBt || ownsA)  // every thread of the warp group done reading before the stage is released
+            if ((ownsBt || ownsA) && !(d.probeSides & 8))  // every thread of the warp group done reading before the stage is released
                 cutlass::arch::NamedBarrier::sync(kWarpGroup, warpGroup);
             // The next owned k-tile's vectors, in flight until they are used there.
             if (t + 1 < kTileCount && (t + 1) % tilesN == tileN)
@@ -227,8 +227,10 @@ template <class Base> struct MainloopWithOperandDots : Base {
         }
         warpgroup_fence_operand(accum);
 
+        if (!(d.probeSides & 4)) {
         flushRowShare(bt, d.bt, std::int64_t(tileM) * kBlockM + rowBt);  // two halves: two atomics a row
         flushRowShare(a, d.a, std::int64_t(tileN) * kBlockN + rowA);
+        }
     }
 
 private:
