@@ -366,8 +366,9 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
     columnDots16(format, b16, ldb, depth, cols, nullptr, v.colWeight, static_cast<float*>(nullptr), out.colScale, s);
 }
 
-void resetChecksumsPrepared16(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                              const Prepared16BitOperands& prepared, cudaStream_t s)
+void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                                const Prepared16BitOperands& prepared, cudaStream_t s)
 {
     const PreparedOperands& v = prepared.vectors;
     requireDepth(v, depth);
@@ -377,26 +378,10 @@ void resetChecksumsPrepared16(float* c, Index ldc, Index rows, Index depth, Inde
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, v.corner, prepared.rowScale,
                                                        prepared.colScale);
     CUDA_CHECK_LAUNCH();
-}
-
-void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
-                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                                const Prepared16BitOperands& prepared, cudaStream_t s)
-{
-    resetChecksumsPrepared16(c, ldc, rows, depth, cols, aux, prepared, s);
-    const PreparedOperands& v = prepared.vectors;
     if (depth <= 0)
         return;
     rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
     columnDots16(format, b16, ldb, depth, cols, v.cA, nullptr, c + rows * ldc, nullptr, s);
-}
-
-void resetChecksumsPrepared(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s)
-{
-    const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
-    CUDA_CHECK_LAUNCH();
 }
 
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
@@ -405,7 +390,9 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
     if (prepared.depth != depth)
         throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
                            " for a product of depth " + std::to_string(depth));
-    resetChecksumsPrepared(c, ldc, rows, cols, aux, prepared, s);
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
+    CUDA_CHECK_LAUNCH();
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
     RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),

@@ -41,12 +41,6 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
-// What checksumProductsPrepared does before its pass: C's checksum column and row, the bound's scales
-// and the epilogue's sums zeroed, the corner from `prepared`; for a kernel that adds the checksum
-// products into them itself (CutlassTf32Call::dots).
-void resetChecksumsPrepared(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s);
-
 // The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
 // A rows x depth and B depth x cols, row-major, no B^T). Beside the vectors, the bound's scales
 // rowScale[i] = sum_k a_ik^2 w_k and colScale[j] = sum_k u_k b_kj^2 are kept too: they depend on the
@@ -68,11 +62,6 @@ struct Prepared16BitOperands {
 // weights, the corner and the scales into `out`.
 void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index rows, const void* b16, Index ldb,
                           Index depth, Index cols, float* rowChecksums, const Prepared16BitOperands& out, cudaStream_t s);
-// What checksumProductsPrepared16 does before its passes: C's checksum column and row and the
-// epilogue's sums zeroed, the scales and the corner from `prepared` (for a kernel that adds the
-// checksum products itself, Cutlass16BitCall::dots).
-void resetChecksumsPrepared16(float* c, Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                              const Prepared16BitOperands& prepared, cudaStream_t s);
 // Per product: one read of A (the checksum column A r_B) and one of B (the checksum row c_A B), the
 // scales and the corner from `prepared`, the epilogue's sums zeroed.
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,

@@ -183,17 +183,6 @@ struct FusedBlocks {
         run.c = HostMatrix(Precision::F32, m, q);
         const std::vector<float> c = download(xc, m, q, ldc);
         std::memcpy(run.c.data(), c.data(), run.c.bytes());
-        const std::vector<float> full = download(xc, m + 1, q + 1, ldc);
-        for (Index i = 0; i < m; ++i)
-            run.checksumColumn.push_back(full[std::size_t(i * (q + 1) + q)]);
-        for (Index j = 0; j < q; ++j)
-            run.checksumRow.push_back(full[std::size_t(m * (q + 1) + j)]);
-        run.rowScale.resize(std::size_t(m));
-        run.colScale.resize(std::size_t(q));
-        CUDA_CHECK(cudaMemcpy(run.rowScale.data(), blocks.aux.rowScale(), std::size_t(m) * sizeof(double),
-                              cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(run.colScale.data(), blocks.aux.colScale(), std::size_t(q) * sizeof(double),
-                              cudaMemcpyDeviceToHost));
         return run;
     }
 };
@@ -209,8 +198,7 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 }
 
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
-                                                   const OperandFault& operandFault, bool sumsByPass,
-                                                   bool productsByPass)
+                                                   const OperandFault& operandFault, bool sumsByPass)
 {
     FusedBlocks x(a, b, fault);
     DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
@@ -229,8 +217,7 @@ FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const Ho
         CUDA_CHECK(cudaMemcpyAsync(cell, &value, 4, cudaMemcpyHostToDevice, x.s.get()));
         CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
     }
-    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue,
-                             productsByPass ? ChecksumProducts::ByPass : ChecksumProducts::InKernel);
+    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue);
     FusedProtectedRun run = x.result(a, b);
     run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
     return run;

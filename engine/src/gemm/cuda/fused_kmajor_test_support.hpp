@@ -44,8 +44,6 @@ struct FusedProtectedRun {
     double maxCleanResidualRatio = 0, maxThreshold = 0;
     bool aUnchanged = false, bUnchanged = false;  // A and B's main part byte-equal after the product
     HostMatrix c;                                 // C's main part after the verification (m x q)
-    // C's checksum column (A r_B, m) and row (c_A B, q) and their bounds' scales as the check read them.
-    std::vector<double> checksumColumn, checksumRow, rowScale, colScale;
 };
 // One protected fused product (cutlass-tf32, FP32, B^T scratch set) of host matrices in the plan's
 // layout, with the TF32 round-off model.
@@ -60,9 +58,7 @@ struct OperandFault {
 // The same product on operands prepared at entry (protectedProductPrepared): prepareOperands, then
 // the optional operand fault, then the product with the optional fault of C.
 // sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
-// productsByPass: the checksum products by a pass over A and B^T, not by the kernel (ChecksumProducts::ByPass).
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
-                                                   const OperandFault& operandFault = {}, bool sumsByPass = false,
-                                                   bool productsByPass = false);
+                                                   const OperandFault& operandFault = {}, bool sumsByPass = false);
 
 }  // namespace gigacheck::cuda

@@ -39,8 +39,6 @@ struct GemmCall {
     // reads it instead of b; in the protected product, checksumBOf lays it out from B, rounded to
     // TF32, in B's checksum pass (protected_product.hpp).
     void* bTransposed = nullptr;
-    // cutlass-tf32 with bTransposed: the kernel also makes these checksum products (CutlassTf32Call::dots).
-    const OperandDots* operandDots = nullptr;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -61,7 +59,6 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.rowSums = g.rowSums;
     call.colSums = g.colSums;
     call.config = g.cutlassConfig;
-    call.dots = g.operandDots;
     return call;
 }
 

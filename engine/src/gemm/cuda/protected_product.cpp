@@ -4,7 +4,6 @@
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 
-#include <cstdlib>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -133,7 +132,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 }
 
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums, ChecksumProducts products)
+                              cudaStream_t s, SumsOfC sums)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
@@ -142,25 +141,9 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
+    checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
+                             static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
     GemmCall fused = g;
-    OperandDots dots;
-    if (products == ChecksumProducts::InKernel) {
-        if (prepared.depth != g.n)
-            throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
-                               " for a product of depth " + std::to_string(g.n));
-        // What the pass would write, added by the kernel into the zeroed checksum cells and scales.
-        resetChecksumsPrepared(static_cast<float*>(g.c), g.ldc, g.m, g.q, blocks.aux, prepared, s);
-        dots.depth = g.n;
-        dots.a = {g.m, prepared.rB, prepared.rowWeight, static_cast<float*>(g.c) + g.q, g.ldc, blocks.aux.rowScale()};
-        dots.bt = {g.q, prepared.cA, prepared.colWeight, static_cast<float*>(g.c) + g.m * g.ldc, 1,
-                   blocks.aux.colScale()};
-        if (const char* probe = std::getenv("GIGACHECK_DOTS_PROBE"))  // PROBE
-            dots.probeSides = std::atoi(probe);
-        fused.operandDots = &dots;
-    } else {
-        checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
-                                 static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
-    }
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();

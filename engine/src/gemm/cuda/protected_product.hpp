@@ -83,17 +83,12 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 
 // The same product on operands prepared at entry (abft/cuda/prepared_operands.hpp): blocks.gemm is a
 // cutlass-tf32 call whose bTransposed is the B^T prepareOperands laid out (ld = n), `prepared` its
-// vectors. The checksum products (in the kernel or by a pass over A and one over B^T), the fused GEMM
-// writing C's sums, the optional fault, the verification reading no C. BackendError where the kernel does not take the shape.
+// vectors. One pass over A and one over B^T, the fused GEMM writing C's sums, the optional fault,
+// the verification reading no C. BackendError where the kernel does not take the shape.
 // SumsOfC::ByPass: the kernel writes only C, and the verification sums C in one pass instead (which
 // costs less than the epilogue's reductions where those slow the kernel down: bench abft-overhead).
-// ChecksumProducts::InKernel: the kernel's consumer warps make C's checksum column A r_B and row c_A B
-// (and their bounds' scales) from the operand stages they multiply, so no pass reads A or B^T
-// (gemm/cutlass/consumer_dots_mainloop.cuh); ByPass: one pass over A and one over B^T before the kernel.
 enum class SumsOfC { FromEpilogue, ByPass };
-enum class ChecksumProducts { InKernel, ByPass };
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue,
-                              ChecksumProducts products = ChecksumProducts::InKernel);
+                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue);
 
 }  // namespace gigacheck::cuda

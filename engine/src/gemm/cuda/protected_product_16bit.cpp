@@ -81,17 +81,7 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
     const bool fusedSums = x.fusedSums;
-    // Prepared operands and the CUTLASS kernel: it makes the checksum products from its stages and
-    // adds them into the cells the reset zeroes (gemm/cutlass/consumer_dots_mainloop.cuh).
-    const bool productsInKernel = x.prepared && fusedSums && !x.productsByPass;
-    OperandDots dots;
-    if (productsInKernel) {
-        resetChecksumsPrepared16(x.c, x.ldc, x.m, x.n, x.q, x.aux, *x.prepared, s);
-        const PreparedOperands& v = x.prepared->vectors;
-        dots.depth = x.n;
-        dots.a = {x.m, v.rB, nullptr, x.c + x.q, x.ldc, nullptr};
-        dots.bt = {x.q, v.cA, nullptr, x.c + x.m * x.ldc, 1, nullptr};
-    } else if (x.prepared) {
+    if (x.prepared) {
         // On s before the GEMM: the epilogue's sums take the Aux rows the reset zeroes.
         checksumProductsPrepared16(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, x.aux, *x.prepared, s);
     } else {
@@ -120,7 +110,6 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.ldc = x.ldc;
         call.rowSums = x.aux.scratch0();
         call.colSums = x.aux.scratch1();
-        call.dots = productsInKernel ? &dots : nullptr;
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
     } else if (x.prepared) {

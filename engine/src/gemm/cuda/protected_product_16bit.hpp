@@ -54,9 +54,6 @@ struct Protected16BitBlocks {
     // The CUTLASS sm_90a kernel whose epilogue writes C's sums (cutlass_16bit_gemm.hpp) instead of
     // cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
     bool fusedSums = false;
-    // With `prepared` and fusedSums: the checksum products A r_B and c_A B by a pass over A and one
-    // over B before the kernel, instead of by the kernel from the stages it multiplies (the default).
-    bool productsByPass = false;
 };
 // B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.

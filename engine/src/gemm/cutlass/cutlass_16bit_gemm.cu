@@ -38,10 +38,6 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 const char* runConfig(int config, const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
 {
     const Config16& c = kConfigs[config];
-    if (call.dots) {  // built into the 2 x 1 cluster's kernel only, run with the kept swizzle
-        const Runner16 withDots = call.type == Cutlass16BitType::F16 ? &runF16c2x1Dots : &runBf16c2x1Dots;
-        return withDots(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
-    }
     const Runner16 run = call.type == Cutlass16BitType::F16 ? c.f16 : c.bf16;
     return run(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
 }
@@ -51,7 +47,6 @@ const char* runConfig(int config, const Cutlass16BitCall& call, int device, int 
 int tune(const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
 {
     Cutlass16BitCall trial = call;
-    trial.dots = nullptr;  // the configurations are timed on the product alone
     CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
     CutlassScratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
     if (((call.rowSums || call.colSums) && !sums.p) || (call.accumulate && !c.p))

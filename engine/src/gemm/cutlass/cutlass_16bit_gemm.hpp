@@ -3,8 +3,6 @@
 // here). Without CUTLASS in the build, cutlass_absent.cpp stands in and the call says why it cannot run.
 #pragma once
 
-#include "gemm/cutlass/operand_dots.hpp"
-
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -30,9 +28,6 @@ struct Cutlass16BitCall {
     double* colSums = nullptr;
     // An index below cutlass16BitConfigCount(); -1: the configuration cutlass16BitPick keeps.
     int config = -1;
-    // The consumer warps also make these checksum products from the stages they multiply (the
-    // default tile in a 2 x 1 cluster with the swizzle the pick keeps; OperandRowDots::s unused).
-    const OperandDots* dots = nullptr;
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

@@ -7,33 +7,26 @@
 
 #include "gemm/cutlass/cutlass_16bit_runners.hpp"
 
-#include "gemm/cutlass/consumer_dots_mainloop.cuh"
 #include "gemm/cutlass/cutlass_launch.cuh"
 #include "gemm/cutlass/cutlass_sums_epilogue.cuh"
-
-#include <type_traits>
 
 namespace gigacheck::cuda::cutlass_16bit {
 
 using namespace cute;
-// WithDots: the consumer warps also make the checksum products A r_B and c_A B from the stages they
-// multiply (consumer_dots_mainloop.cuh, Cutlass16BitCall::dots).
-template <class Element, class TileShape, class ClusterShape, bool WithDots = false>
+template <class Element, class TileShape, class ClusterShape>
 struct GemmWithSums16 {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     static constexpr int kAlign16 = 8;  // 16 bytes: what TMA needs
 
     using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape>::Collective;
-    using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+    using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, Layout, kAlign16, Element, Layout, kAlign16,
         float, TileShape, ClusterShape,
         cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
         cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
-    using Mainloop = std::conditional_t<WithDots, MainloopWithOperandDots<BuiltMainloop>, BuiltMainloop>;
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
                                                         cutlass::gemm::PersistentScheduler>;
     using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-    static_assert(Kernel::SharedStorageSize <= 232448, "more shared memory than a Hopper block may hold");
 
     static const char* run(const Cutlass16BitCall& g, const CutlassLaunch& launch, cudaStream_t s)
     {
@@ -50,17 +43,9 @@ struct GemmWithSums16 {
         cutlass::KernelHardwareInfo hw;
         hw.device_id = launch.device;
         hw.sm_count = launch.smCount;
-        typename Mainloop::Arguments operands{};
-        static_cast<typename BuiltMainloop::Arguments&>(operands) = {static_cast<const Element*>(g.b), strideA,
-                                                                      static_cast<const Element*>(g.a), strideB};
-        if constexpr (WithDots) {
-            if (!g.dots)
-                return "CUTLASS 16-bit GEMM: the kernel with the checksum products was called without them";
-            operands.dots = *g.dots;
-        }
         typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
                                       {int(g.q), int(g.m), int(g.n), 1},
-                                      operands,
+                                      {static_cast<const Element*>(g.b), strideA, static_cast<const Element*>(g.a), strideB},
                                       {sums, g.c, strideC, g.c, strideC},
                                       hw};
         args.scheduler.max_swizzle_size = launch.maxSwizzle;

@@ -17,9 +17,5 @@ const char* runBf16c2x1(const Cutlass16BitCall&, const CutlassLaunch&, cudaStrea
 const char* runBf16c1x2(const Cutlass16BitCall&, const CutlassLaunch&, cudaStream_t);
 const char* runF16c2x1(const Cutlass16BitCall&, const CutlassLaunch&, cudaStream_t);
 const char* runF16c1x2(const Cutlass16BitCall&, const CutlassLaunch&, cudaStream_t);
-// The 2 x 1 cluster with the checksum products made from its stages (Cutlass16BitCall::dots;
-// cutlass_16bit_dots_tiles.cu).
-const char* runBf16c2x1Dots(const Cutlass16BitCall&, const CutlassLaunch&, cudaStream_t);
-const char* runF16c2x1Dots(const Cutlass16BitCall&, const CutlassLaunch&, cudaStream_t);
 
 }  // namespace gigacheck::cuda::cutlass_16bit

@@ -50,13 +50,6 @@ constexpr int kConfigCount = int(sizeof(kConfigs) / sizeof(kConfigs[0]));
 const char* runConfig(int config, const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     const Config& c = kConfigs[config];
-    if (call.dots) {
-        // The checksum products are built into the 2 x 1 cluster's kernel only; it runs with the
-        // swizzle of the configuration kept for the shape (the picks were 2 x 1 on the H200).
-        if (!call.bTransposed)
-            return "CUTLASS TF32 GEMM: the checksum products are made by the kernel on B^T (bTransposed) only";
-        return run128x256c2x1KMajorDots(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
-    }
     const Runner run = call.bTransposed ? c.bTransposed : c.bAsItLies;
     if (!run)
         return call.bTransposed ? "CUTLASS TF32 GEMM: this configuration is built for B as it lies only"
@@ -74,7 +67,6 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
         if (kConfigs[i].bTransposed)
             candidates.push_back(i);
     CutlassTf32Call trial = call;
-    trial.dots = nullptr;  // the configurations are timed on the product alone
     CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
     CutlassScratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
     if ((call.rowSums || call.colSums) && !sums.p)

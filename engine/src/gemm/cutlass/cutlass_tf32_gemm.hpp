@@ -3,8 +3,6 @@
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
-#include "gemm/cutlass/operand_dots.hpp"
-
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -33,9 +31,6 @@ struct CutlassTf32Call {
     // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
     // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
     bool bTransposed = false;
-    // With bTransposed: the consumer warps also make these checksum products from the stages they
-    // multiply (the default tile in a 2 x 1 cluster, with the swizzle the pick keeps for the shape).
-    const OperandDots* dots = nullptr;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the

@@ -7,7 +7,6 @@
 
 #include "gemm/cutlass/cutlass_tf32_runners.hpp"
 
-#include "gemm/cutlass/consumer_dots_mainloop.cuh"
 #include "gemm/cutlass/cutlass_launch.cuh"
 #include "gemm/cutlass/cutlass_sums_epilogue.cuh"
 
@@ -27,28 +26,23 @@ using namespace cute;
 // stay in shared memory: measured on the H200 93.9 / 92.7 / 96.3 % of cuBLAS TF32 at 4096 / 8192 /
 // 16384 against 77.7 / 78.5 / 78.4 % with A' through registers (resources/results/README.md,
 // "K-major B").
-// WithDots (KMajorA only): the consumer warps also make the checksum products of A and B^T from the
-// stages they multiply (consumer_dots_mainloop.cuh, CutlassTf32Call::dots).
-template <class TileShape, class ClusterShape, bool KMajorA, bool WithDots = false>
+template <class TileShape, class ClusterShape, bool KMajorA>
 struct Tf32GemmWithSums {
-    static_assert(KMajorA || !WithDots, "the checksum products are made from K-major stages");
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
     static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
 
     using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape>::Collective;
-    using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+    using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
         TileShape, ClusterShape,
         cutlass::gemm::collective::StageCountAutoCarveout<int(sizeof(typename Epilogue::SharedStorage))>,
         cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
-    using Mainloop = std::conditional_t<WithDots, MainloopWithOperandDots<BuiltMainloop>, BuiltMainloop>;
     // The persistent tile scheduler (the cooperative kernel's default): one CTA per SM walks the
     // tiles in the raster order and swizzle of CutlassLaunch.
     using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue,
                                                         cutlass::gemm::PersistentScheduler>;
     using Gemm = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-    static_assert(Kernel::SharedStorageSize <= 232448, "more shared memory than a Hopper block may hold");
 
     static const char* run(const CutlassTf32Call& g, const CutlassLaunch& launch, cudaStream_t s)
     {
@@ -71,16 +65,9 @@ struct Tf32GemmWithSums {
         cutlass::KernelHardwareInfo hw;
         hw.device_id = launch.device;
         hw.sm_count = launch.smCount;
-        typename Mainloop::Arguments operands{};
-        static_cast<typename BuiltMainloop::Arguments&>(operands) = {g.b, strideA, g.a, strideB};
-        if constexpr (WithDots) {
-            if (!g.dots)
-                return "CUTLASS TF32 GEMM: the kernel with the checksum products was called without them";
-            operands.dots = *g.dots;
-        }
         typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
                                       {int(g.q), int(g.m), int(g.n), 1},
-                                      operands,
+                                      {g.b, strideA, g.a, strideB},
                                       {sums, g.c, strideC, g.c, strideC},
                                       hw};
         args.scheduler.max_swizzle_size = launch.maxSwizzle;

@@ -18,8 +18,6 @@ const char* run128x256c2x1(const CutlassTf32Call&, const CutlassLaunch&, cudaStr
 const char* run128x256c2x1KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 const char* run128x256c1x2KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 const char* run128x256c2x2KMajor(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
-// The 2 x 1 cluster on B^T with the checksum products made from its stages (CutlassTf32Call::dots).
-const char* run128x256c2x1KMajorDots(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
 const char* run128x256c1x1(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);
 const char* run256x128c1x2(const CutlassTf32Call&, const CutlassLaunch&, cudaStream_t);

@@ -77,7 +77,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     // The same product on operands prepared at entry (checksums and B^T made once, then two reads per product).
     Table prepared({"N", "errors", "plain cuBLAS TF32 ms", "entry ms (once)", "kernel + sums ms", "protected ms", "overhead",
                     "one product + entry", "verdict", "fault / max thr.", "fixed rel.err", "target",
-                    "products by a pass: ms", "overhead", "verdict"});
+                    "sums by a pass: ms", "overhead", "verdict"});
     // The CUTLASS 16-bit kernel alone (no sums) against cuBLAS of the same precision, same operands.
     Table kernels16({"N", "precision", "plain cuBLAS ms", "CUTLASS kernel ms", "kernel vs cuBLAS", "tuner's pick",
                      "entry ms (prepared rows, once)", "target"});
@@ -119,8 +119,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                 for (const auto& [x, suffix] :
                      {std::pair{r.operands16, ", 16-bit operands"},
                       std::pair{r.operands16SumsFromEpilogue, ", 16-bit operands, sums in epilogue"},
-                      std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"},
-                      std::pair{r.operands16PreparedByPass, ", prepared, checksum products by a pass"}}) {
+                      std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"}}) {
                     if (!x.ran) {  // BF16 / FP16: protected, 16-bit operands (also with C's sums from CUTLASS)
                         if (!x.why.empty())
                             sumsFromEpilogueWhy = x.why;
@@ -168,8 +167,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                   f.preparedVerdict, errors ? fixed(r.delta / f.preparedThreshold, 1) : "-",
                                   errors ? fixed(f.preparedCorrectedRelError, 9) : "-",
                                   "<=" + fixed(limit * 100, 0) + "%: " + (preparedOverhead <= limit ? "met" : "MISSED"),
-                                  fixed(f.preparedPassMs, 3), percent(f.preparedPassMs / r.plainMs - 1.0, 2),
-                                  f.preparedPassVerdict});
+                                  fixed(f.preparedByPassMs, 3), percent(f.preparedByPassMs / r.plainMs - 1.0, 2),
+                                  f.preparedByPassVerdict});
                     if (errors == 0)
                         preparedPicks += "  N = " + std::to_string(n) + ": the kernel runs " + f.picked + "\n";
                     rows.push_back({{"n", n}, {"precision", "TF32 fused, operands prepared at entry"}, {"errors", errors},
@@ -179,8 +178,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                     {"verdict", f.preparedVerdict}, {"corrections", f.preparedCorrections},
                                     {"corrected_rel_error", f.preparedCorrectedRelError},
                                     {"max_threshold", f.preparedThreshold}, {"fault_delta", r.delta},
-                                    {"products_by_pass_protected_ms", f.preparedPassMs},
-                                    {"products_by_pass_verdict", f.preparedPassVerdict}});
+                                    {"sums_by_pass_protected_ms", f.preparedByPassMs},
+                                    {"sums_by_pass_verdict", f.preparedByPassVerdict}});
                 } else if (m.tf32()) {
                     fusedWhy = r.fused.why;
                 }
@@ -194,9 +193,8 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "copies its GEMM reads. \"16-bit operands\": the protected product on the plain side's own 16-bit\n"
            "operands (its passes read 2 bytes per element; fixed rel.err: the checksum's correction itself);\n"
            "\"sums in epilogue\": the same with a CUTLASS sm_90a kernel writing C's sums, the check reading no C;\n"
-           "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered, the kernel\n"
-           "making the checksum products from the operand tiles it multiplies (the entry's time is in the kernel\n"
-           "table below); \"checksum products by a pass\": the same with one pass over A and one over B before it\n\n";
+           "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered (each product\n"
+           "then reads A and B once for its checksums; the entry's time is in the kernel table below)\n\n";
     t.print(out);
     if (!sumsFromEpilogueWhy.empty())
         out << "  16-bit sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";
@@ -221,12 +219,11 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     if (fusedRows > 0) {
         out << "\nTF32 fused on operands prepared at entry: A's and B's checksums (over the rounded values, with the\n"
                "weights of their round-off bounds) and B^T are made once when the operands enter (\"entry\", one read\n"
-               "of A and of B, one write of B^T); each product's kernel then makes the checksum column A r_B and row\n"
-               "c_A B from the operand tiles it multiplies, writes C's sums, and the check reads no C. A fault in A or\n"
-               "B^T after entry shows in the check. \"kernel + sums\": the kernel alone writing C's sums (no checksum\n"
-               "products, no check); \"one product + entry\": the overhead of a single product that pays the entry\n"
-               "itself; \"products by a pass\": the same product with the checksum products made by one pass over A\n"
-               "and one over B^T before the kernel\n\n";
+               "of A and of B, one write of B^T); each product then reads A and B^T once for the checksum column\n"
+               "A r_B and row c_A B beside the kernel, and no C. A fault in A or B^T after entry shows in the check.\n"
+               "\"kernel + sums\": the kernel alone writing C's sums (no passes, no check); \"one product + entry\": the\n"
+               "overhead of a single product that pays the entry itself; \"sums by a pass\": the same product with the\n"
+               "kernel writing only C and the check summing C in one pass\n\n";
         prepared.print(out);
         out << preparedPicks;
     }

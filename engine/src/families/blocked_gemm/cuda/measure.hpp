@@ -80,10 +80,9 @@ struct AbftTiming {
         double prepareMs = 0, preparedMs = 0;
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string picked;           // the K-major configuration the tuner kept for n
-        // The prepared product with the checksum products made by a pass over A and B^T before the
-        // kernel (ChecksumProducts::ByPass) instead of by the kernel.
-        double preparedPassMs = 0;
-        std::string preparedPassVerdict;
+        // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
+        double preparedByPassMs = 0;
+        std::string preparedByPassVerdict;
         std::string preparedVerdict;
         int preparedCorrections = 0;
         double preparedCorrectedRelError = 0, preparedThreshold = 0;
@@ -106,9 +105,7 @@ struct AbftTiming {
         std::string picked;
         double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
     } operands16, operands16SumsFromEpilogue,
-        operands16Prepared,  // the fused one with the checksum vectors taken once, at entry; the kernel
-                             // makes the checksum products from its stages
-        operands16PreparedByPass;  // the same with the checksum products by a pass over A and one over B
+        operands16Prepared;  // the fused one with B's checksum column taken once, at entry
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
