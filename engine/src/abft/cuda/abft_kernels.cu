@@ -4,6 +4,8 @@
 #include "gigacheck/locate_rule.hpp"
 #include "gigacheck/input_rounding.hpp"
 
+#include <cooperative_groups.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -434,22 +436,68 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     addColumnSums<T, E, kLeanWarps>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
+// The single-block kernels of the check (the augmentation's sums, decideKernel) read C's checksum
+// column, a row pitch apart: from one SM they took 9 and 15-19 us per check at N = 8192 on an H200,
+// where markKernel reads the same cells from 33 SMs in 2.7 us (one SM's outstanding misses bound
+// them). On Hopper they run as a cluster of kCheckCluster blocks, one per SM, that share the reading;
+// each block notes into its own shared memory, and after a cluster barrier the first block reads the
+// others' notes (remote loads only: a first version's remote 64-bit atomics on the first block's
+// threshold range lost updates) while a second barrier keeps them alive. Elsewhere: one block.
+constexpr int kCheckCluster = 8;
+
+// A block's place in its cluster (rank 0 of 1 outside clusters).
+struct ClusterPlace {
+    unsigned rank = 0, ranks = 1;
+    __device__ ClusterPlace()
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+        rank = cluster.block_rank();
+        ranks = cluster.num_blocks();
+#endif
+    }
+    // Block `r`'s copy of a shared variable of this block.
+    template <class V>
+    __device__ const V* in(const V* local, unsigned r) const
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        if (ranks > 1)
+            return cooperative_groups::this_cluster().map_shared_rank(const_cast<V*>(local), r);
+#endif
+        return local;
+    }
+    // Every thread of every block of the cluster here, their shared-memory writes seen by all.
+    __device__ void sync() const
+    {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        if (ranks > 1) {
+            cooperative_groups::this_cluster().sync();
+            return;
+        }
+#endif
+        __syncthreads();
+    }
+    // This thread's index among the cluster's threads, and their count.
+    __device__ Index thread() const { return Index(rank) * blockDim.x + threadIdx.x; }
+    __device__ Index threads() const { return Index(ranks) * blockDim.x; }
+};
+
 // After a fused-sums GEMM (VerifyCall::sumsFromProduct), which summed C's main part: the two sums
 // that involve the augmentation, rowSum[rows] (C's checksum row) and colSum[cols] (its checksum
-// column), as sumsOfC defines them. One block: the two lines are rows + cols elements. Each thread
-// keeps kLinesInFlight loads in flight: the column's cells are a row pitch apart, each its own
-// memory transaction, and taken one after another they cost 10.8 us per check at N = 8192 on an H200.
+// column), as sumsOfC defines them. Each thread keeps kLinesInFlight loads in flight: the column's
+// cells are a row pitch apart, each its own memory transaction.
 constexpr int kLinesInFlight = 8;
 
 template <class T>
-__device__ __forceinline__ double sumStrided(const T* first, Index count, Index stride)
+__device__ __forceinline__ double sumStrided(const T* first, Index count, Index stride, const ClusterPlace& place)
 {
     double s = 0;
-    for (Index e0 = threadIdx.x; e0 < count; e0 += kLinesInFlight * blockDim.x) {
+    const Index step = place.threads();
+    for (Index e0 = place.thread(); e0 < count; e0 += kLinesInFlight * step) {
         double x[kLinesInFlight];
 #pragma unroll
         for (int u = 0; u < kLinesInFlight; ++u) {
-            const Index e = e0 + Index(u) * blockDim.x;
+            const Index e = e0 + Index(u) * step;
             x[u] = e < count ? double(first[e * stride]) : 0.0;
         }
 #pragma unroll
@@ -464,8 +512,10 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
                                                                double* rowSum, double* colSum)
 {
     __shared__ double part[2][32];
-    double row = sumStrided(c + rows * ldc, cols, 1);
-    double col = sumStrided(c + cols, rows, ldc);
+    __shared__ double blockSum[2];
+    const ClusterPlace place;
+    double row = sumStrided(c + rows * ldc, cols, 1, place);
+    double col = sumStrided(c + cols, rows, ldc, place);
     for (int o = 16; o > 0; o /= 2) {
         row += __shfl_down_sync(0xffffffffu, row, o);
         col += __shfl_down_sync(0xffffffffu, col, o);
@@ -482,9 +532,21 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
             r += part[0][w];
             k += part[1][w];
         }
+        blockSum[0] = r;
+        blockSum[1] = k;
+    }
+    place.sync();
+    if (place.rank == 0 && threadIdx.x == 0) {
+        double r = 0, k = 0;
+        for (unsigned b = 0; b < place.ranks; ++b) {  // in rank order: the same sums every run
+            const double* theirs = place.in(blockSum, b);
+            r += theirs[0];
+            k += theirs[1];
+        }
         rowSum[rows] = r;
         colSum[cols] = k;
     }
+    place.sync();  // the other blocks' shared memory stays until the first has read it
 }
 
 // Zeroes two accumulators in one launch of few-register blocks: beside a GEMM the driver's memset
@@ -619,6 +681,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __shared__ int locatedByLargest;  // 1: row located, column picked; 2: the reverse
     __shared__ long long locatedIndex;
     const int tid = threadIdx.x;
+    // The scan of the check lines is shared by the cluster's blocks (kCheckCluster); the first block
+    // gathers their notes and alone goes on to decide and correct.
+    const ClusterPlace place;
     if (tid == 0) {
         nr = nc = nCorr = recompute = locatedByLargest = 0;
         verdict = kClean;
@@ -640,11 +705,12 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     constexpr int kDecideLinesInFlight = 4;
     const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, const double* marks,
                                double factor, int& count, long long* list, double* residuals) {
-        for (Index x0 = tid; x0 <= extent; x0 += kDecideLinesInFlight * blockDim.x) {
+        const Index step = place.threads();
+        for (Index x0 = place.thread(); x0 <= extent; x0 += kDecideLinesInFlight * step) {
             double sc[kDecideLinesInFlight], st[kDecideLinesInFlight], mk[kDecideLinesInFlight];
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
-                const Index x = x0 + Index(u) * blockDim.x;
+                const Index x = x0 + Index(u) * step;
                 const bool in = x <= extent;
                 sc[u] = in ? scale[x] : 0.0;
                 st[u] = in ? double(stored[x * pitch]) : 0.0;
@@ -652,7 +718,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             }
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
-                const Index x = x0 + Index(u) * blockDim.x;
+                const Index x = x0 + Index(u) * step;
                 if (x <= extent)
                     noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count,
                                   list, residuals);
@@ -671,6 +737,32 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         atomicMin(&minThr, tMin);
         atomicMax(&maxThr, tMax);
         atomicMax(&maxRatio, ratio);
+    }
+    if (place.ranks > 1) {
+        place.sync();  // every block's notes complete
+        if (place.rank == 0 && tid == 0) {
+            // The others' notes after this block's own, in rank order; counts in full, lists to kMaxListed.
+            int storedR = min(nr, kMaxListed), storedC = min(nc, kMaxListed);
+            for (unsigned b = 1; b < place.ranks; ++b) {
+                const int theirR = *place.in(&nr, b), theirC = *place.in(&nc, b);
+                for (int i = 0; i < min(theirR, kMaxListed) && storedR < kMaxListed; ++i, ++storedR) {
+                    listR[storedR] = place.in(listR, b)[i];
+                    resR[storedR] = place.in(resR, b)[i];
+                }
+                for (int i = 0; i < min(theirC, kMaxListed) && storedC < kMaxListed; ++i, ++storedC) {
+                    listC[storedC] = place.in(listC, b)[i];
+                    resC[storedC] = place.in(resC, b)[i];
+                }
+                nr += theirR;
+                nc += theirC;
+                minThr = min(minThr, *place.in(&minThr, b));
+                maxThr = max(maxThr, *place.in(&maxThr, b));
+                maxRatio = max(maxRatio, *place.in(&maxRatio, b));
+            }
+        }
+        place.sync();  // the others' notes read (they may leave now), the gathered ones seen by the block
+        if (place.rank != 0)
+            return;
     }
     __syncthreads();
 
@@ -1021,6 +1113,52 @@ void sumsOfCImpl(const T* c, Index rows, Index cols, Index ldc, double* rowSum, 
     CUDA_CHECK_LAUNCH();
 }
 
+// Whether the current device launches clusters (Hopper and later), asked once per device.
+bool launchesClusters()
+{
+    constexpr int kMaxDevices = 64;
+    static int cached[kMaxDevices] = {};  // 0: not asked, 1: yes, -1: no
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    if (cached[device] == 0) {
+        int yes = 0;
+        if (cudaDeviceGetAttribute(&yes, cudaDevAttrClusterLaunch, device) != cudaSuccess) {
+            (void)cudaGetLastError();
+            yes = 0;
+        }
+        cached[device] = yes ? 1 : -1;
+    }
+    return cached[device] > 0;
+}
+
+// A check kernel of 1024 threads: a cluster of kCheckCluster blocks where the device launches
+// clusters (one block if the launch is refused), else one block.
+template <class... Params, class... Args>
+void launchCheckKernel(void (*kernel)(Params...), cudaStream_t s, Args... args)
+{
+    if (launchesClusters()) {
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(kCheckCluster);
+        config.blockDim = dim3(1024);
+        config.stream = s;
+        cudaLaunchAttribute cluster[1];
+        cluster[0].id = cudaLaunchAttributeClusterDimension;
+        cluster[0].val.clusterDim.x = kCheckCluster;
+        cluster[0].val.clusterDim.y = 1;
+        cluster[0].val.clusterDim.z = 1;
+        config.attrs = cluster;
+        config.numAttrs = 1;
+        if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
+            return;
+        (void)cudaGetLastError();
+    }
+    kernel<<<1, 1024, 0, s>>>(Params(args)...);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <class T>
 void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 {
@@ -1029,8 +1167,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const AuxView aux = v.aux;
     if (v.sumsFromProduct)
     {
-        augmentationSumsKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
-        CUDA_CHECK_LAUNCH();
+        launchCheckKernel(augmentationSumsKernel<T>, s, c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
     } else
         sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
@@ -1045,8 +1182,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
                                                     aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor, lie);
     CUDA_CHECK_LAUNCH();
-    decideKernel<T><<<1, 1024, 0, s>>>(c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut, lie);
-    CUDA_CHECK_LAUNCH();
+    launchCheckKernel(decideKernel<T>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor, hostOut, lie);
     recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
     CUDA_CHECK_LAUNCH();
     recomputeColKernel<T><<<blocksFor(rows + 1, 8), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
