@@ -477,6 +477,9 @@ struct ClusterPlace {
 #endif
         __syncthreads();
     }
+    // A block with nothing to do: launched as a cluster, but compiled without clusters (code for an
+    // architecture before sm_90 run on a Hopper GPU), every block but the first stands aside.
+    __device__ bool idle() const { return ranks == 1 && blockIdx.x != 0; }
     // This thread's index among the cluster's threads, and their count.
     __device__ Index thread() const { return Index(rank) * blockDim.x + threadIdx.x; }
     __device__ Index threads() const { return Index(ranks) * blockDim.x; }
@@ -514,6 +517,8 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
     __shared__ double part[2][32];
     __shared__ double blockSum[2];
     const ClusterPlace place;
+    if (place.idle())
+        return;
     double row = sumStrided(c + rows * ldc, cols, 1, place);
     double col = sumStrided(c + cols, rows, ldc, place);
     for (int o = 16; o > 0; o /= 2) {
@@ -684,6 +689,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // The scan of the check lines is shared by the cluster's blocks (kCheckCluster); the first block
     // gathers their notes and alone goes on to decide and correct.
     const ClusterPlace place;
+    if (place.idle())
+        return;
     if (tid == 0) {
         nr = nc = nCorr = recompute = locatedByLargest = 0;
         verdict = kClean;
