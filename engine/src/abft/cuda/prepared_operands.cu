@@ -366,33 +366,50 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
     columnDots16(format, b16, ldb, depth, cols, nullptr, v.colWeight, static_cast<float*>(nullptr), out.colScale, s);
 }
 
-void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
-                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
-                                const Prepared16BitOperands& prepared, cudaStream_t s)
+void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxView aux,
+                              const Prepared16BitOperands& prepared, cudaStream_t s)
 {
-    const PreparedOperands& v = prepared.vectors;
-    requireDepth(v, depth);
     if (prepared.rows != rows || prepared.cols != cols)
         throw BackendError("prepared 16-bit operands: scales for another shape");
     const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, v.corner, prepared.rowScale,
-                                                       prepared.colScale);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.vectors.corner,
+                                                       prepared.rowScale, prepared.colScale);
     CUDA_CHECK_LAUNCH();
+}
+
+void prepared16ChecksumDots(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                            Index ldc, Index rows, Index depth, Index cols, const Prepared16BitOperands& prepared,
+                            cudaStream_t s)
+{
+    const PreparedOperands& v = prepared.vectors;
+    requireDepth(v, depth);
     if (depth <= 0)
         return;
     rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
     columnDots16(format, b16, ldb, depth, cols, v.cA, nullptr, c + rows * ldc, nullptr, s);
 }
 
-void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                                Index ldc, Index rows, Index depth, Index cols, AuxView aux,
+                                const Prepared16BitOperands& prepared, cudaStream_t s)
 {
-    if (prepared.depth != depth)
-        throw BackendError("prepared operands: vectors of depth " + std::to_string(prepared.depth) +
-                           " for a product of depth " + std::to_string(depth));
+    requireDepth(prepared.vectors, depth);
+    resetPrepared16Checksums(c, ldc, rows, cols, aux, prepared, s);
+    prepared16ChecksumDots(format, a16, lda, b16, ldb, c, ldc, rows, depth, cols, prepared, s);
+}
+
+void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
+                            cudaStream_t s)
+{
     const Index cells = std::max(rows, cols) + 1;
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
     CUDA_CHECK_LAUNCH();
+}
+
+void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+{
+    requireDepth(prepared, depth);
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
     RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
@@ -401,13 +418,21 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
                   vectorizable(bt, ldbt, 0, sizeof(float))};
     const Index longest = std::max(rows, cols);
     if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
-        // The reset above zeroed what this kernel overwrites; the chunks below add into it.
+        // The reset zeroed what this kernel overwrites; the chunks below add into it.
         wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     } else {
         const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
         chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     }
     CUDA_CHECK_LAUNCH();
+}
+
+void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                              Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+{
+    requireDepth(prepared, depth);
+    resetPreparedChecksums(c, ldc, rows, cols, aux, prepared, s);
+    preparedChecksumDots(a, lda, bt, ldbt, c, ldc, rows, depth, cols, aux, prepared, s);
 }
 
 }  // namespace gigacheck::cuda

@@ -40,6 +40,13 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
 // that verify with sumsFromProduct follows the GEMM. A and B^T are read rounded in registers.
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                               Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
+// Its two halves, for a caller that runs the pass on another stream than the reset (the pass must
+// follow the reset, and the verification both): the checksum cells, scales and the epilogue's sums
+// reset (C's corner from `prepared`), then the pass over A and B^T.
+void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
+                            cudaStream_t s);
+void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
+                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 
 // The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
 // A rows x depth and B depth x cols, row-major, no B^T). Beside the vectors, the bound's scales
@@ -67,5 +74,11 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                                 Index ldc, Index rows, Index depth, Index cols, AuxView aux,
                                 const Prepared16BitOperands& prepared, cudaStream_t s);
+// Its two halves (as resetPreparedChecksums / preparedChecksumDots for TF32).
+void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxView aux,
+                              const Prepared16BitOperands& prepared, cudaStream_t s);
+void prepared16ChecksumDots(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
+                            Index ldc, Index rows, Index depth, Index cols, const Prepared16BitOperands& prepared,
+                            cudaStream_t s);
 
 }  // namespace gigacheck::cuda

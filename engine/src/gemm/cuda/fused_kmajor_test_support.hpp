@@ -56,7 +56,8 @@ struct OperandFault {
     double delta = 0;
 };
 // The same product on operands prepared at entry (protectedProductPrepared): prepareOperands, then
-// the optional operand fault, then the product with the optional fault of C.
+// the optional operand fault, then the product with the optional fault of C, its pass on a side
+// stream in the GEMM's last round (protectedProductPrepared's tail).
 // sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
                                                    const OperandFault& operandFault = {}, bool sumsByPass = false);

@@ -132,7 +132,7 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 }
 
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums)
+                              cudaStream_t s, SumsOfC sums, SideLane* tail)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
@@ -141,14 +141,29 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
-    checksumProductsPrepared(static_cast<const float*>(g.a), g.lda, static_cast<const float*>(g.bTransposed), g.n,
-                             static_cast<float*>(g.c), g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+    const auto* a = static_cast<const float*>(g.a);
+    const auto* bt = static_cast<const float*>(g.bTransposed);
+    auto* c = static_cast<float*>(g.c);
+    resetPreparedChecksums(c, g.ldc, g.m, g.q, blocks.aux, prepared, s);
+    if (!tail)
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+    else
+        CUDA_CHECK(cudaEventRecord(tail->fork.get(), s));
     GemmCall fused = g;
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();
     }
     gemm(fused, handle, s);
+    if (tail) {
+        // Launched after the GEMM: its blocks wait for the SMs the GEMM's CTAs leave. It writes C's
+        // checksum row and column and the scales, which the GEMM does not touch; the fault and the
+        // verification come after the join (a fault may target those cells).
+        CUDA_CHECK(cudaStreamWaitEvent(tail->side.get(), tail->fork.get(), 0));
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, tail->side.get());
+        CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
+        CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
+    }
     if (blocks.fault)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
                fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});

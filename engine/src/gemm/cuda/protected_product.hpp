@@ -87,8 +87,13 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // the verification reading no C. BackendError where the kernel does not take the shape.
 // SumsOfC::ByPass: the kernel writes only C, and the verification sums C in one pass instead (which
 // costs less than the epilogue's reductions where those slow the kernel down: bench abft-overhead).
+// With `tail`, the pass over A and B^T runs on the lane's side stream, launched after the GEMM, so
+// that its blocks take the multiprocessors the GEMM's last round of tiles leaves idle (the
+// persistent grid walks ceil(tiles / CTAs) rounds, and the CTAs with one tile fewer exit a round
+// early: 64 of 132 SMs for a round at 8192) instead of running before the kernel. The side stream
+// should have a lower priority than s, so that the GEMM's CTAs are placed first.
 enum class SumsOfC { FromEpilogue, ByPass };
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue);
+                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue, SideLane* tail = nullptr);
 
 }  // namespace gigacheck::cuda

@@ -81,7 +81,12 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
     const bool fusedSums = x.fusedSums;
-    if (x.prepared) {
+    const bool tail = x.prepared && fusedSums && x.preparedPassInTail;
+    if (tail) {
+        // The reset first (the epilogue's sums take the Aux rows it zeroes); the passes after the GEMM.
+        resetPrepared16Checksums(x.c, x.ldc, x.m, x.q, x.aux, *x.prepared, s);
+        CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
+    } else if (x.prepared) {
         // On s before the GEMM: the epilogue's sums take the Aux rows the reset zeroes.
         checksumProductsPrepared16(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, x.aux, *x.prepared, s);
     } else {
@@ -112,6 +117,13 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.colSums = x.aux.scratch1();
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
+        if (tail) {
+            CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+            prepared16ChecksumDots(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, *x.prepared,
+                                   lane.side.get());
+            CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
+            CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+        }
     } else if (x.prepared) {
         gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
     } else {

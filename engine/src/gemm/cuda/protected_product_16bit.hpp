@@ -54,6 +54,10 @@ struct Protected16BitBlocks {
     // The CUTLASS sm_90a kernel whose epilogue writes C's sums (cutlass_16bit_gemm.hpp) instead of
     // cuBLAS, so the verification reads no C; throws BackendError where it cannot run.
     bool fusedSums = false;
+    // With prepared and fusedSums: the prepared passes on the lane's side stream, launched after the
+    // GEMM, in its last round of tiles (protectedProductPrepared's tail; the lane's side stream of
+    // lower priority than s).
+    bool preparedPassInTail = false;
 };
 // B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.

@@ -367,7 +367,15 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runPrepare = [&] {
         prepareOperands(fa.as<float>(), lda, n, fb.as<float>(), n, n, ldb, preparedBt.as<float>(), n, prepared, s.get());
     };
-    auto runPrepared = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), s.get()); };
+    // The prepared product's pass runs in the GEMM's last round (protectedProductPrepared's tail):
+    // its products go on a stream of the greatest priority, the pass on the lane's ordinary one.
+    // "pass first": the same product with the pass before the kernel, as one stream runs it.
+    Stream sPrepared = Stream::highestPriority();
+    SideLane tail;
+    auto runPrepared = [&] {
+        protectedProductPrepared(preparedBlocks, prepared, h.get(), sPrepared.get(), SumsOfC::FromEpilogue, &tail);
+    };
+    auto runPreparedPassFirst = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), sPrepared.get()); };
     PinnedBuffer byPassOut(sizeof(VerifyOut));
     ProtectedBlocks byPassBlocks = preparedBlocks;
     byPassBlocks.out = byPassOut.as<VerifyOut>();
@@ -383,6 +391,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     };
     if (t.fused.ran) {
         runPrepare();
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));  // the prepared products run on sPrepared
         t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(preparedBlocks.gemm), s.get()));
     }
 
@@ -426,7 +435,12 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     Protected16BitBlocks blocks16Prepared = blocks16Fused;
     blocks16Prepared.prepared = &prepared16;
     blocks16Prepared.out = out16Prepared.as<VerifyOut>();
-    auto runProtected16Prepared = [&] { protectedProductOf16BitOperands(blocks16Prepared, h.get(), s.get(), lane); };
+    auto runProtected16PassFirst = [&] { protectedProductOf16BitOperands(blocks16Prepared, h.get(), s.get(), lane); };
+    Protected16BitBlocks blocks16Tail = blocks16Prepared;  // the passes in the GEMM's last round, as for TF32
+    blocks16Tail.preparedPassInTail = true;
+    auto runProtected16Prepared = [&] {
+        protectedProductOf16BitOperands(blocks16Tail, h.get(), sPrepared.get(), tail);
+    };
     // The CUTLASS kernel alone on the plain side's operands and C, no sums: its speed against cuBLAS.
     Cutlass16BitCall kernel16;
     kernel16.type = input == InputFormat::F16 ? Cutlass16BitType::F16 : Cutlass16BitType::Bf16;
@@ -454,8 +468,9 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     }
 
     // Interleaved repetitions: clock drift hits both sides alike.
-    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, withSumsMs, byPassMs, operands16Ms,
-        operands16FusedMs, operands16PreparedMs, kernel16Ms;
+    std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, passFirstMs, withSumsMs, byPassMs,
+        operands16Ms,
+        operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -463,14 +478,16 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             operands16Ms.push_back(timeMs(s.get(), 1, runProtected16));
         if (t.operands16SumsFromEpilogue.ran) {
             operands16FusedMs.push_back(timeMs(s.get(), 1, runProtected16Fused));
-            operands16PreparedMs.push_back(timeMs(s.get(), 1, runProtected16Prepared));
+            operands16PreparedMs.push_back(timeMs(sPrepared.get(), 1, runProtected16Prepared));
+            operands16PassFirstMs.push_back(timeMs(s.get(), 1, runProtected16PassFirst));
             kernel16Ms.push_back(timeMs(s.get(), 1, runKernel16));
         }
         if (t.fused.ran) {
             fusedMs.push_back(timeMs(s.get(), 1, runFused));
             fusedPlainMs.push_back(timeMs(s.get(), 1, runFusedPlain));
             fusedRoundedMs.push_back(timeMs(s.get(), 1, runFusedRounded));
-            preparedMs.push_back(timeMs(s.get(), 1, runPrepared));
+            preparedMs.push_back(timeMs(sPrepared.get(), 1, runPrepared));
+            passFirstMs.push_back(timeMs(sPrepared.get(), 1, runPreparedPassFirst));
             withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
             byPassMs.push_back(timeMs(s.get(), 1, runPreparedByPass));
         }
@@ -485,6 +502,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.operands16SumsFromEpilogue.protectedMs = median(operands16FusedMs);
         t.operands16SumsFromEpilogue.kernelMs = median(kernel16Ms);
         t.operands16Prepared.protectedMs = median(operands16PreparedMs);
+        t.operands16PreparedPassFirst.protectedMs = median(operands16PassFirstMs);
+        t.operands16PreparedPassFirst.ran = true;
         t.operands16Prepared.entryMs = timeMs(s.get(), 5, runPrepare16);
     }
     if (t.fused.ran) {
@@ -492,6 +511,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.kernelMs = median(fusedPlainMs);
         t.fused.kernelRoundedMs = median(fusedRoundedMs);
         t.fused.preparedMs = median(preparedMs);
+        t.fused.preparedPassFirstMs = median(passFirstMs);
         t.fused.kernelWithSumsMs = median(withSumsMs);
         t.fused.preparedByPassMs = median(byPassMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
@@ -582,7 +602,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         if (errors > 0)
             t.fused.correctedRelError = correctedRelError(f, true);
         runPrepared();
-        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
         const VerifyOut& pr = *preparedOut.as<VerifyOut>();
         t.fused.preparedVerdict = verdictName(pr);
         t.fused.preparedCorrections = pr.correctionCount;
@@ -600,6 +620,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         if (!x.ran)
             return;
         run();
+        CUDA_CHECK(cudaDeviceSynchronize());  // the prepared rows run on sPrepared
         runPlain();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& o = *o16.as<VerifyOut>();
@@ -615,6 +636,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     check16(t.operands16, runProtected16, out16);
     check16(t.operands16SumsFromEpilogue, runProtected16Fused, out16Fused);
     check16(t.operands16Prepared, runProtected16Prepared, out16Prepared);
+    check16(t.operands16PreparedPassFirst, runProtected16PassFirst, out16Prepared);
     return t;
 }
 

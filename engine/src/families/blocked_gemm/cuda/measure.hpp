@@ -78,6 +78,7 @@ struct AbftTiming {
         // B's checksums and B^T made once (prepareMs), then per product one read of A and one of B^T
         // beside the kernel (preparedMs), in the same repetitions; its verdict and fixed cell as above.
         double prepareMs = 0, preparedMs = 0;
+        double preparedPassFirstMs = 0;  // the same with the pass before the kernel (no tail lane)
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string picked;           // the K-major configuration the tuner kept for n
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
@@ -105,7 +106,8 @@ struct AbftTiming {
         std::string picked;
         double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
     } operands16, operands16SumsFromEpilogue,
-        operands16Prepared;  // the fused one with B's checksum column taken once, at entry
+        operands16Prepared,  // the fused one with B's checksum column taken once, at entry (passes in the tail)
+        operands16PreparedPassFirst;  // the same with the passes before the kernel
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
