@@ -60,6 +60,16 @@ private slots:
         // No swizzled one ran: the fastest.
         QCOMPARE(keptCutlassKMajorConfig({10.0, -1.0, -1.0, 10.2}, true, swizzled), 0);
     }
+
+    // From 8192 in every extent the unswizzled configurations are not even timed; below, all are.
+    void timesOnlySwizzledFrom8192()
+    {
+        QVERIFY(cutlassTimesConfig(16384, 16384, 16384, true));
+        QVERIFY(!cutlassTimesConfig(16384, 16384, 16384, false));
+        QVERIFY(!cutlassTimesConfig(8192, 8192, 8192, false));
+        QVERIFY(cutlassTimesConfig(4096, 4096, 4096, false));
+        QVERIFY(cutlassTimesConfig(16384, 1024, 16384, false));  // the online family's panels
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCutlassKMajorChoice)

@@ -55,7 +55,9 @@ struct GemmWithSums16 {
             "CUTLASS 16-bit GEMM: the kernel asks for a workspace, which this build does not give",
             "CUTLASS 16-bit GEMM: the kernel's shared memory could not be reserved",
             "CUTLASS 16-bit GEMM: launch failed"};
-        return launchCutlass<Gemm>(args, launch, s, kNo);
+        const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
+                                                      g.accumulate, g.rowSums, g.colSums);
+        return launchCutlass<Gemm>(args, key, launch, s, kNo);
     }
 };
 

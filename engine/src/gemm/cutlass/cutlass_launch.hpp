@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace gigacheck::cuda {
@@ -18,6 +20,22 @@ struct CutlassLaunch {
     int smCount = 0;
     int maxSwizzle = 1;
 };
+
+// What a kernel's parameters are made from, besides its type: the device, multiprocessors and
+// swizzle, the extents, operand and C pointers with their leading dimensions, whether C is
+// accumulated into, and the sums' vectors (cutlassParamsKey).
+using CutlassParamsKey = std::array<std::int64_t, 15>;
+inline constexpr std::size_t kCutlassParamsKept = 256;  // per kernel type; then the kept set starts over
+
+inline CutlassParamsKey cutlassParamsKey(const CutlassLaunch& launch, std::int64_t m, std::int64_t n, std::int64_t q,
+                                         const void* a, std::int64_t lda, const void* b, std::int64_t ldb,
+                                         const void* c, std::int64_t ldc, bool accumulate, const void* rowSums,
+                                         const void* colSums)
+{
+    const auto address = [](const void* p) { return std::int64_t(reinterpret_cast<std::intptr_t>(p)); };
+    return {launch.device, launch.smCount, launch.maxSwizzle, m, n, q, address(a), lda, address(b), ldb,
+            address(c), ldc, accumulate ? 1 : 0, address(rowSums), address(colSums)};
+}
 
 // Why a launch did not happen, worded for one kernel family ("CUTLASS TF32 GEMM: ...").
 struct CutlassRefusals {

@@ -64,7 +64,7 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
 {
     std::vector<int> candidates;
     for (int i = 0; i < kConfigCount; ++i)
-        if (kConfigs[i].bTransposed)
+        if (kConfigs[i].bTransposed && cutlassTimesConfig(call.m, call.n, call.q, kConfigs[i].maxSwizzle > 1))
             candidates.push_back(i);
     CutlassTf32Call trial = call;
     CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);

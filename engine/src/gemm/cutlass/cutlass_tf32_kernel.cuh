@@ -76,7 +76,9 @@ struct Tf32GemmWithSums {
             "multiples of 16 bytes)",
             "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give",
             "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved", "CUTLASS TF32 GEMM: launch failed"};
-        return launchCutlass<Gemm>(args, launch, s, kNo);
+        const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
+                                                      g.accumulate, g.rowSums, g.colSums);
+        return launchCutlass<Gemm>(args, key, launch, s, kNo);
     }
 };
 

@@ -36,6 +36,15 @@ inline bool cutlassPrefersSwizzle(std::int64_t m, std::int64_t n, std::int64_t q
     return std::min({m, n, q}) >= kCutlassPreferSwizzleFrom;
 }
 
+// There the unswizzled configurations are not timed at all: with the tie rule alone, a process on
+// the H200 still kept the default at 16384 (its best-of-three timing more than 1 % ahead), and ran
+// the kernel writing C's sums at 104.5 % of cuBLAS TF32's time, where the swizzled pick of the
+// other processes ran at 98-100 %.
+inline bool cutlassTimesConfig(std::int64_t m, std::int64_t n, std::int64_t q, bool swizzles)
+{
+    return swizzles || !cutlassPrefersSwizzle(m, n, q);
+}
+
 // ms[i]: the time of the i-th K-major configuration, entry 0 the default (<= 0: it did not run);
 // swizzled[i]: whether it swizzles (empty: none is preferred). The position of the fastest, or of
 // the preferred one -- the default, or with preferSwizzle the fastest swizzled one -- when that is
