@@ -486,9 +486,9 @@ struct ClusterPlace {
 };
 
 // After a fused-sums GEMM (VerifyCall::sumsFromProduct), which summed C's main part: the two sums
-// that involve the augmentation, rowSum[rows] (C's checksum row) and colSum[cols] (its checksum
-// column), as sumsOfC defines them. Each thread keeps kLinesInFlight loads in flight: the column's
-// cells are a row pitch apart, each its own memory transaction.
+// that involve the augmentation, C's checksum row (rowSum[rows]) and its checksum column
+// (colSum[cols]), as sumsOfC defines them. Each thread keeps kLinesInFlight loads in flight: the
+// column's cells are a row pitch apart, each its own memory transaction.
 constexpr int kLinesInFlight = 8;
 
 template <class T>
@@ -510,15 +510,16 @@ __device__ __forceinline__ double sumStrided(const T* first, Index count, Index 
     return s;
 }
 
+// The two augmentation sums, shared out over the cluster's threads, into totals[0] (row) and
+// totals[1] (column) of this block's shared memory; every block adds the blocks' parts in rank
+// order, so all hold the same two values. The parts stay in shared memory until the caller's next
+// cluster barrier.
 template <class T>
-__global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index rows, Index cols, Index ldc,
-                                                               double* rowSum, double* colSum)
+__device__ void augmentationSums(const T* c, Index rows, Index cols, Index ldc, const ClusterPlace& place,
+                                 double* totals)
 {
     __shared__ double part[2][32];
     __shared__ double blockSum[2];
-    const ClusterPlace place;
-    if (place.idle())
-        return;
     double row = sumStrided(c + rows * ldc, cols, 1, place);
     double col = sumStrided(c + cols, rows, ldc, place);
     for (int o = 16; o > 0; o /= 2) {
@@ -541,17 +542,17 @@ __global__ void __launch_bounds__(1024) augmentationSumsKernel(const T* c, Index
         blockSum[1] = k;
     }
     place.sync();
-    if (place.rank == 0 && threadIdx.x == 0) {
+    if (threadIdx.x == 0) {
         double r = 0, k = 0;
-        for (unsigned b = 0; b < place.ranks; ++b) {  // in rank order: the same sums every run
+        for (unsigned b = 0; b < place.ranks; ++b) {  // in rank order: the same sums in every block, every run
             const double* theirs = place.in(blockSum, b);
             r += theirs[0];
             k += theirs[1];
         }
-        rowSum[rows] = r;
-        colSum[cols] = k;
+        totals[0] = r;
+        totals[1] = k;
     }
-    place.sync();  // the other blocks' shared memory stays until the first has read it
+    __syncthreads();
 }
 
 // Zeroes two accumulators in one launch of few-register blocks: beside a GEMM the driver's memset
@@ -590,28 +591,33 @@ struct Lie {
     __device__ double tolerance(bool lies, double thr) const { return lies ? -1e300 : thr; }
 };
 
-// In place: a control sum becomes its residual when the check mismatches (> 0 or NaN), else
+// A control sum's mark: its residual when the check mismatches (> 0 or NaN), else
 // -1 - residual / threshold (<= -1). Written so that NaN and inf mismatch, as in the host reference.
+__device__ __forceinline__ double markOf(double control, double stored, double thr, double sumFactor)
+{
+    const double res = fabs(control - stored);
+    // TF32: the part that follows the checked sum (abft.hpp); the smaller side, so that a fault
+    // cannot raise its own threshold (fmin ignores a NaN side).
+    if (sumFactor > 0)
+        thr += sumFactor * fmin(fabs(control), fabs(stored));
+    if (!(res <= thr))
+        return res > 0 ? res : (isnan(res) ? res : 1e-300);
+    return -1.0 - (thr > 0 ? res / thr : 0.0);
+}
+
+// In place: each control sum becomes its mark (checks whose sums a separate pass made).
 template <class T>
 __global__ void markKernel(const T* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,
                            const double* rowScale, const double* colScale, double rowFactor, double colFactor,
                            double sumFactor, Lie lie)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    auto mark = [sumFactor](double control, double stored, double thr) {
-        const double res = fabs(control - stored);
-        // TF32: the part that follows the checked sum (abft.hpp); the smaller side, so that a
-        // fault cannot raise its own threshold (fmin ignores a NaN side).
-        if (sumFactor > 0)
-            thr += sumFactor * fmin(fabs(control), fabs(stored));
-        if (!(res <= thr))
-            return res > 0 ? res : (isnan(res) ? res : 1e-300);
-        return -1.0 - (thr > 0 ? res / thr : 0.0);
-    };
     if (t <= rows)
-        rowSum[t] = mark(rowSum[t], double(c[t * ldc + cols]), lie.threshold(t == lie.row, rowFactor * sqrt(rowScale[t])));
+        rowSum[t] = markOf(rowSum[t], double(c[t * ldc + cols]),
+                           lie.threshold(t == lie.row, rowFactor * sqrt(rowScale[t])), sumFactor);
     if (t <= cols)
-        colSum[t] = mark(colSum[t], double(c[rows * ldc + t]), lie.threshold(t == lie.col, colFactor * sqrt(colScale[t])));
+        colSum[t] = markOf(colSum[t], double(c[rows * ldc + t]),
+                           lie.threshold(t == lie.col, colFactor * sqrt(colScale[t])), sumFactor);
 }
 
 __device__ __forceinline__ bool isMismatch(double v) { return !(v <= -1.0); }
@@ -669,8 +675,10 @@ __device__ __forceinline__ void noteCheckLine(long long line, double thr, double
 
 // One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
 // located cell from its line's checksum minus the sum of the other cells (exact even when the
-// faulty value is inf), and write the verdict into pinned host memory.
-template <class T>
+// faulty value is inf), and write the verdict into pinned host memory. kMarksHere (the sums came
+// from the product's epilogue): the augmentation's two sums and the marks are made here, in the
+// scan of the check lines, instead of by two kernels before (one launch per check, not three).
+template <class T, bool kMarksHere>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
                                                       double rowFactor, double colFactor, double sumFactor,
                                                       VerifyOut* out, Lie lie)
@@ -699,8 +707,11 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         maxThr = 0;
     }
     __syncthreads();
-    const double* rowMark = aux.scratch0();
-    const double* colMark = aux.scratch1();
+    double* rowMark = aux.scratch0();
+    double* colMark = aux.scratch1();
+    __shared__ double augmentation[2];  // the control sums of the checksum row and column (kMarksHere)
+    if constexpr (kMarksHere)
+        augmentationSums(c, rows, cols, ldc, place, augmentation);
     // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
     // (per-element atomics on one shared word serialize 32-fold and cost tens of microseconds).
     // On bit patterns as before (NaN thresholds order above inf), so the reported range is unchanged.
@@ -708,10 +719,12 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // Reported range only: the sum part uses the stored checksum (the control sums are spent). The
     // loads of a few lines first, then their notes: C's checksum column is read a row pitch apart,
     // and one line at a time the scan took 21 us per check at N = 8192 on an H200. Four lines (not
-    // eight) keep the block of 1024 within its 64 registers a thread.
-    constexpr int kDecideLinesInFlight = 4;
-    const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, const double* marks,
-                               double factor, int& count, long long* list, double* residuals) {
+    // eight) keep the block of 1024 within its 64 registers a thread; two when the marks are made
+    // here (three spilled), which the cluster's 8192 threads cover up to N = 16384 in two rounds.
+    constexpr int kDecideLinesInFlight = kMarksHere ? 2 : 4;
+    const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, double* marks,
+                               const double* lastControl, Index lieLine, double factor, int& count, long long* list,
+                               double* residuals) {
         const Index step = place.threads();
         for (Index x0 = place.thread(); x0 <= extent; x0 += kDecideLinesInFlight * step) {
             double sc[kDecideLinesInFlight], st[kDecideLinesInFlight], mk[kDecideLinesInFlight];
@@ -721,19 +734,25 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
                 const bool in = x <= extent;
                 sc[u] = in ? scale[x] : 0.0;
                 st[u] = in ? double(stored[x * pitch]) : 0.0;
-                mk[u] = in ? marks[x] : -1.0;
+                mk[u] = in ? marks[x] : -1.0;  // kMarksHere: the control sum
             }
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
                 const Index x = x0 + Index(u) * step;
-                if (x <= extent)
-                    noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count,
-                                  list, residuals);
+                if (x > extent)
+                    continue;
+                if constexpr (kMarksHere) {
+                    mk[u] = markOf(x == extent ? *lastControl : mk[u], st[u],
+                                   lie.threshold(x == lieLine, factor * sqrt(sc[u])), sumFactor);
+                    marks[x] = mk[u];  // the one-axis rule below reads the other axis's marks
+                }
+                noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count, list,
+                              residuals);
             }
         }
     };
-    noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, rowFactor, nr, listR, resR);
-    noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, colFactor, nc, listC, resC);
+    noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, &augmentation[0], lie.row, rowFactor, nr, listR, resR);
+    noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, &augmentation[1], lie.col, colFactor, nc, listC, resC);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));
@@ -746,7 +765,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         atomicMax(&maxRatio, ratio);
     }
     if (place.ranks > 1) {
-        place.sync();  // every block's notes complete
+        place.sync();  // every block's notes (and kMarksHere: its marks in global memory) complete
         if (place.rank == 0 && tid == 0) {
             // The others' notes after this block's own, in rank order; counts in full, lists to kMaxListed.
             int storedR = min(nr, kMaxListed), storedC = min(nc, kMaxListed);
@@ -930,47 +949,68 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
         out->minThreshold = __longlong_as_double((long long)minThr);
         out->maxThreshold = __longlong_as_double((long long)maxThr);
-        aux.scratch0()[0] = recompute;  // flag for the recompute kernels (the marks are consumed)
+        aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
+        aux.scratch1()[0] = 0;          // its count of finished blocks
     }
 }
 
-// Rebuild the checksum row (j < cols), then the checksum column (i <= rows, corner included),
-// only when decideKernel raised the flag.
+// Only when decideKernel raised the flag: rebuild the checksum row (j < cols, one thread a column)
+// and column (i < rows, one warp a row), then the corner from the rebuilt row, and report the
+// checksum cells' new values. The last block to finish (counted in `done`, which decideKernel
+// zeroed) takes the corner and the report: a clean check pays one empty launch, not three.
 template <class T>
-__global__ void recomputeRowKernel(T* c, Index rows, Index cols, Index ldc, const double* flag)
-{
-    const Index j = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (*flag == 0 || j >= cols)
-        return;
-    double s = 0;
-    for (Index i = 0; i < rows; ++i)
-        s += double(c[i * ldc + j]);
-    c[rows * ldc + j] = T(s);
-}
-
-template <class T>
-__global__ void recomputeColKernel(T* c, Index rows, Index cols, Index ldc, const double* flag)
-{
-    const Index i = Index(blockIdx.x) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
-    const int lane = threadIdx.x % kWarp;
-    if (*flag == 0 || i > rows)
-        return;
-    double s = 0;
-    for (Index j = lane; j < cols; j += kWarp)
-        s += double(c[i * ldc + j]);
-    s = warpSum(s);
-    if (lane == 0)
-        c[i * ldc + cols] = T(s);
-}
-
-template <class T>
-__global__ void finishChecksumCellsKernel(const T* c, Index ldc, const double* flag, VerifyOut* out)
+__global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows, Index cols, Index ldc,
+                                                               const double* flag, double* done, unsigned rowBlocks,
+                                                               VerifyOut* out)
 {
     if (*flag == 0)
         return;
+    if (blockIdx.x < rowBlocks) {
+        const Index j = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+        if (j < cols) {
+            double s = 0;
+            for (Index i = 0; i < rows; ++i)
+                s += double(c[i * ldc + j]);
+            c[rows * ldc + j] = T(s);
+        }
+    } else {
+        const Index i = Index(blockIdx.x - rowBlocks) * (blockDim.x / kWarp) + threadIdx.x / kWarp;
+        const int lane = threadIdx.x % kWarp;
+        if (i < rows) {  // the same for the whole warp
+            double s = 0;
+            for (Index j = lane; j < cols; j += kWarp)
+                s += double(c[i * ldc + j]);
+            s = warpSum(s);
+            if (lane == 0)
+                c[i * ldc + cols] = T(s);
+        }
+    }
+    __shared__ bool last;
+    __shared__ double part[256 / kWarp];
+    __threadfence();  // this block's cells before its count
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(done, 1.0) == double(gridDim.x - 1);
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    double s = 0;
+    for (Index j = threadIdx.x; j < cols; j += blockDim.x)
+        s += double(__ldcg(c + rows * ldc + j));  // from L2: other blocks wrote them
+    s = warpSum(s);
+    if (threadIdx.x % kWarp == 0)
+        part[threadIdx.x / kWarp] = s;
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    double corner = 0;
+    for (int w = 0; w < int(blockDim.x / kWarp); ++w)
+        corner += part[w];
+    c[rows * ldc + cols] = T(corner);
     for (int n = 0; n < out->correctionCount; ++n)
         if (out->direction[n] == 2)
-            out->after[n] = double(c[out->corrRow[n] * ldc + out->corrCol[n]]);
+            out->after[n] = double(__ldcg(c + out->corrRow[n] * ldc + out->corrCol[n]));
 }
 
 // ---- fault injection ---------------------------------------------------------------------------
@@ -1175,11 +1215,6 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     T* c = static_cast<T*>(v.c);
     const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
     const AuxView aux = v.aux;
-    if (v.sumsFromProduct)
-    {
-        launchCheckKernel(true, augmentationSumsKernel<T>, s, c, rows, cols, ldc, aux.scratch0(), aux.scratch1());
-    } else
-        sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
     // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
     // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
     // and 4 uI |checked sum|.
@@ -1187,18 +1222,25 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const double rowFactor = v.lambda * (v.u * double(v.depth + cols + 2) + inputPart);
     const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
     const double sumFactor = 4.0 * v.uInput + v.truncationSumFactor;
-    const Index n = (rows > cols ? rows : cols) + 1;
     const Lie lie{v.lieRow, v.lieCol, v.lieThreshold};
-    markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor, lie);
-    CUDA_CHECK_LAUNCH();
-    launchCheckKernel(v.sumsFromProduct, decideKernel<T>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                      hostOut, lie);
-    recomputeRowKernel<T><<<blocksFor(cols, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
-    CUDA_CHECK_LAUNCH();
-    recomputeColKernel<T><<<blocksFor(rows + 1, 8), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0());
-    CUDA_CHECK_LAUNCH();
-    finishChecksumCellsKernel<T><<<1, 1, 0, s>>>(c, ldc, aux.scratch0(), hostOut);
+    if (v.sumsFromProduct) {
+        // The epilogue summed C's main part: the rest of the check is one cluster kernel.
+        launchCheckKernel(true, decideKernel<T, true>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
+                          hostOut, lie);
+    } else {
+        sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
+        const Index n = (rows > cols ? rows : cols) + 1;
+        markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
+                                                        aux.rowScale(), aux.colScale(), rowFactor, colFactor,
+                                                        sumFactor, lie);
+        CUDA_CHECK_LAUNCH();
+        launchCheckKernel(false, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
+                          hostOut, lie);
+    }
+    const unsigned rowBlocks = blocksFor(cols, 256);
+    const unsigned colBlocks = blocksFor(rows, 256 / kWarp);
+    recomputeChecksumsKernel<T><<<rowBlocks + colBlocks > 0 ? rowBlocks + colBlocks : 1, 256, 0, s>>>(
+        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), rowBlocks, hostOut);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -27,6 +27,7 @@ struct Row {
     uint32_t stream;
     int grid, block, regs, smem;  // smem: static + dynamic shared memory per block, bytes
     std::string name;
+    uint32_t corr = 0;  // correlation id: a kernel's launch call (R row) has the same
 };
 
 std::mutex rowsMutex;
@@ -71,14 +72,25 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
             auto* k = reinterpret_cast<KERNEL_T*>(rec);
             got.push_back({'K', k->start, k->end, k->streamId, int(k->gridX * k->gridY * k->gridZ),
                            int(k->blockX * k->blockY * k->blockZ), int(k->registersPerThread),
-                           int(k->staticSharedMemory + k->dynamicSharedMemory), shortName(k->name)});
+                           int(k->staticSharedMemory + k->dynamicSharedMemory), shortName(k->name), k->correlationId});
+        } else if (rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME || rec->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+            // Host calls (KERNEL_TRACE_API=1), on the same clock as the device records: where the host
+            // spends the time between two launches. Stream column: the calling thread.
+            auto* a = reinterpret_cast<CUpti_ActivityAPI*>(rec);
+            const char* name = nullptr;
+            cuptiGetCallbackName(rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                                                          : CUPTI_CB_DOMAIN_DRIVER_API,
+                                 a->cbid, &name);
+            got.push_back({rec->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? 'R' : 'D', a->start, a->end,
+                           uint32_t(a->threadId), 0, 0, 0, 0, name ? name : "?", a->correlationId});
         } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             auto* m = reinterpret_cast<MEMSET_T*>(rec);
-            got.push_back({'S', m->start, m->end, m->streamId, 0, 0, 0, 0, "memset " + std::to_string(m->bytes)});
+            got.push_back({'S', m->start, m->end, m->streamId, 0, 0, 0, 0, "memset " + std::to_string(m->bytes),
+                           m->correlationId});
         } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             auto* m = reinterpret_cast<MEMCPY_T*>(rec);
             got.push_back({'C', m->start, m->end, m->streamId, 0, 0, int(m->copyKind), 0,
-                           "memcpy " + std::to_string(m->bytes)});
+                           "memcpy " + std::to_string(m->bytes), m->correlationId});
         }
     }
     std::free(buffer);
@@ -97,11 +109,12 @@ void writeRows()
     }
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return;
-    std::fprintf(f, "kind,start_ns,end_ns,stream,grid,block,regs_or_copykind,smem,name\n");
+    std::fprintf(f, "kind,start_ns,end_ns,stream,grid,block,regs_or_copykind,smem,corr,name\n");
     std::lock_guard<std::mutex> lock(rowsMutex);
     for (const Row& r : *rows)
-        std::fprintf(f, "%c,%llu,%llu,%u,%d,%d,%d,%d,%s\n", r.kind, static_cast<unsigned long long>(r.start),
-                     static_cast<unsigned long long>(r.end), r.stream, r.grid, r.block, r.regs, r.smem, r.name.c_str());
+        std::fprintf(f, "%c,%llu,%llu,%u,%d,%d,%d,%d,%u,%s\n", r.kind, static_cast<unsigned long long>(r.start),
+                     static_cast<unsigned long long>(r.end), r.stream, r.grid, r.block, r.regs, r.smem, r.corr,
+                     r.name.c_str());
     std::fclose(f);
     std::fprintf(stderr, "kernel_trace: %zu records -> %s\n", rows->size(), path.c_str());
 }
@@ -115,6 +128,10 @@ extern "C" int InitializeInjection(void)
     CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
     CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET));
     CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY));
+    if (const char* api = std::getenv("KERNEL_TRACE_API"); api && api[0] == '1') {
+        CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME));
+        CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER));
+    }
     std::atexit(writeRows);
     return 1;
 }
