@@ -23,6 +23,26 @@ private slots:
         QVERIFY(!cutlassTunesKMajor(16384, 16384, 64));
     }
 
+    // A pass beside the kernel gets the multiprocessors the kernel's rounds of tiles do not need
+    // (128 x 256 tiles of C^T, whole clusters).
+    void leavesOnlyMultiprocessorsItsRoundsDoNotNeed()
+    {
+        QCOMPARE(cutlassSmsKeepingRounds(4096, 4096, 132, 2), 128);    // 512 tiles: 4 rounds either way
+        QCOMPARE(cutlassSmsKeepingRounds(8192, 8192, 132, 2), 128);    // 2048 tiles: 16 rounds
+        QCOMPARE(cutlassSmsKeepingRounds(16384, 16384, 132, 2), 132);  // 8192 tiles: 63 rounds need 131 -> 132
+        QCOMPARE(cutlassSmsKeepingRounds(8192, 8192, 132, 4), 128);
+        QCOMPARE(cutlassSmsKeepingRounds(256, 128, 132, 2), 2);        // one tile: one cluster
+        QCOMPARE(cutlassSmsKeepingRounds(4096, 4096, 114, 2), 104);    // 114 SMs: 5 rounds, as on 104
+        QCOMPARE(cutlassSmsKeepingRounds(0, 4096, 132, 2), 132);       // nothing to walk: unchanged
+        for (const std::int64_t n : {1000, 3000, 4096, 5000, 8192, 12000, 16384})
+            for (const int sms : {78, 114, 132}) {
+                const int used = cutlassSmsKeepingRounds(n, n, sms, 2);
+                const std::int64_t tiles = ((n + 127) / 128) * ((n + 255) / 256);
+                QVERIFY(used <= sms);
+                QCOMPARE((tiles + used - 1) / used, (tiles + sms - 1) / sms);  // the same rounds
+            }
+    }
+
     void keepsTheFastest_data()
     {
         QTest::addColumn<std::vector<double>>("ms");

@@ -30,6 +30,7 @@ for n in ${TRACE_SIZES:-}; do
   python3 $K/gaps.py /tmp/trace_$n.csv > $OUT/more/trace_gaps_$n.txt 2>&1
   python3 $K/host_gaps.py /tmp/trace_$n.csv resetKernel cutlass > $OUT/more/host_gaps_$n.txt 2>&1
   cat $OUT/more/host_gaps_$n.txt >> $L
+  python3 $K/prepared_breakdown.py /tmp/trace_$n.csv >> $L 2>&1
   cp /tmp/trace_$n.csv $OUT/more/
 done
 left=$(( ${DEADLINE:-570} - SECONDS ))

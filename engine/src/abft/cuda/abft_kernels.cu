@@ -542,15 +542,25 @@ __device__ void augmentationSums(const T* c, Index rows, Index cols, Index ldc, 
         blockSum[1] = k;
     }
     place.sync();
-    if (threadIdx.x == 0) {
+    if (threadIdx.x < kWarp) {
+        // Lane b reads block b's parts (remote loads at once, not one after another); lane 0 adds
+        // them in rank order: the same sums in every block, every run.
+        const unsigned b = threadIdx.x;
         double r = 0, k = 0;
-        for (unsigned b = 0; b < place.ranks; ++b) {  // in rank order: the same sums in every block, every run
+        if (b < place.ranks) {
             const double* theirs = place.in(blockSum, b);
-            r += theirs[0];
-            k += theirs[1];
+            r = theirs[0];
+            k = theirs[1];
         }
-        totals[0] = r;
-        totals[1] = k;
+        double rowAll = 0, colAll = 0;
+        for (unsigned i = 0; i < place.ranks; ++i) {
+            rowAll += __shfl_sync(0xffffffffu, r, int(i));
+            colAll += __shfl_sync(0xffffffffu, k, int(i));
+        }
+        if (b == 0) {
+            totals[0] = rowAll;
+            totals[1] = colAll;
+        }
     }
     __syncthreads();
 }
@@ -766,24 +776,42 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     }
     if (place.ranks > 1) {
         place.sync();  // every block's notes (and kMarksHere: its marks in global memory) complete
-        if (place.rank == 0 && tid == 0) {
-            // The others' notes after this block's own, in rank order; counts in full, lists to kMaxListed.
-            int storedR = min(nr, kMaxListed), storedC = min(nc, kMaxListed);
-            for (unsigned b = 1; b < place.ranks; ++b) {
-                const int theirR = *place.in(&nr, b), theirC = *place.in(&nc, b);
-                for (int i = 0; i < min(theirR, kMaxListed) && storedR < kMaxListed; ++i, ++storedR) {
-                    listR[storedR] = place.in(listR, b)[i];
-                    resR[storedR] = place.in(resR, b)[i];
+        if (place.rank == 0 && tid < kWarp) {
+            // Lane b reads block b's counts and ranges at once (remote loads one after another by one
+            // thread took microseconds); the first thread then appends the others' lists after this
+            // block's own, in rank order (counts in full, lists to kMaxListed).
+            __shared__ int theirRows[kWarp], theirCols[kWarp];
+            const unsigned b = unsigned(tid);
+            const bool other = b >= 1 && b < place.ranks;
+            theirRows[b] = other ? *place.in(&nr, b) : 0;
+            theirCols[b] = other ? *place.in(&nc, b) : 0;
+            unsigned long long lo = other ? *place.in(&minThr, b) : ~0ull;
+            unsigned long long hi = other ? *place.in(&maxThr, b) : 0ull;
+            unsigned long long top = other ? *place.in(&maxRatio, b) : 0ull;
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) {
+                lo = min(lo, __shfl_down_sync(0xffffffffu, lo, o));
+                hi = max(hi, __shfl_down_sync(0xffffffffu, hi, o));
+                top = max(top, __shfl_down_sync(0xffffffffu, top, o));
+            }
+            __syncwarp();
+            if (tid == 0) {
+                minThr = min(minThr, lo);
+                maxThr = max(maxThr, hi);
+                maxRatio = max(maxRatio, top);
+                int storedR = min(nr, kMaxListed), storedC = min(nc, kMaxListed);
+                for (unsigned r = 1; r < place.ranks; ++r) {
+                    for (int i = 0; i < min(theirRows[r], kMaxListed) && storedR < kMaxListed; ++i, ++storedR) {
+                        listR[storedR] = place.in(listR, r)[i];
+                        resR[storedR] = place.in(resR, r)[i];
+                    }
+                    for (int i = 0; i < min(theirCols[r], kMaxListed) && storedC < kMaxListed; ++i, ++storedC) {
+                        listC[storedC] = place.in(listC, r)[i];
+                        resC[storedC] = place.in(resC, r)[i];
+                    }
+                    nr += theirRows[r];
+                    nc += theirCols[r];
                 }
-                for (int i = 0; i < min(theirC, kMaxListed) && storedC < kMaxListed; ++i, ++storedC) {
-                    listC[storedC] = place.in(listC, b)[i];
-                    resC[storedC] = place.in(resC, b)[i];
-                }
-                nr += theirR;
-                nc += theirC;
-                minThr = min(minThr, *place.in(&minThr, b));
-                maxThr = max(maxThr, *place.in(&maxThr, b));
-                maxRatio = max(maxRatio, *place.in(&maxRatio, b));
             }
         }
         place.sync();  // the others' notes read (they may leave now), the gathered ones seen by the block

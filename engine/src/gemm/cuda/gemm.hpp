@@ -39,6 +39,8 @@ struct GemmCall {
     // reads it instead of b; in the protected product, checksumBOf lays it out from B, rounded to
     // TF32, in B's checksum pass (protected_product.hpp).
     void* bTransposed = nullptr;
+    // cutlass-tf32: CutlassTf32Call::leavesIdleSms (a pass runs beside the kernel).
+    bool leavesIdleSms = false;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -59,6 +61,7 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.rowSums = g.rowSums;
     call.colSums = g.colSums;
     call.config = g.cutlassConfig;
+    call.leavesIdleSms = g.leavesIdleSms;
     return call;
 }
 

@@ -150,6 +150,7 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
     else
         CUDA_CHECK(cudaEventRecord(tail->fork.get(), s));
     GemmCall fused = g;
+    fused.leavesIdleSms = tail != nullptr;  // the pass starts on them at once
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();

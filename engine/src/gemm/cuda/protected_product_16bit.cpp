@@ -115,6 +115,7 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.ldc = x.ldc;
         call.rowSums = x.aux.scratch0();
         call.colSums = x.aux.scratch1();
+        call.leavesIdleSms = tail;  // the pass starts on them at once
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
         if (tail) {

@@ -21,6 +21,7 @@ struct Config16 {
     Runner16 bf16;
     Runner16 f16;
     int maxSwizzle = 1;
+    int clusterCtas = 2;
 };
 
 // The first entry is the default (the one BF16 tile the online family's panels ran before there
@@ -39,7 +40,8 @@ const char* runConfig(int config, const Cutlass16BitCall& call, int device, int 
 {
     const Config16& c = kConfigs[config];
     const Runner16 run = call.type == Cutlass16BitType::F16 ? c.f16 : c.bf16;
-    return run(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
+    const int used = call.leavesIdleSms ? cutlassSmsKeepingRounds(call.m, call.q, sms, c.clusterCtas) : sms;
+    return run(call, CutlassLaunch{device, used, c.maxSwizzle}, s);
 }
 
 // Times every configuration on the call's shape into scratch sums (and a scratch C when the call

@@ -21,6 +21,7 @@ struct Config {
     Runner bAsItLies;    // B N-major, through registers; null: not built for it
     Runner bTransposed;  // B^T, both operands K-major; null: not built for it
     int maxSwizzle = 1;
+    int clusterCtas = 2;
 };
 
 // The first entry is the default. The K-major entries are what a bTransposed call with config -1
@@ -37,10 +38,10 @@ const Config kConfigs[] = {
     {"128x256x32 c2x1 swizzle 8", nullptr, &run128x256c2x1KMajor, 8},
     {"128x256x32 c1x2", nullptr, &run128x256c1x2KMajor},
     {"128x256x32 c1x2 swizzle 4", nullptr, &run128x256c1x2KMajor, 4},
-    {"128x256x32 c2x2", nullptr, &run128x256c2x2KMajor},
-    {"128x256x32 c2x2 swizzle 4", nullptr, &run128x256c2x2KMajor, 4},
+    {"128x256x32 c2x2", nullptr, &run128x256c2x2KMajor, 1, 4},
+    {"128x256x32 c2x2 swizzle 4", nullptr, &run128x256c2x2KMajor, 4, 4},
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
-    {"128x256x32 c1x1", &run128x256c1x1, nullptr},
+    {"128x256x32 c1x1", &run128x256c1x1, nullptr, 1, 1},
     {"256x128x32 c1x2", &run256x128c1x2, nullptr},
     {"128x128x32 c2x1", &run128x128c2x1, nullptr},
 #endif
@@ -54,7 +55,8 @@ const char* runConfig(int config, const CutlassTf32Call& call, int device, int s
     if (!run)
         return call.bTransposed ? "CUTLASS TF32 GEMM: this configuration is built for B as it lies only"
                                 : "CUTLASS TF32 GEMM: this configuration is built for B^T (bTransposed) only";
-    return run(call, CutlassLaunch{device, sms, c.maxSwizzle}, s);
+    const int used = call.leavesIdleSms ? cutlassSmsKeepingRounds(call.m, call.q, sms, c.clusterCtas) : sms;
+    return run(call, CutlassLaunch{device, used, c.maxSwizzle}, s);
 }
 
 // Times every K-major configuration on the call's shape (timeCutlassConfigs), into scratch sums (and

@@ -31,6 +31,9 @@ struct CutlassTf32Call {
     // b holds B^T (q x n, row-major, ldb >= n) instead of B: both operands are then K-major in shared
     // memory, the layout TF32 WGMMA reads fastest (B itself, N-major, goes through registers).
     bool bTransposed = false;
+    // Run on the fewest multiprocessors that keep the kernel's rounds of tiles
+    // (cutlassSmsKeepingRounds), the others left to a pass launched beside it.
+    bool leavesIdleSms = false;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the

@@ -1,5 +1,6 @@
 // Which K-major configuration of the CUTLASS TF32 kernel a call with config -1 runs
-// (cutlass_tf32_gemm.hpp): plain C++, so that the CPU tests check the rule.
+// (cutlass_tf32_gemm.hpp), and on how many multiprocessors a kernel with work beside it runs: plain
+// C++, so that the CPU tests check the rules.
 #pragma once
 
 #include "gemm/cuda/tuning_choice.hpp"
@@ -57,6 +58,23 @@ inline int keptCutlassKMajorConfig(const std::vector<double>& ms, bool preferSwi
         preferred = swizzled;
     const int chosen = chooseConfiguration(ms, preferred, kCutlassKeepDefaultWithin);
     return chosen < 0 ? 0 : chosen;
+}
+
+// The multiprocessors a persistent kernel of the lab needs to walk C (m x q) in as few rounds of
+// tiles as all `sms` walk it, in whole clusters of `clusterCtas`. The lab's tiles are 128 columns of
+// C by 256 rows (the kernels compute C^T). The multiprocessors left over cost the kernel nothing
+// and run work beside it from its start: at 4096^2 and 8192^2 (512 and 2048 tiles) 128 of an H200's
+// 132 walk them in 4 and 16 rounds as all 132 do, and the prepared product's pass over A and B^T
+// runs on the other 4 (at 16384^2, 8192 tiles, all 132 are needed).
+inline int cutlassSmsKeepingRounds(std::int64_t m, std::int64_t q, int sms, int clusterCtas)
+{
+    const std::int64_t tiles = ((q + 127) / 128) * ((m + 255) / 256);
+    if (tiles <= 0 || sms <= 0 || clusterCtas <= 0)
+        return sms;
+    const std::int64_t rounds = (tiles + sms - 1) / sms;
+    std::int64_t need = (tiles + rounds - 1) / rounds;
+    need = (need + clusterCtas - 1) / clusterCtas * clusterCtas;
+    return need < sms ? int(need) : sms;
 }
 
 }  // namespace gigacheck::cuda
