@@ -485,86 +485,6 @@ struct ClusterPlace {
     __device__ Index threads() const { return Index(ranks) * blockDim.x; }
 };
 
-// After a fused-sums GEMM (VerifyCall::sumsFromProduct), which summed C's main part: the two sums
-// that involve the augmentation, C's checksum row (rowSum[rows]) and its checksum column
-// (colSum[cols]), as sumsOfC defines them. Each thread keeps kLinesInFlight loads in flight: the
-// column's cells are a row pitch apart, each its own memory transaction.
-constexpr int kLinesInFlight = 8;
-
-template <class T>
-__device__ __forceinline__ double sumStrided(const T* first, Index count, Index stride, const ClusterPlace& place)
-{
-    double s = 0;
-    const Index step = place.threads();
-    for (Index e0 = place.thread(); e0 < count; e0 += kLinesInFlight * step) {
-        double x[kLinesInFlight];
-#pragma unroll
-        for (int u = 0; u < kLinesInFlight; ++u) {
-            const Index e = e0 + Index(u) * step;
-            x[u] = e < count ? double(first[e * stride]) : 0.0;
-        }
-#pragma unroll
-        for (int u = 0; u < kLinesInFlight; ++u)
-            s += x[u];
-    }
-    return s;
-}
-
-// The two augmentation sums, shared out over the cluster's threads, into totals[0] (row) and
-// totals[1] (column) of this block's shared memory; every block adds the blocks' parts in rank
-// order, so all hold the same two values. The parts stay in shared memory until the caller's next
-// cluster barrier.
-template <class T>
-__device__ void augmentationSums(const T* c, Index rows, Index cols, Index ldc, const ClusterPlace& place,
-                                 double* totals)
-{
-    __shared__ double part[2][32];
-    __shared__ double blockSum[2];
-    double row = sumStrided(c + rows * ldc, cols, 1, place);
-    double col = sumStrided(c + cols, rows, ldc, place);
-    for (int o = 16; o > 0; o /= 2) {
-        row += __shfl_down_sync(0xffffffffu, row, o);
-        col += __shfl_down_sync(0xffffffffu, col, o);
-    }
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0) {
-        part[0][warp] = row;
-        part[1][warp] = col;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        double r = 0, k = 0;
-        for (int w = 0; w < int(blockDim.x / 32); ++w) {
-            r += part[0][w];
-            k += part[1][w];
-        }
-        blockSum[0] = r;
-        blockSum[1] = k;
-    }
-    place.sync();
-    if (threadIdx.x < kWarp) {
-        // Lane b reads block b's parts (remote loads at once, not one after another); lane 0 adds
-        // them in rank order: the same sums in every block, every run.
-        const unsigned b = threadIdx.x;
-        double r = 0, k = 0;
-        if (b < place.ranks) {
-            const double* theirs = place.in(blockSum, b);
-            r = theirs[0];
-            k = theirs[1];
-        }
-        double rowAll = 0, colAll = 0;
-        for (unsigned i = 0; i < place.ranks; ++i) {
-            rowAll += __shfl_sync(0xffffffffu, r, int(i));
-            colAll += __shfl_sync(0xffffffffu, k, int(i));
-        }
-        if (b == 0) {
-            totals[0] = rowAll;
-            totals[1] = colAll;
-        }
-    }
-    __syncthreads();
-}
-
 // Zeroes two accumulators in one launch of few-register blocks: beside a GEMM the driver's memset
 // kernels waited for GEMM CTAs to retire (two per check and two per product's passes; the check's
 // two took 0.1 ms of 16 checks at 8192^3 in the kernel traces). Measured against the memsets
@@ -719,9 +639,17 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __syncthreads();
     double* rowMark = aux.scratch0();
     double* colMark = aux.scratch1();
-    __shared__ double augmentation[2];  // the control sums of the checksum row and column (kMarksHere)
-    if constexpr (kMarksHere)
-        augmentationSums(c, rows, cols, ldc, place, augmentation);
+    // kMarksHere: the last line of each axis (the checksum row's and column's own checks) needs the
+    // sum of the other axis's stored checksums, which the scan below reads anyway: each thread adds
+    // the ones it reads, and the first block marks those two lines once the cluster's parts are in.
+    // Their operands are fetched first, while the scan runs.
+    __shared__ double lastLine[3];  // C's corner cell, rowScale[rows], colScale[cols]
+    __shared__ double warpPart[2][32], blockPart[2];
+    if (kMarksHere && place.rank == 0 && tid == kWarp) {
+        lastLine[0] = double(c[rows * ldc + cols]);
+        lastLine[1] = aux.rowScale()[rows];
+        lastLine[2] = aux.colScale()[cols];
+    }
     // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
     // (per-element atomics on one shared word serialize 32-fold and cost tens of microseconds).
     // On bit patterns as before (NaN thresholds order above inf), so the reported range is unchanged.
@@ -733,15 +661,16 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // here (three spilled), which the cluster's 8192 threads cover up to N = 16384 in two rounds.
     constexpr int kDecideLinesInFlight = kMarksHere ? 2 : 4;
     const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, double* marks,
-                               const double* lastControl, Index lieLine, double factor, int& count, long long* list,
-                               double* residuals) {
+                               Index lieLine, double factor, int& count, long long* list, double* residuals) {
+        const Index last = kMarksHere ? extent - 1 : extent;  // kMarksHere: the last line comes later
+        double storedSum = 0;
         const Index step = place.threads();
-        for (Index x0 = place.thread(); x0 <= extent; x0 += kDecideLinesInFlight * step) {
+        for (Index x0 = place.thread(); x0 <= last; x0 += kDecideLinesInFlight * step) {
             double sc[kDecideLinesInFlight], st[kDecideLinesInFlight], mk[kDecideLinesInFlight];
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
                 const Index x = x0 + Index(u) * step;
-                const bool in = x <= extent;
+                const bool in = x <= last;
                 sc[u] = in ? scale[x] : 0.0;
                 st[u] = in ? double(stored[x * pitch]) : 0.0;
                 mk[u] = in ? marks[x] : -1.0;  // kMarksHere: the control sum
@@ -749,37 +678,59 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
                 const Index x = x0 + Index(u) * step;
-                if (x > extent)
+                if (x > last)
                     continue;
                 if constexpr (kMarksHere) {
-                    mk[u] = markOf(x == extent ? *lastControl : mk[u], st[u],
-                                   lie.threshold(x == lieLine, factor * sqrt(sc[u])), sumFactor);
+                    storedSum += st[u];
+                    mk[u] = markOf(mk[u], st[u], lie.threshold(x == lieLine, factor * sqrt(sc[u])), sumFactor);
                     marks[x] = mk[u];  // the one-axis rule below reads the other axis's marks
                 }
                 noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count, list,
                               residuals);
             }
         }
+        return storedSum;
     };
-    noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, &augmentation[0], lie.row, rowFactor, nr, listR, resR);
-    noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, &augmentation[1], lie.col, colFactor, nc, listC, resC);
+    // The row checks read C's checksum column, whose sum is the column checks' last control sum;
+    // the column checks read the checksum row, the row checks' last.
+    double colLast = noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, lie.row, rowFactor, nr, listR, resR);
+    double rowLast = noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, lie.col, colFactor, nc, listC, resC);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));
         tMax = max(tMax, __shfl_down_sync(0xffffffffu, tMax, o));
         ratio = max(ratio, __shfl_down_sync(0xffffffffu, ratio, o));
+        if constexpr (kMarksHere) {
+            rowLast += __shfl_down_sync(0xffffffffu, rowLast, o);
+            colLast += __shfl_down_sync(0xffffffffu, colLast, o);
+        }
     }
     if (tid % kWarp == 0) {
         atomicMin(&minThr, tMin);
         atomicMax(&maxThr, tMax);
         atomicMax(&maxRatio, ratio);
+        warpPart[0][tid / kWarp] = rowLast;
+        warpPart[1][tid / kWarp] = colLast;
     }
+    if constexpr (kMarksHere) {
+        __syncthreads();
+        if (tid == 0) {  // the warps in order: the same sums every run
+            double r = 0, k = 0;
+            for (int w = 0; w < int(blockDim.x / kWarp); ++w) {
+                r += warpPart[0][w];
+                k += warpPart[1][w];
+            }
+            blockPart[0] = r;
+            blockPart[1] = k;
+        }
+    }
+    double rowTotal = 0, colTotal = 0;  // kMarksHere, in the first block's first warp
     if (place.ranks > 1) {
         place.sync();  // every block's notes (and kMarksHere: its marks in global memory) complete
         if (place.rank == 0 && tid < kWarp) {
-            // Lane b reads block b's counts and ranges at once (remote loads one after another by one
-            // thread took microseconds); the first thread then appends the others' lists after this
-            // block's own, in rank order (counts in full, lists to kMaxListed).
+            // Lane b reads block b's counts, ranges and parts at once (remote loads one after another
+            // by one thread took microseconds); the first thread then appends the others' lists after
+            // this block's own, in rank order (counts in full, lists to kMaxListed).
             __shared__ int theirRows[kWarp], theirCols[kWarp];
             const unsigned b = unsigned(tid);
             const bool other = b >= 1 && b < place.ranks;
@@ -788,12 +739,22 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             unsigned long long lo = other ? *place.in(&minThr, b) : ~0ull;
             unsigned long long hi = other ? *place.in(&maxThr, b) : 0ull;
             unsigned long long top = other ? *place.in(&maxRatio, b) : 0ull;
+            double rowPart = 0, colPart = 0;
+            if (kMarksHere && b < place.ranks) {
+                rowPart = place.in(blockPart, b)[0];
+                colPart = place.in(blockPart, b)[1];
+            }
 #pragma unroll
             for (int o = 16; o > 0; o >>= 1) {
                 lo = min(lo, __shfl_down_sync(0xffffffffu, lo, o));
                 hi = max(hi, __shfl_down_sync(0xffffffffu, hi, o));
                 top = max(top, __shfl_down_sync(0xffffffffu, top, o));
             }
+            if constexpr (kMarksHere)
+                for (unsigned r = 0; r < place.ranks; ++r) {  // in rank order: the same sums every run
+                    rowTotal += __shfl_sync(0xffffffffu, rowPart, int(r));
+                    colTotal += __shfl_sync(0xffffffffu, colPart, int(r));
+                }
             __syncwarp();
             if (tid == 0) {
                 minThr = min(minThr, lo);
@@ -817,6 +778,24 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         place.sync();  // the others' notes read (they may leave now), the gathered ones seen by the block
         if (place.rank != 0)
             return;
+    } else if (kMarksHere && tid == 0) {
+        rowTotal = blockPart[0];
+        colTotal = blockPart[1];
+    }
+    if (kMarksHere && tid == 0) {
+        // The two last lines: the checksum row's check (control: the checksum row's sum) and the
+        // checksum column's, both against C's corner cell.
+        unsigned long long lo = minThr, hi = maxThr, top = maxRatio;
+        const double corner = lastLine[0];
+        rowMark[rows] = markOf(rowTotal, corner, lie.threshold(rows == lie.row, rowFactor * sqrt(lastLine[1])), sumFactor);
+        colMark[cols] = markOf(colTotal, corner, lie.threshold(cols == lie.col, colFactor * sqrt(lastLine[2])), sumFactor);
+        noteCheckLine(rows, rowFactor * sqrt(lastLine[1]) + sumFactor * fabs(corner), rowMark[rows], lo, hi, top, nr,
+                      listR, resR);
+        noteCheckLine(cols, colFactor * sqrt(lastLine[2]) + sumFactor * fabs(corner), colMark[cols], lo, hi, top, nc,
+                      listC, resC);
+        minThr = lo;
+        maxThr = hi;
+        maxRatio = top;
     }
     __syncthreads();
 
