@@ -8,10 +8,7 @@
 #include "core/cuda/check.hpp"
 #include "gigacheck/tf32.hpp"
 
-#include <cuda/ptx>
-
 #include <algorithm>
-#include <cstdint>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -294,133 +291,6 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) chunkRowDotsKernel(RowDots
     }
 }
 
-// Bulk rows (compute capability 9.0 and later): rows through shared memory by bulk copies
-// (cp.async.bulk completing on an mbarrier), kBulkStages stages of kBulkRows rows x kBulkCols
-// entries with the two vectors' entries, 200 KB in flight per block where the kernels above keep
-// their loads in registers (32 KB per multiprocessor). Beside a GEMM that leaves a few
-// multiprocessors idle (cutlassSmsKeepingRounds) the pass runs there from the GEMM's start, its
-// loads queued behind the GEMM's: the bytes in flight bound what it reads. A block owns its rows
-// over the whole inner dimension and writes each row's two sums once (no atomics).
-constexpr int kBulkRows = 16, kBulkCols = 512, kBulkStages = 5;
-struct BulkStage {
-    float x[kBulkRows][kBulkCols];
-    double v[kBulkCols], s[kBulkCols];
-};
-constexpr std::size_t kBulkSmem = sizeof(BulkStage) * kBulkStages;
-
-__global__ void __launch_bounds__(kPassWarps * kWarp, 1)
-    bulkRowDotsKernel(RowDots sideA, RowDots sideB, Index depth, unsigned blocksA)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    extern __shared__ __align__(128) unsigned char bulkSmem[];
-    __shared__ std::uint64_t full[kBulkStages];
-    BulkStage* stage = reinterpret_cast<BulkStage*>(bulkSmem);
-    const bool onA = blockIdx.x < blocksA;
-    const RowDots d = onA ? sideA : sideB;
-    const Index r0 = Index(onA ? blockIdx.x : blockIdx.x - blocksA) * kBulkRows;
-    if (r0 >= d.rows)
-        return;
-    const int rowsHere = int(min(Index(kBulkRows), d.rows - r0));
-    const Index chunks = (depth + kBulkCols - 1) / kBulkCols;
-    namespace ptx = ::cuda::ptx;
-    // Thread 0 fills a stage: the barrier expects its bytes, each copy completes its share.
-    const auto fill = [&](Index chunk) {
-        const int at = int(chunk % kBulkStages);
-        const Index k0 = chunk * kBulkCols;
-        const std::uint32_t cols = std::uint32_t(min(Index(kBulkCols), depth - k0));
-        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[at],
-                                       cols * std::uint32_t(rowsHere * sizeof(float) + 2 * sizeof(double)));
-        for (int r = 0; r < rowsHere; ++r)
-            ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, stage[at].x[r], d.x + (r0 + r) * d.ld + k0,
-                               cols * std::uint32_t(sizeof(float)), &full[at]);
-        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, stage[at].v, d.v + k0,
-                           cols * std::uint32_t(sizeof(double)), &full[at]);
-        ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, stage[at].s, d.s + k0,
-                           cols * std::uint32_t(sizeof(double)), &full[at]);
-    };
-    if (threadIdx.x == 0) {
-        for (int i = 0; i < kBulkStages; ++i)
-            ptx::mbarrier_init(&full[i], 1);
-        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
-        for (Index c = 0; c < min(chunks, Index(kBulkStages)); ++c)
-            fill(c);
-    }
-    __syncthreads();
-    const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-    constexpr int kBulkRowsPerWarp = kBulkRows / kPassWarps;
-    double dot[kBulkRowsPerWarp], sq[kBulkRowsPerWarp];
-#pragma unroll
-    for (int r = 0; r < kBulkRowsPerWarp; ++r)
-        dot[r] = sq[r] = 0;
-    for (Index c = 0; c < chunks; ++c) {
-        const int at = int(c % kBulkStages);
-        const std::uint32_t parity = std::uint32_t((c / kBulkStages) & 1);
-        while (!ptx::mbarrier_try_wait_parity(&full[at], parity)) {
-        }
-        const int cols = int(min(Index(kBulkCols), depth - c * kBulkCols));
-        const BulkStage& here = stage[at];
-        for (int j = lane; j < cols; j += kWarp) {
-            const double v = here.v[j], w = here.s[j];
-#pragma unroll
-            for (int r = 0; r < kBulkRowsPerWarp; ++r) {
-                const int row = warp * kBulkRowsPerWarp + r;
-                if (row < rowsHere) {
-                    const double y = double(roundToTf32(here.x[row][j]));
-                    dot[r] += y * v;
-                    sq[r] += y * y * w;
-                }
-            }
-        }
-        __syncthreads();  // every warp is done with the stage before it is filled again
-        if (threadIdx.x == 0 && c + kBulkStages < chunks) {
-            ptx::fence_proxy_async(ptx::space_shared);  // the reads above before the copies' writes
-            fill(c + kBulkStages);
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < kBulkRowsPerWarp; ++r) {
-        const double dr = warpSum(dot[r]), sr = warpSum(sq[r]);
-        const int row = warp * kBulkRowsPerWarp + r;
-        if (lane == 0 && row < rowsHere) {
-            d.out[(r0 + row) * d.outStride] = float(dr);
-            d.scale[r0 + row] = sr;
-        }
-    }
-#endif
-}
-
-// Whether the current device takes bulkRowDotsKernel (compute capability 9.0 and later, the
-// kernel's shared memory raised), asked once per device.
-bool takesBulkRows()
-{
-    constexpr int kMaxDevices = 64;
-    static int cached[kMaxDevices] = {};  // 0: not asked, 1: yes, -1: no
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    if (cached[device] == 0) {
-        int major = 0;
-        const bool yes =
-            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
-            cudaFuncSetAttribute(bulkRowDotsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBulkSmem)) ==
-                cudaSuccess;
-        if (!yes)
-            (void)cudaGetLastError();
-        cached[device] = yes ? 1 : -1;
-    }
-    return cached[device] > 0;
-}
-
-// Bulk copies move whole 16 bytes from 16-byte aligned addresses: rows, leading dimension, depth and
-// the vectors' starts.
-bool bulkCopiesFit(const RowDots& d, Index depth)
-{
-    const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    return d.vec && d.ld % 4 == 0 && depth % 4 == 0 && aligned(d.x) && aligned(d.v) && aligned(d.s);
-}
-
 int multiprocessors()
 {
     int device = 0, sms = 0;
@@ -547,11 +417,7 @@ void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt
     RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
                   vectorizable(bt, ldbt, 0, sizeof(float))};
     const Index longest = std::max(rows, cols);
-    if (bulkCopiesFit(sideA, depth) && bulkCopiesFit(sideB, depth) && takesBulkRows()) {
-        // The reset zeroed nothing this kernel needs: it overwrites each row's sums.
-        const unsigned blocksA = blocksFor(rows, kBulkRows), blocksB = blocksFor(cols, kBulkRows);
-        bulkRowDotsKernel<<<blocksA + blocksB, kPassWarps * kWarp, kBulkSmem, s>>>(sideA, sideB, depth, blocksA);
-    } else if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
+    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
         // The reset zeroed what this kernel overwrites; the chunks below add into it.
         wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     } else {
