@@ -157,7 +157,7 @@ constexpr int kRowsPerWarp = 8;
 constexpr Index kWholeRows = kPassWarps * kRowsPerWarp;
 constexpr int kStage = 1024;
 
-__global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+__global__ void __launch_bounds__(kPassWarps * kWarp, 2) wholeRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
     __shared__ double stagedV[kStage], stagedS[kStage];
     const RowDots d = blockIdx.y == 0 ? sideA : sideB;
@@ -229,7 +229,7 @@ constexpr int kChunk = kWarp * 4 * kVecs;             // 512 columns per block
 constexpr int kGroup = 2;                             // rows per warp step, their loads in flight together
 constexpr Index kTileRows = kPassWarps * kGroup * 8;  // 128 rows per block
 
-__global__ void __launch_bounds__(kPassWarps * kWarp) chunkRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
+__global__ void __launch_bounds__(kPassWarps * kWarp, 2) chunkRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
     const RowDots d = blockIdx.z == 0 ? sideA : sideB;
     const Index r0 = Index(blockIdx.y) * kTileRows;
