@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # device call K: build NEW (gigacheck + $TESTS), GPU tests, CUPTI traces (kernels and host calls) of
 # bench abft-overhead $TRACE_TYPES --quick at $TRACE_SIZES with the host's time between the reset and
-# the GEMM (host_gaps.py), bench abft-overhead ($TYPES), then device_fused_blocks.sh ($BLOCKS); the
+# the GEMM (host_gaps.py), bench abft-overhead ($TYPES), bench online ($ONLINE variants), then
+# device_fused_blocks.sh ($BLOCKS); the
 # extras packed into one file
 set -u
 source .carry-qt/device-env.sh > /dev/null
@@ -35,6 +36,8 @@ for n in ${TRACE_SIZES:-}; do
 done
 left=$(( ${DEADLINE:-570} - SECONDS ))
 [ $left -gt 30 ] && [ -n "${TYPES:-}" ] && { GIGACHECK_COMMIT=${COMMIT:-?} GIGACHECK_BENCH_TYPES=$TYPES timeout $left $G bench abft-overhead > $OUT/bench_abft.txt 2>&1; echo "abft $TYPES exit $? at ${SECONDS}s" >> $L; }
+left=$(( ${DEADLINE:-570} - SECONDS ))
+[ $left -gt 30 ] && [ -n "${ONLINE:-}" ] && { GIGACHECK_COMMIT=${COMMIT:-?} GIGACHECK_BENCH_VARIANTS=$ONLINE timeout $left $G bench online > $OUT/bench_online.txt 2>&1; echo "online $ONLINE exit $? at ${SECONDS}s" >> $L; }
 left=$(( ${DEADLINE:-570} - SECONDS ))
 if [ $left -gt 60 ] && [ -n "${BLOCKS:-}" ]; then
   (cd /tmp/n/src && GIGACHECK_COMMIT=${COMMIT:-?} OUT=$OUT/more/fused_blocks CLI=$G REPS=${REPS:-2} SIZES="$BLOCKS" timeout $left bash resources/results/device_fused_blocks.sh > /dev/null 2>&1)
