@@ -436,13 +436,13 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
     addColumnSums<T, E, kLeanWarps>(colPart, colAcc, lane, warp, c0, cols, colSum);
 }
 
-// The single-block kernels of the check (the augmentation's sums, decideKernel) read C's checksum
-// column, a row pitch apart: from one SM they took 9 and 15-19 us per check at N = 8192 on an H200,
-// where markKernel reads the same cells from 33 SMs in 2.7 us (one SM's outstanding misses bound
-// them). On Hopper they run as a cluster of kCheckCluster blocks, one per SM, that share the reading;
-// each block notes into its own shared memory, and after a cluster barrier the first block reads the
-// others' notes (remote loads only: a first version's remote 64-bit atomics on the first block's
-// threshold range lost updates) while a second barrier keeps them alive. Elsewhere: one block.
+// decideKernel reads C's checksum column, a row pitch apart: from one SM the check took 9 + 15-19 us
+// per check at N = 8192 on an H200 (then two kernels), where markKernel reads the same cells from 33
+// SMs in 2.7 us (one SM's outstanding misses bound them). On Hopper, after a fused-sums product, it
+// runs as a cluster of kCheckCluster blocks, one per SM, that share the reading; each block notes
+// into its own shared memory, and after a cluster barrier the first block reads the others' notes
+// (remote loads only: a first version's remote 64-bit atomics on the first block's threshold range
+// lost updates) while a second barrier keeps them alive. Elsewhere: one block.
 constexpr int kCheckCluster = 8;
 
 // A block's place in its cluster (rank 0 of 1 outside clusters).
@@ -1190,9 +1190,10 @@ bool launchesClusters()
 
 // A check kernel of 1024 threads: with asCluster, a cluster of kCheckCluster blocks where the device
 // launches clusters (one block if the launch is refused); else one block. The checks of fused-sums
-// products take the cluster (measured on an H200: decide 19.0 -> 12.9 us, the augmentation's sums
-// 8.9 -> 6.3 us at N = 8192); the others keep one block, as measured for the online family's FP32
-// runs, where a first cluster version seemed to wait for free SMs beside the GEMMs (resources/results/README.md).
+// products take the cluster (measured on an H200 at N = 8192: decide 19.0 -> 12.9 us and the
+// augmentation's sums 8.9 -> 6.3 us as two kernels; one kernel doing both, 14.7-15.5 us); the others
+// keep one block, as measured for the online family's FP32 runs, where a first cluster version
+// seemed to wait for free SMs beside the GEMMs (resources/results/README.md).
 template <class... Params, class... Args>
 void launchCheckKernel(bool asCluster, void (*kernel)(Params...), cudaStream_t s, Args... args)
 {
