@@ -709,8 +709,10 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         atomicMin(&minThr, tMin);
         atomicMax(&maxThr, tMax);
         atomicMax(&maxRatio, ratio);
-        warpPart[0][tid / kWarp] = rowLast;
-        warpPart[1][tid / kWarp] = colLast;
+        if constexpr (kMarksHere) {
+            warpPart[0][tid / kWarp] = rowLast;
+            warpPart[1][tid / kWarp] = colLast;
+        }
     }
     if constexpr (kMarksHere) {
         __syncthreads();
