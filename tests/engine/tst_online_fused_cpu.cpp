@@ -62,7 +62,7 @@ private slots:
     }
 
     // B_r and C_f rows start on 128-byte boundaries for the kernel's copies, and B^T has room for a
-    // product's panel of B laid out K-major; cuBLAS keeps the tight layout.
+    // product's panel of B laid out K-major; FP32 cuBLAS keeps the tight layout.
     void planAlignsRowsForTheKernel()
     {
         online_abft::OnlineInputs in;
@@ -86,8 +86,12 @@ private slots:
         in.checkEvery = 0;  // offline: one product of all of n
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotBTransposed].cols, s.n);
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F64, in).buffers.size(), std::size_t(4));
+        // cuBLAS TF32 gets the aligned rows too (its tensor-core kernels want 16-byte rows); FP32
+        // cuBLAS keeps the tight layout.
         in.gemm = GemmVariant::CublasTf32;
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers.size(), std::size_t(4));
+        QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotC].ld % 32, std::int64_t(0));
+        in.gemm = GemmVariant::Cublas;
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotC].ld, s.q + 1);
     }
 

@@ -67,7 +67,10 @@ int tune(const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
             candidates.push_back(i);
     const std::vector<double> ms = timeCutlassConfigs(
         int(candidates.size()), [&](int i) { return runConfig(candidates[std::size_t(i)], trial, device, sms, s); }, s);
-    return candidates[std::size_t(keptCutlassKMajorConfig(ms))];
+    const int kept = candidates[std::size_t(keptCutlassKMajorConfig(ms))];
+    logCutlassTuning(call.type == Cutlass16BitType::F16 ? "FP16" : "BF16", call.m, call.n, call.q, call.accumulate,
+                     candidates, ms, kept, [](int i) { return kConfigs[i].name; });
+    return kept;
 }
 
 CutlassPicks<std::tuple<int, Cutlass16BitType, std::int64_t, std::int64_t, std::int64_t, bool>> gPicks;

@@ -87,8 +87,11 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
     std::vector<bool> swizzled;
     for (const int c : candidates)
         swizzled.push_back(kConfigs[c].maxSwizzle > 1);
-    return candidates[std::size_t(
-        keptCutlassKMajorConfig(ms, cutlassPrefersSwizzle(call.m, call.n, call.q), swizzled))];
+    const int kept =
+        candidates[std::size_t(keptCutlassKMajorConfig(ms, cutlassPrefersSwizzle(call.m, call.n, call.q), swizzled))];
+    logCutlassTuning("TF32", call.m, call.n, call.q, call.accumulate, candidates, ms, kept,
+                     [](int i) { return kConfigs[i].name; });
+    return kept;
 }
 
 // The K-major pick per device, shape and whether C is accumulated into (reading C moves the pick:

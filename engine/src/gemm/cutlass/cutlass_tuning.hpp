@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include <map>
 #include <mutex>
@@ -30,6 +33,21 @@ struct CutlassScratch {
 };
 
 inline constexpr int kCutlassTuneRounds = 3;
+
+// With GIGACHECK_CUTLASS_TUNING_LOG set, one stderr line per tuning: the shape, every timed
+// configuration's best time and the one kept -- how the device scripts see what a pick beat.
+template <class NameOf>
+void logCutlassTuning(const char* kernel, std::int64_t m, std::int64_t n, std::int64_t q, bool accumulate,
+                      const std::vector<int>& candidates, const std::vector<double>& ms, int kept, NameOf nameOf)
+{
+    if (!std::getenv("GIGACHECK_CUTLASS_TUNING_LOG"))
+        return;
+    std::fprintf(stderr, "cutlass tuning: %s %lldx%lldx%lld%s:", kernel, static_cast<long long>(m),
+                 static_cast<long long>(n), static_cast<long long>(q), accumulate ? " accumulating" : "");
+    for (std::size_t i = 0; i < candidates.size() && i < ms.size(); ++i)
+        std::fprintf(stderr, " [%s %.4f ms]", nameOf(candidates[i]), ms[i]);
+    std::fprintf(stderr, " -> %s\n", nameOf(kept));
+}
 
 // Each of `count` configurations' best of kCutlassTuneRounds timed runs on s (one untimed run of
 // each first: module load, shared-memory limit), the rounds interleaved so that one noisy timing

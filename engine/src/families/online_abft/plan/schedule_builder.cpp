@@ -73,12 +73,14 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
                                                       : "checked every " + std::to_string(in.checkEvery) + " step(s).");
     } else {
         const std::int64_t k = in.checksums;
-        // cutlass-tf32 and BF16 / FP16 inputs: rows of B_r and C_f on 128-byte boundaries, as the
-        // CUTLASS kernels' copies need whole 16 bytes (cutlassTf32Fits, cutlass16BitFits: C's leading
-        // dimension); the other products keep the tight layout.
+        // Products on the tensor cores (TF32, BF16 / FP16 inputs): rows of B_r and C_f on 128-byte
+        // boundaries. The CUTLASS kernels' copies need whole 16 bytes (cutlassTf32Fits,
+        // cutlass16BitFits: C's leading dimension), and on rows of q + 1 floats cuBLAS TF32 ran an
+        // sm_80 kernel for 1-float alignment, 3.5 times as long as its own (H200, 16384 x 1024 x
+        // 16384). FP32 and FP64 products keep the tight layout.
         const InputFormat input = inputFormatOf(in.gemm);
-        const bool sixteenBit = input == InputFormat::Bf16 || input == InputFormat::F16;
-        const std::int64_t align = in.gemm == GemmVariant::CutlassTf32 || sixteenBit ? kColumnBlockRowAlignment : 1;
+        const bool tensorCores = input == InputFormat::Tf32 || input == InputFormat::Bf16 || input == InputFormat::F16;
+        const std::int64_t align = tensorCores ? kColumnBlockRowAlignment : 1;
         p.buffers = {buffer("A_c", BufferRole::A, s.m + k, s.n, e),
                      buffer("B_r", BufferRole::B, s.n, s.q + std::max<std::int64_t>(k, 2), e, align),
                      buffer("C_f", BufferRole::C, s.m + k, s.q + k, e, align),
