@@ -107,7 +107,10 @@ private slots:
         HostMatrix reference;
         OnlineConfig cublas = c;
         cublas.gemm = GemmVariant::CublasTf32;
-        QVERIFY(runKeeping(cublas, reference).verifiedCorrect());
+        const OnlineRecord plain = runKeeping(cublas, reference);
+        QVERIFY(plain.verifiedCorrect());
+        // The record names what multiplied the panels for cublas-tf32 too.
+        QVERIFY2(plain.panelGemm.find("cuBLAS TF32 for 1024 x 256 x 768") != std::string::npos, plain.panelGemm.c_str());
         const double maxAbs = maxAbsProductOf(c);
         for (int step = 0; step < c.steps(); ++step) {
             OnlineFault f = at(100 + 37 * step, 50 + 61 * step, step);

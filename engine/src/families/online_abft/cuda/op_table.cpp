@@ -139,6 +139,9 @@ void noteFusedSums(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
 {
     if (gigacheck::cuda::multipliesIn16Bit(g))
         return note16BitProduct(in, g);
+    if (g.variant == GemmVariant::CublasTf32 && g.precision == Precision::F32)
+        return noteLine(in, "cuBLAS TF32 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
+                                std::to_string(g.q) + " (cuBLAS's own pick; the checks read C)");
     if (g.variant != GemmVariant::CutlassTf32 || g.precision != Precision::F32)
         return;
     if (gigacheck::cuda::writesSumsOfC(g)) {
