@@ -114,10 +114,11 @@ OnlineConfig cpuReplayOf(const OnlineConfig& config)
     OnlineConfig c = config;
     c.backend = BackendKind::Cpu;
     c.device = -1;
-    // BF16 / FP16 inputs: the CPU emulates them (the same rounded operands), so the frames are the
-    // device run's product; the other kernels replay as FP32 products.
+    // BF16 / FP16 inputs and tf32x3: the CPU emulates them (the same rounded operands, the same
+    // split), so the frames are the device run's product; the other kernels replay as FP32 products.
     const InputFormat input = inputFormatOf(config.gemm);
-    c.gemm = input == InputFormat::Bf16 || input == InputFormat::F16 ? config.gemm : GemmVariant::Cublas;
+    const bool emulated = input == InputFormat::Bf16 || input == InputFormat::F16 || config.gemm == GemmVariant::Tf32x3;
+    c.gemm = emulated ? config.gemm : GemmVariant::Cublas;
     c.columnBlocks = 0;
     c.mergeSteps = StepMerge::Off;  // the step view shows C after every step
     for (OnlineFault& f : c.faults)

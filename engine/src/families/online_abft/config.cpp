@@ -115,6 +115,9 @@ std::string whyOneColumnBlock(const OnlineConfig& c, BackendKind backend)
         return "--type " + std::string(c.gemm == GemmVariant::CublasBf16 ? "bf16" : "f16") +
                " runs its panel products as one block (the blocks' overlap is built and measured for FP32 products; "
                "with BF16 the CUTLASS kernel's epilogue spares the checks their read of C instead)";
+    if (c.gemm == GemmVariant::Tf32x3)
+        return "--gemm tf32x3 runs its panel products as one block (the blocks' overlap is built and measured for "
+               "FP32 products)";
     if (c.gemm != GemmVariant::Cublas)
         return "--gemm " + std::string(toString(c.gemm)) +
                " rounds A in place in each product's pass over it: one block at a time";
@@ -243,6 +246,12 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
             throw InputError("--scheme tmr with --type " + type + ": the vote's recomputation of a disputed cell is "
                              "derived for FP32 / FP64 products only; use --scheme online or offline");
     }
+    // tf32x3: the threshold's allowance for the tensor cores' accumulation (gigacheck/tf32x3.hpp) is
+    // derived for one checksum row and column; the weighted checksums' threshold has none.
+    if (c.gemm == GemmVariant::Tf32x3 && c.checksums > 1)
+        throw InputError("--checksums " + std::to_string(c.checksums) + " with --gemm tf32x3: the threshold of "
+                         "weighted checksums is derived for FP32 / FP64 products only (tf32x3's allows for the tensor "
+                         "cores' accumulation with one checksum row and column); use --checksums 1");
     validateColumnBlocks(c, backend);
     if (c.mergeSteps == StepMerge::On && !whyNoMerge(c).empty())
         throw InputError("--merge-steps on: " + whyNoMerge(c) + "; use --merge-steps auto or off");
@@ -251,11 +260,16 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         // from the product"), cuBLAS TF32 where it cannot take the shape.
         // cublas-bf16 / cublas-f16 (--type bf16|f16): 16-bit inputs, FP32 accumulation and C; the
         // CUTLASS 16-bit kernel writes C's sums where it takes the panel (README "16-bit inputs").
+        // tf32x3: three cuBLAS TF32 products of the panels' big and small parts, checked as FP32.
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32 &&
-            !multipliesIn16Bit(c))
-            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32 or cutlass-tf32, or "
-                             "with 16-bit inputs (--type bf16|f16: cublas-bf16, cublas-f16) (got " +
+            c.gemm != GemmVariant::Tf32x3 && !multipliesIn16Bit(c))
+            throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32, cutlass-tf32 or "
+                             "tf32x3, or with 16-bit inputs (--type bf16|f16: cublas-bf16, cublas-f16) (got " +
                              std::string(toString(c.gemm)) + ")");
+        if (c.gemm == GemmVariant::Tf32x3 && hasInputTarget(c))
+            throw InputError("--target a|b with --gemm tf32x3 on the GPU: faults in A or B run on the host-checked "
+                             "path, whose threshold is derived for FP32 / FP64 products only (tf32x3's allows for "
+                             "the tensor cores' accumulation on the device's path); use --gemm cublas, or faults in C");
         // K >= 2 and faults in A / B run on the host-checked path (README "On the GPU"): the
         // weighted thresholds there are derived for FP32 / FP64 products only. TF32 needs the
         // operands rounded where the checksums see it and a part for truncating accumulation

@@ -3,6 +3,7 @@
 #include "families/online_abft/host_check.hpp"
 
 #include "core/parallel_for.hpp"
+#include "gigacheck/tf32x3.hpp"
 
 #include <cblas.h>
 
@@ -211,8 +212,13 @@ std::vector<Located> checkInputAtEncoding(OnlineInputs& in, T* x, std::int64_t r
 
 Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st)
 {
+    // tf32x3: FP32's model plus the tensor cores' accumulation (gigacheck/tf32x3.hpp); the CPU's
+    // emulation of the other kernels multiplies rounded operands exactly, in FP32.
     if (in.checksums == 1)
-        return thresholds(st.plainBound, roundoffModel(in.precision), in.lambda);
+        return thresholds(st.plainBound,
+                          in.gemm == GemmVariant::Tf32x3 ? roundoffModelOf(in.precision, in.gemm)
+                                                         : roundoffModel(in.precision),
+                          in.lambda);
     return weightedThresholds(st.weightedBound, in.shape.m, in.shape.q, in.checksums, unitRoundoff(in.precision),
                               in.lambda);
 }

@@ -520,6 +520,10 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
             if (bench::selected("GIGACHECK_BENCH_VARIANTS", "f16"))
                 if (json f16 = online_abft::f16Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !f16.empty())
                     doc["f16"].push_back(std::move(f16));
+            // FP32 accuracy from TF32 products at fq = 1 against plain cuBLAS SGEMM (GPU only): --gemm tf32x3.
+            if (bench::selected("GIGACHECK_BENCH_VARIANTS", "tf32x3"))
+                if (json x3 = online_abft::tf32x3Rows(*backend, bench.a, bench.b, bench.c, n, panel, reps, out); !x3.empty())
+                    doc["tf32x3"].push_back(std::move(x3));
             if (n == chosen.front() && bench::selected("GIGACHECK_BENCH_VARIANTS", "latency"))
                 doc["latency"] = latencySuite(bench, n, panel, out);
         }

@@ -44,10 +44,23 @@ template <InputFormat Format> double plain16BitSeconds(std::int64_t n)
 #endif
 }
 
-// One table of rounded-input rows: its variants, the plain product each run is paired with, and
+// The plain n^3 cuBLAS SGEMM on device data (FP32 arithmetic), one timed run (after its own warm-up):
+// what tf32x3's FP32-accurate products are set against.
+double plainSgemmSeconds(std::int64_t n)
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    return 2.0 * double(n) * double(n) * double(n) / (cuda::inCoreGemmGflops(n, n, n, Precision::F32, 1) * 1e9);
+#else
+    (void)n;
+    return 0.0;
+#endif
+}
+
+// One table of tensor-core rows: its variants, the plain product each run is paired with, and
 // the panel GEMM text that says the fused-sums kernel ran.
 struct RowsKind {
-    std::string title;            // "TF32", "BF16", "FP16"
+    std::string title;            // "TF32", "BF16", "FP16", "tf32x3"
+    std::string plain;            // the plain product's name: "TF32", "SGEMM", ...
     std::vector<GemmVariant> gemms;
     double (*plainSeconds)(std::int64_t n);
     std::string jsonPlainKey;     // plain_tf32_seconds, plain_bf16_seconds, plain_f16_seconds
@@ -101,9 +114,9 @@ nlohmann::json roundedInputRows(Backend& backend, HostMatrix& a, HostMatrix& b, 
     };
 
     out << "\n" << kind.title << ", N = " << n << ", panel width b = " << panel << ", fq = 1: against a plain cuBLAS "
-        << kind.title << " product of " << n << "^3 timed before each run (median of " << reps << ")\n";
+        << kind.plain << " product of " << n << "^3 timed before each run (median of " << reps << ")\n";
     std::string notes;
-    const std::string plainName = "plain " + kind.title;
+    const std::string plainName = "plain " + kind.plain;
     bench::Table t({"gemm", "faults", "time ms", plainName + " ms", "vs " + plainName, "overhead", "checks ms", "outcome"});
     for (GemmVariant gemm : kind.gemms) {
         std::string name(toString(gemm));
@@ -149,7 +162,7 @@ nlohmann::json roundedInputRows(Backend& backend, HostMatrix& a, HostMatrix& b, 
 nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                         std::int64_t panel, int reps, std::ostream& out)
 {
-    const RowsKind kind{"TF32", {GemmVariant::CublasTf32, GemmVariant::CutlassTf32}, plainTf32Seconds,
+    const RowsKind kind{"TF32", "TF32", {GemmVariant::CublasTf32, GemmVariant::CutlassTf32}, plainTf32Seconds,
                         "plain_tf32_seconds", GemmVariant::CutlassTf32, "CUTLASS sm_90a TF32",
                         "cutlass-tf32: the kernel that writes C writes its row and column sums too, so each check reads "
                         "C's checksum row and column only (cublas-tf32: one read of C per check)\n"};
@@ -159,7 +172,7 @@ nlohmann::json tf32Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
 nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                         std::int64_t panel, int reps, std::ostream& out)
 {
-    const RowsKind kind{"BF16", {GemmVariant::CublasBf16}, plain16BitSeconds<InputFormat::Bf16>, "plain_bf16_seconds",
+    const RowsKind kind{"BF16", "BF16", {GemmVariant::CublasBf16}, plain16BitSeconds<InputFormat::Bf16>, "plain_bf16_seconds",
                         GemmVariant::Cublas,
                         "CUTLASS sm_90a BF16",
                         "cublas-bf16 (--type bf16): FP32 values, each panel's checksum passes write its BF16 copies; "
@@ -172,12 +185,24 @@ nlohmann::json bf16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatr
 nlohmann::json f16Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
                        std::int64_t panel, int reps, std::ostream& out)
 {
-    const RowsKind kind{"FP16", {GemmVariant::CublasF16}, plain16BitSeconds<InputFormat::F16>, "plain_f16_seconds",
+    const RowsKind kind{"FP16", "FP16", {GemmVariant::CublasF16}, plain16BitSeconds<InputFormat::F16>, "plain_f16_seconds",
                         GemmVariant::Cublas, "CUTLASS sm_90a FP16",
                         "cublas-f16 (--type f16): FP32 values, each panel's checksum passes write its FP16 copies; "
                         "where the CUTLASS FP16 kernel takes the panels its epilogue writes C's sums and each check "
                         "reads C's checksum row and column only (cuBLAS FP16: one read of C per check). The plain "
                         "product multiplies operands already in FP16 (no conversion)\n"};
+    return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
+}
+
+nlohmann::json tf32x3Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMatrix& c, std::int64_t n,
+                          std::int64_t panel, int reps, std::ostream& out)
+{
+    // No fused-sums kernel here: the marker never matches, fusedOnly (Naive) names no variant.
+    const RowsKind kind{"tf32x3 (FP32-accurate)", "SGEMM", {GemmVariant::Tf32x3}, plainSgemmSeconds,
+                        "plain_sgemm_seconds", GemmVariant::Naive, "C's sums from its epilogue",
+                        "tf32x3: each panel split into TF32 big and small parts and multiplied by three cuBLAS TF32 "
+                        "products (FP32 accuracy, FP32's threshold with the tensor cores' accumulation), each check "
+                        "reading C; set against plain FP32 SGEMM, the product it replaces\n"};
     return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
 }
 

@@ -3,6 +3,7 @@
 #include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/vote_rule.hpp"
 
+#include "gemm/tf32x3_host.hpp"
 #include "gigacheck/input_rounding.hpp"
 
 #include <cblas.h>
@@ -52,6 +53,19 @@ void gemm(const double* a, std::int64_t lda, const double* b, std::int64_t ldb, 
 {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb),
                 accumulate ? 1.0 : 0.0, c, int(ldc));
+}
+
+// C[m x n] (+)= A[m x k] B[k x n] by the run's kernel: --gemm tf32x3 on FP32 as the device runs it
+// (the split into TF32 big and small parts, three products of the parts; gemm/tf32x3_host.hpp),
+// everything else one OpenBLAS product.
+template <class T>
+void product(GemmVariant variant, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T* c, std::int64_t ldc,
+             std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate)
+{
+    if constexpr (std::is_same_v<T, float>)
+        if (variant == GemmVariant::Tf32x3)
+            return tf32x3GemmHost(a, lda, b, ldb, c, ldc, m, k, n, accumulate);
+    gemm(a, lda, b, ldb, c, ldc, m, n, k, accumulate);
 }
 
 Injection injectionOf(const PlannedFault& f)
@@ -136,7 +150,7 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
     // device rounds them in its checksum passes), then FP32 products. A product of two such values
     // is exact in FP32 (at most 11 + 11 significant bits), so the checksums see exactly what is
     // multiplied and the FP32 threshold holds.
-    if constexpr (std::is_same_v<T, float>)
+    if constexpr (std::is_same_v<T, float>) {
         if (roundsOperands(in.gemm)) {
             const InputFormat format = inputFormatOf(in.gemm);
             roundBlockToInput(a, s.m, s.n, lda, format);
@@ -144,7 +158,11 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
             const char* name = format == InputFormat::Bf16 ? "BF16" : format == InputFormat::F16 ? "FP16" : "TF32";
             in.panelGemm = std::string("OpenBLAS FP32 products of A and B rounded to ") + name + " (--gemm " +
                            std::string(toString(in.gemm)) + " emulated)";
+        } else if (in.gemm == GemmVariant::Tf32x3) {
+            in.panelGemm = "OpenBLAS FP32 products of each panel's TF32 big and small parts, three per panel "
+                           "(--gemm tf32x3 emulated)";
         }
+    }
 
     weightedColumnChecksums(a, s.m, s.n, lda, in.checksums);
     weightedRowChecksums(b, s.n, s.q, ldb, in.checksums);
@@ -163,7 +181,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
     const T* b = slot<T>(c, kSlotB) + offset * ldb;
     // The augmented panels: the checksum rows of A and columns of B ride along, so C_f keeps
     // its checksum rows / columns after every step (seed 002 Theorem 2).
-    gemm(a, lda, b, ldb, slot<T>(c, kSlotC), ldc, s.m + k, s.q + k, width, op.accumulate);
+    product(in.gemm, a, lda, b, ldb, slot<T>(c, kSlotC), ldc, s.m + k, s.q + k, width, op.accumulate);
     if (k == 1)
         accumulateBound(st.check.plainBound, BlockView<const T>{a, s.m, width, lda},
                         BlockView<const T>{b, width, s.q, ldb});
@@ -218,8 +236,8 @@ template <class T> void check(cpu::OpContext& c, const Operation& op, OpOutcome&
 template <class T> void replicaProduct(cpu::OpContext& c, const Operation& op, OpOutcome&)
 {
     const Shape& s = inputsOf(c.request).shape;
-    gemm(slot<T>(c, kSlotA), ldOf(c, kSlotA), slot<T>(c, kSlotB), ldOf(c, kSlotB), slot<T>(c, op.dst), ldOf(c, op.dst),
-         s.m, s.q, s.n, false);
+    product(inputsOf(c.request).gemm, slot<T>(c, kSlotA), ldOf(c, kSlotA), slot<T>(c, kSlotB), ldOf(c, kSlotB),
+            slot<T>(c, op.dst), ldOf(c, op.dst), s.m, s.q, s.n, false);
 }
 
 template <class T> void vote(cpu::OpContext& c, const Operation&, OpOutcome&)

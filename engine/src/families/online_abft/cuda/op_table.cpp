@@ -28,6 +28,7 @@
 #include "families/online_abft/host_check.hpp"
 #include "families/online_abft/injection_event.hpp"
 #include "families/online_abft/inputs.hpp"
+#include "gigacheck/tf32x3.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -92,10 +93,11 @@ cublasHandle_t handleOf(const gigacheck::cuda::OpContext& c, int block = 0)
     return stateOf(c).handles[std::size_t(block)]->get();
 }
 // TF32, BF16, FP16 products: the operands rounded where the checksums see it (roundoffModel sets the
-// rounded-input part for FP32 only), the one model of the blocked family.
+// rounded-input part for FP32 only); tf32x3: FP32's model and the tensor cores' accumulation. The one
+// model of the blocked family.
 RoundoffModel roundoff(const gigacheck::cuda::OpContext& c)
 {
-    return roundoffModel(inputsOf(c.request).precision, inputFormatOf(inputsOf(c.request).gemm));
+    return roundoffModelOf(inputsOf(c.request).precision, inputsOf(c.request).gemm);
 }
 char* at(const gigacheck::cuda::OpContext& c, int slot, std::int64_t row, std::int64_t col)
 {
@@ -139,6 +141,10 @@ void noteFusedSums(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
 {
     if (gigacheck::cuda::multipliesIn16Bit(g))
         return note16BitProduct(in, g);
+    if (g.variant == GemmVariant::Tf32x3 && g.precision == Precision::F32)
+        return noteLine(in, "tf32x3 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
+                                std::to_string(g.q) + ": each panel split into TF32 big and small parts, three cuBLAS "
+                                "TF32 products of the parts (FP32 accuracy; the checks read C)");
     if (g.variant == GemmVariant::CublasTf32 && g.precision == Precision::F32)
         return noteLine(in, "cuBLAS TF32 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                                 std::to_string(g.q) + " (cuBLAS's own pick; the checks read C)");
@@ -662,7 +668,8 @@ void issueReplicaProduct(const gigacheck::cuda::OpContext& c, const Operation& o
 {
     const Shape& sh = inputsOf(c.request).shape;
     GemmCall g;
-    g.variant = multipliesInTf32(inputsOf(c.request).gemm) ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    const GemmVariant v = inputsOf(c.request).gemm;
+    g.variant = multipliesInTf32(v) ? GemmVariant::CublasTf32 : v == GemmVariant::Tf32x3 ? v : GemmVariant::Cublas;
     g.precision = inputsOf(c.request).precision;
     g.m = sh.m;
     g.n = sh.n;

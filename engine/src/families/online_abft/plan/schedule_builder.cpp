@@ -77,9 +77,11 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
         // boundaries. The CUTLASS kernels' copies need whole 16 bytes (cutlassTf32Fits,
         // cutlass16BitFits: C's leading dimension), and on rows of q + 1 floats cuBLAS TF32 ran an
         // sm_80 kernel for 1-float alignment, 3.5 times as long as its own (H200, 16384 x 1024 x
-        // 16384). FP32 and FP64 products keep the tight layout.
+        // 16384). tf32x3's three products are cuBLAS TF32's too. FP32 and FP64 products keep the
+        // tight layout.
         const InputFormat input = inputFormatOf(in.gemm);
-        const bool tensorCores = input == InputFormat::Tf32 || input == InputFormat::Bf16 || input == InputFormat::F16;
+        const bool tensorCores = input == InputFormat::Tf32 || input == InputFormat::Bf16 || input == InputFormat::F16 ||
+                                 (in.gemm == GemmVariant::Tf32x3 && precision == Precision::F32);
         const std::int64_t align = tensorCores ? kColumnBlockRowAlignment : 1;
         p.buffers = {buffer("A_c", BufferRole::A, s.m + k, s.n, e),
                      buffer("B_r", BufferRole::B, s.n, s.q + std::max<std::int64_t>(k, 2), e, align),

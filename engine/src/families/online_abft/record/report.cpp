@@ -16,6 +16,8 @@ std::string inputsNote(const OnlineConfig& c)
 {
     if (c.precision != Precision::F32)
         return {};
+    if (c.gemm == GemmVariant::Tf32x3)
+        return ", FP32-accurate products from three TF32 products (tf32x3)";
     switch (inputFormatOf(c.gemm)) {
     case InputFormat::Tf32: return ", products of TF32 inputs";
     case InputFormat::Bf16: return ", products of BF16 inputs (--type bf16), FP32 accumulation";
