@@ -5,8 +5,9 @@
 // Each FP32 operand x is split into big = TF32(x) and small = TF32(x - big) (round to nearest,
 // gigacheck/tf32.hpp); x - big is exact in FP32 (same binade, below half a TF32 ulp), and both
 // parts are TF32 values, so any TF32 rounding of cuBLAS leaves them unchanged. Then
-//   C = A_big B_small + A_small B_big + A_big B_big     (small terms first, FP32 accumulation,
-//                                                      the big product in depth chunks)
+//   C = A_big B_small + A_small B_big + A_big B_big     (small terms first, as one product of
+//                                                      depth 2n; FP32 accumulation; the big
+//                                                      product in depth chunks)
 // and A_small B_small (below 2^-22 |a b|) is dropped.
 //
 // The split is exact (big + small == x) when x - big has at most TF32's 11 significant bits; it

@@ -9,16 +9,16 @@
 
 namespace gigacheck::cuda {
 
-// The big and small parts of a rows x cols row-major block (leading dimension ld) into packed
-// storage (leading dimension cols), one read of the block.
-void splitTf32x3(const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, float* big, float* small,
-                 cudaStream_t stream);
+// The big and small parts of a rows x cols row-major block (leading dimension ld) into big (leading
+// dimension bigLd) and small (smallLd), one read of the block.
+void splitTf32x3(const float* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, float* big, std::int64_t bigLd,
+                 float* small, std::int64_t smallLd, cudaStream_t stream);
 
-// C (+)= A_big B_small + A_small B_big + A_big B_big (that order, the last in depth chunks of
-// kTf32x3ChunkDepth) of operands already split (packed: lda = n, ldb = q); C has leading dimension ldc.
-void gemmOfTf32Parts(const float* aBig, const float* aSmall, const float* bBig, const float* bSmall, float* c,
-                     std::int64_t ldc, std::int64_t m, std::int64_t n, std::int64_t q, bool accumulate,
-                     cublasHandle_t handle, cudaStream_t stream);
+// C (+)= [A_big | A_small] [B_small; B_big] (one product of depth 2n: the two small terms), then
+// + A_big B_big in depth chunks of kTf32x3ChunkDepth. aParts: m x 2n (A_big in columns [0, n), A_small
+// in [n, 2n)); bParts: 2n x q (B_small in rows [0, n), B_big in [n, 2n)); C has leading dimension ldc.
+void gemmOfTf32Parts(const float* aParts, const float* bParts, float* c, std::int64_t ldc, std::int64_t m,
+                     std::int64_t n, std::int64_t q, bool accumulate, cublasHandle_t handle, cudaStream_t stream);
 
 // g.variant Tf32x3, g.precision F32: split both operands, then gemmOfTf32Parts. Throws BackendError
 // on CUDA/cuBLAS failure.

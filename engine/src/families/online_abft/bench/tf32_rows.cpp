@@ -200,9 +200,10 @@ nlohmann::json tf32x3Rows(Backend& backend, HostMatrix& a, HostMatrix& b, HostMa
     // No fused-sums kernel here: the marker never matches, fusedOnly (Naive) names no variant.
     const RowsKind kind{"tf32x3 (FP32-accurate)", "SGEMM", {GemmVariant::Tf32x3}, plainSgemmSeconds,
                         "plain_sgemm_seconds", GemmVariant::Naive, "C's sums from its epilogue",
-                        "tf32x3: each panel split into TF32 big and small parts and multiplied by three cuBLAS TF32 "
-                        "products (FP32 accuracy, FP32's threshold with the tensor cores' accumulation), each check "
-                        "reading C; set against plain FP32 SGEMM, the product it replaces\n"};
+                        "tf32x3: each panel split into TF32 big and small parts, the two small terms multiplied as one "
+                        "cuBLAS TF32 product of twice the depth, then the big parts (FP32 accuracy, FP32's threshold "
+                        "with the tensor cores' accumulation), each check reading C; set against plain FP32 SGEMM, "
+                        "the product it replaces\n"};
     return roundedInputRows(backend, a, b, c, n, panel, reps, out, kind);
 }
 

@@ -143,8 +143,9 @@ void noteFusedSums(OnlineInputs& in, const GemmCall& g, cudaStream_t s)
         return note16BitProduct(in, g);
     if (g.variant == GemmVariant::Tf32x3 && g.precision == Precision::F32)
         return noteLine(in, "tf32x3 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
-                                std::to_string(g.q) + ": each panel split into TF32 big and small parts, three cuBLAS "
-                                "TF32 products of the parts (FP32 accuracy; the checks read C)");
+                                std::to_string(g.q) + ": each panel split into TF32 big and small parts, cuBLAS TF32 "
+                                "products of the small terms (one of twice the depth) and of the big parts (FP32 "
+                                "accuracy; the checks read C)");
     if (g.variant == GemmVariant::CublasTf32 && g.precision == Precision::F32)
         return noteLine(in, "cuBLAS TF32 for " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                                 std::to_string(g.q) + " (cuBLAS's own pick; the checks read C)");
