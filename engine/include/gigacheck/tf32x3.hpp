@@ -28,15 +28,17 @@ namespace gigacheck {
 // the small terms being 2^-11 of it -- therefore runs in depth chunks of this many, each chunk added
 // to C by an FP32 add (cuBLAS's epilogue, beta = 1). Chosen from the measured error against the
 // depth of the chunks (resources/results/README.md, "tf32x3 in depth chunks").
-// Depths up to twice that stay whole: at depth 777 two chunks (512 + 265) measured a larger error
-// (2.9x SGEMM's) than the whole depth (1.9x), while 2048 in four chunks went from 1.4x to 0.9x.
+// Depths below twice that stay whole: at depth 777 two chunks (512 + 265) measured a larger error
+// (2.9x SGEMM's) than the whole depth (1.9x), while 2048 in four chunks went from 1.4x to 0.9x, and
+// 1024 (the online family's default panel) in two halved the online run's error (2.6-3.4x the FP32
+// online run's max error at b = 1024, 1.5-1.6x with chunks of 512).
 constexpr std::int64_t kTf32x3ChunkDepth = 512;
 
-// The length of the big product's depth chunks for a product of depth n: n itself up to twice
+// The length of the big product's depth chunks for a product of depth n: n itself below twice
 // kTf32x3ChunkDepth, else the depth cut into equal chunks of at most kTf32x3ChunkDepth (a multiple of 8).
 inline std::int64_t tf32x3ChunkOf(std::int64_t n)
 {
-    if (n <= 2 * kTf32x3ChunkDepth)
+    if (n < 2 * kTf32x3ChunkDepth)
         return n > 0 ? n : 1;
     const std::int64_t chunks = (n + kTf32x3ChunkDepth - 1) / kTf32x3ChunkDepth;
     return ((n + chunks - 1) / chunks + 7) / 8 * 8;
