@@ -61,9 +61,10 @@ void tf32x3KernelRows(const std::vector<std::int64_t>& sizes, std::ostream& out,
         out << "." << std::flush;
     }
     out << "\n\ntf32x3 (--gemm tf32x3): FP32 operands split into TF32 big + small parts (one pass per operand),\n"
-           "C = A_big B_small + A_small B_big + A_big B_big as three cuBLAS TF32 products, against cuBLAS SGEMM of\n"
-           "the same inputs in the same repetitions (median of 5). rel.err = max |C - C_ref| / (|A| |B|) on sampled\n"
-           "rows against an FP64 host product; TF32: cuBLAS TF32 on the same inputs\n\n";
+           "C = A_big B_small + A_small B_big + A_big B_big in cuBLAS TF32 (the small terms as one product of twice\n"
+           "the depth, the big one in depth chunks of at most 512), against cuBLAS SGEMM of the same inputs in the\n"
+           "same repetitions (median of 5). rel.err = max |C - C_ref| / (|A| |B|) on sampled rows against an FP64\n"
+           "host product; TF32: cuBLAS TF32 on the same inputs\n\n";
     t.print(out);
 }
 
@@ -85,7 +86,7 @@ void tf32x3AbftRows(const std::vector<std::int64_t>& sizes, int reps, std::ostre
                             {"rel_error", r.tf32x3Error}, {"sgemm_rel_error", r.sgemmError}});
             out << "." << std::flush;
         }
-    out << "\n\ntf32x3 protected (checksum of B, the split and three TF32 products with the checksum products\n"
+    out << "\n\ntf32x3 protected (checksum of B, the split and the TF32 products with the checksum products\n"
            "beside them, [1 injected fault], verify + correct; FP32 thresholds, gigacheck/tf32x3.hpp) against\n"
            "plain cuBLAS SGEMM of the same inputs, in-core, median of CUDA-event times, interleaved repetitions\n\n";
     t.print(out);
