@@ -1,11 +1,16 @@
 // Online ABFT runs for the engine and GPU tests: a checked run's configuration, a run that keeps
-// its C, a fault at a cell and step, the check that followed a step, and its verdict counts.
+// its C, a fault at a cell and step, the check that followed a step, its verdict counts, and C's
+// error against an FP64 product.
 #pragma once
 
+#include "gigacheck/matrix.hpp"
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/run_hooks.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace gigacheck::test {
 
@@ -58,6 +63,29 @@ inline const VerifyEvent* checkAt(const OnlineRecord& r, int step)
         if (e.block.k == step)
             return &e;
     return nullptr;
+}
+
+// max |C - A B| / max |A B| over `rows` rows of C spread over it (every row when m <= rows), with
+// A B in FP64 from the run's FP32 inputs regenerated from its seed.
+inline double maxRelativeErrorOf(const OnlineConfig& c, const HostMatrix& result, std::int64_t rows = 64)
+{
+    HostMatrix a(Precision::F32, c.shape.m, c.shape.n), b(Precision::F32, c.shape.n, c.shape.q);
+    fillRandom(a, c.distribution, c.seed, 1);
+    fillRandom(b, c.distribution, c.seed, 2);
+    double worst = 0, largest = 0;
+    const std::int64_t stride = std::max<std::int64_t>(1, c.shape.m / rows);
+    std::vector<double> exact(std::size_t(c.shape.q));
+    for (std::int64_t i = 0; i < c.shape.m; i += stride) {
+        std::fill(exact.begin(), exact.end(), 0.0);
+        for (std::int64_t k = 0; k < c.shape.n; ++k)
+            for (std::int64_t j = 0; j < c.shape.q; ++j)
+                exact[std::size_t(j)] += a.at(i, k) * b.at(k, j);
+        for (std::int64_t j = 0; j < c.shape.q; ++j) {
+            worst = std::max(worst, std::fabs(result.at(i, j) - exact[std::size_t(j)]));
+            largest = std::max(largest, std::fabs(exact[std::size_t(j)]));
+        }
+    }
+    return worst / largest;
 }
 
 }  // namespace gigacheck::test

@@ -14,8 +14,6 @@
 
 #include <QtTest>
 
-#include <cmath>
-
 using namespace gigacheck;
 using gigacheck::test::inputErrorOf;
 using test::at;
@@ -28,24 +26,6 @@ namespace {
 OnlineConfig tf32x3Config(Shape shape, std::int64_t panel, int fq = 1)
 {
     return test::onlineRun(BackendKind::Cpu, GemmVariant::Tf32x3, shape, panel, fq);
-}
-
-// max |C - A B| / max |A B| with A B in FP64 from the run's inputs (regenerated from its seed).
-double maxRelativeError(const OnlineConfig& c, const HostMatrix& result)
-{
-    HostMatrix a(Precision::F32, c.shape.m, c.shape.n), b(Precision::F32, c.shape.n, c.shape.q);
-    fillRandom(a, c.distribution, c.seed, 1);
-    fillRandom(b, c.distribution, c.seed, 2);
-    double worst = 0, largest = 0;
-    for (std::int64_t i = 0; i < c.shape.m; ++i)
-        for (std::int64_t j = 0; j < c.shape.q; ++j) {
-            double exact = 0;
-            for (std::int64_t k = 0; k < c.shape.n; ++k)
-                exact += a.at(i, k) * b.at(k, j);
-            worst = std::max(worst, std::fabs(result.at(i, j) - exact));
-            largest = std::max(largest, std::fabs(exact));
-        }
-    return worst / largest;
 }
 
 }  // namespace
@@ -119,7 +99,8 @@ private slots:
         QVERIFY(runKeeping(c, tf32).verifiedCorrect());
         c.gemm = GemmVariant::Cublas;
         QVERIFY(runKeeping(c, fp32).verifiedCorrect());
-        const double eX3 = maxRelativeError(c, x3), eTf32 = maxRelativeError(c, tf32), eFp32 = maxRelativeError(c, fp32);
+        const double eX3 = test::maxRelativeErrorOf(c, x3), eTf32 = test::maxRelativeErrorOf(c, tf32),
+                     eFp32 = test::maxRelativeErrorOf(c, fp32);
         QVERIFY2(eX3 < 4 * eFp32 + 1e-7, (std::to_string(eX3) + " vs FP32 " + std::to_string(eFp32)).c_str());
         QVERIFY2(eX3 * 50 < eTf32, (std::to_string(eX3) + " vs TF32 " + std::to_string(eTf32)).c_str());
     }

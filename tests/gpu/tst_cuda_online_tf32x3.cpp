@@ -10,10 +10,6 @@
 #include "engine/online_run_helpers.hpp"
 #include "gigacheck/online_abft.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <vector>
-
 using namespace gigacheck;
 
 using test::at;
@@ -26,28 +22,6 @@ namespace {
 OnlineConfig tf32x3Config(Shape shape, std::int64_t panel, int fq = 1)
 {
     return test::onlineRun(BackendKind::Cuda, GemmVariant::Tf32x3, shape, panel, fq);
-}
-
-// max |C - A B| / max |A B| over a sample of rows, A B in FP64 from the run's inputs.
-double maxRelativeError(const OnlineConfig& c, const HostMatrix& result)
-{
-    HostMatrix a(Precision::F32, c.shape.m, c.shape.n), b(Precision::F32, c.shape.n, c.shape.q);
-    fillRandom(a, c.distribution, c.seed, 1);
-    fillRandom(b, c.distribution, c.seed, 2);
-    double worst = 0, largest = 0;
-    const std::int64_t stride = std::max<std::int64_t>(1, c.shape.m / 64);
-    std::vector<double> row(std::size_t(c.shape.q));
-    for (std::int64_t i = 0; i < c.shape.m; i += stride) {
-        std::fill(row.begin(), row.end(), 0.0);
-        for (std::int64_t k = 0; k < c.shape.n; ++k)
-            for (std::int64_t j = 0; j < c.shape.q; ++j)
-                row[std::size_t(j)] += a.at(i, k) * b.at(k, j);
-        for (std::int64_t j = 0; j < c.shape.q; ++j) {
-            worst = std::max(worst, std::fabs(result.at(i, j) - row[std::size_t(j)]));
-            largest = std::max(largest, std::fabs(row[std::size_t(j)]));
-        }
-    }
-    return worst / largest;
 }
 
 }  // namespace
@@ -126,7 +100,8 @@ private slots:
         QVERIFY(runKeeping(c, fp32).verifiedCorrect());
         c.gemm = GemmVariant::CublasTf32;
         QVERIFY(runKeeping(c, tf32).verifiedCorrect());
-        const double eX3 = maxRelativeError(c, x3), eFp32 = maxRelativeError(c, fp32), eTf32 = maxRelativeError(c, tf32);
+        const double eX3 = test::maxRelativeErrorOf(c, x3), eFp32 = test::maxRelativeErrorOf(c, fp32),
+                     eTf32 = test::maxRelativeErrorOf(c, tf32);
         qInfo("max error / max |C|: tf32x3 %.3g, FP32 %.3g, TF32 %.3g", eX3, eFp32, eTf32);
         QVERIFY2(eX3 <= 3 * eFp32, (std::to_string(eX3) + " vs FP32 " + std::to_string(eFp32)).c_str());
         QVERIFY2(eX3 * 50 < eTf32, (std::to_string(eX3) + " vs TF32 " + std::to_string(eTf32)).c_str());
