@@ -56,7 +56,7 @@ void addCampaignOptions(QCommandLineParser& parser)
     parser.addOptions({
         option("runs", "Number of runs, each with its own inputs and faults (required).", "N"),
         option("shape", "Problem size: A is M x N, B is N x Q. Default 256x256x256.", "MxNxQ"),
-        option("type", campaignTypeHelp().c_str(), "f32|f64|tf32|bf16|f16"),
+        option("type", campaignTypeHelp().c_str(), "f32|f64|tf32|tf32x3|bf16|f16"),
         option("strategy", "Buffering strategy; a comma list or all cycles through them run by run. Default s1.",
                "none|s1|s2|s3|s4|all"),
         option("mem", "Memory cap of every run. Default: a quarter of A + B + C (several blocks).", "SIZE"),

@@ -28,7 +28,7 @@ std::string usage()
            "Commands:\n" +
            cli::familyVerbsUsage() +
            "  campaign run N fault injections in one process and classify each outcome\n"
-           "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32|bf16|f16]\n"
+           "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32|tf32x3|bf16|f16]\n"
            "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
            "             [--fault bitflip:any|bitflip:B[+B2]|bitflip2|delta|none] [--model cell|row:L|col:L|tile:S]\n"
            "             [--target result|checksum|a|b|a-after|b-after|check|correction|encoding|any]\n"

@@ -121,6 +121,43 @@ private slots:
         QVERIFY(formatCampaignReport(r).find("family online, scheme " + c.scheme) != std::string::npos);
     }
 
+    // --type tf32x3 (FP32-accurate products from TF32 products, emulated on the CPU): the blocked and
+    // online families' campaigns hold their promises, and each run replays with --gemm tf32x3;
+    // Strassen refuses the type with the families that take it.
+    void tf32x3CampaignsOfBlockedAndOnline()
+    {
+        CampaignConfig online = onlineCampaign("online", 1);
+        online.type = CampaignType::Tf32x3;
+        online.runs = 60;
+        CampaignConfig blocked;
+        blocked.type = CampaignType::Tf32x3;
+        blocked.runs = 60;
+        blocked.shape = {40, 48, 36};
+        blocked.backend = BackendKind::Cpu;
+        blocked.target = CampaignTarget::Any;
+        blocked.strategies = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
+                              StrategyKind::S4};
+        blocked.seed = 5;
+        for (const CampaignConfig& c : {online, blocked}) {
+            const CampaignResult r = runCampaign(c);
+            QCOMPARE(int(r.runs.size()), c.runs);
+            checkCounts(r);
+            checkNoSdc(r);
+            QCOMPARE(r.summary.all[Outcome::FalseAlarm], std::int64_t(0));
+            QVERIFY(r.summary.all[Outcome::Corrected] + r.summary.all[Outcome::CorrectedByRecompute] > 0);
+            for (const CampaignRun& run : r.runs)
+                QVERIFY2(reproduceCommand(c, run).find("--gemm tf32x3") != std::string::npos,
+                         reproduceCommand(c, run).c_str());
+            QVERIFY(formatCampaignReport(r).find("tf32x3") != std::string::npos);
+        }
+        DeviceInfo cpu;
+        cpu.backend = BackendKind::Cpu;
+        CampaignConfig s = strassenCampaign();
+        s.type = CampaignType::Tf32x3;
+        QVERIFY(inputErrorOf([&] { validateCampaign(s, cpu); }).contains(QStringLiteral("blocked and online")));
+        QVERIFY(campaignTypeFromString("tf32x3") == CampaignType::Tf32x3);
+    }
+
     void strassenLevelsOneToThree()
     {
         const CampaignConfig c = strassenCampaign();

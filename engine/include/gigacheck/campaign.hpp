@@ -72,7 +72,9 @@ CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 // The precision of a campaign: tf32 is FP32 storage with the TF32 tensor-core GEMM (on the CPU:
 // emulated, operands rounded to TF32 and multiplied in FP32); bf16 / f16 the same with 16-bit
 // inputs (--gemm cublas-bf16 / cublas-f16; blocked family only).
-enum class CampaignType { F32, F64, Tf32, Bf16, F16 };
+// tf32x3: FP32 values, FP32-accurate products from TF32 products of their big and small parts
+// (--gemm tf32x3), checked as FP32 (blocked and online families).
+enum class CampaignType { F32, F64, Tf32, Bf16, F16, Tf32x3 };
 std::string_view toString(CampaignType);
 CampaignType campaignTypeFromString(std::string_view);  // throws InputError
 

@@ -45,6 +45,7 @@ GemmVariant campaignGemm(CampaignType type)
     case CampaignType::Tf32: return GemmVariant::CublasTf32;
     case CampaignType::Bf16: return GemmVariant::CublasBf16;
     case CampaignType::F16: return GemmVariant::CublasF16;
+    case CampaignType::Tf32x3: return GemmVariant::Tf32x3;
     case CampaignType::F32:
     case CampaignType::F64: break;
     }
@@ -95,16 +96,18 @@ std::string_view toString(CampaignType t)
     case CampaignType::Tf32: return "tf32";
     case CampaignType::Bf16: return "bf16";
     case CampaignType::F16: return "f16";
+    case CampaignType::Tf32x3: return "tf32x3";
     }
     return "?";
 }
 
 CampaignType campaignTypeFromString(std::string_view s)
 {
-    for (CampaignType t : {CampaignType::F32, CampaignType::F64, CampaignType::Tf32, CampaignType::Bf16, CampaignType::F16})
+    for (CampaignType t : {CampaignType::F32, CampaignType::F64, CampaignType::Tf32, CampaignType::Bf16, CampaignType::F16,
+                           CampaignType::Tf32x3})
         if (toString(t) == s)
             return t;
-    throw InputError("unknown type '" + std::string(s) + "' (expected f32, f64, tf32, bf16 or f16)");
+    throw InputError("unknown type '" + std::string(s) + "' (expected f32, f64, tf32, tf32x3, bf16 or f16)");
 }
 
 void parseCampaignFault(std::string_view text, CampaignConfig& c)
@@ -341,8 +344,9 @@ std::string campaignModelHelp()
 
 std::string campaignTypeHelp()
 {
-    return "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); bf16 / f16: FP32 values "
-           "multiplied with BF16 / FP16 inputs (" +
+    return "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); tf32x3: FP32 values, "
+           "FP32-accurate products from three TF32 products (--gemm tf32x3; blocked and online families); bf16 / f16: "
+           "FP32 values multiplied with BF16 / FP16 inputs (" +
            wideFaultModelFamilies() + " family). Default f32.";
 }
 

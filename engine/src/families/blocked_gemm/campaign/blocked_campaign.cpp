@@ -223,7 +223,7 @@ public:
         const Shape& s = r.shape;
         std::string cmd = "gigacheck run --shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                           std::to_string(s.q) + " --type " + std::string(toString(r.precision));
-        if (c.type == CampaignType::Tf32 || c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
+        if (c.type != CampaignType::F32 && c.type != CampaignType::F64)
             cmd += " --gemm " + std::string(toString(r.gemm));
         cmd += " --backend " + std::string(toString(r.backend));
         if (r.device >= 0)

@@ -29,7 +29,7 @@ OnlineConfig baseConfig(const CampaignConfig& c)
     OnlineConfig o;
     o.shape = c.shape;
     o.precision = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-    o.gemm = c.type == CampaignType::Tf32 ? GemmVariant::CublasTf32 : GemmVariant::Cublas;
+    o.gemm = c.type == CampaignType::Tf32 || c.type == CampaignType::Tf32x3 ? campaignGemm(c.type) : GemmVariant::Cublas;
     o.distribution = c.distribution;
     o.backend = c.backend;
     o.device = c.device;
@@ -226,8 +226,8 @@ public:
         std::string cmd = "gigacheck run --scheme " + c.scheme + " --shape " + std::to_string(s.m) + "x" +
                           std::to_string(s.n) + "x" + std::to_string(s.q) + " --type " +
                           std::string(toString(o.precision));
-        if (c.type == CampaignType::Tf32)
-            cmd += " --gemm cublas-tf32";
+        if (c.type == CampaignType::Tf32 || c.type == CampaignType::Tf32x3)
+            cmd += " --gemm " + std::string(toString(o.gemm));
         cmd += " --backend " + std::string(toString(c.backend));
         if (c.device >= 0)
             cmd += " --device " + std::to_string(c.device);

@@ -91,6 +91,9 @@ public:
     {
         if (c.scheme != "strassen")
             throw InputError("--scheme " + c.scheme + " is not a scheme of the Strassen family (its checks are its own)");
+        if (c.type == CampaignType::Tf32x3)
+            throw InputError("--type tf32x3 is a type of the blocked and online families' campaigns; Strassen's "
+                             "leaves take f32, f64 or tf32");
         // Bit flips: bit B (or a random one per run) of the element each fault strikes.
         if (c.inject && c.model == FaultModel::BitFlip) {
             const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
