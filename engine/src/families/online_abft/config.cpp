@@ -260,7 +260,7 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         // from the product"), cuBLAS TF32 where it cannot take the shape.
         // cublas-bf16 / cublas-f16 (--type bf16|f16): 16-bit inputs, FP32 accumulation and C; the
         // CUTLASS 16-bit kernel writes C's sums where it takes the panel (README "16-bit inputs").
-        // tf32x3: three cuBLAS TF32 products of the panels' big and small parts, checked as FP32.
+        // tf32x3: cuBLAS TF32 products of the panels' big and small parts, checked as FP32.
         if (c.gemm != GemmVariant::Cublas && c.gemm != GemmVariant::CublasTf32 && c.gemm != GemmVariant::CutlassTf32 &&
             c.gemm != GemmVariant::Tf32x3 && !multipliesIn16Bit(c))
             throw InputError("online ABFT on the GPU multiplies with --gemm cublas, cublas-tf32, cutlass-tf32 or "

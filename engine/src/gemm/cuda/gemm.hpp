@@ -4,7 +4,7 @@
 // optimized: 128 x 128 block tile, 8 x 8 register tile per thread, 16-byte loads, double-buffered
 // shared memory; cublas / cublas-tf32: the library (row-major through the transpose identity);
 // cutlass-tf32: the CUTLASS TF32 kernel of Hopper (gemm/cutlass/), whose epilogue can write C's sums;
-// tf32x3: three cuBLAS TF32 products of the operands' big and small parts (gemm_tf32x3.hpp).
+// tf32x3: cuBLAS TF32 products of the operands' big and small parts (gemm_tf32x3.hpp).
 #pragma once
 
 #include "gigacheck/types.hpp"

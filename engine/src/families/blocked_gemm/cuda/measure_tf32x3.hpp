@@ -11,7 +11,7 @@ namespace gigacheck::cuda {
 struct Tf32x3Timing {
     // Medians of CUDA-event times, the three interleaved in each repetition, n x n x n, same inputs.
     double sgemmMs = 0;      // cuBLAS SGEMM (FP32, no tensor cores)
-    double tf32x3Ms = 0;     // tf32x3 plain: the two split passes and three cuBLAS TF32 products
+    double tf32x3Ms = 0;     // tf32x3 plain: the two split passes and the cuBLAS TF32 products
     double protectedMs = 0;  // tf32x3 protected: checksums + tf32x3 + checksum products + (inject) + verify
     // max |C - C_ref| / (|A| |B|)_ij on sampled rows, C_ref in FP64 on the host (as timeGemm).
     double sgemmError = 0, tf32Error = 0, tf32x3Error = 0;

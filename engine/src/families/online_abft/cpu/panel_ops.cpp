@@ -159,8 +159,8 @@ template <class T> void encode(cpu::OpContext& c, const Operation&, OpOutcome&)
             in.panelGemm = std::string("OpenBLAS FP32 products of A and B rounded to ") + name + " (--gemm " +
                            std::string(toString(in.gemm)) + " emulated)";
         } else if (in.gemm == GemmVariant::Tf32x3) {
-            in.panelGemm = "OpenBLAS FP32 products of each panel's TF32 big and small parts, three per panel "
-                           "(--gemm tf32x3 emulated)";
+            in.panelGemm = "OpenBLAS FP32 products of each panel's TF32 big and small parts, the small terms as "
+                           "one (--gemm tf32x3 emulated)";
         }
     }
 
