@@ -137,15 +137,16 @@ void TestCliOnline::recordWritten()
 }
 
 QTEST_GUILESS_MAIN(TestCliOnline)
-// `run --help` says which --gemm kernels the online schemes take on the GPU, cutlass-tf32 among them
-// (the help wraps its text in a column: compared with the whitespace collapsed).
+// `run --help` says which --gemm kernels the online schemes take on the GPU, cutlass-tf32 and tf32x3
+// among them (the help wraps its text in a column: compared with the whitespace collapsed).
 void TestCliOnline::gemmHelpNamesTheOnlineKernels()
 {
     const Result r = gigacheckCli(QStringLiteral("run --help"));
     QCOMPARE(r.exitCode, 0);
     const QString help = r.out.simplified();
-    QVERIFY2(help.contains(QStringLiteral("The online and offline schemes on the GPU take cublas, cublas-tf32 or "
-                                          "cutlass-tf32")),
+    QVERIFY2(help.contains(QStringLiteral("The online and offline schemes on the GPU take cublas, cublas-tf32, "
+                                          "cutlass-tf32")) &&
+                 help.contains(QStringLiteral("or tf32x3 (each panel split into TF32 parts: FP32 accuracy)")),
              qPrintable(help));
 }
 

@@ -132,7 +132,8 @@ private slots:
         OnlineConfig tiled = *c;
         tiled.gemm = GemmVariant::Tiled;
         const QString tiledRefusal = refusalOf(tiled, BackendKind::Cuda);
-        QVERIFY2(tiledRefusal.contains(QStringLiteral("cublas, cublas-tf32 or cutlass-tf32")), qPrintable(tiledRefusal));
+        QVERIFY2(tiledRefusal.contains(QStringLiteral("cublas, cublas-tf32, cutlass-tf32 or tf32x3")),
+                 qPrintable(tiledRefusal));
     }
 
     // A fault after step 2 with fq = 1 appears at step 2 and is caught (corrected) at step 2's check.

@@ -120,7 +120,7 @@ std::vector<OptionSpec> runOptionSpecs()
          "operands' big and small parts, checked as FP32 (emulated exactly on the CPU). "
          "The online and offline schemes on the GPU take cublas, cublas-tf32, "
          "cutlass-tf32 (each panel product writes C's sums, so a check reads no C) or tf32x3 (each "
-         "panel's three products), and "
+         "panel split into TF32 parts: FP32 accuracy), and "
          "cublas-bf16 / cublas-f16 (what --type bf16|f16 chooses). "
          "The CPU multiplies with OpenBLAS; there cublas-tf32 and cutlass-tf32 "
          "are emulated (operands rounded to TF32, FP32 products) and the others run as OpenBLAS. "
