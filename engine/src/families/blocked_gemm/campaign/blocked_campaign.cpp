@@ -84,7 +84,7 @@ public:
             std::nullopt, std::nullopt, true, true,
             "the result C, a checksum row or column, the operand A or B before its checksums are taken (a, b; also "
             "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
-            "checker's own faults (CPU backend): check (a row / column check reports a mismatch over a clean line), "
+            "checker's own faults: check (a row / column check reports a mismatch over a clean line), "
             "correction (a cell's fault and the write of its correction), encoding (an entry of A's or B's checksum "
             "after the checksum kernel)"};
         return traits;
@@ -308,8 +308,8 @@ public:
                    "check of C sees it, but every copy of an A / B block is compared with the checksums taken where the "
                    "operand entered the program: the element is restored from them and the C blocks it fed are "
                    "recomputed (corrected by recompute); several elements off one row and one column of a block: DUE. "
-                   "Only the CPU backend compares copies so far (elsewhere such a fault is an SDC), and data already "
-                   "wrong when it entered the program cannot be seen.\n";
+                   "Both backends compare the copies; data already wrong when it entered the program cannot be "
+                   "seen.\n";
         if (t == CampaignTarget::AAfter || t == CampaignTarget::BAfter)
             out += "ABFT promise (operands, after the checksums): detected -- a corrupted A(r, k) makes a whole row r "
                    "of C wrong (B(k, c): a whole column c), which the checksums taken before see; not correctable "
