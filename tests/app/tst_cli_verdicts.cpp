@@ -98,6 +98,64 @@ private slots:
         QVERIFY2(checked.exitCode == 0, qPrintable(explain(checked)));
     }
 
+    // TMR with no two replicas agreeing at a cell recomputes it, but nothing checks that value: the
+    // run is "not verified" (exit 3) unless a reference compared every cell.
+    void tmrWithoutMajorityIsNeverVerified()
+    {
+        const QStringList run = words("run --shape 96x64x64 --backend cpu --scheme tmr --inject-at 3,3:5@0 "
+                                      "--inject-at 3,3:7@1 --reference");
+        for (const char* reference : {"none", "sample"}) {
+            const CliResult r = gigacheckCli(run + QStringList{QString::fromLatin1(reference)});
+            QVERIFY2(r.exitCode == 3, qPrintable(explain(r)));
+            QVERIFY2(r.out.contains(QStringLiteral("verdict: not verified")), qPrintable(explain(r)));
+            QVERIFY2(!r.out.contains(QStringLiteral("verified correct")), qPrintable(explain(r)));
+            QVERIFY2(r.err.contains(QStringLiteral("not verified: TMR found no majority")), qPrintable(explain(r)));
+            QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        }
+        const CliResult full = gigacheckCli(run + QStringList{QStringLiteral("full")});
+        QVERIFY2(full.exitCode == 0, qPrintable(explain(full)));
+        QVERIFY2(full.out.contains(QStringLiteral("verified correct (checked by the TMR vote and the full reference)")),
+                 qPrintable(explain(full)));
+    }
+
+    // An f64 flip of a low bit in A or B before the checksums moves the operand's sums on one axis
+    // only (the other absorbs it): too small to locate, and too small to change C. The run is not
+    // "uncorrectable" -- C is right -- whichever reference runs, and its record reads back.
+    void operandChangeBelowRoundoffIsNotUncorrectable()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("low.json"));
+        int belowRoundoff = 0;
+        for (const char* scheme : {"online", "offline"})
+            for (const char* target : {"a", "b"})
+                for (int bit = 0; bit <= 5; ++bit)
+                    for (const char* reference : {"none", "sample"}) {
+                        const CliResult r = gigacheckCli(
+                            words("run --shape 96x80x72 --type f64 --backend cpu --inject-at 1,3 --scheme")
+                            << QString::fromLatin1(scheme) << QStringLiteral("--target") << QString::fromLatin1(target)
+                            << QStringLiteral("--fault") << QStringLiteral("bitflip:%1").arg(bit)
+                            << QStringLiteral("--reference") << QString::fromLatin1(reference) << QStringLiteral("--json")
+                            << json);
+                        QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+                        QVERIFY2(!r.err.contains(QStringLiteral("uncorrectable")), qPrintable(explain(r)));
+                        const QJsonArray faults = readJson(json)
+                                                      .value(QStringLiteral("online_abft"))
+                                                      .toObject()
+                                                      .value(QStringLiteral("input_faults"))
+                                                      .toArray();
+                        for (const QJsonValue& f : faults)
+                            if (f.toObject().value(QStringLiteral("below_roundoff")).toBool()) {
+                                ++belowRoundoff;
+                                QCOMPARE(f.toObject().value(QStringLiteral("row")).toInt(), -1);
+                                QVERIFY(r.out.contains(QStringLiteral("moved by less than the round-off")));
+                            }
+                        const CliResult shown = gigacheckCli(QStringList{QStringLiteral("show"), json});
+                        QVERIFY2(shown.exitCode == 0, qPrintable(explain(shown)));
+                    }
+        // The case the issue names (bit 0 in A) is one of them.
+        QVERIFY2(belowRoundoff > 0, "no run exercised a change below the operand sums' round-off");
+    }
+
     // A reference that passes never yields "does not match the reference".
     void passingReferenceNeverSaysMismatch()
     {

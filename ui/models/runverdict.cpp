@@ -81,6 +81,8 @@ void countOnlineFaults(const OnlineRecord& r, RunVerdict& v)
     for (const InputFaultReport& f : r.inputFaults) {
         if (found++ >= int(r.appliedInputFaults.size()))
             break;
+        if (f.belowRoundoff)
+            continue;  // below what the operand's sums resolve: seen, left to C's checks (masked)
         ++v.detected;
         ++(f.corrected ? v.corrected : v.uncorrectable);
     }
@@ -193,6 +195,11 @@ RunVerdict runVerdictOf(const OnlineRecord& r)
         v.by += QStringLiteral(" and a sampled reference");
     if (endedEarly(r, v))
         return v;
+    if (r.notVerified()) {  // TMR cells without a majority, no reference of every cell
+        v.kind = RunVerdict::Kind::NotVerified;
+        v.words = QStringLiteral("not verified");
+        return v;
+    }
     setVerified(v, r.verifiedCorrect());
     return v;
 }

@@ -99,6 +99,10 @@ struct InputFaultReport {
     int caughtAtStep = -1;          // the check that found it; -1: at encoding
     std::int64_t cellsOff = 0;      // cells of C it had spread to (a row of q for A, a column of m for B)
     bool corrected = false;         // the element and the row / column of C restored
+    // Not located (row and col -1): the operand's sums moved on one axis only, each by less than
+    // the round-off of its line's sum (a change in the last bits, absorbed by the other axis's
+    // sums). Too small to locate and too small to move C beyond its checks: left to them.
+    bool belowRoundoff = false;
 };
 
 // The element-wise majority vote of TMR. A disputed cell (outvoted, or without a majority) is
@@ -145,6 +149,12 @@ struct OnlineRecord : RecordEnvelope {
     // Every check clean or corrected (or the recompute clean), TMR found a majority everywhere,
     // and the reference agrees.
     bool verifiedCorrect() const;
+    // The same verdict with the reference left out (what the run's own checks say; campaigns judge
+    // the reference separately).
+    bool verifiedByChecks() const;
+    // TMR found cells where no two replicas agreed and no full reference ran: their values come
+    // from a recompute that nothing checked (exit 3, "not verified"; never "verified").
+    bool notVerified() const;
     int uncorrectableChecks() const;
 };
 

@@ -29,6 +29,17 @@ void gemv(bool noTrans, const double* m, std::int64_t ld, std::int64_t rows, std
                 0.0, y, int(incy));
 }
 
+InputFaultReport belowRoundoffReport(OnlineTarget operand, bool atEncoding, int step)
+{
+    InputFaultReport f;
+    f.operand = operand;
+    f.row = f.col = -1;
+    f.beforeChecksum = atEncoding;
+    f.caughtAtStep = atEncoding ? -1 : step;
+    f.belowRoundoff = true;
+    return f;
+}
+
 template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckState& st, T* c, std::int64_t ldc)
 {
     const Shape& s = in.shape;
@@ -75,11 +86,12 @@ bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, co
     for (const bool inA : {true, false}) {
         if ((inA ? st.rowSumsA : st.rowSumsB).empty() || (inA ? lineOfB && !lineOfA : lineOfA && !lineOfB))
             continue;
-        bool found = false;
-        const auto located = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA, found)
-                                 : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB, found);
-        unlocated = unlocated || (found && located.empty());
-        for (const Located& l : located) {
+        const OperandComparison cmp = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA)
+                                          : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB);
+        unlocated = unlocated || cmp.unlocatable();
+        if (cmp.belowRoundoff)
+            in.inputFaults.push_back(belowRoundoffReport(inA ? OnlineTarget::A : OnlineTarget::B, false, step));
+        for (const Located& l : cmp.located) {
             // Only a panel already multiplied has spread it into C. The row (column) of C is computed
             // again from the restored input over the depth consumed so far: exact whatever the fault
             // (subtracting delta * B(k, :) would cancel catastrophically for a huge or infinite delta).
@@ -149,10 +161,35 @@ void plainSums(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld
     });
 }
 
+namespace {
+
+// One axis's sums differ and the other's do not: is every difference within the round-off of its
+// line's double sum? lines: the differing rows (byColumn false) or columns (true).
 template <class T>
-std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                      const std::vector<double>& goodRows, const std::vector<double>& goodCols,
-                                      bool& found)
+bool oneAxisBelowRoundoff(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                          const std::vector<std::int64_t>& lines, const std::vector<double>& now,
+                          const std::vector<double>& good, bool byColumn)
+{
+    const double u = unitRoundoff(Precision::F64);  // the sums are taken in double
+    for (const std::int64_t line : lines) {
+        double squares = 0;
+        const std::int64_t count = byColumn ? rows : cols;
+        for (std::int64_t e = 0; e < count; ++e) {
+            const double v = double(byColumn ? x[e * ld + line] : x[line * ld + e]);
+            squares += v * v;
+        }
+        const double diff = std::fabs(now[std::size_t(line)] - good[std::size_t(line)]);
+        if (!(diff <= operandSumThreshold(squares, count, u)))
+            return false;  // NaN and Inf included
+    }
+    return true;
+}
+
+}  // namespace
+
+template <class T>
+OperandComparison locateAndRestore(T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                   const std::vector<double>& goodRows, const std::vector<double>& goodCols)
 {
     std::vector<double> nowRows, nowCols;
     plainSums(x, rows, cols, ld, nowRows, nowCols);
@@ -163,10 +200,15 @@ std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols
     for (std::int64_t j = 0; j < cols; ++j)
         if (!(nowCols[std::size_t(j)] == goodCols[std::size_t(j)]))
             badCols.push_back(j);
-    found = !badRows.empty() || !badCols.empty();
-    std::vector<Located> out;
+    OperandComparison result;
+    result.changed = !badRows.empty() || !badCols.empty();
+    if (result.changed && (badRows.empty() || badCols.empty()))
+        result.belowRoundoff = oneAxisBelowRoundoff(x, rows, cols, ld, badRows.empty() ? badCols : badRows,
+                                                    badRows.empty() ? nowCols : nowRows,
+                                                    badRows.empty() ? goodCols : goodRows, badRows.empty());
     if (badRows.empty() || badCols.empty() || (badRows.size() > 1 && badCols.size() > 1))
-        return out;  // not locatable from plain sums
+        return result;  // not locatable from plain sums
+    std::vector<Located>& out = result.located;
     // The element is rebuilt from the good sum of its line without it (not as value - difference:
     // a huge fault's difference has lost the element's own digits, an infinite one has none).
     const auto restore = [&](std::int64_t i, std::int64_t j, bool fromColumn) {
@@ -191,7 +233,7 @@ std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols
     else
         for (std::int64_t i : badRows)
             restore(i, badCols[0], false);
-    return out;
+    return result;
 }
 
 template <class T>
@@ -201,13 +243,14 @@ std::vector<Located> checkInputAtEncoding(OnlineInputs& in, T* x, std::int64_t r
 {
     if (goodRows.empty())
         return {};
-    bool found = false;
-    const auto located = locateAndRestore(x, rows, cols, ld, goodRows, goodCols, found);
-    for (const Located& l : located)
+    const OperandComparison cmp = locateAndRestore(x, rows, cols, ld, goodRows, goodCols);
+    for (const Located& l : cmp.located)
         in.inputFaults.push_back({operand, l.row, l.col, l.delta, true, -1, 0, true});
-    if (found && located.empty())
+    if (cmp.belowRoundoff)
+        in.inputFaults.push_back(belowRoundoffReport(operand, true, -1));
+    else if (cmp.unlocatable())
         in.inputFaults.push_back({operand, -1, -1, 0, true, -1, 0, false});
-    return located;
+    return cmp.located;
 }
 
 Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st)
@@ -268,8 +311,8 @@ ResidualVerdict classifyResiduals(const std::vector<double>& rowRes, const std::
 #define GIGACHECK_ONLINE_HOST_CHECK(T)                                                                                   \
     template void plainSums<T>(const T*, std::int64_t, std::int64_t, std::int64_t, std::vector<double>&,                 \
                                std::vector<double>&);                                                                    \
-    template std::vector<Located> locateAndRestore<T>(T*, std::int64_t, std::int64_t, std::int64_t,                      \
-                                                      const std::vector<double>&, const std::vector<double>&, bool&);    \
+    template OperandComparison locateAndRestore<T>(T*, std::int64_t, std::int64_t, std::int64_t,                         \
+                                                   const std::vector<double>&, const std::vector<double>&);              \
     template std::vector<Located> checkInputAtEncoding<T>(OnlineInputs&, T*, std::int64_t, std::int64_t, std::int64_t,   \
                                                           OnlineTarget, const std::vector<double>&,                      \
                                                           const std::vector<double>&);                                   \

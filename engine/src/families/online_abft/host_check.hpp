@@ -33,15 +33,24 @@ void plainSums(const T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld
 
 // Compares an input's sums with those kept when it was known good; locates single or collinear
 // changed elements (row i, column j: the difference of column j's sum, or of row i's) and restores
-// them. Returns the located elements with their deltas; `found` tells whether anything differed.
+// them.
 struct Located {
     std::int64_t row, col;
     double delta;
 };
+struct OperandComparison {
+    bool changed = false;  // a sum differed
+    // Sums differed on one axis only, each by no more than the round-off of its line's sum
+    // (operandSumThreshold with the double sums' unit round-off): an element moved in its last bits
+    // and the other axis's sums absorbed it. Not locatable, and too small to change C beyond the
+    // checks' threshold. A larger one-axis difference stays unlocatable (the run is not verified).
+    bool belowRoundoff = false;
+    std::vector<Located> located;  // restored elements with their deltas
+    bool unlocatable() const { return changed && located.empty() && !belowRoundoff; }
+};
 template <class T>
-std::vector<Located> locateAndRestore(T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                      const std::vector<double>& goodRows, const std::vector<double>& goodCols,
-                                      bool& found);
+OperandComparison locateAndRestore(T* x, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                   const std::vector<double>& goodRows, const std::vector<double>& goodCols);
 
 // At encoding: an input as it arrived against its sums taken where it was made. A difference is an
 // input corrupted before its checksums (it would otherwise give a self-consistent, wrong C): it is

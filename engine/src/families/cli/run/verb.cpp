@@ -40,13 +40,14 @@ int runOnlineScheme(const RunOptions& options, CommandIo& io)
     ending.writeRecord = [&](const std::string& path) { saveOnlineRecord(record, path); };
     ending.report = formatOnlineReport(record);
     const bool verified = record.verifiedCorrect();
-    ending.verdictLine = verified ? "verified correct" : "NOT verified correct";
-    if (!verified) {
-        const bool noMajority = record.vote && record.vote->cellsWithoutMajority > 0;
+    ending.verdictLine = verified ? "verified correct" : record.notVerified() ? "not verified" : "NOT verified correct";
+    if (record.notVerified()) {
+        ending.verdict = gigacheck::cli::Verdict::NotVerified;
+        ending.verdictReason = "TMR found no majority for some cells and no reference of every cell checked them";
+    } else if (!verified) {
         ending.verdict = gigacheck::cli::Verdict::Wrong;
-        ending.verdictReason = !record.reference.passed ? "the result does not match the reference"
-                               : noMajority             ? "TMR found no majority for some cells"
-                                                        : "uncorrectable errors remain";
+        ending.verdictReason =
+            !record.reference.passed ? "the result does not match the reference" : "uncorrectable errors remain";
     }
     return gigacheck::cli::endRun(io, ending);
 }
@@ -120,7 +121,7 @@ const FamilyCommand& runVerbCommand()
         "Multiplies A (MxN) by B (NxQ) with ABFT checksums under a device-memory cap,\ninjects the requested faults, "
         "detects and corrects them, checks the result\nagainst an independent reference and prints the report.\n"
         "Exit status: 0 verified correct, 1 uncorrectable errors remain or the reference\ndisagrees, 2 bad input or "
-        "a failure, 3 not verified (--no-abft without a full reference).",
+        "a failure, 3 not verified (--no-abft, or TMR cells without a majority, and no full\nreference).",
         &run_verb::runOptionSpecs, &run_verb::run};
     return c;
 }

@@ -189,7 +189,10 @@ public:
             f.corrected += e.result.verdict == Verdict::Corrected;
             f.uncorrectable += e.result.verdict == Verdict::Uncorrectable;
         }
-        f.detected = f.corrected + f.uncorrectable + int(record.inputFaults.size());
+        // An operand change below the round-off of its sums is seen but not acted on: not a detection.
+        f.detected = f.corrected + f.uncorrectable +
+                     int(std::count_if(record.inputFaults.begin(), record.inputFaults.end(),
+                                       [](const InputFaultReport& in) { return !in.belowRoundoff; }));
         if (record.vote)
             f.detected += int(record.vote->disputes());
         const bool recomputed = (record.recomputed && record.recomputeClean) ||
@@ -197,12 +200,7 @@ public:
         f.correctedByRecompute = recomputed ? 1 : 0;
         f.injected = j.injected;
         j.alarm = f.detected > 0 || record.recomputed;
-        // The run's own verdict, the reference left out: OnlineRecord::verifiedCorrect without it.
-        bool verified = !j.failed && (!record.vote || record.vote->settled()) &&
-                        (record.uncorrectableChecks() == 0 || (record.recomputed && record.recomputeClean));
-        for (const InputFaultReport& in : record.inputFaults)
-            verified = verified && in.corrected;
-        j.gaveUp = !j.failed && !verified;
+        j.gaveUp = !j.failed && !record.verifiedByChecks();
         j.recomputed = recomputed;
         if (!j.failed) {
             // Judged against the product of the inputs as generated, before any fault touched them.

@@ -121,6 +121,7 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
         io("caught_at_step", f.caughtAtStep);
         io("cells_off", f.cellsOff);
         io("corrected", f.corrected);
+        io.optional("below_roundoff", f.belowRoundoff, false);
     });
     // Written always; read since audit 8 (the step view's input faults).
     io.optionalObjects("applied_input_faults", r.appliedInputFaults, [&](auto& f) { faultFields(io, f); });

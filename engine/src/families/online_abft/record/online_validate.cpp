@@ -121,8 +121,16 @@ void validateInputs(const OnlineRecord& r)
         if (f.operand != OnlineTarget::A && f.operand != OnlineTarget::B)
             refuse(field + ".operand", "must be a or b");
         const Extent e = extentOf(f.operand, r.config, r.columnBlocks);
-        inRange(f.row, 0, e.rows - 1, field + ".row");
-        inRange(f.col, 0, e.cols - 1, field + ".col");
+        // -1, -1: a change the operand's sums could not locate (never corrected).
+        const bool unlocated = f.row == -1 && f.col == -1 && !f.corrected;
+        if (!unlocated) {
+            inRange(f.row, 0, e.rows - 1, field + ".row");
+            inRange(f.col, 0, e.cols - 1, field + ".col");
+        } else if (f.cellsOff != 0) {
+            refuse(field + ".cells_off", "must be 0 for a change that was not located");
+        }
+        if (f.belowRoundoff && !unlocated)
+            refuse(field + ".below_roundoff", "only a change that was not located can be below round-off");
         finite(f.delta, field + ".delta");
         inRange(f.caughtAtStep, -1, std::int64_t(r.steps) - 1, field + ".caught_at_step");
         inRange(f.cellsOff, 0, std::max(s.m, s.q), field + ".cells_off");

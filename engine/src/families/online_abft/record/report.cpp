@@ -101,7 +101,13 @@ std::string formatOnlineReport(const OnlineRecord& r)
         else if (f.cellsOff > 0)
             o << ", a whole " << (f.operand == OnlineTarget::A ? "row" : "column") << " of C (" << f.cellsOff
               << " cells) was off";
-        o << (f.corrected ? "; corrected\n" : "; not locatable\n");
+        if (f.corrected)
+            o << "; corrected\n";
+        else if (f.belowRoundoff)
+            o << "; moved by less than the round-off of its line sums (seen on one axis only): too small to "
+                 "locate or to change C beyond its checks, left to them\n";
+        else
+            o << "; not locatable\n";
     }
     if (c.scheme != Scheme::Tmr)
         o << "  checks: " << clean << " clean, " << corrected << " corrected, " << uncorrectable << " uncorrectable\n";
@@ -128,6 +134,11 @@ std::string formatOnlineReport(const OnlineRecord& r)
     o << "\n";
     const bool fullReference = ref.mode == ReferenceMode::Full;
     const std::string own = r.config.scheme == Scheme::Tmr ? "the TMR vote" : "the ABFT checks";
+    if (r.notVerified()) {
+        o << "  verdict: not verified (no two replicas agreed at " << r.vote->cellsWithoutMajority
+          << " cell(s), and no reference of every cell checked their recomputed values)\n";
+        return o.str();
+    }
     o << "  verdict: " << (r.verifiedCorrect() ? "verified correct" : "NOT verified correct") << " (checked by " << own
       << (fullReference ? " and the full reference" : ref.mode == ReferenceMode::Sample ? " and a sampled reference" : "")
       << ")\n";

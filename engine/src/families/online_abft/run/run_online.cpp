@@ -96,14 +96,29 @@ bool OnlineRecord::verifiedCorrect() const
 {
     if (status != "ok" || !reference.passed)
         return false;
-    if (reference.mode == ReferenceMode::Full)
+    if (reference.mode == ReferenceMode::Full || (vote && vote->cellsWithoutMajority > 0 && !notVerified()))
         return true;  // every cell compared with the reference, within its tolerance
+    return verifiedByChecks();
+}
+
+bool OnlineRecord::notVerified() const
+{
+    // A sampled reference of every row compared every cell, as the full one does.
+    const bool everyCell = reference.mode == ReferenceMode::Full ||
+                           (reference.mode == ReferenceMode::Sample && reference.rowsChecked >= config.shape.m);
+    return status == "ok" && reference.passed && !everyCell && vote && vote->cellsWithoutMajority > 0;
+}
+
+bool OnlineRecord::verifiedByChecks() const
+{
+    if (status != "ok" || (vote && vote->cellsWithoutMajority > 0))
+        return false;  // no majority: the recomputed cells were checked by nothing
     if (vote && !vote->settled())
         return false;  // disputes beyond those listed: TMR cannot say which replica was right
     if (uncorrectableChecks() > 0 && !(recomputed && recomputeClean))
         return false;
     for (const InputFaultReport& f : inputFaults)
-        if (!f.corrected)
+        if (!f.corrected && !f.belowRoundoff)
             return false;
     return true;
 }
