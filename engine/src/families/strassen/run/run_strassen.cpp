@@ -126,6 +126,13 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
         result.verifiedBy = "none";
         return;
     }
+    if (cOk && !ref.ran && strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs)) {
+        // C's checks cannot see a cell off by 1 % of max |C| and no reference looked at the cells
+        // (--reference none): they cannot vouch for C.
+        result.status = "not_verified";
+        result.verifiedBy = "checksums";
+        return;
+    }
     result.verifiedBy = checked && ref.ran ? "checksums+reference" : checked ? "checksums" : "reference";
     if (!cOk)
         result.status = "uncorrectable";
