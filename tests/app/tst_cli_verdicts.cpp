@@ -78,6 +78,35 @@ private slots:
         }
     }
 
+    // The same fault at column 64 after step 1: multiplied in at step 8, it raises every check's
+    // threshold to Inf, so C's checks pass whatever C holds. A clean check with an overflowed
+    // threshold must still compare the operands: the element is restored and C is right (the full
+    // reference agrees); before, the run said "verified correct" over a wrong row without a reference.
+    void operandFaultThatOverflowsTheThresholdsIsStillRepaired()
+    {
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("overflow.json"));
+        for (const char* scheme : {"online", "offline"})
+            for (const char* reference : {"none", "full"}) {
+                const CliResult r = gigacheckCli(
+                    words("run --shape 257x129x31 --type f64 --backend cpu --panel 8 --target a --inject-at 200,64@1 "
+                          "--fault bitflip:62 --scheme")
+                    << QString::fromLatin1(scheme) << QStringLiteral("--reference") << QString::fromLatin1(reference)
+                    << QStringLiteral("--json") << json);
+                QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+                const QJsonArray faults = readJson(json)
+                                              .value(QStringLiteral("online_abft"))
+                                              .toObject()
+                                              .value(QStringLiteral("input_faults"))
+                                              .toArray();
+                QCOMPARE(faults.size(), 1);  // found once: the restored copy's sums are kept
+                const QJsonObject f = faults.first().toObject();
+                QCOMPARE(f.value(QStringLiteral("row")).toInt(), 200);
+                QCOMPARE(f.value(QStringLiteral("col")).toInt(), 64);
+                QVERIFY(f.value(QStringLiteral("corrected")).toBool());
+            }
+    }
+
     // Two replicas struck alike out-vote the right one; the disputed cell is computed again from A
     // and B, so C is right without a reference.
     void tmrTwoEqualFaultsDoNotWin()

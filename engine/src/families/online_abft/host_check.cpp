@@ -71,11 +71,7 @@ bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, co
     // round-off scales of its lines to Inf, so their checks pass whatever C holds): both operands
     // are then compared with their encoded sums.
     const bool lineOfA = rows <= 1 && cols >= 2, lineOfB = cols <= 1 && rows >= 2;
-    const Thresholds t = checkThresholds(in, st);
-    const auto finite = [](const std::vector<double>& v) {
-        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
-    };
-    const bool suspicious = (rows >= 1 && cols >= 1) || !finite(t.row) || !finite(t.col);
+    const bool suspicious = (rows >= 1 && cols >= 1) || !thresholdsFinite(checkThresholds(in, st));
     if (!lineOfA && !lineOfB && !suspicious)
         return false;
     T* a = ops.a();
@@ -104,6 +100,14 @@ bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, co
             in.inputFaults.push_back({inA ? OnlineTarget::A : OnlineTarget::B, l.row, l.col, l.delta, false, step,
                                       spread ? (inA ? s.q : s.m) : 0, true});
             repaired = true;
+        }
+        // The restored copy is the operand from now on: its sums are kept (as at encoding), so a
+        // restore that differs from the original in its last bits is not found again at every check.
+        if (!cmp.located.empty()) {
+            if (inA)
+                plainSums(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA);
+            else
+                plainSums(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB);
         }
     }
     return repaired;
@@ -266,12 +270,23 @@ Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st)
                               in.lambda);
 }
 
+bool thresholdsFinite(const Thresholds& t)
+{
+    const auto finite = [](const std::vector<double>& v) {
+        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+    };
+    return finite(t.row) && finite(t.col);
+}
+
 template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step)
 {
     VerifyResult r = verifyNow(in, st, ops.c, ops.ldc);
-    // Any mismatch: look for its cause in the inputs before believing in a fault of C itself.
+    // Any mismatch: look for its cause in the inputs before believing in a fault of C itself. A
+    // clean check whose thresholds overflowed saw nothing (a huge operand element raised them to
+    // Inf, so every residual passes): the operands are compared with their kept sums then too.
     bool unlocated = false;
-    if (r.verdict != Verdict::Clean && repairInputFault(in, st, ops, r, step, unlocated)) {
+    const bool vacuous = r.verdict == Verdict::Clean && !thresholdsFinite(checkThresholds(in, st));
+    if ((r.verdict != Verdict::Clean || vacuous) && repairInputFault(in, st, ops, r, step, unlocated)) {
         // The input fault is out of C: the check must now pass (or correct what else is there).
         const VerifyResult again = verifyNow(in, st, ops.c, ops.ldc);
         if (again.verdict != Verdict::Uncorrectable) {

@@ -63,6 +63,8 @@ std::vector<Located> checkInputAtEncoding(OnlineInputs& in, T* x, std::int64_t r
 // The thresholds of a check of the augmented block after st.consumed steps of depth: K = 1 those of
 // the blocked family (thresholds(), FP32 / FP64), K >= 2 weightedThresholds.
 Thresholds checkThresholds(const OnlineInputs& in, const CheckState& st);
+// False when a threshold overflowed (Inf or NaN): such a check passes whatever C holds.
+bool thresholdsFinite(const Thresholds& t);
 
 // The operands of a check on the host. C_f is always there; A_c and B_r are asked for only when
 // the check suspects an input fault (the CUDA path copies them from the device then).

@@ -423,10 +423,12 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
         st.weightedBound.colScale.assign(colScale, colScale + augCols);
         st.weightedBound.depth = st.consumed;
     }
+    const Thresholds thresholds = checkThresholds(in, st);
     ResidualVerdict v = classifyResiduals(std::vector<double>(rowRes, rowRes + augRows * k),
-                                          std::vector<double>(colRes, colRes + augCols * k), k, checkThresholds(in, st));
+                                          std::vector<double>(colRes, colRes + augCols * k), k, thresholds);
     VerifyResult& out = h.results[std::size_t(stateOf(c).slotOf[std::size_t(op.id)])];
-    if (v.clean) {
+    // Clean with an overflowed threshold proves nothing: the host check looks at the operands.
+    if (v.clean && thresholdsFinite(thresholds)) {
         out = std::move(v.result);
         return;
     }
