@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call P: the honest-verdict cases of the online / offline / TMR schemes on the CUDA backend
+# Device call P (call Q: the same, with the operand sweep and without the Strassen test): the honest-verdict cases of the online / offline / TMR schemes on the CUDA backend
 # (counts of exit codes per case and reference), then the GPU tests they touch.
 set -u
 source .carry-qt/device-env.sh > /dev/null
@@ -48,8 +48,14 @@ done | tally "TMR, no majority, 1024^3, --reference full" 0
 for ref in none auto; do
   echo "strassen --shape 1537x999x1301 --levels 4 --type tf32 --inject-at c:1:3 --reference $ref" | tally "strassen TF32 L4 c:1:3, --reference $ref" $([ $ref = none ] && echo 3 || echo 0)
 done
+if [ "${SWEEP:-0}" = 1 ]; then
+  for s in online offline; do for t in a b; do for bit in 52 53 58 60 61 62 63; do for st in 0 1 5 9; do for p in "200,64" "1,128" "17,3" "100,0"; do
+    [ $t = b ] && p=$(echo $p | sed 's/^200,64/100,20/; s/^1,128/120,5/; s/^17,3/3,30/; s/^100,0/128,0/')
+    echo "run --shape 257x129x31 --type f64 --scheme $s --panel 8 --target $t --inject-at $p@$st --fault bitflip:$bit --reference full"
+  done; done; done; done; done | tally "f64 exponent flips (bits 52-63) in A/B at steps 0-9, online+offline, --reference full" 0
+fi
 echo "verdict cases done at ${SECONDS}s" | tee -a $L
-for t in tst_cuda_online tst_cuda_operand_checks tst_cuda_strassen_verdict; do
+for t in ${TESTS:-tst_cuda_online tst_cuda_operand_checks tst_cuda_strassen_verdict}; do
   timeout 240 /tmp/p/build/tests/$t > $OUT/$t.txt 2>&1; echo "$t exit $? at ${SECONDS}s: $(grep Totals $OUT/$t.txt)" | tee -a $L
 done
 cat $L
