@@ -107,6 +107,23 @@ private slots:
             }
     }
 
+    // An overflowing operand fault and a cell of C struck in the same check interval: the operand
+    // fault overflows the thresholds of the cell's column, so the first pass "corrects" the wrong
+    // cells. Once the operand is restored those corrections are undone and C is checked afresh:
+    // both faults are repaired and the full reference agrees (before: exit 1, one cell left wrong).
+    void operandFaultAndCellFaultInOneCheck()
+    {
+        for (const char* scheme : {"offline", "online"}) {
+            const CliResult r = gigacheckCli(
+                words("run --shape 257x129x31 --type f64 --backend cpu --panel 8 --inject-at a:1,128@0 "
+                      "--inject-at c:7,9:3@14 --fault bitflip:62 --reference full --scheme")
+                << QString::fromLatin1(scheme));
+            QVERIFY2(r.exitCode == 0, qPrintable(explain(r)));
+            QVERIFY2(r.out.contains(QStringLiteral("input fault in a (1, 128)")), qPrintable(explain(r)));
+            QVERIFY2(r.out.contains(QStringLiteral("0 mismatch(es)")), qPrintable(explain(r)));
+        }
+    }
+
     // Two replicas struck alike out-vote the right one; the disputed cell is computed again from A
     // and B, so C is right without a reference.
     void tmrTwoEqualFaultsDoNotWin()

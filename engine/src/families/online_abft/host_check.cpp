@@ -49,6 +49,38 @@ template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckSta
     return verifyWeighted(c, s.m, s.q, ldc, in.checksums, t);
 }
 
+// The round-off bound taken again from the operands as they now are, panel by panel as the steps
+// took it: a huge operand element, once restored, no longer holds every later threshold at Inf
+// (checks that would pass whatever C holds).
+template <class T> void rebuildBound(const OnlineInputs& in, CheckState& st, const T* a, std::int64_t lda, const T* b, std::int64_t ldb)
+{
+    const Shape& s = in.shape;
+    const std::int64_t k = in.checksums;
+    st.plainBound.reset(s.m, s.q);
+    st.weightedBound.reset(s.m + k, s.q + k);
+    for (std::int64_t offset = 0; offset < st.consumed; offset += in.panel) {
+        const std::int64_t width = std::min(in.panel, st.consumed - offset);
+        if (k == 1)
+            accumulateBound(st.plainBound, BlockView<const T>{a + offset, s.m, width, lda},
+                            BlockView<const T>{b + offset * ldb, width, s.q, ldb});
+        else
+            accumulateWeightedBound(st.weightedBound, a + offset, lda, b + offset * ldb, ldb, width);
+    }
+}
+
+// C's checksum rows and columns computed again from the operands over the depth consumed so far.
+template <class T> void recomputeChecksumLines(const OnlineInputs& in, const CheckState& st, HostOperands<T>& ops)
+{
+    const Shape& s = in.shape;
+    const std::int64_t k = in.checksums;
+    const T* a = ops.a();
+    const T* b = ops.b();
+    for (std::int64_t t = 0; t < k; ++t) {
+        gemv(false, b, ops.ldb, st.consumed, s.q + k, a + (s.m + t) * ops.lda, 1, ops.c + (s.m + t) * ops.ldc, 1);
+        gemv(true, a, ops.lda, s.m + k, st.consumed, b + s.q + t, ops.ldb, ops.c + s.q + t, ops.ldc);
+    }
+}
+
 // A fault in A after its checksums spreads along a row of C (row r off by delta * B(k, :)), one in
 // B along a column. Whatever pattern C's checks saw -- a whole line, or one cell when the line's
 // other checks overflowed or cancelled -- the operands are compared with the sums kept at
@@ -56,31 +88,22 @@ template <class T> VerifyResult verifyNow(const OnlineInputs& in, const CheckSta
 // of C computed again. Returns false when the operands are as encoded; sets unlocated when an
 // operand changed where its sums cannot locate it (C cannot then be trusted).
 template <class T>
-bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, const VerifyResult& r, int step,
-                      bool& unlocated)
+bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, int step, bool& unlocated)
 {
     const Shape& s = in.shape;
     const std::int64_t k = in.checksums;
-    const auto resultLines = [](const std::vector<std::int64_t>& v, std::int64_t limit) {
-        return std::count_if(v.begin(), v.end(), [&](std::int64_t x) { return x < limit; });
-    };
-    const auto rows = resultLines(r.mismatchRows, s.m), cols = resultLines(r.mismatchCols, s.q);
-    // A whole row off (A) or column off (B) names its operand; its own line may mismatch too when the
-    // fault is huge. A mismatch inside the result (one cell, or a few) may still hide an operand
-    // fault, and so may any check whose threshold overflowed (a huge operand element raises the
-    // round-off scales of its lines to Inf, so their checks pass whatever C holds): both operands
-    // are then compared with their encoded sums.
-    const bool lineOfA = rows <= 1 && cols >= 2, lineOfB = cols <= 1 && rows >= 2;
-    const bool suspicious = (rows >= 1 && cols >= 1) || !thresholdsFinite(checkThresholds(in, st));
-    if (!lineOfA && !lineOfB && !suspicious)
-        return false;
+    // Any mismatch, or a clean check whose thresholds overflowed, may come from an operand: a
+    // whole row (A) or column (B) of C off, but also patterns that hide it -- the line's own check
+    // overflowed and passes, a cell of C struck as well, only a checksum line off. The pattern does
+    // not reliably name the operand, so both are compared with their kept sums (O(mn + nq), only
+    // after a check that was not plainly clean).
     T* a = ops.a();
     T* b = ops.b();
     T* cf = ops.c;
     const std::int64_t lda = ops.lda, ldb = ops.ldb, ldc = ops.ldc;
     bool repaired = false;
     for (const bool inA : {true, false}) {
-        if ((inA ? st.rowSumsA : st.rowSumsB).empty() || (inA ? lineOfB && !lineOfA : lineOfA && !lineOfB))
+        if ((inA ? st.rowSumsA : st.rowSumsB).empty())
             continue;
         const OperandComparison cmp = inA ? locateAndRestore(a, s.m, s.n, lda, st.rowSumsA, st.colSumsA)
                                           : locateAndRestore(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB);
@@ -110,6 +133,8 @@ bool repairInputFault(OnlineInputs& in, CheckState& st, HostOperands<T>& ops, co
                 plainSums(b, s.n, s.q, ldb, st.rowSumsB, st.colSumsB);
         }
     }
+    if (repaired)
+        rebuildBound(in, st, a, lda, b, ldb);  // the CUDA path takes it again on the device too
     return repaired;
 }
 
@@ -286,12 +311,21 @@ template <class T> VerifyResult checkOnHost(OnlineInputs& in, CheckState& st, Ho
     // Inf, so every residual passes): the operands are compared with their kept sums then too.
     bool unlocated = false;
     const bool vacuous = r.verdict == Verdict::Clean && !thresholdsFinite(checkThresholds(in, st));
-    if ((r.verdict != Verdict::Clean || vacuous) && repairInputFault(in, st, ops, r, step, unlocated)) {
+    if ((r.verdict != Verdict::Clean || vacuous) && repairInputFault(in, st, ops, step, unlocated)) {
+        // The first pass judged C through the operand fault's spread (lines it overflowed or
+        // shifted): its corrections are undone -- the cells back to their values, rebuilt checksum
+        // lines computed again from the restored operands -- and C is checked afresh, with the
+        // bound taken again, so a cell of C struck as well is found where it is.
+        for (auto x = r.corrections.rbegin(); x != r.corrections.rend(); ++x)
+            ops.c[x->row * ops.ldc + x->col] = T(x->before);
+        r.corrections.clear();
+        if (r.checksumsRecomputed)
+            recomputeChecksumLines(in, st, ops);
         // The input fault is out of C: the check must now pass (or correct what else is there).
         const VerifyResult again = verifyNow(in, st, ops.c, ops.ldc);
         if (again.verdict != Verdict::Uncorrectable) {
             r.verdict = Verdict::Corrected;
-            r.corrections.insert(r.corrections.end(), again.corrections.begin(), again.corrections.end());
+            r.corrections = again.corrections;
             r.checksumsRecomputed = r.checksumsRecomputed || again.checksumsRecomputed;
         } else {
             r.verdict = Verdict::Uncorrectable;

@@ -444,6 +444,7 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
     ops.ldb = ld(c, kSlotB);
     const std::size_t reportsBefore = in.inputFaults.size();
     out = checkOnHost(in, st, ops, op.block.k);
+    bool operandRestored = false;
 
     // What the host changed goes back, and only that: the restored input elements and the line of
     // C each repair computed again (a row of C_f for A, a column for B), the checksum rows and
@@ -452,8 +453,10 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
     for (std::size_t x = reportsBefore; x < in.inputFaults.size(); ++x) {
         const InputFaultReport& f = in.inputFaults[x];
         const bool inA = f.operand == OnlineTarget::A;
-        if (f.row >= 0 && (inA ? a : b))
+        if (f.row >= 0 && (inA ? a : b)) {
             writeBack(c, inA ? kSlotA : kSlotB, inA ? a : b, f.row, f.col, s);
+            operandRestored = true;
+        }
         if (f.row >= 0 && f.cellsOff > 0) {
             if (inA)
                 writeBackRows(c, kSlotC, ops.c, f.row, 1, s);
@@ -467,6 +470,15 @@ template <class T> void hostCheckedCheck(const gigacheck::cuda::OpContext& c, co
     }
     for (const Correction& x : out.corrections)
         writeBack(c, kSlotC, ops.c, x.row, x.col, s);
+    // The device's bound taken again from the restored operands, panel by panel as the steps took
+    // it (the host did the same for this check): later checks see finite thresholds again.
+    if (operandRestored) {
+        CUDA_CHECK(cudaMemsetAsync(auxRow(c, 0), 0, 2 * sizeof(double) * std::size_t(ld(c, kSlotAux)), s));
+        for (std::int64_t offset = 0; offset < st.consumed; offset += in.panel)
+            cuda::weightedBound(in.precision, at(c, kSlotA, 0, offset), ld(c, kSlotA), at(c, kSlotB, offset, 0),
+                                ld(c, kSlotB), sh.m + k, std::min(in.panel, st.consumed - offset), sh.q + k,
+                                auxRow(c, 0), auxRow(c, 1), auxRow(c, 2), s);
+    }
 }
 
 // The op's host region (a column block's part of B or C, or all of the matrix) to / from its slot.
