@@ -490,8 +490,9 @@ void TestCudaOnline::inputFaultsReportedAsOnTheCpu()
 // of C a repaired input fault had spread to, rebuilt checksum rows and columns): every later check
 // on the device copy must then see what the host decided, and the product must be right. 5 steps
 // of 20 (n = 100), K = 2: two faults in one row after step 0 (cells); a checksum column hit after
-// step 2 (checksums rebuilt at 2); B(70, 9) after step 1 (panel 3: column 9 of C off at step 3,
-// repaired there: a column back); A(15, 90) after step 3 (panel 4: row 15 off at step 4: a row).
+// step 2 (checksums rebuilt at 2); B(70, 9) after step 1 (panel 3, not yet multiplied: the flagged
+// check at 2 compares both operands and restores it before it spreads, so check 3 is clean);
+// A(15, 90) after step 3 (panel 4: row 15 off at step 4: a row back).
 void TestCudaOnline::flaggedChecksWriteBackWhatChanged()
 {
     OnlineConfig c = config({70, 100, 60}, Scheme::Online, 20, 1);
@@ -511,7 +512,10 @@ void TestCudaOnline::flaggedChecksWriteBackWhatChanged()
     QCOMPARE(name(checkAt(gpu, 1)->result.verdict), name(Verdict::Clean));
     QVERIFY(checkAt(gpu, 2)->result.checksumsRecomputed);
     QCOMPARE(int(gpu.inputFaults.size()), 2);
-    QCOMPARE(countVerdict(gpu, Verdict::Clean), 1);
+    QCOMPARE(gpu.inputFaults[0].caughtAtStep, 2);  // B, before it spread
+    QCOMPARE(gpu.inputFaults[0].cellsOff, std::int64_t(0));
+    QCOMPARE(gpu.inputFaults[1].cellsOff, std::int64_t(60));  // A's row of C
+    QCOMPARE(countVerdict(gpu, Verdict::Clean), 2);
 }
 
 // Clean runs with K = 2 and 3 weighted checksums on the device: no check fires (residuals under
