@@ -68,9 +68,15 @@ void addCampaignOptions(QCommandLineParser& parser)
         parser.addOption(option(o.name.c_str(), o.help.c_str(), o.valueName));
     parser.addOptions({
         option("fault", campaignFaultHelp().c_str(), "bitflip:any|bitflip:B|bitflip2|bitflip:B+B2|delta|none"),
-        option("model", campaignModelHelp().c_str(), "cell|row[:L]|col[:L]|tile[:S]"),
+        option("extent", campaignModelHelp().c_str(), "cell|row[:L]|col[:L]|tile[:S]"),
+        option("model", "The same as --extent (its earlier name in campaigns).", "cell|row[:L]|col[:L]|tile[:S]"),
         option("target", target.text.c_str(), target.values.c_str()),
         option("faults-per-run", "Faults per run (distinct cells). Default 1.", "K"),
+        option("inject-at",
+               "A place every run strikes, in the grammar of run and strassen (TARGET c, a, b, checksum-row, "
+               "checksum-col; Strassen c:Q, a:Q, b:Q, product:K); the runs vary their inputs and, with "
+               "--fault bitflip:any, the bit. Sets --target and --faults-per-run. Repeatable.",
+               "[TARGET:]R,C[:DELTA][@WHEN]"),
         option("backend", "auto, cpu or cuda; one backend serves every run. Default auto.", "auto|cpu|cuda"),
         option("device", "CUDA device number, as `gigacheck devices` lists them.", "N"),
         option("seed", "Campaign seed: every run's inputs, strategy, target, bit and position derive from it. "
@@ -158,11 +164,24 @@ CampaignOptions campaignOptionsFrom(const QCommandLineParser& parser)
         value("fault", [&](const std::string& s) { return parseCampaignFault(s, c), 0; });
     if (set("target"))
         c.target = value("target", [](const std::string& s) { return campaignTargetFromString(s); });
-    if (set("model"))
-        value("model", [&](const std::string& s) { return parseFaultExtent(s, c.extent, c.extentLength), 0; });
+    // --extent, as `run` names it; --model, the campaign's earlier name, still read.
+    if (set("extent") && set("model") && parser.value(QStringLiteral("extent")) != parser.value(QStringLiteral("model")))
+        throw InputError("--extent and --model name the same thing (--model is its earlier name): give one");
+    for (const char* name : {"extent", "model"})
+        if (set(name))
+            value(name, [&](const std::string& s) { return parseFaultExtent(s, c.extent, c.extentLength), 0; });
     if (set("faults-per-run"))
         c.faultsPerRun =
             value("faults-per-run", [](const std::string& s) { return parseInteger<int>(s, 1, 1 << 16, "a count"); });
+    if (set("inject-at")) {
+        std::vector<std::string> places;
+        for (const QString& v : parser.values(QStringLiteral("inject-at")))
+            places.push_back(text(v));
+        if (set("faults-per-run") && c.faultsPerRun != int(places.size()))
+            throw InputError("--faults-per-run " + std::to_string(c.faultsPerRun) + " and " +
+                             std::to_string(places.size()) + " --inject-at place(s): a run strikes each place once");
+        placeCampaignFaults(c, places, set("target"));
+    }
     if (set("backend"))
         c.backend = value("backend", [](const std::string& s) { return backendFromString(s); });
     if (set("device"))

@@ -127,7 +127,7 @@ private slots:
         QTest::newRow("strassen two-bit flips")
             << "--family strassen --fault bitflip2" << "--fault bitflip2: two-bit flips are a fault model of the blocked family";
         QTest::newRow("online segment model")
-            << "--family online --model row:32" << "--model row:32 is a fault model of the blocked family";
+            << "--family online --model row:32" << "--extent row:32 is a fault model of the blocked family";
     }
     void refusesWhatTheFamilyLacks()
     {

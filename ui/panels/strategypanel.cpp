@@ -22,7 +22,7 @@ namespace gigacheck::ui {
 namespace {
 
 constexpr int kAutoId = 100;  // beside the StrategyKind ids of the other buttons
-constexpr int kOneRowWidth = 340;  // the Strategy dock is ~327 px wide on a 1366-pixel screen
+constexpr int kOneRowWidth = 340;  // the Algorithm dock is ~327 px wide on a 1366-pixel screen
 
 QString strategyName(StrategyKind s)
 {

@@ -147,8 +147,9 @@ void MainWindow::buildDocks()
     run_ = new RunPanel(this);
     QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
     QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
-    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Strategy"), QStringLiteral("dockStrategy"), strategy_, true);
-    // The scheme above Start: the Strategy dock has no room left on a 768-pixel screen.
+    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Algorithm"), QStringLiteral("dockStrategy"), strategy_, true);
+    // The scheme above Start: the Algorithm dock has no room left on a 768-pixel screen. (Its
+    // object name stays dockStrategy, so that a saved window layout still places it.)
     if (auto* runLayout = qobject_cast<QBoxLayout*>(run_->layout())) {
         runLayout->insertWidget(0, strategy_->schemeBox());
         strategy_->schemeBox()->show();

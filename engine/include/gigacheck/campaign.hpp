@@ -5,6 +5,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/command_options.hpp"
+#include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/faults.hpp"
 #include "gigacheck/types.hpp"
 
@@ -65,7 +66,12 @@ Interval wilsonInterval(std::int64_t successes, std::int64_t trials, double z = 
 // row / column check of a verification lies: it reports a mismatch over a clean line), Correction
 // (a result cell's fault and the write of its correction hit), Encoding (an entry of an A / B
 // block's checksum c_A / r_B hit right after the checksum kernel).
-enum class CampaignTarget { Result, Checksum, A, B, Any, AAfter, BAfter, Product, CQuadrant, Check, Correction, Encoding };
+// Checksum / Encoding: either line or operand at random, run by run; the others one place (the
+// words of `run --target`: checksum-row, checksum-col, encoding-a, encoding-b).
+enum class CampaignTarget {
+    Result, Checksum, A, B, Any, AAfter, BAfter, Product, CQuadrant, Check, Correction, Encoding,
+    ChecksumRow, ChecksumCol, EncodingA, EncodingB
+};
 std::string_view toString(CampaignTarget);
 CampaignTarget campaignTargetFromString(std::string_view);  // throws InputError
 
@@ -129,6 +135,10 @@ struct CampaignConfig {
     int extentLength = 32;
     CampaignTarget target = CampaignTarget::Result;
     int faultsPerRun = 1;
+    // --inject-at: the places every run strikes, one fault each, in the fault grammar of every verb
+    // (empty: drawn run by run). Their TARGET agrees with `target`, faultsPerRun is their count; the
+    // runs still vary their inputs, and the bit where --fault draws one (placeCampaignFaults).
+    std::vector<InjectSpec> placed;
     BackendKind backend = BackendKind::Auto;
     int device = -1;
     std::uint64_t seed = 1;
@@ -162,6 +172,13 @@ void chooseCampaignFamily(CampaignConfig& config, std::optional<CampaignFamily> 
 // family into config (InputError on its value).
 std::vector<OptionSpec> campaignFamilyOptions();
 void readCampaignFamilyOption(std::string_view name, const std::string& value, CampaignConfig& config);
+
+// --inject-at's texts into config.placed, config.target (the one target they name; --target, where
+// given (targetGiven), must agree) and config.faultsPerRun (their count). Throws InputError naming
+// the accepted forms. Each family refuses in its validate what it cannot place.
+void placeCampaignFaults(CampaignConfig& config, const std::vector<std::string>& texts, bool targetGiven);
+// The f-th place's cell as a fault position (row, column, its :DELTA and @WHEN where given).
+FaultAt placedCell(const CampaignConfig& config, std::size_t f);
 
 // "bitflip:any", "bitflip:B", "delta" or "none" into the config's inject / model / bit.
 void parseCampaignFault(std::string_view text, CampaignConfig& config);
@@ -227,6 +244,10 @@ struct CampaignGroup {
 
 struct CampaignSummary {
     OutcomeCounts all;
+    // The checks' margin against false alarms: the largest clean residual / threshold over the runs
+    // that report one (faults.maxCleanResidualRatio; < 1: no alarm) and that run's number (-1: none).
+    double maxCleanResidualRatio = 0;
+    int maxCleanResidualRun = -1;
     // ordered: bit / level ascending, then by name. byStrategy: blocked runs; byLevel: Strassen runs.
     std::vector<CampaignGroup> byBit, byTarget, byStrategy, byLevel;
 };

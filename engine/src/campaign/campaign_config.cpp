@@ -67,6 +67,10 @@ std::string_view toString(CampaignTarget t)
     case CampaignTarget::Check: return "check";
     case CampaignTarget::Correction: return "correction";
     case CampaignTarget::Encoding: return "encoding";
+    case CampaignTarget::ChecksumRow: return "checksum-row";
+    case CampaignTarget::ChecksumCol: return "checksum-col";
+    case CampaignTarget::EncodingA: return "encoding-a";
+    case CampaignTarget::EncodingB: return "encoding-b";
     }
     return "?";
 }
@@ -76,7 +80,8 @@ CampaignTarget campaignTargetFromString(std::string_view s)
     for (CampaignTarget t : {CampaignTarget::Result, CampaignTarget::Checksum, CampaignTarget::A, CampaignTarget::B,
                              CampaignTarget::Any, CampaignTarget::AAfter, CampaignTarget::BAfter,
                              CampaignTarget::Product, CampaignTarget::CQuadrant, CampaignTarget::Check,
-                             CampaignTarget::Correction, CampaignTarget::Encoding})
+                             CampaignTarget::Correction, CampaignTarget::Encoding, CampaignTarget::ChecksumRow,
+                             CampaignTarget::ChecksumCol, CampaignTarget::EncodingA, CampaignTarget::EncodingB})
         if (toString(t) == s)
             return t;
     if (s == "a-before")  // a and b: before the checksums, the names kept from before the split
@@ -84,8 +89,8 @@ CampaignTarget campaignTargetFromString(std::string_view s)
     if (s == "b-before")
         return CampaignTarget::B;
     throw InputError("unknown campaign target '" + std::string(s) +
-                     "' (expected result, checksum, a, b, a-before, b-before, a-after, b-after, product, c, check, correction, "
-                     "encoding or any)");
+                     "' (expected result, checksum, checksum-row, checksum-col, a, b, a-before, b-before, a-after, b-after, "
+                     "product, c, check, correction, encoding, encoding-a, encoding-b or any)");
 }
 
 std::string_view toString(CampaignType t)
@@ -258,7 +263,7 @@ std::string campaignFamilyList()
 
 namespace {
 
-// "blocked" or "blocked and online": the families that take two-bit flips, --model and 16-bit inputs.
+// "blocked" or "blocked and online": the families that take two-bit flips, --extent and 16-bit inputs.
 std::string wideFaultModelFamilies()
 {
     std::vector<std::string_view> names;
@@ -416,6 +421,10 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
             for (CampaignTarget t : targets)
                 names.append(names.empty() ? "" : ", ").append(toString(t));
             const std::string& name = c.family;
+            if (!c.placed.empty())
+                throw InputError("--inject-at " + toString(c.placed.front()) + " (target " + std::string(toString(c.target)) +
+                                 ") is not a place of " + (std::string_view("aeiou").find(name.front()) != std::string_view::npos ? "an " : "a ") +
+                                 name + " campaign (its targets: " + names + ")");
             throw InputError("--target " + std::string(toString(c.target)) + " is not a target of " +
                              (std::string_view("aeiou").find(name.front()) != std::string_view::npos ? "an " : "a ") +
                              name + " campaign (" + names + ")");
@@ -426,12 +435,12 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
         const auto wide = std::find_if(campaignFamilies().begin(), campaignFamilies().end(),
                                        [](const FamilyCampaign* f) { return f->traits().wideFaultModels; });
         const std::string owner(wide == campaignFamilies().end() ? "another" : (*wide)->traits().name);
-        // Names what was given: one cell (--model cell) is every family's model.
+        // Names what was given: one cell (--extent cell) is every family's model.
         if (c.inject && c.twoBits)
             throw InputError("--fault " + campaignFaultText(c) + ": two-bit flips are a fault model of the " + owner +
                              " family (--family " + owner + ")");
         if (c.inject && c.extent != FaultExtent::Cell)
-            throw InputError("--model " + faultExtentText(c.extent, c.extentLength) + " is a fault model of the " + owner +
+            throw InputError("--extent " + faultExtentText(c.extent, c.extentLength) + " is a fault model of the " + owner +
                              " family (--family " + owner + ")");
         if (c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
             throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + owner +

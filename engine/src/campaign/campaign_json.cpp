@@ -76,6 +76,12 @@ Json write(const CampaignConfig& c)
     campaignFamilyOf(c).writeConfig(c, out);
     if (c.extent != FaultExtent::Cell)  // one cell per fault: the key is absent, as in older files
         out["model"] = faultExtentText(c.extent, c.extentLength);
+    if (!c.placed.empty()) {  // --inject-at: absent when the places are drawn, as in older files
+        Json placed = Json::array();
+        for (const InjectSpec& at : c.placed)
+            placed.push_back(toString(at));
+        out["inject_at"] = placed;
+    }
     return out;
 }
 
@@ -133,7 +139,8 @@ Json write(const CampaignRun& run, const CampaignConfig& c)
               {"uncorrectable", f.uncorrectable},
               {"below_threshold", f.belowThreshold},
               {"missed", f.missed},
-              {"false_positives", f.falsePositives}}},
+              {"false_positives", f.falsePositives},
+              {"max_clean_residual_ratio", number(f.maxCleanResidualRatio)}}},
             {"reference_passed", run.referencePassed},
             {"max_error_over_tolerance", number(run.maxErrorOverTolerance)},
             {"seconds", run.seconds},
@@ -187,6 +194,22 @@ CampaignConfig readConfig(const nlohmann::json& j)
     c.thresholdLambda = field<double>(j, "lambda", at);
     if (j.contains("model"))
         parseFaultExtent(field<std::string>(j, "model", at), c.extent, c.extentLength);
+    if (j.contains("inject_at")) {
+        const auto& list = j.at("inject_at");
+        if (!list.is_array())
+            throw InputError("campaign: field '" + at + "inject_at' is not a list of places");
+        std::vector<std::string> placed;
+        for (const auto& place : list) {
+            if (!place.is_string())
+                throw InputError("campaign: field '" + at + "inject_at' holds something other than a place's text");
+            placed.push_back(place.get<std::string>());
+        }
+        const CampaignTarget target = c.target;
+        const int count = c.faultsPerRun;
+        placeCampaignFaults(c, placed, true);
+        if (c.target != target || c.faultsPerRun != count)
+            throw InputError("campaign: config.inject_at does not agree with config.target / faults_per_run");
+    }
     campaignFamilyOf(c.family).readConfig(j, c, at);
     campaignFamilyOf(c.family).checkReadConfig(c);  // its own fields and its schemes
     return c;
@@ -242,6 +265,8 @@ CampaignRun readRun(const nlohmann::json& j, std::size_t n, const CampaignFamily
     run.faults.belowThreshold = field<int>(f, "below_threshold", ff);
     run.faults.missed = field<int>(f, "missed", ff);
     run.faults.falsePositives = field<int>(f, "false_positives", ff);
+    if (f.contains("max_clean_residual_ratio"))  // campaigns before the margin was kept lack it
+        run.faults.maxCleanResidualRatio = field<double>(f, "max_clean_residual_ratio", ff);
     run.referencePassed = field<bool>(j, "reference_passed", at);
     run.maxErrorOverTolerance = field<double>(j, "max_error_over_tolerance", at);
     run.seconds = field<double>(j, "seconds", at);
@@ -296,7 +321,9 @@ std::string campaignToJson(const CampaignResult& r)
     doc["summary"] = {{"all", write(r.summary.all)},
                       {"by_bit", write(r.summary.byBit)},
                       {"by_target", write(r.summary.byTarget)},
-                      {"by_strategy", write(r.summary.byStrategy)}};
+                      {"by_strategy", write(r.summary.byStrategy)},
+                      {"max_clean_residual_ratio", number(r.summary.maxCleanResidualRatio)},
+                      {"max_clean_residual_run", r.summary.maxCleanResidualRun}};
     if (!r.summary.byLevel.empty())  // Strassen campaigns (recomputed from the runs on load, as the others)
         doc["summary"]["by_level"] = write(r.summary.byLevel);
     doc["runs"] = std::move(runs);

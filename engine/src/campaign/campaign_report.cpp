@@ -101,6 +101,9 @@ std::string formatCampaignReport(const CampaignResult& r)
     writeGroups(out, "By target:", r.summary.byTarget);
     writeGroups(out, "By strategy:", r.summary.byStrategy);
     writeGroups(out, "By level:", r.summary.byLevel);
+    if (r.summary.maxCleanResidualRun >= 0)
+        out << "Largest clean residual / threshold: " << format("%.3g", r.summary.maxCleanResidualRatio) << " (run "
+            << r.summary.maxCleanResidualRun << "): the checks' margin against false alarms (an alarm at 1)\n";
     // What the scheme can promise for the faults of this campaign (issue 15 item 6).
     if (c.inject)
         out << campaignFamilyOf(c).promise(c);

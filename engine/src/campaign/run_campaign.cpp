@@ -48,6 +48,10 @@ CampaignSummary summarize(const std::vector<CampaignRun>& runs, const CampaignFa
     std::map<std::string, OutcomeCounts> bits, targets, strategies, levels;
     for (const CampaignRun& run : runs) {
         s.all.add(run.outcome);
+        if (run.faults.maxCleanResidualRatio > s.maxCleanResidualRatio) {
+            s.maxCleanResidualRatio = run.faults.maxCleanResidualRatio;
+            s.maxCleanResidualRun = run.index;
+        }
         if (run.bit >= 0)
             bits[std::to_string(run.bit)].add(run.outcome);
         targets[targetKey(run)].add(run.outcome);

@@ -7,8 +7,7 @@
 
 #include "gemm/cutlass/cutlass_tf32_runners.hpp"
 
-#include "gemm/cutlass/cutlass_launch.cuh"
-#include "gemm/cutlass/cutlass_sums_epilogue.cuh"
+#include "gemm/cutlass/cutlass_fused_run.cuh"
 
 #include <type_traits>
 
@@ -46,39 +45,12 @@ struct Tf32GemmWithSums {
 
     static const char* run(const CutlassTf32Call& g, const CutlassLaunch& launch, cudaStream_t s)
     {
-        using StrideA = typename Kernel::StrideA;  // A' (M' x K): (1, ldb), K-major (ldb, 1)
-        using StrideB = typename Kernel::StrideB;  // B' (N' x K): (lda, 1)
-        using StrideC = typename Kernel::StrideC;  // C' (M' x N'): (1, ldc)
-        static_assert(is_static_v<decltype(get<1>(StrideB{}))> && is_static_v<decltype(get<0>(StrideC{}))>);
-        StrideA strideA{};
-        if constexpr (KMajorA)
-            get<0>(strideA) = g.ldb;
-        else
-            get<1>(strideA) = g.ldb;
-        StrideB strideB{};
-        get<0>(strideB) = g.lda;
-        StrideC strideC{};
-        get<1>(strideC) = g.ldc;
-
-        const auto sums = SumsOfCEpilogue<TileShape, ClusterShape>::arguments(g.accumulate, g.rowSums, g.colSums);
-
-        cutlass::KernelHardwareInfo hw;
-        hw.device_id = launch.device;
-        hw.sm_count = launch.smCount;
-        typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
-                                      {int(g.q), int(g.m), int(g.n), 1},
-                                      {g.b, strideA, g.a, strideB},
-                                      {sums, g.c, strideC, g.c, strideC},
-                                      hw};
-        args.scheduler.max_swizzle_size = launch.maxSwizzle;
         static constexpr CutlassRefusals kNo{
             "CUTLASS TF32 GEMM: this shape or alignment cannot be run (operands and leading dimensions must be "
             "multiples of 16 bytes)",
             "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give",
             "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved", "CUTLASS TF32 GEMM: launch failed"};
-        const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
-                                                      g.accumulate, g.rowSums, g.colSums);
-        return launchCutlass<Gemm>(args, key, launch, s, kNo);
+        return runGemmWithSums<Gemm, TileShape, ClusterShape, KMajorA, float>(g, launch, s, kNo);
     }
 };
 

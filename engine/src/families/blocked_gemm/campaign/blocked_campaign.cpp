@@ -80,13 +80,14 @@ public:
         static const CampaignFamilyTraits traits{
             "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
             {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
-            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Check, T::Correction, T::Encoding, T::Any},
+            {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter, T::Check,
+             T::Correction, T::Encoding, T::EncodingA, T::EncodingB, T::Any},
             std::nullopt, std::nullopt, true, true,
-            "the result C, a checksum row or column, the operand A or B before its checksums are taken (a, b; also "
+            "the result C, a checksum row or column (checksum: either at random; checksum-row, checksum-col), the operand A or B before its checksums are taken (a, b; also "
             "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
             "checker's own faults: check (a row / column check reports a mismatch over a clean line), "
             "correction (a cell's fault and the write of its correction), encoding (an entry of A's or B's checksum "
-            "after the checksum kernel)"};
+            "after the checksum kernel; encoding-a, encoding-b: of that operand)"};
         return traits;
     }
     // Another family's scheme (online, offline, tmr) names that family.
@@ -113,6 +114,8 @@ public:
         if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
             throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
                              " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
+        if (c.inject && !c.placed.empty())
+            checkPlaced(c);
         const Shape& s = c.shape;
         const bool onA = c.target == CampaignTarget::A || c.target == CampaignTarget::AAfter;
         const bool onB = c.target == CampaignTarget::B || c.target == CampaignTarget::BAfter;
@@ -137,11 +140,41 @@ public:
             const Plan plan = makePlan(s, p, k, cap, true);
             const std::int64_t rows = plan.rowsOf(plan.splitM - 1);
             const std::int64_t cols = plan.colsOf(plan.splitQ - 1);
-            const bool checksums = c.target == CampaignTarget::Checksum || c.target == CampaignTarget::Any;
+            for (const InjectSpec& at : c.placed)
+                if (at.when && *at.when >= plan.splitN)
+                    throw InputError("--inject-at " + toString(at) + ": @" + std::to_string(*at.when) + " is past the last k step of " +
+                                     std::string(toString(k)) + " (" + std::to_string(plan.splitN) + " step(s): 0-" +
+                                     std::to_string(plan.splitN - 1) + ")");
+            const bool checksums = c.target == CampaignTarget::Checksum || c.target == CampaignTarget::ChecksumRow ||
+                                   c.target == CampaignTarget::ChecksumCol || c.target == CampaignTarget::Any;
             if (c.inject && checksums && c.faultsPerRun > std::min(rows, cols))
                 throw InputError(std::to_string(c.faultsPerRun) + " checksum faults per run do not fit: under " +
                                  std::string(toString(k)) + " the smallest block has a checksum row of " +
                                  std::to_string(cols) + " and a checksum column of " + std::to_string(rows) + " cells");
+        }
+    }
+
+    // --inject-at: cells of C (result, correction; @WHEN a k step) or of A / B, inside the shape; the
+    // blocked scheme draws its checksum faults' cells itself.
+    static void checkPlaced(const CampaignConfig& c)
+    {
+        using T = CampaignTarget;
+        const T t = c.target;
+        if (t != T::Result && t != T::Correction && t != T::A && t != T::B && t != T::AAfter && t != T::BAfter)
+            throw InputError("--inject-at " + toString(c.placed.front()) + ": the blocked family places cells of C (c:R,C, "
+                             "@K a k step), of A or B (a:R,C, b:R,C; --target a-after / b-after: after the checksums); "
+                             "its checksum faults are drawn (--target " + std::string(toString(t)) + " without --inject-at)");
+        const bool onA = t == T::A || t == T::AAfter, onB = t == T::B || t == T::BAfter;
+        const std::int64_t rows = onB ? c.shape.n : c.shape.m, cols = onA ? c.shape.n : c.shape.q;
+        for (const InjectSpec& at : c.placed) {
+            if (!at.hasCell())
+                throw InputError("--inject-at " + toString(at) + ": the blocked family places cells (R,C), not quadrants");
+            if ((onA || onB) && at.when)
+                throw InputError("--inject-at " + toString(at) + ": an operand fault of the blocked family has no step "
+                                 "(before its checksums, or with --target a-after / b-after after them)");
+            if (at.row >= rows || at.col >= cols)
+                throw InputError("--inject-at " + toString(at) + " is outside " + (onA ? "A" : onB ? "B" : "C") + " (" +
+                                 std::to_string(rows) + " x " + std::to_string(cols) + ")");
         }
     }
 
@@ -151,6 +184,8 @@ public:
             return;
         switch (c.target) {
         case CampaignTarget::Checksum: run.target = rng.below(2) ? FaultTarget::ChecksumCol : FaultTarget::ChecksumRow; break;
+        case CampaignTarget::ChecksumRow: run.target = FaultTarget::ChecksumRow; break;
+        case CampaignTarget::ChecksumCol: run.target = FaultTarget::ChecksumCol; break;
         case CampaignTarget::A: run.operand = 'a'; break;
         case CampaignTarget::B: run.operand = 'b'; break;
         case CampaignTarget::AAfter: run.operand = 'a'; run.afterChecksums = true; break;
@@ -158,6 +193,8 @@ public:
         case CampaignTarget::Check: run.target = FaultTarget::Check; break;
         case CampaignTarget::Correction: run.target = FaultTarget::Correction; break;
         case CampaignTarget::Encoding: run.target = rng.below(2) ? FaultTarget::EncodingB : FaultTarget::EncodingA; break;
+        case CampaignTarget::EncodingA: run.target = FaultTarget::EncodingA; break;
+        case CampaignTarget::EncodingB: run.target = FaultTarget::EncodingB; break;
         case CampaignTarget::Any: {
             const std::int64_t pick = rng.below(5);
             run.target = pick == 1 ? FaultTarget::ChecksumRow : pick == 2 ? FaultTarget::ChecksumCol : FaultTarget::Result;
@@ -184,6 +221,9 @@ public:
                     run.positions.push_back(FaultAt{r, col, std::nullopt, std::nullopt});
             }
         }
+        if (!c.placed.empty())  // drawn first all the same: a run's bits are those of the drawn campaign
+            for (std::size_t f = 0; f < c.placed.size(); ++f)
+                run.positions[f] = placedCell(c, f);
     }
 
     bool run(const CampaignConfig& config, CampaignRun& run, Backend& backend,
@@ -263,8 +303,16 @@ public:
         if (r.faults.target == FaultTarget::Result || r.faults.target == FaultTarget::Correction) {
             if (r.faults.target == FaultTarget::Correction)
                 cmd += " --target correction";
-            for (const FaultAt& at : r.faults.at)
+            for (const FaultAt& at : r.faults.at) {
                 cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
+                if (at.delta) {  // a delta of --inject-at R,C:DELTA, exactly
+                    char delta[40];
+                    std::snprintf(delta, sizeof delta, "%.17g", *at.delta);
+                    cmd.append(":").append(delta);
+                }
+                if (at.step)
+                    cmd += "@" + std::to_string(*at.step);
+            }
         } else {
             cmd += " --errors " + std::to_string(r.faults.count) + " --target " + std::string(toString(r.faults.target));
         }
@@ -300,7 +348,8 @@ public:
         if (t == CampaignTarget::Result || t == CampaignTarget::Any)
             out += "ABFT promise (result): one corrupted cell per block product is located by its row and column "
                    "checksums and corrected; flips below the round-off threshold are masked by definition.\n";
-        if (t == CampaignTarget::Checksum || t == CampaignTarget::Any)
+        if (t == CampaignTarget::Checksum || t == CampaignTarget::ChecksumRow || t == CampaignTarget::ChecksumCol ||
+            t == CampaignTarget::Any)
             out += "ABFT promise (checksums): a corrupted checksum leaves C untouched, so it can at worst cost a "
                    "recomputation of the checksums or a false give-up (DUE), never a wrong C.\n";
         if (t == CampaignTarget::A || t == CampaignTarget::B || t == CampaignTarget::Any)
@@ -331,7 +380,7 @@ public:
         if (t == CampaignTarget::Correction)
             out += "Promise (a hit correction write): the repair pass recomputes every corrected cell from A and B, "
                    "so a wrong value written by a correction never stays in C (corrected by recompute).\n";
-        if (t == CampaignTarget::Encoding)
+        if (t == CampaignTarget::Encoding || t == CampaignTarget::EncodingA || t == CampaignTarget::EncodingB)
             out += "Promise (a hit checksum kernel): a wrong entry of c_A / r_B makes C's checksum row / column "
                    "wrong, never C: the checksums are rebuilt (corrected) or the block re-checked; never a wrong C.\n";
         return out;
@@ -376,8 +425,11 @@ RunConfig campaignRunConfig(const CampaignConfig& c, const CampaignRun& run)
     r.faults.target = run.target;
     r.faults.extent = c.extent;
     r.faults.extentLength = c.extentLength;
-    if (run.target == FaultTarget::Result || run.target == FaultTarget::Correction)
+    if (run.target == FaultTarget::Result || run.target == FaultTarget::Correction) {
         r.faults.at = run.positions;
+        for (std::size_t f = 0; f < c.placed.size() && f < r.faults.at.size(); ++f)
+            r.faults.at[f] = placedCell(c, f);  // with its :DELTA and @WHEN (a read file keeps cells only)
+    }
     else
         r.faults.count = c.faultsPerRun;  // planFaults picks the block and the cells from the seed
     return r;

@@ -10,6 +10,7 @@
 #include "gemm/reference.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -57,9 +58,12 @@ OnlineConfig runConfigOf(const CampaignConfig& c, const CampaignRun& run)
     if (!c.inject)
         return o;
     const OnlineTarget target = onlineTargetOf(run.familyTarget);
-    for (const FaultAt& at : run.positions)
-        o.faults.push_back(OnlineFault{target, at.row, at.col, std::nullopt,
+    for (std::size_t f = 0; f < run.positions.size(); ++f) {
+        const FaultAt& at = run.positions[f];
+        const std::optional<double> delta = f < c.placed.size() ? c.placed[f].delta : std::nullopt;  // --inject-at's
+        o.faults.push_back(OnlineFault{target, at.row, at.col, delta,
                                        run.step >= 0 ? std::optional<int>(run.step) : std::nullopt});
+    }
     return o;
 }
 
@@ -86,9 +90,10 @@ public:
         static const CampaignFamilyTraits traits{
             "online", "online / offline ABFT or TMR, --scheme", "online",
             {"online", "offline", "tmr"}, {"check-every", "panel"}, "online campaigns (--family online)",
-            {T::Result, T::Checksum, T::A, T::B, T::AAfter, T::BAfter, T::Any}, std::nullopt, std::nullopt, false,
+            {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter, T::Any},
+            std::nullopt, std::nullopt, false,
             false,
-            "C at a random step, a checksum row or column at a step, A / B before the checksums (a, b) or after a "
+            "C at a random step, a checksum row or column at a step (checksum: either; checksum-row, checksum-col), A / B before the checksums (a, b) or after a "
             "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)"};
         return traits;
     }
@@ -124,9 +129,38 @@ public:
                 throw InputError(std::to_string(c.faultsPerRun) + " faults per run do not fit in the target (" +
                                  std::to_string(rows * cols) + " elements)");
         }
+        if (c.inject && !c.placed.empty())
+            checkPlaced(c);
         // The family's own checks (panel, steps, TF32 with input faults on the GPU, ...) on a sample run.
         CampaignRun sample = planCampaignRun(c, 0);
         validateOnlineConfig(runConfigOf(c, sample), device.backend);
+    }
+
+    // --inject-at: cells of C, of a checksum line, of A / B (before the checksums, or after step WHEN)
+    // inside the target, all at one step (TMR: one replica).
+    static void checkPlaced(const CampaignConfig& c)
+    {
+        using T = CampaignTarget;
+        const T t = c.target;
+        if (t != T::Result && t != T::ChecksumRow && t != T::ChecksumCol && t != T::A && t != T::B && t != T::AAfter &&
+            t != T::BAfter)
+            throw InputError("--inject-at " + toString(c.placed.front()) + ": the online family places cells of C, "
+                             "checksum-row, checksum-col, a or b (R,C[:DELTA][@STEP])");
+        const auto [rows, cols] = extentOf(std::string(toString(t)), c.shape);
+        const int steps = isTmr(c) ? 3 : baseConfig(c).steps();
+        for (const InjectSpec& at : c.placed) {
+            if (!at.hasCell())
+                throw InputError("--inject-at " + toString(at) + ": the online family places cells (R,C), not quadrants");
+            if (at.row >= rows || at.col >= cols)
+                throw InputError("--inject-at " + toString(at) + " is outside its target (" + std::to_string(rows) +
+                                 " x " + std::to_string(cols) + ")");
+            if (at.when != c.placed.front().when)
+                throw InputError("--inject-at " + toString(at) + ": a campaign run's faults strike after one step; "
+                                 "give every place the same @STEP");
+            if (at.when && *at.when >= steps)
+                throw InputError("--inject-at " + toString(at) + ": @" + std::to_string(*at.when) + " is past the last " +
+                                 (isTmr(c) ? "replica (0-2)" : "step (0-" + std::to_string(steps - 1) + ")"));
+        }
     }
 
     // A campaign file's runs are replayed by the online schemes only.
@@ -161,6 +195,12 @@ public:
             if (seen.insert({r, col}).second)
                 run.positions.push_back(FaultAt{r, col, std::nullopt, std::nullopt});
         }
+        if (!c.placed.empty()) {  // drawn first all the same: a run's bit is that of the drawn campaign
+            for (std::size_t f = 0; f < c.placed.size(); ++f)
+                run.positions[f] = FaultAt{c.placed[f].row, c.placed[f].col, std::nullopt, std::nullopt};
+            if (c.placed.front().when)
+                run.step = *c.placed.front().when;
+        }
     }
 
     bool run(const CampaignConfig& c, CampaignRun& run, Backend& backend, const std::atomic<bool>* cancel) const override
@@ -186,6 +226,7 @@ public:
         j.injected += int(record.appliedInputFaults.size());
         FaultReport& f = run.faults;
         for (const VerifyEvent& e : record.verifications) {
+            f.maxCleanResidualRatio = std::max(f.maxCleanResidualRatio, e.result.maxCleanResidualRatio);
             f.corrected += e.result.verdict == Verdict::Corrected;
             f.uncorrectable += e.result.verdict == Verdict::Uncorrectable;
         }
@@ -240,8 +281,14 @@ public:
             return cmd;
         cmd += c.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(run.bit);
         cmd += " --target " + std::string(toString(onlineTargetOf(run.familyTarget)));
-        for (const FaultAt& at : run.positions) {
+        for (std::size_t f = 0; f < run.positions.size(); ++f) {
+            const FaultAt& at = run.positions[f];
             cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
+            if (f < c.placed.size() && c.placed[f].delta) {
+                char delta[40];
+                std::snprintf(delta, sizeof delta, "%.17g", *c.placed[f].delta);
+                cmd.append(":").append(delta);
+            }
             if (run.step >= 0)
                 cmd += "@" + std::to_string(run.step);
         }

@@ -111,7 +111,18 @@ public:
             if (l < 1 || l > kMaxStrassenLevels)
                 throw InputError("--levels " + std::to_string(l) + ": Strassen campaigns run 1 to " +
                                  std::to_string(kMaxStrassenLevels) + " levels");
-        if (c.inject && c.faultsPerRun > 4)
+        for (const InjectSpec& at : c.placed) {
+            if (at.hasCell() || at.when)
+                throw InputError("--inject-at " + toString(at) + ": a Strassen campaign places a quadrant (c:Q, a:Q, "
+                                 "b:Q; Q 0-3) or a leaf product (product:K), with :DELTA where wanted");
+            if (at.target == InjectTarget::Product)
+                for (int l : levels)
+                    if (at.product >= leavesOf(c.shape, l))
+                        throw InputError("--inject-at " + toString(at) + ": " + std::to_string(l) + " level(s) make " +
+                                         std::to_string(leavesOf(c.shape, l)) + " leaf products (0-" +
+                                         std::to_string(leavesOf(c.shape, l) - 1) + ")");
+        }
+        if (c.inject && c.placed.empty() && c.faultsPerRun > 4)
             throw InputError(std::to_string(c.faultsPerRun) + " faults per run: a Strassen campaign places at most 4 "
                              "(one per quadrant or leaf drawn at random)");
     }
@@ -140,6 +151,13 @@ public:
             p.delta = sign * (10.0 + 90.0 * rng.uniform()) * typical;
             run.places.push_back(p);
         }
+        for (std::size_t f = 0; f < c.placed.size(); ++f) {  // --inject-at: drawn first all the same
+            const InjectSpec& at = c.placed[f];
+            run.places[f].where = at.target == InjectTarget::Product ? "product" : std::string(toString(at.target));
+            run.places[f].index = at.target == InjectTarget::Product ? at.product : at.quadrant.value_or(0);
+            if (at.delta)
+                run.places[f].delta = *at.delta;
+        }
         if (c.model == FaultModel::BitFlip) {
             for (StrassenFaultPlace& p : run.places)
                 p.delta = 0;  // drawn all the same: a run's places are those of the delta campaign
@@ -167,6 +185,7 @@ public:
                 run.applied.push_back(e.injection);
         FaultReport& f = run.faults;
         f.injected = j.injected;
+        f.maxCleanResidualRatio = std::max(0.0, r.cWorstCleanRatio);  // C's checks (-1: none ran)
         for (const StrassenCheck& k : r.checks) {
             if (k.where == "reference") {  // the judge, not a check of the scheme
                 // "corrected": cells C's checks let pass that only the reference repaired -- without

@@ -1,0 +1,48 @@
+// Running a fused kernel of the lab (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh): the engine's
+// row-major C = A B as column-major C' = A' B' (C' = C^T, A' = the memory of B, B' = the memory of A),
+// with the epilogue that writes C's row and column sums. One place for the strides, the problem
+// shape and the scheduler's swizzle, whatever the operands' type.
+#pragma once
+
+#include "gemm/cutlass/cutlass_launch.cuh"
+#include "gemm/cutlass/cutlass_sums_epilogue.cuh"
+
+namespace gigacheck::cuda {
+
+// KMajorA: g.b holds B^T (q x n, row-major), so A' is K-major. Call: CutlassTf32Call or
+// Cutlass16BitCall (the same fields). Null when the kernel ran on s, else why not (`no`).
+template <class Gemm, class TileShape, class ClusterShape, bool KMajorA, class Element, class Call>
+const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStream_t s, const CutlassRefusals& no)
+{
+    using Kernel = typename Gemm::GemmKernel;
+    using StrideA = typename Kernel::StrideA;  // A' (M' x K): (1, ldb), K-major (ldb, 1)
+    using StrideB = typename Kernel::StrideB;  // B' (N' x K): (lda, 1)
+    using StrideC = typename Kernel::StrideC;  // C' (M' x N'): (1, ldc)
+    static_assert(cute::is_static_v<decltype(cute::get<1>(StrideB{}))> &&
+                  cute::is_static_v<decltype(cute::get<0>(StrideC{}))>);
+    StrideA strideA{};
+    if constexpr (KMajorA)
+        cute::get<0>(strideA) = g.ldb;
+    else
+        cute::get<1>(strideA) = g.ldb;
+    StrideB strideB{};
+    cute::get<0>(strideB) = g.lda;
+    StrideC strideC{};
+    cute::get<1>(strideC) = g.ldc;
+
+    const auto sums = SumsOfCEpilogue<TileShape, ClusterShape>::arguments(g.accumulate, g.rowSums, g.colSums);
+    cutlass::KernelHardwareInfo hw;
+    hw.device_id = launch.device;
+    hw.sm_count = launch.smCount;
+    typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
+                                  {int(g.q), int(g.m), int(g.n), 1},
+                                  {static_cast<const Element*>(g.b), strideA, static_cast<const Element*>(g.a), strideB},
+                                  {sums, g.c, strideC, g.c, strideC},
+                                  hw};
+    args.scheduler.max_swizzle_size = launch.maxSwizzle;
+    const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
+                                                  g.accumulate, g.rowSums, g.colSums);
+    return launchCutlass<Gemm>(args, key, launch, s, no);
+}
+
+}  // namespace gigacheck::cuda
