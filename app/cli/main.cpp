@@ -28,11 +28,13 @@ std::string usage()
            "Commands:\n" +
            cli::familyVerbsUsage() +
            "  campaign run N fault injections in one process and classify each outcome\n"
-           "           gigacheck campaign --runs N [--shape MxNxQ] [--type f32|f64|tf32|tf32x3|bf16|f16]\n"
+           "           gigacheck campaign --runs N [--family blocked|online|strassen] [--shape MxNxQ]\n"
+           "             [--type f32|f64|tf32|tf32x3|bf16|f16]\n"
            "             [--strategy none|s1|s2|s3|s4|all] [--mem SIZE] [--scheme blocked]\n"
            "             [--fault bitflip:any|bitflip:B[+B2]|bitflip2|delta|none] [--extent cell|row:L|col:L|tile:S]\n"
            "             [--target result|checksum[-row|-col]|a|b|a-after|b-after|check|correction|encoding[-a|-b]|any]\n"
-           "             [--faults-per-run K] [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
+           "             [--inject-at [TARGET:]R,C[:DELTA][@WHEN]]... [--faults-per-run K]\n"
+           "             [--backend auto|cpu|cuda] [--device N] [--seed S]\n"
            "             [--shard K/N] [--json FILE] [--csv FILE]\n"
            "           gigacheck campaign merge SHARD.json... [--json FILE]   (the --shard files into one)\n"
            "  devices  list devices and their roofline ceilings (--measure times them)\n" +
