@@ -17,9 +17,11 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTableWidget>
 #include <QSettings>
 
 using namespace gigacheck;
@@ -126,6 +128,20 @@ private slots:
         const QString hidden = firstHiddenInput(window);
         QVERIFY2(hidden.isEmpty(), qPrintable(hidden));
         QVERIFY(planInView(window));
+        // The plan's buffer table shows every buffer: nothing to scroll to.
+        auto* buffers = window.findChild<QDockWidget*>(QStringLiteral("dockStrategy"))->findChild<QTableWidget*>();
+        QVERIFY(buffers);
+        QAbstractButton* s2 = nullptr;  // double buffering: six buffers, the most a plan has
+        for (QAbstractButton* b : window.findChild<QDockWidget*>(QStringLiteral("dockStrategy"))->findChildren<QAbstractButton*>())
+            if (b->text() == QStringLiteral("s2"))
+                s2 = b;
+        QVERIFY(s2);
+        s2->click();
+        QTRY_VERIFY(buffers->rowCount() >= 6);  // the plan follows the setup once the event loop runs
+        QCoreApplication::processEvents();
+        QVERIFY2(buffers->viewport()->height() >= buffers->verticalHeader()->length(),
+                 qPrintable(QStringLiteral("%1 rows (%2 px) in a %3 px view").arg(buffers->rowCount())
+                                .arg(buffers->verticalHeader()->length()).arg(buffers->viewport()->height())));
         // The views keep a useful share of the window.
         QVERIFY2(window.centralWidget()->width() >= window.width() * 2 / 5,
                  qPrintable(QString::number(window.centralWidget()->width())));

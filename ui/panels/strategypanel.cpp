@@ -17,6 +17,8 @@
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace gigacheck::ui {
 
 namespace {
@@ -83,7 +85,6 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
     buffers_->horizontalHeader()->setStretchLastSection(true);
     buffers_->verticalHeader()->setVisible(false);
     buffers_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    buffers_->setMaximumHeight(150);
     layout->addWidget(summary_);
     layout->addWidget(bar_);
     // The scheme (issue 9); the window shows it at the top of the Run dock, where the log gives
@@ -91,8 +92,9 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
     scheme_ = new OnlineSchemeBox(this);
     scheme_->hide();
     connect(scheme_, &OnlineSchemeBox::changed, this, &StrategyPanel::changed);
-    layout->addWidget(buffers_);
+    layout->addWidget(buffers_, 1);
     layout->addStretch(1);
+    fitBufferTable();
     connect(group_, &QButtonGroup::idToggled, this, [this](int id, bool on) {
         if (!on)
             return;
@@ -117,8 +119,27 @@ void StrategyPanel::changeEvent(QEvent* event)
     if (event->type() == QEvent::FontChange) {
         placeAutoButton();
         // The table's own font changes after the panel's: measure the columns once it has.
-        QTimer::singleShot(0, buffers_, [table = buffers_] { table->resizeColumnsToContents(); });
+        QTimer::singleShot(0, buffers_, [this] {
+            fitBufferTable();
+        });
     }
+}
+
+void StrategyPanel::fitBufferTable()
+{
+    // The first two columns to their contents; the last stretches to the dock's edge (sizing it
+    // too would undo the stretch until the table next resizes).
+    buffers_->resizeColumnToContents(0);
+    buffers_->resizeColumnToContents(1);
+    const int frame = 2 * buffers_->frameWidth();
+    const int header = buffers_->horizontalHeader()->sizeHint().height();
+    const int row = buffers_->verticalHeader()->defaultSectionSize();
+    int rows = 0;
+    for (int r = 0; r < buffers_->rowCount(); ++r)
+        rows += buffers_->rowHeight(r);
+    const int full = frame + header + std::max(rows, 2 * row);
+    buffers_->setMinimumHeight(std::min(full, frame + header + 6 * row));  // a plan's six buffers, unscrolled
+    buffers_->setMaximumHeight(full);
 }
 
 // Six buttons side by side in presentation mode would widen the dock past a 1366-pixel screen:
@@ -295,7 +316,7 @@ void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
         buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
         buffers_->setItem(i, 2, new QTableWidgetItem(sizeText(double(b.bytes), binary_)));
     }
-    buffers_->resizeColumnsToContents();  // "385 × 256" whole, not "385 × …" (the last column stretches)
+    fitBufferTable();  // "385 × 256" whole, not "385 × …"
 }
 
 void StrategyPanel::showScheme(const OnlineSchemeSettings& scheme, const Shape& shape)

@@ -66,6 +66,9 @@ protected:
 
 private:
     void placeAutoButton();
+    // The buffer table as tall as its rows where the dock has room (no scrollbar beside empty
+    // space), at least its header and two rows where it has not.
+    void fitBufferTable();
     void showPlanText(const Plan& plan, const QString& explanation);
 
     OnlineSchemeBox* scheme_ = nullptr;
