@@ -23,6 +23,11 @@ camp() {
   echo "$name (exit $?, at ${SECONDS}s): $*" >> $L
   grep -E "^Verdict|Largest clean|interrupted" /tmp/p/$name.txt /tmp/p/$name.err | sed 's/^/  /' >> $L
 }
+if [ "${CAMPAIGNS:-1}" = 2 ]; then  # call 2: what call 1 cut or could not run
+camp online_tf32_mid 40 --runs 300 --shape 1024x1023x999 --scheme online --type tf32 --panel 128 --seed 21
+camp blocked_tf32_odd 30 --runs 1500 --shape 257x129x31 --type tf32 --strategy all --dist normal --seed 22
+camp strassen_f32_odd 40 --runs 400 --shape 515x257x301 --family strassen --levels 1,2 --seed 23
+fi
 if [ "${CAMPAIGNS:-1}" = 1 ]; then
 camp blocked_f32_odd 60 --runs 3000 --shape 257x129x31 --strategy all --dist wide --seed 11
 camp blocked_f64_odd 60 --runs 2000 --shape 300x1x250 --type f64 --strategy all --dist normal --seed 12
@@ -35,5 +40,11 @@ camp tmr_f32 40 --runs 800 --shape 511x257x300 --scheme tmr --seed 18
 camp strassen_f32 60 --runs 600 --shape 1000x1024x1200 --family strassen --levels 1,2,3 --seed 19
 camp strassen_tf32 40 --runs 300 --shape 1537x999x1301 --family strassen --type tf32 --levels 1,2 --seed 20
 fi
-cd /tmp/p && tar cJf $OUT/campaigns.tar.xz *.txt 2>/dev/null; cd - > /dev/null
+# BENCHES="suite:seconds ...": the benches, each with its own time limit, text and JSON kept.
+for b in ${BENCHES:-}; do
+  suite=${b%%:*}; limit=${b##*:}
+  timeout $limit $G bench $suite --json /tmp/p/bench_$suite.json > /tmp/p/bench_$suite.txt 2>&1
+  echo "bench $suite exit $? at ${SECONDS}s" | tee -a $L
+done
+cd /tmp/p && tar cJf $OUT/campaigns.tar.xz *.txt *.err bench_*.json 2>/dev/null; cd - > /dev/null
 cat $L
