@@ -59,7 +59,8 @@ private:
         const QString reportVerdict = report.section(QLatin1Char('\n'), 0, 0);
         for (const QString& view : {status, reportVerdict, log, timeline, steps}) {
             QVERIFY2(view.contains(QStringLiteral("C is ") + v.words), qPrintable(view));
-            QVERIFY2(view.contains(v.counts()), qPrintable(view));
+            // The status bar's one line leaves out the counts that are zero (it must fit a projector).
+            QVERIFY2(view.contains(view == status ? v.shortCounts() : v.counts()), qPrintable(view));
             QVERIFY2(view.contains(v.scheme), qPrintable(view));  // the scheme, not a blocked strategy
             QVERIFY2(!view.contains(QStringLiteral("none")), qPrintable(view));
         }

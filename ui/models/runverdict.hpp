@@ -25,6 +25,7 @@ struct RunVerdict {
 
     // "3 injected, 3 detected, 2 corrected, 1 corrected by recompute, 0 uncorrectable"
     QString counts() const;
+    QString shortCounts() const;  // the counts that are not zero (the status bar)
     // "C is verified correct (checked by the ABFT checks and a recompute)"
     QString headline() const;
     // The headline and the counts: the one line every view shows.

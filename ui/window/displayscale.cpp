@@ -76,27 +76,32 @@ void DisplayScale::setPresentation(bool on)
     if (presentationAction_ && presentationAction_->isChecked() != on)
         presentationAction_->setChecked(on);
     if (on) {
-        // Each side's panels as tabs of one dock: at 1.5× they would not fit one above the other.
+        // Every panel as a tab of one dock at the left: at 1.5x they would not fit one above the
+        // other, and one column of panels leaves the views the width their tabs and the heatmap
+        // need on a 1366-pixel projector (two columns left them 600 px and scrolling tabs).
         normalState_ = window_->saveState();
         // The window's size only once it has one: presentation mode restored at start-up comes
         // before the window is laid out for its screen.
         normalGeometry_ = window_->isVisible() ? window_->saveGeometry() : QByteArray();
-        QDockWidget* first[2] = {nullptr, nullptr};
+        QDockWidget* first = nullptr;
         for (QDockWidget* d : window_->findChildren<QDockWidget*>()) {
-            const int side = window_->dockWidgetArea(d) == Qt::LeftDockWidgetArea ? 0 : 1;
             if (d->isFloating() || d->isHidden())
                 continue;
-            if (!first[side])
-                first[side] = d;
-            else
-                window_->tabifyDockWidget(first[side], d);
+            if (!first) {
+                first = d;
+                if (window_->dockWidgetArea(d) != Qt::LeftDockWidgetArea)
+                    window_->addDockWidget(Qt::LeftDockWidgetArea, d);
+            } else {
+                window_->tabifyDockWidget(first, d);
+            }
         }
-        for (QDockWidget* d : first)
-            if (d)
-                d->raise();
-        // Start and Cancel stay in view: the run panel is the one shown of its side's tabs.
-        if (auto* run = window_->findChild<QDockWidget*>(QStringLiteral("dockRun")); run && run->isVisible())
+        // Start and Cancel stay in view: the run panel is the tab shown (also before the window
+        // is, when presentation mode is restored at start-up).
+        auto* run = window_->findChild<QDockWidget*>(QStringLiteral("dockRun"));
+        if (run && !run->isHidden() && !run->isFloating())
             run->raise();
+        else if (first)
+            first->raise();
         apply();
         return;
     }
