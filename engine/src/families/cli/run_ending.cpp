@@ -2,6 +2,21 @@
 
 namespace gigacheck::cli {
 
+void setVerdict(RunEnding& ending, const RunOutcome& outcome)
+{
+    ending.verdictLine = outcome.verified      ? "verified correct"
+                         : outcome.notVerified ? "not verified"
+                                               : "NOT verified correct";
+    if (outcome.notVerified) {
+        ending.verdict = Verdict::NotVerified;
+        ending.verdictReason = outcome.notVerifiedWhy;
+    } else if (!outcome.verified) {
+        ending.verdict = Verdict::Wrong;
+        ending.verdictReason =
+            outcome.referenceDisagrees ? "C does not match the reference" : "uncorrectable errors remain";
+    }
+}
+
 int endRun(CommandIo& io, const RunEnding& e)
 {
     io.holdSignals();  // a signal from here waits: the record and the other outputs are written whole

@@ -31,6 +31,17 @@ struct RunEnding {
     std::string verdictReason;  // for Wrong and NotVerified: the stderr line after "gigacheck: " (Wrong: none when empty)
 };
 
+// What a run that ended says of C, in the words every verb uses: verified; not verified (why);
+// or wrong (the reference disagrees, or uncorrectable errors remain).
+struct RunOutcome {
+    bool verified = false;
+    bool notVerified = false;
+    std::string notVerifiedWhy;
+    bool referenceDisagrees = false;
+};
+// Sets the ending's verdict, its reason and its --quiet line from the outcome.
+void setVerdict(RunEnding& ending, const RunOutcome& outcome);
+
 int endRun(CommandIo& io, const RunEnding& ending);
 
 }  // namespace gigacheck::cli

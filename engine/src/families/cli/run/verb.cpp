@@ -39,16 +39,9 @@ int runOnlineScheme(const RunOptions& options, CommandIo& io)
     gigacheck::cli::RunEnding ending = endingOf(options, record.status, record.error);
     ending.writeRecord = [&](const std::string& path) { saveOnlineRecord(record, path); };
     ending.report = formatOnlineReport(record);
-    const bool verified = record.verifiedCorrect();
-    ending.verdictLine = verified ? "verified correct" : record.notVerified() ? "not verified" : "NOT verified correct";
-    if (record.notVerified()) {
-        ending.verdict = gigacheck::cli::Verdict::NotVerified;
-        ending.verdictReason = "TMR found no majority for some cells and no reference of every cell checked them";
-    } else if (!verified) {
-        ending.verdict = gigacheck::cli::Verdict::Wrong;
-        ending.verdictReason =
-            !record.reference.passed ? "the result does not match the reference" : "uncorrectable errors remain";
-    }
+    gigacheck::cli::setVerdict(
+        ending, {record.verifiedCorrect(), record.notVerified(),
+                 "TMR found no majority for some cells and no reference of every cell checked them", !record.reference.passed});
     return gigacheck::cli::endRun(io, ending);
 }
 
@@ -86,16 +79,9 @@ int run(const CommandOptions& commandOptions, CommandIo& io)
                    ? std::string()
                    : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
     };
-    const bool verified = record.verifiedCorrect();
-    ending.verdictLine = verified ? "verified correct" : record.notVerified() ? "not verified" : "NOT verified correct";
-    if (record.notVerified()) {
-        ending.verdict = gigacheck::cli::Verdict::NotVerified;
-        ending.verdictReason = "no check that could see a fault ran (--no-abft without a full reference)";
-    } else if (!verified) {
-        ending.verdict = gigacheck::cli::Verdict::Wrong;
-        ending.verdictReason =
-            !record.reference.passed ? "the result does not match the reference" : "uncorrectable errors remain";
-    }
+    gigacheck::cli::setVerdict(ending, {record.verifiedCorrect(), record.notVerified(),
+                                        "no check that could see a fault ran (--no-abft without a full reference)",
+                                        !record.reference.passed});
     return gigacheck::cli::endRun(io, ending);
 }
 

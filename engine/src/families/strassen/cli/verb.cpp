@@ -145,16 +145,9 @@ int run(const CommandOptions& options, CommandIo& io)
     };
     ending.report = formatStrassenReport(r);
     ending.quiet = options.isSet("quiet");
-    ending.verdictLine = r.status == "ok"             ? "verified correct"
-                         : r.status == "not_verified" ? "not verified"
-                                                      : "NOT verified correct";
-    if (r.status == "not_verified") {
-        ending.verdict = cli::Verdict::NotVerified;
-        ending.verdictReason = strassenNotVerifiedReason(r);
-    } else if (r.status != "ok") {
-        ending.verdict = cli::Verdict::Wrong;
-        ending.verdictReason = r.referenceMismatches > 0 ? "C does not match the reference" : "uncorrectable errors remain";
-    }
+    cli::setVerdict(ending, {r.status == "ok", r.status == "not_verified",
+                             r.status == "not_verified" ? strassenNotVerifiedReason(r) : std::string(),
+                             r.referenceMismatches > 0});
     return cli::endRun(io, ending);
 }
 
