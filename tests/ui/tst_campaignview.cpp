@@ -7,6 +7,7 @@
 #include <views/campaignview.hpp>
 
 #include <gigacheck/strassen/campaign.hpp>
+#include <models/familyrecord.hpp>
 
 #include <qcustomplot.h>
 
@@ -209,6 +210,71 @@ private slots:
         QVERIFY(classifyRun(replay) == run.outcome);
     }
 
+    // A run of an online / offline / TMR campaign replays in the lab as that run: its scheme, seed,
+    // bit, faults and step, ending as the campaign judged it.
+    void mainWindowReplaysAnOnlineRun_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::newRow("online") << "online";
+        QTest::newRow("offline") << "offline";
+        QTest::newRow("tmr") << "tmr";
+    }
+    void mainWindowReplaysAnOnlineRun()
+    {
+        QFETCH(QString, scheme);
+        CampaignConfig c;
+        c.family = "online";
+        c.scheme = scheme.toStdString();
+        setFamilySettings(c, OnlineCampaignSettings{1, 8});
+        c.runs = 6;
+        c.shape = {40, 32, 24};
+        c.backend = BackendKind::Cpu;
+        c.seed = 7;
+        const CampaignResult campaign = runCampaign(c);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("online.json"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(campaignToJson(campaign)));
+        }
+        MainWindow window;
+        window.resize(1400, 950);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openCampaign(path, &error), qPrintable(error));
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        const std::size_t pick = 3;
+        QVERIFY(window.campaignView()->openRun(pick));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const OnlineRecord* replay = onlineRecordOf(*window.lastRecord());
+        QVERIFY(replay);
+        const CampaignRun& run = campaign.runs[pick];
+        const OnlineConfig expected = onlineCampaignRunConfig(campaign.config, run);
+        QVERIFY(replay->config.scheme == expected.scheme);
+        QCOMPARE(replay->config.seed, run.seed);
+        QCOMPARE(replay->config.bit, run.bit);
+        QCOMPARE(replay->config.panelWidth(), expected.panelWidth());
+        QCOMPARE(replay->config.faults.size(), expected.faults.size());
+        for (std::size_t f = 0; f < expected.faults.size(); ++f) {
+            QVERIFY(replay->config.faults[f].target == expected.faults[f].target);
+            QCOMPARE(replay->config.faults[f].row, expected.faults[f].row);
+            QCOMPARE(replay->config.faults[f].col, expected.faults[f].col);
+            QCOMPARE(replay->config.faults[f].step, expected.faults[f].step);
+        }
+        // The same values struck: the same inputs, the same flip.
+        std::vector<Injection> struck;
+        for (const InjectEvent& e : replay->injections)
+            if (e.injection.applied)
+                struck.push_back(e.injection);
+        QCOMPARE(struck.size(), run.applied.size());
+        for (std::size_t f = 0; f < struck.size(); ++f)
+            QCOMPARE(struck[f].after, run.applied[f].after);
+        // The campaign's run ended masked, corrected or recomputed: so does its replay.
+        QCOMPARE(replay->verifiedCorrect(), run.outcome != Outcome::DetectedUncorrectable && run.outcome != Outcome::SilentCorruption);
+    }
+
     void brokenCampaignFilesAreRefused()
     {
         QTemporaryDir dir;
@@ -301,14 +367,15 @@ private slots:
             QVERIFY(summary && summary->text().contains(QStringLiteral("family ") +
                                                         QString::fromStdString(c.family)));
             QSignalSpy spy(view, &CampaignView::runRequested);
-            QVERIFY(!view->openRun(0));
-            QCOMPARE(spy.count(), 0);
-            bool named = false;
-            for (const QLabel* label : view->findChildren<QLabel*>())
-                named |= label->text().contains(QStringLiteral("Reproduce it with: gigacheck ") +
-                                                (c.family == "strassen" ? QStringLiteral("strassen")
-                                                                                      : QStringLiteral("run --scheme tmr")));
-            QVERIFY(named);
+            QSignalSpy online(view, &CampaignView::onlineRunRequested);
+            if (isStrassen) {  // Strassen's runs replay on the command line
+                QVERIFY(!view->openRun(0));
+                QCOMPARE(spy.count() + online.count(), 0);
+                bool named = false;
+                for (const QLabel* label : view->findChildren<QLabel*>())
+                    named |= label->text().contains(QStringLiteral("Reproduce it with: gigacheck strassen"));
+                QVERIFY(named);
+            }
         }
     }
 

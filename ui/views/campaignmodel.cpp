@@ -57,6 +57,13 @@ RunConfig CampaignModel::runConfig(std::size_t index) const
     return campaignRunConfig(campaign_.config, campaign_.runs.at(index));
 }
 
+std::optional<OnlineConfig> CampaignModel::onlineRunConfig(std::size_t index) const
+{
+    if (campaign_.config.family != OnlineCampaignSettings::kFamily)
+        return std::nullopt;
+    return onlineCampaignRunConfig(campaign_.config, campaign_.runs.at(index));
+}
+
 int CampaignModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(campaign_.runs.size());

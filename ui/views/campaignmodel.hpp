@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gigacheck/blocked_gemm/campaign.hpp>
+#include <gigacheck/online_abft/campaign.hpp>
 
 #include <QAbstractTableModel>
 #include <QColor>
@@ -34,6 +35,8 @@ public:
     std::optional<std::size_t> runFor(int group, Outcome outcome) const;
     // The configuration that re-runs run number index alone (deterministic: same inputs, same fault).
     RunConfig runConfig(std::size_t index) const;
+    // An online-family campaign's run as the online scheme's configuration; nothing for the others.
+    std::optional<OnlineConfig> onlineRunConfig(std::size_t index) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

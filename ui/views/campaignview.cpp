@@ -209,12 +209,21 @@ bool CampaignView::openRun(std::size_t index)
     table_->selectRow(int(index));
     if (!campaignRunsReplayInLab(model_->campaign().config)) {
         // The replay opens the blocked GEMM's animation; another family's run replays on the command line.
-        hint_->setText(QStringLiteral("Run %1 of this %2 campaign ended %3; the lab replays blocked runs only. "
-                                      "Reproduce it with: %4")
+        hint_->setText(QStringLiteral("Run %1 of this %2 campaign ended %3; the lab replays blocked and online "
+                                      "runs. Reproduce it with: %4")
                            .arg(run.index)
                            .arg(qs(model_->campaign().config.family), outcomeLabel(run.outcome),
                                 qs(reproduceCommand(model_->campaign().config, run))));
         return false;
+    }
+    if (const std::optional<OnlineConfig> online = model_->onlineRunConfig(index)) {
+        const CampaignConfig& c = model_->campaign().config;
+        QString what = QStringLiteral("%1 campaign run %2: ").arg(qs(c.scheme)).arg(run.index);
+        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
+                             : QStringLiteral("target %1").arg(qs(targetKey(run)));
+        what += QStringLiteral(", %1, ended %2").arg(qs(campaignRunVaries(c, run)), outcomeLabel(run.outcome));
+        emit onlineRunRequested(*online, what);
+        return true;
     }
     if (run.operand && !run.afterChecksums) {
         // The engine worker has no operand-fault hook: a replay without the fault would mislead.

@@ -52,6 +52,8 @@ public:
 signals:
     // config re-runs the run alone; description says which run it is ("run 17: bit 23, sdc").
     void runRequested(const gigacheck::RunConfig& config, const QString& description);
+    // The same for a run of an online / offline / TMR campaign.
+    void onlineRunRequested(const gigacheck::OnlineConfig& config, const QString& description);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -341,6 +341,24 @@ void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
     showView(View::Heatmap);  // the error animation, not the timeline startRun shows
 }
 
+void MainWindow::rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what)
+{
+    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
+        return;
+    history_->noteChange(QStringLiteral("Re-run %1").arg(what));
+    // The panels take the run's setup, scheme and faults, as for an opened online record.
+    RunConfig base;
+    currentConfig(&base, nullptr);
+    const OnlinePanels panels = onlinePanelsOf(config, base);
+    setConfig(panels.base);
+    strategy_->schemeBox()->setSettings(panels.scheme);
+    faults_->onlineFaultBox()->setSettings(panels.faults);
+    history_->flush();
+    run_->log(QStringLiteral("re-running %1").arg(what));
+    showView(View::Timeline);  // Start runs the family shown: the checked GEMM's
+    startRun();
+}
+
 void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin origin)
 {
     if (origin == LabSession::Origin::File) {

@@ -174,6 +174,7 @@ private:
     void updatePlan();
     // A campaign view's click: that run, exactly, in the lab.
     void rerunCampaignRun(const RunConfig& config, const QString& what);
+    void rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what);
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
     void addRecent(const QString& path);

@@ -3,6 +3,9 @@
 // the campaign file's config.check_every and config.panel, `gigacheck campaign --check-every / --panel`.
 #pragma once
 
+#include "gigacheck/campaign.hpp"
+#include "gigacheck/online_abft.hpp"
+
 #include <cstdint>
 #include <string_view>
 
@@ -13,5 +16,9 @@ struct OnlineCampaignSettings {
     int checkEvery = 1;      // online: check every fq steps (offline: only after the last)
     std::int64_t panel = 0;  // online / offline: panel width b; 0: min(n, 1024)
 };
+
+// The exact OnlineConfig of one run of an online-family campaign (what its `reproduce` command and
+// the lab re-run: scheme, panel, check interval, seed, bit, the faults and their step).
+OnlineConfig onlineCampaignRunConfig(const CampaignConfig& config, const CampaignRun& run);
 
 }  // namespace gigacheck

@@ -97,6 +97,7 @@ public:
             "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)"};
         return traits;
     }
+    bool replaysInLab() const override { return true; }  // onlineCampaignRunConfig: the lab's online run
     void checkOptions(const CampaignConfig& c, const std::function<bool(std::string_view)>& given) const override
     {
         if (given("check-every") && c.scheme != "online")
@@ -368,6 +369,11 @@ public:
 };
 
 }  // namespace
+
+OnlineConfig onlineCampaignRunConfig(const CampaignConfig& config, const CampaignRun& run)
+{
+    return runConfigOf(config, run);
+}
 
 const FamilyCampaign& onlineCampaign()
 {
