@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTableWidget>
@@ -211,6 +212,9 @@ private slots:
         MainWindow window;
         showAt(window, QRect(0, 0, 1366, 768 - kDesktopChrome));
         const double tickPoints = window.timeline()->plot()->xAxis->tickLabelFont().pointSizeF();
+        auto* log = window.findChild<QPlainTextEdit*>(QStringLiteral("runLog"));
+        QVERIFY(log);
+        const double logPoints = log->font().pointSizeF();
         auto* action = window.findChild<QAction*>(QStringLiteral("presentationMode"));
         QVERIFY(action);
         action->trigger();
@@ -218,12 +222,16 @@ private slots:
         QCOMPARE(QApplication::font().pointSizeF(), normalPoints * DisplayScale::kPresentationFactor);
         QCOMPARE(plotScale(), DisplayScale::kPresentationFactor);
         QVERIFY(window.timeline()->plot()->xAxis->tickLabelFont().pointSizeF() >= tickPoints * 1.4);
+        // The run log too, whose fixed-width face is set apart from the application's font.
+        QTRY_COMPARE(log->font().pointSizeF(), logPoints * DisplayScale::kPresentationFactor);
+        QVERIFY(log->font().fixedPitch() || log->font().styleHint() == QFont::Monospace);
         QTRY_VERIFY(window.centralWidget()->width() >= window.width() * 2 / 5);
         // The larger fonts reach the widgets through posted events: wait until they are laid out.
         QTRY_VERIFY2(firstHiddenInput(window).isEmpty(), qPrintable(firstHiddenInput(window)));
 
         action->trigger();  // back to normal: sizes and the panels one above the other
         QCOMPARE(QApplication::font().pointSizeF(), normalPoints);
+        QTRY_COMPARE(log->font().pointSizeF(), logPoints);
         QCOMPARE(plotScale(), 1.0);
         QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("dockFaults"))->isVisible());
         QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("dockSetup"))->isVisible());

@@ -9,6 +9,7 @@
 // certain to be still going when they come.
 #include "ui/uitestmain.hpp"
 
+#include <engine/backgroundjobs.hpp>
 #include <engine/ceilingsmeasurer.hpp>
 #include <session/labsession.hpp>
 #include <views/rooflineview.hpp>
@@ -153,10 +154,11 @@ private slots:
         window->measureCeilings();
         QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty(), kGenerous);
         QCOMPARE(CeilingsMeasurer::workersRunning(), 1);
-        // A run would skew the roofs: refused while they are measured, and said so.
+        // A run would skew the roofs: it waits in the queue while they are measured, and says so.
         window->startRun();
         QVERIFY(!window->session()->isRunning());
-        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("being measured")),
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 1);
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("queued: starts after the ceilings measurement")),
                  qPrintable(window->statusBar()->currentMessage()));
 
         QVERIFY(window->close());
@@ -164,6 +166,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(CeilingsMeasurer::workersRunning(), 0, kGenerous);
         QTest::qWait(50);  // whatever the worker posted finds no window
         QVERIFY(!QFile::exists(path_));
+        // The run queued by the window that is gone is dropped, not started.
+        QTRY_VERIFY_WITH_TIMEOUT(BackgroundJobs::instance()->queuedNames().isEmpty(), kGenerous);
+        QVERIFY(!BackgroundJobs::instance()->busy());
     }
 
     void aGpuThatIsNotThereIsAClearMessage()

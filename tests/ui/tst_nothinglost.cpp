@@ -1,10 +1,11 @@
-// Issue 12, "nothing lost": Start is refused during a run by every route (button, F5, menu, a
-// direct call), a shape change drops only the faults outside C and says so, closing during a run
+// Nothing lost: Start during a run, by every route (button, F5, menu, a direct call), queues the
+// next run and never cuts the one going on, a shape change drops only the faults outside C and says so, closing during a run
 // asks (Cancel keeps it, Save keeps its partial record, Discard closes), a failed run never
 // replaces the comparison lanes, and a record loaded for comparison stays until removed.
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
+#include <engine/backgroundjobs.hpp>
 #include <engine/enginecontroller.hpp>
 #include <panels/runpanel.hpp>
 #include <session/labsession.hpp>
@@ -77,7 +78,8 @@ class TestNothingLost : public QObject {
 private slots:
     void init() { QSettings().clear(); }
 
-    void startIsRefusedDuringARunByEveryRoute()
+    // Start during a run, by every route, never cuts the run going on: it queues the next one.
+    void startDuringARunQueuesByEveryRoute()
     {
         MainWindow window;
         window.show();
@@ -87,20 +89,31 @@ private slots:
         const quint64 job = window.engine()->currentJob();
         auto* start = window.findChild<QAction*>(QStringLiteral("startAction"));
         QVERIFY(start);
-        QVERIFY(!start->isEnabled());                      // Run › Start greyed
-        QVERIFY(!window.runPanel()->startButton()->isEnabled());  // the button too
-        start->trigger();                                  // a disabled action does nothing
-        QTest::keyClick(&window, Qt::Key_F5);              // nor does its shortcut
-        window.startRun();                                 // and a direct call is refused
+        QVERIFY(start->isEnabled());
+        QCOMPARE(window.runPanel()->startButton()->text(), QStringLiteral("+ Queue next"));
+        start->trigger();                      // Run › Start
+        QTest::keyClick(&window, Qt::Key_F5);  // its shortcut
         QCOMPARE(window.engine()->currentJob(), job);
         QVERIFY(window.engine()->isRunning());
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("cancel it")));
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 2);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("queued: starts after the checked GEMM run")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        window.runPanel()->clearQueueButton()->click();
+        QVERIFY(BackgroundJobs::instance()->queuedNames().isEmpty());
+        window.startRun();  // a direct call: queued as well
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 1);
+        QCOMPARE(window.engine()->currentJob(), job);
 
+        // Cancel ends the run going on; the queued one starts in its turn and is cancelled too.
         QSignalSpy finished(&window, &MainWindow::runFinished);
         window.cancelRun();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
-        QVERIFY(start->isEnabled());
-        QVERIFY(window.runPanel()->startButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine()->currentJob() != job && window.engine()->isRunning(), 5000);
+        QVERIFY(BackgroundJobs::instance()->queuedNames().isEmpty());
+        window.cancelRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!BackgroundJobs::instance()->busy(), 5000);
+        QCOMPARE(window.runPanel()->startButton()->text(), QStringLiteral("▶ Start run"));
         if (QMessageBox* box = closeQuestion(window))
             box->close();
     }

@@ -4,6 +4,7 @@
 #include "ui/uitestmain.hpp"
 #include "ui/uitestruns.hpp"
 
+#include <engine/backgroundjobs.hpp>
 #include <engine/enginecontroller.hpp>
 #include <engine/onlinerun.hpp>
 #include <models/onlinestepmodel.hpp>
@@ -320,7 +321,9 @@ private slots:
         QSignalSpy batches(window.engine(), &EngineController::spansArrived);
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(batches.count() >= 2, 60000);
-        window.startRun();  // refused: the first goes on
+        window.startRun();  // queued behind the first, which goes on
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 1);
+        BackgroundJobs::instance()->clearQueue();  // taken out before it starts
         window.cancelRun();
         clock.restart();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 3000);
@@ -330,20 +333,28 @@ private slots:
         QVERIFY(nextRunWorks(window));
     }
 
-    void startTwiceQuicklyRunsOnce()
+    // Start twice in a row: the second waits in the queue and runs after the first, each record
+    // its own (no stale result of the first arrives as the second's).
+    void startTwiceQuicklyRunsBothInOrder()
     {
         MainWindow window;
         window.setConfig(smallRun());
         QSignalSpy finished(&window, &MainWindow::runFinished);
         QSignalSpy failed(&window, &MainWindow::runFailed);
         window.startRun();
+        const quint64 first = window.engine()->currentJob();
         window.startRun();
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
-        QTest::qWait(300);  // a stale result of the first job would arrive by now
-        QCOMPARE(finished.count(), 1);
+        QCOMPARE(window.engine()->currentJob(), first);  // the first is not cut
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QTest::qWait(300);  // a stale result would arrive by now
+        QCOMPARE(finished.count(), 2);
         QVERIFY(failed.isEmpty());
-        QCOMPARE(test::blockedRunOf(finished).status, std::string("ok"));
+        QCOMPARE(window.engine()->currentJob(), first + 1);
+        QVERIFY(finished.at(0).first().value<RecordPtr>() != finished.at(1).first().value<RecordPtr>());
+        for (const QList<QVariant>& args : finished)
+            QCOMPARE(blockedRecordOf(*args.first().value<RecordPtr>())->status, std::string("ok"));
         QVERIFY(!window.engine()->isRunning());
+        QVERIFY(!BackgroundJobs::instance()->busy());
     }
 
     void closingDuringARunNeitherCrashesNorHangs()

@@ -1,7 +1,9 @@
 // One Start / Cancel and one progress bar for every family: the Run dock starts the Strassen run
 // when Strassen is the family shown and the sweep when the Kernel gallery is, follows its progress
 // to 100 % and cancels it; background work is one run job at a time (BackgroundJobs), a second
-// Start is refused with the reason; a new Strassen run never shows the previous run's verdict.
+// Start waits in the queue with what was set up when it was asked for, starts when the first
+// ends, and can be taken out of the queue before; a new Strassen run never shows the previous
+// run's verdict.
 #include "ui/uitestmain.hpp"
 
 #include <engine/backgroundjobs.hpp>
@@ -9,6 +11,7 @@
 #include <views/gallery/galleryview.hpp>
 #include <views/strassen/strassenview.hpp>
 #include <window/familyviews.hpp>
+#include <models/familyrecord.hpp>
 #include <window/mainwindow.hpp>
 
 #include <QComboBox>
@@ -90,7 +93,8 @@ private slots:
         QVERIFY(window.strassenView()->running());
         QVERIFY(BackgroundJobs::instance()->busy());
         QCOMPARE(BackgroundJobs::instance()->runName(), strassenlab::StrassenView::runJobName());
-        QVERIFY(!run->startButton()->isEnabled());
+        QVERIFY(run->startButton()->isEnabled());  // it queues the next run
+        QCOMPARE(run->startButton()->text(), QStringLiteral("+ Queue next"));
         QVERIFY(run->cancelButton()->isEnabled());
         QCOMPARE(window.strassenView()->verdictText(), QStringLiteral("running…"));
         auto* sweep = window.strassenView()->findChild<QPushButton*>(QStringLiteral("strassenSweep"));
@@ -107,6 +111,7 @@ private slots:
         QCOMPARE(run->progressBar()->value(), run->progressBar()->maximum());
         QCOMPARE(run->etaText(), QStringLiteral("done"));
         QVERIFY(run->startButton()->isEnabled());
+        QCOMPARE(run->startButton()->text(), QStringLiteral("▶ Start run"));
         QVERIFY(!run->cancelButton()->isEnabled());
         QVERIFY2(run->logText().contains(QStringLiteral("Strassen run: VERIFIED")), qPrintable(run->logText()));
 
@@ -137,34 +142,99 @@ private slots:
         QVERIFY(run->startButton()->isEnabled());
     }
 
-    void oneRunJobAtATime()
+    void aSecondRunWaitsInTheQueueAndStartsAfterTheFirst()
     {
         MainWindow window;
+        RunPanel* run = window.runPanel();
         gallery::GalleryView* view = slowGallerySweep(window);
         window.startRun();  // F5
         QVERIFY(view->sweeping());
+        QVERIFY(run->queueLabel()->isHidden());
+        QStringList started;
+        QObject scope;  // the connection ends with this test
+        connect(BackgroundJobs::instance(), &BackgroundJobs::jobStarted, &scope,
+                [&started](quint64, const QString& name) { started << name; });
 
-        // Another family's Start while the sweep goes on: refused, and said why.
+        // Another family's Start while the sweep goes on: queued, not refused, and said so.
         smallStrassenRun(window);
-        QSignalSpy failed(window.strassenView(), &strassenlab::StrassenView::runFailed);
+        QSignalSpy strassenDone(window.strassenView(), &strassenlab::StrassenView::runFinished);
         window.startRun();
-        QVERIFY(!window.strassenView()->running());
-        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("gallery sweep is running")),
-                 qPrintable(window.statusBar()->currentMessage()));
-        // The view asked directly is refused by the job queue itself.
-        window.strassenView()->startRun();
-        QVERIFY(!window.strassenView()->running());
-        QCOMPARE(failed.count(), 1);
-        QVERIFY(failed.first().first().toString().contains(QStringLiteral("gallery sweep is running")));
-        // Nor does a checked GEMM run start beside it.
+        QVERIFY(window.strassenView()->running());  // its run waits
+        QCOMPARE(BackgroundJobs::instance()->runName(), gallery::GalleryView::jobName());
+        QCOMPARE(BackgroundJobs::instance()->queuedNames(), QStringList{strassenlab::StrassenView::runJobName()});
+        QVERIFY2(window.strassenView()->statusText().contains(QStringLiteral("queued: starts after the gallery sweep")),
+                 qPrintable(window.strassenView()->statusText()));
+        QVERIFY(!run->queueLabel()->isHidden());
+        QVERIFY2(run->queueLabel()->text().contains(strassenlab::StrassenView::runJobName()), qPrintable(run->queueLabel()->text()));
+        // A checked GEMM run behind it, with the shape set now (changed before its turn comes).
         window.views()->setFamily(LabFamily::AbftGemm);
         window.showView(MainWindow::View::Heatmap);
+        RunConfig c;
+        c.shape = Shape{96, 80, 72};
+        c.backend = BackendKind::Cpu;
+        window.setConfig(c);
         window.startRun();
         QVERIFY(!window.session()->isRunning());
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 2);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("and 1 other queued run")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        RunConfig later = c;
+        later.shape = Shape{32, 32, 32};
+        window.setConfig(later);
 
-        window.cancelRun();  // Esc: the job going on, whichever family is shown
-        QTRY_VERIFY_WITH_TIMEOUT(!BackgroundJobs::instance()->busy(), kGenerous);
+        // Esc: the sweep ends; the Strassen run starts, then the checked run, each in its turn.
+        bool finished = false;
+        connect(&window, &MainWindow::runFinished, this, [&finished] { finished = true; });
+        window.cancelRun();
+        QTRY_VERIFY_WITH_TIMEOUT(finished, kGenerous);
+        QCOMPARE(strassenDone.count(), 1);
         QVERIFY(!view->sweeping());
+        QCOMPARE(started.size(), 2);
+        QCOMPARE(started[0], strassenlab::StrassenView::runJobName());
+        QCOMPARE(started[1], QStringLiteral("checked GEMM run"));  // EngineController's run, adopted
+        const auto record = blockedRecordOf(window.lastRecord());
+        QVERIFY(record);
+        QCOMPARE(record->config.shape.m, 96);  // what was set up when Start was pressed
+        QCOMPARE(record->config.shape.q, 72);
+        QVERIFY(BackgroundJobs::instance()->queuedNames().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(run->queueLabel()->isHidden(), kGenerous);
+        QTRY_VERIFY_WITH_TIMEOUT(!BackgroundJobs::instance()->busy(), kGenerous);
+    }
+
+    void aQueuedRunCanBeTakenOutBeforeItStarts()
+    {
+        MainWindow window;
+        RunPanel* run = window.runPanel();
+        gallery::GalleryView* view = slowGallerySweep(window);
+        window.startRun();
+        QVERIFY(view->sweeping());
+        smallStrassenRun(window);
+        const QString verdictBefore = window.strassenView()->verdictText();
+        window.startRun();
+        QVERIFY(window.strassenView()->running());
+        QCOMPARE(window.strassenView()->verdictText(), QStringLiteral("running…"));
+
+        // Clear queue: the waiting run is gone, its view as it was; the sweep goes on.
+        QVERIFY(run->clearQueueButton()->isVisible() || !run->clearQueueButton()->isHidden());
+        run->clearQueueButton()->click();
+        QVERIFY(!window.strassenView()->running());
+        QCOMPARE(window.strassenView()->verdictText(), verdictBefore);
+        QVERIFY(BackgroundJobs::instance()->queuedNames().isEmpty());
+        QVERIFY(run->queueLabel()->isHidden());
+        QVERIFY(view->sweeping());
+
+        // A queued run of the view itself, cancelled from the view: the same.
+        window.startRun();
+        QVERIFY(window.strassenView()->running());
+        window.strassenView()->cancelRun();
+        QVERIFY(!window.strassenView()->running());
+        QVERIFY(view->sweeping());
+
+        window.cancelRun();  // Esc: the sweep
+        QTRY_VERIFY_WITH_TIMEOUT(!BackgroundJobs::instance()->busy(), kGenerous);
+        QTest::qWait(100);  // nothing was left to start
+        QVERIFY(!BackgroundJobs::instance()->busy());
+        QVERIFY(!window.strassenView()->running());
     }
 
     // Previews (the planner, a heatmap reduction) run beside a run job and never make the lab busy;

@@ -84,9 +84,8 @@ BackgroundJobs::~BackgroundJobs()
         }
 }
 
-quint64 BackgroundJobs::add(Job job)
+quint64 BackgroundJobs::add(quint64 id, Job job)
 {
-    const quint64 id = ++next_;
     const JobKind kind = job.kind;
     const QString name = job.name;
     job.clock.start();
@@ -101,18 +100,34 @@ quint64 BackgroundJobs::add(Job job)
 
 quint64 BackgroundJobs::start(const JobSpec& spec, Work work)
 {
-    if (spec.kind == JobKind::Run && busy())
-        return 0;
+    const quint64 id = ++next_;
+    if (spec.kind == JobKind::Run && (busy() || !queue_.empty())) {
+        Queued q;
+        q.id = id;
+        q.name = spec.name;
+        q.hasOwner = spec.owner != nullptr;
+        q.owner = spec.owner;
+        q.begin = [this, id, spec, work = std::move(work)] { launch(id, spec, work); };
+        q.onUnqueued = spec.onUnqueued;
+        queue_.push_back(std::move(q));
+        emit queueChanged();
+        return id;
+    }
+    launch(id, spec, std::move(work));
+    return id;
+}
+
+void BackgroundJobs::launch(quint64 id, const JobSpec& spec, Work work)
+{
     auto state = std::make_shared<JobContext::State>();
     state->jobs = this;
     state->hasOwner = spec.owner != nullptr;
     state->owner = spec.owner;
+    state->id = id;
     Job job;
     job.name = spec.name;
     job.kind = spec.kind;
     job.state = state;
-    const quint64 id = next_ + 1;
-    state->id = id;
     auto onDone = spec.onDone;
     QThread* thread = QThread::create([this, state, work = std::move(work), onDone] {
         try {
@@ -127,9 +142,25 @@ quint64 BackgroundJobs::start(const JobSpec& spec, Work work)
     thread->setObjectName(spec.name);
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
     job.thread = thread;
-    add(std::move(job));
+    add(id, std::move(job));
     thread->start(spec.lowPriority ? QThread::LowPriority : QThread::InheritPriority);
-    return id;
+}
+
+quint64 BackgroundJobs::enqueue(const QString& name, QObject* owner, std::function<void()> begin)
+{
+    if (!busy() && queue_.empty()) {
+        begin();
+        return 0;
+    }
+    Queued q;
+    q.id = ++next_;
+    q.name = name;
+    q.hasOwner = owner != nullptr;
+    q.owner = owner;
+    q.begin = std::move(begin);
+    queue_.push_back(std::move(q));
+    emit queueChanged();
+    return queue_.back().id;
 }
 
 quint64 BackgroundJobs::adopt(const QString& name, std::function<void()> cancel)
@@ -138,7 +169,21 @@ quint64 BackgroundJobs::adopt(const QString& name, std::function<void()> cancel)
     job.name = name;
     job.kind = JobKind::Run;
     job.cancel = std::move(cancel);
-    return add(std::move(job));
+    return add(++next_, std::move(job));
+}
+
+void BackgroundJobs::startQueued()
+{
+    while (!busy() && !queue_.empty()) {
+        Queued q = std::move(queue_.front());
+        queue_.pop_front();
+        emit queueChanged();
+        if (q.hasOwner && !q.owner) {  // its view is gone: nothing to start, nothing to show it
+            emit jobEnded(q.id, q.name, true);
+            continue;
+        }
+        q.begin();
+    }
 }
 
 void BackgroundJobs::setProgress(quint64 id, double fraction)
@@ -171,10 +216,24 @@ void BackgroundJobs::end(quint64 id, const std::function<void()>& onDone, bool o
         emit busyChanged(false);
     if (onDone && ownerAlive)
         onDone();
+    // On the next pass of the event loop: after the ended run's own conclusion (its onDone, an
+    // adopted run's record reaching the views), so that it is shown before the next begins.
+    if (wasRun && !queue_.empty())
+        QMetaObject::invokeMethod(this, &BackgroundJobs::startQueued, Qt::QueuedConnection);
 }
 
 void BackgroundJobs::cancel(quint64 id)
 {
+    const auto queued = std::find_if(queue_.begin(), queue_.end(), [id](const Queued& q) { return q.id == id; });
+    if (queued != queue_.end()) {
+        const Queued q = *queued;
+        queue_.erase(queued);
+        emit queueChanged();
+        emit jobEnded(id, q.name, true);
+        if (q.onUnqueued && (!q.hasOwner || q.owner))
+            q.onUnqueued();
+        return;
+    }
     auto it = jobs_.find(id);
     if (it == jobs_.end())
         return;
@@ -189,6 +248,25 @@ void BackgroundJobs::cancelRun()
     cancel(runJob_);
 }
 
+void BackgroundJobs::clearQueue()
+{
+    while (!queue_.empty())
+        cancel(queue_.front().id);
+}
+
+bool BackgroundJobs::isQueued(quint64 id) const
+{
+    return std::any_of(queue_.begin(), queue_.end(), [id](const Queued& q) { return q.id == id; });
+}
+
+QStringList BackgroundJobs::queuedNames() const
+{
+    QStringList names;
+    for (const Queued& q : queue_)
+        names << q.name;
+    return names;
+}
+
 bool BackgroundJobs::isAdopted(quint64 id) const
 {
     auto it = jobs_.find(id);
@@ -201,9 +279,15 @@ QString BackgroundJobs::runName() const
     return it == jobs_.end() ? QString() : it->second.name;
 }
 
-QString BackgroundJobs::refusedBecause() const
+QString BackgroundJobs::queuedNote(quint64 id) const
 {
-    return busy() ? QStringLiteral("%1 is running: wait for it or cancel it first").arg(runName()) : QString();
+    const auto it = std::find_if(queue_.begin(), queue_.end(), [id](const Queued& q) { return q.id == id; });
+    if (it == queue_.end())
+        return {};
+    const auto before = it - queue_.begin();
+    const QString running = busy() ? QStringLiteral("the %1").arg(runName()) : QStringLiteral("the run going on");
+    return before == 0 ? QStringLiteral("queued: starts after %1").arg(running)
+                       : QStringLiteral("queued: starts after %1 and %2 other queued run(s)").arg(running).arg(before);
 }
 
 int BackgroundJobs::running(const QString& name) const

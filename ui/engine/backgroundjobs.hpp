@@ -5,22 +5,27 @@
 //
 // Two kinds. A *run* job is the user's work (a Strassen run or sweep, a gallery sweep, the fq
 // sweep, a ceilings measurement): one at a time, and the "busy" state that the Run dock shows
-// and cancels. A *preview* job (the auto strategy's planner preview, a heatmap reduction) runs
-// beside it and never makes the lab busy.
+// and cancels. A run asked for while another goes on waits in a queue, in order, with what was
+// set up when it was asked for; it starts when the run before it ends (cancelled or not) and can
+// be taken out of the queue before it starts. A *preview* job (the auto strategy's planner
+// preview, a heatmap reduction) runs beside it and never makes the lab busy.
 //
 // The checked-GEMM runs (blocked, online, offline, TMR) keep their own worker, EngineController's
 // QThread with EngineWorker's compute thread: that worker's event loop flushes the observer's
 // batches on a real 30 ms timer while the run computes, queues the next run behind a cancelled
 // one and keeps the backends (a CUDA context) across runs. Those runs are registered here with
-// adopt(), so that "busy", one job at a time and the Run dock's progress cover them too.
+// adopt(), so that "busy", one job at a time and the Run dock's progress cover them too, and
+// wait their turn through enqueue().
 #pragma once
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -59,6 +64,9 @@ struct JobSpec {
     bool lowPriority = false;  // previews: the GUI thread and a run go first
     // On the GUI thread once the work has returned and every post of it has run (owner alive).
     std::function<void()> onDone;
+    // On the GUI thread when a queued run is taken out of the queue before it started (owner
+    // alive): its work never ran, onDone is not called.
+    std::function<void()> onUnqueued;
 };
 
 class BackgroundJobs : public QObject {
@@ -71,25 +79,37 @@ public:
     static BackgroundJobs* instance();
     ~BackgroundJobs() override;
 
-    // Starts `work` on a thread of its own; returns the job's id, or 0 when a run job is asked
-    // for while another run goes on (refusedBecause() says which).
+    // Starts `work` on a thread of its own and returns the job's id. A run job asked for while
+    // another run goes on is queued under that id (isQueued) and starts when its turn comes.
     quint64 start(const JobSpec& spec, Work work);
-    // Registers a run executed elsewhere (EngineController's worker): busy until release().
+    // A run executed elsewhere (EngineController's worker) that waits its turn: `begin` is
+    // called on the GUI thread when no run goes on, at once when none does now (then 0 is
+    // returned), else when the runs before it have ended (unless `owner`, when given, is gone or
+    // the entry was cancelled); returns its place's id in the queue.
+    quint64 enqueue(const QString& name, QObject* owner, std::function<void()> begin);
+    // Registers a run executed elsewhere: busy until release().
     quint64 adopt(const QString& name, std::function<void()> cancel);
     void setProgress(quint64 job, double fraction);
     void release(quint64 job);
 
+    // Cancels a job going on, or takes a queued one out of the queue (it ends as cancelled).
     void cancel(quint64 job);
-    // Cancels the run job going on, whichever it is (the Run dock's Cancel).
+    // Cancels the run job going on, whichever it is (the Run dock's Cancel); the queue goes on.
     void cancelRun();
+    // Takes every queued run out of the queue (each ends as cancelled).
+    void clearQueue();
     bool isRunning(quint64 job) const { return jobs_.count(job) != 0; }
+    bool isQueued(quint64 job) const;
+    // The queued runs' names, the next first.
+    QStringList queuedNames() const;
     bool isAdopted(quint64 job) const;
     // A run job goes on.
     bool busy() const { return runJob_ != 0; }
     quint64 runJob() const { return runJob_; }
     QString runName() const;
-    // Why the last start() was refused: "<the run going on> is running".
-    QString refusedBecause() const;
+    // What a queued run waits for: "queued: starts after the <run going on>" (and the runs
+    // queued before it); empty when the job is not queued.
+    QString queuedNote(quint64 job) const;
     // Jobs of that name not yet ended, their owners alive or not (tests: closing never waits).
     int running(const QString& name) const;
 
@@ -100,6 +120,8 @@ signals:
     // cancelled: its token was set (a cancelled job may still have delivered a partial result).
     void jobEnded(quint64 job, const QString& name, bool cancelled);
     void busyChanged(bool busy);
+    // A run entered or left the queue (queuedNames() says what waits).
+    void queueChanged();
 
 private:
     explicit BackgroundJobs(QObject* parent);
@@ -111,10 +133,23 @@ private:
         QPointer<QThread> thread;
         QElapsedTimer clock;
     };
-    quint64 add(Job job);
+    // A run waiting for its turn: `begin` starts it (under its id for a thread job).
+    struct Queued {
+        quint64 id = 0;
+        QString name;
+        bool hasOwner = false;
+        QPointer<QObject> owner;
+        std::function<void()> begin;
+        std::function<void()> onUnqueued;
+    };
+    quint64 add(quint64 id, Job job);
+    void launch(quint64 id, const JobSpec& spec, Work work);
     void end(quint64 job, const std::function<void()>& onDone, bool ownerAlive);
+    // Starts the next queued run whose owner lives, while no run goes on.
+    void startQueued();
 
     std::map<quint64, Job> jobs_;
+    std::deque<Queued> queue_;
     quint64 next_ = 0;
     quint64 runJob_ = 0;
 };

@@ -72,6 +72,11 @@ bool CeilingsMeasurer::start(const DeviceInfo& device)
         job_ = 0;
         emit finished();
     };
+    spec.onUnqueued = [this] {
+        job_ = 0;
+        emit cancelled();
+        emit finished();
+    };
     QPointer<CeilingsMeasurer> self(this);
     const quint64 job = BackgroundJobs::instance()->start(spec, [self, outcome, device, path, quick](const JobContext& job) {
         try {
@@ -92,8 +97,6 @@ bool CeilingsMeasurer::start(const DeviceInfo& device)
             outcome->message = QString::fromUtf8(e.what());
         }
     });
-    if (!job)
-        return false;
     device_ = device;
     job_ = job;
     return true;

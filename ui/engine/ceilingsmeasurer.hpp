@@ -17,11 +17,13 @@ public:
     explicit CeilingsMeasurer(QObject* parent = nullptr);
     ~CeilingsMeasurer() override;
 
-    // Starts measuring `device`; false (nothing started) while a measurement or another run job goes on.
+    // Starts measuring `device`, or queues it behind the run job going on (BackgroundJobs); false
+    // (nothing started) while a measurement goes on or waits.
     bool start(const DeviceInfo& device);
     // Stops before the next point (within a stage); nothing is stored, `cancelled` follows.
     void cancel();
-    bool isRunning() const { return job_ != 0; }
+    bool isRunning() const { return job_ != 0; }  // measuring or waiting in the queue
+    quint64 job() const { return job_; }
     // The device being (or last) measured.
     const DeviceInfo& device() const { return device_; }
     // MeasureOptions::quick (fewer, smaller points): for the tests only, which keeps them short.

@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -43,14 +44,19 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
     progress_->setValue(0);
     progress_->setFormat(QStringLiteral("%p%"));
     eta_ = new QLabel(QStringLiteral("idle"), this);
+    queue_ = new QLabel(this);
+    queue_->setObjectName(QStringLiteral("runQueue"));
+    queue_->setWordWrap(true);
+    queue_->hide();
+    clearQueue_ = new QPushButton(QStringLiteral("✕ Clear queue"), this);
+    clearQueue_->setObjectName(QStringLiteral("clearQueue"));
+    clearQueue_->setToolTip(QStringLiteral("Take every waiting run out of the queue (the run going on goes on)"));
+    clearQueue_->hide();
     log_ = new QPlainTextEdit(this);
     log_->setObjectName(QStringLiteral("runLog"));
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(5000);
-    QFont mono(QStringLiteral("monospace"));
-    mono.setStyleHint(QFont::Monospace);
-    mono.setPointSizeF(log_->font().pointSizeF() * 0.9);
-    log_->setFont(mono);
+    scaleLogFont();
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(start_);
@@ -60,16 +66,35 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(compare_);
     layout->addWidget(progress_);
     layout->addWidget(eta_);
+    layout->addWidget(queue_);
+    layout->addWidget(clearQueue_, 0, Qt::AlignLeft);  // under the names: a narrow dock keeps it whole
     layout->addWidget(log_, 1);
     connect(start_, &QPushButton::clicked, this, &RunPanel::startRequested);
     connect(cancel_, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+}
+
+void RunPanel::scaleLogFont()
+{
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setPointSizeF(font().pointSizeF() * 0.9);
+    log_->setFont(mono);
+}
+
+void RunPanel::changeEvent(QEvent* event)
+{
+    // The log's font is set, so it does not follow the application's: presentation mode and
+    // View › Larger text reach it here.
+    if (event->type() == QEvent::FontChange)
+        scaleLogFont();
+    QWidget::changeEvent(event);
 }
 
 void RunPanel::setRunning(bool running)
 {
     running_ = running;
     progress_->setRange(0, 1000);
-    start_->setEnabled(!running);
+    showStart(running);  // Start stays: while a run goes on it queues the next one
     cancel_->setEnabled(running);
     if (running) {
         progress_->setValue(0);
@@ -99,14 +124,31 @@ void RunPanel::setProgress(double fraction, double etaSeconds)
                                  : QStringLiteral("about %1 s left").arg(etaSeconds, 0, 'f', etaSeconds < 10 ? 1 : 0));
 }
 
+void RunPanel::showStart(bool busy)
+{
+    start_->setText(busy ? QStringLiteral("+ Queue next") : startText_);
+    start_->setToolTip(busy ? QStringLiteral("Queue what is set up now: it starts when the run going on ends (F5)")
+                            : startToolTip_);
+}
+
 void RunPanel::setStartText(const QString& text, const QString& toolTip)
 {
-    start_->setText(text);
-    start_->setToolTip(toolTip);
+    startText_ = text;
+    startToolTip_ = toolTip;
+    showStart(running_);
 }
 
 void RunPanel::followJobs(BackgroundJobs* jobs)
 {
+    connect(clearQueue_, &QPushButton::clicked, jobs, &BackgroundJobs::clearQueue);
+    connect(jobs, &BackgroundJobs::queueChanged, this, [this, jobs] {
+        const QStringList names = jobs->queuedNames();
+        queue_->setText(QStringLiteral("Queued next: %1").arg(names.join(QStringLiteral(", then "))));
+        queue_->setVisible(!names.isEmpty());
+        clearQueue_->setVisible(!names.isEmpty());
+    });
+    // Whatever runs, a run job of any kind or the session's: Start queues behind it.
+    connect(jobs, &BackgroundJobs::busyChanged, this, &RunPanel::showStart);
     connect(jobs, &BackgroundJobs::jobStarted, this, [this, jobs](quint64 job, const QString& name, JobKind kind) {
         if (kind != JobKind::Run || jobs->isAdopted(job))
             return;  // previews never make the lab busy; the session reports its own runs

@@ -1,4 +1,5 @@
-// Run: start, cancel, compare with the previous run, progress with ETA, and a log.
+// Run: start (or queue the next run while one goes on), cancel, the queue with a Clear button,
+// compare with the previous run, progress with ETA, and a log.
 #pragma once
 
 #include <QWidget>
@@ -34,6 +35,8 @@ public:
     void setCompareWithPrevious(bool on);
     QPushButton* startButton() const { return start_; }
     QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* clearQueueButton() const { return clearQueue_; }
+    QLabel* queueLabel() const { return queue_; }
     QProgressBar* progressBar() const { return progress_; }
     QString etaText() const;
     QString logText() const;
@@ -42,7 +45,15 @@ signals:
     void startRequested();
     void cancelRequested();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The log in a fixed-width face a little smaller than the panel's text, scaled with it.
+    void scaleLogFont();
+    // Start's words: what starts for the family shown, or "Queue next" while a run goes on.
+    void showStart(bool busy);
+
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QCheckBox* compare_ = nullptr;
@@ -50,6 +61,9 @@ private:
     bool running_ = false;  // between runStarted and the end: the bar stops short of 100 %
     quint64 followedJob_ = 0;  // the BackgroundJobs run job shown, when not the session's
     QLabel* eta_ = nullptr;
+    QLabel* queue_ = nullptr;  // the runs waiting in BackgroundJobs' queue, the next first
+    QPushButton* clearQueue_ = nullptr;
+    QString startText_ = QStringLiteral("▶ Start run"), startToolTip_;
     QPlainTextEdit* log_ = nullptr;
 };
 

@@ -204,10 +204,11 @@ void MainWindow::buildMenus()
 
     buildEditMenu(menuBar()->addMenu(QStringLiteral("&Edit")));
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
-    // Greyed while a run goes on, like the button (startRun refuses it anyway).
+    // While a run goes on, Start queues the next one (the Run dock shows the queue).
     QAction* start = run->addAction(QStringLiteral("&Start"), QKeySequence(QStringLiteral("F5")), this, &MainWindow::startRun);
     start->setObjectName(QStringLiteral("startAction"));
-    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, start, [start](bool busy) { start->setEnabled(!busy); });
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, start,
+            [start](bool busy) { start->setText(busy ? QStringLiteral("&Start next (queued)") : QStringLiteral("&Start")); });
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(QStringLiteral("Esc")), this, &MainWindow::cancelRun);
     run->addSeparator();
     // Greyed while a measurement goes on (its Cancel is in the Roofline view, beside the progress).

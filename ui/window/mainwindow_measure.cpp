@@ -20,24 +20,22 @@ void MainWindow::measureCeilings()
         showView(View::Roofline);  // where its progress and Cancel are
         return;
     }
-    if (session_->isRunning()) {
-        statusBar()->showMessage(QStringLiteral("A run is going on: measure when it is done (its work would skew the roofs)."), 6000);
-        return;
-    }
     DeviceInfo device;
     QString why;
     if (!setup_->selectedDevice(&device, &why)) {
         reportError(QStringLiteral("Cannot measure the ceilings: %1.").arg(why));
         return;
     }
-    if (!measurer_->start(device)) {  // a Strassen run or a sweep goes on
-        statusBar()->showMessage(BackgroundJobs::instance()->refusedBecause() + QStringLiteral(" (Esc)."), 6000);
+    // A run going on first: it would skew the roofs, so the measurement waits in the queue.
+    if (!measurer_->start(device))
         return;
-    }
     roofline_->setMeasuring(true);
     measureAction_->setEnabled(false);
     showView(View::Roofline);
-    const QString text = QStringLiteral("Measuring the ceilings of %1 …").arg(QString::fromStdString(device.name));
+    const QString queued = BackgroundJobs::instance()->queuedNote(measurer_->job());
+    const QString text = queued.isEmpty()
+                             ? QStringLiteral("Measuring the ceilings of %1 …").arg(QString::fromStdString(device.name))
+                             : QStringLiteral("Measuring the ceilings of %1 %2.").arg(QString::fromStdString(device.name), queued);
     run_->log(text);
     statusBar()->showMessage(text);
 }

@@ -1,7 +1,8 @@
 // MainWindow's one Start / Cancel (the Run dock, F5, Esc, the Run menu) for every family: the
 // checked GEMM run the panels describe, the Strassen run, the kernel gallery's sweep or the fq
 // sweep, whichever the family selector and the view shown say. Each is a run job of
-// BackgroundJobs, so one runs at a time and the Run dock shows its progress and cancels it.
+// BackgroundJobs, so one runs at a time, the next ones wait in its queue, and the Run dock shows
+// the progress, cancels the run going on and empties the queue.
 #include "mainwindow.hpp"
 
 #include "engine/backgroundjobs.hpp"
@@ -86,20 +87,8 @@ void MainWindow::updateRunTarget()
 void MainWindow::startRun()
 {
     history_->flush();  // what runs is a step of its own, undoable
-    if (session_->isRunning()) {
-        // F5, the menu or a campaign replay during a run: the run going on is never dropped.
-        statusBar()->showMessage(QStringLiteral("A run is going on: wait for it or cancel it (Esc) first."), 6000);
-        return;
-    }
-    if (measurer_->isRunning()) {
-        // A run beside the measurement would skew both.
-        statusBar()->showMessage(QStringLiteral("The ceilings are being measured: wait for it or cancel it (Roofline tab) first."), 6000);
-        return;
-    }
-    if (BackgroundJobs::instance()->busy()) {
-        statusBar()->showMessage(BackgroundJobs::instance()->refusedBecause() + QStringLiteral(" (Esc)."), 6000);
-        return;
-    }
+    // A run asked for while another goes on (a checked GEMM run, a Strassen run, a sweep, a
+    // measurement) waits in BackgroundJobs' queue with what is set up now; none is dropped.
     switch (runTarget()) {
     case RunTarget::Strassen:
         showView(View::Strassen);
@@ -121,15 +110,23 @@ void MainWindow::startRun()
         return;
     }
     const bool compare = run_->compareWithPrevious();
-    if (const std::optional<OnlineConfig> online = currentOnlineConfig(&error)) {
-        session_->startOnline(*online, compare);
-        statusBar()->showMessage(QStringLiteral("Running %1 …").arg(onlineRunLabel(*online)));  // the scheme, not a strategy
+    const std::optional<OnlineConfig> online = currentOnlineConfig(&error);
+    // The scheme for an online run, not a strategy.
+    const QString label = online ? onlineRunLabel(*online) : blockedRunLabel(c);
+    const auto begin = [this, c, online, compare, label] {
+        if (online)
+            session_->startOnline(*online, compare);
+        else
+            session_->start(c, compare);
+        statusBar()->showMessage(QStringLiteral("Running %1 …").arg(label));
         showView(View::Timeline);
-        return;
+    };
+    const quint64 queued = BackgroundJobs::instance()->enqueue(QStringLiteral("checked GEMM run (%1)").arg(label), this, begin);
+    if (queued) {
+        const QString text = QStringLiteral("Run %1 %2.").arg(label, BackgroundJobs::instance()->queuedNote(queued));
+        run_->log(text);
+        statusBar()->showMessage(text, 10000);
     }
-    session_->start(c, compare);
-    statusBar()->showMessage(QStringLiteral("Running %1 …").arg(blockedRunLabel(c)));
-    showView(View::Timeline);
 }
 
 void MainWindow::cancelRun()

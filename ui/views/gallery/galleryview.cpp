@@ -28,6 +28,11 @@ namespace gigacheck::ui::gallery {
 
 GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
 {
+    // A sweep that waited in the queue says so when its turn comes.
+    connect(BackgroundJobs::instance(), &BackgroundJobs::jobStarted, this, [this](quint64 job) {
+        if (job == job_)
+            status_->setText(QStringLiteral("sweeping..."));
+    });
     familyBox_ = new QComboBox(this);
     familyBox_->setObjectName(QStringLiteral("galleryFamily"));
     familyBox_->addItems({QStringLiteral("Reduced matmul"), QStringLiteral("Transpose")});
@@ -256,6 +261,11 @@ void GalleryView::startSweep()
             status_->setText(QStringLiteral("%1 points measured").arg(points_.size()));
         emit sweepFinished();
     };
+    spec.onUnqueued = [this] {
+        job_ = 0;
+        status_->setText(QStringLiteral("queued sweep cancelled before it started"));
+        emit sweepFinished();
+    };
     const quint64 job = BackgroundJobs::instance()->start(spec, [this, variants, from, to, fam, onGpu](const JobContext& job) {
         const int total = (to - from + 1) * int(variants.size());
         int done = 0;
@@ -270,14 +280,11 @@ void GalleryView::startSweep()
                 job.post([this, p] { addPoint(p); });  // only while the view exists
             }
     });
-    if (!job) {
-        status_->setText(BackgroundJobs::instance()->refusedBecause());
-        return;
-    }
     job_ = job;
     points_.clear();
     replot();
-    status_->setText(QStringLiteral("sweeping..."));
+    const QString queued = BackgroundJobs::instance()->queuedNote(job);
+    status_->setText(queued.isEmpty() ? QStringLiteral("sweeping...") : QStringLiteral("sweep %1").arg(queued));
 }
 
 void GalleryView::stopSweep()

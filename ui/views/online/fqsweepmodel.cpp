@@ -45,6 +45,10 @@ bool FqSweepModel::start(const FqSweepOptions& options, BackendKind backend)
             emit failed(outcome->error);
         }
     };
+    spec.onUnqueued = [this] {
+        job_ = 0;
+        emit failed(QStringLiteral("cancelled in the queue, before it started"));
+    };
     job_ = BackgroundJobs::instance()->start(spec, [outcome, options, backend](const JobContext& job) {
         try {
             std::unique_ptr<Backend> engine = makeBackend(backend, -1);

@@ -18,10 +18,12 @@ public:
     explicit FqSweepModel(QObject* parent = nullptr);
     ~FqSweepModel() override;
 
-    // Starts the sweep as a background run job (false while it, or another run job, goes on).
+    // Starts the sweep as a background run job, or queues it behind the run job going on (false
+    // while this sweep goes on or waits).
     bool start(const FqSweepOptions& options, BackendKind backend);
     void cancel();
-    bool running() const { return job_ != 0; }
+    bool running() const { return job_ != 0; }  // going on or waiting in the queue
+    quint64 job() const { return job_; }
     // The job's name in the Run dock.
     static QString jobName() { return QStringLiteral("fq sweep"); }
     const std::optional<FqSweepResult>& result() const { return result_; }

@@ -125,7 +125,9 @@ void OnlineSweepView::setOptions(const FqSweepOptions& o)
 void OnlineSweepView::start()
 {
     if (!model_->start(options(), BackendKind(backend_->currentData().toInt())))
-        status_->setText(BackgroundJobs::instance()->refusedBecause());
+        return;  // its sweep goes on or waits already
+    const QString queued = BackgroundJobs::instance()->queuedNote(model_->job());
+    status_->setText(queued.isEmpty() ? QStringLiteral("Sweeping…") : QStringLiteral("Sweep %1").arg(queued));
 }
 
 void OnlineSweepView::replot()

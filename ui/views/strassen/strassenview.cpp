@@ -9,6 +9,8 @@
 
 #include <gigacheck/backend.hpp>
 
+#include <utility>
+
 #include <qcustomplot.h>
 
 #include <QCheckBox>
@@ -52,6 +54,11 @@ QString productName(const StepView& s)
 StrassenView::StrassenView(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("strassenView"));
+    // A run or sweep that waited in the queue says what it does when its turn comes.
+    connect(BackgroundJobs::instance(), &BackgroundJobs::jobStarted, this, [this](quint64 job) {
+        if (job != 0 && (job == runJob_ || job == sweepJob_))
+            setStatus(std::exchange(whenStarted_, QString()));
+    });
     buildControls();
     rebuildSteps();
     replotAll();
@@ -134,11 +141,16 @@ void StrassenView::setStatus(const QString& text, bool error)
     status_->setStyleSheet(error ? QStringLiteral("color: #dc2626; font-weight: bold") : QString());
 }
 
-// The run itself is started, cancelled and followed in the Run dock; meanwhile no sweep (also
-// greyed while any other run job goes on, strassenview_controls.cpp).
+// The run itself is started, cancelled and followed in the Run dock; meanwhile no sweep of this
+// view (a sweep asked for while another family's job goes on waits in the queue).
 void StrassenView::setRunning(bool on)
 {
-    sweepButton_->setEnabled(!on && !BackgroundJobs::instance()->busy());
+    sweepButton_->setEnabled(!on && !sweeping());
+}
+
+QString StrassenView::statusText() const
+{
+    return status_->text();
 }
 
 void StrassenView::showResult()

@@ -62,6 +62,8 @@ public:
     QStringList faultSpecs() const;
     const std::vector<SweepPoint>& sweepPoints() const { return sweep_; }
     QString verdictText() const;
+    // The line under the controls: what runs, waits in the queue, or went wrong.
+    QString statusText() const;
 
     StrassenBlocksWidget* blocks() const { return blocks_; }
     QTreeWidget* stepList() const { return stepList_; }
@@ -165,7 +167,8 @@ private:
     std::vector<int> stageOfOp_;                // top-level stage per op id: the lanes' colours
     std::vector<SweepPoint> sweep_;
 
-    quint64 runJob_ = 0, sweepJob_ = 0;  // BackgroundJobs' ids while they go on
+    quint64 runJob_ = 0, sweepJob_ = 0;  // BackgroundJobs' ids while they go on or wait
+    QString whenStarted_;                 // the status line of a queued run or sweep at its start
 };
 
 }  // namespace gigacheck::ui::strassenlab

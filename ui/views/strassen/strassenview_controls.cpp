@@ -349,8 +349,10 @@ void StrassenView::buildControls()
     applyLabelFonts();
 
     connect(sweepButton_, &QPushButton::clicked, this, &StrassenView::startSweep);
-    // One run job at a time: no sweep beside a run or another sweep (the Run dock cancels them).
-    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, sweepButton_, [this](bool busy) { sweepButton_->setEnabled(!busy); });
+    // One run job at a time: a sweep asked for beside another job waits in the queue; this view's
+    // own run or sweep (going on or queued) greys it.
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, sweepButton_,
+            [this] { sweepButton_->setEnabled(!running() && !sweeping()); });
     // The leaf choice exists where the backend has it (the CPU multiplies with OpenBLAS).
     const auto leafWhereCuda = [this] { leafBox_->setEnabled(backendBox_->currentText() == QLatin1String("CUDA")); };
     connect(backendBox_, &QComboBox::currentIndexChanged, this, leafWhereCuda);

@@ -104,6 +104,15 @@ void StrassenView::startRun()
                            QString::fromStdString(result_->device.name), verdictHeadline(*result_)));
         emit runFinished();
     };
+    // Taken out of the queue before it started: the previous verdict as it was shown.
+    spec.onUnqueued = [this, text = verdict_->text(), style = verdict_->styleSheet(), details = details_->text()] {
+        runJob_ = 0;
+        setRunning(false);
+        verdict_->setText(text);
+        verdict_->setStyleSheet(style);
+        details_->setText(details);
+        setStatus(QStringLiteral("queued run cancelled before it started"));
+    };
     const quint64 job = BackgroundJobs::instance()->start(spec, [outcome, c](const JobContext& job) {
         try {
             auto backend = makeStrassenBackend(c);
@@ -116,24 +125,21 @@ void StrassenView::startRun()
             outcome->error = QString::fromStdString(e.what());
         }
     });
-    if (!job) {
-        const QString why = BackgroundJobs::instance()->refusedBecause();
-        setStatus(why, true);
-        emit runFailed(why);
-        return;
-    }
     runJob_ = job;
     setRunning(true);
     // Not the last run's verdict beside a run that has not ended: its words greyed, its figures gone.
     verdict_->setText(QStringLiteral("running…"));
     verdict_->setStyleSheet(QStringLiteral("color: palette(mid)"));
     details_->setText(QStringLiteral("The previous run's verdict and figures are replaced when this run ends."));
-    setStatus(QStringLiteral("running %1×%2×%3, %4, %5 level(s)…")
-                  .arg(c.shape.m)
-                  .arg(c.shape.n)
-                  .arg(c.shape.q)
-                  .arg(qs(toString(c.variant)))
-                  .arg(c.levels));
+    const QString what = QStringLiteral("%1×%2×%3, %4, %5 level(s)")
+                             .arg(c.shape.m)
+                             .arg(c.shape.n)
+                             .arg(c.shape.q)
+                             .arg(qs(toString(c.variant)))
+                             .arg(c.levels);
+    const QString queued = BackgroundJobs::instance()->queuedNote(job);
+    whenStarted_ = QStringLiteral("running %1…").arg(what);
+    setStatus(queued.isEmpty() ? whenStarted_ : QStringLiteral("%1 %2").arg(what, queued));
 }
 
 void StrassenView::cancelRun()
@@ -197,8 +203,15 @@ void StrassenView::startSweep()
     spec.owner = this;
     spec.onDone = [this] {
         sweepJob_ = 0;
+        sweepButton_->setEnabled(!running());
         if (!status_->styleSheet().contains(QLatin1String("dc2626")))
             setStatus(QStringLiteral("sweep: %1 points measured").arg(sweep_.size()));
+        emit sweepFinished();
+    };
+    spec.onUnqueued = [this] {
+        sweepJob_ = 0;
+        sweepButton_->setEnabled(!running());
+        setStatus(QStringLiteral("queued sweep cancelled before it started"));
         emit sweepFinished();
     };
     const quint64 job = BackgroundJobs::instance()->start(spec, [this, request](const JobContext& job) {
@@ -220,14 +233,13 @@ void StrassenView::startSweep()
             },
             *job.cancelFlag());
     });
-    if (!job) {
-        setStatus(BackgroundJobs::instance()->refusedBecause(), true);
-        return;
-    }
     sweepJob_ = job;
+    sweepButton_->setEnabled(false);
     sweep_.clear();
     replotAll();
-    setStatus(QStringLiteral("sweeping N = 128 … %1 and levels 0 … 4 at N = %2…").arg(std::int64_t(1) << request.toExponent).arg(request.errorN));
+    const QString queued = BackgroundJobs::instance()->queuedNote(job);
+    whenStarted_ = QStringLiteral("sweeping N = 128 … %1 and levels 0 … 4 at N = %2…").arg(std::int64_t(1) << request.toExponent).arg(request.errorN);
+    setStatus(queued.isEmpty() ? whenStarted_ : QStringLiteral("sweep %1").arg(queued));
     plotTabs_->setCurrentWidget(speedupPlot_);
 }
 
