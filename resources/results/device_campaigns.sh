@@ -2,7 +2,9 @@
 # On the GPU machine: build the CLI (GUI off, CUDA arch 90), then fault-injection campaigns of every
 # family on the device -- blocked f32 / f64 / TF32 (--target any and the default target), online
 # check every 1 and 4 steps, Strassen L1 / L2 / L3 (--target any), each >= 1000 runs -- and clean
-# campaigns (--fault none) of the same kinds, >= 10 000 runs in all. Every campaign is cut into
+# campaigns (--fault none) of the same kinds, >= 10 000 runs in all; then Strassen L1-L3 bit flips
+# (--target any), blocked BF16 (--target any), blocked f32 faults of a row of 32, a 4 x 4 tile and
+# two bits of a word, online TF32, offline and TMR (--target any). Every campaign is cut into
 # shards (--shard K/N, the same seeds as the whole) run JOBS at a time from one queue, then joined
 # with `gigacheck campaign merge`. $OUT gets four files (the device machine returns at most 8):
 # campaigns_summary.txt (one line per campaign: runs, SDC, DUE, false alarms with 95 % Wilson
@@ -19,6 +21,8 @@
 #   BUDGET_S        no shard starts after this many seconds of campaigns (default 420); a campaign
 #                   with a shard left out is reported as incomplete, not merged
 #   CLI, SKIP_BUILD the gigacheck to use and whether to build it (default: build-campaigns/)
+#   CMAKE_EXTRA     extra arguments of the cmake configure line, word-split (default empty), e.g.
+#                   CMAKE_EXTRA="-DGIGACHECK_CUTLASS_ARCHIVE=/abs/cutlass-4.7.0.tar.xz"
 #   WORK            scratch folder (default /tmp/gigacheck-campaigns-work)
 #   ONLY            an extended regular expression: only the campaigns whose name matches it
 set -uo pipefail
@@ -41,7 +45,7 @@ if [ "$what" != run ] && [ -z "${SKIP_BUILD:-}" ]; then
   nvidia-smi --query-gpu=name,driver_version --format=csv >> "$log" 2>&1
   echo "commit ${GIGACHECK_COMMIT:-$(git log -1 --format=%h 2>/dev/null)}" >> "$log"
   cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="${QT6CARRY_CMAKE:-}" \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DGIGACHECK_WITH_GUI=OFF -DGIGACHECK_FUZZ=OFF > "$WORK-configure.txt" 2>&1 \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DGIGACHECK_WITH_GUI=OFF -DGIGACHECK_FUZZ=OFF ${CMAKE_EXTRA:-} > "$WORK-configure.txt" 2>&1 \
     || { tail -30 "$WORK-configure.txt" | tee -a "$log"; exit 1; }
   cmake --build $build -j16 --target gigacheck > "$WORK-build.txt" 2>&1 || { tail -40 "$WORK-build.txt" | tee -a "$log"; exit 1; }
   [ "$what" = build ] && exit 0
@@ -80,6 +84,17 @@ campaigns=(
   "clean_strassen_L3    1100 $strassen --levels 3 --fault none"
   "clean_strassen_f64   1100 $strassen --type f64 --levels 1,2,3 --fault none"
   "clean_strassen_tf32  1100 $strassen --type tf32 --levels 1,2,3 --fault none"
+  # Added after the clean ones so that every earlier campaign keeps its seed (its place in the list).
+  "strassen_L1_flip     1000 $strassen --levels 1 --fault bitflip:any --target any"
+  "strassen_L2_flip     1000 $strassen --levels 2 --fault bitflip:any --target any"
+  "strassen_L3_flip     1000 $strassen --levels 3 --fault bitflip:any --target any"
+  "blocked_bf16_any     1000 $blocked --type bf16 --target any"
+  "blocked_f32_row32    1000 $blocked --type f32 --extent row:32"
+  "blocked_f32_tile4    1000 $blocked --type f32 --extent tile:4"
+  "blocked_f32_twobits  1000 $blocked --type f32 --fault bitflip2"
+  "online_tf32_any      1000 $online --check-every 1 --type tf32 --target any"
+  "offline_any          1000 --family online --scheme offline --shape 257x193x131 --panel 32 --target any"
+  "tmr_any              1000 --family online --scheme tmr --shape 257x193x131 --target any"
 )
 
 if [ -n "${ONLY:-}" ]; then
