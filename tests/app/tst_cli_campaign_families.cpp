@@ -126,8 +126,9 @@ private slots:
         // Named as given: a two-bit flip alone is not "--model cell", which every family takes.
         QTest::newRow("strassen two-bit flips")
             << "--family strassen --fault bitflip2" << "--fault bitflip2: two-bit flips are a fault model of the blocked family";
-        QTest::newRow("online segment model")
-            << "--family online --model row:32" << "--extent row:32 is a fault model of the blocked family";
+        QTest::newRow("strassen segment model")
+            << "--family strassen --model row:32"
+            << "--extent row:32 is a fault model of the blocked and online families (--family blocked)";
     }
     void refusesWhatTheFamilyLacks()
     {

@@ -146,6 +146,52 @@ private slots:
                  doc.value(QStringLiteral("config")).toObject().value(QStringLiteral("inject_at")).toArray());
     }
 
+    // An online / offline / TMR campaign's faults reach as far as --extent says: a row segment,
+    // a column segment or a tile from each drawn cell, clipped to C; every run's reproduce command
+    // strikes those cells, and none of them ends silent.
+    void anOnlineCampaignsFaultsReachTheirExtent_data()
+    {
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<int>("cells");  // per run, before clipping to C's edge
+        QTest::newRow("online, row of 8") << "--scheme online --panel 16 --extent row:8" << 8;
+        QTest::newRow("offline, column of 5") << "--scheme offline --panel 16 --extent col:5" << 5;
+        QTest::newRow("online, 3 x 3 tile") << "--scheme online --panel 16 --extent tile:3" << 9;
+        QTest::newRow("tmr, row of 4") << "--scheme tmr --extent row:4" << 4;
+    }
+    void anOnlineCampaignsFaultsReachTheirExtent()
+    {
+        QFETCH(QString, options);
+        QFETCH(int, cells);
+        const QString json = dir_.filePath(QStringLiteral("extent.json"));
+        const CliResult r = gigacheckCli(words("campaign --family online --runs 12 --shape 96x80x72 --backend cpu "
+                                               "--seed 6 --target result --fault delta") +
+                                         options.split(QLatin1Char(' '), Qt::SkipEmptyParts) +
+                                         QStringList{QStringLiteral("--json"), json});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("no silent data corruption, no false alarm")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral(" per fault")), qPrintable(r.out));  // the promise names the reach
+        const QJsonObject doc = readJson(json);
+        int unclipped = 0;
+        for (const QJsonValue& v : doc.value(QStringLiteral("runs")).toArray()) {
+            const QJsonObject run = v.toObject();
+            QVERIFY2(run.value(QStringLiteral("outcome")).toString() != QStringLiteral("sdc"), qPrintable(run.value(QStringLiteral("reproduce")).toString()));
+            const QString reproduce = run.value(QStringLiteral("reproduce")).toString();
+            const int struck = int(reproduce.count(QStringLiteral("--inject-at ")));
+            QVERIFY2(struck >= 1 && struck <= cells, qPrintable(reproduce));
+            unclipped += struck == cells;
+        }
+        QVERIFY(unclipped > 0);  // C is 96 x 72: most reaches fit whole
+        // The command replays the run: as many cells struck, and C right in the end.
+        const QJsonObject first = doc.value(QStringLiteral("runs")).toArray().first().toObject();
+        QStringList replay = first.value(QStringLiteral("reproduce")).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QCOMPARE(replay.takeFirst(), QStringLiteral("gigacheck"));
+        const CliResult again = gigacheckCli(replay);
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        const int placed = int(first.value(QStringLiteral("reproduce")).toString().count(QStringLiteral("--inject-at ")));
+        QCOMPARE(int(again.out.count(QStringLiteral("\n  fault: result ("))), placed);
+        QVERIFY2(again.out.contains(QStringLiteral("verdict: verified correct")), qPrintable(again.out));
+    }
+
     void aCampaignRefusesPlacesItCannotStrike_data()
     {
         QTest::addColumn<QString>("options");
@@ -159,6 +205,7 @@ private slots:
         QTest::newRow("strassen cell") << "--family strassen --inject-at 3,4" << "is not a place of a strassen campaign";
         QTest::newRow("strassen cell of A") << "--family strassen --inject-at a:3,4" << "a quadrant";
         QTest::newRow("bad grammar") << "--inject-at 3;4" << "--inject-at";
+        QTest::newRow("one cell twice") << "--inject-at 3,4 --inject-at 3,4:2" << "give each cell once";
     }
     void aCampaignRefusesPlacesItCannotStrike()
     {

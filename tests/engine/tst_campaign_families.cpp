@@ -324,7 +324,7 @@ private slots:
 
         QVERIFY(qs(campaignFaultHelp()).endsWith(
             QStringLiteral("Default bitflip:any; strassen: delta (a bit flip strikes the element a delta would).")));
-        QVERIFY(qs(campaignModelHelp()).contains(QStringLiteral("(blocked family)")));
+        QVERIFY(qs(campaignModelHelp()).contains(QStringLiteral("(blocked and online families)")));
         QVERIFY(qs(campaignTypeHelp()).contains(QStringLiteral("(blocked family)")));
     }
 };

@@ -14,8 +14,11 @@
 
 #include "gigacheck/faults.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gigacheck {
 
@@ -25,6 +28,10 @@ namespace gigacheck {
 // throws InputError otherwise. faultExtentText writes it back ("cell", "row:32", ...).
 void parseFaultExtent(std::string_view text, FaultExtent& extent, int& length);
 std::string faultExtentText(FaultExtent extent, int length);
+// The cells a fault anchored at (row, col) strikes: the cell, `length` cells of its row or column
+// from it, or the length x length tile it starts, clipped to rows x cols (a block, a target).
+std::vector<std::pair<std::int64_t, std::int64_t>> faultReach(FaultExtent extent, int length, std::int64_t row,
+                                                             std::int64_t col, std::int64_t rows, std::int64_t cols);
 
 // The checker's own faults (check, correction, encoding-*).
 bool isCheckerFault(FaultTarget t);

@@ -263,18 +263,21 @@ std::string campaignFamilyList()
 
 namespace {
 
-// "blocked" or "blocked and online": the families that take two-bit flips, --extent and 16-bit inputs.
-std::string wideFaultModelFamilies()
+// "blocked" or "blocked and online": the families that take what `takes` asks of their traits.
+std::string familiesTaking(bool CampaignFamilyTraits::*takes)
 {
     std::vector<std::string_view> names;
     for (const FamilyCampaign* f : campaignFamilies())
-        if (f->traits().wideFaultModels)
+        if (f->traits().*takes)
             names.push_back(f->traits().name);
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i)
         out.append(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ").append(names[i]);
     return out;
 }
+
+// The families that take two-bit flips and 16-bit inputs.
+std::string wideFaultModelFamilies() { return familiesTaking(&CampaignFamilyTraits::wideFaultModels); }
 
 }  // namespace
 
@@ -342,9 +345,9 @@ CampaignOptionHelp campaignTargetHelp()
 
 std::string campaignModelHelp()
 {
-    return "How far each fault reaches from its cell (" + wideFaultModelFamilies() +
-           " family): one cell, L cells of its row or column of the block (a warp's worth: 32), or an S x S tile; "
-           "clipped to the block. Default cell.";
+    return "How far each fault reaches from its cell (" + familiesTaking(&CampaignFamilyTraits::extents) +
+           " families): one cell, L cells of its row or column (of the block; online: of C or the target; a warp's "
+           "worth: 32), or an S x S tile; clipped to the block or target. Default cell.";
 }
 
 std::string campaignTypeHelp()
@@ -430,21 +433,23 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
                              name + " campaign (" + names + ")");
         }
     }
-    if (!campaignFamilyOf(c).traits().wideFaultModels) {
-        // Named after the family that takes them.
-        const auto wide = std::find_if(campaignFamilies().begin(), campaignFamilies().end(),
-                                       [](const FamilyCampaign* f) { return f->traits().wideFaultModels; });
-        const std::string owner(wide == campaignFamilies().end() ? "another" : (*wide)->traits().name);
-        // Names what was given: one cell (--extent cell) is every family's model.
+    const CampaignFamilyTraits& traits = campaignFamilyOf(c).traits();
+    // Named after the families that take them; one cell (--extent cell) is every family's model.
+    if (!traits.wideFaultModels) {
+        const std::string owners = wideFaultModelFamilies();
+        const std::string first = owners.substr(0, owners.find(' '));
         if (c.inject && c.twoBits)
-            throw InputError("--fault " + campaignFaultText(c) + ": two-bit flips are a fault model of the " + owner +
-                             " family (--family " + owner + ")");
-        if (c.inject && c.extent != FaultExtent::Cell)
-            throw InputError("--extent " + faultExtentText(c.extent, c.extentLength) + " is a fault model of the " + owner +
-                             " family (--family " + owner + ")");
+            throw InputError("--fault " + campaignFaultText(c) + ": two-bit flips are a fault model of the " + first +
+                             " family (--family " + first + ")");
         if (c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
-            throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + owner +
-                             " family's campaigns (--family " + owner + ")");
+            throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + first +
+                             " family's campaigns (--family " + first + ")");
+    }
+    if (!traits.extents && c.inject && c.extent != FaultExtent::Cell) {
+        const std::string owners = familiesTaking(&CampaignFamilyTraits::extents);
+        throw InputError("--extent " + faultExtentText(c.extent, c.extentLength) + " is a fault model of the " + owners +
+                         " famil" + (owners.find(' ') == std::string::npos ? "y" : "ies") + " (--family " +
+                         owners.substr(0, owners.find(' ')) + ")");
     }
     campaignFamilyOf(c).validate(c, device);
 }

@@ -2,6 +2,8 @@
 // (gigacheck/fault_grammar.hpp), turned into the campaign's target and fault count.
 #include "gigacheck/campaign.hpp"
 
+#include <algorithm>
+
 namespace gigacheck {
 
 namespace {
@@ -47,6 +49,14 @@ void placeCampaignFaults(CampaignConfig& c, const std::vector<std::string>& text
             throw InputError("--inject-at " + text + " names " + std::string(toString(t)) + ", another --inject-at " +
                              std::string(toString(*target)) + ": a campaign's places share one target");
         target = t;
+        // One cell placed twice would be two faults on one value (its deltas summed, its bit flipped
+        // back): say so rather than strike it twice. A quadrant twice is two cells drawn in it.
+        const auto same = std::find_if(c.placed.begin(), c.placed.end(), [&spec](const InjectSpec& p) {
+            return spec.hasCell() && p.row == spec.row && p.col == spec.col && p.when == spec.when;
+        });
+        if (same != c.placed.end())
+            throw InputError("--inject-at " + text + " places the cell of --inject-at " + toString(*same) +
+                             " again: give each cell once (--fault bitflip:B+B2 flips two bits of one value)");
         c.placed.push_back(spec);
     }
     if (targetGiven && !agrees(c.target, *target))

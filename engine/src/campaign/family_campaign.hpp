@@ -31,12 +31,14 @@ struct CampaignFamilyTraits {
     std::optional<FaultModel> defaultModel;          // --fault when not given (nullopt: the campaign's)
     std::optional<CampaignTarget> defaultTarget;     // --target when not given
     bool strategies = false;  // its runs cycle the memory-capped strategies (--strategy): a table by strategy
-    // It takes two-bit flips, --model extents and 16-bit inputs (bf16, f16); the others refuse them.
+    // It takes two-bit flips and 16-bit inputs (bf16, f16); the others refuse them.
     bool wideFaultModels = false;
     // What its --target names mean, after "NAME: " in --target's help ("the result C, ...").
     std::string_view targetWords;
     // Said of its default fault model in --fault's help, after "NAME: delta" ("" for none).
     std::string_view faultWords;
+    // It takes --extent row:L / col:L / tile:S (faults that reach beyond one cell); the others refuse it.
+    bool extents = false;
 };
 
 class FamilyCampaign {

@@ -78,16 +78,26 @@ public:
     {
         using T = CampaignTarget;
         static const CampaignFamilyTraits traits{
-            "blocked", "blocked GEMM under a memory cap", "blocked", {"blocked"},
-            {"strategy", "mem"}, "blocked campaigns (the memory-capped blocked GEMM)",
-            {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter, T::Check,
-             T::Correction, T::Encoding, T::EncodingA, T::EncodingB, T::Any},
-            std::nullopt, std::nullopt, true, true,
-            "the result C, a checksum row or column (checksum: either at random; checksum-row, checksum-col), the operand A or B before its checksums are taken (a, b; also "
-            "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
-            "checker's own faults: check (a row / column check reports a mismatch over a clean line), "
-            "correction (a cell's fault and the write of its correction), encoding (an entry of A's or B's checksum "
-            "after the checksum kernel; encoding-a, encoding-b: of that operand)"};
+            .name = "blocked",
+            .helpWords = "blocked GEMM under a memory cap",
+            .defaultScheme = "blocked",
+            .selectingSchemes = {"blocked"},
+            .ownOptions = {"strategy", "mem"},
+            .optionOwner = "blocked campaigns (the memory-capped blocked GEMM)",
+            .targets = {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter,
+                        T::Check, T::Correction, T::Encoding, T::EncodingA, T::EncodingB, T::Any},
+            .defaultModel = std::nullopt,
+            .defaultTarget = std::nullopt,
+            .strategies = true,
+            .wideFaultModels = true,
+            .targetWords =
+                "the result C, a checksum row or column (checksum: either at random; checksum-row, checksum-col), the operand A or B before its checksums are taken (a, b; also "
+                "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
+                "checker's own faults: check (a row / column check reports a mismatch over a clean line), "
+                "correction (a cell's fault and the write of its correction), encoding (an entry of A's or B's checksum "
+                "after the checksum kernel; encoding-a, encoding-b: of that operand)",
+            .faultWords = "",
+            .extents = true};
         return traits;
     }
     // Another family's scheme (online, offline, tmr) names that family.

@@ -18,39 +18,6 @@ bool isCheckerFault(FaultTarget t)
 // (cuda/op_table.cpp, abft/cuda/abft_kernels.cu) apply the checker's faults and two-bit flips alike.
 std::string faultsUnsupportedOn(const FaultSpec&, BackendKind) { return {}; }
 
-void parseFaultExtent(std::string_view text, FaultExtent& extent, int& length)
-{
-    const std::size_t colon = text.find(':');
-    const std::string_view name = text.substr(0, colon);
-    int n = 32;
-    if (colon != std::string_view::npos) {
-        const std::string digits(text.substr(colon + 1));
-        char* end = nullptr;
-        const long v = std::strtol(digits.c_str(), &end, 10);
-        if (digits.empty() || *end != '\0' || v < 1 || v > (1 << 20))
-            throw InputError("'" + digits + "' is not a cell count (1 to 2^20)");
-        n = int(v);
-    }
-    FaultExtent e;
-    try {
-        e = valueOfName<FaultExtent>(name);
-    } catch (const InputError&) {
-        throw InputError("expected cell, row[:L], col[:L] or tile[:S] (L cells of a row / column of a block, an S x S "
-                         "tile; default 32), got '" + std::string(text) + "'");
-    }
-    if (e == FaultExtent::Cell && colon != std::string_view::npos)
-        throw InputError("cell takes no length (row:L, col:L or tile:S do)");
-    extent = e;
-    length = n;
-}
-
-std::string faultExtentText(FaultExtent extent, int length)
-{
-    if (extent == FaultExtent::Cell)
-        return "cell";
-    return std::string(nameOf(extent)) + ":" + std::to_string(length);
-}
-
 namespace {
 
 void validate(const FaultSpec& spec, Precision p)
@@ -74,24 +41,6 @@ void validate(const FaultSpec& spec, Precision p)
                              spec.target == FaultTarget::EncodingB))
         throw InputError("--inject-at places faults in the result C; --target " + std::string(toString(spec.target)) +
                          " takes random faults (--errors K)");
-}
-
-// The cells a fault at (row, col) reaches, in block-local coordinates, clipped to the block.
-std::vector<std::pair<std::int64_t, std::int64_t>> reach(const FaultSpec& spec, std::int64_t row, std::int64_t col,
-                                                        std::int64_t rows, std::int64_t cols)
-{
-    const std::int64_t n = spec.extentLength;
-    const std::int64_t rowEnd = spec.extent == FaultExtent::ColSegment || spec.extent == FaultExtent::Tile
-                                    ? std::min(rows, row + n)
-                                    : row + 1;
-    const std::int64_t colEnd = spec.extent == FaultExtent::RowSegment || spec.extent == FaultExtent::Tile
-                                    ? std::min(cols, col + n)
-                                    : col + 1;
-    std::vector<std::pair<std::int64_t, std::int64_t>> cells;
-    for (std::int64_t r = row; r < rowEnd; ++r)
-        for (std::int64_t c = col; c < colEnd; ++c)
-            cells.emplace_back(r, c);
-    return cells;
 }
 
 }  // namespace
@@ -144,7 +93,7 @@ void shapeFaults(FaultPlan& faults, const FaultSpec& spec, const Plan& plan)
         }
         // Explicit positions come as result faults; with --target correction their writes are hit too.
         const bool correction = spec.target == FaultTarget::Correction;
-        for (const auto& [r, c] : reach(spec, inj.localRow, inj.localCol, rows, cols)) {
+        for (const auto& [r, c] : faultReach(spec.extent, spec.extentLength, inj.localRow, inj.localCol, rows, cols)) {
             Injection cell = inj;
             cell.localRow = r;
             cell.localCol = c;

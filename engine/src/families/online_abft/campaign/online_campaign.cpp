@@ -5,6 +5,7 @@
 #include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
 
+#include "gigacheck/fault_models.hpp"
 #include "gigacheck/online_abft.hpp"
 #include "gigacheck/online_abft/campaign.hpp"
 #include "gemm/reference.hpp"
@@ -49,24 +50,6 @@ OnlineTarget onlineTargetOf(const std::string& name)
     return name == "a-after" ? OnlineTarget::A : name == "b-after" ? OnlineTarget::B : onlineTargetFromString(name);
 }
 
-// The run's OnlineConfig: its seed, bit and faults at its step.
-OnlineConfig runConfigOf(const CampaignConfig& c, const CampaignRun& run)
-{
-    OnlineConfig o = baseConfig(c);
-    o.seed = run.seed;
-    o.bit = run.bit;
-    if (!c.inject)
-        return o;
-    const OnlineTarget target = onlineTargetOf(run.familyTarget);
-    for (std::size_t f = 0; f < run.positions.size(); ++f) {
-        const FaultAt& at = run.positions[f];
-        const std::optional<double> delta = f < c.placed.size() ? c.placed[f].delta : std::nullopt;  // --inject-at's
-        o.faults.push_back(OnlineFault{target, at.row, at.col, delta,
-                                       run.step >= 0 ? std::optional<int>(run.step) : std::nullopt});
-    }
-    return o;
-}
-
 // Rows x columns a target's positions are drawn from (checksum-row: weighted row 0; checksum-col:
 // the first column block's checksum column).
 std::pair<std::int64_t, std::int64_t> extentOf(const std::string& target, const Shape& s)
@@ -82,19 +65,51 @@ std::pair<std::int64_t, std::int64_t> extentOf(const std::string& target, const 
     return {s.m, s.q};
 }
 
+// The run's OnlineConfig: its seed, bit and faults at its step, each fault's cells as far as
+// --extent reaches from it (a row or column segment, a tile, clipped to its target).
+OnlineConfig runConfigOf(const CampaignConfig& c, const CampaignRun& run)
+{
+    OnlineConfig o = baseConfig(c);
+    o.seed = run.seed;
+    o.bit = run.bit;
+    if (!c.inject)
+        return o;
+    const OnlineTarget target = onlineTargetOf(run.familyTarget);
+    const auto [rows, cols] = extentOf(run.familyTarget, c.shape);
+    std::set<std::pair<std::int64_t, std::int64_t>> struck;  // overlapping reaches strike a cell once
+    for (std::size_t f = 0; f < run.positions.size(); ++f) {
+        const FaultAt& at = run.positions[f];
+        const std::optional<double> delta = f < c.placed.size() ? c.placed[f].delta : std::nullopt;  // --inject-at's
+        for (const auto& [r, col] : faultReach(c.extent, c.extentLength, at.row, at.col, rows, cols))
+            if (struck.insert({r, col}).second)
+                o.faults.push_back(OnlineFault{target, r, col, delta,
+                                               run.step >= 0 ? std::optional<int>(run.step) : std::nullopt});
+    }
+    return o;
+}
+
 class OnlineCampaign final : public FamilyCampaign {
 public:
     const CampaignFamilyTraits& traits() const override
     {
         using T = CampaignTarget;
         static const CampaignFamilyTraits traits{
-            "online", "online / offline ABFT or TMR, --scheme", "online",
-            {"online", "offline", "tmr"}, {"check-every", "panel"}, "online campaigns (--family online)",
-            {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter, T::Any},
-            std::nullopt, std::nullopt, false,
-            false,
-            "C at a random step, a checksum row or column at a step (checksum: either; checksum-row, checksum-col), A / B before the checksums (a, b) or after a "
-            "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)"};
+            .name = "online",
+            .helpWords = "online / offline ABFT or TMR, --scheme",
+            .defaultScheme = "online",
+            .selectingSchemes = {"online", "offline", "tmr"},
+            .ownOptions = {"check-every", "panel"},
+            .optionOwner = "online campaigns (--family online)",
+            .targets = {T::Result, T::Checksum, T::ChecksumRow, T::ChecksumCol, T::A, T::B, T::AAfter, T::BAfter, T::Any},
+            .defaultModel = std::nullopt,
+            .defaultTarget = std::nullopt,
+            .strategies = false,
+            .wideFaultModels = false,
+            .targetWords =
+                "C at a random step, a checksum row or column at a step (checksum: either; checksum-row, checksum-col), A / B before the checksums (a, b) or after a "
+                "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)",
+            .faultWords = "",
+            .extents = true};
         return traits;
     }
     bool replaysInLab() const override { return true; }  // onlineCampaignRunConfig: the lab's online run
@@ -282,12 +297,12 @@ public:
             return cmd;
         cmd += c.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(run.bit);
         cmd += " --target " + std::string(toString(onlineTargetOf(run.familyTarget)));
-        for (std::size_t f = 0; f < run.positions.size(); ++f) {
-            const FaultAt& at = run.positions[f];
-            cmd += " --inject-at " + std::to_string(at.row) + "," + std::to_string(at.col);
-            if (f < c.placed.size() && c.placed[f].delta) {
+        // Every cell struck, as --extent reached it from the run's positions.
+        for (const OnlineFault& f : o.faults) {
+            cmd += " --inject-at " + std::to_string(f.row) + "," + std::to_string(f.col);
+            if (f.delta) {
                 char delta[40];
-                std::snprintf(delta, sizeof delta, "%.17g", *c.placed[f].delta);
+                std::snprintf(delta, sizeof delta, "%.17g", *f.delta);
                 cmd.append(":").append(delta);
             }
             if (run.step >= 0)
@@ -328,14 +343,18 @@ public:
     {
         if (!c.inject)
             return "";
+        const std::string reach = c.extent == FaultExtent::Cell
+                                      ? std::string()
+                                      : ", " + faultExtentText(c.extent, c.extentLength) + " per fault";
         if (isTmr(c))
-            return "TMR promise (result): a cell struck in one replica is outvoted by the other two and "
+            return "TMR promise (result" + reach + "): cells struck in one replica are outvoted by the other two and "
                    "recomputed from A and B; never silent.\n";
-        return "ABFT promise (" + c.scheme +
+        return "ABFT promise (" + c.scheme + reach +
                "): a fault in C or its checksums at any step is detected by the next check (online: every fq steps; "
-               "offline: after the last) and corrected, or the product is computed again; a fault in A or B, before "
-               "or after the checksums, is found against the inputs' sums taken where they were made and the "
-               "element and its row / column of C restored; never silent unless below round-off.\n";
+               "offline: after the last) and corrected, or the product is computed again (cells on one row or column "
+               "are corrected, a tile is recomputed); a fault in A or B, before or after the checksums, is found against the inputs' sums "
+               "taken where they were made and the element and its row / column of C restored; never silent unless "
+               "below round-off.\n";
     }
     std::string_view variesTitle() const override { return "step"; }
     std::string variesText(const CampaignConfig& c, const CampaignRun& run) const override

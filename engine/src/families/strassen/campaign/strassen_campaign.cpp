@@ -74,11 +74,19 @@ public:
         using T = CampaignTarget;
         // A bit flip strikes the element a delta would: delta by default, any target.
         static const CampaignFamilyTraits traits{
-            "strassen", "--levels", "strassen", {}, {"levels"},
-            "Strassen campaigns (--family strassen)", {T::Product, T::CQuadrant, T::A, T::B, T::Any},
-            FaultModel::Delta, CampaignTarget::Any, false, false,
-            "a leaf product (product), a C quadrant (c), an A / B quadrant between stages (a, b), or any",
-            "a bit flip strikes the element a delta would"};
+            .name = "strassen",
+            .helpWords = "--levels",
+            .defaultScheme = "strassen",
+            .selectingSchemes = {},
+            .ownOptions = {"levels"},
+            .optionOwner = "Strassen campaigns (--family strassen)",
+            .targets = {T::Product, T::CQuadrant, T::A, T::B, T::Any},
+            .defaultModel = FaultModel::Delta,
+            .defaultTarget = CampaignTarget::Any,
+            .strategies = false,
+            .wideFaultModels = false,
+            .targetWords = "a leaf product (product), a C quadrant (c), an A / B quadrant between stages (a, b), or any",
+            .faultWords = "a bit flip strikes the element a delta would"};
         return traits;
     }
     void checkScheme(const std::string& scheme) const override
