@@ -64,6 +64,13 @@ std::optional<OnlineConfig> CampaignModel::onlineRunConfig(std::size_t index) co
     return onlineCampaignRunConfig(campaign_.config, campaign_.runs.at(index));
 }
 
+std::optional<StrassenConfig> CampaignModel::strassenRunConfig(std::size_t index) const
+{
+    if (campaign_.config.family != StrassenCampaignSettings::kFamily)
+        return std::nullopt;
+    return strassenCampaignRunConfig(campaign_.config, campaign_.runs.at(index));
+}
+
 int CampaignModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(campaign_.runs.size());

@@ -4,6 +4,7 @@
 
 #include <gigacheck/blocked_gemm/campaign.hpp>
 #include <gigacheck/online_abft/campaign.hpp>
+#include <gigacheck/strassen/campaign.hpp>
 
 #include <QAbstractTableModel>
 #include <QColor>
@@ -37,6 +38,8 @@ public:
     RunConfig runConfig(std::size_t index) const;
     // An online-family campaign's run as the online scheme's configuration; nothing for the others.
     std::optional<OnlineConfig> onlineRunConfig(std::size_t index) const;
+    // A Strassen campaign's run as the Strassen run's configuration; nothing for the others.
+    std::optional<StrassenConfig> strassenRunConfig(std::size_t index) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

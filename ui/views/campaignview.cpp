@@ -209,8 +209,8 @@ bool CampaignView::openRun(std::size_t index)
     table_->selectRow(int(index));
     if (!campaignRunsReplayInLab(model_->campaign().config)) {
         // The replay opens the blocked GEMM's animation; another family's run replays on the command line.
-        hint_->setText(QStringLiteral("Run %1 of this %2 campaign ended %3; the lab replays blocked and online "
-                                      "runs. Reproduce it with: %4")
+        hint_->setText(QStringLiteral("Run %1 of this %2 campaign ended %3; the lab replays blocked, online and "
+                                      "Strassen runs. Reproduce it with: %4")
                            .arg(run.index)
                            .arg(qs(model_->campaign().config.family), outcomeLabel(run.outcome),
                                 qs(reproduceCommand(model_->campaign().config, run))));
@@ -223,6 +223,14 @@ bool CampaignView::openRun(std::size_t index)
                              : QStringLiteral("target %1").arg(qs(targetKey(run)));
         what += QStringLiteral(", %1, ended %2").arg(qs(campaignRunVaries(c, run)), outcomeLabel(run.outcome));
         emit onlineRunRequested(*online, what);
+        return true;
+    }
+    if (const std::optional<StrassenConfig> strassen = model_->strassenRunConfig(index)) {
+        QString what = QStringLiteral("Strassen campaign run %1: L%2, ").arg(run.index).arg(run.level);
+        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
+                             : QStringLiteral("target %1").arg(qs(targetKey(run)));
+        what += QStringLiteral(", ended %1").arg(outcomeLabel(run.outcome));
+        emit strassenRunRequested(*strassen, what);
         return true;
     }
     if (run.operand && !run.afterChecksums) {

@@ -54,6 +54,8 @@ signals:
     void runRequested(const gigacheck::RunConfig& config, const QString& description);
     // The same for a run of an online / offline / TMR campaign.
     void onlineRunRequested(const gigacheck::OnlineConfig& config, const QString& description);
+    // The same for a run of a Strassen campaign.
+    void strassenRunRequested(const gigacheck::StrassenConfig& config, const QString& description);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -325,41 +325,6 @@ void MainWindow::onAutoPlanned(const AutoPlanResult& result)
     }
 }
 
-void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
-{
-    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
-        return;
-    history_->noteChange(QStringLiteral("Re-run %1").arg(what));
-    setConfig(config);  // the run's seed, strategy, cap and fault: the replay is the run itself
-    // Campaign runs replayed here are blocked ABFT runs: never the online scheme chosen before.
-    OnlineSchemeSettings scheme = strategy_->schemeBox()->settings();
-    scheme.scheme = Scheme::Blocked;
-    strategy_->schemeBox()->setSettings(scheme);
-    faults_->onlineFaultBox()->setSettings({});
-    history_->flush();    run_->log(QStringLiteral("re-running %1").arg(what));
-    showView(View::Timeline);  // Start runs the family shown: the checked GEMM's, not a Strassen run
-    startRun();
-    showView(View::Heatmap);  // the error animation, not the timeline startRun shows
-}
-
-void MainWindow::rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what)
-{
-    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
-        return;
-    history_->noteChange(QStringLiteral("Re-run %1").arg(what));
-    // The panels take the run's setup, scheme and faults, as for an opened online record.
-    RunConfig base;
-    currentConfig(&base, nullptr);
-    const OnlinePanels panels = onlinePanelsOf(config, base);
-    setConfig(panels.base);
-    strategy_->schemeBox()->setSettings(panels.scheme);
-    faults_->onlineFaultBox()->setSettings(panels.faults);
-    history_->flush();
-    run_->log(QStringLiteral("re-running %1").arg(what));
-    showView(View::Timeline);  // Start runs the family shown: the checked GEMM's
-    startRun();
-}
-
 void MainWindow::onRecordChanged(const RecordPtr& record, LabSession::Origin origin)
 {
     if (origin == LabSession::Origin::File) {

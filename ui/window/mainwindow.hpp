@@ -22,6 +22,10 @@ class QDropEvent;
 class QMenu;
 class QUndoStack;
 
+namespace gigacheck {
+struct StrassenConfig;
+}
+
 namespace gigacheck::ui {
 
 class AnimationPanel;
@@ -172,9 +176,10 @@ private:
     // The measurer's signals into the Roofline view, the status bar and the run log.
     void connectMeasurer();
     void updatePlan();
-    // A campaign view's click: that run, exactly, in the lab.
+    // A campaign view's click: that run, exactly, in the lab (mainwindow_replay.cpp).
     void rerunCampaignRun(const RunConfig& config, const QString& what);
     void rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what);
+    void rerunStrassenCampaignRun(const StrassenConfig& config, const QString& what);
     void onRecordChanged(const RecordPtr& record, LabSession::Origin origin);
     void reportError(const QString& message);
     void addRecent(const QString& path);

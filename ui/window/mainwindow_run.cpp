@@ -113,14 +113,21 @@ void MainWindow::startRun()
     const std::optional<OnlineConfig> online = currentOnlineConfig(&error);
     // The scheme for an online run, not a strategy.
     const QString label = online ? onlineRunLabel(*online) : blockedRunLabel(c);
-    const auto begin = [this, c, online, compare, label] {
-        if (online)
-            session_->startOnline(*online, compare);
-        else
-            session_->start(c, compare);
+    const auto shown = [this, label] {
         statusBar()->showMessage(QStringLiteral("Running %1 …").arg(label));
         showView(View::Timeline);
     };
+    std::function<void()> begin;
+    if (online)
+        begin = [this, o = *online, compare, shown] {
+            session_->startOnline(o, compare);
+            shown();
+        };
+    else
+        begin = [this, c, compare, shown] {
+            session_->start(c, compare);
+            shown();
+        };
     const quint64 queued = BackgroundJobs::instance()->enqueue(QStringLiteral("checked GEMM run (%1)").arg(label), this, begin);
     if (queued) {
         const QString text = QStringLiteral("Run %1 %2.").arg(label, BackgroundJobs::instance()->queuedNote(queued));

@@ -67,6 +67,7 @@ void MainWindow::buildViews()
     tabs_->setFamily(F::AbftGemm);
     connect(campaign_, &CampaignView::runRequested, this, &MainWindow::rerunCampaignRun);
     connect(campaign_, &CampaignView::onlineRunRequested, this, &MainWindow::rerunOnlineCampaignRun);
+    connect(campaign_, &CampaignView::strassenRunRequested, this, &MainWindow::rerunStrassenCampaignRun);
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
     connect(tabs_, &FamilyViews::familyChanged, statusBar(), &QStatusBar::clearMessage);  // no other family's message
     setCentralWidget(tabs_);

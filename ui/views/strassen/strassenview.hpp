@@ -76,7 +76,12 @@ public:
     // The plot on the visible plot tab (File › Export).
     QCustomPlot* currentPlot() const;
 
+    // Runs exactly c (a campaign's run: its seed, fault model and faults), the controls set to it;
+    // `what` names it in the status line ("Strassen campaign run 7: ...").
+    void replayRun(const StrassenConfig& c, const QString& what);
+
 public slots:
+    // Runs what the controls say.
     void startRun();
     void cancelRun();
     void startSweep();
@@ -100,6 +105,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The run of c as a run job (queued behind the run going on); `replayed` names a replay.
+    void run(const StrassenConfig& c, const QString& replayed);
     void buildControls();
     void applyLabelFonts();
     void rebuildSteps();

@@ -74,6 +74,19 @@ void StrassenView::startRun()
         emit runFailed(error);
         return;
     }
+    run(c, QString());
+}
+
+void StrassenView::replayRun(const StrassenConfig& c, const QString& what)
+{
+    if (running())
+        return;
+    setConfig(c);  // the controls show its shape, levels, type, backend and faults
+    run(c, what);
+}
+
+void StrassenView::run(const StrassenConfig& c, const QString& replayed)
+{
     struct Outcome {
         std::optional<StrassenResult> result;
         std::shared_ptr<const Schedule> schedule;
@@ -131,12 +144,17 @@ void StrassenView::startRun()
     verdict_->setText(QStringLiteral("running…"));
     verdict_->setStyleSheet(QStringLiteral("color: palette(mid)"));
     details_->setText(QStringLiteral("The previous run's verdict and figures are replaced when this run ends."));
-    const QString what = QStringLiteral("%1×%2×%3, %4, %5 level(s)")
-                             .arg(c.shape.m)
-                             .arg(c.shape.n)
-                             .arg(c.shape.q)
-                             .arg(qs(toString(c.variant)))
-                             .arg(c.levels);
+    // A replay says which run it is, and what the controls do not show (its seed and fault model).
+    const QString what = !replayed.isEmpty() ? QStringLiteral("%1 (seed %2, fault %3)")
+                                                  .arg(replayed)
+                                                  .arg(c.seed)
+                                                  .arg(qs(toString(c.faultModel)))
+                                            : QStringLiteral("%1×%2×%3, %4, %5 level(s)")
+                                                  .arg(c.shape.m)
+                                                  .arg(c.shape.n)
+                                                  .arg(c.shape.q)
+                                                  .arg(qs(toString(c.variant)))
+                                                  .arg(c.levels);
     const QString queued = BackgroundJobs::instance()->queuedNote(job);
     whenStarted_ = QStringLiteral("running %1…").arg(what);
     setStatus(queued.isEmpty() ? whenStarted_ : QStringLiteral("%1 %2").arg(what, queued));

@@ -89,6 +89,7 @@ public:
             .faultWords = "a bit flip strikes the element a delta would"};
         return traits;
     }
+    bool replaysInLab() const override { return true; }  // strassenCampaignRunConfig: the lab's Strassen run
     void checkScheme(const std::string& scheme) const override
     {
         if (scheme != "strassen")
@@ -327,6 +328,11 @@ public:
 };
 
 }  // namespace
+
+StrassenConfig strassenCampaignRunConfig(const CampaignConfig& config, const CampaignRun& run)
+{
+    return configOf(config, run);
+}
 
 const FamilyCampaign& strassenCampaign()
 {
