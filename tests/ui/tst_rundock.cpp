@@ -166,6 +166,11 @@ private slots:
                  qPrintable(window.strassenView()->statusText()));
         QVERIFY(!run->queueLabel()->isHidden());
         QVERIFY2(run->queueLabel()->text().contains(strassenlab::StrassenView::runJobName()), qPrintable(run->queueLabel()->text()));
+        // Its view shows one result: Start again for it is said to be waiting already, not queued twice.
+        window.startRun();
+        QCOMPARE(BackgroundJobs::instance()->queuedNames().size(), 1);
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("waits in the queue already")),
+                 qPrintable(window.statusBar()->currentMessage()));
         // A checked GEMM run behind it, with the shape set now (changed before its turn comes).
         window.views()->setFamily(LabFamily::AbftGemm);
         window.showView(MainWindow::View::Heatmap);

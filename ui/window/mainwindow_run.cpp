@@ -13,6 +13,7 @@
 #include "panels/onlineschemebox.hpp"
 #include "panels/strategypanel.hpp"
 #include "views/gallery/galleryview.hpp"
+#include "views/online/fqsweepmodel.hpp"
 #include "views/online/onlinesweepview.hpp"
 #include "views/strassen/strassenview.hpp"
 #include "window/confighistory.hpp"
@@ -89,16 +90,28 @@ void MainWindow::startRun()
     history_->flush();  // what runs is a step of its own, undoable
     // A run asked for while another goes on (a checked GEMM run, a Strassen run, a sweep, a
     // measurement) waits in BackgroundJobs' queue with what is set up now; none is dropped.
+    // A view shows one result: its own run or sweep going on or waiting is not asked for again.
+    const auto once = [this](bool pending, const QString& what) {
+        if (pending)
+            statusBar()->showMessage(QStringLiteral("The %1 goes on or waits in the queue already: one at a time, "
+                                                    "its view shows one result (Esc cancels the run going on).")
+                                         .arg(what),
+                                     8000);
+        return !pending;
+    };
     switch (runTarget()) {
     case RunTarget::Strassen:
         showView(View::Strassen);
-        strassen_->startRun();
+        if (once(strassen_->running(), strassenlab::StrassenView::runJobName()))
+            strassen_->startRun();
         return;
     case RunTarget::Gallery:
-        gallery_->startSweep();
+        if (once(gallery_->sweeping(), gallery::GalleryView::jobName()))
+            gallery_->startSweep();
         return;
     case RunTarget::FqSweep:
-        onlineSweep_->start();
+        if (once(onlineSweep_->model()->running(), FqSweepModel::jobName()))
+            onlineSweep_->start();
         return;
     case RunTarget::CheckedGemm:
         break;
