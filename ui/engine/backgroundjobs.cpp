@@ -109,8 +109,7 @@ quint64 BackgroundJobs::start(const JobSpec& spec, Work work)
         q.owner = spec.owner;
         q.begin = [this, id, spec, work = std::move(work)] { launch(id, spec, work); };
         q.onUnqueued = spec.onUnqueued;
-        queue_.push_back(std::move(q));
-        emit queueChanged();
+        queue(std::move(q));
         return id;
     }
     launch(id, spec, std::move(work));
@@ -158,9 +157,26 @@ quint64 BackgroundJobs::enqueue(const QString& name, QObject* owner, std::functi
     q.hasOwner = owner != nullptr;
     q.owner = owner;
     q.begin = std::move(begin);
+    const quint64 id = q.id;
+    queue(std::move(q));
+    return id;
+}
+
+void BackgroundJobs::queue(Queued q)
+{
+    // A view or window closed while its run waits takes the run with it, at once.
+    if (q.owner)
+        connect(q.owner, &QObject::destroyed, this, [this, id = q.id] {
+            const auto it = std::find_if(queue_.begin(), queue_.end(), [id](const Queued& w) { return w.id == id; });
+            if (it == queue_.end())
+                return;
+            const QString name = it->name;
+            queue_.erase(it);
+            emit queueChanged();
+            emit jobEnded(id, name, true);
+        });
     queue_.push_back(std::move(q));
     emit queueChanged();
-    return queue_.back().id;
 }
 
 quint64 BackgroundJobs::adopt(const QString& name, std::function<void()> cancel)

@@ -144,6 +144,7 @@ private:
     };
     quint64 add(quint64 id, Job job);
     void launch(quint64 id, const JobSpec& spec, Work work);
+    void queue(Queued q);
     void end(quint64 job, const std::function<void()>& onDone, bool ownerAlive);
     // Starts the next queued run whose owner lives, while no run goes on.
     void startQueued();
