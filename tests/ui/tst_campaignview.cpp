@@ -49,6 +49,28 @@ QPointF middleOf(const CampaignView& view, int g, Outcome outcome)
     return {view.plot()->xAxis->coordToPixel(g), view.plot()->yAxis->coordToPixel(base + height / 2)};
 }
 
+// The campaign written to NAME in dir and opened in the window, shown at a size where every view
+// fits: what each replay test starts from. False (with the reason in error) when it could not be.
+bool openInWindow(const CampaignResult& campaign, const QTemporaryDir& dir, const QString& name, MainWindow& window,
+                  QString* error)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    file.write(QByteArray::fromStdString(campaignToJson(campaign)));
+    file.close();
+    window.resize(1400, 950);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        *error = QStringLiteral("the window was not exposed");
+        return false;
+    }
+    return window.openCampaign(path, error);
+}
+
 }  // namespace
 
 class TestCampaignView : public QObject {
@@ -234,18 +256,9 @@ private slots:
         c.seed = 7;
         const CampaignResult campaign = runCampaign(c);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("online.json"));
-        {
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(QByteArray::fromStdString(campaignToJson(campaign)));
-        }
         MainWindow window;
-        window.resize(1400, 950);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QString error;
-        QVERIFY2(window.openCampaign(path, &error), qPrintable(error));
+        QVERIFY2(openInWindow(campaign, dir, QStringLiteral("online.json"), window, &error), qPrintable(error));
         QSignalSpy finished(&window, &MainWindow::runFinished);
         const std::size_t pick = 3;
         QVERIFY(window.campaignView()->openRun(pick));
@@ -293,18 +306,9 @@ private slots:
         c.target = CampaignTarget::Any;
         const CampaignResult campaign = runCampaign(c);
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("strassen.json"));
-        {
-            QFile file(path);
-            QVERIFY(file.open(QIODevice::WriteOnly));
-            file.write(QByteArray::fromStdString(campaignToJson(campaign)));
-        }
         MainWindow window;
-        window.resize(1400, 950);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QString error;
-        QVERIFY2(window.openCampaign(path, &error), qPrintable(error));
+        QVERIFY2(openInWindow(campaign, dir, QStringLiteral("strassen.json"), window, &error), qPrintable(error));
         strassenlab::StrassenView* view = window.strassenView();
         QSignalSpy finished(view, &strassenlab::StrassenView::runFinished);
         const std::size_t pick = 3;  // an L2 run (levels cycle 1, 2)
