@@ -69,9 +69,9 @@ private slots:
         c.faultModel = parseFaultModelSpec("bitflip:30");
         one.levels = 2;
         one.core = {64, 64, 32};
-        one.status = "uncorrectable";
+        one.verdict = StrassenVerdict::Uncorrectable;
         one.error = "";
-        one.device.name = "CPU: test";
+        one.devices.front().name = "CPU: test";
         one.seconds = 0.5;
         one.restoreSeconds = 0.125;
         one.products = 49;
@@ -105,12 +105,16 @@ private slots:
         two.config.decomposition = StrassenDecomposition::TwoD;
         two.config.multiTargetKernel = false;
         two.config.sumsBeside = false;
-        two.status = "ok";
-        two.devices = {one.device, one.device};
+        two.verdict = StrassenVerdict::Verified;
+        two.devices = {one.devices.front(), one.devices.front()};
         two.devices[1].index = 1;
         two.placement = "2 devices emulated on the CPU";
 
-        for (const StrassenResult* sent : {&one, &two}) {
+        // A stopped run: the envelope's status, whatever verdict the result held.
+        StrassenResult stopped = two;
+        stopped.status = "cancelled";
+
+        for (const StrassenResult* sent : {&one, &two, &stopped}) {
             const std::optional<StrassenResult> read = strassenResultFromJson(strassenRecordJson(*sent));
             QVERIFY(read.has_value());
             const StrassenResult& back = *read;
@@ -138,6 +142,10 @@ private slots:
             QCOMPARE(back.core.n, sent->core.n);
             QCOMPARE(back.core.q, sent->core.q);
             QCOMPARE(back.status, sent->status);
+            QCOMPARE(strassenOutcome(back), strassenOutcome(*sent));
+            if (sent->status == "ok")
+                QVERIFY(back.verdict == sent->verdict);
+            QCOMPARE(back.family, std::string("strassen"));
             QCOMPARE(back.seconds, sent->seconds);
             QCOMPARE(back.restoreSeconds, sent->restoreSeconds);
             QCOMPARE(back.products, sent->products);
@@ -258,7 +266,7 @@ private slots:
                     const StrassenResult r = run(c);
                     const std::string what = std::string(toString(v)) + " " + std::string(toString(p)) + " L" +
                                              std::to_string(levels);
-                    QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                    QVERIFY2(strassenOutcome(r) == "ok", (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
                     QVERIFY2(r.maxErrorC == 0, (what + ": error " + std::to_string(r.maxErrorC)).c_str());
                     QCOMPARE(r.recovery.changedA, std::int64_t(0));
                     QCOMPARE(r.recovery.changedB, std::int64_t(0));
@@ -311,7 +319,7 @@ private slots:
         const StrassenResult f32 = run(c);
         c.tf32 = true;
         const StrassenResult tf32 = run(c);
-        QCOMPARE(tf32.status, std::string("ok"));
+        QCOMPARE(strassenOutcome(tf32), std::string("ok"));
         QVERIFY2(tf32.relErrorC > 50 * f32.relErrorC, (std::to_string(tf32.relErrorC) + " vs " + std::to_string(f32.relErrorC)).c_str());
         QVERIFY(tf32.relErrorC < 1e-2);
         QCOMPARE(tf32.recovery.changedA, f32.recovery.changedA);
@@ -337,7 +345,7 @@ private slots:
         for (StrassenVariant v : kVariants)
             for (int levels = 1; levels <= 3; ++levels) {
                 const StrassenResult r = run(config({128, 128, 128}, levels, v));
-                QCOMPARE(r.status, std::string("ok"));
+                QCOMPARE(strassenOutcome(r), std::string("ok"));
                 // FP32: u = 6e-8; Strassen's error grows with the levels but stays far below this.
                 QVERIFY2(r.relErrorC < 1e-4, std::to_string(r.relErrorC).c_str());
                 QVERIFY(r.relErrorC > 0);
@@ -351,7 +359,7 @@ private slots:
                 StrassenConfig c = config(s, 3, v);
                 c.integerInputs = true;
                 const StrassenResult r = run(c);
-                QCOMPARE(r.status, std::string("ok"));
+                QCOMPARE(strassenOutcome(r), std::string("ok"));
                 QCOMPARE(r.maxErrorC, 0.0);
                 QVERIFY(r.levels <= 3);
             }
@@ -559,7 +567,7 @@ private slots:
                     QCOMPARE(r.leavesChecked, products);
                     QVERIFY2(r.leafWorstRatio < 1, (what + ": " + std::to_string(r.leafWorstRatio)).c_str());
                     QVERIFY2(r.leafWorstRatio > 0, what.c_str());
-                    QCOMPARE(r.status, std::string("ok"));
+                    QCOMPARE(strassenOutcome(r), std::string("ok"));
                     for (const StrassenCheck& k : r.checks)
                         QVERIFY2(k.verdict != "detected", (what + ": " + k.where).c_str());
                 }
@@ -579,7 +587,7 @@ private slots:
                 }
                 QCOMPARE(caught, std::vector<std::string>{"product " + std::to_string(leaf)});
                 QVERIFY2(corrected, what.c_str());
-                QCOMPARE(r.status, std::string("ok"));
+                QCOMPARE(strassenOutcome(r), std::string("ok"));
                 QVERIFY(r.leafWorstRatio > 1);
             }
         // A fault above the leaf's threshold but within C's (the leaf's depth is N / 4 here): C's
@@ -596,7 +604,7 @@ private slots:
             const StrassenResult hidden = run(small);
             const std::string what(toString(v));
             QVERIFY2(hidden.leafWorstRatio > 1, what.c_str());
-            QCOMPARE(hidden.status, std::string("ok"));
+            QCOMPARE(strassenOutcome(hidden), std::string("ok"));
             QCOMPARE(strassenExitCode(hidden), 0);
             bool repaired = false;
             for (const StrassenCheck& k : hidden.checks)
@@ -609,7 +617,7 @@ private slots:
                 }
             QVERIFY2(repaired, what.c_str());
             // Without leaf checks C's own checks (or, below their threshold, the reference) repair it.
-            QCOMPARE(unseen.status, std::string("ok"));
+            QCOMPARE(strassenOutcome(unseen), std::string("ok"));
             QVERIFY2(unseen.maxErrorC < 1e-3, (what + ": " + std::to_string(unseen.maxErrorC)).c_str());
             QVERIFY2(hidden.maxErrorC < 1e-3, (what + ": " + std::to_string(hidden.maxErrorC)).c_str());
         }
@@ -618,7 +626,7 @@ private slots:
         inC.faults = {{StrassenFault::Where::C, 2, 0}};
         const StrassenResult r = run(inC);
         QVERIFY(r.leafWorstRatio < 1);
-        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(strassenOutcome(r), std::string("ok"));
         // The record keeps the leaf checks.
         const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
         QVERIFY(back.has_value());
@@ -656,7 +664,7 @@ private slots:
         const StrassenResult exact = run(c);
         QCOMPARE(exact.recovery.changedA, std::int64_t(0));
         QCOMPARE(exact.recovery.changedB, std::int64_t(0));
-        QCOMPARE(exact.status, std::string("ok"));
+        QCOMPARE(strassenOutcome(exact), std::string("ok"));
         // Wide magnitudes: (A0 + A3) - A3 loses the small A0 digits.
         QVERIFY(rounded.recovery.changedA > 0);
         QVERIFY(rounded.recovery.maxUlpsA > 0);
@@ -775,7 +783,7 @@ private slots:
                 if (d == StrassenDecomposition::TwoD)
                     QCOMPARE(privateCopies, 0);
                 const StrassenResult r = run(c);
-                QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
+                QVERIFY2(strassenOutcome(r) == "ok" && r.maxErrorC == 0, (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
                 QCOMPARE(r.recovery.changedA, std::int64_t(0));
                 if (g > 1) {
                     QCOMPARE(int(r.devices.size()), g);
@@ -834,7 +842,7 @@ private slots:
                         QCOMPARE(zeros, tasks);  // every task's result block starts at zero
                         QVERIFY2((remoteSums > 0) == (g > 1), what.c_str());  // the remote devices sum too
                         const StrassenResult r = run(c);
-                        QVERIFY2(r.status == "ok" && r.maxErrorC == 0, (what + ": " + r.status + " " + r.error).c_str());
+                        QVERIFY2(strassenOutcome(r) == "ok" && r.maxErrorC == 0, (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
                         QCOMPARE(r.recovery.changedA, std::int64_t(0));
                         QCOMPARE(r.recovery.changedB, std::int64_t(0));
                         QCOMPARE(r.levels, levels);
@@ -926,7 +934,7 @@ private slots:
                     for (const StrassenCheck& check : r.checks)
                         caught |= check.verdict != "clean";
                     QVERIFY2(caught, what.c_str());
-                    QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                    QVERIFY2(strassenOutcome(r) == "ok", (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
                     QVERIFY2(r.relErrorC < 1e-10, (what + ": " + std::to_string(r.relErrorC)).c_str());
                 }
     }
@@ -975,7 +983,7 @@ private slots:
                             for (const StrassenCheck& k : r.checks)
                                 caught |= k.verdict != "clean";
                             QVERIFY2(caught, what.c_str());
-                            QVERIFY2(r.status == "ok", (what + ": " + r.status + " " + r.error).c_str());
+                            QVERIFY2(strassenOutcome(r) == "ok", (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
                             QVERIFY2(r.relErrorC < 1e-4, (what + ": " + std::to_string(r.relErrorC)).c_str());
                         }
     }
@@ -993,7 +1001,7 @@ private slots:
             for (const StrassenCheck& k : r.checks)
                 caught |= k.where == "c" && k.verdict == "recomputed";
             QVERIFY2(caught, faultPlace(c.faults[0]).c_str());
-            QCOMPARE(r.status, std::string("ok"));
+            QCOMPARE(strassenOutcome(r), std::string("ok"));
         }
     }
 
@@ -1034,7 +1042,7 @@ private slots:
         StrassenConfig c = config({64, 64, 64}, 1, StrassenVariant::Msmes);
         c.faults = {zero};
         const StrassenResult r = run(c);
-        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(strassenOutcome(r), std::string("ok"));
         for (const StrassenCheck& k : r.checks)
             QCOMPARE(k.verdict, std::string("clean"));  // nothing was added
         QCOMPARE(toString(r.config.faults[0]), std::string("c:1:0"));
@@ -1067,7 +1075,7 @@ private slots:
                 for (const StrassenCheck& k : r.checks)
                     caught |= k.verdict != "clean";
                 QVERIFY2(caught, what.c_str());
-                QVERIFY2(r.status == "ok", (what + ": " + r.status).c_str());
+                QVERIFY2(strassenOutcome(r) == "ok", (what + ": " + strassenOutcome(r)).c_str());
                 QVERIFY2(r.relErrorC < 1e-4, (what + ": " + std::to_string(r.relErrorC)).c_str());
             }
     }

@@ -47,7 +47,7 @@ bool anyAlarm(const StrassenResult& r)
 QString describe(const StrassenResult& r)
 {
     QString s = QStringLiteral("status %1, error %2 (%3 cells past the reference's tolerance), clean ratio %4;")
-                    .arg(QString::fromStdString(r.status))
+                    .arg(QString::fromStdString(strassenOutcome(r)))
                     .arg(r.maxErrorC)
                     .arg(r.referenceMismatches)
                     .arg(r.cWorstCleanRatio);
@@ -88,7 +88,7 @@ private slots:
         StrassenConfig c = config({n, n, n}, levels, StrassenVariant(variant));
         c.faults.push_back(parseStrassenFault("c:" + std::to_string(quadrant)));
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         QVERIFY2(cRepaired(r), qPrintable(describe(r)));
         QCOMPARE(r.referenceMismatches, std::int64_t(0));
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums+reference"));
@@ -102,7 +102,7 @@ private slots:
         c.faults.push_back(parseStrassenFault("c:1"));
         c.reference = false;
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok" && cRepaired(r), qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok" && cRepaired(r), qPrintable(describe(r)));
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums"));
         QCOMPARE(r.relErrorC, -1.0);
         QCOMPARE(strassenExitCode(r), 0);
@@ -117,7 +117,7 @@ private slots:
                 StrassenConfig c = config({256, 320, 288}, levels, StrassenVariant::Winograd);
                 c.faults.push_back(parseStrassenFault("c:2:" + std::to_string(delta)));
                 const StrassenResult r = run(c);
-                QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+                QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
                 // A fault C's checks let pass is one the reference repairs; from 10 up, C's own checks see it.
                 const bool repairedByReference = std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
                     return k.where == "reference" && k.verdict == "corrected";
@@ -135,7 +135,7 @@ private slots:
         c.tf32 = true;
         c.faults.push_back(parseStrassenFault("c:0:5"));
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         QCOMPARE(r.referenceMismatches > 0 || cRepaired(r), true);  // someone saw it
         QVERIFY2(r.maxErrorC < 0.5, qPrintable(describe(r)));        // and C ends right
         QVERIFY2(r.referenceWorstRatio <= 1, qPrintable(describe(r)));
@@ -154,7 +154,7 @@ private slots:
         c.tf32 = true;
         c.faults.push_back(parseStrassenFault("c:1:3"));
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         const bool repairedByReference = std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
             return k.where == "reference" && k.verdict == "corrected";
         });
@@ -168,7 +168,7 @@ private slots:
         // The same product without the fault: no cell past the tighter tolerance.
         c.faults.clear();
         const StrassenResult clean = run(c);
-        QVERIFY2(clean.status == "ok" && !anyAlarm(clean), qPrintable(describe(clean)));
+        QVERIFY2(strassenOutcome(clean) == "ok" && !anyAlarm(clean), qPrintable(describe(clean)));
         QVERIFY2(clean.referenceWorstRatio < 0.5, qPrintable(describe(clean)));
     }
 
@@ -211,7 +211,7 @@ private slots:
         c.faults.push_back(parseStrassenFault(fault.toStdString()));
         c.faultModel = FaultModelSpec{FaultModel::BitFlip, bit, -1};
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         QVERIFY2(cRepaired(r), qPrintable(describe(r)));
         const bool referenceRepaired = std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
             return k.where == "reference" && (k.verdict == "corrected" || k.verdict == "mismatch");
@@ -232,7 +232,7 @@ private slots:
         c.exactRestore = true;
         c.faults.push_back(parseStrassenFault("a:1"));
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok" && cRepaired(r), qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok" && cRepaired(r), qPrintable(describe(r)));
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("checksums+reference"));
         QCOMPARE(r.referenceMismatches, std::int64_t(0));
         QVERIFY2(r.maxErrorC < 0.3, qPrintable(describe(r)));  // clean TF32 L3 here: 0.15
@@ -249,7 +249,7 @@ private slots:
         const StrassenResult r = run(c);
         QVERIFY2(r.cDetectionFloor > 0.2 * r.cMaxAbs && r.cMaxAbs > 0, qPrintable(describe(r)));
         QVERIFY2(r.relErrorC >= 0, qPrintable(describe(r)));  // the reference ran (2600^3 > 2^34)
-        QVERIFY2(r.status == "ok" && r.maxErrorC < 0.5, qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok" && r.maxErrorC < 0.5, qPrintable(describe(r)));
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("reference"));
         const std::string report = formatStrassenReport(r);
         QVERIFY(report.find("C sees") != std::string::npos);
@@ -270,7 +270,7 @@ private slots:
             StrassenConfig c = config({1200, 1200, 1200}, levels, StrassenVariant::Msmes);
             c.tf32 = true;
             const StrassenResult r = run(c);
-            QVERIFY2(r.status == "ok" && !anyAlarm(r), qPrintable(describe(r)));
+            QVERIFY2(strassenOutcome(r) == "ok" && !anyAlarm(r), qPrintable(describe(r)));
             QCOMPARE(r.referenceMismatches, std::int64_t(0));
             QVERIFY2(r.referenceWorstRatio < 0.5, qPrintable(describe(r)));
         }
@@ -287,11 +287,11 @@ private slots:
         c.seed = 9924;
         c.reference = false;  // C's own checks are under test
         const StrassenResult r = run(c);
-        QVERIFY2(r.status != "uncorrectable" && r.status != "failed" && !anyAlarm(r), qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) != "uncorrectable" && strassenOutcome(r) != "failed" && !anyAlarm(r), qPrintable(describe(r)));
         QVERIFY2(r.cWorstCleanRatio < 1, qPrintable(describe(r)));
         c.reference = true;
         const StrassenResult judged = run(c);
-        QVERIFY2(judged.status == "ok" && !anyAlarm(judged), qPrintable(describe(judged)));
+        QVERIFY2(strassenOutcome(judged) == "ok" && !anyAlarm(judged), qPrintable(describe(judged)));
     }
 
     // Round-off never raises an alarm: odd shapes, every level, distribution and precision.
@@ -312,7 +312,7 @@ private slots:
                         const StrassenResult r = run(c);
                         const QString what = QStringLiteral("%1x%2x%3 L%4 dist %5 type %6: ")
                                                  .arg(s.m).arg(s.n).arg(s.q).arg(levels).arg(int(d)).arg(type);
-                        QVERIFY2(r.status == "ok" && !anyAlarm(r), qPrintable(what + describe(r)));
+                        QVERIFY2(strassenOutcome(r) == "ok" && !anyAlarm(r), qPrintable(what + describe(r)));
                         QCOMPARE(r.referenceMismatches, std::int64_t(0));
                         worst = std::max(worst, r.cWorstCleanRatio);
                         ++runs;
@@ -358,7 +358,7 @@ private slots:
                                     .arg(r.levels);
             worst[key] = std::max(worst[key], r.cWorstCleanRatio);
             worstReference[key] = std::max(worstReference[key], r.referenceWorstRatio);
-            if (r.status != "ok" || anyAlarm(r)) {
+            if (strassenOutcome(r) != "ok" || anyAlarm(r)) {
                 ++alarms;
                 qWarning("false alarm at %lldx%lldx%lld: %s", (long long)c.shape.m, (long long)c.shape.n,
                          (long long)c.shape.q, qPrintable(describe(r)));
@@ -399,7 +399,7 @@ private slots:
                                   StrassenVariant(variant), Precision(precision));
         c.faults.push_back(parseStrassenFault(fault.toStdString()));
         const StrassenResult r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         QCOMPARE(r.referenceMismatches, std::int64_t(0));
         QCOMPARE(r.nonFiniteC, std::int64_t(0));
         QVERIFY2(r.relErrorC >= 0 && r.relErrorC < 1e-5, qPrintable(describe(r)));
@@ -416,7 +416,7 @@ private slots:
         c.faults.push_back(parseStrassenFault("c:1:3"));
         StrassenResult r = run(c);
         QVERIFY2(r.cDetectionFloor > 0.01 * r.cMaxAbs, qPrintable(describe(r)));
-        QCOMPARE(QString::fromStdString(r.status), QStringLiteral("not_verified"));
+        QCOMPARE(QString::fromStdString(strassenOutcome(r)), QStringLiteral("not_verified"));
         QCOMPARE(strassenExitCode(r), 3);
         const std::string report = formatStrassenReport(r);
         QVERIFY2(report.find("NOT VERIFIED: C's checks see only a cell off by more than") != std::string::npos,
@@ -425,7 +425,7 @@ private slots:
 
         c.reference = true;
         r = run(c);
-        QVERIFY2(r.status == "ok", qPrintable(describe(r)));
+        QVERIFY2(strassenOutcome(r) == "ok", qPrintable(describe(r)));
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("reference"));
         QCOMPARE(r.referenceMismatches, std::int64_t(1));  // the struck cell, which took the reference's value
         QCOMPARE(strassenExitCode(r), 0);
@@ -436,7 +436,7 @@ private slots:
         tight.faults.push_back(parseStrassenFault("c:1:3"));
         const StrassenResult t = run(tight);
         QVERIFY2(t.cDetectionFloor >= 0 && t.cDetectionFloor <= 0.01 * t.cMaxAbs, qPrintable(describe(t)));
-        QVERIFY2(t.status == "ok", qPrintable(describe(t)));
+        QVERIFY2(strassenOutcome(t) == "ok", qPrintable(describe(t)));
     }
 
     // No check at all: "not verified" (exit 3), never "verified". The reference alone still decides.
@@ -447,13 +447,13 @@ private slots:
         c.reference = false;
         c.faults.push_back(parseStrassenFault("c:0"));
         StrassenResult r = run(c);
-        QCOMPARE(QString::fromStdString(r.status), QStringLiteral("not_verified"));
+        QCOMPARE(QString::fromStdString(strassenOutcome(r)), QStringLiteral("not_verified"));
         QCOMPARE(strassenExitCode(r), 3);
         QVERIFY(formatStrassenReport(r).find("NOT VERIFIED") != std::string::npos);
 
         c.reference = true;  // the same fault, seen by the reference alone
         r = run(c);
-        QCOMPARE(QString::fromStdString(r.status), QStringLiteral("uncorrectable"));
+        QCOMPARE(QString::fromStdString(strassenOutcome(r)), QStringLiteral("uncorrectable"));
         QCOMPARE(strassenExitCode(r), 1);
         QVERIFY(r.referenceMismatches > 0);
         QCOMPARE(QString::fromStdString(r.verifiedBy), QStringLiteral("reference"));
@@ -472,7 +472,7 @@ private slots:
         QVERIFY(r.referenceFloor > 0);  // the reference ran: its largest per-cell tolerance
         QCOMPARE(back->referenceFloor, r.referenceFloor);
         QCOMPARE(back->referenceMismatches, r.referenceMismatches);
-        QCOMPARE(QString::fromStdString(back->status), QString::fromStdString(r.status));
+        QCOMPARE(QString::fromStdString(strassenOutcome(*back)), QString::fromStdString(strassenOutcome(r)));
     }
 };
 

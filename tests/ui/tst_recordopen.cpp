@@ -254,13 +254,24 @@ private slots:
         QCOMPARE(again->spans.size(), window.lastRecord()->spans.size());
         QCOMPARE(reportOf(*again), reportOf(*window.lastRecord()));
 
+        // A Strassen record too: the same report from the copy.
         const auto strassen = loadAnyRecord(GIGACHECK_TEST_DATA "/fuzz/record/strassen-64.json");
+        const std::string strassenAgain = dir.filePath(QStringLiteral("strassen-again.json")).toStdString();
+        saveAnyRecord(*strassen, strassenAgain);
+        const auto strassenBack = loadAnyRecord(strassenAgain);
+        QCOMPARE(strassenBack->family, std::string("strassen"));
+        QCOMPARE(reportOf(*strassenBack), reportOf(*strassen));
+
+        // Transpose records only its run writes: refused by name, nothing written.
+        const auto transpose = loadAnyRecord(GIGACHECK_TEST_DATA "/fuzz/record/transpose-48x32.json");
+        const QString transposeAgain = dir.filePath(QStringLiteral("transpose-again.json"));
         try {
-            saveAnyRecord(*strassen, dir.filePath(QStringLiteral("strassen-again.json")).toStdString());
-            QFAIL("a Strassen record was saved again");
+            saveAnyRecord(*transpose, transposeAgain.toStdString());
+            QFAIL("a transpose record was saved again");
         } catch (const InputError& e) {
-            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'strassen'")), e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'transpose'")), e.what());
         }
+        QVERIFY(!QFileInfo::exists(transposeAgain));
     }
 
     // A record file dropped on the window opens as File > Open opens it; a drop that is not a

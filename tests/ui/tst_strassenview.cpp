@@ -179,7 +179,7 @@ private slots:
         view.setConfig(c);
         QVERIFY(waitRun(view));
         QVERIFY(view.result());
-        QCOMPARE(QString::fromStdString(view.result()->status), QStringLiteral("ok"));
+        QCOMPARE(QString::fromStdString(strassenOutcome(*view.result())), QStringLiteral("ok"));
         QVERIFY2(view.verdictText().startsWith(QLatin1String("VERIFIED")), qPrintable(view.verdictText()));
         // The steps carry the run's measured times ("from a real run").
         double total = 0;
@@ -219,7 +219,7 @@ private slots:
         c.backend = BackendKind::Cpu;
         view.setConfig(c);
         QVERIFY(waitRun(view));
-        QCOMPARE(QString::fromStdString(view.result()->status), QStringLiteral("ok"));
+        QCOMPARE(QString::fromStdString(strassenOutcome(*view.result())), QStringLiteral("ok"));
         auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("strassenPlots"));
         auto* split = view.findChild<QSplitter*>(QStringLiteral("strassenSplit"));
         QVERIFY(tabs && split);
@@ -364,6 +364,56 @@ private slots:
         view.startRun();
         QCOMPARE(failed.size(), 1);
         QVERIFY(!view.running());
+
+        // A fault model outside the --fault grammar: refused by name, nothing runs.
+        faults->setText(QStringLiteral("c:1"));
+        auto* model = view.findChild<QLineEdit*>(QStringLiteral("strassenFaultModel"));
+        QVERIFY(model);
+        model->setText(QStringLiteral("bitflip:x"));
+        view.startRun();
+        QCOMPARE(failed.size(), 2);
+        QVERIFY2(failed.last().first().toString().startsWith(QLatin1String("fault model:")),
+                 qPrintable(failed.last().first().toString()));
+        QVERIFY(!view.running());
+    }
+
+    // Seed, fault model and reference are controls: a campaign's run set into the view reads back
+    // as the same configuration, and a run from the controls runs it.
+    void seedFaultModelAndReferenceAreControls()
+    {
+        StrassenView view;
+        StrassenConfig c;
+        c.shape = {64, 64, 64};
+        c.levels = 2;
+        c.backend = BackendKind::Cpu;
+        c.seed = 5000000000ULL;  // past a spin box's range
+        c.faultModel = parseFaultModelSpec("bitflip:3+9");
+        c.reference = true;
+        c.referenceAlways = true;
+        c.faults = {parseStrassenFault("c:2")};
+        view.setConfig(c);
+        StrassenConfig back;
+        QString error;
+        QVERIFY2(view.currentConfig(&back, &error), qPrintable(error));
+        QCOMPARE(back.seed, c.seed);
+        QVERIFY(back.faultModel == c.faultModel);
+        QVERIFY(back.reference && back.referenceAlways);
+        c.reference = false;
+        c.referenceAlways = false;
+        c.faultModel = parseFaultModelSpec("delta");
+        view.setConfig(c);
+        QVERIFY(view.currentConfig(&back, &error));
+        QVERIFY(!back.reference && !back.referenceAlways);
+        QCOMPARE(view.findChild<QLineEdit*>(QStringLiteral("strassenFaultModel"))->text(), QStringLiteral("delta"));
+
+        // A bit flip from the controls strikes C: the run records the model, and is corrected.
+        c.reference = true;
+        c.faultModel = parseFaultModelSpec("bitflip:30");
+        view.setConfig(c);
+        QVERIFY(waitRun(view));
+        QVERIFY(view.result()->config.faultModel == c.faultModel);
+        QCOMPARE(view.result()->config.seed, c.seed);
+        QVERIFY2(strassenOutcome(*view.result()) == "ok", strassenOutcome(*view.result()).c_str());
     }
 
     // The faults field reads the command line's grammar: a cell's comma is not a separator.
@@ -542,6 +592,51 @@ private slots:
         for (const StepView& s : view->steps())
             total += std::max(0.0, s.seconds);
         QVERIFY(total > 0);  // the record's spans fit the rebuilt schedule: per-step times
+
+        // File › Save on the Strassen tab writes the record it shows, which opens as the same run.
+        const QString again = dir.filePath(QStringLiteral("again.json"));
+        QVERIFY2(window.saveRecord(again, &error), qPrintable(error));
+        const StrassenResult first = loadStrassenRecord(path.toStdString());
+        const StrassenResult second = loadStrassenRecord(again.toStdString());
+        QCOMPARE(strassenOutcome(second), strassenOutcome(first));
+        QCOMPARE(second.checks.size(), first.checks.size());
+        QCOMPARE(second.spans.size(), first.spans.size());
+        QCOMPARE(toString(second.config.faults.front()), toString(first.config.faults.front()));
+    }
+
+    // A run made on the Strassen tab is saved by File › Save there, not the GEMM run of the other
+    // tabs; with no Strassen run yet Save says so and writes nothing.
+    void savesTheStrassenRunOnScreen()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.showView(MainWindow::View::Strassen);
+        const QString path = dir.filePath(QStringLiteral("lab-strassen.json"));
+        QString error;
+        QVERIFY(!window.saveRecord(path, &error));
+        QCOMPARE(error, QStringLiteral("no Strassen run to save yet"));
+        QVERIFY(!QFileInfo::exists(path));
+
+        StrassenView* view = window.strassenView();
+        StrassenConfig c;
+        c.shape = {80, 72, 64};
+        c.levels = 2;
+        c.backend = BackendKind::Cpu;
+        c.faults = {parseStrassenFault("c:1")};
+        view->setConfig(c);
+        QVERIFY(waitRun(*view));
+        QVERIFY2(window.saveRecord(path, &error), qPrintable(error));
+        const StrassenResult saved = loadStrassenRecord(path.toStdString());
+        QCOMPARE(saved.config.shape.m, std::int64_t(80));
+        QCOMPARE(saved.config.shape.q, std::int64_t(64));
+        QCOMPARE(strassenOutcome(saved), strassenOutcome(*view->result()));
+        QCOMPARE(saved.spans.size(), view->result()->spans.size());
+        QVERIFY(window.recordOnScreen());
+        QVERIFY(window.recordOnScreen()->family == "strassen");
+        // Elsewhere Save is about the GEMM run: none yet.
+        window.showView(MainWindow::View::Heatmap);
+        QVERIFY(!window.recordOnScreen());
+        QVERIFY(!window.saveRecord(dir.filePath(QStringLiteral("gemm.json")), &error));
     }
 };
 

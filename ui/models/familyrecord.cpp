@@ -23,12 +23,19 @@ const OnlineRecord* onlineRecordOf(const RecordEnvelope& record)
     return record.family == OnlineRecord::kFamily ? static_cast<const OnlineRecord*>(&record) : nullptr;
 }
 
+const StrassenResult* strassenRecordOf(const RecordEnvelope& record)
+{
+    return record.family == StrassenResult().family ? static_cast<const StrassenResult*>(&record) : nullptr;
+}
+
 Shape resultShapeOf(const RecordEnvelope& record)
 {
     if (const RunRecord* blocked = blockedRecordOf(record))
         return blocked->config.shape;
     if (const OnlineRecord* online = onlineRecordOf(record))
         return online->config.shape;
+    if (const StrassenResult* strassen = strassenRecordOf(record))
+        return strassen->config.shape;
     return Shape{};
 }
 
@@ -46,12 +53,14 @@ QString runNameOf(const RecordEnvelope& record)
 
 QString runFileStem(const RecordEnvelope& record)
 {
-    // A blocked run by its strategy, an online run by its scheme.
-    std::string_view what = record.family;
+    // A blocked run by its strategy, an online run by its scheme, a Strassen run by its variant.
+    std::string what = record.family;
     if (const RunRecord* blocked = blockedRecordOf(record))
         what = toString(blocked->config.strategy);
     else if (const OnlineRecord* online = onlineRecordOf(record))
         what = toString(online->config.scheme);
+    else if (const StrassenResult* strassen = strassenRecordOf(record))
+        what = "strassen-" + std::string(toString(strassen->config.variant));
     const Shape s = resultShapeOf(record);
     return QStringLiteral("%1-%2x%3x%4")
         .arg(QString::fromUtf8(what.data(), qsizetype(what.size())))

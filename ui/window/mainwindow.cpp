@@ -68,9 +68,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
 
     session_ = new LabSession(this);
+    // The session's run (the one still going), whatever tab is on screen.
     closeGuard_ = new CloseGuard(this, session_, [this](const QString& path) {
         QString error;
-        if (saveRecord(path, &error))
+        if (saveRecord(lastRecord(), path, &error))
             return true;
         reportError(QStringLiteral("Cannot save %1: %2").arg(path, error));
         return false;

@@ -77,7 +77,10 @@ public:
     // bar and the log): File → Open, recent files and `gigacheck-lab record.json`. The window keeps
     // what it showed.
     bool openRecordReporting(const QString& path, QString* error = nullptr);
+    // The run on screen (recordOnScreen) written to path in its family's format.
     bool saveRecord(const QString& path, QString* error) const;
+    // That record written to path ("no run to save yet" when null).
+    bool saveRecord(const RecordPtr& record, const QString& path, QString* error) const;
     // A campaign (gigacheck campaign --json) in the Campaign view; a click there re-runs one run here.
     bool openCampaign(const QString& path, QString* error);
     // Shows a saved run as the baseline lanes (and roofline points) beside the current run.
@@ -85,6 +88,9 @@ public:
     void showRecord(const RunRecord& record);
     // The record last finished or opened (null before the first).
     const RecordPtr& lastRecord() const { return session_->record(); }
+    // What File › Save saves and the exports are named after: on the Strassen tab its run (or the
+    // record it opened), elsewhere lastRecord(); null when there is none.
+    RecordPtr recordOnScreen() const;
 
     // Your own matrices (mainwindow_matrices.cpp): File > Import A / B from NumPy .npy files; the
     // shape and precision fields follow the files, placed faults outside the new C are dropped

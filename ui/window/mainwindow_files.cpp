@@ -237,16 +237,35 @@ void MainWindow::showRecord(const RunRecord& record)
     session_->openRecord(record);
 }
 
+RecordPtr MainWindow::recordOnScreen() const
+{
+    if (currentView() == View::Strassen) {
+        const StrassenResult* strassen = strassen_->result();
+        return strassen ? std::make_shared<const StrassenResult>(*strassen) : nullptr;
+    }
+    return lastRecord();
+}
+
 bool MainWindow::saveRecord(const QString& path, QString* error) const
 {
-    if (!lastRecord()) {
+    if (!recordOnScreen() && currentView() == View::Strassen) {
+        if (error)
+            *error = QStringLiteral("no Strassen run to save yet");
+        return false;
+    }
+    return saveRecord(recordOnScreen(), path, error);
+}
+
+bool MainWindow::saveRecord(const RecordPtr& record, const QString& path, QString* error) const
+{
+    if (!record) {
         if (error)
             *error = QStringLiteral("no run to save yet");
         return false;
     }
     try {
         // Each family's record in its own format, which reopens as one (the registry's writer).
-        saveAnyRecord(*lastRecord(), path.toStdString());
+        saveAnyRecord(*record, path.toStdString());
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -328,8 +347,8 @@ QString MainWindow::defaultFileStem() const
 {
     // e.g. "s2-4096x4096x4096", "online-2048x2048x2048": what was run, so that a folder of exports
     // stays readable.
-    if (lastRecord())
-        return runFileStem(*lastRecord());
+    if (const RecordPtr record = recordOnScreen())
+        return runFileStem(*record);
     RunConfig c;
     if (!currentConfig(&c, nullptr))
         return QStringLiteral("gigacheck");

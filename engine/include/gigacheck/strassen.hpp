@@ -4,6 +4,7 @@
 
 #include "gigacheck/backend.hpp"
 #include "gigacheck/fault_grammar.hpp"
+#include "gigacheck/record_envelope.hpp"
 #include "gigacheck/schedule.hpp"
 
 #include <optional>
@@ -126,14 +127,20 @@ struct StrassenCheck {
     std::int64_t row = -1, col = -1;
     std::string detail;
 };
-struct StrassenResult {
+// What a run that ended (status "ok") says of C.
+enum class StrassenVerdict {
+    Verified,       // C = A*B: every check that ran passed or repaired what it saw
+    Uncorrectable,  // C is known wrong
+    NotVerified,    // no check could vouch for C (none ran, or C's were too weak and no reference ran)
+};
+// A Strassen run's record: the envelope every family shares (status ok | cancelled | failed,
+// error, devices in schedule order, spans) with the family's own part.
+struct StrassenResult : RecordEnvelope {
+    StrassenResult() { family = "strassen"; }
     StrassenConfig config;
     int levels = 0;
     Shape core;  // the part multiplied with Strassen; the rest is peeled (family README)
-    // ok (verified) | uncorrectable (C known wrong) | not_verified (no check ran) | failed | cancelled
-    std::string status = "ok";
-    std::string error;
-    DeviceInfo device;
+    StrassenVerdict verdict = StrassenVerdict::Verified;  // meaningful when status is "ok"
     double seconds = 0;
     std::size_t peakDeviceBytes = 0, operandBytes = 0, extraBytes = 0;
     int products = 0, gemmCalls = 0, additions = 0;
@@ -166,15 +173,16 @@ struct StrassenResult {
     std::string verifiedBy = "none";
     StrassenLevelError recovery;
     std::vector<StrassenCheck> checks;
-    std::vector<Span> spans;
-    std::vector<InjectEvent> injections;
     double restoreSeconds = 0;  // exact restore (host copy to device), part of seconds
-    // Several devices: each schedule device (CUDA ordinal in DeviceInfo::index) and how they map
-    // onto the machine ("2 devices on 2 GPUs (CUDA ordinals 0, 1)", "7 devices emulated on 2 GPUs
-    // ...", "... emulated on the CPU ..."). Empty on one device.
-    std::vector<DeviceInfo> devices;
+    // Several devices (devices.size() > 1, CUDA ordinal in DeviceInfo::index): how they map onto
+    // the machine ("2 devices on 2 GPUs (CUDA ordinals 0, 1)", "7 devices emulated on 2 GPUs ...",
+    // "... emulated on the CPU ..."). Empty on one device.
     std::string placement;
 };
+
+// What a run came to, in one word: its status when it did not end (failed, cancelled), else its
+// verdict -- ok (verified), uncorrectable, not_verified. The record's "verdict", the benches' column.
+std::string strassenOutcome(const StrassenResult& result);
 
 // Plans, runs, verifies and fills the result. Throws InputError on bad input.
 // The backend a config asks for, with as many devices as its decomposition places ops on: the
@@ -219,6 +227,8 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text);
 // The record in the file at path, read within the readers' size and depth limits; InputError
 // naming the file when it cannot be read, is not a strassen record or does not parse.
 StrassenResult loadStrassenRecord(const std::string& path);
+// The record written to path (replaced whole or not at all); InputError on I/O failure.
+void saveStrassenRecord(const StrassenResult& result, const std::string& path);
 // 0 verified correct, 1 uncorrectable, 2 failed, 3 not verified (neither checksums nor reference).
 int strassenExitCode(const StrassenResult& result);
 

@@ -33,11 +33,11 @@ Verdict verdictOf(const StrassenResult& r)
         return Verdict::Cancelled;
     if (r.status == "failed")
         return Verdict::Failed;
-    if (r.status == "uncorrectable")
+    if (r.verdict == StrassenVerdict::Uncorrectable)
         return Verdict::Uncorrectable;
-    if (r.status == "not_verified")
+    if (r.verdict == StrassenVerdict::NotVerified)
         return Verdict::NotVerified;
-    // The run's status is the verdict (a passing reference overrules a checksum alarm); the
+    // The run's verdict is the verdict (a passing reference overrules a checksum alarm); the
     // checks only say whether something was repaired on the way.
     for (const StrassenCheck& k : r.checks)
         if (k.verdict == "corrected" || k.verdict == "recomputed")
@@ -134,7 +134,7 @@ QString measuredFigures(const StrassenResult& r)
     lines << QStringLiteral("levels run: %1%2; device: %3")
                  .arg(r.levels)
                  .arg(r.levels != r.config.levels ? QStringLiteral(" (of %1 asked)").arg(r.config.levels) : QString())
-                 .arg(qs(r.device.name));
+                 .arg(qs(r.devices.front().name));
     if (!(r.core == r.config.shape))
         lines << QStringLiteral("core %1×%2×%3 by Strassen, the fringe peeled (plain GEMM updates)")
                      .arg(r.core.m)

@@ -10,6 +10,8 @@
 #include "views/strassen/strassensteps.hpp"
 #include "views/strassen/strassensweep.hpp"
 
+#include "panels/seededit.hpp"
+
 #include <gigacheck/strassen.hpp>
 
 #include <QWidget>
@@ -136,6 +138,9 @@ private:
     QComboBox* leafBox_ = nullptr;  // cuBLAS or the multi-target kernel (CUDA only)
     QComboBox* distBox_ = nullptr;  // the inputs' distribution
     QLineEdit* faultsEdit_ = nullptr;
+    QLineEdit* faultModelEdit_ = nullptr;  // --fault: delta, bitflip, bitflip:B, bitflip:B+B2
+    SeedEdit* seedEdit_ = nullptr;         // the inputs' seed (--seed)
+    QComboBox* referenceBox_ = nullptr;    // --reference auto | full | none
     QPushButton* sweepButton_ = nullptr;
     QSpinBox* sweepToBox_ = nullptr;
     QLabel* status_ = nullptr;

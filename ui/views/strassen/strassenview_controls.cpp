@@ -141,6 +141,21 @@ void StrassenView::buildControls()
                                            "or product:K[:R,C]; optionally :DELTA, and @K (right after leaf product K); "
                                            "separated by commas or spaces"));
     auto* clearFaults = new QPushButton(QStringLiteral("Clear"), this);
+    faultModelEdit_ = new QLineEdit(QStringLiteral("delta"), this);
+    faultModelEdit_->setObjectName(QStringLiteral("strassenFaultModel"));
+    faultModelEdit_->setToolTip(QStringLiteral("--fault, as on the command line: what a fault without its own delta does -- delta "
+                                               "(adds 1000 × the typical size of the element), bitflip (the top exponent bit), "
+                                               "bitflip:B (bit B of the stored word), bitflip:B+B2 (two bits)"));
+    faultModelEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("bitflip:30+31")) * 3 / 2);
+    seedEdit_ = new SeedEdit(1, this);
+    seedEdit_->setObjectName(QStringLiteral("strassenSeed"));
+    seedEdit_->setToolTip(QStringLiteral("The inputs' seed (--seed): the same seed, the same A and B; a bit flip's cell too"));
+    seedEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000000000")) * 3 / 2);
+    referenceBox_ = new QComboBox(this);
+    referenceBox_->setObjectName(QStringLiteral("strassenReference"));
+    referenceBox_->addItems({QStringLiteral("reference auto"), QStringLiteral("reference full"), QStringLiteral("reference none")});
+    referenceBox_->setToolTip(QStringLiteral("The FP64 reference product on the host, part of the verdict (--reference): auto runs it "
+                                             "up to 2^34 multiply-adds, full always, none never (C's checksums alone)"));
     sweepButton_ = new QPushButton(QStringLiteral("Sweep"), this);
     sweepButton_->setObjectName(QStringLiteral("strassenSweep"));
     sweepButton_->setToolTip(QStringLiteral("Speedup vs N (N = 128 … the largest) of every variant against the plain GEMM, and the "
@@ -165,6 +180,7 @@ void StrassenView::buildControls()
     controls->addWidget(variantBox_, 0, 4);
     controls->addWidget(typeBox_, 0, 5);
     controls->addWidget(backendBox_, 0, 6);
+    controls->addWidget(referenceBox_, 0, 7);
     controls->addWidget(label(QStringLiteral("devices")), 1, 0);
     controls->addWidget(devicesBox_, 1, 1);
     controls->addWidget(decompositionBox_, 1, 2, 1, 2);
@@ -176,10 +192,14 @@ void StrassenView::buildControls()
     faultRow->addWidget(label(QStringLiteral("faults")));
     faultRow->addWidget(faultsEdit_, 1);
     faultRow->addWidget(clearFaults);
+    faultRow->addWidget(label(QStringLiteral("as")));
+    faultRow->addWidget(faultModelEdit_);
     faultRow->addWidget(leavesBox_);
     faultRow->addWidget(leafBox_);
     faultRow->addWidget(label(QStringLiteral("inputs")));
     faultRow->addWidget(distBox_);
+    faultRow->addWidget(label(QStringLiteral("seed")));
+    faultRow->addWidget(seedEdit_);
     controls->addLayout(faultRow, 2, 0, 1, 9);
     // Spare width goes to an empty column, not to the shape field.
     controls->setColumnStretch(8, 1);
@@ -424,6 +444,16 @@ bool StrassenView::currentConfig(StrassenConfig* config, QString* error) const
     c.checkLeaves = leavesBox_->isChecked();
     c.multiTargetKernel = leafBox_->isEnabled() && leafBox_->currentIndex() == 1;
     c.distribution = distributionFromString(distBox_->currentText().toStdString());
+    c.seed = seedEdit_->value();
+    c.reference = referenceBox_->currentIndex() != 2;
+    c.referenceAlways = referenceBox_->currentIndex() == 1;
+    try {
+        c.faultModel = parseFaultModelSpec(faultModelEdit_->text().trimmed().toStdString());
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QStringLiteral("fault model: %1").arg(QString::fromStdString(e.what()));
+        return false;
+    }
     try {
         for (const QString& f : faultSpecs())
             c.faults.push_back(parseStrassenFault(f.toStdString()));
@@ -454,6 +484,9 @@ void StrassenView::setConfig(const StrassenConfig& c)
     leavesBox_->setChecked(c.checkLeaves);
     leafBox_->setCurrentIndex(c.multiTargetKernel ? 1 : 0);
     distBox_->setCurrentText(qs(toString(c.distribution)));
+    seedEdit_->setValue(c.seed);
+    referenceBox_->setCurrentIndex(!c.reference ? 2 : c.referenceAlways ? 1 : 0);
+    faultModelEdit_->setText(qs(toString(c.faultModel)));
     QStringList faults;
     for (const StrassenFault& f : c.faults)
         faults << qs(toString(f));

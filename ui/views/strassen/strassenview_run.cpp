@@ -114,7 +114,7 @@ void StrassenView::run(const StrassenConfig& c, const QString& replayed)
         }
         setStatus(QStringLiteral("Run %1 on %2: %3")
                       .arg(result_->status == "cancelled" ? QStringLiteral("cancelled") : QStringLiteral("finished"),
-                           QString::fromStdString(result_->device.name), verdictHeadline(*result_)));
+                           QString::fromStdString(result_->devices.front().name), verdictHeadline(*result_)));
         emit runFinished();
     };
     // Taken out of the queue before it started: the previous verdict as it was shown.
@@ -144,7 +144,7 @@ void StrassenView::run(const StrassenConfig& c, const QString& replayed)
     verdict_->setText(QStringLiteral("running…"));
     verdict_->setStyleSheet(QStringLiteral("color: palette(mid)"));
     details_->setText(QStringLiteral("The previous run's verdict and figures are replaced when this run ends."));
-    // A replay says which run it is, and what the controls do not show (its seed and fault model).
+    // A replay says which run it is, its seed and fault model.
     const QString what = !replayed.isEmpty() ? QStringLiteral("%1 (seed %2, fault %3)")
                                                   .arg(replayed)
                                                   .arg(c.seed)

@@ -1,6 +1,6 @@
 // Strassen's contract (gigacheck/family.hpp): the thesis' memory-efficient Strassen and
 // Strassen-Winograd, on one or several devices.
-#include "gigacheck/family.hpp"
+#include "families/family_contract.hpp"
 
 #include "families/strassen/cli/verb.hpp"
 #include "families/strassen/ops.hpp"
@@ -14,30 +14,6 @@ const FamilyCampaign& strassenCampaign();  // its campaigns: its campaign/ folde
 
 namespace gigacheck::strassen {
 namespace {
-
-// A Strassen record as an envelope: the shared part, with the run's result as the payload.
-struct StrassenRecord : RecordEnvelope {
-    StrassenResult result;
-};
-
-std::shared_ptr<const RecordEnvelope> load(const std::string& path)
-{
-    auto record = std::make_shared<StrassenRecord>();
-    record->result = loadStrassenRecord(path);
-    const StrassenResult& r = record->result;
-    record->family = std::string(kFamilyName);
-    record->status = r.status == "uncorrectable" || r.status == "not_verified" ? "ok" : r.status;
-    record->error = r.error;
-    record->devices = r.devices.empty() ? std::vector<DeviceInfo>{r.device} : r.devices;
-    record->spans = r.spans;
-    record->injections = r.injections;
-    return record;
-}
-
-std::string report(const RecordEnvelope& record)
-{
-    return formatStrassenReport(static_cast<const StrassenRecord&>(record).result);
-}
 
 int benchStrassen(const BenchOptions& o, std::ostream& out, std::ostream& err)
 {
@@ -59,7 +35,16 @@ constexpr std::array kSuites{
 
 const Family& familyContract()
 {
-    static const Family f{kFamilyName, "Strassen", "strassen", &family, &load, &report, kSuites, &command(), &strassenCampaign};
+    static const Family f{kFamilyName,
+                          "Strassen",
+                          "strassen",
+                          &family,
+                          &contract::loadRecordAs<StrassenResult, &loadStrassenRecord>,
+                          &contract::reportAs<StrassenResult, &formatStrassenReport>,
+                          kSuites,
+                          &command(),
+                          &strassenCampaign,
+                          &contract::saveRecordAs<StrassenResult, &saveStrassenRecord>};
     return f;
 }
 

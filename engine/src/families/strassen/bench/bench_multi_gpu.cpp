@@ -208,8 +208,8 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                     c.variant = scheme.variant;
                     c.verify = c.reference = false;
                     const StrassenResult r = runStrassen(c, devices == 1 ? *one : *several);
-                    if (r.status != "ok")
-                        out << "warm-up " << leg.type << " " << scheme.label << " G = " << devices << ": " << r.status
+                    if (strassenOutcome(r) != "ok")
+                        out << "warm-up " << leg.type << " " << scheme.label << " G = " << devices << ": " << strassenOutcome(r)
                             << " " << r.error << "\n";
                 }
     } catch (const std::exception& e) {
@@ -265,10 +265,10 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                         r.status = "failed";
                         r.error = e.what();
                     }
-                    if (r.status != "ok") {
-                        table.add({std::to_string(n), leg.type, scheme.label, gText, r.status, r.error});
+                    if (strassenOutcome(r) != "ok") {
+                        table.add({std::to_string(n), leg.type, scheme.label, gText, strassenOutcome(r), r.error});
                         rows.push_back({{"n", n}, {"type", leg.type}, {"decomposition", scheme.label}, {"g", devices},
-                                        {"status", r.status}, {"error", r.error}});
+                                        {"status", strassenOutcome(r)}, {"error", r.error}});
                         continue;
                     }
                     const double t = runSeconds(r);
@@ -296,7 +296,7 @@ int runMultiGpuStrassenBench(bool quick, int device, const std::string& jsonPath
                                     {"g", devices},
                                     {"emulated", devices > 1 && emulated},
                                     {"placement", r.placement},
-                                    {"status", r.status},
+                                    {"status", strassenOutcome(r)},
                                     {"seconds", t},
                                     {"compute_seconds", r.seconds},
                                     {"speedup_vs_one_gpu", oneGpu > 0 ? oneGpu / t : 0.0},

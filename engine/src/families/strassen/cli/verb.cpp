@@ -140,13 +140,12 @@ int run(const CommandOptions& options, CommandIo& io)
     ending.failed = r.status == "failed";
     ending.error = r.error;
     ending.jsonPath = json;
-    ending.writeRecord = [&](const std::string& path) {
-        writeFileAtomically(path, strassenRecordJson(r) + "\n", "run record");
-    };
+    ending.writeRecord = [&](const std::string& path) { saveStrassenRecord(r, path); };
     ending.report = formatStrassenReport(r);
     ending.quiet = options.isSet("quiet");
-    cli::setVerdict(ending, {r.status == "ok", r.status == "not_verified",
-                             r.status == "not_verified" ? strassenNotVerifiedReason(r) : std::string(),
+    const bool notVerified = r.verdict == StrassenVerdict::NotVerified;
+    cli::setVerdict(ending, {r.verdict == StrassenVerdict::Verified, notVerified,
+                             notVerified ? strassenNotVerifiedReason(r) : std::string(),
                              r.referenceMismatches > 0});
     return cli::endRun(io, ending);
 }

@@ -1,11 +1,12 @@
 // The strassen record as JSON: core's envelope (status, devices, spans: block = level, stage,
-// node), built from the result at write time, then the family's section "strassen". The section's
+// node), the result's own, then the family's section "strassen". The section's
 // fields are listed once (sectionFields) for writing and reading; most are optional because the
 // record grew with the family and every older record still opens.
 #include "gigacheck/strassen.hpp"
 
 #include "core/record/field_io.hpp"
 #include "core/timestamp.hpp"
+#include "gigacheck/safe_write.hpp"
 #include "gigacheck/version.hpp"
 
 #include <algorithm>
@@ -125,8 +126,17 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
         io.optional("col", k.col, -1);
         io.optional("detail", k.detail, "");
     });
-    // The reader sets the envelope's status first: a record without "verdict" keeps it.
-    io.optional("verdict", r.status, r.status);
+    // One word (strassenOutcome): the verdict of a run that ended, else its status. The reader has
+    // the envelope's status already; a record without "verdict" keeps it.
+    std::string outcome = strassenOutcome(r);
+    io.optional("verdict", outcome, outcome);
+    if constexpr (!Io::kWrites) {
+        r.verdict = outcome == "uncorrectable"  ? StrassenVerdict::Uncorrectable
+                    : outcome == "not_verified" ? StrassenVerdict::NotVerified
+                                                : StrassenVerdict::Verified;
+        if (outcome == "failed" || outcome == "cancelled")
+            r.status = outcome;
+    }
     io.optional("placement", r.placement, "");
     // Named only where the decomposition ran.
     if (!Io::kWrites || c.devices > 1 || c.distribute)
@@ -139,15 +149,10 @@ std::string strassenRecordJson(const StrassenResult& r)
 {
     recordjson::FieldWriter section;
     sectionFields(section, r);
-    RecordEnvelope envelope;
+    RecordEnvelope envelope = r;  // the shared part as the run left it
     envelope.toolVersion = kVersion;
     envelope.createdAt = nowIso8601();
     envelope.family = "strassen";
-    envelope.status = r.status == "uncorrectable" || r.status == "not_verified" ? "ok" : r.status;
-    envelope.error = r.error;
-    // Several devices: every schedule device (the timeline's lanes per device name them).
-    envelope.devices = r.devices.empty() ? std::vector<DeviceInfo>{r.device} : r.devices;
-    envelope.spans = r.spans;
     return recordjson::dumpRecord(recordjson::writeRecordDocument(envelope, section.take()), 1);
 }
 
@@ -156,15 +161,8 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
     if (recordFamilyOf(text) != "strassen")
         return std::nullopt;
     const recordjson::RecordDocument doc = recordjson::readRecordDocument(text);
-    RecordEnvelope envelope;
-    recordjson::readEnvelope(doc.root(), envelope);
     StrassenResult r;
-    r.status = envelope.status;
-    r.error = envelope.error;
-    r.device = envelope.devices.front();
-    if (envelope.devices.size() > 1)
-        r.devices = envelope.devices;
-    r.spans = envelope.spans;
+    recordjson::readEnvelope(doc.root(), r);
     recordjson::FieldReader section(doc.root().child("strassen"));
     sectionFields(section, r);
     r.recovery.level = r.levels;
@@ -182,6 +180,11 @@ StrassenResult loadStrassenRecord(const std::string& path)
         const std::string what = e.what();
         throw InputError(what.rfind(path, 0) == 0 ? what : path + ": " + what);
     }
+}
+
+void saveStrassenRecord(const StrassenResult& result, const std::string& path)
+{
+    writeFileAtomically(path, strassenRecordJson(result) + "\n", "run record");
 }
 
 }  // namespace gigacheck

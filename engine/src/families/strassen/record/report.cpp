@@ -38,7 +38,7 @@ std::string formatStrassenReport(const StrassenResult& r)
       << (r.levels != c.levels ? " (of " + std::to_string(c.levels) + " asked: a dimension is smaller than 2^L)" : "")
       << "  type " << (c.tf32 ? "tf32" : std::string(toString(c.precision)));
     // What ran: the CPU has OpenBLAS leaves only, and emulates TF32 (operands rounded to TF32).
-    const bool cpu = r.device.backend == BackendKind::Cpu;
+    const bool cpu = r.devices.front().backend == BackendKind::Cpu;
     if (c.tf32 && cpu)
         o << " (emulated: operands rounded to TF32, FP32 products)";
     if (c.multiTargetKernel)
@@ -51,7 +51,7 @@ std::string formatStrassenReport(const StrassenResult& r)
             o << "; cuBLAS TF32: " << r.fallbackLeafGemms << " (" << r.leafFallbackReason << ")";
         o << "\n";
     }
-    o << "device     " << r.device.name << "\n";
+    o << "device     " << r.devices.front().name << "\n";
     o << "core       " << shapeText(r.core);
     if (!(r.core == c.shape))
         o << "  (the rest peeled: plain GEMM updates of the fringe, no extra memory)";
@@ -65,7 +65,7 @@ std::string formatStrassenReport(const StrassenResult& r)
           << (r.placement.empty() ? std::string() : ": " + r.placement) << "\n";
     o << "ops        " << r.products << " products (" << r.gemmCalls << " GEMM calls), " << r.additions
       << " in-place block sums";
-    if (r.additionsBeside > 0 && r.device.backend == BackendKind::Cuda)
+    if (r.additionsBeside > 0 && r.devices.front().backend == BackendKind::Cuda)
         o << " (" << r.additionsBeside << " of them beside the products, on side compute streams)";
     else if (r.additionsBeside > 0)
         o << " (" << r.additionsBeside << " of them free to run beside the products; the CPU runs them in line)";
@@ -150,15 +150,16 @@ std::string formatStrassenReport(const StrassenResult& r)
     const std::string by = r.verifiedBy == "checksums"   ? "C's checksums"
                            : r.verifiedBy == "reference" ? "the FP64 reference"
                                                          : "C's checksums and the FP64 reference";
-    if (r.status == "ok")
+    const std::string outcome = strassenOutcome(r);
+    if (outcome == "ok")
         o << "verdict    VERIFIED by " << by
           << (repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string()) << "\n";
-    else if (r.status == "not_verified")
+    else if (outcome == "not_verified")
         o << "verdict    NOT VERIFIED: " << strassenNotVerifiedReason(r) << "; C may be wrong\n";
-    else if (r.status == "uncorrectable")
+    else if (outcome == "uncorrectable")
         o << "verdict    UNCORRECTABLE: C is wrong (seen by " << by << ")\n";
     else
-        o << "verdict    " << r.status << "\n";
+        o << "verdict    " << outcome << "\n";
     return o.str();
 }
 

@@ -96,7 +96,7 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
     }
     if (ref.ran && ref.repaired > 0 && ref.passed) {
         // C's checks let cells pass that the reference finds off: repaired from the reference.
-        result.status = "ok";
+        result.verdict = StrassenVerdict::Verified;
         result.verifiedBy = "reference";
         result.referenceMismatches = ref.repaired;
         result.checks.push_back({"reference", "corrected", -1, -1,
@@ -106,7 +106,7 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
         return;
     }
     if (ref.ran && !ref.passed) {
-        result.status = "uncorrectable";
+        result.verdict = StrassenVerdict::Uncorrectable;
         result.verifiedBy = checked ? "checksums+reference" : "reference";
         result.checks.push_back({"reference", "mismatch", -1, -1,
                                  std::to_string(ref.mismatches) + " cells of C differ from the FP64 reference beyond its tolerance" +
@@ -115,27 +115,27 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
         return;
     }
     if (ref.ran && !cOk && checked) {
-        result.status = "ok";
+        result.verdict = StrassenVerdict::Verified;
         result.verifiedBy = "reference";
         result.checks.push_back({"reference", "clean", -1, -1,
                                  "C matches the FP64 reference: the checksums' alarm above was round-off, not a wrong C"});
         return;
     }
     if (!checked && !ref.ran) {
-        result.status = "not_verified";
+        result.verdict = StrassenVerdict::NotVerified;
         result.verifiedBy = "none";
         return;
     }
     if (cOk && !ref.ran && strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs)) {
         // C's checks cannot see a cell off by 1 % of max |C| and no reference looked at the cells
         // (--reference none): they cannot vouch for C.
-        result.status = "not_verified";
+        result.verdict = StrassenVerdict::NotVerified;
         result.verifiedBy = "checksums";
         return;
     }
     result.verifiedBy = checked && ref.ran ? "checksums+reference" : checked ? "checksums" : "reference";
     if (!cOk)
-        result.status = "uncorrectable";
+        result.verdict = StrassenVerdict::Uncorrectable;
 }
 
 }  // namespace
@@ -242,7 +242,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
         throw InputError("--devices must be at least 1");
     StrassenResult result;
     result.config = config;
-    result.device = backend.device();
+    result.devices = {backend.device()};
     result.levels = strassen::scheduleLevels(config);
     result.core = strassen::coreShape(config.shape, result.levels);
     const Shape s = config.shape;
@@ -419,14 +419,27 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     return result;
 }
 
+std::string strassenOutcome(const StrassenResult& r)
+{
+    if (r.status != "ok")
+        return r.status;
+    switch (r.verdict) {
+    case StrassenVerdict::Verified: return "ok";
+    case StrassenVerdict::Uncorrectable: return "uncorrectable";
+    case StrassenVerdict::NotVerified: return "not_verified";
+    }
+    return "ok";
+}
+
 int strassenExitCode(const StrassenResult& r)
 {
-    if (r.status == "ok")
-        return 0;
-    if (r.status == "uncorrectable")
-        return 1;
-    if (r.status == "not_verified")
-        return 3;
+    if (r.status != "ok")
+        return 2;
+    switch (r.verdict) {
+    case StrassenVerdict::Verified: return 0;
+    case StrassenVerdict::Uncorrectable: return 1;
+    case StrassenVerdict::NotVerified: return 3;
+    }
     return 2;
 }
 
