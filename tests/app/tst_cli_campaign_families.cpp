@@ -85,6 +85,44 @@ private slots:
         QVERIFY2(replay.out.contains(QStringLiteral("bit 30 flipped")), qPrintable(replay.out));
     }
 
+    // Two bits of one word in the online and Strassen families: each run draws two distinct bits,
+    // the reproduce line replays both (--fault bitflip:B+B2), and no run ends silently wrong.
+    void twoBitFlipCampaigns_data()
+    {
+        QTest::addColumn<QString>("arguments");
+        QTest::newRow("online") << "--family online --scheme online --panel 8 --target any";
+        QTest::newRow("offline") << "--family online --scheme offline --panel 8 --target result";
+        QTest::newRow("tmr") << "--family online --scheme tmr";
+        QTest::newRow("strassen") << "--family strassen --levels 1,2";
+    }
+    void twoBitFlipCampaigns()
+    {
+        QFETCH(QString, arguments);
+        const QString json = dir_.filePath(QStringLiteral("two-bits-%1.json").arg(QTest::currentDataTag()));
+        const CliResult r = gigacheckCli(words("campaign --runs 8 --shape 48x40x32 --fault bitflip2 --backend cpu --seed 9 ") +
+                                         arguments.split(QLatin1Char(' ')) << QStringLiteral("--json") << json);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QJsonArray runs = readJson(json).value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 8);
+        for (const QJsonValue& v : runs) {
+            const QJsonObject run = v.toObject();
+            const int bit = run.value(QStringLiteral("bit")).toInt(-1), bit2 = run.value(QStringLiteral("bit2")).toInt(-1);
+            QVERIFY2(bit >= 0 && bit2 >= 0 && bit != bit2 && bit < 32 && bit2 < 32, qPrintable(QString::number(bit2)));
+            QVERIFY2(run.value(QStringLiteral("reproduce"))
+                         .toString()
+                         .contains(QStringLiteral(" --fault bitflip:%1+%2 ").arg(bit).arg(bit2)),
+                     qPrintable(run.value(QStringLiteral("reproduce")).toString()));
+            QVERIFY(run.value(QStringLiteral("outcome")).toString() != QStringLiteral("sdc"));
+        }
+        const QJsonObject first = runs.first().toObject();
+        const CliResult replay = gigacheckCli(replayArguments(first));
+        QVERIFY2(replay.exitCode == (first.value(QStringLiteral("outcome")).toString() == QStringLiteral("due") ? 1 : 0),
+                 qPrintable(replay.out + replay.err));
+        // "bit 20+29 flipped" (online), "bit 20 and bit 29 flipped" (Strassen).
+        QVERIFY2(replay.out.contains(QStringLiteral("%1 flipped").arg(first.value(QStringLiteral("bit2")).toInt())),
+                 qPrintable(replay.out));
+    }
+
     void tmrCampaign()
     {
         const QString json = dir_.filePath(QStringLiteral("tmr.json"));
@@ -123,9 +161,7 @@ private slots:
         QTest::newRow("levels in a blocked campaign") << "--levels 2" << "--levels belongs to Strassen campaigns";
         QTest::newRow("strategy in an online campaign") << "--family online --strategy s2" << "--strategy belongs";
         QTest::newRow("unknown family") << "--family systolic" << "systolic";
-        // Named as given: a two-bit flip alone is not "--model cell", which every family takes.
-        QTest::newRow("strassen two-bit flips")
-            << "--family strassen --fault bitflip2" << "--fault bitflip2: two-bit flips are a fault model of the blocked family";
+        QTest::newRow("two-bit flip of one bit") << "--family online --fault bitflip:5+5" << "two different bits";
         QTest::newRow("strassen segment model")
             << "--family strassen --model row:32"
             << "--extent row:32 is a fault model of the blocked and online families (--family blocked)";

@@ -15,6 +15,7 @@
 
 #include <QtTest>
 
+#include <cstring>
 #include <random>
 
 
@@ -66,6 +67,7 @@ private slots:
     void checksumFaultsRebuilt();
     void inputFaultsReportedAsSuch();
     void tmrOutvotesOneReplica();
+    void twoBitFlipsStrikeOneWordTwice();
     void noFalsePositivesOverCleanRuns_data();
     void noFalsePositivesOverCleanRuns();
     void scheduleShape();
@@ -360,6 +362,46 @@ void TestOnlineAbft::inputFaultsReportedAsSuch()
     const OnlineRecord r = runOnline(late);
     QVERIFY(r.inputFaults.empty());
     QVERIFY(r.verifiedCorrect());
+}
+
+// --fault bitflip:B+B2: both bits of the struck word flip at once, in C (corrected at its step),
+// in A before its checksums, and in a TMR replica; the record and the report keep both bits.
+void TestOnlineAbft::twoBitFlipsStrikeOneWordTwice()
+{
+    const auto flippedBits = [](double before, double after) {
+        const float b = float(before), a = float(after);
+        std::uint32_t x, y;
+        std::memcpy(&x, &b, 4);
+        std::memcpy(&y, &a, 4);
+        return x ^ y;
+    };
+    const std::uint32_t mask = (1u << 20) | (1u << 29);
+    for (Scheme scheme : {Scheme::Online, Scheme::Tmr}) {
+        OnlineConfig c = config({48, 64, 40}, scheme, 16, 1);
+        c.model = FaultModel::BitFlip;
+        c.bit = 20;
+        c.bit2 = 29;
+        c.faults = {at(5, 7, scheme == Scheme::Tmr ? 1 : 2)};
+        const OnlineRecord r = runOnline(c);
+        QCOMPARE(int(r.injections.size()), 1);
+        const Injection& inj = r.injections[0].injection;
+        QVERIFY(inj.applied);
+        QCOMPARE(inj.bit, 20);
+        QCOMPARE(inj.bit2, 29);
+        QCOMPARE(flippedBits(inj.before, inj.after), mask);
+        QVERIFY2(r.verifiedCorrect(), qPrintable(name(scheme)));
+        QVERIFY(formatOnlineReport(r).find("bit 20+29 flipped") != std::string::npos);
+        const OnlineRecord back = onlineRecordFromJson(onlineToJson(r));
+        QCOMPARE(back.config.bit2, 29);
+        QCOMPARE(back.injections[0].injection.bit2, 29);
+    }
+    // One bit twice is no two-bit flip; a bit past the element is refused before anything runs.
+    OnlineConfig same = config({48, 64, 40});
+    same.model = FaultModel::BitFlip;
+    same.bit = same.bit2 = 7;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(same, BackendKind::Cpu); }).contains(QStringLiteral("two different bits")));
+    same.bit2 = 32;
+    QVERIFY(inputErrorOf([&] { validateOnlineConfig(same, BackendKind::Cpu); }).contains(QStringLiteral("bits 0-31")));
 }
 
 void TestOnlineAbft::tmrOutvotesOneReplica()

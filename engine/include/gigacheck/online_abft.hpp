@@ -80,6 +80,7 @@ struct OnlineConfig {
     int randomErrors = 0;     // further random result faults, each after a random step
     FaultModel model = FaultModel::Delta;
     int bit = -1;             // BitFlip: the bit; -1 the top exponent bit
+    int bit2 = -1;            // BitFlip: a second bit of the same word flipped at once (-1: none)
     GemmVariant gemm = GemmVariant::Cublas;  // CUDA: cublas, cublas-tf32, cutlass-tf32 or tf32x3 products
     ReferenceMode reference = ReferenceMode::Auto;
     double thresholdLambda = 4.0;

@@ -4,6 +4,7 @@
 
 #include "campaign/campaign_rng.hpp"
 #include "campaign/family_campaign.hpp"
+#include "campaign/flipped_bits.hpp"
 
 #include "gigacheck/defaults.hpp"
 #include "gigacheck/family.hpp"
@@ -276,8 +277,8 @@ std::string familiesTaking(bool CampaignFamilyTraits::*takes)
     return out;
 }
 
-// The families that take two-bit flips and 16-bit inputs.
-std::string wideFaultModelFamilies() { return familiesTaking(&CampaignFamilyTraits::wideFaultModels); }
+// The families that take 16-bit inputs.
+std::string sixteenBitFamilies() { return familiesTaking(&CampaignFamilyTraits::sixteenBitTypes); }
 
 }  // namespace
 
@@ -306,9 +307,8 @@ CampaignOptionHelp campaignSchemeHelp()
 
 std::string campaignFaultHelp()
 {
-    std::string help = "Per run: flip a random bit, flip bit B, flip two bits of one word (bitflip2, bitflip:B+B2; " +
-                       wideFaultModelFamilies() +
-                       " family), add a random delta, or inject nothing (false-alarm mode). Default bitflip:any";
+    std::string help = "Per run: flip a random bit, flip bit B, flip two bits of one word (bitflip2, bitflip:B+B2), add "
+                       "a random delta, or inject nothing (false-alarm mode). Default bitflip:any";
     for (const FamilyCampaign* f : campaignFamilies()) {
         const CampaignFamilyTraits& t = f->traits();
         if (!t.defaultModel)
@@ -355,7 +355,7 @@ std::string campaignTypeHelp()
     return "f32, f64, or tf32 (FP32 values, TF32 tensor-core GEMM; emulated on the CPU); tf32x3: FP32 values, "
            "FP32-accurate products from three TF32 products (--gemm tf32x3; blocked and online families); bf16 / f16: "
            "FP32 values multiplied with BF16 / FP16 inputs (" +
-           wideFaultModelFamilies() + " family). Default f32.";
+           sixteenBitFamilies() + " family). Default f32.";
 }
 
 std::vector<OptionSpec> campaignFamilyOptions()
@@ -434,13 +434,11 @@ void validateCampaign(const CampaignConfig& c, const DeviceInfo& device)
         }
     }
     const CampaignFamilyTraits& traits = campaignFamilyOf(c).traits();
+    validateFlippedBits(c);
     // Named after the families that take them; one cell (--extent cell) is every family's model.
-    if (!traits.wideFaultModels) {
-        const std::string owners = wideFaultModelFamilies();
+    if (!traits.sixteenBitTypes) {
+        const std::string owners = sixteenBitFamilies();
         const std::string first = owners.substr(0, owners.find(' '));
-        if (c.inject && c.twoBits)
-            throw InputError("--fault " + campaignFaultText(c) + ": two-bit flips are a fault model of the " + first +
-                             " family (--family " + first + ")");
         if (c.type == CampaignType::Bf16 || c.type == CampaignType::F16)
             throw InputError("--type " + std::string(toString(c.type)) + " (16-bit inputs) is a type of the " + first +
                              " family's campaigns (--family " + first + ")");

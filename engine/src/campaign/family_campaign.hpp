@@ -31,8 +31,8 @@ struct CampaignFamilyTraits {
     std::optional<FaultModel> defaultModel;          // --fault when not given (nullopt: the campaign's)
     std::optional<CampaignTarget> defaultTarget;     // --target when not given
     bool strategies = false;  // its runs cycle the memory-capped strategies (--strategy): a table by strategy
-    // It takes two-bit flips and 16-bit inputs (bf16, f16); the others refuse them.
-    bool wideFaultModels = false;
+    // It takes 16-bit inputs (--type bf16, f16); the others refuse them.
+    bool sixteenBitTypes = false;
     // What its --target names mean, after "NAME: " in --target's help ("the result C, ...").
     std::string_view targetWords;
     // Said of its default fault model in --fault's help, after "NAME: delta" ("" for none).

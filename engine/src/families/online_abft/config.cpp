@@ -197,6 +197,17 @@ void validateOnlineConfig(const OnlineConfig& c, BackendKind backend)
         throw InputError("the threshold factor lambda must be a positive number");
     if (c.randomErrors < 0)
         throw InputError("the number of errors cannot be negative");
+    if (c.model == FaultModel::BitFlip) {
+        // Refused here, before anything runs, rather than by the first fault that strikes.
+        const int bits = c.precision == Precision::F64 ? 64 : 32;
+        const std::string type(toString(c.precision));
+        if (c.bit >= bits || c.bit2 >= bits)
+            throw InputError("--fault: bit " + std::to_string(std::max(c.bit, c.bit2)) + " is outside an " + type +
+                             " element (bits 0-" + std::to_string(bits - 1) + ")");
+        if (c.bit2 >= 0 && c.bit2 == (c.bit >= 0 ? c.bit : bits - 2))
+            throw InputError("--fault bitflip:" + std::to_string(c.bit2) + "+" + std::to_string(c.bit2) +
+                             ": two bits of one word are two different bits");
+    }
     if (c.scheme != Scheme::Tmr) {
         const std::int64_t b = c.panelWidth();
         if ((s.n + b - 1) / b > kMaxOnlineSteps)

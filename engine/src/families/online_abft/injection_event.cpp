@@ -17,6 +17,7 @@ InjectEvent injectionEvent(int opId, const PlannedFault& f, const Shape& s, int 
     inj.model = f.model;
     inj.delta = f.delta;
     inj.bit = f.bit;
+    inj.bit2 = f.bit2;
     inj.before = f.before;
     inj.after = f.after;
     inj.applied = f.applied;

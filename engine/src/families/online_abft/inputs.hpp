@@ -19,6 +19,7 @@ struct PlannedFault {
     FaultModel model = FaultModel::Delta;
     double delta = 0;
     int bit = 0;
+    int bit2 = -1;  // a second bit of the same word (-1: none)
     double before = 0, after = 0;
     bool applied = false;
 };

@@ -4,6 +4,7 @@
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
+#include "campaign/flipped_bits.hpp"
 #include "campaign/operand_faults.hpp"
 
 #include "gigacheck/defaults.hpp"
@@ -21,7 +22,6 @@ namespace gigacheck {
 
 namespace {
 
-int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
 
 // The run's operand element(s) as injections whose block is (-1, -1, -1) and whose positions are in
 // the operand; with `m`, also corrupted in place (before the checksums: RunHooks::onInputs).
@@ -89,7 +89,7 @@ public:
             .defaultModel = std::nullopt,
             .defaultTarget = std::nullopt,
             .strategies = true,
-            .wideFaultModels = true,
+            .sixteenBitTypes = true,
             .targetWords =
                 "the result C, a checksum row or column (checksum: either at random; checksum-row, checksum-col), the operand A or B before its checksums are taken (a, b; also "
                 "a-before, b-before) or after (a-after, b-after), or any of result, checksum, a, b at random; the "
@@ -118,12 +118,6 @@ public:
         if (c.scheme != "blocked")
             throw InputError("unknown ABFT scheme '" + c.scheme +
                              "': campaigns run only 'blocked' (--family blocked), online, offline or tmr (--family online)");
-        if (c.inject && c.twoBits && (c.bit2 >= bitsOf(c.type) || (c.bit >= 0 && c.bit == c.bit2)))
-            throw InputError("two-bit flip: the bits must be two different bits of an " + std::string(toString(c.type)) +
-                             " element (0-" + std::to_string(bitsOf(c.type) - 1) + ")");
-        if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
-            throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
-                             " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
         if (c.inject && !c.placed.empty())
             checkPlaced(c);
         const Shape& s = c.shape;
@@ -213,13 +207,7 @@ public:
         }
         default: run.target = FaultTarget::Result; break;  // validate admits result only beside these
         }
-        if (c.model == FaultModel::BitFlip)
-            run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
-        if (c.model == FaultModel::BitFlip && c.twoBits) {  // another bit of the same word
-            run.bit2 = c.bit2 >= 0 ? c.bit2 : int(rng.below(bitsOf(c.type) - 1));
-            if (c.bit2 < 0 && run.bit2 >= run.bit)
-                ++run.bit2;
-        }
+        drawFlippedBits(c, rng, run);
         if (run.target == FaultTarget::Result || run.target == FaultTarget::Correction) {
             // Distinct cells, uniform over C (or the operand): a soft error is as likely in any element.
             const std::int64_t rows = run.operand == 'b' ? c.shape.n : c.shape.m;

@@ -195,6 +195,7 @@ void onlineOptionsFrom(const CommandOptions& options, const std::vector<std::opt
     n.randomErrors = c.faults.count;
     n.model = c.faults.model;
     n.bit = c.faults.bit;
+    n.bit2 = c.faults.bit2;
     const OnlineTarget target = set("target") ? value("target", [](const std::string& s) {
         return onlineTargetFromString(s);
     })

@@ -4,6 +4,7 @@
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
+#include "campaign/flipped_bits.hpp"
 
 #include "gigacheck/fault_models.hpp"
 #include "gigacheck/online_abft.hpp"
@@ -19,7 +20,6 @@ namespace gigacheck {
 
 namespace {
 
-int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
 bool isTmr(const CampaignConfig& c) { return c.scheme == "tmr"; }
 OnlineCampaignSettings settingsOf(const CampaignConfig& c) { return familySettingsOf<OnlineCampaignSettings>(c); }
 
@@ -72,6 +72,7 @@ OnlineConfig runConfigOf(const CampaignConfig& c, const CampaignRun& run)
     OnlineConfig o = baseConfig(c);
     o.seed = run.seed;
     o.bit = run.bit;
+    o.bit2 = run.bit2;
     if (!c.inject)
         return o;
     const OnlineTarget target = onlineTargetOf(run.familyTarget);
@@ -104,7 +105,7 @@ public:
             .defaultModel = std::nullopt,
             .defaultTarget = std::nullopt,
             .strategies = false,
-            .wideFaultModels = false,
+            .sixteenBitTypes = false,
             .targetWords =
                 "C at a random step, a checksum row or column at a step (checksum: either; checksum-row, checksum-col), A / B before the checksums (a, b) or after a "
                 "step (a-after, b-after), or any of these (tmr: result, a cell of one replica)",
@@ -127,9 +128,6 @@ public:
             throw InputError("--scheme " + c.scheme + " is not a scheme of the online family (online, offline or tmr)");
         if (c.scheme == "online" && settingsOf(c).checkEvery < 1)
             throw InputError("--check-every must be at least 1 (offline ABFT: --scheme offline)");
-        if (c.inject && c.model == FaultModel::BitFlip && c.bit >= bitsOf(c.type))
-            throw InputError("bit " + std::to_string(c.bit) + " is outside an " + std::string(toString(c.type)) +
-                             " element (bits 0-" + std::to_string(bitsOf(c.type) - 1) + ")");
         if (c.inject && isTmr(c) && c.target != CampaignTarget::Result && c.target != CampaignTarget::Any)
             throw InputError("--target " + std::string(toString(c.target)) +
                              ": TMR has no checksums and no input copy to corrupt; its campaigns take --target result "
@@ -199,8 +197,7 @@ public:
         default: target = std::string(toString(c.target)); break;
         }
         run.familyTarget = target;
-        if (c.model == FaultModel::BitFlip)
-            run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
+        drawFlippedBits(c, rng, run);
         const int steps = baseConfig(c).steps();
         // A / B before the checksums strike at encoding (no step); TMR's step is the replica.
         run.step = isTmr(c) ? int(rng.below(3)) : target == "a" || target == "b" ? -1 : int(rng.below(steps));
@@ -295,7 +292,8 @@ public:
                " --reference full";
         if (!c.inject)
             return cmd;
-        cmd += c.model == FaultModel::Delta ? " --fault delta" : " --fault bitflip:" + std::to_string(run.bit);
+        cmd += c.model == FaultModel::Delta ? " --fault delta"
+                                            : " --fault " + toString(FaultModelSpec{FaultModel::BitFlip, run.bit, run.bit2});
         cmd += " --target " + std::string(toString(onlineTargetOf(run.familyTarget)));
         // Every cell struck, as --extent reached it from the run's positions.
         for (const OnlineFault& f : o.faults) {

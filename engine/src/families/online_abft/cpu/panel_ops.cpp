@@ -74,6 +74,7 @@ Injection injectionOf(const PlannedFault& f)
     inj.model = f.model;
     inj.delta = f.delta;
     inj.bit = f.bit;
+    inj.bit2 = f.bit2;
     return inj;
 }
 

@@ -310,6 +310,7 @@ template <class T> void hostCheckedEncode(const gigacheck::cuda::OpContext& c, c
         d.col = f.at.col;
         d.bitFlip = f.model == FaultModel::BitFlip ? 1 : 0;
         d.bit = f.bit;
+        d.bit2 = f.bit2;
         d.delta = f.delta;
         const int slot = f.at.target == OnlineTarget::B ? kSlotB : kSlotA;
         gigacheck::cuda::inject(in.precision, buf(c, slot), ld(c, slot), &d, 1, h.encodeOut.as<double>() + 2 * n, s);
@@ -629,6 +630,7 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
                                                          : f.at.col - cb.col;
         d.bitFlip = f.model == FaultModel::BitFlip ? 1 : 0;
         d.bit = f.bit;
+        d.bit2 = f.bit2;
         d.delta = f.delta;
         items.push_back(d);
     }

@@ -90,6 +90,7 @@ template <class Io, class C> void configFields(Io& io, C& c)
     // reopened record then ran again with delta faults whatever it said.
     io.optional("fault_model", c.model, FaultModel::Delta);
     io.optional("bit", c.bit, -1);
+    io.unlessDefault("bit2", c.bit2, -1);  // two-bit flips only: other records stay as they were
     io("gemm", c.gemm);
     io("reference", c.reference);
     io("threshold_lambda", c.thresholdLambda);

@@ -68,6 +68,9 @@ void validateConfig(const OnlineRecord& r)
     inRange(c.columnBlocks, 0, kMaxRecordColumnBlocks, kConfig + ".column_blocks");
     inRange(c.randomErrors, 0, kMaxRecordRandomErrors, kConfig + ".random_errors");
     inRange(c.bit, -1, highestBit(c.precision), kConfig + ".bit");
+    inRange(c.bit2, -1, highestBit(c.precision), kConfig + ".bit2");
+    if (c.bit2 >= 0 && c.bit2 == c.bit)
+        refuse(kConfig + ".bit2", "is the same bit as bit: two bits of one word are two different bits");
     if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
         refuse(kConfig + ".threshold_lambda", "must be a positive finite number");
     if (c.faults.size() > kMaxRecordFaults)

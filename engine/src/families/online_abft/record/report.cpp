@@ -63,12 +63,21 @@ std::string formatOnlineReport(const OnlineRecord& r)
     for (const InjectEvent& e : r.injections) {
         const Injection& inj = e.injection;
         o << "  fault: " << toString(inj.target) << " (" << inj.localRow << ", " << inj.localCol << ") after step "
-          << inj.block.k << ": " << number(inj.before) << " -> " << number(inj.after) << "\n";
+          << inj.block.k;
+        if (inj.model == FaultModel::BitFlip)
+            o << ", bit " << inj.bit << (inj.bit2 >= 0 ? "+" + std::to_string(inj.bit2) : std::string()) << " flipped";
+        o << ": " << number(inj.before) << " -> " << number(inj.after) << "\n";
     }
+    // An input fault of a bit-flip run: its bits, and the change they made.
+    const std::string inputBits =
+        c.model != FaultModel::BitFlip
+            ? std::string()
+            : ", bit " + std::to_string(c.bit >= 0 ? c.bit : (c.precision == Precision::F64 ? 62 : 30)) +
+                  (c.bit2 >= 0 ? "+" + std::to_string(c.bit2) : std::string()) + " flipped";
     for (const OnlineFault& f : r.appliedInputFaults)
         o << "  fault: input " << toString(f.target) << " (" << f.row << ", " << f.col << ") "
           << (f.step.value_or(-1) < 0 ? std::string("before its checksums") : "after step " + std::to_string(*f.step))
-          << ", delta " << number(f.delta.value_or(0)) << "\n";
+          << inputBits << ", delta " << number(f.delta.value_or(0)) << "\n";
 
     int clean = 0, corrected = 0, uncorrectable = 0;
     for (const VerifyEvent& e : r.verifications) {

@@ -42,6 +42,7 @@ std::vector<PlannedFault> planFaults(const OnlineConfig& c)
         p.model = c.model;
         const int bits = c.precision == Precision::F64 ? 64 : 32;
         p.bit = c.bit >= 0 ? c.bit : bits - 2;  // the top exponent bit
+        p.bit2 = c.bit2;
         const bool input = f.target == OnlineTarget::A || f.target == OnlineTarget::B;
         const double sign = (rng() & 1) ? 1.0 : -1.0;
         p.delta = f.delta.value_or(sign * magnitude(rng) * (input ? typicalInput : typicalC));

@@ -4,6 +4,7 @@
 #include "campaign/family_campaign.hpp"
 #include "campaign/campaign_json_fields.hpp"
 #include "campaign/campaign_rng.hpp"
+#include "campaign/flipped_bits.hpp"
 
 #include "gigacheck/matrix.hpp"
 #include "gigacheck/strassen.hpp"
@@ -39,7 +40,6 @@ StrassenFault faultOf(const StrassenFaultPlace& p, const CampaignRun& run)
     return f;
 }
 
-int bitsOf(CampaignType t) { return t == CampaignType::F64 ? 64 : 32; }
 
 std::string faultFlag(const CampaignRun& run)
 {
@@ -84,7 +84,7 @@ public:
             .defaultModel = FaultModel::Delta,
             .defaultTarget = CampaignTarget::Any,
             .strategies = false,
-            .wideFaultModels = false,
+            .sixteenBitTypes = false,
             .targetWords = "a leaf product (product), a C quadrant (c), an A / B quadrant between stages (a, b), or any",
             .faultWords = "a bit flip strikes the element a delta would"};
         return traits;
@@ -103,16 +103,6 @@ public:
         if (c.type == CampaignType::Tf32x3)
             throw InputError("--type tf32x3 is a type of the blocked and online families' campaigns; Strassen's "
                              "leaves take f32, f64 or tf32");
-        // Bit flips: bit B (or a random one per run) of the element each fault strikes.
-        if (c.inject && c.model == FaultModel::BitFlip) {
-            const Precision p = c.type == CampaignType::F64 ? Precision::F64 : Precision::F32;
-            if (c.bit >= 0)
-                resolvedBit(c.bit, p);
-            if (c.bit2 >= 0)
-                resolvedBit(c.bit2, p);
-            if (c.twoBits && c.bit >= 0 && c.bit == c.bit2)
-                throw InputError("--fault " + campaignFaultText(c) + ": the second bit must differ from the first");
-        }
         const std::vector<int> levels = levelsOf(c);
         if (levels.empty())
             throw InputError("a Strassen campaign needs at least one level count (--levels)");
@@ -170,12 +160,7 @@ public:
         if (c.model == FaultModel::BitFlip) {
             for (StrassenFaultPlace& p : run.places)
                 p.delta = 0;  // drawn all the same: a run's places are those of the delta campaign
-            run.bit = c.bit >= 0 ? c.bit : int(rng.below(bitsOf(c.type)));
-            if (c.twoBits) {
-                run.bit2 = c.bit2 >= 0 ? c.bit2 : int(rng.below(bitsOf(c.type) - 1));
-                if (c.bit2 < 0 && run.bit2 >= run.bit)  // a second bit other than the first
-                    ++run.bit2;
-            }
+            drawFlippedBits(c, rng, run);
         }
     }
 
