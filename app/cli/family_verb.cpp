@@ -41,7 +41,11 @@ QString qText(const std::string& s) { return QString::fromStdString(s); }
 
 int runFamilyVerb(const gigacheck::Family& family, const QStringList& args)
 {
-    const gigacheck::FamilyCommand& command = *family.command;
+    return runVerb(*family.command, QString::fromUtf8(family.verb.data(), qsizetype(family.verb.size())), args);
+}
+
+int runVerb(const gigacheck::FamilyCommand& command, const QString& verb, const QStringList& args)
+{
     const std::vector<gigacheck::OptionSpec> specs = command.options();
     QCommandLineParser parser;
     QStringList repeatable;
@@ -53,7 +57,6 @@ int runFamilyVerb(const gigacheck::Family& family, const QStringList& args)
         if (s.repeatable)
             repeatable << qText(s.name);
     }
-    const QString verb = QString::fromUtf8(family.verb.data(), qsizetype(family.verb.size()));
     const QString description = QString::fromUtf8(command.description.data(), qsizetype(command.description.size()));
     if (!parseCommandLine(parser, verb, description, args, repeatable))
         return kExitVerified;

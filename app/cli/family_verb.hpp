@@ -14,6 +14,8 @@ namespace cli {
 
 // args: the words after the verb. Returns the exit code.
 int runFamilyVerb(const gigacheck::Family& family, const QStringList& args);
+// The same for a verb of the registry's own (gigacheck rerun).
+int runVerb(const gigacheck::FamilyCommand& command, const QString& verb, const QStringList& args);
 
 // The family verbs' entries in `gigacheck --help`, in the registry's order.
 std::string familyVerbsUsage();

@@ -40,6 +40,8 @@ std::string usage()
            "  devices  list devices and their roofline ceilings (--measure times them)\n" +
            cli::benchUsage() +
            "  show     print the report of a saved run record\n"
+           "  rerun    run a saved run record's run again on this machine (same shape, type, seed, faults)\n"
+           "           gigacheck rerun RECORD [--backend auto|cpu|cuda] [--device N] [--json FILE] [--quiet]\n"
            "\n"
            "Options:\n"
            "  -h, --help     this help; gigacheck COMMAND --help for a command's options\n"
@@ -77,6 +79,8 @@ int dispatch(const QStringList& arguments)
     // A family's verb, by the registry; then the commands that are no family's.
     if (const gigacheck::Family* family = gigacheck::findFamilyByVerb(command.toStdString()))
         return cli::runFamilyVerb(*family, rest);
+    if (command == QLatin1String("rerun"))
+        return cli::runVerb(gigacheck::rerunCommand(), command, rest);
     using Command = int (*)(const QStringList&);
     static constexpr std::pair<const char*, Command> kCommands[] = {
         {"campaign", cli::campaignCommand}, {"devices", cli::devicesCommand},
@@ -87,6 +91,7 @@ int dispatch(const QStringList& arguments)
     for (const gigacheck::Family* f : gigacheck::families())
         if (f->command)
             names += (names.empty() ? "" : ", ") + std::string(f->verb);
+    names += ", rerun";
     for (const auto& [name, run] : kCommands) {
         if (command == QLatin1String(name))
             return run(rest);

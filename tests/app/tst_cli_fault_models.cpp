@@ -267,9 +267,9 @@ private slots:
                                         << "must differ";
         QTest::newRow("check at a position") << "run --shape 32x32x32 --backend cpu --target check --inject-at 1,1"
                                              << "random faults";
-        QTest::newRow("two bits in an online campaign") << "campaign --runs 2 --backend cpu --family online "
-                                                           "--fault bitflip2"
-                                                        << "blocked family";
+        QTest::newRow("16-bit inputs in an online campaign") << "campaign --runs 2 --backend cpu --family online "
+                                                                "--type bf16"
+                                                             << "blocked family";
     }
 
     void whatDoesNotFitIsRefused()

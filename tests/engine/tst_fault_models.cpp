@@ -236,6 +236,11 @@ private slots:
         c.family = "online";
         c.scheme = "online";
         c.twoBits = true;
+        validateCampaign(c, DeviceInfo{});  // two bits of one word: every family's model
+        c.bit = c.bit2 = 5;
+        QVERIFY(inputErrorOf([&] { validateCampaign(c, DeviceInfo{}); }).contains(QStringLiteral("two different bits")));
+        c.bit = c.bit2 = -1;
+        c.type = CampaignType::Bf16;  // 16-bit inputs: the blocked family's
         QVERIFY(inputErrorOf([&] { validateCampaign(c, DeviceInfo{}); }).contains(QStringLiteral("blocked family")));
     }
 };

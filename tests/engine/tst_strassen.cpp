@@ -67,6 +67,11 @@ private slots:
         c.checkLeaves = true;
         c.faults = {parseStrassenFault("c:3,4:0.5@2"), parseStrassenFault("product:5")};
         c.faultModel = parseFaultModelSpec("bitflip:30");
+        c.seed = 5000000000ULL;
+        c.distribution = Distribution::Wide;
+        c.reference = true;
+        c.referenceAlways = true;
+        c.verify = false;
         one.levels = 2;
         one.core = {64, 64, 32};
         one.verdict = StrassenVerdict::Uncorrectable;
@@ -137,6 +142,11 @@ private slots:
             for (std::size_t i = 0; i < a.faults.size(); ++i)
                 QCOMPARE(toString(a.faults[i]), toString(b.faults[i]));
             QVERIFY(a.faultModel == b.faultModel);
+            QCOMPARE(a.seed, b.seed);
+            QVERIFY(a.distribution == b.distribution);
+            QCOMPARE(a.reference, b.reference);
+            QCOMPARE(a.referenceAlways, b.referenceAlways);
+            QCOMPARE(a.verify, b.verify);
             QCOMPARE(back.levels, sent->levels);
             QCOMPARE(back.core.m, sent->core.m);
             QCOMPARE(back.core.n, sent->core.n);

@@ -16,14 +16,18 @@
 //                          nullptr: no campaigns)
 //   saveRecord             a record of it written again in its own format (the lab's File > Save;
 //                          nullptr: only its run writes its records)
+//   verdict                what a record of it that ended says of C (the closing line, the exit code)
+//   rerun                  the run a record of it describes, run again (`gigacheck rerun`)
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once
 
 #include "gigacheck/bench.hpp"
 #include "gigacheck/command_options.hpp"
 #include "gigacheck/record_envelope.hpp"
+#include "gigacheck/run_hooks.hpp"
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -59,6 +63,23 @@ struct FamilyCommand {
     int (*run)(const CommandOptions& options, CommandIo& io) = nullptr;
 };
 
+// What a run that ended says of C, in the words every verb ends with: verified (exit 0); not
+// verified, and why (exit 3); or wrong (exit 1): the reference disagrees, or uncorrectable errors
+// remain, or the family's own words (wrongWhy).
+struct RecordVerdict {
+    bool verified = false;
+    bool notVerified = false;
+    std::string notVerifiedWhy;
+    bool referenceDisagrees = false;
+    std::string wrongWhy;  // a wrong result in the family's words; empty: the two above
+};
+
+// Where a recorded run runs again (`gigacheck rerun --backend --device`).
+struct RerunOptions {
+    std::optional<BackendKind> backend;  // unset: the backend the record ran on
+    int device = -1;                     // CUDA ordinal; -1: the first
+};
+
 struct Family {
     std::string_view name;   // the records' "family" and the namespace ("blocked_gemm")
     std::string_view title;  // for people ("blocked GEMM")
@@ -75,6 +96,14 @@ struct Family {
     // A record loadRecord returned (or its run made) written to path, to reopen as the same record;
     // InputError on I/O failure.
     void (*saveRecord)(const RecordEnvelope& record, const std::string& path) = nullptr;
+    // The verdict of a record of this family whose run ended (status "ok").
+    RecordVerdict (*verdict)(const RecordEnvelope& record) = nullptr;
+    // The run a record of this family describes, run again: its recorded configuration (shape,
+    // type, seed, faults, scheme or variant, ...) on the backend options name, with the hooks'
+    // observer, cancel and backend; the new record. InputError naming why a record cannot run
+    // again (the user's own matrices, a backend this machine lacks).
+    std::shared_ptr<const RecordEnvelope> (*rerun)(const RecordEnvelope& record, const RerunOptions& options,
+                                                   const RunHooks& hooks) = nullptr;
 };
 
 // Every family of this build, in the registry's order.
@@ -93,6 +122,18 @@ std::string reportOf(const RecordEnvelope& record);
 // It written to path by its family (Family::saveRecord); InputError naming the family when the
 // family has no writer of its records.
 void saveAnyRecord(const RecordEnvelope& record, const std::string& path);
+
+// Its verdict, by the family that wrote it (its run must have ended: status "ok").
+RecordVerdict verdictOf(const RecordEnvelope& record);
+// The run it describes, run again by its family (Family::rerun).
+std::shared_ptr<const RecordEnvelope> rerunRecord(const RecordEnvelope& record, const RerunOptions& options,
+                                                  const RunHooks& hooks = {});
+// The backend a rerun asks for: options' backend, else the one the record ran on.
+BackendKind rerunBackend(const RecordEnvelope& record, const RerunOptions& options);
+
+// `gigacheck rerun RECORD`: any family's record run again (families/cli/rerun/), the one verb of
+// the registry rather than of a family.
+const FamilyCommand& rerunCommand();
 
 // The suite of that name, nullptr when none; the names of all, comma-separated.
 const BenchSuite* findBenchSuite(std::string_view name);

@@ -50,6 +50,31 @@ void saveAnyRecord(const RecordEnvelope& record, const std::string& path)
     f->saveRecord(record, path);
 }
 
+RecordVerdict verdictOf(const RecordEnvelope& record)
+{
+    const Family* f = findFamily(record.family);
+    if (!f || !f->verdict)
+        throw InputError("this build cannot judge records of family '" + record.family + "'");
+    return f->verdict(record);
+}
+
+std::shared_ptr<const RecordEnvelope> rerunRecord(const RecordEnvelope& record, const RerunOptions& options,
+                                                  const RunHooks& hooks)
+{
+    const Family* f = findFamily(record.family);
+    if (!f || !f->rerun)
+        throw InputError("records of family '" + record.family + "' cannot be run again by this build");
+    return f->rerun(record, options, hooks);
+}
+
+BackendKind rerunBackend(const RecordEnvelope& record, const RerunOptions& options)
+{
+    if (options.backend)
+        return *options.backend;
+    const BackendKind recorded = record.devices.front().backend;
+    return recorded == BackendKind::Cuda ? BackendKind::Cuda : BackendKind::Cpu;
+}
+
 const BenchSuite* findBenchSuite(std::string_view name)
 {
     for (const Family* f : families())

@@ -4,6 +4,7 @@
 
 #include "families/blocked_gemm/ops.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
+#include "gigacheck/blocked_gemm/run.hpp"
 
 #include <array>
 
@@ -25,13 +26,32 @@ constexpr std::array kSuites{
     BenchSuite{"multi-gpu-gemm", &runMultiGpuGemmBench, "blocked ABFT GEMM over every visible GPU, against cublasXt"},
 };
 
+RecordVerdict verdict(const RecordEnvelope& record)
+{
+    const RunRecord& r = static_cast<const RunRecord&>(record);
+    return {r.verifiedCorrect(), r.notVerified(), "no check that could see a fault ran (--no-abft without a full reference)",
+            !r.reference.passed, {}};
+}
+
+std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
+{
+    const RunRecord& r = static_cast<const RunRecord&>(record);
+    if (!r.inputs.empty())
+        throw InputError(formatInputsLine(r) + ": run them again with gigacheck run --load-a A.npy --load-b B.npy "
+                                               "(a record keeps their names, not their values)");
+    RunConfig c = r.config;
+    c.backend = rerunBackend(r, options);
+    c.device = options.device;
+    return std::make_shared<const RunRecord>(runGemm(c, hooks));
+}
+
 }  // namespace
 
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
                           &contract::reportAs<RunRecord, &formatReport>, kSuites, &runVerbCommand(), &blockedCampaign,
-                          &contract::saveRecordAs<RunRecord, &gigacheck::saveRecord>};
+                          &contract::saveRecordAs<RunRecord, &gigacheck::saveRecord>, &verdict, &rerun};
     return f;
 }
 

@@ -12,8 +12,9 @@ void setVerdict(RunEnding& ending, const RunOutcome& outcome)
         ending.verdictReason = outcome.notVerifiedWhy;
     } else if (!outcome.verified) {
         ending.verdict = Verdict::Wrong;
-        ending.verdictReason =
-            outcome.referenceDisagrees ? "C does not match the reference" : "uncorrectable errors remain";
+        ending.verdictReason = !outcome.wrongWhy.empty()      ? outcome.wrongWhy
+                               : outcome.referenceDisagrees ? "C does not match the reference"
+                                                            : "uncorrectable errors remain";
     }
 }
 

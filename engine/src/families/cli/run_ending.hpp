@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gigacheck/command_options.hpp"
+#include "gigacheck/family.hpp"
 
 #include <functional>
 #include <string>
@@ -31,14 +32,8 @@ struct RunEnding {
     std::string verdictReason;  // for Wrong and NotVerified: the stderr line after "gigacheck: " (Wrong: none when empty)
 };
 
-// What a run that ended says of C, in the words every verb uses: verified; not verified (why);
-// or wrong (the reference disagrees, or uncorrectable errors remain).
-struct RunOutcome {
-    bool verified = false;
-    bool notVerified = false;
-    std::string notVerifiedWhy;
-    bool referenceDisagrees = false;
-};
+// What a run that ended says of C: the family's verdict (Family::verdict).
+using RunOutcome = RecordVerdict;
 // Sets the ending's verdict, its reason and its --quiet line from the outcome.
 void setVerdict(RunEnding& ending, const RunOutcome& outcome);
 

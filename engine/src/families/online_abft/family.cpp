@@ -17,13 +17,28 @@ namespace {
 
 constexpr std::array kSuites{BenchSuite{"online", &runOnlineBench}};
 
+RecordVerdict verdict(const RecordEnvelope& record)
+{
+    const OnlineRecord& r = static_cast<const OnlineRecord&>(record);
+    return {r.verifiedCorrect(), r.notVerified(),
+            "TMR found no majority for some cells and no reference of every cell checked them", !r.reference.passed, {}};
+}
+
+std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
+{
+    OnlineConfig c = static_cast<const OnlineRecord&>(record).config;
+    c.backend = rerunBackend(record, options);
+    c.device = options.device;
+    return std::make_shared<const OnlineRecord>(runOnline(c, hooks));
+}
+
 }  // namespace
 
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "online ABFT", "run", &family, &contract::loadRecordAs<OnlineRecord, &loadOnlineRecord>,
                           &contract::reportAs<OnlineRecord, &formatOnlineReport>, kSuites, nullptr, &onlineCampaign,
-                          &contract::saveRecordAs<OnlineRecord, &saveOnlineRecord>};
+                          &contract::saveRecordAs<OnlineRecord, &saveOnlineRecord>, &verdict, &rerun};
     return f;
 }
 

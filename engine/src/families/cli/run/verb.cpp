@@ -39,9 +39,7 @@ int runOnlineScheme(const RunOptions& options, CommandIo& io)
     gigacheck::cli::RunEnding ending = endingOf(options, record.status, record.error);
     ending.writeRecord = [&](const std::string& path) { saveOnlineRecord(record, path); };
     ending.report = formatOnlineReport(record);
-    gigacheck::cli::setVerdict(
-        ending, {record.verifiedCorrect(), record.notVerified(),
-                 "TMR found no majority for some cells and no reference of every cell checked them", !record.reference.passed});
+    gigacheck::cli::setVerdict(ending, verdictOf(record));
     return gigacheck::cli::endRun(io, ending);
 }
 
@@ -79,9 +77,7 @@ int run(const CommandOptions& commandOptions, CommandIo& io)
                    ? std::string()
                    : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
     };
-    gigacheck::cli::setVerdict(ending, {record.verifiedCorrect(), record.notVerified(),
-                                        "no check that could see a fault ran (--no-abft without a full reference)",
-                                        !record.reference.passed});
+    gigacheck::cli::setVerdict(ending, verdictOf(record));
     return gigacheck::cli::endRun(io, ending);
 }
 

@@ -143,10 +143,7 @@ int run(const CommandOptions& options, CommandIo& io)
     ending.writeRecord = [&](const std::string& path) { saveStrassenRecord(r, path); };
     ending.report = formatStrassenReport(r);
     ending.quiet = options.isSet("quiet");
-    const bool notVerified = r.verdict == StrassenVerdict::NotVerified;
-    cli::setVerdict(ending, {r.verdict == StrassenVerdict::Verified, notVerified,
-                             notVerified ? strassenNotVerifiedReason(r) : std::string(),
-                             r.referenceMismatches > 0});
+    cli::setVerdict(ending, verdictOf(r));
     return cli::endRun(io, ending);
 }
 

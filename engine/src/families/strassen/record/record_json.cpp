@@ -52,6 +52,21 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
               c.tf32 = type == "tf32";
               c.precision = c.tf32 ? Precision::F32 : precisionFromString(type);
           });
+    // The inputs and the checks, so that the run can be made again (`gigacheck rerun`, the lab);
+    // records before 2026-12-04 lack them: the defaults of `gigacheck strassen` (seed 1, uniform,
+    // the reference auto, the checksums on).
+    io.optional("seed", c.seed, std::uint64_t(1));
+    io.optionalAs("dist", c.distribution, Distribution::Uniform, [](Distribution d) { return Json(std::string(toString(d))); },
+                  [](const Node& n, Distribution& d) { d = distributionFromString(n.as<std::string>()); });
+    std::string reference = !c.reference ? "none" : c.referenceAlways ? "full" : "auto";
+    io.optional("reference", reference, "auto");
+    if constexpr (!Io::kWrites) {
+        if (reference != "auto" && reference != "full" && reference != "none")
+            throw InputError("record: field 'strassen.reference' must be auto, full or none, not '" + reference + "'");
+        c.reference = reference != "none";
+        c.referenceAlways = reference == "full";
+    }
+    io.optional("abft", c.verify, true);
     io.optional("devices", c.devices, 1);
     // Whether the global decomposition ran (one device too: --devices 1 --decomposition 2d).
     // Records before 2026-11-29 have no "distribute": a decomposition ran when devices > 1.
