@@ -5,7 +5,9 @@
 #include "gigacheck/backend.hpp"
 #include "gigacheck/family.hpp"
 
+#include <export/screenshots.hpp>
 #include <views/animationpanel.hpp>
+#include <views/gallery/galleryview.hpp>
 #include <views/heatmapview.hpp>
 #include <window/mainwindow.hpp>
 #include <views/rooflineview.hpp>
@@ -280,6 +282,39 @@ private slots:
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'systolic'")), e.what());
         }
         QVERIFY(!QFileInfo::exists(strangerPath));
+    }
+
+    // File > Open takes the kernel gallery's records too: the Kernel gallery shows the record's
+    // family and its point, and says what it opened; a sweep going on is not mixed with it.
+    void galleryRecordsOpenInTheGallery()
+    {
+        for (const char* name : {"transpose-48x32", "reduced-32"}) {
+            const QString path = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/") + QLatin1String(name) + QStringLiteral(".json");
+            MainWindow window;
+            QString error;
+            QVERIFY2(window.openRecord(path, &error), qPrintable(QLatin1String(name) + QStringLiteral(": ") + error));
+            QCOMPARE(window.currentView(), MainWindow::View::Gallery);
+            const gallery::GalleryView* view = window.galleryView();
+            QCOMPARE(view->points().size(), std::size_t(1));
+            QVERIFY(view->points().front().verified);
+            QVERIFY(view->points().front().ms > 0);
+            QVERIFY2(view->plotTitle().startsWith(std::string_view(name).starts_with("reduced") ? QStringLiteral("Reduced")
+                                                                                               : QStringLiteral("Transpose")),
+                     qPrintable(view->plotTitle()));
+        }
+        // --screenshots DIR --record: the gallery's shot, not the empty GEMM views.
+        QTemporaryDir dir;
+        MainWindow window;
+        ScreenshotOptions options;
+        options.directory = dir.filePath(QStringLiteral("shots"));
+        options.recordPath = QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/record/transpose-48x32.json");
+        options.width = 1366;
+        options.height = 768;
+        QString error;
+        const QStringList written = takeScreenshots(window, options, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(written.size(), 1);
+        QVERIFY(written.front().endsWith(QStringLiteral("/gallery.png")));
     }
 
     // A record file dropped on the window opens as File > Open opens it; a drop that is not a

@@ -165,10 +165,16 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     };
 
     // A record opens in its family's lab view (File › Open dispatches on the record's family): one
-    // that opened in the Strassen tab gets that tab's shots, not the GEMM views (empty then).
+    // that opened in the Strassen tab or the Kernel gallery gets that tab's shots, not the GEMM
+    // views (empty then).
     if (!options.recordPath.isEmpty() && window.currentView() == MainWindow::View::Strassen) {
         window.showView(MainWindow::View::Strassen);
         grabStrassenResult(window.strassenView(), grab);
+        return written;
+    }
+    // One of the kernel gallery's: its point in the Kernel gallery.
+    if (!options.recordPath.isEmpty() && window.currentView() == MainWindow::View::Gallery) {
+        grab(QStringLiteral("gallery.png"));
         return written;
     }
 

@@ -125,6 +125,7 @@ public:
     RooflineView* roofline() const { return roofline_; }
     CampaignView* campaignView() const { return campaign_; }
     strassenlab::StrassenView* strassenView() const { return strassen_; }
+    gallery::GalleryView* galleryView() const { return gallery_; }
     ReportView* report() const { return report_; }
     OnlineStepView* onlineSteps() const { return onlineSteps_; }
     OnlineSweepView* onlineSweep() const { return onlineSweep_; }

@@ -83,10 +83,19 @@ void openOnlineRecord(MainWindow& window, const QString& path)
     window.session()->openOnlineRecord(std::move(record));
 }
 
+// A record of the kernel gallery's families: its point in the Kernel gallery.
+void openGalleryRecord(MainWindow& window, const QString& path)
+{
+    window.galleryView()->openRecord(*loadAnyRecord(path.toStdString()), path);
+    window.showView(MainWindow::View::Gallery);
+}
+
 constexpr FamilyView kFamilyViews[] = {
     {"blocked_gemm", true, &openBlockedRecord},
     {"strassen", false, &openStrassenRecord},
     {OnlineRecord::kFamily, true, &openOnlineRecord},
+    {reduced_matmul::kFamilyName, false, &openGalleryRecord},
+    {transpose::kFamilyName, false, &openGalleryRecord},
 };
 
 // nullptr when the lab has no view for that family's records.

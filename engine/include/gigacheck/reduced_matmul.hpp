@@ -12,8 +12,12 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace gigacheck::reduced_matmul {
+
+// Its records' "family".
+inline constexpr std::string_view kFamilyName = "reduced_matmul";
 
 enum class Variant {
     Naive4p,     // one thread (CPU: one loop iteration) per C element, 4 multiplications per k (seed 4.3.1)

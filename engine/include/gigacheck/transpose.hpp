@@ -12,8 +12,12 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace gigacheck::transpose {
+
+// Its records' "family".
+inline constexpr std::string_view kFamilyName = "transpose";
 
 enum class Variant {
     Naive,       // in place, square: CPU seed Algorithm 1; GPU one thread per swap, no shared memory

@@ -5,6 +5,7 @@
 #include <gigacheck/reduced_matmul.hpp>
 #include <gigacheck/transpose.hpp>
 
+#include <algorithm>
 #include <map>
 
 namespace gigacheck::ui::gallery {
@@ -46,55 +47,77 @@ void roofsOf(const RecordEnvelope& r, SweepPoint& p)
     p.roofSource = QString::fromStdString(c.source).section(QLatin1Char(':'), 0, 0).trimmed();
 }
 
-// One timed call of the point's configuration (shape and variant set by the caller) on the chosen
-// backend, cancellable; the figures every gallery record has (time, verdict, roofs) go into p.
-template <class Config, class Record>
-Record runGalleryPoint(Config c, bool gpu, const std::atomic<bool>* cancel, Record (*run)(const Config&), SweepPoint& p)
+// The figures every gallery record has (time, verdict, roofs).
+template <class Record> void commonFigures(const Record& r, SweepPoint& p)
 {
-    c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
-    c.reps = 1;
-    c.cancel = cancel;
-    const Record r = run(c);
     if (r.status == "cancelled")
         p.error = QStringLiteral("cancelled");
     p.ms = r.kernelMs;
     p.verified = r.verified;
     roofsOf(r, p);
-    return r;
+}
+
+// One timed call of the point's configuration (shape and variant set by the caller) on the chosen
+// backend, cancellable.
+template <class Config, class Record>
+Record runGalleryPoint(Config c, bool gpu, const std::atomic<bool>* cancel, Record (*run)(const Config&))
+{
+    c.backend = gpu ? BackendKind::Cuda : BackendKind::Cpu;
+    c.reps = 1;
+    c.cancel = cancel;
+    return run(c);
 }
 
 }  // namespace
 
+SweepPoint pointOf(const reduced_matmul::Record& r)
+{
+    SweepPoint p;
+    p.variant = QString::fromUtf8(reduced_matmul::toString(r.config.variant).data());
+    p.n = r.config.n;
+    commonFigures(r, p);
+    p.rate = r.gflops;
+    p.flops = r.counts.flops;
+    p.memoryBytes = r.counts.footprintBytes;
+    p.requestedBytes = r.counts.loadBytesRequested;
+    return p;
+}
+
+SweepPoint pointOf(const transpose::Record& r)
+{
+    SweepPoint p;
+    p.variant = QString::fromUtf8(transpose::toString(r.config.variant).data());
+    p.n = std::max(r.config.m, r.config.n);
+    commonFigures(r, p);
+    p.rate = r.gbps;
+    p.memoryBytes = r.counts.bytesRead + r.counts.bytesWritten;
+    if (r.copyGbps > 0) {  // measured beside the kernel: the fairest memory roof there is
+        p.memoryRoofGBs = r.copyGbps;
+        p.roofSource = QStringLiteral("device copy, this run");
+    }
+    return p;
+}
+
 SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu, const std::atomic<bool>* cancel)
 {
     SweepPoint p;
-    p.variant = variant;
-    p.n = n;
     try {
         if (family == Family::Reduced) {
             reduced_matmul::Config c;
             c.n = n;
             c.variant = reduced_matmul::variantFromString(variant.toStdString());
-            const reduced_matmul::Record r = runGalleryPoint(c, gpu, cancel, &reduced_matmul::runReduced, p);
-            p.rate = r.gflops;
-            p.flops = r.counts.flops;
-            p.memoryBytes = r.counts.footprintBytes;
-            p.requestedBytes = r.counts.loadBytesRequested;
+            p = pointOf(runGalleryPoint(c, gpu, cancel, &reduced_matmul::runReduced));
         } else {
             transpose::Config c;
             c.m = c.n = n;
             c.variant = transpose::variantFromString(variant.toStdString());
-            const transpose::Record r = runGalleryPoint(c, gpu, cancel, &transpose::runTranspose, p);
-            p.rate = r.gbps;
-            p.memoryBytes = r.counts.bytesRead + r.counts.bytesWritten;
-            if (r.copyGbps > 0) {  // measured beside the kernel: the fairest memory roof there is
-                p.memoryRoofGBs = r.copyGbps;
-                p.roofSource = QStringLiteral("device copy, this run");
-            }
+            p = pointOf(runGalleryPoint(c, gpu, cancel, &transpose::runTranspose));
         }
     } catch (const std::exception& e) {
         p.error = QString::fromUtf8(e.what());
     }
+    p.variant = variant;
+    p.n = n;
     return p;
 }
 

@@ -3,6 +3,9 @@
 // Plain data and functions, callable from a worker thread and from tests.
 #pragma once
 
+#include <gigacheck/reduced_matmul.hpp>
+#include <gigacheck/transpose.hpp>
+
 #include <QString>
 #include <QStringList>
 
@@ -37,6 +40,11 @@ QString rateUnit(Family family);
 // set from another thread, the run stops between ops (the CPU naive matmul loops between rows)
 // and the point comes back with error "cancelled".
 SweepPoint runPoint(Family family, const QString& variant, std::int64_t n, bool gpu, const std::atomic<bool>* cancel = nullptr);
+// The point a record of the gallery's families draws (a sweep's, or a record File › Open opened):
+// its variant, size (a transpose of m x n: the larger side), time, rate, verdict and roofs.
+SweepPoint pointOf(const reduced_matmul::Record& record);
+SweepPoint pointOf(const transpose::Record& record);
+
 // The seed's own points (time and rate) with the hardware they were measured on.
 struct SeedSeries {
     QString variant;

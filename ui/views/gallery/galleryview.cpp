@@ -293,6 +293,32 @@ void GalleryView::stopSweep()
         BackgroundJobs::instance()->cancel(job_);
 }
 
+void GalleryView::openRecord(const RecordEnvelope& record, const QString& path)
+{
+    if (job_)
+        throw InputError("the kernel gallery's sweep goes on or waits in the queue: cancel it (Esc) or let it end, "
+                         "then open the record");
+    const bool reduced = record.family == reduced_matmul::kFamilyName;
+    if (!reduced && record.family != transpose::kFamilyName)
+        throw InputError("the kernel gallery opens records of reduced matmul and transpose, not of '" + record.family + "'");
+    const SweepPoint p = reduced ? pointOf(static_cast<const reduced_matmul::Record&>(record))
+                                 : pointOf(static_cast<const transpose::Record&>(record));
+    // Its family and backend (a GPU record where the lab has no GPU: drawn beside the CPU's variants).
+    familyBox_->setCurrentIndex(reduced ? 0 : 1);
+    const bool onGpu = !record.devices.empty() && record.devices.front().backend == BackendKind::Cuda;
+    if (const int index = backendBox_->findText(onGpu ? QStringLiteral("GPU") : QStringLiteral("CPU")); index >= 0)
+        backendBox_->setCurrentIndex(index);
+    points_.clear();
+    addPoint(p);
+    status_->setText(QStringLiteral("opened %1: %2 at N = %3 on %4, %5 ms, %6 %7%8")
+                         .arg(path, p.variant)
+                         .arg(p.n)
+                         .arg(QString::fromStdString(record.devices.empty() ? std::string() : record.devices.front().name))
+                         .arg(p.ms, 0, 'g', 4)
+                         .arg(p.rate, 0, 'g', 4)
+                         .arg(rateUnit(family()), p.verified ? QStringLiteral(", verified") : QStringLiteral(", WRONG result")));
+}
+
 void GalleryView::addPoint(const SweepPoint& p)
 {
     points_.push_back(p);

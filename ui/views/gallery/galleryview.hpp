@@ -47,6 +47,11 @@ public:
     // the height its plots and wrapped labels would like (a 768-pixel screen scrolled it).
     int heightForWidth(int width) const override;
 
+    // A record of `gigacheck reduced` / `gigacheck transpose` (File › Open): the view switches to
+    // its family and backend and draws its point, said in the status line. InputError while a
+    // sweep goes on (its points would mix with the record's) or for another family's record.
+    void openRecord(const RecordEnvelope& record, const QString& path);
+
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, as a background run
     // job (refused, with the reason in the status line, while another run job goes on). The Run
