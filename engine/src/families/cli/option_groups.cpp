@@ -14,6 +14,8 @@ std::vector<OptionSpec> backendOptions()
 
 OptionSpec jsonOption(std::string help) { return {"json", std::move(help), "FILE"}; }
 
+OptionSpec quietOption() { return {"quiet", "Print only the verdict line, not the report."}; }
+
 std::string jsonPathOption(const CommandOptions& options)
 {
     if (!options.isSet("json"))

@@ -14,6 +14,8 @@ namespace gigacheck::cli {
 std::vector<OptionSpec> backendOptions();
 // --json FILE.
 OptionSpec jsonOption(std::string help = "Write the record as JSON to FILE.");
+// --quiet: only the verdict line.
+OptionSpec quietOption();
 
 // --backend (default auto) into config.backend, --device (when given) into config.device.
 template <class Config> void readBackendOptions(const CommandOptions& options, Config& config)

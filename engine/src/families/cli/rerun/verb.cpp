@@ -16,7 +16,7 @@ std::vector<OptionSpec> options()
         {"backend", "cpu | cuda | auto: where to run it again (default: where the recorded run ran).", "B"},
         {"device", "CUDA device number. Default: the first.", "N"},
         cli::jsonOption("Write the new run's record to FILE."),
-        {"quiet", "Print only the verdict line."},
+        cli::quietOption(),
     };
 }
 

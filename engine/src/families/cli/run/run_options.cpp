@@ -1,6 +1,8 @@
 // gigacheck run's options (run_options.hpp).
 #include "families/cli/run/run_options.hpp"
 
+#include "families/cli/option_groups.hpp"
+
 #include "gigacheck/fault_grammar.hpp"
 #include "gigacheck/fault_models.hpp"
 
@@ -132,7 +134,7 @@ std::vector<OptionSpec> runOptionSpecs()
          "rows), full, sample or none. Default auto.",
          valuesOf<ReferenceMode>()},
         {"json", "Write the run record (JSON) to FILE, also when the run fails or is interrupted.", "FILE"},
-        {"quiet", "Print only the verdict line, not the report."},
+        gigacheck::cli::quietOption(),
     };
 }
 

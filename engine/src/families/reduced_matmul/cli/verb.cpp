@@ -22,6 +22,7 @@ std::vector<OptionSpec> options()
     o.push_back({"reps", "Timed repetitions after a warm-up (default 3).", "R", "3"});
     o.push_back({"seed", "Seed of the random inputs (default 42).", "S", "42"});
     o.push_back(cli::jsonOption());
+    o.push_back(cli::quietOption());
     return o;
 }
 
@@ -39,7 +40,7 @@ int run(const CommandOptions& options, CommandIo& io)
     return gallery::runVerb("reduced", config, options, io, &runReduced, &report, &toJson);
 }
 
-constexpr std::array<std::string_view, 1> kUsage{"  [--type f32|f64] [--backend auto|cpu|cuda] [--json FILE]"};
+constexpr std::array<std::string_view, 1> kUsage{"  [--type f32|f64] [--backend auto|cpu|cuda] [--json FILE] [--quiet]"};
 
 }  // namespace
 

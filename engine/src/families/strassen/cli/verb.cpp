@@ -48,7 +48,7 @@ std::vector<OptionSpec> options()
                       "verdict (auto: full up to 2^34 multiply-adds).", "R"},
         {"no-abft", "No checksums of A, B and C (timing); the reference alone verifies, or nothing does."},
         cli::jsonOption("Write the run record to FILE."),
-        {"quiet", "Print only the verdict line."},
+        cli::quietOption(),
     };
 }
 

@@ -36,6 +36,7 @@ std::vector<OptionSpec> options()
     o.push_back({"reps", "Timed repetitions after a warm-up (default 3); 0: one call and no warm-up (cache simulation).",
                  "R", "3"});
     o.push_back(cli::jsonOption());
+    o.push_back(cli::quietOption());
     return o;
 }
 
@@ -54,7 +55,7 @@ int run(const CommandOptions& options, CommandIo& io)
 
 constexpr std::array<std::string_view, 2> kUsage{
     "  --variant naive|blocked|outofplace|coalesced|inplace|padded|library [--type f32|i32]",
-    "  [--backend auto|cpu|cuda] [--json FILE]"};
+    "  [--backend auto|cpu|cuda] [--json FILE] [--quiet]"};
 
 }  // namespace
 
