@@ -188,19 +188,24 @@ void StrassenView::buildControls()
     controls->addWidget(sweepToBox_, 1, 5);
     controls->addWidget(sweepButton_, 1, 6);
     controls->addWidget(besideBox_, 1, 7);
+    // The faults get a row of their own (the field takes the spare width: a list of cells with
+    // their deltas is long); the leaves and the inputs share the next.
     auto* faultRow = new QHBoxLayout;
     faultRow->addWidget(label(QStringLiteral("faults")));
     faultRow->addWidget(faultsEdit_, 1);
     faultRow->addWidget(clearFaults);
     faultRow->addWidget(label(QStringLiteral("as")));
     faultRow->addWidget(faultModelEdit_);
-    faultRow->addWidget(leavesBox_);
-    faultRow->addWidget(leafBox_);
-    faultRow->addWidget(label(QStringLiteral("inputs")));
-    faultRow->addWidget(distBox_);
-    faultRow->addWidget(label(QStringLiteral("seed")));
-    faultRow->addWidget(seedEdit_);
     controls->addLayout(faultRow, 2, 0, 1, 9);
+    auto* inputRow = new QHBoxLayout;
+    inputRow->addWidget(leavesBox_);
+    inputRow->addWidget(leafBox_);
+    inputRow->addWidget(label(QStringLiteral("inputs")));
+    inputRow->addWidget(distBox_);
+    inputRow->addWidget(label(QStringLiteral("seed")));
+    inputRow->addWidget(seedEdit_);
+    inputRow->addStretch(1);
+    controls->addLayout(inputRow, 3, 0, 1, 9);
     // Spare width goes to an empty column, not to the shape field.
     controls->setColumnStretch(8, 1);
 
