@@ -95,6 +95,10 @@ campaigns=(
   "online_tf32_any      1000 $online --check-every 1 --type tf32 --target any"
   "offline_any          1000 --family online --scheme offline --shape 257x193x131 --panel 32 --target any"
   "tmr_any              1000 --family online --scheme tmr --shape 257x193x131 --target any"
+  # Two bits of one word in the online and Strassen families (their CUDA injection of bit2).
+  "online_fq1_twobits   1000 $online --check-every 1 --fault bitflip2 --target any"
+  "tmr_twobits          1000 --family online --scheme tmr --shape 257x193x131 --fault bitflip2"
+  "strassen_L2_twobits  1000 $strassen --levels 2 --fault bitflip2 --target any"
 )
 
 if [ -n "${ONLY:-}" ]; then
