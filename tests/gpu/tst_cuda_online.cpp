@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace gigacheck;
 
@@ -106,6 +107,7 @@ private slots:
     void tmr();
     void cleanRunsOfEveryScheme();
     void sameCorrectionsAsTheCpu();
+    void twoBitFlipsAsOnTheCpu();
     void columnBlocksCorrectEachBlockApart();
     void mergedStepsEndLikeEveryStep();
     void weightedChecksumsCorrectKAndFlagKPlusOne_data();
@@ -250,6 +252,35 @@ void TestCudaOnline::sameCorrectionsAsTheCpu()
         QCOMPARE(gpu.verifications[i].result.corrections.size(), cpu.verifications[i].result.corrections.size());
     }
     QVERIFY(gpu.verifiedCorrect() && cpu.verifiedCorrect());
+}
+
+// --fault bitflip:B+B2 on the device: both bits of the struck word flip at once (the injection's
+// before / after differ in exactly those bits) in C at a step and in a TMR replica, with the CPU
+// backend's verdicts on the same inputs.
+void TestCudaOnline::twoBitFlipsAsOnTheCpu()
+{
+    const auto flipped = [](double before, double after) {
+        const float b = float(before), a = float(after);
+        std::uint32_t x, y;
+        std::memcpy(&x, &b, 4);
+        std::memcpy(&y, &a, 4);
+        return x ^ y;
+    };
+    for (Scheme scheme : {Scheme::Online, Scheme::Tmr}) {
+        OnlineConfig c = config({96, 128, 80}, scheme, 32, 1);
+        c.model = FaultModel::BitFlip;
+        c.bit = 20;
+        c.bit2 = 29;
+        c.faults = {at(5, 7, scheme == Scheme::Tmr ? 1 : 2)};
+        const OnlineRecord gpu = runOnline(c);
+        QCOMPARE(int(gpu.injections.size()), 1);
+        const Injection& inj = gpu.injections[0].injection;
+        QVERIFY(inj.applied);
+        QCOMPARE(flipped(inj.before, inj.after), (1u << 20) | (1u << 29));
+        QVERIFY2(gpu.verifiedCorrect(), qPrintable(name(scheme)));
+        if (scheme == Scheme::Online)
+            sameAsCpu(gpu, runOnline(onCpu(c)));
+    }
 }
 
 // C in column blocks (README "Column blocks"), each with its own checksum column and stream: a
