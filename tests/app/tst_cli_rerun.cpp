@@ -136,6 +136,21 @@ private slots:
         QVERIFY2(refusedInOneLine(r, expected), qPrintable(QString::number(r.exitCode) + QStringLiteral(" ") + r.err));
     }
 
+    // A run of the user's own matrices: its record names the files, it cannot hold their values.
+    void ownMatricesAreNamedNotRunAgain()
+    {
+        const QString own = dir_.filePath(QStringLiteral("own.json"));
+        QCOMPARE(gigacheckCli({QStringLiteral("run"), QStringLiteral("--load-a"),
+                               QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/npy/f4-c-v1.npy"), QStringLiteral("--load-b"),
+                               QStringLiteral(GIGACHECK_TEST_DATA "/fuzz/npy/f8-fortran-v2-big.npy"), QStringLiteral("--backend"),
+                               QStringLiteral("cpu"), QStringLiteral("--json"), own})
+                     .exitCode,
+                 0);
+        const CliResult r = gigacheckCli({QStringLiteral("rerun"), own});
+        QVERIFY2(refusedInOneLine(r, QStringLiteral("your own matrices (A from f4-c-v1.npy")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("--load-a")), qPrintable(r.err));
+    }
+
     // A campaign file is no run record: refused by what it is (its runs replay by their reproduce lines).
     void aCampaignIsRefused()
     {

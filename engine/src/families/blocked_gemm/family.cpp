@@ -36,9 +36,14 @@ RecordVerdict verdict(const RecordEnvelope& record)
 std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
 {
     const RunRecord& r = static_cast<const RunRecord&>(record);
-    if (!r.inputs.empty())
-        throw InputError(formatInputsLine(r) + ": run them again with gigacheck run --load-a A.npy --load-b B.npy "
-                                               "(a record keeps their names, not their values)");
+    if (!r.inputs.empty()) {
+        std::string matrices = formatInputsLine(r);  // "Your matrices: A from a.npy (...), B from ...; ..."
+        if (const std::size_t colon = matrices.find(": "); colon != std::string::npos)
+            matrices = matrices.substr(colon + 2);
+        throw InputError("the recorded run multiplied your own matrices (" + matrices +
+                         "), and a record keeps their names, not their values: run them again with gigacheck run "
+                         "--load-a A.npy --load-b B.npy");
+    }
     RunConfig c = r.config;
     c.backend = rerunBackend(r, options);
     c.device = options.device;
