@@ -36,6 +36,13 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     bit_->setRange(-1, 63);
     bit_->setValue(-1);
     bit_->setSpecialValueText(QStringLiteral("top exponent bit"));
+    bit2_ = new QSpinBox(this);
+    bit2_->setObjectName(QStringLiteral("secondBit"));
+    bit2_->setRange(-1, 63);
+    bit2_->setValue(-1);
+    bit2_->setSpecialValueText(QStringLiteral("none"));
+    bit2_->setToolTip(QStringLiteral("A second bit of the same word flipped at once (--fault bitflip:B+B2): two bits of "
+                                     "one value, as a wider upset strikes them"));
     target_ = new QComboBox(this);
     for (const auto& row : enumTable<FaultTarget>().rows)
         target_->addItem(qs(labelOf(row.value)), int(row.value));
@@ -73,7 +80,12 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     form->addRow(QStringLiteral("Random faults"), count_);
     form->addRow(QStringLiteral("Arrangement"), collinear_);
     form->addRow(QStringLiteral("Model"), model_);
-    form->addRow(QStringLiteral("Bit"), bit_);
+    // The second bit beside the first (one row: the dock's height is the Matrix setup's too).
+    auto* bits = new QHBoxLayout;
+    bits->addWidget(bit_, 1);
+    bits->addWidget(new QLabel(QStringLiteral("+"), this));
+    bits->addWidget(bit2_);
+    form->addRow(QStringLiteral("Bit"), bits);
     form->addRow(QStringLiteral("Target"), target_);
     form->addRow(QStringLiteral("Blocks"), scope_);
     form->addRow(QStringLiteral("Fault seed"), seed_);
@@ -82,14 +94,19 @@ FaultsPanel::FaultsPanel(QWidget* parent) : QWidget(parent)
     connect(online_, &OnlineFaultBox::changed, this, &FaultsPanel::changed);
     form->addRow(placedLabel, placed);
 
-    for (QSpinBox* box : {count_, bit_})
+    for (QSpinBox* box : {count_, bit_, bit2_})
         connect(box, qOverload<int>(&QSpinBox::valueChanged), this, &FaultsPanel::changed);
     connect(seed_, &QLineEdit::textChanged, this, &FaultsPanel::changed);
     for (QComboBox* box : {collinear_, model_, target_, scope_})
         connect(box, qOverload<int>(&QComboBox::currentIndexChanged), this, &FaultsPanel::changed);
     connect(model_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            [this] { bit_->setEnabled(FaultModel(model_->currentData().toInt()) == FaultModel::BitFlip); });
+            [this] {
+                const bool flip = FaultModel(model_->currentData().toInt()) == FaultModel::BitFlip;
+                bit_->setEnabled(flip);
+                bit2_->setEnabled(flip);
+            });
     bit_->setEnabled(false);
+    bit2_->setEnabled(false);
     connect(clear, &QPushButton::clicked, this, [this] {
         setExplicitFaults({});
         emit explicitFaultsEdited(faults_);
@@ -111,6 +128,7 @@ void FaultsPanel::apply(FaultSpec& spec) const
     spec.collinear = Collinearity(collinear_->currentData().toInt());
     spec.model = FaultModel(model_->currentData().toInt());
     spec.bit = bit_->value();
+    spec.bit2 = bit2_->value();
     spec.target = FaultTarget(target_->currentData().toInt());
     spec.scope = FaultScope(scope_->currentData().toInt());
     spec.seed = seed_->value();
@@ -123,6 +141,7 @@ void FaultsPanel::load(const FaultSpec& spec)
     collinear_->setCurrentIndex(collinear_->findData(int(spec.collinear)));
     model_->setCurrentIndex(model_->findData(int(spec.model)));
     bit_->setValue(spec.bit);
+    bit2_->setValue(spec.bit2);
     target_->setCurrentIndex(target_->findData(int(spec.target)));
     scope_->setCurrentIndex(scope_->findData(int(spec.scope)));
     seed_->setValue(spec.seed);

@@ -36,6 +36,7 @@ private:
     QComboBox* collinear_ = nullptr;
     QComboBox* model_ = nullptr;
     QSpinBox* bit_ = nullptr;
+    QSpinBox* bit2_ = nullptr;  // a second bit of the same word (-1: none)
     QComboBox* target_ = nullptr;
     QComboBox* scope_ = nullptr;
     SeedEdit* seed_ = nullptr;

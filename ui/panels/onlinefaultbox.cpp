@@ -120,6 +120,7 @@ OnlineConfig makeOnlineConfig(const RunConfig& base, const OnlineSchemeSettings&
     c.thresholdLambda = base.thresholdLambda;
     c.model = base.faults.model;
     c.bit = base.faults.bit;
+    c.bit2 = base.faults.bit2;
     c.randomErrors = base.faults.count;
     const std::int64_t lastInner = std::max<std::int64_t>(0, base.shape.n - 1);
     for (const FaultAt& at : base.faults.at) {
@@ -160,6 +161,7 @@ OnlinePanels onlinePanelsOf(const OnlineConfig& config, RunConfig base)
     base.thresholdLambda = config.thresholdLambda;
     base.faults.model = config.model;
     base.faults.bit = config.bit;
+    base.faults.bit2 = config.bit2;
     base.faults.count = config.randomErrors;
     base.faults.at.clear();
     for (const OnlineFault& f : config.faults)

@@ -2,6 +2,11 @@
 
 namespace gigacheck::ui {
 
+QString bitsText(const CampaignRun& run)
+{
+    return run.bit2 < 0 ? QString::number(run.bit) : QStringLiteral("%1+%2").arg(run.bit).arg(run.bit2);
+}
+
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 }  // namespace
@@ -94,7 +99,7 @@ QVariant CampaignModel::data(const QModelIndex& index, int role) const
     case StrategyColumn:  // what varies run by run in the family: strategy, step, levels
         return qs(campaignRunVaries(campaign_.config, run));
     case TargetColumn: return qs(targetKey(run));
-    case BitColumn: return run.bit >= 0 ? QVariant(run.bit) : QVariant(QStringLiteral("-"));
+    case BitColumn: return run.bit < 0 ? QVariant(QStringLiteral("-")) : run.bit2 < 0 ? QVariant(run.bit) : QVariant(bitsText(run));
     case PositionColumn: return qs(campaignRunPositions(campaign_.config, run));
     case OutcomeColumn: return outcomeLabel(run.outcome);
     case ColumnCount: break;

@@ -13,6 +13,9 @@
 
 namespace gigacheck::ui {
 
+// A run's flipped bits: "30", or "3+9" for two bits of one word.
+QString bitsText(const CampaignRun& run);
+
 // One colour per outcome class, the same in the chart, its legend and the table.
 QColor outcomeColor(Outcome outcome);
 QString outcomeLabel(Outcome outcome);

@@ -219,7 +219,7 @@ bool CampaignView::openRun(std::size_t index)
     if (const std::optional<OnlineConfig> online = model_->onlineRunConfig(index)) {
         const CampaignConfig& c = model_->campaign().config;
         QString what = QStringLiteral("%1 campaign run %2: ").arg(qs(c.scheme)).arg(run.index);
-        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
+        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(bitsText(run), qs(targetKey(run)))
                              : QStringLiteral("target %1").arg(qs(targetKey(run)));
         what += QStringLiteral(", %1, ended %2").arg(qs(campaignRunVaries(c, run)), outcomeLabel(run.outcome));
         emit onlineRunRequested(*online, what);
@@ -227,7 +227,7 @@ bool CampaignView::openRun(std::size_t index)
     }
     if (const std::optional<StrassenConfig> strassen = model_->strassenRunConfig(index)) {
         QString what = QStringLiteral("Strassen campaign run %1: L%2, ").arg(run.index).arg(run.level);
-        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
+        what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(bitsText(run), qs(targetKey(run)))
                              : QStringLiteral("target %1").arg(qs(targetKey(run)));
         what += QStringLiteral(", ended %1").arg(outcomeLabel(run.outcome));
         emit strassenRunRequested(*strassen, what);
@@ -243,7 +243,7 @@ bool CampaignView::openRun(std::size_t index)
         return false;
     }
     QString what = QStringLiteral("campaign run %1: ").arg(run.index);
-    what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(run.bit).arg(qs(targetKey(run)))
+    what += run.bit >= 0 ? QStringLiteral("bit %1 into %2").arg(bitsText(run), qs(targetKey(run)))
                          : QStringLiteral("target %1").arg(qs(targetKey(run)));
     what += QStringLiteral(", %1, ended %2").arg(qs(std::string(toString(run.strategy))), outcomeLabel(run.outcome));
     emit runRequested(model_->runConfig(index), what);
