@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace gigacheck::test {
@@ -27,6 +28,16 @@ inline OnlineConfig onlineRun(BackendKind backend, GemmVariant gemm, Shape shape
     c.gemm = gemm;
     c.reference = ReferenceMode::Full;
     return c;
+}
+
+// The bits in which two FP32 values differ: an injection's before and after, for a bit flip.
+inline std::uint32_t flippedBitsF32(double before, double after)
+{
+    const float b = float(before), a = float(after);
+    std::uint32_t x, y;
+    std::memcpy(&x, &b, sizeof x);
+    std::memcpy(&y, &a, sizeof y);
+    return x ^ y;
 }
 
 // runOnline, C kept in `result`.

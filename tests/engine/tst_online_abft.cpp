@@ -368,13 +368,6 @@ void TestOnlineAbft::inputFaultsReportedAsSuch()
 // in A before its checksums, and in a TMR replica; the record and the report keep both bits.
 void TestOnlineAbft::twoBitFlipsStrikeOneWordTwice()
 {
-    const auto flippedBits = [](double before, double after) {
-        const float b = float(before), a = float(after);
-        std::uint32_t x, y;
-        std::memcpy(&x, &b, 4);
-        std::memcpy(&y, &a, 4);
-        return x ^ y;
-    };
     const std::uint32_t mask = (1u << 20) | (1u << 29);
     for (Scheme scheme : {Scheme::Online, Scheme::Tmr}) {
         OnlineConfig c = config({48, 64, 40}, scheme, 16, 1);
@@ -388,7 +381,7 @@ void TestOnlineAbft::twoBitFlipsStrikeOneWordTwice()
         QVERIFY(inj.applied);
         QCOMPARE(inj.bit, 20);
         QCOMPARE(inj.bit2, 29);
-        QCOMPARE(flippedBits(inj.before, inj.after), mask);
+        QCOMPARE(test::flippedBitsF32(inj.before, inj.after), mask);
         QVERIFY2(r.verifiedCorrect(), qPrintable(name(scheme)));
         QVERIFY(formatOnlineReport(r).find("bit 20+29 flipped") != std::string::npos);
         const OnlineRecord back = onlineRecordFromJson(onlineToJson(r));

@@ -259,13 +259,6 @@ void TestCudaOnline::sameCorrectionsAsTheCpu()
 // backend's verdicts on the same inputs.
 void TestCudaOnline::twoBitFlipsAsOnTheCpu()
 {
-    const auto flipped = [](double before, double after) {
-        const float b = float(before), a = float(after);
-        std::uint32_t x, y;
-        std::memcpy(&x, &b, 4);
-        std::memcpy(&y, &a, 4);
-        return x ^ y;
-    };
     for (Scheme scheme : {Scheme::Online, Scheme::Tmr}) {
         OnlineConfig c = config({96, 128, 80}, scheme, 32, 1);
         c.model = FaultModel::BitFlip;
@@ -276,7 +269,7 @@ void TestCudaOnline::twoBitFlipsAsOnTheCpu()
         QCOMPARE(int(gpu.injections.size()), 1);
         const Injection& inj = gpu.injections[0].injection;
         QVERIFY(inj.applied);
-        QCOMPARE(flipped(inj.before, inj.after), (1u << 20) | (1u << 29));
+        QCOMPARE(test::flippedBitsF32(inj.before, inj.after), (1u << 20) | (1u << 29));
         QVERIFY2(gpu.verifiedCorrect(), qPrintable(name(scheme)));
         if (scheme == Scheme::Online)
             sameAsCpu(gpu, runOnline(onCpu(c)));
