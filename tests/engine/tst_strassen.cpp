@@ -193,6 +193,18 @@ private slots:
             QCOMPARE(back.placement, sent->placement);
             QCOMPARE(back.devices.size(), sent->devices.size());
         }
+
+        // A verdict word the family never wrote is refused, never read as verified.
+        std::string text = strassenRecordJson(one);
+        const std::size_t at = text.find("\"uncorrectable\"");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, std::string("\"uncorrectable\"").size(), "\"fine\"");
+        try {
+            strassenResultFromJson(text);
+            QFAIL("a record with verdict 'fine' was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("strassen.verdict") != std::string::npos, e.what());
+        }
     }
 
     void validatorProvesEveryRecipeAndLevel()

@@ -146,6 +146,11 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
     std::string outcome = strassenOutcome(r);
     io.optional("verdict", outcome, outcome);
     if constexpr (!Io::kWrites) {
+        // Any other word is refused: a record must never read as verified by default.
+        if (outcome != "ok" && outcome != "uncorrectable" && outcome != "not_verified" && outcome != "failed" &&
+            outcome != "cancelled")
+            throw InputError("record: field 'strassen.verdict' must be ok, uncorrectable, not_verified, failed or "
+                             "cancelled, not '" + outcome + "'");
         r.verdict = outcome == "uncorrectable"  ? StrassenVerdict::Uncorrectable
                     : outcome == "not_verified" ? StrassenVerdict::NotVerified
                                                 : StrassenVerdict::Verified;
