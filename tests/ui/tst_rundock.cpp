@@ -48,14 +48,14 @@ gallery::GalleryView* slowGallerySweep(MainWindow& window)
 {
     window.views()->setFamily(LabFamily::Gallery);
     auto* view = window.findChild<gallery::GalleryView*>();
-    view->findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);
-    view->findChild<QComboBox*>(QStringLiteral("galleryBackend"))->setCurrentIndex(0);
-    auto* list = view->findChild<QListWidget*>(QStringLiteral("galleryVariants"));
+    // The gallery's set-up lives in the docks (Matrix setup, Algorithm).
+    window.findChild<QComboBox*>(QStringLiteral("galleryFamily"))->setCurrentIndex(0);
+    window.findChild<QComboBox*>(QStringLiteral("galleryBackend"))->setCurrentIndex(0);
+    auto* list = window.findChild<QListWidget*>(QStringLiteral("galleryVariants"));
     for (int i = 0; i < list->count(); ++i)
         list->item(i)->setCheckState(list->item(i)->text() == QLatin1String("naive4p") ? Qt::Checked : Qt::Unchecked);
-    const QList<QSpinBox*> spins = view->findChildren<QSpinBox*>();
-    spins[1]->setValue(12);
-    spins[0]->setValue(12);
+    window.findChild<QSpinBox*>(QStringLiteral("galleryTo"))->setValue(12);
+    window.findChild<QSpinBox*>(QStringLiteral("galleryFrom"))->setValue(12);
     return view;
 }
 
@@ -97,7 +97,7 @@ private slots:
         QCOMPARE(run->startButton()->text(), QStringLiteral("+ Queue next"));
         QVERIFY(run->cancelButton()->isEnabled());
         QCOMPARE(window.strassenView()->verdictText(), QStringLiteral("running…"));
-        auto* sweep = window.strassenView()->findChild<QPushButton*>(QStringLiteral("strassenSweep"));
+        auto* sweep = window.findChild<QPushButton*>(QStringLiteral("strassenSweep"));
         QVERIFY(sweep && !sweep->isEnabled());  // no sweep beside the run
         auto* busy = window.statusBar()->findChild<QLabel*>(QStringLiteral("busyJob"));
         QVERIFY(busy && busy->isVisible());

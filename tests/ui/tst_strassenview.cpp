@@ -209,6 +209,7 @@ private slots:
     void timelineMakesRoomForEveryDevicesLanes()
     {
         StrassenView view;
+        view.dockPanels();  // as in the lab: the set-up is in the docks, the view is the picture and the plots
         view.resize(1300, 700);
         view.show();
         StrassenConfig c;

@@ -188,7 +188,7 @@ private:
     {
         window_.showView(MainWindow::View::Gallery);
         gallery::GalleryView* view = window_.findChild<gallery::GalleryView*>();
-        auto* family = view ? view->findChild<QComboBox*>(QStringLiteral("galleryFamily")) : nullptr;
+        auto* family = window_.findChild<QComboBox*>(QStringLiteral("galleryFamily"));  // in the Algorithm dock
         if (!family) {
             *error = QStringLiteral("no kernel gallery in this window");
             return false;

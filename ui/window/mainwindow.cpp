@@ -26,6 +26,7 @@
 #include "panels/strategypanel.hpp"
 #include "views/timelineview.hpp"
 #include "window/closeguard.hpp"
+#include "window/dockpages.hpp"
 #include "window/displayscale.hpp"
 #include "window/confighistory.hpp"
 #include "window/familyviews.hpp"
@@ -146,9 +147,23 @@ void MainWindow::buildDocks()
     faults_ = new FaultsPanel(this);
     strategy_ = new StrategyPanel(this);
     run_ = new RunPanel(this);
-    QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"), setup_, true);
-    QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"), faults_, true);
-    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Algorithm"), QStringLiteral("dockStrategy"), strategy_, true);
+    // One set of docks for every family: each shows the panel of the family on screen.
+    const strassenlab::StrassenView::Panels strassen = strassen_->dockPanels();
+    const gallery::GalleryView::Panels gallery = gallery_->dockPanels();
+    auto pages = [this](QWidget* gemm, QWidget* strassenPanel, QWidget* galleryPanel) {
+        auto* p = new DockPages(this);
+        p->addPage(LabFamily::AbftGemm, gemm);
+        p->addPage(LabFamily::Strassen, strassenPanel);
+        p->addPage(LabFamily::Gallery, galleryPanel);
+        dockPages_.push_back(p);
+        return p;
+    };
+    QDockWidget* setupDock = makePanelDock(this, QStringLiteral("Matrix setup"), QStringLiteral("dockSetup"),
+                                           pages(setup_, strassen.inputs, gallery.inputs), true);
+    QDockWidget* faultsDock = makePanelDock(this, QStringLiteral("Faults"), QStringLiteral("dockFaults"),
+                                            pages(faults_, strassen.faults, gallery.faults), true);
+    QDockWidget* strategyDock = makePanelDock(this, QStringLiteral("Algorithm"), QStringLiteral("dockStrategy"),
+                                              pages(strategy_, strassen.algorithm, gallery.algorithm), true);
     // The scheme above Start: the Algorithm dock has no room left on a 768-pixel screen. (Its
     // object name stays dockStrategy, so that a saved window layout still places it.)
     if (auto* runLayout = qobject_cast<QBoxLayout*>(run_->layout())) {
@@ -161,6 +176,10 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::LeftDockWidgetArea, faultsDock);
     addDockWidget(Qt::RightDockWidgetArea, strategyDock);
     addDockWidget(Qt::RightDockWidgetArea, runDock);
+    connect(tabs_, &FamilyViews::familyChanged, this, &MainWindow::showPanelsFor);
+    for (DockPages* p : dockPages_)  // the first layout (windowlayout.hpp) measures these
+        p->showFamily(tabs_->family());
+    strategy_->schemeBox()->setVisible(tabs_->family() == LabFamily::AbftGemm);
 }
 
 void MainWindow::buildMenus()
@@ -358,7 +377,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     // The screen it was saved on: a layout restored on another one is adapted to it.
     settings.setValue(QStringLiteral("window/availableSize"), screen()->availableGeometry().size());
-    settings.setValue(QStringLiteral("window/state"), stateBeforeHiding_.isEmpty() ? saveState() : stateBeforeHiding_);
+    settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("view/family"), int(tabs_->family()));
     RunConfig c;
     if (currentConfig(&c, nullptr)) {

@@ -29,6 +29,8 @@ struct StrassenConfig;
 namespace gigacheck::ui {
 
 class AnimationPanel;
+class DockPages;
+enum class LabFamily;
 class CeilingsMeasurer;
 class OnlineStepView;
 class OnlineSweepView;
@@ -171,9 +173,9 @@ private:
     void updateRunTarget();
     void buildViews();  // mainwindow_views.cpp
     void buildDocks();
-    // The docks set up checked GEMM runs: hidden while the Strassen view or the kernel gallery (each
-    // with its own controls) is shown.
-    void showDocksFor(View view);
+    // The docks show the family's panels (window/dockpages.hpp); the scheme row above Start is
+    // the checked GEMM's alone.
+    void showPanelsFor(LabFamily family);
     void buildMenus();
     void buildEditMenu(QMenu* edit);
     std::optional<LabSetup> captureSetup() const;
@@ -232,8 +234,7 @@ private:
     ConfigHistory* history_ = nullptr;
     std::function<bool(const QString&)> replaceQuestion_;
     QAction* forgetOperandsAction_ = nullptr;
-    std::vector<QPointer<QDockWidget>> docksHiddenForView_;
-    QByteArray stateBeforeHiding_;  // what the settings keep while the docks are hidden
+    std::vector<DockPages*> dockPages_;  // Matrix setup, Faults, Algorithm
 };
 
 }  // namespace gigacheck::ui

@@ -1,5 +1,5 @@
 // MainWindow's views: one family at a time (FamilyViews: the selector left of the tabs), the
-// Strassen view's and the kernel gallery's own controls in place of the set-up docks.
+// docks showing that family's set-up panels (DockPages).
 #include "mainwindow.hpp"
 
 #include "panels/runpanel.hpp"
@@ -13,12 +13,17 @@
 #include "views/rooflineview.hpp"
 #include "views/strassen/strassenview.hpp"
 #include "views/timelineview.hpp"
+#include "panels/onlineschemebox.hpp"
+#include "panels/strategypanel.hpp"
+#include "window/dockpages.hpp"
 #include "window/familyviews.hpp"
+#include "window/windowlayout.hpp"
 
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace gigacheck::ui {
 
@@ -68,31 +73,18 @@ void MainWindow::buildViews()
     connect(campaign_, &CampaignView::runRequested, this, &MainWindow::rerunCampaignRun);
     connect(campaign_, &CampaignView::onlineRunRequested, this, &MainWindow::rerunOnlineCampaignRun);
     connect(campaign_, &CampaignView::strassenRunRequested, this, &MainWindow::rerunStrassenCampaignRun);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) { showDocksFor(View(index)); });
     connect(tabs_, &FamilyViews::familyChanged, statusBar(), &QStatusBar::clearMessage);  // no other family's message
     setCentralWidget(tabs_);
 }
 
-void MainWindow::showDocksFor(View view)
+void MainWindow::showPanelsFor(LabFamily family)
 {
-    // The Strassen view and the kernel gallery carry their own set-up controls: the docks that set
-    // up the checked GEMM (its matrices, faults and strategy) do not apply to them and give them
-    // their room; the Run dock stays, its Start / Cancel and progress are their runs' too.
-    const bool ownControls = view == View::Strassen || view == View::Gallery;
-    if (ownControls && docksHiddenForView_.empty()) {
-        stateBeforeHiding_ = saveState();
-        for (QDockWidget* d : findChildren<QDockWidget*>())
-            if (d->isVisible() && d->objectName() != QLatin1String("dockRun")) {
-                docksHiddenForView_.push_back(d);
-                d->hide();
-            }
-    } else if (!ownControls) {
-        for (const QPointer<QDockWidget>& d : docksHiddenForView_)
-            if (d)
-                d->show();
-        docksHiddenForView_.clear();
-        stateBeforeHiding_.clear();
-    }
+    for (DockPages* pages : dockPages_)
+        pages->showFamily(family);
+    strategy_->schemeBox()->setVisible(family == LabFamily::AbftGemm);
+    updateDockMinimums(this);
+    // Again once the shown pages have been laid out (their sizes follow in posted events).
+    QTimer::singleShot(0, this, [this] { updateDockMinimums(this); });
 }
 
 void MainWindow::showView(View view)

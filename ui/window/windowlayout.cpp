@@ -1,5 +1,7 @@
 #include "windowlayout.hpp"
 
+#include "dockpages.hpp"
+
 #include <qcustomplot.h>
 
 #include <QBoxLayout>
@@ -62,6 +64,16 @@ constexpr const char* kAvailableProperty = "gigacheckAvailableArea";
 
 // The docks one above the other on each side share its height in proportion to what their panels
 // need, so that a panel that needs a few pixels more than an even share does not scroll.
+// The panel a dock's scroll area shows: with one page per family (dockpages.hpp, no margins of
+// its own) the page on screen, measured as the panel itself would be.
+QWidget* panelIn(QScrollArea* area)
+{
+    if (auto* pages = qobject_cast<DockPages*>(area->widget()))
+        if (QWidget* shown = pages->shownPage())
+            return shown;
+    return area->widget();
+}
+
 void sizeHeights(QMainWindow* window)
 {
     for (Qt::DockWidgetArea area : {Qt::LeftDockWidgetArea, Qt::RightDockWidgetArea}) {
@@ -73,7 +85,7 @@ void sizeHeights(QMainWindow* window)
                 continue;
             const int title = d->minimumSizeHint().height() - scroll->minimumSizeHint().height();
             // A panel with wrapped text needs its height for the width it has (QScrollArea asks the same).
-            QWidget* panel = scroll->widget();
+            QWidget* panel = panelIn(scroll);
             const int width = scroll->viewport()->width();
             const int height = panel->hasHeightForWidth() && width > 0 ? std::max(panel->heightForWidth(width), panel->minimumSizeHint().height())
                                                                        : panel->minimumSizeHint().height();
@@ -110,10 +122,15 @@ void compactLayouts(QWidget* panel)
         else if (auto* box = qobject_cast<QBoxLayout*>(layout); box && box->direction() >= QBoxLayout::TopToBottom)
             box->setSpacing(std::min(box->spacing() < 0 ? kRowSpacing : box->spacing(), kRowSpacing));
     }
-    if (QLayout* top = panel->layout()) {
-        const QMargins m = top->contentsMargins();
-        top->setContentsMargins(std::min(m.left(), 6), std::min(m.top(), 4), std::min(m.right(), 6), std::min(m.bottom(), 4));
-    }
+    std::vector<QWidget*> panels{panel};
+    // A dock with one page per family (dockpages.hpp): each page is a panel of its own.
+    if (auto* pages = qobject_cast<DockPages*>(panel))
+        panels = pages->pages();
+    for (QWidget* p : panels)
+        if (QLayout* top = p->layout()) {
+            const QMargins m = top->contentsMargins();
+            top->setContentsMargins(std::min(m.left(), 6), std::min(m.top(), 4), std::min(m.right(), 6), std::min(m.bottom(), 4));
+        }
 }
 
 }  // namespace
@@ -150,8 +167,8 @@ void updateDockMinimums(QMainWindow* window)
     for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
         int need = 0;
         if (auto* area = qobject_cast<QScrollArea*>(d->widget())) {
-            QWidget* panel = area->widget();
-            panel->adjustSize();
+            area->widget()->adjustSize();  // the scroll area sizes it again; a page in it follows its layout
+            QWidget* panel = panelIn(area);
             const int scrollBar = area->verticalScrollBar()->sizeHint().width();
             need = panel->minimumSizeHint().width() + scrollBar + 2 * area->frameWidth();
         } else {

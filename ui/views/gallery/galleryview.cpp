@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -57,23 +58,49 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     status_ = new QLabel(this);
     status_->setWordWrap(true);
 
-    auto* controls = new QHBoxLayout;
-    auto* pick = new QVBoxLayout;
-    pick->addWidget(familyBox_);
-    pick->addWidget(backendBox_);
+    fromBox_->setObjectName(QStringLiteral("galleryFrom"));
+    toBox_->setObjectName(QStringLiteral("galleryTo"));
+
+    // The set-up in the panels every family has (the lab moves them into its docks, dockPanels()):
+    // what is swept (backend, sizes), which kernels, and why no faults are placed here.
+    inputsPanel_ = new QWidget(this);
+    inputsPanel_->setObjectName(QStringLiteral("galleryInputsPanel"));
+    auto* inputs = new QFormLayout(inputsPanel_);
+    inputs->addRow(new QLabel(QStringLiteral("Backend"), this), backendBox_);
     auto* sizes = new QHBoxLayout;
-    sizes->addWidget(new QLabel(QStringLiteral("N from"), this));
     sizes->addWidget(fromBox_);
     sizes->addWidget(new QLabel(QStringLiteral("to"), this));
     sizes->addWidget(toBox_);
-    pick->addLayout(sizes);
+    inputs->addRow(new QLabel(QStringLiteral("N from"), this), sizes);
+    algorithmPanel_ = new QWidget(this);
+    algorithmPanel_->setObjectName(QStringLiteral("galleryAlgorithmPanel"));
+    auto* algorithm = new QFormLayout(algorithmPanel_);
+    algorithm->addRow(new QLabel(QStringLiteral("Family"), this), familyBox_);
+    algorithm->addRow(new QLabel(QStringLiteral("Kernels"), this), variantList_);
+    faultPanel_ = new QWidget(this);
+    faultPanel_->setObjectName(QStringLiteral("galleryFaultPanel"));
+    auto* noFaults = new QLabel(QStringLiteral("The gallery measures kernels, it places no faults: each point's result is "
+                                               "checked (C against an FP64 reference, a transpose element by element) "
+                                               "and a wrong one is named in the status line. Faults are placed for ABFT "
+                                               "GEMM and Strassen."),
+                                faultPanel_);
+    noFaults->setWordWrap(true);
+    auto* faultLayout = new QVBoxLayout(faultPanel_);
+    faultLayout->addWidget(noFaults);
+
+    auto* controls = new QHBoxLayout;
+    panelRow_ = new QWidget(this);
+    auto* panelRow = new QHBoxLayout(panelRow_);
+    panelRow->setContentsMargins(0, 0, 0, 0);
+    panelRow->addWidget(inputsPanel_);
+    panelRow->addWidget(algorithmPanel_, 1);
+    controls->addWidget(panelRow_, 1);
     auto* plotRow = new QHBoxLayout;
     plotRow->addWidget(new QLabel(QStringLiteral("plot"), this));
     plotRow->addWidget(axisBox_);
-    pick->addLayout(plotRow);
-    controls->addLayout(pick);
-    controls->addWidget(variantList_, 1);
+    controls->addLayout(plotRow);
     controls->addWidget(status_, 1);
+    faultPanel_->hide();  // a view on its own has no Faults dock
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("galleryPlot"));
@@ -116,6 +143,10 @@ GalleryView::GalleryView(QWidget* parent) : QWidget(parent)
     stepTitle_ = new QLabel(this);
     stepCost_ = new QLabel(this);
     stepTitle_->setWordWrap(true);
+    stepCost_->setWordWrap(true);
+    // Beside the docks the page is ~700 px wide: the longest pattern's name may be elided.
+    patternBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    patternBox_->setMinimumContentsLength(24);
     pattern_ = new AccessPatternWidget(this);
     timer_ = new QTimer(this);
     timer_->setInterval(700);
@@ -291,6 +322,12 @@ void GalleryView::stopSweep()
 {
     if (job_)
         BackgroundJobs::instance()->cancel(job_);
+}
+
+GalleryView::Panels GalleryView::dockPanels()
+{
+    panelRow_->hide();
+    return {inputsPanel_, algorithmPanel_, faultPanel_};
 }
 
 void GalleryView::openRecord(const RecordEnvelope& record, const QString& path)

@@ -51,6 +51,15 @@ public:
     // its family and backend and draws its point, said in the status line. InputError while a
     // sweep goes on (its points would mix with the record's) or for another family's record.
     void openRecord(const RecordEnvelope& record, const QString& path);
+    // The set-up panels, for the lab's docks: backend and sizes (Matrix setup), the family and its
+    // kernels (Algorithm), and the Faults dock's words on why the gallery places none. The row
+    // above the plots that held the first two goes.
+    struct Panels {
+        QWidget* inputs = nullptr;
+        QWidget* algorithm = nullptr;
+        QWidget* faults = nullptr;
+    };
+    Panels dockPanels();
 
 public slots:
     // Sweeps the checked kernels over 2^from ... 2^to on the chosen backend, as a background run
@@ -79,6 +88,10 @@ private:
     Family family() const;
     bool gpu() const;
 
+    QWidget* inputsPanel_ = nullptr;
+    QWidget* algorithmPanel_ = nullptr;
+    QWidget* faultPanel_ = nullptr;
+    QWidget* panelRow_ = nullptr;
     QComboBox* familyBox_ = nullptr;
     QComboBox* backendBox_ = nullptr;
     QListWidget* variantList_ = nullptr;

@@ -50,6 +50,16 @@ public:
     bool currentConfig(StrassenConfig* config, QString* error) const;
     void setConfig(const StrassenConfig& config);
 
+    // The set-up panels, for the lab's docks: what is multiplied (Matrix setup), how (Algorithm)
+    // and what strikes it (Faults). The row above the picture that held them goes; they stay this
+    // view's controls wherever they are shown.
+    struct Panels {
+        QWidget* inputs = nullptr;
+        QWidget* algorithm = nullptr;
+        QWidget* faults = nullptr;
+    };
+    Panels dockPanels();
+
     // A `gigacheck strassen --json` record: its config in the controls, its result shown.
     bool openRecordFile(const QString& path, QString* error);
 
@@ -146,6 +156,10 @@ private:
     QLabel* status_ = nullptr;
 
     // Stepper.
+    QWidget* inputsPanel_ = nullptr;
+    QWidget* algorithmPanel_ = nullptr;
+    QWidget* faultPanel_ = nullptr;
+    QWidget* panelRow_ = nullptr;
     StrassenBlocksWidget* blocks_ = nullptr;
     QTreeWidget* stepList_ = nullptr;
     QLabel* stepTitle_ = nullptr;

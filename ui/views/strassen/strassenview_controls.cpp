@@ -146,11 +146,9 @@ void StrassenView::buildControls()
     faultModelEdit_->setToolTip(QStringLiteral("--fault, as on the command line: what a fault without its own delta does -- delta "
                                                "(adds 1000 × the typical size of the element), bitflip (the top exponent bit), "
                                                "bitflip:B (bit B of the stored word), bitflip:B+B2 (two bits)"));
-    faultModelEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("bitflip:30+31")) * 3 / 2);
     seedEdit_ = new SeedEdit(1, this);
     seedEdit_->setObjectName(QStringLiteral("strassenSeed"));
     seedEdit_->setToolTip(QStringLiteral("The inputs' seed (--seed): the same seed, the same A and B; a bit flip's cell too"));
-    seedEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000000000")) * 3 / 2);
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName(QStringLiteral("strassenReference"));
     referenceBox_->addItems({QStringLiteral("reference auto"), QStringLiteral("reference full"), QStringLiteral("reference none")});
@@ -170,44 +168,62 @@ void StrassenView::buildControls()
     status_->setObjectName(QStringLiteral("strassenStatus"));
     status_->setWordWrap(true);
 
-    // Controls on two rows that wrap into the width of a laptop's central area.
-    auto* controls = new QGridLayout;
+    // The set-up in three panels, as the checked GEMM's: what is multiplied (Matrix setup), how
+    // (Algorithm) and what strikes it (Faults). The lab moves them into its docks (dockPanels());
+    // a view on its own shows them in a row above the picture.
     auto label = [this](const QString& t) { return new QLabel(t, this); };
-    controls->addWidget(label(QStringLiteral("shape")), 0, 0);
-    controls->addWidget(shapeEdit_, 0, 1);
-    controls->addWidget(label(QStringLiteral("levels")), 0, 2);
-    controls->addWidget(levelsBox_, 0, 3);
-    controls->addWidget(variantBox_, 0, 4);
-    controls->addWidget(typeBox_, 0, 5);
-    controls->addWidget(backendBox_, 0, 6);
-    controls->addWidget(referenceBox_, 0, 7);
-    controls->addWidget(label(QStringLiteral("devices")), 1, 0);
-    controls->addWidget(devicesBox_, 1, 1);
-    controls->addWidget(decompositionBox_, 1, 2, 1, 2);
-    controls->addWidget(exactBox_, 1, 4);
-    controls->addWidget(sweepToBox_, 1, 5);
-    controls->addWidget(sweepButton_, 1, 6);
-    controls->addWidget(besideBox_, 1, 7);
-    // The faults get a row of their own (the field takes the spare width: a list of cells with
-    // their deltas is long); the leaves and the inputs share the next.
+    inputsPanel_ = new QWidget(this);
+    inputsPanel_->setObjectName(QStringLiteral("strassenInputsPanel"));
+    auto* inputs = new QFormLayout(inputsPanel_);
+    inputs->addRow(label(QStringLiteral("Shape M×N×Q")), shapeEdit_);
+    inputs->addRow(label(QStringLiteral("Type")), typeBox_);
+    inputs->addRow(label(QStringLiteral("Inputs")), distBox_);
+    inputs->addRow(label(QStringLiteral("Seed")), seedEdit_);
+    inputs->addRow(label(QStringLiteral("Backend")), backendBox_);
+    auto* devicesRow = new QHBoxLayout;
+    devicesRow->addWidget(devicesBox_);
+    devicesRow->addWidget(decompositionBox_, 1);
+    inputs->addRow(label(QStringLiteral("Devices")), devicesRow);
+    inputs->addRow(label(QStringLiteral("Check C by")), referenceBox_);
+
+    algorithmPanel_ = new QWidget(this);
+    algorithmPanel_->setObjectName(QStringLiteral("strassenAlgorithmPanel"));
+    auto* algorithm = new QFormLayout(algorithmPanel_);
+    algorithm->addRow(label(QStringLiteral("Variant")), variantBox_);
+    algorithm->addRow(label(QStringLiteral("Levels")), levelsBox_);
+    algorithm->addRow(label(QStringLiteral("Leaves")), leafBox_);
+    auto* checks = new QGridLayout;
+    checks->addWidget(leavesBox_, 0, 0);
+    checks->addWidget(exactBox_, 0, 1);
+    checks->addWidget(besideBox_, 1, 0);
+    algorithm->addRow(checks);
+    auto* sweepRow = new QHBoxLayout;
+    sweepRow->addWidget(sweepToBox_);
+    sweepRow->addWidget(sweepButton_, 1);
+    algorithm->addRow(label(QStringLiteral("Sweep")), sweepRow);
+
+    faultPanel_ = new QWidget(this);
+    faultPanel_->setObjectName(QStringLiteral("strassenFaultPanel"));
+    auto* faultLayout = new QVBoxLayout(faultPanel_);
+    auto* faults = new QFormLayout;
     auto* faultRow = new QHBoxLayout;
-    faultRow->addWidget(label(QStringLiteral("faults")));
     faultRow->addWidget(faultsEdit_, 1);
     faultRow->addWidget(clearFaults);
-    faultRow->addWidget(label(QStringLiteral("as")));
-    faultRow->addWidget(faultModelEdit_);
-    controls->addLayout(faultRow, 2, 0, 1, 9);
-    auto* inputRow = new QHBoxLayout;
-    inputRow->addWidget(leavesBox_);
-    inputRow->addWidget(leafBox_);
-    inputRow->addWidget(label(QStringLiteral("inputs")));
-    inputRow->addWidget(distBox_);
-    inputRow->addWidget(label(QStringLiteral("seed")));
-    inputRow->addWidget(seedEdit_);
-    inputRow->addStretch(1);
-    controls->addLayout(inputRow, 3, 0, 1, 9);
-    // Spare width goes to an empty column, not to the shape field.
-    controls->setColumnStretch(8, 1);
+    faults->addRow(label(QStringLiteral("Faults")), faultRow);
+    faults->addRow(label(QStringLiteral("Model")), faultModelEdit_);
+    faultLayout->addLayout(faults);
+    // Below the form, not in a row of it: a form's spanning row gives wrapped text too little height.
+    auto* faultHint = label(QStringLiteral("Click a block of A, B or C in the picture for a fault in its quadrant, or ⚡ a "
+                                           "product in the step list for one in its result."));
+    faultHint->setWordWrap(true);
+    faultLayout->addWidget(faultHint);
+
+    // On its own (tests, a view without the lab's docks) the three panels sit in a row.
+    panelRow_ = new QWidget(this);
+    auto* controls = new QHBoxLayout(panelRow_);
+    controls->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* panel : {inputsPanel_, algorithmPanel_, faultPanel_})
+        controls->addWidget(panel, 1);
 
     // The stepper: A, B, C lit by the current step, its formula and words, the step list.
     blocks_ = new StrassenBlocksWidget(this);
@@ -357,10 +373,10 @@ void StrassenView::buildControls()
 
     // Everything in a scroll area: the tab widget's minimum is the largest page's, so a wide page
     // would widen the whole lab (1366×768 in presentation mode, docks shown on the other tabs).
-    // On this tab the docks are hidden and the content fits without scrolling.
+    // At 1366×768 beside the docks the content fits without scrolling.
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
-    layout->addLayout(controls);
+    layout->addWidget(panelRow_);
     layout->addWidget(status_);
     layout->addWidget(split, 1);
     auto* scroll = new QScrollArea(this);
@@ -376,7 +392,8 @@ void StrassenView::buildControls()
     connect(sweepButton_, &QPushButton::clicked, this, &StrassenView::startSweep);
     // One run job at a time: a sweep asked for beside another job waits in the queue; this view's
     // own run or sweep (going on or queued) greys it.
-    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, sweepButton_,
+    // (The view is the context: the button may live in a dock that outlives it at exit.)
+    connect(BackgroundJobs::instance(), &BackgroundJobs::busyChanged, this,
             [this] { sweepButton_->setEnabled(!running() && !sweeping()); });
     // The leaf choice exists where the backend has it (the CPU multiplies with OpenBLAS).
     const auto leafWhereCuda = [this] { leafBox_->setEnabled(backendBox_->currentText() == QLatin1String("CUDA")); };
@@ -424,6 +441,12 @@ void StrassenView::buildControls()
     connect(devicesBox_, &QSpinBox::valueChanged, this, &StrassenView::rebuildSteps);
     connect(exactBox_, &QCheckBox::toggled, this, &StrassenView::rebuildSteps);
     nodeBox_->setEnabled(false);
+}
+
+StrassenView::Panels StrassenView::dockPanels()
+{
+    panelRow_->hide();
+    return {inputsPanel_, algorithmPanel_, faultPanel_};
 }
 
 bool StrassenView::currentConfig(StrassenConfig* config, QString* error) const
