@@ -8,12 +8,15 @@ DockPages::DockPages(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addStretch(1);  // a page sits at the top of its dock, however tall the dock
 }
 
 void DockPages::addPage(LabFamily family, QWidget* page)
 {
-    // addWidget takes the page out of the layout it was in (the view that built it).
-    layout()->addWidget(page);
+    // Adding takes the page out of the layout it was in (the view that built it); the pages go
+    // before the stretch.
+    auto* box = static_cast<QVBoxLayout*>(layout());
+    box->insertWidget(box->count() - 1, page);
     pages_[family] = page;
     if (!first_)
         first_ = page;

@@ -5,6 +5,8 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+
 #include <algorithm>
 #include <map>
 
@@ -152,6 +154,14 @@ void drawBandwidth(const KernelPlot& k, const std::vector<SweepPoint>& points, c
         if (p.memoryRoofGBs > 0)
             roof = p.memoryRoofGBs, source = p.roofSource;
     }
+    // Kernel names that would run into each other under their bars (a narrow plot beside the docks)
+    // are slanted instead.
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+    int namesWidth = 0;
+    for (const SweepPoint& p : last)
+        namesWidth += metrics.horizontalAdvance(p.variant) + metrics.horizontalAdvance(QLatin1Char(' '));
+    const int room = plot->axisRect()->width() > 0 ? plot->axisRect()->width() : plot->width() * 3 / 4;
+    plot->xAxis->setTickLabelRotation(namesWidth > room ? -35 : 0);  // ending under their bars: the last one stays inside
     if (roof > 0) {
         for (std::size_t i = 0; i < last.size(); ++i) {
             auto* share = new QCPItemText(plot);
