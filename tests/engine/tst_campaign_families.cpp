@@ -264,6 +264,25 @@ private slots:
         o = onlineCampaign("online", 1);
         o.target = CampaignTarget::Product;
         QVERIFY(inputErrorOf([&] { validateCampaign(o, cpu); }).contains(QStringLiteral("not a target of an online")));
+        // --target any draws A and B too: where the runs refuse them (TF32 online on the GPU), the
+        // campaign is refused before its first run rather than stopped at the first such draw (it
+        // was, on an H200: exit 2 after some runs). The same campaign on the CPU runs.
+        o = onlineCampaign("online", 1);
+        o.type = CampaignType::Tf32;
+        QVERIFY(inputErrorOf([&] { validateCampaign(o, cpu); }).isEmpty());
+        DeviceInfo gpu;
+        gpu.backend = BackendKind::Cuda;
+        o.backend = BackendKind::Cuda;
+        const QString refused = inputErrorOf([&] { validateCampaign(o, gpu); });
+        QVERIFY2(refused.contains(QStringLiteral("--target any draws faults in a too")) && refused.contains(QStringLiteral("result, checksum")),
+                 qPrintable(refused));
+        o.target = CampaignTarget::Result;  // C's faults: taken
+        QVERIFY2(inputErrorOf([&] { validateCampaign(o, gpu); }).isEmpty(), qPrintable(inputErrorOf([&] { validateCampaign(o, gpu); })));
+        o.target = CampaignTarget::Checksum;
+        QVERIFY(inputErrorOf([&] { validateCampaign(o, gpu); }).isEmpty());
+        o = onlineCampaign("online", 1);  // FP32 on the GPU: every target
+        o.backend = BackendKind::Cuda;
+        QVERIFY(inputErrorOf([&] { validateCampaign(o, gpu); }).isEmpty());
         CampaignConfig b;
         b.target = CampaignTarget::CQuadrant;
         QVERIFY(inputErrorOf([&] { validateCampaign(b, cpu); }).contains(QStringLiteral("--target c")));

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 #include <limits>
 #include <set>
 
@@ -148,6 +149,29 @@ public:
         // The family's own checks (panel, steps, TF32 with input faults on the GPU, ...) on a sample run.
         CampaignRun sample = planCampaignRun(c, 0);
         validateOnlineConfig(runConfigOf(c, sample), device.backend);
+        if (c.inject && c.target == CampaignTarget::Any && !isTmr(c))
+            checkEveryTargetOfAny(c, sample, device);
+    }
+
+    // --target any draws each of kOnlineTargets: every one must run here, or the campaign would stop
+    // at the first run that drew a refused one (TF32 on the GPU takes no faults in A or B) after
+    // some runs were made. Refused before any run, naming the target.
+    static void checkEveryTargetOfAny(const CampaignConfig& c, CampaignRun sample, const DeviceInfo& device)
+    {
+        for (const char* target : kOnlineTargets) {
+            sample.familyTarget = target;
+            const bool beforeChecksums = std::string_view(target) == "a" || std::string_view(target) == "b";
+            sample.step = beforeChecksums ? -1 : 0;
+            const std::int64_t cols = extentOf(target, c.shape).second;  // the first cells of the target
+            for (std::size_t f = 0; f < sample.positions.size(); ++f)
+                sample.positions[f] = FaultAt{std::int64_t(f) / cols, std::int64_t(f) % cols, std::nullopt, std::nullopt};
+            try {
+                validateOnlineConfig(runConfigOf(c, sample), device.backend);
+            } catch (const InputError& e) {
+                throw InputError(std::string("--target any draws faults in ") + target + " too, which this campaign's runs "
+                                 "refuse: " + e.what() + "; give a --target they take (result, checksum)");
+            }
+        }
     }
 
     // --inject-at: cells of C, of a checksum line, of A / B (before the checksums, or after step WHEN)
