@@ -6,13 +6,17 @@
 
 #include <panels/faultspanel.hpp>
 #include <panels/onlineschemebox.hpp>
+#include <panels/runpanel.hpp>
 #include <panels/strategypanel.hpp>
 #include <views/campaignview.hpp>
 #include <views/heatmapview.hpp>
+#include <views/strassen/strassenview.hpp>
 #include <window/confighistory.hpp>
 #include <window/mainwindow.hpp>
 
+#include <gigacheck/backend.hpp>
 #include <gigacheck/campaign.hpp>
+#include <gigacheck/strassen.hpp>
 
 #include <qcustomplot.h>
 
@@ -187,6 +191,54 @@ private slots:
         QCOMPARE(configOf(*window_).shape.m, std::int64_t(96));
         QCOMPARE(window_->heatmap()->faults().size(), std::size_t(1));
         QCOMPARE(window_->heatmap()->faults()[0].row, std::int64_t(5));
+    }
+
+    // Strassen's placed faults are the user's work too: opening a Strassen record over them asks,
+    // No keeps them, Yes replaces them and the run log keeps what was placed. The checked GEMM's
+    // faults on the heatmap do not make a Strassen record ask.
+    void openingAStrassenRecordAsksOverItsFaults()
+    {
+        StrassenConfig c;
+        c.shape = {64, 64, 64};
+        c.levels = 1;
+        c.backend = BackendKind::Cpu;
+        c.faults = {parseStrassenFault("c:2")};
+        const auto backend = makeBackend(BackendKind::Cpu);
+        const StrassenResult result = runStrassen(c, *backend);
+        QTemporaryDir dir;
+        const QString record = dir.filePath(QStringLiteral("strassen.json"));
+        saveStrassenRecord(result, record.toStdString());
+
+        clickCell(*window_, 5, 6);  // a checked-GEMM fault: not Strassen's
+        StrassenConfig placed = c;
+        placed.faults = {parseStrassenFault("a:1"), parseStrassenFault("product:3")};
+        window_->strassenView()->setConfig(placed);
+        QString asked;
+        window_->setReplaceQuestion([&](const QString& q) {
+            asked = q;
+            return false;
+        });
+        QVERIFY(!window_->openRecordReporting(record));
+        QVERIFY2(asked.contains(QStringLiteral("Strassen set-up and its 2 placed fault(s) (a:1, product:3)")), qPrintable(asked));
+        QCOMPARE(window_->strassenView()->faultSpecs(), (QStringList{QStringLiteral("a:1"), QStringLiteral("product:3")}));
+
+        window_->setReplaceQuestion([](const QString&) { return true; });
+        QVERIFY(window_->openRecordReporting(record));
+        QCOMPARE(window_->strassenView()->faultSpecs().size(), 1);  // the record's fault, with the delta it drew
+        QVERIFY(window_->strassenView()->faultSpecs().front().startsWith(QStringLiteral("c:2:")));
+        QVERIFY(window_->runPanel()->logText().contains(QStringLiteral("a:1, product:3")));
+        QCOMPARE(window_->heatmap()->faults().size(), std::size_t(1));  // the checked GEMM's kept
+
+        // Without Strassen faults placed, nothing is asked.
+        placed.faults.clear();
+        window_->strassenView()->setConfig(placed);
+        asked.clear();
+        window_->setReplaceQuestion([&](const QString& q) {
+            asked = q;
+            return false;
+        });
+        QVERIFY(window_->openRecordReporting(record));
+        QVERIFY(asked.isEmpty());
     }
 
     void aCampaignReRunIsThatRun()

@@ -13,9 +13,10 @@
 // The checked-GEMM runs (blocked, online, offline, TMR) keep their own worker, EngineController's
 // QThread with EngineWorker's compute thread: that worker's event loop flushes the observer's
 // batches on a real 30 ms timer while the run computes, queues the next run behind a cancelled
-// one and keeps the backends (a CUDA context) across runs. Those runs are registered here with
-// adopt(), so that "busy", one job at a time and the Run dock's progress cover them too, and
-// wait their turn through enqueue().
+// one and keeps the backends (a CUDA context) across runs. Its two threads start here as well
+// (startWorkerThread, startComputeThread), and those runs are registered here with adopt(), so
+// that "busy", one job at a time and the Run dock's progress cover them too, and wait their turn
+// through enqueue().
 #pragma once
 
 #include <QElapsedTimer>
@@ -29,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <thread>
 
 class QThread;
 
@@ -78,6 +80,12 @@ public:
     // job and waits for the threads, so none outlives the event loop it posts to).
     static BackgroundJobs* instance();
     ~BackgroundJobs() override;
+
+    // The two threads of the checked-GEMM runs start here too, so that every thread of the lab
+    // starts in this file: the engine worker's own QThread (its event loop flushes the batches) and
+    // its compute thread, a plain thread the worker joins, at a lower priority than the GUI thread.
+    static void startWorkerThread(QThread& thread, const QString& name);
+    static std::thread startComputeThread(std::function<void()> work);
 
     // Starts `work` on a thread of its own and returns the job's id. A run job asked for while
     // another run goes on is queued under that id (isQueued) and starts when its turn comes.

@@ -57,8 +57,7 @@ EngineController::EngineController(QObject* parent) : QObject(parent)
         releaseRun();
         emit runFailed(message);
     });
-    thread_.setObjectName(QStringLiteral("gigacheck-engine"));
-    thread_.start();
+    BackgroundJobs::startWorkerThread(thread_, QStringLiteral("gigacheck-engine"));
 }
 
 EngineController::~EngineController()

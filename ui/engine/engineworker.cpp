@@ -1,16 +1,12 @@
 #include "engineworker.hpp"
 
+#include "engine/backgroundjobs.hpp"
+
 #include <gigacheck/blocked_gemm/run.hpp>
 
 #include <algorithm>
 
 #include <QTimer>
-
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace gigacheck::ui {
 
@@ -25,21 +21,6 @@ EngineWorker::~EngineWorker()
     if (compute_.joinable())
         compute_.join();
 }
-
-namespace {
-
-// The engine's threads (this one and the queue threads it starts, which inherit it) run a
-// little nicer than the GUI thread, so that on a machine with few cores the event loop still
-// gets the CPU promptly while every core computes. Linux only; elsewhere a no-op.
-void lowerComputePriority()
-{
-#ifdef __linux__
-    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
-    ::setpriority(PRIO_PROCESS, tid, std::min(::getpriority(PRIO_PROCESS, tid) + 5, 19));
-#endif
-}
-
-}  // namespace
 
 Backend* EngineWorker::backendFor(BackendKind kind, int device)
 {
@@ -103,8 +84,7 @@ void EngineWorker::launch(quint64 job, const JobConfig& config, const RunOperand
 
 void EngineWorker::startCompute(quint64 job, const JobConfig& config, const RunOperands& operands)
 {
-    compute_ = std::thread([this, job, config, operands] {
-        lowerComputePriority();
+    compute_ = BackgroundJobs::startComputeThread([this, job, config, operands] {
         try {
             RunHooks hooks;
             hooks.observer = &observer_;

@@ -181,7 +181,7 @@ private:
     std::optional<LabSetup> captureSetup() const;
     void restoreSetup(const LabSetup& setup);
     // True when there are no placed faults, or the user agrees to replace them (what: "Opening x").
-    bool confirmReplacing(const QString& what);
+    bool confirmReplacing(const QString& what, LabFamily family);
     // The measurer's signals into the Roofline view, the status bar and the run log.
     void connectMeasurer();
     void updatePlan();

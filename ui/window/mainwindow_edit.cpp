@@ -2,6 +2,9 @@
 // a record or a campaign's run replaces a configuration with placed faults.
 #include "mainwindow.hpp"
 
+#include "views/strassen/strassenview.hpp"
+#include "window/familyviews.hpp"
+
 #include "panels/faultspanel.hpp"
 #include "panels/onlinefaultbox.hpp"
 #include "panels/onlineschemebox.hpp"
@@ -102,15 +105,24 @@ void MainWindow::restoreSetup(const LabSetup& s)
     }
 }
 
-bool MainWindow::confirmReplacing(const QString& what)
+bool MainWindow::confirmReplacing(const QString& what, LabFamily family)
 {
-    const std::size_t placed = heatmap_->faults().size();
+    // The checked GEMM's faults are on the heatmap (Edit › Undo restores them); Strassen's in its
+    // Faults panel, which the run log keeps when they are replaced.
+    const bool strassen = family == LabFamily::Strassen;
+    const std::size_t placed = strassen ? std::size_t(strassen_->faultSpecs().size()) : heatmap_->faults().size();
     if (placed == 0)
         return true;
-    const QString question = QStringLiteral("%1 replaces the configuration and its %2 placed fault(s).\n"
-                                            "Edit › Undo brings them back.")
-                                 .arg(what)
-                                 .arg(placed);
+    const QString question =
+        strassen ? QStringLiteral("%1 replaces the Strassen set-up and its %2 placed fault(s) (%3).\n"
+                                  "The run log keeps them.")
+                       .arg(what)
+                       .arg(placed)
+                       .arg(strassen_->faultSpecs().join(QStringLiteral(", ")))
+                 : QStringLiteral("%1 replaces the configuration and its %2 placed fault(s).\n"
+                                  "Edit › Undo brings them back.")
+                       .arg(what)
+                       .arg(placed);
     if (replaceQuestion_)
         return replaceQuestion_(question);
     QMessageBox box(QMessageBox::Question, QStringLiteral("Gigacheck Lab"), question, QMessageBox::Cancel, this);

@@ -13,6 +13,7 @@
 #include "views/gallery/galleryview.hpp"
 #include "views/online/onlinesweepview.hpp"
 #include "views/strassen/strassenview.hpp"
+#include "window/familyviews.hpp"
 #include "views/heatmapview.hpp"
 #include "views/rooflineview.hpp"
 #include "views/timelineview.hpp"
@@ -35,6 +36,7 @@
 #include <QStatusBar>
 
 #include <algorithm>
+#include <optional>
 #include <iterator>
 #include <utility>
 
@@ -51,9 +53,9 @@ QString qs(std::string_view s)
 // kFamilyViews; the registry (gigacheck/family.hpp) names the family of a record file.
 struct FamilyView {
     std::string_view family;  // the records' "family"
-    // Its records set the run panels (configuration, scheme, faults): Open asks first when that
-    // would replace placed faults.
-    bool setsPanels = false;
+    // Its records set the panels of that family of views (configuration, scheme, faults): Open
+    // asks first when that would replace placed faults. The gallery places none.
+    std::optional<LabFamily> setsPanelsOf;
     void (*open)(MainWindow& window, const QString& path) = nullptr;
 };
 
@@ -91,11 +93,11 @@ void openGalleryRecord(MainWindow& window, const QString& path)
 }
 
 constexpr FamilyView kFamilyViews[] = {
-    {"blocked_gemm", true, &openBlockedRecord},
-    {"strassen", false, &openStrassenRecord},
-    {OnlineRecord::kFamily, true, &openOnlineRecord},
-    {reduced_matmul::kFamilyName, false, &openGalleryRecord},
-    {transpose::kFamilyName, false, &openGalleryRecord},
+    {"blocked_gemm", LabFamily::AbftGemm, &openBlockedRecord},
+    {"strassen", LabFamily::Strassen, &openStrassenRecord},
+    {OnlineRecord::kFamily, LabFamily::AbftGemm, &openOnlineRecord},
+    {reduced_matmul::kFamilyName, std::nullopt, &openGalleryRecord},
+    {transpose::kFamilyName, std::nullopt, &openGalleryRecord},
 };
 
 // nullptr when the lab has no view for that family's records.
@@ -183,24 +185,28 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 bool MainWindow::openRecordReporting(const QString& path, QString* error)
 {
-    // Only records the panels take (blocked and online ABFT) replace the configuration; a file
+    // A record replaces the panels of its family of views (the checked GEMM's for blocked and
+    // online records, Strassen's for its own): asked first where they hold placed faults. A file
     // that cannot be opened is refused before anything is asked.
-    if (!heatmap_->faults().empty()) {
-        bool replaces = false;
-        try {
-            const std::string file = path.toStdString();
-            if (!isCampaignFile(file)) {
-                const FamilyView* view = familyViewOf(recordFamilyOfFile(file));
-                if (view && view->setsPanels) {
-                    (void)loadAnyRecord(file);  // readable: otherwise nothing is asked
-                    replaces = true;
-                }
+    std::optional<LabFamily> replaces;
+    try {
+        const std::string file = path.toStdString();
+        if (!isCampaignFile(file)) {
+            const FamilyView* view = familyViewOf(recordFamilyOfFile(file));
+            if (view && view->setsPanelsOf) {
+                (void)loadAnyRecord(file);  // readable: otherwise nothing is asked
+                replaces = view->setsPanelsOf;
             }
-        } catch (const std::exception&) {
-            replaces = false;  // openRecord below says why, as for any file
         }
-        if (replaces && !confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName())))
+    } catch (const std::exception&) {
+        replaces.reset();  // openRecord below says why, as for any file
+    }
+    if (replaces) {
+        if (!confirmReplacing(QStringLiteral("Opening %1").arg(QFileInfo(path).fileName()), *replaces))
             return false;
+        if (*replaces == LabFamily::Strassen && !strassen_->faultSpecs().isEmpty())
+            run_->log(QStringLiteral("the Strassen faults before opening %1: %2")
+                          .arg(QFileInfo(path).fileName(), strassen_->faultSpecs().join(QStringLiteral(", "))));
     }
     history_->noteChange(QStringLiteral("Open %1").arg(QFileInfo(path).fileName()));
     QString why;

@@ -17,7 +17,7 @@ namespace gigacheck::ui {
 
 void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
 {
-    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
+    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what), LabFamily::AbftGemm))
         return;
     history_->noteChange(QStringLiteral("Re-run %1").arg(what));
     setConfig(config);  // the run's seed, strategy, cap and fault: the replay is the run itself
@@ -35,6 +35,8 @@ void MainWindow::rerunCampaignRun(const RunConfig& config, const QString& what)
 
 void MainWindow::rerunStrassenCampaignRun(const StrassenConfig& config, const QString& what)
 {
+    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what), LabFamily::Strassen))
+        return;
     // The Strassen controls take the run's setup; what they held before is kept in the run log.
     StrassenConfig before;
     if (strassen_->currentConfig(&before, nullptr)) {
@@ -57,7 +59,7 @@ void MainWindow::rerunStrassenCampaignRun(const StrassenConfig& config, const QS
 
 void MainWindow::rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what)
 {
-    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what)))
+    if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what), LabFamily::AbftGemm))
         return;
     history_->noteChange(QStringLiteral("Re-run %1").arg(what));
     // The panels take the run's setup, scheme and faults, as for an opened online record.
