@@ -74,7 +74,7 @@ int runVerb(const gigacheck::FamilyCommand& command, const QString& verb, const 
     for (const QString& word : parser.positionalArguments())
         options.addPositional(text(word));
     ConsoleIo io;
-    return command.run(options, io);
+    return gigacheck::runCommand(command, text(verb), options, io);
 }
 
 std::string familyVerbsUsage()

@@ -68,8 +68,17 @@ private slots:
         QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.out + rerun.err));
         QVERIFY2(rerun.out.startsWith(QStringLiteral("run again: %1").arg(first)), qPrintable(rerun.out));
         QVERIFY2(rerun.out.contains(QLatin1String(": verified correct\n")), qPrintable(rerun.out));
+        // The heading describes the run in one line (the family's FamilyRun::describe): its shape,
+        // its faults and where it runs.
+        const QString heading = rerun.out.section(QLatin1Char('\n'), 0, 0);
+        const QString shape = QRegularExpression(QStringLiteral("--(?:shape|n) (\\S+)")).match(arguments).captured(1);
+        QVERIFY(!shape.isEmpty());
+        QVERIFY2(heading.contains(shape), qPrintable(heading + " lacks " + shape));
+        QVERIFY2(heading.contains(QLatin1String(", on cpu)")), qPrintable(heading));
+        QVERIFY2(heading.contains(QLatin1String(" fault")) == arguments.contains(QLatin1String("--inject-at")),
+                 qPrintable(heading));
         // The same faults, the same values, the same verdict: the record alone made the run again.
-        QCOMPARE(faultLines(rerun.out), faultLines(made.out));
+        QCOMPARE(faultLines(rerun.out.section(QLatin1Char('\n'), 1)), faultLines(made.out));
         QCOMPARE(readJson(again).value(QStringLiteral("family")).toString(), family);
         QCOMPARE(readJson(again).value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
     }

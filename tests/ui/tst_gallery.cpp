@@ -284,6 +284,10 @@ private slots:
         for (Family f : {Family::Reduced, Family::Transpose})
             for (bool gpu : {false, true})
                 QVERIFY(patternShows(firstPatternOf(f, gpu), f, gpu));
+        // Picked by a slot rather than the selector (the walk-through does): the selector names it.
+        view.setPattern(int(Pattern::TransposeGpuTilePair));
+        QCOMPARE(shown(), Pattern::TransposeGpuTilePair);
+        QCOMPARE(view.animationSteps(), 8);
     }
 
     void stepAndPlay()

@@ -213,6 +213,7 @@ private slots:
         StrassenConfig placed = c;
         placed.faults = {parseStrassenFault("a:1"), parseStrassenFault("product:3")};
         window_->strassenView()->setConfig(placed);
+        window_->configHistory()->flush();
         QString asked;
         window_->setReplaceQuestion([&](const QString& q) {
             asked = q;
@@ -228,6 +229,14 @@ private slots:
         QVERIFY(window_->strassenView()->faultSpecs().front().startsWith(QStringLiteral("c:2:")));
         QVERIFY(window_->runPanel()->logText().contains(QStringLiteral("a:1, product:3")));
         QCOMPARE(window_->heatmap()->faults().size(), std::size_t(1));  // the checked GEMM's kept
+        // Edit › Undo brings the replaced Strassen faults back; Redo the record's.
+        window_->configHistory()->flush();
+        QCOMPARE(window_->undoStack()->undoText(), QStringLiteral("Open strassen.json"));
+        window_->undoStack()->undo();
+        QCOMPARE(window_->strassenView()->faultSpecs(), (QStringList{QStringLiteral("a:1"), QStringLiteral("product:3")}));
+        window_->undoStack()->redo();
+        QCOMPARE(window_->strassenView()->faultSpecs().size(), 1);
+        QVERIFY(window_->strassenView()->faultSpecs().front().startsWith(QStringLiteral("c:2:")));
 
         // Without Strassen faults placed, nothing is asked.
         placed.faults.clear();
@@ -239,6 +248,51 @@ private slots:
         });
         QVERIFY(window_->openRecordReporting(record));
         QVERIFY(asked.isEmpty());
+    }
+
+    void strassenSetupAndFaultsUndo()
+    {
+        strassenlab::StrassenView* view = window_->strassenView();
+        ConfigHistory* history = window_->configHistory();
+        history->flush();
+        const QString start = view->controlsState();
+        QVERIFY(view->faultSpecs().isEmpty());
+
+        StrassenConfig c;
+        c.shape = {96, 64, 80};
+        c.levels = 2;
+        c.backend = BackendKind::Cpu;
+        c.faults = {parseStrassenFault("a:1"), parseStrassenFault("product:3")};
+        view->setConfig(c);
+        history->flush();
+        QCOMPARE(window_->undoStack()->undoText(), QStringLiteral("Strassen fault placement (0 → 2)"));
+        view->toggleFault(QStringLiteral("c:2"));  // a click on the picture
+        history->flush();
+        QCOMPARE(view->faultSpecs().size(), 3);
+        view->setConfig([&] {
+            StrassenConfig more = c;
+            more.levels = 3;
+            more.faults.push_back(parseStrassenFault("c:2"));
+            return more;
+        }());
+        history->flush();
+        QCOMPARE(window_->undoStack()->undoText(), QStringLiteral("Strassen set-up change"));
+
+        window_->undoStack()->undo();  // levels 3 -> 2
+        StrassenConfig now;
+        QVERIFY(view->currentConfig(&now, nullptr));
+        QCOMPARE(now.levels, 2);
+        window_->undoStack()->undo();  // the fault placed on the picture
+        QCOMPARE(view->faultSpecs(), (QStringList{QStringLiteral("a:1"), QStringLiteral("product:3")}));
+        window_->undoStack()->undo();  // the set-up as it started
+        QCOMPARE(view->controlsState(), start);
+        QVERIFY(view->faultSpecs().isEmpty());
+        window_->undoStack()->redo();
+        QVERIFY(view->currentConfig(&now, nullptr));
+        QCOMPARE(now.shape, c.shape);
+        QCOMPARE(now.faults.size(), std::size_t(2));
+        // The checked GEMM's panels were not touched by any of it.
+        QVERIFY(window_->heatmap()->faults().empty());
     }
 
     void aCampaignReRunIsThatRun()

@@ -201,7 +201,27 @@ private:
         }
         view->goToStepForScreenshot(std::min(3, std::max(0, view->animationSteps() - 1)));
         grab(name, QStringLiteral("result"));
-        return exportView(MainWindow::View::Gallery, name, error);
+        if (!exportView(MainWindow::View::Gallery, name, error))
+            return false;
+        // The family's other access patterns, a few steps in: what the docs explain the curves with.
+        auto* patterns = window_.findChild<QComboBox*>(QStringLiteral("galleryPattern"));
+        const QString prefix = familyIndex == 0 ? QStringLiteral("Reduced matmul") : QStringLiteral("Transpose");
+        for (int i = 0; patterns && i < patterns->count(); ++i) {
+            const QString title = patterns->itemText(i);
+            if (!title.startsWith(prefix))
+                continue;
+            view->setPattern(i);
+            view->goToStepForScreenshot(std::min(3, std::max(0, view->animationSteps() - 1)));
+            grab(name, QStringLiteral("pattern-%1").arg(patternSlug(title)));
+        }
+        return true;
+    }
+
+    // "Transpose, GPU tile pair (the paper's Algorithm 3, in place)" -> "gpu-tile-pair".
+    static QString patternSlug(const QString& title)
+    {
+        QString words = title.section(QLatin1Char(','), 1).section(QLatin1Char('('), 0, 0).section(QLatin1Char(':'), 0, 0);
+        return words.trimmed().toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
     }
 
     MainWindow& window_;

@@ -79,6 +79,14 @@ void ConfigHistory::resetBaseline()
 void ConfigHistory::pushStep(const LabSetup& before, const LabSetup& after, const QString& what)
 {
     QString text = what;
+    if (text.isEmpty() && before.strassen != after.strassen) {
+        if (after.strassenFaults == 0 && before.strassenFaults > 0)
+            text = QStringLiteral("Clear Strassen faults");
+        else if (after.strassenFaults != before.strassenFaults)
+            text = QStringLiteral("Strassen fault placement (%1 → %2)").arg(before.strassenFaults).arg(after.strassenFaults);
+        else
+            text = QStringLiteral("Strassen set-up change");
+    }
     if (text.isEmpty()) {
         const bool onlyFaults = before.config == after.config && before.scheme == after.scheme;
         if (onlyFaults && after.placedFaults == 0)

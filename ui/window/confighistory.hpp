@@ -1,5 +1,5 @@
 // Edit › Undo / Redo for what the panels describe: placed faults, the configuration (shape, cap,
-// strategy, scheme, fault settings), Clear, and what opening a record or re-running a campaign's
+// strategy, scheme, fault settings), Strassen's set-up and faults, Clear, and what opening a record or re-running a campaign's
 // run replaced. Each step is a pair of snapshots (before, after) on a QUndoStack; a burst of
 // changes within one event-loop pass (setConfig touches every panel) is one step.
 #pragma once
@@ -21,6 +21,8 @@ struct LabSetup {
     QString faults;       // the RunConfig with them: what the step restores
     QString scheme;       // the scheme box's and the online fault box's settings, as text
     int placedFaults = 0;
+    QString strassen;        // the Strassen view's set-up controls (StrassenView::controlsState)
+    int strassenFaults = 0;  // the faults placed there
     bool operator==(const LabSetup&) const = default;
 };
 

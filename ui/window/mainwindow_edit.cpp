@@ -73,6 +73,7 @@ void MainWindow::buildEditMenu(QMenu* edit)
     connect(faults_, &FaultsPanel::explicitFaultsEdited, this, note);
     connect(faults_->onlineFaultBox(), &OnlineFaultBox::changed, this, note);
     connect(heatmap_, &HeatmapView::faultsChanged, this, note);
+    connect(strassen_, &strassenlab::StrassenView::setupEdited, this, note);
 }
 
 std::optional<LabSetup> MainWindow::captureSetup() const
@@ -86,6 +87,8 @@ std::optional<LabSetup> MainWindow::captureSetup() const
     c.faults.at.clear();
     s.config = configJson(c);  // without the faults: which kind of step it is
     s.scheme = schemeText(strategy_->schemeBox()->settings(), faults_->onlineFaultBox()->settings());
+    s.strassen = strassen_->controlsState();
+    s.strassenFaults = int(strassen_->faultSpecs().size());
     return s;
 }
 
@@ -99,6 +102,7 @@ void MainWindow::restoreSetup(const LabSetup& s)
         setConfig(c);
         strategy_->schemeBox()->setSettings(scheme);
         faults_->onlineFaultBox()->setSettings(faults);
+        strassen_->restoreControls(s.strassen);
         updatePlan();
     } catch (const std::exception& e) {
         reportError(QStringLiteral("Cannot undo: %1").arg(QString::fromStdString(e.what())));
@@ -107,15 +111,15 @@ void MainWindow::restoreSetup(const LabSetup& s)
 
 bool MainWindow::confirmReplacing(const QString& what, LabFamily family)
 {
-    // The checked GEMM's faults are on the heatmap (Edit › Undo restores them); Strassen's in its
-    // Faults panel, which the run log keeps when they are replaced.
+    // The checked GEMM's faults are on the heatmap, Strassen's in its Faults panel: Edit › Undo
+    // restores either (and the run log keeps Strassen's).
     const bool strassen = family == LabFamily::Strassen;
     const std::size_t placed = strassen ? std::size_t(strassen_->faultSpecs().size()) : heatmap_->faults().size();
     if (placed == 0)
         return true;
     const QString question =
         strassen ? QStringLiteral("%1 replaces the Strassen set-up and its %2 placed fault(s) (%3).\n"
-                                  "The run log keeps them.")
+                                  "Edit › Undo brings them back.")
                        .arg(what)
                        .arg(placed)
                        .arg(strassen_->faultSpecs().join(QStringLiteral(", ")))

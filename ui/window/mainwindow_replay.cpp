@@ -37,7 +37,8 @@ void MainWindow::rerunStrassenCampaignRun(const StrassenConfig& config, const QS
 {
     if (!confirmReplacing(QStringLiteral("Re-running %1").arg(what), LabFamily::Strassen))
         return;
-    // The Strassen controls take the run's setup; what they held before is kept in the run log.
+    // The Strassen controls take the run's setup; what they held before is kept in the run log and
+    // on Edit › Undo.
     StrassenConfig before;
     if (strassen_->currentConfig(&before, nullptr)) {
         QStringList faults;
@@ -54,7 +55,9 @@ void MainWindow::rerunStrassenCampaignRun(const StrassenConfig& config, const QS
     run_->log(QStringLiteral("re-running %1").arg(what));
     tabs_->setFamily(LabFamily::Strassen);
     showView(View::Strassen);
+    history_->noteChange(QStringLiteral("Re-run %1").arg(what));
     strassen_->replayRun(config, what);
+    history_->flush();  // Edit › Undo puts the Strassen controls back as they were
 }
 
 void MainWindow::rerunOnlineCampaignRun(const OnlineConfig& config, const QString& what)

@@ -10,14 +10,17 @@
 //   loadRecord, report     its records read back (every format it ever wrote) as a RecordEnvelope
 //                          with its own payload, and their text report
 //   benchSuites            the `gigacheck bench` suites it owns
-//   command                its CLI verb: options, usage lines and run (nullptr: the family runs
-//                          through another family's verb, as online ABFT through `run --scheme`)
+//   command                its CLI verb: options, usage lines and configure (nullptr: the family
+//                          runs through another family's verb, as online ABFT through `run --scheme`)
 //   campaign               its part in `gigacheck campaign --family` (families/<name>/campaign/;
 //                          nullptr: no campaigns)
 //   saveRecord             a record of it written again in its own format (the lab's File > Save;
 //                          nullptr: only its run writes its records)
 //   verdict                what a record of it that ended says of C (the closing line, the exit code)
-//   rerun                  the run a record of it describes, run again (`gigacheck rerun`)
+//   configureFromRecord    the run a record of it describes, configured again (`gigacheck rerun`)
+// A configured run of any family is a FamilyRun: its configuration parsed and checked (from its
+// verb's options or from a record), described in one line, placed on a backend and run; every verb
+// then ends the same way (families/cli/run_configured.hpp).
 // Its part of the CUDA module is declared beside it (families/<name>/cuda_module/part.hpp).
 #pragma once
 
@@ -47,8 +50,37 @@ struct BenchSuite {
     std::string_view summary = {};
 };
 
+struct Family;
+
+// One run of a family, configured and checked: what its verb's options (FamilyCommand::configure)
+// or a record of it (Family::configureFromRecord) describe. Every family's runs are started this
+// way: configure, place, run; the record that comes back ends the verb the same way for all.
+class FamilyRun {
+public:
+    virtual ~FamilyRun() = default;
+    virtual const Family& family() const = 0;
+    // The run in one line for people ("Strassen 387x321x449, 2 levels winograd, f32, 1 fault").
+    virtual std::string describe() const = 0;
+    virtual BackendKind backend() const = 0;
+    virtual int device() const = 0;  // CUDA ordinal; -1: the first
+    // Where it runs (`gigacheck rerun --backend --device`).
+    virtual void placeOn(BackendKind backend, int device) = 0;
+    // Files it writes besides the record, checked before it runs (InputError naming the file when
+    // one cannot be written).
+    virtual void checkOtherOutputs() const {}
+    // Runs it with the hooks' observer, cancel and backend; the record, also of a run cancelled or
+    // failed midway (its status says so). InputError before anything runs when it cannot run here.
+    virtual std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) = 0;
+    // After the run: the outputs its options asked for besides the record (`run --save-c`); what
+    // the closing line adds about one it could not write ("; C.npy not written (...)"), else empty.
+    virtual std::string writeOtherOutputs(const RecordEnvelope&, std::ostream&) const { return {}; }
+    // Printed above the report (`gigacheck rerun`: which record ran again, and how it had ended).
+    virtual std::string reportHeading() const { return {}; }
+};
+
 // A family's CLI verb (`gigacheck VERB [options]`): app/cli builds its parser from options(),
-// lists summary and usage in `gigacheck --help` and hands the values to run.
+// lists summary and usage in `gigacheck --help`, hands the values to configure and runs what it
+// returns (runCommand).
 struct FamilyCommand {
     // The first line of its entry in `gigacheck --help`, after the verb.
     std::string_view summary;
@@ -58,10 +90,14 @@ struct FamilyCommand {
     std::string_view description;
     // Its options, in the order its --help lists them.
     std::vector<OptionSpec> (*options)() = nullptr;
-    // Reads the options, runs, prints the report and writes the record; returns the exit code (0
-    // verified, 1 wrong, 2 bad input or failure, 3 not verified). Bad input: InputError.
-    int (*run)(const CommandOptions& options, CommandIo& io) = nullptr;
+    // The run its options describe, checked: InputError naming the option otherwise.
+    std::unique_ptr<FamilyRun> (*configure)(const CommandOptions& options) = nullptr;
 };
+
+// `gigacheck VERB`: the command's run configured from the options, run (cancellable by a signal),
+// then its report, its record (--json), its other outputs, the closing line; the exit code (0
+// verified, 1 wrong, 2 bad input or failure, 3 not verified). Bad input: InputError.
+int runCommand(const FamilyCommand& command, std::string_view verb, const CommandOptions& options, CommandIo& io);
 
 // What a run that ended says of C, in the words every verb ends with: verified (exit 0); not
 // verified, and why (exit 3); or wrong (exit 1): the reference disagrees, or uncorrectable errors
@@ -73,6 +109,10 @@ struct RecordVerdict {
     bool referenceDisagrees = false;
     std::string wrongWhy;  // a wrong result in the family's words; empty: the two above
 };
+
+// Parts of FamilyRun::describe written once: ", 1 fault" (", no faults"); ", on cuda" (auto: "").
+std::string describeFaults(std::size_t faults);
+std::string describeBackend(BackendKind backend);
 
 // Where a recorded run runs again (`gigacheck rerun --backend --device`).
 struct RerunOptions {
@@ -98,12 +138,10 @@ struct Family {
     void (*saveRecord)(const RecordEnvelope& record, const std::string& path) = nullptr;
     // The verdict of a record of this family whose run ended (status "ok").
     RecordVerdict (*verdict)(const RecordEnvelope& record) = nullptr;
-    // The run a record of this family describes, run again: its recorded configuration (shape,
-    // type, seed, faults, scheme or variant, ...) on the backend options name, with the hooks'
-    // observer, cancel and backend; the new record. InputError naming why a record cannot run
-    // again (the user's own matrices, a backend this machine lacks).
-    std::shared_ptr<const RecordEnvelope> (*rerun)(const RecordEnvelope& record, const RerunOptions& options,
-                                                   const RunHooks& hooks) = nullptr;
+    // The run a record of this family describes, configured again: its recorded shape, type, seed,
+    // faults, scheme or variant, ... on the backend it ran on. InputError naming why a record
+    // cannot run again (the user's own matrices).
+    std::unique_ptr<FamilyRun> (*configureFromRecord)(const RecordEnvelope& record) = nullptr;
 };
 
 // Every family of this build, in the registry's order.
@@ -125,7 +163,10 @@ void saveAnyRecord(const RecordEnvelope& record, const std::string& path);
 
 // Its verdict, by the family that wrote it (its run must have ended: status "ok").
 RecordVerdict verdictOf(const RecordEnvelope& record);
-// The run it describes, run again by its family (Family::rerun).
+// The run it describes, configured again by its family (Family::configureFromRecord) and placed
+// where options say (rerunBackend, options.device).
+std::unique_ptr<FamilyRun> configureRerun(const RecordEnvelope& record, const RerunOptions& options);
+// That run, run with the hooks.
 std::shared_ptr<const RecordEnvelope> rerunRecord(const RecordEnvelope& record, const RerunOptions& options,
                                                   const RunHooks& hooks = {});
 // The backend a rerun asks for: options' backend, else the one the record ran on.

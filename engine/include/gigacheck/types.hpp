@@ -46,6 +46,8 @@ struct Shape {
     std::int64_t m = 0, n = 0, q = 0;
     bool operator==(const Shape&) const = default;
 };
+// "MxNxQ", as --shape takes it.
+std::string shapeText(const Shape& shape);
 
 std::size_t elementSize(Precision p);
 

@@ -28,11 +28,6 @@ std::string padRight(const std::string& s, std::size_t width)
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-std::string shapeText(const Shape& s)
-{
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
-}
-
 // Short column heads of the group tables, in kOutcomes order.
 constexpr const char* kHeads[kOutcomeCount] = {"masked", "corrected", "recompute", "DUE", "SDC", "false-alarm"};
 

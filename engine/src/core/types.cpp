@@ -199,4 +199,9 @@ std::string formatBytes(double bytes)
     return buffer;
 }
 
+std::string shapeText(const Shape& s)
+{
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
+}
+
 }  // namespace gigacheck

@@ -28,4 +28,20 @@ void saveRecordAs(const RecordEnvelope &record, const std::string &path) {
   save(static_cast<const Record &>(record), path);
 }
 
+// A FamilyRun over a configuration with `backend` and `device` fields (every family's): where
+// it runs, written once.
+template <class Config> class RunOf : public FamilyRun {
+public:
+  explicit RunOf(Config config) : config_(std::move(config)) {}
+  BackendKind backend() const override { return config_.backend; }
+  int device() const override { return config_.device; }
+  void placeOn(BackendKind backend, int device) override {
+    config_.backend = backend;
+    config_.device = device;
+  }
+
+protected:
+  Config config_;
+};
+
 } // namespace gigacheck::contract

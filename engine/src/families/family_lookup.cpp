@@ -58,13 +58,30 @@ RecordVerdict verdictOf(const RecordEnvelope& record)
     return f->verdict(record);
 }
 
+std::unique_ptr<FamilyRun> configureRerun(const RecordEnvelope& record, const RerunOptions& options)
+{
+    const Family* f = findFamily(record.family);
+    if (!f || !f->configureFromRecord)
+        throw InputError("records of family '" + record.family + "' cannot be run again by this build");
+    std::unique_ptr<FamilyRun> run = f->configureFromRecord(record);
+    run->placeOn(rerunBackend(record, options), options.device);
+    return run;
+}
+
 std::shared_ptr<const RecordEnvelope> rerunRecord(const RecordEnvelope& record, const RerunOptions& options,
                                                   const RunHooks& hooks)
 {
-    const Family* f = findFamily(record.family);
-    if (!f || !f->rerun)
-        throw InputError("records of family '" + record.family + "' cannot be run again by this build");
-    return f->rerun(record, options, hooks);
+    return configureRerun(record, options)->run(hooks);
+}
+
+std::string describeFaults(std::size_t faults)
+{
+    return faults == 0 ? ", no faults" : ", " + std::to_string(faults) + (faults == 1 ? " fault" : " faults");
+}
+
+std::string describeBackend(BackendKind backend)
+{
+    return backend == BackendKind::Auto ? std::string() : ", on " + std::string(toString(backend));
 }
 
 BackendKind rerunBackend(const RecordEnvelope& record, const RerunOptions& options)

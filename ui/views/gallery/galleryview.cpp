@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -437,6 +438,10 @@ void GalleryView::setPattern(int index)
 {
     if (index < 0 || index >= int(patterns().size()))
         return;
+    if (patternBox_->currentIndex() != index) {  // called directly: the selector names what is shown
+        const QSignalBlocker quiet(patternBox_);
+        patternBox_->setCurrentIndex(index);
+    }
     steps_ = buildSteps(patterns()[std::size_t(index)].pattern);
     pattern_->setPattern(patterns()[std::size_t(index)], &steps_);
     step_ = 0;

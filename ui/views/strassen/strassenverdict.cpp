@@ -79,8 +79,14 @@ QString verdictHeadline(const StrassenResult& r)
 QString verdictDetails(const StrassenResult& r)
 {
     QStringList lines;
-    for (const StrassenFault& f : r.config.faults)
-        lines << QStringLiteral("fault injected at %1").arg(qs(toString(f)));
+    // The place, then the delta in four digits: the full token (c:1:7373.6139382...) would not wrap
+    // in the box beside the plots; the record and the run log keep it whole.
+    for (const StrassenFault& f : r.config.faults) {
+        QString line = QStringLiteral("fault injected at %1").arg(qs(faultPlace(f)));
+        if (f.deltaGiven || f.delta != 0)
+            line += QStringLiteral(", adding %1").arg(f.delta, 0, 'g', 4);
+        lines << line;
+    }
     for (const StrassenCheck& k : r.checks) {
         // A repair from a leaf's report (run/verify.cpp repairFromLeaves) is filed under C, but C's
         // checksums did not find it: the leaf did, and its columns of C were computed again.

@@ -108,7 +108,14 @@ public slots:
     // Adds the fault, or removes it when it is already placed (a second click undoes the first).
     void toggleFault(const QString& spec);
 
+    // The set-up controls as they stand (shape, levels, variant, type, backend, devices, leaves,
+    // seed, reference, faults, ...), as text for Edit › Undo; restoreControls puts one back.
+    QString controlsState() const;
+    void restoreControls(const QString& state);
+
 signals:
+    // A set-up control changed (typed, picked, a fault placed on the picture, setConfig).
+    void setupEdited();
     void runFinished();
     void runFailed(const QString& message);
     void sweepFinished();
@@ -120,6 +127,9 @@ private:
     // The run of c as a run job (queued behind the run going on); `replayed` names a replay.
     void run(const StrassenConfig& c, const QString& replayed);
     void buildControls();
+    // The controls controlsState keeps, in its order.
+    QList<QWidget*> setupControls() const;
+    void noteSetupEdits();
     void applyLabelFonts();
     void rebuildSteps();
     void showStep();

@@ -441,6 +441,7 @@ void StrassenView::buildControls()
     connect(devicesBox_, &QSpinBox::valueChanged, this, &StrassenView::rebuildSteps);
     connect(exactBox_, &QCheckBox::toggled, this, &StrassenView::rebuildSteps);
     nodeBox_->setEnabled(false);
+    noteSetupEdits();
 }
 
 StrassenView::Panels StrassenView::dockPanels()

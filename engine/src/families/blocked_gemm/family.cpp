@@ -3,6 +3,7 @@
 #include "families/family_contract.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
+#include "families/blocked_gemm/run/blocked_run.hpp"
 #include "gigacheck/blocked_gemm/record.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 
@@ -33,7 +34,7 @@ RecordVerdict verdict(const RecordEnvelope& record)
             !r.reference.passed, {}};
 }
 
-std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
+std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)
 {
     const RunRecord& r = static_cast<const RunRecord&>(record);
     if (!r.inputs.empty()) {
@@ -44,10 +45,7 @@ std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const 
                          "), and a record keeps their names, not their values: run them again with gigacheck run "
                          "--load-a A.npy --load-b B.npy");
     }
-    RunConfig c = r.config;
-    c.backend = rerunBackend(r, options);
-    c.device = options.device;
-    return std::make_shared<const RunRecord>(runGemm(c, hooks));
+    return std::make_unique<BlockedRun>(r.config);
 }
 
 }  // namespace
@@ -56,7 +54,7 @@ const Family& familyContract()
 {
     static const Family f{kFamilyName, "blocked GEMM", "run", &family, &contract::loadRecordAs<RunRecord, &gigacheck::loadRecord>,
                           &contract::reportAs<RunRecord, &formatReport>, kSuites, &runVerbCommand(), &blockedCampaign,
-                          &contract::saveRecordAs<RunRecord, &gigacheck::saveRecord>, &verdict, &rerun};
+                          &contract::saveRecordAs<RunRecord, &gigacheck::saveRecord>, &verdict, &configureFromRecord};
     return f;
 }
 

@@ -1,9 +1,9 @@
 // The kernel gallery's families (reduced matmul, transpose) in the family contract, written once:
 // their record written again, their verdict (verified, or wrong in the family's own words) and
-// their rerun (the recorded configuration on the backend asked for, cancellable between calls).
+// their configured run (from the verb's options or a record, cancellable between calls).
 #pragma once
 
-#include "gigacheck/family.hpp"
+#include "families/family_contract.hpp"
 #include "gigacheck/safe_write.hpp"
 
 #include <memory>
@@ -28,14 +28,28 @@ RecordVerdict verdictAs(const RecordEnvelope& record)
     return v;
 }
 
-template <class Record, class Config, Record (*run)(const Config&)>
-std::shared_ptr<const RecordEnvelope> rerunAs(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
-{
-    Config c = static_cast<const Record&>(record).config;
-    c.backend = rerunBackend(record, options);
-    c.device = options.device;
-    c.cancel = hooks.cancel;
-    return std::make_shared<const Record>(run(c));
-}
+// One run of a kernel-gallery family, configured: from its verb's options or from a record.
+// describe is the family's own ("transpose 4096x4096 inplace, f32, 3 reps").
+template <class Config, class Record, Record (*runConfig)(const Config&), std::string (*describeConfig)(const Config&),
+          const Family& (*familyContract)()>
+class GalleryRun final : public contract::RunOf<Config> {
+public:
+    explicit GalleryRun(Config config) : contract::RunOf<Config>(std::move(config)) {}
+    const Family& family() const override { return familyContract(); }
+    std::string describe() const override { return describeConfig(this->config_) + describeBackend(this->config_.backend); }
+    // Cancellable between calls (the CPU loops between rows).
+    std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) override
+    {
+        Config c = this->config_;
+        c.cancel = hooks.cancel;
+        return std::make_shared<const Record>(runConfig(c));
+    }
+
+    // Family::configureFromRecord: the recorded configuration.
+    static std::unique_ptr<FamilyRun> fromRecord(const RecordEnvelope& record)
+    {
+        return std::make_unique<GalleryRun>(static_cast<const Record&>(record).config);
+    }
+};
 
 }  // namespace gigacheck::gallery

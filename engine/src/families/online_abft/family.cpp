@@ -4,6 +4,7 @@
 #include "families/family_contract.hpp"
 
 #include "families/online_abft/ops.hpp"
+#include "families/online_abft/run/online_run.hpp"
 #include "gigacheck/online_abft.hpp"
 
 #include <array>
@@ -24,12 +25,9 @@ RecordVerdict verdict(const RecordEnvelope& record)
             "TMR found no majority for some cells and no reference of every cell checked them", !r.reference.passed, {}};
 }
 
-std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
+std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)
 {
-    OnlineConfig c = static_cast<const OnlineRecord&>(record).config;
-    c.backend = rerunBackend(record, options);
-    c.device = options.device;
-    return std::make_shared<const OnlineRecord>(runOnline(c, hooks));
+    return std::make_unique<OnlineRun>(static_cast<const OnlineRecord&>(record).config);
 }
 
 }  // namespace
@@ -38,7 +36,7 @@ const Family& familyContract()
 {
     static const Family f{kFamilyName, "online ABFT", "run", &family, &contract::loadRecordAs<OnlineRecord, &loadOnlineRecord>,
                           &contract::reportAs<OnlineRecord, &formatOnlineReport>, kSuites, nullptr, &onlineCampaign,
-                          &contract::saveRecordAs<OnlineRecord, &saveOnlineRecord>, &verdict, &rerun};
+                          &contract::saveRecordAs<OnlineRecord, &saveOnlineRecord>, &verdict, &configureFromRecord};
     return f;
 }
 

@@ -3,6 +3,7 @@
 #include "families/family_contract.hpp"
 
 #include "families/gallery/contract_parts.hpp"
+#include "families/reduced_matmul/run/reduced_run.hpp"
 #include "families/reduced_matmul/cli/verb.hpp"
 #include "families/reduced_matmul/ops.hpp"
 #include "gigacheck/reduced_matmul.hpp"
@@ -22,12 +23,18 @@ std::string wrongWords(const Record& r)
 
 }  // namespace
 
+std::string describeConfig(const Config& c)
+{
+    return "reduced matmul n = " + std::to_string(c.n) + " " + std::string(toString(c.variant)) + ", " +
+           std::string(toString(c.precision)) + ", " + std::to_string(c.reps) + (c.reps == 1 ? " rep" : " reps");
+}
+
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "reduced matmul", "reduced", &family, &contract::loadRecordAs<Record, &loadRecord>,
                           &contract::reportAs<Record, &report>, kSuites, &command(), nullptr,
                           &gallery::saveAs<Record, &toJson>,
-                          &gallery::verdictAs<Record, &wrongWords>, &gallery::rerunAs<Record, Config, &runReduced>};
+                          &gallery::verdictAs<Record, &wrongWords>, &ConfiguredRun::fromRecord};
     return f;
 }
 

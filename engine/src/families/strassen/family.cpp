@@ -4,6 +4,7 @@
 
 #include "families/strassen/cli/verb.hpp"
 #include "families/strassen/ops.hpp"
+#include "families/strassen/run/strassen_run.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include <array>
@@ -33,18 +34,9 @@ RecordVerdict verdict(const RecordEnvelope& record)
             r.referenceMismatches > 0, {}};
 }
 
-std::shared_ptr<const RecordEnvelope> rerun(const RecordEnvelope& record, const RerunOptions& options, const RunHooks& hooks)
+std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)
 {
-    StrassenConfig c = static_cast<const StrassenResult&>(record).config;
-    c.backend = rerunBackend(record, options);
-    c.device = options.device;
-    std::unique_ptr<Backend> own;
-    Backend* backend = hooks.backend;
-    if (!backend) {
-        own = makeStrassenBackend(c);
-        backend = own.get();
-    }
-    return std::make_shared<const StrassenResult>(runStrassen(c, *backend, hooks.observer, hooks.cancel));
+    return std::make_unique<StrassenRun>(static_cast<const StrassenResult&>(record).config);
 }
 
 constexpr std::array kSuites{
@@ -68,7 +60,7 @@ const Family& familyContract()
                           &strassenCampaign,
                           &contract::saveRecordAs<StrassenResult, &saveStrassenRecord>,
                           &verdict,
-                          &rerun};
+                          &configureFromRecord};
     return f;
 }
 

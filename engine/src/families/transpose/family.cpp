@@ -3,6 +3,7 @@
 #include "families/family_contract.hpp"
 
 #include "families/gallery/contract_parts.hpp"
+#include "families/transpose/run/transpose_run.hpp"
 #include "families/transpose/cli/verb.hpp"
 #include "families/transpose/ops.hpp"
 #include "gigacheck/transpose.hpp"
@@ -21,12 +22,18 @@ std::string wrongWords(const Record& r)
 
 }  // namespace
 
+std::string describeConfig(const Config& c)
+{
+    return "transpose " + std::to_string(c.m) + "x" + std::to_string(c.n) + " " + std::string(toString(c.variant)) + ", " +
+           std::string(toString(c.type)) + ", " + std::to_string(c.reps) + (c.reps == 1 ? " rep" : " reps");
+}
+
 const Family& familyContract()
 {
     static const Family f{kFamilyName, "transpose", "transpose", &family, &contract::loadRecordAs<Record, &loadRecord>,
                           &contract::reportAs<Record, &report>, kSuites, &command(), nullptr,
                           &gallery::saveAs<Record, &toJson>,
-                          &gallery::verdictAs<Record, &wrongWords>, &gallery::rerunAs<Record, Config, &runTranspose>};
+                          &gallery::verdictAs<Record, &wrongWords>, &ConfiguredRun::fromRecord};
     return f;
 }
 

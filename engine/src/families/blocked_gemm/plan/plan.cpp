@@ -69,13 +69,6 @@ std::string formatCount(double count)
     return o.str();
 }
 
-std::string shapeText(const Shape& s)
-{
-    std::ostringstream o;
-    o << s.m << "x" << s.n << "x" << s.q;
-    return o.str();
-}
-
 // A cap so small that its blocking needs more products than a plan holds is refused (a run
 // refuses more than kMaxScheduleProducts later, with the same advice).
 InputError tooManyProducts(const Shape& shape, std::uint64_t capBytes, double products)

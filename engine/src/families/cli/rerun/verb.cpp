@@ -1,9 +1,7 @@
 #include "families/cli/rerun/verb.hpp"
 
 #include "families/cli/option_groups.hpp"
-#include "families/cli/run_ending.hpp"
 #include "gigacheck/campaign.hpp"
-#include "gigacheck/safe_write.hpp"
 
 #include <array>
 
@@ -29,7 +27,25 @@ std::string recordedOutcome(const RecordEnvelope& record)
     return v.verified ? "verified correct" : v.notVerified ? "not verified" : "NOT verified correct";
 }
 
-int run(const CommandOptions& commandOptions, CommandIo& io)
+// The recorded run, configured again by its family, with a heading that says which record it is
+// and how it had ended.
+class RerunOfRecord final : public FamilyRun {
+public:
+    RerunOfRecord(std::unique_ptr<FamilyRun> run, std::string heading) : run_(std::move(run)), heading_(std::move(heading)) {}
+    const Family& family() const override { return run_->family(); }
+    std::string describe() const override { return run_->describe(); }
+    BackendKind backend() const override { return run_->backend(); }
+    int device() const override { return run_->device(); }
+    void placeOn(BackendKind backend, int device) override { run_->placeOn(backend, device); }
+    std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) override { return run_->run(hooks); }
+    std::string reportHeading() const override { return heading_; }
+
+private:
+    std::unique_ptr<FamilyRun> run_;
+    std::string heading_;
+};
+
+std::unique_ptr<FamilyRun> configure(const CommandOptions& commandOptions)
 {
     const std::vector<std::string>& files = commandOptions.positional();
     if (files.size() != 1)
@@ -40,15 +56,11 @@ int run(const CommandOptions& commandOptions, CommandIo& io)
         throw InputError(path + " is a fault-injection campaign, not a run record: each of its runs is made again by "
                                 "its reproduce command (gigacheck show " + path + " lists them)");
     const std::shared_ptr<const RecordEnvelope> recorded = loadAnyRecord(path);
-    const Family& family = *findFamily(recorded->family);
-    if (!family.rerun)
-        throw InputError(path + ": records of family '" + recorded->family + "' cannot be run again by this build");
     RerunOptions rerun;
     if (commandOptions.isSet("backend"))
         rerun.backend = commandOptions.value("backend", [](const std::string& s) { return backendFromString(s); });
     if (commandOptions.isSet("device"))
         rerun.device = commandOptions.value("device", parseDeviceNumber);
-    const std::string json = cli::jsonPathOption(commandOptions);
     // A GPU run's record on a machine without one: said before anything runs, with the way out.
     if (!rerun.backend && rerunBackend(*recorded, rerun) == BackendKind::Cuda) {
         std::string whyNoCuda;
@@ -59,27 +71,10 @@ int run(const CommandOptions& commandOptions, CommandIo& io)
             throw InputError("the recorded run ran on " + recorded->devices.front().name + " and this machine has no CUDA device" +
                              (whyNoCuda.empty() ? std::string() : " (" + whyNoCuda + ")") + ": --backend cpu runs it here");
     }
-    requireDevice(rerun.device, rerunBackend(*recorded, rerun));
-
-    // From here a signal stops the run between operations and the partial record is still written.
-    io.beginCancellable();
-    RunHooks hooks;
-    hooks.cancel = &io.cancel();
-    const std::shared_ptr<const RecordEnvelope> again = family.rerun(*recorded, rerun, hooks);  // InputError -> exit 2
-    cli::RunEnding ending;
-    ending.verb = "rerun";
-    ending.runName = "rerun of " + path;
-    ending.cancelled = again->status == "cancelled";
-    ending.failed = !ending.cancelled && again->status != "ok";
-    ending.error = again->error;
-    ending.jsonPath = json;
-    ending.writeRecord = [&](const std::string& out) { saveAnyRecord(*again, out); };
-    ending.report = "run again: " + path + " (" + std::string(family.title) + "), recorded on " +
-                    recorded->devices.front().name + ": " + recordedOutcome(*recorded) + "\n" + reportOf(*again);
-    ending.quiet = commandOptions.isSet("quiet");
-    if (again->status == "ok")
-        cli::setVerdict(ending, verdictOf(*again));
-    return cli::endRun(io, ending);
+    std::unique_ptr<FamilyRun> again = configureRerun(*recorded, rerun);  // InputError -> exit 2
+    const std::string heading = "run again: " + path + " (" + again->describe() + "), recorded on " +
+                                recorded->devices.front().name + ": " + recordedOutcome(*recorded) + "\n";
+    return std::make_unique<RerunOfRecord>(std::move(again), heading);
 }
 
 constexpr std::array<std::string_view, 2> kUsage{
@@ -98,7 +93,7 @@ const FamilyCommand& command()
         "variant, as recorded -- and prints its report after the recorded run's device and verdict.\nExit status: "
         "0 verified correct, 1 the result is wrong, 2 bad input or failure, 3 not verified.",
         &options,
-        &run};
+        &configure};
     return c;
 }
 

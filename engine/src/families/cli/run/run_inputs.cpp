@@ -11,11 +11,6 @@ namespace gigacheck::run_verb {
 
 namespace {
 
-std::string shapeText(const Shape& s)
-{
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
-}
-
 }  // namespace
 
 GivenOperands loadGivenOperands(RunOptions& options)

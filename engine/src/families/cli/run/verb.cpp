@@ -4,7 +4,8 @@
 
 #include "families/cli/run/run_inputs.hpp"
 #include "families/cli/run/run_options.hpp"
-#include "families/cli/run_ending.hpp"
+#include "families/blocked_gemm/run/blocked_run.hpp"
+#include "families/online_abft/run/online_run.hpp"
 #include "gigacheck/blocked_gemm/run.hpp"
 #include "gigacheck/safe_write.hpp"
 
@@ -13,72 +14,53 @@
 namespace gigacheck::run_verb {
 namespace {
 
-// The ending's fields every scheme fills alike.
-gigacheck::cli::RunEnding endingOf(const RunOptions& options, const std::string& status, const std::string& error)
-{
-    gigacheck::cli::RunEnding ending;
-    ending.verb = "run";
-    ending.runName = "run";
-    ending.cancelled = status == "cancelled";
-    ending.failed = !ending.cancelled && status != "ok";
-    ending.error = error;
-    ending.jsonPath = options.jsonPath;
-    ending.quiet = options.quiet;
-    return ending;
-}
+// A blocked run of `gigacheck run`, with the user's own matrices (--load-a / --load-b) and C
+// written to --save-c.
+class RunVerbBlockedRun final : public blocked_gemm::BlockedRun {
+public:
+    RunVerbBlockedRun(const RunOptions& options, GivenOperands given)
+        : BlockedRun(options.config), options_(options), given_(std::move(given))
+    {
+    }
+    void checkOtherOutputs() const override
+    {
+        if (!options_.saveC.empty())
+            checkOutputFile(options_.saveC, "C");
+    }
+    std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) override
+    {
+        RunHooks withFiles = hooks;
+        if (!options_.saveC.empty())
+            withFiles.resultOut = &c_;
+        if (given_.present()) {
+            withFiles.givenA = &given_.a;
+            withFiles.givenB = &given_.b;
+        }
+        RunRecord record = runGemm(config_, withFiles);  // InputError before anything runs -> exit 2 in main
+        record.inputs = inputsOf(options_);  // the report's "Your matrices" line comes from the record
+        return std::make_shared<const RunRecord>(std::move(record));
+    }
+    std::string writeOtherOutputs(const RecordEnvelope& record, std::ostream& out) const override
+    {
+        return saveResult(options_, c_, record.status, out)
+                   ? std::string()
+                   : "; " + options_.saveC + " not written (the run did not finish, so C is not whole)";
+    }
 
-// --scheme online | offline | tmr: the online ABFT family's run.
-int runOnlineScheme(const RunOptions& options, CommandIo& io)
-{
-    io.beginCancellable();
-    if (!options.jsonPath.empty())
-        checkOutputFile(options.jsonPath, "run record");
-    RunHooks hooks;
-    hooks.cancel = &io.cancel();
-    const OnlineRecord record = runOnline(options.online, hooks);  // InputError -> exit 2 in main
-    gigacheck::cli::RunEnding ending = endingOf(options, record.status, record.error);
-    ending.writeRecord = [&](const std::string& path) { saveOnlineRecord(record, path); };
-    ending.report = formatOnlineReport(record);
-    gigacheck::cli::setVerdict(ending, verdictOf(record));
-    return gigacheck::cli::endRun(io, ending);
-}
+private:
+    RunOptions options_;
+    GivenOperands given_;
+    HostMatrix c_;
+};
 
-int run(const CommandOptions& commandOptions, CommandIo& io)
+// --scheme picks the family: blocked GEMM, or online ABFT (online | offline | tmr).
+std::unique_ptr<FamilyRun> configure(const CommandOptions& commandOptions)
 {
     RunOptions options = runOptionsFrom(commandOptions);
     if (options.scheme != Scheme::Blocked)
-        return runOnlineScheme(options, io);
-    const GivenOperands given = loadGivenOperands(options);  // the shape and type follow from the files
-    // From here a signal stops the run between operations and the partial record is still written
-    // (a signal before this line ends the process with a message: nothing has run yet).
-    io.beginCancellable();
-    if (!options.jsonPath.empty())
-        checkOutputFile(options.jsonPath, "run record");
-    if (!options.saveC.empty())
-        checkOutputFile(options.saveC, "C");
-
-    RunHooks hooks;
-    hooks.cancel = &io.cancel();
-    HostMatrix c;
-    if (!options.saveC.empty())
-        hooks.resultOut = &c;
-    if (given.present()) {
-        hooks.givenA = &given.a;
-        hooks.givenB = &given.b;
-    }
-    RunRecord record = runGemm(options.config, hooks);  // InputError before anything runs -> exit 2 in main
-    record.inputs = inputsOf(options);  // the report's "Your matrices" line comes from the record
-
-    gigacheck::cli::RunEnding ending = endingOf(options, record.status, record.error);
-    ending.writeRecord = [&](const std::string& path) { saveRecord(record, path); };
-    ending.report = formatReport(record);
-    ending.writeOtherOutputs = [&] {
-        return saveResult(options, c, record.status, io.out())
-                   ? std::string()
-                   : "; " + options.saveC + " not written (the run did not finish, so C is not whole)";
-    };
-    gigacheck::cli::setVerdict(ending, verdictOf(record));
-    return gigacheck::cli::endRun(io, ending);
+        return std::make_unique<online_abft::OnlineRun>(options.online);
+    GivenOperands given = loadGivenOperands(options);  // the shape and type follow from the files
+    return std::make_unique<RunVerbBlockedRun>(options, std::move(given));
 }
 
 constexpr std::array<std::string_view, 6> kUsage{
@@ -104,7 +86,7 @@ const FamilyCommand& runVerbCommand()
         "detects and corrects them, checks the result\nagainst an independent reference and prints the report.\n"
         "Exit status: 0 verified correct, 1 uncorrectable errors remain or the reference\ndisagrees, 2 bad input or "
         "a failure, 3 not verified (--no-abft, or TMR cells without a majority, and no full\nreference).",
-        &run_verb::runOptionSpecs, &run_verb::run};
+        &run_verb::runOptionSpecs, &run_verb::configure};
     return c;
 }
 

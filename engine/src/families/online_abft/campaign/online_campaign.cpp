@@ -148,9 +148,11 @@ public:
             checkPlaced(c);
         // The family's own checks (panel, steps, TF32 with input faults on the GPU, ...) on a sample run.
         CampaignRun sample = planCampaignRun(c, 0);
-        validateOnlineConfig(runConfigOf(c, sample), device.backend);
+        // Every target of --target any first: the first run's own draw may be one the runs refuse,
+        // and its bare refusal would not say that --target any is what drew it.
         if (c.inject && c.target == CampaignTarget::Any && !isTmr(c))
             checkEveryTargetOfAny(c, sample, device);
+        validateOnlineConfig(runConfigOf(c, sample), device.backend);
     }
 
     // --target any draws each of kOnlineTargets: every one must run here, or the campaign would stop

@@ -2,7 +2,7 @@
 #include "families/reduced_matmul/cli/verb.hpp"
 
 #include "families/cli/option_groups.hpp"
-#include "families/gallery/verb_run.hpp"
+#include "families/reduced_matmul/run/reduced_run.hpp"
 #include "gigacheck/reduced_matmul.hpp"
 
 #include <array>
@@ -26,7 +26,7 @@ std::vector<OptionSpec> options()
     return o;
 }
 
-int run(const CommandOptions& options, CommandIo& io)
+std::unique_ptr<FamilyRun> configure(const CommandOptions& options)
 {
     if (!options.isSet("n"))
         throw InputError("reduced needs --n N (an even matrix size)");
@@ -37,7 +37,7 @@ int run(const CommandOptions& options, CommandIo& io)
     cli::readBackendOptions(options, config);
     config.reps = cli::repsOption(options, 1);
     config.seed = cli::seedOption(options);
-    return gallery::runVerb("reduced", config, options, io, &runReduced, &report, &toJson);
+    return std::make_unique<ConfiguredRun>(config);
 }
 
 constexpr std::array<std::string_view, 1> kUsage{"  [--type f32|f64] [--backend auto|cpu|cuda] [--json FILE] [--quiet]"};
@@ -50,7 +50,7 @@ const FamilyCommand& command()
         "reduced matmul: gigacheck reduced --n N --variant naive4p|naivep|tiled8|tiled16|tiled32|reduce-blas", kUsage,
         "Reduced matrix multiplication: C_ij = (A row 2i + row 2i+1) . (B column 2j + column 2j+1). Exit 0 correct, "
         "1 wrong, 2 bad input.",
-        &options, &run};
+        &options, &configure};
     return c;
 }
 

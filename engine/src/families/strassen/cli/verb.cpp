@@ -2,9 +2,8 @@
 #include "families/strassen/cli/verb.hpp"
 
 #include "families/cli/option_groups.hpp"
-#include "families/cli/run_ending.hpp"
+#include "families/strassen/run/strassen_run.hpp"
 #include "gigacheck/fault_grammar.hpp"
-#include "gigacheck/safe_write.hpp"
 #include "gigacheck/strassen.hpp"
 
 #include <array>
@@ -122,29 +121,9 @@ StrassenConfig configFrom(const CommandOptions& options)
     return c;
 }
 
-int run(const CommandOptions& options, CommandIo& io)
+std::unique_ptr<FamilyRun> configure(const CommandOptions& options)
 {
-    const StrassenConfig c = configFrom(options);
-    const std::string json = cli::jsonPathOption(options);
-    requireDevice(c.device, c.backend);
-    if (!json.empty())
-        checkOutputFile(json, "run record");
-
-    io.beginCancellable();
-    auto backend = makeStrassenBackend(c);
-    const StrassenResult r = runStrassen(c, *backend, nullptr, &io.cancel());
-    cli::RunEnding ending;
-    ending.verb = "strassen";
-    ending.runName = "strassen run";
-    ending.cancelled = r.status == "cancelled";
-    ending.failed = r.status == "failed";
-    ending.error = r.error;
-    ending.jsonPath = json;
-    ending.writeRecord = [&](const std::string& path) { saveStrassenRecord(r, path); };
-    ending.report = formatStrassenReport(r);
-    ending.quiet = options.isSet("quiet");
-    cli::setVerdict(ending, verdictOf(r));
-    return cli::endRun(io, ending);
+    return std::make_unique<StrassenRun>(configFrom(options));
 }
 
 constexpr std::array<std::string_view, 4> kUsage{
@@ -163,7 +142,7 @@ const FamilyCommand& command()
         "B,\nproducts accumulated into C, A and B recovered; checksums verify A, B and C.\nExit status: 0 verified "
         "correct, 1 C is wrong (uncorrectable, or the reference disagrees), 2 bad input or a failure, 3 not "
         "verified (--no-abft --reference none).",
-        &options, &run};
+        &options, &configure};
     return c;
 }
 

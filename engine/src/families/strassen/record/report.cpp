@@ -13,11 +13,6 @@ namespace gigacheck {
 
 namespace {
 
-std::string shapeText(const Shape& s)
-{
-    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.q);
-}
-
 // Seconds per (level, stage) of the compute spans: the seed's Table 3.2 for this run.
 std::map<std::pair<int, int>, double> stageTimes(const StrassenResult& r)
 {

@@ -2,7 +2,7 @@
 #include "families/transpose/cli/verb.hpp"
 
 #include "families/cli/option_groups.hpp"
-#include "families/gallery/verb_run.hpp"
+#include "families/transpose/run/transpose_run.hpp"
 #include "gigacheck/transpose.hpp"
 
 #include <array>
@@ -40,7 +40,7 @@ std::vector<OptionSpec> options()
     return o;
 }
 
-int run(const CommandOptions& options, CommandIo& io)
+std::unique_ptr<FamilyRun> configure(const CommandOptions& options)
 {
     if (!options.isSet("shape"))
         throw InputError("transpose needs --shape MxN");
@@ -50,7 +50,7 @@ int run(const CommandOptions& options, CommandIo& io)
     config.type = options.value("type", [](const std::string& s) { return elementTypeFromString(s); });
     cli::readBackendOptions(options, config);
     config.reps = cli::repsOption(options, 0);
-    return gallery::runVerb("transpose", config, options, io, &runTranspose, &report, &toJson);
+    return std::make_unique<ConfiguredRun>(config);
 }
 
 constexpr std::array<std::string_view, 2> kUsage{
@@ -63,7 +63,7 @@ const FamilyCommand& command()
 {
     static const FamilyCommand c{"matrix transpose: gigacheck transpose --shape MxN", kUsage,
                                  "Matrix transpose, in place or out of place. Exit 0 correct, 1 wrong, 2 bad input.",
-                                 &options, &run};
+                                 &options, &configure};
     return c;
 }
 

@@ -1,0 +1,41 @@
+// Every family verb's run, written once (gigacheck/family.hpp runCommand): configure from the
+// options, check the outputs, run cancellable by a signal, then the one ending (run_ending.hpp).
+#include "families/cli/option_groups.hpp"
+#include "families/cli/run_ending.hpp"
+#include "gigacheck/family.hpp"
+#include "gigacheck/safe_write.hpp"
+
+namespace gigacheck {
+
+int runCommand(const FamilyCommand& command, std::string_view verb, const CommandOptions& options, CommandIo& io)
+{
+    const std::unique_ptr<FamilyRun> run = command.configure(options);  // InputError -> exit 2 in main
+    const std::string jsonPath = cli::jsonPathOption(options);
+    requireDevice(run->device(), run->backend());
+    // From here a signal stops the run between operations and the partial record is still written
+    // (a signal before this line ends the process with a message: nothing has run yet).
+    io.beginCancellable();
+    if (!jsonPath.empty())
+        checkOutputFile(jsonPath, "run record");
+    run->checkOtherOutputs();
+
+    RunHooks hooks;
+    hooks.cancel = &io.cancel();
+    const std::shared_ptr<const RecordEnvelope> record = run->run(hooks);
+    cli::RunEnding ending;
+    ending.verb = std::string(verb);
+    ending.runName = verb == "run" || verb == "rerun" ? std::string(verb) : std::string(verb) + " run";
+    ending.cancelled = record->status == "cancelled";
+    ending.failed = !ending.cancelled && record->status != "ok";
+    ending.error = record->error;
+    ending.jsonPath = jsonPath;
+    ending.writeRecord = [&](const std::string& path) { saveAnyRecord(*record, path); };
+    ending.report = run->reportHeading() + reportOf(*record);
+    ending.quiet = options.isSet("quiet");
+    ending.writeOtherOutputs = [&] { return run->writeOtherOutputs(*record, io.out()); };
+    if (record->status == "ok")
+        cli::setVerdict(ending, verdictOf(*record));
+    return cli::endRun(io, ending);
+}
+
+}  // namespace gigacheck
