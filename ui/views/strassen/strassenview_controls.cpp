@@ -282,7 +282,7 @@ void StrassenView::buildControls()
 
     stepList_ = new QTreeWidget(this);
     stepList_->setObjectName(QStringLiteral("strassenSteps"));
-    stepList_->setHeaderLabels({QStringLiteral("st."), QStringLiteral("formula (thesis)"), QStringLiteral("ms"), QStringLiteral("⚡")});
+    stepList_->setHeaderLabels({QStringLiteral("st."), QStringLiteral("formula"), QStringLiteral("ms"), QStringLiteral("⚡")});
     stepList_->headerItem()->setToolTip(kStepColumn, QStringLiteral("the thesis's stage"));
     stepList_->headerItem()->setToolTip(kFaultColumn, QStringLiteral("click ⚡ on a product to place a fault in its result"));
     stepList_->setRootIsDecorated(false);
@@ -348,11 +348,18 @@ void StrassenView::buildControls()
     lanesPlot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     lanesPlot_->axisRect()->setRangeDrag(Qt::Horizontal);
     lanesPlot_->axisRect()->setRangeZoom(Qt::Horizontal);
-    plotTabs_->addTab(stagePlot_, QStringLiteral("Time per stage"));
+    // One word each: the five fit beside the verdict at 1366×768 without scroll arrows; each plot's
+    // title and axes say the rest.
+    plotTabs_->addTab(stagePlot_, QStringLiteral("Stages"));
+    plotTabs_->setTabToolTip(0, QStringLiteral("Time per level and stage of the run (the thesis's Table 3.2)"));
     plotTabs_->addTab(lanesPlot_, QStringLiteral("Timeline"));
-    plotTabs_->addTab(speedupPlot_, QStringLiteral("Speedup vs N"));
-    plotTabs_->addTab(errorPlot_, QStringLiteral("Error vs levels"));
-    plotTabs_->addTab(recoveryPlot_, QStringLiteral("Recovery vs levels"));
+    plotTabs_->setTabToolTip(1, QStringLiteral("The run's ops on their queues and streams, coloured by stage"));
+    plotTabs_->addTab(speedupPlot_, QStringLiteral("Speedup"));
+    plotTabs_->setTabToolTip(2, QStringLiteral("Speedup over one plain GEMM of the same shape, over N (a sweep)"));
+    plotTabs_->addTab(errorPlot_, QStringLiteral("Error"));
+    plotTabs_->setTabToolTip(3, QStringLiteral("Error of C against the FP64 reference over the levels (a sweep)"));
+    plotTabs_->addTab(recoveryPlot_, QStringLiteral("Recovery"));
+    plotTabs_->setTabToolTip(4, QStringLiteral("How far recovering A and B moved them, over the levels (a sweep)"));
     connect(plotTabs_, &QTabWidget::currentChanged, this, [this] { fitLanes(); });
 
     auto* bottom = new QSplitter(Qt::Horizontal, this);
