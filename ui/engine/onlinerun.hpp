@@ -1,4 +1,4 @@
-// An online ABFT run in the lab (issue 9, ui/README.md "Online ABFT"): its record, and C after
+// An online ABFT run in the lab (ui/README.md "Online ABFT"): its record, and C after
 // every step reduced to a bounded grid (the step slider's frames), recorded on the engine's
 // thread through the observer. The views that every family shares take the record's envelope
 // (models/familyrecord.hpp); the step view and the report read the rest of the online record.

@@ -1,4 +1,4 @@
-// Strategy "auto" in the lab (issue 13): the cost-model planner's preview (planWithCostModel over
+// Strategy "auto" in the lab: the cost-model planner's preview (planWithCostModel over
 // every strategy, for the device the run will use) as a preview job of BackgroundJobs, never on
 // the GUI thread. Edits
 // of the shape or the cap are debounced; while a preview is computed a newer request waits and is

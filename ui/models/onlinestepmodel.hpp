@@ -1,4 +1,4 @@
-// The step slider's model (issue 9, seed 002 Figures 2 and 3): an online ABFT run as a sequence
+// The step slider's model (the online-ABFT paper's Figures 2 and 3): an online ABFT run as a sequence
 // of positions (each step's panel product, the faults that strike after it, the check that
 // follows it), the frame of C at each position, and which faults have struck and which have been
 // caught by then. Plain data, tested without a screen (tests/ui/tst_onlinelab.cpp).

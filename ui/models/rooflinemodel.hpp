@@ -1,4 +1,4 @@
-// Roofline data (seed 000 figure 20): roofs from measured or datasheet ceilings, and for every
+// Roofline data (the Gigacheck report's figure 20): roofs from measured or datasheet ceilings, and for every
 // run its measured point, the seed's naive point (intensity x link bandwidth) and one point per
 // operation kind. Plain data, tested without a screen.
 #pragma once

@@ -1,4 +1,4 @@
-// One run, one verdict (issue 41 item 2): what the status bar, the Report, the Run log, the
+// One run, one verdict: what the status bar, the Report, the Run log, the
 // timeline and the animations say of a run, derived once from its record, so that no two of them
 // can disagree. Blocked GEMM records answer from RunRecord (verifiedCorrect / notVerified /
 // verifiedBy, the fault report); online ABFT runs from their own OnlineRecord (the checks, the

@@ -1,4 +1,4 @@
-// Sizes in the units the user typed (issue 12, item 6: a cap typed as 1MiB reads "1 MiB", never
+// Sizes in the units the user typed (item 6: a cap typed as 1MiB reads "1 MiB", never
 // "1.05 MB"): the memory bar, the plan text, the buffers table and the run log.
 #pragma once
 

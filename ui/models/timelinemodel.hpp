@@ -20,7 +20,7 @@ struct TimelineLane {
     double maxDuration = 0;   // lets a range query start early enough to catch long spans
 };
 
-// A run's ends without a product running (blocked GEMM runs, issue 13): fill from its first
+// A run's ends without a product running (blocked GEMM runs): fill from its first
 // span's start to its first product's start, drain from its last product's end to its last span's
 // end (the repair pass after a run does not count).
 struct RunEnds {

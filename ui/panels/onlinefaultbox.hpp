@@ -1,4 +1,4 @@
-// Where and when the faults of an online ABFT run strike (issue 9): the target (C, its checksum
+// Where and when the faults of an online ABFT run strike: the target (C, its checksum
 // row or column, the input A or B) of the faults placed on the heatmap, and the step after which
 // they strike. Part of the Faults panel; blocked ABFT runs ignore it.
 #pragma once

@@ -1,5 +1,5 @@
-// The scheme of a run (issue 9): blocked ABFT (the strategies below it, seed 000) or the online
-// ABFT family's online / offline / TMR (seed 002) with its panel width b, check frequency fq and
+// The scheme of a run: blocked ABFT (the strategies below it, the Gigacheck report) or the online
+// ABFT family's online / offline / TMR (the online-ABFT paper) with its panel width b, check frequency fq and
 // number of weighted checksums K, and (GPU) its column blocks G. Part of the Strategy panel.
 #pragma once
 

@@ -87,7 +87,7 @@ StrategyPanel::StrategyPanel(QWidget* parent) : QWidget(parent)
     buffers_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     layout->addWidget(summary_);
     layout->addWidget(bar_);
-    // The scheme (issue 9); the window shows it at the top of the Run dock, where the log gives
+    // The scheme; the window shows it at the top of the Run dock, where the log gives
     // way to it (the plan keeps its place in view on a 768-pixel screen).
     scheme_ = new OnlineSchemeBox(this);
     scheme_->hide();

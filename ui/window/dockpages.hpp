@@ -1,6 +1,6 @@
 // One dock's content for every family: the checked GEMM's panel, the Strassen view's, the kernel
 // gallery's. Only the shown family's page is visible, so the dock is as wide and as tall as that
-// page needs, and the docks never hide or move when the family changes (issue 43: one set of docks
+// page needs, and the docks never hide or move when the family changes (one set of docks
 // drives every family).
 #pragma once
 

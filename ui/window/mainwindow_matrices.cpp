@@ -1,4 +1,4 @@
-// MainWindow's own-matrices files (issue 12, item 7): File > Import A / B from NumPy .npy files
+// MainWindow's own-matrices files: File > Import A / B from NumPy .npy files
 // and File > Export C, the residuals and the injected-error map as .npy (engine: gigacheck/npy.hpp).
 #include "mainwindow.hpp"
 

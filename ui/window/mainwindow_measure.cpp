@@ -1,4 +1,4 @@
-// Run › Measure this machine… and the Roofline view's button (issue 12 item 5): the ceilings of
+// Run › Measure this machine… and the Roofline view's button: the ceilings of
 // the device Matrix setup picks, measured on the measurer's worker thread, stored where
 // `gigacheck devices --measure` stores them and drawn as the roofs at once.
 #include "mainwindow.hpp"

@@ -1,4 +1,4 @@
-// Host reference of ABFT (seed 000 sections 2.1 and 4.4): checksums, round-off threshold,
+// Host reference of ABFT (the Gigacheck report's sections 2.1 and 4.4): checksums, round-off threshold,
 // mismatch detection, location and correction of one augmented C block. The CPU backend uses
 // it directly; the CUDA kernels are tested against it.
 #pragma once

@@ -1,4 +1,4 @@
-// The blocked GEMM family's public API in one include (seed 000; engine/src/families/blocked_gemm/).
+// The blocked GEMM family's public API in one include (the Gigacheck report; engine/src/families/blocked_gemm/).
 // Its headers keep their names beside the shared ones, so that code written against them is
 // unchanged:
 //   shared by every family: types.hpp, matrix.hpp, schedule.hpp, events.hpp, backend.hpp,

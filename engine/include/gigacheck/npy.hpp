@@ -1,5 +1,5 @@
 // NumPy .npy files of 2-D float32 / float64 matrices: the user's own A and B read in, C, the
-// residuals and the injected-error map written out (issue 12, item 7). Format versions 1.0, 2.0
+// residuals and the injected-error map written out. Format versions 1.0, 2.0
 // and 3.0, little- or big-endian '<f4' '<f8' '>f4' '>f8', C or Fortran order. A file is untrusted
 // input: the header is parsed strictly and its size claims are checked against the file's length
 // before anything is allocated (engine/src/core/io/README.md).

@@ -1,4 +1,4 @@
-// The online ABFT family (seed 002): C built as a sum of panel outer products C += A_j B_j with the
+// The online ABFT family (the online-ABFT paper): C built as a sum of panel outer products C += A_j B_j with the
 // full-checksum relation kept after every step, checked every fq steps (online) or only at the end
 // (offline), and triple modular redundancy (three products and an element-wise vote) beside them.
 // engine/src/families/online_abft/README.md has the scheme, the cost model and the record section.
@@ -17,7 +17,7 @@
 
 namespace gigacheck {
 
-// blocked: the blocked GEMM family (seed 000, runGemm); the others run here.
+// blocked: the blocked GEMM family (the Gigacheck report, runGemm); the others run here.
 enum class Scheme { Blocked, Online, Offline, Tmr };
 template <> const EnumTable<Scheme>& enumTable<Scheme>();
 std::string_view toString(Scheme);
@@ -188,7 +188,7 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const 
 
 std::string formatOnlineReport(const OnlineRecord& record);
 
-// The fq sweep (issue 9 item 5, README "Bench" 3): per check frequency (0: offline), the compute
+// The fq sweep (README "Bench" 3): per check frequency (0: offline), the compute
 // time against the plain product, and for each fault count how many of `trials` runs with that
 // many faults (random cells, random steps) ended with every check correcting (no recompute).
 struct FqSweepOptions {

@@ -1,4 +1,4 @@
-// The reduced matrix multiplication family of the kernel gallery (seed 003): C is N/2 x N/2 with
+// The reduced matrix multiplication family of the kernel gallery (the reduced-matmul chapter): C is N/2 x N/2 with
 // C_ij = (row 2i + row 2i+1 of A) . (column 2j + column 2j+1 of B), from the seed's naive 4p kernel
 // to the library way (reduce, then one GEMM). Implementation: engine/src/families/reduced_matmul/.
 #pragma once

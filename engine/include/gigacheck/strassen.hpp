@@ -1,4 +1,4 @@
-// Memory-efficient Strassen (seed 001): the configuration of a run, its record, and the entry points
+// Memory-efficient Strassen (Krishnan's Strassen thesis): the configuration of a run, its record, and the entry points
 // of the strassen family (engine/src/families/strassen/README.md).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The transpose family of the kernel gallery (seed 004): CPU and GPU transposes from the seed's
+// The transpose family of the kernel gallery (the transpose paper): CPU and GPU transposes from the seed's
 // naive in-place loop to what the hardware can do, each verified, timed and counted.
 // Implementation: engine/src/families/transpose/ (README there).
 #pragma once

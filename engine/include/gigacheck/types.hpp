@@ -70,7 +70,7 @@ StrategyKind strategyFromString(std::string_view);
 BackendKind backendFromString(std::string_view);
 GemmVariant gemmFromString(std::string_view);
 
-// One-line description of a strategy (seed 000 section 5), for reports and the GUI.
+// One-line description of a strategy (the Gigacheck report's section 5), for reports and the GUI.
 std::string_view describe(StrategyKind);
 
 // "10MB", "256MiB", "4GiB", "123" (bytes). Decimal KB/MB/GB = 1000^k, KiB/MiB/GiB = 1024^k.

@@ -1,4 +1,4 @@
-// Weighted checksums (seed 002 section IV.C): K checksum vectors per axis instead of one, so that
+// Weighted checksums (the online-ABFT paper's section IV.C): K checksum vectors per axis instead of one, so that
 // several errors in one check are located and corrected by solving a small linear system. Host
 // reference, shared by any family that checks a full-checksum matrix (online ABFT uses it; K = 1 is
 // the plain checksum of abft.hpp and goes through verifyAndCorrect there).

@@ -1,4 +1,4 @@
-// Checksum vectors of the operand blocks (seed 000 section 2.1.1): c_A as the extra row of an
+// Checksum vectors of the operand blocks (the Gigacheck report's section 2.1.1): c_A as the extra row of an
 // A block, r_B as the extra column of a B block.
 #include "gigacheck/abft.hpp"
 

@@ -1,4 +1,4 @@
-// Detection, location and correction of errors in one augmented C block (seed 000 sections
+// Detection, location and correction of errors in one augmented C block (the Gigacheck report's sections
 // 2.1.4, 2.1.5 and figure 8).
 //
 // Control checksums are the sums of the computed rows / columns of C, checksum row and column

@@ -99,7 +99,7 @@ std::string formatCampaignReport(const CampaignResult& r)
     if (r.summary.maxCleanResidualRun >= 0)
         out << "Largest clean residual / threshold: " << format("%.3g", r.summary.maxCleanResidualRatio) << " (run "
             << r.summary.maxCleanResidualRun << "): the checks' margin against false alarms (an alarm at 1)\n";
-    // What the scheme can promise for the faults of this campaign (issue 15 item 6).
+    // What the scheme can promise for the faults of this campaign.
     if (c.inject)
         out << campaignFamilyOf(c).promise(c);
     const std::int64_t sdc = r.summary.all[Outcome::SilentCorruption];

@@ -1,4 +1,4 @@
-// The fq sweep of the lab (issue 9 item 5): the engine's sweepCheckEvery (the function `gigacheck
+// The fq sweep of the lab: the engine's sweepCheckEvery (the function `gigacheck
 // bench online` prints) as a run job of the lab's BackgroundJobs, its result kept for the view and
 // the CSV export.
 #pragma once

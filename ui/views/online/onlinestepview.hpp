@@ -1,4 +1,4 @@
-// The step slider of an online ABFT run (issue 9 item 6, seed 002 Figures 2 and 3 animated from
+// The step slider of an online ABFT run (the online-ABFT paper's Figures 2 and 3 animated from
 // a real run): C as it is built step by step with its checksum rows and columns (beyond the grey
 // lines), the faults appearing at their step (red) and caught at the next check (green), the
 // check's mismatching rows and columns shaded. Shown in the heatmap tab in place of the blocked

@@ -1,4 +1,4 @@
-// The fq sweep view (issue 9 items 5 and 6): the online scheme's overhead against the check
+// The fq sweep view: the online scheme's overhead against the check
 // frequency fq (left axis) and the share of runs whose faults, scattered over time, all ended
 // corrected (right axis, one line per fault count) — the seed's trade-off, measured here.
 #pragma once

@@ -1,4 +1,4 @@
-// The Strassen tab (issue 10 item 9): set up and run a memory-efficient Strassen product as a
+// The Strassen tab: set up and run a memory-efficient Strassen product as a
 // background run job (the Run dock's Start, Cancel and progress drive it); A, B and C as sub-blocks lit step by step through the recipe (step / play, paced
 // by the run's measured times); faults placed by a click on a block or on a product of the step
 // list; the verdict and recovery error; plots of the time per stage, the run's lanes, and a small

@@ -1,4 +1,4 @@
-// The blocked GEMM family's cost model and planner (issue 13): each op's time predicted from the
+// The blocked GEMM family's cost model and planner: each op's time predicted from the
 // device's measured rates, the whole schedule's time by simulating its queues and dependencies
 // (fill and drain included), and the blocking and strategy that minimise the prediction.
 #pragma once
@@ -94,7 +94,7 @@ struct Prediction {
 Prediction predictSchedule(const Schedule& schedule, const CostModel& model, const std::string& gemmKind,
                            std::size_t elementBytes);
 
-// ---- the link on the run's own host matrices (issue 13: predicted within 10 %) ---------------
+// ---- the link on the run's own host matrices (predicted within 10 %) ---------------
 // The table's copy rates are measured on one buffer; the same 2D copy shape runs at 30-51 GB/s
 // from different parts of a run's host matrices (results README, fourteenth session). Before a
 // run, a sample of its own direct block loads is copied alone and timed, and the model's H2D rates

@@ -1,4 +1,4 @@
-// How the blocked GEMM's host-to-device block copies leave the host (issue 13, "the link under
+// How the blocked GEMM's host-to-device block copies leave the host ("the link under
 // load"). A block of A or B is a rectangle of a row-major host matrix: a 2D copy of narrow rows out
 // of a wide matrix ran at 29-39 GB/s beside a GEMM on the H200 where one contiguous copy keeps
 // 55 GB/s (resources/results/probes/copy_pitch_probe.cu, host_pages_probe.cu). Packing the block

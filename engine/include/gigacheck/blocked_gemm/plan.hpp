@@ -1,4 +1,4 @@
-// Blocking under a device-memory cap (seed 000 section 5): splits, block sizes, buffers.
+// Blocking under a device-memory cap (the Gigacheck report's section 5): splits, block sizes, buffers.
 #pragma once
 
 #include "gigacheck/schedule.hpp"
@@ -52,7 +52,7 @@ struct Plan {
     int colBlockOf(std::int64_t col) const;
     bool tapered() const { return !rowStarts.empty() || !colStarts.empty(); }
 
-    // Unequal blocks (the planner's tapered ends, issue 13): where each block row / column of C
+    // Unequal blocks (the planner's tapered ends): where each block row / column of C
     // starts (size splitM / splitQ, first 0, ascending, no block above blockM / blockQ). Empty:
     // equal blocks of blockM / blockQ, the last taking the remainder.
     std::vector<std::int64_t> rowStarts, colStarts;

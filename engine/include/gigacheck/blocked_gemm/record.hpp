@@ -63,7 +63,7 @@ struct RunRecord : RecordEnvelope {
     // with the checksums taken where they entered; ran = false where the backend does not
     // compare (section "operand_checks" absent).
     OperandCheckReport operandChecks;
-    // The cost model's prediction of the schedule that ran (issue 13): one span per op, timed
+    // The cost model's prediction of the schedule that ran: one span per op, timed
     // from 0, beside the measured ones; empty in records from before it ("prediction" absent).
     std::vector<Span> predictedSpans;
     double predictedSeconds = 0;

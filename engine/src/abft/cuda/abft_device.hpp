@@ -1,4 +1,4 @@
-// ABFT on the device, cheaply (seed 000 sections 2.1 and 4; the rules of gigacheck/abft.hpp and
+// ABFT on the device, cheaply (the Gigacheck report's sections 2.1 and 4; the rules of gigacheck/abft.hpp and
 // abft/verify.cpp, the host reference).
 //
 // The augmented blocks live in the plan's buffers, with padded leading dimensions:

@@ -1,6 +1,6 @@
 // The CPU backend: G emulated devices (one by default), each with one thread per queue (H2D,
 // compute, D2H). Each thread takes its device's ops of its queue in issue order and starts one only
-// when its deps are done — on any device — which is the queue semantics of seed 000 section 2.3 (a
+// when its deps are done — on any device — which is the queue semantics of the Gigacheck report's section 2.3 (a
 // blocked op blocks the ops behind it in the same queue). Each device has its own buffer pool: the
 // buffers placed on it are charged to its cap (Schedule::capBytes), as device memory would be.
 // What each op does comes from its family's CPU op table (core/op_table.hpp): this file never

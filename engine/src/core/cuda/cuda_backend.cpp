@@ -1,4 +1,4 @@
-// The CUDA backend: a Schedule on CUDA streams (seed 000 section 2.3), over one or several devices.
+// The CUDA backend: a Schedule on CUDA streams (the Gigacheck report's section 2.3), over one or several devices.
 //
 // The backend holds a list of CUDA ordinals; schedule device d runs on ordinals[d] (the same
 // ordinal may be listed twice: two logical devices sharing one GPU, each with its own streams,

@@ -1,4 +1,4 @@
-// Range checks every family's record reader shares (issue 15): a record someone sent may claim
+// Range checks every family's record reader shares: a record someone sent may claim
 // anything, so what it claims is checked before anything uses or draws it. Each throws InputError
 // "record: field '<path>' ..." naming the field. Internal to the engine.
 #pragma once

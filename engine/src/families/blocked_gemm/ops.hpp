@@ -1,4 +1,4 @@
-// The blocked GEMM family (seed 000) as the executors see it: its op kinds, their names and the
+// The blocked GEMM family (the Gigacheck report) as the executors see it: its op kinds, their names and the
 // tables of their CPU and CUDA implementations. Adding an op kind to the family touches this
 // folder only (README.md "Adding a family").
 #pragma once

@@ -1,4 +1,4 @@
-// The online ABFT family (seed 002) as the executors see it: its op kinds, their names and the
+// The online ABFT family (the online-ABFT paper) as the executors see it: its op kinds, their names and the
 // tables of their CPU and CUDA implementations.
 #pragma once
 
@@ -8,7 +8,7 @@ namespace gigacheck::online_abft {
 
 inline constexpr std::string_view kFamilyName = "online_abft";
 
-// Family number 2 (seed 002): kinds 2 * kOpKindsPerFamily + n.
+// Family number 2 (the online-ABFT paper): kinds 2 * kOpKindsPerFamily + n.
 inline constexpr std::uint16_t kFirstKind = 2 * kOpKindsPerFamily;
 inline constexpr OpKind kLoadInputs{kFirstKind + 0};     // H2D: A and B into their augmented buffers
 inline constexpr OpKind kEncode{kFirstKind + 1};         // checksum rows of A, columns of B (and input check)

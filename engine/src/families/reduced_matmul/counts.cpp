@@ -1,4 +1,4 @@
-// Counts of each reduced matmul kernel from its loop nest (seed 003 section 4.3.3: "Total loads
+// Counts of each reduced matmul kernel from its loop nest (the reduced-matmul chapter's section 4.3.3: "Total loads
 // by T0 = 4N" naive, "(N / TILE) * 4" tiled).
 #include "gigacheck/reduced_matmul.hpp"
 

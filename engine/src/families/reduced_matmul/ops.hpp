@@ -9,7 +9,7 @@
 
 namespace gigacheck::reduced_matmul {
 
-// Its OpKind range: family number 61 (issue 11's gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
+// Its OpKind range: family number 61 (the kernel gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
 inline constexpr std::uint16_t kFamilyNumber = 61;
 inline constexpr OpKind kCopyIn = OpKind(kFamilyNumber * kOpKindsPerFamily + 0);
 inline constexpr OpKind kReduce = OpKind(kFamilyNumber * kOpKindsPerFamily + 1);  // A -> Ar, B -> Br

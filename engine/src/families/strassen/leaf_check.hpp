@@ -1,4 +1,4 @@
-// Leaf checks (--check-leaves, issue 10 item 5): ABFT on each leaf product of a Strassen run.
+// Leaf checks (--check-leaves): ABFT on each leaf product of a Strassen run.
 // A leaf adds sign * A_j B_k into each of its target C blocks, so for every column c of a target
 //   sum_i C_after(i, c) - sum_i C_before(i, c) = sign * sum_k (sum_i A_j(i, k)) B_k(k, c)
 // (the column checksum relation of the product alone, whatever the algorithm does around it).

@@ -1,4 +1,4 @@
-// The strassen family (seed 001) as the executors see it: its op kinds, their names, and the
+// The strassen family (Krishnan's Strassen thesis) as the executors see it: its op kinds, their names, and the
 // tables of their CPU and CUDA implementations (README.md "Adding a family").
 #pragma once
 

@@ -8,7 +8,7 @@
 
 namespace gigacheck::transpose {
 
-// Its OpKind range: family number 60 (issue 11's gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
+// Its OpKind range: family number 60 (the kernel gallery: transpose 60, reduced matmul 61; 40 is tst_op_table's toy family).
 inline constexpr std::uint16_t kFamilyNumber = 60;
 inline constexpr OpKind kCopyIn = OpKind(kFamilyNumber * kOpKindsPerFamily + 0);
 inline constexpr OpKind kTranspose = OpKind(kFamilyNumber * kOpKindsPerFamily + 1);

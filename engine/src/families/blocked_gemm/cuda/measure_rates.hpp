@@ -1,4 +1,4 @@
-// The cost model's rate tables and the link-under-load measurements (issue 13), in plain C++ so
+// The cost model's rate tables and the link-under-load measurements, in plain C++ so
 // that bench/ compiles with or without CUDA. Each runs on the current device.
 #pragma once
 

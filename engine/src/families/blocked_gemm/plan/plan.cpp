@@ -1,4 +1,4 @@
-// Blocking under a memory cap (seed 000 section 5): block extents, buffer accounting, the search.
+// Blocking under a memory cap (the Gigacheck report's section 5): block extents, buffer accounting, the search.
 #include "gigacheck/blocked_gemm/plan.hpp"
 
 #include "families/blocked_gemm/plan/buffer_layout.hpp"

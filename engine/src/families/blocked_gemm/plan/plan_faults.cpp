@@ -1,4 +1,4 @@
-// Expands a FaultSpec into concrete injections for a plan (seed 000 section 4.3, extended).
+// Expands a FaultSpec into concrete injections for a plan (the Gigacheck report's section 4.3, extended).
 #include "gigacheck/blocked_gemm/plan_faults.hpp"
 #include "gigacheck/fault_grammar.hpp"
 

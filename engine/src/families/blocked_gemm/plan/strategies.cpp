@@ -1,4 +1,4 @@
-// The strategies of seed 000 section 5 (figures 11-14) as schedules, issued depth-first (2.3).
+// The strategies of the Gigacheck report's section 5 (figures 11-14) as schedules, issued depth-first (2.3).
 #include "gigacheck/schedule.hpp"
 
 #include "families/blocked_gemm/plan/schedule_builder.hpp"

@@ -1,4 +1,4 @@
-// The text report of a run: seed 000 section 6's GIGACHECK block (figure 18), then what the
+// The text report of a run: the Gigacheck report's section 6's GIGACHECK block (figure 18), then what the
 // lab adds: backend choice, plan, time per queue, the fault report and the reference check.
 #include "gigacheck/blocked_gemm/record.hpp"
 
@@ -243,7 +243,7 @@ void writeMetrics(std::ostream& out, const RunRecord& r)
         writePerDevice(out, r);
 }
 
-// The cost model beside the measurement (issue 13): totals and each op kind's busy time.
+// The cost model beside the measurement: totals and each op kind's busy time.
 void writePrediction(std::ostream& out, const RunRecord& r)
 {
     const PredictionComparison c = comparePrediction(r);

@@ -1,4 +1,4 @@
-// Where a blocked GEMM run's time goes, from its own spans (issue 13: the measurement behind each
+// Where a blocked GEMM run's time goes, from its own spans (the measurement behind each
 // miss of "within 10 % of the bound", and the report's lesson on why a strategy is slow). Between
 // the first product's start and the last product's end the compute queue is either running a
 // product, running ABFT work alone, or idle (waiting for a copy); before and after are the fill

@@ -1,4 +1,4 @@
-// `gigacheck bench online`: the comparisons of seed 002 (its Tables I-III) on this machine, each a
+// `gigacheck bench online`: the comparisons of the online-ABFT paper (its Tables I-III) on this machine, each a
 // ratio against the plain product timed in the same process (cuBLAS on a GPU, OpenBLAS on the
 // CPU): online ABFT for several fq and error counts, offline ABFT (with the recompute when it finds
 // more than it can correct), TMR; the cost model of the checks beside the measurements; the

@@ -181,7 +181,7 @@ template <class T> void panelProduct(cpu::OpContext& c, const Operation& op, OpO
     const T* a = slot<T>(c, kSlotA) + offset;
     const T* b = slot<T>(c, kSlotB) + offset * ldb;
     // The augmented panels: the checksum rows of A and columns of B ride along, so C_f keeps
-    // its checksum rows / columns after every step (seed 002 Theorem 2).
+    // its checksum rows / columns after every step (the online-ABFT paper's Theorem 2).
     product(in.gemm, a, lda, b, ldb, slot<T>(c, kSlotC), ldc, s.m + k, s.q + k, width, op.accumulate);
     if (k == 1)
         accumulateBound(st.check.plainBound, BlockView<const T>{a, s.m, width, lda},

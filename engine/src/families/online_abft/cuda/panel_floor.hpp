@@ -1,4 +1,4 @@
-// The floor of any check schedule around cuBLAS (issue 9's cost model, `gigacheck bench online`):
+// The floor of any check schedule around cuBLAS (`gigacheck bench online`):
 // an online run's panel products alone, as the device path issues them, with no checksum pass and no
 // check. What a run costs above this is its ABFT; what this costs above one n^3 GEMM is the split
 // into panel GEMMs that read and write C once per step (online README, "The cost model").

@@ -1,4 +1,4 @@
-// What an online ABFT record claims, checked before anything uses or draws it (issue 15): a record
+// What an online ABFT record claims, checked before anything uses or draws it: a record
 // someone sent may claim 2^31 - 1 steps (the lab's step view would build a position per step) or
 // a negative shape. Internal to the online ABFT family.
 #pragma once

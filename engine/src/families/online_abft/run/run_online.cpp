@@ -271,7 +271,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
             record.status = "cancelled";
         record.metrics.totalSeconds = elapsed(run);
         // Offline ABFT (and online, should a check still fail) has one answer to what it cannot
-        // correct: compute the product again (seed 002 section VI.D: "about double").
+        // correct: compute the product again (the online-ABFT paper's section VI.D: "about double").
         if (record.status == "ok" && record.uncorrectableChecks() > 0) {
             OnlineInputs again = inputsFor(c, backendKind);
             again.hostRowSumsA = in.hostRowSumsA, again.hostColSumsA = in.hostColSumsA;

@@ -1,4 +1,4 @@
-// The fq sweep (issue 9 item 5): overhead against the check frequency, and how many runs with
+// The fq sweep: overhead against the check frequency, and how many runs with
 // faults scattered over time end with every check correcting what it found. One function for
 // `gigacheck bench online` and the lab's sweep view.
 #include "families/online_abft/sweep/fq_sweep.hpp"

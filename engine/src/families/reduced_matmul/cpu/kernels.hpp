@@ -1,4 +1,4 @@
-// The CPU reduced matmuls (seed 003): A, B n x n row-major, C (n/2) x (n/2), n even.
+// The CPU reduced matmuls (the reduced-matmul chapter): A, B n x n row-major, C (n/2) x (n/2), n even.
 #pragma once
 
 #include <atomic>

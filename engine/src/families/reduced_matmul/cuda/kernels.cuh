@@ -1,4 +1,4 @@
-// The GPU reduced matmul kernels (seed 003 section 4.3), launch configurations beside them.
+// The GPU reduced matmul kernels (the reduced-matmul chapter's section 4.3), launch configurations beside them.
 // A, B n x n row-major; C (n/2) x (n/2).
 #pragma once
 

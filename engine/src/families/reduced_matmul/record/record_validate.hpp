@@ -1,4 +1,4 @@
-// What a reduced matmul record claims, checked before anything uses or prints it (issue 15): a
+// What a reduced matmul record claims, checked before anything uses or prints it: a
 // record someone sent may claim N = 0 ("C 0x0") or an odd N. Internal to the reduced matmul family.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Atomics against ordering (issue 10 item 2a): the products of one msmes product stage share C
+// Atomics against ordering: the products of one msmes product stage share C
 // blocks (stage 2: M1..M4 each reach two of C0..C3, every block twice; stage 5: M0, M5, M6 meet in
 // C0 and C3), so they must not add into a block at the same time. The seed ran them at once with
 // atomic adds; this lab orders them. Measured on one level of size n (products n/2 cubed, the

@@ -1,4 +1,4 @@
-// The CPU transposes (seed 004 sections 1-2). Templates over the element type (int32 / float32)
+// The CPU transposes (the transpose paper's sections 1-2). Templates over the element type (int32 / float32)
 // and a swap counter: production code passes NoCount, the tests count the swaps each loop nest
 // really performs and compare them with the seed's (n^2 - n) / 2.
 #pragma once

@@ -1,4 +1,4 @@
-// The GPU transpose kernels (seed 004 section 4 and beyond). Each names what it computes; its
+// The GPU transpose kernels (the transpose paper's section 4 and beyond). Each names what it computes; its
 // launch configuration sits beside it. Row-major throughout; the result of an m x n input is n x m.
 #pragma once
 

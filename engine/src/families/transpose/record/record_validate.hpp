@@ -1,4 +1,4 @@
-// What a transpose record claims, checked before anything uses or prints it (issue 15): a record
+// What a transpose record claims, checked before anything uses or prints it: a record
 // someone sent may claim a shape of -3 x 32 or a time of -1 ms. Internal to the transpose family.
 #pragma once
 
