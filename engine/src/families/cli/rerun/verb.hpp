@@ -1,5 +1,5 @@
 // gigacheck rerun RECORD: the run a saved record describes, made again on this machine by the
-// family that wrote it (Family::rerun), ended like that family's verb (report, record, closing
+// family that wrote it (Family::configureFromRecord), ended as every verb ends (runCommand: report, record, closing
 // line, exit code), with the recorded verdict beside the new one.
 #pragma once
 
