@@ -71,6 +71,10 @@ public:
     // Runs it with the hooks' observer, cancel and backend; the record, also of a run cancelled or
     // failed midway (its status says so). InputError before anything runs when it cannot run here.
     virtual std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) = 0;
+    // Whether the record says something of C for the family's verdict (Family::verdict): a run
+    // that ended ("ok"). The kernel gallery files a wrong result as "failed" with what is wrong:
+    // its verdict, exit 1, not a failure of the run (exit 2).
+    virtual bool hasVerdict(const RecordEnvelope& record) const { return record.status == "ok"; }
     // After the run: the outputs its options asked for besides the record (`run --save-c`); what
     // the closing line adds about one it could not write ("; C.npy not written (...)"), else empty.
     virtual std::string writeOtherOutputs(const RecordEnvelope&, std::ostream&) const { return {}; }

@@ -25,15 +25,16 @@ int runCommand(const FamilyCommand& command, std::string_view verb, const Comman
     cli::RunEnding ending;
     ending.verb = std::string(verb);
     ending.runName = verb == "run" || verb == "rerun" ? std::string(verb) : std::string(verb) + " run";
+    const bool judged = run->hasVerdict(*record);
     ending.cancelled = record->status == "cancelled";
-    ending.failed = !ending.cancelled && record->status != "ok";
+    ending.failed = !ending.cancelled && !judged && record->status != "ok";
     ending.error = record->error;
     ending.jsonPath = jsonPath;
     ending.writeRecord = [&](const std::string& path) { saveAnyRecord(*record, path); };
     ending.report = run->reportHeading() + reportOf(*record);
     ending.quiet = options.isSet("quiet");
     ending.writeOtherOutputs = [&] { return run->writeOtherOutputs(*record, io.out()); };
-    if (record->status == "ok")
+    if (judged)
         cli::setVerdict(ending, verdictOf(*record));
     return cli::endRun(io, ending);
 }

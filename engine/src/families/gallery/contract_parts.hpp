@@ -45,6 +45,9 @@ public:
         return std::make_shared<const Record>(runConfig(c));
     }
 
+    // A wrong result is filed as "failed" with its mismatches: the verdict says so (exit 1).
+    bool hasVerdict(const RecordEnvelope& record) const override { return record.status != "cancelled"; }
+
     // Family::configureFromRecord: the recorded configuration.
     static std::unique_ptr<FamilyRun> fromRecord(const RecordEnvelope& record)
     {

@@ -38,6 +38,7 @@ public:
     int device() const override { return run_->device(); }
     void placeOn(BackendKind backend, int device) override { run_->placeOn(backend, device); }
     std::shared_ptr<const RecordEnvelope> run(const RunHooks& hooks) override { return run_->run(hooks); }
+    bool hasVerdict(const RecordEnvelope& record) const override { return run_->hasVerdict(record); }
     std::string reportHeading() const override { return heading_; }
 
 private:
