@@ -1,9 +1,10 @@
 // The strassen family on the CPU backend: every recipe and level proven by the validator (hazards
 // on regions + symbolic execution), exact results on integer inputs, error bounds on random ones,
-// A and B recovered, odd shapes, every fault position detected and corrected.
+// A and B recovered, odd shapes, every fault position detected and corrected, the faults' events.
 #include "gigacheck/strassen.hpp"
 
 #include "families/strassen/leaf_check.hpp"
+#include "strassen_run_helpers.hpp"
 #include "test_helpers.hpp"
 
 #include "../../engine/src/families/strassen/recipe.hpp"
@@ -11,6 +12,7 @@
 #include "families/strassen/bench/pristine_operands.hpp"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <cstring>
 #include <set>
@@ -1075,6 +1077,59 @@ private slots:
         for (const StrassenCheck& k : defaulted.checks)
             corrected |= k.verdict == "corrected";
         QVERIFY(corrected);
+    }
+
+    // Every fault into C or a leaf product is an event of the run with its cell's value before and
+    // after (the record's events.injections, the report's "1.929 -> 301.9"), on one device and
+    // inside a decomposition's tasks; A's and B's faults are their checks' to report. The record
+    // keeps the events, and one whose event names no fault of its own is refused.
+    void faultEventsSayWhatEachFaultChanged()
+    {
+        StrassenConfig c = config({130, 128, 126}, 1, StrassenVariant::Msmes);
+        for (const char* f : {"c:3,5:300", "product:2:50", "c:1", "a:2:40", "b:1,2:9"})
+            c.faults.push_back(parseStrassenFault(f));
+        for (int levels : {1, 2})
+            for (int devices : {1, 2})
+                for (Precision p : {Precision::F32, Precision::F64}) {
+                    c.levels = levels;
+                    c.devices = devices;
+                    c.distribute = devices > 1;
+                    c.precision = p;
+                    const std::string what = "L" + std::to_string(levels) + " G=" + std::to_string(devices) + " " +
+                                             std::string(toString(p));
+                    const StrassenResult r = run(c);
+                    QVERIFY2(strassenOutcome(r) == "ok", (what + ": " + strassenOutcome(r) + " " + r.error).c_str());
+                    QVERIFY2(test::faultEventsMismatch(r).empty(), (what + ": " + test::faultEventsMismatch(r)).c_str());
+                    QCOMPARE(r.injections.size(), std::size_t(3));
+                    const std::optional<StrassenResult> back = strassenResultFromJson(strassenRecordJson(r));
+                    QVERIFY(back);
+                    QCOMPARE(back->injections.size(), r.injections.size());
+                    for (std::size_t e = 0; e < r.injections.size(); ++e) {
+                        QCOMPARE(back->injections[e].injection.block.k, r.injections[e].injection.block.k);
+                        QCOMPARE(back->injections[e].injection.before, r.injections[e].injection.before);
+                        QCOMPARE(back->injections[e].injection.after, r.injections[e].injection.after);
+                    }
+                    const std::string report = formatStrassenReport(r);
+                    QVERIFY2(report.find("injected at c:3,5:300: ") != std::string::npos, report.c_str());
+                }
+        // Bit flips: the cell with its bit flipped, NaN included (bit 30 of an FP32 value near 1).
+        c = config({128, 128, 128}, 1, StrassenVariant::Msmes);
+        c.faultModel = parseFaultModelSpec("bitflip:30");
+        c.faults = {parseStrassenFault("c:3,5"), parseStrassenFault("product:1")};
+        const StrassenResult flipped = run(c);
+        QVERIFY2(test::faultEventsMismatch(flipped).empty(), test::faultEventsMismatch(flipped).c_str());
+        QCOMPARE(flipped.injections.size(), std::size_t(2));
+        QVERIFY(flipped.injections[0].injection.model == FaultModel::BitFlip);
+        QCOMPARE(flipped.injections[0].injection.bit, 30);
+        // A record someone edited: an event naming fault 5 of 2.
+        nlohmann::json edited = nlohmann::json::parse(strassenRecordJson(flipped));
+        edited["events"]["injections"][1]["injection"]["block"]["k"] = 5;
+        try {
+            strassenResultFromJson(edited.dump());
+            QFAIL("an event of fault 5 in a record of 2 faults was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("events.injections[1].injection.block") != std::string::npos, e.what());
+        }
     }
 
     void everyFaultPositionIsDetectedAndCorrected()

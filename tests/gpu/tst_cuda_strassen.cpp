@@ -1,7 +1,7 @@
 // The strassen family on a CUDA device: exact results on integer inputs for every variant, level
 // and leaf precision (FP32, FP64, TF32: small integers are exact in TF32), agreement with the CPU
 // backend on random inputs, recovery of A and B, no device memory beyond A, B, C for the in-place
-// variants, and every fault position caught.
+// variants, and every fault position caught, each with its event.
 #include "gigacheck/strassen.hpp"
 
 #include "families/strassen/bench/shared_target_products.hpp"
@@ -216,7 +216,21 @@ private slots:
                 QVERIFY2(caught, (std::string(toString(v)) + " " + toString(f)).c_str());
                 QCOMPARE(strassenOutcome(r), std::string("ok"));
                 QVERIFY(r.relErrorC < 1e-4);
+                // The cell's values as the device held them, copied around the fault in its stream.
+                QVERIFY2(test::faultEventsMismatch(r).empty(),
+                         (std::string(toString(v)) + " " + test::faultEventsMismatch(r)).c_str());
             }
+        // Bit flips (the device's own flip kernel) on two devices of a decomposition, FP64.
+        StrassenConfig c = config({256, 256, 256}, 1, StrassenVariant::Msmes, Precision::F64, false);
+        c.devices = 2;
+        c.distribute = true;
+        c.faultModel = parseFaultModelSpec("bitflip:55");
+        c.faults = {parseStrassenFault("c:3,5"), parseStrassenFault("product:4"), parseStrassenFault("a:1")};
+        auto two = makeStrassenBackend(c);
+        const StrassenResult r = runStrassen(c, *two);
+        QCOMPARE(strassenOutcome(r), std::string("ok"));
+        QCOMPARE(r.injections.size(), std::size_t(2));
+        QVERIFY2(test::faultEventsMismatch(r).empty(), test::faultEventsMismatch(r).c_str());
     }
 };
 

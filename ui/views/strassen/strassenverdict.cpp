@@ -81,10 +81,14 @@ QString verdictDetails(const StrassenResult& r)
     QStringList lines;
     // The place, then the delta in four digits: the full token (c:1:7373.6139382...) would not wrap
     // in the box beside the plots; the record and the run log keep it whole.
-    for (const StrassenFault& f : r.config.faults) {
+    for (std::size_t i = 0; i < r.config.faults.size(); ++i) {
+        const StrassenFault& f = r.config.faults[i];
         QString line = QStringLiteral("fault injected at %1").arg(qs(faultPlace(f)));
         if (f.deltaGiven || f.delta != 0)
             line += QStringLiteral(", adding %1").arg(f.delta, 0, 'g', 4);
+        for (const InjectEvent& e : r.injections)  // the cell as it was and became (C and leaf products)
+            if (e.injection.block.k == int(i))
+                line += QStringLiteral(": %1 → %2").arg(e.injection.before, 0, 'g', 4).arg(e.injection.after, 0, 'g', 4);
         lines << line;
     }
     for (const StrassenCheck& k : r.checks) {

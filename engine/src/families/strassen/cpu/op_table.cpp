@@ -3,6 +3,7 @@
 // CPU executor (core/cpu) runs these on its compute and copy threads.
 #include "families/strassen/ops.hpp"
 
+#include "families/strassen/injection_event.hpp"
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/leaf_check.hpp"
 #include "gigacheck/tf32.hpp"
@@ -236,13 +237,18 @@ void storeLeafChecks(cpu::OpContext& c, const Operation& op, OpOutcome&)
         out->assign(aux + l.results(), aux + l.results() + 2 * l.half);  // ratios, then column codes
 }
 
-void inject(cpu::OpContext& c, const Operation& op, OpOutcome&)
+void inject(cpu::OpContext& c, const Operation& op, OpOutcome& outcome)
 {
     const Injection how = injectionOf(c.request, op);  // a delta, or a bit flip as run's faults flip
+    double before = 0, after = 0;
     inPrecision(c, [&]<class T>(T) {
         T& cell = *at<T>(c, op.operands[0]);
+        before = double(cell);
         cell = T(applyFault(how, double(cell), inputsOf(c.request).precision));
+        after = double(cell);
     });
+    if (const std::optional<InjectEvent> event = injectEventOf(c.request, op, before, after))
+        outcome.injections.push_back(*event);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 // peer copies between distinct GPUs, device-to-device copies between logical devices of one GPU.
 #include "families/strassen/ops.hpp"
 
+#include "families/strassen/injection_event.hpp"
 #include "families/strassen/inputs.hpp"
 
 #include "core/cuda/check.hpp"
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -39,6 +41,10 @@ struct State final : cuda::RunState {
     // --leaf cutlass: why the CUTLASS kernel failed on a call it fits (no Hopper device, a launch
     // error); later leaves go straight to cuBLAS TF32 instead of trying again.
     std::string cutlassUnavailable;
+    // Each kInject's cell before and after it (two 8-byte slots, the element in the first bytes),
+    // copied in its stream's order and read by reportInject once the op is done.
+    cuda::PinnedBuffer injectOut;
+    std::vector<int> injectSlotOf;  // by op id; -1 for the other ops
 
     cublasHandle_t handleFor(int gpu) const
     {
@@ -74,6 +80,13 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
         state->handles.push_back(std::move(handle));
     }
     CUDA_CHECK(cudaSetDevice(c.ordinals.front()));
+    state->injectSlotOf.assign(c.schedule.ops.size(), -1);
+    int injects = 0;
+    for (const Operation& op : c.schedule.ops)
+        if (op.kind == kInject)
+            state->injectSlotOf[std::size_t(op.id)] = injects++;
+    if (injects > 0)
+        state->injectOut = cuda::PinnedBuffer(std::size_t(injects) * 2 * sizeof(double));
     return state;
 }
 
@@ -259,10 +272,9 @@ void issueZero(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
                                  std::size_t(ldOf(c, d.slot)) * es, 0, std::size_t(d.cols) * es, std::size_t(d.rows), s));
 }
 
-void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+// The fault itself: its bit flip, or adding the region's coefficient.
+void issueFault(const cuda::OpContext& c, const Operation& op, const OperandRegion& r, bool f64, cudaStream_t s)
 {
-    const OperandRegion& r = op.operands[0];
-    const bool f64 = inputsOf(c.request).precision == Precision::F64;
     if (const Injection how = injectionOf(c.request, op); how.model == FaultModel::BitFlip) {
         // The bits were checked against the precision when the run resolved them.
         const std::uint64_t mask = (std::uint64_t(1) << how.bit) | (how.bit2 >= 0 ? std::uint64_t(1) << how.bit2 : 0);
@@ -275,6 +287,38 @@ void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     } else {
         device::launchInject<float>(at<float>(c, r), float(r.coefficient), s);
     }
+}
+
+double* injectSlot(const cuda::OpContext& c, const Operation& op)
+{
+    return stateOf(c).injectOut.as<double>() + 2 * stateOf(c).injectSlotOf[std::size_t(op.id)];
+}
+
+void issueInject(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
+{
+    const OperandRegion& r = op.operands[0];
+    const bool f64 = inputsOf(c.request).precision == Precision::F64;
+    void* cell = f64 ? static_cast<void*>(at<double>(c, r)) : static_cast<void*>(at<float>(c, r));
+    double* values = injectSlot(c, op);
+    CUDA_CHECK(cudaMemcpyAsync(values, cell, elemSize(c), cudaMemcpyDeviceToHost, s));  // before
+    issueFault(c, op, r, f64, s);
+    CUDA_CHECK(cudaMemcpyAsync(values + 1, cell, elemSize(c), cudaMemcpyDeviceToHost, s));  // after
+}
+
+// The cell's values, copied by issueInject, into the run's events (the reporting thread runs this
+// once the op's stream has passed them).
+void reportInject(const cuda::OpContext& c, const Operation& op, Span&, OpOutcome& outcome)
+{
+    const double* values = injectSlot(c, op);
+    const auto value = [&](const double* slot) {
+        if (inputsOf(c.request).precision == Precision::F64)
+            return *slot;
+        float f;
+        std::memcpy(&f, slot, sizeof f);
+        return double(f);
+    };
+    if (const std::optional<InjectEvent> event = injectEventOf(c.request, op, value(values), value(values + 1)))
+        outcome.injections.push_back(*event);
 }
 
 // Leaf checks (leaf_check.hpp): the aux slot as doubles and its layout.
@@ -366,16 +410,22 @@ void warmUp(int device)
 
 const cuda::OpTable& cudaOps()
 {
-    static const cuda::OpTable table{
-        makeState,
-        nullptr,  // checkInputs: no CUDA-only limits
-        warmUp,
-        nullptr,
-        opEntries<cuda::OpEntry>(OpImplementations<cuda::IssueFunction>{
-            .load = issueLoad, .add = issueAdd, .product = issueProduct, .scatter = issueScatter,
-            .inject = issueInject, .copy = issueCopy, .zero = issueZero, .store = issueStore,
-            .leafSums = issueLeafSums, .leafVerify = issueLeafVerify, .storeLeafChecks = issueStoreLeafChecks}),
-    };
+    static const cuda::OpTable table = [] {
+        cuda::OpTable t{
+            makeState,
+            nullptr,  // checkInputs: no CUDA-only limits
+            warmUp,
+            nullptr,
+            opEntries<cuda::OpEntry>(OpImplementations<cuda::IssueFunction>{
+                .load = issueLoad, .add = issueAdd, .product = issueProduct, .scatter = issueScatter,
+                .inject = issueInject, .copy = issueCopy, .zero = issueZero, .store = issueStore,
+                .leafSums = issueLeafSums, .leafVerify = issueLeafVerify, .storeLeafChecks = issueStoreLeafChecks}),
+        };
+        for (cuda::OpEntry& entry : t.ops)  // the cell's values into the run's events
+            if (entry.kind == kInject)
+                entry.report = reportInject;
+        return t;
+    }();
     return table;
 }
 

@@ -5,6 +5,7 @@
 #include "gigacheck/strassen.hpp"
 
 #include "core/record/field_io.hpp"
+#include "core/record/record_checks.hpp"
 #include "core/timestamp.hpp"
 #include "gigacheck/safe_write.hpp"
 #include "gigacheck/version.hpp"
@@ -163,6 +164,29 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
         io.optional("decomposition", c.decomposition, StrassenDecomposition::Winograd);
 }
 
+// A record someone sent may claim anything: its fault events name one of its faults, a cell of C
+// or of a workspace block, and bits of a word (families/strassen/injection_event.hpp).
+void validateInjections(const StrassenResult& r)
+{
+    using namespace recordcheck;
+    for (std::size_t e = 0; e < r.injections.size(); ++e) {
+        const InjectEvent& event = r.injections[e];
+        const Injection& inj = event.injection;
+        const std::string field = "events." + at("injections", e);
+        inRange(event.opId, 0, kMaxExtent, field + ".op_id");
+        finite(event.time, field + ".time");
+        inRange(inj.block.k, 0, std::int64_t(r.config.faults.size()) - 1, field + ".injection.block");
+        inRange(inj.localRow, 0, kMaxExtent, field + ".injection.local_row");
+        inRange(inj.localCol, 0, kMaxExtent, field + ".injection.local_col");
+        inRange(inj.globalRow, -1, r.config.shape.m - 1, field + ".injection.global_row");
+        inRange(inj.globalCol, -1, r.config.shape.q - 1, field + ".injection.global_col");
+        inRange(inj.bit, 0, 63, field + ".injection.bit");
+        inRange(inj.bit2, -1, 63, field + ".injection.bit2");
+    }
+    if (!r.verifications.empty())
+        refuse("events.verifications", "lists checks, but a strassen run files its checks under strassen.checks");
+}
+
 }  // namespace
 
 std::string strassenRecordJson(const StrassenResult& r)
@@ -185,6 +209,7 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
     recordjson::readEnvelope(doc.root(), r);
     recordjson::FieldReader section(doc.root().child("strassen"));
     sectionFields(section, r);
+    validateInjections(r);
     r.recovery.level = r.levels;
     return r;
 }

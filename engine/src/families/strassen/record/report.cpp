@@ -114,7 +114,8 @@ std::string formatStrassenReport(const StrassenResult& r)
             o << "  " << key.first << "." << key.second << ": " << sec * 1e3;
         o << "\n";
     }
-    for (const StrassenFault& f : c.faults) {
+    for (std::size_t i = 0; i < c.faults.size(); ++i) {
+        const StrassenFault& f = c.faults[i];
         o << "fault      injected at " << toString(f);
         if (!f.deltaGiven && c.faultModel.model == FaultModel::BitFlip) {
             o << ", bit " << resolvedBit(c.faultModel.bit, c.precision);
@@ -122,6 +123,10 @@ std::string formatStrassenReport(const StrassenResult& r)
                 o << " and bit " << c.faultModel.bit2;
             o << " flipped";
         }
+        // What the cell held before and after (faults into C and leaf products; injection_event.hpp).
+        for (const InjectEvent& e : r.injections)
+            if (e.injection.block.k == int(i))
+                o << ": " << e.injection.before << " -> " << e.injection.after;
         o << "\n";
     }
     for (const StrassenCheck& k : r.checks) {

@@ -328,6 +328,7 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
     result.fallbackLeafGemms = leafGemms.fallback;
     result.leafFallbackReason = leafGemms.fallbackReason;
     result.spans = std::move(executed.spans);
+    result.injections = std::move(executed.injections);  // faults into C and leaf products, as applied
     result.peakDeviceBytes = executed.peakBufferBytes;
     result.extraBytes = executed.peakBufferBytes > result.operandBytes ? executed.peakBufferBytes - result.operandBytes : 0;
     // The Strassen part: the time some device computes or copies between devices -- the union of

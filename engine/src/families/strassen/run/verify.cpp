@@ -1,5 +1,6 @@
 #include "families/strassen/run/verify.hpp"
 
+#include "core/printf_number.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
 
 #include "gigacheck/abft.hpp"
@@ -587,8 +588,8 @@ bool verifyResult(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& 
         const double old = c.at(rows[0], cols[0]);
         recomputeCell(c, originalA, originalB, config.shape, rows[0], cols[0]);
         check.verdict = "corrected";
-        check.detail = "one cell located by its row and column checksums: " + std::to_string(old) + " -> " +
-                       std::to_string(c.at(rows[0], cols[0])) + " (recomputed from row " + std::to_string(rows[0]) +
+        check.detail = "one cell located by its row and column checksums: " + printfNumber("%.7g", old) + " -> " +
+                       printfNumber("%.7g", c.at(rows[0], cols[0])) + " (recomputed from row " + std::to_string(rows[0]) +
                        " of A and column " + std::to_string(cols[0]) + " of B)";
     } else {
         // Several cells (an operand fault spreads over a band of C): recompute the rows, or the
