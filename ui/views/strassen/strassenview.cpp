@@ -27,6 +27,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -47,6 +48,20 @@ QString productName(const StepView& s)
 {
     const int end = int(s.formula.indexOf(QLatin1Char(' ')));
     return end > 0 ? s.formula.left(end) : QStringLiteral("product %1").arg(s.productIndex + 1);
+}
+
+// The step list's form of a formula: its first statement, its first two sides, no spaces
+// ("M1 = A2 x B0; C2 += M1; ..." -> "M1=A2·B0", "P5 = S1 x T1 = A2 x B1" -> "P5=S1·T1"), so
+// that a projector's large font shows it whole; the step's title and tool tip give all of it.
+QString compactFormula(const QString& formula)
+{
+    QString first = formula.section(QLatin1Char(';'), 0, 0).section(QStringLiteral("  ("), 0, 0);
+    const QStringList sides = first.split(QStringLiteral(" = "));
+    if (sides.size() > 2)
+        first = sides[0] + QStringLiteral(" = ") + sides[1];
+    first.replace(QStringLiteral(" x "), QStringLiteral("·"));
+    first.remove(QLatin1Char(' '));
+    return first;
 }
 
 }  // namespace
@@ -228,8 +243,8 @@ void StrassenView::rebuildSteps()
     for (const StepView& s : steps_) {
         auto* item = new QTreeWidgetItem(stepList_);
         item->setText(kStepColumn, QString::number(s.stage));
-        item->setText(kFormulaColumn, s.formula);
-        item->setToolTip(kFormulaColumn, s.stageName + QStringLiteral(": ") + s.words);
+        item->setText(kFormulaColumn, compactFormula(s.formula));
+        item->setToolTip(kFormulaColumn, s.formula + QStringLiteral("\n") + s.stageName + QStringLiteral(": ") + s.words);
         item->setText(kTimeColumn, s.seconds >= 0 ? QString::number(s.seconds * 1e3, 'f', 3) : QStringLiteral("—"));
         item->setTextAlignment(kTimeColumn, Qt::AlignRight | Qt::AlignVCenter);
         if (s.product) {
@@ -237,6 +252,18 @@ void StrassenView::rebuildSteps()
             item->setToolTip(kFaultColumn, QStringLiteral("Place a fault in the result of %1 (product:K)").arg(productName(s)));
         }
     }
+    // As wide as its columns need, so that the splitter beside the picture cannot squeeze the
+    // formulas to "A…" (presentation mode's font at 1366 x 768).
+    const QFontMetrics metrics(stepList_->font());
+    const int padding = metrics.horizontalAdvance(QLatin1Char('M'));  // the cells' margins
+    int listWidth = 2 * stepList_->frameWidth() + stepList_->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < stepList_->columnCount(); ++column) {
+        int widest = stepList_->header()->sectionSizeHint(column);
+        for (int row = 0; row < stepList_->topLevelItemCount(); ++row)
+            widest = std::max(widest, metrics.horizontalAdvance(stepList_->topLevelItem(row)->text(column)) + padding);
+        listWidth += widest;
+    }
+    stepList_->setMinimumWidth(listWidth);
     blocks_->setGrid(grid);
     step_ = std::clamp(step_, 0, std::max(0, int(steps_.size()) - 1));
     showStep();

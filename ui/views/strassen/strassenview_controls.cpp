@@ -241,7 +241,11 @@ void StrassenView::buildControls()
     speed_->setRange(1, 16);
     speed_->setValue(4);
     speed_->setToolTip(QStringLiteral("Speed: ¼× … 4×"));
+    // Never squeezed to a dot by the step list beside the picture; the back button gives the
+    // room (a glyph needs no button's usual width).
     speed_->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 8);
+    speed_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 4);
+    back->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("◀")) + fontMetrics().horizontalAdvance(QLatin1Char('M')) * 3);
     pacedBox_ = new QCheckBox(QStringLiteral("paced by the run"), this);
     pacedBox_->setToolTip(QStringLiteral("Each step shown for a time proportional to what it took in the run"));
     zoomBox_ = new QCheckBox(QStringLiteral("4×4"), this);
