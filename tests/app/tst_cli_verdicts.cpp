@@ -35,6 +35,65 @@ private slots:
         QVERIFY2(q.out.contains(QStringLiteral("NOT VERIFIED")), qPrintable(explain(q)));
     }
 
+    // Four faults on a rectangle's corners (+d, -d, -d, +d) cancel in every row and column sum:
+    // no check sees them. The run knows it struck C beyond the checks' threshold, so without a
+    // reference of every cell it says C is wrong (exit 1), never verified; the full reference
+    // finds and (Strassen) repairs the cells. TMR's form: one cell struck alike in all replicas.
+    void faultsNoCheckCanSeeAreNeverVerified_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("words");
+        const QString corners = QStringLiteral(" --inject-at 3,4:100 --inject-at 3,9:-100 --inject-at 7,4:-100 --inject-at 7,9:100");
+        QTest::newRow("blocked") << QStringLiteral("run --shape 64x64x64 --backend cpu") + corners
+                                 << QStringLiteral("no check saw them");
+        QTest::newRow("blocked, sampled reference")
+            << QStringLiteral("run --shape 512x64x64 --backend cpu --reference sample --inject-at 200,4:100 --inject-at "
+                              "200,9:-100 --inject-at 301,4:-100 --inject-at 301,9:100")
+            << QStringLiteral("no check saw them");
+        QTest::newRow("online") << QStringLiteral("run --scheme online --shape 64x64x64 --backend cpu") + corners
+                                << QStringLiteral("no check saw them");
+        QTest::newRow("offline") << QStringLiteral("run --scheme offline --shape 64x64x64 --backend cpu") + corners
+                                 << QStringLiteral("no check saw them");
+        QTest::newRow("strassen") << QStringLiteral("strassen --shape 64x64x64 --backend cpu") + corners
+                                  << QStringLiteral("they saw nothing");
+        QTest::newRow("tmr") << QStringLiteral("run --scheme tmr --shape 64x64x64 --backend cpu --inject-at 3,4:5@0 "
+                                               "--inject-at 3,4:5@1 --inject-at 3,4:5@2")
+                             << QStringLiteral("struck alike in all three replicas");
+    }
+    void faultsNoCheckCanSeeAreNeverVerified()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, words);
+        const bool sampled = line.contains(QStringLiteral("--reference sample"));
+        const CliResult r = gigacheckCli((line + (sampled ? QString() : QStringLiteral(" --reference none"))).split(QLatin1Char(' ')));
+        QVERIFY2(r.exitCode == 1, qPrintable(explain(r)));
+        QVERIFY2(r.err.contains(words), qPrintable(explain(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("C IS WRONG")), qPrintable(explain(r)));
+        QVERIFY2(!r.out.contains(QStringLiteral("VERIFIED CORRECT")) && !r.out.contains(QStringLiteral("verified correct (")),
+                 qPrintable(explain(r)));
+        const CliResult quiet = gigacheckCli((line + (sampled ? QString() : QStringLiteral(" --reference none")) +
+                                              QStringLiteral(" --quiet")).split(QLatin1Char(' ')));
+        QCOMPARE(quiet.exitCode, 1);
+        QCOMPARE(quiet.out, QStringLiteral("NOT verified correct\n"));
+        if (sampled)
+            return;
+        // The full reference judges every cell: Strassen repairs them from it, the others say C
+        // differs from it; none says verified over the faults.
+        const CliResult full = gigacheckCli(line.split(QLatin1Char(' ')));
+        if (line.startsWith(QStringLiteral("strassen"))) {
+            QVERIFY2(full.exitCode == 0 && full.out.contains(QStringLiteral("check reference    corrected")), qPrintable(explain(full)));
+        } else {
+            QVERIFY2(full.exitCode == 1, qPrintable(explain(full)));
+            QVERIFY2(full.err.contains(QStringLiteral("reference")), qPrintable(explain(full)));
+        }
+        // Two replicas struck alike are out-voted by computing the cell again: verified, no "wrong".
+        if (line.contains(QStringLiteral("tmr"))) {
+            const CliResult two = gigacheckCli(
+                ::words("run --scheme tmr --shape 64x64x64 --backend cpu --inject-at 3,4:5@0 --inject-at 3,4:5@1 --reference none"));
+            QVERIFY2(two.exitCode == 0, qPrintable(explain(two)));
+        }
+    }
+
     void referenceAloneSeesAnUnprotectedFault()
     {
         const CliResult r = gigacheckCli(words("run --shape 64x64x64 --backend cpu --no-abft --inject-at 3,3"));

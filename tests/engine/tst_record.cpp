@@ -605,6 +605,8 @@ private slots:
         QTest::newRow("version 0") << "/format_version" << "0" << "format_version";
         QTest::newRow("version a fraction") << "/format_version" << "1.5" << "format_version";
         QTest::newRow("negative tile") << "/blocked_gemm/config/tile" << "-32" << "blocked_gemm.config.tile";
+        // A lambda that blinds the checks of the run made again from the record (gigacheck rerun).
+        QTest::newRow("lambda 1e6") << "/blocked_gemm/config/threshold_lambda" << "1e6" << "blocked_gemm.config.threshold_lambda";
         // get<int>() of a float out of an int's range is undefined behaviour: refused before it.
         QTest::newRow("tile 1e30") << "/blocked_gemm/config/tile" << "1e30" << "blocked_gemm.config.tile";
         QTest::newRow("split a fraction") << "/blocked_gemm/plan/split_m" << "2.5" << "blocked_gemm.plan.split_m";

@@ -98,6 +98,7 @@ private slots:
         QTest::newRow("bit outside an f32") << sec + "/config/bit" << "32" << "online_abft.config.bit";
         QTest::newRow("negative random errors") << sec + "/config/random_errors" << "-1" << "online_abft.config.random_errors";
         QTest::newRow("lambda 0") << sec + "/config/threshold_lambda" << "0" << "online_abft.config.threshold_lambda";
+        QTest::newRow("lambda 1e6") << sec + "/config/threshold_lambda" << "1e6" << "online_abft.config.threshold_lambda";
         QTest::newRow("fault below C")
             << sec + "/config/faults" << R"([{"target": "result", "row": 64, "col": 0}])" << "online_abft.config.faults[0].row";
         QTest::newRow("fault in checksum row K")

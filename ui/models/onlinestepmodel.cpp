@@ -1,6 +1,6 @@
 #include "onlinestepmodel.hpp"
 
-#include "models/onlinecatchers.hpp"
+#include <gigacheck/online_catchers.hpp>
 
 #include <QStringList>
 
@@ -56,7 +56,7 @@ void OnlineStepModel::setRun(OnlinePtr run)
     const OnlineRecord& r = run_->record;
     // The faults: C and its checksums from the injections (augmented coordinates), inputs from
     // what was applied and what the checks reported.
-    Catchers catchers(r);
+    OnlineCatchers catchers(r);
     for (const InjectEvent& e : r.injections) {
         const Injection& in = e.injection;
         Fault f;

@@ -1,7 +1,7 @@
 #include "runverdict.hpp"
 
 #include "models/familyrecord.hpp"
-#include "models/onlinecatchers.hpp"
+#include <gigacheck/online_catchers.hpp>
 
 #include <QStringList>
 
@@ -63,7 +63,7 @@ void countOnlineFaults(const OnlineRecord& r, RunVerdict& v)
             ++(r.vote && r.vote->settled() ? v.corrected : v.uncorrectable);
         }
     } else {
-        Catchers catchers(r);
+        OnlineCatchers catchers(r);
         for (const InjectEvent& e : r.injections) {
             ++v.injected;
             const VerifyEvent* check = catchers.find(e.injection.block.k, e.injection.localRow, e.injection.localCol);

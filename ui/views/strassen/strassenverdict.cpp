@@ -64,8 +64,12 @@ QString verdictHeadline(const StrassenResult& r)
         return QStringLiteral("CORRECTED — caught by %1").arg(where.join(QStringLiteral(" and ")));
     }
     case Verdict::Uncorrectable:
-        return r.referenceMismatches > 0 ? QStringLiteral("WRONG — C differs from the FP64 reference")
-                                         : QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
+        if (r.referenceMismatches > 0)
+            return QStringLiteral("WRONG — C differs from the FP64 reference");
+        for (const StrassenCheck& k : r.checks)
+            if (k.verdict == "missed")
+                return QStringLiteral("WRONG — injected faults that C's checksums did not see");
+        return QStringLiteral("UNCORRECTABLE — C is wrong and could not be repaired");
     case Verdict::NotVerified:
         return QStringLiteral("NOT VERIFIED — %1; C may be wrong").arg(qs(strassenNotVerifiedReason(r)));
     case Verdict::Failed:

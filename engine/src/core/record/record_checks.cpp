@@ -66,4 +66,10 @@ void noFaultEvents(std::size_t injections, std::size_t verifications, const std:
         refuse("events.verifications", "lists checksum checks, but a " + family + " run makes none");
 }
 
+void thresholdLambda(double lambda, const std::string& field)
+{
+    if (!(lambda >= 1 && lambda <= 64))
+        refuse(field, "is " + exactNumber(lambda) + ", not a threshold factor between 1 and 64 (runs write 4)");
+}
+
 }  // namespace gigacheck::recordcheck

@@ -29,6 +29,9 @@ std::string exactNumber(double v);
 // What every span claims whatever its family: a device among the record's, a stream, finite
 // times in order, bytes and flops >= 0. field is the span's path ("spans[3]").
 void spanBasics(const Span& span, const std::string& field, std::size_t deviceCount);
+// The checks' threshold factor lambda of a record's configuration: runs write 4, tests use a few
+// around it; 1..64 is accepted. A larger one would blind the checks of a run made again from it.
+void thresholdLambda(double lambda, const std::string& field);
 // A family that injects no faults and makes no checksum checks: its record lists none.
 void noFaultEvents(std::size_t injections, std::size_t verifications, const std::string& family);
 

@@ -1,6 +1,7 @@
 // Blocked GEMM's contract (gigacheck/family.hpp): the Gigacheck report's checked, blocked GEMM
 // under a device-memory cap.
 #include "families/family_contract.hpp"
+#include "families/blocked_gemm/run/missed_faults.hpp"
 
 #include "families/blocked_gemm/ops.hpp"
 #include "families/blocked_gemm/run/blocked_run.hpp"
@@ -31,7 +32,7 @@ RecordVerdict verdict(const RecordEnvelope& record)
 {
     const RunRecord& r = static_cast<const RunRecord&>(record);
     return {r.verifiedCorrect(), r.notVerified(), "no check that could see a fault ran (--no-abft without a full reference)",
-            !r.reference.passed, {}};
+            !r.reference.passed, missedFaultsWords(r)};
 }
 
 std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)

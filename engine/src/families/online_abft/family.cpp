@@ -2,6 +2,7 @@
 // every step, against offline ABFT and TMR. No verb of its own: `gigacheck run` (families/cli/run/,
 // shared with blocked GEMM) runs it with --scheme online|offline|tmr.
 #include "families/family_contract.hpp"
+#include "families/online_abft/run/missed_faults.hpp"
 
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/run/online_run.hpp"
@@ -22,7 +23,8 @@ RecordVerdict verdict(const RecordEnvelope& record)
 {
     const OnlineRecord& r = static_cast<const OnlineRecord&>(record);
     return {r.verifiedCorrect(), r.notVerified(),
-            "TMR found no majority for some cells and no reference of every cell checked them", !r.reference.passed, {}};
+            "TMR found no majority for some cells and no reference of every cell checked them", !r.reference.passed,
+            missedFaultsWords(r)};
 }
 
 std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)

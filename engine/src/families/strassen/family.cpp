@@ -30,8 +30,12 @@ RecordVerdict verdict(const RecordEnvelope& record)
 {
     const StrassenResult& r = static_cast<const StrassenResult&>(record);
     const bool notVerified = r.verdict == StrassenVerdict::NotVerified;
+    std::string missed;  // faults C's checks did not see (the run's "missed" check)
+    for (const StrassenCheck& k : r.checks)
+        if (k.verdict == "missed")
+            missed = k.detail;
     return {r.verdict == StrassenVerdict::Verified, notVerified, notVerified ? strassenNotVerifiedReason(r) : std::string(),
-            r.referenceMismatches > 0, {}};
+            r.referenceMismatches > 0, missed};
 }
 
 std::unique_ptr<FamilyRun> configureFromRecord(const RecordEnvelope& record)

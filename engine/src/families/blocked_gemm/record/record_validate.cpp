@@ -16,8 +16,7 @@ void validateConfig(const RunConfig& c)
     validateShape(c.shape, "blocked_gemm.config.shape");
     inRange(c.device, -1, 1023, "blocked_gemm.config.device");
     inRange(c.tile, 1, 1024, "blocked_gemm.config.tile");
-    if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
-        refuse("blocked_gemm.config.threshold_lambda", "must be a positive finite number");
+    thresholdLambda(c.thresholdLambda, "blocked_gemm.config.threshold_lambda");
     const FaultSpec& f = c.faults;
     inRange(f.count, 0, kMaxRandomFaults, "blocked_gemm.config.faults.count");
     inRange(f.bit, -1, highestBit(c.precision), "blocked_gemm.config.faults.bit");

@@ -1,6 +1,7 @@
 // The text report of a run: the Gigacheck report's section 6's GIGACHECK block (figure 18), then what the
 // lab adds: backend choice, plan, time per queue, the fault report and the reference check.
 #include "gigacheck/blocked_gemm/record.hpp"
+#include "families/blocked_gemm/run/missed_faults.hpp"
 
 #include "families/blocked_gemm/record/time_breakdown.hpp"
 
@@ -425,6 +426,8 @@ std::string formatReport(const RunRecord& r)
         out << "UNCORRECTABLE ERRORS REMAIN\n";
     else if (!r.reference.passed)
         out << "REFERENCE MISMATCH\n";
+    else if (const std::string missed = missedFaultsWords(r); !missed.empty())
+        out << "C IS WRONG: " << missed << "\n";
     else
         out << "NOT VERIFIED\n";
     return out.str();

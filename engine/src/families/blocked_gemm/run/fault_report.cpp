@@ -1,10 +1,11 @@
 // The fault report: every applied injection is followed to the verification of its block
 // product, and verdicts are checked against what was actually injected.
-#include "gigacheck/blocked_gemm/record.hpp"
+#include "families/blocked_gemm/run/missed_faults.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <set>
 #include <tuple>
 
@@ -185,6 +186,10 @@ bool RunRecord::verifiedCorrect() const
         return true;  // every cell compared with the reference, within its tolerance
     if (!config.abft)
         return false;  // a sampled reference alone cannot see a fault outside its rows
+    // A fault that changed a cell beyond its block's threshold and that no check saw (faults that
+    // cancel in every row and column sum): C is known wrong, whatever the checks said.
+    if (faults.missed > 0)
+        return false;
     // An uncorrectable verdict is made good only by a repair of its block that ended right.
     if (std::any_of(repairs.begin(), repairs.end(),
                     [](const RepairEvent& e) { return e.outcome == RepairOutcome::Uncorrectable; }))
@@ -192,6 +197,14 @@ bool RunRecord::verifiedCorrect() const
     return std::none_of(verifications.begin(), verifications.end(), [this](const VerifyEvent& v) {
         return v.result.verdict == Verdict::Uncorrectable && !repairOf(*this, v.block);
     });
+}
+
+std::string missedFaultsWords(const RunRecord& r)
+{
+    if (r.status != "ok" || r.faults.missed == 0 || r.reference.mode == ReferenceMode::Full)
+        return {};
+    return std::to_string(r.faults.missed) + " injected fault(s) changed C beyond their block's threshold and no check "
+           "saw them (they cancel in every row and column sum); --reference full finds the cells";
 }
 
 bool RunRecord::notVerified() const

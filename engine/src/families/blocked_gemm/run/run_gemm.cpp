@@ -305,8 +305,8 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         record.metrics.totalSeconds = elapsed(started);
     }
     if (record.status == "ok")
-        record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s),
-                                                 config.thresholdLambda, inputFormatOf(config.gemm));
+        record.reference = checkAgainstReference(a, b, c, resolveReferenceMode(config.reference, s), kReferenceLambda,
+                                                 inputFormatOf(config.gemm));
     record.metrics = computeMetrics(record);
     record.faults = computeFaultReport(record);
     if (hooks.resultOut)

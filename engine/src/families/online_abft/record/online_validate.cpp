@@ -15,6 +15,7 @@ using recordcheck::at;
 using recordcheck::finite;
 using recordcheck::inRange;
 using recordcheck::refuse;
+using recordcheck::thresholdLambda;
 
 namespace {
 
@@ -71,8 +72,7 @@ void validateConfig(const OnlineRecord& r)
     inRange(c.bit2, -1, highestBit(c.precision), kConfig + ".bit2");
     if (c.bit2 >= 0 && c.bit2 == c.bit)
         refuse(kConfig + ".bit2", "is the same bit as bit: two bits of one word are two different bits");
-    if (!(c.thresholdLambda > 0) || !std::isfinite(c.thresholdLambda))
-        refuse(kConfig + ".threshold_lambda", "must be a positive finite number");
+    thresholdLambda(c.thresholdLambda, kConfig + ".threshold_lambda");
     if (c.faults.size() > kMaxRecordFaults)
         refuse(kConfig + ".faults", "lists " + std::to_string(c.faults.size()) + " faults, more than " +
                                         std::to_string(kMaxRecordFaults));

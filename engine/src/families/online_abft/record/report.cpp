@@ -1,5 +1,6 @@
 // The text report of an online ABFT / offline ABFT / TMR run.
 #include "gigacheck/online_abft.hpp"
+#include "families/online_abft/run/missed_faults.hpp"
 
 #include "core/printf_number.hpp"
 
@@ -146,6 +147,10 @@ std::string formatOnlineReport(const OnlineRecord& r)
     if (r.notVerified()) {
         o << "  verdict: not verified (no two replicas agreed at " << r.vote->cellsWithoutMajority
           << " cell(s), and no reference of every cell checked their recomputed values)\n";
+        return o.str();
+    }
+    if (const std::string missed = online_abft::missedFaultsWords(r); !missed.empty()) {
+        o << "  verdict: C IS WRONG: " << missed << "\n";
         return o.str();
     }
     o << "  verdict: " << (r.verifiedCorrect() ? "verified correct" : "NOT verified correct") << " (checked by " << own

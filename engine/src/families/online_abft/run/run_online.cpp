@@ -8,6 +8,7 @@
 #include "families/online_abft/ops.hpp"
 #include "families/online_abft/plan/schedule_builder.hpp"
 #include "families/online_abft/run/run_online.hpp"
+#include "families/online_abft/run/missed_faults.hpp"
 #include "gemm/input_range.hpp"
 
 #include "gigacheck/version.hpp"
@@ -99,7 +100,8 @@ bool OnlineRecord::verifiedCorrect() const
         return false;
     if (reference.mode == ReferenceMode::Full || (vote && vote->cellsWithoutMajority > 0 && !notVerified()))
         return true;  // every cell compared with the reference, within its tolerance
-    return verifiedByChecks();
+    // Faults the run injected beyond the checks' threshold that no check saw: C is known wrong.
+    return verifiedByChecks() && online_abft::missedFaults(*this) == 0;
 }
 
 bool OnlineRecord::notVerified() const
@@ -309,7 +311,7 @@ OnlineRecord runOnlineOn(const OnlineConfig& config, const RunHooks& hooks, Host
             record.appliedInputFaults.push_back(applied);
         }
     if (record.status == "ok")
-        record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), c.thresholdLambda,
+        record.reference = checkAgainstReference(a, b, result, resolveReferenceMode(c.reference, s), kReferenceLambda,
                                                  c.precision == Precision::F32 ? inputFormatOf(c.gemm) : InputFormat::F32);
     return record;
 }

@@ -4,6 +4,7 @@
 #include "families/strassen/ops.hpp"
 #include "families/strassen/run/verify.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iomanip>
 #include <map>
@@ -156,6 +157,8 @@ std::string formatStrassenReport(const StrassenResult& r)
           << (repairs > 0 ? " (C right after " + std::to_string(repairs) + " repair(s), see checks)" : std::string()) << "\n";
     else if (outcome == "not_verified")
         o << "verdict    NOT VERIFIED: " << strassenNotVerifiedReason(r) << "; C may be wrong\n";
+    else if (outcome == "uncorrectable" && std::any_of(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) { return k.verdict == "missed"; }))
+        o << "verdict    C IS WRONG: injected faults that C's checksums did not see (check c above)\n";
     else if (outcome == "uncorrectable")
         o << "verdict    UNCORRECTABLE: C is wrong (seen by " << by << ")\n";
     else

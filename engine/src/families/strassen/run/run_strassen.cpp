@@ -6,6 +6,7 @@
 #include "gigacheck/cuda_status.hpp"
 
 #include "core/interval_union.hpp"
+#include "core/printf_number.hpp"
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/ops.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
@@ -80,10 +81,31 @@ void recoveryError(const HostMatrix& now, const HostMatrix& original, double& ma
         scan(now.as<double>(), original.as<double>());
 }
 
+// Faults into C or a leaf product that changed their cell by more than C's checks are sure to see
+// (cDetectionFloor) while C's checks saw nothing: they cancel in C's row and column sums, and C is
+// wrong. The words of the check that says so; empty when there are none.
+std::string missedFaultsWords(const StrassenResult& result)
+{
+    if (result.cDetectionFloor < 0)
+        return {};
+    int missed = 0;
+    for (const InjectEvent& e : result.injections) {
+        const double change = std::abs(e.injection.after - e.injection.before);
+        missed += e.injection.applied && !(std::isfinite(change) && change <= result.cDetectionFloor);
+    }
+    if (missed == 0)
+        return {};
+    return std::to_string(missed) + " injected fault(s) changed C by more than its checksums are sure to see (" +
+           printfNumber("%.3g", result.cDetectionFloor) +
+           ") and they saw nothing: the faults cancel in C's row and column sums, so C is wrong (--reference full "
+           "finds the cells)";
+}
+
 // The verdict from every check that ran: C's checksums (cOk) and, when it ran, the FP64
 // reference, which always takes part -- a reference mismatch is a wrong C whatever the checksums
 // said, and a passing reference is a right C whatever alarm they raised. No check: not verified.
-void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenReference& ref)
+// missedWords: faults C's checks did not see (missedFaultsWords), a wrong C where no reference ran.
+void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenReference& ref, const std::string& missedWords)
 {
     const bool checked = result.config.verify;
     if (ref.ran) {
@@ -124,6 +146,12 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
     if (!checked && !ref.ran) {
         result.verdict = StrassenVerdict::NotVerified;
         result.verifiedBy = "none";
+        return;
+    }
+    if (cOk && !ref.ran && !missedWords.empty()) {
+        result.verdict = StrassenVerdict::Uncorrectable;
+        result.verifiedBy = "checksums";
+        result.checks.push_back({"c", "missed", -1, -1, missedWords});
         return;
     }
     if (cOk && !ref.ran && strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs)) {
@@ -413,10 +441,14 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
 
     // Where C's checks cannot see an error of 1 % of max |C| in one cell, the reference (auto) runs
     // whatever the size: it is then the only check that sees each cell.
+    // Every check clean, leaves and operands included: a fault beyond C's floor went unseen.
+    const bool sawNothing = std::all_of(result.checks.begin(), result.checks.end(),
+                                        [](const StrassenCheck& k) { return k.verdict == "clean"; });
     settleVerdict(result, cOk,
                   strassen::checkAgainstReference(c, originalA, originalB, config, result.levels,
                                                   strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs),
-                                                  leafScales ? &*leafScales : nullptr));
+                                                  leafScales ? &*leafScales : nullptr),
+                  sawNothing ? missedFaultsWords(result) : std::string());
     return result;
 }
 

@@ -1,22 +1,23 @@
-// Which check of an online ABFT record caught a fault in C: shared by the step slider's model and
-// the run's verdict (models/runverdict), so that both count a fault as caught the same way.
+// Which check of an online ABFT record caught a fault in C: shared by the run's verdict (a fault
+// beyond the checks' threshold that none caught makes C wrong), the lab's step slider and its
+// verdict box, so that all count a fault as caught the same way.
 #pragma once
 
-#include <gigacheck/online_abft.hpp>
+#include "gigacheck/online_abft.hpp"
 
 #include <algorithm>
 #include <set>
 #include <unordered_set>
 #include <vector>
 
-namespace gigacheck::ui {
+namespace gigacheck {
 
 // The checks that saw something (not clean), in step order, each with its mismatched rows and
 // columns and corrected cells as sets: finding the check that caught a fault costs a lookup per
 // check, not a scan of its lists.
-class Catchers {
+class OnlineCatchers {
 public:
-    explicit Catchers(const OnlineRecord& r)
+    explicit OnlineCatchers(const OnlineRecord& r)
     {
         for (const VerifyEvent& e : r.verifications) {
             if (e.result.verdict == Verdict::Clean)
@@ -54,4 +55,4 @@ private:
     std::int64_t budget_ = std::int64_t(1) << 24;
 };
 
-}  // namespace gigacheck::ui
+}  // namespace gigacheck
