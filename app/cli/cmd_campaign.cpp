@@ -10,6 +10,7 @@
 #include "gigacheck/command_options.hpp"
 #include "gigacheck/campaign.hpp"
 #include "gigacheck/fault_models.hpp"
+#include "gigacheck/safe_write.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -273,6 +274,10 @@ int campaignCommand(const QStringList& args)
         return kExitVerified;
     const CampaignOptions options = campaignOptionsFrom(parser);
     requireDevice(options.config.device, options.config.backend);
+    // --json and --csv (with its summary beside it) must name three files: none overwrites another.
+    refuseSharedFiles({}, {{"--json", options.jsonPath},
+                           {"--csv", options.csvPath},
+                           {"--csv's summary", options.csvPath.empty() ? std::string() : summaryPath(options.csvPath)}});
     const CancellableSection cancellable;
     if (!options.jsonPath.empty())
         checkWritable(options.jsonPath, "campaign record");

@@ -6,6 +6,7 @@
 
 #include "command_line.hpp"
 
+#include "gigacheck/safe_write.hpp"
 #include "gigacheck/campaign.hpp"
 
 #include <iostream>
@@ -39,6 +40,12 @@ int campaignMergeCommand(const QStringList& args)
                                      ? requireOutputPath(text(parser.value(QStringLiteral("json"))), "json",
                                                          "merged campaign")
                                      : std::string();
+    // The merged campaign never replaces one of its shards (the shard would be lost, and a second
+    // merge would refuse the whole campaign in its place).
+    std::vector<NamedFile> shardFiles;
+    for (const std::string& path : paths)
+        shardFiles.push_back({"a shard", path});
+    refuseSharedFiles(shardFiles, {{"--json", jsonPath}});
 
     std::vector<CampaignResult> shards;
     shards.reserve(paths.size());

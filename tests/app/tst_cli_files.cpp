@@ -3,12 +3,15 @@
 // every failed write is exit 2 with one line; `show` refuses what is not a regular file (without
 // blocking on a FIFO or reading /dev/zero forever) and a file above the readers' size limit.
 // Never writes to /dev/null: CI may run as root, where a broken writer would replace it.
+#include <QDir>
 #include <QFile>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "app/cli_process.hpp"
+#include "engine/npy_fixture.hpp"
 
 #include <csignal>
 
@@ -188,6 +191,64 @@ private slots:
         QVERIFY2(r.err.count(QStringLiteral("gigacheck: error:")) == 1, qPrintable(r.err));
         QCOMPARE(contents(path), QByteArray("previous"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("record.json")});
+    }
+
+    // An output never replaces an input or another output, however it is named (another path to
+    // the same file, a link): refused before anything runs, the files as they were. Cases a review
+    // found: run's own matrices replaced by C or by the record, a rerun's record replaced by its
+    // partial one on an interrupt, a campaign's JSON by its CSV, a shard by the merge.
+    void anOutputNeverReplacesAnInputOrAnotherOutput_data()
+    {
+        QTest::addColumn<QString>("args");  // DIR: the test's folder, holding A.npy, B.npy, r.json, s1/s2.json
+        QTest::addColumn<QString>("words");
+        QTest::newRow("--save-c over --load-a")
+            << "run --load-a DIR/A.npy --load-b DIR/B.npy --save-c DIR/A.npy --backend cpu" << "is also --load-a's file";
+        QTest::newRow("--json over --load-b, another path")
+            << "run --load-a DIR/A.npy --load-b DIR/B.npy --json DIR/./B.npy --backend cpu" << "is also --load-b's file";
+        QTest::newRow("--json and --save-c") << "run --shape 8x8x8 --backend cpu --json DIR/out.x --save-c DIR/out.x"
+                                             << "both name";
+        QTest::newRow("rerun over its record") << "rerun DIR/r.json --json DIR/r.json" << "is also the record's file";
+        QTest::newRow("rerun over its record through a link") << "rerun DIR/r.json --json DIR/link.json"
+                                                              << "is also the record's file";
+        QTest::newRow("campaign --json and --csv")
+            << "campaign --runs 2 --shape 16x16x16 --backend cpu --json DIR/c.out --csv DIR/c.out" << "both name";
+        QTest::newRow("campaign --json and the summary")
+            << "campaign --runs 2 --shape 16x16x16 --backend cpu --csv DIR/d.csv --json DIR/d-summary.csv" << "both name";
+        QTest::newRow("merge over a shard") << "campaign merge DIR/s1.json DIR/s2.json --json DIR/s1.json"
+                                            << "is also a shard's file";
+    }
+    void anOutputNeverReplacesAnInputOrAnotherOutput()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, words);
+        QTemporaryDir dir;
+        const auto value = [](std::int64_t r, std::int64_t c) { return double((r + 2 * c) % 5) - 2; };
+        gigacheck::test::NpySpec spec;
+        spec.descr = "<f8";
+        QVERIFY(gigacheck::test::writeFile(dir.filePath(QStringLiteral("A.npy")), gigacheck::test::npyMatrix(spec, 6, 5, value)));
+        QVERIFY(gigacheck::test::writeFile(dir.filePath(QStringLiteral("B.npy")), gigacheck::test::npyMatrix(spec, 5, 4, value)));
+        const QString record = dir.filePath(QStringLiteral("r.json"));
+        QCOMPARE(gigacheckCli(gigacheck::test::words("transpose --shape 48x16 --backend cpu --quiet --json") << record).exitCode, 0);
+        QVERIFY(QFile::link(record, dir.filePath(QStringLiteral("link.json"))));
+        for (const char* k : {"1", "2"})
+            QCOMPARE(gigacheckCli(gigacheck::test::words("campaign --runs 4 --shape 16x16x16 --backend cpu --shard") << k + QStringLiteral("/2")
+                                                                 << QStringLiteral("--json") << dir.filePath(QStringLiteral("s%1.json").arg(QLatin1String(k))))
+                         .exitCode,
+                     0);
+        QMap<QString, QByteArray> before;
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Files))
+            before[name] = contents(dir.filePath(name));
+
+        const Result r = gigacheckCli(args.replace(QStringLiteral("DIR"), dir.path()).split(QLatin1Char(' ')), kLimitMs);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(words), qPrintable(r.err));
+        QVERIFY2(r.err.count(QStringLiteral("gigacheck: error:")) == 1 && r.out.isEmpty(), qPrintable(r.out + r.err));
+        QMap<QString, QByteArray> after;
+        for (const QString& name : QDir(dir.path()).entryList(QDir::Files))
+            after[name] = contents(dir.filePath(name));
+        QCOMPARE(after.keys(), before.keys());  // nothing written, nothing removed
+        for (const QString& name : before.keys())
+            QVERIFY2(after[name] == before[name], qPrintable(name));
     }
 
     // show of what is not a regular file: refused by stat before anything opens it.

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gigacheck {
 
@@ -28,5 +29,17 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, std::s
 using ByteSink = std::function<void(const char* data, std::size_t size)>;
 void writeFileAtomically(const std::string& path, std::string_view what,
                          const std::function<void(const ByteSink& sink)>& produce);
+
+// A command's file named by one of its options ("--load-a", "--json"; "the record", "a shard" for
+// positional ones).
+struct NamedFile {
+    std::string option;
+    std::string path;
+};
+// Throws InputError before anything runs when an output would replace an input ("--save-c A.npy is
+// also --load-a's file: an output never replaces an input") or another output ("--json and --csv
+// both name out.x"). Two paths are one file when they lead to it through links, "..", or another
+// hard link; empty paths are left out.
+void refuseSharedFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs);
 
 }  // namespace gigacheck

@@ -192,4 +192,37 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, std::s
     writeFileAtomically(path, what, [bytes](const ByteSink& sink) { sink(bytes.data(), bytes.size()); });
 }
 
+namespace {
+
+// Whether two paths lead to one file: the same file on disk (links and hard links followed), or,
+// where one does not exist yet, the same path once "." / ".." and the links of its folders resolve.
+bool sameFile(const std::string& a, const std::string& b)
+{
+    std::error_code ea, eb;
+    if (std::filesystem::exists(a, ea) && std::filesystem::exists(b, eb))
+        return std::filesystem::equivalent(a, b, ea) && !ea;
+    const std::filesystem::path ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+    const std::filesystem::path cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+    return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
+void refuseSharedFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs)
+{
+    for (std::size_t o = 0; o < outputs.size(); ++o) {
+        const NamedFile& out = outputs[o];
+        if (out.path.empty())
+            continue;
+        for (const NamedFile& in : inputs)
+            if (!in.path.empty() && sameFile(out.path, in.path))
+                throw InputError(out.option + " " + out.path + " is also " + in.option +
+                                 "'s file: an output never replaces an input (name another file)");
+        for (std::size_t other = 0; other < o; ++other)
+            if (!outputs[other].path.empty() && sameFile(out.path, outputs[other].path))
+                throw InputError(outputs[other].option + " and " + out.option + " both name " + out.path +
+                                 ": one would overwrite the other (name two files)");
+    }
+}
+
 }  // namespace gigacheck

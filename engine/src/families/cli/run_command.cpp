@@ -7,9 +7,30 @@
 
 namespace gigacheck {
 
+namespace {
+
+// The files a verb reads and writes, by the options that name them: an output never replaces an
+// input nor another output (a slip in a script must not cost the user's matrices or record).
+void refuseSharedFiles(std::string_view verb, const CommandOptions& options)
+{
+    std::vector<NamedFile> inputs, outputs;
+    for (const char* name : {"load-a", "load-b"})
+        if (options.isSet(name))
+            inputs.push_back({"--" + std::string(name), options.value(name)});
+    if (verb == "rerun" && !options.positional().empty())
+        inputs.push_back({"the record", options.positional().front()});
+    for (const char* name : {"json", "save-c"})
+        if (options.isSet(name))
+            outputs.push_back({"--" + std::string(name), options.value(name)});
+    gigacheck::refuseSharedFiles(inputs, outputs);
+}
+
+}  // namespace
+
 int runCommand(const FamilyCommand& command, std::string_view verb, const CommandOptions& options, CommandIo& io)
 {
-    const std::unique_ptr<FamilyRun> run = command.configure(options);  // InputError -> exit 2 in main
+    refuseSharedFiles(verb, options);  // InputError -> exit 2 in main, before anything is read
+    const std::unique_ptr<FamilyRun> run = command.configure(options);
     const std::string jsonPath = cli::jsonPathOption(options);
     requireDevice(run->device(), run->backend());
     // From here a signal stops the run between operations and the partial record is still written
