@@ -148,6 +148,14 @@ private slots:
         QTest::newRow("json to a directory") << "run --shape 64x64x64 --backend cpu --json " + tmp_.path()
                                              << "cannot write";
         QTest::newRow("no host memory") << "run --shape 200000x200000x200000 --backend cpu" << "not enough host memory";
+        // Refused before allocating, not killed by the kernel when the pages are touched.
+        QTest::newRow("no host memory, strassen") << "strassen --shape 200000x200000x200000 --backend cpu" << "of host memory";
+        QTest::newRow("no host memory, online") << "run --scheme online --shape 200000x200000x200000 --backend cpu"
+                                                << "of host memory";
+        QTest::newRow("no host memory, tmr") << "run --scheme tmr --shape 200000x200000x200000 --backend cpu"
+                                             << "of host memory";
+        QTest::newRow("no host memory, strassen campaign")
+            << "campaign --family strassen --runs 2 --shape 200000x200000x200000 --backend cpu" << "of host memory";
         QTest::newRow("largest shape") << "run --shape 2147483647x2147483647x2147483647 --backend cpu"
                                        << "not enough host memory";
         // 2.2 million block products of 37x32x31: refused at once instead of a schedule of ~2.6 GB.

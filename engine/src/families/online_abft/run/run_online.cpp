@@ -2,6 +2,7 @@
 // execute -> recompute when a check could not correct -> reference -> record).
 #include "gigacheck/online_abft.hpp"
 
+#include "core/memory_check.hpp"
 #include "core/timestamp.hpp"
 #include "gemm/reference.hpp"
 #include "families/online_abft/host_check.hpp"
@@ -149,6 +150,21 @@ OnlineRecord runOnline(const OnlineConfig& config, const RunHooks& hooks, const 
     }
     validateOnlineConfig(config, withBackend.backend->device().backend);
     const Shape& s = config.shape;
+    {
+        // Refused before anything is allocated (memory_check.hpp: overcommit would let the run be
+        // killed when it touches its memory): A, B, C; on the CPU backend its buffers (A, B, C with
+        // their checksums; TMR two more C); the full reference's C.
+        const double elem = double(elementSize(config.precision));
+        const double ab = (double(s.m) * double(s.n) + double(s.n) * double(s.q)) * elem, cBytes = double(s.m) * double(s.q) * elem;
+        const bool cpu = withBackend.backend->device().backend == BackendKind::Cpu;
+        const double buffers = cpu ? ab + cBytes * (config.scheme == Scheme::Tmr ? 3 : 1) : 0.0;
+        const double reference = resolveReferenceMode(config.reference, s) == ReferenceMode::Full ? cBytes : 0.0;
+        requireHostMemory(ab + cBytes + buffers + reference,
+                          std::string(toString(config.scheme)) + " " + shapeText(s) + " " + std::string(toString(config.precision)),
+                          "A, B and C " + formatBytes(ab + cBytes) +
+                              (buffers > 0 ? ", the CPU backend's buffers " + formatBytes(buffers) : std::string()) +
+                              (reference > 0 ? ", the reference " + formatBytes(reference) : std::string()));
+    }
     const HostAllocator alloc = withBackend.backend->hostAllocator();
     HostMatrix a, b, result;
     try {

@@ -6,6 +6,7 @@
 #include "gigacheck/cuda_status.hpp"
 
 #include "core/interval_union.hpp"
+#include "core/memory_check.hpp"
 #include "core/printf_number.hpp"
 #include "families/strassen/inputs.hpp"
 #include "families/strassen/ops.hpp"
@@ -168,9 +169,25 @@ void settleVerdict(StrassenResult& result, bool cOk, const strassen::StrassenRef
 
 }  // namespace
 
+// Refused before anything is allocated: with overcommit a run too large for the machine is not
+// refused by its allocations but killed when it touches them (memory_check.hpp).
+void requireStrassenHostMemory(const StrassenConfig& config, BackendKind backend)
+{
+    const Shape s = config.shape;
+    const double elem = double(elementSize(config.precision));
+    const double ab = (double(s.m) * double(s.n) + double(s.n) * double(s.q)) * elem, c = double(s.m) * double(s.q) * elem;
+    const double buffers = backend == BackendKind::Cpu ? ab + c : 0.0;  // the CPU backend's "device" copies
+    const double reference = config.reference ? double(s.m) * double(s.q) * 8.0 : 0.0;  // FP64 C
+    requireHostMemory(2 * ab + c + buffers + reference, "Strassen " + shapeText(s) + " " + std::string(toString(config.precision)),
+                      "A, B, C and A's and B's originals " + formatBytes(2 * ab + c) +
+                          (buffers > 0 ? ", the CPU backend's copies " + formatBytes(buffers) : std::string()) +
+                          (reference > 0 ? ", the FP64 reference " + formatBytes(reference) : std::string()));
+}
+
 void makeStrassenInputs(const StrassenConfig& config, Backend& backend, HostMatrix& a, HostMatrix& b)
 {
     const Shape s = config.shape;
+    requireStrassenHostMemory(config, backend.device().backend);
     const HostAllocator alloc = backend.hostAllocator();
     a = HostMatrix(config.precision, s.m, s.n, alloc);
     b = HostMatrix(config.precision, s.n, s.q, alloc);
