@@ -606,6 +606,7 @@ private slots:
         QTest::newRow("version a fraction") << "/format_version" << "1.5" << "format_version";
         QTest::newRow("negative tile") << "/blocked_gemm/config/tile" << "-32" << "blocked_gemm.config.tile";
         // A lambda that blinds the checks of the run made again from the record (gigacheck rerun).
+        QTest::newRow("status no run writes") << "/status" << "\"bogus\"" << "status";
         QTest::newRow("lambda 1e6") << "/blocked_gemm/config/threshold_lambda" << "1e6" << "blocked_gemm.config.threshold_lambda";
         // get<int>() of a float out of an int's range is undefined behaviour: refused before it.
         QTest::newRow("tile 1e30") << "/blocked_gemm/config/tile" << "1e30" << "blocked_gemm.config.tile";

@@ -512,6 +512,19 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("strassen.shape[0]")), qPrintable(error));
         QVERIFY(test::inputErrorOf([&] { loadStrassenRecord(dir.filePath(QStringLiteral("missing.json")).toStdString()); })
                     .contains(QStringLiteral("missing.json")));
+        // Words and counts no run writes are refused by their field, not read as some default.
+        const std::pair<const char*, nlohmann::json> edits[] = {{"/status", "bogus"},
+                                                               {"/strassen/leaf", "bogus"},
+                                                               {"/strassen/sums", "bogus"},
+                                                               {"/strassen/levels", -1},
+                                                               {"/strassen/core", nlohmann::json::array({64, 32, 32})}};
+        for (const auto& [pointer, value] : edits) {
+            nlohmann::json edited = nlohmann::json::parse(saved);
+            edited[nlohmann::json::json_pointer(pointer)] = value;
+            const QString why = test::inputErrorOf([&] { strassenResultFromJson(edited.dump()); });
+            const QString field = QString::fromLatin1(pointer).mid(1).replace(QLatin1Char('/'), QLatin1Char('.'));
+            QVERIFY2(why.contains(QStringLiteral("'") + field + QStringLiteral("'")), qPrintable(field + QStringLiteral(": ") + why));
+        }
     }
 
     // The record keeps whether a decomposition ran: one device with --decomposition 2d comes back

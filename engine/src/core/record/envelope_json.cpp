@@ -234,6 +234,8 @@ void readEnvelope(const Node& root, RecordEnvelope& r)
     r.toolVersion = root.getOr<std::string>("tool_version", "");
     r.createdAt = root.getOr<std::string>("created_at", "");
     r.status = root.get<std::string>("status");
+    if (r.status != "ok" && r.status != "failed" && r.status != "cancelled")  // every family's three
+        throw InputError("record: field 'status' is '" + r.status + "', not ok, failed or cancelled");
     r.error = root.getOr<std::string>("error", "");
     r.family = root.get<std::string>("family");
     const std::vector<Node> devices = root.elements("devices");

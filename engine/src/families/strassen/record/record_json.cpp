@@ -30,12 +30,17 @@ void readShape(const Node& n, Shape& s)
     s = {v[0].as<std::int64_t>(), v[1].as<std::int64_t>(), v[2].as<std::int64_t>()};
 }
 
-// A flag stored as one of two words ("kernel" / "cublas"); any other word reads as false.
+// A flag stored as one of two words ("beside" / "inline"); any other word is refused.
 template <class Io, class B>
 void flagWord(Io& io, const char* key, B& flag, bool fallback, const char* yes, const char* no)
 {
-    io.optionalAs(key, flag, fallback, [=](bool f) { return Json(f ? yes : no); },
-                  [=](const Node& n, bool& f) { f = n.as<std::string>() == yes; });
+    io.optionalAs(key, flag, fallback, [=](bool f) { return Json(f ? yes : no); }, [=](const Node& n, bool& f) {
+        const std::string word = n.as<std::string>();
+        if (word != yes && word != no)
+            throw InputError("record: field 'strassen." + std::string(key) + "' must be " + yes + " or " + no + ", not '" +
+                             word + "'");
+        f = word == yes;
+    });
 }
 
 template <class Io, class R> void sectionFields(Io& io, R& r)
@@ -79,6 +84,8 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
     std::string leaf = c.multiTargetKernel ? "kernel" : c.cutlassLeaves ? "cutlass" : "cublas";
     io.optional("leaf", leaf, "cublas");
     if constexpr (!Io::kWrites) {
+        if (leaf != "cublas" && leaf != "kernel" && leaf != "cutlass")
+            throw InputError("record: field 'strassen.leaf' must be cublas, kernel or cutlass, not '" + leaf + "'");
         c.multiTargetKernel = leaf == "kernel";
         c.cutlassLeaves = leaf == "cutlass";
     }
@@ -164,11 +171,19 @@ template <class Io, class R> void sectionFields(Io& io, R& r)
         io.optional("decomposition", c.decomposition, StrassenDecomposition::Winograd);
 }
 
-// A record someone sent may claim anything: its fault events name one of its faults, a cell of C
-// or of a workspace block, and bits of a word (families/strassen/injection_event.hpp).
-void validateInjections(const StrassenResult& r)
+// A record someone sent may claim anything: its shapes and levels are ones a run could have had,
+// its fault events name one of its faults, a cell of C or of a workspace block, and bits of a word
+// (families/strassen/injection_event.hpp).
+void validateRecord(const StrassenResult& r)
 {
     using namespace recordcheck;
+    validateShape(r.config.shape, "strassen.shape");
+    validateShape(r.core, "strassen.core");
+    if (r.core.m > r.config.shape.m || r.core.n > r.config.shape.n || r.core.q > r.config.shape.q)
+        refuse("strassen.core", "is larger than the shape");
+    inRange(r.levels, 0, kMaxStrassenLevels, "strassen.levels");
+    inRange(r.config.levels, 0, kMaxStrassenLevels, "strassen.levels_requested");
+    inRange(r.config.devices, 1, 1024, "strassen.devices");
     for (std::size_t e = 0; e < r.injections.size(); ++e) {
         const InjectEvent& event = r.injections[e];
         const Injection& inj = event.injection;
@@ -209,7 +224,7 @@ std::optional<StrassenResult> strassenResultFromJson(const std::string& text)
     recordjson::readEnvelope(doc.root(), r);
     recordjson::FieldReader section(doc.root().child("strassen"));
     sectionFields(section, r);
-    validateInjections(r);
+    validateRecord(r);
     r.recovery.level = r.levels;
     return r;
 }
