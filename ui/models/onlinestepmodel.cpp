@@ -1,6 +1,6 @@
 #include "onlinestepmodel.hpp"
 
-#include <gigacheck/online_catchers.hpp>
+#include <gigacheck/online_abft/catchers.hpp>
 
 #include <QStringList>
 

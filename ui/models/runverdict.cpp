@@ -1,7 +1,9 @@
 #include "runverdict.hpp"
 
 #include "models/familyrecord.hpp"
-#include <gigacheck/online_catchers.hpp>
+
+#include <gigacheck/family.hpp>
+#include <gigacheck/online_abft/catchers.hpp>
 
 #include <QStringList>
 
@@ -33,10 +35,14 @@ bool endedEarly(const RecordEnvelope& r, RunVerdict& v)
     return false;
 }
 
-void setVerified(RunVerdict& v, bool verified)
+void setVerified(RunVerdict& v, const RecordEnvelope& record, bool verified)
 {
     v.kind = verified ? RunVerdict::Kind::Verified : RunVerdict::Kind::NotCorrect;
     v.words = verified ? QStringLiteral("verified correct") : QStringLiteral("could not be verified correct");
+    // Faults the run injected that no check saw (they cancel in every sum): C is known wrong, in
+    // the words of the family's verdict (the CLI's closing line), shortened for one line.
+    if (!verified && !verdictOf(record).wrongWhy.empty())
+        v.words = QStringLiteral("wrong: injected faults that no check saw (see the report)");
 }
 
 double usefulGflops(const Shape& s, double seconds)
@@ -192,7 +198,7 @@ RunVerdict runVerdictOf(const RunRecord& r)
         v.words = QStringLiteral("not verified");
         return v;
     }
-    setVerified(v, r.verifiedCorrect());
+    setVerified(v, r, r.verifiedCorrect());
     return v;
 }
 
@@ -219,7 +225,7 @@ RunVerdict runVerdictOf(const OnlineRecord& r)
         v.words = QStringLiteral("not verified");
         return v;
     }
-    setVerified(v, r.verifiedCorrect());
+    setVerified(v, r, r.verifiedCorrect());
     return v;
 }
 

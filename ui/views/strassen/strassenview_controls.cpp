@@ -33,6 +33,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -232,7 +233,9 @@ void StrassenView::buildControls()
     stepTitle_->setWordWrap(true);
     stepWords_ = new QLabel(this);
     stepWords_->setWordWrap(true);
-    auto* back = new QPushButton(QStringLiteral("◀"), this);
+    // A tool button: as wide as its glyph (a push button takes a word's width).
+    auto* back = new QToolButton(this);
+    back->setText(QStringLiteral("◀"));
     back->setToolTip(QStringLiteral("Previous step"));
     auto* forward = new QPushButton(QStringLiteral("▶ Step"), this);
     playButton_ = new QPushButton(QStringLiteral("Play"), this);
@@ -241,11 +244,9 @@ void StrassenView::buildControls()
     speed_->setRange(1, 16);
     speed_->setValue(4);
     speed_->setToolTip(QStringLiteral("Speed: ¼× … 4×"));
-    // Never squeezed to a dot by the step list beside the picture; the back button gives the
-    // room (a glyph needs no button's usual width).
+    // Never squeezed to a dot by the step list beside the picture.
     speed_->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 8);
     speed_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 4);
-    back->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("◀")) + fontMetrics().horizontalAdvance(QLatin1Char('M')) * 3);
     pacedBox_ = new QCheckBox(QStringLiteral("paced by the run"), this);
     pacedBox_->setToolTip(QStringLiteral("Each step shown for a time proportional to what it took in the run"));
     zoomBox_ = new QCheckBox(QStringLiteral("4×4"), this);
@@ -271,9 +272,11 @@ void StrassenView::buildControls()
         return QStringLiteral("<span style='background:%1; color:%1'>&nbsp;■■&nbsp;</span>").arg(c.name());
     };
     legend->setText(QStringLiteral("%1 read &nbsp; %2 overwritten in place &nbsp; %3 C += product &nbsp; %4 C −= product "
-                                   "&nbsp; <span style='color:#dc2626'>⚡ fault</span> &nbsp; (click a block: fault in its quadrant)")
+                                   "&nbsp; <span style='color:#dc2626'>⚡ fault</span>")
                         .arg(swatch(StrassenBlocksWidget::readColor()), swatch(StrassenBlocksWidget::overwriteColor()),
                              swatch(StrassenBlocksWidget::plusColor()), swatch(StrassenBlocksWidget::minusColor())));
+    // How to place a fault is said in the Faults dock; the legend stays two lines at 150 % scale.
+    legend->setToolTip(QStringLiteral("Click a block of A, B or C for a fault in its quadrant"));
 
     auto* picture = new QWidget(this);
     auto* pictureLayout = new QVBoxLayout(picture);
@@ -433,7 +436,7 @@ void StrassenView::buildControls()
     });
     connect(blocks_, &StrassenBlocksWidget::blockClicked, this, &StrassenView::onBlockClicked);
     connect(stepList_, &QTreeWidget::itemClicked, this, &StrassenView::onStepItemClicked);
-    connect(back, &QPushButton::clicked, this, &StrassenView::stepBack);
+    connect(back, &QToolButton::clicked, this, &StrassenView::stepBack);
     connect(forward, &QPushButton::clicked, this, &StrassenView::stepForward);
     connect(playButton_, &QPushButton::clicked, this, &StrassenView::togglePlay);
     connect(timer_, &QTimer::timeout, this, [this] {

@@ -1,6 +1,6 @@
 #include "families/online_abft/run/missed_faults.hpp"
 
-#include "gigacheck/online_catchers.hpp"
+#include "gigacheck/online_abft/catchers.hpp"
 
 #include <algorithm>
 #include <cmath>
