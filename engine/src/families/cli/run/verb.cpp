@@ -84,8 +84,9 @@ const FamilyCommand& runVerbCommand()
         "multiply, inject faults, detect and correct them, print the report", run_verb::kUsage,
         "Multiplies A (MxN) by B (NxQ) with ABFT checksums under a device-memory cap,\ninjects the requested faults, "
         "detects and corrects them, checks the result\nagainst an independent reference and prints the report.\n"
-        "Exit status: 0 verified correct, 1 uncorrectable errors remain or the reference\ndisagrees, 2 bad input or "
-        "a failure, 3 not verified (--no-abft, or TMR cells without a majority, and no full\nreference).",
+        "Exit status: 0 verified correct, 1 uncorrectable errors remain, the reference\ndisagrees or injected faults "
+        "no check saw changed C, 2 bad input or a failure,\n3 not verified (--no-abft, or TMR cells without a "
+        "majority, and no full reference).",
         &run_verb::runOptionSpecs, &run_verb::configure};
     return c;
 }

@@ -140,8 +140,9 @@ const FamilyCommand& command()
         "memory-efficient Strassen: in-place stages, recovery, checksums", kUsage,
         "Multiplies A (MxN) by B (NxQ) with memory-efficient Strassen (Krishnan's thesis): in-place sums in A and "
         "B,\nproducts accumulated into C, A and B recovered; checksums verify A, B and C.\nExit status: 0 verified "
-        "correct, 1 C is wrong (uncorrectable, or the reference disagrees), 2 bad input or a failure, 3 not "
-        "verified (--no-abft --reference none).",
+        "correct, 1 C is wrong (uncorrectable, the reference disagrees, or injected faults no check saw),\n2 bad "
+        "input or a failure, 3 not verified (--no-abft --reference none, or --reference none where C's\nchecks "
+        "cannot see a cell off by 1 % of max |C|).",
         &options, &configure};
     return c;
 }
