@@ -100,10 +100,14 @@ expect_c_right() {
     elif [ "$rc" = 1 ]; then
         ok=yes
         got="exit 1 (C wrong, said so)"
+    elif [ "$rc" = 3 ]; then
+        # Not verified (C's checks too weak past 1 % of max |C| without a reference): no claim on C.
+        ok=yes
+        got="exit 3 (not verified, said so)"
     else
         got="exit $rc: $(head -c 40 "$W/err")"
     fi
-    row "$name" "0 with C right, or 1" "$got" $ok
+    row "$name" "0 with C right, 1 or 3" "$got" $ok
 }
 
 # The arguments without their --reference option (to replay a run with --reference full).
@@ -151,10 +155,14 @@ EOF
     elif [ "$rc" = 1 ]; then
         ok=yes
         got="exit 1 (C wrong, said so)"
+    elif [ "$rc" = 3 ]; then
+        # Not verified (C's checks too weak past 1 % of max |C| without a reference): no claim on C.
+        ok=yes
+        got="exit 3 (not verified, said so)"
     else
         got="exit $rc: $(head -c 40 "$W/err")"
     fi
-    row "$name" "0 with C right, or 1" "$got" $ok
+    row "$name" "0 with C right, 1 or 3" "$got" $ok
 }
 
 # A `run` of a scheme without --save-c (online, offline, TMR) that must never end exit 0 with a
@@ -173,10 +181,14 @@ expect_run_safe() {
     elif [ "$rc" = 1 ]; then
         ok=yes
         got="exit 1 (C wrong, said so)"
+    elif [ "$rc" = 3 ]; then
+        # Not verified (C's checks too weak past 1 % of max |C| without a reference): no claim on C.
+        ok=yes
+        got="exit 3 (not verified, said so)"
     else
         got="exit $rc: $(head -c 40 "$W/err")"
     fi
-    row "$name" "0 with C right, or 1" "$got" $ok
+    row "$name" "0 with C right, 1 or 3" "$got" $ok
 }
 
 # A campaign: no SDC and no false alarm. Prints the outcome counts.
@@ -506,5 +518,33 @@ save(sys.argv[1] + '/big_a.npy', 8, 8, [70000.0] + [1.0] * 63)
 save(sys.argv[1] + '/b.npy', 8, 8, [1.0] * 64)
 EOF
 expect_refused "run --type f16 with an operand beyond 65504" run --load-a "$W/big_a.npy" --load-b "$W/b.npy" --type f16 --backend cpu
+
+# ---- the seventeenth session's review: faults no check sees, edited records, shared files, memory
+# Four faults on a rectangle's corners cancel in every row and column sum: never VERIFIED.
+CORNERS="--inject-at 3,4:100 --inject-at 3,9:-100 --inject-at 7,4:-100 --inject-at 7,9:100"
+for v in "run" "run --scheme online" "run --scheme offline" "strassen"; do
+    # shellcheck disable=SC2086
+    expect_rc "$v: four cancelling faults, --reference none" 1 $v $S 64x64x64 --backend cpu $CORNERS --reference none
+done
+expect_rc "TMR: one cell struck alike in all three replicas, --reference none" 1 run --scheme tmr $S 64x64x64 \
+    --backend cpu --inject-at 3,4:5@0 --inject-at 3,4:5@1 --inject-at 3,4:5@2 --reference none
+expect_rc "run: cancelling faults with a sampled reference" 1 run $S 512x64x64 --backend cpu --reference sample \
+    --inject-at 200,4:100 --inject-at 200,9:-100 --inject-at 301,4:-100 --inject-at 301,9:100
+g run --scheme tmr $S 48x40x36 --backend cpu --inject-at 10,11:5@0 --inject-at 10,11:5@1 --inject-at 10,11:5@2 --json "$W/t.json" --quiet
+python3 -c "import json,sys;d=json.load(open(sys.argv[1]));d['online_abft']['config']['threshold_lambda']=1e6;json.dump(d,open(sys.argv[2],'w'))" "$W/t.json" "$W/t_lambda.json"
+expect_refused "rerun of a TMR record edited to threshold_lambda 1e6" rerun "$W/t_lambda.json"
+g run $S 64x64x64 --backend cpu --json "$W/b.json" --quiet
+python3 -c "import json,sys;d=json.load(open(sys.argv[1]));d['status']='bogus';json.dump(d,open(sys.argv[2],'w'))" "$W/b.json" "$W/b_status.json"
+expect_refused "show of a record whose status is bogus" show "$W/b_status.json"
+cp "$W/b.json" "$W/keep.json"
+expect_refused "rerun r.json --json r.json" rerun "$W/keep.json" --json "$W/keep.json"
+ok=no
+cmp -s "$W/b.json" "$W/keep.json" && ok=yes
+row "... the record is unchanged" "same bytes" "$([ $ok = yes ] && echo same || echo changed)" $ok
+expect_refused "campaign --json and --csv naming one file" campaign --runs 2 $S 16x16x16 --backend cpu --json "$W/c.out" --csv "$W/c.out"
+for v in "strassen" "run --scheme online" "run --scheme tmr"; do
+    # shellcheck disable=SC2086
+    expect_refused "$v 200000^3: refused for host memory, not OOM-killed" $v $S 200000x200000x200000 --backend cpu
+done
 
 echo "cases: $((passed + failed + documented)), as required: $passed, broken: $failed, documented limits: $documented"

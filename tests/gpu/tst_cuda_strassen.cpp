@@ -220,12 +220,13 @@ private slots:
                 QVERIFY2(test::faultEventsMismatch(r).empty(),
                          (std::string(toString(v)) + " " + test::faultEventsMismatch(r)).c_str());
             }
-        // Bit flips (the device's own flip kernel) on two devices of a decomposition, FP64.
+        // Bit flips (the device's own flip kernel) on two devices of a decomposition, FP64: task 1's
+        // product runs on device 1 (task t on device t mod 2), its fault's cell copied there.
         StrassenConfig c = config({256, 256, 256}, 1, StrassenVariant::Msmes, Precision::F64, false);
         c.devices = 2;
         c.distribute = true;
         c.faultModel = parseFaultModelSpec("bitflip:55");
-        c.faults = {parseStrassenFault("c:3,5"), parseStrassenFault("product:4"), parseStrassenFault("a:1")};
+        c.faults = {parseStrassenFault("c:3,5"), parseStrassenFault("product:1"), parseStrassenFault("a:1")};
         auto two = makeStrassenBackend(c);
         const StrassenResult r = runStrassen(c, *two);
         QCOMPARE(strassenOutcome(r), std::string("ok"));

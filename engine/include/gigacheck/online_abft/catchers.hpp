@@ -45,6 +45,10 @@ public:
         return nullptr;
     }
 
+    // Whether a lookup ran out of its budget (a fault then reads as not caught: the run's verdict
+    // claims nothing from such a record).
+    bool exhausted() const { return budget_ <= 0; }
+
 private:
     struct Seen {
         const VerifyEvent* event;

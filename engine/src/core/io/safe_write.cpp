@@ -195,9 +195,13 @@ void writeFileAtomically(const std::string& path, std::string_view bytes, std::s
 namespace {
 
 // Whether two paths lead to one file: the same file on disk (links and hard links followed), or,
-// where one does not exist yet, the same path once "." / ".." and the links of its folders resolve.
-bool sameFile(const std::string& a, const std::string& b)
+// where one does not exist yet, the same path once its links (a dangling one too), "." / ".." and
+// the links of its folders resolve. A chain of links that loops is refused, as its write would be.
+bool sameFile(const std::string& pathA, const std::string& pathB)
 {
+    // Where each write lands: the end of its chain of links, which need not exist yet.
+    const Failure failA{pathA, "output", {}}, failB{pathB, "output", {}};
+    const std::string a = followLinks(pathA, failA), b = followLinks(pathB, failB);
     std::error_code ea, eb;
     if (std::filesystem::exists(a, ea) && std::filesystem::exists(b, eb))
         return std::filesystem::equivalent(a, b, ea) && !ea;

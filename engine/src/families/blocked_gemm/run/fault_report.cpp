@@ -8,6 +8,7 @@
 #include <string>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace gigacheck {
 
@@ -186,9 +187,9 @@ bool RunRecord::verifiedCorrect() const
         return true;  // every cell compared with the reference, within its tolerance
     if (!config.abft)
         return false;  // a sampled reference alone cannot see a fault outside its rows
-    // A fault that changed a cell beyond its block's threshold and that no check saw (faults that
-    // cancel in every row and column sum): C is known wrong, whatever the checks said.
-    if (faults.missed > 0)
+    // Faults that changed cells beyond their block's threshold where no check saw anything (faults
+    // that cancel in every row and column sum): C is known wrong, whatever the checks said.
+    if (!missedFaultsWords(*this).empty())
         return false;
     // An uncorrectable verdict is made good only by a repair of its block that ended right.
     if (std::any_of(repairs.begin(), repairs.end(),
@@ -199,12 +200,51 @@ bool RunRecord::verifiedCorrect() const
     });
 }
 
+namespace {
+
+// The cells of C the run struck where nothing was seen: faults into C's cells (not its checksums,
+// the encodings or the checker, which change no cell of C), whose block product's verification
+// was clean and whose block the repair pass did not compute again, summed per cell (two faults
+// that cancel on one cell leave it right), beyond that verification's threshold. Anything seen in
+// the block (a mismatch, a correction, a listed line) is left to the checks' own verdict.
+int unseenWrongCells(const RunRecord& r)
+{
+    const VerifyIndex index(r);
+    std::map<std::tuple<int, int, int, std::int64_t, std::int64_t>, std::pair<double, const VerifyEvent*>> cells;
+    for (const InjectEvent& e : r.injections) {
+        const Injection& inj = e.injection;
+        if (!inj.applied || inj.target != FaultTarget::Result || inj.globalRow < 0 || inj.globalCol < 0)
+            continue;
+        const VerifyEvent* v = index.of(e);
+        if (!v || v->result.verdict != Verdict::Clean)
+            continue;
+        const RepairEvent* repair = repairOf(r, inj.block);
+        if (repair && repair->outcome == RepairOutcome::CorrectedByRecompute)
+            continue;
+        auto& cell = cells[{inj.block.i, inj.block.j, inj.block.k, inj.localRow, inj.localCol}];
+        cell.first += inj.after - inj.before;
+        cell.second = v;
+    }
+    int wrong = 0;
+    for (const auto& [key, cell] : cells)
+        wrong += !(std::abs(cell.first) <= cell.second->result.maxThreshold);  // NaN / Inf included
+    return wrong;
+}
+
+}  // namespace
+
 std::string missedFaultsWords(const RunRecord& r)
 {
-    if (r.status != "ok" || r.faults.missed == 0 || r.reference.mode == ReferenceMode::Full)
+    // The verdict is already wrong (uncorrectable, the reference disagrees) or the full reference
+    // judged every cell: nothing to add.
+    if (r.status != "ok" || r.faults.missed == 0 || r.reference.mode == ReferenceMode::Full || !r.reference.passed ||
+        r.faults.uncorrectable > 0)
         return {};
-    return std::to_string(r.faults.missed) + " injected fault(s) changed C beyond their block's threshold and no check "
-           "saw them (they cancel in every row and column sum); --reference full finds the cells";
+    const int wrong = unseenWrongCells(r);
+    if (wrong == 0)
+        return {};
+    return std::to_string(wrong) + " cell(s) of C struck by injected faults beyond their block's threshold, and no check "
+           "saw anything (the faults cancel in every row and column sum); --reference full finds the cells";
 }
 
 bool RunRecord::notVerified() const

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 namespace gigacheck {
 
@@ -82,24 +83,43 @@ void recoveryError(const HostMatrix& now, const HostMatrix& original, double& ma
         scan(now.as<double>(), original.as<double>());
 }
 
-// Faults into C or a leaf product that changed their cell by more than C's checks are sure to see
-// (cDetectionFloor) while C's checks saw nothing: they cancel in C's row and column sums, and C is
-// wrong. The words of the check that says so; empty when there are none.
-std::string missedFaultsWords(const StrassenResult& result)
+// Faults the run injected that left C wrong where C's checks saw nothing (they cancel in C's row
+// and column sums). A fault into a cell of C is judged by that cell itself: its value now against
+// the cell computed from the original A and B, beyond what C's checks are sure to see
+// (cDetectionFloor) -- faults that cancel on one cell, and cells a check repaired, are right. A
+// fault into a workspace block (its place in C unknown here) counts only where no check saw
+// anything at all (sawNothing) and it changed its cell beyond the floor. The words of the check
+// that says so; empty when there are none.
+std::string missedFaultsWords(const StrassenResult& result, const HostMatrix& c, const HostMatrix& a, const HostMatrix& b,
+                              bool sawNothing)
 {
     if (result.cDetectionFloor < 0)
         return {};
-    int missed = 0;
+    std::set<std::pair<std::int64_t, std::int64_t>> wrongCells;
+    int workspace = 0;
     for (const InjectEvent& e : result.injections) {
-        const double change = std::abs(e.injection.after - e.injection.before);
-        missed += e.injection.applied && !(std::isfinite(change) && change <= result.cDetectionFloor);
+        const Injection& inj = e.injection;
+        if (!inj.applied)
+            continue;
+        if (inj.globalRow < 0 || inj.globalCol < 0) {
+            const double change = std::abs(inj.after - inj.before);
+            workspace += sawNothing && !(change <= result.cDetectionFloor);
+            continue;
+        }
+        long double exact = 0;
+        for (std::int64_t k = 0; k < a.cols(); ++k)
+            exact += static_cast<long double>(a.at(inj.globalRow, k)) * static_cast<long double>(b.at(k, inj.globalCol));
+        const double off = std::abs(c.at(inj.globalRow, inj.globalCol) - double(exact));
+        if (!(off <= result.cDetectionFloor))  // NaN / Inf included
+            wrongCells.insert({inj.globalRow, inj.globalCol});
     }
-    if (missed == 0)
+    const std::size_t wrong = wrongCells.size() + std::size_t(workspace);
+    if (wrong == 0)
         return {};
-    return std::to_string(missed) + " injected fault(s) changed C by more than its checksums are sure to see (" +
-           printfNumber("%.3g", result.cDetectionFloor) +
-           ") and they saw nothing: the faults cancel in C's row and column sums, so C is wrong (--reference full "
-           "finds the cells)";
+    return std::to_string(wrong) + " cell(s) of C struck by injected faults are off by more than C's checksums are sure "
+           "to see (" + printfNumber("%.3g", result.cDetectionFloor) +
+           ") and the checks let them pass: the faults cancel in C's row and column sums, so C is wrong (--reference "
+           "full finds the cells)";
 }
 
 // The verdict from every check that ran: C's checksums (cOk) and, when it ran, the FP64
@@ -175,12 +195,21 @@ void requireStrassenHostMemory(const StrassenConfig& config, BackendKind backend
 {
     const Shape s = config.shape;
     const double elem = double(elementSize(config.precision));
-    const double ab = (double(s.m) * double(s.n) + double(s.n) * double(s.q)) * elem, c = double(s.m) * double(s.q) * elem;
+    const double mn_nq = double(s.m) * double(s.n) + double(s.n) * double(s.q), mq = double(s.m) * double(s.q);
+    const double ab = mn_nq * elem, c = mq * elem;
     const double buffers = backend == BackendKind::Cpu ? ab + c : 0.0;  // the CPU backend's "device" copies
-    const double reference = config.reference ? double(s.m) * double(s.q) * 8.0 : 0.0;  // FP64 C
-    requireHostMemory(2 * ab + c + buffers + reference, "Strassen " + shapeText(s) + " " + std::string(toString(config.precision)),
+    const double checksums = config.verify ? mn_nq * 8.0 : 0.0;        // A and B in FP64 for their sums
+    // The FP64 reference where it surely runs (full, or auto up to 2^34 multiply-adds; auto past them
+    // runs it only where C's checks turn out too weak, which is not known yet): A and B in FP64
+    // twice, C and each cell's tolerance in FP64.
+    const bool referenceRuns = config.reference && (config.referenceAlways || double(s.m) * double(s.n) * double(s.q) <=
+                                                                                 double(std::int64_t(1) << 34));
+    const double reference = referenceRuns ? 2 * mn_nq * 8.0 + 2 * mq * 8.0 : 0.0;
+    requireHostMemory(2 * ab + c + buffers + checksums + reference,
+                      "Strassen " + shapeText(s) + " " + std::string(toString(config.precision)),
                       "A, B, C and A's and B's originals " + formatBytes(2 * ab + c) +
                           (buffers > 0 ? ", the CPU backend's copies " + formatBytes(buffers) : std::string()) +
+                          (checksums > 0 ? ", A and B in FP64 for their checksums " + formatBytes(checksums) : std::string()) +
                           (reference > 0 ? ", the FP64 reference " + formatBytes(reference) : std::string()));
 }
 
@@ -458,14 +487,14 @@ StrassenResult runStrassenOn(const StrassenConfig& config, Backend& backend, Hos
 
     // Where C's checks cannot see an error of 1 % of max |C| in one cell, the reference (auto) runs
     // whatever the size: it is then the only check that sees each cell.
-    // Every check clean, leaves and operands included: a fault beyond C's floor went unseen.
+    // Every check clean, leaves and operands included: a workspace fault beyond C's floor went unseen.
     const bool sawNothing = std::all_of(result.checks.begin(), result.checks.end(),
                                         [](const StrassenCheck& k) { return k.verdict == "clean"; });
     settleVerdict(result, cOk,
                   strassen::checkAgainstReference(c, originalA, originalB, config, result.levels,
                                                   strassen::checksTooWeak(result.cDetectionFloor, result.cMaxAbs),
                                                   leafScales ? &*leafScales : nullptr),
-                  sawNothing ? missedFaultsWords(result) : std::string());
+                  missedFaultsWords(result, c, originalA, originalB, sawNothing));
     return result;
 }
 
