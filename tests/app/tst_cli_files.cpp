@@ -210,6 +210,8 @@ private slots:
         QTest::newRow("rerun over its record") << "rerun DIR/r.json --json DIR/r.json" << "is also the record's file";
         QTest::newRow("rerun over its record through a link") << "rerun DIR/r.json --json DIR/link.json"
                                                               << "is also the record's file";
+        QTest::newRow("--json through a dangling link and --save-c at its end")
+            << "run --shape 8x8x8 --backend cpu --json DIR/dangling.json --save-c DIR/real.npy" << "both name";
         QTest::newRow("campaign --json and --csv")
             << "campaign --runs 2 --shape 16x16x16 --backend cpu --json DIR/c.out --csv DIR/c.out" << "both name";
         QTest::newRow("campaign --json and the summary")
@@ -230,6 +232,7 @@ private slots:
         const QString record = dir.filePath(QStringLiteral("r.json"));
         QCOMPARE(gigacheckCli(gigacheck::test::words("transpose --shape 48x16 --backend cpu --quiet --json") << record).exitCode, 0);
         QVERIFY(QFile::link(record, dir.filePath(QStringLiteral("link.json"))));
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("real.npy")), dir.filePath(QStringLiteral("dangling.json"))));
         for (const char* k : {"1", "2"})
             QCOMPARE(gigacheckCli(gigacheck::test::words("campaign --runs 4 --shape 16x16x16 --backend cpu --shard") << k + QStringLiteral("/2")
                                                                  << QStringLiteral("--json") << dir.filePath(QStringLiteral("s%1.json").arg(QLatin1String(k))))
