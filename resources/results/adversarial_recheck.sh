@@ -417,7 +417,7 @@ expect_campaign "campaign blocked --fault none (clean)" --runs $((runs * 3)) --f
 expect_campaign "campaign online b=32 (8 steps) --target any" --family online --panel 32 --runs $runs --target any
 expect_campaign "campaign online b=32 --check-every 4 --target any" --family online --panel 32 --check-every 4 --runs $runs --target any
 expect_campaign "campaign online b=32 --type f64 --target any" --family online --panel 32 --type f64 --runs $runs --target any
-expect_refused "campaign online --fault bitflip2 (a blocked fault model)" campaign --family online --runs 3 --fault bitflip2 --backend cpu
+expect_campaign "campaign online --fault bitflip2 (two bits of one word)" --family online --panel 32 --runs $runs --fault bitflip2
 expect_campaign "campaign --scheme offline b=32 --target any" --scheme offline --panel 32 --runs $runs --target any
 expect_campaign "campaign --scheme tmr" --scheme tmr --runs $runs
 expect_campaign "campaign online b=8 --fault none (clean)" --family online --panel 8 --runs $runs --fault none --shape 257x129x31
@@ -425,7 +425,7 @@ expect_campaign "campaign online b=32 --type tf32 --target any" --family online 
 expect_campaign "campaign strassen L1-3 any" --family strassen --levels 1,2,3 --runs $runs --shape 256x256x256
 expect_campaign "campaign strassen L1-3 bitflip:any" --family strassen --levels 1,2,3 --runs $runs --shape 257x129x301 --fault bitflip:any
 expect_campaign "campaign strassen f64 L1-3 bitflip:any" --family strassen --levels 1,2,3 --type f64 --runs $runs --fault bitflip:any
-expect_refused "campaign strassen --fault bitflip2 (a blocked fault model)" campaign --family strassen --runs 3 --fault bitflip2 --backend cpu
+expect_campaign "campaign strassen --fault bitflip2 (two bits of one word)" --family strassen --levels 1,2,3 --runs $runs --fault bitflip2
 expect_campaign "campaign strassen tf32 L1-3 any" --family strassen --levels 1,2,3 --type tf32 --runs $runs --shape 256x256x256
 expect_campaign "campaign strassen --fault none (clean)" --family strassen --levels 1,2,3,4 --runs $runs --fault none --shape 257x129x301
 expect_shards_merge "shards 3 + merge: blocked --target any" --runs 60 --target any --strategy all
