@@ -14,22 +14,23 @@ namespace {
 struct Scratch {
     int device = -1;
     cudaStream_t stream = nullptr;
+    ScratchUse use = ScratchUse::Operands;
     void* data = nullptr;
     std::size_t bytes = 0;
 };
-constexpr std::size_t kKeptScratches = 8;
+constexpr std::size_t kKeptScratches = 16;
 std::mutex scratchMutex;
 std::list<Scratch> scratches;
 
 }  // namespace
 
-void* streamScratch(cudaStream_t stream, std::size_t bytes)
+void* streamScratch(cudaStream_t stream, std::size_t bytes, ScratchUse use)
 {
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     const std::lock_guard<std::mutex> lock(scratchMutex);
     for (auto it = scratches.begin(); it != scratches.end(); ++it) {
-        if (it->device != device || it->stream != stream)
+        if (it->device != device || it->stream != stream || it->use != use)
             continue;
         if (it->bytes < bytes) {
             CUDA_CHECK(cudaFree(it->data));
@@ -41,7 +42,7 @@ void* streamScratch(cudaStream_t stream, std::size_t bytes)
         scratches.splice(scratches.begin(), scratches, it);  // most recently used first
         return scratches.front().data;
     }
-    Scratch s{device, stream, nullptr, 0};
+    Scratch s{device, stream, use, nullptr, 0};
     CUDA_CHECK(cudaMalloc(&s.data, bytes));
     s.bytes = bytes;
     scratches.push_front(s);

@@ -9,9 +9,13 @@
 
 namespace gigacheck::cuda {
 
+// What a scratch holds: one product may use both at once (the 16-bit copies its fused kernel reads,
+// and that kernel's partial sums of C), so each has its own memory.
+enum class ScratchUse { Operands, SumPartials };
+
 // At least bytes of device memory for work queued on stream (current device). Grown with
 // cudaMalloc/cudaFree (both wait for the device, only when a larger product comes); the oldest of
 // more than a few scratches is freed. Throws BackendError on CUDA failure.
-void* streamScratch(cudaStream_t stream, std::size_t bytes);
+void* streamScratch(cudaStream_t stream, std::size_t bytes, ScratchUse use = ScratchUse::Operands);
 
 }  // namespace gigacheck::cuda

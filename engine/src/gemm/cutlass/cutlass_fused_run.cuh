@@ -6,6 +6,8 @@
 
 #include "gemm/cutlass/cutlass_launch.cuh"
 #include "gemm/cutlass/cutlass_sums_epilogue.cuh"
+#include "gemm/cuda/row_sum_partials.hpp"
+#include "gemm/cuda/stream_scratch.hpp"
 
 namespace gigacheck::cuda {
 
@@ -30,7 +32,15 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     StrideC strideC{};
     cute::get<1>(strideC) = g.ldc;
 
-    const auto sums = SumsOfCEpilogue<TileShape, ClusterShape>::arguments(g.accumulate, g.rowSums, g.colSums);
+    // C's row sums leave the kernel as partials per tile row (cutlass_sums_epilogue.cuh), added into
+    // g.rowSums after it on s; the stream's scratch keeps them (the next product on s comes after).
+    using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
+    float* rowPartials = nullptr;
+    const std::int64_t tiles = Sums::partialTiles(g.q), width = Sums::partialWidth(g.m);
+    if (g.rowSums)
+        rowPartials = static_cast<float*>(
+            streamScratch(s, std::size_t(tiles) * std::size_t(width) * sizeof(float), ScratchUse::SumPartials));
+    const auto sums = Sums::arguments(g.accumulate, rowPartials, g.colSums);
     cutlass::KernelHardwareInfo hw;
     hw.device_id = launch.device;
     hw.sm_count = launch.smCount;
@@ -41,8 +51,11 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
                                   hw};
     args.scheduler.max_swizzle_size = launch.maxSwizzle;
     const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
-                                                  g.accumulate, g.rowSums, g.colSums);
-    return launchCutlass<Gemm>(args, key, launch, s, no);
+                                                  g.accumulate, rowPartials, g.colSums);
+    const char* refused = launchCutlass<Gemm>(args, key, launch, s, no);
+    if (!refused && g.rowSums)
+        addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s);
+    return refused;
 }
 
 }  // namespace gigacheck::cuda

@@ -1,8 +1,8 @@
 // The epilogue every fused kernel of the lab shares (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh):
 // a CUTLASS 3.x visitor tree on Hopper that writes D = acc + beta C (beta = 0 skips C's load) and, from
-// the same registers, the row and column sums of D, added into double vectors by atomics. Every
-// kernel runs the engine's row-major C = A B as column-major C' = C^T, so C's row sums (one per row
-// i of C) are C''s column sums (Sm90RowReduction) and C's column sums C''s row sums (Sm90ColReduction).
+// the same registers, the row and column sums of D. Every kernel runs the engine's row-major C = A B
+// as column-major C' = C^T, so C's row sums (one per row i of C) are C''s column sums
+// (Sm90RowReduction) and C's column sums C''s row sums (Sm90ColReduction).
 #pragma once
 
 #include "cute/tensor.hpp"
@@ -29,13 +29,17 @@ struct SumsOfCEpilogue {
         cutlass::epilogue::fusion::Sm90Compute<cutlass::homogeneous_multiply_add, float, float, kRound>,
         cutlass::epilogue::fusion::Sm90ScalarBroadcast<float>, cutlass::epilogue::fusion::Sm90SrcFetch<float>,
         cutlass::epilogue::fusion::Sm90AccFetch>;
-    // The tile's partial sums in FP32, added into the double vectors by atomics: converting every
-    // element of C to double made the reductions cost the TF32 kernel 4.3 % at 8192 and 8.8 % at 4096
-    // (H200). The FP32 summation of a line lies inside the threshold's extent term, which bounds
-    // summing the line in the working precision.
-    using SumsOfCRows =
-        cutlass::epilogue::fusion::Sm90RowReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
-                                                    double, float, kRound, cute::Stride<cute::_0, cute::_1, int64_t>, 2>;
+    // The tile's partial sums in FP32: converting every element of C to double made the reductions
+    // cost the TF32 kernel 4.3 % at 8192 and 8.8 % at 4096 (H200). The FP32 summation of a line lies
+    // inside the threshold's extent term, which bounds summing the line in the working precision.
+    // C's row sums: each tile reduces its 8 warps' partials through shared memory and writes one float
+    // per row of C into a (tile rows of C') x (C's rows, rounded up to the tile) buffer, no atomics
+    // (FinalReduction = false); addRowSumPartials adds them into the double vector after the kernel.
+    // Atomics there made every warp add 256 partials into the doubles the tiles beside it hit too.
+    using SumsOfCRows = cutlass::epilogue::fusion::Sm90RowReduction<
+        cutlass::plus, cutlass::plus, cutlass::plus, 0, TileShape, float, float, kRound,
+        cute::Stride<cute::_0, cute::_1, int64_t>, 4, /*EnableNullptr*/ true, /*FinalReduction*/ false>;
+    // C's column sums: one warp per tile row in that direction, so few atomics, added in double.
     using SumsOfCCols =
         cutlass::epilogue::fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
                                                     double, float, kRound, cute::Stride<cute::_1, cute::_0, int64_t>, 2>;
@@ -46,12 +50,18 @@ struct SumsOfCEpilogue {
         cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
         cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
 
-    // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row sums}, C's column
-    // sums}. Either vector may be null (that reduction is skipped).
-    static typename Collective::FusionCallbacks::Arguments arguments(bool accumulate, double* rowSums, double* colSums)
+    // The buffer of C's row-sum partials for a C of rows x cols: tiles x width floats.
+    static constexpr std::int64_t kTileRows = cute::size<0>(TileShape{}), kTileCols = cute::size<1>(TileShape{});
+    static std::int64_t partialTiles(std::int64_t cols) { return (cols + kTileRows - 1) / kTileRows; }
+    static std::int64_t partialWidth(std::int64_t rows) { return (rows + kTileCols - 1) / kTileCols * kTileCols; }
+
+    // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row-sum partials}, C's
+    // column sums}. Either may be null (that reduction is skipped).
+    static typename Collective::FusionCallbacks::Arguments arguments(bool accumulate, float* rowPartials,
+                                                                     double* colSums)
     {
         const float beta = accumulate ? 1.0f : 0.0f;
-        return {{{{{beta}, {nullptr}, {}}, {}, {}, {}}, {rowSums, 0.0f, {}}}, {colSums, 0.0f, {}}};
+        return {{{{{beta}, {nullptr}, {}}, {}, {}, {}}, {rowPartials, 0.0f, {}}}, {colSums, 0.0f, {}}};
     }
 };
 

@@ -1,0 +1,49 @@
+#include "gemm/cuda/row_sum_partials.hpp"
+
+#include "core/cuda/check.hpp"
+
+namespace gigacheck::cuda {
+
+namespace {
+
+// A block takes 32 rows of C; its 8 warps split the tiles (each lane's loads independent, so a
+// warp keeps several in flight) and add their sums through shared memory in a fixed order.
+constexpr int kRowsPerBlock = 32, kTileGroups = 8;
+
+__global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
+    addRowSumPartialsKernel(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
+                            double* rowSums)
+{
+    __shared__ double part[kTileGroups][kRowsPerBlock];
+    const int lane = threadIdx.x % kRowsPerBlock, group = threadIdx.x / kRowsPerBlock;
+    const std::int64_t i = std::int64_t(blockIdx.x) * kRowsPerBlock + lane;
+    double sum = 0;
+    if (i < rows) {
+#pragma unroll 4
+        for (std::int64_t t = group; t < tiles; t += kTileGroups)
+            sum += double(partials[t * width + i]);
+    }
+    part[group][lane] = sum;
+    __syncthreads();
+    if (group == 0 && i < rows) {
+        double total = 0;
+#pragma unroll
+        for (int g = 0; g < kTileGroups; ++g)
+            total += part[g][lane];
+        rowSums[i] += total;
+    }
+}
+
+}  // namespace
+
+void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
+                       double* rowSums, cudaStream_t s)
+{
+    if (rows <= 0 || tiles <= 0)
+        return;
+    addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
+                              s>>>(partials, tiles, width, rows, rowSums);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace gigacheck::cuda
