@@ -45,11 +45,19 @@ private slots:
         QTest::addColumn<QString>("words");
         const QString corners = QStringLiteral(" --inject-at 3,4:100 --inject-at 3,9:-100 --inject-at 7,4:-100 --inject-at 7,9:100");
         QTest::newRow("blocked") << QStringLiteral("run --shape 64x64x64 --backend cpu") + corners
-                                 << QStringLiteral("no check saw anything");
+                                 << QStringLiteral("rows and columns no check flagged");
+        // A fault the check sees and corrects in the same block does not hide the corners.
+        QTest::newRow("blocked, beside a corrected fault")
+            << QStringLiteral("run --shape 64x64x64 --backend cpu --inject-at 20,30:500") + corners
+            << QStringLiteral("4 cell(s) of C struck");
+        // A corner on the corrected fault's row is on a flagged line: only the two others are claimed.
+        QTest::newRow("blocked, a corner on the corrected fault's row")
+            << QStringLiteral("run --shape 64x64x64 --backend cpu --inject-at 3,30:500") + corners
+            << QStringLiteral("2 cell(s) of C struck");
         QTest::newRow("blocked, sampled reference")
             << QStringLiteral("run --shape 512x64x64 --backend cpu --reference sample --inject-at 200,4:100 --inject-at "
                               "200,9:-100 --inject-at 301,4:-100 --inject-at 301,9:100")
-            << QStringLiteral("no check saw anything");
+            << QStringLiteral("rows and columns no check flagged");
         QTest::newRow("online") << QStringLiteral("run --scheme online --shape 64x64x64 --backend cpu") + corners
                                 << QStringLiteral("no check saw them");
         QTest::newRow("offline") << QStringLiteral("run --scheme offline --shape 64x64x64 --backend cpu") + corners
@@ -104,6 +112,8 @@ private slots:
     {
         QTest::addColumn<QString>("line");
         QTest::newRow("blocked") << QStringLiteral("run --shape 64x64x64 --inject-at 3,4:100 --inject-at 3,4:-100");
+        QTest::newRow("blocked, beside a corrected fault")
+            << QStringLiteral("run --shape 64x64x64 --inject-at 20,30:500 --inject-at 3,4:100 --inject-at 3,4:-100");
         QTest::newRow("online") << QStringLiteral("run --scheme online --shape 64x64x64 --inject-at 3,4:100 --inject-at 3,4:-100");
         QTest::newRow("tmr") << QStringLiteral("run --scheme tmr --shape 64x64x64 --inject-at 3,4:5@1 --inject-at 3,4:-5@1");
         QTest::newRow("strassen") << QStringLiteral("strassen --shape 128x128x128 --inject-at c:3,5:100 --inject-at c:3,5:-100");

@@ -187,7 +187,7 @@ bool RunRecord::verifiedCorrect() const
         return true;  // every cell compared with the reference, within its tolerance
     if (!config.abft)
         return false;  // a sampled reference alone cannot see a fault outside its rows
-    // Faults that changed cells beyond their block's threshold where no check saw anything (faults
+    // Faults that changed cells beyond their block's threshold on lines no check flagged (faults
     // that cancel in every row and column sum): C is known wrong, whatever the checks said.
     if (!missedFaultsWords(*this).empty())
         return false;
@@ -202,11 +202,26 @@ bool RunRecord::verifiedCorrect() const
 
 namespace {
 
+// A verification's mismatch lists of this many lines may have been cut (the CUDA verification lists
+// at most 64 of each): a line missing from them may still have mismatched.
+constexpr std::size_t kListsMayBeCut = 64;
+
+// Neither the row nor the column of a cell of the block mismatched, and the lists are whole: no
+// check saw the cell, and no correction touched it (a correction sits on a mismatched line).
+bool noCheckSawCell(const VerifyResult& v, std::int64_t row, std::int64_t col)
+{
+    if (v.verdict == Verdict::Uncorrectable || v.mismatchRows.size() >= kListsMayBeCut ||
+        v.mismatchCols.size() >= kListsMayBeCut)
+        return false;
+    return !contains(v.mismatchRows, row) && !contains(v.mismatchCols, col);
+}
+
 // The cells of C the run struck where nothing was seen: faults into C's cells (not its checksums,
-// the encodings or the checker, which change no cell of C), whose block product's verification
-// was clean and whose block the repair pass did not compute again, summed per cell (two faults
-// that cancel on one cell leave it right), beyond that verification's threshold. Anything seen in
-// the block (a mismatch, a correction, a listed line) is left to the checks' own verdict.
+// the encodings or the checker, which change no cell of C) whose row and column the block
+// product's verification did not flag -- in a clean verification, or in one that corrected other
+// cells (faults on a rectangle's corners beside one it could see) -- and whose block the repair
+// pass did not compute again, summed per cell (two faults that cancel on one cell leave it right),
+// beyond that verification's threshold. A cell on a flagged line is left to the checks' own verdict.
 int unseenWrongCells(const RunRecord& r)
 {
     const VerifyIndex index(r);
@@ -216,7 +231,7 @@ int unseenWrongCells(const RunRecord& r)
         if (!inj.applied || inj.target != FaultTarget::Result || inj.globalRow < 0 || inj.globalCol < 0)
             continue;
         const VerifyEvent* v = index.of(e);
-        if (!v || v->result.verdict != Verdict::Clean)
+        if (!v || !noCheckSawCell(v->result, inj.localRow, inj.localCol))
             continue;
         const RepairEvent* repair = repairOf(r, inj.block);
         if (repair && repair->outcome == RepairOutcome::CorrectedByRecompute)
@@ -243,8 +258,8 @@ std::string missedFaultsWords(const RunRecord& r)
     const int wrong = unseenWrongCells(r);
     if (wrong == 0)
         return {};
-    return std::to_string(wrong) + " cell(s) of C struck by injected faults beyond their block's threshold, and no check "
-           "saw anything (the faults cancel in every row and column sum); --reference full finds the cells";
+    return std::to_string(wrong) + " cell(s) of C struck by injected faults beyond their block's threshold, on rows and "
+           "columns no check flagged (the faults cancel in every row and column sum); --reference full finds the cells";
 }
 
 bool RunRecord::notVerified() const
