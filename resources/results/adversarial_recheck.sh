@@ -526,6 +526,12 @@ for v in "run" "run --scheme online" "run --scheme offline" "strassen"; do
     # shellcheck disable=SC2086
     expect_rc "$v: four cancelling faults, --reference none" 1 $v $S 64x64x64 --backend cpu $CORNERS --reference none
 done
+# Beside a fault the check sees and corrects, in the same block (eighteenth session).
+for v in "run" "run --scheme online" "strassen"; do
+    # shellcheck disable=SC2086
+    expect_rc "$v: four cancelling faults beside a corrected one, --reference none" 1 $v $S 64x64x64 --backend cpu \
+        $CORNERS $([ "$v" = strassen ] && echo --inject-at c:20,30:500 || echo --inject-at 20,30:500) --reference none
+done
 expect_rc "TMR: one cell struck alike in all three replicas, --reference none" 1 run --scheme tmr $S 64x64x64 \
     --backend cpu --inject-at 3,4:5@0 --inject-at 3,4:5@1 --inject-at 3,4:5@2 --reference none
 expect_rc "run: cancelling faults with a sampled reference" 1 run $S 512x64x64 --backend cpu --reference sample \
