@@ -532,6 +532,11 @@ for v in "run" "run --scheme online" "strassen"; do
     expect_rc "$v: four cancelling faults beside a corrected one, --reference none" 1 $v $S 64x64x64 --backend cpu \
         $CORNERS $([ "$v" = strassen ] && echo --inject-at c:20,30:500 || echo --inject-at 20,30:500) --reference none
 done
+expect_rc "run: four cancelling faults beside an uncorrectable pair the repair recomputed" 1 run $S 64x64x64 \
+    --backend cpu $CORNERS --inject-at 40,50:7 --inject-at 45,55:9 --reference none
+expect_rc "run: corners struck at k step 0 and struck back at step 1 (C right)" 0 run $S 64x256x64 --backend cpu \
+    --mem 64KiB --strategy s1 --inject-at 3,4:100@0 --inject-at 3,9:-100@0 --inject-at 7,4:-100@0 --inject-at 7,9:100@0 \
+    --inject-at 3,4:-100@1 --inject-at 3,9:100@1 --inject-at 7,4:100@1 --inject-at 7,9:-100@1 --reference none
 expect_rc "TMR: one cell struck alike in all three replicas, --reference none" 1 run --scheme tmr $S 64x64x64 \
     --backend cpu --inject-at 3,4:5@0 --inject-at 3,4:5@1 --inject-at 3,4:5@2 --reference none
 expect_rc "run: cancelling faults with a sampled reference" 1 run $S 512x64x64 --backend cpu --reference sample \

@@ -50,6 +50,10 @@ private slots:
         QTest::newRow("blocked, beside a corrected fault")
             << QStringLiteral("run --shape 64x64x64 --backend cpu --inject-at 20,30:500") + corners
             << QStringLiteral("4 cell(s) of C struck");
+        // Nor two faults the check could not correct, whose rows and columns the repair recomputed.
+        QTest::newRow("blocked, beside an uncorrectable pair the repair recomputed")
+            << QStringLiteral("run --shape 64x64x64 --backend cpu --inject-at 40,50:7 --inject-at 45,55:9") + corners
+            << QStringLiteral("4 cell(s) of C struck");
         // A corner on the corrected fault's row is on a flagged line: only the two others are claimed.
         QTest::newRow("blocked, a corner on the corrected fault's row")
             << QStringLiteral("run --shape 64x64x64 --backend cpu --inject-at 3,30:500") + corners
@@ -114,6 +118,11 @@ private slots:
         QTest::newRow("blocked") << QStringLiteral("run --shape 64x64x64 --inject-at 3,4:100 --inject-at 3,4:-100");
         QTest::newRow("blocked, beside a corrected fault")
             << QStringLiteral("run --shape 64x64x64 --inject-at 20,30:500 --inject-at 3,4:100 --inject-at 3,4:-100");
+        // Corners struck at the first k step and struck back at the second: C's cells are right.
+        QTest::newRow("blocked, cancelling over two k steps")
+            << QStringLiteral("run --shape 64x256x64 --mem 64KiB --strategy s1 --inject-at 3,4:100@0 --inject-at 3,9:-100@0 "
+                              "--inject-at 20,4:-100@0 --inject-at 20,9:100@0 --inject-at 3,4:-100@1 --inject-at 3,9:100@1 "
+                              "--inject-at 20,4:100@1 --inject-at 20,9:-100@1 --inject-at 40,50:7@0");
         QTest::newRow("online") << QStringLiteral("run --scheme online --shape 64x64x64 --inject-at 3,4:100 --inject-at 3,4:-100");
         QTest::newRow("tmr") << QStringLiteral("run --scheme tmr --shape 64x64x64 --inject-at 3,4:5@1 --inject-at 3,4:-5@1");
         QTest::newRow("strassen") << QStringLiteral("strassen --shape 128x128x128 --inject-at c:3,5:100 --inject-at c:3,5:-100");

@@ -207,42 +207,53 @@ namespace {
 constexpr std::size_t kListsMayBeCut = 64;
 
 // Neither the row nor the column of a cell of the block mismatched, and the lists are whole: no
-// check saw the cell, and no correction touched it (a correction sits on a mismatched line).
+// check saw the cell, and no correction touched it (a correction sits on a mismatched line). Also
+// in an uncorrectable verdict: its candidates are the flagged lines' crossings.
 bool noCheckSawCell(const VerifyResult& v, std::int64_t row, std::int64_t col)
 {
-    if (v.verdict == Verdict::Uncorrectable || v.mismatchRows.size() >= kListsMayBeCut ||
-        v.mismatchCols.size() >= kListsMayBeCut)
+    if (v.mismatchRows.size() >= kListsMayBeCut || v.mismatchCols.size() >= kListsMayBeCut)
         return false;
     return !contains(v.mismatchRows, row) && !contains(v.mismatchCols, col);
 }
 
+// The repair pass computed the cell again from A and B (its block whole, or its row or column).
+bool recomputedByRepair(const RepairEvent* repair, std::int64_t row, std::int64_t col)
+{
+    return repair && (repair->wholeBlock || contains(repair->recomputedRows, row) ||
+                      contains(repair->recomputedCols, col));
+}
+
 // The cells of C the run struck where nothing was seen: faults into C's cells (not its checksums,
-// the encodings or the checker, which change no cell of C) whose row and column the block
-// product's verification did not flag -- in a clean verification, or in one that corrected other
-// cells (faults on a rectangle's corners beside one it could see) -- and whose block the repair
-// pass did not compute again, summed per cell (two faults that cancel on one cell leave it right),
-// beyond that verification's threshold. A cell on a flagged line is left to the checks' own verdict.
+// the encodings or the checker, which change no cell of C) on a row and column their block
+// product's verification did not flag -- in a clean verification, or beside faults it corrected or
+// could not (faults on a rectangle's corners beside one it could see) -- and that the repair pass
+// did not compute again, summed per cell over the block's k steps (faults that cancel on one cell
+// leave it right), beyond the largest threshold of their verifications. A cell any of whose faults
+// lies on a flagged line is left to the checks' own verdict.
 int unseenWrongCells(const RunRecord& r)
 {
+    struct Cell {
+        double change = 0, threshold = 0;
+        bool unseen = true;
+    };
     const VerifyIndex index(r);
-    std::map<std::tuple<int, int, int, std::int64_t, std::int64_t>, std::pair<double, const VerifyEvent*>> cells;
+    std::map<std::tuple<int, int, std::int64_t, std::int64_t>, Cell> cells;
     for (const InjectEvent& e : r.injections) {
         const Injection& inj = e.injection;
         if (!inj.applied || inj.target != FaultTarget::Result || inj.globalRow < 0 || inj.globalCol < 0)
             continue;
         const VerifyEvent* v = index.of(e);
-        if (!v || !noCheckSawCell(v->result, inj.localRow, inj.localCol))
-            continue;
-        const RepairEvent* repair = repairOf(r, inj.block);
-        if (repair && repair->outcome == RepairOutcome::CorrectedByRecompute)
-            continue;
-        auto& cell = cells[{inj.block.i, inj.block.j, inj.block.k, inj.localRow, inj.localCol}];
-        cell.first += inj.after - inj.before;
-        cell.second = v;
+        if (!v)
+            continue;  // ABFT off: the reference's to judge
+        Cell& cell = cells[{inj.block.i, inj.block.j, inj.localRow, inj.localCol}];
+        cell.change += inj.after - inj.before;
+        cell.threshold = std::max(cell.threshold, v->result.maxThreshold);
+        cell.unseen = cell.unseen && noCheckSawCell(v->result, inj.localRow, inj.localCol) &&
+                      !recomputedByRepair(repairOf(r, inj.block), inj.localRow, inj.localCol);
     }
     int wrong = 0;
     for (const auto& [key, cell] : cells)
-        wrong += !(std::abs(cell.first) <= cell.second->result.maxThreshold);  // NaN / Inf included
+        wrong += cell.unseen && !(std::abs(cell.change) <= cell.threshold);  // NaN / Inf included
     return wrong;
 }
 
