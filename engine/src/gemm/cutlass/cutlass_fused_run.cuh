@@ -9,6 +9,8 @@
 #include "gemm/cuda/row_sum_partials.hpp"
 #include "gemm/cuda/stream_scratch.hpp"
 
+#include <exception>
+
 namespace gigacheck::cuda {
 
 // KMajorA: g.b holds B^T (q x n, row-major), so A' is K-major. Call: CutlassTf32Call or
@@ -37,9 +39,15 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
     float* rowPartials = nullptr;
     const std::int64_t tiles = Sums::partialTiles(g.q), width = Sums::partialWidth(g.m);
-    if (g.rowSums)
-        rowPartials = static_cast<float*>(
-            streamScratch(s, std::size_t(tiles) * std::size_t(width) * sizeof(float), ScratchUse::SumPartials));
+    if (g.rowSums) {
+        try {
+            rowPartials = static_cast<float*>(
+                streamScratch(s, std::size_t(tiles) * std::size_t(width) * sizeof(float), ScratchUse::SumPartials));
+        } catch (const std::exception&) {  // a refusal like any other (the tuner skips the configuration)
+            (void)cudaGetLastError();         // the failed allocation's error, not left for a later check
+            return "CUTLASS GEMM: no device memory for the partial sums of C's rows";
+        }
+    }
     const auto sums = Sums::arguments(g.accumulate, rowPartials, g.colSums);
     cutlass::KernelHardwareInfo hw;
     hw.device_id = launch.device;
