@@ -28,8 +28,9 @@ struct Cutlass16BitCall {
     double* colSums = nullptr;
     // An index below cutlass16BitConfigCount(); -1: the configuration cutlass16BitPick keeps.
     int config = -1;
-    // As CutlassTf32Call::leavesIdleSms.
+    // As CutlassTf32Call::leavesIdleSms and ::checksumColumns.
     bool leavesIdleSms = false;
+    std::int64_t checksumColumns = 0;
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4
