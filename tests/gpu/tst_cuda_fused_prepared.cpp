@@ -8,8 +8,7 @@
 //   clean value;
 // * a cell of A or of B^T changed in device memory AFTER its checksums were taken -- the fault the
 //   per-product checksums cannot see, since they are taken over the faulty operand -- is never
-//   passed as clean or "corrected" as one cell: the run ends uncorrectable (a run recomputes);
-// * all of this also with C's checksum column made by the kernel itself (ChecksumColumn::FromKernel).
+//   passed as clean or "corrected" as one cell: the run ends uncorrectable (a run recomputes).
 // Hopper only (sm_90a kernels): skipped elsewhere.
 #include "gpu_available.hpp"
 #include "tf32_models.hpp"
@@ -47,8 +46,6 @@ private slots:
     void operandFaultAfterEntryCaught();
     void sumsByPassAgree_data();
     void sumsByPassAgree();
-    void checksumColumnFromKernel_data();
-    void checksumColumnFromKernel();
 };
 
 namespace {
@@ -223,92 +220,6 @@ void TestCudaFusedPrepared::sumsByPassAgree()
     if (data == Data::Uniform) {
         const cuda::FusedProtectedRun operand = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, true);
         QCOMPARE(QString::fromStdString(operand.verdict), QStringLiteral("uncorrectable"));
-    }
-#endif
-}
-
-void TestCudaFusedPrepared::checksumColumnFromKernel_data()
-{
-    shapeColumns();
-    // C's columns multiples of 128 (the checksum columns fill a tile of their own); depths past one
-    // pass chunk; 4500 rows for the whole-row entry pass.
-    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {100, 36, 128}, {513, 388, 256}, {1024, 1020, 1024},
-                          {4500, 1036, 4224}})
-        for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
-            QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
-}
-
-// C's checksum column made by the kernel from r_B's rows after B^T's (no product reads A for its
-// checksums): the same C and a clean check as the pass makes; a fault in C corrected to the clean
-// value, one in the checksum column rebuilt without touching C; a cell of A or B^T changed after
-// the entry still ends uncorrectable.
-void TestCudaFusedPrepared::checksumColumnFromKernel()
-{
-#ifdef GIGACHECK_HAVE_CUDA
-    QFETCH(int, m);
-    QFETCH(int, n);
-    QFETCH(int, q);
-    QFETCH(Data, data);
-    const HostMatrix a = test::unrounded(m, n, data, 221), b = test::unrounded(n, q, data, 222);
-    const cuda::FusedProtectedRun clean = cuda::preparedProtectedProductOnDevice(a, b, {}, {}, false, true);
-    const cuda::FusedProtectedRun byPass = cuda::preparedProtectedProductOnDevice(a, b);
-    qInfo("largest clean residual / threshold %.3g (the pass over A: %.3g)", clean.maxCleanResidualRatio,
-          byPass.maxCleanResidualRatio);
-    QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
-    QVERIFY2(clean.maxCleanResidualRatio > 0.0 && clean.maxCleanResidualRatio < 1.0,
-             qPrintable(QString::number(clean.maxCleanResidualRatio)));
-    QVERIFY2(clean.aUnchanged && clean.bUnchanged, "the product wrote an operand");
-    double worst = 0, largest = 0;
-    for (std::int64_t i = 0; i < m; ++i)
-        for (std::int64_t j = 0; j < q; ++j) {
-            worst = std::max(worst, std::fabs(clean.c.at(i, j) - byPass.c.at(i, j)));
-            largest = std::max(largest, std::fabs(byPass.c.at(i, j)));
-        }
-    QVERIFY2(worst <= 1e-6 * largest, qPrintable(QStringLiteral("C differs by %1 (max |C| %2)").arg(worst).arg(largest)));
-
-    cuda::FusedFault fault;
-    fault.row = m / 3;
-    fault.col = test::largestColumnOfRow(clean.c, fault.row);
-    fault.bit = 29;
-    const cuda::FusedProtectedRun faulty = cuda::preparedProtectedProductOnDevice(a, b, fault, {}, false, true);
-    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
-    QCOMPARE(faulty.row, fault.row);
-    QCOMPARE(faulty.col, fault.col);
-    const double cleanValue = clean.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
-    QVERIFY2(std::fabs(fixed - cleanValue) <= clean.maxThreshold,
-             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
-
-    cuda::FusedFault inColumn;  // the kernel-made checksum cell of a row
-    inColumn.row = m / 2;
-    inColumn.col = q;
-    inColumn.delta = 100 * clean.maxThreshold;
-    const cuda::FusedProtectedRun checksumHit = cuda::preparedProtectedProductOnDevice(a, b, inColumn, {}, false, true);
-    qInfo("checksum column struck: %s, %d corrections", checksumHit.verdict.c_str(), checksumHit.corrections);
-    QCOMPARE(QString::fromStdString(checksumHit.verdict), QStringLiteral("corrected"));
-    double moved = 0;
-    for (std::int64_t i = 0; i < m; ++i)
-        for (std::int64_t j = 0; j < q; ++j)
-            moved = std::max(moved, std::fabs(checksumHit.c.at(i, j) - clean.c.at(i, j)));
-    QCOMPARE(moved, 0.0);
-
-    if (data != Data::Uniform)  // signed data: a moved row of C exceeds its line's threshold (as above)
-        return;
-    double largestA = 0, largestB = 0;
-    for (std::int64_t e = 0; e < a.rows() * a.cols(); ++e)
-        largestA = std::max(largestA, std::fabs(double(a.as<float>()[e])));
-    for (std::int64_t e = 0; e < b.rows() * b.cols(); ++e)
-        largestB = std::max(largestB, std::fabs(double(b.as<float>()[e])));
-    for (const char operand : {'a', 'b'}) {
-        cuda::OperandFault hit;
-        hit.operand = operand;
-        hit.row = operand == 'a' ? m / 3 : n / 2;
-        hit.col = operand == 'a' ? n / 2 : q / 3;
-        hit.delta = 64 * (operand == 'a' ? largestA : largestB);
-        const cuda::FusedProtectedRun run = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, false, true);
-        QVERIFY2(run.verdict == "uncorrectable", qPrintable(QStringLiteral("%1 struck after entry: %2")
-                                                                .arg(QChar(operand))
-                                                                .arg(QString::fromStdString(run.verdict))));
-        QCOMPARE(run.corrections, 0);
     }
 #endif
 }

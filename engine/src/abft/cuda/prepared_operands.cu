@@ -15,7 +15,7 @@ namespace gigacheck::cuda {
 
 using namespace passes;
 
-PreparedOperands PreparedOperands::in(double* storage, Index depth, Index rows)
+PreparedOperands PreparedOperands::in(double* storage, Index depth)
 {
     PreparedOperands p;
     p.rB = storage;
@@ -24,8 +24,6 @@ PreparedOperands PreparedOperands::in(double* storage, Index depth, Index rows)
     p.colWeight = storage + 3 * depth;
     p.corner = storage + 4 * depth;
     p.depth = depth;
-    p.rowScale = rows > 0 ? storage + 4 * depth + 3 : nullptr;
-    p.rows = rows > 0 ? rows : 0;
     return p;
 }
 
@@ -108,25 +106,12 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* rb, Index stri
     }
 }
 
-// r_B's two TF32 parts and two zeros as the rows of B^T after its own (kChecksumRowsOfBt).
-__global__ void checksumRowsOfBtKernel(const double* rB, Index depth, float* rowsAfterBt, Index ldbt)
-{
-    for (Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x; k < depth; k += Index(gridDim.x) * blockDim.x) {
-        const float high = roundToTf32(float(rB[k]));
-        rowsAfterBt[k] = high;
-        rowsAfterBt[ldbt + k] = roundToTf32(float(rB[k] - double(high)));
-        rowsAfterBt[2 * ldbt + k] = 0.0f;
-        rowsAfterBt[3 * ldbt + k] = 0.0f;
-    }
-}
-
 // ---- per product -------------------------------------------------------------------------------
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
 // rowScale / colScale (16-bit operands: prepared at entry; null: 0, the passes add them).
-// The epilogue's column sums are zeroed below colSumsEnd (cols + 1, or past a kernel's checksum columns).
 __global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
-                            const double* rowScale, const double* colScale, Index colSumsEnd)
+                            const double* rowScale, const double* colScale)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < rows) {
@@ -144,17 +129,8 @@ __global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView
     }
     if (t <= rows)
         aux.scratch0()[t] = 0;
-    if (t < colSumsEnd)
+    if (t <= cols)
         aux.scratch1()[t] = 0;
-}
-
-__global__ void joinChecksumColumnKernel(float* c, Index ldc, Index rows, Index cols)
-{
-    const Index i = Index(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < rows) {
-        float* parts = c + i * ldc + cols;
-        parts[0] = float(double(parts[0]) + double(parts[1]));
-    }
 }
 
 // One K-major operand whose rows are dotted with two vectors: out[row * outStride] += sum_k x_k v_k
@@ -240,8 +216,7 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots
     for (int r = 0; r < kRowsPerWarp; ++r) {
         const double dr = warpSum(dot[r]), sr = warpSum(sq[r]);
         if (lane == 0 && first + r < d.rows) {
-            if (d.out)
-                d.out[(first + r) * d.outStride] = float(dr);
+            d.out[(first + r) * d.outStride] = float(dr);
             d.scale[first + r] = sr;
         }
     }
@@ -312,8 +287,7 @@ __global__ void __launch_bounds__(kPassWarps * kWarp, 2) chunkRowDotsKernel(RowD
             for (int g = 0; g < kGroup; ++g) {
                 const Index row = i + kPassWarps * g;
                 if (row < rEnd) {
-                    if (d.out)
-                        atomicAdd(d.out + row * d.outStride, float(dot[g]));
+                    atomicAdd(d.out + row * d.outStride, float(dot[g]));
                     atomicAdd(d.scale + row, sq[g]);
                 }
             }
@@ -326,21 +300,6 @@ int multiprocessors()
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return sms;
-}
-
-// Both sides' rows dotted (a side of no rows costs its blocks nothing): whole rows where they give
-// every SM a block, chunks of the inner dimension otherwise. The chunks add into out and scale,
-// which the caller zeroed.
-void launchRowDots(const RowDots& sideA, const RowDots& sideB, Index depth, cudaStream_t s)
-{
-    const Index longest = std::max(sideA.rows, sideB.rows);
-    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
-        wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
-    } else {
-        const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
-        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
-    }
-    CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
@@ -363,25 +322,6 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
         CUDA_CHECK_LAUNCH();
     }
     finishKernel<<<1, 1024, 0, s>>>(b + cols, ldb, out);
-    CUDA_CHECK_LAUNCH();
-    if (out.rows > 0) {  // the kernel makes the checksum column: B^T's rows after its own, A's row scales
-        if (out.rows != rows)
-            throw BackendError("prepared operands: row scales for " + std::to_string(out.rows) + " rows of A, not " +
-                               std::to_string(rows));
-        checksumRowsOfBtKernel<<<blocksFor(depth, 256), 256, 0, s>>>(out.rB, depth, bt + cols * ldbt, ldbt);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemsetAsync(out.rowScale, 0, std::size_t(rows) * sizeof(double), s));
-        const RowDots sideA{a, lda, rows, out.rB, out.rowWeight, nullptr, 0, out.rowScale,
-                            vectorizable(a, lda, 0, sizeof(float))};
-        launchRowDots(sideA, RowDots{}, depth, s);
-    }
-}
-
-void joinChecksumColumn(float* c, Index ldc, Index rows, Index cols, cudaStream_t s)
-{
-    if (rows <= 0)
-        return;
-    joinChecksumColumnKernel<<<blocksFor(rows, 256), 256, 0, s>>>(c, ldc, rows, cols);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -436,7 +376,7 @@ void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxVi
         throw BackendError("prepared 16-bit operands: scales for another shape");
     const Index cells = std::max(rows, cols) + 1;
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.vectors.corner,
-                                                       prepared.rowScale, prepared.colScale, cols + 1);
+                                                       prepared.rowScale, prepared.colScale);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -462,18 +402,10 @@ void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, 
 }
 
 void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s, bool columnFromKernel)
+                            cudaStream_t s)
 {
-    if (columnFromKernel && (prepared.rows != rows || prepared.rowScale == nullptr))
-        throw BackendError("prepared operands: no row scales taken at entry for a checksum column from the kernel");
-    const Index colSumsEnd = columnFromKernel ? cols + kChecksumRowsOfBt : cols + 1;
-    if (aux.ld < colSumsEnd)
-        throw BackendError("prepared operands: the aux rows (" + std::to_string(aux.ld) + ") hold no sums for " +
-                           std::to_string(colSumsEnd) + " columns");
-    const Index cells = std::max(rows + 1, colSumsEnd);
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner,
-                                                       columnFromKernel ? prepared.rowScale : nullptr, nullptr,
-                                                       colSumsEnd);
+    const Index cells = std::max(rows, cols) + 1;
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -483,12 +415,19 @@ void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt
     requireDepth(prepared, depth);
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
-    // a null: the kernel made the checksum column (and the entry the row scales); B^T alone is read.
-    RowDots sideA{a, lda, a ? rows : 0, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
-                  a && vectorizable(a, lda, 0, sizeof(float))};
+    RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
+                  vectorizable(a, lda, 0, sizeof(float))};
     RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
                   vectorizable(bt, ldbt, 0, sizeof(float))};
-    launchRowDots(sideA, sideB, depth, s);  // into what the reset zeroed
+    const Index longest = std::max(rows, cols);
+    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
+        // The reset zeroed what this kernel overwrites; the chunks below add into it.
+        wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    } else {
+        const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
+        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    }
+    CUDA_CHECK_LAUNCH();
 }
 
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,

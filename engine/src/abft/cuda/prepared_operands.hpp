@@ -24,33 +24,16 @@ struct PreparedOperands {
     // sum_k c_k^2 w_k and colScale[cols] = sum_k u_k r_k^2.
     double* corner = nullptr;  // 3 doubles
     Index depth = 0;
-    // With rows > 0, for a product whose kernel makes C's checksum column itself (no product reads A
-    // for its checksums: protectedProductPrepared, ChecksumColumn::FromKernel): the bound's row
-    // scales rowScale[i] = sum_k a_ik^2 w_k, taken once, and B^T with kChecksumRowsOfBt rows after
-    // its cols (see prepareOperands).
-    double* rowScale = nullptr;
-    Index rows = 0;
 
-    static std::size_t doublesFor(Index depth, Index rows = 0) { return std::size_t(4 * depth + 3 + rows); }
-    static PreparedOperands in(double* storage, Index depth, Index rows = 0);
+    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 3); }
+    static PreparedOperands in(double* storage, Index depth);
 };
-
-// Rows of B^T after its cols that make the kernel write C's checksum column: r_B's high and low TF32
-// parts (their products with A's rows exact in FP32, so the column is as exact as FP32 accumulation
-// makes C itself), then two zero rows (the kernel's extents are whole 16 bytes). The kernel writes
-// A r_B's two parts into C's columns cols and cols + 1 (cols + 2 and cols + 3 get zeros), which
-// joinChecksumColumn adds.
-constexpr Index kChecksumRowsOfBt = 4;
 
 // At entry: B's checksum column and row norms and B^T rounded (checksumBTransposed: ldb >= cols + 2,
 // ldbt >= depth), A's column sums over its rounded values, then the vectors and corner of `out`.
-// With out.rows > 0 (= rows) also B^T's kChecksumRowsOfBt rows after its cols (bt holds cols +
-// kChecksumRowsOfBt rows) and out.rowScale. A and B's main part are not written.
+// A and B's main part are not written.
 void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
                      Index ldbt, const PreparedOperands& out, cudaStream_t s);
-// After a kernel that wrote A r_B's two parts into C's columns cols and cols + 1 (kChecksumRowsOfBt):
-// C's checksum column, their sum in double rounded once, into column cols.
-void joinChecksumColumn(float* c, Index ldc, Index rows, Index cols, cudaStream_t s);
 
 // Per product, before the fused GEMM: C's checksum column (A r_B) and row (c_A B, from B^T), the
 // bound's scales, the corner from `prepared`, and the epilogue's sums (aux scratch rows) zeroed, so
@@ -60,11 +43,8 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
 // Its two halves, for a caller that runs the pass on another stream than the reset (the pass must
 // follow the reset, and the verification both): the checksum cells, scales and the epilogue's sums
 // reset (C's corner from `prepared`), then the pass over A and B^T.
-// columnFromKernel: the kernel writes C's checksum column (kChecksumRowsOfBt) and the epilogue's
-// column sums of its extra columns too, so those are zeroed as well and the row scales come from
-// `prepared` (aux's ld >= cols + kChecksumRowsOfBt); the pass then reads B^T alone (a null).
 void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s, bool columnFromKernel = false);
+                            cudaStream_t s);
 void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
                           Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
 

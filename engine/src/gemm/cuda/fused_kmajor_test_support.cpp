@@ -198,22 +198,18 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 }
 
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
-                                                   const OperandFault& operandFault, bool sumsByPass, bool columnFromKernel)
+                                                   const OperandFault& operandFault, bool sumsByPass)
 {
     FusedBlocks x(a, b, fault);
-    // The checksum column from the kernel: a B^T with room for r_B's rows after its own.
-    DeviceBuffer columnBt(columnFromKernel ? std::size_t((x.q + kChecksumRowsOfBt) * x.n) * 4 : 0);
-    float* bt = columnFromKernel ? columnBt.as<float>() : x.bt.as<float>();
-    x.blocks.gemm.bTransposed = bt;
-    const Index scaledRows = columnFromKernel ? x.m : 0;
-    DeviceBuffer store(PreparedOperands::doublesFor(x.n, scaledRows) * sizeof(double));
-    const PreparedOperands prepared = PreparedOperands::in(store.as<double>(), x.n, scaledRows);
-    prepareOperands(x.xa.as<float>(), x.lda, x.m, x.xb.as<float>(), x.n, x.q, x.ldb, bt, x.n, prepared, x.s.get());
+    DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
+    const PreparedOperands prepared = PreparedOperands::in(store.as<double>(), x.n);
+    prepareOperands(x.xa.as<float>(), x.lda, x.m, x.xb.as<float>(), x.n, x.q, x.ldb, x.bt.as<float>(), x.n, prepared,
+                    x.s.get());
     if (operandFault.operand == 'a' || operandFault.operand == 'b') {
         // After entry: the cell of A (row, col) or of B (row k, col j), whose B^T copy is what the kernel reads.
         const bool inA = operandFault.operand == 'a';
         float* cell = inA ? x.xa.as<float>() + operandFault.row * x.lda + operandFault.col
-                          : bt + operandFault.col * x.n + operandFault.row;
+                          : x.bt.as<float>() + operandFault.col * x.n + operandFault.row;
         float value = 0;
         CUDA_CHECK(cudaMemcpyAsync(&value, cell, 4, cudaMemcpyDeviceToHost, x.s.get()));
         CUDA_CHECK(cudaStreamSynchronize(x.s.get()));
@@ -224,7 +220,7 @@ FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const Ho
     // The pass in the GEMM's last round, as the bench times it (protectedProductPrepared's tail).
     SideLane tail;
     protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue,
-                             &tail, columnFromKernel ? ChecksumColumn::FromKernel : ChecksumColumn::ByPass);
+                             &tail);
     FusedProtectedRun run = x.result(a, b);
     run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
     return run;

@@ -59,11 +59,7 @@ struct OperandFault {
 // the optional operand fault, then the product with the optional fault of C, its pass on a side
 // stream in the GEMM's last round (protectedProductPrepared's tail).
 // sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
-// columnFromKernel: the kernel makes C's checksum column (ChecksumColumn::FromKernel: B^T with r_B's
-// rows after its own, prepared with row scales; q a multiple of 128); a fault's col may then be q,
-// C's checksum column.
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
-                                                   const OperandFault& operandFault = {}, bool sumsByPass = false,
-                                                   bool columnFromKernel = false);
+                                                   const OperandFault& operandFault = {}, bool sumsByPass = false);
 
 }  // namespace gigacheck::cuda

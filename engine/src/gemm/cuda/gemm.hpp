@@ -39,10 +39,8 @@ struct GemmCall {
     // reads it instead of b; in the protected product, checksumBOf lays it out from B, rounded to
     // TF32, in B's checksum pass (protected_product.hpp).
     void* bTransposed = nullptr;
-    // cutlass-tf32: CutlassTf32Call::leavesIdleSms (a pass runs beside the kernel) and
-    // ::checksumColumns (the last of the q columns are checksum products, left out of C's row sums).
+    // cutlass-tf32: CutlassTf32Call::leavesIdleSms (a pass runs beside the kernel).
     bool leavesIdleSms = false;
-    std::int64_t checksumColumns = 0;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -64,7 +62,6 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.colSums = g.colSums;
     call.config = g.cutlassConfig;
     call.leavesIdleSms = g.leavesIdleSms;
-    call.checksumColumns = g.checksumColumns;
     return call;
 }
 

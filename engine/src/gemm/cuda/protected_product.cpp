@@ -131,36 +131,22 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     verify(v, blocks.out, s);
 }
 
-bool checksumColumnFromKernelFits(const ProtectedBlocks& blocks, const PreparedOperands& prepared)
-{
-    const GemmCall& g = blocks.gemm;
-    const Index extended = g.q + kChecksumRowsOfBt;
-    return prepared.rowScale != nullptr && prepared.rows == g.m && g.q > 0 && g.q % 128 == 0 && g.ldc >= extended &&
-           blocks.aux.ld >= extended;
-}
-
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums, SideLane* tail, ChecksumColumn column)
+                              cudaStream_t s, SumsOfC sums, SideLane* tail)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
-    const bool columnFromKernel = column == ChecksumColumn::FromKernel;
     GemmCall g = blocks.gemm;
     g.accumulate = false;
     if (g.bTransposed == nullptr || !writesSumsOfC(g))
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
-    if (columnFromKernel && !(fromEpilogue && checksumColumnFromKernelFits(blocks, prepared)))
-        throw BackendError("the checksum column from the kernel needs C's sums from its epilogue, operands prepared "
-                           "with row scales, C's columns a multiple of 128 and room for 4 more (C: " +
-                           std::to_string(g.q) + " columns, leading dimension " + std::to_string(g.ldc) + ")");
     const auto* a = static_cast<const float*>(g.a);
     const auto* bt = static_cast<const float*>(g.bTransposed);
     auto* c = static_cast<float*>(g.c);
-    const float* passOverA = columnFromKernel ? nullptr : a;  // the kernel makes A r_B
-    resetPreparedChecksums(c, g.ldc, g.m, g.q, blocks.aux, prepared, s, columnFromKernel);
+    resetPreparedChecksums(c, g.ldc, g.m, g.q, blocks.aux, prepared, s);
     if (!tail)
-        preparedChecksumDots(passOverA, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
     else
         CUDA_CHECK(cudaEventRecord(tail->fork.get(), s));
     GemmCall fused = g;
@@ -169,20 +155,13 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();
     }
-    if (columnFromKernel) {  // B^T's rows after its own give C's columns cols .. cols + 3
-        fused.q = g.q + kChecksumRowsOfBt;
-        fused.checksumColumns = kChecksumRowsOfBt;
-    }
     gemm(fused, handle, s);
-    if (columnFromKernel)
-        joinChecksumColumn(c, g.ldc, g.m, g.q, s);
     if (tail) {
         // Launched after the GEMM: its blocks wait for the SMs the GEMM's CTAs leave. It writes C's
         // checksum row and column and the scales, which the GEMM does not touch; the fault and the
         // verification come after the join (a fault may target those cells).
         CUDA_CHECK(cudaStreamWaitEvent(tail->side.get(), tail->fork.get(), 0));
-        preparedChecksumDots(passOverA, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared,
-                             tail->side.get());
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, tail->side.get());
         CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
     }

@@ -92,18 +92,8 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // persistent grid walks ceil(tiles / CTAs) rounds, and the CTAs with one tile fewer exit a round
 // early: 64 of 132 SMs for a round at 8192) instead of running before the kernel. The side stream
 // should have a lower priority than s, so that the GEMM's CTAs are placed first.
-// ChecksumColumn::FromKernel: C's checksum column A r_B comes from the kernel itself, from the rows
-// prepareOperands put after B^T's (kChecksumRowsOfBt; `prepared` made with rows), and the row scales
-// from the entry: no product reads A for its checksums, the pass reads B^T alone. The kernel's
-// extra columns land in C's columns cols .. cols + 3 (ldc and aux's ld >= cols + 4) and fill tiles
-// of their own (cols a multiple of 128); with the epilogue's sums only. Where the extra tiles add no
-// round of tiles (N = 4096, 8192 on 132 SMs) this takes the pass over A off the product's end.
 enum class SumsOfC { FromEpilogue, ByPass };
-enum class ChecksumColumn { ByPass, FromKernel };
 void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue, SideLane* tail = nullptr,
-                              ChecksumColumn column = ChecksumColumn::ByPass);
-// Whether ChecksumColumn::FromKernel takes this product (the conditions above; prepared with rows).
-bool checksumColumnFromKernelFits(const ProtectedBlocks& blocks, const PreparedOperands& prepared);
+                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue, SideLane* tail = nullptr);
 
 }  // namespace gigacheck::cuda

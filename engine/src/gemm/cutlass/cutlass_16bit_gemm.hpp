@@ -28,9 +28,8 @@ struct Cutlass16BitCall {
     double* colSums = nullptr;
     // An index below cutlass16BitConfigCount(); -1: the configuration cutlass16BitPick keeps.
     int config = -1;
-    // As CutlassTf32Call::leavesIdleSms and ::checksumColumns.
+    // As CutlassTf32Call::leavesIdleSms.
     bool leavesIdleSms = false;
-    std::int64_t checksumColumns = 0;
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

@@ -39,13 +39,6 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
     float* rowPartials = nullptr;
     const std::int64_t tiles = Sums::partialTiles(g.q), width = Sums::partialWidth(g.m);
-    // Checksum columns after C's own (CutlassTf32Call::checksumColumns) fill tiles of their own, whose
-    // partial lines the row sums below skip.
-    const std::int64_t summedCols = g.q - g.checksumColumns;
-    if (g.checksumColumns != 0 &&
-        (g.checksumColumns < 0 || summedCols < 0 || Sums::partialTiles(summedCols) * Sums::kTileRows != summedCols))
-        return "CUTLASS GEMM: the checksum columns after C must start a tile of the kernel (C's columns a multiple "
-               "of its tile)";
     if (g.rowSums) {
         try {
             rowPartials = static_cast<float*>(
@@ -69,7 +62,7 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
                                                   g.accumulate, rowPartials, g.colSums);
     const char* refused = launchCutlass<Gemm>(args, key, launch, s, no);
     if (!refused && g.rowSums)
-        addRowSumPartials(rowPartials, Sums::partialTiles(summedCols), width, g.m, g.rowSums, s);
+        addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s);
     return refused;
 }
 

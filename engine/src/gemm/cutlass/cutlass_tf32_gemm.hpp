@@ -34,11 +34,6 @@ struct CutlassTf32Call {
     // Run on the fewest multiprocessors that keep the kernel's rounds of tiles
     // (cutlassSmsKeepingRounds), the others left to a pass launched beside it.
     bool leavesIdleSms = false;
-    // The last checksumColumns of C's q columns are checksum products the kernel makes beside C (the
-    // rows of B^T after its own hold r_B's parts: abft/cuda/prepared_operands.hpp), which C's row sums
-    // leave out. q - checksumColumns must be a whole number of the kernel's 128-column tiles (else
-    // the call is refused).
-    std::int64_t checksumColumns = 0;
 };
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the

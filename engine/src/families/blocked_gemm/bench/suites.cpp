@@ -77,8 +77,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
     // The same product on operands prepared at entry (checksums and B^T made once, then two reads per product).
     Table prepared({"N", "errors", "plain cuBLAS TF32 ms", "entry ms (once)", "kernel + sums ms", "protected ms", "overhead",
                     "one product + entry", "verdict", "fault / max thr.", "fixed rel.err", "target",
-                    "sums by a pass: ms", "overhead", "verdict", "pass first: ms", "overhead",
-                    "column from kernel: ms", "overhead", "verdict"});
+                    "sums by a pass: ms", "overhead", "verdict", "pass first: ms", "overhead"});
     // The CUTLASS 16-bit kernel alone (no sums) against cuBLAS of the same precision, same operands.
     Table kernels16({"N", "precision", "plain cuBLAS ms", "CUTLASS kernel ms", "kernel vs cuBLAS", "tuner's pick",
                      "entry ms (prepared rows, once)", "target"});
@@ -171,15 +170,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                   "<=" + fixed(limit * 100, 0) + "%: " + (preparedOverhead <= limit ? "met" : "MISSED"),
                                   fixed(f.preparedByPassMs, 3), percent(f.preparedByPassMs / r.plainMs - 1.0, 2),
                                   f.preparedByPassVerdict, fixed(f.preparedPassFirstMs, 3),
-                                  percent(f.preparedPassFirstMs / r.plainMs - 1.0, 2),
-                                  f.preparedKernelColumnVerdict.empty() ? "-" : fixed(f.preparedKernelColumnMs, 3),
-                                  f.preparedKernelColumnVerdict.empty()
-                                      ? "-"
-                                      : percent(f.preparedKernelColumnMs / r.plainMs - 1.0, 2),
-                                  f.preparedKernelColumnVerdict.empty() ? "-" : f.preparedKernelColumnVerdict});
-                    if (!f.kernelColumnWhy.empty() && errors == 0)
-                        preparedPicks += "  N = " + std::to_string(n) + ": no checksum column from the kernel: " +
-                                         f.kernelColumnWhy + "\n";
+                                  percent(f.preparedPassFirstMs / r.plainMs - 1.0, 2)});
                     if (errors == 0)
                         preparedPicks += "  N = " + std::to_string(n) + ": the kernel runs " + f.picked + "\n";
                     rows.push_back({{"n", n}, {"precision", "TF32 fused, operands prepared at entry"}, {"errors", errors},
@@ -191,9 +182,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                                     {"max_threshold", f.preparedThreshold}, {"fault_delta", r.delta},
                                     {"sums_by_pass_protected_ms", f.preparedByPassMs},
                                     {"sums_by_pass_verdict", f.preparedByPassVerdict},
-                                    {"pass_first_protected_ms", f.preparedPassFirstMs},
-                                    {"column_from_kernel_protected_ms", f.preparedKernelColumnMs},
-                                    {"column_from_kernel_verdict", f.preparedKernelColumnVerdict}});
+                                    {"pass_first_protected_ms", f.preparedPassFirstMs}});
                 } else if (m.tf32()) {
                     fusedWhy = r.fused.why;
                 }
@@ -240,9 +229,7 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                "last round of tiles leaves idle (\"pass first\": the same product with the pass before the kernel).\n"
                "\"kernel + sums\": the kernel alone writing C's sums (no passes, no check); \"one product + entry\": the\n"
                "overhead of a single product that pays the entry itself; \"sums by a pass\": the same product with the\n"
-               "kernel writing only C and the check summing C in one pass; \"column from kernel\": the kernel makes\n"
-               "C's checksum column A r_B itself from r_B's TF32 parts laid as rows after B^T's at entry (the bound's\n"
-               "row scales taken at entry too), so a product reads B^T alone for its checksums\n\n";
+               "kernel writing only C and the check summing C in one pass\n\n";
         prepared.print(out);
         out << preparedPicks;
     }

@@ -382,20 +382,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runPreparedByPass = [&] {
         protectedProductPrepared(byPassBlocks, prepared, h.get(), s.get(), SumsOfC::ByPass);
     };
-    // The same with C's checksum column from the kernel: a B^T with r_B's rows after its own, the row
-    // scales taken at entry too, so that the product reads B^T alone for its checksums.
-    DeviceBuffer columnBt(fusedWanted ? std::size_t((n + kChecksumRowsOfBt) * n) * e : 0);
-    DeviceBuffer columnStore(fusedWanted ? PreparedOperands::doublesFor(n, n) * sizeof(double) : 0);
-    const PreparedOperands columnPrepared = PreparedOperands::in(columnStore.as<double>(), n, n);
-    PinnedBuffer columnOut(sizeof(VerifyOut));
-    ProtectedBlocks columnBlocks = preparedBlocks;
-    columnBlocks.gemm.bTransposed = columnBt.get();
-    columnBlocks.out = columnOut.as<VerifyOut>();
-    const bool columnFits = checksumColumnFromKernelFits(columnBlocks, columnPrepared);
-    auto runKernelColumn = [&] {
-        protectedProductPrepared(columnBlocks, columnPrepared, h.get(), sPrepared.get(), SumsOfC::FromEpilogue, &tail,
-                                 ChecksumColumn::FromKernel);
-    };
     GemmCall withSums = preparedBlocks.gemm;  // what the epilogue's reductions cost the kernel
     withSums.rowSums = av.scratch0();
     withSums.colSums = av.scratch1();
@@ -403,24 +389,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         zeroProductSums(av, n, n, s.get());
         gemm(withSums, h.get(), s.get());
     };
-    bool kernelColumnRan = false;
     if (t.fused.ran) {
         runPrepare();
-        if (!columnFits) {
-            t.fused.kernelColumnWhy = "C's columns not a multiple of 128";
-        } else {
-            try {
-                prepareOperands(fa.as<float>(), lda, n, fb.as<float>(), n, n, ldb, columnBt.as<float>(), n, columnPrepared,
-                                s.get());
-                CUDA_CHECK(cudaStreamSynchronize(s.get()));
-                runKernelColumn();
-                CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
-                kernelColumnRan = true;
-            } catch (const BackendError& e) {
-                (void)cudaGetLastError();
-                t.fused.kernelColumnWhy = e.what();
-            }
-        }
         CUDA_CHECK(cudaStreamSynchronize(s.get()));  // the prepared products run on sPrepared
         t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(preparedBlocks.gemm), s.get()));
     }
@@ -500,7 +470,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     // Interleaved repetitions: clock drift hits both sides alike.
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, passFirstMs, withSumsMs, byPassMs,
         operands16Ms,
-        operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms, kernelColumnMs;
+        operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -520,8 +490,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             passFirstMs.push_back(timeMs(sPrepared.get(), 1, runPreparedPassFirst));
             withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
             byPassMs.push_back(timeMs(s.get(), 1, runPreparedByPass));
-            if (kernelColumnRan)
-                kernelColumnMs.push_back(timeMs(sPrepared.get(), 1, runKernelColumn));
         }
     }
     t.plainMs = median(plainMs);
@@ -546,8 +514,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.preparedPassFirstMs = median(passFirstMs);
         t.fused.kernelWithSumsMs = median(withSumsMs);
         t.fused.preparedByPassMs = median(byPassMs);
-        if (kernelColumnRan)
-            t.fused.preparedKernelColumnMs = median(kernelColumnMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
@@ -647,11 +613,6 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& bp = *byPassOut.as<VerifyOut>();
         t.fused.preparedByPassVerdict = verdictName(bp);
-        if (kernelColumnRan) {
-            runKernelColumn();
-            CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
-            t.fused.preparedKernelColumnVerdict = verdictName(*columnOut.as<VerifyOut>());
-        }
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.

@@ -84,10 +84,6 @@ struct AbftTiming {
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
         double preparedByPassMs = 0;
         std::string preparedByPassVerdict;
-        // The prepared product with C's checksum column from the kernel (ChecksumColumn::FromKernel:
-        // no read of A per product); empty verdict with `kernelColumnWhy` where it does not run.
-        double preparedKernelColumnMs = 0;
-        std::string preparedKernelColumnVerdict, kernelColumnWhy;
         std::string preparedVerdict;
         int preparedCorrections = 0;
         double preparedCorrectedRelError = 0, preparedThreshold = 0;
