@@ -8,7 +8,6 @@
 // A check mismatches when |control - stored| exceeds its threshold (or is not a number).
 #include "gigacheck/abft.hpp"
 
-#include "abft/correction_axis.hpp"
 #include "abft/neumaier.hpp"
 #include "core/parallel_for.hpp"
 
@@ -255,10 +254,9 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
             return r;
         }
         recompute = true;
-    } else if (!fixedFromRowChecks(R.size(), K.size(), r.locatedByLargestResidual && r.mismatchCols.empty())) {
-        // Row-collinear (or a single cell whose column the one-axis rule picked): errors at
-        // (row, j) for j in K; fixed with the column checks, whose stored checksums (row `rows`)
-        // are intact unless row == rows.
+    } else if (R.size() == 1) {
+        // Row-collinear (or single): errors at (row, j) for j in K; fixed with the column checks,
+        // whose stored checksums (row `rows`) are intact unless row == rows.
         const std::int64_t row = R[0];
         for (std::int64_t col : K) {
             if (row == c.rows || col == c.cols) {
@@ -273,7 +271,7 @@ VerifyResult verifyAndCorrect(BlockView<T> c, const Thresholds& t)
             r.corrections.push_back({row, col, before, double(c(row, col))});
         }
     } else {
-        // Column-collinear (or a single cell): errors at (i, col) for i in R; fixed with the row checks.
+        // Column-collinear: errors at (i, col) for i in R; fixed with the row checks.
         const std::int64_t col = K[0];
         for (std::int64_t row : R) {
             if (row == c.rows || col == c.cols) {

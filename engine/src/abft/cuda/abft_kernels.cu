@@ -1,5 +1,4 @@
 #include "abft/cuda/abft_device.hpp"
-#include "abft/correction_axis.hpp"
 #include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
 #include "gigacheck/locate_rule.hpp"
@@ -871,10 +870,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             else if (locatedByLargest == 2)
                 listR[0] = locatedIndex;
             const int lr = locatedByLargest == 2 ? 1 : nr, lc = locatedByLargest == 1 ? 1 : nc;
-            // Row-collinear: fixed from the column checks; column-collinear and a single cell: from
-            // the row checks, unless the one-axis rule picked the cell's column
-            // (fixedFromRowChecks). Checksum cells are rebuilt afterwards.
-            const bool fromColumns = !fixedFromRowChecks(lr, lc, locatedByLargest == 1);
+            // Row-collinear or single (one mismatching row): fixed from the column checks;
+            // column-collinear: from the row checks. Checksum cells are rebuilt afterwards.
+            const bool fromColumns = lr == 1;
             int n = 0;
             for (int pass = 0; pass < 2; ++pass)
                 for (int x = 0; x < lr; ++x)
