@@ -5,6 +5,7 @@
 // slots the verifications and injections write their results to.
 #include "families/blocked_gemm/ops.hpp"
 
+#include "abft/cuda/verify_out_result.hpp"
 #include "core/cuda/check.hpp"
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/host_staging.hpp"
@@ -479,23 +480,7 @@ void reportVerify(const cuda::OpContext& c, const Operation& op, Span&, OpOutcom
     ev.colOffset = plan.colOffset(op.block.j);
     ev.rows = op.rows;
     ev.cols = op.cols;
-    VerifyResult& r = ev.result;
-    r.verdict = out.verdict == kClean ? Verdict::Clean : out.verdict == kCorrected ? Verdict::Corrected : Verdict::Uncorrectable;
-    for (int x = 0; x < std::min(out.rowCount, kMaxListed); ++x) {
-        r.mismatchRows.push_back(out.rows[x]);
-        r.rowResidual.push_back(out.rowResidual[x]);
-    }
-    for (int x = 0; x < std::min(out.colCount, kMaxListed); ++x) {
-        r.mismatchCols.push_back(out.cols[x]);
-        r.colResidual.push_back(out.colResidual[x]);
-    }
-    for (int x = 0; x < out.correctionCount; ++x)
-        r.corrections.push_back({out.corrRow[x], out.corrCol[x], out.before[x], out.after[x]});
-    r.checksumsRecomputed = out.recomputed != 0;
-    r.locatedByLargestResidual = out.locatedByLargestResidual != 0;
-    r.maxCleanResidualRatio = out.maxCleanRatio;
-    r.minThreshold = out.minThreshold;
-    r.maxThreshold = out.maxThreshold;
+    ev.result = cuda::toVerifyResult(out);  // the lists capped at kMaxListed, as the device fills them
     outcome.verification = ev;
     reportCheckerFaults(c, op, outcome);
 }
