@@ -5,6 +5,8 @@
 // verified".
 #include "gigacheck/strassen.hpp"
 
+#include "families/strassen/run/verify.hpp"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -473,6 +475,29 @@ private slots:
         QCOMPARE(back->referenceFloor, r.referenceFloor);
         QCOMPARE(back->referenceMismatches, r.referenceMismatches);
         QCOMPARE(QString::fromStdString(strassenOutcome(*back)), QString::fromStdString(strassenOutcome(r)));
+    }
+
+    // A reference that was due but does not fit in the host memory left is skipped with its reason
+    // (with overcommit it would be granted and the process killed on first touch), and a run with
+    // no other check says why it is not verified.
+    void referenceThatDoesNotFitIsSkippedWithItsReason()
+    {
+        const Shape s{300, 200, 100};
+        QCOMPARE(strassen::referenceHostBytes(s), (2.0 * (300 * 200 + 200 * 100) + 2.0 * 300 * 100) * 8.0);
+        const double need = strassen::referenceHostBytes(s);
+        QVERIFY(strassen::referenceMemoryShortfall(s, need).empty());
+        QVERIFY(strassen::referenceMemoryShortfall(s, 0).empty());  // unknown: not refused here
+        const std::string why = strassen::referenceMemoryShortfall(s, need / 2);
+        QVERIFY2(why.find("FP64 reference needs " + formatBytes(need)) != std::string::npos, why.c_str());
+        QVERIFY2(why.find("only " + formatBytes(need / 2)) != std::string::npos, why.c_str());
+
+        StrassenConfig c = config({64, 64, 64}, 2, StrassenVariant::Msmes);
+        c.verify = false;
+        StrassenResult r = run(c);
+        r.verdict = StrassenVerdict::NotVerified;
+        r.checks.push_back({"reference", "skipped", -1, -1, why});
+        const std::string reason = strassenNotVerifiedReason(r);
+        QVERIFY2(reason.find("could not run: " + why) != std::string::npos, reason.c_str());
     }
 };
 

@@ -181,6 +181,12 @@ public:
         f.injected = j.injected;
         f.maxCleanResidualRatio = std::max(0.0, r.cWorstCleanRatio);  // C's checks (-1: none ran)
         for (const StrassenCheck& k : r.checks) {
+            if (k.where == "reference" && k.verdict == "skipped") {  // no judge (host memory): not judged
+                j.failed = true;
+                run.status = "failed";
+                run.error = "the FP64 reference that judges the run could not run: " + k.detail;
+                continue;
+            }
             if (k.where == "reference") {  // the judge, not a check of the scheme
                 // "corrected": cells C's checks let pass that only the reference repaired -- without
                 // it (its default is off past 2^34 flops) C would have been wrong: the scheme's SDC.

@@ -168,14 +168,20 @@ std::string formatStrassenReport(const StrassenResult& r)
 
 std::string strassenNotVerifiedReason(const StrassenResult& r)
 {
+    const auto skipped = std::find_if(r.checks.begin(), r.checks.end(), [](const StrassenCheck& k) {
+        return k.where == "reference" && k.verdict == "skipped";
+    });
     if (r.config.verify) {  // C's checks ran, but too coarse to vouch for each cell (settleVerdict)
         std::ostringstream o;
         o << "C's checks see only a cell off by more than " << r.cDetectionFloor << " ("
-          << (r.cMaxAbs > 0 ? r.cDetectionFloor / r.cMaxAbs : 0.0)
-          << " x max |C|) and the FP64 reference is off (--reference none; auto runs it here)";
+          << (r.cMaxAbs > 0 ? r.cDetectionFloor / r.cMaxAbs : 0.0) << " x max |C|) and "
+          << (skipped != r.checks.end() ? "the FP64 reference could not run: " + skipped->detail
+                                        : std::string("the FP64 reference is off (--reference none; auto runs it here)"));
         return o.str();
     }
     std::string why = "no check ran: C's checksums off (--no-abft)";
+    if (skipped != r.checks.end())
+        return why + " and the FP64 reference could not run: " + skipped->detail;
     if (!r.config.reference)
         return why + " and the FP64 reference off (--reference none)";
     return why + " and the FP64 reference left out past 2^34 multiply-adds (--reference auto; --reference full runs it)";

@@ -1,5 +1,6 @@
 #include "families/strassen/run/verify.hpp"
 
+#include "core/memory_check.hpp"
 #include "core/printf_number.hpp"
 #include "families/strassen/plan/schedule_builder.hpp"
 
@@ -294,6 +295,21 @@ bool checksTooWeak(double detectionFloor, double maxAbsC)
     return detectionFloor >= 0 && !(detectionFloor <= kWeakCheckFraction * maxAbsC);
 }
 
+double referenceHostBytes(const Shape& s)
+{
+    const double mn_nq = double(s.m) * double(s.n) + double(s.n) * double(s.q), mq = double(s.m) * double(s.q);
+    return 2 * mn_nq * 8.0 + 2 * mq * 8.0;
+}
+
+std::string referenceMemoryShortfall(const Shape& s, double availableBytes)
+{
+    const double need = referenceHostBytes(s);
+    if (availableBytes <= 0 || need <= availableBytes)
+        return {};
+    return "the FP64 reference needs " + formatBytes(need) + " of host memory but only " + formatBytes(availableBytes) +
+           " is available";
+}
+
 StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& originalA, const HostMatrix& originalB,
                                         const StrassenConfig& config, int levels, bool checksWeak,
                                         const LeafRoundingScales* leafScales)
@@ -302,6 +318,11 @@ StrassenReference checkAgainstReference(HostMatrix& c, const HostMatrix& origina
     const Shape s = config.shape;
     if (!config.reference || (!config.referenceAlways && !checksWeak &&
                               double(s.m) * double(s.n) * double(s.q) > double(std::int64_t(1) << 34)))
+        return out;
+    // The run's up-front estimate counts the reference only where it surely runs (auto past 2^34
+    // runs it only when C's checks turn out too weak): here, the memory it needs now.
+    out.skipped = referenceMemoryShortfall(s, hostMemoryAvailable());
+    if (!out.skipped.empty())
         return out;
     out.ran = true;
     const std::vector<double> da = asDouble(originalA), db = asDouble(originalB);

@@ -77,8 +77,16 @@ void thresholdsOverC(OperandChecksums& sums, const HostMatrix& c, int levels);
 // only per-cell check of a whole C.
 inline constexpr double kWeakCheckFraction = 0.01;
 bool checksTooWeak(double detectionFloor, double maxAbsC);
+// Host bytes the FP64 reference takes: A and B in FP64 twice (values and squares), C and each
+// cell's scale in FP64.
+double referenceHostBytes(const Shape& s);
+// Why the reference cannot run in `availableBytes` of host memory ("" when it fits, or when the
+// available memory is unknown: 0): with overcommit the allocation would be granted and the process
+// killed when it touched the pages.
+std::string referenceMemoryShortfall(const Shape& s, double availableBytes);
 struct StrassenReference {
     bool ran = false, passed = true;
+    std::string skipped;  // why a reference that was due did not run (referenceMemoryShortfall)
     std::int64_t mismatches = 0, nonFinite = 0;  // left beyond the tolerance; nonFinite: NaN / Inf cells
     std::int64_t repaired = 0;  // cells beyond it that took the reference's value (computed from A and B)
     double maxError = 0, maxRef = 0, worstRatio = 0;  // maxError over finite cells; worstRatio: max |C - C_ref| / tolerance
