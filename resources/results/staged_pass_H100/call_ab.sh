@@ -26,3 +26,18 @@ for side in old new; do
     timeout 60 $C bench abft-overhead > /dev/null 2>&1
   echo "traced $side:"; python3 $K/prepared_breakdown.py /tmp/tr_$side.csv 2>&1 | tail -9
 done
+# Then, as time allows (LIMIT s for the whole call), NEW's bench of every tensor-core precision.
+C=/tmp/release-new/build/app/cli/gigacheck
+left() { echo $(( ${LIMIT:-540} - SECONDS )); }
+if [ "$(left)" -gt 60 ]; then
+  GIGACHECK_BENCH_TYPES=TF32,BF16,FP16 GIGACHECK_BENCH_SIZES=4096,8192 timeout $(( $(left) - 20 )) $C bench abft-overhead \
+    > $OUT/bench_new_4096_8192.txt 2>&1
+  echo "bench 4096,8192 exit $? at ${SECONDS}s"
+  grep -E "^(4096|8192) .*(MISSED|met)" $OUT/bench_new_4096_8192.txt | grep -E "prepared at entry, sums|^[0-9]+ +[01] " | cut -c1-175
+fi
+if [ "$(left)" -gt 80 ]; then
+  GIGACHECK_BENCH_TYPES=TF32,BF16,FP16 GIGACHECK_BENCH_SIZES=16384 timeout $(( $(left) - 10 )) $C bench abft-overhead \
+    > $OUT/bench_new_16384.txt 2>&1
+  echo "bench 16384 exit $? at ${SECONDS}s"
+  grep -E "^16384 .*(MISSED|met)" $OUT/bench_new_16384.txt | grep -E "prepared at entry, sums|^[0-9]+ +[01] " | cut -c1-175
+fi
