@@ -9,8 +9,6 @@
 #include "gigacheck/tf32.hpp"
 
 #include <algorithm>
-#include <mutex>
-#include <set>
 #include <string>
 
 namespace gigacheck::cuda {
@@ -225,142 +223,75 @@ __global__ void __launch_bounds__(kPassWarps * kWarp) wholeRowDotsKernel(RowDots
 }
 
 // Chunks: grid (chunks of the inner dimension, row tiles, 2); a lane keeps its 16 entries of both
-// vectors in registers for all the rows of its tile and adds each row's partial sums by atomics. The
-// rows come through shared memory by asynchronous copies (cp.async), kAsyncStages stages of
-// kStageRows rows in flight, two blocks per SM: beside the GEMM that leaves 4 SMs idle the pass can
-// only use those, and loads through registers (~64 KB in flight per SM) read ~20 GB/s each there; the
-// staged copies (up to 192 KB) took the pass's end from 40 to 36 us after the GEMM's at N = 4096 on an
-// H100, alone at the same 2.2 TB/s (resources/results/README.md). Two blocks per SM had already taken
-// the register kernel from 2.1 to 2.65 TB/s alone at 4096 on an H200. Whole 16-byte vectors only
-// (operands that vectorize, depth a multiple of 4, as the CUTLASS kernel needs anyway); others take
-// the whole-rows kernel.
-constexpr int kVecs = 4;                          // float4 reads per lane and row of a chunk
-constexpr int kChunk = kWarp * 4 * kVecs;         // 512 columns per block
-constexpr int kGroup = 2;                         // rows per warp and stage
-constexpr int kStageRows = kPassWarps * kGroup;   // 16 rows, 32 KB a stage
-constexpr Index kTileRows = kStageRows * 8;       // 128 rows per block
-constexpr int kAsyncStages = 3;
-constexpr std::size_t kAsyncSmem = std::size_t(kAsyncStages) * kStageRows * kChunk * sizeof(float);
-
-// 16 bytes from global to shared memory without passing through registers; `in` false fills zeros
-// (the copy reads nothing). Evict-first in L2, as __ldcs: the GEMM beside keeps its tiles there.
-__device__ __forceinline__ void copyAsync(float* dst, const float* src, bool in)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned to = unsigned(__cvta_generic_to_shared(dst));
-    unsigned long long policy;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(to), "l"(src),
-                 "r"(in ? 16 : 0), "l"(policy));
-#else
-    *reinterpret_cast<float4*>(dst) = in ? *reinterpret_cast<const float4*>(src) : make_float4(0, 0, 0, 0);
-#endif
-}
-
-__device__ __forceinline__ void commitAsync()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-template <int kPending>
-__device__ __forceinline__ void waitAsync()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
-#endif
-}
+// vectors in registers for all the rows of its tile and adds each row's partial sums by atomics.
+// Two blocks per SM (128 registers, a few bytes spilled): twice the loads in flight, measured on an
+// H200 at N = 4096 alone 2.1 -> 2.65 TB/s, and beside the GEMM that leaves 4 SMs idle its end 42 ->
+// 29 us after the GEMM's. (The whole-rows kernel at two blocks lost: 3.75 -> 3.49 TB/s at 8192.)
+constexpr int kVecs = 4;                              // float4 loads per lane and row of a chunk
+constexpr int kChunk = kWarp * 4 * kVecs;             // 512 columns per block
+constexpr int kGroup = 2;                             // rows per warp step, their loads in flight together
+constexpr Index kTileRows = kPassWarps * kGroup * 8;  // 128 rows per block
 
 __global__ void __launch_bounds__(kPassWarps * kWarp, 2) chunkRowDotsKernel(RowDots sideA, RowDots sideB, Index depth)
 {
-    extern __shared__ float4 stagedRows[];
     const RowDots d = blockIdx.z == 0 ? sideA : sideB;
     const Index r0 = Index(blockIdx.y) * kTileRows;
     if (r0 >= d.rows)
         return;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index k0 = Index(blockIdx.x) * kChunk;
-    const Index rEnd = min(r0 + kTileRows, d.rows);
-    const int stages = int((rEnd - r0 + kStageRows - 1) / kStageRows);
-    float* const buffers = reinterpret_cast<float*>(stagedRows);
-    // Stage st: rows r0 + st * kStageRows .. of the chunk, kChunk floats a row; thread t copies the
-    // vectors t, t + 256, ... (a warp's 32 vectors are 512 contiguous bytes of one row).
-    constexpr int kVectorsPerRow = kChunk / 4;
-    constexpr int kCopiesPerThread = kStageRows * kVectorsPerRow / (kPassWarps * kWarp);
-    const auto issue = [&](int st) {
-        if (st < stages) {
-            float* dst = buffers + (st % kAsyncStages) * (kStageRows * kChunk);
-#pragma unroll
-            for (int j = 0; j < kCopiesPerThread; ++j) {
-                const int f = int(threadIdx.x) + j * kPassWarps * kWarp;
-                const int row = f / kVectorsPerRow, vector = f % kVectorsPerRow;
-                const Index r = r0 + Index(st) * kStageRows + row, k = k0 + Index(vector) * 4;
-                const bool in = r < rEnd && k < depth;  // whole vectors: inside the row or past its end
-                copyAsync(dst + row * kChunk + vector * 4, in ? d.x + r * d.ld + k : d.x, in);
-            }
-        }
-        commitAsync();  // empty groups too: the wait below counts groups
-    };
     constexpr int E = 4 * kVecs;
-    auto column = [&](int idx) { return Index(idx / 4) * (kWarp * 4) + lane * 4 + idx % 4; };
+    auto column = [&](int idx) { return k0 + Index(idx / 4) * (kWarp * 4) + lane * 4 + idx % 4; };
     double v[E], s[E];
 #pragma unroll
     for (int idx = 0; idx < E; ++idx) {
-        const Index k = k0 + column(idx);
+        const Index k = column(idx);
         v[idx] = k < depth ? d.v[k] : 0.0;
         s[idx] = k < depth ? d.s[k] : 0.0;
     }
-#pragma unroll
-    for (int st = 0; st < kAsyncStages - 1; ++st)
-        issue(st);
-    for (int st = 0; st < stages; ++st) {
-        issue(st + kAsyncStages - 1);   // into the buffer the previous step finished with
-        waitAsync<kAsyncStages - 1>();  // stage st's copies of this thread have landed
-        __syncthreads();                // and every thread's
-        const float* buffer = buffers + (st % kAsyncStages) * (kStageRows * kChunk);
+    const bool wholeVectors = d.vec && column(E - 1) < depth;
+    const Index rEnd = min(r0 + kTileRows, d.rows);
+    for (Index i = r0 + warp; i < rEnd; i += kPassWarps * kGroup) {
+        float x[kGroup][E];
 #pragma unroll
         for (int g = 0; g < kGroup; ++g) {
-            const int local = warp * kGroup + g;
-            const Index row = r0 + Index(st) * kStageRows + local;
-            double dot = 0, sq = 0;
+            const Index row = i + kPassWarps * g;
+            const float* p = d.x + (row < rEnd ? row : i) * d.ld;
+            if (wholeVectors) {
 #pragma unroll
-            for (int w = 0; w < kVecs; ++w) {
-                const float4 q = *reinterpret_cast<const float4*>(buffer + local * kChunk + column(4 * w));
-                const float x[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    const double y = double(roundToTf32(x[e]));
-                    dot += y * v[4 * w + e];
-                    sq += y * y * s[4 * w + e];
+                for (int w = 0; w < kVecs; ++w) {
+                    const float4 q = __ldcs(reinterpret_cast<const float4*>(p + column(4 * w)));
+                    x[g][4 * w] = q.x, x[g][4 * w + 1] = q.y, x[g][4 * w + 2] = q.z, x[g][4 * w + 3] = q.w;
                 }
-            }
-            dot = warpSum(dot);
-            sq = warpSum(sq);
-            if (lane == 0 && row < rEnd) {
-                atomicAdd(d.out + row * d.outStride, float(dot));
-                atomicAdd(d.scale + row, sq);
+            } else {
+#pragma unroll
+                for (int idx = 0; idx < E; ++idx)
+                    x[g][idx] = column(idx) < depth ? p[column(idx)] : 0.0f;
             }
         }
-        __syncthreads();  // the buffer is refilled by the next step's issue
+        double dot[kGroup], sq[kGroup];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {
+            dot[g] = sq[g] = 0;
+#pragma unroll
+            for (int idx = 0; idx < E; ++idx) {
+                const double y = double(roundToTf32(x[g][idx]));
+                dot[g] += y * v[idx];
+                sq[g] += y * y * s[idx];
+            }
+            dot[g] = warpSum(dot[g]);
+            sq[g] = warpSum(sq[g]);
+        }
+        if (lane == 0)
+#pragma unroll
+            for (int g = 0; g < kGroup; ++g) {
+                const Index row = i + kPassWarps * g;
+                if (row < rEnd) {
+                    atomicAdd(d.out + row * d.outStride, float(dot[g]));
+                    atomicAdd(d.scale + row, sq[g]);
+                }
+            }
     }
-    waitAsync<0>();  // no copy outlives the block (the trailing groups are empty)
-}
-
-// The chunk kernel's shared memory (above the 48 KB default) raised once per device.
-void raiseChunkSharedMemory()
-{
-    static std::mutex mutex;
-    static std::set<int> raised;
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (raised.count(device))
-        return;
-    CUDA_CHECK(cudaFuncSetAttribute(chunkRowDotsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kAsyncSmem)));
-    CUDA_CHECK(cudaFuncSetAttribute(chunkRowDotsKernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    int(cudaSharedmemCarveoutMaxShared)));
-    raised.insert(device);
 }
 
 int multiprocessors()
@@ -489,14 +420,12 @@ void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt
     RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
                   vectorizable(bt, ldbt, 0, sizeof(float))};
     const Index longest = std::max(rows, cols);
-    const bool wholeVectors = sideA.vec && sideB.vec && depth % 4 == 0;
-    if (!wholeVectors || 2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
+    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
         // The reset zeroed what this kernel overwrites; the chunks below add into it.
         wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     } else {
         const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
-        raiseChunkSharedMemory();
-        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, kAsyncSmem, s>>>(sideA, sideB, depth);
+        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
     }
     CUDA_CHECK_LAUNCH();
 }
