@@ -8,7 +8,11 @@
 //   clean value;
 // * a cell of A or of B^T changed in device memory AFTER its checksums were taken -- the fault the
 //   per-product checksums cannot see, since they are taken over the faulty operand -- is never
-//   passed as clean or "corrected" as one cell: the run ends uncorrectable (a run recomputes).
+//   passed as clean or "corrected" as one cell: the run ends uncorrectable (a run recomputes);
+// * with C's checksum column taken by the kernel (B^T's checksum rows multiplied as four more columns
+//   of C) instead of the pass over A: clean, the same C as the pass's, faults in C corrected and
+//   faults in A or B^T after entry caught, as with the pass; where C's width is no multiple of the
+//   tile's 128 columns the forced way says why it cannot run.
 // Hopper only (sm_90a kernels): skipped elsewhere.
 #include "gpu_available.hpp"
 #include "tf32_models.hpp"
@@ -46,6 +50,9 @@ private slots:
     void operandFaultAfterEntryCaught();
     void sumsByPassAgree_data();
     void sumsByPassAgree();
+    void checksumColumnByKernel_data();
+    void checksumColumnByKernel();
+    void checksumColumnByKernelRefusesOtherWidths();
 };
 
 namespace {
@@ -221,6 +228,103 @@ void TestCudaFusedPrepared::sumsByPassAgree()
         const cuda::FusedProtectedRun operand = cuda::preparedProtectedProductOnDevice(a, b, {}, hit, true);
         QCOMPARE(QString::fromStdString(operand.verdict), QStringLiteral("uncorrectable"));
     }
+#endif
+}
+
+void TestCudaFusedPrepared::checksumColumnByKernel_data()
+{
+    shapeColumns();
+    // C's widths multiples of 128 (the checksum rows in a tile row of their own); a depth past the
+    // pass's 512-column chunks; 4500 x 1036 x 4224 with many tiles in both directions.
+    for (const auto& s : {std::array<int, 3>{256, 256, 256}, {260, 516, 128}, {100, 1020, 256}, {513, 1388, 384},
+                          {2048, 2048, 2048}, {4500, 1036, 4224}})
+        for (const Data d : {Data::Uniform, Data::Positive, Data::Wide})
+            QTest::addRow("%dx%dx%d-%s", s[0], s[1], s[2], test::nameOf(d)) << s[0] << s[1] << s[2] << d;
+}
+
+void TestCudaFusedPrepared::checksumColumnByKernel()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    using cuda::PreparedColumn;
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, q);
+    QFETCH(Data, data);
+    const HostMatrix a = test::unrounded(m, n, data, 221), b = test::unrounded(n, q, data, 222);
+    const cuda::FusedProtectedRun clean =
+        cuda::preparedProtectedProductOnDevice(a, b, {}, {}, false, PreparedColumn::ByKernel);
+    qInfo("largest clean residual / threshold %.3g (largest threshold %.3g)", clean.maxCleanResidualRatio,
+          clean.maxThreshold);
+    QVERIFY(clean.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(clean.verdict), QStringLiteral("clean"));
+    QCOMPARE(clean.corrections, 0);
+    QVERIFY2(clean.maxCleanResidualRatio > 0.0 && clean.maxCleanResidualRatio < 1.0,
+             qPrintable(QString::number(clean.maxCleanResidualRatio)));
+    QVERIFY2(clean.aUnchanged && clean.bUnchanged, "the product wrote A or B's main part");
+    // The pass's way on the same operands: the same C, and its own largest ratio for comparison.
+    const cuda::FusedProtectedRun byPass =
+        cuda::preparedProtectedProductOnDevice(a, b, {}, {}, false, PreparedColumn::ByPass);
+    QVERIFY(!byPass.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(byPass.verdict), QStringLiteral("clean"));
+    qInfo("the pass's largest clean residual / threshold %.3g", byPass.maxCleanResidualRatio);
+    double worst = 0, largest = 0;
+    for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < q; ++j) {
+            worst = std::max(worst, std::fabs(clean.c.at(i, j) - byPass.c.at(i, j)));
+            largest = std::max(largest, std::fabs(byPass.c.at(i, j)));
+        }
+    QVERIFY2(worst <= 1e-6 * largest, qPrintable(QStringLiteral("C differs by %1 (max |C| %2)").arg(worst).arg(largest)));
+
+    cuda::FusedFault fault;  // a high exponent bit of the row's largest cell
+    fault.row = m / 3;
+    fault.col = test::largestColumnOfRow(clean.c, fault.row);
+    fault.bit = 29;
+    const cuda::FusedProtectedRun faulty =
+        cuda::preparedProtectedProductOnDevice(a, b, fault, {}, false, PreparedColumn::ByKernel);
+    QCOMPARE(QString::fromStdString(faulty.verdict), QStringLiteral("corrected"));
+    QCOMPARE(faulty.corrections, 1);
+    QCOMPARE(faulty.row, fault.row);
+    QCOMPARE(faulty.col, fault.col);
+    const double cleanValue = clean.c.at(fault.row, fault.col), fixed = faulty.c.at(fault.row, fault.col);
+    QVERIFY2(std::fabs(fixed - cleanValue) <= clean.maxThreshold,
+             qPrintable(QStringLiteral("corrected %1, clean %2").arg(fixed, 0, 'g', 9).arg(cleanValue, 0, 'g', 9)));
+
+    if (data != Data::Uniform)  // signed data: see operandFaultAfterEntryCaught
+        return;
+    for (const char operand : {'a', 'b'}) {
+        cuda::OperandFault hit;
+        hit.operand = operand;
+        const HostMatrix& x = operand == 'a' ? a : b;
+        double top = 0;
+        for (std::int64_t e = 0; e < x.rows() * x.cols(); ++e)
+            top = std::max(top, std::fabs(double(x.as<float>()[e])));
+        hit.row = operand == 'a' ? m / 3 : n / 2;
+        hit.col = operand == 'a' ? n / 2 : q / 3;
+        hit.delta = 64 * top;
+        const cuda::FusedProtectedRun run =
+            cuda::preparedProtectedProductOnDevice(a, b, {}, hit, false, PreparedColumn::ByKernel);
+        qInfo("operand %c hit after entry: %s, %d corrections", operand, run.verdict.c_str(), run.corrections);
+        QCOMPARE(QString::fromStdString(run.verdict), QStringLiteral("uncorrectable"));
+        QCOMPARE(run.corrections, 0);
+    }
+#endif
+}
+
+// C's width not a multiple of 128: the forced way says why; the product's own choice takes the pass.
+void TestCudaFusedPrepared::checksumColumnByKernelRefusesOtherWidths()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    const HostMatrix a = test::unrounded(256, 256, Data::Uniform, 231), b = test::unrounded(256, 260, Data::Uniform, 232);
+    QString why;
+    try {
+        (void)cuda::preparedProtectedProductOnDevice(a, b, {}, {}, false, cuda::PreparedColumn::ByKernel);
+    } catch (const std::exception& e) {
+        why = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(why.contains(QStringLiteral("multiple of 128")), qPrintable(why));
+    const cuda::FusedProtectedRun chosen = cuda::preparedProtectedProductOnDevice(a, b);
+    QVERIFY(!chosen.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(chosen.verdict), QStringLiteral("clean"));
 #endif
 }
 

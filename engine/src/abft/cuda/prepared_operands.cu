@@ -15,7 +15,7 @@ namespace gigacheck::cuda {
 
 using namespace passes;
 
-PreparedOperands PreparedOperands::in(double* storage, Index depth)
+PreparedOperands PreparedOperands::in(double* storage, Index depth, Index rows)
 {
     PreparedOperands p;
     p.rB = storage;
@@ -24,6 +24,11 @@ PreparedOperands PreparedOperands::in(double* storage, Index depth)
     p.colWeight = storage + 3 * depth;
     p.corner = storage + 4 * depth;
     p.depth = depth;
+    if (rows > 0) {
+        p.rowScale = storage + 4 * depth + 3;
+        p.rowDotsAtEntry = reinterpret_cast<float*>(p.rowScale + rows);
+        p.rows = rows;
+    }
     return p;
 }
 
@@ -106,12 +111,32 @@ __global__ void __launch_bounds__(1024) finishKernel(const float* rb, Index stri
     }
 }
 
+// B^T's checksum rows (kChecksumRowsOfBt): r_B[k] split into three TF32 parts and a zero, exactly
+// what the tensor cores multiply (each part has TF32's 11 significant bits; the remainders are exact
+// in double).
+__global__ void checksumRowsOfBtKernel(const double* rB, Index depth, float* rowsOfBt, Index ldbt)
+{
+    const Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= depth)
+        return;
+    const double r = rB[k];
+    const float big = roundToTf32(float(r));
+    const double rest = r - double(big);
+    const float middle = roundToTf32(float(rest));
+    const float small = roundToTf32(float(rest - double(middle)));
+    rowsOfBt[k] = big;
+    rowsOfBt[ldbt + k] = middle;
+    rowsOfBt[2 * ldbt + k] = small;
+    rowsOfBt[3 * ldbt + k] = 0.0f;
+}
+
 // ---- per product -------------------------------------------------------------------------------
 // C's checksum column and row, the scales and the epilogue's sums to zero; the corner cells from
 // the prepared operands (they do not change between products of the same operands).
 // rowScale / colScale (16-bit operands: prepared at entry; null: 0, the passes add them).
+// colSumsEnd: the epilogue's column sums zeroed below it (cols + 1, or past B^T's checksum rows).
 __global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView aux, const double* corner,
-                            const double* rowScale, const double* colScale)
+                            const double* rowScale, const double* colScale, Index colSumsEnd)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < rows) {
@@ -129,7 +154,7 @@ __global__ void resetKernel(float* c, Index ldc, Index rows, Index cols, AuxView
     }
     if (t <= rows)
         aux.scratch0()[t] = 0;
-    if (t <= cols)
+    if (t < colSumsEnd)
         aux.scratch1()[t] = 0;
 }
 
@@ -302,6 +327,20 @@ int multiprocessors()
     return sms;
 }
 
+// The pass over the operands' rows in the shape that suits its length (a side of no rows takes no time).
+void launchRowDots(const RowDots& sideA, const RowDots& sideB, Index depth, cudaStream_t s)
+{
+    const Index longest = std::max(sideA.rows, sideB.rows);
+    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
+        // The reset zeroed what this kernel overwrites; the chunks below add into it.
+        wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    } else {
+        const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
+        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
+    }
+    CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void prepareOperands(const float* a, Index lda, Index rows, float* b, Index depth, Index cols, Index ldb, float* bt,
@@ -323,6 +362,20 @@ void prepareOperands(const float* a, Index lda, Index rows, float* b, Index dept
     }
     finishKernel<<<1, 1024, 0, s>>>(b + cols, ldb, out);
     CUDA_CHECK_LAUNCH();
+    if (out.rows <= 0)
+        return;
+    if (out.rows != rows)
+        throw BackendError("prepared operands: row scales for " + std::to_string(out.rows) + " rows of A, which has " +
+                           std::to_string(rows));
+    // For the checksum column by the kernel: r_B's parts under B^T, and A's row scales, taken here once
+    // by the pass over A that a product would otherwise make.
+    checksumRowsOfBtKernel<<<blocksFor(depth, 256), 256, 0, s>>>(out.rB, depth, bt + cols * ldbt, ldbt);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemsetAsync(out.rowScale, 0, std::size_t(rows) * sizeof(double), s));
+    CUDA_CHECK(cudaMemsetAsync(out.rowDotsAtEntry, 0, std::size_t(rows) * sizeof(float), s));
+    const RowDots sideA{a, lda, rows, out.rB, out.rowWeight, out.rowDotsAtEntry, 1, out.rowScale,
+                        vectorizable(a, lda, 0, sizeof(float))};
+    launchRowDots(sideA, RowDots{}, depth, s);
 }
 
 namespace {
@@ -376,7 +429,7 @@ void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxVi
         throw BackendError("prepared 16-bit operands: scales for another shape");
     const Index cells = std::max(rows, cols) + 1;
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.vectors.corner,
-                                                       prepared.rowScale, prepared.colScale);
+                                                       prepared.rowScale, prepared.colScale, cols + 1);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -402,32 +455,30 @@ void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, 
 }
 
 void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s)
+                            cudaStream_t s, bool columnByKernel)
 {
-    const Index cells = std::max(rows, cols) + 1;
-    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner, nullptr, nullptr);
+    if (columnByKernel && (prepared.rows != rows || aux.ld < cols + kChecksumRowsOfBt))
+        throw BackendError("prepared operands: no row scales of A or no room in Aux for the checksum column by the kernel");
+    const Index colSumsEnd = cols + (columnByKernel ? kChecksumRowsOfBt : 1);
+    const Index cells = std::max(rows + 1, colSumsEnd);
+    resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.corner,
+                                                       columnByKernel ? prepared.rowScale : nullptr, nullptr,
+                                                       colSumsEnd);
     CUDA_CHECK_LAUNCH();
 }
 
 void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s)
+                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s,
+                          bool columnByKernel)
 {
     requireDepth(prepared, depth);
     if (depth <= 0 || (rows <= 0 && cols <= 0))
         return;
-    RowDots sideA{a, lda, rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
+    RowDots sideA{a, lda, columnByKernel ? 0 : rows, prepared.rB, prepared.rowWeight, c + cols, ldc, aux.rowScale(),
                   vectorizable(a, lda, 0, sizeof(float))};
     RowDots sideB{bt, ldbt, cols, prepared.cA, prepared.colWeight, c + rows * ldc, 1, aux.colScale(),
                   vectorizable(bt, ldbt, 0, sizeof(float))};
-    const Index longest = std::max(rows, cols);
-    if (2 * Index(blocksFor(longest, kWholeRows)) >= multiprocessors()) {
-        // The reset zeroed what this kernel overwrites; the chunks below add into it.
-        wholeRowDotsKernel<<<dim3(blocksFor(longest, kWholeRows), 2), kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
-    } else {
-        const dim3 grid(blocksFor(depth, kChunk), blocksFor(longest, kTileRows), 2);
-        chunkRowDotsKernel<<<grid, kPassWarps * kWarp, 0, s>>>(sideA, sideB, depth);
-    }
-    CUDA_CHECK_LAUNCH();
+    launchRowDots(sideA, sideB, depth, s);
 }
 
 void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,

@@ -14,7 +14,14 @@
 
 namespace gigacheck::cuda {
 
-// Views into one device array of doublesFor(depth) doubles (prepareOperands fills it).
+// B^T's rows after its last that carry r_B into the kernel when the kernel writes C's checksum
+// column (in(storage, depth, rows) with rows > 0): r_B split into three TF32 parts, whose sum is r_B
+// to about 2^-33 of it, and a zero row that keeps C's width a multiple of 4 (the kernel's TMA copies).
+// The kernel then multiplies A by them beside B^T's other rows, and C's columns cols .. cols + 3 hold
+// A r_B in parts, which its epilogue sums into C's checksum column (CutlassTf32Call::rowSumSplit).
+inline constexpr Index kChecksumRowsOfBt = 4;
+
+// Views into one device array of doublesFor(depth[, rows]) doubles (prepareOperands fills it).
 struct PreparedOperands {
     double* rB = nullptr;         // r_B[k] = sum_j b_kj, as B's checksum column holds it
     double* rowWeight = nullptr;  // w_k = |b_k|^2 + r_k^2: the weight of a_ik^2 in rowScale (abft.hpp)
@@ -24,9 +31,16 @@ struct PreparedOperands {
     // sum_k c_k^2 w_k and colScale[cols] = sum_k u_k r_k^2.
     double* corner = nullptr;  // 3 doubles
     Index depth = 0;
+    // rows > 0: ready for the checksum column by the kernel as well. prepareOperands then writes r_B's
+    // parts into B^T's rows cols .. cols + 3 (bt must have them) and A's row scales rowScale[i] =
+    // sum_k a_ik^2 w_k, which the pass over A otherwise takes in every product; rowDotsAtEntry is
+    // where that pass's other output, A r_B, goes at entry (not read).
+    double* rowScale = nullptr;
+    float* rowDotsAtEntry = nullptr;
+    Index rows = 0;
 
-    static std::size_t doublesFor(Index depth) { return std::size_t(4 * depth + 3); }
-    static PreparedOperands in(double* storage, Index depth);
+    static std::size_t doublesFor(Index depth, Index rows = 0) { return std::size_t(4 * depth + 3 + 2 * rows); }
+    static PreparedOperands in(double* storage, Index depth, Index rows = 0);
 };
 
 // At entry: B's checksum column and row norms and B^T rounded (checksumBTransposed: ldb >= cols + 2,
@@ -43,10 +57,14 @@ void checksumProductsPrepared(const float* a, Index lda, const float* bt, Index 
 // Its two halves, for a caller that runs the pass on another stream than the reset (the pass must
 // follow the reset, and the verification both): the checksum cells, scales and the epilogue's sums
 // reset (C's corner from `prepared`), then the pass over A and B^T.
+// columnByKernel: the kernel writes C's checksum column (B^T's checksum rows), so the reset takes A's
+// row scales from `prepared` and zeroes the epilogue's column sums up to cols + kChecksumRowsOfBt
+// (aux.ld must reach it), and the pass reads B^T alone.
 void resetPreparedChecksums(float* c, Index ldc, Index rows, Index cols, AuxView aux, const PreparedOperands& prepared,
-                            cudaStream_t s);
+                            cudaStream_t s, bool columnByKernel = false);
 void preparedChecksumDots(const float* a, Index lda, const float* bt, Index ldbt, float* c, Index ldc, Index rows,
-                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s);
+                          Index depth, Index cols, AuxView aux, const PreparedOperands& prepared, cudaStream_t s,
+                          bool columnByKernel = false);
 
 // The same for a product on 16-bit operands (BF16 / FP16, as the CUTLASS 16-bit kernel reads them:
 // A rows x depth and B depth x cols, row-major, no B^T). Beside the vectors, the bound's scales

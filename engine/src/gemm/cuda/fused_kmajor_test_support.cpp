@@ -140,7 +140,7 @@ struct FusedBlocks {
     FusedBlocks(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault)
         : m(a.rows()), n(a.cols()), q(b.cols()), lda(pad32(n)), ldb(pad32(q + 2)), ldc(pad32(q + 1)),
           ldx(pad32(std::max(m, q) + 1)), xa(std::size_t((m + 1) * lda) * 4), xb(std::size_t(n * ldb) * 4),
-          xc(std::size_t((m + 1) * ldc) * 4), bt(std::size_t(q * n) * 4), aux(std::size_t(4 * ldx) * sizeof(double))
+          xc(std::size_t((m + 1) * ldc) * 4), bt(std::size_t((q + kChecksumRowsOfBt) * n) * 4), aux(std::size_t(4 * ldx) * sizeof(double))
     {
         CUDA_CHECK(cudaMemcpy2DAsync(xa.get(), std::size_t(lda) * 4, a.data(), std::size_t(n) * 4, std::size_t(n) * 4,
                                      std::size_t(m), cudaMemcpyHostToDevice, s.get()));
@@ -198,11 +198,13 @@ FusedProtectedRun fusedProtectedProductOnDevice(const HostMatrix& a, const HostM
 }
 
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault,
-                                                   const OperandFault& operandFault, bool sumsByPass)
+                                                   const OperandFault& operandFault, bool sumsByPass,
+                                                   PreparedColumn column)
 {
     FusedBlocks x(a, b, fault);
-    DeviceBuffer store(PreparedOperands::doublesFor(x.n) * sizeof(double));
-    const PreparedOperands prepared = PreparedOperands::in(store.as<double>(), x.n);
+    // Prepared for both ways of taking C's checksum column (B^T has its checksum rows, A's row scales).
+    DeviceBuffer store(PreparedOperands::doublesFor(x.n, x.m) * sizeof(double));
+    const PreparedOperands prepared = PreparedOperands::in(store.as<double>(), x.n, x.m);
     prepareOperands(x.xa.as<float>(), x.lda, x.m, x.xb.as<float>(), x.n, x.q, x.ldb, x.bt.as<float>(), x.n, prepared,
                     x.s.get());
     if (operandFault.operand == 'a' || operandFault.operand == 'b') {
@@ -219,9 +221,13 @@ FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const Ho
     }
     // The pass in the GEMM's last round, as the bench times it (protectedProductPrepared's tail).
     SideLane tail;
-    protectedProductPrepared(x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue,
-                             &tail);
+    const ChecksumColumnBy by = column == PreparedColumn::ByKernel ? ChecksumColumnBy::Kernel
+                                : column == PreparedColumn::ByPass ? ChecksumColumnBy::Pass
+                                                                   : ChecksumColumnBy::Choice;
+    const ChecksumColumnBy took = protectedProductPrepared(
+        x.blocks, prepared, x.h.get(), x.s.get(), sumsByPass ? SumsOfC::ByPass : SumsOfC::FromEpilogue, &tail, by);
     FusedProtectedRun run = x.result(a, b);
+    run.checksumColumnByKernel = took == ChecksumColumnBy::Kernel;
     run.roundedInRegisters = true;  // prepareOperands and the passes round in registers, as the kernel does
     return run;
 }

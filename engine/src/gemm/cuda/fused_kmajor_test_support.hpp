@@ -44,6 +44,7 @@ struct FusedProtectedRun {
     double maxCleanResidualRatio = 0, maxThreshold = 0;
     bool aUnchanged = false, bUnchanged = false;  // A and B's main part byte-equal after the product
     HostMatrix c;                                 // C's main part after the verification (m x q)
+    bool checksumColumnByKernel = false;          // prepared products: the kernel wrote C's checksum column
 };
 // One protected fused product (cutlass-tf32, FP32, B^T scratch set) of host matrices in the plan's
 // layout, with the TF32 round-off model.
@@ -59,7 +60,12 @@ struct OperandFault {
 // the optional operand fault, then the product with the optional fault of C, its pass on a side
 // stream in the GEMM's last round (protectedProductPrepared's tail).
 // sumsByPass: the kernel writes only C and the check sums C in a pass (SumsOfC::ByPass).
+// column: who takes C's checksum column A r_B (protectedProductPrepared's ChecksumColumnBy): the
+// product's choice, the pass over A, or the kernel (BackendError where it cannot: C's width not a
+// multiple of 128).
+enum class PreparedColumn { Choice, ByPass, ByKernel };
 FusedProtectedRun preparedProtectedProductOnDevice(const HostMatrix& a, const HostMatrix& b, const FusedFault& fault = {},
-                                                   const OperandFault& operandFault = {}, bool sumsByPass = false);
+                                                   const OperandFault& operandFault = {}, bool sumsByPass = false,
+                                                   PreparedColumn column = PreparedColumn::Choice);
 
 }  // namespace gigacheck::cuda

@@ -41,6 +41,8 @@ struct GemmCall {
     void* bTransposed = nullptr;
     // cutlass-tf32: CutlassTf32Call::leavesIdleSms (a pass runs beside the kernel).
     bool leavesIdleSms = false;
+    // cutlass-tf32 with rowSums: CutlassTf32Call::rowSumSplit (C's checksum column from the kernel).
+    RowSumSplit rowSumSplit;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -62,6 +64,7 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.colSums = g.colSums;
     call.config = g.cutlassConfig;
     call.leavesIdleSms = g.leavesIdleSms;
+    call.rowSumSplit = g.rowSumSplit;
     return call;
 }
 

@@ -8,6 +8,14 @@
 
 namespace gigacheck::cuda {
 
+namespace {
+
+// The largest C (rows x columns) whose prepared product takes the checksum column by the kernel when
+// the caller leaves the choice (kernelChecksumColumnPays).
+constexpr Index kKernelChecksumColumnUpTo = Index(6144) * 6144;
+
+}  // namespace
+
 // Any rounded input format (TF32, BF16, FP16), the name kept from when TF32 was the only one.
 bool roundsOperandsToTf32(const GemmCall& g)
 {
@@ -131,8 +139,22 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     verify(v, blocks.out, s);
 }
 
-void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums, SideLane* tail)
+bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared)
+{
+    return prepared.rowScale != nullptr && prepared.rows == g.m && g.m > 0 && g.q > 0 &&
+           g.q % kCutlassTf32TileColumns == 0 && g.ldc >= g.q + kChecksumRowsOfBt && aux.ld >= g.q + kChecksumRowsOfBt;
+}
+
+bool kernelChecksumColumnPays(const GemmCall& g)
+{
+    // Where the kernel's rounds are few, the pass beside it on the 4 SMs it leaves cannot read much
+    // before it ends; from 8192 on it reads most of A and B^T there (bench abft-overhead).
+    return g.m * g.q <= kKernelChecksumColumnUpTo;
+}
+
+ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
+                                          cublasHandle_t handle, cudaStream_t s, SumsOfC sums, SideLane* tail,
+                                          ChecksumColumnBy column)
 {
     const bool fromEpilogue = sums == SumsOfC::FromEpilogue;
     GemmCall g = blocks.gemm;
@@ -141,27 +163,43 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
         throw BackendError("the protected product on prepared operands needs the CUTLASS TF32 kernel reading B^T; it "
                            "does not take " + std::to_string(g.m) + " x " + std::to_string(g.n) + " x " +
                            std::to_string(g.q) + " here");
+    const bool fits = fromEpilogue && kernelChecksumColumnFits(g, blocks.aux, prepared);
+    if (column == ChecksumColumnBy::Kernel && !fits)
+        throw BackendError("the checksum column by the kernel needs operands prepared with A's rows, C's sums from the "
+                           "epilogue, C's width a multiple of " + std::to_string(kCutlassTf32TileColumns) +
+                           " and room for " + std::to_string(kChecksumRowsOfBt) + " more columns in C and Aux; " +
+                           std::to_string(g.m) + " x " + std::to_string(g.n) + " x " + std::to_string(g.q) +
+                           " does not have them");
+    const bool byKernel = fits && (column == ChecksumColumnBy::Kernel ||
+                                   (column == ChecksumColumnBy::Choice && kernelChecksumColumnPays(g)));
     const auto* a = static_cast<const float*>(g.a);
     const auto* bt = static_cast<const float*>(g.bTransposed);
     auto* c = static_cast<float*>(g.c);
-    resetPreparedChecksums(c, g.ldc, g.m, g.q, blocks.aux, prepared, s);
+    resetPreparedChecksums(c, g.ldc, g.m, g.q, blocks.aux, prepared, s, byKernel);
     if (!tail)
-        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s);
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, s, byKernel);
     else
         CUDA_CHECK(cudaEventRecord(tail->fork.get(), s));
     GemmCall fused = g;
-    fused.leavesIdleSms = tail != nullptr;  // the pass starts on them at once
+    fused.leavesIdleSms = tail != nullptr && !byKernel;  // the pass starts on them at once
     if (fromEpilogue) {
         fused.rowSums = blocks.aux.scratch0();
         fused.colSums = blocks.aux.scratch1();
     }
+    if (byKernel) {
+        // B^T's checksum rows make C's columns q .. q + 3 (A r_B in parts, in C's padding); their row
+        // sums, kept apart from C's, are the checksum column.
+        fused.q = g.q + kChecksumRowsOfBt;
+        fused.rowSumSplit = RowSumSplit{g.q, c + g.q, g.ldc};
+    }
     gemm(fused, handle, s);
     if (tail) {
         // Launched after the GEMM: its blocks wait for the SMs the GEMM's CTAs leave. It writes C's
-        // checksum row and column and the scales, which the GEMM does not touch; the fault and the
+        // checksum row (and column) and the scales, which the GEMM does not touch; the fault and the
         // verification come after the join (a fault may target those cells).
         CUDA_CHECK(cudaStreamWaitEvent(tail->side.get(), tail->fork.get(), 0));
-        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, tail->side.get());
+        preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, tail->side.get(),
+                             byKernel);
         CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
     }
@@ -171,6 +209,7 @@ void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOpera
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
     v.sumsFromProduct = fromEpilogue;
     verify(v, blocks.out, s);
+    return byKernel ? ChecksumColumnBy::Kernel : ChecksumColumnBy::Pass;
 }
 
 }  // namespace gigacheck::cuda

@@ -92,8 +92,23 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // persistent grid walks ceil(tiles / CTAs) rounds, and the CTAs with one tile fewer exit a round
 // early: 64 of 132 SMs for a round at 8192) instead of running before the kernel. The side stream
 // should have a lower priority than s, so that the GEMM's CTAs are placed first.
+//
+// C's checksum column A r_B by the kernel instead of the pass (ChecksumColumnBy::Kernel): B^T's
+// checksum rows (kChecksumRowsOfBt, r_B in TF32 parts) ride along as four more columns of C, A r_B is
+// multiplied by the tensor cores with C, and the epilogue's row sums of those columns, kept apart,
+// become the checksum column; the pass then reads B^T alone, and A is read once per product, by the
+// kernel. It needs `prepared` made with A's rows (in(..., rows)), C's sums from the epilogue, C's
+// width a multiple of the kernel's 128-column tile side (the checksum rows in a tile row of their own)
+// and room for four columns more in C (ldc) and in aux (ld). It takes every multiprocessor (the extra
+// tile row fills the ones the pass would have had: at 4096, 33 x 16 tiles of 128 x 256 in four rounds
+// of 132 SMs). ChecksumColumnBy::Choice takes it where it fits and the product is short
+// (kernelChecksumColumnPays); Kernel throws BackendError where it does not fit. Returns the way taken.
 enum class SumsOfC { FromEpilogue, ByPass };
-void protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared, cublasHandle_t handle,
-                              cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue, SideLane* tail = nullptr);
+enum class ChecksumColumnBy { Choice, Pass, Kernel };
+bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared);
+bool kernelChecksumColumnPays(const GemmCall& g);
+ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
+                                          cublasHandle_t handle, cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue,
+                                          SideLane* tail = nullptr, ChecksumColumnBy column = ChecksumColumnBy::Choice);
 
 }  // namespace gigacheck::cuda

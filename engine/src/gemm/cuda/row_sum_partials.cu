@@ -11,26 +11,33 @@ namespace {
 constexpr int kRowsPerBlock = 32, kTileGroups = 8;
 
 __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
-    addRowSumPartialsKernel(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
-                            double* rowSums)
+    addRowSumPartialsKernel(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
+                            std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride)
 {
-    __shared__ double part[kTileGroups][kRowsPerBlock];
+    __shared__ double part[2][kTileGroups][kRowsPerBlock];
     const int lane = threadIdx.x % kRowsPerBlock, group = threadIdx.x / kRowsPerBlock;
     const std::int64_t i = std::int64_t(blockIdx.x) * kRowsPerBlock + lane;
-    double sum = 0;
+    double sum = 0, split = 0;
     if (i < rows) {
 #pragma unroll 4
-        for (std::int64_t t = group; t < tiles; t += kTileGroups)
+        for (std::int64_t t = group; t < splitTile; t += kTileGroups)
             sum += double(partials[t * width + i]);
+        for (std::int64_t t = splitTile + group; t < tiles; t += kTileGroups)
+            split += double(partials[t * width + i]);
     }
-    part[group][lane] = sum;
+    part[0][group][lane] = sum;
+    part[1][group][lane] = split;
     __syncthreads();
     if (group == 0 && i < rows) {
-        double total = 0;
+        double total = 0, splitTotal = 0;
 #pragma unroll
-        for (int g = 0; g < kTileGroups; ++g)
-            total += part[g][lane];
+        for (int g = 0; g < kTileGroups; ++g) {
+            total += part[0][g][lane];
+            splitTotal += part[1][g][lane];
+        }
         rowSums[i] += total;
+        if (splitSums)
+            splitSums[i * splitStride] = float(splitTotal);
     }
 }
 
@@ -42,7 +49,18 @@ void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t w
     if (rows <= 0 || tiles <= 0)
         return;
     addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
-                              s>>>(partials, tiles, width, rows, rowSums);
+                              s>>>(partials, tiles, tiles, width, rows, rowSums, nullptr, 0);
+    CUDA_CHECK_LAUNCH();
+}
+
+void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
+                            std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
+                            cudaStream_t s)
+{
+    if (rows <= 0 || tiles <= 0)
+        return;
+    addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
+                              s>>>(partials, tiles, splitTile, width, rows, rowSums, splitSums, splitStride);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -14,4 +14,12 @@ namespace gigacheck::cuda {
 void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
                        double* rowSums, cudaStream_t s);
 
+// The same with the tiles from splitTile on kept apart: rowSums[i] += the sum over t < splitTile,
+// and splitSums[i * splitStride] = the sum over splitTile <= t < tiles, rounded to float. The tiles of
+// C's columns past splitTile's first hold B^T's checksum rows (C's checksum column, computed by the
+// tensor cores; abft/cuda/prepared_operands.hpp), which C's row sums must not take.
+void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
+                            std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
+                            cudaStream_t s);
+
 }  // namespace gigacheck::cuda

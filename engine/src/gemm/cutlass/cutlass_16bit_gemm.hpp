@@ -3,6 +3,8 @@
 // here). Without CUTLASS in the build, cutlass_absent.cpp stands in and the call says why it cannot run.
 #pragma once
 
+#include "gemm/cutlass/cutlass_launch.hpp"
+
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -30,6 +32,7 @@ struct Cutlass16BitCall {
     int config = -1;
     // As CutlassTf32Call::leavesIdleSms.
     bool leavesIdleSms = false;
+    RowSumSplit rowSumSplit;  // as CutlassTf32Call's (none: the 16-bit products' checksums come from passes)
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

@@ -37,6 +37,9 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     // C's row sums leave the kernel as partials per tile row (cutlass_sums_epilogue.cuh), added into
     // g.rowSums after it on s; the stream's scratch keeps them (the next product on s comes after).
     using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
+    const RowSumSplit& split = g.rowSumSplit;
+    if (split.at != 0 && (split.at < 0 || split.at % Sums::kTileRows != 0 || split.at >= g.q || !split.sums))
+        return "CUTLASS GEMM: C's row sums can be split only at a column on a tile's edge, before C's last column";
     float* rowPartials = nullptr;
     const std::int64_t tiles = Sums::partialTiles(g.q), width = Sums::partialWidth(g.m);
     if (g.rowSums) {
@@ -61,8 +64,13 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
                                                   g.accumulate, rowPartials, g.colSums);
     const char* refused = launchCutlass<Gemm>(args, key, launch, s, no);
-    if (!refused && g.rowSums)
-        addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s);
+    if (!refused && g.rowSums) {
+        if (split.at > 0)
+            addRowSumPartialsSplit(rowPartials, tiles, split.at / Sums::kTileRows, width, g.m, g.rowSums, split.sums,
+                                   split.stride, s);
+        else
+            addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s);
+    }
     return refused;
 }
 

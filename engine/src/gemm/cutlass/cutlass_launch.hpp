@@ -21,6 +21,16 @@ struct CutlassLaunch {
     int maxSwizzle = 1;
 };
 
+// C's row sums split at a column (CutlassTf32Call::rowSumSplit): rowSums take the columns below `at`
+// (a multiple of the kernel's 128-column tile side, > 0), and the sums of the columns from it on go to
+// sums[i * stride] (float) instead. Where B^T's last rows hold r_B's parts (prepared_operands.hpp),
+// those columns of C are A r_B's parts and `sums` C's checksum column. at = 0: no split.
+struct RowSumSplit {
+    std::int64_t at = 0;
+    float* sums = nullptr;
+    std::int64_t stride = 0;
+};
+
 // What a kernel's parameters are made from, besides its type: the device, multiprocessors and
 // swizzle, the extents, operand and C pointers with their leading dimensions, whether C is
 // accumulated into, and the sums' vectors (cutlassParamsKey).

@@ -3,6 +3,8 @@
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
+#include "gemm/cutlass/cutlass_launch.hpp"
+
 #include <cstdint>
 #include <cuda_runtime.h>
 
@@ -34,7 +36,13 @@ struct CutlassTf32Call {
     // Run on the fewest multiprocessors that keep the kernel's rounds of tiles
     // (cutlassSmsKeepingRounds), the others left to a pass launched beside it.
     bool leavesIdleSms = false;
+    // With rowSums: C's row sums over the columns below rowSumSplit.at only, the rest apart.
+    RowSumSplit rowSumSplit;
 };
+
+// C's columns per tile, in every configuration (its 128 side): where C's row sums may be split
+// (RowSumSplit::at).
+inline constexpr std::int64_t kCutlassTf32TileColumns = 128;
 
 // What the kernel's TMA copies need (CUTLASS checks the contiguous extents too): n and q, the
 // leading dimensions and the addresses in whole 16 bytes. Other shapes go to cuBLAS TF32.

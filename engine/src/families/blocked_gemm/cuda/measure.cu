@@ -357,9 +357,10 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runFusedRounded = [&] { gemm(fusedRounded, h.get(), s.get()); };
     // The fused product on operands prepared at entry: its own B^T and checksum vectors, made once
     // from fa / fb (prepareMs, timed apart), then each product reads A and B^T once beside the kernel.
-    DeviceBuffer preparedBt(fusedBytes);
-    DeviceBuffer preparedStore(fusedWanted ? PreparedOperands::doublesFor(n) * sizeof(double) : 0);
-    const PreparedOperands prepared = PreparedOperands::in(preparedStore.as<double>(), n);
+    // Prepared for both ways of taking C's checksum column: B^T with its checksum rows under it, A's row scales.
+    DeviceBuffer preparedBt(fusedWanted ? std::size_t((n + kChecksumRowsOfBt) * n) * e : 0);
+    DeviceBuffer preparedStore(fusedWanted ? PreparedOperands::doublesFor(n, n) * sizeof(double) : 0);
+    const PreparedOperands prepared = PreparedOperands::in(preparedStore.as<double>(), n, n);
     PinnedBuffer preparedOut(sizeof(VerifyOut));
     ProtectedBlocks preparedBlocks = fusedBlocks;
     preparedBlocks.gemm.bTransposed = preparedBt.get();
@@ -372,8 +373,18 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     // "pass first": the same product with the pass before the kernel, as one stream runs it.
     Stream sPrepared = Stream::highestPriority();
     SideLane tail;
+    ChecksumColumnBy preparedWay = ChecksumColumnBy::Pass;
     auto runPrepared = [&] {
-        protectedProductPrepared(preparedBlocks, prepared, h.get(), sPrepared.get(), SumsOfC::FromEpilogue, &tail);
+        preparedWay =
+            protectedProductPrepared(preparedBlocks, prepared, h.get(), sPrepared.get(), SumsOfC::FromEpilogue, &tail);
+    };
+    // The same with C's checksum column from the pass over A, where the product's choice was the kernel.
+    PinnedBuffer columnByPassOut(sizeof(VerifyOut));
+    ProtectedBlocks columnByPassBlocks = preparedBlocks;
+    columnByPassBlocks.out = columnByPassOut.as<VerifyOut>();
+    auto runPreparedColumnByPass = [&] {
+        protectedProductPrepared(columnByPassBlocks, prepared, h.get(), sPrepared.get(), SumsOfC::FromEpilogue, &tail,
+                                 ChecksumColumnBy::Pass);
     };
     auto runPreparedPassFirst = [&] { protectedProductPrepared(preparedBlocks, prepared, h.get(), sPrepared.get()); };
     PinnedBuffer byPassOut(sizeof(VerifyOut));
@@ -392,7 +403,15 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     if (t.fused.ran) {
         runPrepare();
         CUDA_CHECK(cudaStreamSynchronize(s.get()));  // the prepared products run on sPrepared
-        t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(preparedBlocks.gemm), s.get()));
+        // The kernel's shape as the product runs it: with the checksum column, C has B^T's checksum rows more.
+        runPrepared();
+        CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
+        const bool columnByKernel = preparedWay == ChecksumColumnBy::Kernel;
+        GemmCall asRun = preparedBlocks.gemm;
+        if (columnByKernel)
+            asRun.q += kChecksumRowsOfBt;
+        t.fused.picked = cutlassTf32ConfigName(cutlassTf32KMajorPick(cutlassCallOf(asRun), s.get()));
+        t.fused.preparedColumn = columnByKernel ? "kernel" : "pass";
     }
 
     // BF16 / FP16: the protected product on the plain side's own 16-bit operands
@@ -469,6 +488,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
 
     // Interleaved repetitions: clock drift hits both sides alike.
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, passFirstMs, withSumsMs, byPassMs,
+        columnByPassMs,
         operands16Ms,
         operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms;
     for (int r = 0; r < reps; ++r) {
@@ -490,6 +510,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             passFirstMs.push_back(timeMs(sPrepared.get(), 1, runPreparedPassFirst));
             withSumsMs.push_back(timeMs(s.get(), 1, runWithSums));
             byPassMs.push_back(timeMs(s.get(), 1, runPreparedByPass));
+            if (preparedWay == ChecksumColumnBy::Kernel)
+                columnByPassMs.push_back(timeMs(sPrepared.get(), 1, runPreparedColumnByPass));
         }
     }
     t.plainMs = median(plainMs);
@@ -514,6 +536,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.fused.preparedPassFirstMs = median(passFirstMs);
         t.fused.kernelWithSumsMs = median(withSumsMs);
         t.fused.preparedByPassMs = median(byPassMs);
+        if (!columnByPassMs.empty())
+            t.fused.preparedColumnByPassMs = median(columnByPassMs);
         t.fused.prepareMs = timeMs(s.get(), 5, runPrepare);
     }
     runProtected();  // C as the cuBLAS protected product leaves it, for the checks below
@@ -613,6 +637,11 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         CUDA_CHECK(cudaStreamSynchronize(s.get()));
         const VerifyOut& bp = *byPassOut.as<VerifyOut>();
         t.fused.preparedByPassVerdict = verdictName(bp);
+        if (preparedWay == ChecksumColumnBy::Kernel) {
+            runPreparedColumnByPass();
+            CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
+            t.fused.preparedColumnByPassVerdict = verdictName(*columnByPassOut.as<VerifyOut>());
+        }
     }
     // The 16-bit operand rows: their last run's verdict, and the checksum's correction itself (no
     // repair pass reads 16-bit operands) against the plain GEMM of the same operands.

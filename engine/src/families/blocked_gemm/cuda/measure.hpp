@@ -79,6 +79,12 @@ struct AbftTiming {
         // beside the kernel (preparedMs), in the same repetitions; its verdict and fixed cell as above.
         double prepareMs = 0, preparedMs = 0;
         double preparedPassFirstMs = 0;  // the same with the pass before the kernel (no tail lane)
+        // Who took C's checksum column in the prepared product ("kernel": B^T's checksum rows multiplied
+        // with C, the pass reading B^T alone; "pass": the pass over A), and where it was the kernel, the
+        // same product with the pass taking it (0 / empty otherwise).
+        std::string preparedColumn;
+        double preparedColumnByPassMs = 0;
+        std::string preparedColumnByPassVerdict;
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string picked;           // the K-major configuration the tuner kept for n
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
