@@ -80,11 +80,11 @@ struct AbftTiming {
         double prepareMs = 0, preparedMs = 0;
         double preparedPassFirstMs = 0;  // the same with the pass before the kernel (no tail lane)
         // Who took C's checksum column in the prepared product ("kernel": B^T's checksum rows multiplied
-        // with C, the pass reading B^T alone; "pass": the pass over A), and where it was the kernel, the
-        // same product with the pass taking it (0 / empty otherwise).
+        // with C, the pass reading B^T alone; "pass": the pass over A), and the same product with it
+        // taken the other way, where that can run (0 / empty otherwise).
         std::string preparedColumn;
-        double preparedColumnByPassMs = 0;
-        std::string preparedColumnByPassVerdict;
+        double preparedOtherWayMs = 0;
+        std::string preparedOtherWayVerdict;
         double kernelWithSumsMs = 0;  // the kernel on those operands writing C's sums too (no passes, no check)
         std::string picked;           // the K-major configuration the tuner kept for n
         // The prepared product with C's sums from a pass over C (SumsOfC::ByPass), the kernel writing only C.
