@@ -8,7 +8,8 @@ source .carry-qt-cli/device-env.sh > /dev/null 2>&1
 here=resources/results
 K=$here/probes/kernel_trace
 rm -f build-carry/old.tar.xz
-GIGACHECK_COMMIT=${NEW_COMMIT:-?} TESTS="${TESTS:-}" FIRST="${TESTS:-}" DEADLINE=${BUILD_DEADLINE:-300} \
+# TESTS (names) builds and runs only those GPU tests; unset: every one, FIRST first.
+GIGACHECK_COMMIT=${NEW_COMMIT:-?} FIRST="${TESTS:-${FIRST:-}}" DEADLINE=${BUILD_DEADLINE:-300} \
   OUT=$OUT $here/device_release_check.sh build tests > /dev/null 2>&1
 grep -v "not built" $OUT/release_log.txt
 C=/tmp/release-new/build/app/cli/gigacheck
@@ -17,7 +18,7 @@ for r in $(seq 1 ${REPS:-2}); do
   [ "$(left)" -gt 70 ] || break
   GIGACHECK_BENCH_TYPES=TF32 GIGACHECK_BENCH_SIZES=${SIZES:-4096,8192} timeout 90 $C bench abft-overhead > $OUT/tf32_$r.txt 2>&1
   echo "round $r exit $? at ${SECONDS}s"
-  sed -n '/operands prepared at entry/,$p' $OUT/tf32_$r.txt | grep -E "^ *(4096|8192|N) |checksum column" | cut -c1-260
+  sed -n '/operands prepared at entry/,$p' $OUT/tf32_$r.txt | grep -E "^ *([0-9]+|N) |checksum column" | cut -c1-260
 done
 if [ "$(left)" -gt 60 ] && [ -n "${TRACE:-}" ]; then
   lib=$($K/kernel_trace.sh 2>/dev/null)

@@ -11,8 +11,10 @@ namespace gigacheck::cuda {
 namespace {
 
 // The largest C (rows x columns) whose prepared product takes the checksum column by the kernel when
-// the caller leaves the choice (kernelChecksumColumnPays).
-constexpr Index kKernelChecksumColumnUpTo = Index(6144) * 6144;
+// the caller leaves the choice (kernelChecksumColumnPays). Measured on an H100 (bench abft-overhead,
+// "column the other way", three processes): at 4096 the kernel's way 2-2.5 points below the pass's,
+// at 6144 (nine rounds of tiles) 3 points above it, at 8192 6 points above.
+constexpr Index kKernelChecksumColumnUpTo = Index(4096) * 4096;
 
 }  // namespace
 
@@ -147,8 +149,8 @@ bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOper
 
 bool kernelChecksumColumnPays(const GemmCall& g)
 {
-    // Where the kernel's rounds are few, the pass beside it on the 4 SMs it leaves cannot read much
-    // before it ends; from 8192 on it reads most of A and B^T there (bench abft-overhead).
+    // Where the kernel's rounds of tiles are few (four at 4096), the pass beside it on the 4 SMs it
+    // leaves reads little before it ends; from nine rounds on (6144) it reads enough there to win.
     return g.m * g.q <= kKernelChecksumColumnUpTo;
 }
 
