@@ -43,6 +43,21 @@ private slots:
             }
     }
 
+    // The prepared product's checksum column by the kernel: only where its extra tile row adds no
+    // round of tiles and the rounds are few.
+    void checksumColumnByKernelWhereNoRoundIsAdded()
+    {
+        QVERIFY(kernelChecksumColumnPaysOn(4096, 4096, 132));    // 512 -> 528 tiles: 4 rounds either way
+        QVERIFY(!kernelChecksumColumnPaysOn(2048, 2048, 132));   // 128 -> 136 tiles: a second round
+        QVERIFY(!kernelChecksumColumnPaysOn(6144, 6144, 132));   // 9 rounds: the pass beside wins
+        QVERIFY(!kernelChecksumColumnPaysOn(8192, 8192, 132));
+        QVERIFY(!kernelChecksumColumnPaysOn(4096, 4096, 114));   // 5 rounds on 114 SMs
+        QVERIFY(kernelChecksumColumnPaysOn(3072, 4096, 132));    // 384 -> 396 tiles: 3 rounds either way
+        QVERIFY(!kernelChecksumColumnPaysOn(4096, 3072, 132));   // 384 -> 400 tiles: a fourth round
+        QVERIFY(!kernelChecksumColumnPaysOn(0, 4096, 132));
+        QVERIFY(!kernelChecksumColumnPaysOn(4096, 4096, 0));
+    }
+
     void keepsTheFastest_data()
     {
         QTest::addColumn<std::vector<double>>("ms");

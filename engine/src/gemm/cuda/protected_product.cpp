@@ -3,20 +3,11 @@
 #include "core/cuda/check.hpp"
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
+#include "gemm/cutlass/kmajor_choice.hpp"
 
 #include <string>
 
 namespace gigacheck::cuda {
-
-namespace {
-
-// The largest C (rows x columns) whose prepared product takes the checksum column by the kernel when
-// the caller leaves the choice (kernelChecksumColumnPays). Measured on an H100 (bench abft-overhead,
-// "column the other way", three processes): at 4096 the kernel's way 2-2.5 points below the pass's,
-// at 6144 (nine rounds of tiles) 3 points above it, at 8192 6 points above.
-constexpr Index kKernelChecksumColumnUpTo = Index(4096) * 4096;
-
-}  // namespace
 
 // Any rounded input format (TF32, BF16, FP16), the name kept from when TF32 was the only one.
 bool roundsOperandsToTf32(const GemmCall& g)
@@ -149,9 +140,12 @@ bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOper
 
 bool kernelChecksumColumnPays(const GemmCall& g)
 {
-    // Where the kernel's rounds of tiles are few (four at 4096), the pass beside it on the 4 SMs it
-    // leaves reads little before it ends; from nine rounds on (6144) it reads enough there to win.
-    return g.m * g.q <= kKernelChecksumColumnUpTo;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return kernelChecksumColumnPaysOn(g.m, g.q, cutlassHopperSmCount(device));
 }
 
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,

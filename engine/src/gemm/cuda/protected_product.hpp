@@ -101,8 +101,9 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
 // width a multiple of the kernel's 128-column tile side (the checksum rows in a tile row of their own)
 // and room for four columns more in C (ldc) and in aux (ld). It takes every multiprocessor (the extra
 // tile row fills the ones the pass would have had: at 4096, 33 x 16 tiles of 128 x 256 in four rounds
-// of 132 SMs). ChecksumColumnBy::Choice takes it where it fits and the product is short
-// (kernelChecksumColumnPays); Kernel throws BackendError where it does not fit. Returns the way taken.
+// of 132 SMs). ChecksumColumnBy::Choice takes it where it fits and its tile row adds no round of tiles
+// to a short walk (kernelChecksumColumnPaysOn, kmajor_choice.hpp); Kernel throws BackendError where it
+// does not fit. Returns the way taken.
 enum class SumsOfC { FromEpilogue, ByPass };
 enum class ChecksumColumnBy { Choice, Pass, Kernel };
 bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared);

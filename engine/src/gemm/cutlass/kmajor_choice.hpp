@@ -77,4 +77,23 @@ inline int cutlassSmsKeepingRounds(std::int64_t m, std::int64_t q, int sms, int 
     return need < sms ? int(need) : sms;
 }
 
+// Whether the prepared TF32 product takes C's checksum column by the kernel (protected_product.hpp,
+// ChecksumColumnBy::Choice) on `sms` multiprocessors: B^T's checksum rows make one more tile row of
+// C, which pays only where it adds no round of tiles to the kernel's walk and that walk is short --
+// then the pass beside the kernel, on the multiprocessors it leaves, reads little before the kernel
+// ends. Measured on an H100 (132 SMs; bench abft-overhead, "column the other way"): 2-3 points of
+// overhead better at 4096 (4 rounds either way), 3 worse at 6144 (9 rounds), 6 worse at 8192 (16);
+// at 2048 the extra tile row made a second round (1 -> 2) and doubled the product's time.
+inline constexpr std::int64_t kKernelChecksumColumnMaxRounds = 4;
+
+inline bool kernelChecksumColumnPaysOn(std::int64_t m, std::int64_t q, int sms)
+{
+    const std::int64_t tileRows = (q + 127) / 128, tileCols = (m + 255) / 256;
+    if (sms <= 0 || tileRows <= 0 || tileCols <= 0)
+        return false;
+    const std::int64_t rounds = (tileRows * tileCols + sms - 1) / sms;
+    const std::int64_t extended = ((tileRows + 1) * tileCols + sms - 1) / sms;
+    return extended == rounds && rounds <= kKernelChecksumColumnMaxRounds;
+}
+
 }  // namespace gigacheck::cuda

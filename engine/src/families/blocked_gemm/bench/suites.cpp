@@ -238,9 +238,9 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                "\"kernel + sums\": the kernel alone writing C's sums (no passes, no check); \"one product + entry\": the\n"
                "overhead of a single product that pays the entry itself; \"sums by a pass\": the same product with the\n"
                "kernel writing only C and the check summing C in one pass. Where C's width is a multiple of 128 and the\n"
-               "product short (up to 4096 x 4096), the kernel takes the checksum column itself: B^T's checksum rows\n"
-               "(r_B in three TF32 parts) are multiplied as four more columns of C, every multiprocessor runs the\n"
-               "kernel, and the pass reads B^T alone; \"column the other way\": the same product with the checksum\n"
+               "kernel walks its tiles in a few rounds (4096 on an H100 or H200), the kernel takes the checksum column\n"
+               "itself: B^T's checksum rows (r_B in three TF32 parts) are multiplied as four more columns of C, every\n"
+               "multiprocessor runs the kernel, and the pass reads B^T alone; \"column the other way\": the same product with the checksum\n"
                "column taken by the pass where the kernel took it, and by the kernel where it fits and the pass took it\n\n";
         prepared.print(out);
         out << preparedPicks;
