@@ -138,19 +138,14 @@ bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOper
            g.q % kCutlassTf32TileColumns == 0 && g.ldc >= g.q + kChecksumRowsOfBt && aux.ld >= g.q + kChecksumRowsOfBt;
 }
 
-bool kernelChecksumColumnPaysHere(Index m, Index q)
+bool kernelChecksumColumnPays(const GemmCall& g)
 {
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
-    return kernelChecksumColumnPaysOn(m, q, cutlassHopperSmCount(device));
-}
-
-bool kernelChecksumColumnPays(const GemmCall& g)
-{
-    return kernelChecksumColumnPaysHere(g.m, g.q);
+    return kernelChecksumColumnPaysOn(g.m, g.q, cutlassHopperSmCount(device));
 }
 
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
