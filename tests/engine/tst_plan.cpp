@@ -1,11 +1,13 @@
 // makePlan: every strategy's buffers fit the cap and cover the shape, the search takes the
-// fewest block products, and impossible requests are refused with what was needed and allowed.
+// fewest block products, the GEMM's workspace is charged to the cap beside the blocks, and
+// impossible requests are refused with what was needed and allowed.
 #include "gigacheck/blocked_gemm/plan.hpp"
 
 #include "engine/test_helpers.hpp"
 
 #include <QtTest>
 
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -14,6 +16,7 @@ using namespace gigacheck;
 Q_DECLARE_METATYPE(gigacheck::Shape)
 Q_DECLARE_METATYPE(gigacheck::StrategyKind)
 Q_DECLARE_METATYPE(gigacheck::Precision)
+Q_DECLARE_METATYPE(gigacheck::GemmVariant)
 
 namespace {
 
@@ -46,6 +49,9 @@ private slots:
     void buffersPerStrategy_data();
     void buffersPerStrategy();
     void bLeavesRoomForRowNorms();
+    void gemmWorkspaceChargedToCap_data();
+    void gemmWorkspaceChargedToCap();
+    void gemmWorkspacePerDevice();
     void roomyCapGivesOneBlock();
     void refusesTooSmallCap_data();
     void refusesTooSmallCap();
@@ -184,6 +190,89 @@ void TestPlan::bLeavesRoomForRowNorms()
     QCOMPARE(b.bytes, std::size_t(17 * 128 * 4));
     QCOMPARE(makePlan({31, 17, 95}, Precision::F32, StrategyKind::S1, 1ull << 30, false).buffers[1].ld,
              std::int64_t(96));  // without ABFT nothing is added
+}
+
+void TestPlan::gemmWorkspaceChargedToCap_data()
+{
+    QTest::addColumn<GemmVariant>("gemm");
+    QTest::addColumn<StrategyKind>("strategy");
+    QTest::addColumn<int>("copyBytes");  // per element of the A and B blocks the GEMM copies
+    QTest::addColumn<bool>("partials");  // partial sums of C's rows (kernels writing C's sums)
+    QTest::newRow("bf16 s1") << GemmVariant::CublasBf16 << StrategyKind::S1 << 2 << true;
+    QTest::newRow("f16 s3") << GemmVariant::CublasF16 << StrategyKind::S3 << 2 << true;
+    QTest::newRow("tf32x3 s2") << GemmVariant::Tf32x3 << StrategyKind::S2 << 8 << false;
+    QTest::newRow("tf32x3 s4") << GemmVariant::Tf32x3 << StrategyKind::S4 << 8 << false;
+    QTest::newRow("tf32x3 none") << GemmVariant::Tf32x3 << StrategyKind::None << 8 << false;
+    QTest::newRow("cutlass-tf32 s3") << GemmVariant::CutlassTf32 << StrategyKind::S3 << 0 << true;
+    QTest::newRow("cublas-tf32 s3") << GemmVariant::CublasTf32 << StrategyKind::S3 << 0 << false;
+    QTest::newRow("cublas s4") << GemmVariant::Cublas << StrategyKind::S4 << 0 << false;
+}
+
+void TestPlan::gemmWorkspaceChargedToCap()
+{
+    QFETCH(GemmVariant, gemm);
+    QFETCH(StrategyKind, strategy);
+    QFETCH(int, copyBytes);
+    QFETCH(bool, partials);
+    const Shape shape{1000, 900, 800};
+    const std::uint64_t cap = strategy == StrategyKind::None ? 64ull << 20 : 6ull << 20;
+    const Plan p = makePlan(shape, Precision::F32, strategy, cap, true, gemm);
+    QVERIFY(p.bytesNeeded <= cap);
+    std::size_t sum = 0;
+    std::vector<const BufferSpec*> workspaces;
+    for (const BufferSpec& b : p.buffers) {
+        sum += b.bytes;
+        if (b.role == BufferRole::Workspace)
+            workspaces.push_back(&b);
+    }
+    QCOMPARE(p.bytesNeeded, sum);
+    QCOMPARE(bytesForBlocks(strategy, Precision::F32, true, p.blockM, p.blockN, p.blockQ, gemm), sum);
+    const Plan plain = makePlan(shape, Precision::F32, strategy, cap, true, GemmVariant::Cublas);
+    if (copyBytes == 0 && !partials) {  // the GEMM reads the blocks in place: nothing beside them
+        QVERIFY(workspaces.empty());
+        QCOMPARE(p.bytesNeeded, plain.bytesNeeded);
+        return;
+    }
+    // One per stream of products (two products on two streams may overlap), after the other buffers.
+    const std::size_t streams = strategy == StrategyKind::None || strategy == StrategyKind::S1 ? 1 : 2;
+    QCOMPARE(workspaces.size(), streams);
+    QCOMPARE(workspaces.front(), &p.buffers[p.buffers.size() - streams]);
+    // What the GEMM layer takes for the largest block: its copies of the augmented A and B blocks and
+    // a float per row of C per 128 of its columns (rows rounded up to 256), 256-byte aligned.
+    const double m = double(p.blockM + 1), n = double(p.blockN), q = double(p.blockQ + 1);
+    const double copies = copyBytes * (m * n + n * q);
+    const double sums = partials ? 4.0 * std::ceil(q / 128) * m : 0.0;
+    const double sumsAtMost = partials ? 4.0 * std::ceil(q / 128) * (m + 255) : 0.0;
+    for (const BufferSpec* w : workspaces) {
+        QVERIFY2(double(w->bytes) >= copies + sums, qPrintable(QString::number(w->bytes)));
+        QVERIFY(double(w->bytes) <= copies + sumsAtMost + 3 * 256);
+        QCOMPARE(w->bytes % 256, std::size_t(0));
+    }
+    // The blocks get what the workspaces leave of the cap.
+    QVERIFY(p.productCount() >= plain.productCount());
+    QVERIFY(p.blockM * p.blockN * p.blockQ <= plain.blockM * plain.blockN * plain.blockQ);
+    QVERIFY(bytesForBlocks(strategy, Precision::F32, true, plain.blockM, plain.blockN, plain.blockQ, gemm) >
+            plain.bytesNeeded);
+    QVERIFY2(p.explanation.find("workspace") != std::string::npos, p.explanation.c_str());
+}
+
+void TestPlan::gemmWorkspacePerDevice()
+{
+    // Each device's cap holds its own buffers, workspaces included (a strip per device here).
+    const std::uint64_t cap = 8ull << 20;
+    const Plan p = makePlan({1200, 600, 700}, Precision::F32, StrategyKind::S2, cap, true, 2, GemmVariant::CublasBf16);
+    QVERIFY(p.bytesNeeded <= cap);
+    int workspaces = 0;
+    for (const BufferSpec& b : p.buffers)
+        workspaces += b.role == BufferRole::Workspace ? 1 : 0;
+    QCOMPARE(workspaces, 2);
+    const GemmSchedule s = buildSchedule(p, true, 2);
+    std::vector<int> perDevice(2, 0);
+    for (const BufferSpec& b : s.buffers)
+        if (b.role == BufferRole::Workspace)
+            ++perDevice[std::size_t(b.device)];
+    QCOMPARE(perDevice, (std::vector<int>{2, 2}));
+    QCOMPARE(validateSchedule(s), std::string());
 }
 
 void TestPlan::roomyCapGivesOneBlock()

@@ -73,7 +73,8 @@ PlannerChoice planAuto(const RunConfig& config)
     const std::vector<StrategyKind> all = {StrategyKind::None, StrategyKind::S1, StrategyKind::S2, StrategyKind::S3,
                                            StrategyKind::S4};
     return planWithCostModel(config.shape, config.precision, all, previewCapBytes(config, device), config.abft,
-                             costModelOf(device), gemmRateKind(config.precision, config.gemm));
+                             costModelOf(device), gemmRateKind(config.precision, config.gemm), {}, EndTaper::Auto,
+                             config.gemm);
 }
 
 AutoPlanner::AutoPlanner(QObject* parent) : QObject(parent)

@@ -44,8 +44,12 @@ void MemoryBar::updateToolTip()
     QStringList tip;
     for (const auto& b : buffers_) {
         used += b.bytes;
-        tip << QStringLiteral("%1: %2 × %3 (%4)").arg(QString::fromStdString(b.name)).arg(b.rows).arg(b.cols)
-                   .arg(sizeText(double(b.bytes), binary_));
+        if (b.role == BufferRole::Workspace)
+            tip << QStringLiteral("%1: the GEMM's copies of the blocks and partial sums (%2)")
+                       .arg(QString::fromStdString(b.name), sizeText(double(b.bytes), binary_));
+        else
+            tip << QStringLiteral("%1: %2 × %3 (%4)").arg(QString::fromStdString(b.name)).arg(b.rows).arg(b.cols)
+                       .arg(sizeText(double(b.bytes), binary_));
     }
     tip << QStringLiteral("total %1 of cap %2").arg(sizeText(double(used), binary_), capText());
     setToolTip(cap_ ? tip.join(QLatin1Char('\n')) : QString());
@@ -85,6 +89,7 @@ void MemoryBar::paintEvent(QPaintEvent*)
         QColor c = b.role == BufferRole::A ? kindColor(OpKind::CopyH2D)
                    : b.role == BufferRole::B ? kindColor(OpKind::Checksum)
                    : b.role == BufferRole::C ? kindColor(OpKind::Product)
+                   : b.role == BufferRole::Workspace ? palette().color(QPalette::Mid)
                                              : kindColor(OpKind::Verify);
         if (b.name.find('\'') != std::string::npos)
             c = c.lighter(130);  // the second buffer of a pair

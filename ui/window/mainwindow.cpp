@@ -321,7 +321,7 @@ void MainWindow::updatePlan()
         return;
     }
     try {
-        const Plan plan = makePlan(c.shape, c.precision, c.strategy, cap ? cap : kDefaultCpuMemCapBytes, c.abft);
+        const Plan plan = makePlan(c.shape, c.precision, c.strategy, cap ? cap : kDefaultCpuMemCapBytes, c.abft, c.gemm);
         strategy_->showPlan(plan);
         heatmap_->setPlan(plan);
     } catch (const std::exception& e) {

@@ -24,9 +24,10 @@ struct BlockIndex {
 
 // What a buffer holds, for reports and the record. A, B, C and Aux are blocked GEMM's names (with
 // ABFT on, A blocks carry one extra row, B blocks one extra column and C blocks both; Aux holds
-// the small per-block vectors of the round-off bound); Other is any other family's buffer, which
-// its name describes.
-enum class BufferRole { A, B, C, Aux, Other };
+// the small per-block vectors of the round-off bound; Workspace: what a stream's block products'
+// GEMM takes beside the blocks, its copies of A and B and partial sums); Other is any other
+// family's buffer, which its name describes.
+enum class BufferRole { A, B, C, Aux, Other, Workspace };
 
 // One device (or emulated) buffer: a slot of the schedule. The executors allocate it on its device
 // and charge its bytes to that device's cap.

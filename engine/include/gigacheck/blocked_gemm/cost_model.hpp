@@ -158,10 +158,10 @@ struct StagingChoice {
 StagingChoice chooseH2dStaging(const Schedule& schedule, CostModel model, const std::string& gemmKind,
                                std::size_t elementBytes);
 
-// A plan with the given splits (the extents follow: ceil(extent / splits), no empty block).
-// Throws InputError when its buffers exceed the cap.
+// A plan with the given splits (the extents follow: ceil(extent / splits), no empty block), its
+// buffers as makePlan lays them out for `gemm`. Throws InputError when they exceed the cap.
 Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes,
-                    bool abft, int splitM, int splitN, int splitQ);
+                    bool abft, int splitM, int splitN, int splitQ, GemmVariant gemm = GemmVariant::Cublas);
 
 struct PlanCandidate {
     StrategyKind strategy = StrategyKind::S1;
@@ -208,6 +208,7 @@ enum class EndTaper { Off, Auto, Forced };
 inline constexpr int kPlannerTaperedBases = 3;
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe = {}, EndTaper taper = EndTaper::Auto);
+                                const GemmRateProbe& probe = {}, EndTaper taper = EndTaper::Auto,
+                                GemmVariant gemm = GemmVariant::Cublas);
 
 }  // namespace gigacheck

@@ -69,12 +69,16 @@ Plan withTaperedEnds(const Plan& plan, std::int64_t endRows, std::int64_t endCol
 // fewest block products (largest blocks) and then the fewest bytes copied. Strategy None requires
 // the whole problem to fit in one block. Throws InputError with a clear message (what was needed,
 // what the cap allows) when nothing fits, or on a zero shape.
+// gemm: the block products' GEMM (--gemm). Where it multiplies copies of the blocks (BF16 / FP16
+// inputs, tf32x3) or leaves partial sums of C (kernels writing C's sums), each stream of products
+// gets a workspace buffer for them, charged to the cap with the blocks (gemm/gemm_workspace.hpp).
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
-              std::uint64_t capBytes, bool abft);
+              std::uint64_t capBytes, bool abft, GemmVariant gemm = GemmVariant::Cublas);
 
 // Bytes the strategy needs for the given block extents (the accounting makePlan uses).
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
-                           std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ);
+                           std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ,
+                           GemmVariant gemm = GemmVariant::Cublas);
 
 // Several devices (the cap is each device's): the C blocks are spread over `devices` devices in
 // contiguous ranges of the row-major block order (S4: of its block pairs), the first ranges one
@@ -83,7 +87,7 @@ std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft
 // busiest device at least 5 % less work and no more block products: an in-core cap gives one
 // block, which one device would do alone. devices <= 1: makePlan itself.
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes, bool abft,
-              int devices);
+              int devices, GemmVariant gemm = GemmVariant::Cublas);
 // The units a plan's C blocks are dealt out in (S4: pairs of blocks of one row), and the device
 // that computes C block (i, j) over `devices` devices (contiguous ranges, as above).
 int blockUnitCount(const Plan& plan);

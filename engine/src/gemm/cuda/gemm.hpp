@@ -43,6 +43,10 @@ struct GemmCall {
     bool leavesIdleSms = false;
     // cutlass-tf32 with rowSums: CutlassTf32Call::rowSumSplit (C's checksum column from the kernel).
     RowSumSplit rowSumSplit;
+    // The caller's device memory for the GEMM's operand copies (operandCopyBytes: BF16 / FP16, tf32x3)
+    // and C's row-sum partials (rowSumPartialBytes), gemm/gemm_workspace.hpp: the blocked family's
+    // plan charges both to the memory cap. Empty, or smaller than a call needs: the stream's scratch.
+    DeviceRegion operandCopies, rowSumPartials;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -65,6 +69,7 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.config = g.cutlassConfig;
     call.leavesIdleSms = g.leavesIdleSms;
     call.rowSumSplit = g.rowSumSplit;
+    call.rowSumPartials = g.rowSumPartials;
     return call;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/cuda/check.hpp"
 #include "gemm/cuda/stream_scratch.hpp"
+#include "gemm/gemm_workspace.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -75,10 +76,11 @@ void require16BitCall(const GemmCall& g)
 Copies16 copies16For(const GemmCall& g, cudaStream_t stream)
 {
     require16BitCall(g);
-    // A then B, packed, each start 256-byte aligned.
-    const std::size_t aBytes = (std::size_t(g.m) * std::size_t(g.n) * 2 + 255) / 256 * 256;
-    const std::size_t bBytes = std::size_t(g.n) * std::size_t(g.q) * 2;
-    char* scratch = static_cast<char*>(streamScratch(stream, aBytes + bBytes));  // the 16-bit copies of A and B
+    // A then B, packed, each start 256-byte aligned (operandCopyBytes, gemm/gemm_workspace.hpp).
+    const std::size_t aBytes = operandCopyBytes(g.variant, g.precision, g.m, g.n, 0);
+    char* scratch = static_cast<char*>(scratchIn(g.operandCopies, stream,
+                                                 operandCopyBytes(g.variant, g.precision, g.m, g.n, g.q),
+                                                 ScratchUse::Operands));  // the 16-bit copies of A and B
     return Copies16{scratch, scratch + aBytes};
 }
 

@@ -83,7 +83,8 @@ void gemmTf32x3(const GemmCall& g, cublasHandle_t handle, cudaStream_t stream)
                            std::string(toString(g.precision)) + " operands");
     // A's parts [A_big | A_small] (m x 2n), then B's [B_small; B_big] (2n x q), each 256-byte aligned.
     const std::size_t aBytes = alignedBytes(2 * g.m * g.n), bBytes = alignedBytes(2 * g.n * g.q);
-    char* scratch = static_cast<char*>(streamScratch(stream, aBytes + bBytes));
+    static_assert(sizeof(float) * 2 == 8);  // as operandCopyBytes counts them (gemm/gemm_workspace.hpp)
+    char* scratch = static_cast<char*>(scratchIn(g.operandCopies, stream, aBytes + bBytes, ScratchUse::Operands));
     float* aParts = reinterpret_cast<float*>(scratch);
     float* bParts = reinterpret_cast<float*>(scratch + aBytes);
     splitTf32x3(static_cast<const float*>(g.a), g.lda, g.m, g.n, aParts, 2 * g.n, aParts + g.n, 2 * g.n, stream);

@@ -71,6 +71,7 @@ bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     call.accumulate = g.accumulate;
     call.rowSums = aux.scratch0();
     call.colSums = aux.scratch1();
+    call.rowSumPartials = g.rowSumPartials;
     if (const char* why = cutlass16BitGemm(call, s))
         throw BackendError(why);
     return true;

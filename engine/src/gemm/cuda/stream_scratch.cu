@@ -57,4 +57,11 @@ void* streamScratch(cudaStream_t stream, std::size_t bytes, ScratchUse use)
     return scratches.front().data;
 }
 
+void* scratchIn(DeviceRegion lent, cudaStream_t stream, std::size_t bytes, ScratchUse use)
+{
+    if (lent.data != nullptr && bytes <= lent.bytes)
+        return lent.data;
+    return streamScratch(stream, bytes, use);
+}
+
 }  // namespace gigacheck::cuda

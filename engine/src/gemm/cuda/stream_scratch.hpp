@@ -3,6 +3,8 @@
 // overwrite what a running GEMM reads.
 #pragma once
 
+#include "gemm/gemm_workspace_layout.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -17,5 +19,9 @@ enum class ScratchUse { Operands, SumPartials };
 // cudaMalloc/cudaFree (both wait for the device, only when a larger product comes); the oldest of
 // more than a few scratches is freed. Throws BackendError on CUDA failure.
 void* streamScratch(cudaStream_t stream, std::size_t bytes, ScratchUse use = ScratchUse::Operands);
+
+// The caller's region where it holds `bytes` (the blocked family's workspace buffers, charged to its
+// memory cap), else the stream's scratch for `use`.
+void* scratchIn(DeviceRegion lent, cudaStream_t stream, std::size_t bytes, ScratchUse use);
 
 }  // namespace gigacheck::cuda

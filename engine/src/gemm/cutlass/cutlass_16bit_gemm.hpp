@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gemm/cutlass/cutlass_launch.hpp"
+#include "gemm/gemm_workspace_layout.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -33,6 +34,7 @@ struct Cutlass16BitCall {
     // As CutlassTf32Call::leavesIdleSms.
     bool leavesIdleSms = false;
     RowSumSplit rowSumSplit;  // as CutlassTf32Call's (none: the 16-bit products' checksums come from passes)
+    DeviceRegion rowSumPartials;  // as CutlassTf32Call's
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

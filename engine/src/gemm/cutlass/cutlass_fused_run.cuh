@@ -37,6 +37,9 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     // C's row sums leave the kernel as partials per tile row (cutlass_sums_epilogue.cuh), added into
     // g.rowSums after it on s; the stream's scratch keeps them (the next product on s comes after).
     using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
+    // rowSumPartialBytes (gemm/gemm_workspace.hpp) bounds the partials of every configuration.
+    static_assert(Sums::kTileRows >= kRowSumPartialTileColumnsAtLeast &&
+                  kRowSumPartialRowRoundingAtMost % Sums::kTileCols == 0);
     const RowSumSplit& split = g.rowSumSplit;
     if (split.at != 0 && (split.at < 0 || split.at % Sums::kTileRows != 0 || split.at >= g.q || !split.sums))
         return "CUTLASS GEMM: C's row sums can be split only at a column on a tile's edge, before C's last column";
@@ -45,7 +48,7 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     if (g.rowSums) {
         try {
             rowPartials = static_cast<float*>(
-                streamScratch(s, std::size_t(tiles) * std::size_t(width) * sizeof(float), ScratchUse::SumPartials));
+                scratchIn(g.rowSumPartials, s, std::size_t(tiles) * std::size_t(width) * sizeof(float), ScratchUse::SumPartials));
         } catch (const std::exception&) {  // a refusal like any other (the tuner skips the configuration)
             (void)cudaGetLastError();         // the failed allocation's error, not left for a later check
             return "CUTLASS GEMM: no device memory for the partial sums of C's rows";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gemm/cutlass/cutlass_launch.hpp"
+#include "gemm/gemm_workspace_layout.hpp"
 
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -38,6 +39,9 @@ struct CutlassTf32Call {
     bool leavesIdleSms = false;
     // With rowSums: C's row sums over the columns below rowSumSplit.at only, the rest apart.
     RowSumSplit rowSumSplit;
+    // With rowSums: where their partials go (rowSumPartialBytes, gemm/gemm_workspace.hpp); empty:
+    // the stream's scratch.
+    DeviceRegion rowSumPartials;
 };
 
 // C's columns per tile, in every configuration (its 128 side): where C's row sums may be split

@@ -141,7 +141,7 @@ public:
             std::uint64_t cap = campaignCapBytes(c, k);
             if (cap == 0)
                 cap = device.backend == BackendKind::Cuda && device.memoryBytes ? device.memoryBytes : kDefaultCpuMemCapBytes;
-            const Plan plan = makePlan(s, p, k, cap, true);
+            const Plan plan = makePlan(s, p, k, cap, true, campaignGemm(c.type));
             const std::int64_t rows = plan.rowsOf(plan.splitM - 1);
             const std::int64_t cols = plan.colsOf(plan.splitQ - 1);
             for (const InjectSpec& at : c.placed)

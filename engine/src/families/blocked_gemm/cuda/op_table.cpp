@@ -10,6 +10,7 @@
 #include "core/cuda/op_table.hpp"
 #include "families/blocked_gemm/cuda/host_staging.hpp"
 #include "families/blocked_gemm/cuda/operand_sums.hpp"
+#include "families/blocked_gemm/plan/buffer_layout.hpp"
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 #include "families/blocked_gemm/cuda/warm_up.hpp"
@@ -39,6 +40,10 @@ struct State final : cuda::RunState {
     // and belong to the device current when they were made.
     std::vector<std::unique_ptr<CublasHandle>> handles;
     std::vector<int> ordinalOf;  // per lane / handle: the GPU it was made on
+    // Per lane: the slot of its GEMM workspace (plan/buffer_layout.hpp; -1: none, the GEMM layer
+    // then takes the stream's scratch), and how a workspace splits into its two parts.
+    std::vector<int> workspaceOf;
+    GemmWorkspaceParts workspaceParts;
     std::vector<int> slotOf;  // per op: its slot in verifyOut / injectOut
     std::vector<int> auxOfInject;  // per inject op: the Aux slot of the product before it (-1: none)
     // Per buffer slot: whether the last product issued with this Aux wrote C's sums into it
@@ -196,6 +201,20 @@ std::unique_ptr<cuda::RunState> makeState(const cuda::OpContext& c)
         }
     }
     CUDA_CHECK(cudaSetDevice(c.ordinals.front()));  // as the executor left it
+    // The k-th workspace of a device is its product stream k's.
+    const Plan& plan = state->inputs->plan;
+    state->workspaceParts =
+        gemmWorkspaceParts(state->inputs->gemm, plan.precision, plan.abft, plan.blockM, plan.blockN, plan.blockQ);
+    state->workspaceOf.assign(state->lanes.size(), -1);
+    std::vector<int> workspacesSeen(std::size_t(c.schedule.devices), 0);
+    for (std::size_t slot = 0; slot < c.schedule.buffers.size(); ++slot) {
+        const BufferSpec& b = c.schedule.buffers[slot];
+        if (b.role != BufferRole::Workspace || b.bytes < state->workspaceParts.bytes())
+            continue;
+        const int stream = workspacesSeen[std::size_t(b.device)]++;
+        if (stream < c.lanes)
+            state->workspaceOf[std::size_t(b.device * c.lanes + stream)] = int(slot);
+    }
     std::size_t verifies = 0, injections = 0;
     std::int64_t operandLines = 0;
     state->operandSumsAt.assign(c.schedule.ops.size(), -1);
@@ -369,6 +388,12 @@ void issueProduct(const cuda::OpContext& c, const Operation& op, cudaStream_t s)
     if (abft)
         stateOf(c).sumsInAux[std::size_t(op.aux)] = sumsOfCFromProduct(g) ? 1 : 0;
     const std::size_t lane = std::size_t(op.device * c.lanes + op.stream);
+    if (const int work = stateOf(c).workspaceOf[lane]; work >= 0) {
+        char* base = static_cast<char*>(buf(c, work));
+        const GemmWorkspaceParts& parts = stateOf(c).workspaceParts;
+        g.operandCopies = {base, parts.operandCopies};
+        g.rowSumPartials = {base + parts.operandCopies, parts.rowSumPartials};
+    }
     productWithChecksums(g, stateOf(c).handles[lane]->get(), s, abft ? stateOf(c).lanes[lane].get() : nullptr,
                          abft ? auxOf(c, op.aux) : AuxView{}, roundoff(c).uInput > 0);
     // encoding-a: c_A[k] hit as this product's pass over A made it.

@@ -1,6 +1,9 @@
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 
+#include "gemm/gemm_workspace.hpp"
+
 #include <algorithm>
+#include <limits>
 
 namespace gigacheck {
 
@@ -39,8 +42,50 @@ BufferCounts bufferCounts(StrategyKind strategy)
     return {1, 1, 1};
 }
 
+int productStreamsOf(StrategyKind strategy)
+{
+    return strategy == StrategyKind::None || strategy == StrategyKind::S1 ? 1 : 2;
+}
+
+std::size_t GemmWorkspaceParts::bytes() const
+{
+    return operandCopies > std::numeric_limits<std::size_t>::max() - rowSumPartials
+               ? std::numeric_limits<std::size_t>::max()
+               : operandCopies + rowSumPartials;
+}
+
+GemmWorkspaceParts gemmWorkspaceParts(GemmVariant gemm, Precision precision, bool abft, std::int64_t blockM,
+                                      std::int64_t blockN, std::int64_t blockQ)
+{
+    const std::int64_t extra = abft ? 1 : 0;
+    const auto aligned = [](std::size_t bytes) {
+        return bytes > std::numeric_limits<std::size_t>::max() - 255 ? std::numeric_limits<std::size_t>::max()
+                                                                     : (bytes + 255) / 256 * 256;
+    };
+    GemmWorkspaceParts parts;
+    parts.operandCopies = aligned(operandCopyBytes(gemm, precision, blockM + extra, blockN, blockQ + extra));
+    parts.rowSumPartials = aligned(rowSumPartialBytes(gemm, precision, blockM + extra, blockQ + extra));
+    return parts;
+}
+
+std::string workspaceSentence(const std::vector<BufferSpec>& buffers)
+{
+    int count = 0;
+    std::size_t bytes = 0;
+    for (const BufferSpec& b : buffers)
+        if (b.role == BufferRole::Workspace) {
+            ++count;
+            bytes = b.bytes;
+        }
+    if (count == 0)
+        return {};
+    return " " + (count > 1 ? std::to_string(count) + " x " : std::string()) + formatBytes(double(bytes)) +
+           " of them " + (count > 1 ? "are the GEMM's workspaces, one per stream of products" : "is the GEMM's workspace") +
+           ": what it keeps beside the blocks (their copies in the format it multiplies, partial sums of C's rows).";
+}
+
 BufferSizes bufferSizes(Precision precision, bool abft, std::int64_t blockM, std::int64_t blockN,
-                        std::int64_t blockQ)
+                        std::int64_t blockQ, GemmVariant gemm)
 {
     const std::size_t elem = elementSize(precision);
     const std::int64_t extra = abft ? 1 : 0;
@@ -50,14 +95,21 @@ BufferSizes bufferSizes(Precision precision, bool abft, std::int64_t blockM, std
     s.c = spec("C", BufferRole::C, blockM + extra, blockQ + extra, elem);
     if (abft)
         s.aux = spec("auxC", BufferRole::Aux, 4, std::max(blockM, blockQ) + 1, sizeof(double));
+    // Bytes as one row of elements (a multiple of 256 bytes: whole elements of either precision).
+    const std::size_t workspace = gemmWorkspaceParts(gemm, precision, abft, blockM, blockN, blockQ).bytes();
+    s.workspace.name = "work";
+    s.workspace.role = BufferRole::Workspace;
+    s.workspace.rows = workspace > 0 ? 1 : 0;
+    s.workspace.cols = s.workspace.ld = std::int64_t(workspace / elem);
+    s.workspace.bytes = workspace;
     return s;
 }
 
 std::vector<BufferSpec> bufferLayout(StrategyKind strategy, Precision precision, bool abft,
-                                     std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ)
+                                     std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ, GemmVariant gemm)
 {
     const BufferCounts n = bufferCounts(strategy);
-    const BufferSizes s = bufferSizes(precision, abft, blockM, blockN, blockQ);
+    const BufferSizes s = bufferSizes(precision, abft, blockM, blockN, blockQ, gemm);
     std::vector<BufferSpec> out;
     auto add = [&out](BufferSpec b, int count) {
         const std::string base = b.name;
@@ -71,6 +123,8 @@ std::vector<BufferSpec> bufferLayout(StrategyKind strategy, Precision precision,
     add(s.c, n.c);
     if (abft)
         add(s.aux, n.c);
+    if (s.workspace.bytes > 0)
+        add(s.workspace, productStreamsOf(strategy));
     return out;
 }
 

@@ -39,10 +39,10 @@ Load busiestDevice(const Plan& plan, int devices)
 
 // The plan of one strip of ceil(m / devices) rows of C, its row blocks repeated down all of C.
 Plan stripPlan(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes, bool abft,
-               int devices)
+               int devices, GemmVariant gemm)
 {
     const Shape strip{(shape.m + devices - 1) / devices, shape.n, shape.q};
-    Plan plan = makePlan(strip, precision, strategy, capBytes, abft);
+    Plan plan = makePlan(strip, precision, strategy, capBytes, abft, gemm);
     plan.shape = shape;
     plan.splitM = int((shape.m + plan.blockM - 1) / plan.blockM);  // no empty trailing block
     return plan;
@@ -68,12 +68,12 @@ int deviceOfBlock(const Plan& plan, int devices, int i, int j)
 }
 
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes, bool abft,
-              int devices)
+              int devices, GemmVariant gemm)
 {
-    Plan plan = makePlan(shape, precision, strategy, capBytes, abft);
+    Plan plan = makePlan(shape, precision, strategy, capBytes, abft, gemm);
     if (devices <= 1 || shape.m < 2)
         return plan;
-    Plan strips = stripPlan(shape, precision, strategy, capBytes, abft, devices);
+    Plan strips = stripPlan(shape, precision, strategy, capBytes, abft, devices, gemm);
     const Load kept = busiestDevice(plan, devices), split = busiestDevice(strips, devices);
     if (split.volume < 0.95 * kept.volume && split.products <= kept.products) {
         std::ostringstream why;
@@ -83,7 +83,8 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy, st
             << " (its rows first into " << devices << " strips, one per device)"
             << " and the common dimension into " << strips.splitN << " step(s) of at most " << strips.blockN
             << ", " << strips.productCount() << " block product(s). " << strips.buffers.size()
-            << " buffers use " << formatBytes(double(strips.bytesNeeded)) << " of each device's cap.";
+            << " buffers use " << formatBytes(double(strips.bytesNeeded)) << " of each device's cap."
+            << workspaceSentence(strips.buffers);
         strips.explanation = why.str();
         plan = std::move(strips);
     }

@@ -153,7 +153,7 @@ Plan withTaperedEnds(const Plan& plan, std::int64_t endRows, std::int64_t endCol
 }
 
 std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft,
-                           std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ)
+                           std::int64_t blockM, std::int64_t blockN, std::int64_t blockQ, GemmVariant gemm)
 {
     // Same accounting as bufferLayout (tests check they agree) in plain arithmetic: makePlan
     // calls this many times per plan and the GUI replans on every edit.
@@ -169,12 +169,14 @@ std::size_t bytesForBlocks(StrategyKind strategy, Precision precision, bool abft
     const std::size_t b = mulSaturated(mulSaturated(std::size_t(blockN), pad(blockQ + extra + kBNormRoom * extra)), elem);
     const std::size_t c = mulSaturated(mulSaturated(std::size_t(blockM + extra), pad(blockQ + extra)), elem);
     const std::size_t aux = abft ? mulSaturated(4 * pad(std::max(blockM, blockQ) + 1), sizeof(double)) : 0;
-    return addSaturated(addSaturated(mulSaturated(std::size_t(n.a), a), mulSaturated(std::size_t(n.b), b)),
-                        mulSaturated(std::size_t(n.c), addSaturated(c, aux)));
+    const std::size_t workspace = gemmWorkspaceParts(gemm, precision, abft, blockM, blockN, blockQ).bytes();
+    return addSaturated(addSaturated(addSaturated(mulSaturated(std::size_t(n.a), a), mulSaturated(std::size_t(n.b), b)),
+                                     mulSaturated(std::size_t(n.c), addSaturated(c, aux))),
+                        mulSaturated(std::size_t(productStreamsOf(strategy)), workspace));
 }
 
 Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
-              std::uint64_t capBytes, bool abft)
+              std::uint64_t capBytes, bool abft, GemmVariant gemm)
 {
     if (shape.m <= 0 || shape.n <= 0 || shape.q <= 0)
         throw InputError("shape " + shapeText(shape) +
@@ -182,7 +184,7 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
 
     const std::size_t elem = elementSize(precision);
     auto fits = [&](std::int64_t bm, std::int64_t bn, std::int64_t bq) {
-        return bytesForBlocks(strategy, precision, abft, bm, bn, bq) <= capBytes;
+        return bytesForBlocks(strategy, precision, abft, bm, bn, bq, gemm) <= capBytes;
     };
 
     Plan plan;
@@ -193,7 +195,7 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
     plan.capBytes = capBytes;
 
     if (strategy == StrategyKind::None) {
-        const std::size_t need = bytesForBlocks(strategy, precision, abft, shape.m, shape.n, shape.q);
+        const std::size_t need = bytesForBlocks(strategy, precision, abft, shape.m, shape.n, shape.q, gemm);
         if (need > capBytes)
             throw InputError("strategy none keeps the whole problem on the device: it needs " +
                              formatBytes(double(need)) + " but the memory cap allows " +
@@ -203,7 +205,7 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         plan.blockN = shape.n;
         plan.blockQ = shape.q;
     } else {
-        const std::size_t smallest = bytesForBlocks(strategy, precision, abft, 1, 1, 1);
+        const std::size_t smallest = bytesForBlocks(strategy, precision, abft, 1, 1, 1, gemm);
         if (smallest > capBytes)
             throw InputError("strategy " + std::string(toString(strategy)) + " needs at least " +
                              formatBytes(double(smallest)) + " even with 1x1x1 blocks but the memory cap allows " +
@@ -265,7 +267,7 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
             throw tooManyProducts(shape, capBytes, bestProducts);
     }
 
-    plan.buffers = bufferLayout(strategy, precision, abft, plan.blockM, plan.blockN, plan.blockQ);
+    plan.buffers = bufferLayout(strategy, precision, abft, plan.blockM, plan.blockN, plan.blockQ, gemm);
     plan.bytesNeeded = 0;
     for (const BufferSpec& b : plan.buffers)
         plan.bytesNeeded += b.bytes;
@@ -278,7 +280,8 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         << ", " << plan.productCount() << " block product(s). " << plan.buffers.size()
         << " buffers use " << formatBytes(double(plan.bytesNeeded)) << " of the cap"
         << (abft ? " (blocks augmented with checksums, leading dimensions padded to 32 elements)."
-                 : " (leading dimensions padded to 32 elements).");
+                 : " (leading dimensions padded to 32 elements).")
+        << workspaceSentence(plan.buffers);
     plan.explanation = why.str();
     return plan;
 }

@@ -156,7 +156,8 @@ std::string planSentence(const Plan& plan)
     o << "C is cut into " << plan.splitM << " x " << plan.splitQ << " blocks of at most " << plan.blockM << " x "
       << plan.blockQ << " and the common dimension into " << plan.splitN << " step(s) of at most " << plan.blockN
       << ", " << plan.productCount() << " block product(s); " << plan.buffers.size() << " buffers use "
-      << formatBytes(double(plan.bytesNeeded)) << " of the cap of " << formatBytes(double(plan.capBytes)) << ".";
+      << formatBytes(double(plan.bytesNeeded)) << " of the cap of " << formatBytes(double(plan.capBytes)) << "."
+      << workspaceSentence(plan.buffers);
     return o.str();
 }
 
@@ -175,7 +176,7 @@ Busy busyOf(const Prediction& p)
 }  // namespace
 
 Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strategy, std::uint64_t capBytes,
-                    bool abft, int splitM, int splitN, int splitQ)
+                    bool abft, int splitM, int splitN, int splitQ, GemmVariant gemm)
 {
     if (shape.m <= 0 || shape.n <= 0 || shape.q <= 0 || splitM < 1 || splitN < 1 || splitQ < 1)
         throw InputError("planWithSplits: an empty shape or a split below 1");
@@ -193,7 +194,7 @@ Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strate
     plan.splitQ = int(ceilDiv(shape.q, plan.blockQ));
     if (strategy == StrategyKind::None && plan.productCount() != 1)
         throw InputError("strategy none keeps the whole problem on the device: it cannot be split");
-    plan.buffers = bufferLayout(strategy, precision, abft, plan.blockM, plan.blockN, plan.blockQ);
+    plan.buffers = bufferLayout(strategy, precision, abft, plan.blockM, plan.blockN, plan.blockQ, gemm);
     plan.bytesNeeded = 0;
     for (const BufferSpec& b : plan.buffers)
         plan.bytesNeeded += b.bytes;
@@ -208,13 +209,13 @@ Plan planWithSplits(const Shape& shape, Precision precision, StrategyKind strate
 
 PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const std::vector<StrategyKind>& strategies,
                                 std::uint64_t capBytes, bool abft, const CostModel& model, const std::string& gemmKind,
-                                const GemmRateProbe& probe, EndTaper taper)
+                                const GemmRateProbe& probe, EndTaper taper, GemmVariant gemm)
 {
     // A candidate's plan: its splits, or its equal-block base with the tapered ends.
     const auto planOf = [&](const PlanCandidate& c) {
         if (!c.tapered())
-            return planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ);
-        return withTaperedEnds(planWithSplits(shape, precision, c.strategy, capBytes, abft, c.baseSplitM, c.splitN, c.baseSplitQ),
+            return planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ, gemm);
+        return withTaperedEnds(planWithSplits(shape, precision, c.strategy, capBytes, abft, c.baseSplitM, c.splitN, c.baseSplitQ, gemm),
                                c.endRows, c.endCols);
     };
     const Context context{shape, precision, abft, model, gemmKind, elementSize(precision)};
@@ -242,7 +243,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     for (StrategyKind strategy : strategies) {
         Plan fewest;
         try {
-            fewest = makePlan(shape, precision, strategy, capBytes, abft);
+            fewest = makePlan(shape, precision, strategy, capBytes, abft, gemm);
         } catch (const InputError& e) {
             refusals += std::string(refusals.empty() ? "" : " ") + std::string(toString(strategy)) + ": " + std::string(e.what()) + ".";
             continue;
@@ -257,7 +258,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
                 std::size_t lo = 0, hi = cutsQ.size();
                 while (lo < hi) {
                     const std::size_t mid = (lo + hi) / 2;
-                    if (bytesForBlocks(strategy, precision, abft, bm, bn, cutsQ[mid].second) <= capBytes)
+                    if (bytesForBlocks(strategy, precision, abft, bm, bn, cutsQ[mid].second, gemm) <= capBytes)
                         hi = mid;
                     else
                         lo = mid + 1;
@@ -285,7 +286,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
             continue;
         if (std::int64_t(c.splitM) * c.splitN * c.splitQ > kMaxSimulatedProducts)
             continue;
-        Plan plan = planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ);
+        Plan plan = planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ, gemm);
         const GemmSchedule schedule = buildSchedule(plan, false);
         Prediction prediction = predictSchedule(schedule, model, gemmKind, context.elem);
         c.predictedSeconds = prediction.totalSeconds;
@@ -350,7 +351,7 @@ PlannerChoice planWithCostModel(const Shape& shape, Precision precision, const s
     if (choice.plan.blockM == 0) {
         // Every candidate too large to simulate: the one with the smallest bound.
         const PlanCandidate& c = candidates.front();
-        choice.plan = planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ);
+        choice.plan = planWithSplits(shape, precision, c.strategy, capBytes, abft, c.splitM, c.splitN, c.splitQ, gemm);
         best = c.lowerBoundSeconds;
     }
     choice.model = model;

@@ -21,7 +21,8 @@ constexpr EnumName<BufferRole> kBufferRoles[] = {{BufferRole::A, "A"},
                                                   {BufferRole::B, "B"},
                                                   {BufferRole::C, "C"},
                                                   {BufferRole::Aux, "aux"},
-                                                  {BufferRole::Other, "other"}};
+                                                  {BufferRole::Other, "other"},
+                                                  {BufferRole::Workspace, "workspace"}};
 
 constexpr std::array kRepairOutcomes{RepairOutcome::Confirmed, RepairOutcome::CorrectedByRecompute,
                                      RepairOutcome::Uncorrectable};

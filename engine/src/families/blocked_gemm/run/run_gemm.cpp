@@ -146,15 +146,18 @@ RunRecord runGemm(const RunConfig& config, const RunHooks& hooks)
         GemmRateProbe probe;
         if (record.devices.front().backend == BackendKind::Cuda && config.devices == 1)
             probe = gemmRateProbeOn(record.devices.front().index);
-        PlannerChoice choice = planWithCostModel(config.shape, config.precision, all, cap, config.abft, model, rateKind, probe);
+        PlannerChoice choice = planWithCostModel(config.shape, config.precision, all, cap, config.abft, model, rateKind,
+                                                 probe, EndTaper::Auto, config.gemm);
         record.plan = std::move(choice.plan);
         model = std::move(choice.model);
         record.config.strategy = record.plan.strategy;
         // The planner models one device; over several, its strategy is spread as makePlan spreads any.
         if (config.devices > 1)
-            record.plan = makePlan(config.shape, config.precision, record.plan.strategy, cap, config.abft, config.devices);
+            record.plan = makePlan(config.shape, config.precision, record.plan.strategy, cap, config.abft, config.devices,
+                                   config.gemm);
     } else {
-        record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft, config.devices);
+        record.plan = makePlan(config.shape, config.precision, config.strategy, cap, config.abft, config.devices,
+                               config.gemm);
     }
     // Before the schedule: for a huge shape building it alone can take a while.
     checkHostMemory(config, &record.plan, record.devices.front().backend == BackendKind::Cpu);
