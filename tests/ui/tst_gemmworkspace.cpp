@@ -42,6 +42,9 @@ private slots:
                  qPrintable(summary->toolTip()));
         QVERIFY2(bar->usageText().contains(QStringLiteral(" of 16 MiB (")), qPrintable(bar->usageText()));
         QVERIFY(bar->usageText() != plainUsage);  // smaller blocks under the same cap
+        // Its size in the units the cap was typed in, as every other size of the panel.
+        QVERIFY2(!summary->text().contains(QStringLiteral(" MB of them")), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QStringLiteral(" MiB of them")), qPrintable(summary->text()));
 
         // A cap that holds the smallest blocks but not the copies tf32x3 makes of them beside them.
         c.shape = Shape{4, 4, 4};

@@ -220,7 +220,7 @@ void StrategyPanel::showAutoPlan(const Plan& plan, double predictedSeconds, bool
                                                         .arg(time),
                                        what.toHtmlEscaped()));
     showPlanText(plan, briefPlannerText(QString::fromStdString(plan.explanation)));
-    summary_->setToolTip(withSizesIn(QString::fromStdString(plan.explanation), {double(plan.capBytes), double(plan.bytesNeeded)}, binary_));
+    summary_->setToolTip(planSizesIn(QString::fromStdString(plan.explanation), plan));
 }
 
 QString StrategyPanel::briefPlannerText(const QString& explanation)
@@ -282,13 +282,20 @@ void StrategyPanel::showPlan(const Plan& plan)
     static const QRegularExpression blocking(QStringLiteral("C is cut into [^.]*block product\\(s\\)\\.\\s*"));
     brief.remove(blocking);
     summary_->setToolTip(brief == full ? QString()
-                                       : withSizesIn(full, {double(plan.capBytes), double(plan.bytesNeeded)}, binary_));
+                                       : planSizesIn(full, plan));
     showPlanText(plan, brief);
+}
+
+QString StrategyPanel::planSizesIn(QString text, const Plan& plan) const
+{
+    text = withSizesIn(text, {double(plan.capBytes), double(plan.bytesNeeded)}, binary_);
+    for (const BufferSpec& b : plan.buffers)  // the workspaces' size in the plan's sentence
+        text = withSizesIn(text, {double(b.bytes)}, binary_);
+    return text;
 }
 
 void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
 {
-    const double cap = double(plan.capBytes), needed = double(plan.bytesNeeded);
     // A plan can hold more products than a run can schedule (buildSchedule refuses them): say so
     // before the run, not after it.
     const QLocale english(QLocale::English);
@@ -307,13 +314,14 @@ void StrategyPanel::showPlanText(const Plan& plan, const QString& explanation)
                           .arg(plan.splitN)
                           .arg(plan.blockN)
                           .arg(plan.productCount()) +
-                      tooMany + QStringLiteral("<br>") + withSizesIn(explanation, {cap, needed}, binary_).toHtmlEscaped());
+                      tooMany + QStringLiteral("<br>") + planSizesIn(explanation, plan).toHtmlEscaped());
     bar_->setPlan(&plan);
     buffers_->setRowCount(int(plan.buffers.size()));
     for (int i = 0; i < int(plan.buffers.size()); ++i) {
         const BufferSpec& b = plan.buffers[std::size_t(i)];
         buffers_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(b.name)));
-        buffers_->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
+        buffers_->setItem(i, 1, new QTableWidgetItem(b.role == BufferRole::Workspace ? QStringLiteral("GEMM workspace")
+                                                                                    : QStringLiteral("%1 × %2").arg(b.rows).arg(b.cols)));
         buffers_->setItem(i, 2, new QTableWidgetItem(sizeText(double(b.bytes), binary_)));
     }
     fitBufferTable();  // "385 × 256" whole, not "385 × …"

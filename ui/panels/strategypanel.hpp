@@ -70,6 +70,8 @@ private:
     // space), at least its header and two rows where it has not.
     void fitBufferTable();
     void showPlanText(const Plan& plan, const QString& explanation);
+    // The plan's sizes in the units the cap was typed in (cap, total, the workspaces' size).
+    QString planSizesIn(QString text, const Plan& plan) const;
 
     OnlineSchemeBox* scheme_ = nullptr;
     QButtonGroup* group_ = nullptr;
