@@ -19,7 +19,8 @@ inline RunConfig deviceRun(GemmVariant g, Shape shape, StrategyKind k, Precision
     c.gemm = g;
     c.backend = BackendKind::Cuda;
     c.reference = ReferenceMode::Full;
-    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, p, true, 64, 48, 64);
+    // Room for blocks of 64 x 48 x 64 and what the GEMM keeps beside them (its workspace).
+    c.memCapBytes = k == StrategyKind::None ? 0 : bytesForBlocks(k, p, true, 64, 48, 64, g);
     return c;
 }
 

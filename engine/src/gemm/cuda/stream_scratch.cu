@@ -1,7 +1,9 @@
 #include "gemm/cuda/stream_scratch.hpp"
 
 #include "core/cuda/check.hpp"
+#include "gemm/cuda/scratch_testing.hpp"
 
+#include <atomic>
 #include <list>
 #include <mutex>
 
@@ -21,11 +23,13 @@ struct Scratch {
 constexpr std::size_t kKeptScratches = 16;
 std::mutex scratchMutex;
 std::list<Scratch> scratches;
+std::atomic<std::size_t> requests{0};
 
 }  // namespace
 
 void* streamScratch(cudaStream_t stream, std::size_t bytes, ScratchUse use)
 {
+    ++requests;
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     const std::lock_guard<std::mutex> lock(scratchMutex);
@@ -65,3 +69,9 @@ void* scratchIn(DeviceRegion lent, cudaStream_t stream, std::size_t bytes, Scrat
 }
 
 }  // namespace gigacheck::cuda
+
+namespace gigacheck::cuda::testing {
+
+std::size_t streamScratchRequests() { return requests.load(); }
+
+}  // namespace gigacheck::cuda::testing
