@@ -52,6 +52,7 @@ private slots:
     void gemmWorkspaceChargedToCap_data();
     void gemmWorkspaceChargedToCap();
     void gemmWorkspacePerDevice();
+    void refusalSaysWhatTheWorkspaceTakes();
     void roomyCapGivesOneBlock();
     void refusesTooSmallCap_data();
     void refusesTooSmallCap();
@@ -273,6 +274,22 @@ void TestPlan::gemmWorkspacePerDevice()
             ++perDevice[std::size_t(b.device)];
     QCOMPARE(perDevice, (std::vector<int>{2, 2}));
     QCOMPARE(validateSchedule(s), std::string());
+}
+
+void TestPlan::refusalSaysWhatTheWorkspaceTakes()
+{
+    // A cap that holds the smallest blocks but not the tf32x3 copies beside them: refused, saying so.
+    const std::uint64_t cap = bytesForBlocks(StrategyKind::S2, Precision::F32, true, 1, 1, 1);
+    QVERIFY(bytesForBlocks(StrategyKind::S2, Precision::F32, true, 1, 1, 1, GemmVariant::Tf32x3) > cap);
+    (void)makePlan({40, 30, 20}, Precision::F32, StrategyKind::S2, cap, true);  // fits without them
+    for (const auto& [strategy, capBytes] : {std::pair{StrategyKind::S2, cap}, std::pair{StrategyKind::None, cap}}) {
+        try {
+            (void)makePlan({40, 30, 20}, Precision::F32, strategy, capBytes, true, GemmVariant::Tf32x3);
+            QFAIL("a cap without room for the GEMM's workspace was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("tf32x3 GEMM's workspace") != std::string::npos, e.what());
+        }
+    }
 }
 
 void TestPlan::roomyCapGivesOneBlock()

@@ -194,11 +194,21 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
     plan.abft = abft;
     plan.capBytes = capBytes;
 
+    // What a refusal adds where the GEMM's workspace is part of what the blocks need.
+    const auto withWorkspace = [&](std::int64_t bm, std::int64_t bn, std::int64_t bq) {
+        const std::size_t w = gemmWorkspaceParts(gemm, precision, abft, bm, bn, bq).bytes();
+        if (w == 0)
+            return std::string();
+        const int streams = productStreamsOf(strategy);
+        return " (" + (streams > 1 ? std::to_string(streams) + " x " : std::string()) + formatBytes(double(w)) +
+               " of it the " + std::string(toString(gemm)) + " GEMM's workspace)";
+    };
     if (strategy == StrategyKind::None) {
         const std::size_t need = bytesForBlocks(strategy, precision, abft, shape.m, shape.n, shape.q, gemm);
         if (need > capBytes)
             throw InputError("strategy none keeps the whole problem on the device: it needs " +
-                             formatBytes(double(need)) + " but the memory cap allows " +
+                             formatBytes(double(need)) + withWorkspace(shape.m, shape.n, shape.q) +
+                             " but the memory cap allows " +
                              formatBytes(double(capBytes)) +
                              "; raise --mem or choose a blocking strategy (s1-s4)");
         plan.blockM = shape.m;
@@ -208,7 +218,8 @@ Plan makePlan(const Shape& shape, Precision precision, StrategyKind strategy,
         const std::size_t smallest = bytesForBlocks(strategy, precision, abft, 1, 1, 1, gemm);
         if (smallest > capBytes)
             throw InputError("strategy " + std::string(toString(strategy)) + " needs at least " +
-                             formatBytes(double(smallest)) + " even with 1x1x1 blocks but the memory cap allows " +
+                             formatBytes(double(smallest)) + " even with 1x1x1 blocks" + withWorkspace(1, 1, 1) +
+                             " but the memory cap allows " +
                              formatBytes(double(capBytes)));
         // Every element of A, B and C blocks costs at least elem bytes and bm*bn + bn*bq + bm*bq >=
         // 3 (bm*bn*bq)^(2/3), so no block product covers more than (cap / (3 elem))^1.5 of the
