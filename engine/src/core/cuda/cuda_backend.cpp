@@ -8,7 +8,8 @@
 // becomes cudaStreamWaitEvent on the op's "done" event. Every op is bracketed by two events; a
 // poller thread waits for them in issue order and hands spans, injections and verdicts to the
 // observer while the run goes on. All device memory is the schedule's buffers, each on its
-// device (the blocked GEMM family keeps its ABFT scratch in its Aux buffers), counted against that
+// device (the blocked GEMM family keeps its ABFT scratch in its Aux buffers and its GEMM's copies
+// and partial sums in its workspace buffers), counted against that
 // device's cap and checked with cudaMemGetInfo. Peer access is enabled between the GPUs of a run
 // where the hardware allows (core/cuda/device_copy.hpp copies either way). What each op does
 // comes from its family's CUDA op table (core/cuda/op_table.hpp): this file never looks at an
