@@ -5,6 +5,7 @@
 #include "core/cuda/resources.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
+#include "gemm/cutlass/cutlass_16bit_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -181,6 +182,71 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
             r.clean = download<float>(plain.as<float>() + r.row * q + r.col, 1, 1, 1)[0];
         }
     }
+    return r;
+}
+
+int cutlass16BitConfigurations() { return cutlass16BitConfigCount(); }
+
+Config16Check check16BitConfig(InputFormat format, const std::vector<float>& a, const std::vector<float>& b,
+                               std::int64_t m, std::int64_t n, std::int64_t q, int config, bool accumulate)
+{
+    const Index ldc = pad32(q);
+    Stream s;
+    CublasHandle h;
+    DeviceBuffer af = upload(a, m, n, n), bf = upload(b, n, q, q);
+    DeviceBuffer a16(std::size_t(m * n) * 2), b16(std::size_t(n * q) * 2);
+    convertTo16Bit(format, af.as<float>(), n, m, n, a16.get(), s.get());
+    convertTo16Bit(format, bf.as<float>(), q, n, q, b16.get(), s.get());
+    // With accumulate both start from the same C (a product of the operands, as an online panel's C).
+    DeviceBuffer c(std::size_t(m * ldc) * 4), plain(std::size_t(m * ldc) * 4), sums(std::size_t(m + q) * 8);
+    CUDA_CHECK(cudaMemsetAsync(c.get(), 0, c.bytes(), s.get()));
+    CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, sums.bytes(), s.get()));
+    if (accumulate)
+        gemmOf16BitOperands(format, a16.get(), b16.get(), c.as<float>(), m, n, q, h.get(), s.get(), ldc);
+    CUDA_CHECK(cudaMemcpyAsync(plain.get(), c.get(), c.bytes(), cudaMemcpyDeviceToDevice, s.get()));
+    Cutlass16BitCall call;
+    call.type = format == InputFormat::F16 ? Cutlass16BitType::F16 : Cutlass16BitType::Bf16;
+    call.m = m;
+    call.n = n;
+    call.q = q;
+    call.a = a16.get();
+    call.lda = n;
+    call.b = b16.get();
+    call.ldb = q;
+    call.c = c.as<float>();
+    call.ldc = ldc;
+    call.accumulate = accumulate;
+    call.rowSums = sums.as<double>();
+    call.colSums = sums.as<double>() + m;
+    call.config = config;
+    Config16Check r;
+    if (const char* why = cutlass16BitGemm(call, s.get())) {
+        r.refused = why;
+        return r;
+    }
+    if (accumulate) {  // plain: C += A B as cuBLAS does it
+        DeviceBuffer product(std::size_t(m * ldc) * 4);
+        gemmOf16BitOperands(format, a16.get(), b16.get(), product.as<float>(), m, n, q, h.get(), s.get(), ldc);
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        std::vector<float> sum = download<float>(plain.get(), m, q, ldc), add = download<float>(product.get(), m, q, ldc);
+        for (std::size_t i = 0; i < sum.size(); ++i)
+            sum[i] += add[i];
+        r.cDifference = largestDifference(download<float>(c.get(), m, q, ldc), sum);
+    } else {
+        gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get(), ldc);
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        r.cDifference = largestDifference(download<float>(c.get(), m, q, ldc), download<float>(plain.get(), m, q, ldc));
+    }
+    const std::vector<float> cHost = download<float>(c.get(), m, q, ldc);
+    std::vector<double> rows(std::size_t(m), 0.0), cols(std::size_t(q), 0.0);
+    for (Index i = 0; i < m; ++i)
+        for (Index j = 0; j < q; ++j) {
+            rows[std::size_t(i)] += cHost[std::size_t(i * q + j)];
+            cols[std::size_t(j)] += cHost[std::size_t(i * q + j)];
+        }
+    const std::vector<double> got = download<double>(sums.get(), 1, m + q, m + q);
+    r.rowSumDifference = largestDifference(std::vector<double>(got.begin(), got.begin() + m), rows);
+    r.colSumDifference = largestDifference(std::vector<double>(got.begin() + m, got.end()), cols);
     return r;
 }
 

@@ -45,4 +45,17 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
                                                   double delta = 0, bool fusedSums = false, bool prepared = false,
                                                   char strike = 0);
 
+// One configuration of the CUTLASS 16-bit kernel (config < cutlass16BitConfigCount()) writing C and
+// its sums, on A and B converted to 16 bits: C's largest difference from plain cuBLAS on the same
+// operands and the largest difference of its row / column sums from C's own, summed on the host in
+// double (each relative to the line's magnitude plus the largest). `refused`: why it did not run.
+struct Config16Check {
+    std::string refused;
+    double cDifference = 0, rowSumDifference = 0, colSumDifference = 0;
+};
+// cutlass16BitConfigCount(), for tests that include no CUDA header.
+int cutlass16BitConfigurations();
+Config16Check check16BitConfig(InputFormat format, const std::vector<float>& a, const std::vector<float>& b,
+                               std::int64_t m, std::int64_t n, std::int64_t q, int config, bool accumulate);
+
 }  // namespace gigacheck::cuda
