@@ -1,7 +1,7 @@
-// Every configuration of the CUTLASS 16-bit kernel (cutlass_16bit_gemm.cu: tiles, clusters,
-// swizzles) writes the C plain cuBLAS writes on the same BF16 /
-// FP16 operands and C's row and column sums, with C = A B and with C += A B: the tuner picks among
-// them by speed alone. Hopper only (sm_90a kernels): skipped elsewhere.
+// Every configuration of the CUTLASS 16-bit kernel (cutlass_16bit_gemm.cu: tiles, clusters, swizzles)
+// writes the C plain cuBLAS writes on the same BF16 / FP16 operands and C's row and column sums, with
+// C = A B and with C += A B: the tuner picks among them by speed alone. Hopper only (sm_90a kernels):
+// skipped elsewhere.
 #include "gpu_available.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
