@@ -4,8 +4,9 @@
 // the same checksums and bounds, and leaves the FP32 operands unwritten; the protected product on
 // operands already in 16 bits raises no false alarm at odd shapes and several distributions and
 // corrects one fault. Both formats, also with C's sums from the CUTLASS kernel's epilogue and with B's
-// checksum column taken once before the product (operands prepared at entry). The
-// run path end to end: tst_cuda_16bit.
+// checksum column taken once before the product (operands prepared at entry), and BF16 with C's
+// checksum column taken by the kernel from B's checksum columns (clean, a fault corrected, an operand
+// struck after entry caught; FP16 keeps the pass). The run path end to end: tst_cuda_16bit.
 #include "gpu_available.hpp"
 
 #ifdef GIGACHECK_HAVE_CUDA
@@ -86,6 +87,7 @@ private slots:
     void sumsFromTheEpilogue();
     void operandStruckAfterEntryCaught_data();
     void operandStruckAfterEntryCaught();
+    void checksumColumnByTheKernel();
 };
 
 void TestCuda16BitPasses::fusedPassMatchesTwoStep()
@@ -203,6 +205,49 @@ void TestCuda16BitPasses::operandStruckAfterEntryCaught()
         InputFormat(format), a, b, d.m, d.n, d.q, -1, -1, 0, true, true, char(operand.toLatin1()));
     QCOMPARE(QString::fromStdString(r.verdict), QStringLiteral("uncorrectable"));
     QCOMPARE(r.corrections, 0);
+#endif
+}
+
+// BF16 operands prepared with B's checksum columns: where C's width is a multiple of 128 the kernel
+// takes C's checksum column (as the TF32 product's does), clean on three distributions, one fault
+// corrected, A or B struck after entry caught. FP16 prepared the same way keeps the pass (its range
+// cannot hold r_B's parts in general) and stays clean.
+void TestCuda16BitPasses::checksumColumnByTheKernel()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (const std::string why = whyNoCutlassKernels(); !why.empty())
+        QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
+    const InputFormat bf16 = InputFormat::Bf16;
+    const Dims shapes[] = {{256, 264, 256}, {300, 520, 128}, {1025, 392, 1024}};
+    unsigned seed = 500;
+    for (const Dims& d : shapes)
+        for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
+            const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
+            const cuda::Protected16Result r =
+                cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, 0, true);
+            const QString where = QString("%1 x %2 x %3, values %4").arg(d.m).arg(d.n).arg(d.q).arg(int(values));
+            qInfo("%s: largest clean residual / threshold %.3g", qPrintable(where), r.maxCleanResidualRatio);
+            QVERIFY2(r.checksumColumnByKernel, qPrintable(where + ": the pass took the checksum column"));
+            QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
+            QVERIFY2(r.maxCleanResidualRatio > 0.0 && r.maxCleanResidualRatio < 1.0, qPrintable(where));
+        }
+    const Dims d{300, 520, 256};
+    const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 9), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 10);
+    const cuda::Protected16Result fixed =
+        cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, true, 0, true);
+    QVERIFY(fixed.checksumColumnByKernel);
+    checkFaultAt100x200Corrected(fixed);
+    for (const char operand : {'a', 'b'}) {
+        const cuda::Protected16Result struck =
+            cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, operand, true);
+        QVERIFY(struck.checksumColumnByKernel);
+        QCOMPARE(QString::fromStdString(struck.verdict), QStringLiteral("uncorrectable"));
+        QCOMPARE(struck.corrections, 0);
+    }
+    const cuda::Protected16Result f16 = cuda::protectedProductOf16BitOnDevice(InputFormat::F16, a, b, d.m, d.n, d.q,
+                                                                               -1, -1, 0, true, true, 0, true);
+    QVERIFY(!f16.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(f16.verdict), QStringLiteral("clean"));
 #endif
 }
 

@@ -8,6 +8,8 @@
 #include "core/cuda/check.hpp"
 #include "gigacheck/tf32.hpp"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <string>
 
@@ -128,6 +130,24 @@ __global__ void checksumRowsOfBtKernel(const double* rB, Index depth, float* row
     rowsOfBt[ldbt + k] = middle;
     rowsOfBt[2 * ldbt + k] = small;
     rowsOfBt[3 * ldbt + k] = 0.0f;
+}
+
+// B's checksum columns for the 16-bit kernel (kChecksumColumnsOf16BitB): r_B[k] in four BF16 parts and
+// four zeros, the remainders exact in double.
+__global__ void checksumColumnsOfBf16Kernel(const double* rB, Index depth, __nv_bfloat16* b, Index ld, Index cols)
+{
+    const Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k >= depth)
+        return;
+    __nv_bfloat16* row = b + k * ld + cols;
+    double rest = rB[k];
+    for (int part = 0; part < 4; ++part) {
+        const __nv_bfloat16 p = __float2bfloat16_rn(float(rest));
+        row[part] = p;
+        rest -= double(__bfloat162float(p));
+    }
+    for (int zero = 4; zero < int(kChecksumColumnsOf16BitB); ++zero)
+        row[zero] = __float2bfloat16_rn(0.0f);
 }
 
 // ---- per product -------------------------------------------------------------------------------
@@ -423,26 +443,45 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
 }
 
 void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxView aux,
-                              const Prepared16BitOperands& prepared, cudaStream_t s)
+                              const Prepared16BitOperands& prepared, cudaStream_t s, bool columnByKernel)
 {
     if (prepared.rows != rows || prepared.cols != cols)
         throw BackendError("prepared 16-bit operands: scales for another shape");
-    const Index cells = std::max(rows, cols) + 1;
+    if (columnByKernel && aux.ld < cols + kChecksumColumnsOf16BitB)
+        throw BackendError("prepared 16-bit operands: no room in Aux for the checksum column by the kernel");
+    const Index colSumsEnd = cols + (columnByKernel ? kChecksumColumnsOf16BitB : 1);
+    const Index cells = std::max(rows + 1, colSumsEnd);
     resetKernel<<<blocksFor(cells, 256), 256, 0, s>>>(c, ldc, rows, cols, aux, prepared.vectors.corner,
-                                                       prepared.rowScale, prepared.colScale, cols + 1);
+                                                       prepared.rowScale, prepared.colScale, colSumsEnd);
     CUDA_CHECK_LAUNCH();
 }
 
 void prepared16ChecksumDots(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                             Index ldc, Index rows, Index depth, Index cols, const Prepared16BitOperands& prepared,
-                            cudaStream_t s)
+                            cudaStream_t s, bool columnByKernel)
 {
     const PreparedOperands& v = prepared.vectors;
     requireDepth(v, depth);
     if (depth <= 0)
         return;
-    rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
+    if (!columnByKernel)
+        rowDots16(format, a16, lda, rows, depth, v.rB, nullptr, c + cols, ldc, nullptr, s);
     columnDots16(format, b16, ldb, depth, cols, v.cA, nullptr, c + rows * ldc, nullptr, s);
+}
+
+void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index cols,
+                                 const Prepared16BitOperands& prepared, void* out, Index ldOut, cudaStream_t s)
+{
+    requireDepth(prepared.vectors, depth);
+    if (ldOut < cols + kChecksumColumnsOf16BitB)
+        throw BackendError("prepared 16-bit operands: B's copy leaves no room for its checksum columns");
+    if (depth <= 0)
+        return;
+    CUDA_CHECK(cudaMemcpy2DAsync(out, std::size_t(ldOut) * 2, b16, std::size_t(ldb) * 2, std::size_t(cols) * 2,
+                                 std::size_t(depth), cudaMemcpyDeviceToDevice, s));
+    checksumColumnsOfBf16Kernel<<<blocksFor(depth, 256), 256, 0, s>>>(prepared.vectors.rB, depth,
+                                                                       static_cast<__nv_bfloat16*>(out), ldOut, cols);
+    CUDA_CHECK_LAUNCH();
 }
 
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,

@@ -92,11 +92,23 @@ void prepare16BitOperands(InputFormat format, const void* a16, Index lda, Index 
 void checksumProductsPrepared16(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                                 Index ldc, Index rows, Index depth, Index cols, AuxView aux,
                                 const Prepared16BitOperands& prepared, cudaStream_t s);
-// Its two halves (as resetPreparedChecksums / preparedChecksumDots for TF32).
+// Its two halves (as resetPreparedChecksums / preparedChecksumDots for TF32; columnByKernel likewise,
+// the column sums zeroed up to cols + kChecksumColumnsOf16BitB).
 void resetPrepared16Checksums(float* c, Index ldc, Index rows, Index cols, AuxView aux,
-                              const Prepared16BitOperands& prepared, cudaStream_t s);
+                              const Prepared16BitOperands& prepared, cudaStream_t s, bool columnByKernel = false);
 void prepared16ChecksumDots(InputFormat format, const void* a16, Index lda, const void* b16, Index ldb, float* c,
                             Index ldc, Index rows, Index depth, Index cols, const Prepared16BitOperands& prepared,
-                            cudaStream_t s);
+                            cudaStream_t s, bool columnByKernel = false);
+
+// The 16-bit kernel's counterpart of B^T's checksum rows: B's columns after its last that carry r_B
+// into the kernel -- r_B split into four BF16 parts (their sum is r_B to about 2^-32 of it) and four
+// zero columns, so that C's width stays a multiple of 8 (16 bytes, the kernel's TMA copies).
+inline constexpr Index kChecksumColumnsOf16BitB = 8;
+// At entry, BF16 only (FP16's range cannot hold r_B's parts in general): B (depth x cols, ldb) copied
+// into out (ldOut >= cols + kChecksumColumnsOf16BitB) with its checksum columns after it, from the r_B
+// of `prepared` (prepare16BitOperands first). The product then takes C's checksum column from the
+// kernel (Protected16BitBlocks::bWithChecksumColumns).
+void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index cols,
+                                 const Prepared16BitOperands& prepared, void* out, Index ldOut, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -116,7 +116,8 @@ Passes16Comparison compareFusedWithTwoStep(InputFormat format, const std::vector
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
-                                                  double delta, bool fusedSums, bool prepared, char strike)
+                                                  double delta, bool fusedSums, bool prepared, char strike,
+                                                  bool checksumColumns)
 {
     const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
     Stream s;
@@ -152,20 +153,31 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     blocks.fusedSums = fusedSums;
     DeviceBuffer preparedStore(prepared ? Prepared16BitOperands::doublesFor(m, n, q) * sizeof(double) : 0);
     const Prepared16BitOperands entry = Prepared16BitOperands::in(preparedStore.as<double>(), m, n, q);
+    const Index ldbWith = q + kChecksumColumnsOf16BitB;
+    DeviceBuffer bWith(prepared && checksumColumns ? std::size_t(n * ldbWith) * 2 : 0);
     if (prepared) {
         prepare16BitOperands(format, a16.get(), n, m, b16.get(), q, n, q, rowChecksumsB.as<float>(), entry, s.get());
+        if (checksumColumns) {
+            prepare16BitChecksumColumns(b16.get(), q, n, q, entry, bWith.get(), ldbWith, s.get());
+            blocks.bWithChecksumColumns = bWith.get();
+            blocks.ldbWithChecksumColumns = ldbWith;
+        }
         blocks.prepared = &entry;
         blocks.preparedPassInTail = true;  // as the bench times it: the passes in the GEMM's last round
         protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
         if (strike == 'a' || strike == 'b') {
+            // The struck cell in every copy of the operand the product reads.
             const bool inA = strike == 'a';
             const std::int64_t cell = inA ? (m / 3) * n + n / 2 : (n / 2) * q + q / 3;
             DeviceBuffer struck = upload(std::vector<float>{(inA ? a : b)[std::size_t(cell)] + 64.0f}, 1, 1, 1);
             convertTo16Bit(format, struck.as<float>(), 1, 1, 1,
                            static_cast<char*>(inA ? a16.get() : b16.get()) + 2 * cell, s.get());
+            if (!inA && bWith.get())
+                convertTo16Bit(format, struck.as<float>(), 1, 1, 1,
+                               static_cast<char*>(bWith.get()) + 2 * ((n / 2) * ldbWith + q / 3), s.get());
         }
     }
-    protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
+    const bool byKernel = protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
     gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
 
@@ -174,6 +186,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     r.verdict = verdictName(v);
     r.corrections = v.correctionCount;
     r.maxCleanResidualRatio = v.maxCleanRatio;
+    r.checksumColumnByKernel = byKernel;
     if (v.correctionCount > 0) {
         r.row = v.corrRow[0];
         r.col = v.corrCol[0];

@@ -31,6 +31,7 @@ struct Protected16Result {
     double corrected = 0;             // its value after the correction
     double clean = 0;                 // the same cell of plain cuBLAS on the same 16-bit operands
     double maxCleanResidualRatio = 0;
+    bool checksumColumnByKernel = false;  // the kernel took C's checksum column (bWithChecksumColumns)
 };
 // A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
 // thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.
@@ -39,11 +40,13 @@ struct Protected16Result {
 // entered) and the product run twice on them (the second's result returned: nothing of the first may
 // leak into it). strike ('a' or 'b', prepared only): after the entry, A's cell (m / 3, n / 2) or B's
 // (n / 2, q / 3) in device memory becomes its value + 64 before the second product.
+// checksumColumns (prepared, BF16): B's checksum columns made at entry too
+// (prepare16BitChecksumColumns), so that the kernel takes C's checksum column where that pays.
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow = -1, std::int64_t faultCol = -1,
                                                   double delta = 0, bool fusedSums = false, bool prepared = false,
-                                                  char strike = 0);
+                                                  char strike = 0, bool checksumColumns = false);
 
 // One configuration of the CUTLASS 16-bit kernel (config < cutlass16BitConfigCount()) writing C and
 // its sums, on A and B converted to 16 bits: C's largest difference from plain cuBLAS on the same

@@ -138,14 +138,19 @@ bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOper
            g.q % kCutlassTf32TileColumns == 0 && g.ldc >= g.q + kChecksumRowsOfBt && aux.ld >= g.q + kChecksumRowsOfBt;
 }
 
-bool kernelChecksumColumnPays(const GemmCall& g)
+bool kernelChecksumColumnPaysHere(Index m, Index q)
 {
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
-    return kernelChecksumColumnPaysOn(g.m, g.q, cutlassHopperSmCount(device));
+    return kernelChecksumColumnPaysOn(m, q, cutlassHopperSmCount(device));
+}
+
+bool kernelChecksumColumnPays(const GemmCall& g)
+{
+    return kernelChecksumColumnPaysHere(g.m, g.q);
 }
 
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,

@@ -108,6 +108,8 @@ enum class SumsOfC { FromEpilogue, ByPass };
 enum class ChecksumColumnBy { Choice, Pass, Kernel };
 bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared);
 bool kernelChecksumColumnPays(const GemmCall& g);
+// kernelChecksumColumnPaysOn for a C of m x q on the current device (false where it is no Hopper GPU).
+bool kernelChecksumColumnPaysHere(Index m, Index q);
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
                                           cublasHandle_t handle, cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue,
                                           SideLane* tail = nullptr, ChecksumColumnBy column = ChecksumColumnBy::Choice);

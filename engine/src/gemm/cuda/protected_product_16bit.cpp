@@ -77,15 +77,19 @@ bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     return true;
 }
 
-void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,
+bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,
                                      SideLane& lane)
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
     const bool fusedSums = x.fusedSums;
     const bool tail = x.prepared && fusedSums && x.preparedPassInTail;
+    const Index wider = x.q + kChecksumColumnsOf16BitB;
+    const bool columnByKernel = tail && x.bWithChecksumColumns && x.format == InputFormat::Bf16 && x.q > 0 &&
+                                x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider && x.aux.ld >= wider &&
+                                x.ldbWithChecksumColumns >= wider && kernelChecksumColumnPaysHere(x.m, x.q);
     if (tail) {
         // The reset first (the epilogue's sums take the Aux rows it zeroes); the passes after the GEMM.
-        resetPrepared16Checksums(x.c, x.ldc, x.m, x.q, x.aux, *x.prepared, s);
+        resetPrepared16Checksums(x.c, x.ldc, x.m, x.q, x.aux, *x.prepared, s, columnByKernel);
         CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
     } else if (x.prepared) {
         // On s before the GEMM: the epilogue's sums take the Aux rows the reset zeroes.
@@ -116,13 +120,21 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         call.ldc = x.ldc;
         call.rowSums = x.aux.scratch0();
         call.colSums = x.aux.scratch1();
-        call.leavesIdleSms = tail;  // the pass starts on them at once
+        call.leavesIdleSms = tail && !columnByKernel;  // the pass starts on them at once
+        if (columnByKernel) {
+            // B's checksum columns make C's columns q .. q + 7 (A r_B in parts, in C's padding); their
+            // row sums, kept apart from C's, are the checksum column.
+            call.q = wider;
+            call.b = x.bWithChecksumColumns;
+            call.ldb = x.ldbWithChecksumColumns;
+            call.rowSumSplit = RowSumSplit{x.q, x.c + x.q, x.ldc};
+        }
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
         if (tail) {
             CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
             prepared16ChecksumDots(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, *x.prepared,
-                                   lane.side.get());
+                                   lane.side.get(), columnByKernel);
             CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
             CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
         }
@@ -139,6 +151,7 @@ void protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
     VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
     v.sumsFromProduct = fusedSums;
     verify(v, x.out, s);
+    return columnByKernel;
 }
 
 }  // namespace gigacheck::cuda

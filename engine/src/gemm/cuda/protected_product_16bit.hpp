@@ -58,12 +58,20 @@ struct Protected16BitBlocks {
     // GEMM, in its last round of tiles (protectedProductPrepared's tail; the lane's side stream of
     // lower priority than s).
     bool preparedPassInTail = false;
+    // With that, BF16: B with its checksum columns (prepare16BitChecksumColumns, leading dimension
+    // ldbWithChecksumColumns). Where they fit (C's width a multiple of 128, room for 8 more columns in
+    // C and aux) and pay (kernelChecksumColumnPaysHere), the kernel multiplies them as 8 more columns
+    // of C and its epilogue makes C's checksum column, as the TF32 product's does
+    // (ChecksumColumnBy::Kernel); the pass then reads B alone. Null: the pass over A takes it.
+    const void* bWithChecksumColumns = nullptr;
+    Index ldbWithChecksumColumns = 0;
 };
 // B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.
 // fusedSums: the products' passes run before the GEMM on s (the epilogue's sums take the Aux rows
 // they use).
-void protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
+// Returns whether the kernel took C's checksum column (bWithChecksumColumns).
+bool protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
                                      SideLane& lane);
 
 }  // namespace gigacheck::cuda

@@ -121,7 +121,9 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                      {std::pair{r.operands16, ", 16-bit operands"},
                       std::pair{r.operands16SumsFromEpilogue, ", 16-bit operands, sums in epilogue"},
                       std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"},
-                      std::pair{r.operands16PreparedPassFirst, ", 16-bit operands prepared at entry, pass first"}}) {
+                      std::pair{r.operands16PreparedPassFirst, ", 16-bit operands prepared at entry, pass first"},
+                      std::pair{r.operands16PreparedColumnByPass,
+                                ", 16-bit operands prepared at entry, checksum column by the pass"}}) {
                     if (!x.ran) {  // BF16 / FP16: protected, 16-bit operands (also with C's sums from CUTLASS)
                         if (!x.why.empty())
                             sumsFromEpilogueWhy = x.why;
@@ -206,7 +208,10 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "\"sums in epilogue\": the same with a CUTLASS sm_90a kernel writing C's sums, the check reading no C;\n"
            "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered (each product\n"
            "then reads A and B once for its checksums, launched after the kernel so that they run in its last\n"
-           "round of tiles; the entry's time is in the kernel table below); \"pass first\": those reads before the kernel\n\n";
+           "round of tiles; the entry's time is in the kernel table below); \"pass first\": those reads before the kernel.\n"
+           "BF16 prepared at entry takes C's checksum column from the kernel where the TF32 product does (B's\n"
+           "checksum columns, r_B in four BF16 parts, multiplied as eight more columns of C; the pass reads B alone);\n"
+           "\"checksum column by the pass\": the same product with the pass over A taking it\n\n";
     t.print(out);
     if (!sumsFromEpilogueWhy.empty())
         out << "  16-bit sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";

@@ -453,9 +453,14 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     DeviceBuffer rowChecksums16Prepared(sixteenBit ? std::size_t(2 * n) * 4 : 0);
     DeviceBuffer prepared16Store(sixteenBit ? Prepared16BitOperands::doublesFor(n, n, n) * sizeof(double) : 0);
     const Prepared16BitOperands prepared16 = Prepared16BitOperands::in(prepared16Store.as<double>(), n, n, n);
+    // BF16: B with its checksum columns too, so that the kernel can take C's checksum column.
+    const Index ldbWith = n + kChecksumColumnsOf16BitB;
+    DeviceBuffer b16With(sixteenBit && input == InputFormat::Bf16 ? std::size_t(n * ldbWith) * 2 : 0);
     auto runPrepare16 = [&] {
         prepare16BitOperands(input, pa16.get(), n, n, pb16.get(), n, n, n, rowChecksums16Prepared.as<float>(),
                              prepared16, s.get());
+        if (b16With.get())
+            prepare16BitChecksumColumns(pb16.get(), n, n, n, prepared16, b16With.get(), ldbWith, s.get());
     };
     PinnedBuffer out16Prepared(sizeof(VerifyOut));
     Protected16BitBlocks blocks16Prepared = blocks16Fused;
@@ -464,8 +469,19 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runProtected16PassFirst = [&] { protectedProductOf16BitOperands(blocks16Prepared, h.get(), s.get(), lane); };
     Protected16BitBlocks blocks16Tail = blocks16Prepared;  // the passes in the GEMM's last round, as for TF32
     blocks16Tail.preparedPassInTail = true;
+    blocks16Tail.bWithChecksumColumns = b16With.get();
+    blocks16Tail.ldbWithChecksumColumns = ldbWith;
+    bool prepared16ColumnByKernel = false;
     auto runProtected16Prepared = [&] {
-        protectedProductOf16BitOperands(blocks16Tail, h.get(), sPrepared.get(), tail);
+        prepared16ColumnByKernel = protectedProductOf16BitOperands(blocks16Tail, h.get(), sPrepared.get(), tail);
+    };
+    // Where the kernel took C's checksum column, the same product with the pass over A taking it.
+    PinnedBuffer out16ColumnByPass(sizeof(VerifyOut));
+    Protected16BitBlocks blocks16ColumnByPass = blocks16Tail;
+    blocks16ColumnByPass.bWithChecksumColumns = nullptr;
+    blocks16ColumnByPass.out = out16ColumnByPass.as<VerifyOut>();
+    auto runProtected16ColumnByPass = [&] {
+        protectedProductOf16BitOperands(blocks16ColumnByPass, h.get(), sPrepared.get(), tail);
     };
     // The CUTLASS kernel alone on the plain side's operands and C, no sums: its speed against cuBLAS.
     Cutlass16BitCall kernel16;
@@ -486,6 +502,9 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             t.operands16SumsFromEpilogue.ran = true;
             runPrepare16();
             t.operands16Prepared.ran = true;
+            runProtected16Prepared();  // which way the checksum column goes (and its kernel's shape tuned)
+            CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
+            t.operands16PreparedColumnByPass.ran = prepared16ColumnByKernel;
             t.operands16SumsFromEpilogue.picked = cutlass16BitConfigName(cutlass16BitPick(kernel16, s.get()));
         } catch (const BackendError& e) {
             (void)cudaGetLastError();
@@ -497,7 +516,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     std::vector<double> plainMs, protectedMs, fusedMs, fusedPlainMs, fusedRoundedMs, preparedMs, passFirstMs, withSumsMs, byPassMs,
         otherWayMs,
         operands16Ms,
-        operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms;
+        operands16FusedMs, operands16PreparedMs, operands16PassFirstMs, kernel16Ms, operands16ColumnByPassMs;
     for (int r = 0; r < reps; ++r) {
         plainMs.push_back(timeMs(s.get(), 1, runPlain));
         protectedMs.push_back(timeMs(s.get(), 1, runProtected));
@@ -506,6 +525,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         if (t.operands16SumsFromEpilogue.ran) {
             operands16FusedMs.push_back(timeMs(s.get(), 1, runProtected16Fused));
             operands16PreparedMs.push_back(timeMs(sPrepared.get(), 1, runProtected16Prepared));
+            if (t.operands16PreparedColumnByPass.ran)
+                operands16ColumnByPassMs.push_back(timeMs(sPrepared.get(), 1, runProtected16ColumnByPass));
             operands16PassFirstMs.push_back(timeMs(s.get(), 1, runProtected16PassFirst));
             kernel16Ms.push_back(timeMs(s.get(), 1, runKernel16));
         }
@@ -532,6 +553,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
         t.operands16SumsFromEpilogue.kernelMs = median(kernel16Ms);
         t.operands16Prepared.protectedMs = median(operands16PreparedMs);
         t.operands16PreparedPassFirst.protectedMs = median(operands16PassFirstMs);
+        if (t.operands16PreparedColumnByPass.ran)
+            t.operands16PreparedColumnByPass.protectedMs = median(operands16ColumnByPassMs);
         t.operands16PreparedPassFirst.ran = true;
         t.operands16Prepared.entryMs = timeMs(s.get(), 5, runPrepare16);
     }
@@ -673,6 +696,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     check16(t.operands16SumsFromEpilogue, runProtected16Fused, out16Fused);
     check16(t.operands16Prepared, runProtected16Prepared, out16Prepared);
     check16(t.operands16PreparedPassFirst, runProtected16PassFirst, out16Prepared);
+    check16(t.operands16PreparedColumnByPass, runProtected16ColumnByPass, out16ColumnByPass);
     return t;
 }
 

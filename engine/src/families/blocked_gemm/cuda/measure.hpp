@@ -113,7 +113,10 @@ struct AbftTiming {
         double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
     } operands16, operands16SumsFromEpilogue,
         operands16Prepared,  // the fused one with B's checksum column taken once, at entry (passes in the tail)
-        operands16PreparedPassFirst;  // the same with the passes before the kernel
+        operands16PreparedPassFirst,  // the same with the passes before the kernel
+        // BF16, where the prepared product's kernel took C's checksum column: the same product with the
+        // pass over A taking it (ran = false elsewhere).
+        operands16PreparedColumnByPass;
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
 // cublas-f16) on both sides; cublas-tf32 also times the fused CUTLASS product beside them
