@@ -1,9 +1,9 @@
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 
+#include "core/saturating_bytes.hpp"
 #include "gemm/gemm_workspace.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace gigacheck {
 
@@ -47,24 +47,15 @@ int productStreamsOf(StrategyKind strategy)
     return strategy == StrategyKind::None || strategy == StrategyKind::S1 ? 1 : 2;
 }
 
-std::size_t GemmWorkspaceParts::bytes() const
-{
-    return operandCopies > std::numeric_limits<std::size_t>::max() - rowSumPartials
-               ? std::numeric_limits<std::size_t>::max()
-               : operandCopies + rowSumPartials;
-}
+std::size_t GemmWorkspaceParts::bytes() const { return addSaturated(operandCopies, rowSumPartials); }
 
 GemmWorkspaceParts gemmWorkspaceParts(GemmVariant gemm, Precision precision, bool abft, std::int64_t blockM,
                                       std::int64_t blockN, std::int64_t blockQ)
 {
     const std::int64_t extra = abft ? 1 : 0;
-    const auto aligned = [](std::size_t bytes) {
-        return bytes > std::numeric_limits<std::size_t>::max() - 255 ? std::numeric_limits<std::size_t>::max()
-                                                                     : (bytes + 255) / 256 * 256;
-    };
     GemmWorkspaceParts parts;
-    parts.operandCopies = aligned(operandCopyBytes(gemm, precision, blockM + extra, blockN, blockQ + extra));
-    parts.rowSumPartials = aligned(rowSumPartialBytes(gemm, precision, blockM + extra, blockQ + extra));
+    parts.operandCopies = roundedUpSaturated(operandCopyBytes(gemm, precision, blockM + extra, blockN, blockQ + extra), 256);
+    parts.rowSumPartials = roundedUpSaturated(rowSumPartialBytes(gemm, precision, blockM + extra, blockQ + extra), 256);
     return parts;
 }
 
@@ -79,9 +70,14 @@ std::string workspaceSentence(const std::vector<BufferSpec>& buffers)
         }
     if (count == 0)
         return {};
-    return " " + (count > 1 ? std::to_string(count) + " x " : std::string()) + formatBytes(double(bytes)) +
-           " of them " + (count > 1 ? "are the GEMM's workspaces, one per stream of products" : "is the GEMM's workspace") +
-           ": what it keeps beside the blocks (their copies in the format it multiplies, partial sums of C's rows).";
+    std::string sentence = " ";
+    if (count > 1)
+        sentence.append(std::to_string(count)).append(" x ");
+    sentence.append(formatBytes(double(bytes)))
+        .append(count > 1 ? " of them are the GEMM's workspaces, one per stream of products"
+                          : " of them is the GEMM's workspace")
+        .append(": what it keeps beside the blocks (their copies in the format it multiplies, partial sums of C's rows).");
+    return sentence;
 }
 
 BufferSizes bufferSizes(Precision precision, bool abft, std::int64_t blockM, std::int64_t blockN,

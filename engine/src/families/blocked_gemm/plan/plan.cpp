@@ -1,6 +1,7 @@
 // Blocking under a memory cap (the Gigacheck report's section 5): block extents, buffer accounting, the search.
 #include "gigacheck/blocked_gemm/plan.hpp"
 
+#include "core/saturating_bytes.hpp"
 #include "families/blocked_gemm/plan/buffer_layout.hpp"
 
 #include <algorithm>
@@ -47,18 +48,6 @@ double bytesMoved(StrategyKind strategy, const Shape& s, std::size_t elem, int s
     const double aLoads = strategy == StrategyKind::S4 ? double((splitQ + 1) / 2) : double(splitQ);
     return elem * (aLoads * double(s.m) * double(s.n) + double(splitM) * double(s.n) * double(s.q) +
                    double(s.m) * double(s.q));
-}
-
-std::size_t mulSaturated(std::size_t x, std::size_t y)
-{
-    constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
-    return x != 0 && y > kMax / x ? kMax : x * y;
-}
-
-std::size_t addSaturated(std::size_t x, std::size_t y)
-{
-    constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
-    return y > kMax - x ? kMax : x + y;
 }
 
 std::string formatCount(double count)
