@@ -23,8 +23,8 @@ def short(n):
     n = n.replace('void ', '')
     if 'cutlass' in n and 'device_kernel' in n: return 'CUTLASS'
     if 'xmma' in n or 'sm90_' in n or 'cutlass3x' in n or 'gemm' in n.lower() and 'gigacheck' not in n: return 'cuBLAS:' + n[:24]
-    n = n.split('(')[0] if '(anonymous' not in n.split('(')[0] else n.split('namespace)::')[-1].split('(')[0]
-    return n.split('::')[-1].split('<')[0][:28]
+    n = n.split('(anonymous namespace)::')[-1].split('(')[0].split('<')[0]
+    return n.split('::')[-1][:28]
 
 isGemm = lambda k: k['kind'] == 'K' and short(k['name']).startswith(('CUTLASS', 'cuBLAS'))
 # timing windows: host cudaEventRecord following a cudaEventSynchronize (or the start)
