@@ -15,6 +15,11 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   grep -v "not built" $OUT/release_log.txt
 fi
 NEW=/tmp/release-new/build/app/cli/gigacheck OLD=/tmp/release-old/build/app/cli/gigacheck
+# ON_H200="VAR=value ...": settings taken instead where the machine has an H200 (its medians are wanted).
+if [ -n "${ON_H200:-}" ] && nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  for kv in $ON_H200; do export "$kv"; done
+  echo "H200: $ON_H200"
+fi
 left() { echo $(( ${LIMIT:-560} - SECONDS )); }
 rows() { grep -E "^ *[0-9]+ .*(met|MISSED)" "$1" | cut -c1-250; }
 for r in $(seq 1 ${REPS:-1}); do
@@ -29,6 +34,12 @@ for r in $(seq 1 ${REPS:-1}); do
     grep -E "^ *[0-9]+ +(BF16|FP16) .*prepared" $OUT/bench_${side}_$r.txt | cut -c1-200
   done
 done
+if [ -n "${MORE_SIZES:-}" ] && [ "$(left)" -gt 110 ]; then
+  GIGACHECK_BENCH_TYPES=${TYPES:-TF32} GIGACHECK_BENCH_SIZES=$MORE_SIZES timeout $(( $(left) - 20 )) $NEW bench abft-overhead \
+    > $OUT/bench_new_sizes.txt 2>&1
+  echo "== bench new at $MORE_SIZES exit $? at ${SECONDS}s"
+  sed -n '/operands prepared at entry/,$p' $OUT/bench_new_sizes.txt | grep -E "^ *[0-9]+ " | cut -c1-130
+fi
 if [ -n "${TRACE:-}" ]; then
   lib=$($K/kernel_trace.sh 2>/dev/null)
   for t in ${TRACE}; do
