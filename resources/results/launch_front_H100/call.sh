@@ -23,11 +23,11 @@ fi
 left() { echo $(( ${LIMIT:-560} - SECONDS )); }
 rows() { grep -E "^ *[0-9]+ .*(met|MISSED)" "$1" | cut -c1-250; }
 for r in $(seq 1 ${REPS:-1}); do
-  for side in new old; do
+  for side in ${SIDES:-new old}; do  # "one": the new CLI with GIGACHECK_CHECK_ONE_BLOCK=1 (A/B branch only)
     cli=$NEW; [ $side = old ] && cli=$OLD
     [ -x "$cli" ] || continue
     [ "$(left)" -gt 70 ] || break 2
-    GIGACHECK_BENCH_TYPES=${TYPES:-TF32} GIGACHECK_BENCH_SIZES=${SIZES:-4096} timeout 150 $cli bench abft-overhead \
+    env $([ $side = one ] && echo GIGACHECK_CHECK_ONE_BLOCK=1) GIGACHECK_BENCH_TYPES=${TYPES:-TF32} GIGACHECK_BENCH_SIZES=${SIZES:-4096} timeout 150 $cli bench abft-overhead \
       > $OUT/bench_${side}_$r.txt 2>&1
     echo "== bench $side round $r exit $? at ${SECONDS}s"
     sed -n '/operands prepared at entry/,$p' $OUT/bench_${side}_$r.txt | grep -E "^ *[0-9]+ " | cut -c1-130
