@@ -132,6 +132,11 @@ void protectedProduct(const ProtectedBlocks& blocks, cublasHandle_t handle, cuda
     verify(v, blocks.out, s);
 }
 
+bool faultInMainPart(const DeviceInjection* fault, Index rows, Index cols)
+{
+    return fault != nullptr && fault->row < rows && fault->col < cols;
+}
+
 bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared)
 {
     return prepared.rowScale != nullptr && prepared.rows == g.m && g.m > 0 && g.q > 0 &&
@@ -194,19 +199,25 @@ ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const P
         fused.rowSumSplit = RowSumSplit{g.q, c + g.q, g.ldc};
     }
     gemm(fused, handle, s);
+    const auto injectFault = [&] {
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
+               fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
+    };
+    const bool faultBesidePass = tail && faultInMainPart(blocks.fault, g.m, g.q);
+    if (faultBesidePass)
+        injectFault();
     if (tail) {
         // Launched after the GEMM: its blocks wait for the SMs the GEMM's CTAs leave. It writes C's
-        // checksum row (and column) and the scales, which the GEMM does not touch; the fault and the
-        // verification come after the join (a fault may target those cells).
+        // checksum row (and column) and the scales, which the GEMM does not touch; a fault in those
+        // cells and the verification come after the join.
         CUDA_CHECK(cudaStreamWaitEvent(tail->side.get(), tail->fork.get(), 0));
         preparedChecksumDots(a, g.lda, bt, g.n, c, g.ldc, g.m, g.n, g.q, blocks.aux, prepared, tail->side.get(),
                              byKernel);
         CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
     }
-    if (blocks.fault)
-        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
-               fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
+    if (blocks.fault && !faultBesidePass)
+        injectFault();
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
     v.sumsFromProduct = fromEpilogue;
     verify(v, blocks.out, s);

@@ -110,6 +110,10 @@ bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOper
 bool kernelChecksumColumnPays(const GemmCall& g);
 // kernelChecksumColumnPaysOn for a C of m x q on the current device (false where it is no Hopper GPU).
 bool kernelChecksumColumnPaysHere(Index m, Index q);
+// Whether a fault lies in C's main part (row < rows, col < cols), not in a checksum cell: the products
+// whose checksum passes run after the GEMM on a side stream inject it beside them, as soon as the GEMM
+// has written C (the passes write only the checksum cells and scales).
+bool faultInMainPart(const DeviceInjection* fault, Index rows, Index cols);
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
                                           cublasHandle_t handle, cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue,
                                           SideLane* tail = nullptr, ChecksumColumnBy column = ChecksumColumnBy::Choice);

@@ -87,6 +87,13 @@ bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
     const bool columnByKernel = tail && x.bWithChecksumColumns && x.format == InputFormat::Bf16 && x.q > 0 &&
                                 x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider && x.aux.ld >= wider &&
                                 x.ldbWithChecksumColumns >= wider && kernelChecksumColumnPaysHere(x.m, x.q);
+    const auto injectFault = [&] {
+        inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
+               fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
+    };
+    // A fault in C's main part is injected as soon as the GEMM has written C, beside the passes (they
+    // write only the checksum cells and scales); one in those cells after them.
+    const bool faultBesidePass = tail && faultInMainPart(x.fault, x.m, x.q);
     if (tail) {
         // The reset first (the epilogue's sums take the Aux rows it zeroes); the passes after the GEMM.
         resetPrepared16Checksums(x.c, x.ldc, x.m, x.q, x.aux, *x.prepared, s, columnByKernel);
@@ -131,6 +138,8 @@ bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         }
         if (const char* why = cutlass16BitGemm(call, s))
             throw BackendError(why);
+        if (faultBesidePass)
+            injectFault();
         if (tail) {
             CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
             prepared16ChecksumDots(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, *x.prepared,
@@ -145,9 +154,8 @@ bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
         gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
         CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
     }
-    if (x.fault)
-        inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
-               fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
+    if (x.fault && !faultBesidePass)
+        injectFault();
     VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
     v.sumsFromProduct = fusedSums;
     verify(v, x.out, s);
