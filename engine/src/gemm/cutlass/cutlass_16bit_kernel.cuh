@@ -12,12 +12,12 @@
 namespace gigacheck::cuda::cutlass_16bit {
 
 using namespace cute;
-template <class Element, class TileShape, class ClusterShape>
-struct GemmWithSums16 {
+template <class Element, class TileShape, class ClusterShape, bool kReadsC>
+struct GemmWithSums16Of {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     static constexpr int kAlign16 = 8;  // 16 bytes: what TMA needs
 
-    using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape>::Collective;
+    using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape, kReadsC>::Collective;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, Layout, kAlign16, Element, Layout, kAlign16,
         float, TileShape, ClusterShape,
@@ -35,7 +35,18 @@ struct GemmWithSums16 {
             "CUTLASS 16-bit GEMM: the kernel asks for a workspace, which this build does not give",
             "CUTLASS 16-bit GEMM: the kernel's shared memory could not be reserved",
             "CUTLASS 16-bit GEMM: launch failed"};
-        return runGemmWithSums<Gemm, TileShape, ClusterShape, false, Element>(g, launch, s, kNo);
+        return runGemmWithSums<Gemm, TileShape, ClusterShape, false, Element, kReadsC>(g, launch, s, kNo);
+    }
+};
+
+// A call that accumulates runs the kernel reading C; one that does not, the kernel without C, whose
+// mainloop has a fourth stage (cutlass_sums_epilogue.cuh).
+template <class Element, class TileShape, class ClusterShape>
+struct GemmWithSums16 {
+    static const char* run(const Cutlass16BitCall& g, const CutlassLaunch& launch, cudaStream_t s)
+    {
+        return g.accumulate ? GemmWithSums16Of<Element, TileShape, ClusterShape, true>::run(g, launch, s)
+                            : GemmWithSums16Of<Element, TileShape, ClusterShape, false>::run(g, launch, s);
     }
 };
 

@@ -14,8 +14,9 @@
 namespace gigacheck::cuda {
 
 // KMajorA: g.b holds B^T (q x n, row-major), so A' is K-major. Call: CutlassTf32Call or
-// Cutlass16BitCall (the same fields). Null when the kernel ran on s, else why not (`no`).
-template <class Gemm, class TileShape, class ClusterShape, bool KMajorA, class Element, class Call>
+// Cutlass16BitCall (the same fields). kReadsC: Gemm's epilogue reads C (SumsOfCEpilogue); without,
+// it runs only calls that do not accumulate. Null when the kernel ran on s, else why not (`no`).
+template <class Gemm, class TileShape, class ClusterShape, bool KMajorA, class Element, bool kReadsC, class Call>
 const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStream_t s, const CutlassRefusals& no)
 {
     using Kernel = typename Gemm::GemmKernel;
@@ -36,7 +37,9 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
 
     // C's row sums leave the kernel as partials per tile row (cutlass_sums_epilogue.cuh), added into
     // g.rowSums after it on s; the stream's scratch keeps them (the next product on s comes after).
-    using Sums = SumsOfCEpilogue<TileShape, ClusterShape>;
+    using Sums = SumsOfCEpilogue<TileShape, ClusterShape, kReadsC>;
+    if (!kReadsC && g.accumulate)
+        return "CUTLASS GEMM: this kernel does not read C, so it cannot accumulate into it";
     // rowSumPartialBytes (gemm/gemm_workspace.hpp) bounds the partials of every configuration.
     static_assert(Sums::kTileRows >= kRowSumPartialTileColumnsAtLeast &&
                   kRowSumPartialRowRoundingAtMost % Sums::kTileCols == 0);
@@ -61,7 +64,7 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
                                   {int(g.q), int(g.m), int(g.n), 1},
                                   {static_cast<const Element*>(g.b), strideA, static_cast<const Element*>(g.a), strideB},
-                                  {sums, g.c, strideC, g.c, strideC},
+                                  {sums, kReadsC ? g.c : nullptr, strideC, g.c, strideC},
                                   hw};
     args.scheduler.max_swizzle_size = launch.maxSwizzle;
     const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,

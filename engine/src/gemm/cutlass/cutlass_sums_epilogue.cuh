@@ -1,6 +1,8 @@
 // The epilogue every fused kernel of the lab shares (cutlass_tf32_kernel.cuh, cutlass_16bit_kernel.cuh):
 // a CUTLASS 3.x visitor tree on Hopper that writes D = acc + beta C (beta = 0 skips C's load) and, from
-// the same registers, the row and column sums of D. Every kernel runs the engine's row-major C = A B
+// the same registers, the row and column sums of D. kReadsC = false: D = acc, with no C in the
+// epilogue at all -- its shared memory then holds D's staging alone (34 KB instead of 66 KB), which
+// leaves room for a fourth stage of operands in the mainloop (three with C). Every kernel runs the engine's row-major C = A B
 // as column-major C' = C^T, so C's row sums (one per row i of C) are C''s column sums
 // (Sm90RowReduction) and C's column sums C''s row sums (Sm90ColReduction).
 #pragma once
@@ -16,9 +18,11 @@
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
+#include <type_traits>
+
 namespace gigacheck::cuda {
 
-template <class TileShape, class ClusterShape>
+template <class TileShape, class ClusterShape, bool kReadsC = true>
 struct SumsOfCEpilogue {
     static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
     using Layout = cutlass::layout::ColumnMajor;  // C' column-major: the memory of row-major C
@@ -43,11 +47,13 @@ struct SumsOfCEpilogue {
     using SumsOfCCols =
         cutlass::epilogue::fusion::Sm90ColReduction<cutlass::plus, cutlass::plus, cutlass::atomic_add, 0, TileShape,
                                                     double, float, kRound, cute::Stride<cute::_1, cute::_0, int64_t>, 2>;
-    using Fusion = cutlass::epilogue::fusion::Sm90EVT<SumsOfCCols, cutlass::epilogue::fusion::Sm90EVT<SumsOfCRows, Sum>>;
+    using Value = std::conditional_t<kReadsC, Sum, cutlass::epilogue::fusion::Sm90AccFetch>;
+    using Fusion = cutlass::epilogue::fusion::Sm90EVT<SumsOfCCols, cutlass::epilogue::fusion::Sm90EVT<SumsOfCRows, Value>>;
+    using ElementC = std::conditional_t<kReadsC, float, void>;
 
     using Collective = typename cutlass::epilogue::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-        cutlass::epilogue::collective::EpilogueTileAuto, float, float, float, Layout, kAlign, float, Layout, kAlign,
+        cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, Layout, kAlign, float, Layout, kAlign,
         cutlass::epilogue::TmaWarpSpecializedCooperative, Fusion>::CollectiveOp;
 
     // The buffer of C's row-sum partials for a C of rows x cols: tiles x width floats.
@@ -56,12 +62,16 @@ struct SumsOfCEpilogue {
     static std::int64_t partialWidth(std::int64_t rows) { return (rows + kTileCols - 1) / kTileCols * kTileCols; }
 
     // The tree's arguments nest as the tree does: {{{beta, C, acc, fma}, C's row-sum partials}, C's
-    // column sums}. Either may be null (that reduction is skipped).
+    // column sums} ({{acc, ...}, ...} without C). Either sum may be null (that reduction is skipped).
     static typename Collective::FusionCallbacks::Arguments arguments(bool accumulate, float* rowPartials,
                                                                      double* colSums)
     {
-        const float beta = accumulate ? 1.0f : 0.0f;
-        return {{{{{beta}, {nullptr}, {}}, {}, {}, {}}, {rowPartials, 0.0f, {}}}, {colSums, 0.0f, {}}};
+        if constexpr (kReadsC) {
+            const float beta = accumulate ? 1.0f : 0.0f;
+            return {{{{{beta}, {nullptr}, {}}, {}, {}, {}}, {rowPartials, 0.0f, {}}}, {colSums, 0.0f, {}}};
+        } else {
+            return {{{}, {rowPartials, 0.0f, {}}}, {colSums, 0.0f, {}}};
+        }
     }
 };
 

@@ -25,13 +25,13 @@ using namespace cute;
 // stay in shared memory: measured on the H200 93.9 / 92.7 / 96.3 % of cuBLAS TF32 at 4096 / 8192 /
 // 16384 against 77.7 / 78.5 / 78.4 % with A' through registers (resources/results/README.md,
 // "K-major B").
-template <class TileShape, class ClusterShape, bool KMajorA>
-struct Tf32GemmWithSums {
+template <class TileShape, class ClusterShape, bool KMajorA, bool kReadsC>
+struct Tf32GemmWithSumsOf {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
     static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
 
-    using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape>::Collective;
+    using Epilogue = typename SumsOfCEpilogue<TileShape, ClusterShape, kReadsC>::Collective;
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, kAlign, float, Layout, kAlign, float,
         TileShape, ClusterShape,
@@ -50,7 +50,18 @@ struct Tf32GemmWithSums {
             "multiples of 16 bytes)",
             "CUTLASS TF32 GEMM: the kernel asks for a workspace, which this build does not give",
             "CUTLASS TF32 GEMM: the kernel's shared memory could not be reserved", "CUTLASS TF32 GEMM: launch failed"};
-        return runGemmWithSums<Gemm, TileShape, ClusterShape, KMajorA, float>(g, launch, s, kNo);
+        return runGemmWithSums<Gemm, TileShape, ClusterShape, KMajorA, float, kReadsC>(g, launch, s, kNo);
+    }
+};
+
+// A call that accumulates runs the kernel reading C; one that does not, the kernel without C, whose
+// mainloop has a fourth stage (cutlass_sums_epilogue.cuh).
+template <class TileShape, class ClusterShape, bool KMajorA>
+struct Tf32GemmWithSums {
+    static const char* run(const CutlassTf32Call& g, const CutlassLaunch& launch, cudaStream_t s)
+    {
+        return g.accumulate ? Tf32GemmWithSumsOf<TileShape, ClusterShape, KMajorA, true>::run(g, launch, s)
+                            : Tf32GemmWithSumsOf<TileShape, ClusterShape, KMajorA, false>::run(g, launch, s);
     }
 };
 
