@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Medians of `bench abft-overhead`'s prepared rows over processes (the files given, and
 call16_stdout.txt-style excerpts): TF32 "operands prepared at entry" (overhead column) and BF16 / FP16
-"16-bit operands prepared at entry, sums in epilogue", per side (bench_new_* / bench_one_*), N and
+"16-bit operands prepared at entry, sums in epilogue", per side (bench_new_* / bench_old_* / bench_one_*), N and
 fault count."""
 import re, statistics as st, sys
 rows = {}
 def add(key, v): rows.setdefault(key, []).append(v)
 for f in sys.argv[1:]:
-    side = 'one' if 'bench_one' in f else 'new'
+    m = re.search(r"bench_(new|old|one)_", f)
+    side = m.group(1) if m else 'new'
     lines = open(f).read().splitlines()
     inTable = False
     for line in lines:
