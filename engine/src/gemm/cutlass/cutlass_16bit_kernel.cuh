@@ -13,7 +13,7 @@ namespace gigacheck::cuda::cutlass_16bit {
 
 using namespace cute;
 template <class Element, class TileShape, class ClusterShape, bool kReadsC>
-struct GemmWithSums16Of {
+struct GemmWithSums16 {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     static constexpr int kAlign16 = 8;  // 16 bytes: what TMA needs
 
@@ -39,15 +39,13 @@ struct GemmWithSums16Of {
     }
 };
 
-// A call that accumulates runs the kernel reading C; one that does not, the kernel without C, whose
-// mainloop has a fourth stage (cutlass_sums_epilogue.cuh).
+// A call that accumulates runs the kernel whose epilogue reads C; one that does not, the kernel
+// without C, whose mainloop has a fourth stage (cutlass_sums_epilogue.cuh).
 template <class Element, class TileShape, class ClusterShape>
-struct GemmWithSums16 {
-    static const char* run(const Cutlass16BitCall& g, const CutlassLaunch& launch, cudaStream_t s)
-    {
-        return g.accumulate ? GemmWithSums16Of<Element, TileShape, ClusterShape, true>::run(g, launch, s)
-                            : GemmWithSums16Of<Element, TileShape, ClusterShape, false>::run(g, launch, s);
-    }
-};
+const char* runGemmWithSums16(const Cutlass16BitCall& g, const CutlassLaunch& l, cudaStream_t s)
+{
+    return g.accumulate ? GemmWithSums16<Element, TileShape, ClusterShape, true>::run(g, l, s)
+                        : GemmWithSums16<Element, TileShape, ClusterShape, false>::run(g, l, s);
+}
 
 }  // namespace gigacheck::cuda::cutlass_16bit

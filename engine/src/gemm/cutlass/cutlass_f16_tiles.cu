@@ -5,12 +5,12 @@ namespace gigacheck::cuda::cutlass_16bit {
 
 const char* runF16c2x1(const Cutlass16BitCall& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return GemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_2, _1, _1>>::run(g, l, s);
+    return runGemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_2, _1, _1>>(g, l, s);
 }
 
 const char* runF16c1x2(const Cutlass16BitCall& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return GemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_1, _2, _1>>::run(g, l, s);
+    return runGemmWithSums16<cutlass::half_t, Shape<_128, _256, _64>, Shape<_1, _2, _1>>(g, l, s);
 }
 
 }  // namespace gigacheck::cuda::cutlass_16bit

@@ -7,12 +7,12 @@ namespace gigacheck::cuda::cutlass_tf32 {
 
 const char* run128x256c1x2KMajor(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_1, _2, _1>, true>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _256, _32>, Shape<_1, _2, _1>, true>(g, l, s);
 }
 
 const char* run128x256c2x2KMajor(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _2, _1>, true>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _2, _1>, true>(g, l, s);
 }
 
 }  // namespace gigacheck::cuda::cutlass_tf32

@@ -6,28 +6,28 @@ namespace gigacheck::cuda::cutlass_tf32 {
 
 const char* run128x256c2x1(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>, false>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>, false>(g, l, s);
 }
 
 const char* run128x256c2x1KMajor(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>, true>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _256, _32>, Shape<_2, _1, _1>, true>(g, l, s);
 }
 
 #ifdef GIGACHECK_CUTLASS_TILE_SWEEP
 const char* run128x256c1x1(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _256, _32>, Shape<_1, _1, _1>, false>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _256, _32>, Shape<_1, _1, _1>, false>(g, l, s);
 }
 
 const char* run256x128c1x2(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_256, _128, _32>, Shape<_1, _2, _1>, false>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_256, _128, _32>, Shape<_1, _2, _1>, false>(g, l, s);
 }
 
 const char* run128x128c2x1(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
 {
-    return Tf32GemmWithSums<Shape<_128, _128, _32>, Shape<_2, _1, _1>, false>::run(g, l, s);
+    return runTf32GemmWithSums<Shape<_128, _128, _32>, Shape<_2, _1, _1>, false>(g, l, s);
 }
 #endif
 

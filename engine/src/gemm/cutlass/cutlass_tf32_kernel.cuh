@@ -26,7 +26,7 @@ using namespace cute;
 // 16384 against 77.7 / 78.5 / 78.4 % with A' through registers (resources/results/README.md,
 // "K-major B").
 template <class TileShape, class ClusterShape, bool KMajorA, bool kReadsC>
-struct Tf32GemmWithSumsOf {
+struct Tf32GemmWithSums {
     using Layout = cutlass::layout::ColumnMajor;  // A' MN-major (B's memory), B' K-major, C' column-major
     using LayoutA = std::conditional_t<KMajorA, cutlass::layout::RowMajor, Layout>;  // RowMajor: B^T's memory
     static constexpr int kAlign = 4;  // 16 bytes: what TMA needs
@@ -54,15 +54,12 @@ struct Tf32GemmWithSumsOf {
     }
 };
 
-// A call that accumulates runs the kernel reading C; one that does not, the kernel without C, whose
-// mainloop has a fourth stage (cutlass_sums_epilogue.cuh).
+// As runGemmWithSums16 (cutlass_16bit_kernel.cuh): the kernel reading C only where the call accumulates.
 template <class TileShape, class ClusterShape, bool KMajorA>
-struct Tf32GemmWithSums {
-    static const char* run(const CutlassTf32Call& g, const CutlassLaunch& launch, cudaStream_t s)
-    {
-        return g.accumulate ? Tf32GemmWithSumsOf<TileShape, ClusterShape, KMajorA, true>::run(g, launch, s)
-                            : Tf32GemmWithSumsOf<TileShape, ClusterShape, KMajorA, false>::run(g, launch, s);
-    }
-};
+const char* runTf32GemmWithSums(const CutlassTf32Call& g, const CutlassLaunch& l, cudaStream_t s)
+{
+    return g.accumulate ? Tf32GemmWithSums<TileShape, ClusterShape, KMajorA, true>::run(g, l, s)
+                        : Tf32GemmWithSums<TileShape, ClusterShape, KMajorA, false>::run(g, l, s);
+}
 
 }  // namespace gigacheck::cuda::cutlass_tf32
