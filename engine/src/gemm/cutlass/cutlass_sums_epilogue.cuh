@@ -2,8 +2,8 @@
 // a CUTLASS 3.x visitor tree on Hopper that writes D = acc + beta C (beta = 0 skips C's load) and, from
 // the same registers, the row and column sums of D. kReadsC = false: D = acc, with no C in the
 // epilogue at all -- its shared memory then holds D's staging alone (34 KB instead of 66 KB), which
-// leaves room for a fourth stage of operands in the mainloop (three with C). Every kernel runs the engine's row-major C = A B
-// as column-major C' = C^T, so C's row sums (one per row i of C) are C''s column sums
+// leaves room for a fourth stage of operands in the mainloop (three with C). Every kernel runs the
+// engine's row-major C = A B as column-major C' = C^T, so C's row sums (one per row i of C) are C''s column sums
 // (Sm90RowReduction) and C's column sums C''s row sums (Sm90ColReduction).
 #pragma once
 
