@@ -4,7 +4,8 @@
 #   REPS rounds of `bench abft-overhead` (TYPES at SIZES), old and new alternated in each round;
 #   TRACE (types): one run of the new CLI at 4096 traced with the host's API calls (KERNEL_TRACE_API=1,
 #     front.py: the host's time from the timing event to each GEMM's launch, and what runs after it);
-#   NCU=1: Nsight Compute on the new CLI's check kernels (decideKernel, recomputeChecksumsKernel) at 4096.
+#   NCU=1: Nsight Compute on the new CLI's check kernels (decideKernel, recomputeChecksumsKernel) and the
+#     16-bit passes at 4096, for NCU_TYPES (default TF32), each skipping NCU_SKIP (40) launches.
 set -u
 source .carry-qt-cli/device-env.sh > /dev/null 2>&1
 here=resources/results
@@ -51,12 +52,16 @@ if [ -n "${TRACE:-}" ]; then
     xz -1 $OUT/trace_$t.csv
   done
 fi
-if [ -n "${NCU:-}" ] && [ "$(left)" -gt 60 ]; then
-  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-  GIGACHECK_BENCH_TYPES=TF32 GIGACHECK_BENCH_SIZES=4096 timeout $(( $(left) - 10 )) $ncu --clock-control none \
-    --kernel-name regex:"decideKernel|recomputeChecksums|resetKernel|addRowSumPartials" --launch-skip 40 --launch-count 8 \
-    --section SpeedOfLight --section LaunchStats --section WarpStateStats --section Occupancy \
-    $NEW bench abft-overhead > $OUT/ncu_checks.txt 2>&1
-  echo "== ncu exit $? at ${SECONDS}s"
-  grep -E "decideKernel|recompute|resetKernel|addRowSum|Duration|Elapsed Cycles|Stall|Warp Cycles Per|Block Size|Grid Size|Registers|Achieved Occupancy" $OUT/ncu_checks.txt | head -90
+if [ -n "${NCU:-}" ]; then
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+  for t in ${NCU_TYPES:-TF32}; do
+    [ "$(left)" -gt 60 ] || break
+    GIGACHECK_BENCH_TYPES=$t GIGACHECK_BENCH_SIZES=4096 timeout $(( $(left) - 10 )) $ncu --clock-control none \
+      --kernel-name regex:"decideKernel|recomputeChecksums|resetKernel|addRowSumPartials|columnDots16|rowDots16" \
+      --launch-skip ${NCU_SKIP:-40} --launch-count 12 \
+      --section SpeedOfLight --section LaunchStats --section WarpStateStats --section Occupancy --section MemoryWorkloadAnalysis \
+      $NEW bench abft-overhead > $OUT/ncu_$t.txt 2>&1
+    echo "== ncu $t exit $? at ${SECONDS}s"
+    grep -E "decideKernel|recompute|resetKernel|addRowSum|Dots16|Duration|Elapsed Cycles|Stall|Warp Cycles Per|Block Size|Grid Size|Registers|Achieved Occupancy|Memory Throughput|DRAM Throughput" $OUT/ncu_$t.txt | head -120
+  done
 fi
