@@ -661,11 +661,11 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // here (three spilled), which the cluster's 8192 threads cover up to N = 16384 in two rounds.
     constexpr int kDecideLinesInFlight = kMarksHere ? 2 : 4;
     const auto noteLines = [&](Index extent, const double* scale, const T* stored, Index pitch, double* marks,
-                               Index lieLine, double factor, int& count, long long* list, double* residuals) {
+                               Index lieLine, double factor, int& count, long long* list, double* residuals,
+                               Index first, Index step) {
         const Index last = kMarksHere ? extent - 1 : extent;  // kMarksHere: the last line comes later
         double storedSum = 0;
-        const Index step = place.threads();
-        for (Index x0 = place.thread(); x0 <= last; x0 += kDecideLinesInFlight * step) {
+        for (Index x0 = first; x0 <= last; x0 += kDecideLinesInFlight * step) {
             double sc[kDecideLinesInFlight], st[kDecideLinesInFlight], mk[kDecideLinesInFlight];
 #pragma unroll
             for (int u = 0; u < kDecideLinesInFlight; ++u) {
@@ -692,9 +692,19 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         return storedSum;
     };
     // The row checks read C's checksum column, whose sum is the column checks' last control sum;
-    // the column checks read the checksum row, the row checks' last.
-    double colLast = noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, lie.row, rowFactor, nr, listR, resR);
-    double rowLast = noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, lie.col, colFactor, nc, listC, resC);
+    // the column checks read the checksum row, the row checks' last. The first half of the threads
+    // takes the rows, the second the columns, so that both axes' loads are in flight together (one
+    // after the other, a thread waited for two memory round trips where N allows one). Halves of
+    // whole warps (blocks of a multiple of 64 threads): no warp takes both.
+    const Index half = place.threads() / 2;
+    const bool rowHalf = place.thread() < half;
+    double colLast = 0, rowLast = 0;
+    if (rowHalf)
+        colLast = noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, lie.row, rowFactor, nr, listR, resR,
+                            place.thread(), half);
+    else
+        rowLast = noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, lie.col, colFactor, nc, listC, resC,
+                            place.thread() - half, place.threads() - half);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         tMin = min(tMin, __shfl_down_sync(0xffffffffu, tMin, o));

@@ -328,7 +328,9 @@ __global__ void __launch_bounds__(256, 2)
 constexpr int kDotRows = 4;                               // rows per warp, their loads in flight together
 constexpr Index kDotBlockRows = kPassWarps * kDotRows;    // 32 rows per block
 constexpr int kDotStep = kWarp * kLane;                   // 256 columns per step
-constexpr int kDotStage = 2048;                           // entries of v and w staged at a time
+// Entries of v and w staged at a time, and the spans' unit: 1024 lets a depth of 4096 make four spans
+// (2048 made two, so that the pass over A at 4096 ran two blocks an SM at 61 % of the H100's bandwidth).
+constexpr int kDotStage = 1024;
 
 // The inner dimension's spans (whole stages each) for `rowBlocks` blocks of rows.
 Index dotSpans(Index rowBlocks, Index depth)
@@ -411,7 +413,9 @@ __global__ void __launch_bounds__(kPassWarps * kWarp)
 // kColumnGroup rows in flight; the row lanes' sums meet in shared memory, then one atomic per column
 // and block. A block's rows are as many as still give the grid four blocks per SM (the reduction at
 // its end is paid once per block: 256-row blocks read 1.0 TB/s on an H200 at 8192). v and w null: 1.
-constexpr Index kColumnChunkUnit = 256;
+// Chunks are whole units of rows; 64, not 256, so that a depth of 4096 gives 32 chunks, not 16: the
+// pass over B at 4096 ran two blocks an SM at 61 % of the H100's bandwidth (17 us for 33.5 MB of BF16).
+constexpr Index kColumnChunkUnit = 64;
 constexpr int kColumnGroup = 4;
 
 Index columnChunkRows(Index strips, Index depth)
