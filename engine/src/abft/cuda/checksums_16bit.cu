@@ -329,7 +329,7 @@ constexpr int kDotRows = 4;                               // rows per warp, thei
 constexpr Index kDotBlockRows = kPassWarps * kDotRows;    // 32 rows per block
 constexpr int kDotStep = kWarp * kLane;                   // 256 columns per step
 // Entries of v and w staged at a time, and the spans' unit: 1024 lets a depth of 4096 make four spans
-// (2048 made two, so that the pass over A at 4096 ran two blocks an SM at 61 % of the H100's bandwidth).
+// (2048 made two: two blocks an SM at 4096, the grid the pass over B ran at 61 % of an H100's bandwidth).
 constexpr int kDotStage = 1024;
 
 // The inner dimension's spans (whole stages each) for `rowBlocks` blocks of rows.
