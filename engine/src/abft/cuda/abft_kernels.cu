@@ -440,10 +440,20 @@ __global__ void __launch_bounds__(kLeanWarps * kWarp, 8)
 // per check at N = 8192 on an H200 (then two kernels), where markKernel reads the same cells from 33
 // SMs in 2.7 us (one SM's outstanding misses bound them). On Hopper, after a fused-sums product, it
 // runs as a cluster of kCheckCluster blocks, one per SM, that share the reading; each block notes
-// into its own shared memory, and after a cluster barrier the first block reads the others' notes
-// (remote loads only: a first version's remote 64-bit atomics on the first block's threshold range
-// lost updates) while a second barrier keeps them alive. Elsewhere: one block.
+// into its own shared memory, then stores its notes into its slot of the first block's inbox, and
+// after one cluster barrier the first block goes on alone (a first version's remote 64-bit atomics on
+// the first block's threshold range lost updates: each block writes only its own slot). Elsewhere:
+// one block.
 constexpr int kCheckCluster = 8;
+
+// One block's notes of its check lines, as the first block of the cluster receives them.
+struct ClusterNotes {
+    int rows, cols;                        // mismatches counted (may exceed kMaxListed)
+    unsigned long long lo, hi, top;        // threshold range and largest clean ratio, as bit patterns
+    double part[2];                        // kMarksHere: the block's sums of the stored checksums
+    long long listR[kMaxListed], listC[kMaxListed];
+    double resR[kMaxListed], resC[kMaxListed];
+};
 
 // A block's place in its cluster (rank 0 of 1 outside clusters).
 struct ClusterPlace {
@@ -458,11 +468,11 @@ struct ClusterPlace {
     }
     // Block `r`'s copy of a shared variable of this block.
     template <class V>
-    __device__ const V* in(const V* local, unsigned r) const
+    __device__ V* at(V* local, unsigned r) const
     {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
         if (ranks > 1)
-            return cooperative_groups::this_cluster().map_shared_rank(const_cast<V*>(local), r);
+            return cooperative_groups::this_cluster().map_shared_rank(local, r);
 #endif
         return local;
     }
@@ -644,7 +654,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // the ones it reads, and the first block marks those two lines once the cluster's parts are in.
     // Their operands are fetched first, while the scan runs.
     __shared__ double lastLine[3];  // C's corner cell, rowScale[rows], colScale[cols]
-    __shared__ double warpPart[2][32], blockPart[2];
+    __shared__ double warpPart[2][32];
     if (kMarksHere && place.rank == 0 && tid == kWarp) {
         lastLine[0] = double(c[rows * ldc + cols]);
         lastLine[1] = aux.rowScale()[rows];
@@ -724,75 +734,84 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             warpPart[1][tid / kWarp] = colLast;
         }
     }
-    if constexpr (kMarksHere) {
-        __syncthreads();
-        if (tid == 0) {  // the warps in order: the same sums every run
-            double r = 0, k = 0;
-            for (int w = 0; w < int(blockDim.x / kWarp); ++w) {
-                r += warpPart[0][w];
-                k += warpPart[1][w];
-            }
-            blockPart[0] = r;
-            blockPart[1] = k;
+    __syncthreads();  // the block's notes complete: counts, lists, ranges, the warps' parts
+    double rowTotal = 0, colTotal = 0;  // kMarksHere: the block's parts, then (first block) the cluster's
+    if (kMarksHere && tid == 0)
+        for (int w = 0; w < int(blockDim.x / kWarp); ++w) {  // the warps in order: the same sums every run
+            rowTotal += warpPart[0][w];
+            colTotal += warpPart[1][w];
         }
-    }
-    double rowTotal = 0, colTotal = 0;  // kMarksHere, in the first block's first warp
     if (place.ranks > 1) {
-        place.sync();  // every block's notes (and kMarksHere: its marks in global memory) complete
-        if (place.rank == 0 && tid < kWarp) {
-            // Lane b reads block b's counts, ranges and parts at once (remote loads one after another
-            // by one thread took microseconds); the first thread then appends the others' lists after
-            // this block's own, in rank order (counts in full, lists to kMaxListed).
-            __shared__ int theirRows[kWarp], theirCols[kWarp];
+        // Every other block stores its notes into its own slot of the first block's inbox (plain
+        // remote stores, no atomics), and one cluster barrier makes them visible there; then the others
+        // leave, and no block reads another's memory. (Reading the others' notes after the barrier
+        // needed a second one to keep them alive; in a probe on an H100 a cluster's two barriers cost
+        // 1.4 us, probes/check_launch_probe.cu.)
+        __shared__ ClusterNotes inbox[kCheckCluster];
+        if (place.rank != 0) {
+            ClusterNotes* slot = place.at(inbox, 0) + place.rank;
+            if (tid == 0) {
+                slot->rows = nr;
+                slot->cols = nc;
+                slot->lo = minThr;
+                slot->hi = maxThr;
+                slot->top = maxRatio;
+                slot->part[0] = rowTotal;
+                slot->part[1] = colTotal;
+            }
+            if (tid < min(nr, kMaxListed)) {
+                slot->listR[tid] = listR[tid];
+                slot->resR[tid] = resR[tid];
+            } else if (tid >= kMaxListed && tid - kMaxListed < min(nc, kMaxListed)) {
+                slot->listC[tid - kMaxListed] = listC[tid - kMaxListed];
+                slot->resC[tid - kMaxListed] = resC[tid - kMaxListed];
+            }
+        }
+        place.sync();
+        if (place.rank != 0)
+            return;
+        if (tid < kWarp) {
+            // Lane b takes block b's counts, ranges and parts; the first thread then appends the
+            // others' lists after this block's own, in rank order (counts in full, lists to kMaxListed).
             const unsigned b = unsigned(tid);
             const bool other = b >= 1 && b < place.ranks;
-            theirRows[b] = other ? *place.in(&nr, b) : 0;
-            theirCols[b] = other ? *place.in(&nc, b) : 0;
-            unsigned long long lo = other ? *place.in(&minThr, b) : ~0ull;
-            unsigned long long hi = other ? *place.in(&maxThr, b) : 0ull;
-            unsigned long long top = other ? *place.in(&maxRatio, b) : 0ull;
-            double rowPart = 0, colPart = 0;
-            if (kMarksHere && b < place.ranks) {
-                rowPart = place.in(blockPart, b)[0];
-                colPart = place.in(blockPart, b)[1];
-            }
+            unsigned long long lo = other ? inbox[b].lo : ~0ull;
+            unsigned long long hi = other ? inbox[b].hi : 0ull;
+            unsigned long long top = other ? inbox[b].top : 0ull;
+            const double rowPart = other ? inbox[b].part[0] : rowTotal;
+            const double colPart = other ? inbox[b].part[1] : colTotal;
 #pragma unroll
             for (int o = 16; o > 0; o >>= 1) {
                 lo = min(lo, __shfl_down_sync(0xffffffffu, lo, o));
                 hi = max(hi, __shfl_down_sync(0xffffffffu, hi, o));
                 top = max(top, __shfl_down_sync(0xffffffffu, top, o));
             }
+            rowTotal = colTotal = 0;
             if constexpr (kMarksHere)
                 for (unsigned r = 0; r < place.ranks; ++r) {  // in rank order: the same sums every run
                     rowTotal += __shfl_sync(0xffffffffu, rowPart, int(r));
                     colTotal += __shfl_sync(0xffffffffu, colPart, int(r));
                 }
-            __syncwarp();
             if (tid == 0) {
                 minThr = min(minThr, lo);
                 maxThr = max(maxThr, hi);
                 maxRatio = max(maxRatio, top);
                 int storedR = min(nr, kMaxListed), storedC = min(nc, kMaxListed);
                 for (unsigned r = 1; r < place.ranks; ++r) {
-                    for (int i = 0; i < min(theirRows[r], kMaxListed) && storedR < kMaxListed; ++i, ++storedR) {
-                        listR[storedR] = place.in(listR, r)[i];
-                        resR[storedR] = place.in(resR, r)[i];
+                    const ClusterNotes& n = inbox[r];
+                    for (int i = 0; i < min(n.rows, kMaxListed) && storedR < kMaxListed; ++i, ++storedR) {
+                        listR[storedR] = n.listR[i];
+                        resR[storedR] = n.resR[i];
                     }
-                    for (int i = 0; i < min(theirCols[r], kMaxListed) && storedC < kMaxListed; ++i, ++storedC) {
-                        listC[storedC] = place.in(listC, r)[i];
-                        resC[storedC] = place.in(resC, r)[i];
+                    for (int i = 0; i < min(n.cols, kMaxListed) && storedC < kMaxListed; ++i, ++storedC) {
+                        listC[storedC] = n.listC[i];
+                        resC[storedC] = n.resC[i];
                     }
-                    nr += theirRows[r];
-                    nc += theirCols[r];
+                    nr += n.rows;
+                    nc += n.cols;
                 }
             }
         }
-        place.sync();  // the others' notes read (they may leave now), the gathered ones seen by the block
-        if (place.rank != 0)
-            return;
-    } else if (kMarksHere && tid == 0) {
-        rowTotal = blockPart[0];
-        colTotal = blockPart[1];
     }
     if (kMarksHere && tid == 0) {
         // The two last lines: the checksum row's check (control: the checksum row's sum) and the
@@ -810,6 +829,27 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         maxRatio = top;
     }
     __syncthreads();
+
+    // The verdict's scalars and the rebuild's flag; the lists are written beside them below.
+    const auto report = [&] {
+        out->verdict = verdict;
+        out->rowCount = nr;
+        out->colCount = nc;
+        out->correctionCount = nCorr;
+        out->recomputed = recompute;
+        out->locatedByLargestResidual = locatedByLargest != 0 ? 1 : 0;
+        out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
+        out->minThreshold = __longlong_as_double((long long)minThr);
+        out->maxThreshold = __longlong_as_double((long long)maxThr);
+        aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
+        aux.scratch1()[0] = 0;          // its count of finished blocks
+    };
+    // Clean (the common case): nothing to locate, list or correct.
+    if (nr == 0 && nc == 0) {
+        if (tid == 0)
+            report();
+        return;
+    }
 
     // One mismatch on one axis only: the other axis's largest and next largest residual /
     // threshold (its marks are all clean, -1 - ratio), for the one-axis rule.
@@ -964,19 +1004,17 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             out->after[x] = after[x];
         }
     }
-    if (tid == 0) {
-        out->verdict = verdict;
-        out->rowCount = nr;
-        out->colCount = nc;
-        out->correctionCount = nCorr;
-        out->recomputed = recompute;
-        out->locatedByLargestResidual = locatedByLargest != 0 ? 1 : 0;
-        out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
-        out->minThreshold = __longlong_as_double((long long)minThr);
-        out->maxThreshold = __longlong_as_double((long long)maxThr);
-        aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
-        aux.scratch1()[0] = 0;          // its count of finished blocks
-    }
+    if (tid == 0)
+        report();
+}
+
+// Launched as a programmatic dependent of the kernel before it (launchAfterCheck): wait until that
+// grid has finished and its writes are visible. A no-op for a kernel launched without the attribute.
+__device__ __forceinline__ void waitForPriorGrid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 }
 
 // Only when decideKernel raised the flag: rebuild the checksum row (j < cols, one thread a column)
@@ -988,6 +1026,7 @@ __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows
                                                                const double* flag, double* done, unsigned rowBlocks,
                                                                VerifyOut* out)
 {
+    waitForPriorGrid();
     if (*flag == 0)
         return;
     if (blockIdx.x < rowBlocks) {
@@ -1235,6 +1274,30 @@ void launchCheckKernel(bool asCluster, void (*kernel)(Params...), cudaStream_t s
     CUDA_CHECK_LAUNCH();
 }
 
+// The rebuild after a check (256 threads a block): on Hopper as a programmatic dependent launch, whose
+// setup overlaps the check's end (the kernel waits for it in waitForPriorGrid). A clean check's empty
+// rebuild then cost 1.2 us less after it (resources/results/probes/check_launch_probe.cu, H100).
+template <class... Params, class... Args>
+void launchAfterCheck(dim3 grid, void (*kernel)(Params...), cudaStream_t s, Args... args)
+{
+    if (launchesClusters()) {
+        cudaLaunchConfig_t config{};
+        config.gridDim = grid;
+        config.blockDim = dim3(256);
+        config.stream = s;
+        cudaLaunchAttribute dependent[1];
+        dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        dependent[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = dependent;
+        config.numAttrs = 1;
+        if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
+            return;
+        (void)cudaGetLastError();
+    }
+    kernel<<<grid, 256, 0, s>>>(Params(args)...);
+    CUDA_CHECK_LAUNCH();
+}
+
 template <class T>
 void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 {
@@ -1265,9 +1328,8 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     }
     const unsigned rowBlocks = blocksFor(cols, 256);
     const unsigned colBlocks = blocksFor(rows, 256 / kWarp);
-    recomputeChecksumsKernel<T><<<rowBlocks + colBlocks > 0 ? rowBlocks + colBlocks : 1, 256, 0, s>>>(
-        c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), rowBlocks, hostOut);
-    CUDA_CHECK_LAUNCH();
+    launchAfterCheck(dim3(rowBlocks + colBlocks > 0 ? rowBlocks + colBlocks : 1), recomputeChecksumsKernel<T>, s, c, rows,
+                     cols, ldc, (const double*)aux.scratch0(), aux.scratch1(), rowBlocks, hostOut);
 }
 
 template <class T>
