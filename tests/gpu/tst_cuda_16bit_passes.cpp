@@ -88,6 +88,7 @@ private slots:
     void operandStruckAfterEntryCaught_data();
     void operandStruckAfterEntryCaught();
     void checksumColumnByTheKernel();
+    void checksumsByProductsBesideTheKernel();
 };
 
 void TestCuda16BitPasses::fusedPassMatchesTwoStep()
@@ -247,6 +248,49 @@ void TestCuda16BitPasses::checksumColumnByTheKernel()
     const cuda::Protected16Result f16 = cuda::protectedProductOf16BitOnDevice(InputFormat::F16, a, b, d.m, d.n, d.q,
                                                                                -1, -1, 0, true, true, 0, true);
     QVERIFY(!f16.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(f16.verdict), QStringLiteral("clean"));
+#endif
+}
+
+// BF16 operands prepared with c_A's and r_B's parts: where the kernel leaves SMs idle (every shape
+// here), two cuBLASLt products on those SMs make C's checksum row and column during the kernel --
+// clean on three distributions with residuals inside the thresholds, one fault corrected to the
+// clean value, A or B struck after entry caught. FP16 prepared the same way keeps the passes.
+void TestCuda16BitPasses::checksumsByProductsBesideTheKernel()
+{
+#ifdef GIGACHECK_HAVE_CUDA
+    if (const std::string why = whyNoCutlassKernels(); !why.empty())
+        QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
+    const InputFormat bf16 = InputFormat::Bf16;
+    const Dims shapes[] = {{256, 264, 256}, {300, 520, 128}, {1025, 392, 1024}, {2048, 2048, 2048}};
+    unsigned seed = 700;
+    for (const Dims& d : shapes)
+        for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
+            const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
+            const cuda::Protected16Result r =
+                cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, 0, true, true);
+            const QString where = QString("%1 x %2 x %3, values %4").arg(d.m).arg(d.n).arg(d.q).arg(int(values));
+            qInfo("%s: largest clean residual / threshold %.3g", qPrintable(where), r.maxCleanResidualRatio);
+            QVERIFY2(r.checksumsBySideProducts, qPrintable(where + ": the side products did not run"));
+            QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
+            QVERIFY2(r.maxCleanResidualRatio > 0.0 && r.maxCleanResidualRatio < 1.0, qPrintable(where));
+        }
+    const Dims d{300, 520, 256};
+    const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 9), b = randomMatrix(d.n, d.q, OperandValues::Uniform, 10);
+    const cuda::Protected16Result fixed =
+        cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, true, 0, true, true);
+    QVERIFY(fixed.checksumsBySideProducts);
+    checkFaultAt100x200Corrected(fixed);
+    for (const char operand : {'a', 'b'}) {
+        const cuda::Protected16Result struck = cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, -1, -1,
+                                                                                      0, true, true, operand, true, true);
+        QVERIFY(struck.checksumsBySideProducts);
+        QCOMPARE(QString::fromStdString(struck.verdict), QStringLiteral("uncorrectable"));
+        QCOMPARE(struck.corrections, 0);
+    }
+    const cuda::Protected16Result f16 = cuda::protectedProductOf16BitOnDevice(InputFormat::F16, a, b, d.m, d.n, d.q,
+                                                                               -1, -1, 0, true, true, 0, true, true);
+    QVERIFY(!f16.checksumsBySideProducts);
     QCOMPARE(QString::fromStdString(f16.verdict), QStringLiteral("clean"));
 #endif
 }

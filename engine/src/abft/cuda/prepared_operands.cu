@@ -132,22 +132,59 @@ __global__ void checksumRowsOfBtKernel(const double* rB, Index depth, float* row
     rowsOfBt[3 * ldbt + k] = 0.0f;
 }
 
-// B's checksum columns for the 16-bit kernel (kChecksumColumnsOf16BitB): r_B[k] in four BF16 parts and
-// four zeros, the remainders exact in double.
+static_assert(kChecksumPartsOf16Bit == kChecksumColumnsOf16BitB, "one way of splitting into parts");
+
+// v in four BF16 parts, each the remainder of the ones before rounded (the remainders exact in double),
+// then zeros up to kChecksumPartsOf16Bit: part p of v at out[p * stride].
+__device__ void bf16PartsOf(double v, __nv_bfloat16* out, Index stride)
+{
+    for (int part = 0; part < 4; ++part) {
+        const __nv_bfloat16 p = __float2bfloat16_rn(float(v));
+        out[part * stride] = p;
+        v -= double(__bfloat162float(p));
+    }
+    for (int zero = 4; zero < int(kChecksumPartsOf16Bit); ++zero)
+        out[zero * stride] = __float2bfloat16_rn(0.0f);
+}
+
+// B's checksum columns for the 16-bit kernel (kChecksumColumnsOf16BitB): r_B[k] in parts.
 __global__ void checksumColumnsOfBf16Kernel(const double* rB, Index depth, __nv_bfloat16* b, Index ld, Index cols)
+{
+    const Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < depth)
+        bf16PartsOf(rB[k], b + k * ld + cols, 1);
+}
+
+// The side products' operands (prepare16BitChecksumParts): c_A's parts as 8 rows of depth, then
+// r_B's as depth rows of 8.
+__global__ void checksumPartsOfBf16Kernel(const double* cA, const double* rB, Index depth, __nv_bfloat16* out,
+                                          Index rBOffset)
 {
     const Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= depth)
         return;
-    __nv_bfloat16* row = b + k * ld + cols;
-    double rest = rB[k];
-    for (int part = 0; part < 4; ++part) {
-        const __nv_bfloat16 p = __float2bfloat16_rn(float(rest));
-        row[part] = p;
-        rest -= double(__bfloat162float(p));
+    bf16PartsOf(cA[k], out + k, depth);
+    bf16PartsOf(rB[k], out + rBOffset + k * kChecksumPartsOf16Bit, 1);
+}
+
+// C's checksum row[j] and column[i] from the side products' parts (the four nonzero ones, largest
+// first, added in double): row parts q x 8 and column parts 8 x m, both column-major.
+__global__ void checksumsFromPartsKernel(const float* rowParts, const float* colParts, float* c, Index ldc, Index rows,
+                                         Index cols)
+{
+    const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t < cols) {
+        double s = 0;
+        for (int part = 0; part < 4; ++part)
+            s += double(rowParts[part * cols + t]);
+        c[rows * ldc + t] = float(s);
     }
-    for (int zero = 4; zero < int(kChecksumColumnsOf16BitB); ++zero)
-        row[zero] = __float2bfloat16_rn(0.0f);
+    if (t < rows) {
+        double s = 0;
+        for (int part = 0; part < 4; ++part)
+            s += double(colParts[t * kChecksumPartsOf16Bit + part]);
+        c[t * ldc + cols] = float(s);
+    }
 }
 
 // ---- per product -------------------------------------------------------------------------------
@@ -481,6 +518,27 @@ void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index 
                                  std::size_t(depth), cudaMemcpyDeviceToDevice, s));
     checksumColumnsOfBf16Kernel<<<blocksFor(depth, 256), 256, 0, s>>>(prepared.vectors.rB, depth,
                                                                        static_cast<__nv_bfloat16*>(out), ldOut, cols);
+    CUDA_CHECK_LAUNCH();
+}
+
+void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index depth, void* out, cudaStream_t s)
+{
+    requireDepth(prepared.vectors, depth);
+    if (depth <= 0)
+        return;
+    checksumPartsOfBf16Kernel<<<blocksFor(depth, 256), 256, 0, s>>>(prepared.vectors.cA, prepared.vectors.rB, depth,
+                                                                     static_cast<__nv_bfloat16*>(out),
+                                                                     rBPartsOffset(depth));
+    CUDA_CHECK_LAUNCH();
+}
+
+void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s)
+{
+    const Index cells = std::max(rows, cols);
+    if (cells <= 0)
+        return;
+    checksumsFromPartsKernel<<<blocksFor(cells, 256), 256, 0, s>>>(parts, parts + columnPartsOffset(cols), c, ldc,
+                                                                    rows, cols);
     CUDA_CHECK_LAUNCH();
 }
 

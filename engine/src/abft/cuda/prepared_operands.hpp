@@ -111,4 +111,27 @@ inline constexpr Index kChecksumColumnsOf16BitB = 8;
 void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index cols,
                                  const Prepared16BitOperands& prepared, void* out, Index ldOut, cudaStream_t s);
 
+// The checksums as tensor-core products beside the kernel (gemm/cuda/checksum_side_products.hpp): c_A
+// and r_B each split into four BF16 parts (as B's checksum columns carry r_B) and four zeros.
+inline constexpr Index kChecksumPartsOf16Bit = 8;
+// Where the second half of each buffer below starts (in elements): 256 bytes aligned, as cuBLASLt's
+// kernels assume, when the first is.
+inline Index rBPartsOffset(Index depth) { return (kChecksumPartsOf16Bit * depth + 127) / 128 * 128; }
+inline Index columnPartsOffset(Index cols) { return (kChecksumPartsOf16Bit * cols + 63) / 64 * 64; }
+// BF16 elements of the prepared parts, floats of the side products' parts.
+inline Index checksumPartsElements(Index depth) { return rBPartsOffset(depth) + kChecksumPartsOf16Bit * depth; }
+inline Index sideProductPartsFloats(Index rows, Index cols)
+{
+    return columnPartsOffset(cols) + kChecksumPartsOf16Bit * rows;
+}
+// At entry, BF16 only: out (checksumPartsElements(depth) BF16) = c_A's parts as 8 rows of depth
+// (row-major), then from rBPartsOffset(depth) r_B's as depth rows of 8, from `prepared`
+// (prepare16BitOperands first).
+void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index depth, void* out, cudaStream_t s);
+// Per product: C's checksum row (c_A B) and column (A r_B) written from the side products' FP32
+// parts -- `parts` (sideProductPartsFloats) holds the row's, cols x 8, then from
+// columnPartsOffset(cols) the column's, 8 x rows (both column-major) -- each cell the sum of its four
+// nonzero parts in double, rounded once.
+void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s);
+
 }  // namespace gigacheck::cuda

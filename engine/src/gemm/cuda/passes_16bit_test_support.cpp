@@ -117,7 +117,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow, std::int64_t faultCol,
                                                   double delta, bool fusedSums, bool prepared, char strike,
-                                                  bool checksumColumns)
+                                                  bool checksumColumns, bool checksumParts)
 {
     const Index ldc = pad32(q + 1), ldx = pad32(std::max(m, q) + 1);
     Stream s;
@@ -155,12 +155,20 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     const Prepared16BitOperands entry = Prepared16BitOperands::in(preparedStore.as<double>(), m, n, q);
     const Index ldbWith = q + kChecksumColumnsOf16BitB;
     DeviceBuffer bWith(prepared && checksumColumns ? std::size_t(n * ldbWith) * 2 : 0);
+    const bool parts = prepared && checksumParts;
+    DeviceBuffer partsOfAB(parts ? std::size_t(checksumPartsElements(n)) * 2 : 0);
+    DeviceBuffer sideParts(parts ? std::size_t(sideProductPartsFloats(m, q)) * 4 : 0);
     if (prepared) {
         prepare16BitOperands(format, a16.get(), n, m, b16.get(), q, n, q, rowChecksumsB.as<float>(), entry, s.get());
         if (checksumColumns) {
             prepare16BitChecksumColumns(b16.get(), q, n, q, entry, bWith.get(), ldbWith, s.get());
             blocks.bWithChecksumColumns = bWith.get();
             blocks.ldbWithChecksumColumns = ldbWith;
+        }
+        if (parts) {
+            prepare16BitChecksumParts(entry, n, partsOfAB.get(), s.get());
+            blocks.checksumParts = partsOfAB.get();
+            blocks.sideProductParts = sideParts.as<float>();
         }
         blocks.prepared = &entry;
         blocks.preparedPassInTail = true;  // as the bench times it: the passes in the GEMM's last round
@@ -177,7 +185,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
                                static_cast<char*>(bWith.get()) + 2 * ((n / 2) * ldbWith + q / 3), s.get());
         }
     }
-    const bool byKernel = protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
+    const Checksums16By by = protectedProductOf16BitOperands(blocks, h.get(), s.get(), lane);
     gemmOf16BitOperands(format, a16.get(), b16.get(), plain.as<float>(), m, n, q, h.get(), s.get());
     CUDA_CHECK(cudaStreamSynchronize(s.get()));
 
@@ -186,7 +194,8 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     r.verdict = verdictName(v);
     r.corrections = v.correctionCount;
     r.maxCleanResidualRatio = v.maxCleanRatio;
-    r.checksumColumnByKernel = byKernel;
+    r.checksumColumnByKernel = by == Checksums16By::KernelColumn;
+    r.checksumsBySideProducts = by == Checksums16By::SideProducts;
     if (v.correctionCount > 0) {
         r.row = v.corrRow[0];
         r.col = v.corrCol[0];

@@ -32,6 +32,7 @@ struct Protected16Result {
     double clean = 0;                 // the same cell of plain cuBLAS on the same 16-bit operands
     double maxCleanResidualRatio = 0;
     bool checksumColumnByKernel = false;  // the kernel took C's checksum column (bWithChecksumColumns)
+    bool checksumsBySideProducts = false;  // both checksums by the products beside the kernel (checksumParts)
 };
 // A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
 // thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.
@@ -42,11 +43,14 @@ struct Protected16Result {
 // (n / 2, q / 3) in device memory becomes its value + 64 before the second product.
 // checksumColumns (prepared, BF16): B's checksum columns made at entry too
 // (prepare16BitChecksumColumns), so that the kernel takes C's checksum column where that pays.
+// checksumParts (prepared, BF16): c_A's and r_B's parts made at entry too (prepare16BitChecksumParts),
+// so that the products beside the kernel make both checksums where the kernel leaves SMs idle.
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow = -1, std::int64_t faultCol = -1,
                                                   double delta = 0, bool fusedSums = false, bool prepared = false,
-                                                  char strike = 0, bool checksumColumns = false);
+                                                  char strike = 0, bool checksumColumns = false,
+                                                  bool checksumParts = false);
 
 // One configuration of the CUTLASS 16-bit kernel (config < cutlass16BitConfigCount()) writing C and
 // its sums, on A and B converted to 16 bits: C's largest difference from plain cuBLAS on the same

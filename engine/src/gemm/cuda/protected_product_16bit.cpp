@@ -1,8 +1,10 @@
 #include "gemm/cuda/protected_product_16bit.hpp"
 
 #include "core/cuda/check.hpp"
+#include "gemm/cuda/checksum_side_products.hpp"
 #include "gemm/cuda/gemm_16bit.hpp"
 #include "gemm/cutlass/cutlass_16bit_gemm.hpp"
+#include "gemm/cutlass/kmajor_choice.hpp"
 
 namespace gigacheck::cuda {
 
@@ -23,6 +25,16 @@ namespace {
 Cutlass16BitType cutlassTypeOf(InputFormat f)
 {
     return f == InputFormat::F16 ? Cutlass16BitType::F16 : Cutlass16BitType::Bf16;
+}
+
+// The SMs the CUTLASS 16-bit kernel leaves idle at m x q without a round of tiles more (every 16-bit
+// configuration has clusters of two CTAs, cutlass_16bit_gemm.cu).
+int smsLeftBy16BitKernel(Index m, Index q)
+{
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms - cutlassSmsKeepingRounds(m, q, sms, 2);
 }
 
 }  // namespace
@@ -77,16 +89,33 @@ bool productWithChecksums16(const GemmCall& g, cublasHandle_t handle, cudaStream
     return true;
 }
 
-bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,
-                                     SideLane& lane)
+Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle_t handle, cudaStream_t s,
+                                              SideLane& lane)
 {
     const RowChecksumsB rowChecksums{x.rowChecksumsB, 2};
     const bool fusedSums = x.fusedSums;
     const bool tail = x.prepared && fusedSums && x.preparedPassInTail;
+    SideChecksumProducts16 side;
+    side.a16 = x.a16;
+    side.lda = x.n;
+    side.b16 = x.b16;
+    side.ldb = x.q;
+    side.checksumParts = x.checksumParts;
+    side.parts = x.sideProductParts;
+    side.c = x.c;
+    side.ldc = x.ldc;
+    side.m = x.m;
+    side.n = x.n;
+    side.q = x.q;
+    const int freeSms = tail && x.format == InputFormat::Bf16 && x.checksumParts && x.sideProductParts
+                            ? smsLeftBy16BitKernel(x.m, x.q)
+                            : 0;
+    const bool sideProducts = freeSms > 0 && sideChecksumProductsRun(side, freeSms);
     const Index wider = x.q + kChecksumColumnsOf16BitB;
-    const bool columnByKernel = tail && x.bWithChecksumColumns && x.format == InputFormat::Bf16 && x.q > 0 &&
-                                x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider && x.aux.ld >= wider &&
-                                x.ldbWithChecksumColumns >= wider && kernelChecksumColumnPaysHere(x.m, x.q);
+    const bool columnByKernel = tail && !sideProducts && x.bWithChecksumColumns && x.format == InputFormat::Bf16 &&
+                                x.q > 0 && x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider &&
+                                x.aux.ld >= wider && x.ldbWithChecksumColumns >= wider &&
+                                kernelChecksumColumnPaysHere(x.m, x.q);
     const auto injectFault = [&] {
         inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
                fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
@@ -142,8 +171,11 @@ bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
             injectFault();
         if (tail) {
             CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
-            prepared16ChecksumDots(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, *x.prepared,
-                                   lane.side.get(), columnByKernel);
+            if (sideProducts)
+                sideChecksumProducts16(side, freeSms, lane.side.get());
+            else
+                prepared16ChecksumDots(x.format, x.a16, x.n, x.b16, x.q, x.c, x.ldc, x.m, x.n, x.q, *x.prepared,
+                                       lane.side.get(), columnByKernel);
             CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
             CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
         }
@@ -159,7 +191,7 @@ bool protectedProductOf16BitOperands(const Protected16BitBlocks& x, cublasHandle
     VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
     v.sumsFromProduct = fusedSums;
     verify(v, x.out, s);
-    return columnByKernel;
+    return sideProducts ? Checksums16By::SideProducts : columnByKernel ? Checksums16By::KernelColumn : Checksums16By::Passes;
 }
 
 }  // namespace gigacheck::cuda

@@ -65,13 +65,27 @@ struct Protected16BitBlocks {
     // (ChecksumColumnBy::Kernel); the pass then reads B alone. Null: the pass over A takes it.
     const void* bWithChecksumColumns = nullptr;
     Index ldbWithChecksumColumns = 0;
+    // With preparedPassInTail, BF16: c_A's and r_B's parts (prepare16BitChecksumParts) and room for the
+    // side products' parts (sideProductPartsFloats(m, q) floats, 256-byte aligned). Where the kernel
+    // leaves SMs idle without adding a round of tiles and cuBLASLt can run there
+    // (checksum_side_products.hpp), C's checksum row and column are made on those SMs during the kernel
+    // (Checksums16By::SideProducts) instead of by passes after it; bWithChecksumColumns is then not used.
+    const void* checksumParts = nullptr;
+    float* sideProductParts = nullptr;
+};
+
+// How a prepared product's checksum row and column were made.
+enum class Checksums16By {
+    Passes,        // both by the double-precision passes (or by the passes before the kernel)
+    KernelColumn,  // the column by the kernel (bWithChecksumColumns), the row by the pass over B
+    SideProducts,  // both by the tensor-core products beside the kernel (checksumParts)
 };
 // B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.
 // fusedSums: the products' passes run before the GEMM on s (the epilogue's sums take the Aux rows
 // they use).
-// Returns whether the kernel took C's checksum column (bWithChecksumColumns).
-bool protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
+// Returns how C's checksum row and column were made.
+Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& blocks, cublasHandle_t handle, cudaStream_t s,
                                      SideLane& lane);
 
 }  // namespace gigacheck::cuda

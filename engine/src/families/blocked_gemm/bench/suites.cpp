@@ -122,15 +122,15 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
                       std::pair{r.operands16SumsFromEpilogue, ", 16-bit operands, sums in epilogue"},
                       std::pair{r.operands16Prepared, ", 16-bit operands prepared at entry, sums in epilogue"},
                       std::pair{r.operands16PreparedPassFirst, ", 16-bit operands prepared at entry, pass first"},
-                      std::pair{r.operands16PreparedColumnByPass,
-                                ", 16-bit operands prepared at entry, checksum column by the pass"}}) {
+                      std::pair{r.operands16PreparedColumnByPass, ", 16-bit operands prepared at entry, the other way"}}) {
                     if (!x.ran) {  // BF16 / FP16: protected, 16-bit operands (also with C's sums from CUTLASS)
                         if (!x.why.empty())
                             sumsFromEpilogueWhy = x.why;
                         continue;
                     }
                     const double overhead16 = x.protectedMs / r.plainMs - 1.0;
-                    const std::string name = std::string(m.name) + suffix;
+                    const std::string name =
+                        std::string(m.name) + suffix + (x.checksumsBy.empty() ? "" : " (" + x.checksumsBy + ")");
                     t.add({std::to_string(n), name, std::to_string(errors), fixed(r.plainMs, 3), fixed(x.protectedMs, 3),
                            percent(overhead16, 2), x.verdict, errors ? fixed(r.delta / x.threshold, 1) : "-",
                            errors ? fixed(x.correctedRelError, 9) : "-",
@@ -209,9 +209,12 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered (each product\n"
            "then reads A and B once for its checksums, launched after the kernel so that they run in its last\n"
            "round of tiles; the entry's time is in the kernel table below); \"pass first\": those reads before the kernel.\n"
-           "BF16 prepared at entry takes C's checksum column from the kernel where the TF32 product does (B's\n"
-           "checksum columns, r_B in four BF16 parts, multiplied as eight more columns of C; the pass reads B alone);\n"
-           "\"checksum column by the pass\": the same product with the pass over A taking it\n\n";
+           "BF16 prepared at entry, where the kernel leaves SMs idle without a round of tiles more: C's checksum\n"
+           "row and column are two cuBLASLt products on those SMs during the kernel (c_A and r_B in four BF16 parts\n"
+           "each); elsewhere it takes C's checksum column from the kernel where the TF32 product does (B's checksum\n"
+           "columns multiplied as eight more columns of C; the pass reads B alone). The row's parentheses say\n"
+           "which ran; \"the other way\": the same product without the side products (or without the kernel's\n"
+           "checksum column)\n\n";
     t.print(out);
     if (!sumsFromEpilogueWhy.empty())
         out << "  16-bit sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";

@@ -81,6 +81,19 @@ void recomputeCellOnHost(Precision p, const void* a, Index lda, const void* b, I
 
 Index pad32(Index x) { return (x + 31) / 32 * 32; }
 
+const char* checksums16Name(Checksums16By by)
+{
+    switch (by) {
+    case Checksums16By::SideProducts:
+        return "checksums by products beside the kernel";
+    case Checksums16By::KernelColumn:
+        return "checksum column by the kernel";
+    case Checksums16By::Passes:
+        break;
+    }
+    return "checksums by passes";
+}
+
 std::string isoDate()
 {
     const std::time_t now = std::time(nullptr);
@@ -453,14 +466,20 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     DeviceBuffer rowChecksums16Prepared(sixteenBit ? std::size_t(2 * n) * 4 : 0);
     DeviceBuffer prepared16Store(sixteenBit ? Prepared16BitOperands::doublesFor(n, n, n) * sizeof(double) : 0);
     const Prepared16BitOperands prepared16 = Prepared16BitOperands::in(prepared16Store.as<double>(), n, n, n);
-    // BF16: B with its checksum columns too, so that the kernel can take C's checksum column.
+    // BF16: B with its checksum columns too, so that the kernel can take C's checksum column, and c_A's
+    // and r_B's parts, so that the products beside the kernel can take both checksums.
+    const bool bf16 = sixteenBit && input == InputFormat::Bf16;
     const Index ldbWith = n + kChecksumColumnsOf16BitB;
-    DeviceBuffer b16With(sixteenBit && input == InputFormat::Bf16 ? std::size_t(n * ldbWith) * 2 : 0);
+    DeviceBuffer b16With(bf16 ? std::size_t(n * ldbWith) * 2 : 0);
+    DeviceBuffer parts16(bf16 ? std::size_t(checksumPartsElements(n)) * 2 : 0);
+    DeviceBuffer sideParts16(bf16 ? std::size_t(sideProductPartsFloats(n, n)) * 4 : 0);
     auto runPrepare16 = [&] {
         prepare16BitOperands(input, pa16.get(), n, n, pb16.get(), n, n, n, rowChecksums16Prepared.as<float>(),
                              prepared16, s.get());
-        if (b16With.get())
+        if (bf16) {
             prepare16BitChecksumColumns(pb16.get(), n, n, n, prepared16, b16With.get(), ldbWith, s.get());
+            prepare16BitChecksumParts(prepared16, n, parts16.get(), s.get());
+        }
     };
     PinnedBuffer out16Prepared(sizeof(VerifyOut));
     Protected16BitBlocks blocks16Prepared = blocks16Fused;
@@ -471,17 +490,21 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     blocks16Tail.preparedPassInTail = true;
     blocks16Tail.bWithChecksumColumns = b16With.get();
     blocks16Tail.ldbWithChecksumColumns = ldbWith;
-    bool prepared16ColumnByKernel = false;
+    blocks16Tail.checksumParts = parts16.get();
+    blocks16Tail.sideProductParts = sideParts16.as<float>();
+    Checksums16By prepared16By = Checksums16By::Passes, otherWayBy = Checksums16By::Passes;
     auto runProtected16Prepared = [&] {
-        prepared16ColumnByKernel = protectedProductOf16BitOperands(blocks16Tail, h.get(), sPrepared.get(), tail);
+        prepared16By = protectedProductOf16BitOperands(blocks16Tail, h.get(), sPrepared.get(), tail);
     };
-    // Where the kernel took C's checksum column, the same product with the pass over A taking it.
+    // Where the products beside the kernel took the checksums, the same product without them (the
+    // kernel's checksum column where it pays, the passes after the kernel); where the kernel took the
+    // checksum column, the same product with the pass over A taking it.
     PinnedBuffer out16ColumnByPass(sizeof(VerifyOut));
     Protected16BitBlocks blocks16ColumnByPass = blocks16Tail;
-    blocks16ColumnByPass.bWithChecksumColumns = nullptr;
+    blocks16ColumnByPass.checksumParts = nullptr;
     blocks16ColumnByPass.out = out16ColumnByPass.as<VerifyOut>();
     auto runProtected16ColumnByPass = [&] {
-        protectedProductOf16BitOperands(blocks16ColumnByPass, h.get(), sPrepared.get(), tail);
+        otherWayBy = protectedProductOf16BitOperands(blocks16ColumnByPass, h.get(), sPrepared.get(), tail);
     };
     // The CUTLASS kernel alone on the plain side's operands and C, no sums: its speed against cuBLAS.
     Cutlass16BitCall kernel16;
@@ -502,9 +525,17 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             t.operands16SumsFromEpilogue.ran = true;
             runPrepare16();
             t.operands16Prepared.ran = true;
-            runProtected16Prepared();  // which way the checksum column goes (and its kernel's shape tuned)
+            runProtected16Prepared();  // which way the checksums go (and its kernel's shape tuned)
             CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
-            t.operands16PreparedColumnByPass.ran = prepared16ColumnByKernel;
+            if (prepared16By == Checksums16By::KernelColumn)
+                blocks16ColumnByPass.bWithChecksumColumns = nullptr;
+            t.operands16PreparedColumnByPass.ran = prepared16By != Checksums16By::Passes;
+            if (t.operands16PreparedColumnByPass.ran) {
+                runProtected16ColumnByPass();
+                CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
+            }
+            t.operands16Prepared.checksumsBy = checksums16Name(prepared16By);
+            t.operands16PreparedColumnByPass.checksumsBy = checksums16Name(otherWayBy);
             t.operands16SumsFromEpilogue.picked = cutlass16BitConfigName(cutlass16BitPick(kernel16, s.get()));
         } catch (const BackendError& e) {
             (void)cudaGetLastError();

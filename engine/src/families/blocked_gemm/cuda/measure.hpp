@@ -111,11 +111,13 @@ struct AbftTiming {
         double kernelMs = 0;
         std::string picked;
         double entryMs = 0;  // operands16Prepared only: preparing A and B once (prepare16BitOperands)
+        std::string checksumsBy;  // the prepared rows: how C's checksum row and column were made
     } operands16, operands16SumsFromEpilogue,
-        operands16Prepared,  // the fused one with B's checksum column taken once, at entry (passes in the tail)
+        operands16Prepared,  // the fused one on operands prepared at entry (checksums in the kernel's tail)
         operands16PreparedPassFirst,  // the same with the passes before the kernel
-        // BF16, where the prepared product's kernel took C's checksum column: the same product with the
-        // pass over A taking it (ran = false elsewhere).
+        // BF16, where the prepared product's checksums came from the products beside the kernel or its
+        // checksum column from the kernel: the same product the other way (without the side products;
+        // without the kernel's column); ran = false elsewhere.
         operands16PreparedColumnByPass;
 };
 // In-core ABFT overhead of one n x n x n product with `variant` (cublas, cublas-tf32, cublas-bf16,
