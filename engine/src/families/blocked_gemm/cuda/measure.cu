@@ -88,6 +88,8 @@ const char* checksums16Name(Checksums16By by)
         return "checksums by products beside the kernel";
     case Checksums16By::KernelColumn:
         return "checksum column by the kernel";
+    case Checksums16By::KernelColumnRowProduct:
+        return "checksum column by the kernel, row by a product after it";
     case Checksums16By::Passes:
         break;
     }
@@ -528,7 +530,7 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
             runProtected16Prepared();  // which way the checksums go (and its kernel's shape tuned)
             CUDA_CHECK(cudaStreamSynchronize(sPrepared.get()));
             if (prepared16By == Checksums16By::KernelColumn)
-                blocks16ColumnByPass.bWithChecksumColumns = nullptr;
+                blocks16ColumnByPass.bWithChecksumColumns = nullptr;  // else: the same without the parts
             t.operands16PreparedColumnByPass.ran = prepared16By != Checksums16By::Passes;
             if (t.operands16PreparedColumnByPass.ran) {
                 runProtected16ColumnByPass();
