@@ -170,7 +170,7 @@ __global__ void checksumPartsOfBf16Kernel(const double* cA, const double* rB, In
 // C's checksum row[j] and column[i] from the side products' parts (the four nonzero ones, largest
 // first, added in double): row parts q x 8 and column parts 8 x m, both column-major.
 __global__ void checksumsFromPartsKernel(const float* rowParts, const float* colParts, float* c, Index ldc, Index rows,
-                                         Index cols, bool withColumn)
+                                         Index cols)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < cols) {
@@ -179,7 +179,7 @@ __global__ void checksumsFromPartsKernel(const float* rowParts, const float* col
             s += double(rowParts[part * cols + t]);
         c[rows * ldc + t] = float(s);
     }
-    if (withColumn && t < rows) {
+    if (t < rows) {
         double s = 0;
         for (int part = 0; part < 4; ++part)
             s += double(colParts[t * kChecksumPartsOf16Bit + part]);
@@ -532,14 +532,13 @@ void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index dept
     CUDA_CHECK_LAUNCH();
 }
 
-void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, bool withColumn,
-                          cudaStream_t s)
+void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s)
 {
-    const Index cells = std::max(withColumn ? rows : 0, cols);
+    const Index cells = std::max(rows, cols);
     if (cells <= 0)
         return;
     checksumsFromPartsKernel<<<blocksFor(cells, 256), 256, 0, s>>>(parts, parts + columnPartsOffset(cols), c, ldc,
-                                                                    rows, cols, withColumn);
+                                                                    rows, cols);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -131,8 +131,7 @@ void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index dept
 // Per product: C's checksum row (c_A B) and column (A r_B) written from the side products' FP32
 // parts -- `parts` (sideProductPartsFloats) holds the row's, cols x 8, then from
 // columnPartsOffset(cols) the column's, 8 x rows (both column-major) -- each cell the sum of its four
-// nonzero parts in double, rounded once. withColumn false: the row alone.
-void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, bool withColumn,
-                          cudaStream_t s);
+// nonzero parts in double, rounded once.
+void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -41,17 +41,15 @@ struct SidePair {
     SideProduct row, column;
 };
 
-// cuBLASLt's first offer (no workspace) that checks out. Beside the kernel (freeSms > 0): offered for
-// that many SMs and with its cluster set to 1 x 1 x 1 -- a kernel with a cluster needs free SMs side
-// by side, and the GEMM's CTAs leave single ones (with a cluster they waited for the GEMM's end in
-// side_products_probe.cu) -- and if none, the same from the offers for the whole GPU. After it
-// (freeSms 0): the offers for the whole GPU as they are.
+// cuBLASLt's first offer (no workspace) that checks out with its cluster set to 1 x 1 x 1 -- a kernel
+// with a cluster needs free SMs side by side, and the GEMM's CTAs leave single ones (with a cluster
+// they waited for the GEMM's end in side_products_probe.cu): among the offers for `freeSms` SMs, and
+// if none (as at 8192 on an H100), among those for the whole GPU.
 void findAlgorithm(cublasLtHandle_t h, SideProduct& p, int rows, int cols, int depth, int lda, int ldb, int freeSms)
 {
     CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p.a, CUDA_R_16BF, rows, depth, lda));
     CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p.b, CUDA_R_16BF, depth, cols, ldb));
     CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&p.d, CUDA_R_32F, rows, cols, rows));
-    const bool beside = freeSms > 0;
     for (const int target : {freeSms, 0}) {
         if (p.found)
             break;
@@ -77,8 +75,8 @@ void findAlgorithm(cublasLtHandle_t h, SideProduct& p, int rows, int cols, int d
         const uint16_t single = CUBLASLT_CLUSTER_SHAPE_1x1x1;
         for (int i = 0; i < count && !p.found; ++i) {
             cublasLtMatmulAlgo_t algo = offers[i].algo;
-            if (beside && cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &single,
-                                                               sizeof(single)) != CUBLAS_STATUS_SUCCESS)
+            if (cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &single,
+                                                     sizeof(single)) != CUBLAS_STATUS_SUCCESS)
                 continue;
             cublasLtMatmulHeuristicResult_t check{};
             if (cublasLtMatmulAlgoCheck(h, p.desc, p.a, p.b, p.d, p.d, &algo, &check) == CUBLAS_STATUS_SUCCESS &&
@@ -130,10 +128,10 @@ bool shapeFits(const SideChecksumProducts16& x)
 
 bool sideChecksumProductsRun(const SideChecksumProducts16& x, int freeSms)
 {
-    if (freeSms < 0 || !shapeFits(x))
+    if (freeSms <= 0 || !shapeFits(x))
         return false;
     const SidePair* pair = pairFor(x, freeSms).second;
-    return pair->row.found && (x.rowOnly || pair->column.found);
+    return pair->row.found && pair->column.found;
 }
 
 void sideChecksumProducts16(const SideChecksumProducts16& x, int freeSms, cudaStream_t s)
@@ -148,11 +146,10 @@ void sideChecksumProducts16(const SideChecksumProducts16& x, int freeSms, cudaSt
     const float one = 1.0f, zero = 0.0f;
     CUBLAS_CHECK(cublasLtMatmul(h, pair->row.desc, &one, x.b16, pair->row.a, p, pair->row.b, &zero, rowParts,
                                 pair->row.d, rowParts, pair->row.d, &pair->row.algo, nullptr, 0, s));
-    if (!x.rowOnly)
-        CUBLAS_CHECK(cublasLtMatmul(h, pair->column.desc, &one, r, pair->column.a, x.a16, pair->column.b, &zero,
-                                    columnParts, pair->column.d, columnParts, pair->column.d, &pair->column.algo,
-                                    nullptr, 0, s));
-    checksumsFromParts16(x.parts, x.c, x.ldc, x.m, x.q, !x.rowOnly, s);
+    CUBLAS_CHECK(cublasLtMatmul(h, pair->column.desc, &one, r, pair->column.a, x.a16, pair->column.b, &zero,
+                                columnParts, pair->column.d, columnParts, pair->column.d, &pair->column.algo, nullptr,
+                                0, s));
+    checksumsFromParts16(x.parts, x.c, x.ldc, x.m, x.q, s);
 }
 
 }  // namespace gigacheck::cuda

@@ -28,13 +28,12 @@ struct SideChecksumProducts16 {
     float* c = nullptr;                   // C's checksum row (row m) and column (column q) written
     std::int64_t ldc = 0;
     std::int64_t m = 0, n = 0, q = 0;
-    bool rowOnly = false;  // P B alone: the kernel takes C's checksum column (B's checksum columns)
 };
 
-// Whether the products can run on the current device for this shape: cuBLASLt offers each an
-// algorithm without workspace -- freeSms > 0: for that many SMs beside the kernel, and without a
-// cluster; 0: for the whole GPU, after the kernel (looked up once per device, shape and freeSms, and
-// kept for the process). False where an operand is not 256-byte aligned.
+// Whether both products can run beside the kernel on the current device for this shape: cuBLASLt
+// offers each an algorithm that runs without a cluster and without workspace (looked up once per
+// device, shape and freeSms, and kept for the process). False where freeSms is 0 or an operand is
+// not 256-byte aligned.
 bool sideChecksumProductsRun(const SideChecksumProducts16& x, int freeSms);
 
 // The products and the checksum cells from their parts, on s (the caller's low-priority side

@@ -194,9 +194,8 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
     r.verdict = verdictName(v);
     r.corrections = v.correctionCount;
     r.maxCleanResidualRatio = v.maxCleanRatio;
-    r.checksumColumnByKernel = by == Checksums16By::KernelColumn || by == Checksums16By::KernelColumnRowProduct;
+    r.checksumColumnByKernel = by == Checksums16By::KernelColumn;
     r.checksumsBySideProducts = by == Checksums16By::SideProducts;
-    r.checksumRowByProduct = by == Checksums16By::KernelColumnRowProduct;
     if (v.correctionCount > 0) {
         r.row = v.corrRow[0];
         r.col = v.corrCol[0];

@@ -33,7 +33,6 @@ struct Protected16Result {
     double maxCleanResidualRatio = 0;
     bool checksumColumnByKernel = false;  // the kernel took C's checksum column (bWithChecksumColumns)
     bool checksumsBySideProducts = false;  // both checksums by the products beside the kernel (checksumParts)
-    bool checksumRowByProduct = false;     // the kernel's column, the row by the product after it (checksumParts)
 };
 // A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
 // thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.

@@ -107,17 +107,17 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
     side.m = x.m;
     side.n = x.n;
     side.q = x.q;
+    // With c_A's and r_B's parts, both checksums beside the kernel on the SMs it leaves idle, where
+    // there are any; else the kernel's checksum column where it pays, and the passes after it.
+    const int freeSms = tail && x.format == InputFormat::Bf16 && x.checksumParts && x.sideProductParts
+                            ? smsLeftBy16BitKernel(x.m, x.q)
+                            : 0;
+    const bool sideProducts = freeSms > 0 && sideChecksumProductsRun(side, freeSms);
     const Index wider = x.q + kChecksumColumnsOf16BitB;
-    const bool columnByKernel = tail && x.bWithChecksumColumns && x.format == InputFormat::Bf16 && x.q > 0 &&
-                                x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider && x.aux.ld >= wider &&
-                                x.ldbWithChecksumColumns >= wider && kernelChecksumColumnPaysHere(x.m, x.q);
-    // With c_A's and r_B's parts: where the kernel takes the column, the row by P B after it (on every
-    // SM, as the pass over B ran); elsewhere both beside the kernel on the SMs it leaves idle.
-    const bool withParts = tail && x.format == InputFormat::Bf16 && x.checksumParts && x.sideProductParts;
-    side.rowOnly = columnByKernel;
-    const int freeSms = withParts && !columnByKernel ? smsLeftBy16BitKernel(x.m, x.q) : 0;
-    const bool sideProducts =
-        withParts && (columnByKernel || freeSms > 0) && sideChecksumProductsRun(side, freeSms);
+    const bool columnByKernel = tail && !sideProducts && x.bWithChecksumColumns && x.format == InputFormat::Bf16 &&
+                                x.q > 0 && x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider &&
+                                x.aux.ld >= wider && x.ldbWithChecksumColumns >= wider &&
+                                kernelChecksumColumnPaysHere(x.m, x.q);
     const auto injectFault = [&] {
         inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
                fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
@@ -193,9 +193,7 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
     VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
     v.sumsFromProduct = fusedSums;
     verify(v, x.out, s);
-    if (columnByKernel)
-        return sideProducts ? Checksums16By::KernelColumnRowProduct : Checksums16By::KernelColumn;
-    return sideProducts ? Checksums16By::SideProducts : Checksums16By::Passes;
+    return sideProducts ? Checksums16By::SideProducts : columnByKernel ? Checksums16By::KernelColumn : Checksums16By::Passes;
 }
 
 }  // namespace gigacheck::cuda

@@ -66,11 +66,10 @@ struct Protected16BitBlocks {
     const void* bWithChecksumColumns = nullptr;
     Index ldbWithChecksumColumns = 0;
     // With preparedPassInTail, BF16: c_A's and r_B's parts (prepare16BitChecksumParts) and room for the
-    // side products' parts (sideProductPartsFloats(m, q) floats, 256-byte aligned), so that cuBLASLt
-    // makes the checksums on the tensor cores (checksum_side_products.hpp): where the kernel takes C's
-    // checksum column, the row by P B in the kernel's tail instead of the pass over B
-    // (Checksums16By::KernelColumnRowProduct); elsewhere, where the kernel leaves SMs idle without a
-    // round of tiles more, both on those SMs during the kernel (Checksums16By::SideProducts).
+    // side products' parts (sideProductPartsFloats(m, q) floats, 256-byte aligned). Where the kernel
+    // leaves SMs idle without a round of tiles more and cuBLASLt can run there
+    // (checksum_side_products.hpp), C's checksum row and column are made on those SMs during the kernel
+    // (Checksums16By::SideProducts) instead of by the kernel's column and passes after it.
     const void* checksumParts = nullptr;
     float* sideProductParts = nullptr;
 };
@@ -78,9 +77,8 @@ struct Protected16BitBlocks {
 // How a prepared product's checksum row and column were made.
 enum class Checksums16By {
     Passes,        // both by the double-precision passes (or by the passes before the kernel)
-    KernelColumn,            // the column by the kernel (bWithChecksumColumns), the row by the pass over B
-    KernelColumnRowProduct,  // the column by the kernel, the row by the tensor-core product P B after it
-    SideProducts,            // both by the tensor-core products beside the kernel (checksumParts)
+    KernelColumn,  // the column by the kernel (bWithChecksumColumns), the row by the pass over B
+    SideProducts,  // both by the tensor-core products beside the kernel (checksumParts)
 };
 // B's checksum pass, then the products' passes (with `prepared`: the prepared passes alone) on the lane's side stream beside the GEMM (they
 // write no operand, so the GEMM need not wait for them), the optional fault, the verification.

@@ -88,8 +88,6 @@ const char* checksums16Name(Checksums16By by)
         return "checksums by products beside the kernel";
     case Checksums16By::KernelColumn:
         return "checksum column by the kernel";
-    case Checksums16By::KernelColumnRowProduct:
-        return "checksum column by the kernel, row by a product after it";
     case Checksums16By::Passes:
         break;
     }
