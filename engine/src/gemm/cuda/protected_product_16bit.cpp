@@ -107,17 +107,19 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
     side.m = x.m;
     side.n = x.n;
     side.q = x.q;
-    // With c_A's and r_B's parts, both checksums beside the kernel on the SMs it leaves idle, where
-    // there are any; else the kernel's checksum column where it pays, and the passes after it.
-    const int freeSms = tail && x.format == InputFormat::Bf16 && x.checksumParts && x.sideProductParts
+    const Index wider = x.q + kChecksumColumnsOf16BitB;
+    const bool columnByKernel = tail && x.bWithChecksumColumns && x.format == InputFormat::Bf16 && x.q > 0 &&
+                                x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider && x.aux.ld >= wider &&
+                                x.ldbWithChecksumColumns >= wider && kernelChecksumColumnPaysHere(x.m, x.q);
+    // Where the kernel's column does not pay (a walk of more than 4 rounds, or a width it cannot take)
+    // and c_A's and r_B's parts are here: both checksums beside the kernel on the SMs it leaves idle.
+    // Where the column pays, the walk is too short to hide them: at 4096 on an H100 they ended ~30 us
+    // after the kernel, and the product took 2 points more than with the column and the pass over B.
+    const int freeSms = tail && !columnByKernel && x.format == InputFormat::Bf16 && x.checksumParts &&
+                                x.sideProductParts
                             ? smsLeftBy16BitKernel(x.m, x.q)
                             : 0;
     const bool sideProducts = freeSms > 0 && sideChecksumProductsRun(side, freeSms);
-    const Index wider = x.q + kChecksumColumnsOf16BitB;
-    const bool columnByKernel = tail && !sideProducts && x.bWithChecksumColumns && x.format == InputFormat::Bf16 &&
-                                x.q > 0 && x.q % kCutlassTf32TileColumns == 0 && x.ldc >= wider &&
-                                x.aux.ld >= wider && x.ldbWithChecksumColumns >= wider &&
-                                kernelChecksumColumnPaysHere(x.m, x.q);
     const auto injectFault = [&] {
         inject(Precision::F32, x.c, x.ldc, x.fault, 1, x.faultBeforeAfter, s,
                fusedSums ? productSumsOf(x.aux, x.m, x.q) : ProductSums{});
