@@ -25,7 +25,7 @@ for f in sys.argv[1:]:
             continue
         if inTable and not line.strip():
             inTable = False
-        m = re.match(r"^(\d+)\s+(BF16|FP16), 16-bit operands prepared at entry, sums in epilogue\s+(\d)\s+[\d.]+\s+[\d.]+\s+(-?[\d.]+)%", line)
+        m = re.match(r"^(\d+)\s+(BF16|FP16), 16-bit operands prepared at entry, sums in epilogue(?: \([^)]*\))?\s+(\d)\s+[\d.]+\s+[\d.]+\s+(-?[\d.]+)%", line)
         if m:
             add((m.group(2), side, int(m.group(1)), m.group(3)), float(m.group(4)))
 print(f"{'type':5} {'side':4} {'N':>6} {'faults':>6} {'procs':>5} {'median':>8} {'min':>7} {'max':>7}")
