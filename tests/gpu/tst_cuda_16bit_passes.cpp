@@ -27,7 +27,8 @@ Q_DECLARE_METATYPE(gigacheck::InputFormat)
 
 namespace {
 
-enum class OperandValues { Uniform, Positive, WideExponents };
+// LargePositive: thousands, so that c_A and r_B reach millions (beyond FP16's 65504).
+enum class OperandValues { Uniform, Positive, WideExponents, LargePositive };
 
 [[maybe_unused]] std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, OperandValues d, unsigned seed)
 {
@@ -39,6 +40,7 @@ enum class OperandValues { Uniform, Positive, WideExponents };
         case OperandValues::Uniform: v = uniform(gen); break;
         case OperandValues::Positive: v = positive(gen); break;
         case OperandValues::WideExponents: v = std::copysign(std::exp2(exponent(gen)), uniform(gen)); break;
+        case OperandValues::LargePositive: v = 2048.0f + 2048.0f * positive(gen); break;
         }
     }
     return x;
@@ -252,56 +254,63 @@ void TestCuda16BitPasses::checksumColumnByTheKernel()
 #endif
 }
 
-// BF16 operands prepared with c_A's and r_B's parts: where the kernel does not take C's checksum
-// column (a width it cannot take, or a walk of more rounds than the column pays) and leaves SMs idle,
-// two cuBLASLt products on those SMs make C's checksum row and column during the kernel -- clean on
-// three distributions with residuals inside the thresholds, one fault corrected to the clean value, A
-// or B struck after entry caught. Where the column pays the kernel keeps taking it; FP16 prepared the
-// same way keeps the passes.
+// 16-bit operands prepared with c_A's and r_B's parts (BF16 as they are, FP16 scaled by powers of
+// two): where the kernel leaves SMs idle, two cuBLASLt products on those SMs make C's checksum row and
+// column during the kernel -- clean on three distributions with residuals inside the thresholds
+// (WideExponents spreads c_A's and r_B's elements over many binades, LargePositive takes them past
+// FP16's range: FP16's scaled parts must hold both), one fault corrected to the clean value, A or B struck after entry caught. The product
+// runs twice on the same buffers (the second launch replays the products' graph) and the second is
+// checked. Where the kernel's checksum column pays too the side products go first; without the parts
+// the kernel takes the column.
 void TestCuda16BitPasses::checksumsByProductsBesideTheKernel()
 {
 #ifdef GIGACHECK_HAVE_CUDA
     if (const std::string why = whyNoCutlassKernels(); !why.empty())
         QSKIP(("the CUTLASS kernels cannot run here: " + why).c_str());
-    const InputFormat bf16 = InputFormat::Bf16;
     const Dims shapes[] = {{256, 264, 264}, {300, 520, 136}, {1025, 392, 1000}, {2048, 2048, 2048}};
     unsigned seed = 700;
-    for (const Dims& d : shapes)
-        for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents}) {
-            const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
-            const cuda::Protected16Result r =
-                cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, 0, true, true);
-            const QString where = QString("%1 x %2 x %3, values %4").arg(d.m).arg(d.n).arg(d.q).arg(int(values));
-            qInfo("%s: largest clean residual / threshold %.3g", qPrintable(where), r.maxCleanResidualRatio);
-            QVERIFY2(r.checksumsBySideProducts, qPrintable(where + ": the side products did not run"));
-            QVERIFY2(!r.checksumColumnByKernel, qPrintable(where));
-            QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
-            QVERIFY2(r.maxCleanResidualRatio > 0.0 && r.maxCleanResidualRatio < 1.0, qPrintable(where));
+    for (const InputFormat format : {InputFormat::Bf16, InputFormat::F16}) {
+        const QString name = format == InputFormat::Bf16 ? "BF16" : "FP16";
+        for (const Dims& d : shapes)
+            for (OperandValues values : {OperandValues::Uniform, OperandValues::Positive, OperandValues::WideExponents,
+                                         OperandValues::LargePositive}) {
+                const auto a = randomMatrix(d.m, d.n, values, ++seed), b = randomMatrix(d.n, d.q, values, ++seed);
+                const cuda::Protected16Result r = cuda::protectedProductOf16BitOnDevice(format, a, b, d.m, d.n, d.q, -1,
+                                                                                        -1, 0, true, true, 0, true, true);
+                const QString where =
+                    QString("%1 %2 x %3 x %4, values %5").arg(name).arg(d.m).arg(d.n).arg(d.q).arg(int(values));
+                qInfo("%s: largest clean residual / threshold %.3g", qPrintable(where), r.maxCleanResidualRatio);
+                QVERIFY2(r.checksumsBySideProducts, qPrintable(where + ": the side products did not run"));
+                QVERIFY2(!r.checksumColumnByKernel, qPrintable(where));
+                QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
+                QVERIFY2(r.maxCleanResidualRatio > 0.0 && r.maxCleanResidualRatio < 1.0, qPrintable(where));
+            }
+        for (const Dims& d : {Dims{300, 520, 264}, Dims{512, 520, 1000}}) {
+            const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 9);
+            const auto b = randomMatrix(d.n, d.q, OperandValues::Uniform, 10);
+            const cuda::Protected16Result fixed = cuda::protectedProductOf16BitOnDevice(
+                format, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, true, 0, true, true);
+            QVERIFY(fixed.checksumsBySideProducts);
+            checkFaultAt100x200Corrected(fixed);
+            for (const char operand : {'a', 'b'}) {
+                const cuda::Protected16Result struck = cuda::protectedProductOf16BitOnDevice(
+                    format, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, operand, true, true);
+                QVERIFY(struck.checksumsBySideProducts);
+                QCOMPARE(QString::fromStdString(struck.verdict), QStringLiteral("uncorrectable"));
+                QCOMPARE(struck.corrections, 0);
+            }
         }
-    for (const Dims& d : {Dims{300, 520, 264}, Dims{512, 520, 1000}}) {
-        const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 9);
-        const auto b = randomMatrix(d.n, d.q, OperandValues::Uniform, 10);
-        const cuda::Protected16Result fixed =
-            cuda::protectedProductOf16BitOnDevice(bf16, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, true, 0, true, true);
-        QVERIFY(fixed.checksumsBySideProducts);
-        checkFaultAt100x200Corrected(fixed);
-        for (const char operand : {'a', 'b'}) {
-            const cuda::Protected16Result struck = cuda::protectedProductOf16BitOnDevice(
-                bf16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, operand, true, true);
-            QVERIFY(struck.checksumsBySideProducts);
-            QCOMPARE(QString::fromStdString(struck.verdict), QStringLiteral("uncorrectable"));
-            QCOMPARE(struck.corrections, 0);
-        }
-        const cuda::Protected16Result f16 = cuda::protectedProductOf16BitOnDevice(
-            InputFormat::F16, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, 0, true, true);
-        QVERIFY(!f16.checksumsBySideProducts);
-        QCOMPARE(QString::fromStdString(f16.verdict), QStringLiteral("clean"));
     }
+    const InputFormat bf16 = InputFormat::Bf16;
     const Dims paysColumn{300, 520, 256};
     const auto a = randomMatrix(paysColumn.m, paysColumn.n, OperandValues::Uniform, 11);
     const auto b = randomMatrix(paysColumn.n, paysColumn.q, OperandValues::Uniform, 12);
-    const cuda::Protected16Result byKernel = cuda::protectedProductOf16BitOnDevice(
+    const cuda::Protected16Result beside = cuda::protectedProductOf16BitOnDevice(
         bf16, a, b, paysColumn.m, paysColumn.n, paysColumn.q, -1, -1, 0, true, true, 0, true, true);
+    QVERIFY(beside.checksumsBySideProducts && !beside.checksumColumnByKernel);
+    QCOMPARE(QString::fromStdString(beside.verdict), QStringLiteral("clean"));
+    const cuda::Protected16Result byKernel = cuda::protectedProductOf16BitOnDevice(
+        bf16, a, b, paysColumn.m, paysColumn.n, paysColumn.q, -1, -1, 0, true, true, 0, true, false);
     QVERIFY(byKernel.checksumColumnByKernel && !byKernel.checksumsBySideProducts);
     QCOMPARE(QString::fromStdString(byKernel.verdict), QStringLiteral("clean"));
 #endif

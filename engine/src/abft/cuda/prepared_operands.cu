@@ -9,6 +9,7 @@
 #include "gigacheck/tf32.hpp"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <string>
@@ -155,34 +156,87 @@ __global__ void checksumColumnsOfBf16Kernel(const double* rB, Index depth, __nv_
         bf16PartsOf(rB[k], b + k * ld + cols, 1);
 }
 
-// The side products' operands (prepare16BitChecksumParts): c_A's parts as 8 rows of depth, then
-// r_B's as depth rows of 8.
+// The side products' operands (prepare16BitChecksumParts), BF16: c_A's parts as 8 rows of depth, then
+// r_B's as depth rows of 8; the first thread writes the scales (1: BF16 holds the parts as they are).
 __global__ void checksumPartsOfBf16Kernel(const double* cA, const double* rB, Index depth, __nv_bfloat16* out,
-                                          Index rBOffset)
+                                          Index rBOffset, double* scales)
 {
     const Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < 8)
+        scales[k] = 1.0;
     if (k >= depth)
         return;
     bf16PartsOf(cA[k], out + k, depth);
     bf16PartsOf(rB[k], out + rBOffset + k * kChecksumPartsOf16Bit, 1);
 }
 
+// FP16: one block per vector (block 0 c_A, block 1 r_B), four rounds of: the largest remainder over
+// the vector (the remainders exact in double: v minus the parts so far, each part times its scale),
+// the power of two that takes it into [2^14, 2^15), the remainders at that scale rounded to FP16.
+__global__ void __launch_bounds__(1024) checksumPartsOfF16Kernel(const double* cA, const double* rB, Index depth,
+                                                                 __half* out, Index rBOffset, double* scales)
+{
+    const bool ofRB = blockIdx.x == 1;
+    const double* v = ofRB ? rB : cA;
+    // Part p of element k: c_A's at out[p * depth + k], r_B's at out[rBOffset + k * 8 + p].
+    const auto at = [&](Index k, int p) -> __half& {
+        return ofRB ? out[rBOffset + k * kChecksumPartsOf16Bit + p] : out[Index(p) * depth + k];
+    };
+    __shared__ double back[4];  // the factor taking part p back to v's scale
+    __shared__ double warpMax[32];
+    const auto remainder = [&](Index k, int parts) {
+        double r = v[k];
+        for (int p = 0; p < parts; ++p)
+            r -= double(__half2float(at(k, p))) * back[p];
+        return r;
+    };
+    for (int part = 0; part < 4; ++part) {
+        double largest = 0;
+        for (Index k = threadIdx.x; k < depth; k += blockDim.x)
+            largest = fmax(largest, fabs(remainder(k, part)));
+        for (int o = 16; o > 0; o >>= 1)
+            largest = fmax(largest, __shfl_down_sync(0xffffffffu, largest, o));
+        if (threadIdx.x % 32 == 0)
+            warpMax[threadIdx.x / 32] = largest;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            double m = 0;
+            for (int w = 0; w < int(blockDim.x / 32); ++w)
+                m = fmax(m, warpMax[w]);
+            // Non-finite or zero: scale 1 (an inf stays inf, as BF16's parts keep it).
+            const int e = m > 0 && isfinite(m) ? max(-1000, min(1000, 14 - ilogb(m))) : 0;
+            back[part] = ldexp(1.0, -e);
+        }
+        __syncthreads();
+        const double scale = 1.0 / back[part];  // a power of two: exact
+        for (Index k = threadIdx.x; k < depth; k += blockDim.x)
+            at(k, part) = __double2half(remainder(k, part) * scale);
+        __syncthreads();  // the next round reads this part back
+    }
+    for (Index k = threadIdx.x; k < depth; k += blockDim.x)
+        for (int zero = 4; zero < int(kChecksumPartsOf16Bit); ++zero)
+            at(k, zero) = __float2half(0.0f);
+    if (threadIdx.x < 4)
+        scales[(ofRB ? 4 : 0) + threadIdx.x] = back[threadIdx.x];
+}
+
 // C's checksum row[j] and column[i] from the side products' parts (the four nonzero ones, largest
-// first, added in double): row parts q x 8 and column parts 8 x m, both column-major.
-__global__ void checksumsFromPartsKernel(const float* rowParts, const float* colParts, float* c, Index ldc, Index rows,
-                                         Index cols)
+// first, each times its scale, added in double): row parts q x 8 and column parts 8 x m, both
+// column-major; scales[0..3] c_A's parts', [4..7] r_B's.
+__global__ void checksumsFromPartsKernel(const float* rowParts, const float* colParts, const double* scales, float* c,
+                                         Index ldc, Index rows, Index cols)
 {
     const Index t = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < cols) {
         double s = 0;
         for (int part = 0; part < 4; ++part)
-            s += double(rowParts[part * cols + t]);
+            s += double(rowParts[part * cols + t]) * scales[part];
         c[rows * ldc + t] = float(s);
     }
     if (t < rows) {
         double s = 0;
         for (int part = 0; part < 4; ++part)
-            s += double(colParts[t * kChecksumPartsOf16Bit + part]);
+            s += double(colParts[t * kChecksumPartsOf16Bit + part]) * scales[4 + part];
         c[t * ldc + cols] = float(s);
     }
 }
@@ -521,24 +575,33 @@ void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index 
     CUDA_CHECK_LAUNCH();
 }
 
-void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index depth, void* out, cudaStream_t s)
+void prepare16BitChecksumParts(InputFormat format, const Prepared16BitOperands& prepared, Index depth, void* out,
+                               cudaStream_t s)
 {
     requireDepth(prepared.vectors, depth);
+    if (format != InputFormat::Bf16 && format != InputFormat::F16)
+        throw BackendError("checksum parts: BF16 or FP16 operands only");
     if (depth <= 0)
         return;
-    checksumPartsOfBf16Kernel<<<blocksFor(depth, 256), 256, 0, s>>>(prepared.vectors.cA, prepared.vectors.rB, depth,
-                                                                     static_cast<__nv_bfloat16*>(out),
-                                                                     rBPartsOffset(depth));
+    double* scales = reinterpret_cast<double*>(static_cast<unsigned short*>(out) + partScalesOffset(depth));
+    if (format == InputFormat::Bf16)
+        checksumPartsOfBf16Kernel<<<blocksFor(std::max<Index>(depth, 8), 256), 256, 0, s>>>(
+            prepared.vectors.cA, prepared.vectors.rB, depth, static_cast<__nv_bfloat16*>(out), rBPartsOffset(depth),
+            scales);
+    else
+        checksumPartsOfF16Kernel<<<2, 1024, 0, s>>>(prepared.vectors.cA, prepared.vectors.rB, depth,
+                                                   static_cast<__half*>(out), rBPartsOffset(depth), scales);
     CUDA_CHECK_LAUNCH();
 }
 
-void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s)
+void checksumsFromParts16(const float* parts, const double* scales, float* c, Index ldc, Index rows, Index cols,
+                          cudaStream_t s)
 {
     const Index cells = std::max(rows, cols);
     if (cells <= 0)
         return;
-    checksumsFromPartsKernel<<<blocksFor(cells, 256), 256, 0, s>>>(parts, parts + columnPartsOffset(cols), c, ldc,
-                                                                    rows, cols);
+    checksumsFromPartsKernel<<<blocksFor(cells, 256), 256, 0, s>>>(parts, parts + columnPartsOffset(cols), scales, c,
+                                                                    ldc, rows, cols);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -112,26 +112,36 @@ void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index 
                                  const Prepared16BitOperands& prepared, void* out, Index ldOut, cudaStream_t s);
 
 // The checksums as tensor-core products beside the kernel (gemm/cuda/checksum_side_products.hpp): c_A
-// and r_B each split into four BF16 parts (as B's checksum columns carry r_B) and four zeros.
+// and r_B each split into four 16-bit parts (as B's checksum columns carry r_B) and four zeros.
 inline constexpr Index kChecksumPartsOf16Bit = 8;
 // Where the second half of each buffer below starts (in elements): 256 bytes aligned, as cuBLASLt's
 // kernels assume, when the first is.
 inline Index rBPartsOffset(Index depth) { return (kChecksumPartsOf16Bit * depth + 127) / 128 * 128; }
 inline Index columnPartsOffset(Index cols) { return (kChecksumPartsOf16Bit * cols + 63) / 64 * 64; }
-// BF16 elements of the prepared parts, floats of the side products' parts.
-inline Index checksumPartsElements(Index depth) { return rBPartsOffset(depth) + kChecksumPartsOf16Bit * depth; }
+// Where the parts' scales start in the prepared parts (16-bit elements; 16 bytes aligned): eight
+// doubles, the factor that takes each of c_A's four parts back to c_A's scale, then r_B's.
+inline Index partScalesOffset(Index depth) { return rBPartsOffset(depth) + kChecksumPartsOf16Bit * depth; }
+// 16-bit elements of the prepared parts (their scales included), floats of the side products' parts.
+inline Index checksumPartsElements(Index depth) { return partScalesOffset(depth) + 8 * 4; }
 inline Index sideProductPartsFloats(Index rows, Index cols)
 {
     return columnPartsOffset(cols) + kChecksumPartsOf16Bit * rows;
 }
-// At entry, BF16 only: out (checksumPartsElements(depth) BF16) = c_A's parts as 8 rows of depth
-// (row-major), then from rBPartsOffset(depth) r_B's as depth rows of 8, from `prepared`
-// (prepare16BitOperands first).
-void prepare16BitChecksumParts(const Prepared16BitOperands& prepared, Index depth, void* out, cudaStream_t s);
+// At entry: out (checksumPartsElements(depth) elements of `format`, BF16 or FP16) = c_A's parts as 8
+// rows of depth (row-major), then from rBPartsOffset(depth) r_B's as depth rows of 8, then from
+// partScalesOffset(depth) their scales, from `prepared` (prepare16BitOperands first). BF16 holds the
+// parts as they are (scales 1: its range is FP32's). FP16's cannot (it ends at 65504 and its normal
+// numbers at 2^-14), so each part is the remainder of the ones before times a power of two that
+// takes the vector's largest remainder into [2^14, 2^15): four parts hold every element to about
+// 2^-44 of the vector's largest, and the scales are exact.
+void prepare16BitChecksumParts(InputFormat format, const Prepared16BitOperands& prepared, Index depth, void* out,
+                               cudaStream_t s);
 // Per product: C's checksum row (c_A B) and column (A r_B) written from the side products' FP32
 // parts -- `parts` (sideProductPartsFloats) holds the row's, cols x 8, then from
 // columnPartsOffset(cols) the column's, 8 x rows (both column-major) -- each cell the sum of its four
-// nonzero parts in double, rounded once.
-void checksumsFromParts16(const float* parts, float* c, Index ldc, Index rows, Index cols, cudaStream_t s);
+// nonzero parts, each times its scale (`scales`: the eight doubles of the prepared parts), in double,
+// rounded once.
+void checksumsFromParts16(const float* parts, const double* scales, float* c, Index ldc, Index rows, Index cols,
+                          cudaStream_t s);
 
 }  // namespace gigacheck::cuda

@@ -166,7 +166,7 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
             blocks.ldbWithChecksumColumns = ldbWith;
         }
         if (parts) {
-            prepare16BitChecksumParts(entry, n, partsOfAB.get(), s.get());
+            prepare16BitChecksumParts(format, entry, n, partsOfAB.get(), s.get());
             blocks.checksumParts = partsOfAB.get();
             blocks.sideProductParts = sideParts.as<float>();
         }

@@ -43,8 +43,8 @@ struct Protected16Result {
 // (n / 2, q / 3) in device memory becomes its value + 64 before the second product.
 // checksumColumns (prepared, BF16): B's checksum columns made at entry too
 // (prepare16BitChecksumColumns), so that the kernel takes C's checksum column where that pays.
-// checksumParts (prepared, BF16): c_A's and r_B's parts made at entry too (prepare16BitChecksumParts),
-// so that the products beside the kernel make both checksums where the kernel leaves SMs idle.
+// checksumParts (prepared): c_A's and r_B's parts made at entry too (prepare16BitChecksumParts), so
+// that the products beside the kernel make both checksums where the kernel leaves SMs idle.
 Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std::vector<float>& a,
                                                   const std::vector<float>& b, std::int64_t m, std::int64_t n,
                                                   std::int64_t q, std::int64_t faultRow = -1, std::int64_t faultCol = -1,

@@ -65,12 +65,11 @@ struct Protected16BitBlocks {
     // (ChecksumColumnBy::Kernel); the pass then reads B alone. Null: the pass over A takes it.
     const void* bWithChecksumColumns = nullptr;
     Index ldbWithChecksumColumns = 0;
-    // With preparedPassInTail, BF16: c_A's and r_B's parts (prepare16BitChecksumParts) and room for the
-    // side products' parts (sideProductPartsFloats(m, q) floats, 256-byte aligned). Where the kernel
-    // does not take C's checksum column (its walk longer than kKernelChecksumColumnMaxRounds, or C's
-    // width not a multiple of 128), leaves SMs idle without a round of tiles more, and cuBLASLt can
-    // run there (checksum_side_products.hpp), C's checksum row and column are made on those SMs during
-    // the kernel (Checksums16By::SideProducts) instead of by the passes after it.
+    // With preparedPassInTail: c_A's and r_B's parts (prepare16BitChecksumParts, BF16 or FP16) and room
+    // for the side products' parts (sideProductPartsFloats(m, q) floats, 256-byte aligned). Where the
+    // kernel leaves SMs idle without a round of tiles more and cuBLASLt can run there
+    // (checksum_side_products.hpp), C's checksum row and column are made on those SMs during the kernel
+    // (Checksums16By::SideProducts) instead of by the kernel's column and the passes after it.
     const void* checksumParts = nullptr;
     float* sideProductParts = nullptr;
 };

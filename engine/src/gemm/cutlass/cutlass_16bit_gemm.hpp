@@ -7,6 +7,7 @@
 #include "gemm/gemm_workspace_layout.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <cuda_runtime.h>
 
 namespace gigacheck::cuda {
@@ -35,6 +36,7 @@ struct Cutlass16BitCall {
     bool leavesIdleSms = false;
     RowSumSplit rowSumSplit;  // as CutlassTf32Call's (none: the 16-bit products' checksums come from passes)
     DeviceRegion rowSumPartials;  // as CutlassTf32Call's
+    std::function<void()> afterLaunch;  // as CutlassTf32Call's
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

@@ -70,6 +70,8 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     const CutlassParamsKey key = cutlassParamsKey(launch, g.m, g.n, g.q, g.a, g.lda, g.b, g.ldb, g.c, g.ldc,
                                                   g.accumulate, rowPartials, g.colSums);
     const char* refused = launchCutlass<Gemm>(args, key, launch, s, no);
+    if (!refused && g.afterLaunch)
+        g.afterLaunch();
     if (!refused && g.rowSums) {
         if (split.at > 0)
             addRowSumPartialsSplit(rowPartials, tiles, split.at / Sums::kTileRows, width, g.m, g.rowSums, split.sums,

@@ -7,6 +7,7 @@
 #include "gemm/gemm_workspace_layout.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <cuda_runtime.h>
 
 namespace gigacheck::cuda {
@@ -42,6 +43,10 @@ struct CutlassTf32Call {
     // With rowSums: where their partials go (rowSumPartialBytes, gemm/gemm_workspace.hpp); empty:
     // the stream's scratch.
     DeviceRegion rowSumPartials;
+    // Run on the host right after the kernel's launch, before what follows it on s (the row sums'
+    // partials added): work for another stream that should start beside the kernel as early as the
+    // host can issue it. Not run where the kernel was refused, nor for the tuner's trials.
+    std::function<void()> afterLaunch;
 };
 
 // C's columns per tile, in every configuration (its 128 side): where C's row sums may be split

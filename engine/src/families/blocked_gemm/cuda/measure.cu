@@ -466,20 +466,19 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     DeviceBuffer rowChecksums16Prepared(sixteenBit ? std::size_t(2 * n) * 4 : 0);
     DeviceBuffer prepared16Store(sixteenBit ? Prepared16BitOperands::doublesFor(n, n, n) * sizeof(double) : 0);
     const Prepared16BitOperands prepared16 = Prepared16BitOperands::in(prepared16Store.as<double>(), n, n, n);
-    // BF16: B with its checksum columns too, so that the kernel can take C's checksum column, and c_A's
-    // and r_B's parts, so that the products beside the kernel can take both checksums.
+    // c_A's and r_B's parts, so that the products beside the kernel can take both checksums; BF16: B
+    // with its checksum columns too, so that the kernel can take C's checksum column.
     const bool bf16 = sixteenBit && input == InputFormat::Bf16;
     const Index ldbWith = n + kChecksumColumnsOf16BitB;
     DeviceBuffer b16With(bf16 ? std::size_t(n * ldbWith) * 2 : 0);
-    DeviceBuffer parts16(bf16 ? std::size_t(checksumPartsElements(n)) * 2 : 0);
-    DeviceBuffer sideParts16(bf16 ? std::size_t(sideProductPartsFloats(n, n)) * 4 : 0);
+    DeviceBuffer parts16(sixteenBit ? std::size_t(checksumPartsElements(n)) * 2 : 0);
+    DeviceBuffer sideParts16(sixteenBit ? std::size_t(sideProductPartsFloats(n, n)) * 4 : 0);
     auto runPrepare16 = [&] {
         prepare16BitOperands(input, pa16.get(), n, n, pb16.get(), n, n, n, rowChecksums16Prepared.as<float>(),
                              prepared16, s.get());
-        if (bf16) {
+        prepare16BitChecksumParts(input, prepared16, n, parts16.get(), s.get());
+        if (bf16)
             prepare16BitChecksumColumns(pb16.get(), n, n, n, prepared16, b16With.get(), ldbWith, s.get());
-            prepare16BitChecksumParts(prepared16, n, parts16.get(), s.get());
-        }
     };
     PinnedBuffer out16Prepared(sizeof(VerifyOut));
     Protected16BitBlocks blocks16Prepared = blocks16Fused;
@@ -488,8 +487,8 @@ AbftTiming timeAbftOverhead(Precision p, GemmVariant variant, Index n, int error
     auto runProtected16PassFirst = [&] { protectedProductOf16BitOperands(blocks16Prepared, h.get(), s.get(), lane); };
     Protected16BitBlocks blocks16Tail = blocks16Prepared;  // the passes in the GEMM's last round, as for TF32
     blocks16Tail.preparedPassInTail = true;
-    blocks16Tail.bWithChecksumColumns = b16With.get();
-    blocks16Tail.ldbWithChecksumColumns = ldbWith;
+    blocks16Tail.bWithChecksumColumns = bf16 ? b16With.get() : nullptr;
+    blocks16Tail.ldbWithChecksumColumns = bf16 ? ldbWith : 0;
     blocks16Tail.checksumParts = parts16.get();
     blocks16Tail.sideProductParts = sideParts16.as<float>();
     Checksums16By prepared16By = Checksums16By::Passes, otherWayBy = Checksums16By::Passes;
