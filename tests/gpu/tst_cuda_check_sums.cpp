@@ -70,7 +70,7 @@ void TestCudaCheckSums::leanAndWideSumsDecideAlike()
         QCOMPARE(lean.corrections, wide.corrections);
         QCOMPARE(lean.row, wide.row);
         QCOMPARE(lean.col, wide.col);
-        if (fault.row >= 0 && fault.row < m)  // a cell of C: both restore it from the same row sums
+        if (fault.row >= 0 && fault.row < m)  // a cell of C: both restore it from the same column sums
             QVERIFY2(std::fabs(lean.after - wide.after) <= 1e-9 * (1 + std::fabs(wide.after)), qPrintable(at));
         // FP32: the sums' own (double) order changes the ratio by ~1e-10 at most. FP64: by as much as
         // the stored round-off itself, so only "clean stays clean" (the verdicts above) is asserted.

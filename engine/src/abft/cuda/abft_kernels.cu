@@ -920,12 +920,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             else if (locatedByLargest == 2)
                 listR[0] = locatedIndex;
             const int lr = locatedByLargest == 2 ? 1 : nr, lc = locatedByLargest == 1 ? 1 : nc;
-            // Row-collinear (one mismatching row, several columns): fixed from the column checks;
-            // column-collinear and single: from the row checks. Checksum cells are rebuilt afterwards.
-            // (The host reference fixes a single cell from its column: the same value to round-off.
-            // Here a row is one contiguous read; a column, a sector per cell a row pitch apart, from
-            // this block's one SM, took a one-fault check 16.5 us against 9.1 clean at 4096 on an H100.)
-            const bool fromColumns = lr == 1 && lc > 1;
+            // Row-collinear or single (one mismatching row): fixed from the column checks;
+            // column-collinear: from the row checks. Checksum cells are rebuilt afterwards.
+            const bool fromColumns = lr == 1;
             int n = 0;
             for (int pass = 0; pass < 2; ++pass)
                 for (int x = 0; x < lr; ++x)
