@@ -104,9 +104,10 @@ void prepared16ChecksumDots(InputFormat format, const void* a16, Index lda, cons
 // into the kernel -- r_B split into four BF16 parts (their sum is r_B to about 2^-32 of it) and four
 // zero columns, so that C's width stays a multiple of 8 (16 bytes, the kernel's TMA copies).
 inline constexpr Index kChecksumColumnsOf16BitB = 8;
-// At entry, BF16 only (FP16's range cannot hold r_B's parts in general): B (depth x cols, ldb) copied
-// into out (ldOut >= cols + kChecksumColumnsOf16BitB) with its checksum columns after it, from the r_B
-// of `prepared` (prepare16BitOperands first). The product then takes C's checksum column from the
+// At entry, BF16 only (FP16's range cannot hold r_B's parts in general, and the kernel adds the eight
+// columns into one sum, so they cannot each carry a power of two as the side products' do): B (depth x
+// cols, ldb) copied into out (ldOut >= cols + kChecksumColumnsOf16BitB) with its checksum columns after
+// it, from the r_B of `prepared` (prepare16BitOperands first). The product then takes C's checksum column from the
 // kernel (Protected16BitBlocks::bWithChecksumColumns).
 void prepare16BitChecksumColumns(const void* b16, Index ldb, Index depth, Index cols,
                                  const Prepared16BitOperands& prepared, void* out, Index ldOut, cudaStream_t s);

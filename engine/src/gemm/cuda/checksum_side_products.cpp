@@ -121,9 +121,9 @@ bool shapeFits(const SideChecksumProducts16& x)
     const Index limit = Index(1) << 31;
     const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 256 == 0; };
     const auto* p = static_cast<const unsigned short*>(x.checksumParts);
-    return (x.format == InputFormat::Bf16 || x.format == InputFormat::F16) && x.m > 0 && x.n > 0 && x.q > 0 && x.m < limit && x.n < limit && x.q < limit && x.lda < limit &&
-           x.ldb < limit && x.lda % 8 == 0 && x.ldb % 8 == 0 && x.c && aligned(x.a16) && aligned(x.b16) &&
-           aligned(p) && aligned(x.parts);
+    return (x.format == InputFormat::Bf16 || x.format == InputFormat::F16) && x.m > 0 && x.n > 0 && x.q > 0 &&
+           x.m < limit && x.n < limit && x.q < limit && x.lda < limit && x.ldb < limit && x.lda % 8 == 0 &&
+           x.ldb % 8 == 0 && x.c && aligned(x.a16) && aligned(x.b16) && aligned(p) && aligned(x.parts);
 }
 
 // The two products and the cells from their parts, on s.
@@ -188,8 +188,8 @@ struct SideChecksumProducts16Launch {
 
 namespace {
 
-using LaunchKey = std::tuple<int, InputFormat, const void*, const void*, const void*, const float*, const float*, Index, Index,
-                             Index, Index, Index, Index, int>;
+using LaunchKey = std::tuple<int, InputFormat, const void*, const void*, const void*, const float*, const float*,
+                             Index, Index, Index, Index, Index, Index, int>;
 std::map<LaunchKey, std::shared_ptr<SideChecksumProducts16Launch>> gLaunches;
 constexpr std::size_t kLaunchesKept = 64;  // a process multiplies few sets of buffers
 
@@ -204,8 +204,8 @@ std::shared_ptr<SideChecksumProducts16Launch> sideChecksumProducts16For(const Si
         return nullptr;
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
-    const LaunchKey key{device, x.format, x.a16, x.b16, x.checksumParts, x.parts, x.c, x.lda, x.ldb, x.ldc, x.m, x.n, x.q,
-                        freeSms};
+    const LaunchKey key{device, x.format, x.a16, x.b16, x.checksumParts, x.parts, x.c,
+                        x.lda, x.ldb, x.ldc, x.m, x.n, x.q, freeSms};
     std::lock_guard lock(gMutex);
     if (gLaunches.size() >= kLaunchesKept && !gLaunches.count(key))
         gLaunches.clear();  // a launch in use keeps its own (shared) copy
