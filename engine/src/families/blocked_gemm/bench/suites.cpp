@@ -209,12 +209,12 @@ json abftOverhead(const BenchOptions& o, std::ostream& out)
            "\"prepared at entry\": that, with A's and B's checksum vectors taken once when they entered (each product\n"
            "then reads A and B once for its checksums, launched after the kernel so that they run in its last\n"
            "round of tiles; the entry's time is in the kernel table below); \"pass first\": those reads before the kernel.\n"
-           "BF16 prepared at entry, where the kernel leaves SMs idle without a round of tiles more: C's checksum\n"
-           "row and column are two cuBLASLt products on those SMs during the kernel (c_A and r_B in four BF16 parts\n"
-           "each); elsewhere it takes C's checksum column from the kernel where the TF32 product does (B's checksum\n"
-           "columns multiplied as eight more columns of C; the pass reads B alone). The row's parentheses say\n"
-           "which ran; \"the other way\": the same product without the side products (or without the kernel's\n"
-           "checksum column)\n\n";
+           "BF16 / FP16 prepared at entry, where the kernel leaves SMs idle without a round of tiles more: C's\n"
+           "checksum row and column are two cuBLASLt products on those SMs during the kernel (c_A and r_B in four\n"
+           "16-bit parts each, FP16's scaled by powers of two); elsewhere BF16 takes C's checksum column from the\n"
+           "kernel where the TF32 product does (B's checksum columns multiplied as eight more columns of C; the pass\n"
+           "reads B alone). The row's parentheses say which ran; \"the other way\": the same product without the\n"
+           "side products (or without the kernel's checksum column)\n\n";
     t.print(out);
     if (!sumsFromEpilogueWhy.empty())
         out << "  16-bit sums in the epilogue not measured: " << sumsFromEpilogueWhy << "\n";
