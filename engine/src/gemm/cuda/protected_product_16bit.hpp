@@ -62,7 +62,8 @@ struct Protected16BitBlocks {
     // ldbWithChecksumColumns). Where they fit (C's width a multiple of 128, room for 8 more columns in
     // C and aux) and pay (kernelChecksumColumnPaysHere), the kernel multiplies them as 8 more columns
     // of C and its epilogue makes C's checksum column, as the TF32 product's does
-    // (ChecksumColumnBy::Kernel); the pass then reads B alone. Null: the pass over A takes it.
+    // (ChecksumColumnBy::Kernel); the pass then reads B alone. Null: the pass over A takes it. The side
+    // products below go first where they can run.
     const void* bWithChecksumColumns = nullptr;
     Index ldbWithChecksumColumns = 0;
     // With preparedPassInTail: c_A's and r_B's parts (prepare16BitChecksumParts, BF16 or FP16) and room
