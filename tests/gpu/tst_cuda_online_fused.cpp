@@ -2,8 +2,11 @@
 // whose epilogue writes C's row and column sums, and the check after it reads those instead of C.
 // Clean runs at a few shapes raise no alarm; a fault in C after each step, and in each checksum, is
 // corrected at the check after it; C equals the cublas-tf32 online run's C within TF32 accumulation
-// round-off; a shape the kernel cannot take runs cuBLAS TF32 and says so. Hopper only (sm_90a
-// kernels): skipped visibly elsewhere.
+// round-off; a shape the kernel cannot take runs cuBLAS TF32 and says so. Where the faults are in C
+// only and the panel is whole k tiles, the whole product is the step-sums kernel (C kept in registers
+// across the steps, each check reading its step's sums): two faults on one row at different steps are
+// each corrected at their own check, a bit flip too, with the verdicts and C of a product per step.
+// Hopper only (sm_90a kernels): skipped visibly elsewhere.
 #include "gpu_available.hpp"
 
 #include "engine/online_run_helpers.hpp"
@@ -29,6 +32,13 @@ OnlineConfig fusedConfig(Shape shape, std::int64_t panel, int fq = 1)
 
 // The record names the fused kernel ("CUTLASS sm_90a TF32 ... with C's sums from its epilogue").
 bool ranFused(const OnlineRecord& r) { return r.panelGemm.find("CUTLASS sm_90a TF32") != std::string::npos; }
+bool ranStepSums(const OnlineRecord& r) { return r.panelGemm.find("step-sums kernel") != std::string::npos; }
+
+// A product per step instead of the step-sums kernel, for the scope of one run.
+struct ProductPerStep {
+    ProductPerStep() { qputenv("GIGACHECK_NO_STEP_SUMS", "1"); }
+    ~ProductPerStep() { qunsetenv("GIGACHECK_NO_STEP_SUMS"); }
+};
 
 // Both runs multiply the same TF32-rounded operands with FP32 accumulation in different orders: cell
 // by cell within 2 n u_FP32 of sum_k |a_ik b_kj| <= n max|a| max|b| (the inputs' largest elements).
@@ -175,6 +185,53 @@ private slots:
         QVERIFY(e);
         QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));
         QVERIFY(r.verifiedCorrect());
+    }
+
+    // Two faults on row 300, after steps 1 and 3 (one added, one a flip of a high exponent bit): each
+    // corrected at its own check, so what check 1 corrected in the final C has left the sums of the
+    // later steps; C and every check's verdict as with a product per step.
+    void stepSumsCorrectEachFaultAtItsStep()
+    {
+        OnlineConfig c = fusedConfig({1024, 2048, 1024}, 256);
+        OnlineFault first = at(300, 500, 1), second = at(300, 700, 3);
+        first.delta = 1000;
+        second.delta = -40;
+        c.faults = {first, second};
+        HostMatrix kernel, perStep;
+        const OnlineRecord r = runKeeping(c, kernel);
+        OnlineRecord p;
+        {
+            const ProductPerStep off;
+            p = runKeeping(c, perStep);
+        }
+        QVERIFY2(ranStepSums(r), r.panelGemm.c_str());
+        QVERIFY2(!ranStepSums(p) && ranFused(p), p.panelGemm.c_str());
+        for (const OnlineRecord* x : {&r, static_cast<const OnlineRecord*>(&p)}) {
+            QCOMPARE(x->status, std::string("ok"));
+            for (const auto& [step, col] : {std::pair{1, 500}, std::pair{3, 700}}) {
+                const VerifyEvent* e = checkAt(*x, step);
+                QVERIFY(e);
+                QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));
+                QCOMPARE(e->result.corrections.size(), std::size_t(1));
+                QCOMPARE(e->result.corrections.front().row, std::int64_t(300));
+                QCOMPARE(e->result.corrections.front().col, std::int64_t(col));
+            }
+            QCOMPARE(verdicts(*x, Verdict::Clean), int(x->verifications.size()) - 2);
+            QVERIFY(x->verifiedCorrect());
+        }
+        sameWithinAccumulation(kernel, perStep, c.shape.n, maxAbsProductOf(c));
+
+        OnlineConfig flip = fusedConfig({1024, 2048, 1024}, 256);
+        flip.model = FaultModel::BitFlip;
+        flip.bit = 29;
+        flip.faults = {at(811, 2, 5)};
+        const OnlineRecord f = runOnline(flip, RunHooks{});
+        QVERIFY2(ranStepSums(f), f.panelGemm.c_str());
+        const VerifyEvent* e = checkAt(f, 5);
+        QVERIFY(e);
+        QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));
+        QCOMPARE(verdicts(f, Verdict::Clean), int(f.verifications.size()) - 1);
+        QVERIFY(f.verifiedCorrect());
     }
 
     // n not a multiple of 4: the kernel cannot take the panels; cuBLAS TF32 runs, the checks read C,

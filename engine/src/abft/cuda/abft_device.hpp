@@ -120,6 +120,11 @@ struct VerifyCall {
     // (a fused-sums GEMM, productWithChecksums): the check reads only C's checksum row and column,
     // not C.
     bool sumsFromProduct = false;
+    // With sumsFromProduct, where C (the buffer) holds more than the product checked (the online
+    // family's step-sums kernel: C is final, the check is of an earlier step): checksum cells found
+    // faulty are rebuilt from these sums of the checked C (rows + cols doubles: row sums, then column
+    // sums), less the cells this check corrects, instead of from C.
+    const double* recomputeFrom = nullptr;
     // A check that lies (fault model "check", gigacheck/fault_models.hpp): row check lieRow or
     // column check lieCol reports a mismatch whatever its residual, as if its threshold were
     // -1e300 (the CPU backend's emulation); its true threshold goes to *lieThreshold (pinned host).

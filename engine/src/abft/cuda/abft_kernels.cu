@@ -1,4 +1,5 @@
 #include "abft/cuda/abft_device.hpp"
+#include "abft/cuda/faulted_value.cuh"
 #include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
 #include "gigacheck/locate_rule.hpp"
@@ -1021,10 +1022,22 @@ __device__ __forceinline__ void waitForPriorGrid()
 // and column (i < rows, one warp a row), then the corner from the rebuilt row, and report the
 // checksum cells' new values. The last block to finish (counted in `done`, which decideKernel
 // zeroed) takes the corner and the report: a clean check pays one empty launch, not three.
+// The change this check's corrections made to C's line (row: isRow, else column) `at`.
+__device__ double correctedChange(const VerifyOut* out, bool isRow, Index at)
+{
+    double change = 0;
+    for (int n = 0; n < out->correctionCount && n < kMaxListed; ++n)
+        if (out->direction[n] != 2 && (isRow ? out->corrRow[n] : out->corrCol[n]) == at)
+            change += out->after[n] - out->before[n];
+    return change;
+}
+
+// from (VerifyCall::recomputeFrom): the line sums of the checked C, plus this check's corrections,
+// instead of C's lines.
 template <class T>
 __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows, Index cols, Index ldc,
                                                                const double* flag, double* done, unsigned rowBlocks,
-                                                               VerifyOut* out)
+                                                               VerifyOut* out, const double* from)
 {
     waitForPriorGrid();
     if (*flag == 0)
@@ -1033,8 +1046,11 @@ __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows
         const Index j = Index(blockIdx.x) * blockDim.x + threadIdx.x;
         if (j < cols) {
             double s = 0;
-            for (Index i = 0; i < rows; ++i)
-                s += double(c[i * ldc + j]);
+            if (from)
+                s = from[rows + j] + correctedChange(out, false, j);
+            else
+                for (Index i = 0; i < rows; ++i)
+                    s += double(c[i * ldc + j]);
             c[rows * ldc + j] = T(s);
         }
     } else {
@@ -1042,8 +1058,13 @@ __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows
         const int lane = threadIdx.x % kWarp;
         if (i < rows) {  // the same for the whole warp
             double s = 0;
-            for (Index j = lane; j < cols; j += kWarp)
-                s += double(c[i * ldc + j]);
+            if (from) {
+                if (lane == 0)
+                    s = from[i] + correctedChange(out, true, i);
+            } else {
+                for (Index j = lane; j < cols; j += kWarp)
+                    s += double(c[i * ldc + j]);
+            }
             s = warpSum(s);
             if (lane == 0)
                 c[i * ldc + cols] = T(s);
@@ -1083,21 +1104,6 @@ struct InjectBatch {
     int count;
     DeviceInjection items[kInjectBatch];
 };
-
-__device__ __forceinline__ float flipBit(float v, int bit) { return __uint_as_float(__float_as_uint(v) ^ (1u << bit)); }
-__device__ __forceinline__ double flipBit(double v, int bit)
-{
-    return __longlong_as_double(__double_as_longlong(v) ^ (1LL << bit));
-}
-// The fault as the host's applyFault makes it: one bit, two bits of the word at once, or a delta
-// (added in T: FP32 deltas in float, FP64 in double).
-template <class T> __device__ __forceinline__ T faulted(T before, const DeviceInjection& inj)
-{
-    if (!inj.bitFlip)
-        return T(before + T(inj.delta));
-    const T once = flipBit(before, inj.bit);
-    return inj.bit2 >= 0 ? flipBit(once, inj.bit2) : once;
-}
 
 template <class T>
 __global__ void injectKernel(T* c, Index ldc, InjectBatch batch, double* beforeAfter, ProductSums sums)
@@ -1329,7 +1335,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const unsigned rowBlocks = blocksFor(cols, 256);
     const unsigned colBlocks = blocksFor(rows, 256 / kWarp);
     launchAfterCheck(dim3(rowBlocks + colBlocks > 0 ? rowBlocks + colBlocks : 1), recomputeChecksumsKernel<T>, s, c, rows,
-                     cols, ldc, (const double*)aux.scratch0(), aux.scratch1(), rowBlocks, hostOut);
+                     cols, ldc, (const double*)aux.scratch0(), aux.scratch1(), rowBlocks, hostOut, v.recomputeFrom);
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 #include "gigacheck/schedule.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 namespace gigacheck::online_abft {
@@ -27,9 +28,10 @@ struct PlannedFault {
 // Buffer slots of the schedule (plan.buffers).
 // ABFT: A_c, B_r, C_f, aux (with G column blocks: those of block 0, then B_r, C_f, aux of block 1,
 // ...: slotB / slotC / slotAux). TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
-// cutlass-tf32 (one block): B^T of the panel being multiplied after aux (kMajorPanels).
+// cutlass-tf32 (one block): B^T of the panel being multiplied after aux (kMajorPanels); with the
+// step-sums kernel all of B^T, then the sums of C per step (stepSumsProduct).
 enum Slot : int {
-    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4,
+    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4, kSlotStepSums = 5,
     kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5
 };
 inline int slotB(int block) { return block == 0 ? kSlotB : 4 + 3 * (block - 1); }
@@ -51,6 +53,7 @@ struct OnlineInputs final : FamilyInputs {
     bool mergeSteps = false;  // resolved (resolvedMergeSteps): the steps between checks as one product op
     double lambda = 4.0;
     GemmVariant gemm = GemmVariant::Cublas;
+    bool onDevice = false;  // the CUDA backend runs it (stepSumsProduct)
     std::vector<PlannedFault> faults;
     // Host checksums of the inputs as they were made (A e, e^T A, B e, e^T B), against which the
     // encoding finds an input corrupted before its checksums were taken.
@@ -109,6 +112,32 @@ inline std::int64_t longestProductDepth(const OnlineInputs& in, std::int64_t n)
         return std::min(n, in.panel);
     const int group = in.checkEvery > 0 ? in.checkEvery : in.steps;
     return std::min(n, in.panel * std::int64_t(group));
+}
+
+// The faults in C the step-sums kernel applies (gemm/cutlass/cutlass_step_sums.hpp kStepFaultsMax).
+inline constexpr std::size_t kStepSumsFaultsMax = 8;
+
+// cutlass-tf32 on the device path with faults in C's main part only (at most kStepSumsFaultsMax):
+// the whole product is one CUTLASS kernel that keeps C in registers across the steps and writes the
+// row and column sums of C after each product op's depth (README "C kept across the steps"); each
+// check reads that step's sums. B^T is laid out whole, rounded, at encoding. GIGACHECK_NO_STEP_SUMS=1
+// runs a product per step instead (the bench's comparison).
+inline bool stepSumsProduct(const OnlineInputs& in)
+{
+    if (!in.onDevice || !kMajorPanels(in) || in.checksums != 1 || in.faults.size() > kStepSumsFaultsMax)
+        return false;
+    for (const PlannedFault& f : in.faults)
+        if (f.at.target != OnlineTarget::Result)
+            return false;
+    const std::int64_t depth = longestProductDepth(in, in.shape.n);
+    const char* off = std::getenv("GIGACHECK_NO_STEP_SUMS");
+    return (depth % 32 == 0 || depth >= in.shape.n) && in.shape.n % 4 == 0 && in.shape.q % 4 == 0 &&
+           !(off && *off && *off != '0');
+}
+// Its kernel's depth per step: a product op's (the last may be shorter), in whole k tiles of 32.
+inline std::int64_t stepSumsPanel(const OnlineInputs& in)
+{
+    return (longestProductDepth(in, in.shape.n) + 31) / 32 * 32;
 }
 
 // Rows of the aux buffer (doubles, ld = max(m, q, n) + K + 1 on the host-checked path): 0 rowScale,

@@ -1,6 +1,7 @@
 // Stands in for the cutlass_tf32_*.cu files in a CUDA build without CUTLASS (cmake/Cutlass.cmake says
 // why): --gemm cutlass-tf32 then stops with the reason `gigacheck devices` prints.
 #include "gemm/cutlass/cutlass_16bit_gemm.hpp"
+#include "gemm/cutlass/cutlass_step_sums.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 
 namespace gigacheck::cuda {
@@ -30,5 +31,10 @@ int cutlass16BitConfigCount() { return 0; }
 const char* cutlass16BitConfigName(int) { return ""; }
 
 int cutlass16BitPick(const Cutlass16BitCall&, cudaStream_t) { return -1; }
+
+const char* cutlassTf32StepSums(const CutlassStepSumsCall&, cudaStream_t)
+{
+    return "CUTLASS TF32 step sums: this build has no CUTLASS kernels (gigacheck devices says why)";
+}
 
 }  // namespace gigacheck::cuda

@@ -21,8 +21,10 @@
 #include "gemm/cuda/protected_product.hpp"
 #include "gemm/cuda/protected_product_16bit.hpp"
 #include "gemm/cutlass/cutlass_16bit_gemm.hpp"
+#include "gemm/cutlass/cutlass_step_sums.hpp"
 #include "gemm/cutlass/cutlass_tf32_gemm.hpp"
 #include "families/online_abft/cuda/panel_tuning.hpp"
+#include "families/online_abft/cuda/step_sums.hpp"
 #include "families/online_abft/cuda/vote.hpp"
 #include "families/online_abft/cuda/weighted_sums.hpp"
 #include "families/online_abft/host_check.hpp"
@@ -78,6 +80,11 @@ struct State final : gigacheck::cuda::RunState {
     // (cutlass-tf32 where the kernel takes the shape, README "C's sums from the product"). A block's
     // ops are issued in order (product -> inject -> check on its stream).
     std::vector<char> sumsInAux;
+    // The step-sums kernel (stepSumsProduct): per op, the product op it follows or is (its slot in
+    // the step sums); the checks' slots in verifyOut run in the same order.
+    bool stepSums = false;
+    std::vector<int> stepOf;
+    int stepSlots = 0;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -222,6 +229,22 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         h.sums = PinnedBuffer(std::size_t(std::max(inputSums, checkSums)) * sizeof(double));
         h.encodeOut = PinnedBuffer(std::max<std::size_t>(1, faultsAfter(in, -1).size()) * 2 * sizeof(double));
         h.results.resize(std::max<std::size_t>(1, checks));
+    } else if (stepSumsProduct(in)) {
+        state->stepSums = true;
+        state->stepOf.assign(c.schedule.ops.size(), -1);
+        int slot = -1;
+        for (const Operation& op : c.schedule.ops) {
+            if (op.kind == kPanelProduct)
+                ++slot;
+            state->stepOf[std::size_t(op.id)] = slot;
+        }
+        state->stepSlots = slot + 1;
+        if (bufferOf(c.schedule, kSlotStepSums).rows < state->stepSlots)
+            throw BackendError("online ABFT on the GPU: the plan's step sums hold fewer steps than the schedule has");
+        noteLine(inputsOf(c.request),
+                 "CUTLASS sm_90a TF32 step-sums kernel (128x256x32 c2x1, B K-major): the whole product in one "
+                 "kernel that keeps C in registers across the steps and writes C's row and column sums after each "
+                 "step of " + std::to_string(stepSumsPanel(in)) + " (the checks read no C; C written once)");
     } else {
         // cuBLAS's pick for a panel shape can be far from its best kernel (gemm_tuning.hpp): each
         // distinct panel GEMM is tuned here, untimed, on the run's own buffers before anything is
@@ -531,6 +554,17 @@ void issueEncode(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
     whole.ldb = ld(c, slotB(b));
     if (gigacheck::cuda::multipliesIn16Bit(whole))
         return gigacheck::cuda::checksumB16Of(whole, s);
+    if (stateOf(c).stepSums) {
+        // r_B, B's row norms and all of B^T (rounded to TF32) from one read of B, B not written: the
+        // step-sums kernel reads B^T, the passes round A and B in registers.
+        whole.m = in.shape.m;
+        whole.a = buf(c, kSlotA);
+        whole.lda = ld(c, kSlotA);
+        whole.c = buf(c, kSlotC);
+        whole.ldc = ld(c, kSlotC);
+        whole.bTransposed = buf(c, kSlotBTransposed);
+        return gigacheck::cuda::checksumBOf(whole, s);
+    }
     // TF32 products: B is rounded to TF32 here, in place, and A panel by panel by the products'
     // pass over it, so the checksums follow the values the tensor cores multiply (abft README).
     const bool roundTf32 = multipliesInTf32(in.gemm) && in.precision == Precision::F32;
@@ -567,10 +601,85 @@ GemmCall panelGemm(const gigacheck::cuda::OpContext& c, const Operation& op)
     return g;
 }
 
+double* stepSumsOf(const gigacheck::cuda::OpContext& c, int slot)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    return static_cast<double*>(buf(c, kSlotStepSums)) + std::int64_t(slot) * (in.shape.m + in.shape.q);
+}
+
+// The step-sums kernel over the whole product, with the faults planned in C's main part applied to
+// its registers after their step (their before / after straight into injectOut).
+void launchStepSums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
+{
+    static_assert(kStepSumsFaultsMax == std::size_t(gigacheck::cuda::kStepFaultsMax));
+    const OnlineInputs& in = inputsOf(c.request);
+    const State& state = stateOf(c);
+    gigacheck::cuda::CutlassStepSumsCall call;
+    call.m = in.shape.m;
+    call.n = in.shape.n;
+    call.q = in.shape.q;
+    call.a = static_cast<const float*>(buf(c, kSlotA));
+    call.lda = ld(c, kSlotA);
+    call.bt = static_cast<const float*>(buf(c, kSlotBTransposed));
+    call.ldbt = ld(c, kSlotBTransposed);
+    call.c = static_cast<float*>(buf(c, kSlotC));
+    call.ldc = ld(c, kSlotC);
+    call.panel = stepSumsPanel(in);
+    call.stepSums = stepSumsOf(c, 0);
+    // Swizzle 8 from 8192 on: 101-104 % of cuBLAS TF32's time there against 106-118 % unswizzled
+    // (H100, resources/results/README.md "Step sums").
+    call.maxSwizzle = std::min(in.shape.m, in.shape.q) >= 8192 ? 8 : 1;
+    call.faultValues = state.injectOut.as<double>();
+    for (const Operation& op : c.schedule.ops) {
+        if (op.kind != kInjectFault)
+            continue;
+        const std::vector<std::size_t> planned = faultsAfter(in, op.block.k, op.block.j);
+        for (std::size_t n = 0; n < planned.size(); ++n) {
+            const PlannedFault& f = in.faults[planned[n]];
+            gigacheck::cuda::StepFault& x = call.faults[call.faultCount++];
+            x.step = state.stepOf[std::size_t(op.id)];
+            x.row = f.at.row;
+            x.col = f.at.col;
+            x.bitFlip = f.model == FaultModel::BitFlip ? 1 : 0;
+            x.bit = f.bit;
+            x.bit2 = f.bit2;
+            x.delta = f.delta;
+            // injectOut holds each inject op's faults from its slot on; the kernel's faults in the
+            // same order then index it directly.
+            if (state.slotOf[std::size_t(op.id)] + int(n) != call.faultCount - 1)
+                throw BackendError("online ABFT on the GPU: the step-sums kernel's faults out of the schedule's order");
+        }
+    }
+    CUDA_CHECK(cudaMemsetAsync(call.stepSums, 0,
+                               std::size_t(state.stepSlots) * std::size_t(in.shape.m + in.shape.q) * sizeof(double), s));
+    if (const char* why = gigacheck::cuda::cutlassTf32StepSums(call, s))
+        throw BackendError(std::string("online ABFT on the GPU: ") + why);
+}
+
+// The step-sums kernel's product op j: the step's checksum passes (C's checksum row and column and
+// the bound, accumulated as for a product per step), the kernel with the first, and the step's sums
+// of C where the check reads a product's.
+void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, const GemmCall& g, cudaStream_t s)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    const int slot = stateOf(c).stepOf[std::size_t(op.id)];
+    if (slot == 0)
+        launchStepSums(c, s);
+    GemmCall whole = g;  // the model of the kernel's operands: rounded in registers, B^T laid out
+    whole.bTransposed = buf(c, kSlotBTransposed);
+    gigacheck::cuda::checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q,
+                                      auxOf(c), g.accumulate, s, roundoff(c).uInput > 0,
+                                      gigacheck::cuda::operandModel(whole));
+    cuda::loadStepSums(stepSumsOf(c, slot), in.shape.m, in.shape.q, auxOf(c), s);
+    stateOf(c).sumsInAux[0] = 1;
+}
+
 void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     if (hostOf(c).on)
         return hostCheckedPanelProduct(c, op, s);
+    if (stateOf(c).stepSums)
+        return stepSumsProductOp(c, op, panelGemm(c, op), s);
     const int b = op.block.j;
     const GemmCall g = panelGemm(c, op);
     if (gigacheck::cuda::multipliesIn16Bit(g)) {
@@ -646,6 +755,8 @@ void issueInject(const gigacheck::cuda::OpContext& c, const Operation& op, cudaS
         }
         return;
     }
+    if (stateOf(c).stepSums)
+        return;  // the kernel applied them (stepSumsProduct has faults in C's main part only)
     if (!items.empty())
         onCheckLane(c, op.block.j, s, [&](cudaStream_t on) {
             // A fault in C after a fused-sums product is one the epilogue would have summed: the
@@ -678,6 +789,16 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     // The other blocks' GEMMs run beside every check but the last (the blocks end together).
     call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
     call.sumsFromProduct = stateOf(c).sumsInAux[std::size_t(b)] != 0;  // the check reads no C
+    if (stateOf(c).stepSums) {
+        // C is final: its checksum cells are rebuilt from the step's sums, and what this check
+        // corrects is taken out of the later steps' sums.
+        const int slot = stateOf(c).stepOf[std::size_t(op.id)];
+        call.recomputeFrom = stepSumsOf(c, slot);
+        gigacheck::cuda::verify(call, verifySlot(c, op.id), s);
+        cuda::carryCorrections(verifySlot(c, op.id), stepSumsOf(c, slot + 1), stateOf(c).stepSlots - slot - 1,
+                               in.shape.m, in.shape.q, s);
+        return;
+    }
     onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
 }
 

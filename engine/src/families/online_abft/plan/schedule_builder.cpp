@@ -89,8 +89,13 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
                      buffer("aux", BufferRole::Aux, auxRows(in),
                             (hostChecked(in) ? std::max({s.m, s.q, s.n}) : std::max(s.m, s.q)) + k + 1,
                             sizeof(double))};
-        if (precision == Precision::F32 && kMajorPanels(in))  // q x depth floats, rows of the depth
-            p.buffers.push_back(buffer("B^T", BufferRole::B, s.q, longestProductDepth(in, s.n), e));
+        // q x depth floats, rows of the depth: a panel's B^T, or all of it for the step-sums kernel, whose
+        // sums of C follow (per product op: C's m row sums, then its q column sums).
+        if (precision == Precision::F32 && kMajorPanels(in))
+            p.buffers.push_back(buffer("B^T", BufferRole::B, s.q, stepSumsProduct(in) ? s.n : longestProductDepth(in, s.n), e));
+        if (precision == Precision::F32 && stepSumsProduct(in))
+            p.buffers.push_back(buffer("step sums", BufferRole::Aux, (s.n + stepSumsPanel(in) - 1) / stepSumsPanel(in),
+                                       s.m + s.q, sizeof(double)));
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " with " +
                         std::to_string(k) + " checksum row(s) / column(s) carried through every step, " +
                         (in.scheme == Scheme::Offline ? std::string("checked after the last step only (offline).")

@@ -90,6 +90,7 @@ OnlineInputs inputsFor(const OnlineConfig& c, BackendKind backend)
     in.gemm = c.gemm;
     in.shape = c.shape;
     in.precision = c.precision;
+    in.onDevice = backend == BackendKind::Cuda;
     return in;
 }
 
