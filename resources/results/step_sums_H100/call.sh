@@ -13,7 +13,7 @@ for t in ${TESTS:-}; do
   grep -E "^(PASS|FAIL|SKIP|QINFO|QWARN|Totals)|Loc:" $OUT/$t.txt | cut -c1-260 | head -60
 done
 NEW=/tmp/release-new/build/app/cli/gigacheck
-for n in ${ONLINE:-}; do
+for n in $([ -z "${ONLINE_BOTH:-}" ] && echo ${ONLINE:-}); do
   [ $(( ${LIMIT:-560} - SECONDS )) -gt 60 ] || break
   GIGACHECK_BENCH_VARIANTS=${VARIANTS:-tf32} GIGACHECK_BENCH_SIZES=$n timeout $(( ${LIMIT:-560} - SECONDS - 10 )) \
     $NEW bench online > $OUT/bench_online_$n.txt 2>&1
