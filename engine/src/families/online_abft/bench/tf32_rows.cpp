@@ -11,12 +11,33 @@
 #include "gemm/cuda/gemm_rates.hpp"
 #endif
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace gigacheck::online_abft {
 
 namespace {
+
+// GIGACHECK_NO_STEP_SUMS=1 (inputs.hpp stepSumsProduct) while it lives, where asked.
+class ScopedProductPerStep {
+public:
+    explicit ScopedProductPerStep(bool on) : on_(on)
+    {
+        if (on_)
+            setenv("GIGACHECK_NO_STEP_SUMS", "1", 1);
+    }
+    ~ScopedProductPerStep()
+    {
+        if (on_)
+            unsetenv("GIGACHECK_NO_STEP_SUMS");
+    }
+    ScopedProductPerStep(const ScopedProductPerStep&) = delete;
+    ScopedProductPerStep& operator=(const ScopedProductPerStep&) = delete;
+
+private:
+    bool on_;
+};
 
 using bench::fixed;
 using bench::percent;
@@ -118,10 +139,18 @@ nlohmann::json roundedInputRows(Backend& backend, HostMatrix& a, HostMatrix& b, 
     std::string notes;
     const std::string plainName = "plain " + kind.plain;
     bench::Table t({"gemm", "faults", "time ms", plainName + " ms", "vs " + plainName, "overhead", "checks ms", "outcome"});
-    for (GemmVariant gemm : kind.gemms) {
+    for (GemmVariant gemm : kind.gemms)
+      // cutlass-tf32 twice: the step-sums kernel where it runs, then a product per step (README "C kept
+      // across the steps").
+      for (const bool perStep : gemm == GemmVariant::CutlassTf32 ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        const ScopedProductPerStep scope(perStep);
         std::string name(toString(gemm));
         // Warm-up (kernels loaded, shapes tuned); a fused-only variant only where its kernel runs the panels.
         const OnlineRecord warm = once(configFor(gemm, 0));
+        if (gemm == GemmVariant::CutlassTf32)
+            name += warm.panelGemm.find("step-sums kernel") != std::string::npos ? " (step sums)" : " (per step)";
+        if (perStep && name.find("(per step)") == std::string::npos)
+            continue;
         if (warm.status != "ok") {
             notes += name + ": not run (" + warm.error + ")\n";
             continue;
@@ -150,8 +179,8 @@ nlohmann::json roundedInputRows(Backend& backend, HostMatrix& a, HostMatrix& b, 
                             {"ratio", time / plain}, {"check_seconds", median(checks)}, {"panel_gemm", last.panelGemm},
                             {"fused_sums", fused}, {"verified", last.status == "ok"}});
         }
-        notes += std::string(toString(gemm)) + " panel GEMMs: " + warm.panelGemm + "\n";
-    }
+        notes += name + " panel GEMMs: " + warm.panelGemm + "\n";
+      }
     t.print(out);
     out << notes << kind.note;
     return rows;
