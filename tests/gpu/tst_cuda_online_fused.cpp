@@ -5,7 +5,8 @@
 // round-off; a shape the kernel cannot take runs cuBLAS TF32 and says so. Where the faults are in C
 // only and the panel is whole k tiles, the whole product is the step-sums kernel (C kept in registers
 // across the steps, each check reading its step's sums): two faults on one row at different steps are
-// each corrected at their own check, a bit flip too, with the verdicts and C of a product per step.
+// each corrected at their own check, a flip of bit 26 too (bit 30 runs a product per step), with the
+// verdicts and C of a product per step.
 // Hopper only (sm_90a kernels): skipped visibly elsewhere.
 #include "gpu_available.hpp"
 
@@ -223,15 +224,19 @@ private slots:
 
         OnlineConfig flip = fusedConfig({1024, 2048, 1024}, 256);
         flip.model = FaultModel::BitFlip;
-        flip.bit = 29;
         flip.faults = {at(811, 2, 5)};
-        const OnlineRecord f = runOnline(flip, RunHooks{});
-        QVERIFY2(ranStepSums(f), f.panelGemm.c_str());
-        const VerifyEvent* e = checkAt(f, 5);
-        QVERIFY(e);
-        QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));
-        QCOMPARE(verdicts(f, Verdict::Clean), int(f.verifications.size()) - 1);
-        QVERIFY(f.verifiedCorrect());
+        // Bit 26 (the value scaled by 2^8 or 2^-8) on the kernel; bit 30 (2^128, or infinite) would
+        // swamp its lines' later sums, so it runs a product per step.
+        for (const int bit : {26, 30}) {
+            flip.bit = bit;
+            const OnlineRecord f = runOnline(flip, RunHooks{});
+            QVERIFY2(ranStepSums(f) == (bit == 26), f.panelGemm.c_str());
+            const VerifyEvent* e = checkAt(f, 5);
+            QVERIFY(e);
+            QCOMPARE(int(e->result.verdict), int(Verdict::Corrected));
+            QCOMPARE(verdicts(f, Verdict::Clean), int(f.verifications.size()) - 1);
+            QVERIFY(f.verifiedCorrect());
+        }
     }
 
     // n not a multiple of 4: the kernel cannot take the panels; cuBLAS TF32 runs, the checks read C,

@@ -103,6 +103,16 @@ void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
                       bool inputRounding = false, OperandRounding roundA = {});
 
+// The operands of a product C = A B given as A and B^T (FP32, multiplied rounded to nearest TF32),
+// from which verify computes a located cell of C again (VerifyCall::cellsFrom).
+struct CellOperands {
+    const float* a = nullptr;
+    Index lda = 0;
+    const float* bt = nullptr;
+    Index ldbt = 0;
+    Index depth = 0;
+};
+
 struct VerifyCall {
     Precision precision = Precision::F32;
     void* c = nullptr;
@@ -125,6 +135,10 @@ struct VerifyCall {
     // faulty are rebuilt from these sums of the checked C (rows + cols doubles: row sums, then column
     // sums), less the cells this check corrects, instead of from C.
     const double* recomputeFrom = nullptr;
+    // With recomputeFrom: a located cell is set to its dot product over these operands (all of the
+    // depth C holds), not to its line's checksum less the line's other cells (which hold more than
+    // the checked product).
+    CellOperands cellsFrom;
     // A check that lies (fault model "check", gigacheck/fault_models.hpp): row check lieRow or
     // column check lieCol reports a mismatch whatever its residual, as if its threshold were
     // -1e300 (the CPU backend's emulation); its true threshold goes to *lieThreshold (pinned host).

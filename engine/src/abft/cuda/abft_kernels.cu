@@ -619,10 +619,11 @@ __device__ __forceinline__ void noteCheckLine(long long line, double thr, double
 // faulty value is inf), and write the verdict into pinned host memory. kMarksHere (the sums came
 // from the product's epilogue): the augmentation's two sums and the marks are made here, in the
 // scan of the check lines, instead of by two kernels before (one launch per check, not three).
+// cellsFrom.a set (VerifyCall::cellsFrom): a located cell is its dot product over the operands instead.
 template <class T, bool kMarksHere>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
                                                       double rowFactor, double colFactor, double sumFactor,
-                                                      VerifyOut* out, Lie lie)
+                                                      VerifyOut* out, Lie lie, CellOperands cellsFrom)
 {
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
@@ -956,6 +957,28 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         if (dir[n] == 2) {  // a checksum cell: rebuilt by the recompute kernels
             if (tid == 0)
                 before[n] = double(*cell);
+            continue;
+        }
+        if (cellsFrom.a) {
+            // C holds more than the checked product (the online family's step-sums kernel): the cell
+            // computed again from A's row and B^T's row, as multiplied (rounded to TF32).
+            double dot = 0;
+            for (Index k = tid; k < cellsFrom.depth; k += blockDim.x)
+                dot += double(roundToTf32(cellsFrom.a[r * cellsFrom.lda + k])) *
+                       double(roundToTf32(cellsFrom.bt[cc * cellsFrom.ldbt + k]));
+            dot = warpSum(dot);
+            if (lane == 0)
+                linePart[warp] = dot;
+            __syncthreads();
+            if (tid == 0) {
+                double cell0 = 0;
+                for (int w = 0; w < warps; ++w)
+                    cell0 += linePart[w];
+                before[n] = double(*cell);
+                *cell = T(cell0);
+                after[n] = double(*cell);
+            }
+            __syncthreads();
             continue;
         }
         const bool fromColumn = dir[n] == 1;
@@ -1321,7 +1344,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     if (v.sumsFromProduct) {
         // The epilogue summed C's main part: the rest of the check is one cluster kernel.
         launchCheckKernel(true, decideKernel<T, true>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                          hostOut, lie);
+                          hostOut, lie, v.cellsFrom);
     } else {
         sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
         const Index n = (rows > cols ? rows : cols) + 1;
@@ -1330,7 +1353,7 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
                                                         sumFactor, lie);
         CUDA_CHECK_LAUNCH();
         launchCheckKernel(false, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                          hostOut, lie);
+                          hostOut, lie, CellOperands{});
     }
     const unsigned rowBlocks = blocksFor(cols, 256);
     const unsigned colBlocks = blocksFor(rows, 256 / kWarp);

@@ -117,7 +117,8 @@ inline std::int64_t longestProductDepth(const OnlineInputs& in, std::int64_t n)
 // The faults in C the step-sums kernel applies (gemm/cutlass/cutlass_step_sums.hpp kStepFaultsMax).
 inline constexpr std::size_t kStepSumsFaultsMax = 8;
 
-// cutlass-tf32 on the device path with faults in C's main part only (at most kStepSumsFaultsMax):
+// cutlass-tf32 on the device path with faults in C's main part only (at most kStepSumsFaultsMax; no
+// flip of a high exponent bit):
 // the whole product is one CUTLASS kernel that keeps C in registers across the steps and writes the
 // row and column sums of C after each product op's depth (README "C kept across the steps"); each
 // check reads that step's sums. B^T is laid out whole, rounded, at encoding. GIGACHECK_NO_STEP_SUMS=1
@@ -126,8 +127,13 @@ inline bool stepSumsProduct(const OnlineInputs& in)
 {
     if (!in.onDevice || !kMajorPanels(in) || in.checksums != 1 || in.faults.size() > kStepSumsFaultsMax)
         return false;
+    // A flip of exponent bit 27-30 scales a value by 2^16 or more (or makes it infinite): kept in the
+    // registers to the end, it swamps the FP32 sums of its row and column at every later step, which
+    // no correction can then take it out of (README "C kept across the steps").
+    const auto swamps = [](int bit) { return bit < 0 || (bit >= 27 && bit <= 30); };
     for (const PlannedFault& f : in.faults)
-        if (f.at.target != OnlineTarget::Result)
+        if (f.at.target != OnlineTarget::Result ||
+            (f.model == FaultModel::BitFlip && (swamps(f.bit) || (f.bit2 >= 0 && swamps(f.bit2)))))
             return false;
     const std::int64_t depth = longestProductDepth(in, in.shape.n);
     const char* off = std::getenv("GIGACHECK_NO_STEP_SUMS");

@@ -794,6 +794,8 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
         // corrects is taken out of the later steps' sums.
         const int slot = stateOf(c).stepOf[std::size_t(op.id)];
         call.recomputeFrom = stepSumsOf(c, slot);
+        call.cellsFrom = {static_cast<const float*>(buf(c, kSlotA)), ld(c, kSlotA),
+                          static_cast<const float*>(buf(c, kSlotBTransposed)), ld(c, kSlotBTransposed), in.shape.n};
         gigacheck::cuda::verify(call, verifySlot(c, op.id), s);
         cuda::carryCorrections(verifySlot(c, op.id), stepSumsOf(c, slot + 1), stateOf(c).stepSlots - slot - 1,
                                in.shape.m, in.shape.q, s);
