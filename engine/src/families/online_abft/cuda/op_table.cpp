@@ -185,6 +185,21 @@ void noteTuning(OnlineInputs& in, const gigacheck::cuda::GemmTuning& t)
     noteLine(in, t.kept + (t.kept == "cuBLAS's pick" ? std::string() : std::string(times)));
 }
 
+// Whether every product op but the last spans `depth` (the last at most that): the step-sums
+// kernel's steps are of one depth. Merged steps split where a fault strikes between two checks;
+// such a run takes a product per step (its plan's B^T holds all of the depth).
+bool stepsOfOneDepth(const Schedule& schedule, std::int64_t depth)
+{
+    std::vector<std::int64_t> depths;
+    for (const Operation& op : schedule.ops)
+        if (op.kind == kPanelProduct)
+            depths.push_back(op.depth);
+    for (std::size_t i = 0; i < depths.size(); ++i)
+        if (depths[i] > depth || (i + 1 < depths.size() && depths[i] != depth))
+            return false;
+    return !depths.empty();
+}
+
 std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpContext& c)
 {
     auto state = std::make_unique<State>();
@@ -229,7 +244,7 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         h.sums = PinnedBuffer(std::size_t(std::max(inputSums, checkSums)) * sizeof(double));
         h.encodeOut = PinnedBuffer(std::max<std::size_t>(1, faultsAfter(in, -1).size()) * 2 * sizeof(double));
         h.results.resize(std::max<std::size_t>(1, checks));
-    } else if (stepSumsProduct(in)) {
+    } else if (stepSumsProduct(in) && stepsOfOneDepth(c.schedule, longestProductDepth(in, in.shape.n))) {
         state->stepSums = true;
         state->stepOf.assign(c.schedule.ops.size(), -1);
         int slot = -1;
