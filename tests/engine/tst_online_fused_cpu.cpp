@@ -2,7 +2,8 @@
 // the CPU backend, which emulates it as it does cublas-tf32: A and B rounded to TF32 before their
 // checksums, FP32 products. The configuration is accepted where cublas-tf32 is and refused where
 // it is, a clean run verifies clean, a fault in C (and in its checksums) is corrected at the check
-// after its step, and the product is that of the TF32-rounded operands.
+// after its step, and the product is that of the TF32-rounded operands. Which runs the GPU gives the
+// step-sums kernel, and its plan.
 #include "test_helpers.hpp"
 
 #include "families/online_abft/inputs.hpp"
@@ -93,6 +94,78 @@ private slots:
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotC].ld % 32, std::int64_t(0));
         in.gemm = GemmVariant::Cublas;
         QCOMPARE(online_abft::makeOnlinePlan(s, Precision::F32, in).buffers[online_abft::kSlotC].ld, s.q + 1);
+    }
+
+    // Where the GPU takes the step-sums kernel (the whole product in one kernel keeping C in registers,
+    // inputs.hpp stepSumsProduct) and what its plan holds: all of B^T and one row of sums per step.
+    void stepSumsKernelWhereItsConditionsHold()
+    {
+        online_abft::OnlineInputs in;
+        in.gemm = GemmVariant::CutlassTf32;
+        in.shape = {100, 256, 100};
+        in.panel = 64;
+        in.steps = 4;
+        in.onDevice = true;
+        QVERIFY(online_abft::stepSumsProduct(in));
+        const online_abft::OnlinePlan plan = online_abft::makeOnlinePlan(in.shape, Precision::F32, in);
+        QCOMPARE(plan.buffers.size(), std::size_t(6));
+        QCOMPARE(plan.buffers[online_abft::kSlotBTransposed].rows, in.shape.q);
+        QCOMPARE(plan.buffers[online_abft::kSlotBTransposed].cols, in.shape.n);
+        QCOMPARE(plan.buffers[online_abft::kSlotStepSums].rows, std::int64_t(4));
+        QCOMPARE(plan.buffers[online_abft::kSlotStepSums].cols, in.shape.m + in.shape.q);
+
+        // Faults in C, up to eight, added or flipping a bit below 27 (or the sign).
+        online_abft::PlannedFault f;
+        f.at = at(3, 4, 1);
+        f.model = FaultModel::BitFlip;
+        for (const int bit : {0, 22, 26, 31}) {
+            f.bit = bit;
+            in.faults = {f};
+            QVERIFY2(online_abft::stepSumsProduct(in), qPrintable(QString::number(bit)));
+        }
+        f.model = FaultModel::Delta;
+        in.faults.assign(8, f);
+        QVERIFY(online_abft::stepSumsProduct(in));
+
+        // Otherwise a product per step.
+        const auto without = [&](auto change, const char* why) {
+            online_abft::OnlineInputs other = in;
+            change(other);
+            QVERIFY2(!online_abft::stepSumsProduct(other), why);
+            QCOMPARE(online_abft::makeOnlinePlan(other.shape, Precision::F32, other).buffers.size() <= 5, true);
+        };
+        without([](auto& x) { x.onDevice = false; }, "the CPU backend");
+        without([&](auto& x) { x.faults.assign(9, f); }, "nine faults");
+        without([&](auto& x) {
+            online_abft::PlannedFault g = f;
+            g.model = FaultModel::BitFlip;
+            g.bit = 30;
+            x.faults = {g};
+        }, "a flip of bit 30");
+        without([&](auto& x) {
+            online_abft::PlannedFault g = f;
+            g.model = FaultModel::BitFlip;
+            g.bit = 3;
+            g.bit2 = 28;
+            x.faults = {g};
+        }, "a second bit of 28");
+        without([&](auto& x) {
+            online_abft::PlannedFault g = f;
+            g.at.target = OnlineTarget::ChecksumRow;
+            x.faults = {g};
+        }, "a checksum fault");
+        without([](auto& x) { x.panel = 48; }, "a panel not of whole 32-deep k tiles");
+        without([](auto& x) { x.shape.q = 102; }, "q not a multiple of 4");
+        without([](auto& x) { x.gemm = GemmVariant::CublasTf32; }, "cublas-tf32");
+        // All of n in one product (offline): one step of any depth.
+        online_abft::OnlineInputs offline = in;
+        offline.shape.n = 260;
+        offline.steps = 5;
+        offline.mergeSteps = true;
+        offline.checkEvery = 0;
+        offline.faults.clear();
+        QVERIFY(online_abft::stepSumsProduct(offline));
+        QCOMPARE(online_abft::stepSumsPanel(offline), std::int64_t(288));
     }
 
     void cleanRunVerifiesClean()
