@@ -88,8 +88,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     gemm_->setCurrentIndex(gemm_->findData(int(RunConfig{}.gemm)));
     gemm_->setToolTip(QStringLiteral(
         "Product kernel on the CUDA backend (gigacheck run --gemm). The online and offline schemes take "
-        "cublas, cublas-tf32, cutlass-tf32 or tf32x3 on the GPU (cutlass-tf32: each panel product writes C's "
-        "sums, so a check reads no C; tf32x3: FP32-accurate panels from three TF32 products); a run with "
+        "cublas, cublas-tf32, cutlass-tf32 or tf32x3 on the GPU (cutlass-tf32: the product writes C's sums, "
+        "so a check reads no C; with faults in C only, one kernel keeps C in its registers across all the "
+        "steps and writes each step's sums; tf32x3: FP32-accurate panels from three TF32 products); a run with "
         "another kernel is refused with the reason.\n"
         "The CPU backend multiplies with OpenBLAS and emulates the TF32 kernels (operands rounded to TF32) "
         "and tf32x3 (the same split)."));
