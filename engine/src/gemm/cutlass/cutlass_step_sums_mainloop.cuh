@@ -205,7 +205,8 @@ private:
         halve<values, 16>(v, lane);
         halve<values / 2, 8>(v, lane);
         halve<values / 4, 4>(v, lane);
-        // Lane l now holds the sums of value indices j = 8 (l / 4 % 8) (values / 64) ... as below.
+        // Lane l now holds, in v[0, values / 8), the sums over its 8 lanes of the value indices from
+        // `first` on: its bits 4, 3, 2 chose the upper half at each halving.
         __shared__ float partials[2][kMmaWarps][kTileN];  // stepSumsSharedBytes(kTileN)
         float(&mine)[kMmaWarps][kTileN] = partials[step & 1];
         constexpr int kept = values / 8;
