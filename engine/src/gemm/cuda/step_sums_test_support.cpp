@@ -2,6 +2,7 @@
 #include "gemm/cuda/step_sums_test_support.hpp"
 
 #include "core/cuda/check.hpp"
+#include "core/median.hpp"
 #include "core/cuda/resources.hpp"
 #include "gemm/cuda/operand_transpose.hpp"
 #include "gemm/cutlass/cutlass_step_sums.hpp"
@@ -68,12 +69,6 @@ StepSumsRun stepSumsOnDevice(const HostMatrix& a, const HostMatrix& b, std::int6
 
 namespace {
 
-double medianOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
 template <class Launch> double medianMs(int reps, Launch&& launch)
 {
     cudaEvent_t start, stop;
@@ -91,7 +86,7 @@ template <class Launch> double medianMs(int reps, Launch&& launch)
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    return medianOf(ms);
+    return median(ms);
 }
 
 }  // namespace
