@@ -29,9 +29,10 @@ struct PlannedFault {
 // ABFT: A_c, B_r, C_f, aux (with G column blocks: those of block 0, then B_r, C_f, aux of block 1,
 // ...: slotB / slotC / slotAux). TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
 // cutlass-tf32 (one block): B^T of the panel being multiplied after aux (kMajorPanels); with the
-// step-sums kernel all of B^T, then the sums of C per step (stepSumsProduct).
+// step-sums kernel all of B^T, the sums of C per step (stepSumsProduct), then per step the checksum
+// row and column of C and the bounds that the checks compare them with (stepChecksumsWidth).
 enum Slot : int {
-    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4, kSlotStepSums = 5,
+    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4, kSlotStepSums = 5, kSlotStepChecksums = 6,
     kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5
 };
 inline int slotB(int block) { return block == 0 ? kSlotB : 4 + 3 * (block - 1); }
@@ -140,6 +141,9 @@ inline bool stepSumsProduct(const OnlineInputs& in)
     return (depth % 32 == 0 || depth >= in.shape.n) && in.shape.n % 4 == 0 && in.shape.q % 4 == 0 &&
            !(off && *off && *off != '0');
 }
+// Doubles per step of the saved checksums (cuda/step_sums.hpp saveChecksums): C's checksum column
+// with the corner (m + 1), its checksum row (q), the row and column bounds (m + 1, q + 1).
+inline std::int64_t stepChecksumsWidth(const Shape& s) { return 2 * (s.m + s.q) + 3; }
 // Its kernel's depth per step: a product op's (the last may be shorter), in whole k tiles of 32.
 inline std::int64_t stepSumsPanel(const OnlineInputs& in)
 {

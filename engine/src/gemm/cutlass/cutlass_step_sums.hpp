@@ -46,6 +46,9 @@ struct CutlassStepSumsCall {
     // raster order (0: CUTLASS's heuristic, 1: along C's columns first, 2: along its rows first).
     int maxSwizzle = 1;
     int raster = 0;
+    // Run on the fewest multiprocessors that keep the kernel's rounds of tiles
+    // (cutlassSmsKeepingRounds, kmajor_choice.hpp), the others left to passes launched beside it.
+    bool leavesIdleSms = false;
 };
 
 inline constexpr std::int64_t kStepSumsPanelMultiple = 32;  // the kernel's depth per k tile

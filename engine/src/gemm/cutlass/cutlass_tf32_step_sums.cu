@@ -4,6 +4,7 @@
 #include "gemm/cutlass/cutlass_step_sums_mainloop.cuh"
 
 #include "gemm/cutlass/cutlass_launch.cuh"
+#include "gemm/cutlass/kmajor_choice.hpp"
 
 #include "cutlass/epilogue/collective/collective_builder.hpp"
 #include "cutlass/gemm/collective/collective_builder.hpp"
@@ -76,7 +77,7 @@ const char* cutlassTf32StepSums(const CutlassStepSumsCall& g, cudaStream_t s)
 
     cutlass::KernelHardwareInfo hw;
     hw.device_id = device;
-    hw.sm_count = sms;
+    hw.sm_count = g.leavesIdleSms ? cutlassSmsKeepingRounds(g.m, g.q, sms, size(ClusterShape{})) : sms;
     typename Mainloop::Arguments mainloop;
     mainloop.ptr_A = g.bt;
     mainloop.dA = strideA;

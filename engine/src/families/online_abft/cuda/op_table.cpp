@@ -85,6 +85,10 @@ struct State final : gigacheck::cuda::RunState {
     bool stepSums = false;
     std::vector<int> stepOf;
     int stepSlots = 0;
+    // Its steps' checksum passes, launched beside the kernel: they start on the multiprocessors its
+    // persistent CTAs leave (all in its last round of tiles, some from its start where fewer walk C
+    // in as many rounds) and end before the first check.
+    std::unique_ptr<SideLane> passLane;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -254,8 +258,12 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
             state->stepOf[std::size_t(op.id)] = slot;
         }
         state->stepSlots = slot + 1;
-        if (bufferOf(c.schedule, kSlotStepSums).rows < state->stepSlots)
+        if (bufferOf(c.schedule, kSlotStepSums).rows < state->stepSlots ||
+            std::int64_t(c.schedule.buffers.size()) <= kSlotStepChecksums ||
+            bufferOf(c.schedule, kSlotStepChecksums).rows < state->stepSlots ||
+            bufferOf(c.schedule, kSlotStepChecksums).cols < stepChecksumsWidth(in.shape))
             throw BackendError("online ABFT on the GPU: the plan's step sums hold fewer steps than the schedule has");
+        state->passLane = std::make_unique<SideLane>();
         noteLine(inputsOf(c.request),
                  "CUTLASS sm_90a TF32 step-sums kernel (128x256x32 c2x1, B K-major): the whole product in one "
                  "kernel that keeps C in registers across the steps and writes C's row and column sums after each "
@@ -644,6 +652,7 @@ void launchStepSums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
     // Swizzle 8 from 8192 on: 101-104 % of cuBLAS TF32's time there against 106-118 % unswizzled
     // (H100, resources/results/README.md "Step sums").
     call.maxSwizzle = std::min(in.shape.m, in.shape.q) >= 8192 ? 8 : 1;
+    call.leavesIdleSms = true;  // the steps' checksum passes run there (stepSumsProductOp)
     call.faultValues = state.injectOut.as<double>();
     for (const Operation& op : c.schedule.ops) {
         if (op.kind != kInjectFault)
@@ -671,21 +680,43 @@ void launchStepSums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
         throw BackendError(std::string("online ABFT on the GPU: ") + why);
 }
 
-// The step-sums kernel's product op j: the step's checksum passes (C's checksum row and column and
-// the bound, accumulated as for a product per step), the kernel with the first, and the step's sums
-// of C where the check reads a product's.
-void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, const GemmCall& g, cudaStream_t s)
+double* savedChecksumsOf(const gigacheck::cuda::OpContext& c, int slot)
+{
+    return static_cast<double*>(buf(c, kSlotStepChecksums)) + std::int64_t(slot) * ld(c, kSlotStepChecksums);
+}
+
+// The step-sums kernel's product op j. The first launches the kernel and, on the pass lane behind it,
+// every step's checksum passes (C's checksum row and column and the bounds, accumulated as for a
+// product per step, each step's saved: they read only A and B, never C); each then loads its step's
+// sums and saved checksums where its check reads them. The passes' blocks wait for multiprocessors
+// the kernel leaves, so they run beside its last round of tiles instead of after it.
+void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
-    const int slot = stateOf(c).stepOf[std::size_t(op.id)];
-    if (slot == 0)
+    const State& state = stateOf(c);
+    const int slot = state.stepOf[std::size_t(op.id)];
+    if (slot == 0) {
+        SideLane& lane = *state.passLane;
+        CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
         launchStepSums(c, s);
-    GemmCall whole = g;  // the model of the kernel's operands: rounded in registers, B^T laid out
-    whole.bTransposed = buf(c, kSlotBTransposed);
-    gigacheck::cuda::checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m, g.n, g.q,
-                                      auxOf(c), g.accumulate, s, roundoff(c).uInput > 0,
-                                      gigacheck::cuda::operandModel(whole));
-    cuda::loadStepSums(stepSumsOf(c, slot), in.shape.m, in.shape.q, auxOf(c), s);
+        CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
+        for (const Operation& step : c.schedule.ops) {
+            if (step.kind != kPanelProduct)
+                continue;
+            const GemmCall g = panelGemm(c, step);
+            GemmCall whole = g;  // the model of the kernel's operands: rounded in registers, B^T laid out
+            whole.bTransposed = buf(c, kSlotBTransposed);
+            gigacheck::cuda::checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m,
+                                              g.n, g.q, auxOf(c), g.accumulate, lane.side.get(),
+                                              roundoff(c).uInput > 0, gigacheck::cuda::operandModel(whole));
+            cuda::saveChecksums(static_cast<const float*>(g.c), g.ldc, g.m, g.q, auxOf(c),
+                                savedChecksumsOf(c, state.stepOf[std::size_t(step.id)]), lane.side.get());
+        }
+        CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
+        CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
+    }
+    cuda::loadStep(stepSumsOf(c, slot), savedChecksumsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
+                   ld(c, kSlotC), in.shape.m, in.shape.q, auxOf(c), s);
     stateOf(c).sumsInAux[0] = 1;
 }
 
@@ -694,7 +725,7 @@ void issuePanelProduct(const gigacheck::cuda::OpContext& c, const Operation& op,
     if (hostOf(c).on)
         return hostCheckedPanelProduct(c, op, s);
     if (stateOf(c).stepSums)
-        return stepSumsProductOp(c, op, panelGemm(c, op), s);
+        return stepSumsProductOp(c, op, s);
     const int b = op.block.j;
     const GemmCall g = panelGemm(c, op);
     if (gigacheck::cuda::multipliesIn16Bit(g)) {

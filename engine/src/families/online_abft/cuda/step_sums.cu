@@ -11,19 +11,51 @@ using gigacheck::cuda::VerifyOut;
 
 namespace {
 
-__global__ void loadStepSumsKernel(const double* step, Index rows, Index cols, double* rowSums, double* colSums)
+// Slot layout (inputs.hpp stepChecksumsWidth): C's checksum column and corner [0, rows], its
+// checksum row [rows + 1, rows + cols], the row bounds [rows + cols + 1, 2 rows + cols + 1], the
+// column bounds [2 rows + cols + 2, 2 rows + 2 cols + 2].
+__global__ void saveChecksumsKernel(const float* c, Index ldc, Index rows, Index cols, AuxView aux, double* saved)
 {
-    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e <= rows + cols; e += Index(gridDim.x) * blockDim.x) {
+    const Index width = 2 * (rows + cols) + 3;
+    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < width; e += Index(gridDim.x) * blockDim.x) {
+        if (e <= rows)
+            saved[e] = c[e * ldc + cols];
+        else if (e <= rows + cols)
+            saved[e] = c[rows * ldc + (e - rows - 1)];
+        else if (e <= 2 * rows + cols + 1)
+            saved[e] = aux.rowScale()[e - rows - cols - 1];
+        else
+            saved[e] = aux.colScale()[e - 2 * rows - cols - 2];
+    }
+}
+
+__global__ void loadStepKernel(const double* step, const double* saved, float* c, Index ldc, Index rows, Index cols,
+                               AuxView aux)
+{
+    double* rowSums = aux.scratch0();
+    double* colSums = aux.scratch1();
+    const Index width = 2 * (rows + cols) + 3;
+    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < width; e += Index(gridDim.x) * blockDim.x) {
         if (e < rows)
             rowSums[e] = step[e];
         else if (e < rows + cols)
             colSums[e - rows] = step[e];
-        else {  // the entries after the sums, as zeroProductSums leaves them
+        else if (e == rows + cols) {  // the entries after the sums, as zeroProductSums leaves them
             rowSums[rows] = 0;
             colSums[cols] = 0;
         }
+        if (e <= rows)
+            c[e * ldc + cols] = float(saved[e]);
+        else if (e <= rows + cols)
+            c[rows * ldc + (e - rows - 1)] = float(saved[e]);
+        else if (e <= 2 * rows + cols + 1)
+            aux.rowScale()[e - rows - cols - 1] = saved[e];
+        else
+            aux.colScale()[e - 2 * rows - cols - 2] = saved[e];
     }
 }
+
+unsigned blocksOver(Index n) { return unsigned(n / 256 + 1 < 1024 ? n / 256 + 1 : 1024); }
 
 // One block: a check corrects few cells (at most kMaxListed).
 __global__ void carryCorrectionsKernel(const VerifyOut* out, double* later, int laterSteps, Index rows, Index cols)
@@ -44,11 +76,16 @@ __global__ void carryCorrectionsKernel(const VerifyOut* out, double* later, int 
 
 }  // namespace
 
-void loadStepSums(const double* step, Index rows, Index cols, AuxView aux, cudaStream_t s)
+void saveChecksums(const float* c, Index ldc, Index rows, Index cols, AuxView aux, double* saved, cudaStream_t s)
 {
-    const Index n = rows + cols + 1;
-    const unsigned blocks = unsigned(n / 256 + 1 < 1024 ? n / 256 + 1 : 1024);
-    loadStepSumsKernel<<<blocks, 256, 0, s>>>(step, rows, cols, aux.scratch0(), aux.scratch1());
+    saveChecksumsKernel<<<blocksOver(2 * (rows + cols) + 3), 256, 0, s>>>(c, ldc, rows, cols, aux, saved);
+    CUDA_CHECK_LAUNCH();
+}
+
+void loadStep(const double* step, const double* saved, float* c, Index ldc, Index rows, Index cols, AuxView aux,
+              cudaStream_t s)
+{
+    loadStepKernel<<<blocksOver(2 * (rows + cols) + 3), 256, 0, s>>>(step, saved, c, ldc, rows, cols, aux);
     CUDA_CHECK_LAUNCH();
 }
 

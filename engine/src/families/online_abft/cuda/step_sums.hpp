@@ -10,11 +10,19 @@
 
 namespace gigacheck::online_abft::cuda {
 
-// The step's sums (rows + cols doubles: C's row sums, then its column sums) into the scratch rows
-// where verify (VerifyCall::sumsFromProduct) reads a product's sums of C, with the entries after
-// them zeroed as zeroProductSums leaves them.
-void loadStepSums(const double* step, gigacheck::cuda::Index rows, gigacheck::cuda::Index cols,
-                  gigacheck::cuda::AuxView aux, cudaStream_t s);
+// After step j's checksum passes (which accumulate into C's checksum row and column and aux's
+// bounds): those values into the step's slot (stepChecksumsWidth doubles, inputs.hpp), so that the
+// passes of every step can run before the checks, beside the kernel, and each check still sees its
+// own step's. c: C_f (FP32, ldc), rows x cols its main part.
+void saveChecksums(const float* c, gigacheck::cuda::Index ldc, gigacheck::cuda::Index rows,
+                   gigacheck::cuda::Index cols, gigacheck::cuda::AuxView aux, double* saved, cudaStream_t s);
+
+// Before step j's check: the step's saved checksums back into C_f and aux, and the step's sums (rows +
+// cols doubles: C's row sums, then its column sums) into the scratch rows where verify
+// (VerifyCall::sumsFromProduct) reads a product's sums of C, with the entries after them zeroed as
+// zeroProductSums leaves them.
+void loadStep(const double* step, const double* saved, float* c, gigacheck::cuda::Index ldc,
+              gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, gigacheck::cuda::AuxView aux, cudaStream_t s);
 
 // Takes the cells of C a check corrected (out: its pinned VerifyOut, read once the check has run
 // on s) out of the sums of the `later` steps that follow it (each rows + cols doubles, contiguous).

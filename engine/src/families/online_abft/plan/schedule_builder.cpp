@@ -93,9 +93,11 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
         // sums of C follow (per product op: C's m row sums, then its q column sums).
         if (precision == Precision::F32 && kMajorPanels(in))
             p.buffers.push_back(buffer("B^T", BufferRole::B, s.q, stepSumsProduct(in) ? s.n : longestProductDepth(in, s.n), e));
-        if (precision == Precision::F32 && stepSumsProduct(in))
-            p.buffers.push_back(buffer("step sums", BufferRole::Aux, (s.n + stepSumsPanel(in) - 1) / stepSumsPanel(in),
-                                       s.m + s.q, sizeof(double)));
+        if (precision == Precision::F32 && stepSumsProduct(in)) {
+            const std::int64_t steps = (s.n + stepSumsPanel(in) - 1) / stepSumsPanel(in);
+            p.buffers.push_back(buffer("step sums", BufferRole::Aux, steps, s.m + s.q, sizeof(double)));
+            p.buffers.push_back(buffer("step checksums", BufferRole::Aux, steps, stepChecksumsWidth(s), sizeof(double)));
+        }
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " with " +
                         std::to_string(k) + " checksum row(s) / column(s) carried through every step, " +
                         (in.scheme == Scheme::Offline ? std::string("checked after the last step only (offline).")
