@@ -97,8 +97,8 @@ private slots:
     }
 
     // Where the GPU takes the step-sums kernel (the whole product in one kernel keeping C in registers,
-    // inputs.hpp stepSumsProduct) and what its plan holds: all of B^T, one row of sums per step and
-    // one of the checksums the steps' passes left (C's checksum column and row, the bounds).
+    // inputs.hpp stepSumsProduct) and what its plan holds: all of B^T, one row of sums per step, and per
+    // step C's checksum column and row and the bounds' scales the passes make beside the kernel.
     void stepSumsKernelWhereItsConditionsHold()
     {
         online_abft::OnlineInputs in;
@@ -109,13 +109,15 @@ private slots:
         in.onDevice = true;
         QVERIFY(online_abft::stepSumsProduct(in));
         const online_abft::OnlinePlan plan = online_abft::makeOnlinePlan(in.shape, Precision::F32, in);
-        QCOMPARE(plan.buffers.size(), std::size_t(7));
+        QCOMPARE(plan.buffers.size(), std::size_t(8));
         QCOMPARE(plan.buffers[online_abft::kSlotBTransposed].rows, in.shape.q);
         QCOMPARE(plan.buffers[online_abft::kSlotBTransposed].cols, in.shape.n);
         QCOMPARE(plan.buffers[online_abft::kSlotStepSums].rows, std::int64_t(4));
         QCOMPARE(plan.buffers[online_abft::kSlotStepSums].cols, in.shape.m + in.shape.q);
-        QCOMPARE(plan.buffers[online_abft::kSlotStepChecksums].rows, std::int64_t(4));
-        QCOMPARE(plan.buffers[online_abft::kSlotStepChecksums].cols, 2 * (in.shape.m + in.shape.q) + 3);
+        QCOMPARE(plan.buffers[online_abft::kSlotStepLines].rows, std::int64_t(4));
+        QCOMPARE(plan.buffers[online_abft::kSlotStepLines].cols, in.shape.m + in.shape.q + 1);
+        QCOMPARE(plan.buffers[online_abft::kSlotStepBounds].rows, std::int64_t(4));
+        QCOMPARE(plan.buffers[online_abft::kSlotStepBounds].cols, in.shape.m + in.shape.q + 2 + 2 * 64);
 
         // Faults in C, up to eight, added or flipping a bit below 27 (or the sign).
         online_abft::PlannedFault f;

@@ -103,6 +103,29 @@ void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb,
                       Index rows, Index depth, Index cols, AuxView aux, bool accumulate, cudaStream_t s,
                       bool inputRounding = false, OperandRounding roundA = {});
 
+// Where panelChecksumIncrements writes each panel's share: lines + p ldLines holds its share of C's
+// checksum column (rows floats), then of the checksum row with the corner (cols + 1); bounds + p
+// ldBounds its share of rowScale (rows + 1), then of colScale (cols + 1); scratch + p ldScratch its
+// c_A and column norms of A (depth each).
+struct PanelIncrements {
+    float* lines = nullptr;
+    Index ldLines = 0;   // >= rows + cols + 1
+    double* bounds = nullptr;
+    Index ldBounds = 0;  // >= rows + cols + 2
+    double* scratch = nullptr;
+    Index ldScratch = 0;  // >= 2 depth
+};
+
+// checksumProducts for `panels` products C += A_p B_p at once (FP32; A_p: A's columns [p depth,
+// (p + 1) depth), B_p those rows of B, with B's checksum column from checksumB / checksumBOf), one
+// pass over A and one over B for all: each panel's share goes to its own place in `out`, added to
+// what is there (the caller zeroes it), so that the shares can be summed up to any panel afterwards
+// (the online family's step-sums kernel: every step's checksums made beside the kernel). roundA must
+// not write A back (rounded in registers, or none).
+void panelChecksumIncrements(const float* a, Index lda, const float* b, Index ldb, Index rows, Index depth, Index cols,
+                             int panels, const PanelIncrements& out, cudaStream_t s, bool inputRounding,
+                             OperandRounding roundA);
+
 // The operands of a product C = A B given as A and B^T (FP32, multiplied rounded to nearest TF32),
 // from which verify computes a located cell of C again (VerifyCall::cellsFrom).
 struct CellOperands {

@@ -214,13 +214,26 @@ __global__ void rowSumsKernel(T* b, Index depth, Index cols, Index ldb, bool vec
 // each warp kAGroup rows at a time.
 constexpr int kAElems = 8, kACols = kWarp * kAElems, kARows = 256;
 
+// Several panels in one launch (panelChecksumIncrements): panel blockIdx.z starts `depth` further
+// into A's columns and B's rows, and writes its outputs `lines` (checksum column / row), `bounds`
+// (rowScale, colScale) and `scratch` (c_A, aSq) elements further on. All zero: one product.
+struct PanelStep {
+    Index depth = 0, lines = 0, bounds = 0, scratch = 0;
+};
+
+// column: C's checksum column (C[i, cols] = column[i * columnStride]).
 template <class T>
 __global__ void __launch_bounds__(256, 2)
-    aPassKernel(T* a, Index lda, const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn,
+    aPassKernel(T* a, Index lda, const T* b, Index ldb, T* column, Index columnStride, Index rows, Index k0, Index kn,
                 Index cols, double* cA, double* aSq, double* rowScale, bool checksumWeight, bool vec, Index tileRows,
-                OperandRounding rounding)
+                OperandRounding rounding, PanelStep panel)
 {
     __shared__ double colPart[2][kPassWarps][kACols];
+    k0 += Index(blockIdx.z) * panel.depth;
+    column += Index(blockIdx.z) * panel.lines;
+    rowScale += Index(blockIdx.z) * panel.bounds;
+    cA += Index(blockIdx.z) * panel.scratch;
+    aSq += Index(blockIdx.z) * panel.scratch;
     const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const Index r0 = Index(blockIdx.y) * tileRows, c0 = Index(blockIdx.x) * kACols;
     double r[kAElems], w[kAElems], cs[kAElems], cq[kAElems];
@@ -256,7 +269,7 @@ __global__ void __launch_bounds__(256, 2)
             for (int g = 0; g < kAGroup; ++g)
                 if (i + 8 * g < rEnd)
                     roundAndStoreLane<kAElems>(a + (i + 8 * g) * lda + k0, c0, kn, lane, vec, xr[g], rounding.format);
-        addRowsOfA(xr, r, w, cs, cq, lane, i, rEnd, c, ldc, cols, rowScale);
+        addRowsOfA(xr, r, w, cs, cq, lane, i, rEnd, column, columnStride, Index(0), rowScale);
     }
     addColumnsOfA(colPart, cs, cq, warp, [lane](int e) { return laneCol<T>(lane, e); }, c0, kn, cA, aSq);
 }
@@ -270,12 +283,19 @@ __global__ void __launch_bounds__(256, 2)
 // lanes; a lane reads 16 bytes (n columns) of a row, tileRows (kBRows or twice, tileRowsFor) rows per block.
 constexpr int kBRows = 512, kBGroup = 8;
 
+// row: C's checksum row with the corner (C[rows, j] = row[j], j <= cols); cornerScale: rowScale[rows].
 template <class T>
-__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* c, Index ldc, Index rows, Index k0, Index kn, Index cols,
-                            const double* cA, const double* aSq, double* colScale, double* rowScale,
-                            bool checksumWeight, bool vec, Index tileRows, bool roundB)
+__global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* row, Index k0, Index kn, Index cols,
+                            const double* cA, const double* aSq, double* colScale, double* cornerScale,
+                            bool checksumWeight, bool vec, Index tileRows, bool roundB, PanelStep panel)
 {
     constexpr int n = Vec<T>::n;
+    k0 += Index(blockIdx.z) * panel.depth;
+    row += Index(blockIdx.z) * panel.lines;
+    colScale += Index(blockIdx.z) * panel.bounds;
+    cornerScale += Index(blockIdx.z) * panel.bounds;
+    cA += Index(blockIdx.z) * panel.scratch;
+    aSq += Index(blockIdx.z) * panel.scratch;
     __shared__ double pd[kPassWarps][kWarp * n], pq[kPassWarps][kWarp * n], pc[kPassWarps];
     const Index j0 = (Index(blockIdx.x) * kWarp + threadIdx.x) * n;
     const Index kStart = Index(blockIdx.y) * tileRows;
@@ -326,7 +346,7 @@ __global__ void __launch_bounds__(256, 2) bPassKernel(const T* b, Index ldb, T* 
             }
         }
     }
-    addColumnsOfB(pd, pq, pc, d, q, qc, cornerLane, j0, rows, cols, c, ldc, colScale, rowScale);
+    addColumnsOfB(pd, pq, pc, d, q, qc, cornerLane, j0, Index(0), cols, row, Index(0), colScale, cornerScale);
 }
 
 // ---- verification ------------------------------------------------------------------------------
@@ -1219,16 +1239,16 @@ void checksumProductsImpl(T* a, Index lda, const T* b, Index ldb, T* c, Index ld
             const unsigned tiles = blocksFor(kn, kACols);
             const Index tileRows = tileRowsFor(kARows, tiles, rows);
             aPassKernel<T><<<dim3(tiles, blocksFor(rows, tileRows)), 256, 0, s>>>(
-                a, lda, b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
-                checksumWeight, vecA, tileRows, roundA);
+                a, lda, b, ldb, c + cols, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.rowScale(),
+                checksumWeight, vecA, tileRows, roundA, PanelStep{});
             CUDA_CHECK_LAUNCH();
         }
         constexpr int n = Vec<T>::n;
         const unsigned strips = blocksFor(cols + 1, kWarp * n);
         const Index tileRows = tileRowsFor(kBRows, strips, kn);
         bPassKernel<T><<<dim3(strips, blocksFor(kn, tileRows)), dim3(kWarp, 8), 0, s>>>(
-            b, ldb, c, ldc, rows, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale(),
-            checksumWeight, vecB, tileRows, roundA.roundedInRegisters);
+            b, ldb, c + rows * ldc, k0, kn, cols, aux.scratch0(), aux.scratch1(), aux.colScale(), aux.rowScale() + rows,
+            checksumWeight, vecB, tileRows, roundA.roundedInRegisters, PanelStep{});
         CUDA_CHECK_LAUNCH();
     }
 }
@@ -1406,6 +1426,34 @@ void checksumProducts(Precision p, void* a, Index lda, const void* b, Index ldb,
     else
         checksumProductsImpl(static_cast<float*>(a), lda, static_cast<const float*>(b), ldb,
                              static_cast<float*>(c), ldc, rows, depth, cols, aux, accumulate, inputRounding, roundA, s);
+}
+
+void panelChecksumIncrements(const float* a, Index lda, const float* b, Index ldb, Index rows, Index depth, Index cols,
+                             int panels, const PanelIncrements& out, cudaStream_t s, bool inputRounding,
+                             OperandRounding roundA)
+{
+    requireNormRoom(cols, ldb);
+    if (roundA.writesBack())
+        throw BackendError("CUDA ABFT: the panels' checksum passes round in registers only");
+    if (panels <= 0 || rows <= 0 || depth <= 0 || cols <= 0)
+        return;
+    if (out.ldLines < rows + cols + 1 || out.ldBounds < rows + cols + 2 || out.ldScratch < 2 * depth)
+        throw BackendError("CUDA ABFT: the panels' checksum slots are too short for " + std::to_string(rows) + " x " +
+                           std::to_string(cols));
+    const PanelStep panel{depth, out.ldLines, out.ldBounds, out.ldScratch};
+    const bool vecA = vectorizable(a, lda, depth, sizeof(float)), vecB = vectorizable(b, ldb, 0, sizeof(float));
+    const unsigned tiles = blocksFor(depth, kACols);
+    const Index aRows = tileRowsFor(kARows, tiles * unsigned(panels), rows);
+    aPassKernel<float><<<dim3(tiles, blocksFor(rows, aRows), unsigned(panels)), 256, 0, s>>>(
+        const_cast<float*>(a), lda, b, ldb, out.lines, 1, rows, 0, depth, cols, out.scratch, out.scratch + depth,
+        out.bounds, inputRounding, vecA, aRows, roundA, panel);
+    CUDA_CHECK_LAUNCH();
+    const unsigned strips = blocksFor(cols + 1, kWarp * Vec<float>::n);
+    const Index bRows = tileRowsFor(kBRows, strips * unsigned(panels), depth);
+    bPassKernel<float><<<dim3(strips, blocksFor(depth, bRows), unsigned(panels)), dim3(kWarp, 8), 0, s>>>(
+        b, ldb, out.lines + rows, 0, depth, cols, out.scratch, out.scratch + depth, out.bounds + rows + 1,
+        out.bounds + rows, inputRounding, vecB, bRows, roundA.roundedInRegisters, panel);
+    CUDA_CHECK_LAUNCH();
 }
 
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)

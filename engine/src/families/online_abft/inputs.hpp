@@ -29,10 +29,12 @@ struct PlannedFault {
 // ABFT: A_c, B_r, C_f, aux (with G column blocks: those of block 0, then B_r, C_f, aux of block 1,
 // ...: slotB / slotC / slotAux). TMR: A, B, replicas 0 (the result), 1 and 2, the vote's scratch.
 // cutlass-tf32 (one block): B^T of the panel being multiplied after aux (kMajorPanels); with the
-// step-sums kernel all of B^T, the sums of C per step (stepSumsProduct), then per step the checksum
-// row and column of C and the bounds that the checks compare them with (stepChecksumsWidth).
+// step-sums kernel all of B^T, the sums of C per step (stepSumsProduct), then per step C's checksum
+// column and row and the bounds that the check of that step compares the sums with (stepLinesWidth,
+// stepBoundsWidth).
 enum Slot : int {
-    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4, kSlotStepSums = 5, kSlotStepChecksums = 6,
+    kSlotA = 0, kSlotB = 1, kSlotC = 2, kSlotAux = 3, kSlotBTransposed = 4, kSlotStepSums = 5, kSlotStepLines = 6,
+    kSlotStepBounds = 7,
     kSlotReplica1 = 3, kSlotReplica2 = 4, kSlotVote = 5
 };
 inline int slotB(int block) { return block == 0 ? kSlotB : 4 + 3 * (block - 1); }
@@ -141,14 +143,17 @@ inline bool stepSumsProduct(const OnlineInputs& in)
     return (depth % 32 == 0 || depth >= in.shape.n) && in.shape.n % 4 == 0 && in.shape.q % 4 == 0 &&
            !(off && *off && *off != '0');
 }
-// Doubles per step of the saved checksums (cuda/step_sums.hpp saveChecksums): C's checksum column
-// with the corner (m + 1), its checksum row (q), the row and column bounds (m + 1, q + 1).
-inline std::int64_t stepChecksumsWidth(const Shape& s) { return 2 * (s.m + s.q) + 3; }
 // Its kernel's depth per step: a product op's (the last may be shorter), in whole k tiles of 32.
 inline std::int64_t stepSumsPanel(const OnlineInputs& in)
 {
     return (longestProductDepth(in, in.shape.n) + 31) / 32 * 32;
 }
+// Per step, C's checksum column (m floats) and row with the corner (q + 1) as of that step
+// (gigacheck::cuda::PanelIncrements::lines, then summed over the steps).
+inline std::int64_t stepLinesWidth(const Shape& s) { return s.m + s.q + 1; }
+// Per step, the bounds' scales (m + 1 row, q + 1 column doubles) as of that step, then the pass's
+// column sums and norms of A's panel (2 x panel doubles; PanelIncrements::bounds, scratch).
+inline std::int64_t stepBoundsWidth(const OnlineInputs& in) { return in.shape.m + in.shape.q + 2 + 2 * stepSumsPanel(in); }
 
 // Rows of the aux buffer (doubles, ld = max(m, q, n) + K + 1 on the host-checked path): 0 rowScale,
 // 1 colScale, 2 and 3 per-step scratch; host-checked: 4 .. 4 + K - 1 the weights w_t(x),

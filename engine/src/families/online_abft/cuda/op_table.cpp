@@ -89,6 +89,7 @@ struct State final : gigacheck::cuda::RunState {
     // persistent CTAs leave (all in its last round of tiles, some from its start where fewer walk C
     // in as many rounds) and end before the first check.
     std::unique_ptr<SideLane> passLane;
+    std::int64_t stepDepth = 0;  // every product op's (stepsOfOneDepth)
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -258,10 +259,13 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
             state->stepOf[std::size_t(op.id)] = slot;
         }
         state->stepSlots = slot + 1;
+        state->stepDepth = longestProductDepth(in, in.shape.n);
         if (bufferOf(c.schedule, kSlotStepSums).rows < state->stepSlots ||
-            std::int64_t(c.schedule.buffers.size()) <= kSlotStepChecksums ||
-            bufferOf(c.schedule, kSlotStepChecksums).rows < state->stepSlots ||
-            bufferOf(c.schedule, kSlotStepChecksums).cols < stepChecksumsWidth(in.shape))
+            std::int64_t(c.schedule.buffers.size()) <= kSlotStepBounds ||
+            bufferOf(c.schedule, kSlotStepLines).rows < state->stepSlots ||
+            bufferOf(c.schedule, kSlotStepLines).cols < stepLinesWidth(in.shape) ||
+            bufferOf(c.schedule, kSlotStepBounds).rows < state->stepSlots ||
+            bufferOf(c.schedule, kSlotStepBounds).cols < in.shape.m + in.shape.q + 2 + 2 * state->stepDepth)
             throw BackendError("online ABFT on the GPU: the plan's step sums hold fewer steps than the schedule has");
         state->passLane = std::make_unique<SideLane>();
         noteLine(inputsOf(c.request),
@@ -680,16 +684,53 @@ void launchStepSums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
         throw BackendError(std::string("online ABFT on the GPU: ") + why);
 }
 
-double* savedChecksumsOf(const gigacheck::cuda::OpContext& c, int slot)
+float* stepLinesOf(const gigacheck::cuda::OpContext& c, int slot)
 {
-    return static_cast<double*>(buf(c, kSlotStepChecksums)) + std::int64_t(slot) * ld(c, kSlotStepChecksums);
+    return static_cast<float*>(buf(c, kSlotStepLines)) + std::int64_t(slot) * ld(c, kSlotStepLines);
 }
 
-// The step-sums kernel's product op j. The first launches the kernel and, on the pass lane behind it,
-// every step's checksum passes (C's checksum row and column and the bounds, accumulated as for a
-// product per step, each step's saved: they read only A and B, never C); each then loads its step's
-// sums and saved checksums where its check reads them. The passes' blocks wait for multiprocessors
-// the kernel leaves, so they run beside its last round of tiles instead of after it.
+double* stepBoundsOf(const gigacheck::cuda::OpContext& c, int slot)
+{
+    return static_cast<double*>(buf(c, kSlotStepBounds)) + std::int64_t(slot) * ld(c, kSlotStepBounds);
+}
+
+// Every step's checksum lines and bounds, each as a product per step would have accumulated them:
+// each panel's share from one pass over A and one over B for all steps (they read only A and B,
+// never C), summed up over the steps.
+void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    const State& state = stateOf(c);
+    const std::int64_t m = in.shape.m, q = in.shape.q, depth = state.stepDepth;
+    CUDA_CHECK(cudaMemsetAsync(stepLinesOf(c, 0), 0, std::size_t(state.stepSlots) * std::size_t(ld(c, kSlotStepLines)) *
+                                                         sizeof(float), s));
+    CUDA_CHECK(cudaMemsetAsync(stepBoundsOf(c, 0), 0,
+                               std::size_t(state.stepSlots) * std::size_t(ld(c, kSlotStepBounds)) * sizeof(double), s));
+    gigacheck::cuda::PanelIncrements out;
+    out.lines = stepLinesOf(c, 0);
+    out.ldLines = ld(c, kSlotStepLines);
+    out.bounds = stepBoundsOf(c, 0);
+    out.ldBounds = ld(c, kSlotStepBounds);
+    out.scratch = stepBoundsOf(c, 0) + (m + q + 2);  // each step's own, after its bounds
+    out.ldScratch = ld(c, kSlotStepBounds);
+    GemmCall whole;  // the model of the kernel's operands: rounded in registers, B^T laid out
+    for (const Operation& op : c.schedule.ops)
+        if (op.kind == kPanelProduct) {
+            whole = panelGemm(c, op);
+            break;
+        }
+    whole.bTransposed = buf(c, kSlotBTransposed);
+    gigacheck::cuda::panelChecksumIncrements(static_cast<const float*>(buf(c, kSlotA)), ld(c, kSlotA),
+                                             static_cast<const float*>(buf(c, kSlotB)), ld(c, kSlotB), m, depth, q,
+                                             state.stepSlots, out, s, roundoff(c).uInput > 0,
+                                             gigacheck::cuda::operandModel(whole));
+    cuda::sumSteps(out.lines, out.ldLines, out.bounds, out.ldBounds, m, q, state.stepSlots, s);
+}
+
+// The step-sums kernel's product op p. The first launches the kernel and, on the pass lane behind
+// it, every step's checksums (stepChecksums); each then loads its step's sums and checksums where
+// its check reads them. The passes' blocks wait for multiprocessors the kernel leaves, so they run
+// beside its last round of tiles instead of after it.
 void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
@@ -700,22 +741,11 @@ void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op,
         CUDA_CHECK(cudaEventRecord(lane.fork.get(), s));
         launchStepSums(c, s);
         CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
-        for (const Operation& step : c.schedule.ops) {
-            if (step.kind != kPanelProduct)
-                continue;
-            const GemmCall g = panelGemm(c, step);
-            GemmCall whole = g;  // the model of the kernel's operands: rounded in registers, B^T laid out
-            whole.bTransposed = buf(c, kSlotBTransposed);
-            gigacheck::cuda::checksumProducts(g.precision, const_cast<void*>(g.a), g.lda, g.b, g.ldb, g.c, g.ldc, g.m,
-                                              g.n, g.q, auxOf(c), g.accumulate, lane.side.get(),
-                                              roundoff(c).uInput > 0, gigacheck::cuda::operandModel(whole));
-            cuda::saveChecksums(static_cast<const float*>(g.c), g.ldc, g.m, g.q, auxOf(c),
-                                savedChecksumsOf(c, state.stepOf[std::size_t(step.id)]), lane.side.get());
-        }
+        stepChecksums(c, lane.side.get());
         CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
     }
-    cuda::loadStep(stepSumsOf(c, slot), savedChecksumsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
+    cuda::loadStep(stepSumsOf(c, slot), stepLinesOf(c, slot), stepBoundsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
                    ld(c, kSlotC), in.shape.m, in.shape.q, auxOf(c), s);
     stateOf(c).sumsInAux[0] = 1;
 }

@@ -11,47 +11,51 @@ using gigacheck::cuda::VerifyOut;
 
 namespace {
 
-// Slot layout (inputs.hpp stepChecksumsWidth): C's checksum column and corner [0, rows], its
-// checksum row [rows + 1, rows + cols], the row bounds [rows + cols + 1, 2 rows + cols + 1], the
-// column bounds [2 rows + cols + 2, 2 rows + 2 cols + 2].
-__global__ void saveChecksumsKernel(const float* c, Index ldc, Index rows, Index cols, AuxView aux, double* saved)
+// One thread per entry of a step's lines (rows + cols + 1) and bounds (rows + cols + 2).
+__global__ void sumStepsKernel(float* lines, Index ldLines, double* bounds, Index ldBounds, Index rows, Index cols,
+                               int steps)
 {
-    const Index width = 2 * (rows + cols) + 3;
-    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < width; e += Index(gridDim.x) * blockDim.x) {
-        if (e <= rows)
-            saved[e] = c[e * ldc + cols];
-        else if (e <= rows + cols)
-            saved[e] = c[rows * ldc + (e - rows - 1)];
-        else if (e <= 2 * rows + cols + 1)
-            saved[e] = aux.rowScale()[e - rows - cols - 1];
-        else
-            saved[e] = aux.colScale()[e - 2 * rows - cols - 2];
+    const Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e < rows + cols + 1) {
+        double sum = 0;
+        for (int p = 0; p < steps; ++p) {
+            sum += double(lines[p * ldLines + e]);
+            lines[p * ldLines + e] = float(sum);
+        }
+    }
+    if (e < rows + cols + 2) {
+        double sum = 0;
+        for (int p = 0; p < steps; ++p) {
+            sum += bounds[p * ldBounds + e];
+            bounds[p * ldBounds + e] = sum;
+        }
     }
 }
 
-__global__ void loadStepKernel(const double* step, const double* saved, float* c, Index ldc, Index rows, Index cols,
-                               AuxView aux)
+// Lines: C's checksum column [0, rows), then its row with the corner [rows, rows + cols]; bounds:
+// rowScale [0, rows], then colScale [rows + 1, rows + cols + 1].
+__global__ void loadStepKernel(const double* sums, const float* lines, const double* bounds, float* c, Index ldc,
+                               Index rows, Index cols, AuxView aux)
 {
     double* rowSums = aux.scratch0();
     double* colSums = aux.scratch1();
-    const Index width = 2 * (rows + cols) + 3;
-    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < width; e += Index(gridDim.x) * blockDim.x) {
+    for (Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x; e < rows + cols + 2; e += Index(gridDim.x) * blockDim.x) {
         if (e < rows)
-            rowSums[e] = step[e];
+            rowSums[e] = sums[e];
         else if (e < rows + cols)
-            colSums[e - rows] = step[e];
+            colSums[e - rows] = sums[e];
         else if (e == rows + cols) {  // the entries after the sums, as zeroProductSums leaves them
             rowSums[rows] = 0;
             colSums[cols] = 0;
         }
-        if (e <= rows)
-            c[e * ldc + cols] = float(saved[e]);
+        if (e < rows)
+            c[e * ldc + cols] = lines[e];
         else if (e <= rows + cols)
-            c[rows * ldc + (e - rows - 1)] = float(saved[e]);
-        else if (e <= 2 * rows + cols + 1)
-            aux.rowScale()[e - rows - cols - 1] = saved[e];
+            c[rows * ldc + (e - rows)] = lines[e];
+        if (e <= rows)
+            aux.rowScale()[e] = bounds[e];
         else
-            aux.colScale()[e - 2 * rows - cols - 2] = saved[e];
+            aux.colScale()[e - rows - 1] = bounds[e];
     }
 }
 
@@ -76,16 +80,18 @@ __global__ void carryCorrectionsKernel(const VerifyOut* out, double* later, int 
 
 }  // namespace
 
-void saveChecksums(const float* c, Index ldc, Index rows, Index cols, AuxView aux, double* saved, cudaStream_t s)
+void sumSteps(float* lines, Index ldLines, double* bounds, Index ldBounds, Index rows, Index cols, int steps,
+              cudaStream_t s)
 {
-    saveChecksumsKernel<<<blocksOver(2 * (rows + cols) + 3), 256, 0, s>>>(c, ldc, rows, cols, aux, saved);
+    const Index n = rows + cols + 2;
+    sumStepsKernel<<<unsigned((n + 255) / 256), 256, 0, s>>>(lines, ldLines, bounds, ldBounds, rows, cols, steps);
     CUDA_CHECK_LAUNCH();
 }
 
-void loadStep(const double* step, const double* saved, float* c, Index ldc, Index rows, Index cols, AuxView aux,
-              cudaStream_t s)
+void loadStep(const double* sums, const float* lines, const double* bounds, float* c, Index ldc, Index rows,
+              Index cols, AuxView aux, cudaStream_t s)
 {
-    loadStepKernel<<<blocksOver(2 * (rows + cols) + 3), 256, 0, s>>>(step, saved, c, ldc, rows, cols, aux);
+    loadStepKernel<<<blocksOver(rows + cols + 2), 256, 0, s>>>(sums, lines, bounds, c, ldc, rows, cols, aux);
     CUDA_CHECK_LAUNCH();
 }
 

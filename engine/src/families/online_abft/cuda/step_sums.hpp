@@ -10,18 +10,18 @@
 
 namespace gigacheck::online_abft::cuda {
 
-// After step j's checksum passes (which accumulate into C's checksum row and column and aux's
-// bounds): those values into the step's slot (stepChecksumsWidth doubles, inputs.hpp), so that the
-// passes of every step can run before the checks, beside the kernel, and each check still sees its
-// own step's. c: C_f (FP32, ldc), rows x cols its main part.
-void saveChecksums(const float* c, gigacheck::cuda::Index ldc, gigacheck::cuda::Index rows,
-                   gigacheck::cuda::Index cols, gigacheck::cuda::AuxView aux, double* saved, cudaStream_t s);
+// The steps' shares of C's checksum lines and bounds (gigacheck::cuda::panelChecksumIncrements: step
+// p's at lines + p ldLines, bounds + p ldBounds) summed up in place, so that step p's slots hold the
+// checksums after it as a product per step would have accumulated them (in double, the lines then
+// rounded to FP32 once).
+void sumSteps(float* lines, gigacheck::cuda::Index ldLines, double* bounds, gigacheck::cuda::Index ldBounds,
+              gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, int steps, cudaStream_t s);
 
-// Before step j's check: the step's saved checksums back into C_f and aux, and the step's sums (rows +
-// cols doubles: C's row sums, then its column sums) into the scratch rows where verify
-// (VerifyCall::sumsFromProduct) reads a product's sums of C, with the entries after them zeroed as
-// zeroProductSums leaves them.
-void loadStep(const double* step, const double* saved, float* c, gigacheck::cuda::Index ldc,
+// Before step p's check: its checksum lines and bounds (as sumSteps left them) into C_f's checksum
+// column, row and corner and aux's scales, and its sums of C (rows + cols doubles: row sums, then
+// column sums) into the scratch rows where verify (VerifyCall::sumsFromProduct) reads a product's
+// sums, with the entries after them zeroed as zeroProductSums leaves them.
+void loadStep(const double* sums, const float* lines, const double* bounds, float* c, gigacheck::cuda::Index ldc,
               gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, gigacheck::cuda::AuxView aux, cudaStream_t s);
 
 // Takes the cells of C a check corrected (out: its pinned VerifyOut, read once the check has run

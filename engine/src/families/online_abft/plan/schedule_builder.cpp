@@ -96,7 +96,8 @@ OnlinePlan makeOnlinePlan(const Shape& s, Precision precision, const OnlineInput
         if (precision == Precision::F32 && stepSumsProduct(in)) {
             const std::int64_t steps = (s.n + stepSumsPanel(in) - 1) / stepSumsPanel(in);
             p.buffers.push_back(buffer("step sums", BufferRole::Aux, steps, s.m + s.q, sizeof(double)));
-            p.buffers.push_back(buffer("step checksums", BufferRole::Aux, steps, stepChecksumsWidth(s), sizeof(double)));
+            p.buffers.push_back(buffer("step checksum lines", BufferRole::Aux, steps, stepLinesWidth(s), sizeof(float)));
+            p.buffers.push_back(buffer("step bounds", BufferRole::Aux, steps, stepBoundsWidth(in), sizeof(double)));
         }
         p.explanation = std::to_string(in.steps) + " panel products of width " + std::to_string(in.panel) + " with " +
                         std::to_string(k) + " checksum row(s) / column(s) carried through every step, " +
