@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Device call (thirtieth session): the online cutlass-tf32 run at N (default 16384), FQ = 1, b = 1024,
 # with and without one fault, and a plain cuBLAS TF32 run, each traced (the second of two runs
-# summarized; kernel_trace/README.md). Reuses a build already in /tmp/release-new when NO_BUILD=1.
+# summarized; kernel_trace/README.md) with the modules loaded at start (CUDA_MODULE_LOADING=EAGER: a
+# kernel's first launch then waits for no module load, as in the bench's later repetitions). TESTS
+# (names) are built and run first. Reuses a build already in /tmp/release-new when NO_BUILD=1. The
+# traces and test outputs come back in out.tar.xz.
 set -u
 source .carry-qt-cli/device-env.sh > /dev/null 2>&1
 here=resources/results
@@ -20,7 +23,7 @@ s=${N}x${N}x${N}
 run() {  # name, args...
   local name=$1; shift
   for rep in 1 2; do
-    KERNEL_TRACE_OUT=$OUT/trace_$name.csv CUDA_INJECTION64_PATH=$lib $CLI run --backend cuda --reference none --quiet "$@" > $OUT/run_$name.txt 2>&1
+    CUDA_MODULE_LOADING=EAGER KERNEL_TRACE_OUT=$OUT/trace_$name.csv CUDA_INJECTION64_PATH=$lib $CLI run --backend cuda --reference none --quiet "$@" > $OUT/run_$name.txt 2>&1
   done
   echo "== $name: exit $? ($*)"
   python3 $kt/summarize.py $OUT/trace_$name.csv ${DETAIL:-70} > $OUT/summary_$name.txt 2>&1
@@ -35,3 +38,4 @@ for n in ${ONLINE:-}; do
   echo "== bench online $n exit $? at ${SECONDS}s"
   grep -E "^cu" $OUT/bench_online_$n.txt | cut -c1-140 | head -8
 done
+cd $OUT && tar cJf out.tar.xz --remove-files $(ls | grep -vE "^(release_log.txt|bench_online_.*|summary_.*|out.tar.xz)$") 2>/dev/null
