@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call (twenty-ninth session): build build-carry/new.tar.xz (CLI + the GPU tests in TESTS), run
+# Device call (twenty-ninth and thirtieth sessions): build build-carry/new.tar.xz (CLI + the GPU tests in TESTS), run
 # them (GIGACHECK_STEP_SUMS_SIZES: the sizes tst_cuda_step_sums times against cuBLAS TF32), then, where
 # ONLINE="N ..." is set, `bench online` TF32 at those N (VARIANTS, default tf32). Everything under $OUT.
 set -u
