@@ -90,9 +90,15 @@ struct State final : gigacheck::cuda::RunState {
     // in as many rounds) and end before the first check.
     std::unique_ptr<SideLane> passLane;
     std::int64_t stepDepth = 0;  // every product op's (stepsOfOneDepth)
+    // The passes go in groups of kStepsPerGroup steps, each group's event recorded when its steps'
+    // checksums are complete: the checks of a group then run beside the next group's passes.
+    std::vector<gigacheck::cuda::Event> groupDone;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
+
+// Steps per group of the step-sums path's checksum passes (State::groupDone).
+constexpr int kStepsPerGroup = 4;
 
 void* buf(const gigacheck::cuda::OpContext& c, int slot) { return c.buffers[std::size_t(slot)]; }
 std::int64_t ld(const gigacheck::cuda::OpContext& c, int slot) { return bufferOf(c.schedule, slot).ld; }
@@ -268,6 +274,8 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
             bufferOf(c.schedule, kSlotStepBounds).cols < in.shape.m + in.shape.q + 2 + 2 * state->stepDepth)
             throw BackendError("online ABFT on the GPU: the plan's step sums hold fewer steps than the schedule has");
         state->passLane = std::make_unique<SideLane>();
+        for (int g = 0; g < (state->stepSlots + kStepsPerGroup - 1) / kStepsPerGroup; ++g)
+            state->groupDone.emplace_back(cudaEventDisableTiming);
         noteLine(inputsOf(c.request),
                  "CUTLASS sm_90a TF32 step-sums kernel (128x256x32 c2x1, B K-major): the whole product in one "
                  "kernel that keeps C in registers across the steps and writes C's row and column sums after each "
@@ -695,8 +703,8 @@ double* stepBoundsOf(const gigacheck::cuda::OpContext& c, int slot)
 }
 
 // Every step's checksum lines and bounds, each as a product per step would have accumulated them:
-// each panel's share from one pass over A and one over B for all steps (they read only A and B,
-// never C), summed up over the steps.
+// each panel's share from one pass over A and one over B for a group of steps (they read only A and
+// B, never C), summed up over the steps so far; groupDone[g] once group g's are.
 void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
@@ -706,13 +714,6 @@ void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
                                                          sizeof(float), s));
     CUDA_CHECK(cudaMemsetAsync(stepBoundsOf(c, 0), 0,
                                std::size_t(state.stepSlots) * std::size_t(ld(c, kSlotStepBounds)) * sizeof(double), s));
-    gigacheck::cuda::PanelIncrements out;
-    out.lines = stepLinesOf(c, 0);
-    out.ldLines = ld(c, kSlotStepLines);
-    out.bounds = stepBoundsOf(c, 0);
-    out.ldBounds = ld(c, kSlotStepBounds);
-    out.scratch = stepBoundsOf(c, 0) + (m + q + 2);  // each step's own, after its bounds
-    out.ldScratch = ld(c, kSlotStepBounds);
     GemmCall whole;  // the model of the kernel's operands: rounded in registers, B^T laid out
     for (const Operation& op : c.schedule.ops)
         if (op.kind == kPanelProduct) {
@@ -720,17 +721,32 @@ void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
             break;
         }
     whole.bTransposed = buf(c, kSlotBTransposed);
-    gigacheck::cuda::panelChecksumIncrements(static_cast<const float*>(buf(c, kSlotA)), ld(c, kSlotA),
-                                             static_cast<const float*>(buf(c, kSlotB)), ld(c, kSlotB), m, depth, q,
-                                             state.stepSlots, out, s, roundoff(c).uInput > 0,
-                                             gigacheck::cuda::operandModel(whole));
-    cuda::sumSteps(out.lines, out.ldLines, out.bounds, out.ldBounds, m, q, state.stepSlots, s);
+    for (int first = 0, g = 0; first < state.stepSlots; first += kStepsPerGroup, ++g) {
+        const int steps = std::min(kStepsPerGroup, state.stepSlots - first);
+        gigacheck::cuda::PanelIncrements out;
+        out.lines = stepLinesOf(c, first);
+        out.ldLines = ld(c, kSlotStepLines);
+        out.bounds = stepBoundsOf(c, first);
+        out.ldBounds = ld(c, kSlotStepBounds);
+        out.scratch = out.bounds + (m + q + 2);  // each step's own, after its bounds
+        out.ldScratch = out.ldBounds;
+        gigacheck::cuda::panelChecksumIncrements(
+            static_cast<const float*>(buf(c, kSlotA)) + first * depth, ld(c, kSlotA),
+            static_cast<const float*>(buf(c, kSlotB)) + first * depth * ld(c, kSlotB), ld(c, kSlotB), m, depth, q,
+            steps, out, s, roundoff(c).uInput > 0, gigacheck::cuda::operandModel(whole));
+        // From the last step of the group before (already summed up) on.
+        const int from = first > 0 ? first - 1 : 0;
+        cuda::sumSteps(stepLinesOf(c, from), out.ldLines, stepBoundsOf(c, from), out.ldBounds, m, q,
+                       first + steps - from, s);
+        CUDA_CHECK(cudaEventRecord(state.groupDone[std::size_t(g)].get(), s));
+    }
 }
 
 // The step-sums kernel's product op p. The first launches the kernel and, on the pass lane behind
 // it, every step's checksums (stepChecksums); each then loads its step's sums and checksums where
-// its check reads them. The passes' blocks wait for multiprocessors the kernel leaves, so they run
-// beside its last round of tiles instead of after it.
+// its check reads them, the first of a group once that group's checksums are complete. The passes'
+// blocks wait for multiprocessors the kernel leaves, so they run beside its last round of tiles
+// instead of after it.
 void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     const OnlineInputs& in = inputsOf(c.request);
@@ -742,9 +758,9 @@ void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op,
         launchStepSums(c, s);
         CUDA_CHECK(cudaStreamWaitEvent(lane.side.get(), lane.fork.get(), 0));
         stepChecksums(c, lane.side.get());
-        CUDA_CHECK(cudaEventRecord(lane.join.get(), lane.side.get()));
-        CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
     }
+    if (slot % kStepsPerGroup == 0)
+        CUDA_CHECK(cudaStreamWaitEvent(s, state.groupDone[std::size_t(slot / kStepsPerGroup)].get(), 0));
     cuda::loadStep(stepSumsOf(c, slot), stepLinesOf(c, slot), stepBoundsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
                    ld(c, kSlotC), in.shape.m, in.shape.q, auxOf(c), s);
     stateOf(c).sumsInAux[0] = 1;

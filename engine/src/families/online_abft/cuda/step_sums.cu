@@ -11,21 +11,22 @@ using gigacheck::cuda::VerifyOut;
 
 namespace {
 
-// One thread per entry of a step's lines (rows + cols + 1) and bounds (rows + cols + 2).
+// One thread per entry of a step's lines (rows + cols + 1) and bounds (rows + cols + 2). The first
+// slot is read only: a step already summed up (a check may be reading it) or the first step.
 __global__ void sumStepsKernel(float* lines, Index ldLines, double* bounds, Index ldBounds, Index rows, Index cols,
                                int steps)
 {
     const Index e = Index(blockIdx.x) * blockDim.x + threadIdx.x;
     if (e < rows + cols + 1) {
-        double sum = 0;
-        for (int p = 0; p < steps; ++p) {
+        double sum = double(lines[e]);
+        for (int p = 1; p < steps; ++p) {
             sum += double(lines[p * ldLines + e]);
             lines[p * ldLines + e] = float(sum);
         }
     }
     if (e < rows + cols + 2) {
-        double sum = 0;
-        for (int p = 0; p < steps; ++p) {
+        double sum = bounds[e];
+        for (int p = 1; p < steps; ++p) {
             sum += bounds[p * ldBounds + e];
             bounds[p * ldBounds + e] = sum;
         }

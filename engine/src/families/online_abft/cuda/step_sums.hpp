@@ -13,7 +13,8 @@ namespace gigacheck::online_abft::cuda {
 // The steps' shares of C's checksum lines and bounds (gigacheck::cuda::panelChecksumIncrements: step
 // p's at lines + p ldLines, bounds + p ldBounds) summed up in place, so that step p's slots hold the
 // checksums after it as a product per step would have accumulated them (in double, the lines then
-// rounded to FP32 once).
+// rounded to FP32 once). The first of the `steps` slots is only read: the first step, or the last
+// one summed up before (a group of steps at a time).
 void sumSteps(float* lines, gigacheck::cuda::Index ldLines, double* bounds, gigacheck::cuda::Index ldBounds,
               gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, int steps, cudaStream_t s);
 
