@@ -30,9 +30,11 @@ run() {  # name, args...
   head -${HEAD:-40} $OUT/summary_$name.txt | cut -c1-200
   xz -f $OUT/trace_$name.csv
 }
-run plain --shape $s --gemm cublas-tf32 --no-abft
-run step0 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1
-run step1 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1 --inject-at 100,200@3
+# TRACES="step0 ..." traces those only (default: all three).
+wanted() { [ -z "${TRACES:-}" ] || [[ " $TRACES " == *" $1 "* ]]; }
+wanted plain && run plain --shape $s --gemm cublas-tf32 --no-abft
+wanted step0 && run step0 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1
+wanted step1 && run step1 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1 --inject-at 100,200@3
 for n in ${ONLINE:-}; do
   GIGACHECK_BENCH_VARIANTS=tf32 GIGACHECK_BENCH_SIZES=$n timeout 120 $CLI bench online > $OUT/bench_online_$n.txt 2>&1
   echo "== bench online $n exit $? at ${SECONDS}s"
