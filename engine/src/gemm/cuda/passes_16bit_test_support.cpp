@@ -1,4 +1,4 @@
-// GPU test support of the BF16 / FP16 passes (see passes_16bit_test_support.hpp).
+// GPU test support of the checksum passes (see passes_16bit_test_support.hpp).
 #include "gemm/cuda/passes_16bit_test_support.hpp"
 
 #include "core/cuda/check.hpp"
@@ -269,6 +269,71 @@ Config16Check check16BitConfig(InputFormat format, const std::vector<float>& a, 
     const std::vector<double> got = download<double>(sums.get(), 1, m + q, m + q);
     r.rowSumDifference = largestDifference(std::vector<double>(got.begin(), got.begin() + m), rows);
     r.colSumDifference = largestDifference(std::vector<double>(got.begin() + m, got.end()), cols);
+    return r;
+}
+
+PanelIncrementsComparison comparePanelIncrements(const std::vector<float>& a, const std::vector<float>& b,
+                                                 std::int64_t m, std::int64_t n, std::int64_t q, std::int64_t depth)
+{
+    if (depth <= 0 || n % depth != 0)
+        throw BackendError("comparePanelIncrements: n must be a multiple of the panels' depth");
+    const Index lda = pad32(n), ldb = pad32(q + 2), ldc = pad32(q + 1), ldx = pad32(std::max({m, q, depth}) + 1);
+    const int panels = int(n / depth);
+    Stream s;
+    DeviceBuffer ad = upload(a, m, n, lda), bd = upload(b, n, q, ldb);
+    checksumB(Precision::F32, bd.get(), n, q, ldb, s.get(), kTf32InRegisters);
+
+    // A product per step: the passes accumulate into C's checksum lines and aux, read after each.
+    DeviceBuffer c(std::size_t((m + 1) * ldc) * 4), aux(std::size_t(4 * ldx) * 8);
+    std::vector<PassOutputs> accumulated;
+    for (int p = 0; p < panels; ++p) {
+        checksumProducts(Precision::F32, ad.as<float>() + p * depth, lda, bd.as<float>() + p * depth * ldb, ldb,
+                         c.get(), ldc, m, depth, q, AuxView{aux.as<double>(), ldx}, p > 0, s.get(), true,
+                         kTf32InRegisters);
+        CUDA_CHECK(cudaStreamSynchronize(s.get()));
+        accumulated.push_back(outputsOf(bd, ldb, c, ldc, aux, ldx, m, n, q));
+    }
+
+    // All panels at once, each one's shares apart.
+    PanelIncrements out;
+    out.ldLines = m + q + 1;
+    out.ldBounds = m + q + 2;
+    out.ldScratch = 2 * depth;
+    DeviceBuffer lines(std::size_t(panels * out.ldLines) * 4), bounds(std::size_t(panels * out.ldBounds) * 8),
+        scratch(std::size_t(panels * out.ldScratch) * 8);
+    CUDA_CHECK(cudaMemset(lines.get(), 0, lines.bytes()));
+    CUDA_CHECK(cudaMemset(bounds.get(), 0, bounds.bytes()));
+    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    out.lines = lines.as<float>();
+    out.bounds = bounds.as<double>();
+    out.scratch = scratch.as<double>();
+    panelChecksumIncrements(ad.as<float>(), lda, bd.as<float>(), ldb, m, depth, q, panels, out, s.get(), true,
+                            kTf32InRegisters);
+    CUDA_CHECK(cudaStreamSynchronize(s.get()));
+    const std::vector<float> shares = download<float>(lines.get(), panels, out.ldLines, out.ldLines);
+    const std::vector<double> boundShares = download<double>(bounds.get(), panels, out.ldBounds, out.ldBounds);
+
+    PanelIncrementsComparison r;
+    r.panels = panels;
+    std::vector<double> line(std::size_t(out.ldLines), 0.0), bound(std::size_t(out.ldBounds), 0.0);
+    for (int p = 0; p < panels; ++p) {
+        for (Index e = 0; e < out.ldLines; ++e)
+            line[std::size_t(e)] += double(shares[std::size_t(p * out.ldLines + e)]);
+        for (Index e = 0; e < out.ldBounds; ++e)
+            bound[std::size_t(e)] += boundShares[std::size_t(p * out.ldBounds + e)];
+        // Lines: the column [0, m), then the row with the corner [m, m + q]; bounds: rowScale [0, m],
+        // then colScale [m + 1, m + q + 1].
+        const PassOutputs& ref = accumulated[std::size_t(p)];
+        std::vector<double> refLine, refBound, summedLine(line.begin(), line.end()), summedBound(bound.begin(), bound.end());
+        refLine.insert(refLine.end(), ref.cColumn.begin(), ref.cColumn.begin() + m);
+        refLine.insert(refLine.end(), ref.cRow.begin(), ref.cRow.end());
+        refBound.insert(refBound.end(), ref.rowScale.begin(), ref.rowScale.end());
+        refBound.insert(refBound.end(), ref.colScale.begin(), ref.colScale.end());
+        for (double v : refLine)
+            r.largestLine = std::max(r.largestLine, std::fabs(v));
+        r.lineDifference = std::max(r.lineDifference, largestDifference(summedLine, refLine));
+        r.boundDifference = std::max(r.boundDifference, largestDifference(summedBound, refBound));
+    }
     return r;
 }
 

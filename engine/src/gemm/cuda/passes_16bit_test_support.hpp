@@ -1,6 +1,7 @@
-// GPU test support of the BF16 / FP16 checksum passes (abft/cuda/checksums_16bit.hpp) and the
-// protected product on 16-bit operands (protected_product_16bit.hpp), in plain C++ (no CUDA types).
-// Operands are row-major FP32 on the host.
+// GPU test support of the checksum passes -- the BF16 / FP16 ones (abft/cuda/checksums_16bit.hpp),
+// the protected product on 16-bit operands (protected_product_16bit.hpp) and the passes of many panel
+// products at once (panelChecksumIncrements, abft/cuda/abft_device.hpp) -- in plain C++ (no CUDA
+// types). Operands are row-major FP32 on the host.
 #pragma once
 
 #include "gigacheck/types.hpp"
@@ -64,5 +65,19 @@ struct Config16Check {
 int cutlass16BitConfigurations();
 Config16Check check16BitConfig(InputFormat format, const std::vector<float>& a, const std::vector<float>& b,
                                std::int64_t m, std::int64_t n, std::int64_t q, int config, bool accumulate);
+
+// panelChecksumIncrements for the n / depth panel products C += A_p B_p of A (m x n) and B (n x q),
+// the operands rounded to TF32 in registers, each panel's shares summed up on the host in double,
+// against checksumProducts run panel by panel, accumulating, on the same operands (the path a
+// product per step takes). n must be a multiple of depth.
+struct PanelIncrementsComparison {
+    // Largest |summed shares - accumulated| / (|accumulated| + the largest magnitude of its kind),
+    // over every panel's C checksum column and row (corner included), and over its rowScale and
+    // colScale; largestLine: that largest checksum magnitude (a comparison of zeros proves nothing).
+    double lineDifference = 0, boundDifference = 0, largestLine = 0;
+    int panels = 0;
+};
+PanelIncrementsComparison comparePanelIncrements(const std::vector<float>& a, const std::vector<float>& b,
+                                                 std::int64_t m, std::int64_t n, std::int64_t q, std::int64_t depth);
 
 }  // namespace gigacheck::cuda
