@@ -53,7 +53,8 @@ struct AuxView {
 // Up to this many mismatching rows / columns / corrections are listed; more is uncorrectable.
 constexpr int kMaxListed = 64;
 
-enum DeviceVerdict : int { kClean = 0, kCorrected = 1, kUncorrectable = 2 };
+// kScreenedMismatch: screenChecks found a mismatch; never reported (the check then runs in full).
+enum DeviceVerdict : int { kClean = 0, kCorrected = 1, kUncorrectable = 2, kScreenedMismatch = 3 };
 
 // Written by the device into pinned host memory, once per verification.
 struct VerifyOut {
@@ -170,6 +171,28 @@ struct VerifyCall {
 };
 // hostOut must be pinned host memory; it holds the result once the stream passes this call.
 void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s);
+
+// A check of C's state after an earlier step, its lines kept apart from C (the online family's
+// step-sums kernel, families/online_abft/cuda/step_sums.hpp): the stored checksums (C's checksum
+// column, rows floats, then its checksum row with the corner, cols + 1), their round-off scales
+// (rowScale, rows + 1 doubles, then colScale, cols + 1) and C's sums at that step (rows + cols
+// doubles: row sums, then column sums). `call` is the VerifyCall verify would take after those were
+// loaded into C and call.aux (F32, sumsFromProduct).
+struct ScreenedCheck {
+    VerifyCall call;
+    const float* lines = nullptr;
+    const double* bounds = nullptr;
+    double* sums = nullptr;  // read only
+    VerifyOut* out = nullptr;
+};
+constexpr int kScreenedMax = 8;
+
+// Up to kScreenedMax such checks decided at once, each as verify would decide it, reading only the
+// slots: a clean check's verdict is written into its `out` in full; one that mismatches gets
+// kScreenedMismatch and must be run by verify (after its slots are loaded). One launch for all, where
+// each verify is several; nothing is written but the `out`s. Every call must have the same rows and
+// cols.
+void screenChecks(const ScreenedCheck* checks, int count, cudaStream_t s);
 
 // The first half of verify: rowSum[i] = sum_{j<cols} C[i,j] (i <= rows) and colSum[j] =
 // sum_{i<rows} C[i,j] (j <= cols) of the augmented C in one read, both zeroed first; besideGemm as

@@ -614,6 +614,19 @@ __device__ __forceinline__ TopTwo mergeTop(TopTwo a, TopTwo b)
 
 __device__ __forceinline__ unsigned long long bitsOf(double v) { return (unsigned long long)__double_as_longlong(v); }
 
+// screenChecks' checks as decideKernel<float, true, true> reads them: each one's slots and the
+// thresholds' factors verify would derive from its VerifyCall.
+struct ScreenSlot {
+    const float* lines;
+    const double* bounds;
+    double* sums;  // read only
+    double rowFactor, colFactor, sumFactor;
+    VerifyOut* out;
+};
+struct ScreenSlots {
+    ScreenSlot at[kScreenedMax];
+};
+
 // One check line (row or column) of decideKernel, read by one thread: its threshold into the
 // thread's reported range (bit patterns: NaN orders above inf); a mismatch listed with its mark
 // (the first kMaxListed; count is the block's shared counter), a clean line's ratio kept.
@@ -640,11 +653,40 @@ __device__ __forceinline__ void noteCheckLine(long long line, double thr, double
 // from the product's epilogue): the augmentation's two sums and the marks are made here, in the
 // scan of the check lines, instead of by two kernels before (one launch per check, not three).
 // cellsFrom.a set (VerifyCall::cellsFrom): a located cell is its dot product over the operands instead.
-template <class T, bool kMarksHere>
+//
+// kScreen (screenChecks, with kMarksHere): cluster y checks screen.at[y] from that check's slots
+// (ScreenedCheck) instead of C's cells and aux, writes no marks, and ends after the scan: a clean
+// verdict reported as above, or kScreenedMismatch for the caller to check that step in full.
+template <class T, bool kMarksHere, bool kScreen = false>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
                                                       double rowFactor, double colFactor, double sumFactor,
-                                                      VerifyOut* out, Lie lie, CellOperands cellsFrom)
+                                                      VerifyOut* out, Lie lie, CellOperands cellsFrom,
+                                                      ScreenSlots screen)
 {
+    static_assert(!kScreen || kMarksHere, "a screen makes its marks in the scan");
+    // The check's lines: the stored checksums (C's checksum column, a row pitch apart, and its
+    // checksum row with the corner after it), their round-off scales and the control sums.
+    const double* rowScale = aux.rowScale();
+    const double* colScale = aux.colScale();
+    const T* rowStored = c + cols;
+    Index rowPitch = ldc;
+    const T* colStored = c + rows * ldc;
+    double* rowMark = aux.scratch0();
+    double* colMark = aux.scratch1();
+    if constexpr (kScreen) {
+        const ScreenSlot& at = screen.at[blockIdx.y];
+        rowScale = at.bounds;
+        colScale = at.bounds + rows + 1;
+        rowStored = at.lines;
+        rowPitch = 1;
+        colStored = at.lines + rows;
+        rowMark = at.sums;
+        colMark = at.sums + rows;
+        rowFactor = at.rowFactor;
+        colFactor = at.colFactor;
+        sumFactor = at.sumFactor;
+        out = at.out;
+    }
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
     __shared__ double resR[kMaxListed], resC[kMaxListed];
@@ -669,8 +711,6 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         maxThr = 0;
     }
     __syncthreads();
-    double* rowMark = aux.scratch0();
-    double* colMark = aux.scratch1();
     // kMarksHere: the last line of each axis (the checksum row's and column's own checks) needs the
     // sum of the other axis's stored checksums, which the scan below reads anyway: each thread adds
     // the ones it reads, and the first block marks those two lines once the cluster's parts are in.
@@ -678,9 +718,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __shared__ double lastLine[3];  // C's corner cell, rowScale[rows], colScale[cols]
     __shared__ double warpPart[2][32];
     if (kMarksHere && place.rank == 0 && tid == kWarp) {
-        lastLine[0] = double(c[rows * ldc + cols]);
-        lastLine[1] = aux.rowScale()[rows];
-        lastLine[2] = aux.colScale()[cols];
+        lastLine[0] = double(colStored[cols]);
+        lastLine[1] = rowScale[rows];
+        lastLine[2] = colScale[cols];
     }
     // Threshold range and largest clean ratio: kept per thread, then one shared atomic per warp
     // (per-element atomics on one shared word serialize 32-fold and cost tens of microseconds).
@@ -715,7 +755,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
                 if constexpr (kMarksHere) {
                     storedSum += st[u];
                     mk[u] = markOf(mk[u], st[u], lie.threshold(x == lieLine, factor * sqrt(sc[u])), sumFactor);
-                    marks[x] = mk[u];  // the one-axis rule below reads the other axis's marks
+                    if constexpr (!kScreen)
+                        marks[x] = mk[u];  // the one-axis rule below reads the other axis's marks
                 }
                 noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count, list,
                               residuals);
@@ -732,10 +773,10 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     const bool rowHalf = place.thread() < half;
     double colLast = 0, rowLast = 0;
     if (rowHalf)
-        colLast = noteLines(rows, aux.rowScale(), c + cols, ldc, rowMark, lie.row, rowFactor, nr, listR, resR,
+        colLast = noteLines(rows, rowScale, rowStored, rowPitch, rowMark, lie.row, rowFactor, nr, listR, resR,
                             place.thread(), half);
     else
-        rowLast = noteLines(cols, aux.colScale(), c + rows * ldc, 1, colMark, lie.col, colFactor, nc, listC, resC,
+        rowLast = noteLines(cols, colScale, colStored, 1, colMark, lie.col, colFactor, nc, listC, resC,
                             place.thread() - half, place.threads() - half);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
@@ -840,11 +881,17 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         // checksum column's, both against C's corner cell.
         unsigned long long lo = minThr, hi = maxThr, top = maxRatio;
         const double corner = lastLine[0];
-        rowMark[rows] = markOf(rowTotal, corner, lie.threshold(rows == lie.row, rowFactor * sqrt(lastLine[1])), sumFactor);
-        colMark[cols] = markOf(colTotal, corner, lie.threshold(cols == lie.col, colFactor * sqrt(lastLine[2])), sumFactor);
-        noteCheckLine(rows, rowFactor * sqrt(lastLine[1]) + sumFactor * fabs(corner), rowMark[rows], lo, hi, top, nr,
+        const double rowLastMark =
+            markOf(rowTotal, corner, lie.threshold(rows == lie.row, rowFactor * sqrt(lastLine[1])), sumFactor);
+        const double colLastMark =
+            markOf(colTotal, corner, lie.threshold(cols == lie.col, colFactor * sqrt(lastLine[2])), sumFactor);
+        if constexpr (!kScreen) {
+            rowMark[rows] = rowLastMark;
+            colMark[cols] = colLastMark;
+        }
+        noteCheckLine(rows, rowFactor * sqrt(lastLine[1]) + sumFactor * fabs(corner), rowLastMark, lo, hi, top, nr,
                       listR, resR);
-        noteCheckLine(cols, colFactor * sqrt(lastLine[2]) + sumFactor * fabs(corner), colMark[cols], lo, hi, top, nc,
+        noteCheckLine(cols, colFactor * sqrt(lastLine[2]) + sumFactor * fabs(corner), colLastMark, lo, hi, top, nc,
                       listC, resC);
         minThr = lo;
         maxThr = hi;
@@ -863,9 +910,20 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
         out->minThreshold = __longlong_as_double((long long)minThr);
         out->maxThreshold = __longlong_as_double((long long)maxThr);
-        aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
-        aux.scratch1()[0] = 0;          // its count of finished blocks
+        if constexpr (!kScreen) {
+            aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
+            aux.scratch1()[0] = 0;          // its count of finished blocks
+        }
     };
+    if constexpr (kScreen) {
+        if (tid == 0) {
+            if (nr == 0 && nc == 0)
+                report();
+            else
+                out->verdict = kScreenedMismatch;
+        }
+        return;
+    }
     // Clean (the common case): nothing to locate, list or correct.
     if (nr == 0 && nc == 0) {
         if (tid == 0)
@@ -1300,12 +1358,13 @@ bool launchesClusters()
 // augmentation's sums 8.9 -> 6.3 us as two kernels; one kernel doing both, 14.7-15.5 us); the others
 // keep one block, as measured for the online family's FP32 runs, where a first cluster version
 // seemed to wait for free SMs beside the GEMMs (resources/results/README.md).
+// `checks` clusters (blocks) side by side in y: screenChecks.
 template <class... Params, class... Args>
-void launchCheckKernel(bool asCluster, void (*kernel)(Params...), cudaStream_t s, Args... args)
+void launchCheckKernel(bool asCluster, unsigned checks, void (*kernel)(Params...), cudaStream_t s, Args... args)
 {
     if (asCluster && launchesClusters()) {
         cudaLaunchConfig_t config{};
-        config.gridDim = dim3(kCheckCluster);
+        config.gridDim = dim3(kCheckCluster, checks);
         config.blockDim = dim3(1024);
         config.stream = s;
         cudaLaunchAttribute cluster[1];
@@ -1319,7 +1378,7 @@ void launchCheckKernel(bool asCluster, void (*kernel)(Params...), cudaStream_t s
             return;
         (void)cudaGetLastError();
     }
-    kernel<<<1, 1024, 0, s>>>(Params(args)...);
+    kernel<<<dim3(1, checks), 1024, 0, s>>>(Params(args)...);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -1347,24 +1406,32 @@ void launchAfterCheck(dim3 grid, void (*kernel)(Params...), cudaStream_t s, Args
     CUDA_CHECK_LAUNCH();
 }
 
+// Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
+// (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
+// and 4 uI |checked sum|.
+struct CheckFactors {
+    double row, col, sum;
+};
+CheckFactors checkFactorsOf(const VerifyCall& v)
+{
+    const double inputPart = 2.0 * sqrt(2.0) * v.uInput;
+    return {v.lambda * (v.u * double(v.depth + v.cols + 2) + inputPart),
+            v.lambda * (v.u * double(v.depth + v.rows + 2) + inputPart), 4.0 * v.uInput + v.truncationSumFactor};
+}
+
 template <class T>
 void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
 {
     T* c = static_cast<T*>(v.c);
     const Index rows = v.rows, cols = v.cols, ldc = v.ldc;
     const AuxView aux = v.aux;
-    // Thresholds of abft.hpp: t = lambda u (depth + extent + 2) sqrt(scale); with TF32 inputs
-    // (uInput > 0) plus lambda 2 sqrt(2) uI sqrt(scale) (scale then includes the checksum scales)
-    // and 4 uI |checked sum|.
-    const double inputPart = 2.0 * sqrt(2.0) * v.uInput;
-    const double rowFactor = v.lambda * (v.u * double(v.depth + cols + 2) + inputPart);
-    const double colFactor = v.lambda * (v.u * double(v.depth + rows + 2) + inputPart);
-    const double sumFactor = 4.0 * v.uInput + v.truncationSumFactor;
+    const CheckFactors f = checkFactorsOf(v);
+    const double rowFactor = f.row, colFactor = f.col, sumFactor = f.sum;
     const Lie lie{v.lieRow, v.lieCol, v.lieThreshold};
     if (v.sumsFromProduct) {
         // The epilogue summed C's main part: the rest of the check is one cluster kernel.
-        launchCheckKernel(true, decideKernel<T, true>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                          hostOut, lie, v.cellsFrom);
+        launchCheckKernel(true, 1, decideKernel<T, true>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
+                          hostOut, lie, v.cellsFrom, ScreenSlots{});
     } else {
         sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
         const Index n = (rows > cols ? rows : cols) + 1;
@@ -1372,8 +1439,8 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
                                                         aux.rowScale(), aux.colScale(), rowFactor, colFactor,
                                                         sumFactor, lie);
         CUDA_CHECK_LAUNCH();
-        launchCheckKernel(false, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                          hostOut, lie, CellOperands{});
+        launchCheckKernel(false, 1, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor,
+                          sumFactor, hostOut, lie, CellOperands{}, ScreenSlots{});
     }
     const unsigned rowBlocks = blocksFor(cols, 256);
     const unsigned colBlocks = blocksFor(rows, 256 / kWarp);
@@ -1462,6 +1529,30 @@ void verify(const VerifyCall& call, VerifyOut* hostOut, cudaStream_t s)
         verifyImpl<double>(call, hostOut, s);
     else
         verifyImpl<float>(call, hostOut, s);
+}
+
+void screenChecks(const ScreenedCheck* checks, int count, cudaStream_t s)
+{
+    if (count <= 0)
+        return;
+    if (count > kScreenedMax)
+        throw BackendError("CUDA ABFT: at most " + std::to_string(kScreenedMax) + " checks screened at once");
+    ScreenSlots slots{};
+    const VerifyCall& first = checks[0].call;
+    for (int n = 0; n < count; ++n) {
+        const ScreenedCheck& x = checks[n];
+        if (x.call.precision != Precision::F32 || !x.call.sumsFromProduct || x.call.rows != first.rows ||
+            x.call.cols != first.cols || x.call.lieRow >= 0 || x.call.lieCol >= 0 || !x.lines || !x.bounds ||
+            !x.sums || !x.out)
+            throw BackendError("CUDA ABFT: a screened check must be an FP32 check of sums from the product, of "
+                               "one shape with the others, that does not lie, with every slot given");
+        const CheckFactors f = checkFactorsOf(x.call);
+        slots.at[n] = ScreenSlot{x.lines, x.bounds, x.sums, f.row, f.col, f.sum, x.out};
+    }
+    // c, ldc and aux are not read: each cluster takes its check's slots.
+    launchCheckKernel(true, unsigned(count), decideKernel<float, true, true>, s, static_cast<float*>(nullptr),
+                      first.rows, first.cols, Index(0), AuxView{}, 0.0, 0.0, 0.0, static_cast<VerifyOut*>(nullptr),
+                      Lie{}, CellOperands{}, slots);
 }
 
 void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,

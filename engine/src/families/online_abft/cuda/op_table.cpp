@@ -93,6 +93,12 @@ struct State final : gigacheck::cuda::RunState {
     // The passes go in groups of kStepsPerGroup steps, each group's event recorded when its steps'
     // checksums are complete: the checks of a group then run beside the next group's passes.
     std::vector<gigacheck::cuda::Event> groupDone;
+    // The checks of a group screened at once (screenGroup), its first check waiting for the screen:
+    // per op, whether its clean verdict is in its VerifyOut already; the last group screened.
+    std::vector<char> screenedClean;
+    int screenedGroup = -1;
+    bool screens = true;  // GIGACHECK_NO_SCREEN=1: every check in full (to measure the screen against)
+    std::unique_ptr<gigacheck::cuda::Event> screened;
 };
 
 State& stateOf(const gigacheck::cuda::OpContext& c) { return *static_cast<State*>(c.state); }
@@ -276,6 +282,9 @@ std::unique_ptr<gigacheck::cuda::RunState> makeState(const gigacheck::cuda::OpCo
         state->passLane = std::make_unique<SideLane>();
         for (int g = 0; g < (state->stepSlots + kStepsPerGroup - 1) / kStepsPerGroup; ++g)
             state->groupDone.emplace_back(cudaEventDisableTiming);
+        state->screenedClean.assign(c.schedule.ops.size(), 0);
+        state->screened = std::make_unique<gigacheck::cuda::Event>(cudaEventDisableTiming);
+        state->screens = std::getenv("GIGACHECK_NO_SCREEN") == nullptr;
         noteLine(inputsOf(c.request),
                  "CUTLASS sm_90a TF32 step-sums kernel (128x256x32 c2x1, B K-major): the whole product in one "
                  "kernel that keeps C in registers across the steps and writes C's row and column sums after each "
@@ -702,6 +711,14 @@ double* stepBoundsOf(const gigacheck::cuda::OpContext& c, int slot)
     return static_cast<double*>(buf(c, kSlotStepBounds)) + std::int64_t(slot) * ld(c, kSlotStepBounds);
 }
 
+// Step `slot`'s checksum lines, bounds and sums of C where a check reads them (cuda::loadStep).
+void loadStepOf(const gigacheck::cuda::OpContext& c, int slot, cudaStream_t s)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    cuda::loadStep(stepSumsOf(c, slot), stepLinesOf(c, slot), stepBoundsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
+                   ld(c, kSlotC), in.shape.m, in.shape.q, auxOf(c), s);
+}
+
 // Every step's checksum lines and bounds, each as a product per step would have accumulated them:
 // each panel's share from one pass over A and one over B for a group of steps (they read only A and
 // B, never C), summed up over the steps so far; groupDone[g] once group g's are.
@@ -743,13 +760,13 @@ void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
 }
 
 // The step-sums kernel's product op p. The first launches the kernel and, on the pass lane behind
-// it, every step's checksums (stepChecksums); each then loads its step's sums and checksums where
-// its check reads them, the first of a group once that group's checksums are complete. The passes'
-// blocks wait for multiprocessors the kernel leaves, so they run beside its last round of tiles
-// instead of after it.
+// it, every step's checksums (stepChecksums); the first of a group waits until that group's
+// checksums are complete, and the last loads its step's sums and checksums into C's checksum cells
+// and aux, where they stay (a check that runs in full loads its own step's, issueCheck). The
+// passes' blocks wait for multiprocessors the kernel leaves, so they run beside its last round of
+// tiles instead of after it.
 void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
-    const OnlineInputs& in = inputsOf(c.request);
     const State& state = stateOf(c);
     const int slot = state.stepOf[std::size_t(op.id)];
     if (slot == 0) {
@@ -761,8 +778,8 @@ void stepSumsProductOp(const gigacheck::cuda::OpContext& c, const Operation& op,
     }
     if (slot % kStepsPerGroup == 0)
         CUDA_CHECK(cudaStreamWaitEvent(s, state.groupDone[std::size_t(slot / kStepsPerGroup)].get(), 0));
-    cuda::loadStep(stepSumsOf(c, slot), stepLinesOf(c, slot), stepBoundsOf(c, slot), static_cast<float*>(buf(c, kSlotC)),
-                   ld(c, kSlotC), in.shape.m, in.shape.q, auxOf(c), s);
+    if (slot + 1 == state.stepSlots)
+        loadStepOf(c, slot, s);
     stateOf(c).sumsInAux[0] = 1;
 }
 
@@ -865,6 +882,56 @@ VerifyOut* verifySlot(const gigacheck::cuda::OpContext& c, int opId)
     return stateOf(c).verifyOut.as<VerifyOut>() + stateOf(c).slotOf[std::size_t(opId)];
 }
 
+// The device check of column block op.block.j after op's product (C's sums from the product where
+// it wrote them).
+VerifyCall checkCallOf(const gigacheck::cuda::OpContext& c, const Operation& op)
+{
+    const OnlineInputs& in = inputsOf(c.request);
+    const int b = op.block.j;
+    VerifyCall call = gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
+                                                  ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
+    // The other blocks' GEMMs run beside every check but the last (the blocks end together).
+    call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
+    call.sumsFromProduct = stateOf(c).sumsInAux[std::size_t(b)] != 0;  // the check reads no C
+    return call;
+}
+
+// The step-sums path: the checks of slot's group of steps decided by one launch from their steps'
+// slots, before the first of them runs (its checksums are complete then: stepSumsProductOp). A
+// clean one's verdict is then in its VerifyOut and it launches nothing; from the first that is not
+// clean on, each runs in full (its corrections change the later steps' sums). Each check was four
+// launches, ~30 us on an H100 at N = 16384 (results README). The issuing thread waits for the
+// screen, as the host-checked path waits for its checks.
+void screenGroup(const gigacheck::cuda::OpContext& c, int slot, cudaStream_t s)
+{
+    State& state = stateOf(c);
+    const int group = slot / kStepsPerGroup;
+    if (!state.screens || state.screenedGroup >= group)
+        return;
+    state.screenedGroup = group;
+    std::vector<const Operation*> checks;
+    for (const Operation& op : c.schedule.ops)
+        if (op.kind == kCheck && state.stepOf[std::size_t(op.id)] / kStepsPerGroup == group)
+            checks.push_back(&op);
+    if (checks.size() < 2 || checks.size() > std::size_t(gigacheck::cuda::kScreenedMax))
+        return;  // one check: nothing to gain
+    std::vector<gigacheck::cuda::ScreenedCheck> screened(checks.size());
+    for (std::size_t n = 0; n < checks.size(); ++n) {
+        const int step = state.stepOf[std::size_t(checks[n]->id)];
+        screened[n].call = checkCallOf(c, *checks[n]);
+        screened[n].call.sumsFromProduct = true;  // loadStep puts the step's sums there
+        screened[n].lines = stepLinesOf(c, step);
+        screened[n].bounds = stepBoundsOf(c, step);
+        screened[n].sums = stepSumsOf(c, step);
+        screened[n].out = verifySlot(c, checks[n]->id);
+    }
+    gigacheck::cuda::screenChecks(screened.data(), int(screened.size()), s);
+    CUDA_CHECK(cudaEventRecord(state.screened->get(), s));
+    CUDA_CHECK(cudaEventSynchronize(state.screened->get()));
+    for (std::size_t n = 0; n < checks.size() && screened[n].out->verdict == gigacheck::cuda::kClean; ++n)
+        state.screenedClean[std::size_t(checks[n]->id)] = 1;
+}
+
 void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     if (hostOf(c).on) {
@@ -876,21 +943,24 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
     }
     const OnlineInputs& in = inputsOf(c.request);
     const int b = op.block.j;
-    VerifyCall call = gigacheck::cuda::verifyCall(in.precision, buf(c, slotC(b)), in.shape.m, columnBlock(in, b).cols,
-                                                  ld(c, slotC(b)), op.depth, auxOf(c, b), roundoff(c), in.lambda);
-    // The other blocks' GEMMs run beside every check but the last (the blocks end together).
-    call.besideGemm = in.columnBlocks > 1 && op.block.k + 1 < in.steps;
-    call.sumsFromProduct = stateOf(c).sumsInAux[std::size_t(b)] != 0;  // the check reads no C
+    VerifyCall call = checkCallOf(c, op);
     if (stateOf(c).stepSums) {
         // C is final: its checksum cells are rebuilt from the step's sums, and what this check
         // corrects is taken out of the later steps' sums.
-        const int slot = stateOf(c).stepOf[std::size_t(op.id)];
+        State& state = stateOf(c);
+        const int slot = state.stepOf[std::size_t(op.id)];
+        screenGroup(c, slot, s);
+        if (state.screenedClean[std::size_t(op.id)])
+            return;
+        if (slot + 1 < state.stepSlots)
+            loadStepOf(c, slot, s);  // the last step's is loaded by its product op
+        call.sumsFromProduct = true;
         call.recomputeFrom = stepSumsOf(c, slot);
         call.cellsFrom = {static_cast<const float*>(buf(c, kSlotA)), ld(c, kSlotA),
                           static_cast<const float*>(buf(c, kSlotBTransposed)), ld(c, kSlotBTransposed), in.shape.n};
         gigacheck::cuda::verify(call, verifySlot(c, op.id), s);
-        cuda::carryCorrections(verifySlot(c, op.id), stepSumsOf(c, slot + 1), stateOf(c).stepSlots - slot - 1,
-                               in.shape.m, in.shape.q, s);
+        cuda::carryCorrections(verifySlot(c, op.id), stepSumsOf(c, slot + 1), state.stepSlots - slot - 1, in.shape.m,
+                               in.shape.q, s);
         return;
     }
     onCheckLane(c, b, s, [&](cudaStream_t on) { gigacheck::cuda::verify(call, verifySlot(c, op.id), on); });
