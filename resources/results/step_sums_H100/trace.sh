@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call (thirtieth session): the online cutlass-tf32 run at N (default 16384), FQ = 1, b = 1024,
+# Device call (thirtieth session; NO_SCREEN_TOO from the thirty-first): the online cutlass-tf32 run at N (default 16384), FQ = 1, b = 1024,
 # with and without one fault, and a plain cuBLAS TF32 run, each traced (the second of two runs
 # summarized; kernel_trace/README.md) with the modules loaded at start (CUDA_MODULE_LOADING=EAGER: a
 # kernel's first launch then waits for no module load, as in the bench's later repetitions). TESTS
@@ -35,9 +35,16 @@ wanted() { [ -z "${TRACES:-}" ] || [[ " $TRACES " == *" $1 "* ]]; }
 wanted plain && run plain --shape $s --gemm cublas-tf32 --no-abft
 wanted step0 && run step0 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1
 wanted step1 && run step1 --shape $s --gemm cutlass-tf32 --scheme online --panel 1024 --check-every 1 --inject-at 100,200@3
+# NO_SCREEN_TOO=1: each bench also with GIGACHECK_NO_SCREEN=1 (every step-sums check in full),
+# the two alternated in the same machine.
 for n in ${ONLINE:-}; do
-  GIGACHECK_BENCH_VARIANTS=tf32 GIGACHECK_BENCH_SIZES=$n timeout 120 $CLI bench online > $OUT/bench_online_$n.txt 2>&1
-  echo "== bench online $n exit $? at ${SECONDS}s"
-  grep -E "^cu" $OUT/bench_online_$n.txt | cut -c1-140 | head -8
+  for mode in screen ${NO_SCREEN_TOO:+noscreen}; do
+    [ $mode = noscreen ] && export GIGACHECK_NO_SCREEN=1 || unset GIGACHECK_NO_SCREEN
+    suffix=$([ $mode = noscreen ] && echo _noscreen)
+    GIGACHECK_BENCH_VARIANTS=tf32 GIGACHECK_BENCH_SIZES=$n timeout 150 $CLI bench online > $OUT/bench_online_$n$suffix.txt 2>&1
+    echo "== bench online $n $mode exit $? at ${SECONDS}s"
+    grep -E "^cu" $OUT/bench_online_$n$suffix.txt | cut -c1-140 | head -8
+  done
+  unset GIGACHECK_NO_SCREEN
 done
 cd $OUT && tar cJf out.tar.xz --remove-files $(ls | grep -vE "^(release_log.txt|bench_online_.*|summary_.*|out.tar.xz)$") 2>/dev/null
