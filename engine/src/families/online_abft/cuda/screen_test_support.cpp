@@ -100,8 +100,9 @@ std::vector<ScreenedOutcome> screenAndVerify(std::int64_t m, std::int64_t q, std
         const VerifyOut& s = screened.as<VerifyOut>()[t];
         const VerifyOut& v = verified.as<VerifyOut>()[t];
         ScreenedOutcome& o = out[std::size_t(t)];
-        o.screenVerdict = s.verdict;
-        o.verifyVerdict = v.verdict;
+        o.screenClean = s.verdict == gigacheck::cuda::kClean;
+        o.screenMismatch = s.verdict == gigacheck::cuda::kScreenedMismatch;
+        o.verifyClean = v.verdict == gigacheck::cuda::kClean;
         o.screenRows = s.rowCount;
         o.screenCols = s.colCount;
         o.verifyRows = v.rowCount;

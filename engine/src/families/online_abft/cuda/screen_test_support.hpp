@@ -17,9 +17,10 @@ struct ScreenedCase {
     double delta = 0;
 };
 
-// What the screen and verify reported for one check (verdicts: gigacheck::cuda::DeviceVerdict).
+// What the screen and verify reported for one check.
 struct ScreenedOutcome {
-    int screenVerdict = -1, verifyVerdict = -1;
+    bool screenClean = false, screenMismatch = false;  // the screen's verdict: clean, or "run in full"
+    bool verifyClean = false;
     int screenRows = -1, screenCols = -1, verifyRows = -1, verifyCols = -1;
     double screenRatio = 0, verifyRatio = 0;  // maxCleanRatio
     double screenMinThreshold = 0, verifyMinThreshold = 0, screenMaxThreshold = 0, verifyMaxThreshold = 0;
