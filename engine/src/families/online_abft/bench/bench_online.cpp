@@ -487,7 +487,11 @@ int runOnlineBench(const BenchOptions& options, std::ostream& out, std::ostream&
     for (std::int64_t n : sizes)
         if (bench::selected("GIGACHECK_BENCH_SIZES", std::to_string(n)))
             chosen.push_back(n);
-    const int reps = options.quick ? 1 : 3;
+    // GIGACHECK_BENCH_REPS=N (1..50): repetitions of each timed row (default 3): the overheads of a few
+    // percent move by a point or two between rows with the card's clock, and more repetitions steady them.
+    int reps = options.quick ? 1 : 3;
+    if (const char* r = std::getenv("GIGACHECK_BENCH_REPS"); r && !options.quick)
+        reps = std::clamp(std::atoi(r), 1, 50);
     json doc{{"suite", "online"}, {"device", device.name}, {"date", benchDate()}, {"quick", options.quick}};
     try {
         for (std::int64_t n : chosen) {
