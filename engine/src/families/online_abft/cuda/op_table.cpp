@@ -93,10 +93,12 @@ struct State final : gigacheck::cuda::RunState {
     // The passes go in groups of kStepsPerGroup steps, each group's event recorded when its steps'
     // checksums are complete: the checks of a group then run beside the next group's passes.
     std::vector<gigacheck::cuda::Event> groupDone;
-    // The checks of a group screened at once (screenGroup), its first check waiting for the screen:
-    // per op, whether its clean verdict is in its VerifyOut already; the last group screened.
+    // The checks of a group screened at once (screenChecks), its first check waiting for the screen:
+    // per op, whether its clean verdict is in its VerifyOut already; the last group screened; whether
+    // the last check ran in full (the group's later checks are then screened again).
     std::vector<char> screenedClean;
     int screenedGroup = -1;
+    bool lastInFull = false;
     bool screens = true;  // GIGACHECK_NO_SCREEN=1: every check in full (to measure the screen against)
     std::unique_ptr<gigacheck::cuda::Event> screened;
 };
@@ -896,25 +898,24 @@ VerifyCall checkCallOf(const gigacheck::cuda::OpContext& c, const Operation& op)
     return call;
 }
 
-// The step-sums path: the checks of slot's group of steps decided by one launch from their steps'
-// slots, before the first of them runs (its checksums are complete then: stepSumsProductOp). A
-// clean one's verdict is then in its VerifyOut and it launches nothing; from the first that is not
-// clean on, each runs in full (its corrections change the later steps' sums). Each check was four
-// launches, ~30 us on an H100 at N = 16384 (results README). The issuing thread waits for the
-// screen, as the host-checked path waits for its checks.
-void screenGroup(const gigacheck::cuda::OpContext& c, int slot, cudaStream_t s)
+// The step-sums path: the check `op` and the later checks of its group of steps decided by one
+// launch from their steps' slots (their checksums are complete then: stepSumsProductOp). A clean
+// one's verdict is then in its VerifyOut and it launches nothing; the first that is not clean runs
+// in full, and its correction changes the later steps' sums, so the checks after it are screened
+// again (issueCheck). A check in full was four launches, ~30 us on an H100 at N = 16384 (results
+// README). The issuing thread waits for the screen, as the host-checked path waits for its checks.
+void screenChecksFrom(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     State& state = stateOf(c);
-    const int group = slot / kStepsPerGroup;
-    if (!state.screens || state.screenedGroup >= group)
-        return;
-    state.screenedGroup = group;
+    const int slot = state.stepOf[std::size_t(op.id)], group = slot / kStepsPerGroup;
     std::vector<const Operation*> checks;
-    for (const Operation& op : c.schedule.ops)
-        if (op.kind == kCheck && state.stepOf[std::size_t(op.id)] / kStepsPerGroup == group)
-            checks.push_back(&op);
-    if (checks.size() < 2 || checks.size() > std::size_t(gigacheck::cuda::kScreenedMax))
-        return;  // one check: nothing to gain
+    for (const Operation& o : c.schedule.ops) {
+        const int step = state.stepOf[std::size_t(o.id)];
+        if (o.kind == kCheck && step >= slot && step / kStepsPerGroup == group)
+            checks.push_back(&o);
+    }
+    if (checks.empty() || checks.size() > std::size_t(gigacheck::cuda::kScreenedMax))
+        return;
     std::vector<gigacheck::cuda::ScreenedCheck> screened(checks.size());
     for (std::size_t n = 0; n < checks.size(); ++n) {
         const int step = state.stepOf[std::size_t(checks[n]->id)];
@@ -948,10 +949,15 @@ void issueCheck(const gigacheck::cuda::OpContext& c, const Operation& op, cudaSt
         // C is final: its checksum cells are rebuilt from the step's sums, and what this check
         // corrects is taken out of the later steps' sums.
         State& state = stateOf(c);
-        const int slot = state.stepOf[std::size_t(op.id)];
-        screenGroup(c, slot, s);
+        const int slot = state.stepOf[std::size_t(op.id)], group = slot / kStepsPerGroup;
+        if (state.screens && (state.screenedGroup < group || state.lastInFull)) {
+            state.screenedGroup = group;
+            screenChecksFrom(c, op, s);
+        }
+        state.lastInFull = false;
         if (state.screenedClean[std::size_t(op.id)])
             return;
+        state.lastInFull = true;
         if (slot + 1 < state.stepSlots)
             loadStepOf(c, slot, s);  // the last step's is loaded by its product op
         call.sumsFromProduct = true;
