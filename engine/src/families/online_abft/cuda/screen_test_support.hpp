@@ -1,7 +1,7 @@
-// GPU test support of the step-sums path's screen (gigacheck::cuda::screenChecks, used by the
-// online op table's screenGroup), in plain C++ (no CUDA types): checks of one C whose lines are
-// kept apart from it, as the path keeps each step's, decided at once by the screen and each again
-// by verify after loadStep, as a check that runs in full is.
+// GPU test support of the step-sums path's screen (gigacheck::cuda::screenChecks, which
+// screenChecksFrom in step_sums_ops.cpp uses), in plain C++ (no CUDA types): checks of one C whose
+// lines are kept apart from it, as the path keeps each step's, decided at once by the screen and
+// each again by verify after loadStep, as a check that runs in full is.
 #pragma once
 
 #include <cstdint>
