@@ -666,14 +666,14 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     static_assert(!kScreen || kMarksHere, "a screen makes its marks in the scan");
     // The check's lines: the stored checksums (C's checksum column, a row pitch apart, and its
     // checksum row with the corner after it), their round-off scales and the control sums.
-    const double* rowScale = aux.rowScale();
-    const double* colScale = aux.colScale();
-    const T* rowStored = c + cols;
-    Index rowPitch = ldc;
-    const T* colStored = c + rows * ldc;
-    double* rowMark = aux.scratch0();
-    double* colMark = aux.scratch1();
-    if constexpr (kScreen) {
+    const double* rowScale;
+    const double* colScale;
+    const T* rowStored;
+    Index rowPitch;
+    const T* colStored;
+    double* rowMark;
+    double* colMark;
+    if constexpr (kScreen) {  // c and aux are null: nothing is formed from them
         const ScreenSlot& at = screen.at[blockIdx.y];
         rowScale = at.bounds;
         colScale = at.bounds + rows + 1;
@@ -686,6 +686,14 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         colFactor = at.colFactor;
         sumFactor = at.sumFactor;
         out = at.out;
+    } else {
+        rowScale = aux.rowScale();
+        colScale = aux.colScale();
+        rowStored = c + cols;
+        rowPitch = ldc;
+        colStored = c + rows * ldc;
+        rowMark = aux.scratch0();
+        colMark = aux.scratch1();
     }
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
