@@ -137,6 +137,12 @@ struct CellOperands {
     Index depth = 0;
 };
 
+// The sums of C after `steps` later steps (rows + cols doubles each: row sums, then column sums).
+struct LaterSums {
+    double* sums = nullptr;
+    int steps = 0;
+};
+
 struct VerifyCall {
     Precision precision = Precision::F32;
     void* c = nullptr;
@@ -163,6 +169,9 @@ struct VerifyCall {
     // depth C holds), not to its line's checksum less the line's other cells (which hold more than
     // the checked product).
     CellOperands cellsFrom;
+    // With recomputeFrom: the later steps' sums of C, which this check's corrections are added into
+    // (the step-sums path: a cell corrected at step k is off by as much in every later step's sums).
+    LaterSums later;
     // A check that lies (fault model "check", gigacheck/fault_models.hpp): row check lieRow or
     // column check lieCol reports a mismatch whatever its residual, as if its threshold were
     // -1e300 (the CPU backend's emulation); its true threshold goes to *lieThreshold (pinned host).

@@ -7,7 +7,6 @@ namespace gigacheck::online_abft::cuda {
 
 using gigacheck::cuda::AuxView;
 using gigacheck::cuda::Index;
-using gigacheck::cuda::VerifyOut;
 
 namespace {
 
@@ -62,23 +61,6 @@ __global__ void loadStepKernel(const double* sums, const float* lines, const dou
 
 unsigned blocksOver(Index n) { return unsigned(n / 256 + 1 < 1024 ? n / 256 + 1 : 1024); }
 
-// One block: a check corrects few cells (at most kMaxListed).
-__global__ void carryCorrectionsKernel(const VerifyOut* out, double* later, int laterSteps, Index rows, Index cols)
-{
-    const int count = out->correctionCount < gigacheck::cuda::kMaxListed ? out->correctionCount
-                                                                         : gigacheck::cuda::kMaxListed;
-    for (int n = 0; n < count; ++n) {
-        if (out->direction[n] == 2)  // a checksum cell: not in C's sums
-            continue;
-        const double change = out->after[n] - out->before[n];
-        for (int s = threadIdx.x; s < laterSteps; s += blockDim.x) {
-            double* sums = later + Index(s) * (rows + cols);
-            sums[out->corrRow[n]] += change;
-            sums[rows + out->corrCol[n]] += change;
-        }
-    }
-}
-
 }  // namespace
 
 void sumSteps(float* lines, Index ldLines, double* bounds, Index ldBounds, Index rows, Index cols, int steps,
@@ -93,14 +75,6 @@ void loadStep(const double* sums, const float* lines, const double* bounds, floa
               Index cols, AuxView aux, cudaStream_t s)
 {
     loadStepKernel<<<blocksOver(rows + cols + 2), 256, 0, s>>>(sums, lines, bounds, c, ldc, rows, cols, aux);
-    CUDA_CHECK_LAUNCH();
-}
-
-void carryCorrections(const VerifyOut* out, double* later, int laterSteps, Index rows, Index cols, cudaStream_t s)
-{
-    if (laterSteps <= 0)
-        return;
-    carryCorrectionsKernel<<<1, 128, 0, s>>>(out, later, laterSteps, rows, cols);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -25,9 +25,4 @@ void sumSteps(float* lines, gigacheck::cuda::Index ldLines, double* bounds, giga
 void loadStep(const double* sums, const float* lines, const double* bounds, float* c, gigacheck::cuda::Index ldc,
               gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, gigacheck::cuda::AuxView aux, cudaStream_t s);
 
-// Takes the cells of C a check corrected (out: its pinned VerifyOut, read once the check has run
-// on s) out of the sums of the `later` steps that follow it (each rows + cols doubles, contiguous).
-void carryCorrections(const gigacheck::cuda::VerifyOut* out, double* later, int laterSteps,
-                      gigacheck::cuda::Index rows, gigacheck::cuda::Index cols, cudaStream_t s);
-
 }  // namespace gigacheck::online_abft::cuda

@@ -244,7 +244,7 @@ void stepSumsCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Ver
 {
     const OnlineInputs& in = inputsOf(c.request);
     // C is final: its checksum cells are rebuilt from the step's sums, and what this check
-    // corrects is taken out of the later steps' sums.
+    // corrects is carried into the later steps' sums (VerifyCall::later).
     State& state = stateOf(c);
     const int slot = state.stepOf[std::size_t(op.id)], group = slot / kStepsPerGroup;
     if (state.screens && (state.screenedGroup < group || state.lastInFull)) {
@@ -261,9 +261,9 @@ void stepSumsCheck(const gigacheck::cuda::OpContext& c, const Operation& op, Ver
     call.recomputeFrom = stepSumsOf(c, slot);
     call.cellsFrom = {static_cast<const float*>(buf(c, kSlotA)), ld(c, kSlotA),
                       static_cast<const float*>(buf(c, kSlotBTransposed)), ld(c, kSlotBTransposed), in.shape.n};
+    const int laterSteps = state.stepSlots - slot - 1;  // what it corrects is carried into their sums
+    call.later = {laterSteps > 0 ? stepSumsOf(c, slot + 1) : nullptr, laterSteps};
     gigacheck::cuda::verify(call, verifySlot(c, op.id), s);
-    cuda::carryCorrections(verifySlot(c, op.id), stepSumsOf(c, slot + 1), state.stepSlots - slot - 1, in.shape.m,
-                           in.shape.q, s);
 }
 
 }  // namespace gigacheck::online_abft::device_ops
