@@ -145,8 +145,9 @@ void stepChecksums(const gigacheck::cuda::OpContext& c, cudaStream_t s)
 // launch from their steps' slots (their checksums are complete then: stepSumsProductOp). A clean
 // one's verdict is then in its VerifyOut and it launches nothing; the first that is not clean runs
 // in full, and its correction changes the later steps' sums, so the checks after it are screened
-// again (stepSumsCheck). A check in full was four launches, ~30 us on an H100 at N = 16384 (results
-// README). The issuing thread waits for the screen, as the host-checked path waits for its checks.
+// again (stepSumsCheck). A check in full is three launches, ~30 us with their gaps on an H100 at
+// N = 16384 (results README). The issuing thread waits for the screen, as the host-checked path
+// waits for its checks.
 void screenChecksFrom(const gigacheck::cuda::OpContext& c, const Operation& op, cudaStream_t s)
 {
     State& state = stateOf(c);
