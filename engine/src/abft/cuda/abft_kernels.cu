@@ -907,42 +907,35 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     }
     __syncthreads();
 
-    // The verdict's scalars and the rebuild's flag, one a lane of the first warp (tid < kWarp): the
-    // verdict lies in pinned host memory, and one thread's stores there go out one after another.
-    // The lists are written beside them below.
-    const auto report = [&](int lane) {
-        switch (lane) {
-        case 0: out->verdict = verdict; break;
-        case 1: out->rowCount = nr; break;
-        case 2: out->colCount = nc; break;
-        case 3: out->correctionCount = nCorr; break;
-        case 4: out->recomputed = recompute; break;
-        case 5: out->locatedByLargestResidual = locatedByLargest != 0 ? 1 : 0; break;
-        case 6: out->maxCleanRatio = __longlong_as_double((long long)maxRatio); break;
-        case 7: out->minThreshold = __longlong_as_double((long long)minThr); break;
-        case 8: out->maxThreshold = __longlong_as_double((long long)maxThr); break;
-        case 9:
-            if constexpr (!kScreen)
-                aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
-            break;
-        case 10:
-            if constexpr (!kScreen)
-                aux.scratch1()[0] = 0;  // its count of finished blocks
-            break;
-        default: break;
+    // The verdict's scalars and the rebuild's flag; the lists are written beside them below.
+    const auto report = [&] {
+        out->verdict = verdict;
+        out->rowCount = nr;
+        out->colCount = nc;
+        out->correctionCount = nCorr;
+        out->recomputed = recompute;
+        out->locatedByLargestResidual = locatedByLargest != 0 ? 1 : 0;
+        out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
+        out->minThreshold = __longlong_as_double((long long)minThr);
+        out->maxThreshold = __longlong_as_double((long long)maxThr);
+        if constexpr (!kScreen) {
+            aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
+            aux.scratch1()[0] = 0;          // its count of finished blocks
         }
     };
     if constexpr (kScreen) {
-        if (nr == 0 && nc == 0 && tid < kWarp)
-            report(tid);
-        else if (tid == 0)
-            out->verdict = kScreenedMismatch;
+        if (tid == 0) {
+            if (nr == 0 && nc == 0)
+                report();
+            else
+                out->verdict = kScreenedMismatch;
+        }
         return;
     }
     // Clean (the common case): nothing to locate, list or correct.
     if (nr == 0 && nc == 0) {
-        if (tid < kWarp)
-            report(tid);
+        if (tid == 0)
+            report();
         return;
     }
 
@@ -1119,25 +1112,26 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             }
         }
 
-    // The lists: a thread per entry of each of their nine fields, so that a field's entries go out
-    // from a warp together and the fields from different warps.
     const int listedR = min(nr, kMaxListed), listedC = min(nc, kMaxListed);
-    for (int t = tid; t < 9 * kMaxListed; t += blockDim.x) {
-        const int x = t % kMaxListed;
-        switch (t / kMaxListed) {
-        case 0: if (x < listedR) out->rows[x] = listR[x]; break;
-        case 1: if (x < listedR) out->rowResidual[x] = resR[x]; break;
-        case 2: if (x < listedC) out->cols[x] = listC[x]; break;
-        case 3: if (x < listedC) out->colResidual[x] = resC[x]; break;
-        case 4: if (x < nCorr) out->direction[x] = dir[x]; break;
-        case 5: if (x < nCorr) out->corrRow[x] = corrR[x]; break;
-        case 6: if (x < nCorr) out->corrCol[x] = corrC[x]; break;
-        case 7: if (x < nCorr) out->before[x] = before[x]; break;
-        default: if (x < nCorr) out->after[x] = after[x]; break;
+    for (int x = tid; x < kMaxListed; x += blockDim.x) {
+        if (x < listedR) {
+            out->rows[x] = listR[x];
+            out->rowResidual[x] = resR[x];
+        }
+        if (x < listedC) {
+            out->cols[x] = listC[x];
+            out->colResidual[x] = resC[x];
+        }
+        if (x < nCorr) {
+            out->direction[x] = dir[x];
+            out->corrRow[x] = corrR[x];
+            out->corrCol[x] = corrC[x];
+            out->before[x] = before[x];
+            out->after[x] = after[x];
         }
     }
-    if (tid < kWarp)
-        report(tid);
+    if (tid == 0)
+        report();
 }
 
 // Launched as a programmatic dependent of the kernel before it (launchAfterCheck): wait until that
