@@ -27,8 +27,8 @@ launches = []
 for r in data:
     launches.append((int(r[iid]), r[iname], float(r[ival].replace(",", ""))))
 def fusedOf(name):
-    m = re.search(r"decideKernel<\w+, (true|false)", name)
-    return m is None or m.group(1) == "true"
+    m = re.search(r"decideKernel<\w+, (?:\(bool\))?(true|false|1|0)", name)  # ncu writes 1 / 0
+    return m is None or m.group(1) in ("true", "1")
 fused = [l for l in launches if fusedOf(l[1])]
 # The bench runs every clean row, then every one-fault row, through the same launches.
 clean = fused[:len(fused) // 2]; fault = fused[len(fused) // 2:]
