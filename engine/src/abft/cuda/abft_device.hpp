@@ -90,6 +90,10 @@ void checksumB(Precision p, void* b, Index depth, Index cols, Index ldb, cudaStr
 // fused CUTLASS kernel (gemm/cutlass/cutlass_tf32_gemm.hpp, bTransposed). B's main part is not
 // written; its columns cols and cols + 1 take r_B and the row norms (needs ldb >= cols + 2).
 void checksumBTransposed(float* b, Index depth, Index cols, Index ldb, float* bt, Index ldbt, cudaStream_t s);
+// The band of B's rows per block checksumBTransposed takes for these operands: 64 or 32 for its
+// float4 kernel (aligned rows, depth and cols multiples of 4, a block per SM or more), 0 for the
+// scalar one (tests and benches say which ran).
+int checksumBTransposedBand(const float* b, Index depth, Index cols, Index ldb, const float* bt, Index ldbt);
 
 // After checksumB of the B block; A's checksum row is not read (c_A is computed here).
 // accumulate=false starts the checksum row/column of C and the bounds from zero (first k step).
