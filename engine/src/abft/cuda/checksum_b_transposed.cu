@@ -3,6 +3,7 @@
 // cores read the upper 19 bits), so nothing is rounded in memory: B is read once here, B^T written once.
 #include "abft/cuda/abft_device.hpp"
 #include "core/cuda/check.hpp"
+#include "core/cuda/vector16.cuh"
 #include "gigacheck/tf32.hpp"
 
 #include <cmath>
@@ -81,23 +82,6 @@ __global__ void __launch_bounds__(kWarp* kBand, 2) checksumBTransposedKernel(flo
 // scalar 32-row design above (resources/results/probes/online_panels_transpose_probe.cu).
 constexpr int kVecThreads = 256, kVecChunk = 128;
 
-__device__ __forceinline__ float wordOf(const float4& v, int k)
-{
-    return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
-}
-
-__device__ __forceinline__ void setWord(float4& v, int k, float x)
-{
-    if (k == 0)
-        v.x = x;
-    else if (k == 1)
-        v.y = x;
-    else if (k == 2)
-        v.z = x;
-    else
-        v.w = x;
-}
-
 template <int kRows>
 __global__ void __launch_bounds__(kVecThreads, 2) checksumBTransposedVecKernel(float* b, Index depth, Index cols,
                                                                               Index ldb, float* bt, Index ldbt)
@@ -137,7 +121,7 @@ __global__ void __launch_bounds__(kVecThreads, 2) checksumBTransposedVecKernel(f
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 const int w = (e + rotateIn) % 4;
-                tile[warp + kWarps * k][4 * lane + w] = roundToTf32(wordOf(v[k], w));
+                tile[warp + kWarps * k][4 * lane + w] = roundToTf32(component<float>(v[k], w));
             }
         __syncthreads();
         if (c0 + kVecChunk < cols)
@@ -151,7 +135,7 @@ __global__ void __launch_bounds__(kVecThreads, 2) checksumBTransposedVecKernel(f
             for (int e = 0; e < 4; ++e) {
                 const int w = (e + rotateOut) % 4;
                 const float x = tile[4 * segLane + w][t];
-                setWord(o, w, x);
+                setComponent<float>(o, w, x);
                 s[e] += double(x);
                 q[e] += double(x) * double(x);
             }

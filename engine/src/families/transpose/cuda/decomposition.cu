@@ -24,7 +24,7 @@
 #include "families/transpose/cuda/decomposition.cuh"
 
 #include "core/cuda/check.hpp"
-#include "families/transpose/cuda/vector16.cuh"
+#include "core/cuda/vector16.cuh"
 
 #include <cooperative_groups.h>
 
@@ -33,6 +33,11 @@
 #include <string_view>
 
 namespace gigacheck::transpose::kernels {
+
+using cuda::component;
+using cuda::kPerVector;
+using cuda::setComponent;
+using cuda::Vec16;
 
 namespace {
 

@@ -1,12 +1,17 @@
 #include "families/transpose/cuda/kernels.cuh"
 
 #include "core/cuda/check.hpp"
-#include "families/transpose/cuda/vector16.cuh"
+#include "core/cuda/vector16.cuh"
 
 #include <algorithm>
 #include <cmath>
 
 namespace gigacheck::transpose::kernels {
+
+using cuda::component;
+using cuda::kPerVector;
+using cuda::setComponent;
+using cuda::Vec16;
 
 namespace {
 

@@ -21,11 +21,16 @@
 #include "core/cuda/check.hpp"
 #include "families/transpose/cuda/ratio_decomposition.cuh"
 #include "families/transpose/cuda/ratio_rows.cuh"
-#include "families/transpose/cuda/vector16.cuh"
+#include "core/cuda/vector16.cuh"
 
 #include <algorithm>
 
 namespace gigacheck::transpose::kernels {
+
+using cuda::component;
+using cuda::kPerVector;
+using cuda::setComponent;
+using cuda::Vec16;
 
 namespace {
 

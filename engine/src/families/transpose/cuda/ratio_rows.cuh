@@ -7,12 +7,17 @@
 // stay in L2 (the pipelined path squares the row soon after).
 #pragma once
 
-#include "families/transpose/cuda/vector16.cuh"
+#include "core/cuda/vector16.cuh"
 #include "families/transpose/ratio_decomposition.hpp"
 
 #include <cstdint>
 
 namespace gigacheck::transpose::kernels {
+
+using cuda::component;
+using cuda::kPerVector;
+using cuda::setComponent;
+using cuda::Vec16;
 
 // row and line 16-byte aligned, K·side a multiple of 4; every thread of the block calls it.
 // Threads: the block size where known at compile time (the pipelined kernel: 8 loads in flight

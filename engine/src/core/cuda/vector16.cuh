@@ -1,12 +1,12 @@
-// 16-byte vector accesses of the transpose kernels: which CUDA vector type carries 16 bytes of an
-// element type, and its components by a lane-dependent index.
+// 16-byte vector accesses (the transpose family's kernels, B^T for the fused TF32 products): which
+// CUDA vector type carries 16 bytes of an element type, and its components by a lane-dependent index.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-namespace gigacheck::transpose::kernels {
+namespace gigacheck::cuda {
 
 // 16 bytes of T as one vector access: E elements of T (float / int32: 4; the ratio decomposition's
 // 8-byte carrier of two 4-byte elements: 2; its 16-byte carrier of four: 1).
@@ -56,4 +56,4 @@ template <class T, class V> __device__ __forceinline__ void setComponent(V& v, i
     }
 }
 
-}  // namespace gigacheck::transpose::kernels
+}  // namespace gigacheck::cuda
