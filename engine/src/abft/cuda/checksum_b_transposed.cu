@@ -77,9 +77,9 @@ __global__ void __launch_bounds__(kWarp* kBand, 2) checksumBTransposedKernel(flo
 // tile's columns as B^T row segments of kRows floats (kRows / 4 lanes a segment, float4 each). The
 // next chunk's loads are issued before the tile goes out, so reads and writes overlap in each block.
 // Each thread's four words go into the shared tile in an order rotated by its lane group, so that
-// both the row stores and the column reads of the padded tile meet 32 different banks. Measured on an
-// H200 as a plain 64 x 64 transpose: 94.7 % of a device copy with streaming stores, 78 % for the
-// scalar 32-row design above (resources/results/probes/online_panels_transpose_probe.cu).
+// both the row stores and the column reads of the padded tile meet 32 different banks (the layout
+// resources/results/probes/online_panels_transpose_probe.cu measured for a plain transpose). On an
+// H200 at 16384 x 16384: 0.576 ms against the scalar kernel's 0.660 (resources/results/README.md).
 constexpr int kVecThreads = 256, kVecChunk = 128;
 
 template <int kRows>
