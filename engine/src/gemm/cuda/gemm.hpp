@@ -47,6 +47,8 @@ struct GemmCall {
     // and C's row-sum partials (rowSumPartialBytes), gemm/gemm_workspace.hpp: the blocked family's
     // plan charges both to the memory cap. Empty, or smaller than a call needs: the stream's scratch.
     DeviceRegion operandCopies, rowSumPartials;
+    // cutlass-tf32 with rowSums and colSums: CutlassTf32Call::fault.
+    FaultAsComputed fault;
 };
 
 // The CUTLASS kernel's view of a call (gemm/cutlass/cutlass_tf32_gemm.hpp).
@@ -70,6 +72,7 @@ inline CutlassTf32Call cutlassCallOf(const GemmCall& g)
     call.leavesIdleSms = g.leavesIdleSms;
     call.rowSumSplit = g.rowSumSplit;
     call.rowSumPartials = g.rowSumPartials;
+    call.fault = g.fault;
     return call;
 }
 

@@ -137,6 +137,19 @@ bool faultInMainPart(const DeviceInjection* fault, Index rows, Index cols)
     return fault != nullptr && fault->row < rows && fault->col < cols;
 }
 
+FaultAsComputed faultAsComputed(const DeviceInjection& fault, double* beforeAfter)
+{
+    FaultAsComputed f;
+    f.row = fault.row;
+    f.col = fault.col;
+    f.bitFlip = fault.bitFlip;
+    f.bit = fault.bit;
+    f.bit2 = fault.bit2;
+    f.delta = fault.delta;
+    f.beforeAfter = beforeAfter;
+    return f;
+}
+
 bool kernelChecksumColumnFits(const GemmCall& g, AuxView aux, const PreparedOperands& prepared)
 {
     return prepared.rowScale != nullptr && prepared.rows == g.m && g.m > 0 && g.q > 0 &&
@@ -198,14 +211,10 @@ ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const P
         fused.q = g.q + kChecksumRowsOfBt;
         fused.rowSumSplit = RowSumSplit{g.q, c + g.q, g.ldc};
     }
+    const bool faultAsKernels = tail && fromEpilogue && faultInMainPart(blocks.fault, g.m, g.q);
+    if (faultAsKernels)
+        fused.fault = faultAsComputed(*blocks.fault, blocks.faultBeforeAfter);
     gemm(fused, handle, s);
-    const auto injectFault = [&] {
-        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
-               fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
-    };
-    const bool faultBesidePass = tail && faultInMainPart(blocks.fault, g.m, g.q);
-    if (faultBesidePass)
-        injectFault();
     if (tail) {
         // Launched after the GEMM: its blocks wait for the SMs the GEMM's CTAs leave. It writes C's
         // checksum row (and column) and the scales, which the GEMM does not touch; a fault in those
@@ -216,8 +225,9 @@ ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const P
         CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
     }
-    if (blocks.fault && !faultBesidePass)
-        injectFault();
+    if (blocks.fault && !faultAsKernels)
+        inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
+               fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);
     v.sumsFromProduct = fromEpilogue;
     verify(v, blocks.out, s);

@@ -111,9 +111,12 @@ bool kernelChecksumColumnPays(const GemmCall& g);
 // kernelChecksumColumnPaysOn for a C of m x q on the current device (false where it is no Hopper GPU).
 bool kernelChecksumColumnPaysHere(Index m, Index q);
 // Whether a fault lies in C's main part (row < rows, col < cols), not in a checksum cell: the products
-// whose checksum passes run after the GEMM on a side stream inject it beside them, as soon as the GEMM
-// has written C (the passes write only the checksum cells and scales).
+// whose checksum passes run after the GEMM on a side stream and whose kernel writes C's sums take it as
+// one of the kernel's arithmetic (faultAsComputed), beside the passes (which write only the checksum
+// cells and scales) and with no launch of its own before the check.
 bool faultInMainPart(const DeviceInjection* fault, Index rows, Index cols);
+// The fused kernel's form of such a fault (gemm/cuda/row_sum_partials.hpp); beforeAfter as inject's.
+FaultAsComputed faultAsComputed(const DeviceInjection& fault, double* beforeAfter);
 ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const PreparedOperands& prepared,
                                           cublasHandle_t handle, cudaStream_t s, SumsOfC sums = SumsOfC::FromEpilogue,
                                           SideLane* tail = nullptr, ChecksumColumnBy column = ChecksumColumnBy::Choice);

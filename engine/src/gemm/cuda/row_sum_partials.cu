@@ -1,5 +1,6 @@
 #include "gemm/cuda/row_sum_partials.hpp"
 
+#include "abft/cuda/faulted_value.cuh"
 #include "core/cuda/check.hpp"
 
 namespace gigacheck::cuda {
@@ -12,11 +13,17 @@ constexpr int kRowsPerBlock = 32, kTileGroups = 8;
 
 __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
     addRowSumPartialsKernel(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
-                            std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride)
+                            std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
+                            FaultAsComputed fault, FaultCell at)
 {
     __shared__ double part[2][kTileGroups][kRowsPerBlock];
     const int lane = threadIdx.x % kRowsPerBlock, group = threadIdx.x / kRowsPerBlock;
     const std::int64_t i = std::int64_t(blockIdx.x) * kRowsPerBlock + lane;
+    // The faulted row's own thread: the cell and its column sum loaded first, under the partials' loads.
+    const bool faults = group == 0 && fault.row >= 0 && i == fault.row;
+    float* cell = faults ? at.c + fault.row * at.ldc + fault.col : nullptr;
+    const float before = faults ? *cell : 0.0f;
+    const double colSum = faults ? at.colSums[fault.col] : 0.0;
     double sum = 0, split = 0;
     if (i < rows) {
 #pragma unroll 4
@@ -35,6 +42,15 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
             total += part[0][g][lane];
             splitTotal += part[1][g][lane];
         }
+        if (faults) {
+            const float after = faulted(before, fault);
+            *cell = after;
+            const double change = double(after) - double(before);
+            total += change;
+            at.colSums[fault.col] = colSum + change;
+            fault.beforeAfter[0] = double(before);
+            fault.beforeAfter[1] = double(after);
+        }
         rowSums[i] += total;
         if (splitSums)
             splitSums[i * splitStride] = float(splitTotal);
@@ -44,23 +60,23 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
 }  // namespace
 
 void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
-                       double* rowSums, cudaStream_t s)
+                       double* rowSums, cudaStream_t s, const FaultAsComputed& fault, FaultCell at)
 {
     if (rows <= 0 || tiles <= 0)
         return;
     addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
-                              s>>>(partials, tiles, tiles, width, rows, rowSums, nullptr, 0);
+                              s>>>(partials, tiles, tiles, width, rows, rowSums, nullptr, 0, fault, at);
     CUDA_CHECK_LAUNCH();
 }
 
 void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
                             std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
-                            cudaStream_t s)
+                            cudaStream_t s, const FaultAsComputed& fault, FaultCell at)
 {
     if (rows <= 0 || tiles <= 0)
         return;
     addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
-                              s>>>(partials, tiles, splitTile, width, rows, rowSums, splitSums, splitStride);
+                              s>>>(partials, tiles, splitTile, width, rows, rowSums, splitSums, splitStride, fault, at);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -50,6 +50,7 @@ int tune(const Cutlass16BitCall& call, int device, int sms, cudaStream_t s)
 {
     Cutlass16BitCall trial = call;
     trial.afterLaunch = nullptr;  // the caller's work follows its own kernel only
+    trial.fault = {};              // nor a fault asked of it
     CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
     CutlassScratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
     if (((call.rowSums || call.colSums) && !sums.p) || (call.accumulate && !c.p))

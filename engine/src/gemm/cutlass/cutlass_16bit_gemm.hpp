@@ -3,6 +3,7 @@
 // here). Without CUTLASS in the build, cutlass_absent.cpp stands in and the call says why it cannot run.
 #pragma once
 
+#include "gemm/cuda/row_sum_partials.hpp"
 #include "gemm/cutlass/cutlass_launch.hpp"
 #include "gemm/gemm_workspace_layout.hpp"
 
@@ -37,6 +38,7 @@ struct Cutlass16BitCall {
     RowSumSplit rowSumSplit;  // as CutlassTf32Call's (none: the 16-bit products' checksums come from passes)
     DeviceRegion rowSumPartials;  // as CutlassTf32Call's
     std::function<void()> afterLaunch;  // as CutlassTf32Call's
+    FaultAsComputed fault;              // as CutlassTf32Call's
 };
 
 // What the kernel's TMA copies need: n, q and the leading dimensions in whole 16 bytes (8 16-bit, 4

@@ -46,6 +46,9 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     const RowSumSplit& split = g.rowSumSplit;
     if (split.at != 0 && (split.at < 0 || split.at % Sums::kTileRows != 0 || split.at >= g.q || !split.sums))
         return "CUTLASS GEMM: C's row sums can be split only at a column on a tile's edge, before C's last column";
+    if (g.fault.on() && (!g.rowSums || !g.colSums || g.fault.row >= g.m || g.fault.col < 0 ||
+                         g.fault.col >= (split.at > 0 ? split.at : g.q) || !g.fault.beforeAfter))
+        return "CUTLASS GEMM: a fault of the product's arithmetic lies in C's main part, with both of C's sums written";
     float* rowPartials = nullptr;
     const std::int64_t tiles = Sums::partialTiles(g.q), width = Sums::partialWidth(g.m);
     if (g.rowSums) {
@@ -75,9 +78,9 @@ const char* runGemmWithSums(const Call& g, const CutlassLaunch& launch, cudaStre
     if (!refused && g.rowSums) {
         if (split.at > 0)
             addRowSumPartialsSplit(rowPartials, tiles, split.at / Sums::kTileRows, width, g.m, g.rowSums, split.sums,
-                                   split.stride, s);
+                                   split.stride, s, g.fault, FaultCell{g.c, g.ldc, g.colSums});
         else
-            addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s);
+            addRowSumPartials(rowPartials, tiles, width, g.m, g.rowSums, s, g.fault, FaultCell{g.c, g.ldc, g.colSums});
     }
     return refused;
 }

@@ -70,6 +70,7 @@ int tuneKMajor(const CutlassTf32Call& call, int device, int sms, cudaStream_t s)
             candidates.push_back(i);
     CutlassTf32Call trial = call;
     trial.afterLaunch = nullptr;  // the caller's work follows its own kernel only
+    trial.fault = {};              // nor a fault asked of it
     CutlassScratch sums(call.rowSums || call.colSums ? std::size_t(call.m + call.q) * sizeof(double) : 0);
     CutlassScratch c(call.accumulate ? std::size_t(call.m) * std::size_t(call.ldc) * sizeof(float) : 0);
     if ((call.rowSums || call.colSums) && !sums.p)

@@ -3,6 +3,7 @@
 // cutlass_absent.cpp stands in and every call says why it cannot run.
 #pragma once
 
+#include "gemm/cuda/row_sum_partials.hpp"
 #include "gemm/cutlass/cutlass_launch.hpp"
 #include "gemm/gemm_workspace_layout.hpp"
 
@@ -47,6 +48,9 @@ struct CutlassTf32Call {
     // partials added): work for another stream that should start beside the kernel as early as the
     // host can issue it. Not run where the kernel was refused, nor for the tuner's trials.
     std::function<void()> afterLaunch;
+    // With rowSums and colSums: a fault of the product's arithmetic in C's main part (below
+    // rowSumSplit.at where split), applied as C's row sums are finished (row_sum_partials.hpp).
+    FaultAsComputed fault;
 };
 
 // C's columns per tile, in every configuration (its 128 side): where C's row sums may be split

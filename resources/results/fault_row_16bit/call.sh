@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Device call: where a fault's time goes in the 16-bit prepared products at 4096. Builds
+# build-carry/new.tar.xz (and old.tar.xz where present; CLI + the GPU tests in TESTS, "" none) unless
+# SKIP_BUILD=1, runs the tests, then for each of TRACE (default "BF16 FP16") one traced
+# `bench abft-overhead` at SIZE (4096) of the new CLI with the host's API calls (fault_front.py,
+# launch_front_H100/front.py), then REPS rounds of the bench, new and old alternated, within LIMIT.
+set -u
+source .carry-qt-cli/device-env.sh > /dev/null 2>&1
+here=resources/results
+K=$here/probes/kernel_trace
+if [ -n "${PREBUILT:-}" ]; then
+  # Binaries built on the build machine for sm_90 (build-carry/bin-new.tar.xz, bin-old.tar.xz: the CLI,
+  # its two libraries, GPU tests), run from /tmp with the CUDA libraries beside them.
+  for side in new old; do
+    [ -f build-carry/bin-$side.tar.xz ] && rm -rf /tmp/bin-$side && tar xJf build-carry/bin-$side.tar.xz -C /tmp
+  done
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+  NEW=/tmp/bin-new/gigacheck OLD=/tmp/bin-old/gigacheck
+  for t in ${TESTS:-}; do
+    [ -x /tmp/bin-new/$t ] || continue
+    LD_LIBRARY_PATH=/tmp/bin-new:$LD_LIBRARY_PATH timeout 200 /tmp/bin-new/$t > $OUT/$t.txt 2>&1
+    echo "$t exit $?: $(grep -E "^Totals" $OUT/$t.txt)"; grep -E "^FAIL|SKIP" $OUT/$t.txt | head -5
+  done
+  for side in new old; do [ -x /tmp/bin-$side/gigacheck ] && LD_LIBRARY_PATH=/tmp/bin-$side:$LD_LIBRARY_PATH /tmp/bin-$side/gigacheck devices 2>&1 | head -3; done
+elif [ -z "${SKIP_BUILD:-}" ]; then
+  GIGACHECK_COMMIT=${NEW_COMMIT:-?} OLD_COMMIT=${OLD_COMMIT:-?} TESTS="${TESTS:-}" FIRST="${TESTS:-}" \
+    DEADLINE=${BUILD_DEADLINE:-330} OUT=$OUT $here/device_release_check.sh build tests > /dev/null 2>&1
+  grep -v "not built" $OUT/release_log.txt
+fi
+[ -n "${PREBUILT:-}" ] || { NEW=/tmp/release-new/build/app/cli/gigacheck OLD=/tmp/release-old/build/app/cli/gigacheck; }
+libs() { echo "$(dirname "$1"):${LD_LIBRARY_PATH:-}"; }
+left() { echo $(( ${LIMIT:-560} - SECONDS )); }
+lib=$($K/kernel_trace.sh 2>/dev/null)
+for t in ${TRACE-BF16 FP16}; do
+  for side in ${TRACE_SIDES:-new}; do
+    cli=$NEW; [ $side = old ] && cli=$OLD
+    [ -x "$cli" ] && [ "$(left)" -gt 60 ] || continue
+    KERNEL_TRACE_API=1 GIGACHECK_BENCH_TYPES=$t GIGACHECK_BENCH_SIZES=${SIZE:-4096} KERNEL_TRACE_OUT=$OUT/trace_${t}_$side.csv \
+      CUDA_INJECTION64_PATH=$lib LD_LIBRARY_PATH=$(libs $cli) timeout 120 $cli bench abft-overhead > $OUT/bench_traced_${t}_$side.txt 2>&1
+    echo "== trace $t $side exit $? at ${SECONDS}s"
+    grep -E "^ *[0-9]+ +$t .*prepared" $OUT/bench_traced_${t}_$side.txt | cut -c1-150
+    python3 $here/fault_row_16bit/fault_front.py $OUT/trace_${t}_$side.csv > $OUT/front_${t}_$side.txt 2>&1
+    grep -E "timings|decideKernel@[0-9]+ (start|end)|inject.*(start|end)|addRowSum.*(start|end)|last end|^  gemm " $OUT/front_${t}_$side.txt | head -80
+    xz -1 $OUT/trace_${t}_$side.csv
+  done
+done
+for r in $(seq 1 ${REPS:-0}); do
+  for side in ${SIDES:-new old}; do
+    cli=$NEW; [ $side = old ] && cli=$OLD
+    [ -x "$cli" ] || continue
+    [ "$(left)" -gt 50 ] || break 2
+    GIGACHECK_BENCH_TYPES=${TYPES:-BF16,FP16} GIGACHECK_BENCH_SIZES=${SIZE:-4096} LD_LIBRARY_PATH=$(libs $cli) timeout 100 $cli bench abft-overhead \
+      > $OUT/bench_${side}_$r.txt 2>&1
+    echo "== bench $side round $r exit $? at ${SECONDS}s"
+    grep -E "^ *[0-9]+ +(BF16|FP16|TF32) .*prepared at entry, sums" $OUT/bench_${side}_$r.txt | cut -c1-150
+  done
+done
