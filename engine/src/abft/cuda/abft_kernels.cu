@@ -647,6 +647,17 @@ __device__ __forceinline__ void noteCheckLine(long long line, double thr, double
     }
 }
 
+// The checksum rebuild after a check (launchAfterCheck, a programmatic dependent) may be scheduled from
+// here on: its blocks take the SMs the check leaves and wait in waitForPriorGrid until the check has
+// finished and its writes are visible, so that their launch does not follow the check's end. A no-op
+// where nothing follows as a programmatic dependent.
+__device__ __forceinline__ void letDependentsLaunch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
 // located cell from its line's checksum minus the sum of the other cells (exact even when the
 // faulty value is inf), and write the verdict into pinned host memory. kMarksHere (the sums came
@@ -706,6 +717,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     __shared__ int locatedByLargest;  // 1: row located, column picked; 2: the reverse
     __shared__ long long locatedIndex;
     const int tid = threadIdx.x;
+    letDependentsLaunch();
     // The scan of the check lines is shared by the cluster's blocks (kCheckCluster); the first block
     // gathers their notes and alone goes on to decide and correct.
     const ClusterPlace place;
