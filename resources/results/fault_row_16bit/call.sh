@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Device call: where a fault's time goes in the 16-bit prepared products at 4096. Builds
-# build-carry/new.tar.xz (and old.tar.xz where present; CLI + the GPU tests in TESTS, "" none) unless
-# SKIP_BUILD=1, runs the tests, then for each of TRACE (default "BF16 FP16") one traced
-# `bench abft-overhead` at SIZE (4096) of the new CLI with the host's API calls (fault_front.py,
-# launch_front_H100/front.py), then REPS rounds of the bench, new and old alternated, within LIMIT.
+# Device call: where a fault's time goes in the 16-bit prepared products at 4096. PREBUILT=1: the
+# binaries of build-carry/bin-new.tar.xz and bin-old.tar.xz (the CLI, its two libraries and GPU tests,
+# built on the build machine for sm_90) run from /tmp, and the GPU tests named in TESTS run first, each
+# within what LIMIT leaves after KEEP_S seconds kept for the rest; else build-carry/new.tar.xz (and
+# old.tar.xz) are built here (device_release_check.sh) unless SKIP_BUILD=1. Then for each of TRACE
+# (default "BF16 FP16") and TRACE_SIDES (new) one `bench abft-overhead` at SIZE (4096) traced with the
+# host's API calls (fault_front.py), then REPS rounds of the bench (TYPES), SIDES alternated.
 set -u
 source .carry-qt-cli/device-env.sh > /dev/null 2>&1
 here=resources/results
@@ -19,8 +21,11 @@ if [ -n "${PREBUILT:-}" ]; then
   NEW=/tmp/bin-new/gigacheck OLD=/tmp/bin-old/gigacheck
   for t in ${TESTS:-}; do
     [ -x /tmp/bin-new/$t ] || continue
-    LD_LIBRARY_PATH=/tmp/bin-new:$LD_LIBRARY_PATH timeout 200 /tmp/bin-new/$t > $OUT/$t.txt 2>&1
-    echo "$t exit $?: $(grep -E "^Totals" $OUT/$t.txt)"; grep -E "^FAIL|SKIP" $OUT/$t.txt | head -5
+    budget=$(( ${LIMIT:-560} - ${KEEP_S:-300} - SECONDS )); [ $budget -gt 120 ] && budget=120
+    [ $budget -gt 10 ] || { echo "$t not run: time kept for the benches"; continue; }
+    start=$SECONDS
+    LD_LIBRARY_PATH=/tmp/bin-new:$LD_LIBRARY_PATH timeout $budget /tmp/bin-new/$t > $OUT/$t.txt 2>&1
+    echo "$t exit $? ($(( SECONDS - start )) s): $(grep -E "^Totals" $OUT/$t.txt)"; grep -E "^FAIL|SKIP" -A3 $OUT/$t.txt | head -12
   done
   for side in new old; do [ -x /tmp/bin-$side/gigacheck ] && LD_LIBRARY_PATH=/tmp/bin-$side:$LD_LIBRARY_PATH /tmp/bin-$side/gigacheck devices 2>&1 | head -3; done
 elif [ -z "${SKIP_BUILD:-}" ]; then
