@@ -211,8 +211,8 @@ ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const P
         fused.q = g.q + kChecksumRowsOfBt;
         fused.rowSumSplit = RowSumSplit{g.q, c + g.q, g.ldc};
     }
-    const bool faultAsKernels = tail && fromEpilogue && faultInMainPart(blocks.fault, g.m, g.q);
-    if (faultAsKernels)
+    const bool faultInRowSums = tail && fromEpilogue && faultInMainPart(blocks.fault, g.m, g.q);
+    if (faultInRowSums)
         fused.fault = faultAsComputed(*blocks.fault, blocks.faultBeforeAfter);
     gemm(fused, handle, s);
     if (tail) {
@@ -225,7 +225,7 @@ ChecksumColumnBy protectedProductPrepared(const ProtectedBlocks& blocks, const P
         CUDA_CHECK(cudaEventRecord(tail->join.get(), tail->side.get()));
         CUDA_CHECK(cudaStreamWaitEvent(s, tail->join.get(), 0));
     }
-    if (blocks.fault && !faultAsKernels)
+    if (blocks.fault && !faultInRowSums)
         inject(g.precision, g.c, g.ldc, blocks.fault, 1, blocks.faultBeforeAfter, s,
                fromEpilogue ? productSumsOf(blocks.aux, g.m, g.q) : ProductSums{});
     VerifyCall v = verifyCall(g.precision, g.c, g.m, g.q, g.ldc, g.n, blocks.aux, blocks.model);

@@ -126,7 +126,7 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
     };
     // A fault in C's main part is taken as the kernel's own arithmetic where C's row sums are finished,
     // beside the passes (they write only the checksum cells and scales); one in those cells after them.
-    const bool faultAsKernels = tail && faultInMainPart(x.fault, x.m, x.q);
+    const bool faultInRowSums = tail && faultInMainPart(x.fault, x.m, x.q);
     if (tail) {
         // The reset first (the epilogue's sums take the Aux rows it zeroes); the passes after the GEMM.
         resetPrepared16Checksums(x.c, x.ldc, x.m, x.q, x.aux, *x.prepared, s, columnByKernel);
@@ -169,7 +169,7 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
             call.ldb = x.ldbWithChecksumColumns;
             call.rowSumSplit = RowSumSplit{x.q, x.c + x.q, x.ldc};
         }
-        if (faultAsKernels)
+        if (faultInRowSums)
             call.fault = faultAsComputed(*x.fault, x.faultBeforeAfter);
         if (tail)
             call.afterLaunch = [&] {  // as soon as the kernel is issued: the side stream's SMs are free now
@@ -192,7 +192,7 @@ Checksums16By protectedProductOf16BitOperands(const Protected16BitBlocks& x, cub
         gemmOf16BitOperands(x.format, x.a16, x.b16, x.c, x.m, x.n, x.q, handle, s, x.ldc);
         CUDA_CHECK(cudaStreamWaitEvent(s, lane.join.get(), 0));
     }
-    if (x.fault && !faultAsKernels)
+    if (x.fault && !faultInRowSums)
         injectFault();
     VerifyCall v = verifyCall(Precision::F32, x.c, x.m, x.q, x.ldc, x.n, x.aux, x.model);
     v.sumsFromProduct = fusedSums;
