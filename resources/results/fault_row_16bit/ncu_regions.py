@@ -3,8 +3,11 @@
 sass` exports of the same `gigacheck run` (decide_ncu.sh), clean and with one fault; the launch given
 (default 12: the product's check, decideKernel<float, 1, 0> on the run's stream) compared instruction by
 instruction. Prints the warp-state samples of the instructions only the fault's launch executed, in
-contiguous regions, and the instructions whose samples grew most."""
+contiguous regions, and the instructions whose samples grew most; then why the warps waited: each
+stall reason's samples over every instruction and over those only the fault's launch ran, and those
+instructions' instruction-fetch stalls (stall_no_inst: code not yet in the SM's instruction cache)."""
 import csv, io, lzma, sys
+from collections import Counter
 
 def load(path, launch):
     text = (lzma.open if path.endswith('.xz') else open)(path, 'rt').read()
@@ -37,3 +40,22 @@ for r in regions:
 print("largest growth (row, clean -> fault samples, executions, instruction):")
 for d, i in sorted(((n(b, si) - n(a, si), i) for i, (a, b) in enumerate(zip(dc, df))), reverse=True)[:12]:
     print(f"  {i:5d} {n(dc[i], si):4d} -> {n(df[i], si):4d}  x{n(df[i], ie):<5d} {df[i][1].strip()[:70]}")
+
+reasons = [i for i, h in enumerate(hc) if h.startswith('stall_') and 'Not Issued' not in h]
+for label, keep in (("every instruction", lambda a, b: True),
+                    ("instructions only the fault's launch ran", lambda a, b: n(a, ie) == 0 and n(b, ie) > 0)):
+    c, f = Counter(), Counter()
+    for a, b in zip(dc, df):
+        if keep(a, b):
+            for i in reasons:
+                c[hc[i]] += n(a, i)
+                f[hc[i]] += n(b, i)
+    print(f"stall reasons, {label}: samples clean {sum(c.values())}, one fault {sum(f.values())}")
+    for k in sorted(f, key=lambda k: f[k] - c[k], reverse=True):
+        if f[k] != c[k]:
+            print(f"  {k:24s} {c[k]:5d} -> {f[k]:5d}  ({f[k] - c[k]:+d})")
+k = hc.index('stall_no_inst')
+print("instruction-fetch stalls in code only the fault's launch ran (SASS row, samples, instruction):")
+for i, (a, b) in enumerate(zip(dc, df)):
+    if n(a, ie) == 0 and n(b, ie) > 0 and n(b, k) > 0:
+        print(f"  {i:5d} {n(b, k):3d}  {b[1].strip()[:60]}")
