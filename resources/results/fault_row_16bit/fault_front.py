@@ -2,7 +2,10 @@
 """What a fault adds to a timed product in a `bench abft-overhead` trace made with the host's API calls
 (kernel_trace, KERNEL_TRACE_API=1). Timing windows as in launch_front_H100/front.py (a cudaEventRecord
 after a cudaEventSynchronize up to the next synchronize); the products are grouped by the kernels before
-their GEMM on its stream and by whether an injection kernel ran. For every kernel that ends after the
+their GEMM on its stream and by whether they ran with a fault: an injection kernel ran, or the window
+began after the trace's first injection (the bench times 0 faults, then 1, each with streams of its
+own; the prepared products take their fault in the kernel that finishes C's row sums, no injection
+kernel). Where products beside the GEMM are GEMMs too, the longest is the product's own. For every kernel that ends after the
 GEMM (by name, in order of start) this prints medians in us, relative to the GEMM's end: the host's
 launch call returning, the kernel's start and its end; then the whole window from the timing event."""
 import csv, sys, statistics as st
@@ -36,6 +39,8 @@ for h in rt:
         prevSync = True
     elif n.startswith('cudaEventRecord') and prevSync:
         starts.append(h); prevSync = False
+injections = [k['s'] for k in kern if 'injectKernel' in k['name']]
+firstInjection = min(injections) if injections else None
 groups = defaultdict(list)
 for w, a in enumerate(starts):
     if w >= len(ends): break
@@ -44,9 +49,9 @@ for w, a in enumerate(starts):
     ks = [byCorr[h['corr']] for h in calls if h['corr'] in byCorr]
     ks = list({k['corr']: k for k in ks}.values())
     gemms = [k for k in ks if isGemm(k)]
-    if len(gemms) != 1: continue
-    g = gemms[0]
-    fault = any('injectKernel' in k['name'] for k in ks)
+    if not gemms: continue
+    g = max(gemms, key=lambda k: k['e'] - k['s'])
+    fault = any('injectKernel' in k['name'] for k in ks) or (firstInjection is not None and a['s'] > firstInjection)
     before = [k for k in ks if k['s'] < g['s'] and k['stream'] == g['stream']]
     key = ' + '.join(short(k['name']) for k in before) + f" + {short(g['name'])}[{g['grid']}]" + (' FAULT' if fault else ' clean')
     after = sorted([k for k in ks if k['e'] > g['e'] and k is not g], key=lambda k: k['s'])
