@@ -988,16 +988,17 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         if (lane == 0)
             linePart[warp] = s;
     };
-    // One mismatching row and one mismatching column, both in C's main part (a single fault): the
-    // decision below could only correct that cell from its column's checksum. Its whole path is taken
-    // here in one short stretch of code -- the column summed, the cell corrected, the verdict written
-    // -- because the general path's code is cold when a fault comes (it runs only then), and the
-    // block waited on the fetch of each of its stretches (Nsight Compute on an H100: instruction
-    // fetch was the largest part of what a corrected fault added to the check). With it the check
-    // with one fault took 13.3 us instead of 18.5 on an H100 at 4096 (BF16; 8.2 clean).
+    // One mismatching row and one mismatching column, both in C's main part (a single fault): that
+    // cell, corrected here in one short stretch of code -- the row summed, the cell corrected, the
+    // verdict written -- because the general path's code is cold when a fault comes (it runs only
+    // then), and the block waited on the fetch of each of its stretches (Nsight Compute on an H100:
+    // instruction fetch was the largest part of what a corrected fault added to the check). With it
+    // the check with one fault took 13.3 us instead of 18.5 on an H100 at 4096 (BF16; 8.2 clean).
+    // From the row's checksum, not the column's as the general path would: a row is contiguous, a
+    // column a sector per cell, a row pitch apart, and one SM took 4.3 us to sum a column of 4096.
     if (nr == 1 && nc == 1 && listR[0] < rows && listC[0] < cols && !cellsFrom.a) {
         const Index r = listR[0], cc = listC[0];
-        sumLine(true, r, cc);
+        sumLine(false, r, cc);
         __syncthreads();
         if (tid == 0) {
             double line = 0;
@@ -1013,7 +1014,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             out->rowResidual[0] = resR[0];
             out->cols[0] = cc;
             out->colResidual[0] = resC[0];
-            out->direction[0] = 1;
+            out->direction[0] = 0;  // from the row's checksum
             out->corrRow[0] = r;
             out->corrCol[0] = cc;
             out->before[0] = before[0];
