@@ -58,7 +58,7 @@ for r in $(seq 1 ${REPS:-0}); do
   for side in ${SIDES:-new old}; do
     cli=$(cliOf $side)
     [ -x "$cli" ] || continue
-    [ "$(left)" -gt 50 ] || break 2
+    [ "$(left)" -gt ${BENCH_MIN_S:-50} ] || break 2
     GIGACHECK_BENCH_TYPES=${TYPES:-BF16,FP16} GIGACHECK_BENCH_SIZES=${SIZE:-4096} LD_LIBRARY_PATH=$(libs $cli) timeout 100 $cli bench abft-overhead \
       > $OUT/bench_${side}_$r.txt 2>&1
     echo "== bench $side round $r exit $? at ${SECONDS}s"
