@@ -969,9 +969,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         if (tid == warps * kWarp - 2)
             checksumAndCell[1] = double(c[r * ldc + cc]);
         // Four of the line's cells a thread loaded before any is added, so that their loads are in
-        // flight together: written as one loop, ptxas reused a register for them and waited on each
-        // pair in turn (Nsight Compute on an H100: a third of what a corrected fault added to the
-        // check). The same sums in the same order.
+        // flight together (written as one loop, ptxas reused a register for them and waited on each
+        // pair in turn). On its own this moved no measured time (the fault path's cost was its cold
+        // code, hence the short path below); kept as the same sums in the same order.
         double s = 0;
         for (Index e0 = tid; e0 < extent; e0 += 4 * Index(blockDim.x)) {
             T cells[4];
