@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Device call: the check launched as a programmatic dependent (side pdl) and, on top of it, the check
-# rebuilding faulty checksums itself so that nothing is launched after a clean check (side tail),
-# against main. Every GPU test program of side tail (build-carry/bin-all.tar.xz, folder bin-tail,
-# built on the build machine for sm_90; tst_cuda_strassen_verdict left out: it alone takes ~140 s),
-# campaigns into the result and into the checksums, then fault_row_16bit/call.sh's trace and
-# alternated benches of SIDES.
+# Device call: the check launched as a programmatic dependent (side pdl); on top of it, the check
+# rebuilding faulty checksums itself so that nothing is launched after a clean check (side tail);
+# on top of that, the check's rehearsal while the kernel before it runs (side warm); against main.
+# Every GPU test program of TEST_SIDE (build-carry/bin-all.tar.xz, folder bin-TEST_SIDE, built on the
+# build machine for sm_90; the packed test programs are in bin-warm; tst_cuda_strassen_verdict is
+# left out, it alone takes ~140 s; SKIP_TESTS names more), each until TESTS_UNTIL_S; campaigns into
+# the checksums and into C until CAMPAIGNS_UNTIL_S; then fault_row_16bit/call.sh's trace (TRACE,
+# TRACE_SIDES) and alternated benches of SIDES within LIMIT.
 set -u
 source .carry-qt-cli/device-env.sh > /dev/null 2>&1
 here=resources/results
 rm -rf /tmp/bin-* && tar xJf build-carry/bin-all.tar.xz -C /tmp
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-side=${TEST_SIDE:-tail}
+side=${TEST_SIDE:-warm}
 export LD_LIBRARY_PATH=/tmp/bin-$side:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 for t in /tmp/bin-$side/tst_cuda_*; do
   name=$(basename $t)
