@@ -658,6 +658,15 @@ __device__ __forceinline__ void letDependentsLaunch()
 #endif
 }
 
+// Launched as a programmatic dependent of the kernel before it (launchCheckKernel, launchAfterCheck): wait until that
+// grid has finished and its writes are visible. A no-op for a kernel launched without the attribute.
+__device__ __forceinline__ void waitForPriorGrid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // One block: collect mismatches, decide as the host reference does (abft/verify.cpp), correct each
 // located cell from its line's checksum minus the sum of the other cells (exact even when the
 // faulty value is inf), and write the verdict into pinned host memory. kMarksHere (the sums came
@@ -672,18 +681,22 @@ template <class T, bool kMarksHere, bool kScreen = false>
 __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index cols, Index ldc, AuxView aux,
                                                       double rowFactor, double colFactor, double sumFactor,
                                                       VerifyOut* out, Lie lie, CellOperands cellsFrom,
-                                                      LaterSums later, ScreenSlots screen)
+                                                      LaterSums later, const double* rebuildFrom,
+                                                      ScreenSlots screen)
 {
     static_assert(!kScreen || kMarksHere, "a screen makes its marks in the scan");
+    waitForPriorGrid();  // before any read: the kernel before it may still be finishing
     // The check's lines: the stored checksums (C's checksum column, a row pitch apart, and its
-    // checksum row with the corner after it), their round-off scales and the control sums.
+    // checksum row with the corner after it), their round-off scales and the control sums
+    // (kMarksHere: C's line sums, kept as they are for a rebuild of the checksums; else their marks,
+    // markKernel's).
     const double* rowScale;
     const double* colScale;
     const T* rowStored;
     Index rowPitch;
     const T* colStored;
-    double* rowMark;
-    double* colMark;
+    double* rowControl;
+    double* colControl;
     if constexpr (kScreen) {  // c and aux are null: nothing is formed from them
         const ScreenSlot& at = screen.at[blockIdx.y];
         rowScale = at.bounds;
@@ -691,8 +704,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         rowStored = at.lines;
         rowPitch = 1;
         colStored = at.lines + rows;
-        rowMark = at.sums;
-        colMark = at.sums + rows;
+        rowControl = at.sums;
+        colControl = at.sums + rows;
         rowFactor = at.rowFactor;
         colFactor = at.colFactor;
         sumFactor = at.sumFactor;
@@ -703,8 +716,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         rowStored = c + cols;
         rowPitch = ldc;
         colStored = c + rows * ldc;
-        rowMark = aux.scratch0();
-        colMark = aux.scratch1();
+        rowControl = aux.scratch0();
+        colControl = aux.scratch1();
     }
     __shared__ int nr, nc, nCorr, recompute, verdict;
     __shared__ long long listR[kMaxListed], listC[kMaxListed];
@@ -736,6 +749,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // the ones it reads, and the first block marks those two lines once the cluster's parts are in.
     // Their operands are fetched first, while the scan runs.
     __shared__ double lastLine[3];  // C's corner cell, rowScale[rows], colScale[cols]
+    __shared__ double lastMark[2];  // the two last lines' marks (row, column)
     __shared__ double warpPart[2][32];
     if (kMarksHere && place.rank == 0 && tid == kWarp) {
         lastLine[0] = double(colStored[cols]);
@@ -772,11 +786,9 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
                 const Index x = x0 + Index(u) * step;
                 if (x > last)
                     continue;
-                if constexpr (kMarksHere) {
+                if constexpr (kMarksHere) {  // not stored: the one-axis rule makes again the few it reads
                     storedSum += st[u];
                     mk[u] = markOf(mk[u], st[u], lie.threshold(x == lieLine, factor * sqrt(sc[u])), sumFactor);
-                    if constexpr (!kScreen)
-                        marks[x] = mk[u];  // the one-axis rule below reads the other axis's marks
                 }
                 noteCheckLine(x, factor * sqrt(sc[u]) + sumFactor * fabs(st[u]), mk[u], tMin, tMax, ratio, count, list,
                               residuals);
@@ -793,10 +805,10 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     const bool rowHalf = place.thread() < half;
     double colLast = 0, rowLast = 0;
     if (rowHalf)
-        colLast = noteLines(rows, rowScale, rowStored, rowPitch, rowMark, lie.row, rowFactor, nr, listR, resR,
+        colLast = noteLines(rows, rowScale, rowStored, rowPitch, rowControl, lie.row, rowFactor, nr, listR, resR,
                             place.thread(), half);
     else
-        rowLast = noteLines(cols, colScale, colStored, 1, colMark, lie.col, colFactor, nc, listC, resC,
+        rowLast = noteLines(cols, colScale, colStored, 1, colControl, lie.col, colFactor, nc, listC, resC,
                             place.thread() - half, place.threads() - half);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
@@ -905,10 +917,8 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
             markOf(rowTotal, corner, lie.threshold(rows == lie.row, rowFactor * sqrt(lastLine[1])), sumFactor);
         const double colLastMark =
             markOf(colTotal, corner, lie.threshold(cols == lie.col, colFactor * sqrt(lastLine[2])), sumFactor);
-        if constexpr (!kScreen) {
-            rowMark[rows] = rowLastMark;
-            colMark[cols] = colLastMark;
-        }
+        lastMark[0] = rowLastMark;
+        lastMark[1] = colLastMark;
         noteCheckLine(rows, rowFactor * sqrt(lastLine[1]) + sumFactor * fabs(corner), rowLastMark, lo, hi, top, nr,
                       listR, resR);
         noteCheckLine(cols, colFactor * sqrt(lastLine[2]) + sumFactor * fabs(corner), colLastMark, lo, hi, top, nc,
@@ -930,7 +940,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         out->maxCleanRatio = __longlong_as_double((long long)maxRatio);
         out->minThreshold = __longlong_as_double((long long)minThr);
         out->maxThreshold = __longlong_as_double((long long)maxThr);
-        if constexpr (!kScreen) {
+        if constexpr (!kMarksHere) {
             aux.scratch0()[0] = recompute;  // flag for recomputeChecksumsKernel (the marks are consumed)
             aux.scratch1()[0] = 0;          // its count of finished blocks
         }
@@ -1037,12 +1047,28 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     // threshold (its marks are all clean, -1 - ratio), for the one-axis rule.
     const int oneAxis = (nr == 1 && nc == 0) ? 1 : (nr == 0 && nc == 1) ? 2 : 0;  // 1: look at columns
     if (oneAxis != 0) {
-        const double* marks = oneAxis == 1 ? colMark : rowMark;
-        const Index extent = oneAxis == 1 ? cols : rows;
+        const bool ofColumns = oneAxis == 1;
+        const Index extent = ofColumns ? cols : rows;
+        // Line x's mark: kMarksHere, made again from its sum as the scan made it (the scan stores
+        // none, so that the sums stay for a rebuild); else markKernel's.
+        const auto markAt = [&](Index x) -> double {
+            if constexpr (kMarksHere) {
+                if (x == extent)
+                    return lastMark[ofColumns ? 1 : 0];
+                const double thr = ofColumns ? colFactor * sqrt(colScale[x]) : rowFactor * sqrt(rowScale[x]);
+                return markOf(ofColumns ? colControl[x] : rowControl[x],
+                              ofColumns ? double(colStored[x]) : double(rowStored[x * rowPitch]),
+                              lie.tolerance(x == (ofColumns ? lie.col : lie.row), thr), sumFactor);
+            } else {
+                return ofColumns ? colControl[x] : rowControl[x];
+            }
+        };
         TopTwo top{0.0, 0.0, -1};
-        for (Index x = tid; x <= extent; x += blockDim.x)
-            if (!isMismatch(marks[x]))
-                top = mergeTop(top, TopTwo{-1.0 - marks[x], 0.0, (long long)x});
+        for (Index x = tid; x <= extent; x += blockDim.x) {
+            const double mark = markAt(x);
+            if (!isMismatch(mark))
+                top = mergeTop(top, TopTwo{-1.0 - mark, 0.0, (long long)x});
+        }
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1) {
             const TopTwo other{__shfl_down_sync(0xffffffffu, top.best, o),
@@ -1128,7 +1154,7 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
     for (int n = 0; n < nCorr; ++n) {
         const Index r = corrR[n], cc = corrC[n];
         T* cell = c + r * ldc + cc;
-        if (dir[n] == 2) {  // a checksum cell: rebuilt by the recompute kernels
+        if (dir[n] == 2) {  // a checksum cell: rebuilt below (kMarksHere) or by recomputeChecksumsKernel
             if (tid == 0)
                 before[n] = double(*cell);
             continue;
@@ -1171,6 +1197,47 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         __syncthreads();
     }
 
+    // kMarksHere: the checksum row and column rebuilt here after a fault in a checksum cell, from the
+    // sums the check compared (C's as checked, or rebuildFrom), plus this check's corrections,
+    // instead of by recomputeChecksumsKernel after the check: that kernel's launch, empty after a
+    // clean check, ended 1.2 us after the check (kernel trace, H100, BF16 at 4096).
+    if constexpr (kMarksHere) {
+        if (recompute) {
+            __syncthreads();  // the checksum cells' values before the rebuild (before[n]) read
+            const double* rowFrom = rebuildFrom ? rebuildFrom : rowControl;
+            const double* colFrom = rebuildFrom ? rebuildFrom + rows : colControl;
+            const auto correctedIn = [&](bool row, Index at) {
+                double change = 0;
+                for (int n = 0; n < nCorr; ++n)
+                    if (dir[n] != 2 && (row ? corrR[n] : corrC[n]) == at)
+                        change += after[n] - before[n];
+                return change;
+            };
+            double corner = 0;
+            for (Index j = tid; j < cols; j += blockDim.x) {
+                const T cell = T(colFrom[j] + correctedIn(false, j));
+                c[rows * ldc + j] = cell;
+                corner += double(cell);
+            }
+            for (Index i = tid; i < rows; i += blockDim.x)
+                c[i * ldc + cols] = T(rowFrom[i] + correctedIn(true, i));
+            corner = warpSum(corner);
+            if (lane == 0)
+                linePart[warp] = corner;
+            __syncthreads();
+            if (tid == 0) {
+                double sum = 0;
+                for (int w = 0; w < warps; ++w)
+                    sum += linePart[w];
+                c[rows * ldc + cols] = T(sum);
+                for (int n = 0; n < nCorr; ++n)
+                    if (dir[n] == 2)
+                        after[n] = double(c[corrR[n] * ldc + corrC[n]]);
+            }
+            __syncthreads();
+        }
+    }
+
     // The corrections carried into the later steps' sums (VerifyCall::later), in the order they were
     // made. Here, not in a kernel after the check: that one read them back from the pinned verdict,
     // a round trip over the host link per field (7.4 us at N = 8192 on an H100).
@@ -1208,35 +1275,15 @@ __global__ void __launch_bounds__(1024) decideKernel(T* c, Index rows, Index col
         report();
 }
 
-// Launched as a programmatic dependent of the kernel before it (launchAfterCheck): wait until that
-// grid has finished and its writes are visible. A no-op for a kernel launched without the attribute.
-__device__ __forceinline__ void waitForPriorGrid()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Only when decideKernel raised the flag: rebuild the checksum row (j < cols, one thread a column)
-// and column (i < rows, one warp a row), then the corner from the rebuilt row, and report the
-// checksum cells' new values. The last block to finish (counted in `done`, which decideKernel
-// zeroed) takes the corner and the report: a clean check pays one empty launch, not three.
-// The change this check's corrections made to C's line (row: isRow, else column) `at`.
-__device__ double correctedChange(const VerifyOut* out, bool isRow, Index at)
-{
-    double change = 0;
-    for (int n = 0; n < out->correctionCount && n < kMaxListed; ++n)
-        if (out->direction[n] != 2 && (isRow ? out->corrRow[n] : out->corrCol[n]) == at)
-            change += out->after[n] - out->before[n];
-    return change;
-}
-
-// from (VerifyCall::recomputeFrom): the line sums of the checked C, plus this check's corrections,
-// instead of C's lines.
+// After a check whose sums a pass made (decideKernel<T, false>), only when it raised the flag: rebuild
+// the checksum row (j < cols, one thread a column) and column (i < rows, one warp a row) from C, then
+// the corner from the rebuilt row, and report the checksum cells' new values. The last block to
+// finish (counted in `done`, which decideKernel zeroed) takes the corner and the report: a clean
+// check pays one empty launch, not three. (A check of sums from the product rebuilds them itself.)
 template <class T>
 __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows, Index cols, Index ldc,
                                                                const double* flag, double* done, unsigned rowBlocks,
-                                                               VerifyOut* out, const double* from)
+                                                               VerifyOut* out)
 {
     waitForPriorGrid();
     if (*flag == 0)
@@ -1245,11 +1292,8 @@ __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows
         const Index j = Index(blockIdx.x) * blockDim.x + threadIdx.x;
         if (j < cols) {
             double s = 0;
-            if (from)
-                s = from[rows + j] + correctedChange(out, false, j);
-            else
-                for (Index i = 0; i < rows; ++i)
-                    s += double(c[i * ldc + j]);
+            for (Index i = 0; i < rows; ++i)
+                s += double(c[i * ldc + j]);
             c[rows * ldc + j] = T(s);
         }
     } else {
@@ -1257,13 +1301,8 @@ __global__ void __launch_bounds__(256) recomputeChecksumsKernel(T* c, Index rows
         const int lane = threadIdx.x % kWarp;
         if (i < rows) {  // the same for the whole warp
             double s = 0;
-            if (from) {
-                if (lane == 0)
-                    s = from[i] + correctedChange(out, true, i);
-            } else {
-                for (Index j = lane; j < cols; j += kWarp)
-                    s += double(c[i * ldc + j]);
-            }
+            for (Index j = lane; j < cols; j += kWarp)
+                s += double(c[i * ldc + j]);
             s = warpSum(s);
             if (lane == 0)
                 c[i * ldc + cols] = T(s);
@@ -1465,16 +1504,23 @@ void launchCheckKernel(bool asCluster, unsigned checks, void (*kernel)(Params...
         config.gridDim = dim3(kCheckCluster, checks);
         config.blockDim = dim3(1024);
         config.stream = s;
-        cudaLaunchAttribute cluster[1];
-        cluster[0].id = cudaLaunchAttributeClusterDimension;
-        cluster[0].val.clusterDim.x = kCheckCluster;
-        cluster[0].val.clusterDim.y = 1;
-        cluster[0].val.clusterDim.z = 1;
-        config.attrs = cluster;
-        config.numAttrs = 1;
-        if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
-            return;
-        (void)cudaGetLastError();
+        cudaLaunchAttribute attrs[2];
+        attrs[0].id = cudaLaunchAttributeClusterDimension;
+        attrs[0].val.clusterDim.x = kCheckCluster;
+        attrs[0].val.clusterDim.y = 1;
+        attrs[0].val.clusterDim.z = 1;
+        // A programmatic dependent of the kernel before it (the pass finishing C's sums, an injection):
+        // the cluster is placed while that kernel's blocks end, not after; decideKernel waits for that
+        // kernel before its first read. Without the attribute where a device refuses it.
+        attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attrs[1].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attrs;
+        for (unsigned n = 2; n >= 1; --n) {
+            config.numAttrs = n;
+            if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
+                return;
+            (void)cudaGetLastError();
+        }
     }
     kernel<<<dim3(1, checks), 1024, 0, s>>>(Params(args)...);
     CUDA_CHECK_LAUNCH();
@@ -1527,23 +1573,24 @@ void verifyImpl(const VerifyCall& v, VerifyOut* hostOut, cudaStream_t s)
     const double rowFactor = f.row, colFactor = f.col, sumFactor = f.sum;
     const Lie lie{v.lieRow, v.lieCol, v.lieThreshold};
     if (v.sumsFromProduct) {
-        // The epilogue summed C's main part: the rest of the check is one cluster kernel.
+        // The epilogue summed C's main part: the rest of the check, a rebuild of faulty checksums
+        // included, is one cluster kernel.
         launchCheckKernel(true, 1, decideKernel<T, true>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
-                          hostOut, lie, v.cellsFrom, v.later, ScreenSlots{});
-    } else {
-        sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
-        const Index n = (rows > cols ? rows : cols) + 1;
-        markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
-                                                        aux.rowScale(), aux.colScale(), rowFactor, colFactor,
-                                                        sumFactor, lie);
-        CUDA_CHECK_LAUNCH();
-        launchCheckKernel(false, 1, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor,
-                          sumFactor, hostOut, lie, CellOperands{}, LaterSums{}, ScreenSlots{});
+                          hostOut, lie, v.cellsFrom, v.later, v.recomputeFrom, ScreenSlots{});
+        return;
     }
+    sumsOfCImpl<T>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(), v.besideGemm, s);
+    const Index n = (rows > cols ? rows : cols) + 1;
+    markKernel<T><<<blocksFor(n, 256), 256, 0, s>>>(c, rows, cols, ldc, aux.scratch0(), aux.scratch1(),
+                                                    aux.rowScale(), aux.colScale(), rowFactor, colFactor, sumFactor,
+                                                    lie);
+    CUDA_CHECK_LAUNCH();
+    launchCheckKernel(false, 1, decideKernel<T, false>, s, c, rows, cols, ldc, aux, rowFactor, colFactor, sumFactor,
+                      hostOut, lie, CellOperands{}, LaterSums{}, static_cast<const double*>(nullptr), ScreenSlots{});
     const unsigned rowBlocks = blocksFor(cols, 256);
     const unsigned colBlocks = blocksFor(rows, 256 / kWarp);
     launchAfterCheck(dim3(rowBlocks + colBlocks > 0 ? rowBlocks + colBlocks : 1), recomputeChecksumsKernel<T>, s, c, rows,
-                     cols, ldc, (const double*)aux.scratch0(), aux.scratch1(), rowBlocks, hostOut, v.recomputeFrom);
+                     cols, ldc, (const double*)aux.scratch0(), aux.scratch1(), rowBlocks, hostOut);
 }
 
 template <class T>
@@ -1650,7 +1697,7 @@ void screenChecks(const ScreenedCheck* checks, int count, cudaStream_t s)
     // c, ldc and aux are not read: each cluster takes its check's slots.
     launchCheckKernel(true, unsigned(count), decideKernel<float, true, true>, s, static_cast<float*>(nullptr),
                       first.rows, first.cols, Index(0), AuxView{}, 0.0, 0.0, 0.0, static_cast<VerifyOut*>(nullptr),
-                      Lie{}, CellOperands{}, LaterSums{}, slots);
+                      Lie{}, CellOperands{}, LaterSums{}, static_cast<const double*>(nullptr), slots);
 }
 
 void sumsOfC(Precision p, const void* c, Index rows, Index cols, Index ldc, double* rowSum, double* colSum,

@@ -16,6 +16,11 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
                             std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
                             FaultAsComputed fault, FaultCell at)
 {
+    // The check after it (decideKernel, a programmatic dependent) may be placed from here on: its
+    // cluster takes SMs these small blocks leave and waits until this kernel has finished.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
     __shared__ double part[2][kTileGroups][kRowsPerBlock];
     const int lane = threadIdx.x % kRowsPerBlock, group = threadIdx.x / kRowsPerBlock;
     const std::int64_t i = std::int64_t(blockIdx.x) * kRowsPerBlock + lane;
