@@ -71,6 +71,25 @@ void checkFaultAt100x200Corrected(const cuda::Protected16Result& r)
     QVERIFY2(std::fabs(r.corrected - r.clean) < 1e-2 * (1.0 + std::fabs(r.clean)),
              qPrintable(QString("%1 vs %2").arg(r.corrected).arg(r.clean)));
 }
+
+// C's sums as a product with sums from the kernel leaves them after its check: every line's sum is C's
+// (to FP32 rounding of the kernel's partial sums); with the fault of delta at (100, 200), its row's and
+// column's sums are the ones checked, the faulted cell's in place of the corrected one's.
+void checkSumsLeft(const cuda::Protected16Result& r, double delta, const QString& where)
+{
+    const QString sums = QString("%1: row sums off by %2, column sums by %3")
+                             .arg(where)
+                             .arg(r.rowSumDifference)
+                             .arg(r.colSumDifference);
+    QVERIFY2(r.rowSumDifference < 1e-5 && r.colSumDifference < 1e-5, qPrintable(sums));
+    if (delta == 0)
+        return;
+    QCOMPARE(r.faultAfter, double(float(r.faultBefore) + float(delta)));
+    const double gap = r.faultAfter - r.corrected;
+    for (const double left : {r.faultRowSumGap, r.faultColSumGap})
+        QVERIFY2(std::fabs(left - gap) < 1e-3 * std::fabs(gap),
+                 qPrintable(QString("%1: the fault's line sums exceed C's by %2, not %3").arg(where).arg(left).arg(gap)));
+}
 #endif
 
 }  // namespace
@@ -284,6 +303,7 @@ void TestCuda16BitPasses::checksumsByProductsBesideTheKernel()
                 QVERIFY2(!r.checksumColumnByKernel, qPrintable(where));
                 QVERIFY2(r.verdict == "clean", qPrintable(where + ": " + QString::fromStdString(r.verdict)));
                 QVERIFY2(r.maxCleanResidualRatio > 0.0 && r.maxCleanResidualRatio < 1.0, qPrintable(where));
+                checkSumsLeft(r, 0, where);
             }
         for (const Dims& d : {Dims{300, 520, 264}, Dims{512, 520, 1000}}) {
             const auto a = randomMatrix(d.m, d.n, OperandValues::Uniform, 9);
@@ -292,6 +312,7 @@ void TestCuda16BitPasses::checksumsByProductsBesideTheKernel()
                 format, a, b, d.m, d.n, d.q, 100, 200, 1000.0, true, true, 0, true, true);
             QVERIFY(fixed.checksumsBySideProducts);
             checkFaultAt100x200Corrected(fixed);
+            checkSumsLeft(fixed, 1000.0, name + QString(" %1 x %2 x %3, one fault").arg(d.m).arg(d.n).arg(d.q));
             for (const char operand : {'a', 'b'}) {
                 const cuda::Protected16Result struck = cuda::protectedProductOf16BitOnDevice(
                     format, a, b, d.m, d.n, d.q, -1, -1, 0, true, true, operand, true, true);

@@ -204,6 +204,36 @@ Protected16Result protectedProductOf16BitOnDevice(InputFormat format, const std:
             r.clean = download<float>(plain.as<float>() + r.row * q + r.col, 1, 1, 1)[0];
         }
     }
+    if (fusedSums) {
+        const std::vector<float> cells = download<float>(c.get(), m, q, ldc);
+        const std::vector<double> rowLeft = download<double>(aux.as<double>() + 2 * ldx, 1, m, ldx);
+        const std::vector<double> colLeft = download<double>(aux.as<double>() + 3 * ldx, 1, q, ldx);
+        std::vector<double> rowSum(std::size_t(m), 0.0), rowAbs(std::size_t(m), 0.0);
+        std::vector<double> colSum(std::size_t(q), 0.0), colAbs(std::size_t(q), 0.0);
+        for (Index i = 0; i < m; ++i)
+            for (Index j = 0; j < q; ++j) {
+                const double x = cells[std::size_t(i * q + j)];
+                rowSum[std::size_t(i)] += x;
+                rowAbs[std::size_t(i)] += std::fabs(x);
+                colSum[std::size_t(j)] += x;
+                colAbs[std::size_t(j)] += std::fabs(x);
+            }
+        const auto compare = [](const std::vector<double>& left, const std::vector<double>& sum,
+                                const std::vector<double>& abs, Index faultLine, double& largest, double& gap) {
+            for (std::size_t x = 0; x < left.size(); ++x) {
+                if (Index(x) == faultLine)
+                    gap = left[x] - sum[x];
+                else
+                    largest = std::max(largest, std::fabs(left[x] - sum[x]) / (abs[x] + 1.0));
+            }
+        };
+        compare(rowLeft, rowSum, rowAbs, faultRow, r.rowSumDifference, r.faultRowSumGap);
+        compare(colLeft, colSum, colAbs, faultCol, r.colSumDifference, r.faultColSumGap);
+        if (faultRow >= 0) {
+            r.faultBefore = beforeAfter.as<double>()[0];
+            r.faultAfter = beforeAfter.as<double>()[1];
+        }
+    }
     return r;
 }
 

@@ -34,6 +34,14 @@ struct Protected16Result {
     double maxCleanResidualRatio = 0;
     bool checksumColumnByKernel = false;  // the kernel took C's checksum column (bWithChecksumColumns)
     bool checksumsBySideProducts = false;  // both checksums by the products beside the kernel (checksumParts)
+    // fusedSums: C's row and column sums as the check left them (Aux) against C after it, summed on
+    // the host in double: the largest |left - C's| / (sum of |C| over the line + 1) over the lines
+    // without the fault, and on the fault's row and column what the left sum exceeds C's by (the
+    // faulted value less the corrected one, as the sums were checked with the fault in them);
+    // the fault's cell before and after it was faulted (its pinned beforeAfter).
+    double rowSumDifference = 0, colSumDifference = 0;
+    double faultRowSumGap = 0, faultColSumGap = 0;
+    double faultBefore = 0, faultAfter = 0;
 };
 // A and B converted to 16 bits on the device, then protectedProductOf16BitOperands with the
 // thresholds of roundoffModel(F32, format); a fault adds delta to C[row, col] when row >= 0.

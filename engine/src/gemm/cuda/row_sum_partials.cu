@@ -16,9 +16,14 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
                             std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
                             FaultAsComputed fault, FaultCell at)
 {
-    // The check after it (decideKernel, a programmatic dependent) may be placed from here on: its
-    // cluster takes SMs these small blocks leave and waits until this kernel has finished.
+    // A programmatic dependent of the GEMM that wrote the partials (launchAfterGemm): its blocks are
+    // placed as the GEMM's last tiles end and wait here until the GEMM has finished and its writes are
+    // visible, before any read of the partials, C or its column sums. Then the check after it
+    // (decideKernel, a programmatic dependent too) may be placed: its cluster takes SMs these small
+    // blocks leave and waits until this kernel has finished. Not before the wait: placed during the
+    // GEMM, the check's blocks would hold SMs that the products beside the GEMM still use.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
     __shared__ double part[2][kTileGroups][kRowsPerBlock];
@@ -62,6 +67,28 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
     }
 }
 
+// As a programmatic dependent of the kernel before it on s (the fused GEMM, whose 16-bit kernels let
+// dependents launch once their last tiles' products are done: CUTLASS_ENABLE_GDC_FOR_SM90), so that
+// this launch is not after the GEMM's end; a plain launch where the device refuses the attribute.
+template <class... Params, class... Args>
+void launchAfterGemm(unsigned blocks, void (*kernel)(Params...), cudaStream_t s, Args... args)
+{
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(kRowsPerBlock * kTileGroups);
+    config.stream = s;
+    cudaLaunchAttribute dependent[1];
+    dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    dependent[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = dependent;
+    config.numAttrs = 1;
+    if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
+        return;
+    (void)cudaGetLastError();
+    kernel<<<blocks, kRowsPerBlock * kTileGroups, 0, s>>>(Params(args)...);
+    CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t width, std::int64_t rows,
@@ -69,9 +96,8 @@ void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t w
 {
     if (rows <= 0 || tiles <= 0)
         return;
-    addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
-                              s>>>(partials, tiles, tiles, width, rows, rowSums, nullptr, 0, fault, at);
-    CUDA_CHECK_LAUNCH();
+    launchAfterGemm(unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), addRowSumPartialsKernel, s, partials, tiles,
+                    tiles, width, rows, rowSums, static_cast<float*>(nullptr), std::int64_t(0), fault, at);
 }
 
 void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
@@ -80,9 +106,8 @@ void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int6
 {
     if (rows <= 0 || tiles <= 0)
         return;
-    addRowSumPartialsKernel<<<unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), kRowsPerBlock * kTileGroups, 0,
-                              s>>>(partials, tiles, splitTile, width, rows, rowSums, splitSums, splitStride, fault, at);
-    CUDA_CHECK_LAUNCH();
+    launchAfterGemm(unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), addRowSumPartialsKernel, s, partials, tiles,
+                    splitTile, width, rows, rowSums, splitSums, splitStride, fault, at);
 }
 
 }  // namespace gigacheck::cuda
