@@ -2,6 +2,7 @@
 #include "abft/cuda/faulted_value.cuh"
 #include "abft/cuda/pass_tiles.cuh"
 #include "core/cuda/check.hpp"
+#include "core/cuda/dependent_launch.cuh"
 #include "gigacheck/locate_rule.hpp"
 #include "gigacheck/input_rounding.hpp"
 
@@ -1533,18 +1534,8 @@ template <class... Params, class... Args>
 void launchAfterCheck(dim3 grid, void (*kernel)(Params...), cudaStream_t s, Args... args)
 {
     if (launchesClusters()) {
-        cudaLaunchConfig_t config{};
-        config.gridDim = grid;
-        config.blockDim = dim3(256);
-        config.stream = s;
-        cudaLaunchAttribute dependent[1];
-        dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        dependent[0].val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = dependent;
-        config.numAttrs = 1;
-        if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
-            return;
-        (void)cudaGetLastError();
+        launchAsDependent(grid, dim3(256), kernel, s, args...);
+        return;
     }
     kernel<<<grid, 256, 0, s>>>(Params(args)...);
     CUDA_CHECK_LAUNCH();

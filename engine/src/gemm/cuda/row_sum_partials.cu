@@ -2,6 +2,7 @@
 
 #include "abft/cuda/faulted_value.cuh"
 #include "core/cuda/check.hpp"
+#include "core/cuda/dependent_launch.cuh"
 
 namespace gigacheck::cuda {
 
@@ -16,7 +17,7 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
                             std::int64_t rows, double* rowSums, float* splitSums, std::int64_t splitStride,
                             FaultAsComputed fault, FaultCell at)
 {
-    // A programmatic dependent of the GEMM that wrote the partials (launchAfterGemm): its blocks are
+    // A programmatic dependent of the GEMM that wrote the partials (launchAsDependent): its blocks are
     // placed as the GEMM's last tiles end and wait here until the GEMM has finished and its writes are
     // visible, before any read of the partials, C or its column sums. Then the check after it
     // (decideKernel, a programmatic dependent too) may be placed: its cluster takes SMs these small
@@ -67,27 +68,8 @@ __global__ void __launch_bounds__(kRowsPerBlock * kTileGroups)
     }
 }
 
-// As a programmatic dependent of the kernel before it on s (the fused GEMM, whose 16-bit kernels let
-// dependents launch once their last tiles' products are done: CUTLASS_ENABLE_GDC_FOR_SM90), so that
-// this launch is not after the GEMM's end; a plain launch where the device refuses the attribute.
-template <class... Params, class... Args>
-void launchAfterGemm(unsigned blocks, void (*kernel)(Params...), cudaStream_t s, Args... args)
-{
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(kRowsPerBlock * kTileGroups);
-    config.stream = s;
-    cudaLaunchAttribute dependent[1];
-    dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    dependent[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = dependent;
-    config.numAttrs = 1;
-    if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess)
-        return;
-    (void)cudaGetLastError();
-    kernel<<<blocks, kRowsPerBlock * kTileGroups, 0, s>>>(Params(args)...);
-    CUDA_CHECK_LAUNCH();
-}
+// A block per kRowsPerBlock rows of C.
+dim3 gridFor(std::int64_t rows) { return dim3(unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock)); }
 
 }  // namespace
 
@@ -96,8 +78,11 @@ void addRowSumPartials(const float* partials, std::int64_t tiles, std::int64_t w
 {
     if (rows <= 0 || tiles <= 0)
         return;
-    launchAfterGemm(unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), addRowSumPartialsKernel, s, partials, tiles,
-                    tiles, width, rows, rowSums, static_cast<float*>(nullptr), std::int64_t(0), fault, at);
+    // A programmatic dependent of the GEMM before it (the 16-bit kernels let dependents launch once
+    // their last tiles' products are done: CUTLASS_ENABLE_GDC_FOR_SM90), so that its blocks are placed
+    // as the GEMM's last tiles end, not launched after the GEMM's end.
+    launchAsDependent(gridFor(rows), dim3(kRowsPerBlock * kTileGroups), addRowSumPartialsKernel, s, partials, tiles,
+                      tiles, width, rows, rowSums, static_cast<float*>(nullptr), std::int64_t(0), fault, at);
 }
 
 void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int64_t splitTile, std::int64_t width,
@@ -106,8 +91,8 @@ void addRowSumPartialsSplit(const float* partials, std::int64_t tiles, std::int6
 {
     if (rows <= 0 || tiles <= 0)
         return;
-    launchAfterGemm(unsigned((rows + kRowsPerBlock - 1) / kRowsPerBlock), addRowSumPartialsKernel, s, partials, tiles,
-                    splitTile, width, rows, rowSums, splitSums, splitStride, fault, at);
+    launchAsDependent(gridFor(rows), dim3(kRowsPerBlock * kTileGroups), addRowSumPartialsKernel, s, partials, tiles,
+                      splitTile, width, rows, rowSums, splitSums, splitStride, fault, at);
 }
 
 }  // namespace gigacheck::cuda
